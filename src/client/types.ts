@@ -1,0 +1,273 @@
+// Types of the instance API, from ../shared/api-spec.md tables. Extra fields may appear in
+// responses; only the documented ones are typed (and validated, see schemas.ts).
+
+export type OperationId =
+  | 'listReportSchedules' // 1  GET  /api/content/v1/reportschedules
+  | 'getMisconfiguredReports' // 2  GET  /api/content/v1/reportschedules/misconfigured
+  | 'createDatasetTags' // 3  POST /api/data/ui/v3/datasources/{datasetId}/tags
+  | 'updateQueuePermissions' // 4  POST /api/queues/v1/{queueId}/permissions
+  | 'updateFilePermissions' // 5  PUT  /api/data/v1/data-files/{dataFileId}/permissions
+  | 'getDatasetPermissions' // 6  GET  /api/data/v3/datasources/{datasetId}/permissions
+  | 'getCalculatedFieldStatistics' // 7  GET  /api/query/v1/functions/statistics
+  | 'getFileByPath' // 8  GET  /api/files/v1/filesets/{filesetId}/path?path=
+  | 'indexDataset' // 9  POST /api/query/v1/datasources/{datasetId}
+  | 'duplicateDataFile' // 10 POST /api/data/v1/data-files/{dataFileId}/duplicate
+  | 'getCertificationStatus' // 11 GET  /api/tags/v3/{entityType}/{entityId}/system/CERTIFIED/state
+  | 'listWorkflows'; // 12 GET  {workflowUrl}/v1/workflows (Bearer)
+
+export const OPERATION_IDS: readonly OperationId[] = [
+  'listReportSchedules',
+  'getMisconfiguredReports',
+  'createDatasetTags',
+  'updateQueuePermissions',
+  'updateFilePermissions',
+  'getDatasetPermissions',
+  'getCalculatedFieldStatistics',
+  'getFileByPath',
+  'indexDataset',
+  'duplicateDataFile',
+  'getCertificationStatus',
+  'listWorkflows',
+];
+
+export interface ScheduleSettings {
+  frequency: string;
+  daysToRun: string;
+  hourOfDay: number;
+  minOfHour: number;
+  timezone: string;
+  enabled: boolean;
+}
+
+export interface ReportSchedule {
+  id: number;
+  reportViewId: number;
+  pageId: number;
+  title: string;
+  viewName: string;
+  type: string;
+  ownerId: number;
+  embedViewId: number;
+  owner: boolean;
+  cardCount: number;
+  recipientCount: number;
+  cardId: number;
+  schedule: ScheduleSettings;
+  [extra: string]: unknown;
+}
+
+export interface MisconfiguredReport {
+  id: number;
+  title: string;
+  schedule: { frequency: string; enabled: boolean; [extra: string]: unknown };
+  active: boolean;
+  [extra: string]: unknown;
+}
+
+export type PrincipalType = 'USER' | 'GROUP';
+
+export const QUEUE_PERMISSIONS = [
+  'ADMIN',
+  'SHARE',
+  'DELETE',
+  'WRITE',
+  'READ',
+  'CREATE_CONTENT',
+  'READ_CONTENT',
+  'UPDATE_CONTENT',
+  'DELETE_CONTENT',
+  'EXPORT',
+  'EXECUTE',
+] as const;
+export type QueuePermission = (typeof QUEUE_PERMISSIONS)[number];
+
+export interface QueuePermissionEntry {
+  id: string;
+  name: string;
+  type: PrincipalType;
+  permissions: QueuePermission[];
+}
+
+export interface DataFilePermissionEntry {
+  entityId: string;
+  grant: string;
+  pass: string;
+}
+
+export interface DataFilePermissions {
+  publicAccess: boolean;
+  entries: DataFilePermissionEntry[];
+}
+
+export interface DatasetAccessEntry {
+  type: PrincipalType;
+  id: string;
+  accessLevel: string;
+  name: string;
+  [extra: string]: unknown;
+}
+
+export interface DatasetAccessList {
+  list: DatasetAccessEntry[];
+  totalUserCount: number;
+  totalGroupCount: number;
+  [extra: string]: unknown;
+}
+
+export interface CalculatedFieldStatistics {
+  total: number;
+  onDatasets: number;
+  onCards: number;
+  inVisualizations: number;
+  locked: number;
+  invalid: number;
+  invalidLink: number;
+  archived: number;
+  [extra: string]: unknown;
+}
+
+export interface FilesetFile {
+  id: string;
+  path: string;
+  name: string;
+  fileType: string;
+  contentType: string;
+  size: number;
+  created: string;
+  createdBy: number;
+  hash: string;
+  hashAlgorithm: string;
+  downloadUrl: string;
+  connectorKey: string;
+  indexStatus: string | null;
+  indexReason: string | null;
+  [extra: string]: unknown;
+}
+
+export interface DataFileRevision {
+  dataFileRevisionId: number;
+  dataFileId: number;
+  contentType: string;
+  uploadUserId: number;
+  sizeBytes: number;
+  uploadTimeMillis: number;
+  md5Hash: string;
+  datetimeUploaded: number;
+  scanState: string;
+  sha256HashValue: string;
+  [extra: string]: unknown;
+}
+
+export interface DataFile {
+  dataFileId: number;
+  name: string;
+  responsibleUserId: number;
+  currentRevision: DataFileRevision;
+  datetimeCreated: number;
+  revisions: DataFileRevision[];
+  existing: boolean;
+  [extra: string]: unknown;
+}
+
+export type CertifiableEntityType = 'CARD' | 'DATA_SOURCE';
+
+export interface CertificationStatus {
+  tag: string;
+  state: string | null;
+  metadata: unknown;
+  updated: unknown;
+  [extra: string]: unknown;
+}
+
+/** The workflow list body is "not shown" in the spec: see WORKFLOW_LIST_SHAPE in the README. */
+export interface Workflow {
+  id: string;
+  name?: string | null;
+  [extra: string]: unknown;
+}
+
+export type ScheduleFilter = 'USER' | 'RECIPIENT' | 'OWNER' | 'ALL';
+export type ScheduleOrderBy = 'startDate' | 'nextRunDate' | 'title';
+
+export interface ScheduleQuery {
+  filter?: ScheduleFilter; // default SCHEDULE_FILTER_DEFAULT ('ALL')
+  title?: string;
+  orderBy?: ScheduleOrderBy; // always sent; default SCHEDULE_ORDER_BY_DEFAULT
+  isAscending?: boolean;
+  pageSize?: number;
+}
+
+/** Request/retry/failure counters, reported as `http` in the JSON report. */
+export interface HttpStats {
+  requests: number;
+  retries: number;
+  failed: number;
+}
+
+/** One line of the --verbose request log. Never carries the token or any header. */
+export interface RequestLogEvent {
+  operation: OperationId;
+  method: string;
+  url: string;
+  status?: number;
+  attempt: number;
+  durationMs: number;
+  error?: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** The workflow API host (DESIGN §2). Unset: workflow calls fail with a clear ApiError. */
+  workflowUrl?: string;
+  token: string;
+  /** Defaults to token. */
+  workflowToken?: string;
+  /** Max concurrent requests, default 8. */
+  concurrency?: number;
+  /** Optional requests/second cap. */
+  requestsPerSecond?: number;
+  /** Per-request timeout, default 30 000 ms. */
+  timeoutMs?: number;
+  /** Attempts in all (first try + retries), default 4. */
+  maxAttempts?: number;
+  /** Base of the exponential backoff, default 200 ms (tests set it low). */
+  retryBaseDelayMs?: number;
+  /** Cap of one backoff/Retry-After wait, default 30 000 ms. */
+  retryMaxDelayMs?: number;
+  /** Page size of limit/skip reads, default PAGE_SIZE_DEFAULT. */
+  pageSize?: number;
+  onRequest?: (event: RequestLogEvent) => void;
+}
+
+/**
+ * The 12 operations. The engine, snapshot recorder/replayer and fixes depend on this
+ * interface only, so a recorded snapshot can stand in for the live client.
+ */
+export interface InstanceApi {
+  /** 1. Pages of schedules, always sorted (orderBy sent). */
+  listReportSchedules(query?: ScheduleQuery): AsyncIterable<ReportSchedule[]>;
+  /** 2. Pages of misconfigured reports. */
+  getMisconfiguredReports(): AsyncIterable<MisconfiguredReport[]>;
+  /** 3. */
+  createDatasetTags(datasetId: string, tags: string[]): Promise<void>;
+  /** 4. Replaces the queue's whole permission list. */
+  updateQueuePermissions(queueId: string, entries: QueuePermissionEntry[]): Promise<void>;
+  /** 5. Replaces the data file's permissions. */
+  updateFilePermissions(dataFileId: string, body: DataFilePermissions): Promise<void>;
+  /** 6. */
+  getDatasetPermissions(datasetId: string): Promise<DatasetAccessList>;
+  /** 7. */
+  getCalculatedFieldStatistics(): Promise<CalculatedFieldStatistics>;
+  /** 8. */
+  getFileByPath(filesetId: string, path: string): Promise<FilesetFile>;
+  /** 9. */
+  indexDataset(datasetId: string): Promise<void>;
+  /** 10. */
+  duplicateDataFile(dataFileId: string): Promise<DataFile>;
+  /** 11. */
+  getCertificationStatus(entityType: CertifiableEntityType, entityId: string): Promise<CertificationStatus>;
+  /** 12. */
+  listWorkflows(): Promise<Workflow[]>;
+  /** Counters so far in this run. */
+  stats(): HttpStats;
+}

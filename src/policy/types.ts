@@ -1,0 +1,40 @@
+// A policy as loaded from a policy file (DESIGN §6), with the source positions every error
+// and every live-kind finding points at.
+import type { Severity, SourceLocation } from '../report/model.js';
+
+export interface PolicyTest {
+  name: string;
+  resource: Record<string, unknown>;
+  params?: Record<string, unknown>;
+  /** Expected number of violations. */
+  violations: number;
+  location: SourceLocation;
+}
+
+export interface PolicyDefinition {
+  id: string;
+  title: string;
+  description: string;
+  severity: Severity;
+  resource: string;
+  each?: string;
+  when?: string;
+  assert: string;
+  message: string;
+  params: Record<string, unknown>;
+  fix?: Record<string, unknown>;
+  tags: string[];
+  tests: PolicyTest[];
+  /** Where `- id:` of this policy stands. */
+  location: SourceLocation;
+  /** Position of each field's value, e.g. fieldLocations.assert. */
+  fieldLocations: Partial<Record<string, SourceLocation>>;
+}
+
+/** An error in an input file. `steward` prints `file:line:column: message` and exits 2. */
+export interface InputProblem {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}

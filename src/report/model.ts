@@ -1,0 +1,92 @@
+// The report of one run (DESIGN §8). Every output format is rendered from this one object.
+
+export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+export type FailOn = Severity | 'none';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface SourceLocation {
+  /** Path relative to the working directory (or GITHUB_WORKSPACE in the Action), `/` separated. */
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface WaiverRef {
+  policy: string;
+  resource: string;
+  item?: string;
+  reason: string;
+  owner: string;
+  expires: string;
+  location?: SourceLocation;
+}
+
+export interface FindingResource {
+  kind: string;
+  id: string;
+  name: string | null;
+}
+
+/** The change a fix would make, as planned; filled by `steward fix`, null in `check`. */
+export type FindingFix = Record<string, unknown> | null;
+
+export interface Finding {
+  policy: string;
+  severity: Severity;
+  status: 'violation' | 'waived' | 'error';
+  resource: FindingResource;
+  /** Path of the offending item inside the resource, e.g. `permissions[0]`; null for the whole resource. */
+  path: string | null;
+  message: string;
+  location: SourceLocation | null;
+  fingerprint: string;
+  baseline: 'new' | 'known' | null;
+  fix: FindingFix;
+  waiver: WaiverRef | null;
+}
+
+export interface PolicyResult {
+  id: string;
+  title: string;
+  description: string;
+  severity: Severity;
+  resource: string;
+  status: 'pass' | 'fail' | 'error' | 'skipped';
+  /** Resources (or items, for `each` policies) evaluated. */
+  evaluated: number;
+  violations: number;
+  error: string | null;
+  /** Where the policy is defined. */
+  location: SourceLocation | null;
+  tags: string[];
+}
+
+export interface ReportSummary {
+  policies: number;
+  resources: number;
+  checks: number;
+  violations: number;
+  waived: number;
+  errors: number;
+  bySeverity: Record<Severity, number>;
+  gate: 'pass' | 'fail' | 'error';
+}
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
+  tool: { name: 'steward'; version: string };
+  instance: string;
+  startedAt: string;
+  durationMs: number;
+  failOn: FailOn;
+  summary: ReportSummary;
+  policies: PolicyResult[];
+  findings: Finding[];
+  /** Waivers past their date (they no longer apply) and waivers that matched nothing. */
+  waivers: { expired: WaiverRef[]; stale: WaiverRef[] };
+  /** Baseline entries no longer seen (only with --baseline). */
+  baseline: { file: string; resolved: string[] } | null;
+  http: { requests: number; retries: number; failed: number };
+}
