@@ -58,6 +58,8 @@ export interface PolicyResult {
   evaluated: number;
   violations: number;
   error: string | null;
+  /** Ids of the resources evaluated (JUnit writes one testcase each). */
+  resourceIds: string[];
   /** Where the policy is defined. */
   location: SourceLocation | null;
   tags: string[];
