@@ -1,0 +1,17 @@
+// What a route handler sees of one request and of the instance.
+import type { Reply } from './http.js';
+import type { SandboxOptions, SandboxState } from './types.js';
+
+export type Switches = Required<Pick<SandboxOptions, 'workflowGrant' | 'misconfiguredStatus' | 'ignoreSkip'>>;
+
+export interface RequestContext {
+  /** Path parameters, each decoded from exactly one path segment. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The request body as text ('' when none). */
+  body: string;
+  state: SandboxState;
+  switches: Switches;
+}
+
+export type Handler = (ctx: RequestContext) => Reply;

@@ -1,0 +1,244 @@
+// The planted entities of demo/PLANTED.md (fixed ids at every seed and size) and how the CLI
+// finds the demo/ folder. Filler never violates a built-in policy, so each planted violation
+// is the only one of its policy.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DataFilePermissions, QueuePermissionEntry, ReportSchedule } from '../client/types.js';
+import {
+  makeAccessList,
+  makeCertification,
+  makeFilesetFile,
+  makeMisconfigured,
+  makeSchedule,
+  type SandboxWorkflow,
+  type ScheduleInput,
+} from './entities.js';
+import type { SandboxState } from './types.js';
+
+export const PLANTED_FILESET_ID = '3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77';
+/** Paths of the planted file set (`/raw/legacy.csv` is the MD5 one). */
+export const PLANTED_FILESET_PATHS = ['/reports/q1.csv', '/raw/a.parquet', '/raw/legacy.csv'] as const;
+export const PLANTED_DATASET_IDS = [
+  'ds-sales-certified',
+  'ds-hr-certified',
+  'ds-finance-certified',
+  'ds-legacy-expired',
+  'ds-scratch',
+] as const;
+export const PLANTED_SCHEDULE_IDS = [9001, 9002, 9003, 9004, 9005, 9006] as const;
+/** 7001 is EXPIRED (sent by 9006); 7002 is ACTIVE and sent by the other planted schedules. */
+export const PLANTED_CARD_IDS = ['7001', '7002'] as const;
+
+/** Stored queue permissions; equal to demo/permissions/queues/*.yaml. */
+export const PLANTED_QUEUES: Record<string, QueuePermissionEntry[]> = {
+  'q-finance-intake': [
+    { id: '7', name: 'Ana Ruiz', type: 'USER', permissions: ['READ', 'ADMIN'] },
+    { id: 'g-88', name: 'Finance Admins', type: 'GROUP', permissions: ['ADMIN'] },
+    { id: '9', name: 'Ben Okafor', type: 'USER', permissions: ['READ', 'WRITE'] },
+  ],
+  'q-support-escalations': [
+    { id: 'g-21', name: 'Support Leads', type: 'GROUP', permissions: ['ADMIN', 'READ'] },
+    { id: '12', name: 'Chen Wei', type: 'USER', permissions: ['ADMIN', 'READ', 'WRITE'] },
+    { id: '15', name: 'On-call Break Glass', type: 'USER', permissions: ['ADMIN'] },
+  ],
+  'q-marketing': [
+    { id: 'g-40', name: 'Marketing Ops', type: 'GROUP', permissions: ['ADMIN', 'SHARE'] },
+    { id: 'g-41', name: 'Marketing Analysts', type: 'GROUP', permissions: ['READ', 'READ_CONTENT'] },
+    { id: '22', name: 'Dana Kim', type: 'USER', permissions: ['READ', 'CREATE_CONTENT', 'UPDATE_CONTENT'] },
+  ],
+  'q-hr-requests': [
+    { id: 'g-30', name: 'HR Admins', type: 'GROUP', permissions: ['ADMIN'] },
+    { id: '31', name: 'Eva Novak', type: 'USER', permissions: [] },
+    { id: '33', name: 'Farid Haddad', type: 'USER', permissions: ['READ', 'EXECUTE'] },
+  ],
+};
+
+/** Stored data-file permissions; equal to demo/permissions/data-files/*.yaml. */
+export const PLANTED_DATA_FILES: Record<string, DataFilePermissions> = {
+  '42': { publicAccess: true, entries: [{ entityId: '7', grant: 'READ', pass: 'NONE' }] },
+  '43': {
+    publicAccess: false,
+    entries: [
+      { entityId: '7', grant: 'READ_WRITE_DELETE_SHARE_ADMIN', pass: 'NONE' },
+      { entityId: '9', grant: 'READ', pass: 'NONE' },
+    ],
+  },
+  '44': {
+    publicAccess: false,
+    entries: [
+      { entityId: '9', grant: 'READ', pass: 'NONE' },
+      { entityId: 'g-88', grant: 'READ', pass: 'NONE' },
+    ],
+  },
+};
+
+const DAY = '2025-03-01T08:00:00.000Z';
+const NEXT = '2026-07-01T08:00:00.000Z';
+
+function plantedSchedule(id: number, title: string, over: Partial<ScheduleInput> = {}): ReportSchedule {
+  return makeSchedule({
+    id,
+    title,
+    cardId: 7002,
+    ownerId: 101,
+    owner: true,
+    recipientCount: 4,
+    frequency: 'MONTHLY',
+    daysToRun: '1',
+    hourOfDay: 8,
+    minOfHour: 0,
+    timezone: 'Europe/Berlin',
+    enabled: true,
+    startDate: DAY,
+    nextRunDate: NEXT,
+    ...over,
+  });
+}
+
+/** Adds every planted entity of demo/PLANTED.md to a generated state. */
+export function addPlanted(state: SandboxState): void {
+  const schedules = [
+    plantedSchedule(9001, 'Board KPI Pack'),
+    plantedSchedule(9002, 'Regional Revenue Digest', { frequency: 'WEEKLY', daysToRun: 'MON' }),
+    plantedSchedule(9003, 'Churn Watchlist', { enabled: false }),
+    plantedSchedule(9004, 'Ops Overnight Summary', { timezone: 'Mars/Olympus', frequency: 'DAILY', daysToRun: '*' }),
+    plantedSchedule(9005, 'Inventory Exceptions', { recipientCount: 0 }),
+    plantedSchedule(9006, 'Executive Margin Review', { cardId: 7001 }),
+  ];
+  state.schedules.push(...schedules);
+  state.misconfigured.push(...schedules.slice(0, 3).map(makeMisconfigured));
+
+  state.cards.add('7001').add('7002');
+  state.certifications.set('CARD:7001', makeCertification('EXPIRED', '2024-06-30T00:00:00.000Z'));
+  state.certifications.set('CARD:7002', makeCertification('ACTIVE'));
+
+  const ana = { type: 'USER' as const, id: '7', name: 'Ana Ruiz' };
+  const datasets: Array<[string, string | null, ReturnType<typeof makeAccessList>, string[]]> = [
+    [
+      'ds-sales-certified',
+      'ACTIVE',
+      makeAccessList([
+        { ...ana, accessLevel: 'OWNER' },
+        { type: 'GROUP', id: 'g-50', name: 'Sales Analysts', accessLevel: 'CAN_VIEW' },
+      ]),
+      ['sales', 'certified'],
+    ],
+    [
+      'ds-hr-certified',
+      'ACTIVE',
+      makeAccessList([{ type: 'USER', id: '31', name: 'Eva Novak', accessLevel: 'OWNER' }]),
+      ['hr'],
+    ],
+    [
+      'ds-finance-certified',
+      'ACTIVE',
+      makeAccessList([
+        { type: 'GROUP', id: 'g-88', name: 'Finance Admins', accessLevel: 'OWNER' },
+        { ...ana, accessLevel: 'CO_OWNER' },
+        { type: 'USER', id: '9', name: 'Ben Okafor', accessLevel: 'CAN_VIEW' },
+      ]),
+      ['finance', 'certified'],
+    ],
+    [
+      'ds-legacy-expired',
+      'EXPIRED',
+      makeAccessList([{ type: 'USER', id: '15', name: 'On-call Break Glass', accessLevel: 'OWNER' }]),
+      ['legacy'],
+    ],
+    [
+      'ds-scratch',
+      null,
+      makeAccessList([
+        { type: 'USER', id: '12', name: 'Chen Wei', accessLevel: 'CAN_EDIT' },
+        { type: 'GROUP', id: 'g-41', name: 'Marketing Analysts', accessLevel: 'CAN_VIEW' },
+      ]),
+      [],
+    ],
+  ];
+  for (const [id, certState, access, tags] of datasets) {
+    state.datasetAccess.set(id, access);
+    state.datasetTags.set(id, tags);
+    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certState, '2024-11-02T10:00:00.000Z'));
+  }
+
+  for (const [id, entries] of Object.entries(PLANTED_QUEUES)) {
+    state.queuePermissions.set(id, structuredClone(entries));
+  }
+  for (const [id, body] of Object.entries(PLANTED_DATA_FILES)) {
+    state.dataFiles.add(id);
+    state.dataFilePermissions.set(id, structuredClone(body));
+  }
+
+  const files = new Map(
+    [
+      { id: 'a1b2c3d4-0001-4e00-8000-000000000001', path: '/reports/q1.csv', hashAlgorithm: 'SHA_256_HEX' },
+      { id: 'a1b2c3d4-0002-4e00-8000-000000000002', path: '/raw/a.parquet', hashAlgorithm: 'SHA_256_HEX' },
+      { id: 'a1b2c3d4-0003-4e00-8000-000000000003', path: '/raw/legacy.csv', hashAlgorithm: 'MD5' },
+    ].map((f, i) => [
+      f.path,
+      makeFilesetFile(PLANTED_FILESET_ID, {
+        ...f,
+        size: 20_480 * (i + 1),
+        created: '2025-02-10T12:00:00.000Z',
+        createdBy: 7,
+        hash: f.hashAlgorithm === 'MD5' ? '9e107d9d372bb6826bd81d3542a419d6' : `${'ab'.repeat(31)}0${i}`,
+        indexStatus: i === 0 ? 'QUEUED' : null,
+      }),
+    ]),
+  );
+  state.filesets.set(PLANTED_FILESET_ID, files);
+
+  const workflows: SandboxWorkflow[] = [
+    {
+      id: 'wf-unnamed',
+      name: '',
+      description: 'Created by an import script without a name',
+      status: 'ACTIVE',
+      createdAt: '2025-04-01T07:00:00.000Z',
+    },
+    {
+      id: 'wf-nightly-refresh',
+      name: 'Nightly dataset refresh',
+      description: 'Indexes the finance datasets after the nightly load',
+      status: 'ACTIVE',
+      createdAt: '2024-12-01T07:00:00.000Z',
+    },
+  ];
+  state.workflows.push(...workflows);
+
+  // Planted counts: 3 invalid fields and 1 invalid link (policies calculated-fields-*).
+  state.calculatedFields.invalid = 3;
+  state.calculatedFields.invalidLink = 1;
+}
+
+/**
+ * Root of the steward package: walks up from `from` (default: this module's folder, which is
+ * src/sandbox under vitest and dist/ in the bundle) to the package.json named steward.
+ */
+export function findPackageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'steward') return dir;
+      } catch {
+        // an unreadable package.json is not ours; keep walking up
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`steward package root not found above ${from}`);
+    dir = parent;
+  }
+}
+
+/** The demo folder (config, manifests, waivers) used by `steward check --sandbox`. */
+export function demoDir(): string {
+  return join(findPackageRoot(), 'demo');
+}
+
+/** demo/steward.yaml */
+export function demoConfigPath(): string {
+  return join(demoDir(), 'steward.yaml');
+}
