@@ -1,11 +1,41 @@
-// Builds the CLI and library into dist/ (ignored) and the Action into dist-action/ (committed).
+// Builds the CLI and library into dist/ (ignored) and the Action into dist-action/ (committed),
+// and publishes the JSON Schemas under schema/ from their TypeScript sources (editors use them;
+// test/config checks the published copies are up to date).
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: false, logLevel: 'warning' };
 // ESM bundles that include CommonJS deps need a require shim.
 const banner = { js: "import { createRequire as __steward_cr } from 'node:module'; const require = __steward_cr(import.meta.url);" };
 
-await build({ ...common, entryPoints: { cli: 'src/cli/index.ts', index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });
+await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });
+// The CLI is the package's `bin`: it needs the shebang and the executable bit.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/index.ts' },
+  outdir: 'dist',
+  banner: { js: `#!/usr/bin/env node\n${banner.js}` },
+  packages: 'external',
+});
+chmodSync('dist/cli.js', 0o755);
+
+// --- JSON Schemas: [source module, exported constant, published file] ---
+const SCHEMAS = [
+  ['src/config/schema.ts', 'CONFIG_SCHEMA', 'schema/config.schema.json'],
+  ['src/policy/schema.ts', 'POLICY_FILE_SCHEMA', 'schema/policy.schema.json'],
+];
+mkdirSync('dist/.schemas', { recursive: true });
+for (const [source, name, target] of SCHEMAS) {
+  if (!existsSync(source)) continue;
+  const outfile = `dist/.schemas/${name}.mjs`;
+  await build({ ...common, entryPoints: [source], outfile, packages: 'external' });
+  const mod = await import(pathToFileURL(outfile).href);
+  if (!mod[name]) continue;
+  const text = `${JSON.stringify(mod[name], null, 2)}\n`;
+  if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
+}
+rmSync('dist/.schemas', { recursive: true, force: true });
 
 // --- GitHub Action bundle (dist-action/index.js, committed; options shared with test/action/check-dist.test.ts) ---
 const { buildActionBundle } = await import('./action-bundle.mjs');

@@ -1,0 +1,90 @@
+// JSON Schema of steward.yaml (DESIGN §4). The build publishes it as schema/config.schema.json
+// so editors can validate the file; test/config checks the published copy is up to date.
+import { SEVERITIES } from '../report/model.js';
+
+const fileRef = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['file'],
+  properties: { file: { type: 'string', minLength: 1, description: 'a text file, one entry a line (# comments allowed)' } },
+};
+
+const idList = (what: string) => ({
+  description: `a list of ${what} ids, or { file: path } with one id a line`,
+  anyOf: [{ type: 'array', items: { type: ['string', 'integer'] } }, fileRef],
+});
+
+const globs = (what: string) => ({
+  description: `a glob (or list of globs) of ${what} manifest files, relative to this file; * ? and ** are supported`,
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    { type: 'array', items: { type: 'string', minLength: 1 } },
+  ],
+});
+
+const url = (what: string) => ({
+  type: 'string',
+  pattern: '^https?://',
+  description: what,
+});
+
+export const CONFIG_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'steward.yaml',
+  description: 'Configuration of a steward run. Tokens never go here: set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN).',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    instance: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'the instance to check',
+      properties: {
+        baseUrl: url('instance base URL (or STEWARD_BASE_URL)'),
+        workflowUrl: url('workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL)'),
+      },
+    },
+    policies: {
+      description: 'policy files or folders, relative to this file; "builtin" is the shipped pack',
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'array', items: { type: 'string', minLength: 1 } },
+      ],
+    },
+    params: {
+      type: 'object',
+      description: 'per-policy parameter overrides: { <policy id>: { <param>: value } }',
+      additionalProperties: { type: 'object' },
+    },
+    scope: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'what the API cannot list, named by the user',
+      properties: {
+        datasets: idList('dataset'),
+        cards: idList('card'),
+        filesets: {
+          type: 'object',
+          description: '{ <file set id>: [paths] } or { <file set id>: { file: path } }',
+          additionalProperties: {
+            description: 'a list of file paths in the file set, or { file: path } with one path a line',
+            anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, fileRef],
+          },
+        },
+      },
+    },
+    manifests: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'declared permission state kept in the repo',
+      properties: { queues: globs('queue'), dataFiles: globs('data file') },
+    },
+    waivers: { type: 'string', minLength: 1, description: 'waivers file, relative to this file' },
+    failOn: {
+      enum: [...SEVERITIES, 'none'],
+      description: 'lowest severity of an unwaived violation that fails the run (default low)',
+    },
+    concurrency: { type: 'integer', minimum: 1, maximum: 64, description: 'max concurrent requests (default 8)' },
+    requestsPerSecond: { type: 'number', exclusiveMinimum: 0, description: 'optional cap of requests per second' },
+  },
+} as const;

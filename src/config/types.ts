@@ -1,0 +1,49 @@
+// The one typed configuration a run uses: steward.yaml + environment + flags, paths resolved.
+import type { FailOn, SourceLocation } from '../report/model.js';
+import type { Scope } from '../resources/types.js';
+
+export interface Config {
+  /** Absolute path of the config file read, or null when none was used. */
+  file: string | null;
+  /** Relative paths of the file resolve against this directory (the cwd without a file). */
+  baseDir: string;
+  instance: {
+    baseUrl: string | null;
+    workflowUrl: string | null;
+    /** Only ever from the environment or the library caller, never from the file. */
+    token: string | null;
+    workflowToken: string | null;
+  };
+  /** Absolute policy files or folders ("builtin" resolved to the shipped pack). */
+  policies: string[];
+  /** Per-policy parameter overrides, and where each was written (for errors). */
+  params: Record<string, Record<string, unknown>>;
+  paramLocations: Record<string, { location: SourceLocation; keys: Record<string, SourceLocation> }>;
+  scope: Scope;
+  /** Manifest files per declared kind, absolute, sorted. */
+  manifestFiles: { queues: string[]; dataFiles: string[] };
+  waiversFile: string | null;
+  failOn: FailOn;
+  concurrency: number;
+  requestsPerSecond: number | null;
+}
+
+/** What flags (or the library caller) set; each wins over the environment and the file. */
+export interface ConfigOverrides {
+  baseUrl?: string;
+  workflowUrl?: string;
+  token?: string;
+  workflowToken?: string;
+  /** Paths relative to the cwd, or "builtin". */
+  policies?: string[];
+  failOn?: FailOn;
+  concurrency?: number;
+}
+
+export interface LoadConfigOptions {
+  /** Config file path; default DEFAULT_CONFIG_FILE in the cwd, used only if it exists. */
+  configPath?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  overrides?: ConfigOverrides;
+}

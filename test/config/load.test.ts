@@ -1,0 +1,160 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtinPolicyDir, loadConfig } from '../../src/config/index.js';
+import { InputError } from '../../src/errors.js';
+
+/** A temp project: files by relative path → content. Returns its directory. */
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'steward-config-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e.message.split('\n');
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
+
+const FULL = `instance:
+  baseUrl: https://acme.example.com
+  workflowUrl: https://api.example.com
+policies: [policies/, builtin]
+params: { calculated-fields-valid: { maxInvalid: 2 } }
+scope:
+  datasets: { file: datasets.txt }
+  cards: [101, "102", 101]
+  filesets: { 3f1c: [/reports/q1.csv] }
+manifests:
+  queues: permissions/queues/*.yaml
+  dataFiles: [permissions/data-files/**/*.yaml]
+waivers: waivers.yaml
+failOn: high
+concurrency: 4
+`;
+
+describe('loadConfig', () => {
+  const dir = project({
+    'conf/steward.yaml': FULL,
+    'conf/datasets.txt': 'ds-1\n# a comment\n\nds-2  \n',
+    'conf/policies/a.yaml': 'policies: []\n',
+    'conf/permissions/queues/b.yaml': 'queue: b\n',
+    'conf/permissions/queues/a.yaml': 'queue: a\n',
+    'conf/permissions/queues/notes.txt': 'x',
+    'conf/permissions/data-files/42.yaml': 'dataFile: 42\n',
+    'conf/permissions/data-files/old/43.yaml': 'dataFile: 43\n',
+    'conf/waivers.yaml': 'waivers: []\n',
+  });
+  const conf = path.join(dir, 'conf');
+
+  it('resolves every path relative to the config file, not the cwd', () => {
+    const c = loadConfig({ configPath: 'conf/steward.yaml', cwd: dir, env: {} });
+    expect(c.file).toBe(path.join(conf, 'steward.yaml'));
+    expect(c.policies).toEqual([path.join(conf, 'policies'), builtinPolicyDir()]);
+    expect(c.scope).toEqual({ datasets: ['ds-1', 'ds-2'], cards: ['101', '102'], filesets: { '3f1c': ['/reports/q1.csv'] } });
+    expect(c.manifestFiles).toEqual({
+      queues: [path.join(conf, 'permissions/queues/a.yaml'), path.join(conf, 'permissions/queues/b.yaml')],
+      dataFiles: [path.join(conf, 'permissions/data-files/42.yaml'), path.join(conf, 'permissions/data-files/old/43.yaml')],
+    });
+    expect(c.waiversFile).toBe(path.join(conf, 'waivers.yaml'));
+    expect(c.params).toEqual({ 'calculated-fields-valid': { maxInvalid: 2 } });
+    expect(c.paramLocations['calculated-fields-valid'].keys.maxInvalid).toEqual({ file: 'conf/steward.yaml', line: 5, column: 38 });
+    expect([c.failOn, c.concurrency, c.instance.token]).toEqual(['high', 4, null]);
+  });
+
+  it('takes flags over the environment over the file over defaults', () => {
+    const env = { STEWARD_BASE_URL: 'https://env.example.com', STEWARD_TOKEN: 'tok-env', STEWARD_WORKFLOW_TOKEN: ' ' };
+    const fromEnv = loadConfig({ configPath: 'conf/steward.yaml', cwd: dir, env });
+    expect(fromEnv.instance).toEqual({
+      baseUrl: 'https://env.example.com',
+      workflowUrl: 'https://api.example.com',
+      token: 'tok-env',
+      workflowToken: null,
+    });
+    const fromFlags = loadConfig({
+      configPath: 'conf/steward.yaml',
+      cwd: dir,
+      env,
+      overrides: { baseUrl: 'http://flag.example.com', failOn: 'none', concurrency: 2, policies: ['conf/policies/a.yaml'] },
+    });
+    expect(fromFlags.instance.baseUrl).toBe('http://flag.example.com');
+    expect([fromFlags.failOn, fromFlags.concurrency]).toEqual(['none', 2]);
+    expect(fromFlags.policies).toEqual([path.join(conf, 'policies/a.yaml')]);
+  });
+
+  it('uses defaults without a file: builtin pack, failOn low, concurrency 8', () => {
+    const empty = project({});
+    const c = loadConfig({ cwd: empty, env: {} });
+    expect(c.file).toBeNull();
+    expect(c.policies).toEqual([builtinPolicyDir()]);
+    expect([c.failOn, c.concurrency, c.waiversFile]).toEqual(['low', 8, null]);
+    expect(c.scope).toEqual({ datasets: [], cards: [], filesets: {} });
+  });
+
+  it('reads ./steward.yaml when present and --config is not given', () => {
+    const c = loadConfig({ cwd: conf, env: {} });
+    expect(c.file).toBe(path.join(conf, 'steward.yaml'));
+  });
+});
+
+describe('config errors name file:line:column', () => {
+  it('refuses a token key anywhere, pointing at it and at STEWARD_TOKEN', () => {
+    const dir = project({ 'steward.yaml': 'instance:\n  baseUrl: https://a.example.com\n  token: abc123\n' });
+    const problems = problemsOf(() => loadConfig({ cwd: dir, env: {} }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^steward\.yaml:3:3: "token": tokens never go in steward\.yaml .*STEWARD_TOKEN/);
+    expect(problems[0]).not.toContain('abc123');
+  });
+
+  it('reports unknown keys at the key, top-level and nested, with what is allowed', () => {
+    const dir = project({ 'steward.yaml': 'failOn: low\npolicy: [x]\nscope:\n  dataset: [a]\n' });
+    expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
+      expect.stringMatching(/^steward\.yaml:2:1: unknown key "policy" \(allowed: instance, policies, params/),
+      'steward.yaml:4:3: unknown key "dataset" in scope (allowed: datasets, cards, filesets)',
+    ]);
+  });
+
+  it('reports bad values at the value', () => {
+    const dir = project({
+      'steward.yaml': 'failOn: severe\nconcurrency: 0\nscope:\n  datasets: [a, true]\n  cards: 12\ninstance: { baseUrl: ftp://x }\n',
+    });
+    expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
+      'steward.yaml:1:9: failOn must be one of: info, low, medium, high, critical, none',
+      'steward.yaml:2:14: concurrency must be >= 1',
+      'steward.yaml:4:17: scope.datasets[1] must be string,integer',
+      'steward.yaml:5:10: scope.cards must be a list of card ids, or { file: path } with one id a line',
+      'steward.yaml:6:22: instance.baseUrl must be an http(s):// URL',
+    ]);
+  });
+
+  it('reports YAML syntax errors and missing referenced files at their position', () => {
+    const broken = project({ 'steward.yaml': 'failOn: low\nscope: [unclosed\n' });
+    expect(problemsOf(() => loadConfig({ cwd: broken, env: {} }))[0]).toMatch(/^steward\.yaml:\d+:\d+: /);
+    const missing = project({
+      'steward.yaml': 'scope:\n  datasets: { file: nope.txt }\nwaivers: w.yaml\nmanifests:\n  queues: q/x.yaml\npolicies: [gone/]\n',
+    });
+    expect(problemsOf(() => loadConfig({ cwd: missing, env: {} }))).toEqual([
+      'steward.yaml:6:12: policy path not found: gone',
+      'steward.yaml:2:21: file not found: nope.txt',
+      'steward.yaml:5:11: manifest path not found: q/x.yaml',
+      'steward.yaml:3:10: waivers file not found: w.yaml',
+    ]);
+  });
+
+  it('names the flag or variable when the bad value came from there', () => {
+    const dir = project({});
+    expect(problemsOf(() => loadConfig({ cwd: dir, configPath: 'nope.yaml', env: {} }))).toEqual(['--config: config file not found: nope.yaml']);
+    expect(
+      problemsOf(() => loadConfig({ cwd: dir, env: { STEWARD_BASE_URL: 'acme.example.com' }, overrides: { policies: ['x/'] } })),
+    ).toEqual(['STEWARD_BASE_URL: must be an http(s):// URL, got "acme.example.com"', '--policies: not found: x/']);
+  });
+});
