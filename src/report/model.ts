@@ -39,6 +39,8 @@ export interface Finding {
   resource: FindingResource;
   /** Path of the offending item inside the resource, e.g. `permissions[0]`; null for the whole resource. */
   path: string | null;
+  /** Key of the offending `each` item (its `id`, else its index) that waivers match; null for the whole resource. */
+  item?: string | null;
   message: string;
   location: SourceLocation | null;
   fingerprint: string;

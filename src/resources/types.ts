@@ -23,7 +23,15 @@ export interface CollectedResource {
   /** The base document. Parts are added under their names once loaded. */
   doc: ResourceDocument;
   source: ManifestSource | null;
+  /** Set when this one resource's own read failed (e.g. a fileset path): every policy of the kind reports an error for it. */
+  loadError?: Error;
 }
+
+/**
+ * Run-scoped memo: the first call with a key runs `fn`, later calls share its promise. Lets a
+ * read shared by many resources (the misconfigured list, the schedule list) be made once.
+ */
+export type RunMemo = <T>(key: string, fn: () => Promise<T>) => Promise<T>;
 
 /** The scope the API cannot list (DESIGN §4), resolved to plain lists. */
 export interface Scope {
@@ -40,12 +48,14 @@ export interface CollectContext {
   manifestFiles: { queues: string[]; dataFiles: string[] };
   /** Base dir used to print manifest paths relative (cwd or GITHUB_WORKSPACE). */
   displayRoot: string;
+  /** Run-scoped memo (the engine passes one); without it shared reads are made per call. */
+  once?: RunMemo;
 }
 
 export interface DocumentPart {
   /** Field name in the document, e.g. `access`. */
   name: string;
-  load(api: InstanceApi, resource: CollectedResource): Promise<unknown>;
+  load(api: InstanceApi, resource: CollectedResource, once?: RunMemo): Promise<unknown>;
 }
 
 /** One fix kind a resource kind allows, e.g. queue `revoke`. A fix never widens access. */
@@ -57,6 +67,14 @@ export interface FixKind {
   perItem: boolean;
   /** The document after the fix. Pure: returns a new object. */
   apply(doc: ResourceDocument, value: unknown, itemPath: string | null): ResourceDocument;
+  /** Shown in the fix plan (e.g. the tag POST may replace the dataset's tag list). */
+  warning?: string;
+  /** true: never planned unless the user opts in explicitly (DESIGN §2: tag writes). */
+  optIn?: boolean;
+  /** For action fixes (tags, index) whose request follows from the fix value, not from the document's state. */
+  request?(doc: ResourceDocument, value: unknown): PlannedWrite;
+  /** Sends that request. */
+  sendFix?(api: InstanceApi, doc: ResourceDocument, value: unknown): Promise<void>;
 }
 
 /** The write request that sets a resource's state to `doc` (permission endpoints replace). */
@@ -81,4 +99,6 @@ export interface ResourceKind {
   write?(doc: ResourceDocument): PlannedWrite;
   /** Sends that request. */
   send?(api: InstanceApi, doc: ResourceDocument): Promise<void>;
+  /** Why `after` grants more than `before` (null when it does not): a guard fixes call before writing. */
+  widens?(before: ResourceDocument, after: ResourceDocument): string | null;
 }

@@ -1,0 +1,34 @@
+// The instance's calculated-field statistics: one resource, id `instance`.
+import type { ResourceKind } from './types.js';
+
+export const CALCULATED_FIELDS_RESOURCE_ID = 'instance';
+
+const counter = { type: 'integer', minimum: 0 };
+
+export const calculatedFields: ResourceKind = {
+  name: 'calculatedFields',
+  description: 'Instance-wide calculated-field statistics (one resource, id "instance").',
+  live: true,
+  documentSchema: {
+    type: 'object',
+    required: ['id'],
+    properties: {
+      id: { const: CALCULATED_FIELDS_RESOURCE_ID },
+      total: counter,
+      onDatasets: counter,
+      onCards: counter,
+      inVisualizations: counter,
+      locked: counter,
+      invalid: counter,
+      invalidLink: counter,
+      archived: counter,
+    },
+  },
+  parts: {},
+  async *collect(ctx) {
+    const stats = await ctx.api.getCalculatedFieldStatistics();
+    const id = CALCULATED_FIELDS_RESOURCE_ID;
+    yield { kind: 'calculatedFields', id, name: null, doc: { ...stats, id }, source: null };
+  },
+  fixes: {},
+};

@@ -1,0 +1,40 @@
+// Cards: those in the scope plus every card a report schedule sends, with the ids of the
+// schedules that send each one; `certification` is a part (op 11, CARD).
+import { certificationPart, certificationSchema } from './certification.js';
+import { allSchedules } from './reportSchedule.js';
+import type { ResourceKind } from './types.js';
+
+/** Card ids are integers on the platform (schedule.cardId); scope ids that are not stay strings. */
+function cardDocId(id: string): string | number {
+  return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
+export const card: ResourceKind = {
+  name: 'card',
+  description: 'Cards listed in scope.cards and every card a report schedule sends.',
+  live: true,
+  documentSchema: {
+    type: 'object',
+    required: ['id', 'schedules'],
+    properties: {
+      id: { type: ['integer', 'string'] },
+      schedules: { type: 'array', items: { type: 'integer' }, description: 'ids of the schedules that send this card' },
+      certification: certificationSchema,
+    },
+  },
+  parts: { certification: certificationPart('CARD') },
+  async *collect(ctx) {
+    const senders = new Map<string, number[]>();
+    for (const id of ctx.scope.cards) senders.set(String(id), []);
+    for (const s of await allSchedules(ctx)) {
+      const key = String(s.cardId);
+      const list = senders.get(key) ?? [];
+      list.push(s.id);
+      senders.set(key, list);
+    }
+    for (const [id, schedules] of senders) {
+      yield { kind: 'card', id, name: null, doc: { id: cardDocId(id), schedules }, source: null };
+    }
+  },
+  fixes: {},
+};

@@ -1,0 +1,25 @@
+// Small helpers shared by the resource kinds.
+import type { CollectContext, RunMemo } from './types.js';
+
+/** Reads every page of a limit/skip iterator into one array. */
+export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const page of pages) all.push(...page);
+  return all;
+}
+
+/** Without an engine memo every call runs its read (tests of single kinds, fixes). */
+export const noMemo: RunMemo = (_key, fn) => fn();
+
+export function memoOf(ctx: Pick<CollectContext, 'once'>): RunMemo {
+  return ctx.once ?? noMemo;
+}
+
+/** `permissions[2]` → 2 for the list named `list`; throws on any other path. */
+export function itemIndex(itemPath: string | null, list: string): number {
+  const m = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
+  if (!m) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? 'the whole resource'}`);
+  return Number(m[1]);
+}
+
+export const stringArraySchema = { type: 'array', items: { type: 'string' } };

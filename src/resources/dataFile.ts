@@ -1,0 +1,75 @@
+// Data files, declared in manifests (permissions can be replaced but not read). Fixes only
+// narrow: make the file private, or remove an entry.
+import type { DataFilePermissionEntry } from '../client/types.js';
+import { itemIndex } from './common.js';
+import { dataFileEntrySchema, loadManifests } from './manifests.js';
+import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+
+function entriesOf(doc: ResourceDocument): DataFilePermissionEntry[] {
+  return (doc.entries as DataFilePermissionEntry[] | undefined) ?? [];
+}
+
+const publicAccess: FixKind = {
+  name: 'publicAccess',
+  schema: { const: false, description: 'make the data file private' },
+  perItem: false,
+  apply: (doc) => ({ ...doc, publicAccess: false }),
+};
+
+const remove: FixKind = {
+  name: 'remove',
+  schema: { const: true, description: 'remove the entry from the data file' },
+  perItem: true,
+  apply(doc, _value, itemPath) {
+    const i = itemIndex(itemPath, 'entries');
+    return { ...doc, entries: entriesOf(doc).filter((_, j) => j !== i) };
+  },
+};
+
+function body(doc: ResourceDocument) {
+  return { publicAccess: doc.publicAccess === true, entries: entriesOf(doc) };
+}
+
+export const dataFile: ResourceKind = {
+  name: 'dataFile',
+  description: 'Data files declared in manifests.dataFiles (their permissions cannot be read from the API).',
+  live: false,
+  documentSchema: {
+    type: 'object',
+    required: ['id', 'publicAccess', 'entries'],
+    properties: {
+      id: { type: ['string', 'integer'] },
+      publicAccess: { type: 'boolean' },
+      entries: { type: 'array', items: dataFileEntrySchema },
+    },
+  },
+  parts: {},
+  async *collect(ctx) {
+    for (const m of await loadManifests('dataFile', ctx.manifestFiles.dataFiles, ctx.displayRoot)) {
+      const doc: ResourceDocument = {
+        id: m.id,
+        publicAccess: m.data.publicAccess,
+        entries: structuredClone(m.data.entries),
+      };
+      yield { kind: 'dataFile', id: String(m.id), name: null, doc, source: m.source };
+    }
+  },
+  fixes: { publicAccess, remove },
+  write(doc): PlannedWrite {
+    return {
+      operation: 'updateFilePermissions',
+      method: 'PUT',
+      path: `/api/data/v1/data-files/${encodeURIComponent(String(doc.id))}/permissions`,
+      body: body(doc),
+    };
+  },
+  send: (api, doc) => api.updateFilePermissions(String(doc.id), body(doc)),
+  widens(before, after) {
+    if (after.publicAccess === true && before.publicAccess !== true) return 'the file would become public';
+    const had = new Set(entriesOf(before).map((e) => JSON.stringify([e.entityId, e.grant, e.pass])));
+    for (const e of entriesOf(after)) {
+      if (!had.has(JSON.stringify([e.entityId, e.grant, e.pass]))) return `entity ${e.entityId} would get ${e.grant}`;
+    }
+    return null;
+  },
+};

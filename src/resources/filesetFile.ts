@@ -1,0 +1,59 @@
+// Files of the file sets named in the scope, one metadata read (op 8) per path. A path that
+// cannot be read is an error of that one resource, not of the whole kind.
+import type { FilesetFile } from '../client/types.js';
+import type { CollectedResource, ResourceKind } from './types.js';
+
+/** Resource id of a fileset file: `<filesetId>:<path>` (what waivers and fingerprints use). */
+export function filesetFileId(filesetId: string, path: string): string {
+  return `${filesetId}:${path}`;
+}
+
+export const filesetFile: ResourceKind = {
+  name: 'filesetFile',
+  description: 'Files named per file set in scope.filesets, with their metadata and filesetId.',
+  live: true,
+  documentSchema: {
+    type: 'object',
+    required: ['id', 'path', 'filesetId'],
+    properties: {
+      id: { type: 'string', description: 'the file id (UUID)' },
+      filesetId: { type: 'string' },
+      path: { type: 'string' },
+      name: { type: 'string' },
+      fileType: { type: 'string' },
+      contentType: { type: 'string' },
+      size: { type: 'integer' },
+      created: { type: 'string', format: 'date-time' },
+      createdBy: { type: 'integer' },
+      hash: { type: 'string' },
+      hashAlgorithm: { type: 'string', description: 'seen as SHA_256_HEX' },
+      downloadUrl: { type: 'string' },
+      connectorKey: { type: 'string' },
+      indexStatus: { type: ['string', 'null'] },
+      indexReason: { type: ['string', 'null'] },
+    },
+  },
+  parts: {},
+  async *collect(ctx) {
+    const jobs: { filesetId: string; path: string; read: Promise<FilesetFile> }[] = [];
+    for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
+      for (const path of paths) {
+        const read = ctx.api.getFileByPath(filesetId, path);
+        read.catch(() => {}); // handled when yielded; avoids an unhandled rejection meanwhile
+        jobs.push({ filesetId, path, read });
+      }
+    }
+    // The reads run concurrently (the client's limiter bounds them); results keep scope order.
+    for (const { filesetId, path, read } of jobs) {
+      const id = filesetFileId(filesetId, path);
+      const base: CollectedResource = { kind: 'filesetFile', id, name: path, doc: { id, path, filesetId }, source: null };
+      try {
+        const meta = await read;
+        yield { ...base, doc: { ...meta, filesetId } };
+      } catch (err) {
+        yield { ...base, loadError: err as Error };
+      }
+    }
+  },
+  fixes: {},
+};

@@ -1,0 +1,67 @@
+// The registry of resource kinds. The policy schema's `resource` enum and each kind's fix
+// shapes are generated from it.
+import { Ajv } from 'ajv';
+import { calculatedFields } from './calculatedFields.js';
+import { card } from './card.js';
+import { dataFile } from './dataFile.js';
+import { dataset } from './dataset.js';
+import { filesetFile } from './filesetFile.js';
+import { queue } from './queue.js';
+import { reportSchedule } from './reportSchedule.js';
+import type { ResourceKind } from './types.js';
+import { workflow } from './workflow.js';
+
+export const RESOURCE_KINDS: Record<string, ResourceKind> = {
+  reportSchedule,
+  dataset,
+  card,
+  queue,
+  dataFile,
+  filesetFile,
+  calculatedFields,
+  workflow,
+};
+
+export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
+
+/** JSON Schema of a policy's `fix` for one kind: exactly one of its fix kinds. */
+export function fixSchema(kind: ResourceKind): Record<string, unknown> {
+  return {
+    type: 'object',
+    minProperties: 1,
+    maxProperties: 1,
+    additionalProperties: false,
+    properties: Object.fromEntries(Object.values(kind.fixes).map((f) => [f.name, f.schema])),
+  };
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/**
+ * Why a policy's `fix` is not allowed for its kind (empty when it is). Only narrowing fix
+ * kinds exist, and their schemas admit only narrowing values (`publicAccess: false`).
+ */
+export function fixProblems(
+  kinds: Record<string, ResourceKind>,
+  kindName: string,
+  fix: Record<string, unknown>,
+  perItemPolicy: boolean,
+): string[] {
+  const kind = kinds[kindName];
+  if (!kind) return [`unknown resource kind ${kindName}`];
+  const names = Object.keys(fix);
+  const allowed = Object.keys(kind.fixes);
+  if (names.length !== 1) return [`a fix names exactly one fix kind (${allowed.join(', ') || 'none for this kind'})`];
+  const fixKind = kind.fixes[names[0]];
+  if (!fixKind) {
+    return [`${kindName} has no fix "${names[0]}"; allowed: ${allowed.join(', ') || 'none'}`];
+  }
+  const validate = ajv.compile(fixKind.schema);
+  if (!validate(fix[names[0]])) {
+    return [`fix ${names[0]}: ${ajv.errorsText(validate.errors, { dataVar: 'value' })}`];
+  }
+  if (fixKind.perItem && !perItemPolicy) return [`fix ${names[0]} applies to an item: the policy needs \`each\``];
+  return [];
+}
+
+export type { ResourceKind } from './types.js';

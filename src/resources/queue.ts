@@ -1,0 +1,85 @@
+// Queues, declared in manifests (the API can replace queue permissions but not read them).
+// Fixes only narrow: revoke listed permissions from an entry, or remove the entry.
+import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../client/types.js';
+import { itemIndex } from './common.js';
+import { loadManifests, queueEntrySchema } from './manifests.js';
+import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+
+function entriesOf(doc: ResourceDocument): QueuePermissionEntry[] {
+  return (doc.permissions as QueuePermissionEntry[] | undefined) ?? [];
+}
+
+const revoke: FixKind = {
+  name: 'revoke',
+  schema: {
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    items: { enum: [...QUEUE_PERMISSIONS] },
+    description: 'permissions to take away from the entry',
+  },
+  perItem: true,
+  apply(doc, value, itemPath) {
+    const i = itemIndex(itemPath, 'permissions');
+    const drop = new Set(value as string[]);
+    const permissions = entriesOf(doc).map((e, j) =>
+      j === i ? { ...e, permissions: e.permissions.filter((p) => !drop.has(p)) } : e,
+    );
+    return { ...doc, permissions };
+  },
+};
+
+const remove: FixKind = {
+  name: 'remove',
+  schema: { const: true, description: 'remove the entry from the queue' },
+  perItem: true,
+  apply(doc, _value, itemPath) {
+    const i = itemIndex(itemPath, 'permissions');
+    return { ...doc, permissions: entriesOf(doc).filter((_, j) => j !== i) };
+  },
+};
+
+function principalKey(e: QueuePermissionEntry): string {
+  return `${e.type}:${e.id}`;
+}
+
+export const queue: ResourceKind = {
+  name: 'queue',
+  description: 'Queues declared in manifests.queues (queue permissions cannot be read from the API).',
+  live: false,
+  documentSchema: {
+    type: 'object',
+    required: ['id', 'permissions'],
+    properties: {
+      id: { type: ['string', 'integer'] },
+      permissions: { type: 'array', items: queueEntrySchema },
+    },
+  },
+  parts: {},
+  async *collect(ctx) {
+    for (const m of await loadManifests('queue', ctx.manifestFiles.queues, ctx.displayRoot)) {
+      const doc: ResourceDocument = { id: m.id, permissions: structuredClone(m.data.permissions) };
+      yield { kind: 'queue', id: String(m.id), name: null, doc, source: m.source };
+    }
+  },
+  fixes: { revoke, remove },
+  write(doc): PlannedWrite {
+    return {
+      operation: 'updateQueuePermissions',
+      method: 'POST',
+      path: `/api/queues/v1/${encodeURIComponent(String(doc.id))}/permissions`,
+      body: entriesOf(doc),
+    };
+  },
+  send: (api, doc) => api.updateQueuePermissions(String(doc.id), entriesOf(doc)),
+  widens(before, after) {
+    const had = new Map(entriesOf(before).map((e) => [principalKey(e), new Set(e.permissions)]));
+    for (const e of entriesOf(after)) {
+      const prior = had.get(principalKey(e));
+      if (!prior) return `${e.type} ${e.id} would be added`;
+      const gained = e.permissions.filter((p) => !prior.has(p));
+      if (gained.length > 0) return `${e.type} ${e.id} would gain ${gained.join(', ')}`;
+    }
+    return null;
+  },
+};
