@@ -125,7 +125,7 @@ export function collectPaths(source: YamlSource): Record<string, SourceLocation>
     if (isMap(node)) {
       for (const p of node.items) if (isScalar(p.key)) walk(p.value, [...segs, String(p.key.value)]);
     } else if (isSeq(node)) {
-      node.items.forEach((item, i) => walk(item, [...segs, i]));
+      for (const [i, item] of node.items.entries()) walk(item, [...segs, i]);
     }
   };
   walk(source.doc.contents, []);
