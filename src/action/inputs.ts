@@ -1,0 +1,93 @@
+// The Action's inputs (DESIGN §11), read and validated before anything is sent to the API.
+// The runner fills action.yml defaults itself; ACTION_INPUT_DEFAULTS repeats them so a run
+// without the runner (tests, `node dist-action/index.js`) behaves the same.
+import { isAbsolute, resolve } from 'node:path';
+import { InputError } from '../errors.js';
+import type { InputProblem } from '../policy/types.js';
+import { type FailOn, SEVERITIES } from '../report/model.js';
+
+export const FIX_MODES = ['none', 'plan', 'apply'] as const;
+export type FixMode = (typeof FIX_MODES)[number];
+
+/** Defaults as declared in action.yml (test/action/action-yml.test.ts keeps them equal). */
+export const ACTION_INPUT_DEFAULTS = {
+  config: 'steward.yaml',
+  'fail-on': 'low',
+  fix: 'none',
+  'fix-confirm': 'false',
+} as const;
+
+export interface ActionInputs {
+  workspace: string;
+  /** Absolute paths, resolved against the workspace. */
+  config: string;
+  baseline: string | undefined;
+  sarifFile: string | undefined;
+  jsonFile: string | undefined;
+  baseUrl: string | undefined;
+  workflowUrl: string | undefined;
+  token: string | undefined;
+  workflowToken: string | undefined;
+  failOn: FailOn;
+  fix: FixMode;
+  fixConfirm: boolean;
+}
+
+/** Reads one input as the runner passes it (trimmed, '' when unset). */
+export type InputReader = (name: string) => string;
+
+const BOOLEAN_TRUE = ['true', 'True', 'TRUE'];
+const BOOLEAN_FALSE = ['false', 'False', 'FALSE'];
+
+/** Problems name the input as the file, `input fail-on: …`, the way the CLI names a flag. */
+function problem(input: string, message: string): InputProblem {
+  return { file: `input ${input}`, line: 0, column: 0, message };
+}
+
+export function readInputs(read: InputReader, workspace: string): ActionInputs {
+  const problems: InputProblem[] = [];
+  const get = (name: string): string | undefined => {
+    const value = read(name);
+    if (value !== '') return value;
+    return (ACTION_INPUT_DEFAULTS as Record<string, string>)[name];
+  };
+  const path = (name: string): string | undefined => {
+    const value = get(name);
+    return value === undefined ? undefined : isAbsolute(value) ? value : resolve(workspace, value);
+  };
+
+  const failOn = get('fail-on')!;
+  if (failOn !== 'none' && !(SEVERITIES as readonly string[]).includes(failOn)) {
+    problems.push(problem('fail-on', `must be one of ${[...SEVERITIES, 'none'].join(', ')}; got "${failOn}"`));
+  }
+  const fix = get('fix')!;
+  if (!(FIX_MODES as readonly string[]).includes(fix)) {
+    problems.push(problem('fix', `must be one of ${FIX_MODES.join(', ')}; got "${fix}"`));
+  }
+  const confirm = get('fix-confirm')!;
+  if (!BOOLEAN_TRUE.includes(confirm) && !BOOLEAN_FALSE.includes(confirm)) {
+    problems.push(problem('fix-confirm', `must be true or false; got "${confirm}"`));
+  }
+  const fixConfirm = BOOLEAN_TRUE.includes(confirm);
+  if (fix === 'apply' && !fixConfirm) {
+    problems.push(
+      problem('fix', 'apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)'),
+    );
+  }
+  if (problems.length > 0) throw new InputError(problems);
+
+  return {
+    workspace,
+    config: path('config')!,
+    baseline: path('baseline'),
+    sarifFile: path('sarif-file'),
+    jsonFile: path('json-file'),
+    baseUrl: get('base-url'),
+    workflowUrl: get('workflow-url'),
+    token: get('token'),
+    workflowToken: get('workflow-token'),
+    failOn: failOn as FailOn,
+    fix: fix as FixMode,
+    fixConfirm,
+  };
+}
