@@ -215,6 +215,19 @@ export interface RequestLogEvent {
   error?: string;
 }
 
+/** One retry about to be waited for (tests and --verbose logs). Never carries the token or any header. */
+export interface RetryEvent {
+  operation: OperationId;
+  method: string;
+  url: string;
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  /** The wait before the next attempt: backoff with jitter, raised to Retry-After, capped. */
+  delayMs: number;
+  /** Status of the failed attempt; undefined for network errors and timeouts. */
+  status?: number;
+}
+
 export interface ClientOptions {
   baseUrl: string;
   /** The workflow API host (DESIGN §2). Unset: workflow calls fail with a clear ApiError. */
@@ -237,6 +250,8 @@ export interface ClientOptions {
   /** Page size of limit/skip reads, default PAGE_SIZE_DEFAULT. */
   pageSize?: number;
   onRequest?: (event: RequestLogEvent) => void;
+  /** Called before each retry wait. */
+  onRetry?: (event: RetryEvent) => void;
 }
 
 /**

@@ -1,0 +1,61 @@
+// Every choice the API spec leaves open ("not shown") or that comes from the platform's public
+// documentation rather than api-spec.md, each in one named constant. The README's
+// "Assumptions" section lists these.
+import type { ScheduleFilter, ScheduleOrderBy } from './types.js';
+
+/** Header carrying the developer token on endpoints 1–11 (api-spec "Authentication"). */
+export const DEVELOPER_TOKEN_HEADER = 'X-SERVICE-Developer-Token';
+
+/** Path of the workflow list below the workflow base URL (api-spec endpoint 12). */
+export const WORKFLOWS_PATH = '/v1/workflows';
+
+/**
+ * Items per limit/skip page. The misconfigured endpoint's documented default is 100; public
+ * clients page report schedules with limit up to 2000, but the maximum is not documented, so
+ * we stay at the documented default for both endpoints.
+ */
+export const PAGE_SIZE_DEFAULT = 100;
+
+/** Query parameter names of "list report schedules" (from the platform's public docs). */
+export const SCHEDULE_QUERY_PARAMS = {
+  filter: 'filter',
+  title: 'title',
+  limit: 'limit',
+  skip: 'skip',
+  orderBy: 'orderBy',
+  isAscending: 'isAscending',
+} as const;
+
+/** ALL needs an admin token and is what a compliance run wants (DESIGN §2). */
+export const SCHEDULE_FILTER_DEFAULT: ScheduleFilter = 'ALL';
+
+/** Always sent: paging by skip without orderBy repeats and drops rows (DESIGN §2). */
+export const SCHEDULE_ORDER_BY_DEFAULT: ScheduleOrderBy = 'title';
+
+/** Sent with orderBy so the order is fully specified. */
+export const SCHEDULE_ASCENDING_DEFAULT = true;
+
+/** Query parameter carrying the file's path on "get file by path" (api-spec: name not shown). */
+export const FILE_PATH_QUERY_PARAM = 'path';
+
+/**
+ * The workflow list body is not shown: we assume a bare JSON array of objects that carry at
+ * least a string `id` (anything else is kept as is).
+ */
+export const WORKFLOW_LIST_SHAPE = 'JSON array of objects with at least a string `id`';
+
+/** Statuses retried (DESIGN §2). 501 is never retried: the server will not learn the method. */
+export const RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+/** Defaults of ClientOptions. */
+export const CLIENT_DEFAULTS = {
+  concurrency: 8,
+  timeoutMs: 30_000,
+  maxAttempts: 4,
+  retryBaseDelayMs: 200,
+  retryMaxDelayMs: 30_000,
+  pageSize: PAGE_SIZE_DEFAULT,
+} as const;
+
+/** Longest excerpt of a non-JSON error body quoted in an error message. */
+export const BODY_EXCERPT_CHARS = 200;

@@ -1,0 +1,110 @@
+// The one error type of the client. Callers switch on `code` ('E_API') and `kind`, never on
+// message text. Messages follow the unjs/ofetch style, prefixed with the operation:
+//   getDatasetPermissions: [GET] "/api/data/v3/datasources/ds-1/permissions": 404 Not Found — no such dataset
+// No message or field ever holds a token or a header (see redactSecrets).
+import type { OperationId } from './types.js';
+
+export type ApiErrorKind =
+  /** The server answered with a non-2xx status. */
+  | 'http'
+  /** No answer: connection refused/reset/dropped, DNS failure. */
+  | 'network'
+  /** No complete answer within timeoutMs. */
+  | 'timeout'
+  /** The answer does not match the documented shape (schema validation, not JSON). */
+  | 'drift'
+  /** A limit/skip endpoint repeated a page: the server ignores `skip`. */
+  | 'pagination'
+  /** The client cannot make the call (no workflow URL configured). */
+  | 'config'
+  /** An argument cannot be sent (an id that is a dot segment). */
+  | 'input';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  operation: OperationId;
+  method: string;
+  /** Path and query below the base URL; never the host or a credential. */
+  path: string;
+  /** Text after `operation: `. */
+  detail: string;
+  status?: number;
+  /** The error body's `message`, or a short excerpt of a body that is not JSON. */
+  apiMessage?: string;
+  /** HTTP attempts made for this operation. */
+  attempts?: number;
+  /** Drift: where in the body the mismatch is, e.g. `[3].schedule.timezone`. */
+  field?: string;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly code = 'E_API' as const;
+  readonly kind: ApiErrorKind;
+  readonly operation: OperationId;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly apiMessage: string | undefined;
+  readonly attempts: number;
+  readonly field: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(`${init.operation}: ${init.detail}`, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.apiMessage = init.apiMessage;
+    this.attempts = init.attempts ?? 0;
+    this.field = init.field;
+  }
+
+  /** For JSON reports and snapshots: the fields above plus the message, never the cause. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      kind: this.kind,
+      message: this.message,
+      operation: this.operation,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      apiMessage: this.apiMessage,
+      attempts: this.attempts,
+      field: this.field,
+    };
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+/** What a workflow status means (api-spec "Errors", workflow table). */
+export const WORKFLOW_STATUS_MEANING: Readonly<Record<number, string>> = {
+  401: 'missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
+  403: "the token's user lacks the Workflow API grant: Admin › Roles › Grants",
+  404: 'the workflow does not exist or the token’s user cannot see it',
+};
+
+/** What a 401 means on endpoints 1–11. */
+export const DEVELOPER_TOKEN_401_MEANING =
+  'missing or invalid developer token (sent in X-SERVICE-Developer-Token)';
+
+/** `[GET] "/path": ` — the request part of a message. */
+export function requestLabel(method: string, path: string): string {
+  return `[${method}] ${JSON.stringify(path)}`;
+}
+
+/** Replaces every occurrence of a secret with `***` (a server may echo what it was sent). */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length > 0) out = out.split(secret).join('***');
+  }
+  return out;
+}

@@ -1,0 +1,349 @@
+// The request core shared by every API area: URL building with encoded path segments, auth
+// headers, one limiter, per-attempt timeout, retries (ofetch runs the loop, retry.ts decides),
+// the run's GET memo, counters, the request log, and failures turned into ApiError.
+import { createFetch, type FetchContext, type FetchError } from 'ofetch';
+import PQueue from 'p-queue';
+import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, RETRY_STATUS_CODES } from './assumptions.js';
+import {
+  ApiError,
+  type ApiErrorInit,
+  DEVELOPER_TOKEN_401_MEANING,
+  redactSecrets,
+  requestLabel,
+  WORKFLOW_STATUS_MEANING,
+} from './errors.js';
+import { isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
+import { checkResponse, type ValidatedOperation } from './schemas.js';
+import type { ClientOptions, HttpStats, OperationId } from './types.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+
+export interface RequestSpec {
+  operation: OperationId;
+  method: HttpMethod;
+  /** Which host and auth scheme: the instance (developer token) or the workflow API (Bearer). */
+  api?: 'instance' | 'workflow';
+  /** Path below the base URL with `{name}` placeholders, e.g. `/api/queues/v1/{queueId}/permissions`. */
+  path: string;
+  /** Values of the placeholders; each is URL-encoded into exactly one segment. */
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+export interface Transport {
+  /** A GET whose body is validated; memoised for the client's lifetime (one run). */
+  getJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T>;
+  /** A write whose 2xx answer is success whatever its body (empty, `{}`, text). */
+  write(spec: RequestSpec): Promise<void>;
+  /** A write whose answer is a validated document (duplicate). Never memoised. */
+  writeJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T>;
+  /** Builds an ApiError for `spec` (secrets redacted) and counts the operation as failed. */
+  fail(spec: RequestSpec, init: Omit<ApiErrorInit, 'operation' | 'method' | 'path'>): ApiError;
+  /** The path (and query) of `spec` as it appears in errors. */
+  describePath(spec: RequestSpec): string;
+  stats(): HttpStats;
+}
+
+/** One operation's attempts, shared between the limiter-wrapped fetch and ofetch's hooks. */
+interface CallState {
+  attempts: number;
+  lastTimedOut: boolean;
+}
+
+class AttemptTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+export function createTransport(options: ClientOptions): Transport {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
+  const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
+  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? CLIENT_DEFAULTS.maxAttempts));
+  const baseDelayMs = options.retryBaseDelayMs ?? CLIENT_DEFAULTS.retryBaseDelayMs;
+  const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
+  const workflowToken = options.workflowToken ?? options.token;
+  const secrets = [options.token, workflowToken];
+  const redact = (text: string) => redactSecrets(text, secrets);
+  // intervalCap 1 every 1000/rps ms spaces starts evenly (and allows fractional rates).
+  const rps = options.requestsPerSecond;
+  const limiter = new PQueue(
+    rps && rps > 0 ? { concurrency, intervalCap: 1, interval: Math.max(1, Math.round(1000 / rps)) } : { concurrency },
+  );
+  const counters: HttpStats = { requests: 0, retries: 0, failed: 0 };
+  const memo = new Map<string, Promise<unknown>>();
+
+  const baseOf = (spec: RequestSpec): string | undefined =>
+    (spec.api === 'workflow' ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, '');
+
+  function describePath(spec: RequestSpec): string {
+    const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(spec.params?.[name] ?? ''));
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) query.set(key, String(value));
+    }
+    const search = query.toString();
+    return search ? `${path}?${search}` : path;
+  }
+
+  function fail(spec: RequestSpec, init: Omit<ApiErrorInit, 'operation' | 'method' | 'path'>): ApiError {
+    counters.failed += 1;
+    return new ApiError({
+      ...init,
+      operation: spec.operation,
+      method: spec.method,
+      path: redact(describePath(spec)),
+      detail: redact(init.detail),
+      apiMessage: init.apiMessage === undefined ? undefined : redact(init.apiMessage),
+    });
+  }
+
+  /** Checks what can be checked before sending; returns the full URL. */
+  function resolve(spec: RequestSpec): string {
+    const base = baseOf(spec);
+    if (!base) {
+      throw fail(spec, {
+        kind: 'config',
+        detail: 'no workflow URL configured (instance.workflowUrl in steward.yaml, or STEWARD_WORKFLOW_URL)',
+      });
+    }
+    for (const [name, value] of Object.entries(spec.params ?? {})) {
+      if (value === '' || value === '.' || value === '..') {
+        throw fail(spec, {
+          kind: 'input',
+          detail: `${requestLabel(spec.method, spec.path)}: ${name} ${JSON.stringify(value)} cannot be sent as a path segment`,
+        });
+      }
+    }
+    return base + describePath(spec);
+  }
+
+  /** A fetch that runs one attempt inside the limiter, with the timeout covering headers and body. */
+  function attemptFetch(spec: RequestSpec, call: CallState): typeof fetch {
+    return (input, init) =>
+      limiter.add(async () => {
+        call.attempts += 1;
+        counters.requests += 1;
+        const attempt = call.attempts;
+        const url = redact(String(input instanceof Request ? input.url : input));
+        const controller = new AbortController();
+        let timedOut = false;
+        const timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort(new AttemptTimeoutError(timeoutMs));
+        }, timeoutMs);
+        const started = performance.now();
+        const log = (extra: { status?: number; error?: string }) =>
+          options.onRequest?.({
+            operation: spec.operation,
+            method: spec.method,
+            url,
+            attempt,
+            durationMs: Math.round(performance.now() - started),
+            ...extra,
+          });
+        try {
+          const response = await fetch(input, { ...init, signal: controller.signal });
+          const body = await response.arrayBuffer();
+          call.lastTimedOut = false;
+          log({ status: response.status });
+          return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers,
+          });
+        } catch (error) {
+          call.lastTimedOut = timedOut;
+          const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error;
+          log({ error: redact(describeNetworkError(reason)) });
+          throw reason;
+        } finally {
+          clearTimeout(timer);
+        }
+      });
+  }
+
+  /** Sends `spec` with retries; resolves with the final 2xx answer, or throws an ApiError. */
+  async function exchange(spec: RequestSpec): Promise<{ status: number; text: string }> {
+    const url = resolve(spec);
+    const isWrite = spec.method !== 'GET';
+    const call: CallState = { attempts: 0, lastTimedOut: false };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (spec.api === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
+    else headers[DEVELOPER_TOKEN_HEADER] = options.token;
+    const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
+    try {
+      const response = await $fetch.raw<string, 'text'>(url, {
+        method: spec.method,
+        headers,
+        body: spec.body as RequestInit['body'] | Record<string, unknown> | undefined,
+        responseType: 'text',
+        retry: maxAttempts - 1,
+        retryStatusCodes: [...RETRY_STATUS_CODES],
+        retryDelay: (context: FetchContext) => {
+          counters.retries += 1;
+          const delayMs = retryDelayMs({
+            attempt: call.attempts,
+            baseDelayMs,
+            maxDelayMs,
+            retryAfterMs: parseRetryAfter(context.response?.headers.get('retry-after')),
+          });
+          options.onRetry?.({
+            operation: spec.operation,
+            method: spec.method,
+            url: redact(url),
+            attempt: call.attempts,
+            delayMs,
+            status: context.response?.status,
+          });
+          return delayMs;
+        },
+        // Writes are not idempotent: retried only when the request provably never left.
+        onRequestError: (context) => {
+          if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
+        },
+        onResponseError: (context) => {
+          if (isWrite) context.options.retry = false;
+        },
+      });
+      return { status: response.status, text: response._data ?? '' };
+    } catch (error) {
+      throw failure(spec, error as FetchError, call);
+    }
+  }
+
+  function failure(spec: RequestSpec, error: FetchError, call: CallState): ApiError {
+    if (error instanceof ApiError) return error;
+    const label = requestLabel(spec.method, redact(describePath(spec)));
+    const attempts = call.attempts;
+    const response = error.response;
+    const retryNote = (retryable: boolean, reached: boolean) => {
+      if (spec.method !== 'GET' && retryable && reached) {
+        return ` (not retried: the ${spec.method} may have reached the server)`;
+      }
+      return retryable ? ` (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
+    };
+    if (response) {
+      const status = response.status;
+      const apiMessage = messageOf(String(error.data ?? ''));
+      const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[status] : status === 401 ? DEVELOPER_TOKEN_401_MEANING : undefined;
+      const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ''}` : (apiMessage ?? '');
+      const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
+      return fail(spec, {
+        kind: 'http',
+        status,
+        apiMessage,
+        attempts,
+        detail: `${label}: ${statusLine}${said ? ` — ${said}` : ''}${retryNote(isRetryableStatus(status), true)}`,
+      });
+    }
+    const cause = error.cause ?? error;
+    if (call.lastTimedOut) {
+      return fail(spec, {
+        kind: 'timeout',
+        attempts,
+        detail: `${label}: timed out after ${timeoutMs} ms${retryNote(true, true)}`,
+      });
+    }
+    return fail(spec, {
+      kind: 'network',
+      attempts,
+      cause: sanitizedCause(cause),
+      detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`,
+    });
+  }
+
+  function parseBody(spec: RequestSpec, text: string, status: number): unknown {
+    try {
+      if (text.trim() === '') throw new SyntaxError('empty body');
+      return JSON.parse(text);
+    } catch {
+      throw fail(spec, {
+        kind: 'drift',
+        status,
+        field: '(body)',
+        detail: `API drift at (body): expected JSON, got ${text.trim() === '' ? 'an empty body' : JSON.stringify(excerpt(text))} (${requestLabel(spec.method, describePath(spec))}: ${status})`,
+      });
+    }
+  }
+
+  async function readJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T> {
+    const { status, text } = await exchange(spec);
+    const body = parseBody(spec, text, status);
+    const drift = checkResponse(spec.operation, body);
+    if (drift) {
+      throw fail(spec, {
+        kind: 'drift',
+        status,
+        field: drift.field,
+        detail: `API drift at ${drift.field}: ${drift.problem} (${requestLabel(spec.method, describePath(spec))})`,
+      });
+    }
+    return body as T;
+  }
+
+  return {
+    getJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T> {
+      const key = `${spec.api ?? 'instance'} ${spec.method} ${describePath(spec)}`;
+      let promise = memo.get(key);
+      if (!promise) {
+        promise = readJson<T>(spec);
+        memo.set(key, promise);
+      }
+      return promise as Promise<T>;
+    },
+    async write(spec: RequestSpec): Promise<void> {
+      await exchange(spec);
+    },
+    writeJson: readJson,
+    fail,
+    describePath,
+    stats: () => ({ ...counters }),
+  };
+}
+
+/** Encodes one path segment; `/` and `%` stay inside it. Dot segments are refused in resolve(). */
+function encodeSegment(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** The body's `message` when it is JSON with one, else a short excerpt of the text. */
+function messageOf(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    if (body && typeof body === 'object' && typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON: some 404s are HTML or plain text
+  }
+  return excerpt(text);
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
+}
+
+/** The innermost error message of a network failure (undici wraps it in "fetch failed"). */
+function describeNetworkError(error: unknown): string {
+  let current: unknown = error;
+  let message = error instanceof Error ? error.message : String(error);
+  while (current instanceof Error && current.cause !== undefined) {
+    current = current.cause;
+    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+    if (current instanceof Error && current.message) message = current.message;
+  }
+  return message;
+}
+
+/** The network error without anything request-related attached (no options, no headers). */
+function sanitizedCause(error: unknown): Error {
+  const out = new Error(describeNetworkError(error));
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  if (typeof code === 'string') (out as Error & { code?: string }).code = code;
+  return out;
+}
