@@ -1,0 +1,151 @@
+// Applies a fix plan (DESIGN §10): one request at a time, each journaled (fsynced) before the
+// next starts. Every refusal happens before the first request.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { InstanceApi } from '../client/types.js';
+import { InputError } from '../errors.js';
+import type { ResourceKind } from '../resources/types.js';
+import { appendJournal, type JournalEntry } from './journal.js';
+import type { FixPlan, PlannedChange } from './types.js';
+
+/** `--max-changes` default: a larger plan is refused as a whole. */
+export const MAX_CHANGES_DEFAULT = 25;
+
+export interface ApplyOptions {
+  api: InstanceApi;
+  kinds: Record<string, ResourceKind>;
+  journalPath: string;
+  /** Directory the plan's manifest paths are relative to (the run's display root). */
+  root: string;
+  maxChanges?: number;
+  /** Asked once before the first request (a TTY prompt); false sends nothing. */
+  confirm?: (plan: FixPlan) => boolean | Promise<boolean>;
+  /** Called after each applied change, before the next one (`--write` rewrites its manifest). */
+  onApplied?: (change: PlannedChange) => void | Promise<void>;
+}
+
+export interface ApplyResult {
+  /** Every change applied (and written back, when asked). The CLI exits 3 when false. */
+  ok: boolean;
+  /** The user declined at the prompt: nothing was sent. */
+  cancelled: boolean;
+  applied: number[];
+  failed: number[];
+  skipped: number[];
+  /** One line per failure: the change that failed, or a write-back that did. */
+  errors: string[];
+  journalPath: string;
+}
+
+export async function applyFixes(plan: FixPlan, options: ApplyOptions): Promise<ApplyResult> {
+  const maxChanges = options.maxChanges ?? MAX_CHANGES_DEFAULT;
+  if (plan.changes.length > maxChanges) {
+    throw new InputError([
+      {
+        file: '--max-changes',
+        line: 0,
+        column: 0,
+        message: `the plan has ${plan.changes.length} changes, more than the limit of ${maxChanges}: nothing was applied`,
+      },
+    ]);
+  }
+  assertManifestsUnchanged(plan, options.root);
+  const result: ApplyResult = {
+    ok: true,
+    cancelled: false,
+    applied: [],
+    failed: [],
+    skipped: [],
+    errors: [],
+    journalPath: options.journalPath,
+  };
+  if (plan.changes.length === 0) return result;
+  if (options.confirm && !(await options.confirm(plan))) return { ...result, ok: false, cancelled: true };
+
+  // Stop at the first failure: after a failed replace the instance is in a state nobody has
+  // reviewed, and going on would spread a half-applied plan. The rest is journaled as skipped;
+  // a re-run plans what is left.
+  let stoppedBy: number | null = null;
+  for (const change of plan.changes) {
+    const entry = journalEntry(plan, change);
+    if (stoppedBy !== null) {
+      appendJournal(options.journalPath, { ...entry, status: 'skipped', error: `not attempted: change ${stoppedBy} failed` });
+      result.skipped.push(change.n);
+      continue;
+    }
+    try {
+      await send(options, change);
+    } catch (err) {
+      const message = (err as Error).message;
+      appendJournal(options.journalPath, { ...entry, status: 'failed', error: message });
+      result.failed.push(change.n);
+      result.errors.push(`change ${change.n} (${change.resource.kind} ${change.resource.id}): ${message}`);
+      stoppedBy = change.n;
+      continue;
+    }
+    appendJournal(options.journalPath, { ...entry, status: 'applied' });
+    result.applied.push(change.n);
+    if (options.onApplied) {
+      try {
+        await options.onApplied(change);
+      } catch (err) {
+        result.errors.push(`change ${change.n} was applied but not written back: ${(err as Error).message}`);
+      }
+    }
+  }
+  result.ok = result.errors.length === 0;
+  return result;
+}
+
+/** Refuses the plan when a manifest it was made from has changed since (or is gone). */
+export function assertManifestsUnchanged(plan: FixPlan, root: string): void {
+  const problems = [];
+  for (const ref of plan.manifests) {
+    const now = manifestSha256(path.resolve(root, ref.file));
+    if (now !== ref.sha256) {
+      problems.push({
+        file: ref.file,
+        line: 0,
+        column: 0,
+        message: `${now === null ? 'is gone' : 'changed'} since plan ${plan.id} was made: nothing was applied; make a new plan`,
+      });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+}
+
+/** sha256 of the file's text, as the manifest loader computes it; null when unreadable. */
+export function manifestSha256(file: string): string | null {
+  try {
+    return createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+async function send(options: ApplyOptions, change: PlannedChange): Promise<void> {
+  const kind = options.kinds[change.resource.kind];
+  if (!kind) throw new Error(`unknown resource kind ${change.resource.kind}`);
+  if (change.type === 'action') {
+    const fix = change.fix ? kind.fixes[change.fix.name] : undefined;
+    if (!fix?.sendFix) throw new Error(`${kind.name} has no fix "${change.fix?.name}" to send`);
+    await fix.sendFix(options.api, change.before, change.fix!.value);
+    return;
+  }
+  if (!kind.send) throw new Error(`${kind.name} resources cannot be written`);
+  // The client retries a write only when it provably never reached the server.
+  await kind.send(options.api, change.after);
+}
+
+function journalEntry(plan: FixPlan, change: PlannedChange): Omit<JournalEntry, 'status'> {
+  return {
+    time: new Date().toISOString(),
+    planId: plan.id,
+    change: change.n,
+    policies: change.policies,
+    resource: { kind: change.resource.kind, id: change.resource.id },
+    request: { method: change.request.method, path: change.request.path, body: change.request.body },
+    before: change.before,
+  };
+}

@@ -1,0 +1,256 @@
+// Plans fixes (DESIGN §10): the run's unwaived violations whose policy has a `fix`, grouped by
+// resource. All fixes of one declared resource are applied to its document in turn, so several
+// violations on one queue make ONE request carrying the complete list after every fix (the
+// permission endpoints replace the whole list). A change is planned only if it narrows access
+// and its final document breaks no selected policy that the original did not break.
+import { createHash } from 'node:crypto';
+import type { Finding } from '../report/model.js';
+import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
+import { describeDiff, itemKeyAt } from './diff.js';
+import type { FixPlan, ManifestRef, NotPlanned, PlannedChange } from './types.js';
+import { PLAN_SCHEMA_VERSION } from './types.js';
+
+/** A violation found when re-evaluating a document: its policy and item path. */
+export interface DocViolation {
+  policy: string;
+  path: string | null;
+}
+
+/**
+ * Evaluates every selected policy of the resource's kind on `doc` (waivers ignored) and returns
+ * its violations. Built from the engine's evaluate.ts by `createDocChecker`.
+ */
+export type DocChecker = (resource: CollectedResource, doc: ResourceDocument) => Promise<DocViolation[]>;
+
+export interface PlanInput {
+  findings: Finding[];
+  /** The selected policies (only `id` and `fix` are read here). */
+  policies: { id: string; fix?: Record<string, unknown> }[];
+  resources: CollectedResource[];
+  kinds: Record<string, ResourceKind>;
+  check: DocChecker;
+  /** Plan fixes marked opt-in (dataset tags: the POST may replace the tag list). Default false. */
+  allowOptIn?: boolean;
+  instance?: string | null;
+  now?: Date;
+}
+
+interface Step {
+  finding: Finding;
+  name: string;
+  fix: FixKind;
+  value: unknown;
+}
+
+export async function planFixes(input: PlanInput): Promise<FixPlan> {
+  const fixOf = new Map(input.policies.filter((p) => p.fix).map((p) => [p.id, p.fix!]));
+  const groups = new Map<string, Finding[]>();
+  for (const f of input.findings) {
+    // Waived findings are reported, never fixed; errors have nothing to fix.
+    if (f.status !== 'violation' || !fixOf.has(f.policy)) continue;
+    const key = `${f.resource.kind}\u0000${f.resource.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  const changes: Omit<PlannedChange, 'n'>[] = [];
+  const notPlanned: NotPlanned[] = [];
+  const keys = [...groups.keys()].sort();
+  for (const key of keys) {
+    const findings = groups.get(key)!;
+    const out = await planResource(input, findings, fixOf);
+    changes.push(...out.changes);
+    notPlanned.push(...out.notPlanned);
+  }
+  const numbered = changes.map((c, i) => ({ n: i + 1, ...c }));
+  const manifests = uniqueManifests(numbered.map((c) => c.manifest));
+  return {
+    schemaVersion: PLAN_SCHEMA_VERSION,
+    id: planId(numbered, manifests),
+    createdAt: (input.now ?? new Date()).toISOString(),
+    instance: input.instance ?? null,
+    changes: numbered,
+    notPlanned,
+    manifests,
+  };
+}
+
+async function planResource(
+  input: PlanInput,
+  findings: Finding[],
+  fixOf: Map<string, Record<string, unknown>>,
+): Promise<{ changes: Omit<PlannedChange, 'n'>[]; notPlanned: NotPlanned[] }> {
+  const first = findings[0];
+  const resource = input.resources.find((r) => r.kind === first.resource.kind && r.id === first.resource.id);
+  const manifest: ManifestRef | null = resource?.source
+    ? { file: resource.source.file, sha256: resource.source.sha256 }
+    : null;
+  const refuse = (fs: Finding[], reason: string): NotPlanned => ({
+    policies: unique(fs.map((f) => f.policy)),
+    findings: fs.map((f) => f.fingerprint),
+    resource: first.resource,
+    manifest,
+    reason,
+  });
+  const kind = resource ? input.kinds[resource.kind] : undefined;
+  if (!resource || !kind) return { changes: [], notPlanned: [refuse(findings, 'the resource was not collected in this run')] };
+
+  const notPlanned: NotPlanned[] = [];
+  const stateSteps: Step[] = [];
+  const actionSteps: Step[] = [];
+  for (const finding of findings) {
+    for (const [name, value] of Object.entries(fixOf.get(finding.policy)!)) {
+      const fix = kind.fixes[name];
+      if (!fix) notPlanned.push(refuse([finding], `${kind.name} has no fix "${name}"`));
+      else if (fix.perItem && finding.path === null) notPlanned.push(refuse([finding], `fix "${name}" needs an item`));
+      else if (fix.optIn && !input.allowOptIn) {
+        notPlanned.push(refuse([finding], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ''}`));
+      } else (fix.request ? actionSteps : stateSteps).push({ finding, name, fix, value });
+    }
+  }
+  const changes: Omit<PlannedChange, 'n'>[] = [];
+  if (stateSteps.length > 0) {
+    const result = await planState(input, resource, kind, stateSteps, manifest);
+    if ('reason' in result) notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), result.reason));
+    else changes.push(result);
+  }
+  changes.push(...planActions(resource, actionSteps, manifest));
+  return { changes, notPlanned };
+}
+
+async function planState(
+  input: PlanInput,
+  resource: CollectedResource,
+  kind: ResourceKind,
+  steps: Step[],
+  manifest: ManifestRef | null,
+): Promise<Omit<PlannedChange, 'n'> | { reason: string }> {
+  if (!kind.write || !kind.send) return { reason: `${kind.name} resources cannot be written` };
+  const before = resource.doc;
+  const after = applySteps(before, steps);
+  const widens = kind.widens?.(before, after) ?? null;
+  // Only fixes that narrow access exist: anything else is refused, whatever the fix says.
+  if (widens !== null) return { reason: `refused: the fix would widen access (${widens})` };
+  const diff = describeDiff(before, after);
+  if (diff.length === 0) return { reason: 'the fix changes nothing in the declared state' };
+
+  let original: DocViolation[];
+  let fixed: DocViolation[];
+  try {
+    original = await input.check(resource, before);
+    fixed = await input.check(resource, after);
+  } catch (err) {
+    return { reason: `could not re-evaluate the fixed document: ${(err as Error).message}` };
+  }
+  const had = new Set(original.map((v) => violationKey(before, v)));
+  const introduced = fixed.filter((v) => !had.has(violationKey(after, v)));
+  if (introduced.length > 0) {
+    const what = introduced.map((v) => `${v.policy}${v.path ? ` at ${v.path}` : ''}`).join(', ');
+    return { reason: `the fixed ${kind.name} would break ${what}, which the declared state does not` };
+  }
+  const still = new Set(fixed.map((v) => violationKey(after, v)));
+  const warnings = unique(steps.map((s) => s.fix.warning).filter((w): w is string => Boolean(w)));
+  for (const f of unique(steps.map((s) => s.finding))) {
+    if (still.has(violationKey(before, { policy: f.policy, path: f.path }))) {
+      warnings.push(`the fix does not resolve ${f.policy}${f.path ? ` at ${f.path}` : ''}`);
+    }
+  }
+  const findings = unique(steps.map((s) => s.finding));
+  return {
+    type: 'state',
+    policies: unique(findings.map((f) => f.policy)),
+    findings: findings.map((f) => f.fingerprint),
+    resource: findings[0].resource,
+    manifest,
+    request: kind.write(after),
+    before,
+    after,
+    diff,
+    warnings,
+  };
+}
+
+/**
+ * Applies the fixes to a copy of the document. Whole-resource fixes go first, then item fixes
+ * from the highest index down, so that removing an item never shifts the index another fix
+ * names. Once an item is removed, later fixes of that same item have nothing left to change.
+ */
+function applySteps(doc: ResourceDocument, steps: Step[]): ResourceDocument {
+  const order = steps
+    .map((step, i) => ({ step, i, index: pathIndex(step.finding.path) }))
+    .sort((a, b) => {
+      const ai = a.step.fix.perItem ? a.index : Number.POSITIVE_INFINITY;
+      const bi = b.step.fix.perItem ? b.index : Number.POSITIVE_INFINITY;
+      return bi - ai || a.i - b.i;
+    });
+  let current = structuredClone(doc);
+  const removed = new Set<string>();
+  for (const { step } of order) {
+    const path = step.fix.perItem ? step.finding.path : null;
+    if (path !== null && removed.has(path)) continue;
+    const sizeBefore = listSize(current, path);
+    current = step.fix.apply(current, step.value, path);
+    if (path !== null && listSize(current, path) < sizeBefore) removed.add(path);
+  }
+  return current;
+}
+
+function planActions(resource: CollectedResource, steps: Step[], manifest: ManifestRef | null) {
+  const byRequest = new Map<string, Omit<PlannedChange, 'n'>>();
+  for (const { finding, name, fix, value } of steps) {
+    const request = fix.request!(resource.doc, value);
+    const key = JSON.stringify(request);
+    const existing = byRequest.get(key);
+    if (existing) {
+      existing.policies = unique([...existing.policies, finding.policy]);
+      existing.findings.push(finding.fingerprint);
+      continue;
+    }
+    byRequest.set(key, {
+      type: 'action',
+      policies: [finding.policy],
+      findings: [finding.fingerprint],
+      resource: finding.resource,
+      manifest,
+      request,
+      before: resource.doc,
+      after: resource.doc,
+      diff: [`${name}: ${JSON.stringify(value)}`],
+      warnings: fix.warning ? [fix.warning] : [],
+      fix: { name, value },
+    });
+  }
+  return [...byRequest.values()];
+}
+
+/** Identity of a violation across before/after: policy + the offending item's key (not its index). */
+function violationKey(doc: ResourceDocument, v: DocViolation): string {
+  return `${v.policy}\u0000${v.path === null ? '' : itemKeyAt(doc, v.path)}`;
+}
+
+function pathIndex(path: string | null): number {
+  const m = path === null ? null : /\[(\d+)\]$/.exec(path);
+  return m ? Number(m[1]) : -1;
+}
+
+function listSize(doc: ResourceDocument, path: string | null): number {
+  const m = path === null ? null : /^(\w+)\[\d+\]$/.exec(path);
+  const list = m ? doc[m[1]] : undefined;
+  return Array.isArray(list) ? list.length : 0;
+}
+
+function uniqueManifests(refs: (ManifestRef | null)[]): ManifestRef[] {
+  const byFile = new Map<string, ManifestRef>();
+  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
+  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+
+function planId(changes: PlannedChange[], manifests: ManifestRef[]): string {
+  const material = JSON.stringify({
+    changes: changes.map((c) => [c.resource.kind, c.resource.id, c.request]),
+    manifests: manifests.map((m) => [m.file, m.sha256]),
+  });
+  return createHash('sha256').update(material).digest('hex').slice(0, 16);
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
