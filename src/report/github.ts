@@ -1,0 +1,142 @@
+// `--format github`: GitHub Actions workflow commands (`::error file=…,line=…::message`), one
+// annotation per finding at its manifest or policy line. Critical/high → error, medium →
+// warning, low/info → notice; evaluation errors are always errors (the gate fails closed on
+// them). GitHub shows at most ANNOTATION_CAP annotations per level per step, so each level
+// keeps its most severe ones and one closing `::notice::` per capped level says how many more
+// there are. The closing notices count against the notice cap, so notices get fewer slots.
+// `selectAnnotations` is shared with the Action, which emits the same list via @actions/core.
+import { type Formatter, findingSubject, severityRank } from './formatter.js';
+import type { Finding, Report, Severity, SourceLocation } from './model.js';
+
+export const ANNOTATION_CAP = 10;
+/** Findings already in the baseline are accepted debt: listed in the summary, not annotated. */
+export const ANNOTATE_KNOWN_BASELINE_FINDINGS = false;
+
+export type AnnotationLevel = 'error' | 'warning' | 'notice';
+
+/** Names match @actions/core's AnnotationProperties, so the Action passes them through. */
+export interface AnnotationProperties {
+  title?: string;
+  file?: string;
+  startLine?: number;
+  startColumn?: number;
+}
+
+export interface Annotation {
+  level: AnnotationLevel;
+  message: string;
+  properties: AnnotationProperties;
+}
+
+export interface AnnotationSelection {
+  /** In emission order: errors, warnings, notices, then the closing "N more" notices. */
+  annotations: Annotation[];
+  /** Findings per level left out by the cap. */
+  omitted: Record<AnnotationLevel, number>;
+}
+
+const LEVEL: Record<Severity, AnnotationLevel> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'notice',
+  info: 'notice',
+};
+const LEVELS: AnnotationLevel[] = ['error', 'warning', 'notice'];
+const NOUN: Record<AnnotationLevel, [string, string]> = {
+  error: ['error', 'errors'],
+  warning: ['warning', 'warnings'],
+  notice: ['notice', 'notices'],
+};
+
+export function annotationLevel(f: Finding): AnnotationLevel {
+  return f.status === 'error' ? 'error' : LEVEL[f.severity];
+}
+
+function where(loc: SourceLocation | null): AnnotationProperties {
+  if (!loc) return {};
+  const p: AnnotationProperties = { file: loc.file };
+  if (loc.line > 0) p.startLine = loc.line;
+  if (loc.line > 0 && loc.column > 0) p.startColumn = loc.column;
+  return p;
+}
+
+function annotate(f: Finding): Annotation {
+  const prefix = f.status === 'error' ? 'could not evaluate: ' : '';
+  return {
+    level: annotationLevel(f),
+    message: `${findingSubject(f)}: ${prefix}${f.message}`,
+    properties: { title: `${f.policy} (${f.severity})`, ...where(f.location) },
+  };
+}
+
+/** Evaluation errors first, then by severity, then report order. */
+function bySeverity(a: { f: Finding; i: number }, b: { f: Finding; i: number }): number {
+  const err = (x: Finding) => (x.status === 'error' ? 0 : 1);
+  return err(a.f) - err(b.f) || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
+}
+
+export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): AnnotationSelection {
+  const candidates = report.findings
+    .map((f, i) => ({ f, i }))
+    .filter(({ f }) => f.status === 'error' || (f.status === 'violation' && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f.baseline !== 'known')))
+    .sort(bySeverity);
+  const policyErrors: Annotation[] = report.policies
+    .filter((p) => p.error)
+    .map((p) => ({
+      level: 'error' as const,
+      message: `could not evaluate: ${p.error}`,
+      properties: { title: `${p.id} (${p.severity})`, ...where(p.location) },
+    }));
+  const pool: Record<AnnotationLevel, Annotation[]> = { error: [...policyErrors], warning: [], notice: [] };
+  for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f));
+
+  const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
+  omitted.error = Math.max(0, pool.error.length - cap);
+  omitted.warning = Math.max(0, pool.warning.length - cap);
+  // Each closing line is a notice too: leave room for them in the notice cap.
+  let noticeRoom = cap - (omitted.error > 0 ? 1 : 0) - (omitted.warning > 0 ? 1 : 0);
+  if (pool.notice.length > noticeRoom) noticeRoom -= 1;
+  omitted.notice = Math.max(0, pool.notice.length - Math.max(0, noticeRoom));
+
+  const annotations: Annotation[] = [];
+  for (const level of LEVELS) annotations.push(...pool[level].slice(0, pool[level].length - omitted[level]));
+  for (const level of LEVELS) {
+    const n = omitted[level];
+    if (n === 0) continue;
+    const noun = NOUN[level][n === 1 ? 0 : 1];
+    annotations.push({
+      level: 'notice',
+      message: `${n} more ${noun} not shown; see the job summary or report`,
+      properties: {},
+    });
+  }
+  return { annotations, omitted };
+}
+
+/** Workflow command data: `%`, CR and LF are escaped (actions/toolkit `escapeData`). */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow command property values additionally escape `:` and `,` (`escapeProperty`). */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One annotation as a workflow command line. */
+export function workflowCommand(a: Annotation): string {
+  const p = a.properties;
+  const props = [
+    p.file !== undefined ? `file=${escapeProperty(p.file)}` : '',
+    p.startLine !== undefined ? `line=${p.startLine}` : '',
+    p.startColumn !== undefined ? `col=${p.startColumn}` : '',
+    p.title !== undefined ? `title=${escapeProperty(p.title)}` : '',
+  ].filter(Boolean);
+  return `::${a.level}${props.length ? ` ${props.join(',')}` : ''}::${escapeData(a.message)}`;
+}
+
+export const formatGithub: Formatter = (report) => {
+  const lines = selectAnnotations(report).annotations.map(workflowCommand);
+  return lines.length ? `${lines.join('\n')}\n` : '';
+};

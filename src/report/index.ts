@@ -1,0 +1,43 @@
+// The format registry: `--format NAME` and `--output NAME=PATH` resolve here.
+import type { FormatOptions, Formatter } from './formatter.js';
+import { formatGithub } from './github.js';
+import { formatJson } from './json.js';
+import { formatJunit } from './junit.js';
+import { formatMarkdown } from './markdown.js';
+import type { Report } from './model.js';
+import { formatSarif } from './sarif.js';
+import { formatText } from './text.js';
+
+export const FORMATS = ['text', 'json', 'sarif', 'junit', 'markdown', 'github'] as const;
+export type Format = (typeof FORMATS)[number];
+
+const FORMATTERS: Record<Format, Formatter> = {
+  text: formatText,
+  json: formatJson,
+  sarif: formatSarif,
+  junit: formatJunit,
+  markdown: formatMarkdown,
+  github: formatGithub,
+};
+
+export function isFormat(name: string): name is Format {
+  return (FORMATS as readonly string[]).includes(name);
+}
+
+export function formatReport(format: Format, report: Report, options: FormatOptions): string {
+  return FORMATTERS[format](report, options);
+}
+
+export type { FormatOptions, Formatter } from './formatter.js';
+export {
+  ANNOTATION_CAP,
+  type Annotation,
+  type AnnotationLevel,
+  type AnnotationSelection,
+  selectAnnotations,
+  workflowCommand,
+} from './github.js';
+export { toJsonReport } from './json.js';
+export { JOB_SUMMARY_MAX_BYTES, renderMarkdown } from './markdown.js';
+export { toSarif } from './sarif.js';
+export { TEXT_DEFAULT_WIDTH } from './text.js';

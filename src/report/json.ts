@@ -1,0 +1,110 @@
+// `--format json`: the Report object of DESIGN §8, 2-space indent. Keys are written in a fixed
+// order (the order §8 shows, then the report's further fields) whatever order the engine built
+// the objects in, so two runs with the same result diff cleanly. Unknown keys are kept, last.
+import type { Formatter } from './formatter.js';
+import type { Finding, PolicyResult, Report, SourceLocation, WaiverRef } from './model.js';
+
+type Json = Record<string, unknown>;
+
+/** `obj` with `keys` first (those present), then any other keys in their original order. */
+function ordered(obj: object, keys: readonly string[]): Json {
+  const src = obj as Json;
+  const out: Json = {};
+  for (const k of keys) if (k in src && src[k] !== undefined) out[k] = src[k];
+  for (const k of Object.keys(src)) if (!(k in out) && src[k] !== undefined) out[k] = src[k];
+  return out;
+}
+
+function location(loc: SourceLocation | null | undefined): Json | null {
+  return loc ? ordered(loc, ['file', 'line', 'column']) : null;
+}
+
+function waiver(w: WaiverRef): Json {
+  const out = ordered(w, ['policy', 'resource', 'item', 'reason', 'owner', 'expires', 'location']);
+  if (w.location) out.location = location(w.location);
+  return out;
+}
+
+function policy(p: PolicyResult): Json {
+  return ordered({ ...p, location: location(p.location) }, [
+    'id',
+    'severity',
+    'resource',
+    'status',
+    'evaluated',
+    'violations',
+    'error',
+    'title',
+    'description',
+    'tags',
+    'location',
+    'resourceIds',
+  ]);
+}
+
+function finding(f: Finding): Json {
+  return ordered(
+    {
+      ...f,
+      resource: ordered(f.resource, ['kind', 'id', 'name']),
+      location: location(f.location),
+      waiver: f.waiver ? waiver(f.waiver) : null,
+    },
+    [
+      'policy',
+      'severity',
+      'status',
+      'resource',
+      'path',
+      'message',
+      'location',
+      'fingerprint',
+      'baseline',
+      'fix',
+      'waiver',
+    ],
+  );
+}
+
+/** The report as the plain object `--format json` prints (stable key order). */
+export function toJsonReport(report: Report): Json {
+  const s = report.summary;
+  const summary = ordered(
+    {
+      ...s,
+      bySeverity: ordered(s.bySeverity, ['critical', 'high', 'medium', 'low', 'info']),
+    },
+    ['policies', 'resources', 'checks', 'violations', 'waived', 'errors', 'bySeverity', 'gate'],
+  );
+  return ordered(
+    {
+      ...report,
+      tool: ordered(report.tool, ['name', 'version']),
+      summary,
+      policies: report.policies.map(policy),
+      findings: report.findings.map(finding),
+      waivers: {
+        expired: report.waivers.expired.map(waiver),
+        stale: report.waivers.stale.map(waiver),
+      },
+      baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved']) : null,
+      http: ordered(report.http, ['requests', 'retries', 'failed']),
+    },
+    [
+      'schemaVersion',
+      'tool',
+      'instance',
+      'startedAt',
+      'durationMs',
+      'failOn',
+      'summary',
+      'policies',
+      'findings',
+      'waivers',
+      'baseline',
+      'http',
+    ],
+  );
+}
+
+export const formatJson: Formatter = (report) => `${JSON.stringify(toJsonReport(report), null, 2)}\n`;

@@ -1,0 +1,123 @@
+// `--format markdown`: GitHub-flavoured markdown for job summaries and PR comments: verdict,
+// counts by severity, policy errors, a findings table, waiver problems, the baseline.
+// Everything that comes from the instance or a policy (names, messages, ids) is escaped, so
+// a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
+// findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
+import {
+  type Formatter,
+  SEVERITY_ORDER,
+  findingSubject,
+  locationText,
+  sortFindings,
+  verdictCounts,
+  waiverTarget,
+} from './formatter.js';
+import type { Finding, Report, WaiverRef } from './model.js';
+
+/** Budget the Action uses for its job summary: under GitHub's 1 MiB with room for a header. */
+export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
+
+/** Escape text for a GFM table cell: markdown syntax, HTML, pipes, line breaks. */
+export function escapeCell(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|~#!])/g, '\\$1')
+    .replace(/@(?=\w)/g, '@\u200B') // no @-mentions in PR comments
+    .replace(/\r\n|\r|\n/g, '<br>');
+}
+
+const ICON = { pass: '✅', fail: '❌', error: '⚠️' } as const;
+const STATUS = { violation: 'violation', waived: 'waived', error: 'error' } as const;
+
+function bytes(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+function head(report: Report): string[] {
+  const s = report.summary;
+  const lines = [
+    `### ${ICON[s.gate]} steward: ${escapeCell(verdictCounts(report))}`,
+    '',
+    `Instance ${escapeCell(report.instance)} · fail-on \`${report.failOn}\` · ${s.resources} resources · ${s.checks} checks · steward ${escapeCell(report.tool.version)}`,
+    '',
+    '| Severity | Violations |',
+    '| --- | ---: |',
+    ...SEVERITY_ORDER.map((sev) => `| ${sev} | ${s.bySeverity[sev] ?? 0} |`),
+    `| waived | ${s.waived} |`,
+    `| errors | ${s.errors} |`,
+  ];
+  const failed = report.policies.filter((p) => p.error);
+  if (failed.length > 0) {
+    lines.push('', '**Policies that could not be evaluated**', '');
+    for (const p of failed) lines.push(`- \`${p.id}\`: ${escapeCell(p.error ?? '')}`);
+  }
+  return lines;
+}
+
+function row(f: Finding): string {
+  const loc = locationText(f.location);
+  const status = f.status === 'waived' && f.waiver ? `waived: ${f.waiver.reason} (${f.waiver.owner}, until ${f.waiver.expires})` : STATUS[f.status];
+  const baseline = f.baseline ? ` (${f.baseline})` : '';
+  return `| ${escapeCell(f.policy)} | ${f.severity} | ${escapeCell(findingSubject(f))} | ${escapeCell(f.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
+}
+
+const TABLE_HEAD = ['', '| Policy | Severity | Resource | Message | Location | Status |', '| --- | --- | --- | --- | --- | --- |'];
+
+function waiverList(title: string, waivers: WaiverRef[], verb: string): string[] {
+  if (waivers.length === 0) return [];
+  return [
+    '',
+    `**${title}**`,
+    '',
+    ...waivers.map((w) => `- ${escapeCell(waiverTarget(w))} ${verb} ${escapeCell(w.expires)} (${escapeCell(w.owner)})${w.location ? ` at ${escapeCell(locationText(w.location))}` : ''}`),
+  ];
+}
+
+function tail(report: Report): string[] {
+  const lines = [
+    ...waiverList('Expired waivers (no longer apply)', report.waivers.expired, 'expired'),
+    ...waiverList('Stale waivers (matched no finding)', report.waivers.stale, 'until'),
+  ];
+  if (report.baseline) {
+    const n = (b: Finding['baseline']) => report.findings.filter((f) => f.baseline === b).length;
+    lines.push('', `Baseline ${escapeCell(report.baseline.file)}: ${n('new')} new, ${n('known')} known, ${report.baseline.resolved.length} resolved.`);
+  }
+  return lines;
+}
+
+function truncationNote(shown: number, total: number): string {
+  return `\n_Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
+}
+
+/** The markdown report, at most `maxBytes` UTF-8 bytes when given (findings rows are dropped first). */
+export function renderMarkdown(report: Report, maxBytes?: number): string {
+  const findings = sortFindings(report.findings);
+  const rows = findings.map(row);
+  const top = head(report);
+  const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ['', '_No findings._'];
+  const full = `${[...top, ...table, ...tail(report)].join('\n')}\n`;
+  if (maxBytes === undefined || bytes(full) <= maxBytes) return full;
+
+  // Keep the head and as many rows as fit (binary search on the row count); the tail goes
+  // too if even the head, the tail and no rows do not fit.
+  for (const end of [tail(report), []]) {
+    const compose = (shown: number) =>
+      `${[...top, ...TABLE_HEAD, ...rows.slice(0, shown), truncationNote(shown, rows.length), ...end].join('\n')}\n`;
+    if (bytes(compose(0)) > maxBytes) continue;
+    let lo = 0;
+    let hi = rows.length - 1; // `full` did not fit, so not every row does
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (bytes(compose(mid)) <= maxBytes) lo = mid;
+      else hi = mid - 1;
+    }
+    return compose(lo);
+  }
+  // A budget smaller than the head: cut at a character boundary.
+  const buf = Buffer.from(full, 'utf8').subarray(0, maxBytes);
+  return buf.toString('utf8').replace(/\uFFFD$/, '');
+}
+
+export const formatMarkdown: Formatter = (report) => renderMarkdown(report);

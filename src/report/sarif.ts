@@ -1,0 +1,221 @@
+// `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+//
+// - One run; one rule per policy; one result per violation or waived finding. Waived findings
+//   stay results with an accepted external suppression (reported, never hidden).
+// - Evaluation errors are NOT results: they say nothing about the repo's files, and as results
+//   code scanning would open an alert on a flaky API and close it on the next run. They are
+//   `toolExecutionNotifications` (level error) of the one invocation, whose
+//   `executionSuccessful` is false when the gate is `error`.
+// - Expired and stale waivers are `toolConfigurationNotifications` pointing at the waiver.
+// - Every result has a physical location: a declared resource points at its manifest line, a
+//   live one at its policy's line (the engine fills `finding.location`; the policy's location
+//   is the fallback).
+import { pathToFileURL } from 'node:url';
+import type * as Sarif from 'sarif';
+import { type FormatOptions, type Formatter, findingSubject, waiverTarget } from './formatter.js';
+import type { Finding, PolicyResult, Report, Severity, SourceLocation, WaiverRef } from './model.js';
+
+/** Where SARIF viewers link the tool name. Not given by the design: set to the project's home. */
+export const TOOL_INFORMATION_URI = 'https://github.com/steward-policy/steward';
+export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
+/** Key of `partialFingerprints`; bump the version when the fingerprint recipe changes. */
+export const FINGERPRINT_KEY = 'steward/v1';
+export const SRCROOT = '%SRCROOT%';
+
+const LEVEL: Record<Severity, Sarif.ReportingConfiguration.level> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+  info: 'note',
+};
+
+/**
+ * `properties.security-severity` per severity: GitHub maps ≥ 9.0 to critical, 7.0–8.9 high,
+ * 4.0–6.9 medium, 0.1–3.9 low (shown for rules tagged `security`).
+ */
+export const SECURITY_SEVERITY: Record<Severity, string> = {
+  critical: '9.5',
+  high: '8.0',
+  medium: '5.5',
+  low: '3.0',
+  info: '0.0',
+};
+
+export function sarifLevel(severity: Severity): Sarif.ReportingConfiguration.level {
+  return LEVEL[severity];
+}
+
+/** A relative, `/`-separated path as a URI reference (each segment percent-encoded). */
+export function fileUri(file: string): string {
+  return file
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .split('/')
+    .map((seg) => encodeURIComponent(seg))
+    .join('/');
+}
+
+function physical(loc: SourceLocation): Sarif.Location {
+  const region: Sarif.Region = {};
+  if (loc.line > 0) region.startLine = loc.line;
+  if (loc.line > 0 && loc.column > 0) region.startColumn = loc.column;
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: fileUri(loc.file), uriBaseId: SRCROOT },
+      ...(region.startLine ? { region } : {}),
+    },
+  };
+}
+
+function locations(f: Finding, policy: PolicyResult | undefined): Sarif.Location[] {
+  const loc = f.location ?? policy?.location ?? null;
+  const logical: Sarif.LogicalLocation = {
+    name: f.resource.id,
+    fullyQualifiedName: `${f.resource.kind}/${f.resource.id}${f.path ? `/${f.path}` : ''}`,
+    kind: 'resource',
+  };
+  const base: Sarif.Location = loc ? physical(loc) : {};
+  return [{ ...base, logicalLocations: [logical] }];
+}
+
+function rule(p: PolicyResult): Sarif.ReportingDescriptor {
+  const where = p.location ? `\n\nDefined in \`${p.location.file}\` line ${p.location.line}.` : '';
+  const text = `${p.title}\n\n${p.description}\n\nSeverity: ${p.severity}. Resource kind: ${p.resource}.`;
+  return {
+    id: p.id,
+    name: p.id,
+    shortDescription: { text: p.title || p.id },
+    fullDescription: { text: p.description || p.title || p.id },
+    help: {
+      text,
+      markdown: `**${p.title}**\n\n${p.description}\n\nSeverity: **${p.severity}**. Resource kind: \`${p.resource}\`.${where}`,
+    },
+    defaultConfiguration: { level: LEVEL[p.severity] },
+    properties: {
+      tags: p.tags,
+      'security-severity': SECURITY_SEVERITY[p.severity],
+      severity: p.severity,
+      resourceKind: p.resource,
+    },
+  };
+}
+
+function waiverNote(w: WaiverRef): string {
+  return `${w.reason} (owner ${w.owner}, expires ${w.expires})`;
+}
+
+function result(f: Finding, index: Map<string, number>, policies: Map<string, PolicyResult>, baseline: boolean): Sarif.Result {
+  const r: Sarif.Result = {
+    ruleId: f.policy,
+    level: LEVEL[f.severity],
+    kind: 'fail',
+    message: { text: `${findingSubject(f)}: ${f.message}` },
+    locations: locations(f, policies.get(f.policy)),
+    partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
+    properties: { severity: f.severity, resource: f.resource, path: f.path },
+  };
+  const ruleIndex = index.get(f.policy);
+  if (ruleIndex !== undefined) r.ruleIndex = ruleIndex;
+  if (baseline && f.baseline) r.baselineState = f.baseline === 'new' ? 'new' : 'unchanged';
+  if (f.status === 'waived') {
+    r.suppressions = [
+      {
+        kind: 'external',
+        status: 'accepted',
+        justification: f.waiver ? waiverNote(f.waiver) : 'waived',
+        ...(f.waiver?.location ? { location: physical(f.waiver.location) } : {}),
+      },
+    ];
+  }
+  return r;
+}
+
+function errorNotification(
+  message: string,
+  policyId: string,
+  loc: SourceLocation | null,
+  index: Map<string, number>,
+): Sarif.Notification {
+  const n: Sarif.Notification = {
+    level: 'error',
+    message: { text: message },
+    descriptor: { id: 'evaluation-error' },
+    associatedRule: { id: policyId },
+  };
+  const ruleIndex = index.get(policyId);
+  if (ruleIndex !== undefined) n.associatedRule = { id: policyId, index: ruleIndex };
+  if (loc) n.locations = [physical(loc)];
+  return n;
+}
+
+function waiverNotification(w: WaiverRef, kind: 'expired' | 'stale'): Sarif.Notification {
+  const text =
+    kind === 'expired'
+      ? `Waiver ${waiverTarget(w)} expired on ${w.expires} and no longer applies (owner ${w.owner}).`
+      : `Waiver ${waiverTarget(w)} matched no finding (owner ${w.owner}).`;
+  return {
+    level: kind === 'expired' ? 'warning' : 'note',
+    message: { text },
+    descriptor: { id: `waiver-${kind}` },
+    ...(w.location ? { locations: [physical(w.location)] } : {}),
+  };
+}
+
+function endTime(report: Report): string | undefined {
+  const start = Date.parse(report.startedAt);
+  return Number.isNaN(start) ? undefined : new Date(start + report.durationMs).toISOString();
+}
+
+export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}): Sarif.Log {
+  const index = new Map(report.policies.map((p, i) => [p.id, i]));
+  const policies = new Map(report.policies.map((p) => [p.id, p]));
+  const baseline = report.baseline !== null;
+  const results = report.findings
+    .filter((f) => f.status !== 'error')
+    .map((f) => result(f, index, policies, baseline));
+  const errors = [
+    ...report.policies
+      .filter((p) => p.error)
+      .map((p) => errorNotification(`${p.id}: ${p.error}`, p.id, p.location, index)),
+    ...report.findings
+      .filter((f) => f.status === 'error')
+      .map((f) =>
+        errorNotification(`${findingSubject(f)}: ${f.message}`, f.policy, f.location ?? policies.get(f.policy)?.location ?? null, index),
+      ),
+  ];
+  const config = [
+    ...report.waivers.expired.map((w) => waiverNotification(w, 'expired')),
+    ...report.waivers.stale.map((w) => waiverNotification(w, 'stale')),
+  ];
+  const end = endTime(report);
+  const invocation: Sarif.Invocation = {
+    executionSuccessful: report.summary.gate !== 'error',
+    ...(end ? { startTimeUtc: new Date(Date.parse(report.startedAt)).toISOString(), endTimeUtc: end } : {}),
+    ...(errors.length ? { toolExecutionNotifications: errors } : {}),
+    ...(config.length ? { toolConfigurationNotifications: config } : {}),
+  };
+  const run: Sarif.Run = {
+    tool: {
+      driver: {
+        name: 'steward',
+        version: report.tool.version,
+        semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version) ? report.tool.version : undefined,
+        informationUri: TOOL_INFORMATION_URI,
+        rules: report.policies.map(rule),
+      },
+    },
+    invocations: [invocation],
+    columnKind: 'utf16CodeUnits',
+    results,
+    properties: { instance: report.instance, gate: report.summary.gate, failOn: report.failOn },
+  };
+  if (options.cwd) {
+    const href = pathToFileURL(options.cwd).href;
+    run.originalUriBaseIds = { [SRCROOT]: { uri: href.endsWith('/') ? href : `${href}/` } };
+  }
+  return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };
+}
+
+export const formatSarif: Formatter = (report, options) =>
+  `${JSON.stringify(toSarif(report, options), null, 2)}\n`;

@@ -1,0 +1,231 @@
+// `--format text`: what a person reads in a terminal. Policies with something to say, most
+// severe first; under each its findings (violations, errors, waived); then waiver problems,
+// the baseline, run statistics, and the verdict as the last line. Lines are wrapped to the
+// width (80 by default) on word boundaries; colour only when the caller asks for it.
+import {
+  type FormatOptions,
+  type Formatter,
+  findingSubject,
+  locationText,
+  plural,
+  severityRank,
+  sortFindings,
+  sortPolicies,
+  verdictCounts,
+  waiverTarget,
+} from './formatter.js';
+import type { Finding, PolicyResult, Report, Severity, WaiverRef } from './model.js';
+
+export const TEXT_DEFAULT_WIDTH = 80;
+/** Never wrap narrower than this, however narrow the terminal claims to be. */
+const MIN_WIDTH = 40;
+/** How many resolved baseline fingerprints are listed before "and N more". */
+export const TEXT_MAX_RESOLVED_LISTED = 10;
+
+const ANSI = {
+  red: '\x1b[31m',
+  yellow: '\x1b[33m',
+  green: '\x1b[32m',
+  dim: '\x1b[2m',
+  bold: '\x1b[1m',
+  reset: '\x1b[0m',
+} as const;
+type Style = keyof Omit<typeof ANSI, 'reset'>;
+
+const MARK = { violation: '✖', error: '!', waived: '○', pass: '✔' } as const;
+const INDENT = '    ';
+
+function len(s: string): number {
+  return [...s].length;
+}
+
+/** Word-wrap `text` so that every line, prefix included, fits `width`; long words are split. */
+export function wrap(text: string, width: number, first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  const words = text.replace(/\s+/g, ' ').trim().split(' ');
+  for (let word of words) {
+    const sep = empty ? '' : ' ';
+    if (len(line) + len(sep) + len(word) <= width) {
+      line += sep + word;
+      empty = false;
+      continue;
+    }
+    if (!empty) {
+      lines.push(line);
+      line = rest;
+    }
+    // A word longer than a whole line (a URL, an id) is cut into line-sized pieces.
+    while (len(rest) + len(word) > width) {
+      const room = Math.max(1, width - len(line));
+      const chars = [...word];
+      lines.push(line + chars.slice(0, room).join(''));
+      word = chars.slice(room).join('');
+      line = rest;
+    }
+    line += word;
+    empty = word.length === 0;
+  }
+  lines.push(line);
+  return lines;
+}
+
+function truncate(s: string, width: number): string {
+  const chars = [...s];
+  return chars.length <= width ? s : `${chars.slice(0, width - 1).join('')}…`;
+}
+
+class Painter {
+  constructor(private readonly on: boolean) {}
+  paint(style: Style, s: string): string {
+    return this.on && s ? `${ANSI[style]}${s}${ANSI.reset}` : s;
+  }
+  severity(s: Severity, text: string): string {
+    const rank = severityRank(s);
+    return this.paint(rank <= 1 ? 'red' : rank === 2 ? 'yellow' : 'dim', text);
+  }
+}
+
+/**
+ * One entry: `  ✖ kind/id path: message  (file:line:col)`, wrapped; the location moves to its
+ * own line when it does not fit after the message.
+ */
+function entry(
+  mark: string,
+  markStyle: Style,
+  text: string,
+  loc: string,
+  width: number,
+  p: Painter,
+): string[] {
+  const lines = wrap(text, width, `  ${mark} `, INDENT);
+  const where = loc ? `(${loc})` : '';
+  const last = lines.length - 1;
+  const out = lines.map((l, i) => (i === 0 ? `  ${p.paint(markStyle, mark)}${l.slice(3)}` : l));
+  if (where) {
+    if (len(lines[last]) + 2 + len(where) <= width) out[last] += `  ${p.paint('dim', where)}`;
+    else out.push(p.paint('dim', INDENT + truncate(where, width - INDENT.length)));
+  }
+  return out;
+}
+
+function findingLines(f: Finding, width: number, p: Painter): string[] {
+  const tag = f.baseline ? `[${f.baseline}] ` : '';
+  const loc = locationText(f.location);
+  if (f.status === 'error') {
+    return entry(MARK.error, 'yellow', `${tag}${findingSubject(f)}: error: ${f.message}`, loc, width, p);
+  }
+  if (f.status === 'violation') {
+    return entry(MARK.violation, 'red', `${tag}${findingSubject(f)}: ${f.message}`, loc, width, p);
+  }
+  const lines = entry(MARK.waived, 'dim', `${tag}${findingSubject(f)}: ${f.message} (waived)`, loc, width, p);
+  if (f.waiver) {
+    const w = f.waiver;
+    const note = `waived by ${w.owner} until ${w.expires}: ${w.reason}`;
+    lines.push(...wrap(note, width, INDENT, INDENT).map((l) => p.paint('dim', l)));
+  }
+  return lines;
+}
+
+function policyBlock(policy: PolicyResult, findings: Finding[], width: number, p: Painter): string[] {
+  const head = `${policy.id}  ${policy.severity}  `;
+  const title = truncate(policy.title, Math.max(1, width - len(head)));
+  const lines = [
+    `${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}  ${title}`,
+  ];
+  if (policy.error) {
+    lines.push(...entry(MARK.error, 'yellow', `error: ${policy.error}`, locationText(policy.location), width, p));
+  }
+  for (const f of sortFindings(findings)) lines.push(...findingLines(f, width, p));
+  return lines;
+}
+
+function waiverLines(title: string, waivers: WaiverRef[], verb: string, width: number, p: Painter): string[] {
+  if (waivers.length === 0) return [];
+  const lines = [p.paint('bold', title)];
+  for (const w of waivers) {
+    const text = `${waiverTarget(w)} ${verb} ${w.expires} (${w.owner})`;
+    lines.push(...entry(MARK.error, 'yellow', text, locationText(w.location), width, p));
+  }
+  return lines;
+}
+
+function baselineLines(report: Report, width: number, p: Painter): string[] {
+  if (!report.baseline) return [];
+  const count = (b: Finding['baseline']) => report.findings.filter((f) => f.baseline === b).length;
+  const { file, resolved } = report.baseline;
+  const text = `Baseline ${file}: ${count('new')} new, ${count('known')} known, ${resolved.length} resolved`;
+  const lines = wrap(text, width, '', '  ').map((l, i) => (i === 0 ? p.paint('bold', l) : l));
+  if (resolved.length > 0) {
+    const shown = resolved.slice(0, TEXT_MAX_RESOLVED_LISTED).join(', ');
+    const more = resolved.length > TEXT_MAX_RESOLVED_LISTED ? ` and ${resolved.length - TEXT_MAX_RESOLVED_LISTED} more` : '';
+    lines.push(...wrap(`resolved: ${shown}${more}`, width, '  ', INDENT));
+  }
+  return lines;
+}
+
+function orphanPolicy(id: string, f: Finding): PolicyResult {
+  return {
+    id,
+    title: '',
+    description: '',
+    severity: f.severity,
+    resource: f.resource.kind,
+    status: 'fail',
+    evaluated: 0,
+    violations: 0,
+    error: null,
+    resourceIds: [],
+    location: null,
+    tags: [],
+  };
+}
+
+function statsLine(report: Report): string {
+  const s = report.summary;
+  const h = report.http;
+  const http = `${plural(h.requests, 'request')}${h.retries || h.failed ? `, ${h.retries} retried, ${h.failed} failed` : ''}`;
+  const secs = (report.durationMs / 1000).toFixed(1);
+  return `${plural(s.resources, 'resource')} · ${plural(s.checks, 'check')} · ${http} · ${secs}s · fail-on ${report.failOn}`;
+}
+
+export const formatText: Formatter = (report: Report, options: FormatOptions) => {
+  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
+  const p = new Painter(options.color);
+  const out: string[] = [p.paint('dim', truncate(`steward ${report.tool.version} · ${report.instance}`, width)), ''];
+
+  const byPolicy = new Map<string, Finding[]>();
+  for (const f of report.findings) {
+    const list = byPolicy.get(f.policy) ?? [];
+    list.push(f);
+    byPolicy.set(f.policy, list);
+  }
+  const known = new Set(report.policies.map((x) => x.id));
+  // Findings of a policy missing from `policies` (should not happen) still get printed.
+  const orphans = [...byPolicy.keys()].filter((id) => !known.has(id));
+  const policies = [
+    ...sortPolicies(report.policies),
+    ...orphans.map((id) => orphanPolicy(id, byPolicy.get(id)![0])),
+  ];
+  for (const policy of policies) {
+    const findings = byPolicy.get(policy.id) ?? [];
+    if (findings.length === 0 && !policy.error) continue;
+    out.push(...policyBlock(policy, findings, width, p), '');
+  }
+
+  const problems = [
+    ...waiverLines('Expired waivers (no longer apply; their findings count again):', report.waivers.expired, 'expired', width, p),
+    ...waiverLines('Stale waivers (matched no finding):', report.waivers.stale, 'until', width, p),
+    ...baselineLines(report, width, p),
+  ];
+  if (problems.length > 0) out.push(...problems, '');
+
+  out.push(...wrap(statsLine(report), width, '', '  ').map((l) => p.paint('dim', l)));
+  const gate = report.summary.gate;
+  const mark = gate === 'pass' ? MARK.pass : MARK.violation;
+  const style: Style = gate === 'pass' ? 'green' : gate === 'fail' ? 'red' : 'yellow';
+  const verdict = wrap(verdictCounts(report), width, `${mark} `, '  ');
+  out.push(...verdict.map((l, i) => (i === 0 ? `${p.paint(style, mark)}${p.paint('bold', l.slice(1))}` : p.paint('bold', l))));
+  return `${out.join('\n')}\n`;
+};
