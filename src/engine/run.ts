@@ -1,0 +1,206 @@
+// One evaluation run (DESIGN §1, §5): collect each needed kind once, load document parts
+// lazily (phase 1: parts the selection reads; phase 2: parts only the judgement reads, for
+// resources with a selected item), evaluate, and turn outcomes into raw findings.
+import type { InstanceApi } from '../client/types.js';
+import { InputError } from '../errors.js';
+import type { Finding, PolicyResult } from '../report/model.js';
+import type { CollectedResource, ResourceKind, Scope } from '../resources/types.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { judgeItems, selectItems } from './evaluate.js';
+import { errorFinding, errorText, violationFinding } from './findings.js';
+import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
+import { mapPool } from './pool.js';
+
+/** Resources evaluated at once when no concurrency is given (the client limits HTTP anyway). */
+export const ENGINE_CONCURRENCY_DEFAULT = 8;
+
+export interface RunOptions {
+  policies: CompiledPolicy[];
+  api: InstanceApi;
+  kinds: Record<string, ResourceKind>;
+  scope: Scope;
+  manifestFiles: { queues: string[]; dataFiles: string[] };
+  displayRoot: string;
+  now: Date;
+  concurrency?: number;
+}
+
+export interface RunResult {
+  results: PolicyResult[];
+  /** Raw findings, before waivers and baseline. */
+  findings: Finding[];
+  /** Resources collected (all kinds). */
+  resources: number;
+  /** Selected resources/items judged (all policies). */
+  checks: number;
+}
+
+type ReadSetLike = { all: boolean; fields: Iterable<string> };
+
+function partsRead(kind: ResourceKind, set: ReadSetLike): string[] {
+  const fields = new Set(set.fields);
+  return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
+}
+
+/** What one policy made of one resource. */
+interface ResourceVerdict {
+  selected: number;
+  findings: Finding[];
+  /** A shared read failed (e.g. the misconfigured list): reported once per policy. */
+  sharedError?: unknown;
+}
+
+interface Ctx {
+  api: InstanceApi;
+  memo: RunMemoState;
+  partMemo: ReturnType<typeof createPartMemo>;
+  now: Date;
+}
+
+async function loadParts(ctx: Ctx, kind: ResourceKind, r: CollectedResource, names: string[]): Promise<void> {
+  for (const name of names) {
+    if (Object.hasOwn(r.doc, name)) continue;
+    const value = await ctx.partMemo(`${r.kind}\u0000${r.id}\u0000${name}`, () =>
+      kind.parts[name].load(ctx.api, r, ctx.memo.once),
+    );
+    r.doc[name] = value;
+  }
+}
+
+async function judgeResource(ctx: Ctx, kind: ResourceKind, policy: CompiledPolicy, r: CollectedResource): Promise<ResourceVerdict> {
+  const def = policy.def;
+  if (r.loadError) {
+    return { selected: 0, findings: [errorFinding(def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
+  }
+  const env = { params: policy.params, now: ctx.now };
+  let stage = 'select';
+  try {
+    await loadParts(ctx, kind, r, partsRead(kind, policy.reads.select));
+    stage = 'evaluate';
+    const selection = selectItems(policy, r.doc, env);
+    if (selection.length === 0) return { selected: 0, findings: [] };
+    stage = 'judge';
+    await loadParts(ctx, kind, r, partsRead(kind, policy.reads.judge));
+    stage = 'evaluate';
+    const findings: Finding[] = [];
+    for (const o of judgeItems(policy, r.doc, selection, env)) {
+      if (o.error) {
+        findings.push(errorFinding(def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey));
+      } else if (!o.passed) {
+        findings.push(violationFinding(def, r, o));
+      }
+    }
+    return { selected: selection.length, findings };
+  } catch (err) {
+    if (stage !== 'evaluate' && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
+    const what = stage === 'evaluate' ? 'could not evaluate' : `could not read ${r.kind} ${r.id}`;
+    return { selected: 0, findings: [errorFinding(def, r.kind, r, `${what}: ${errorText(err)}`)] };
+  }
+}
+
+async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
+  const out: CollectedResource[] = [];
+  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot };
+  for await (const r of kind.collect({ ...ctx, once: memo.once })) out.push(r);
+  return out;
+}
+
+function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: number, resourceIds: string[]): PolicyResult {
+  const def = policy.def;
+  const errors = findings.filter((f) => f.status === 'error');
+  const violations = findings.filter((f) => f.status === 'violation').length;
+  return {
+    id: def.id,
+    title: def.title,
+    description: def.description,
+    severity: def.severity,
+    resource: def.resource,
+    status: errors.length > 0 ? 'error' : violations > 0 ? 'fail' : 'pass',
+    evaluated,
+    violations,
+    error: errors[0]?.message ?? null,
+    resourceIds,
+    location: def.location ?? null,
+    tags: def.tags ?? [],
+  };
+}
+
+export async function runPolicies(opts: RunOptions): Promise<RunResult> {
+  const memo = createRunMemo();
+  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now };
+  const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
+  const kindNames = [...new Set(opts.policies.map((p) => p.def.resource))].filter((k) => opts.kinds[k]);
+
+  // Declared kinds first: a bad manifest is bad input (exit 2) and must stop the run before
+  // any request is sent.
+  const collected = new Map<string, CollectedResource[] | { error: unknown }>();
+  for (const name of kindNames.filter((k) => !opts.kinds[k].live)) {
+    try {
+      collected.set(name, await collect(opts.kinds[name], opts, memo));
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      collected.set(name, { error: err });
+    }
+  }
+
+  const perPolicy = new Map<CompiledPolicy, { findings: Finding[]; evaluated: number; ids: string[] }>();
+  let resources = 0;
+  await Promise.all(
+    kindNames.map(async (name) => {
+      const kind = opts.kinds[name];
+      let list = collected.get(name);
+      if (!list) {
+        try {
+          list = await collect(kind, opts, memo);
+        } catch (err) {
+          if (err instanceof InputError) throw err;
+          list = { error: err };
+        }
+      }
+      const policies = opts.policies.filter((p) => p.def.resource === name);
+      if (!Array.isArray(list)) {
+        const message = `could not collect ${name} resources: ${errorText(list.error)}`;
+        for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message)], evaluated: 0, ids: [] });
+        return;
+      }
+      resources += list.length;
+      const rows = await mapPool(list, concurrency, async (r) => {
+        const verdicts: ResourceVerdict[] = [];
+        // Policies run one after another per resource so they share its loaded parts.
+        for (const p of policies) verdicts.push(await judgeResource(ctx, kind, p, r));
+        return verdicts;
+      });
+      policies.forEach((p, pi) => {
+        const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
+        let shared: unknown;
+        list.forEach((r, ri) => {
+          const v = rows[ri][pi];
+          if (v.sharedError !== undefined) shared ??= v.sharedError;
+          acc.evaluated += v.selected;
+          if (v.selected > 0 || v.findings.length > 0) acc.ids.push(r.id);
+          acc.findings.push(...v.findings);
+        });
+        if (shared !== undefined) {
+          const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
+          acc.findings.unshift(errorFinding(p.def, name, null, message));
+        }
+        perPolicy.set(p, acc);
+      });
+    }),
+  );
+
+  const results: PolicyResult[] = [];
+  const findings: Finding[] = [];
+  let checks = 0;
+  for (const p of opts.policies) {
+    const acc = perPolicy.get(p) ?? {
+      findings: [errorFinding(p.def, p.def.resource, null, `unknown resource kind ${p.def.resource}`)],
+      evaluated: 0,
+      ids: [],
+    };
+    checks += acc.evaluated;
+    findings.push(...acc.findings);
+    results.push(policyResult(p, acc.findings, acc.evaluated, acc.ids));
+  }
+  return { results, findings, resources, checks };
+}

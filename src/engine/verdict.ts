@@ -1,0 +1,112 @@
+// The verdict of a run (DESIGN §8, §9): summary counts, the gate, the exit code, and the
+// Report every output format is rendered from.
+import type { HttpStats } from '../client/types.js';
+import {
+  type FailOn,
+  type Finding,
+  type PolicyResult,
+  REPORT_SCHEMA_VERSION,
+  type Report,
+  type ReportSummary,
+  SEVERITIES,
+  type Severity,
+  type WaiverRef,
+} from '../report/model.js';
+import { type BaselineFile, compareBaseline } from './baseline.js';
+import type { RunResult } from './run.js';
+import { applyWaivers } from './waivers.js';
+
+export type Gate = ReportSummary['gate'];
+
+function atOrAbove(severity: Severity, failOn: FailOn): boolean {
+  return failOn !== 'none' && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(failOn);
+}
+
+/**
+ * error: some policy could not be evaluated (fails closed); fail: an unwaived violation at
+ * or above failOn (only new ones when a baseline is used); else pass.
+ */
+export function gateOf(results: PolicyResult[], findings: Finding[], failOn: FailOn, baselineUsed: boolean): Gate {
+  if (results.some((r) => r.status === 'error') || findings.some((f) => f.status === 'error')) return 'error';
+  const failing = findings.some(
+    (f) => f.status === 'violation' && atOrAbove(f.severity, failOn) && (!baselineUsed || f.baseline === 'new'),
+  );
+  return failing ? 'fail' : 'pass';
+}
+
+export function exitCodeForGate(gate: Gate): 0 | 1 | 3 {
+  return gate === 'pass' ? 0 : gate === 'fail' ? 1 : 3;
+}
+
+export function summarize(
+  results: PolicyResult[],
+  findings: Finding[],
+  counts: { resources: number; checks: number },
+  failOn: FailOn,
+  baselineUsed: boolean,
+): ReportSummary {
+  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  for (const f of findings) if (f.status === 'violation') bySeverity[f.severity]++;
+  return {
+    policies: results.length,
+    resources: counts.resources,
+    checks: counts.checks,
+    violations: findings.filter((f) => f.status === 'violation').length,
+    waived: findings.filter((f) => f.status === 'waived').length,
+    errors: findings.filter((f) => f.status === 'error').length,
+    bySeverity,
+    gate: gateOf(results, findings, failOn, baselineUsed),
+  };
+}
+
+/** Policy rows after waivers: `violations` counts unwaived ones; all-waived is a pass. */
+function settleResults(results: PolicyResult[], findings: Finding[]): PolicyResult[] {
+  return results.map((r) => {
+    if (r.status === 'error' || r.status === 'skipped') return r;
+    const violations = findings.filter((f) => f.policy === r.id && f.status === 'violation').length;
+    return { ...r, violations, status: violations > 0 ? 'fail' : 'pass' };
+  });
+}
+
+export interface BuildReportInput {
+  run: RunResult;
+  failOn: FailOn;
+  instance: string;
+  toolVersion: string;
+  startedAt: Date;
+  durationMs: number;
+  http: HttpStats;
+  /** Loaded waivers (none: []). */
+  waivers?: WaiverRef[];
+  /** A baseline to compare with, and its display path. */
+  baseline?: { file: string; data: BaselineFile } | null;
+  /** The day waivers expire against; defaults to startedAt. */
+  now?: Date;
+}
+
+export function buildReport(input: BuildReportInput): Report {
+  const now = input.now ?? input.startedAt;
+  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now);
+  let findings = waived.findings;
+  let baseline: Report['baseline'] = null;
+  if (input.baseline) {
+    const compared = compareBaseline(findings, input.baseline.data);
+    findings = compared.findings;
+    baseline = { file: input.baseline.file, resolved: compared.resolved };
+  }
+  const policies = settleResults(input.run.results, findings);
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'steward', version: input.toolVersion },
+    instance: input.instance,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.durationMs,
+    failOn: input.failOn,
+    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
+    policies,
+    findings,
+    waivers: { expired: waived.expired, stale: waived.stale },
+    baseline,
+    http: { requests: input.http.requests, retries: input.http.retries, failed: input.http.failed },
+  };
+}

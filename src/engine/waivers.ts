@@ -1,0 +1,130 @@
+// Waivers (DESIGN §7): accepted exceptions with a reason, an owner and an expiry date.
+// Waived findings stay in the report; expired waivers stop applying and are named; waivers
+// that matched nothing are reported as stale.
+import { readFile } from 'node:fs/promises';
+import { Ajv } from 'ajv';
+import { isMap, isSeq, type Node } from 'yaml';
+import { InputError } from '../errors.js';
+import type { InputProblem } from '../policy/types.js';
+import type { Finding, WaiverRef } from '../report/model.js';
+import { parseYaml, schemaProblems } from '../resources/yaml-source.js';
+
+const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
+
+export const waiversFileSchema = {
+  $id: 'steward/waivers',
+  type: 'object',
+  additionalProperties: false,
+  required: ['waivers'],
+  properties: {
+    waivers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['policy', 'resource', 'reason', 'owner', 'expires'],
+        properties: {
+          policy: { type: 'string', minLength: 1 },
+          resource: idOrNumber,
+          item: idOrNumber,
+          reason: { type: 'string', minLength: 1 },
+          owner: { type: 'string', minLength: 1 },
+          expires: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        },
+      },
+    },
+  },
+};
+
+const validate = new Ajv({ allErrors: true }).compile(waiversFileSchema);
+
+/** A YYYY-MM-DD that is a real calendar date. */
+function isCalendarDate(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** Parses a waivers file's text (`file` is its display path). Throws InputError. */
+export function parseWaivers(text: string, file: string): WaiverRef[] {
+  const { source, problems } = parseYaml(text, file);
+  if (problems.length > 0) throw new InputError(problems);
+  const data = (source.doc.toJS() ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
+  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors));
+  const root = source.doc.contents;
+  const seq = isMap(root) ? root.get('waivers', true) : null;
+  const bad: InputProblem[] = [];
+  const waivers = data.waivers.map((w, i) => {
+    const node = (isSeq(seq) ? seq.items[i] : null) as Node | null;
+    const location = source.nodeLocation(node);
+    const expires = String(w.expires);
+    if (!isCalendarDate(expires)) {
+      const expiresNode = isMap(node) ? (node.get('expires', true) as Node) : node;
+      bad.push({ ...source.nodeLocation(expiresNode), message: `expires ${expires} is not a date (YYYY-MM-DD)` });
+    }
+    const ref: WaiverRef = {
+      policy: String(w.policy),
+      resource: String(w.resource),
+      reason: String(w.reason),
+      owner: String(w.owner),
+      expires,
+      location,
+    };
+    if (w.item !== undefined) ref.item = String(w.item);
+    return ref;
+  });
+  if (bad.length > 0) throw new InputError(bad);
+  return waivers;
+}
+
+export async function loadWaivers(file: string, displayPath: string): Promise<WaiverRef[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new InputError([{ file: displayPath, line: 0, column: 0, message: `cannot read waivers: ${(err as Error).message}` }]);
+  }
+  return parseWaivers(text, displayPath);
+}
+
+/** `*` any run of characters, `?` exactly one; everything else literal; the whole id must match. */
+export function globMatches(glob: string, value: string): boolean {
+  const body = glob.replace(/[.+^${}()|[\]\\*?]/g, (c) => (c === '*' ? '.*' : c === '?' ? '.' : `\\${c}`));
+  return new RegExp(`^${body}$`, 's').test(value);
+}
+
+/** Today as YYYY-MM-DD in UTC: the day a waiver's `expires` is compared with. */
+export function today(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** From its `expires` day on, a waiver no longer applies. */
+export function isExpired(w: WaiverRef, now: Date): boolean {
+  return w.expires <= today(now);
+}
+
+export function waiverMatches(w: WaiverRef, f: Finding): boolean {
+  if (w.policy !== f.policy) return false;
+  if (!globMatches(w.resource, f.resource.id)) return false;
+  return w.item === undefined || (f.item ?? null) === w.item;
+}
+
+export interface WaiverOutcome {
+  findings: Finding[];
+  expired: WaiverRef[];
+  stale: WaiverRef[];
+}
+
+/** Marks matched violations `waived` (errors are never waived: a gate fails closed). */
+export function applyWaivers(findings: Finding[], waivers: WaiverRef[], now: Date): WaiverOutcome {
+  const active = waivers.filter((w) => !isExpired(w, now));
+  const expired = waivers.filter((w) => isExpired(w, now));
+  const used = new Set<WaiverRef>();
+  const out = findings.map((f) => {
+    if (f.status !== 'violation') return f;
+    const w = active.find((candidate) => waiverMatches(candidate, f));
+    if (!w) return f;
+    used.add(w);
+    return { ...f, status: 'waived' as const, waiver: w };
+  });
+  return { findings: out, expired, stale: active.filter((w) => !used.has(w)) };
+}
