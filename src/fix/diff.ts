@@ -21,6 +21,14 @@ export function itemKeyAt(doc: ResourceDocument, path: string): string {
   return `${m[1]}:${itemIdentity(list[Number(m[2])])}`;
 }
 
+/** `permissions[2] USER 15 (On-call Break Glass)`, for reasons and messages. */
+export function describeItemAt(doc: ResourceDocument, path: string): string {
+  const m = /^(\w+)\[(\d+)\]$/.exec(path);
+  const list = m ? doc[m[1]] : undefined;
+  if (!m || !Array.isArray(list) || Number(m[2]) >= list.length) return path;
+  return `${path} ${entryLabel(list[Number(m[2])])}`;
+}
+
 export function describeDiff(before: ResourceDocument, after: ResourceDocument): string[] {
   const lines: string[] = [];
   for (const key of Object.keys(before)) {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '../report/model.js';
 import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
-import { describeDiff, itemKeyAt } from './diff.js';
+import { describeDiff, describeItemAt, itemKeyAt } from './diff.js';
 import type { FixPlan, ManifestRef, NotPlanned, PlannedChange } from './types.js';
 import { PLAN_SCHEMA_VERSION } from './types.js';
 
@@ -143,7 +143,7 @@ async function planState(
   const had = new Set(original.map((v) => violationKey(before, v)));
   const introduced = fixed.filter((v) => !had.has(violationKey(after, v)));
   if (introduced.length > 0) {
-    const what = introduced.map((v) => `${v.policy}${v.path ? ` at ${v.path}` : ''}`).join(', ');
+    const what = introduced.map((v) => `${v.policy}${v.path ? ` at ${describeItemAt(after, v.path)}` : ''}`).join(', ');
     return { reason: `the fixed ${kind.name} would break ${what}, which the declared state does not` };
   }
   const still = new Set(fixed.map((v) => violationKey(after, v)));
