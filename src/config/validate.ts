@@ -98,7 +98,9 @@ export function validateConfigSource(src: YamlSource, data: unknown): InputProbl
   return [...tokens, ...schemaProblems]
     .filter((p) => {
       const k = `${p.line}:${p.column}:${p.message}`;
-      return seen.has(k) ? false : (seen.add(k), true);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
     })
     .sort((a, b) => a.line - b.line || a.column - b.column);
 }

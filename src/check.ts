@@ -1,0 +1,250 @@
+// The library API (DESIGN §1): config + flags → validate every input → connect (live client,
+// snapshot replay or in-process sandbox) → evaluate → waivers → baseline → Report.
+// Everything that can be wrong with the inputs is found before the first request, and thrown
+// as one InputError (the CLI exits 2 and prints file:line:column).
+import path from 'node:path';
+import { createClient } from './client/index.js';
+import type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types.js';
+import { type Config, displayPath, loadConfig, packageVersion } from './config/index.js';
+import { demoConfigPath } from './config/paths.js';
+import { readBaseline, writeBaseline } from './engine/baseline.js';
+import { type RunResult, runPolicies } from './engine/run.js';
+import { buildReport, exitCodeForGate } from './engine/verdict.js';
+import { loadWaivers } from './engine/waivers.js';
+import { InputError } from './errors.js';
+import { type CompiledPolicy, compilePolicy } from './policy/compile.js';
+import { loadPolicies } from './policy/loader.js';
+import type { InputProblem, PolicyDefinition } from './policy/types.js';
+import type { FailOn, Report, WaiverRef } from './report/model.js';
+import { RESOURCE_KINDS } from './resources/index.js';
+import { loadManifests } from './resources/manifests.js';
+import { startSandbox } from './sandbox/index.js';
+import type { Sandbox, SandboxOptions } from './sandbox/types.js';
+import { readSnapshot, replayApi } from './snapshot/index.js';
+
+export interface CheckOptions {
+  /** steward.yaml; default ./steward.yaml if present (demo/steward.yaml with `sandbox`). */
+  config?: string;
+  /** Where relative flag paths resolve and report paths are relative to (default process.cwd()). */
+  cwd?: string;
+  /** Environment to read STEWARD_* from (default process.env). */
+  env?: Record<string, string | undefined>;
+  baseUrl?: string;
+  workflowUrl?: string;
+  token?: string;
+  workflowToken?: string;
+  /** Policy files or folders (replace the config's `policies`). */
+  policies?: string[];
+  /** Run only these policy ids. */
+  only?: string[];
+  failOn?: FailOn;
+  concurrency?: number;
+  /** Fail only on findings not in this baseline file. */
+  baseline?: string;
+  /** Record today's fingerprints here. */
+  writeBaseline?: string;
+  /** Evaluate offline from a snapshot file (`steward snapshot --out`). */
+  from?: string;
+  /** Run against an in-process sandbox (true: the default demo instance). */
+  sandbox?: boolean | SandboxOptions;
+  /** Client tuning beyond the config (timeouts, retry delays). */
+  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'token' | 'workflowToken' | 'workflowUrl' | 'onRequest'>>;
+  /** Called for every HTTP attempt (the --verbose log). Never carries the token. */
+  onRequest?: (event: RequestLogEvent) => void;
+  /** Progress of collection per resource kind (the CLI shows it on a TTY). */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Wraps the API before the run (the snapshot recorder uses it). */
+  wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
+  /** The run's clock (waiver expiry, `now` in expressions). */
+  now?: Date;
+}
+
+export interface ProgressEvent {
+  kind: string;
+  /** Resources of this kind read so far. */
+  read: number;
+  /** How many there are to read, when known. */
+  total: number | null;
+}
+
+/** Everything validated, nothing sent. */
+export interface PreparedRun {
+  config: Config;
+  cwd: string;
+  /** All loaded policies, and the ones this run evaluates (--only). */
+  policies: PolicyDefinition[];
+  selected: CompiledPolicy[];
+  waivers: WaiverRef[];
+  baseline: { file: string; data: Awaited<ReturnType<typeof readBaseline>> } | null;
+}
+
+export interface Evaluation {
+  prepared: PreparedRun;
+  report: Report;
+  run: RunResult;
+  /** Which instance was read: its base URL, or the snapshot / sandbox it came from. */
+  instance: string;
+}
+
+const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
+
+/** Loads and validates config, policies, params, manifests, waivers and baseline. */
+export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
+  const cwd = options.cwd ?? process.cwd();
+  const configPath = options.config ?? (options.sandbox ? demoConfigPath() : undefined);
+  const config = loadConfig({
+    configPath,
+    cwd,
+    env: options.env,
+    overrides: {
+      baseUrl: options.baseUrl,
+      workflowUrl: options.workflowUrl,
+      token: options.token,
+      workflowToken: options.workflowToken,
+      policies: options.policies,
+      failOn: options.failOn,
+      concurrency: options.concurrency,
+    },
+  });
+  const problems: InputProblem[] = [];
+  const collectProblems = async <T>(fn: () => T | Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      return undefined;
+    }
+  };
+
+  const policies = (await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
+  const ids = new Set(policies.map((p) => p.id));
+  for (const id of options.only ?? []) {
+    if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}" (see \`steward list\`)`));
+  }
+  for (const [id, at] of Object.entries(config.paramLocations)) {
+    if (policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
+  }
+  const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const selected: CompiledPolicy[] = [];
+  for (const def of policies) {
+    const compiled = await collectProblems(() =>
+      compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location),
+    );
+    if (compiled && (!only || only.has(def.id))) selected.push(compiled);
+  }
+
+  await collectProblems(() => loadManifests('queue', config.manifestFiles.queues, cwd));
+  await collectProblems(() => loadManifests('dataFile', config.manifestFiles.dataFiles, cwd));
+  const waivers = config.waiversFile
+    ? ((await collectProblems(() => loadWaivers(config.waiversFile!, displayPath(config.waiversFile!, cwd)))) ?? [])
+    : [];
+  let baseline: PreparedRun['baseline'] = null;
+  if (options.baseline) {
+    const file = path.resolve(cwd, options.baseline);
+    const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
+    if (data) baseline = { file: displayPath(file, cwd), data };
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { config, cwd, policies, selected, waivers, baseline };
+}
+
+/** What a live run needs and lacks, said in terms of what the user can set. */
+export function connectionProblems(config: Config): InputProblem[] {
+  const missing: InputProblem[] = [];
+  if (!config.instance.baseUrl) {
+    missing.push(
+      problem(
+        'STEWARD_BASE_URL',
+        'no instance to check: set STEWARD_BASE_URL (or instance.baseUrl in steward.yaml, or --base-url); or try `steward check --sandbox` against the built-in demo instance',
+      ),
+    );
+  }
+  if (!config.instance.token) {
+    missing.push(
+      problem('STEWARD_TOKEN', 'no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml'),
+    );
+  }
+  return missing;
+}
+
+interface Connection {
+  api: InstanceApi;
+  instance: string;
+  close(): Promise<void>;
+}
+
+async function connect(options: CheckOptions, prepared: PreparedRun): Promise<Connection> {
+  const { config } = prepared;
+  const clientOptions = (baseUrl: string, token: string, workflowUrl: string | null, workflowToken: string | null) =>
+    createClient({
+      ...options.client,
+      baseUrl,
+      token,
+      workflowUrl: workflowUrl ?? undefined,
+      workflowToken: workflowToken ?? undefined,
+      concurrency: config.concurrency,
+      requestsPerSecond: config.requestsPerSecond ?? undefined,
+      onRequest: options.onRequest,
+    });
+  if (options.from) {
+    const file = path.resolve(prepared.cwd, options.from);
+    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
+    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, close: async () => {} };
+  }
+  if (options.sandbox) {
+    const sandbox: Sandbox = await startSandbox(options.sandbox === true ? {} : options.sandbox);
+    const api = clientOptions(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
+    return { api, instance: sandbox.baseUrl, close: () => sandbox.close() };
+  }
+  const missing = connectionProblems(config);
+  if (missing.length > 0) throw new InputError(missing);
+  const api = clientOptions(config.instance.baseUrl!, config.instance.token!, config.instance.workflowUrl, config.instance.workflowToken);
+  return { api, instance: config.instance.baseUrl!, close: async () => {} };
+}
+
+/** The whole run, returning what `fix` needs besides the report. */
+export async function evaluate(options: CheckOptions): Promise<Evaluation> {
+  const prepared = await prepareRun(options);
+  const connection = await connect(options, prepared);
+  try {
+    const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+    const startedAt = options.now ?? new Date();
+    const t0 = performance.now();
+    const run = await runPolicies({
+      policies: prepared.selected,
+      api,
+      kinds: RESOURCE_KINDS,
+      scope: prepared.config.scope,
+      manifestFiles: prepared.config.manifestFiles,
+      displayRoot: prepared.cwd,
+      now: startedAt,
+      concurrency: prepared.config.concurrency,
+    });
+    if (options.writeBaseline) await writeBaseline(path.resolve(prepared.cwd, options.writeBaseline), run.findings, startedAt);
+    const report = buildReport({
+      run,
+      failOn: prepared.config.failOn,
+      instance: connection.instance,
+      toolVersion: packageVersion(),
+      startedAt,
+      durationMs: Math.round(performance.now() - t0),
+      http: api.stats(),
+      waivers: prepared.waivers,
+      baseline: prepared.baseline,
+    });
+    return { prepared, report, run, instance: connection.instance };
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Runs the policies against the instance and returns the report (DESIGN §8). */
+export async function check(options: CheckOptions = {}): Promise<Report> {
+  return (await evaluate(options)).report;
+}
+
+/** The exit code of DESIGN §9 for a finished run: 0 pass, 1 violations, 3 could not evaluate. */
+export function exitCodeFor(report: Report): 0 | 1 | 3 {
+  return exitCodeForGate(report.summary.gate);
+}

@@ -1,0 +1,34 @@
+// `steward list`: every policy the config (or --policies) loads: id, severity, resource, title.
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/index.js';
+import { loadPolicies } from '../../policy/loader.js';
+import { RESOURCE_KINDS } from '../../resources/index.js';
+import type { CliContext } from '../context.js';
+import { collectRaw, formatParser } from '../options.js';
+
+export function registerList(program: Command, ctx: CliContext): void {
+  program
+    .command('list')
+    .description('list the policies: id, severity, resource kind, title')
+    .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
+    .option('-p, --policies <path>', 'policy file or folder (repeatable)', collectRaw)
+    .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
+    .action(async (flags: { config?: string; policies?: string[]; format: string }) => {
+      const { io } = ctx;
+      const config = loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env, overrides: { policies: flags.policies } });
+      const policies = await loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd: io.cwd });
+      const rows = policies.map((p) => ({ id: p.id, severity: p.severity, resource: p.resource, title: p.title }));
+      if (flags.format === 'json') {
+        io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      } else {
+        const header = { id: 'ID', severity: 'SEVERITY', resource: 'RESOURCE', title: 'TITLE' };
+        const all = [header, ...rows];
+        const width = (k: 'id' | 'severity' | 'resource') => Math.max(...all.map((r) => r[k].length));
+        const w = { id: width('id'), severity: width('severity'), resource: width('resource') };
+        for (const r of all) {
+          io.stdout.write(`${r.id.padEnd(w.id)}  ${r.severity.padEnd(w.severity)}  ${r.resource.padEnd(w.resource)}  ${r.title}\n`);
+        }
+      }
+      ctx.exitCode = 0;
+    });
+}

@@ -1,0 +1,31 @@
+// `steward sandbox`: serve the emulated instance on 127.0.0.1 until SIGINT/SIGTERM, printing
+// where it is and the (sandbox-only) token to use.
+import type { Command } from 'commander';
+import { describeSandbox, startSandbox } from '../../sandbox/index.js';
+import type { CliContext } from '../context.js';
+import { parsePort, parseSeed } from '../options.js';
+
+interface SandboxFlags {
+  port?: number;
+  token?: string;
+  seed?: number;
+}
+
+export function registerSandbox(program: Command, ctx: CliContext): void {
+  program
+    .command('sandbox')
+    .description('serve an emulated instance (seeded demo data) on 127.0.0.1 until stopped')
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
+    .option('--token <token>', 'token the sandbox accepts (default: a random one)')
+    .option('--seed <n>', 'seed of the generated data', parseSeed)
+    .action(async (flags: SandboxFlags) => {
+      const sandbox = await startSandbox({ port: flags.port, token: flags.token, seed: flags.seed });
+      ctx.io.stdout.write(`${describeSandbox(sandbox)}\n\nPress Ctrl+C to stop.\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await sandbox.close();
+      ctx.exitCode = 0;
+    });
+}

@@ -1,0 +1,34 @@
+// `steward snapshot --out FILE`: a run whose every API answer is recorded into one JSON file
+// (never a token or a header), for `steward check --from FILE`. Exit 0 when recorded, 3 when
+// some read failed (the failure is recorded too), 2 on bad input.
+import path from 'node:path';
+import type { Command } from 'commander';
+import { evaluate } from '../../check.js';
+import { displayPath } from '../../config/index.js';
+import { type RecordingApi, recordingApi, writeSnapshot } from '../../snapshot/index.js';
+import type { CliContext } from '../context.js';
+import { warnEvaluationErrors } from '../report-output.js';
+import { addRunOptions, checkOptionsFrom, type RunFlags } from '../run-options.js';
+
+export function registerSnapshot(program: Command, ctx: CliContext): void {
+  const cmd = program.command('snapshot').description('record the API answers the policies need into a file');
+  addRunOptions(cmd);
+  cmd.requiredOption('--out <file>', 'snapshot file to write').action(async (flags: RunFlags & { out: string }) => {
+    const { io } = ctx;
+    let recorder: RecordingApi | null = null;
+    const { report } = await evaluate({
+      ...checkOptionsFrom(flags, io),
+      wrapApi: (api, instance) => {
+        recorder = recordingApi(api, { instance });
+        return recorder;
+      },
+    });
+    if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+    const file = path.resolve(io.cwd, flags.out);
+    const snapshot = (recorder as RecordingApi | null)!.snapshot();
+    await writeSnapshot(file, snapshot);
+    io.stdout.write(`wrote ${displayPath(file, io.cwd)}: ${snapshot.answers.length} answers, ${report.http.requests} requests\n`);
+    warnEvaluationErrors(report, io);
+    ctx.exitCode = report.summary.gate === 'error' ? 3 : 0;
+  });
+}

@@ -1,0 +1,74 @@
+// The steward CLI: one commander program, one file per command under commands/. Every way a
+// run can end maps to the exit codes of DESIGN §9: 0 pass, 1 violations, 2 bad input (flags
+// included; nothing sent), 3 could not evaluate (API or network).
+import { Command, CommanderError } from 'commander';
+import { isApiError } from '../client/errors.js';
+import { packageVersion } from '../config/index.js';
+import { formatProblem, InputError } from '../errors.js';
+import { registerCheck } from './commands/check.js';
+import { registerFix } from './commands/fix.js';
+import { registerInit } from './commands/init.js';
+import { registerList } from './commands/list.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerSnapshot } from './commands/snapshot.js';
+import { registerTest } from './commands/test.js';
+import { registerValidate } from './commands/validate.js';
+import type { CliContext } from './context.js';
+import { type CliIo, processIo, redact, warn } from './io.js';
+
+export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
+
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('steward')
+    .description('policy-as-code compliance checks for a hosted analytics instance')
+    .version(packageVersion(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.io.stdout.write(s),
+      writeErr: (s) => ctx.io.stderr.write(s),
+    });
+  // Settings above are inherited by the commands added below.
+  registerCheck(program, ctx);
+  registerFix(program, ctx);
+  registerValidate(program, ctx);
+  registerTest(program, ctx);
+  registerList(program, ctx);
+  registerSnapshot(program, ctx);
+  registerSandbox(program, ctx);
+  registerInit(program, ctx);
+  return program;
+}
+
+/** Runs the CLI with `argv` (as process.argv: node, script, args…); resolves to the exit code. */
+export async function run(argv: string[] = process.argv, io: CliIo = processIo()): Promise<number> {
+  const ctx: CliContext = { io, exitCode: EXIT.pass };
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv);
+    return ctx.exitCode;
+  } catch (error) {
+    return exitCodeForError(error, io);
+  }
+}
+
+/** Prints what went wrong (never a token) and picks the exit code. */
+export function exitCodeForError(error: unknown, io: CliIo): number {
+  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
+  if (error instanceof CommanderError) {
+    // Help and version end with exitCode 0; usage errors were already printed by commander.
+    return error.exitCode === 0 ? EXIT.pass : EXIT.input;
+  }
+  if (error instanceof InputError) {
+    warn(io, ...error.problems.map((p) => redact(formatProblem(p), secrets)));
+    warn(io, `steward: ${error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`}; nothing was sent to the API`);
+    return EXIT.input;
+  }
+  if (isApiError(error)) {
+    warn(io, redact(`steward: could not evaluate: ${error.message}`, secrets));
+    return EXIT.evaluate;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  warn(io, redact(`steward: ${message}`, secrets));
+  return EXIT.evaluate;
+}

@@ -1,0 +1,44 @@
+// Writes a report: the chosen format on stdout (alone), each --output file, and on stderr why
+// a run could not evaluate (the text of the API errors, e.g. the 401).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Format, formatReport } from '../report/index.js';
+import type { Report } from '../report/model.js';
+import { type CliIo, colorFor, redact, warn } from './io.js';
+import type { OutputTarget } from './options.js';
+
+export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo): void {
+  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
+  for (const out of outputs) {
+    const file = path.resolve(io.cwd, out.path);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, redact(formatReport(out.format as Format, report, { color: false, cwd: io.cwd }), secrets));
+  }
+  const text = formatReport(format as Format, report, {
+    color: format === 'text' && colorFor(io.stdout, io.env),
+    width: io.stdout.columns,
+    cwd: io.cwd,
+  });
+  io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`, secrets));
+}
+
+/** The distinct reasons policies could not be evaluated, for stderr. */
+export function evaluationErrors(report: Report): string[] {
+  const reasons = new Set<string>();
+  for (const p of report.policies) if (p.status === 'error' && p.error) reasons.add(p.error);
+  for (const f of report.findings) if (f.status === 'error') reasons.add(f.message);
+  return [...reasons];
+}
+
+/** At most this many distinct error reasons are printed on stderr (the report has them all). */
+export const MAX_ERRORS_ON_STDERR = 5;
+
+export function warnEvaluationErrors(report: Report, io: CliIo): void {
+  const reasons = evaluationErrors(report);
+  if (reasons.length === 0) return;
+  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
+  const failed = report.policies.filter((p) => p.status === 'error').length;
+  warn(io, `steward: could not evaluate ${failed} ${failed === 1 ? 'policy' : 'policies'} (the gate fails closed):`);
+  for (const r of reasons.slice(0, MAX_ERRORS_ON_STDERR)) warn(io, redact(`  ${r}`, secrets));
+  if (reasons.length > MAX_ERRORS_ON_STDERR) warn(io, `  … and ${reasons.length - MAX_ERRORS_ON_STDERR} more in the report`);
+}

@@ -1,0 +1,96 @@
+// Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
+// into the library's CheckOptions, with the --verbose request log and TTY-only progress.
+import { type Command, Option } from 'commander';
+import type { CheckOptions, ProgressEvent } from '../check.js';
+import type { RequestLogEvent } from '../client/types.js';
+import { FORMATS } from '../report/index.js';
+import type { FailOn } from '../report/model.js';
+import type { CliIo } from './io.js';
+import { redact, warn } from './io.js';
+import {
+  collect,
+  collectRaw,
+  formatParser,
+  type OutputTarget,
+  outputParser,
+  parseFailOn,
+  parsePositiveInt,
+} from './options.js';
+
+export interface RunFlags {
+  config?: string;
+  baseUrl?: string;
+  workflowUrl?: string;
+  policies?: string[];
+  only?: string[];
+  failOn?: FailOn;
+  concurrency?: number;
+  sandbox?: boolean;
+  from?: string;
+  baseline?: string;
+  writeBaseline?: string;
+  verbose?: boolean;
+  format?: string;
+  output?: OutputTarget[];
+}
+
+/** --config, --base-url, --policies, --only, --fail-on, --concurrency, --sandbox, --from, --verbose. */
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('-c, --config <file>', 'config file (default: ./steward.yaml; demo/steward.yaml with --sandbox)')
+    .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
+    .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
+    .option('-p, --policies <path>', 'policy file or folder, "builtin" for the shipped pack (repeatable; replaces the config\'s)', collectRaw)
+    .option('--only <id>', 'run only this policy (repeatable)', collect)
+    .option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn)
+    .option('--concurrency <n>', 'max concurrent requests (default 8)', parsePositiveInt(64))
+    .addOption(new Option('--sandbox', 'run against an in-process demo sandbox instance').conflicts('from'))
+    .option('--from <file>', 'evaluate offline from a snapshot file (steward snapshot --out)')
+    .option('-v, --verbose', 'log every request on stderr (never the token)');
+}
+
+/** --format and --output, for commands that print a report. */
+export function addReportOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --format <format>', `report format on stdout: ${FORMATS.join('|')}`, formatParser(FORMATS), 'text')
+    .option('-o, --output <format=path>', 'also write a report file (repeatable), e.g. sarif=steward.sarif', outputParser(FORMATS));
+}
+
+/** `GET http://…/api/… → 200 (12 ms)` lines; the URL never holds the token (it is a header). */
+export function requestLogger(io: CliIo, secrets: (string | null | undefined)[]) {
+  return (e: RequestLogEvent): void => {
+    const outcome = e.status !== undefined ? String(e.status) : (e.error ?? 'no answer');
+    const retry = e.attempt > 1 ? ` attempt ${e.attempt}` : '';
+    warn(io, redact(`${e.method} ${e.url} → ${outcome} (${Math.round(e.durationMs)} ms)${retry}`, secrets));
+  };
+}
+
+/** One rewritten stderr line per kind: `reading dataset 12/25`; only on a TTY. */
+export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | undefined {
+  if (!io.stderr.isTTY) return undefined;
+  return (e) => {
+    const of = e.total !== null ? `/${e.total}` : '';
+    io.stderr.write(`\r\x1b[2Kreading ${e.kind} ${e.read}${of}`);
+  };
+}
+
+export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
+  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
+  return {
+    config: flags.config,
+    cwd: io.cwd,
+    env: io.env,
+    baseUrl: flags.baseUrl,
+    workflowUrl: flags.workflowUrl,
+    policies: flags.policies,
+    only: flags.only,
+    failOn: flags.failOn,
+    concurrency: flags.concurrency,
+    sandbox: flags.sandbox,
+    from: flags.from,
+    baseline: flags.baseline,
+    writeBaseline: flags.writeBaseline,
+    onRequest: flags.verbose ? requestLogger(io, secrets) : undefined,
+    onProgress: progressReporter(io),
+  };
+}

@@ -1,0 +1,14 @@
+// The steward library: what the CLI and the Action run, for programs that embed it.
+export { type CheckOptions, check, type Evaluation, evaluate, exitCodeFor, type PreparedRun, prepareRun, type ProgressEvent } from './check.js';
+export { ApiError, createClient, isApiError } from './client/index.js';
+export type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types.js';
+export { CONFIG_SCHEMA, type Config, type ConfigOverrides, loadConfig } from './config/index.js';
+export { formatProblem, InputError } from './errors.js';
+export { applyFixes, type ApplyOptions, type ApplyResult } from './fix/apply.js';
+export { planFixes, type PlanInput } from './fix/plan.js';
+export type { FixPlan, PlannedChange } from './fix/types.js';
+export type { InputProblem, PolicyDefinition } from './policy/types.js';
+export { FORMATS, type Format, formatReport } from './report/index.js';
+export type { FailOn, Finding, PolicyResult, Report, Severity } from './report/model.js';
+export { startSandbox } from './sandbox/index.js';
+export type { Sandbox, SandboxOptions } from './sandbox/types.js';
