@@ -28,7 +28,11 @@ export function parseYaml(text: string, file: string): { source: YamlSource; pro
     at,
     nodeLocation: (node) => (node?.range ? at(node.range[0]) : at(0)),
   };
-  const problems = doc.errors.map((e) => ({ ...at(e.pos[0]), message: `invalid YAML: ${firstLine(e.message)}` }));
+  const problems = doc.errors.map((e) => {
+    // `resource: q-*` is fine but `resource: *` is a YAML alias: say how to write a glob.
+    const hint = /alias/i.test(e.message) ? ' (quote a value that starts with *, e.g. "*-prod")' : '';
+    return { ...at(e.pos[0]), message: `invalid YAML: ${firstLine(e.message)}${hint}` };
+  });
   return { source, problems };
 }
 

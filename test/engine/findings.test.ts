@@ -1,0 +1,86 @@
+// What a finding carries: location (manifest entry or policy), fingerprint, item, message.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson, FINGERPRINT_LENGTH, fingerprint } from '../../src/engine/fingerprint.js';
+import { runPolicies } from '../../src/engine/run.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { compilePolicies, type Demo, DEMO, demoManifests, demoScope, NOW, startDemo } from './harness.js';
+import { MISSION_POLICIES } from './mission-policies.js';
+
+const POLICIES = compilePolicies(MISSION_POLICIES, 'policies/mission.yaml');
+
+let demo: Demo;
+beforeAll(async () => {
+  demo = await startDemo();
+});
+afterAll(() => demo.close());
+
+describe('finding fields', () => {
+  it('declared findings point at the manifest entry; live ones at the policy', async () => {
+    const run = await demo.run(POLICIES);
+    const queue = run.findings.filter((f) => f.policy === 'queue-no-admin-for-users');
+    expect(queue.map((f) => [f.resource.id, f.path, f.item, f.location])).toEqual([
+      ['q-finance-intake', 'permissions[0]', '7', { file: 'demo/permissions/queues/finance-intake.yaml', line: 4, column: 5 }],
+      ['q-support-escalations', 'permissions[1]', '12', { file: 'demo/permissions/queues/support-escalations.yaml', line: 10, column: 5 }],
+      ['q-support-escalations', 'permissions[2]', '15', { file: 'demo/permissions/queues/support-escalations.yaml', line: 12, column: 5 }],
+    ]);
+    expect(queue[0]).toMatchObject({
+      severity: 'high',
+      status: 'violation',
+      resource: { kind: 'queue', id: 'q-finance-intake', name: null },
+      message: 'User Ana Ruiz (7) holds ADMIN on queue q-finance-intake',
+      baseline: null,
+      fix: null,
+      waiver: null,
+    });
+    const schedule = run.findings.find((f) => f.policy === 'no-misconfigured-schedules')!;
+    expect(schedule.location).toEqual(POLICIES[0].def.location);
+    expect(schedule.location?.file).toBe('policies/mission.yaml');
+    expect(schedule.path).toBeNull();
+    expect(schedule.resource.name).toBe(demo.sandbox.state.schedules.find((s) => s.id === 9001)?.title);
+    for (const f of run.findings) expect(f.fingerprint).toMatch(new RegExp(`^[0-9a-f]{${FINGERPRINT_LENGTH}}$`));
+  });
+
+  it('fingerprints are stable across runs and change when the offending value changes', async () => {
+    const first = await demo.run(POLICIES);
+    const second = await demo.run(POLICIES);
+    expect(second.findings.map((f) => f.fingerprint)).toEqual(first.findings.map((f) => f.fingerprint));
+    expect(new Set(first.findings.map((f) => f.fingerprint)).size).toBe(first.findings.length);
+
+    // Same queue entry, one more permission: a different violation, a new fingerprint.
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-fp-'));
+    const manifests = demoManifests();
+    const queues = manifests.queues.map((f) => {
+      const to = path.join(dir, path.basename(f));
+      copyFileSync(f, to);
+      return to;
+    });
+    const finance = path.join(dir, 'finance-intake.yaml');
+    writeFileSync(finance, readFileSync(finance, 'utf8').replace('permissions: [READ, ADMIN] }', 'permissions: [READ, ADMIN, SHARE] }'));
+    const changed = await runPolicies({
+      policies: POLICIES.filter((p) => p.id === 'queue-no-admin-for-users'),
+      api: demo.api(),
+      kinds: RESOURCE_KINDS,
+      scope: demoScope(),
+      manifestFiles: { queues, dataFiles: [] },
+      displayRoot: DEMO,
+      now: NOW,
+    });
+    const before = first.findings.filter((f) => f.policy === 'queue-no-admin-for-users');
+    expect(changed.findings.map((f) => f.item)).toEqual(['7', '12', '15']);
+    expect(changed.findings[0].fingerprint).not.toBe(before[0].fingerprint);
+    expect(changed.findings.slice(1).map((f) => f.fingerprint)).toEqual(before.slice(1).map((f) => f.fingerprint));
+  });
+
+  it('fingerprint hashes policy, kind, resource, item and the canonical offending value', () => {
+    const base = { policy: 'p', kind: 'queue', resourceId: 'q', itemKey: '7', offendingValue: { b: 1, a: [1, { d: 2, c: 3 }] } };
+    const same = fingerprint({ ...base, offendingValue: { a: [1, { c: 3, d: 2 }], b: 1 } });
+    expect(fingerprint(base)).toBe(same);
+    expect(canonicalJson({ b: 1, a: undefined, c: [undefined] })).toBe('{"b":1,"c":[null]}');
+    for (const change of [{ policy: 'x' }, { kind: 'dataFile' }, { resourceId: 'r' }, { itemKey: null }, { offendingValue: {} }]) {
+      expect(fingerprint({ ...base, ...change })).not.toBe(same);
+    }
+  });
+});

@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyWaivers, globMatches, loadWaivers, parseWaivers } from '../../src/engine/waivers.js';
+import { InputError } from '../../src/errors.js';
+import type { Finding } from '../../src/report/model.js';
+import { DEMO } from './harness.js';
+
+function finding(over: Partial<Finding> & { id?: string }): Finding {
+  const { id = 'q-a', ...rest } = over;
+  return {
+    policy: 'queue-no-admin-for-users',
+    severity: 'high',
+    status: 'violation',
+    resource: { kind: 'queue', id, name: null },
+    path: null,
+    item: null,
+    message: 'm',
+    location: null,
+    fingerprint: `fp-${id}-${over.item ?? ''}`,
+    baseline: null,
+    fix: null,
+    waiver: null,
+    ...rest,
+  };
+}
+
+const waiverYaml = (extra: string) => `waivers:
+  - policy: queue-no-admin-for-users
+    resource: ${extra}
+    reason: accepted
+    owner: gov@example.com
+    expires: 2026-01-16
+`;
+
+describe('glob', () => {
+  it.each([
+    ['q-*', 'q-a', true],
+    ['q-*', 'q-', true],
+    ['q-*', 'xq-a', false],
+    ['q', 'q-a', false],
+    ['q-a*x', 'q-a', false],
+    ['q-a*x', 'q-abcx', true],
+    ['q-?', 'q-a', true],
+    ['q-?', 'q-ab', false],
+    ['q.a', 'qxa', false],
+    ['q[ab]', 'qa', false],
+    ['q[ab]', 'q[ab]', true],
+    ['*', 'anything/at all', true],
+  ])('%s matches %s: %s', (glob, value, expected) => {
+    expect(globMatches(glob, value)).toBe(expected);
+  });
+});
+
+describe('parseWaivers', () => {
+  it('reads the demo waivers with positions', async () => {
+    const waivers = await loadWaivers(path.join(DEMO, 'waivers.yaml'), 'demo/waivers.yaml');
+    expect(waivers).toEqual([
+      {
+        policy: 'queue-no-admin-for-users',
+        resource: 'q-support-escalations',
+        item: '15',
+        reason: 'break-glass account for incident response, access reviewed quarterly',
+        owner: 'governance@acme.example',
+        expires: '2099-12-31',
+        location: { file: 'demo/waivers.yaml', line: 3, column: 5 },
+      },
+    ]);
+  });
+
+  it('numbers become strings (data file 42, item 7)', () => {
+    const [w] = parseWaivers(waiverYaml('42\n    item: 7'), 'w.yaml');
+    expect([w.resource, w.item]).toEqual(['42', '7']);
+  });
+
+  it.each([
+    ['a missing owner', waiverYaml('q').replace('    owner: gov@example.com\n', ''), 2, 5, /missing required key "owner"/],
+    ['a bad date', waiverYaml('q').replace('2026-01-16', '2026-02-30'), 6, 14, /not a date/],
+    ['a date in another format', waiverYaml('q').replace('2026-01-16', '16/01/2026'), 6, 14, /expires must match/],
+    ['an unknown key', waiverYaml('q').replace('    reason', '    until: x\n    reason'), 4, 5, /unknown key "until"/],
+    ['a YAML error', 'waivers: [\n', 2, 1, /invalid YAML/],
+    ['an unquoted glob', waiverYaml('*'), 3, 15, /quote a value that starts with \*/],
+  ])('refuses %s at file:line:column', (_name, text, line, column, message) => {
+    try {
+      parseWaivers(text, 'waivers.yaml');
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(InputError);
+      const [p] = (err as InputError).problems;
+      expect(p).toMatchObject({ file: 'waivers.yaml', line, column });
+      expect(p.message).toMatch(message);
+    }
+  });
+});
+
+describe('applyWaivers', () => {
+  const w = (resource: string, item?: string) => parseWaivers(waiverYaml(item ? `${resource}\n    item: "${item}"` : resource), 'w.yaml')[0];
+
+  it('marks matched violations waived and keeps them; errors are never waived', () => {
+    const findings = [finding({ id: 'q-a' }), finding({ id: 'q-b' }), finding({ id: 'q-a', status: 'error' })];
+    const out = applyWaivers(findings, [w('q-a')], new Date('2026-01-15T23:59:59Z'));
+    expect(out.findings.map((f) => f.status)).toEqual(['waived', 'violation', 'error']);
+    expect(out.findings[0].waiver).toMatchObject({ resource: 'q-a', owner: 'gov@example.com' });
+    expect(out.expired).toEqual([]);
+    expect(out.stale).toEqual([]);
+  });
+
+  it('from the expiry day on the waiver no longer applies and is listed as expired', () => {
+    const waiver = w('q-*');
+    const findings = [finding({ id: 'q-a' })];
+    expect(applyWaivers(findings, [waiver], new Date('2026-01-15T23:59:59Z')).findings[0].status).toBe('waived');
+    const onDay = applyWaivers(findings, [waiver], new Date('2026-01-16T00:00:00Z'));
+    expect(onDay.findings[0].status).toBe('violation');
+    expect(onDay.expired).toEqual([waiver]);
+    expect(onDay.stale).toEqual([]);
+  });
+
+  it('a waiver that matches nothing is stale', () => {
+    const out = applyWaivers([finding({ id: 'q-a' })], [w('q-a'), w('q-zzz')], new Date('2026-01-01T00:00:00Z'));
+    expect(out.stale.map((x) => x.resource)).toEqual(['q-zzz']);
+  });
+
+  it('an item waiver matches only that item', () => {
+    const findings = [finding({ id: 'q-s', item: '12' }), finding({ id: 'q-s', item: '15' }), finding({ id: 'q-s' })];
+    const out = applyWaivers(findings, [w('q-s', '15')], new Date('2026-01-01T00:00:00Z'));
+    expect(out.findings.map((f) => f.status)).toEqual(['violation', 'waived', 'violation']);
+  });
+
+  it('the policy must match exactly', () => {
+    const out = applyWaivers([finding({ policy: 'other' })], [w('"*"')], new Date('2026-01-01T00:00:00Z'));
+    expect(out.findings[0].status).toBe('violation');
+    expect(out.stale).toHaveLength(1);
+  });
+});
