@@ -1,0 +1,124 @@
+// Pure evaluation of one compiled policy on one resource document (no HTTP). Selecting
+// (`each` + `when`) and judging (`assert` + `message`) are separate steps because the engine
+// loads document parts the judge reads only for what was selected. A CEL error is an
+// outcome with `error`, never a pass.
+import type { Bindings } from '../policy/cel.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+
+export interface EvalEnv {
+  /** Effective parameters; default: the compiled policy's. */
+  params?: Record<string, unknown>;
+  now: Date;
+}
+
+export interface Selection {
+  /** `permissions[1]` for an item of an `each` policy; null for the whole resource. */
+  path: string | null;
+  /** The item's `id`, else its `entityId`, else its index; null for the whole resource. */
+  itemKey: string | null;
+  /** Present for `each` policies. */
+  item?: unknown;
+  /** Selecting failed (`each` or `when` errored): judged as an error outcome. */
+  error?: string;
+}
+
+export interface Outcome {
+  path: string | null;
+  itemKey: string | null;
+  passed: boolean;
+  /** The rendered message, for violations. */
+  message?: string;
+  /** What the finding's fingerprint hashes: the item, or the resource fields the check reads. */
+  offendingValue: unknown;
+  error?: string;
+}
+
+export function selectItems(policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): Selection[] {
+  const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  if (!policy.each) {
+    if (!policy.when) return [{ path: null, itemKey: null }];
+    const held = check(policy, 'when', () => asBool(policy.when!.evaluate(base), 'when'));
+    if ('error' in held) return [{ path: null, itemKey: null, error: held.error }];
+    return held.ok ? [{ path: null, itemKey: null }] : [];
+  }
+  const items = check(policy, 'each', () => {
+    const v = policy.each!.evaluate(base);
+    if (!Array.isArray(v)) throw new Error(`must evaluate to a list, got ${typeName(v)}`);
+    return v;
+  });
+  if ('error' in items) return [{ path: null, itemKey: null, error: items.error }];
+  const selected: Selection[] = [];
+  for (const [index, item] of items.ok.entries()) {
+    const sel: Selection = { path: `${policy.eachPath ?? 'each'}[${index}]`, itemKey: keyOf(item, index), item };
+    if (!policy.when) {
+      selected.push(sel);
+      continue;
+    }
+    const held = check(policy, 'when', () => asBool(policy.when!.evaluate({ ...base, item }), 'when'));
+    if ('error' in held) selected.push({ ...sel, error: held.error });
+    else if (held.ok) selected.push(sel);
+  }
+  return selected;
+}
+
+export function judgeItems(
+  policy: CompiledPolicy,
+  doc: Record<string, unknown>,
+  selection: readonly Selection[],
+  env: EvalEnv,
+): Outcome[] {
+  const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  return selection.map((sel) => {
+    const offendingValue = 'item' in sel ? sel.item : projection(policy, doc);
+    const head = { path: sel.path, itemKey: sel.itemKey, offendingValue };
+    if (sel.error !== undefined) return { ...head, passed: false, error: sel.error };
+    const bindings = 'item' in sel ? { ...base, item: sel.item } : base;
+    const held = check(policy, 'assert', () => asBool(policy.assert.evaluate(bindings), 'assert'));
+    if ('error' in held) return { ...head, passed: false, error: held.error };
+    if (held.ok) return { ...head, passed: true };
+    const message = check(policy, 'message', () => policy.message.render(bindings));
+    return 'error' in message
+      ? { ...head, passed: false, message: policy.def.title, error: message.error }
+      : { ...head, passed: false, message: message.ok };
+  });
+}
+
+/** Selects and judges in one step (tests, snapshots: documents already complete). */
+export function evaluateDocument(policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): Outcome[] {
+  return judgeItems(policy, doc, selectItems(policy, doc, env), env);
+}
+
+/** Runs `fn`; a failure becomes the error text naming the policy and the field. */
+function check<T>(policy: CompiledPolicy, field: string, fn: () => T): { ok: T } | { error: string } {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { error: `policy ${policy.id}: ${field}: ${(e as Error).message}` };
+  }
+}
+
+function asBool(v: unknown, field: string): boolean {
+  if (typeof v !== 'boolean') throw new Error(`${field} must evaluate to a bool, got ${typeName(v)}`);
+  return v;
+}
+
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'map' : typeof v;
+}
+
+function keyOf(item: unknown, index: number): string {
+  if (item !== null && typeof item === 'object') {
+    const o = item as Record<string, unknown>;
+    for (const k of ['id', 'entityId']) {
+      if (typeof o[k] === 'string' || typeof o[k] === 'number') return String(o[k]);
+    }
+  }
+  return String(index);
+}
+
+/** The resource fields the judge reads (all of it when it reads `resource` as a whole). */
+function projection(policy: CompiledPolicy, doc: Record<string, unknown>): unknown {
+  const reads = policy.reads.judge;
+  if (reads.all) return doc;
+  return Object.fromEntries(reads.fields.filter((f) => f in doc).map((f) => [f, doc[f]]));
+}

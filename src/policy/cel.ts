@@ -1,0 +1,254 @@
+// The one place that knows the CEL engine (@bufbuild/cel). Everything else sees
+// compileExpression → CompiledExpression.evaluate(bindings) with plain JSON in and out, so
+// another CEL implementation can replace this file alone.
+import {
+  CelScalar,
+  celEnv,
+  celFunc,
+  isCelError,
+  isCelList,
+  isCelMap,
+  isCelType,
+  isCelUint,
+  parse,
+  plan,
+} from '@bufbuild/cel';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { InputProblem } from './types.js';
+import { type Expr, freeIdent, selectPath, walk } from './ast.js';
+
+/** Where an expression's text stands, to turn an offset inside it into a file position. */
+export interface ExpressionOrigin {
+  file: string;
+  line: number;
+  column: number;
+  /** Maps an offset in the expression source to its file position (default: same line). */
+  at?(offset: number): { line: number; column: number };
+}
+
+export interface CompileOptions {
+  /** Variables the expression may use, e.g. ['resource', 'params', 'now'] (+ 'item' with `each`). */
+  variables: readonly string[];
+  /** Declared parameter names: `params.x` with another x is an error. Omit to skip the check. */
+  params?: readonly string[];
+  /** What the value must be, when the AST alone shows it cannot be. */
+  expect?: 'bool' | 'list';
+}
+
+export interface Bindings {
+  resource?: unknown;
+  item?: unknown;
+  params?: Record<string, unknown>;
+  now?: Date;
+}
+
+export interface CompiledExpression {
+  readonly source: string;
+  readonly ast: Expr;
+  /** Plain JSON in and out (CEL ints come back as numbers); throws EvaluationError. */
+  evaluate(bindings: Bindings): unknown;
+}
+
+/** A compile-time problem (syntax, undeclared variable, unknown function, type). */
+export class ExpressionError extends Error {
+  readonly problems: InputProblem[];
+  constructor(problems: InputProblem[]) {
+    super(problems.map((p) => p.message).join('; '));
+    this.name = 'ExpressionError';
+    this.problems = problems;
+  }
+}
+
+/** A run-time failure (no such key, no matching overload, …). Never a pass. */
+export class EvaluationError extends Error {
+  readonly expression: string;
+  constructor(message: string, expression: string) {
+    super(message);
+    this.name = 'EvaluationError';
+    this.expression = expression;
+  }
+}
+
+/** Functions steward adds to standard CEL (documented in the README). */
+export const EXTRA_FUNCTIONS = {
+  isTimeZone: 'isTimeZone(string) → bool: true when the string is an IANA time zone name Intl accepts',
+} as const;
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ENV = celEnv({
+  funcs: [celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s))],
+});
+
+/** Operators the planner handles itself (not in the function resolver). */
+const BUILTIN_OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '@not_strictly_false', '@in', '_[_]', '_[?_]']);
+const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
+
+/** Parse+plan counter, so tests can prove each distinct expression is compiled once per run. */
+export const celStats = { compilations: 0 };
+
+type Program = ReturnType<typeof plan>;
+const programs = new Map<string, { ast: Expr; positions: Record<string, number>; program: Program }>();
+
+export function compileExpression(source: string, origin: ExpressionOrigin, options: CompileOptions): CompiledExpression {
+  const position = (offset: number) =>
+    origin.at ? origin.at(offset) : { line: origin.line, column: origin.column + offset };
+  const problem = (offset: number, message: string): InputProblem => ({ file: origin.file, ...position(offset), message });
+
+  let entry = programs.get(source);
+  if (!entry) {
+    let parsed: ReturnType<typeof parse>;
+    try {
+      parsed = parse(source);
+    } catch (e) {
+      const err = e as { rawMessage?: string; message: string; location?: { start?: { offset: number } } };
+      throw new ExpressionError([
+        problem(err.location?.start?.offset ?? 0, `CEL syntax error: ${err.rawMessage ?? err.message}`),
+      ]);
+    }
+    celStats.compilations++;
+    const positions: Record<string, number> = {};
+    for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = Number(off);
+    entry = { ast: parsed.expr, positions, program: plan(ENV, parsed) };
+    programs.set(source, entry);
+  }
+  const { ast, positions, program } = entry;
+  const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
+
+  const problems = staticCheck(ast, options).map((p) => problem(offsetOf(p.expr), p.message));
+  if (problems.length > 0) throw new ExpressionError(problems);
+
+  return {
+    source,
+    ast,
+    evaluate(bindings: Bindings): unknown {
+      const ctx: Record<string, unknown> = {};
+      if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
+      if ('item' in bindings) ctx.item = toCel(bindings.item);
+      ctx.params = toCel(bindings.params ?? {});
+      ctx.now = timestampFromDate(bindings.now ?? new Date());
+      const result = (program as (c: Record<string, unknown>) => unknown)(ctx);
+      if (isCelError(result)) throw new EvaluationError(result.message, source);
+      return fromCel(result);
+    },
+  };
+}
+
+function staticCheck(ast: Expr, options: CompileOptions): { expr: Expr; message: string }[] {
+  const found: { expr: Expr; message: string }[] = [];
+  const declared = new Set(options.variables);
+  walk(ast, (v) => {
+    const name = freeIdent(v);
+    if (name !== null && !declared.has(name) && !TYPE_NAMES.has(name)) {
+      const hint = name === 'item' ? ' (`item` exists only in a policy with `each`)' : '';
+      found.push({ expr: v.expr, message: `undeclared variable '${name}'${hint}; available: ${[...declared].join(', ')}` });
+    }
+    const k = v.expr.exprKind;
+    if (k.case === 'callExpr' && !BUILTIN_OPERATORS.has(k.value.function) && !ENV.funcs.find(k.value.function)) {
+      found.push({ expr: v.expr, message: `unknown function '${k.value.function}'` });
+    }
+    if (options.params && k.case === 'selectExpr') {
+      const path = selectPath(v.expr, 'params');
+      if (path?.length === 1 && !options.params.includes(path[0]) && freeIdentAt(v.expr, v.locals)) {
+        const known = options.params.length ? options.params.join(', ') : 'none';
+        found.push({ expr: v.expr, message: `undeclared parameter '${path[0]}' (declared: ${known})` });
+      }
+    }
+  });
+  const kind = inferKind(ast);
+  if (options.expect === 'bool' && kind !== null && kind !== 'bool') {
+    found.push({ expr: ast, message: `type error: must be a bool expression, this one yields ${kind}` });
+  }
+  if (options.expect === 'list' && kind !== null && kind !== 'list') {
+    found.push({ expr: ast, message: `type error: must be a list expression, this one yields ${kind}` });
+  }
+  return found;
+}
+
+/** The root of a select chain is the free `params`, not a comprehension variable of that name. */
+function freeIdentAt(expr: Expr, locals: ReadonlySet<string>): boolean {
+  let e: Expr | undefined = expr;
+  while (e?.exprKind.case === 'selectExpr') e = e.exprKind.value.operand;
+  return e?.exprKind.case === 'identExpr' && !locals.has(e.exprKind.value.name);
+}
+
+const BOOL_CALLS = new Set([
+  '_==_', '_!=_', '_<_', '_<=_', '_>_', '_>=_', '_&&_', '_||_', '!_', '@in',
+  'contains', 'startsWith', 'endsWith', 'matches', 'isTimeZone', '@not_strictly_false',
+]);
+const NUMBER_CALLS = new Set(['_+_', '_-_', '_*_', '_/_', '_%_', '-_', 'size']);
+
+/** What the root evaluates to, when the AST alone tells; null = unknown (depends on data). */
+function inferKind(e: Expr): string | null {
+  const k = e.exprKind;
+  switch (k.case) {
+    case 'constExpr':
+      return ({ boolValue: 'bool', int64Value: 'int', uint64Value: 'uint', doubleValue: 'double', stringValue: 'string', bytesValue: 'bytes', nullValue: 'null' } as Record<string, string>)[k.value.constantKind.case ?? ''] ?? null;
+    case 'listExpr':
+      return 'list';
+    case 'structExpr':
+      return 'map';
+    case 'callExpr':
+      if (BOOL_CALLS.has(k.value.function)) return 'bool';
+      if (NUMBER_CALLS.has(k.value.function)) return k.value.function === '_+_' ? null : 'a number';
+      return null;
+    case 'selectExpr':
+      return k.value.testOnly ? 'bool' : null;
+    case 'comprehensionExpr':
+      // all/exists/exists_one fold into a bool accumulator; map/filter build a list.
+      return inferKind(k.value.accuInit!) === 'bool' ? 'bool' : k.value.accuInit?.exprKind.case === 'listExpr' ? 'list' : null;
+    default:
+      return null;
+  }
+}
+
+// ---- JSON ⇄ CEL values ----------------------------------------------------------------------
+
+/** Converted nested objects, keyed by identity and guarded by their size (parts get added). */
+const converted = new WeakMap<object, { size: number; value: unknown }>();
+
+/** JSON → CEL: whole numbers become ints (bigint), other numbers doubles; objects become maps. */
+export function toCel(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (value === null || typeof value !== 'object') return value ?? null;
+  if (value instanceof Date) return timestampFromDate(value);
+  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+  const hit = converted.get(value);
+  if (hit && hit.size === size) return hit.value;
+  const out = Array.isArray(value)
+    ? value.map(toCel)
+    : new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toCel(v)]));
+  converted.set(value, { size, value: out });
+  return out;
+}
+
+/** CEL → JSON: ints become numbers (strings beyond 2^53), timestamps ISO strings. */
+export function fromCel(value: unknown): unknown {
+  if (typeof value === 'bigint') {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (isCelUint(value)) return fromCel(value.value);
+  if (isCelList(value) || Array.isArray(value)) return [...(value as Iterable<unknown>)].map(fromCel);
+  if (isCelMap(value) || value instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of value as Map<unknown, unknown>) out[String(k)] = fromCel(v);
+    return out;
+  }
+  if (isCelType(value)) return value.name;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  const msg = value as { $typeName?: string; message?: unknown };
+  const inner = (msg.message ?? msg) as { $typeName?: string; seconds?: bigint; nanos?: number };
+  if (inner.$typeName === 'google.protobuf.Timestamp') {
+    return timestampDate(inner as Parameters<typeof timestampDate>[0]).toISOString();
+  }
+  if (inner.$typeName === 'google.protobuf.Duration') return `${inner.seconds ?? 0n}s`;
+  return String(value);
+}

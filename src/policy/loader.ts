@@ -1,0 +1,281 @@
+// Reads policy files (files or folders; "builtin" = the shipped pack), validates them against
+// the policy schema and compiles every expression, collecting every problem with
+// file:line:column before failing with one InputError.
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { type Document, isMap, LineCounter, type Node, parseDocument } from 'yaml';
+import { InputError } from '../errors.js';
+import type { SourceLocation } from '../report/model.js';
+import { compileExpression, ExpressionError } from './cel.js';
+import { keyNodeAt, nodeAt, pointerSegments, SourceText } from './positions.js';
+import { buildPolicySchema, type KindRegistry } from './schema.js';
+import { compileTemplate } from './template.js';
+import type { InputProblem, PolicyDefinition, PolicyTest } from './types.js';
+
+export interface LoadOptions {
+  kinds: KindRegistry;
+  /** Paths resolve against it and are printed relative to it (default: process.cwd()). */
+  cwd?: string;
+}
+
+/** The path-list word that means the shipped pack. */
+export const BUILTIN = 'builtin';
+
+export async function loadPolicies(paths: readonly string[], options: LoadOptions): Promise<PolicyDefinition[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const problems: InputProblem[] = [];
+  const policies: PolicyDefinition[] = [];
+  const seen = new Map<string, SourceLocation>();
+  for (const file of await policyFiles(paths, cwd, problems)) {
+    const display = path.relative(cwd, file).split(path.sep).join('/');
+    const result = parsePolicyText(await readFile(file, 'utf8'), display, options, seen);
+    policies.push(...result.policies);
+    problems.push(...result.problems);
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return policies;
+}
+
+/** Every .yaml/.yml file the paths name (folders recursively, sorted), without repeats. */
+async function policyFiles(paths: readonly string[], cwd: string, problems: InputProblem[]): Promise<string[]> {
+  const files: string[] = [];
+  const visit = async (p: string, named: string): Promise<void> => {
+    const info = await stat(p).catch(() => null);
+    if (!info) {
+      problems.push({ file: named, line: 0, column: 0, message: 'no such policy file or folder' });
+    } else if (info.isDirectory()) {
+      const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of entries) {
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit(path.join(p, e.name), named);
+      }
+    } else {
+      files.push(p);
+    }
+  };
+  for (const p of paths) await visit(p === BUILTIN ? builtinPolicyDir() : path.resolve(cwd, p), p);
+  return [...new Set(files)];
+}
+
+/** The shipped `policies/` folder: found from this module's place, in src/ and in a bundled dist/. */
+export function builtinPolicyDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'steward') {
+      return path.join(dir, 'policies');
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the steward package folder holding the built-in policies');
+    dir = parent;
+  }
+}
+
+const validators = new WeakMap<KindRegistry, ValidateFunction>();
+
+function validatorFor(kinds: KindRegistry): ValidateFunction {
+  let v = validators.get(kinds);
+  if (!v) {
+    v = new Ajv({ allErrors: true, strict: true, verbose: true }).compile(buildPolicySchema(kinds));
+    validators.set(kinds, v);
+  }
+  return v;
+}
+
+/** One file's text → its policies and problems. `seen` carries ids across files (duplicates). */
+export function parsePolicyText(
+  text: string,
+  file: string,
+  options: { kinds: KindRegistry },
+  seen: Map<string, SourceLocation> = new Map(),
+): { policies: PolicyDefinition[]; problems: InputProblem[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const src = new SourceText(file, text, lineCounter);
+  const problems: InputProblem[] = [];
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) problems.push({ file, ...src.at(e.pos[0]), message: `YAML syntax error: ${e.message}` });
+    return { policies: [], problems };
+  }
+  const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const validate = validatorFor(options.kinds);
+  if (!validate(data)) {
+    for (const err of validate.errors ?? []) {
+      if (err.keyword === 'if') continue; // its `then` error says what is wrong
+      const { node, message } = describeSchemaError(err, doc, data, options.kinds);
+      problems.push({ file, ...src.of(node), message });
+    }
+  }
+  const list = (data as { policies?: unknown } | null)?.policies;
+  const policies: PolicyDefinition[] = [];
+  if (!Array.isArray(list)) return { policies, problems };
+  list.forEach((raw, i) => {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
+    const policy = buildDefinition(raw as Record<string, unknown>, `/policies/${i}`, doc, src, problems);
+    for (const fixName of Object.keys(policy.fix ?? {})) {
+      if (options.kinds[policy.resource]?.fixes[fixName]?.perItem && policy.each === undefined) {
+        const node = keyNodeAt(doc, `/policies/${i}/fix`, fixName);
+        problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
+      }
+    }
+    if (typeof policy.id === 'string' && policy.id !== '') {
+      const first = seen.get(policy.id);
+      if (first) {
+        const where = `${first.file}:${first.line}:${first.column}`;
+        problems.push({ ...locationOf(src, nodeAt(doc, `/policies/${i}/id`)), message: `duplicate policy id '${policy.id}' (first defined at ${where})` });
+      } else {
+        seen.set(policy.id, locationOf(src, nodeAt(doc, `/policies/${i}/id`)));
+      }
+    }
+    policies.push(policy);
+  });
+  return { policies, problems };
+}
+
+function locationOf(src: SourceText, node: Node | null): SourceLocation {
+  return { file: src.file, ...src.of(node) };
+}
+
+const EXPRESSION_FIELDS = ['each', 'when', 'assert'] as const;
+
+/** The definition with defaults filled in; every expression compiled (problems collected). */
+function buildDefinition(
+  raw: Record<string, unknown>,
+  pointer: string,
+  doc: Document,
+  src: SourceText,
+  problems: InputProblem[],
+): PolicyDefinition {
+  const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
+  const params = isPlainObject(raw.params) ? raw.params : {};
+  const paramNames = Object.keys(params);
+  const fieldLocations: Partial<Record<string, SourceLocation>> = {};
+  const policyNode = nodeAt(doc, pointer);
+  if (isMap(policyNode)) {
+    for (const pair of policyNode.items) {
+      const key = String((pair.key as { value?: unknown } | null)?.value);
+      fieldLocations[key] = locationOf(src, (pair.value as Node | null) ?? (pair.key as Node));
+    }
+  }
+
+  const hasEach = typeof raw.each === 'string';
+  const base = ['resource', 'params', 'now'];
+  const inner = hasEach ? ['resource', 'item', 'params', 'now'] : base;
+  const collect = (fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      if (!(e instanceof ExpressionError)) throw e;
+      problems.push(...e.problems);
+    }
+  };
+  for (const field of EXPRESSION_FIELDS) {
+    const source = raw[field];
+    if (typeof source !== 'string') continue;
+    const origin = src.origin(nodeAt(doc, `${pointer}/${field}`)!);
+    const variables = field === 'each' ? base : inner;
+    const expect = field === 'each' ? 'list' : 'bool';
+    collect(() => compileExpression(source, origin, { variables, params: paramNames, expect }));
+  }
+  if (typeof raw.message === 'string') {
+    const origin = src.origin(nodeAt(doc, `${pointer}/message`)!);
+    collect(() => compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames }));
+  }
+
+  const tests: PolicyTest[] = [];
+  if (Array.isArray(raw.tests)) {
+    raw.tests.forEach((t, j) => {
+      if (!isPlainObject(t)) return;
+      const testPointer = `${pointer}/tests/${j}`;
+      const testParams = isPlainObject(t.params) ? t.params : undefined;
+      for (const key of Object.keys(testParams ?? {})) {
+        if (paramNames.includes(key)) continue;
+        const node = keyNodeAt(doc, `${testPointer}/params`, key);
+        problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}' (declared: ${paramNames.join(', ') || 'none'})` });
+      }
+      tests.push({
+        name: str(t.name),
+        resource: isPlainObject(t.resource) ? t.resource : {},
+        ...(testParams ? { params: testParams } : {}),
+        violations: typeof t.violations === 'number' ? t.violations : 0,
+        location: locationOf(src, nodeAt(doc, testPointer)),
+      });
+    });
+  }
+
+  return {
+    id: str(raw.id),
+    title: str(raw.title),
+    description: str(raw.description),
+    severity: str(raw.severity, 'medium') as PolicyDefinition['severity'],
+    resource: str(raw.resource),
+    ...(typeof raw.each === 'string' ? { each: raw.each } : {}),
+    ...(typeof raw.when === 'string' ? { when: raw.when } : {}),
+    assert: str(raw.assert, 'true'),
+    message: str(raw.message, str(raw.title)),
+    params,
+    ...(isPlainObject(raw.fix) ? { fix: raw.fix } : {}),
+    tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === 'string') : [],
+    tests,
+    location: locationOf(src, policyNode),
+    fieldLocations,
+  };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** An ajv error → the node to point at and a message a policy author understands. */
+function describeSchemaError(
+  err: ErrorObject,
+  doc: Document,
+  data: unknown,
+  kinds: KindRegistry,
+): { node: Node | null; message: string } {
+  const segs = pointerSegments(err.instancePath);
+  const inPolicy = segs[0] === 'policies' && typeof segs[1] === 'number';
+  const field = readablePath(inPolicy ? segs.slice(2) : segs);
+  const prefix = field ? `${field}: ` : '';
+  const params = err.params as Record<string, unknown>;
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const node = keyNodeAt(doc, err.instancePath, key);
+      if (inPolicy && segs.length === 3 && segs[2] === 'fix') {
+        const kind = String((data as { policies: { resource?: unknown }[] }).policies[segs[1] as number]?.resource);
+        const allowed = Object.keys(kinds[kind]?.fixes ?? {});
+        const hint = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this kind has no fixes';
+        return { node, message: `unknown fix kind '${key}' for resource kind '${kind}' (${hint})` };
+      }
+      const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return { node, message: `${prefix}unknown field '${key}'${known.length ? ` (allowed: ${known.join(', ')})` : ''}` };
+    }
+    case 'required':
+      return { node: nodeAt(doc, err.instancePath), message: `${prefix}missing required field '${String(params.missingProperty)}'` };
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).join(', ');
+      const message =
+        inPolicy && field === 'resource'
+          ? `unknown resource kind ${JSON.stringify(err.data)} (known: ${allowed})`
+          : `${prefix}must be one of: ${allowed}`;
+      return { node: nodeAt(doc, err.instancePath), message };
+    }
+    case 'const':
+      return { node: nodeAt(doc, err.instancePath), message: `${prefix}must be ${JSON.stringify(params.allowedValue)}` };
+    case 'pattern':
+      if (inPolicy && field === 'id') {
+        return { node: nodeAt(doc, err.instancePath), message: `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}` };
+      }
+      return { node: nodeAt(doc, err.instancePath), message: `${prefix}${err.message}` };
+    default:
+      return { node: nodeAt(doc, err.instancePath), message: `${prefix}${err.message ?? err.keyword}` };
+  }
+}
+
+/** ['tests', 0, 'violations'] → `tests[0].violations`. */
+function readablePath(segs: (string | number)[]): string {
+  return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
