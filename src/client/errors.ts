@@ -88,7 +88,7 @@ export function isApiError(value: unknown): value is ApiError {
 export const WORKFLOW_STATUS_MEANING: Readonly<Record<number, string>> = {
   401: 'missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
   403: "the token's user lacks the Workflow API grant: Admin › Roles › Grants",
-  404: 'the workflow does not exist or the token’s user cannot see it',
+  404: "the workflow does not exist or the token's user cannot see it",
 };
 
 /** What a 401 means on endpoints 1–11. */

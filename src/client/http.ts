@@ -180,6 +180,8 @@ export function createTransport(options: ClientOptions): Transport {
       const response = await $fetch.raw<string, 'text'>(url, {
         method: spec.method,
         headers,
+        // A redirect is not followed: fetch would re-send the developer-token header to wherever it points.
+        redirect: 'manual',
         body: spec.body as RequestInit['body'] | Record<string, unknown> | undefined,
         responseType: 'text',
         retry: maxAttempts - 1,
@@ -210,7 +212,13 @@ export function createTransport(options: ClientOptions): Transport {
           if (isWrite) context.options.retry = false;
         },
       });
-      return { status: response.status, text: response._data ?? '' };
+      if (response.status >= 200 && response.status < 300) return { status: response.status, text: response._data ?? '' };
+      throw fail(spec, {
+        kind: 'http',
+        status: response.status,
+        attempts: call.attempts,
+        detail: `${requestLabel(spec.method, redact(describePath(spec)))}: ${response.status} ${response.statusText} — redirects are not followed (the token would be sent wherever they point); check the base URL`,
+      });
     } catch (error) {
       throw failure(spec, error as FetchError, call);
     }
