@@ -24,7 +24,7 @@ export function escapeCell(s: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~#!])/g, '\\$1')
-    .replace(/@(?=\w)/g, '@\u200B') // no @-mentions in PR comments
+    .replace(/(?<![\w.])@(?=\w)/g, '@\u200B') // no @-mentions in PR comments (emails stay)
     .replace(/\r\n|\r|\n/g, '<br>');
 }
 

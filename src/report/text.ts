@@ -130,10 +130,12 @@ function findingLines(f: Finding, width: number, p: Painter): string[] {
 
 function policyBlock(policy: PolicyResult, findings: Finding[], width: number, p: Painter): string[] {
   const head = `${policy.id}  ${policy.severity}  `;
-  const title = truncate(policy.title, Math.max(1, width - len(head)));
-  const lines = [
-    `${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}  ${title}`,
-  ];
+  const lines =
+    len(head) + 1 >= width // an id too long for a header line: plain, cut to the width
+      ? [p.paint('bold', truncate(`${head}${policy.title}`, width))]
+      : [
+          `${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}  ${truncate(policy.title, width - len(head))}`,
+        ];
   if (policy.error) {
     lines.push(...entry(MARK.error, 'yellow', `error: ${policy.error}`, locationText(policy.location), width, p));
   }
@@ -143,7 +145,7 @@ function policyBlock(policy: PolicyResult, findings: Finding[], width: number, p
 
 function waiverLines(title: string, waivers: WaiverRef[], verb: string, width: number, p: Painter): string[] {
   if (waivers.length === 0) return [];
-  const lines = [p.paint('bold', title)];
+  const lines = wrap(title, width, '', '').map((l) => p.paint('bold', l));
   for (const w of waivers) {
     const text = `${waiverTarget(w)} ${verb} ${w.expires} (${w.owner})`;
     lines.push(...entry(MARK.error, 'yellow', text, locationText(w.location), width, p));

@@ -1,0 +1,102 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { escapeXml, formatJunit } from '../../src/report/junit.js';
+import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  htmlEntities: true, // decode numeric references such as &#10;
+  isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed XML has no static shape
+type Node = Record<string, any>;
+
+function parse(xml: string): Node {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return parser.parse(xml).testsuites;
+}
+
+function suiteNamed(root: Node, name: string): Node {
+  return root.testsuite.find((s: Node) => s.name === name);
+}
+
+describe('junit format', () => {
+  it('writes one suite per policy and one testcase per evaluated resource, with counts', () => {
+    const root = parse(formatJunit(makeReport(), { color: false }));
+    expect(root).toMatchObject({ name: 'steward', tests: '14', failures: '5', errors: '1', skipped: '1', time: '2.345' });
+    expect(root.testsuite.map((s: Node) => [s.name, s.tests, s.failures, s.errors, s.skipped])).toEqual([
+      ['queue-no-admin-for-users', '3', '1', '0', '1'],
+      ['data-file-not-public', '2', '1', '0', '0'],
+      ['schedule-not-misconfigured', '4', '2', '0', '0'],
+      ['certified-dataset-has-owner-group', '2', '0', '1', '0'],
+      ['card-certified', '2', '0', '0', '0'],
+      ['workflow-has-description', '1', '1', '0', '0'],
+    ]);
+    const queue = suiteNamed(root, 'queue-no-admin-for-users');
+    expect(queue.testcase.map((c: Node) => c.name)).toEqual(['q-finance-intake', 'q-ops-triage', 'q-hr-onboarding']);
+    expect(queue.testcase[0].failure).toMatchObject({
+      type: 'high',
+      message: 'User Ana Ruiz (7) holds ADMIN on queue q-finance-intake',
+    });
+    expect(queue.testcase[1].skipped.message).toBe(
+      'waived: break-glass account, reviewed quarterly (owner governance@acme.example, expires 2027-03-31)',
+    );
+    expect(queue.testcase[2].failure).toBeUndefined();
+    const dataset = suiteNamed(root, 'certified-dataset-has-owner-group');
+    expect(dataset.testcase[1]).toMatchObject({ name: 'ds-2', classname: 'certified-dataset-has-owner-group' });
+    expect(dataset.testcase[1].error.type).toBe('evaluation-error');
+  });
+
+  it('puts several violations on one resource in one failure', () => {
+    const report = makeReport({
+      policies: [makePolicy({ resourceIds: ['q1'] })],
+      findings: [
+        makeFinding({ resource: { kind: 'queue', id: 'q1', name: null }, path: 'permissions[0]', message: 'first' }),
+        makeFinding({ resource: { kind: 'queue', id: 'q1', name: null }, path: 'permissions[2]', message: 'second', severity: 'critical' }),
+      ],
+    });
+    const root = parse(formatJunit(report, { color: false }));
+    const c = root.testsuite[0].testcase[0];
+    expect(root.testsuite[0]).toMatchObject({ tests: '1', failures: '1' });
+    expect(c.failure.message).toBe('2 violations on q1');
+    expect(c.failure.type).toBe('critical');
+    expect(c.failure['#text']).toBe(
+      '[high] queue/q1 permissions[0]: first (permissions/queues/finance-intake.yaml:3:5)\n' +
+        '[critical] queue/q1 permissions[2]: second (permissions/queues/finance-intake.yaml:3:5)',
+    );
+  });
+
+  it('adds a policy testcase for a policy-level error and keeps findings on unlisted resources', () => {
+    const report = makeReport({
+      policies: [makePolicy({ status: 'error', error: 'GET /api/queues answered 503', resourceIds: [] })],
+      findings: [makeFinding({ resource: { kind: 'queue', id: 'q9', name: null } })],
+    });
+    const root = parse(formatJunit(report, { color: false }));
+    expect(root.testsuite[0]).toMatchObject({ tests: '2', failures: '1', errors: '1' });
+    expect(root.testsuite[0].testcase.map((c: Node) => c.name)).toEqual(['q9', '(policy)']);
+    expect(root.testsuite[0].testcase[1].error.message).toBe('GET /api/queues answered 503');
+  });
+
+  it('escapes markup and control characters so the XML stays well-formed', () => {
+    const nasty = `a <b> & "c" 'd' \u0007bell\u0000nul\u001b[31m\nnext`;
+    const report = makeReport({
+      policies: [makePolicy({ id: 'p<&>', title: nasty, resourceIds: ['r"1'] })],
+      findings: [makeFinding({ policy: 'p<&>', resource: { kind: 'queue', id: 'r"1', name: null }, message: nasty })],
+    });
+    const xml = formatJunit(report, { color: false });
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    const root = parse(xml);
+    const c = root.testsuite[0].testcase[0];
+    expect(root.testsuite[0].name).toBe('p<&>');
+    expect(c.name).toBe('r"1');
+    expect(c.failure.message).toBe(`a <b> & "c" 'd' \\u0007bell\\u0000nul\\u001b[31m\nnext`);
+    expect(escapeXml(`<&>"'`)).toBe('&lt;&amp;&gt;&quot;&apos;');
+  });
+
+  it('a clean run has no failures', () => {
+    const root = parse(formatJunit(makePassingReport(), { color: false }));
+    expect(root).toMatchObject({ tests: '14', failures: '0', errors: '0', skipped: '0' });
+  });
+});

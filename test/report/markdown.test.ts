@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { escapeCell, formatMarkdown, renderMarkdown } from '../../src/report/markdown.js';
+import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
+
+/** Data rows of the findings table (header and separator excluded). */
+function findingRows(md: string): string[] {
+  const lines = md.split('\n');
+  const start = lines.indexOf('| Policy | Severity | Resource | Message | Location | Status |');
+  if (start < 0) return [];
+  const rows: string[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('| ')) break;
+    rows.push(line);
+  }
+  return rows;
+}
+
+/** Cells of a table row, split on unescaped pipes. */
+function cells(row: string): string[] {
+  return row.slice(2, -2).split(/(?<!\\)\| /).map((c) => c.trim().replace(/ \|$/, ''));
+}
+
+function manyFindings(n: number) {
+  return Array.from({ length: n }, (_, i) =>
+    makeFinding({ resource: { kind: 'queue', id: `q-${i}`, name: null }, message: `User ${i} holds ADMIN `.repeat(4) }),
+  );
+}
+
+describe('markdown format', () => {
+  it('starts with the verdict and a counts table, then one row per finding', () => {
+    const md = formatMarkdown(makeReport(), { color: false });
+    expect(md.split('\n')[0]).toBe(
+      '### ⚠️ steward: error: 5 violations (1 critical, 1 high, 2 medium, 1 info), 1 waived, 1 error in 6 policies',
+    );
+    expect(md).toContain('| critical | 1 |\n| high | 1 |\n| medium | 2 |\n| low | 0 |\n| info | 1 |\n| waived | 1 |\n| errors | 1 |');
+    const rows = findingRows(md);
+    expect(rows).toHaveLength(7);
+    // Violations first, most severe first; then the error, then the waived finding.
+    expect(rows.map((r) => cells(r)[0])).toEqual([
+      'data-file-not-public',
+      'queue-no-admin-for-users',
+      'schedule-not-misconfigured',
+      'schedule-not-misconfigured',
+      'workflow-has-description',
+      'certified-dataset-has-owner-group',
+      'queue-no-admin-for-users',
+    ]);
+    expect(cells(rows[0])).toEqual([
+      'data-file-not-public', 'critical', 'dataFile/42 publicAccess', 'Data file 42 (prices.csv) is public',
+      'permissions/data-files/42.yaml:2:15', 'violation',
+    ]);
+    expect(cells(rows[6])[5]).toBe('waived: break-glass account, reviewed quarterly (governance@acme.example, until 2027-03-31)');
+    expect(md).toContain('**Expired waivers (no longer apply)**\n\n- schedule-not-misconfigured sch-1009 expired 2025-01-31');
+    expect(md).toContain('**Stale waivers (matched no finding)**');
+  });
+
+  it('escapes pipes, newlines, HTML and mentions inside cells', () => {
+    const report = makeReport({
+      policies: [makePolicy()],
+      findings: [makeFinding({ message: 'a | b\nc <script>x</script> @team *bold*' })],
+    });
+    const rows = findingRows(formatMarkdown(report, { color: false }));
+    expect(rows).toHaveLength(1);
+    expect(cells(rows[0])).toHaveLength(6);
+    expect(cells(rows[0])[3]).toBe('a \\| b<br>c &lt;script&gt;x&lt;/script&gt; @\u200Bteam \\*bold\\*');
+    expect(escapeCell('x|y')).toBe('x\\|y');
+  });
+
+  it('says so when there are no findings', () => {
+    const md = formatMarkdown(makePassingReport(), { color: false });
+    expect(md.split('\n')[0]).toBe('### ✅ steward: pass: 0 violations, 0 waived, 0 errors in 6 policies');
+    expect(findingRows(md)).toEqual([]);
+    expect(md).toContain('_No findings._');
+  });
+
+  it('drops rows past maxBytes and says how many are shown', () => {
+    const report = makeReport({ policies: [makePolicy()], findings: manyFindings(200) });
+    const full = renderMarkdown(report);
+    expect(findingRows(full)).toHaveLength(200);
+    expect(full).not.toContain('_Showing');
+    const max = 8_000;
+    const cut = renderMarkdown(report, max);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(max);
+    const shown = findingRows(cut).length;
+    expect(shown).toBeGreaterThan(10);
+    expect(shown).toBeLessThan(200);
+    expect(cut).toContain(`_Showing ${shown} of 200 findings to stay within the size limit`);
+    expect(cut).toContain('**Expired waivers (no longer apply)**');
+    // The budget is used: one more row would not have fit.
+    expect(Buffer.byteLength(cut) + Buffer.byteLength(findingRows(full)[shown]) + 1).toBeGreaterThan(max);
+    expect(renderMarkdown(report, Buffer.byteLength(full))).toBe(full);
+  });
+});
