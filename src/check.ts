@@ -168,15 +168,20 @@ export function connectionProblems(config: Config): InputProblem[] {
   return missing;
 }
 
-interface Connection {
+/** Where a run reads from (and `fix --apply` writes to). */
+export interface Connection {
   api: InstanceApi;
+  /** The base URL, or `snapshot:FILE` for a replay. */
   instance: string;
+  /** A snapshot replay cannot write. */
+  readOnly: boolean;
   close(): Promise<void>;
 }
 
-async function connect(options: CheckOptions, prepared: PreparedRun): Promise<Connection> {
+/** Opens the live client, the snapshot replay or the in-process sandbox the options ask for. */
+export async function openConnection(options: CheckOptions, prepared: PreparedRun): Promise<Connection> {
   const { config } = prepared;
-  const clientOptions = (baseUrl: string, token: string, workflowUrl: string | null, workflowToken: string | null) =>
+  const client = (baseUrl: string, token: string, workflowUrl: string | null, workflowToken: string | null) =>
     createClient({
       ...options.client,
       baseUrl,
@@ -190,53 +195,67 @@ async function connect(options: CheckOptions, prepared: PreparedRun): Promise<Co
   if (options.from) {
     const file = path.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
-    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, close: async () => {} };
+    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {} };
   }
   if (options.sandbox) {
     const sandbox: Sandbox = await startSandbox(options.sandbox === true ? {} : options.sandbox);
-    const api = clientOptions(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
-    return { api, instance: sandbox.baseUrl, close: () => sandbox.close() };
+    const api = client(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
+    return { api, instance: sandbox.baseUrl, readOnly: false, close: () => sandbox.close() };
   }
   const missing = connectionProblems(config);
   if (missing.length > 0) throw new InputError(missing);
-  const api = clientOptions(config.instance.baseUrl!, config.instance.token!, config.instance.workflowUrl, config.instance.workflowToken);
-  return { api, instance: config.instance.baseUrl!, close: async () => {} };
+  const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
+  return { api: client(baseUrl!, token!, workflowUrl, workflowToken), instance: baseUrl!, readOnly: false, close: async () => {} };
 }
 
-/** The whole run, returning what `fix` needs besides the report. */
-export async function evaluate(options: CheckOptions): Promise<Evaluation> {
-  const prepared = await prepareRun(options);
-  const connection = await connect(options, prepared);
+/** Opens the connection, runs `fn`, and always closes it (an in-process sandbox stops). */
+export async function withConnection<T>(
+  options: CheckOptions,
+  prepared: PreparedRun,
+  fn: (connection: Connection) => Promise<T>,
+): Promise<T> {
+  const connection = await openConnection(options, prepared);
   try {
-    const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
-    const startedAt = options.now ?? new Date();
-    const t0 = performance.now();
-    const run = await runPolicies({
-      policies: prepared.selected,
-      api,
-      kinds: RESOURCE_KINDS,
-      scope: prepared.config.scope,
-      manifestFiles: prepared.config.manifestFiles,
-      displayRoot: prepared.cwd,
-      now: startedAt,
-      concurrency: prepared.config.concurrency,
-    });
-    if (options.writeBaseline) await writeBaseline(path.resolve(prepared.cwd, options.writeBaseline), run.findings, startedAt);
-    const report = buildReport({
-      run,
-      failOn: prepared.config.failOn,
-      instance: connection.instance,
-      toolVersion: packageVersion(),
-      startedAt,
-      durationMs: Math.round(performance.now() - t0),
-      http: api.stats(),
-      waivers: prepared.waivers,
-      baseline: prepared.baseline,
-    });
-    return { prepared, report, run, instance: connection.instance };
+    return await fn(connection);
   } finally {
     await connection.close();
   }
+}
+
+/** Evaluates a prepared run over an open connection. */
+export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
+  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+  const startedAt = options.now ?? new Date();
+  const t0 = performance.now();
+  const run = await runPolicies({
+    policies: prepared.selected,
+    api,
+    kinds: RESOURCE_KINDS,
+    scope: prepared.config.scope,
+    manifestFiles: prepared.config.manifestFiles,
+    displayRoot: prepared.cwd,
+    now: startedAt,
+    concurrency: prepared.config.concurrency,
+  });
+  if (options.writeBaseline) await writeBaseline(path.resolve(prepared.cwd, options.writeBaseline), run.findings, startedAt);
+  const report = buildReport({
+    run,
+    failOn: prepared.config.failOn,
+    instance: connection.instance,
+    toolVersion: packageVersion(),
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+    http: api.stats(),
+    waivers: prepared.waivers,
+    baseline: prepared.baseline,
+  });
+  return { prepared, report, run, instance: connection.instance };
+}
+
+/** The whole run: prepare, connect, evaluate, close. */
+export async function evaluate(options: CheckOptions): Promise<Evaluation> {
+  const prepared = await prepareRun(options);
+  return withConnection(options, prepared, (connection) => evaluateOn(options, prepared, connection));
 }
 
 /** Runs the policies against the instance and returns the report (DESIGN §8). */

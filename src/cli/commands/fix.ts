@@ -1,4 +1,156 @@
+// `steward fix` (DESIGN §10): evaluate like check, then print the plan of API calls that would
+// fix what can be fixed. Nothing is written without --apply; --apply asks on a TTY unless
+// --yes, and without a TTY and without --yes it refuses before any request (exit 2).
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { evaluateOn, prepareRun, withConnection } from '../../check.js';
+import { displayPath } from '../../config/index.js';
+import { InputError } from '../../errors.js';
+import { applyFixes, MAX_CHANGES_DEFAULT } from '../../fix/apply.js';
+import { defaultJournalPath } from '../../fix/journal.js';
+import { planFixes } from '../../fix/plan.js';
+import { collectDeclared, createDocChecker } from '../../fix/recheck.js';
+import { readPlan, renderPlanJson, renderPlanText } from '../../fix/render.js';
+import type { FixPlan } from '../../fix/types.js';
+import { writeBackChange, writeBackPlan } from '../../fix/writeback.js';
+import { RESOURCE_KINDS } from '../../resources/index.js';
 import type { CliContext } from '../context.js';
+import { warn } from '../io.js';
+import { formatParser, parsePositiveInt } from '../options.js';
+import { warnEvaluationErrors } from '../report-output.js';
+import { addRunOptions, checkOptionsFrom, type RunFlags } from '../run-options.js';
 
-export function registerFix(_program: Command, _ctx: CliContext): void {}
+interface FixFlags extends RunFlags {
+  apply?: boolean;
+  yes?: boolean;
+  planOut?: string;
+  plan?: string;
+  journal?: string;
+  maxChanges?: number;
+  write?: boolean;
+  includeOptIn?: boolean;
+  format: 'text' | 'json';
+}
+
+const inputProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
+
+export function registerFix(program: Command, ctx: CliContext): void {
+  const cmd = program.command('fix').description('plan (and with --apply, make) the API calls that fix violations');
+  addRunOptions(cmd);
+  cmd
+    .option('--apply', 'send the planned requests (asks first on a terminal)')
+    .option('-y, --yes', 'apply without asking')
+    .option('--plan-out <file>', 'save the plan as JSON')
+    .option('--plan <file>', 'use this saved plan instead of evaluating (refused if its manifests changed)')
+    .option('--journal <file>', 'journal of applied requests (default .steward/journal-<time>.jsonl)')
+    .option('--max-changes <n>', `refuse a plan with more changes (default ${MAX_CHANGES_DEFAULT})`, parsePositiveInt(100_000))
+    .option('--write', 'rewrite the manifest files to the fixed state (comments and layout kept)')
+    .option('--include-opt-in', 'also plan opt-in fixes (dataset tags: the POST may replace the tag list)')
+    .option('-f, --format <format>', 'plan format on stdout: text|json', formatParser(['text', 'json']), 'text')
+    .action(async (flags: FixFlags) => runFix(flags, ctx));
+}
+
+async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
+  const { io } = ctx;
+  const interactive = Boolean(process.stdin.isTTY && io.stderr.isTTY);
+  // Refusals come first: nothing is read from or sent to the instance before them.
+  if (flags.apply && !flags.yes && !interactive) {
+    throw inputProblem('--apply', 'no terminal to confirm on: add --yes to apply without asking');
+  }
+  if (flags.apply && flags.from) throw inputProblem('--apply', 'cannot apply against a snapshot (--from); it is read-only');
+  if (flags.plan && !flags.apply && !flags.write) {
+    // Showing a saved plan needs no instance.
+    const plan = readPlan(path.resolve(io.cwd, flags.plan));
+    io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
+    ctx.exitCode = 0;
+    return;
+  }
+
+  const options = checkOptionsFrom(flags, io);
+  const prepared = await prepareRun(options);
+  const savedPlan = flags.plan ? readPlan(path.resolve(io.cwd, flags.plan)) : null;
+
+  await withConnection(options, prepared, async (connection) => {
+    let plan: FixPlan;
+    if (savedPlan) {
+      if (savedPlan.instance && savedPlan.instance !== connection.instance && !flags.sandbox) {
+        throw inputProblem('--plan', `the plan was made for ${savedPlan.instance}, not ${connection.instance}`);
+      }
+      plan = savedPlan;
+    } else {
+      const evaluation = await evaluateOn(options, prepared, connection);
+      if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+      warnEvaluationErrors(evaluation.report, io);
+      const now = new Date(evaluation.report.startedAt);
+      plan = await planFixes({
+        findings: evaluation.report.findings,
+        policies: prepared.selected.map((p) => p.def),
+        resources: await collectDeclared(RESOURCE_KINDS, {
+          api: connection.api,
+          manifestFiles: prepared.config.manifestFiles,
+          displayRoot: io.cwd,
+        }),
+        kinds: RESOURCE_KINDS,
+        check: createDocChecker(prepared.selected, now),
+        allowOptIn: flags.includeOptIn,
+        instance: connection.instance,
+        now,
+      });
+      io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
+      if (flags.planOut) {
+        const out = path.resolve(io.cwd, flags.planOut);
+        writeFileSync(out, renderPlanJson(plan));
+        warn(io, `plan saved to ${displayPath(out, io.cwd)}`);
+      }
+      if (evaluation.report.summary.gate === 'error') {
+        ctx.exitCode = 3;
+        return;
+      }
+    }
+
+    if (!flags.apply) {
+      if (flags.write) {
+        const written = writeBackPlan(plan, io.cwd);
+        for (const f of written.written) warn(io, `rewrote ${f}`);
+      }
+      ctx.exitCode = 0;
+      return;
+    }
+    const journalPath = flags.journal ? path.resolve(io.cwd, flags.journal) : defaultJournalPath(io.cwd);
+    const result = await applyFixes(plan, {
+      api: connection.api,
+      kinds: RESOURCE_KINDS,
+      journalPath,
+      root: io.cwd,
+      maxChanges: flags.maxChanges,
+      confirm: flags.yes ? undefined : (p) => confirmOnTerminal(p, connection.instance, ctx),
+      onApplied: flags.write ? (change) => void writeBackChange(change, io.cwd) : undefined,
+    });
+    if (result.cancelled) {
+      warn(io, 'nothing applied.');
+      ctx.exitCode = 0;
+      return;
+    }
+    warn(
+      io,
+      `applied ${result.applied.length} of ${plan.changes.length} changes` +
+        (result.failed.length ? `, ${result.failed.length} failed, ${result.skipped.length} not attempted` : '') +
+        (plan.changes.length ? `; journal: ${displayPath(journalPath, io.cwd)}` : ''),
+    );
+    for (const e of result.errors) warn(io, `  ${e}`);
+    ctx.exitCode = result.ok ? 0 : 3;
+  });
+}
+
+async function confirmOnTerminal(plan: FixPlan, instance: string, ctx: CliContext): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`Apply ${plan.changes.length} change(s) to ${instance}? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+    ctx.io.stderr.write('');
+  }
+}
