@@ -45,6 +45,14 @@ describe('authentication', () => {
     expect(everything).not.toContain('SECRET');
     expect(everything).not.toMatch(/Bearer [\w-]|Developer-Token: /i);
   });
+
+  it('a server that echoes the token has it redacted', async () => {
+    s.scriptFault('getCalculatedFieldStatistics', { status: 400, body: `{"message":"bad header value ${TOKEN}"}` });
+    const { client } = clientFor(s);
+    const error = await rejection(client.getCalculatedFieldStatistics());
+    expect(error.apiMessage).toBe('bad header value ***');
+    expect(allTextOf(error)).not.toContain(TOKEN);
+  });
 });
 
 describe('workflow statuses carry the spec meaning', () => {
