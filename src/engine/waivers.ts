@@ -36,7 +36,7 @@ export const waiversFileSchema = {
   },
 };
 
-const validate = new Ajv({ allErrors: true }).compile(waiversFileSchema);
+const validate = new Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
 
 /** A YYYY-MM-DD that is a real calendar date. */
 function isCalendarDate(s: string): boolean {

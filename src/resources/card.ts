@@ -33,6 +33,7 @@ export const card: ResourceKind = {
       senders.set(key, list);
     }
     for (const [id, schedules] of senders) {
+      schedules.sort((a, b) => a - b);
       yield { kind: 'card', id, name: null, doc: { id: cardDocId(id), schedules }, source: null };
     }
   },

@@ -63,7 +63,7 @@ export const dataFileManifestSchema = {
 
 export type ManifestKind = 'queue' | 'dataFile';
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
 const validators: Record<ManifestKind, ValidateFunction> = {
   queue: ajv.compile(queueManifestSchema),
   dataFile: ajv.compile(dataFileManifestSchema),
