@@ -79,7 +79,11 @@ async function planResource(
   fixOf: Map<string, Record<string, unknown>>,
 ): Promise<{ changes: Omit<PlannedChange, 'n'>[]; notPlanned: NotPlanned[] }> {
   const first = findings[0];
-  const resource = input.resources.find((r) => r.kind === first.resource.kind && r.id === first.resource.id);
+  const collected = input.resources.find((r) => r.kind === first.resource.kind && r.id === first.resource.id);
+  // Live kinds' fixes are actions whose request needs only the id (the run keeps no documents).
+  const live = input.kinds[first.resource.kind]?.live === true;
+  const resource: CollectedResource | undefined =
+    collected ?? (live ? { ...first.resource, doc: { id: first.resource.id }, source: null } : undefined);
   const manifest: ManifestRef | null = resource?.source
     ? { file: resource.source.file, sha256: resource.source.sha256 }
     : null;
@@ -107,7 +111,9 @@ async function planResource(
     }
   }
   const changes: Omit<PlannedChange, 'n'>[] = [];
-  if (stateSteps.length > 0) {
+  if (stateSteps.length > 0 && !collected) {
+    notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), 'the resource was not collected in this run'));
+  } else if (stateSteps.length > 0) {
     const result = await planState(input, resource, kind, stateSteps, manifest);
     if ('reason' in result) notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), result.reason));
     else changes.push(result);
@@ -253,4 +259,19 @@ function planId(changes: PlannedChange[], manifests: ManifestRef[]): string {
 
 function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
+}
+
+/**
+ * The findings with `fix` filled (DESIGN §8: null in `check`): the change that fixes each, or
+ * why none was planned. Findings without a fixable policy keep `fix: null`.
+ */
+export function findingsWithFixes(findings: Finding[], plan: FixPlan): Finding[] {
+  const byFingerprint = new Map<string, Record<string, unknown>>();
+  for (const c of plan.changes) {
+    for (const fp of c.findings) {
+      byFingerprint.set(fp, { planned: true, change: c.n, method: c.request.method, path: c.request.path, body: c.request.body });
+    }
+  }
+  for (const p of plan.notPlanned) for (const fp of p.findings) byFingerprint.set(fp, { planned: false, reason: p.reason });
+  return findings.map((f) => (byFingerprint.has(f.fingerprint) ? { ...f, fix: byFingerprint.get(f.fingerprint)! } : f));
 }

@@ -1,0 +1,10 @@
+// `steward fix` (DESIGN §10): plan → render → apply (journaled) → write back.
+export { applyFixes, assertManifestsUnchanged, MAX_CHANGES_DEFAULT, type ApplyOptions, type ApplyResult } from './apply.js';
+export { appendJournal, defaultJournalPath, JOURNAL_DIR, type JournalEntry, readJournal } from './journal.js';
+export { type DocChecker, type DocViolation, findingsWithFixes, type PlanInput, planFixes } from './plan.js';
+export { collectDeclared, createDocChecker } from './recheck.js';
+export { parsePlan, readPlan, renderPlanJson, renderPlanText } from './render.js';
+export { ManifestRewriteError, rewriteManifest } from './rewrite.js';
+export { PLAN_SCHEMA } from './schema.js';
+export type { FixPlan, ManifestRef, NotPlanned, PlannedChange, PlannedRequest } from './types.js';
+export { writeBackChange, writeBackPlan, type WriteBackResult } from './writeback.js';
