@@ -73,13 +73,19 @@ function annotate(f: Finding): Annotation {
 /** Evaluation errors first, then by severity, then report order. */
 function bySeverity(a: { f: Finding; i: number }, b: { f: Finding; i: number }): number {
   const err = (x: Finding) => (x.status === 'error' ? 0 : 1);
-  return err(a.f) - err(b.f) || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
+  return (
+    err(a.f) - err(b.f) || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i
+  );
 }
 
 export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): AnnotationSelection {
   const candidates = report.findings
     .map((f, i) => ({ f, i }))
-    .filter(({ f }) => f.status === 'error' || (f.status === 'violation' && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f.baseline !== 'known')))
+    .filter(
+      ({ f }) =>
+        f.status === 'error' ||
+        (f.status === 'violation' && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f.baseline !== 'known')),
+    )
     .sort(bySeverity);
   const policyErrors: Annotation[] = report.policies
     .filter((p) => p.error)
@@ -88,7 +94,11 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
       message: `could not evaluate: ${p.error}`,
       properties: { title: `${p.id} (${p.severity})`, ...where(p.location) },
     }));
-  const pool: Record<AnnotationLevel, Annotation[]> = { error: [...policyErrors], warning: [], notice: [] };
+  const pool: Record<AnnotationLevel, Annotation[]> = {
+    error: [...policyErrors],
+    warning: [],
+    notice: [],
+  };
   for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
@@ -100,7 +110,8 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
   omitted.notice = Math.max(0, pool.notice.length - Math.max(0, noticeRoom));
 
   const annotations: Annotation[] = [];
-  for (const level of LEVELS) annotations.push(...pool[level].slice(0, pool[level].length - omitted[level]));
+  for (const level of LEVELS)
+    annotations.push(...pool[level].slice(0, pool[level].length - omitted[level]));
   for (const level of LEVELS) {
     const n = omitted[level];
     if (n === 0) continue;

@@ -107,4 +107,5 @@ export function toJsonReport(report: Report): Json {
   );
 }
 
-export const formatJson: Formatter = (report) => `${JSON.stringify(toJsonReport(report), null, 2)}\n`;
+export const formatJson: Formatter = (report) =>
+  `${JSON.stringify(toJsonReport(report), null, 2)}\n`;

@@ -18,7 +18,10 @@ export const POLICY_TESTCASE_NAME = '(policy)';
 /** XML 1.0 text/attribute escaping. Characters XML 1.0 cannot carry at all become `\uXXXX`. */
 export function escapeXml(s: string): string {
   return s
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -32,42 +35,70 @@ function attr(s: string): string {
   return escapeXml(s).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
+/** `<name a="1">body</name>`, or self-closing without a body; attribute values escaped. */
+function element(name: string, attrs: Record<string, string | number>, body?: string): string {
+  const a = Object.entries(attrs)
+    .map(([k, v]) => ` ${k}="${attr(String(v))}"`)
+    .join('');
+  return body === undefined ? `<${name}${a}/>` : `<${name}${a}>${body}</${name}>`;
+}
+
 function findingLine(f: Finding): string {
   const loc = locationText(f.location);
   const tag = f.status === 'violation' ? f.severity : f.status;
   return `[${tag}] ${findingSubject(f)}: ${f.message}${loc ? ` (${loc})` : ''}`;
 }
 
+type Outcome = 'pass' | 'failure' | 'error' | 'skipped';
+
 interface Case {
-  name: string;
-  outcome: 'pass' | 'failure' | 'error' | 'skipped';
+  outcome: Outcome;
   xml: string;
 }
 
-function testcase(policy: PolicyResult, resourceId: string, findings: Finding[]): Case {
-  const open = `    <testcase name="${attr(resourceId)}" classname="${attr(policy.id)}"`;
+function testcase(classname: string, name: string, outcome: Outcome, child?: string): Case {
+  const attrs = { name, classname };
+  const xml = child
+    ? `    ${element('testcase', attrs, `\n      ${child}\n    `)}`
+    : `    ${element('testcase', attrs)}`;
+  return { outcome, xml };
+}
+
+function resourceCase(policy: PolicyResult, resourceId: string, findings: Finding[]): Case {
   const violations = findings.filter((f) => f.status === 'violation');
   const errors = findings.filter((f) => f.status === 'error');
   const waived = findings.filter((f) => f.status === 'waived');
-  const body = [...errors, ...violations, ...waived].map(findingLine).join('\n');
+  const body = escapeXml([...errors, ...violations, ...waived].map(findingLine).join('\n'));
   if (errors.length > 0) {
-    const message = errors.length === 1 ? errors[0].message : `${plural(errors.length, 'error')} evaluating ${resourceId}`;
-    return { name: resourceId, outcome: 'error', xml: `${open}>\n      <error message="${attr(message)}" type="evaluation-error">${escapeXml(body)}</error>\n    </testcase>` };
+    const message =
+      errors.length === 1
+        ? errors[0].message
+        : `${plural(errors.length, 'error')} evaluating ${resourceId}`;
+    const child = element('error', { message, type: 'evaluation-error' }, body);
+    return testcase(policy.id, resourceId, 'error', child);
   }
   if (violations.length > 0) {
-    const worst = [...violations].sort((a, b) => severityRank(a.severity) - severityRank(b.severity))[0];
-    const message = violations.length === 1 ? violations[0].message : `${plural(violations.length, 'violation')} on ${resourceId}`;
-    return { name: resourceId, outcome: 'failure', xml: `${open}>\n      <failure message="${attr(message)}" type="${worst.severity}">${escapeXml(body)}</failure>\n    </testcase>` };
+    const worst = [...violations].sort(
+      (a, b) => severityRank(a.severity) - severityRank(b.severity),
+    )[0];
+    const message =
+      violations.length === 1
+        ? violations[0].message
+        : `${plural(violations.length, 'violation')} on ${resourceId}`;
+    const child = element('failure', { message, type: worst.severity }, body);
+    return testcase(policy.id, resourceId, 'failure', child);
   }
   if (waived.length > 0) {
     const w = waived[0].waiver;
-    const why = w ? `waived: ${w.reason} (owner ${w.owner}, expires ${w.expires})` : 'waived';
-    return { name: resourceId, outcome: 'skipped', xml: `${open}>\n      <skipped message="${attr(why)}">${escapeXml(body)}</skipped>\n    </testcase>` };
+    const message = w ? `waived: ${w.reason} (owner ${w.owner}, expires ${w.expires})` : 'waived';
+    return testcase(policy.id, resourceId, 'skipped', element('skipped', { message }, body));
   }
-  return { name: resourceId, outcome: 'pass', xml: `${open}/>` };
+  return testcase(policy.id, resourceId, 'pass');
 }
 
-function suite(policy: PolicyResult, findings: Finding[]): { xml: string; counts: Record<Case['outcome'] | 'tests', number> } {
+type Counts = Record<Outcome | 'tests', number>;
+
+function suite(policy: PolicyResult, findings: Finding[]): { xml: string; counts: Counts } {
   const byResource = new Map<string, Finding[]>();
   for (const id of policy.resourceIds) byResource.set(id, []);
   for (const f of findings) {
@@ -75,36 +106,69 @@ function suite(policy: PolicyResult, findings: Finding[]): { xml: string; counts
     list.push(f);
     byResource.set(f.resource.id, list);
   }
-  const cases = [...byResource].map(([id, list]) => testcase(policy, id, list));
+  const cases = [...byResource].map(([id, list]) => resourceCase(policy, id, list));
   if (policy.error) {
-    const open = `    <testcase name="${POLICY_TESTCASE_NAME}" classname="${attr(policy.id)}"`;
-    cases.push({ name: POLICY_TESTCASE_NAME, outcome: 'error', xml: `${open}>\n      <error message="${attr(policy.error)}" type="evaluation-error">${escapeXml(policy.error)}</error>\n    </testcase>` });
+    const child = element(
+      'error',
+      { message: policy.error, type: 'evaluation-error' },
+      escapeXml(policy.error),
+    );
+    cases.push(testcase(policy.id, POLICY_TESTCASE_NAME, 'error', child));
   }
-  const count = (o: Case['outcome']) => cases.filter((c) => c.outcome === o).length;
-  const counts = { tests: cases.length, pass: count('pass'), failure: count('failure'), error: count('error'), skipped: count('skipped') };
+  const count = (o: Outcome) => cases.filter((c) => c.outcome === o).length;
+  const counts: Counts = {
+    tests: cases.length,
+    pass: count('pass'),
+    failure: count('failure'),
+    error: count('error'),
+    skipped: count('skipped'),
+  };
   const props = [
     ['title', policy.title],
     ['severity', policy.severity],
     ['resource', policy.resource],
     ['status', policy.status],
     ...(policy.location ? [['location', locationText(policy.location)]] : []),
-  ]
-    .map(([k, v]) => `      <property name="${k}" value="${attr(v)}"/>`)
-    .join('\n');
-  const head = `  <testsuite name="${attr(policy.id)}" tests="${counts.tests}" failures="${counts.failure}" errors="${counts.error}" skipped="${counts.skipped}">`;
-  const xml = [head, `    <properties>\n${props}\n    </properties>`, ...cases.map((c) => c.xml), '  </testsuite>'].join('\n');
+  ].map(([name, value]) => `      ${element('property', { name, value })}`);
+  const head = element('testsuite', {
+    name: policy.id,
+    tests: counts.tests,
+    failures: counts.failure,
+    errors: counts.error,
+    skipped: counts.skipped,
+  }).replace(/\/>$/, '>');
+  const xml = [
+    `  ${head}`,
+    '    <properties>',
+    ...props,
+    '    </properties>',
+    ...cases.map((c) => c.xml),
+    '  </testsuite>',
+  ].join('\n');
   return { xml, counts };
 }
 
 export const formatJunit: Formatter = (report: Report) => {
   const byPolicy = new Map<string, Finding[]>();
-  for (const f of report.findings) byPolicy.set(f.policy, [...(byPolicy.get(f.policy) ?? []), f]);
+  for (const f of report.findings) {
+    const list = byPolicy.get(f.policy) ?? [];
+    list.push(f);
+    byPolicy.set(f.policy, list);
+  }
   const suites = report.policies.map((p) => suite(p, byPolicy.get(p.id) ?? []));
-  const total = (k: 'tests' | 'failure' | 'error' | 'skipped') => suites.reduce((n, s) => n + s.counts[k], 0);
-  const time = (report.durationMs / 1000).toFixed(3);
+  const total = (k: keyof Counts) => suites.reduce((n, s) => n + s.counts[k], 0);
+  const head = element('testsuites', {
+    name: 'steward',
+    tests: total('tests'),
+    failures: total('failure'),
+    errors: total('error'),
+    skipped: total('skipped'),
+    time: (report.durationMs / 1000).toFixed(3),
+    timestamp: report.startedAt,
+  }).replace(/\/>$/, '>');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="steward" tests="${total('tests')}" failures="${total('failure')}" errors="${total('error')}" skipped="${total('skipped')}" time="${time}" timestamp="${attr(report.startedAt)}">`,
+    head,
     ...suites.map((s) => s.xml),
     '</testsuites>',
     '',

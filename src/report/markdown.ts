@@ -58,12 +58,19 @@ function head(report: Report): string[] {
 
 function row(f: Finding): string {
   const loc = locationText(f.location);
-  const status = f.status === 'waived' && f.waiver ? `waived: ${f.waiver.reason} (${f.waiver.owner}, until ${f.waiver.expires})` : STATUS[f.status];
+  const status =
+    f.status === 'waived' && f.waiver
+      ? `waived: ${f.waiver.reason} (${f.waiver.owner}, until ${f.waiver.expires})`
+      : STATUS[f.status];
   const baseline = f.baseline ? ` (${f.baseline})` : '';
   return `| ${escapeCell(f.policy)} | ${f.severity} | ${escapeCell(findingSubject(f))} | ${escapeCell(f.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
 }
 
-const TABLE_HEAD = ['', '| Policy | Severity | Resource | Message | Location | Status |', '| --- | --- | --- | --- | --- | --- |'];
+const TABLE_HEAD = [
+  '',
+  '| Policy | Severity | Resource | Message | Location | Status |',
+  '| --- | --- | --- | --- | --- | --- |',
+];
 
 function waiverList(title: string, waivers: WaiverRef[], verb: string): string[] {
   if (waivers.length === 0) return [];
@@ -71,7 +78,10 @@ function waiverList(title: string, waivers: WaiverRef[], verb: string): string[]
     '',
     `**${title}**`,
     '',
-    ...waivers.map((w) => `- ${escapeCell(waiverTarget(w))} ${verb} ${escapeCell(w.expires)} (${escapeCell(w.owner)})${w.location ? ` at ${escapeCell(locationText(w.location))}` : ''}`),
+    ...waivers.map(
+      (w) =>
+        `- ${escapeCell(waiverTarget(w))} ${verb} ${escapeCell(w.expires)} (${escapeCell(w.owner)})${w.location ? ` at ${escapeCell(locationText(w.location))}` : ''}`,
+    ),
   ];
 }
 
@@ -82,7 +92,10 @@ function tail(report: Report): string[] {
   ];
   if (report.baseline) {
     const n = (b: Finding['baseline']) => report.findings.filter((f) => f.baseline === b).length;
-    lines.push('', `Baseline ${escapeCell(report.baseline.file)}: ${n('new')} new, ${n('known')} known, ${report.baseline.resolved.length} resolved.`);
+    lines.push(
+      '',
+      `Baseline ${escapeCell(report.baseline.file)}: ${n('new')} new, ${n('known')} known, ${report.baseline.resolved.length} resolved.`,
+    );
   }
   return lines;
 }

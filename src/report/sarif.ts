@@ -13,7 +13,14 @@
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { type FormatOptions, type Formatter, findingSubject, waiverTarget } from './formatter.js';
-import type { Finding, PolicyResult, Report, Severity, SourceLocation, WaiverRef } from './model.js';
+import type {
+  Finding,
+  PolicyResult,
+  Report,
+  Severity,
+  SourceLocation,
+  WaiverRef,
+} from './model.js';
 
 /** Where SARIF viewers link the tool name. Not given by the design: set to the project's home. */
 export const TOOL_INFORMATION_URI = 'https://github.com/steward-policy/steward';
@@ -105,7 +112,12 @@ function waiverNote(w: WaiverRef): string {
   return `${w.reason} (owner ${w.owner}, expires ${w.expires})`;
 }
 
-function result(f: Finding, index: Map<string, number>, policies: Map<string, PolicyResult>, baseline: boolean): Sarif.Result {
+function result(
+  f: Finding,
+  index: Map<string, number>,
+  policies: Map<string, PolicyResult>,
+  baseline: boolean,
+): Sarif.Result {
   const r: Sarif.Result = {
     ruleId: f.policy,
     level: LEVEL[f.severity],
@@ -181,7 +193,12 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
     ...report.findings
       .filter((f) => f.status === 'error')
       .map((f) =>
-        errorNotification(`${findingSubject(f)}: ${f.message}`, f.policy, f.location ?? policies.get(f.policy)?.location ?? null, index),
+        errorNotification(
+          `${findingSubject(f)}: ${f.message}`,
+          f.policy,
+          f.location ?? policies.get(f.policy)?.location ?? null,
+          index,
+        ),
       ),
   ];
   const config = [
@@ -191,7 +208,9 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
   const end = endTime(report);
   const invocation: Sarif.Invocation = {
     executionSuccessful: report.summary.gate !== 'error',
-    ...(end ? { startTimeUtc: new Date(Date.parse(report.startedAt)).toISOString(), endTimeUtc: end } : {}),
+    ...(end
+      ? { startTimeUtc: new Date(Date.parse(report.startedAt)).toISOString(), endTimeUtc: end }
+      : {}),
     ...(errors.length ? { toolExecutionNotifications: errors } : {}),
     ...(config.length ? { toolConfigurationNotifications: config } : {}),
   };
@@ -200,7 +219,9 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
       driver: {
         name: 'steward',
         version: report.tool.version,
-        semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version) ? report.tool.version : undefined,
+        semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version)
+          ? report.tool.version
+          : undefined,
         informationUri: TOOL_INFORMATION_URI,
         rules: report.policies.map(rule),
       },

@@ -114,12 +114,26 @@ function findingLines(f: Finding, width: number, p: Painter): string[] {
   const tag = f.baseline ? `[${f.baseline}] ` : '';
   const loc = locationText(f.location);
   if (f.status === 'error') {
-    return entry(MARK.error, 'yellow', `${tag}${findingSubject(f)}: error: ${f.message}`, loc, width, p);
+    return entry(
+      MARK.error,
+      'yellow',
+      `${tag}${findingSubject(f)}: error: ${f.message}`,
+      loc,
+      width,
+      p,
+    );
   }
   if (f.status === 'violation') {
     return entry(MARK.violation, 'red', `${tag}${findingSubject(f)}: ${f.message}`, loc, width, p);
   }
-  const lines = entry(MARK.waived, 'dim', `${tag}${findingSubject(f)}: ${f.message} (waived)`, loc, width, p);
+  const lines = entry(
+    MARK.waived,
+    'dim',
+    `${tag}${findingSubject(f)}: ${f.message} (waived)`,
+    loc,
+    width,
+    p,
+  );
   if (f.waiver) {
     const w = f.waiver;
     const note = `waived by ${w.owner} until ${w.expires}: ${w.reason}`;
@@ -128,7 +142,12 @@ function findingLines(f: Finding, width: number, p: Painter): string[] {
   return lines;
 }
 
-function policyBlock(policy: PolicyResult, findings: Finding[], width: number, p: Painter): string[] {
+function policyBlock(
+  policy: PolicyResult,
+  findings: Finding[],
+  width: number,
+  p: Painter,
+): string[] {
   const head = `${policy.id}  ${policy.severity}  `;
   const lines =
     len(head) + 1 >= width // an id too long for a header line: plain, cut to the width
@@ -137,13 +156,28 @@ function policyBlock(policy: PolicyResult, findings: Finding[], width: number, p
           `${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}  ${truncate(policy.title, width - len(head))}`,
         ];
   if (policy.error) {
-    lines.push(...entry(MARK.error, 'yellow', `error: ${policy.error}`, locationText(policy.location), width, p));
+    lines.push(
+      ...entry(
+        MARK.error,
+        'yellow',
+        `error: ${policy.error}`,
+        locationText(policy.location),
+        width,
+        p,
+      ),
+    );
   }
   for (const f of sortFindings(findings)) lines.push(...findingLines(f, width, p));
   return lines;
 }
 
-function waiverLines(title: string, waivers: WaiverRef[], verb: string, width: number, p: Painter): string[] {
+function waiverLines(
+  title: string,
+  waivers: WaiverRef[],
+  verb: string,
+  width: number,
+  p: Painter,
+): string[] {
   if (waivers.length === 0) return [];
   const lines = wrap(title, width, '', '').map((l) => p.paint('bold', l));
   for (const w of waivers) {
@@ -161,7 +195,10 @@ function baselineLines(report: Report, width: number, p: Painter): string[] {
   const lines = wrap(text, width, '', '  ').map((l, i) => (i === 0 ? p.paint('bold', l) : l));
   if (resolved.length > 0) {
     const shown = resolved.slice(0, TEXT_MAX_RESOLVED_LISTED).join(', ');
-    const more = resolved.length > TEXT_MAX_RESOLVED_LISTED ? ` and ${resolved.length - TEXT_MAX_RESOLVED_LISTED} more` : '';
+    const more =
+      resolved.length > TEXT_MAX_RESOLVED_LISTED
+        ? ` and ${resolved.length - TEXT_MAX_RESOLVED_LISTED} more`
+        : '';
     lines.push(...wrap(`resolved: ${shown}${more}`, width, '  ', INDENT));
   }
   return lines;
@@ -195,7 +232,10 @@ function statsLine(report: Report): string {
 export const formatText: Formatter = (report: Report, options: FormatOptions) => {
   const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
   const p = new Painter(options.color);
-  const out: string[] = [p.paint('dim', truncate(`steward ${report.tool.version} · ${report.instance}`, width)), ''];
+  const out: string[] = [
+    p.paint('dim', truncate(`steward ${report.tool.version} · ${report.instance}`, width)),
+    '',
+  ];
 
   const byPolicy = new Map<string, Finding[]>();
   for (const f of report.findings) {
@@ -217,7 +257,13 @@ export const formatText: Formatter = (report: Report, options: FormatOptions) =>
   }
 
   const problems = [
-    ...waiverLines('Expired waivers (no longer apply; their findings count again):', report.waivers.expired, 'expired', width, p),
+    ...waiverLines(
+      'Expired waivers (no longer apply; their findings count again):',
+      report.waivers.expired,
+      'expired',
+      width,
+      p,
+    ),
     ...waiverLines('Stale waivers (matched no finding):', report.waivers.stale, 'until', width, p),
     ...baselineLines(report, width, p),
   ];
@@ -228,6 +274,10 @@ export const formatText: Formatter = (report: Report, options: FormatOptions) =>
   const mark = gate === 'pass' ? MARK.pass : MARK.violation;
   const style: Style = gate === 'pass' ? 'green' : gate === 'fail' ? 'red' : 'yellow';
   const verdict = wrap(verdictCounts(report), width, `${mark} `, '  ');
-  out.push(...verdict.map((l, i) => (i === 0 ? `${p.paint(style, mark)}${p.paint('bold', l.slice(1))}` : p.paint('bold', l))));
+  out.push(
+    ...verdict.map((l, i) =>
+      i === 0 ? `${p.paint(style, mark)}${p.paint('bold', l.slice(1))}` : p.paint('bold', l),
+    ),
+  );
   return `${out.join('\n')}\n`;
 };

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { escapeData, escapeProperty, formatGithub, selectAnnotations } from '../../src/report/github.js';
+import {
+  escapeData,
+  escapeProperty,
+  formatGithub,
+  selectAnnotations,
+} from '../../src/report/github.js';
 import type { Finding, Severity } from '../../src/report/model.js';
 import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
 
 function findings(n: number, severity: Severity, overrides: Partial<Finding> = {}): Finding[] {
   return Array.from({ length: n }, (_, i) =>
-    makeFinding({ severity, resource: { kind: 'queue', id: `${severity}-${i}`, name: null }, ...overrides }),
+    makeFinding({
+      severity,
+      resource: { kind: 'queue', id: `${severity}-${i}`, name: null },
+      ...overrides,
+    }),
   );
 }
 
@@ -36,7 +45,13 @@ describe('github format', () => {
     const errors = out.filter((l) => l.startsWith('::error '));
     expect(errors).toHaveLength(10);
     expect(errors.slice(0, 5).every((l) => l.includes('(critical)'))).toBe(true);
-    expect(errors.slice(5).map((l) => l.match(/::queue\/([\w-]+) /)?.[1])).toEqual(['high-0', 'high-1', 'high-2', 'high-3', 'high-4']);
+    expect(errors.slice(5).map((l) => l.match(/::queue\/([\w-]+) /)?.[1])).toEqual([
+      'high-0',
+      'high-1',
+      'high-2',
+      'high-3',
+      'high-4',
+    ]);
     expect(out.filter((l) => l.startsWith('::warning '))).toHaveLength(2);
     expect(out.filter((l) => l.startsWith('::notice'))).toEqual([
       '::notice::3 more errors not shown; see the job summary or report',

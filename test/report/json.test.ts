@@ -10,20 +10,53 @@ describe('json format', () => {
   it('prints the report as valid JSON with 2-space indent and the §8 key order', () => {
     const report = makeReport();
     const out = formatJson(report, { color: false });
-    expect(out.startsWith('{\n  "schemaVersion": 1,\n  "tool": {\n    "name": "steward",')).toBe(true);
+    expect(out.startsWith('{\n  "schemaVersion": 1,\n  "tool": {\n    "name": "steward",')).toBe(
+      true,
+    );
     expect(out.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(out);
     expect(Object.keys(parsed)).toEqual([
-      'schemaVersion', 'tool', 'instance', 'startedAt', 'durationMs', 'failOn', 'summary',
-      'policies', 'findings', 'waivers', 'baseline', 'http',
+      'schemaVersion',
+      'tool',
+      'instance',
+      'startedAt',
+      'durationMs',
+      'failOn',
+      'summary',
+      'policies',
+      'findings',
+      'waivers',
+      'baseline',
+      'http',
     ]);
-    expect(Object.keys(parsed.summary.bySeverity)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
+    expect(Object.keys(parsed.summary.bySeverity)).toEqual([
+      'critical',
+      'high',
+      'medium',
+      'low',
+      'info',
+    ]);
     expect(Object.keys(parsed.findings[0])).toEqual([
-      'policy', 'severity', 'status', 'resource', 'path', 'message', 'location', 'fingerprint',
-      'baseline', 'fix', 'waiver',
+      'policy',
+      'severity',
+      'status',
+      'resource',
+      'path',
+      'message',
+      'location',
+      'fingerprint',
+      'baseline',
+      'fix',
+      'waiver',
     ]);
     expect(Object.keys(parsed.policies[0]).slice(0, 7)).toEqual([
-      'id', 'severity', 'resource', 'status', 'evaluated', 'violations', 'error',
+      'id',
+      'severity',
+      'resource',
+      'status',
+      'evaluated',
+      'violations',
+      'error',
     ]);
     expect(parsed.findings).toHaveLength(report.findings.length);
     expect(parsed.summary).toEqual(report.summary);
@@ -32,7 +65,9 @@ describe('json format', () => {
   it('writes the same text whatever order the engine built the objects in', () => {
     const report = makeReport();
     const shuffled = JSON.parse(JSON.stringify(report), (_k, v) =>
-      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v,
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).reverse())
+        : v,
     );
     expect(formatJson(shuffled, { color: false })).toBe(formatJson(report, { color: false }));
   });
@@ -41,7 +76,10 @@ describe('json format', () => {
     expect(validate(JSON.parse(formatJson(makeReport(), { color: false })))).toEqual([]);
     const withBaseline = makeReport({
       baseline: { file: 'baseline.json', resolved: ['0123abcd'] },
-      findings: [makeFinding({ baseline: 'new', fix: { revoke: ['ADMIN'] } }), makeFinding({ baseline: 'known' })],
+      findings: [
+        makeFinding({ baseline: 'new', fix: { revoke: ['ADMIN'] } }),
+        makeFinding({ baseline: 'known' }),
+      ],
     });
     expect(validate(JSON.parse(formatJson(withBaseline, { color: false })))).toEqual([]);
     expect(validate(JSON.parse(formatJson(makePassingReport(), { color: false })))).toEqual([]);

@@ -25,8 +25,17 @@ function suiteNamed(root: Node, name: string): Node {
 describe('junit format', () => {
   it('writes one suite per policy and one testcase per evaluated resource, with counts', () => {
     const root = parse(formatJunit(makeReport(), { color: false }));
-    expect(root).toMatchObject({ name: 'steward', tests: '14', failures: '5', errors: '1', skipped: '1', time: '2.345' });
-    expect(root.testsuite.map((s: Node) => [s.name, s.tests, s.failures, s.errors, s.skipped])).toEqual([
+    expect(root).toMatchObject({
+      name: 'steward',
+      tests: '14',
+      failures: '5',
+      errors: '1',
+      skipped: '1',
+      time: '2.345',
+    });
+    expect(
+      root.testsuite.map((s: Node) => [s.name, s.tests, s.failures, s.errors, s.skipped]),
+    ).toEqual([
       ['queue-no-admin-for-users', '3', '1', '0', '1'],
       ['data-file-not-public', '2', '1', '0', '0'],
       ['schedule-not-misconfigured', '4', '2', '0', '0'],
@@ -35,7 +44,11 @@ describe('junit format', () => {
       ['workflow-has-description', '1', '1', '0', '0'],
     ]);
     const queue = suiteNamed(root, 'queue-no-admin-for-users');
-    expect(queue.testcase.map((c: Node) => c.name)).toEqual(['q-finance-intake', 'q-ops-triage', 'q-hr-onboarding']);
+    expect(queue.testcase.map((c: Node) => c.name)).toEqual([
+      'q-finance-intake',
+      'q-ops-triage',
+      'q-hr-onboarding',
+    ]);
     expect(queue.testcase[0].failure).toMatchObject({
       type: 'high',
       message: 'User Ana Ruiz (7) holds ADMIN on queue q-finance-intake',
@@ -45,7 +58,10 @@ describe('junit format', () => {
     );
     expect(queue.testcase[2].failure).toBeUndefined();
     const dataset = suiteNamed(root, 'certified-dataset-has-owner-group');
-    expect(dataset.testcase[1]).toMatchObject({ name: 'ds-2', classname: 'certified-dataset-has-owner-group' });
+    expect(dataset.testcase[1]).toMatchObject({
+      name: 'ds-2',
+      classname: 'certified-dataset-has-owner-group',
+    });
     expect(dataset.testcase[1].error.type).toBe('evaluation-error');
   });
 
@@ -53,8 +69,17 @@ describe('junit format', () => {
     const report = makeReport({
       policies: [makePolicy({ resourceIds: ['q1'] })],
       findings: [
-        makeFinding({ resource: { kind: 'queue', id: 'q1', name: null }, path: 'permissions[0]', message: 'first' }),
-        makeFinding({ resource: { kind: 'queue', id: 'q1', name: null }, path: 'permissions[2]', message: 'second', severity: 'critical' }),
+        makeFinding({
+          resource: { kind: 'queue', id: 'q1', name: null },
+          path: 'permissions[0]',
+          message: 'first',
+        }),
+        makeFinding({
+          resource: { kind: 'queue', id: 'q1', name: null },
+          path: 'permissions[2]',
+          message: 'second',
+          severity: 'critical',
+        }),
       ],
     });
     const root = parse(formatJunit(report, { color: false }));
@@ -70,7 +95,9 @@ describe('junit format', () => {
 
   it('adds a policy testcase for a policy-level error and keeps findings on unlisted resources', () => {
     const report = makeReport({
-      policies: [makePolicy({ status: 'error', error: 'GET /api/queues answered 503', resourceIds: [] })],
+      policies: [
+        makePolicy({ status: 'error', error: 'GET /api/queues answered 503', resourceIds: [] }),
+      ],
       findings: [makeFinding({ resource: { kind: 'queue', id: 'q9', name: null } })],
     });
     const root = parse(formatJunit(report, { color: false }));
@@ -83,7 +110,13 @@ describe('junit format', () => {
     const nasty = `a <b> & "c" 'd' \u0007bell\u0000nul\u001b[31m\nnext`;
     const report = makeReport({
       policies: [makePolicy({ id: 'p<&>', title: nasty, resourceIds: ['r"1'] })],
-      findings: [makeFinding({ policy: 'p<&>', resource: { kind: 'queue', id: 'r"1', name: null }, message: nasty })],
+      findings: [
+        makeFinding({
+          policy: 'p<&>',
+          resource: { kind: 'queue', id: 'r"1', name: null },
+          message: nasty,
+        }),
+      ],
     });
     const xml = formatJunit(report, { color: false });
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);

@@ -17,12 +17,18 @@ function findingRows(md: string): string[] {
 
 /** Cells of a table row, split on unescaped pipes. */
 function cells(row: string): string[] {
-  return row.slice(2, -2).split(/(?<!\\)\| /).map((c) => c.trim().replace(/ \|$/, ''));
+  return row
+    .slice(2, -2)
+    .split(/(?<!\\)\| /)
+    .map((c) => c.trim().replace(/ \|$/, ''));
 }
 
 function manyFindings(n: number) {
   return Array.from({ length: n }, (_, i) =>
-    makeFinding({ resource: { kind: 'queue', id: `q-${i}`, name: null }, message: `User ${i} holds ADMIN `.repeat(4) }),
+    makeFinding({
+      resource: { kind: 'queue', id: `q-${i}`, name: null },
+      message: `User ${i} holds ADMIN `.repeat(4),
+    }),
   );
 }
 
@@ -32,7 +38,9 @@ describe('markdown format', () => {
     expect(md.split('\n')[0]).toBe(
       '### ⚠️ steward: error: 5 violations (1 critical, 1 high, 2 medium, 1 info), 1 waived, 1 error in 6 policies',
     );
-    expect(md).toContain('| critical | 1 |\n| high | 1 |\n| medium | 2 |\n| low | 0 |\n| info | 1 |\n| waived | 1 |\n| errors | 1 |');
+    expect(md).toContain(
+      '| critical | 1 |\n| high | 1 |\n| medium | 2 |\n| low | 0 |\n| info | 1 |\n| waived | 1 |\n| errors | 1 |',
+    );
     const rows = findingRows(md);
     expect(rows).toHaveLength(7);
     // Violations first, most severe first; then the error, then the waived finding.
@@ -46,11 +54,19 @@ describe('markdown format', () => {
       'queue-no-admin-for-users',
     ]);
     expect(cells(rows[0])).toEqual([
-      'data-file-not-public', 'critical', 'dataFile/42 publicAccess', 'Data file 42 (prices.csv) is public',
-      'permissions/data-files/42.yaml:2:15', 'violation',
+      'data-file-not-public',
+      'critical',
+      'dataFile/42 publicAccess',
+      'Data file 42 (prices.csv) is public',
+      'permissions/data-files/42.yaml:2:15',
+      'violation',
     ]);
-    expect(cells(rows[6])[5]).toBe('waived: break-glass account, reviewed quarterly (governance@acme.example, until 2027-03-31)');
-    expect(md).toContain('**Expired waivers (no longer apply)**\n\n- schedule-not-misconfigured sch-1009 expired 2025-01-31');
+    expect(cells(rows[6])[5]).toBe(
+      'waived: break-glass account, reviewed quarterly (governance@acme.example, until 2027-03-31)',
+    );
+    expect(md).toContain(
+      '**Expired waivers (no longer apply)**\n\n- schedule-not-misconfigured sch-1009 expired 2025-01-31',
+    );
     expect(md).toContain('**Stale waivers (matched no finding)**');
   });
 
@@ -62,13 +78,17 @@ describe('markdown format', () => {
     const rows = findingRows(formatMarkdown(report, { color: false }));
     expect(rows).toHaveLength(1);
     expect(cells(rows[0])).toHaveLength(6);
-    expect(cells(rows[0])[3]).toBe('a \\| b<br>c &lt;script&gt;x&lt;/script&gt; @\u200Bteam \\*bold\\*');
+    expect(cells(rows[0])[3]).toBe(
+      'a \\| b<br>c &lt;script&gt;x&lt;/script&gt; @\u200Bteam \\*bold\\*',
+    );
     expect(escapeCell('x|y')).toBe('x\\|y');
   });
 
   it('says so when there are no findings', () => {
     const md = formatMarkdown(makePassingReport(), { color: false });
-    expect(md.split('\n')[0]).toBe('### ✅ steward: pass: 0 violations, 0 waived, 0 errors in 6 policies');
+    expect(md.split('\n')[0]).toBe(
+      '### ✅ steward: pass: 0 violations, 0 waived, 0 errors in 6 policies',
+    );
     expect(findingRows(md)).toEqual([]);
     expect(md).toContain('_No findings._');
   });
@@ -87,7 +107,9 @@ describe('markdown format', () => {
     expect(cut).toContain(`_Showing ${shown} of 200 findings to stay within the size limit`);
     expect(cut).toContain('**Expired waivers (no longer apply)**');
     // The budget is used: one more row would not have fit.
-    expect(Buffer.byteLength(cut) + Buffer.byteLength(findingRows(full)[shown]) + 1).toBeGreaterThan(max);
+    expect(
+      Buffer.byteLength(cut) + Buffer.byteLength(findingRows(full)[shown]) + 1,
+    ).toBeGreaterThan(max);
     expect(renderMarkdown(report, Buffer.byteLength(full))).toBe(full);
   });
 });

@@ -36,7 +36,11 @@ describe('sarif format', () => {
   it('has one rule per policy with levels from severity', () => {
     const run = render().runs[0];
     const rules = run.tool.driver.rules!;
-    expect(run.tool.driver).toMatchObject({ name: 'steward', version: '0.1.0', semanticVersion: '0.1.0' });
+    expect(run.tool.driver).toMatchObject({
+      name: 'steward',
+      version: '0.1.0',
+      semanticVersion: '0.1.0',
+    });
     expect(run.tool.driver.informationUri).toMatch(/^https:\/\//);
     expect(rules.map((r) => [r.id, r.defaultConfiguration?.level])).toEqual([
       ['queue-no-admin-for-users', 'error'],
@@ -77,7 +81,9 @@ describe('sarif format', () => {
     });
     const live = run.results!.find((r) => r.ruleId === 'schedule-not-misconfigured')!;
     expect(live.level).toBe('warning');
-    expect(live.locations![0].physicalLocation!.artifactLocation!.uri).toBe('policies/schedules.yaml');
+    expect(live.locations![0].physicalLocation!.artifactLocation!.uri).toBe(
+      'policies/schedules.yaml',
+    );
   });
 
   it('reports waived findings as accepted external suppressions', () => {
@@ -87,7 +93,8 @@ describe('sarif format', () => {
       {
         kind: 'external',
         status: 'accepted',
-        justification: 'break-glass account, reviewed quarterly (owner governance@acme.example, expires 2027-03-31)',
+        justification:
+          'break-glass account, reviewed quarterly (owner governance@acme.example, expires 2027-03-31)',
         location: {
           physicalLocation: {
             artifactLocation: { uri: 'waivers.yaml', uriBaseId: '%SRCROOT%' },

@@ -4,10 +4,15 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = ((addFormatsPlugin as { default?: unknown }).default ?? addFormatsPlugin) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsPlugin as { default?: unknown }).default ?? addFormatsPlugin) as (
+  ajv: Ajv,
+) => Ajv;
 
 function readJson(path: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 export function reportValidator(): (data: unknown) => ErrorObject[] {
@@ -21,7 +26,9 @@ export function reportValidator(): (data: unknown) => ErrorObject[] {
  * same way, so it compiles as draft-07 once `$schema` is dropped and `id` renamed `$id`.
  */
 export function sarifValidator(): (data: unknown) => ErrorObject[] {
-  const schema = readJson('../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
+  const schema = readJson(
+    '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json',
+  );
   delete schema.$schema;
   schema.$id = schema.id;
   delete schema.id;

@@ -35,12 +35,18 @@ describe('text format', () => {
         '    waived by governance@acme.example until 2027-03-31: break-glass account,\n' +
         '    reviewed quarterly',
     );
-    expect(plain).toContain('  ! dataset/ds-2: error: could not read access of dataset ds-2: GET\n');
+    expect(plain).toContain(
+      '  ! dataset/ds-2: error: could not read access of dataset ds-2: GET\n',
+    );
   });
 
   it('names expired and stale waivers', () => {
-    expect(plain).toContain('Expired waivers (no longer apply; their findings count again):\n  ! schedule-not-misconfigured sch-1009 expired 2025-01-31');
-    expect(plain).toContain('Stale waivers (matched no finding):\n  ! data-file-not-public 99 until 2027-12-31 (web@acme.example)');
+    expect(plain).toContain(
+      'Expired waivers (no longer apply; their findings count again):\n  ! schedule-not-misconfigured sch-1009 expired 2025-01-31',
+    );
+    expect(plain).toContain(
+      'Stale waivers (matched no finding):\n  ! data-file-not-public 99 until 2027-12-31 (web@acme.example)',
+    );
   });
 
   it('ends with run statistics and the verdict', () => {
@@ -66,7 +72,9 @@ describe('text format', () => {
     const out = formatText(withBaseline, { color: false });
     expect(out).toContain('  ✖ [new] queue/q-finance-intake permissions[0]:');
     expect(out).toContain('  ✖ [known] queue/q-finance-intake permissions[0]:');
-    expect(out).toContain('Baseline baseline.json: 1 new, 1 known, 2 resolved\n  resolved: aa11, bb22\n');
+    expect(out).toContain(
+      'Baseline baseline.json: 1 new, 1 known, 2 resolved\n  resolved: aa11, bb22\n',
+    );
   });
 
   it('uses ANSI colour only when asked', () => {
@@ -80,11 +88,18 @@ describe('text format', () => {
   it('keeps every line within 80 columns, also for long messages and ids', () => {
     const long = makeReport({
       findings: [
-        makeFinding({ message: 'User Ana Ruiz (7) holds ADMIN on a queue whose description goes on and on '.repeat(3) }),
+        makeFinding({
+          message:
+            'User Ana Ruiz (7) holds ADMIN on a queue whose description goes on and on '.repeat(3),
+        }),
         makeFinding({ resource: { kind: 'queue', id: `q-${'x'.repeat(120)}`, name: null } }),
       ],
     });
-    for (const out of [plain, formatText(long, { color: false }), formatText(long, { color: true })]) {
+    for (const out of [
+      plain,
+      formatText(long, { color: false }),
+      formatText(long, { color: true }),
+    ]) {
       const over = out.split('\n').filter((l) => visible(l) > 80);
       expect(over).toEqual([]);
     }
