@@ -1,0 +1,89 @@
+// The built-in pack against the demo instance finds exactly what demo/PLANTED.md lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/engine/run.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { loadPolicies } from '../../src/policy/loader.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { type Demo, ROOT, startDemo, summary } from './harness.js';
+
+const MISSION = ['no-misconfigured-schedules', 'certified-datasets-need-owner-group', 'queue-no-admin-for-users'];
+
+let demo: Demo;
+let all: RunResult;
+let requests: number;
+let counts: Record<string, number>;
+const pack = async () => (await loadPolicies(['builtin'], { kinds: RESOURCE_KINDS, cwd: ROOT })).map((d) => compilePolicy(d));
+beforeAll(async () => {
+  demo = await startDemo();
+  all = await demo.run(await pack());
+  requests = demo.sandbox.totalRequests();
+  counts = { ...demo.sandbox.counts };
+});
+afterAll(() => demo.close());
+
+describe('built-in pack on the demo instance', () => {
+  it('the three mission policies find exactly their planted violations', async () => {
+    const mission = (await pack()).filter((p) => MISSION.includes(p.id));
+    expect(mission).toHaveLength(3);
+    const run = await demo.run(mission);
+    expect(summary(run)).toEqual([
+      'violation certified-datasets-need-owner-group ds-hr-certified',
+      'violation certified-datasets-need-owner-group ds-sales-certified',
+      'violation no-misconfigured-schedules 9001',
+      'violation no-misconfigured-schedules 9002',
+      'violation no-misconfigured-schedules 9003',
+      'violation queue-no-admin-for-users q-finance-intake 7',
+      'violation queue-no-admin-for-users q-support-escalations 12',
+      'violation queue-no-admin-for-users q-support-escalations 15',
+    ]);
+  });
+
+  it('every policy finds exactly the planted violations and nothing else', () => {
+    const fs = '3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77';
+    expect(summary(all)).toEqual(
+      [
+        'violation no-misconfigured-schedules 9001',
+        'violation no-misconfigured-schedules 9002',
+        'violation no-misconfigured-schedules 9003',
+        'violation schedule-timezone-valid 9004',
+        'violation enabled-schedules-have-recipients 9005',
+        'violation certified-datasets-need-owner-group ds-sales-certified',
+        'violation certified-datasets-need-owner-group ds-hr-certified',
+        'violation datasets-have-an-owner ds-scratch',
+        'violation scheduled-cards-certification-current 7001',
+        'violation queue-no-admin-for-users q-finance-intake 7',
+        'violation queue-no-admin-for-users q-support-escalations 12',
+        'violation queue-no-admin-for-users q-support-escalations 15',
+        'violation queue-entries-grant-something q-hr-requests 31',
+        'violation data-files-not-public 42',
+        'violation data-files-no-admin-grant 43 7',
+        'violation calculated-fields-valid instance',
+        'violation calculated-fields-links-valid instance',
+        `violation fileset-files-sha256 ${fs}:/raw/legacy.csv`,
+        'violation workflows-are-named wf-unnamed',
+      ].sort(),
+    );
+    expect(all.results.every((r) => r.status === 'fail')).toBe(true);
+  });
+
+  it('reads each thing once: one request per dataset part, card certification, file and list page', () => {
+    const c = counts;
+    const scopeDatasets = 25;
+    expect({
+      requests,
+      certification: c.getCertificationStatus,
+      access: c.getDatasetPermissions,
+      misconfigured: c.getMisconfiguredReports,
+      files: c.getFileByPath,
+      stats: c.getCalculatedFieldStatistics,
+      workflows: c.listWorkflows,
+      schedules: c.listReportSchedules,
+    }).toMatchObject({ misconfigured: 1, files: 3, stats: 1, workflows: 1, access: scopeDatasets, schedules: 1 });
+    // nothing else: no writes, no repeated reads
+    const reads = ['getCertificationStatus', 'getDatasetPermissions', 'getMisconfiguredReports', 'getFileByPath'];
+    const listed = [...reads, 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];
+    expect(requests).toBe(listed.reduce((n, op) => n + c[op], 0));
+    const cards = all.results.find((r) => r.id === 'scheduled-cards-certification-current')!.resourceIds.length;
+    expect(c.getCertificationStatus).toBe(scopeDatasets + cards);
+  });
+});
