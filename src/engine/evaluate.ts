@@ -26,7 +26,7 @@ export interface Outcome {
   path: string | null;
   itemKey: string | null;
   passed: boolean;
-  /** The rendered message, for violations. */
+  /** The rendered message, for violations (the title plus the reason when rendering failed). */
   message?: string;
   /** What the finding's fingerprint hashes: the item, or the resource fields the check reads. */
   offendingValue: unknown;
@@ -77,9 +77,8 @@ export function judgeItems(
     if ('error' in held) return { ...head, passed: false, error: held.error };
     if (held.ok) return { ...head, passed: true };
     const message = check(policy, 'message', () => policy.message.render(bindings));
-    return 'error' in message
-      ? { ...head, passed: false, message: policy.def.title, error: message.error }
-      : { ...head, passed: false, message: message.ok };
+    // The violation is certain even when its text is not: keep it a violation, say why.
+    return { ...head, passed: false, message: 'error' in message ? `${policy.def.title} (${message.error})` : message.ok };
   });
 }
 

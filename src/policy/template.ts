@@ -26,8 +26,9 @@ export function compileTemplate(source: string, origin: ExpressionOrigin, option
   let last = 0;
   for (const m of source.matchAll(SEGMENT)) {
     parts.push(source.slice(last, m.index));
-    const inner = m[1];
-    const start = m.index + 2;
+    // Trimmed, so `{{ x }}` and an expression `x` elsewhere share one compilation.
+    const inner = m[1].trim();
+    const start = m.index + 2 + (m[1].length - m[1].trimStart().length);
     // Positions inside the segment are offsets of the whole template.
     const at = (offset: number) => position(origin, start + offset);
     try {

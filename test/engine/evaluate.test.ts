@@ -1,0 +1,129 @@
+// Pure evaluation of compiled policies on queue and data-file documents: which items are
+// selected (path, key), which fail with what message and offending value, and that a CEL
+// error becomes an error outcome instead of a pass.
+import { describe, expect, it } from 'vitest';
+import { evaluateDocument, judgeItems, selectItems } from '../../src/engine/evaluate.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { loadPolicies } from '../../src/policy/loader.js';
+import type { PolicyDefinition } from '../../src/policy/types.js';
+import { KINDS } from '../fixtures/kinds.js';
+
+const now = new Date('2025-06-01T00:00:00Z');
+const pack = await loadPolicies(['builtin'], { kinds: KINDS });
+const compiled = (id: string) => compilePolicy(pack.find((p) => p.id === id)!);
+
+const SUPPORT = {
+  id: 'q-support-escalations',
+  permissions: [
+    { id: 'g-21', name: 'Support Leads', type: 'GROUP', permissions: ['ADMIN', 'READ'] },
+    { id: '12', name: 'Chen Wei', type: 'USER', permissions: ['ADMIN', 'READ', 'WRITE'] },
+    { id: '15', name: 'On-call Break Glass', type: 'USER', permissions: ['ADMIN'] },
+    { id: '16', name: 'Reader', type: 'USER', permissions: ['READ'] },
+  ],
+};
+
+describe('selectItems', () => {
+  it('each + when selects the matching items with their path and key', () => {
+    const sel = selectItems(compiled('queue-no-admin-for-users'), SUPPORT, { now });
+    expect(sel).toEqual([
+      { path: 'permissions[1]', itemKey: '12', item: SUPPORT.permissions[1] },
+      { path: 'permissions[2]', itemKey: '15', item: SUPPORT.permissions[2] },
+      { path: 'permissions[3]', itemKey: '16', item: SUPPORT.permissions[3] },
+    ]);
+  });
+
+  it('item keys fall back to entityId, then to the index', () => {
+    const policy = compiled('data-files-no-admin-grant');
+    const doc = { id: 43, entries: [{ entityId: '7', grant: 'READ' }, { grant: 'READ' }] };
+    expect(selectItems(policy, doc, { now }).map((s) => [s.path, s.itemKey])).toEqual([
+      ['entries[0]', '7'],
+      ['entries[1]', '1'],
+    ]);
+  });
+
+  it('without each: the resource itself when `when` holds, nothing otherwise', () => {
+    const policy = compiled('enabled-schedules-have-recipients');
+    expect(selectItems(policy, { id: 1, schedule: { enabled: true } }, { now })).toEqual([{ path: null, itemKey: null }]);
+    expect(selectItems(policy, { id: 1, schedule: { enabled: false } }, { now })).toEqual([]);
+  });
+});
+
+describe('judgeItems', () => {
+  it('user ADMIN entries fail with the rendered message and the item as offending value', () => {
+    const policy = compiled('queue-no-admin-for-users');
+    const out = judgeItems(policy, SUPPORT, selectItems(policy, SUPPORT, { now }), { now });
+    expect(out).toEqual([
+      {
+        path: 'permissions[1]',
+        itemKey: '12',
+        passed: false,
+        message: 'User Chen Wei (12) holds ADMIN on queue q-support-escalations',
+        offendingValue: SUPPORT.permissions[1],
+      },
+      {
+        path: 'permissions[2]',
+        itemKey: '15',
+        passed: false,
+        message: 'User On-call Break Glass (15) holds ADMIN on queue q-support-escalations',
+        offendingValue: SUPPORT.permissions[2],
+      },
+      { path: 'permissions[3]', itemKey: '16', passed: true, offendingValue: SUPPORT.permissions[3] },
+    ]);
+  });
+
+  it('a whole-resource policy offends with the fields it reads; params come from env or the policy', () => {
+    const policy = compiled('calculated-fields-valid');
+    const doc = { id: 'instance', total: 10, invalid: 3, invalidLink: 0 };
+    expect(evaluateDocument(policy, doc, { now })).toEqual([
+      {
+        path: null,
+        itemKey: null,
+        passed: false,
+        message: '3 calculated field(s) are invalid (at most 0 allowed)',
+        offendingValue: { invalid: 3 },
+      },
+    ]);
+    expect(evaluateDocument(policy, doc, { now, params: { maxInvalid: 3 } })[0].passed).toBe(true);
+  });
+
+  it('a CEL error in one item is an error outcome for that item; the others are judged', () => {
+    const policy = compiled('queue-entries-grant-something');
+    const doc = {
+      id: 'q',
+      permissions: [{ id: '1', name: 'A', type: 'USER', permissions: [] }, { id: '2', type: 'USER' }, { id: '3', permissions: ['READ'] }],
+    };
+    const out = evaluateDocument(policy, doc, { now });
+    expect(out.map((o) => [o.itemKey, o.passed, o.error ?? null])).toEqual([
+      ['1', false, null],
+      ['2', false, 'policy queue-entries-grant-something: assert: field not found: permissions'],
+      ['3', true, null],
+    ]);
+  });
+
+  it('errors in each and when, and a non-bool assert, are errors; a failing message keeps the violation', () => {
+    const def: PolicyDefinition = { ...pack.find((p) => p.id === 'queue-no-admin-for-users')! };
+    const policy = compilePolicy(def);
+    expect(evaluateDocument(policy, { id: 'q' }, { now })).toEqual([
+      { path: null, itemKey: null, passed: false, offendingValue: { id: 'q' }, error: 'policy queue-no-admin-for-users: each: field not found: permissions' },
+    ]);
+    const noType = evaluateDocument(policy, { id: 'q', permissions: [{ id: '1', permissions: ['ADMIN'] }] }, { now });
+    expect(noType[0].error).toBe('policy queue-no-admin-for-users: when: field not found: type');
+    const notList = evaluateDocument(policy, { id: 'q', permissions: 'ADMIN' }, { now });
+    expect(notList[0].error).toBe('policy queue-no-admin-for-users: each: must evaluate to a list, got string');
+
+    const msg = compilePolicy({ ...def, message: 'User {{ item.nickname }}' });
+    const [o] = evaluateDocument(msg, { id: 'q', permissions: [{ id: '7', type: 'USER', permissions: ['ADMIN'] }] }, { now });
+    expect(o).toEqual({
+      path: 'permissions[0]',
+      itemKey: '7',
+      passed: false,
+      message: 'Queues grant ADMIN only through groups (policy queue-no-admin-for-users: message: field not found: nickname)',
+      offendingValue: { id: '7', type: 'USER', permissions: ['ADMIN'] },
+    });
+
+    const dyn = compilePolicy({ ...def, each: undefined, when: undefined, fix: undefined, assert: 'resource.flag', message: 'm' });
+    expect(evaluateDocument(dyn, { id: 'q', flag: 'yes' }, { now })[0].error).toBe(
+      'policy queue-no-admin-for-users: assert: assert must evaluate to a bool, got string',
+    );
+  });
+});

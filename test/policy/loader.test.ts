@@ -1,0 +1,151 @@
+// Every kind of bad policy input is reported at the exact file:line:column of the offending
+// node, all problems of a run together, in one InputError.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
+import type { InputProblem } from '../../src/policy/types.js';
+import { KINDS } from '../fixtures/kinds.js';
+
+const problemsOf = (text: string): InputProblem[] => parsePolicyText(text, 'p.yaml', { kinds: KINDS }).problems;
+
+const VALID = `policies:
+  - id: queue-no-admin-for-users
+    title: Queues grant ADMIN only through groups
+    severity: high
+    resource: queue
+    each: resource.permissions
+    when: item.type == 'USER'
+    assert: "!('ADMIN' in item.permissions)"
+    message: "User {{ item.name }} holds ADMIN on {{ resource.id }}"
+    fix: { revoke: [ADMIN] }
+`;
+
+describe('policy loader', () => {
+  it('reads a valid policy with defaults and field positions', () => {
+    const { policies, problems } = parsePolicyText(VALID, 'p.yaml', { kinds: KINDS });
+    expect(problems).toEqual([]);
+    expect(policies).toHaveLength(1);
+    const p = policies[0];
+    expect(p).toMatchObject({ id: 'queue-no-admin-for-users', description: '', params: {}, tags: [], tests: [], fix: { revoke: ['ADMIN'] } });
+    expect(p.location).toEqual({ file: 'p.yaml', line: 2, column: 5 });
+    expect(p.fieldLocations.assert).toEqual({ file: 'p.yaml', line: 8, column: 13 });
+    expect(p.fieldLocations.when).toEqual({ file: 'p.yaml', line: 7, column: 11 });
+  });
+
+  it('YAML syntax error', () => {
+    expect(problemsOf('policies:\n  - id: a\n    title: [unclosed\n')).toEqual([
+      expect.objectContaining({ file: 'p.yaml', line: 4, column: 1 }),
+    ]);
+    const [p] = problemsOf('policies:\n  - id: a\n   title: x\n');
+    expect(p).toEqual({ file: 'p.yaml', line: 3, column: 1, message: 'YAML syntax error: Sequence item without - indicator' });
+  });
+
+  it('schema violation: wrong value, unknown field, missing field', () => {
+    const text = VALID.replace('severity: high', 'severity: urgent').replace('    fix:', '    asert: x\n    fix:');
+    expect(problemsOf(text)).toEqual([
+      { file: 'p.yaml', line: 10, column: 5, message: expect.stringMatching(/^unknown field 'asert' \(allowed: id, title, /) },
+      { file: 'p.yaml', line: 4, column: 15, message: 'severity: must be one of: info, low, medium, high, critical' },
+    ]);
+    expect(problemsOf(VALID.replace('    title: Queues grant ADMIN only through groups\n', ''))).toEqual([
+      { file: 'p.yaml', line: 2, column: 5, message: "missing required field 'title'" },
+    ]);
+    expect(problemsOf(`${VALID}    tests:\n      - name: t\n        resource: {}\n        violations: -1\n`)).toEqual([
+      { file: 'p.yaml', line: 14, column: 21, message: 'tests[0].violations: must be >= 0' },
+    ]);
+  });
+
+  it('CEL syntax error points at the column inside the expression', () => {
+    expect(problemsOf(VALID.replace("when: item.type == 'USER'", "when: item.type == = 'USER'"))).toEqual([
+      // the parser stops at the operator whose right side is missing
+      { file: 'p.yaml', line: 7, column: 21, message: 'CEL syntax error: found = but expecting end of input' },
+    ]);
+    // Inside a double-quoted scalar the quote is skipped; inside a message segment the braces.
+    expect(problemsOf(VALID.replace('{{ item.name }}', '{{ item.name + }}'))[0]).toMatchObject({ line: 9, column: 33 });
+  });
+
+  it('CEL in a block scalar maps to its own line and column', () => {
+    const text = VALID.replace("    when: item.type == 'USER'\n", "    when: |\n      item.type == 'USER' &&\n        item.nme.size() > 0 && itm\n");
+    expect(problemsOf(text)).toEqual([
+      expect.objectContaining({ line: 9, column: 32, message: expect.stringMatching(/^undeclared variable 'itm'/) }),
+    ]);
+  });
+
+  it('CEL undeclared variable, unknown function, undeclared parameter, type errors', () => {
+    expect(problemsOf(VALID.replace("assert: \"!('ADMIN' in item.permissions)\"", 'assert: resurce.id != ""'))).toEqual([
+      { file: 'p.yaml', line: 8, column: 13, message: "undeclared variable 'resurce'; available: resource, item, params, now" },
+    ]);
+    const noEach = VALID.replace('    each: resource.permissions\n', '').replace('    fix: { revoke: [ADMIN] }\n', '');
+    expect(problemsOf(noEach)[0]).toEqual({
+      file: 'p.yaml',
+      line: 6,
+      column: 11,
+      message: "undeclared variable 'item' (`item` exists only in a policy with `each`); available: resource, params, now",
+    });
+    expect(problemsOf(VALID.replace("when: item.type == 'USER'", 'when: isUser(item)'))).toEqual([
+      { file: 'p.yaml', line: 7, column: 11, message: "unknown function 'isUser'" },
+    ]);
+    expect(problemsOf(VALID.replace("when: item.type == 'USER'", 'when: size(item.permissions) > params.max'))).toEqual([
+      { file: 'p.yaml', line: 7, column: 42, message: "undeclared parameter 'max' (declared: none)" },
+    ]);
+    expect(problemsOf(VALID.replace("when: item.type == 'USER'", 'when: size(item.permissions)'))).toEqual([
+      { file: 'p.yaml', line: 7, column: 11, message: 'type error: must be a bool expression, this one yields a number' },
+    ]);
+  });
+
+  it('unknown resource kind', () => {
+    expect(problemsOf(VALID.replace('resource: queue', 'resource: queues'))).toEqual([
+      {
+        file: 'p.yaml',
+        line: 5,
+        column: 15,
+        message: 'unknown resource kind "queues" (known: calculatedFields, card, dataFile, dataset, filesetFile, queue, reportSchedule, workflow)',
+      },
+    ]);
+  });
+
+  it('unknown fix kind for that kind, bad fix value, item fix without each', () => {
+    expect(problemsOf(VALID.replace('fix: { revoke: [ADMIN] }', 'fix: { publicAccess: false }'))).toEqual([
+      { file: 'p.yaml', line: 10, column: 12, message: "unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: revoke, remove)" },
+    ]);
+    expect(problemsOf(VALID.replace('fix: { revoke: [ADMIN] }', 'fix: { revoke: [ADMIN, ROOT] }'))).toEqual([
+      { file: 'p.yaml', line: 10, column: 28, message: expect.stringMatching(/^fix\.revoke\[1\]: must be one of: ADMIN, SHARE/) },
+    ]);
+    const wf = VALID.replace('resource: queue', 'resource: workflow').replace('fix: { revoke: [ADMIN] }', 'fix: { remove: true }');
+    expect(problemsOf(wf)).toEqual([
+      { file: 'p.yaml', line: 10, column: 12, message: "unknown fix kind 'remove' for resource kind 'workflow' (this kind has no fixes)" },
+    ]);
+    const noEach = VALID.replace('    each: resource.permissions\n    when: item.type == \'USER\'\n', '').replace(
+      "assert: \"!('ADMIN' in item.permissions)\"",
+      'assert: size(resource.permissions) > 0',
+    ).replace('{{ item.name }}', 'someone');
+    expect(problemsOf(noEach)).toEqual([
+      { file: 'p.yaml', line: 8, column: 12, message: "fix 'revoke' applies to an item: the policy needs `each`" },
+    ]);
+  });
+
+  it('duplicate id points at the second, across files, with every problem collected', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-policies-'));
+    writeFileSync(path.join(dir, 'a.yaml'), VALID);
+    writeFileSync(path.join(dir, 'b.yml'), `# second\n${VALID.replace('severity: high', 'severity: nope')}`);
+    writeFileSync(path.join(dir, 'notes.txt'), 'not a policy');
+    const err = await loadPolicies(['.'], { kinds: KINDS, cwd: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).problems).toEqual([
+      { file: 'b.yml', line: 5, column: 15, message: 'severity: must be one of: info, low, medium, high, critical' },
+      { file: 'b.yml', line: 3, column: 9, message: "duplicate policy id 'queue-no-admin-for-users' (first defined at a.yaml:2:9)" },
+    ]);
+    expect((err as InputError).message).toContain("b.yml:3:9: duplicate policy id 'queue-no-admin-for-users'");
+  });
+
+  it('a missing path is a problem; files load in order', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-policies-'));
+    writeFileSync(path.join(dir, 'one.yaml'), VALID);
+    const err = await loadPolicies(['one.yaml', 'missing/'], { kinds: KINDS, cwd: dir }).catch((e: unknown) => e);
+    expect((err as InputError).problems).toEqual([{ file: 'missing/', line: 0, column: 0, message: 'no such policy file or folder' }]);
+    const ok = await loadPolicies(['one.yaml'], { kinds: KINDS, cwd: dir });
+    expect(ok.map((p) => `${p.location.file}:${p.location.line}`)).toEqual(['one.yaml:2']);
+  });
+});
