@@ -92,9 +92,17 @@ export function globMatches(glob: string, value: string): boolean {
   return new RegExp(`^${body}$`, 's').test(value);
 }
 
-/** Today as YYYY-MM-DD in UTC: the day a waiver's `expires` is compared with. */
+/**
+ * The time zone whose calendar day a waiver's `expires` is compared with. DESIGN §7 says only
+ * "from that day on"; UTC makes a run give the same answer on every CI runner.
+ */
+export const WAIVER_EXPIRY_TIME_ZONE = 'UTC';
+
+const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: 'short' });
+
+/** Today as YYYY-MM-DD in WAIVER_EXPIRY_TIME_ZONE. */
 export function today(now: Date): string {
-  return now.toISOString().slice(0, 10);
+  return dayFormat.format(now);
 }
 
 /** From its `expires` day on, a waiver no longer applies. */
