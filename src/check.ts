@@ -16,11 +16,14 @@ import { type CompiledPolicy, compilePolicy } from './policy/compile.js';
 import { loadPolicies } from './policy/loader.js';
 import type { InputProblem, PolicyDefinition } from './policy/types.js';
 import type { FailOn, Report, WaiverRef } from './report/model.js';
+import { type ProgressEvent, withProgress } from './progress.js';
 import { RESOURCE_KINDS } from './resources/index.js';
 import { loadManifests } from './resources/manifests.js';
 import { startSandbox } from './sandbox/index.js';
 import type { Sandbox, SandboxOptions } from './sandbox/types.js';
 import { readSnapshot, replayApi } from './snapshot/index.js';
+
+export type { ProgressEvent } from './progress.js';
 
 export interface CheckOptions {
   /** steward.yaml; default ./steward.yaml if present (demo/steward.yaml with `sandbox`). */
@@ -57,14 +60,6 @@ export interface CheckOptions {
   wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
   /** The run's clock (waiver expiry, `now` in expressions). */
   now?: Date;
-}
-
-export interface ProgressEvent {
-  kind: string;
-  /** Resources of this kind read so far. */
-  read: number;
-  /** How many there are to read, when known. */
-  total: number | null;
 }
 
 /** Everything validated, nothing sent. */
@@ -224,7 +219,8 @@ export async function withConnection<T>(
 
 /** Evaluates a prepared run over an open connection. */
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
-  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+  const wrapped = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+  const api = options.onProgress ? withProgress(wrapped, prepared.config.scope, options.onProgress) : wrapped;
   const startedAt = options.now ?? new Date();
   const t0 = performance.now();
   const run = await runPolicies({

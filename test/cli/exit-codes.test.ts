@@ -1,0 +1,107 @@
+// Exit codes of DESIGN §9 from realistic runs of the built CLI against a sandbox.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { findingKeys, PLANTED, runCli, sandboxEnv } from './helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: 'tok-exit-codes-0001' });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sandbox.resetCounts();
+  sandbox.configure({ misconfiguredStatus: 200, workflowGrant: true });
+});
+
+const DEMO = ['--config', 'demo/steward.yaml'];
+
+describe('steward check exit codes', () => {
+  it('1: the demo instance breaks every built-in policy exactly as planted', async () => {
+    const r = await runCli(['check', ...DEMO, '--format', 'json'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout);
+    expect(findingKeys(report)).toEqual(PLANTED);
+    expect(findingKeys(report, 'waived')).toEqual(['queue-no-admin-for-users queue/q-support-escalations permissions[2]']);
+    expect(report.summary).toMatchObject({ policies: 14, violations: 18, waived: 1, errors: 0, gate: 'fail' });
+    expect(report.http.requests).toBe(sandbox.totalRequests());
+  });
+
+  it('0: no violation at or above --fail-on', async () => {
+    const r = await runCli(['check', ...DEMO, '--only', 'queue-no-admin-for-users', '--fail-on', 'critical'], {
+      env: sandboxEnv(sandbox),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pass: 2 violations \(2 high\), 1 waived, 0 errors in 1 policy/);
+    // Queues are declared (manifests): nothing to read from the API.
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('--fail-on: critical fails on the one critical, none never fails, config failOn applies without the flag', async () => {
+    const only = ['--only', 'data-files-not-public', '--only', 'calculated-fields-valid'];
+    const env = sandboxEnv(sandbox);
+    const codes = [];
+    for (const failOn of ['critical', 'none']) {
+      codes.push((await runCli(['check', ...DEMO, ...only, '--fail-on', failOn, '--format', 'json'], { env })).code);
+    }
+    expect(codes).toEqual([1, 0]);
+    // calculated-fields-valid is medium: at --fail-on high only the critical one counts.
+    const medium = await runCli(['check', ...DEMO, '--only', 'calculated-fields-valid', '--fail-on', 'high'], { env });
+    expect(medium.code).toBe(0);
+    const fromConfig = await runCli(['check', ...DEMO, '--only', 'calculated-fields-valid'], { env });
+    expect(fromConfig.code).toBe(1); // demo/steward.yaml says failOn: low
+  });
+
+  it('--only runs just those policies and reads just what they need', async () => {
+    const r = await runCli(['check', ...DEMO, '--only', 'workflows-are-named', '--format', 'json'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.policies.map((p: { id: string }) => p.id)).toEqual(['workflows-are-named']);
+    expect(findingKeys(report)).toEqual(['workflows-are-named workflow/wf-unnamed']);
+    expect(sandbox.counts.listWorkflows).toBe(1);
+    expect(sandbox.totalRequests()).toBe(1);
+  });
+
+  it('2: a broken policy file is reported at file:line:column and nothing is sent', async () => {
+    const r = await runCli(['check', ...DEMO, '--policies', 'test/cli/fixtures/broken-policy.yaml'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^test\/cli\/fixtures\/broken-policy\.yaml:8:\d+: .*/m);
+    expect(r.stderr).toContain('nothing was sent to the API');
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('2: bad flags (unknown flag, bad --fail-on, bad --output, unknown --only id), nothing sent', async () => {
+    const env = sandboxEnv(sandbox);
+    const unknown = await runCli(['check', ...DEMO, '--fial-on', 'high'], { env });
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining("unknown option '--fial-on'")]);
+    const failOn = await runCli(['check', ...DEMO, '--fail-on', 'severe'], { env });
+    expect([failOn.code, failOn.stderr]).toEqual([2, expect.stringContaining('must be one of: info, low, medium, high, critical, none')]);
+    const output = await runCli(['check', ...DEMO, '--output', 'pdf=x.pdf'], { env });
+    expect([output.code, output.stderr]).toEqual([2, expect.stringContaining('unknown format "pdf"')]);
+    const noPath = await runCli(['check', ...DEMO, '--output', 'sarif'], { env });
+    expect([noPath.code, noPath.stderr]).toEqual([2, expect.stringContaining('expected FORMAT=PATH')]);
+    const only = await runCli(['check', ...DEMO, '--only', 'no-such-policy'], { env });
+    expect([only.code, only.stderr]).toEqual([2, expect.stringContaining('--only: no policy with id "no-such-policy"')]);
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('3: a wrong token fails closed, naming the 401, and never prints the token', async () => {
+    const r = await runCli(['check', ...DEMO, '--only', 'workflows-are-named', '--only', 'calculated-fields-valid'], {
+      env: sandboxEnv(sandbox, 'tok-wrong-9999'),
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/could not evaluate 2 policies/);
+    expect(r.stderr).toMatch(/401/);
+    expect(r.stdout + r.stderr).not.toContain('tok-wrong-9999');
+  });
+
+  it('3: the misconfigured-reports endpoint answering 403', async () => {
+    sandbox.configure({ misconfiguredStatus: 403 });
+    const r = await runCli(['check', ...DEMO, '--only', 'no-misconfigured-schedules', '--format', 'json'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).summary.gate).toBe('error');
+    expect(r.stderr).toMatch(/403/);
+  });
+});

@@ -1,0 +1,101 @@
+// Runs the built CLI (node dist/cli.js) as a child process, as a user would, with a clean
+// environment: only what the test passes (plus PATH/HOME) reaches it.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Sandbox } from '../../src/sandbox/types.js';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+export const CLI = path.join(REPO, 'dist/cli.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** STEWARD_* variables pointing at a sandbox. */
+export function sandboxEnv(sandbox: Sandbox, token = sandbox.token): Record<string, string> {
+  return { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_WORKFLOW_URL: sandbox.workflowUrl, STEWARD_TOKEN: token };
+}
+
+/** A fresh temp directory. */
+export function tempDir(prefix = 'steward-cli-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** A temp copy of demo/ (config, manifests, waivers), to edit without touching the repo. */
+export function copyDemo(): string {
+  const dir = tempDir('steward-demo-');
+  cpSync(path.join(REPO, 'demo'), dir, { recursive: true });
+  return dir;
+}
+
+/** Every file under dir, recursively, with its text. */
+export function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) Object.assign(out, readTree(p));
+    else out[p] = readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+/** The demo's planted violations (demo/PLANTED.md) as `policy resource[ path]`, sorted. */
+export const PLANTED = [
+  'calculated-fields-links-valid calculatedFields/instance',
+  'calculated-fields-valid calculatedFields/instance',
+  'certified-datasets-need-owner-group dataset/ds-hr-certified',
+  'certified-datasets-need-owner-group dataset/ds-sales-certified',
+  'data-files-no-admin-grant dataFile/43 entries[0]',
+  'data-files-not-public dataFile/42',
+  'datasets-have-an-owner dataset/ds-scratch',
+  'enabled-schedules-have-recipients reportSchedule/9005',
+  'fileset-files-sha256 filesetFile/3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77:/raw/legacy.csv',
+  'no-misconfigured-schedules reportSchedule/9001',
+  'no-misconfigured-schedules reportSchedule/9002',
+  'no-misconfigured-schedules reportSchedule/9003',
+  'queue-entries-grant-something queue/q-hr-requests permissions[1]',
+  'queue-no-admin-for-users queue/q-finance-intake permissions[0]',
+  'queue-no-admin-for-users queue/q-support-escalations permissions[1]',
+  'scheduled-cards-certification-current card/7001',
+  'schedule-timezone-valid reportSchedule/9004',
+  'workflows-are-named workflow/wf-unnamed',
+].sort();
+
+interface JsonFinding {
+  policy: string;
+  status: string;
+  resource: { kind: string; id: string };
+  path: string | null;
+}
+
+/** Findings of a JSON report with the given status, as `policy kind/id[ path]`, sorted. */
+export function findingKeys(report: { findings: JsonFinding[] }, status = 'violation'): string[] {
+  return report.findings
+    .filter((f) => f.status === status)
+    .map((f) => `${f.policy} ${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)
+    .sort();
+}

@@ -1,0 +1,68 @@
+// Report files of every format in one run, the token never written anywhere, and the same
+// verdict through 429 (Retry-After) and 503 answers.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { findingKeys, PLANTED, readTree, runCli, sandboxEnv, tempDir } from './helpers.js';
+
+const TOKEN = 'tok_SECRET_7f3a9c1e5b';
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: TOKEN });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.resetCounts());
+
+const DEMO = ['--config', 'demo/steward.yaml'];
+
+describe('steward check outputs', () => {
+  it('writes all six formats in one run, each parseable, with the same findings; never the token, even with --verbose', async () => {
+    const out = tempDir();
+    const files = {
+      text: path.join(out, 'r.txt'),
+      json: path.join(out, 'r.json'),
+      sarif: path.join(out, 'nested/r.sarif'),
+      junit: path.join(out, 'r.xml'),
+      markdown: path.join(out, 'r.md'),
+      github: path.join(out, 'r.github'),
+    };
+    const outputs = Object.entries(files).flatMap(([format, file]) => ['--output', `${format}=${file}`]);
+    const r = await runCli(['check', ...DEMO, '--format', 'sarif', '--verbose', ...outputs], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(1);
+
+    const json = JSON.parse(readFileSync(files.json, 'utf8'));
+    expect(findingKeys(json)).toEqual(PLANTED);
+    // stdout is the SARIF document alone; the request log went to stderr.
+    const sarif = JSON.parse(r.stdout);
+    expect(sarif.version).toBe('2.1.0');
+    expect(JSON.parse(readFileSync(files.sarif, 'utf8')).runs[0].results).toHaveLength(sarif.runs[0].results.length);
+    expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(18);
+    expect(XMLValidator.validate(readFileSync(files.junit, 'utf8'))).toBe(true);
+    expect(readFileSync(files.markdown, 'utf8')).toMatch(/^\|.*\|$/m);
+    const annotations = readFileSync(files.github, 'utf8').split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations.length).toBeGreaterThanOrEqual(18);
+    expect(readFileSync(files.text, 'utf8')).toContain('data-files-not-public');
+    expect(readFileSync(files.text, 'utf8')).not.toContain('\x1b['); // no colour in files
+
+    const requestLines = r.stderr.split('\n').filter((l) => /^GET http:\/\/127\.0\.0\.1:\d+\/.* → 200 \(\d+ ms\)$/.test(l));
+    expect(requestLines).toHaveLength(sandbox.totalRequests());
+    for (const [file, text] of Object.entries(readTree(out))) expect(text, file).not.toContain(TOKEN);
+    expect(r.stdout).not.toContain(TOKEN);
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('reaches the same verdict when some requests get 429 with Retry-After and 503, counting the retries', async () => {
+    sandbox.scriptFault('listReportSchedules', { status: 429, retryAfter: 1 }, 1);
+    sandbox.scriptFault('getDatasetPermissions', { status: 503 }, 3);
+    sandbox.scriptFault('getCertificationStatus', { status: 429, retryAfter: 0 }, 2);
+    sandbox.scriptFault('listWorkflows', { status: 503 }, 1);
+    const r = await runCli(['check', ...DEMO, '--format', 'json'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(findingKeys(report)).toEqual(PLANTED);
+    expect(report.http).toEqual({ requests: sandbox.totalRequests(), retries: 7, failed: 0 });
+  });
+});
