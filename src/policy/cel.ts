@@ -110,7 +110,7 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     } catch (e) {
       const err = e as { rawMessage?: string; message: string; location?: { start?: { offset: number } } };
       throw new ExpressionError([
-        problem(err.location?.start?.offset ?? 0, `CEL syntax error: ${err.rawMessage ?? err.message}`),
+        problem(err.location?.start?.offset ?? 0, `CEL syntax error: ${shortSyntaxMessage(err.rawMessage ?? err.message)}`),
       ]);
     }
     celStats.compilations++;
@@ -139,6 +139,13 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
       return fromCel(result);
     },
   };
+}
+
+/** The parser lists every token it could accept; past a few that list hides the point. */
+function shortSyntaxMessage(message: string): string {
+  const m = /^(found .*?) but expecting (.*)$/.exec(message);
+  if (!m || m[2].split(',').length <= 3) return message;
+  return `unexpected ${m[1].replace(/^found /, '')}`;
 }
 
 function staticCheck(ast: Expr, options: CompileOptions): { expr: Expr; message: string }[] {

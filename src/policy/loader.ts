@@ -237,7 +237,7 @@ function describeSchemaError(
 ): { node: Node | null; message: string } {
   const segs = pointerSegments(err.instancePath);
   const inPolicy = segs[0] === 'policies' && typeof segs[1] === 'number';
-  const field = readablePath(inPolicy ? segs.slice(2) : segs);
+  const field = readablePath(inPolicy && segs.length > 2 ? segs.slice(2) : segs) || 'the file';
   const prefix = field ? `${field}: ` : '';
   const params = err.params as Record<string, unknown>;
   switch (err.keyword) {

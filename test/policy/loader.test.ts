@@ -46,18 +46,26 @@ describe('policy loader', () => {
   it('schema violation: wrong value, unknown field, missing field', () => {
     const text = VALID.replace('severity: high', 'severity: urgent').replace('    fix:', '    asert: x\n    fix:');
     expect(problemsOf(text)).toEqual([
-      { file: 'p.yaml', line: 10, column: 5, message: expect.stringMatching(/^unknown field 'asert' \(allowed: id, title, /) },
+      { file: 'p.yaml', line: 10, column: 5, message: expect.stringMatching(/^policies\[0\]: unknown field 'asert' \(allowed: id, title, /) },
       { file: 'p.yaml', line: 4, column: 15, message: 'severity: must be one of: info, low, medium, high, critical' },
     ]);
     expect(problemsOf(VALID.replace('    title: Queues grant ADMIN only through groups\n', ''))).toEqual([
-      { file: 'p.yaml', line: 2, column: 5, message: "missing required field 'title'" },
+      { file: 'p.yaml', line: 2, column: 5, message: "policies[0]: missing required field 'title'" },
     ]);
     expect(problemsOf(`${VALID}    tests:\n      - name: t\n        resource: {}\n        violations: -1\n`)).toEqual([
       { file: 'p.yaml', line: 14, column: 21, message: 'tests[0].violations: must be >= 0' },
     ]);
   });
 
+  it('file-level shape errors name what is wrong', () => {
+    expect(problemsOf('')).toEqual([{ file: 'p.yaml', line: 1, column: 1, message: 'the file: must be object' }]);
+    expect(problemsOf('policies:\n  - 3\n')).toEqual([{ file: 'p.yaml', line: 2, column: 5, message: 'policies[0]: must be object' }]);
+  });
+
   it('CEL syntax error points at the column inside the expression', () => {
+    expect(problemsOf(VALID.replace('{{ item.name }}', '{{ }}'))).toEqual([
+      { file: 'p.yaml', line: 9, column: 23, message: 'CEL syntax error: unexpected end of input' },
+    ]);
     expect(problemsOf(VALID.replace("when: item.type == 'USER'", "when: item.type == = 'USER'"))).toEqual([
       // the parser stops at the operator whose right side is missing
       { file: 'p.yaml', line: 7, column: 21, message: 'CEL syntax error: found = but expecting end of input' },
