@@ -1,0 +1,67 @@
+// `fix: plan` and `fix: apply` in the Action (DESIGN §10, §11): the plan is made from the run's
+// own evaluation over the same connection, like `steward fix`, and goes into the job summary.
+// apply needs `fix-confirm: true` (checked with the inputs, before any request), sends the plan
+// one journaled request at a time, and never rewrites manifests (the repo is changed by PRs).
+import type { Connection, Evaluation } from '../check.js';
+import { applyFixes, collectDeclared, createDocChecker, defaultJournalPath, planFixes, renderPlanText } from '../fix/index.js';
+import type { ApplyResult, FixPlan } from '../fix/index.js';
+import { displayPath } from '../config/index.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
+import type { FixMode } from './inputs.js';
+
+export interface FixOutcome {
+  plan: FixPlan;
+  applied: ApplyResult | null;
+  /** Workspace-relative journal path, when anything was sent. */
+  journal: string | null;
+}
+
+export async function runFix(
+  mode: Exclude<FixMode, 'none'>,
+  evaluation: Evaluation,
+  connection: Connection,
+  workspace: string,
+): Promise<FixOutcome> {
+  const { prepared, report } = evaluation;
+  const now = new Date(report.startedAt);
+  const plan = await planFixes({
+    findings: report.findings,
+    policies: prepared.selected.map((p) => p.def),
+    resources: await collectDeclared(RESOURCE_KINDS, {
+      api: connection.api,
+      manifestFiles: prepared.config.manifestFiles,
+      displayRoot: workspace,
+    }),
+    kinds: RESOURCE_KINDS,
+    check: createDocChecker(prepared.selected, now),
+    instance: connection.instance,
+    now,
+  });
+  if (mode === 'plan' || plan.changes.length === 0) return { plan, applied: null, journal: null };
+  const journalPath = defaultJournalPath(workspace);
+  const applied = await applyFixes(plan, {
+    api: connection.api,
+    kinds: RESOURCE_KINDS,
+    journalPath,
+    root: workspace,
+  });
+  return { plan, applied, journal: displayPath(journalPath, workspace) };
+}
+
+/** The job summary section: what was (or would be) sent, and what happened. */
+export function fixMarkdown(outcome: FixOutcome): string {
+  const text = renderPlanText(outcome.plan).replace(
+    'Nothing was written. Run with --apply to send these requests.',
+    outcome.applied ? '' : 'Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests.',
+  );
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  const lines = ['## Fix plan', '', `${fence}text`, text.trimEnd(), fence];
+  const a = outcome.applied;
+  if (a) {
+    lines.push('', `**Applied ${a.applied.length} of ${outcome.plan.changes.length} changes**` +
+      (a.failed.length ? `, ${a.failed.length} failed, ${a.skipped.length} not attempted` : '') +
+      (outcome.journal ? `; journal: \`${outcome.journal}\`` : ''));
+    for (const e of a.errors) lines.push(`- ${e}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,131 @@
+// The GitHub Action (DESIGN §11): the same engine as `steward check`, reported the way a
+// workflow reads it: outputs, job summary, annotations, SARIF/JSON files, and the step's
+// status through core.setFailed following the exit codes of DESIGN §9.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as core from '@actions/core';
+import { type CheckOptions, evaluateOn, prepareRun, withConnection } from '../check.js';
+import { InputError } from '../errors.js';
+import { formatReport } from '../report/index.js';
+import type { Report } from '../report/model.js';
+import { emitAnnotations } from './annotations.js';
+import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
+import { type ActionInputs, readInputs } from './inputs.js';
+import { summaryMarkdown, writeSummary } from './summary.js';
+
+export interface ActionOutputs {
+  violations: string;
+  errors: string;
+  waived: string;
+  gate: 'pass' | 'fail' | 'error';
+  'sarif-file': string;
+  'report-file': string;
+}
+
+export async function run(): Promise<void> {
+  // Mask both secrets before anything else can print them.
+  const secrets = [core.getInput('token'), core.getInput('workflow-token')].filter((s) => s !== '');
+  for (const secret of secrets) core.setSecret(secret);
+  const outputs: ActionOutputs = { violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '' };
+  try {
+    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+    // Finding locations are relative to the run's cwd: make it the workspace so annotations
+    // land on the repository's files whatever directory the step started in.
+    process.chdir(workspace);
+    const inputs = readInputs((name) => core.getInput(name), workspace);
+    const failure = await runCheck(inputs, outputs);
+    if (failure) core.setFailed(redact(failure, secrets));
+  } catch (error) {
+    core.setFailed(redact(failureMessage(error), secrets));
+  } finally {
+    for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
+  }
+}
+
+/** Runs the check (and the fix, if asked); returns why the step fails, or null. */
+async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<string | null> {
+  const options: CheckOptions = {
+    config: inputs.config,
+    cwd: inputs.workspace,
+    baseUrl: inputs.baseUrl,
+    workflowUrl: inputs.workflowUrl,
+    // Passed as options only: never exported to the environment or logged.
+    token: inputs.token,
+    workflowToken: inputs.workflowToken,
+    failOn: inputs.failOn,
+    baseline: inputs.baseline,
+  };
+  const prepared = await prepareRun(options);
+  const { report, fix } = await withConnection(options, prepared, async (connection) => {
+    const evaluation = await evaluateOn(options, prepared, connection);
+    const fix: FixOutcome | null =
+      inputs.fix === 'none' || evaluation.report.summary.gate === 'error'
+        ? null
+        : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
+    return { report: evaluation.report, fix };
+  });
+  outputs.violations = String(report.summary.violations);
+  outputs.errors = String(report.summary.errors);
+  outputs.waived = String(report.summary.waived);
+  outputs.gate = report.summary.gate;
+
+  const formatOptions = { color: false, cwd: inputs.workspace };
+  if (inputs.sarifFile) {
+    await writeReportFile(inputs.sarifFile, formatReport('sarif', report, formatOptions));
+    outputs['sarif-file'] = inputs.sarifFile;
+  }
+  if (inputs.jsonFile) {
+    await writeReportFile(inputs.jsonFile, formatReport('json', report, formatOptions));
+    outputs['report-file'] = inputs.jsonFile;
+  }
+  await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : []));
+  emitAnnotations(report);
+
+  if (fix?.applied && !fix.applied.ok) {
+    return `steward: fix apply stopped (a re-run plans what is left; journal ${fix.journal}):\n${fix.applied.errors.join('\n')}`;
+  }
+  return gateFailure(report);
+}
+
+async function writeReportFile(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text);
+}
+
+/** Evaluation errors listed in the failure message; the job summary has them all. */
+export const GATE_ERROR_LINES = 10;
+
+/** Why the step fails, as `steward check` would exit non-zero (DESIGN §9); null when it passes. */
+export function gateFailure(report: Report): string | null {
+  const s = report.summary;
+  if (s.gate === 'error') {
+    // A policy's error already names its first failed read; single findings only when no policy failed as a whole.
+    const policyErrors = report.policies.filter((p) => p.error).map((p) => `${p.id}: ${p.error}`);
+    const lines =
+      policyErrors.length > 0
+        ? policyErrors
+        : report.findings
+            .filter((f) => f.status === 'error')
+            .map((f) => `${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message}`);
+    const shown = lines.slice(0, GATE_ERROR_LINES);
+    if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more in the job summary`);
+    return [`steward: could not evaluate everything (${s.errors} errors); the gate fails closed:`, ...shown].join('\n');
+  }
+  if (s.gate === 'fail') {
+    return `steward: ${s.violations} unwaived ${s.violations === 1 ? 'violation' : 'violations'} (fail-on: ${report.failOn}); see the job summary`;
+  }
+  return null;
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof InputError) return `steward: bad input, nothing was sent to the API:\n${error.message}`;
+  if (error instanceof Error) return `steward: ${error.message}`;
+  return `steward: ${String(error)}`;
+}
+
+/** The runner masks secrets in its log; this keeps them out of messages that reach files too. */
+export function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('***');
+  return out;
+}

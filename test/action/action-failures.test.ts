@@ -1,0 +1,152 @@
+// The committed bundle's edges: the annotation cap, fix plan/apply and its confirmation, bad
+// input and API failures, each failing the step the way DESIGN §9 and §11 say.
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { JOURNAL_DIR, type JournalEntry } from '../../src/fix/index.js';
+import type { Report } from '../../src/report/model.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { demoWorkspace, removeWorkspace, runAction } from './run-action.js';
+
+const TOKEN = 'tok-action-failures-3c1d';
+let sandbox: Sandbox;
+const workspaces: string[] = [];
+
+function workspace(): string {
+  const dir = demoWorkspace();
+  workspaces.push(dir);
+  return dir;
+}
+
+const connect = () => ({ 'base-url': sandbox.baseUrl, 'workflow-url': sandbox.workflowUrl, token: sandbox.token });
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: TOKEN });
+});
+afterEach(() => {
+  for (const dir of workspaces.splice(0)) removeWorkspace(dir);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('annotation cap', () => {
+  test('13 ADMIN-for-user violations: the 10 most severe errors, then one notice with the remainder', async () => {
+    const ws = workspace();
+    // 11 more users holding ADMIN, next to the demo's 2 unwaived ones (users 7 and 12).
+    const entries = Array.from({ length: 11 }, (_, i) => `  - { id: "u${i}", name: User ${i}, type: USER, permissions: [ADMIN] }`);
+    writeFileSync(join(ws, 'permissions/queues/many-admins.yaml'), `queue: q-many-admins\npermissions:\n${entries.join('\n')}\n`);
+    const run = await runAction(ws, { ...connect(), 'json-file': 'report.json' });
+    expect(run.code).toBe(1);
+
+    const report = JSON.parse(readFileSync(join(ws, 'report.json'), 'utf8')) as Report;
+    const adminForUsers = report.findings.filter((f) => f.policy === 'queue-no-admin-for-users' && f.status === 'violation');
+    expect(adminForUsers).toHaveLength(13);
+    // Error level: critical and high violations (1 critical, 7 high in the demo, 11 added).
+    const errorLevel = report.findings.filter(
+      (f) => f.status === 'violation' && (f.severity === 'critical' || f.severity === 'high'),
+    );
+    expect(errorLevel).toHaveLength(19);
+
+    // Finding annotations carry a title; setFailed's own `::error::` does not.
+    const errors = run.commands.filter((c) => c.command === 'error' && c.properties.title);
+    expect(errors).toHaveLength(10);
+    // Most severe first: the critical finding is among them.
+    expect(errors[0].properties).toMatchObject({ title: 'data-files-not-public (critical)', file: 'permissions/data-files/42.yaml' });
+    const more = run.commands.filter((c) => c.command === 'notice' && !c.properties.title);
+    expect(more.map((c) => c.message)).toEqual(['9 more errors not shown; see the job summary or report']);
+    // Warnings and notices are under the cap: all shown.
+    expect(run.commands.filter((c) => c.command === 'warning')).toHaveLength(5);
+    expect(run.commands.filter((c) => c.command === 'notice' && c.properties.title)).toHaveLength(5);
+    // The summary still lists every finding.
+    expect(run.summary.match(/\| queue-no-admin-for-users \| high \|/g)).toHaveLength(14);
+  });
+});
+
+describe('fix', () => {
+  test('apply without fix-confirm fails before any request', async () => {
+    sandbox.resetCounts();
+    const run = await runAction(workspace(), { ...connect(), fix: 'apply' });
+    expect(run.code).toBe(1);
+    expect(sandbox.totalRequests()).toBe(0);
+    expect(run.commands.filter((c) => c.command === 'error').map((c) => c.message)).toEqual([
+      'steward: bad input, nothing was sent to the API:\ninput fix: apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)',
+    ]);
+    expect(run.outputs.gate).toBe('error');
+    expect(run.summary).toBe('');
+  });
+
+  test('plan puts the plan in the summary and writes nothing', async () => {
+    sandbox.resetCounts();
+    const run = await runAction(workspace(), { ...connect(), fix: 'plan' });
+    expect(run.code).toBe(1);
+    expect(run.summary).toContain('## Fix plan');
+    expect(run.summary).toContain('POST /api/queues/v1/q-finance-intake/permissions');
+    expect(run.summary).toContain('Set `fix: apply` and `fix-confirm: true` to send these requests.');
+    expect(sandbox.counts.updateQueuePermissions + sandbox.counts.updateFilePermissions).toBe(0);
+  });
+
+  test('apply with fix-confirm sends the plan, one journaled request per change', async () => {
+    const own = await startSandbox({ token: TOKEN });
+    try {
+      const ws = workspace();
+      const run = await runAction(ws, {
+        'base-url': own.baseUrl,
+        'workflow-url': own.workflowUrl,
+        token: own.token,
+        fix: 'apply',
+        'fix-confirm': 'true',
+      });
+      // The gate reflects what the check found; the fix is reported beside it.
+      expect(run.code).toBe(1);
+      expect(run.outputs.gate).toBe('fail');
+      expect(own.counts.updateQueuePermissions).toBe(3);
+      expect(own.counts.updateFilePermissions).toBe(2);
+      expect(own.state.queuePermissions.get('q-finance-intake')?.find((e) => e.id === '7')?.permissions).toEqual(['READ']);
+      expect(own.state.dataFilePermissions.get('42')?.publicAccess).toBe(false);
+      const [journalFile] = readdirSync(join(ws, JOURNAL_DIR));
+      const journal = readFileSync(join(ws, JOURNAL_DIR, journalFile), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as JournalEntry);
+      expect(journal.map((e) => [e.change, e.status])).toEqual([
+        [1, 'applied'],
+        [2, 'applied'],
+        [3, 'applied'],
+        [4, 'applied'],
+        [5, 'applied'],
+      ]);
+      expect(run.summary).toContain(`**Applied 5 of 5 changes**; journal: \`${JOURNAL_DIR}/${journalFile}\``);
+      expect(JSON.stringify(journal)).not.toContain(TOKEN);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('failures', () => {
+  test('bad input fails listing file:line:column, nothing sent', async () => {
+    const ws = workspace();
+    appendFileSync(join(ws, 'steward.yaml'), 'colour: blue\n');
+    sandbox.resetCounts();
+    const run = await runAction(ws, connect());
+    expect(run.code).toBe(1);
+    expect(sandbox.totalRequests()).toBe(0);
+    const [failure] = run.commands.filter((c) => c.command === 'error');
+    expect(failure.message).toMatch(/^steward: bad input, nothing was sent to the API:\nsteward\.yaml:44:1: .*colour/);
+    expect(run.outputs).toEqual({ violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '' });
+  });
+
+  test('a rejected token fails with the API error, never the token', async () => {
+    const wrong = 'tok-wrong-9e8d7c';
+    const run = await runAction(workspace(), { ...connect(), token: wrong, 'json-file': 'r.json' });
+    expect(run.code).toBe(1);
+    expect(run.outputs.gate).toBe('error');
+    const [failure] = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
+    expect(failure.message).toContain('401');
+    expect(failure.message).toContain('missing or invalid developer token');
+    const log = (run.stdout + run.stderr).split('\n').filter((l) => l !== `::add-mask::${wrong}`);
+    expect(log.join('\n')).not.toContain(wrong);
+    expect(run.summary).not.toContain(wrong);
+  });
+});

@@ -1,0 +1,116 @@
+// End to end: the committed bundle run as the runner runs it, against a sandbox on loopback,
+// in a workspace holding a copy of demo/ (demo/PLANTED.md lists what it must find).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Report } from '../../src/report/model.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { type ActionRun, demoWorkspace, removeWorkspace, runAction } from './run-action.js';
+
+/** demo/PLANTED.md: 19 planted findings, the break-glass one (q-support-escalations #15) waived. */
+const DEMO_VIOLATIONS = 18;
+const DEMO_WAIVED = 1;
+
+let sandbox: Sandbox;
+let workspace: string;
+let run: ActionRun;
+
+/** Every place a run could leak a secret to: the log, the summary, outputs, files. */
+function expectNoSecret(r: ActionRun, secret: string, files: string[] = []): void {
+  // The one allowed occurrence is the mask command itself, which the runner consumes.
+  const log = (r.stdout + r.stderr).split('\n').filter((line) => line !== `::add-mask::${secret}`);
+  expect(log.join('\n')).not.toContain(secret);
+  expect(r.summary).not.toContain(secret);
+  expect(JSON.stringify(r.outputs)).not.toContain(secret);
+  for (const f of files) expect(readFileSync(f, 'utf8')).not.toContain(secret);
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: 'tok-action-e2e-5f0c9a', workflowToken: 'wf-tok-action-e2e-77b1' });
+  workspace = demoWorkspace();
+  run = await runAction(workspace, {
+    config: 'steward.yaml',
+    'base-url': sandbox.baseUrl,
+    'workflow-url': sandbox.workflowUrl,
+    token: sandbox.token,
+    'workflow-token': sandbox.workflowToken,
+    'fail-on': 'low',
+    'sarif-file': 'out/steward.sarif',
+    'json-file': 'out/steward.json',
+  });
+});
+
+afterAll(async () => {
+  removeWorkspace(workspace);
+  await sandbox.close();
+});
+
+describe('the action on the demo instance', () => {
+  test('fails the step with exit code 1 on the planted violations', () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    const failures = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
+    expect(failures.map((c) => c.message)).toEqual([
+      `steward: ${DEMO_VIOLATIONS} unwaived violations (fail-on: low); see the job summary`,
+    ]);
+  });
+
+  test('masks both tokens before anything else is printed', () => {
+    const lines = run.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual([`::add-mask::${sandbox.token}`, `::add-mask::${sandbox.workflowToken}`]);
+    const files = [join(workspace, 'out/steward.sarif'), join(workspace, 'out/steward.json')];
+    expectNoSecret(run, sandbox.token, files);
+    expectNoSecret(run, sandbox.workflowToken, files);
+  });
+
+  test('sets every output', () => {
+    expect(run.outputs).toEqual({
+      violations: String(DEMO_VIOLATIONS),
+      errors: '0',
+      waived: String(DEMO_WAIVED),
+      gate: 'fail',
+      'sarif-file': join(workspace, 'out/steward.sarif'),
+      'report-file': join(workspace, 'out/steward.json'),
+    });
+  });
+
+  test('writes a SARIF 2.1.0 file and the JSON report', () => {
+    const sarif = JSON.parse(readFileSync(join(workspace, 'out/steward.sarif'), 'utf8'));
+    expect(sarif.version).toBe('2.1.0');
+    const results = sarif.runs[0].results as { ruleId: string; suppressions?: unknown[] }[];
+    expect(results.filter((r) => !r.suppressions?.length)).toHaveLength(DEMO_VIOLATIONS);
+    const report = JSON.parse(readFileSync(join(workspace, 'out/steward.json'), 'utf8')) as Report;
+    expect(report.summary).toMatchObject({ violations: DEMO_VIOLATIONS, waived: DEMO_WAIVED, errors: 0, gate: 'fail' });
+    expect(report.instance).toBe(sandbox.baseUrl);
+  });
+
+  test('annotates manifest findings at the manifest entry line, paths relative to the workspace', () => {
+    const adminForUsers = run.commands.filter(
+      (c) => c.command === 'error' && c.properties.file?.startsWith('permissions/queues/'),
+    );
+    expect(adminForUsers.map((c) => [c.properties.file, c.properties.line])).toEqual(
+      expect.arrayContaining([
+        ['permissions/queues/finance-intake.yaml', '4'],
+        ['permissions/queues/support-escalations.yaml', '10'],
+      ]),
+    );
+    const dataFile = run.commands.find((c) => c.properties.file === 'permissions/data-files/42.yaml');
+    expect(dataFile).toBeDefined();
+    // Built-in pack policies live with the action, not in the repository: shown without a file.
+    const builtin = run.commands.filter((c) => c.properties.title === 'certified-datasets-need-owner-group (high)');
+    expect(builtin.map((c) => [c.command, c.properties.file])).toEqual([
+      ['error', undefined],
+      ['error', undefined],
+    ]);
+    // No annotation carries an absolute path.
+    for (const c of run.commands) if (c.properties.file) expect(c.properties.file).toMatch(/^permissions\//);
+  });
+
+  test('writes the verdict and the findings table to the job summary', () => {
+    expect(run.summary).toContain('fail');
+    expect(run.summary).toMatch(/\|[^\n]*queue-no-admin-for-users[^\n]*q-finance-intake[^\n]*\|/);
+    expect(run.summary).toMatch(/\|[^\n]*data-files-not-public[^\n]*42[^\n]*\|/);
+    expect(run.summary).toMatch(/\|[^\n]*workflows-are-named[^\n]*wf-unnamed[^\n]*\|/);
+    expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024);
+  });
+});
