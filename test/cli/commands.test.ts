@@ -1,0 +1,177 @@
+// The other commands end to end: check --sandbox (npm start), init, test, list, snapshot and
+// check --from, baselines, fix refusing to apply without a terminal, the sandbox server.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { INIT_FILES } from '../../src/cli/init-templates.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { loadWorkflowParser } from '../action/workflow-parser.js';
+import { CLI, copyDemo, findingKeys, PLANTED, REPO, runCli, sandboxEnv, tempDir } from './helpers.js';
+
+const TOKEN = 'tok_commands_SECRET_51';
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: TOKEN });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.resetCounts());
+
+const DEMO = ['--config', 'demo/steward.yaml'];
+
+describe('steward check --sandbox (npm start)', () => {
+  it('prints the planted violations and exits 0, saying a real run would exit 1', async () => {
+    const r = await runCli(['check', '--sandbox']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('✖ fail: 18 violations (1 critical, 7 high, 5 medium, 4 low, 1 info), 1 waived, 0');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'sandbox demo: these violations are planted (demo/PLANTED.md); a real run would exit 1 (failOn: low).',
+    );
+    expect(r.stdout).not.toContain('\x1b['); // not a TTY: no colour
+  });
+});
+
+describe('steward init', () => {
+  it('writes the starter files, which validate and whose tests pass; refuses to overwrite', async () => {
+    const dir = tempDir();
+    const r = await runCli(['init'], { cwd: dir });
+    expect(r.code).toBe(0);
+    for (const [rel, text] of Object.entries(INIT_FILES)) expect(readFileSync(path.join(dir, rel), 'utf8')).toBe(text);
+    expect((await runCli(['validate'], { cwd: dir })).code).toBe(0);
+    const tests = await runCli(['test', 'policies/'], { cwd: dir });
+    expect([tests.code, tests.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, '2 passed, 0 failed']);
+
+    writeFileSync(path.join(dir, 'waivers.yaml'), 'waivers: []  # mine\n');
+    const again = await runCli(['init'], { cwd: dir });
+    expect(again.code).toBe(2);
+    for (const rel of Object.keys(INIT_FILES)) expect(again.stderr).toContain(`${rel}: already exists`);
+    expect(readFileSync(path.join(dir, 'waivers.yaml'), 'utf8')).toBe('waivers: []  # mine\n');
+  });
+
+  it('writes a workflow GitHub parses: scheduled, uploading SARIF', async () => {
+    const parser = await loadWorkflowParser();
+    const content = INIT_FILES['.github/workflows/steward.yml'];
+    const parsed = parser.parseWorkflow({ name: 'steward.yml', content }, parser.trace);
+    expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const template = await parser.convertWorkflowTemplate(parsed.context, parsed.value!);
+    const job = template.jobs[0] as { steps: { uses?: { toString(): string } }[] };
+    expect(job.steps.map((s) => s.uses?.toString())).toEqual([
+      'actions/checkout@v4',
+      'steward/steward@v1',
+      'github/codeql-action/upload-sarif@v3',
+    ]);
+    expect(content).toMatch(/schedule:\n\s+- cron: /);
+  });
+});
+
+describe('steward test and list', () => {
+  it('passes on the built-in pack: one line per test, then the counts alone', async () => {
+    const r = await runCli(['test', 'policies/']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^(\d+) passed, 0 failed$/);
+    expect(lines.slice(0, -1).every((l) => l.startsWith('ok   '))).toBe(true);
+    expect(lines.length - 1).toBe(Number(lines.at(-1)!.split(' ')[0]));
+  });
+
+  it('fails (exit 1) on a wrong expectation, naming it', async () => {
+    const dir = tempDir();
+    const policy = readFileSync(path.join(REPO, 'test/cli/fixtures/wrong-expectation.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'p.yaml'), policy);
+    const r = await runCli(['test', 'p.yaml'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL workflows-need-a-name › an unnamed workflow is caught \(p\.yaml:\d+:\d+\)$/m);
+    expect(r.stdout).toContain('expected 2 violation(s), got 1');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed');
+  });
+
+  it('lists every policy with severity, resource and title', async () => {
+    const r = await runCli(['list', ...DEMO, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(rows).toHaveLength(14);
+    expect(rows).toContainEqual({ id: 'data-files-not-public', severity: 'critical', resource: 'dataFile', title: 'Data files are not public' });
+  });
+});
+
+describe('snapshots and baselines', () => {
+  it('records a snapshot (no token inside) and evaluates offline from it to the same findings', async () => {
+    const dir = tempDir();
+    const snap = path.join(dir, 'snap.json');
+    const rec = await runCli(['snapshot', ...DEMO, '--out', snap], { env: sandboxEnv(sandbox) });
+    expect(rec.code).toBe(0);
+    const text = readFileSync(snap, 'utf8');
+    expect(text).not.toContain(TOKEN);
+    const live = sandbox.totalRequests();
+    const off = await runCli(['check', ...DEMO, '--from', snap, '--format', 'json']);
+    expect(off.code).toBe(1);
+    expect(findingKeys(JSON.parse(off.stdout))).toEqual(PLANTED);
+    expect(sandbox.totalRequests()).toBe(live);
+  });
+
+  it('--write-baseline then --baseline: known findings pass the gate, a new one fails it', async () => {
+    const dir = tempDir();
+    const baseline = path.join(dir, 'baseline.json');
+    const env = sandboxEnv(sandbox);
+    const first = await runCli(['check', ...DEMO, '--write-baseline', baseline, '--format', 'json'], { env });
+    expect(first.code).toBe(1);
+    expect(JSON.parse(readFileSync(baseline, 'utf8')).fingerprints).toHaveLength(19);
+    const known = await runCli(['check', ...DEMO, '--baseline', baseline, '--format', 'json'], { env });
+    expect(known.code).toBe(0);
+    expect(JSON.parse(known.stdout).findings.every((f: { baseline: string }) => f.baseline === 'known')).toBe(true);
+
+    const demo = copyDemo();
+    const q = path.join(demo, 'permissions/queues/marketing.yaml');
+    writeFileSync(q, readFileSync(q, 'utf8').replace(/type: GROUP/, 'type: USER'));
+    const changed = await runCli(['check', '--config', path.join(demo, 'steward.yaml'), '--baseline', baseline, '--format', 'json'], {
+      env,
+    });
+    expect(changed.code).toBe(1);
+    expect(JSON.parse(changed.stdout).findings.filter((f: { baseline: string }) => f.baseline === 'new')).toHaveLength(1);
+  });
+});
+
+describe('steward fix', () => {
+  it('refuses --apply without a terminal and without --yes, before any request', async () => {
+    const r = await runCli(['fix', ...DEMO, '--apply'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--apply: no terminal to confirm on: add --yes');
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('--apply --yes applies the plan to the instance and journals it; a re-run plans nothing', async () => {
+    const demo = copyDemo();
+    const journal = path.join(demo, 'journal.jsonl');
+    const env = sandboxEnv(sandbox);
+    const config = ['--config', path.join(demo, 'steward.yaml'), '--only', 'queue-no-admin-for-users'];
+    const applied = await runCli(['fix', ...config, '--apply', '--yes', '--write', '--journal', journal], { env, cwd: demo });
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toContain('applied 2 of 2 changes');
+    expect(sandbox.counts.updateQueuePermissions).toBe(2);
+    expect(readFileSync(journal, 'utf8').trim().split('\n')).toHaveLength(2);
+    const again = await runCli(['fix', ...config, '--format', 'json'], { env, cwd: demo });
+    expect([again.code, JSON.parse(again.stdout).changes]).toEqual([0, []]);
+  });
+});
+
+describe('steward sandbox', () => {
+  it('serves until SIGTERM, printing base URL, workflow URL and token', async () => {
+    const child = spawn(process.execPath, [CLI, 'sandbox', '--token', 'tok-sbx-cli', '--seed', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('Ctrl+C')) resolve();
+      });
+    });
+    const baseUrl = /base URL:\s+(\S+)/.exec(out)![1];
+    expect(out).toMatch(/workflow URL:\s+http:\/\/127\.0\.0\.1:\d+\/workflow/);
+    expect(out).toMatch(/token:\s+tok-sbx-cli/);
+    const res = await fetch(`${baseUrl}/api/query/v1/functions/statistics`, { headers: { 'X-SERVICE-Developer-Token': 'tok-sbx-cli' } });
+    expect(res.status).toBe(200);
+    child.kill('SIGTERM');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+  });
+});
