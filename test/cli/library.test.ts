@@ -1,0 +1,51 @@
+// The library API in-process: check(), exitCodeFor(), InputError before any request.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { check, exitCodeFor, InputError } from '../../src/index.js';
+import type { ProgressEvent } from '../../src/progress.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { findingKeys, PLANTED, REPO, tempDir } from './helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('check()', () => {
+  it('returns the report of the demo instance, with progress per kind and exit code 1', async () => {
+    sandbox.resetCounts();
+    const progress: ProgressEvent[] = [];
+    const report = await check({
+      config: 'demo/steward.yaml',
+      cwd: REPO,
+      env: {},
+      baseUrl: sandbox.baseUrl,
+      workflowUrl: sandbox.workflowUrl,
+      token: sandbox.token,
+      onProgress: (e) => progress.push(e),
+    });
+    expect(findingKeys(report)).toEqual(PLANTED);
+    expect(exitCodeFor(report)).toBe(1);
+    expect(report.http.requests).toBe(sandbox.totalRequests());
+    const datasets = progress.filter((e) => e.kind === 'dataset');
+    expect(datasets.at(-1)).toEqual({ kind: 'dataset', read: 25, total: 25 });
+    expect(progress.find((e) => e.kind === 'workflow')).toEqual({ kind: 'workflow', read: sandbox.state.workflows.length, total: null });
+  });
+
+  it('throws one InputError naming what a live run lacks, before any request', async () => {
+    sandbox.resetCounts();
+    const attempt = check({ cwd: tempDir(), env: {} });
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toMatchObject({
+      problems: [expect.objectContaining({ file: 'STEWARD_BASE_URL' }), expect.objectContaining({ file: 'STEWARD_TOKEN' })],
+    });
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('runs against an in-process sandbox with { sandbox: true } and the demo config', async () => {
+    const report = await check({ sandbox: true, cwd: REPO, env: {}, only: ['calculated-fields-valid'], failOn: 'high' });
+    expect(findingKeys(report)).toEqual(['calculated-fields-valid calculatedFields/instance']);
+    expect(exitCodeFor(report)).toBe(0);
+  });
+});
