@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { check } from '../../src/check.js';
 import type { Report } from '../../src/report/model.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { type ActionRun, demoWorkspace, removeWorkspace, runAction } from './run-action.js';
@@ -112,5 +113,37 @@ describe('the action on the demo instance', () => {
     expect(run.summary).toMatch(/\|[^\n]*data-files-not-public[^\n]*42[^\n]*\|/);
     expect(run.summary).toMatch(/\|[^\n]*workflows-are-named[^\n]*wf-unnamed[^\n]*\|/);
     expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024);
+  });
+});
+
+describe('the action with a baseline of today', () => {
+  test('passes: every violation is known, none annotated, outputs say pass', async () => {
+    const ws = demoWorkspace();
+    try {
+      // Record today's fingerprints in-process, as `steward check --write-baseline` does.
+      await check({
+        config: join(ws, 'steward.yaml'),
+        cwd: ws,
+        baseUrl: sandbox.baseUrl,
+        workflowUrl: sandbox.workflowUrl,
+        token: sandbox.token,
+        workflowToken: sandbox.workflowToken,
+        writeBaseline: 'baseline.json',
+      });
+      const passed = await runAction(ws, {
+        'base-url': sandbox.baseUrl,
+        'workflow-url': sandbox.workflowUrl,
+        token: sandbox.token,
+        'workflow-token': sandbox.workflowToken,
+        baseline: 'baseline.json',
+      });
+      expect(passed.stderr).toBe('');
+      expect(passed.code).toBe(0);
+      expect(passed.outputs).toMatchObject({ gate: 'pass', errors: '0', waived: String(DEMO_WAIVED) });
+      expect(passed.commands.filter((c) => c.command !== 'add-mask')).toEqual([]);
+      expect(passed.summary).toContain('steward: pass');
+    } finally {
+      removeWorkspace(ws);
+    }
   });
 });

@@ -1,5 +1,5 @@
-// Runs the committed bundle the way the runner does: `node dist-action/index.js` in the
-// workspace, inputs as INPUT_<NAME> variables (GitHub keeps the dash: INPUT_FAIL-ON), outputs and
+// Runs the committed bundle the way the runner does: `node dist-action/index.js` from a copy of
+// the action's files (no node_modules), in the workspace, inputs as INPUT_<NAME> variables (GitHub keeps the dash: INPUT_FAIL-ON), outputs and
 // the job summary through the files named by GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BUNDLE = join(REPO_ROOT, 'dist-action', 'index.js');
+
+/** What a runner downloads for `uses: owner/steward@v1` and the bundle may read: no node_modules, no src. */
+export const ACTION_FILES = ['action.yml', 'package.json', 'dist-action', 'policies', 'schema'];
+
+let checkout: string | null = null;
+
+/** A copy of the action as the runner lays it out (`_actions/owner/steward/v1`), made once per test file. */
+export function actionCheckout(): string {
+  if (checkout) return checkout;
+  const dir = mkdtempSync(join(tmpdir(), 'steward-action-checkout-'));
+  for (const f of ACTION_FILES) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  checkout = dir;
+  return dir;
+}
 
 export interface ActionRun {
   code: number | null;
@@ -83,7 +97,8 @@ export async function runAction(workspace: string, inputs: Record<string, string
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
       (resolve, reject) => {
         // Async spawn: the sandbox answering the action runs in this process's event loop.
-        const child = spawn(process.execPath, [BUNDLE], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const bundle = join(actionCheckout(), 'dist-action', 'index.js');
+        const child = spawn(process.execPath, [bundle], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
         let err = '';
         child.stdout.on('data', (d) => {
