@@ -95,6 +95,10 @@ describe('the action on the demo instance', () => {
         ['permissions/queues/support-escalations.yaml', '10'],
       ]),
     );
+    // The raw workflow command, as the runner reads it from stdout.
+    expect(run.stdout.split('\n')).toContain(
+      '::error title=queue-no-admin-for-users (high),file=permissions/queues/finance-intake.yaml,line=4,col=5::queue/q-finance-intake permissions[0]: User Ana Ruiz (7) holds ADMIN on queue q-finance-intake',
+    );
     const dataFile = run.commands.find((c) => c.properties.file === 'permissions/data-files/42.yaml');
     expect(dataFile).toBeDefined();
     // Built-in pack policies live with the action, not in the repository: shown without a file.
@@ -108,10 +112,20 @@ describe('the action on the demo instance', () => {
   });
 
   test('writes the verdict and the findings table to the job summary', () => {
-    expect(run.summary).toContain('fail');
-    expect(run.summary).toMatch(/\|[^\n]*queue-no-admin-for-users[^\n]*q-finance-intake[^\n]*\|/);
-    expect(run.summary).toMatch(/\|[^\n]*data-files-not-public[^\n]*42[^\n]*\|/);
-    expect(run.summary).toMatch(/\|[^\n]*workflows-are-named[^\n]*wf-unnamed[^\n]*\|/);
+    const lines = run.summary.split('\n');
+    expect(lines[0]).toBe(
+      `### ❌ steward: fail: ${DEMO_VIOLATIONS} violations (1 critical, 7 high, 5 medium, 4 low, 1 info), 1 waived, 0 errors in 14 policies`,
+    );
+    expect(lines).toContain('| high | 7 |');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '| data-files-not-public | critical | dataFile/42 | Data file 42 is publicly accessible | permissions/data-files/42.yaml:2:1 | violation |',
+        '| queue-no-admin-for-users | high | queue/q-finance-intake permissions\\[0\\] | User Ana Ruiz (7) holds ADMIN on queue q-finance-intake | permissions/queues/finance-intake.yaml:4:5 | violation |',
+        '| queue-entries-grant-something | info | queue/q-hr-requests permissions\\[1\\] | USER Eva Novak (31) has an empty permission list on queue q-hr-requests | permissions/queues/hr-requests.yaml:5:5 | violation |',
+      ]),
+    );
+    // One row per finding: 18 violations and the waived one.
+    expect(lines.filter((l) => /\| (violation|waived: .*) \|$/.test(l))).toHaveLength(DEMO_VIOLATIONS + DEMO_WAIVED);
     expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024);
   });
 });
