@@ -4,9 +4,19 @@ export { ApiError, createClient, isApiError } from './client/index.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types.js';
 export { CONFIG_SCHEMA, type Config, type ConfigOverrides, loadConfig } from './config/index.js';
 export { formatProblem, InputError } from './errors.js';
-export { applyFixes, type ApplyOptions, type ApplyResult } from './fix/apply.js';
-export { planFixes, type PlanInput } from './fix/plan.js';
-export type { FixPlan, PlannedChange } from './fix/types.js';
+export {
+  type ApplyOptions,
+  type ApplyResult,
+  applyFixes,
+  collectDeclared,
+  createDocChecker,
+  type FixPlan,
+  type PlanInput,
+  type PlannedChange,
+  planFixes,
+  renderPlanJson,
+  renderPlanText,
+} from './fix/index.js';
 export type { InputProblem, PolicyDefinition } from './policy/types.js';
 export { FORMATS, type Format, formatReport } from './report/index.js';
 export type { FailOn, Finding, PolicyResult, Report, Severity } from './report/model.js';

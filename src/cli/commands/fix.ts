@@ -8,13 +8,20 @@ import type { Command } from 'commander';
 import { evaluateOn, prepareRun, withConnection } from '../../check.js';
 import { displayPath } from '../../config/index.js';
 import { InputError } from '../../errors.js';
-import { applyFixes, MAX_CHANGES_DEFAULT } from '../../fix/apply.js';
-import { defaultJournalPath } from '../../fix/journal.js';
-import { planFixes } from '../../fix/plan.js';
-import { collectDeclared, createDocChecker } from '../../fix/recheck.js';
-import { readPlan, renderPlanJson, renderPlanText } from '../../fix/render.js';
-import type { FixPlan } from '../../fix/types.js';
-import { writeBackChange, writeBackPlan } from '../../fix/writeback.js';
+import {
+  applyFixes,
+  collectDeclared,
+  createDocChecker,
+  defaultJournalPath,
+  type FixPlan,
+  MAX_CHANGES_DEFAULT,
+  planFixes,
+  readPlan,
+  renderPlanJson,
+  renderPlanText,
+  writeBackChange,
+  writeBackPlan,
+} from '../../fix/index.js';
 import { RESOURCE_KINDS } from '../../resources/index.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
