@@ -37800,6 +37800,7 @@ function info(message) {
 }
 
 // src/check.ts
+import { mkdirSync } from "node:fs";
 import path6 from "node:path";
 
 // src/client/assumptions.ts
@@ -62849,7 +62850,11 @@ async function evaluateOn(options, prepared, connection) {
     now: startedAt,
     concurrency: prepared.config.concurrency
   });
-  if (options.writeBaseline) await writeBaseline(path6.resolve(prepared.cwd, options.writeBaseline), run2.findings, startedAt);
+  if (options.writeBaseline) {
+    const file = path6.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync(path6.dirname(file), { recursive: true });
+    await writeBaseline(file, run2.findings, startedAt);
+  }
   const report = buildReport({
     run: run2,
     failOn: prepared.config.failOn,
@@ -63757,14 +63762,14 @@ import { readFileSync as readFileSync6 } from "node:fs";
 import path8 from "node:path";
 
 // src/fix/journal.ts
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync as readFileSync5, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readFileSync as readFileSync5, writeSync } from "node:fs";
 import path7 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
   return path7.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync(path7.dirname(file), { recursive: true });
+  mkdirSync2(path7.dirname(file), { recursive: true });
   const fd = openSync(file, "a");
   try {
     writeSync(fd, `${JSON.stringify(entry2)}
@@ -64287,6 +64292,7 @@ var validatePlan = new import_ajv7.Ajv({ allErrors: true, strict: false }).compi
 var import_yaml8 = __toESM(require_dist(), 1);
 
 // src/action/fix.ts
+var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
 async function runFix(mode, evaluation, connection, workspace) {
   const { prepared, report } = evaluation;
   const now = new Date(report.startedAt);
@@ -64303,7 +64309,8 @@ async function runFix(mode, evaluation, connection, workspace) {
     instance: connection.instance,
     now
   });
-  if (mode === "plan" || plan2.changes.length === 0) return { plan: plan2, applied: null, journal: null };
+  if (mode === "plan" || plan2.changes.length === 0) return { plan: plan2, applied: null, journal: null, notApplied: null };
+  if (report.summary.gate === "error") return { plan: plan2, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
   const journalPath = defaultJournalPath(workspace);
   const applied = await applyFixes(plan2, {
     api: connection.api,
@@ -64311,12 +64318,12 @@ async function runFix(mode, evaluation, connection, workspace) {
     journalPath,
     root: workspace
   });
-  return { plan: plan2, applied, journal: displayPath(journalPath, workspace) };
+  return { plan: plan2, applied, journal: displayPath(journalPath, workspace), notApplied: null };
 }
 function fixMarkdown(outcome) {
   const text = renderPlanText(outcome.plan).replace(
     "Nothing was written. Run with --apply to send these requests.",
-    outcome.applied ? "" : "Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests."
+    outcome.applied || outcome.notApplied ? "" : "Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests."
   );
   const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m2) => m2[0].length + 1)));
   const lines = ["## Fix plan", "", `${fence}text`, text.trimEnd(), fence];
@@ -64325,6 +64332,7 @@ function fixMarkdown(outcome) {
     lines.push("", `**Applied ${a.applied.length} of ${outcome.plan.changes.length} changes**` + (a.failed.length ? `, ${a.failed.length} failed, ${a.skipped.length} not attempted` : "") + (outcome.journal ? `; journal: \`${outcome.journal}\`` : ""));
     for (const e of a.errors) lines.push(`- ${e}`);
   }
+  if (outcome.notApplied) lines.push("", `**Nothing was sent**: ${outcome.notApplied}.`);
   return `${lines.join("\n")}
 `;
 }
@@ -64456,7 +64464,7 @@ async function runCheck(inputs, outputs) {
   const prepared = await prepareRun(options);
   const { report, fix } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
-    const fix2 = inputs.fix === "none" || evaluation.report.summary.gate === "error" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
+    const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: evaluation.report, fix: fix2 };
   });
   outputs.violations = String(report.summary.violations);

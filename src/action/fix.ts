@@ -14,7 +14,12 @@ export interface FixOutcome {
   applied: ApplyResult | null;
   /** Workspace-relative journal path, when anything was sent. */
   journal: string | null;
+  /** Why `apply` sent nothing although asked to. */
+  notApplied: string | null;
 }
+
+/** Like `steward fix --apply` (exit 3 before applying): a run with evaluation errors applies nothing. */
+export const NOT_APPLIED_ON_ERRORS = 'not applied: some policies could not be evaluated, so the plan may be incomplete';
 
 export async function runFix(
   mode: Exclude<FixMode, 'none'>,
@@ -37,7 +42,8 @@ export async function runFix(
     instance: connection.instance,
     now,
   });
-  if (mode === 'plan' || plan.changes.length === 0) return { plan, applied: null, journal: null };
+  if (mode === 'plan' || plan.changes.length === 0) return { plan, applied: null, journal: null, notApplied: null };
+  if (report.summary.gate === 'error') return { plan, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
   const journalPath = defaultJournalPath(workspace);
   const applied = await applyFixes(plan, {
     api: connection.api,
@@ -45,14 +51,16 @@ export async function runFix(
     journalPath,
     root: workspace,
   });
-  return { plan, applied, journal: displayPath(journalPath, workspace) };
+  return { plan, applied, journal: displayPath(journalPath, workspace), notApplied: null };
 }
 
 /** The job summary section: what was (or would be) sent, and what happened. */
 export function fixMarkdown(outcome: FixOutcome): string {
   const text = renderPlanText(outcome.plan).replace(
     'Nothing was written. Run with --apply to send these requests.',
-    outcome.applied ? '' : 'Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests.',
+    outcome.applied || outcome.notApplied
+      ? ''
+      : 'Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests.',
   );
   const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
   const lines = ['## Fix plan', '', `${fence}text`, text.trimEnd(), fence];
@@ -63,5 +71,6 @@ export function fixMarkdown(outcome: FixOutcome): string {
       (outcome.journal ? `; journal: \`${outcome.journal}\`` : ''));
     for (const e of a.errors) lines.push(`- ${e}`);
   }
+  if (outcome.notApplied) lines.push('', `**Nothing was sent**: ${outcome.notApplied}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -59,9 +59,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
   const { report, fix } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     const fix: FixOutcome | null =
-      inputs.fix === 'none' || evaluation.report.summary.gate === 'error'
-        ? null
-        : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
+      inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: evaluation.report, fix };
   });
   outputs.violations = String(report.summary.violations);

@@ -124,6 +124,47 @@ describe('fix', () => {
   });
 });
 
+describe('fix apply failing mid-way', () => {
+  test('stops at the failed write, journals the rest as skipped, fails the step', async () => {
+    const own = await startSandbox({ token: TOKEN });
+    try {
+      // Writes are not retried: one 500 on the first queue write stops the plan there.
+      own.scriptFault('updateQueuePermissions', { status: 500 }, 1);
+      const ws = workspace();
+      const run = await runAction(ws, {
+        'base-url': own.baseUrl,
+        'workflow-url': own.workflowUrl,
+        token: own.token,
+        fix: 'apply',
+        'fix-confirm': 'true',
+      });
+      expect(run.code).toBe(1);
+      expect(own.counts.updateFilePermissions).toBe(2);
+      expect(own.counts.updateQueuePermissions).toBe(1);
+      const [journalFile] = readdirSync(join(ws, JOURNAL_DIR));
+      const journal = readFileSync(join(ws, JOURNAL_DIR, journalFile), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as JournalEntry);
+      expect(journal.map((e) => [e.change, e.status])).toEqual([
+        [1, 'applied'],
+        [2, 'applied'],
+        [3, 'failed'],
+        [4, 'skipped'],
+        [5, 'skipped'],
+      ]);
+      const [failure] = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
+      expect(failure.message.split('\n')[0]).toBe(
+        `steward: fix apply stopped (a re-run plans what is left; journal ${JOURNAL_DIR}/${journalFile}):`,
+      );
+      expect(failure.message).toContain('change 3 (queue q-finance-intake)');
+      expect(run.summary).toContain('**Applied 2 of 5 changes**, 1 failed, 2 not attempted');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('failures', () => {
   test('bad input fails listing file:line:column, nothing sent', async () => {
     const ws = workspace();
@@ -137,11 +178,15 @@ describe('failures', () => {
     expect(run.outputs).toEqual({ violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '' });
   });
 
-  test('a rejected token fails with the API error, never the token', async () => {
+  test('a rejected token fails with the API error, never the token, and applies no fix', async () => {
     const wrong = 'tok-wrong-9e8d7c';
-    const run = await runAction(workspace(), { ...connect(), token: wrong, 'json-file': 'r.json' });
+    sandbox.resetCounts();
+    const run = await runAction(workspace(), { ...connect(), token: wrong, fix: 'apply', 'fix-confirm': 'true' });
     expect(run.code).toBe(1);
     expect(run.outputs.gate).toBe('error');
+    // A gate that could not evaluate everything sends no fix (the plan may be incomplete).
+    expect(sandbox.counts.updateQueuePermissions + sandbox.counts.updateFilePermissions).toBe(0);
+    expect(run.summary).toContain('**Nothing was sent**: not applied: some policies could not be evaluated');
     const [failure] = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
     expect(failure.message).toContain('401');
     expect(failure.message).toContain('missing or invalid developer token');
