@@ -2,6 +2,7 @@
 // snapshot replay or in-process sandbox) → evaluate → waivers → baseline → Report.
 // Everything that can be wrong with the inputs is found before the first request, and thrown
 // as one InputError (the CLI exits 2 and prints file:line:column).
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from './client/index.js';
 import type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types.js';
@@ -233,7 +234,11 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     now: startedAt,
     concurrency: prepared.config.concurrency,
   });
-  if (options.writeBaseline) await writeBaseline(path.resolve(prepared.cwd, options.writeBaseline), run.findings, startedAt);
+  if (options.writeBaseline) {
+    const file = path.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync(path.dirname(file), { recursive: true });
+    await writeBaseline(file, run.findings, startedAt);
+  }
   const report = buildReport({
     run,
     failOn: prepared.config.failOn,
