@@ -64434,7 +64434,12 @@ async function writeSummary(markdown) {
 
 // src/action/main.ts
 async function run() {
-  const secrets = [getInput("token"), getInput("workflow-token")].filter((s) => s !== "");
+  const secrets = [
+    getInput("token"),
+    getInput("workflow-token"),
+    process.env.STEWARD_TOKEN ?? "",
+    process.env.STEWARD_WORKFLOW_TOKEN ?? ""
+  ].filter((s, i, all) => s !== "" && all.indexOf(s) === i);
   for (const secret of secrets) setSecret(secret);
   const outputs = { violations: "0", errors: "0", waived: "0", gate: "error", "sarif-file": "", "report-file": "" };
   try {

@@ -23,8 +23,13 @@ export interface ActionOutputs {
 }
 
 export async function run(): Promise<void> {
-  // Mask both secrets before anything else can print them.
-  const secrets = [core.getInput('token'), core.getInput('workflow-token')].filter((s) => s !== '');
+  // Mask both secrets before anything else can print them (and the env fallbacks, if used).
+  const secrets = [
+    core.getInput('token'),
+    core.getInput('workflow-token'),
+    process.env.STEWARD_TOKEN ?? '',
+    process.env.STEWARD_WORKFLOW_TOKEN ?? '',
+  ].filter((s, i, all) => s !== '' && all.indexOf(s) === i);
   for (const secret of secrets) core.setSecret(secret);
   const outputs: ActionOutputs = { violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '' };
   try {
