@@ -77,6 +77,25 @@ export function createTransport(options: ClientOptions): Transport {
   const counters: HttpStats = { requests: 0, retries: 0, failed: 0 };
   const memo = new Map<string, Promise<unknown>>();
 
+  // A 401 says the token itself is wrong, for every endpoint that sends it: after the first one,
+  // later requests with that token fail at once instead of each collecting its own 401 (one per
+  // resource in a check run). Set when the 401 arrives and checked just before each attempt
+  // leaves the limiter, so queued requests and pending retries are not sent either; requests
+  // already sent finish as they will. One latch per token (developer header vs workflow Bearer). 403 does not latch:
+  // grants differ per endpoint.
+  const refused: Record<'instance' | 'workflow', boolean> = { instance: false, workflow: false };
+  const latchOf = (spec: RequestSpec) => spec.api ?? 'instance';
+  function refusedTokenError(spec: RequestSpec, attempts: number): ApiError | undefined {
+    if (!refused[latchOf(spec)]) return undefined;
+    const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[401] : DEVELOPER_TOKEN_401_MEANING;
+    return fail(spec, {
+      kind: 'http',
+      status: 401,
+      attempts,
+      detail: `${requestLabel(spec.method, redact(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`,
+    });
+  }
+
   const baseOf = (spec: RequestSpec): string | undefined =>
     (spec.api === 'workflow' ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, '');
 
@@ -126,6 +145,8 @@ export function createTransport(options: ClientOptions): Transport {
   function attemptFetch(spec: RequestSpec, call: CallState): typeof fetch {
     return (input, init) =>
       limiter.add(async () => {
+        const notSent = refusedTokenError(spec, call.attempts);
+        if (notSent) throw notSent;
         call.attempts += 1;
         counters.requests += 1;
         const attempt = call.attempts;
@@ -150,6 +171,8 @@ export function createTransport(options: ClientOptions): Transport {
           const response = await fetch(input, { ...init, signal: controller.signal });
           const body = await response.arrayBuffer();
           call.lastTimedOut = false;
+          // Latched here, before the limiter frees this slot, so no queued request slips out.
+          if (response.status === 401) refused[latchOf(spec)] = true;
           log({ status: response.status });
           return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
             status: response.status,
@@ -170,6 +193,8 @@ export function createTransport(options: ClientOptions): Transport {
   /** Sends `spec` with retries; resolves with the final 2xx answer, or throws an ApiError. */
   async function exchange(spec: RequestSpec): Promise<{ status: number; text: string }> {
     const url = resolve(spec);
+    const notSent = refusedTokenError(spec, 0);
+    if (notSent) throw notSent;
     const isWrite = spec.method !== 'GET';
     const call: CallState = { attempts: 0, lastTimedOut: false };
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -206,6 +231,7 @@ export function createTransport(options: ClientOptions): Transport {
         },
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {
+          if (context.error instanceof ApiError) context.options.retry = false; // refused token: not sent
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -226,6 +252,7 @@ export function createTransport(options: ClientOptions): Transport {
 
   function failure(spec: RequestSpec, error: FetchError, call: CallState): ApiError {
     if (error instanceof ApiError) return error;
+    if (error.cause instanceof ApiError) return error.cause; // thrown before sending (refused token)
     const label = requestLabel(spec.method, redact(describePath(spec)));
     const attempts = call.attempts;
     const response = error.response;
