@@ -39775,6 +39775,18 @@ function createTransport(options) {
   );
   const counters = { requests: 0, retries: 0, failed: 0 };
   const memo = /* @__PURE__ */ new Map();
+  const refused = { instance: false, workflow: false };
+  const latchOf = (spec) => spec.api ?? "instance";
+  function refusedTokenError(spec, attempts) {
+    if (!refused[latchOf(spec)]) return void 0;
+    const meaning = spec.api === "workflow" ? WORKFLOW_STATUS_MEANING[401] : DEVELOPER_TOKEN_401_MEANING;
+    return fail(spec, {
+      kind: "http",
+      status: 401,
+      attempts,
+      detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
+    });
+  }
   const baseOf = (spec) => (spec.api === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
     const path9 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
@@ -39816,6 +39828,8 @@ function createTransport(options) {
   }
   function attemptFetch(spec, call) {
     return (input, init) => limiter.add(async () => {
+      const notSent = refusedTokenError(spec, call.attempts);
+      if (notSent) throw notSent;
       call.attempts += 1;
       counters.requests += 1;
       const attempt = call.attempts;
@@ -39839,6 +39853,7 @@ function createTransport(options) {
         const response = await fetch(input, { ...init, signal: controller.signal });
         const body2 = await response.arrayBuffer();
         call.lastTimedOut = false;
+        if (response.status === 401) refused[latchOf(spec)] = true;
         log({ status: response.status });
         return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body2, {
           status: response.status,
@@ -39857,6 +39872,8 @@ function createTransport(options) {
   }
   async function exchange(spec) {
     const url2 = resolve2(spec);
+    const notSent = refusedTokenError(spec, 0);
+    if (notSent) throw notSent;
     const isWrite = spec.method !== "GET";
     const call = { attempts: 0, lastTimedOut: false };
     const headers = { accept: "application/json" };
@@ -39893,6 +39910,7 @@ function createTransport(options) {
         },
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {
+          if (context.error instanceof ApiError) context.options.retry = false;
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -39912,6 +39930,7 @@ function createTransport(options) {
   }
   function failure(spec, error2, call) {
     if (error2 instanceof ApiError) return error2;
+    if (error2.cause instanceof ApiError) return error2.cause;
     const label2 = requestLabel(spec.method, redact2(describePath(spec)));
     const attempts = call.attempts;
     const response = error2.response;
