@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+// Benchmarks of check() (the library entry) against an in-process sandbox on 127.0.0.1 with
+// 20 ± 5 ms latency per request. Prints markdown tables; exits 1 when a correctness check fails
+// (requests ≠ theoretical minimum, verdict changes under faults, in-flight above the limit).
+// Run with `npm run bench` (builds dist/ first). BENCHMARKS.md explains every column.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { check, startSandbox } from '../dist/index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Passed to the client explicitly so the minimum below uses the same page size. */
+const PAGE_SIZE = 100;
+/** The sandbox adds latencyMs + uniform [0, jitterMs): 15–25 ms, i.e. 20 ± 5 ms. */
+const LATENCY = { latencyMs: 15, jitterMs: 10 };
+const MID = { schedules: 1000, datasets: 200, cards: 100 };
+const LARGE = { schedules: 5000, datasets: 1000, cards: 100 };
+/** Short operation names for the per-operation column. */
+const OP_SHORT = {
+  listReportSchedules: 'sched', getMisconfiguredReports: 'misconf', getDatasetPermissions: 'access',
+  getCertificationStatus: 'cert', getFileByPath: 'file', getCalculatedFieldStatistics: 'calc', listWorkflows: 'wf',
+};
+
+v8.setFlagsFromString('--expose-gc'); // a clean heap before each scenario, for peak memory
+const gc = vm.runInNewContext('gc');
+const failures = [];
+const expect = (ok, what) => {
+  if (!ok) failures.push(what);
+  return ok;
+};
+
+// Manifests (queues, data files) are the demo's: they are read from disk, never over HTTP.
+const work = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-'));
+cpSync(path.join(ROOT, 'demo', 'permissions'), path.join(work, 'permissions'), { recursive: true });
+
+/** Everything the instance holds: the API cannot list datasets, cards or file paths. */
+function scopeOf(state) {
+  return {
+    datasets: [...state.datasetAccess.keys()],
+    cards: [...state.cards],
+    filesets: Object.fromEntries([...state.filesets].map(([id, files]) => [id, [...files.keys()]])),
+  };
+}
+
+/**
+ * Fewest requests the whole built-in pack can make: one per page (a limit/skip list ends on a
+ * short or empty page, so floor(n/size)+1 pages), one per dataset access list and per dataset
+ * certification, one certification per card some schedule sends (cards nobody sends are not
+ * selected), one per file path, one each for the statistics and the workflow list.
+ */
+function minimumFullPack(state, scope) {
+  const pages = (n) => Math.floor(n / PAGE_SIZE) + 1;
+  const sentCards = new Set(state.schedules.map((s) => String(s.cardId)));
+  return {
+    listReportSchedules: pages(state.schedules.length),
+    getMisconfiguredReports: pages(state.misconfigured.length),
+    getDatasetPermissions: scope.datasets.length,
+    getCertificationStatus: scope.datasets.length + sentCards.size,
+    getFileByPath: Object.values(scope.filesets).flat().length,
+    getCalculatedFieldStatistics: 1,
+    listWorkflows: 1,
+  };
+}
+
+function sampleMemory() {
+  gc();
+  const peak = { rss: 0, heap: 0 };
+  const take = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heap = Math.max(peak.heap, m.heapUsed);
+  };
+  take();
+  const timer = setInterval(take, 10);
+  const stop = () => {
+    clearInterval(timer);
+    take();
+  };
+  return { peak, stop };
+}
+
+/** Most attempts open at once, from [end - duration, end] of every onRequest event. */
+function maxOverlap(intervals) {
+  const edges = intervals.flatMap(([start, end]) => [[start, 1], [end, -1]]);
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let max = 0;
+  for (const [, delta] of edges) {
+    open += delta;
+    max = Math.max(max, open);
+  }
+  return max;
+}
+
+/** One check() over a fresh sandbox; the counts come from the sandbox, not from the client. */
+async function run({ size, concurrency = 8, faults = {}, only, client = {} }) {
+  const sandbox = await startSandbox({ size, faults: { ...LATENCY, ...faults } });
+  const scope = scopeOf(sandbox.state);
+  const config = path.join(work, 'steward.yaml');
+  const manifests = { queues: 'permissions/queues/*.yaml', dataFiles: 'permissions/data-files/*.yaml' };
+  writeFileSync(config, JSON.stringify({ policies: ['builtin'], scope, manifests, failOn: 'low' }));
+  const intervals = [];
+  const statuses = {};
+  const mem = sampleMemory();
+  const t0 = performance.now();
+  try {
+    const report = await check({
+      config,
+      cwd: work,
+      env: {},
+      baseUrl: sandbox.baseUrl,
+      workflowUrl: sandbox.workflowUrl,
+      token: sandbox.token,
+      concurrency,
+      only,
+      client: { pageSize: PAGE_SIZE, ...client },
+      onRequest: (e) => {
+        const end = performance.now();
+        // durationMs is rounded; +1 ms keeps back-to-back attempts of one slot from overlapping.
+        intervals.push([end - e.durationMs + 1, end]);
+        statuses[e.status ?? 'network'] = (statuses[e.status ?? 'network'] ?? 0) + 1;
+      },
+    });
+    const wallMs = performance.now() - t0;
+    const { state, counts } = sandbox;
+    const total = sandbox.totalRequests();
+    return { wallMs, report, state, scope, counts: { ...counts }, total, inFlight: maxOverlap(intervals), statuses, mem: mem.peak };
+  } finally {
+    mem.stop();
+    await sandbox.close();
+  }
+}
+
+const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
+const sec = (ms) => (ms / 1000).toFixed(2);
+const mb = (bytes) => (bytes / 2 ** 20).toFixed(0);
+const perOp = (counts) =>
+  Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([op, n]) => `${OP_SHORT[op] ?? op} ${n}`)
+    .join(' · ');
+const sizeLabel = (r) => `${r.state.schedules.length} sched / ${r.scope.datasets.length} ds / ${r.scope.cards.length} cards`;
+const verdictOf = (report) =>
+  JSON.stringify({
+    gate: report.summary.gate,
+    findings: report.findings.map((f) => `${f.status}:${f.policy}:${f.fingerprint}`).sort(),
+  });
+const table = (head, rows) =>
+  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+/** Per operation, the sandbox's count must equal the minimum (absent operations: 0). */
+function matchesMinimum(name, counts, minimum) {
+  const wrong = Object.keys(counts).filter((op) => counts[op] !== (minimum[op] ?? 0));
+  for (const op of wrong) failures.push(`${name}: ${op} made ${counts[op]} requests, minimum ${minimum[op] ?? 0}`);
+  return wrong.length === 0;
+}
+
+function checkRun(name, r, concurrency) {
+  expect(r.report.summary.errors === 0, `${name}: ${r.report.summary.errors} evaluation error(s)`);
+  expect(r.report.http.requests === r.total, `${name}: client counted ${r.report.http.requests}, sandbox ${r.total}`);
+  expect(r.inFlight <= concurrency, `${name}: ${r.inFlight} requests in flight with concurrency ${concurrency}`);
+}
+
+const print = (text) => console.log(text);
+const started = Date.now();
+
+// 1. Scale: the whole pack at three sizes.
+const scaleRows = [];
+const runs = {};
+for (const [name, size] of [['default', {}], ['mid', MID], ['large', LARGE]]) {
+  const r = await run({ size });
+  runs[name] = r;
+  const minimum = minimumFullPack(r.state, r.scope);
+  checkRun(name, r, 8);
+  const ok = matchesMinimum(name, r.counts, minimum);
+  scaleRows.push([name, sizeLabel(r), sec(r.wallMs), r.total, sum(minimum), ok ? 'yes' : '**NO**', mb(r.mem.rss), mb(r.mem.heap), perOp(r.counts)]);
+}
+print('### 1. Scale (whole built-in pack, concurrency 8)\n');
+print(table(['instance', 'size', 'wall s', 'requests', 'minimum', 'match', 'peak RSS MB', 'peak heap MB', 'requests per operation'], scaleRows));
+
+// 2. Concurrency: the mid-size instance.
+const concRows = [];
+let wall1;
+for (const concurrency of [1, 4, 8, 16]) {
+  const r = await run({ size: MID, concurrency });
+  checkRun(`mid c=${concurrency}`, r, concurrency);
+  matchesMinimum(`mid c=${concurrency}`, r.counts, minimumFullPack(r.state, r.scope));
+  wall1 ??= r.wallMs;
+  concRows.push([concurrency, sec(r.wallMs), `${(wall1 / r.wallMs).toFixed(1)}×`, r.total, r.inFlight]);
+}
+print('\n### 2. Concurrency (mid-size instance)\n');
+print(table(['concurrency', 'wall s', 'speed-up vs 1', 'requests', 'max in flight'], concRows));
+
+// 3. Faults: 10% 503 and 5% 429 (Retry-After: 1) on the mid-size instance.
+const faulty = await run({
+  size: MID,
+  faults: { errorRates: { 503: 0.1 }, rateLimitRate: 0.05, retryAfterSeconds: 1 },
+  client: { maxAttempts: 6, retryBaseDelayMs: 50, retryMaxDelayMs: 1000 },
+});
+const clean = runs.mid;
+const faultMin = sum(minimumFullPack(faulty.state, faulty.scope));
+const retries = faulty.report.http.retries;
+checkRun('faults', faulty, 8);
+expect(faulty.report.http.failed === 0, `faults: ${faulty.report.http.failed} request(s) failed after all attempts`);
+expect(faulty.total === faultMin + retries, `faults: ${faulty.total} requests ≠ minimum ${faultMin} + ${retries} retries`);
+const same = expect(verdictOf(faulty.report) === verdictOf(clean.report), 'faults: verdict differs from the fault-free run');
+const s = faulty.report.summary;
+print('\n### 3. Faults (mid-size instance, 10% 503 + 5% 429 with Retry-After: 1, up to 6 attempts)\n');
+print(
+  table(
+    ['run', 'wall s', 'requests', 'minimum + retries', '503 / 429 answered', 'retries', 'verdict', 'same verdict'],
+    [
+      ['fault-free', sec(clean.wallMs), clean.total, `${faultMin} + 0`, '0 / 0', 0, `${clean.report.summary.gate}, ${clean.report.summary.violations} violations`, '—'],
+      ['faults', sec(faulty.wallMs), faulty.total, `${faultMin} + ${retries}`, `${faulty.statuses[503] ?? 0} / ${faulty.statuses[429] ?? 0}`, retries, `${s.gate}, ${s.violations} violations, ${s.errors} errors`, same ? 'yes' : '**NO**'],
+    ],
+  ),
+);
+
+// 4. Lazy parts: certification is read for every dataset, access only for the certified ones.
+const lazyRows = [];
+for (const datasets of [200, 1000]) {
+  const r = await run({ size: { datasets }, only: ['certified-datasets-need-owner-group'] });
+  const n = r.scope.datasets.length;
+  const k = r.scope.datasets.filter((id) => r.state.certifications.get(`DATA_SOURCE:${id}`)?.state === 'ACTIVE').length;
+  checkRun(`lazy N=${n}`, r, 8);
+  const ok = matchesMinimum(`lazy N=${n}`, r.counts, { getCertificationStatus: n, getDatasetPermissions: k });
+  lazyRows.push([n, k, r.counts.getCertificationStatus, r.counts.getDatasetPermissions, r.total, ok ? 'yes' : '**NO**', sec(r.wallMs)]);
+}
+print('\n### 4. Lazy parts (only certified-datasets-need-owner-group)\n');
+print(table(['N datasets', 'K certified', 'certification reads (= N)', 'access reads (= K)', 'requests', 'match', 'wall s'], lazyRows));
+
+rmSync(work, { recursive: true, force: true });
+print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);
+if (failures.length > 0) {
+  console.error(`\n${failures.length} correctness check(s) failed:\n${failures.map((f) => `- ${f}`).join('\n')}`);
+  process.exitCode = 1;
+} else {
+  console.log('\nAll correctness checks passed.');
+}
