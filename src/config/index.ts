@@ -12,4 +12,3 @@ export {
 export { CONFIG_SCHEMA } from './schema.js';
 export type { Config, ConfigOverrides, LoadConfigOptions } from './types.js';
 export { TOKEN_IN_FILE_MESSAGE } from './validate.js';
-export { readYamlSource, type YamlSource } from './yaml-source.js';

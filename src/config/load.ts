@@ -7,11 +7,11 @@ import { InputError } from '../errors.js';
 import type { InputProblem } from '../policy/types.js';
 import type { FailOn, SourceLocation } from '../report/model.js';
 import { SEVERITIES } from '../report/model.js';
+import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../yaml/source.js';
 import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE, displayPath } from './paths.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { validateConfigSource } from './validate.js';
-import { locationOf, nodeAt, problemAt, readYamlSource, type YamlSource } from './yaml-source.js';
 
 export const DEFAULT_FAIL_ON: FailOn = 'low';
 export const DEFAULT_CONCURRENCY = 8;
@@ -72,7 +72,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let src: YamlSource | null = null;
   let data: FileConfig = {};
   if (file) {
-    src = readYamlSource(file, shown(file));
+    src = parseYamlSource(readFileSync(file, 'utf8'), shown(file));
     if (src.problems.length > 0) throw new InputError(src.problems);
     const js = src.doc.toJS();
     const fileProblems = validateConfigSource(src, js ?? {});
@@ -127,8 +127,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const paramLocations: Config['paramLocations'] = {};
   for (const [policyId, values] of Object.entries(params)) {
     const keys: Record<string, SourceLocation> = {};
-    for (const k of Object.keys(values)) keys[k] = src ? locationOf(src, nodeAt(src, ['params', policyId, k], true)) : locAt([]);
-    paramLocations[policyId] = { location: src ? locationOf(src, nodeAt(src, ['params', policyId], true)) : locAt([]), keys };
+    for (const k of Object.keys(values)) keys[k] = src ? locationOf(src, keyNodeAt(src, ['params', policyId, k])) : locAt([]);
+    paramLocations[policyId] = { location: src ? locationOf(src, keyNodeAt(src, ['params', policyId])) : locAt([]), keys };
   }
 
   // Scope: inline lists or list files.

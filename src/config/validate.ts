@@ -1,10 +1,11 @@
 // steward.yaml against CONFIG_SCHEMA, each ajv error turned into one readable InputProblem at
 // the offending key or value. A `token` key anywhere is refused first, with where to put it.
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import { isScalar, visit } from 'yaml';
 import type { InputProblem } from '../policy/types.js';
+import { type SchemaWording, schemaProblems } from '../yaml/schema-problems.js';
+import { locationOf, type YamlSource } from '../yaml/source.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import { locationOf, problemAt, type YamlSource } from './yaml-source.js';
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
 const validateConfig = ajv.compile(CONFIG_SCHEMA);
@@ -27,80 +28,18 @@ function tokenProblems(src: YamlSource): InputProblem[] {
   return problems;
 }
 
-function pathOf(instancePath: string): (string | number)[] {
-  if (!instancePath) return [];
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-}
+/** The only `pattern` in the config schema is the URLs'. */
+const CONFIG_WORDING: SchemaWording = {
+  describe: (e, { subject }) => (e.keyword === 'pattern' ? `${subject}must be an http(s):// URL` : undefined),
+};
 
-function label(path: (string | number)[]): string {
-  if (path.length === 0) return 'the config';
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
-}
-
-function messageOf(e: ErrorObject, path: (string | number)[]): string {
-  const where = label(path);
-  switch (e.keyword) {
-    case 'additionalProperties': {
-      const allowed = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
-      const key = String(e.params.additionalProperty);
-      const inside = path.length ? ` in ${where}` : '';
-      return `unknown key "${key}"${inside}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''}`;
-    }
-    case 'enum':
-      return `${where} must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`;
-    case 'anyOf':
-      return `${where} must be ${(e.parentSchema as { description?: string })?.description ?? 'a valid value'}`;
-    case 'required':
-      return `${where} needs "${e.params.missingProperty}"`;
-    case 'pattern':
-      return `${where} must be an http(s):// URL`;
-    default:
-      return `${where} ${e.message}`;
-  }
-}
-
-/** Picks, among ajv's errors, the ones worth showing (one per real mistake). */
-function selectErrors(errors: ErrorObject[]): ErrorObject[] {
-  const anyOfs = errors.filter((e) => e.keyword === 'anyOf');
-  const selected: ErrorObject[] = [];
-  const inside = (e: ErrorObject, a: ErrorObject) => e !== a && e.schemaPath.startsWith(`${a.schemaPath}/`);
-  for (const e of errors) {
-    if (e.keyword === 'anyOf' || anyOfs.some((a) => inside(e, a))) continue;
-    selected.push(e);
-  }
-  for (const a of anyOfs) {
-    const branchErrors = errors.filter((e) => inside(e, a) && e.keyword !== 'anyOf');
-    // The value had the right shape for one branch but its contents are wrong: point inside.
-    const deeper = branchErrors.filter((e) => e.instancePath.length > a.instancePath.length);
-    selected.push(...(deeper.length > 0 ? deeper : [a]));
-  }
-  return selected;
-}
-
-/** Problems of the file's content (empty when valid). */
+/** Problems of the file's content (empty when valid), in file order. */
 export function validateConfigSource(src: YamlSource, data: unknown): InputProblem[] {
   const tokens = tokenProblems(src);
   if (validateConfig(data)) return tokens;
-  const schemaProblems = selectErrors(validateConfig.errors ?? [])
-    .filter((e) => !(e.keyword === 'additionalProperties' && TOKEN_KEY.test(String(e.params.additionalProperty))))
-    .map((e) => {
-      const path = pathOf(e.instancePath);
-      if (e.keyword === 'additionalProperties') {
-        return problemAt(src, [...path, String(e.params.additionalProperty)], messageOf(e, path), true);
-      }
-      return problemAt(src, path, messageOf(e, path));
-    });
-  const seen = new Set<string>();
-  return [...tokens, ...schemaProblems]
-    .filter((p) => {
-      const k = `${p.line}:${p.column}:${p.message}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    })
-    .sort((a, b) => a.line - b.line || a.column - b.column);
+  // A token key is already refused above, with where tokens go instead.
+  const errors = (validateConfig.errors ?? []).filter(
+    (e) => !(e.keyword === 'additionalProperties' && TOKEN_KEY.test(String(e.params.additionalProperty))),
+  );
+  return [...tokens, ...schemaProblems(src, errors, CONFIG_WORDING)].sort((a, b) => a.line - b.line || a.column - b.column);
 }
