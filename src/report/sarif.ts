@@ -22,8 +22,6 @@ import type {
   WaiverRef,
 } from './model.js';
 
-/** Where SARIF viewers link the tool name. Not given by the design: set to the project's home. */
-export const TOOL_INFORMATION_URI = 'https://github.com/steward-policy/steward';
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** Key of `partialFingerprints`; bump the version when the fingerprint recipe changes. */
 export const FINGERPRINT_KEY = 'steward/v1';
@@ -222,7 +220,6 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
         semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version)
           ? report.tool.version
           : undefined,
-        informationUri: TOOL_INFORMATION_URI,
         rules: report.policies.map(rule),
       },
     },

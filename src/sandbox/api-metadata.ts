@@ -1,11 +1,12 @@
 // 7. calculated-field statistics, 8. file by path, 11. certification status.
+import { FILE_PATH_QUERY_PARAM } from '../client/assumptions.js';
 import type { CertifiableEntityType } from '../client/types.js';
 import type { RequestContext } from './context.js';
 import { makeCertification } from './entities.js';
 import { HttpError, ok, type Reply } from './http.js';
 
-/** Name of the query parameter carrying the file's path (DESIGN §2). */
-export const FILE_PATH_QUERY_PARAM = 'path';
+// The sandbox emulates the platform as we assume it: the same named constant as the client.
+export { FILE_PATH_QUERY_PARAM };
 
 export function getCalculatedFieldStatistics(ctx: RequestContext): Reply {
   return ok(ctx.state.calculatedFields);

@@ -7,11 +7,13 @@ import type { Switches } from './context.js';
 import { resetCounts, totalRequests, zeroCounts } from './counters.js';
 import { type FaultDecision, FaultInjector } from './faults.js';
 import { generateState, SANDBOX_DEFAULT_SEED, SANDBOX_DEFAULT_SIZE } from './generator.js';
+import { DEVELOPER_TOKEN_HEADER } from '../client/assumptions.js';
 import { errorReply, HttpError, type Reply, sendReply } from './http.js';
 import { matchRoute, type Route, WORKFLOW_PREFIX } from './routes.js';
 import type { Sandbox, SandboxOptions, SandboxSize } from './types.js';
 
-export const DEVELOPER_TOKEN_HEADER = 'x-service-developer-token';
+// Node lower-cases incoming header names; the name itself is the client's assumption.
+const DEVELOPER_TOKEN_HEADER_LOWER = DEVELOPER_TOKEN_HEADER.toLowerCase();
 /** Bodies above this are refused with 413 (write bodies are small permission lists). */
 const MAX_BODY_BYTES = 1_048_576;
 /** What a "malformed JSON" fault sends: a body cut off mid-value. */
@@ -98,7 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   function authenticate(route: Route, req: IncomingMessage): Reply | undefined {
     if (route.auth === 'developer') {
-      const given = req.headers[DEVELOPER_TOKEN_HEADER];
+      const given = req.headers[DEVELOPER_TOKEN_HEADER_LOWER];
       if (given === undefined) return errorReply(401, 'Missing developer token header X-SERVICE-Developer-Token');
       return given === token ? undefined : errorReply(401, 'Invalid developer token');
     }
