@@ -3,11 +3,11 @@
 // that matched nothing are reported as stale.
 import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
-import { isMap, isSeq, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 import type { InputProblem } from '../policy/types.js';
 import type { Finding, WaiverRef } from '../report/model.js';
-import { parseYaml, schemaProblems } from '../resources/yaml-source.js';
+import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
+import { locationOf, nodeAt, parseYamlSource, problemAt } from '../yaml/source.js';
 
 const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 
@@ -46,20 +46,16 @@ function isCalendarDate(s: string): boolean {
 
 /** Parses a waivers file's text (`file` is its display path). Throws InputError. */
 export function parseWaivers(text: string, file: string): WaiverRef[] {
-  const { source, problems } = parseYaml(text, file);
-  if (problems.length > 0) throw new InputError(problems);
+  const source = parseYamlSource(text, file);
+  if (source.problems.length > 0) throw new InputError(source.problems);
   const data = (source.doc.toJS() ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
-  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors));
-  const root = source.doc.contents;
-  const seq = isMap(root) ? root.get('waivers', true) : null;
+  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
   const bad: InputProblem[] = [];
   const waivers = data.waivers.map((w, i) => {
-    const node = (isSeq(seq) ? seq.items[i] : null) as Node | null;
-    const location = source.nodeLocation(node);
+    const location = locationOf(source, nodeAt(source, ['waivers', i]));
     const expires = String(w.expires);
     if (!isCalendarDate(expires)) {
-      const expiresNode = isMap(node) ? (node.get('expires', true) as Node) : node;
-      bad.push({ ...source.nodeLocation(expiresNode), message: `expires ${expires} is not a date (YYYY-MM-DD)` });
+      bad.push(problemAt(source, ['waivers', i, 'expires'], `expires ${expires} is not a date (YYYY-MM-DD)`));
     }
     const ref: WaiverRef = {
       policy: String(w.policy),

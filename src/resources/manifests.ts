@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { isMap, isScalar, type Node } from 'yaml';
 import { QUEUE_PERMISSIONS } from '../client/types.js';
 import { InputError } from '../errors.js';
 import type { InputProblem } from '../policy/types.js';
+import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
+import { collectPaths, keyNodeAt, locationOf, parseYamlSource } from '../yaml/source.js';
 import type { ManifestSource } from './types.js';
-import { collectPaths, parseYaml, schemaProblems } from './yaml-source.js';
 
 const idSchema = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 
@@ -90,14 +90,12 @@ export function parseManifest(
   text: string,
   file: string,
 ): { manifest: Manifest | null; problems: InputProblem[] } {
-  const { source, problems } = parseYaml(text, file);
-  if (problems.length > 0) return { manifest: null, problems };
+  const source = parseYamlSource(text, file);
+  if (source.problems.length > 0) return { manifest: null, problems: source.problems };
   const data = source.doc.toJS() as unknown;
   const validate = validators[kind];
-  if (!validate(data)) return { manifest: null, problems: schemaProblems(source, validate.errors) };
+  if (!validate(data)) return { manifest: null, problems: schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE) };
   const obj = data as Record<string, unknown>;
-  const root = source.doc.contents;
-  const idPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === ID_KEY[kind]) : undefined;
   return {
     manifest: {
       kind,
@@ -105,7 +103,7 @@ export function parseManifest(
       data: obj,
       source: {
         file,
-        location: source.nodeLocation((idPair?.key as Node | undefined) ?? null),
+        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
         paths: collectPaths(source),
         sha256: createHash('sha256').update(text).digest('hex'),
       },
