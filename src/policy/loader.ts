@@ -6,11 +6,22 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { type Document, isMap, LineCounter, type Node, parseDocument } from 'yaml';
+import { isMap, type Node } from 'yaml';
 import { InputError } from '../errors.js';
 import type { SourceLocation } from '../report/model.js';
-import { compileExpression, ExpressionError } from './cel.js';
-import { keyNodeAt, nodeAt, pointerSegments, SourceText } from './positions.js';
+import { type ErrorPlace, type SchemaWording, schemaProblems } from '../yaml/schema-problems.js';
+import {
+  keyNodeAt,
+  locationOf,
+  nodeAt,
+  parseYamlSource,
+  pathLabel,
+  problemAt,
+  valuePositions,
+  type YamlPath,
+  type YamlSource,
+} from '../yaml/source.js';
+import { compileExpression, type ExpressionOrigin, ExpressionError } from './cel.js';
 import { buildPolicySchema, type KindRegistry } from './schema.js';
 import { compileTemplate } from './template.js';
 import type { InputProblem, PolicyDefinition, PolicyTest } from './types.js';
@@ -91,32 +102,20 @@ export function parsePolicyText(
   options: { kinds: KindRegistry },
   seen: Map<string, SourceLocation> = new Map(),
 ): { policies: PolicyDefinition[]; problems: InputProblem[] } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const src = new SourceText(file, text, lineCounter);
-  const problems: InputProblem[] = [];
-  if (doc.errors.length > 0) {
-    for (const e of doc.errors) problems.push({ file, ...src.at(e.pos[0]), message: `YAML syntax error: ${e.message}` });
-    return { policies: [], problems };
-  }
-  const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const src = parseYamlSource(text, file, 'YAML syntax error');
+  if (src.problems.length > 0) return { policies: [], problems: src.problems };
+  const data = src.doc.toJS({ maxAliasCount: 100 }) as unknown;
   const validate = validatorFor(options.kinds);
-  if (!validate(data)) {
-    for (const err of validate.errors ?? []) {
-      if (err.keyword === 'if') continue; // its `then` error says what is wrong
-      const { node, message } = describeSchemaError(err, doc, data, options.kinds);
-      problems.push({ file, ...src.of(node), message });
-    }
-  }
+  const problems: InputProblem[] = validate(data) ? [] : schemaProblems(src, validate.errors, policyWording(data, options.kinds));
   const list = (data as { policies?: unknown } | null)?.policies;
   const policies: PolicyDefinition[] = [];
   if (!Array.isArray(list)) return { policies, problems };
   list.forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
-    const policy = buildDefinition(raw as Record<string, unknown>, `/policies/${i}`, doc, src, problems);
+    const policy = buildDefinition(raw as Record<string, unknown>, ['policies', i], src, problems);
     for (const fixName of Object.keys(policy.fix ?? {})) {
       if (options.kinds[policy.resource]?.fixes[fixName]?.perItem && policy.each === undefined) {
-        const node = keyNodeAt(doc, `/policies/${i}/fix`, fixName);
+        const node = keyNodeAt(src, ['policies', i, 'fix', fixName]);
         problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
       }
     }
@@ -124,9 +123,9 @@ export function parsePolicyText(
       const first = seen.get(policy.id);
       if (first) {
         const where = `${first.file}:${first.line}:${first.column}`;
-        problems.push({ ...locationOf(src, nodeAt(doc, `/policies/${i}/id`)), message: `duplicate policy id '${policy.id}' (first defined at ${where})` });
+        problems.push(problemAt(src, ['policies', i, 'id'], `duplicate policy id '${policy.id}' (first defined at ${where})`));
       } else {
-        seen.set(policy.id, locationOf(src, nodeAt(doc, `/policies/${i}/id`)));
+        seen.set(policy.id, locationOf(src, nodeAt(src, ['policies', i, 'id'])));
       }
     }
     policies.push(policy);
@@ -134,8 +133,10 @@ export function parsePolicyText(
   return { policies, problems };
 }
 
-function locationOf(src: SourceText, node: Node | null): SourceLocation {
-  return { file: src.file, ...src.of(node) };
+/** Where an expression is, so its compile errors point at their column in the file. */
+function originOf(src: YamlSource, node: Node | null): ExpressionOrigin {
+  const at = valuePositions(src, node);
+  return at ? { ...locationOf(src, node), at } : locationOf(src, node);
 }
 
 const EXPRESSION_FIELDS = ['each', 'when', 'assert'] as const;
@@ -143,16 +144,15 @@ const EXPRESSION_FIELDS = ['each', 'when', 'assert'] as const;
 /** The definition with defaults filled in; every expression compiled (problems collected). */
 function buildDefinition(
   raw: Record<string, unknown>,
-  pointer: string,
-  doc: Document,
-  src: SourceText,
+  at: YamlPath,
+  src: YamlSource,
   problems: InputProblem[],
 ): PolicyDefinition {
   const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
   const params = isPlainObject(raw.params) ? raw.params : {};
   const paramNames = Object.keys(params);
   const fieldLocations: Partial<Record<string, SourceLocation>> = {};
-  const policyNode = nodeAt(doc, pointer);
+  const policyNode = nodeAt(src, at);
   if (isMap(policyNode)) {
     for (const pair of policyNode.items) {
       const key = String((pair.key as { value?: unknown } | null)?.value);
@@ -174,13 +174,13 @@ function buildDefinition(
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== 'string') continue;
-    const origin = src.origin(nodeAt(doc, `${pointer}/${field}`)!);
+    const origin = originOf(src, nodeAt(src, [...at, field]));
     const variables = field === 'each' ? base : inner;
     const expect = field === 'each' ? 'list' : 'bool';
     collect(() => compileExpression(source, origin, { variables, params: paramNames, expect }));
   }
   if (typeof raw.message === 'string') {
-    const origin = src.origin(nodeAt(doc, `${pointer}/message`)!);
+    const origin = originOf(src, nodeAt(src, [...at, 'message']));
     collect(() => compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames }));
   }
 
@@ -188,11 +188,11 @@ function buildDefinition(
   if (Array.isArray(raw.tests)) {
     raw.tests.forEach((t, j) => {
       if (!isPlainObject(t)) return;
-      const testPointer = `${pointer}/tests/${j}`;
+      const testAt = [...at, 'tests', j];
       const testParams = isPlainObject(t.params) ? t.params : undefined;
       for (const key of Object.keys(testParams ?? {})) {
         if (paramNames.includes(key)) continue;
-        const node = keyNodeAt(doc, `${testPointer}/params`, key);
+        const node = keyNodeAt(src, [...testAt, 'params', key]);
         problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}' (declared: ${paramNames.join(', ') || 'none'})` });
       }
       tests.push({
@@ -200,7 +200,7 @@ function buildDefinition(
         resource: isPlainObject(t.resource) ? t.resource : {},
         ...(testParams ? { params: testParams } : {}),
         violations: typeof t.violations === 'number' ? t.violations : 0,
-        location: locationOf(src, nodeAt(doc, testPointer)),
+        location: locationOf(src, nodeAt(src, testAt)),
       });
     });
   }
@@ -228,54 +228,42 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** An ajv error → the node to point at and a message a policy author understands. */
-function describeSchemaError(
-  err: ErrorObject,
-  doc: Document,
-  data: unknown,
-  kinds: KindRegistry,
-): { node: Node | null; message: string } {
-  const segs = pointerSegments(err.instancePath);
-  const inPolicy = segs[0] === 'policies' && typeof segs[1] === 'number';
-  const field = readablePath(inPolicy && segs.length > 2 ? segs.slice(2) : segs) || 'the file';
-  const prefix = field ? `${field}: ` : '';
-  const params = err.params as Record<string, unknown>;
-  switch (err.keyword) {
-    case 'additionalProperties': {
-      const key = String(params.additionalProperty);
-      const node = keyNodeAt(doc, err.instancePath, key);
-      if (inPolicy && segs.length === 3 && segs[2] === 'fix') {
-        const kind = String((data as { policies: { resource?: unknown }[] }).policies[segs[1] as number]?.resource);
-        const allowed = Object.keys(kinds[kind]?.fixes ?? {});
-        const hint = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this kind has no fixes';
-        return { node, message: `unknown fix kind '${key}' for resource kind '${kind}' (${hint})` };
+/**
+ * Policy files word problems as `<field>: <what is wrong>`, the field named inside its policy
+ * (`tests[0].violations`), and explain unknown fix and resource kinds with what is allowed.
+ */
+function policyWording(data: unknown, kinds: KindRegistry): SchemaWording {
+  const inPolicy = (path: YamlPath) => path[0] === 'policies' && typeof path[1] === 'number';
+  return {
+    separator: ': ',
+    label: (path) => pathLabel(inPolicy(path) && path.length > 2 ? path.slice(2) : path),
+    describe: (err: ErrorObject, { path, label, subject }: ErrorPlace) => {
+      const params = err.params as Record<string, unknown>;
+      switch (err.keyword) {
+        case 'additionalProperties': {
+          const key = String(params.additionalProperty);
+          if (inPolicy(path) && path.length === 3 && path[2] === 'fix') {
+            const kind = String((data as { policies: { resource?: unknown }[] }).policies[path[1] as number]?.resource);
+            const allowed = Object.keys(kinds[kind]?.fixes ?? {});
+            const hint = allowed.length ? `allowed: ${allowed.join(', ')}` : 'this kind has no fixes';
+            return `unknown fix kind '${key}' for resource kind '${kind}' (${hint})`;
+          }
+          const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+          return `${subject}unknown field '${key}'${known.length ? ` (allowed: ${known.join(', ')})` : ''}`;
+        }
+        case 'required':
+          return `${subject}missing required field '${String(params.missingProperty)}'`;
+        case 'enum':
+          if (inPolicy(path) && label === 'resource') {
+            return `unknown resource kind ${JSON.stringify(err.data)} (known: ${(params.allowedValues as unknown[]).join(', ')})`;
+          }
+          return undefined;
+        case 'pattern':
+          if (inPolicy(path) && label === 'id') return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          return undefined;
+        default:
+          return undefined;
       }
-      const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      return { node, message: `${prefix}unknown field '${key}'${known.length ? ` (allowed: ${known.join(', ')})` : ''}` };
-    }
-    case 'required':
-      return { node: nodeAt(doc, err.instancePath), message: `${prefix}missing required field '${String(params.missingProperty)}'` };
-    case 'enum': {
-      const allowed = (params.allowedValues as unknown[]).join(', ');
-      const message =
-        inPolicy && field === 'resource'
-          ? `unknown resource kind ${JSON.stringify(err.data)} (known: ${allowed})`
-          : `${prefix}must be one of: ${allowed}`;
-      return { node: nodeAt(doc, err.instancePath), message };
-    }
-    case 'const':
-      return { node: nodeAt(doc, err.instancePath), message: `${prefix}must be ${JSON.stringify(params.allowedValue)}` };
-    case 'pattern':
-      if (inPolicy && field === 'id') {
-        return { node: nodeAt(doc, err.instancePath), message: `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}` };
-      }
-      return { node: nodeAt(doc, err.instancePath), message: `${prefix}${err.message}` };
-    default:
-      return { node: nodeAt(doc, err.instancePath), message: `${prefix}${err.message ?? err.keyword}` };
-  }
-}
-
-/** ['tests', 0, 'violations'] → `tests[0].violations`. */
-function readablePath(segs: (string | number)[]): string {
-  return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+    },
+  };
 }
