@@ -56,7 +56,11 @@ const descriptionOf = (e: ErrorObject) => (e.parentSchema as { description?: str
  * A failed `if` is left out: its `then` error says what is wrong.
  */
 function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
-  const inside = (e: ErrorObject, choice: ErrorObject) => e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`);
+  // A branch error lies under the choice in the schema AND in the data: one schema (say under
+  // additionalProperties) checks many values, and their errors must not mix.
+  const under = (e: ErrorObject, choice: ErrorObject) => e.instancePath.startsWith(`${choice.instancePath}/`);
+  const inside = (e: ErrorObject, choice: ErrorObject) =>
+    e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
   const choices = errors.filter(isChoice);
   const selected: ErrorObject[] = [];
   for (const e of errors) {
@@ -66,7 +70,7 @@ function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
       continue;
     }
     const branches = errors.filter((b) => inside(b, e) && !isChoice(b) && b.keyword !== 'if');
-    const deeper = branches.filter((b) => b.instancePath.length > e.instancePath.length);
+    const deeper = branches.filter((b) => under(b, e));
     if (deeper.length > 0) selected.push(...deeper);
     else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
   }
