@@ -1,6 +1,6 @@
 // Baselines (DESIGN §7): today's fingerprints recorded once; later runs fail only on new ones.
-import { readFile, writeFile } from 'node:fs/promises';
-import { InputError } from '../errors.js';
+import { writeFile } from 'node:fs/promises';
+import { fileError, parseJsonFile, readInputFile } from '../input-file.js';
 import type { Finding } from '../report/model.js';
 
 export interface BaselineFile {
@@ -26,29 +26,16 @@ export async function writeBaseline(file: string, findings: Finding[], now: Date
 }
 
 export function parseBaseline(text: string, displayPath: string): BaselineFile {
-  const problem = (message: string) => new InputError([{ file: displayPath, line: 0, column: 0, message }]);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw problem(`baseline is not JSON: ${(err as Error).message}`);
-  }
-  const b = data as Partial<BaselineFile> | null;
-  if (!b || typeof b !== 'object' || b.version !== 1) throw problem('baseline must be { "version": 1, ... }');
+  const b = parseJsonFile(text, displayPath, 'baseline') as Partial<BaselineFile> | null;
+  if (!b || typeof b !== 'object' || b.version !== 1) throw fileError(displayPath, 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints) || !b.fingerprints.every((f) => typeof f === 'string')) {
-    throw problem('baseline "fingerprints" must be an array of strings');
+    throw fileError(displayPath, 'baseline "fingerprints" must be an array of strings');
   }
   return { version: 1, createdAt: String(b.createdAt ?? ''), fingerprints: b.fingerprints };
 }
 
 export async function readBaseline(file: string, displayPath: string): Promise<BaselineFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputError([{ file: displayPath, line: 0, column: 0, message: `cannot read baseline: ${(err as Error).message}` }]);
-  }
-  return parseBaseline(text, displayPath);
+  return parseBaseline(await readInputFile(file, displayPath, 'baseline'), displayPath);
 }
 
 /** Each violation/waived finding becomes new or known; baseline entries not seen are resolved. */

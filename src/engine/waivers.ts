@@ -1,9 +1,9 @@
 // Waivers (DESIGN §7): accepted exceptions with a reason, an owner and an expiry date.
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
-import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import { InputError } from '../errors.js';
+import { readInputFile } from '../input-file.js';
 import type { InputProblem } from '../policy/types.js';
 import type { Finding, WaiverRef } from '../report/model.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
@@ -73,13 +73,7 @@ export function parseWaivers(text: string, file: string): WaiverRef[] {
 }
 
 export async function loadWaivers(file: string, displayPath: string): Promise<WaiverRef[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputError([{ file: displayPath, line: 0, column: 0, message: `cannot read waivers: ${(err as Error).message}` }]);
-  }
-  return parseWaivers(text, displayPath);
+  return parseWaivers(await readInputFile(file, displayPath, 'waivers'), displayPath);
 }
 
 /** `*` any run of characters, `?` exactly one; everything else literal; the whole id must match. */

@@ -2,11 +2,11 @@
 // against a JSON Schema, with the position of every entry and value kept for findings and
 // for in-place rewrites.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { QUEUE_PERMISSIONS } from '../client/types.js';
 import { InputError } from '../errors.js';
+import { readInputFile } from '../input-file.js';
 import type { InputProblem } from '../policy/types.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
 import { collectPaths, keyNodeAt, locationOf, parseYamlSource } from '../yaml/source.js';
@@ -122,13 +122,12 @@ export async function loadManifests(kind: ManifestKind, files: string[], display
   const byId = new Map<string, Manifest>();
   for (const file of [...files].sort()) {
     const shown = displayFile(file, displayRoot);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      problems.push({ file: shown, line: 0, column: 0, message: `cannot read manifest: ${(err as Error).message}` });
-      continue;
-    }
+    // An unreadable file is one more problem: every manifest's problems are reported together.
+    const text = await readInputFile(file, shown, 'manifest').catch((err: InputError) => {
+      problems.push(...err.problems);
+      return null;
+    });
+    if (text === null) continue;
     const result = parseManifest(kind, text, shown);
     problems.push(...result.problems);
     if (!result.manifest) continue;

@@ -1,9 +1,9 @@
 // The snapshot file (DESIGN §12): every API answer a run needed, keyed by operation and
 // arguments. It never holds a token or a header: only arguments and response bodies.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { OperationId } from '../client/types.js';
 import { canonicalJson } from '../engine/fingerprint.js';
-import { InputError } from '../errors.js';
+import { fileError, parseJsonFile, readInputFile } from '../input-file.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -46,29 +46,16 @@ export async function writeSnapshot(file: string, snapshot: SnapshotFile): Promi
 }
 
 export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
-  const problem = (message: string) => new InputError([{ file: displayPath, line: 0, column: 0, message }]);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw problem(`snapshot is not JSON: ${(err as Error).message}`);
-  }
-  const s = data as Partial<SnapshotFile> | null;
+  const s = parseJsonFile(text, displayPath, 'snapshot') as Partial<SnapshotFile> | null;
   if (!s || typeof s !== 'object' || s.version !== SNAPSHOT_VERSION) {
-    throw problem(`snapshot must have "version": ${SNAPSHOT_VERSION}`);
+    throw fileError(displayPath, `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
   if (!Array.isArray(s.answers) || !s.answers.every((a) => a && typeof a.operation === 'string' && Array.isArray(a.args))) {
-    throw problem('snapshot "answers" must be an array of { operation, args, ... }');
+    throw fileError(displayPath, 'snapshot "answers" must be an array of { operation, args, ... }');
   }
   return { version: SNAPSHOT_VERSION, instance: String(s.instance ?? ''), recordedAt: String(s.recordedAt ?? ''), answers: s.answers };
 }
 
 export async function readSnapshot(file: string, displayPath: string): Promise<SnapshotFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputError([{ file: displayPath, line: 0, column: 0, message: `cannot read snapshot: ${(err as Error).message}` }]);
-  }
-  return parseSnapshot(text, displayPath);
+  return parseSnapshot(await readInputFile(file, displayPath, 'snapshot'), displayPath);
 }

@@ -1,0 +1,27 @@
+// Files a user names (waivers, baseline, snapshot, manifests): an unreadable file or one that
+// is not JSON is bad input naming the file (exit 2), never a stack trace.
+import { readFile } from 'node:fs/promises';
+import { InputError } from './errors.js';
+
+/** An InputError about a whole file (no line to point at); `shown` is its display path. */
+export function fileError(shown: string, message: string): InputError {
+  return new InputError([{ file: shown, line: 0, column: 0, message }]);
+}
+
+/** The text of the `what` file (`cannot read waivers: ENOENT…`). */
+export async function readInputFile(file: string, shown: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw fileError(shown, `cannot read ${what}: ${(err as Error).message}`);
+  }
+}
+
+/** The JSON value of a `what` file's text (`baseline is not JSON: …`). */
+export function parseJsonFile(text: string, shown: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw fileError(shown, `${what} is not JSON: ${(err as Error).message}`);
+  }
+}
