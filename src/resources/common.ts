@@ -1,5 +1,5 @@
 // Small helpers shared by the resource kinds.
-import type { CollectContext, RunMemo } from './types.js';
+import type { CollectContext, FixKind, RunMemo } from './types.js';
 
 /** Reads every page of a limit/skip iterator into one array. */
 export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
@@ -20,6 +20,19 @@ export function itemIndex(itemPath: string | null, list: string): number {
   const m = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
   if (!m) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? 'the whole resource'}`);
   return Number(m[1]);
+}
+
+/** The `remove` fix of a manifest-declared kind: drops the entry a finding is about from `list`. */
+export function removeEntryFix(list: string, description: string): FixKind {
+  return {
+    name: 'remove',
+    schema: { const: true, description },
+    perItem: true,
+    apply(doc, _value, itemPath) {
+      const i = itemIndex(itemPath, list);
+      return { ...doc, [list]: ((doc[list] as unknown[] | undefined) ?? []).filter((_, j) => j !== i) };
+    },
+  };
 }
 
 export const stringArraySchema = { type: 'array', items: { type: 'string' } };

@@ -1,7 +1,7 @@
 // Data files, declared in manifests (permissions can be replaced but not read). Fixes only
 // narrow: make the file private, or remove an entry.
 import type { DataFilePermissionEntry } from '../client/types.js';
-import { itemIndex } from './common.js';
+import { removeEntryFix } from './common.js';
 import { dataFileEntrySchema, loadManifests } from './manifests.js';
 import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
 
@@ -16,15 +16,7 @@ const publicAccess: FixKind = {
   apply: (doc) => ({ ...doc, publicAccess: false }),
 };
 
-const remove: FixKind = {
-  name: 'remove',
-  schema: { const: true, description: 'remove the entry from the data file' },
-  perItem: true,
-  apply(doc, _value, itemPath) {
-    const i = itemIndex(itemPath, 'entries');
-    return { ...doc, entries: entriesOf(doc).filter((_, j) => j !== i) };
-  },
-};
+const remove = removeEntryFix('entries', 'remove the entry from the data file');
 
 function body(doc: ResourceDocument) {
   return { publicAccess: doc.publicAccess === true, entries: entriesOf(doc) };

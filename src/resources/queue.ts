@@ -1,7 +1,7 @@
 // Queues, declared in manifests (the API can replace queue permissions but not read them).
 // Fixes only narrow: revoke listed permissions from an entry, or remove the entry.
 import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../client/types.js';
-import { itemIndex } from './common.js';
+import { itemIndex, removeEntryFix } from './common.js';
 import { loadManifests, queueEntrySchema } from './manifests.js';
 import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
 
@@ -29,15 +29,7 @@ const revoke: FixKind = {
   },
 };
 
-const remove: FixKind = {
-  name: 'remove',
-  schema: { const: true, description: 'remove the entry from the queue' },
-  perItem: true,
-  apply(doc, _value, itemPath) {
-    const i = itemIndex(itemPath, 'permissions');
-    return { ...doc, permissions: entriesOf(doc).filter((_, j) => j !== i) };
-  },
-};
+const remove = removeEntryFix('permissions', 'remove the entry from the queue');
 
 function principalKey(e: QueuePermissionEntry): string {
   return `${e.type}:${e.id}`;
