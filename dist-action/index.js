@@ -14669,11 +14669,11 @@ var require_progressevent = __commonJS({
 var require_encoding = __commonJS({
   "node_modules/undici/lib/web/fileapi/encoding.js"(exports, module) {
     "use strict";
-    function getEncoding(label2) {
-      if (!label2) {
+    function getEncoding(label) {
+      if (!label) {
         return "failure";
       }
-      switch (label2.trim().toLowerCase()) {
+      switch (label.trim().toLowerCase()) {
         case "unicode-1-1-utf-8":
         case "unicode11utf8":
         case "unicode20utf8":
@@ -23477,9 +23477,9 @@ var require_codegen = __commonJS({
       }
     };
     var Label = class extends Node {
-      constructor(label2) {
+      constructor(label) {
         super();
-        this.label = label2;
+        this.label = label;
         this.names = {};
       }
       render({ _n }) {
@@ -23487,14 +23487,14 @@ var require_codegen = __commonJS({
       }
     };
     var Break = class extends Node {
-      constructor(label2) {
+      constructor(label) {
         super();
-        this.label = label2;
+        this.label = label;
         this.names = {};
       }
       render({ _n }) {
-        const label2 = this.label ? ` ${this.label}` : "";
-        return `break${label2};` + _n;
+        const label = this.label ? ` ${this.label}` : "";
+        return `break${label};` + _n;
       }
     };
     var Throw = class extends Node {
@@ -23906,12 +23906,12 @@ var require_codegen = __commonJS({
         return this._endBlockNode(For);
       }
       // `label` statement
-      label(label2) {
-        return this._leafNode(new Label(label2));
+      label(label) {
+        return this._leafNode(new Label(label));
       }
       // `break` statement
-      break(label2) {
-        return this._leafNode(new Break(label2));
+      break(label) {
+        return this._leafNode(new Break(label));
       }
       // `return` statement
       return(value) {
@@ -29976,10 +29976,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
-    var isPair4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -30000,7 +30000,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar7(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP2;
@@ -30012,11 +30012,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap9;
+    exports.isMap = isMap5;
     exports.isNode = isNode;
-    exports.isPair = isPair4;
-    exports.isScalar = isScalar7;
-    exports.isSeq = isSeq5;
+    exports.isPair = isPair2;
+    exports.isScalar = isScalar4;
+    exports.isSeq = isSeq3;
   }
 });
 
@@ -33961,16 +33961,16 @@ var require_resolve_block_map = __commonJS({
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode2 = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
         ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode2))
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep ?? [], {
           indicator: "map-value-ind",
           next: value,
-          offset: keyNode2.range[2],
+          offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
           startOnNewline: !key || key.type === "block-scalar"
@@ -33981,26 +33981,26 @@ var require_resolve_block_map = __commonJS({
             if (value?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode2.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
           const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode2, valueNode);
+          const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           map.items.push(pair);
         } else {
           if (implicitKey)
-            onError(keyNode2.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
           if (valueProps.comment) {
-            if (keyNode2.comment)
-              keyNode2.comment += "\n" + valueProps.comment;
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
             else
-              keyNode2.comment = valueProps.comment;
+              keyNode.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode2);
+          const pair = new Pair.Pair(keyNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
           map.items.push(pair);
@@ -34124,9 +34124,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag2) {
-      const isMap9 = fc.start.source === "{";
-      const fcName = isMap9 ? "flow map" : "flow sequence";
-      const NodeClass = tag2?.nodeClass ?? (isMap9 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap5 = fc.start.source === "{";
+      const fcName = isMap5 ? "flow map" : "flow sequence";
+      const NodeClass = tag2?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -34162,7 +34162,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap9 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -34202,7 +34202,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap9 && !sep && !props.found) {
+        if (!isMap5 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -34211,21 +34211,21 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode2 = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
           if (isBlock(key))
-            onError(keyNode2.range, "BLOCK_IN_FLOW", blockMsg);
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
           const valueProps = resolveProps.resolveProps(sep ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
-            offset: keyNode2.range[2],
+            offset: keyNode.range[2],
             onError,
             parentIndent: fc.indent,
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap9 && !props.found && ctx.options.strict) {
+            if (!isMap5 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st2 of sep) {
                   if (st2 === valueProps.found)
@@ -34249,31 +34249,31 @@ var require_resolve_flow_collection = __commonJS({
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
-            if (keyNode2.comment)
-              keyNode2.comment += "\n" + valueProps.comment;
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
             else
-              keyNode2.comment = valueProps.comment;
+              keyNode.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode2, valueNode);
+          const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap9) {
+          if (isMap5) {
             const map = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode2))
+            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
             map.items.push(pair);
           } else {
             const map = new YAMLMap.YAMLMap(ctx.schema);
             map.flow = true;
             map.items.push(pair);
-            const endRange = (valueNode ?? keyNode2).range;
-            map.range = [keyNode2.range[0], endRange[1], endRange[2]];
+            const endRange = (valueNode ?? keyNode).range;
+            map.range = [keyNode.range[0], endRange[1], endRange[2]];
             coll.items.push(map);
           }
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap9 ? "}" : "]";
+      const expectedEnd = isMap5 ? "}" : "]";
       const [ce, ...ee2] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -35560,7 +35560,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar7 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -35644,7 +35644,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar7;
+    exports.isScalar = isScalar4;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -36243,7 +36243,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter4 = class {
+    var LineCounter2 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -36266,7 +36266,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter4;
+    exports.LineCounter = LineCounter2;
   }
 });
 
@@ -37174,7 +37174,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument5(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -37200,7 +37200,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc2 = parseDocument5(src, options);
+      const doc2 = parseDocument3(src, options);
       if (!doc2)
         return null;
       doc2.warnings.forEach((warning2) => log.warn(doc2.options.logLevel, warning2));
@@ -37236,7 +37236,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument5;
+    exports.parseDocument = parseDocument3;
     exports.stringify = stringify2;
   }
 });
@@ -37294,7 +37294,7 @@ var require_dist = __commonJS({
 });
 
 // src/action/main.ts
-import { mkdir as mkdir2, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir2, writeFile as writeFile3 } from "node:fs/promises";
 import { dirname } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
@@ -37659,8 +37659,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addDetails(label2, content) {
-    const element2 = this.wrap("details", this.wrap("summary", label2) + content);
+  addDetails(label, content) {
+    const element2 = this.wrap("details", this.wrap("summary", label) + content);
     return this.addRaw(element2).addEOL();
   }
   /**
@@ -39931,7 +39931,7 @@ function createTransport(options) {
   function failure(spec, error2, call) {
     if (error2 instanceof ApiError) return error2;
     if (error2.cause instanceof ApiError) return error2.cause;
-    const label2 = requestLabel(spec.method, redact2(describePath(spec)));
+    const label = requestLabel(spec.method, redact2(describePath(spec)));
     const attempts = call.attempts;
     const response = error2.response;
     const retryNote = (retryable, reached) => {
@@ -39951,7 +39951,7 @@ function createTransport(options) {
         status,
         apiMessage,
         attempts,
-        detail: `${label2}: ${statusLine}${said ? ` — ${said}` : ""}${retryNote(isRetryableStatus(status), true)}`
+        detail: `${label}: ${statusLine}${said ? ` — ${said}` : ""}${retryNote(isRetryableStatus(status), true)}`
       });
     }
     const cause = error2.cause ?? error2;
@@ -39959,14 +39959,14 @@ function createTransport(options) {
       return fail(spec, {
         kind: "timeout",
         attempts,
-        detail: `${label2}: timed out after ${timeoutMs} ms${retryNote(true, true)}`
+        detail: `${label}: timed out after ${timeoutMs} ms${retryNote(true, true)}`
       });
     }
     return fail(spec, {
       kind: "network",
       attempts,
       cause: sanitizedCause(cause),
-      detail: `${label2}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
+      detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
     });
   }
   function parseBody(spec, text, status) {
@@ -40225,7 +40225,7 @@ function expandGlob(pattern, baseDir) {
 }
 
 // src/config/load.ts
-import { existsSync as existsSync4, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 import path3 from "node:path";
 
 // src/errors.ts
@@ -40245,6 +40245,114 @@ function formatProblem(p2) {
 // src/report/model.ts
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
 var REPORT_SCHEMA_VERSION = 1;
+
+// src/yaml/source.ts
+var import_yaml = __toESM(require_dist(), 1);
+function parseYamlSource(text, file, syntaxLabel = "invalid YAML") {
+  const lineCounter = new import_yaml.LineCounter();
+  const doc2 = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const source = { file, text, doc: doc2, lineCounter, problems: [] };
+  source.problems = [...doc2.errors, ...doc2.warnings].map((e) => {
+    const hint = /alias/i.test(e.message) ? ' (quote a value that starts with *, e.g. "*-prod")' : "";
+    return { ...positionAt(source, e.pos[0]), message: `${syntaxLabel}: ${e.message.split("\n")[0]}${hint}` };
+  });
+  return source;
+}
+function positionAt(source, offset) {
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { file: source.file, line, column: col };
+}
+function locationOf(source, node) {
+  return positionAt(source, node?.range?.[0] ?? 0);
+}
+function nodeAt(source, path9) {
+  return descend(source, path9).node;
+}
+function keyNodeAt(source, path9) {
+  const parentPath = path9.slice(0, -1);
+  const { node: parent, depth } = descend(source, parentPath);
+  if (path9.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path9[path9.length - 1]);
+    const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
+    if (pair) return pair.key;
+  }
+  return parent;
+}
+function problemAt(source, path9, message) {
+  return { ...locationOf(source, nodeAt(source, path9)), message };
+}
+function descend(source, path9) {
+  let node = source.doc.contents ?? null;
+  let depth = 0;
+  for (const seg of path9) {
+    const next = childOf(node, seg);
+    if (!next) break;
+    node = next;
+    depth++;
+  }
+  return { node, depth };
+}
+function childOf(node, seg) {
+  if ((0, import_yaml.isSeq)(node)) return node.items[Number(seg)] ?? void 0;
+  if ((0, import_yaml.isMap)(node)) {
+    const pair = node.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === String(seg));
+    return pair?.value ?? pair?.key ?? void 0;
+  }
+  return void 0;
+}
+function pointerPath(pointer) {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
+}
+function pathLabel(path9) {
+  let out = "";
+  for (const s of path9) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  return out;
+}
+function collectPaths(source) {
+  const paths = {};
+  const walk2 = (node, path9) => {
+    if (path9.length > 0) paths[pathLabel(path9)] = locationOf(source, node);
+    if ((0, import_yaml.isMap)(node)) {
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path9, String(p2.key.value)]);
+    } else if ((0, import_yaml.isSeq)(node)) {
+      for (const [i, item] of node.items.entries()) walk2(item, [...path9, i]);
+    }
+  };
+  walk2(source.doc.contents, []);
+  return paths;
+}
+function valuePositions(source, node) {
+  if (!(0, import_yaml.isScalar)(node) || !node.range) return void 0;
+  const start = node.range[0];
+  if (node.type === import_yaml.Scalar.QUOTE_DOUBLE || node.type === import_yaml.Scalar.QUOTE_SINGLE) {
+    return (offset) => positionAt(source, start + 1 + offset);
+  }
+  if (node.type === import_yaml.Scalar.BLOCK_LITERAL || node.type === import_yaml.Scalar.BLOCK_FOLDED) {
+    return blockPositions(source, start, node.range[1]);
+  }
+  return (offset) => positionAt(source, start + offset);
+}
+function blockPositions(source, from, to) {
+  const block = source.text.slice(from, to);
+  const firstBreak = block.indexOf("\n");
+  const body2 = firstBreak < 0 ? [] : block.slice(firstBreak + 1).split("\n");
+  const indent = Math.min(...body2.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
+  let lineStart = from + firstBreak + 1;
+  const starts = body2.map((l) => {
+    const s = lineStart;
+    lineStart += l.length + 1;
+    return { start: s, length: Math.max(0, l.length - indent) };
+  });
+  return (offset) => {
+    let rest = offset;
+    for (const s of starts) {
+      if (rest <= s.length) return positionAt(source, s.start + indent + rest);
+      rest -= s.length + 1;
+    }
+    return positionAt(source, from);
+  };
+}
 
 // src/config/paths.ts
 import { existsSync as existsSync3, readFileSync } from "node:fs";
@@ -40285,6 +40393,68 @@ function displayPath(file, cwd = process.cwd()) {
 // src/config/validate.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
+
+// src/yaml/schema-problems.ts
+function schemaProblems(source, errors, wording = {}) {
+  const problems = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const e of selectErrors(errors ?? [])) {
+    const path9 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path9);
+    const place = { path: path9, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const message = wording.describe?.(e, place) ?? sharedMessage(e, place);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path9, String(e.params.additionalProperty)]) : nodeAt(source, path9);
+    const problem3 = { ...locationOf(source, node), message };
+    const key = `${problem3.line}:${problem3.column}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem3);
+  }
+  return problems;
+}
+var isChoice = (e) => e.keyword === "anyOf" || e.keyword === "oneOf";
+var descriptionOf = (e) => e.parentSchema?.description;
+function selectErrors(errors) {
+  const under = (e, choice) => e.instancePath.startsWith(`${choice.instancePath}/`);
+  const inside = (e, choice) => e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
+  const choices = errors.filter(isChoice);
+  const selected = [];
+  for (const e of errors) {
+    if (e.keyword === "if" || choices.some((c2) => inside(e, c2))) continue;
+    if (!isChoice(e)) {
+      selected.push(e);
+      continue;
+    }
+    const branches = errors.filter((b) => inside(b, e) && !isChoice(b) && b.keyword !== "if");
+    const deeper = branches.filter((b) => under(b, e));
+    if (deeper.length > 0) selected.push(...deeper);
+    else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
+  }
+  return selected;
+}
+function sharedMessage(e, { label, subject }) {
+  const inside = label ? ` in ${label}` : "";
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const allowed2 = Object.keys(e.parentSchema?.properties ?? {});
+      return `unknown key "${e.params.additionalProperty}"${inside}${allowed2.length ? ` (allowed: ${allowed2.join(", ")})` : ""}`;
+    }
+    case "required":
+      return `missing required key "${e.params.missingProperty}"${inside}`;
+    case "enum":
+      return `${subject}must be one of: ${e.params.allowedValues.join(", ")}`;
+    case "const":
+      return `${subject}must be ${JSON.stringify(e.params.allowedValue)}`;
+    case "anyOf":
+    case "oneOf":
+      return `${subject}${descriptionOf(e) ? `must be ${descriptionOf(e)}` : e.message}`;
+    default:
+      return `${subject}${e.message ?? e.keyword}`;
+  }
+}
+var QUOTE_REFUSED_VALUE = {
+  describe: (e, { subject }) => e.keyword === "enum" ? `${subject}must be one of ${e.params.allowedValues.map(String).join(", ")} (got ${JSON.stringify(e.data)})` : void 0
+};
 
 // src/config/schema.ts
 var fileRef = {
@@ -40370,41 +40540,6 @@ var CONFIG_SCHEMA = {
   }
 };
 
-// src/config/yaml-source.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync2 } from "node:fs";
-function readYamlSource(absoluteFile, shownFile) {
-  const text = readFileSync2(absoluteFile, "utf8");
-  const lineCounter = new import_yaml.LineCounter();
-  const doc2 = (0, import_yaml.parseDocument)(text, { lineCounter, uniqueKeys: true });
-  const problems = [...doc2.errors, ...doc2.warnings].map((e) => ({
-    file: shownFile,
-    line: e.linePos?.[0].line ?? 1,
-    column: e.linePos?.[0].col ?? 1,
-    message: e.message.split("\n")[0]
-  }));
-  return { file: shownFile, doc: doc2, lineCounter, problems };
-}
-function locationOf(src, node) {
-  const offset = node?.range?.[0] ?? 0;
-  const { line, col } = src.lineCounter.linePos(offset);
-  return { file: src.file, line, column: col };
-}
-function nodeAt(src, path9, key = false) {
-  if (path9.length === 0) return src.doc.contents ?? null;
-  if (!key) return src.doc.getIn(path9, true) ?? nodeAt(src, path9.slice(0, -1));
-  const parent = path9.length === 1 ? src.doc.contents : src.doc.getIn(path9.slice(0, -1), true);
-  if ((0, import_yaml.isMap)(parent)) {
-    const last = String(path9[path9.length - 1]);
-    const pair = parent.items.find((p2) => ((0, import_yaml.isScalar)(p2.key) ? String(p2.key.value) : String(p2.key)) === last);
-    if (pair?.key) return pair.key;
-  }
-  return nodeAt(src, path9.slice(0, -1));
-}
-function problemAt(src, path9, message, key = false) {
-  return { ...locationOf(src, nodeAt(src, path9, key)), message };
-}
-
 // src/config/validate.ts
 var ajv2 = new import_ajv2.Ajv({ allErrors: true, verbose: true, strict: false });
 var validateConfig = ajv2.compile(CONFIG_SCHEMA);
@@ -40421,67 +40556,16 @@ function tokenProblems(src) {
   });
   return problems;
 }
-function pathOf(instancePath) {
-  if (!instancePath) return [];
-  return instancePath.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
-}
-function label(path9) {
-  if (path9.length === 0) return "the config";
-  return path9.map((p2, i) => typeof p2 === "number" ? `[${p2}]` : i === 0 ? p2 : `.${p2}`).join("");
-}
-function messageOf2(e, path9) {
-  const where2 = label(path9);
-  switch (e.keyword) {
-    case "additionalProperties": {
-      const allowed2 = Object.keys(e.parentSchema?.properties ?? {});
-      const key = String(e.params.additionalProperty);
-      const inside = path9.length ? ` in ${where2}` : "";
-      return `unknown key "${key}"${inside}${allowed2.length ? ` (allowed: ${allowed2.join(", ")})` : ""}`;
-    }
-    case "enum":
-      return `${where2} must be one of: ${e.params.allowedValues.join(", ")}`;
-    case "anyOf":
-      return `${where2} must be ${e.parentSchema?.description ?? "a valid value"}`;
-    case "required":
-      return `${where2} needs "${e.params.missingProperty}"`;
-    case "pattern":
-      return `${where2} must be an http(s):// URL`;
-    default:
-      return `${where2} ${e.message}`;
-  }
-}
-function selectErrors(errors) {
-  const anyOfs = errors.filter((e) => e.keyword === "anyOf");
-  const selected = [];
-  const inside = (e, a) => e !== a && e.schemaPath.startsWith(`${a.schemaPath}/`);
-  for (const e of errors) {
-    if (e.keyword === "anyOf" || anyOfs.some((a) => inside(e, a))) continue;
-    selected.push(e);
-  }
-  for (const a of anyOfs) {
-    const branchErrors = errors.filter((e) => inside(e, a) && e.keyword !== "anyOf");
-    const deeper = branchErrors.filter((e) => e.instancePath.length > a.instancePath.length);
-    selected.push(...deeper.length > 0 ? deeper : [a]);
-  }
-  return selected;
-}
+var CONFIG_WORDING = {
+  describe: (e, { subject }) => e.keyword === "pattern" ? `${subject}must be an http(s):// URL` : void 0
+};
 function validateConfigSource(src, data) {
   const tokens = tokenProblems(src);
   if (validateConfig(data)) return tokens;
-  const schemaProblems2 = selectErrors(validateConfig.errors ?? []).filter((e) => !(e.keyword === "additionalProperties" && TOKEN_KEY.test(String(e.params.additionalProperty)))).map((e) => {
-    const path9 = pathOf(e.instancePath);
-    if (e.keyword === "additionalProperties") {
-      return problemAt(src, [...path9, String(e.params.additionalProperty)], messageOf2(e, path9), true);
-    }
-    return problemAt(src, path9, messageOf2(e, path9));
-  });
-  const seen = /* @__PURE__ */ new Set();
-  return [...tokens, ...schemaProblems2].filter((p2) => {
-    const k2 = `${p2.line}:${p2.column}:${p2.message}`;
-    if (seen.has(k2)) return false;
-    seen.add(k2);
-    return true;
-  }).sort((a, b) => a.line - b.line || a.column - b.column);
+  const errors = (validateConfig.errors ?? []).filter(
+    (e) => !(e.keyword === "additionalProperties" && TOKEN_KEY.test(String(e.params.additionalProperty)))
+  );
+  return [...tokens, ...schemaProblems(src, errors, CONFIG_WORDING)].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 // src/config/load.ts
@@ -40496,7 +40580,7 @@ var ENV = {
 };
 var nonEmpty = (v2) => v2 && v2.trim() !== "" ? v2.trim() : null;
 function readListFile(file) {
-  return readFileSync3(file, "utf8").split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).filter(Boolean);
+  return readFileSync2(file, "utf8").split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).filter(Boolean);
 }
 function loadConfig(options = {}) {
   const cwd = options.cwd ?? process.cwd();
@@ -40515,7 +40599,7 @@ function loadConfig(options = {}) {
   let src = null;
   let data = {};
   if (file) {
-    src = readYamlSource(file, shown(file));
+    src = parseYamlSource(readFileSync2(file, "utf8"), shown(file));
     if (src.problems.length > 0) throw new InputError(src.problems);
     const js2 = src.doc.toJS();
     const fileProblems = validateConfigSource(src, js2 ?? {});
@@ -40558,8 +40642,8 @@ function loadConfig(options = {}) {
   const paramLocations = {};
   for (const [policyId, values] of Object.entries(params)) {
     const keys = {};
-    for (const k2 of Object.keys(values)) keys[k2] = src ? locationOf(src, nodeAt(src, ["params", policyId, k2], true)) : locAt([]);
-    paramLocations[policyId] = { location: src ? locationOf(src, nodeAt(src, ["params", policyId], true)) : locAt([]), keys };
+    for (const k2 of Object.keys(values)) keys[k2] = src ? locationOf(src, keyNodeAt(src, ["params", policyId, k2])) : locAt([]);
+    paramLocations[policyId] = { location: src ? locationOf(src, keyNodeAt(src, ["params", policyId])) : locAt([]), keys };
   }
   const listOrFile = (value, where2) => {
     if (value === void 0) return [];
@@ -40627,7 +40711,29 @@ function loadConfig(options = {}) {
 }
 
 // src/engine/baseline.ts
-import { readFile, writeFile as writeFile2 } from "node:fs/promises";
+import { writeFile as writeFile2 } from "node:fs/promises";
+
+// src/input-file.ts
+import { readFile } from "node:fs/promises";
+function fileError(shown, message) {
+  return new InputError([{ file: shown, line: 0, column: 0, message }]);
+}
+async function readInputFile(file, shown, what) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    throw fileError(shown, `cannot read ${what}: ${err.message}`);
+  }
+}
+function parseJsonFile(text, shown, what) {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw fileError(shown, `${what} is not JSON: ${err.message}`);
+  }
+}
+
+// src/engine/baseline.ts
 function recorded(f2) {
   return f2.status === "violation" || f2.status === "waived";
 }
@@ -40641,29 +40747,16 @@ async function writeBaseline(file, findings, now) {
 `);
   return baseline;
 }
-function parseBaseline(text, displayPath3) {
-  const problem3 = (message) => new InputError([{ file: displayPath3, line: 0, column: 0, message }]);
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw problem3(`baseline is not JSON: ${err.message}`);
-  }
-  const b = data;
-  if (!b || typeof b !== "object" || b.version !== 1) throw problem3('baseline must be { "version": 1, ... }');
+function parseBaseline(text, displayPath2) {
+  const b = parseJsonFile(text, displayPath2, "baseline");
+  if (!b || typeof b !== "object" || b.version !== 1) throw fileError(displayPath2, 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints) || !b.fingerprints.every((f2) => typeof f2 === "string")) {
-    throw problem3('baseline "fingerprints" must be an array of strings');
+    throw fileError(displayPath2, 'baseline "fingerprints" must be an array of strings');
   }
   return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints };
 }
-async function readBaseline(file, displayPath3) {
-  let text;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    throw new InputError([{ file: displayPath3, line: 0, column: 0, message: `cannot read baseline: ${err.message}` }]);
-  }
-  return parseBaseline(text, displayPath3);
+async function readBaseline(file, displayPath2) {
+  return parseBaseline(await readInputFile(file, displayPath2, "baseline"), displayPath2);
 }
 function compareBaseline(findings, baseline) {
   const known = new Set(baseline.fingerprints);
@@ -41016,114 +41109,6 @@ async function runPolicies(opts) {
 
 // src/engine/waivers.ts
 var import_ajv3 = __toESM(require_ajv(), 1);
-var import_yaml4 = __toESM(require_dist(), 1);
-import { readFile as readFile2 } from "node:fs/promises";
-
-// src/resources/yaml-source.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-function parseYaml(text, file) {
-  const lineCounter = new import_yaml3.LineCounter();
-  const doc2 = (0, import_yaml3.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const at = (offset) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col };
-  };
-  const source = {
-    file,
-    doc: doc2,
-    at,
-    nodeLocation: (node) => node?.range ? at(node.range[0]) : at(0)
-  };
-  const problems = doc2.errors.map((e) => {
-    const hint = /alias/i.test(e.message) ? ' (quote a value that starts with *, e.g. "*-prod")' : "";
-    return { ...at(e.pos[0]), message: `invalid YAML: ${firstLine(e.message)}${hint}` };
-  });
-  return { source, problems };
-}
-function firstLine(s) {
-  return s.split("\n")[0] ?? s;
-}
-function nodeAtPath(doc2, segments) {
-  let node = doc2.contents;
-  for (const seg of segments) {
-    const next = childOf(node, seg);
-    if (next === void 0) break;
-    node = next;
-  }
-  return node ?? null;
-}
-function childOf(node, seg) {
-  if ((0, import_yaml3.isSeq)(node)) return node.items[Number(seg)];
-  if ((0, import_yaml3.isMap)(node)) {
-    const pair = node.items.find((p2) => (0, import_yaml3.isScalar)(p2.key) && String(p2.key.value) === String(seg));
-    return pair?.value ?? pair?.key;
-  }
-  return void 0;
-}
-function keyNode(doc2, segments, name) {
-  const map = nodeAtPath(doc2, segments);
-  if (!(0, import_yaml3.isMap)(map)) return map;
-  const pair = map.items.find((p2) => (0, import_yaml3.isPair)(p2) && (0, import_yaml3.isScalar)(p2.key) && String(p2.key.value) === name);
-  return pair?.key ?? map;
-}
-function segmentsOf(instancePath) {
-  if (!instancePath) return [];
-  return instancePath.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
-}
-function displayPath2(segments) {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
-  return out;
-}
-function schemaProblems(source, errors) {
-  const problems = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const e of errors ?? []) {
-    const segs = segmentsOf(e.instancePath);
-    let node;
-    let message;
-    const where2 = displayPath2(segs);
-    if (e.keyword === "additionalProperties") {
-      const name = String(e.params.additionalProperty);
-      node = keyNode(source.doc, segs, name);
-      message = `unknown key "${name}"${where2 ? ` in ${where2}` : ""}`;
-    } else if (e.keyword === "required") {
-      node = nodeAtPath(source.doc, segs);
-      message = `missing required key "${e.params.missingProperty}"${where2 ? ` in ${where2}` : ""}`;
-    } else if (e.keyword === "enum") {
-      node = nodeAtPath(source.doc, segs);
-      const allowed2 = e.params.allowedValues.map(String).join(", ");
-      message = `${where2 || "value"} must be one of ${allowed2} (got ${JSON.stringify(e.data)})`;
-    } else if (e.keyword === "const") {
-      node = nodeAtPath(source.doc, segs);
-      message = `${where2 || "value"} must be ${JSON.stringify(e.params.allowedValue)}`;
-    } else {
-      node = nodeAtPath(source.doc, segs);
-      message = `${where2 || "document"} ${e.message ?? "is invalid"}`;
-    }
-    const loc = source.nodeLocation(node);
-    const key = `${loc.line}:${loc.column}`;
-    if (seen.has(key) || e.keyword === "anyOf" || e.keyword === "oneOf") continue;
-    seen.add(key);
-    problems.push({ ...loc, message });
-  }
-  return problems;
-}
-function collectPaths(source) {
-  const paths = {};
-  const walk2 = (node, segs) => {
-    if (segs.length > 0) paths[displayPath2(segs)] = source.nodeLocation(node);
-    if ((0, import_yaml3.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml3.isScalar)(p2.key)) walk2(p2.value, [...segs, String(p2.key.value)]);
-    } else if ((0, import_yaml3.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...segs, i]);
-    }
-  };
-  walk2(source.doc.contents, []);
-  return paths;
-}
-
-// src/engine/waivers.ts
 var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
 var waiversFileSchema = {
   $id: "steward/waivers",
@@ -41155,20 +41140,16 @@ function isCalendarDate(s) {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 function parseWaivers(text, file) {
-  const { source, problems } = parseYaml(text, file);
-  if (problems.length > 0) throw new InputError(problems);
+  const source = parseYamlSource(text, file);
+  if (source.problems.length > 0) throw new InputError(source.problems);
   const data = source.doc.toJS() ?? { waivers: [] };
-  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors));
-  const root = source.doc.contents;
-  const seq = (0, import_yaml4.isMap)(root) ? root.get("waivers", true) : null;
+  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
   const bad = [];
   const waivers = data.waivers.map((w2, i) => {
-    const node = (0, import_yaml4.isSeq)(seq) ? seq.items[i] : null;
-    const location2 = source.nodeLocation(node);
+    const location2 = locationOf(source, nodeAt(source, ["waivers", i]));
     const expires = String(w2.expires);
     if (!isCalendarDate(expires)) {
-      const expiresNode = (0, import_yaml4.isMap)(node) ? node.get("expires", true) : node;
-      bad.push({ ...source.nodeLocation(expiresNode), message: `expires ${expires} is not a date (YYYY-MM-DD)` });
+      bad.push(problemAt(source, ["waivers", i, "expires"], `expires ${expires} is not a date (YYYY-MM-DD)`));
     }
     const ref = {
       policy: String(w2.policy),
@@ -41184,14 +41165,8 @@ function parseWaivers(text, file) {
   if (bad.length > 0) throw new InputError(bad);
   return waivers;
 }
-async function loadWaivers(file, displayPath3) {
-  let text;
-  try {
-    text = await readFile2(file, "utf8");
-  } catch (err) {
-    throw new InputError([{ file: displayPath3, line: 0, column: 0, message: `cannot read waivers: ${err.message}` }]);
-  }
-  return parseWaivers(text, displayPath3);
+async function loadWaivers(file, displayPath2) {
+  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2);
 }
 function globMatches(glob, value) {
   const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
@@ -44383,10 +44358,10 @@ function newField(proto, parentOrFile, reg, oneof, mapEntries) {
     enumerable: true,
     configurable: true
   });
-  const label2 = proto.label;
+  const label = proto.label;
   const type = proto.type;
   const jstype = (_c = proto.options) === null || _c === void 0 ? void 0 : _c.jstype;
-  if (label2 === LABEL_REPEATED) {
+  if (label === LABEL_REPEATED) {
     const mapEntry = type == TYPE_MESSAGE ? mapEntries === null || mapEntries === void 0 ? void 0 : mapEntries.get(trimLeadingDot(proto.typeName)) : void 0;
     if (mapEntry) {
       field.fieldKind = "map";
@@ -47527,7 +47502,7 @@ function toCel(v2) {
   if (isArray(v2) || isReflectList(v2)) {
     return celList(v2);
   }
-  if (isMap4(v2) || isReflectMap(v2)) {
+  if (isMap2(v2) || isReflectMap(v2)) {
     return celMap(v2);
   }
   if (isMessage(v2)) {
@@ -47572,7 +47547,7 @@ function isReflectAny(v2) {
 function isArray(v2) {
   return Array.isArray(v2);
 }
-function isMap4(v2) {
+function isMap2(v2) {
   return v2 instanceof Map;
 }
 function wktToCel(msg) {
@@ -60278,13 +60253,19 @@ var EvaluationError = class extends Error {
     this.expression = expression;
   }
 };
+var timeZoneAnswers = /* @__PURE__ */ new Map();
 function isTimeZone(name) {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
+  let known = timeZoneAnswers.get(name);
+  if (known === void 0) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+      known = true;
+    } catch {
+      known = false;
+    }
+    timeZoneAnswers.set(name, known);
   }
+  return known;
 }
 var ENV2 = celEnv({
   funcs: [celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s))]
@@ -60572,86 +60553,11 @@ function jsonType(v2) {
 
 // src/policy/loader.ts
 var import_ajv4 = __toESM(require_ajv(), 1);
-var import_yaml6 = __toESM(require_dist(), 1);
-import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
-import { readdir as readdir2, readFile as readFile3, stat as stat2 } from "node:fs/promises";
+var import_yaml3 = __toESM(require_dist(), 1);
+import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
+import { readdir as readdir2, readFile as readFile2, stat as stat2 } from "node:fs/promises";
 import path4 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
-
-// src/policy/positions.ts
-var import_yaml5 = __toESM(require_dist(), 1);
-var SourceText = class {
-  constructor(file, text, lines) {
-    this.file = file;
-    this.text = text;
-    this.lines = lines;
-  }
-  file;
-  text;
-  lines;
-  at(offset) {
-    const { line, col } = this.lines.linePos(offset);
-    return { line, column: col };
-  }
-  of(node) {
-    return this.at(node?.range?.[0] ?? 0);
-  }
-  /** Maps offsets inside a string scalar's value to file positions (quotes and block headers skipped). */
-  origin(node) {
-    const start = this.of(node);
-    const base = { file: this.file, ...start };
-    if (!(0, import_yaml5.isScalar)(node) || !node.range) return base;
-    if (node.type === import_yaml5.Scalar.QUOTE_DOUBLE || node.type === import_yaml5.Scalar.QUOTE_SINGLE) {
-      return { ...base, at: (offset) => this.at(node.range[0] + 1 + offset) };
-    }
-    if (node.type === import_yaml5.Scalar.BLOCK_LITERAL || node.type === import_yaml5.Scalar.BLOCK_FOLDED) {
-      return { ...base, at: this.blockMapper(node.range[0], node.range[1]) };
-    }
-    return { ...base, at: (offset) => this.at(node.range[0] + offset) };
-  }
-  /** Block scalars: value line i is source line i after the header, after the indentation. */
-  blockMapper(from, to) {
-    const source = this.text.slice(from, to);
-    const firstBreak = source.indexOf("\n");
-    const body2 = firstBreak < 0 ? [] : source.slice(firstBreak + 1).split("\n");
-    const indent = Math.min(...body2.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
-    let lineStart = from + firstBreak + 1;
-    const starts = body2.map((l) => {
-      const s = lineStart;
-      lineStart += l.length + 1;
-      return { start: s, length: Math.max(0, l.length - indent) };
-    });
-    return (offset) => {
-      let rest = offset;
-      for (const s of starts) {
-        if (rest <= s.length) return this.at(s.start + indent + rest);
-        rest -= s.length + 1;
-      }
-      return this.at(from);
-    };
-  }
-};
-function pointerSegments(pointer) {
-  if (pointer === "") return [];
-  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
-}
-function nodeAt2(doc2, pointer) {
-  let node = doc2.contents;
-  for (const seg of pointerSegments(pointer)) {
-    const next = (0, import_yaml5.isMap)(node) || (0, import_yaml5.isSeq)(node) ? node.get(seg, true) : void 0;
-    if (next === void 0 || next === null) break;
-    node = next;
-  }
-  return node ?? null;
-}
-function keyNodeAt(doc2, pointer, key) {
-  const map = nodeAt2(doc2, pointer);
-  if (!(0, import_yaml5.isMap)(map)) return map;
-  for (const pair of map.items) {
-    if ((0, import_yaml5.isPair)(pair) && (0, import_yaml5.isScalar)(pair.key) && pair.key.value === key) return pair.key;
-  }
-  return map;
-}
 
 // src/policy/schema.ts
 var POLICY_ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
@@ -60751,7 +60657,7 @@ async function loadPolicies(paths, options) {
   const seen = /* @__PURE__ */ new Map();
   for (const file of await policyFiles(paths, cwd, problems)) {
     const display = path4.relative(cwd, file).split(path4.sep).join("/");
-    const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
+    const result2 = parsePolicyText(await readFile2(file, "utf8"), display, options, seen);
     policies.push(...result2.policies);
     problems.push(...result2.problems);
   }
@@ -60780,7 +60686,7 @@ function builtinPolicyDir2() {
   let dir = path4.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
     const pkg = path4.join(dir, "package.json");
-    if (existsSync5(pkg) && JSON.parse(readFileSync4(pkg, "utf8")).name === "steward") {
+    if (existsSync5(pkg) && JSON.parse(readFileSync3(pkg, "utf8")).name === "steward") {
       return path4.join(dir, "policies");
     }
     const parent = path4.dirname(dir);
@@ -60798,62 +60704,51 @@ function validatorFor2(kinds) {
   return v2;
 }
 function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) {
-  const lineCounter = new import_yaml6.LineCounter();
-  const doc2 = (0, import_yaml6.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const src = new SourceText(file, text, lineCounter);
-  const problems = [];
-  if (doc2.errors.length > 0) {
-    for (const e of doc2.errors) problems.push({ file, ...src.at(e.pos[0]), message: `YAML syntax error: ${e.message}` });
-    return { policies: [], problems };
-  }
-  const data = doc2.toJS({ maxAliasCount: 100 });
+  const src = parseYamlSource(text, file, "YAML syntax error");
+  if (src.problems.length > 0) return { policies: [], problems: src.problems };
+  const data = src.doc.toJS({ maxAliasCount: 100 });
   const validate2 = validatorFor2(options.kinds);
-  if (!validate2(data)) {
-    for (const err of validate2.errors ?? []) {
-      if (err.keyword === "if") continue;
-      const { node, message } = describeSchemaError(err, doc2, data, options.kinds);
-      problems.push({ file, ...src.of(node), message });
-    }
-  }
+  const problems = validate2(data) ? [] : schemaProblems(src, validate2.errors, policyWording(data, options.kinds));
   const list = data?.policies;
   const policies = [];
   if (!Array.isArray(list)) return { policies, problems };
   list.forEach((raw, i) => {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
-    const policy2 = buildDefinition(raw, `/policies/${i}`, doc2, src, problems);
+    const policy2 = buildDefinition(raw, ["policies", i], src, problems);
     for (const fixName of Object.keys(policy2.fix ?? {})) {
       if (options.kinds[policy2.resource]?.fixes[fixName]?.perItem && policy2.each === void 0) {
-        const node = keyNodeAt(doc2, `/policies/${i}/fix`, fixName);
-        problems.push({ ...locationOf2(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
+        const node = keyNodeAt(src, ["policies", i, "fix", fixName]);
+        problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
       }
     }
     if (typeof policy2.id === "string" && policy2.id !== "") {
       const first = seen.get(policy2.id);
       if (first) {
         const where2 = `${first.file}:${first.line}:${first.column}`;
-        problems.push({ ...locationOf2(src, nodeAt2(doc2, `/policies/${i}/id`)), message: `duplicate policy id '${policy2.id}' (first defined at ${where2})` });
+        problems.push(problemAt(src, ["policies", i, "id"], `duplicate policy id '${policy2.id}' (first defined at ${where2})`));
       } else {
-        seen.set(policy2.id, locationOf2(src, nodeAt2(doc2, `/policies/${i}/id`)));
+        seen.set(policy2.id, locationOf(src, nodeAt(src, ["policies", i, "id"])));
       }
     }
     policies.push(policy2);
   });
   return { policies, problems };
 }
-function locationOf2(src, node) {
-  return { file: src.file, ...src.of(node) };
+function originOf(src, node) {
+  const at = valuePositions(src, node);
+  return at ? { ...locationOf(src, node), at } : locationOf(src, node);
 }
 var EXPRESSION_FIELDS = ["each", "when", "assert"];
-function buildDefinition(raw, pointer, doc2, src, problems) {
+function buildDefinition(raw, at, src, problems) {
   const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
   const params = isPlainObject(raw.params) ? raw.params : {};
   const paramNames = Object.keys(params);
   const fieldLocations = {};
-  const policyNode = nodeAt2(doc2, pointer);
-  if ((0, import_yaml6.isMap)(policyNode)) {
+  const policyNode = nodeAt(src, at);
+  if ((0, import_yaml3.isMap)(policyNode)) {
     for (const pair of policyNode.items) {
       const key = String(pair.key?.value);
-      fieldLocations[key] = locationOf2(src, pair.value ?? pair.key);
+      fieldLocations[key] = locationOf(src, pair.value ?? pair.key);
     }
   }
   const hasEach = typeof raw.each === "string";
@@ -60870,32 +60765,32 @@ function buildDefinition(raw, pointer, doc2, src, problems) {
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== "string") continue;
-    const origin = src.origin(nodeAt2(doc2, `${pointer}/${field}`));
+    const origin = originOf(src, nodeAt(src, [...at, field]));
     const variables = field === "each" ? base : inner;
     const expect = field === "each" ? "list" : "bool";
     collect2(() => compileExpression(source, origin, { variables, params: paramNames, expect }));
   }
   if (typeof raw.message === "string") {
-    const origin = src.origin(nodeAt2(doc2, `${pointer}/message`));
+    const origin = originOf(src, nodeAt(src, [...at, "message"]));
     collect2(() => compileTemplate(raw.message, origin, { variables: inner, params: paramNames }));
   }
   const tests = [];
   if (Array.isArray(raw.tests)) {
     raw.tests.forEach((t3, j) => {
       if (!isPlainObject(t3)) return;
-      const testPointer = `${pointer}/tests/${j}`;
+      const testAt = [...at, "tests", j];
       const testParams = isPlainObject(t3.params) ? t3.params : void 0;
       for (const key of Object.keys(testParams ?? {})) {
         if (paramNames.includes(key)) continue;
-        const node = keyNodeAt(doc2, `${testPointer}/params`, key);
-        problems.push({ ...locationOf2(src, node), message: `test sets undeclared parameter '${key}' (declared: ${paramNames.join(", ") || "none"})` });
+        const node = keyNodeAt(src, [...testAt, "params", key]);
+        problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}' (declared: ${paramNames.join(", ") || "none"})` });
       }
       tests.push({
         name: str2(t3.name),
         resource: isPlainObject(t3.resource) ? t3.resource : {},
         ...testParams ? { params: testParams } : {},
         violations: typeof t3.violations === "number" ? t3.violations : 0,
-        location: locationOf2(src, nodeAt2(doc2, testPointer))
+        location: locationOf(src, nodeAt(src, testAt))
       });
     });
   }
@@ -60913,52 +60808,47 @@ function buildDefinition(raw, pointer, doc2, src, problems) {
     ...isPlainObject(raw.fix) ? { fix: raw.fix } : {},
     tags: Array.isArray(raw.tags) ? raw.tags.filter((t3) => typeof t3 === "string") : [],
     tests,
-    location: locationOf2(src, policyNode),
+    location: locationOf(src, policyNode),
     fieldLocations
   };
 }
 function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
-function describeSchemaError(err, doc2, data, kinds) {
-  const segs = pointerSegments(err.instancePath);
-  const inPolicy = segs[0] === "policies" && typeof segs[1] === "number";
-  const field = readablePath(inPolicy && segs.length > 2 ? segs.slice(2) : segs) || "the file";
-  const prefix = field ? `${field}: ` : "";
-  const params = err.params;
-  switch (err.keyword) {
-    case "additionalProperties": {
-      const key = String(params.additionalProperty);
-      const node = keyNodeAt(doc2, err.instancePath, key);
-      if (inPolicy && segs.length === 3 && segs[2] === "fix") {
-        const kind = String(data.policies[segs[1]]?.resource);
-        const allowed2 = Object.keys(kinds[kind]?.fixes ?? {});
-        const hint = allowed2.length ? `allowed: ${allowed2.join(", ")}` : "this kind has no fixes";
-        return { node, message: `unknown fix kind '${key}' for resource kind '${kind}' (${hint})` };
+function policyWording(data, kinds) {
+  const inPolicy = (path9) => path9[0] === "policies" && typeof path9[1] === "number";
+  return {
+    separator: ": ",
+    label: (path9) => pathLabel(inPolicy(path9) && path9.length > 2 ? path9.slice(2) : path9),
+    describe: (err, { path: path9, label, subject }) => {
+      const params = err.params;
+      switch (err.keyword) {
+        case "additionalProperties": {
+          const key = String(params.additionalProperty);
+          if (inPolicy(path9) && path9.length === 3 && path9[2] === "fix") {
+            const kind = String(data.policies[path9[1]]?.resource);
+            const allowed2 = Object.keys(kinds[kind]?.fixes ?? {});
+            const hint = allowed2.length ? `allowed: ${allowed2.join(", ")}` : "this kind has no fixes";
+            return `unknown fix kind '${key}' for resource kind '${kind}' (${hint})`;
+          }
+          const known = Object.keys(err.parentSchema?.properties ?? {});
+          return `${subject}unknown field '${key}'${known.length ? ` (allowed: ${known.join(", ")})` : ""}`;
+        }
+        case "required":
+          return `${subject}missing required field '${String(params.missingProperty)}'`;
+        case "enum":
+          if (inPolicy(path9) && label === "resource") {
+            return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
+          }
+          return void 0;
+        case "pattern":
+          if (inPolicy(path9) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          return void 0;
+        default:
+          return void 0;
       }
-      const known = Object.keys(err.parentSchema?.properties ?? {});
-      return { node, message: `${prefix}unknown field '${key}'${known.length ? ` (allowed: ${known.join(", ")})` : ""}` };
     }
-    case "required":
-      return { node: nodeAt2(doc2, err.instancePath), message: `${prefix}missing required field '${String(params.missingProperty)}'` };
-    case "enum": {
-      const allowed2 = params.allowedValues.join(", ");
-      const message = inPolicy && field === "resource" ? `unknown resource kind ${JSON.stringify(err.data)} (known: ${allowed2})` : `${prefix}must be one of: ${allowed2}`;
-      return { node: nodeAt2(doc2, err.instancePath), message };
-    }
-    case "const":
-      return { node: nodeAt2(doc2, err.instancePath), message: `${prefix}must be ${JSON.stringify(params.allowedValue)}` };
-    case "pattern":
-      if (inPolicy && field === "id") {
-        return { node: nodeAt2(doc2, err.instancePath), message: `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}` };
-      }
-      return { node: nodeAt2(doc2, err.instancePath), message: `${prefix}${err.message}` };
-    default:
-      return { node: nodeAt2(doc2, err.instancePath), message: `${prefix}${err.message ?? err.keyword}` };
-  }
-}
-function readablePath(segs) {
-  return segs.map((s, i) => typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`).join("");
+  };
 }
 
 // src/progress.ts
@@ -61072,6 +60962,17 @@ function itemIndex(itemPath, list) {
   const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
   if (!m2) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? "the whole resource"}`);
   return Number(m2[1]);
+}
+function removeEntryFix(list, description) {
+  return {
+    name: "remove",
+    schema: { const: true, description },
+    perItem: true,
+    apply(doc2, _value, itemPath) {
+      const i = itemIndex(itemPath, list);
+      return { ...doc2, [list]: (doc2[list] ?? []).filter((_, j) => j !== i) };
+    }
+  };
 }
 var stringArraySchema = { type: "array", items: { type: "string" } };
 
@@ -61193,9 +61094,7 @@ var card = {
 
 // src/resources/manifests.ts
 var import_ajv5 = __toESM(require_ajv(), 1);
-var import_yaml7 = __toESM(require_dist(), 1);
 import { createHash as createHash2 } from "node:crypto";
-import { readFile as readFile4 } from "node:fs/promises";
 import path5 from "node:path";
 var idSchema = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
 var queueEntrySchema = {
@@ -61252,14 +61151,12 @@ function displayFile(file, displayRoot) {
   return (rel.startsWith("..") || path5.isAbsolute(rel) ? file : rel).split(path5.sep).join("/");
 }
 function parseManifest(kind, text, file) {
-  const { source, problems } = parseYaml(text, file);
-  if (problems.length > 0) return { manifest: null, problems };
+  const source = parseYamlSource(text, file);
+  if (source.problems.length > 0) return { manifest: null, problems: source.problems };
   const data = source.doc.toJS();
   const validate2 = validators3[kind];
-  if (!validate2(data)) return { manifest: null, problems: schemaProblems(source, validate2.errors) };
+  if (!validate2(data)) return { manifest: null, problems: schemaProblems(source, validate2.errors, QUOTE_REFUSED_VALUE) };
   const obj = data;
-  const root = source.doc.contents;
-  const idPair = (0, import_yaml7.isMap)(root) ? root.items.find((p2) => (0, import_yaml7.isScalar)(p2.key) && p2.key.value === ID_KEY[kind]) : void 0;
   return {
     manifest: {
       kind,
@@ -61267,7 +61164,7 @@ function parseManifest(kind, text, file) {
       data: obj,
       source: {
         file,
-        location: source.nodeLocation(idPair?.key ?? null),
+        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
         paths: collectPaths(source),
         sha256: createHash2("sha256").update(text).digest("hex")
       }
@@ -61281,13 +61178,11 @@ async function loadManifests(kind, files, displayRoot) {
   const byId = /* @__PURE__ */ new Map();
   for (const file of [...files].sort()) {
     const shown = displayFile(file, displayRoot);
-    let text;
-    try {
-      text = await readFile4(file, "utf8");
-    } catch (err) {
-      problems.push({ file: shown, line: 0, column: 0, message: `cannot read manifest: ${err.message}` });
-      continue;
-    }
+    const text = await readInputFile(file, shown, "manifest").catch((err) => {
+      problems.push(...err.problems);
+      return null;
+    });
+    if (text === null) continue;
     const result2 = parseManifest(kind, text, shown);
     problems.push(...result2.problems);
     if (!result2.manifest) continue;
@@ -61318,15 +61213,7 @@ var publicAccess = {
   perItem: false,
   apply: (doc2) => ({ ...doc2, publicAccess: false })
 };
-var remove = {
-  name: "remove",
-  schema: { const: true, description: "remove the entry from the data file" },
-  perItem: true,
-  apply(doc2, _value, itemPath) {
-    const i = itemIndex(itemPath, "entries");
-    return { ...doc2, entries: entriesOf(doc2).filter((_, j) => j !== i) };
-  }
-};
+var remove = removeEntryFix("entries", "remove the entry from the data file");
 function body(doc2) {
   return { publicAccess: doc2.publicAccess === true, entries: entriesOf(doc2) };
 }
@@ -61528,15 +61415,7 @@ var revoke = {
     return { ...doc2, permissions };
   }
 };
-var remove2 = {
-  name: "remove",
-  schema: { const: true, description: "remove the entry from the queue" },
-  perItem: true,
-  apply(doc2, _value, itemPath) {
-    const i = itemIndex(itemPath, "permissions");
-    return { ...doc2, permissions: entriesOf2(doc2).filter((_, j) => j !== i) };
-  }
-};
+var remove2 = removeEntryFix("permissions", "remove the entry from the queue");
 function principalKey(e) {
   return `${e.type}:${e.id}`;
 }
@@ -61849,14 +61728,13 @@ function makeDataFile(dataFileId, name, createdMillis) {
 }
 
 // src/sandbox/api-metadata.ts
-var FILE_PATH_QUERY_PARAM2 = "path";
 function getCalculatedFieldStatistics2(ctx) {
   return ok(ctx.state.calculatedFields);
 }
 function getFileByPath2(ctx) {
   const { filesetId } = ctx.params;
-  const path9 = ctx.query.get(FILE_PATH_QUERY_PARAM2);
-  if (path9 === null || path9 === "") throw new HttpError(400, `Query parameter ${FILE_PATH_QUERY_PARAM2} is required`);
+  const path9 = ctx.query.get(FILE_PATH_QUERY_PARAM);
+  if (path9 === null || path9 === "") throw new HttpError(400, `Query parameter ${FILE_PATH_QUERY_PARAM} is required`);
   const files = ctx.state.filesets.get(filesetId);
   if (!files) throw new HttpError(404, `File set ${filesetId} not found`);
   const file = files.get(path9);
@@ -62517,7 +62395,7 @@ function matchSegments(pattern, raw) {
 }
 
 // src/sandbox/server.ts
-var DEVELOPER_TOKEN_HEADER2 = "x-service-developer-token";
+var DEVELOPER_TOKEN_HEADER_LOWER = DEVELOPER_TOKEN_HEADER.toLowerCase();
 var MAX_BODY_BYTES = 1048576;
 var MALFORMED_JSON_BODY = '{"items": [{"id": 1, "title": "cut off';
 function checkSize(size) {
@@ -62596,7 +62474,7 @@ async function startSandbox(options = {}) {
   }
   function authenticate(route2, req) {
     if (route2.auth === "developer") {
-      const given = req.headers[DEVELOPER_TOKEN_HEADER2];
+      const given = req.headers[DEVELOPER_TOKEN_HEADER_LOWER];
       if (given === void 0) return errorReply(401, "Missing developer token header X-SERVICE-Developer-Token");
       return given === token ? void 0 : errorReply(401, "Invalid developer token");
     }
@@ -62653,38 +62531,24 @@ async function readBody(req) {
 }
 
 // src/snapshot/format.ts
-import { readFile as readFile5, writeFile as writeFile3 } from "node:fs/promises";
 var SNAPSHOT_VERSION = 1;
 function answerKey(operation, args) {
   const trimmed = [...args];
   while (trimmed.length > 0 && trimmed[trimmed.length - 1] === void 0) trimmed.pop();
   return `${operation} ${canonicalJson(trimmed)}`;
 }
-function parseSnapshot(text, displayPath3) {
-  const problem3 = (message) => new InputError([{ file: displayPath3, line: 0, column: 0, message }]);
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw problem3(`snapshot is not JSON: ${err.message}`);
-  }
-  const s = data;
+function parseSnapshot(text, displayPath2) {
+  const s = parseJsonFile(text, displayPath2, "snapshot");
   if (!s || typeof s !== "object" || s.version !== SNAPSHOT_VERSION) {
-    throw problem3(`snapshot must have "version": ${SNAPSHOT_VERSION}`);
+    throw fileError(displayPath2, `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
   if (!Array.isArray(s.answers) || !s.answers.every((a) => a && typeof a.operation === "string" && Array.isArray(a.args))) {
-    throw problem3('snapshot "answers" must be an array of { operation, args, ... }');
+    throw fileError(displayPath2, 'snapshot "answers" must be an array of { operation, args, ... }');
   }
   return { version: SNAPSHOT_VERSION, instance: String(s.instance ?? ""), recordedAt: String(s.recordedAt ?? ""), answers: s.answers };
 }
-async function readSnapshot(file, displayPath3) {
-  let text;
-  try {
-    text = await readFile5(file, "utf8");
-  } catch (err) {
-    throw new InputError([{ file: displayPath3, line: 0, column: 0, message: `cannot read snapshot: ${err.message}` }]);
-  }
-  return parseSnapshot(text, displayPath3);
+async function readSnapshot(file, displayPath2) {
+  return parseSnapshot(await readInputFile(file, displayPath2, "snapshot"), displayPath2);
 }
 
 // src/snapshot/replay.ts
@@ -63348,7 +63212,6 @@ var formatMarkdown = (report) => renderMarkdown(report);
 
 // src/report/sarif.ts
 import { pathToFileURL } from "node:url";
-var TOOL_INFORMATION_URI = "https://github.com/steward-policy/steward";
 var SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 var FINGERPRINT_KEY = "steward/v1";
 var SRCROOT = "%SRCROOT%";
@@ -63507,7 +63370,6 @@ function toSarif(report, options = {}) {
         name: "steward",
         version: report.tool.version,
         semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version) ? report.tool.version : void 0,
-        informationUri: TOOL_INFORMATION_URI,
         rules: report.policies.map(rule)
       }
     },
@@ -63777,11 +63639,11 @@ function emitAnnotations(report) {
 
 // src/fix/apply.ts
 import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import path8 from "node:path";
 
 // src/fix/journal.ts
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readFileSync as readFileSync5, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readFileSync as readFileSync4, writeSync } from "node:fs";
 import path7 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
@@ -63873,7 +63735,7 @@ function assertManifestsUnchanged(plan2, root) {
 }
 function manifestSha256(file) {
   try {
-    return createHash3("sha256").update(readFileSync6(file, "utf8")).digest("hex");
+    return createHash3("sha256").update(readFileSync5(file, "utf8")).digest("hex");
   } catch {
     return null;
   }
@@ -63941,9 +63803,9 @@ function describeList(key, before, after) {
   const left = after.map((item) => itemIdentity(item));
   before.forEach((item, i) => {
     const at = left.indexOf(itemIdentity(item));
-    const label2 = `${key}[${i}] ${entryLabel(item)}`;
+    const label = `${key}[${i}] ${entryLabel(item)}`;
     if (at < 0) {
-      lines.push(`${label2}: removed (${summary2(item)})`);
+      lines.push(`${label}: removed (${summary2(item)})`);
       return;
     }
     left[at] = "\0taken";
@@ -63952,10 +63814,10 @@ function describeList(key, before, after) {
     if (isObject3(item) && isObject3(next)) {
       for (const field of Object.keys(item)) {
         if (JSON.stringify(item[field]) !== JSON.stringify(next[field])) {
-          lines.push(`${label2} ${field}: ${show(item[field])} → ${show(next[field])}`);
+          lines.push(`${label} ${field}: ${show(item[field])} → ${show(next[field])}`);
         }
       }
-    } else lines.push(`${label2}: ${show(item)} → ${show(next)}`);
+    } else lines.push(`${label}: ${show(item)} → ${show(next)}`);
   });
   left.forEach((id, j) => {
     if (id !== "\0taken") lines.push(`${key}: added ${entryLabel(after[j])} (${summary2(after[j])})`);
@@ -64308,7 +64170,7 @@ function renderPlanText(plan2) {
 var validatePlan = new import_ajv7.Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA);
 
 // src/fix/rewrite.ts
-var import_yaml8 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 
 // src/action/fix.ts
 var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
@@ -64514,7 +64376,7 @@ ${fix.applied.errors.join("\n")}`;
 }
 async function writeReportFile(file, text) {
   await mkdir2(dirname(file), { recursive: true });
-  await writeFile4(file, text);
+  await writeFile3(file, text);
 }
 var GATE_ERROR_LINES = 10;
 function gateFailure(report) {
