@@ -64172,24 +64172,31 @@ var validatePlan = new import_ajv7.Ajv({ allErrors: true, strict: false }).compi
 // src/fix/rewrite.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 
-// src/action/fix.ts
-var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
-async function runFix(mode, evaluation, connection, workspace) {
+// src/plan-run.ts
+async function planRunFixes(evaluation, connection, options) {
   const { prepared, report } = evaluation;
   const now = new Date(report.startedAt);
-  const plan2 = await planFixes({
+  return planFixes({
     findings: report.findings,
     policies: prepared.selected.map((p2) => p2.def),
     resources: await collectDeclared(RESOURCE_KINDS, {
       api: connection.api,
       manifestFiles: prepared.config.manifestFiles,
-      displayRoot: workspace
+      displayRoot: options.displayRoot
     }),
     kinds: RESOURCE_KINDS,
     check: createDocChecker(prepared.selected, now),
+    allowOptIn: options.allowOptIn,
     instance: connection.instance,
     now
   });
+}
+
+// src/action/fix.ts
+var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
+async function runFix(mode, evaluation, connection, workspace) {
+  const { report } = evaluation;
+  const plan2 = await planRunFixes(evaluation, connection, { displayRoot: workspace });
   if (mode === "plan" || plan2.changes.length === 0) return { plan: plan2, applied: null, journal: null, notApplied: null };
   if (report.summary.gate === "error") return { plan: plan2, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
   const journalPath = defaultJournalPath(workspace);

@@ -20,5 +20,6 @@ export {
 export type { InputProblem, PolicyDefinition } from './policy/types.js';
 export { FORMATS, type Format, formatReport } from './report/index.js';
 export type { FailOn, Finding, PolicyResult, Report, Severity } from './report/model.js';
+export { type PlanRunOptions, planRunFixes } from './plan-run.js';
 export { startSandbox } from './sandbox/index.js';
 export type { Sandbox, SandboxOptions } from './sandbox/types.js';

@@ -3,9 +3,10 @@
 // apply needs `fix-confirm: true` (checked with the inputs, before any request), sends the plan
 // one journaled request at a time, and never rewrites manifests (the repo is changed by PRs).
 import type { Connection, Evaluation } from '../check.js';
-import { applyFixes, collectDeclared, createDocChecker, defaultJournalPath, planFixes, renderPlanText } from '../fix/index.js';
+import { applyFixes, defaultJournalPath, renderPlanText } from '../fix/index.js';
 import type { ApplyResult, FixPlan } from '../fix/index.js';
 import { displayPath } from '../config/index.js';
+import { planRunFixes } from '../plan-run.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { FixMode } from './inputs.js';
 
@@ -27,21 +28,8 @@ export async function runFix(
   connection: Connection,
   workspace: string,
 ): Promise<FixOutcome> {
-  const { prepared, report } = evaluation;
-  const now = new Date(report.startedAt);
-  const plan = await planFixes({
-    findings: report.findings,
-    policies: prepared.selected.map((p) => p.def),
-    resources: await collectDeclared(RESOURCE_KINDS, {
-      api: connection.api,
-      manifestFiles: prepared.config.manifestFiles,
-      displayRoot: workspace,
-    }),
-    kinds: RESOURCE_KINDS,
-    check: createDocChecker(prepared.selected, now),
-    instance: connection.instance,
-    now,
-  });
+  const { report } = evaluation;
+  const plan = await planRunFixes(evaluation, connection, { displayRoot: workspace });
   if (mode === 'plan' || plan.changes.length === 0) return { plan, applied: null, journal: null, notApplied: null };
   if (report.summary.gate === 'error') return { plan, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
   const journalPath = defaultJournalPath(workspace);

@@ -10,18 +10,16 @@ import { displayPath } from '../../config/index.js';
 import { InputError } from '../../errors.js';
 import {
   applyFixes,
-  collectDeclared,
-  createDocChecker,
   defaultJournalPath,
   type FixPlan,
   MAX_CHANGES_DEFAULT,
-  planFixes,
   readPlan,
   renderPlanJson,
   renderPlanText,
   writeBackChange,
   writeBackPlan,
 } from '../../fix/index.js';
+import { planRunFixes } from '../../plan-run.js';
 import { RESOURCE_KINDS } from '../../resources/index.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
@@ -90,21 +88,7 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
       const evaluation = await evaluateOn(options, prepared, connection);
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warnEvaluationErrors(evaluation.report, io);
-      const now = new Date(evaluation.report.startedAt);
-      plan = await planFixes({
-        findings: evaluation.report.findings,
-        policies: prepared.selected.map((p) => p.def),
-        resources: await collectDeclared(RESOURCE_KINDS, {
-          api: connection.api,
-          manifestFiles: prepared.config.manifestFiles,
-          displayRoot: io.cwd,
-        }),
-        kinds: RESOURCE_KINDS,
-        check: createDocChecker(prepared.selected, now),
-        allowOptIn: flags.includeOptIn,
-        instance: connection.instance,
-        now,
-      });
+      plan = await planRunFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn });
       io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
