@@ -62664,7 +62664,7 @@ async function prepareRun(options) {
   if (problems.length > 0) throw new InputError(problems);
   return { config, cwd, policies, selected, waivers, baseline };
 }
-function connectionProblems(config) {
+function connectionProblems(config, selected = []) {
   const missing = [];
   if (!config.instance.baseUrl) {
     missing.push(
@@ -62677,6 +62677,15 @@ function connectionProblems(config) {
   if (!config.instance.token) {
     missing.push(
       problem("STEWARD_TOKEN", "no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml")
+    );
+  }
+  const needsWorkflows = selected.filter((p2) => p2.def.resource === "workflow").map((p2) => p2.id);
+  if (!config.instance.workflowUrl && needsWorkflows.length > 0) {
+    missing.push(
+      problem(
+        "STEWARD_WORKFLOW_URL",
+        `${needsWorkflows.join(", ")} read${needsWorkflows.length === 1 ? "s" : ""} the workflow API: set STEWARD_WORKFLOW_URL (or instance.workflowUrl in steward.yaml, or --workflow-url), or leave ${needsWorkflows.length === 1 ? "it" : "them"} out with --only`
+      )
     );
   }
   return missing;
@@ -62704,7 +62713,7 @@ async function openConnection(options, prepared) {
     const api = client(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
     return { api, instance: sandbox.baseUrl, readOnly: false, close: () => sandbox.close() };
   }
-  const missing = connectionProblems(config);
+  const missing = connectionProblems(config, prepared.selected);
   if (missing.length > 0) throw new InputError(missing);
   const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
   return { api: client(baseUrl, token, workflowUrl, workflowToken), instance: baseUrl, readOnly: false, close: async () => {

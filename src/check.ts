@@ -146,7 +146,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
 }
 
 /** What a live run needs and lacks, said in terms of what the user can set. */
-export function connectionProblems(config: Config): InputProblem[] {
+export function connectionProblems(config: Config, selected: readonly CompiledPolicy[] = []): InputProblem[] {
   const missing: InputProblem[] = [];
   if (!config.instance.baseUrl) {
     missing.push(
@@ -159,6 +159,17 @@ export function connectionProblems(config: Config): InputProblem[] {
   if (!config.instance.token) {
     missing.push(
       problem('STEWARD_TOKEN', 'no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml'),
+    );
+  }
+  // The workflow API lives on another host: a selected workflow policy without it is a config
+  // gap known before any request, not an API failure found half-way.
+  const needsWorkflows = selected.filter((p) => p.def.resource === 'workflow').map((p) => p.id);
+  if (!config.instance.workflowUrl && needsWorkflows.length > 0) {
+    missing.push(
+      problem(
+        'STEWARD_WORKFLOW_URL',
+        `${needsWorkflows.join(', ')} read${needsWorkflows.length === 1 ? 's' : ''} the workflow API: set STEWARD_WORKFLOW_URL (or instance.workflowUrl in steward.yaml, or --workflow-url), or leave ${needsWorkflows.length === 1 ? 'it' : 'them'} out with --only`,
+      ),
     );
   }
   return missing;
@@ -198,7 +209,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
     const api = client(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
     return { api, instance: sandbox.baseUrl, readOnly: false, close: () => sandbox.close() };
   }
-  const missing = connectionProblems(config);
+  const missing = connectionProblems(config, prepared.selected);
   if (missing.length > 0) throw new InputError(missing);
   const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
   return { api: client(baseUrl!, token!, workflowUrl, workflowToken), instance: baseUrl!, readOnly: false, close: async () => {} };
