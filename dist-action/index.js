@@ -63466,7 +63466,7 @@ function entry(mark, markStyle, text, loc, width, p2) {
   const out = lines.map((l, i) => i === 0 ? `  ${p2.paint(markStyle, mark)}${l.slice(3)}` : l);
   if (where2) {
     if (len(lines[last]) + 2 + len(where2) <= width) out[last] += `  ${p2.paint("dim", where2)}`;
-    else out.push(p2.paint("dim", INDENT + truncate(where2, width - INDENT.length)));
+    else out.push(p2.paint("dim", INDENT + where2));
   }
   return out;
 }

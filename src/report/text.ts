@@ -105,7 +105,8 @@ function entry(
   const out = lines.map((l, i) => (i === 0 ? `  ${p.paint(markStyle, mark)}${l.slice(3)}` : l));
   if (where) {
     if (len(lines[last]) + 2 + len(where) <= width) out[last] += `  ${p.paint('dim', where)}`;
-    else out.push(p.paint('dim', INDENT + truncate(where, width - INDENT.length)));
+    // A location is what people click or paste into an editor: it stays whole, even past width.
+    else out.push(p.paint('dim', INDENT + where));
   }
   return out;
 }

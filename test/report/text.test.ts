@@ -107,6 +107,13 @@ describe('text format', () => {
     expect(narrow.split('\n').filter((l) => visible(l) > 50)).toEqual([]);
   });
 
+  it('never cuts a location, even when it is wider than the terminal', () => {
+    const file = 'permissions/queues/a-rather-long-team-name/finance-intake-escalations.yaml';
+    const report = makeReport({ findings: [makeFinding({ location: { file, line: 12, column: 5 } })] });
+    const lines = formatText(report, { color: false, width: 50 }).split('\n');
+    expect(lines).toContain(`    (${file}:12:5)`);
+  });
+
   it('wraps on word boundaries and splits words longer than a line', () => {
     expect(wrap('aaa bbb ccc', 8, '> ', '  ')).toEqual(['> aaa', '  bbb', '  ccc']);
     expect(wrap('abcdefghij', 6, '> ', '  ')).toEqual(['> abcd', '  efgh', '  ij']);
