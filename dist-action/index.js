@@ -64152,7 +64152,8 @@ var PLAN_SCHEMA = {
 };
 
 // src/fix/render.ts
-function renderPlanText(plan2) {
+var PLAN_NOT_APPLIED_LINE = "Nothing was written. Run with --apply to send these requests.";
+function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
   const out = [];
   const n4 = plan2.changes.length;
   out.push(`Fix plan ${plan2.id}: ${n4} change${n4 === 1 ? "" : "s"}${plan2.notPlanned.length ? `, ${plan2.notPlanned.length} not planned` : ""}`);
@@ -64172,7 +64173,7 @@ function renderPlanText(plan2) {
     }
   }
   if (n4 === 0) out.push("", "Nothing to change.");
-  else out.push("", "Nothing was written. Run with --apply to send these requests.");
+  else if (closing) out.push("", closing);
   return `${out.join("\n")}
 `;
 }
@@ -64218,9 +64219,9 @@ async function runFix(mode, evaluation, connection, workspace) {
   return { plan: plan2, applied, journal: displayPath(journalPath, workspace), notApplied: null };
 }
 function fixMarkdown(outcome) {
-  const text = renderPlanText(outcome.plan).replace(
-    "Nothing was written. Run with --apply to send these requests.",
-    outcome.applied || outcome.notApplied ? "" : "Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests."
+  const text = renderPlanText(
+    outcome.plan,
+    outcome.applied || outcome.notApplied ? null : "Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests."
   );
   const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m2) => m2[0].length + 1)));
   const lines = ["## Fix plan", "", `${fence}text`, text.trimEnd(), fence];

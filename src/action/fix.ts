@@ -44,11 +44,9 @@ export async function runFix(
 
 /** The job summary section: what was (or would be) sent, and what happened. */
 export function fixMarkdown(outcome: FixOutcome): string {
-  const text = renderPlanText(outcome.plan).replace(
-    'Nothing was written. Run with --apply to send these requests.',
-    outcome.applied || outcome.notApplied
-      ? ''
-      : 'Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests.',
+  const text = renderPlanText(
+    outcome.plan,
+    outcome.applied || outcome.notApplied ? null : 'Nothing was written. Set `fix: apply` and `fix-confirm: true` to send these requests.',
   );
   const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
   const lines = ['## Fix plan', '', `${fence}text`, text.trimEnd(), fence];

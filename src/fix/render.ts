@@ -5,7 +5,11 @@ import { InputError } from '../errors.js';
 import { PLAN_SCHEMA } from './schema.js';
 import type { FixPlan } from './types.js';
 
-export function renderPlanText(plan: FixPlan): string {
+/** The closing line when a plan has changes and nothing was sent (the CLI's default). */
+export const PLAN_NOT_APPLIED_LINE = 'Nothing was written. Run with --apply to send these requests.';
+
+/** `closing`: the last line when there are changes; null when the caller applies or writes them. */
+export function renderPlanText(plan: FixPlan, closing: string | null = PLAN_NOT_APPLIED_LINE): string {
   const out: string[] = [];
   const n = plan.changes.length;
   out.push(`Fix plan ${plan.id}: ${n} change${n === 1 ? '' : 's'}${plan.notPlanned.length ? `, ${plan.notPlanned.length} not planned` : ''}`);
@@ -25,7 +29,7 @@ export function renderPlanText(plan: FixPlan): string {
     }
   }
   if (n === 0) out.push('', 'Nothing to change.');
-  else out.push('', 'Nothing was written. Run with --apply to send these requests.');
+  else if (closing) out.push('', closing);
   return `${out.join('\n')}\n`;
 }
 

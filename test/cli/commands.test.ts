@@ -148,6 +148,8 @@ describe('steward fix', () => {
     const applied = await runCli(['fix', ...config, '--apply', '--yes', '--write', '--journal', journal], { env, cwd: demo });
     expect(applied.code).toBe(0);
     expect(applied.stderr).toContain('applied 2 of 2 changes');
+    expect(applied.stdout).toMatch(/^Fix plan [0-9a-f]{16}: 2 changes\n/);
+    expect(applied.stdout).not.toContain('Nothing was written');
     expect(sandbox.counts.updateQueuePermissions).toBe(2);
     expect(readFileSync(journal, 'utf8').trim().split('\n')).toHaveLength(2);
     const again = await runCli(['fix', ...config, '--format', 'json'], { env, cwd: demo });

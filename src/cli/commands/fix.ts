@@ -89,7 +89,7 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warnEvaluationErrors(evaluation.report, io);
       plan = await planRunFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn });
-      io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
+      io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
         writeFileSync(out, renderPlanJson(plan));
