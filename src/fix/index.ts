@@ -4,7 +4,8 @@ export { appendJournal, defaultJournalPath, JOURNAL_DIR, type JournalEntry, read
 export { type DocChecker, type DocViolation, findingsWithFixes, type PlanInput, planFixes } from './plan.js';
 export { collectDeclared, createDocChecker } from './recheck.js';
 export { parsePlan, readPlan, renderPlanJson, renderPlanText } from './render.js';
+export { canonicalJson, describeAlreadyApplied, readResumeJournal, type ResumeJournal, resumePlan } from './resume.js';
 export { ManifestRewriteError, rewriteManifest } from './rewrite.js';
 export { PLAN_SCHEMA } from './schema.js';
-export type { FixPlan, ManifestRef, NotPlanned, PlannedChange, PlannedRequest } from './types.js';
-export { writeBackChange, writeBackPlan, type WriteBackResult } from './writeback.js';
+export type { AlreadyApplied, FixPlan, ManifestRef, NotPlanned, PlannedChange, PlannedRequest } from './types.js';
+export { writeBackChange, type WriteBackItem, writeBackPlan, type WriteBackResult } from './writeback.js';

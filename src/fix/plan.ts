@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Finding } from '../report/model.js';
 import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
 import { describeDiff, describeItemAt, itemKeyAt } from './diff.js';
+import { describeAlreadyApplied, type ResumeJournal, resumePlan } from './resume.js';
 import type { FixPlan, ManifestRef, NotPlanned, PlannedChange } from './types.js';
 import { PLAN_SCHEMA_VERSION } from './types.js';
 
@@ -33,6 +34,8 @@ export interface PlanInput {
   allowOptIn?: boolean;
   instance?: string | null;
   now?: Date;
+  /** An earlier journal: changes it shows as already applied are left out (resume.ts). */
+  journal?: ResumeJournal | null;
 }
 
 interface Step {
@@ -62,7 +65,7 @@ export async function planFixes(input: PlanInput): Promise<FixPlan> {
   }
   const numbered = changes.map((c, i) => ({ n: i + 1, ...c }));
   const manifests = uniqueManifests(numbered.map((c) => c.manifest));
-  return {
+  const plan: FixPlan = {
     schemaVersion: PLAN_SCHEMA_VERSION,
     id: planId(numbered, manifests),
     createdAt: (input.now ?? new Date()).toISOString(),
@@ -71,6 +74,7 @@ export async function planFixes(input: PlanInput): Promise<FixPlan> {
     notPlanned,
     manifests,
   };
+  return input.journal ? resumePlan(plan, input.journal) : plan;
 }
 
 async function planResource(
@@ -243,13 +247,14 @@ function listSize(doc: ResourceDocument, path: string | null): number {
   return Array.isArray(list) ? list.length : 0;
 }
 
-function uniqueManifests(refs: (ManifestRef | null)[]): ManifestRef[] {
+export function uniqueManifests(refs: (ManifestRef | null)[]): ManifestRef[] {
   const byFile = new Map<string, ManifestRef>();
   for (const ref of refs) if (ref) byFile.set(ref.file, ref);
   return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
 }
 
-function planId(changes: PlannedChange[], manifests: ManifestRef[]): string {
+/** Hash of the changes' requests and the manifests' sha256s. */
+export function planId(changes: PlannedChange[], manifests: ManifestRef[]): string {
   const material = JSON.stringify({
     changes: changes.map((c) => [c.resource.kind, c.resource.id, c.request]),
     manifests: manifests.map((m) => [m.file, m.sha256]),
@@ -273,5 +278,8 @@ export function findingsWithFixes(findings: Finding[], plan: FixPlan): Finding[]
     }
   }
   for (const p of plan.notPlanned) for (const fp of p.findings) byFingerprint.set(fp, { planned: false, reason: p.reason });
+  for (const a of plan.alreadyApplied ?? []) {
+    for (const fp of a.findings) byFingerprint.set(fp, { planned: false, reason: describeAlreadyApplied(a) });
+  }
   return findings.map((f) => (byFingerprint.has(f.fingerprint) ? { ...f, fix: byFingerprint.get(f.fingerprint)! } : f));
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { InputError } from '../errors.js';
+import { describeAlreadyApplied } from './resume.js';
 import { PLAN_SCHEMA } from './schema.js';
 import type { FixPlan } from './types.js';
 
@@ -12,7 +13,12 @@ export const PLAN_NOT_APPLIED_LINE = 'Nothing was written. Run with --apply to s
 export function renderPlanText(plan: FixPlan, closing: string | null = PLAN_NOT_APPLIED_LINE): string {
   const out: string[] = [];
   const n = plan.changes.length;
-  out.push(`Fix plan ${plan.id}: ${n} change${n === 1 ? '' : 's'}${plan.notPlanned.length ? `, ${plan.notPlanned.length} not planned` : ''}`);
+  const done = plan.alreadyApplied ?? [];
+  out.push(
+    `Fix plan ${plan.id}: ${n} change${n === 1 ? '' : 's'}` +
+      (done.length ? `, ${done.length} already applied` : '') +
+      (plan.notPlanned.length ? `, ${plan.notPlanned.length} not planned` : ''),
+  );
   for (const c of plan.changes) {
     out.push('');
     const where = c.manifest ? ` (${c.manifest.file})` : '';
@@ -21,6 +27,13 @@ export function renderPlanText(plan: FixPlan, closing: string | null = PLAN_NOT_
     out.push(`   body: ${JSON.stringify(c.request.body)}`);
     for (const line of c.diff) out.push(`   ${line}`);
     for (const w of c.warnings) out.push(`   warning: ${w}`);
+  }
+  if (done.length > 0) {
+    out.push('', 'Already applied:');
+    for (const a of done) {
+      const request = `${a.request.method} ${a.request.path}`;
+      out.push(`- ${a.resource.kind} ${a.resource.id} (${a.policies.join(', ')}): ${request} — ${describeAlreadyApplied(a)}`);
+    }
   }
   if (plan.notPlanned.length > 0) {
     out.push('', 'Not planned:');

@@ -64,6 +64,33 @@ const notPlanned = {
   properties: { policies: strings, findings: strings, resource, manifest: manifestRef, reason: { type: 'string' } },
 };
 
+const alreadyApplied = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'policies', 'findings', 'resource', 'manifest', 'request', 'after', 'journal'],
+  properties: {
+    type: change.properties.type,
+    policies: strings,
+    findings: strings,
+    resource,
+    manifest: manifestRef,
+    request: change.properties.request,
+    after: change.properties.after,
+    journal: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['file', 'planId', 'change', 'time'],
+      description: 'the journal entry that recorded this exact request as applied',
+      properties: {
+        file: { type: 'string' },
+        planId: { type: 'string' },
+        change: { type: 'integer', minimum: 1 },
+        time: { type: 'string' },
+      },
+    },
+  },
+};
+
 export const PLAN_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://steward.dev/schema/plan.schema.json',
@@ -78,6 +105,12 @@ export const PLAN_SCHEMA = {
     instance: { type: ['string', 'null'] },
     changes: { type: 'array', items: change },
     notPlanned: { type: 'array', items: notPlanned },
+    alreadyApplied: {
+      type: 'array',
+      items: alreadyApplied,
+      description:
+        'with --journal FILE: changes left out because the journal records the same request as applied from the same declared state',
+    },
     manifests: {
       type: 'array',
       items: {

@@ -50,6 +50,20 @@ export interface NotPlanned {
   reason: string;
 }
 
+/** A change left out because the journal given with `--journal` shows it already applied. */
+export interface AlreadyApplied {
+  type: PlannedChange['type'];
+  policies: string[];
+  findings: string[];
+  resource: FindingResource;
+  manifest: ManifestRef | null;
+  request: PlannedRequest;
+  /** The declared document after the fix (`--write` puts it in the manifest). */
+  after: ResourceDocument;
+  /** Where the journal recorded it: the file (as shown), the plan and change number, and when. */
+  journal: { file: string; planId: string; change: number; time: string };
+}
+
 export interface FixPlan {
   schemaVersion: typeof PLAN_SCHEMA_VERSION;
   /** Hash of the changes and the manifests' sha256s. */
@@ -60,4 +74,6 @@ export interface FixPlan {
   notPlanned: NotPlanned[];
   /** Every manifest a change was planned from. */
   manifests: ManifestRef[];
+  /** Present when the plan was made with a journal (`--journal FILE` that exists). */
+  alreadyApplied?: AlreadyApplied[];
 }

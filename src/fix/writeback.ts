@@ -6,6 +6,8 @@
 //   was sent, and a re-run plans only what is left.
 // - `fix --write` without `--apply` rewrites the manifests and calls no API: the usual flow
 //   is to fix the manifests in a pull request and let the deploy pipeline apply them.
+// - Changes a `--journal` shows already applied (resume.ts) are rewritten too: without an
+//   earlier `--write`, their manifests still declare the old state.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { manifestSha256 } from './apply.js';
@@ -19,8 +21,11 @@ export interface WriteBackResult {
   unchanged: string[];
 }
 
+/** What a write-back needs: a planned change, or one the journal shows already applied. */
+export type WriteBackItem = Pick<PlannedChange, 'type' | 'manifest' | 'after'>;
+
 /** Rewrites the manifest of one state change. Refuses a manifest edited since the plan. */
-export function writeBackChange(change: PlannedChange, root: string): 'written' | 'unchanged' | 'none' {
+export function writeBackChange(change: WriteBackItem, root: string): 'written' | 'unchanged' | 'none' {
   if (change.type !== 'state' || !change.manifest) return 'none';
   const file = path.resolve(root, change.manifest.file);
   if (manifestSha256(file) !== change.manifest.sha256) {
@@ -34,10 +39,18 @@ export function writeBackChange(change: PlannedChange, root: string): 'written' 
   return 'written';
 }
 
-/** Rewrites every manifest of the plan (`fix --write` without `--apply`). */
+/**
+ * Rewrites every manifest of the plan (`fix --write` without `--apply`), including those of
+ * changes the journal shows already applied: their manifests still declare the old state.
+ */
 export function writeBackPlan(plan: FixPlan, root: string): WriteBackResult {
+  return writeBackAll([...plan.changes, ...(plan.alreadyApplied ?? [])], root);
+}
+
+/** Rewrites the manifests of the given changes (in order). */
+function writeBackAll(items: WriteBackItem[], root: string): WriteBackResult {
   const result: WriteBackResult = { written: [], unchanged: [] };
-  for (const change of plan.changes) {
+  for (const change of items) {
     const outcome = writeBackChange(change, root);
     if (outcome === 'written') result.written.push(change.manifest!.file);
     if (outcome === 'unchanged') result.unchanged.push(change.manifest!.file);

@@ -1,5 +1,6 @@
 // The other commands end to end: check --sandbox (npm start), init, test, list, snapshot and
-// check --from, baselines, fix refusing to apply without a terminal, the sandbox server.
+// check --from, baselines, fix refusing to apply without a terminal, fix resuming from its journal,
+// the sandbox server.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -154,6 +155,71 @@ describe('steward fix', () => {
     expect(readFileSync(journal, 'utf8').trim().split('\n')).toHaveLength(2);
     const again = await runCli(['fix', ...config, '--format', 'json'], { env, cwd: demo });
     expect([again.code, JSON.parse(again.stdout).changes]).toEqual([0, []]);
+  });
+});
+
+describe('steward fix --journal', () => {
+  it('resumes after a failure mid-way without --write: the re-run sends only the 2 changes left, then nothing', async () => {
+    const demo = copyDemo();
+    const env = sandboxEnv(sandbox);
+    const only = ['--only', 'queue-no-admin-for-users', '--only', 'queue-entries-grant-something'];
+    const args = ['fix', '--config', 'steward.yaml', ...only, '--apply', '--yes', '--journal', 'j.jsonl'];
+    const statuses = () => readFileSync(path.join(demo, 'j.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The 1st of 3 queue writes goes through, the 2nd is answered 400.
+    sandbox.scriptFault('updateQueuePermissions', {}, 1);
+    sandbox.scriptFault('updateQueuePermissions', { status: 400 }, 1);
+    const first = await runCli(args, { env, cwd: demo });
+    expect(first.code).toBe(3);
+    expect(first.stdout).toMatch(/^Fix plan [0-9a-f]{16}: 3 changes\n/);
+    expect(first.stderr).toContain('applied 1 of 3 changes, 1 failed, 1 not attempted; journal: j.jsonl');
+    const journal = statuses();
+    expect(journal.map((e) => [e.resource.id, e.status])).toEqual([
+      ['q-finance-intake', 'applied'],
+      ['q-hr-requests', 'failed'],
+      ['q-support-escalations', 'skipped'],
+    ]);
+
+    sandbox.resetCounts();
+    const second = await runCli(args, { env, cwd: demo });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^Fix plan [0-9a-f]{16}: 2 changes, 1 already applied\n\n1\. queue q-hr-requests /);
+    expect(second.stdout).toContain('\n2. queue q-support-escalations ');
+    expect(second.stdout).toContain(
+      `\nAlready applied:\n- queue q-finance-intake (queue-no-admin-for-users): POST /api/queues/v1/q-finance-intake/permissions — already applied (journal j.jsonl, change 1 at ${journal[0].time})\n`,
+    );
+    expect(second.stderr).toContain('applied 2 of 2 changes; journal: j.jsonl');
+    expect([sandbox.counts.updateQueuePermissions, sandbox.totalRequests()]).toEqual([2, 2]);
+    expect(statuses().map((e) => e.status)).toEqual(['applied', 'failed', 'skipped', 'applied', 'applied']);
+
+    // With --write, the manifests of the already applied changes get their fixed state too.
+    sandbox.resetCounts();
+    const third = await runCli([...args, '--write', '--format', 'json'], { env, cwd: demo });
+    expect(third.code).toBe(0);
+    expect(readFileSync(path.join(demo, 'permissions/queues/finance-intake.yaml'), 'utf8')).toContain(
+      '- { id: "7", name: Ana Ruiz, type: USER, permissions: [READ] }   # TODO',
+    );
+    const plan = JSON.parse(third.stdout);
+    expect([plan.changes, plan.alreadyApplied.map((a: { resource: { id: string } }) => a.resource.id)]).toEqual([
+      [],
+      ['q-finance-intake', 'q-hr-requests', 'q-support-escalations'],
+    ]);
+    expect(sandbox.totalRequests()).toBe(0);
+    expect(statuses()).toHaveLength(5);
+    const plain = await runCli(['fix', '--config', 'steward.yaml', ...only, '--format', 'json'], { env, cwd: demo });
+    expect([plain.code, JSON.parse(plain.stdout).changes]).toEqual([0, []]);
+  });
+
+  it('refuses a --journal that is not a journal (exit 2 at file:line) before any request', async () => {
+    const demo = copyDemo();
+    writeFileSync(path.join(demo, 'notes.jsonl'), '\n{"time": "t"}\n');
+    const r = await runCli(['fix', '--config', 'steward.yaml', '--apply', '--yes', '--journal', 'notes.jsonl'], {
+      env: sandboxEnv(sandbox),
+      cwd: demo,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('notes.jsonl:2:1: not a steward journal entry: "planId" must be a string');
+    expect(r.stdout).toBe('');
+    expect(sandbox.totalRequests()).toBe(0);
   });
 });
 

@@ -9,6 +9,7 @@ import { runPolicies } from '../../src/engine/run.js';
 import { applyWaivers, parseWaivers } from '../../src/engine/waivers.js';
 import { planFixes } from '../../src/fix/plan.js';
 import { collectDeclared, createDocChecker } from '../../src/fix/recheck.js';
+import type { ResumeJournal } from '../../src/fix/resume.js';
 import type { FixPlan } from '../../src/fix/types.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { parsePolicyText } from '../../src/policy/loader.js';
@@ -84,6 +85,8 @@ export function clientFor(sandbox: Sandbox): InstanceApi {
 export interface FixRunOptions {
   only?: string[];
   waivers?: string;
+  /** An earlier journal to resume from (`fix --journal FILE`). */
+  journal?: ResumeJournal | null;
 }
 
 /** check + plan, as `steward fix` does (the API is not called: only declared kinds are selected). */
@@ -111,5 +114,6 @@ export async function planRun(root: string, api: InstanceApi, options: FixRunOpt
     check: createDocChecker(selected, NOW),
     instance: 'sandbox',
     now: NOW,
+    journal: options.journal,
   });
 }

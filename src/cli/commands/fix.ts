@@ -14,8 +14,10 @@ import {
   type FixPlan,
   MAX_CHANGES_DEFAULT,
   readPlan,
+  readResumeJournal,
   renderPlanJson,
   renderPlanText,
+  resumePlan,
   writeBackChange,
   writeBackPlan,
 } from '../../fix/index.js';
@@ -49,7 +51,7 @@ export function registerFix(program: Command, ctx: CliContext): void {
     .option('-y, --yes', 'apply without asking')
     .option('--plan-out <file>', 'save the plan as JSON')
     .option('--plan <file>', 'use this saved plan instead of evaluating (refused if its manifests changed)')
-    .option('--journal <file>', 'journal of applied requests (default .steward/journal-<time>.jsonl)')
+    .option('--journal <file>', 'journal to append to (default .steward/journal-<time>.jsonl); if it exists, what it shows applied is not planned again')
     .option('--max-changes <n>', `refuse a plan with more changes (default ${MAX_CHANGES_DEFAULT})`, parsePositiveInt(100_000))
     .option('--write', 'rewrite the manifest files to the fixed state (comments and layout kept)')
     .option('--include-opt-in', 'also plan opt-in fixes (dataset tags: the POST may replace the tag list)')
@@ -65,9 +67,13 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
     throw inputProblem('--apply', 'no terminal to confirm on: add --yes to apply without asking');
   }
   if (flags.apply && flags.from) throw inputProblem('--apply', 'cannot apply against a snapshot (--from); it is read-only');
+  const journalPath = flags.journal ? path.resolve(io.cwd, flags.journal) : defaultJournalPath(io.cwd);
+  // An existing --journal is resumed from: what it shows applied is not planned again.
+  const journal = flags.journal ? readResumeJournal(journalPath, displayPath(journalPath, io.cwd)) : null;
+  const resumed = (plan: FixPlan) => (journal ? resumePlan(plan, journal) : plan);
   if (flags.plan && !flags.apply && !flags.write) {
     // Showing a saved plan needs no instance.
-    const plan = readPlan(path.resolve(io.cwd, flags.plan));
+    const plan = resumed(readPlan(path.resolve(io.cwd, flags.plan)));
     io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
     ctx.exitCode = 0;
     return;
@@ -83,12 +89,14 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
       if (savedPlan.instance && savedPlan.instance !== connection.instance && !flags.sandbox) {
         throw inputProblem('--plan', `the plan was made for ${savedPlan.instance}, not ${connection.instance}`);
       }
-      plan = savedPlan;
+      plan = resumed(savedPlan);
+      const done = plan.alreadyApplied?.length ?? 0;
+      if (journal && done > 0) warn(io, `${done} change(s) of the plan already applied per ${journal.file}: not sent again`);
     } else {
       const evaluation = await evaluateOn(options, prepared, connection);
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warnEvaluationErrors(evaluation.report, io);
-      plan = await planRunFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn });
+      plan = resumed(await planRunFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn }));
       io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
@@ -103,13 +111,13 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
 
     if (!flags.apply) {
       if (flags.write) {
+        // Also the manifests of changes the journal shows already applied.
         const written = writeBackPlan(plan, io.cwd);
         for (const f of written.written) warn(io, `rewrote ${f}`);
       }
       ctx.exitCode = 0;
       return;
     }
-    const journalPath = flags.journal ? path.resolve(io.cwd, flags.journal) : defaultJournalPath(io.cwd);
     const result = await applyFixes(plan, {
       api: connection.api,
       kinds: RESOURCE_KINDS,
@@ -131,8 +139,23 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
         (plan.changes.length ? `; journal: ${displayPath(journalPath, io.cwd)}` : ''),
     );
     for (const e of result.errors) warn(io, `  ${e}`);
-    ctx.exitCode = result.ok ? 0 : 3;
+    const rewriteErrors = flags.write ? writeBackAlreadyApplied(plan, io.cwd) : [];
+    for (const e of rewriteErrors) warn(io, `  ${e}`);
+    ctx.exitCode = result.ok && rewriteErrors.length === 0 ? 0 : 3;
   });
+}
+
+/** `--apply --write`: the manifests of changes the journal shows applied get the fixed state too. */
+function writeBackAlreadyApplied(plan: FixPlan, root: string): string[] {
+  const errors: string[] = [];
+  for (const a of plan.alreadyApplied ?? []) {
+    try {
+      writeBackChange(a, root);
+    } catch (err) {
+      errors.push(`${a.resource.kind} ${a.resource.id} (already applied) was not written back: ${(err as Error).message}`);
+    }
+  }
+  return errors;
 }
 
 async function confirmOnTerminal(plan: FixPlan, instance: string, ctx: CliContext): Promise<boolean> {
