@@ -19,7 +19,7 @@ var __esm = (fn, res, err) => function __init() {
     throw err = [e], e;
   }
 };
-var __commonJS = (cb, mod) => function __require2() {
+var __commonJS = (cb, mod) => function __require3() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
   } catch (e) {
@@ -2170,31 +2170,31 @@ var require_dispatcher_base = __commonJS({
         }
         this[kInterceptors] = newInterceptors;
       }
-      close(callback) {
-        if (callback === void 0) {
-          return new Promise((resolve2, reject) => {
+      close(callback2) {
+        if (callback2 === void 0) {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve2(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw new InvalidArgumentError("invalid callback");
         }
         if (this[kDestroyed]) {
-          queueMicrotask(() => callback(new ClientDestroyedError(), null));
+          queueMicrotask(() => callback2(new ClientDestroyedError(), null));
           return;
         }
         if (this[kClosed]) {
           if (this[kOnClosed]) {
-            this[kOnClosed].push(callback);
+            this[kOnClosed].push(callback2);
           } else {
-            queueMicrotask(() => callback(null, null));
+            queueMicrotask(() => callback2(null, null));
           }
           return;
         }
         this[kClosed] = true;
-        this[kOnClosed].push(callback);
+        this[kOnClosed].push(callback2);
         const onClosed = () => {
           const callbacks = this[kOnClosed];
           this[kOnClosed] = null;
@@ -2206,29 +2206,29 @@ var require_dispatcher_base = __commonJS({
           queueMicrotask(onClosed);
         });
       }
-      destroy(err, callback) {
+      destroy(err, callback2) {
         if (typeof err === "function") {
-          callback = err;
+          callback2 = err;
           err = null;
         }
-        if (callback === void 0) {
-          return new Promise((resolve2, reject) => {
+        if (callback2 === void 0) {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve2(data);
+              ) : resolve4(data);
             });
           });
         }
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw new InvalidArgumentError("invalid callback");
         }
         if (this[kDestroyed]) {
           if (this[kOnDestroyed]) {
-            this[kOnDestroyed].push(callback);
+            this[kOnDestroyed].push(callback2);
           } else {
-            queueMicrotask(() => callback(null, null));
+            queueMicrotask(() => callback2(null, null));
           }
           return;
         }
@@ -2237,7 +2237,7 @@ var require_dispatcher_base = __commonJS({
         }
         this[kDestroyed] = true;
         this[kOnDestroyed] = this[kOnDestroyed] || [];
-        this[kOnDestroyed].push(callback);
+        this[kOnDestroyed].push(callback2);
         const onDestroyed = () => {
           const callbacks = this[kOnDestroyed];
           this[kOnDestroyed] = null;
@@ -2392,8 +2392,8 @@ var require_timers = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay, arg) {
-        this._onTimeout = callback;
+      constructor(callback2, delay, arg) {
+        this._onTimeout = callback2;
         this._idleTimeout = delay;
         this._timerArg = arg;
         this.refresh();
@@ -2439,8 +2439,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay, arg) {
-        return delay <= RESOLUTION_MS ? setTimeout(callback, delay, arg) : new FastTimer(callback, delay, arg);
+      setTimeout(callback2, delay, arg) {
+        return delay <= RESOLUTION_MS ? setTimeout(callback2, delay, arg) : new FastTimer(callback2, delay, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -2466,8 +2466,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay, arg) {
-        return new FastTimer(callback, delay, arg);
+      setFastTimeout(callback2, delay, arg) {
+        return new FastTimer(callback2, delay, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -2589,7 +2589,7 @@ var require_connect = __commonJS({
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
       timeout = timeout == null ? 1e4 : timeout;
       allowH2 = allowH2 != null ? allowH2 : false;
-      return function connect({ hostname, host, protocol, port, servername, localAddress, httpSocket }, callback) {
+      return function connect({ hostname, host, protocol, port, servername, localAddress, httpSocket }, callback2) {
         let socket;
         if (protocol === "https:") {
           if (!tls) {
@@ -2636,16 +2636,16 @@ var require_connect = __commonJS({
         const clearConnectTimeout = setupConnectTimeout(new WeakRef(socket), { timeout, hostname, port });
         socket.setNoDelay(true).once(protocol === "https:" ? "secureConnect" : "connect", function() {
           queueMicrotask(clearConnectTimeout);
-          if (callback) {
-            const cb = callback;
-            callback = null;
+          if (callback2) {
+            const cb = callback2;
+            callback2 = null;
             cb(null, this);
           }
         }).on("error", function(err) {
           queueMicrotask(clearConnectTimeout);
-          if (callback) {
-            const cb = callback;
-            callback = null;
+          if (callback2) {
+            const cb = callback2;
+            callback2 = null;
             cb(err);
           }
         });
@@ -4408,9 +4408,9 @@ var require_util2 = __commonJS({
     var parseHashWithOptions = /(?<algo>sha256|sha384|sha512)-((?<hash>[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}(?:\s|$)( +[!-~]*)?)?/i;
     function parseMetadata(metadata) {
       const result2 = [];
-      let empty = true;
+      let empty2 = true;
       for (const token of metadata.split(" ")) {
-        empty = false;
+        empty2 = false;
         const parsedToken = parseHashWithOptions.exec(token);
         if (parsedToken === null || parsedToken.groups === void 0 || parsedToken.groups.algo === void 0) {
           continue;
@@ -4420,7 +4420,7 @@ var require_util2 = __commonJS({
           result2.push(parsedToken.groups);
         }
       }
-      if (empty === true) {
+      if (empty2 === true) {
         return "no metadata";
       }
       return result2;
@@ -4484,11 +4484,11 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve2, reject) => {
-        res = resolve2;
+      const promise2 = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
-      return { promise, resolve: res, reject: rej };
+      return { promise: promise2, resolve: res, reject: rej };
     }
     function isAborted(fetchParams) {
       return fetchParams.controller.state === "aborted";
@@ -4783,10 +4783,10 @@ var require_util2 = __commonJS({
         super();
         this.#zlibOptions = zlibOptions;
       }
-      _transform(chunk, encoding, callback) {
+      _transform(chunk, encoding, callback2) {
         if (!this._inflateStream) {
           if (chunk.length === 0) {
-            callback();
+            callback2();
             return;
           }
           this._inflateStream = (chunk[0] & 15) === 8 ? zlib.createInflate(this.#zlibOptions) : zlib.createInflateRaw(this.#zlibOptions);
@@ -4794,14 +4794,14 @@ var require_util2 = __commonJS({
           this._inflateStream.on("end", () => this.push(null));
           this._inflateStream.on("error", (err) => this.destroy(err));
         }
-        this._inflateStream.write(chunk, encoding, callback);
+        this._inflateStream.write(chunk, encoding, callback2);
       }
-      _final(callback) {
+      _final(callback2) {
         if (this._inflateStream) {
           this._inflateStream.end();
           this._inflateStream = null;
         }
-        callback();
+        callback2();
       }
     };
     function createInflate(zlibOptions) {
@@ -5700,21 +5700,21 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         throw new TypeError("Body is unusable: Body has already been read");
       }
       throwIfAborted(object2[kState]);
-      const promise = createDeferredPromise();
-      const errorSteps = (error2) => promise.reject(error2);
+      const promise2 = createDeferredPromise();
+      const errorSteps = (error2) => promise2.reject(error2);
       const successSteps = (data) => {
         try {
-          promise.resolve(convertBytesToJSValue(data));
+          promise2.resolve(convertBytesToJSValue(data));
         } catch (e) {
           errorSteps(e);
         }
       };
       if (object2[kState].body == null) {
         successSteps(Buffer.allocUnsafe(0));
-        return promise.promise;
+        return promise2.promise;
       }
       await fullyReadBody(object2[kState].body, successSteps, errorSteps);
-      return promise.promise;
+      return promise2.promise;
     }
     function bodyUnusable(object2) {
       const body2 = object2[kState].body;
@@ -6370,11 +6370,11 @@ var require_client_h1 = __commonJS({
         resume() {
           resumeH1(client);
         },
-        destroy(err, callback) {
+        destroy(err, callback2) {
           if (closed) {
-            queueMicrotask(callback);
+            queueMicrotask(callback2);
           } else {
-            socket.destroy(err).on("close", callback);
+            socket.destroy(err).on("close", callback2);
           }
         },
         get destroyed() {
@@ -6728,20 +6728,20 @@ upgrade: ${upgrade}\r
     }
     async function writeIterable(abort, body2, client, request, socket, contentLength, header, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
-      let callback = null;
+      let callback2 = null;
       function onDrain() {
-        if (callback) {
-          const cb = callback;
-          callback = null;
+        if (callback2) {
+          const cb = callback2;
+          callback2 = null;
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve2, reject) => {
-        assert2(callback === null);
+      const waitForDrain = () => new Promise((resolve4, reject) => {
+        assert2(callback2 === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve2;
+          callback2 = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7010,11 +7010,11 @@ var require_client_h2 = __commonJS({
         resume() {
           resumeH2(client);
         },
-        destroy(err, callback) {
+        destroy(err, callback2) {
           if (closed) {
-            queueMicrotask(callback);
+            queueMicrotask(callback2);
           } else {
-            socket.destroy(err).on("close", callback);
+            socket.destroy(err).on("close", callback2);
           }
         },
         get destroyed() {
@@ -7403,20 +7403,20 @@ var require_client_h2 = __commonJS({
     }
     async function writeIterable(abort, h2stream, body2, client, request, socket, contentLength, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
-      let callback = null;
+      let callback2 = null;
       function onDrain() {
-        if (callback) {
-          const cb = callback;
-          callback = null;
+        if (callback2) {
+          const cb = callback2;
+          callback2 = null;
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve2, reject) => {
-        assert2(callback === null);
+      const waitForDrain = () => new Promise((resolve4, reject) => {
+        assert2(callback2 === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve2;
+          callback2 = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7846,7 +7846,7 @@ var require_client = __commonJS({
         this[kQueue] = [];
         this[kRunningIdx] = 0;
         this[kPendingIdx] = 0;
-        this[kResume] = (sync) => resume(this, sync);
+        this[kResume] = (sync2) => resume(this, sync2);
         this[kOnError] = (err) => onError(this, err);
       }
       get pipelining() {
@@ -7895,33 +7895,33 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve2) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve2;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve2(null);
+            resolve4(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve2) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request = requests[i];
             util.errorRequest(this, request, err);
           }
-          const callback = () => {
+          const callback2 = () => {
             if (this[kClosedResolve]) {
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve2(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
-            this[kHTTPContext].destroy(err, callback);
+            this[kHTTPContext].destroy(err, callback2);
             this[kHTTPContext] = null;
           } else {
-            queueMicrotask(callback);
+            queueMicrotask(callback2);
           }
           this[kResume]();
         });
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve2, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve2(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -8051,12 +8051,12 @@ var require_client = __commonJS({
       client[kNeedDrain] = 0;
       client.emit("drain", client[kUrl], [client]);
     }
-    function resume(client, sync) {
+    function resume(client, sync2) {
       if (client[kResuming] === 2) {
         return;
       }
       client[kResuming] = 2;
-      _resume(client, sync);
+      _resume(client, sync2);
       client[kResuming] = 0;
       if (client[kRunningIdx] > 256) {
         client[kQueue].splice(0, client[kRunningIdx]);
@@ -8064,7 +8064,7 @@ var require_client = __commonJS({
         client[kRunningIdx] = 0;
       }
     }
-    function _resume(client, sync) {
+    function _resume(client, sync2) {
       while (true) {
         if (client.destroyed) {
           assert2(client[kPending] === 0);
@@ -8081,7 +8081,7 @@ var require_client = __commonJS({
         if (client[kBusy]) {
           client[kNeedDrain] = 2;
         } else if (client[kNeedDrain] === 2) {
-          if (sync) {
+          if (sync2) {
             client[kNeedDrain] = 1;
             queueMicrotask(() => emitDrain(client));
           } else {
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c2) => c2.close()));
         } else {
-          await new Promise((resolve2) => {
-            this[kClosedResolve] = resolve2;
+          await new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -8833,7 +8833,7 @@ var require_proxy_agent = __commonJS({
         this[kAgent] = new Agent({
           ...opts,
           factory,
-          connect: async (opts2, callback) => {
+          connect: async (opts2, callback2) => {
             let requestedPath = opts2.host;
             if (!opts2.port) {
               requestedPath += `:${defaultProtocolPort(opts2.protocol)}`;
@@ -8852,10 +8852,10 @@ var require_proxy_agent = __commonJS({
               });
               if (statusCode !== 200) {
                 socket.on("error", noop).destroy();
-                callback(new RequestAbortedError(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`));
+                callback2(new RequestAbortedError(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`));
               }
               if (opts2.protocol !== "https:") {
-                callback(null, socket);
+                callback2(null, socket);
                 return;
               }
               let servername;
@@ -8864,12 +8864,12 @@ var require_proxy_agent = __commonJS({
               } else {
                 servername = opts2.servername;
               }
-              this[kConnectEndpoint]({ ...opts2, servername, httpSocket: socket }, callback);
+              this[kConnectEndpoint]({ ...opts2, servername, httpSocket: socket }, callback2);
             } catch (err) {
               if (err.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
-                callback(new SecureProxyConnectionError(err));
+                callback2(new SecureProxyConnectionError(err));
               } else {
-                callback(err);
+                callback2(err);
               }
             }
           }
@@ -9500,13 +9500,13 @@ var require_readable = __commonJS({
         }
         return super.destroy(err);
       }
-      _destroy(err, callback) {
+      _destroy(err, callback2) {
         if (!this[kReading]) {
           setImmediate(() => {
-            callback(err);
+            callback2(err);
           });
         } else {
-          callback(err);
+          callback2(err);
         }
       }
       on(ev, ...args) {
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve2, reject) => {
+        return await new Promise((resolve4, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve2(null);
+              resolve4(null);
             }
           }).on("error", noop).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream2, type) {
       assert2(!stream2[kConsume]);
-      return new Promise((resolve2, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream2)) {
           const rState = stream2._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream2[kConsume] = {
               type,
               stream: stream2,
-              resolve: resolve2,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve2, stream: stream2, length } = consume2;
+      const { type, body: body2, resolve: resolve4, stream: stream2, length } = consume2;
       try {
         if (type === "text") {
-          resolve2(chunksDecode(body2, length));
+          resolve4(chunksDecode(body2, length));
         } else if (type === "json") {
-          resolve2(JSON.parse(chunksDecode(body2, length)));
+          resolve4(JSON.parse(chunksDecode(body2, length)));
         } else if (type === "arrayBuffer") {
-          resolve2(chunksConcat(body2, length).buffer);
+          resolve4(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve2(new Blob(body2, { type: stream2[kContentType] }));
+          resolve4(new Blob(body2, { type: stream2[kContentType] }));
         } else if (type === "bytes") {
-          resolve2(chunksConcat(body2, length));
+          resolve4(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9754,7 +9754,7 @@ var require_util3 = __commonJS({
     } = require_errors();
     var { chunksDecode } = require_readable();
     var CHUNK_LIMIT = 128 * 1024;
-    async function getResolveErrorBodyCallback({ callback, body: body2, contentType, statusCode, statusMessage, headers }) {
+    async function getResolveErrorBodyCallback({ callback: callback2, body: body2, contentType, statusCode, statusMessage, headers }) {
       assert2(body2);
       let chunks = [];
       let length = 0;
@@ -9774,7 +9774,7 @@ var require_util3 = __commonJS({
       }
       const message = `Response status code ${statusCode}${statusMessage ? `: ${statusMessage}` : ""}`;
       if (statusCode === 204 || !contentType || !length) {
-        queueMicrotask(() => callback(new ResponseStatusCodeError(message, statusCode, headers)));
+        queueMicrotask(() => callback2(new ResponseStatusCodeError(message, statusCode, headers)));
         return;
       }
       const stackTraceLimit = Error.stackTraceLimit;
@@ -9790,7 +9790,7 @@ var require_util3 = __commonJS({
       } finally {
         Error.stackTraceLimit = stackTraceLimit;
       }
-      queueMicrotask(() => callback(new ResponseStatusCodeError(message, statusCode, headers, payload)));
+      queueMicrotask(() => callback2(new ResponseStatusCodeError(message, statusCode, headers, payload)));
     }
     var isContentTypeApplicationJson = (contentType) => {
       return contentType.length > 15 && contentType[11] === "/" && contentType[0] === "a" && contentType[1] === "p" && contentType[2] === "p" && contentType[3] === "l" && contentType[4] === "i" && contentType[5] === "c" && contentType[6] === "a" && contentType[7] === "t" && contentType[8] === "i" && contentType[9] === "o" && contentType[10] === "n" && contentType[12] === "j" && contentType[13] === "s" && contentType[14] === "o" && contentType[15] === "n";
@@ -9817,13 +9817,13 @@ var require_api_request = __commonJS({
     var { getResolveErrorBodyCallback } = require_util3();
     var { AsyncResource } = __require("node:async_hooks");
     var RequestHandler = class extends AsyncResource {
-      constructor(opts, callback) {
+      constructor(opts, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
         const { signal, method, opaque, body: body2, onInfo, responseHeaders, throwOnError, highWaterMark } = opts;
         try {
-          if (typeof callback !== "function") {
+          if (typeof callback2 !== "function") {
             throw new InvalidArgumentError("invalid callback");
           }
           if (highWaterMark && (typeof highWaterMark !== "number" || highWaterMark < 0)) {
@@ -9848,7 +9848,7 @@ var require_api_request = __commonJS({
         this.method = method;
         this.responseHeaders = responseHeaders || null;
         this.opaque = opaque || null;
-        this.callback = callback;
+        this.callback = callback2;
         this.res = null;
         this.abort = null;
         this.body = body2;
@@ -9895,7 +9895,7 @@ var require_api_request = __commonJS({
         this.context = context;
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const { callback, opaque, abort, context, responseHeaders, highWaterMark } = this;
+        const { callback: callback2, opaque, abort, context, responseHeaders, highWaterMark } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
@@ -9918,15 +9918,15 @@ var require_api_request = __commonJS({
         }
         this.callback = null;
         this.res = res;
-        if (callback !== null) {
+        if (callback2 !== null) {
           if (this.throwOnError && statusCode >= 400) {
             this.runInAsyncScope(
               getResolveErrorBodyCallback,
               null,
-              { callback, body: res, contentType, statusCode, statusMessage, headers }
+              { callback: callback2, body: res, contentType, statusCode, statusMessage, headers }
             );
           } else {
-            this.runInAsyncScope(callback, null, null, {
+            this.runInAsyncScope(callback2, null, null, {
               statusCode,
               headers,
               trailers: this.trailers,
@@ -9945,11 +9945,11 @@ var require_api_request = __commonJS({
         this.res.push(null);
       }
       onError(err) {
-        const { res, callback, body: body2, opaque } = this;
-        if (callback) {
+        const { res, callback: callback2, body: body2, opaque } = this;
+        if (callback2) {
           this.callback = null;
           queueMicrotask(() => {
-            this.runInAsyncScope(callback, null, err, { opaque });
+            this.runInAsyncScope(callback2, null, err, { opaque });
           });
         }
         if (res) {
@@ -9969,22 +9969,22 @@ var require_api_request = __commonJS({
         }
       }
     };
-    function request(opts, callback) {
-      if (callback === void 0) {
-        return new Promise((resolve2, reject) => {
+    function request(opts, callback2) {
+      if (callback2 === void 0) {
+        return new Promise((resolve4, reject) => {
           request.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve2(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
       try {
-        this.dispatch(opts, new RequestHandler(opts, callback));
+        this.dispatch(opts, new RequestHandler(opts, callback2));
       } catch (err) {
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw err;
         }
         const opaque = opts?.opaque;
-        queueMicrotask(() => callback(err, { opaque }));
+        queueMicrotask(() => callback2(err, { opaque }));
       }
     }
     module.exports = request;
@@ -10055,13 +10055,13 @@ var require_api_stream = __commonJS({
     var { AsyncResource } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
     var StreamHandler = class extends AsyncResource {
-      constructor(opts, factory, callback) {
+      constructor(opts, factory, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
         const { signal, method, opaque, body: body2, onInfo, responseHeaders, throwOnError } = opts;
         try {
-          if (typeof callback !== "function") {
+          if (typeof callback2 !== "function") {
             throw new InvalidArgumentError("invalid callback");
           }
           if (typeof factory !== "function") {
@@ -10086,7 +10086,7 @@ var require_api_stream = __commonJS({
         this.responseHeaders = responseHeaders || null;
         this.opaque = opaque || null;
         this.factory = factory;
-        this.callback = callback;
+        this.callback = callback2;
         this.res = null;
         this.abort = null;
         this.context = null;
@@ -10111,7 +10111,7 @@ var require_api_stream = __commonJS({
         this.context = context;
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const { factory, opaque, context, callback, responseHeaders } = this;
+        const { factory, opaque, context, callback: callback2, responseHeaders } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
@@ -10129,7 +10129,7 @@ var require_api_stream = __commonJS({
           this.runInAsyncScope(
             getResolveErrorBodyCallback,
             null,
-            { callback, body: res, contentType, statusCode, statusMessage, headers }
+            { callback: callback2, body: res, contentType, statusCode, statusMessage, headers }
           );
         } else {
           if (factory === null) {
@@ -10145,13 +10145,13 @@ var require_api_stream = __commonJS({
             throw new InvalidReturnValueError("expected Writable");
           }
           finished(res, { readable: false }, (err) => {
-            const { callback: callback2, res: res2, opaque: opaque2, trailers, abort } = this;
+            const { callback: callback3, res: res2, opaque: opaque2, trailers, abort } = this;
             this.res = null;
             if (err || !res2.readable) {
               util.destroy(res2, err);
             }
             this.callback = null;
-            this.runInAsyncScope(callback2, null, err || null, { opaque: opaque2, trailers });
+            this.runInAsyncScope(callback3, null, err || null, { opaque: opaque2, trailers });
             if (err) {
               abort();
             }
@@ -10176,16 +10176,16 @@ var require_api_stream = __commonJS({
         res.end();
       }
       onError(err) {
-        const { res, callback, opaque, body: body2 } = this;
+        const { res, callback: callback2, opaque, body: body2 } = this;
         removeSignal(this);
         this.factory = null;
         if (res) {
           this.res = null;
           util.destroy(res, err);
-        } else if (callback) {
+        } else if (callback2) {
           this.callback = null;
           queueMicrotask(() => {
-            this.runInAsyncScope(callback, null, err, { opaque });
+            this.runInAsyncScope(callback2, null, err, { opaque });
           });
         }
         if (body2) {
@@ -10194,22 +10194,22 @@ var require_api_stream = __commonJS({
         }
       }
     };
-    function stream2(opts, factory, callback) {
-      if (callback === void 0) {
-        return new Promise((resolve2, reject) => {
+    function stream2(opts, factory, callback2) {
+      if (callback2 === void 0) {
+        return new Promise((resolve4, reject) => {
           stream2.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve2(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
       try {
-        this.dispatch(opts, new StreamHandler(opts, factory, callback));
+        this.dispatch(opts, new StreamHandler(opts, factory, callback2));
       } catch (err) {
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw err;
         }
         const opaque = opts?.opaque;
-        queueMicrotask(() => callback(err, { opaque }));
+        queueMicrotask(() => callback2(err, { opaque }));
       }
     }
     module.exports = stream2;
@@ -10247,9 +10247,9 @@ var require_api_pipeline = __commonJS({
           resume();
         }
       }
-      _destroy(err, callback) {
+      _destroy(err, callback2) {
         this._read();
-        callback(err);
+        callback2(err);
       }
     };
     var PipelineResponse = class extends Readable {
@@ -10260,11 +10260,11 @@ var require_api_pipeline = __commonJS({
       _read() {
         this[kResume]();
       }
-      _destroy(err, callback) {
+      _destroy(err, callback2) {
         if (!err && !this._readableState.endEmitted) {
           err = new RequestAbortedError();
         }
-        callback(err);
+        callback2(err);
       }
     };
     var PipelineHandler = class extends AsyncResource {
@@ -10302,15 +10302,15 @@ var require_api_pipeline = __commonJS({
               body2.resume();
             }
           },
-          write: (chunk, encoding, callback) => {
+          write: (chunk, encoding, callback2) => {
             const { req } = this;
             if (req.push(chunk, encoding) || req._readableState.destroyed) {
-              callback();
+              callback2();
             } else {
-              req[kResume] = callback;
+              req[kResume] = callback2;
             }
           },
-          destroy: (err, callback) => {
+          destroy: (err, callback2) => {
             const { body: body2, req, res, ret, abort } = this;
             if (!err && !ret._readableState.endEmitted) {
               err = new RequestAbortedError();
@@ -10322,7 +10322,7 @@ var require_api_pipeline = __commonJS({
             util.destroy(req, err);
             util.destroy(res, err);
             removeSignal(this);
-            callback(err);
+            callback2(err);
           }
         }).on("prefinish", () => {
           const { req } = this;
@@ -10426,11 +10426,11 @@ var require_api_upgrade = __commonJS({
     var { addSignal, removeSignal } = require_abort_signal();
     var assert2 = __require("node:assert");
     var UpgradeHandler = class extends AsyncResource {
-      constructor(opts, callback) {
+      constructor(opts, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw new InvalidArgumentError("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
@@ -10440,7 +10440,7 @@ var require_api_upgrade = __commonJS({
         super("UNDICI_UPGRADE");
         this.responseHeaders = responseHeaders || null;
         this.opaque = opaque || null;
-        this.callback = callback;
+        this.callback = callback2;
         this.abort = null;
         this.context = null;
         addSignal(this, signal);
@@ -10459,11 +10459,11 @@ var require_api_upgrade = __commonJS({
       }
       onUpgrade(statusCode, rawHeaders, socket) {
         assert2(statusCode === 101);
-        const { callback, opaque, context } = this;
+        const { callback: callback2, opaque, context } = this;
         removeSignal(this);
         this.callback = null;
         const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
-        this.runInAsyncScope(callback, null, null, {
+        this.runInAsyncScope(callback2, null, null, {
           headers,
           socket,
           opaque,
@@ -10471,37 +10471,37 @@ var require_api_upgrade = __commonJS({
         });
       }
       onError(err) {
-        const { callback, opaque } = this;
+        const { callback: callback2, opaque } = this;
         removeSignal(this);
-        if (callback) {
+        if (callback2) {
           this.callback = null;
           queueMicrotask(() => {
-            this.runInAsyncScope(callback, null, err, { opaque });
+            this.runInAsyncScope(callback2, null, err, { opaque });
           });
         }
       }
     };
-    function upgrade(opts, callback) {
-      if (callback === void 0) {
-        return new Promise((resolve2, reject) => {
+    function upgrade(opts, callback2) {
+      if (callback2 === void 0) {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve2(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
       try {
-        const upgradeHandler = new UpgradeHandler(opts, callback);
+        const upgradeHandler = new UpgradeHandler(opts, callback2);
         this.dispatch({
           ...opts,
           method: opts.method || "GET",
           upgrade: opts.protocol || "Websocket"
         }, upgradeHandler);
       } catch (err) {
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw err;
         }
         const opaque = opts?.opaque;
-        queueMicrotask(() => callback(err, { opaque }));
+        queueMicrotask(() => callback2(err, { opaque }));
       }
     }
     module.exports = upgrade;
@@ -10518,11 +10518,11 @@ var require_api_connect = __commonJS({
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
     var ConnectHandler = class extends AsyncResource {
-      constructor(opts, callback) {
+      constructor(opts, callback2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw new InvalidArgumentError("invalid callback");
         }
         const { signal, opaque, responseHeaders } = opts;
@@ -10532,7 +10532,7 @@ var require_api_connect = __commonJS({
         super("UNDICI_CONNECT");
         this.opaque = opaque || null;
         this.responseHeaders = responseHeaders || null;
-        this.callback = callback;
+        this.callback = callback2;
         this.abort = null;
         addSignal(this, signal);
       }
@@ -10549,14 +10549,14 @@ var require_api_connect = __commonJS({
         throw new SocketError("bad connect", null);
       }
       onUpgrade(statusCode, rawHeaders, socket) {
-        const { callback, opaque, context } = this;
+        const { callback: callback2, opaque, context } = this;
         removeSignal(this);
         this.callback = null;
         let headers = rawHeaders;
         if (headers != null) {
           headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         }
-        this.runInAsyncScope(callback, null, null, {
+        this.runInAsyncScope(callback2, null, null, {
           statusCode,
           headers,
           socket,
@@ -10565,33 +10565,33 @@ var require_api_connect = __commonJS({
         });
       }
       onError(err) {
-        const { callback, opaque } = this;
+        const { callback: callback2, opaque } = this;
         removeSignal(this);
-        if (callback) {
+        if (callback2) {
           this.callback = null;
           queueMicrotask(() => {
-            this.runInAsyncScope(callback, null, err, { opaque });
+            this.runInAsyncScope(callback2, null, err, { opaque });
           });
         }
       }
     };
-    function connect(opts, callback) {
-      if (callback === void 0) {
-        return new Promise((resolve2, reject) => {
+    function connect(opts, callback2) {
+      if (callback2 === void 0) {
+        return new Promise((resolve4, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve2(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
       try {
-        const connectHandler = new ConnectHandler(opts, callback);
+        const connectHandler = new ConnectHandler(opts, callback2);
         this.dispatch({ ...opts, method: "CONNECT" }, connectHandler);
       } catch (err) {
-        if (typeof callback !== "function") {
+        if (typeof callback2 !== "function") {
           throw err;
         }
         const opaque = opts?.opaque;
-        queueMicrotask(() => callback(err, { opaque }));
+        queueMicrotask(() => callback2(err, { opaque }));
       }
     }
     module.exports = connect;
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body: body2 }) {
         const url2 = requestCurrentURL(request);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve2, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: url2.pathname + url2.search,
             origin: url2.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve2({
+              resolve4({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve2({
+              resolve4({
                 status,
                 statusText: STATUS_CODES3[status],
                 headersList,
@@ -15738,7 +15738,7 @@ var require_cache = __commonJS({
             r3 = new Request2(request)[kState];
           }
         }
-        const promise = createDeferredPromise();
+        const promise2 = createDeferredPromise();
         const requests = [];
         if (request === void 0) {
           for (const requestResponse of this.#relevantRequestResponseList) {
@@ -15760,9 +15760,9 @@ var require_cache = __commonJS({
             );
             requestList.push(requestObject);
           }
-          promise.resolve(Object.freeze(requestList));
+          promise2.resolve(Object.freeze(requestList));
         });
-        return promise.promise;
+        return promise2.promise;
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#batch-cache-operations-algorithm
@@ -17380,12 +17380,12 @@ var require_permessage_deflate = __commonJS({
        * @param {boolean} fin Final fragment flag
        * @param {Function} callback Callback function
        */
-      decompress(chunk, fin, callback) {
+      decompress(chunk, fin, callback2) {
         if (!this.#inflate) {
           let windowBits = Z_DEFAULT_WINDOWBITS;
           if (this.#options.serverMaxWindowBits) {
             if (!isValidClientWindowBits(this.#options.serverMaxWindowBits)) {
-              callback(new Error("Invalid server_max_window_bits"));
+              callback2(new Error("Invalid server_max_window_bits"));
               return;
             }
             windowBits = Number.parseInt(this.#options.serverMaxWindowBits);
@@ -17393,7 +17393,7 @@ var require_permessage_deflate = __commonJS({
           try {
             this.#inflate = createInflateRaw({ windowBits });
           } catch (err) {
-            callback(err);
+            callback2(err);
             return;
           }
           this.#inflate[kBuffer] = [];
@@ -17401,7 +17401,7 @@ var require_permessage_deflate = __commonJS({
           this.#inflate.on("data", (data) => {
             this.#inflate[kLength] += data.length;
             if (this.#maxPayloadSize > 0 && this.#inflate[kLength] > this.#maxPayloadSize) {
-              callback(new MessageSizeExceededError());
+              callback2(new MessageSizeExceededError());
               this.#inflate.removeAllListeners();
               this.#inflate.destroy();
               this.#inflate = null;
@@ -17411,7 +17411,7 @@ var require_permessage_deflate = __commonJS({
           });
           this.#inflate.on("error", (err) => {
             this.#inflate = null;
-            callback(err);
+            callback2(err);
           });
         }
         this.#inflate.write(chunk);
@@ -17425,7 +17425,7 @@ var require_permessage_deflate = __commonJS({
           const full = Buffer.concat(this.#inflate[kBuffer], this.#inflate[kLength]);
           this.#inflate[kBuffer].length = 0;
           this.#inflate[kLength] = 0;
-          callback(null, full);
+          callback2(null, full);
         });
       }
     };
@@ -17493,11 +17493,11 @@ var require_receiver = __commonJS({
        * @param {Buffer} chunk
        * @param {() => void} callback
        */
-      _write(chunk, _, callback) {
+      _write(chunk, _, callback2) {
         this.#buffers.push(chunk);
         this.#byteOffset += chunk.length;
         this.#loop = true;
-        this.run(callback);
+        this.run(callback2);
       }
       #validatePayloadLength() {
         if (this.#maxPayloadSize > 0 && !isControlFrame(this.#info.opcode) && this.#info.payloadLength + this.#fragmentsBytes > this.#maxPayloadSize) {
@@ -17511,11 +17511,11 @@ var require_receiver = __commonJS({
        * Callback is called whenever there are no more chunks buffering,
        * or not enough bytes are buffered to parse.
        */
-      run(callback) {
+      run(callback2) {
         while (this.#loop) {
           if (this.#state === parserStates.INFO) {
             if (this.#byteOffset < 2) {
-              return callback();
+              return callback2();
             }
             const buffer = this.consume(2);
             const fin = (buffer[0] & 128) !== 0;
@@ -17528,11 +17528,11 @@ var require_receiver = __commonJS({
             const rsv3 = buffer[0] & 16;
             if (!isValidOpcode(opcode)) {
               failWebsocketConnection(this.ws, "Invalid opcode received");
-              return callback();
+              return callback2();
             }
             if (masked) {
               failWebsocketConnection(this.ws, "Frame cannot be masked");
-              return callback();
+              return callback2();
             }
             if (rsv1 !== 0 && !this.#extensions.has("permessage-deflate")) {
               failWebsocketConnection(this.ws, "Expected RSV1 to be clear.");
@@ -17583,7 +17583,7 @@ var require_receiver = __commonJS({
             this.#info.fragmented = fragmented;
           } else if (this.#state === parserStates.PAYLOADLENGTH_16) {
             if (this.#byteOffset < 2) {
-              return callback();
+              return callback2();
             }
             const buffer = this.consume(2);
             this.#info.payloadLength = buffer.readUInt16BE(0);
@@ -17593,7 +17593,7 @@ var require_receiver = __commonJS({
             }
           } else if (this.#state === parserStates.PAYLOADLENGTH_64) {
             if (this.#byteOffset < 8) {
-              return callback();
+              return callback2();
             }
             const buffer = this.consume(8);
             const upper = buffer.readUInt32BE(0);
@@ -17609,7 +17609,7 @@ var require_receiver = __commonJS({
             }
           } else if (this.#state === parserStates.READ_DATA) {
             if (this.#byteOffset < this.#info.payloadLength) {
-              return callback();
+              return callback2();
             }
             const body2 = this.consume(this.#info.payloadLength);
             if (isControlFrame(this.#info.opcode)) {
@@ -17621,7 +17621,7 @@ var require_receiver = __commonJS({
                 socket.once("drain", () => {
                   if (this.destroyed) return;
                   this.#loop = true;
-                  this.run(callback);
+                  this.run(callback2);
                 });
                 return;
               }
@@ -17658,13 +17658,13 @@ var require_receiver = __commonJS({
                     if (!this.#info.fin) {
                       this.#state = parserStates.INFO;
                       this.#loop = true;
-                      this.run(callback);
+                      this.run(callback2);
                       return;
                     }
                     websocketMessageReceived(this.ws, this.#info.binaryType, this.consumeFragments());
                     this.#loop = true;
                     this.#state = parserStates.INFO;
-                    this.run(callback);
+                    this.run(callback2);
                   }
                 );
                 this.#loop = false;
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve2) => {
-        setTimeout(resolve2, ms).unref();
+      return new Promise((resolve4) => {
+        setTimeout(resolve4, ms).unref();
       });
     }
     module.exports = {
@@ -18432,19 +18432,19 @@ var require_eventsource_stream = __commonJS({
        * @param {Function} callback
        * @returns {void}
        */
-      _transform(chunk, _encoding, callback) {
+      _transform(chunk, _encoding, callback2) {
         if (chunk.length === 0) {
-          callback();
+          callback2();
           return;
         }
         if (this.maxEventSize > 0 && this.chunks.length >= this.maxBufferedChunks && chunk[0] !== LF && chunk[0] !== CR) {
-          callback(createMaxEventSizeExceededError());
+          callback2(createMaxEventSizeExceededError());
           return;
         }
         this.chunks.push(chunk);
         if (this.checkBOM) {
           if (this.handleBOM()) {
-            callback();
+            callback2();
             return;
           }
         }
@@ -18480,7 +18480,7 @@ var require_eventsource_stream = __commonJS({
             try {
               this.parseLine(this.readLine(), this.event);
             } catch (error2) {
-              callback(error2);
+              callback2(error2);
               return;
             }
             this.consumeCurrentByte();
@@ -18488,17 +18488,17 @@ var require_eventsource_stream = __commonJS({
             continue;
           }
           if (this.maxEventSize > 0 && ++this.lineLength > this.maxEventSize + 7) {
-            callback(createMaxEventSizeExceededError());
+            callback2(createMaxEventSizeExceededError());
             return;
           }
           this.advanceCursor();
         }
-        callback();
+        callback2();
       }
-      _destroy(error2, callback) {
+      _destroy(error2, callback2) {
         this.chunks.length = 0;
         this.clearEvent();
-        super._destroy(error2, callback);
+        super._destroy(error2, callback2);
       }
       /**
        * @param {Buffer} line
@@ -25260,8 +25260,8 @@ var require_resolve = __commonJS({
       }
       return count;
     }
-    function getFullPath(resolver, id = "", normalize) {
-      if (normalize !== false)
+    function getFullPath(resolver, id = "", normalize2) {
+      if (normalize2 !== false)
         id = normalizeId(id);
       const p2 = resolver.parse(id);
       return _getFullPath(resolver, p2);
@@ -26009,7 +26009,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve2.call(this, root, ref);
+      let _sch = resolve4.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -26036,7 +26036,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve2(root, ref) {
+    function resolve4(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26890,7 +26890,7 @@ var require_fast_uri = __commonJS({
       }
       return stringScheme;
     }
-    function normalize(uri, options) {
+    function normalize2(uri, options) {
       if (typeof uri === "string") {
         uri = /** @type {T} */
         normalizeString(uri, options);
@@ -26900,7 +26900,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve2(baseURI, relativeURI, options) {
+    function resolve4(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26936,50 +26936,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative, options, skipNormalization) {
+    function resolveComponent(base, relative2, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative = parse3(serialize(relative, options), options);
+        relative2 = parse3(serialize(relative2, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative.scheme) {
-        target.scheme = relative.scheme;
-        target.userinfo = relative.userinfo;
-        target.host = relative.host;
-        target.port = relative.port;
-        target.path = removeDotSegments(relative.path || "");
-        target.query = relative.query;
+      if (!options.tolerant && relative2.scheme) {
+        target.scheme = relative2.scheme;
+        target.userinfo = relative2.userinfo;
+        target.host = relative2.host;
+        target.port = relative2.port;
+        target.path = removeDotSegments(relative2.path || "");
+        target.query = relative2.query;
       } else {
-        if (relative.userinfo !== void 0 || relative.host !== void 0 || relative.port !== void 0) {
-          target.userinfo = relative.userinfo;
-          target.host = relative.host;
-          target.port = relative.port;
-          target.path = removeDotSegments(relative.path || "");
-          target.query = relative.query;
+        if (relative2.userinfo !== void 0 || relative2.host !== void 0 || relative2.port !== void 0) {
+          target.userinfo = relative2.userinfo;
+          target.host = relative2.host;
+          target.port = relative2.port;
+          target.path = removeDotSegments(relative2.path || "");
+          target.query = relative2.query;
         } else {
-          if (!relative.path) {
+          if (!relative2.path) {
             target.path = base.path;
-            if (relative.query !== void 0) {
-              target.query = relative.query;
+            if (relative2.query !== void 0) {
+              target.query = relative2.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative.path[0] === "/") {
-              target.path = removeDotSegments(relative.path);
+            if (relative2.path[0] === "/") {
+              target.path = removeDotSegments(relative2.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative.path;
+                target.path = "/" + relative2.path;
               } else if (!base.path) {
-                target.path = relative.path;
+                target.path = relative2.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative2.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative.query;
+            target.query = relative2.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -26987,7 +26987,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative.fragment;
+      target.fragment = relative2.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -27290,8 +27290,8 @@ var require_fast_uri = __commonJS({
     }
     var fastUri = {
       SCHEMES,
-      normalize,
-      resolve: resolve2,
+      normalize: normalize2,
+      resolve: resolve4,
       resolveComponent,
       equal,
       serialize,
@@ -27795,11 +27795,11 @@ var require_core = __commonJS({
     Ajv8.ValidationError = validation_error_1.default;
     Ajv8.MissingRefError = ref_error_1.default;
     exports.default = Ajv8;
-    function checkOptions(checkOpts, options, msg, log = "error") {
+    function checkOptions(checkOpts, options, msg, log2 = "error") {
       for (const key in checkOpts) {
         const opt = key;
         if (opt in options)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+          this.logger[log2](`${msg}: option ${key}. ${checkOpts[opt]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -29963,6 +29963,1782 @@ var require_ajv = __commonJS({
   }
 });
 
+// node_modules/picomatch/lib/constants.js
+var require_constants6 = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils3 = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants6();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
+    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform2 = navigator.platform.toLowerCase();
+        return platform2 === "win32" || platform2 === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str2) => {
+      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input, char, lastIdx) => {
+      const idx = input.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input;
+      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
+      return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+    };
+    exports.removePrefix = (input, state = {}) => {
+      let output = input;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports.wrapOutput = (input, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports.basename = (path9, { windows } = {}) => {
+      const segs = path9.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils3();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants6();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input, options) => {
+      const opts = options || {};
+      const length = input.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str2 = input;
+      let index2 = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index2 >= length;
+      const peek = () => str2.charCodeAt(index2 + 1);
+      const advance = () => {
+        prev = code;
+        return str2.charCodeAt(++index2);
+      };
+      while (index2 < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index2);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index2 === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index2 + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index2 === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index2 === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str2;
+      let prefix = "";
+      let glob = "";
+      if (start > 0) {
+        prefix = str2.slice(0, start);
+        str2 = str2.slice(start);
+        lastIndex -= start;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str2.slice(0, lastIndex);
+        glob = str2.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob = str2;
+      } else {
+        base = str2;
+      }
+      if (base && base !== "" && base !== "/" && base !== str2) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob) glob = utils.removeBackslashes(glob);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input,
+        start,
+        base,
+        glob,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n5 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value2 = input.slice(n5, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n4 = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value = input.slice(n4);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse2 = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants3 = require_constants6();
+    var utils = require_utils3();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants3;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v2) => utils.escapeRegex(v2)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index2 = 0;
+      const chars = [];
+      while (index2 < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index2), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index2 += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body2, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body2).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal = normalizeSimpleBranch(branch);
+        if (literal && literal.length === 1) {
+          safeChars.push(literal);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input, options) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input = REPLACEMENTS[input] || input;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len2 = input.length;
+      if (len2 > max) {
+        throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants3.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input = utils.removePrefix(input, state);
+      len2 = input.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len2 - 1;
+      const peek = state.peek = (n4 = 1) => input[state.index + n4];
+      const advance = state.advance = () => input[++state.index] || "";
+      const remaining = () => input.slice(state.index + 1);
+      const consume = (value2 = "", num = 0) => {
+        state.consumed += value2;
+        state.index += num;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate2 = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal = input.slice(token.startIndex, state.index + 1);
+        const body2 = input.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body2, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal;
+          open2.output = safeOutput || utils.escapeRegex(literal);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+        let backslashes = false;
+        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m2, esc, chars, first, rest, index2) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m2;
+          }
+          if (first === "?") {
+            if (esc) {
+              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index2 === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc) {
+              return esc + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m2 : `\\${m2}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m2) => {
+              return m2.length % 2 === 0 ? "\\\\" : m2 ? "\\" : "";
+            });
+          }
+        }
+        if (output === input && opts.contains === true) {
+          state.output = input;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out;
+            for (const t3 of toks) {
+              state.output += t3.output || t3.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate2();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len2 = input.length;
+      if (len2 > max) {
+        throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
+      }
+      input = REPLACEMENTS[input] || input;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants3.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create2 = (str2) => {
+        switch (str2) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str2);
+            if (!match) return;
+            const source2 = create2(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input, state);
+      let source = create2(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse3;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse2();
+    var utils = require_utils3();
+    var constants3 = require_constants6();
+    var isObject5 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob, options, returnState = false) => {
+      if (Array.isArray(glob)) {
+        const fns = glob.map((input) => picomatch2(input, options, returnState));
+        const arrayMatcher = (str2) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str2);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject5(glob) && glob.tokens && glob.input;
+      if (glob === "" || typeof glob !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input, returnObject = false) => {
+        const { isMatch, match, output } = picomatch2.test(input, regex, options, { glob, posix: posix2 });
+        const result2 = { glob, state, regex, posix: posix2, input, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result2);
+        }
+        if (isMatch === false) {
+          result2.isMatch = false;
+          return returnObject ? result2 : false;
+        }
+        if (isIgnored(input)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result2);
+          }
+          result2.isMatch = false;
+          return returnObject ? result2 : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result2);
+        }
+        return returnObject ? result2 : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input, regex, options, { glob, posix: posix2 } = {}) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input === glob;
+      let output = match && format ? format(input) : input;
+      if (match === false) {
+        output = format ? format(input) : input;
+        match = output === glob;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input, regex, options, posix2);
+        } else {
+          match = regex.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch2.matchBase = (input, glob, options, posix2 = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
+      return regex.test(utils.basename(input, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p2) => picomatch2.parse(p2, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input, options) => scan(input, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch2.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+      if (!input || typeof input !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
+        parsed.output = parse3.fastpaths(input, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants3;
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils3();
+    function picomatch2(glob, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module.exports = picomatch2;
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -31685,7 +33461,7 @@ var require_merge = __commonJS({
 var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
-    var log = require_log();
+    var log2 = require_log();
     var merge = require_merge();
     var stringify2 = require_stringify();
     var identity2 = require_identity();
@@ -31734,7 +33510,7 @@ var require_addPairToJSMap = __commonJS({
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
             jsonStr = jsonStr.substring(0, 36) + '..."';
-          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          log2.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
           ctx.mapKeyWarned = true;
         }
         return strKey;
@@ -33926,10 +35702,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -33943,7 +35719,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep) {
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -33967,7 +35743,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep ?? [], {
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -33983,7 +35759,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -34074,7 +35850,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep = "";
+        let sep2 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -34088,13 +35864,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep + cb;
-              sep = "";
+                comment += sep2 + cb;
+              sep2 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep2 += source;
               hasSpace = true;
               break;
             default:
@@ -34137,18 +35913,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep, value } = collItem;
+        const { start, key, sep: sep2, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key ?? sep2?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value) {
+          if (!props.anchor && !props.tag && !sep2 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -34202,8 +35978,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+        if (!isMap5 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -34215,7 +35991,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep ?? [], {
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -34226,8 +36002,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep)
-                for (const st2 of sep) {
+              if (sep2)
+                for (const st2 of sep2) {
                   if (st2 === valueProps.found)
                     break;
                   if (st2.type === "newline") {
@@ -34244,7 +36020,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -34424,7 +36200,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep = "";
+      let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -34441,24 +36217,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar3.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep === " ")
-            sep = "\n";
-          else if (!prevMoreIndented && sep === "\n")
-            sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep === "\n")
+          if (sep2 === "\n")
             value += "\n";
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          value += sep + content;
-          sep = " ";
+          value += sep2 + content;
+          sep2 = " ";
           prevMoreIndented = false;
         }
       }
@@ -34641,25 +36417,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep = " ";
+      let sep2 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep === "\n")
-            res += sep;
+          if (sep2 === "\n")
+            res += sep2;
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          res += sep + lm;
-          sep = " ";
+          res += sep2 + lm;
+          sep2 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep + (match?.[1] ?? "");
+      return res + sep2 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -35469,14 +37245,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start, key, sep: sep2, value }) {
       let res = "";
       for (const st2 of start)
         res += st2.source;
       if (key)
         res += stringifyToken(key);
-      if (sep)
-        for (const st2 of sep)
+      if (sep2)
+        for (const st2 of sep2)
           res += st2.source;
       if (value)
         res += stringifyToken(value);
@@ -36643,18 +38419,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep;
+          let sep2;
           if (scalar.end) {
-            sep = scalar.end;
-            sep.push(this.sourceToken);
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep = [this.sourceToken];
+            sep2 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep }]
+            items: [{ start, key: scalar, sep: sep2 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -36807,15 +38583,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep = it.sep;
-                  sep.push(this.sourceToken);
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start2, key, sep: sep2 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -37009,13 +38785,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep = fc.end.splice(1, fc.end.length);
-            sep.push(this.sourceToken);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep }]
+              items: [{ start, key: fc, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -37151,7 +38927,7 @@ var require_public_api = __commonJS({
     var composer = require_composer();
     var Document = require_Document();
     var errors = require_errors3();
-    var log = require_log();
+    var log2 = require_log();
     var identity2 = require_identity();
     var lineCounter = require_line_counter();
     var parser = require_parser();
@@ -37203,7 +38979,7 @@ var require_public_api = __commonJS({
       const doc2 = parseDocument3(src, options);
       if (!doc2)
         return null;
-      doc2.warnings.forEach((warning2) => log.warn(doc2.options.logLevel, warning2));
+      doc2.warnings.forEach((warning2) => log2.warn(doc2.options.logLevel, warning2));
       if (doc2.errors.length > 0) {
         if (doc2.options.logLevel !== "silent")
           throw doc2.errors[0];
@@ -37295,7 +39071,7 @@ var require_dist = __commonJS({
 
 // src/action/main.ts
 import { mkdir as mkdir2, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname as dirname2 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -37459,11 +39235,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P2, generator) {
   function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve2) {
-      resolve2(value);
+    return value instanceof P2 ? value : new P2(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P2 || (P2 = Promise))(function(resolve2, reject) {
+  return new (P2 || (P2 = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -37479,7 +39255,7 @@ var __awaiter = function(thisArg, _arguments, P2, generator) {
       }
     }
     function step(result2) {
-      result2.done ? resolve2(result2.value) : adopt(result2.value).then(fulfilled, rejected);
+      result2.done ? resolve4(result2.value) : adopt(result2.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -38103,8 +39879,8 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
     fragment = input.slice(fragmentIndex);
   }
   const [s0, ...s] = path9.split("?");
-  const cleanPath = s0.endsWith("/") ? s0.slice(0, -1) : s0;
-  return (cleanPath || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
+  const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
+  return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (!respectQueryAndFragment) {
@@ -38395,7 +40171,7 @@ function createFetch(globalOptions = {}) {
       if (retries > 0 && (Array.isArray(context.options.retryStatusCodes) ? context.options.retryStatusCodes.includes(responseCode) : retryStatusCodes.has(responseCode))) {
         const retryDelay = typeof context.options.retryDelay === "function" ? context.options.retryDelay(context) : context.options.retryDelay || 0;
         if (retryDelay > 0) {
-          await new Promise((resolve2) => setTimeout(resolve2, retryDelay));
+          await new Promise((resolve4) => setTimeout(resolve4, retryDelay));
         }
         return $fetchRaw(context.request, {
           ...context.options,
@@ -38549,13 +40325,13 @@ function createFetch(globalOptions = {}) {
   };
   $fetch.raw = $fetchRaw;
   $fetch.native = (...args) => fetch3(...args);
-  $fetch.create = (defaultOptions = {}, customGlobalOptions = {}) => createFetch({
+  $fetch.create = (defaultOptions2 = {}, customGlobalOptions = {}) => createFetch({
     ...globalOptions,
     ...customGlobalOptions,
     defaults: {
       ...globalOptions.defaults,
       ...customGlobalOptions.defaults,
-      ...defaultOptions
+      ...defaultOptions2
     }
   });
   return $fetch;
@@ -38596,7 +40372,7 @@ var TimeoutError = class _TimeoutError extends Error {
   }
 };
 var getAbortedReason = (signal) => signal.reason ?? new DOMException("This operation was aborted.", "AbortError");
-function pTimeout(promise, options) {
+function pTimeout(promise2, options) {
   const {
     milliseconds,
     fallback,
@@ -38606,13 +40382,13 @@ function pTimeout(promise, options) {
   } = options;
   let timer;
   let abortHandler;
-  const wrappedPromise = new Promise((resolve2, reject) => {
+  const wrappedPromise = new Promise((resolve4, reject) => {
     if (typeof milliseconds !== "number" || Math.sign(milliseconds) !== 1) {
       throw new TypeError(`Expected \`milliseconds\` to be a positive number, got \`${milliseconds}\``);
     }
     if (signal?.aborted) {
       reject(getAbortedReason(signal));
-      promise.then(resolve2, reject);
+      promise2.then(resolve4, reject);
       return;
     }
     if (signal) {
@@ -38621,7 +40397,7 @@ function pTimeout(promise, options) {
       };
       signal.addEventListener("abort", abortHandler, { once: true });
     }
-    promise.then(resolve2, reject);
+    promise2.then(resolve4, reject);
     if (milliseconds === Number.POSITIVE_INFINITY) {
       return;
     }
@@ -38629,17 +40405,17 @@ function pTimeout(promise, options) {
     timer = customTimers.setTimeout.call(void 0, () => {
       if (fallback) {
         try {
-          resolve2(fallback());
+          resolve4(fallback());
         } catch (error2) {
           reject(error2);
         }
         return;
       }
-      if (typeof promise.cancel === "function") {
-        promise.cancel();
+      if (typeof promise2.cancel === "function") {
+        promise2.cancel();
       }
       if (message === false) {
-        resolve2();
+        resolve4();
       } else if (message instanceof Error) {
         reject(message);
       } else {
@@ -39083,7 +40859,7 @@ var PQueue = class extends import_index.default {
     if (options.timeout !== void 0 && !(Number.isFinite(options.timeout) && options.timeout > 0)) {
       throw new TypeError(`Expected \`timeout\` to be a positive finite number, got \`${options.timeout}\` (${typeof options.timeout})`);
     }
-    return new Promise((resolve2, reject) => {
+    return new Promise((resolve4, reject) => {
       const taskSymbol = /* @__PURE__ */ Symbol(`task-${options.id}`);
       let cleanupQueueAbortHandler = () => void 0;
       const run2 = async () => {
@@ -39125,7 +40901,7 @@ var PQueue = class extends import_index.default {
             })]);
           }
           const result2 = await operation;
-          resolve2(result2);
+          resolve4(result2);
           this.emit("completed", result2);
         } catch (error2) {
           reject(error2);
@@ -39314,7 +41090,7 @@ var PQueue = class extends import_index.default {
   }
   async #onEvent(events, filter) {
     const eventList = Array.isArray(events) ? events : [events];
-    return new Promise((resolve2) => {
+    return new Promise((resolve4) => {
       const listener = () => {
         if (filter && !filter()) {
           return;
@@ -39322,7 +41098,7 @@ var PQueue = class extends import_index.default {
         for (const event of eventList) {
           this.off(event, listener);
         }
-        resolve2();
+        resolve4();
       };
       for (const event of eventList) {
         this.on(event, listener);
@@ -39808,7 +41584,7 @@ function createTransport(options) {
       apiMessage: init.apiMessage === void 0 ? void 0 : redact2(init.apiMessage)
     });
   }
-  function resolve2(spec) {
+  function resolve4(spec) {
     const base = baseOf(spec);
     if (!base) {
       throw fail(spec, {
@@ -39841,7 +41617,7 @@ function createTransport(options) {
         controller.abort(new AttemptTimeoutError(timeoutMs));
       }, timeoutMs);
       const started = performance.now();
-      const log = (extra) => options.onRequest?.({
+      const log2 = (extra) => options.onRequest?.({
         operation: spec.operation,
         method: spec.method,
         url: url2,
@@ -39854,7 +41630,7 @@ function createTransport(options) {
         const body2 = await response.arrayBuffer();
         call.lastTimedOut = false;
         if (response.status === 401) refused[latchOf(spec)] = true;
-        log({ status: response.status });
+        log2({ status: response.status });
         return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body2, {
           status: response.status,
           statusText: response.statusText,
@@ -39863,7 +41639,7 @@ function createTransport(options) {
       } catch (error2) {
         call.lastTimedOut = timedOut;
         const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error2;
-        log({ error: redact2(describeNetworkError(reason)) });
+        log2({ error: redact2(describeNetworkError(reason)) });
         throw reason;
       } finally {
         clearTimeout(timer);
@@ -39871,7 +41647,7 @@ function createTransport(options) {
     });
   }
   async function exchange(spec) {
-    const url2 = resolve2(spec);
+    const url2 = resolve4(spec);
     const notSent = refusedTokenError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== "GET";
@@ -39999,12 +41775,12 @@ function createTransport(options) {
   return {
     getJson(spec) {
       const key = `${spec.api ?? "instance"} ${spec.method} ${describePath(spec)}`;
-      let promise = memo.get(key);
-      if (!promise) {
-        promise = readJson(spec);
-        memo.set(key, promise);
+      let promise2 = memo.get(key);
+      if (!promise2) {
+        promise2 = readJson(spec);
+        memo.set(key, promise2);
       }
-      return promise;
+      return promise2;
     },
     async write(spec) {
       await exchange(spec);
@@ -40166,62 +41942,802 @@ function createClient(options) {
 }
 
 // src/config/glob.ts
-import { existsSync as existsSync2, readdirSync, statSync } from "node:fs";
+import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
 import path from "node:path";
-var MAGIC = /[*?]/;
-function segmentRegex(segment) {
-  const body2 = segment.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]");
-  return new RegExp(`^${body2}$`);
+
+// node_modules/tinyglobby/dist/index.mjs
+import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
+import { isAbsolute, posix, resolve as resolve2 } from "path";
+import { fileURLToPath } from "url";
+
+// node_modules/fdir/dist/index.mjs
+import { createRequire } from "module";
+import { basename, dirname, normalize, relative, resolve, sep } from "path";
+import * as nativeFs from "fs";
+var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
+function cleanPath(path9) {
+  let normalized = normalize(path9);
+  if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
+  return normalized;
 }
+var SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path9, separator) {
+  return path9.replace(SLASHES_REGEX, separator);
+}
+var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path9) {
+  return path9 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path9);
+}
+function normalizePath(path9, options) {
+  const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+  const pathNeedsCleaning = process.platform === "win32" && path9.includes("/") || path9.startsWith(".");
+  if (resolvePaths) path9 = resolve(path9);
+  if (normalizePath$1 || pathNeedsCleaning) path9 = cleanPath(path9);
+  if (path9 === ".") return "";
+  const needsSeperator = path9[path9.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path9 + pathSeparator : path9, pathSeparator);
+}
+function joinPathWithBasePath(filename, directoryPath) {
+  return directoryPath + filename;
+}
+function joinPathWithRelativePath(root, options) {
+  return function(filename, directoryPath) {
+    const sameRoot = directoryPath.startsWith(root);
+    if (sameRoot) return directoryPath.slice(root.length) + filename;
+    else return convertSlashes(relative(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+  };
+}
+function joinPath(filename) {
+  return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+  return directoryPath + filename + separator;
+}
+function build$7(root, options) {
+  const { relativePaths, includeBasePath } = options;
+  return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+function pushDirectoryWithRelativePath(root) {
+  return function(directoryPath, paths) {
+    paths.push(directoryPath.substring(root.length) || ".");
+  };
+}
+function pushDirectoryFilterWithRelativePath(root) {
+  return function(directoryPath, paths, filters) {
+    const relativePath = directoryPath.substring(root.length) || ".";
+    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+  };
+}
+var pushDirectory = (directoryPath, paths) => {
+  paths.push(directoryPath || ".");
+};
+var pushDirectoryFilter = (directoryPath, paths, filters) => {
+  const path9 = directoryPath || ".";
+  if (filters.every((filter) => filter(path9, true))) paths.push(path9);
+};
+var empty$2 = () => {
+};
+function build$6(root, options) {
+  const { includeDirs, filters, relativePaths } = options;
+  if (!includeDirs) return empty$2;
+  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+  if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+var pushFileFilter = (filename, paths, _counts, filters) => {
+  if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+var pushFileCount = (_filename, _paths, counts, _filters) => {
+  counts.files++;
+};
+var pushFile = (filename, paths) => {
+  paths.push(filename);
+};
+var empty$1 = () => {
+};
+function build$5(options) {
+  const { excludeFiles, filters, onlyCounts } = options;
+  if (excludeFiles) return empty$1;
+  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  else if (onlyCounts) return pushFileCount;
+  else return pushFile;
+}
+var getArray = (paths) => {
+  return paths;
+};
+var getArrayGroup = () => {
+  return [""].slice(0, 0);
+};
+function build$4(options) {
+  return options.group ? getArrayGroup : getArray;
+}
+var groupFiles = (groups, directory, files) => {
+  groups.push({
+    directory,
+    files,
+    dir: directory
+  });
+};
+var empty = () => {
+};
+function build$3(options) {
+  return options.group ? groupFiles : empty;
+}
+var resolveSymlinksAsync = function(path9, state, callback$1) {
+  const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
+  queue2.enqueue();
+  fs3.realpath(path9, (error2, resolvedPath) => {
+    if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
+    fs3.stat(resolvedPath, (error$1, stat4) => {
+      if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
+      if (stat4.isDirectory() && isRecursive(path9, resolvedPath, state)) return queue2.dequeue(null, state);
+      callback$1(stat4, resolvedPath);
+      queue2.dequeue(null, state);
+    });
+  });
+};
+var resolveSymlinks = function(path9, state, callback$1) {
+  const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
+  queue2.enqueue();
+  try {
+    const resolvedPath = fs3.realpathSync(path9);
+    const stat4 = fs3.statSync(resolvedPath);
+    if (stat4.isDirectory() && isRecursive(path9, resolvedPath, state)) return;
+    callback$1(stat4, resolvedPath);
+  } catch (e) {
+    if (!suppressErrors) throw e;
+  }
+};
+function build$2(options, isSynchronous) {
+  if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+  return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path9, resolved, state) {
+  if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+  let parent = dirname(path9);
+  let depth = 1;
+  while (parent !== state.root && depth < 2) {
+    const resolvedPath = state.symlinks.get(parent);
+    const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+    if (isSameRoot) depth++;
+    else parent = dirname(parent);
+  }
+  state.symlinks.set(path9, resolved);
+  return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+  return state.visited.includes(resolved + state.options.pathSeparator);
+}
+var onlyCountsSync = (state) => {
+  return state.counts;
+};
+var groupsSync = (state) => {
+  return state.groups;
+};
+var defaultSync = (state) => {
+  return state.paths;
+};
+var limitFilesSync = (state) => {
+  return state.paths.slice(0, state.options.maxFiles);
+};
+var onlyCountsAsync = (state, error2, callback$1) => {
+  report(error2, callback$1, state.counts, state.options.suppressErrors);
+  return null;
+};
+var defaultAsync = (state, error2, callback$1) => {
+  report(error2, callback$1, state.paths, state.options.suppressErrors);
+  return null;
+};
+var limitFilesAsync = (state, error2, callback$1) => {
+  report(error2, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+  return null;
+};
+var groupsAsync = (state, error2, callback$1) => {
+  report(error2, callback$1, state.groups, state.options.suppressErrors);
+  return null;
+};
+function report(error2, callback$1, output, suppressErrors) {
+  if (error2 && !suppressErrors) callback$1(error2, output);
+  else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+  const { onlyCounts, group, maxFiles } = options;
+  if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+  else return isSynchronous ? defaultSync : defaultAsync;
+}
+var readdirOpts = { withFileTypes: true };
+var walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+  state.queue.enqueue();
+  if (currentDepth < 0) return state.queue.dequeue(null, state);
+  const { fs: fs3 } = state;
+  state.visited.push(crawlPath);
+  state.counts.directories++;
+  fs3.readdir(crawlPath || ".", readdirOpts, (error2, entries = []) => {
+    callback$1(entries, directoryPath, currentDepth);
+    state.queue.dequeue(state.options.suppressErrors ? null : error2, state);
+  });
+};
+var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+  const { fs: fs3 } = state;
+  if (currentDepth < 0) return;
+  state.visited.push(crawlPath);
+  state.counts.directories++;
+  let entries = [];
+  try {
+    entries = fs3.readdirSync(crawlPath || ".", readdirOpts);
+  } catch (e) {
+    if (!state.options.suppressErrors) throw e;
+  }
+  callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+  return isSynchronous ? walkSync : walkAsync;
+}
+var Queue = class {
+  count = 0;
+  constructor(onQueueEmpty) {
+    this.onQueueEmpty = onQueueEmpty;
+  }
+  enqueue() {
+    this.count++;
+    return this.count;
+  }
+  dequeue(error2, output) {
+    if (this.onQueueEmpty && (--this.count <= 0 || error2)) {
+      this.onQueueEmpty(error2, output);
+      if (error2) {
+        output.controller.abort();
+        this.onQueueEmpty = void 0;
+      }
+    }
+  }
+};
+var Counter = class {
+  _files = 0;
+  _directories = 0;
+  set files(num) {
+    this._files = num;
+  }
+  get files() {
+    return this._files;
+  }
+  set directories(num) {
+    this._directories = num;
+  }
+  get directories() {
+    return this._directories;
+  }
+  /**
+  * @deprecated use `directories` instead
+  */
+  /* c8 ignore next 3 */
+  get dirs() {
+    return this._directories;
+  }
+};
+var Aborter = class {
+  aborted = false;
+  abort() {
+    this.aborted = true;
+  }
+};
+var Walker = class {
+  root;
+  isSynchronous;
+  state;
+  joinPath;
+  pushDirectory;
+  pushFile;
+  getArray;
+  groupFiles;
+  resolveSymlink;
+  walkDirectory;
+  callbackInvoker;
+  constructor(root, options, callback$1) {
+    this.isSynchronous = !callback$1;
+    this.callbackInvoker = build$1(options, this.isSynchronous);
+    this.root = normalizePath(root, options);
+    this.state = {
+      root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+      paths: [""].slice(0, 0),
+      groups: [],
+      counts: new Counter(),
+      options,
+      queue: new Queue((error2, state) => this.callbackInvoker(state, error2, callback$1)),
+      symlinks: /* @__PURE__ */ new Map(),
+      visited: [""].slice(0, 0),
+      controller: new Aborter(),
+      fs: options.fs || nativeFs
+    };
+    this.joinPath = build$7(this.root, options);
+    this.pushDirectory = build$6(this.root, options);
+    this.pushFile = build$5(options);
+    this.getArray = build$4(options);
+    this.groupFiles = build$3(options);
+    this.resolveSymlink = build$2(options, this.isSynchronous);
+    this.walkDirectory = build(this.isSynchronous);
+  }
+  start() {
+    this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+    this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+    return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+  }
+  walk = (entries, directoryPath, depth) => {
+    const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+    if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+    const files = this.getArray(this.state.paths);
+    for (let i = 0; i < entries.length; ++i) {
+      const entry2 = entries[i];
+      if (entry2.isFile() || entry2.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+        const filename = this.joinPath(entry2.name, directoryPath);
+        this.pushFile(filename, files, this.state.counts, filters);
+      } else if (entry2.isDirectory()) {
+        let path9 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path9)) continue;
+        this.pushDirectory(path9, paths, filters);
+        this.walkDirectory(this.state, path9, path9, depth - 1, this.walk);
+      } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
+        let path9 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path9, this.state, (stat4, resolvedPath) => {
+          if (stat4.isDirectory()) {
+            resolvedPath = normalizePath(resolvedPath, this.state.options);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path9 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path9 + pathSeparator, depth - 1, this.walk);
+          } else {
+            resolvedPath = useRealPaths ? resolvedPath : path9;
+            const filename = basename(resolvedPath);
+            const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
+            resolvedPath = this.joinPath(filename, directoryPath$1);
+            this.pushFile(resolvedPath, files, this.state.counts, filters);
+          }
+        });
+      }
+    }
+    this.groupFiles(this.state.groups, directoryPath, files);
+  };
+};
+function promise(root, options) {
+  return new Promise((resolve$1, reject) => {
+    callback(root, options, (err, output) => {
+      if (err) return reject(err);
+      resolve$1(output);
+    });
+  });
+}
+function callback(root, options, callback$1) {
+  let walker = new Walker(root, options, callback$1);
+  walker.start();
+}
+function sync(root, options) {
+  const walker = new Walker(root, options);
+  return walker.start();
+}
+var APIBuilder = class {
+  constructor(root, options) {
+    this.root = root;
+    this.options = options;
+  }
+  withPromise() {
+    return promise(this.root, this.options);
+  }
+  withCallback(cb) {
+    callback(this.root, this.options, cb);
+  }
+  sync() {
+    return sync(this.root, this.options);
+  }
+};
+var pm = null;
+try {
+  __require2.resolve("picomatch");
+  pm = __require2("picomatch");
+} catch {
+}
+var Builder = class {
+  globCache = {};
+  options = {
+    maxDepth: Infinity,
+    suppressErrors: true,
+    pathSeparator: sep,
+    filters: []
+  };
+  globFunction;
+  constructor(options) {
+    this.options = {
+      ...this.options,
+      ...options
+    };
+    this.globFunction = this.options.globFunction;
+  }
+  group() {
+    this.options.group = true;
+    return this;
+  }
+  withPathSeparator(separator) {
+    this.options.pathSeparator = separator;
+    return this;
+  }
+  withBasePath() {
+    this.options.includeBasePath = true;
+    return this;
+  }
+  withRelativePaths() {
+    this.options.relativePaths = true;
+    return this;
+  }
+  withDirs() {
+    this.options.includeDirs = true;
+    return this;
+  }
+  withMaxDepth(depth) {
+    this.options.maxDepth = depth;
+    return this;
+  }
+  withMaxFiles(limit) {
+    this.options.maxFiles = limit;
+    return this;
+  }
+  withFullPaths() {
+    this.options.resolvePaths = true;
+    this.options.includeBasePath = true;
+    return this;
+  }
+  withErrors() {
+    this.options.suppressErrors = false;
+    return this;
+  }
+  withSymlinks({ resolvePaths = true } = {}) {
+    this.options.resolveSymlinks = true;
+    this.options.useRealPaths = resolvePaths;
+    return this.withFullPaths();
+  }
+  withAbortSignal(signal) {
+    this.options.signal = signal;
+    return this;
+  }
+  normalize() {
+    this.options.normalizePath = true;
+    return this;
+  }
+  filter(predicate) {
+    this.options.filters.push(predicate);
+    return this;
+  }
+  onlyDirs() {
+    this.options.excludeFiles = true;
+    this.options.includeDirs = true;
+    return this;
+  }
+  exclude(predicate) {
+    this.options.exclude = predicate;
+    return this;
+  }
+  onlyCounts() {
+    this.options.onlyCounts = true;
+    return this;
+  }
+  crawl(root) {
+    return new APIBuilder(root || ".", this.options);
+  }
+  withGlobFunction(fn) {
+    this.globFunction = fn;
+    return this;
+  }
+  /**
+  * @deprecated Pass options using the constructor instead:
+  * ```ts
+  * new fdir(options).crawl("/path/to/root");
+  * ```
+  * This method will be removed in v7.0
+  */
+  /* c8 ignore next 4 */
+  crawlWithOptions(root, options) {
+    this.options = {
+      ...this.options,
+      ...options
+    };
+    return new APIBuilder(root || ".", this.options);
+  }
+  glob(...patterns) {
+    if (this.globFunction) return this.globWithOptions(patterns);
+    return this.globWithOptions(patterns, ...[{ dot: true }]);
+  }
+  globWithOptions(patterns, ...options) {
+    const globFn = this.globFunction || pm;
+    if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+    var isMatch = this.globCache[patterns.join("\0")];
+    if (!isMatch) {
+      isMatch = globFn(patterns, ...options);
+      this.globCache[patterns.join("\0")] = isMatch;
+    }
+    this.options.filters.push((path9) => isMatch(path9));
+    return this;
+  }
+};
+
+// node_modules/tinyglobby/dist/index.mjs
+var import_picomatch = __toESM(require_picomatch2(), 1);
+var isReadonlyArray = Array.isArray;
+var BACKSLASHES = /\\/g;
+var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+var isWin = process.platform === "win32";
+var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+function getPartialMatcher(patterns, options = {}) {
+  const patternsCount = patterns.length;
+  const patternsParts = Array(patternsCount);
+  const matchers = Array(patternsCount);
+  let i, j;
+  for (i = 0; i < patternsCount; i++) {
+    const parts = splitPattern(patterns[i]);
+    patternsParts[i] = parts;
+    const partsCount = parts.length;
+    const partMatchers = Array(partsCount);
+    for (j = 0; j < partsCount; j++) partMatchers[j] = (0, import_picomatch.default)(parts[j], options);
+    matchers[i] = partMatchers;
+  }
+  return (input) => {
+    const inputParts = input.split("/");
+    if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+    for (i = 0; i < patternsCount; i++) {
+      const patternParts = patternsParts[i];
+      const matcher = matchers[i];
+      const inputPatternCount = inputParts.length;
+      const minParts = Math.min(inputPatternCount, patternParts.length);
+      j = 0;
+      while (j < minParts) {
+        const part = patternParts[j];
+        if (part.includes("/")) return true;
+        if (!matcher[j](inputParts[j])) break;
+        if (!options.noglobstar && part === "**") return true;
+        j++;
+      }
+      if (j === inputPatternCount) return true;
+    }
+    return false;
+  };
+}
+var WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+var isRoot = isWin ? (p2) => WIN32_ROOT_DIR.test(p2) : (p2) => p2 === "/";
+function buildFormat(cwd, root, absolute) {
+  if (cwd === root || root.startsWith(`${cwd}/`)) {
+    if (absolute) {
+      const start = cwd.length + +!isRoot(cwd);
+      return (p2, isDir2) => p2.slice(start, isDir2 ? -1 : void 0) || ".";
+    }
+    const prefix = root.slice(cwd.length + 1);
+    if (prefix) return (p2, isDir2) => {
+      if (p2 === ".") return prefix;
+      const result2 = `${prefix}/${p2}`;
+      return isDir2 ? result2.slice(0, -1) : result2;
+    };
+    return (p2, isDir2) => isDir2 && p2 !== "." ? p2.slice(0, -1) : p2;
+  }
+  if (absolute) return (p2) => posix.relative(cwd, p2) || ".";
+  return (p2) => posix.relative(cwd, `${root}/${p2}`) || ".";
+}
+function buildRelative(cwd, root) {
+  if (root.startsWith(`${cwd}/`)) {
+    const prefix = root.slice(cwd.length + 1);
+    return (p2) => `${prefix}/${p2}`;
+  }
+  return (p2) => {
+    const result2 = posix.relative(cwd, `${root}/${p2}`);
+    return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
+  };
+}
+function ensureNonDriveRelativePath(path9) {
+  return path9.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+var splitPatternOptions = { parts: true };
+function splitPattern(path9) {
+  var _result$parts;
+  const result2 = import_picomatch.default.scan(path9, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path9];
+}
+var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+var escapePosixPath = (path9) => path9.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path9) => path9.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePath = isWin ? escapeWin32Path : escapePosixPath;
+function isDynamicPattern(pattern, options) {
+  if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+  const scan = import_picomatch.default.scan(pattern);
+  return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+  console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value) {
+  return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
+}
+var PARENT_DIRECTORY = /^(\/?\.\.)+/;
+var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+function normalizePattern(pattern, opts, props, isIgnore) {
+  var _PARENT_DIRECTORY$exe;
+  const cwd = opts.cwd;
+  let result2 = pattern;
+  if (pattern[pattern.length - 1] === "/") result2 = pattern.slice(0, -1);
+  if (result2[result2.length - 1] !== "*" && opts.expandDirectories) result2 += "/**";
+  const escapedCwd = escapePath(cwd);
+  result2 = isAbsolute(result2.replace(ESCAPING_BACKSLASHES, "")) ? posix.relative(escapedCwd, result2) : posix.normalize(result2);
+  const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result2)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+  const parts = splitPattern(result2);
+  if (parentDir) {
+    const n4 = (parentDir.length + 1) / 3;
+    let i = 0;
+    const cwdParts = escapedCwd.split("/");
+    while (i < n4 && parts[i + n4] === cwdParts[cwdParts.length + i - n4]) {
+      result2 = result2.slice(0, (n4 - i - 1) * 3) + result2.slice((n4 - i) * 3 + parts[i + n4].length + 1) || ".";
+      i++;
+    }
+    const potentialRoot = posix.join(cwd, parentDir.slice(i * 3));
+    if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+      props.root = ensureNonDriveRelativePath(potentialRoot);
+      props.depthOffset = -n4 + i;
+    }
+  }
+  if (!isIgnore && props.depthOffset >= 0) {
+    var _props$commonPath;
+    (_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+    const newCommonPath = [];
+    const length = Math.min(props.commonPath.length, parts.length);
+    for (let i = 0; i < length; i++) {
+      const part = parts[i];
+      if (part === "**" && !parts[i + 1]) {
+        newCommonPath.pop();
+        break;
+      }
+      if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+      newCommonPath.push(part);
+    }
+    props.depthOffset = newCommonPath.length;
+    props.commonPath = newCommonPath;
+    props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? posix.join(cwd, ...newCommonPath) : cwd);
+  }
+  return result2;
+}
+function processPatterns(options, patterns, props) {
+  const matchPatterns = [];
+  const ignorePatterns = [];
+  for (const pattern of options.ignore) {
+    if (!pattern) continue;
+    if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+  }
+  for (const pattern of patterns) {
+    if (!pattern) continue;
+    if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+    else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+  }
+  return {
+    match: matchPatterns,
+    ignore: ignorePatterns
+  };
+}
+function buildCrawler(options, patterns) {
+  const cwd = options.cwd;
+  const props = {
+    root: cwd,
+    depthOffset: 0
+  };
+  const processed = processPatterns(options, patterns, props);
+  if (options.debug) log("internal processing patterns:", processed);
+  const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
+  const root = props.root.replace(BACKSLASHES, "");
+  const matchOptions = {
+    dot,
+    nobrace: options.braceExpansion === false,
+    nocase: !caseSensitiveMatch,
+    noextglob: options.extglob === false,
+    noglobstar: options.globstar === false,
+    posix: true
+  };
+  const matcher = (0, import_picomatch.default)(processed.match, matchOptions);
+  const ignore = (0, import_picomatch.default)(processed.ignore, matchOptions);
+  const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+  const format = buildFormat(cwd, root, absolute);
+  const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
+  const excludePredicate = (_, p2) => {
+    const relativePath = excludeFormatter(p2, true);
+    return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+  };
+  let maxDepth;
+  if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+  const crawler = new Builder({
+    filters: [debug2 ? (p2, isDirectory2) => {
+      const path9 = format(p2, isDirectory2);
+      const matches2 = matcher(path9) && !ignore(path9);
+      if (matches2) log(`matched ${path9}`);
+      return matches2;
+    } : (p2, isDirectory2) => {
+      const path9 = format(p2, isDirectory2);
+      return matcher(path9) && !ignore(path9);
+    }],
+    exclude: debug2 ? (_, p2) => {
+      const skipped = excludePredicate(_, p2);
+      log(`${skipped ? "skipped" : "crawling"} ${p2}`);
+      return skipped;
+    } : excludePredicate,
+    fs: options.fs,
+    pathSeparator: "/",
+    relativePaths: !absolute,
+    resolvePaths: absolute,
+    includeBasePath: absolute,
+    resolveSymlinks: followSymbolicLinks,
+    excludeSymlinks: !followSymbolicLinks,
+    excludeFiles: onlyDirectories,
+    includeDirs: onlyDirectories || !options.onlyFiles,
+    maxDepth,
+    signal: options.signal
+  }).crawl(root);
+  if (options.debug) log("internal properties:", {
+    ...props,
+    root
+  });
+  return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
+}
+function formatPaths(paths, mapper) {
+  if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+  return paths;
+}
+var defaultOptions = {
+  caseSensitiveMatch: true,
+  debug: !!process.env.TINYGLOBBY_DEBUG,
+  expandDirectories: true,
+  followSymbolicLinks: true,
+  onlyFiles: true
+};
+function getOptions(options) {
+  const opts = Object.assign({}, options);
+  for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+  opts.cwd = (opts.cwd instanceof URL ? fileURLToPath(opts.cwd) : resolve2(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+  opts.ignore = ensureStringArray(opts.ignore);
+  opts.fs && (opts.fs = {
+    readdir: opts.fs.readdir || readdir2,
+    readdirSync: opts.fs.readdirSync || readdirSync,
+    realpath: opts.fs.realpath || realpath,
+    realpathSync: opts.fs.realpathSync || realpathSync,
+    stat: opts.fs.stat || stat2,
+    statSync: opts.fs.statSync || statSync
+  });
+  if (opts.debug) log("globbing with options:", opts);
+  return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+  var _ref;
+  if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+  const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const options = getOptions(isModern ? inputOptions : globInput);
+  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+function globSync(globInput, options) {
+  const [crawler, relative2] = getCrawler(globInput, options);
+  return crawler ? formatPaths(crawler.sync(), relative2) : [];
+}
+
+// src/config/glob.ts
 function isDir(p2) {
   try {
-    return statSync(p2).isDirectory();
+    return statSync2(p2).isDirectory();
   } catch {
     return false;
   }
 }
-function listDir(dir) {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-}
 function hasMagic(pattern) {
-  return MAGIC.test(pattern);
+  return isDynamicPattern(pattern);
 }
 function expandGlob(pattern, baseDir) {
   const absolute = path.resolve(baseDir, pattern);
   if (!hasMagic(pattern)) {
-    if (isDir(absolute)) {
-      return listDir(absolute).filter((n4) => /\.ya?ml$/.test(n4)).map((n4) => path.join(absolute, n4)).filter((p2) => !isDir(p2));
-    }
+    if (isDir(absolute)) return expandGlob("*.{yaml,yml}", absolute);
     return existsSync2(absolute) ? [absolute] : [];
   }
-  const { root } = path.parse(absolute);
-  const segments = absolute.slice(root.length).split(path.sep).filter(Boolean);
-  const found = /* @__PURE__ */ new Set();
-  const walk2 = (dir, i) => {
-    if (i === segments.length) {
-      if (!isDir(dir) && existsSync2(dir)) found.add(dir);
-      return;
-    }
-    const segment = segments[i];
-    if (segment === "**") {
-      walk2(dir, i + 1);
-      for (const name of listDir(dir)) {
-        const child = path.join(dir, name);
-        if (isDir(child)) walk2(child, i);
-      }
-    } else if (MAGIC.test(segment)) {
-      const re = segmentRegex(segment);
-      for (const name of listDir(dir)) if (re.test(name)) walk2(path.join(dir, name), i + 1);
-    } else {
-      walk2(path.join(dir, segment), i + 1);
-    }
-  };
-  walk2(root, 0);
-  return [...found].sort();
+  const files = globSync(pattern, { cwd: baseDir, absolute: true, onlyFiles: true, expandDirectories: false });
+  return [...new Set(files.map((f2) => path.normalize(f2)))].sort();
 }
 
 // src/config/load.ts
@@ -40357,11 +42873,11 @@ function blockPositions(source, from, to) {
 // src/config/paths.ts
 import { existsSync as existsSync3, readFileSync } from "node:fs";
 import path2 from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 var cachedRoot = null;
 function packageRoot() {
   if (cachedRoot) return cachedRoot;
-  let dir = path2.dirname(fileURLToPath(import.meta.url));
+  let dir = path2.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
     const manifest = path2.join(dir, "package.json");
     if (existsSync3(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "steward") {
@@ -40401,8 +42917,8 @@ function schemaProblems(source, errors, wording = {}) {
   for (const e of selectErrors(errors ?? [])) {
     const path9 = pointerPath(e.instancePath);
     const label = (wording.label ?? pathLabel)(path9);
-    const place = { path: path9, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
-    const message = wording.describe?.(e, place) ?? sharedMessage(e, place);
+    const place2 = { path: path9, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
     const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path9, String(e.params.additionalProperty)]) : nodeAt(source, path9);
     const problem3 = { ...locationOf(source, node), message };
     const key = `${problem3.line}:${problem3.column}:${message}`;
@@ -40572,6 +43088,7 @@ function validateConfigSource(src, data) {
 var DEFAULT_FAIL_ON = "low";
 var DEFAULT_CONCURRENCY = 8;
 var DEFAULT_POLICIES = [BUILTIN_POLICIES];
+var POLICIES_FLAG_ORIGIN = { file: "--policies", line: 0, column: 0 };
 var ENV = {
   baseUrl: "STEWARD_BASE_URL",
   workflowUrl: "STEWARD_WORKFLOW_URL",
@@ -40623,20 +43140,24 @@ function loadConfig(options = {}) {
   };
   const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path3.resolve(dir, p2);
   let policies;
+  let policyOrigins;
   if (flags.policies && flags.policies.length > 0) {
     policies = flags.policies.map((p2) => resolvePolicy(p2, cwd));
+    policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
     for (const [i, p2] of policies.entries()) {
       if (!existsSync4(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
     }
   } else if (data.policies !== void 0) {
     const list = Array.isArray(data.policies) ? data.policies : [data.policies];
     policies = list.map((p2) => resolvePolicy(p2, baseDir));
+    const entryPath = (i) => Array.isArray(data.policies) ? ["policies", i] : ["policies"];
+    policyOrigins = list.map((_, i) => locAt(entryPath(i)));
     for (const [i, p2] of policies.entries()) {
-      const where2 = Array.isArray(data.policies) ? ["policies", i] : ["policies"];
-      if (!existsSync4(p2)) problems.push(at(where2, `policy path not found: ${shown(p2)}`));
+      if (!existsSync4(p2)) problems.push(at(entryPath(i), `policy path not found: ${shown(p2)}`));
     }
   } else {
     policies = DEFAULT_POLICIES.map((p2) => resolvePolicy(p2, cwd));
+    policyOrigins = policies.map(() => null);
   }
   const params = data.params ?? {};
   const paramLocations = {};
@@ -40699,6 +43220,7 @@ function loadConfig(options = {}) {
     baseDir,
     instance,
     policies,
+    policyOrigins,
     params,
     paramLocations,
     scope,
@@ -41030,6 +43552,7 @@ function policyResult(policy2, findings, evaluated, resourceIds) {
     error: errors[0]?.message ?? null,
     resourceIds,
     location: def.location ?? null,
+    origin: def.origin ?? null,
     tags: def.tags ?? []
   };
 }
@@ -43798,8 +46321,8 @@ function unescapeBytesDefaultValue(str2) {
 function createRegistry(...input) {
   return initBaseRegistry(input);
 }
-function createEmbeddedFileRegistry(fileDescriptorProto, resolve2) {
-  return buildFileRegistry([fileDescriptorProto, resolve2]);
+function createEmbeddedFileRegistry(fileDescriptorProto, resolve4) {
+  return buildFileRegistry([fileDescriptorProto, resolve4]);
 }
 function buildFileRegistry(args, check2) {
   const registry = createBaseRegistry();
@@ -43823,7 +46346,7 @@ function buildFileRegistry(args, check2) {
         if (seen.has(protoFileName)) {
           continue;
         }
-        const dep = resolve2(protoFileName);
+        const dep = resolve4(protoFileName);
         if (!dep) {
           throw new Error(`Unable to resolve ${protoFileName}, imported by ${file.name}`);
         }
@@ -43837,7 +46360,7 @@ function buildFileRegistry(args, check2) {
       return deps.concat(...deps.map(recurseDeps));
     };
     const input = args[0];
-    const resolve2 = args[1];
+    const resolve4 = args[1];
     const seen = /* @__PURE__ */ new Set();
     for (const file of [input, ...recurseDeps(input)].reverse()) {
       check2 === null || check2 === void 0 ? void 0 : check2(file);
@@ -47653,8 +50176,8 @@ var NativeMap = class {
   has(key) {
     return this.get(key) != void 0;
   }
-  forEach(callback, thisArg) {
-    this._map.forEach((value, key, _) => callback.call(thisArg, toCel(value), key, this));
+  forEach(callback2, thisArg) {
+    this._map.forEach((value, key, _) => callback2.call(thisArg, toCel(value), key, this));
   }
   *entries() {
     for (const [key, value] of this._map.entries()) {
@@ -47692,8 +50215,8 @@ var ProtoMap = class {
   has(key) {
     return this._map.has(mapKeyFromCel(this._map.field(), key));
   }
-  forEach(callback, thisArg) {
-    this._map.forEach((value, key, _) => callback.call(thisArg, celFromMapValue(this._map.field(), value), celFromMapKey(this._map.field(), key), this));
+  forEach(callback2, thisArg) {
+    this._map.forEach((value, key, _) => callback2.call(thisArg, celFromMapValue(this._map.field(), value), celFromMapKey(this._map.field(), key), this));
   }
   *entries() {
     for (const [key, value] of this._map.entries()) {
@@ -52681,7 +55204,7 @@ var LogicManager = class _LogicManager {
 // node_modules/@bufbuild/cel/dist/esm/builder.js
 var encoder2 = new TextEncoder();
 var accuVarName = "@result";
-var Builder = class {
+var Builder2 = class {
   #prevId = 0n;
   sourceInfo = {
     $typeName: "cel.expr.SourceInfo",
@@ -53575,7 +56098,7 @@ var item628 = {
 };
 function parse(input, options = {}) {
   const parse$source = options.grammarSource;
-  const builder = new Builder();
+  const builder = new Builder2();
   const result2 = item1(input);
   if (result2.success === true) {
     return result2.value;
@@ -60555,9 +63078,9 @@ function jsonType(v2) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
 import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
-import { readdir as readdir2, readFile as readFile2, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile2, stat as stat3 } from "node:fs/promises";
 import path4 from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
+import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
 var POLICY_ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
@@ -60655,35 +63178,35 @@ async function loadPolicies(paths, options) {
   const problems = [];
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
-  for (const file of await policyFiles(paths, cwd, problems)) {
+  for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
     const display = path4.relative(cwd, file).split(path4.sep).join("/");
     const result2 = parsePolicyText(await readFile2(file, "utf8"), display, options, seen);
-    policies.push(...result2.policies);
+    for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
     problems.push(...result2.problems);
   }
   if (problems.length > 0) throw new InputError(problems);
   return policies;
 }
 async function policyFiles(paths, cwd, problems) {
-  const files = [];
-  const visit2 = async (p2, named) => {
-    const info2 = await stat2(p2).catch(() => null);
+  const files = /* @__PURE__ */ new Map();
+  const visit2 = async (p2, named, pathIndex2) => {
+    const info2 = await stat3(p2).catch(() => null);
     if (!info2) {
       problems.push({ file: named, line: 0, column: 0, message: "no such policy file or folder" });
     } else if (info2.isDirectory()) {
-      const entries = (await readdir2(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+      const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path4.join(p2, e.name), named);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path4.join(p2, e.name), named, pathIndex2);
       }
-    } else {
-      files.push(p2);
+    } else if (!files.has(p2)) {
+      files.set(p2, pathIndex2);
     }
   };
-  for (const p2 of paths) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path4.resolve(cwd, p2), p2);
-  return [...new Set(files)];
+  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path4.resolve(cwd, p2), p2, i);
+  return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
 }
 function builtinPolicyDir2() {
-  let dir = path4.dirname(fileURLToPath2(import.meta.url));
+  let dir = path4.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
     const pkg = path4.join(dir, "package.json");
     if (existsSync5(pkg) && JSON.parse(readFileSync3(pkg, "utf8")).name === "steward") {
@@ -62461,7 +64984,7 @@ async function startSandbox(options = {}) {
     const { route: route2, params } = match;
     if (route2.operation) counts[route2.operation] += 1;
     const fault = route2.operation ? faults.decide(route2.operation) : { delayMs: 0, slowBodyMs: 0 };
-    if (fault.delayMs > 0) await new Promise((resolve2) => setTimeout(resolve2, fault.delayMs));
+    if (fault.delayMs > 0) await new Promise((resolve4) => setTimeout(resolve4, fault.delayMs));
     if (res.destroyed) return;
     if (fault.drop) {
       req.socket.destroy();
@@ -62493,18 +65016,18 @@ async function startSandbox(options = {}) {
       throw error2;
     }
   }
-  await new Promise((resolve2, reject) => {
+  await new Promise((resolve4, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => {
       server.off("error", reject);
-      resolve2();
+      resolve4();
     });
   });
   const { port } = server.address();
   sandbox.baseUrl = `http://127.0.0.1:${port}`;
   sandbox.workflowUrl = `${sandbox.baseUrl}${WORKFLOW_PREFIX}`;
-  sandbox.close = () => new Promise((resolve2) => {
-    server.close(() => resolve2());
+  sandbox.close = () => new Promise((resolve4) => {
+    server.close(() => resolve4());
     server.closeAllConnections();
   });
   return sandbox;
@@ -62636,7 +65159,8 @@ async function prepareRun(options) {
       return void 0;
     }
   };
-  const policies = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
+  const loaded = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
+  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
   const ids = new Set(policies.map((p2) => p2.id));
   for (const id of options.only ?? []) {
     if (!ids.has(id)) problems.push(problem("--only", `no policy with id "${id}" (see \`steward list\`)`));
@@ -62747,7 +65271,7 @@ async function evaluateOn(options, prepared, connection) {
     mkdirSync(path6.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt);
   }
-  const report = buildReport({
+  const report2 = buildReport({
     run: run2,
     failOn: prepared.config.failOn,
     instance: connection.instance,
@@ -62758,7 +65282,7 @@ async function evaluateOn(options, prepared, connection) {
     waivers: prepared.waivers,
     baseline: prepared.baseline
   });
-  return { prepared, report, run: run2, instance: connection.instance };
+  return { prepared, report: report2, run: run2, instance: connection.instance };
 }
 
 // src/report/formatter.ts
@@ -62789,17 +65313,44 @@ function locationText(loc) {
 function plural(n4, word, pluralWord = `${word}s`) {
   return `${n4} ${n4 === 1 ? word : pluralWord}`;
 }
-function severityBreakdown(report) {
-  return SEVERITY_ORDER.filter((s) => (report.summary.bySeverity[s] ?? 0) > 0).map((s) => `${report.summary.bySeverity[s]} ${s}`).join(", ");
+function severityBreakdown(report2) {
+  return SEVERITY_ORDER.filter((s) => (report2.summary.bySeverity[s] ?? 0) > 0).map((s) => `${report2.summary.bySeverity[s]} ${s}`).join(", ");
 }
-function verdictCounts(report) {
-  const s = report.summary;
-  const breakdown = severityBreakdown(report);
+function verdictCounts(report2) {
+  const s = report2.summary;
+  const breakdown = severityBreakdown(report2);
   const violations = plural(s.violations, "violation") + (breakdown ? ` (${breakdown})` : "");
   return `${s.gate}: ${violations}, ${s.waived} waived, ${plural(s.errors, "error")} in ${plural(s.policies, "policy", "policies")}`;
 }
 function waiverTarget(w2) {
   return `${w2.policy} ${w2.resource}${w2.item !== void 0 ? `#${w2.item}` : ""}`;
+}
+
+// src/report/repo-location.ts
+function insideRoot(loc) {
+  const file = loc.file.replace(/\\/g, "/");
+  if (file === "" || file.startsWith("/") || /^[A-Za-z]:/.test(file)) return false;
+  if (file === ".." || file.startsWith("../")) return false;
+  return !/(^|\/)node_modules(\/|$)/.test(file);
+}
+function isFilePosition(loc) {
+  return loc.line > 0 && insideRoot(loc);
+}
+function place(location2, policy2) {
+  if (location2 && insideRoot(location2)) return { location: location2, policyLocation: null };
+  const own = policy2?.location ?? null;
+  const origin = policy2?.origin ?? null;
+  const isPolicyFile = location2 === null || own !== null && location2.file === own.file;
+  if (isPolicyFile && origin && isFilePosition(origin)) {
+    return { location: origin, policyLocation: location2 ?? own };
+  }
+  return { location: null, policyLocation: null };
+}
+function findingRepoLocation(f2, policy2) {
+  return place(f2.location ?? policy2?.location ?? null, policy2);
+}
+function policyRepoLocation(policy2) {
+  return place(policy2.location, policy2);
 }
 
 // src/report/github.ts
@@ -62828,33 +65379,34 @@ function where(loc) {
   if (loc.line > 0 && loc.column > 0) p2.startColumn = loc.column;
   return p2;
 }
-function annotate(f2) {
+function annotate(f2, policy2) {
   const prefix = f2.status === "error" ? "could not evaluate: " : "";
   return {
     level: annotationLevel(f2),
     message: `${findingSubject(f2)}: ${prefix}${f2.message}`,
-    properties: { title: `${f2.policy} (${f2.severity})`, ...where(f2.location) }
+    properties: { title: `${f2.policy} (${f2.severity})`, ...where(findingRepoLocation(f2, policy2).location) }
   };
 }
 function bySeverity(a, b) {
   const err = (x2) => x2.status === "error" ? 0 : 1;
   return err(a.f) - err(b.f) || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
 }
-function selectAnnotations(report, cap = ANNOTATION_CAP) {
-  const candidates = report.findings.map((f2, i) => ({ f: f2, i })).filter(
+function selectAnnotations(report2, cap = ANNOTATION_CAP) {
+  const candidates = report2.findings.map((f2, i) => ({ f: f2, i })).filter(
     ({ f: f2 }) => f2.status === "error" || f2.status === "violation" && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f2.baseline !== "known")
   ).sort(bySeverity);
-  const policyErrors = report.policies.filter((p2) => p2.error).map((p2) => ({
+  const policyErrors = report2.policies.filter((p2) => p2.error).map((p2) => ({
     level: "error",
     message: `could not evaluate: ${p2.error}`,
-    properties: { title: `${p2.id} (${p2.severity})`, ...where(p2.location) }
+    properties: { title: `${p2.id} (${p2.severity})`, ...where(policyRepoLocation(p2).location) }
   }));
   const pool = {
     error: [...policyErrors],
     warning: [],
     notice: []
   };
-  for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2));
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
   const omitted = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);
   omitted.warning = Math.max(0, pool.warning.length - cap);
@@ -62892,8 +65444,8 @@ function workflowCommand(a) {
   ].filter(Boolean);
   return `::${a.level}${props.length ? ` ${props.join(",")}` : ""}::${escapeData2(a.message)}`;
 }
-var formatGithub = (report) => {
-  const lines = selectAnnotations(report).annotations.map(workflowCommand);
+var formatGithub = (report2) => {
+  const lines = selectAnnotations(report2).annotations.map(workflowCommand);
   return lines.length ? `${lines.join("\n")}
 ` : "";
 };
@@ -62915,7 +65467,8 @@ function waiver(w2) {
   return out;
 }
 function policy(p2) {
-  return ordered({ ...p2, location: location(p2.location) }, [
+  const origin = p2.origin === void 0 ? {} : { origin: location(p2.origin) };
+  return ordered({ ...p2, location: location(p2.location), ...origin }, [
     "id",
     "severity",
     "resource",
@@ -62927,6 +65480,7 @@ function policy(p2) {
     "description",
     "tags",
     "location",
+    "origin",
     "resourceIds"
   ]);
 }
@@ -62953,8 +65507,8 @@ function finding(f2) {
     ]
   );
 }
-function toJsonReport(report) {
-  const s = report.summary;
+function toJsonReport(report2) {
+  const s = report2.summary;
   const summary3 = ordered(
     {
       ...s,
@@ -62964,17 +65518,17 @@ function toJsonReport(report) {
   );
   return ordered(
     {
-      ...report,
-      tool: ordered(report.tool, ["name", "version"]),
+      ...report2,
+      tool: ordered(report2.tool, ["name", "version"]),
       summary: summary3,
-      policies: report.policies.map(policy),
-      findings: report.findings.map(finding),
+      policies: report2.policies.map(policy),
+      findings: report2.findings.map(finding),
       waivers: {
-        expired: report.waivers.expired.map(waiver),
-        stale: report.waivers.stale.map(waiver)
+        expired: report2.waivers.expired.map(waiver),
+        stale: report2.waivers.stale.map(waiver)
       },
-      baseline: report.baseline ? ordered(report.baseline, ["file", "resolved"]) : null,
-      http: ordered(report.http, ["requests", "retries", "failed"])
+      baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved"]) : null,
+      http: ordered(report2.http, ["requests", "retries", "failed"])
     },
     [
       "schemaVersion",
@@ -62992,7 +65546,7 @@ function toJsonReport(report) {
     ]
   );
 }
-var formatJson = (report) => `${JSON.stringify(toJsonReport(report), null, 2)}
+var formatJson = (report2) => `${JSON.stringify(toJsonReport(report2), null, 2)}
 `;
 
 // src/report/junit.ts
@@ -63096,14 +65650,14 @@ function suite(policy2, findings) {
   ].join("\n");
   return { xml, counts };
 }
-var formatJunit = (report) => {
+var formatJunit = (report2) => {
   const byPolicy = /* @__PURE__ */ new Map();
-  for (const f2 of report.findings) {
+  for (const f2 of report2.findings) {
     const list = byPolicy.get(f2.policy) ?? [];
     list.push(f2);
     byPolicy.set(f2.policy, list);
   }
-  const suites = report.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? []));
+  const suites = report2.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? []));
   const total = (k2) => suites.reduce((n4, s) => n4 + s.counts[k2], 0);
   const head2 = element("testsuites", {
     name: "steward",
@@ -63111,8 +65665,8 @@ var formatJunit = (report) => {
     failures: total("failure"),
     errors: total("error"),
     skipped: total("skipped"),
-    time: (report.durationMs / 1e3).toFixed(3),
-    timestamp: report.startedAt
+    time: (report2.durationMs / 1e3).toFixed(3),
+    timestamp: report2.startedAt
   }).replace(/\/>$/, ">");
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -63133,12 +65687,12 @@ var STATUS = { violation: "violation", waived: "waived", error: "error" };
 function bytes(s) {
   return Buffer.byteLength(s, "utf8");
 }
-function head(report) {
-  const s = report.summary;
+function head(report2) {
+  const s = report2.summary;
   const lines = [
-    `### ${ICON[s.gate]} steward: ${escapeCell(verdictCounts(report))}`,
+    `### ${ICON[s.gate]} steward: ${escapeCell(verdictCounts(report2))}`,
     "",
-    `Instance ${escapeCell(report.instance)} · fail-on \`${report.failOn}\` · ${s.resources} resources · ${s.checks} checks · steward ${escapeCell(report.tool.version)}`,
+    `Instance ${escapeCell(report2.instance)} · fail-on \`${report2.failOn}\` · ${s.resources} resources · ${s.checks} checks · steward ${escapeCell(report2.tool.version)}`,
     "",
     "| Severity | Violations |",
     "| --- | ---: |",
@@ -63146,7 +65700,7 @@ function head(report) {
     `| waived | ${s.waived} |`,
     `| errors | ${s.errors} |`
   ];
-  const failed = report.policies.filter((p2) => p2.error);
+  const failed = report2.policies.filter((p2) => p2.error);
   if (failed.length > 0) {
     lines.push("", "**Policies that could not be evaluated**", "");
     for (const p2 of failed) lines.push(`- \`${p2.id}\`: ${escapeCell(p2.error ?? "")}`);
@@ -63175,16 +65729,16 @@ function waiverList(title, waivers, verb) {
     )
   ];
 }
-function tail(report) {
+function tail(report2) {
   const lines = [
-    ...waiverList("Expired waivers (no longer apply)", report.waivers.expired, "expired"),
-    ...waiverList("Stale waivers (matched no finding)", report.waivers.stale, "until")
+    ...waiverList("Expired waivers (no longer apply)", report2.waivers.expired, "expired"),
+    ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until")
   ];
-  if (report.baseline) {
-    const n4 = (b) => report.findings.filter((f2) => f2.baseline === b).length;
+  if (report2.baseline) {
+    const n4 = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
     lines.push(
       "",
-      `Baseline ${escapeCell(report.baseline.file)}: ${n4("new")} new, ${n4("known")} known, ${report.baseline.resolved.length} resolved.`
+      `Baseline ${escapeCell(report2.baseline.file)}: ${n4("new")} new, ${n4("known")} known, ${report2.baseline.resolved.length} resolved.`
     );
   }
   return lines;
@@ -63193,15 +65747,15 @@ function truncationNote(shown, total) {
   return `
 _Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
 }
-function renderMarkdown(report, maxBytes) {
-  const findings = sortFindings(report.findings);
+function renderMarkdown(report2, maxBytes) {
+  const findings = sortFindings(report2.findings);
   const rows = findings.map(row);
-  const top = head(report);
+  const top = head(report2);
   const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ["", "_No findings._"];
-  const full = `${[...top, ...table, ...tail(report)].join("\n")}
+  const full = `${[...top, ...table, ...tail(report2)].join("\n")}
 `;
   if (maxBytes === void 0 || bytes(full) <= maxBytes) return full;
-  for (const end of [tail(report), []]) {
+  for (const end of [tail(report2), []]) {
     const compose = (shown) => `${[...top, ...TABLE_HEAD, ...rows.slice(0, shown), truncationNote(shown, rows.length), ...end].join("\n")}
 `;
     if (bytes(compose(0)) > maxBytes) continue;
@@ -63217,7 +65771,7 @@ function renderMarkdown(report, maxBytes) {
   const buf = Buffer.from(full, "utf8").subarray(0, maxBytes);
   return buf.toString("utf8").replace(/\uFFFD$/, "");
 }
-var formatMarkdown = (report) => renderMarkdown(report);
+var formatMarkdown = (report2) => renderMarkdown(report2);
 
 // src/report/sarif.ts
 import { pathToFileURL } from "node:url";
@@ -63252,8 +65806,11 @@ function physical(loc) {
     }
   };
 }
-function locations(f2, policy2) {
-  const loc = f2.location ?? policy2?.location ?? null;
+function shownAt(placed, own) {
+  return placed.location ?? own;
+}
+function locations(f2, policy2, placed) {
+  const loc = shownAt(placed, f2.location ?? policy2?.location ?? null);
   const logical = {
     name: f2.resource.id,
     fullyQualifiedName: `${f2.resource.kind}/${f2.resource.id}${f2.path ? `/${f2.path}` : ""}`,
@@ -63262,15 +65819,25 @@ function locations(f2, policy2) {
   const base = loc ? physical(loc) : {};
   return [{ ...base, logicalLocations: [logical] }];
 }
-function rule(p2) {
-  const where2 = p2.location ? `
+function definedAt(p2, code) {
+  if (!p2.location) return "";
+  const defined = `Defined in ${code(p2.location.file)} line ${p2.location.line}`;
+  const placed = policyRepoLocation(p2);
+  if (!placed.policyLocation || !placed.location) return `
 
-Defined in \`${p2.location.file}\` line ${p2.location.line}.` : "";
+${defined}.`;
+  const entry2 = `${code(placed.location.file)} line ${placed.location.line}`;
+  return `
+
+${defined}, outside the repository; brought in by the ${code("policies")} entry at ${entry2}, where its findings on live resources are shown.`;
+}
+function rule(p2) {
+  const where2 = definedAt(p2, (s) => `\`${s}\``);
   const text = `${p2.title}
 
 ${p2.description}
 
-Severity: ${p2.severity}. Resource kind: ${p2.resource}.`;
+Severity: ${p2.severity}. Resource kind: ${p2.resource}.${definedAt(p2, (s) => s)}`;
   return {
     id: p2.id,
     name: p2.id,
@@ -63297,14 +65864,21 @@ function waiverNote(w2) {
   return `${w2.reason} (owner ${w2.owner}, expires ${w2.expires})`;
 }
 function result(f2, index2, policies, baseline) {
+  const policy2 = policies.get(f2.policy);
+  const placed = findingRepoLocation(f2, policy2);
   const r3 = {
     ruleId: f2.policy,
     level: LEVEL2[f2.severity],
     kind: "fail",
     message: { text: `${findingSubject(f2)}: ${f2.message}` },
-    locations: locations(f2, policies.get(f2.policy)),
+    locations: locations(f2, policy2, placed),
     partialFingerprints: { [FINGERPRINT_KEY]: f2.fingerprint },
-    properties: { severity: f2.severity, resource: f2.resource, path: f2.path }
+    properties: {
+      severity: f2.severity,
+      resource: f2.resource,
+      path: f2.path,
+      ...placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}
+    }
   };
   const ruleIndex = index2.get(f2.policy);
   if (ruleIndex !== void 0) r3.ruleIndex = ruleIndex;
@@ -63342,34 +65916,37 @@ function waiverNotification(w2, kind) {
     ...w2.location ? { locations: [physical(w2.location)] } : {}
   };
 }
-function endTime(report) {
-  const start = Date.parse(report.startedAt);
-  return Number.isNaN(start) ? void 0 : new Date(start + report.durationMs).toISOString();
+function endTime(report2) {
+  const start = Date.parse(report2.startedAt);
+  return Number.isNaN(start) ? void 0 : new Date(start + report2.durationMs).toISOString();
 }
-function toSarif(report, options = {}) {
-  const index2 = new Map(report.policies.map((p2, i) => [p2.id, i]));
-  const policies = new Map(report.policies.map((p2) => [p2.id, p2]));
-  const baseline = report.baseline !== null;
-  const results = report.findings.filter((f2) => f2.status !== "error").map((f2) => result(f2, index2, policies, baseline));
+function toSarif(report2, options = {}) {
+  const index2 = new Map(report2.policies.map((p2, i) => [p2.id, i]));
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const baseline = report2.baseline !== null;
+  const results = report2.findings.filter((f2) => f2.status !== "error").map((f2) => result(f2, index2, policies, baseline));
   const errors = [
-    ...report.policies.filter((p2) => p2.error).map((p2) => errorNotification(`${p2.id}: ${p2.error}`, p2.id, p2.location, index2)),
-    ...report.findings.filter((f2) => f2.status === "error").map(
+    ...report2.policies.filter((p2) => p2.error).map((p2) => errorNotification(`${p2.id}: ${p2.error}`, p2.id, shownAt(policyRepoLocation(p2), p2.location), index2)),
+    ...report2.findings.filter((f2) => f2.status === "error").map(
       (f2) => errorNotification(
         `${findingSubject(f2)}: ${f2.message}`,
         f2.policy,
-        f2.location ?? policies.get(f2.policy)?.location ?? null,
+        shownAt(
+          findingRepoLocation(f2, policies.get(f2.policy)),
+          f2.location ?? policies.get(f2.policy)?.location ?? null
+        ),
         index2
       )
     )
   ];
   const config = [
-    ...report.waivers.expired.map((w2) => waiverNotification(w2, "expired")),
-    ...report.waivers.stale.map((w2) => waiverNotification(w2, "stale"))
+    ...report2.waivers.expired.map((w2) => waiverNotification(w2, "expired")),
+    ...report2.waivers.stale.map((w2) => waiverNotification(w2, "stale"))
   ];
-  const end = endTime(report);
+  const end = endTime(report2);
   const invocation = {
-    executionSuccessful: report.summary.gate !== "error",
-    ...end ? { startTimeUtc: new Date(Date.parse(report.startedAt)).toISOString(), endTimeUtc: end } : {},
+    executionSuccessful: report2.summary.gate !== "error",
+    ...end ? { startTimeUtc: new Date(Date.parse(report2.startedAt)).toISOString(), endTimeUtc: end } : {},
     ...errors.length ? { toolExecutionNotifications: errors } : {},
     ...config.length ? { toolConfigurationNotifications: config } : {}
   };
@@ -63377,15 +65954,15 @@ function toSarif(report, options = {}) {
     tool: {
       driver: {
         name: "steward",
-        version: report.tool.version,
-        semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version) ? report.tool.version : void 0,
-        rules: report.policies.map(rule)
+        version: report2.tool.version,
+        semanticVersion: /^\d+\.\d+\.\d+/.test(report2.tool.version) ? report2.tool.version : void 0,
+        rules: report2.policies.map(rule)
       }
     },
     invocations: [invocation],
     columnKind: "utf16CodeUnits",
     results,
-    properties: { instance: report.instance, gate: report.summary.gate, failOn: report.failOn }
+    properties: { instance: report2.instance, gate: report2.summary.gate, failOn: report2.failOn }
   };
   if (options.cwd) {
     const href = pathToFileURL(options.cwd).href;
@@ -63393,7 +65970,7 @@ function toSarif(report, options = {}) {
   }
   return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run2] };
 }
-var formatSarif = (report, options) => `${JSON.stringify(toSarif(report, options), null, 2)}
+var formatSarif = (report2, options) => `${JSON.stringify(toSarif(report2, options), null, 2)}
 `;
 
 // src/report/text.ts
@@ -63416,16 +65993,16 @@ function len(s) {
 function wrap(text, width, first, rest) {
   const lines = [];
   let line = first;
-  let empty = true;
+  let empty2 = true;
   const words = text.replace(/\s+/g, " ").trim().split(" ");
   for (let word of words) {
-    const sep = empty ? "" : " ";
-    if (len(line) + len(sep) + len(word) <= width) {
-      line += sep + word;
-      empty = false;
+    const sep2 = empty2 ? "" : " ";
+    if (len(line) + len(sep2) + len(word) <= width) {
+      line += sep2 + word;
+      empty2 = false;
       continue;
     }
-    if (!empty) {
+    if (!empty2) {
       lines.push(line);
       line = rest;
     }
@@ -63437,7 +66014,7 @@ function wrap(text, width, first, rest) {
       line = rest;
     }
     line += word;
-    empty = word.length === 0;
+    empty2 = word.length === 0;
   }
   lines.push(line);
   return lines;
@@ -63530,10 +66107,10 @@ function waiverLines(title, waivers, verb, width, p2) {
   }
   return lines;
 }
-function baselineLines(report, width, p2) {
-  if (!report.baseline) return [];
-  const count = (b) => report.findings.filter((f2) => f2.baseline === b).length;
-  const { file, resolved } = report.baseline;
+function baselineLines(report2, width, p2) {
+  if (!report2.baseline) return [];
+  const count = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
+  const { file, resolved } = report2.baseline;
   const text = `Baseline ${file}: ${count("new")} new, ${count("known")} known, ${resolved.length} resolved`;
   const lines = wrap(text, width, "", "  ").map((l, i) => i === 0 ? p2.paint("bold", l) : l);
   if (resolved.length > 0) {
@@ -63559,30 +66136,30 @@ function orphanPolicy(id, f2) {
     tags: []
   };
 }
-function statsLine(report) {
-  const s = report.summary;
-  const h2 = report.http;
+function statsLine(report2) {
+  const s = report2.summary;
+  const h2 = report2.http;
   const http2 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}`;
-  const secs = (report.durationMs / 1e3).toFixed(1);
-  return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report.failOn}`;
+  const secs = (report2.durationMs / 1e3).toFixed(1);
+  return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
 }
-var formatText = (report, options) => {
+var formatText = (report2, options) => {
   const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
   const p2 = new Painter(options.color);
   const out = [
-    p2.paint("dim", truncate(`steward ${report.tool.version} · ${report.instance}`, width)),
+    p2.paint("dim", truncate(`steward ${report2.tool.version} · ${report2.instance}`, width)),
     ""
   ];
   const byPolicy = /* @__PURE__ */ new Map();
-  for (const f2 of report.findings) {
+  for (const f2 of report2.findings) {
     const list = byPolicy.get(f2.policy) ?? [];
     list.push(f2);
     byPolicy.set(f2.policy, list);
   }
-  const known = new Set(report.policies.map((x2) => x2.id));
+  const known = new Set(report2.policies.map((x2) => x2.id));
   const orphans = [...byPolicy.keys()].filter((id) => !known.has(id));
   const policies = [
-    ...sortPolicies(report.policies),
+    ...sortPolicies(report2.policies),
     ...orphans.map((id) => orphanPolicy(id, byPolicy.get(id)[0]))
   ];
   for (const policy2 of policies) {
@@ -63593,20 +66170,20 @@ var formatText = (report, options) => {
   const problems = [
     ...waiverLines(
       "Expired waivers (no longer apply; their findings count again):",
-      report.waivers.expired,
+      report2.waivers.expired,
       "expired",
       width,
       p2
     ),
-    ...waiverLines("Stale waivers (matched no finding):", report.waivers.stale, "until", width, p2),
-    ...baselineLines(report, width, p2)
+    ...waiverLines("Stale waivers (matched no finding):", report2.waivers.stale, "until", width, p2),
+    ...baselineLines(report2, width, p2)
   ];
   if (problems.length > 0) out.push(...problems, "");
-  out.push(...wrap(statsLine(report), width, "", "  ").map((l) => p2.paint("dim", l)));
-  const gate = report.summary.gate;
+  out.push(...wrap(statsLine(report2), width, "", "  ").map((l) => p2.paint("dim", l)));
+  const gate = report2.summary.gate;
   const mark = gate === "pass" ? MARK.pass : MARK.violation;
   const style = gate === "pass" ? "green" : gate === "fail" ? "red" : "yellow";
-  const verdict = wrap(verdictCounts(report), width, `${mark} `, "  ");
+  const verdict = wrap(verdictCounts(report2), width, `${mark} `, "  ");
   out.push(
     ...verdict.map(
       (l, i) => i === 0 ? `${p2.paint(style, mark)}${p2.paint("bold", l.slice(1))}` : p2.paint("bold", l)
@@ -63625,22 +66202,16 @@ var FORMATTERS = {
   markdown: formatMarkdown,
   github: formatGithub
 };
-function formatReport(format, report, options) {
-  return FORMATTERS[format](report, options);
+function formatReport(format, report2, options) {
+  return FORMATTERS[format](report2, options);
 }
 
 // src/action/annotations.ts
-import { isAbsolute } from "node:path";
 var EMIT = { error, warning, notice };
-function inWorkspace(properties) {
-  const file = properties.file;
-  if (file === void 0 || !isAbsolute(file) && file !== ".." && !file.startsWith("../")) return properties;
-  return { title: properties.title };
-}
-function emitAnnotations(report) {
+function emitAnnotations(report2) {
   const counts = { error: 0, warning: 0, notice: 0 };
-  for (const a of selectAnnotations(report, ANNOTATION_CAP).annotations) {
-    EMIT[a.level](a.message, inWorkspace(a.properties));
+  for (const a of selectAnnotations(report2, ANNOTATION_CAP).annotations) {
+    EMIT[a.level](a.message, a.properties);
     counts[a.level]++;
   }
   return counts;
@@ -63851,6 +66422,52 @@ function isObject3(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 
+// src/fix/resume.ts
+function resumePlan(plan2, journal) {
+  const lastSent = /* @__PURE__ */ new Map();
+  for (const entry2 of journal.entries) {
+    if (entry2.status !== "skipped") lastSent.set(endpoint(entry2.request), entry2);
+  }
+  const alreadyApplied2 = [...plan2.alreadyApplied ?? []];
+  const remaining = [];
+  for (const change2 of plan2.changes) {
+    const last = lastSent.get(endpoint(change2.request));
+    const same = last?.status === "applied" && canonicalJson2(last.request.body) === canonicalJson2(change2.request.body) && canonicalJson2(last.before) === canonicalJson2(change2.before);
+    if (!same) {
+      remaining.push(change2);
+      continue;
+    }
+    alreadyApplied2.push({
+      type: change2.type,
+      policies: change2.policies,
+      findings: change2.findings,
+      resource: change2.resource,
+      manifest: change2.manifest,
+      request: change2.request,
+      after: change2.after,
+      journal: { file: journal.file, planId: last.planId, change: last.change, time: last.time }
+    });
+  }
+  const changes = remaining.map((c2, i) => ({ ...c2, n: i + 1 }));
+  const manifests = uniqueManifests(changes.map((c2) => c2.manifest));
+  return { ...plan2, id: planId(changes, manifests), changes, manifests, alreadyApplied: alreadyApplied2 };
+}
+function describeAlreadyApplied(a) {
+  return `already applied (journal ${a.journal.file}, change ${a.journal.change} at ${a.journal.time})`;
+}
+function endpoint(request) {
+  return `${request.method} ${request.path}`;
+}
+function canonicalJson2(value) {
+  return JSON.stringify(
+    value,
+    (_key, v2) => isObject4(v2) ? Object.fromEntries(Object.keys(v2).sort().map((k2) => [k2, v2[k2]])) : v2
+  );
+}
+function isObject4(v2) {
+  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+}
+
 // src/fix/types.ts
 var PLAN_SCHEMA_VERSION = 1;
 
@@ -63874,7 +66491,7 @@ async function planFixes(input) {
   }
   const numbered = changes.map((c2, i) => ({ n: i + 1, ...c2 }));
   const manifests = uniqueManifests(numbered.map((c2) => c2.manifest));
-  return {
+  const plan2 = {
     schemaVersion: PLAN_SCHEMA_VERSION,
     id: planId(numbered, manifests),
     createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
@@ -63883,6 +66500,7 @@ async function planFixes(input) {
     notPlanned: notPlanned2,
     manifests
   };
+  return input.journal ? resumePlan(plan2, input.journal) : plan2;
 }
 async function planResource(input, findings, fixOf) {
   const first = findings[0];
@@ -64125,6 +66743,32 @@ var notPlanned = {
   required: ["policies", "findings", "resource", "manifest", "reason"],
   properties: { policies: strings, findings: strings, resource, manifest: manifestRef, reason: { type: "string" } }
 };
+var alreadyApplied = {
+  type: "object",
+  additionalProperties: false,
+  required: ["type", "policies", "findings", "resource", "manifest", "request", "after", "journal"],
+  properties: {
+    type: change.properties.type,
+    policies: strings,
+    findings: strings,
+    resource,
+    manifest: manifestRef,
+    request: change.properties.request,
+    after: change.properties.after,
+    journal: {
+      type: "object",
+      additionalProperties: false,
+      required: ["file", "planId", "change", "time"],
+      description: "the journal entry that recorded this exact request as applied",
+      properties: {
+        file: { type: "string" },
+        planId: { type: "string" },
+        change: { type: "integer", minimum: 1 },
+        time: { type: "string" }
+      }
+    }
+  }
+};
 var PLAN_SCHEMA = {
   $schema: "http://json-schema.org/draft-07/schema#",
   $id: "https://steward.dev/schema/plan.schema.json",
@@ -64139,6 +66783,11 @@ var PLAN_SCHEMA = {
     instance: { type: ["string", "null"] },
     changes: { type: "array", items: change },
     notPlanned: { type: "array", items: notPlanned },
+    alreadyApplied: {
+      type: "array",
+      items: alreadyApplied,
+      description: "with --journal FILE: changes left out because the journal records the same request as applied from the same declared state"
+    },
     manifests: {
       type: "array",
       items: {
@@ -64156,7 +66805,10 @@ var PLAN_NOT_APPLIED_LINE = "Nothing was written. Run with --apply to send these
 function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
   const out = [];
   const n4 = plan2.changes.length;
-  out.push(`Fix plan ${plan2.id}: ${n4} change${n4 === 1 ? "" : "s"}${plan2.notPlanned.length ? `, ${plan2.notPlanned.length} not planned` : ""}`);
+  const done = plan2.alreadyApplied ?? [];
+  out.push(
+    `Fix plan ${plan2.id}: ${n4} change${n4 === 1 ? "" : "s"}` + (done.length ? `, ${done.length} already applied` : "") + (plan2.notPlanned.length ? `, ${plan2.notPlanned.length} not planned` : "")
+  );
   for (const c2 of plan2.changes) {
     out.push("");
     const where2 = c2.manifest ? ` (${c2.manifest.file})` : "";
@@ -64165,6 +66817,13 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
     out.push(`   body: ${JSON.stringify(c2.request.body)}`);
     for (const line of c2.diff) out.push(`   ${line}`);
     for (const w2 of c2.warnings) out.push(`   warning: ${w2}`);
+  }
+  if (done.length > 0) {
+    out.push("", "Already applied:");
+    for (const a of done) {
+      const request = `${a.request.method} ${a.request.path}`;
+      out.push(`- ${a.resource.kind} ${a.resource.id} (${a.policies.join(", ")}): ${request} — ${describeAlreadyApplied(a)}`);
+    }
   }
   if (plan2.notPlanned.length > 0) {
     out.push("", "Not planned:");
@@ -64184,10 +66843,10 @@ var import_yaml4 = __toESM(require_dist(), 1);
 
 // src/plan-run.ts
 async function planRunFixes(evaluation, connection, options) {
-  const { prepared, report } = evaluation;
-  const now = new Date(report.startedAt);
+  const { prepared, report: report2 } = evaluation;
+  const now = new Date(report2.startedAt);
   return planFixes({
-    findings: report.findings,
+    findings: report2.findings,
     policies: prepared.selected.map((p2) => p2.def),
     resources: await collectDeclared(RESOURCE_KINDS, {
       api: connection.api,
@@ -64205,10 +66864,10 @@ async function planRunFixes(evaluation, connection, options) {
 // src/action/fix.ts
 var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
 async function runFix(mode, evaluation, connection, workspace) {
-  const { report } = evaluation;
+  const { report: report2 } = evaluation;
   const plan2 = await planRunFixes(evaluation, connection, { displayRoot: workspace });
   if (mode === "plan" || plan2.changes.length === 0) return { plan: plan2, applied: null, journal: null, notApplied: null };
-  if (report.summary.gate === "error") return { plan: plan2, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
+  if (report2.summary.gate === "error") return { plan: plan2, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
   const journalPath = defaultJournalPath(workspace);
   const applied = await applyFixes(plan2, {
     api: connection.api,
@@ -64236,7 +66895,7 @@ function fixMarkdown(outcome) {
 }
 
 // src/action/inputs.ts
-import { isAbsolute as isAbsolute2, resolve } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve3 } from "node:path";
 var FIX_MODES = ["none", "plan", "apply"];
 var ACTION_INPUT_DEFAULTS = {
   config: "steward.yaml",
@@ -64258,7 +66917,7 @@ function readInputs(read, workspace) {
   };
   const path9 = (name) => {
     const value = get(name);
-    return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve(workspace, value);
+    return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
   const failOn = get("fail-on");
   if (failOn !== "none" && !SEVERITIES.includes(failOn)) {
@@ -64312,7 +66971,7 @@ _${note}_
   }
   return out.join("\n") + tail2;
 }
-function summaryMarkdown(report, sections = [], maxBytes = JOB_SUMMARY_MAX_BYTES) {
+function summaryMarkdown(report2, sections = [], maxBytes = JOB_SUMMARY_MAX_BYTES) {
   const extra = sections.map((s) => `
 ${s}`).join("");
   const extraText = truncateLines(
@@ -64320,7 +66979,7 @@ ${s}`).join("");
     Math.floor(maxBytes * SUMMARY_PLAN_SHARE),
     "Fix plan cut to fit the job summary; run `steward fix` for all of it."
   );
-  return renderMarkdown(report, maxBytes - bytes2(extraText)) + extraText;
+  return renderMarkdown(report2, maxBytes - bytes2(extraText)) + extraText;
 }
 async function writeSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) {
@@ -64365,48 +67024,48 @@ async function runCheck(inputs, outputs) {
     baseline: inputs.baseline
   };
   const prepared = await prepareRun(options);
-  const { report, fix } = await withConnection(options, prepared, async (connection) => {
+  const { report: report2, fix } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: evaluation.report, fix: fix2 };
   });
-  outputs.violations = String(report.summary.violations);
-  outputs.errors = String(report.summary.errors);
-  outputs.waived = String(report.summary.waived);
-  outputs.gate = report.summary.gate;
+  outputs.violations = String(report2.summary.violations);
+  outputs.errors = String(report2.summary.errors);
+  outputs.waived = String(report2.summary.waived);
+  outputs.gate = report2.summary.gate;
   const formatOptions = { color: false, cwd: inputs.workspace };
   if (inputs.sarifFile) {
-    await writeReportFile(inputs.sarifFile, formatReport("sarif", report, formatOptions));
+    await writeReportFile(inputs.sarifFile, formatReport("sarif", report2, formatOptions));
     outputs["sarif-file"] = inputs.sarifFile;
   }
   if (inputs.jsonFile) {
-    await writeReportFile(inputs.jsonFile, formatReport("json", report, formatOptions));
+    await writeReportFile(inputs.jsonFile, formatReport("json", report2, formatOptions));
     outputs["report-file"] = inputs.jsonFile;
   }
-  await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : []));
-  emitAnnotations(report);
+  await writeSummary(summaryMarkdown(report2, fix ? [fixMarkdown(fix)] : []));
+  emitAnnotations(report2);
   if (fix?.applied && !fix.applied.ok) {
     return `steward: fix apply stopped (a re-run plans what is left; journal ${fix.journal}):
 ${fix.applied.errors.join("\n")}`;
   }
-  return gateFailure(report);
+  return gateFailure(report2);
 }
 async function writeReportFile(file, text) {
-  await mkdir2(dirname(file), { recursive: true });
+  await mkdir2(dirname2(file), { recursive: true });
   await writeFile3(file, text);
 }
 var GATE_ERROR_LINES = 10;
-function gateFailure(report) {
-  const s = report.summary;
+function gateFailure(report2) {
+  const s = report2.summary;
   if (s.gate === "error") {
-    const policyErrors = report.policies.filter((p2) => p2.error).map((p2) => `${p2.id}: ${p2.error}`);
-    const lines = policyErrors.length > 0 ? policyErrors : report.findings.filter((f2) => f2.status === "error").map((f2) => `${f2.policy} ${f2.resource.kind}/${f2.resource.id}: ${f2.message}`);
+    const policyErrors = report2.policies.filter((p2) => p2.error).map((p2) => `${p2.id}: ${p2.error}`);
+    const lines = policyErrors.length > 0 ? policyErrors : report2.findings.filter((f2) => f2.status === "error").map((f2) => `${f2.policy} ${f2.resource.kind}/${f2.resource.id}: ${f2.message}`);
     const shown = lines.slice(0, GATE_ERROR_LINES);
     if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more in the job summary`);
     return [`steward: could not evaluate everything (${s.errors} errors); the gate fails closed:`, ...shown].join("\n");
   }
   if (s.gate === "fail") {
-    return `steward: ${s.violations} unwaived ${s.violations === 1 ? "violation" : "violations"} (fail-on: ${report.failOn}); see the job summary`;
+    return `steward: ${s.violations} unwaived ${s.violations === 1 ? "violation" : "violations"} (fail-on: ${report2.failOn}); see the job summary`;
   }
   return null;
 }

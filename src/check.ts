@@ -113,7 +113,10 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     }
   };
 
-  const policies = (await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
+  const loaded = (await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
+  // Each policy remembers the `policies` entry that brought it in: reports place findings there
+  // when the policy file itself lies outside the repository (the built-in pack).
+  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
   const ids = new Set(policies.map((p) => p.id));
   for (const id of options.only ?? []) {
     if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}" (see \`steward list\`)`));

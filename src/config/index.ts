@@ -1,5 +1,5 @@
 export { expandGlob } from './glob.js';
-export { DEFAULT_CONCURRENCY, DEFAULT_FAIL_ON, DEFAULT_POLICIES, ENV, loadConfig } from './load.js';
+export { DEFAULT_CONCURRENCY, DEFAULT_FAIL_ON, DEFAULT_POLICIES, ENV, loadConfig, POLICIES_FLAG_ORIGIN } from './load.js';
 export {
   BUILTIN_POLICIES,
   builtinPolicyDir,

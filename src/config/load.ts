@@ -18,6 +18,9 @@ export const DEFAULT_CONCURRENCY = 8;
 /** Without `policies:` in the file or --policies, the shipped pack runs. */
 export const DEFAULT_POLICIES = [BUILTIN_POLICIES];
 
+/** The origin of policies named by `--policies` (a flag has no line). */
+export const POLICIES_FLAG_ORIGIN: SourceLocation = { file: '--policies', line: 0, column: 0 };
+
 /** Environment variables read (flags win over them; they win over the file). */
 export const ENV = {
   baseUrl: 'STEWARD_BASE_URL',
@@ -106,20 +109,24 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   // Policies: flag paths are relative to the cwd, file paths to the file.
   const resolvePolicy = (p: string, dir: string) => (p === BUILTIN_POLICIES ? builtinPolicyDir() : path.resolve(dir, p));
   let policies: string[];
+  let policyOrigins: (SourceLocation | null)[];
   if (flags.policies && flags.policies.length > 0) {
     policies = flags.policies.map((p) => resolvePolicy(p, cwd));
+    policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
     for (const [i, p] of policies.entries()) {
       if (!existsSync(p)) problems.push({ file: '--policies', line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
     }
   } else if (data.policies !== undefined) {
     const list = Array.isArray(data.policies) ? data.policies : [data.policies];
     policies = list.map((p) => resolvePolicy(p, baseDir));
+    const entryPath = (i: number) => (Array.isArray(data.policies) ? ['policies', i] : ['policies']);
+    policyOrigins = list.map((_, i) => locAt(entryPath(i)));
     for (const [i, p] of policies.entries()) {
-      const where = Array.isArray(data.policies) ? ['policies', i] : ['policies'];
-      if (!existsSync(p)) problems.push(at(where, `policy path not found: ${shown(p)}`));
+      if (!existsSync(p)) problems.push(at(entryPath(i), `policy path not found: ${shown(p)}`));
     }
   } else {
     policies = DEFAULT_POLICIES.map((p) => resolvePolicy(p, cwd));
+    policyOrigins = policies.map(() => null);
   }
 
   // Params, with positions for errors found later (unknown policy id or parameter).
@@ -191,6 +198,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     baseDir,
     instance,
     policies,
+    policyOrigins,
     params,
     paramLocations,
     scope,

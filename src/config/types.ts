@@ -16,6 +16,11 @@ export interface Config {
   };
   /** Absolute policy files or folders ("builtin" resolved to the shipped pack). */
   policies: string[];
+  /**
+   * Where each entry of `policies` was named (same index): the item of the config's `policies`
+   * list, or `--policies` (line 0) for the flag; null for the default pack nobody named.
+   */
+  policyOrigins: (SourceLocation | null)[];
   /** Per-policy parameter overrides, and where each was written (for errors). */
   params: Record<string, Record<string, unknown>>;
   paramLocations: Record<string, { location: SourceLocation; keys: Record<string, SourceLocation> }>;

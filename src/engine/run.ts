@@ -121,6 +121,7 @@ function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: nu
     error: errors[0]?.message ?? null,
     resourceIds,
     location: def.location ?? null,
+    origin: def.origin ?? null,
     tags: def.tags ?? [],
   };
 }

@@ -40,34 +40,41 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
   const problems: InputProblem[] = [];
   const policies: PolicyDefinition[] = [];
   const seen = new Map<string, SourceLocation>();
-  for (const file of await policyFiles(paths, cwd, problems)) {
+  for (const { file, pathIndex } of await policyFiles(paths, cwd, problems)) {
     const display = path.relative(cwd, file).split(path.sep).join('/');
     const result = parsePolicyText(await readFile(file, 'utf8'), display, options, seen);
-    policies.push(...result.policies);
+    for (const policy of result.policies) policies.push({ ...policy, pathIndex });
     problems.push(...result.problems);
   }
   if (problems.length > 0) throw new InputError(problems);
   return policies;
 }
 
-/** Every .yaml/.yml file the paths name (folders recursively, sorted), without repeats. */
-async function policyFiles(paths: readonly string[], cwd: string, problems: InputProblem[]): Promise<string[]> {
-  const files: string[] = [];
-  const visit = async (p: string, named: string): Promise<void> => {
+/**
+ * Every .yaml/.yml file the paths name (folders recursively, sorted), without repeats, each with
+ * the index of the first path that named it.
+ */
+async function policyFiles(
+  paths: readonly string[],
+  cwd: string,
+  problems: InputProblem[],
+): Promise<{ file: string; pathIndex: number }[]> {
+  const files = new Map<string, number>();
+  const visit = async (p: string, named: string, pathIndex: number): Promise<void> => {
     const info = await stat(p).catch(() => null);
     if (!info) {
       problems.push({ file: named, line: 0, column: 0, message: 'no such policy file or folder' });
     } else if (info.isDirectory()) {
       const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit(path.join(p, e.name), named);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit(path.join(p, e.name), named, pathIndex);
       }
-    } else {
-      files.push(p);
+    } else if (!files.has(p)) {
+      files.set(p, pathIndex);
     }
   };
-  for (const p of paths) await visit(p === BUILTIN ? builtinPolicyDir() : path.resolve(cwd, p), p);
-  return [...new Set(files)];
+  for (const [i, p] of paths.entries()) await visit(p === BUILTIN ? builtinPolicyDir() : path.resolve(cwd, p), p, i);
+  return [...files].map(([file, index]) => ({ file, pathIndex: index }));
 }
 
 /** The shipped `policies/` folder: found from this module's place, in src/ and in a bundled dist/. */

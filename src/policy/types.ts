@@ -27,6 +27,13 @@ export interface PolicyDefinition {
   tests: PolicyTest[];
   /** Where `- id:` of this policy stands. */
   location: SourceLocation;
+  /** Index, in the path list given to loadPolicies, of the entry that named this policy's file. */
+  pathIndex?: number;
+  /**
+   * Where that entry is written (the `policies` item of steward.yaml, or `--policies`); null
+   * when nobody named it (the default pack). Filled by the run, not by the loader.
+   */
+  origin?: SourceLocation | null;
   /** Position of each field's value, e.g. fieldLocations.assert. */
   fieldLocations: Partial<Record<string, SourceLocation>>;
 }

@@ -5,8 +5,12 @@
 // keeps its most severe ones and one closing `::notice::` per capped level says how many more
 // there are. The closing notices count against the notice cap, so notices get fewer slots.
 // `selectAnnotations` is shared with the Action, which emits the same list via @actions/core.
+// An annotation can only sit on a file of the repository: a finding of a policy defined outside
+// it (the built-in pack) sits on the steward.yaml `policies` entry that brought the policy in,
+// and one with no such place carries no file (repo-location.ts decides).
 import { type Formatter, findingSubject, severityRank } from './formatter.js';
-import type { Finding, Report, Severity, SourceLocation } from './model.js';
+import type { Finding, PolicyResult, Report, Severity, SourceLocation } from './model.js';
+import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
 
 export const ANNOTATION_CAP = 10;
 /** Findings already in the baseline are accepted debt: listed in the summary, not annotated. */
@@ -61,12 +65,12 @@ function where(loc: SourceLocation | null): AnnotationProperties {
   return p;
 }
 
-function annotate(f: Finding): Annotation {
+function annotate(f: Finding, policy: PolicyResult | undefined): Annotation {
   const prefix = f.status === 'error' ? 'could not evaluate: ' : '';
   return {
     level: annotationLevel(f),
     message: `${findingSubject(f)}: ${prefix}${f.message}`,
-    properties: { title: `${f.policy} (${f.severity})`, ...where(f.location) },
+    properties: { title: `${f.policy} (${f.severity})`, ...where(findingRepoLocation(f, policy).location) },
   };
 }
 
@@ -92,14 +96,15 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
     .map((p) => ({
       level: 'error' as const,
       message: `could not evaluate: ${p.error}`,
-      properties: { title: `${p.id} (${p.severity})`, ...where(p.location) },
+      properties: { title: `${p.id} (${p.severity})`, ...where(policyRepoLocation(p).location) },
     }));
   const pool: Record<AnnotationLevel, Annotation[]> = {
     error: [...policyErrors],
     warning: [],
     notice: [],
   };
-  for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f));
+  const policies = new Map(report.policies.map((p) => [p.id, p]));
+  for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy)));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);

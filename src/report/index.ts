@@ -39,5 +39,6 @@ export {
 } from './github.js';
 export { toJsonReport } from './json.js';
 export { JOB_SUMMARY_MAX_BYTES, renderMarkdown } from './markdown.js';
+export { findingRepoLocation, insideRoot, policyRepoLocation, type RepoPlacement } from './repo-location.js';
 export { toSarif } from './sarif.js';
 export { TEXT_DEFAULT_WIDTH } from './text.js';

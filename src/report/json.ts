@@ -26,7 +26,8 @@ function waiver(w: WaiverRef): Json {
 }
 
 function policy(p: PolicyResult): Json {
-  return ordered({ ...p, location: location(p.location) }, [
+  const origin = p.origin === undefined ? {} : { origin: location(p.origin) };
+  return ordered({ ...p, location: location(p.location), ...origin }, [
     'id',
     'severity',
     'resource',
@@ -38,6 +39,7 @@ function policy(p: PolicyResult): Json {
     'description',
     'tags',
     'location',
+    'origin',
     'resourceIds',
   ]);
 }

@@ -64,6 +64,12 @@ export interface PolicyResult {
   resourceIds: string[];
   /** Where the policy is defined. */
   location: SourceLocation | null;
+  /**
+   * Where the config brought the policy in: the `policies` entry of steward.yaml (or
+   * `--policies`, line 0); null when nobody named it. SARIF and annotations place live-kind
+   * findings here when `location` lies outside the repository (the built-in pack).
+   */
+  origin?: SourceLocation | null;
   tags: string[];
 }
 

@@ -7,12 +7,15 @@
 //   `toolExecutionNotifications` (level error) of the one invocation, whose
 //   `executionSuccessful` is false when the gate is `error`.
 // - Expired and stale waivers are `toolConfigurationNotifications` pointing at the waiver.
-// - Every result has a physical location: a declared resource points at its manifest line, a
-//   live one at its policy's line (the engine fills `finding.location`; the policy's location
-//   is the fallback).
+// - Every result has a physical location (code scanning rejects the whole log otherwise): a
+//   declared resource points at its manifest line, a live one at its policy's line (the engine
+//   fills `finding.location`; the policy's location is the fallback). A policy file outside
+//   the repository (the built-in pack) cannot be mapped by code scanning: its findings point
+//   at the steward.yaml `policies` entry that brought it in (repo-location.ts decides), and
+//   `properties.policyLocation` and the rule's help still name the policy's own file:line.
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { type FormatOptions, type Formatter, findingSubject, waiverTarget } from './formatter.js';
+import { type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
 import type {
   Finding,
   PolicyResult,
@@ -21,6 +24,7 @@ import type {
   SourceLocation,
   WaiverRef,
 } from './model.js';
+import { findingRepoLocation, policyRepoLocation, type RepoPlacement } from './repo-location.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 /** Key of `partialFingerprints`; bump the version when the fingerprint recipe changes. */
@@ -73,8 +77,13 @@ function physical(loc: SourceLocation): Sarif.Location {
   };
 }
 
-function locations(f: Finding, policy: PolicyResult | undefined): Sarif.Location[] {
-  const loc = f.location ?? policy?.location ?? null;
+/** The repository place, else (nothing in the repository fits) the location as it is. */
+function shownAt(placed: RepoPlacement, own: SourceLocation | null): SourceLocation | null {
+  return placed.location ?? own;
+}
+
+function locations(f: Finding, policy: PolicyResult | undefined, placed: RepoPlacement): Sarif.Location[] {
+  const loc = shownAt(placed, f.location ?? policy?.location ?? null);
   const logical: Sarif.LogicalLocation = {
     name: f.resource.id,
     fullyQualifiedName: `${f.resource.kind}/${f.resource.id}${f.path ? `/${f.path}` : ''}`,
@@ -84,9 +93,19 @@ function locations(f: Finding, policy: PolicyResult | undefined): Sarif.Location
   return [{ ...base, logicalLocations: [logical] }];
 }
 
+/** Where the policy is defined, and where its findings are shown when that is elsewhere. */
+function definedAt(p: PolicyResult, code: (s: string) => string): string {
+  if (!p.location) return '';
+  const defined = `Defined in ${code(p.location.file)} line ${p.location.line}`;
+  const placed = policyRepoLocation(p);
+  if (!placed.policyLocation || !placed.location) return `\n\n${defined}.`;
+  const entry = `${code(placed.location.file)} line ${placed.location.line}`;
+  return `\n\n${defined}, outside the repository; brought in by the ${code('policies')} entry at ${entry}, where its findings on live resources are shown.`;
+}
+
 function rule(p: PolicyResult): Sarif.ReportingDescriptor {
-  const where = p.location ? `\n\nDefined in \`${p.location.file}\` line ${p.location.line}.` : '';
-  const text = `${p.title}\n\n${p.description}\n\nSeverity: ${p.severity}. Resource kind: ${p.resource}.`;
+  const where = definedAt(p, (s) => `\`${s}\``);
+  const text = `${p.title}\n\n${p.description}\n\nSeverity: ${p.severity}. Resource kind: ${p.resource}.${definedAt(p, (s) => s)}`;
   return {
     id: p.id,
     name: p.id,
@@ -116,14 +135,21 @@ function result(
   policies: Map<string, PolicyResult>,
   baseline: boolean,
 ): Sarif.Result {
+  const policy = policies.get(f.policy);
+  const placed = findingRepoLocation(f, policy);
   const r: Sarif.Result = {
     ruleId: f.policy,
     level: LEVEL[f.severity],
     kind: 'fail',
     message: { text: `${findingSubject(f)}: ${f.message}` },
-    locations: locations(f, policies.get(f.policy)),
+    locations: locations(f, policy, placed),
     partialFingerprints: { [FINGERPRINT_KEY]: f.fingerprint },
-    properties: { severity: f.severity, resource: f.resource, path: f.path },
+    properties: {
+      severity: f.severity,
+      resource: f.resource,
+      path: f.path,
+      ...(placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}),
+    },
   };
   const ruleIndex = index.get(f.policy);
   if (ruleIndex !== undefined) r.ruleIndex = ruleIndex;
@@ -187,14 +213,17 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
   const errors = [
     ...report.policies
       .filter((p) => p.error)
-      .map((p) => errorNotification(`${p.id}: ${p.error}`, p.id, p.location, index)),
+      .map((p) => errorNotification(`${p.id}: ${p.error}`, p.id, shownAt(policyRepoLocation(p), p.location), index)),
     ...report.findings
       .filter((f) => f.status === 'error')
       .map((f) =>
         errorNotification(
           `${findingSubject(f)}: ${f.message}`,
           f.policy,
-          f.location ?? policies.get(f.policy)?.location ?? null,
+          shownAt(
+            findingRepoLocation(f, policies.get(f.policy)),
+            f.location ?? policies.get(f.policy)?.location ?? null,
+          ),
           index,
         ),
       ),

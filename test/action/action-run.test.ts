@@ -80,6 +80,12 @@ describe('the action on the demo instance', () => {
     expect(sarif.version).toBe('2.1.0');
     const results = sarif.runs[0].results as { ruleId: string; suppressions?: unknown[] }[];
     expect(results.filter((r) => !r.suppressions?.length)).toHaveLength(DEMO_VIOLATIONS);
+    // The pack lives in the action's checkout, outside the workspace: its results sit on the
+    // workspace's steward.yaml (the `builtin` entry), never on a path code scanning cannot map.
+    const uris = sarif.runs[0].results.map(
+      (r: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => r.locations[0].physicalLocation.artifactLocation.uri,
+    );
+    for (const uri of uris) expect(uri).toMatch(/^(permissions\/|steward\.yaml$)/);
     const report = JSON.parse(readFileSync(join(workspace, 'out/steward.json'), 'utf8')) as Report;
     expect(report.summary).toMatchObject({ violations: DEMO_VIOLATIONS, waived: DEMO_WAIVED, errors: 0, gate: 'fail' });
     expect(report.instance).toBe(sandbox.baseUrl);
@@ -101,14 +107,15 @@ describe('the action on the demo instance', () => {
     );
     const dataFile = run.commands.find((c) => c.properties.file === 'permissions/data-files/42.yaml');
     expect(dataFile).toBeDefined();
-    // Built-in pack policies live with the action, not in the repository: shown without a file.
+    // Built-in pack policies live with the action, not in the repository: their findings sit on
+    // the `policies: [builtin]` entry of the workspace's steward.yaml that brought them in.
     const builtin = run.commands.filter((c) => c.properties.title === 'certified-datasets-need-owner-group (high)');
-    expect(builtin.map((c) => [c.command, c.properties.file])).toEqual([
-      ['error', undefined],
-      ['error', undefined],
+    expect(builtin.map((c) => [c.command, c.properties.file, c.properties.line, c.properties.col])).toEqual([
+      ['error', 'steward.yaml', '4', '12'],
+      ['error', 'steward.yaml', '4', '12'],
     ]);
-    // No annotation carries an absolute path.
-    for (const c of run.commands) if (c.properties.file) expect(c.properties.file).toMatch(/^permissions\//);
+    // Every annotation with a file names a file of the workspace.
+    for (const c of run.commands) if (c.properties.file) expect(c.properties.file).toMatch(/^(permissions\/|steward\.yaml$)/);
   });
 
   test('writes the verdict and the findings table to the job summary', () => {

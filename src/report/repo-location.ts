@@ -1,0 +1,53 @@
+// Where a finding is shown in the repository, for the formats GitHub maps onto the repo's files
+// (SARIF for code scanning, workflow annotations). Report locations are relative to the run's
+// root (the cwd, or GITHUB_WORKSPACE in the Action). A policy of the built-in pack lives
+// outside it (node_modules/steward/policies, or the action's own checkout), so a live-kind
+// finding located at its policy's line would point at a file code scanning cannot map: such a
+// finding is placed at its policy's ORIGIN instead, the steward.yaml `policies` entry that
+// brought the policy in. This is the one place that decides "is this location inside the root".
+import type { Finding, PolicyResult, SourceLocation } from './model.js';
+
+/** A file of the repository: relative, not above the root, not inside an installed package. */
+export function insideRoot(loc: SourceLocation): boolean {
+  const file = loc.file.replace(/\\/g, '/');
+  if (file === '' || file.startsWith('/') || /^[A-Za-z]:/.test(file)) return false;
+  if (file === '..' || file.startsWith('../')) return false;
+  return !/(^|\/)node_modules(\/|$)/.test(file);
+}
+
+/** A position in a file, not a flag or another line-less source (`--policies`). */
+function isFilePosition(loc: SourceLocation): boolean {
+  return loc.line > 0 && insideRoot(loc);
+}
+
+export interface RepoPlacement {
+  /** Where to show it in the repository; null when no file of the repository fits. */
+  location: SourceLocation | null;
+  /** The policy's own definition, when `location` is its origin instead (else null). */
+  policyLocation: SourceLocation | null;
+}
+
+/**
+ * `location` (a finding's, or a policy's own) as a place in the repository. Only a location in
+ * the policy's own file moves to the origin: a manifest outside the root is not the policy's.
+ */
+function place(location: SourceLocation | null, policy: PolicyResult | undefined): RepoPlacement {
+  if (location && insideRoot(location)) return { location, policyLocation: null };
+  const own = policy?.location ?? null;
+  const origin = policy?.origin ?? null;
+  const isPolicyFile = location === null || (own !== null && location.file === own.file);
+  if (isPolicyFile && origin && isFilePosition(origin)) {
+    return { location: origin, policyLocation: location ?? own };
+  }
+  return { location: null, policyLocation: null };
+}
+
+/** Where a finding goes in the repository (its own location falls back to its policy's). */
+export function findingRepoLocation(f: Finding, policy: PolicyResult | undefined): RepoPlacement {
+  return place(f.location ?? policy?.location ?? null, policy);
+}
+
+/** Where a policy (its evaluation error, its rule) goes in the repository. */
+export function policyRepoLocation(policy: PolicyResult): RepoPlacement {
+  return place(policy.location, policy);
+}
