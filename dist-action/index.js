@@ -66344,9 +66344,6 @@ function journalEntry(plan2, change2) {
   };
 }
 
-// src/fix/plan.ts
-import { createHash as createHash4 } from "node:crypto";
-
 // src/fix/diff.ts
 function itemIdentity(item) {
   if (isObject3(item)) {
@@ -66420,6 +66417,21 @@ function show(v2) {
 }
 function isObject3(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+}
+
+// src/fix/identity.ts
+import { createHash as createHash4 } from "node:crypto";
+function uniqueManifests(refs) {
+  const byFile = /* @__PURE__ */ new Map();
+  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
+  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+function planId(changes, manifests) {
+  const material = JSON.stringify({
+    changes: changes.map((c2) => [c2.resource.kind, c2.resource.id, c2.request]),
+    manifests: manifests.map((m2) => [m2.file, m2.sha256])
+  });
+  return createHash4("sha256").update(material).digest("hex").slice(0, 16);
 }
 
 // src/fix/resume.ts
@@ -66639,18 +66651,6 @@ function listSize(doc2, path9) {
   const m2 = path9 === null ? null : /^(\w+)\[\d+\]$/.exec(path9);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
-}
-function uniqueManifests(refs) {
-  const byFile = /* @__PURE__ */ new Map();
-  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
-  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
-}
-function planId(changes, manifests) {
-  const material = JSON.stringify({
-    changes: changes.map((c2) => [c2.resource.kind, c2.resource.id, c2.request]),
-    manifests: manifests.map((m2) => [m2.file, m2.sha256])
-  });
-  return createHash4("sha256").update(material).digest("hex").slice(0, 16);
 }
 function unique(items) {
   return [...new Set(items)];

@@ -3,10 +3,10 @@
 // violations on one queue make ONE request carrying the complete list after every fix (the
 // permission endpoints replace the whole list). A change is planned only if it narrows access
 // and its final document breaks no selected policy that the original did not break.
-import { createHash } from 'node:crypto';
 import type { Finding } from '../report/model.js';
 import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
 import { describeDiff, describeItemAt, itemKeyAt } from './diff.js';
+import { planId, uniqueManifests } from './identity.js';
 import { describeAlreadyApplied, type ResumeJournal, resumePlan } from './resume.js';
 import type { FixPlan, ManifestRef, NotPlanned, PlannedChange } from './types.js';
 import { PLAN_SCHEMA_VERSION } from './types.js';
@@ -245,21 +245,6 @@ function listSize(doc: ResourceDocument, path: string | null): number {
   const m = path === null ? null : /^(\w+)\[\d+\]$/.exec(path);
   const list = m ? doc[m[1]] : undefined;
   return Array.isArray(list) ? list.length : 0;
-}
-
-export function uniqueManifests(refs: (ManifestRef | null)[]): ManifestRef[] {
-  const byFile = new Map<string, ManifestRef>();
-  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
-  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
-}
-
-/** Hash of the changes' requests and the manifests' sha256s. */
-export function planId(changes: PlannedChange[], manifests: ManifestRef[]): string {
-  const material = JSON.stringify({
-    changes: changes.map((c) => [c.resource.kind, c.resource.id, c.request]),
-    manifests: manifests.map((m) => [m.file, m.sha256]),
-  });
-  return createHash('sha256').update(material).digest('hex').slice(0, 16);
 }
 
 function unique<T>(items: T[]): T[] {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { InputProblem } from '../policy/types.js';
 import type { JournalEntry } from './journal.js';
-import { planId, uniqueManifests } from './plan.js';
+import { planId, uniqueManifests } from './identity.js';
 import type { AlreadyApplied, FixPlan } from './types.js';
 
 /** A journal read for resuming: its entries in file order, and the name shown in the plan. */

@@ -1,0 +1,19 @@
+// What identifies a plan: its manifests (each once) and a hash of its requests and of those
+// manifests' contents. Shared by planning and by resuming from a journal.
+import { createHash } from 'node:crypto';
+import type { ManifestRef, PlannedChange } from './types.js';
+
+export function uniqueManifests(refs: (ManifestRef | null)[]): ManifestRef[] {
+  const byFile = new Map<string, ManifestRef>();
+  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
+  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+
+/** Hash of the changes' requests and the manifests' sha256s. */
+export function planId(changes: PlannedChange[], manifests: ManifestRef[]): string {
+  const material = JSON.stringify({
+    changes: changes.map((c) => [c.resource.kind, c.resource.id, c.request]),
+    manifests: manifests.map((m) => [m.file, m.sha256]),
+  });
+  return createHash('sha256').update(material).digest('hex').slice(0, 16);
+}
