@@ -43484,6 +43484,24 @@ async function mapPool(items, concurrency, fn) {
   return results;
 }
 
+// src/engine/progress.ts
+function kindProgress(kind, onProgress) {
+  let read = 0;
+  let total = 0;
+  const emit = () => onProgress?.({ kind, read, total });
+  return {
+    collected(n4, readNow) {
+      total = n4;
+      read = readNow;
+      emit();
+    },
+    resourceRead() {
+      read += 1;
+      emit();
+    }
+  };
+}
+
 // src/engine/run.ts
 var ENGINE_CONCURRENCY_DEFAULT = 8;
 function partsRead(kind, set) {
@@ -43585,15 +43603,22 @@ async function runPolicies(opts) {
         }
       }
       const policies = opts.policies.filter((p2) => p2.def.resource === name);
+      const progress = kindProgress(name, opts.onProgress);
       if (!Array.isArray(list)) {
+        progress.collected(0, 0);
         const message = `could not collect ${name} resources: ${errorText(list.error)}`;
         for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message)], evaluated: 0, ids: [] });
         return;
       }
       resources += list.length;
+      const readsParts = policies.some(
+        (p2) => partsRead(kind, p2.reads.select).length > 0 || partsRead(kind, p2.reads.judge).length > 0
+      );
+      progress.collected(list.length, readsParts ? 0 : list.length);
       const rows = await mapPool(list, concurrency, async (r3) => {
         const verdicts = [];
         for (const p2 of policies) verdicts.push(await judgeResource(ctx, kind, p2, r3));
+        if (readsParts) progress.resourceRead();
         return verdicts;
       });
       policies.forEach((p2, pi2) => {
@@ -63374,54 +63399,6 @@ function policyWording(data, kinds) {
   };
 }
 
-// src/progress.ts
-var KIND_OF = {
-  listReportSchedules: "reportSchedule",
-  getMisconfiguredReports: "misconfigured report",
-  getDatasetPermissions: "dataset",
-  getCertificationStatus: "certification",
-  getFileByPath: "filesetFile",
-  getCalculatedFieldStatistics: "calculatedFields",
-  listWorkflows: "workflow"
-};
-function withProgress(api, scope, onProgress) {
-  const totals = {
-    dataset: scope.datasets.length || null,
-    filesetFile: Object.values(scope.filesets).reduce((n4, paths) => n4 + paths.length, 0) || null
-  };
-  const read = {};
-  const tick = (operation, n4 = 1) => {
-    const kind = KIND_OF[operation];
-    if (!kind) return;
-    read[kind] = (read[kind] ?? 0) + n4;
-    onProgress({ kind, read: read[kind], total: totals[kind] ?? null });
-  };
-  const single = (operation, call) => async (...args) => {
-    const value = await call(...args);
-    tick(operation, Array.isArray(value) ? value.length : 1);
-    return value;
-  };
-  const paged = (operation, call) => (...args) => ({
-    async *[Symbol.asyncIterator]() {
-      for await (const page of call(...args)) {
-        tick(operation, page.length);
-        yield page;
-      }
-    }
-  });
-  return {
-    ...api,
-    listReportSchedules: paged("listReportSchedules", api.listReportSchedules.bind(api)),
-    getMisconfiguredReports: paged("getMisconfiguredReports", api.getMisconfiguredReports.bind(api)),
-    getDatasetPermissions: single("getDatasetPermissions", api.getDatasetPermissions.bind(api)),
-    getCertificationStatus: single("getCertificationStatus", api.getCertificationStatus.bind(api)),
-    getFileByPath: single("getFileByPath", api.getFileByPath.bind(api)),
-    getCalculatedFieldStatistics: single("getCalculatedFieldStatistics", api.getCalculatedFieldStatistics.bind(api)),
-    listWorkflows: single("listWorkflows", api.listWorkflows.bind(api)),
-    stats: () => api.stats()
-  };
-}
-
 // src/resources/index.ts
 var import_ajv6 = __toESM(require_ajv(), 1);
 
@@ -65252,8 +65229,7 @@ async function withConnection(options, prepared, fn) {
   }
 }
 async function evaluateOn(options, prepared, connection) {
-  const wrapped = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
-  const api = options.onProgress ? withProgress(wrapped, prepared.config.scope, options.onProgress) : wrapped;
+  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? /* @__PURE__ */ new Date();
   const t0 = performance.now();
   const run2 = await runPolicies({
@@ -65264,7 +65240,8 @@ async function evaluateOn(options, prepared, connection) {
     manifestFiles: prepared.config.manifestFiles,
     displayRoot: prepared.cwd,
     now: startedAt,
-    concurrency: prepared.config.concurrency
+    concurrency: prepared.config.concurrency,
+    onProgress: options.onProgress
   });
   if (options.writeBaseline) {
     const file = path6.resolve(prepared.cwd, options.writeBaseline);

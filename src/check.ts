@@ -9,7 +9,7 @@ import type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types
 import { type Config, displayPath, loadConfig, packageVersion } from './config/index.js';
 import { demoConfigPath } from './config/paths.js';
 import { readBaseline, writeBaseline } from './engine/baseline.js';
-import { type RunResult, runPolicies } from './engine/run.js';
+import { type ProgressEvent, type RunResult, runPolicies } from './engine/run.js';
 import { buildReport, exitCodeForGate } from './engine/verdict.js';
 import { loadWaivers } from './engine/waivers.js';
 import { InputError } from './errors.js';
@@ -17,14 +17,13 @@ import { type CompiledPolicy, compilePolicy } from './policy/compile.js';
 import { loadPolicies } from './policy/loader.js';
 import type { InputProblem, PolicyDefinition } from './policy/types.js';
 import type { FailOn, Report, WaiverRef } from './report/model.js';
-import { type ProgressEvent, withProgress } from './progress.js';
 import { RESOURCE_KINDS } from './resources/index.js';
 import { loadManifests } from './resources/manifests.js';
 import { startSandbox } from './sandbox/index.js';
 import type { Sandbox, SandboxOptions } from './sandbox/types.js';
 import { readSnapshot, replayApi } from './snapshot/index.js';
 
-export type { ProgressEvent } from './progress.js';
+export type { ProgressEvent } from './engine/run.js';
 
 export interface CheckOptions {
   /** steward.yaml; default ./steward.yaml if present (demo/steward.yaml with `sandbox`). */
@@ -55,7 +54,7 @@ export interface CheckOptions {
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'token' | 'workflowToken' | 'workflowUrl' | 'onRequest'>>;
   /** Called for every HTTP attempt (the --verbose log). Never carries the token. */
   onRequest?: (event: RequestLogEvent) => void;
-  /** Progress of collection per resource kind (the CLI shows it on a TTY). */
+  /** Per resource kind, resources read of resources to read (the CLI shows it on a TTY). */
   onProgress?: (event: ProgressEvent) => void;
   /** Wraps the API before the run (the snapshot recorder uses it). */
   wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
@@ -234,8 +233,7 @@ export async function withConnection<T>(
 
 /** Evaluates a prepared run over an open connection. */
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
-  const wrapped = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
-  const api = options.onProgress ? withProgress(wrapped, prepared.config.scope, options.onProgress) : wrapped;
+  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? new Date();
   const t0 = performance.now();
   const run = await runPolicies({
@@ -247,6 +245,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     displayRoot: prepared.cwd,
     now: startedAt,
     concurrency: prepared.config.concurrency,
+    onProgress: options.onProgress,
   });
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);

@@ -3,8 +3,10 @@
 import { type Command, Option } from 'commander';
 import type { CheckOptions, ProgressEvent } from '../check.js';
 import type { RequestLogEvent } from '../client/types.js';
+import { ProgressState } from '../progress.js';
 import { FORMATS } from '../report/index.js';
 import type { FailOn } from '../report/model.js';
+import { RESOURCE_KIND_NAMES } from '../resources/index.js';
 import type { CliIo } from './io.js';
 import { redact, warn } from './io.js';
 import {
@@ -65,12 +67,27 @@ export function requestLogger(io: CliIo, secrets: (string | null | undefined)[])
   };
 }
 
-/** One rewritten stderr line per kind: `reading dataset 12/25`; only on a TTY. */
+/** Terminal width assumed when stderr does not tell it. */
+export const PROGRESS_COLUMNS_DEFAULT = 80;
+/** Least time between two redraws of the progress line (a kind finishing always redraws). */
+export const PROGRESS_REDRAW_MS = 100;
+
+/**
+ * On a TTY only: one stderr line for all kinds, rewritten in place, kept one column short of
+ * the terminal so it never wraps. The commands clear it before the report.
+ */
 export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | undefined {
   if (!io.stderr.isTTY) return undefined;
+  const state = new ProgressState(RESOURCE_KIND_NAMES);
+  let drawnAt = Number.NEGATIVE_INFINITY;
   return (e) => {
-    const of = e.total !== null ? `/${e.total}` : '';
-    io.stderr.write(`\r\x1b[2Kreading ${e.kind} ${e.read}${of}`);
+    state.update(e);
+    const now = performance.now();
+    if (e.read < e.total && now - drawnAt < PROGRESS_REDRAW_MS) return;
+    drawnAt = now;
+    // process.stderr has `columns` on a terminal; CliIo does not declare it.
+    const columns = (io.stderr as { columns?: number }).columns ?? PROGRESS_COLUMNS_DEFAULT;
+    io.stderr.write(`\r\x1b[2K${state.line(columns - 1)}`);
   };
 }
 

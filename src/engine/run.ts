@@ -1,15 +1,19 @@
 // One evaluation run (DESIGN §1, §5): collect each needed kind once, load document parts
 // lazily (phase 1: parts the selection reads; phase 2: parts only the judgement reads, for
-// resources with a selected item), evaluate, and turn outcomes into raw findings.
+// resources with a selected item), evaluate, and turn outcomes into raw findings. Progress
+// per kind is reported through a callback (engine/progress.ts), never written anywhere.
 import type { InstanceApi } from '../client/types.js';
 import { InputError } from '../errors.js';
+import type { CompiledPolicy } from '../policy/compile.js';
 import type { Finding, PolicyResult } from '../report/model.js';
 import type { CollectedResource, ResourceKind, Scope } from '../resources/types.js';
-import type { CompiledPolicy } from '../policy/compile.js';
 import { judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { mapPool } from './pool.js';
+import { kindProgress, type ProgressEvent } from './progress.js';
+
+export type { ProgressEvent } from './progress.js';
 
 /** Resources evaluated at once when no concurrency is given (the client limits HTTP anyway). */
 export const ENGINE_CONCURRENCY_DEFAULT = 8;
@@ -23,6 +27,8 @@ export interface RunOptions {
   displayRoot: string;
   now: Date;
   concurrency?: number;
+  /** Per kind, resources read of resources to read (see ProgressEvent). */
+  onProgress?: (event: ProgressEvent) => void;
 }
 
 export interface RunResult {
@@ -159,16 +165,24 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         }
       }
       const policies = opts.policies.filter((p) => p.def.resource === name);
+      const progress = kindProgress(name, opts.onProgress);
       if (!Array.isArray(list)) {
+        progress.collected(0, 0);
         const message = `could not collect ${name} resources: ${errorText(list.error)}`;
         for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message)], evaluated: 0, ids: [] });
         return;
       }
       resources += list.length;
+      // Without a policy reading a part, collecting a resource was its only read.
+      const readsParts = policies.some(
+        (p) => partsRead(kind, p.reads.select).length > 0 || partsRead(kind, p.reads.judge).length > 0,
+      );
+      progress.collected(list.length, readsParts ? 0 : list.length);
       const rows = await mapPool(list, concurrency, async (r) => {
         const verdicts: ResourceVerdict[] = [];
         // Policies run one after another per resource so they share its loaded parts.
         for (const p of policies) verdicts.push(await judgeResource(ctx, kind, p, r));
+        if (readsParts) progress.resourceRead();
         return verdicts;
       });
       policies.forEach((p, pi) => {

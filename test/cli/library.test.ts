@@ -1,7 +1,6 @@
 // The library API in-process: check(), exitCodeFor(), InputError before any request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, exitCodeFor, InputError } from '../../src/index.js';
-import type { ProgressEvent } from '../../src/progress.js';
+import { check, exitCodeFor, InputError, type ProgressEvent } from '../../src/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { findingKeys, PLANTED, REPO, tempDir } from './helpers.js';
@@ -28,9 +27,21 @@ describe('check()', () => {
     expect(findingKeys(report)).toEqual(PLANTED);
     expect(exitCodeFor(report)).toBe(1);
     expect(report.http.requests).toBe(sandbox.totalRequests());
-    const datasets = progress.filter((e) => e.kind === 'dataset');
-    expect(datasets.at(-1)).toEqual({ kind: 'dataset', read: 25, total: 25 });
-    expect(progress.find((e) => e.kind === 'workflow')).toEqual({ kind: 'workflow', read: sandbox.state.workflows.length, total: null });
+    // Per kind: resources read of resources to read, ending all read.
+    const last = Object.fromEntries(progress.map((e) => [e.kind, e]));
+    const n = { schedules: sandbox.state.schedules.length, workflows: sandbox.state.workflows.length };
+    const cards = new Set(sandbox.state.schedules.map((s) => String(s.cardId))).size;
+    expect(last).toEqual({
+      reportSchedule: { kind: 'reportSchedule', read: n.schedules, total: n.schedules },
+      dataset: { kind: 'dataset', read: 25, total: 25 },
+      card: { kind: 'card', read: cards, total: cards },
+      queue: { kind: 'queue', read: 4, total: 4 },
+      dataFile: { kind: 'dataFile', read: 3, total: 3 },
+      filesetFile: { kind: 'filesetFile', read: 3, total: 3 },
+      calculatedFields: { kind: 'calculatedFields', read: 1, total: 1 },
+      workflow: { kind: 'workflow', read: n.workflows, total: n.workflows },
+    });
+    expect(progress.filter((e) => e.kind === 'dataset').map((e) => e.read)).toEqual([...Array(26).keys()]);
   });
 
   it('throws one InputError naming what a live run lacks, before any request', async () => {

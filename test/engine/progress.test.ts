@@ -1,0 +1,127 @@
+// Progress per resource kind: totals known once a kind is collected, read counted as each
+// resource's needed reads come back, every kind ending with all read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProgressEvent, runPolicies } from '../../src/engine/run.js';
+import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
+import { loadPolicies } from '../../src/policy/loader.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { compilePolicies, type Demo, demoManifests, demoScope, NOW, ROOT, startDemo } from './harness.js';
+
+const ID_ONLY = `
+policies:
+  - id: dataset-ids-are-prefixed
+    title: Dataset ids are prefixed
+    description: Reads only the id, which the scope names.
+    severity: low
+    resource: dataset
+    assert: resource.id.startsWith('ds-')
+    message: "Dataset {{ resource.id }} is not prefixed"
+`;
+
+let demo: Demo;
+let pack: CompiledPolicy[];
+beforeAll(async () => {
+  demo = await startDemo();
+  pack = (await loadPolicies(['builtin'], { kinds: RESOURCE_KINDS, cwd: ROOT })).map((d) => compilePolicy(d));
+});
+afterAll(() => demo.close());
+
+async function progressOf(policies: CompiledPolicy[]): Promise<ProgressEvent[]> {
+  const events: ProgressEvent[] = [];
+  await runPolicies({
+    policies,
+    api: demo.api(),
+    kinds: RESOURCE_KINDS,
+    scope: demoScope(),
+    manifestFiles: demoManifests(),
+    displayRoot: ROOT,
+    now: NOW,
+    onProgress: (e) => events.push({ ...e }),
+  });
+  return events;
+}
+
+/** Totals never change once sent, read only grows and never passes the total. */
+function expectMonotonic(events: ProgressEvent[]): void {
+  const last = new Map<string, ProgressEvent>();
+  for (const e of events) {
+    const before = last.get(e.kind);
+    expect(e.read).toBeLessThanOrEqual(e.total);
+    if (before) {
+      expect(e.total).toBe(before.total);
+      expect(e.read).toBeGreaterThan(before.read);
+    }
+    last.set(e.kind, e);
+  }
+}
+
+const finalByKind = (events: ProgressEvent[]) => Object.fromEntries(events.map((e) => [e.kind, `${e.read}/${e.total}`]));
+const ofKind = (events: ProgressEvent[], kind: string) => events.filter((e) => e.kind === kind);
+/** 0/n, 1/n, …, n/n: the total once collected, then one resource at a time. */
+const oneByOne = (kind: string, n: number) => Array.from({ length: n + 1 }, (_, read) => ({ kind, read, total: n }));
+
+describe('runPolicies onProgress', () => {
+  it('the demo pack: every kind ends all read; kinds with parts count one resource at a time', async () => {
+    demo.sandbox.configure({ misconfiguredStatus: 200, workflowGrant: true });
+    const events = await progressOf(pack);
+    expectMonotonic(events);
+    const state = demo.sandbox.state;
+    const schedules = state.schedules.length;
+    const cards = new Set(state.schedules.map((s) => String(s.cardId))).size;
+    expect(finalByKind(events)).toEqual({
+      dataFile: '3/3',
+      queue: '4/4',
+      dataset: '25/25',
+      card: `${cards}/${cards}`,
+      reportSchedule: `${schedules}/${schedules}`,
+      calculatedFields: '1/1',
+      filesetFile: '3/3',
+      workflow: `${state.workflows.length}/${state.workflows.length}`,
+    });
+    expect(ofKind(events, 'dataset')).toEqual(oneByOne('dataset', 25));
+    expect(ofKind(events, 'card')).toEqual(oneByOne('card', cards));
+    // Schedule policies read `misconfigured`; the other kinds have no parts: read when collected.
+    expect(ofKind(events, 'reportSchedule')).toEqual(oneByOne('reportSchedule', schedules));
+    for (const kind of ['dataFile', 'queue', 'calculatedFields', 'filesetFile', 'workflow']) expect(ofKind(events, kind)).toHaveLength(1);
+  });
+
+  it('a dataset counts as read only once its certification has come back', async () => {
+    demo.sandbox.resetCounts();
+    const [policy] = pack.filter((p) => p.id === 'certified-datasets-need-owner-group');
+    const answered: number[] = [];
+    const events: ProgressEvent[] = [];
+    await runPolicies({
+      policies: [policy],
+      api: demo.api(),
+      kinds: RESOURCE_KINDS,
+      scope: demoScope(),
+      manifestFiles: demoManifests(),
+      displayRoot: ROOT,
+      now: NOW,
+      onProgress: (e) => {
+        events.push({ ...e });
+        answered.push(demo.sandbox.counts.getCertificationStatus);
+      },
+    });
+    expect(events).toEqual(oneByOne('dataset', 25));
+    expect(events.filter((e, i) => answered[i] < e.read)).toEqual([]);
+    expect(demo.sandbox.counts.getCertificationStatus).toBe(25);
+  });
+
+  it('a kind whose policies read no part is read when collected, with no request', async () => {
+    demo.sandbox.resetCounts();
+    const events = await progressOf(compilePolicies(ID_ONLY));
+    expect(events).toEqual([{ kind: 'dataset', read: 25, total: 25 }]);
+    expect(demo.sandbox.totalRequests()).toBe(0);
+  });
+
+  it('a kind that cannot be collected ends at 0/0', async () => {
+    demo.sandbox.configure({ misconfiguredStatus: 200, workflowGrant: false });
+    try {
+      const events = await progressOf(pack.filter((p) => p.def.resource === 'workflow'));
+      expect(events).toEqual([{ kind: 'workflow', read: 0, total: 0 }]);
+    } finally {
+      demo.sandbox.configure({ misconfiguredStatus: 200, workflowGrant: true });
+    }
+  });
+});
