@@ -2,7 +2,7 @@
 // anything else); stderr carries progress (on a TTY only), warnings and errors.
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
   cwd: string;
 }

@@ -85,8 +85,7 @@ export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | unde
     const now = performance.now();
     if (e.read < e.total && now - drawnAt < PROGRESS_REDRAW_MS) return;
     drawnAt = now;
-    // process.stderr has `columns` on a terminal; CliIo does not declare it.
-    const columns = (io.stderr as { columns?: number }).columns ?? PROGRESS_COLUMNS_DEFAULT;
+    const columns = io.stderr.columns ?? PROGRESS_COLUMNS_DEFAULT;
     io.stderr.write(`\r\x1b[2K${state.line(columns - 1)}`);
   };
 }
