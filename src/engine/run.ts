@@ -8,7 +8,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import type { Finding, PolicyResult } from '../report/model.js';
 import type { CollectedResource, ResourceKind, Scope } from '../resources/types.js';
 import { judgeItems, selectItems } from './evaluate.js';
-import { errorFinding, errorText, violationFinding } from './findings.js';
+import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { mapPool } from './pool.js';
 import { kindProgress, type ProgressEvent } from './progress.js';
@@ -214,8 +214,10 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       ids: [],
     };
     checks += acc.evaluated;
-    findings.push(...acc.findings);
+    // Resources finish in any order under the pool: sort so every run lists them alike.
+    findings.push(...orderFindings(acc.findings));
     results.push(policyResult(p, acc.findings, acc.evaluated, acc.ids));
   }
-  return { results, findings, resources, checks };
+  // Most severe first across policies (a policy's findings share its severity and stay together).
+  return { results, findings: orderBySeverity(findings), resources, checks };
 }

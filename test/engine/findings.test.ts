@@ -83,4 +83,44 @@ describe('finding fields', () => {
       expect(fingerprint({ ...base, ...change })).not.toBe(same);
     }
   });
+
+  it('lists findings by severity, then kind, then resource id naturally (numbers as numbers), the same every run', async () => {
+    const schedules = demo.sandbox.state.schedules;
+    const template = schedules.find((s) => s.id === 9001)!;
+    // Titles sort the listing (the API's orderBy) the other way round from the ids.
+    schedules.push({ ...structuredClone(template), id: 10019, title: 'Aardvark report' });
+    schedules.push({ ...structuredClone(template), id: 950, title: 'Zebra report' });
+    try {
+      const policies = compilePolicies(`
+policies:
+  - id: every-schedule
+    title: Every schedule is flagged
+    description: Flags all schedules.
+    severity: low
+    resource: reportSchedule
+    assert: "false"
+    message: "Schedule flagged"
+  - id: misconfigured
+    title: Misconfigured schedules
+    description: The misconfigured list.
+    severity: high
+    resource: reportSchedule
+    assert: "!resource.misconfigured"
+    message: "{{ resource.title }} is misconfigured"
+`);
+      const run = await demo.run(policies);
+      const ids = (policy: string) => run.findings.filter((f) => f.policy === policy).map((f) => f.resource.id);
+      // The high policy comes first although it is listed second.
+      expect(run.findings.map((f) => f.policy).slice(0, 3)).toEqual(['misconfigured', 'misconfigured', 'misconfigured']);
+      expect(ids('misconfigured')).toEqual(['9001', '9002', '9003']);
+      const all = ids('every-schedule');
+      expect(all[0]).toBe('950');
+      expect(all).toContain('10019');
+      expect(all).toEqual([...all].sort((a, b) => Number(a) - Number(b)));
+      expect((await demo.run(policies)).findings).toEqual(run.findings);
+    } finally {
+      schedules.splice(schedules.findIndex((s) => s.id === 10019), 1);
+      schedules.splice(schedules.findIndex((s) => s.id === 950), 1);
+    }
+  });
 });
