@@ -1,8 +1,9 @@
 // Plans fixes (DESIGN §10): the run's unwaived violations whose policy has a `fix`, grouped by
 // resource. All fixes of one declared resource are applied to its document in turn, so several
-// violations on one queue make ONE request carrying the complete list after every fix (the
-// permission endpoints replace the whole list). A change is planned only if it narrows access
-// and its final document breaks no selected policy that the original did not break.
+// violations on one queue make ONE request carrying the complete list after every kept fix (the
+// permission endpoints replace the whole list). Each fix is kept only if it narrows access and
+// the document after it breaks no selected policy that the original did not break; a refused
+// fix is listed under "not planned" without holding back the resource's other fixes.
 import type { Finding } from '../report/model.js';
 import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
 import { describeDiff, describeItemAt, itemKeyAt } from './diff.js';
@@ -119,52 +120,95 @@ async function planResource(
     notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), 'the resource was not collected in this run'));
   } else if (stateSteps.length > 0) {
     const result = await planState(input, resource, kind, stateSteps, manifest);
-    if ('reason' in result) notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), result.reason));
-    else changes.push(result);
+    for (const b of result.blocked) notPlanned.push(refuse(b.findings, b.reason));
+    if (result.change) changes.push(result.change);
   }
   changes.push(...planActions(resource, actionSteps, manifest));
   return { changes, notPlanned };
 }
 
+interface StatePlan {
+  change: Omit<PlannedChange, 'n'> | null;
+  /** Fixes left out, each with why (a refused fix does not hold back the others). */
+  blocked: { findings: Finding[]; reason: string }[];
+}
+
+/**
+ * Applies the fixes one by one (in orderSteps' order) and keeps each only if the document after
+ * it widens nothing and breaks no policy the declared state did not break; a refused fix is
+ * listed with its reason and the rest go on. The kept ones make one request.
+ */
 async function planState(
   input: PlanInput,
   resource: CollectedResource,
   kind: ResourceKind,
   steps: Step[],
   manifest: ManifestRef | null,
-): Promise<Omit<PlannedChange, 'n'> | { reason: string }> {
-  if (!kind.write || !kind.send) return { reason: `${kind.name} resources cannot be written` };
+): Promise<StatePlan> {
+  const all = (reason: string): StatePlan => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
+  if (!kind.write || !kind.send) return all(`${kind.name} resources cannot be written`);
   const before = resource.doc;
-  const after = applySteps(before, steps);
-  const widens = kind.widens?.(before, after) ?? null;
-  // Only fixes that narrow access exist: anything else is refused, whatever the fix says.
-  if (widens !== null) return { reason: `refused: the fix would widen access (${widens})` };
-  const diff = describeDiff(before, after);
-  if (diff.length === 0) return { reason: 'the fix changes nothing in the declared state' };
-
   let original: DocViolation[];
-  let fixed: DocViolation[];
   try {
     original = await input.check(resource, before);
-    fixed = await input.check(resource, after);
   } catch (err) {
-    return { reason: `could not re-evaluate the fixed document: ${(err as Error).message}` };
+    return all(`could not re-evaluate the declared document: ${(err as Error).message}`);
   }
   const had = new Set(original.map((v) => violationKey(before, v)));
-  const introduced = fixed.filter((v) => !had.has(violationKey(after, v)));
-  if (introduced.length > 0) {
-    const what = introduced.map((v) => `${v.policy}${v.path ? ` at ${describeItemAt(after, v.path)}` : ''}`).join(', ');
-    return { reason: `the fixed ${kind.name} would break ${what}, which the declared state does not` };
+
+  const blocked: StatePlan['blocked'] = [];
+  const kept: Step[] = [];
+  let after = structuredClone(before);
+  let fixed = original;
+  const removed = new Set<string>();
+  for (const step of orderSteps(steps)) {
+    const path = step.fix.perItem ? step.finding.path : null;
+    // Once an item is removed, later fixes of that same item have nothing left to change.
+    if (path !== null && removed.has(path)) {
+      kept.push(step);
+      continue;
+    }
+    const candidate = step.fix.apply(structuredClone(after), step.value, path);
+    const block = (reason: string) => blocked.push({ findings: [step.finding], reason });
+    const widens = kind.widens?.(before, candidate) ?? null;
+    // Only fixes that narrow access exist: anything else is refused, whatever the fix says.
+    if (widens !== null) {
+      block(`refused: the fix would widen access (${widens})`);
+      continue;
+    }
+    let violations: DocViolation[];
+    try {
+      violations = await input.check(resource, candidate);
+    } catch (err) {
+      block(`could not re-evaluate the fixed document: ${(err as Error).message}`);
+      continue;
+    }
+    const introduced = violations.filter((v) => !had.has(violationKey(candidate, v)));
+    if (introduced.length > 0) {
+      const what = introduced.map((v) => `${v.policy}${v.path ? ` at ${describeItemAt(candidate, v.path)}` : ''}`).join(', ');
+      block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
+      continue;
+    }
+    if (path !== null && listSize(candidate, path) < listSize(after, path)) removed.add(path);
+    after = candidate;
+    fixed = violations;
+    kept.push(step);
+  }
+  if (kept.length === 0) return { change: null, blocked };
+  const diff = describeDiff(before, after);
+  if (diff.length === 0) {
+    blocked.push({ findings: unique(kept.map((s) => s.finding)), reason: 'the fix changes nothing in the declared state' });
+    return { change: null, blocked };
   }
   const still = new Set(fixed.map((v) => violationKey(after, v)));
-  const warnings = unique(steps.map((s) => s.fix.warning).filter((w): w is string => Boolean(w)));
-  for (const f of unique(steps.map((s) => s.finding))) {
+  const warnings = unique(kept.map((s) => s.fix.warning).filter((w): w is string => Boolean(w)));
+  const findings = unique(kept.map((s) => s.finding));
+  for (const f of findings) {
     if (still.has(violationKey(before, { policy: f.policy, path: f.path }))) {
       warnings.push(`the fix does not resolve ${f.policy}${f.path ? ` at ${f.path}` : ''}`);
     }
   }
-  const findings = unique(steps.map((s) => s.finding));
-  return {
+  const change: Omit<PlannedChange, 'n'> = {
     type: 'state',
     policies: unique(findings.map((f) => f.policy)),
     findings: findings.map((f) => f.fingerprint),
@@ -176,31 +220,22 @@ async function planState(
     diff,
     warnings,
   };
+  return { change, blocked };
 }
 
 /**
- * Applies the fixes to a copy of the document. Whole-resource fixes go first, then item fixes
- * from the highest index down, so that removing an item never shifts the index another fix
- * names. Once an item is removed, later fixes of that same item have nothing left to change.
+ * The order fixes are applied in: whole-resource fixes first, then item fixes from the highest
+ * index down, so that removing an item never shifts the index another fix names.
  */
-function applySteps(doc: ResourceDocument, steps: Step[]): ResourceDocument {
-  const order = steps
+function orderSteps(steps: Step[]): Step[] {
+  return steps
     .map((step, i) => ({ step, i, index: pathIndex(step.finding.path) }))
     .sort((a, b) => {
       const ai = a.step.fix.perItem ? a.index : Number.POSITIVE_INFINITY;
       const bi = b.step.fix.perItem ? b.index : Number.POSITIVE_INFINITY;
       return bi - ai || a.i - b.i;
-    });
-  let current = structuredClone(doc);
-  const removed = new Set<string>();
-  for (const { step } of order) {
-    const path = step.fix.perItem ? step.finding.path : null;
-    if (path !== null && removed.has(path)) continue;
-    const sizeBefore = listSize(current, path);
-    current = step.fix.apply(current, step.value, path);
-    if (path !== null && listSize(current, path) < sizeBefore) removed.add(path);
-  }
-  return current;
+    })
+    .map((o) => o.step);
 }
 
 function planActions(resource: CollectedResource, steps: Step[], manifest: ManifestRef | null) {

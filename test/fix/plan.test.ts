@@ -30,6 +30,7 @@ describe('planFixes on the demo manifests', () => {
       [2, 'dataFile', '43', 'PUT', '/api/data/v1/data-files/43/permissions', ['data-files-no-admin-grant']],
       [3, 'queue', 'q-finance-intake', 'POST', '/api/queues/v1/q-finance-intake/permissions', ['queue-no-admin-for-users']],
       [4, 'queue', 'q-hr-requests', 'POST', '/api/queues/v1/q-hr-requests/permissions', ['queue-entries-grant-something']],
+      [5, 'queue', 'q-support-escalations', 'POST', '/api/queues/v1/q-support-escalations/permissions', ['queue-no-admin-for-users']],
     ]);
     expect(plan.changes[0].request.body).toEqual({ publicAccess: false, entries: [{ entityId: '7', grant: 'READ', pass: 'NONE' }] });
     expect(plan.changes[2].request.body).toEqual([
@@ -45,8 +46,15 @@ describe('planFixes on the demo manifests', () => {
       'permissions/data-files/43.yaml',
       'permissions/queues/finance-intake.yaml',
       'permissions/queues/hr-requests.yaml',
+      'permissions/queues/support-escalations.yaml',
     ]);
-    // Revoking ADMIN from user 15 (ADMIN only) would leave an empty entry: a new violation.
+    // Revoking ADMIN from user 15 (ADMIN only) would leave an empty entry: a new violation. That
+    // fix alone is refused; user 12's revoke on the same queue is still planned (change 5).
+    expect(plan.changes[4].request.body).toEqual([
+      { id: 'g-21', name: 'Support Leads', type: 'GROUP', permissions: ['ADMIN', 'READ'] },
+      { id: '12', name: 'Chen Wei', type: 'USER', permissions: ['READ', 'WRITE'] },
+      { id: '15', name: 'On-call Break Glass', type: 'USER', permissions: ['ADMIN'] },
+    ]);
     expect(plan.notPlanned).toEqual([
       expect.objectContaining({
         resource: { kind: 'queue', id: 'q-support-escalations', name: null },
@@ -55,7 +63,9 @@ describe('planFixes on the demo manifests', () => {
           'the fixed queue would break queue-entries-grant-something at permissions[2] USER 15 (On-call Break Glass), which the declared state does not',
       }),
     ]);
-    expect(plan.notPlanned[0].findings).toHaveLength(2);
+    expect(plan.notPlanned[0].findings).toHaveLength(1);
+    expect(plan.changes[4].findings).toHaveLength(1);
+    expect(plan.notPlanned[0].findings).not.toEqual(plan.changes[4].findings);
     expect(sandbox.totalRequests()).toBe(0);
   });
 
@@ -100,6 +110,43 @@ permissions:
     ]);
   });
 
+  it('refuses only the fix that would break another policy; the safe fix of the same queue is planned', async () => {
+    writeFileSync(
+      path.join(root, 'permissions/queues/ops.yaml'),
+      `queue: q-ops
+permissions:
+  - { id: "7", name: Ana, type: USER, permissions: [READ, ADMIN, WRITE] }
+  - { id: "8", name: Bo, type: USER, permissions: [ADMIN] }
+`,
+    );
+    const plan = await planRun(root, clientFor(sandbox), { only: ['queue-no-admin-for-users', 'queue-entries-grant-something'] });
+    const ops = plan.changes.filter((c) => c.resource.id === 'q-ops');
+    expect(ops.map((c) => [c.request.method, c.request.path, c.request.body])).toEqual([
+      [
+        'POST',
+        '/api/queues/v1/q-ops/permissions',
+        [
+          { id: '7', name: 'Ana', type: 'USER', permissions: ['READ', 'WRITE'] },
+          { id: '8', name: 'Bo', type: 'USER', permissions: ['ADMIN'] },
+        ],
+      ],
+    ]);
+    expect(ops[0].diff).toEqual(['permissions[0] USER 7 (Ana) permissions: [READ, ADMIN, WRITE] → [READ, WRITE]']);
+    expect(ops[0].warnings).toEqual([]);
+    const blocked = plan.notPlanned.filter((p) => p.resource.id === 'q-ops');
+    expect(blocked.map((p) => [p.policies, p.findings.length, p.reason])).toEqual([
+      [
+        ['queue-no-admin-for-users'],
+        1,
+        'the fixed queue would break queue-entries-grant-something at permissions[1] USER 8 (Bo), which the declared state does not',
+      ],
+    ]);
+    expect(blocked[0].findings).not.toEqual(ops[0].findings);
+    expect(renderPlanText(plan)).toContain(
+      '- queue q-ops (queue-no-admin-for-users): the fixed queue would break queue-entries-grant-something at permissions[1] USER 8 (Bo)',
+    );
+  });
+
   it('plans nothing for a compliant repo', async () => {
     rmSync(path.join(root, 'permissions/queues/finance-intake.yaml'));
     rmSync(path.join(root, 'permissions/queues/hr-requests.yaml'));
@@ -133,6 +180,6 @@ describe('plan formats', () => {
       ].join('\n'),
     );
     expect(text).toContain('Not planned:\n- queue q-support-escalations (queue-no-admin-for-users): the fixed queue would break');
-    expect(text.split('\n')[0]).toMatch(/^Fix plan [0-9a-f]{16}: 4 changes, 1 not planned$/);
+    expect(text.split('\n')[0]).toMatch(/^Fix plan [0-9a-f]{16}: 5 changes, 1 not planned$/);
   });
 });
