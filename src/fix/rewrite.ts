@@ -65,11 +65,25 @@ function editValue(ctx: Ctx, pair: Pair | null, node: Node | null, value: unknow
   } else if (isScalar(node)) {
     if (sameScalar(node.value, value)) return;
     if (value !== null && typeof value === 'object') throw new ManifestRewriteError(`${where}: expected a scalar`);
-    const range = node.range!;
-    ctx.edits.push({ start: range[0], end: range[1], text: renderScalar(node as Scalar, value) });
+    ctx.edits.push(scalarEdit(ctx.text, node.range!, renderScalar(node as Scalar, value)));
   } else {
     throw new ManifestRewriteError(`${where}: aliases and tags are not supported`);
   }
+}
+
+/**
+ * Replaces a scalar's text. When spaces and a `#` comment follow on the same line, the run of
+ * spaces grows or shrinks by the length change (one space at least), so the comment stays in
+ * its column: `publicAccess: true   # c` → `publicAccess: false  # c`.
+ */
+function scalarEdit(text: string, range: readonly number[], replacement: string): Edit {
+  const [start, end] = range;
+  const gap = / +(?=#)/y;
+  gap.lastIndex = end;
+  const run = gap.exec(text)?.[0].length ?? 0;
+  if (run === 0) return { start, end, text: replacement };
+  const spaces = Math.max(1, run - (replacement.length - (end - start)));
+  return { start, end: end + run, text: replacement + ' '.repeat(spaces) };
 }
 
 /** Matches the desired items to the manifest's in order; unmatched manifest items are removed. */

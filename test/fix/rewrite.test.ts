@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ManifestRewriteError, rewriteManifest } from '../../src/fix/rewrite.js';
@@ -130,10 +131,32 @@ entries:
     });
     expect(out).toBe(`# Payroll extract.
 dataFile: 43
-publicAccess: false   # shared with the partner portal
+publicAccess: false  # shared with the partner portal
 entries:
   - { entityId: "9", grant: READ, pass: NONE }
 `);
+  });
+
+  it('keeps a trailing comment in its column when a value gets longer or shorter (one space at least)', () => {
+    const doc = (publicAccess: boolean) => ({ publicAccess, entries: [] });
+    expect(rewriteManifest('dataFile: 1\npublicAccess: true   # c\nentries: []\n', doc(false))).toBe(
+      'dataFile: 1\npublicAccess: false  # c\nentries: []\n',
+    );
+    expect(rewriteManifest('dataFile: 1\npublicAccess: false  # c\nentries: []\n', doc(true))).toBe(
+      'dataFile: 1\npublicAccess: true   # c\nentries: []\n',
+    );
+    expect(rewriteManifest('dataFile: 1\npublicAccess: true # c\nentries: []\n', doc(false))).toBe(
+      'dataFile: 1\npublicAccess: false # c\nentries: []\n',
+    );
+    // No comment: trailing spaces are left as they are.
+    expect(rewriteManifest('dataFile: 1\npublicAccess: true   \nentries: []\n', doc(false))).toBe(
+      'dataFile: 1\npublicAccess: false   \nentries: []\n',
+    );
+    const demo = readFileSync('demo/permissions/data-files/42.yaml', 'utf8');
+    const line = (text: string) => text.split('\n').find((l) => l.startsWith('publicAccess:'))!;
+    const out = rewriteManifest(demo, { ...parse(demo), publicAccess: false });
+    expect(line(out).indexOf('#')).toBe(line(demo).indexOf('#'));
+    expect(line(out)).toBe(line(demo).replace('true ', 'false'));
   });
 
   it('is idempotent: the same state again returns the identical text', () => {
