@@ -4,12 +4,12 @@
 // The join is checked both ways: a misconfigured item whose id is in no schedule of the list
 // proves the schedule list incomplete (a non-admin token, a server capping pages), and a verdict
 // built on it would be a pass by omission, so it is an error, never a pass.
-import type { InstanceApi, MisconfiguredReport, ReportSchedule } from '../client/types.js';
+import type { MisconfiguredReport, ReportSchedule } from '../client/types.js';
 import { noMemo, readAllPages } from './common.js';
-import type { CollectContext, DocumentPart, ResourceKind, RunMemo } from './types.js';
+import type { CollectContext, DocumentPart, ResourceKind } from './types.js';
 
 /** What the shared schedule reads need: the API and the run memo. */
-type ScheduleReads = { api: InstanceApi; once?: RunMemo };
+type ScheduleReads = Pick<CollectContext, 'api' | 'once'>;
 
 /** Orphan ids named in the error before "and N more". */
 const ORPHAN_IDS_SHOWN = 5;
