@@ -1,0 +1,60 @@
+// The reportSchedule kind over the sandbox: the join with the misconfigured list, and the
+// cross-check that catches a schedule list cut short (a server capping pages below our limit).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { orphanMessage, reportSchedule } from '../../src/resources/reportSchedule.js';
+import type { CollectedResource, CollectContext } from '../../src/resources/types.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+
+let s: Sandbox;
+beforeAll(async () => {
+  s = await startSandbox();
+});
+afterAll(() => s.close());
+beforeEach(() => s.resetCounts());
+
+function context(pageSize: number): CollectContext {
+  const api = createClient({ baseUrl: s.baseUrl, token: s.token, pageSize, retryBaseDelayMs: 1 });
+  return { api, scope: { datasets: [], cards: [], filesets: {} }, manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.' };
+}
+
+async function collected(ctx: CollectContext): Promise<CollectedResource[]> {
+  const out: CollectedResource[] = [];
+  for await (const r of reportSchedule.collect(ctx)) out.push(r);
+  return out;
+}
+
+describe('reportSchedule', () => {
+  it('joins every schedule with the misconfigured list', async () => {
+    const ctx = context(100);
+    const all = await collected(ctx);
+    expect(all).toHaveLength(s.state.schedules.length);
+    const flags = await Promise.all(all.map((r) => reportSchedule.parts.misconfigured.load(ctx.api, r)));
+    expect(all.filter((_, i) => flags[i]).map((r) => r.id).sort()).toEqual(['9001', '9002', '9003']);
+    // Without a run memo each part call re-reads both lists; the client's GET memo sends them once.
+    expect(s.counts.listReportSchedules).toBe(1);
+    expect(s.counts.getMisconfiguredReports).toBe(1);
+  });
+
+  it('a server that caps pages below the page size truncates the list: the misconfigured part refuses the join', async () => {
+    // The server answers limit=20 with 10 schedules: a short page, so the client stops there.
+    const capped = s.state.schedules.filter((x) => x.id > 9006).slice(0, 10);
+    s.scriptFault('listReportSchedules', { status: 200, body: JSON.stringify(capped) });
+    const ctx = context(20);
+    const all = await collected(ctx);
+    expect(all.map((r) => r.id)).toEqual(capped.map((x) => String(x.id)));
+    expect(s.counts.listReportSchedules).toBe(1);
+    await expect(reportSchedule.parts.misconfigured.load(ctx.api, all[0])).rejects.toThrow(
+      'misconfigured reports 9001, 9002, 9003 are not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)',
+    );
+    await expect(reportSchedule.parts.misconfiguration.load(ctx.api, all[0])).rejects.toThrow(/^misconfigured reports 9001/);
+  });
+
+  it('names at most five orphan ids', () => {
+    expect(orphanMessage([1])).toBe(
+      'misconfigured report 1 is not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)',
+    );
+    expect(orphanMessage([1, 2, 3, 4, 5, 6, 7])).toMatch(/^misconfigured reports 1, 2, 3, 4, 5 and 2 more are not in the schedule list: /);
+  });
+});
