@@ -16,6 +16,17 @@ export const WORKFLOWS_PATH = '/v1/workflows';
  */
 export const PAGE_SIZE_DEFAULT = 100;
 
+/**
+ * How a limit/skip list ends (src/client/pagination.ts): the first page shorter than the limit
+ * sent is the last, so 1,050 schedules are exactly 11 pages. This assumes the server honours
+ * `limit` up to PAGE_SIZE_DEFAULT. A server that capped pages below it would look finished after
+ * its first page and silently truncate the list; for report schedules the misconfigured-list
+ * cross-check (src/resources/reportSchedule.ts) turns that into an error whenever a misconfigured
+ * schedule falls outside the truncated list.
+ */
+export const SHORT_PAGE_IS_LAST =
+  'a page shorter than the limit sent ends the list (the server honours limit up to PAGE_SIZE_DEFAULT)';
+
 /** Query parameter names of "list report schedules" (from the platform's public docs). */
 export const SCHEDULE_QUERY_PARAMS = {
   filter: 'filter',

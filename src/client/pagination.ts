@@ -1,5 +1,6 @@
-// limit/skip endpoints read as an async iterator of pages. Stops on a short page; refuses a
-// page identical to the previous one (a server that ignores `skip` would loop forever).
+// limit/skip endpoints read as an async iterator of pages. Stops on a short page (the
+// SHORT_PAGE_IS_LAST assumption); refuses a page identical to the previous one (a server that
+// ignores `skip` would loop forever).
 import type { RequestSpec, Transport } from './http.js';
 import type { ValidatedOperation } from './schemas.js';
 
