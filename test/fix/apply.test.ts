@@ -137,7 +137,7 @@ describe('fix --write without --apply', () => {
       ),
     );
     expect(readFileSync(path.join(root, 'permissions/data-files/42.yaml'), 'utf8')).toBe(
-      readFileSync('demo/permissions/data-files/42.yaml', 'utf8').replace('publicAccess: true', 'publicAccess: false'),
+      readFileSync('demo/permissions/data-files/42.yaml', 'utf8').replace('publicAccess: true ', 'publicAccess: false'), // the comment keeps its column
     );
     const again = await planRun(root, clientFor(sandbox), { waivers: WAIVE_BREAK_GLASS });
     expect(again.changes).toEqual([]);
