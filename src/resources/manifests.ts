@@ -4,15 +4,19 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { isMap, isScalar, Scalar } from 'yaml';
 import { QUEUE_PERMISSIONS } from '../client/types.js';
 import { InputError } from '../errors.js';
 import { readInputFile } from '../input-file.js';
 import type { InputProblem } from '../policy/types.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
-import { collectPaths, keyNodeAt, locationOf, parseYamlSource } from '../yaml/source.js';
+import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource } from '../yaml/source.js';
 import type { ManifestSource } from './types.js';
 
-const idSchema = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
+// Ids are checked as written by readId below; by then a queue id is a string and a data-file
+// id an integer.
+const queueIdSchema = { type: 'string' };
+const dataFileIdSchema = { type: 'integer' };
 
 export const queueEntrySchema = {
   type: 'object',
@@ -33,7 +37,7 @@ export const queueManifestSchema = {
   additionalProperties: false,
   required: ['queue', 'permissions'],
   properties: {
-    queue: idSchema,
+    queue: queueIdSchema,
     permissions: { type: 'array', items: queueEntrySchema },
   },
 };
@@ -55,7 +59,7 @@ export const dataFileManifestSchema = {
   additionalProperties: false,
   required: ['dataFile', 'publicAccess', 'entries'],
   properties: {
-    dataFile: idSchema,
+    dataFile: dataFileIdSchema,
     publicAccess: { type: 'boolean' },
     entries: { type: 'array', items: dataFileEntrySchema },
   },
@@ -70,9 +74,16 @@ const validators: Record<ManifestKind, ValidateFunction> = {
 };
 const ID_KEY: Record<ManifestKind, string> = { queue: 'queue', dataFile: 'dataFile' };
 
+/**
+ * `queue: 0123` names the queue "0123" (its text as written), not 123: queue ids are opaque
+ * strings, and the text is what the author meant. (The alternative, refusing unquoted numeric
+ * queue ids, would reject `queue: 12` that has always worked.)
+ */
+export const QUEUE_ID_FROM_SOURCE = true;
+
 export interface Manifest {
   kind: ManifestKind;
-  /** The id as written (`dataFile: 42` stays a number). */
+  /** A queue's id as written (a string); a data file's id as a number (`dataFile: 42`). */
   id: string | number;
   data: Record<string, unknown>;
   source: ManifestSource;
@@ -93,8 +104,14 @@ export function parseManifest(
   const source = parseYamlSource(text, file);
   if (source.problems.length > 0) return { manifest: null, problems: source.problems };
   const data = source.doc.toJS() as unknown;
+  const idProblem = isObject(data) ? readId(kind, source, data) : null;
   const validate = validators[kind];
-  if (!validate(data)) return { manifest: null, problems: schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE) };
+  if (!validate(data) || idProblem) {
+    // The id's own problem replaces the schema's word on it (`1e3` would otherwise pass as 1000).
+    const errors = (validate.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
+    const problems = [...(idProblem ? [idProblem] : []), ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
+    return { manifest: null, problems };
+  }
   const obj = data as Record<string, unknown>;
   return {
     manifest: {
@@ -110,6 +127,44 @@ export function parseManifest(
     },
     problems: [],
   };
+}
+
+/**
+ * Takes the id from its text as written, in place in `data`, or says why it cannot be used.
+ * YAML would read `queue: 0123` as 123 and `dataFile: 1e3` as 1000, and a request would go to
+ * another resource than the one the manifest names:
+ * - a queue id is an opaque string: a plain scalar YAML reads as a number is taken as its
+ *   source text (`0123` stays "0123"; QUEUE_ID_FROM_SOURCE). "", "." and ".." are refused: as a
+ *   path segment of the request they would name another URL.
+ * - a data-file id is an integer (api-spec: dataFileId): it must be written as digits, plain or
+ *   quoted (`42`, `"42"`), and is read as that number.
+ * Other shapes (a list, `true`) are left to the schema.
+ */
+function readId(kind: ManifestKind, source: YamlSource, data: Record<string, unknown>): InputProblem | null {
+  const key = ID_KEY[kind];
+  const node = isMap(source.doc.contents) ? source.doc.contents.get(key, true) : undefined;
+  if (!isScalar(node) || !node.range) return null;
+  const plain = node.type === Scalar.PLAIN;
+  const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
+  const problem = (message: string) => ({ ...locationOf(source, node), message });
+  if (kind === 'queue') {
+    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === 'number') data[key] = written;
+    const id = data[key];
+    if (id === '' || id === '.' || id === '..') {
+      return problem(`queue id ${JSON.stringify(id)} cannot be used: it must name one queue in the request path`);
+    }
+    return null;
+  }
+  if (typeof node.value !== 'number' && typeof node.value !== 'string') return null;
+  if (!/^[0-9]+$/.test(written)) return problem(`dataFile must be written as digits, e.g. dataFile: 42 (got ${written})`);
+  const id = Number(written);
+  if (!Number.isSafeInteger(id)) return problem(`dataFile ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  data[key] = id;
+  return null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -147,6 +147,16 @@ permissions:
     );
   });
 
+  it('writes to the queue id as written: `queue: 0123` is queue 0123, not 123', async () => {
+    writeFileSync(
+      path.join(root, 'permissions/queues/numeric.yaml'),
+      'queue: 0123\npermissions:\n  - { id: "7", name: Ana, type: USER, permissions: [READ, ADMIN] }\n',
+    );
+    const plan = await planRun(root, clientFor(sandbox), { only: ['queue-no-admin-for-users'] });
+    const change = plan.changes.find((c) => c.manifest?.file === 'permissions/queues/numeric.yaml')!;
+    expect([change.resource.id, change.request.path]).toEqual(['0123', '/api/queues/v1/0123/permissions']);
+  });
+
   it('plans nothing for a compliant repo', async () => {
     rmSync(path.join(root, 'permissions/queues/finance-intake.yaml'));
     rmSync(path.join(root, 'permissions/queues/hr-requests.yaml'));

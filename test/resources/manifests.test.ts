@@ -64,6 +64,40 @@ describe('parseManifest', () => {
     expect(problems[0].message).toMatch(message);
   });
 
+  it('a queue id YAML reads as a number is taken as written: 0123 stays "0123"', () => {
+    const ids = ['0123', '0x1F', '1e3', '12'].map((id) => parseManifest('queue', QUEUE.replace('q-1', id), 'q.yaml').manifest?.id);
+    expect(ids).toEqual(['0123', '0x1F', '1e3', '12']);
+    const { manifest } = parseManifest('queue', QUEUE.replace('q-1', '0123  # the id'), 'q.yaml');
+    expect([manifest?.id, manifest?.data.queue]).toEqual(['0123', '0123']);
+    expect(parseManifest('queue', QUEUE.replace('q-1', '"0123"'), 'q.yaml').manifest?.id).toBe('0123');
+  });
+
+  it.each([['""'], ['"."'], ["'..'"], ['..']])('refuses the queue id %s at its position', (id) => {
+    const { manifest, problems } = parseManifest('queue', QUEUE.replace('q-1', id), 'q.yaml');
+    expect(manifest).toBeNull();
+    const value = id.replace(/["']/g, '');
+    expect(problems).toEqual([
+      { file: 'q.yaml', line: 2, column: 8, message: `queue id "${value}" cannot be used: it must name one queue in the request path` },
+    ]);
+  });
+
+  it('a data-file id is digits, plain or quoted; anything else is refused at its position', () => {
+    const parse = (id: string) => parseManifest('dataFile', `dataFile: ${id}\npublicAccess: false\nentries: []\n`, 'd.yaml');
+    expect(['42', '"42"', '0042'].map((id) => parse(id).manifest?.id)).toEqual([42, 42, 42]);
+    for (const id of ['1e3', '0x10', '12.0', '-1', '"4 2"', 'abc']) {
+      const got = id.startsWith('"') ? id.slice(1, -1) : id;
+      expect([id, parse(id).manifest, parse(id).problems]).toEqual([
+        id,
+        null,
+        [{ file: 'd.yaml', line: 1, column: 11, message: `dataFile must be written as digits, e.g. dataFile: 42 (got ${got})` }],
+      ]);
+    }
+    expect(parse('9007199254740993').problems).toEqual([
+      { file: 'd.yaml', line: 1, column: 11, message: 'dataFile 9007199254740993 is too large (at most 9007199254740991)' },
+    ]);
+    expect(parse('true').problems).toEqual([{ file: 'd.yaml', line: 1, column: 11, message: 'dataFile must be integer' }]);
+  });
+
   it('refuses a data file whose publicAccess is not a boolean', () => {
     const { problems } = parseManifest('dataFile', 'dataFile: 1\npublicAccess: "no"\nentries: []\n', 'd.yaml');
     expect(problems).toEqual([{ file: 'd.yaml', line: 2, column: 15, message: 'publicAccess must be boolean' }]);
