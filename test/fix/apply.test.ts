@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
 import { InputError } from '../../src/errors.js';
 import { applyFixes } from '../../src/fix/apply.js';
 import { defaultJournalPath, readJournal } from '../../src/fix/journal.js';
@@ -59,6 +60,41 @@ describe('applyFixes against the sandbox', () => {
       before: plan.changes[2].before,
     });
     expect(path.relative(root, journalPath)).toMatch(/^\.steward[/\\]journal-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.jsonl$/);
+  });
+
+  it('journals each change before the next request: when request k+1 reaches the server, the journal holds 1..k as applied', async () => {
+    const plan = await planRun(root, clientFor(sandbox), { waivers: WAIVE_BREAK_GLASS });
+    const journalAt = () => (existsSync(journalPath) ? readJournal(journalPath).map((e) => [e.change, e.status]) : []);
+    // Server side: the sandbox stores each write as it handles the request; read the journal then.
+    const seenByServer: unknown[] = [];
+    const { queuePermissions, dataFilePermissions } = sandbox.state;
+    const queueSet = queuePermissions.set;
+    const fileSet = dataFilePermissions.set;
+    queuePermissions.set = (id, body) => {
+      seenByServer.push([id, journalAt()]);
+      return queueSet.call(queuePermissions, id, body);
+    };
+    dataFilePermissions.set = (id, body) => {
+      seenByServer.push([id, journalAt()]);
+      return fileSet.call(dataFilePermissions, id, body);
+    };
+    // Client side: onRequest fires when a response is in, before applyFixes goes on.
+    const seenByClient: unknown[] = [];
+    const api = createClient({
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.token,
+      retryBaseDelayMs: 1,
+      onRequest: (e) => seenByClient.push([e.status, journalAt().length]),
+    });
+    try {
+      expect(await applyFixes(plan, { ...options(), api })).toMatchObject({ ok: true, applied: [1, 2, 3, 4, 5] });
+    } finally {
+      queuePermissions.set = queueSet;
+      dataFilePermissions.set = fileSet;
+    }
+    const applied = (k: number) => Array.from({ length: k }, (_, i) => [i + 1, 'applied']);
+    expect(seenByServer).toEqual(['42', '43', 'q-finance-intake', 'q-hr-requests', 'q-support-escalations'].map((id, k) => [id, applied(k)]));
+    expect(seenByClient).toEqual([0, 1, 2, 3, 4].map((k) => [200, k]));
   });
 
   it('stops at the first failure: 1st applied, 2nd failed, 3rd skipped; a re-run with --write completes the rest', async () => {
