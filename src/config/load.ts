@@ -47,13 +47,46 @@ interface FileConfig {
 
 const nonEmpty = (v: string | undefined): string | null => (v && v.trim() !== '' ? v.trim() : null);
 
-/** Lines of a list file: trimmed, blank lines and `#` comments skipped. */
-function readListFile(file: string): string[] {
+/** Lines of a list file: trimmed, blank lines and `#` comments skipped; each with its line number. */
+function readListFile(file: string): { value: string; line: number }[] {
   return readFileSync(file, 'utf8')
     .split(/\r?\n/)
-    .map((l) => l.replace(/#.*$/, '').trim())
-    .filter(Boolean);
+    .map((l, i) => ({ value: l.replace(/#.*$/, '').trim(), line: i + 1 }))
+    .filter((l) => l.value !== '');
 }
+
+/** Ids the API paths cannot carry (`GET /datasets/..` is another endpoint): refused at load. */
+export function badScopeId(id: string): string | null {
+  if (id.trim() === '') return 'an id cannot be empty';
+  if (id === '.' || id === '..') return `"${id}" is not an id (it would change the request path)`;
+  return null;
+}
+
+/**
+ * Why a base URL cannot be used, or null. A URL with credentials, a query string or a fragment
+ * is refused: a token hidden there would be printed in reports, snapshots, plans and logs.
+ */
+export function badBaseUrl(value: string): string | null {
+  // A value that may hold a secret (user:pass@, ?key=…) is never echoed.
+  const shown = /[@?#]/.test(value) ? '' : `, got "${value}"`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `must be an http(s):// URL${shown}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http(s):// URL${shown}`;
+  if (!url.hostname) return `must be an http(s):// URL with a host${shown}`;
+  if (url.username || url.password) {
+    return 'must not carry credentials (user:password@): it would be printed in reports and logs; the token goes in STEWARD_TOKEN';
+  }
+  if (url.search || value.includes('?')) return 'must not carry a query string: it would be printed in reports, snapshots and plans';
+  if (url.hash || value.includes('#')) return 'must not carry a fragment (#…): it would be printed in reports, snapshots and plans';
+  return null;
+}
+
+/** Control characters or whitespace inside a token: an HTTP header cannot carry it as meant. */
+const BAD_TOKEN_CHARS = /[\s\u0000-\u001f\u007f]/;
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const cwd = options.cwd ?? process.cwd();
@@ -94,16 +127,32 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       : nonEmpty(env[envName])
         ? [nonEmpty(env[envName]), envName]
         : [fromFile ?? null, 'file'];
-    if (chosen[0] && chosen[1] !== 'file' && !/^https?:\/\//.test(chosen[0])) {
-      problems.push({ file: chosen[1], line: 0, column: 0, message: `must be an http(s):// URL, got "${chosen[0]}"` });
+    const bad = chosen[0] ? badBaseUrl(chosen[0]) : null;
+    if (bad) {
+      const key = flagName === '--base-url' ? 'baseUrl' : 'workflowUrl';
+      problems.push(chosen[1] === 'file' ? at(['instance', key], `instance.${key} ${bad}`) : { file: chosen[1], line: 0, column: 0, message: bad });
     }
     return chosen[0];
+  };
+  // A token is checked, never echoed: the message names where it came from.
+  const tokenFrom = (flag: string | undefined, flagName: string, envName: string): string | null => {
+    const fromFlag = nonEmpty(flag);
+    const value = fromFlag ?? nonEmpty(env[envName]);
+    if (value && BAD_TOKEN_CHARS.test(value)) {
+      problems.push({
+        file: fromFlag ? flagName : envName,
+        line: 0,
+        column: 0,
+        message: 'the token contains whitespace or control characters (a stray newline or space when it was pasted?); set it to the token alone',
+      });
+    }
+    return value;
   };
   const instance = {
     baseUrl: urlFrom(flags.baseUrl, '--base-url', ENV.baseUrl, data.instance?.baseUrl),
     workflowUrl: urlFrom(flags.workflowUrl, '--workflow-url', ENV.workflowUrl, data.instance?.workflowUrl),
-    token: nonEmpty(flags.token) ?? nonEmpty(env[ENV.token]),
-    workflowToken: nonEmpty(flags.workflowToken) ?? nonEmpty(env[ENV.workflowToken]),
+    token: tokenFrom(flags.token, 'token', ENV.token),
+    workflowToken: tokenFrom(flags.workflowToken, 'workflowToken', ENV.workflowToken),
   };
 
   // Policies: flag paths are relative to the cwd, file paths to the file.
@@ -138,29 +187,45 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     paramLocations[policyId] = { location: src ? locationOf(src, keyNodeAt(src, ['params', policyId])) : locAt([]), keys };
   }
 
-  // Scope: inline lists or list files.
+  // Scope: inline lists or list files; each id checked where it was written.
   const listOrFile = (value: (string | number)[] | { file: string } | undefined, where: (string | number)[]): string[] => {
     if (value === undefined) return [];
-    if (Array.isArray(value)) return value.map(String);
+    const ids: string[] = [];
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        const bad = badScopeId(String(v));
+        if (bad) problems.push(at([...where, i], `${where.join('.')}: ${bad}`));
+        ids.push(String(v));
+      });
+      return ids;
+    }
     const listFile = path.resolve(baseDir, value.file);
     if (!existsSync(listFile)) {
       problems.push(at([...where, 'file'], `file not found: ${shown(listFile)}`));
       return [];
     }
-    return readListFile(listFile);
+    for (const { value: id, line } of readListFile(listFile)) {
+      const bad = badScopeId(id);
+      if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where.join('.')}: ${bad}` });
+      ids.push(id);
+    }
+    return ids;
   };
+  // In file order, so problems read top to bottom.
+  const datasets = [...new Set(listOrFile(data.scope?.datasets, ['scope', 'datasets']))];
+  const cards = [...new Set(listOrFile(data.scope?.cards, ['scope', 'cards']))];
   const filesets: Record<string, string[]> = {};
   for (const [id, paths] of Object.entries(data.scope?.filesets ?? {})) {
+    const bad = badScopeId(id);
+    if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ['scope', 'filesets', id])), message: `scope.filesets: ${bad}` } : at([], bad));
     filesets[id] = listOrFile(paths, ['scope', 'filesets', id]);
   }
-  const scope = {
-    datasets: [...new Set(listOrFile(data.scope?.datasets, ['scope', 'datasets']))],
-    cards: [...new Set(listOrFile(data.scope?.cards, ['scope', 'cards']))],
-    filesets,
-  };
+  const scope = { datasets, cards, filesets };
 
   // Manifests: globs relative to the file; a literal path must exist.
   const manifestFiles = { queues: [] as string[], dataFiles: [] as string[] };
+  // A glob matching nothing is an error only when a selected policy reads that kind (check.ts).
+  const unmatchedManifestGlobs: NonNullable<Config['unmatchedManifestGlobs']> = [];
   for (const kind of ['queues', 'dataFiles'] as const) {
     const value = data.manifests?.[kind];
     if (value === undefined) continue;
@@ -168,9 +233,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const found = new Set<string>();
     for (const [i, pattern] of patterns.entries()) {
       const files = expandGlob(pattern, baseDir);
+      const where = Array.isArray(value) ? ['manifests', kind, i] : ['manifests', kind];
       if (files.length === 0 && !hasMagic(pattern)) {
-        const where = Array.isArray(value) ? ['manifests', kind, i] : ['manifests', kind];
         problems.push(at(where, `manifest path not found: ${shown(path.resolve(baseDir, pattern))}`));
+      } else if (files.length === 0) {
+        unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where) });
       }
       for (const f of files) found.add(f);
     }
@@ -199,10 +266,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     instance,
     policies,
     policyOrigins,
+    policiesOverridden: Boolean(flags.policies && flags.policies.length > 0),
+    policiesLocation: data.policies !== undefined && src ? locAt(['policies']) : null,
     params,
     paramLocations,
     scope,
     manifestFiles,
+    unmatchedManifestGlobs,
     waiversFile,
     failOn,
     concurrency,

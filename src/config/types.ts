@@ -21,12 +21,21 @@ export interface Config {
    * list, or `--policies` (line 0) for the flag; null for the default pack nobody named.
    */
   policyOrigins: (SourceLocation | null)[];
+  /**
+   * True when flags (or validate's paths) replaced the config's `policies`: params and waivers
+   * naming a policy that is not loaded are then not errors (it is simply not in this run).
+   */
+  policiesOverridden?: boolean;
+  /** Where the file's `policies` key is (null: not in the file). */
+  policiesLocation?: SourceLocation | null;
   /** Per-policy parameter overrides, and where each was written (for errors). */
   params: Record<string, Record<string, unknown>>;
   paramLocations: Record<string, { location: SourceLocation; keys: Record<string, SourceLocation> }>;
   scope: Scope;
   /** Manifest files per declared kind, absolute, sorted. */
   manifestFiles: { queues: string[]; dataFiles: string[] };
+  /** Manifest globs that matched no file, where they are written. */
+  unmatchedManifestGlobs?: { kind: 'queues' | 'dataFiles'; pattern: string; location: SourceLocation }[];
   waiversFile: string | null;
   failOn: FailOn;
   concurrency: number;
