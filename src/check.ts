@@ -79,9 +79,46 @@ export interface Evaluation {
   run: RunResult;
   /** Which instance was read: its base URL, or the snapshot / sandbox it came from. */
   instance: string;
+  /** Things the user should know that are not findings (e.g. a policy that checked nothing). */
+  warnings: string[];
 }
 
 const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
+
+/** The resource kind each `manifests` key declares. */
+const MANIFEST_KIND_OF = { queues: 'queue', dataFiles: 'dataFile' } as const;
+
+/** A run with nothing to evaluate would pass while checking nothing: bad input instead. */
+function noPoliciesProblem(config: Config): InputProblem {
+  const message = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
+  if (config.policiesOverridden) return problem('--policies', message);
+  return config.policiesLocation ? { ...config.policiesLocation, message } : problem(config.file ? displayPath(config.file) : '(config)', message);
+}
+
+/**
+ * The `scope` list each live kind is collected from alone (cards also come from schedules, so
+ * an empty `scope.cards` counts only when no card was collected either).
+ */
+const SCOPE_KEY_OF: Record<string, 'datasets' | 'cards' | 'filesets'> = { dataset: 'datasets', card: 'cards', filesetFile: 'filesets' };
+
+function scopeIsEmpty(config: Config, key: 'datasets' | 'cards' | 'filesets'): boolean {
+  return key === 'filesets' ? Object.keys(config.scope.filesets).length === 0 : config.scope[key].length === 0;
+}
+
+/**
+ * Policies that checked nothing because their scope list is empty: `skipped`, not `pass` (a
+ * pass would claim something was checked), with a warning each.
+ */
+function markEmptyScope(run: RunResult, config: Config, collected: Map<string, number>): string[] {
+  const warnings: string[] = [];
+  run.results = run.results.map((r) => {
+    const key = SCOPE_KEY_OF[r.resource];
+    if (!key || r.status !== 'pass' || r.evaluated > 0 || (collected.get(r.resource) ?? 0) > 0 || !scopeIsEmpty(config, key)) return r;
+    warnings.push(`policy ${r.id} checked nothing: scope.${key} is empty`);
+    return { ...r, status: 'skipped' };
+  });
+  return warnings;
+}
 
 /** Loads and validates config, policies, params, manifests, waivers and baseline. */
 export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
@@ -120,8 +157,11 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   for (const id of options.only ?? []) {
     if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}" (see \`steward list\`)`));
   }
+  // With the config's own policy set, a params or waiver entry naming no policy is a typo. When
+  // flags or paths replaced that set, the policy is simply not in this run.
+  const ownPolicySet = !config.policiesOverridden;
   for (const [id, at] of Object.entries(config.paramLocations)) {
-    if (policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
+    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
   const selected: CompiledPolicy[] = [];
@@ -132,11 +172,26 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (compiled && (!only || only.has(def.id))) selected.push(compiled);
   }
 
+  if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
+  const selectedKinds = new Set(selected.map((p) => p.def.resource));
+  for (const glob of config.unmatchedManifestGlobs ?? []) {
+    if (selectedKinds.has(MANIFEST_KIND_OF[glob.kind])) {
+      problems.push({ ...glob.location, message: `manifests.${glob.kind}: "${glob.pattern}" matches no file` });
+    }
+  }
+
   await collectProblems(() => loadManifests('queue', config.manifestFiles.queues, cwd));
   await collectProblems(() => loadManifests('dataFile', config.manifestFiles.dataFiles, cwd));
   const waivers = config.waiversFile
     ? ((await collectProblems(() => loadWaivers(config.waiversFile!, displayPath(config.waiversFile!, cwd)))) ?? [])
     : [];
+  if (ownPolicySet && policies.length > 0) {
+    for (const w of waivers) {
+      if (!ids.has(w.policy)) {
+        problems.push({ ...(w.location ?? { file: '(waivers)', line: 0, column: 0 }), message: `waiver: no policy with id "${w.policy}" (see \`steward list\`)` });
+      }
+    }
+  }
   let baseline: PreparedRun['baseline'] = null;
   if (options.baseline) {
     const file = path.resolve(cwd, options.baseline);
@@ -173,6 +228,10 @@ export function connectionProblems(config: Config, selected: readonly CompiledPo
         `${needsWorkflows.join(', ')} read${needsWorkflows.length === 1 ? 's' : ''} the workflow API: set STEWARD_WORKFLOW_URL (or instance.workflowUrl in steward.yaml, or --workflow-url), or leave ${needsWorkflows.length === 1 ? 'it' : 'them'} out with --only`,
       ),
     );
+  }
+  // Nothing configured at all: the way to start is `steward init`.
+  if (missing.length > 0 && !config.file) {
+    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
   }
   return missing;
 }
@@ -236,6 +295,8 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? new Date();
   const t0 = performance.now();
+  // Resources collected per kind, as the engine's progress reports them.
+  const collected = new Map<string, number>();
   const run = await runPolicies({
     policies: prepared.selected,
     api,
@@ -245,8 +306,12 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     displayRoot: prepared.cwd,
     now: startedAt,
     concurrency: prepared.config.concurrency,
-    onProgress: options.onProgress,
+    onProgress: (e) => {
+      collected.set(e.kind, e.total);
+      options.onProgress?.(e);
+    },
   });
+  const warnings = markEmptyScope(run, prepared.config, collected);
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -260,10 +325,11 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     startedAt,
     durationMs: Math.round(performance.now() - t0),
     http: api.stats(),
-    waivers: prepared.waivers,
+    // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
+    waivers: prepared.waivers.filter((w) => prepared.selected.some((p) => p.id === w.policy)),
     baseline: prepared.baseline,
   });
-  return { prepared, report, run, instance: connection.instance };
+  return { prepared, report, run, instance: connection.instance, warnings };
 }
 
 /** The whole run: prepare, connect, evaluate, close. */

@@ -1,0 +1,154 @@
+// What a run evaluates, decided before any request: params and waivers naming unknown policies,
+// an empty policy set, manifest globs matching nothing, empty scope lists, and stale waivers
+// only among the policies that ran. In-process over the library API against a sandbox.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CheckOptions, evaluate, prepareRun } from '../../src/check.js';
+import { INIT_FILES } from '../../src/cli/init-templates.js';
+import { InputError } from '../../src/errors.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { copyDemo, tempDir } from './helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.resetCounts());
+
+function project(files: Record<string, string>): string {
+  const dir = tempDir('steward-selection-');
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+/** The problems of a run that must stop before any request, formatted, and that none was sent. */
+async function inputProblems(options: CheckOptions): Promise<string[]> {
+  const live = { env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token };
+  try {
+    await evaluate({ ...live, ...options });
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    expect(sandbox.totalRequests()).toBe(0);
+    return e.message.split('\n');
+  }
+  throw new Error('expected an InputError');
+}
+
+const live = () => ({ env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token });
+
+describe('params and waivers naming a policy', () => {
+  it('a fresh `steward init` project validates with explicit policy paths (params of builtin policies left out)', async () => {
+    const dir = project(INIT_FILES);
+    const prepared = await prepareRun({ cwd: dir, env: {}, policies: ['policies/'] });
+    expect(prepared.selected.map((p) => p.id)).toEqual(['example-schedules-have-a-title']);
+  });
+
+  it('with the config’s own policies an unknown id in params or waivers is exit 2 at its position', async () => {
+    const dir = project({
+      'steward.yaml': 'policies: [builtin]\nparams:\n  no-such-policy: { x: 1 }\nwaivers: waivers.yaml\n',
+      'waivers.yaml': `waivers:
+  - policy: queue-no-admin-for-user
+    resource: q-1
+    reason: typo in the policy id
+    owner: me@example.com
+    expires: 2099-01-01
+`,
+    });
+    expect(await inputProblems({ cwd: dir })).toEqual([
+      'steward.yaml:3:3: params: no policy with id "no-such-policy"',
+      'waivers.yaml:2:5: waiver: no policy with id "queue-no-admin-for-user" (see `steward list`)',
+    ]);
+    // Replaced by --policies: those policies are simply not in this run.
+    const prepared = await prepareRun({ cwd: dir, env: {}, policies: ['builtin'] });
+    expect(prepared.waivers).toHaveLength(1);
+  });
+});
+
+describe('an empty policy set', () => {
+  it('is exit 2 before any request: `policies: []`, an empty folder, a file with `policies: []`', async () => {
+    const dir = project({ 'steward.yaml': 'policies: []\n', 'empty/.keep': '', 'none.yaml': 'policies: []\n' });
+    const message = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
+    expect(await inputProblems({ cwd: dir })).toEqual([`steward.yaml:1:11: ${message}`]);
+    expect(await inputProblems({ cwd: dir, policies: ['empty'] })).toEqual([`--policies: ${message}`]);
+    expect(await inputProblems({ cwd: dir, policies: ['none.yaml'] })).toEqual([`--policies: ${message}`]);
+  });
+});
+
+describe('manifest globs', () => {
+  const config = (globs: string) => `policies: [builtin]\nmanifests:\n${globs}`;
+
+  it('a glob matching no file is exit 2 at its position when a selected policy reads that kind', async () => {
+    const dir = copyDemo();
+    writeFileSync(
+      path.join(dir, 'steward.yaml'),
+      config('  queues: permisions/queues/*.yaml\n  dataFiles: [permissions/data-files/*.yaml, old/*.yaml]\n'),
+    );
+    expect(await inputProblems({ cwd: dir, config: 'steward.yaml' })).toEqual([
+      'steward.yaml:3:11: manifests.queues: "permisions/queues/*.yaml" matches no file',
+      'steward.yaml:4:46: manifests.dataFiles: "old/*.yaml" matches no file',
+    ]);
+    // Only queue policies selected: the data-file globs do not matter to this run.
+    expect(
+      await inputProblems({ cwd: dir, config: 'steward.yaml', only: ['queue-no-admin-for-users', 'data-files-not-public'] }),
+    ).toHaveLength(2);
+    const prepared = await prepareRun({ cwd: dir, env: {}, config: 'steward.yaml', only: ['workflows-are-named'] });
+    expect(prepared.config.manifestFiles.queues).toEqual([]);
+  });
+});
+
+describe('empty scope lists', () => {
+  it('a policy of a kind whose scope list is empty is `skipped` with a warning, not a pass', async () => {
+    const dir = project({ 'steward.yaml': 'policies: [builtin]\nscope: { datasets: [], filesets: {} }\n' });
+    const only = ['datasets-have-an-owner', 'fileset-files-sha256', 'calculated-fields-valid'];
+    const { report, warnings } = await evaluate({ ...live(), cwd: dir, only });
+    expect(report.policies.map((p) => [p.id, p.status, p.evaluated]).sort()).toEqual([
+      ['calculated-fields-valid', 'fail', 1],
+      ['datasets-have-an-owner', 'skipped', 0],
+      ['fileset-files-sha256', 'skipped', 0],
+    ]);
+    expect(warnings.sort()).toEqual([
+      'policy datasets-have-an-owner checked nothing: scope.datasets is empty',
+      'policy fileset-files-sha256 checked nothing: scope.filesets is empty',
+    ]);
+  });
+
+  it('cards sent by schedules are checked even with an empty scope.cards: no warning', async () => {
+    const dir = project({ 'steward.yaml': 'policies: [builtin]\nscope: { cards: [] }\n' });
+    const { report, warnings } = await evaluate({ ...live(), cwd: dir, only: ['scheduled-cards-certification-current'] });
+    expect(report.policies[0].status).toBe('fail');
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('stale waivers', () => {
+  it('waivers of policies left out by --only are not stale; among the policies run, unmatched ones are', async () => {
+    const dir = copyDemo();
+    writeFileSync(
+      path.join(dir, 'waivers.yaml'),
+      `waivers:
+  - policy: queue-no-admin-for-users
+    resource: q-support-escalations
+    item: "15"
+    reason: break-glass
+    owner: governance@acme.example
+    expires: 2099-12-31
+  - policy: data-files-not-public
+    resource: "999"
+    reason: matches nothing
+    owner: governance@acme.example
+    expires: 2099-12-31
+`,
+    );
+    const run = (only: string[]) => evaluate({ ...live(), cwd: dir, config: 'steward.yaml', only });
+    const calc = await run(['calculated-fields-valid']);
+    expect(calc.report.waivers).toEqual({ expired: [], stale: [] });
+    const files = await run(['data-files-not-public']);
+    expect(files.report.waivers.stale.map((w) => `${w.policy} ${w.resource}`)).toEqual(['data-files-not-public 999']);
+  });
+});
