@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as core from '@actions/core';
 import { type CheckOptions, evaluateOn, prepareRun, withConnection } from '../check.js';
+import { redactSecrets } from '../client/errors.js';
 import { InputError } from '../errors.js';
 import { formatReport } from '../report/index.js';
 import type { Report } from '../report/model.js';
@@ -128,7 +129,5 @@ function failureMessage(error: unknown): string {
 
 /** The runner masks secrets in its log; this keeps them out of messages that reach files too. */
 export function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join('***');
-  return out;
+  return redactSecrets(text, secrets);
 }

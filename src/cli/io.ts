@@ -1,5 +1,7 @@
 // Where the CLI writes. stdout carries only the report (machine formats are never mixed with
 // anything else); stderr carries progress (on a TTY only), warnings and errors.
+import { redactSecrets } from '../client/errors.js';
+
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -23,7 +25,5 @@ export function warn(io: CliIo, ...lines: string[]): void {
 
 /** Replaces every occurrence of the secrets in text, for anything printed from a request. */
 export function redact(text: string, secrets: (string | null | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
-  return out;
+  return redactSecrets(text, secrets);
 }

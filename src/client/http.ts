@@ -264,7 +264,8 @@ export function createTransport(options: ClientOptions): Transport {
     };
     if (response) {
       const status = response.status;
-      const apiMessage = messageOf(String(error.data ?? ''));
+      // Redacted before the excerpt is cut, so no cut can leave a prefix of a secret behind.
+      const apiMessage = messageOf(redact(String(error.data ?? '')));
       const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[status] : status === 401 ? DEVELOPER_TOKEN_401_MEANING : undefined;
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ''}` : (apiMessage ?? '');
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
@@ -301,7 +302,7 @@ export function createTransport(options: ClientOptions): Transport {
         kind: 'drift',
         status,
         field: '(body)',
-        detail: `API drift at (body): expected JSON, got ${text.trim() === '' ? 'an empty body' : JSON.stringify(excerpt(text))} (${requestLabel(spec.method, describePath(spec))}: ${status})`,
+        detail: `API drift at (body): expected JSON, got ${text.trim() === '' ? 'an empty body' : JSON.stringify(excerpt(redact(text)))} (${requestLabel(spec.method, describePath(spec))}: ${status})`,
       });
     }
   }

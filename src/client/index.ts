@@ -12,7 +12,7 @@ import type { ClientOptions, InstanceApi } from './types.js';
 import { listWorkflows } from './workflows.js';
 
 export * from './assumptions.js';
-export { ApiError, type ApiErrorKind, isApiError } from './errors.js';
+export { ApiError, type ApiErrorKind, isApiError, redactSecrets } from './errors.js';
 export type * from './types.js';
 export { OPERATION_IDS, QUEUE_PERMISSIONS } from './types.js';
 
