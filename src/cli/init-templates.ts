@@ -26,9 +26,10 @@ scope:
   filesets: {}                   # { <file set id>: [/path/a.csv, /path/b.parquet] }
 
 # Declared permission state kept in this repository, one resource per file.
-manifests:
-  queues: permissions/queues/*.yaml
-  dataFiles: permissions/data-files/*.yaml
+# Uncomment once the folders hold manifests: a glob that matches no file is an error.
+# manifests:
+#   queues: permissions/queues/*.yaml
+#   dataFiles: permissions/data-files/*.yaml
 
 waivers: waivers.yaml
 

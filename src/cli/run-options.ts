@@ -36,19 +36,29 @@ export interface RunFlags {
   output?: OutputTarget[];
 }
 
-/** --config, --base-url, --policies, --only, --fail-on, --concurrency, --sandbox, --from, --verbose. */
-export function addRunOptions(cmd: Command): Command {
-  return cmd
+/**
+ * --config, --base-url, --policies, --only, --fail-on, --concurrency, --sandbox, --from, --verbose.
+ * `gate: false` leaves out --fail-on and `from: false` --from (for recording a snapshot).
+ */
+export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: boolean } = {}): Command {
+  cmd
     .option('-c, --config <file>', 'config file (default: ./steward.yaml; demo/steward.yaml with --sandbox)')
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('-p, --policies <path>', 'policy file or folder, "builtin" for the shipped pack (repeatable; replaces the config\'s)', collectRaw)
-    .option('--only <id>', 'run only this policy (repeatable)', collect)
-    .option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn)
-    .option('--concurrency <n>', 'max concurrent requests (default 8)', parsePositiveInt(64))
-    .addOption(new Option('--sandbox', 'run against an in-process demo sandbox instance').conflicts('from'))
-    .option('--from <file>', 'evaluate offline from a snapshot file (steward snapshot --out)')
-    .option('-v, --verbose', 'log every request on stderr (never the token)');
+    .option('--only <id>', 'run only this policy (repeatable)', collect);
+  if (which.gate !== false) {
+    cmd.option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn);
+  }
+  cmd.option('--concurrency <n>', 'max concurrent requests (default 8)', parsePositiveInt(64));
+  if (which.from === false) {
+    cmd.option('--sandbox', 'run against an in-process demo sandbox instance');
+  } else {
+    cmd
+      .addOption(new Option('--sandbox', 'run against an in-process demo sandbox instance').conflicts('from'))
+      .option('--from <file>', 'evaluate offline from a snapshot file (steward snapshot --out)');
+  }
+  return cmd.option('-v, --verbose', 'log every request on stderr (never the token)');
 }
 
 /** --format and --output, for commands that print a report. */

@@ -31,6 +31,20 @@ describe('steward check --sandbox (npm start)', () => {
     );
     expect(r.stdout).not.toContain('\x1b['); // not a TTY: no colour
   });
+
+  it('is what `npm start` runs (after the build), as the README says', () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    expect(pkg.scripts.start).toBe('npm run build --silent && node dist/cli.js check --sandbox');
+    expect(readFileSync(path.join(REPO, 'README.md'), 'utf8')).toContain('`npm start` is `steward check --sandbox`');
+  });
+
+  it('with the user’s own --config it is a real run: exit 1 on violations, no demo footer', async () => {
+    const demo = copyDemo();
+    const r = await runCli(['check', '--sandbox', '--config', path.join(demo, 'steward.yaml'), '--only', 'data-files-not-public']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('✖ fail: 1 violation');
+    expect(r.stdout + r.stderr).not.toContain('sandbox demo');
+  });
 });
 
 describe('steward init', () => {
@@ -40,13 +54,23 @@ describe('steward init', () => {
     expect(r.code).toBe(0);
     for (const [rel, text] of Object.entries(INIT_FILES)) expect(readFileSync(path.join(dir, rel), 'utf8')).toBe(text);
     expect((await runCli(['validate'], { cwd: dir })).code).toBe(0);
+    // Explicit paths replace the config's policies: params of the built-in pack are not errors.
+    expect(await runCli(['validate', 'policies/'], { cwd: dir })).toEqual({
+      code: 0,
+      stdout: 'valid: 1 policy, 0 queue manifests, 0 data-file manifests, 0 waivers\n',
+      stderr: '',
+    });
     const tests = await runCli(['test', 'policies/'], { cwd: dir });
     expect([tests.code, tests.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, '2 passed, 0 failed']);
 
     writeFileSync(path.join(dir, 'waivers.yaml'), 'waivers: []  # mine\n');
     const again = await runCli(['init'], { cwd: dir });
     expect(again.code).toBe(2);
-    for (const rel of Object.keys(INIT_FILES)) expect(again.stderr).toContain(`${rel}: already exists`);
+    for (const rel of Object.keys(INIT_FILES)) expect(again.stderr).toContain(`${rel}: already exists\n`);
+    expect(again.stderr).toMatch(
+      /\nsteward init: nothing was written \(init never overwrites\): remove those files or run `steward init <another directory>`\n$/,
+    );
+    expect(again.stderr).not.toContain('input problems');
     expect(readFileSync(path.join(dir, 'waivers.yaml'), 'utf8')).toBe('waivers: []  # mine\n');
   });
 

@@ -1,8 +1,11 @@
 // Exit codes of DESIGN §9 from realistic runs of the built CLI against a sandbox.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { findingKeys, PLANTED, runCli, sandboxEnv } from './helpers.js';
+import { FORMATS } from '../../src/report/index.js';
+import { findingKeys, PLANTED, runCli, sandboxEnv, tempDir } from './helpers.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -87,14 +90,29 @@ describe('steward check exit codes', () => {
     expect(sandbox.totalRequests()).toBe(0);
   });
 
-  it('3: a wrong token fails closed, naming the 401, and never prints the token', async () => {
-    const r = await runCli(['check', ...DEMO, '--only', 'workflows-are-named', '--only', 'calculated-fields-valid'], {
-      env: sandboxEnv(sandbox, 'tok-wrong-9999'),
-    });
+  it('3: a wrong token fails closed, naming the 401, and never prints the token (stdout, stderr, every report file)', async () => {
+    const dir = tempDir();
+    const outputs = FORMATS.flatMap((f) => ['--output', `${f}=${path.join(dir, `report.${f}`)}`]);
+    const r = await runCli(
+      ['check', ...DEMO, '--only', 'workflows-are-named', '--only', 'calculated-fields-valid', '--verbose', ...outputs],
+      { env: sandboxEnv(sandbox, 'tok-wrong-9999') },
+    );
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/could not evaluate 2 policies/);
-    expect(r.stderr).toMatch(/401/);
+    expect(r.stderr).toContain('steward: could not evaluate 2 policies (the gate fails closed):\n');
+    expect(r.stderr).toContain(
+      '401 Unauthorized — missing or invalid developer token (sent in X-SERVICE-Developer-Token) (server: Invalid developer token)',
+    );
+    expect(r.stderr).toContain(
+      '401 Unauthorized — missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
+    );
+    expect(r.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/workflow\/v1\/workflows → 401 \(\d+ ms\)$/m);
     expect(r.stdout + r.stderr).not.toContain('tok-wrong-9999');
+    expect(FORMATS).toHaveLength(6);
+    for (const f of FORMATS) {
+      const text = readFileSync(path.join(dir, `report.${f}`), 'utf8');
+      expect(text, f).toContain('401');
+      expect(text, f).not.toContain('tok-wrong-9999');
+    }
   });
 
   it('3: the misconfigured-reports endpoint answering 403', async () => {

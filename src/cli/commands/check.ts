@@ -1,7 +1,8 @@
 // `steward check`: evaluate, report, exit 0/1/2/3 (DESIGN §4, §9). With --sandbox it is the
-// demo: the run exits 0 when it worked, and says what a real run's exit code would be.
+// demo: the run exits 0 when it worked, and says what a real run's exit code would be (only
+// with the demo config: `--sandbox --config mine.yaml` exits like a real run).
 import type { Command } from 'commander';
-import { check, exitCodeFor } from '../../check.js';
+import { evaluate, exitCodeFor } from '../../check.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { writeReports, warnEvaluationErrors } from '../report-output.js';
@@ -16,13 +17,15 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--write-baseline <file>', "record this run's findings as the baseline")
     .action(async (flags: RunFlags) => {
       const { io } = ctx;
-      const report = await check(checkOptionsFrom(flags, io));
+      const { report, warnings } = await evaluate(checkOptionsFrom(flags, io));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+      warn(io, ...warnings.map((w) => `steward: ${w}`));
       writeReports(report, flags.format ?? 'text', flags.output ?? [], io);
       warnEvaluationErrors(report, io);
       const code = exitCodeFor(report);
-      if (flags.sandbox && code === 1) {
-        // The demo instance breaks policies on purpose: the run worked, so npm start succeeds.
+      if (flags.sandbox && !flags.config && code === 1) {
+        // The demo (demo config on the demo instance) breaks policies on purpose: the run
+        // worked, so npm start succeeds. With the user's own config it is a real run.
         const line = `sandbox demo: these violations are planted (demo/PLANTED.md); a real run would exit 1 (failOn: ${report.failOn}).`;
         if ((flags.format ?? 'text') === 'text') io.stdout.write(`\n${line}\n`);
         else warn(io, line);

@@ -95,6 +95,7 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
     } else {
       const evaluation = await evaluateOn(options, prepared, connection);
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+      warn(io, ...evaluation.warnings.map((w) => `steward: ${w}`));
       warnEvaluationErrors(evaluation.report, io);
       plan = resumed(await planRunFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn }));
       io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
@@ -104,6 +105,13 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
         warn(io, `plan saved to ${displayPath(out, io.cwd)}`);
       }
       if (evaluation.report.summary.gate === 'error') {
+        if (flags.apply) {
+          const failed = evaluation.report.policies.filter((p) => p.status === 'error').length;
+          warn(
+            io,
+            `not applied: ${failed} ${failed === 1 ? 'policy' : 'policies'} could not be evaluated (fix them or narrow the run with --only)`,
+          );
+        }
         ctx.exitCode = 3;
         return;
       }
@@ -141,6 +149,10 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
     for (const e of result.errors) warn(io, `  ${e}`);
     const rewriteErrors = flags.write ? writeBackAlreadyApplied(plan, io.cwd) : [];
     for (const e of rewriteErrors) warn(io, `  ${e}`);
+    if (!flags.write && result.applied.length > 0) {
+      // The permission endpoints cannot be read back: the manifests are what the next run checks.
+      warn(io, 'the manifests still declare the old state: run with --write, or update the manifests, or the next check still fails');
+    }
     ctx.exitCode = result.ok && rewriteErrors.length === 0 ? 0 : 3;
   });
 }

@@ -1,11 +1,11 @@
 // `steward init [dir]`: writes the starter files. It never overwrites: if any target exists,
-// nothing is written and the command exits 2 naming them.
+// nothing is written and the command exits 2 naming them and saying how to go on.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { displayPath } from '../../config/index.js';
-import { InputError } from '../../errors.js';
 import type { CliContext } from '../context.js';
+import { warn } from '../io.js';
 import { INIT_FILES } from '../init-templates.js';
 
 export function registerInit(program: Command, ctx: CliContext): void {
@@ -18,9 +18,14 @@ export function registerInit(program: Command, ctx: CliContext): void {
       const targets = Object.keys(INIT_FILES).map((rel) => path.join(root, rel));
       const existing = targets.filter((t) => existsSync(t));
       if (existing.length > 0) {
-        throw new InputError(
-          existing.map((t) => ({ file: displayPath(t, ctx.io.cwd), line: 0, column: 0, message: 'already exists; init never overwrites, nothing was written' })),
+        // Not an input problem of a run: say which files are in the way and how to proceed.
+        warn(ctx.io, ...existing.map((t) => `${displayPath(t, ctx.io.cwd)}: already exists`));
+        warn(
+          ctx.io,
+          `steward init: nothing was written (init never overwrites): remove ${existing.length === 1 ? 'that file' : 'those files'} or run \`steward init <another directory>\``,
         );
+        ctx.exitCode = 2;
+        return;
       }
       for (const [rel, text] of Object.entries(INIT_FILES)) {
         const target = path.join(root, rel);

@@ -7,16 +7,18 @@ import { evaluate } from '../../check.js';
 import { displayPath } from '../../config/index.js';
 import { type RecordingApi, recordingApi, writeSnapshot } from '../../snapshot/index.js';
 import type { CliContext } from '../context.js';
+import { warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, checkOptionsFrom, type RunFlags } from '../run-options.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
   const cmd = program.command('snapshot').description('record the API answers the policies need into a file');
-  addRunOptions(cmd);
+  // Recording needs no gate (--fail-on) and reads the live instance (not --from).
+  addRunOptions(cmd, { gate: false, from: false });
   cmd.requiredOption('--out <file>', 'snapshot file to write').action(async (flags: RunFlags & { out: string }) => {
     const { io } = ctx;
     let recorder: RecordingApi | null = null;
-    const { report } = await evaluate({
+    const { report, warnings } = await evaluate({
       ...checkOptionsFrom(flags, io),
       wrapApi: (api, instance) => {
         recorder = recordingApi(api, { instance });
@@ -24,6 +26,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
       },
     });
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+    warn(io, ...warnings.map((w) => `steward: ${w}`));
     const file = path.resolve(io.cwd, flags.out);
     const snapshot = (recorder as RecordingApi | null)!.snapshot();
     await writeSnapshot(file, snapshot);

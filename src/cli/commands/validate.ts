@@ -18,11 +18,12 @@ export function registerValidate(program: Command, ctx: CliContext): void {
         policies: paths.length > 0 ? paths : undefined,
       });
       const { config } = prepared;
+      const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
       const parts = [
-        `${prepared.policies.length} ${prepared.policies.length === 1 ? 'policy' : 'policies'}`,
-        `${config.manifestFiles.queues.length} queue manifests`,
-        `${config.manifestFiles.dataFiles.length} data-file manifests`,
-        `${prepared.waivers.length} waivers`,
+        count(prepared.policies.length, 'policy', 'policies'),
+        count(config.manifestFiles.queues.length, 'queue manifest'),
+        count(config.manifestFiles.dataFiles.length, 'data-file manifest'),
+        count(prepared.waivers.length, 'waiver'),
       ];
       ctx.io.stdout.write(`valid: ${parts.join(', ')}\n`);
       ctx.exitCode = 0;
