@@ -45,6 +45,15 @@ describe('reads are retried', () => {
     expect(client.stats()).toEqual({ requests: 4, retries: 3, failed: 1 });
   });
 
+  it('408 Request Timeout is retried, then succeeds', async () => {
+    s.scriptFault('getCalculatedFieldStatistics', { status: 408 });
+    const { client, retries } = clientFor(s);
+    expect(await client.getCalculatedFieldStatistics()).toEqual(s.state.calculatedFields);
+    expect(s.counts.getCalculatedFieldStatistics).toBe(2);
+    expect(client.stats()).toEqual({ requests: 2, retries: 1, failed: 0 });
+    expect(retries).toEqual([expect.objectContaining({ attempt: 1, status: 408 })]);
+  });
+
   it('501 is never retried', async () => {
     s.scriptFault('getCalculatedFieldStatistics', { status: 501 });
     const { client } = clientFor(s);
