@@ -28,6 +28,8 @@ export interface Outcome {
   passed: boolean;
   /** The rendered message, for violations (the title plus the reason when rendering failed). */
   message?: string;
+  /** Why the message could not be rendered (the violation stands; `steward test` fails on it). */
+  messageError?: string;
   /** What the finding's fingerprint hashes: the item, or the resource fields the check reads. */
   offendingValue: unknown;
   error?: string;
@@ -78,7 +80,8 @@ export function judgeItems(
     if (held.ok) return { ...head, passed: true };
     const message = check(policy, 'message', () => policy.message.render(bindings));
     // The violation is certain even when its text is not: keep it a violation, say why.
-    return { ...head, passed: false, message: 'error' in message ? `${policy.def.title} (${message.error})` : message.ok };
+    if ('error' in message) return { ...head, passed: false, message: `${policy.def.title} (${message.error})`, messageError: message.error };
+    return { ...head, passed: false, message: message.ok };
   });
 }
 

@@ -16,6 +16,8 @@ import {
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { InputProblem } from './types.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
+import { didYouMean } from './suggest.js';
+import { type TypeContext, typeProblems } from './typecheck.js';
 
 /** Where an expression's text stands, to turn an offset inside it into a file position. */
 export interface ExpressionOrigin {
@@ -31,8 +33,10 @@ export interface CompileOptions {
   variables: readonly string[];
   /** Declared parameter names: `params.x` with another x is an error. Omit to skip the check. */
   params?: readonly string[];
-  /** What the value must be, when the AST alone shows it cannot be. */
+  /** What the value must be, when its static type shows it cannot be. */
   expect?: 'bool' | 'list';
+  /** What `resource`, `item` and `params` are known to be (the kind's document schema, …). */
+  typing?: TypeContext;
 }
 
 export interface Bindings {
@@ -100,6 +104,31 @@ const ENV = celEnv({
 const BUILTIN_OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '@not_strictly_false', '@in', '_[_]', '_[?_]']);
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 
+/** Names of every function and method CEL offers here (for did-you-mean). */
+let names: string[] | undefined;
+function functionNames(): string[] {
+  names ??= [...new Set([...ENV.funcs].map((f) => f.name).filter((n) => /^[A-Za-z]/.test(n)))];
+  return names;
+}
+
+const constantPrograms = {
+  timestamp: plan(ENV, parse('timestamp(value)')),
+  duration: plan(ENV, parse('duration(value)')),
+  matches: plan(ENV, parse("''.matches(value)")),
+};
+const CONSTANT_FORMS = {
+  timestamp: "expected RFC 3339, e.g. '2025-01-31T00:00:00Z'",
+  duration: "expected e.g. '90s', '1h30m'",
+};
+
+/** Why CEL rejects this constant argument on every evaluation (asked of the engine itself), or null. */
+function constantProblem(fn: 'timestamp' | 'duration' | 'matches', value: string): string | null {
+  const result = (constantPrograms[fn] as (c: Record<string, unknown>) => unknown)({ value });
+  if (!isCelError(result)) return null;
+  if (fn === 'matches') return `invalid regular expression ${JSON.stringify(value)}: ${result.message}`;
+  return `invalid ${fn} ${JSON.stringify(value)} (${CONSTANT_FORMS[fn]})`;
+}
+
 /** Parse+plan counter, so tests can prove each distinct expression is compiled once per run. */
 export const celStats = { compilations: 0 };
 
@@ -131,7 +160,12 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
   const { ast, positions, program } = entry;
   const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
 
-  const problems = staticCheck(ast, options).map((p) => problem(offsetOf(p.expr), p.message));
+  const problems = [
+    ...staticCheck(ast, options).map((p) => ({ offset: offsetOf(p.expr), message: p.message })),
+    ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem }),
+  ]
+    .sort((a, b) => a.offset - b.offset)
+    .map((p) => problem(p.offset, p.message));
   if (problems.length > 0) throw new ExpressionError(problems);
 
   return {
@@ -168,7 +202,7 @@ function staticCheck(ast: Expr, options: CompileOptions): { expr: Expr; message:
     }
     const k = v.expr.exprKind;
     if (k.case === 'callExpr' && !BUILTIN_OPERATORS.has(k.value.function) && !ENV.funcs.find(k.value.function)) {
-      found.push({ expr: v.expr, message: `unknown function '${k.value.function}'` });
+      found.push({ expr: v.expr, message: `unknown function '${k.value.function}'${didYouMean(k.value.function, functionNames())}` });
     }
     if (options.params && k.case === 'selectExpr') {
       const path = selectPath(v.expr, 'params');
@@ -178,13 +212,6 @@ function staticCheck(ast: Expr, options: CompileOptions): { expr: Expr; message:
       }
     }
   });
-  const kind = inferKind(ast);
-  if (options.expect === 'bool' && kind !== null && kind !== 'bool') {
-    found.push({ expr: ast, message: `type error: must be a bool expression, this one yields ${kind}` });
-  }
-  if (options.expect === 'list' && kind !== null && kind !== 'list') {
-    found.push({ expr: ast, message: `type error: must be a list expression, this one yields ${kind}` });
-  }
   return found;
 }
 
@@ -193,36 +220,6 @@ function freeIdentAt(expr: Expr, locals: ReadonlySet<string>): boolean {
   let e: Expr | undefined = expr;
   while (e?.exprKind.case === 'selectExpr') e = e.exprKind.value.operand;
   return e?.exprKind.case === 'identExpr' && !locals.has(e.exprKind.value.name);
-}
-
-const BOOL_CALLS = new Set([
-  '_==_', '_!=_', '_<_', '_<=_', '_>_', '_>=_', '_&&_', '_||_', '!_', '@in',
-  'contains', 'startsWith', 'endsWith', 'matches', 'isTimeZone', '@not_strictly_false',
-]);
-const NUMBER_CALLS = new Set(['_+_', '_-_', '_*_', '_/_', '_%_', '-_', 'size']);
-
-/** What the root evaluates to, when the AST alone tells; null = unknown (depends on data). */
-function inferKind(e: Expr): string | null {
-  const k = e.exprKind;
-  switch (k.case) {
-    case 'constExpr':
-      return ({ boolValue: 'bool', int64Value: 'int', uint64Value: 'uint', doubleValue: 'double', stringValue: 'string', bytesValue: 'bytes', nullValue: 'null' } as Record<string, string>)[k.value.constantKind.case ?? ''] ?? null;
-    case 'listExpr':
-      return 'list';
-    case 'structExpr':
-      return 'map';
-    case 'callExpr':
-      if (BOOL_CALLS.has(k.value.function)) return 'bool';
-      if (NUMBER_CALLS.has(k.value.function)) return k.value.function === '_+_' ? null : 'a number';
-      return null;
-    case 'selectExpr':
-      return k.value.testOnly ? 'bool' : null;
-    case 'comprehensionExpr':
-      // all/exists/exists_one fold into a bool accumulator; map/filter build a list.
-      return inferKind(k.value.accuInit!) === 'bool' ? 'bool' : k.value.accuInit?.exprKind.case === 'listExpr' ? 'list' : null;
-    default:
-      return null;
-  }
 }
 
 // ---- JSON ⇄ CEL values ----------------------------------------------------------------------

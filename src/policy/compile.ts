@@ -4,6 +4,7 @@ import { InputError } from '../errors.js';
 import type { SourceLocation } from '../report/model.js';
 import { type CompiledExpression, compileExpression, ExpressionError, type ExpressionOrigin } from './cel.js';
 import { selectPath } from './ast.js';
+import { sortProblems } from './problems.js';
 import { READS_NOTHING, type ReadSet, readsOf, unionReads } from './reads.js';
 import { type CompiledTemplate, compileTemplate } from './template.js';
 import type { InputProblem, PolicyDefinition } from './types.js';
@@ -56,7 +57,7 @@ export function compilePolicy(
       : attempt(() => compileExpression(def.when!, origin('when'), { variables: inner, params: paramNames, expect: 'bool' }));
   const assert = attempt(() => compileExpression(def.assert, origin('assert'), { variables: inner, params: paramNames, expect: 'bool' }));
   const message = attempt(() => compileTemplate(def.message, origin('message'), { variables: inner, params: paramNames }));
-  if (problems.length > 0 || !assert || !message) throw new InputError(problems);
+  if (problems.length > 0 || !assert || !message) throw new InputError(sortProblems(problems));
 
   const eachPath = each ? selectPath(each.ast, 'resource') : null;
   return {
@@ -90,6 +91,7 @@ function checkOverride(def: PolicyDefinition, override: Record<string, unknown>,
   return override;
 }
 
-function jsonType(v: unknown): string {
+/** The JSON type name of a value: null, list, map, number, string, boolean. */
+export function jsonType(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'map' : typeof v;
 }

@@ -22,8 +22,12 @@ import {
   type YamlSource,
 } from '../yaml/source.js';
 import { compileExpression, type ExpressionOrigin, ExpressionError } from './cel.js';
+import { jsonType } from './compile.js';
+import { sortProblems } from './problems.js';
 import { buildPolicySchema, type KindRegistry } from './schema.js';
+import { didYouMean } from './suggest.js';
 import { compileTemplate } from './template.js';
+import { itemTypeOf, type TypeContext } from './typecheck.js';
 import type { InputProblem, PolicyDefinition, PolicyTest } from './types.js';
 
 export interface LoadOptions {
@@ -46,9 +50,10 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
     for (const policy of result.policies) policies.push({ ...policy, pathIndex });
     problems.push(...result.problems);
   }
-  if (problems.length > 0) throw new InputError(problems);
+  if (problems.length > 0) throw new InputError(sortProblems(problems));
   return policies;
 }
+
 
 /**
  * Every .yaml/.yml file the paths name (folders recursively, sorted), without repeats, each with
@@ -119,7 +124,7 @@ export function parsePolicyText(
   if (!Array.isArray(list)) return { policies, problems };
   list.forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
-    const policy = buildDefinition(raw as Record<string, unknown>, ['policies', i], src, problems);
+    const policy = buildDefinition(raw as Record<string, unknown>, ['policies', i], src, problems, options.kinds);
     for (const fixName of Object.keys(policy.fix ?? {})) {
       if (options.kinds[policy.resource]?.fixes[fixName]?.perItem && policy.each === undefined) {
         const node = keyNodeAt(src, ['policies', i, 'fix', fixName]);
@@ -137,7 +142,7 @@ export function parsePolicyText(
     }
     policies.push(policy);
   });
-  return { policies, problems };
+  return { policies, problems: sortProblems(problems) };
 }
 
 /** Where an expression is, so its compile errors point at their column in the file. */
@@ -154,6 +159,7 @@ function buildDefinition(
   at: YamlPath,
   src: YamlSource,
   problems: InputProblem[],
+  kinds: KindRegistry,
 ): PolicyDefinition {
   const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
   const params = isPlainObject(raw.params) ? raw.params : {};
@@ -178,29 +184,49 @@ function buildDefinition(
       problems.push(...e.problems);
     }
   };
+  // Types known statically: the kind's document, the parameters' defaults, then `item` from `each`.
+  const kindName = typeof raw.resource === 'string' ? raw.resource : undefined;
+  const documentSchema = kindName !== undefined && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : undefined;
+  const typing: TypeContext = { kind: kindName, resource: documentSchema, params };
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== 'string') continue;
     const origin = originOf(src, nodeAt(src, [...at, field]));
     const variables = field === 'each' ? base : inner;
     const expect = field === 'each' ? 'list' : 'bool';
-    collect(() => compileExpression(source, origin, { variables, params: paramNames, expect }));
+    collect(() => {
+      const compiled = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
+      if (field === 'each') typing.item = itemTypeOf(compiled.ast, typing);
+    });
   }
   if (typeof raw.message === 'string') {
     const origin = originOf(src, nodeAt(src, [...at, 'message']));
-    collect(() => compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames }));
+    collect(() => compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames, typing }));
   }
 
   const tests: PolicyTest[] = [];
+  const testNames = new Map<string, SourceLocation>();
   if (Array.isArray(raw.tests)) {
     raw.tests.forEach((t, j) => {
       if (!isPlainObject(t)) return;
       const testAt = [...at, 'tests', j];
+      if (typeof t.name === 'string') {
+        const first = testNames.get(t.name);
+        const here = locationOf(src, nodeAt(src, [...testAt, 'name']));
+        if (first) problems.push({ ...here, message: `duplicate test name '${t.name}' in this policy (first at line ${first.line})` });
+        else testNames.set(t.name, here);
+      }
       const testParams = isPlainObject(t.params) ? t.params : undefined;
-      for (const key of Object.keys(testParams ?? {})) {
-        if (paramNames.includes(key)) continue;
-        const node = keyNodeAt(src, [...testAt, 'params', key]);
-        problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}' (declared: ${paramNames.join(', ') || 'none'})` });
+      for (const [key, value] of Object.entries(testParams ?? {})) {
+        if (!paramNames.includes(key)) {
+          const node = keyNodeAt(src, [...testAt, 'params', key]);
+          const hint = didYouMean(key, paramNames) || ` (declared: ${paramNames.join(', ') || 'none'})`;
+          problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}'${hint}` });
+        } else if (jsonType(params[key]) !== 'null' && jsonType(value) !== jsonType(params[key])) {
+          // The same rule as the config's params: a value has its default's JSON type.
+          const node = nodeAt(src, [...testAt, 'params', key]);
+          problems.push({ ...locationOf(src, node), message: `test params.${key}: must be a ${jsonType(params[key])} like its default` });
+        }
       }
       tests.push({
         name: str(t.name),
@@ -256,7 +282,8 @@ function policyWording(data: unknown, kinds: KindRegistry): SchemaWording {
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint})`;
           }
           const known = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-          return `${subject}unknown field '${key}'${known.length ? ` (allowed: ${known.join(', ')})` : ''}`;
+          const hint = didYouMean(key, known) || (known.length ? ` (allowed: ${known.join(', ')})` : '');
+          return `${subject}unknown field '${key}'${hint}`;
         }
         case 'required':
           return `${subject}missing required field '${String(params.missingProperty)}'`;

@@ -3,10 +3,15 @@
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
 import { SEVERITIES } from '../report/model.js';
 
-/** What the schema needs to know of each resource kind. */
+/** What the schema (and the expression type checks) need to know of each resource kind. */
 export type KindRegistry = Record<
   string,
-  { description?: string; fixes: Record<string, { schema: object; perItem?: boolean }> }
+  {
+    description?: string;
+    fixes: Record<string, { schema: object; perItem?: boolean }>;
+    /** JSON Schema of the document (`resource`): types its fields; `additionalProperties: false` = no other field. */
+    documentSchema?: Record<string, unknown>;
+  }
 >;
 
 export const POLICY_ID_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';

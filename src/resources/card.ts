@@ -15,6 +15,8 @@ export const card: ResourceKind = {
   live: true,
   documentSchema: {
     type: 'object',
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ['id', 'schedules'],
     properties: {
       id: { type: ['integer', 'string'] },

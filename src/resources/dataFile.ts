@@ -28,6 +28,8 @@ export const dataFile: ResourceKind = {
   live: false,
   documentSchema: {
     type: 'object',
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ['id', 'publicAccess', 'entries'],
     properties: {
       id: { type: ['string', 'integer'] },

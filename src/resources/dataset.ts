@@ -49,6 +49,8 @@ export const dataset: ResourceKind = {
   live: true,
   documentSchema: {
     type: 'object',
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ['id'],
     properties: {
       id: { type: 'string' },

@@ -41,6 +41,8 @@ export const queue: ResourceKind = {
   live: false,
   documentSchema: {
     type: 'object',
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ['id', 'permissions'],
     properties: {
       id: { type: ['string', 'integer'] },

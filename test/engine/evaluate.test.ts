@@ -118,6 +118,8 @@ describe('judgeItems', () => {
       itemKey: '7',
       passed: false,
       message: 'Queues grant ADMIN only through groups (policy queue-no-admin-for-users: message: field not found: nickname)',
+      // kept apart too, so `steward test` can fail on it
+      messageError: 'policy queue-no-admin-for-users: message: field not found: nickname',
       offendingValue: { id: '7', type: 'USER', permissions: ['ADMIN'] },
     });
 

@@ -45,10 +45,12 @@ describe('policy loader', () => {
 
   it('schema violation: wrong value, unknown field, missing field', () => {
     const text = VALID.replace('severity: high', 'severity: urgent').replace('    fix:', '    asert: x\n    fix:');
+    // In reading order, the misspelt key with the field it most likely means.
     expect(problemsOf(text)).toEqual([
-      { file: 'p.yaml', line: 10, column: 5, message: expect.stringMatching(/^policies\[0\]: unknown field 'asert' \(allowed: id, title, /) },
       { file: 'p.yaml', line: 4, column: 15, message: 'severity: must be one of: info, low, medium, high, critical' },
+      { file: 'p.yaml', line: 10, column: 5, message: "policies[0]: unknown field 'asert' (did you mean 'assert'?)" },
     ]);
+    expect(problemsOf(text.replace('asert', 'zzz'))[1].message).toMatch(/^policies\[0\]: unknown field 'zzz' \(allowed: id, title, /);
     expect(problemsOf(VALID.replace('    title: Queues grant ADMIN only through groups\n', ''))).toEqual([
       { file: 'p.yaml', line: 2, column: 5, message: "policies[0]: missing required field 'title'" },
     ]);
@@ -142,8 +144,8 @@ describe('policy loader', () => {
     const err = await loadPolicies(['.'], { kinds: KINDS, cwd: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).problems).toEqual([
-      { file: 'b.yml', line: 5, column: 15, message: 'severity: must be one of: info, low, medium, high, critical' },
       { file: 'b.yml', line: 3, column: 9, message: "duplicate policy id 'queue-no-admin-for-users' (first defined at a.yaml:2:9)" },
+      { file: 'b.yml', line: 5, column: 15, message: 'severity: must be one of: info, low, medium, high, critical' },
     ]);
     expect((err as InputError).message).toContain("b.yml:3:9: duplicate policy id 'queue-no-admin-for-users'");
   });
@@ -155,5 +157,39 @@ describe('policy loader', () => {
     expect((err as InputError).problems).toEqual([{ file: 'missing/', line: 0, column: 0, message: 'no such policy file or folder' }]);
     const ok = await loadPolicies(['one.yaml'], { kinds: KINDS, cwd: dir });
     expect(ok.map((p) => `${p.location.file}:${p.location.line}`)).toEqual(['one.yaml:2']);
+  });
+});
+
+describe('problem order', () => {
+  it('problems of several files come sorted by file, line, column', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-policies-'));
+    writeFileSync(path.join(dir, 'a.yaml'), VALID.replace('severity: high', 'severity: nope'));
+    const err = await loadPolicies(['zz-missing/', 'a.yaml'], { kinds: KINDS, cwd: dir }).catch((e: unknown) => e);
+    expect((err as InputError).problems.map((p) => `${p.file}:${p.line}`)).toEqual(['a.yaml:4', 'zz-missing/:0']);
+  });
+});
+
+describe('policy tests at load', () => {
+  const withTests = (tests: string) =>
+    `${VALID.replace('    fix:', '    params: { max: 2, label: x }\n    fix:')}    tests:\n${tests}`;
+
+  it('a test parameter has the JSON type of its default; an unknown one names the closest', () => {
+    const text = withTests(
+      '      - name: a\n        resource: {}\n        params: { max: "3", label: y, lable: z }\n        violations: 0\n',
+    );
+    expect(problemsOf(text)).toEqual([
+      { file: 'p.yaml', line: 15, column: 24, message: 'test params.max: must be a number like its default' },
+      { file: 'p.yaml', line: 15, column: 39, message: "test sets undeclared parameter 'lable' (did you mean 'label'?)" },
+    ]);
+    expect(problemsOf(withTests('      - name: a\n        resource: {}\n        params: { max: 4.5 }\n        violations: 0\n'))).toEqual([]);
+  });
+
+  it('two tests of one policy with the same name', () => {
+    const text = withTests(
+      '      - name: same\n        resource: {}\n        violations: 0\n      - name: same\n        resource: {}\n        violations: 1\n',
+    );
+    expect(problemsOf(text)).toEqual([
+      { file: 'p.yaml', line: 16, column: 15, message: "duplicate test name 'same' in this policy (first at line 13)" },
+    ]);
   });
 });

@@ -89,4 +89,20 @@ describe('compilePolicy', () => {
       { ...where, message: 'params.p.label: must be a string like its default' },
     ]);
   });
+
+  it('problems come in reading order, whatever order the fields are compiled in', () => {
+    const d = def({
+      assert: 'asert(resource)',
+      message: '{{ resorce.id }}',
+      fieldLocations: { assert: { file: 'p.yaml', line: 9, column: 13 }, message: { file: 'p.yaml', line: 6, column: 14 } },
+    });
+    const err = (() => {
+      try {
+        compilePolicy(d);
+      } catch (e) {
+        return e as InputError;
+      }
+    })();
+    expect(err?.problems.map((p) => `${p.line}:${p.column}`)).toEqual(['6:17', '9:13']);
+  });
 });

@@ -1,0 +1,335 @@
+// Static typing of a parsed CEL expression, so mistakes that would silently give a wrong answer
+// (`resource.recipientCount != "0"` is never false) or fail on every resource are load errors.
+// Types come from literals, operators, functions, the resource kind's document schema and the
+// parameters' defaults; anything else is `dyn` and passes (no false positives on data-shaped
+// values). Only certain mistakes are reported: a pair of types is rejected only when no
+// combination of its possible types works.
+import type { Expr } from './ast.js';
+import { type CelType, DYN, elemOf, fieldOf, fromSchema, type Kind, of, paramType, type Schema } from './schema-types.js';
+import { didYouMean } from './suggest.js';
+
+export type { CelType } from './schema-types.js';
+
+export interface TypeContext {
+  /** The resource kind's name, for messages. */
+  kind?: string;
+  /** The kind's document schema: `resource` is typed by it. */
+  resource?: Schema;
+  /** Type of `item` (the element type of `each`). */
+  item?: CelType;
+  /** Parameter defaults: `params.x` has the JSON type of its default. */
+  params?: Record<string, unknown>;
+}
+
+export interface TypeProblem {
+  /** Offset of the offending text in the expression source. */
+  offset: number;
+  message: string;
+}
+
+export interface TypeCheckInput {
+  ast: Expr;
+  source: string;
+  /** Node id → source offset (the parser's source info). */
+  positions: Record<string, number>;
+  typing?: TypeContext;
+  expect?: 'bool' | 'list';
+  /** Why a constant argument is invalid (`timestamp('nope')`, `x.matches('[')`), or null. */
+  constantProblem?: (fn: 'timestamp' | 'duration' | 'matches', value: string) => string | null;
+}
+
+const NUMERIC: ReadonlySet<Kind> = new Set(['int', 'uint', 'double']);
+const ORDERED: ReadonlySet<Kind> = new Set(['string', 'bytes', 'bool', 'timestamp', 'duration']);
+const SIZED: ReadonlySet<Kind> = new Set(['string', 'bytes', 'list', 'map']);
+const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
+const COMPARE: Record<string, string> = { '_==_': '==', '_!=_': '!=', '_<_': '<', '_<=_': '<=', '_>_': '>', '_>=_': '>=' };
+const ARITH: Record<string, string> = { '_+_': '+', '_-_': '-', '_*_': '*', '_/_': '/', '_%_': '%' };
+const CONVERSIONS: Record<string, Kind> = {
+  int: 'int', uint: 'uint', double: 'double', string: 'string', bool: 'bool', bytes: 'bytes',
+  timestamp: 'timestamp', duration: 'duration', type: 'type',
+};
+const STRING_METHODS = new Set(['contains', 'startsWith', 'endsWith', 'matches']);
+const TIME_GETTERS = /^get(FullYear|Month|Date|DayOfMonth|DayOfWeek|DayOfYear|Hours|Minutes|Seconds|Milliseconds)$/;
+
+/** Every type problem of the expression, in source order. */
+export function typeProblems(input: TypeCheckInput): TypeProblem[] {
+  const problems: TypeProblem[] = [];
+  const checker = new Checker(input, problems);
+  const root = checker.typeOf(input.ast, new Map());
+  const { expect } = input;
+  if (expect && root.kinds !== null && !root.kinds.has(expect)) {
+    problems.push({ offset: checker.start(input.ast), message: `type error: must be a ${expect} expression, this one yields ${describe(root, true)}` });
+  }
+  return problems.sort((a, b) => a.offset - b.offset);
+}
+
+/** The type of `item` for a policy whose `each` is `ast` (dyn when unknown). */
+export function itemTypeOf(ast: Expr, typing: TypeContext | undefined): CelType {
+  const t = new Checker({ ast, source: '', positions: {}, typing }, []).typeOf(ast, new Map());
+  return elemOf(t);
+}
+
+class Checker {
+  constructor(
+    private readonly input: TypeCheckInput,
+    private readonly problems: TypeProblem[],
+  ) {}
+
+  /** Offset where the sub-expression starts (the leftmost position in its subtree). */
+  start(e: Expr): number {
+    let min = this.input.positions[String(e.id)] ?? Number.POSITIVE_INFINITY;
+    const visit = (x: Expr | undefined) => {
+      if (!x) return;
+      min = Math.min(min, this.input.positions[String(x.id)] ?? Number.POSITIVE_INFINITY);
+      const k = x.exprKind;
+      if (k.case === 'selectExpr') visit(k.value.operand);
+      else if (k.case === 'callExpr') [k.value.target, ...k.value.args].forEach(visit);
+      else if (k.case === 'listExpr') k.value.elements.forEach(visit);
+      else if (k.case === 'comprehensionExpr') visit(k.value.iterRange);
+    };
+    visit(e);
+    return Number.isFinite(min) ? min : 0;
+  }
+
+  private report(e: Expr, message: string, offset = this.start(e)): CelType {
+    this.problems.push({ offset, message });
+    return DYN;
+  }
+
+  typeOf(e: Expr, locals: ReadonlyMap<string, CelType>): CelType {
+    const k = e.exprKind;
+    switch (k.case) {
+      case 'constExpr': {
+        const c = k.value.constantKind;
+        const kind = ({ boolValue: 'bool', int64Value: 'int', uint64Value: 'uint', doubleValue: 'double', stringValue: 'string', bytesValue: 'bytes', nullValue: 'null' } as Record<string, Kind>)[c.case ?? ''];
+        return kind ? of(kind) : DYN;
+      }
+      case 'identExpr':
+        return this.ident(k.value.name, locals);
+      case 'listExpr': {
+        const elems = k.value.elements.map((x) => this.typeOf(x, locals));
+        return { kinds: new Set(['list']), elem: elems.length > 0 ? union(elems) : DYN };
+      }
+      case 'structExpr':
+        for (const entry of k.value.entries) {
+          if (entry.keyKind.case === 'mapKey') this.typeOf(entry.keyKind.value, locals);
+          if (entry.value) this.typeOf(entry.value, locals);
+        }
+        return k.value.messageName ? DYN : of('map');
+      case 'selectExpr':
+        return this.select(e, k.value.operand!, k.value.field, k.value.testOnly, locals);
+      case 'callExpr':
+        return this.call(e, k.value.function, k.value.target, k.value.args, locals);
+      case 'comprehensionExpr': {
+        const c = k.value;
+        const range = this.typeOf(c.iterRange!, locals);
+        if (range.kinds !== null && !range.kinds.has('list') && !range.kinds.has('map') && !range.kinds.has('null')) {
+          return this.report(c.iterRange!, `type error: cannot iterate over ${describe(range)}`);
+        }
+        const inner = new Map(locals);
+        const listOnly = range.kinds?.size === 1 && range.kinds.has('list');
+        if (c.iterVar2) {
+          inner.set(c.iterVar, listOnly ? of('int') : DYN);
+          inner.set(c.iterVar2, listOnly ? elemOf(range) : DYN);
+        } else {
+          inner.set(c.iterVar, listOnly || range.kinds === null ? elemOf(range) : DYN);
+        }
+        inner.set(c.accuVar, this.typeOf(c.accuInit!, locals));
+        if (c.loopCondition) this.typeOf(c.loopCondition, inner);
+        if (c.loopStep) this.typeOf(c.loopStep, inner);
+        return c.result ? this.typeOf(c.result, inner) : DYN;
+      }
+      default:
+        return DYN;
+    }
+  }
+
+  private ident(name: string, locals: ReadonlyMap<string, CelType>): CelType {
+    const local = locals.get(name);
+    if (local) return local;
+    const typing = this.input.typing;
+    switch (name) {
+      case 'resource':
+        return typing?.resource ? fromSchema(typing.resource) : DYN;
+      case 'item':
+        return typing?.item ?? DYN;
+      case 'now':
+        return of('timestamp');
+      case 'params':
+        return typing?.params
+          ? { kinds: new Set(['map']), fields: Object.fromEntries(Object.entries(typing.params).map(([p, v]) => [p, paramType(v)])) }
+          : DYN;
+      default:
+        return TYPE_NAMES.has(name) ? of('type') : DYN;
+    }
+  }
+
+  /** Is `e` the free variable `resource` (not a comprehension variable of that name)? */
+  private isResource(e: Expr, locals: ReadonlyMap<string, CelType>): boolean {
+    return e.exprKind.case === 'identExpr' && e.exprKind.value.name === 'resource' && !locals.has('resource');
+  }
+
+  /** A top-level field of a closed document schema that does not exist: a load error with a hint. */
+  private unknownField(operand: Expr, field: string, locals: ReadonlyMap<string, CelType>, at: Expr): boolean {
+    const schema = this.input.typing?.resource;
+    if (schema?.additionalProperties !== false || !this.isResource(operand, locals)) return false;
+    const known = Object.keys((schema.properties as Schema | undefined) ?? {});
+    if (known.includes(field)) return false;
+    const hint = didYouMean(field, known) || ` (fields: ${known.join(', ')})`;
+    // Point at the field name itself (`has(resource.x)` keeps no position for its select).
+    const from = this.start(operand);
+    const m = new RegExp(`\\.\\s*(${field.replace(/[^\w]/g, '\\$&')})\\b|\\[\\s*['"](${field.replace(/[^\w]/g, '\\$&')})`).exec(this.input.source.slice(from));
+    const offset = m ? from + m.index + m[0].length - field.length : this.start(at);
+    this.report(at, `unknown field '${field}' of ${this.input.typing?.kind ?? 'the resource'}${hint}`, offset);
+    return true;
+  }
+
+  private select(e: Expr, operand: Expr, field: string, testOnly: boolean, locals: ReadonlyMap<string, CelType>): CelType {
+    const base = this.typeOf(operand, locals);
+    if (this.unknownField(operand, field, locals, e)) return testOnly ? of('bool') : DYN;
+    if (base.kinds !== null && !base.kinds.has('map') && !base.kinds.has('null')) {
+      this.report(e, `type error: cannot select '${field}' from ${describe(base)}`);
+      return testOnly ? of('bool') : DYN;
+    }
+    return testOnly ? of('bool') : fieldOf(base, field);
+  }
+
+  private call(e: Expr, fn: string, target: Expr | undefined, rawArgs: Expr[], locals: ReadonlyMap<string, CelType>): CelType {
+    const argExprs = target ? [target, ...rawArgs] : rawArgs;
+    const args = argExprs.map((a) => this.typeOf(a, locals));
+    const [a, b] = args;
+    if (fn in COMPARE) {
+      const op = COMPARE[fn];
+      const ok = op === '==' || op === '!=' ? equalable : orderable;
+      if (!compatible(a, b, ok)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op}'`);
+      return of('bool');
+    }
+    if (fn in ARITH) return this.arithmetic(e, ARITH[fn], a, b);
+    switch (fn) {
+      case '@in': {
+        if (b.kinds !== null && !b.kinds.has('list') && !b.kinds.has('map') && !b.kinds.has('null')) {
+          this.report(e, `type error: 'in' needs a list or map on its right, got ${describe(b)}`);
+        } else if (b.kinds?.size === 1 && b.kinds.has('list') && !compatible(a, elemOf(b), equalable)) {
+          this.report(e, `type error: cannot look for ${describe(a)} in a list of ${describe(elemOf(b))}`);
+        }
+        return of('bool');
+      }
+      case '_&&_':
+      case '_||_':
+      case '!_':
+        for (const [i, x] of argExprs.entries()) this.expectKind(x, args[i], 'bool', `'${fn.replace(/_/g, '')}' needs bool operands`);
+        return of('bool');
+      case '_?_:_':
+        this.expectKind(argExprs[0], a, 'bool', 'the condition of ?: must be a bool');
+        return union([args[1], args[2]]);
+      case '-_':
+        if (a.kinds !== null && !a.kinds.has('duration') && ![...a.kinds].some((x) => NUMERIC.has(x))) {
+          return this.report(e, `type error: cannot negate ${describe(a)}`);
+        }
+        return a;
+      case '_[_]':
+        return this.index(e, argExprs[0], argExprs[1], a, locals);
+      case 'size':
+        if (a && a.kinds !== null && ![...a.kinds].some((x) => SIZED.has(x))) {
+          this.report(e, `type error: size() of ${describe(a)} (needs a string, bytes, list or map)`);
+        }
+        return of('int');
+      case 'isTimeZone':
+        this.expectKind(argExprs[0], a, 'string', 'isTimeZone() needs a string');
+        return of('bool');
+      case 'dyn':
+        return DYN;
+      default:
+        break;
+    }
+    if (STRING_METHODS.has(fn) && argExprs.length === 2) {
+      this.expectKind(argExprs[0], a, 'string', `${fn}() applies to a string`);
+      this.expectKind(argExprs[1], b, 'string', `${fn}() needs a string argument`);
+      if (fn === 'matches') this.constant(argExprs[1], 'matches');
+      return of('bool');
+    }
+    if (fn === 'timestamp' || fn === 'duration') this.constant(argExprs[0], fn);
+    if (fn in CONVERSIONS && argExprs.length === 1) return of(CONVERSIONS[fn]);
+    if (TIME_GETTERS.test(fn)) return of('int');
+    return DYN;
+  }
+
+  private arithmetic(e: Expr, op: string, a: CelType, b: CelType): CelType {
+    if (a.kinds === null || b.kinds === null) return DYN;
+    const results = new Set<Kind>();
+    for (const x of a.kinds) for (const y of b.kinds) for (const r of arithmeticResult(op, x, y)) results.add(r);
+    if (results.size === 0) return this.report(e, `type error: no '${op}' for ${describe(a)} and ${describe(b)}`);
+    return { kinds: results };
+  }
+
+  private index(e: Expr, container: Expr, key: Expr, t: CelType, locals: ReadonlyMap<string, CelType>): CelType {
+    const k = key.exprKind;
+    const constKey = k.case === 'constExpr' && k.value.constantKind.case === 'stringValue' ? k.value.constantKind.value : null;
+    if (constKey !== null && this.unknownField(container, constKey, locals, e)) return DYN;
+    if (t.kinds !== null && !t.kinds.has('list') && !t.kinds.has('map') && !t.kinds.has('null')) {
+      return this.report(e, `type error: cannot index ${describe(t)}`);
+    }
+    if (t.kinds?.size === 1 && t.kinds.has('list')) return elemOf(t);
+    return constKey !== null && t.kinds?.size === 1 && t.kinds.has('map') ? fieldOf(t, constKey) : DYN;
+  }
+
+  private expectKind(e: Expr | undefined, t: CelType | undefined, kind: Kind, what: string): void {
+    if (!e || !t || t.kinds === null || t.kinds.has(kind)) return;
+    this.report(e, `type error: ${what}, got ${describe(t)}`);
+  }
+
+  /** A constant string argument the function would reject on every evaluation. */
+  private constant(arg: Expr | undefined, fn: 'timestamp' | 'duration' | 'matches'): void {
+    const k = arg?.exprKind;
+    if (!arg || k?.case !== 'constExpr' || k.value.constantKind.case !== 'stringValue') return;
+    const why = this.input.constantProblem?.(fn, k.value.constantKind.value);
+    if (why) this.report(arg, why);
+  }
+}
+
+function arithmeticResult(op: string, a: Kind, b: Kind): Kind[] {
+  if (NUMERIC.has(a) && NUMERIC.has(b)) return a === b ? [a] : [a, b];
+  const pair = `${a} ${op} ${b}`;
+  const table: Record<string, Kind> = {
+    'string + string': 'string',
+    'bytes + bytes': 'bytes',
+    'list + list': 'list',
+    'timestamp + duration': 'timestamp',
+    'duration + timestamp': 'timestamp',
+    'duration + duration': 'duration',
+    'timestamp - timestamp': 'duration',
+    'timestamp - duration': 'timestamp',
+    'duration - duration': 'duration',
+  };
+  return table[pair] ? [table[pair]] : [];
+}
+
+/** `==`/`!=`: same kind, numbers with numbers, null with anything. */
+function equalable(a: Kind, b: Kind): boolean {
+  return a === b || a === 'null' || b === 'null' || (NUMERIC.has(a) && NUMERIC.has(b));
+}
+
+/** `<` and friends: numbers with numbers, or the same ordered kind (null with anything, as documented). */
+function orderable(a: Kind, b: Kind): boolean {
+  return a === 'null' || b === 'null' || (NUMERIC.has(a) && NUMERIC.has(b)) || (a === b && ORDERED.has(a));
+}
+
+/** Unknown on either side passes; otherwise some pair of possible kinds must work. */
+function compatible(a: CelType | undefined, b: CelType | undefined, ok: (x: Kind, y: Kind) => boolean): boolean {
+  if (!a || !b || a.kinds === null || b.kinds === null) return true;
+  for (const x of a.kinds) for (const y of b.kinds) if (ok(x, y)) return true;
+  return false;
+}
+
+function union(types: CelType[]): CelType {
+  if (types.some((t) => t.kinds === null)) return DYN;
+  return { kinds: new Set(types.flatMap((t) => [...t.kinds!])) };
+}
+
+/** `int`, `string or null`; for numbers alone `a number` when `plain` (bool/list expectations). */
+function describe(t: CelType, plain = false): string {
+  if (t.kinds === null) return 'dyn';
+  const kinds = [...t.kinds];
+  if (plain && kinds.every((k) => NUMERIC.has(k))) return 'a number';
+  return kinds.join(' or ');
+}

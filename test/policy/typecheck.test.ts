@@ -1,0 +1,152 @@
+// Static typing at load: type mistakes that would silently give a wrong answer (or fail on
+// every resource) are file:line:column problems, typed from literals, operators, the kind's
+// document schema and the parameters' defaults; unknown types pass.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { MISSION_POLICIES } from '../engine/mission-policies.js';
+
+/** A one-policy file; `assert:` stands on line 6 with its value at column 13. */
+function policy(resource: string, fields: Record<string, string>): string {
+  const { assert = '"true"', ...rest } = fields;
+  const more = Object.entries(rest).map(([k, v]) => `    ${k}: ${v}\n`).join('');
+  return `policies:\n  - id: p\n    title: T\n    severity: low\n    resource: ${resource}\n    assert: ${assert}\n${more}`;
+}
+
+const problems = (resource: string, fields: Record<string, string>) =>
+  parsePolicyText(policy(resource, fields), 'p.yaml', { kinds: RESOURCE_KINDS }).problems.map(
+    (p) => `${p.line}:${p.column}: ${p.message}`,
+  );
+
+describe('type errors found at load', () => {
+  it('comparing a schema-typed field with a literal of another type', () => {
+    expect(problems('reportSchedule', { assert: `resource.recipientCount != "0"` })).toEqual([
+      "6:13: type error: cannot compare int with string using '!='",
+    ]);
+    expect(problems('reportSchedule', { assert: "resource.misconfiguration.id == 'x'" })).toEqual([
+      "6:13: type error: cannot compare int with string using '=='",
+    ]);
+    // inside a macro, the comprehension variable is typed by the list's items
+    expect(problems('dataset', { assert: "resource.access.list.exists(e, e.type == 'GROUP' && e.accessLevel == 1)" })).toEqual([
+      "6:65: type error: cannot compare string with int using '=='",
+    ]);
+    // `item` is typed by the element type of `each`
+    expect(problems('queue', { each: 'resource.permissions', assert: 'item.permissions == "ADMIN"' })).toEqual([
+      "6:13: type error: cannot compare list with string using '=='",
+    ]);
+  });
+
+  it('literal mistakes: arithmetic, ordering, size, in', () => {
+    expect(problems('workflow', { assert: `1 + "a" == 2` })).toEqual(["6:13: type error: no '+' for int and string"]);
+    expect(problems('workflow', { assert: `"'a' < 1"` })).toEqual(["6:14: type error: cannot compare string with int using '<'"]);
+    expect(problems('workflow', { assert: 'size(1) > 0' })).toEqual(['6:13: type error: size() of int (needs a string, bytes, list or map)']);
+    expect(problems('workflow', { assert: `"'a' in 'abc'"` })).toEqual(["6:14: type error: 'in' needs a list or map on its right, got string"]);
+    // the sub-expression's own column, not the whole expression's
+    expect(problems('reportSchedule', { assert: `"resource.id > 0 && size(resource.title) + 'a' == 1"` })).toEqual([
+      "6:33: type error: no '+' for int and string",
+    ]);
+  });
+
+  it('assert/when must be bool, each a list, when their type is known', () => {
+    expect(problems('reportSchedule', { assert: 'resource.title' })).toEqual([
+      '6:13: type error: must be a bool expression, this one yields string',
+    ]);
+    expect(problems('reportSchedule', { when: 'resource.recipientCount' })).toEqual([
+      '7:11: type error: must be a bool expression, this one yields a number',
+    ]);
+    expect(problems('reportSchedule', { each: 'resource.title' })).toEqual([
+      '7:11: type error: must be a list expression, this one yields string',
+    ]);
+  });
+
+  it('constant regexes, timestamps and durations that can never work', () => {
+    expect(problems('workflow', { assert: `"resource.id.matches('[')"` })).toEqual([
+      '6:34: invalid regular expression "[": error parsing regexp: missing closing ]: `[`',
+    ]);
+    expect(problems('workflow', { assert: `"now > timestamp('nope')"` })).toEqual([
+      `6:30: invalid timestamp "nope" (expected RFC 3339, e.g. '2025-01-31T00:00:00Z')`,
+    ]);
+    expect(problems('workflow', { assert: `"now - duration('1 day') < now"` })).toEqual([
+      `6:29: invalid duration "1 day" (expected e.g. '90s', '1h30m')`,
+    ]);
+    expect(problems('workflow', { assert: `"resource.id.matches('^[a-z]+$') && now > timestamp('2025-01-01T00:00:00Z') - duration('1h30m')"` })).toEqual([]);
+  });
+
+  it('parameters have the type of their default', () => {
+    expect(problems('calculatedFields', { assert: 'resource.invalid <= params.maxInvalid', params: '{ maxInvalid: 0 }' })).toEqual([]);
+    expect(problems('calculatedFields', { assert: 'resource.invalid <= params.label', params: '{ label: x }' })).toEqual([
+      "6:13: type error: cannot compare int with string using '<='",
+    ]);
+  });
+
+  it('a message template is checked too', () => {
+    expect(problems('reportSchedule', { message: `"{{ resource.cardCount + '!' }}"` })).toEqual([
+      "7:18: type error: no '+' for int and string",
+    ]);
+  });
+
+  it('loading fails with an InputError (exit 2) naming file:line:column', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-types-'));
+    writeFileSync(path.join(dir, 'p.yaml'), policy('reportSchedule', { assert: `resource.recipientCount != "0"` }));
+    const err = await loadPolicies(['p.yaml'], { kinds: RESOURCE_KINDS, cwd: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe("p.yaml:6:13: type error: cannot compare int with string using '!='");
+  });
+});
+
+describe('unknown fields and functions', () => {
+  it('a field a closed document does not have, with the closest name', () => {
+    expect(problems('dataset', { assert: 'has(resource.certifcation)' })).toEqual([
+      "6:26: unknown field 'certifcation' of dataset (did you mean 'certification'?)",
+    ]);
+    expect(problems('dataFile', { assert: "resource['publicAcess'] == false" })).toEqual([
+      "6:23: unknown field 'publicAcess' of dataFile (did you mean 'publicAccess'?)",
+    ]);
+    expect(problems('card', { assert: 'resource.owner == 1' })).toEqual([
+      "6:22: unknown field 'owner' of card (fields: id, schedules, certification)",
+    ]);
+    expect(problems('queue', { message: '"{{ resource.permisions }}"' })).toEqual([
+      "7:27: unknown field 'permisions' of queue (did you mean 'permissions'?)",
+    ]);
+  });
+
+  it('open documents (carrying what the API adds) accept any field', () => {
+    for (const kind of ['reportSchedule', 'workflow', 'filesetFile', 'calculatedFields']) {
+      expect(problems(kind, { assert: 'has(resource.addedByTheApi)' }), kind).toEqual([]);
+    }
+  });
+
+  it('a misspelt function names the one meant', () => {
+    expect(problems('reportSchedule', { assert: 'isTimezone(resource.schedule.timezone)' })).toEqual([
+      "6:13: unknown function 'isTimezone' (did you mean 'isTimeZone'?)",
+    ]);
+  });
+});
+
+describe('no false positives', () => {
+  it('realistic policies over every kind validate', () => {
+    const ok: [string, Record<string, string>][] = [
+      ['reportSchedule', { when: 'resource.schedule.enabled', assert: 'resource.recipientCount > 0' }],
+      ['reportSchedule', { assert: '"!resource.misconfigured || resource.misconfiguration == null"' }],
+      ['reportSchedule', { assert: '"resource.cardCount * 2.5 < 10.0 && resource.title.startsWith(\'W\')"' }],
+      ['dataset', { assert: '"resource.certification.state == \'ACTIVE\' || resource.certification.state == null"' }],
+      ['dataset', { assert: '"size(resource.access.list.filter(e, e.type == \'USER\')) <= 3"' }],
+      ['card', { assert: '"resource.schedules.all(s, s > 0) && (resource.id == 3 || resource.id == \'x\')"' }],
+      ['queue', { each: 'resource.permissions', when: "item.type == 'USER'", assert: `"!('ADMIN' in item.permissions)"` }],
+      ['dataFile', { each: 'resource.entries', assert: "\"item.grant != 'ADMIN' && !resource.publicAccess\"" }],
+      ['filesetFile', { assert: '"resource.hashAlgorithm == \'SHA_256_HEX\' && timestamp(resource.created) < now"' }],
+      ['workflow', { assert: '"has(resource.name) && resource.name != null && resource.name != \'\'"' }],
+      ['workflow', { assert: '"dyn(resource.id) == 1 || type(resource.id) == string"' }],
+    ];
+    for (const [kind, fields] of ok) expect(problems(kind, fields), JSON.stringify(fields)).toEqual([]);
+  });
+
+  it('the built-in pack and the mission policies validate against the real kinds', async () => {
+    await expect(loadPolicies(['builtin'], { kinds: RESOURCE_KINDS })).resolves.toHaveLength(14);
+    expect(parsePolicyText(MISSION_POLICIES, 'm.yaml', { kinds: RESOURCE_KINDS }).problems).toEqual([]);
+  });
+});
