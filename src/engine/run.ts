@@ -214,7 +214,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       ids: [],
     };
     checks += acc.evaluated;
-    // Resources finish in any order under the pool: sort so every run lists them alike.
+    // The API lists resources in its own order (schedules by title): sort by resource instead.
     findings.push(...orderFindings(acc.findings));
     results.push(policyResult(p, acc.findings, acc.evaluated, acc.ids));
   }

@@ -1,6 +1,6 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
-import type { Finding, PolicyResult, Report, Severity, SourceLocation } from './model.js';
+import type { Finding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation } from './model.js';
 
 export interface FormatOptions {
   /** ANSI colour; the caller decides (a TTY and no NO_COLOR). Only `text` uses it. */
@@ -65,6 +65,14 @@ export function plural(n: number, word: string, pluralWord = `${word}s`): string
   return `${n} ${n === 1 ? word : pluralWord}`;
 }
 
+/** `1 critical, 1 high` counted over some findings, non-zero entries only. */
+function breakdownOf(findings: readonly Finding[]): string {
+  return SEVERITY_ORDER.map((s) => [s, findings.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}`)
+    .join(', ');
+}
+
 /** `2 critical, 3 high` from the summary's bySeverity, non-zero entries only. */
 export function severityBreakdown(report: Report): string {
   return SEVERITY_ORDER.filter((s) => (report.summary.bySeverity[s] ?? 0) > 0)
@@ -74,16 +82,92 @@ export function severityBreakdown(report: Report): string {
 
 /**
  * The verdict in words, shared by text and markdown:
- * `fail: 12 violations (2 critical, 10 high), 1 waived, 0 errors in 14 policies`.
+ * `fail: 12 violations (2 critical, 10 high), 1 waived, 0 errors in 14 policies`; with a
+ * baseline `pass: 0 new violations (13 known in the baseline), 1 waived, …`.
  */
 export function verdictCounts(report: Report): string {
   const s = report.summary;
-  const breakdown = severityBreakdown(report);
-  const violations = plural(s.violations, 'violation') + (breakdown ? ` (${breakdown})` : '');
+  let violations: string;
+  if (report.baseline) {
+    // With a baseline only new violations fail the gate: count those, and the known ones apart.
+    const unwaived = report.findings.filter((f) => f.status === 'violation');
+    const fresh = unwaived.filter((f) => f.baseline !== 'known');
+    const known = `${unwaived.length - fresh.length} known in the baseline`;
+    const breakdown = breakdownOf(fresh);
+    violations = `${plural(fresh.length, 'new violation')} (${breakdown ? `${breakdown}; ${known}` : known})`;
+  } else {
+    const breakdown = severityBreakdown(report);
+    violations = plural(s.violations, 'violation') + (breakdown ? ` (${breakdown})` : '');
+  }
   return `${s.gate}: ${violations}, ${s.waived} waived, ${plural(s.errors, 'error')} in ${plural(s.policies, 'policy', 'policies')}`;
 }
 
 /** Waiver target as written in a waiver file: `policy resource[#item]`. */
 export function waiverTarget(w: { policy: string; resource: string; item?: string }): string {
   return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}`;
+}
+
+/** Resources named in an error group's subject before "and N more". */
+export const ERROR_GROUP_LISTED = 5;
+
+/** One cause of evaluation errors: a policy's error findings that share a message. */
+export interface ErrorGroup {
+  policy: string;
+  severity: Severity;
+  message: string;
+  /** Its error findings in report order; none for a policy error no finding carries. */
+  findings: Finding[];
+  /** Where its findings are, when they all are at one place; else the policy's definition. */
+  location: SourceLocation | null;
+}
+
+const sameLocation = (a: SourceLocation | null, b: SourceLocation | null) =>
+  a === b || (a !== null && b !== null && a.file === b.file && a.line === b.line && a.column === b.column);
+
+/**
+ * Evaluation errors once per distinct cause (policy and message), in report order: a policy
+ * that fails on every resource is one entry saying how many, not one per resource.
+ */
+export function errorGroups(report: Pick<Report, 'policies' | 'findings'>): ErrorGroup[] {
+  const groups = new Map<string, ErrorGroup>();
+  const policies = new Map(report.policies.map((p) => [p.id, p]));
+  for (const f of report.findings) {
+    if (f.status !== 'error') continue;
+    const key = `${f.policy}\u0000${f.message}`;
+    const g = groups.get(key);
+    if (!g) {
+      groups.set(key, { policy: f.policy, severity: f.severity, message: f.message, findings: [f], location: f.location });
+      continue;
+    }
+    g.findings.push(f);
+    if (!sameLocation(g.location, f.location)) g.location = policies.get(f.policy)?.location ?? null;
+  }
+  for (const p of report.policies) {
+    if (p.error && !groups.has(`${p.id}\u0000${p.error}`)) {
+      groups.set(`${p.id}\u0000${p.error}`, { policy: p.id, severity: p.severity, message: p.error, findings: [], location: p.location });
+    }
+  }
+  return [...groups.values()];
+}
+
+/**
+ * What an error group is about: `reportSchedule/9001` for one finding, `276 reportSchedule
+ * resources (9001, 9002, 9003, 9004, 9005 and 271 more)` for many; '' for none.
+ */
+export function errorSubject(g: ErrorGroup): string {
+  const fs = g.findings;
+  if (fs.length <= 1) return fs[0] ? findingSubject(fs[0]) : '';
+  const kinds = [...new Set(fs.map((f) => f.resource.kind))];
+  const oneKind = kinds.length === 1;
+  const names = fs.map((f) => (oneKind ? (f.path ? `${f.resource.id} ${f.path}` : f.resource.id) : findingSubject(f)));
+  const more = names.length > ERROR_GROUP_LISTED ? ` and ${names.length - ERROR_GROUP_LISTED} more` : '';
+  const noun = fs.some((f) => f.path) ? 'items' : 'resources';
+  return `${fs.length} ${oneKind ? `${kinds[0]} ` : ''}${noun} (${names.slice(0, ERROR_GROUP_LISTED).join(', ')}${more})`;
+}
+
+/** `policy kind/id path: message`; the bare fingerprint when the baseline file names nothing more. */
+export function resolvedText(e: ResolvedBaselineEntry): string {
+  if (!e.policy || !e.resource) return e.fingerprint;
+  const where = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ''}`;
+  return `${e.policy} ${where}${e.message ? `: ${e.message}` : ''}`;
 }

@@ -8,7 +8,7 @@
 // An annotation can only sit on a file of the repository: a finding of a policy defined outside
 // it (the built-in pack) sits on the steward.yaml `policies` entry that brought the policy in,
 // and one with no such place carries no file (repo-location.ts decides).
-import { type Formatter, findingSubject, severityRank } from './formatter.js';
+import { type ErrorGroup, errorGroups, errorSubject, type Formatter, findingSubject, severityRank } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, SourceLocation } from './model.js';
 import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
 
@@ -66,44 +66,51 @@ function where(loc: SourceLocation | null): AnnotationProperties {
 }
 
 function annotate(f: Finding, policy: PolicyResult | undefined): Annotation {
-  const prefix = f.status === 'error' ? 'could not evaluate: ' : '';
   return {
     level: annotationLevel(f),
-    message: `${findingSubject(f)}: ${prefix}${f.message}`,
+    message: `${findingSubject(f)}: ${f.message}`,
     properties: { title: `${f.policy} (${f.severity})`, ...where(findingRepoLocation(f, policy).location) },
   };
 }
 
-/** Evaluation errors first, then by severity, then report order. */
+/**
+ * One error annotation per cause, saying "could not …" once. Its place is its
+ * findings' place when they share one, else the policy's.
+ */
+function annotateErrors(g: ErrorGroup, policy: PolicyResult | undefined): Annotation {
+  const subject = errorSubject(g);
+  const shared = g.findings.find((f) => f.location === g.location);
+  const location = shared
+    ? findingRepoLocation(shared, policy).location
+    : policy
+      ? policyRepoLocation(policy).location
+      : g.location;
+  return {
+    level: 'error',
+    message: `${subject ? `${subject}: ` : ''}${/^could not /.test(g.message) ? '' : 'could not evaluate: '}${g.message}`,
+    properties: { title: `${g.policy} (${g.severity})`, ...where(location) },
+  };
+}
+
+/** By severity, then report order. */
 function bySeverity(a: { f: Finding; i: number }, b: { f: Finding; i: number }): number {
-  const err = (x: Finding) => (x.status === 'error' ? 0 : 1);
-  return (
-    err(a.f) - err(b.f) || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i
-  );
+  return severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
 }
 
 export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): AnnotationSelection {
   const candidates = report.findings
     .map((f, i) => ({ f, i }))
     .filter(
-      ({ f }) =>
-        f.status === 'error' ||
-        (f.status === 'violation' && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f.baseline !== 'known')),
+      ({ f }) => f.status === 'violation' && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f.baseline !== 'known'),
     )
     .sort(bySeverity);
-  const policyErrors: Annotation[] = report.policies
-    .filter((p) => p.error)
-    .map((p) => ({
-      level: 'error' as const,
-      message: `could not evaluate: ${p.error}`,
-      properties: { title: `${p.id} (${p.severity})`, ...where(policyRepoLocation(p).location) },
-    }));
-  const pool: Record<AnnotationLevel, Annotation[]> = {
-    error: [...policyErrors],
-    warning: [],
-    notice: [],
-  };
   const policies = new Map(report.policies.map((p) => [p.id, p]));
+  // Evaluation errors first (the gate fails closed on them), most severe policy first.
+  const errors = errorGroups(report)
+    .map((g, i) => ({ g, i }))
+    .sort((a, b) => severityRank(a.g.severity) - severityRank(b.g.severity) || a.i - b.i)
+    .map(({ g }) => annotateErrors(g, policies.get(g.policy)));
+  const pool: Record<AnnotationLevel, Annotation[]> = { error: errors, warning: [], notice: [] };
   for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy)));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };

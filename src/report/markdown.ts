@@ -4,7 +4,10 @@
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import {
+  errorGroups,
+  errorSubject,
   type Formatter,
+  resolvedText,
   SEVERITY_ORDER,
   findingSubject,
   locationText,
@@ -48,10 +51,18 @@ function head(report: Report): string[] {
     `| waived | ${s.waived} |`,
     `| errors | ${s.errors} |`,
   ];
-  const failed = report.policies.filter((p) => p.error);
-  if (failed.length > 0) {
-    lines.push('', '**Policies that could not be evaluated**', '');
-    for (const p of failed) lines.push(`- \`${p.id}\`: ${escapeCell(p.error ?? '')}`);
+  // Evaluation errors once per cause (a policy failing on every resource is one line), so
+  // they stay out of the findings table.
+  const groups = errorGroups(report);
+  if (groups.length > 0) {
+    lines.push('', '**Could not evaluate**', '');
+    for (const g of groups) {
+      const subject = errorSubject(g);
+      const loc = locationText(g.location);
+      lines.push(
+        `- \`${g.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ''}${escapeCell(g.message)}${loc ? ` (${escapeCell(loc)})` : ''}`,
+      );
+    }
   }
   return lines;
 }
@@ -96,6 +107,8 @@ function tail(report: Report): string[] {
       '',
       `Baseline ${escapeCell(report.baseline.file)}: ${n('new')} new, ${n('known')} known, ${report.baseline.resolved.length} resolved.`,
     );
+    const resolved = report.baseline.resolvedEntries ?? report.baseline.resolved.map((fingerprint) => ({ fingerprint }));
+    if (resolved.length > 0) lines.push('', ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e))}`));
   }
   return lines;
 }
@@ -106,7 +119,7 @@ function truncationNote(shown: number, total: number): string {
 
 /** The markdown report, at most `maxBytes` UTF-8 bytes when given (findings rows are dropped first). */
 export function renderMarkdown(report: Report, maxBytes?: number): string {
-  const findings = sortFindings(report.findings);
+  const findings = sortFindings(report.findings.filter((f) => f.status !== 'error'));
   const rows = findings.map(row);
   const top = head(report);
   const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ['', '_No findings._'];

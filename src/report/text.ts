@@ -3,11 +3,15 @@
 // the baseline, run statistics, and the verdict as the last line. Lines are wrapped to the
 // width (80 by default) on word boundaries; colour only when the caller asks for it.
 import {
+  type ErrorGroup,
+  errorGroups,
+  errorSubject,
   type FormatOptions,
   type Formatter,
   findingSubject,
   locationText,
   plural,
+  resolvedText,
   severityRank,
   sortFindings,
   sortPolicies,
@@ -19,7 +23,7 @@ import type { Finding, PolicyResult, Report, Severity, WaiverRef } from './model
 export const TEXT_DEFAULT_WIDTH = 80;
 /** Never wrap narrower than this, however narrow the terminal claims to be. */
 const MIN_WIDTH = 40;
-/** How many resolved baseline fingerprints are listed before "and N more". */
+/** How many resolved baseline entries are listed before "and N more". */
 export const TEXT_MAX_RESOLVED_LISTED = 10;
 
 const ANSI = {
@@ -114,16 +118,6 @@ function entry(
 function findingLines(f: Finding, width: number, p: Painter): string[] {
   const tag = f.baseline ? `[${f.baseline}] ` : '';
   const loc = locationText(f.location);
-  if (f.status === 'error') {
-    return entry(
-      MARK.error,
-      'yellow',
-      `${tag}${findingSubject(f)}: error: ${f.message}`,
-      loc,
-      width,
-      p,
-    );
-  }
   if (f.status === 'violation') {
     return entry(MARK.violation, 'red', `${tag}${findingSubject(f)}: ${f.message}`, loc, width, p);
   }
@@ -143,32 +137,32 @@ function findingLines(f: Finding, width: number, p: Painter): string[] {
   return lines;
 }
 
+/** `id  severity  title`: the id and severity stay whole; the title is cut to fit (or dropped). */
+function policyHeader(policy: PolicyResult, width: number, p: Painter): string[] {
+  const head = `${policy.id}  ${policy.severity}`;
+  const room = width - len(head) - 2;
+  const title = policy.title && room >= 2 ? `  ${truncate(policy.title, room)}` : '';
+  return [`${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}${title}`];
+}
+
+/** One line per cause: a policy failing on 276 resources is one entry naming how many. */
+function errorGroupLines(g: ErrorGroup, width: number, p: Painter): string[] {
+  const subject = errorSubject(g);
+  const text = subject ? `${subject}: error: ${g.message}` : `error: ${g.message}`;
+  return entry(MARK.error, 'yellow', text, locationText(g.location), width, p);
+}
+
 function policyBlock(
   policy: PolicyResult,
   findings: Finding[],
   width: number,
   p: Painter,
 ): string[] {
-  const head = `${policy.id}  ${policy.severity}  `;
-  const lines =
-    len(head) + 1 >= width // an id too long for a header line: plain, cut to the width
-      ? [p.paint('bold', truncate(`${head}${policy.title}`, width))]
-      : [
-          `${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}  ${truncate(policy.title, width - len(head))}`,
-        ];
-  if (policy.error) {
-    lines.push(
-      ...entry(
-        MARK.error,
-        'yellow',
-        `error: ${policy.error}`,
-        locationText(policy.location),
-        width,
-        p,
-      ),
-    );
-  }
-  for (const f of sortFindings(findings)) lines.push(...findingLines(f, width, p));
+  const lines = policyHeader(policy, width, p);
+  const sorted = sortFindings(findings);
+  for (const f of sorted) if (f.status === 'violation') lines.push(...findingLines(f, width, p));
+  for (const g of errorGroups({ policies: [policy], findings })) lines.push(...errorGroupLines(g, width, p));
+  for (const f of sorted) if (f.status === 'waived') lines.push(...findingLines(f, width, p));
   return lines;
 }
 
@@ -194,13 +188,12 @@ function baselineLines(report: Report, width: number, p: Painter): string[] {
   const { file, resolved } = report.baseline;
   const text = `Baseline ${file}: ${count('new')} new, ${count('known')} known, ${resolved.length} resolved`;
   const lines = wrap(text, width, '', '  ').map((l, i) => (i === 0 ? p.paint('bold', l) : l));
-  if (resolved.length > 0) {
-    const shown = resolved.slice(0, TEXT_MAX_RESOLVED_LISTED).join(', ');
-    const more =
-      resolved.length > TEXT_MAX_RESOLVED_LISTED
-        ? ` and ${resolved.length - TEXT_MAX_RESOLVED_LISTED} more`
-        : '';
-    lines.push(...wrap(`resolved: ${shown}${more}`, width, '  ', INDENT));
+  const entries = report.baseline.resolvedEntries ?? resolved.map((fingerprint) => ({ fingerprint }));
+  for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
+    lines.push(...wrap(`resolved: ${resolvedText(e)}`, width, '  ', INDENT));
+  }
+  if (entries.length > TEXT_MAX_RESOLVED_LISTED) {
+    lines.push(`  and ${entries.length - TEXT_MAX_RESOLVED_LISTED} more resolved`);
   }
   return lines;
 }

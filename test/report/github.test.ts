@@ -26,7 +26,7 @@ describe('github format', () => {
   it('annotates each finding at its file and line, level from severity', () => {
     const out = lines(formatGithub(makeReport(), { color: false }));
     expect(out).toEqual([
-      '::error file=policies/datasets.yaml,line=3,col=5,title=certified-dataset-has-owner-group (high)::dataset/ds-2: could not evaluate: could not read access of dataset ds-2: GET /api/data/v1/datasets/ds-2/access answered 500',
+      '::error file=policies/datasets.yaml,line=3,col=5,title=certified-dataset-has-owner-group (high)::dataset/ds-2: could not read access of dataset ds-2: GET /api/data/v1/datasets/ds-2/access answered 500',
       '::error file=permissions/data-files/42.yaml,line=2,col=15,title=data-file-not-public (critical)::dataFile/42 publicAccess: Data file 42 (prices.csv) is public',
       '::error file=permissions/queues/finance-intake.yaml,line=3,col=5,title=queue-no-admin-for-users (high)::queue/q-finance-intake permissions[0]: User Ana Ruiz (7) holds ADMIN on queue q-finance-intake',
       '::warning file=policies/schedules.yaml,line=3,col=5,title=schedule-not-misconfigured (medium)::reportSchedule/sch-1002: Schedule "Weekly revenue" is misconfigured: recipient list is empty',

@@ -42,15 +42,15 @@ describe('markdown format', () => {
       '| critical | 1 |\n| high | 1 |\n| medium | 2 |\n| low | 0 |\n| info | 1 |\n| waived | 1 |\n| errors | 1 |',
     );
     const rows = findingRows(md);
-    expect(rows).toHaveLength(7);
-    // Violations first, most severe first; then the error, then the waived finding.
+    expect(rows).toHaveLength(6);
+    // Violations first, most severe first; then the waived finding. The error is listed once
+    // above the table, with the policies that could not be evaluated.
     expect(rows.map((r) => cells(r)[0])).toEqual([
       'data-file-not-public',
       'queue-no-admin-for-users',
       'schedule-not-misconfigured',
       'schedule-not-misconfigured',
       'workflow-has-description',
-      'certified-dataset-has-owner-group',
       'queue-no-admin-for-users',
     ]);
     expect(cells(rows[0])).toEqual([
@@ -61,7 +61,7 @@ describe('markdown format', () => {
       'permissions/data-files/42.yaml:2:15',
       'violation',
     ]);
-    expect(cells(rows[6])[5]).toBe(
+    expect(cells(rows[5])[5]).toBe(
       'waived: break-glass account, reviewed quarterly (governance@acme.example, until 2027-03-31)',
     );
     expect(md).toContain(
