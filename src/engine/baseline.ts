@@ -1,12 +1,25 @@
 // Baselines (DESIGN §7): today's fingerprints recorded once; later runs fail only on new ones.
-import { writeFile } from 'node:fs/promises';
-import { fileError, parseJsonFile, readInputFile } from '../input-file.js';
-import type { Finding } from '../report/model.js';
+// Each fingerprint is stored with what it was about (policy, resource, path, message), so a
+// resolved entry can be named; files holding only fingerprints (older ones) are still read.
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileError } from '../input-file.js';
+import type { Finding, ResolvedBaselineEntry } from '../report/model.js';
+import { jsonProblem, parseJsonAt } from '../snapshot/json-file.js';
+
+/** What a recorded fingerprint was about. */
+export interface BaselineEntry {
+  policy: string;
+  resource: { kind: string; id: string };
+  path: string | null;
+  message: string;
+}
 
 export interface BaselineFile {
   version: 1;
   createdAt: string;
   fingerprints: string[];
+  /** Per fingerprint; absent or partial in a file written before entries were stored. */
+  entries?: Record<string, BaselineEntry>;
 }
 
 /** Violations (waived or not) are recorded; errors are not findings about the instance. */
@@ -15,8 +28,22 @@ function recorded(f: Finding): boolean {
 }
 
 export function createBaseline(findings: Finding[], now: Date): BaselineFile {
-  const fingerprints = [...new Set(findings.filter(recorded).map((f) => f.fingerprint))].sort();
-  return { version: 1, createdAt: now.toISOString(), fingerprints };
+  const entries: Record<string, BaselineEntry> = {};
+  for (const f of findings.filter(recorded)) {
+    entries[f.fingerprint] ??= {
+      policy: f.policy,
+      resource: { kind: f.resource.kind, id: f.resource.id },
+      path: f.path,
+      message: f.message,
+    };
+  }
+  const fingerprints = Object.keys(entries).sort();
+  return {
+    version: 1,
+    createdAt: now.toISOString(),
+    fingerprints,
+    entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]])),
+  };
 }
 
 export async function writeBaseline(file: string, findings: Finding[], now: Date): Promise<BaselineFile> {
@@ -25,21 +52,57 @@ export async function writeBaseline(file: string, findings: Finding[], now: Date
   return baseline;
 }
 
-export function parseBaseline(text: string, displayPath: string): BaselineFile {
-  const b = parseJsonFile(text, displayPath, 'baseline') as Partial<BaselineFile> | null;
-  if (!b || typeof b !== 'object' || b.version !== 1) throw fileError(displayPath, 'baseline must be { "version": 1, ... }');
-  if (!Array.isArray(b.fingerprints) || !b.fingerprints.every((f) => typeof f === 'string')) {
-    throw fileError(displayPath, 'baseline "fingerprints" must be an array of strings');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function entryProblem(e: unknown): string | null {
+  if (!isObject(e)) return 'must be an object { policy, resource, path, message }';
+  if (typeof e.policy !== 'string') return '"policy" must be a string';
+  if (!isObject(e.resource) || typeof e.resource.kind !== 'string' || typeof e.resource.id !== 'string') {
+    return '"resource" must be { "kind": string, "id": string }';
   }
-  return { version: 1, createdAt: String(b.createdAt ?? ''), fingerprints: b.fingerprints };
+  if (e.path !== null && typeof e.path !== 'string') return '"path" must be a string or null';
+  if (typeof e.message !== 'string') return '"message" must be a string';
+  return null;
+}
+
+export function parseBaseline(text: string, displayPath: string): BaselineFile {
+  const b = parseJsonAt(text, displayPath, 'baseline');
+  const at = (path: (string | number)[], message: string) => jsonProblem(text, displayPath, path, message);
+  if (!isObject(b) || b.version !== 1) throw at(['version'], 'baseline must be { "version": 1, ... }');
+  if (!Array.isArray(b.fingerprints)) throw at(['fingerprints'], 'baseline "fingerprints" must be an array of strings');
+  const bad = b.fingerprints.findIndex((f) => typeof f !== 'string');
+  if (bad >= 0) throw at(['fingerprints', bad], 'baseline "fingerprints" must be an array of strings');
+  const entries: Record<string, BaselineEntry> = {};
+  if (b.entries !== undefined) {
+    if (!isObject(b.entries)) throw at(['entries'], 'baseline "entries" must be an object keyed by fingerprint');
+    for (const [fp, e] of Object.entries(b.entries)) {
+      const problem = entryProblem(e);
+      if (problem) throw at(['entries', fp], `baseline entry ${fp}: ${problem}`);
+      entries[fp] = e as BaselineEntry;
+    }
+  }
+  return { version: 1, createdAt: String(b.createdAt ?? ''), fingerprints: b.fingerprints as string[], entries };
 }
 
 export async function readBaseline(file: string, displayPath: string): Promise<BaselineFile> {
-  return parseBaseline(await readInputFile(file, displayPath, 'baseline'), displayPath);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ENOENT') {
+      throw fileError(displayPath, `baseline file not found: create it with \`steward check --write-baseline ${displayPath}\``);
+    }
+    throw fileError(displayPath, `cannot read baseline: ${e.message}`);
+  }
+  return parseBaseline(text, displayPath);
 }
 
 /** Each violation/waived finding becomes new or known; baseline entries not seen are resolved. */
-export function compareBaseline(findings: Finding[], baseline: BaselineFile): { findings: Finding[]; resolved: string[] } {
+export function compareBaseline(
+  findings: Finding[],
+  baseline: BaselineFile,
+): { findings: Finding[]; resolved: string[]; resolvedEntries: ResolvedBaselineEntry[] } {
   const known = new Set(baseline.fingerprints);
   const seen = new Set<string>();
   const out = findings.map((f) => {
@@ -48,5 +111,9 @@ export function compareBaseline(findings: Finding[], baseline: BaselineFile): { 
     return { ...f, baseline: known.has(f.fingerprint) ? ('known' as const) : ('new' as const) };
   });
   const resolved = [...known].filter((fp) => !seen.has(fp)).sort();
-  return { findings: out, resolved };
+  const resolvedEntries = resolved.map((fingerprint) => {
+    const e = baseline.entries?.[fingerprint];
+    return e ? { fingerprint, ...e, resource: { ...e.resource } } : { fingerprint };
+  });
+  return { findings: out, resolved, resolvedEntries };
 }

@@ -92,7 +92,7 @@ export function buildReport(input: BuildReportInput): Report {
   if (input.baseline) {
     const compared = compareBaseline(findings, input.baseline.data);
     findings = compared.findings;
-    baseline = { file: input.baseline.file, resolved: compared.resolved };
+    baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
   }
   const policies = settleResults(input.run.results, findings);
   return {

@@ -89,7 +89,7 @@ export function toJsonReport(report: Report): Json {
         expired: report.waivers.expired.map(waiver),
         stale: report.waivers.stale.map(waiver),
       },
-      baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved']) : null,
+      baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
       http: ordered(report.http, ['requests', 'retries', 'failed']),
     },
     [

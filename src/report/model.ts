@@ -84,6 +84,15 @@ export interface ReportSummary {
   gate: 'pass' | 'fail' | 'error';
 }
 
+/** A baseline entry no longer seen; files written before entries were stored give only the fingerprint. */
+export interface ResolvedBaselineEntry {
+  fingerprint: string;
+  policy?: string;
+  resource?: { kind: string; id: string };
+  path?: string | null;
+  message?: string;
+}
+
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION;
   tool: { name: 'steward'; version: string };
@@ -97,6 +106,12 @@ export interface Report {
   /** Waivers past their date (they no longer apply) and waivers that matched nothing. */
   waivers: { expired: WaiverRef[]; stale: WaiverRef[] };
   /** Baseline entries no longer seen (only with --baseline). */
-  baseline: { file: string; resolved: string[] } | null;
+  baseline: {
+    file: string;
+    /** Their fingerprints. */
+    resolved: string[];
+    /** The same entries, in the same order, with what they were about when the baseline names it. */
+    resolvedEntries?: ResolvedBaselineEntry[];
+  } | null;
   http: { requests: number; retries: number; failed: number };
 }

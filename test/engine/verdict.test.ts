@@ -87,12 +87,18 @@ describe('baseline', () => {
       version: 1,
       createdAt: NOW.toISOString(),
       fingerprints: [...new Set(run.findings.map((f) => f.fingerprint))].sort(),
+      entries: Object.fromEntries(
+        run.findings.map((f) => [
+          f.fingerprint,
+          { policy: f.policy, resource: { kind: f.resource.kind, id: f.resource.id }, path: f.path, message: f.message },
+        ]),
+      ),
     });
     const data = await readBaseline(file, 'baseline.json');
     const same = report({ baseline: { file: 'baseline.json', data } });
     expect(new Set(same.findings.map((f) => f.baseline))).toEqual(new Set(['known']));
     expect(same.summary.gate).toBe('pass');
-    expect(same.baseline).toEqual({ file: 'baseline.json', resolved: [] });
+    expect(same.baseline).toEqual({ file: 'baseline.json', resolved: [], resolvedEntries: [] });
 
     // One finding unknown to the baseline, one baseline entry no longer seen.
     const partial = { ...data, fingerprints: [...data.fingerprints.slice(1), 'ffffffffffffffffffff'] };

@@ -73,8 +73,13 @@ describe('text format', () => {
     expect(out).toContain('  ✖ [new] queue/q-finance-intake permissions[0]:');
     expect(out).toContain('  ✖ [known] queue/q-finance-intake permissions[0]:');
     expect(out).toContain(
-      'Baseline baseline.json: 1 new, 1 known, 2 resolved\n  resolved: aa11, bb22\n',
+      'Baseline baseline.json: 1 new, 1 known, 2 resolved\n  resolved: aa11\n  resolved: bb22\n',
     );
+    // With a baseline the verdict counts the new violations; the known ones are named apart.
+    expect(out.trimEnd().split('\n').slice(-2)).toEqual([
+      '✖ fail: 1 new violation (1 high; 1 known in the baseline), 0 waived, 0 errors in',
+      '  1 policy',
+    ]);
   });
 
   it('uses ANSI colour only when asked', () => {
@@ -105,6 +110,52 @@ describe('text format', () => {
     }
     const narrow = formatText(long, { color: false, width: 50 });
     expect(narrow.split('\n').filter((l) => visible(l) > 50)).toEqual([]);
+  });
+
+  it('cuts a long header in its title, never in the id or the severity', () => {
+    const id = 'queue-admin-grants-are-reviewed-by-the-governance-team-on-and-on';
+    const report = makeReport({ policies: [makePolicy({ id })], findings: [makeFinding({ policy: id })] });
+    const header = (width: number) =>
+      formatText(report, { color: false, width }).split('\n').find((l) => l.startsWith(id));
+    expect(header(80)).toBe(`${id}  high  Queues …`);
+    // No room for a title at all: the id and severity stay whole, the title goes.
+    expect(header(70)).toBe(`${id}  high`);
+    expect(formatText(report, { color: true, width: 80 })).toContain('high\x1b[0m  Queues …');
+  });
+
+  it('names resolved baseline entries, and a baseline pass counts 0 new violations', () => {
+    const known = [makeFinding({ baseline: 'known' }), makeFinding({ baseline: 'known', severity: 'critical' })];
+    const report = makeReport({
+      policies: [makePolicy()],
+      findings: known,
+      waivers: { expired: [], stale: [] },
+      baseline: {
+        file: 'baseline.json',
+        resolved: ['aa11', 'bb22'],
+        resolvedEntries: [
+          {
+            fingerprint: 'aa11',
+            policy: 'queue-no-admin-for-users',
+            resource: { kind: 'queue', id: 'q-old' },
+            path: 'permissions[3]',
+            message: 'User Bo (9) holds ADMIN on queue q-old',
+          },
+          { fingerprint: 'bb22' }, // a file written before entries were stored
+        ],
+      },
+    });
+    expect(report.summary.gate).toBe('pass');
+    const lines = formatText(report, { color: false }).trimEnd().split('\n');
+    expect(lines.slice(-8)).toEqual([
+      'Baseline baseline.json: 0 new, 2 known, 2 resolved',
+      '  resolved: queue-no-admin-for-users queue/q-old permissions[3]: User Bo (9)',
+      '    holds ADMIN on queue q-old',
+      '  resolved: bb22',
+      '',
+      '0 resources · 0 checks · 48 requests, 2 retried, 1 failed · 2.3s · fail-on low',
+      '✔ pass: 0 new violations (2 known in the baseline), 0 waived, 0 errors in 1',
+      '  policy',
+    ]);
   });
 
   it('never cuts a location, even when it is wider than the terminal', () => {
