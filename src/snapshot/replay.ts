@@ -1,6 +1,7 @@
 // Serves a snapshot's answers offline (`steward check --from FILE`): no request is made; a
 // read the snapshot lacks, and every write, fails with an ApiError.
 import { ApiError, type ApiErrorKind } from '../client/errors.js';
+import { checkResponse, type ValidatedOperation } from '../client/schemas.js';
 import type { InstanceApi, OperationId } from '../client/types.js';
 import { answerKey, type RecordedAnswer, type SnapshotFile } from './format.js';
 
@@ -22,6 +23,20 @@ function recordedError(a: RecordedAnswer): ApiError {
   });
 }
 
+/**
+ * A replayed body is checked like a live one (client/schemas.ts): one that does not match is
+ * API drift of that read, never a pass on data the live client would have refused.
+ */
+function checkReplayed(operation: ValidatedOperation, body: unknown): void {
+  const drift = checkResponse(operation, body);
+  if (drift) {
+    throw replayError(operation, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+      kind: 'drift',
+      field: drift.field,
+    });
+  }
+}
+
 export function replayApi(snapshot: SnapshotFile): InstanceApi {
   const answers = new Map(snapshot.answers.map((a) => [answerKey(a.operation, a.args), a]));
   const find = (operation: OperationId, args: unknown[]): RecordedAnswer => {
@@ -34,6 +49,7 @@ export function replayApi(snapshot: SnapshotFile): InstanceApi {
     async (...args: A): Promise<T> => {
       const a = find(operation, args);
       if (a.error) throw recordedError(a);
+      checkReplayed(operation as ValidatedOperation, a.value);
       return structuredClone(a.value) as T;
     };
   const paged =
@@ -41,7 +57,10 @@ export function replayApi(snapshot: SnapshotFile): InstanceApi {
     (...args: A): AsyncIterable<T[]> => ({
       async *[Symbol.asyncIterator]() {
         const a = find(operation, args);
-        for (const page of a.pages ?? []) yield structuredClone(page) as T[];
+        for (const page of a.pages ?? []) {
+          checkReplayed(operation as ValidatedOperation, page);
+          yield structuredClone(page) as T[];
+        }
         if (a.error) throw recordedError(a);
       },
     });
