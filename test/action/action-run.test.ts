@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { check } from '../../src/check.js';
 import type { Report } from '../../src/report/model.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sarifValidator } from '../report/schema-validators.js';
 import { type ActionRun, demoWorkspace, removeWorkspace, runAction } from './run-action.js';
 
 /** demo/PLANTED.md: 19 planted findings, the break-glass one (q-support-escalations #15) waived. */
@@ -78,6 +79,7 @@ describe('the action on the demo instance', () => {
   test('writes a SARIF 2.1.0 file and the JSON report', () => {
     const sarif = JSON.parse(readFileSync(join(workspace, 'out/steward.sarif'), 'utf8'));
     expect(sarif.version).toBe('2.1.0');
+    expect(sarifValidator()(sarif)).toEqual([]);
     const results = sarif.runs[0].results as { ruleId: string; suppressions?: unknown[] }[];
     expect(results.filter((r) => !r.suppressions?.length)).toHaveLength(DEMO_VIOLATIONS);
     // The pack lives in the action's checkout, outside the workspace: its results sit on the
