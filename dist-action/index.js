@@ -4170,11 +4170,11 @@ var require_util2 = __commonJS({
     }
     function setRequestReferrerPolicyOnRedirect(request, actualResponse) {
       const { headersList } = actualResponse;
-      const policyHeader = (headersList.get("referrer-policy", true) ?? "").split(",");
+      const policyHeader2 = (headersList.get("referrer-policy", true) ?? "").split(",");
       let policy2 = "";
-      if (policyHeader.length > 0) {
-        for (let i = policyHeader.length; i !== 0; i--) {
-          const token = policyHeader[i - 1].trim();
+      if (policyHeader2.length > 0) {
+        for (let i = policyHeader2.length; i !== 0; i--) {
+          const token = policyHeader2[i - 1].trim();
           if (referrerPolicyTokens.has(token)) {
             policy2 = token;
             break;
@@ -12292,13 +12292,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap];
         }
         const headers = [];
-        const names = this.#headersList.toSortedArray();
+        const names2 = this.#headersList.toSortedArray();
         const cookies = this.#headersList.cookies;
         if (cookies === null || cookies.length === 1) {
-          return this.#headersList[kHeadersSortedMap] = names;
+          return this.#headersList[kHeadersSortedMap] = names2;
         }
-        for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value } = names[i];
+        for (let i = 0; i < names2.length; ++i) {
+          const { 0: name, 1: value } = names2[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
@@ -22932,15 +22932,15 @@ var require_eventemitter3 = __commonJS({
       this._eventsCount = 0;
     }
     EventEmitter2.prototype.eventNames = function eventNames() {
-      var names = [], events, name;
-      if (this._eventsCount === 0) return names;
+      var names2 = [], events, name;
+      if (this._eventsCount === 0) return names2;
       for (name in events = this._events) {
-        if (has.call(events, name)) names.push(prefix ? name.slice(1) : name);
+        if (has.call(events, name)) names2.push(prefix ? name.slice(1) : name);
       }
       if (Object.getOwnPropertySymbols) {
-        return names.concat(Object.getOwnPropertySymbols(events));
+        return names2.concat(Object.getOwnPropertySymbols(events));
       }
-      return names;
+      return names2;
     };
     EventEmitter2.prototype.listeners = function listeners(event) {
       var evt = prefix ? prefix + event : event, handlers = this._events[evt];
@@ -23106,10 +23106,10 @@ var require_code = __commonJS({
       }
       get names() {
         var _a;
-        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c2) => {
+        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names2, c2) => {
           if (c2 instanceof Name)
-            names[c2.str] = (names[c2.str] || 0) + 1;
-          return names;
+            names2[c2.str] = (names2[c2.str] || 0) + 1;
+          return names2;
         }, {});
       }
     };
@@ -23435,11 +23435,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
-        if (!names[this.name.str])
+      optimizeNames(names2, constants3) {
+        if (!names2[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants3);
+          this.rhs = optimizeExpr(this.rhs, names2, constants3);
         return this;
       }
       get names() {
@@ -23456,15 +23456,15 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
-        if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
+      optimizeNames(names2, constants3) {
+        if (this.lhs instanceof code_1.Name && !names2[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants3);
+        this.rhs = optimizeExpr(this.rhs, names2, constants3);
         return this;
       }
       get names() {
-        const names = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
-        return addExprNames(names, this.rhs);
+        const names2 = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
+        return addExprNames(names2, this.rhs);
       }
     };
     var AssignOp = class extends Assign {
@@ -23520,8 +23520,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants3) {
-        this.code = optimizeExpr(this.code, names, constants3);
+      optimizeNames(names2, constants3) {
+        this.code = optimizeExpr(this.code, names2, constants3);
         return this;
       }
       get names() {
@@ -23550,20 +23550,20 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names2, constants3) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n4 = nodes[i];
-          if (n4.optimizeNames(names, constants3))
+          if (n4.optimizeNames(names2, constants3))
             continue;
-          subtractNames(names, n4.names);
+          subtractNames(names2, n4.names);
           nodes.splice(i, 1);
         }
         return nodes.length > 0 ? this : void 0;
       }
       get names() {
-        return this.nodes.reduce((names, n4) => addNames(names, n4.names), {});
+        return this.nodes.reduce((names2, n4) => addNames(names2, n4.names), {});
       }
     };
     var BlockNode = class extends ParentNode {
@@ -23608,20 +23608,20 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names2, constants3) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        if (!(super.optimizeNames(names, constants3) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names2, constants3);
+        if (!(super.optimizeNames(names2, constants3) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants3);
+        this.condition = optimizeExpr(this.condition, names2, constants3);
         return this;
       }
       get names() {
-        const names = super.names;
-        addExprNames(names, this.condition);
+        const names2 = super.names;
+        addExprNames(names2, this.condition);
         if (this.else)
-          addNames(names, this.else.names);
-        return names;
+          addNames(names2, this.else.names);
+        return names2;
       }
     };
     If.kind = "if";
@@ -23636,10 +23636,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names2, constants3) {
+        if (!super.optimizeNames(names2, constants3))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants3);
+        this.iteration = optimizeExpr(this.iteration, names2, constants3);
         return this;
       }
       get names() {
@@ -23660,8 +23660,8 @@ var require_codegen = __commonJS({
         return `for(${varKind} ${name}=${from}; ${name}<${to}; ${name}++)` + super.render(opts);
       }
       get names() {
-        const names = addExprNames(super.names, this.from);
-        return addExprNames(names, this.to);
+        const names2 = addExprNames(super.names, this.from);
+        return addExprNames(names2, this.to);
       }
     };
     var ForIter = class extends For {
@@ -23675,10 +23675,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names2, constants3) {
+        if (!super.optimizeNames(names2, constants3))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants3);
+        this.iterable = optimizeExpr(this.iterable, names2, constants3);
         return this;
       }
       get names() {
@@ -23720,20 +23720,20 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names2, constants3) {
         var _a, _b;
-        super.optimizeNames(names, constants3);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
+        super.optimizeNames(names2, constants3);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names2, constants3);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names2, constants3);
         return this;
       }
       get names() {
-        const names = super.names;
+        const names2 = super.names;
         if (this.catch)
-          addNames(names, this.catch.names);
+          addNames(names2, this.catch.names);
         if (this.finally)
-          addNames(names, this.finally.names);
-        return names;
+          addNames(names2, this.finally.names);
+        return names2;
       }
     };
     var Catch = class extends BlockNode {
@@ -24017,15 +24017,15 @@ var require_codegen = __commonJS({
       }
     };
     exports.CodeGen = CodeGen;
-    function addNames(names, from) {
+    function addNames(names2, from) {
       for (const n4 in from)
-        names[n4] = (names[n4] || 0) + (from[n4] || 0);
-      return names;
+        names2[n4] = (names2[n4] || 0) + (from[n4] || 0);
+      return names2;
     }
-    function addExprNames(names, from) {
-      return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
+    function addExprNames(names2, from) {
+      return from instanceof code_1._CodeOrName ? addNames(names2, from.names) : names2;
     }
-    function optimizeExpr(expr, names, constants3) {
+    function optimizeExpr(expr, names2, constants3) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -24041,18 +24041,18 @@ var require_codegen = __commonJS({
       }, []));
       function replaceName(n4) {
         const c2 = constants3[n4.str];
-        if (c2 === void 0 || names[n4.str] !== 1)
+        if (c2 === void 0 || names2[n4.str] !== 1)
           return n4;
-        delete names[n4.str];
+        delete names2[n4.str];
         return c2;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c2) => c2 instanceof code_1.Name && names[c2.str] === 1 && constants3[c2.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c2) => c2 instanceof code_1.Name && names2[c2.str] === 1 && constants3[c2.str] !== void 0);
       }
     }
-    function subtractNames(names, from) {
+    function subtractNames(names2, from) {
       for (const n4 in from)
-        names[n4] = (names[n4] || 0) - (from[n4] || 0);
+        names2[n4] = (names2[n4] || 0) - (from[n4] || 0);
     }
     function not(x2) {
       return typeof x2 == "boolean" || typeof x2 == "number" || x2 === null ? !x2 : (0, code_1._)`!${par(x2)}`;
@@ -24250,7 +24250,7 @@ var require_names = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var names = {
+    var names2 = {
       // validation function arguments
       data: new codegen_1.Name("data"),
       // data passed to validation function
@@ -24279,7 +24279,7 @@ var require_names = __commonJS({
       jsonLen: new codegen_1.Name("jsonLen"),
       jsonPart: new codegen_1.Name("jsonPart")
     };
-    exports.default = names;
+    exports.default = names2;
   }
 });
 
@@ -25020,7 +25020,7 @@ var require_subschema = __commonJS({
       throw new Error('either "keyword" or "schema" must be passed');
     }
     exports.getSubschema = getSubschema;
-    function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
+    function extendSubschemaData(subschema2, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
       if (data !== void 0 && dataProp !== void 0) {
         throw new Error('both "data" and "dataProp" passed, only one allowed');
       }
@@ -25029,37 +25029,37 @@ var require_subschema = __commonJS({
         const { errorPath, dataPathArr, opts } = it;
         const nextData = gen.let("data", (0, codegen_1._)`${it.data}${(0, codegen_1.getProperty)(dataProp)}`, true);
         dataContextProps(nextData);
-        subschema.errorPath = (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(dataProp, dpType, opts.jsPropertySyntax)}`;
-        subschema.parentDataProperty = (0, codegen_1._)`${dataProp}`;
-        subschema.dataPathArr = [...dataPathArr, subschema.parentDataProperty];
+        subschema2.errorPath = (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(dataProp, dpType, opts.jsPropertySyntax)}`;
+        subschema2.parentDataProperty = (0, codegen_1._)`${dataProp}`;
+        subschema2.dataPathArr = [...dataPathArr, subschema2.parentDataProperty];
       }
       if (data !== void 0) {
         const nextData = data instanceof codegen_1.Name ? data : gen.let("data", data, true);
         dataContextProps(nextData);
         if (propertyName !== void 0)
-          subschema.propertyName = propertyName;
+          subschema2.propertyName = propertyName;
       }
       if (dataTypes)
-        subschema.dataTypes = dataTypes;
+        subschema2.dataTypes = dataTypes;
       function dataContextProps(_nextData) {
-        subschema.data = _nextData;
-        subschema.dataLevel = it.dataLevel + 1;
-        subschema.dataTypes = [];
+        subschema2.data = _nextData;
+        subschema2.dataLevel = it.dataLevel + 1;
+        subschema2.dataTypes = [];
         it.definedProperties = /* @__PURE__ */ new Set();
-        subschema.parentData = it.data;
-        subschema.dataNames = [...it.dataNames, _nextData];
+        subschema2.parentData = it.data;
+        subschema2.dataNames = [...it.dataNames, _nextData];
       }
     }
     exports.extendSubschemaData = extendSubschemaData;
-    function extendSubschemaMode(subschema, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
+    function extendSubschemaMode(subschema2, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
       if (compositeRule !== void 0)
-        subschema.compositeRule = compositeRule;
+        subschema2.compositeRule = compositeRule;
       if (createErrors !== void 0)
-        subschema.createErrors = createErrors;
+        subschema2.createErrors = createErrors;
       if (allErrors !== void 0)
-        subschema.allErrors = allErrors;
-      subschema.jtdDiscriminator = jtdDiscriminator;
-      subschema.jtdMetadata = jtdMetadata;
+        subschema2.allErrors = allErrors;
+      subschema2.jtdDiscriminator = jtdDiscriminator;
+      subschema2.jtdMetadata = jtdMetadata;
     }
     exports.extendSubschemaMode = extendSubschemaMode;
   }
@@ -25767,10 +25767,10 @@ var require_validate = __commonJS({
         }
       }
       subschema(appl, valid) {
-        const subschema = (0, subschema_1.getSubschema)(this.it, appl);
-        (0, subschema_1.extendSubschemaData)(subschema, this.it, appl);
-        (0, subschema_1.extendSubschemaMode)(subschema, appl);
-        const nextContext = { ...this.it, ...subschema, items: void 0, props: void 0 };
+        const subschema2 = (0, subschema_1.getSubschema)(this.it, appl);
+        (0, subschema_1.extendSubschemaData)(subschema2, this.it, appl);
+        (0, subschema_1.extendSubschemaMode)(subschema2, appl);
+        const nextContext = { ...this.it, ...subschema2, items: void 0, props: void 0 };
         subschemaCode(nextContext, valid);
         return nextContext;
       }
@@ -29051,19 +29051,19 @@ var require_additionalProperties = __commonJS({
           }
         }
         function applyAdditionalSchema(key, valid, errors) {
-          const subschema = {
+          const subschema2 = {
             keyword: "additionalProperties",
             dataProp: key,
             dataPropType: util_1.Type.Str
           };
           if (errors === false) {
-            Object.assign(subschema, {
+            Object.assign(subschema2, {
               compositeRule: true,
               createErrors: false,
               allErrors: false
             });
           }
-          cxt.subschema(subschema, valid);
+          cxt.subschema(subschema2, valid);
         }
       }
     };
@@ -31590,7 +31590,7 @@ var require_picomatch = __commonJS({
     var parse3 = require_parse2();
     var utils = require_utils3();
     var constants3 = require_constants6();
-    var isObject5 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var isObject9 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch2(input, options, returnState));
@@ -31603,7 +31603,7 @@ var require_picomatch = __commonJS({
         };
         return arrayMatcher;
       }
-      const isState = isObject5(glob) && glob.tokens && glob.input;
+      const isState = isObject9(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -31752,9 +31752,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
+    var isMap6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -31776,7 +31776,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP2;
@@ -31788,10 +31788,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap5;
+    exports.isMap = isMap6;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.isSeq = isSeq3;
   }
 });
@@ -32442,7 +32442,7 @@ var require_Scalar = __commonJS({
     var Node = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar3 = class extends Node.NodeBase {
+    var Scalar4 = class extends Node.NodeBase {
       constructor(value) {
         super(identity2.SCALAR);
         this.value = value;
@@ -32454,12 +32454,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar3.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar3.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar3.PLAIN = "PLAIN";
-    Scalar3.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar3.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar3;
+    Scalar4.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar4.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar4.PLAIN = "PLAIN";
+    Scalar4.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar4.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar4;
     exports.isScalarValue = isScalarValue;
   }
 });
@@ -32470,7 +32470,7 @@ var require_createNode = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var identity2 = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
@@ -32515,7 +32515,7 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar3.Scalar(value);
+          const node2 = new Scalar4.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
@@ -32526,7 +32526,7 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar3.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar4.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -32839,7 +32839,7 @@ ${indent}${text.slice(fold + 1, end2)}`;
 var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -32982,7 +32982,7 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar3.Scalar.BLOCK_FOLDED ? false : type === Scalar3.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar4.Scalar.BLOCK_FOLDED ? false : type === Scalar4.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -33037,7 +33037,7 @@ ${indent}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar3.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar4.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -33060,7 +33060,7 @@ ${indent}${start}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar3.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar4.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -33085,20 +33085,20 @@ ${indent}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar4.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar3.Scalar.QUOTE_DOUBLE;
+          type = Scalar4.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar3.Scalar.BLOCK_FOLDED:
-          case Scalar3.Scalar.BLOCK_LITERAL:
+          case Scalar4.Scalar.BLOCK_FOLDED:
+          case Scalar4.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar3.Scalar.QUOTE_DOUBLE:
+          case Scalar4.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar3.Scalar.QUOTE_SINGLE:
+          case Scalar4.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar3.Scalar.PLAIN:
+          case Scalar4.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -33247,7 +33247,7 @@ var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
@@ -33262,7 +33262,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity2.isCollection(key) || (identity2.isScalar(key) ? key.type === Scalar3.Scalar.BLOCK_FOLDED || key.type === Scalar3.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity2.isCollection(key) || (identity2.isScalar(key) ? key.type === Scalar4.Scalar.BLOCK_FOLDED || key.type === Scalar4.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -33402,19 +33402,19 @@ var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar3.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar4.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge.identify(key) || identity2.isScalar(key) && (!key.type || key.type === Scalar3.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag2) => tag2.tag === merge.tag && tag2.default);
+    var isMergeKey = (ctx, key) => (merge.identify(key) || identity2.isScalar(key) && (!key.type || key.type === Scalar4.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag2) => tag2.tag === merge.tag && tag2.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity2.isSeq(source))
@@ -33721,7 +33721,7 @@ var require_YAMLMap = __commonJS({
     var Collection = require_Collection();
     var identity2 = require_identity();
     var Pair = require_Pair();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     function findPair(items, key) {
       const k2 = identity2.isScalar(key) ? key.value : key;
       for (const it of items) {
@@ -33788,7 +33788,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity2.isScalar(prev.value) && Scalar3.isScalarValue(_pair.value))
+          if (identity2.isScalar(prev.value) && Scalar4.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -33886,7 +33886,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
     var identity2 = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
       static get tagName() {
@@ -33943,7 +33943,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity2.isScalar(prev) && Scalar3.isScalarValue(value))
+        if (identity2.isScalar(prev) && Scalar4.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -34039,14 +34039,14 @@ var require_string = __commonJS({
 var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar3.Scalar(null),
+      createNode: () => new Scalar4.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar3.Scalar(null),
+      resolve: () => new Scalar4.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
@@ -34057,13 +34057,13 @@ var require_null = __commonJS({
 var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str2) => new Scalar3.Scalar(str2[0] === "t" || str2[0] === "T"),
+      resolve: (str2) => new Scalar4.Scalar(str2[0] === "t" || str2[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -34108,7 +34108,7 @@ var require_stringifyNumber = __commonJS({
 var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -34136,7 +34136,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str2) {
-        const node = new Scalar3.Scalar(parseFloat(str2));
+        const node = new Scalar4.Scalar(parseFloat(str2));
         const dot = str2.indexOf(".");
         if (dot !== -1 && str2[str2.length - 1] === "0")
           node.minFractionDigits = str2.length - dot - 1;
@@ -34227,7 +34227,7 @@ var require_schema = __commonJS({
 var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -34244,7 +34244,7 @@ var require_schema2 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar3.Scalar(null),
+        createNode: () => new Scalar4.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -34295,7 +34295,7 @@ var require_binary = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -34339,15 +34339,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar4.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar4.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n4 = Math.ceil(str2.length / lineWidth);
           const lines = new Array(n4);
           for (let i = 0, o3 = 0; i < n4; ++i, o3 += lineWidth) {
             lines[i] = str2.substr(o3, lineWidth);
           }
-          str2 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines.join(type === Scalar4.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
@@ -34362,7 +34362,7 @@ var require_pairs = __commonJS({
     "use strict";
     var identity2 = require_identity();
     var Pair = require_Pair();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity2.isSeq(seq)) {
@@ -34373,7 +34373,7 @@ var require_pairs = __commonJS({
           else if (identity2.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar3.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar4.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -34516,7 +34516,7 @@ var require_omap = __commonJS({
 var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -34528,7 +34528,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar3.Scalar(true),
+      resolve: () => new Scalar4.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -34536,7 +34536,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar3.Scalar(false),
+      resolve: () => new Scalar4.Scalar(false),
       stringify: boolStringify
     };
     exports.falseTag = falseTag;
@@ -34548,7 +34548,7 @@ var require_bool2 = __commonJS({
 var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -34576,7 +34576,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str2) {
-        const node = new Scalar3.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const node = new Scalar4.Scalar(parseFloat(str2.replace(/_/g, "")));
         const dot = str2.indexOf(".");
         if (dot !== -1) {
           const f2 = str2.substring(dot + 1).replace(/_/g, "");
@@ -35900,9 +35900,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag2) {
-      const isMap5 = fc.start.source === "{";
-      const fcName = isMap5 ? "flow map" : "flow sequence";
-      const NodeClass = tag2?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap6 = fc.start.source === "{";
+      const fcName = isMap6 ? "flow map" : "flow sequence";
+      const NodeClass = tag2?.nodeClass ?? (isMap6 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -35938,7 +35938,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap6 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -35978,7 +35978,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep2 && !props.found) {
+        if (!isMap6 && !sep2 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -36001,7 +36001,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap5 && !props.found && ctx.options.strict) {
+            if (!isMap6 && !props.found && ctx.options.strict) {
               if (sep2)
                 for (const st2 of sep2) {
                   if (st2 === valueProps.found)
@@ -36033,7 +36033,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap5) {
+          if (isMap6) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -36049,7 +36049,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap5 ? "}" : "]";
+      const expectedEnd = isMap6 ? "}" : "]";
       const [ce, ...ee2] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -36084,7 +36084,7 @@ var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -36133,7 +36133,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag2);
       const res = tag2.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity2.isNode(res) ? res : new Scalar3.Scalar(res);
+      const node = identity2.isNode(res) ? res : new Scalar4.Scalar(res);
       node.range = coll.range;
       node.tag = tagName;
       if (tag2?.format)
@@ -36148,13 +36148,13 @@ var require_compose_collection = __commonJS({
 var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
       const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar3.Scalar.BLOCK_FOLDED : Scalar3.Scalar.BLOCK_LITERAL;
+      const type = header.mode === ">" ? Scalar4.Scalar.BLOCK_FOLDED : Scalar4.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -36216,7 +36216,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
         }
-        if (type === Scalar3.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar4.Scalar.BLOCK_LITERAL) {
           value += sep2 + indent.slice(trimIndent) + content;
           sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
@@ -36331,7 +36331,7 @@ var require_resolve_block_scalar = __commonJS({
 var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
@@ -36340,15 +36340,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar3.Scalar.PLAIN;
+          _type = Scalar4.Scalar.PLAIN;
           value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar3.Scalar.QUOTE_SINGLE;
+          _type = Scalar4.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar3.Scalar.QUOTE_DOUBLE;
+          _type = Scalar4.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -36553,7 +36553,7 @@ var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -36571,11 +36571,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag2.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity2.isScalar(res) ? res : new Scalar3.Scalar(res);
+        scalar = identity2.isScalar(res) ? res : new Scalar4.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar3.Scalar(value);
+        scalar = new Scalar4.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -37336,7 +37336,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -37420,7 +37420,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -39028,7 +39028,7 @@ var require_dist = __commonJS({
     var Alias = require_Alias();
     var identity2 = require_identity();
     var Pair = require_Pair();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -39053,7 +39053,7 @@ var require_dist = __commonJS({
     exports.isScalar = identity2.isScalar;
     exports.isSeq = identity2.isSeq;
     exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar3.Scalar;
+    exports.Scalar = Scalar4.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
@@ -41307,11 +41307,21 @@ var DEVELOPER_TOKEN_401_MEANING = "missing or invalid developer token (sent in X
 function requestLabel(method, path9) {
   return `[${method}] ${JSON.stringify(path9)}`;
 }
+var MIN_REDACTED_SECRET_LENGTH = 4;
+function secretForms(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (typeof secret !== "string" || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(encodeURIComponent(secret));
+    forms.add(encodeURI(secret));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
 function redactSecrets(text, secrets) {
   let out = text;
-  for (const secret of secrets) {
-    if (secret.length > 0) out = out.split(secret).join("***");
-  }
+  for (const form of secretForms(secrets)) out = out.split(form).join("***");
   return out;
 }
 
@@ -41718,7 +41728,7 @@ function createTransport(options) {
     };
     if (response) {
       const status = response.status;
-      const apiMessage = messageOf(String(error2.data ?? ""));
+      const apiMessage = messageOf(redact2(String(error2.data ?? "")));
       const meaning = spec.api === "workflow" ? WORKFLOW_STATUS_MEANING[status] : status === 401 ? DEVELOPER_TOKEN_401_MEANING : void 0;
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ""}` : apiMessage ?? "";
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -41754,7 +41764,7 @@ function createTransport(options) {
         kind: "drift",
         status,
         field: "(body)",
-        detail: `API drift at (body): expected JSON, got ${text.trim() === "" ? "an empty body" : JSON.stringify(excerpt(text))} (${requestLabel(spec.method, describePath(spec))}: ${status})`
+        detail: `API drift at (body): expected JSON, got ${text.trim() === "" ? "an empty body" : JSON.stringify(excerpt(redact2(text)))} (${requestLabel(spec.method, describePath(spec))}: ${status})`
       });
     }
   }
@@ -43097,8 +43107,31 @@ var ENV = {
 };
 var nonEmpty = (v2) => v2 && v2.trim() !== "" ? v2.trim() : null;
 function readListFile(file) {
-  return readFileSync2(file, "utf8").split(/\r?\n/).map((l) => l.replace(/#.*$/, "").trim()).filter(Boolean);
+  return readFileSync2(file, "utf8").split(/\r?\n/).map((l, i) => ({ value: l.replace(/#.*$/, "").trim(), line: i + 1 })).filter((l) => l.value !== "");
 }
+function badScopeId(id) {
+  if (id.trim() === "") return "an id cannot be empty";
+  if (id === "." || id === "..") return `"${id}" is not an id (it would change the request path)`;
+  return null;
+}
+function badBaseUrl(value) {
+  const shown = /[@?#]/.test(value) ? "" : `, got "${value}"`;
+  let url2;
+  try {
+    url2 = new URL(value);
+  } catch {
+    return `must be an http(s):// URL${shown}`;
+  }
+  if (url2.protocol !== "http:" && url2.protocol !== "https:") return `must be an http(s):// URL${shown}`;
+  if (!url2.hostname) return `must be an http(s):// URL with a host${shown}`;
+  if (url2.username || url2.password) {
+    return "must not carry credentials (user:password@): it would be printed in reports and logs; the token goes in STEWARD_TOKEN";
+  }
+  if (url2.search || value.includes("?")) return "must not carry a query string: it would be printed in reports, snapshots and plans";
+  if (url2.hash || value.includes("#")) return "must not carry a fragment (#…): it would be printed in reports, snapshots and plans";
+  return null;
+}
+var BAD_TOKEN_CHARS = /[\s\u0000-\u001f\u007f]/;
 function loadConfig(options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -43127,16 +43160,31 @@ function loadConfig(options = {}) {
   const locAt = (p2) => src ? locationOf(src, nodeAt(src, p2)) : { file: "(config)", line: 0, column: 0 };
   const urlFrom = (flag, flagName, envName, fromFile) => {
     const chosen = nonEmpty(flag) ? [nonEmpty(flag), flagName] : nonEmpty(env[envName]) ? [nonEmpty(env[envName]), envName] : [fromFile ?? null, "file"];
-    if (chosen[0] && chosen[1] !== "file" && !/^https?:\/\//.test(chosen[0])) {
-      problems.push({ file: chosen[1], line: 0, column: 0, message: `must be an http(s):// URL, got "${chosen[0]}"` });
+    const bad = chosen[0] ? badBaseUrl(chosen[0]) : null;
+    if (bad) {
+      const key = flagName === "--base-url" ? "baseUrl" : "workflowUrl";
+      problems.push(chosen[1] === "file" ? at(["instance", key], `instance.${key} ${bad}`) : { file: chosen[1], line: 0, column: 0, message: bad });
     }
     return chosen[0];
+  };
+  const tokenFrom = (flag, flagName, envName) => {
+    const fromFlag = nonEmpty(flag);
+    const value = fromFlag ?? nonEmpty(env[envName]);
+    if (value && BAD_TOKEN_CHARS.test(value)) {
+      problems.push({
+        file: fromFlag ? flagName : envName,
+        line: 0,
+        column: 0,
+        message: "the token contains whitespace or control characters (a stray newline or space when it was pasted?); set it to the token alone"
+      });
+    }
+    return value;
   };
   const instance = {
     baseUrl: urlFrom(flags.baseUrl, "--base-url", ENV.baseUrl, data.instance?.baseUrl),
     workflowUrl: urlFrom(flags.workflowUrl, "--workflow-url", ENV.workflowUrl, data.instance?.workflowUrl),
-    token: nonEmpty(flags.token) ?? nonEmpty(env[ENV.token]),
-    workflowToken: nonEmpty(flags.workflowToken) ?? nonEmpty(env[ENV.workflowToken])
+    token: tokenFrom(flags.token, "token", ENV.token),
+    workflowToken: tokenFrom(flags.workflowToken, "workflowToken", ENV.workflowToken)
   };
   const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path3.resolve(dir, p2);
   let policies;
@@ -43168,24 +43216,38 @@ function loadConfig(options = {}) {
   }
   const listOrFile = (value, where2) => {
     if (value === void 0) return [];
-    if (Array.isArray(value)) return value.map(String);
+    const ids = [];
+    if (Array.isArray(value)) {
+      value.forEach((v2, i) => {
+        const bad = badScopeId(String(v2));
+        if (bad) problems.push(at([...where2, i], `${where2.join(".")}: ${bad}`));
+        ids.push(String(v2));
+      });
+      return ids;
+    }
     const listFile = path3.resolve(baseDir, value.file);
     if (!existsSync4(listFile)) {
       problems.push(at([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
     }
-    return readListFile(listFile);
+    for (const { value: id, line } of readListFile(listFile)) {
+      const bad = badScopeId(id);
+      if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where2.join(".")}: ${bad}` });
+      ids.push(id);
+    }
+    return ids;
   };
+  const datasets = [...new Set(listOrFile(data.scope?.datasets, ["scope", "datasets"]))];
+  const cards = [...new Set(listOrFile(data.scope?.cards, ["scope", "cards"]))];
   const filesets = {};
   for (const [id, paths] of Object.entries(data.scope?.filesets ?? {})) {
+    const bad = badScopeId(id);
+    if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ["scope", "filesets", id])), message: `scope.filesets: ${bad}` } : at([], bad));
     filesets[id] = listOrFile(paths, ["scope", "filesets", id]);
   }
-  const scope = {
-    datasets: [...new Set(listOrFile(data.scope?.datasets, ["scope", "datasets"]))],
-    cards: [...new Set(listOrFile(data.scope?.cards, ["scope", "cards"]))],
-    filesets
-  };
+  const scope = { datasets, cards, filesets };
   const manifestFiles = { queues: [], dataFiles: [] };
+  const unmatchedManifestGlobs = [];
   for (const kind of ["queues", "dataFiles"]) {
     const value = data.manifests?.[kind];
     if (value === void 0) continue;
@@ -43193,9 +43255,11 @@ function loadConfig(options = {}) {
     const found = /* @__PURE__ */ new Set();
     for (const [i, pattern] of patterns.entries()) {
       const files = expandGlob(pattern, baseDir);
+      const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
       if (files.length === 0 && !hasMagic(pattern)) {
-        const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
         problems.push(at(where2, `manifest path not found: ${shown(path3.resolve(baseDir, pattern))}`));
+      } else if (files.length === 0) {
+        unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
       for (const f2 of files) found.add(f2);
     }
@@ -43221,10 +43285,13 @@ function loadConfig(options = {}) {
     instance,
     policies,
     policyOrigins,
+    policiesOverridden: Boolean(flags.policies && flags.policies.length > 0),
+    policiesLocation: data.policies !== void 0 && src ? locAt(["policies"]) : null,
     params,
     paramLocations,
     scope,
     manifestFiles,
+    unmatchedManifestGlobs,
     waiversFile,
     failOn,
     concurrency,
@@ -43233,7 +43300,7 @@ function loadConfig(options = {}) {
 }
 
 // src/engine/baseline.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
 
 // src/input-file.ts
 import { readFile } from "node:fs/promises";
@@ -43247,12 +43314,93 @@ async function readInputFile(file, shown, what) {
     throw fileError(shown, `cannot read ${what}: ${err.message}`);
   }
 }
-function parseJsonFile(text, shown, what) {
+
+// src/snapshot/json-file.ts
+function lineColumn(text, offset) {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
+}
+function jsonErrorOffset(text) {
+  let i = 0;
+  const fail = () => {
+    throw i;
+  };
+  const ws = () => {
+    while (i < text.length && " 	\n\r".includes(text[i])) i++;
+  };
+  const str2 = () => {
+    if (text[i] !== '"') fail();
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text.charCodeAt(i) < 32) fail();
+      if (text[i] === "\\") {
+        i++;
+        if (text[i] === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
+        else if (!'"\\/bfnrt'.includes(text[i] ?? "x")) fail();
+      }
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const list = (close, item) => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (; ; ) {
+      item();
+      ws();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      if (text[i] !== ",") fail();
+      i++;
+      ws();
+    }
+  };
+  const member = () => {
+    str2();
+    ws();
+    if (text[i] !== ":") fail();
+    i++;
+    value();
+  };
+  const value = () => {
+    ws();
+    const c2 = text[i];
+    const lit = ["true", "false", "null"].find((w2) => text.startsWith(w2, i));
+    const num = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+    num.lastIndex = i;
+    if (c2 === "{") list("}", member);
+    else if (c2 === "[") list("]", value);
+    else if (c2 === '"') str2();
+    else if (lit) i += lit.length;
+    else if (num.test(text)) i = num.lastIndex;
+    else fail();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : text.length;
+  } catch (at) {
+    return typeof at === "number" ? Math.min(at, text.length) : 0;
+  }
+}
+function parseJsonAt(text, file, what) {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw fileError(shown, `${what} is not JSON: ${err.message}`);
+    const reason = err.message.replace(/ in JSON at position \d+.*$/s, "").replace(/, (\.\.\.)?".*" (\.\.\. )?is not valid JSON$/s, "");
+    throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
+}
+function jsonProblem(text, file, path9, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path9, message)]);
 }
 
 // src/engine/baseline.ts
@@ -43260,8 +43408,22 @@ function recorded(f2) {
   return f2.status === "violation" || f2.status === "waived";
 }
 function createBaseline(findings, now) {
-  const fingerprints = [...new Set(findings.filter(recorded).map((f2) => f2.fingerprint))].sort();
-  return { version: 1, createdAt: now.toISOString(), fingerprints };
+  const entries = {};
+  for (const f2 of findings.filter(recorded)) {
+    entries[f2.fingerprint] ??= {
+      policy: f2.policy,
+      resource: { kind: f2.resource.kind, id: f2.resource.id },
+      path: f2.path,
+      message: f2.message
+    };
+  }
+  const fingerprints = Object.keys(entries).sort();
+  return {
+    version: 1,
+    createdAt: now.toISOString(),
+    fingerprints,
+    entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
+  };
 }
 async function writeBaseline(file, findings, now) {
   const baseline = createBaseline(findings, now);
@@ -43269,16 +43431,47 @@ async function writeBaseline(file, findings, now) {
 `);
   return baseline;
 }
-function parseBaseline(text, displayPath2) {
-  const b = parseJsonFile(text, displayPath2, "baseline");
-  if (!b || typeof b !== "object" || b.version !== 1) throw fileError(displayPath2, 'baseline must be { "version": 1, ... }');
-  if (!Array.isArray(b.fingerprints) || !b.fingerprints.every((f2) => typeof f2 === "string")) {
-    throw fileError(displayPath2, 'baseline "fingerprints" must be an array of strings');
+var isObject = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+function entryProblem(e) {
+  if (!isObject(e)) return "must be an object { policy, resource, path, message }";
+  if (typeof e.policy !== "string") return '"policy" must be a string';
+  if (!isObject(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
+    return '"resource" must be { "kind": string, "id": string }';
   }
-  return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints };
+  if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
+  if (typeof e.message !== "string") return '"message" must be a string';
+  return null;
+}
+function parseBaseline(text, displayPath2) {
+  const b = parseJsonAt(text, displayPath2, "baseline");
+  const at = (path9, message) => jsonProblem(text, displayPath2, path9, message);
+  if (!isObject(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
+  if (!Array.isArray(b.fingerprints)) throw at(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
+  const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
+  if (bad >= 0) throw at(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
+  const entries = {};
+  if (b.entries !== void 0) {
+    if (!isObject(b.entries)) throw at(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
+    for (const [fp, e] of Object.entries(b.entries)) {
+      const problem3 = entryProblem(e);
+      if (problem3) throw at(["entries", fp], `baseline entry ${fp}: ${problem3}`);
+      entries[fp] = e;
+    }
+  }
+  return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints, entries };
 }
 async function readBaseline(file, displayPath2) {
-  return parseBaseline(await readInputFile(file, displayPath2, "baseline"), displayPath2);
+  let text;
+  try {
+    text = await readFile2(file, "utf8");
+  } catch (err) {
+    const e = err;
+    if (e.code === "ENOENT") {
+      throw fileError(displayPath2, `baseline file not found: create it with \`steward check --write-baseline ${displayPath2}\``);
+    }
+    throw fileError(displayPath2, `cannot read baseline: ${e.message}`);
+  }
+  return parseBaseline(text, displayPath2);
 }
 function compareBaseline(findings, baseline) {
   const known = new Set(baseline.fingerprints);
@@ -43289,7 +43482,11 @@ function compareBaseline(findings, baseline) {
     return { ...f2, baseline: known.has(f2.fingerprint) ? "known" : "new" };
   });
   const resolved = [...known].filter((fp) => !seen.has(fp)).sort();
-  return { findings: out, resolved };
+  const resolvedEntries = resolved.map((fingerprint2) => {
+    const e = baseline.entries?.[fingerprint2];
+    return e ? { fingerprint: fingerprint2, ...e, resource: { ...e.resource } } : { fingerprint: fingerprint2 };
+  });
+  return { findings: out, resolved, resolvedEntries };
 }
 
 // src/engine/evaluate.ts
@@ -43331,7 +43528,8 @@ function judgeItems(policy2, doc2, selection, env) {
     if ("error" in held) return { ...head2, passed: false, error: held.error };
     if (held.ok) return { ...head2, passed: true };
     const message = check(policy2, "message", () => policy2.message.render(bindings));
-    return { ...head2, passed: false, message: "error" in message ? `${policy2.def.title} (${message.error})` : message.ok };
+    if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
+    return { ...head2, passed: false, message: message.ok };
   });
 }
 function check(policy2, field, fn) {
@@ -43437,6 +43635,17 @@ function errorFinding(policy2, kind, resource2, message, path9 = null, itemKey =
 function errorText(err) {
   return err instanceof Error ? err.message : String(err);
 }
+var SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+var natural = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+function compareFindings(a, b) {
+  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || natural.compare(a.resource.kind, b.resource.kind) || natural.compare(a.resource.id, b.resource.id) || natural.compare(a.path ?? "", b.path ?? "");
+}
+function orderFindings(findings) {
+  return [...findings].sort(compareFindings);
+}
+function orderBySeverity(findings) {
+  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+}
 
 // src/engine/memo.ts
 function createRunMemo() {
@@ -43508,8 +43717,8 @@ function partsRead(kind, set) {
   const fields = new Set(set.fields);
   return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
 }
-async function loadParts(ctx, kind, r3, names) {
-  for (const name of names) {
+async function loadParts(ctx, kind, r3, names2) {
+  for (const name of names2) {
     if (Object.hasOwn(r3.doc, name)) continue;
     const value = await ctx.partMemo(
       `${r3.kind}\0${r3.id}\0${name}`,
@@ -43649,10 +43858,10 @@ async function runPolicies(opts) {
       ids: []
     };
     checks += acc.evaluated;
-    findings.push(...acc.findings);
+    findings.push(...orderFindings(acc.findings));
     results.push(policyResult(p2, acc.findings, acc.evaluated, acc.ids));
   }
-  return { results, findings, resources, checks };
+  return { results, findings: orderBySeverity(findings), resources, checks };
 }
 
 // src/engine/waivers.ts
@@ -43787,7 +43996,7 @@ function buildReport(input) {
   if (input.baseline) {
     const compared = compareBaseline(findings, input.baseline.data);
     findings = compared.findings;
-    baseline = { file: input.baseline.file, resolved: compared.resolved };
+    baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
   }
   const policies = settleResults(input.run.results, findings);
   return {
@@ -44399,12 +44608,12 @@ function unsafeClear(target, field) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/reflect/guard.js
-function isObject(arg) {
+function isObject2(arg) {
   return arg !== null && typeof arg == "object" && !Array.isArray(arg);
 }
 function isReflectList(arg, field) {
   var _a, _b, _c, _d;
-  if (isObject(arg) && unsafeLocal in arg && "add" in arg && "field" in arg && typeof arg.field == "function") {
+  if (isObject2(arg) && unsafeLocal in arg && "add" in arg && "field" in arg && typeof arg.field == "function") {
     if (field !== void 0) {
       const a = field;
       const b = arg.field();
@@ -44416,7 +44625,7 @@ function isReflectList(arg, field) {
 }
 function isReflectMap(arg, field) {
   var _a, _b, _c, _d;
-  if (isObject(arg) && unsafeLocal in arg && "has" in arg && "field" in arg && typeof arg.field == "function") {
+  if (isObject2(arg) && unsafeLocal in arg && "has" in arg && "field" in arg && typeof arg.field == "function") {
     if (field !== void 0) {
       const a = field, b = arg.field();
       return a.mapKey === b.mapKey && a.mapKind == b.mapKind && a.scalar === b.scalar && ((_a = a.message) === null || _a === void 0 ? void 0 : _a.typeName) === ((_b = b.message) === null || _b === void 0 ? void 0 : _b.typeName) && ((_c = a.enum) === null || _c === void 0 ? void 0 : _c.typeName) === ((_d = b.enum) === null || _d === void 0 ? void 0 : _d.typeName);
@@ -44426,7 +44635,7 @@ function isReflectMap(arg, field) {
   return false;
 }
 function isReflectMessage(arg, messageDesc2) {
-  return isObject(arg) && unsafeLocal in arg && "desc" in arg && isObject(arg.desc) && arg.desc.kind === "message" && (messageDesc2 === void 0 || arg.desc.typeName == messageDesc2.typeName);
+  return isObject2(arg) && unsafeLocal in arg && "desc" in arg && isObject2(arg.desc) && arg.desc.kind === "message" && (messageDesc2 === void 0 || arg.desc.typeName == messageDesc2.typeName);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wire/text-encoding.js
@@ -45380,7 +45589,7 @@ function compileCreate(desc) {
           message[name] = property.convert !== void 0 && Array.isArray(initValue) ? initValue.map(property.convert) : initValue !== null && initValue !== void 0 ? initValue : [];
           break;
         case INIT_MAP:
-          if (property.convert === void 0 || !isObject(initValue)) {
+          if (property.convert === void 0 || !isObject2(initValue)) {
             message[name] = initValue !== null && initValue !== void 0 ? initValue : {};
           } else {
             const converted2 = {};
@@ -45498,7 +45707,7 @@ function compileConvertMessage(field) {
   const messageDesc2 = field.message;
   let compiled;
   return (value) => {
-    if (!isObject(value) || isMessage(value, messageDesc2)) {
+    if (!isObject2(value) || isMessage(value, messageDesc2)) {
       return value;
     }
     compiled !== null && compiled !== void 0 ? compiled : compiled = compiledCreate(messageDesc2);
@@ -45563,7 +45772,7 @@ function wktStructToReflect(json) {
     $typeName: "google.protobuf.Struct",
     fields: {}
   };
-  if (isObject(json)) {
+  if (isObject2(json)) {
     for (const k2 of Object.keys(json)) {
       setOwn(struct.fields, k2, wktValueToReflect(json[k2]));
     }
@@ -45893,7 +46102,7 @@ function messageToReflect(field, value, check2) {
         $typeName: field.message.typeName,
         value: longToReflect(field.message.fields[0], value)
       };
-    } else if (field.message.typeName == "google.protobuf.Struct" && field.parent.typeName != "google.protobuf.Value" && isObject(value)) {
+    } else if (field.message.typeName == "google.protobuf.Struct" && field.parent.typeName != "google.protobuf.Value" && isObject2(value)) {
       value = wktStructToReflect(value);
     }
   }
@@ -61648,8 +61857,8 @@ var ConcreteAttributeFactory = class {
     this.registry = registry;
     this.container = container;
   }
-  createAbsolute(id, names) {
-    return new AbsoluteAttr(id, names, [], this.registry, this);
+  createAbsolute(id, names2) {
+    return new AbsoluteAttr(id, names2, [], this.registry, this);
   }
   createConditional(id, cond, t3, f2) {
     return new ConditionalAttr(id, cond, t3, f2, this);
@@ -62784,6 +62993,393 @@ function selectPath(expr, root) {
   return null;
 }
 
+// src/policy/suggest.ts
+function editDistance(a, b) {
+  const s = a.toLowerCase();
+  const t3 = b.toLowerCase();
+  const d = Array.from({ length: s.length + 1 }, (_, i) => [i, ...Array(t3.length).fill(0)]);
+  for (let j = 1; j <= t3.length; j++) d[0][j] = j;
+  for (let i = 1; i <= s.length; i++) {
+    for (let j = 1; j <= t3.length; j++) {
+      const cost = s[i - 1] === t3[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t3[j - 2] && s[i - 2] === t3[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[s.length][t3.length];
+}
+function closest(name, candidates) {
+  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
+  let best = null;
+  let bestDistance = limit + 1;
+  for (const c2 of candidates) {
+    if (c2 === name) continue;
+    const dist = editDistance(name, c2);
+    if (dist < bestDistance) {
+      best = c2;
+      bestDistance = dist;
+    }
+  }
+  return best;
+}
+function didYouMean(name, candidates) {
+  const hit = closest(name, candidates);
+  return hit === null ? "" : ` (did you mean '${hit}'?)`;
+}
+
+// src/policy/schema-types.ts
+var DYN3 = { kinds: null };
+var of = (...kinds) => ({ kinds: new Set(kinds) });
+function isObject3(v2) {
+  return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
+}
+function kindOfValue(v2) {
+  if (v2 === null) return "null";
+  if (typeof v2 === "number") return Number.isInteger(v2) ? "int" : "double";
+  if (typeof v2 === "string") return "string";
+  if (typeof v2 === "boolean") return "bool";
+  return Array.isArray(v2) ? "list" : "map";
+}
+var SCHEMA_TYPES = {
+  string: ["string"],
+  integer: ["int"],
+  number: ["int", "double"],
+  boolean: ["bool"],
+  array: ["list"],
+  object: ["map"],
+  null: ["null"]
+};
+function schemaKinds(s) {
+  if (typeof s.type === "string" || Array.isArray(s.type)) {
+    const names2 = [].concat(s.type);
+    if (!names2.every((n4) => typeof n4 === "string" && n4 in SCHEMA_TYPES)) return null;
+    return new Set(names2.flatMap((n4) => SCHEMA_TYPES[n4]));
+  }
+  if ("const" in s) return /* @__PURE__ */ new Set([kindOfValue(s.const)]);
+  if (Array.isArray(s.enum)) return new Set(s.enum.map(kindOfValue));
+  const branches = s.anyOf ?? s.oneOf;
+  if (Array.isArray(branches) && branches.length > 0) {
+    const all = /* @__PURE__ */ new Set();
+    for (const b of branches) {
+      const kinds = isObject3(b) ? schemaKinds(b) : null;
+      if (kinds === null) return null;
+      for (const k2 of kinds) all.add(k2);
+    }
+    return all;
+  }
+  return null;
+}
+function fromSchema(s) {
+  if (!isObject3(s)) return DYN3;
+  return { kinds: schemaKinds(s), schema: s };
+}
+function subschema(s, pick) {
+  if (!s) return void 0;
+  const direct = pick(s);
+  if (direct !== void 0) return direct;
+  const branches = s.anyOf ?? s.oneOf;
+  if (!Array.isArray(branches)) return void 0;
+  for (const b of branches) {
+    const found = isObject3(b) ? pick(b) : void 0;
+    if (found !== void 0) return found;
+  }
+  return void 0;
+}
+function fieldOf(t3, field) {
+  if (t3.fields?.[field]) return t3.fields[field];
+  return fromSchema(
+    subschema(t3.schema, (s) => {
+      const props = isObject3(s.properties) ? s.properties : {};
+      return field in props ? props[field] : isObject3(s.additionalProperties) ? s.additionalProperties : void 0;
+    })
+  );
+}
+function elemOf(t3) {
+  if (t3.elem) return t3.elem;
+  return fromSchema(subschema(t3.schema, (s) => isObject3(s.items) ? s.items : void 0));
+}
+function paramType(v2) {
+  if (v2 === null || v2 === void 0) return DYN3;
+  const kind = kindOfValue(v2);
+  return kind === "int" || kind === "double" ? of("int", "double") : of(kind);
+}
+
+// src/policy/typecheck.ts
+var NUMERIC = /* @__PURE__ */ new Set(["int", "uint", "double"]);
+var ORDERED = /* @__PURE__ */ new Set(["string", "bytes", "bool", "timestamp", "duration"]);
+var SIZED = /* @__PURE__ */ new Set(["string", "bytes", "list", "map"]);
+var TYPE_NAMES = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"]);
+var COMPARE = { "_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=" };
+var ARITH = { "_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%" };
+var CONVERSIONS = {
+  int: "int",
+  uint: "uint",
+  double: "double",
+  string: "string",
+  bool: "bool",
+  bytes: "bytes",
+  timestamp: "timestamp",
+  duration: "duration",
+  type: "type"
+};
+var STRING_METHODS = /* @__PURE__ */ new Set(["contains", "startsWith", "endsWith", "matches"]);
+var TIME_GETTERS = /^get(FullYear|Month|Date|DayOfMonth|DayOfWeek|DayOfYear|Hours|Minutes|Seconds|Milliseconds)$/;
+function typeProblems(input) {
+  const problems = [];
+  const checker = new Checker(input, problems);
+  const root = checker.typeOf(input.ast, /* @__PURE__ */ new Map());
+  const { expect } = input;
+  if (expect && root.kinds !== null && !root.kinds.has(expect)) {
+    problems.push({ offset: checker.start(input.ast), message: `type error: must be a ${expect} expression, this one yields ${describe(root, true)}` });
+  }
+  return problems.sort((a, b) => a.offset - b.offset);
+}
+function itemTypeOf(ast, typing) {
+  const t3 = new Checker({ ast, source: "", positions: {}, typing }, []).typeOf(ast, /* @__PURE__ */ new Map());
+  return elemOf(t3);
+}
+var Checker = class {
+  constructor(input, problems) {
+    this.input = input;
+    this.problems = problems;
+  }
+  input;
+  problems;
+  /** Offset where the sub-expression starts (the leftmost position in its subtree). */
+  start(e) {
+    let min = this.input.positions[String(e.id)] ?? Number.POSITIVE_INFINITY;
+    const visit2 = (x2) => {
+      if (!x2) return;
+      min = Math.min(min, this.input.positions[String(x2.id)] ?? Number.POSITIVE_INFINITY);
+      const k2 = x2.exprKind;
+      if (k2.case === "selectExpr") visit2(k2.value.operand);
+      else if (k2.case === "callExpr") [k2.value.target, ...k2.value.args].forEach(visit2);
+      else if (k2.case === "listExpr") k2.value.elements.forEach(visit2);
+      else if (k2.case === "comprehensionExpr") visit2(k2.value.iterRange);
+    };
+    visit2(e);
+    return Number.isFinite(min) ? min : 0;
+  }
+  report(e, message, offset = this.start(e)) {
+    this.problems.push({ offset, message });
+    return DYN3;
+  }
+  typeOf(e, locals) {
+    const k2 = e.exprKind;
+    switch (k2.case) {
+      case "constExpr": {
+        const c2 = k2.value.constantKind;
+        const kind = { boolValue: "bool", int64Value: "int", uint64Value: "uint", doubleValue: "double", stringValue: "string", bytesValue: "bytes", nullValue: "null" }[c2.case ?? ""];
+        return kind ? of(kind) : DYN3;
+      }
+      case "identExpr":
+        return this.ident(k2.value.name, locals);
+      case "listExpr": {
+        const elems = k2.value.elements.map((x2) => this.typeOf(x2, locals));
+        return { kinds: /* @__PURE__ */ new Set(["list"]), elem: elems.length > 0 ? union(elems) : DYN3 };
+      }
+      case "structExpr":
+        for (const entry2 of k2.value.entries) {
+          if (entry2.keyKind.case === "mapKey") this.typeOf(entry2.keyKind.value, locals);
+          if (entry2.value) this.typeOf(entry2.value, locals);
+        }
+        return k2.value.messageName ? DYN3 : of("map");
+      case "selectExpr":
+        return this.select(e, k2.value.operand, k2.value.field, k2.value.testOnly, locals);
+      case "callExpr":
+        return this.call(e, k2.value.function, k2.value.target, k2.value.args, locals);
+      case "comprehensionExpr": {
+        const c2 = k2.value;
+        const range = this.typeOf(c2.iterRange, locals);
+        if (range.kinds !== null && !range.kinds.has("list") && !range.kinds.has("map") && !range.kinds.has("null")) {
+          return this.report(c2.iterRange, `type error: cannot iterate over ${describe(range)}`);
+        }
+        const inner = new Map(locals);
+        const listOnly = range.kinds?.size === 1 && range.kinds.has("list");
+        if (c2.iterVar2) {
+          inner.set(c2.iterVar, listOnly ? of("int") : DYN3);
+          inner.set(c2.iterVar2, listOnly ? elemOf(range) : DYN3);
+        } else {
+          inner.set(c2.iterVar, listOnly || range.kinds === null ? elemOf(range) : DYN3);
+        }
+        inner.set(c2.accuVar, this.typeOf(c2.accuInit, locals));
+        if (c2.loopCondition) this.typeOf(c2.loopCondition, inner);
+        if (c2.loopStep) this.typeOf(c2.loopStep, inner);
+        return c2.result ? this.typeOf(c2.result, inner) : DYN3;
+      }
+      default:
+        return DYN3;
+    }
+  }
+  ident(name, locals) {
+    const local = locals.get(name);
+    if (local) return local;
+    const typing = this.input.typing;
+    switch (name) {
+      case "resource":
+        return typing?.resource ? fromSchema(typing.resource) : DYN3;
+      case "item":
+        return typing?.item ?? DYN3;
+      case "now":
+        return of("timestamp");
+      case "params":
+        return typing?.params ? { kinds: /* @__PURE__ */ new Set(["map"]), fields: Object.fromEntries(Object.entries(typing.params).map(([p2, v2]) => [p2, paramType(v2)])) } : DYN3;
+      default:
+        return TYPE_NAMES.has(name) ? of("type") : DYN3;
+    }
+  }
+  /** Is `e` the free variable `resource` (not a comprehension variable of that name)? */
+  isResource(e, locals) {
+    return e.exprKind.case === "identExpr" && e.exprKind.value.name === "resource" && !locals.has("resource");
+  }
+  /** A top-level field of a closed document schema that does not exist: a load error with a hint. */
+  unknownField(operand, field, locals, at) {
+    const schema = this.input.typing?.resource;
+    if (schema?.additionalProperties !== false || !this.isResource(operand, locals)) return false;
+    const known = Object.keys(schema.properties ?? {});
+    if (known.includes(field)) return false;
+    const hint = didYouMean(field, known) || ` (fields: ${known.join(", ")})`;
+    const from = this.start(operand);
+    const m2 = new RegExp(`\\.\\s*(${field.replace(/[^\w]/g, "\\$&")})\\b|\\[\\s*['"](${field.replace(/[^\w]/g, "\\$&")})`).exec(this.input.source.slice(from));
+    const offset = m2 ? from + m2.index + m2[0].length - field.length : this.start(at);
+    this.report(at, `unknown field '${field}' of ${this.input.typing?.kind ?? "the resource"}${hint}`, offset);
+    return true;
+  }
+  select(e, operand, field, testOnly, locals) {
+    const base = this.typeOf(operand, locals);
+    if (this.unknownField(operand, field, locals, e)) return testOnly ? of("bool") : DYN3;
+    if (base.kinds !== null && !base.kinds.has("map") && !base.kinds.has("null")) {
+      this.report(e, `type error: cannot select '${field}' from ${describe(base)}`);
+      return testOnly ? of("bool") : DYN3;
+    }
+    return testOnly ? of("bool") : fieldOf(base, field);
+  }
+  call(e, fn, target, rawArgs, locals) {
+    const argExprs = target ? [target, ...rawArgs] : rawArgs;
+    const args = argExprs.map((a2) => this.typeOf(a2, locals));
+    const [a, b] = args;
+    if (fn in COMPARE) {
+      const op = COMPARE[fn];
+      const ok2 = op === "==" || op === "!=" ? equalable : orderable;
+      if (!compatible(a, b, ok2)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op}'`);
+      return of("bool");
+    }
+    if (fn in ARITH) return this.arithmetic(e, ARITH[fn], a, b);
+    switch (fn) {
+      case "@in": {
+        if (b.kinds !== null && !b.kinds.has("list") && !b.kinds.has("map") && !b.kinds.has("null")) {
+          this.report(e, `type error: 'in' needs a list or map on its right, got ${describe(b)}`);
+        } else if (b.kinds?.size === 1 && b.kinds.has("list") && !compatible(a, elemOf(b), equalable)) {
+          this.report(e, `type error: cannot look for ${describe(a)} in a list of ${describe(elemOf(b))}`);
+        }
+        return of("bool");
+      }
+      case "_&&_":
+      case "_||_":
+      case "!_":
+        for (const [i, x2] of argExprs.entries()) this.expectKind(x2, args[i], "bool", `'${fn.replace(/_/g, "")}' needs bool operands`);
+        return of("bool");
+      case "_?_:_":
+        this.expectKind(argExprs[0], a, "bool", "the condition of ?: must be a bool");
+        return union([args[1], args[2]]);
+      case "-_":
+        if (a.kinds !== null && !a.kinds.has("duration") && ![...a.kinds].some((x2) => NUMERIC.has(x2))) {
+          return this.report(e, `type error: cannot negate ${describe(a)}`);
+        }
+        return a;
+      case "_[_]":
+        return this.index(e, argExprs[0], argExprs[1], a, locals);
+      case "size":
+        if (a && a.kinds !== null && ![...a.kinds].some((x2) => SIZED.has(x2))) {
+          this.report(e, `type error: size() of ${describe(a)} (needs a string, bytes, list or map)`);
+        }
+        return of("int");
+      case "isTimeZone":
+        this.expectKind(argExprs[0], a, "string", "isTimeZone() needs a string");
+        return of("bool");
+      case "dyn":
+        return DYN3;
+      default:
+        break;
+    }
+    if (STRING_METHODS.has(fn) && argExprs.length === 2) {
+      this.expectKind(argExprs[0], a, "string", `${fn}() applies to a string`);
+      this.expectKind(argExprs[1], b, "string", `${fn}() needs a string argument`);
+      if (fn === "matches") this.constant(argExprs[1], "matches");
+      return of("bool");
+    }
+    if (fn === "timestamp" || fn === "duration") this.constant(argExprs[0], fn);
+    if (fn in CONVERSIONS && argExprs.length === 1) return of(CONVERSIONS[fn]);
+    if (TIME_GETTERS.test(fn)) return of("int");
+    return DYN3;
+  }
+  arithmetic(e, op, a, b) {
+    if (a.kinds === null || b.kinds === null) return DYN3;
+    const results = /* @__PURE__ */ new Set();
+    for (const x2 of a.kinds) for (const y of b.kinds) for (const r3 of arithmeticResult(op, x2, y)) results.add(r3);
+    if (results.size === 0) return this.report(e, `type error: no '${op}' for ${describe(a)} and ${describe(b)}`);
+    return { kinds: results };
+  }
+  index(e, container, key, t3, locals) {
+    const k2 = key.exprKind;
+    const constKey = k2.case === "constExpr" && k2.value.constantKind.case === "stringValue" ? k2.value.constantKind.value : null;
+    if (constKey !== null && this.unknownField(container, constKey, locals, e)) return DYN3;
+    if (t3.kinds !== null && !t3.kinds.has("list") && !t3.kinds.has("map") && !t3.kinds.has("null")) {
+      return this.report(e, `type error: cannot index ${describe(t3)}`);
+    }
+    if (t3.kinds?.size === 1 && t3.kinds.has("list")) return elemOf(t3);
+    return constKey !== null && t3.kinds?.size === 1 && t3.kinds.has("map") ? fieldOf(t3, constKey) : DYN3;
+  }
+  expectKind(e, t3, kind, what) {
+    if (!e || !t3 || t3.kinds === null || t3.kinds.has(kind)) return;
+    this.report(e, `type error: ${what}, got ${describe(t3)}`);
+  }
+  /** A constant string argument the function would reject on every evaluation. */
+  constant(arg, fn) {
+    const k2 = arg?.exprKind;
+    if (!arg || k2?.case !== "constExpr" || k2.value.constantKind.case !== "stringValue") return;
+    const why = this.input.constantProblem?.(fn, k2.value.constantKind.value);
+    if (why) this.report(arg, why);
+  }
+};
+function arithmeticResult(op, a, b) {
+  if (NUMERIC.has(a) && NUMERIC.has(b)) return a === b ? [a] : [a, b];
+  const pair = `${a} ${op} ${b}`;
+  const table = {
+    "string + string": "string",
+    "bytes + bytes": "bytes",
+    "list + list": "list",
+    "timestamp + duration": "timestamp",
+    "duration + timestamp": "timestamp",
+    "duration + duration": "duration",
+    "timestamp - timestamp": "duration",
+    "timestamp - duration": "timestamp",
+    "duration - duration": "duration"
+  };
+  return table[pair] ? [table[pair]] : [];
+}
+function equalable(a, b) {
+  return a === b || a === "null" || b === "null" || NUMERIC.has(a) && NUMERIC.has(b);
+}
+function orderable(a, b) {
+  return a === "null" || b === "null" || NUMERIC.has(a) && NUMERIC.has(b) || a === b && ORDERED.has(a);
+}
+function compatible(a, b, ok2) {
+  if (!a || !b || a.kinds === null || b.kinds === null) return true;
+  for (const x2 of a.kinds) for (const y of b.kinds) if (ok2(x2, y)) return true;
+  return false;
+}
+function union(types) {
+  if (types.some((t3) => t3.kinds === null)) return DYN3;
+  return { kinds: new Set(types.flatMap((t3) => [...t3.kinds])) };
+}
+function describe(t3, plain = false) {
+  if (t3.kinds === null) return "dyn";
+  const kinds = [...t3.kinds];
+  if (plain && kinds.every((k2) => NUMERIC.has(k2))) return "a number";
+  return kinds.join(" or ");
+}
+
 // src/policy/cel.ts
 var ExpressionError = class extends Error {
   problems;
@@ -62819,7 +63415,27 @@ var ENV2 = celEnv({
   funcs: [celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s))]
 });
 var BUILTIN_OPERATORS = /* @__PURE__ */ new Set(["_&&_", "_||_", "_?_:_", "@not_strictly_false", "@in", "_[_]", "_[?_]"]);
-var TYPE_NAMES = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"]);
+var TYPE_NAMES2 = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"]);
+var names;
+function functionNames() {
+  names ??= [...new Set([...ENV2.funcs].map((f2) => f2.name).filter((n4) => /^[A-Za-z]/.test(n4)))];
+  return names;
+}
+var constantPrograms = {
+  timestamp: plan(ENV2, parse2("timestamp(value)")),
+  duration: plan(ENV2, parse2("duration(value)")),
+  matches: plan(ENV2, parse2("''.matches(value)"))
+};
+var CONSTANT_FORMS = {
+  timestamp: "expected RFC 3339, e.g. '2025-01-31T00:00:00Z'",
+  duration: "expected e.g. '90s', '1h30m'"
+};
+function constantProblem(fn, value) {
+  const result2 = constantPrograms[fn]({ value });
+  if (!isCelError(result2)) return null;
+  if (fn === "matches") return `invalid regular expression ${JSON.stringify(value)}: ${result2.message}`;
+  return `invalid ${fn} ${JSON.stringify(value)} (${CONSTANT_FORMS[fn]})`;
+}
 var celStats = { compilations: 0 };
 var programs = /* @__PURE__ */ new Map();
 function compileExpression(source, origin, options) {
@@ -62844,7 +63460,10 @@ function compileExpression(source, origin, options) {
   }
   const { ast, positions, program } = entry2;
   const offsetOf = (e) => positions[String(e.id)] ?? 0;
-  const problems = staticCheck(ast, options).map((p2) => problem3(offsetOf(p2.expr), p2.message));
+  const problems = [
+    ...staticCheck(ast, options).map((p2) => ({ offset: offsetOf(p2.expr), message: p2.message })),
+    ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem })
+  ].sort((a, b) => a.offset - b.offset).map((p2) => problem3(p2.offset, p2.message));
   if (problems.length > 0) throw new ExpressionError(problems);
   return {
     source,
@@ -62871,13 +63490,13 @@ function staticCheck(ast, options) {
   const declared = new Set(options.variables);
   walk(ast, (v2) => {
     const name = freeIdent(v2);
-    if (name !== null && !declared.has(name) && !TYPE_NAMES.has(name)) {
+    if (name !== null && !declared.has(name) && !TYPE_NAMES2.has(name)) {
       const hint = name === "item" ? " (`item` exists only in a policy with `each`)" : "";
       found.push({ expr: v2.expr, message: `undeclared variable '${name}'${hint}; available: ${[...declared].join(", ")}` });
     }
     const k2 = v2.expr.exprKind;
     if (k2.case === "callExpr" && !BUILTIN_OPERATORS.has(k2.value.function) && !ENV2.funcs.find(k2.value.function)) {
-      found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'` });
+      found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
       const path9 = selectPath(v2.expr, "params");
@@ -62887,59 +63506,12 @@ function staticCheck(ast, options) {
       }
     }
   });
-  const kind = inferKind(ast);
-  if (options.expect === "bool" && kind !== null && kind !== "bool") {
-    found.push({ expr: ast, message: `type error: must be a bool expression, this one yields ${kind}` });
-  }
-  if (options.expect === "list" && kind !== null && kind !== "list") {
-    found.push({ expr: ast, message: `type error: must be a list expression, this one yields ${kind}` });
-  }
   return found;
 }
 function freeIdentAt(expr, locals) {
   let e = expr;
   while (e?.exprKind.case === "selectExpr") e = e.exprKind.value.operand;
   return e?.exprKind.case === "identExpr" && !locals.has(e.exprKind.value.name);
-}
-var BOOL_CALLS = /* @__PURE__ */ new Set([
-  "_==_",
-  "_!=_",
-  "_<_",
-  "_<=_",
-  "_>_",
-  "_>=_",
-  "_&&_",
-  "_||_",
-  "!_",
-  "@in",
-  "contains",
-  "startsWith",
-  "endsWith",
-  "matches",
-  "isTimeZone",
-  "@not_strictly_false"
-]);
-var NUMBER_CALLS = /* @__PURE__ */ new Set(["_+_", "_-_", "_*_", "_/_", "_%_", "-_", "size"]);
-function inferKind(e) {
-  const k2 = e.exprKind;
-  switch (k2.case) {
-    case "constExpr":
-      return { boolValue: "bool", int64Value: "int", uint64Value: "uint", doubleValue: "double", stringValue: "string", bytesValue: "bytes", nullValue: "null" }[k2.value.constantKind.case ?? ""] ?? null;
-    case "listExpr":
-      return "list";
-    case "structExpr":
-      return "map";
-    case "callExpr":
-      if (BOOL_CALLS.has(k2.value.function)) return "bool";
-      if (NUMBER_CALLS.has(k2.value.function)) return k2.value.function === "_+_" ? null : "a number";
-      return null;
-    case "selectExpr":
-      return k2.value.testOnly ? "bool" : null;
-    case "comprehensionExpr":
-      return inferKind(k2.value.accuInit) === "bool" ? "bool" : k2.value.accuInit?.exprKind.case === "listExpr" ? "list" : null;
-    default:
-      return null;
-  }
 }
 var converted = /* @__PURE__ */ new WeakMap();
 function toCel2(value) {
@@ -62974,6 +63546,13 @@ function fromCel(value) {
   }
   if (inner.$typeName === "google.protobuf.Duration") return `${inner.seconds ?? 0n}s`;
   return String(value);
+}
+
+// src/policy/problems.ts
+function sortProblems(problems) {
+  return [...problems].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column
+  );
 }
 
 // src/policy/reads.ts
@@ -63064,7 +63643,7 @@ function compilePolicy(def, override, overrideAt) {
   const when = def.when === void 0 ? void 0 : attempt(() => compileExpression(def.when, origin("when"), { variables: inner, params: paramNames, expect: "bool" }));
   const assert2 = attempt(() => compileExpression(def.assert, origin("assert"), { variables: inner, params: paramNames, expect: "bool" }));
   const message = attempt(() => compileTemplate(def.message, origin("message"), { variables: inner, params: paramNames }));
-  if (problems.length > 0 || !assert2 || !message) throw new InputError(problems);
+  if (problems.length > 0 || !assert2 || !message) throw new InputError(sortProblems(problems));
   const eachPath = each ? selectPath(each.ast, "resource") : null;
   return {
     def,
@@ -63103,7 +63682,7 @@ function jsonType(v2) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
 import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
-import { readdir as readdir3, readFile as readFile2, stat as stat3 } from "node:fs/promises";
+import { readdir as readdir3, readFile as readFile3, stat as stat3 } from "node:fs/promises";
 import path4 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
@@ -63205,11 +63784,11 @@ async function loadPolicies(paths, options) {
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
     const display = path4.relative(cwd, file).split(path4.sep).join("/");
-    const result2 = parsePolicyText(await readFile2(file, "utf8"), display, options, seen);
+    const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
     for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
     problems.push(...result2.problems);
   }
-  if (problems.length > 0) throw new InputError(problems);
+  if (problems.length > 0) throw new InputError(sortProblems(problems));
   return policies;
 }
 async function policyFiles(paths, cwd, problems) {
@@ -63262,7 +63841,7 @@ function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) 
   if (!Array.isArray(list)) return { policies, problems };
   list.forEach((raw, i) => {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
-    const policy2 = buildDefinition(raw, ["policies", i], src, problems);
+    const policy2 = buildDefinition(raw, ["policies", i], src, problems, options.kinds);
     for (const fixName of Object.keys(policy2.fix ?? {})) {
       if (options.kinds[policy2.resource]?.fixes[fixName]?.perItem && policy2.each === void 0) {
         const node = keyNodeAt(src, ["policies", i, "fix", fixName]);
@@ -63280,14 +63859,14 @@ function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) 
     }
     policies.push(policy2);
   });
-  return { policies, problems };
+  return { policies, problems: sortProblems(problems) };
 }
 function originOf(src, node) {
   const at = valuePositions(src, node);
   return at ? { ...locationOf(src, node), at } : locationOf(src, node);
 }
 var EXPRESSION_FIELDS = ["each", "when", "assert"];
-function buildDefinition(raw, at, src, problems) {
+function buildDefinition(raw, at, src, problems, kinds) {
   const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
   const params = isPlainObject(raw.params) ? raw.params : {};
   const paramNames = Object.keys(params);
@@ -63310,28 +63889,46 @@ function buildDefinition(raw, at, src, problems) {
       problems.push(...e.problems);
     }
   };
+  const kindName = typeof raw.resource === "string" ? raw.resource : void 0;
+  const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
+  const typing = { kind: kindName, resource: documentSchema, params };
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== "string") continue;
     const origin = originOf(src, nodeAt(src, [...at, field]));
     const variables = field === "each" ? base : inner;
     const expect = field === "each" ? "list" : "bool";
-    collect2(() => compileExpression(source, origin, { variables, params: paramNames, expect }));
+    collect2(() => {
+      const compiled = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
+      if (field === "each") typing.item = itemTypeOf(compiled.ast, typing);
+    });
   }
   if (typeof raw.message === "string") {
     const origin = originOf(src, nodeAt(src, [...at, "message"]));
-    collect2(() => compileTemplate(raw.message, origin, { variables: inner, params: paramNames }));
+    collect2(() => compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing }));
   }
   const tests = [];
+  const testNames = /* @__PURE__ */ new Map();
   if (Array.isArray(raw.tests)) {
     raw.tests.forEach((t3, j) => {
       if (!isPlainObject(t3)) return;
       const testAt = [...at, "tests", j];
+      if (typeof t3.name === "string") {
+        const first = testNames.get(t3.name);
+        const here = locationOf(src, nodeAt(src, [...testAt, "name"]));
+        if (first) problems.push({ ...here, message: `duplicate test name '${t3.name}' in this policy (first at line ${first.line})` });
+        else testNames.set(t3.name, here);
+      }
       const testParams = isPlainObject(t3.params) ? t3.params : void 0;
-      for (const key of Object.keys(testParams ?? {})) {
-        if (paramNames.includes(key)) continue;
-        const node = keyNodeAt(src, [...testAt, "params", key]);
-        problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}' (declared: ${paramNames.join(", ") || "none"})` });
+      for (const [key, value] of Object.entries(testParams ?? {})) {
+        if (!paramNames.includes(key)) {
+          const node = keyNodeAt(src, [...testAt, "params", key]);
+          const hint = didYouMean(key, paramNames) || ` (declared: ${paramNames.join(", ") || "none"})`;
+          problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}'${hint}` });
+        } else if (jsonType(params[key]) !== "null" && jsonType(value) !== jsonType(params[key])) {
+          const node = nodeAt(src, [...testAt, "params", key]);
+          problems.push({ ...locationOf(src, node), message: `test params.${key}: must be a ${jsonType(params[key])} like its default` });
+        }
       }
       tests.push({
         name: str2(t3.name),
@@ -63376,11 +63973,12 @@ function policyWording(data, kinds) {
           if (inPolicy(path9) && path9.length === 3 && path9[2] === "fix") {
             const kind = String(data.policies[path9[1]]?.resource);
             const allowed2 = Object.keys(kinds[kind]?.fixes ?? {});
-            const hint = allowed2.length ? `allowed: ${allowed2.join(", ")}` : "this kind has no fixes";
-            return `unknown fix kind '${key}' for resource kind '${kind}' (${hint})`;
+            const hint2 = allowed2.length ? `allowed: ${allowed2.join(", ")}` : "this kind has no fixes";
+            return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
           }
           const known = Object.keys(err.parentSchema?.properties ?? {});
-          return `${subject}unknown field '${key}'${known.length ? ` (allowed: ${known.join(", ")})` : ""}`;
+          const hint = didYouMean(key, known) || (known.length ? ` (allowed: ${known.join(", ")})` : "");
+          return `${subject}unknown field '${key}'${hint}`;
         }
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
@@ -63477,26 +64075,37 @@ function removeEntryFix(list, description) {
 var stringArraySchema = { type: "array", items: { type: "string" } };
 
 // src/resources/reportSchedule.ts
+var ORPHAN_IDS_SHOWN = 5;
 function allSchedules(ctx) {
   const once = ctx.once ?? noMemo;
   return once("reportSchedule:list", () => readAllPages(ctx.api.listReportSchedules()));
 }
-function misconfiguredById(api, once = noMemo) {
+function orphanMessage(orphanIds) {
+  const shown = orphanIds.slice(0, ORPHAN_IDS_SHOWN).join(", ");
+  const more = orphanIds.length > ORPHAN_IDS_SHOWN ? ` and ${orphanIds.length - ORPHAN_IDS_SHOWN} more` : "";
+  const subject = orphanIds.length === 1 ? `misconfigured report ${shown} is` : `misconfigured reports ${shown}${more} are`;
+  return `${subject} not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)`;
+}
+function misconfiguredById(ctx) {
+  const once = ctx.once ?? noMemo;
   return once("reportSchedule:misconfigured", async () => {
-    const items = await readAllPages(api.getMisconfiguredReports());
+    const [items, schedules] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), allSchedules(ctx)]);
+    const listed = new Set(schedules.map((s) => s.id));
+    const orphans = items.filter((m2) => !listed.has(m2.id)).map((m2) => m2.id);
+    if (orphans.length > 0) throw new Error(orphanMessage(orphans));
     return new Map(items.map((m2) => [m2.id, m2]));
   });
 }
 var misconfigured = {
   name: "misconfigured",
   async load(api, resource2, once) {
-    return (await misconfiguredById(api, once)).has(Number(resource2.doc.id));
+    return (await misconfiguredById({ api, once })).has(Number(resource2.doc.id));
   }
 };
 var misconfiguration = {
   name: "misconfiguration",
   async load(api, resource2, once) {
-    return (await misconfiguredById(api, once)).get(Number(resource2.doc.id)) ?? null;
+    return (await misconfiguredById({ api, once })).get(Number(resource2.doc.id)) ?? null;
   }
 };
 var reportSchedule = {
@@ -63550,7 +64159,18 @@ var reportSchedule = {
   },
   parts: { misconfigured, misconfiguration },
   async *collect(ctx) {
-    for (const s of await allSchedules(ctx)) {
+    const schedules = await allSchedules(ctx);
+    if (schedules.length === 0) {
+      try {
+        await misconfiguredById(ctx);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new Error(`the schedule list is empty and the misconfigured-reports list does not confirm it: ${why}`, {
+          cause: err
+        });
+      }
+    }
+    for (const s of schedules) {
       yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
     }
   },
@@ -63567,6 +64187,8 @@ var card = {
   live: true,
   documentSchema: {
     type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ["id", "schedules"],
     properties: {
       id: { type: ["integer", "string"] },
@@ -63594,9 +64216,11 @@ var card = {
 
 // src/resources/manifests.ts
 var import_ajv5 = __toESM(require_ajv(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 import { createHash as createHash2 } from "node:crypto";
 import path5 from "node:path";
-var idSchema = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
+var queueIdSchema = { type: "string" };
+var dataFileIdSchema = { type: "integer" };
 var queueEntrySchema = {
   type: "object",
   additionalProperties: false,
@@ -63615,7 +64239,7 @@ var queueManifestSchema = {
   additionalProperties: false,
   required: ["queue", "permissions"],
   properties: {
-    queue: idSchema,
+    queue: queueIdSchema,
     permissions: { type: "array", items: queueEntrySchema }
   }
 };
@@ -63635,7 +64259,7 @@ var dataFileManifestSchema = {
   additionalProperties: false,
   required: ["dataFile", "publicAccess", "entries"],
   properties: {
-    dataFile: idSchema,
+    dataFile: dataFileIdSchema,
     publicAccess: { type: "boolean" },
     entries: { type: "array", items: dataFileEntrySchema }
   }
@@ -63646,6 +64270,7 @@ var validators3 = {
   dataFile: ajv3.compile(dataFileManifestSchema)
 };
 var ID_KEY = { queue: "queue", dataFile: "dataFile" };
+var QUEUE_ID_FROM_SOURCE = true;
 function displayFile(file, displayRoot) {
   const rel = path5.relative(displayRoot, file);
   return (rel.startsWith("..") || path5.isAbsolute(rel) ? file : rel).split(path5.sep).join("/");
@@ -63654,8 +64279,13 @@ function parseManifest(kind, text, file) {
   const source = parseYamlSource(text, file);
   if (source.problems.length > 0) return { manifest: null, problems: source.problems };
   const data = source.doc.toJS();
+  const idProblem = isObject4(data) ? readId(kind, source, data) : null;
   const validate2 = validators3[kind];
-  if (!validate2(data)) return { manifest: null, problems: schemaProblems(source, validate2.errors, QUOTE_REFUSED_VALUE) };
+  if (!validate2(data) || idProblem) {
+    const errors = (validate2.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
+    const problems = [...idProblem ? [idProblem] : [], ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
+    return { manifest: null, problems };
+  }
   const obj = data;
   return {
     manifest: {
@@ -63671,6 +64301,31 @@ function parseManifest(kind, text, file) {
     },
     problems: []
   };
+}
+function readId(kind, source, data) {
+  const key = ID_KEY[kind];
+  const node = (0, import_yaml4.isMap)(source.doc.contents) ? source.doc.contents.get(key, true) : void 0;
+  if (!(0, import_yaml4.isScalar)(node) || !node.range) return null;
+  const plain = node.type === import_yaml4.Scalar.PLAIN;
+  const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
+  const problem3 = (message) => ({ ...locationOf(source, node), message });
+  if (kind === "queue") {
+    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === "number") data[key] = written;
+    const id2 = data[key];
+    if (id2 === "" || id2 === "." || id2 === "..") {
+      return problem3(`queue id ${JSON.stringify(id2)} cannot be used: it must name one queue in the request path`);
+    }
+    return null;
+  }
+  if (typeof node.value !== "number" && typeof node.value !== "string") return null;
+  if (!/^[0-9]+$/.test(written)) return problem3(`dataFile must be written as digits, e.g. dataFile: 42 (got ${written})`);
+  const id = Number(written);
+  if (!Number.isSafeInteger(id)) return problem3(`dataFile ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  data[key] = id;
+  return null;
+}
+function isObject4(v2) {
+  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 async function loadManifests(kind, files, displayRoot) {
   const problems = [];
@@ -63723,6 +64378,8 @@ var dataFile = {
   live: false,
   documentSchema: {
     type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ["id", "publicAccess", "entries"],
     properties: {
       id: { type: ["string", "integer"] },
@@ -63802,6 +64459,8 @@ var dataset = {
   live: true,
   documentSchema: {
     type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ["id"],
     properties: {
       id: { type: "string" },
@@ -63925,6 +64584,8 @@ var queue = {
   live: false,
   documentSchema: {
     type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
     required: ["id", "permissions"],
     properties: {
       id: { type: ["string", "integer"] },
@@ -64738,14 +65399,14 @@ function totalRequests(counts) {
 }
 
 // src/sandbox/validate.ts
-var isObject2 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+var isObject5 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 var allowed = new Set(QUEUE_PERMISSIONS);
 function queuePermissionsBody(raw) {
   const body2 = parseJson(raw);
   if (!Array.isArray(body2)) throw new HttpError(400, "Body must be an array of permission entries");
   body2.forEach((entry2, i) => {
     const at = `entry [${i}]`;
-    if (!isObject2(entry2)) throw new HttpError(400, `${at} must be an object`);
+    if (!isObject5(entry2)) throw new HttpError(400, `${at} must be an object`);
     if (typeof entry2.id !== "string" || entry2.id === "") throw new HttpError(400, `${at}: id must be a non-empty string`);
     if (typeof entry2.name !== "string") throw new HttpError(400, `${at}: name must be a string`);
     if (entry2.type !== "USER" && entry2.type !== "GROUP") {
@@ -64767,11 +65428,11 @@ function queuePermissionsBody(raw) {
 }
 function dataFilePermissionsBody(raw) {
   const body2 = parseJson(raw);
-  if (!isObject2(body2)) throw new HttpError(400, "Body must be an object with publicAccess and entries");
+  if (!isObject5(body2)) throw new HttpError(400, "Body must be an object with publicAccess and entries");
   if (typeof body2.publicAccess !== "boolean") throw new HttpError(400, "publicAccess must be a boolean");
   if (!Array.isArray(body2.entries)) throw new HttpError(400, "entries must be an array");
   const entries = body2.entries.map((entry2, i) => {
-    if (!isObject2(entry2)) throw new HttpError(400, `entries[${i}] must be an object`);
+    if (!isObject5(entry2)) throw new HttpError(400, `entries[${i}] must be an object`);
     for (const key of ["entityId", "grant", "pass"]) {
       if (typeof entry2[key] !== "string") throw new HttpError(400, `entries[${i}].${key} must be a string`);
     }
@@ -65037,15 +65698,70 @@ function answerKey(operation, args) {
   while (trimmed.length > 0 && trimmed[trimmed.length - 1] === void 0) trimmed.pop();
   return `${operation} ${canonicalJson(trimmed)}`;
 }
+var PAGED_OPERATIONS = ["listReportSchedules", "getMisconfiguredReports"];
+var SINGLE_OPERATIONS = [
+  "getDatasetPermissions",
+  "getCalculatedFieldStatistics",
+  "getFileByPath",
+  "getCertificationStatus",
+  "listWorkflows"
+];
+var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+function errorProblem(e) {
+  if (!isObject6(e)) return [null, '"error" must be an object { message, status, ... }'];
+  if (typeof e.message !== "string") return ["message", '"error.message" must be a string'];
+  if (e.status !== void 0 && e.status !== null && typeof e.status !== "number") {
+    return ["status", '"error.status" must be a number or null'];
+  }
+  for (const key of ["kind", "method", "path", "apiMessage"]) {
+    if (e[key] !== void 0 && typeof e[key] !== "string") return [key, `"error.${key}" must be a string`];
+  }
+  return null;
+}
+function answerProblem(a) {
+  if (!isObject6(a)) return [[], "each answer must be an object { operation, args, ... }"];
+  const op = a.operation;
+  const paged = PAGED_OPERATIONS.includes(op);
+  if (!paged && !SINGLE_OPERATIONS.includes(op)) {
+    return [["operation"], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(", ")})`];
+  }
+  if (!Array.isArray(a.args)) return [["args"], '"args" must be an array'];
+  if (a.error !== void 0) {
+    const problem3 = errorProblem(a.error);
+    if (problem3) return [problem3[0] ? ["error", problem3[0]] : ["error"], problem3[1]];
+  }
+  if (paged) {
+    if (a.value !== void 0) return [["value"], `${op} is paged: its answer holds "pages", not "value"`];
+    if (a.pages === void 0 && a.error === void 0) return [[], `${op} answer must hold "pages" (or "error")`];
+    if (a.pages !== void 0) {
+      if (!Array.isArray(a.pages)) return [["pages"], '"pages" must be an array of pages (arrays)'];
+      const bad = a.pages.findIndex((p2) => !Array.isArray(p2));
+      if (bad >= 0) return [["pages", bad], "each page must be an array"];
+    }
+    return null;
+  }
+  if (a.pages !== void 0) return [["pages"], `${op} is not paged: its answer holds "value" or "error", not "pages"`];
+  const has = Number(a.value !== void 0) + Number(a.error !== void 0);
+  if (has !== 1) return [[], `${op} answer must hold exactly one of "value" and "error"`];
+  return null;
+}
 function parseSnapshot(text, displayPath2) {
-  const s = parseJsonFile(text, displayPath2, "snapshot");
-  if (!s || typeof s !== "object" || s.version !== SNAPSHOT_VERSION) {
-    throw fileError(displayPath2, `snapshot must have "version": ${SNAPSHOT_VERSION}`);
+  const s = parseJsonAt(text, displayPath2, "snapshot");
+  const at = (path9, message) => jsonProblem(text, displayPath2, path9, message);
+  if (!isObject6(s) || s.version !== SNAPSHOT_VERSION) {
+    throw at(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
-  if (!Array.isArray(s.answers) || !s.answers.every((a) => a && typeof a.operation === "string" && Array.isArray(a.args))) {
-    throw fileError(displayPath2, 'snapshot "answers" must be an array of { operation, args, ... }');
+  if (!Array.isArray(s.answers)) throw at(["answers"], 'snapshot "answers" must be an array of { operation, args, ... }');
+  for (const [i, a] of s.answers.entries()) {
+    const problem3 = answerProblem(a);
+    if (problem3) throw at(["answers", i, ...problem3[0]], `snapshot answer ${i}: ${problem3[1]}`);
   }
-  return { version: SNAPSHOT_VERSION, instance: String(s.instance ?? ""), recordedAt: String(s.recordedAt ?? ""), answers: s.answers };
+  return {
+    version: SNAPSHOT_VERSION,
+    instance: String(s.instance ?? ""),
+    recordedAt: String(s.recordedAt ?? ""),
+    answers: s.answers
+  };
 }
 async function readSnapshot(file, displayPath2) {
   return parseSnapshot(await readInputFile(file, displayPath2, "snapshot"), displayPath2);
@@ -65068,6 +65784,15 @@ function recordedError(a) {
     ...e.apiMessage !== void 0 ? { apiMessage: e.apiMessage } : {}
   });
 }
+function checkReplayed(operation, body2) {
+  const drift = checkResponse(operation, body2);
+  if (drift) {
+    throw replayError(operation, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+      kind: "drift",
+      field: drift.field
+    });
+  }
+}
 function replayApi(snapshot) {
   const answers = new Map(snapshot.answers.map((a) => [answerKey(a.operation, a.args), a]));
   const find = (operation, args) => {
@@ -65078,12 +65803,16 @@ function replayApi(snapshot) {
   const single = (operation) => async (...args) => {
     const a = find(operation, args);
     if (a.error) throw recordedError(a);
+    checkReplayed(operation, a.value);
     return structuredClone(a.value);
   };
   const paged = (operation) => (...args) => ({
     async *[Symbol.asyncIterator]() {
       const a = find(operation, args);
-      for (const page of a.pages ?? []) yield structuredClone(page);
+      for (const page of a.pages ?? []) {
+        checkReplayed(operation, page);
+        yield structuredClone(page);
+      }
       if (a.error) throw recordedError(a);
     }
   });
@@ -65109,6 +65838,26 @@ function replayApi(snapshot) {
 
 // src/check.ts
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
+var MANIFEST_KIND_OF = { queues: "queue", dataFiles: "dataFile" };
+function noPoliciesProblem(config) {
+  const message = "no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)";
+  if (config.policiesOverridden) return problem("--policies", message);
+  return config.policiesLocation ? { ...config.policiesLocation, message } : problem(config.file ? displayPath(config.file) : "(config)", message);
+}
+var SCOPE_KEY_OF = { dataset: "datasets", card: "cards", filesetFile: "filesets" };
+function scopeIsEmpty(config, key) {
+  return key === "filesets" ? Object.keys(config.scope.filesets).length === 0 : config.scope[key].length === 0;
+}
+function markEmptyScope(run2, config, collected) {
+  const warnings = [];
+  run2.results = run2.results.map((r3) => {
+    const key = SCOPE_KEY_OF[r3.resource];
+    if (!key || r3.status !== "pass" || r3.evaluated > 0 || (collected.get(r3.resource) ?? 0) > 0 || !scopeIsEmpty(config, key)) return r3;
+    warnings.push(`policy ${r3.id} checked nothing: scope.${key} is empty`);
+    return { ...r3, status: "skipped" };
+  });
+  return warnings;
+}
 async function prepareRun(options) {
   const cwd = options.cwd ?? process.cwd();
   const configPath = options.config ?? (options.sandbox ? demoConfigPath() : void 0);
@@ -65142,8 +65891,9 @@ async function prepareRun(options) {
   for (const id of options.only ?? []) {
     if (!ids.has(id)) problems.push(problem("--only", `no policy with id "${id}" (see \`steward list\`)`));
   }
+  const ownPolicySet = !config.policiesOverridden;
   for (const [id, at] of Object.entries(config.paramLocations)) {
-    if (policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
+    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
   const selected = [];
@@ -65153,9 +65903,23 @@ async function prepareRun(options) {
     );
     if (compiled && (!only || only.has(def.id))) selected.push(compiled);
   }
+  if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
+  const selectedKinds = new Set(selected.map((p2) => p2.def.resource));
+  for (const glob of config.unmatchedManifestGlobs ?? []) {
+    if (selectedKinds.has(MANIFEST_KIND_OF[glob.kind])) {
+      problems.push({ ...glob.location, message: `manifests.${glob.kind}: "${glob.pattern}" matches no file` });
+    }
+  }
   await collectProblems(() => loadManifests("queue", config.manifestFiles.queues, cwd));
   await collectProblems(() => loadManifests("dataFile", config.manifestFiles.dataFiles, cwd));
   const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd))) ?? [] : [];
+  if (ownPolicySet && policies.length > 0) {
+    for (const w2 of waivers) {
+      if (!ids.has(w2.policy)) {
+        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}" (see \`steward list\`)` });
+      }
+    }
+  }
   let baseline = null;
   if (options.baseline) {
     const file = path6.resolve(cwd, options.baseline);
@@ -65188,6 +65952,9 @@ function connectionProblems(config, selected = []) {
         `${needsWorkflows.join(", ")} read${needsWorkflows.length === 1 ? "s" : ""} the workflow API: set STEWARD_WORKFLOW_URL (or instance.workflowUrl in steward.yaml, or --workflow-url), or leave ${needsWorkflows.length === 1 ? "it" : "them"} out with --only`
       )
     );
+  }
+  if (missing.length > 0 && !config.file) {
+    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
   }
   return missing;
 }
@@ -65232,6 +65999,7 @@ async function evaluateOn(options, prepared, connection) {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? /* @__PURE__ */ new Date();
   const t0 = performance.now();
+  const collected = /* @__PURE__ */ new Map();
   const run2 = await runPolicies({
     policies: prepared.selected,
     api,
@@ -65241,8 +66009,12 @@ async function evaluateOn(options, prepared, connection) {
     displayRoot: prepared.cwd,
     now: startedAt,
     concurrency: prepared.config.concurrency,
-    onProgress: options.onProgress
+    onProgress: (e) => {
+      collected.set(e.kind, e.total);
+      options.onProgress?.(e);
+    }
   });
+  const warnings = markEmptyScope(run2, prepared.config, collected);
   if (options.writeBaseline) {
     const file = path6.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path6.dirname(file), { recursive: true });
@@ -65256,10 +66028,11 @@ async function evaluateOn(options, prepared, connection) {
     startedAt,
     durationMs: Math.round(performance.now() - t0),
     http: api.stats(),
-    waivers: prepared.waivers,
+    // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
+    waivers: prepared.waivers.filter((w2) => prepared.selected.some((p2) => p2.id === w2.policy)),
     baseline: prepared.baseline
   });
-  return { prepared, report: report2, run: run2, instance: connection.instance };
+  return { prepared, report: report2, run: run2, instance: connection.instance, warnings };
 }
 
 // src/report/formatter.ts
@@ -65290,17 +66063,67 @@ function locationText(loc) {
 function plural(n4, word, pluralWord = `${word}s`) {
   return `${n4} ${n4 === 1 ? word : pluralWord}`;
 }
+function breakdownOf(findings) {
+  return SEVERITY_ORDER.map((s) => [s, findings.filter((f2) => f2.severity === s).length]).filter(([, n4]) => n4 > 0).map(([s, n4]) => `${n4} ${s}`).join(", ");
+}
 function severityBreakdown(report2) {
   return SEVERITY_ORDER.filter((s) => (report2.summary.bySeverity[s] ?? 0) > 0).map((s) => `${report2.summary.bySeverity[s]} ${s}`).join(", ");
 }
 function verdictCounts(report2) {
   const s = report2.summary;
-  const breakdown = severityBreakdown(report2);
-  const violations = plural(s.violations, "violation") + (breakdown ? ` (${breakdown})` : "");
+  let violations;
+  if (report2.baseline) {
+    const unwaived = report2.findings.filter((f2) => f2.status === "violation");
+    const fresh = unwaived.filter((f2) => f2.baseline !== "known");
+    const known = `${unwaived.length - fresh.length} known in the baseline`;
+    const breakdown = breakdownOf(fresh);
+    violations = `${plural(fresh.length, "new violation")} (${breakdown ? `${breakdown}; ${known}` : known})`;
+  } else {
+    const breakdown = severityBreakdown(report2);
+    violations = plural(s.violations, "violation") + (breakdown ? ` (${breakdown})` : "");
+  }
   return `${s.gate}: ${violations}, ${s.waived} waived, ${plural(s.errors, "error")} in ${plural(s.policies, "policy", "policies")}`;
 }
 function waiverTarget(w2) {
   return `${w2.policy} ${w2.resource}${w2.item !== void 0 ? `#${w2.item}` : ""}`;
+}
+var ERROR_GROUP_LISTED = 5;
+var sameLocation = (a, b) => a === b || a !== null && b !== null && a.file === b.file && a.line === b.line && a.column === b.column;
+function errorGroups(report2) {
+  const groups = /* @__PURE__ */ new Map();
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  for (const f2 of report2.findings) {
+    if (f2.status !== "error") continue;
+    const key = `${f2.policy}\0${f2.message}`;
+    const g2 = groups.get(key);
+    if (!g2) {
+      groups.set(key, { policy: f2.policy, severity: f2.severity, message: f2.message, findings: [f2], location: f2.location });
+      continue;
+    }
+    g2.findings.push(f2);
+    if (!sameLocation(g2.location, f2.location)) g2.location = policies.get(f2.policy)?.location ?? null;
+  }
+  for (const p2 of report2.policies) {
+    if (p2.error && !groups.has(`${p2.id}\0${p2.error}`)) {
+      groups.set(`${p2.id}\0${p2.error}`, { policy: p2.id, severity: p2.severity, message: p2.error, findings: [], location: p2.location });
+    }
+  }
+  return [...groups.values()];
+}
+function errorSubject(g2) {
+  const fs3 = g2.findings;
+  if (fs3.length <= 1) return fs3[0] ? findingSubject(fs3[0]) : "";
+  const kinds = [...new Set(fs3.map((f2) => f2.resource.kind))];
+  const oneKind = kinds.length === 1;
+  const names2 = fs3.map((f2) => oneKind ? f2.path ? `${f2.resource.id} ${f2.path}` : f2.resource.id : findingSubject(f2));
+  const more = names2.length > ERROR_GROUP_LISTED ? ` and ${names2.length - ERROR_GROUP_LISTED} more` : "";
+  const noun = fs3.some((f2) => f2.path) ? "items" : "resources";
+  return `${fs3.length} ${oneKind ? `${kinds[0]} ` : ""}${noun} (${names2.slice(0, ERROR_GROUP_LISTED).join(", ")}${more})`;
+}
+function resolvedText(e) {
+  if (!e.policy || !e.resource) return e.fingerprint;
+  const where2 = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ""}`;
+  return `${e.policy} ${where2}${e.message ? `: ${e.message}` : ""}`;
 }
 
 // src/report/repo-location.ts
@@ -65357,32 +66180,32 @@ function where(loc) {
   return p2;
 }
 function annotate(f2, policy2) {
-  const prefix = f2.status === "error" ? "could not evaluate: " : "";
   return {
     level: annotationLevel(f2),
-    message: `${findingSubject(f2)}: ${prefix}${f2.message}`,
+    message: `${findingSubject(f2)}: ${f2.message}`,
     properties: { title: `${f2.policy} (${f2.severity})`, ...where(findingRepoLocation(f2, policy2).location) }
   };
 }
+function annotateErrors(g2, policy2) {
+  const subject = errorSubject(g2);
+  const shared = g2.findings.find((f2) => f2.location === g2.location);
+  const location2 = shared ? findingRepoLocation(shared, policy2).location : policy2 ? policyRepoLocation(policy2).location : g2.location;
+  return {
+    level: "error",
+    message: `${subject ? `${subject}: ` : ""}${/^could not /.test(g2.message) ? "" : "could not evaluate: "}${g2.message}`,
+    properties: { title: `${g2.policy} (${g2.severity})`, ...where(location2) }
+  };
+}
 function bySeverity(a, b) {
-  const err = (x2) => x2.status === "error" ? 0 : 1;
-  return err(a.f) - err(b.f) || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
+  return severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
 }
 function selectAnnotations(report2, cap = ANNOTATION_CAP) {
   const candidates = report2.findings.map((f2, i) => ({ f: f2, i })).filter(
-    ({ f: f2 }) => f2.status === "error" || f2.status === "violation" && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f2.baseline !== "known")
+    ({ f: f2 }) => f2.status === "violation" && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f2.baseline !== "known")
   ).sort(bySeverity);
-  const policyErrors = report2.policies.filter((p2) => p2.error).map((p2) => ({
-    level: "error",
-    message: `could not evaluate: ${p2.error}`,
-    properties: { title: `${p2.id} (${p2.severity})`, ...where(policyRepoLocation(p2).location) }
-  }));
-  const pool = {
-    error: [...policyErrors],
-    warning: [],
-    notice: []
-  };
   const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const errors = errorGroups(report2).map((g2, i) => ({ g: g2, i })).sort((a, b) => severityRank(a.g.severity) - severityRank(b.g.severity) || a.i - b.i).map(({ g: g2 }) => annotateErrors(g2, policies.get(g2.policy)));
+  const pool = { error: errors, warning: [], notice: [] };
   for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
   const omitted = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);
@@ -65504,7 +66327,7 @@ function toJsonReport(report2) {
         expired: report2.waivers.expired.map(waiver),
         stale: report2.waivers.stale.map(waiver)
       },
-      baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved"]) : null,
+      baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
       http: ordered(report2.http, ["requests", "retries", "failed"])
     },
     [
@@ -65677,10 +66500,16 @@ function head(report2) {
     `| waived | ${s.waived} |`,
     `| errors | ${s.errors} |`
   ];
-  const failed = report2.policies.filter((p2) => p2.error);
-  if (failed.length > 0) {
-    lines.push("", "**Policies that could not be evaluated**", "");
-    for (const p2 of failed) lines.push(`- \`${p2.id}\`: ${escapeCell(p2.error ?? "")}`);
+  const groups = errorGroups(report2);
+  if (groups.length > 0) {
+    lines.push("", "**Could not evaluate**", "");
+    for (const g2 of groups) {
+      const subject = errorSubject(g2);
+      const loc = locationText(g2.location);
+      lines.push(
+        `- \`${g2.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ""}${escapeCell(g2.message)}${loc ? ` (${escapeCell(loc)})` : ""}`
+      );
+    }
   }
   return lines;
 }
@@ -65717,6 +66546,8 @@ function tail(report2) {
       "",
       `Baseline ${escapeCell(report2.baseline.file)}: ${n4("new")} new, ${n4("known")} known, ${report2.baseline.resolved.length} resolved.`
     );
+    const resolved = report2.baseline.resolvedEntries ?? report2.baseline.resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
+    if (resolved.length > 0) lines.push("", ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e))}`));
   }
   return lines;
 }
@@ -65725,7 +66556,7 @@ function truncationNote(shown, total) {
 _Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
 }
 function renderMarkdown(report2, maxBytes) {
-  const findings = sortFindings(report2.findings);
+  const findings = sortFindings(report2.findings.filter((f2) => f2.status !== "error"));
   const rows = findings.map(row);
   const top = head(report2);
   const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ["", "_No findings._"];
@@ -66027,16 +66858,6 @@ function entry(mark, markStyle, text, loc, width, p2) {
 function findingLines(f2, width, p2) {
   const tag2 = f2.baseline ? `[${f2.baseline}] ` : "";
   const loc = locationText(f2.location);
-  if (f2.status === "error") {
-    return entry(
-      MARK.error,
-      "yellow",
-      `${tag2}${findingSubject(f2)}: error: ${f2.message}`,
-      loc,
-      width,
-      p2
-    );
-  }
   if (f2.status === "violation") {
     return entry(MARK.violation, "red", `${tag2}${findingSubject(f2)}: ${f2.message}`, loc, width, p2);
   }
@@ -66055,24 +66876,23 @@ function findingLines(f2, width, p2) {
   }
   return lines;
 }
+function policyHeader(policy2, width, p2) {
+  const head2 = `${policy2.id}  ${policy2.severity}`;
+  const room = width - len(head2) - 2;
+  const title = policy2.title && room >= 2 ? `  ${truncate(policy2.title, room)}` : "";
+  return [`${p2.paint("bold", policy2.id)}  ${p2.severity(policy2.severity, policy2.severity)}${title}`];
+}
+function errorGroupLines(g2, width, p2) {
+  const subject = errorSubject(g2);
+  const text = subject ? `${subject}: error: ${g2.message}` : `error: ${g2.message}`;
+  return entry(MARK.error, "yellow", text, locationText(g2.location), width, p2);
+}
 function policyBlock(policy2, findings, width, p2) {
-  const head2 = `${policy2.id}  ${policy2.severity}  `;
-  const lines = len(head2) + 1 >= width ? [p2.paint("bold", truncate(`${head2}${policy2.title}`, width))] : [
-    `${p2.paint("bold", policy2.id)}  ${p2.severity(policy2.severity, policy2.severity)}  ${truncate(policy2.title, width - len(head2))}`
-  ];
-  if (policy2.error) {
-    lines.push(
-      ...entry(
-        MARK.error,
-        "yellow",
-        `error: ${policy2.error}`,
-        locationText(policy2.location),
-        width,
-        p2
-      )
-    );
-  }
-  for (const f2 of sortFindings(findings)) lines.push(...findingLines(f2, width, p2));
+  const lines = policyHeader(policy2, width, p2);
+  const sorted = sortFindings(findings);
+  for (const f2 of sorted) if (f2.status === "violation") lines.push(...findingLines(f2, width, p2));
+  for (const g2 of errorGroups({ policies: [policy2], findings })) lines.push(...errorGroupLines(g2, width, p2));
+  for (const f2 of sorted) if (f2.status === "waived") lines.push(...findingLines(f2, width, p2));
   return lines;
 }
 function waiverLines(title, waivers, verb, width, p2) {
@@ -66090,10 +66910,12 @@ function baselineLines(report2, width, p2) {
   const { file, resolved } = report2.baseline;
   const text = `Baseline ${file}: ${count("new")} new, ${count("known")} known, ${resolved.length} resolved`;
   const lines = wrap(text, width, "", "  ").map((l, i) => i === 0 ? p2.paint("bold", l) : l);
-  if (resolved.length > 0) {
-    const shown = resolved.slice(0, TEXT_MAX_RESOLVED_LISTED).join(", ");
-    const more = resolved.length > TEXT_MAX_RESOLVED_LISTED ? ` and ${resolved.length - TEXT_MAX_RESOLVED_LISTED} more` : "";
-    lines.push(...wrap(`resolved: ${shown}${more}`, width, "  ", INDENT));
+  const entries = report2.baseline.resolvedEntries ?? resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
+  for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
+    lines.push(...wrap(`resolved: ${resolvedText(e)}`, width, "  ", INDENT));
+  }
+  if (entries.length > TEXT_MAX_RESOLVED_LISTED) {
+    lines.push(`  and ${entries.length - TEXT_MAX_RESOLVED_LISTED} more resolved`);
   }
   return lines;
 }
@@ -66323,7 +67145,7 @@ function journalEntry(plan2, change2) {
 
 // src/fix/diff.ts
 function itemIdentity(item) {
-  if (isObject3(item)) {
+  if (isObject7(item)) {
     if (item.id !== void 0) return `${item.type ?? ""} ${String(item.id)}`.trim();
     if (item.entityId !== void 0) return `entity ${String(item.entityId)}`;
   }
@@ -66365,7 +67187,7 @@ function describeList(key, before, after) {
     left[at] = "\0taken";
     const next = after[at];
     if (JSON.stringify(item) === JSON.stringify(next)) return;
-    if (isObject3(item) && isObject3(next)) {
+    if (isObject7(item) && isObject7(next)) {
       for (const field of Object.keys(item)) {
         if (JSON.stringify(item[field]) !== JSON.stringify(next[field])) {
           lines.push(`${label} ${field}: ${show(item[field])} → ${show(next[field])}`);
@@ -66380,10 +67202,10 @@ function describeList(key, before, after) {
 }
 function entryLabel(item) {
   const id = itemIdentity(item);
-  return isObject3(item) && typeof item.name === "string" ? `${id} (${item.name})` : id;
+  return isObject7(item) && typeof item.name === "string" ? `${id} (${item.name})` : id;
 }
 function summary2(item) {
-  if (!isObject3(item)) return show(item);
+  if (!isObject7(item)) return show(item);
   if (Array.isArray(item.permissions)) return show(item.permissions);
   if (item.grant !== void 0) return `grant ${String(item.grant)}, pass ${String(item.pass)}`;
   return show(item);
@@ -66392,7 +67214,7 @@ function show(v2) {
   if (Array.isArray(v2)) return `[${v2.map((x2) => typeof x2 === "string" ? x2 : JSON.stringify(x2)).join(", ")}]`;
   return JSON.stringify(v2);
 }
-function isObject3(v2) {
+function isObject7(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 
@@ -66450,10 +67272,10 @@ function endpoint(request) {
 function canonicalJson2(value) {
   return JSON.stringify(
     value,
-    (_key, v2) => isObject4(v2) ? Object.fromEntries(Object.keys(v2).sort().map((k2) => [k2, v2[k2]])) : v2
+    (_key, v2) => isObject8(v2) ? Object.fromEntries(Object.keys(v2).sort().map((k2) => [k2, v2[k2]])) : v2
   );
 }
-function isObject4(v2) {
+function isObject8(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 
@@ -66524,43 +67346,74 @@ async function planResource(input, findings, fixOf) {
     notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
   } else if (stateSteps.length > 0) {
     const result2 = await planState(input, resource2, kind, stateSteps, manifest);
-    if ("reason" in result2) notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), result2.reason));
-    else changes.push(result2);
+    for (const b of result2.blocked) notPlanned2.push(refuse(b.findings, b.reason));
+    if (result2.change) changes.push(result2.change);
   }
   changes.push(...planActions(resource2, actionSteps, manifest));
   return { changes, notPlanned: notPlanned2 };
 }
 async function planState(input, resource2, kind, steps, manifest) {
-  if (!kind.write || !kind.send) return { reason: `${kind.name} resources cannot be written` };
+  const all = (reason) => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
+  if (!kind.write || !kind.send) return all(`${kind.name} resources cannot be written`);
   const before = resource2.doc;
-  const after = applySteps(before, steps);
-  const widens = kind.widens?.(before, after) ?? null;
-  if (widens !== null) return { reason: `refused: the fix would widen access (${widens})` };
-  const diff = describeDiff(before, after);
-  if (diff.length === 0) return { reason: "the fix changes nothing in the declared state" };
   let original;
-  let fixed;
   try {
     original = await input.check(resource2, before);
-    fixed = await input.check(resource2, after);
   } catch (err) {
-    return { reason: `could not re-evaluate the fixed document: ${err.message}` };
+    return all(`could not re-evaluate the declared document: ${err.message}`);
   }
   const had = new Set(original.map((v2) => violationKey(before, v2)));
-  const introduced = fixed.filter((v2) => !had.has(violationKey(after, v2)));
-  if (introduced.length > 0) {
-    const what = introduced.map((v2) => `${v2.policy}${v2.path ? ` at ${describeItemAt(after, v2.path)}` : ""}`).join(", ");
-    return { reason: `the fixed ${kind.name} would break ${what}, which the declared state does not` };
+  const blocked = [];
+  const kept = [];
+  let after = structuredClone(before);
+  let fixed = original;
+  const removed = /* @__PURE__ */ new Set();
+  for (const step of orderSteps(steps)) {
+    const path9 = step.fix.perItem ? step.finding.path : null;
+    if (path9 !== null && removed.has(path9)) {
+      kept.push(step);
+      continue;
+    }
+    const candidate = step.fix.apply(structuredClone(after), step.value, path9);
+    const block = (reason) => blocked.push({ findings: [step.finding], reason });
+    const widens = kind.widens?.(before, candidate) ?? null;
+    if (widens !== null) {
+      block(`refused: the fix would widen access (${widens})`);
+      continue;
+    }
+    let violations;
+    try {
+      violations = await input.check(resource2, candidate);
+    } catch (err) {
+      block(`could not re-evaluate the fixed document: ${err.message}`);
+      continue;
+    }
+    const introduced = violations.filter((v2) => !had.has(violationKey(candidate, v2)));
+    if (introduced.length > 0) {
+      const what = introduced.map((v2) => `${v2.policy}${v2.path ? ` at ${describeItemAt(candidate, v2.path)}` : ""}`).join(", ");
+      block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
+      continue;
+    }
+    if (path9 !== null && listSize(candidate, path9) < listSize(after, path9)) removed.add(path9);
+    after = candidate;
+    fixed = violations;
+    kept.push(step);
+  }
+  if (kept.length === 0) return { change: null, blocked };
+  const diff = describeDiff(before, after);
+  if (diff.length === 0) {
+    blocked.push({ findings: unique(kept.map((s) => s.finding)), reason: "the fix changes nothing in the declared state" });
+    return { change: null, blocked };
   }
   const still = new Set(fixed.map((v2) => violationKey(after, v2)));
-  const warnings = unique(steps.map((s) => s.fix.warning).filter((w2) => Boolean(w2)));
-  for (const f2 of unique(steps.map((s) => s.finding))) {
+  const warnings = unique(kept.map((s) => s.fix.warning).filter((w2) => Boolean(w2)));
+  const findings = unique(kept.map((s) => s.finding));
+  for (const f2 of findings) {
     if (still.has(violationKey(before, { policy: f2.policy, path: f2.path }))) {
       warnings.push(`the fix does not resolve ${f2.policy}${f2.path ? ` at ${f2.path}` : ""}`);
     }
   }
-  const findings = unique(steps.map((s) => s.finding));
-  return {
+  const change2 = {
     type: "state",
     policies: unique(findings.map((f2) => f2.policy)),
     findings: findings.map((f2) => f2.fingerprint),
@@ -66572,23 +67425,14 @@ async function planState(input, resource2, kind, steps, manifest) {
     diff,
     warnings
   };
+  return { change: change2, blocked };
 }
-function applySteps(doc2, steps) {
-  const order = steps.map((step, i) => ({ step, i, index: pathIndex(step.finding.path) })).sort((a, b) => {
+function orderSteps(steps) {
+  return steps.map((step, i) => ({ step, i, index: pathIndex(step.finding.path) })).sort((a, b) => {
     const ai = a.step.fix.perItem ? a.index : Number.POSITIVE_INFINITY;
     const bi2 = b.step.fix.perItem ? b.index : Number.POSITIVE_INFINITY;
     return bi2 - ai || a.i - b.i;
-  });
-  let current = structuredClone(doc2);
-  const removed = /* @__PURE__ */ new Set();
-  for (const { step } of order) {
-    const path9 = step.fix.perItem ? step.finding.path : null;
-    if (path9 !== null && removed.has(path9)) continue;
-    const sizeBefore = listSize(current, path9);
-    current = step.fix.apply(current, step.value, path9);
-    if (path9 !== null && listSize(current, path9) < sizeBefore) removed.add(path9);
-  }
-  return current;
+  }).map((o3) => o3.step);
 }
 function planActions(resource2, steps, manifest) {
   const byRequest = /* @__PURE__ */ new Map();
@@ -66816,7 +67660,7 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
 var validatePlan = new import_ajv7.Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA);
 
 // src/fix/rewrite.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 
 // src/plan-run.ts
 async function planRunFixes(evaluation, connection, options) {
@@ -67003,6 +67847,7 @@ async function runCheck(inputs, outputs) {
   const prepared = await prepareRun(options);
   const { report: report2, fix } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
+    for (const warning2 of evaluation.warnings) warning(redact(warning2, [inputs.token ?? "", inputs.workflowToken ?? ""]));
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: evaluation.report, fix: fix2 };
   });
@@ -67053,9 +67898,7 @@ ${error2.message}`;
   return `steward: ${String(error2)}`;
 }
 function redact(text, secrets) {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join("***");
-  return out;
+  return redactSecrets(text, secrets);
 }
 
 // src/action/index.ts

@@ -64,6 +64,8 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
   const prepared = await prepareRun(options);
   const { report, fix } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
+    // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
+    for (const warning of evaluation.warnings) core.warning(redact(warning, [inputs.token ?? '', inputs.workflowToken ?? '']));
     const fix: FixOutcome | null =
       inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: evaluation.report, fix };

@@ -30,6 +30,21 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+describe('a policy that checked nothing', () => {
+  test('an empty scope.datasets is a warning in the log, not a silent pass', async () => {
+    const ws = workspace();
+    const config = readFileSync(join(ws, 'steward.yaml'), 'utf8');
+    writeFileSync(join(ws, 'steward.yaml'), config.replace(/ {2}datasets:\n(?: {4}.*\n)+/, '  datasets: []\n'));
+    const run = await runAction(ws, { ...connect(), 'fail-on': 'none' });
+    expect(run.code).toBe(0);
+    const warnings = run.commands.filter((c) => c.command === 'warning' && !c.properties.title).map((c) => c.message);
+    expect(warnings).toEqual([
+      'policy certified-datasets-need-owner-group checked nothing: scope.datasets is empty',
+      'policy datasets-have-an-owner checked nothing: scope.datasets is empty',
+    ]);
+  });
+});
+
 describe('annotation cap', () => {
   test('13 ADMIN-for-user violations: the 10 most severe errors, then one notice with the remainder', async () => {
     const ws = workspace();
