@@ -1,29 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinPolicyDir, loadConfig } from '../../src/config/index.js';
-import { InputError } from '../../src/errors.js';
-
-/** A temp project: files by relative path → content. Returns its directory. */
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'steward-config-'));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e.message.split('\n');
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
+import { inputProblemLines as problemsOf, tempProject } from '../fixtures/input.js';
 
 const FULL = `instance:
   baseUrl: https://acme.example.com
@@ -43,7 +21,7 @@ concurrency: 4
 `;
 
 describe('loadConfig', () => {
-  const dir = project({
+  const dir = tempProject({
     'conf/steward.yaml': FULL,
     'conf/datasets.txt': 'ds-1\n# a comment\n\nds-2  \n',
     'conf/policies/a.yaml': 'policies: []\n',
@@ -92,7 +70,7 @@ describe('loadConfig', () => {
   });
 
   it('uses defaults without a file: builtin pack, failOn low, concurrency 8', () => {
-    const empty = project({});
+    const empty = tempProject({});
     const c = loadConfig({ cwd: empty, env: {} });
     expect(c.file).toBeNull();
     expect(c.policies).toEqual([builtinPolicyDir()]);
@@ -108,7 +86,7 @@ describe('loadConfig', () => {
 
 describe('config errors name file:line:column', () => {
   it('refuses a token key anywhere, pointing at it and at STEWARD_TOKEN', () => {
-    const dir = project({ 'steward.yaml': 'instance:\n  baseUrl: https://a.example.com\n  token: abc123\n' });
+    const dir = tempProject({ 'steward.yaml': 'instance:\n  baseUrl: https://a.example.com\n  token: abc123\n' });
     const problems = problemsOf(() => loadConfig({ cwd: dir, env: {} }));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^steward\.yaml:3:3: "token": tokens never go in steward\.yaml .*STEWARD_TOKEN/);
@@ -116,7 +94,7 @@ describe('config errors name file:line:column', () => {
   });
 
   it('reports unknown keys at the key, top-level and nested, with what is allowed', () => {
-    const dir = project({ 'steward.yaml': 'failOn: low\npolicy: [x]\nscope:\n  dataset: [a]\n' });
+    const dir = tempProject({ 'steward.yaml': 'failOn: low\npolicy: [x]\nscope:\n  dataset: [a]\n' });
     expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
       expect.stringMatching(/^steward\.yaml:2:1: unknown key "policy" \(allowed: instance, policies, params/),
       'steward.yaml:4:3: unknown key "dataset" in scope (allowed: datasets, cards, filesets)',
@@ -124,7 +102,7 @@ describe('config errors name file:line:column', () => {
   });
 
   it('reports bad values at the value', () => {
-    const dir = project({
+    const dir = tempProject({
       'steward.yaml': 'failOn: severe\nconcurrency: 0\nscope:\n  datasets: [a, true]\n  cards: 12\ninstance: { baseUrl: ftp://x }\n',
     });
     expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
@@ -137,9 +115,9 @@ describe('config errors name file:line:column', () => {
   });
 
   it('reports YAML syntax errors and missing referenced files at their position', () => {
-    const broken = project({ 'steward.yaml': 'failOn: low\nscope: [unclosed\n' });
+    const broken = tempProject({ 'steward.yaml': 'failOn: low\nscope: [unclosed\n' });
     expect(problemsOf(() => loadConfig({ cwd: broken, env: {} }))[0]).toMatch(/^steward\.yaml:\d+:\d+: /);
-    const missing = project({
+    const missing = tempProject({
       'steward.yaml': 'scope:\n  datasets: { file: nope.txt }\nwaivers: w.yaml\nmanifests:\n  queues: q/x.yaml\npolicies: [gone/]\n',
     });
     expect(problemsOf(() => loadConfig({ cwd: missing, env: {} }))).toEqual([
@@ -151,7 +129,7 @@ describe('config errors name file:line:column', () => {
   });
 
   it('names the flag or variable when the bad value came from there', () => {
-    const dir = project({});
+    const dir = tempProject({});
     expect(problemsOf(() => loadConfig({ cwd: dir, configPath: 'nope.yaml', env: {} }))).toEqual(['--config: config file not found: nope.yaml']);
     expect(
       problemsOf(() => loadConfig({ cwd: dir, env: { STEWARD_BASE_URL: 'acme.example.com' }, overrides: { policies: ['x/'] } })),

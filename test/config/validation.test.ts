@@ -1,34 +1,10 @@
-// Config values that would misdirect or leak a request are refused at load (exit 2 with a
-// position), before any request: scope ids, base URLs, tokens.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { InputError } from '../../src/errors.js';
-
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'steward-config-'));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    writeFileSync(path.join(dir, rel), text);
-  }
-  return dir;
-}
-
-function problemsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e.message.split('\n');
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
+import { inputProblemLines as problemsOf, tempProject } from '../fixtures/input.js';
 
 describe('scope ids', () => {
   it('refuses empty, "." and ".." ids at their position, inline and in list files', () => {
-    const dir = project({
+    const dir = tempProject({
       'steward.yaml': `scope:
   datasets: [ds-1, "", ".."]
   cards: { file: cards.txt }
@@ -45,7 +21,7 @@ describe('scope ids', () => {
   });
 
   it('accepts ordinary ids', () => {
-    const dir = project({ 'steward.yaml': 'scope: { datasets: [ds-1, ".hidden"], cards: [101] }\n' });
+    const dir = tempProject({ 'steward.yaml': 'scope: { datasets: [ds-1, ".hidden"], cards: [101] }\n' });
     expect(loadConfig({ cwd: dir, env: {} }).scope).toEqual({ datasets: ['ds-1', '.hidden'], cards: ['101'], filesets: {} });
   });
 });
@@ -57,7 +33,7 @@ describe('base URLs', () => {
     ['https://acme.example.com/?token=abc123', 'instance.baseUrl must not carry a query string'],
     ['https://acme.example.com/#abc123', 'instance.baseUrl must not carry a fragment'],
   ])('refuses %s in the file at its position, never echoing a secret', (url, message) => {
-    const dir = project({ 'steward.yaml': `instance:\n  baseUrl: "${url}"\n` });
+    const dir = tempProject({ 'steward.yaml': `instance:\n  baseUrl: "${url}"\n` });
     const problems = problemsOf(() => loadConfig({ cwd: dir, env: {} }));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^steward\\.yaml:2:12: ${message.replace(/[().*?/]/g, '\\$&')}`));
@@ -65,7 +41,7 @@ describe('base URLs', () => {
   });
 
   it('refuses them from the environment and flags too, naming the variable or flag', () => {
-    const dir = project({});
+    const dir = tempProject({});
     expect(
       problemsOf(() =>
         loadConfig({
@@ -81,7 +57,7 @@ describe('base URLs', () => {
   });
 
   it('accepts a plain URL with a path', () => {
-    const dir = project({});
+    const dir = tempProject({});
     const config = loadConfig({ cwd: dir, env: { STEWARD_BASE_URL: 'https://acme.example.com/instance/' } });
     expect(config.instance.baseUrl).toBe('https://acme.example.com/instance/');
   });
@@ -89,7 +65,7 @@ describe('base URLs', () => {
 
 describe('tokens', () => {
   it('refuses a token with whitespace or control characters, naming the variable, never the value', () => {
-    const dir = project({});
+    const dir = tempProject({});
     const problems = problemsOf(() =>
       loadConfig({ cwd: dir, env: { STEWARD_TOKEN: 'abc def', STEWARD_WORKFLOW_TOKEN: 'wf\u0007tok' } }),
     );
@@ -100,7 +76,7 @@ describe('tokens', () => {
   });
 
   it('accepts a token with surrounding whitespace trimmed (a trailing newline from a file)', () => {
-    const dir = project({});
+    const dir = tempProject({});
     expect(loadConfig({ cwd: dir, env: { STEWARD_TOKEN: 'tok-123\n' } }).instance.token).toBe('tok-123');
   });
 });

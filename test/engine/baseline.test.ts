@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareBaseline, parseBaseline, readBaseline, writeBaseline } from '../../src/engine/baseline.js';
-import { InputError } from '../../src/errors.js';
 import { makeFinding } from '../fixtures/report.js';
+import { inputProblems as problems } from '../fixtures/input.js';
 
 const NOW = new Date('2026-01-15T12:00:00Z');
 const A = makeFinding({ fingerprint: 'aa11', path: 'permissions[0]', message: 'User Ana (7) holds ADMIN' });
@@ -17,16 +17,6 @@ const B = makeFinding({
   message: 'Schedule 9001 is misconfigured',
   fingerprint: 'bb22',
 });
-
-function problems(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e.problems;
-    throw e;
-  }
-  return 'no error';
-}
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'steward-baseline-'));
 

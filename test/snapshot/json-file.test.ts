@@ -1,18 +1,8 @@
 // JSON input files point at line:column: syntax errors where JSON.parse stopped, shape
 // problems at the offending value (found with the yaml parser).
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { jsonProblem, parseJsonAt } from '../../src/snapshot/json-file.js';
-
-function problems(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e.problems;
-    throw e;
-  }
-  return 'no error';
-}
+import { inputProblems as problems } from '../fixtures/input.js';
 
 describe('JSON input files', () => {
   it('a syntax error names its line and column', () => {
