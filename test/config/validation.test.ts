@@ -1,3 +1,5 @@
+// Config values that would misdirect or leak a request are refused at load (exit 2 with a
+// position), before any request: scope ids, base URLs, tokens.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { inputProblemLines as problemsOf, tempProject } from '../fixtures/input.js';
