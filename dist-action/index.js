@@ -65889,11 +65889,11 @@ async function prepareRun(options) {
   const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
   const ids = new Set(policies.map((p2) => p2.id));
   for (const id of options.only ?? []) {
-    if (!ids.has(id)) problems.push(problem("--only", `no policy with id "${id}" (see \`steward list\`)`));
+    if (!ids.has(id)) problems.push(problem("--only", `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
   }
   const ownPolicySet = !config.policiesOverridden;
   for (const [id, at] of Object.entries(config.paramLocations)) {
-    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
+    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
   const selected = [];
@@ -65916,7 +65916,7 @@ async function prepareRun(options) {
   if (ownPolicySet && policies.length > 0) {
     for (const w2 of waivers) {
       if (!ids.has(w2.policy)) {
-        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}" (see \`steward list\`)` });
+        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids)} (see \`steward list\`)` });
       }
     }
   }

@@ -15,6 +15,7 @@ import { loadWaivers } from './engine/waivers.js';
 import { InputError } from './errors.js';
 import { type CompiledPolicy, compilePolicy } from './policy/compile.js';
 import { loadPolicies } from './policy/loader.js';
+import { didYouMean } from './policy/suggest.js';
 import type { InputProblem, PolicyDefinition } from './policy/types.js';
 import type { FailOn, Report, WaiverRef } from './report/model.js';
 import { RESOURCE_KINDS } from './resources/index.js';
@@ -155,13 +156,13 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
   const ids = new Set(policies.map((p) => p.id));
   for (const id of options.only ?? []) {
-    if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}" (see \`steward list\`)`));
+    if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
   }
   // With the config's own policy set, a params or waiver entry naming no policy is a typo. When
   // flags or paths replaced that set, the policy is simply not in this run.
   const ownPolicySet = !config.policiesOverridden;
   for (const [id, at] of Object.entries(config.paramLocations)) {
-    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"` });
+    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
   const selected: CompiledPolicy[] = [];
@@ -188,7 +189,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   if (ownPolicySet && policies.length > 0) {
     for (const w of waivers) {
       if (!ids.has(w.policy)) {
-        problems.push({ ...(w.location ?? { file: '(waivers)', line: 0, column: 0 }), message: `waiver: no policy with id "${w.policy}" (see \`steward list\`)` });
+        problems.push({ ...(w.location ?? { file: '(waivers)', line: 0, column: 0 }), message: `waiver: no policy with id "${w.policy}"${didYouMean(w.policy, ids)} (see \`steward list\`)` });
       }
     }
   }

@@ -87,6 +87,8 @@ describe('steward check exit codes', () => {
     expect([noPath.code, noPath.stderr]).toEqual([2, expect.stringContaining('expected FORMAT=PATH')]);
     const only = await runCli(['check', ...DEMO, '--only', 'no-such-policy'], { env });
     expect([only.code, only.stderr]).toEqual([2, expect.stringContaining('--only: no policy with id "no-such-policy"')]);
+    const typo = await runCli(['check', ...DEMO, '--only', 'queue-no-admin-for-user'], { env });
+    expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining(`no policy with id "queue-no-admin-for-user" (did you mean 'queue-no-admin-for-users'?)`)]);
     expect(sandbox.totalRequests()).toBe(0);
   });
 

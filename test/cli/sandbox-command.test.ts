@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createClient, type InstanceApi, type ReportSchedule } from '../../src/client/index.js';
 import { PLANTED_FILESET_ID, PLANTED_FILESET_PATHS, PLANTED_QUEUES, PLANTED_SCHEDULE_IDS } from '../../src/sandbox/demo.js';
 import { SANDBOX_DEFAULT_SIZE } from '../../src/sandbox/index.js';
-import { CLI } from './helpers.js';
+import { CLI, runCli } from './helpers.js';
 
 const TOKEN = 'tok-sandbox-cmd-8812';
 const WRONG = 'tok-not-the-one-3391';
@@ -196,6 +196,12 @@ describe('steward sandbox --port --token', () => {
       expect(error).toMatchObject({ kind: 'http', status: 401, attempts: 1 });
       expect(JSON.stringify(error) + (error as Error).message).not.toContain(WRONG);
     }
+  });
+
+  it('a second sandbox on the same port is a bad flag (exit 2), not a crash', async () => {
+    const second = await runCli(['sandbox', '--port', String(port)]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`--port: 127.0.0.1:${port} is already in use: choose another --port`);
   });
 
   it('stops on SIGTERM with exit code 0 and frees the port', async () => {

@@ -1,6 +1,7 @@
 // `steward sandbox`: serve the emulated instance on 127.0.0.1 until SIGINT/SIGTERM, printing
 // where it is and the (sandbox-only) token to use.
 import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
 import { describeSandbox, startSandbox } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
 import { parsePort, parseSeed } from '../options.js';
@@ -19,7 +20,11 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('--token <token>', 'token the sandbox accepts (default: a random one)')
     .option('--seed <n>', 'seed of the generated data', parseSeed)
     .action(async (flags: SandboxFlags) => {
-      const sandbox = await startSandbox({ port: flags.port, token: flags.token, seed: flags.seed });
+      const sandbox = await startSandbox({ port: flags.port, token: flags.token, seed: flags.seed }).catch((error: NodeJS.ErrnoException) => {
+        // A port someone else holds is a bad flag, not a failure of the instance.
+        if (error.code !== 'EADDRINUSE') throw error;
+        throw new InputError([{ file: '--port', line: 0, column: 0, message: `127.0.0.1:${flags.port} is already in use: choose another --port, or leave it out for a free one` }]);
+      });
       ctx.io.stdout.write(`${describeSandbox(sandbox)}\n\nPress Ctrl+C to stop.\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
