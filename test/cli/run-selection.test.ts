@@ -62,7 +62,7 @@ describe('params and waivers naming a policy', () => {
     });
     expect(await inputProblems({ cwd: dir })).toEqual([
       'steward.yaml:3:3: params: no policy with id "no-such-policy"',
-      'waivers.yaml:2:5: waiver: no policy with id "queue-no-admin-for-user" (see `steward list`)',
+      `waivers.yaml:2:5: waiver: no policy with id "queue-no-admin-for-user" (did you mean 'queue-no-admin-for-users'?) (see \`steward list\`)`,
     ]);
     // Replaced by --policies: those policies are simply not in this run.
     const prepared = await prepareRun({ cwd: dir, env: {}, policies: ['builtin'] });
