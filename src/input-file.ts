@@ -17,11 +17,3 @@ export async function readInputFile(file: string, shown: string, what: string): 
   }
 }
 
-/** The JSON value of a `what` file's text (`baseline is not JSON: …`). */
-export function parseJsonFile(text: string, shown: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw fileError(shown, `${what} is not JSON: ${(err as Error).message}`);
-  }
-}

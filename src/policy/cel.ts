@@ -73,11 +73,6 @@ export class EvaluationError extends Error {
   }
 }
 
-/** Functions steward adds to standard CEL (documented in the README). */
-export const EXTRA_FUNCTIONS = {
-  isTimeZone: 'isTimeZone(string) → bool: true when the string is an IANA time zone name Intl accepts',
-} as const;
-
 // Building an Intl.DateTimeFormat costs ~60 µs; a run asks about the same few zones thousands
 // of times (one per schedule), so each name is checked once per process.
 const timeZoneAnswers = new Map<string, boolean>();

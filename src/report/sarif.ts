@@ -51,10 +51,6 @@ export const SECURITY_SEVERITY: Record<Severity, string> = {
   info: '0.0',
 };
 
-export function sarifLevel(severity: Severity): Sarif.ReportingConfiguration.level {
-  return LEVEL[severity];
-}
-
 /** A relative, `/`-separated path as a URI reference (each segment percent-encoded). */
 export function fileUri(file: string): string {
   return file

@@ -1,5 +1,5 @@
 // Small helpers shared by the resource kinds.
-import type { CollectContext, FixKind, RunMemo } from './types.js';
+import type { FixKind, RunMemo } from './types.js';
 
 /** Reads every page of a limit/skip iterator into one array. */
 export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
@@ -10,10 +10,6 @@ export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
 
 /** Without an engine memo every call runs its read (tests of single kinds, fixes). */
 export const noMemo: RunMemo = (_key, fn) => fn();
-
-export function memoOf(ctx: Pick<CollectContext, 'once'>): RunMemo {
-  return ctx.once ?? noMemo;
-}
 
 /** `permissions[2]` → 2 for the list named `list`; throws on any other path. */
 export function itemIndex(itemPath: string | null, list: string): number {

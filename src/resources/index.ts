@@ -24,17 +24,6 @@ export const RESOURCE_KINDS: Record<string, ResourceKind> = {
 
 export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
 
-/** JSON Schema of a policy's `fix` for one kind: exactly one of its fix kinds. */
-export function fixSchema(kind: ResourceKind): Record<string, unknown> {
-  return {
-    type: 'object',
-    minProperties: 1,
-    maxProperties: 1,
-    additionalProperties: false,
-    properties: Object.fromEntries(Object.values(kind.fixes).map((f) => [f.name, f.schema])),
-  };
-}
-
 const ajv = new Ajv({ allErrors: true, strict: false });
 
 /**
