@@ -27,3 +27,15 @@ policies:
     message: "User {{ item.name }} ({{ item.id }}) holds ADMIN on queue {{ resource.id }}"
     fix: { revoke: [ADMIN] }
 `;
+
+/** What the three mission policies find on the demo instance (demo/PLANTED.md), as `summary()` lists it. */
+export const MISSION_PLANTED = [
+  'violation certified-datasets-need-owner-group ds-hr-certified',
+  'violation certified-datasets-need-owner-group ds-sales-certified',
+  'violation no-misconfigured-schedules 9001',
+  'violation no-misconfigured-schedules 9002',
+  'violation no-misconfigured-schedules 9003',
+  'violation queue-no-admin-for-users q-finance-intake 7',
+  'violation queue-no-admin-for-users q-support-escalations 12',
+  'violation queue-no-admin-for-users q-support-escalations 15',
+];

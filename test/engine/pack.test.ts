@@ -5,6 +5,7 @@ import { compilePolicy } from '../../src/policy/compile.js';
 import { loadPolicies } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { type Demo, ROOT, startDemo, summary } from './harness.js';
+import { MISSION_PLANTED } from './mission-policies.js';
 
 const MISSION = ['no-misconfigured-schedules', 'certified-datasets-need-owner-group', 'queue-no-admin-for-users'];
 
@@ -26,16 +27,7 @@ describe('built-in pack on the demo instance', () => {
     const mission = (await pack()).filter((p) => MISSION.includes(p.id));
     expect(mission).toHaveLength(3);
     const run = await demo.run(mission);
-    expect(summary(run)).toEqual([
-      'violation certified-datasets-need-owner-group ds-hr-certified',
-      'violation certified-datasets-need-owner-group ds-sales-certified',
-      'violation no-misconfigured-schedules 9001',
-      'violation no-misconfigured-schedules 9002',
-      'violation no-misconfigured-schedules 9003',
-      'violation queue-no-admin-for-users q-finance-intake 7',
-      'violation queue-no-admin-for-users q-support-escalations 12',
-      'violation queue-no-admin-for-users q-support-escalations 15',
-    ]);
+    expect(summary(run)).toEqual(MISSION_PLANTED);
   });
 
   it('every policy finds exactly the planted violations and nothing else', () => {
