@@ -16237,11 +16237,11 @@ var require_util6 = __commonJS({
       "Dec"
     ];
     var IMFPaddedNumbers = Array(61).fill(0).map((_, i) => i.toString().padStart(2, "0"));
-    function toIMFDate(date) {
-      if (typeof date === "number") {
-        date = new Date(date);
+    function toIMFDate(date2) {
+      if (typeof date2 === "number") {
+        date2 = new Date(date2);
       }
-      return `${IMFDays[date.getUTCDay()]}, ${IMFPaddedNumbers[date.getUTCDate()]} ${IMFMonths[date.getUTCMonth()]} ${date.getUTCFullYear()} ${IMFPaddedNumbers[date.getUTCHours()]}:${IMFPaddedNumbers[date.getUTCMinutes()]}:${IMFPaddedNumbers[date.getUTCSeconds()]} GMT`;
+      return `${IMFDays[date2.getUTCDay()]}, ${IMFPaddedNumbers[date2.getUTCDate()]} ${IMFMonths[date2.getUTCMonth()]} ${date2.getUTCFullYear()} ${IMFPaddedNumbers[date2.getUTCHours()]}:${IMFPaddedNumbers[date2.getUTCMinutes()]}:${IMFPaddedNumbers[date2.getUTCSeconds()]} GMT`;
     }
     function validateCookieMaxAge(maxAge) {
       if (maxAge < 0) {
@@ -31970,11 +31970,11 @@ var require_directives = __commonJS({
     };
     var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
     var Directives = class _Directives {
-      constructor(yaml, tags) {
+      constructor(yaml, tags2) {
         this.docStart = null;
         this.docEnd = false;
         this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
-        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags2);
       }
       clone() {
         const copy = new _Directives(this.yaml, this.tags);
@@ -32102,12 +32102,12 @@ var require_directives = __commonJS({
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc2 && tagEntries.length > 0 && identity2.isNode(doc2.contents)) {
-          const tags = {};
+          const tags2 = {};
           visit2.visit(doc2.contents, (_key, node) => {
             if (identity2.isNode(node) && node.tag)
-              tags[node.tag] = true;
+              tags2[node.tag] = true;
           });
-          tagNames = Object.keys(tags);
+          tagNames = Object.keys(tags2);
         } else
           tagNames = [];
         for (const [handle, prefix] of tagEntries) {
@@ -32472,15 +32472,15 @@ var require_createNode = __commonJS({
     var identity2 = require_identity();
     var Scalar4 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
+    function findTagObject(value, tagName, tags2) {
       if (tagName) {
-        const match = tags.filter((t3) => t3.tag === tagName);
+        const match = tags2.filter((t3) => t3.tag === tagName);
         const tagObj = match.find((t3) => !t3.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t3) => t3.identify?.(value) && !t3.format);
+      return tags2.find((t3) => t3.identify?.(value) && !t3.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity2.isDocument(value))
@@ -33075,8 +33075,8 @@ ${indent}${start}${value}${end}`;
 ${indent}`);
       if (actualString) {
         const test = (tag2) => tag2.default && tag2.tag !== "tag:yaml.org,2002:str" && tag2.test?.test(str2);
-        const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
+        const { compat, tags: tags2 } = ctx.doc.schema;
+        if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
       return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
@@ -33168,9 +33168,9 @@ var require_stringify = __commonJS({
         options: opt
       };
     }
-    function getTagObject(tags, item) {
+    function getTagObject(tags2, item) {
       if (item.tag) {
-        const match = tags.filter((t3) => t3.tag === item.tag);
+        const match = tags2.filter((t3) => t3.tag === item.tag);
         if (match.length > 0)
           return match.find((t3) => t3.format === item.format) ?? match[0];
       }
@@ -33178,7 +33178,7 @@ var require_stringify = __commonJS({
       let obj;
       if (identity2.isScalar(item)) {
         obj = item.value;
-        let match = tags.filter((t3) => t3.identify?.(obj));
+        let match = tags2.filter((t3) => t3.identify?.(obj));
         if (match.length > 1) {
           const testMatch = match.filter((t3) => t3.test);
           if (testMatch.length > 0)
@@ -33187,7 +33187,7 @@ var require_stringify = __commonJS({
         tagObj = match.find((t3) => t3.format === item.format) ?? match.find((t3) => !t3.format);
       } else {
         obj = item;
-        tagObj = tags.find((t3) => t3.nodeClass && obj instanceof t3.nodeClass);
+        tagObj = tags2.find((t3) => t3.nodeClass && obj instanceof t3.nodeClass);
       }
       if (!tagObj) {
         const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
@@ -34831,15 +34831,15 @@ var require_timestamp = __commonJS({
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
         const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        let date2 = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
         const tz = match[8];
         if (tz && tz !== "Z") {
           let d = parseSexagesimal(tz, false);
           if (Math.abs(d) < 30)
             d *= 60;
-          date -= 6e4 * d;
+          date2 -= 6e4 * d;
         }
-        return new Date(date);
+        return new Date(date2);
       },
       stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
@@ -34953,10 +34953,10 @@ var require_tags = __commonJS({
       if (schemaTags && !customTags) {
         return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
       }
-      let tags = schemaTags;
-      if (!tags) {
+      let tags2 = schemaTags;
+      if (!tags2) {
         if (Array.isArray(customTags))
-          tags = [];
+          tags2 = [];
         else {
           const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
@@ -34964,22 +34964,22 @@ var require_tags = __commonJS({
       }
       if (Array.isArray(customTags)) {
         for (const tag2 of customTags)
-          tags = tags.concat(tag2);
+          tags2 = tags2.concat(tag2);
       } else if (typeof customTags === "function") {
-        tags = customTags(tags.slice());
+        tags2 = customTags(tags2.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge.merge);
-      return tags.reduce((tags2, tag2) => {
+        tags2 = tags2.concat(merge.merge);
+      return tags2.reduce((tags3, tag2) => {
         const tagObj = typeof tag2 === "string" ? tagsByName[tag2] : tag2;
         if (!tagObj) {
           const tagName = JSON.stringify(tag2);
           const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
-        if (!tags2.includes(tagObj))
-          tags2.push(tagObj);
-        return tags2;
+        if (!tags3.includes(tagObj))
+          tags3.push(tagObj);
+        return tags3;
       }, []);
     }
     exports.coreKnownTags = coreKnownTags;
@@ -34995,14 +34995,14 @@ var require_Schema = __commonJS({
     var map = require_map();
     var seq = require_seq();
     var string = require_string();
-    var tags = require_tags();
+    var tags2 = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
       constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.compat = Array.isArray(compat) ? tags2.getTags(compat, "compat") : compat ? tags2.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
-        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge);
+        this.knownTags = resolveKnownTags ? tags2.coreKnownTags : {};
+        this.tags = tags2.getTags(customTags, this.name, merge);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity2.MAP, { value: map.map });
         Object.defineProperty(this, identity2.SCALAR, { value: string.string });
@@ -39582,6 +39582,8 @@ import path6 from "node:path";
 // src/client/assumptions.ts
 var DEVELOPER_TOKEN_HEADER = "X-SERVICE-Developer-Token";
 var WORKFLOWS_PATH = "/v1/workflows";
+var WORKFLOW_MODELS_PATH = "/api/workflow/v1/models";
+var DATASET_PATH = "/api/data/v3/datasources/{datasetId}";
 var PAGE_SIZE_DEFAULT = 100;
 var SCHEDULE_QUERY_PARAMS = {
   filter: "filter",
@@ -39592,10 +39594,12 @@ var SCHEDULE_QUERY_PARAMS = {
   isAscending: "isAscending"
 };
 var SCHEDULE_FILTER_DEFAULT = "ALL";
+var SCHEDULE_ALL_GRANT = "content admin (content.admin)";
 var SCHEDULE_ORDER_BY_DEFAULT = "title";
 var SCHEDULE_ASCENDING_DEFAULT = true;
 var FILE_PATH_QUERY_PARAM = "path";
 var RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
+var ERROR_TRACE_FIELD = "toe";
 var CLIENT_DEFAULTS = {
   concurrency: 8,
   timeoutMs: 3e4,
@@ -39625,12 +39629,59 @@ function getCertificationStatus(transport, entityType, entityId) {
   });
 }
 
+// src/client/writes.ts
+var WRITES = {
+  createDatasetTags: { method: "POST", path: "/api/data/ui/v3/datasources/{datasetId}/tags" },
+  updateQueuePermissions: { method: "POST", path: "/api/queues/v1/{queueId}/permissions" },
+  updateFilePermissions: { method: "PUT", path: "/api/data/v1/data-files/{dataFileId}/permissions" },
+  indexDataset: { method: "POST", path: "/api/query/v1/datasources/{datasetId}" }
+};
+var isWriteOperation = (op) => Object.hasOwn(WRITES, op);
+function writeRequest(operation, params, body2) {
+  const { method, path: path9 } = WRITES[operation];
+  const encoded = path9.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  return { operation, method, path: encoded, body: body2 };
+}
+function badWriteRequest(request) {
+  if (!isWriteOperation(request.operation)) return `unknown write operation ${JSON.stringify(request.operation)}`;
+  const route2 = WRITES[request.operation];
+  if (request.method !== route2.method) return `${request.operation} is ${route2.method}, not ${request.method}`;
+  const pattern = route2.path.split("/");
+  const given = request.path.split("/");
+  const fits = pattern.length === given.length && pattern.every((p2, i) => p2.startsWith("{") ? segmentOk(given[i]) : p2 === given[i]);
+  return fits ? null : `path ${JSON.stringify(request.path)} is not ${route2.path}`;
+}
+function segmentOk(segment) {
+  if (segment === "" || /[?#]/.test(segment)) return false;
+  try {
+    const decoded = decodeURIComponent(segment);
+    return decoded !== "." && decoded !== ".." && encodeURIComponent(decoded) === segment;
+  } catch {
+    return false;
+  }
+}
+function sendWrite(transport, request) {
+  const bad = badWriteRequest(request);
+  if (bad !== null) {
+    const operation = isWriteOperation(request.operation) ? request.operation : "updateQueuePermissions";
+    throw transport.fail(
+      { operation, method: request.method, path: "" },
+      { kind: "input", detail: `refused to send a planned write: ${bad}` }
+    );
+  }
+  return transport.write({
+    operation: request.operation,
+    method: request.method,
+    path: request.path,
+    body: request.body ?? void 0
+  });
+}
+
 // src/client/dataFiles.ts
 function updateFilePermissions(transport, dataFileId, body2) {
   return transport.write({
     operation: "updateFilePermissions",
-    method: "PUT",
-    path: "/api/data/v1/data-files/{dataFileId}/permissions",
+    ...WRITES.updateFilePermissions,
     params: { dataFileId },
     body: body2
   });
@@ -39645,13 +39696,12 @@ function duplicateDataFile(transport, dataFileId) {
 }
 
 // src/client/datasets.ts
-function createDatasetTags(transport, datasetId, tags) {
+function createDatasetTags(transport, datasetId, tags2) {
   return transport.write({
     operation: "createDatasetTags",
-    method: "POST",
-    path: "/api/data/ui/v3/datasources/{datasetId}/tags",
+    ...WRITES.createDatasetTags,
     params: { datasetId },
-    body: tags
+    body: tags2
   });
 }
 function getDatasetPermissions(transport, datasetId) {
@@ -39665,8 +39715,15 @@ function getDatasetPermissions(transport, datasetId) {
 function indexDataset(transport, datasetId) {
   return transport.write({
     operation: "indexDataset",
-    method: "POST",
-    path: "/api/query/v1/datasources/{datasetId}",
+    ...WRITES.indexDataset,
+    params: { datasetId }
+  });
+}
+function getDataset(transport, datasetId) {
+  return transport.getJson({
+    operation: "getDataset",
+    method: "GET",
+    path: DATASET_PATH,
     params: { datasetId }
   });
 }
@@ -41298,12 +41355,17 @@ var ApiError = class extends Error {
     };
   }
 };
+function isApiError(value) {
+  return value instanceof ApiError;
+}
 var WORKFLOW_STATUS_MEANING = {
   401: 'missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
   403: "the token's user lacks the Workflow API grant: Admin › Roles › Grants",
   404: "the workflow does not exist or the token's user cannot see it"
 };
-var DEVELOPER_TOKEN_401_MEANING = "missing or invalid developer token (sent in X-SERVICE-Developer-Token)";
+function developerToken401(header) {
+  return `missing or invalid developer token (sent in ${header})`;
+}
 function requestLabel(method, path9) {
   return `[${method}] ${JSON.stringify(path9)}`;
 }
@@ -41358,9 +41420,9 @@ function parseRetryAfter(value, now = Date.now()) {
   if (value === null || value === void 0) return void 0;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1e3;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return void 0;
-  return Math.max(0, date - now);
+  const date2 = Date.parse(text);
+  if (Number.isNaN(date2)) return void 0;
+  return Math.max(0, date2 - now);
 }
 function retryDelayMs(input) {
   const random = input.random ?? Math.random;
@@ -41375,45 +41437,53 @@ var import_ajv = __toESM(require_ajv(), 1);
 var int = { type: "integer" };
 var str = { type: "string" };
 var bool = { type: "boolean" };
-var nullableStr = { type: ["string", "null"] };
-function object(properties) {
-  return { type: "object", properties, required: Object.keys(properties) };
+var nullable = (type) => ({ type: [type, "null"].flat() });
+var nullableInt = nullable("integer");
+var nullableStr = nullable("string");
+var nullableBool = nullable("boolean");
+var date = nullable(["string", "integer"]);
+function object(required, optional = {}) {
+  return { type: "object", properties: { ...optional, ...required }, required: Object.keys(required) };
 }
-var scheduleSettings = object({
-  frequency: str,
-  daysToRun: str,
-  hourOfDay: int,
-  minOfHour: int,
-  timezone: str,
-  enabled: bool
-});
-var reportScheduleSchema = object({
-  id: int,
-  reportViewId: int,
-  pageId: int,
-  title: str,
-  viewName: str,
-  type: str,
-  ownerId: int,
-  embedViewId: int,
-  owner: bool,
-  cardCount: int,
-  recipientCount: int,
-  cardId: int,
-  schedule: scheduleSettings
-});
-var misconfiguredReportSchema = object({
-  id: int,
-  title: str,
-  schedule: object({ frequency: str, enabled: bool }),
-  active: bool
-});
+var scheduleSettings = object(
+  { frequency: str, enabled: bool },
+  {
+    daysToRun: nullableStr,
+    hourOfDay: nullableInt,
+    minOfHour: nullableInt,
+    timezone: nullableStr,
+    startDate: date,
+    nextRunDate: date
+  }
+);
+var reportScheduleSchema = object(
+  { id: int, title: nullableStr, schedule: scheduleSettings },
+  {
+    reportViewId: nullableInt,
+    pageId: nullableInt,
+    viewName: nullableStr,
+    type: nullableStr,
+    ownerId: nullableInt,
+    embedViewId: nullableInt,
+    owner: nullableBool,
+    cardCount: nullableInt,
+    recipientCount: nullableInt,
+    cardId: nullableInt
+  }
+);
+var misconfiguredReportSchema = object(
+  { id: int },
+  {
+    title: nullableStr,
+    schedule: { type: ["object", "null"], properties: { frequency: nullableStr, enabled: nullableBool } },
+    active: nullableBool
+  }
+);
 var principalType = { type: "string", enum: ["USER", "GROUP"] };
-var datasetAccessListSchema = object({
-  list: { type: "array", items: object({ type: principalType, id: str, accessLevel: str, name: str }) },
-  totalUserCount: int,
-  totalGroupCount: int
-});
+var datasetAccessListSchema = object(
+  { list: { type: "array", items: object({ type: principalType, id: str, accessLevel: str }, { name: nullableStr }) } },
+  { totalUserCount: nullableInt, totalGroupCount: nullableInt }
+);
 var calculatedFieldStatisticsSchema = object({
   total: int,
   onDatasets: int,
@@ -41424,50 +41494,55 @@ var calculatedFieldStatisticsSchema = object({
   invalidLink: int,
   archived: int
 });
-var filesetFileSchema = object({
-  id: str,
-  path: str,
-  name: str,
-  fileType: str,
-  contentType: str,
-  size: int,
-  created: str,
-  createdBy: int,
-  hash: str,
-  hashAlgorithm: str,
-  downloadUrl: str,
-  connectorKey: str,
-  indexStatus: nullableStr,
-  indexReason: nullableStr
-});
-var revision = object({
-  dataFileRevisionId: int,
-  dataFileId: int,
-  contentType: str,
-  uploadUserId: int,
-  sizeBytes: int,
-  uploadTimeMillis: int,
-  md5Hash: str,
-  datetimeUploaded: int,
-  scanState: str,
-  sha256HashValue: str
-});
-var dataFileSchema = object({
-  dataFileId: int,
-  name: str,
-  responsibleUserId: int,
-  currentRevision: revision,
-  datetimeCreated: int,
-  revisions: { type: "array", items: revision },
-  existing: bool
-});
-var certificationStatusSchema = object({
-  tag: str,
-  state: nullableStr,
-  metadata: {},
-  updated: {}
-});
-var workflowSchema = object({ id: str });
+var filesetFileSchema = object(
+  { id: str, path: str },
+  {
+    name: nullableStr,
+    fileType: nullableStr,
+    contentType: nullableStr,
+    size: nullableInt,
+    created: date,
+    createdBy: nullable(["integer", "string"]),
+    hash: nullableStr,
+    hashAlgorithm: nullableStr,
+    downloadUrl: nullableStr,
+    connectorKey: nullableStr,
+    indexStatus: nullableStr,
+    indexReason: nullableStr
+  }
+);
+var revision = object(
+  {},
+  {
+    dataFileRevisionId: nullableInt,
+    dataFileId: nullableInt,
+    contentType: nullableStr,
+    uploadUserId: nullableInt,
+    sizeBytes: nullableInt,
+    uploadTimeMillis: nullableInt,
+    md5Hash: nullableStr,
+    datetimeUploaded: date,
+    scanState: nullableStr,
+    sha256HashValue: nullableStr
+  }
+);
+var dataFileSchema = object(
+  { dataFileId: int },
+  {
+    name: nullableStr,
+    responsibleUserId: nullableInt,
+    currentRevision: { anyOf: [revision, { type: "null" }] },
+    datetimeCreated: date,
+    revisions: { type: ["array", "null"], items: revision },
+    existing: nullableBool
+  }
+);
+var certificationStatusSchema = object(
+  { state: nullableStr },
+  { tag: nullableStr, metadata: {}, updated: {} }
+);
+var workflowSchema = object({ id: str }, { name: nullableStr });
+var datasetDetailsSchema = object({}, { tags: nullable(["string", "array"]) });
 var arrayOf = (items) => ({ type: "array", items });
 var RESPONSE_SCHEMAS = {
   listReportSchedules: arrayOf(reportScheduleSchema),
@@ -41477,7 +41552,9 @@ var RESPONSE_SCHEMAS = {
   getFileByPath: filesetFileSchema,
   duplicateDataFile: dataFileSchema,
   getCertificationStatus: certificationStatusSchema,
-  listWorkflows: arrayOf(workflowSchema)
+  listWorkflows: arrayOf(workflowSchema),
+  listWorkflowModels: arrayOf(workflowSchema),
+  getDataset: datasetDetailsSchema
 };
 var ajv = new import_ajv.Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
 var validators = /* @__PURE__ */ new Map();
@@ -41553,6 +41630,7 @@ function createTransport(options) {
   const baseDelayMs = options.retryBaseDelayMs ?? CLIENT_DEFAULTS.retryBaseDelayMs;
   const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
   const workflowToken = options.workflowToken ?? options.token;
+  const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   const secrets = [options.token, workflowToken];
   const redact2 = (text) => redactSecrets(text, secrets);
   const rps = options.requestsPerSecond;
@@ -41565,7 +41643,7 @@ function createTransport(options) {
   const latchOf = (spec) => spec.api ?? "instance";
   function refusedTokenError(spec, attempts) {
     if (!refused[latchOf(spec)]) return void 0;
-    const meaning = spec.api === "workflow" ? WORKFLOW_STATUS_MEANING[401] : DEVELOPER_TOKEN_401_MEANING;
+    const meaning = spec.api === "workflow" ? WORKFLOW_STATUS_MEANING[401] : developerToken401(tokenHeader);
     return fail(spec, {
       kind: "http",
       status: 401,
@@ -41664,7 +41742,7 @@ function createTransport(options) {
     const call = { attempts: 0, lastTimedOut: false };
     const headers = { accept: "application/json" };
     if (spec.api === "workflow") headers.authorization = `Bearer ${workflowToken}`;
-    else headers[DEVELOPER_TOKEN_HEADER] = options.token;
+    else headers[tokenHeader] = options.token;
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
       const response = await $fetch.raw(url2, {
@@ -41729,7 +41807,7 @@ function createTransport(options) {
     if (response) {
       const status = response.status;
       const apiMessage = messageOf(redact2(String(error2.data ?? "")));
-      const meaning = spec.api === "workflow" ? WORKFLOW_STATUS_MEANING[status] : status === 401 ? DEVELOPER_TOKEN_401_MEANING : void 0;
+      const meaning = statusMeaning(spec, status, tokenHeader);
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ""}` : apiMessage ?? "";
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ""}`;
       return fail(spec, {
@@ -41801,6 +41879,12 @@ function createTransport(options) {
     stats: () => ({ ...counters })
   };
 }
+function statusMeaning(spec, status, tokenHeader) {
+  if (spec.api === "workflow") return WORKFLOW_STATUS_MEANING[status];
+  if (status === 401) return developerToken401(tokenHeader);
+  if (spec.operation === "listWorkflowModels" && status === 403) return WORKFLOW_STATUS_MEANING[403];
+  return void 0;
+}
 function encodeSegment(value) {
   return encodeURIComponent(value);
 }
@@ -41808,7 +41892,14 @@ function messageOf(text) {
   if (text.trim() === "") return void 0;
   try {
     const body2 = JSON.parse(text);
-    if (body2 && typeof body2 === "object" && typeof body2.message === "string") return body2.message;
+    if (body2 && typeof body2 === "object") {
+      if (typeof body2.message === "string") return body2.message;
+      const trace = body2[ERROR_TRACE_FIELD];
+      if (typeof body2.statusReason === "string" || typeof trace === "string") {
+        const reason = typeof body2.statusReason === "string" ? body2.statusReason : "no message";
+        return typeof trace === "string" ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
+      }
+    }
   } catch {
   }
   return excerpt(text);
@@ -41838,16 +41929,17 @@ function sanitizedCause(error2) {
 function updateQueuePermissions(transport, queueId, entries) {
   return transport.write({
     operation: "updateQueuePermissions",
-    method: "POST",
-    path: "/api/queues/v1/{queueId}/permissions",
+    ...WRITES.updateQueuePermissions,
     params: { queueId },
     body: entries
   });
 }
 
 // src/client/pagination.ts
+var idOf = (item) => item !== null && typeof item === "object" ? item.id : void 0;
 async function* pages(transport, request, pageSize) {
   let previous;
+  const seen = /* @__PURE__ */ new Map();
   for (let skip = 0; ; skip += pageSize) {
     const spec = { ...request, query: { ...request.query, limit: pageSize, skip } };
     const page = await transport.getJson(spec);
@@ -41860,13 +41952,25 @@ async function* pages(transport, request, pageSize) {
       });
     }
     previous = fingerprint2;
+    for (const item of page) {
+      const id = idOf(item);
+      if (id === void 0) continue;
+      const firstSkip = seen.get(id);
+      if (firstSkip !== void 0) {
+        throw transport.fail(spec, {
+          kind: "pagination",
+          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${firstSkip === skip ? `on the page at skip=${skip}` : `on the pages at skip=${firstSkip} and skip=${skip}`}): rows repeat or reorder between pages, so others may have been skipped`
+        });
+      }
+      seen.set(id, skip);
+    }
     yield page;
     if (page.length < pageSize) return;
   }
 }
 
 // src/client/reportSchedules.ts
-function listReportSchedules(transport, defaultPageSize, query = {}) {
+function listReportSchedules(transport, defaults, query = {}) {
   return pages(
     transport,
     {
@@ -41874,13 +41978,13 @@ function listReportSchedules(transport, defaultPageSize, query = {}) {
       method: "GET",
       path: "/api/content/v1/reportschedules",
       query: {
-        [SCHEDULE_QUERY_PARAMS.filter]: query.filter ?? SCHEDULE_FILTER_DEFAULT,
+        [SCHEDULE_QUERY_PARAMS.filter]: query.filter ?? defaults.filter ?? SCHEDULE_FILTER_DEFAULT,
         [SCHEDULE_QUERY_PARAMS.title]: query.title,
         [SCHEDULE_QUERY_PARAMS.orderBy]: query.orderBy ?? SCHEDULE_ORDER_BY_DEFAULT,
         [SCHEDULE_QUERY_PARAMS.isAscending]: query.isAscending ?? SCHEDULE_ASCENDING_DEFAULT
       }
     },
-    query.pageSize ?? defaultPageSize
+    query.pageSize ?? defaults.pageSize
   );
 }
 function getMisconfiguredReports(transport, pageSize) {
@@ -41900,6 +42004,12 @@ function listWorkflows(transport) {
     path: WORKFLOWS_PATH
   });
 }
+async function listWorkflowModels(transport, pageSize) {
+  const all = [];
+  const request = { operation: "listWorkflowModels", method: "GET", path: WORKFLOW_MODELS_PATH };
+  for await (const page of pages(transport, request, pageSize)) all.push(...page);
+  return all;
+}
 
 // src/client/types.ts
 var OPERATION_IDS = [
@@ -41914,7 +42024,9 @@ var OPERATION_IDS = [
   "indexDataset",
   "duplicateDataFile",
   "getCertificationStatus",
-  "listWorkflows"
+  "listWorkflows",
+  "getDataset",
+  "listWorkflowModels"
 ];
 var QUEUE_PERMISSIONS = [
   "ADMIN",
@@ -41935,9 +42047,9 @@ function createClient(options) {
   const t3 = createTransport(options);
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
   return {
-    listReportSchedules: (query) => listReportSchedules(t3, pageSize, query),
+    listReportSchedules: (query) => listReportSchedules(t3, { pageSize, filter: options.scheduleFilter }, query),
     getMisconfiguredReports: () => getMisconfiguredReports(t3, pageSize),
-    createDatasetTags: (datasetId, tags) => createDatasetTags(t3, datasetId, tags),
+    createDatasetTags: (datasetId, tags2) => createDatasetTags(t3, datasetId, tags2),
     updateQueuePermissions: (queueId, entries) => updateQueuePermissions(t3, queueId, entries),
     updateFilePermissions: (dataFileId, body2) => updateFilePermissions(t3, dataFileId, body2),
     getDatasetPermissions: (datasetId) => getDatasetPermissions(t3, datasetId),
@@ -41946,7 +42058,9 @@ function createClient(options) {
     indexDataset: (datasetId) => indexDataset(t3, datasetId),
     duplicateDataFile: (dataFileId) => duplicateDataFile(t3, dataFileId),
     getCertificationStatus: (entityType, entityId) => getCertificationStatus(t3, entityType, entityId),
-    listWorkflows: () => listWorkflows(t3),
+    listWorkflows: () => options.workflowUrl ? listWorkflows(t3) : listWorkflowModels(t3, pageSize),
+    getDataset: (datasetId) => getDataset(t3, datasetId),
+    send: (request) => sendWrite(t3, request),
     stats: () => t3.stats()
   };
 }
@@ -43018,7 +43132,24 @@ var CONFIG_SCHEMA = {
       description: "the instance to check",
       properties: {
         baseUrl: url("instance base URL (or STEWARD_BASE_URL)"),
-        workflowUrl: url("workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL)")
+        workflowUrl: url(
+          "workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL); without it workflows are read from the instance host"
+        ),
+        tokenHeader: {
+          type: "string",
+          pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          description: "header carrying the developer token (default X-SERVICE-Developer-Token; the real platform: X-DOMO-Developer-Token)"
+        },
+        scheduleFilter: {
+          enum: ["ALL", "USER", "OWNER", "RECIPIENT"],
+          description: "filter of the report-schedule list (default ALL, which needs the content admin grant; USER checks only the token user’s schedules)"
+        },
+        pageSize: {
+          type: "integer",
+          minimum: 1,
+          maximum: 2e3,
+          description: "items per limit/skip page (default 100, the documented default; public clients use up to 2000)"
+        }
       }
     },
     policies: {
@@ -43184,7 +43315,9 @@ function loadConfig(options = {}) {
     baseUrl: urlFrom(flags.baseUrl, "--base-url", ENV.baseUrl, data.instance?.baseUrl),
     workflowUrl: urlFrom(flags.workflowUrl, "--workflow-url", ENV.workflowUrl, data.instance?.workflowUrl),
     token: tokenFrom(flags.token, "token", ENV.token),
-    workflowToken: tokenFrom(flags.workflowToken, "workflowToken", ENV.workflowToken)
+    workflowToken: tokenFrom(flags.workflowToken, "workflowToken", ENV.workflowToken),
+    tokenHeader: data.instance?.tokenHeader ?? null,
+    pageSize: data.instance?.pageSize ?? null
   };
   const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path3.resolve(dir, p2);
   let policies;
@@ -43245,7 +43378,7 @@ function loadConfig(options = {}) {
     if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ["scope", "filesets", id])), message: `scope.filesets: ${bad}` } : at([], bad));
     filesets[id] = listOrFile(paths, ["scope", "filesets", id]);
   }
-  const scope = { datasets, cards, filesets };
+  const scope = { datasets, cards, filesets, scheduleFilter: data.instance?.scheduleFilter };
   const manifestFiles = { queues: [], dataFiles: [] };
   const unmatchedManifestGlobs = [];
   for (const kind of ["queues", "dataFiles"]) {
@@ -47959,8 +48092,8 @@ var file_google_protobuf_timestamp = /* @__PURE__ */ fileDesc("Ch9nb29nbGUvcHJvd
 var TimestampSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_timestamp, 0);
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/timestamp.js
-function timestampFromDate(date) {
-  return timestampFromMs(date.getTime());
+function timestampFromDate(date2) {
+  return timestampFromMs(date2.getTime());
 }
 function timestampDate(timestamp) {
   return new Date(timestampMs(timestamp));
@@ -52622,10 +52755,10 @@ var Frag = class {
   i;
   out;
   nullable;
-  constructor(i = 0, out = new PatchList(), nullable = false) {
+  constructor(i = 0, out = new PatchList(), nullable2 = false) {
     this.i = i;
     this.out = out;
-    this.nullable = nullable;
+    this.nullable = nullable2;
   }
 };
 var Compiler = class _Compiler {
@@ -55184,10 +55317,10 @@ var logic_default = [
 ];
 
 // node_modules/@bufbuild/cel/dist/esm/std/time.js
-function getDayOfYear(date) {
+function getDayOfYear(date2) {
   const start = new Date(0, 0, 1);
-  start.setFullYear(date.getFullYear());
-  const diff = date.getTime() - start.getTime();
+  start.setFullYear(date2.getFullYear());
+  const diff = date2.getTime() - start.getTime();
   const oneDay = 1e3 * 60 * 60 * 24;
   return Math.floor(diff / oneDay);
 }
@@ -55248,12 +55381,12 @@ function convertToDate(msg, tz) {
 var { STRING: STRING4, INT: INT4 } = CelScalar;
 function celTimeMethods(name, func) {
   function method(tz) {
-    const date = convertToDate(this, tz);
-    const result2 = func(date);
+    const date2 = convertToDate(this, tz);
+    const result2 = func(date2);
     try {
       return BigInt(result2);
     } catch (_e) {
-      throw new Error(`Error converting ${result2} of ${String(date)} of ${toJson(TimestampSchema, this.message)} to BigInt`);
+      throw new Error(`Error converting ${result2} of ${String(date2)} of ${toJson(TimestampSchema, this.message)} to BigInt`);
     }
   }
   return [
@@ -63366,7 +63499,10 @@ function orderable(a, b) {
 }
 function compatible(a, b, ok2) {
   if (!a || !b || a.kinds === null || b.kinds === null) return true;
-  for (const x2 of a.kinds) for (const y of b.kinds) if (ok2(x2, y)) return true;
+  const xs2 = [...a.kinds].filter((k2) => k2 !== "null");
+  const ys = [...b.kinds].filter((k2) => k2 !== "null");
+  if (xs2.length === 0 || ys.length === 0) return true;
+  for (const x2 of xs2) for (const y of ys) if (ok2(x2, y)) return true;
   return false;
 }
 function union(types) {
@@ -63376,7 +63512,8 @@ function union(types) {
 function describe(t3, plain = false) {
   if (t3.kinds === null) return "dyn";
   const kinds = [...t3.kinds];
-  if (plain && kinds.every((k2) => NUMERIC.has(k2))) return "a number";
+  const values = kinds.filter((k2) => k2 !== "null");
+  if (plain && values.length > 0 && values.every((k2) => NUMERIC.has(k2))) return values.length < kinds.length ? "a number or null" : "a number";
   return kinds.join(" or ");
 }
 
@@ -64040,12 +64177,12 @@ function certificationPart(entityType) {
 }
 var certificationSchema = {
   type: "object",
-  description: "certification status; state null = never certified, 'ACTIVE' = certified",
+  description: "certification status: state 'ACTIVE' = current, null = never certified, anything else = lapsed",
   properties: {
-    tag: { type: "string" },
-    state: { type: ["string", "null"], description: "ACTIVE, EXPIRED, REQUESTED, PENDING or null" },
-    metadata: {},
-    updated: {}
+    tag: { type: ["string", "null"] },
+    state: { type: ["string", "null"], description: "'ACTIVE' (current), null (never certified), other values lapsed" },
+    metadata: { description: "null, or { adminCertified, approvalRequestId, approvalTemplateTitle, processType, userId }" },
+    updated: { description: "epoch milliseconds, or null" }
   }
 };
 
@@ -64075,10 +64212,28 @@ function removeEntryFix(list, description) {
 var stringArraySchema = { type: "array", items: { type: "string" } };
 
 // src/resources/reportSchedule.ts
+var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? "ALL";
 var ORPHAN_IDS_SHOWN = 5;
-function allSchedules(ctx) {
+function scheduleList(ctx) {
   const once = ctx.once ?? noMemo;
-  return once("reportSchedule:list", () => readAllPages(ctx.api.listReportSchedules()));
+  const filter = filterOf(ctx);
+  return once("reportSchedule:list", async () => {
+    try {
+      return { schedules: await readAllPages(ctx.api.listReportSchedules({ filter })), filter };
+    } catch (err) {
+      throw refusedFilter(err, filter) ?? err;
+    }
+  });
+}
+async function allSchedules(ctx) {
+  return (await scheduleList(ctx)).schedules;
+}
+function refusedFilter(err, filter) {
+  if (filter !== "ALL" || !isApiError(err) || err.status !== 400 && err.status !== 403) return void 0;
+  return new Error(
+    `listing every report schedule (filter=ALL) was refused with ${err.status}: the token's user needs the ${SCHEDULE_ALL_GRANT} grant; or set instance.scheduleFilter: USER in steward.yaml to check only the token user's own schedules (${err.message})`,
+    { cause: err }
+  );
 }
 function orphanMessage(orphanIds) {
   const shown = orphanIds.slice(0, ORPHAN_IDS_SHOWN).join(", ");
@@ -64089,10 +64244,10 @@ function orphanMessage(orphanIds) {
 function misconfiguredById(ctx) {
   const once = ctx.once ?? noMemo;
   return once("reportSchedule:misconfigured", async () => {
-    const [items, schedules] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), allSchedules(ctx)]);
-    const listed = new Set(schedules.map((s) => s.id));
+    const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
+    const listed = new Set(list.schedules.map((s) => s.id));
     const orphans = items.filter((m2) => !listed.has(m2.id)).map((m2) => m2.id);
-    if (orphans.length > 0) throw new Error(orphanMessage(orphans));
+    if (orphans.length > 0 && list.filter === "ALL") throw new Error(orphanMessage(orphans));
     return new Map(items.map((m2) => [m2.id, m2]));
   });
 }
@@ -64110,33 +64265,35 @@ var misconfiguration = {
 };
 var reportSchedule = {
   name: "reportSchedule",
-  description: "Report schedules (all of them, filter ALL), joined with the misconfigured-reports list.",
+  description: "Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.",
   live: true,
   documentSchema: {
     type: "object",
     required: ["id", "title", "schedule"],
     properties: {
       id: { type: "integer" },
-      reportViewId: { type: "integer" },
-      pageId: { type: "integer" },
-      title: { type: "string" },
-      viewName: { type: "string" },
-      type: { type: "string" },
-      ownerId: { type: "integer" },
-      embedViewId: { type: "integer" },
-      owner: { type: "boolean" },
-      cardCount: { type: "integer" },
-      recipientCount: { type: "integer" },
-      cardId: { type: "integer" },
+      reportViewId: { type: ["integer", "null"] },
+      pageId: { type: ["integer", "null"] },
+      title: { type: ["string", "null"] },
+      viewName: { type: ["string", "null"], description: "null for schedules without a view" },
+      type: { type: ["string", "null"] },
+      ownerId: { type: ["integer", "null"] },
+      embedViewId: { type: ["integer", "null"] },
+      owner: { type: ["boolean", "null"] },
+      cardCount: { type: ["integer", "null"] },
+      recipientCount: { type: ["integer", "null"] },
+      cardId: { type: ["integer", "null"] },
       schedule: {
         type: "object",
         properties: {
-          frequency: { type: "string" },
-          daysToRun: { type: "string" },
-          hourOfDay: { type: "integer" },
-          minOfHour: { type: "integer" },
-          timezone: { type: "string", description: "IANA time zone name" },
-          enabled: { type: "boolean" }
+          frequency: { type: "string", description: "MONTHLY, WEEKLY, DAILY seen" },
+          daysToRun: { type: ["string", "null"] },
+          hourOfDay: { type: ["integer", "null"] },
+          minOfHour: { type: ["integer", "null"] },
+          timezone: { type: ["string", "null"], description: "IANA time zone name" },
+          enabled: { type: "boolean" },
+          startDate: { type: ["integer", "string", "null"], description: "epoch milliseconds" },
+          nextRunDate: { type: ["integer", "string", "null"], description: "epoch milliseconds" }
         }
       },
       misconfigured: { type: "boolean", description: "true when the schedule is in the misconfigured-reports list" },
@@ -64201,6 +64358,7 @@ var card = {
     const senders = /* @__PURE__ */ new Map();
     for (const id of ctx.scope.cards) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
+      if (s.cardId === null || s.cardId === void 0) continue;
       const key = String(s.cardId);
       const list = senders.get(key) ?? [];
       list.push(s.id);
@@ -64248,6 +64406,8 @@ var dataFileEntrySchema = {
   additionalProperties: false,
   required: ["entityId", "grant", "pass"],
   properties: {
+    // Optional: the platform's own reads and writes carry it, so a manifest copied from a read is valid.
+    entityType: { enum: ["USER", "GROUP"] },
     entityId: { type: "string", minLength: 1 },
     grant: { type: "string", minLength: 1 },
     pass: { type: "string", minLength: 1 }
@@ -64374,7 +64534,7 @@ function body(doc2) {
 }
 var dataFile = {
   name: "dataFile",
-  description: "Data files declared in manifests.dataFiles (their permissions cannot be read from the API).",
+  description: "Data files declared in manifests.dataFiles.",
   live: false,
   documentSchema: {
     type: "object",
@@ -64399,15 +64559,9 @@ var dataFile = {
     }
   },
   fixes: { publicAccess, remove },
-  write(doc2) {
-    return {
-      operation: "updateFilePermissions",
-      method: "PUT",
-      path: `/api/data/v1/data-files/${encodeURIComponent(String(doc2.id))}/permissions`,
-      body: body(doc2)
-    };
+  write(after) {
+    return writeRequest("updateFilePermissions", { dataFileId: String(after.id) }, body(after));
   },
-  send: (api, doc2) => api.updateFilePermissions(String(doc2.id), body(doc2)),
   widens(before, after) {
     if (after.publicAccess === true && before.publicAccess !== true) return "the file would become public";
     const had = new Set(entriesOf(before).map((e) => JSON.stringify([e.entityId, e.grant, e.pass])));
@@ -64423,39 +64577,50 @@ var access2 = {
   name: "access",
   load: (api, resource2) => api.getDatasetPermissions(String(resource2.doc.id))
 };
-var TAG_WARNING = "The platform may replace the dataset’s whole tag list with these tags, and tags cannot be read back to check.";
+function parseTags(value, datasetId) {
+  let tags2 = value ?? [];
+  if (typeof tags2 === "string") {
+    try {
+      tags2 = JSON.parse(tags2);
+    } catch {
+      tags2 = void 0;
+    }
+  }
+  if (!Array.isArray(tags2) || !tags2.every((t3) => typeof t3 === "string")) {
+    throw new Error(`getDataset: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
+  }
+  return tags2;
+}
+var tags = {
+  name: "tags",
+  load: async (api, resource2) => parseTags((await api.getDataset(String(resource2.doc.id))).tags, String(resource2.doc.id))
+};
+var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
 var tag = {
   name: "tag",
   schema: { ...stringArraySchema, minItems: 1, description: "tags to add to the dataset" },
   perItem: false,
   warning: TAG_WARNING,
   optIn: true,
-  // Tags are not part of the readable document: the document does not change.
+  reads: ["tags"],
+  // The document's other parts do not change (tags are re-read on the next run).
   apply: (doc2) => ({ ...doc2 }),
-  request: (doc2, value) => ({
-    operation: "createDatasetTags",
-    method: "POST",
-    path: `/api/data/ui/v3/datasources/${encodeURIComponent(String(doc2.id))}/tags`,
-    body: value
-  }),
-  sendFix: (api, doc2, value) => api.createDatasetTags(String(doc2.id), value)
+  request: (doc2, value) => {
+    const current = doc2.tags ?? [];
+    const union2 = [.../* @__PURE__ */ new Set([...current, ...value])];
+    return writeRequest("createDatasetTags", { datasetId: String(doc2.id) }, union2);
+  }
 };
 var index = {
   name: "index",
   schema: { const: true, description: "request indexing of the dataset" },
   perItem: false,
   apply: (doc2) => ({ ...doc2 }),
-  request: (doc2) => ({
-    operation: "indexDataset",
-    method: "POST",
-    path: `/api/query/v1/datasources/${encodeURIComponent(String(doc2.id))}`,
-    body: null
-  }),
-  sendFix: (api, doc2) => api.indexDataset(String(doc2.id))
+  request: (doc2) => writeRequest("indexDataset", { datasetId: String(doc2.id) }, null)
 };
 var dataset = {
   name: "dataset",
-  description: "Datasets listed in scope.datasets, with their access list and certification status.",
+  description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
   live: true,
   documentSchema: {
     type: "object",
@@ -64484,10 +64649,11 @@ var dataset = {
           totalGroupCount: { type: "integer" }
         }
       },
-      certification: certificationSchema
+      certification: certificationSchema,
+      tags: { ...stringArraySchema, description: "the dataset tags (read from the dataset object, beyond the spec)" }
     }
   },
-  parts: { access: access2, certification: certificationPart("DATA_SOURCE") },
+  parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags },
   async *collect(ctx) {
     for (const id of ctx.scope.datasets) {
       const doc2 = { id };
@@ -64512,17 +64678,17 @@ var filesetFile = {
       id: { type: "string", description: "the file id (UUID)" },
       filesetId: { type: "string" },
       path: { type: "string" },
-      name: { type: "string" },
-      fileType: { type: "string" },
-      contentType: { type: "string" },
-      size: { type: "integer" },
-      created: { type: "string", format: "date-time" },
-      createdBy: { type: "integer" },
-      hash: { type: "string" },
-      hashAlgorithm: { type: "string", description: "seen as SHA_256_HEX" },
-      downloadUrl: { type: "string" },
-      connectorKey: { type: "string" },
-      indexStatus: { type: ["string", "null"] },
+      name: { type: ["string", "null"] },
+      fileType: { type: ["string", "null"], description: "TEXT, FILE, AUDIO, DIRECTORY seen" },
+      contentType: { type: ["string", "null"] },
+      size: { type: ["integer", "null"] },
+      created: { type: ["string", "integer", "null"], description: "ISO 8601 date-time (epoch milliseconds accepted)" },
+      createdBy: { type: ["integer", "string", "null"] },
+      hash: { type: ["string", "null"] },
+      hashAlgorithm: { type: ["string", "null"], description: "seen as SHA_256_HEX" },
+      downloadUrl: { type: ["string", "null"], description: "null in every public sample" },
+      connectorKey: { type: ["string", "null"], description: "null in every public sample" },
+      indexStatus: { type: ["string", "null"], description: "null or QUEUED seen" },
       indexReason: { type: ["string", "null"] }
     }
   },
@@ -64600,15 +64766,11 @@ var queue = {
     }
   },
   fixes: { revoke, remove: remove2 },
-  write(doc2) {
-    return {
-      operation: "updateQueuePermissions",
-      method: "POST",
-      path: `/api/queues/v1/${encodeURIComponent(String(doc2.id))}/permissions`,
-      body: entriesOf2(doc2)
-    };
+  write(after, before) {
+    const kept = new Set(entriesOf2(after).map(principalKey));
+    const removed = entriesOf2(before).filter((e) => !kept.has(principalKey(e))).map((e) => ({ ...e, permissions: [] }));
+    return writeRequest("updateQueuePermissions", { queueId: String(after.id) }, [...entriesOf2(after), ...removed]);
   },
-  send: (api, doc2) => api.updateQueuePermissions(String(doc2.id), entriesOf2(doc2)),
   widens(before, after) {
     const had = new Map(entriesOf2(before).map((e) => [principalKey(e), new Set(e.permissions)]));
     for (const e of entriesOf2(after)) {
@@ -64624,14 +64786,18 @@ var queue = {
 // src/resources/workflow.ts
 var workflow = {
   name: "workflow",
-  description: "Workflows listed by the workflow API (needs the Workflow API grant).",
+  description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
   live: true,
   documentSchema: {
     type: "object",
     required: ["id"],
     properties: {
       id: { type: "string" },
-      name: { type: ["string", "null"] }
+      name: { type: ["string", "null"] },
+      description: { type: ["string", "null"] },
+      owner: { type: ["string", "null"], description: "user id (instance-host models)" },
+      createdOn: { type: ["string", "null"] },
+      updatedOn: { type: ["string", "null"] }
     }
   },
   parts: {},
@@ -64671,10 +64837,12 @@ var HttpError = class extends Error {
 };
 var traceSequence = 0;
 function errorReply(status, message, rich = false) {
-  if (!rich) return { status, body: { message } };
+  return rich ? platformError(status) : { status, body: { message } };
+}
+function platformError(status) {
   traceSequence += 1;
   const toe = `SBX${traceSequence.toString(36).toUpperCase().padStart(8, "0")}`;
-  return { status, body: { status, statusReason: STATUS_CODES[status] ?? "Error", message, toe } };
+  return { status, body: { status, statusReason: STATUS_CODES[status] ?? "Error", toe } };
 }
 function ok(body2) {
   return { status: 200, body: body2 };
@@ -64713,7 +64881,7 @@ function intParam(query, name) {
 }
 
 // src/sandbox/api-schedules.ts
-var SANDBOX_SCHEDULE_FILTER_DEFAULT = "ALL";
+var SANDBOX_SCHEDULE_FILTER_DEFAULT = "USER";
 var SANDBOX_RECIPIENT_EVERY = 3;
 var MISCONFIGURED_LIMIT_DEFAULT = 100;
 var FILTERS = ["USER", "RECIPIENT", "OWNER", "ALL"];
@@ -64726,13 +64894,13 @@ function matchesFilter(s, filter) {
   return true;
 }
 function sortKey(s, orderBy) {
-  const value = s[orderBy];
-  return typeof value === "string" ? value : "";
+  return orderBy === "title" ? s.title : s.schedule[orderBy];
 }
 function listReportSchedules2(ctx) {
   const { query } = ctx;
   const filter = query.get("filter") ?? SANDBOX_SCHEDULE_FILTER_DEFAULT;
   if (!FILTERS.includes(filter)) throw new HttpError(400, `Invalid filter "${filter}": one of ${FILTERS.join(", ")}`);
+  if (filter === "ALL" && !ctx.switches.adminGrant) throw new HttpError(403, "filter ALL needs the content admin grant");
   const orderBy = query.get("orderBy");
   if (orderBy !== null && !ORDER_BY.includes(orderBy)) {
     throw new HttpError(400, `Invalid orderBy "${orderBy}": one of ${ORDER_BY.join(", ")}`);
@@ -64783,6 +64951,17 @@ var FILLER_TIMEZONES = [
   "Australia/Sydney",
   "Africa/Johannesburg"
 ];
+function makeWorkflow(w2) {
+  return {
+    ...w2,
+    createdBy: w2.owner,
+    updatedBy: w2.owner,
+    updatedOn: w2.createdOn,
+    lastVersionUpdatedBy: w2.owner,
+    lastVersionUpdatedOn: w2.createdOn,
+    userPermissions: []
+  };
+}
 function makeSchedule(s) {
   const settings = {
     frequency: s.frequency,
@@ -64790,24 +64969,32 @@ function makeSchedule(s) {
     hourOfDay: s.hourOfDay,
     minOfHour: s.minOfHour,
     timezone: s.timezone,
-    enabled: s.enabled
+    enabled: s.enabled,
+    startDate: s.startDate,
+    nextRunDate: s.nextRunDate,
+    ownerId: s.ownerId,
+    additionalRecipients: [],
+    unsubscribedRecipients: []
   };
   return {
     id: s.id,
+    active: s.enabled,
     reportViewId: s.id * 10 + 1,
-    pageId: 1e5 + s.id,
+    pageId: s.viewless ? 0 : 1e5 + s.id,
     title: s.title,
-    viewName: s.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-    type: "RECURRING",
+    subject: s.title,
+    description: null,
+    viewName: s.viewless ? null : s.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    type: s.viewless ? "view" : "RECURRING",
     ownerId: s.ownerId,
-    embedViewId: s.id * 10 + 2,
+    embedViewId: s.viewless ? null : s.id * 10 + 2,
+    embedUrn: null,
+    contextId: null,
     owner: s.owner,
     cardCount: s.cardCount ?? 1,
     recipientCount: s.recipientCount,
     cardId: s.cardId,
-    schedule: settings,
-    startDate: s.startDate,
-    nextRunDate: s.nextRunDate
+    schedule: settings
   };
 }
 function makeMisconfigured(schedule) {
@@ -64828,22 +65015,29 @@ function makeAccessList(list) {
 function makeCertification(state, updated) {
   if (state === null) return { tag: "CERTIFIED", state: null, metadata: null, updated: null };
   return {
-    tag: "CERTIFIED",
+    metadata: {
+      adminCertified: false,
+      approvalRequestId: "6f1d2c3b-0000-4a5e-9b7c-000000000001",
+      approvalTemplateTitle: "Company certification",
+      processType: "COMPANY",
+      userId: "101"
+    },
     state,
-    metadata: { approverType: "GROUP", approverId: "g-governance" },
-    updated: updated ?? "2025-01-15T09:30:00.000Z"
+    tag: "CERTIFIED",
+    updated: updated ?? Date.UTC(2025, 0, 15, 9, 30)
   };
 }
 var CONTENT_TYPES = {
-  csv: ["CSV", "text/csv"],
-  parquet: ["PARQUET", "application/vnd.apache.parquet"],
-  json: ["JSON", "application/json"],
-  xlsx: ["EXCEL", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]
+  csv: ["TEXT", "text/csv"],
+  txt: ["TEXT", "text/plain"],
+  parquet: ["FILE", "application/vnd.apache.parquet"],
+  json: ["TEXT", "application/json"],
+  xlsx: ["FILE", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]
 };
-function makeFilesetFile(filesetId, f2) {
+function makeFilesetFile(_filesetId, f2) {
   const name = f2.path.slice(f2.path.lastIndexOf("/") + 1);
   const [fileType, contentType] = CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? [
-    "OTHER",
+    "FILE",
     "application/octet-stream"
   ];
   return {
@@ -64857,8 +65051,8 @@ function makeFilesetFile(filesetId, f2) {
     createdBy: f2.createdBy,
     hash: f2.hash,
     hashAlgorithm: f2.hashAlgorithm,
-    downloadUrl: `/api/files/v1/filesets/${filesetId}/files/${f2.id}/download`,
-    connectorKey: "file-upload",
+    downloadUrl: null,
+    connectorKey: null,
     indexStatus: f2.indexStatus,
     indexReason: f2.indexStatus === null ? null : "UPLOAD"
   };
@@ -64918,6 +65112,12 @@ function getCertificationStatus2(ctx) {
 function listWorkflows2(ctx) {
   return ok(ctx.state.workflows);
 }
+var WORKFLOW_MODELS_LIMIT_DEFAULT = 100;
+function listWorkflowModels2(ctx) {
+  const limit = intParam(ctx.query, "limit") ?? WORKFLOW_MODELS_LIMIT_DEFAULT;
+  const skip = ctx.switches.ignoreSkip ? 0 : intParam(ctx.query, "skip") ?? 0;
+  return ok(ctx.state.workflows.slice(skip, skip + limit));
+}
 function getWorkflow(ctx) {
   const workflow2 = ctx.state.workflows.find((w2) => w2.id === ctx.params.workflowId);
   if (!workflow2) throw new HttpError(404, `Workflow ${ctx.params.workflowId} not found or not visible`, false);
@@ -64965,8 +65165,8 @@ var PLANTED_DATA_FILES = {
     ]
   }
 };
-var DAY = "2025-03-01T08:00:00.000Z";
-var NEXT = "2026-07-01T08:00:00.000Z";
+var DAY = Date.UTC(2025, 2, 1, 8);
+var NEXT = Date.UTC(2026, 6, 1, 8);
 function plantedSchedule(id, title, over = {}) {
   return makeSchedule({
     id,
@@ -64988,17 +65188,17 @@ function plantedSchedule(id, title, over = {}) {
 }
 function addPlanted(state) {
   const schedules = [
-    plantedSchedule(9001, "Board KPI Pack"),
+    plantedSchedule(9001, "Board KPI Pack", { viewless: true }),
     plantedSchedule(9002, "Regional Revenue Digest", { frequency: "WEEKLY", daysToRun: "MON" }),
     plantedSchedule(9003, "Churn Watchlist", { enabled: false }),
     plantedSchedule(9004, "Ops Overnight Summary", { timezone: "Mars/Olympus", frequency: "DAILY", daysToRun: "*" }),
-    plantedSchedule(9005, "Inventory Exceptions", { recipientCount: 0 }),
+    plantedSchedule(9005, "Inventory Exceptions", { recipientCount: 0, viewless: true }),
     plantedSchedule(9006, "Executive Margin Review", { cardId: 7001 })
   ];
   state.schedules.push(...schedules);
   state.misconfigured.push(...schedules.slice(0, 3).map(makeMisconfigured));
   state.cards.add("7001").add("7002");
-  state.certifications.set("CARD:7001", makeCertification("EXPIRED", "2024-06-30T00:00:00.000Z"));
+  state.certifications.set("CARD:7001", makeCertification("EXPIRED", Date.UTC(2024, 5, 30)));
   state.certifications.set("CARD:7002", makeCertification("ACTIVE"));
   const ana = { type: "USER", id: "7", name: "Ana Ruiz" };
   const datasets = [
@@ -65043,10 +65243,10 @@ function addPlanted(state) {
       []
     ]
   ];
-  for (const [id, certState, access3, tags] of datasets) {
+  for (const [id, certState, access3, tags2] of datasets) {
     state.datasetAccess.set(id, access3);
-    state.datasetTags.set(id, tags);
-    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certState, "2024-11-02T10:00:00.000Z"));
+    state.datasetTags.set(id, tags2);
+    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certState, Date.UTC(2024, 10, 2, 10)));
   }
   for (const [id, entries] of Object.entries(PLANTED_QUEUES)) {
     state.queuePermissions.set(id, structuredClone(entries));
@@ -65073,23 +65273,22 @@ function addPlanted(state) {
     ])
   );
   state.filesets.set(PLANTED_FILESET_ID, files);
-  const workflows = [
-    {
+  state.workflows.push(
+    makeWorkflow({
       id: "wf-unnamed",
       name: "",
       description: "Created by an import script without a name",
-      status: "ACTIVE",
-      createdAt: "2025-04-01T07:00:00.000Z"
-    },
-    {
+      owner: "7",
+      createdOn: "2025-04-01T07:00:00Z"
+    }),
+    makeWorkflow({
       id: "wf-nightly-refresh",
       name: "Nightly dataset refresh",
       description: "Indexes the finance datasets after the nightly load",
-      status: "ACTIVE",
-      createdAt: "2024-12-01T07:00:00.000Z"
-    }
-  ];
-  state.workflows.push(...workflows);
+      owner: "7",
+      createdOn: "2024-12-01T07:00:00Z"
+    })
+  );
   state.calculatedFields.invalid = 3;
   state.calculatedFields.invalidLink = 1;
 }
@@ -65158,9 +65357,13 @@ var DAY_MS = 864e5;
 function stream(seed, kind) {
   return createRandom((seed ^ Math.imul(kind + 1, 2654435761)) >>> 0);
 }
-function isoDay(rnd, fromDay, toDay) {
-  return new Date(EPOCH_2025 + rnd.int(fromDay, toDay) * DAY_MS + rnd.int(0, 23) * 36e5).toISOString();
+function dayMillis(rnd, fromDay, toDay) {
+  return EPOCH_2025 + rnd.int(fromDay, toDay) * DAY_MS + rnd.int(0, 23) * 36e5;
 }
+function isoDay(rnd, fromDay, toDay) {
+  return new Date(dayMillis(rnd, fromDay, toDay)).toISOString();
+}
+var VIEWLESS_EVERY = 4;
 function emptyState() {
   return {
     schedules: [],
@@ -65206,7 +65409,7 @@ function addCards(state, rnd, count) {
     const id = FILLER_ID_BASE.card + i;
     state.cards.add(String(id));
     const certified = i % 2 === 0;
-    state.certifications.set(`CARD:${id}`, makeCertification(certified ? "ACTIVE" : null, isoDay(rnd, 0, 300)));
+    state.certifications.set(`CARD:${id}`, makeCertification(certified ? "ACTIVE" : null, dayMillis(rnd, 0, 300)));
     if (certified) active.push(id);
   }
   return active;
@@ -65231,8 +65434,9 @@ function addSchedules(state, rnd, count, activeCards) {
         minOfHour: rnd.pick([0, 15, 30, 45]),
         timezone: rnd.pick(FILLER_TIMEZONES),
         enabled: rnd.chance(0.85),
-        startDate: isoDay(rnd, -400, 100),
-        nextRunDate: isoDay(rnd, 500, 560)
+        startDate: dayMillis(rnd, -400, 100),
+        nextRunDate: dayMillis(rnd, 500, 560),
+        viewless: i % VIEWLESS_EVERY === VIEWLESS_EVERY - 1
       })
     );
   }
@@ -65254,7 +65458,7 @@ function addDatasets(state, rnd, count) {
     }
     state.datasetAccess.set(id, makeAccessList(list));
     state.datasetTags.set(id, [.../* @__PURE__ */ new Set([rnd.pick(TAGS), rnd.pick(TAGS)])].slice(0, rnd.int(0, 2)));
-    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certified ? "ACTIVE" : null, isoDay(rnd, 0, 300)));
+    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certified ? "ACTIVE" : null, dayMillis(rnd, 0, 300)));
   }
 }
 function addQueues(state, rnd, count) {
@@ -65267,7 +65471,7 @@ function addQueues(state, rnd, count) {
       const permissions = [.../* @__PURE__ */ new Set([rnd.pick(NON_ADMIN), rnd.pick(NON_ADMIN)])];
       entries.push({ id: uid, name: uname, type: "USER", permissions });
     }
-    state.queuePermissions.set(`q-${String(i + 1).padStart(4, "0")}`, entries);
+    state.queuePermissions.set(rnd.uuid(), entries);
   }
 }
 function addDataFiles(state, rnd, count) {
@@ -65275,7 +65479,10 @@ function addDataFiles(state, rnd, count) {
     const id = String(FILLER_ID_BASE.dataFile + i);
     state.dataFiles.add(id);
     const [uid] = rnd.pick(USERS);
-    state.dataFilePermissions.set(id, { publicAccess: false, entries: [{ entityId: uid, grant: "READ", pass: "NONE" }] });
+    state.dataFilePermissions.set(id, {
+      publicAccess: false,
+      entries: [{ entityType: "USER", entityId: uid, grant: "READ", pass: "NONE" }]
+    });
   }
 }
 function addFilesets(state, rnd, count, filesPer) {
@@ -65306,14 +65513,15 @@ function addFilesets(state, rnd, count, filesPer) {
 function addWorkflows(state, rnd, count) {
   for (let i = 0; i < count; i++) {
     const subject = rnd.pick(SUBJECTS);
-    const workflow2 = {
-      id: `wf-${String(i + 1).padStart(4, "0")}`,
-      name: `${subject} ${rnd.pick(["approval", "refresh", "alerting", "handoff"])} ${i + 1}`,
-      description: `Generated ${subject.toLowerCase()} workflow`,
-      status: rnd.pick(["ACTIVE", "ACTIVE", "DRAFT"]),
-      createdAt: isoDay(rnd, -300, 120)
-    };
-    state.workflows.push(workflow2);
+    state.workflows.push(
+      makeWorkflow({
+        id: rnd.uuid(),
+        name: `${subject} ${rnd.pick(["approval", "refresh", "alerting", "handoff"])} ${i + 1}`,
+        description: `Generated ${subject.toLowerCase()} workflow`,
+        owner: rnd.pick(USERS)[0],
+        createdOn: isoDay(rnd, -300, 120)
+      })
+    );
   }
 }
 function addCalculatedFields(state, rnd) {
@@ -65436,7 +65644,12 @@ function dataFilePermissionsBody(raw) {
     for (const key of ["entityId", "grant", "pass"]) {
       if (typeof entry2[key] !== "string") throw new HttpError(400, `entries[${i}].${key} must be a string`);
     }
-    return { entityId: entry2.entityId, grant: entry2.grant, pass: entry2.pass };
+    const { entityType } = entry2;
+    if (entityType !== void 0 && entityType !== "USER" && entityType !== "GROUP") {
+      throw new HttpError(400, `entries[${i}].entityType must be USER or GROUP, got ${JSON.stringify(entityType)}`);
+    }
+    const kept = { entityId: entry2.entityId, grant: entry2.grant, pass: entry2.pass };
+    return entityType === void 0 ? kept : { entityType, ...kept };
   });
   return { publicAccess: body2.publicAccess, entries };
 }
@@ -65456,11 +65669,19 @@ function requireDataset(ctx) {
 }
 function createDatasetTags2(ctx) {
   const id = requireDataset(ctx);
-  const tags = tagsBody(ctx.body);
-  const current = ctx.state.datasetTags.get(id) ?? [];
-  for (const tag2 of tags) if (!current.includes(tag2)) current.push(tag2);
-  ctx.state.datasetTags.set(id, current);
-  return emptyOk();
+  ctx.state.datasetTags.set(id, [...new Set(tagsBody(ctx.body))]);
+  return ok({});
+}
+function getDataset2(ctx) {
+  const id = requireDataset(ctx);
+  const access3 = ctx.state.datasetAccess.get(id);
+  const owner = access3.list.find((e) => e.accessLevel === "OWNER");
+  return ok({
+    id,
+    name: id,
+    owner: owner ? { id: owner.id, name: owner.name ?? null, type: owner.type } : null,
+    tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? [])
+  });
 }
 function getDatasetPermissions2(ctx) {
   return ok(ctx.state.datasetAccess.get(requireDataset(ctx)));
@@ -65494,8 +65715,20 @@ function duplicateDataFile2(ctx) {
 // src/sandbox/api-queues.ts
 function updateQueuePermissions2(ctx) {
   const id = ctx.params.queueId;
-  if (!ctx.state.queuePermissions.has(id)) throw new HttpError(404, `Queue ${id} not found`);
-  ctx.state.queuePermissions.set(id, queuePermissionsBody(ctx.body));
+  const current = ctx.state.queuePermissions.get(id);
+  if (!current) throw new HttpError(404, `Queue ${id} not found`);
+  const next = [...current];
+  for (const entry2 of queuePermissionsBody(ctx.body)) {
+    const at = next.findIndex((e) => e.id === entry2.id && e.type === entry2.type);
+    if (entry2.permissions.length === 0) {
+      if (at !== -1) next.splice(at, 1);
+    } else if (at === -1) {
+      next.push(entry2);
+    } else {
+      next[at] = entry2;
+    }
+  }
+  ctx.state.queuePermissions.set(id, next);
   return emptyOk();
 }
 
@@ -65522,7 +65755,10 @@ var ROUTES = [
     getCertificationStatus2
   ),
   route("GET", `${WORKFLOW_PREFIX}/v1/workflows`, "listWorkflows", listWorkflows2, "workflow"),
-  route("GET", `${WORKFLOW_PREFIX}/v1/workflows/:workflowId`, void 0, getWorkflow, "workflow")
+  route("GET", `${WORKFLOW_PREFIX}/v1/workflows/:workflowId`, void 0, getWorkflow, "workflow"),
+  // Beyond the spec (README "Beyond the spec").
+  route("GET", "/api/data/v3/datasources/:datasetId", "getDataset", getDataset2),
+  route("GET", "/api/workflow/v1/models", "listWorkflowModels", listWorkflowModels2)
 ];
 function matchRoute(method, pathname) {
   const raw = pathname.split("/").slice(1);
@@ -65556,7 +65792,6 @@ function matchSegments(pattern, raw) {
 }
 
 // src/sandbox/server.ts
-var DEVELOPER_TOKEN_HEADER_LOWER = DEVELOPER_TOKEN_HEADER.toLowerCase();
 var MAX_BODY_BYTES = 1048576;
 var MALFORMED_JSON_BODY = '{"items": [{"id": 1, "title": "cut off';
 function checkSize(size) {
@@ -65571,8 +65806,10 @@ async function startSandbox(options = {}) {
   if (!Number.isInteger(seed)) throw new RangeError("sandbox seed must be an integer");
   const token = options.token ?? `sbx_${randomBytes(16).toString("hex")}`;
   const workflowToken = options.workflowToken ?? token;
+  const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   const switches = {
     workflowGrant: options.workflowGrant ?? true,
+    adminGrant: options.adminGrant ?? true,
     misconfiguredStatus: options.misconfiguredStatus ?? 200,
     ignoreSkip: options.ignoreSkip ?? false
   };
@@ -65590,7 +65827,7 @@ async function startSandbox(options = {}) {
     setFaults: (f2) => faults.set(f2),
     scriptFault: (operation, fault, times = 1) => faults.script(operation, fault, times),
     configure: (o3) => {
-      for (const key of ["workflowGrant", "misconfiguredStatus", "ignoreSkip"]) {
+      for (const key of ["workflowGrant", "adminGrant", "misconfiguredStatus", "ignoreSkip"]) {
         if (o3[key] !== void 0) switches[key] = o3[key];
       }
     },
@@ -65635,9 +65872,11 @@ async function startSandbox(options = {}) {
   }
   function authenticate(route2, req) {
     if (route2.auth === "developer") {
-      const given = req.headers[DEVELOPER_TOKEN_HEADER_LOWER];
-      if (given === void 0) return errorReply(401, "Missing developer token header X-SERVICE-Developer-Token");
-      return given === token ? void 0 : errorReply(401, "Invalid developer token");
+      const given = req.headers[tokenHeader.toLowerCase()];
+      if (given === void 0) return errorReply(401, `Missing developer token header ${tokenHeader}`);
+      if (given !== token) return errorReply(401, "Invalid developer token");
+      if (route2.operation === "listWorkflowModels" && !switches.workflowGrant) return errorReply(403, "Forbidden", true);
+      return void 0;
     }
     const authorization = req.headers.authorization;
     if (authorization === void 0) return errorReply(401, "Missing Authorization header with a Bearer token");
@@ -65704,7 +65943,8 @@ var SINGLE_OPERATIONS = [
   "getCalculatedFieldStatistics",
   "getFileByPath",
   "getCertificationStatus",
-  "listWorkflows"
+  "listWorkflows",
+  "getDataset"
 ];
 var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 function errorProblem(e) {
@@ -65827,11 +66067,13 @@ function replayApi(snapshot) {
     getFileByPath: single("getFileByPath"),
     getCertificationStatus: single("getCertificationStatus"),
     listWorkflows: single("listWorkflows"),
+    getDataset: single("getDataset"),
     createDatasetTags: refuse("createDatasetTags", "POST"),
     updateQueuePermissions: refuse("updateQueuePermissions", "POST"),
     updateFilePermissions: refuse("updateFilePermissions", "PUT"),
     indexDataset: refuse("indexDataset", "POST"),
     duplicateDataFile: refuse("duplicateDataFile", "POST"),
+    send: async (request) => refuse(request.operation, request.method)(),
     stats: () => ({ requests: 0, retries: 0, failed: 0 })
   };
 }
@@ -65857,6 +66099,12 @@ function markEmptyScope(run2, config, collected) {
     return { ...r3, status: "skipped" };
   });
   return warnings;
+}
+function narrowScheduleWarning(prepared) {
+  const filter = prepared.config.scope.scheduleFilter;
+  const reads = prepared.selected.some((p2) => p2.def.resource === "reportSchedule" || p2.def.resource === "card");
+  if (!reads || filter === void 0 || filter === "ALL") return [];
+  return [`report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`];
 }
 async function prepareRun(options) {
   const cwd = options.cwd ?? process.cwd();
@@ -65929,7 +66177,7 @@ async function prepareRun(options) {
   if (problems.length > 0) throw new InputError(problems);
   return { config, cwd, policies, selected, waivers, baseline };
 }
-function connectionProblems(config, selected = []) {
+function connectionProblems(config) {
   const missing = [];
   if (!config.instance.baseUrl) {
     missing.push(
@@ -65942,15 +66190,6 @@ function connectionProblems(config, selected = []) {
   if (!config.instance.token) {
     missing.push(
       problem("STEWARD_TOKEN", "no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml")
-    );
-  }
-  const needsWorkflows = selected.filter((p2) => p2.def.resource === "workflow").map((p2) => p2.id);
-  if (!config.instance.workflowUrl && needsWorkflows.length > 0) {
-    missing.push(
-      problem(
-        "STEWARD_WORKFLOW_URL",
-        `${needsWorkflows.join(", ")} read${needsWorkflows.length === 1 ? "s" : ""} the workflow API: set STEWARD_WORKFLOW_URL (or instance.workflowUrl in steward.yaml, or --workflow-url), or leave ${needsWorkflows.length === 1 ? "it" : "them"} out with --only`
-      )
     );
   }
   if (missing.length > 0 && !config.file) {
@@ -65968,6 +66207,8 @@ async function openConnection(options, prepared) {
     workflowToken: workflowToken2 ?? void 0,
     concurrency: config.concurrency,
     requestsPerSecond: config.requestsPerSecond ?? void 0,
+    tokenHeader: config.instance.tokenHeader ?? void 0,
+    pageSize: config.instance.pageSize ?? options.client?.pageSize,
     onRequest: options.onRequest
   });
   if (options.from) {
@@ -65981,7 +66222,7 @@ async function openConnection(options, prepared) {
     const api = client(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
     return { api, instance: sandbox.baseUrl, readOnly: false, close: () => sandbox.close() };
   }
-  const missing = connectionProblems(config, prepared.selected);
+  const missing = connectionProblems(config);
   if (missing.length > 0) throw new InputError(missing);
   const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
   return { api: client(baseUrl, token, workflowUrl, workflowToken), instance: baseUrl, readOnly: false, close: async () => {
@@ -66014,7 +66255,7 @@ async function evaluateOn(options, prepared, connection) {
       options.onProgress?.(e);
     }
   });
-  const warnings = markEmptyScope(run2, prepared.config, collected);
+  const warnings = [...markEmptyScope(run2, prepared.config, collected), ...narrowScheduleWarning(prepared)];
   if (options.writeBaseline) {
     const file = path6.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path6.dirname(file), { recursive: true });
@@ -67120,16 +67361,7 @@ function manifestSha256(file) {
   }
 }
 async function send(options, change2) {
-  const kind = options.kinds[change2.resource.kind];
-  if (!kind) throw new Error(`unknown resource kind ${change2.resource.kind}`);
-  if (change2.type === "action") {
-    const fix = change2.fix ? kind.fixes[change2.fix.name] : void 0;
-    if (!fix?.sendFix) throw new Error(`${kind.name} has no fix "${change2.fix?.name}" to send`);
-    await fix.sendFix(options.api, change2.before, change2.fix.value);
-    return;
-  }
-  if (!kind.send) throw new Error(`${kind.name} resources cannot be written`);
-  await kind.send(options.api, change2.after);
+  await options.api.send(change2.request);
 }
 function journalEntry(plan2, change2) {
   return {
@@ -67349,12 +67581,14 @@ async function planResource(input, findings, fixOf) {
     for (const b of result2.blocked) notPlanned2.push(refuse(b.findings, b.reason));
     if (result2.change) changes.push(result2.change);
   }
-  changes.push(...planActions(resource2, actionSteps, manifest));
+  const actions = await planActions(input, kind, resource2, actionSteps, manifest);
+  changes.push(...actions.changes);
+  for (const b of actions.blocked) notPlanned2.push(refuse(b.findings, b.reason));
   return { changes, notPlanned: notPlanned2 };
 }
 async function planState(input, resource2, kind, steps, manifest) {
   const all = (reason) => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
-  if (!kind.write || !kind.send) return all(`${kind.name} resources cannot be written`);
+  if (!kind.write) return all(`${kind.name} resources cannot be written`);
   const before = resource2.doc;
   let original;
   try {
@@ -67419,7 +67653,7 @@ async function planState(input, resource2, kind, steps, manifest) {
     findings: findings.map((f2) => f2.fingerprint),
     resource: findings[0].resource,
     manifest,
-    request: kind.write(after),
+    request: kind.write(after, before),
     before,
     after,
     diff,
@@ -67434,10 +67668,26 @@ function orderSteps(steps) {
     return bi2 - ai || a.i - b.i;
   }).map((o3) => o3.step);
 }
-function planActions(resource2, steps, manifest) {
+async function withReads(input, kind, resource2, fix) {
+  const missing = (fix.reads ?? []).filter((name) => !Object.hasOwn(resource2.doc, name));
+  if (missing.length === 0) return resource2.doc;
+  if (!input.api) throw new Error(`it needs the current ${missing.join(", ")}, and this plan has no API to read them`);
+  const doc2 = { ...resource2.doc };
+  for (const name of missing) doc2[name] = await kind.parts[name].load(input.api, resource2);
+  return doc2;
+}
+async function planActions(input, kind, resource2, steps, manifest) {
   const byRequest = /* @__PURE__ */ new Map();
+  const blocked = [];
   for (const { finding: finding2, name, fix, value } of steps) {
-    const request = fix.request(resource2.doc, value);
+    let doc2;
+    try {
+      doc2 = await withReads(input, kind, resource2, fix);
+    } catch (err) {
+      blocked.push({ findings: [finding2], reason: `fix "${name}" could not be planned: ${err.message}` });
+      continue;
+    }
+    const request = fix.request(doc2, value);
     const key = JSON.stringify(request);
     const existing = byRequest.get(key);
     if (existing) {
@@ -67452,14 +67702,14 @@ function planActions(resource2, steps, manifest) {
       resource: finding2.resource,
       manifest,
       request,
-      before: resource2.doc,
-      after: resource2.doc,
+      before: doc2,
+      after: doc2,
       diff: [`${name}: ${JSON.stringify(value)}`],
       warnings: fix.warning ? [fix.warning] : [],
       fix: { name, value }
     });
   }
-  return [...byRequest.values()];
+  return { changes: [...byRequest.values()], blocked };
 }
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
@@ -67678,7 +67928,8 @@ async function planRunFixes(evaluation, connection, options) {
     check: createDocChecker(prepared.selected, now),
     allowOptIn: options.allowOptIn,
     instance: connection.instance,
-    now
+    now,
+    api: connection.api
   });
 }
 

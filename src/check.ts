@@ -121,6 +121,14 @@ function markEmptyScope(run: RunResult, config: Config, collected: Map<string, n
   return warnings;
 }
 
+/** A schedule list narrowed by instance.scheduleFilter checks only part of the instance: said every run. */
+function narrowScheduleWarning(prepared: PreparedRun): string[] {
+  const filter = prepared.config.scope.scheduleFilter;
+  const reads = prepared.selected.some((p) => p.def.resource === 'reportSchedule' || p.def.resource === 'card');
+  if (!reads || filter === undefined || filter === 'ALL') return [];
+  return [`report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`];
+}
+
 /** Loads and validates config, policies, params, manifests, waivers and baseline. */
 export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   const cwd = options.cwd ?? process.cwd();
@@ -204,7 +212,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
 }
 
 /** What a live run needs and lacks, said in terms of what the user can set. */
-export function connectionProblems(config: Config, selected: readonly CompiledPolicy[] = []): InputProblem[] {
+export function connectionProblems(config: Config): InputProblem[] {
   const missing: InputProblem[] = [];
   if (!config.instance.baseUrl) {
     missing.push(
@@ -217,17 +225,6 @@ export function connectionProblems(config: Config, selected: readonly CompiledPo
   if (!config.instance.token) {
     missing.push(
       problem('STEWARD_TOKEN', 'no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml'),
-    );
-  }
-  // The workflow API lives on another host: a selected workflow policy without it is a config
-  // gap known before any request, not an API failure found half-way.
-  const needsWorkflows = selected.filter((p) => p.def.resource === 'workflow').map((p) => p.id);
-  if (!config.instance.workflowUrl && needsWorkflows.length > 0) {
-    missing.push(
-      problem(
-        'STEWARD_WORKFLOW_URL',
-        `${needsWorkflows.join(', ')} read${needsWorkflows.length === 1 ? 's' : ''} the workflow API: set STEWARD_WORKFLOW_URL (or instance.workflowUrl in steward.yaml, or --workflow-url), or leave ${needsWorkflows.length === 1 ? 'it' : 'them'} out with --only`,
-      ),
     );
   }
   // Nothing configured at all: the way to start is `steward init`.
@@ -259,6 +256,8 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
       workflowToken: workflowToken ?? undefined,
       concurrency: config.concurrency,
       requestsPerSecond: config.requestsPerSecond ?? undefined,
+      tokenHeader: config.instance.tokenHeader ?? undefined,
+      pageSize: config.instance.pageSize ?? options.client?.pageSize,
       onRequest: options.onRequest,
     });
   if (options.from) {
@@ -271,7 +270,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
     const api = client(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
     return { api, instance: sandbox.baseUrl, readOnly: false, close: () => sandbox.close() };
   }
-  const missing = connectionProblems(config, prepared.selected);
+  const missing = connectionProblems(config);
   if (missing.length > 0) throw new InputError(missing);
   const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
   return { api: client(baseUrl!, token!, workflowUrl, workflowToken), instance: baseUrl!, readOnly: false, close: async () => {} };
@@ -312,7 +311,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
       options.onProgress?.(e);
     },
   });
-  const warnings = markEmptyScope(run, prepared.config, collected);
+  const warnings = [...markEmptyScope(run, prepared.config, collected), ...narrowScheduleWarning(prepared)];
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });

@@ -27,5 +27,6 @@ export async function planRunFixes(evaluation: Evaluation, connection: Connectio
     allowOptIn: options.allowOptIn,
     instance: connection.instance,
     now,
+    api: connection.api,
   });
 }

@@ -3,11 +3,30 @@
 // "Assumptions" section lists these.
 import type { ScheduleFilter, ScheduleOrderBy } from './types.js';
 
-/** Header carrying the developer token on endpoints 1–11 (api-spec "Authentication"). */
+/**
+ * Header carrying the developer token on endpoints 1–11 (api-spec "Authentication"). The spec's
+ * name stands in for the real platform's (`X-DOMO-Developer-Token` in its developer portal):
+ * `instance.tokenHeader` in steward.yaml sets it.
+ */
 export const DEVELOPER_TOKEN_HEADER = 'X-SERVICE-Developer-Token';
 
 /** Path of the workflow list below the workflow base URL (api-spec endpoint 12). */
 export const WORKFLOWS_PATH = '/v1/workflows';
+
+/**
+ * Beyond the spec: the instance host's documented workflow list (developer token, a bare array
+ * of models with a string `id`; the platform's Product API reference and a captured answer).
+ * Used when no workflow URL is configured. Paged with limit/skip like the schedule list; a
+ * server that ignores skip repeats its first page, which ends the read as incomplete.
+ */
+export const WORKFLOW_MODELS_PATH = '/api/workflow/v1/models';
+
+/**
+ * Beyond the spec: the dataset object, whose `tags` field is a JSON-encoded array of strings
+ * (a community library's printed live answer). The tag POST replaces the list, so the `tag`
+ * fix reads this first and sends the union.
+ */
+export const DATASET_PATH = '/api/data/v3/datasources/{datasetId}';
 
 /**
  * Items per limit/skip page. The misconfigured endpoint's documented default is 100; public
@@ -37,14 +56,31 @@ export const SCHEDULE_QUERY_PARAMS = {
   isAscending: 'isAscending',
 } as const;
 
-/** ALL needs an admin token and is what a compliance run wants (DESIGN §2). */
+/**
+ * ALL is what a compliance run wants. The platform's reference lists USER, RECIPIENT and OWNER
+ * for this endpoint (documented default USER); ALL is a member of the same filter family gated
+ * on the content admin grant (a public client asks for ALL and falls back to USER on 403). A
+ * refusal (400/403) is an error naming the grant and `instance.scheduleFilter`, never a pass
+ * over the caller's own schedules.
+ */
 export const SCHEDULE_FILTER_DEFAULT: ScheduleFilter = 'ALL';
+
+/** The grant that separates ALL from the caller's own schedules (a public client's comment). */
+export const SCHEDULE_ALL_GRANT = 'content admin (content.admin)';
 
 /** Always sent: paging by skip without orderBy repeats and drops rows (DESIGN §2). */
 export const SCHEDULE_ORDER_BY_DEFAULT: ScheduleOrderBy = 'title';
 
 /** Sent with orderBy so the order is fully specified. */
 export const SCHEDULE_ASCENDING_DEFAULT = true;
+
+/**
+ * Titles repeat and the platform's sort is not stable for equal keys across pages (a
+ * practitioner's notes: a harvest returned totalHits rows but fewer distinct ids). Every listing
+ * is read de-duplicated by id: an id seen on an earlier page ends it as incomplete (exit 3),
+ * never a silent pass over rows it skipped.
+ */
+export const REPEATED_ID_ENDS_LISTING = 'an id repeated across pages makes the listing incomplete';
 
 /** Query parameter carrying the file's path on "get file by path" (api-spec: name not shown). */
 export const FILE_PATH_QUERY_PARAM = 'path';
@@ -57,6 +93,12 @@ export const WORKFLOW_LIST_SHAPE = 'JSON array of objects with at least a string
 
 /** Statuses retried (DESIGN §2). 501 is never retried: the server will not learn the method. */
 export const RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+/**
+ * Error bodies on the instance host often carry no `message`: `{status, statusReason, toe}`
+ * (`toe` is the platform's trace id). Messages then say the status reason and the trace id.
+ */
+export const ERROR_TRACE_FIELD = 'toe';
 
 /** Defaults of ClientOptions. */
 export const CLIENT_DEFAULTS = {

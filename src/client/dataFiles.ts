@@ -1,5 +1,6 @@
 // Endpoints 5 and 10: data-file permissions (replace) and duplicate.
 import type { Transport } from './http.js';
+import { WRITES } from './writes.js';
 import type { DataFile, DataFilePermissions } from './types.js';
 
 /** Replaces the file's permissions; the documented answer is `{}`, any 2xx body is success. */
@@ -10,8 +11,7 @@ export function updateFilePermissions(
 ): Promise<void> {
   return transport.write({
     operation: 'updateFilePermissions',
-    method: 'PUT',
-    path: '/api/data/v1/data-files/{dataFileId}/permissions',
+    ...WRITES.updateFilePermissions,
     params: { dataFileId },
     body,
   });

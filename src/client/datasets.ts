@@ -1,13 +1,14 @@
 // Endpoints 3, 6 and 9: dataset tags, access list, index request.
+import { DATASET_PATH } from './assumptions.js';
 import type { Transport } from './http.js';
-import type { DatasetAccessList } from './types.js';
+import { WRITES } from './writes.js';
+import type { DatasetAccessList, DatasetDetails } from './types.js';
 
-/** May replace the dataset's tag list rather than add to it (DESIGN §2); the answer body is ignored. */
+/** Replaces the dataset's tag list (the platform's own library says so); the answer body is ignored. */
 export function createDatasetTags(transport: Transport, datasetId: string, tags: string[]): Promise<void> {
   return transport.write({
     operation: 'createDatasetTags',
-    method: 'POST',
-    path: '/api/data/ui/v3/datasources/{datasetId}/tags',
+    ...WRITES.createDatasetTags,
     params: { datasetId },
     body: tags,
   });
@@ -25,8 +26,17 @@ export function getDatasetPermissions(transport: Transport, datasetId: string): 
 export function indexDataset(transport: Transport, datasetId: string): Promise<void> {
   return transport.write({
     operation: 'indexDataset',
-    method: 'POST',
-    path: '/api/query/v1/datasources/{datasetId}',
+    ...WRITES.indexDataset,
+    params: { datasetId },
+  });
+}
+
+/** Beyond the spec (DATASET_PATH): the dataset object, read for its tags. */
+export function getDataset(transport: Transport, datasetId: string): Promise<DatasetDetails> {
+  return transport.getJson<DatasetDetails>({
+    operation: 'getDataset',
+    method: 'GET',
+    path: DATASET_PATH,
     params: { datasetId },
   });
 }

@@ -91,9 +91,10 @@ export const WORKFLOW_STATUS_MEANING: Readonly<Record<number, string>> = {
   404: "the workflow does not exist or the token's user cannot see it",
 };
 
-/** What a 401 means on endpoints 1–11. */
-export const DEVELOPER_TOKEN_401_MEANING =
-  'missing or invalid developer token (sent in X-SERVICE-Developer-Token)';
+/** What a 401 means on endpoints 1–11, naming the header the token was sent in. */
+export function developerToken401(header: string): string {
+  return `missing or invalid developer token (sent in ${header})`;
+}
 
 /** `[GET] "/path": ` — the request part of a message. */
 export function requestLabel(method: string, path: string): string {

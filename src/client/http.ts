@@ -3,11 +3,11 @@
 // the run's GET memo, counters, the request log, and failures turned into ApiError.
 import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
-import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, RETRY_STATUS_CODES } from './assumptions.js';
+import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, RETRY_STATUS_CODES } from './assumptions.js';
 import {
   ApiError,
   type ApiErrorInit,
-  DEVELOPER_TOKEN_401_MEANING,
+  developerToken401,
   redactSecrets,
   requestLabel,
   WORKFLOW_STATUS_MEANING,
@@ -67,6 +67,7 @@ export function createTransport(options: ClientOptions): Transport {
   const baseDelayMs = options.retryBaseDelayMs ?? CLIENT_DEFAULTS.retryBaseDelayMs;
   const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
   const workflowToken = options.workflowToken ?? options.token;
+  const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   const secrets = [options.token, workflowToken];
   const redact = (text: string) => redactSecrets(text, secrets);
   // intervalCap 1 every 1000/rps ms spaces starts evenly (and allows fractional rates).
@@ -87,7 +88,7 @@ export function createTransport(options: ClientOptions): Transport {
   const latchOf = (spec: RequestSpec) => spec.api ?? 'instance';
   function refusedTokenError(spec: RequestSpec, attempts: number): ApiError | undefined {
     if (!refused[latchOf(spec)]) return undefined;
-    const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[401] : DEVELOPER_TOKEN_401_MEANING;
+    const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[401] : developerToken401(tokenHeader);
     return fail(spec, {
       kind: 'http',
       status: 401,
@@ -199,7 +200,7 @@ export function createTransport(options: ClientOptions): Transport {
     const call: CallState = { attempts: 0, lastTimedOut: false };
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.api === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
-    else headers[DEVELOPER_TOKEN_HEADER] = options.token;
+    else headers[tokenHeader] = options.token;
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
       const response = await $fetch.raw<string, 'text'>(url, {
@@ -266,7 +267,7 @@ export function createTransport(options: ClientOptions): Transport {
       const status = response.status;
       // Redacted before the excerpt is cut, so no cut can leave a prefix of a secret behind.
       const apiMessage = messageOf(redact(String(error.data ?? '')));
-      const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[status] : status === 401 ? DEVELOPER_TOKEN_401_MEANING : undefined;
+      const meaning = statusMeaning(spec, status, tokenHeader);
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ''}` : (apiMessage ?? '');
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
       return fail(spec, {
@@ -342,17 +343,36 @@ export function createTransport(options: ClientOptions): Transport {
   };
 }
 
+/** What a status means for this request, where the platform documents it. */
+function statusMeaning(spec: RequestSpec, status: number, tokenHeader: string): string | undefined {
+  if (spec.api === 'workflow') return WORKFLOW_STATUS_MEANING[status];
+  if (status === 401) return developerToken401(tokenHeader);
+  // The instance host's workflow models need the same Workflow API grant.
+  if (spec.operation === 'listWorkflowModels' && status === 403) return WORKFLOW_STATUS_MEANING[403];
+  return undefined;
+}
+
 /** Encodes one path segment; `/` and `%` stay inside it. Dot segments are refused in resolve(). */
 function encodeSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-/** The body's `message` when it is JSON with one, else a short excerpt of the text. */
+/**
+ * The body's `message` when it is JSON with one; else, for the instance host's
+ * `{status, statusReason, toe}`, the status reason and the trace id; else a short excerpt.
+ */
 function messageOf(text: string): string | undefined {
   if (text.trim() === '') return undefined;
   try {
-    const body = JSON.parse(text) as { message?: unknown };
-    if (body && typeof body === 'object' && typeof body.message === 'string') return body.message;
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (body && typeof body === 'object') {
+      if (typeof body.message === 'string') return body.message;
+      const trace = body[ERROR_TRACE_FIELD];
+      if (typeof body.statusReason === 'string' || typeof trace === 'string') {
+        const reason = typeof body.statusReason === 'string' ? body.statusReason : 'no message';
+        return typeof trace === 'string' ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
+      }
+    }
   } catch {
     // not JSON: some 404s are HTML or plain text
   }

@@ -3,24 +3,26 @@ import { CLIENT_DEFAULTS } from './assumptions.js';
 import { getCalculatedFieldStatistics } from './calculatedFields.js';
 import { getCertificationStatus } from './certification.js';
 import { duplicateDataFile, updateFilePermissions } from './dataFiles.js';
-import { createDatasetTags, getDatasetPermissions, indexDataset } from './datasets.js';
+import { createDatasetTags, getDataset, getDatasetPermissions, indexDataset } from './datasets.js';
 import { getFileByPath } from './filesets.js';
 import { createTransport } from './http.js';
 import { updateQueuePermissions } from './queues.js';
 import { getMisconfiguredReports, listReportSchedules } from './reportSchedules.js';
 import type { ClientOptions, InstanceApi } from './types.js';
-import { listWorkflows } from './workflows.js';
+import { listWorkflowModels, listWorkflows } from './workflows.js';
+import { sendWrite } from './writes.js';
 
 export * from './assumptions.js';
 export { ApiError, type ApiErrorKind, isApiError, redactSecrets } from './errors.js';
 export type * from './types.js';
 export { OPERATION_IDS, QUEUE_PERMISSIONS } from './types.js';
+export { badWriteRequest, WRITES, writeRequest } from './writes.js';
 
 export function createClient(options: ClientOptions): InstanceApi {
   const t = createTransport(options);
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
   return {
-    listReportSchedules: (query) => listReportSchedules(t, pageSize, query),
+    listReportSchedules: (query) => listReportSchedules(t, { pageSize, filter: options.scheduleFilter }, query),
     getMisconfiguredReports: () => getMisconfiguredReports(t, pageSize),
     createDatasetTags: (datasetId, tags) => createDatasetTags(t, datasetId, tags),
     updateQueuePermissions: (queueId, entries) => updateQueuePermissions(t, queueId, entries),
@@ -31,7 +33,9 @@ export function createClient(options: ClientOptions): InstanceApi {
     indexDataset: (datasetId) => indexDataset(t, datasetId),
     duplicateDataFile: (dataFileId) => duplicateDataFile(t, dataFileId),
     getCertificationStatus: (entityType, entityId) => getCertificationStatus(t, entityType, entityId),
-    listWorkflows: () => listWorkflows(t),
+    listWorkflows: () => (options.workflowUrl ? listWorkflows(t) : listWorkflowModels(t, pageSize)),
+    getDataset: (datasetId) => getDataset(t, datasetId),
+    send: (request) => sendWrite(t, request),
     stats: () => t.stats(),
   };
 }

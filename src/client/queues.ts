@@ -1,5 +1,6 @@
-// Endpoint 4: queue permissions (the body replaces the whole list).
+// Endpoint 4: queue permissions (each entry sets its entity's permissions; [] removes them).
 import type { Transport } from './http.js';
+import { WRITES } from './writes.js';
 import type { QueuePermissionEntry } from './types.js';
 
 /** The answer is a success message or an empty body: any 2xx is success. */
@@ -10,8 +11,7 @@ export function updateQueuePermissions(
 ): Promise<void> {
   return transport.write({
     operation: 'updateQueuePermissions',
-    method: 'POST',
-    path: '/api/queues/v1/{queueId}/permissions',
+    ...WRITES.updateQueuePermissions,
     params: { queueId },
     body: entries,
   });

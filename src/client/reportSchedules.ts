@@ -7,11 +7,11 @@ import {
 } from './assumptions.js';
 import type { Transport } from './http.js';
 import { pages } from './pagination.js';
-import type { MisconfiguredReport, ReportSchedule, ScheduleQuery } from './types.js';
+import type { MisconfiguredReport, ReportSchedule, ScheduleFilter, ScheduleQuery } from './types.js';
 
 export function listReportSchedules(
   transport: Transport,
-  defaultPageSize: number,
+  defaults: { pageSize: number; filter?: ScheduleFilter },
   query: ScheduleQuery = {},
 ): AsyncIterable<ReportSchedule[]> {
   return pages<ReportSchedule>(
@@ -21,13 +21,13 @@ export function listReportSchedules(
       method: 'GET',
       path: '/api/content/v1/reportschedules',
       query: {
-        [Q.filter]: query.filter ?? SCHEDULE_FILTER_DEFAULT,
+        [Q.filter]: query.filter ?? defaults.filter ?? SCHEDULE_FILTER_DEFAULT,
         [Q.title]: query.title,
         [Q.orderBy]: query.orderBy ?? SCHEDULE_ORDER_BY_DEFAULT,
         [Q.isAscending]: query.isAscending ?? SCHEDULE_ASCENDING_DEFAULT,
       },
     },
-    query.pageSize ?? defaultPageSize,
+    query.pageSize ?? defaults.pageSize,
   );
 }
 

@@ -1,5 +1,7 @@
-// JSON Schemas of the responses, derived from api-spec.md's tables: documented fields are
-// required and typed; extra fields are fine. A mismatch is "API drift", named by field.
+// JSON Schemas of the responses. They accept what the platform is documented or captured to
+// send (nulls, epoch-millisecond dates, extra fields, which stay in the documents) and stay
+// strict where steward itself relies on a value: ids, the fields a join or a fix uses, and the
+// list/object shape. A mismatch there is "API drift", named by field.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { OperationId } from './types.js';
 
@@ -8,53 +10,70 @@ type Schema = Record<string, unknown>;
 const int = { type: 'integer' };
 const str = { type: 'string' };
 const bool = { type: 'boolean' };
-const nullableStr = { type: ['string', 'null'] };
+const nullable = (type: string | string[]) => ({ type: [type, 'null'].flat() });
+const nullableInt = nullable('integer');
+const nullableStr = nullable('string');
+const nullableBool = nullable('boolean');
+/** ISO text or epoch milliseconds: both are seen for the platform's dates. */
+const date = nullable(['string', 'integer']);
 
-/** An object whose listed properties are all required; other properties are allowed. */
-function object(properties: Record<string, Schema>): Schema {
-  return { type: 'object', properties, required: Object.keys(properties) };
+/** An object: `required` must be present (and typed), `optional` typed when present; others pass. */
+function object(required: Record<string, Schema>, optional: Record<string, Schema> = {}): Schema {
+  return { type: 'object', properties: { ...optional, ...required }, required: Object.keys(required) };
 }
 
-const scheduleSettings = object({
-  frequency: str,
-  daysToRun: str,
-  hourOfDay: int,
-  minOfHour: int,
-  timezone: str,
-  enabled: bool,
-});
+/** The spec's schedule fields; `enabled` and `frequency` are what policies gate on. */
+const scheduleSettings = object(
+  { frequency: str, enabled: bool },
+  {
+    daysToRun: nullableStr,
+    hourOfDay: nullableInt,
+    minOfHour: nullableInt,
+    timezone: nullableStr,
+    startDate: date,
+    nextRunDate: date,
+  },
+);
 
-export const reportScheduleSchema = object({
-  id: int,
-  reportViewId: int,
-  pageId: int,
-  title: str,
-  viewName: str,
-  type: str,
-  ownerId: int,
-  embedViewId: int,
-  owner: bool,
-  cardCount: int,
-  recipientCount: int,
-  cardId: int,
-  schedule: scheduleSettings,
-});
+/**
+ * `id` joins the misconfigured list and `cardId` the cards, so both are typed; a captured
+ * schedule has `viewName`/`embedViewId` null and `pageId` 0, so the rest may be null.
+ */
+export const reportScheduleSchema = object(
+  { id: int, title: nullableStr, schedule: scheduleSettings },
+  {
+    reportViewId: nullableInt,
+    pageId: nullableInt,
+    viewName: nullableStr,
+    type: nullableStr,
+    ownerId: nullableInt,
+    embedViewId: nullableInt,
+    owner: nullableBool,
+    cardCount: nullableInt,
+    recipientCount: nullableInt,
+    cardId: nullableInt,
+  },
+);
 
-export const misconfiguredReportSchema = object({
-  id: int,
-  title: str,
-  schedule: object({ frequency: str, enabled: bool }),
-  active: bool,
-});
+/** Only `id` is joined on; the one public sample carries title, schedule and active. */
+export const misconfiguredReportSchema = object(
+  { id: int },
+  {
+    title: nullableStr,
+    schedule: { type: ['object', 'null'], properties: { frequency: nullableStr, enabled: nullableBool } },
+    active: nullableBool,
+  },
+);
 
 const principalType = { type: 'string', enum: ['USER', 'GROUP'] };
 
-export const datasetAccessListSchema = object({
-  list: { type: 'array', items: object({ type: principalType, id: str, accessLevel: str, name: str }) },
-  totalUserCount: int,
-  totalGroupCount: int,
-});
+/** `type`, `id` and `accessLevel` are what ownership policies read. */
+export const datasetAccessListSchema = object(
+  { list: { type: 'array', items: object({ type: principalType, id: str, accessLevel: str }, { name: nullableStr }) } },
+  { totalUserCount: nullableInt, totalGroupCount: nullableInt },
+);
 
+/** Matches the spec exactly in the platform's own sample: every counter an integer. */
 export const calculatedFieldStatisticsSchema = object({
   total: int,
   onDatasets: int,
@@ -66,57 +85,65 @@ export const calculatedFieldStatisticsSchema = object({
   archived: int,
 });
 
-/** indexStatus/indexReason are null on files never indexed (DESIGN §2). */
-export const filesetFileSchema = object({
-  id: str,
-  path: str,
-  name: str,
-  fileType: str,
-  contentType: str,
-  size: int,
-  created: str,
-  createdBy: int,
-  hash: str,
-  hashAlgorithm: str,
-  downloadUrl: str,
-  connectorKey: str,
-  indexStatus: nullableStr,
-  indexReason: nullableStr,
-});
+/** The reference types downloadUrl, connectorKey, indexStatus and indexReason `string | null`. */
+export const filesetFileSchema = object(
+  { id: str, path: str },
+  {
+    name: nullableStr,
+    fileType: nullableStr,
+    contentType: nullableStr,
+    size: nullableInt,
+    created: date,
+    createdBy: nullable(['integer', 'string']),
+    hash: nullableStr,
+    hashAlgorithm: nullableStr,
+    downloadUrl: nullableStr,
+    connectorKey: nullableStr,
+    indexStatus: nullableStr,
+    indexReason: nullableStr,
+  },
+);
 
-const revision = object({
-  dataFileRevisionId: int,
-  dataFileId: int,
-  contentType: str,
-  uploadUserId: int,
-  sizeBytes: int,
-  uploadTimeMillis: int,
-  md5Hash: str,
-  datetimeUploaded: int,
-  scanState: str,
-  sha256HashValue: str,
-});
+const revision = object(
+  {},
+  {
+    dataFileRevisionId: nullableInt,
+    dataFileId: nullableInt,
+    contentType: nullableStr,
+    uploadUserId: nullableInt,
+    sizeBytes: nullableInt,
+    uploadTimeMillis: nullableInt,
+    md5Hash: nullableStr,
+    datetimeUploaded: date,
+    scanState: nullableStr,
+    sha256HashValue: nullableStr,
+  },
+);
 
-export const dataFileSchema = object({
-  dataFileId: int,
-  name: str,
-  responsibleUserId: int,
-  currentRevision: revision,
-  datetimeCreated: int,
-  revisions: { type: 'array', items: revision },
-  existing: bool,
-});
+/** The new file's id is what a caller uses. */
+export const dataFileSchema = object(
+  { dataFileId: int },
+  {
+    name: nullableStr,
+    responsibleUserId: nullableInt,
+    currentRevision: { anyOf: [revision, { type: 'null' }] },
+    datetimeCreated: date,
+    revisions: { type: ['array', 'null'], items: revision },
+    existing: nullableBool,
+  },
+);
 
-/** state, metadata and updated may each be null (state null = never certified). */
-export const certificationStatusSchema = object({
-  tag: str,
-  state: nullableStr,
-  metadata: {},
-  updated: {},
-});
+/** state, metadata and updated may each be null (state null = never certified); updated is epoch ms. */
+export const certificationStatusSchema = object(
+  { state: nullableStr },
+  { tag: nullableStr, metadata: {}, updated: {} },
+);
 
-/** See WORKFLOW_LIST_SHAPE. */
-export const workflowSchema = object({ id: str });
+/** See WORKFLOW_LIST_SHAPE: a string `id`; everything else is kept as is. */
+export const workflowSchema = object({ id: str }, { name: nullableStr });
+
+/** `tags` is a JSON-encoded array of strings (a list is accepted too); it is parsed by the dataset kind. */
+export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
 
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
 
@@ -130,6 +157,8 @@ export const RESPONSE_SCHEMAS = {
   duplicateDataFile: dataFileSchema,
   getCertificationStatus: certificationStatusSchema,
   listWorkflows: arrayOf(workflowSchema),
+  listWorkflowModels: arrayOf(workflowSchema),
+  getDataset: datasetDetailsSchema,
 } satisfies Partial<Record<OperationId, Schema>>;
 
 export type ValidatedOperation = keyof typeof RESPONSE_SCHEMAS;

@@ -13,7 +13,10 @@ export type OperationId =
   | 'indexDataset' // 9  POST /api/query/v1/datasources/{datasetId}
   | 'duplicateDataFile' // 10 POST /api/data/v1/data-files/{dataFileId}/duplicate
   | 'getCertificationStatus' // 11 GET  /api/tags/v3/{entityType}/{entityId}/system/CERTIFIED/state
-  | 'listWorkflows'; // 12 GET  {workflowUrl}/v1/workflows (Bearer)
+  | 'listWorkflows' // 12 GET  {workflowUrl}/v1/workflows (Bearer)
+  // Beyond the spec (the platform's public docs; README "Beyond the spec"):
+  | 'getDataset' //     GET  /api/data/v3/datasources/{datasetId} (tags, as a JSON string)
+  | 'listWorkflowModels'; // GET /api/workflow/v1/models (instance host, developer token)
 
 export const OPERATION_IDS: readonly OperationId[] = [
   'listReportSchedules',
@@ -28,43 +31,62 @@ export const OPERATION_IDS: readonly OperationId[] = [
   'duplicateDataFile',
   'getCertificationStatus',
   'listWorkflows',
+  'getDataset',
+  'listWorkflowModels',
 ];
 
+/**
+ * The spec's fields; the platform sends some as null (captured answers) and adds others
+ * (`startDate`/`nextRunDate` in epoch ms). Only `enabled` and `frequency` are required.
+ */
 export interface ScheduleSettings {
   frequency: string;
-  daysToRun: string;
-  hourOfDay: number;
-  minOfHour: number;
-  timezone: string;
+  daysToRun?: string | null;
+  hourOfDay?: number | null;
+  minOfHour?: number | null;
+  timezone?: string | null;
   enabled: boolean;
+  [extra: string]: unknown;
 }
 
+/** `id` joins the misconfigured list and `cardId` the cards: both are checked; the rest may be null. */
 export interface ReportSchedule {
   id: number;
-  reportViewId: number;
-  pageId: number;
-  title: string;
-  viewName: string;
-  type: string;
-  ownerId: number;
-  embedViewId: number;
-  owner: boolean;
-  cardCount: number;
-  recipientCount: number;
-  cardId: number;
+  reportViewId?: number | null;
+  pageId?: number | null;
+  title: string | null;
+  viewName?: string | null;
+  type?: string | null;
+  ownerId?: number | null;
+  embedViewId?: number | null;
+  owner?: boolean | null;
+  cardCount?: number | null;
+  recipientCount?: number | null;
+  cardId?: number | null;
   schedule: ScheduleSettings;
   [extra: string]: unknown;
 }
 
 export interface MisconfiguredReport {
   id: number;
-  title: string;
-  schedule: { frequency: string; enabled: boolean; [extra: string]: unknown };
-  active: boolean;
+  title?: string | null;
+  schedule?: { frequency?: string | null; enabled?: boolean | null; [extra: string]: unknown } | null;
+  active?: boolean | null;
   [extra: string]: unknown;
 }
 
 export type PrincipalType = 'USER' | 'GROUP';
+
+/** The writes a fix can plan (client/writes.ts holds their method and path). */
+export type WriteOperationId = 'createDatasetTags' | 'updateQueuePermissions' | 'updateFilePermissions' | 'indexDataset';
+
+/** A write as planned and sent: the operation, its method, the encoded path and the body. */
+export interface WriteRequest {
+  operation: string;
+  method: 'POST' | 'PUT';
+  path: string;
+  body: unknown;
+}
 
 export const QUEUE_PERMISSIONS = [
   'ADMIN',
@@ -89,6 +111,8 @@ export interface QueuePermissionEntry {
 }
 
 export interface DataFilePermissionEntry {
+  /** Sent by the platform's own reads and writes; optional in manifests. */
+  entityType?: PrincipalType;
   entityId: string;
   grant: string;
   pass: string;
@@ -103,14 +127,21 @@ export interface DatasetAccessEntry {
   type: PrincipalType;
   id: string;
   accessLevel: string;
-  name: string;
+  name?: string | null;
   [extra: string]: unknown;
 }
 
 export interface DatasetAccessList {
   list: DatasetAccessEntry[];
-  totalUserCount: number;
-  totalGroupCount: number;
+  totalUserCount?: number | null;
+  totalGroupCount?: number | null;
+  [extra: string]: unknown;
+}
+
+/** The dataset object (beyond the spec); only `tags` is read: a JSON-encoded array of strings. */
+export interface DatasetDetails {
+  id: string;
+  tags?: string | string[] | null;
   [extra: string]: unknown;
 }
 
@@ -126,21 +157,22 @@ export interface CalculatedFieldStatistics {
   [extra: string]: unknown;
 }
 
+/** Nullable where the platform's reference types them so (downloadUrl, connectorKey, index*). */
 export interface FilesetFile {
   id: string;
   path: string;
-  name: string;
-  fileType: string;
-  contentType: string;
-  size: number;
-  created: string;
-  createdBy: number;
-  hash: string;
-  hashAlgorithm: string;
-  downloadUrl: string;
-  connectorKey: string;
-  indexStatus: string | null;
-  indexReason: string | null;
+  name?: string | null;
+  fileType?: string | null;
+  contentType?: string | null;
+  size?: number | null;
+  created?: string | number | null;
+  createdBy?: number | string | null;
+  hash?: string | null;
+  hashAlgorithm?: string | null;
+  downloadUrl?: string | null;
+  connectorKey?: string | null;
+  indexStatus?: string | null;
+  indexReason?: string | null;
   [extra: string]: unknown;
 }
 
@@ -160,12 +192,12 @@ export interface DataFileRevision {
 
 export interface DataFile {
   dataFileId: number;
-  name: string;
-  responsibleUserId: number;
-  currentRevision: DataFileRevision;
-  datetimeCreated: number;
-  revisions: DataFileRevision[];
-  existing: boolean;
+  name?: string | null;
+  responsibleUserId?: number | null;
+  currentRevision?: DataFileRevision | null;
+  datetimeCreated?: number | null;
+  revisions?: DataFileRevision[] | null;
+  existing?: boolean | null;
   [extra: string]: unknown;
 }
 
@@ -190,7 +222,7 @@ export type ScheduleFilter = 'USER' | 'RECIPIENT' | 'OWNER' | 'ALL';
 export type ScheduleOrderBy = 'startDate' | 'nextRunDate' | 'title';
 
 export interface ScheduleQuery {
-  filter?: ScheduleFilter; // default SCHEDULE_FILTER_DEFAULT ('ALL')
+  filter?: ScheduleFilter; // default: the client's scheduleFilter, else SCHEDULE_FILTER_DEFAULT ('ALL')
   title?: string;
   orderBy?: ScheduleOrderBy; // always sent; default SCHEDULE_ORDER_BY_DEFAULT
   isAscending?: boolean;
@@ -249,6 +281,10 @@ export interface ClientOptions {
   retryMaxDelayMs?: number;
   /** Page size of limit/skip reads, default PAGE_SIZE_DEFAULT. */
   pageSize?: number;
+  /** Header carrying the developer token, default DEVELOPER_TOKEN_HEADER (the real platform's differs). */
+  tokenHeader?: string;
+  /** `filter` of the schedule list, default SCHEDULE_FILTER_DEFAULT. */
+  scheduleFilter?: ScheduleFilter;
   onRequest?: (event: RequestLogEvent) => void;
   /** Called before each retry wait. */
   onRetry?: (event: RetryEvent) => void;
@@ -281,8 +317,15 @@ export interface InstanceApi {
   duplicateDataFile(dataFileId: string): Promise<DataFile>;
   /** 11. */
   getCertificationStatus(entityType: CertifiableEntityType, entityId: string): Promise<CertificationStatus>;
-  /** 12. */
+  /**
+   * 12. From the workflow API when a workflow URL is configured, else from the instance host's
+   * model list (beyond the spec, developer token).
+   */
   listWorkflows(): Promise<Workflow[]>;
+  /** Beyond the spec: the dataset object, read for its tags. */
+  getDataset(datasetId: string): Promise<DatasetDetails>;
+  /** Sends a planned write exactly as planned, after checking it is one of the writes (client/writes.ts). */
+  send(request: WriteRequest): Promise<void>;
   /** Counters so far in this run. */
   stats(): HttpStats;
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import type { InputProblem } from '../policy/types.js';
+import type { ScheduleFilter } from '../client/types.js';
 import type { FailOn, SourceLocation } from '../report/model.js';
 import { SEVERITIES } from '../report/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../yaml/source.js';
@@ -30,7 +31,7 @@ export const ENV = {
 } as const;
 
 interface FileConfig {
-  instance?: { baseUrl?: string; workflowUrl?: string };
+  instance?: { baseUrl?: string; workflowUrl?: string; tokenHeader?: string; scheduleFilter?: ScheduleFilter; pageSize?: number };
   policies?: string | string[];
   params?: Record<string, Record<string, unknown>>;
   scope?: {
@@ -153,6 +154,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     workflowUrl: urlFrom(flags.workflowUrl, '--workflow-url', ENV.workflowUrl, data.instance?.workflowUrl),
     token: tokenFrom(flags.token, 'token', ENV.token),
     workflowToken: tokenFrom(flags.workflowToken, 'workflowToken', ENV.workflowToken),
+    tokenHeader: data.instance?.tokenHeader ?? null,
+    pageSize: data.instance?.pageSize ?? null,
   };
 
   // Policies: flag paths are relative to the cwd, file paths to the file.
@@ -220,7 +223,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ['scope', 'filesets', id])), message: `scope.filesets: ${bad}` } : at([], bad));
     filesets[id] = listOrFile(paths, ['scope', 'filesets', id]);
   }
-  const scope = { datasets, cards, filesets };
+  const scope = { datasets, cards, filesets, scheduleFilter: data.instance?.scheduleFilter };
 
   // Manifests: globs relative to the file; a literal path must exist.
   const manifestFiles = { queues: [] as string[], dataFiles: [] as string[] };

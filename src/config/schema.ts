@@ -41,7 +41,25 @@ export const CONFIG_SCHEMA = {
       description: 'the instance to check',
       properties: {
         baseUrl: url('instance base URL (or STEWARD_BASE_URL)'),
-        workflowUrl: url('workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL)'),
+        workflowUrl: url(
+          'workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL); without it workflows are read from the instance host',
+        ),
+        tokenHeader: {
+          type: 'string',
+          pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          description: 'header carrying the developer token (default X-SERVICE-Developer-Token; the real platform: X-DOMO-Developer-Token)',
+        },
+        scheduleFilter: {
+          enum: ['ALL', 'USER', 'OWNER', 'RECIPIENT'],
+          description:
+            'filter of the report-schedule list (default ALL, which needs the content admin grant; USER checks only the token user’s schedules)',
+        },
+        pageSize: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 2000,
+          description: 'items per limit/skip page (default 100, the documented default; public clients use up to 2000)',
+        },
       },
     },
     policies: {

@@ -13,6 +13,10 @@ export interface Config {
     /** Only ever from the environment or the library caller, never from the file. */
     token: string | null;
     workflowToken: string | null;
+    /** Header of the developer token (null: the client's DEVELOPER_TOKEN_HEADER). */
+    tokenHeader: string | null;
+    /** Items per limit/skip page (null: the client's PAGE_SIZE_DEFAULT). */
+    pageSize: number | null;
   };
   /** Absolute policy files or folders ("builtin" resolved to the shipped pack). */
   policies: string[];

@@ -124,18 +124,10 @@ export function manifestSha256(file: string): string | null {
   }
 }
 
+/** The plan is what is sent: the change's request, checked and sent by the client as it stands. */
 async function send(options: ApplyOptions, change: PlannedChange): Promise<void> {
-  const kind = options.kinds[change.resource.kind];
-  if (!kind) throw new Error(`unknown resource kind ${change.resource.kind}`);
-  if (change.type === 'action') {
-    const fix = change.fix ? kind.fixes[change.fix.name] : undefined;
-    if (!fix?.sendFix) throw new Error(`${kind.name} has no fix "${change.fix?.name}" to send`);
-    await fix.sendFix(options.api, change.before, change.fix!.value);
-    return;
-  }
-  if (!kind.send) throw new Error(`${kind.name} resources cannot be written`);
   // The client retries a write only when it provably never reached the server.
-  await kind.send(options.api, change.after);
+  await options.api.send(change.request);
 }
 
 function journalEntry(plan: FixPlan, change: PlannedChange): Omit<JournalEntry, 'status'> {

@@ -4,6 +4,7 @@
 // permission endpoints replace the whole list). Each fix is kept only if it narrows access and
 // the document after it breaks no selected policy that the original did not break; a refused
 // fix is listed under "not planned" without holding back the resource's other fixes.
+import type { InstanceApi } from '../client/types.js';
 import type { Finding } from '../report/model.js';
 import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
 import { describeDiff, describeItemAt, itemKeyAt } from './diff.js';
@@ -37,6 +38,8 @@ export interface PlanInput {
   now?: Date;
   /** An earlier journal: changes it shows as already applied are left out (resume.ts). */
   journal?: ResumeJournal | null;
+  /** Reads what a fix's request needs (the dataset's current tags); without it such fixes are not planned. */
+  api?: InstanceApi;
 }
 
 interface Step {
@@ -123,7 +126,9 @@ async function planResource(
     for (const b of result.blocked) notPlanned.push(refuse(b.findings, b.reason));
     if (result.change) changes.push(result.change);
   }
-  changes.push(...planActions(resource, actionSteps, manifest));
+  const actions = await planActions(input, kind, resource, actionSteps, manifest);
+  changes.push(...actions.changes);
+  for (const b of actions.blocked) notPlanned.push(refuse(b.findings, b.reason));
   return { changes, notPlanned };
 }
 
@@ -146,7 +151,7 @@ async function planState(
   manifest: ManifestRef | null,
 ): Promise<StatePlan> {
   const all = (reason: string): StatePlan => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
-  if (!kind.write || !kind.send) return all(`${kind.name} resources cannot be written`);
+  if (!kind.write) return all(`${kind.name} resources cannot be written`);
   const before = resource.doc;
   let original: DocViolation[];
   try {
@@ -214,7 +219,7 @@ async function planState(
     findings: findings.map((f) => f.fingerprint),
     resource: findings[0].resource,
     manifest,
-    request: kind.write(after),
+    request: kind.write(after, before),
     before,
     after,
     diff,
@@ -238,10 +243,34 @@ function orderSteps(steps: Step[]): Step[] {
     .map((o) => o.step);
 }
 
-function planActions(resource: CollectedResource, steps: Step[], manifest: ManifestRef | null) {
+/** The document with the parts a fix's request reads (dataset tags), loaded through the API. */
+async function withReads(input: PlanInput, kind: ResourceKind, resource: CollectedResource, fix: FixKind): Promise<ResourceDocument> {
+  const missing = (fix.reads ?? []).filter((name) => !Object.hasOwn(resource.doc, name));
+  if (missing.length === 0) return resource.doc;
+  if (!input.api) throw new Error(`it needs the current ${missing.join(', ')}, and this plan has no API to read them`);
+  const doc = { ...resource.doc };
+  for (const name of missing) doc[name] = await kind.parts[name].load(input.api, resource);
+  return doc;
+}
+
+async function planActions(
+  input: PlanInput,
+  kind: ResourceKind,
+  resource: CollectedResource,
+  steps: Step[],
+  manifest: ManifestRef | null,
+): Promise<{ changes: Omit<PlannedChange, 'n'>[]; blocked: { findings: Finding[]; reason: string }[] }> {
   const byRequest = new Map<string, Omit<PlannedChange, 'n'>>();
+  const blocked: { findings: Finding[]; reason: string }[] = [];
   for (const { finding, name, fix, value } of steps) {
-    const request = fix.request!(resource.doc, value);
+    let doc: ResourceDocument;
+    try {
+      doc = await withReads(input, kind, resource, fix);
+    } catch (err) {
+      blocked.push({ findings: [finding], reason: `fix "${name}" could not be planned: ${(err as Error).message}` });
+      continue;
+    }
+    const request = fix.request!(doc, value);
     const key = JSON.stringify(request);
     const existing = byRequest.get(key);
     if (existing) {
@@ -256,14 +285,14 @@ function planActions(resource: CollectedResource, steps: Step[], manifest: Manif
       resource: finding.resource,
       manifest,
       request,
-      before: resource.doc,
-      after: resource.doc,
+      before: doc,
+      after: doc,
       diff: [`${name}: ${JSON.stringify(value)}`],
       warnings: fix.warning ? [fix.warning] : [],
       fix: { name, value },
     });
   }
-  return [...byRequest.values()];
+  return { changes: [...byRequest.values()], blocked };
 }
 
 /** Identity of a violation across before/after: policy + the offending item's key (not its index). */

@@ -314,10 +314,17 @@ function orderable(a: Kind, b: Kind): boolean {
   return a === 'null' || b === 'null' || (NUMERIC.has(a) && NUMERIC.has(b)) || (a === b && ORDERED.has(a));
 }
 
-/** Unknown on either side passes; otherwise some pair of possible kinds must work. */
+/**
+ * Unknown on either side passes, and so does a side that can only be null (`x == null`);
+ * otherwise some pair of the non-null kinds must work, so a nullable field is still checked
+ * against what it holds when it is not null.
+ */
 function compatible(a: CelType | undefined, b: CelType | undefined, ok: (x: Kind, y: Kind) => boolean): boolean {
   if (!a || !b || a.kinds === null || b.kinds === null) return true;
-  for (const x of a.kinds) for (const y of b.kinds) if (ok(x, y)) return true;
+  const xs = [...a.kinds].filter((k) => k !== 'null');
+  const ys = [...b.kinds].filter((k) => k !== 'null');
+  if (xs.length === 0 || ys.length === 0) return true;
+  for (const x of xs) for (const y of ys) if (ok(x, y)) return true;
   return false;
 }
 
@@ -330,6 +337,7 @@ function union(types: CelType[]): CelType {
 function describe(t: CelType, plain = false): string {
   if (t.kinds === null) return 'dyn';
   const kinds = [...t.kinds];
-  if (plain && kinds.every((k) => NUMERIC.has(k))) return 'a number';
+  const values = kinds.filter((k) => k !== 'null');
+  if (plain && values.length > 0 && values.every((k) => NUMERIC.has(k))) return values.length < kinds.length ? 'a number or null' : 'a number';
   return kinds.join(' or ');
 }

@@ -29,6 +29,8 @@ export const card: ResourceKind = {
     const senders = new Map<string, number[]>();
     for (const id of ctx.scope.cards) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
+      // A schedule of a page or view sends no single card.
+      if (s.cardId === null || s.cardId === undefined) continue;
       const key = String(s.cardId);
       const list = senders.get(key) ?? [];
       list.push(s.id);

@@ -10,13 +10,18 @@ export function certificationPart(entityType: CertifiableEntityType): DocumentPa
   };
 }
 
+/**
+ * `ACTIVE` is current, null is never certified, and any other state is lapsed: the platform's
+ * docs show only ACTIVE and null for this endpoint (EXPIRED, PENDING, REQUESTED belong to the
+ * dataset object's own vocabulary), so a policy must not wait for one particular lapsed value.
+ */
 export const certificationSchema = {
   type: 'object',
-  description: "certification status; state null = never certified, 'ACTIVE' = certified",
+  description: "certification status: state 'ACTIVE' = current, null = never certified, anything else = lapsed",
   properties: {
-    tag: { type: 'string' },
-    state: { type: ['string', 'null'], description: 'ACTIVE, EXPIRED, REQUESTED, PENDING or null' },
-    metadata: {},
-    updated: {},
+    tag: { type: ['string', 'null'] },
+    state: { type: ['string', 'null'], description: "'ACTIVE' (current), null (never certified), other values lapsed" },
+    metadata: { description: 'null, or { adminCertified, approvalRequestId, approvalTemplateTitle, processType, userId }' },
+    updated: { description: 'epoch milliseconds, or null' },
   },
 };

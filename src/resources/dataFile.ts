@@ -1,6 +1,8 @@
-// Data files, declared in manifests (permissions can be replaced but not read). Fixes only
-// narrow: make the file private, or remove an entry.
+// Data files, declared in manifests. Fixes only narrow: make the file private, or remove an
+// entry. Entries keep `entityType` (USER/GROUP) when the manifest gives it, as the platform's
+// own bodies carry it.
 import type { DataFilePermissionEntry } from '../client/types.js';
+import { writeRequest } from '../client/writes.js';
 import { removeEntryFix } from './common.js';
 import { dataFileEntrySchema, loadManifests } from './manifests.js';
 import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
@@ -24,7 +26,7 @@ function body(doc: ResourceDocument) {
 
 export const dataFile: ResourceKind = {
   name: 'dataFile',
-  description: 'Data files declared in manifests.dataFiles (their permissions cannot be read from the API).',
+  description: 'Data files declared in manifests.dataFiles.',
   live: false,
   documentSchema: {
     type: 'object',
@@ -49,15 +51,9 @@ export const dataFile: ResourceKind = {
     }
   },
   fixes: { publicAccess, remove },
-  write(doc): PlannedWrite {
-    return {
-      operation: 'updateFilePermissions',
-      method: 'PUT',
-      path: `/api/data/v1/data-files/${encodeURIComponent(String(doc.id))}/permissions`,
-      body: body(doc),
-    };
+  write(after): PlannedWrite {
+    return writeRequest('updateFilePermissions', { dataFileId: String(after.id) }, body(after));
   },
-  send: (api, doc) => api.updateFilePermissions(String(doc.id), body(doc)),
   widens(before, after) {
     if (after.publicAccess === true && before.publicAccess !== true) return 'the file would become public';
     const had = new Set(entriesOf(before).map((e) => JSON.stringify([e.entityId, e.grant, e.pass])));

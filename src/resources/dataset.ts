@@ -1,5 +1,6 @@
-// Datasets named in the scope (the API cannot list them). `access` and `certification` are
-// parts with their own request each, read only for policies that need them.
+// Datasets named in the scope. `access`, `certification` and `tags` are parts with their own
+// request each, read only for policies (or fixes) that need them.
+import { writeRequest } from '../client/writes.js';
 import { stringArraySchema } from './common.js';
 import { certificationPart, certificationSchema } from './certification.js';
 import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
@@ -9,8 +10,29 @@ const access: DocumentPart = {
   load: (api, resource) => api.getDatasetPermissions(String(resource.doc.id)),
 };
 
+/** The dataset object's `tags`: a JSON-encoded list of strings (a list is accepted as is). */
+export function parseTags(value: unknown, datasetId: string): string[] {
+  let tags: unknown = value ?? [];
+  if (typeof tags === 'string') {
+    try {
+      tags = JSON.parse(tags);
+    } catch {
+      tags = undefined;
+    }
+  }
+  if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) {
+    throw new Error(`getDataset: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
+  }
+  return tags;
+}
+
+const tags: DocumentPart = {
+  name: 'tags',
+  load: async (api, resource) => parseTags((await api.getDataset(String(resource.doc.id))).tags, String(resource.doc.id)),
+};
+
 const TAG_WARNING =
-  'The platform may replace the dataset’s whole tag list with these tags, and tags cannot be read back to check.';
+  'The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.';
 
 const tag: FixKind = {
   name: 'tag',
@@ -18,15 +40,14 @@ const tag: FixKind = {
   perItem: false,
   warning: TAG_WARNING,
   optIn: true,
-  // Tags are not part of the readable document: the document does not change.
+  reads: ['tags'],
+  // The document's other parts do not change (tags are re-read on the next run).
   apply: (doc) => ({ ...doc }),
-  request: (doc, value): PlannedWrite => ({
-    operation: 'createDatasetTags',
-    method: 'POST',
-    path: `/api/data/ui/v3/datasources/${encodeURIComponent(String(doc.id))}/tags`,
-    body: value as string[],
-  }),
-  sendFix: (api, doc, value) => api.createDatasetTags(String(doc.id), value as string[]),
+  request: (doc, value): PlannedWrite => {
+    const current = (doc.tags as string[] | undefined) ?? [];
+    const union = [...new Set([...current, ...(value as string[])])];
+    return writeRequest('createDatasetTags', { datasetId: String(doc.id) }, union);
+  },
 };
 
 const index: FixKind = {
@@ -34,18 +55,12 @@ const index: FixKind = {
   schema: { const: true, description: 'request indexing of the dataset' },
   perItem: false,
   apply: (doc) => ({ ...doc }),
-  request: (doc): PlannedWrite => ({
-    operation: 'indexDataset',
-    method: 'POST',
-    path: `/api/query/v1/datasources/${encodeURIComponent(String(doc.id))}`,
-    body: null,
-  }),
-  sendFix: (api, doc) => api.indexDataset(String(doc.id)),
+  request: (doc): PlannedWrite => writeRequest('indexDataset', { datasetId: String(doc.id) }, null),
 };
 
 export const dataset: ResourceKind = {
   name: 'dataset',
-  description: 'Datasets listed in scope.datasets, with their access list and certification status.',
+  description: 'Datasets listed in scope.datasets, with their access list, certification status and tags.',
   live: true,
   documentSchema: {
     type: 'object',
@@ -75,9 +90,10 @@ export const dataset: ResourceKind = {
         },
       },
       certification: certificationSchema,
+      tags: { ...stringArraySchema, description: 'the dataset tags (read from the dataset object, beyond the spec)' },
     },
   },
-  parts: { access, certification: certificationPart('DATA_SOURCE') },
+  parts: { access, certification: certificationPart('DATA_SOURCE'), tags },
   async *collect(ctx) {
     for (const id of ctx.scope.datasets) {
       const doc: ResourceDocument = { id };

@@ -47,6 +47,8 @@ export const dataFileEntrySchema = {
   additionalProperties: false,
   required: ['entityId', 'grant', 'pass'],
   properties: {
+    // Optional: the platform's own reads and writes carry it, so a manifest copied from a read is valid.
+    entityType: { enum: ['USER', 'GROUP'] },
     entityId: { type: 'string', minLength: 1 },
     grant: { type: 'string', minLength: 1 },
     pass: { type: 'string', minLength: 1 },

@@ -1,6 +1,8 @@
-// Queues, declared in manifests (the API can replace queue permissions but not read them).
-// Fixes only narrow: revoke listed permissions from an entry, or remove the entry.
+// Queues, declared in manifests. Fixes only narrow: revoke listed permissions from an entry, or
+// remove the entry. The platform removes an entity's permissions when its entry is sent with
+// `permissions: []`, so a removed entry is sent that way, never dropped from the body.
 import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../client/types.js';
+import { writeRequest } from '../client/writes.js';
 import { itemIndex, removeEntryFix } from './common.js';
 import { loadManifests, queueEntrySchema } from './manifests.js';
 import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
@@ -57,15 +59,13 @@ export const queue: ResourceKind = {
     }
   },
   fixes: { revoke, remove },
-  write(doc): PlannedWrite {
-    return {
-      operation: 'updateQueuePermissions',
-      method: 'POST',
-      path: `/api/queues/v1/${encodeURIComponent(String(doc.id))}/permissions`,
-      body: entriesOf(doc),
-    };
+  write(after, before): PlannedWrite {
+    const kept = new Set(entriesOf(after).map(principalKey));
+    const removed = entriesOf(before)
+      .filter((e) => !kept.has(principalKey(e)))
+      .map((e) => ({ ...e, permissions: [] }));
+    return writeRequest('updateQueuePermissions', { queueId: String(after.id) }, [...entriesOf(after), ...removed]);
   },
-  send: (api, doc) => api.updateQueuePermissions(String(doc.id), entriesOf(doc)),
   widens(before, after) {
     const had = new Map(entriesOf(before).map((e) => [principalKey(e), new Set(e.permissions)]));
     for (const e of entriesOf(after)) {

@@ -4,20 +4,51 @@
 // The join is checked both ways: a misconfigured item whose id is in no schedule of the list
 // proves the schedule list incomplete (a non-admin token, a server capping pages), and a verdict
 // built on it would be a pass by omission, so it is an error, never a pass.
-import type { MisconfiguredReport, ReportSchedule } from '../client/types.js';
+import { SCHEDULE_ALL_GRANT } from '../client/assumptions.js';
+import { isApiError } from '../client/errors.js';
+import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../client/types.js';
 import { noMemo, readAllPages } from './common.js';
-import type { CollectContext, DocumentPart, ResourceKind } from './types.js';
+import type { CollectContext, DocumentPart, ResourceKind, Scope } from './types.js';
 
-/** What the shared schedule reads need: the API and the run memo. */
-type ScheduleReads = Pick<CollectContext, 'api' | 'once'>;
+/** What the shared schedule reads need: the API, the run memo and (collecting) the scope's filter. */
+type ScheduleReads = Pick<CollectContext, 'api' | 'once'> & { scope?: Pick<Scope, 'scheduleFilter'> };
+
+/** The filter a run lists schedules with (instance.scheduleFilter, default ALL: the whole instance). */
+const filterOf = (ctx: ScheduleReads): ScheduleFilter => ctx.scope?.scheduleFilter ?? 'ALL';
 
 /** Orphan ids named in the error before "and N more". */
 const ORPHAN_IDS_SHOWN = 5;
 
-/** The full schedule list, read once per run (cards need it too). */
-export function allSchedules(ctx: ScheduleReads): Promise<ReportSchedule[]> {
+/** The schedule list and the filter it was read with (the cross-check depends on it). */
+interface ScheduleList {
+  schedules: ReportSchedule[];
+  filter: ScheduleFilter;
+}
+
+/** The schedule list, read once per run (cards need it too): the first reader's filter holds. */
+function scheduleList(ctx: ScheduleReads): Promise<ScheduleList> {
   const once = ctx.once ?? noMemo;
-  return once('reportSchedule:list', () => readAllPages(ctx.api.listReportSchedules()));
+  const filter = filterOf(ctx);
+  return once('reportSchedule:list', async () => {
+    try {
+      return { schedules: await readAllPages(ctx.api.listReportSchedules({ filter })), filter };
+    } catch (err) {
+      throw refusedFilter(err, filter) ?? err;
+    }
+  });
+}
+
+export async function allSchedules(ctx: ScheduleReads): Promise<ReportSchedule[]> {
+  return (await scheduleList(ctx)).schedules;
+}
+
+/** A refused filter=ALL (400/403) said in terms of the grant it needs and the way to fall back. */
+function refusedFilter(err: unknown, filter: ScheduleFilter): Error | undefined {
+  if (filter !== 'ALL' || !isApiError(err) || (err.status !== 400 && err.status !== 403)) return undefined;
+  return new Error(
+    `listing every report schedule (filter=ALL) was refused with ${err.status}: the token's user needs the ${SCHEDULE_ALL_GRANT} grant; or set instance.scheduleFilter: USER in steward.yaml to check only the token user's own schedules (${err.message})`,
+    { cause: err },
+  );
 }
 
 /** Why misconfigured items with no schedule behind them make the join unusable. */
@@ -32,10 +63,12 @@ export function orphanMessage(orphanIds: readonly number[]): string {
 function misconfiguredById(ctx: ScheduleReads): Promise<Map<number, MisconfiguredReport>> {
   const once = ctx.once ?? noMemo;
   return once('reportSchedule:misconfigured', async () => {
-    const [items, schedules] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), allSchedules(ctx)]);
-    const listed = new Set(schedules.map((s) => s.id));
+    const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
+    const listed = new Set(list.schedules.map((s) => s.id));
     const orphans = items.filter((m) => !listed.has(m.id)).map((m) => m.id);
-    if (orphans.length > 0) throw new Error(orphanMessage(orphans));
+    // With a narrower filter the list is the token user's own by choice: others' misconfigured
+    // reports are expected to be missing from it.
+    if (orphans.length > 0 && list.filter === 'ALL') throw new Error(orphanMessage(orphans));
     return new Map(items.map((m) => [m.id, m]));
   });
 }
@@ -56,33 +89,36 @@ const misconfiguration: DocumentPart = {
 
 export const reportSchedule: ResourceKind = {
   name: 'reportSchedule',
-  description: 'Report schedules (all of them, filter ALL), joined with the misconfigured-reports list.',
+  description:
+    'Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.',
   live: true,
   documentSchema: {
     type: 'object',
     required: ['id', 'title', 'schedule'],
     properties: {
       id: { type: 'integer' },
-      reportViewId: { type: 'integer' },
-      pageId: { type: 'integer' },
-      title: { type: 'string' },
-      viewName: { type: 'string' },
-      type: { type: 'string' },
-      ownerId: { type: 'integer' },
-      embedViewId: { type: 'integer' },
-      owner: { type: 'boolean' },
-      cardCount: { type: 'integer' },
-      recipientCount: { type: 'integer' },
-      cardId: { type: 'integer' },
+      reportViewId: { type: ['integer', 'null'] },
+      pageId: { type: ['integer', 'null'] },
+      title: { type: ['string', 'null'] },
+      viewName: { type: ['string', 'null'], description: 'null for schedules without a view' },
+      type: { type: ['string', 'null'] },
+      ownerId: { type: ['integer', 'null'] },
+      embedViewId: { type: ['integer', 'null'] },
+      owner: { type: ['boolean', 'null'] },
+      cardCount: { type: ['integer', 'null'] },
+      recipientCount: { type: ['integer', 'null'] },
+      cardId: { type: ['integer', 'null'] },
       schedule: {
         type: 'object',
         properties: {
-          frequency: { type: 'string' },
-          daysToRun: { type: 'string' },
-          hourOfDay: { type: 'integer' },
-          minOfHour: { type: 'integer' },
-          timezone: { type: 'string', description: 'IANA time zone name' },
+          frequency: { type: 'string', description: 'MONTHLY, WEEKLY, DAILY seen' },
+          daysToRun: { type: ['string', 'null'] },
+          hourOfDay: { type: ['integer', 'null'] },
+          minOfHour: { type: ['integer', 'null'] },
+          timezone: { type: ['string', 'null'], description: 'IANA time zone name' },
           enabled: { type: 'boolean' },
+          startDate: { type: ['integer', 'string', 'null'], description: 'epoch milliseconds' },
+          nextRunDate: { type: ['integer', 'string', 'null'], description: 'epoch milliseconds' },
         },
       },
       misconfigured: { type: 'boolean', description: 'true when the schedule is in the misconfigured-reports list' },

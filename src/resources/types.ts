@@ -1,6 +1,6 @@
 // What every resource kind declares, in one place per kind (DESIGN §5): how it is collected,
 // which document parts need their own request, its document shape and its fix kinds.
-import type { InstanceApi } from '../client/types.js';
+import type { InstanceApi, ScheduleFilter, WriteRequest } from '../client/types.js';
 import type { SourceLocation } from '../report/model.js';
 
 export type ResourceDocument = Record<string, unknown> & { id: string | number };
@@ -39,6 +39,8 @@ export interface Scope {
   cards: string[];
   /** filesetId → paths */
   filesets: Record<string, string[]>;
+  /** The report-schedule list's `filter` (default ALL: every schedule; needs the content admin grant). */
+  scheduleFilter?: ScheduleFilter;
 }
 
 export interface CollectContext {
@@ -73,17 +75,12 @@ export interface FixKind {
   optIn?: boolean;
   /** For action fixes (tags, index) whose request follows from the fix value, not from the document's state. */
   request?(doc: ResourceDocument, value: unknown): PlannedWrite;
-  /** Sends that request. */
-  sendFix?(api: InstanceApi, doc: ResourceDocument, value: unknown): Promise<void>;
+  /** Document parts `request` reads (dataset tags), loaded when the fix is planned. */
+  reads?: string[];
 }
 
-/** The write request that sets a resource's state to `doc` (permission endpoints replace). */
-export interface PlannedWrite {
-  operation: string;
-  method: 'POST' | 'PUT';
-  path: string;
-  body: unknown;
-}
+/** A write as planned, and as `fix --apply` sends it (the client checks it is one of its writes). */
+export type PlannedWrite = WriteRequest;
 
 export interface ResourceKind {
   name: string;
@@ -95,10 +92,11 @@ export interface ResourceKind {
   parts: Record<string, DocumentPart>;
   collect(ctx: CollectContext): AsyncIterable<CollectedResource>;
   fixes: Record<string, FixKind>;
-  /** The request that writes `doc` back, for kinds with fixes. */
-  write?(doc: ResourceDocument): PlannedWrite;
-  /** Sends that request. */
-  send?(api: InstanceApi, doc: ResourceDocument): Promise<void>;
+  /**
+   * The request that sets the resource's state from `before` to `after`, for kinds with state
+   * fixes: the full list after, plus what the write needs to take away what `before` had.
+   */
+  write?(after: ResourceDocument, before: ResourceDocument): PlannedWrite;
   /** Why `after` grants more than `before` (null when it does not): a guard fixes call before writing. */
   widens?(before: ResourceDocument, after: ResourceDocument): string | null;
 }

@@ -1,9 +1,10 @@
-// Workflows from the workflow API (op 12), as the API returns them.
+// Workflows as the API returns them: from the workflow API (op 12) when a workflow URL is
+// configured, else from the instance host's model list (beyond the spec, developer token).
 import type { ResourceKind } from './types.js';
 
 export const workflow: ResourceKind = {
   name: 'workflow',
-  description: 'Workflows listed by the workflow API (needs the Workflow API grant).',
+  description: 'Workflows listed by the workflow API or the instance host (needs the Workflow API grant).',
   live: true,
   documentSchema: {
     type: 'object',
@@ -11,6 +12,10 @@ export const workflow: ResourceKind = {
     properties: {
       id: { type: 'string' },
       name: { type: ['string', 'null'] },
+      description: { type: ['string', 'null'] },
+      owner: { type: ['string', 'null'], description: 'user id (instance-host models)' },
+      createdOn: { type: ['string', 'null'] },
+      updatedOn: { type: ['string', 'null'] },
     },
   },
   parts: {},

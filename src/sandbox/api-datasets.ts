@@ -10,14 +10,24 @@ function requireDataset(ctx: RequestContext): string {
   return id;
 }
 
-/** Adds the tags (no duplicates) and answers 200 with an empty body. */
+/** Replaces the tag list with the body's tags (duplicates dropped), as the platform does; answers 200 `{}`. */
 export function createDatasetTags(ctx: RequestContext): Reply {
   const id = requireDataset(ctx);
-  const tags = tagsBody(ctx.body);
-  const current = ctx.state.datasetTags.get(id) ?? [];
-  for (const tag of tags) if (!current.includes(tag)) current.push(tag);
-  ctx.state.datasetTags.set(id, current);
-  return emptyOk();
+  ctx.state.datasetTags.set(id, [...new Set(tagsBody(ctx.body))]);
+  return ok({});
+}
+
+/** Beyond the spec: the dataset object; `tags` is a JSON-encoded string, as the platform sends it. */
+export function getDataset(ctx: RequestContext): Reply {
+  const id = requireDataset(ctx);
+  const access = ctx.state.datasetAccess.get(id)!;
+  const owner = access.list.find((e) => e.accessLevel === 'OWNER');
+  return ok({
+    id,
+    name: id,
+    owner: owner ? { id: owner.id, name: owner.name ?? null, type: owner.type } : null,
+    tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? []),
+  });
 }
 
 export function getDatasetPermissions(ctx: RequestContext): Reply {

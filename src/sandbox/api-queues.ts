@@ -1,12 +1,30 @@
-// 4. replace queue permissions.
+// 4. set queue permissions.
+import type { QueuePermissionEntry } from '../client/types.js';
 import type { RequestContext } from './context.js';
 import { emptyOk, HttpError, type Reply } from './http.js';
 import { queuePermissionsBody } from './validate.js';
 
-/** Replaces the whole list; answers 200 with an empty body, as the platform does. */
+/**
+ * Each entry of the body sets that entity's permissions, and an empty array removes them (the
+ * platform's docs: "the array can be empty (removes permissions)"); entities the body leaves out
+ * keep theirs. A client that dropped an entry to revoke it would leave it in place here, as it
+ * might on the platform. Answers 200 with an empty body, as the platform does.
+ */
 export function updateQueuePermissions(ctx: RequestContext): Reply {
   const id = ctx.params.queueId;
-  if (!ctx.state.queuePermissions.has(id)) throw new HttpError(404, `Queue ${id} not found`);
-  ctx.state.queuePermissions.set(id, queuePermissionsBody(ctx.body));
+  const current = ctx.state.queuePermissions.get(id);
+  if (!current) throw new HttpError(404, `Queue ${id} not found`);
+  const next: QueuePermissionEntry[] = [...current];
+  for (const entry of queuePermissionsBody(ctx.body)) {
+    const at = next.findIndex((e) => e.id === entry.id && e.type === entry.type);
+    if (entry.permissions.length === 0) {
+      if (at !== -1) next.splice(at, 1);
+    } else if (at === -1) {
+      next.push(entry);
+    } else {
+      next[at] = entry;
+    }
+  }
+  ctx.state.queuePermissions.set(id, next);
   return emptyOk();
 }

@@ -1,10 +1,11 @@
 // 1. list report schedules, 2. misconfigured reports.
-import type { ReportSchedule, ScheduleFilter, ScheduleOrderBy } from '../client/types.js';
+import type { ScheduleFilter, ScheduleOrderBy } from '../client/types.js';
 import type { RequestContext } from './context.js';
+import type { SandboxSchedule } from './entities.js';
 import { errorReply, HttpError, intParam, ok, type Reply } from './http.js';
 
-/** Without `filter` the sandbox answers as for ALL (the caller is an admin). */
-export const SANDBOX_SCHEDULE_FILTER_DEFAULT: ScheduleFilter = 'ALL';
+/** Without `filter` the platform answers as for USER (its documented default). */
+export const SANDBOX_SCHEDULE_FILTER_DEFAULT: ScheduleFilter = 'USER';
 /** Schedules whose id is a multiple of this have the token's user among their recipients. */
 export const SANDBOX_RECIPIENT_EVERY = 3;
 export const MISCONFIGURED_LIMIT_DEFAULT = 100;
@@ -12,7 +13,7 @@ export const MISCONFIGURED_LIMIT_DEFAULT = 100;
 const FILTERS: readonly ScheduleFilter[] = ['USER', 'RECIPIENT', 'OWNER', 'ALL'];
 const ORDER_BY: readonly ScheduleOrderBy[] = ['startDate', 'nextRunDate', 'title'];
 
-function matchesFilter(s: ReportSchedule, filter: ScheduleFilter): boolean {
+function matchesFilter(s: SandboxSchedule, filter: ScheduleFilter): boolean {
   const recipient = s.id % SANDBOX_RECIPIENT_EVERY === 0;
   if (filter === 'OWNER') return s.owner;
   if (filter === 'RECIPIENT') return recipient;
@@ -20,9 +21,9 @@ function matchesFilter(s: ReportSchedule, filter: ScheduleFilter): boolean {
   return true;
 }
 
-function sortKey(s: ReportSchedule, orderBy: ScheduleOrderBy): string {
-  const value = s[orderBy];
-  return typeof value === 'string' ? value : '';
+/** Titles sort as text; startDate and nextRunDate are epoch milliseconds inside `schedule`. */
+function sortKey(s: SandboxSchedule, orderBy: ScheduleOrderBy): string | number {
+  return orderBy === 'title' ? s.title : s.schedule[orderBy];
 }
 
 /** Sorted by orderBy, ties by id, so skip pages neither repeat nor drop rows. */
@@ -30,6 +31,8 @@ export function listReportSchedules(ctx: RequestContext): Reply {
   const { query } = ctx;
   const filter = (query.get('filter') ?? SANDBOX_SCHEDULE_FILTER_DEFAULT) as ScheduleFilter;
   if (!FILTERS.includes(filter)) throw new HttpError(400, `Invalid filter "${filter}": one of ${FILTERS.join(', ')}`);
+  // ALL is gated on the content admin grant.
+  if (filter === 'ALL' && !ctx.switches.adminGrant) throw new HttpError(403, 'filter ALL needs the content admin grant');
   const orderBy = query.get('orderBy') as ScheduleOrderBy | null;
   if (orderBy !== null && !ORDER_BY.includes(orderBy)) {
     throw new HttpError(400, `Invalid orderBy "${orderBy}": one of ${ORDER_BY.join(', ')}`);

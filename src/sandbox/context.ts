@@ -2,7 +2,7 @@
 import type { Reply } from './http.js';
 import type { SandboxOptions, SandboxState } from './types.js';
 
-export type Switches = Required<Pick<SandboxOptions, 'workflowGrant' | 'misconfiguredStatus' | 'ignoreSkip'>>;
+export type Switches = Required<Pick<SandboxOptions, 'workflowGrant' | 'adminGrant' | 'misconfiguredStatus' | 'ignoreSkip'>>;
 
 export interface RequestContext {
   /** Path parameters, each decoded from exactly one path segment. */

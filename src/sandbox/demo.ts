@@ -4,14 +4,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DataFilePermissions, QueuePermissionEntry, ReportSchedule } from '../client/types.js';
+import type { DataFilePermissions, QueuePermissionEntry } from '../client/types.js';
 import {
   makeAccessList,
   makeCertification,
   makeFilesetFile,
   makeMisconfigured,
   makeSchedule,
-  type SandboxWorkflow,
+  makeWorkflow,
+  type SandboxSchedule,
   type ScheduleInput,
 } from './entities.js';
 import type { SandboxState } from './types.js';
@@ -73,10 +74,10 @@ export const PLANTED_DATA_FILES: Record<string, DataFilePermissions> = {
   },
 };
 
-const DAY = '2025-03-01T08:00:00.000Z';
-const NEXT = '2026-07-01T08:00:00.000Z';
+const DAY = Date.UTC(2025, 2, 1, 8);
+const NEXT = Date.UTC(2026, 6, 1, 8);
 
-function plantedSchedule(id: number, title: string, over: Partial<ScheduleInput> = {}): ReportSchedule {
+function plantedSchedule(id: number, title: string, over: Partial<ScheduleInput> = {}): SandboxSchedule {
   return makeSchedule({
     id,
     title,
@@ -99,18 +100,18 @@ function plantedSchedule(id: number, title: string, over: Partial<ScheduleInput>
 /** Adds every planted entity of demo/PLANTED.md to a generated state. */
 export function addPlanted(state: SandboxState): void {
   const schedules = [
-    plantedSchedule(9001, 'Board KPI Pack'),
+    plantedSchedule(9001, 'Board KPI Pack', { viewless: true }),
     plantedSchedule(9002, 'Regional Revenue Digest', { frequency: 'WEEKLY', daysToRun: 'MON' }),
     plantedSchedule(9003, 'Churn Watchlist', { enabled: false }),
     plantedSchedule(9004, 'Ops Overnight Summary', { timezone: 'Mars/Olympus', frequency: 'DAILY', daysToRun: '*' }),
-    plantedSchedule(9005, 'Inventory Exceptions', { recipientCount: 0 }),
+    plantedSchedule(9005, 'Inventory Exceptions', { recipientCount: 0, viewless: true }),
     plantedSchedule(9006, 'Executive Margin Review', { cardId: 7001 }),
   ];
   state.schedules.push(...schedules);
   state.misconfigured.push(...schedules.slice(0, 3).map(makeMisconfigured));
 
   state.cards.add('7001').add('7002');
-  state.certifications.set('CARD:7001', makeCertification('EXPIRED', '2024-06-30T00:00:00.000Z'));
+  state.certifications.set('CARD:7001', makeCertification('EXPIRED', Date.UTC(2024, 5, 30)));
   state.certifications.set('CARD:7002', makeCertification('ACTIVE'));
 
   const ana = { type: 'USER' as const, id: '7', name: 'Ana Ruiz' };
@@ -159,7 +160,7 @@ export function addPlanted(state: SandboxState): void {
   for (const [id, certState, access, tags] of datasets) {
     state.datasetAccess.set(id, access);
     state.datasetTags.set(id, tags);
-    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certState, '2024-11-02T10:00:00.000Z'));
+    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certState, Date.UTC(2024, 10, 2, 10)));
   }
 
   for (const [id, entries] of Object.entries(PLANTED_QUEUES)) {
@@ -189,23 +190,22 @@ export function addPlanted(state: SandboxState): void {
   );
   state.filesets.set(PLANTED_FILESET_ID, files);
 
-  const workflows: SandboxWorkflow[] = [
-    {
+  state.workflows.push(
+    makeWorkflow({
       id: 'wf-unnamed',
       name: '',
       description: 'Created by an import script without a name',
-      status: 'ACTIVE',
-      createdAt: '2025-04-01T07:00:00.000Z',
-    },
-    {
+      owner: '7',
+      createdOn: '2025-04-01T07:00:00Z',
+    }),
+    makeWorkflow({
       id: 'wf-nightly-refresh',
       name: 'Nightly dataset refresh',
       description: 'Indexes the finance datasets after the nightly load',
-      status: 'ACTIVE',
-      createdAt: '2024-12-01T07:00:00.000Z',
-    },
-  ];
-  state.workflows.push(...workflows);
+      owner: '7',
+      createdOn: '2024-12-01T07:00:00Z',
+    }),
+  );
 
   // Planted counts: 3 invalid fields and 1 invalid link (policies calculated-fields-*).
   state.calculatedFields.invalid = 3;

@@ -9,7 +9,6 @@ import type {
   FilesetFile,
   MisconfiguredReport,
   ReportSchedule,
-  ScheduleSettings,
   Workflow,
 } from '../client/types.js';
 
@@ -34,13 +33,60 @@ export const FILLER_TIMEZONES = [
   'Africa/Johannesburg',
 ] as const;
 
-/** Fields of a workflow list item (the spec does not show that body; see index.ts). */
+/**
+ * A workflow model as the instance host lists it (a captured answer): no `status`, owner and
+ * dates as the platform sends them. The workflow API host serves the same items.
+ */
 export interface SandboxWorkflow extends Workflow {
   id: string;
   name: string;
   description: string;
-  status: string;
-  createdAt: string;
+  owner: string;
+  createdBy: string;
+  createdOn: string;
+  updatedBy: string;
+  updatedOn: string;
+  lastVersionUpdatedBy: string;
+  lastVersionUpdatedOn: string;
+  userPermissions: string[];
+}
+
+export function makeWorkflow(w: { id: string; name: string; description: string; owner: string; createdOn: string }): SandboxWorkflow {
+  return {
+    ...w,
+    createdBy: w.owner,
+    updatedBy: w.owner,
+    updatedOn: w.createdOn,
+    lastVersionUpdatedBy: w.owner,
+    lastVersionUpdatedOn: w.createdOn,
+    userPermissions: [],
+  };
+}
+
+/** The schedule settings the sandbox stores: the spec's fields plus the captured ones. */
+export interface SandboxScheduleSettings {
+  frequency: string;
+  daysToRun: string;
+  hourOfDay: number;
+  minOfHour: number;
+  timezone: string;
+  enabled: boolean;
+  /** Epoch milliseconds, inside `schedule` as the platform sends them (the sort keys of orderBy). */
+  startDate: number;
+  nextRunDate: number;
+  ownerId: number;
+  additionalRecipients: { type: string; value: string }[];
+  unsubscribedRecipients: unknown[];
+  [extra: string]: unknown;
+}
+
+/** A schedule in the captured shape: the nullable fields are null where the input says so. */
+export interface SandboxSchedule extends ReportSchedule {
+  title: string;
+  recipientCount: number;
+  cardId: number;
+  owner: boolean;
+  schedule: SandboxScheduleSettings;
 }
 
 /** All documented fields plus the two sort keys `orderBy` needs (extra fields are allowed). */
@@ -58,39 +104,53 @@ export interface ScheduleInput {
   minOfHour: number;
   timezone: string;
   enabled: boolean;
-  startDate: string;
-  nextRunDate: string;
+  /** Epoch milliseconds. */
+  startDate: number;
+  nextRunDate: number;
+  /**
+   * A card schedule sent without a page or an embedded view, as captured on a real instance:
+   * `viewName` and `embedViewId` null, `pageId` 0, `type` "view".
+   */
+  viewless?: boolean;
 }
 
-export function makeSchedule(s: ScheduleInput): ReportSchedule {
-  const settings: ScheduleSettings = {
+export function makeSchedule(s: ScheduleInput): SandboxSchedule {
+  const settings: SandboxScheduleSettings = {
     frequency: s.frequency,
     daysToRun: s.daysToRun,
     hourOfDay: s.hourOfDay,
     minOfHour: s.minOfHour,
     timezone: s.timezone,
     enabled: s.enabled,
+    startDate: s.startDate,
+    nextRunDate: s.nextRunDate,
+    ownerId: s.ownerId,
+    additionalRecipients: [],
+    unsubscribedRecipients: [],
   };
   return {
     id: s.id,
+    active: s.enabled,
     reportViewId: s.id * 10 + 1,
-    pageId: 100_000 + s.id,
+    pageId: s.viewless ? 0 : 100_000 + s.id,
     title: s.title,
-    viewName: s.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-    type: 'RECURRING',
+    subject: s.title,
+    description: null,
+    viewName: s.viewless ? null : s.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+    type: s.viewless ? 'view' : 'RECURRING',
     ownerId: s.ownerId,
-    embedViewId: s.id * 10 + 2,
+    embedViewId: s.viewless ? null : s.id * 10 + 2,
+    embedUrn: null,
+    contextId: null,
     owner: s.owner,
     cardCount: s.cardCount ?? 1,
     recipientCount: s.recipientCount,
     cardId: s.cardId,
     schedule: settings,
-    startDate: s.startDate,
-    nextRunDate: s.nextRunDate,
   };
 }
 
-export function makeMisconfigured(schedule: ReportSchedule): MisconfiguredReport {
+export function makeMisconfigured(schedule: SandboxSchedule): MisconfiguredReport {
   return {
     id: schedule.id,
     title: schedule.title,
@@ -107,14 +167,23 @@ export function makeAccessList(list: DatasetAccessEntry[]): DatasetAccessList {
   };
 }
 
-/** `state: null` = never certified (DESIGN §5); other states carry metadata and a date. */
-export function makeCertification(state: string | null, updated?: string): CertificationStatus {
+/**
+ * `state: null` = never certified, with metadata and updated null (the platform's docs); other
+ * states carry the captured metadata and `updated` in epoch milliseconds.
+ */
+export function makeCertification(state: string | null, updated?: number): CertificationStatus {
   if (state === null) return { tag: 'CERTIFIED', state: null, metadata: null, updated: null };
   return {
-    tag: 'CERTIFIED',
+    metadata: {
+      adminCertified: false,
+      approvalRequestId: '6f1d2c3b-0000-4a5e-9b7c-000000000001',
+      approvalTemplateTitle: 'Company certification',
+      processType: 'COMPANY',
+      userId: '101',
+    },
     state,
-    metadata: { approverType: 'GROUP', approverId: 'g-governance' },
-    updated: updated ?? '2025-01-15T09:30:00.000Z',
+    tag: 'CERTIFIED',
+    updated: updated ?? Date.UTC(2025, 0, 15, 9, 30),
   };
 }
 
@@ -129,17 +198,20 @@ export interface FileInput {
   indexStatus: string | null;
 }
 
+/** fileType values seen on the platform: TEXT, FILE (also AUDIO, DIRECTORY). */
 const CONTENT_TYPES: Record<string, [fileType: string, contentType: string]> = {
-  csv: ['CSV', 'text/csv'],
-  parquet: ['PARQUET', 'application/vnd.apache.parquet'],
-  json: ['JSON', 'application/json'],
-  xlsx: ['EXCEL', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  csv: ['TEXT', 'text/csv'],
+  txt: ['TEXT', 'text/plain'],
+  parquet: ['FILE', 'application/vnd.apache.parquet'],
+  json: ['TEXT', 'application/json'],
+  xlsx: ['FILE', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
 };
 
-export function makeFilesetFile(filesetId: string, f: FileInput): FilesetFile {
+/** `downloadUrl` and `connectorKey` are null in every public sample; `createdBy` a number. */
+export function makeFilesetFile(_filesetId: string, f: FileInput): FilesetFile {
   const name = f.path.slice(f.path.lastIndexOf('/') + 1);
   const [fileType, contentType] = CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? [
-    'OTHER',
+    'FILE',
     'application/octet-stream',
   ];
   return {
@@ -153,8 +225,8 @@ export function makeFilesetFile(filesetId: string, f: FileInput): FilesetFile {
     createdBy: f.createdBy,
     hash: f.hash,
     hashAlgorithm: f.hashAlgorithm,
-    downloadUrl: `/api/files/v1/filesets/${filesetId}/files/${f.id}/download`,
-    connectorKey: 'file-upload',
+    downloadUrl: null,
+    connectorKey: null,
     indexStatus: f.indexStatus,
     indexReason: f.indexStatus === null ? null : 'UPLOAD',
   };

@@ -4,14 +4,7 @@
 // violations of demo/PLANTED.md are added on top by demo.ts.
 import type { DatasetAccessEntry, QueuePermission, QueuePermissionEntry } from '../client/types.js';
 import { addPlanted } from './demo.js';
-import {
-  FILLER_TIMEZONES,
-  makeAccessList,
-  makeCertification,
-  makeFilesetFile,
-  makeSchedule,
-  type SandboxWorkflow,
-} from './entities.js';
+import { FILLER_TIMEZONES, makeAccessList, makeCertification, makeFilesetFile, makeSchedule, makeWorkflow } from './entities.js';
 import { createRandom, type Random } from './random.js';
 import type { SandboxSize, SandboxState } from './types.js';
 
@@ -61,9 +54,17 @@ function stream(seed: number, kind: number): Random {
   return createRandom((seed ^ Math.imul(kind + 1, 0x9e3779b1)) >>> 0);
 }
 
-function isoDay(rnd: Random, fromDay: number, toDay: number): string {
-  return new Date(EPOCH_2025 + rnd.int(fromDay, toDay) * DAY_MS + rnd.int(0, 23) * 3_600_000).toISOString();
+/** A time between two days after 2025-01-01, in epoch milliseconds (the platform's dates). */
+function dayMillis(rnd: Random, fromDay: number, toDay: number): number {
+  return EPOCH_2025 + rnd.int(fromDay, toDay) * DAY_MS + rnd.int(0, 23) * 3_600_000;
 }
+
+function isoDay(rnd: Random, fromDay: number, toDay: number): string {
+  return new Date(dayMillis(rnd, fromDay, toDay)).toISOString();
+}
+
+/** One schedule in this many is a view-less card schedule (viewName/embedViewId null, as captured). */
+const VIEWLESS_EVERY = 4;
 
 export function emptyState(): SandboxState {
   return {
@@ -113,7 +114,7 @@ function addCards(state: SandboxState, rnd: Random, count: number): number[] {
     const id = FILLER_ID_BASE.card + i;
     state.cards.add(String(id));
     const certified = i % 2 === 0;
-    state.certifications.set(`CARD:${id}`, makeCertification(certified ? 'ACTIVE' : null, isoDay(rnd, 0, 300)));
+    state.certifications.set(`CARD:${id}`, makeCertification(certified ? 'ACTIVE' : null, dayMillis(rnd, 0, 300)));
     if (certified) active.push(id);
   }
   return active;
@@ -140,8 +141,9 @@ function addSchedules(state: SandboxState, rnd: Random, count: number, activeCar
         minOfHour: rnd.pick([0, 15, 30, 45]),
         timezone: rnd.pick(FILLER_TIMEZONES),
         enabled: rnd.chance(0.85),
-        startDate: isoDay(rnd, -400, 100),
-        nextRunDate: isoDay(rnd, 500, 560),
+        startDate: dayMillis(rnd, -400, 100),
+        nextRunDate: dayMillis(rnd, 500, 560),
+        viewless: i % VIEWLESS_EVERY === VIEWLESS_EVERY - 1,
       }),
     );
   }
@@ -165,11 +167,11 @@ function addDatasets(state: SandboxState, rnd: Random, count: number): void {
     }
     state.datasetAccess.set(id, makeAccessList(list));
     state.datasetTags.set(id, [...new Set([rnd.pick(TAGS), rnd.pick(TAGS)])].slice(0, rnd.int(0, 2)));
-    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certified ? 'ACTIVE' : null, isoDay(rnd, 0, 300)));
+    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certified ? 'ACTIVE' : null, dayMillis(rnd, 0, 300)));
   }
 }
 
-/** ADMIN only through a group; every user entry grants something. */
+/** ADMIN only through a group; every user entry grants something. Ids are UUIDs, as the platform's. */
 function addQueues(state: SandboxState, rnd: Random, count: number): void {
   for (let i = 0; i < count; i++) {
     const [groupId, groupName] = rnd.pick(GROUPS);
@@ -180,17 +182,20 @@ function addQueues(state: SandboxState, rnd: Random, count: number): void {
       const permissions = [...new Set([rnd.pick(NON_ADMIN), rnd.pick(NON_ADMIN)])];
       entries.push({ id: uid, name: uname, type: 'USER', permissions });
     }
-    state.queuePermissions.set(`q-${String(i + 1).padStart(4, '0')}`, entries);
+    state.queuePermissions.set(rnd.uuid(), entries);
   }
 }
 
-/** Private files with READ grants only. */
+/** Private files with READ grants only; entries carry entityType, as the platform's reads do. */
 function addDataFiles(state: SandboxState, rnd: Random, count: number): void {
   for (let i = 0; i < count; i++) {
     const id = String(FILLER_ID_BASE.dataFile + i);
     state.dataFiles.add(id);
     const [uid] = rnd.pick(USERS);
-    state.dataFilePermissions.set(id, { publicAccess: false, entries: [{ entityId: uid, grant: 'READ', pass: 'NONE' }] });
+    state.dataFilePermissions.set(id, {
+      publicAccess: false,
+      entries: [{ entityType: 'USER', entityId: uid, grant: 'READ', pass: 'NONE' }],
+    });
   }
 }
 
@@ -223,14 +228,15 @@ function addFilesets(state: SandboxState, rnd: Random, count: number, filesPer: 
 function addWorkflows(state: SandboxState, rnd: Random, count: number): void {
   for (let i = 0; i < count; i++) {
     const subject = rnd.pick(SUBJECTS);
-    const workflow: SandboxWorkflow = {
-      id: `wf-${String(i + 1).padStart(4, '0')}`,
-      name: `${subject} ${rnd.pick(['approval', 'refresh', 'alerting', 'handoff'])} ${i + 1}`,
-      description: `Generated ${subject.toLowerCase()} workflow`,
-      status: rnd.pick(['ACTIVE', 'ACTIVE', 'DRAFT']),
-      createdAt: isoDay(rnd, -300, 120),
-    };
-    state.workflows.push(workflow);
+    state.workflows.push(
+      makeWorkflow({
+        id: rnd.uuid(),
+        name: `${subject} ${rnd.pick(['approval', 'refresh', 'alerting', 'handoff'])} ${i + 1}`,
+        description: `Generated ${subject.toLowerCase()} workflow`,
+        owner: rnd.pick(USERS)[0],
+        createdOn: isoDay(rnd, -300, 120),
+      }),
+    );
   }
 }
 

@@ -1,5 +1,6 @@
-// Replies and error bodies of the emulated instance. Errors carry `message`; 404/403/409 also
-// carry the extra fields the real platform sends (status, statusReason, toe).
+// Replies and error bodies of the emulated instance. 404/403/409 answer as the platform's
+// instance host does, `{status, statusReason, toe}` with no `message`; other errors (400 on a
+// bad write body, 401, the workflow API) carry `{message}`.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 
 export interface Reply {
@@ -24,11 +25,15 @@ export class HttpError extends Error {
 
 let traceSequence = 0;
 
+/** `rich`: the instance host's body, which says the status and a trace id but not `message`. */
 export function errorReply(status: number, message: string, rich = false): Reply {
-  if (!rich) return { status, body: { message } };
+  return rich ? platformError(status) : { status, body: { message } };
+}
+
+function platformError(status: number): Reply {
   traceSequence += 1;
   const toe = `SBX${traceSequence.toString(36).toUpperCase().padStart(8, '0')}`;
-  return { status, body: { status, statusReason: STATUS_CODES[status] ?? 'Error', message, toe } };
+  return { status, body: { status, statusReason: STATUS_CODES[status] ?? 'Error', toe } };
 }
 
 export function ok(body: unknown): Reply {

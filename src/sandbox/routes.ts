@@ -1,11 +1,11 @@
 // The route table: method, path pattern, operation (for counters), auth scheme, handler.
 import type { OperationId } from '../client/types.js';
-import { createDatasetTags, getDatasetPermissions, indexDataset } from './api-datasets.js';
+import { createDatasetTags, getDataset, getDatasetPermissions, indexDataset } from './api-datasets.js';
 import { duplicateDataFile, updateFilePermissions } from './api-data-files.js';
 import { getCalculatedFieldStatistics, getCertificationStatus, getFileByPath } from './api-metadata.js';
 import { updateQueuePermissions } from './api-queues.js';
 import { getMisconfiguredReports, listReportSchedules } from './api-schedules.js';
-import { getWorkflow, listWorkflows } from './api-workflows.js';
+import { getWorkflow, listWorkflowModels, listWorkflows } from './api-workflows.js';
 import type { Handler } from './context.js';
 
 /** Path prefix of the workflow API: the sandbox's workflow URL is `${baseUrl}${WORKFLOW_PREFIX}`. */
@@ -50,6 +50,9 @@ export const ROUTES: readonly Route[] = [
   ),
   route('GET', `${WORKFLOW_PREFIX}/v1/workflows`, 'listWorkflows', listWorkflows, 'workflow'),
   route('GET', `${WORKFLOW_PREFIX}/v1/workflows/:workflowId`, undefined, getWorkflow, 'workflow'),
+  // Beyond the spec (README "Beyond the spec").
+  route('GET', '/api/data/v3/datasources/:datasetId', 'getDataset', getDataset),
+  route('GET', '/api/workflow/v1/models', 'listWorkflowModels', listWorkflowModels),
 ];
 
 export type RouteMatch =

@@ -12,8 +12,6 @@ import { errorReply, HttpError, type Reply, sendReply } from './http.js';
 import { matchRoute, type Route, WORKFLOW_PREFIX } from './routes.js';
 import type { Sandbox, SandboxOptions, SandboxSize } from './types.js';
 
-// Node lower-cases incoming header names; the name itself is the client's assumption.
-const DEVELOPER_TOKEN_HEADER_LOWER = DEVELOPER_TOKEN_HEADER.toLowerCase();
 /** Bodies above this are refused with 413 (write bodies are small permission lists). */
 const MAX_BODY_BYTES = 1_048_576;
 /** What a "malformed JSON" fault sends: a body cut off mid-value. */
@@ -32,8 +30,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!Number.isInteger(seed)) throw new RangeError('sandbox seed must be an integer');
   const token = options.token ?? `sbx_${randomBytes(16).toString('hex')}`;
   const workflowToken = options.workflowToken ?? token;
+  // Node lower-cases incoming header names; the default name is the client's assumption.
+  const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   const switches: Switches = {
     workflowGrant: options.workflowGrant ?? true,
+    adminGrant: options.adminGrant ?? true,
     misconfiguredStatus: options.misconfiguredStatus ?? 200,
     ignoreSkip: options.ignoreSkip ?? false,
   };
@@ -52,7 +53,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setFaults: (f) => faults.set(f),
     scriptFault: (operation, fault, times = 1) => faults.script(operation, fault, times),
     configure: (o) => {
-      for (const key of ['workflowGrant', 'misconfiguredStatus', 'ignoreSkip'] as const) {
+      for (const key of ['workflowGrant', 'adminGrant', 'misconfiguredStatus', 'ignoreSkip'] as const) {
         if (o[key] !== undefined) (switches as Record<typeof key, unknown>)[key] = o[key];
       }
     },
@@ -100,9 +101,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   function authenticate(route: Route, req: IncomingMessage): Reply | undefined {
     if (route.auth === 'developer') {
-      const given = req.headers[DEVELOPER_TOKEN_HEADER_LOWER];
-      if (given === undefined) return errorReply(401, 'Missing developer token header X-SERVICE-Developer-Token');
-      return given === token ? undefined : errorReply(401, 'Invalid developer token');
+      const given = req.headers[tokenHeader.toLowerCase()];
+      if (given === undefined) return errorReply(401, `Missing developer token header ${tokenHeader}`);
+      if (given !== token) return errorReply(401, 'Invalid developer token');
+      // The instance host's workflow models need the Workflow API grant too.
+      if (route.operation === 'listWorkflowModels' && !switches.workflowGrant) return errorReply(403, 'Forbidden', true);
+      return undefined;
     }
     const authorization = req.headers.authorization;
     if (authorization === undefined) return errorReply(401, 'Missing Authorization header with a Bearer token');

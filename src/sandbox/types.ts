@@ -9,9 +9,8 @@ import type {
   MisconfiguredReport,
   OperationId,
   QueuePermissionEntry,
-  ReportSchedule,
-  Workflow,
 } from '../client/types.js';
+import type { SandboxSchedule, SandboxWorkflow } from './entities.js';
 
 export interface SandboxSize {
   schedules: number;
@@ -68,8 +67,12 @@ export interface SandboxOptions {
   seed?: number;
   size?: Partial<SandboxSize>;
   faults?: Partial<FaultOptions>;
+  /** Header the developer token must come in (default the client's DEVELOPER_TOKEN_HEADER). */
+  tokenHeader?: string;
   /** false: workflow calls answer 403 (token lacks the Workflow API grant). Default true. */
   workflowGrant?: boolean;
+  /** false: the token's user is no content admin, so the schedule list refuses filter=ALL with 403. Default true. */
+  adminGrant?: boolean;
   /** The misconfigured-reports endpoint answers with this status (default 200). */
   misconfiguredStatus?: 200 | 403 | 409;
   /** Emulates a broken server that ignores `skip` on limit/skip endpoints. */
@@ -78,11 +81,11 @@ export interface SandboxOptions {
 
 /** The instance's state. Tests read it back after writes; mutating it changes answers. */
 export interface SandboxState {
-  schedules: ReportSchedule[];
+  schedules: SandboxSchedule[];
   misconfigured: MisconfiguredReport[];
   /** datasetId → access list. */
   datasetAccess: Map<string, DatasetAccessList>;
-  /** datasetId → tags (POST adds, no duplicates). */
+  /** datasetId → tags (the POST replaces the list, as the platform's does). */
   datasetTags: Map<string, string[]>;
   /** `${entityType}:${id}` (CARD | DATA_SOURCE) → certification. */
   certifications: Map<string, CertificationStatus>;
@@ -97,7 +100,7 @@ export interface SandboxState {
   /** filesetId → (path → metadata). */
   filesets: Map<string, Map<string, FilesetFile>>;
   calculatedFields: CalculatedFieldStatistics;
-  workflows: Workflow[];
+  workflows: SandboxWorkflow[];
   /** datasetIds in the order index requests arrived. */
   indexRequests: string[];
 }
@@ -119,6 +122,6 @@ export interface Sandbox {
   /** The next `times` requests of `operation` get this answer, before anything else. */
   scriptFault(operation: OperationId, fault: ScriptedFault, times?: number): void;
   /** Change a switch at run time. */
-  configure(options: Pick<SandboxOptions, 'workflowGrant' | 'misconfiguredStatus' | 'ignoreSkip'>): void;
+  configure(options: Pick<SandboxOptions, 'workflowGrant' | 'adminGrant' | 'misconfiguredStatus' | 'ignoreSkip'>): void;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
 // message names the offending field, so a client bug shows up as a clear test failure.
 import {
   type DataFilePermissions,
+  type PrincipalType,
   QUEUE_PERMISSIONS,
   type QueuePermissionEntry,
 } from '../client/types.js';
@@ -47,7 +48,12 @@ export function dataFilePermissionsBody(raw: string): DataFilePermissions {
     for (const key of ['entityId', 'grant', 'pass'] as const) {
       if (typeof entry[key] !== 'string') throw new HttpError(400, `entries[${i}].${key} must be a string`);
     }
-    return { entityId: entry.entityId as string, grant: entry.grant as string, pass: entry.pass as string };
+    const { entityType } = entry;
+    if (entityType !== undefined && entityType !== 'USER' && entityType !== 'GROUP') {
+      throw new HttpError(400, `entries[${i}].entityType must be USER or GROUP, got ${JSON.stringify(entityType)}`);
+    }
+    const kept = { entityId: entry.entityId as string, grant: entry.grant as string, pass: entry.pass as string };
+    return entityType === undefined ? kept : { entityType: entityType as PrincipalType, ...kept };
   });
   return { publicAccess: body.publicAccess, entries };
 }

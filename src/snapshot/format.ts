@@ -54,6 +54,7 @@ export const SINGLE_OPERATIONS = [
   'getFileByPath',
   'getCertificationStatus',
   'listWorkflows',
+  'getDataset',
 ] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -60,12 +60,14 @@ export function recordingApi(api: InstanceApi, options: { instance?: string; now
       api.getCertificationStatus(type, id),
     ),
     listWorkflows: single('listWorkflows', () => api.listWorkflows()),
+    getDataset: single('getDataset', (id: string) => api.getDataset(id)),
     // Writes pass through and are not recorded: a snapshot only serves reads.
     createDatasetTags: (id, tags) => api.createDatasetTags(id, tags),
     updateQueuePermissions: (id, entries) => api.updateQueuePermissions(id, entries),
     updateFilePermissions: (id, body) => api.updateFilePermissions(id, body),
     indexDataset: (id) => api.indexDataset(id),
     duplicateDataFile: (id) => api.duplicateDataFile(id),
+    send: (request) => api.send(request),
     stats: () => api.stats(),
     snapshot: () => ({
       version: SNAPSHOT_VERSION,

@@ -75,11 +75,13 @@ export function replayApi(snapshot: SnapshotFile): InstanceApi {
     getFileByPath: single('getFileByPath'),
     getCertificationStatus: single('getCertificationStatus'),
     listWorkflows: single('listWorkflows'),
+    getDataset: single('getDataset'),
     createDatasetTags: refuse('createDatasetTags', 'POST'),
     updateQueuePermissions: refuse('updateQueuePermissions', 'POST'),
     updateFilePermissions: refuse('updateFilePermissions', 'PUT'),
     indexDataset: refuse('indexDataset', 'POST'),
     duplicateDataFile: refuse('duplicateDataFile', 'POST'),
+    send: async (request) => refuse(request.operation as OperationId, request.method)(),
     stats: () => ({ requests: 0, retries: 0, failed: 0 }),
   };
 }

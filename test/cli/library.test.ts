@@ -52,22 +52,17 @@ describe('check()', () => {
       problems: [
         expect.objectContaining({ file: 'STEWARD_BASE_URL' }),
         expect.objectContaining({ file: 'STEWARD_TOKEN' }),
-        expect.objectContaining({ file: 'STEWARD_WORKFLOW_URL' }),
       ],
     });
     expect(sandbox.totalRequests()).toBe(0);
   });
 
-  it('refuses a selected workflow policy without a workflow URL before any request; --only without it runs', async () => {
+  it('without a workflow URL reads workflows from the instance host with the developer token', async () => {
     sandbox.resetCounts();
     const base = { config: 'demo/steward.yaml', cwd: REPO, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token };
-    const attempt = check(base);
-    await expect(attempt).rejects.toMatchObject({
-      problems: [expect.objectContaining({ file: 'STEWARD_WORKFLOW_URL', message: expect.stringMatching(/^workflows-are-named reads the workflow API/) })],
-    });
-    expect(sandbox.totalRequests()).toBe(0);
-    const report = await check({ ...base, only: ['calculated-fields-valid'] });
-    expect(findingKeys(report)).toEqual(['calculated-fields-valid calculatedFields/instance']);
+    const report = await check({ ...base, only: ['workflows-are-named'] });
+    expect(findingKeys(report)).toEqual(['workflows-are-named workflow/wf-unnamed']);
+    expect([sandbox.counts.listWorkflowModels, sandbox.counts.listWorkflows, sandbox.totalRequests()]).toEqual([1, 0, 1]);
   });
 
   it('runs against an in-process sandbox with { sandbox: true } and the demo config', async () => {

@@ -75,15 +75,23 @@ describe('steward sandbox --port --token', () => {
     expect(pages.map((p) => p.length)).toEqual([...Array(Math.floor(total / PAGE)).fill(PAGE), total % PAGE].filter((n) => n > 0));
     expect(new Set(rows.map((r) => r.id)).size).toBe(total);
     expect(rows.map((r) => r.id)).toEqual(expect.arrayContaining([...PLANTED_SCHEDULE_IDS]));
-    const titles = rows.map((r) => r.title);
+    const titles = rows.map((r) => r.title ?? '');
     expect(titles).toEqual([...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     for (const r of rows) {
-      for (const key of ['id', 'reportViewId', 'pageId', 'ownerId', 'embedViewId', 'cardCount', 'recipientCount', 'cardId'] as const) {
+      for (const key of ['id', 'reportViewId', 'pageId', 'ownerId', 'cardCount', 'recipientCount', 'cardId'] as const) {
         expect(Number.isInteger(r[key]), `${r.id}.${key}`).toBe(true);
       }
-      expect([typeof r.title, typeof r.viewName, typeof r.type, typeof r.owner]).toEqual(['string', 'string', 'string', 'boolean']);
-      expect(Object.keys(r.schedule).sort()).toEqual(expect.arrayContaining(['daysToRun', 'enabled', 'frequency', 'hourOfDay', 'minOfHour', 'timezone']));
+      expect([typeof r.title, typeof r.type, typeof r.owner]).toEqual(['string', 'string', 'boolean']);
+      expect(Object.keys(r.schedule).sort()).toEqual(
+        expect.arrayContaining(['daysToRun', 'enabled', 'frequency', 'hourOfDay', 'minOfHour', 'nextRunDate', 'startDate', 'timezone']),
+      );
+      expect([Number.isInteger(r.schedule.startDate), Number.isInteger(r.schedule.nextRunDate)]).toEqual([true, true]);
     }
+    // As captured on a real instance: schedules without a view carry viewName and embedViewId null.
+    const viewless = rows.filter((r) => r.viewName === null);
+    expect(viewless.length).toBeGreaterThan(0);
+    for (const r of viewless) expect([r.embedViewId, r.pageId, r.type]).toEqual([null, 0, 'view']);
+    for (const r of rows.filter((x) => x.viewName !== null)) expect([typeof r.viewName, Number.isInteger(r.embedViewId)]).toEqual(['string', true]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(9004)!.schedule.timezone).toBe('Mars/Olympus');
     expect(byId.get(9005)!.recipientCount).toBe(0);
@@ -96,9 +104,9 @@ describe('steward sandbox --port --token', () => {
     expect(rows.map((r) => r.id)).toEqual([9001, 9002, 9003]);
     expect(rows.map((r) => r.title)).toEqual(['Board KPI Pack', 'Regional Revenue Digest', 'Churn Watchlist']);
     for (const r of rows) {
-      expect([typeof r.active, typeof r.schedule.frequency, typeof r.schedule.enabled]).toEqual(['boolean', 'string', 'boolean']);
+      expect([typeof r.active, typeof r.schedule?.frequency, typeof r.schedule?.enabled]).toEqual(['boolean', 'string', 'boolean']);
     }
-    expect(rows[2]!.schedule.enabled).toBe(false);
+    expect(rows[2]!.schedule?.enabled).toBe(false);
   });
 
   it('answers the access list of a planted dataset with its counts', async () => {
@@ -125,7 +133,9 @@ describe('steward sandbox --port --token', () => {
       const file = await client.getFileByPath(PLANTED_FILESET_ID, filePath);
       expect([file.path, file.name]).toEqual([filePath, filePath.slice(filePath.lastIndexOf('/') + 1)]);
       expect(file.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-      expect(new Date(file.created).toISOString()).toBe(file.created);
+      expect(new Date(file.created as string).toISOString()).toBe(file.created);
+      expect([file.downloadUrl, file.connectorKey, file.hashAlgorithm]).toEqual([null, null, expect.any(String)]);
+      expect(['TEXT', 'FILE']).toContain(file.fileType);
       expect([Number.isInteger(file.size), Number.isInteger(file.createdBy)]).toEqual([true, true]);
     }
     expect(await client.getFileByPath(PLANTED_FILESET_ID, '/raw/legacy.csv')).toMatchObject({
@@ -169,7 +179,7 @@ describe('steward sandbox --port --token', () => {
     const copy = await client.duplicateDataFile('44');
     expect(Number.isInteger(copy.dataFileId)).toBe(true);
     expect([42, 43, 44]).not.toContain(copy.dataFileId);
-    expect(copy.currentRevision.dataFileId).toBe(copy.dataFileId);
+    expect(copy.currentRevision?.dataFileId).toBe(copy.dataFileId);
     expect(copy.revisions).toContainEqual(copy.currentRevision);
     expect([typeof copy.name, typeof copy.existing, Number.isInteger(copy.datetimeCreated)]).toEqual(['string', 'boolean', true]);
     // The copy is a real data file: its permissions can be written (an unknown id gets 404).

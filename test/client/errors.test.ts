@@ -86,26 +86,44 @@ describe('workflow statuses carry the spec meaning', () => {
     expect(error.apiMessage).toBe('No workflow here');
   });
 
-  it('no workflow URL: a clear error, nothing sent', async () => {
+  it('no workflow URL: the instance host\'s model list, with the developer token', async () => {
     const client = createClient({ baseUrl: s.baseUrl, token: s.token });
-    const error = await rejection(client.listWorkflows());
-    expect(error).toMatchObject({ code: 'E_API', kind: 'config', operation: 'listWorkflows' });
-    expect(error.message).toBe(
-      'listWorkflows: no workflow URL configured (instance.workflowUrl in steward.yaml, or STEWARD_WORKFLOW_URL)',
-    );
-    expect(s.totalRequests()).toBe(0);
+    const workflows = await client.listWorkflows();
+    expect(workflows.map((w) => w.id)).toEqual(s.state.workflows.map((w) => w.id));
+    expect([s.counts.listWorkflowModels, s.counts.listWorkflows]).toEqual([1, 0]);
+  });
+
+  it('no workflow URL and no Workflow API grant: 403 with the grant named', async () => {
+    s.configure({ workflowGrant: false });
+    try {
+      const client = createClient({ baseUrl: s.baseUrl, token: s.token });
+      const error = await rejection(client.listWorkflows());
+      expect(error).toMatchObject({ kind: 'http', status: 403, operation: 'listWorkflowModels' });
+      expect(error.message).toMatch(
+        /^listWorkflowModels: \[GET\] "\/api\/workflow\/v1\/models\?limit=100&skip=0": 403 Forbidden — the token's user lacks the Workflow API grant: Admin › Roles › Grants \(server: Forbidden \(trace id toe=SBX\w+\)\)$/,
+      );
+    } finally {
+      s.configure({ workflowGrant: true });
+    }
   });
 });
 
 describe('error bodies', () => {
-  it('keeps `message` of a rich JSON body', async () => {
+  it('a body without `message` ({status, statusReason, toe}) is said as the status reason and the trace id', async () => {
     const { client } = clientFor(s);
     const error = await rejection(client.getDatasetPermissions('no-such-dataset'));
     expect(error).toMatchObject({ status: 404, path: '/api/data/v3/datasources/no-such-dataset/permissions' });
     expect(error.message).toMatch(
-      /^getDatasetPermissions: \[GET\] "\/api\/data\/v3\/datasources\/no-such-dataset\/permissions": 404 Not Found — \S/,
+      /^getDatasetPermissions: \[GET\] "\/api\/data\/v3\/datasources\/no-such-dataset\/permissions": 404 Not Found — Not Found \(trace id toe=SBX\w+\)$/,
     );
-    expect(error.message).not.toContain('{');
+    expect(error.apiMessage).toMatch(/^Not Found \(trace id toe=SBX\w+\)$/);
+  });
+
+  it('keeps `message` of a JSON body that has one', async () => {
+    s.scriptFault('getDatasetPermissions', { status: 404, body: '{"message":"No such dataset","status":404,"toe":"T1"}' });
+    const { client } = clientFor(s);
+    const error = await rejection(client.getDatasetPermissions('ds-1'));
+    expect(error.message).toBe('getDatasetPermissions: [GET] "/api/data/v3/datasources/ds-1/permissions": 404 Not Found — No such dataset');
   });
 
   it('quotes a short excerpt of a body that is not JSON', async () => {
@@ -130,15 +148,16 @@ describe('API drift', () => {
   it('names the operation and the field of a mistyped value', async () => {
     const schedules = s.state.schedules;
     const saved = structuredClone(schedules[3]);
-    (schedules[3].schedule as unknown as Record<string, unknown>).timezone = null;
+    // The card join relies on cardId: a string there is drift (null would be a schedule with no card).
+    (schedules[3] as unknown as Record<string, unknown>).cardId = '1234';
     try {
       const { client } = clientFor(s, { pageSize: 1000 });
       const error = await rejection(allPages(client.listReportSchedules({ orderBy: 'title' })));
       const sorted = [...schedules].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));
       const index = sorted.findIndex((r: ReportSchedule) => r.id === saved.id);
-      expect(error).toMatchObject({ code: 'E_API', kind: 'drift', field: `[${index}].schedule.timezone` });
+      expect(error).toMatchObject({ code: 'E_API', kind: 'drift', field: `[${index}].cardId` });
       expect(error.message).toMatch(
-        new RegExp(`^listReportSchedules: API drift at \\[${index}\\]\\.schedule\\.timezone: expected string, got null \\(\\[GET\\] "/api/content/v1/reportschedules\\?`),
+        new RegExp(`^listReportSchedules: API drift at \\[${index}\\]\\.cardId: expected integer or null, got string \\(\\[GET\\] "/api/content/v1/reportschedules\\?`),
       );
     } finally {
       schedules[3] = saved;
@@ -148,11 +167,12 @@ describe('API drift', () => {
   it('names a missing field', async () => {
     const id = [...s.state.datasetAccess.keys()][0];
     const saved = s.state.datasetAccess.get(id);
-    s.state.datasetAccess.set(id, { list: [], totalUserCount: 0 } as unknown as typeof saved & object);
+    // Ownership policies read accessLevel: an entry without it is drift, not a non-owner.
+    s.state.datasetAccess.set(id, { list: [{ type: 'USER', id: '7', name: 'Ana' }], totalUserCount: 1 } as unknown as typeof saved & object);
     try {
       const { client } = clientFor(s);
       const error = await rejection(client.getDatasetPermissions(id));
-      expect(error.message).toMatch(/^getDatasetPermissions: API drift at totalGroupCount: missing \(/);
+      expect(error.message).toMatch(/^getDatasetPermissions: API drift at list\[0\]\.accessLevel: missing \(/);
       expect(client.stats()).toEqual({ requests: 1, retries: 0, failed: 1 });
     } finally {
       if (saved) s.state.datasetAccess.set(id, saved);

@@ -95,12 +95,13 @@ describe('writes', () => {
     expect(s.counts.createDatasetTags).toBe(1);
   });
 
-  it('updateQueuePermissions replaces the list; its empty 200 answer is success', async () => {
+  it('updateQueuePermissions sets each entry\'s permissions and [] removes one; its empty 200 answer is success', async () => {
     const id = [...s.state.queuePermissions.keys()][0];
-    const entries = [{ id: 'g-1', name: 'Admins', type: 'GROUP' as const, permissions: ['ADMIN' as const] }];
+    const [first, ...rest] = s.state.queuePermissions.get(id)!;
+    const added = { id: 'g-1', name: 'Admins', type: 'GROUP' as const, permissions: ['ADMIN' as const] };
     const { client, log } = clientFor(s);
-    await expect(client.updateQueuePermissions(id, entries)).resolves.toBeUndefined();
-    expect(s.state.queuePermissions.get(id)).toEqual(entries);
+    await expect(client.updateQueuePermissions(id, [{ ...first, permissions: [] }, added])).resolves.toBeUndefined();
+    expect(s.state.queuePermissions.get(id)).toEqual([...rest, added]);
     expect(log.map((e) => e.status)).toEqual([200]);
   });
 
@@ -140,7 +141,7 @@ describe('writes', () => {
     expect(s.state.dataFiles.size).toBe(before + 1);
     expect(s.state.dataFiles.has(String(copy.dataFileId))).toBe(true);
     expect(String(copy.dataFileId)).not.toBe(id);
-    expect(copy.currentRevision.dataFileId).toBe(copy.dataFileId);
+    expect(copy.currentRevision?.dataFileId).toBe(copy.dataFileId);
   });
 });
 
@@ -152,7 +153,7 @@ describe('path segments', () => {
     const { client, log } = clientFor(s);
     expect((await client.getDatasetPermissions('../x')).list[0].name).toBe('dot-dot');
     expect((await client.getDatasetPermissions('a/b')).list[0].name).toBe('slash');
-    const entries = [{ id: '1', name: 'One', type: 'USER' as const, permissions: [] }];
+    const entries = [{ id: '1', name: 'One', type: 'USER' as const, permissions: ['READ' as const] }];
     await client.updateQueuePermissions('q/../admin', entries);
     expect(s.state.queuePermissions.get('q/../admin')).toEqual(entries);
     expect(log.map((e) => new URL(e.url).pathname)).toEqual([

@@ -57,6 +57,8 @@ describe('loadConfig', () => {
       workflowUrl: 'https://api.example.com',
       token: 'tok-env',
       workflowToken: null,
+      tokenHeader: null,
+      pageSize: null,
     });
     const fromFlags = loadConfig({
       configPath: 'conf/steward.yaml',

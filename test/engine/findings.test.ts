@@ -88,7 +88,7 @@ describe('finding fields', () => {
     const schedules = demo.sandbox.state.schedules;
     const template = schedules.find((s) => s.id === 9001)!;
     // Titles sort the listing (the API's orderBy) the other way round from the ids.
-    schedules.push({ ...structuredClone(template), id: 10019, title: 'Aardvark report' });
+    schedules.push({ ...structuredClone(template), id: 90019, title: 'Aardvark report' });
     schedules.push({ ...structuredClone(template), id: 950, title: 'Zebra report' });
     try {
       const policies = compilePolicies(`
@@ -115,11 +115,11 @@ policies:
       expect(ids('misconfigured')).toEqual(['9001', '9002', '9003']);
       const all = ids('every-schedule');
       expect(all[0]).toBe('950');
-      expect(all).toContain('10019');
+      expect(all).toContain('90019');
       expect(all).toEqual([...all].sort((a, b) => Number(a) - Number(b)));
       expect((await demo.run(policies)).findings).toEqual(run.findings);
     } finally {
-      schedules.splice(schedules.findIndex((s) => s.id === 10019), 1);
+      schedules.splice(schedules.findIndex((s) => s.id === 90019), 1);
       schedules.splice(schedules.findIndex((s) => s.id === 950), 1);
     }
   });

@@ -100,9 +100,19 @@ describe('action fixes (datasets)', () => {
     ]);
     expect(plan.notPlanned.map((p) => p.reason)).toEqual([`fix "tag" is opt-in: ${RESOURCE_KINDS.dataset.fixes.tag.warning}`]);
 
-    const optedIn = await planFixes({ ...base, allowOptIn: true });
+    // Without an API the current tags cannot be read: the tag fix is not planned.
+    const blind = await planFixes({ ...base, allowOptIn: true });
+    expect(blind.notPlanned.map((p) => p.reason)).toEqual([
+      'fix "tag" could not be planned: it needs the current tags, and this plan has no API to read them',
+    ]);
+
+    // The POST replaces the list: the plan reads the current tags and sends the union.
+    sandbox.state.datasetTags.set('ds-scratch', ['raw']);
+    sandbox.resetCounts();
+    const optedIn = await planFixes({ ...base, allowOptIn: true, api: clientFor(sandbox) });
+    expect(sandbox.counts.getDataset).toBe(1);
     expect(optedIn.changes[1]).toMatchObject({
-      request: { operation: 'createDatasetTags', body: ['reviewed'] },
+      request: { operation: 'createDatasetTags', body: ['raw', 'reviewed'] },
       warnings: [RESOURCE_KINDS.dataset.fixes.tag.warning],
     });
     sandbox.resetCounts();
@@ -112,7 +122,7 @@ describe('action fixes (datasets)', () => {
     expect(sandbox.counts.indexDataset).toBe(1);
     expect(sandbox.counts.createDatasetTags).toBe(1);
     expect(sandbox.state.indexRequests).toEqual(['ds-scratch']);
-    expect(sandbox.state.datasetTags.get('ds-scratch')).toContain('reviewed');
+    expect(sandbox.state.datasetTags.get('ds-scratch')).toEqual(['raw', 'reviewed']);
     expect(readJournal(journalPath).map((e) => e.status)).toEqual(['applied', 'applied']);
   });
 });

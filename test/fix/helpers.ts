@@ -117,3 +117,11 @@ export async function planRun(root: string, api: InstanceApi, options: FixRunOpt
     journal: options.journal,
   });
 }
+
+/**
+ * The queue's stored permissions after `body` is sent to a queue whose state was the declared
+ * one: an entry sent with `permissions: []` removes that entity (the platform's semantics).
+ */
+export function queueStateAfter(body: unknown): unknown {
+  return (body as { permissions: unknown[] }[]).filter((e) => e.permissions.length > 0);
+}

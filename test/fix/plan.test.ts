@@ -102,6 +102,8 @@ permissions:
       { id: '1', name: 'A', type: 'USER', permissions: ['READ'] },
       { id: '3', name: 'C', type: 'USER', permissions: ['WRITE'] },
       { id: 'g-1', name: 'G', type: 'GROUP', permissions: ['ADMIN'] },
+      // The removed entry is sent with an empty list: that is how the platform removes it.
+      { id: '2', name: 'B', type: 'USER', permissions: [] },
     ]);
     expect(ops[0].diff).toEqual([
       'permissions[0] USER 1 (A) permissions: [ADMIN, READ] → [READ]',

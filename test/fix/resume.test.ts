@@ -15,7 +15,7 @@ import type { FixPlan } from '../../src/fix/types.js';
 import { writeBackPlan } from '../../src/fix/writeback.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { clientFor, copyDemoManifests, planRun, WAIVE_BREAK_GLASS } from './helpers.js';
+import { clientFor, copyDemoManifests, planRun, queueStateAfter, WAIVE_BREAK_GLASS } from './helpers.js';
 
 let sandbox: Sandbox;
 let root: string;
@@ -96,7 +96,7 @@ describe('planFixes with a journal', () => {
     expect(again).toMatchObject({ ok: true, applied: [1, 2], failed: [], skipped: [] });
     expect(sandbox.counts.updateQueuePermissions).toBe(2);
     expect(sandbox.totalRequests()).toBe(2);
-    for (const c of first.changes) expect(sandbox.state.queuePermissions.get(c.resource.id)).toEqual(c.request.body);
+    for (const c of first.changes) expect(sandbox.state.queuePermissions.get(c.resource.id)).toEqual(queueStateAfter(c.request.body));
     expect(readJournal(journalPath).map((e) => [e.planId, e.change, e.status])).toEqual([
       [first.id, 1, 'applied'],
       [first.id, 2, 'failed'],

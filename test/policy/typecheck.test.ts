@@ -25,7 +25,7 @@ const problems = (resource: string, fields: Record<string, string>) =>
 describe('type errors found at load', () => {
   it('comparing a schema-typed field with a literal of another type', () => {
     expect(problems('reportSchedule', { assert: `resource.recipientCount != "0"` })).toEqual([
-      "6:13: type error: cannot compare int with string using '!='",
+      "6:13: type error: cannot compare int or null with string using '!='",
     ]);
     expect(problems('reportSchedule', { assert: "resource.misconfiguration.id == 'x'" })).toEqual([
       "6:13: type error: cannot compare int with string using '=='",
@@ -53,13 +53,13 @@ describe('type errors found at load', () => {
 
   it('assert/when must be bool, each a list, when their type is known', () => {
     expect(problems('reportSchedule', { assert: 'resource.title' })).toEqual([
-      '6:13: type error: must be a bool expression, this one yields string',
+      '6:13: type error: must be a bool expression, this one yields string or null',
     ]);
     expect(problems('reportSchedule', { when: 'resource.recipientCount' })).toEqual([
-      '7:11: type error: must be a bool expression, this one yields a number',
+      '7:11: type error: must be a bool expression, this one yields a number or null',
     ]);
     expect(problems('reportSchedule', { each: 'resource.title' })).toEqual([
-      '7:11: type error: must be a list expression, this one yields string',
+      '7:11: type error: must be a list expression, this one yields string or null',
     ]);
   });
 
@@ -85,7 +85,7 @@ describe('type errors found at load', () => {
 
   it('a message template is checked too', () => {
     expect(problems('reportSchedule', { message: `"{{ resource.cardCount + '!' }}"` })).toEqual([
-      "7:18: type error: no '+' for int and string",
+      "7:18: type error: no '+' for int or null and string",
     ]);
   });
 
@@ -94,7 +94,7 @@ describe('type errors found at load', () => {
     writeFileSync(path.join(dir, 'p.yaml'), policy('reportSchedule', { assert: `resource.recipientCount != "0"` }));
     const err = await loadPolicies(['p.yaml'], { kinds: RESOURCE_KINDS, cwd: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toBe("p.yaml:6:13: type error: cannot compare int with string using '!='");
+    expect((err as InputError).message).toBe("p.yaml:6:13: type error: cannot compare int or null with string using '!='");
   });
 });
 

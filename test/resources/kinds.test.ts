@@ -62,7 +62,7 @@ describe('live kinds', () => {
 });
 
 describe('declared kinds and their fixes', () => {
-  it('queue revoke narrows one entry; the write is the full list; send replaces it on the instance', async () => {
+  it('queue revoke narrows one entry; the write is the full list; send sets it on the instance', async () => {
     const queue = RESOURCE_KINDS.queue;
     const finance = (await collect(queue)).find((q) => q.id === 'q-finance-intake')!;
     const after = queue.fixes.revoke.apply(finance.doc, ['ADMIN'], 'permissions[0]');
@@ -73,18 +73,26 @@ describe('declared kinds and their fixes', () => {
       ['READ', 'WRITE'],
     ]);
     expect(queue.widens!(finance.doc, after)).toBeNull();
-    const write = queue.write!(after);
+    const write = queue.write!(after, finance.doc);
     expect(write).toEqual({
       operation: 'updateQueuePermissions',
       method: 'POST',
       path: '/api/queues/v1/q-finance-intake/permissions',
       body: after.permissions,
     });
-    await queue.send!(api, after);
+    await api.send(write);
     expect(sandbox.counts.updateQueuePermissions).toBe(1);
     expect(sandbox.state.queuePermissions.get('q-finance-intake')).toEqual(after.permissions);
     const removed = queue.fixes.remove.apply(finance.doc, true, 'permissions[1]');
     expect((removed.permissions as { id: string }[]).map((e) => e.id)).toEqual(['7', '9']);
+    // The removed entry is sent with an empty permission list, never dropped from the body.
+    const removal = queue.write!(removed, finance.doc);
+    expect(removal.body).toEqual([
+      ...(removed.permissions as unknown[]),
+      { id: 'g-88', name: 'Finance Admins', type: 'GROUP', permissions: [] },
+    ]);
+    await api.send(removal);
+    expect(sandbox.state.queuePermissions.get('q-finance-intake')!.map((e) => e.id)).toEqual(['7', '9']);
     expect(() => queue.fixes.remove.apply(finance.doc, true, null)).toThrow(/item of permissions/);
   });
 
@@ -92,37 +100,46 @@ describe('declared kinds and their fixes', () => {
     const df = RESOURCE_KINDS.dataFile;
     const f42 = (await collect(df)).find((d) => d.id === '42')!;
     const priv = df.fixes.publicAccess.apply(f42.doc, false, null);
-    expect(df.write!(priv)).toEqual({
+    const write = df.write!(priv, f42.doc);
+    expect(write).toEqual({
       operation: 'updateFilePermissions',
       method: 'PUT',
       path: '/api/data/v1/data-files/42/permissions',
       body: { publicAccess: false, entries: [{ entityId: '7', grant: 'READ', pass: 'NONE' }] },
     });
-    await df.send!(api, priv);
+    await api.send(write);
     expect(sandbox.state.dataFilePermissions.get('42')).toEqual({ publicAccess: false, entries: f42.doc.entries });
     expect(df.fixes.remove.apply(f42.doc, true, 'entries[0]').entries).toEqual([]);
     expect(df.widens!(priv, f42.doc)).toBe('the file would become public');
   });
 
-  it('dataset tag and index: warned, opt-in, sent as their own requests', async () => {
+  it('dataset tag and index: warned, opt-in, sent as their own requests; tags are the union with the current ones', async () => {
     const ds = RESOURCE_KINDS.dataset;
-    const doc = { id: 'ds-scratch' };
+    sandbox.state.datasetTags.set('ds-scratch', ['raw', 'pii']);
+    const current = await ds.parts.tags.load(api, { kind: 'dataset', id: 'ds-scratch', name: null, doc: { id: 'ds-scratch' }, source: null });
+    expect(current).toEqual(['raw', 'pii']);
+    expect(sandbox.counts.getDataset).toBe(1);
+    const doc = { id: 'ds-scratch', tags: current };
     expect(ds.fixes.tag.warning).toMatch(/replace/);
     expect(ds.fixes.tag.optIn).toBe(true);
-    expect(ds.fixes.tag.request!(doc, ['needs-owner'])).toEqual({
+    expect(ds.fixes.tag.reads).toEqual(['tags']);
+    const tagWrite = ds.fixes.tag.request!(doc, ['needs-owner', 'pii']);
+    expect(tagWrite).toEqual({
       operation: 'createDatasetTags',
       method: 'POST',
       path: '/api/data/ui/v3/datasources/ds-scratch/tags',
-      body: ['needs-owner'],
+      body: ['raw', 'pii', 'needs-owner'],
     });
-    await ds.fixes.tag.sendFix!(api, doc, ['needs-owner']);
-    expect(sandbox.state.datasetTags.get('ds-scratch')).toContain('needs-owner');
-    await ds.fixes.index.sendFix!(api, doc, true);
+    await api.send(tagWrite);
+    // The platform's POST replaces the list: the union keeps the tags that were there.
+    expect(sandbox.state.datasetTags.get('ds-scratch')).toEqual(['raw', 'pii', 'needs-owner']);
+    await api.send(ds.fixes.index.request!(doc, true));
     expect(sandbox.state.indexRequests).toEqual(['ds-scratch']);
   });
 
   it('ids with slashes stay one path segment', () => {
-    expect(RESOURCE_KINDS.queue.write!({ id: '../x', permissions: [] }).path).toBe('/api/queues/v1/..%2Fx/permissions');
+    const doc = { id: '../x', permissions: [] };
+    expect(RESOURCE_KINDS.queue.write!(doc, doc).path).toBe('/api/queues/v1/..%2Fx/permissions');
   });
 });
 

@@ -36,7 +36,7 @@ describe('scripted faults', () => {
 
   it('malformed JSON is a 200 whose body does not parse', async () => {
     s.scriptFault('listReportSchedules', { malformedJson: true });
-    const res = await call(s, 'GET', '/api/content/v1/reportschedules?orderBy=title');
+    const res = await call(s, 'GET', '/api/content/v1/reportschedules?filter=ALL&orderBy=title');
     expect([res.status, res.text, res.headers.get('content-type')]).toEqual([
       200,
       MALFORMED_JSON_BODY,
@@ -95,7 +95,7 @@ describe('random faults', () => {
 
   it('slow bodies and latency still deliver the whole body', async () => {
     s.setFaults({ slowBodyMs: 20, latencyMs: 5, jitterMs: 5 });
-    const res = await call(s, 'GET', '/api/content/v1/reportschedules?orderBy=title');
+    const res = await call(s, 'GET', '/api/content/v1/reportschedules?filter=ALL&orderBy=title');
     expect(res.json<unknown[]>()).toHaveLength(s.state.schedules.length);
   });
 

@@ -100,7 +100,7 @@ function fillerProblems(state: SandboxState): string[] {
   for (const [filesetId, files] of state.filesets) {
     for (const f of files.values()) {
       if (filesetId === PLANTED_FILESET_ID && f.path === '/raw/legacy.csv') continue;
-      if (f.hashAlgorithm !== 'SHA_256_HEX' || !/^[0-9a-f]{64}$/.test(f.hash)) problems.push(`file ${f.path}`);
+      if (f.hashAlgorithm !== 'SHA_256_HEX' || !/^[0-9a-f]{64}$/.test(f.hash ?? '')) problems.push(`file ${f.path}`);
     }
   }
   for (const w of state.workflows) if (w.id !== 'wf-unnamed' && !w.name) problems.push(`workflow ${w.id}`);

@@ -13,18 +13,21 @@ afterAll(() => s.close());
 const QUEUE = '/api/queues/v1/q-finance-intake/permissions';
 
 describe('queue permissions', () => {
-  it('POST replaces the whole stored list', async () => {
+  it('POST sets each entry\'s permissions, [] removes an entity, entities left out keep theirs', async () => {
     const body = [
-      { id: 'g-88', name: 'Finance Admins', type: 'GROUP', permissions: ['ADMIN'] },
+      { id: 'g-88', name: 'Finance Admins', type: 'GROUP', permissions: ['ADMIN', 'READ'] },
       { id: '7', name: 'Ana Ruiz', type: 'USER', permissions: [], note: 'extra fields are dropped' },
+      { id: '40', name: 'New Hire', type: 'USER', permissions: ['READ'], note: 'extra fields are dropped' },
     ];
     expect((await call(s, 'POST', QUEUE, { body })).status).toBe(200);
     expect(s.state.queuePermissions.get('q-finance-intake')).toEqual([
-      { id: 'g-88', name: 'Finance Admins', type: 'GROUP', permissions: ['ADMIN'] },
-      { id: '7', name: 'Ana Ruiz', type: 'USER', permissions: [] },
+      { id: 'g-88', name: 'Finance Admins', type: 'GROUP', permissions: ['ADMIN', 'READ'] },
+      { id: '9', name: 'Ben Okafor', type: 'USER', permissions: ['READ', 'WRITE'] },
+      { id: '40', name: 'New Hire', type: 'USER', permissions: ['READ'] },
     ]);
+    // An empty body changes nothing: dropping an entry never revokes it.
     expect((await call(s, 'POST', QUEUE, { body: [] })).status).toBe(200);
-    expect(s.state.queuePermissions.get('q-finance-intake')).toEqual([]);
+    expect(s.state.queuePermissions.get('q-finance-intake')).toHaveLength(3);
   });
 
   it.each([
@@ -81,11 +84,14 @@ describe('data-file permissions', () => {
 });
 
 describe('datasets', () => {
-  it('tags add without duplicates', async () => {
+  it('tags replace the list (duplicates dropped), as the platform does; the dataset object reads them back', async () => {
     const path = '/api/data/ui/v3/datasources/ds-sales-certified/tags';
     expect((await call(s, 'POST', path, { body: ['sales', 'gold', 'gold'] })).status).toBe(200);
+    expect(s.state.datasetTags.get('ds-sales-certified')).toEqual(['sales', 'gold']);
     expect((await call(s, 'POST', path, { body: ['audited'] })).status).toBe(200);
-    expect(s.state.datasetTags.get('ds-sales-certified')).toEqual(['sales', 'certified', 'gold', 'audited']);
+    expect(s.state.datasetTags.get('ds-sales-certified')).toEqual(['audited']);
+    const read = await call(s, 'GET', '/api/data/v3/datasources/ds-sales-certified');
+    expect(read.json()).toMatchObject({ id: 'ds-sales-certified', tags: '["audited"]' });
     const bad = await call(s, 'POST', path, { body: ['ok', 3] });
     expect([bad.status, bad.json()]).toEqual([400, { message: 'Body must be a JSON array of tag strings' }]);
   });

@@ -141,7 +141,7 @@ describe('snapshots', () => {
     const snap = recorder.snapshot();
     for (const a of snap.answers) {
       if (a.operation === 'listReportSchedules') a.pages = [[{ id: 'x' }]];
-      if (a.operation === 'getCertificationStatus') a.value = { tag: 'CERTIFIED', state: null };
+      if (a.operation === 'getCertificationStatus') a.value = { tag: 'CERTIFIED', metadata: null, updated: null };
     }
     const parsed = parseSnapshot(JSON.stringify(snap), 'snap.json');
     const replayed = await demo.run(policies, replayApi(parsed));
@@ -152,7 +152,7 @@ describe('snapshots', () => {
       .catch((e: unknown) => e);
     expect(isApiError(certs) && [certs.kind, certs.message]).toEqual([
       'drift',
-      'getCertificationStatus: API drift at metadata: missing (replayed from the snapshot)',
+      'getCertificationStatus: API drift at state: missing (replayed from the snapshot)',
     ]);
   });
 });
