@@ -64144,6 +64144,7 @@ var calculatedFields = {
   name: "calculatedFields",
   description: 'Instance-wide calculated-field statistics (one resource, id "instance").',
   live: true,
+  operations: ["getCalculatedFieldStatistics"],
   documentSchema: {
     type: "object",
     required: ["id"],
@@ -64172,6 +64173,7 @@ var calculatedFields = {
 function certificationPart(entityType) {
   return {
     name: "certification",
+    operation: "getCertificationStatus",
     load: (api, resource2) => api.getCertificationStatus(entityType, String(resource2.doc.id))
   };
 }
@@ -64253,12 +64255,14 @@ function misconfiguredById(ctx) {
 }
 var misconfigured = {
   name: "misconfigured",
+  operation: "getMisconfiguredReports",
   async load(api, resource2, once) {
     return (await misconfiguredById({ api, once })).has(Number(resource2.doc.id));
   }
 };
 var misconfiguration = {
   name: "misconfiguration",
+  operation: "getMisconfiguredReports",
   async load(api, resource2, once) {
     return (await misconfiguredById({ api, once })).get(Number(resource2.doc.id)) ?? null;
   }
@@ -64267,6 +64271,7 @@ var reportSchedule = {
   name: "reportSchedule",
   description: "Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.",
   live: true,
+  operations: ["listReportSchedules"],
   documentSchema: {
     type: "object",
     required: ["id", "title", "schedule"],
@@ -64342,6 +64347,7 @@ var card = {
   name: "card",
   description: "Cards listed in scope.cards and every card a report schedule sends.",
   live: true,
+  operations: ["listReportSchedules"],
   documentSchema: {
     type: "object",
     // steward builds this document: no other field exists (a policy naming one is a typo).
@@ -64536,6 +64542,7 @@ var dataFile = {
   name: "dataFile",
   description: "Data files declared in manifests.dataFiles.",
   live: false,
+  operations: [],
   documentSchema: {
     type: "object",
     // steward builds this document: no other field exists (a policy naming one is a typo).
@@ -64575,6 +64582,7 @@ var dataFile = {
 // src/resources/dataset.ts
 var access2 = {
   name: "access",
+  operation: "getDatasetPermissions",
   load: (api, resource2) => api.getDatasetPermissions(String(resource2.doc.id))
 };
 function parseTags(value, datasetId) {
@@ -64593,6 +64601,7 @@ function parseTags(value, datasetId) {
 }
 var tags = {
   name: "tags",
+  operation: "getDataset",
   load: async (api, resource2) => parseTags((await api.getDataset(String(resource2.doc.id))).tags, String(resource2.doc.id))
 };
 var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
@@ -64622,6 +64631,7 @@ var dataset = {
   name: "dataset",
   description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
   live: true,
+  operations: [],
   documentSchema: {
     type: "object",
     // steward builds this document: no other field exists (a policy naming one is a typo).
@@ -64671,6 +64681,7 @@ var filesetFile = {
   name: "filesetFile",
   description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
   live: true,
+  operations: ["getFileByPath"],
   documentSchema: {
     type: "object",
     required: ["id", "path", "filesetId"],
@@ -64748,6 +64759,7 @@ var queue = {
   name: "queue",
   description: "Queues declared in manifests.queues (queue permissions cannot be read from the API).",
   live: false,
+  operations: [],
   documentSchema: {
     type: "object",
     // steward builds this document: no other field exists (a policy naming one is a typo).
@@ -64788,6 +64800,8 @@ var workflow = {
   name: "workflow",
   description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
   live: true,
+  // listWorkflowModels when no workflow URL is configured.
+  operations: ["listWorkflows"],
   documentSchema: {
     type: "object",
     required: ["id"],
@@ -64910,7 +64924,8 @@ function listReportSchedules2(ctx) {
     throw new HttpError(400, `Invalid isAscending "${ascendingText}": true or false`);
   }
   const limit = intParam(query, "limit");
-  const skip = ctx.switches.ignoreSkip ? 0 : intParam(query, "skip") ?? 0;
+  const asked = ctx.switches.ignoreSkip ? 0 : intParam(query, "skip") ?? 0;
+  const skip = ctx.switches.overlapPages && asked > 0 ? asked - 1 : asked;
   const title = query.get("title")?.toLowerCase();
   let rows = ctx.state.schedules.filter(
     (s) => matchesFilter(s, filter) && (title === void 0 || s.title.toLowerCase().includes(title))
@@ -65811,7 +65826,8 @@ async function startSandbox(options = {}) {
     workflowGrant: options.workflowGrant ?? true,
     adminGrant: options.adminGrant ?? true,
     misconfiguredStatus: options.misconfiguredStatus ?? 200,
-    ignoreSkip: options.ignoreSkip ?? false
+    ignoreSkip: options.ignoreSkip ?? false,
+    overlapPages: options.overlapPages ?? false
   };
   const faults = new FaultInjector(seed, options.faults);
   const counts = zeroCounts();
@@ -65822,12 +65838,16 @@ async function startSandbox(options = {}) {
     workflowToken,
     state: generateState(seed, checkSize(options.size)),
     counts,
+    received: [],
     totalRequests: () => totalRequests(counts),
-    resetCounts: () => resetCounts(counts),
+    resetCounts: () => {
+      resetCounts(counts);
+      sandbox.received.length = 0;
+    },
     setFaults: (f2) => faults.set(f2),
     scriptFault: (operation, fault, times = 1) => faults.script(operation, fault, times),
     configure: (o3) => {
-      for (const key of ["workflowGrant", "adminGrant", "misconfiguredStatus", "ignoreSkip"]) {
+      for (const key of Object.keys(switches)) {
         if (o3[key] !== void 0) switches[key] = o3[key];
       }
     },
@@ -65867,6 +65887,9 @@ async function startSandbox(options = {}) {
     }
     const body2 = await readBody(req);
     if (res.destroyed) return;
+    if (route2.operation && route2.method !== "GET") {
+      sandbox.received.push({ operation: route2.operation, method: route2.method, path: pathname, body: parsedOrText(body2 ?? "") });
+    }
     const reply = faultReply(fault) ?? authenticate(route2, req) ?? runHandler(route2, params, query, body2);
     sendReply(res, reply, fault.slowBodyMs);
   }
@@ -65919,6 +65942,13 @@ function faultReply(fault) {
   if (fault.body !== void 0) return { status: fault.status, raw: fault.body, headers };
   const reply = errorReply(fault.status, `${STATUS_CODES2[fault.status] ?? "Error"} (injected fault)`);
   return { ...reply, headers };
+}
+function parsedOrText(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 async function readBody(req) {
   const chunks = [];
@@ -66208,7 +66238,7 @@ async function openConnection(options, prepared) {
     concurrency: config.concurrency,
     requestsPerSecond: config.requestsPerSecond ?? void 0,
     tokenHeader: config.instance.tokenHeader ?? void 0,
-    pageSize: config.instance.pageSize ?? options.client?.pageSize,
+    pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
     onRequest: options.onRequest
   });
   if (options.from) {

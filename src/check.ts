@@ -257,7 +257,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
       concurrency: config.concurrency,
       requestsPerSecond: config.requestsPerSecond ?? undefined,
       tokenHeader: config.instance.tokenHeader ?? undefined,
-      pageSize: config.instance.pageSize ?? options.client?.pageSize,
+      pageSize: options.client?.pageSize ?? config.instance.pageSize ?? undefined,
       onRequest: options.onRequest,
     });
   if (options.from) {

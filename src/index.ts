@@ -1,6 +1,7 @@
 // The steward library: what the CLI and the Action run, for programs that embed it.
 export { type CheckOptions, check, type Evaluation, evaluate, exitCodeFor, type PreparedRun, prepareRun, type ProgressEvent } from './check.js';
 export { ApiError, createClient, isApiError } from './client/index.js';
+export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types.js';
 export { CONFIG_SCHEMA, type Config, type ConfigOverrides, loadConfig } from './config/index.js';
 export { formatProblem, InputError } from './errors.js';

@@ -6,6 +6,7 @@ import { isApiError } from '../client/errors.js';
 import { packageVersion } from '../config/index.js';
 import { formatProblem, InputError } from '../errors.js';
 import { registerCheck } from './commands/check.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerFix } from './commands/fix.js';
 import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
@@ -31,6 +32,7 @@ export function buildProgram(ctx: CliContext): Command {
   // Settings above are inherited by the commands added below.
   registerCheck(program, ctx);
   registerFix(program, ctx);
+  registerDoctor(program, ctx);
   registerValidate(program, ctx);
   registerTest(program, ctx);
   registerList(program, ctx);

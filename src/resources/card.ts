@@ -13,6 +13,7 @@ export const card: ResourceKind = {
   name: 'card',
   description: 'Cards listed in scope.cards and every card a report schedule sends.',
   live: true,
+  operations: ['listReportSchedules'],
   documentSchema: {
     type: 'object',
     // steward builds this document: no other field exists (a policy naming one is a typo).

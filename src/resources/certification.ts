@@ -6,6 +6,7 @@ import type { DocumentPart } from './types.js';
 export function certificationPart(entityType: CertifiableEntityType): DocumentPart {
   return {
     name: 'certification',
+    operation: 'getCertificationStatus',
     load: (api, resource) => api.getCertificationStatus(entityType, String(resource.doc.id)),
   };
 }

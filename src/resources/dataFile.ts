@@ -28,6 +28,7 @@ export const dataFile: ResourceKind = {
   name: 'dataFile',
   description: 'Data files declared in manifests.dataFiles.',
   live: false,
+  operations: [],
   documentSchema: {
     type: 'object',
     // steward builds this document: no other field exists (a policy naming one is a typo).

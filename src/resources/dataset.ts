@@ -7,6 +7,7 @@ import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKin
 
 const access: DocumentPart = {
   name: 'access',
+  operation: 'getDatasetPermissions',
   load: (api, resource) => api.getDatasetPermissions(String(resource.doc.id)),
 };
 
@@ -28,6 +29,7 @@ export function parseTags(value: unknown, datasetId: string): string[] {
 
 const tags: DocumentPart = {
   name: 'tags',
+  operation: 'getDataset',
   load: async (api, resource) => parseTags((await api.getDataset(String(resource.doc.id))).tags, String(resource.doc.id)),
 };
 
@@ -62,6 +64,7 @@ export const dataset: ResourceKind = {
   name: 'dataset',
   description: 'Datasets listed in scope.datasets, with their access list, certification status and tags.',
   live: true,
+  operations: [],
   documentSchema: {
     type: 'object',
     // steward builds this document: no other field exists (a policy naming one is a typo).

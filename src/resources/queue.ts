@@ -41,6 +41,7 @@ export const queue: ResourceKind = {
   name: 'queue',
   description: 'Queues declared in manifests.queues (queue permissions cannot be read from the API).',
   live: false,
+  operations: [],
   documentSchema: {
     type: 'object',
     // steward builds this document: no other field exists (a policy naming one is a typo).

@@ -75,6 +75,7 @@ function misconfiguredById(ctx: ScheduleReads): Promise<Map<number, Misconfigure
 
 const misconfigured: DocumentPart = {
   name: 'misconfigured',
+  operation: 'getMisconfiguredReports',
   async load(api, resource, once) {
     return (await misconfiguredById({ api, once })).has(Number(resource.doc.id));
   },
@@ -82,6 +83,7 @@ const misconfigured: DocumentPart = {
 
 const misconfiguration: DocumentPart = {
   name: 'misconfiguration',
+  operation: 'getMisconfiguredReports',
   async load(api, resource, once) {
     return (await misconfiguredById({ api, once })).get(Number(resource.doc.id)) ?? null;
   },
@@ -92,6 +94,7 @@ export const reportSchedule: ResourceKind = {
   description:
     'Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.',
   live: true,
+  operations: ['listReportSchedules'],
   documentSchema: {
     type: 'object',
     required: ['id', 'title', 'schedule'],

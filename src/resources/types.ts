@@ -1,6 +1,6 @@
 // What every resource kind declares, in one place per kind (DESIGN §5): how it is collected,
 // which document parts need their own request, its document shape and its fix kinds.
-import type { InstanceApi, ScheduleFilter, WriteRequest } from '../client/types.js';
+import type { InstanceApi, OperationId, ScheduleFilter, WriteRequest } from '../client/types.js';
 import type { SourceLocation } from '../report/model.js';
 
 export type ResourceDocument = Record<string, unknown> & { id: string | number };
@@ -57,6 +57,8 @@ export interface CollectContext {
 export interface DocumentPart {
   /** Field name in the document, e.g. `access`. */
   name: string;
+  /** The read it makes (what `steward doctor` lists per policy). */
+  operation: OperationId;
   load(api: InstanceApi, resource: CollectedResource, once?: RunMemo): Promise<unknown>;
 }
 
@@ -87,6 +89,8 @@ export interface ResourceKind {
   description: string;
   /** Live kinds are read through the API; declared kinds come from manifests. */
   live: boolean;
+  /** The reads collecting it makes, whatever the policies read (parts add theirs). */
+  operations: OperationId[];
   /** JSON Schema of the document expressions see as `resource` (parts included). */
   documentSchema: Record<string, unknown>;
   parts: Record<string, DocumentPart>;

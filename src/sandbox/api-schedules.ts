@@ -42,7 +42,8 @@ export function listReportSchedules(ctx: RequestContext): Reply {
     throw new HttpError(400, `Invalid isAscending "${ascendingText}": true or false`);
   }
   const limit = intParam(query, 'limit');
-  const skip = ctx.switches.ignoreSkip ? 0 : (intParam(query, 'skip') ?? 0);
+  const asked = ctx.switches.ignoreSkip ? 0 : (intParam(query, 'skip') ?? 0);
+  const skip = ctx.switches.overlapPages && asked > 0 ? asked - 1 : asked;
   const title = query.get('title')?.toLowerCase();
 
   let rows = ctx.state.schedules.filter(

@@ -1,8 +1,8 @@
 // What a route handler sees of one request and of the instance.
 import type { Reply } from './http.js';
-import type { SandboxOptions, SandboxState } from './types.js';
+import type { SandboxOptions, SandboxState, SwitchName } from './types.js';
 
-export type Switches = Required<Pick<SandboxOptions, 'workflowGrant' | 'adminGrant' | 'misconfiguredStatus' | 'ignoreSkip'>>;
+export type Switches = Required<Pick<SandboxOptions, SwitchName>>;
 
 export interface RequestContext {
   /** Path parameters, each decoded from exactly one path segment. */

@@ -21,6 +21,7 @@ export { NO_FAULTS } from './faults.js';
 export { MALFORMED_JSON_BODY, startSandbox } from './server.js';
 export { WORKFLOW_PREFIX } from './routes.js';
 export type * from './types.js';
+export type { SandboxSchedule, SandboxWorkflow } from './entities.js';
 
 /** What `steward sandbox` prints: where to point steward, and with which token. */
 export function describeSandbox(s: Sandbox): string {

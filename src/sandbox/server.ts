@@ -10,7 +10,7 @@ import { generateState, SANDBOX_DEFAULT_SEED, SANDBOX_DEFAULT_SIZE } from './gen
 import { DEVELOPER_TOKEN_HEADER } from '../client/assumptions.js';
 import { errorReply, HttpError, type Reply, sendReply } from './http.js';
 import { matchRoute, type Route, WORKFLOW_PREFIX } from './routes.js';
-import type { Sandbox, SandboxOptions, SandboxSize } from './types.js';
+import type { Sandbox, SandboxOptions, SandboxSize, SwitchName } from './types.js';
 
 /** Bodies above this are refused with 413 (write bodies are small permission lists). */
 const MAX_BODY_BYTES = 1_048_576;
@@ -37,6 +37,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     adminGrant: options.adminGrant ?? true,
     misconfiguredStatus: options.misconfiguredStatus ?? 200,
     ignoreSkip: options.ignoreSkip ?? false,
+    overlapPages: options.overlapPages ?? false,
   };
   const faults = new FaultInjector(seed, options.faults);
   const counts = zeroCounts();
@@ -48,13 +49,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     workflowToken,
     state: generateState(seed, checkSize(options.size)),
     counts,
+    received: [],
     totalRequests: () => totalRequests(counts),
-    resetCounts: () => resetCounts(counts),
+    resetCounts: () => {
+      resetCounts(counts);
+      sandbox.received.length = 0;
+    },
     setFaults: (f) => faults.set(f),
     scriptFault: (operation, fault, times = 1) => faults.script(operation, fault, times),
     configure: (o) => {
-      for (const key of ['workflowGrant', 'adminGrant', 'misconfiguredStatus', 'ignoreSkip'] as const) {
-        if (o[key] !== undefined) (switches as Record<typeof key, unknown>)[key] = o[key];
+      for (const key of Object.keys(switches) as SwitchName[]) {
+        if (o[key] !== undefined) (switches as Record<SwitchName, unknown>)[key] = o[key];
       }
     },
     close: async () => {},
@@ -95,6 +100,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const body = await readBody(req);
     if (res.destroyed) return;
+    if (route.operation && route.method !== 'GET') {
+      sandbox.received.push({ operation: route.operation, method: route.method, path: pathname, body: parsedOrText(body ?? '') });
+    }
     const reply = faultReply(fault) ?? authenticate(route, req) ?? runHandler(route, params, query, body);
     sendReply(res, reply, fault.slowBodyMs);
   }
@@ -153,6 +161,14 @@ function faultReply(fault: FaultDecision): Reply | undefined {
   if (fault.body !== undefined) return { status: fault.status, raw: fault.body, headers };
   const reply = errorReply(fault.status, `${STATUS_CODES[fault.status] ?? 'Error'} (injected fault)`);
   return { ...reply, headers };
+}
+
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The body as text, or null when it exceeds MAX_BODY_BYTES. */

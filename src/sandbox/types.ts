@@ -56,6 +56,9 @@ export interface FaultOptions {
   slowBodyMs: number;
 }
 
+/** The switches a sandbox can change at run time. */
+export type SwitchName = 'workflowGrant' | 'adminGrant' | 'misconfiguredStatus' | 'ignoreSkip' | 'overlapPages';
+
 export interface SandboxOptions {
   /** 0 or unset: a free port. Always bound to 127.0.0.1. */
   port?: number;
@@ -77,6 +80,21 @@ export interface SandboxOptions {
   misconfiguredStatus?: 200 | 403 | 409;
   /** Emulates a broken server that ignores `skip` on limit/skip endpoints. */
   ignoreSkip?: boolean;
+  /**
+   * Emulates the platform's unstable sort on equal keys: each schedule page after the first
+   * starts one row early, so a row repeats across pages (and, on the real platform, another is lost).
+   */
+  overlapPages?: boolean;
+}
+
+/** A write as the sandbox received it (tests assert the exact body sent). */
+export interface ReceivedWrite {
+  operation: OperationId;
+  method: string;
+  /** The raw path, still encoded. */
+  path: string;
+  /** The body parsed as JSON, or the text when it is not JSON ('' when none). */
+  body: unknown;
 }
 
 /** The instance's state. Tests read it back after writes; mutating it changes answers. */
@@ -115,6 +133,8 @@ export interface Sandbox {
   state: SandboxState;
   /** Requests received per operation (including rejected and faulted ones). */
   counts: Record<OperationId, number>;
+  /** Every write request received, in order (resetCounts clears it). */
+  received: ReceivedWrite[];
   totalRequests(): number;
   resetCounts(): void;
   /** Change the random fault knobs at run time. */
@@ -122,6 +142,6 @@ export interface Sandbox {
   /** The next `times` requests of `operation` get this answer, before anything else. */
   scriptFault(operation: OperationId, fault: ScriptedFault, times?: number): void;
   /** Change a switch at run time. */
-  configure(options: Pick<SandboxOptions, 'workflowGrant' | 'adminGrant' | 'misconfiguredStatus' | 'ignoreSkip'>): void;
+  configure(options: Pick<SandboxOptions, SwitchName>): void;
   close(): Promise<void>;
 }

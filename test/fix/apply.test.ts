@@ -37,6 +37,14 @@ describe('applyFixes against the sandbox', () => {
       if (c.resource.kind === 'queue') expect(sandbox.state.queuePermissions.get(c.resource.id)).toEqual(queueStateAfter(c.request.body));
       else expect(sandbox.state.dataFilePermissions.get(c.resource.id)).toEqual(c.request.body);
     }
+    // The removed entry (Eva Novak's empty list) is sent with `permissions: []`, never dropped.
+    const hr = sandbox.received.find((w) => w.path === '/api/queues/v1/q-hr-requests/permissions');
+    expect(hr?.body).toEqual([
+      { id: 'g-30', name: 'HR Admins', type: 'GROUP', permissions: ['ADMIN'] },
+      { id: '33', name: 'Farid Haddad', type: 'USER', permissions: ['READ', 'EXECUTE'] },
+      { id: '31', name: 'Eva Novak', type: 'USER', permissions: [] },
+    ]);
+    expect(sandbox.state.queuePermissions.get('q-hr-requests')?.map((e) => e.id)).toEqual(['g-30', '33']);
     // q-marketing has no violation: no request for it.
     expect(sandbox.counts.updateQueuePermissions).toBe(3);
     expect(sandbox.counts.updateFilePermissions).toBe(2);

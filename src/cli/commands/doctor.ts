@@ -1,0 +1,28 @@
+// `steward doctor`: checks the connection, the grants and the scope ids the selected policies
+// need, one cheap request each, and prints what to do about each that is not ok. Exit 0 when
+// every check is ok, 3 otherwise, 2 on bad input.
+import type { Command } from 'commander';
+import { doctor, renderDoctorText } from '../../doctor.js';
+import type { CliContext } from '../context.js';
+import { redact } from '../io.js';
+import { formatParser } from '../options.js';
+import { checkOptionsFrom, type RunFlags } from '../run-options.js';
+
+export function registerDoctor(program: Command, ctx: CliContext): void {
+  program
+    .command('doctor')
+    .description('check the base URL, the token, the grants and the scope ids the policies need')
+    .option('-c, --config <file>', 'config file (default: ./steward.yaml; demo/steward.yaml with --sandbox)')
+    .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
+    .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
+    .option('--only <id>', 'check only what this policy needs (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--sandbox', 'check an in-process demo sandbox instance')
+    .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
+    .action(async (flags: RunFlags & { format: string }) => {
+      const { io } = ctx;
+      const report = await doctor(checkOptionsFrom(flags, io));
+      const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report);
+      io.stdout.write(redact(text, [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN]));
+      ctx.exitCode = report.ok ? 0 : 3;
+    });
+}
