@@ -67973,7 +67973,6 @@ async function runFix(mode, evaluation, connection, workspace) {
   const journalPath = defaultJournalPath(workspace);
   const applied = await applyFixes(plan2, {
     api: connection.api,
-    kinds: RESOURCE_KINDS,
     journalPath,
     root: workspace
   });

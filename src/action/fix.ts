@@ -7,7 +7,6 @@ import { applyFixes, defaultJournalPath, renderPlanText } from '../fix/index.js'
 import type { ApplyResult, FixPlan } from '../fix/index.js';
 import { displayPath } from '../config/index.js';
 import { planRunFixes } from '../plan-run.js';
-import { RESOURCE_KINDS } from '../resources/index.js';
 import type { FixMode } from './inputs.js';
 
 export interface FixOutcome {
@@ -35,7 +34,6 @@ export async function runFix(
   const journalPath = defaultJournalPath(workspace);
   const applied = await applyFixes(plan, {
     api: connection.api,
-    kinds: RESOURCE_KINDS,
     journalPath,
     root: workspace,
   });

@@ -9,8 +9,11 @@ const CONFIG = `# steward configuration. Reference: schema/config.schema.json of
 
 instance:
   baseUrl: https://your-instance.example.com   # or STEWARD_BASE_URL
-  # workflowUrl: https://api.example.com       # the workflow API host, or STEWARD_WORKFLOW_URL
+  # workflowUrl: https://api.example.com       # optional workflow API host; unset: the instance host
+  # tokenHeader: X-DOMO-Developer-Token        # the header your instance reads the developer token from
+  # scheduleFilter: USER                       # without the content admin grant (default ALL)
   # The token is never in this file: set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN, optional).
+  # Run \`steward doctor\` first: it checks the token, the grants and the scope ids.
 
 # Policy files or folders, relative to this file; "builtin" is the pack shipped with steward.
 policies: [builtin, policies/]

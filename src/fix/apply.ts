@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InstanceApi } from '../client/types.js';
 import { InputError } from '../errors.js';
-import type { ResourceKind } from '../resources/types.js';
 import { appendJournal, type JournalEntry } from './journal.js';
 import type { FixPlan, PlannedChange } from './types.js';
 
@@ -14,7 +13,6 @@ export const MAX_CHANGES_DEFAULT = 25;
 
 export interface ApplyOptions {
   api: InstanceApi;
-  kinds: Record<string, ResourceKind>;
   journalPath: string;
   /** Directory the plan's manifest paths are relative to (the run's display root). */
   root: string;

@@ -7,7 +7,6 @@ import { applyFixes } from '../../src/fix/apply.js';
 import { defaultJournalPath, readJournal } from '../../src/fix/journal.js';
 import { parsePlan, renderPlanJson } from '../../src/fix/render.js';
 import { writeBackChange, writeBackPlan } from '../../src/fix/writeback.js';
-import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { clientFor, copyDemoManifests, planRun, queueStateAfter, WAIVE_BREAK_GLASS } from './helpers.js';
 
@@ -25,7 +24,7 @@ beforeEach(() => {
 });
 
 const QUEUES_ONLY = { only: ['queue-no-admin-for-users', 'queue-entries-grant-something'], waivers: WAIVE_BREAK_GLASS };
-const options = () => ({ api: clientFor(sandbox), kinds: RESOURCE_KINDS, journalPath, root });
+const options = () => ({ api: clientFor(sandbox), journalPath, root });
 
 describe('applyFixes against the sandbox', () => {
   it('sets each resource to the planned body, one request per change, journaled in order', async () => {

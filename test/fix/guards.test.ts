@@ -117,7 +117,7 @@ describe('action fixes (datasets)', () => {
     });
     sandbox.resetCounts();
     const journalPath = path.join(mkdtempSync(path.join(tmpdir(), 'steward-fix-')), 'journal.jsonl');
-    const result = await applyFixes(optedIn, { api: clientFor(sandbox), kinds: RESOURCE_KINDS, journalPath, root: '.' });
+    const result = await applyFixes(optedIn, { api: clientFor(sandbox), journalPath, root: '.' });
     expect(result).toMatchObject({ ok: true, applied: [1, 2] });
     expect(sandbox.counts.indexDataset).toBe(1);
     expect(sandbox.counts.createDatasetTags).toBe(1);

@@ -13,7 +13,6 @@ import { canonicalJson, readResumeJournal, resumePlan } from '../../src/fix/resu
 import { PLAN_SCHEMA } from '../../src/fix/schema.js';
 import type { FixPlan } from '../../src/fix/types.js';
 import { writeBackPlan } from '../../src/fix/writeback.js';
-import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { clientFor, copyDemoManifests, planRun, queueStateAfter, WAIVE_BREAK_GLASS } from './helpers.js';
 
@@ -31,7 +30,7 @@ beforeEach(() => {
 });
 
 const QUEUES = { only: ['queue-no-admin-for-users', 'queue-entries-grant-something'], waivers: WAIVE_BREAK_GLASS };
-const options = () => ({ api: clientFor(sandbox), kinds: RESOURCE_KINDS, journalPath, root });
+const options = () => ({ api: clientFor(sandbox), journalPath, root });
 const ids = (plan: FixPlan) => plan.changes.map((c) => [c.n, c.resource.id]);
 const journal = () => readResumeJournal(journalPath, 'j.jsonl');
 

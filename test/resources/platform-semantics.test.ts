@@ -7,7 +7,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { check, evaluate, exitCodeFor, planRunFixes } from '../../src/index.js';
 import { evaluateOn, prepareRun, withConnection } from '../../src/check.js';
 import { applyFixes } from '../../src/fix/index.js';
-import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, runCli } from '../cli/helpers.js';
@@ -120,7 +119,7 @@ describe('data-file entries', () => {
       { publicAccess: false, entries: [{ entityType: 'GROUP', entityId: '9', grant: 'READ', pass: 'NONE' }] },
     ]);
     await withConnection(options, prepared, (connection) =>
-      applyFixes(plan, { api: connection.api, kinds: RESOURCE_KINDS, journalPath: path.join(dir, 'journal.jsonl'), root: dir }),
+      applyFixes(plan, { api: connection.api, journalPath: path.join(dir, 'journal.jsonl'), root: dir }),
     );
     expect(sandbox.received).toEqual([
       {

@@ -22,7 +22,6 @@ import {
   writeBackPlan,
 } from '../../fix/index.js';
 import { planRunFixes } from '../../plan-run.js';
-import { RESOURCE_KINDS } from '../../resources/index.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { formatParser, parsePositiveInt } from '../options.js';
@@ -128,7 +127,6 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
     }
     const result = await applyFixes(plan, {
       api: connection.api,
-      kinds: RESOURCE_KINDS,
       journalPath,
       root: io.cwd,
       maxChanges: flags.maxChanges,
