@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path9 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path10 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path9 && path9[0] !== "/") {
-          path9 = `/${path9}`;
+        if (path10 && path10[0] !== "/") {
+          path10 = `/${path10}`;
         }
-        return new URL(`${origin}${path9}`);
+        return new URL(`${origin}${path10}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin }
+          request: { method, path: path10, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path9);
+        debuglog("sending request to %s %s/%s", method, origin, path10);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin },
+          request: { method, path: path10, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path9,
+          path10,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin }
+          request: { method, path: path10, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path9);
+        debuglog("trailers received from %s %s/%s", method, origin, path10);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path9, origin },
+          request: { method, path: path10, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path9,
+          path10,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path9, origin }
+            request: { method, path: path10, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path9);
+          debuglog("sending request to %s %s/%s", method, origin, path10);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path9,
+        path: path10,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path9 !== "string") {
+        if (typeof path10 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path9[0] !== "/" && !(path9.startsWith("http://") || path9.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path10[0] !== "/" && !(path10.startsWith("http://") || path10.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path9)) {
+        } else if (invalidPathRegex.test(path10)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path9, query) : path9;
+        this.path = query ? buildURL(path10, query) : path10;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path9, host, upgrade, blocking, reset } = request;
+      const { method, path: path10, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path9} HTTP/1.1\r
+      let header = `${method} ${path10} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path9, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path10, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path9;
+      headers[HTTP2_HEADER_PATH] = path10;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path9 = search ? `${pathname}${search}` : pathname;
+        const path10 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path9;
+        this.opts.path = path10;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path9 = "/",
+          path: path10 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path9;
+        opts.path = origin + path10;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path9) {
-      if (typeof path9 !== "string") {
-        return path9;
+    function safeUrl(path10) {
+      if (typeof path10 !== "string") {
+        return path10;
       }
-      const pathSegments = path9.split("?");
+      const pathSegments = path10.split("?");
       if (pathSegments.length !== 2) {
-        return path9;
+        return path10;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path9, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path9);
+    function matchKey(mockDispatch2, { path: path10, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path10);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path9 }) => matchValue(safeUrl(path9), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path10 }) => matchValue(safeUrl(path10), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path9, method, body: body2, headers, query } = opts;
+      const { path: path10, method, body: body2, headers, query } = opts;
       return {
-        path: path9,
+        path: path10,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path9, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path10, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path9,
+            Path: path10,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path9) {
-      for (let i = 0; i < path9.length; ++i) {
-        const code = path9.charCodeAt(i);
+    function validateCookiePath(path10) {
+      for (let i = 0; i < path10.length; ++i) {
+        const code = path10.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path9 = opts.path;
+          let path10 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path9 = `/${path9}`;
+            path10 = `/${path10}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path9);
+          url2 = new URL(util.parseOrigin(url2).origin + path10);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -26287,8 +26287,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path9) {
-      let input = path9;
+    function removeDotSegments(path10) {
+      let input = path10;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -26362,11 +26362,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path9) {
-      if (path9 === "" || path9[0] === "/") {
-        return removeDotSegments(path9);
+    function removeDotSegmentsRelative(path10) {
+      if (path10 === "" || path10[0] === "/") {
+        return removeDotSegments(path10);
       }
-      const segments = path9.split("/");
+      const segments = path10.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -26729,8 +26729,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path9 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path9 && path9 !== "/" ? path9 : void 0;
+        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30218,8 +30218,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path9, { windows } = {}) => {
-      const segs = path9.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path10, { windows } = {}) => {
+      const segs = path10.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -31816,17 +31816,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path9) {
-      const ctrl = callVisitor(key, node, visitor, path9);
+    function visit_(key, node, visitor, path10) {
+      const ctrl = callVisitor(key, node, visitor, path10);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visit_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visit_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path9 = Object.freeze(path9.concat(node));
+          path10 = Object.freeze(path10.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path9);
+            const ci2 = visit_(i, node.items[i], visitor, path10);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -31837,13 +31837,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path9 = Object.freeze(path9.concat(node));
-          const ck = visit_("key", node.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node));
+          const ck = visit_("key", node.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path9);
+          const cv = visit_("value", node.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -31864,17 +31864,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path9) {
-      const ctrl = await callVisitor(key, node, visitor, path9);
+    async function visitAsync_(key, node, visitor, path10) {
+      const ctrl = await callVisitor(key, node, visitor, path10);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visitAsync_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visitAsync_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path9 = Object.freeze(path9.concat(node));
+          path10 = Object.freeze(path10.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path9);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path10);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -31885,13 +31885,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path9 = Object.freeze(path9.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path9);
+          const cv = await visitAsync_("value", node.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -31918,23 +31918,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path9) {
+    function callVisitor(key, node, visitor, path10) {
       if (typeof visitor === "function")
-        return visitor(key, node, path9);
+        return visitor(key, node, path10);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path9);
+        return visitor.Map?.(key, node, path10);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path9);
+        return visitor.Seq?.(key, node, path10);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path9);
+        return visitor.Pair?.(key, node, path10);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path9);
+        return visitor.Scalar?.(key, node, path10);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path9);
+        return visitor.Alias?.(key, node, path10);
       return void 0;
     }
-    function replaceNode(key, path9, node) {
-      const parent = path9[path9.length - 1];
+    function replaceNode(key, path10, node) {
+      const parent = path10[path10.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -32546,10 +32546,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path9, value) {
+    function collectionFromPath(schema, path10, value) {
       let v2 = value;
-      for (let i = path9.length - 1; i >= 0; --i) {
-        const k2 = path9[i];
+      for (let i = path10.length - 1; i >= 0; --i) {
+        const k2 = path10[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -32568,7 +32568,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path9) => path9 == null || typeof path9 === "object" && !!path9[Symbol.iterator]().next().done;
+    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -32598,11 +32598,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path9, value) {
-        if (isEmptyPath(path9))
+      addIn(path10, value) {
+        if (isEmptyPath(path10))
           this.add(value);
         else {
-          const [key, ...rest] = path9;
+          const [key, ...rest] = path10;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -32616,8 +32616,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        const [key, ...rest] = path9;
+      deleteIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -32631,8 +32631,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        const [key, ...rest] = path9;
+      getIn(path10, keepScalar) {
+        const [key, ...rest] = path10;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -32650,8 +32650,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path9) {
-        const [key, ...rest] = path9;
+      hasIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -32661,8 +32661,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        const [key, ...rest] = path9;
+      setIn(path10, value) {
+        const [key, ...rest] = path10;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -35177,9 +35177,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path9, value) {
+      addIn(path10, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path9, value);
+          this.contents.addIn(path10, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -35254,14 +35254,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        if (Collection.isEmptyPath(path9)) {
+      deleteIn(path10) {
+        if (Collection.isEmptyPath(path10)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path9) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -35276,10 +35276,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        if (Collection.isEmptyPath(path9))
+      getIn(path10, keepScalar) {
+        if (Collection.isEmptyPath(path10))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path9, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -35290,10 +35290,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path9) {
-        if (Collection.isEmptyPath(path9))
+      hasIn(path10) {
+        if (Collection.isEmptyPath(path10))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path9) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -35310,13 +35310,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        if (Collection.isEmptyPath(path9)) {
+      setIn(path10, value) {
+        if (Collection.isEmptyPath(path10)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path9), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path9, value);
+          this.contents.setIn(path10, value);
         }
       }
       /**
@@ -37277,9 +37277,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path9) => {
+    visit2.itemAtPath = (cst, path10) => {
       let item = cst;
-      for (const [field, index2] of path9) {
+      for (const [field, index2] of path10) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -37288,23 +37288,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path9) => {
-      const parent = visit2.itemAtPath(cst, path9.slice(0, -1));
-      const field = path9[path9.length - 1][0];
+    visit2.parentCollection = (cst, path10) => {
+      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
+      const field = path10[path10.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path9, item, visitor) {
-      let ctrl = visitor(item, path9);
+    function _visit(path10, item, visitor) {
+      let ctrl = visitor(item, path10);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path9.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -37315,10 +37315,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path9);
+            ctrl = ctrl(item, path10);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path9) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -39575,11 +39575,11 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/check.ts
+// src/library/run.ts
 import { mkdirSync } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 
-// src/client/assumptions.ts
+// src/api/assumptions.ts
 var DEVELOPER_TOKEN_HEADER = "X-SERVICE-Developer-Token";
 var WORKFLOWS_PATH = "/v1/workflows";
 var WORKFLOW_MODELS_PATH = "/api/workflow/v1/models";
@@ -39610,7 +39610,7 @@ var CLIENT_DEFAULTS = {
 };
 var BODY_EXCERPT_CHARS = 200;
 
-// src/client/calculatedFields.ts
+// src/api/calculatedFields.ts
 function getCalculatedFieldStatistics(transport) {
   return transport.getJson({
     operation: "getCalculatedFieldStatistics",
@@ -39619,7 +39619,7 @@ function getCalculatedFieldStatistics(transport) {
   });
 }
 
-// src/client/certification.ts
+// src/api/certification.ts
 function getCertificationStatus(transport, entityType, entityId) {
   return transport.getJson({
     operation: "getCertificationStatus",
@@ -39629,7 +39629,7 @@ function getCertificationStatus(transport, entityType, entityId) {
   });
 }
 
-// src/client/writes.ts
+// src/api/writes.ts
 var WRITES = {
   createDatasetTags: { method: "POST", path: "/api/data/ui/v3/datasources/{datasetId}/tags" },
   updateQueuePermissions: { method: "POST", path: "/api/queues/v1/{queueId}/permissions" },
@@ -39638,8 +39638,8 @@ var WRITES = {
 };
 var isWriteOperation = (op) => Object.hasOwn(WRITES, op);
 function writeRequest(operation, params, body2) {
-  const { method, path: path9 } = WRITES[operation];
-  const encoded = path9.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path10 } = WRITES[operation];
+  const encoded = path10.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -39677,7 +39677,7 @@ function sendWrite(transport, request) {
   });
 }
 
-// src/client/dataFiles.ts
+// src/api/dataFiles.ts
 function updateFilePermissions(transport, dataFileId, body2) {
   return transport.write({
     operation: "updateFilePermissions",
@@ -39695,7 +39695,7 @@ function duplicateDataFile(transport, dataFileId) {
   });
 }
 
-// src/client/datasets.ts
+// src/api/datasets.ts
 function createDatasetTags(transport, datasetId, tags2) {
   return transport.write({
     operation: "createDatasetTags",
@@ -39728,14 +39728,14 @@ function getDataset(transport, datasetId) {
   });
 }
 
-// src/client/filesets.ts
-function getFileByPath(transport, filesetId, path9) {
+// src/api/filesets.ts
+function getFileByPath(transport, filesetId, path10) {
   return transport.getJson({
     operation: "getFileByPath",
     method: "GET",
     path: "/api/files/v1/filesets/{filesetId}/path",
     params: { filesetId },
-    query: { [FILE_PATH_QUERY_PARAM]: path9 }
+    query: { [FILE_PATH_QUERY_PARAM]: path10 }
   });
 }
 
@@ -39928,14 +39928,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path9 = input;
+  let path10 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path9 = input.slice(0, fragmentIndex);
+    path10 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path9.split("?");
+  const [s0, ...s] = path10.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -39946,17 +39946,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path9 = input;
+  let path10 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path9 = input.slice(0, fragmentIndex);
+    path10 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path9) {
+    if (!path10) {
       return fragment;
     }
   }
-  const [s0, ...s] = path9.split("?");
+  const [s0, ...s] = path10.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -40017,11 +40017,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path9 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path10 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path9 = path9.replace(/\/(?=[A-Za-z]:)/, "");
+    path10 = path10.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path9);
+  const { pathname, search, hash } = parsePath(path10);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -41315,7 +41315,7 @@ var PQueue = class extends import_index.default {
   }
 };
 
-// src/client/errors.ts
+// src/api/errors.ts
 var ApiError = class extends Error {
   code = "E_API";
   kind;
@@ -41366,8 +41366,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing or invalid developer token (sent in ${header})`;
 }
-function requestLabel(method, path9) {
-  return `[${method}] ${JSON.stringify(path9)}`;
+function requestLabel(method, path10) {
+  return `[${method}] ${JSON.stringify(path10)}`;
 }
 var MIN_REDACTED_SECRET_LENGTH = 4;
 function secretForms(secrets) {
@@ -41387,7 +41387,7 @@ function redactSecrets(text, secrets) {
   return out;
 }
 
-// src/client/retry.ts
+// src/api/retry.ts
 var NEVER_SENT_ERROR_CODES = [
   "ECONNREFUSED",
   "ENOTFOUND",
@@ -41432,7 +41432,7 @@ function retryDelayMs(input) {
   return Math.round(Math.min(input.maxDelayMs, wanted));
 }
 
-// src/client/schemas.ts
+// src/api/schemas.ts
 var import_ajv = __toESM(require_ajv(), 1);
 var int = { type: "integer" };
 var str = { type: "string" };
@@ -41615,7 +41615,7 @@ function typeName(value) {
   return typeof value;
 }
 
-// src/client/http.ts
+// src/api/http.ts
 var AttemptTimeoutError = class extends Error {
   constructor(timeoutMs) {
     super(`timed out after ${timeoutMs} ms`);
@@ -41653,13 +41653,13 @@ function createTransport(options) {
   }
   const baseOf = (spec) => (spec.api === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
-    const path9 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
+    const path10 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) query.set(key, String(value));
     }
     const search = query.toString();
-    return search ? `${path9}?${search}` : path9;
+    return search ? `${path10}?${search}` : path10;
   }
   function fail(spec, init) {
     counters.failed += 1;
@@ -41925,7 +41925,7 @@ function sanitizedCause(error2) {
   return out;
 }
 
-// src/client/queues.ts
+// src/api/queues.ts
 function updateQueuePermissions(transport, queueId, entries) {
   return transport.write({
     operation: "updateQueuePermissions",
@@ -41935,7 +41935,7 @@ function updateQueuePermissions(transport, queueId, entries) {
   });
 }
 
-// src/client/pagination.ts
+// src/api/pagination.ts
 var idOf = (item) => item !== null && typeof item === "object" ? item.id : void 0;
 async function* pages(transport, request, pageSize) {
   let previous;
@@ -41969,7 +41969,7 @@ async function* pages(transport, request, pageSize) {
   }
 }
 
-// src/client/reportSchedules.ts
+// src/api/reportSchedules.ts
 function listReportSchedules(transport, defaults, query = {}) {
   return pages(
     transport,
@@ -41995,7 +41995,7 @@ function getMisconfiguredReports(transport, pageSize) {
   );
 }
 
-// src/client/workflows.ts
+// src/api/workflows.ts
 function listWorkflows(transport) {
   return transport.getJson({
     operation: "listWorkflows",
@@ -42011,7 +42011,7 @@ async function listWorkflowModels(transport, pageSize) {
   return all;
 }
 
-// src/client/types.ts
+// src/api/types.ts
 var OPERATION_IDS = [
   "listReportSchedules",
   "getMisconfiguredReports",
@@ -42042,7 +42042,7 @@ var QUEUE_PERMISSIONS = [
   "EXECUTE"
 ];
 
-// src/client/index.ts
+// src/api/index.ts
 function createClient(options) {
   const t3 = createTransport(options);
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
@@ -42054,7 +42054,7 @@ function createClient(options) {
     updateFilePermissions: (dataFileId, body2) => updateFilePermissions(t3, dataFileId, body2),
     getDatasetPermissions: (datasetId) => getDatasetPermissions(t3, datasetId),
     getCalculatedFieldStatistics: () => getCalculatedFieldStatistics(t3),
-    getFileByPath: (filesetId, path9) => getFileByPath(t3, filesetId, path9),
+    getFileByPath: (filesetId, path10) => getFileByPath(t3, filesetId, path10),
     indexDataset: (datasetId) => indexDataset(t3, datasetId),
     duplicateDataFile: (dataFileId) => duplicateDataFile(t3, dataFileId),
     getCertificationStatus: (entityType, entityId) => getCertificationStatus(t3, entityType, entityId),
@@ -42079,27 +42079,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path9) {
-  let normalized = normalize(path9);
+function cleanPath(path10) {
+  let normalized = normalize(path10);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path9, separator) {
-  return path9.replace(SLASHES_REGEX, separator);
+function convertSlashes(path10, separator) {
+  return path10.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path9) {
-  return path9 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path9);
+function isRootDirectory(path10) {
+  return path10 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path10);
 }
-function normalizePath(path9, options) {
+function normalizePath(path10, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path9.includes("/") || path9.startsWith(".");
-  if (resolvePaths) path9 = resolve(path9);
-  if (normalizePath$1 || pathNeedsCleaning) path9 = cleanPath(path9);
-  if (path9 === ".") return "";
-  const needsSeperator = path9[path9.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path9 + pathSeparator : path9, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path10.includes("/") || path10.startsWith(".");
+  if (resolvePaths) path10 = resolve(path10);
+  if (normalizePath$1 || pathNeedsCleaning) path10 = cleanPath(path10);
+  if (path10 === ".") return "";
+  const needsSeperator = path10[path10.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path10 + pathSeparator : path10, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -42136,8 +42136,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path9 = directoryPath || ".";
-  if (filters.every((filter) => filter(path9, true))) paths.push(path9);
+  const path10 = directoryPath || ".";
+  if (filters.every((filter) => filter(path10, true))) paths.push(path10);
 };
 var empty$2 = () => {
 };
@@ -42189,26 +42189,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path9, state, callback$1) {
+var resolveSymlinksAsync = function(path10, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path9, (error2, resolvedPath) => {
+  fs3.realpath(path10, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path9, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path10, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path9, state, callback$1) {
+var resolveSymlinks = function(path10, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path9);
+    const resolvedPath = fs3.realpathSync(path10);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path9, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path10, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -42218,9 +42218,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path9, resolved, state) {
+function isRecursive(path10, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path9);
+  let parent = dirname(path10);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -42228,7 +42228,7 @@ function isRecursive(path9, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path9, resolved);
+  state.symlinks.set(path10, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -42400,19 +42400,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path9 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path9)) continue;
-        this.pushDirectory(path9, paths, filters);
-        this.walkDirectory(this.state, path9, path9, depth - 1, this.walk);
+        let path10 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path10)) continue;
+        this.pushDirectory(path10, paths, filters);
+        this.walkDirectory(this.state, path10, path10, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path9 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path9, this.state, (stat4, resolvedPath) => {
+        let path10 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path10, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path9 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path9 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path10 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path10 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path9;
+            resolvedPath = useRealPaths ? resolvedPath : path10;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -42578,7 +42578,7 @@ var Builder = class {
       isMatch = globFn(patterns, ...options);
       this.globCache[patterns.join("\0")] = isMatch;
     }
-    this.options.filters.push((path9) => isMatch(path9));
+    this.options.filters.push((path10) => isMatch(path10));
     return this;
   }
 };
@@ -42653,19 +42653,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path9) {
-  return path9.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path10) {
+  return path10.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path9) {
+function splitPattern(path10) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path9, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path9];
+  const result2 = import_picomatch.default.scan(path10, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path10];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path9) => path9.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path9) => path9.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path10) => path10.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path10) => path10.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -42772,13 +42772,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug2 ? (p2, isDirectory2) => {
-      const path9 = format(p2, isDirectory2);
-      const matches2 = matcher(path9) && !ignore(path9);
-      if (matches2) log(`matched ${path9}`);
+      const path10 = format(p2, isDirectory2);
+      const matches2 = matcher(path10) && !ignore(path10);
+      if (matches2) log(`matched ${path10}`);
       return matches2;
     } : (p2, isDirectory2) => {
-      const path9 = format(p2, isDirectory2);
-      return matcher(path9) && !ignore(path9);
+      const path10 = format(p2, isDirectory2);
+      return matcher(path10) && !ignore(path10);
     }],
     exclude: debug2 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -42866,9 +42866,9 @@ function expandGlob(pattern, baseDir) {
 
 // src/config/load.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import path3 from "node:path";
+import path4 from "node:path";
 
-// src/errors.ts
+// src/core/problem.ts
 var InputError = class extends Error {
   code = "E_INPUT";
   problems;
@@ -42882,11 +42882,11 @@ function formatProblem(p2) {
   return p2.line > 0 ? `${p2.file}:${p2.line}:${p2.column}: ${p2.message}` : `${p2.file}: ${p2.message}`;
 }
 
-// src/report/model.ts
+// src/core/model.ts
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
 var REPORT_SCHEMA_VERSION = 1;
 
-// src/yaml/source.ts
+// src/io/yaml-source.ts
 var import_yaml = __toESM(require_dist(), 1);
 function parseYamlSource(text, file, syntaxLabel = "invalid YAML") {
   const lineCounter = new import_yaml.LineCounter();
@@ -42905,26 +42905,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path9) {
-  return descend(source, path9).node;
+function nodeAt(source, path10) {
+  return descend(source, path10).node;
 }
-function keyNodeAt(source, path9) {
-  const parentPath = path9.slice(0, -1);
+function keyNodeAt(source, path10) {
+  const parentPath = path10.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path9.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path9[path9.length - 1]);
+  if (path10.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path10[path10.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path9, message) {
-  return { ...locationOf(source, nodeAt(source, path9)), message };
+function problemAt(source, path10, message) {
+  return { ...locationOf(source, nodeAt(source, path10)), message };
 }
-function descend(source, path9) {
+function descend(source, path10) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path9) {
+  for (const seg of path10) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -42944,19 +42944,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path9) {
+function pathLabel(path10) {
   let out = "";
-  for (const s of path9) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path10) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path9) => {
-    if (path9.length > 0) paths[pathLabel(path9)] = locationOf(source, node);
+  const walk2 = (node, path10) => {
+    if (path10.length > 0) paths[pathLabel(path10)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path9, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path10, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path9, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path10, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -43024,26 +43024,29 @@ function demoConfigPath() {
   return path2.join(packageRoot(), "demo", "steward.yaml");
 }
 var DEFAULT_CONFIG_FILE = "steward.yaml";
+
+// src/core/display-path.ts
+import path3 from "node:path";
 function displayPath(file, cwd = process.cwd()) {
-  const rel = path2.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path2.isAbsolute(rel) ? rel : file;
-  return shown.split(path2.sep).join("/");
+  const rel = path3.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path3.isAbsolute(rel) ? rel : file;
+  return shown.split(path3.sep).join("/");
 }
 
 // src/config/validate.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
 
-// src/yaml/schema-problems.ts
+// src/io/schema-problems.ts
 function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path9 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path9);
-    const place2 = { path: path9, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const path10 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path10);
+    const place2 = { path: path10, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path9, String(e.params.additionalProperty)]) : nodeAt(source, path9);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path10, String(e.params.additionalProperty)]) : nodeAt(source, path10);
     const problem3 = { ...locationOf(source, node), message };
     const key = `${problem3.line}:${problem3.column}:${message}`;
     if (seen.has(key)) continue;
@@ -43271,12 +43274,12 @@ function loadConfig(options = {}) {
   const shown = (f2) => displayPath(f2, cwd);
   let file = null;
   if (options.configPath) {
-    file = path3.resolve(cwd, options.configPath);
+    file = path4.resolve(cwd, options.configPath);
     if (!existsSync4(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
-  } else if (existsSync4(path3.join(cwd, DEFAULT_CONFIG_FILE))) {
-    file = path3.join(cwd, DEFAULT_CONFIG_FILE);
+  } else if (existsSync4(path4.join(cwd, DEFAULT_CONFIG_FILE))) {
+    file = path4.join(cwd, DEFAULT_CONFIG_FILE);
   }
-  const baseDir = file ? path3.dirname(file) : cwd;
+  const baseDir = file ? path4.dirname(file) : cwd;
   let src = null;
   let data = {};
   if (file) {
@@ -43319,7 +43322,7 @@ function loadConfig(options = {}) {
     tokenHeader: data.instance?.tokenHeader ?? null,
     pageSize: data.instance?.pageSize ?? null
   };
-  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path3.resolve(dir, p2);
+  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path4.resolve(dir, p2);
   let policies;
   let policyOrigins;
   if (flags.policies && flags.policies.length > 0) {
@@ -43358,7 +43361,7 @@ function loadConfig(options = {}) {
       });
       return ids;
     }
-    const listFile = path3.resolve(baseDir, value.file);
+    const listFile = path4.resolve(baseDir, value.file);
     if (!existsSync4(listFile)) {
       problems.push(at([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
@@ -43390,7 +43393,7 @@ function loadConfig(options = {}) {
       const files = expandGlob(pattern, baseDir);
       const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at(where2, `manifest path not found: ${shown(path3.resolve(baseDir, pattern))}`));
+        problems.push(at(where2, `manifest path not found: ${shown(path4.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -43400,7 +43403,7 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path3.resolve(baseDir, data.waivers);
+    waiversFile = path4.resolve(baseDir, data.waivers);
     if (!existsSync4(waiversFile)) problems.push(at(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
@@ -43435,7 +43438,7 @@ function loadConfig(options = {}) {
 // src/engine/baseline.ts
 import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
 
-// src/input-file.ts
+// src/io/input-file.ts
 import { readFile } from "node:fs/promises";
 function fileError(shown, message) {
   return new InputError([{ file: shown, line: 0, column: 0, message }]);
@@ -43448,7 +43451,7 @@ async function readInputFile(file, shown, what) {
   }
 }
 
-// src/snapshot/json-file.ts
+// src/io/json-source.ts
 function lineColumn(text, offset) {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const line = before.split("\n").length;
@@ -43532,8 +43535,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path9, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path9, message)]);
+function jsonProblem(text, file, path10, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path10, message)]);
 }
 
 // src/engine/baseline.ts
@@ -43577,7 +43580,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at = (path9, message) => jsonProblem(text, displayPath2, path9, message);
+  const at = (path10, message) => jsonProblem(text, displayPath2, path10, message);
   if (!isObject(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -43696,7 +43699,8 @@ function projection(policy2, doc2) {
 
 // src/engine/fingerprint.ts
 import { createHash } from "node:crypto";
-var FINGERPRINT_LENGTH = 20;
+
+// src/core/canonical-json.ts
 function canonicalJson(value) {
   if (value === void 0) return "null";
   if (value === null || typeof value !== "object") {
@@ -43707,6 +43711,9 @@ function canonicalJson(value) {
   const entries = Object.entries(value).filter(([, v2]) => v2 !== void 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return `{${entries.map(([k2, v2]) => `${JSON.stringify(k2)}:${canonicalJson(v2)}`).join(",")}}`;
 }
+
+// src/engine/fingerprint.ts
+var FINGERPRINT_LENGTH = 20;
 function fingerprint(f2) {
   const text = canonicalJson([f2.policy, f2.kind, f2.resourceId, f2.itemKey, canonicalJson(f2.offendingValue)]);
   return createHash("sha256").update(text).digest("hex").slice(0, FINGERPRINT_LENGTH);
@@ -43714,10 +43721,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path9) {
+function findingLocation(policy2, resource2, path10) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path9;
+  let p2 = path10;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -43748,17 +43755,17 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path9 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path10 = null, itemKey = null) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path9,
+    path: path10,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path9),
+    location: findingLocation(policy2, resource2, path10),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -47578,8 +47585,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path9, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path9]);
+function messageDesc(file, path10, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path10]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -49974,11 +49981,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path9) => {
-    if (path9.includes("_")) {
+  fieldMask.paths = json.split(",").map((path10) => {
+    if (path10.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path9);
+    return protoSnakeCase(path10);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -63116,13 +63123,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path9 = [];
+  const path10 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path9.unshift(e.exprKind.value.field);
+    path10.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path9;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path10;
   return null;
 }
 
@@ -63636,10 +63643,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path9 = selectPath(v2.expr, "params");
-      if (path9?.length === 1 && !options.params.includes(path9[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path10 = selectPath(v2.expr, "params");
+      if (path10?.length === 1 && !options.params.includes(path10[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path9[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path10[0]}' (declared: ${known})` });
       }
     }
   });
@@ -63820,7 +63827,7 @@ var import_ajv4 = __toESM(require_ajv(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
 import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
 import { readdir as readdir3, readFile as readFile3, stat as stat3 } from "node:fs/promises";
-import path4 from "node:path";
+import path5 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -63920,7 +63927,7 @@ async function loadPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path4.relative(cwd, file).split(path4.sep).join("/");
+    const display = path5.relative(cwd, file).split(path5.sep).join("/");
     const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
     for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
     problems.push(...result2.problems);
@@ -63937,23 +63944,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path4.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path5.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path4.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path5.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
 }
 function builtinPolicyDir2() {
-  let dir = path4.dirname(fileURLToPath3(import.meta.url));
+  let dir = path5.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path4.join(dir, "package.json");
+    const pkg = path5.join(dir, "package.json");
     if (existsSync5(pkg) && JSON.parse(readFileSync3(pkg, "utf8")).name === "steward") {
-      return path4.join(dir, "policies");
+      return path5.join(dir, "policies");
     }
-    const parent = path4.dirname(dir);
+    const parent = path5.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -64098,17 +64105,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path9) => path9[0] === "policies" && typeof path9[1] === "number";
+  const inPolicy = (path10) => path10[0] === "policies" && typeof path10[1] === "number";
   return {
     separator: ": ",
-    label: (path9) => pathLabel(inPolicy(path9) && path9.length > 2 ? path9.slice(2) : path9),
-    describe: (err, { path: path9, label, subject }) => {
+    label: (path10) => pathLabel(inPolicy(path10) && path10.length > 2 ? path10.slice(2) : path10),
+    describe: (err, { path: path10, label, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path9) && path9.length === 3 && path9[2] === "fix") {
-            const kind = String(data.policies[path9[1]]?.resource);
+          if (inPolicy(path10) && path10.length === 3 && path10[2] === "fix") {
+            const kind = String(data.policies[path10[1]]?.resource);
             const allowed2 = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed2.length ? `allowed: ${allowed2.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -64120,12 +64127,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path9) && label === "resource") {
+          if (inPolicy(path10) && label === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path9) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path10) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -64382,7 +64389,7 @@ var card = {
 var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml4 = __toESM(require_dist(), 1);
 import { createHash as createHash2 } from "node:crypto";
-import path5 from "node:path";
+import path6 from "node:path";
 var queueIdSchema = { type: "string" };
 var dataFileIdSchema = { type: "integer" };
 var queueEntrySchema = {
@@ -64438,8 +64445,8 @@ var validators3 = {
 var ID_KEY = { queue: "queue", dataFile: "dataFile" };
 var QUEUE_ID_FROM_SOURCE = true;
 function displayFile(file, displayRoot) {
-  const rel = path5.relative(displayRoot, file);
-  return (rel.startsWith("..") || path5.isAbsolute(rel) ? file : rel).split(path5.sep).join("/");
+  const rel = path6.relative(displayRoot, file);
+  return (rel.startsWith("..") || path6.isAbsolute(rel) ? file : rel).split(path6.sep).join("/");
 }
 function parseManifest(kind, text, file) {
   const source = parseYamlSource(text, file);
@@ -64674,8 +64681,8 @@ var dataset = {
 };
 
 // src/resources/filesetFile.ts
-function filesetFileId(filesetId, path9) {
-  return `${filesetId}:${path9}`;
+function filesetFileId(filesetId, path10) {
+  return `${filesetId}:${path10}`;
 }
 var filesetFile = {
   name: "filesetFile",
@@ -64707,16 +64714,16 @@ var filesetFile = {
   async *collect(ctx) {
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
-      for (const path9 of paths) {
-        const read = ctx.api.getFileByPath(filesetId, path9);
+      for (const path10 of paths) {
+        const read = ctx.api.getFileByPath(filesetId, path10);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path9, read });
+        jobs.push({ filesetId, path: path10, read });
       }
     }
-    for (const { filesetId, path: path9, read } of jobs) {
-      const id = filesetFileId(filesetId, path9);
-      const base = { kind: "filesetFile", id, name: path9, doc: { id, path: path9, filesetId }, source: null };
+    for (const { filesetId, path: path10, read } of jobs) {
+      const id = filesetFileId(filesetId, path10);
+      const base = { kind: "filesetFile", id, name: path10, doc: { id, path: path10, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -65103,12 +65110,12 @@ function getCalculatedFieldStatistics2(ctx) {
 }
 function getFileByPath2(ctx) {
   const { filesetId } = ctx.params;
-  const path9 = ctx.query.get(FILE_PATH_QUERY_PARAM);
-  if (path9 === null || path9 === "") throw new HttpError(400, `Query parameter ${FILE_PATH_QUERY_PARAM} is required`);
+  const path10 = ctx.query.get(FILE_PATH_QUERY_PARAM);
+  if (path10 === null || path10 === "") throw new HttpError(400, `Query parameter ${FILE_PATH_QUERY_PARAM} is required`);
   const files = ctx.state.filesets.get(filesetId);
   if (!files) throw new HttpError(404, `File set ${filesetId} not found`);
-  const file = files.get(path9);
-  if (!file) throw new HttpError(404, `File ${path9} not found in file set ${filesetId}`);
+  const file = files.get(path10);
+  if (!file) throw new HttpError(404, `File ${path10} not found in file set ${filesetId}`);
   return ok(file);
 }
 function getCertificationStatus2(ctx) {
@@ -65506,13 +65513,13 @@ function addFilesets(state, rnd, count, filesPer) {
     const files = /* @__PURE__ */ new Map();
     for (let f2 = 0; f2 < filesPer; f2++) {
       const ext = rnd.pick(["csv", "parquet", "json", "xlsx"]);
-      const path9 = `/${rnd.pick(["raw", "curated", "exports"])}/part-${String(f2).padStart(3, "0")}.${ext}`;
-      if (files.has(path9)) continue;
+      const path10 = `/${rnd.pick(["raw", "curated", "exports"])}/part-${String(f2).padStart(3, "0")}.${ext}`;
+      if (files.has(path10)) continue;
       files.set(
-        path9,
+        path10,
         makeFilesetFile(filesetId, {
           id: rnd.uuid(),
-          path: path9,
+          path: path10,
           size: rnd.int(1e3, 5e7),
           created: isoDay(rnd, -200, 150),
           createdBy: Number(rnd.pick(USERS)[0]),
@@ -65749,8 +65756,8 @@ function updateQueuePermissions2(ctx) {
 
 // src/sandbox/routes.ts
 var WORKFLOW_PREFIX = "/workflow";
-function route(method, path9, operation, handler, auth = "developer") {
-  return { method, segments: path9.split("/").slice(1), operation, auth, handler };
+function route(method, path10, operation, handler, auth = "developer") {
+  return { method, segments: path10.split("/").slice(1), operation, auth, handler };
 }
 var ROUTES = [
   route("GET", "/api/content/v1/reportschedules", "listReportSchedules", listReportSchedules2),
@@ -65960,7 +65967,7 @@ async function readBody(req) {
   return size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8");
 }
 
-// src/snapshot/format.ts
+// src/api/snapshot-format.ts
 var SNAPSHOT_VERSION = 1;
 function answerKey(operation, args) {
   const trimmed = [...args];
@@ -66017,7 +66024,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at = (path9, message) => jsonProblem(text, displayPath2, path9, message);
+  const at = (path10, message) => jsonProblem(text, displayPath2, path10, message);
   if (!isObject6(s) || s.version !== SNAPSHOT_VERSION) {
     throw at(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -66037,7 +66044,7 @@ async function readSnapshot(file, displayPath2) {
   return parseSnapshot(await readInputFile(file, displayPath2, "snapshot"), displayPath2);
 }
 
-// src/snapshot/replay.ts
+// src/api/snapshot-replay.ts
 function replayError(operation, detail, init = {}) {
   return new ApiError({ kind: "config", operation, method: "GET", path: "", detail, ...init });
 }
@@ -66108,7 +66115,7 @@ function replayApi(snapshot) {
   };
 }
 
-// src/check.ts
+// src/library/run.ts
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 var MANIFEST_KIND_OF = { queues: "queue", dataFiles: "dataFile" };
 function noPoliciesProblem(config) {
@@ -66200,7 +66207,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path6.resolve(cwd, options.baseline);
+    const file = path7.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -66242,7 +66249,7 @@ async function openConnection(options, prepared) {
     onRequest: options.onRequest
   });
   if (options.from) {
-    const file = path6.resolve(prepared.cwd, options.from);
+    const file = path7.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -66287,8 +66294,8 @@ async function evaluateOn(options, prepared, connection) {
   });
   const warnings = [...markEmptyScope(run2, prepared.config, collected), ...narrowScheduleWarning(prepared)];
   if (options.writeBaseline) {
-    const file = path6.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync(path6.dirname(file), { recursive: true });
+    const file = path7.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync(path7.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt);
   }
   const report2 = buildReport({
@@ -67290,17 +67297,17 @@ function emitAnnotations(report2) {
 // src/fix/apply.ts
 import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync5 } from "node:fs";
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/fix/journal.ts
 import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readFileSync as readFileSync4, writeSync } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path7.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path8.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync2(path7.dirname(file), { recursive: true });
+  mkdirSync2(path8.dirname(file), { recursive: true });
   const fd = openSync(file, "a");
   try {
     writeSync(fd, `${JSON.stringify(entry2)}
@@ -67371,7 +67378,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path8.resolve(root, ref.file));
+    const now = manifestSha256(path9.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -67413,17 +67420,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path9) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path9);
+function itemKeyAt(doc2, path10) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path10);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path9;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path10;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path9) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path9);
+function describeItemAt(doc2, path10) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path10);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path9;
-  return `${path9} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path10;
+  return `${path10} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -67633,12 +67640,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path9 = step.fix.perItem ? step.finding.path : null;
-    if (path9 !== null && removed.has(path9)) {
+    const path10 = step.fix.perItem ? step.finding.path : null;
+    if (path10 !== null && removed.has(path10)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path9);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path10);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -67658,7 +67665,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path9 !== null && listSize(candidate, path9) < listSize(after, path9)) removed.add(path9);
+    if (path10 !== null && listSize(candidate, path10) < listSize(after, path10)) removed.add(path10);
     after = candidate;
     fixed = violations;
     kept.push(step);
@@ -67744,12 +67751,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path9) {
-  const m2 = path9 === null ? null : /\[(\d+)\]$/.exec(path9);
+function pathIndex(path10) {
+  const m2 = path10 === null ? null : /\[(\d+)\]$/.exec(path10);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path9) {
-  const m2 = path9 === null ? null : /^(\w+)\[\d+\]$/.exec(path9);
+function listSize(doc2, path10) {
+  const m2 = path10 === null ? null : /^(\w+)\[\d+\]$/.exec(path10);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -67942,7 +67949,7 @@ var validatePlan = new import_ajv7.Ajv({ allErrors: true, strict: false }).compi
 // src/fix/rewrite.ts
 var import_yaml5 = __toESM(require_dist(), 1);
 
-// src/plan-run.ts
+// src/library/plan-run.ts
 async function planRunFixes(evaluation, connection, options) {
   const { prepared, report: report2 } = evaluation;
   const now = new Date(report2.startedAt);
@@ -68016,7 +68023,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path9 = (name) => {
+  const path10 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -68041,10 +68048,10 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path9("config"),
-    baseline: path9("baseline"),
-    sarifFile: path9("sarif-file"),
-    jsonFile: path9("json-file"),
+    config: path10("config"),
+    baseline: path10("baseline"),
+    sarifFile: path10("sarif-file"),
+    jsonFile: path10("json-file"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),

@@ -1,10 +1,10 @@
 // The steward library: what the CLI and the Action run, for programs that embed it.
-export { type CheckOptions, check, type Evaluation, evaluate, exitCodeFor, type PreparedRun, prepareRun, type ProgressEvent } from './check.js';
-export { ApiError, createClient, isApiError } from './client/index.js';
-export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
-export type { ClientOptions, InstanceApi, RequestLogEvent } from './client/types.js';
+export { type CheckOptions, check, type Evaluation, evaluate, exitCodeFor, type PreparedRun, prepareRun, type ProgressEvent } from './library/run.js';
+export { ApiError, createClient, isApiError } from './api/index.js';
+export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './library/doctor.js';
+export type { ClientOptions, InstanceApi, RequestLogEvent } from './api/types.js';
 export { CONFIG_SCHEMA, type Config, type ConfigOverrides, loadConfig } from './config/index.js';
-export { formatProblem, InputError } from './errors.js';
+export { formatProblem, InputError } from './core/problem.js';
 export {
   type ApplyOptions,
   type ApplyResult,
@@ -18,9 +18,10 @@ export {
   renderPlanJson,
   renderPlanText,
 } from './fix/index.js';
-export type { InputProblem, PolicyDefinition } from './policy/types.js';
+export type { PolicyDefinition } from './policy/types.js';
+export type { InputProblem } from './core/problem.js';
 export { FORMATS, type Format, formatReport } from './report/index.js';
-export type { FailOn, Finding, PolicyResult, Report, Severity } from './report/model.js';
-export { type PlanRunOptions, planRunFixes } from './plan-run.js';
+export type { FailOn, Finding, PolicyResult, Report, Severity } from './core/model.js';
+export { type PlanRunOptions, planRunFixes } from './library/plan-run.js';
 export { startSandbox } from './sandbox/index.js';
 export type { Sandbox, SandboxOptions } from './sandbox/types.js';

@@ -2,11 +2,11 @@
 // own evaluation over the same connection, like `steward fix`, and goes into the job summary.
 // apply needs `fix-confirm: true` (checked with the inputs, before any request), sends the plan
 // one journaled request at a time, and never rewrites manifests (the repo is changed by PRs).
-import type { Connection, Evaluation } from '../check.js';
+import type { Connection, Evaluation } from '../library/run.js';
 import { applyFixes, defaultJournalPath, renderPlanText } from '../fix/index.js';
 import type { ApplyResult, FixPlan } from '../fix/index.js';
-import { displayPath } from '../config/index.js';
-import { planRunFixes } from '../plan-run.js';
+import { displayPath } from '../core/display-path.js';
+import { planRunFixes } from '../library/plan-run.js';
 import type { FixMode } from './inputs.js';
 
 export interface FixOutcome {

@@ -2,9 +2,9 @@
 // run can end maps to the exit codes of DESIGN §9: 0 pass, 1 violations, 2 bad input (flags
 // included; nothing sent), 3 could not evaluate (API or network).
 import { Command, CommanderError } from 'commander';
-import { isApiError } from '../client/errors.js';
+import { isApiError } from '../api/errors.js';
 import { packageVersion } from '../config/index.js';
-import { formatProblem, InputError } from '../errors.js';
+import { formatProblem, InputError } from '../core/problem.js';
 import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFix } from './commands/fix.js';

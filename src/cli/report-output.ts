@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Format, formatReport } from '../report/index.js';
-import type { Report } from '../report/model.js';
+import type { Report } from '../core/model.js';
 import { type CliIo, colorFor, redact, warn } from './io.js';
 import type { OutputTarget } from './options.js';
 

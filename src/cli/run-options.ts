@@ -1,11 +1,11 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import type { CheckOptions, ProgressEvent } from '../check.js';
-import type { RequestLogEvent } from '../client/types.js';
-import { ProgressState } from '../progress.js';
+import type { CheckOptions, ProgressEvent } from '../library/run.js';
+import type { RequestLogEvent } from '../api/types.js';
+import { ProgressState } from '../core/progress.js';
 import { FORMATS } from '../report/index.js';
-import type { FailOn } from '../report/model.js';
+import type { FailOn } from '../core/model.js';
 import { RESOURCE_KIND_NAMES } from '../resources/index.js';
 import type { CliIo } from './io.js';
 import { redact, warn } from './io.js';

@@ -3,14 +3,15 @@
 // as one InputError, so a user fixes them in one pass.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../errors.js';
-import type { InputProblem } from '../policy/types.js';
-import type { ScheduleFilter } from '../client/types.js';
-import type { FailOn, SourceLocation } from '../report/model.js';
-import { SEVERITIES } from '../report/model.js';
-import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../yaml/source.js';
+import { InputError } from '../core/problem.js';
+import type { InputProblem } from '../core/problem.js';
+import type { ScheduleFilter } from '../api/types.js';
+import type { FailOn, SourceLocation } from '../core/model.js';
+import { SEVERITIES } from '../core/model.js';
+import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../io/yaml-source.js';
 import { expandGlob, hasMagic } from './glob.js';
-import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE, displayPath } from './paths.js';
+import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE } from './paths.js';
+import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { validateConfigSource } from './validate.js';
 

@@ -40,10 +40,3 @@ export function demoConfigPath(): string {
 
 /** `--config` default (DESIGN §4). */
 export const DEFAULT_CONFIG_FILE = 'steward.yaml';
-
-/** A path as shown to the user: relative to the cwd when inside it, `/` separated. */
-export function displayPath(file: string, cwd = process.cwd()): string {
-  const rel = path.relative(cwd, file);
-  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
-  return shown.split(path.sep).join('/');
-}

@@ -1,6 +1,6 @@
 // JSON Schema of steward.yaml (DESIGN §4). The build publishes it as schema/config.schema.json
 // so editors can validate the file; test/config checks the published copy is up to date.
-import { SEVERITIES } from '../report/model.js';
+import { SEVERITIES } from '../core/model.js';
 
 const fileRef = {
   type: 'object',

@@ -1,5 +1,5 @@
 // The one typed configuration a run uses: steward.yaml + environment + flags, paths resolved.
-import type { FailOn, SourceLocation } from '../report/model.js';
+import type { FailOn, SourceLocation } from '../core/model.js';
 import type { Scope } from '../resources/types.js';
 
 export interface Config {

@@ -2,9 +2,9 @@
 // the offending key or value. A `token` key anywhere is refused first, with where to put it.
 import { Ajv } from 'ajv';
 import { isScalar, visit } from 'yaml';
-import type { InputProblem } from '../policy/types.js';
-import { type SchemaWording, schemaProblems } from '../yaml/schema-problems.js';
-import { locationOf, type YamlSource } from '../yaml/source.js';
+import type { InputProblem } from '../core/problem.js';
+import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
+import { locationOf, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA } from './schema.js';
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });

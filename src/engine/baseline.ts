@@ -2,9 +2,9 @@
 // Each fingerprint is stored with what it was about (policy, resource, path, message), so a
 // resolved entry can be named; files holding only fingerprints (older ones) are still read.
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileError } from '../input-file.js';
-import type { Finding, ResolvedBaselineEntry } from '../report/model.js';
-import { jsonProblem, parseJsonAt } from '../snapshot/json-file.js';
+import { fileError } from '../io/input-file.js';
+import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
+import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
 /** What a recorded fingerprint was about. */
 export interface BaselineEntry {

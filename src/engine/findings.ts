@@ -1,6 +1,6 @@
 // Turning evaluation outcomes into report findings (DESIGN §8): location, fingerprint, item.
 import type { PolicyDefinition } from '../policy/types.js';
-import type { Finding, SourceLocation } from '../report/model.js';
+import type { Finding, SourceLocation } from '../core/model.js';
 import type { CollectedResource } from '../resources/types.js';
 import { fingerprint } from './fingerprint.js';
 

@@ -4,7 +4,7 @@
 // is reported (`no tests: <id>`) but does not fail the run.
 import { compilePolicy } from '../policy/compile.js';
 import type { PolicyDefinition } from '../policy/types.js';
-import type { SourceLocation } from '../report/model.js';
+import type { SourceLocation } from '../core/model.js';
 import { evaluateDocument } from './evaluate.js';
 
 export interface PolicyTestResult {

@@ -2,10 +2,10 @@
 // lazily (phase 1: parts the selection reads; phase 2: parts only the judgement reads, for
 // resources with a selected item), evaluate, and turn outcomes into raw findings. Progress
 // per kind is reported through a callback (engine/progress.ts), never written anywhere.
-import type { InstanceApi } from '../client/types.js';
-import { InputError } from '../errors.js';
+import type { InstanceApi } from '../api/types.js';
+import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import type { Finding, PolicyResult } from '../report/model.js';
+import type { Finding, PolicyResult } from '../core/model.js';
 import type { CollectedResource, ResourceKind, Scope } from '../resources/types.js';
 import { judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';

@@ -1,6 +1,6 @@
 // The verdict of a run (DESIGN §8, §9): summary counts, the gate, the exit code, and the
 // Report every output format is rendered from.
-import type { HttpStats } from '../client/types.js';
+import type { HttpStats } from '../api/types.js';
 import {
   type FailOn,
   type Finding,
@@ -11,7 +11,7 @@ import {
   SEVERITIES,
   type Severity,
   type WaiverRef,
-} from '../report/model.js';
+} from '../core/model.js';
 import { type BaselineFile, compareBaseline } from './baseline.js';
 import type { RunResult } from './run.js';
 import { applyWaivers } from './waivers.js';

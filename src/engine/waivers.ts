@@ -2,12 +2,12 @@
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
 import { Ajv } from 'ajv';
-import { InputError } from '../errors.js';
-import { readInputFile } from '../input-file.js';
-import type { InputProblem } from '../policy/types.js';
-import type { Finding, WaiverRef } from '../report/model.js';
-import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
-import { locationOf, nodeAt, parseYamlSource, problemAt } from '../yaml/source.js';
+import { InputError } from '../core/problem.js';
+import { readInputFile } from '../io/input-file.js';
+import type { InputProblem } from '../core/problem.js';
+import type { Finding, WaiverRef } from '../core/model.js';
+import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
+import { locationOf, nodeAt, parseYamlSource, problemAt } from '../io/yaml-source.js';
 
 const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 

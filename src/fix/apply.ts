@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { InstanceApi } from '../client/types.js';
-import { InputError } from '../errors.js';
+import type { InstanceApi } from '../api/types.js';
+import { InputError } from '../core/problem.js';
 import { appendJournal, type JournalEntry } from './journal.js';
 import type { FixPlan, PlannedChange } from './types.js';
 

@@ -4,8 +4,8 @@
 // permission endpoints replace the whole list). Each fix is kept only if it narrows access and
 // the document after it breaks no selected policy that the original did not break; a refused
 // fix is listed under "not planned" without holding back the resource's other fixes.
-import type { InstanceApi } from '../client/types.js';
-import type { Finding } from '../report/model.js';
+import type { InstanceApi } from '../api/types.js';
+import type { Finding } from '../core/model.js';
 import type { CollectedResource, FixKind, ResourceDocument, ResourceKind } from '../resources/types.js';
 import { describeDiff, describeItemAt, itemKeyAt } from './diff.js';
 import { planId, uniqueManifests } from './identity.js';

@@ -1,7 +1,7 @@
 // What plan.ts needs from the rest of steward: the declared resources (read again from the
 // manifests: local files, no request) and a checker that re-evaluates the selected policies
 // on a fixed document with the engine's own selectItems/judgeItems.
-import type { InstanceApi } from '../client/types.js';
+import type { InstanceApi } from '../api/types.js';
 import { judgeItems, selectItems } from '../engine/evaluate.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { CollectedResource, ResourceKind } from '../resources/types.js';

@@ -1,7 +1,7 @@
 // A fix plan as text (what `steward fix` prints) and as JSON (`--plan-out`, `--format json`).
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { InputError } from '../errors.js';
+import { InputError } from '../core/problem.js';
 import { describeAlreadyApplied } from './resume.js';
 import { PLAN_SCHEMA } from './schema.js';
 import type { FixPlan } from './types.js';

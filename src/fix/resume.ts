@@ -5,8 +5,8 @@
 // endpoint was exactly this request (method, path, canonical JSON body), it succeeded, and the
 // declared state it was made from equals today's (the manifest's document did not change since).
 import { existsSync, readFileSync } from 'node:fs';
-import { InputError } from '../errors.js';
-import type { InputProblem } from '../policy/types.js';
+import { InputError } from '../core/problem.js';
+import type { InputProblem } from '../core/problem.js';
 import type { JournalEntry } from './journal.js';
 import { planId, uniqueManifests } from './identity.js';
 import type { AlreadyApplied, FixPlan } from './types.js';

@@ -1,6 +1,6 @@
 // The fix plan (DESIGN §10), as printed by `steward fix`, saved by `--plan-out` and applied by
 // `--apply --plan FILE`. Its JSON form is described by schema/plan.schema.json.
-import type { FindingResource } from '../report/model.js';
+import type { FindingResource } from '../core/model.js';
 import type { ResourceDocument } from '../resources/types.js';
 
 export const PLAN_SCHEMA_VERSION = 1;

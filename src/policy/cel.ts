@@ -14,7 +14,7 @@ import {
   plan,
 } from '@bufbuild/cel';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { InputProblem } from './types.js';
+import type { InputProblem } from '../core/problem.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
 import { didYouMean } from './suggest.js';
 import { type TypeContext, typeProblems } from './typecheck.js';

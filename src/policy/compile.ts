@@ -1,13 +1,14 @@
 // A loaded policy → its compiled form: expressions planned once, effective parameters, and
 // which resource fields selecting and judging read (so the engine loads parts only when needed).
-import { InputError } from '../errors.js';
-import type { SourceLocation } from '../report/model.js';
+import { InputError } from '../core/problem.js';
+import type { SourceLocation } from '../core/model.js';
 import { type CompiledExpression, compileExpression, ExpressionError, type ExpressionOrigin } from './cel.js';
 import { selectPath } from './ast.js';
 import { sortProblems } from './problems.js';
 import { READS_NOTHING, type ReadSet, readsOf, unionReads } from './reads.js';
 import { type CompiledTemplate, compileTemplate } from './template.js';
-import type { InputProblem, PolicyDefinition } from './types.js';
+import type { PolicyDefinition } from './types.js';
+import type { InputProblem } from '../core/problem.js';
 
 export interface CompiledPolicy {
   def: PolicyDefinition;

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
-import { InputError } from '../errors.js';
-import type { SourceLocation } from '../report/model.js';
-import { type ErrorPlace, type SchemaWording, schemaProblems } from '../yaml/schema-problems.js';
+import { InputError } from '../core/problem.js';
+import type { SourceLocation } from '../core/model.js';
+import { type ErrorPlace, type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import {
   keyNodeAt,
   locationOf,
@@ -20,7 +20,7 @@ import {
   valuePositions,
   type YamlPath,
   type YamlSource,
-} from '../yaml/source.js';
+} from '../io/yaml-source.js';
 import { compileExpression, type ExpressionOrigin, ExpressionError } from './cel.js';
 import { jsonType } from './compile.js';
 import { sortProblems } from './problems.js';
@@ -28,7 +28,8 @@ import { buildPolicySchema, type KindRegistry } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { compileTemplate } from './template.js';
 import { itemTypeOf, type TypeContext } from './typecheck.js';
-import type { InputProblem, PolicyDefinition, PolicyTest } from './types.js';
+import type { PolicyDefinition, PolicyTest } from './types.js';
+import type { InputProblem } from '../core/problem.js';
 
 export interface LoadOptions {
   kinds: KindRegistry;

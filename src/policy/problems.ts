@@ -1,5 +1,5 @@
 // Input problems are reported in reading order, whatever order the checks found them in.
-import type { InputProblem } from './types.js';
+import type { InputProblem } from '../core/problem.js';
 
 /** By file, then line, then column (stable otherwise). */
 export function sortProblems(problems: readonly InputProblem[]): InputProblem[] {

@@ -1,7 +1,7 @@
 // The JSON Schema of a policy file (DESIGN §6). Resource kinds and their fix shapes come in as
 // a parameter (the registry lives in src/resources), so `resource` is an enum of kind names
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
-import { SEVERITIES } from '../report/model.js';
+import { SEVERITIES } from '../core/model.js';
 
 /** What the schema (and the expression type checks) need to know of each resource kind. */
 export type KindRegistry = Record<

@@ -8,7 +8,7 @@ import {
   type ExpressionOrigin,
   ExpressionError,
 } from './cel.js';
-import type { InputProblem } from './types.js';
+import type { InputProblem } from '../core/problem.js';
 
 export interface CompiledTemplate {
   readonly source: string;

@@ -1,6 +1,6 @@
 // A policy as loaded from a policy file (DESIGN §6), with the source positions every error
 // and every live-kind finding points at.
-import type { Severity, SourceLocation } from '../report/model.js';
+import type { Severity, SourceLocation } from '../core/model.js';
 
 export interface PolicyTest {
   name: string;
@@ -36,12 +36,4 @@ export interface PolicyDefinition {
   origin?: SourceLocation | null;
   /** Position of each field's value, e.g. fieldLocations.assert. */
   fieldLocations: Partial<Record<string, SourceLocation>>;
-}
-
-/** An error in an input file. `steward` prints `file:line:column: message` and exits 2. */
-export interface InputProblem {
-  file: string;
-  line: number;
-  column: number;
-  message: string;
 }

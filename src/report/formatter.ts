@@ -1,6 +1,6 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
-import type { Finding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation } from './model.js';
+import type { Finding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation } from '../core/model.js';
 
 export interface FormatOptions {
   /** ANSI colour; the caller decides (a TTY and no NO_COLOR). Only `text` uses it. */

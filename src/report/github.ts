@@ -9,7 +9,7 @@
 // it (the built-in pack) sits on the steward.yaml `policies` entry that brought the policy in,
 // and one with no such place carries no file (repo-location.ts decides).
 import { type ErrorGroup, errorGroups, errorSubject, type Formatter, findingSubject, severityRank } from './formatter.js';
-import type { Finding, PolicyResult, Report, Severity, SourceLocation } from './model.js';
+import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
 
 export const ANNOTATION_CAP = 10;

@@ -4,7 +4,7 @@ import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
-import type { Report } from './model.js';
+import type { Report } from '../core/model.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 

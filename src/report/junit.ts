@@ -11,7 +11,7 @@
 //   POLICY_TESTCASE_NAME with <error>. Findings on a resource missing from resourceIds get a
 //   testcase of their own, so no finding is dropped.
 import { type Formatter, findingSubject, locationText, plural, severityRank } from './formatter.js';
-import type { Finding, PolicyResult, Report } from './model.js';
+import type { Finding, PolicyResult, Report } from '../core/model.js';
 
 export const POLICY_TESTCASE_NAME = '(policy)';
 

@@ -15,7 +15,7 @@ import {
   verdictCounts,
   waiverTarget,
 } from './formatter.js';
-import type { Finding, Report, WaiverRef } from './model.js';
+import type { Finding, Report, WaiverRef } from '../core/model.js';
 
 /** Budget the Action uses for its job summary: under GitHub's 1 MiB with room for a header. */
 export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;

@@ -5,7 +5,7 @@
 // finding located at its policy's line would point at a file code scanning cannot map: such a
 // finding is placed at its policy's ORIGIN instead, the steward.yaml `policies` entry that
 // brought the policy in. This is the one place that decides "is this location inside the root".
-import type { Finding, PolicyResult, SourceLocation } from './model.js';
+import type { Finding, PolicyResult, SourceLocation } from '../core/model.js';
 
 /** A file of the repository: relative, not above the root, not inside an installed package. */
 export function insideRoot(loc: SourceLocation): boolean {

@@ -23,7 +23,7 @@ import type {
   Severity,
   SourceLocation,
   WaiverRef,
-} from './model.js';
+} from '../core/model.js';
 import { findingRepoLocation, policyRepoLocation, type RepoPlacement } from './repo-location.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';

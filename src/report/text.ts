@@ -18,7 +18,7 @@ import {
   verdictCounts,
   waiverTarget,
 } from './formatter.js';
-import type { Finding, PolicyResult, Report, Severity, WaiverRef } from './model.js';
+import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
 
 export const TEXT_DEFAULT_WIDTH = 80;
 /** Never wrap narrower than this, however narrow the terminal claims to be. */

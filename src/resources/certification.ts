@@ -1,6 +1,6 @@
 // The certification status (op 11) as a document part of cards and datasets. An error answer
 // is an evaluation error of that resource, never "not certified" (DESIGN §5).
-import type { CertifiableEntityType } from '../client/types.js';
+import type { CertifiableEntityType } from '../api/types.js';
 import type { DocumentPart } from './types.js';
 
 export function certificationPart(entityType: CertifiableEntityType): DocumentPart {

@@ -1,8 +1,8 @@
 // Data files, declared in manifests. Fixes only narrow: make the file private, or remove an
 // entry. Entries keep `entityType` (USER/GROUP) when the manifest gives it, as the platform's
 // own bodies carry it.
-import type { DataFilePermissionEntry } from '../client/types.js';
-import { writeRequest } from '../client/writes.js';
+import type { DataFilePermissionEntry } from '../api/types.js';
+import { writeRequest } from '../api/writes.js';
 import { removeEntryFix } from './common.js';
 import { dataFileEntrySchema, loadManifests } from './manifests.js';
 import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';

@@ -1,6 +1,6 @@
 // Datasets named in the scope. `access`, `certification` and `tags` are parts with their own
 // request each, read only for policies (or fixes) that need them.
-import { writeRequest } from '../client/writes.js';
+import { writeRequest } from '../api/writes.js';
 import { stringArraySchema } from './common.js';
 import { certificationPart, certificationSchema } from './certification.js';
 import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';

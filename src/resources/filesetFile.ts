@@ -1,6 +1,6 @@
 // Files of the file sets named in the scope, one metadata read (op 8) per path. A path that
 // cannot be read is an error of that one resource, not of the whole kind.
-import type { FilesetFile } from '../client/types.js';
+import type { FilesetFile } from '../api/types.js';
 import type { CollectedResource, ResourceKind } from './types.js';
 
 /** Resource id of a fileset file: `<filesetId>:<path>` (what waivers and fingerprints use). */

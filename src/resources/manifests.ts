@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { isMap, isScalar, Scalar } from 'yaml';
-import { QUEUE_PERMISSIONS } from '../client/types.js';
-import { InputError } from '../errors.js';
-import { readInputFile } from '../input-file.js';
-import type { InputProblem } from '../policy/types.js';
-import { QUOTE_REFUSED_VALUE, schemaProblems } from '../yaml/schema-problems.js';
-import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource } from '../yaml/source.js';
+import { QUEUE_PERMISSIONS } from '../api/types.js';
+import { InputError } from '../core/problem.js';
+import { readInputFile } from '../io/input-file.js';
+import type { InputProblem } from '../core/problem.js';
+import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
+import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource } from '../io/yaml-source.js';
 import type { ManifestSource } from './types.js';
 
 // Ids are checked as written by readId below; by then a queue id is a string and a data-file

@@ -1,8 +1,8 @@
 // Queues, declared in manifests. Fixes only narrow: revoke listed permissions from an entry, or
 // remove the entry. The platform removes an entity's permissions when its entry is sent with
 // `permissions: []`, so a removed entry is sent that way, never dropped from the body.
-import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../client/types.js';
-import { writeRequest } from '../client/writes.js';
+import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../api/types.js';
+import { writeRequest } from '../api/writes.js';
 import { itemIndex, removeEntryFix } from './common.js';
 import { loadManifests, queueEntrySchema } from './manifests.js';
 import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';

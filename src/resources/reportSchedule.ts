@@ -4,9 +4,9 @@
 // The join is checked both ways: a misconfigured item whose id is in no schedule of the list
 // proves the schedule list incomplete (a non-admin token, a server capping pages), and a verdict
 // built on it would be a pass by omission, so it is an error, never a pass.
-import { SCHEDULE_ALL_GRANT } from '../client/assumptions.js';
-import { isApiError } from '../client/errors.js';
-import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../client/types.js';
+import { SCHEDULE_ALL_GRANT } from '../api/assumptions.js';
+import { isApiError } from '../api/errors.js';
+import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../api/types.js';
 import { noMemo, readAllPages } from './common.js';
 import type { CollectContext, DocumentPart, ResourceKind, Scope } from './types.js';
 

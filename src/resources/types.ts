@@ -1,7 +1,7 @@
 // What every resource kind declares, in one place per kind (DESIGN §5): how it is collected,
 // which document parts need their own request, its document shape and its fix kinds.
-import type { InstanceApi, OperationId, ScheduleFilter, WriteRequest } from '../client/types.js';
-import type { SourceLocation } from '../report/model.js';
+import type { InstanceApi, OperationId, ScheduleFilter, WriteRequest } from '../api/types.js';
+import type { SourceLocation } from '../core/model.js';
 
 export type ResourceDocument = Record<string, unknown> & { id: string | number };
 

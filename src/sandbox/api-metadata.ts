@@ -1,6 +1,6 @@
 // 7. calculated-field statistics, 8. file by path, 11. certification status.
-import { FILE_PATH_QUERY_PARAM } from '../client/assumptions.js';
-import type { CertifiableEntityType } from '../client/types.js';
+import { FILE_PATH_QUERY_PARAM } from '../api/assumptions.js';
+import type { CertifiableEntityType } from '../api/types.js';
 import type { RequestContext } from './context.js';
 import { makeCertification } from './entities.js';
 import { HttpError, ok, type Reply } from './http.js';

@@ -1,5 +1,5 @@
 // 4. set queue permissions.
-import type { QueuePermissionEntry } from '../client/types.js';
+import type { QueuePermissionEntry } from '../api/types.js';
 import type { RequestContext } from './context.js';
 import { emptyOk, HttpError, type Reply } from './http.js';
 import { queuePermissionsBody } from './validate.js';

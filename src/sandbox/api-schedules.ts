@@ -1,5 +1,5 @@
 // 1. list report schedules, 2. misconfigured reports.
-import type { ScheduleFilter, ScheduleOrderBy } from '../client/types.js';
+import type { ScheduleFilter, ScheduleOrderBy } from '../api/types.js';
 import type { RequestContext } from './context.js';
 import type { SandboxSchedule } from './entities.js';
 import { errorReply, HttpError, intParam, ok, type Reply } from './http.js';

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DataFilePermissions, QueuePermissionEntry } from '../client/types.js';
+import type { DataFilePermissions, QueuePermissionEntry } from '../api/types.js';
 import {
   makeAccessList,
   makeCertification,

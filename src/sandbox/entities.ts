@@ -10,7 +10,7 @@ import type {
   MisconfiguredReport,
   ReportSchedule,
   Workflow,
-} from '../client/types.js';
+} from '../api/types.js';
 
 /**
  * Time zones for generated schedules: canonical IANA names that `Intl.supportedValuesOf`

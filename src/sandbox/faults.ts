@@ -1,6 +1,6 @@
 // Fault injection: a deterministic per-operation script (tests) takes priority over the random
 // knobs (benchmarks, chaos runs), which draw from their own seeded stream.
-import type { OperationId } from '../client/types.js';
+import type { OperationId } from '../api/types.js';
 import { createRandom, type Random } from './random.js';
 import type { FaultOptions, ScriptedFault } from './types.js';
 

@@ -2,7 +2,7 @@
 // built-in policy (valid time zones, recipients, owners, GROUP owners on certified datasets,
 // no user ADMIN on queues, private data files, SHA-256 files, named workflows). The planted
 // violations of demo/PLANTED.md are added on top by demo.ts.
-import type { DatasetAccessEntry, QueuePermission, QueuePermissionEntry } from '../client/types.js';
+import type { DatasetAccessEntry, QueuePermission, QueuePermissionEntry } from '../api/types.js';
 import { addPlanted } from './demo.js';
 import { FILLER_TIMEZONES, makeAccessList, makeCertification, makeFilesetFile, makeSchedule, makeWorkflow } from './entities.js';
 import { createRandom, type Random } from './random.js';

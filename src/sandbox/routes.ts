@@ -1,5 +1,5 @@
 // The route table: method, path pattern, operation (for counters), auth scheme, handler.
-import type { OperationId } from '../client/types.js';
+import type { OperationId } from '../api/types.js';
 import { createDatasetTags, getDataset, getDatasetPermissions, indexDataset } from './api-datasets.js';
 import { duplicateDataFile, updateFilePermissions } from './api-data-files.js';
 import { getCalculatedFieldStatistics, getCertificationStatus, getFileByPath } from './api-metadata.js';

@@ -7,7 +7,7 @@ import type { Switches } from './context.js';
 import { resetCounts, totalRequests, zeroCounts } from './counters.js';
 import { type FaultDecision, FaultInjector } from './faults.js';
 import { generateState, SANDBOX_DEFAULT_SEED, SANDBOX_DEFAULT_SIZE } from './generator.js';
-import { DEVELOPER_TOKEN_HEADER } from '../client/assumptions.js';
+import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { errorReply, HttpError, type Reply, sendReply } from './http.js';
 import { matchRoute, type Route, WORKFLOW_PREFIX } from './routes.js';
 import type { Sandbox, SandboxOptions, SandboxSize, SwitchName } from './types.js';

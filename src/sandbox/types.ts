@@ -9,7 +9,7 @@ import type {
   MisconfiguredReport,
   OperationId,
   QueuePermissionEntry,
-} from '../client/types.js';
+} from '../api/types.js';
 import type { SandboxSchedule, SandboxWorkflow } from './entities.js';
 
 export interface SandboxSize {

@@ -5,7 +5,7 @@ import {
   type PrincipalType,
   QUEUE_PERMISSIONS,
   type QueuePermissionEntry,
-} from '../client/types.js';
+} from '../api/types.js';
 import { HttpError, parseJson } from './http.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { JOURNAL_DIR, type JournalEntry } from '../../src/fix/index.js';
-import type { Report } from '../../src/report/model.js';
+import type { Report } from '../../src/core/model.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { demoWorkspace, removeWorkspace, runAction } from './run-action.js';
 

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { check } from '../../src/check.js';
-import type { Report } from '../../src/report/model.js';
+import { check } from '../../src/library/run.js';
+import type { Report } from '../../src/core/model.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sarifValidator } from '../report/schema-validators.js';
 import { type ActionRun, demoWorkspace, removeWorkspace, runAction } from './run-action.js';

@@ -2,7 +2,7 @@
 // rejected before anything is sent (one InputError naming each input).
 import { describe, expect, test } from 'vitest';
 import { readInputs } from '../../src/action/inputs.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/problem.js';
 
 const WS = '/ws';
 const reader = (values: Record<string, string>) => (name: string) => values[name] ?? '';

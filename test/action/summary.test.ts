@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { SUMMARY_PLAN_SHARE, summaryMarkdown, truncateLines } from '../../src/action/summary.js';
 import { JOB_SUMMARY_MAX_BYTES } from '../../src/report/index.js';
-import type { Finding, Report } from '../../src/report/model.js';
+import type { Finding, Report } from '../../src/core/model.js';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 

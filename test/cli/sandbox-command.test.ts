@@ -4,7 +4,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createClient, type InstanceApi, type ReportSchedule } from '../../src/client/index.js';
+import { ApiError, createClient, type InstanceApi, type ReportSchedule } from '../../src/api/index.js';
 import { PLANTED_FILESET_ID, PLANTED_FILESET_PATHS, PLANTED_QUEUES, PLANTED_SCHEDULE_IDS } from '../../src/sandbox/demo.js';
 import { SANDBOX_DEFAULT_SIZE } from '../../src/sandbox/index.js';
 import { CLI, runCli } from './helpers.js';

@@ -3,7 +3,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, FINGERPRINT_LENGTH, fingerprint } from '../../src/engine/fingerprint.js';
+import { FINGERPRINT_LENGTH, fingerprint } from '../../src/engine/fingerprint.js';
+import { canonicalJson } from '../../src/core/canonical-json.js';
 import { runPolicies } from '../../src/engine/run.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { compilePolicies, type Demo, DEMO, demoManifests, demoScope, NOW, startDemo } from './harness.js';

@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { createClient } from '../../src/client/index.js';
-import type { InstanceApi } from '../../src/client/types.js';
+import { createClient } from '../../src/api/index.js';
+import type { InstanceApi } from '../../src/api/types.js';
 import { runPolicies, type RunResult } from '../../src/engine/run.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
 import { parsePolicyText } from '../../src/policy/loader.js';

@@ -3,7 +3,7 @@
 // instead of passing by omission. Runs check() with the demo config over the sandbox.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { check, exitCodeFor } from '../../src/index.js';
-import type { Report } from '../../src/report/model.js';
+import type { Report } from '../../src/core/model.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { ROOT } from './harness.js';

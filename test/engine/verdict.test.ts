@@ -7,8 +7,8 @@ import { compareBaseline, parseBaseline, readBaseline, writeBaseline } from '../
 import type { RunResult } from '../../src/engine/run.js';
 import { buildReport, exitCodeForGate, gateOf } from '../../src/engine/verdict.js';
 import { loadWaivers } from '../../src/engine/waivers.js';
-import { InputError } from '../../src/errors.js';
-import type { Finding } from '../../src/report/model.js';
+import { InputError } from '../../src/core/problem.js';
+import type { Finding } from '../../src/core/model.js';
 import { compilePolicies, type Demo, DEMO, NOW, startDemo } from './harness.js';
 import { MISSION_POLICIES } from './mission-policies.js';
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyWaivers, globMatches, loadWaivers, parseWaivers } from '../../src/engine/waivers.js';
-import { InputError } from '../../src/errors.js';
-import type { Finding } from '../../src/report/model.js';
+import { InputError } from '../../src/core/problem.js';
+import type { Finding } from '../../src/core/model.js';
 import { DEMO } from './harness.js';
 
 function finding(over: Partial<Finding> & { id?: string }): Finding {

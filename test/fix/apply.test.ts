@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
-import { InputError } from '../../src/errors.js';
+import { createClient } from '../../src/api/index.js';
+import { InputError } from '../../src/core/problem.js';
 import { applyFixes } from '../../src/fix/apply.js';
 import { defaultJournalPath, readJournal } from '../../src/fix/journal.js';
 import { parsePlan, renderPlanJson } from '../../src/fix/render.js';

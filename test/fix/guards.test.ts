@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyFixes } from '../../src/fix/apply.js';
 import { readJournal } from '../../src/fix/journal.js';
 import { findingsWithFixes, planFixes } from '../../src/fix/plan.js';
-import type { Finding } from '../../src/report/model.js';
+import type { Finding } from '../../src/core/model.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { CollectedResource, FixKind, ResourceDocument } from '../../src/resources/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';

@@ -3,8 +3,8 @@
 import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from '../../src/client/index.js';
-import type { InstanceApi } from '../../src/client/types.js';
+import { createClient } from '../../src/api/index.js';
+import type { InstanceApi } from '../../src/api/types.js';
 import { runPolicies } from '../../src/engine/run.js';
 import { applyWaivers, parseWaivers } from '../../src/engine/waivers.js';
 import { planFixes } from '../../src/fix/plan.js';

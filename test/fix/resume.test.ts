@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/problem.js';
 import { applyFixes } from '../../src/fix/apply.js';
 import { readJournal } from '../../src/fix/journal.js';
 import { findingsWithFixes } from '../../src/fix/plan.js';

@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/problem.js';
 import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
-import type { InputProblem } from '../../src/policy/types.js';
+import type { InputProblem } from '../../src/core/problem.js';
 import { KINDS } from '../fixtures/kinds.js';
 
 const problemsOf = (text: string): InputProblem[] => parsePolicyText(text, 'p.yaml', { kinds: KINDS }).problems;

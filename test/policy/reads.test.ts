@@ -1,7 +1,7 @@
 // Which top-level resource fields an expression reads (the engine loads a part only then),
 // and the compiled policy's select/judge read sets and parameters.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/problem.js';
 import { compileExpression } from '../../src/policy/cel.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { readsField, readsOf } from '../../src/policy/reads.js';

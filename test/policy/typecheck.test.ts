@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/core/problem.js';
 import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { MISSION_POLICIES } from '../engine/mission-policies.js';

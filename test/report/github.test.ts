@@ -5,7 +5,7 @@ import {
   formatGithub,
   selectAnnotations,
 } from '../../src/report/github.js';
-import type { Finding, Severity } from '../../src/report/model.js';
+import type { Finding, Severity } from '../../src/core/model.js';
 import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
 
 function findings(n: number, severity: Severity, overrides: Partial<Finding> = {}): Finding[] {

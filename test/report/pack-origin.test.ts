@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check } from '../../src/check.js';
+import { check } from '../../src/library/run.js';
 import { locationText } from '../../src/report/formatter.js';
 import { selectAnnotations } from '../../src/report/github.js';
 import { toJsonReport } from '../../src/report/json.js';
-import type { Report } from '../../src/report/model.js';
+import type { Report } from '../../src/core/model.js';
 import { toSarif } from '../../src/report/sarif.js';
 import { reportValidator, sarifValidator } from './schema-validators.js';
 

@@ -3,7 +3,7 @@
 import type * as Sarif from 'sarif';
 import { describe, expect, it } from 'vitest';
 import { formatGithub, selectAnnotations } from '../../src/report/github.js';
-import type { PolicyResult, SourceLocation } from '../../src/report/model.js';
+import type { PolicyResult, SourceLocation } from '../../src/core/model.js';
 import { findingRepoLocation, insideRoot, policyRepoLocation } from '../../src/report/repo-location.js';
 import { toSarif } from '../../src/report/sarif.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';

@@ -1,8 +1,8 @@
 // Resource kinds against the sandbox over HTTP: what each collects, and that fixes only
 // narrow and are written as full-replace requests.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
-import type { InstanceApi } from '../../src/client/types.js';
+import { createClient } from '../../src/api/index.js';
+import type { InstanceApi } from '../../src/api/types.js';
 import { fixProblems, RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { CollectContext, CollectedResource, ResourceKind } from '../../src/resources/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';

@@ -4,14 +4,14 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponse, type ValidatedOperation } from '../../src/client/schemas.js';
+import { checkResponse, type ValidatedOperation } from '../../src/api/schemas.js';
 import type {
   CalculatedFieldStatistics,
   CertificationStatus,
   DatasetAccessList,
   FilesetFile,
   MisconfiguredReport,
-} from '../../src/client/types.js';
+} from '../../src/api/types.js';
 import { check } from '../../src/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxSchedule, SandboxWorkflow } from '../../src/sandbox/index.js';

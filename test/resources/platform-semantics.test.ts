@@ -5,7 +5,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { check, evaluate, exitCodeFor, planRunFixes } from '../../src/index.js';
-import { evaluateOn, prepareRun, withConnection } from '../../src/check.js';
+import { evaluateOn, prepareRun, withConnection } from '../../src/library/run.js';
 import { applyFixes } from '../../src/fix/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';

@@ -1,7 +1,7 @@
 // The reportSchedule kind over the sandbox: the join with the misconfigured list, and the
 // cross-check that catches a schedule list cut short (a server capping pages below our limit).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../../src/api/index.js';
 import { orphanMessage, reportSchedule } from '../../src/resources/reportSchedule.js';
 import type { CollectedResource, CollectContext } from '../../src/resources/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';

@@ -1,7 +1,7 @@
 // Query parameters of the two list endpoints: filter, title, limit/skip, orderBy, isAscending,
 // the broken-server ignoreSkip switch and the misconfigured 403/409 switch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MisconfiguredReport, ReportSchedule } from '../../src/client/types.js';
+import type { MisconfiguredReport, ReportSchedule } from '../../src/api/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { call } from './helpers.js';
 

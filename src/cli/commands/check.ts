@@ -2,7 +2,7 @@
 // demo: the run exits 0 when it worked, and says what a real run's exit code would be (only
 // with the demo config: `--sandbox --config mine.yaml` exits like a real run).
 import type { Command } from 'commander';
-import { evaluate, exitCodeFor } from '../../check.js';
+import { evaluate, exitCodeFor } from '../../library/run.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { writeReports, warnEvaluationErrors } from '../report-output.js';

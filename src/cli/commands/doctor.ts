@@ -2,7 +2,7 @@
 // need, one cheap request each, and prints what to do about each that is not ok. Exit 0 when
 // every check is ok, 3 otherwise, 2 on bad input.
 import type { Command } from 'commander';
-import { doctor, renderDoctorText } from '../../doctor.js';
+import { doctor, renderDoctorText } from '../../library/doctor.js';
 import type { CliContext } from '../context.js';
 import { redact } from '../io.js';
 import { formatParser } from '../options.js';

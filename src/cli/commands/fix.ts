@@ -5,9 +5,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { evaluateOn, prepareRun, withConnection } from '../../check.js';
-import { displayPath } from '../../config/index.js';
-import { InputError } from '../../errors.js';
+import { evaluateOn, prepareRun, withConnection } from '../../library/run.js';
+import { displayPath } from '../../core/display-path.js';
+import { InputError } from '../../core/problem.js';
 import {
   applyFixes,
   defaultJournalPath,
@@ -21,7 +21,7 @@ import {
   writeBackChange,
   writeBackPlan,
 } from '../../fix/index.js';
-import { planRunFixes } from '../../plan-run.js';
+import { planRunFixes } from '../../library/plan-run.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { formatParser, parsePositiveInt } from '../options.js';

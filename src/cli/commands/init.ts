@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { displayPath } from '../../config/index.js';
+import { displayPath } from '../../core/display-path.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { INIT_FILES } from '../init-templates.js';

@@ -3,9 +3,9 @@
 // some read failed (the failure is recorded too), 2 on bad input.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { evaluate } from '../../check.js';
-import { displayPath } from '../../config/index.js';
-import { type RecordingApi, recordingApi, writeSnapshot } from '../../snapshot/index.js';
+import { evaluate } from '../../library/run.js';
+import { displayPath } from '../../core/display-path.js';
+import { type RecordingApi, recordingApi, writeSnapshot } from '../../api/snapshot.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';

@@ -1,7 +1,7 @@
 // `steward validate [paths…]`: checks config, policies (schema + every expression), params,
 // manifests and waivers without any request. Exit 0 when valid, 2 with file:line:column.
 import type { Command } from 'commander';
-import { prepareRun } from '../../check.js';
+import { prepareRun } from '../../library/run.js';
 import type { CliContext } from '../context.js';
 
 export function registerValidate(program: Command, ctx: CliContext): void {

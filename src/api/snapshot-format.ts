@@ -1,0 +1,125 @@
+// The snapshot file (DESIGN §12): every API answer a run needed, keyed by operation and
+// arguments. It never holds a token or a header: only arguments and response bodies.
+import { writeFile } from 'node:fs/promises';
+import type { OperationId } from './types.js';
+import { canonicalJson } from '../core/canonical-json.js';
+import { readInputFile } from '../io/input-file.js';
+import { jsonProblem, parseJsonAt } from '../io/json-source.js';
+
+export const SNAPSHOT_VERSION = 1;
+
+/** A read that failed, as recorded (ApiError's fields without its cause). */
+export interface RecordedError {
+  message: string;
+  kind?: string;
+  status?: number;
+  method?: string;
+  path?: string;
+  apiMessage?: string;
+}
+
+export interface RecordedAnswer {
+  operation: OperationId;
+  args: unknown[];
+  /** Paged reads: every page read, in order. */
+  pages?: unknown[][];
+  /** Single reads: the body. */
+  value?: unknown;
+  /** The read failed (after `pages`, for a paged read that failed midway). */
+  error?: RecordedError;
+}
+
+export interface SnapshotFile {
+  version: typeof SNAPSHOT_VERSION;
+  instance: string;
+  recordedAt: string;
+  answers: RecordedAnswer[];
+}
+
+export function answerKey(operation: string, args: readonly unknown[]): string {
+  const trimmed = [...args];
+  while (trimmed.length > 0 && trimmed[trimmed.length - 1] === undefined) trimmed.pop();
+  return `${operation} ${canonicalJson(trimmed)}`;
+}
+
+export async function writeSnapshot(file: string, snapshot: SnapshotFile): Promise<void> {
+  await writeFile(file, `${JSON.stringify(snapshot, null, 2)}\n`);
+}
+
+/** A snapshot's read answers: paged ones hold `pages` (then maybe `error`), single ones `value` or `error`. */
+export const PAGED_OPERATIONS = ['listReportSchedules', 'getMisconfiguredReports'] as const;
+export const SINGLE_OPERATIONS = [
+  'getDatasetPermissions',
+  'getCalculatedFieldStatistics',
+  'getFileByPath',
+  'getCertificationStatus',
+  'listWorkflows',
+  'getDataset',
+] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first problem of a recorded error, with the key it concerns (null: the error itself). */
+function errorProblem(e: unknown): [string | null, string] | null {
+  if (!isObject(e)) return [null, '"error" must be an object { message, status, ... }'];
+  if (typeof e.message !== 'string') return ['message', '"error.message" must be a string'];
+  if (e.status !== undefined && e.status !== null && typeof e.status !== 'number') {
+    return ['status', '"error.status" must be a number or null'];
+  }
+  for (const key of ['kind', 'method', 'path', 'apiMessage']) {
+    if (e[key] !== undefined && typeof e[key] !== 'string') return [key, `"error.${key}" must be a string`];
+  }
+  return null;
+}
+
+/** The first problem of one answer: the path below it and what is wrong; null when it is well formed. */
+function answerProblem(a: unknown): [(string | number)[], string] | null {
+  if (!isObject(a)) return [[], 'each answer must be an object { operation, args, ... }'];
+  const op = a.operation;
+  const paged = (PAGED_OPERATIONS as readonly unknown[]).includes(op);
+  if (!paged && !(SINGLE_OPERATIONS as readonly unknown[]).includes(op)) {
+    return [['operation'], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(', ')})`];
+  }
+  if (!Array.isArray(a.args)) return [['args'], '"args" must be an array'];
+  if (a.error !== undefined) {
+    const problem = errorProblem(a.error);
+    if (problem) return [problem[0] ? ['error', problem[0]] : ['error'], problem[1]];
+  }
+  if (paged) {
+    if (a.value !== undefined) return [['value'], `${op} is paged: its answer holds "pages", not "value"`];
+    if (a.pages === undefined && a.error === undefined) return [[], `${op} answer must hold "pages" (or "error")`];
+    if (a.pages !== undefined) {
+      if (!Array.isArray(a.pages)) return [['pages'], '"pages" must be an array of pages (arrays)'];
+      const bad = a.pages.findIndex((p) => !Array.isArray(p));
+      if (bad >= 0) return [['pages', bad], 'each page must be an array'];
+    }
+    return null;
+  }
+  if (a.pages !== undefined) return [['pages'], `${op} is not paged: its answer holds "value" or "error", not "pages"`];
+  const has = Number(a.value !== undefined) + Number(a.error !== undefined);
+  if (has !== 1) return [[], `${op} answer must hold exactly one of "value" and "error"`];
+  return null;
+}
+
+export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
+  const s = parseJsonAt(text, displayPath, 'snapshot');
+  const at = (path: (string | number)[], message: string) => jsonProblem(text, displayPath, path, message);
+  if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
+    throw at(['version'], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
+  }
+  if (!Array.isArray(s.answers)) throw at(['answers'], 'snapshot "answers" must be an array of { operation, args, ... }');
+  for (const [i, a] of s.answers.entries()) {
+    const problem = answerProblem(a);
+    if (problem) throw at(['answers', i, ...problem[0]], `snapshot answer ${i}: ${problem[1]}`);
+  }
+  return {
+    version: SNAPSHOT_VERSION,
+    instance: String(s.instance ?? ''),
+    recordedAt: String(s.recordedAt ?? ''),
+    answers: s.answers as RecordedAnswer[],
+  };
+}
+
+export async function readSnapshot(file: string, displayPath: string): Promise<SnapshotFile> {
+  return parseSnapshot(await readInputFile(file, displayPath, 'snapshot'), displayPath);
+}

@@ -1,0 +1,87 @@
+// Serves a snapshot's answers offline (`steward check --from FILE`): no request is made; a
+// read the snapshot lacks, and every write, fails with an ApiError.
+import { ApiError, type ApiErrorKind } from './errors.js';
+import { checkResponse, type ValidatedOperation } from './schemas.js';
+import type { InstanceApi, OperationId } from './types.js';
+import { answerKey, type RecordedAnswer, type SnapshotFile } from './snapshot-format.js';
+
+function replayError(operation: OperationId, detail: string, init: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) {
+  return new ApiError({ kind: 'config', operation, method: 'GET', path: '', detail, ...init });
+}
+
+function recordedError(a: RecordedAnswer): ApiError {
+  const e = a.error!;
+  const prefix = `${a.operation}: `;
+  return new ApiError({
+    kind: (e.kind as ApiErrorKind | undefined) ?? 'http',
+    operation: a.operation,
+    method: e.method ?? 'GET',
+    path: e.path ?? '',
+    detail: e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message,
+    ...(e.status !== undefined ? { status: e.status } : {}),
+    ...(e.apiMessage !== undefined ? { apiMessage: e.apiMessage } : {}),
+  });
+}
+
+/**
+ * A replayed body is checked like a live one (client/schemas.ts): one that does not match is
+ * API drift of that read, never a pass on data the live client would have refused.
+ */
+function checkReplayed(operation: ValidatedOperation, body: unknown): void {
+  const drift = checkResponse(operation, body);
+  if (drift) {
+    throw replayError(operation, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+      kind: 'drift',
+      field: drift.field,
+    });
+  }
+}
+
+export function replayApi(snapshot: SnapshotFile): InstanceApi {
+  const answers = new Map(snapshot.answers.map((a) => [answerKey(a.operation, a.args), a]));
+  const find = (operation: OperationId, args: unknown[]): RecordedAnswer => {
+    const a = answers.get(answerKey(operation, args));
+    if (!a) throw replayError(operation, `not in snapshot (arguments ${JSON.stringify(args)})`);
+    return a;
+  };
+  const single =
+    <A extends unknown[], T>(operation: OperationId) =>
+    async (...args: A): Promise<T> => {
+      const a = find(operation, args);
+      if (a.error) throw recordedError(a);
+      checkReplayed(operation as ValidatedOperation, a.value);
+      return structuredClone(a.value) as T;
+    };
+  const paged =
+    <A extends unknown[], T>(operation: OperationId) =>
+    (...args: A): AsyncIterable<T[]> => ({
+      async *[Symbol.asyncIterator]() {
+        const a = find(operation, args);
+        for (const page of a.pages ?? []) {
+          checkReplayed(operation as ValidatedOperation, page);
+          yield structuredClone(page) as T[];
+        }
+        if (a.error) throw recordedError(a);
+      },
+    });
+  const refuse = (operation: OperationId, method: string) => async (): Promise<never> => {
+    throw replayError(operation, 'refused: a snapshot replay is read-only', { method });
+  };
+  return {
+    listReportSchedules: paged('listReportSchedules'),
+    getMisconfiguredReports: paged('getMisconfiguredReports'),
+    getDatasetPermissions: single('getDatasetPermissions'),
+    getCalculatedFieldStatistics: single('getCalculatedFieldStatistics'),
+    getFileByPath: single('getFileByPath'),
+    getCertificationStatus: single('getCertificationStatus'),
+    listWorkflows: single('listWorkflows'),
+    getDataset: single('getDataset'),
+    createDatasetTags: refuse('createDatasetTags', 'POST'),
+    updateQueuePermissions: refuse('updateQueuePermissions', 'POST'),
+    updateFilePermissions: refuse('updateFilePermissions', 'PUT'),
+    indexDataset: refuse('indexDataset', 'POST'),
+    duplicateDataFile: refuse('duplicateDataFile', 'POST'),
+    send: async (request) => refuse(request.operation as OperationId, request.method)(),
+    stats: () => ({ requests: 0, retries: 0, failed: 0 }),
+  };
+}

@@ -1,0 +1,105 @@
+// ajv errors about a YAML file → one readable InputProblem per real mistake, at the offending
+// node: an unknown key at the key, anything else at the value (or the map missing a key).
+import type { ErrorObject } from 'ajv';
+import type { InputProblem } from '../core/problem.js';
+import { keyNodeAt, locationOf, nodeAt, pathLabel, pointerPath, type YamlPath, type YamlSource } from './yaml-source.js';
+
+/** Where an error is, as its message names it. */
+export interface ErrorPlace {
+  path: YamlPath;
+  /** `scope.datasets[1]` ('' for the root). */
+  label: string;
+  /** What a message about the value starts with: `failOn ` (or `severity: `), `the file ` at the root. */
+  subject: string;
+}
+
+/** How one kind of file words its problems, where it differs from the shared wording. */
+export interface SchemaWording {
+  /** The label of a path (default: pathLabel). */
+  label?(path: YamlPath): string;
+  /** Between a label and what is wrong with it (default ' ': `failOn must be…`). */
+  separator?: string;
+  /** This file's own message for an error, or undefined for the shared one. */
+  describe?(error: ErrorObject, place: ErrorPlace): string | undefined;
+}
+
+/** ajv errors (run with `verbose: true`, for the values and parent schemas) → problems, in ajv's order. */
+export function schemaProblems(
+  source: YamlSource,
+  errors: readonly ErrorObject[] | null | undefined,
+  wording: SchemaWording = {},
+): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of selectErrors(errors ?? [])) {
+    const path = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path);
+    const place = { path, label, subject: `${label || 'the file'}${wording.separator ?? ' '}` };
+    const message = wording.describe?.(e, place) ?? sharedMessage(e, place);
+    const node = e.keyword === 'additionalProperties' ? keyNodeAt(source, [...path, String(e.params.additionalProperty)]) : nodeAt(source, path);
+    const problem = { ...locationOf(source, node), message };
+    const key = `${problem.line}:${problem.column}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+const isChoice = (e: ErrorObject) => e.keyword === 'anyOf' || e.keyword === 'oneOf';
+const descriptionOf = (e: ErrorObject) => (e.parentSchema as { description?: string } | undefined)?.description;
+
+/**
+ * The errors worth showing, one per real mistake. A value matching no branch of an anyOf/oneOf
+ * gets, instead of one error per branch: the errors inside it when it had the right shape for
+ * a branch; else "must be <the schema's description>"; else the first branch's error.
+ * A failed `if` is left out: its `then` error says what is wrong.
+ */
+function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  // A branch error lies under the choice in the schema AND in the data: one schema (say under
+  // additionalProperties) checks many values, and their errors must not mix.
+  const under = (e: ErrorObject, choice: ErrorObject) => e.instancePath.startsWith(`${choice.instancePath}/`);
+  const inside = (e: ErrorObject, choice: ErrorObject) =>
+    e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
+  const choices = errors.filter(isChoice);
+  const selected: ErrorObject[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if' || choices.some((c) => inside(e, c))) continue;
+    if (!isChoice(e)) {
+      selected.push(e);
+      continue;
+    }
+    const branches = errors.filter((b) => inside(b, e) && !isChoice(b) && b.keyword !== 'if');
+    const deeper = branches.filter((b) => under(b, e));
+    if (deeper.length > 0) selected.push(...deeper);
+    else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
+  }
+  return selected;
+}
+
+function sharedMessage(e: ErrorObject, { label, subject }: ErrorPlace): string {
+  const inside = label ? ` in ${label}` : '';
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return `unknown key "${e.params.additionalProperty}"${inside}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''}`;
+    }
+    case 'required':
+      return `missing required key "${e.params.missingProperty}"${inside}`;
+    case 'enum':
+      return `${subject}must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `${subject}must be ${JSON.stringify(e.params.allowedValue)}`;
+    case 'anyOf':
+    case 'oneOf':
+      return `${subject}${descriptionOf(e) ? `must be ${descriptionOf(e)}` : e.message}`;
+    default:
+      return `${subject}${e.message ?? e.keyword}`;
+  }
+}
+
+/** Manifests and waivers also quote the refused value: `type must be one of USER, GROUP (got "ROBOT")`. */
+export const QUOTE_REFUSED_VALUE: SchemaWording = {
+  describe: (e, { subject }) =>
+    e.keyword === 'enum' ? `${subject}must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')} (got ${JSON.stringify(e.data)})` : undefined,
+};

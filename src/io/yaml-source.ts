@@ -1,0 +1,160 @@
+// A YAML input file (config, policy, manifest, waivers) parsed with source positions, so every
+// problem about it can point at file:line:column: syntax errors, the node at a path, the key
+// of a map entry, and offsets inside a scalar's value (a CEL error's column).
+import { type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, Scalar } from 'yaml';
+import type { InputProblem } from '../core/problem.js';
+import type { SourceLocation } from '../core/model.js';
+
+/** A path into the document: map keys and sequence indexes (`['permissions', 1, 'type']`). */
+export type YamlPath = readonly (string | number)[];
+
+export interface YamlSource {
+  /** Display path (relative, `/` separated). */
+  file: string;
+  text: string;
+  doc: Document;
+  lineCounter: LineCounter;
+  /** Syntax errors and warnings (an unresolved tag), each at its position; empty when it parsed. */
+  problems: InputProblem[];
+}
+
+/**
+ * Parses `text` (shown as `file`). `syntaxLabel` starts every syntax problem's message: policy
+ * authors have always read "YAML syntax error", manifests and waivers "invalid YAML".
+ */
+export function parseYamlSource(text: string, file: string, syntaxLabel = 'invalid YAML'): YamlSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const source: YamlSource = { file, text, doc, lineCounter, problems: [] };
+  source.problems = [...doc.errors, ...doc.warnings].map((e) => {
+    // `resource: q-*` is fine but `resource: *` is a YAML alias: say how to write a glob.
+    const hint = /alias/i.test(e.message) ? ' (quote a value that starts with *, e.g. "*-prod")' : '';
+    return { ...positionAt(source, e.pos[0]), message: `${syntaxLabel}: ${e.message.split('\n')[0]}${hint}` };
+  });
+  return source;
+}
+
+export function positionAt(source: YamlSource, offset: number): SourceLocation {
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { file: source.file, line, column: col };
+}
+
+/** Where a node starts; the document start for no node. */
+export function locationOf(source: YamlSource, node: Node | null | undefined): SourceLocation {
+  return positionAt(source, node?.range?.[0] ?? 0);
+}
+
+/** The node at `path`, or its deepest existing ancestor (so a problem always has a place). */
+export function nodeAt(source: YamlSource, path: YamlPath): Node | null {
+  return descend(source, path).node;
+}
+
+/** The key node of the last segment of `path` (an unknown key's name), else nodeAt's answer. */
+export function keyNodeAt(source: YamlSource, path: YamlPath): Node | null {
+  const parentPath = path.slice(0, -1);
+  const { node: parent, depth } = descend(source, parentPath);
+  if (path.length > 0 && depth === parentPath.length && isMap(parent)) {
+    const name = String(path[path.length - 1]);
+    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === name);
+    if (pair) return pair.key as Node;
+  }
+  return parent;
+}
+
+export function problemAt(source: YamlSource, path: YamlPath, message: string): InputProblem {
+  return { ...locationOf(source, nodeAt(source, path)), message };
+}
+
+/** Walks `path` as far as it exists; `depth` is how many segments were found. */
+function descend(source: YamlSource, path: YamlPath): { node: Node | null; depth: number } {
+  let node = (source.doc.contents as Node | null) ?? null;
+  let depth = 0;
+  for (const seg of path) {
+    const next = childOf(node, seg);
+    if (!next) break;
+    node = next;
+    depth++;
+  }
+  return { node, depth };
+}
+
+function childOf(node: Node | null, seg: string | number): Node | undefined {
+  if (isSeq(node)) return (node.items[Number(seg)] as Node | null) ?? undefined;
+  if (isMap(node)) {
+    // Keys compare as text: `42:` and `"42":` are both the segment 42 of a JSON pointer.
+    const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+    // `? key` without a value: point at the key.
+    return ((pair?.value ?? pair?.key) as Node | null) ?? undefined;
+  }
+  return undefined;
+}
+
+/** A JSON Pointer (an ajv instancePath) as a path: `/policies/0/fix` → ['policies', 0, 'fix']. */
+export function pointerPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** A path as users read it: `permissions[1].type`; '' for the root. */
+export function pathLabel(path: YamlPath): string {
+  let out = '';
+  for (const s of path) out += typeof s === 'number' ? `[${s}]` : out ? `.${s}` : s;
+  return out;
+}
+
+/** Every path under the root → its position (entries at the item, keys at their value). */
+export function collectPaths(source: YamlSource): Record<string, SourceLocation> {
+  const paths: Record<string, SourceLocation> = {};
+  const walk = (node: unknown, path: (string | number)[]) => {
+    if (path.length > 0) paths[pathLabel(path)] = locationOf(source, node as Node | null);
+    if (isMap(node)) {
+      for (const p of node.items) if (isScalar(p.key)) walk(p.value, [...path, String(p.key.value)]);
+    } else if (isSeq(node)) {
+      for (const [i, item] of node.items.entries()) walk(item, [...path, i]);
+    }
+  };
+  walk(source.doc.contents, []);
+  return paths;
+}
+
+/**
+ * For a scalar: maps an offset inside its value to the file position (quotes and block
+ * headers and indentation skipped). Undefined for anything else.
+ */
+export function valuePositions(source: YamlSource, node: Node | null): ((offset: number) => SourceLocation) | undefined {
+  if (!isScalar(node) || !node.range) return undefined;
+  const start = node.range[0];
+  if (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE) {
+    return (offset) => positionAt(source, start + 1 + offset);
+  }
+  if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) {
+    return blockPositions(source, start, node.range[1]);
+  }
+  return (offset) => positionAt(source, start + offset);
+}
+
+/** Block scalars: value line i is source line i after the header, after the indentation. */
+function blockPositions(source: YamlSource, from: number, to: number): (offset: number) => SourceLocation {
+  const block = source.text.slice(from, to);
+  const firstBreak = block.indexOf('\n');
+  const body = firstBreak < 0 ? [] : block.slice(firstBreak + 1).split('\n');
+  const indent = Math.min(...body.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
+  let lineStart = from + firstBreak + 1;
+  const starts = body.map((l) => {
+    const s = lineStart;
+    lineStart += l.length + 1;
+    return { start: s, length: Math.max(0, l.length - indent) };
+  });
+  return (offset) => {
+    let rest = offset;
+    for (const s of starts) {
+      if (rest <= s.length) return positionAt(source, s.start + indent + rest);
+      rest -= s.length + 1;
+    }
+    return positionAt(source, from);
+  };
+}

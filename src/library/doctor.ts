@@ -1,0 +1,194 @@
+// `steward doctor`: before a first real run, one cheap request per grant the selected policies
+// need (the base URL answers, the token is accepted, the schedule filter is allowed, the
+// misconfigured list and the Workflow API grant are held, every scope id exists), and which
+// endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
+import { type CheckOptions, prepareRun, withConnection } from './run.js';
+import { DEVELOPER_TOKEN_HEADER, SCHEDULE_ALL_GRANT, SCHEDULE_FILTER_DEFAULT } from '../api/assumptions.js';
+import { isApiError } from '../api/errors.js';
+import type { InstanceApi, OperationId } from '../api/types.js';
+import type { Config } from '../config/types.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { readsField } from '../policy/reads.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
+
+/** ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else. */
+export type DoctorStatus = 'ok' | 'missing' | 'refused';
+
+export interface DoctorCheck {
+  id: string;
+  check: string;
+  status: DoctorStatus;
+  /** What was asked and what came back. */
+  detail: string;
+  /** What to do when it is not ok (empty when ok). */
+  fix: string;
+}
+
+export interface DoctorReport {
+  instance: string;
+  ok: boolean;
+  checks: DoctorCheck[];
+  /** The reads each selected policy makes (operation ids of the client). */
+  policies: { id: string; resource: string; operations: OperationId[] }[];
+}
+
+/** Scope ids checked per kind before the rest are summed up as "and N more". */
+export const DOCTOR_IDS_SHOWN = 5;
+
+/** The reads a policy makes: its kind's collection, plus each part its expressions read. */
+export function operationsOf(policy: CompiledPolicy, workflowUrl: string | null): OperationId[] {
+  const kind = RESOURCE_KINDS[policy.def.resource];
+  if (!kind) return [];
+  const ops = new Set<OperationId>(kind.operations);
+  for (const part of Object.values(kind.parts)) {
+    if (readsField(policy.reads.select, part.name) || readsField(policy.reads.judge, part.name)) ops.add(part.operation);
+  }
+  if (ops.has('listWorkflows') && !workflowUrl) {
+    ops.delete('listWorkflows');
+    ops.add('listWorkflowModels');
+  }
+  return [...ops];
+}
+
+type Probe = () => Promise<unknown>;
+
+/** Runs one probe: ok, or the status its error means (403/404 missing; 401, 400, network refused). */
+async function probe(id: string, check: string, asked: string, run: Probe, fixFor: (status?: number) => string): Promise<DoctorCheck> {
+  try {
+    await run();
+    return { id, check, status: 'ok', detail: `${asked}: answered`, fix: '' };
+  } catch (err) {
+    const status = isApiError(err) ? err.status : undefined;
+    const missing = status === 403 || status === 404;
+    const detail = err instanceof Error ? err.message : String(err);
+    return { id, check, status: missing ? 'missing' : 'refused', detail, fix: fixFor(status) };
+  }
+}
+
+async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<void> {
+  for await (const _page of pages) return;
+}
+
+function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck> {
+  const header = config.instance.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
+  return probe(
+    'token',
+    'base URL answers and the token is accepted',
+    'GET the token user’s own report schedules (filter=USER, limit 1)',
+    () => firstPage(api.listReportSchedules({ filter: 'USER', pageSize: 1 })),
+    (status) =>
+      status === 401
+        ? `the token was refused: set STEWARD_TOKEN to a developer token of this instance (sent in ${header}; instance.tokenHeader changes the header)`
+        : 'check instance.baseUrl / STEWARD_BASE_URL: the instance did not answer as expected',
+  );
+}
+
+function scheduleChecks(api: InstanceApi, config: Config): Promise<DoctorCheck>[] {
+  const filter = config.scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
+  return [
+    probe(
+      'scheduleFilter',
+      `report schedules can be listed with filter=${filter}`,
+      `GET report schedules (filter=${filter}, limit 1)`,
+      () => firstPage(api.listReportSchedules({ filter, pageSize: 1 })),
+      () =>
+        filter === 'ALL'
+          ? `give the token's user the ${SCHEDULE_ALL_GRANT} grant, or set instance.scheduleFilter: USER to check only their own schedules`
+          : 'the token user cannot list their own schedules: check the token',
+    ),
+    probe(
+      'misconfigured',
+      'the misconfigured-reports list can be read',
+      'GET the first page of misconfigured reports',
+      () => firstPage(api.getMisconfiguredReports()),
+      (status) => (status === 409 ? 'the list is being recalculated (409): try again later' : "give the token's user access to the misconfigured-reports list"),
+    ),
+  ];
+}
+
+function workflowCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
+  const where = config.instance.workflowUrl ? 'the workflow API host' : 'the instance host (no workflow URL set)';
+  return probe('workflowGrant', 'the Workflow API grant is held', `GET the workflow list from ${where}`, () => api.listWorkflows(), (status) =>
+    status === 401
+      ? 'the workflow token was refused: set STEWARD_WORKFLOW_TOKEN (or STEWARD_TOKEN) to a token the workflow host accepts'
+      : "give the token's user the Workflow API grant (Admin › Roles › Grants), or leave workflow policies out with --only",
+  );
+}
+
+/** One row per scope kind: every id read once (a dataset's access list, a card's certification, a file's metadata). */
+async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorCheck[]> {
+  const { datasets, cards, filesets } = config.scope;
+  const files = Object.entries(filesets).flatMap(([fs, paths]) => paths.map((p) => [fs, p] as const));
+  const rows: [string, string, string[], (id: string, i: number) => Promise<unknown>][] = [
+    ['scope.datasets', 'every dataset in scope exists', datasets, (id) => api.getDatasetPermissions(id)],
+    ['scope.cards', 'every card in scope exists', cards, (id) => api.getCertificationStatus('CARD', id)],
+    ['scope.filesets', 'every file in scope exists', files.map(([fs, p]) => `${fs}:${p}`), (_id, i) => api.getFileByPath(...files[i])],
+  ];
+  const out: DoctorCheck[] = [];
+  for (const [id, check, ids, read] of rows) {
+    if (ids.length === 0) continue;
+    const failures = (await Promise.all(ids.map((x, i) => read(x, i).then(() => null, (err: unknown) => ({ x, err }))))).filter((f) => f !== null);
+    if (failures.length === 0) {
+      out.push({ id, check, status: 'ok', detail: `${ids.length} read`, fix: '' });
+      continue;
+    }
+    const shown = failures.slice(0, DOCTOR_IDS_SHOWN).map((f) => f.x);
+    const more = failures.length > shown.length ? ` and ${failures.length - shown.length} more` : '';
+    const missing = failures.every((f) => isApiError(f.err) && (f.err.status === 404 || f.err.status === 403));
+    const first = failures[0].err instanceof Error ? failures[0].err.message : String(failures[0].err);
+    out.push({
+      id,
+      check,
+      status: missing ? 'missing' : 'refused',
+      detail: `${failures.length} of ${ids.length} could not be read: ${shown.join(', ')}${more} (first: ${first})`,
+      fix: `remove or correct these ids in ${id} of steward.yaml, or give the token's user access to them`,
+    });
+  }
+  return out;
+}
+
+/** Runs every check the selected policies make relevant; `ok` only when all are. */
+export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> {
+  const prepared = await prepareRun(options);
+  const { config, selected } = prepared;
+  const kinds = new Set(selected.map((p) => p.def.resource));
+  return withConnection(options, prepared, async (connection) => {
+    const api = connection.api;
+    const first = await connectionChecks(api, config);
+    const checks: DoctorCheck[] = [first];
+    if (first.status === 'ok') {
+      const pending: Promise<DoctorCheck>[] = [];
+      if (kinds.has('reportSchedule') || kinds.has('card')) pending.push(...scheduleChecks(api, config));
+      if (kinds.has('workflow')) pending.push(workflowCheck(api, config));
+      if (kinds.has('calculatedFields')) {
+        pending.push(
+          probe('calculatedFields', 'calculated-field statistics can be read', 'GET calculated-field statistics', () => api.getCalculatedFieldStatistics(), () =>
+            "give the token's user access to the calculated-field statistics",
+          ),
+        );
+      }
+      checks.push(...(await Promise.all(pending)), ...(await scopeChecks(api, config)));
+    }
+    return {
+      instance: connection.instance,
+      ok: checks.every((c) => c.status === 'ok'),
+      checks,
+      policies: selected.map((p) => ({ id: p.id, resource: p.def.resource, operations: operationsOf(p, config.instance.workflowUrl) })),
+    };
+  });
+}
+
+/** The text table: one row per check, then the endpoints per policy. */
+export function renderDoctorText(report: DoctorReport): string {
+  const width = Math.max(...report.checks.map((c) => c.check.length), 5);
+  const lines = [`steward doctor: ${report.instance}`, '', `${'CHECK'.padEnd(width)}  STATUS   DETAIL`];
+  for (const c of report.checks) {
+    lines.push(`${c.check.padEnd(width)}  ${c.status.padEnd(7)}  ${c.detail}`);
+    if (c.fix) lines.push(`${''.padEnd(width)}  ${''.padEnd(7)}  → ${c.fix}`);
+  }
+  lines.push('', 'Endpoints each selected policy reads:');
+  for (const p of report.policies) lines.push(`  ${p.id} (${p.resource}): ${p.operations.join(', ') || 'none (manifests only)'}`);
+  const bad = report.checks.filter((c) => c.status !== 'ok').length;
+  lines.push('', report.ok ? 'all checks ok' : `${bad} check${bad === 1 ? '' : 's'} not ok`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,101 @@
+// A server may echo the token in any encoding: as sent, JSON-escaped inside an error body that
+// has no `message`, URL-encoded. None of these forms may reach an error, a report or a message.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redact as actionRedact } from '../../src/action/main.js';
+import { check } from '../../src/library/run.js';
+import { redact as cliRedact } from '../../src/cli/io.js';
+import { redactSecrets, secretForms } from '../../src/api/errors.js';
+import { FORMATS, formatReport } from '../../src/report/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { allTextOf, clientFor, rejection } from './helpers.js';
+
+const QUOTED = 'a"b\\c-SECRET'; // JSON-escaped: a\"b\\c-SECRET
+const PLUS = 'abc+def/ghi=SECRET'; // URL-encoded: abc%2Bdef%2Fghi%3DSECRET
+const TOKENS = [QUOTED, PLUS];
+
+/** The exact strings a leak would show: the literal, JSON-escaped and URL-encoded forms. */
+const leaks = (token: string) => [token, JSON.stringify(token).slice(1, -1), encodeURIComponent(token), encodeURI(token)];
+
+describe('redactSecrets', () => {
+  it('replaces the literal, JSON-escaped and URL-encoded forms, longest first', () => {
+    expect(secretForms([QUOTED])).toEqual(['a%22b%5Cc-SECRET', 'a\\"b\\\\c-SECRET', 'a"b\\c-SECRET']);
+    expect(secretForms([PLUS])).toEqual(['abc%2Bdef%2Fghi%3DSECRET', 'abc+def/ghi=SECRET']);
+    const text = `1 ${QUOTED} 2 a\\"b\\\\c-SECRET 3 a%22b%5Cc-SECRET 4 ${PLUS} 5 abc%2Bdef%2Fghi%3DSECRET`;
+    expect(redactSecrets(text, TOKENS)).toBe('1 *** 2 *** 3 *** 4 *** 5 ***');
+  });
+
+  it('leaves secrets under four characters and missing secrets alone', () => {
+    expect(redactSecrets('start the test', ['t', 'tes', '', null, undefined])).toBe('start the test');
+    expect(redactSecrets('a test', ['test'])).toBe('a ***');
+  });
+
+  it('is what the CLI and the Action redact with', () => {
+    const text = `x a\\"b\\\\c-SECRET y abc%2Bdef%2Fghi%3DSECRET z`;
+    expect(cliRedact(text, TOKENS)).toBe('x *** y *** z');
+    expect(actionRedact(text, TOKENS)).toBe('x *** y *** z');
+  });
+});
+
+describe.each(TOKENS)('a server echoing the token %s', (token) => {
+  let s: Sandbox;
+  beforeAll(async () => {
+    s = await startSandbox({ token, workflowToken: token });
+  });
+  afterAll(() => s.close());
+
+  const bodies: [string, string][] = [
+    ['JSON without message (JSON-escaped)', JSON.stringify({ error: `bad token ${token}` })],
+    ['JSON, URL-encoded', JSON.stringify({ error: `bad token ${encodeURIComponent(token)}` })],
+    ['text, URI-encoded', `bad request /x?token=${encodeURI(token)}`],
+    ['JSON message (literal)', JSON.stringify({ message: `bad token ${token}` })],
+  ];
+
+  it.each(bodies)('%s: in no error text', async (_, body) => {
+    s.scriptFault('getCalculatedFieldStatistics', { status: 500, body });
+    const { client } = clientFor(s, { maxAttempts: 1 });
+    const error = await rejection(client.getCalculatedFieldStatistics());
+    expect(error).toMatchObject({ kind: 'http', status: 500 });
+    expect(error.message).toContain('***');
+    for (const text of [String(error), error.message, JSON.stringify(error), allTextOf(error)]) {
+      for (const leak of leaks(token)) expect(text).not.toContain(leak);
+    }
+  });
+
+  it('a token cut by the excerpt leaves no prefix behind', async () => {
+    // The excerpt keeps 200 characters: unredacted, the cut would keep the token's first 9.
+    s.scriptFault('getCalculatedFieldStatistics', { status: 500, body: `${'x'.repeat(190)} ${token}` });
+    const { client } = clientFor(s, { maxAttempts: 1 });
+    const error = await rejection(client.getCalculatedFieldStatistics());
+    expect(error.apiMessage).toBe(`${'x'.repeat(190)} ***`);
+    expect(allTextOf(error)).not.toContain(token.slice(0, 5));
+  });
+
+  it('a body that is not JSON on a read (API drift) is quoted redacted', async () => {
+    s.scriptFault('getCalculatedFieldStatistics', { status: 200, body: `<html>token ${token}</html>` });
+    const { client } = clientFor(s, { maxAttempts: 1 });
+    const error = await rejection(client.getCalculatedFieldStatistics());
+    expect(error).toMatchObject({ kind: 'drift', field: '(body)' });
+    expect(error.message).toContain('expected JSON, got "<html>token ***</html>"');
+    for (const leak of leaks(token)) expect(allTextOf(error)).not.toContain(leak);
+  });
+
+  it('reaches no report format through check()', async () => {
+    s.scriptFault('getCalculatedFieldStatistics', { status: 500, body: JSON.stringify({ error: `bad token ${token}` }) }, 4);
+    const report = await check({
+      config: 'demo/steward.yaml',
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: {},
+      baseUrl: s.baseUrl,
+      workflowUrl: s.workflowUrl,
+      token,
+      only: ['calculated-fields-valid'],
+      client: { retryBaseDelayMs: 1, retryMaxDelayMs: 5 },
+    });
+    expect(report.summary.gate).toBe('error');
+    expect(report.policies[0].error).toContain('{"error":"bad token ***"}');
+    for (const format of FORMATS) {
+      const text = formatReport(format, report, { color: false, cwd: '.' });
+      for (const leak of leaks(token)) expect(text, format).not.toContain(leak);
+    }
+  });
+});

@@ -1,0 +1,47 @@
+// The pure retry decisions: Retry-After parsing, the backoff/jitter/cap formula, and which
+// network errors prove a request never reached the server.
+import { describe, expect, it } from 'vitest';
+import { neverReachedServer, parseRetryAfter, retryDelayMs } from '../../src/api/retry.js';
+
+describe('parseRetryAfter', () => {
+  it('reads delta-seconds and HTTP dates', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter('2', now)).toBe(2000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:59:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('retryDelayMs', () => {
+  const fixed = (r: number) => () => r;
+  it('doubles per attempt with half of it jittered', () => {
+    const delays = [1, 2, 3].map((attempt) =>
+      retryDelayMs({ attempt, baseDelayMs: 200, maxDelayMs: 30_000, random: fixed(0) }),
+    );
+    expect(delays).toEqual([100, 200, 400]);
+    expect(retryDelayMs({ attempt: 3, baseDelayMs: 200, maxDelayMs: 30_000, random: fixed(0.999999) })).toBe(800);
+  });
+  it('waits at least what Retry-After asks, never more than the cap', () => {
+    expect(retryDelayMs({ attempt: 1, baseDelayMs: 200, maxDelayMs: 30_000, retryAfterMs: 2000, random: fixed(0.5) })).toBe(2000);
+    expect(retryDelayMs({ attempt: 1, baseDelayMs: 200, maxDelayMs: 1500, retryAfterMs: 2000, random: fixed(0.5) })).toBe(1500);
+    expect(retryDelayMs({ attempt: 10, baseDelayMs: 200, maxDelayMs: 5000, random: fixed(0.999999) })).toBe(5000);
+  });
+});
+
+describe('neverReachedServer', () => {
+  const wrapped = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+  it('is true for connection refused and DNS failures, also inside an AggregateError', () => {
+    expect(neverReachedServer(wrapped('ECONNREFUSED'))).toBe(true);
+    expect(neverReachedServer(wrapped('ENOTFOUND'))).toBe(true);
+    const aggregate = new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]);
+    expect(neverReachedServer(new TypeError('fetch failed', { cause: aggregate }))).toBe(true);
+  });
+  it('is false for resets, closed sockets and timeouts', () => {
+    expect(neverReachedServer(wrapped('ECONNRESET'))).toBe(false);
+    expect(neverReachedServer(wrapped('UND_ERR_SOCKET'))).toBe(false);
+    expect(neverReachedServer(new Error('timed out'))).toBe(false);
+  });
+});

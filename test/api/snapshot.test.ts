@@ -1,0 +1,158 @@
+// Record a run over the sandbox, then replay it offline: same findings, no request.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isApiError } from '../../src/api/errors.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { loadPolicies } from '../../src/policy/loader.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { InputError } from '../../src/core/problem.js';
+import { parseSnapshot, readSnapshot, recordingApi, replayApi, writeSnapshot } from '../../src/api/snapshot.js';
+import { type Demo, NOW, ROOT, startDemo } from '../engine/harness.js';
+
+let demo: Demo;
+beforeAll(async () => {
+  demo = await startDemo({ token: 'sekret-token-123456' });
+});
+afterAll(() => demo.close());
+
+const pack = async () => (await loadPolicies(['builtin'], { kinds: RESOURCE_KINDS, cwd: ROOT })).map((d) => compilePolicy(d));
+
+describe('snapshots', () => {
+  it('replaying a recorded run gives identical findings with zero requests', async () => {
+    const policies = await pack();
+    const recorder = recordingApi(demo.api(), { instance: demo.sandbox.baseUrl, now: () => NOW });
+    const live = await demo.run(policies, recorder);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'steward-snap-')), 'snap.json');
+    await writeSnapshot(file, recorder.snapshot());
+
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('sekret-token-123456');
+    expect(text).not.toMatch(/X-SERVICE|Authorization|Bearer/i);
+    const snap = await readSnapshot(file, 'snap.json');
+    expect(snap).toMatchObject({ version: 1, instance: demo.sandbox.baseUrl, recordedAt: NOW.toISOString() });
+    const ops = new Set(snap.answers.map((a) => a.operation));
+    expect([...ops].sort()).toEqual([
+      'getCalculatedFieldStatistics',
+      'getCertificationStatus',
+      'getDatasetPermissions',
+      'getFileByPath',
+      'getMisconfiguredReports',
+      'listReportSchedules',
+      'listWorkflows',
+    ]);
+
+    demo.sandbox.resetCounts();
+    const replayed = await demo.run(policies, replayApi(snap));
+    expect(demo.sandbox.totalRequests()).toBe(0);
+    expect(replayed.findings).toEqual(live.findings);
+    expect(replayed.results).toEqual(live.results);
+  });
+
+  it('recorded read errors replay as the same error; unrecorded reads and writes fail', async () => {
+    demo.sandbox.configure({ misconfiguredStatus: 409 });
+    try {
+      const policies = (await pack()).filter((p) => p.id === 'no-misconfigured-schedules');
+      const recorder = recordingApi(demo.api());
+      const live = await demo.run(policies, recorder);
+      expect(live.results[0].status).toBe('error');
+      const snap = recorder.snapshot();
+      const answer = snap.answers.find((a) => a.operation === 'getMisconfiguredReports');
+      expect(answer?.error).toMatchObject({ status: 409, kind: 'http' });
+      const replayed = await demo.run(policies, replayApi(snap));
+      expect(replayed.findings).toEqual(live.findings);
+
+      const api = replayApi(snap);
+      const miss = await api.getDatasetPermissions('ds-0001').catch((e: unknown) => e);
+      expect(isApiError(miss) && miss.message).toMatch(/^getDatasetPermissions: not in snapshot/);
+      const write = await api.updateQueuePermissions('q', []).catch((e: unknown) => e);
+      expect(isApiError(write) && write.message).toMatch(/read-only/);
+      expect(api.stats()).toEqual({ requests: 0, retries: 0, failed: 0 });
+    } finally {
+      demo.sandbox.configure({ misconfiguredStatus: 200 });
+    }
+  });
+
+  it('a dataset run replayed without its certification answers reports errors, never passes', async () => {
+    const policies = (await pack()).filter((p) => p.id === 'certified-datasets-need-owner-group');
+    const recorder = recordingApi(demo.api());
+    await demo.run(policies, recorder);
+    const snap = recorder.snapshot();
+    snap.answers = snap.answers.filter((a) => !(a.operation === 'getCertificationStatus' && a.args[1] === 'ds-hr-certified'));
+    const replayed = await demo.run(policies, replayApi(snap));
+    const err = replayed.findings.find((f) => f.status === 'error');
+    expect(err?.resource.id).toBe('ds-hr-certified');
+    expect(err?.message).toMatch(/not in snapshot/);
+    expect(replayed.results[0].status).toBe('error');
+  });
+
+  it('a snapshot whose answers are malformed is bad input at the answer’s line and column', async () => {
+    const policies = (await pack()).filter((p) => p.def.resource === 'reportSchedule');
+    const recorder = recordingApi(demo.api());
+    await demo.run(policies, recorder);
+    const good = recorder.snapshot();
+    const variant = (change: (a: Record<string, unknown>) => void, op = 'listReportSchedules') => {
+      const snap = structuredClone(good) as unknown as { answers: Record<string, unknown>[] };
+      const index = snap.answers.findIndex((a) => a.operation === op);
+      change(snap.answers[index]);
+      const text = JSON.stringify(snap, null, 2);
+      try {
+        parseSnapshot(text, 'snap.json');
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        const [p] = e.problems;
+        // The reported line holds the offending key (or the answer's opening brace).
+        return { index, message: p.message, at: text.split('\n')[p.line - 1].slice(p.column - 1).replace(/,$/, '') };
+      }
+      return 'loaded';
+    };
+    const i = good.answers.findIndex((a) => a.operation === 'listReportSchedules');
+    expect(variant((a) => delete a.pages)).toEqual({
+      index: i,
+      message: `snapshot answer ${i}: listReportSchedules answer must hold "pages" (or "error")`,
+      at: '{',
+    });
+    expect(variant((a) => (a.pages = 'xyz'))).toEqual({
+      index: i,
+      message: `snapshot answer ${i}: "pages" must be an array of pages (arrays)`,
+      at: '"xyz"',
+    });
+    expect(variant((a) => (a.pages = [{ id: 'x' }]))).toMatchObject({ message: `snapshot answer ${i}: each page must be an array`, at: '{' });
+    expect(variant((a) => (a.error = 5))).toMatchObject({
+      message: `snapshot answer ${i}: "error" must be an object { message, status, ... }`,
+      at: '5',
+    });
+    expect(variant((a) => (a.error = { message: 'x', status: '500' }))).toMatchObject({
+      message: `snapshot answer ${i}: "error.status" must be a number or null`,
+      at: '"500"',
+    });
+    expect(variant((a) => (a.value = {}))).toMatchObject({ at: '{}' });
+    expect(variant((a) => (a.operation = 'deleteEverything'))).toMatchObject({ at: '"deleteEverything"' });
+    expect(variant((a) => delete a.value, 'getMisconfiguredReports')).toBe('loaded');
+    expect(variant((a) => (a.args = 'x'))).toMatchObject({ at: '"x"' });
+  });
+
+  it('replayed bodies are checked like live ones: a body of the wrong shape is API drift of that read', async () => {
+    const policies = (await pack()).filter((p) => p.id === 'no-misconfigured-schedules' || p.id === 'scheduled-cards-certification-current');
+    const recorder = recordingApi(demo.api());
+    const live = await demo.run(policies, recorder);
+    expect(live.results.map((r) => r.status)).toEqual(['fail', 'fail']);
+    const snap = recorder.snapshot();
+    for (const a of snap.answers) {
+      if (a.operation === 'listReportSchedules') a.pages = [[{ id: 'x' }]];
+      if (a.operation === 'getCertificationStatus') a.value = { tag: 'CERTIFIED', metadata: null, updated: null };
+    }
+    const parsed = parseSnapshot(JSON.stringify(snap), 'snap.json');
+    const replayed = await demo.run(policies, replayApi(parsed));
+    expect(replayed.results.map((r) => r.status)).toEqual(['error', 'error']);
+    expect(replayed.findings.every((f) => f.status === 'error')).toBe(true);
+    expect(replayed.results[0].error).toMatch(/listReportSchedules: API drift at \[0\]\.\w+: missing \(replayed from the snapshot\)/);
+    const certs = await replayApi(parsed).getCertificationStatus('CARD', String(snap.answers.find((a) => a.operation === 'getCertificationStatus')?.args[1]))
+      .catch((e: unknown) => e);
+    expect(isApiError(certs) && [certs.kind, certs.message]).toEqual([
+      'drift',
+      'getCertificationStatus: API drift at state: missing (replayed from the snapshot)',
+    ]);
+  });
+});

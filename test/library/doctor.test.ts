@@ -1,0 +1,107 @@
+// `steward doctor` over real HTTP against the sandbox: every check ok on the demo; with a
+// token whose user lacks the content admin and the Workflow API grants, both named as missing
+// (exit 3); a wrong token refused; scope ids that do not exist named.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { doctor } from '../../src/library/doctor.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { copyDemo, REPO, runCli } from '../cli/helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sandbox.configure({ adminGrant: true, workflowGrant: true });
+  sandbox.resetCounts();
+});
+
+/** The demo config, live against the sandbox, with workflows read from the instance host. */
+const live = (extra: Record<string, unknown> = {}) => ({
+  config: 'demo/steward.yaml',
+  cwd: REPO,
+  env: {},
+  baseUrl: sandbox.baseUrl,
+  token: sandbox.token,
+  ...extra,
+});
+
+describe('steward doctor', () => {
+  it('all ok on the demo instance: one request per grant plus one per scope id', async () => {
+    const report = await doctor(live());
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['token', 'ok'],
+      ['scheduleFilter', 'ok'],
+      ['misconfigured', 'ok'],
+      ['workflowGrant', 'ok'],
+      ['calculatedFields', 'ok'],
+      ['scope.datasets', 'ok'],
+      ['scope.filesets', 'ok'],
+    ]);
+    expect(report.ok).toBe(true);
+    expect(sandbox.counts).toMatchObject({
+      listReportSchedules: 2,
+      getMisconfiguredReports: 1,
+      listWorkflowModels: 1,
+      getCalculatedFieldStatistics: 1,
+      getDatasetPermissions: 25,
+      getFileByPath: 3,
+    });
+    expect(report.policies.find((p) => p.id === 'certified-datasets-need-owner-group')?.operations).toEqual([
+      'getDatasetPermissions',
+      'getCertificationStatus',
+    ]);
+    expect(report.policies.find((p) => p.id === 'queue-no-admin-for-users')?.operations).toEqual([]);
+  });
+
+  it('names the admin grant and the Workflow API grant as missing, with what to do: exit 3', async () => {
+    sandbox.configure({ adminGrant: false, workflowGrant: false });
+    const r = await runCli(['doctor', '--config', 'demo/steward.yaml'], {
+      env: { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_TOKEN: sandbox.token },
+    });
+    expect(r.code).toBe(3);
+    const rows = r.stdout.split('\n');
+    const row = (check: string) => rows.find((l) => l.startsWith(check)) ?? '';
+    expect(row('report schedules can be listed with filter=ALL')).toMatch(/ missing +listReportSchedules: .*403 Forbidden/);
+    expect(row('the Workflow API grant is held')).toMatch(/ missing +listWorkflowModels: .*403 Forbidden/);
+    expect(r.stdout).toContain('→ give the token\'s user the content admin (content.admin) grant, or set instance.scheduleFilter: USER');
+    expect(r.stdout).toContain("→ give the token's user the Workflow API grant (Admin › Roles › Grants)");
+    expect(row('base URL answers and the token is accepted')).toMatch(/ ok /);
+    expect(r.stdout).toMatch(/\n2 checks not ok\n$/);
+    expect(r.stdout).not.toContain(sandbox.token);
+
+    const json = await runCli(['doctor', '--config', 'demo/steward.yaml', '--format', 'json'], {
+      env: { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_TOKEN: sandbox.token },
+    });
+    const report = JSON.parse(json.stdout) as { ok: boolean; checks: { id: string; status: string }[] };
+    expect([json.code, report.ok]).toEqual([3, false]);
+    expect(report.checks.filter((c) => c.status !== 'ok').map((c) => [c.id, c.status])).toEqual([
+      ['scheduleFilter', 'missing'],
+      ['workflowGrant', 'missing'],
+    ]);
+  });
+
+  it('a wrong token is refused after one request, and nothing else is probed', async () => {
+    const report = await doctor(live({ token: 'wrong-token-123' }));
+    expect(report.checks).toHaveLength(1);
+    expect(report.checks[0]).toMatchObject({ id: 'token', status: 'refused' });
+    expect(report.checks[0].fix).toMatch(/^the token was refused: set STEWARD_TOKEN .* \(sent in X-SERVICE-Developer-Token; instance.tokenHeader/);
+    expect(sandbox.totalRequests()).toBe(1);
+  });
+
+  it('names scope ids that do not exist', async () => {
+    const dir = copyDemo();
+    const config = path.join(dir, 'steward.yaml');
+    writeFileSync(config, 'policies: [builtin]\nscope:\n  datasets: [ds-scratch, ds-gone-1, ds-gone-2]\n  cards: [7001]\n');
+    const report = await doctor({ config, cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['datasets-have-an-owner'] });
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['token', 'ok'],
+      ['scope.datasets', 'missing'],
+      ['scope.cards', 'ok'],
+    ]);
+    expect(report.checks[1].detail).toMatch(/^2 of 3 could not be read: ds-gone-1, ds-gone-2 \(first: getDatasetPermissions: .*404 Not Found/);
+  });
+});

@@ -1,0 +1,73 @@
+// The library API in-process: check(), exitCodeFor(), InputError before any request.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { check, exitCodeFor, InputError, type ProgressEvent } from '../../src/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { findingKeys, PLANTED, REPO, tempDir } from '../cli/helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('check()', () => {
+  it('returns the report of the demo instance, with progress per kind and exit code 1', async () => {
+    sandbox.resetCounts();
+    const progress: ProgressEvent[] = [];
+    const report = await check({
+      config: 'demo/steward.yaml',
+      cwd: REPO,
+      env: {},
+      baseUrl: sandbox.baseUrl,
+      workflowUrl: sandbox.workflowUrl,
+      token: sandbox.token,
+      onProgress: (e) => progress.push(e),
+    });
+    expect(findingKeys(report)).toEqual(PLANTED);
+    expect(exitCodeFor(report)).toBe(1);
+    expect(report.http.requests).toBe(sandbox.totalRequests());
+    // Per kind: resources read of resources to read, ending all read.
+    const last = Object.fromEntries(progress.map((e) => [e.kind, e]));
+    const n = { schedules: sandbox.state.schedules.length, workflows: sandbox.state.workflows.length };
+    const cards = new Set(sandbox.state.schedules.map((s) => String(s.cardId))).size;
+    expect(last).toEqual({
+      reportSchedule: { kind: 'reportSchedule', read: n.schedules, total: n.schedules },
+      dataset: { kind: 'dataset', read: 25, total: 25 },
+      card: { kind: 'card', read: cards, total: cards },
+      queue: { kind: 'queue', read: 4, total: 4 },
+      dataFile: { kind: 'dataFile', read: 3, total: 3 },
+      filesetFile: { kind: 'filesetFile', read: 3, total: 3 },
+      calculatedFields: { kind: 'calculatedFields', read: 1, total: 1 },
+      workflow: { kind: 'workflow', read: n.workflows, total: n.workflows },
+    });
+    expect(progress.filter((e) => e.kind === 'dataset').map((e) => e.read)).toEqual([...Array(26).keys()]);
+  });
+
+  it('throws one InputError naming what a live run lacks, before any request', async () => {
+    sandbox.resetCounts();
+    const attempt = check({ cwd: tempDir(), env: {} });
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toMatchObject({
+      problems: [
+        expect.objectContaining({ file: 'STEWARD_BASE_URL' }),
+        expect.objectContaining({ file: 'STEWARD_TOKEN' }),
+      ],
+    });
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('without a workflow URL reads workflows from the instance host with the developer token', async () => {
+    sandbox.resetCounts();
+    const base = { config: 'demo/steward.yaml', cwd: REPO, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token };
+    const report = await check({ ...base, only: ['workflows-are-named'] });
+    expect(findingKeys(report)).toEqual(['workflows-are-named workflow/wf-unnamed']);
+    expect([sandbox.counts.listWorkflowModels, sandbox.counts.listWorkflows, sandbox.totalRequests()]).toEqual([1, 0, 1]);
+  });
+
+  it('runs against an in-process sandbox with { sandbox: true } and the demo config', async () => {
+    const report = await check({ sandbox: true, cwd: REPO, env: {}, only: ['calculated-fields-valid'], failOn: 'high' });
+    expect(findingKeys(report)).toEqual(['calculated-fields-valid calculatedFields/instance']);
+    expect(exitCodeFor(report)).toBe(0);
+  });
+});
