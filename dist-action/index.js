@@ -15568,7 +15568,7 @@ var require_cache = __commonJS({
         const operations = [];
         let index2 = 0;
         for (const response of responses) {
-          const operation = {
+          const operation2 = {
             type: "put",
             // 7.3.2
             request: requestList[index2],
@@ -15576,7 +15576,7 @@ var require_cache = __commonJS({
             response
             // 7.3.4
           };
-          operations.push(operation);
+          operations.push(operation2);
           index2++;
         }
         const cacheJobPromise = createDeferredPromise();
@@ -15647,7 +15647,7 @@ var require_cache = __commonJS({
           bodyReadPromise.resolve(void 0);
         }
         const operations = [];
-        const operation = {
+        const operation2 = {
           type: "put",
           // 14.
           request: innerRequest,
@@ -15655,7 +15655,7 @@ var require_cache = __commonJS({
           response: clonedResponse
           // 16.
         };
-        operations.push(operation);
+        operations.push(operation2);
         const bytes3 = await bodyReadPromise.promise;
         if (clonedResponse.body != null) {
           clonedResponse.body.source = bytes3;
@@ -15693,12 +15693,12 @@ var require_cache = __commonJS({
           r3 = new Request2(request)[kState];
         }
         const operations = [];
-        const operation = {
+        const operation2 = {
           type: "delete",
           request: r3,
           options
         };
-        operations.push(operation);
+        operations.push(operation2);
         const cacheJobPromise = createDeferredPromise();
         let errorData = null;
         let requestResponses;
@@ -15775,25 +15775,25 @@ var require_cache = __commonJS({
         const addedItems = [];
         const resultList = [];
         try {
-          for (const operation of operations) {
-            if (operation.type !== "delete" && operation.type !== "put") {
+          for (const operation2 of operations) {
+            if (operation2.type !== "delete" && operation2.type !== "put") {
               throw webidl.errors.exception({
                 header: "Cache.#batchCacheOperations",
                 message: 'operation type does not match "delete" or "put"'
               });
             }
-            if (operation.type === "delete" && operation.response != null) {
+            if (operation2.type === "delete" && operation2.response != null) {
               throw webidl.errors.exception({
                 header: "Cache.#batchCacheOperations",
                 message: "delete operation should not have an associated response"
               });
             }
-            if (this.#queryCache(operation.request, operation.options, addedItems).length) {
+            if (this.#queryCache(operation2.request, operation2.options, addedItems).length) {
               throw new DOMException("???", "InvalidStateError");
             }
             let requestResponses;
-            if (operation.type === "delete") {
-              requestResponses = this.#queryCache(operation.request, operation.options);
+            if (operation2.type === "delete") {
+              requestResponses = this.#queryCache(operation2.request, operation2.options);
               if (requestResponses.length === 0) {
                 return [];
               }
@@ -15802,14 +15802,14 @@ var require_cache = __commonJS({
                 assert2(idx !== -1);
                 cache2.splice(idx, 1);
               }
-            } else if (operation.type === "put") {
-              if (operation.response == null) {
+            } else if (operation2.type === "put") {
+              if (operation2.response == null) {
                 throw webidl.errors.exception({
                   header: "Cache.#batchCacheOperations",
                   message: "put operation should have an associated response"
                 });
               }
-              const r3 = operation.request;
+              const r3 = operation2.request;
               if (!urlIsHttpHttpsScheme(r3.url)) {
                 throw webidl.errors.exception({
                   header: "Cache.#batchCacheOperations",
@@ -15822,22 +15822,22 @@ var require_cache = __commonJS({
                   message: "not get method"
                 });
               }
-              if (operation.options != null) {
+              if (operation2.options != null) {
                 throw webidl.errors.exception({
                   header: "Cache.#batchCacheOperations",
                   message: "options must not be defined"
                 });
               }
-              requestResponses = this.#queryCache(operation.request);
+              requestResponses = this.#queryCache(operation2.request);
               for (const requestResponse of requestResponses) {
                 const idx = cache2.indexOf(requestResponse);
                 assert2(idx !== -1);
                 cache2.splice(idx, 1);
               }
-              cache2.push([operation.request, operation.response]);
-              addedItems.push([operation.request, operation.response]);
+              cache2.push([operation2.request, operation2.response]);
+              addedItems.push([operation2.request, operation2.response]);
             }
-            resultList.push([operation.request, operation.response]);
+            resultList.push([operation2.request, operation2.response]);
           }
           return resultList;
         } catch (e) {
@@ -39581,9 +39581,6 @@ import path7 from "node:path";
 
 // src/api/assumptions.ts
 var DEVELOPER_TOKEN_HEADER = "X-SERVICE-Developer-Token";
-var WORKFLOWS_PATH = "/v1/workflows";
-var WORKFLOW_MODELS_PATH = "/api/workflow/v1/models";
-var DATASET_PATH = "/api/data/v3/datasources/{datasetId}";
 var PAGE_SIZE_DEFAULT = 100;
 var SCHEDULE_QUERY_PARAMS = {
   filter: "filter",
@@ -39609,135 +39606,6 @@ var CLIENT_DEFAULTS = {
   pageSize: PAGE_SIZE_DEFAULT
 };
 var BODY_EXCERPT_CHARS = 200;
-
-// src/api/calculatedFields.ts
-function getCalculatedFieldStatistics(transport) {
-  return transport.getJson({
-    operation: "getCalculatedFieldStatistics",
-    method: "GET",
-    path: "/api/query/v1/functions/statistics"
-  });
-}
-
-// src/api/certification.ts
-function getCertificationStatus(transport, entityType, entityId) {
-  return transport.getJson({
-    operation: "getCertificationStatus",
-    method: "GET",
-    path: "/api/tags/v3/{entityType}/{entityId}/system/CERTIFIED/state",
-    params: { entityType, entityId }
-  });
-}
-
-// src/api/writes.ts
-var WRITES = {
-  createDatasetTags: { method: "POST", path: "/api/data/ui/v3/datasources/{datasetId}/tags" },
-  updateQueuePermissions: { method: "POST", path: "/api/queues/v1/{queueId}/permissions" },
-  updateFilePermissions: { method: "PUT", path: "/api/data/v1/data-files/{dataFileId}/permissions" },
-  indexDataset: { method: "POST", path: "/api/query/v1/datasources/{datasetId}" }
-};
-var isWriteOperation = (op) => Object.hasOwn(WRITES, op);
-function writeRequest(operation, params, body2) {
-  const { method, path: path10 } = WRITES[operation];
-  const encoded = path10.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
-  return { operation, method, path: encoded, body: body2 };
-}
-function badWriteRequest(request) {
-  if (!isWriteOperation(request.operation)) return `unknown write operation ${JSON.stringify(request.operation)}`;
-  const route2 = WRITES[request.operation];
-  if (request.method !== route2.method) return `${request.operation} is ${route2.method}, not ${request.method}`;
-  const pattern = route2.path.split("/");
-  const given = request.path.split("/");
-  const fits = pattern.length === given.length && pattern.every((p2, i) => p2.startsWith("{") ? segmentOk(given[i]) : p2 === given[i]);
-  return fits ? null : `path ${JSON.stringify(request.path)} is not ${route2.path}`;
-}
-function segmentOk(segment) {
-  if (segment === "" || /[?#]/.test(segment)) return false;
-  try {
-    const decoded = decodeURIComponent(segment);
-    return decoded !== "." && decoded !== ".." && encodeURIComponent(decoded) === segment;
-  } catch {
-    return false;
-  }
-}
-function sendWrite(transport, request) {
-  const bad = badWriteRequest(request);
-  if (bad !== null) {
-    const operation = isWriteOperation(request.operation) ? request.operation : "updateQueuePermissions";
-    throw transport.fail(
-      { operation, method: request.method, path: "" },
-      { kind: "input", detail: `refused to send a planned write: ${bad}` }
-    );
-  }
-  return transport.write({
-    operation: request.operation,
-    method: request.method,
-    path: request.path,
-    body: request.body ?? void 0
-  });
-}
-
-// src/api/dataFiles.ts
-function updateFilePermissions(transport, dataFileId, body2) {
-  return transport.write({
-    operation: "updateFilePermissions",
-    ...WRITES.updateFilePermissions,
-    params: { dataFileId },
-    body: body2
-  });
-}
-function duplicateDataFile(transport, dataFileId) {
-  return transport.writeJson({
-    operation: "duplicateDataFile",
-    method: "POST",
-    path: "/api/data/v1/data-files/{dataFileId}/duplicate",
-    params: { dataFileId }
-  });
-}
-
-// src/api/datasets.ts
-function createDatasetTags(transport, datasetId, tags2) {
-  return transport.write({
-    operation: "createDatasetTags",
-    ...WRITES.createDatasetTags,
-    params: { datasetId },
-    body: tags2
-  });
-}
-function getDatasetPermissions(transport, datasetId) {
-  return transport.getJson({
-    operation: "getDatasetPermissions",
-    method: "GET",
-    path: "/api/data/v3/datasources/{datasetId}/permissions",
-    params: { datasetId }
-  });
-}
-function indexDataset(transport, datasetId) {
-  return transport.write({
-    operation: "indexDataset",
-    ...WRITES.indexDataset,
-    params: { datasetId }
-  });
-}
-function getDataset(transport, datasetId) {
-  return transport.getJson({
-    operation: "getDataset",
-    method: "GET",
-    path: DATASET_PATH,
-    params: { datasetId }
-  });
-}
-
-// src/api/filesets.ts
-function getFileByPath(transport, filesetId, path10) {
-  return transport.getJson({
-    operation: "getFileByPath",
-    method: "GET",
-    path: "/api/files/v1/filesets/{filesetId}/path",
-    params: { filesetId },
-    query: { [FILE_PATH_QUERY_PARAM]: path10 }
-  });
-}
 
 // node_modules/ofetch/dist/node.mjs
 import http from "node:http";
@@ -40938,16 +40806,16 @@ var PQueue = class extends import_index.default {
             this.#runningTasks.delete(taskSymbol);
             throw error2;
           }
-          let operation = function_({ signal: options.signal });
+          let operation2 = function_({ signal: options.signal });
           if (options.timeout !== void 0) {
-            operation = pTimeout(Promise.resolve(operation), {
+            operation2 = pTimeout(Promise.resolve(operation2), {
               milliseconds: options.timeout,
               message: `Task timed out after ${options.timeout}ms (queue has ${this.#pending} running, ${this.#queue.size} waiting)`
             });
           }
           if (options.signal) {
             const { signal } = options;
-            operation = Promise.race([operation, new Promise((_resolve, reject2) => {
+            operation2 = Promise.race([operation2, new Promise((_resolve, reject2) => {
               eventListener = () => {
                 reject2(signal.reason);
               };
@@ -40957,7 +40825,7 @@ var PQueue = class extends import_index.default {
               }
             })]);
           }
-          const result2 = await operation;
+          const result2 = await operation2;
           resolve4(result2);
           this.emit("completed", result2);
         } catch (error2) {
@@ -41543,31 +41411,18 @@ var certificationStatusSchema = object(
 );
 var workflowSchema = object({ id: str }, { name: nullableStr });
 var datasetDetailsSchema = object({}, { tags: nullable(["string", "array"]) });
-var arrayOf = (items) => ({ type: "array", items });
-var RESPONSE_SCHEMAS = {
-  listReportSchedules: arrayOf(reportScheduleSchema),
-  getMisconfiguredReports: arrayOf(misconfiguredReportSchema),
-  getDatasetPermissions: datasetAccessListSchema,
-  getCalculatedFieldStatistics: calculatedFieldStatisticsSchema,
-  getFileByPath: filesetFileSchema,
-  duplicateDataFile: dataFileSchema,
-  getCertificationStatus: certificationStatusSchema,
-  listWorkflows: arrayOf(workflowSchema),
-  listWorkflowModels: arrayOf(workflowSchema),
-  getDataset: datasetDetailsSchema
-};
 var ajv = new import_ajv.Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
-var validators = /* @__PURE__ */ new Map();
-function validatorFor(operation) {
-  let validate2 = validators.get(operation);
+var validators = /* @__PURE__ */ new WeakMap();
+function validatorFor(schema) {
+  let validate2 = validators.get(schema);
   if (!validate2) {
-    validate2 = ajv.compile(RESPONSE_SCHEMAS[operation]);
-    validators.set(operation, validate2);
+    validate2 = ajv.compile(schema);
+    validators.set(schema, validate2);
   }
   return validate2;
 }
-function checkResponse(operation, body2) {
-  const validate2 = validatorFor(operation);
+function checkResponse(schema, body2) {
+  const validate2 = validatorFor(schema);
   if (validate2(body2)) return void 0;
   const error2 = (validate2.errors ?? [])[0];
   if (!error2) return { field: "(body)", problem: "does not match the documented shape" };
@@ -41640,10 +41495,10 @@ function createTransport(options) {
   const counters = { requests: 0, retries: 0, failed: 0 };
   const memo = /* @__PURE__ */ new Map();
   const refused = { instance: false, workflow: false };
-  const latchOf = (spec) => spec.api ?? "instance";
+  const latchOf = (spec) => spec.host ?? "instance";
   function refusedTokenError(spec, attempts) {
     if (!refused[latchOf(spec)]) return void 0;
-    const meaning = spec.api === "workflow" ? WORKFLOW_STATUS_MEANING[401] : developerToken401(tokenHeader);
+    const meaning = spec.host === "workflow" ? WORKFLOW_STATUS_MEANING[401] : developerToken401(tokenHeader);
     return fail(spec, {
       kind: "http",
       status: 401,
@@ -41651,7 +41506,7 @@ function createTransport(options) {
       detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
     });
   }
-  const baseOf = (spec) => (spec.api === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
+  const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
     const path10 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
@@ -41741,7 +41596,7 @@ function createTransport(options) {
     const isWrite = spec.method !== "GET";
     const call = { attempts: 0, lastTimedOut: false };
     const headers = { accept: "application/json" };
-    if (spec.api === "workflow") headers.authorization = `Bearer ${workflowToken}`;
+    if (spec.host === "workflow") headers.authorization = `Bearer ${workflowToken}`;
     else headers[tokenHeader] = options.token;
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
@@ -41846,10 +41701,10 @@ function createTransport(options) {
       });
     }
   }
-  async function readJson(spec) {
+  async function readJson(spec, schema) {
     const { status, text } = await exchange(spec);
     const body2 = parseBody(spec, text, status);
-    const drift = checkResponse(spec.operation, body2);
+    const drift = checkResponse(schema, body2);
     if (drift) {
       throw fail(spec, {
         kind: "drift",
@@ -41861,11 +41716,11 @@ function createTransport(options) {
     return body2;
   }
   return {
-    getJson(spec) {
-      const key = `${spec.api ?? "instance"} ${spec.method} ${describePath(spec)}`;
+    getJson(spec, schema) {
+      const key = `${spec.host ?? "instance"} ${spec.method} ${describePath(spec)}`;
       let promise2 = memo.get(key);
       if (!promise2) {
-        promise2 = readJson(spec);
+        promise2 = readJson(spec, schema);
         memo.set(key, promise2);
       }
       return promise2;
@@ -41874,13 +41729,14 @@ function createTransport(options) {
       await exchange(spec);
     },
     writeJson: readJson,
+    hasHost: (host) => Boolean(baseOf({ host })),
     fail,
     describePath,
     stats: () => ({ ...counters })
   };
 }
 function statusMeaning(spec, status, tokenHeader) {
-  if (spec.api === "workflow") return WORKFLOW_STATUS_MEANING[status];
+  if (spec.host === "workflow") return WORKFLOW_STATUS_MEANING[status];
   if (status === 401) return developerToken401(tokenHeader);
   if (spec.operation === "listWorkflowModels" && status === 403) return WORKFLOW_STATUS_MEANING[403];
   return void 0;
@@ -41925,24 +41781,182 @@ function sanitizedCause(error2) {
   return out;
 }
 
-// src/api/queues.ts
-function updateQueuePermissions(transport, queueId, entries) {
-  return transport.write({
-    operation: "updateQueuePermissions",
-    ...WRITES.updateQueuePermissions,
-    params: { queueId },
-    body: entries
-  });
+// src/api/operations.ts
+var arrayOf = (items) => ({ type: "array", items });
+var OPERATIONS = {
+  listReportSchedules: {
+    method: "GET",
+    host: "instance",
+    path: "/api/content/v1/reportschedules",
+    args: ["query"],
+    paging: "limit-skip",
+    response: arrayOf(reportScheduleSchema),
+    access: "read",
+    spec: 1,
+    // orderBy is always sent: paging by skip without it repeats and drops rows.
+    query: (arg, defaults) => {
+      const q = arg ?? {};
+      return {
+        [SCHEDULE_QUERY_PARAMS.filter]: q.filter ?? defaults.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT,
+        [SCHEDULE_QUERY_PARAMS.title]: q.title,
+        [SCHEDULE_QUERY_PARAMS.orderBy]: q.orderBy ?? SCHEDULE_ORDER_BY_DEFAULT,
+        [SCHEDULE_QUERY_PARAMS.isAscending]: q.isAscending ?? SCHEDULE_ASCENDING_DEFAULT
+      };
+    }
+  },
+  getMisconfiguredReports: {
+    method: "GET",
+    host: "instance",
+    path: "/api/content/v1/reportschedules/misconfigured",
+    args: [],
+    paging: "limit-skip",
+    response: arrayOf(misconfiguredReportSchema),
+    access: "read",
+    spec: 2
+  },
+  createDatasetTags: {
+    method: "POST",
+    host: "instance",
+    path: "/api/data/ui/v3/datasources/{datasetId}/tags",
+    args: ["datasetId", "body"],
+    paging: "none",
+    response: null,
+    access: "write",
+    spec: 3
+  },
+  updateQueuePermissions: {
+    method: "POST",
+    host: "instance",
+    path: "/api/queues/v1/{queueId}/permissions",
+    args: ["queueId", "body"],
+    paging: "none",
+    response: null,
+    access: "write",
+    spec: 4
+  },
+  updateFilePermissions: {
+    method: "PUT",
+    host: "instance",
+    path: "/api/data/v1/data-files/{dataFileId}/permissions",
+    args: ["dataFileId", "body"],
+    paging: "none",
+    response: null,
+    access: "write",
+    spec: 5
+  },
+  getDatasetPermissions: {
+    method: "GET",
+    host: "instance",
+    path: "/api/data/v3/datasources/{datasetId}/permissions",
+    args: ["datasetId"],
+    paging: "none",
+    response: datasetAccessListSchema,
+    access: "read",
+    spec: 6
+  },
+  getCalculatedFieldStatistics: {
+    method: "GET",
+    host: "instance",
+    path: "/api/query/v1/functions/statistics",
+    args: [],
+    paging: "none",
+    response: calculatedFieldStatisticsSchema,
+    access: "read",
+    spec: 7
+  },
+  getFileByPath: {
+    method: "GET",
+    host: "instance",
+    path: "/api/files/v1/filesets/{filesetId}/path",
+    args: ["filesetId", `query:${FILE_PATH_QUERY_PARAM}`],
+    paging: "none",
+    response: filesetFileSchema,
+    access: "read",
+    spec: 8
+  },
+  indexDataset: {
+    method: "POST",
+    host: "instance",
+    path: "/api/query/v1/datasources/{datasetId}",
+    args: ["datasetId"],
+    paging: "none",
+    response: null,
+    access: "write",
+    spec: 9
+  },
+  duplicateDataFile: {
+    method: "POST",
+    host: "instance",
+    path: "/api/data/v1/data-files/{dataFileId}/duplicate",
+    args: ["dataFileId"],
+    paging: "none",
+    response: dataFileSchema,
+    access: "write",
+    spec: 10
+  },
+  getCertificationStatus: {
+    method: "GET",
+    host: "instance",
+    path: "/api/tags/v3/{entityType}/{entityId}/system/CERTIFIED/state",
+    args: ["entityType", "entityId"],
+    paging: "none",
+    response: certificationStatusSchema,
+    access: "read",
+    spec: 11
+  },
+  // The list body is not shown: assumed a bare array of objects with a string `id`
+  // (WORKFLOW_LIST_SHAPE). Without a workflow URL the instance host's model list answers.
+  listWorkflows: {
+    method: "GET",
+    host: "workflow",
+    path: "/v1/workflows",
+    args: [],
+    paging: "none",
+    response: arrayOf(workflowSchema),
+    access: "read",
+    spec: 12,
+    fallback: "listWorkflowModels"
+  },
+  // Beyond the spec: the dataset object, whose `tags` is a JSON-encoded array of strings (a
+  // community library's printed live answer). The tag POST replaces the list, so the `tag` fix
+  // reads this first and sends the union.
+  getDataset: {
+    method: "GET",
+    host: "instance",
+    path: "/api/data/v3/datasources/{datasetId}",
+    args: ["datasetId"],
+    paging: "none",
+    response: datasetDetailsSchema,
+    access: "read",
+    spec: null
+  },
+  // Beyond the spec: the instance host's documented workflow list (developer token; a captured
+  // answer is a bare array of models with a UUID `id`). Paged with limit/skip like the schedule
+  // list: a server that ignores skip repeats its first page, which ends the read as incomplete.
+  listWorkflowModels: {
+    method: "GET",
+    host: "instance",
+    path: "/api/workflow/v1/models",
+    args: [],
+    paging: "limit-skip",
+    response: arrayOf(workflowSchema),
+    access: "read",
+    spec: null
+  }
+};
+var OPERATION_IDS = Object.keys(OPERATIONS);
+function operation(id) {
+  return OPERATIONS[id];
 }
 
 // src/api/pagination.ts
 var idOf = (item) => item !== null && typeof item === "object" ? item.id : void 0;
-async function* pages(transport, request, pageSize) {
+async function* pages(transport, request, schema, pageSize) {
   let previous;
   const seen = /* @__PURE__ */ new Map();
   for (let skip = 0; ; skip += pageSize) {
     const spec = { ...request, query: { ...request.query, limit: pageSize, skip } };
-    const page = await transport.getJson(spec);
+    const page = await transport.getJson(spec, schema);
     if (page.length === 0) return;
     const fingerprint2 = JSON.stringify(page);
     if (fingerprint2 === previous) {
@@ -41969,65 +41983,96 @@ async function* pages(transport, request, pageSize) {
   }
 }
 
-// src/api/reportSchedules.ts
-function listReportSchedules(transport, defaults, query = {}) {
-  return pages(
-    transport,
-    {
-      operation: "listReportSchedules",
-      method: "GET",
-      path: "/api/content/v1/reportschedules",
-      query: {
-        [SCHEDULE_QUERY_PARAMS.filter]: query.filter ?? defaults.filter ?? SCHEDULE_FILTER_DEFAULT,
-        [SCHEDULE_QUERY_PARAMS.title]: query.title,
-        [SCHEDULE_QUERY_PARAMS.orderBy]: query.orderBy ?? SCHEDULE_ORDER_BY_DEFAULT,
-        [SCHEDULE_QUERY_PARAMS.isAscending]: query.isAscending ?? SCHEDULE_ASCENDING_DEFAULT
-      }
-    },
-    query.pageSize ?? defaults.pageSize
-  );
+// src/api/writes.ts
+var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
+var isPlannable = (op) => PLANNABLE_WRITES.includes(op);
+function writeRequest(operation2, params, body2) {
+  const { method, path: path10 } = OPERATIONS[operation2];
+  const encoded = path10.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  return { operation: operation2, method, path: encoded, body: body2 };
 }
-function getMisconfiguredReports(transport, pageSize) {
-  return pages(
-    transport,
-    { operation: "getMisconfiguredReports", method: "GET", path: "/api/content/v1/reportschedules/misconfigured" },
-    pageSize
-  );
+function badWriteRequest(request) {
+  if (!isPlannable(request.operation)) return `unknown write operation ${JSON.stringify(request.operation)}`;
+  const route = OPERATIONS[request.operation];
+  if (request.method !== route.method) return `${request.operation} is ${route.method}, not ${request.method}`;
+  const pattern = route.path.split("/");
+  const given = request.path.split("/");
+  const fits = pattern.length === given.length && pattern.every((p2, i) => p2.startsWith("{") ? segmentOk(given[i]) : p2 === given[i]);
+  return fits ? null : `path ${JSON.stringify(request.path)} is not ${route.path}`;
 }
-
-// src/api/workflows.ts
-function listWorkflows(transport) {
-  return transport.getJson({
-    operation: "listWorkflows",
-    method: "GET",
-    api: "workflow",
-    path: WORKFLOWS_PATH
+function segmentOk(segment) {
+  if (segment === "" || /[?#]/.test(segment)) return false;
+  try {
+    const decoded = decodeURIComponent(segment);
+    return decoded !== "." && decoded !== ".." && encodeURIComponent(decoded) === segment;
+  } catch {
+    return false;
+  }
+}
+function sendWrite(transport, request) {
+  const bad = badWriteRequest(request);
+  if (bad !== null) {
+    const operation2 = isPlannable(request.operation) ? request.operation : "updateQueuePermissions";
+    throw transport.fail(
+      { operation: operation2, method: request.method, path: "" },
+      { kind: "input", detail: `refused to send a planned write: ${bad}` }
+    );
+  }
+  return transport.write({
+    operation: request.operation,
+    method: request.method,
+    path: request.path,
+    body: request.body ?? void 0
   });
 }
-async function listWorkflowModels(transport, pageSize) {
+
+// src/api/client.ts
+function requestOf(id, op, args, defaults) {
+  const spec = { operation: id, method: op.method, host: op.host, path: op.path, params: {}, query: {} };
+  op.args.forEach((name, i) => {
+    const value = args[i];
+    if (name === "body") spec.body = value;
+    else if (name === "query") spec.query = { ...spec.query, ...op.query?.(value, defaults) };
+    else if (name.startsWith("query:")) spec.query = { ...spec.query, [name.slice("query:".length)]: value };
+    else spec.params[name] = String(value);
+  });
+  return spec;
+}
+function pageSizeOf(op, args, fallback) {
+  const at = op.args.indexOf("query");
+  const asked = at === -1 ? void 0 : args[at]?.pageSize;
+  return Math.max(1, Math.floor(asked ?? fallback));
+}
+async function allPages(iterable) {
   const all = [];
-  const request = { operation: "listWorkflowModels", method: "GET", path: WORKFLOW_MODELS_PATH };
-  for await (const page of pages(transport, request, pageSize)) all.push(...page);
+  for await (const page of iterable) all.push(...page);
   return all;
+}
+function caller(t3, options) {
+  const defaults = { scheduleFilter: options.scheduleFilter };
+  const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
+  const call = (id, args) => {
+    const op = operation(id);
+    if (op.fallback && !t3.hasHost(op.host)) {
+      const fallback = op.fallback;
+      const answer = call(fallback, args);
+      return operation(fallback).paging === "limit-skip" ? allPages(answer) : answer;
+    }
+    const spec = requestOf(id, op, args, defaults);
+    if (op.paging === "limit-skip") return pages(t3, spec, op.response, pageSizeOf(op, args, pageSize));
+    if (op.access === "read") return t3.getJson(spec, op.response);
+    return op.response ? t3.writeJson(spec, op.response) : t3.write(spec);
+  };
+  return call;
+}
+function createClient(options) {
+  const t3 = createTransport(options);
+  const call = caller(t3, options);
+  const operations = Object.fromEntries(OPERATION_IDS.map((id) => [id, (...args) => call(id, args)]));
+  return { ...operations, send: (request) => sendWrite(t3, request), stats: () => t3.stats() };
 }
 
 // src/api/types.ts
-var OPERATION_IDS = [
-  "listReportSchedules",
-  "getMisconfiguredReports",
-  "createDatasetTags",
-  "updateQueuePermissions",
-  "updateFilePermissions",
-  "getDatasetPermissions",
-  "getCalculatedFieldStatistics",
-  "getFileByPath",
-  "indexDataset",
-  "duplicateDataFile",
-  "getCertificationStatus",
-  "listWorkflows",
-  "getDataset",
-  "listWorkflowModels"
-];
 var QUEUE_PERMISSIONS = [
   "ADMIN",
   "SHARE",
@@ -42041,29 +42086,6 @@ var QUEUE_PERMISSIONS = [
   "EXPORT",
   "EXECUTE"
 ];
-
-// src/api/index.ts
-function createClient(options) {
-  const t3 = createTransport(options);
-  const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
-  return {
-    listReportSchedules: (query) => listReportSchedules(t3, { pageSize, filter: options.scheduleFilter }, query),
-    getMisconfiguredReports: () => getMisconfiguredReports(t3, pageSize),
-    createDatasetTags: (datasetId, tags2) => createDatasetTags(t3, datasetId, tags2),
-    updateQueuePermissions: (queueId, entries) => updateQueuePermissions(t3, queueId, entries),
-    updateFilePermissions: (dataFileId, body2) => updateFilePermissions(t3, dataFileId, body2),
-    getDatasetPermissions: (datasetId) => getDatasetPermissions(t3, datasetId),
-    getCalculatedFieldStatistics: () => getCalculatedFieldStatistics(t3),
-    getFileByPath: (filesetId, path10) => getFileByPath(t3, filesetId, path10),
-    indexDataset: (datasetId) => indexDataset(t3, datasetId),
-    duplicateDataFile: (dataFileId) => duplicateDataFile(t3, dataFileId),
-    getCertificationStatus: (entityType, entityId) => getCertificationStatus(t3, entityType, entityId),
-    listWorkflows: () => options.workflowUrl ? listWorkflows(t3) : listWorkflowModels(t3, pageSize),
-    getDataset: (datasetId) => getDataset(t3, datasetId),
-    send: (request) => sendWrite(t3, request),
-    stats: () => t3.stats()
-  };
-}
 
 // src/config/glob.ts
 import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
@@ -64917,7 +64939,7 @@ function matchesFilter(s, filter) {
 function sortKey(s, orderBy) {
   return orderBy === "title" ? s.title : s.schedule[orderBy];
 }
-function listReportSchedules2(ctx) {
+function listReportSchedules(ctx) {
   const { query } = ctx;
   const filter = query.get("filter") ?? SANDBOX_SCHEDULE_FILTER_DEFAULT;
   if (!FILTERS.includes(filter)) throw new HttpError(400, `Invalid filter "${filter}": one of ${FILTERS.join(", ")}`);
@@ -64948,7 +64970,7 @@ function listReportSchedules2(ctx) {
   }
   return ok(rows.slice(skip, limit === void 0 ? void 0 : skip + limit));
 }
-function getMisconfiguredReports2(ctx) {
+function getMisconfiguredReports(ctx) {
   const status = ctx.switches.misconfiguredStatus;
   if (status === 403) return errorReply(403, "Forbidden: the token lacks permission to read misconfigured reports", true);
   if (status === 409) return errorReply(409, "Conflict: misconfigured reports are being recalculated", true);
@@ -65105,10 +65127,10 @@ function makeDataFile(dataFileId, name, createdMillis) {
 }
 
 // src/sandbox/api-metadata.ts
-function getCalculatedFieldStatistics2(ctx) {
+function getCalculatedFieldStatistics(ctx) {
   return ok(ctx.state.calculatedFields);
 }
-function getFileByPath2(ctx) {
+function getFileByPath(ctx) {
   const { filesetId } = ctx.params;
   const path10 = ctx.query.get(FILE_PATH_QUERY_PARAM);
   if (path10 === null || path10 === "") throw new HttpError(400, `Query parameter ${FILE_PATH_QUERY_PARAM} is required`);
@@ -65118,7 +65140,7 @@ function getFileByPath2(ctx) {
   if (!file) throw new HttpError(404, `File ${path10} not found in file set ${filesetId}`);
   return ok(file);
 }
-function getCertificationStatus2(ctx) {
+function getCertificationStatus(ctx) {
   const { entityType, entityId } = ctx.params;
   if (entityType !== "CARD" && entityType !== "DATA_SOURCE") {
     throw new HttpError(400, `Unknown entity type ${entityType}: CARD or DATA_SOURCE`);
@@ -65131,11 +65153,11 @@ function getCertificationStatus2(ctx) {
 }
 
 // src/sandbox/api-workflows.ts
-function listWorkflows2(ctx) {
+function listWorkflows(ctx) {
   return ok(ctx.state.workflows);
 }
 var WORKFLOW_MODELS_LIMIT_DEFAULT = 100;
-function listWorkflowModels2(ctx) {
+function listWorkflowModels(ctx) {
   const limit = intParam(ctx.query, "limit") ?? WORKFLOW_MODELS_LIMIT_DEFAULT;
   const skip = ctx.switches.ignoreSkip ? 0 : intParam(ctx.query, "skip") ?? 0;
   return ok(ctx.state.workflows.slice(skip, skip + limit));
@@ -65582,18 +65604,18 @@ var FaultInjector = class {
   set(options) {
     this.options = { ...this.options, ...options };
   }
-  script(operation, fault, times = 1) {
-    const queue2 = this.scripts.get(operation) ?? [];
+  script(operation2, fault, times = 1) {
+    const queue2 = this.scripts.get(operation2) ?? [];
     for (let i = 0; i < times; i++) queue2.push({ ...fault });
-    this.scripts.set(operation, queue2);
+    this.scripts.set(operation2, queue2);
   }
-  decide(operation) {
+  decide(operation2) {
     const o3 = this.options;
     const base = {
       delayMs: o3.latencyMs + (o3.jitterMs > 0 ? this.random.next() * o3.jitterMs : 0),
       slowBodyMs: o3.slowBodyMs
     };
-    const scripted = this.scripts.get(operation)?.shift();
+    const scripted = this.scripts.get(operation2)?.shift();
     if (scripted) {
       const { delayMs = 0, ...rest } = scripted;
       return { ...base, ...rest, delayMs: base.delayMs + delayMs };
@@ -65689,12 +65711,12 @@ function requireDataset(ctx) {
   if (!ctx.state.datasetAccess.has(id)) throw new HttpError(404, `Dataset ${id} not found`);
   return id;
 }
-function createDatasetTags2(ctx) {
+function createDatasetTags(ctx) {
   const id = requireDataset(ctx);
   ctx.state.datasetTags.set(id, [...new Set(tagsBody(ctx.body))]);
   return ok({});
 }
-function getDataset2(ctx) {
+function getDataset(ctx) {
   const id = requireDataset(ctx);
   const access3 = ctx.state.datasetAccess.get(id);
   const owner = access3.list.find((e) => e.accessLevel === "OWNER");
@@ -65705,10 +65727,10 @@ function getDataset2(ctx) {
     tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? [])
   });
 }
-function getDatasetPermissions2(ctx) {
+function getDatasetPermissions(ctx) {
   return ok(ctx.state.datasetAccess.get(requireDataset(ctx)));
 }
-function indexDataset2(ctx) {
+function indexDataset(ctx) {
   ctx.state.indexRequests.push(requireDataset(ctx));
   return emptyOk();
 }
@@ -65719,12 +65741,12 @@ function requireDataFile(ctx) {
   if (!ctx.state.dataFiles.has(id)) throw new HttpError(404, `Data file ${id} not found`);
   return id;
 }
-function updateFilePermissions2(ctx) {
+function updateFilePermissions(ctx) {
   const id = requireDataFile(ctx);
   ctx.state.dataFilePermissions.set(id, dataFilePermissionsBody(ctx.body));
   return ok({});
 }
-function duplicateDataFile2(ctx) {
+function duplicateDataFile(ctx) {
   const sourceId = requireDataFile(ctx);
   let max = 0;
   for (const id of ctx.state.dataFiles) if (/^\d+$/.test(id)) max = Math.max(max, Number(id));
@@ -65735,7 +65757,7 @@ function duplicateDataFile2(ctx) {
 }
 
 // src/sandbox/api-queues.ts
-function updateQueuePermissions2(ctx) {
+function updateQueuePermissions(ctx) {
   const id = ctx.params.queueId;
   const current = ctx.state.queuePermissions.get(id);
   if (!current) throw new HttpError(404, `Queue ${id} not found`);
@@ -65756,31 +65778,34 @@ function updateQueuePermissions2(ctx) {
 
 // src/sandbox/routes.ts
 var WORKFLOW_PREFIX = "/workflow";
-function route(method, path10, operation, handler, auth = "developer") {
-  return { method, segments: path10.split("/").slice(1), operation, auth, handler };
+var HANDLERS = {
+  listReportSchedules,
+  getMisconfiguredReports,
+  createDatasetTags,
+  updateQueuePermissions,
+  updateFilePermissions,
+  getDatasetPermissions,
+  getCalculatedFieldStatistics,
+  getFileByPath,
+  indexDataset,
+  duplicateDataFile,
+  getCertificationStatus,
+  listWorkflows,
+  getDataset,
+  listWorkflowModels
+};
+function segmentsOf(path10, host) {
+  const full = (host === "workflow" ? WORKFLOW_PREFIX : "") + path10;
+  return full.replace(/\{(\w+)\}/g, ":$1").split("/").slice(1);
+}
+function routeOf(id) {
+  const op = operation(id);
+  return { method: op.method, segments: segmentsOf(op.path, op.host), operation: id, auth: op.host === "workflow" ? "workflow" : "developer", handler: HANDLERS[id] };
 }
 var ROUTES = [
-  route("GET", "/api/content/v1/reportschedules", "listReportSchedules", listReportSchedules2),
-  route("GET", "/api/content/v1/reportschedules/misconfigured", "getMisconfiguredReports", getMisconfiguredReports2),
-  route("POST", "/api/data/ui/v3/datasources/:datasetId/tags", "createDatasetTags", createDatasetTags2),
-  route("POST", "/api/queues/v1/:queueId/permissions", "updateQueuePermissions", updateQueuePermissions2),
-  route("PUT", "/api/data/v1/data-files/:dataFileId/permissions", "updateFilePermissions", updateFilePermissions2),
-  route("GET", "/api/data/v3/datasources/:datasetId/permissions", "getDatasetPermissions", getDatasetPermissions2),
-  route("GET", "/api/query/v1/functions/statistics", "getCalculatedFieldStatistics", getCalculatedFieldStatistics2),
-  route("GET", "/api/files/v1/filesets/:filesetId/path", "getFileByPath", getFileByPath2),
-  route("POST", "/api/query/v1/datasources/:datasetId", "indexDataset", indexDataset2),
-  route("POST", "/api/data/v1/data-files/:dataFileId/duplicate", "duplicateDataFile", duplicateDataFile2),
-  route(
-    "GET",
-    "/api/tags/v3/:entityType/:entityId/system/CERTIFIED/state",
-    "getCertificationStatus",
-    getCertificationStatus2
-  ),
-  route("GET", `${WORKFLOW_PREFIX}/v1/workflows`, "listWorkflows", listWorkflows2, "workflow"),
-  route("GET", `${WORKFLOW_PREFIX}/v1/workflows/:workflowId`, void 0, getWorkflow, "workflow"),
-  // Beyond the spec (README "Beyond the spec").
-  route("GET", "/api/data/v3/datasources/:datasetId", "getDataset", getDataset2),
-  route("GET", "/api/workflow/v1/models", "listWorkflowModels", listWorkflowModels2)
+  ...OPERATION_IDS.map(routeOf),
+  // Not an operation steward calls: gives the workflow API's "unknown or invisible id" its 404.
+  { method: "GET", segments: [...routeOf("listWorkflows").segments, ":workflowId"], auth: "workflow", handler: getWorkflow }
 ];
 function matchRoute(method, pathname) {
   const raw = pathname.split("/").slice(1);
@@ -65852,7 +65877,7 @@ async function startSandbox(options = {}) {
       sandbox.received.length = 0;
     },
     setFaults: (f2) => faults.set(f2),
-    scriptFault: (operation, fault, times = 1) => faults.script(operation, fault, times),
+    scriptFault: (operation2, fault, times = 1) => faults.script(operation2, fault, times),
     configure: (o3) => {
       for (const key of Object.keys(switches)) {
         if (o3[key] !== void 0) switches[key] = o3[key];
@@ -65883,9 +65908,9 @@ async function startSandbox(options = {}) {
       const reply2 = errorReply(405, `Method ${req.method} not allowed`);
       return sendReply(res, { ...reply2, headers: { Allow: match.allow.join(", ") } }, 0);
     }
-    const { route: route2, params } = match;
-    if (route2.operation) counts[route2.operation] += 1;
-    const fault = route2.operation ? faults.decide(route2.operation) : { delayMs: 0, slowBodyMs: 0 };
+    const { route, params } = match;
+    if (route.operation) counts[route.operation] += 1;
+    const fault = route.operation ? faults.decide(route.operation) : { delayMs: 0, slowBodyMs: 0 };
     if (fault.delayMs > 0) await new Promise((resolve4) => setTimeout(resolve4, fault.delayMs));
     if (res.destroyed) return;
     if (fault.drop) {
@@ -65894,18 +65919,18 @@ async function startSandbox(options = {}) {
     }
     const body2 = await readBody(req);
     if (res.destroyed) return;
-    if (route2.operation && route2.method !== "GET") {
-      sandbox.received.push({ operation: route2.operation, method: route2.method, path: pathname, body: parsedOrText(body2 ?? "") });
+    if (route.operation && route.method !== "GET") {
+      sandbox.received.push({ operation: route.operation, method: route.method, path: pathname, body: parsedOrText(body2 ?? "") });
     }
-    const reply = faultReply(fault) ?? authenticate(route2, req) ?? runHandler(route2, params, query, body2);
+    const reply = faultReply(fault) ?? authenticate(route, req) ?? runHandler(route, params, query, body2);
     sendReply(res, reply, fault.slowBodyMs);
   }
-  function authenticate(route2, req) {
-    if (route2.auth === "developer") {
+  function authenticate(route, req) {
+    if (route.auth === "developer") {
       const given = req.headers[tokenHeader.toLowerCase()];
       if (given === void 0) return errorReply(401, `Missing developer token header ${tokenHeader}`);
       if (given !== token) return errorReply(401, "Invalid developer token");
-      if (route2.operation === "listWorkflowModels" && !switches.workflowGrant) return errorReply(403, "Forbidden", true);
+      if (route.operation === "listWorkflowModels" && !switches.workflowGrant) return errorReply(403, "Forbidden", true);
       return void 0;
     }
     const authorization = req.headers.authorization;
@@ -65914,10 +65939,10 @@ async function startSandbox(options = {}) {
     if (!switches.workflowGrant) return errorReply(403, "The token's user lacks the Workflow API grant");
     return void 0;
   }
-  function runHandler(route2, params, query, body2) {
+  function runHandler(route, params, query, body2) {
     if (body2 === null) return errorReply(413, "Request body too large");
     try {
-      return route2.handler({ params, query, body: body2, state: sandbox.state, switches });
+      return route.handler({ params, query, body: body2, state: sandbox.state, switches });
     } catch (error2) {
       if (error2 instanceof HttpError) return errorReply(error2.status, error2.message, error2.rich);
       throw error2;
@@ -65969,20 +65994,13 @@ async function readBody(req) {
 
 // src/api/snapshot-format.ts
 var SNAPSHOT_VERSION = 1;
-function answerKey(operation, args) {
+function answerKey(operation2, args) {
   const trimmed = [...args];
   while (trimmed.length > 0 && trimmed[trimmed.length - 1] === void 0) trimmed.pop();
-  return `${operation} ${canonicalJson(trimmed)}`;
+  return `${operation2} ${canonicalJson(trimmed)}`;
 }
-var PAGED_OPERATIONS = ["listReportSchedules", "getMisconfiguredReports"];
-var SINGLE_OPERATIONS = [
-  "getDatasetPermissions",
-  "getCalculatedFieldStatistics",
-  "getFileByPath",
-  "getCertificationStatus",
-  "listWorkflows",
-  "getDataset"
-];
+var PAGED_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === "read" && OPERATIONS[id].paging !== "none");
+var SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === "read" && OPERATIONS[id].paging === "none");
 var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 function errorProblem(e) {
   if (!isObject6(e)) return [null, '"error" must be an object { message, status, ... }'];
@@ -66045,8 +66063,8 @@ async function readSnapshot(file, displayPath2) {
 }
 
 // src/api/snapshot-replay.ts
-function replayError(operation, detail, init = {}) {
-  return new ApiError({ kind: "config", operation, method: "GET", path: "", detail, ...init });
+function replayError(operation2, detail, init = {}) {
+  return new ApiError({ kind: "config", operation: operation2, method: "GET", path: "", detail, ...init });
 }
 function recordedError(a) {
   const e = a.error;
@@ -66061,10 +66079,10 @@ function recordedError(a) {
     ...e.apiMessage !== void 0 ? { apiMessage: e.apiMessage } : {}
   });
 }
-function checkReplayed(operation, body2) {
-  const drift = checkResponse(operation, body2);
+function checkReplayed(id, body2) {
+  const drift = checkResponse(operation(id).response, body2);
   if (drift) {
-    throw replayError(operation, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+    throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
       kind: "drift",
       field: drift.field
     });
@@ -66072,44 +66090,39 @@ function checkReplayed(operation, body2) {
 }
 function replayApi(snapshot) {
   const answers = new Map(snapshot.answers.map((a) => [answerKey(a.operation, a.args), a]));
-  const find = (operation, args) => {
-    const a = answers.get(answerKey(operation, args));
-    if (!a) throw replayError(operation, `not in snapshot (arguments ${JSON.stringify(args)})`);
+  const find = (operation2, args) => {
+    const a = answers.get(answerKey(operation2, args));
+    if (!a) throw replayError(operation2, `not in snapshot (arguments ${JSON.stringify(args)})`);
     return a;
   };
-  const single = (operation) => async (...args) => {
-    const a = find(operation, args);
+  const single = (operation2) => async (...args) => {
+    const a = find(operation2, args);
     if (a.error) throw recordedError(a);
-    checkReplayed(operation, a.value);
+    checkReplayed(operation2, a.value);
     return structuredClone(a.value);
   };
-  const paged = (operation) => (...args) => ({
+  const paged = (operation2) => (...args) => ({
     async *[Symbol.asyncIterator]() {
-      const a = find(operation, args);
+      const a = find(operation2, args);
       for (const page of a.pages ?? []) {
-        checkReplayed(operation, page);
+        checkReplayed(operation2, page);
         yield structuredClone(page);
       }
       if (a.error) throw recordedError(a);
     }
   });
-  const refuse = (operation, method) => async () => {
-    throw replayError(operation, "refused: a snapshot replay is read-only", { method });
+  const refuse = (operation2, method) => async () => {
+    throw replayError(operation2, "refused: a snapshot replay is read-only", { method });
   };
+  const calls = Object.fromEntries(
+    OPERATION_IDS.map((id) => {
+      const op = OPERATIONS[id];
+      if (op.access === "write") return [id, refuse(id, op.method)];
+      return [id, op.paging === "none" ? single(id) : paged(id)];
+    })
+  );
   return {
-    listReportSchedules: paged("listReportSchedules"),
-    getMisconfiguredReports: paged("getMisconfiguredReports"),
-    getDatasetPermissions: single("getDatasetPermissions"),
-    getCalculatedFieldStatistics: single("getCalculatedFieldStatistics"),
-    getFileByPath: single("getFileByPath"),
-    getCertificationStatus: single("getCertificationStatus"),
-    listWorkflows: single("listWorkflows"),
-    getDataset: single("getDataset"),
-    createDatasetTags: refuse("createDatasetTags", "POST"),
-    updateQueuePermissions: refuse("updateQueuePermissions", "POST"),
-    updateFilePermissions: refuse("updateFilePermissions", "PUT"),
-    indexDataset: refuse("indexDataset", "POST"),
-    duplicateDataFile: refuse("duplicateDataFile", "POST"),
+    ...calls,
     send: async (request) => refuse(request.operation, request.method)(),
     stats: () => ({ requests: 0, retries: 0, failed: 0 })
   };

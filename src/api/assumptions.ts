@@ -10,24 +10,6 @@ import type { ScheduleFilter, ScheduleOrderBy } from './types.js';
  */
 export const DEVELOPER_TOKEN_HEADER = 'X-SERVICE-Developer-Token';
 
-/** Path of the workflow list below the workflow base URL (api-spec endpoint 12). */
-export const WORKFLOWS_PATH = '/v1/workflows';
-
-/**
- * Beyond the spec: the instance host's documented workflow list (developer token, a bare array
- * of models with a string `id`; the platform's Product API reference and a captured answer).
- * Used when no workflow URL is configured. Paged with limit/skip like the schedule list; a
- * server that ignores skip repeats its first page, which ends the read as incomplete.
- */
-export const WORKFLOW_MODELS_PATH = '/api/workflow/v1/models';
-
-/**
- * Beyond the spec: the dataset object, whose `tags` field is a JSON-encoded array of strings
- * (a community library's printed live answer). The tag POST replaces the list, so the `tag`
- * fix reads this first and sends the union.
- */
-export const DATASET_PATH = '/api/data/v3/datasources/{datasetId}';
-
 /**
  * Items per limit/skip page. The misconfigured endpoint's documented default is 100; public
  * clients page report schedules with limit up to 2000, but the maximum is not documented, so

@@ -13,16 +13,15 @@ import {
   WORKFLOW_STATUS_MEANING,
 } from './errors.js';
 import { isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
-import { checkResponse, type ValidatedOperation } from './schemas.js';
-import type { ClientOptions, HttpStats, OperationId } from './types.js';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+import type { Host, HttpMethod, OperationId } from './operations.js';
+import { checkResponse, type Schema } from './schemas.js';
+import type { ClientOptions, HttpStats } from './types.js';
 
 export interface RequestSpec {
   operation: OperationId;
   method: HttpMethod;
-  /** Which host and auth scheme: the instance (developer token) or the workflow API (Bearer). */
-  api?: 'instance' | 'workflow';
+  /** Which host and auth scheme (default the instance). */
+  host?: Host;
   /** Path below the base URL with `{name}` placeholders, e.g. `/api/queues/v1/{queueId}/permissions`. */
   path: string;
   /** Values of the placeholders; each is URL-encoded into exactly one segment. */
@@ -32,12 +31,14 @@ export interface RequestSpec {
 }
 
 export interface Transport {
-  /** A GET whose body is validated; memoised for the client's lifetime (one run). */
-  getJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T>;
+  /** A GET whose body is checked against `schema`; memoised for the client's lifetime (one run). */
+  getJson<T>(spec: RequestSpec, schema: Schema): Promise<T>;
   /** A write whose 2xx answer is success whatever its body (empty, `{}`, text). */
   write(spec: RequestSpec): Promise<void>;
-  /** A write whose answer is a validated document (duplicate). Never memoised. */
-  writeJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T>;
+  /** A write whose answer is a document checked against `schema` (duplicate). Never memoised. */
+  writeJson<T>(spec: RequestSpec, schema: Schema): Promise<T>;
+  /** Whether the host has a base URL (the workflow host is optional). */
+  hasHost(host: Host): boolean;
   /** Builds an ApiError for `spec` (secrets redacted) and counts the operation as failed. */
   fail(spec: RequestSpec, init: Omit<ApiErrorInit, 'operation' | 'method' | 'path'>): ApiError;
   /** The path (and query) of `spec` as it appears in errors. */
@@ -85,10 +86,10 @@ export function createTransport(options: ClientOptions): Transport {
   // already sent finish as they will. One latch per token (developer header vs workflow Bearer). 403 does not latch:
   // grants differ per endpoint.
   const refused: Record<'instance' | 'workflow', boolean> = { instance: false, workflow: false };
-  const latchOf = (spec: RequestSpec) => spec.api ?? 'instance';
+  const latchOf = (spec: RequestSpec) => spec.host ?? 'instance';
   function refusedTokenError(spec: RequestSpec, attempts: number): ApiError | undefined {
     if (!refused[latchOf(spec)]) return undefined;
-    const meaning = spec.api === 'workflow' ? WORKFLOW_STATUS_MEANING[401] : developerToken401(tokenHeader);
+    const meaning = spec.host === 'workflow' ? WORKFLOW_STATUS_MEANING[401] : developerToken401(tokenHeader);
     return fail(spec, {
       kind: 'http',
       status: 401,
@@ -98,7 +99,7 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   const baseOf = (spec: RequestSpec): string | undefined =>
-    (spec.api === 'workflow' ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, '');
+    (spec.host === 'workflow' ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, '');
 
   function describePath(spec: RequestSpec): string {
     const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(spec.params?.[name] ?? ''));
@@ -199,7 +200,7 @@ export function createTransport(options: ClientOptions): Transport {
     const isWrite = spec.method !== 'GET';
     const call: CallState = { attempts: 0, lastTimedOut: false };
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (spec.api === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
+    if (spec.host === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
     else headers[tokenHeader] = options.token;
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
@@ -308,10 +309,10 @@ export function createTransport(options: ClientOptions): Transport {
     }
   }
 
-  async function readJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T> {
+  async function readJson<T>(spec: RequestSpec, schema: Schema): Promise<T> {
     const { status, text } = await exchange(spec);
     const body = parseBody(spec, text, status);
-    const drift = checkResponse(spec.operation, body);
+    const drift = checkResponse(schema, body);
     if (drift) {
       throw fail(spec, {
         kind: 'drift',
@@ -324,11 +325,11 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   return {
-    getJson<T>(spec: RequestSpec & { operation: ValidatedOperation }): Promise<T> {
-      const key = `${spec.api ?? 'instance'} ${spec.method} ${describePath(spec)}`;
+    getJson<T>(spec: RequestSpec, schema: Schema): Promise<T> {
+      const key = `${spec.host ?? 'instance'} ${spec.method} ${describePath(spec)}`;
       let promise = memo.get(key);
       if (!promise) {
-        promise = readJson<T>(spec);
+        promise = readJson<T>(spec, schema);
         memo.set(key, promise);
       }
       return promise as Promise<T>;
@@ -337,6 +338,7 @@ export function createTransport(options: ClientOptions): Transport {
       await exchange(spec);
     },
     writeJson: readJson,
+    hasHost: (host) => Boolean(baseOf({ host } as RequestSpec)),
     fail,
     describePath,
     stats: () => ({ ...counters }),
@@ -345,7 +347,7 @@ export function createTransport(options: ClientOptions): Transport {
 
 /** What a status means for this request, where the platform documents it. */
 function statusMeaning(spec: RequestSpec, status: number, tokenHeader: string): string | undefined {
-  if (spec.api === 'workflow') return WORKFLOW_STATUS_MEANING[status];
+  if (spec.host === 'workflow') return WORKFLOW_STATUS_MEANING[status];
   if (status === 401) return developerToken401(tokenHeader);
   // The instance host's workflow models need the same Workflow API grant.
   if (spec.operation === 'listWorkflowModels' && status === 403) return WORKFLOW_STATUS_MEANING[403];

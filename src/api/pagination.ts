@@ -3,26 +3,22 @@
 // ignores `skip` would loop forever) and an id already seen on an earlier page (rows that
 // reorder between pages: REPEATED_ID_ENDS_LISTING), so a listing is whole or an error.
 import type { RequestSpec, Transport } from './http.js';
-import type { ValidatedOperation } from './schemas.js';
-
-export interface PagedRequest extends RequestSpec {
-  operation: ValidatedOperation;
-  method: 'GET';
-}
+import type { Schema } from './schemas.js';
 
 /** Items' ids: every listing steward reads carries an `id`. */
 const idOf = (item: unknown): unknown => (item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined);
 
 export async function* pages<T>(
   transport: Transport,
-  request: PagedRequest,
+  request: RequestSpec,
+  schema: Schema,
   pageSize: number,
 ): AsyncGenerator<T[], void, undefined> {
   let previous: string | undefined;
   const seen = new Map<unknown, number>();
   for (let skip = 0; ; skip += pageSize) {
-    const spec: PagedRequest = { ...request, query: { ...request.query, limit: pageSize, skip } };
-    const page = await transport.getJson<T[]>(spec);
+    const spec: RequestSpec = { ...request, query: { ...request.query, limit: pageSize, skip } };
+    const page = await transport.getJson<T[]>(spec, schema);
     if (page.length === 0) return;
     const fingerprint = JSON.stringify(page);
     if (fingerprint === previous) {

@@ -3,9 +3,7 @@
 // strict where steward itself relies on a value: ids, the fields a join or a fix uses, and the
 // list/object shape. A mismatch there is "API drift", named by field.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { OperationId } from './types.js';
-
-type Schema = Record<string, unknown>;
+export type Schema = Record<string, unknown>;
 
 const int = { type: 'integer' };
 const str = { type: 'string' };
@@ -145,32 +143,14 @@ export const workflowSchema = object({ id: str }, { name: nullableStr });
 /** `tags` is a JSON-encoded array of strings (a list is accepted too); it is parsed by the dataset kind. */
 export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
 
-const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
-
-/** The body schema of each operation that returns a document. */
-export const RESPONSE_SCHEMAS = {
-  listReportSchedules: arrayOf(reportScheduleSchema),
-  getMisconfiguredReports: arrayOf(misconfiguredReportSchema),
-  getDatasetPermissions: datasetAccessListSchema,
-  getCalculatedFieldStatistics: calculatedFieldStatisticsSchema,
-  getFileByPath: filesetFileSchema,
-  duplicateDataFile: dataFileSchema,
-  getCertificationStatus: certificationStatusSchema,
-  listWorkflows: arrayOf(workflowSchema),
-  listWorkflowModels: arrayOf(workflowSchema),
-  getDataset: datasetDetailsSchema,
-} satisfies Partial<Record<OperationId, Schema>>;
-
-export type ValidatedOperation = keyof typeof RESPONSE_SCHEMAS;
-
 const ajv = new Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
-const validators = new Map<ValidatedOperation, ValidateFunction>();
+const validators = new WeakMap<Schema, ValidateFunction>();
 
-function validatorFor(operation: ValidatedOperation): ValidateFunction {
-  let validate = validators.get(operation);
+function validatorFor(schema: Schema): ValidateFunction {
+  let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(RESPONSE_SCHEMAS[operation]);
-    validators.set(operation, validate);
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
   }
   return validate;
 }
@@ -182,9 +162,9 @@ export interface DriftProblem {
   problem: string;
 }
 
-/** Undefined when the body matches the operation's schema. */
-export function checkResponse(operation: ValidatedOperation, body: unknown): DriftProblem | undefined {
-  const validate = validatorFor(operation);
+/** Undefined when the body matches the schema (an operation's `response` in the table). */
+export function checkResponse(schema: Schema, body: unknown): DriftProblem | undefined {
+  const validate = validatorFor(schema);
   if (validate(body)) return undefined;
   const error = (validate.errors ?? [])[0];
   if (!error) return { field: '(body)', problem: 'does not match the documented shape' };

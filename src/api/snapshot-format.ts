@@ -1,7 +1,7 @@
 // The snapshot file (DESIGN §12): every API answer a run needed, keyed by operation and
 // arguments. It never holds a token or a header: only arguments and response bodies.
 import { writeFile } from 'node:fs/promises';
-import type { OperationId } from './types.js';
+import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { readInputFile } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
@@ -47,15 +47,8 @@ export async function writeSnapshot(file: string, snapshot: SnapshotFile): Promi
 }
 
 /** A snapshot's read answers: paged ones hold `pages` (then maybe `error`), single ones `value` or `error`. */
-export const PAGED_OPERATIONS = ['listReportSchedules', 'getMisconfiguredReports'] as const;
-export const SINGLE_OPERATIONS = [
-  'getDatasetPermissions',
-  'getCalculatedFieldStatistics',
-  'getFileByPath',
-  'getCertificationStatus',
-  'listWorkflows',
-  'getDataset',
-] as const;
+export const PAGED_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === 'read' && OPERATIONS[id].paging !== 'none');
+export const SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === 'read' && OPERATIONS[id].paging === 'none');
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -76,8 +69,8 @@ function errorProblem(e: unknown): [string | null, string] | null {
 function answerProblem(a: unknown): [(string | number)[], string] | null {
   if (!isObject(a)) return [[], 'each answer must be an object { operation, args, ... }'];
   const op = a.operation;
-  const paged = (PAGED_OPERATIONS as readonly unknown[]).includes(op);
-  if (!paged && !(SINGLE_OPERATIONS as readonly unknown[]).includes(op)) {
+  const paged = (PAGED_OPERATIONS as unknown[]).includes(op);
+  if (!paged && !(SINGLE_OPERATIONS as unknown[]).includes(op)) {
     return [['operation'], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(', ')})`];
   }
   if (!Array.isArray(a.args)) return [['args'], '"args" must be an array'];

@@ -1,6 +1,7 @@
 // Records every read answer of a live client (DESIGN §12) while passing it through unchanged.
 import { isApiError } from './errors.js';
-import type { InstanceApi, OperationId } from './types.js';
+import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
+import type { InstanceApi } from './types.js';
 import { answerKey, type RecordedAnswer, type RecordedError, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-format.js';
 
 export type RecordingApi = InstanceApi & { snapshot(): SnapshotFile };
@@ -50,23 +51,18 @@ export function recordingApi(api: InstanceApi, options: { instance?: string; now
     });
   }
 
+  // Every read of the table is recorded; writes pass through and are not recorded (a snapshot
+  // only serves reads).
+  const calls = Object.fromEntries(
+    OPERATION_IDS.map((id) => {
+      const op = OPERATIONS[id];
+      const live = (...args: unknown[]) => (api[id] as (...a: unknown[]) => unknown)(...args);
+      if (op.access === 'write') return [id, live];
+      return [id, op.paging === 'none' ? single(id, live as (...a: unknown[]) => Promise<unknown>) : paged(id, live as (...a: unknown[]) => AsyncIterable<unknown[]>)];
+    }),
+  );
   return {
-    listReportSchedules: paged('listReportSchedules', (query?) => api.listReportSchedules(query)),
-    getMisconfiguredReports: paged('getMisconfiguredReports', () => api.getMisconfiguredReports()),
-    getDatasetPermissions: single('getDatasetPermissions', (id: string) => api.getDatasetPermissions(id)),
-    getCalculatedFieldStatistics: single('getCalculatedFieldStatistics', () => api.getCalculatedFieldStatistics()),
-    getFileByPath: single('getFileByPath', (filesetId: string, path: string) => api.getFileByPath(filesetId, path)),
-    getCertificationStatus: single('getCertificationStatus', (type: 'CARD' | 'DATA_SOURCE', id: string) =>
-      api.getCertificationStatus(type, id),
-    ),
-    listWorkflows: single('listWorkflows', () => api.listWorkflows()),
-    getDataset: single('getDataset', (id: string) => api.getDataset(id)),
-    // Writes pass through and are not recorded: a snapshot only serves reads.
-    createDatasetTags: (id, tags) => api.createDatasetTags(id, tags),
-    updateQueuePermissions: (id, entries) => api.updateQueuePermissions(id, entries),
-    updateFilePermissions: (id, body) => api.updateFilePermissions(id, body),
-    indexDataset: (id) => api.indexDataset(id),
-    duplicateDataFile: (id) => api.duplicateDataFile(id),
+    ...(calls as unknown as InstanceApi),
     send: (request) => api.send(request),
     stats: () => api.stats(),
     snapshot: () => ({

@@ -1,8 +1,9 @@
 // Serves a snapshot's answers offline (`steward check --from FILE`): no request is made; a
 // read the snapshot lacks, and every write, fails with an ApiError.
 import { ApiError, type ApiErrorKind } from './errors.js';
-import { checkResponse, type ValidatedOperation } from './schemas.js';
-import type { InstanceApi, OperationId } from './types.js';
+import { OPERATION_IDS, OPERATIONS, type OperationId, operation } from './operations.js';
+import { checkResponse } from './schemas.js';
+import type { InstanceApi } from './types.js';
 import { answerKey, type RecordedAnswer, type SnapshotFile } from './snapshot-format.js';
 
 function replayError(operation: OperationId, detail: string, init: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) {
@@ -27,10 +28,10 @@ function recordedError(a: RecordedAnswer): ApiError {
  * A replayed body is checked like a live one (client/schemas.ts): one that does not match is
  * API drift of that read, never a pass on data the live client would have refused.
  */
-function checkReplayed(operation: ValidatedOperation, body: unknown): void {
-  const drift = checkResponse(operation, body);
+function checkReplayed(id: OperationId, body: unknown): void {
+  const drift = checkResponse(operation(id).response!, body);
   if (drift) {
-    throw replayError(operation, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+    throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
       kind: 'drift',
       field: drift.field,
     });
@@ -49,7 +50,7 @@ export function replayApi(snapshot: SnapshotFile): InstanceApi {
     async (...args: A): Promise<T> => {
       const a = find(operation, args);
       if (a.error) throw recordedError(a);
-      checkReplayed(operation as ValidatedOperation, a.value);
+      checkReplayed(operation, a.value);
       return structuredClone(a.value) as T;
     };
   const paged =
@@ -58,7 +59,7 @@ export function replayApi(snapshot: SnapshotFile): InstanceApi {
       async *[Symbol.asyncIterator]() {
         const a = find(operation, args);
         for (const page of a.pages ?? []) {
-          checkReplayed(operation as ValidatedOperation, page);
+          checkReplayed(operation, page);
           yield structuredClone(page) as T[];
         }
         if (a.error) throw recordedError(a);
@@ -67,20 +68,15 @@ export function replayApi(snapshot: SnapshotFile): InstanceApi {
   const refuse = (operation: OperationId, method: string) => async (): Promise<never> => {
     throw replayError(operation, 'refused: a snapshot replay is read-only', { method });
   };
+  const calls = Object.fromEntries(
+    OPERATION_IDS.map((id) => {
+      const op = OPERATIONS[id];
+      if (op.access === 'write') return [id, refuse(id, op.method)];
+      return [id, op.paging === 'none' ? single(id) : paged(id)];
+    }),
+  );
   return {
-    listReportSchedules: paged('listReportSchedules'),
-    getMisconfiguredReports: paged('getMisconfiguredReports'),
-    getDatasetPermissions: single('getDatasetPermissions'),
-    getCalculatedFieldStatistics: single('getCalculatedFieldStatistics'),
-    getFileByPath: single('getFileByPath'),
-    getCertificationStatus: single('getCertificationStatus'),
-    listWorkflows: single('listWorkflows'),
-    getDataset: single('getDataset'),
-    createDatasetTags: refuse('createDatasetTags', 'POST'),
-    updateQueuePermissions: refuse('updateQueuePermissions', 'POST'),
-    updateFilePermissions: refuse('updateFilePermissions', 'PUT'),
-    indexDataset: refuse('indexDataset', 'POST'),
-    duplicateDataFile: refuse('duplicateDataFile', 'POST'),
+    ...(calls as unknown as InstanceApi),
     send: async (request) => refuse(request.operation as OperationId, request.method)(),
     stats: () => ({ requests: 0, retries: 0, failed: 0 }),
   };

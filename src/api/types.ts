@@ -1,44 +1,9 @@
 // Types of the instance API, from ../shared/api-spec.md tables. Extra fields may appear in
 // responses; only the documented ones are typed (and validated, see schemas.ts).
+import type { OperationId } from './operations.js';
 
-export type OperationId =
-  | 'listReportSchedules' // 1  GET  /api/content/v1/reportschedules
-  | 'getMisconfiguredReports' // 2  GET  /api/content/v1/reportschedules/misconfigured
-  | 'createDatasetTags' // 3  POST /api/data/ui/v3/datasources/{datasetId}/tags
-  | 'updateQueuePermissions' // 4  POST /api/queues/v1/{queueId}/permissions
-  | 'updateFilePermissions' // 5  PUT  /api/data/v1/data-files/{dataFileId}/permissions
-  | 'getDatasetPermissions' // 6  GET  /api/data/v3/datasources/{datasetId}/permissions
-  | 'getCalculatedFieldStatistics' // 7  GET  /api/query/v1/functions/statistics
-  | 'getFileByPath' // 8  GET  /api/files/v1/filesets/{filesetId}/path?path=
-  | 'indexDataset' // 9  POST /api/query/v1/datasources/{datasetId}
-  | 'duplicateDataFile' // 10 POST /api/data/v1/data-files/{dataFileId}/duplicate
-  | 'getCertificationStatus' // 11 GET  /api/tags/v3/{entityType}/{entityId}/system/CERTIFIED/state
-  | 'listWorkflows' // 12 GET  {workflowUrl}/v1/workflows (Bearer)
-  // Beyond the spec (the platform's public docs; README "Beyond the spec"):
-  | 'getDataset' //     GET  /api/data/v3/datasources/{datasetId} (tags, as a JSON string)
-  | 'listWorkflowModels'; // GET /api/workflow/v1/models (instance host, developer token)
+export type { OperationId, WriteOperationId } from './operations.js';
 
-export const OPERATION_IDS: readonly OperationId[] = [
-  'listReportSchedules',
-  'getMisconfiguredReports',
-  'createDatasetTags',
-  'updateQueuePermissions',
-  'updateFilePermissions',
-  'getDatasetPermissions',
-  'getCalculatedFieldStatistics',
-  'getFileByPath',
-  'indexDataset',
-  'duplicateDataFile',
-  'getCertificationStatus',
-  'listWorkflows',
-  'getDataset',
-  'listWorkflowModels',
-];
-
-/**
- * The spec's fields; the platform sends some as null (captured answers) and adds others
- * (`startDate`/`nextRunDate` in epoch ms). Only `enabled` and `frequency` are required.
- */
 export interface ScheduleSettings {
   frequency: string;
   daysToRun?: string | null;
@@ -76,9 +41,6 @@ export interface MisconfiguredReport {
 }
 
 export type PrincipalType = 'USER' | 'GROUP';
-
-/** The writes a fix can plan (client/writes.ts holds their method and path). */
-export type WriteOperationId = 'createDatasetTags' | 'updateQueuePermissions' | 'updateFilePermissions' | 'indexDataset';
 
 /** A write as planned and sent: the operation, its method, the encoded path and the body. */
 export interface WriteRequest {
@@ -291,17 +253,19 @@ export interface ClientOptions {
 }
 
 /**
- * The 12 operations. The engine, snapshot recorder/replayer and fixes depend on this
- * interface only, so a recorded snapshot can stand in for the live client.
+ * The typed signature of each operation of the table (operations.ts): the path parameters,
+ * then the body or query, in the order of the row's `args`; limit/skip reads answer an async
+ * iterable of pages. The engine, snapshot recorder/replayer and fixes depend on this interface
+ * only, so a recorded snapshot can stand in for the live client.
  */
-export interface InstanceApi {
+export interface OperationSignatures {
   /** 1. Pages of schedules, always sorted (orderBy sent). */
   listReportSchedules(query?: ScheduleQuery): AsyncIterable<ReportSchedule[]>;
   /** 2. Pages of misconfigured reports. */
   getMisconfiguredReports(): AsyncIterable<MisconfiguredReport[]>;
-  /** 3. */
+  /** 3. Replaces the dataset's tag list. */
   createDatasetTags(datasetId: string, tags: string[]): Promise<void>;
-  /** 4. Replaces the queue's whole permission list. */
+  /** 4. Sets each entry's permissions; an empty list removes the entity's. */
   updateQueuePermissions(queueId: string, entries: QueuePermissionEntry[]): Promise<void>;
   /** 5. Replaces the data file's permissions. */
   updateFilePermissions(dataFileId: string, body: DataFilePermissions): Promise<void>;
@@ -317,14 +281,20 @@ export interface InstanceApi {
   duplicateDataFile(dataFileId: string): Promise<DataFile>;
   /** 11. */
   getCertificationStatus(entityType: CertifiableEntityType, entityId: string): Promise<CertificationStatus>;
-  /**
-   * 12. From the workflow API when a workflow URL is configured, else from the instance host's
-   * model list (beyond the spec, developer token).
-   */
+  /** 12. From the instance host's model list when no workflow URL is configured (its fallback). */
   listWorkflows(): Promise<Workflow[]>;
   /** Beyond the spec: the dataset object, read for its tags. */
   getDataset(datasetId: string): Promise<DatasetDetails>;
-  /** Sends a planned write exactly as planned, after checking it is one of the writes (client/writes.ts). */
+  /** Beyond the spec: pages of workflow models on the instance host. */
+  listWorkflowModels(): AsyncIterable<Workflow[]>;
+}
+
+/** Every operation of the table has a signature here, and nothing else does (checked at compile time). */
+type SameKeys<A, B> = [Exclude<keyof A, B>, Exclude<B, keyof A>] extends [never, never] ? true : never;
+export const SIGNATURES_MATCH_TABLE: SameKeys<OperationSignatures, OperationId> = true;
+
+export interface InstanceApi extends OperationSignatures {
+  /** Sends a planned write exactly as planned, after checking it is one of the table's writes (writes.ts). */
   send(request: WriteRequest): Promise<void>;
   /** Counters so far in this run. */
   stats(): HttpStats;

@@ -1,6 +1,6 @@
 // Requests received per operation, including rejected (401/403/400/404) and faulted ones, so
 // tests and benchmarks can assert how many calls a run made. Unknown routes count nowhere.
-import { OPERATION_IDS, type OperationId } from '../api/types.js';
+import { OPERATION_IDS, type OperationId } from '../api/operations.js';
 
 export function zeroCounts(): Record<OperationId, number> {
   return Object.fromEntries(OPERATION_IDS.map((op) => [op, 0])) as Record<OperationId, number>;

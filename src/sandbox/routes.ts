@@ -1,5 +1,6 @@
-// The route table: method, path pattern, operation (for counters), auth scheme, handler.
-import type { OperationId } from '../api/types.js';
+// The router, built from the operations table: each operation's method, host and path (with
+// `{name}` as a one-segment parameter) routed to its handler, counted under the operation.
+import { OPERATION_IDS, type OperationId, operation } from '../api/operations.js';
 import { createDatasetTags, getDataset, getDatasetPermissions, indexDataset } from './api-datasets.js';
 import { duplicateDataFile, updateFilePermissions } from './api-data-files.js';
 import { getCalculatedFieldStatistics, getCertificationStatus, getFileByPath } from './api-metadata.js';
@@ -15,44 +16,45 @@ export interface Route {
   method: 'GET' | 'POST' | 'PUT';
   /** Path segments; `:name` is a parameter matching exactly one segment. */
   segments: string[];
-  /** Unset: not one of the 12 operations, counted nowhere. */
+  /** Unset: not an operation of the table, counted nowhere. */
   operation?: OperationId;
   auth: 'developer' | 'workflow';
   handler: Handler;
 }
 
-function route(
-  method: Route['method'],
-  path: string,
-  operation: OperationId | undefined,
-  handler: Handler,
-  auth: Route['auth'] = 'developer',
-): Route {
-  return { method, segments: path.split('/').slice(1), operation, auth, handler };
+/** One handler per operation of the table. */
+const HANDLERS: Record<OperationId, Handler> = {
+  listReportSchedules,
+  getMisconfiguredReports,
+  createDatasetTags,
+  updateQueuePermissions,
+  updateFilePermissions,
+  getDatasetPermissions,
+  getCalculatedFieldStatistics,
+  getFileByPath,
+  indexDataset,
+  duplicateDataFile,
+  getCertificationStatus,
+  listWorkflows,
+  getDataset,
+  listWorkflowModels,
+};
+
+/** `/a/{id}/b` on the workflow host → segments of `/workflow/a/:id/b`. */
+function segmentsOf(path: string, host: 'instance' | 'workflow'): string[] {
+  const full = (host === 'workflow' ? WORKFLOW_PREFIX : '') + path;
+  return full.replace(/\{(\w+)\}/g, ':$1').split('/').slice(1);
+}
+
+function routeOf(id: OperationId): Route {
+  const op = operation(id);
+  return { method: op.method, segments: segmentsOf(op.path, op.host), operation: id, auth: op.host === 'workflow' ? 'workflow' : 'developer', handler: HANDLERS[id] };
 }
 
 export const ROUTES: readonly Route[] = [
-  route('GET', '/api/content/v1/reportschedules', 'listReportSchedules', listReportSchedules),
-  route('GET', '/api/content/v1/reportschedules/misconfigured', 'getMisconfiguredReports', getMisconfiguredReports),
-  route('POST', '/api/data/ui/v3/datasources/:datasetId/tags', 'createDatasetTags', createDatasetTags),
-  route('POST', '/api/queues/v1/:queueId/permissions', 'updateQueuePermissions', updateQueuePermissions),
-  route('PUT', '/api/data/v1/data-files/:dataFileId/permissions', 'updateFilePermissions', updateFilePermissions),
-  route('GET', '/api/data/v3/datasources/:datasetId/permissions', 'getDatasetPermissions', getDatasetPermissions),
-  route('GET', '/api/query/v1/functions/statistics', 'getCalculatedFieldStatistics', getCalculatedFieldStatistics),
-  route('GET', '/api/files/v1/filesets/:filesetId/path', 'getFileByPath', getFileByPath),
-  route('POST', '/api/query/v1/datasources/:datasetId', 'indexDataset', indexDataset),
-  route('POST', '/api/data/v1/data-files/:dataFileId/duplicate', 'duplicateDataFile', duplicateDataFile),
-  route(
-    'GET',
-    '/api/tags/v3/:entityType/:entityId/system/CERTIFIED/state',
-    'getCertificationStatus',
-    getCertificationStatus,
-  ),
-  route('GET', `${WORKFLOW_PREFIX}/v1/workflows`, 'listWorkflows', listWorkflows, 'workflow'),
-  route('GET', `${WORKFLOW_PREFIX}/v1/workflows/:workflowId`, undefined, getWorkflow, 'workflow'),
-  // Beyond the spec (README "Beyond the spec").
-  route('GET', '/api/data/v3/datasources/:datasetId', 'getDataset', getDataset),
-  route('GET', '/api/workflow/v1/models', 'listWorkflowModels', listWorkflowModels),
+  ...OPERATION_IDS.map(routeOf),
+  // Not an operation steward calls: gives the workflow API's "unknown or invisible id" its 404.
+  { method: 'GET', segments: [...routeOf('listWorkflows').segments, ':workflowId'], auth: 'workflow', handler: getWorkflow },
 ];
 
 export type RouteMatch =

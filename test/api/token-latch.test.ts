@@ -1,8 +1,8 @@
 // After one 401, later requests with the same token fail without being sent (one latch per
 // token: developer header, workflow Bearer). 403 does not latch. Over real HTTP on the sandbox.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../../src/api/assumptions.js';
 import { createTransport } from '../../src/api/http.js';
+import { OPERATIONS } from '../../src/api/operations.js';
 import type { ClientOptions, InstanceApi, Workflow } from '../../src/api/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { allPages, allTextOf, clientFor, rejection, TOKEN, WORKFLOW_TOKEN, WRONG_TOKEN } from './helpers.js';
@@ -45,15 +45,15 @@ const FIVE_OPERATIONS = [
 function otherWorkflowRequest(options: Partial<ClientOptions>) {
   const transport = createTransport({ baseUrl: s.baseUrl, workflowUrl: s.workflowUrl, token: s.token, ...options });
   const again = () =>
-    transport.getJson<Workflow[]>({
-      operation: 'listWorkflows',
-      method: 'GET',
-      api: 'workflow',
-      path: WORKFLOWS_PATH,
-      query: { page: 2 },
-    });
+    transport.getJson<Workflow[]>(
+      { operation: 'listWorkflows', method: 'GET', host: 'workflow', path: OPERATIONS.listWorkflows.path, query: { page: 2 } },
+      OPERATIONS.listWorkflows.response,
+    );
   const first = () =>
-    transport.getJson<Workflow[]>({ operation: 'listWorkflows', method: 'GET', api: 'workflow', path: WORKFLOWS_PATH });
+    transport.getJson<Workflow[]>(
+      { operation: 'listWorkflows', method: 'GET', host: 'workflow', path: OPERATIONS.listWorkflows.path },
+      OPERATIONS.listWorkflows.response,
+    );
   return { transport, first, again };
 }
 
@@ -124,11 +124,10 @@ describe('workflow token refused with 401', () => {
     });
     expect(unsent.message).toBe(`listWorkflows: [GET] "/v1/workflows?page=2": ${WORKFLOW_401} ${NOT_SENT}`);
     expect(s.counts.listWorkflows).toBe(1);
-    const stats = await transport.getJson<unknown>({
-      operation: 'getCalculatedFieldStatistics',
-      method: 'GET',
-      path: '/api/query/v1/functions/statistics',
-    });
+    const stats = await transport.getJson<unknown>(
+      { operation: 'getCalculatedFieldStatistics', method: 'GET', path: OPERATIONS.getCalculatedFieldStatistics.path },
+      OPERATIONS.getCalculatedFieldStatistics.response,
+    );
     expect(stats).toBeTypeOf('object');
     expect(s.counts.getCalculatedFieldStatistics).toBe(1);
     expect(transport.stats()).toEqual({ requests: 2, retries: 0, failed: 2 });

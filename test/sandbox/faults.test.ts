@@ -1,6 +1,6 @@
 // Fault injection (scripted and seeded random) and exact per-operation counters.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPERATION_IDS } from '../../src/api/types.js';
+import { OPERATION_IDS } from '../../src/api/operations.js';
 import { MALFORMED_JSON_BODY, NO_FAULTS, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { call, workflows } from './helpers.js';
 
