@@ -977,7 +977,7 @@ var require_util = __commonJS({
     var assert2 = __require("node:assert");
     var { kDestroyed, kBodyUsed, kListeners, kBody } = require_symbols();
     var { IncomingMessage } = __require("node:http");
-    var stream2 = __require("node:stream");
+    var stream = __require("node:stream");
     var net = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path10 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path12 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path10 && path10[0] !== "/") {
-          path10 = `/${path10}`;
+        if (path12 && path12[0] !== "/") {
+          path12 = `/${path12}`;
         }
-        return new URL(`${origin}${path10}`);
+        return new URL(`${origin}${path12}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1151,24 +1151,24 @@ var require_util = __commonJS({
       return null;
     }
     function isDestroyed(body2) {
-      return body2 && !!(body2.destroyed || body2[kDestroyed] || stream2.isDestroyed?.(body2));
+      return body2 && !!(body2.destroyed || body2[kDestroyed] || stream.isDestroyed?.(body2));
     }
-    function destroy(stream3, err) {
-      if (stream3 == null || !isStream(stream3) || isDestroyed(stream3)) {
+    function destroy(stream2, err) {
+      if (stream2 == null || !isStream(stream2) || isDestroyed(stream2)) {
         return;
       }
-      if (typeof stream3.destroy === "function") {
-        if (Object.getPrototypeOf(stream3).constructor === IncomingMessage) {
-          stream3.socket = null;
+      if (typeof stream2.destroy === "function") {
+        if (Object.getPrototypeOf(stream2).constructor === IncomingMessage) {
+          stream2.socket = null;
         }
-        stream3.destroy(err);
+        stream2.destroy(err);
       } else if (err) {
         queueMicrotask(() => {
-          stream3.emit("error", err);
+          stream2.emit("error", err);
         });
       }
-      if (stream3.destroyed !== true) {
-        stream3[kDestroyed] = true;
+      if (stream2.destroyed !== true) {
+        stream2[kDestroyed] = true;
       }
     }
     var KEEPALIVE_TIMEOUT_EXPR = /timeout=(\d+)/;
@@ -1267,13 +1267,13 @@ var require_util = __commonJS({
       }
     }
     function isDisturbed(body2) {
-      return !!(body2 && (stream2.isDisturbed(body2) || body2[kBodyUsed]));
+      return !!(body2 && (stream.isDisturbed(body2) || body2[kBodyUsed]));
     }
     function isErrored(body2) {
-      return !!(body2 && stream2.isErrored(body2));
+      return !!(body2 && stream.isErrored(body2));
     }
     function isReadable(body2) {
-      return !!(body2 && stream2.isReadable(body2));
+      return !!(body2 && stream.isReadable(body2));
     }
     function getSocketInfo(socket) {
       return {
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin }
+          request: { method, path: path12, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path10);
+        debuglog("sending request to %s %s/%s", method, origin, path12);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin },
+          request: { method, path: path12, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path10,
+          path12,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin }
+          request: { method, path: path12, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path10);
+        debuglog("trailers received from %s %s/%s", method, origin, path12);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path10, origin },
+          request: { method, path: path12, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path10,
+          path12,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path10, origin }
+            request: { method, path: path12, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path10);
+          debuglog("sending request to %s %s/%s", method, origin, path12);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path10,
+        path: path12,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path10 !== "string") {
+        if (typeof path12 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path10[0] !== "/" && !(path10.startsWith("http://") || path10.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path10)) {
+        } else if (invalidPathRegex.test(path12)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path10, query) : path10;
+        this.path = query ? buildURL(path12, query) : path12;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -4650,8 +4650,8 @@ var require_util2 = __commonJS({
         errorSteps(e);
       }
     }
-    function isReadableStreamLike(stream2) {
-      return stream2 instanceof ReadableStream || stream2[Symbol.toStringTag] === "ReadableStream" && typeof stream2.tee === "function";
+    function isReadableStreamLike(stream) {
+      return stream instanceof ReadableStream || stream[Symbol.toStringTag] === "ReadableStream" && typeof stream.tee === "function";
     }
     function readableStreamClose(controller) {
       try {
@@ -5327,12 +5327,12 @@ var require_formdata_parser = __commonJS({
               return "failure";
             }
             if (bufferStartsWith(input, filenameBuffer, position2)) {
-              let check2 = position2.position + filenameBuffer.length;
-              if (input[check2] === 42) {
+              let check3 = position2.position + filenameBuffer.length;
+              if (input[check3] === 42) {
                 position2.position += 1;
-                check2 += 1;
+                check3 += 1;
               }
-              if (input[check2] !== 61 || input[check2 + 1] !== 34) {
+              if (input[check3] !== 61 || input[check3 + 1] !== 34) {
                 return "failure";
               }
               position2.position += 12;
@@ -5467,20 +5467,20 @@ var require_body = __commonJS({
     var streamRegistry;
     if (hasFinalizationRegistry) {
       streamRegistry = new FinalizationRegistry((weakRef) => {
-        const stream2 = weakRef.deref();
-        if (stream2 && !stream2.locked && !isDisturbed(stream2) && !isErrored(stream2)) {
-          stream2.cancel("Response object has been garbage collected").catch(noop);
+        const stream = weakRef.deref();
+        if (stream && !stream.locked && !isDisturbed(stream) && !isErrored(stream)) {
+          stream.cancel("Response object has been garbage collected").catch(noop);
         }
       });
     }
     function extractBody(object2, keepalive = false) {
-      let stream2 = null;
+      let stream = null;
       if (object2 instanceof ReadableStream) {
-        stream2 = object2;
+        stream = object2;
       } else if (isBlobLike(object2)) {
-        stream2 = object2.stream();
+        stream = object2.stream();
       } else {
-        stream2 = new ReadableStream({
+        stream = new ReadableStream({
           async pull(controller) {
             const buffer = typeof source === "string" ? textEncoder.encode(source) : source;
             if (buffer.byteLength) {
@@ -5493,7 +5493,7 @@ var require_body = __commonJS({
           type: "bytes"
         });
       }
-      assert2(isReadableStreamLike(stream2));
+      assert2(isReadableStreamLike(stream));
       let action = null;
       let source = null;
       let length = null;
@@ -5572,14 +5572,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             "Response body object should not be disturbed or locked"
           );
         }
-        stream2 = object2 instanceof ReadableStream ? object2 : ReadableStreamFrom(object2);
+        stream = object2 instanceof ReadableStream ? object2 : ReadableStreamFrom(object2);
       }
       if (typeof source === "string" || util.isBuffer(source)) {
         length = Buffer.byteLength(source);
       }
       if (action != null) {
         let iterator;
-        stream2 = new ReadableStream({
+        stream = new ReadableStream({
           async start() {
             iterator = action(object2)[Symbol.asyncIterator]();
           },
@@ -5591,7 +5591,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                 controller.byobRequest?.respond(0);
               });
             } else {
-              if (!isErrored(stream2)) {
+              if (!isErrored(stream)) {
                 const buffer = new Uint8Array(value);
                 if (buffer.byteLength) {
                   controller.enqueue(buffer);
@@ -5606,7 +5606,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           type: "bytes"
         });
       }
-      const body2 = { stream: stream2, source, length };
+      const body2 = { stream, source, length };
       return [body2, type];
     }
     function safelyExtractBody(object2, keepalive = false) {
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path10, host, upgrade, blocking, reset } = request;
+      const { method, path: path12, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path10} HTTP/1.1\r
+      let header = `${method} ${path12} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path10, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7100,7 +7100,7 @@ var require_client_h2 = __commonJS({
           headers[key] = val;
         }
       }
-      let stream2;
+      let stream;
       const { hostname, port } = client[kUrl];
       headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname}${port ? `:${port}` : ""}`;
       headers[HTTP2_HEADER_METHOD] = method;
@@ -7109,15 +7109,15 @@ var require_client_h2 = __commonJS({
           return;
         }
         if (request.completed) {
-          if (method === "CONNECT" && stream2 != null) {
-            util.destroy(stream2, error2 || new RequestAbortedError());
+          if (method === "CONNECT" && stream != null) {
+            util.destroy(stream, error2 || new RequestAbortedError());
           }
           return;
         }
         error2 = error2 || new RequestAbortedError();
         util.errorRequest(client, request, error2);
-        if (stream2 != null) {
-          util.destroy(stream2, error2);
+        if (stream != null) {
+          util.destroy(stream, error2);
         }
         util.destroy(body2, error2);
         client[kQueue][client[kRunningIdx]++] = null;
@@ -7133,49 +7133,49 @@ var require_client_h2 = __commonJS({
       }
       if (method === "CONNECT") {
         session.ref();
-        stream2 = session.request(headers, { endStream: false, signal });
+        stream = session.request(headers, { endStream: false, signal });
         let upgradeResponseFinished = false;
         const onResponse = (headers2) => {
           upgradeResponseFinished = true;
-          stream2.off(errorMonitor, onUpgradeError);
+          stream.off(errorMonitor, onUpgradeError);
           request.onUpgradeResponse(Number(headers2[HTTP2_HEADER_STATUS]), headers2, parseH2ResponseHeaders);
         };
         const onUpgradeError = (error2) => {
           upgradeResponseFinished = true;
-          stream2.off("response", onResponse);
+          stream.off("response", onResponse);
           request.onUpgradeError(error2);
         };
         const onReady = () => {
           try {
-            request.onUpgrade(null, null, stream2);
+            request.onUpgrade(null, null, stream);
           } catch (error2) {
-            stream2.off("response", onResponse);
+            stream.off("response", onResponse);
             abort(error2);
             return;
           }
           if (request.aborted) {
             return;
           }
-          stream2.off("error", abort);
-          stream2.once(errorMonitor, onUpgradeError);
+          stream.off("error", abort);
+          stream.once(errorMonitor, onUpgradeError);
           client[kQueue][client[kRunningIdx]++] = null;
         };
-        stream2.once("response", onResponse);
-        stream2.once("error", abort);
+        stream.once("response", onResponse);
+        stream.once("error", abort);
         ++session[kOpenStreams];
         onReady();
-        stream2.once("close", () => {
+        stream.once("close", () => {
           if (!upgradeResponseFinished && request.completed) {
-            stream2.off("response", onResponse);
-            stream2.off(errorMonitor, onUpgradeError);
-            request.onUpgradeError(new InformationalError(`HTTP/2: "stream error" received - code ${stream2.rstCode}`));
+            stream.off("response", onResponse);
+            stream.off(errorMonitor, onUpgradeError);
+            request.onUpgradeError(new InformationalError(`HTTP/2: "stream error" received - code ${stream.rstCode}`));
           }
           session[kOpenStreams] -= 1;
           if (session[kOpenStreams] === 0) session.unref();
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path10;
+      headers[HTTP2_HEADER_PATH] = path12;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7210,36 +7210,36 @@ var require_client_h2 = __commonJS({
       const shouldEndStream = method === "GET" || method === "HEAD" || body2 === null;
       if (expectContinue) {
         headers[HTTP2_HEADER_EXPECT] = "100-continue";
-        stream2 = session.request(headers, { endStream: shouldEndStream, signal });
-        stream2.once("continue", writeBodyH2);
+        stream = session.request(headers, { endStream: shouldEndStream, signal });
+        stream.once("continue", writeBodyH2);
       } else {
-        stream2 = session.request(headers, {
+        stream = session.request(headers, {
           endStream: shouldEndStream,
           signal
         });
         writeBodyH2();
       }
       ++session[kOpenStreams];
-      stream2.once("response", (headers2) => {
+      stream.once("response", (headers2) => {
         const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
         request.onResponseStarted();
         if (request.aborted) {
           const err = new RequestAbortedError();
           util.errorRequest(client, request, err);
-          util.destroy(stream2, err);
+          util.destroy(stream, err);
           return;
         }
-        if (request.onHeaders(Number(statusCode), parseH2Headers(realHeaders), stream2.resume.bind(stream2), "") === false) {
-          stream2.pause();
+        if (request.onHeaders(Number(statusCode), parseH2Headers(realHeaders), stream.resume.bind(stream), "") === false) {
+          stream.pause();
         }
-        stream2.on("data", (chunk) => {
+        stream.on("data", (chunk) => {
           if (request.onData(chunk) === false) {
-            stream2.pause();
+            stream.pause();
           }
         });
       });
-      stream2.once("end", () => {
-        if (stream2.state?.state == null || stream2.state.state < 6) {
+      stream.once("end", () => {
+        if (stream.state?.state == null || stream.state.state < 6) {
           request.onComplete([]);
         }
         if (session[kOpenStreams] === 0) {
@@ -7250,16 +7250,16 @@ var require_client_h2 = __commonJS({
         client[kPendingIdx] = client[kRunningIdx];
         client[kResume]();
       });
-      stream2.once("close", () => {
+      stream.once("close", () => {
         session[kOpenStreams] -= 1;
         if (session[kOpenStreams] === 0) {
           session.unref();
         }
       });
-      stream2.once("error", function(err) {
+      stream.once("error", function(err) {
         abort(err);
       });
-      stream2.once("frameError", (type, code) => {
+      stream.once("frameError", (type, code) => {
         abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`));
       });
       return true;
@@ -7267,7 +7267,7 @@ var require_client_h2 = __commonJS({
         if (!body2 || contentLength === 0) {
           writeBuffer(
             abort,
-            stream2,
+            stream,
             null,
             client,
             request,
@@ -7278,7 +7278,7 @@ var require_client_h2 = __commonJS({
         } else if (util.isBuffer(body2)) {
           writeBuffer(
             abort,
-            stream2,
+            stream,
             body2,
             client,
             request,
@@ -7290,7 +7290,7 @@ var require_client_h2 = __commonJS({
           if (typeof body2.stream === "function") {
             writeIterable(
               abort,
-              stream2,
+              stream,
               body2.stream(),
               client,
               request,
@@ -7301,7 +7301,7 @@ var require_client_h2 = __commonJS({
           } else {
             writeBlob(
               abort,
-              stream2,
+              stream,
               body2,
               client,
               request,
@@ -7315,7 +7315,7 @@ var require_client_h2 = __commonJS({
             abort,
             client[kSocket],
             expectsPayload,
-            stream2,
+            stream,
             body2,
             client,
             request,
@@ -7324,7 +7324,7 @@ var require_client_h2 = __commonJS({
         } else if (util.isIterable(body2)) {
           writeIterable(
             abort,
-            stream2,
+            stream,
             body2,
             client,
             request,
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path10 = search ? `${pathname}${search}` : pathname;
+        const path12 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path10;
+        this.opts.path = path12;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path10 = "/",
+          path: path12 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path10;
+        opts.path = origin + path12;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -9614,13 +9614,13 @@ var require_readable = __commonJS({
     function isUnusable(self2) {
       return util.isDisturbed(self2) || isLocked(self2);
     }
-    async function consume(stream2, type) {
-      assert2(!stream2[kConsume]);
+    async function consume(stream, type) {
+      assert2(!stream[kConsume]);
       return new Promise((resolve4, reject) => {
-        if (isUnusable(stream2)) {
-          const rState = stream2._readableState;
+        if (isUnusable(stream)) {
+          const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
-            stream2.on("error", (err) => {
+            stream.on("error", (err) => {
               reject(err);
             }).on("close", () => {
               reject(new TypeError("unusable"));
@@ -9630,22 +9630,22 @@ var require_readable = __commonJS({
           }
         } else {
           queueMicrotask(() => {
-            stream2[kConsume] = {
+            stream[kConsume] = {
               type,
-              stream: stream2,
+              stream,
               resolve: resolve4,
               reject,
               length: 0,
               body: []
             };
-            stream2.on("error", function(err) {
+            stream.on("error", function(err) {
               consumeFinish(this[kConsume], err);
             }).on("close", function() {
               if (this[kConsume].body !== null) {
                 consumeFinish(this[kConsume], new RequestAbortedError());
               }
             });
-            consumeStart(stream2[kConsume]);
+            consumeStart(stream[kConsume]);
           });
         }
       });
@@ -9703,7 +9703,7 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body: body2, resolve: resolve4, stream: stream2, length } = consume2;
+      const { type, body: body2, resolve: resolve4, stream, length } = consume2;
       try {
         if (type === "text") {
           resolve4(chunksDecode(body2, length));
@@ -9712,13 +9712,13 @@ var require_readable = __commonJS({
         } else if (type === "arrayBuffer") {
           resolve4(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve4(new Blob(body2, { type: stream2[kContentType] }));
+          resolve4(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
           resolve4(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err) {
-        stream2.destroy(err);
+        stream.destroy(err);
       }
     }
     function consumePush(consume2, chunk) {
@@ -10194,10 +10194,10 @@ var require_api_stream = __commonJS({
         }
       }
     };
-    function stream2(opts, factory, callback2) {
+    function stream(opts, factory, callback2) {
       if (callback2 === void 0) {
         return new Promise((resolve4, reject) => {
-          stream2.call(this, opts, factory, (err, data) => {
+          stream.call(this, opts, factory, (err, data) => {
             return err ? reject(err) : resolve4(data);
           });
         });
@@ -10212,7 +10212,7 @@ var require_api_stream = __commonJS({
         queueMicrotask(() => callback2(err, { opaque }));
       }
     }
-    module.exports = stream2;
+    module.exports = stream;
   }
 });
 
@@ -10676,7 +10676,7 @@ var require_mock_utils = __commonJS({
       kGetNetConnect
     } = require_mock_symbols();
     var { buildURL } = require_util();
-    var { STATUS_CODES: STATUS_CODES3 } = __require("node:http");
+    var { STATUS_CODES } = __require("node:http");
     var {
       types: {
         isPromise
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path10) {
-      if (typeof path10 !== "string") {
-        return path10;
+    function safeUrl(path12) {
+      if (typeof path12 !== "string") {
+        return path12;
       }
-      const pathSegments = path10.split("?");
+      const pathSegments = path12.split("?");
       if (pathSegments.length !== 2) {
-        return path10;
+        return path12;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path10, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path10);
+    function matchKey(mockDispatch2, { path: path12, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path12);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path10 }) => matchValue(safeUrl(path10), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path10, method, body: body2, headers, query } = opts;
+      const { path: path12, method, body: body2, headers, query } = opts;
       return {
-        path: path10,
+        path: path12,
         method,
         body: body2,
         headers,
@@ -10844,7 +10844,7 @@ var require_mock_utils = __commonJS({
       return result2;
     }
     function getStatusText(statusCode) {
-      return STATUS_CODES3[statusCode] || "unknown";
+      return STATUS_CODES[statusCode] || "unknown";
     }
     async function getResponse(body2) {
       const buffers = [];
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path10, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path10,
+            Path: path12,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -13582,7 +13582,7 @@ var require_fetch = __commonJS({
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
     var { webidl } = require_webidl();
-    var { STATUS_CODES: STATUS_CODES3 } = __require("node:http");
+    var { STATUS_CODES } = __require("node:http");
     var GET_OR_HEAD = ["GET", "HEAD"];
     var defaultUserAgent = typeof __UNDICI_IS_NODE__ !== "undefined" || typeof esbuildDetection !== "undefined" ? "node" : "undici";
     var resolveObjectURL;
@@ -14362,7 +14362,7 @@ var require_fetch = __commonJS({
           fetchParams.controller.abort(reason);
         }
       };
-      const stream2 = new ReadableStream(
+      const stream = new ReadableStream(
         {
           async start(controller) {
             fetchParams.controller.controller = controller;
@@ -14376,7 +14376,7 @@ var require_fetch = __commonJS({
           type: "bytes"
         }
       );
-      response.body = { stream: stream2, source: null, length: null };
+      response.body = { stream, source: null, length: null };
       if (!fetchParams.controller.resume) {
         fetchParams.controller.on("terminated", onAborted);
       }
@@ -14412,7 +14412,7 @@ var require_fetch = __commonJS({
           if (buffer.byteLength) {
             fetchParams.controller.controller.enqueue(buffer);
           }
-          if (isErrored(stream2)) {
+          if (isErrored(stream)) {
             fetchParams.controller.terminate();
             return;
           }
@@ -14424,13 +14424,13 @@ var require_fetch = __commonJS({
       function onAborted(reason) {
         if (isAborted(fetchParams)) {
           response.aborted = true;
-          if (isReadable(stream2)) {
+          if (isReadable(stream)) {
             fetchParams.controller.controller.error(
               fetchParams.controller.serializedAbortReason
             );
           }
         } else {
-          if (isReadable(stream2)) {
+          if (isReadable(stream)) {
             fetchParams.controller.controller.error(new TypeError("terminated", {
               cause: isErrorLike(reason) ? reason : void 0
             }));
@@ -14563,7 +14563,7 @@ var require_fetch = __commonJS({
               }
               resolve4({
                 status,
-                statusText: STATUS_CODES3[status],
+                statusText: STATUS_CODES[status],
                 headersList,
                 socket
               });
@@ -14980,8 +14980,8 @@ var require_util4 = __commonJS({
       fr[kState] = "loading";
       fr[kResult] = null;
       fr[kError] = null;
-      const stream2 = blob.stream();
-      const reader = stream2.getReader();
+      const stream = blob.stream();
+      const reader = stream.getReader();
       const bytes3 = [];
       let chunkPromise = reader.read();
       let isFirstChunk = true;
@@ -15640,8 +15640,8 @@ var require_cache = __commonJS({
         const clonedResponse = cloneResponse(innerResponse);
         const bodyReadPromise = createDeferredPromise();
         if (innerResponse.body != null) {
-          const stream2 = innerResponse.body.stream;
-          const reader = stream2.getReader();
+          const stream = innerResponse.body.stream;
+          const reader = stream.getReader();
           readAllBytes(reader).then(bodyReadPromise.resolve, bodyReadPromise.reject);
         } else {
           bodyReadPromise.resolve(void 0);
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path10) {
-      for (let i = 0; i < path10.length; ++i) {
-        const code = path10.charCodeAt(i);
+    function validateCookiePath(path12) {
+      for (let i = 0; i < path12.length; ++i) {
+        const code = path12.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path10 = opts.path;
+          let path12 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path10 = `/${path10}`;
+            path12 = `/${path12}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path10);
+          url2 = new URL(util.parseOrigin(url2).origin + path12);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -24895,8 +24895,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate2);
+      const validate3 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate3);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -25969,28 +25969,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate2 = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate2 });
-        validate2.errors = null;
-        validate2.schema = sch.schema;
-        validate2.schemaEnv = sch;
+        const validate3 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate3 });
+        validate3.errors = null;
+        validate3.schema = sch.schema;
+        validate3.schemaEnv = sch;
         if (sch.$async)
-          validate2.$async = true;
+          validate3.$async = true;
         if (this.opts.code.source === true) {
-          validate2.source = { validateName, validateCode, scopeValues: gen._values };
+          validate3.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate2.evaluated = {
+          validate3.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate2.source)
-            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
+          if (validate3.source)
+            validate3.source.evaluated = (0, codegen_1.stringify)(validate3.evaluated);
         }
-        sch.validate = validate2;
+        sch.validate = validate3;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -26287,8 +26287,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path10) {
-      let input = path10;
+    function removeDotSegments(path12) {
+      let input = path12;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -26362,11 +26362,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path10) {
-      if (path10 === "" || path10[0] === "/") {
-        return removeDotSegments(path10);
+    function removeDotSegmentsRelative(path12) {
+      if (path12 === "" || path12[0] === "/") {
+        return removeDotSegments(path12);
       }
-      const segments = path10.split("/");
+      const segments = path12.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -26729,8 +26729,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
+        const path12 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path12 && path12 !== "/" ? path12 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -29963,1782 +29963,6 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/constants.js
-var require_constants6 = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports, module) {
-    "use strict";
-    var WIN_SLASH = "\\\\/";
-    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
-    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
-    var DOT_LITERAL = "\\.";
-    var PLUS_LITERAL = "\\+";
-    var QMARK_LITERAL = "\\?";
-    var SLASH_LITERAL = "\\/";
-    var ONE_CHAR = "(?=.)";
-    var QMARK = "[^/]";
-    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
-    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
-    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
-    var NO_DOT = `(?!${DOT_LITERAL})`;
-    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
-    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
-    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
-    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
-    var STAR = `${QMARK}*?`;
-    var SEP = "/";
-    var POSIX_CHARS = {
-      DOT_LITERAL,
-      PLUS_LITERAL,
-      QMARK_LITERAL,
-      SLASH_LITERAL,
-      ONE_CHAR,
-      QMARK,
-      END_ANCHOR,
-      DOTS_SLASH,
-      NO_DOT,
-      NO_DOTS,
-      NO_DOT_SLASH,
-      NO_DOTS_SLASH,
-      QMARK_NO_DOT,
-      STAR,
-      START_ANCHOR,
-      SEP
-    };
-    var WINDOWS_CHARS = {
-      ...POSIX_CHARS,
-      SLASH_LITERAL: `[${WIN_SLASH}]`,
-      QMARK: WIN_NO_SLASH,
-      STAR: `${WIN_NO_SLASH}*?`,
-      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
-      NO_DOT: `(?!${DOT_LITERAL})`,
-      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
-      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
-      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
-      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
-      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
-      SEP: "\\"
-    };
-    var POSIX_REGEX_SOURCE = {
-      __proto__: null,
-      alnum: "a-zA-Z0-9",
-      alpha: "a-zA-Z",
-      ascii: "\\x00-\\x7F",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1F\\x7F",
-      digit: "0-9",
-      graph: "\\x21-\\x7E",
-      lower: "a-z",
-      print: "\\x20-\\x7E ",
-      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
-      space: " \\t\\r\\n\\v\\f",
-      upper: "A-Z",
-      word: "A-Za-z0-9_",
-      xdigit: "A-Fa-f0-9"
-    };
-    module.exports = {
-      DEFAULT_MAX_EXTGLOB_RECURSION,
-      MAX_LENGTH: 1024 * 64,
-      POSIX_REGEX_SOURCE,
-      // regular expressions
-      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
-      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
-      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
-      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
-      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
-      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
-      // Replace globs with equivalent patterns to reduce parsing time.
-      REPLACEMENTS: {
-        __proto__: null,
-        "***": "*",
-        "**/**": "**",
-        "**/**/**": "**"
-      },
-      // Digits
-      CHAR_0: 48,
-      /* 0 */
-      CHAR_9: 57,
-      /* 9 */
-      // Alphabet chars.
-      CHAR_UPPERCASE_A: 65,
-      /* A */
-      CHAR_LOWERCASE_A: 97,
-      /* a */
-      CHAR_UPPERCASE_Z: 90,
-      /* Z */
-      CHAR_LOWERCASE_Z: 122,
-      /* z */
-      CHAR_LEFT_PARENTHESES: 40,
-      /* ( */
-      CHAR_RIGHT_PARENTHESES: 41,
-      /* ) */
-      CHAR_ASTERISK: 42,
-      /* * */
-      // Non-alphabetic chars.
-      CHAR_AMPERSAND: 38,
-      /* & */
-      CHAR_AT: 64,
-      /* @ */
-      CHAR_BACKWARD_SLASH: 92,
-      /* \ */
-      CHAR_CARRIAGE_RETURN: 13,
-      /* \r */
-      CHAR_CIRCUMFLEX_ACCENT: 94,
-      /* ^ */
-      CHAR_COLON: 58,
-      /* : */
-      CHAR_COMMA: 44,
-      /* , */
-      CHAR_DOT: 46,
-      /* . */
-      CHAR_DOUBLE_QUOTE: 34,
-      /* " */
-      CHAR_EQUAL: 61,
-      /* = */
-      CHAR_EXCLAMATION_MARK: 33,
-      /* ! */
-      CHAR_FORM_FEED: 12,
-      /* \f */
-      CHAR_FORWARD_SLASH: 47,
-      /* / */
-      CHAR_GRAVE_ACCENT: 96,
-      /* ` */
-      CHAR_HASH: 35,
-      /* # */
-      CHAR_HYPHEN_MINUS: 45,
-      /* - */
-      CHAR_LEFT_ANGLE_BRACKET: 60,
-      /* < */
-      CHAR_LEFT_CURLY_BRACE: 123,
-      /* { */
-      CHAR_LEFT_SQUARE_BRACKET: 91,
-      /* [ */
-      CHAR_LINE_FEED: 10,
-      /* \n */
-      CHAR_NO_BREAK_SPACE: 160,
-      /* \u00A0 */
-      CHAR_PERCENT: 37,
-      /* % */
-      CHAR_PLUS: 43,
-      /* + */
-      CHAR_QUESTION_MARK: 63,
-      /* ? */
-      CHAR_RIGHT_ANGLE_BRACKET: 62,
-      /* > */
-      CHAR_RIGHT_CURLY_BRACE: 125,
-      /* } */
-      CHAR_RIGHT_SQUARE_BRACKET: 93,
-      /* ] */
-      CHAR_SEMICOLON: 59,
-      /* ; */
-      CHAR_SINGLE_QUOTE: 39,
-      /* ' */
-      CHAR_SPACE: 32,
-      /*   */
-      CHAR_TAB: 9,
-      /* \t */
-      CHAR_UNDERSCORE: 95,
-      /* _ */
-      CHAR_VERTICAL_LINE: 124,
-      /* | */
-      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
-      /* \uFEFF */
-      /**
-       * Create EXTGLOB_CHARS
-       */
-      extglobChars(chars) {
-        return {
-          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
-          "?": { type: "qmark", open: "(?:", close: ")?" },
-          "+": { type: "plus", open: "(?:", close: ")+" },
-          "*": { type: "star", open: "(?:", close: ")*" },
-          "@": { type: "at", open: "(?:", close: ")" }
-        };
-      },
-      /**
-       * Create GLOB_CHARS
-       */
-      globChars(win32) {
-        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
-      }
-    };
-  }
-});
-
-// node_modules/picomatch/lib/utils.js
-var require_utils3 = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports) {
-    "use strict";
-    var {
-      REGEX_BACKSLASH,
-      REGEX_REMOVE_BACKSLASH,
-      REGEX_SPECIAL_CHARS,
-      REGEX_SPECIAL_CHARS_GLOBAL
-    } = require_constants6();
-    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
-    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
-    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
-    exports.isWindows = () => {
-      if (typeof navigator !== "undefined" && navigator.platform) {
-        const platform2 = navigator.platform.toLowerCase();
-        return platform2 === "win32" || platform2 === "windows";
-      }
-      if (typeof process !== "undefined" && process.platform) {
-        return process.platform === "win32";
-      }
-      return false;
-    };
-    exports.removeBackslashes = (str2) => {
-      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
-        return match === "\\" ? "" : match;
-      });
-    };
-    exports.escapeLast = (input, char, lastIdx) => {
-      const idx = input.lastIndexOf(char, lastIdx);
-      if (idx === -1) return input;
-      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
-      return `${input.slice(0, idx)}\\${input.slice(idx)}`;
-    };
-    exports.removePrefix = (input, state = {}) => {
-      let output = input;
-      if (output.startsWith("./")) {
-        output = output.slice(2);
-        state.prefix = "./";
-      }
-      return output;
-    };
-    exports.wrapOutput = (input, state = {}, options = {}) => {
-      const prepend = options.contains ? "" : "^";
-      const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input})${append}`;
-      if (state.negated === true) {
-        output = `(?:^(?!${output}).*$)`;
-      }
-      return output;
-    };
-    exports.basename = (path10, { windows } = {}) => {
-      const segs = path10.split(windows ? /[\\/]/ : "/");
-      const last = segs[segs.length - 1];
-      if (last === "") {
-        return segs[segs.length - 2];
-      }
-      return last;
-    };
-  }
-});
-
-// node_modules/picomatch/lib/scan.js
-var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports, module) {
-    "use strict";
-    var utils = require_utils3();
-    var {
-      CHAR_ASTERISK,
-      /* * */
-      CHAR_AT,
-      /* @ */
-      CHAR_BACKWARD_SLASH,
-      /* \ */
-      CHAR_COMMA,
-      /* , */
-      CHAR_DOT,
-      /* . */
-      CHAR_EXCLAMATION_MARK,
-      /* ! */
-      CHAR_FORWARD_SLASH,
-      /* / */
-      CHAR_LEFT_CURLY_BRACE,
-      /* { */
-      CHAR_LEFT_PARENTHESES,
-      /* ( */
-      CHAR_LEFT_SQUARE_BRACKET,
-      /* [ */
-      CHAR_PLUS,
-      /* + */
-      CHAR_QUESTION_MARK,
-      /* ? */
-      CHAR_RIGHT_CURLY_BRACE,
-      /* } */
-      CHAR_RIGHT_PARENTHESES,
-      /* ) */
-      CHAR_RIGHT_SQUARE_BRACKET
-      /* ] */
-    } = require_constants6();
-    var isPathSeparator = (code) => {
-      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
-    };
-    var depth = (token) => {
-      if (token.isPrefix !== true) {
-        token.depth = token.isGlobstar ? Infinity : 1;
-      }
-    };
-    var scan = (input, options) => {
-      const opts = options || {};
-      const length = input.length - 1;
-      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
-      const slashes = [];
-      const tokens = [];
-      const parts = [];
-      let str2 = input;
-      let index2 = -1;
-      let start = 0;
-      let lastIndex = 0;
-      let isBrace = false;
-      let isBracket = false;
-      let isGlob = false;
-      let isExtglob = false;
-      let isGlobstar = false;
-      let braceEscaped = false;
-      let backslashes = false;
-      let negated = false;
-      let negatedExtglob = false;
-      let finished = false;
-      let braces = 0;
-      let prev;
-      let code;
-      let token = { value: "", depth: 0, isGlob: false };
-      const eos = () => index2 >= length;
-      const peek = () => str2.charCodeAt(index2 + 1);
-      const advance = () => {
-        prev = code;
-        return str2.charCodeAt(++index2);
-      };
-      while (index2 < length) {
-        code = advance();
-        let next;
-        if (code === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
-          code = advance();
-          if (code === CHAR_LEFT_CURLY_BRACE) {
-            braceEscaped = true;
-          }
-          continue;
-        }
-        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
-          braces++;
-          while (eos() !== true && (code = advance())) {
-            if (code === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-            if (code === CHAR_LEFT_CURLY_BRACE) {
-              braces++;
-              continue;
-            }
-            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-              isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              if (scanToEnd === true) {
-                continue;
-              }
-              break;
-            }
-            if (braceEscaped !== true && code === CHAR_COMMA) {
-              isBrace = token.isBrace = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              if (scanToEnd === true) {
-                continue;
-              }
-              break;
-            }
-            if (code === CHAR_RIGHT_CURLY_BRACE) {
-              braces--;
-              if (braces === 0) {
-                braceEscaped = false;
-                isBrace = token.isBrace = true;
-                finished = true;
-                break;
-              }
-            }
-          }
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code === CHAR_FORWARD_SLASH) {
-          slashes.push(index2);
-          tokens.push(token);
-          token = { value: "", depth: 0, isGlob: false };
-          if (finished === true) continue;
-          if (prev === CHAR_DOT && index2 === start + 1) {
-            start += 2;
-            continue;
-          }
-          lastIndex = index2 + 1;
-          continue;
-        }
-        if (opts.noext !== true) {
-          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
-          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-            isGlob = token.isGlob = true;
-            isExtglob = token.isExtglob = true;
-            finished = true;
-            if (code === CHAR_EXCLAMATION_MARK && index2 === start) {
-              negatedExtglob = true;
-            }
-            if (scanToEnd === true) {
-              let parens = 0;
-              while (eos() !== true && (code = advance())) {
-                if (code === CHAR_BACKWARD_SLASH) {
-                  backslashes = token.backslashes = true;
-                  advance();
-                  continue;
-                }
-                if (code === CHAR_LEFT_PARENTHESES) {
-                  parens++;
-                  continue;
-                }
-                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-                  finished = true;
-                  break;
-                }
-              }
-              continue;
-            }
-            break;
-          }
-        }
-        if (code === CHAR_ASTERISK) {
-          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-          isGlob = token.isGlob = true;
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code === CHAR_QUESTION_MARK) {
-          isGlob = token.isGlob = true;
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (code === CHAR_LEFT_SQUARE_BRACKET) {
-          while (eos() !== true && (next = advance())) {
-            if (next === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
-              advance();
-              continue;
-            }
-            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
-              isBracket = token.isBracket = true;
-              isGlob = token.isGlob = true;
-              finished = true;
-              break;
-            }
-          }
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index2 === start) {
-          negated = token.negated = true;
-          start++;
-          continue;
-        }
-        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-          isGlob = token.isGlob = true;
-          if (scanToEnd === true) {
-            let parens = 1;
-            while (eos() !== true && (code = advance())) {
-              if (code === CHAR_BACKWARD_SLASH) {
-                backslashes = token.backslashes = true;
-                advance();
-                continue;
-              }
-              if (code === CHAR_LEFT_PARENTHESES) {
-                parens++;
-                continue;
-              }
-              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
-                finished = true;
-                break;
-              }
-            }
-            continue;
-          }
-          break;
-        }
-        if (isGlob === true) {
-          finished = true;
-          if (scanToEnd === true) {
-            continue;
-          }
-          break;
-        }
-      }
-      if (opts.noext === true) {
-        isExtglob = false;
-        isGlob = false;
-      }
-      let base = str2;
-      let prefix = "";
-      let glob = "";
-      if (start > 0) {
-        prefix = str2.slice(0, start);
-        str2 = str2.slice(start);
-        lastIndex -= start;
-      }
-      if (base && isGlob === true && lastIndex > 0) {
-        base = str2.slice(0, lastIndex);
-        glob = str2.slice(lastIndex);
-      } else if (isGlob === true) {
-        base = "";
-        glob = str2;
-      } else {
-        base = str2;
-      }
-      if (base && base !== "" && base !== "/" && base !== str2) {
-        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
-          base = base.slice(0, -1);
-        }
-      }
-      if (opts.unescape === true) {
-        if (glob) glob = utils.removeBackslashes(glob);
-        if (base && backslashes === true) {
-          base = utils.removeBackslashes(base);
-        }
-      }
-      const state = {
-        prefix,
-        input,
-        start,
-        base,
-        glob,
-        isBrace,
-        isBracket,
-        isGlob,
-        isExtglob,
-        isGlobstar,
-        negated,
-        negatedExtglob
-      };
-      if (opts.tokens === true) {
-        state.maxDepth = 0;
-        if (!isPathSeparator(code)) {
-          tokens.push(token);
-        }
-        state.tokens = tokens;
-      }
-      if (opts.parts === true || opts.tokens === true) {
-        let prevIndex;
-        for (let idx = 0; idx < slashes.length; idx++) {
-          const n5 = prevIndex !== void 0 ? prevIndex + 1 : start;
-          const i = slashes[idx];
-          const value2 = input.slice(n5, i);
-          if (opts.tokens) {
-            if (idx === 0 && start !== 0) {
-              tokens[idx].isPrefix = true;
-              tokens[idx].value = prefix;
-            } else {
-              tokens[idx].value = value2;
-            }
-            depth(tokens[idx]);
-            state.maxDepth += tokens[idx].depth;
-          }
-          if (i >= start) {
-            parts.push(value2);
-            prevIndex = i;
-          }
-        }
-        const n4 = prevIndex !== void 0 ? prevIndex + 1 : start;
-        const value = input.slice(n4);
-        parts.push(value);
-        if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-          tokens[tokens.length - 1].value = value;
-          depth(tokens[tokens.length - 1]);
-          state.maxDepth += tokens[tokens.length - 1].depth;
-        }
-        state.slashes = slashes;
-        state.parts = parts;
-      }
-      return state;
-    };
-    module.exports = scan;
-  }
-});
-
-// node_modules/picomatch/lib/parse.js
-var require_parse2 = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports, module) {
-    "use strict";
-    var constants3 = require_constants6();
-    var utils = require_utils3();
-    var {
-      MAX_LENGTH,
-      POSIX_REGEX_SOURCE,
-      REGEX_NON_SPECIAL_CHARS,
-      REGEX_SPECIAL_CHARS_BACKREF,
-      REPLACEMENTS
-    } = constants3;
-    var expandRange = (args, options) => {
-      if (typeof options.expandRange === "function") {
-        return options.expandRange(...args, options);
-      }
-      args.sort();
-      const value = `[${args.join("-")}]`;
-      try {
-        new RegExp(value);
-      } catch (ex) {
-        return args.map((v2) => utils.escapeRegex(v2)).join("..");
-      }
-      return value;
-    };
-    var syntaxError = (type, char) => {
-      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
-    };
-    var splitTopLevel = (input) => {
-      const parts = [];
-      let bracket = 0;
-      let paren = 0;
-      let quote = 0;
-      let value = "";
-      let escaped = false;
-      for (const ch of input) {
-        if (escaped === true) {
-          value += ch;
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          value += ch;
-          escaped = true;
-          continue;
-        }
-        if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
-          value += ch;
-          continue;
-        }
-        if (quote === 0) {
-          if (ch === "[") {
-            bracket++;
-          } else if (ch === "]" && bracket > 0) {
-            bracket--;
-          } else if (bracket === 0) {
-            if (ch === "(") {
-              paren++;
-            } else if (ch === ")" && paren > 0) {
-              paren--;
-            } else if (ch === "|" && paren === 0) {
-              parts.push(value);
-              value = "";
-              continue;
-            }
-          }
-        }
-        value += ch;
-      }
-      parts.push(value);
-      return parts;
-    };
-    var isPlainBranch = (branch) => {
-      let escaped = false;
-      for (const ch of branch) {
-        if (escaped === true) {
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          escaped = true;
-          continue;
-        }
-        if (/[?*+@!()[\]{}]/.test(ch)) {
-          return false;
-        }
-      }
-      return true;
-    };
-    var normalizeSimpleBranch = (branch) => {
-      let value = branch.trim();
-      let changed = true;
-      while (changed === true) {
-        changed = false;
-        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-          value = value.slice(2, -1);
-          changed = true;
-        }
-      }
-      if (!isPlainBranch(value)) {
-        return;
-      }
-      return value.replace(/\\(.)/g, "$1");
-    };
-    var hasRepeatedCharPrefixOverlap = (branches) => {
-      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
-      for (let i = 0; i < values.length; i++) {
-        for (let j = i + 1; j < values.length; j++) {
-          const a = values[i];
-          const b = values[j];
-          const char = a[0];
-          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
-            continue;
-          }
-          if (a === b || a.startsWith(b) || b.startsWith(a)) {
-            return true;
-          }
-        }
-      }
-      return false;
-    };
-    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
-      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
-        return;
-      }
-      let bracket = 0;
-      let paren = 0;
-      let quote = 0;
-      let escaped = false;
-      for (let i = 1; i < pattern.length; i++) {
-        const ch = pattern[i];
-        if (escaped === true) {
-          escaped = false;
-          continue;
-        }
-        if (ch === "\\") {
-          escaped = true;
-          continue;
-        }
-        if (ch === '"') {
-          quote = quote === 1 ? 0 : 1;
-          continue;
-        }
-        if (quote === 1) {
-          continue;
-        }
-        if (ch === "[") {
-          bracket++;
-          continue;
-        }
-        if (ch === "]" && bracket > 0) {
-          bracket--;
-          continue;
-        }
-        if (bracket > 0) {
-          continue;
-        }
-        if (ch === "(") {
-          paren++;
-          continue;
-        }
-        if (ch === ")") {
-          paren--;
-          if (paren === 0) {
-            if (requireEnd === true && i !== pattern.length - 1) {
-              return;
-            }
-            return {
-              type: pattern[0],
-              body: pattern.slice(2, i),
-              end: i
-            };
-          }
-        }
-      }
-    };
-    var buildCharClassStar = (chars) => {
-      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
-      return `${source}*`;
-    };
-    var getStarExtglobSequenceChars = (pattern) => {
-      let index2 = 0;
-      const chars = [];
-      while (index2 < pattern.length) {
-        const match = parseRepeatedExtglob(pattern.slice(index2), false);
-        if (!match || match.type !== "*") {
-          return;
-        }
-        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
-        if (branches.length !== 1) {
-          return;
-        }
-        const branch = normalizeSimpleBranch(branches[0]);
-        if (!branch || branch.length !== 1) {
-          return;
-        }
-        chars.push(branch);
-        index2 += match.end + 1;
-      }
-      if (chars.length < 1) {
-        return;
-      }
-      return chars;
-    };
-    var repeatedExtglobRecursion = (pattern) => {
-      let depth = 0;
-      let value = pattern.trim();
-      let match = parseRepeatedExtglob(value);
-      while (match) {
-        depth++;
-        value = match.body.trim();
-        match = parseRepeatedExtglob(value);
-      }
-      return depth;
-    };
-    var analyzeRepeatedExtglob = (body2, options) => {
-      if (options.maxExtglobRecursion === false) {
-        return { risky: false };
-      }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
-      const branches = splitTopLevel(body2).map((branch) => branch.trim());
-      if (branches.length > 1) {
-        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
-          return { risky: true };
-        }
-      }
-      const safeChars = [];
-      let sawStarSequence = false;
-      let combinable = true;
-      for (const branch of branches) {
-        const chars = getStarExtglobSequenceChars(branch);
-        if (chars) {
-          sawStarSequence = true;
-          safeChars.push(...chars);
-          continue;
-        }
-        const literal = normalizeSimpleBranch(branch);
-        if (literal && literal.length === 1) {
-          safeChars.push(literal);
-          continue;
-        }
-        combinable = false;
-        if (repeatedExtglobRecursion(branch) > max) {
-          return { risky: true };
-        }
-      }
-      if (sawStarSequence) {
-        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
-      }
-      return { risky: false };
-    };
-    var parse3 = (input, options) => {
-      if (typeof input !== "string") {
-        throw new TypeError("Expected a string");
-      }
-      input = REPLACEMENTS[input] || input;
-      const opts = { ...options };
-      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      let len2 = input.length;
-      if (len2 > max) {
-        throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
-      }
-      const bos = { type: "bos", value: "", output: opts.prepend || "" };
-      const tokens = [bos];
-      const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants3.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
-      const {
-        DOT_LITERAL,
-        PLUS_LITERAL,
-        SLASH_LITERAL,
-        ONE_CHAR,
-        DOTS_SLASH,
-        NO_DOT,
-        NO_DOT_SLASH,
-        NO_DOTS_SLASH,
-        QMARK,
-        QMARK_NO_DOT,
-        STAR,
-        START_ANCHOR
-      } = PLATFORM_CHARS;
-      const globstar = (opts2) => {
-        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-      };
-      const nodot = opts.dot ? "" : NO_DOT;
-      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
-      let star = opts.bash === true ? globstar(opts) : STAR;
-      if (opts.capture) {
-        star = `(${star})`;
-      }
-      if (typeof opts.noext === "boolean") {
-        opts.noextglob = opts.noext;
-      }
-      const state = {
-        input,
-        index: -1,
-        start: 0,
-        dot: opts.dot === true,
-        consumed: "",
-        output: "",
-        prefix: "",
-        backtrack: false,
-        negated: false,
-        brackets: 0,
-        braces: 0,
-        parens: 0,
-        quotes: 0,
-        globstar: false,
-        tokens
-      };
-      input = utils.removePrefix(input, state);
-      len2 = input.length;
-      const extglobs = [];
-      const braces = [];
-      const stack = [];
-      let prev = bos;
-      let value;
-      const eos = () => state.index === len2 - 1;
-      const peek = state.peek = (n4 = 1) => input[state.index + n4];
-      const advance = state.advance = () => input[++state.index] || "";
-      const remaining = () => input.slice(state.index + 1);
-      const consume = (value2 = "", num = 0) => {
-        state.consumed += value2;
-        state.index += num;
-      };
-      const append = (token) => {
-        state.output += token.output != null ? token.output : token.value;
-        consume(token.value);
-      };
-      const negate2 = () => {
-        let count = 1;
-        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
-          advance();
-          state.start++;
-          count++;
-        }
-        if (count % 2 === 0) {
-          return false;
-        }
-        state.negated = true;
-        state.start++;
-        return true;
-      };
-      const increment = (type) => {
-        state[type]++;
-        stack.push(type);
-      };
-      const decrement = (type) => {
-        state[type]--;
-        stack.pop();
-      };
-      const push = (tok) => {
-        if (prev.type === "globstar") {
-          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
-          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
-          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
-            state.output = state.output.slice(0, -prev.output.length);
-            prev.type = "star";
-            prev.value = "*";
-            prev.output = star;
-            state.output += prev.output;
-          }
-        }
-        if (extglobs.length && tok.type !== "paren") {
-          extglobs[extglobs.length - 1].inner += tok.value;
-        }
-        if (tok.value || tok.output) append(tok);
-        if (prev && prev.type === "text" && tok.type === "text") {
-          prev.output = (prev.output || prev.value) + tok.value;
-          prev.value += tok.value;
-          return;
-        }
-        tok.prev = prev;
-        tokens.push(tok);
-        prev = tok;
-      };
-      const extglobOpen = (type, value2) => {
-        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
-        token.prev = prev;
-        token.parens = state.parens;
-        token.output = state.output;
-        token.startIndex = state.index;
-        token.tokensIndex = tokens.length;
-        const output = (opts.capture ? "(" : "") + token.open;
-        increment("parens");
-        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
-        push({ type: "paren", extglob: true, value: advance(), output });
-        extglobs.push(token);
-      };
-      const extglobClose = (token) => {
-        const literal = input.slice(token.startIndex, state.index + 1);
-        const body2 = input.slice(token.startIndex + 2, state.index);
-        const analysis = analyzeRepeatedExtglob(body2, opts);
-        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
-          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
-          open2.type = "text";
-          open2.value = literal;
-          open2.output = safeOutput || utils.escapeRegex(literal);
-          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-            tokens[i].value = "";
-            tokens[i].output = "";
-            delete tokens[i].suffix;
-          }
-          state.output = token.output + open2.output;
-          state.backtrack = true;
-          push({ type: "paren", extglob: true, value, output: "" });
-          decrement("parens");
-          return;
-        }
-        let output = token.close + (opts.capture ? ")" : "");
-        let rest;
-        if (token.type === "negate") {
-          let extglobStar = star;
-          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
-            extglobStar = globstar(opts);
-          }
-          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-            output = token.close = `)$))${extglobStar}`;
-          }
-          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse3(rest, { ...options, fastpaths: false }).output;
-            output = token.close = `)${expression})${extglobStar})`;
-          }
-          if (token.prev.type === "bos") {
-            state.negatedExtglob = true;
-          }
-        }
-        push({ type: "paren", extglob: true, value, output });
-        decrement("parens");
-      };
-      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
-        let backslashes = false;
-        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m2, esc, chars, first, rest, index2) => {
-          if (first === "\\") {
-            backslashes = true;
-            return m2;
-          }
-          if (first === "?") {
-            if (esc) {
-              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
-            }
-            if (index2 === 0) {
-              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
-            }
-            return QMARK.repeat(chars.length);
-          }
-          if (first === ".") {
-            return DOT_LITERAL.repeat(chars.length);
-          }
-          if (first === "*") {
-            if (esc) {
-              return esc + first + (rest ? star : "");
-            }
-            return star;
-          }
-          return esc ? m2 : `\\${m2}`;
-        });
-        if (backslashes === true) {
-          if (opts.unescape === true) {
-            output = output.replace(/\\/g, "");
-          } else {
-            output = output.replace(/\\+/g, (m2) => {
-              return m2.length % 2 === 0 ? "\\\\" : m2 ? "\\" : "";
-            });
-          }
-        }
-        if (output === input && opts.contains === true) {
-          state.output = input;
-          return state;
-        }
-        state.output = utils.wrapOutput(output, state, options);
-        return state;
-      }
-      while (!eos()) {
-        value = advance();
-        if (value === "\0") {
-          continue;
-        }
-        if (value === "\\") {
-          const next = peek();
-          if (next === "/" && opts.bash !== true) {
-            continue;
-          }
-          if (next === "." || next === ";") {
-            continue;
-          }
-          if (!next) {
-            value += "\\";
-            push({ type: "text", value });
-            continue;
-          }
-          const match = /^\\+/.exec(remaining());
-          let slashes = 0;
-          if (match && match[0].length > 2) {
-            slashes = match[0].length;
-            state.index += slashes;
-            if (slashes % 2 !== 0) {
-              value += "\\";
-            }
-          }
-          if (opts.unescape === true) {
-            value = advance();
-          } else {
-            value += advance();
-          }
-          if (state.brackets === 0) {
-            push({ type: "text", value });
-            continue;
-          }
-        }
-        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
-          if (opts.posix !== false && value === ":") {
-            const inner = prev.value.slice(1);
-            if (inner.includes("[")) {
-              prev.posix = true;
-              if (inner.includes(":")) {
-                const idx = prev.value.lastIndexOf("[");
-                const pre = prev.value.slice(0, idx);
-                const rest2 = prev.value.slice(idx + 2);
-                const posix2 = POSIX_REGEX_SOURCE[rest2];
-                if (posix2) {
-                  prev.value = pre + posix2;
-                  state.backtrack = true;
-                  advance();
-                  if (!bos.output && tokens.indexOf(prev) === 1) {
-                    bos.output = ONE_CHAR;
-                  }
-                  continue;
-                }
-              }
-            }
-          }
-          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
-            value = `\\${value}`;
-          }
-          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
-            value = `\\${value}`;
-          }
-          if (opts.posix === true && value === "!" && prev.value === "[") {
-            value = "^";
-          }
-          prev.value += value;
-          append({ value });
-          continue;
-        }
-        if (state.quotes === 1 && value !== '"') {
-          value = utils.escapeRegex(value);
-          prev.value += value;
-          append({ value });
-          continue;
-        }
-        if (value === '"') {
-          state.quotes = state.quotes === 1 ? 0 : 1;
-          if (opts.keepQuotes === true) {
-            push({ type: "text", value });
-          }
-          continue;
-        }
-        if (value === "(") {
-          increment("parens");
-          push({ type: "paren", value });
-          continue;
-        }
-        if (value === ")") {
-          if (state.parens === 0 && opts.strictBrackets === true) {
-            throw new SyntaxError(syntaxError("opening", "("));
-          }
-          const extglob = extglobs[extglobs.length - 1];
-          if (extglob && state.parens === extglob.parens + 1) {
-            extglobClose(extglobs.pop());
-            continue;
-          }
-          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
-          decrement("parens");
-          continue;
-        }
-        if (value === "[") {
-          if (opts.nobracket === true || !remaining().includes("]")) {
-            if (opts.nobracket !== true && opts.strictBrackets === true) {
-              throw new SyntaxError(syntaxError("closing", "]"));
-            }
-            value = `\\${value}`;
-          } else {
-            increment("brackets");
-          }
-          push({ type: "bracket", value });
-          continue;
-        }
-        if (value === "]") {
-          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
-            push({ type: "text", value, output: `\\${value}` });
-            continue;
-          }
-          if (state.brackets === 0) {
-            if (opts.strictBrackets === true) {
-              throw new SyntaxError(syntaxError("opening", "["));
-            }
-            push({ type: "text", value, output: `\\${value}` });
-            continue;
-          }
-          decrement("brackets");
-          const prevValue = prev.value.slice(1);
-          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
-            value = `/${value}`;
-          }
-          prev.value += value;
-          append({ value });
-          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
-            continue;
-          }
-          const escaped = utils.escapeRegex(prev.value);
-          state.output = state.output.slice(0, -prev.value.length);
-          if (opts.literalBrackets === true) {
-            state.output += escaped;
-            prev.value = escaped;
-            continue;
-          }
-          prev.value = `(${capture}${escaped}|${prev.value})`;
-          state.output += prev.value;
-          continue;
-        }
-        if (value === "{" && opts.nobrace !== true) {
-          increment("braces");
-          const open2 = {
-            type: "brace",
-            value,
-            output: "(",
-            outputIndex: state.output.length,
-            tokensIndex: state.tokens.length
-          };
-          braces.push(open2);
-          push(open2);
-          continue;
-        }
-        if (value === "}") {
-          const brace = braces[braces.length - 1];
-          if (opts.nobrace === true || !brace) {
-            push({ type: "text", value, output: value });
-            continue;
-          }
-          let output = ")";
-          if (brace.dots === true) {
-            const arr = tokens.slice();
-            const range = [];
-            for (let i = arr.length - 1; i >= 0; i--) {
-              tokens.pop();
-              if (arr[i].type === "brace") {
-                break;
-              }
-              if (arr[i].type !== "dots") {
-                range.unshift(arr[i].value);
-              }
-            }
-            output = expandRange(range, opts);
-            state.backtrack = true;
-          }
-          if (brace.comma !== true && brace.dots !== true) {
-            const out = state.output.slice(0, brace.outputIndex);
-            const toks = state.tokens.slice(brace.tokensIndex);
-            brace.value = brace.output = "\\{";
-            value = output = "\\}";
-            state.output = out;
-            for (const t3 of toks) {
-              state.output += t3.output || t3.value;
-            }
-          }
-          push({ type: "brace", value, output });
-          decrement("braces");
-          braces.pop();
-          continue;
-        }
-        if (value === "|") {
-          if (extglobs.length > 0) {
-            extglobs[extglobs.length - 1].conditions++;
-          }
-          push({ type: "text", value });
-          continue;
-        }
-        if (value === ",") {
-          let output = value;
-          const brace = braces[braces.length - 1];
-          if (brace && stack[stack.length - 1] === "braces") {
-            brace.comma = true;
-            output = "|";
-          }
-          push({ type: "comma", value, output });
-          continue;
-        }
-        if (value === "/") {
-          if (prev.type === "dot" && state.index === state.start + 1) {
-            state.start = state.index + 1;
-            state.consumed = "";
-            state.output = "";
-            tokens.pop();
-            prev = bos;
-            continue;
-          }
-          push({ type: "slash", value, output: SLASH_LITERAL });
-          continue;
-        }
-        if (value === ".") {
-          if (state.braces > 0 && prev.type === "dot") {
-            if (prev.value === ".") prev.output = DOT_LITERAL;
-            const brace = braces[braces.length - 1];
-            prev.type = "dots";
-            prev.output += value;
-            prev.value += value;
-            brace.dots = true;
-            continue;
-          }
-          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
-            push({ type: "text", value, output: DOT_LITERAL });
-            continue;
-          }
-          push({ type: "dot", value, output: DOT_LITERAL });
-          continue;
-        }
-        if (value === "?") {
-          const isGroup = prev && prev.value === "(";
-          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            extglobOpen("qmark", value);
-            continue;
-          }
-          if (prev && prev.type === "paren") {
-            const next = peek();
-            let output = value;
-            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
-              output = `\\${value}`;
-            }
-            push({ type: "text", value, output });
-            continue;
-          }
-          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
-            push({ type: "qmark", value, output: QMARK_NO_DOT });
-            continue;
-          }
-          push({ type: "qmark", value, output: QMARK });
-          continue;
-        }
-        if (value === "!") {
-          if (opts.noextglob !== true && peek() === "(") {
-            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
-              extglobOpen("negate", value);
-              continue;
-            }
-          }
-          if (opts.nonegate !== true && state.index === 0) {
-            negate2();
-            continue;
-          }
-        }
-        if (value === "+") {
-          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            extglobOpen("plus", value);
-            continue;
-          }
-          if (prev && prev.value === "(" || opts.regex === false) {
-            push({ type: "plus", value, output: PLUS_LITERAL });
-            continue;
-          }
-          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
-            push({ type: "plus", value });
-            continue;
-          }
-          push({ type: "plus", value: PLUS_LITERAL });
-          continue;
-        }
-        if (value === "@") {
-          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            push({ type: "at", extglob: true, value, output: "" });
-            continue;
-          }
-          push({ type: "text", value });
-          continue;
-        }
-        if (value !== "*") {
-          if (value === "$" || value === "^") {
-            value = `\\${value}`;
-          }
-          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
-          if (match) {
-            value += match[0];
-            state.index += match[0].length;
-          }
-          push({ type: "text", value });
-          continue;
-        }
-        if (prev && (prev.type === "globstar" || prev.star === true)) {
-          prev.type = "star";
-          prev.star = true;
-          prev.value += value;
-          prev.output = star;
-          state.backtrack = true;
-          state.globstar = true;
-          consume(value);
-          continue;
-        }
-        let rest = remaining();
-        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-          extglobOpen("star", value);
-          continue;
-        }
-        if (prev.type === "star") {
-          if (opts.noglobstar === true) {
-            consume(value);
-            continue;
-          }
-          const prior = prev.prev;
-          const before = prior.prev;
-          const isStart = prior.type === "slash" || prior.type === "bos";
-          const afterStar = before && (before.type === "star" || before.type === "globstar");
-          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
-            push({ type: "star", value, output: "" });
-            continue;
-          }
-          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
-          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
-          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
-            push({ type: "star", value, output: "" });
-            continue;
-          }
-          while (rest.slice(0, 3) === "/**") {
-            const after = input[state.index + 4];
-            if (after && after !== "/") {
-              break;
-            }
-            rest = rest.slice(3);
-            consume("/**", 3);
-          }
-          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
-          if (prior.type === "bos" && eos()) {
-            prev.type = "globstar";
-            prev.value += value;
-            prev.output = globstar(opts);
-            state.output = prev.output;
-            state.globstar = true;
-            consume(value);
-            continue;
-          }
-          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
-            state.output = state.output.slice(0, -(prior.output + prev.output).length);
-            prior.output = `(?:${prior.output}`;
-            prev.type = "globstar";
-            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
-            prev.value += value;
-            state.globstar = true;
-            state.output += prior.output + prev.output;
-            consume(value);
-            continue;
-          }
-          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
-            const end = rest[1] !== void 0 ? "|$" : "";
-            state.output = state.output.slice(0, -(prior.output + prev.output).length);
-            prior.output = `(?:${prior.output}`;
-            prev.type = "globstar";
-            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-            prev.value += value;
-            state.output += prior.output + prev.output;
-            state.globstar = true;
-            consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
-            continue;
-          }
-          if (prior.type === "bos" && rest[0] === "/") {
-            prev.type = "globstar";
-            prev.value += value;
-            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
-            state.output = prev.output;
-            state.globstar = true;
-            consume(value + advance());
-            push({ type: "slash", value: "/", output: "" });
-            continue;
-          }
-          state.output = state.output.slice(0, -prev.output.length);
-          prev.type = "globstar";
-          prev.output = globstar(opts);
-          prev.value += value;
-          state.output += prev.output;
-          state.globstar = true;
-          consume(value);
-          continue;
-        }
-        const token = { type: "star", value, output: star };
-        if (opts.bash === true) {
-          token.output = ".*?";
-          if (prev.type === "bos" || prev.type === "slash") {
-            token.output = nodot + token.output;
-          }
-          push(token);
-          continue;
-        }
-        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
-          token.output = value;
-          push(token);
-          continue;
-        }
-        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
-          if (prev.type === "dot") {
-            state.output += NO_DOT_SLASH;
-            prev.output += NO_DOT_SLASH;
-          } else if (opts.dot === true) {
-            state.output += NO_DOTS_SLASH;
-            prev.output += NO_DOTS_SLASH;
-          } else {
-            state.output += nodot;
-            prev.output += nodot;
-          }
-          if (peek() !== "*") {
-            state.output += ONE_CHAR;
-            prev.output += ONE_CHAR;
-          }
-        }
-        push(token);
-      }
-      while (state.brackets > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
-        state.output = utils.escapeLast(state.output, "[");
-        decrement("brackets");
-      }
-      while (state.parens > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
-        state.output = utils.escapeLast(state.output, "(");
-        decrement("parens");
-      }
-      while (state.braces > 0) {
-        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
-        state.output = utils.escapeLast(state.output, "{");
-        decrement("braces");
-      }
-      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
-        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
-      }
-      if (state.backtrack === true) {
-        state.output = "";
-        for (const token of state.tokens) {
-          state.output += token.output != null ? token.output : token.value;
-          if (token.suffix) {
-            state.output += token.suffix;
-          }
-        }
-      }
-      return state;
-    };
-    parse3.fastpaths = (input, options) => {
-      const opts = { ...options };
-      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
-      const len2 = input.length;
-      if (len2 > max) {
-        throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
-      }
-      input = REPLACEMENTS[input] || input;
-      const {
-        DOT_LITERAL,
-        SLASH_LITERAL,
-        ONE_CHAR,
-        DOTS_SLASH,
-        NO_DOT,
-        NO_DOTS,
-        NO_DOTS_SLASH,
-        STAR,
-        START_ANCHOR
-      } = constants3.globChars(opts.windows);
-      const nodot = opts.dot ? NO_DOTS : NO_DOT;
-      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
-      const capture = opts.capture ? "" : "?:";
-      const state = { negated: false, prefix: "" };
-      let star = opts.bash === true ? ".*?" : STAR;
-      if (opts.capture) {
-        star = `(${star})`;
-      }
-      const globstar = (opts2) => {
-        if (opts2.noglobstar === true) return star;
-        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
-      };
-      const create2 = (str2) => {
-        switch (str2) {
-          case "*":
-            return `${nodot}${ONE_CHAR}${star}`;
-          case ".*":
-            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "*.*":
-            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "*/*":
-            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
-          case "**":
-            return nodot + globstar(opts);
-          case "**/*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
-          case "**/*.*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
-          case "**/.*":
-            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
-          default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str2);
-            if (!match) return;
-            const source2 = create2(match[1]);
-            if (!source2) return;
-            return source2 + DOT_LITERAL + match[2];
-          }
-        }
-      };
-      const output = utils.removePrefix(input, state);
-      let source = create2(output);
-      if (source && opts.strictSlashes !== true) {
-        source += `${SLASH_LITERAL}?`;
-      }
-      return source;
-    };
-    module.exports = parse3;
-  }
-});
-
-// node_modules/picomatch/lib/picomatch.js
-var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
-    "use strict";
-    var scan = require_scan();
-    var parse3 = require_parse2();
-    var utils = require_utils3();
-    var constants3 = require_constants6();
-    var isObject9 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob, options, returnState = false) => {
-      if (Array.isArray(glob)) {
-        const fns = glob.map((input) => picomatch2(input, options, returnState));
-        const arrayMatcher = (str2) => {
-          for (const isMatch of fns) {
-            const state2 = isMatch(str2);
-            if (state2) return state2;
-          }
-          return false;
-        };
-        return arrayMatcher;
-      }
-      const isState = isObject9(glob) && glob.tokens && glob.input;
-      if (glob === "" || typeof glob !== "string" && !isState) {
-        throw new TypeError("Expected pattern to be a non-empty string");
-      }
-      const opts = options || {};
-      const posix2 = opts.windows;
-      const regex = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
-      const state = regex.state;
-      delete regex.state;
-      let isIgnored = () => false;
-      if (opts.ignore) {
-        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
-      }
-      const matcher = (input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch2.test(input, regex, options, { glob, posix: posix2 });
-        const result2 = { glob, state, regex, posix: posix2, input, output, match, isMatch };
-        if (typeof opts.onResult === "function") {
-          opts.onResult(result2);
-        }
-        if (isMatch === false) {
-          result2.isMatch = false;
-          return returnObject ? result2 : false;
-        }
-        if (isIgnored(input)) {
-          if (typeof opts.onIgnore === "function") {
-            opts.onIgnore(result2);
-          }
-          result2.isMatch = false;
-          return returnObject ? result2 : false;
-        }
-        if (typeof opts.onMatch === "function") {
-          opts.onMatch(result2);
-        }
-        return returnObject ? result2 : true;
-      };
-      if (returnState) {
-        matcher.state = state;
-      }
-      return matcher;
-    };
-    picomatch2.test = (input, regex, options, { glob, posix: posix2 } = {}) => {
-      if (typeof input !== "string") {
-        throw new TypeError("Expected input to be a string");
-      }
-      if (input === "") {
-        return { isMatch: false, output: "" };
-      }
-      const opts = options || {};
-      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
-      let match = input === glob;
-      let output = match && format ? format(input) : input;
-      if (match === false) {
-        output = format ? format(input) : input;
-        match = output === glob;
-      }
-      if (match === false || opts.capture === true) {
-        if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input, regex, options, posix2);
-        } else {
-          match = regex.exec(output);
-        }
-      }
-      return { isMatch: Boolean(match), match, output };
-    };
-    picomatch2.matchBase = (input, glob, options, posix2 = options && options.windows) => {
-      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
-      return regex.test(utils.basename(input, { windows: posix2 }));
-    };
-    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
-    picomatch2.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p2) => picomatch2.parse(p2, options));
-      return parse3(pattern, { ...options, fastpaths: false });
-    };
-    picomatch2.scan = (input, options) => scan(input, options);
-    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
-      if (returnOutput === true) {
-        return state.output;
-      }
-      const opts = options || {};
-      const prepend = opts.contains ? "" : "^";
-      const append = opts.contains ? "" : "$";
-      let source = `${prepend}(?:${state.output})${append}`;
-      if (state && state.negated === true) {
-        source = `^(?!${source}).*$`;
-      }
-      const regex = picomatch2.toRegex(source, options);
-      if (returnState === true) {
-        regex.state = state;
-      }
-      return regex;
-    };
-    picomatch2.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
-      if (!input || typeof input !== "string") {
-        throw new TypeError("Expected a non-empty string");
-      }
-      let parsed = { negated: false, fastpaths: true };
-      if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
-        parsed.output = parse3.fastpaths(input, options);
-      }
-      if (!parsed.output) {
-        parsed = parse3(input, options);
-      }
-      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
-    };
-    picomatch2.toRegex = (source, options) => {
-      try {
-        const opts = options || {};
-        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
-      } catch (err) {
-        if (options && options.debug === true) throw err;
-        return /$^/;
-      }
-    };
-    picomatch2.constants = constants3;
-    module.exports = picomatch2;
-  }
-});
-
-// node_modules/picomatch/index.js
-var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports, module) {
-    "use strict";
-    var pico = require_picomatch();
-    var utils = require_utils3();
-    function picomatch2(glob, options, returnState = false) {
-      if (options && (options.windows === null || options.windows === void 0)) {
-        options = { ...options, windows: utils.isWindows() };
-      }
-      return pico(glob, options, returnState);
-    }
-    Object.assign(picomatch2, pico);
-    module.exports = picomatch2;
-  }
-});
-
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -31816,17 +30040,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path10) {
-      const ctrl = callVisitor(key, node, visitor, path10);
+    function visit_(key, node, visitor, path12) {
+      const ctrl = callVisitor(key, node, visitor, path12);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visit_(key, ctrl, visitor, path10);
+        replaceNode(key, path12, ctrl);
+        return visit_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path12 = Object.freeze(path12.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path10);
+            const ci2 = visit_(i, node.items[i], visitor, path12);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -31837,13 +30061,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = visit_("key", node.key, visitor, path10);
+          path12 = Object.freeze(path12.concat(node));
+          const ck = visit_("key", node.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path10);
+          const cv = visit_("value", node.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -31864,17 +30088,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path10) {
-      const ctrl = await callVisitor(key, node, visitor, path10);
+    async function visitAsync_(key, node, visitor, path12) {
+      const ctrl = await callVisitor(key, node, visitor, path12);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visitAsync_(key, ctrl, visitor, path10);
+        replaceNode(key, path12, ctrl);
+        return visitAsync_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path10 = Object.freeze(path10.concat(node));
+          path12 = Object.freeze(path12.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path10);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path12);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -31885,13 +30109,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path10 = Object.freeze(path10.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path10);
+          path12 = Object.freeze(path12.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path10);
+          const cv = await visitAsync_("value", node.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -31918,23 +30142,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path10) {
+    function callVisitor(key, node, visitor, path12) {
       if (typeof visitor === "function")
-        return visitor(key, node, path10);
+        return visitor(key, node, path12);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path10);
+        return visitor.Map?.(key, node, path12);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path10);
+        return visitor.Seq?.(key, node, path12);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path10);
+        return visitor.Pair?.(key, node, path12);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path10);
+        return visitor.Scalar?.(key, node, path12);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path10);
+        return visitor.Alias?.(key, node, path12);
       return void 0;
     }
-    function replaceNode(key, path10, node) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key, path12, node) {
+      const parent = path12[path12.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -32546,10 +30770,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path12, value) {
       let v2 = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k2 = path10[i];
+      for (let i = path12.length - 1; i >= 0; --i) {
+        const k2 = path12[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -32568,7 +30792,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -32598,11 +30822,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path12, value) {
+        if (isEmptyPath(path12))
           this.add(value);
         else {
-          const [key, ...rest] = path10;
+          const [key, ...rest] = path12;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -32616,8 +30840,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key, ...rest] = path10;
+      deleteIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -32631,8 +30855,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key, ...rest] = path10;
+      getIn(path12, keepScalar) {
+        const [key, ...rest] = path12;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -32650,8 +30874,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key, ...rest] = path10;
+      hasIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -32661,8 +30885,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key, ...rest] = path10;
+      setIn(path12, value) {
+        const [key, ...rest] = path12;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -35177,9 +33401,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path12, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path12, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -35254,14 +33478,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection.isEmptyPath(path10)) {
+      deleteIn(path12) {
+        if (Collection.isEmptyPath(path12)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -35276,10 +33500,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection.isEmptyPath(path10))
+      getIn(path12, keepScalar) {
+        if (Collection.isEmptyPath(path12))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -35290,10 +33514,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection.isEmptyPath(path10))
+      hasIn(path12) {
+        if (Collection.isEmptyPath(path12))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -35310,13 +33534,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection.isEmptyPath(path10)) {
+      setIn(path12, value) {
+        if (Collection.isEmptyPath(path12)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path12, value);
         }
       }
       /**
@@ -36534,8 +34758,8 @@ var require_resolve_flow_scalar = __commonJS({
     };
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
-      const ok2 = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok2 ? parseInt(cc, 16) : NaN;
+      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code = ok ? parseInt(cc, 16) : NaN;
       try {
         return String.fromCodePoint(code);
       } catch {
@@ -37277,9 +35501,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path10) => {
+    visit2.itemAtPath = (cst, path12) => {
       let item = cst;
-      for (const [field, index2] of path10) {
+      for (const [field, index2] of path12) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -37288,23 +35512,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path10) => {
-      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit2.parentCollection = (cst, path12) => {
+      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
+      const field = path12[path12.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path12, item, visitor) {
+      let ctrl = visitor(item, path12);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -37315,10 +35539,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path12);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -39069,6 +37293,1782 @@ var require_dist = __commonJS({
   }
 });
 
+// node_modules/picomatch/lib/constants.js
+var require_constants6 = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils3 = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants6();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str2) => REGEX_SPECIAL_CHARS.test(str2);
+    exports.isRegexChar = (str2) => str2.length === 1 && exports.hasRegexChars(str2);
+    exports.escapeRegex = (str2) => str2.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str2) => str2.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform2 = navigator.platform.toLowerCase();
+        return platform2 === "win32" || platform2 === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str2) => {
+      return str2.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input, char, lastIdx) => {
+      const idx = input.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input;
+      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
+      return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+    };
+    exports.removePrefix = (input, state = {}) => {
+      let output = input;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports.wrapOutput = (input, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports.basename = (path12, { windows } = {}) => {
+      const segs = path12.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module) {
+    "use strict";
+    var utils = require_utils3();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants6();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input, options) => {
+      const opts = options || {};
+      const length = input.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts = [];
+      let str2 = input;
+      let index2 = -1;
+      let start = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index2 >= length;
+      const peek = () => str2.charCodeAt(index2 + 1);
+      const advance = () => {
+        prev = code;
+        return str2.charCodeAt(++index2);
+      };
+      while (index2 < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index2);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index2 === start + 1) {
+            start += 2;
+            continue;
+          }
+          lastIndex = index2 + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index2 === start) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index2 === start) {
+          negated = token.negated = true;
+          start++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str2;
+      let prefix = "";
+      let glob = "";
+      if (start > 0) {
+        prefix = str2.slice(0, start);
+        str2 = str2.slice(start);
+        lastIndex -= start;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str2.slice(0, lastIndex);
+        glob = str2.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob = str2;
+      } else {
+        base = str2;
+      }
+      if (base && base !== "" && base !== "/" && base !== str2) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob) glob = utils.removeBackslashes(glob);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input,
+        start,
+        base,
+        glob,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n5 = prevIndex !== void 0 ? prevIndex + 1 : start;
+          const i = slashes[idx];
+          const value2 = input.slice(n5, i);
+          if (opts.tokens) {
+            if (idx === 0 && start !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i >= start) {
+            parts.push(value2);
+            prevIndex = i;
+          }
+        }
+        const n4 = prevIndex !== void 0 ? prevIndex + 1 : start;
+        const value = input.slice(n4);
+        parts.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts;
+      }
+      return state;
+    };
+    module.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse2 = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module) {
+    "use strict";
+    var constants3 = require_constants6();
+    var utils = require_utils3();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants3;
+    var expandRange = (args, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args, options);
+      }
+      args.sort();
+      const value = `[${args.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args.map((v2) => utils.escapeRegex(v2)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input) => {
+      const parts = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts.push(value);
+      return parts;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i = 0; i < values.length; i++) {
+        for (let j = i + 1; j < values.length; j++) {
+          const a = values[i];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote = 0;
+      let escaped = false;
+      for (let i = 1; i < pattern.length; i++) {
+        const ch = pattern[i];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote = quote === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i),
+              end: i
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index2 = 0;
+      const chars = [];
+      while (index2 < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index2), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index2 += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body2, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body2).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal = normalizeSimpleBranch(branch);
+        if (literal && literal.length === 1) {
+          safeChars.push(literal);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse3 = (input, options) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input = REPLACEMENTS[input] || input;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len2 = input.length;
+      if (len2 > max) {
+        throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants3.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input = utils.removePrefix(input, state);
+      len2 = input.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len2 - 1;
+      const peek = state.peek = (n4 = 1) => input[state.index + n4];
+      const advance = state.advance = () => input[++state.index] || "";
+      const remaining = () => input.slice(state.index + 1);
+      const consume = (value2 = "", num = 0) => {
+        state.consumed += value2;
+        state.index += num;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate2 = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal = input.slice(token.startIndex, state.index + 1);
+        const body2 = input.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body2, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token.tokensIndex];
+          open2.type = "text";
+          open2.value = literal;
+          open2.output = safeOutput || utils.escapeRegex(literal);
+          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+            tokens[i].value = "";
+            tokens[i].output = "";
+            delete tokens[i].suffix;
+          }
+          state.output = token.output + open2.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+        let backslashes = false;
+        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m2, esc, chars, first, rest, index2) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m2;
+          }
+          if (first === "?") {
+            if (esc) {
+              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index2 === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc) {
+              return esc + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m2 : `\\${m2}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m2) => {
+              return m2.length % 2 === 0 ? "\\\\" : m2 ? "\\" : "";
+            });
+          }
+        }
+        if (output === input && opts.contains === true) {
+          state.output = input;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open2 = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open2);
+          push(open2);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i = arr.length - 1; i >= 0; i--) {
+              tokens.pop();
+              if (arr[i].type === "brace") {
+                break;
+              }
+              if (arr[i].type !== "dots") {
+                range.unshift(arr[i].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out;
+            for (const t3 of toks) {
+              state.output += t3.output || t3.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate2();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse3.fastpaths = (input, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len2 = input.length;
+      if (len2 > max) {
+        throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
+      }
+      input = REPLACEMENTS[input] || input;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants3.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create2 = (str2) => {
+        switch (str2) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str2);
+            if (!match) return;
+            const source2 = create2(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input, state);
+      let source = create2(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module.exports = parse3;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module) {
+    "use strict";
+    var scan = require_scan();
+    var parse3 = require_parse2();
+    var utils = require_utils3();
+    var constants3 = require_constants6();
+    var isObject8 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch2 = (glob, options, returnState = false) => {
+      if (Array.isArray(glob)) {
+        const fns = glob.map((input) => picomatch2(input, options, returnState));
+        const arrayMatcher = (str2) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str2);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject8(glob) && glob.tokens && glob.input;
+      if (glob === "" || typeof glob !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix2 = opts.windows;
+      const regex = isState ? picomatch2.compileRe(glob, options) : picomatch2.makeRe(glob, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input, returnObject = false) => {
+        const { isMatch, match, output } = picomatch2.test(input, regex, options, { glob, posix: posix2 });
+        const result2 = { glob, state, regex, posix: posix2, input, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result2);
+        }
+        if (isMatch === false) {
+          result2.isMatch = false;
+          return returnObject ? result2 : false;
+        }
+        if (isIgnored(input)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result2);
+          }
+          result2.isMatch = false;
+          return returnObject ? result2 : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result2);
+        }
+        return returnObject ? result2 : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch2.test = (input, regex, options, { glob, posix: posix2 } = {}) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
+      let match = input === glob;
+      let output = match && format ? format(input) : input;
+      if (match === false) {
+        output = format ? format(input) : input;
+        match = output === glob;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch2.matchBase(input, regex, options, posix2);
+        } else {
+          match = regex.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch2.matchBase = (input, glob, options, posix2 = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
+      return regex.test(utils.basename(input, { windows: posix2 }));
+    };
+    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p2) => picomatch2.parse(p2, options));
+      return parse3(pattern, { ...options, fastpaths: false });
+    };
+    picomatch2.scan = (input, options) => scan(input, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch2.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch2.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+      if (!input || typeof input !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
+        parsed.output = parse3.fastpaths(input, options);
+      }
+      if (!parsed.output) {
+        parsed = parse3(input, options);
+      }
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch2.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err) {
+        if (options && options.debug === true) throw err;
+        return /$^/;
+      }
+    };
+    picomatch2.constants = constants3;
+    module.exports = picomatch2;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils3();
+    function picomatch2(glob, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob, options, returnState);
+    }
+    Object.assign(picomatch2, pico);
+    module.exports = picomatch2;
+  }
+});
+
 // src/action/main.ts
 import { mkdir as mkdir2, writeFile as writeFile3 } from "node:fs/promises";
 import { dirname as dirname2 } from "node:path";
@@ -39575,9 +39575,986 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/library/run.ts
-import { mkdirSync } from "node:fs";
-import path7 from "node:path";
+// src/report/formatter.ts
+var SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"];
+function severityRank(s) {
+  return SEVERITY_ORDER.indexOf(s);
+}
+var STATUS_ORDER = { violation: 0, error: 1, waived: 2 };
+function sortFindings(findings) {
+  return findings.map((f2, i) => ({ f: f2, i })).sort(
+    (a, b) => STATUS_ORDER[a.f.status] - STATUS_ORDER[b.f.status] || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i
+  ).map(({ f: f2 }) => f2);
+}
+function sortPolicies(policies) {
+  return policies.map((p2, i) => ({ p: p2, i })).sort((a, b) => severityRank(a.p.severity) - severityRank(b.p.severity) || a.i - b.i).map(({ p: p2 }) => p2);
+}
+function resourceLabel(f2) {
+  return `${f2.resource.kind}/${f2.resource.id}`;
+}
+function findingSubject(f2) {
+  return f2.path ? `${resourceLabel(f2)} ${f2.path}` : resourceLabel(f2);
+}
+function locationText(loc) {
+  if (!loc) return "";
+  if (!(loc.line > 0)) return loc.file;
+  return loc.column > 0 ? `${loc.file}:${loc.line}:${loc.column}` : `${loc.file}:${loc.line}`;
+}
+function plural(n4, word, pluralWord = `${word}s`) {
+  return `${n4} ${n4 === 1 ? word : pluralWord}`;
+}
+function breakdownOf(findings) {
+  return SEVERITY_ORDER.map((s) => [s, findings.filter((f2) => f2.severity === s).length]).filter(([, n4]) => n4 > 0).map(([s, n4]) => `${n4} ${s}`).join(", ");
+}
+function severityBreakdown(report2) {
+  return SEVERITY_ORDER.filter((s) => (report2.summary.bySeverity[s] ?? 0) > 0).map((s) => `${report2.summary.bySeverity[s]} ${s}`).join(", ");
+}
+function verdictCounts(report2) {
+  const s = report2.summary;
+  let violations;
+  if (report2.baseline) {
+    const unwaived = report2.findings.filter((f2) => f2.status === "violation");
+    const fresh = unwaived.filter((f2) => f2.baseline !== "known");
+    const known = `${unwaived.length - fresh.length} known in the baseline`;
+    const breakdown = breakdownOf(fresh);
+    violations = `${plural(fresh.length, "new violation")} (${breakdown ? `${breakdown}; ${known}` : known})`;
+  } else {
+    const breakdown = severityBreakdown(report2);
+    violations = plural(s.violations, "violation") + (breakdown ? ` (${breakdown})` : "");
+  }
+  return `${s.gate}: ${violations}, ${s.waived} waived, ${plural(s.errors, "error")} in ${plural(s.policies, "policy", "policies")}`;
+}
+function waiverTarget(w2) {
+  return `${w2.policy} ${w2.resource}${w2.item !== void 0 ? `#${w2.item}` : ""}`;
+}
+var ERROR_GROUP_LISTED = 5;
+var sameLocation = (a, b) => a === b || a !== null && b !== null && a.file === b.file && a.line === b.line && a.column === b.column;
+function errorGroups(report2) {
+  const groups = /* @__PURE__ */ new Map();
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  for (const f2 of report2.findings) {
+    if (f2.status !== "error") continue;
+    const key = `${f2.policy}\0${f2.message}`;
+    const g2 = groups.get(key);
+    if (!g2) {
+      groups.set(key, { policy: f2.policy, severity: f2.severity, message: f2.message, findings: [f2], location: f2.location });
+      continue;
+    }
+    g2.findings.push(f2);
+    if (!sameLocation(g2.location, f2.location)) g2.location = policies.get(f2.policy)?.location ?? null;
+  }
+  for (const p2 of report2.policies) {
+    if (p2.error && !groups.has(`${p2.id}\0${p2.error}`)) {
+      groups.set(`${p2.id}\0${p2.error}`, { policy: p2.id, severity: p2.severity, message: p2.error, findings: [], location: p2.location });
+    }
+  }
+  return [...groups.values()];
+}
+function errorSubject(g2) {
+  const fs3 = g2.findings;
+  if (fs3.length <= 1) return fs3[0] ? findingSubject(fs3[0]) : "";
+  const kinds = [...new Set(fs3.map((f2) => f2.resource.kind))];
+  const oneKind = kinds.length === 1;
+  const names2 = fs3.map((f2) => oneKind ? f2.path ? `${f2.resource.id} ${f2.path}` : f2.resource.id : findingSubject(f2));
+  const more = names2.length > ERROR_GROUP_LISTED ? ` and ${names2.length - ERROR_GROUP_LISTED} more` : "";
+  const noun = fs3.some((f2) => f2.path) ? "items" : "resources";
+  return `${fs3.length} ${oneKind ? `${kinds[0]} ` : ""}${noun} (${names2.slice(0, ERROR_GROUP_LISTED).join(", ")}${more})`;
+}
+function resolvedText(e) {
+  if (!e.policy || !e.resource) return e.fingerprint;
+  const where2 = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ""}`;
+  return `${e.policy} ${where2}${e.message ? `: ${e.message}` : ""}`;
+}
+
+// src/report/repo-location.ts
+function insideRoot(loc) {
+  const file = loc.file.replace(/\\/g, "/");
+  if (file === "" || file.startsWith("/") || /^[A-Za-z]:/.test(file)) return false;
+  if (file === ".." || file.startsWith("../")) return false;
+  return !/(^|\/)node_modules(\/|$)/.test(file);
+}
+function isFilePosition(loc) {
+  return loc.line > 0 && insideRoot(loc);
+}
+function place(location2, policy2) {
+  if (location2 && insideRoot(location2)) return { location: location2, policyLocation: null };
+  const own = policy2?.location ?? null;
+  const origin = policy2?.origin ?? null;
+  const isPolicyFile = location2 === null || own !== null && location2.file === own.file;
+  if (isPolicyFile && origin && isFilePosition(origin)) {
+    return { location: origin, policyLocation: location2 ?? own };
+  }
+  return { location: null, policyLocation: null };
+}
+function findingRepoLocation(f2, policy2) {
+  return place(f2.location ?? policy2?.location ?? null, policy2);
+}
+function policyRepoLocation(policy2) {
+  return place(policy2.location, policy2);
+}
+
+// src/report/github.ts
+var ANNOTATION_CAP = 10;
+var ANNOTATE_KNOWN_BASELINE_FINDINGS = false;
+var LEVEL = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "notice",
+  info: "notice"
+};
+var LEVELS = ["error", "warning", "notice"];
+var NOUN = {
+  error: ["error", "errors"],
+  warning: ["warning", "warnings"],
+  notice: ["notice", "notices"]
+};
+function annotationLevel(f2) {
+  return f2.status === "error" ? "error" : LEVEL[f2.severity];
+}
+function where(loc) {
+  if (!loc) return {};
+  const p2 = { file: loc.file };
+  if (loc.line > 0) p2.startLine = loc.line;
+  if (loc.line > 0 && loc.column > 0) p2.startColumn = loc.column;
+  return p2;
+}
+function annotate(f2, policy2) {
+  return {
+    level: annotationLevel(f2),
+    message: `${findingSubject(f2)}: ${f2.message}`,
+    properties: { title: `${f2.policy} (${f2.severity})`, ...where(findingRepoLocation(f2, policy2).location) }
+  };
+}
+function annotateErrors(g2, policy2) {
+  const subject = errorSubject(g2);
+  const shared = g2.findings.find((f2) => f2.location === g2.location);
+  const location2 = shared ? findingRepoLocation(shared, policy2).location : policy2 ? policyRepoLocation(policy2).location : g2.location;
+  return {
+    level: "error",
+    message: `${subject ? `${subject}: ` : ""}${/^could not /.test(g2.message) ? "" : "could not evaluate: "}${g2.message}`,
+    properties: { title: `${g2.policy} (${g2.severity})`, ...where(location2) }
+  };
+}
+function bySeverity(a, b) {
+  return severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
+}
+function selectAnnotations(report2, cap = ANNOTATION_CAP) {
+  const candidates = report2.findings.map((f2, i) => ({ f: f2, i })).filter(
+    ({ f: f2 }) => f2.status === "violation" && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f2.baseline !== "known")
+  ).sort(bySeverity);
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const errors = errorGroups(report2).map((g2, i) => ({ g: g2, i })).sort((a, b) => severityRank(a.g.severity) - severityRank(b.g.severity) || a.i - b.i).map(({ g: g2 }) => annotateErrors(g2, policies.get(g2.policy)));
+  const pool = { error: errors, warning: [], notice: [] };
+  for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
+  const omitted = { error: 0, warning: 0, notice: 0 };
+  omitted.error = Math.max(0, pool.error.length - cap);
+  omitted.warning = Math.max(0, pool.warning.length - cap);
+  let noticeRoom = cap - (omitted.error > 0 ? 1 : 0) - (omitted.warning > 0 ? 1 : 0);
+  if (pool.notice.length > noticeRoom) noticeRoom -= 1;
+  omitted.notice = Math.max(0, pool.notice.length - Math.max(0, noticeRoom));
+  const annotations = [];
+  for (const level of LEVELS)
+    annotations.push(...pool[level].slice(0, pool[level].length - omitted[level]));
+  for (const level of LEVELS) {
+    const n4 = omitted[level];
+    if (n4 === 0) continue;
+    const noun = NOUN[level][n4 === 1 ? 0 : 1];
+    annotations.push({
+      level: "notice",
+      message: `${n4} more ${noun} not shown; see the job summary or report`,
+      properties: {}
+    });
+  }
+  return { annotations, omitted };
+}
+function escapeData2(s) {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty2(s) {
+  return escapeData2(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+function workflowCommand(a) {
+  const p2 = a.properties;
+  const props = [
+    p2.file !== void 0 ? `file=${escapeProperty2(p2.file)}` : "",
+    p2.startLine !== void 0 ? `line=${p2.startLine}` : "",
+    p2.startColumn !== void 0 ? `col=${p2.startColumn}` : "",
+    p2.title !== void 0 ? `title=${escapeProperty2(p2.title)}` : ""
+  ].filter(Boolean);
+  return `::${a.level}${props.length ? ` ${props.join(",")}` : ""}::${escapeData2(a.message)}`;
+}
+var formatGithub = (report2) => {
+  const lines = selectAnnotations(report2).annotations.map(workflowCommand);
+  return lines.length ? `${lines.join("\n")}
+` : "";
+};
+
+// src/report/json.ts
+function ordered(obj, keys) {
+  const src = obj;
+  const out = {};
+  for (const k2 of keys) if (k2 in src && src[k2] !== void 0) out[k2] = src[k2];
+  for (const k2 of Object.keys(src)) if (!(k2 in out) && src[k2] !== void 0) out[k2] = src[k2];
+  return out;
+}
+function location(loc) {
+  return loc ? ordered(loc, ["file", "line", "column"]) : null;
+}
+function waiver(w2) {
+  const out = ordered(w2, ["policy", "resource", "item", "reason", "owner", "expires", "location"]);
+  if (w2.location) out.location = location(w2.location);
+  return out;
+}
+function policy(p2) {
+  const origin = p2.origin === void 0 ? {} : { origin: location(p2.origin) };
+  return ordered({ ...p2, location: location(p2.location), ...origin }, [
+    "id",
+    "severity",
+    "resource",
+    "status",
+    "evaluated",
+    "violations",
+    "error",
+    "title",
+    "description",
+    "tags",
+    "location",
+    "origin",
+    "resourceIds"
+  ]);
+}
+function finding(f2) {
+  return ordered(
+    {
+      ...f2,
+      resource: ordered(f2.resource, ["kind", "id", "name"]),
+      location: location(f2.location),
+      waiver: f2.waiver ? waiver(f2.waiver) : null
+    },
+    [
+      "policy",
+      "severity",
+      "status",
+      "resource",
+      "path",
+      "message",
+      "location",
+      "fingerprint",
+      "baseline",
+      "fix",
+      "waiver"
+    ]
+  );
+}
+function toJsonReport(report2) {
+  const s = report2.summary;
+  const summary3 = ordered(
+    {
+      ...s,
+      bySeverity: ordered(s.bySeverity, ["critical", "high", "medium", "low", "info"])
+    },
+    ["policies", "resources", "checks", "violations", "waived", "errors", "bySeverity", "gate"]
+  );
+  return ordered(
+    {
+      ...report2,
+      tool: ordered(report2.tool, ["name", "version"]),
+      summary: summary3,
+      policies: report2.policies.map(policy),
+      findings: report2.findings.map(finding),
+      waivers: {
+        expired: report2.waivers.expired.map(waiver),
+        stale: report2.waivers.stale.map(waiver)
+      },
+      baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
+      http: ordered(report2.http, ["requests", "retries", "failed"])
+    },
+    [
+      "schemaVersion",
+      "tool",
+      "instance",
+      "startedAt",
+      "durationMs",
+      "failOn",
+      "summary",
+      "policies",
+      "findings",
+      "waivers",
+      "baseline",
+      "http"
+    ]
+  );
+}
+var formatJson = (report2) => `${JSON.stringify(toJsonReport(report2), null, 2)}
+`;
+
+// src/report/junit.ts
+var POLICY_TESTCASE_NAME = "(policy)";
+function escapeXml(s) {
+  return s.replace(
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g,
+    (c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`
+  ).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "�").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+function attr(s) {
+  return escapeXml(s).replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+function element(name, attrs, body2) {
+  const a = Object.entries(attrs).map(([k2, v2]) => ` ${k2}="${attr(String(v2))}"`).join("");
+  return body2 === void 0 ? `<${name}${a}/>` : `<${name}${a}>${body2}</${name}>`;
+}
+function findingLine(f2) {
+  const loc = locationText(f2.location);
+  const tag2 = f2.status === "violation" ? f2.severity : f2.status;
+  return `[${tag2}] ${findingSubject(f2)}: ${f2.message}${loc ? ` (${loc})` : ""}`;
+}
+function testcase(classname, name, outcome, child) {
+  const attrs = { name, classname };
+  const xml = child ? `    ${element("testcase", attrs, `
+      ${child}
+    `)}` : `    ${element("testcase", attrs)}`;
+  return { outcome, xml };
+}
+function resourceCase(policy2, resourceId, findings) {
+  const violations = findings.filter((f2) => f2.status === "violation");
+  const errors = findings.filter((f2) => f2.status === "error");
+  const waived = findings.filter((f2) => f2.status === "waived");
+  const body2 = escapeXml([...errors, ...violations, ...waived].map(findingLine).join("\n"));
+  if (errors.length > 0) {
+    const message = errors.length === 1 ? errors[0].message : `${plural(errors.length, "error")} evaluating ${resourceId}`;
+    const child = element("error", { message, type: "evaluation-error" }, body2);
+    return testcase(policy2.id, resourceId, "error", child);
+  }
+  if (violations.length > 0) {
+    const worst = [...violations].sort(
+      (a, b) => severityRank(a.severity) - severityRank(b.severity)
+    )[0];
+    const message = violations.length === 1 ? violations[0].message : `${plural(violations.length, "violation")} on ${resourceId}`;
+    const child = element("failure", { message, type: worst.severity }, body2);
+    return testcase(policy2.id, resourceId, "failure", child);
+  }
+  if (waived.length > 0) {
+    const w2 = waived[0].waiver;
+    const message = w2 ? `waived: ${w2.reason} (owner ${w2.owner}, expires ${w2.expires})` : "waived";
+    return testcase(policy2.id, resourceId, "skipped", element("skipped", { message }, body2));
+  }
+  return testcase(policy2.id, resourceId, "pass");
+}
+function suite(policy2, findings) {
+  const byResource = /* @__PURE__ */ new Map();
+  for (const id of policy2.resourceIds) byResource.set(id, []);
+  for (const f2 of findings) {
+    const list = byResource.get(f2.resource.id) ?? [];
+    list.push(f2);
+    byResource.set(f2.resource.id, list);
+  }
+  const cases = [...byResource].map(([id, list]) => resourceCase(policy2, id, list));
+  if (policy2.error) {
+    const child = element(
+      "error",
+      { message: policy2.error, type: "evaluation-error" },
+      escapeXml(policy2.error)
+    );
+    cases.push(testcase(policy2.id, POLICY_TESTCASE_NAME, "error", child));
+  }
+  const count = (o3) => cases.filter((c2) => c2.outcome === o3).length;
+  const counts = {
+    tests: cases.length,
+    pass: count("pass"),
+    failure: count("failure"),
+    error: count("error"),
+    skipped: count("skipped")
+  };
+  const props = [
+    ["title", policy2.title],
+    ["severity", policy2.severity],
+    ["resource", policy2.resource],
+    ["status", policy2.status],
+    ...policy2.location ? [["location", locationText(policy2.location)]] : []
+  ].map(([name, value]) => `      ${element("property", { name, value })}`);
+  const head2 = element("testsuite", {
+    name: policy2.id,
+    tests: counts.tests,
+    failures: counts.failure,
+    errors: counts.error,
+    skipped: counts.skipped
+  }).replace(/\/>$/, ">");
+  const xml = [
+    `  ${head2}`,
+    "    <properties>",
+    ...props,
+    "    </properties>",
+    ...cases.map((c2) => c2.xml),
+    "  </testsuite>"
+  ].join("\n");
+  return { xml, counts };
+}
+var formatJunit = (report2) => {
+  const byPolicy = /* @__PURE__ */ new Map();
+  for (const f2 of report2.findings) {
+    const list = byPolicy.get(f2.policy) ?? [];
+    list.push(f2);
+    byPolicy.set(f2.policy, list);
+  }
+  const suites = report2.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? []));
+  const total = (k2) => suites.reduce((n4, s) => n4 + s.counts[k2], 0);
+  const head2 = element("testsuites", {
+    name: "steward",
+    tests: total("tests"),
+    failures: total("failure"),
+    errors: total("error"),
+    skipped: total("skipped"),
+    time: (report2.durationMs / 1e3).toFixed(3),
+    timestamp: report2.startedAt
+  }).replace(/\/>$/, ">");
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    head2,
+    ...suites.map((s) => s.xml),
+    "</testsuites>",
+    ""
+  ].join("\n");
+};
+
+// src/report/markdown.ts
+var JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
+function escapeCell(s) {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~#!])/g, "\\$1").replace(/(?<![\w.])@(?=\w)/g, "@​").replace(/\r\n|\r|\n/g, "<br>");
+}
+var ICON = { pass: "✅", fail: "❌", error: "⚠️" };
+var STATUS = { violation: "violation", waived: "waived", error: "error" };
+function bytes(s) {
+  return Buffer.byteLength(s, "utf8");
+}
+function head(report2) {
+  const s = report2.summary;
+  const lines = [
+    `### ${ICON[s.gate]} steward: ${escapeCell(verdictCounts(report2))}`,
+    "",
+    `Instance ${escapeCell(report2.instance)} · fail-on \`${report2.failOn}\` · ${s.resources} resources · ${s.checks} checks · steward ${escapeCell(report2.tool.version)}`,
+    "",
+    "| Severity | Violations |",
+    "| --- | ---: |",
+    ...SEVERITY_ORDER.map((sev) => `| ${sev} | ${s.bySeverity[sev] ?? 0} |`),
+    `| waived | ${s.waived} |`,
+    `| errors | ${s.errors} |`
+  ];
+  const groups = errorGroups(report2);
+  if (groups.length > 0) {
+    lines.push("", "**Could not evaluate**", "");
+    for (const g2 of groups) {
+      const subject = errorSubject(g2);
+      const loc = locationText(g2.location);
+      lines.push(
+        `- \`${g2.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ""}${escapeCell(g2.message)}${loc ? ` (${escapeCell(loc)})` : ""}`
+      );
+    }
+  }
+  return lines;
+}
+function row(f2) {
+  const loc = locationText(f2.location);
+  const status = f2.status === "waived" && f2.waiver ? `waived: ${f2.waiver.reason} (${f2.waiver.owner}, until ${f2.waiver.expires})` : STATUS[f2.status];
+  const baseline = f2.baseline ? ` (${f2.baseline})` : "";
+  return `| ${escapeCell(f2.policy)} | ${f2.severity} | ${escapeCell(findingSubject(f2))} | ${escapeCell(f2.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
+}
+var TABLE_HEAD = [
+  "",
+  "| Policy | Severity | Resource | Message | Location | Status |",
+  "| --- | --- | --- | --- | --- | --- |"
+];
+function waiverList(title, waivers, verb) {
+  if (waivers.length === 0) return [];
+  return [
+    "",
+    `**${title}**`,
+    "",
+    ...waivers.map(
+      (w2) => `- ${escapeCell(waiverTarget(w2))} ${verb} ${escapeCell(w2.expires)} (${escapeCell(w2.owner)})${w2.location ? ` at ${escapeCell(locationText(w2.location))}` : ""}`
+    )
+  ];
+}
+function tail(report2) {
+  const lines = [
+    ...waiverList("Expired waivers (no longer apply)", report2.waivers.expired, "expired"),
+    ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until")
+  ];
+  if (report2.baseline) {
+    const n4 = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
+    lines.push(
+      "",
+      `Baseline ${escapeCell(report2.baseline.file)}: ${n4("new")} new, ${n4("known")} known, ${report2.baseline.resolved.length} resolved.`
+    );
+    const resolved = report2.baseline.resolvedEntries ?? report2.baseline.resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
+    if (resolved.length > 0) lines.push("", ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e))}`));
+  }
+  return lines;
+}
+function truncationNote(shown, total) {
+  return `
+_Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
+}
+function renderMarkdown(report2, maxBytes) {
+  const findings = sortFindings(report2.findings.filter((f2) => f2.status !== "error"));
+  const rows = findings.map(row);
+  const top = head(report2);
+  const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ["", "_No findings._"];
+  const full = `${[...top, ...table, ...tail(report2)].join("\n")}
+`;
+  if (maxBytes === void 0 || bytes(full) <= maxBytes) return full;
+  for (const end of [tail(report2), []]) {
+    const compose = (shown) => `${[...top, ...TABLE_HEAD, ...rows.slice(0, shown), truncationNote(shown, rows.length), ...end].join("\n")}
+`;
+    if (bytes(compose(0)) > maxBytes) continue;
+    let lo = 0;
+    let hi2 = rows.length - 1;
+    while (lo < hi2) {
+      const mid = Math.ceil((lo + hi2) / 2);
+      if (bytes(compose(mid)) <= maxBytes) lo = mid;
+      else hi2 = mid - 1;
+    }
+    return compose(lo);
+  }
+  const buf = Buffer.from(full, "utf8").subarray(0, maxBytes);
+  return buf.toString("utf8").replace(/\uFFFD$/, "");
+}
+var formatMarkdown = (report2) => renderMarkdown(report2);
+
+// src/report/sarif.ts
+import { pathToFileURL } from "node:url";
+var SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
+var FINGERPRINT_KEY = "steward/v1";
+var SRCROOT = "%SRCROOT%";
+var LEVEL2 = {
+  critical: "error",
+  high: "error",
+  medium: "warning",
+  low: "note",
+  info: "note"
+};
+var SECURITY_SEVERITY = {
+  critical: "9.5",
+  high: "8.0",
+  medium: "5.5",
+  low: "3.0",
+  info: "0.0"
+};
+function fileUri(file) {
+  return file.replace(/\\/g, "/").replace(/^(\.\/)+/, "").split("/").map((seg) => encodeURIComponent(seg)).join("/");
+}
+function physical(loc) {
+  const region = {};
+  if (loc.line > 0) region.startLine = loc.line;
+  if (loc.line > 0 && loc.column > 0) region.startColumn = loc.column;
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: fileUri(loc.file), uriBaseId: SRCROOT },
+      ...region.startLine ? { region } : {}
+    }
+  };
+}
+function shownAt(placed, own) {
+  return placed.location ?? own;
+}
+function locations(f2, policy2, placed) {
+  const loc = shownAt(placed, f2.location ?? policy2?.location ?? null);
+  const logical = {
+    name: f2.resource.id,
+    fullyQualifiedName: `${f2.resource.kind}/${f2.resource.id}${f2.path ? `/${f2.path}` : ""}`,
+    kind: "resource"
+  };
+  const base = loc ? physical(loc) : {};
+  return [{ ...base, logicalLocations: [logical] }];
+}
+function definedAt(p2, code) {
+  if (!p2.location) return "";
+  const defined = `Defined in ${code(p2.location.file)} line ${p2.location.line}`;
+  const placed = policyRepoLocation(p2);
+  if (!placed.policyLocation || !placed.location) return `
+
+${defined}.`;
+  const entry2 = `${code(placed.location.file)} line ${placed.location.line}`;
+  return `
+
+${defined}, outside the repository; brought in by the ${code("policies")} entry at ${entry2}, where its findings on live resources are shown.`;
+}
+function rule(p2) {
+  const where2 = definedAt(p2, (s) => `\`${s}\``);
+  const text = `${p2.title}
+
+${p2.description}
+
+Severity: ${p2.severity}. Resource kind: ${p2.resource}.${definedAt(p2, (s) => s)}`;
+  return {
+    id: p2.id,
+    name: p2.id,
+    shortDescription: { text: p2.title || p2.id },
+    fullDescription: { text: p2.description || p2.title || p2.id },
+    help: {
+      text,
+      markdown: `**${p2.title}**
+
+${p2.description}
+
+Severity: **${p2.severity}**. Resource kind: \`${p2.resource}\`.${where2}`
+    },
+    defaultConfiguration: { level: LEVEL2[p2.severity] },
+    properties: {
+      tags: p2.tags,
+      "security-severity": SECURITY_SEVERITY[p2.severity],
+      severity: p2.severity,
+      resourceKind: p2.resource
+    }
+  };
+}
+function waiverNote(w2) {
+  return `${w2.reason} (owner ${w2.owner}, expires ${w2.expires})`;
+}
+function result(f2, index2, policies, baseline) {
+  const policy2 = policies.get(f2.policy);
+  const placed = findingRepoLocation(f2, policy2);
+  const r3 = {
+    ruleId: f2.policy,
+    level: LEVEL2[f2.severity],
+    kind: "fail",
+    message: { text: `${findingSubject(f2)}: ${f2.message}` },
+    locations: locations(f2, policy2, placed),
+    partialFingerprints: { [FINGERPRINT_KEY]: f2.fingerprint },
+    properties: {
+      severity: f2.severity,
+      resource: f2.resource,
+      path: f2.path,
+      ...placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}
+    }
+  };
+  const ruleIndex = index2.get(f2.policy);
+  if (ruleIndex !== void 0) r3.ruleIndex = ruleIndex;
+  if (baseline && f2.baseline) r3.baselineState = f2.baseline === "new" ? "new" : "unchanged";
+  if (f2.status === "waived") {
+    r3.suppressions = [
+      {
+        kind: "external",
+        status: "accepted",
+        justification: f2.waiver ? waiverNote(f2.waiver) : "waived",
+        ...f2.waiver?.location ? { location: physical(f2.waiver.location) } : {}
+      }
+    ];
+  }
+  return r3;
+}
+function errorNotification(message, policyId, loc, index2) {
+  const n4 = {
+    level: "error",
+    message: { text: message },
+    descriptor: { id: "evaluation-error" },
+    associatedRule: { id: policyId }
+  };
+  const ruleIndex = index2.get(policyId);
+  if (ruleIndex !== void 0) n4.associatedRule = { id: policyId, index: ruleIndex };
+  if (loc) n4.locations = [physical(loc)];
+  return n4;
+}
+function waiverNotification(w2, kind) {
+  const text = kind === "expired" ? `Waiver ${waiverTarget(w2)} expired on ${w2.expires} and no longer applies (owner ${w2.owner}).` : `Waiver ${waiverTarget(w2)} matched no finding (owner ${w2.owner}).`;
+  return {
+    level: kind === "expired" ? "warning" : "note",
+    message: { text },
+    descriptor: { id: `waiver-${kind}` },
+    ...w2.location ? { locations: [physical(w2.location)] } : {}
+  };
+}
+function endTime(report2) {
+  const start = Date.parse(report2.startedAt);
+  return Number.isNaN(start) ? void 0 : new Date(start + report2.durationMs).toISOString();
+}
+function toSarif(report2, options = {}) {
+  const index2 = new Map(report2.policies.map((p2, i) => [p2.id, i]));
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const baseline = report2.baseline !== null;
+  const results = report2.findings.filter((f2) => f2.status !== "error").map((f2) => result(f2, index2, policies, baseline));
+  const errors = [
+    ...report2.policies.filter((p2) => p2.error).map((p2) => errorNotification(`${p2.id}: ${p2.error}`, p2.id, shownAt(policyRepoLocation(p2), p2.location), index2)),
+    ...report2.findings.filter((f2) => f2.status === "error").map(
+      (f2) => errorNotification(
+        `${findingSubject(f2)}: ${f2.message}`,
+        f2.policy,
+        shownAt(
+          findingRepoLocation(f2, policies.get(f2.policy)),
+          f2.location ?? policies.get(f2.policy)?.location ?? null
+        ),
+        index2
+      )
+    )
+  ];
+  const config = [
+    ...report2.waivers.expired.map((w2) => waiverNotification(w2, "expired")),
+    ...report2.waivers.stale.map((w2) => waiverNotification(w2, "stale"))
+  ];
+  const end = endTime(report2);
+  const invocation = {
+    executionSuccessful: report2.summary.gate !== "error",
+    ...end ? { startTimeUtc: new Date(Date.parse(report2.startedAt)).toISOString(), endTimeUtc: end } : {},
+    ...errors.length ? { toolExecutionNotifications: errors } : {},
+    ...config.length ? { toolConfigurationNotifications: config } : {}
+  };
+  const run2 = {
+    tool: {
+      driver: {
+        name: "steward",
+        version: report2.tool.version,
+        semanticVersion: /^\d+\.\d+\.\d+/.test(report2.tool.version) ? report2.tool.version : void 0,
+        rules: report2.policies.map(rule)
+      }
+    },
+    invocations: [invocation],
+    columnKind: "utf16CodeUnits",
+    results,
+    properties: { instance: report2.instance, gate: report2.summary.gate, failOn: report2.failOn }
+  };
+  if (options.cwd) {
+    const href = pathToFileURL(options.cwd).href;
+    run2.originalUriBaseIds = { [SRCROOT]: { uri: href.endsWith("/") ? href : `${href}/` } };
+  }
+  return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run2] };
+}
+var formatSarif = (report2, options) => `${JSON.stringify(toSarif(report2, options), null, 2)}
+`;
+
+// src/report/text.ts
+var TEXT_DEFAULT_WIDTH = 80;
+var MIN_WIDTH = 40;
+var TEXT_MAX_RESOLVED_LISTED = 10;
+var ANSI = {
+  red: "\x1B[31m",
+  yellow: "\x1B[33m",
+  green: "\x1B[32m",
+  dim: "\x1B[2m",
+  bold: "\x1B[1m",
+  reset: "\x1B[0m"
+};
+var MARK = { violation: "✖", error: "!", waived: "○", pass: "✔" };
+var INDENT = "    ";
+function len(s) {
+  return [...s].length;
+}
+function wrap(text, width, first, rest) {
+  const lines = [];
+  let line = first;
+  let empty2 = true;
+  const words = text.replace(/\s+/g, " ").trim().split(" ");
+  for (let word of words) {
+    const sep2 = empty2 ? "" : " ";
+    if (len(line) + len(sep2) + len(word) <= width) {
+      line += sep2 + word;
+      empty2 = false;
+      continue;
+    }
+    if (!empty2) {
+      lines.push(line);
+      line = rest;
+    }
+    while (len(rest) + len(word) > width) {
+      const room = Math.max(1, width - len(line));
+      const chars = [...word];
+      lines.push(line + chars.slice(0, room).join(""));
+      word = chars.slice(room).join("");
+      line = rest;
+    }
+    line += word;
+    empty2 = word.length === 0;
+  }
+  lines.push(line);
+  return lines;
+}
+function truncate(s, width) {
+  const chars = [...s];
+  return chars.length <= width ? s : `${chars.slice(0, width - 1).join("")}…`;
+}
+var Painter = class {
+  constructor(on) {
+    this.on = on;
+  }
+  on;
+  paint(style, s) {
+    return this.on && s ? `${ANSI[style]}${s}${ANSI.reset}` : s;
+  }
+  severity(s, text) {
+    const rank = severityRank(s);
+    return this.paint(rank <= 1 ? "red" : rank === 2 ? "yellow" : "dim", text);
+  }
+};
+function entry(mark, markStyle, text, loc, width, p2) {
+  const lines = wrap(text, width, `  ${mark} `, INDENT);
+  const where2 = loc ? `(${loc})` : "";
+  const last = lines.length - 1;
+  const out = lines.map((l, i) => i === 0 ? `  ${p2.paint(markStyle, mark)}${l.slice(3)}` : l);
+  if (where2) {
+    if (len(lines[last]) + 2 + len(where2) <= width) out[last] += `  ${p2.paint("dim", where2)}`;
+    else out.push(p2.paint("dim", INDENT + where2));
+  }
+  return out;
+}
+function findingLines(f2, width, p2) {
+  const tag2 = f2.baseline ? `[${f2.baseline}] ` : "";
+  const loc = locationText(f2.location);
+  if (f2.status === "violation") {
+    return entry(MARK.violation, "red", `${tag2}${findingSubject(f2)}: ${f2.message}`, loc, width, p2);
+  }
+  const lines = entry(
+    MARK.waived,
+    "dim",
+    `${tag2}${findingSubject(f2)}: ${f2.message} (waived)`,
+    loc,
+    width,
+    p2
+  );
+  if (f2.waiver) {
+    const w2 = f2.waiver;
+    const note = `waived by ${w2.owner} until ${w2.expires}: ${w2.reason}`;
+    lines.push(...wrap(note, width, INDENT, INDENT).map((l) => p2.paint("dim", l)));
+  }
+  return lines;
+}
+function policyHeader(policy2, width, p2) {
+  const head2 = `${policy2.id}  ${policy2.severity}`;
+  const room = width - len(head2) - 2;
+  const title = policy2.title && room >= 2 ? `  ${truncate(policy2.title, room)}` : "";
+  return [`${p2.paint("bold", policy2.id)}  ${p2.severity(policy2.severity, policy2.severity)}${title}`];
+}
+function errorGroupLines(g2, width, p2) {
+  const subject = errorSubject(g2);
+  const text = subject ? `${subject}: error: ${g2.message}` : `error: ${g2.message}`;
+  return entry(MARK.error, "yellow", text, locationText(g2.location), width, p2);
+}
+function policyBlock(policy2, findings, width, p2) {
+  const lines = policyHeader(policy2, width, p2);
+  const sorted = sortFindings(findings);
+  for (const f2 of sorted) if (f2.status === "violation") lines.push(...findingLines(f2, width, p2));
+  for (const g2 of errorGroups({ policies: [policy2], findings })) lines.push(...errorGroupLines(g2, width, p2));
+  for (const f2 of sorted) if (f2.status === "waived") lines.push(...findingLines(f2, width, p2));
+  return lines;
+}
+function waiverLines(title, waivers, verb, width, p2) {
+  if (waivers.length === 0) return [];
+  const lines = wrap(title, width, "", "").map((l) => p2.paint("bold", l));
+  for (const w2 of waivers) {
+    const text = `${waiverTarget(w2)} ${verb} ${w2.expires} (${w2.owner})`;
+    lines.push(...entry(MARK.error, "yellow", text, locationText(w2.location), width, p2));
+  }
+  return lines;
+}
+function baselineLines(report2, width, p2) {
+  if (!report2.baseline) return [];
+  const count = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
+  const { file, resolved } = report2.baseline;
+  const text = `Baseline ${file}: ${count("new")} new, ${count("known")} known, ${resolved.length} resolved`;
+  const lines = wrap(text, width, "", "  ").map((l, i) => i === 0 ? p2.paint("bold", l) : l);
+  const entries = report2.baseline.resolvedEntries ?? resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
+  for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
+    lines.push(...wrap(`resolved: ${resolvedText(e)}`, width, "  ", INDENT));
+  }
+  if (entries.length > TEXT_MAX_RESOLVED_LISTED) {
+    lines.push(`  and ${entries.length - TEXT_MAX_RESOLVED_LISTED} more resolved`);
+  }
+  return lines;
+}
+function orphanPolicy(id, f2) {
+  return {
+    id,
+    title: "",
+    description: "",
+    severity: f2.severity,
+    resource: f2.resource.kind,
+    status: "fail",
+    evaluated: 0,
+    violations: 0,
+    error: null,
+    resourceIds: [],
+    location: null,
+    tags: []
+  };
+}
+function statsLine(report2) {
+  const s = report2.summary;
+  const h2 = report2.http;
+  const http2 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}`;
+  const secs = (report2.durationMs / 1e3).toFixed(1);
+  return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
+}
+var formatText = (report2, options) => {
+  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
+  const p2 = new Painter(options.color);
+  const out = [
+    p2.paint("dim", truncate(`steward ${report2.tool.version} · ${report2.instance}`, width)),
+    ""
+  ];
+  const byPolicy = /* @__PURE__ */ new Map();
+  for (const f2 of report2.findings) {
+    const list = byPolicy.get(f2.policy) ?? [];
+    list.push(f2);
+    byPolicy.set(f2.policy, list);
+  }
+  const known = new Set(report2.policies.map((x2) => x2.id));
+  const orphans = [...byPolicy.keys()].filter((id) => !known.has(id));
+  const policies = [
+    ...sortPolicies(report2.policies),
+    ...orphans.map((id) => orphanPolicy(id, byPolicy.get(id)[0]))
+  ];
+  for (const policy2 of policies) {
+    const findings = byPolicy.get(policy2.id) ?? [];
+    if (findings.length === 0 && !policy2.error) continue;
+    out.push(...policyBlock(policy2, findings, width, p2), "");
+  }
+  const problems = [
+    ...waiverLines(
+      "Expired waivers (no longer apply; their findings count again):",
+      report2.waivers.expired,
+      "expired",
+      width,
+      p2
+    ),
+    ...waiverLines("Stale waivers (matched no finding):", report2.waivers.stale, "until", width, p2),
+    ...baselineLines(report2, width, p2)
+  ];
+  if (problems.length > 0) out.push(...problems, "");
+  out.push(...wrap(statsLine(report2), width, "", "  ").map((l) => p2.paint("dim", l)));
+  const gate = report2.summary.gate;
+  const mark = gate === "pass" ? MARK.pass : MARK.violation;
+  const style = gate === "pass" ? "green" : gate === "fail" ? "red" : "yellow";
+  const verdict = wrap(verdictCounts(report2), width, `${mark} `, "  ");
+  out.push(
+    ...verdict.map(
+      (l, i) => i === 0 ? `${p2.paint(style, mark)}${p2.paint("bold", l.slice(1))}` : p2.paint("bold", l)
+    )
+  );
+  return `${out.join("\n")}
+`;
+};
+
+// src/report/index.ts
+var FORMATTERS = {
+  text: formatText,
+  json: formatJson,
+  sarif: formatSarif,
+  junit: formatJunit,
+  markdown: formatMarkdown,
+  github: formatGithub
+};
+function formatReport(format, report2, options) {
+  return FORMATTERS[format](report2, options);
+}
+
+// src/action/annotations.ts
+var EMIT = { error, warning, notice };
+function emitAnnotations(report2) {
+  const counts = { error: 0, warning: 0, notice: 0 };
+  for (const a of selectAnnotations(report2, ANNOTATION_CAP).annotations) {
+    EMIT[a.level](a.message, a.properties);
+    counts[a.level]++;
+  }
+  return counts;
+}
 
 // src/api/assumptions.ts
 var DEVELOPER_TOKEN_HEADER = "X-SERVICE-Developer-Token";
@@ -39796,14 +40773,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path10 = input;
+  let path12 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path10 = input.slice(0, fragmentIndex);
+    path12 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path10.split("?");
+  const [s0, ...s] = path12.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -39814,17 +40791,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path10 = input;
+  let path12 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path10 = input.slice(0, fragmentIndex);
+    path12 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path10) {
+    if (!path12) {
       return fragment;
     }
   }
-  const [s0, ...s] = path10.split("?");
+  const [s0, ...s] = path12.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -39885,11 +40862,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path10 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path12 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path10 = path10.replace(/\/(?=[A-Za-z]:)/, "");
+    path12 = path12.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path10);
+  const { pathname, search, hash } = parsePath(path12);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -41234,8 +42211,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing or invalid developer token (sent in ${header})`;
 }
-function requestLabel(method, path10) {
-  return `[${method}] ${JSON.stringify(path10)}`;
+function requestLabel(method, path12) {
+  return `[${method}] ${JSON.stringify(path12)}`;
 }
 var MIN_REDACTED_SECRET_LENGTH = 4;
 function secretForms(secrets) {
@@ -41414,17 +42391,17 @@ var datasetDetailsSchema = object({}, { tags: nullable(["string", "array"]) });
 var ajv = new import_ajv.Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
 var validators = /* @__PURE__ */ new WeakMap();
 function validatorFor(schema) {
-  let validate2 = validators.get(schema);
-  if (!validate2) {
-    validate2 = ajv.compile(schema);
-    validators.set(schema, validate2);
+  let validate3 = validators.get(schema);
+  if (!validate3) {
+    validate3 = ajv.compile(schema);
+    validators.set(schema, validate3);
   }
-  return validate2;
+  return validate3;
 }
 function checkResponse(schema, body2) {
-  const validate2 = validatorFor(schema);
-  if (validate2(body2)) return void 0;
-  const error2 = (validate2.errors ?? [])[0];
+  const validate3 = validatorFor(schema);
+  if (validate3(body2)) return void 0;
+  const error2 = (validate3.errors ?? [])[0];
   if (!error2) return { field: "(body)", problem: "does not match the documented shape" };
   return describeAjvError(error2, body2);
 }
@@ -41439,9 +42416,9 @@ function describeAjvError(error2, body2) {
     return { field: formatField(segments), problem: `expected ${expected}, got ${typeName(valueAt(body2, segments))}` };
   }
   if (error2.keyword === "enum") {
-    const allowed2 = error2.params.allowedValues.map((v2) => JSON.stringify(v2));
+    const allowed = error2.params.allowedValues.map((v2) => JSON.stringify(v2));
     const got = JSON.stringify(valueAt(body2, segments));
-    return { field: formatField(segments), problem: `expected one of ${allowed2.join(", ")}, got ${got}` };
+    return { field: formatField(segments), problem: `expected one of ${allowed.join(", ")}, got ${got}` };
   }
   return { field: formatField(segments), problem: error2.message ?? "does not match the documented shape" };
 }
@@ -41508,13 +42485,13 @@ function createTransport(options) {
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
-    const path10 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
+    const path12 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) query.set(key, String(value));
     }
     const search = query.toString();
-    return search ? `${path10}?${search}` : path10;
+    return search ? `${path12}?${search}` : path12;
   }
   function fail(spec, init) {
     counters.failed += 1;
@@ -41987,8 +42964,8 @@ async function* pages(transport, request, schema, pageSize) {
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op) => PLANNABLE_WRITES.includes(op);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path10 } = OPERATIONS[operation2];
-  const encoded = path10.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path12 } = OPERATIONS[operation2];
+  const encoded = path12.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -42087,6 +43064,379 @@ var QUEUE_PERMISSIONS = [
   "EXECUTE"
 ];
 
+// src/core/canonical-json.ts
+function canonicalJson(value) {
+  if (value === void 0) return "null";
+  if (value === null || typeof value !== "object") {
+    return typeof value === "bigint" ? value.toString() : JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map((v2) => v2 === void 0 ? "null" : canonicalJson(v2)).join(",")}]`;
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  const entries = Object.entries(value).filter(([, v2]) => v2 !== void 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return `{${entries.map(([k2, v2]) => `${JSON.stringify(k2)}:${canonicalJson(v2)}`).join(",")}}`;
+}
+
+// src/io/input-file.ts
+import { readFile } from "node:fs/promises";
+
+// src/core/problem.ts
+var InputError = class extends Error {
+  code = "E_INPUT";
+  problems;
+  constructor(problems) {
+    super(problems.map(formatProblem).join("\n"));
+    this.name = "InputError";
+    this.problems = problems;
+  }
+};
+function formatProblem(p2) {
+  return p2.line > 0 ? `${p2.file}:${p2.line}:${p2.column}: ${p2.message}` : `${p2.file}: ${p2.message}`;
+}
+
+// src/io/input-file.ts
+function fileError(shown, message) {
+  return new InputError([{ file: shown, line: 0, column: 0, message }]);
+}
+async function readInputFile(file, shown, what) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (err) {
+    throw fileError(shown, `cannot read ${what}: ${err.message}`);
+  }
+}
+
+// src/io/yaml-source.ts
+var import_yaml = __toESM(require_dist(), 1);
+function parseYamlSource(text, file, syntaxLabel = "invalid YAML") {
+  const lineCounter = new import_yaml.LineCounter();
+  const doc2 = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const source = { file, text, doc: doc2, lineCounter, problems: [] };
+  source.problems = [...doc2.errors, ...doc2.warnings].map((e) => {
+    const hint = /alias/i.test(e.message) ? ' (quote a value that starts with *, e.g. "*-prod")' : "";
+    return { ...positionAt(source, e.pos[0]), message: `${syntaxLabel}: ${e.message.split("\n")[0]}${hint}` };
+  });
+  return source;
+}
+function positionAt(source, offset) {
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { file: source.file, line, column: col };
+}
+function locationOf(source, node) {
+  return positionAt(source, node?.range?.[0] ?? 0);
+}
+function nodeAt(source, path12) {
+  return descend(source, path12).node;
+}
+function keyNodeAt(source, path12) {
+  const parentPath = path12.slice(0, -1);
+  const { node: parent, depth } = descend(source, parentPath);
+  if (path12.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path12[path12.length - 1]);
+    const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
+    if (pair) return pair.key;
+  }
+  return parent;
+}
+function problemAt(source, path12, message) {
+  return { ...locationOf(source, nodeAt(source, path12)), message };
+}
+function descend(source, path12) {
+  let node = source.doc.contents ?? null;
+  let depth = 0;
+  for (const seg of path12) {
+    const next = childOf(node, seg);
+    if (!next) break;
+    node = next;
+    depth++;
+  }
+  return { node, depth };
+}
+function childOf(node, seg) {
+  if ((0, import_yaml.isSeq)(node)) return node.items[Number(seg)] ?? void 0;
+  if ((0, import_yaml.isMap)(node)) {
+    const pair = node.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === String(seg));
+    return pair?.value ?? pair?.key ?? void 0;
+  }
+  return void 0;
+}
+function pointerPath(pointer) {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
+}
+function pathLabel(path12) {
+  let out = "";
+  for (const s of path12) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  return out;
+}
+function collectPaths(source) {
+  const paths = {};
+  const walk2 = (node, path12) => {
+    if (path12.length > 0) paths[pathLabel(path12)] = locationOf(source, node);
+    if ((0, import_yaml.isMap)(node)) {
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path12, String(p2.key.value)]);
+    } else if ((0, import_yaml.isSeq)(node)) {
+      for (const [i, item] of node.items.entries()) walk2(item, [...path12, i]);
+    }
+  };
+  walk2(source.doc.contents, []);
+  return paths;
+}
+function valuePositions(source, node) {
+  if (!(0, import_yaml.isScalar)(node) || !node.range) return void 0;
+  const start = node.range[0];
+  if (node.type === import_yaml.Scalar.QUOTE_DOUBLE || node.type === import_yaml.Scalar.QUOTE_SINGLE) {
+    return (offset) => positionAt(source, start + 1 + offset);
+  }
+  if (node.type === import_yaml.Scalar.BLOCK_LITERAL || node.type === import_yaml.Scalar.BLOCK_FOLDED) {
+    return blockPositions(source, start, node.range[1]);
+  }
+  return (offset) => positionAt(source, start + offset);
+}
+function blockPositions(source, from, to) {
+  const block = source.text.slice(from, to);
+  const firstBreak = block.indexOf("\n");
+  const body2 = firstBreak < 0 ? [] : block.slice(firstBreak + 1).split("\n");
+  const indent = Math.min(...body2.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
+  let lineStart = from + firstBreak + 1;
+  const starts = body2.map((l) => {
+    const s = lineStart;
+    lineStart += l.length + 1;
+    return { start: s, length: Math.max(0, l.length - indent) };
+  });
+  return (offset) => {
+    let rest = offset;
+    for (const s of starts) {
+      if (rest <= s.length) return positionAt(source, s.start + indent + rest);
+      rest -= s.length + 1;
+    }
+    return positionAt(source, from);
+  };
+}
+
+// src/io/json-source.ts
+function lineColumn(text, offset) {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split("\n").length;
+  return { line, column: before.length - before.lastIndexOf("\n") };
+}
+function jsonErrorOffset(text) {
+  let i = 0;
+  const fail = () => {
+    throw i;
+  };
+  const ws = () => {
+    while (i < text.length && " 	\n\r".includes(text[i])) i++;
+  };
+  const str2 = () => {
+    if (text[i] !== '"') fail();
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text.charCodeAt(i) < 32) fail();
+      if (text[i] === "\\") {
+        i++;
+        if (text[i] === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
+        else if (!'"\\/bfnrt'.includes(text[i] ?? "x")) fail();
+      }
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  const list = (close, item) => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (; ; ) {
+      item();
+      ws();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      if (text[i] !== ",") fail();
+      i++;
+      ws();
+    }
+  };
+  const member = () => {
+    str2();
+    ws();
+    if (text[i] !== ":") fail();
+    i++;
+    value();
+  };
+  const value = () => {
+    ws();
+    const c2 = text[i];
+    const lit = ["true", "false", "null"].find((w2) => text.startsWith(w2, i));
+    const num = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+    num.lastIndex = i;
+    if (c2 === "{") list("}", member);
+    else if (c2 === "[") list("]", value);
+    else if (c2 === '"') str2();
+    else if (lit) i += lit.length;
+    else if (num.test(text)) i = num.lastIndex;
+    else fail();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : text.length;
+  } catch (at) {
+    return typeof at === "number" ? Math.min(at, text.length) : 0;
+  }
+}
+function parseJsonAt(text, file, what) {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const reason = err.message.replace(/ in JSON at position \d+.*$/s, "").replace(/, (\.\.\.)?".*" (\.\.\. )?is not valid JSON$/s, "");
+    throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
+  }
+}
+function jsonProblem(text, file, path12, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path12, message)]);
+}
+
+// src/api/snapshot-format.ts
+var SNAPSHOT_VERSION = 1;
+function answerKey(operation2, args) {
+  const trimmed = [...args];
+  while (trimmed.length > 0 && trimmed[trimmed.length - 1] === void 0) trimmed.pop();
+  return `${operation2} ${canonicalJson(trimmed)}`;
+}
+var PAGED_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === "read" && OPERATIONS[id].paging !== "none");
+var SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === "read" && OPERATIONS[id].paging === "none");
+var isObject = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+function errorProblem(e) {
+  if (!isObject(e)) return [null, '"error" must be an object { message, status, ... }'];
+  if (typeof e.message !== "string") return ["message", '"error.message" must be a string'];
+  if (e.status !== void 0 && e.status !== null && typeof e.status !== "number") {
+    return ["status", '"error.status" must be a number or null'];
+  }
+  for (const key of ["kind", "method", "path", "apiMessage"]) {
+    if (e[key] !== void 0 && typeof e[key] !== "string") return [key, `"error.${key}" must be a string`];
+  }
+  return null;
+}
+function answerProblem(a) {
+  if (!isObject(a)) return [[], "each answer must be an object { operation, args, ... }"];
+  const op = a.operation;
+  const paged = PAGED_OPERATIONS.includes(op);
+  if (!paged && !SINGLE_OPERATIONS.includes(op)) {
+    return [["operation"], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(", ")})`];
+  }
+  if (!Array.isArray(a.args)) return [["args"], '"args" must be an array'];
+  if (a.error !== void 0) {
+    const problem4 = errorProblem(a.error);
+    if (problem4) return [problem4[0] ? ["error", problem4[0]] : ["error"], problem4[1]];
+  }
+  if (paged) {
+    if (a.value !== void 0) return [["value"], `${op} is paged: its answer holds "pages", not "value"`];
+    if (a.pages === void 0 && a.error === void 0) return [[], `${op} answer must hold "pages" (or "error")`];
+    if (a.pages !== void 0) {
+      if (!Array.isArray(a.pages)) return [["pages"], '"pages" must be an array of pages (arrays)'];
+      const bad = a.pages.findIndex((p2) => !Array.isArray(p2));
+      if (bad >= 0) return [["pages", bad], "each page must be an array"];
+    }
+    return null;
+  }
+  if (a.pages !== void 0) return [["pages"], `${op} is not paged: its answer holds "value" or "error", not "pages"`];
+  const has = Number(a.value !== void 0) + Number(a.error !== void 0);
+  if (has !== 1) return [[], `${op} answer must hold exactly one of "value" and "error"`];
+  return null;
+}
+function parseSnapshot(text, displayPath2) {
+  const s = parseJsonAt(text, displayPath2, "snapshot");
+  const at = (path12, message) => jsonProblem(text, displayPath2, path12, message);
+  if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
+    throw at(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
+  }
+  if (!Array.isArray(s.answers)) throw at(["answers"], 'snapshot "answers" must be an array of { operation, args, ... }');
+  for (const [i, a] of s.answers.entries()) {
+    const problem4 = answerProblem(a);
+    if (problem4) throw at(["answers", i, ...problem4[0]], `snapshot answer ${i}: ${problem4[1]}`);
+  }
+  return {
+    version: SNAPSHOT_VERSION,
+    instance: String(s.instance ?? ""),
+    recordedAt: String(s.recordedAt ?? ""),
+    answers: s.answers
+  };
+}
+async function readSnapshot(file, displayPath2) {
+  return parseSnapshot(await readInputFile(file, displayPath2, "snapshot"), displayPath2);
+}
+
+// src/api/snapshot-replay.ts
+function replayError(operation2, detail, init = {}) {
+  return new ApiError({ kind: "config", operation: operation2, method: "GET", path: "", detail, ...init });
+}
+function recordedError(a) {
+  const e = a.error;
+  const prefix = `${a.operation}: `;
+  return new ApiError({
+    kind: e.kind ?? "http",
+    operation: a.operation,
+    method: e.method ?? "GET",
+    path: e.path ?? "",
+    detail: e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message,
+    ...e.status !== void 0 ? { status: e.status } : {},
+    ...e.apiMessage !== void 0 ? { apiMessage: e.apiMessage } : {}
+  });
+}
+function checkReplayed(id, body2) {
+  const drift = checkResponse(operation(id).response, body2);
+  if (drift) {
+    throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+      kind: "drift",
+      field: drift.field
+    });
+  }
+}
+function replayApi(snapshot) {
+  const answers = new Map(snapshot.answers.map((a) => [answerKey(a.operation, a.args), a]));
+  const find = (operation2, args) => {
+    const a = answers.get(answerKey(operation2, args));
+    if (!a) throw replayError(operation2, `not in snapshot (arguments ${JSON.stringify(args)})`);
+    return a;
+  };
+  const single = (operation2) => async (...args) => {
+    const a = find(operation2, args);
+    if (a.error) throw recordedError(a);
+    checkReplayed(operation2, a.value);
+    return structuredClone(a.value);
+  };
+  const paged = (operation2) => (...args) => ({
+    async *[Symbol.asyncIterator]() {
+      const a = find(operation2, args);
+      for (const page of a.pages ?? []) {
+        checkReplayed(operation2, page);
+        yield structuredClone(page);
+      }
+      if (a.error) throw recordedError(a);
+    }
+  });
+  const refuse = (operation2, method) => async () => {
+    throw replayError(operation2, "refused: a snapshot replay is read-only", { method });
+  };
+  const calls = Object.fromEntries(
+    OPERATION_IDS.map((id) => {
+      const op = OPERATIONS[id];
+      if (op.access === "write") return [id, refuse(id, op.method)];
+      return [id, op.paging === "none" ? single(id) : paged(id)];
+    })
+  );
+  return {
+    ...calls,
+    send: async (request) => refuse(request.operation, request.method)(),
+    stats: () => ({ requests: 0, retries: 0, failed: 0 })
+  };
+}
+
 // src/config/glob.ts
 import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
 import path from "node:path";
@@ -42101,27 +43451,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path10) {
-  let normalized = normalize(path10);
+function cleanPath(path12) {
+  let normalized = normalize(path12);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path10, separator) {
-  return path10.replace(SLASHES_REGEX, separator);
+function convertSlashes(path12, separator) {
+  return path12.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path10) {
-  return path10 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path10);
+function isRootDirectory(path12) {
+  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
 }
-function normalizePath(path10, options) {
+function normalizePath(path12, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path10.includes("/") || path10.startsWith(".");
-  if (resolvePaths) path10 = resolve(path10);
-  if (normalizePath$1 || pathNeedsCleaning) path10 = cleanPath(path10);
-  if (path10 === ".") return "";
-  const needsSeperator = path10[path10.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path10 + pathSeparator : path10, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
+  if (resolvePaths) path12 = resolve(path12);
+  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
+  if (path12 === ".") return "";
+  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -42158,8 +43508,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path10 = directoryPath || ".";
-  if (filters.every((filter) => filter(path10, true))) paths.push(path10);
+  const path12 = directoryPath || ".";
+  if (filters.every((filter) => filter(path12, true))) paths.push(path12);
 };
 var empty$2 = () => {
 };
@@ -42211,26 +43561,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path10, state, callback$1) {
+var resolveSymlinksAsync = function(path12, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path10, (error2, resolvedPath) => {
+  fs3.realpath(path12, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path10, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path10, state, callback$1) {
+var resolveSymlinks = function(path12, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path10);
+    const resolvedPath = fs3.realpathSync(path12);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path10, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -42240,9 +43590,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path10, resolved, state) {
+function isRecursive(path12, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path10);
+  let parent = dirname(path12);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -42250,7 +43600,7 @@ function isRecursive(path10, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path10, resolved);
+  state.symlinks.set(path12, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -42422,19 +43772,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path10 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path10)) continue;
-        this.pushDirectory(path10, paths, filters);
-        this.walkDirectory(this.state, path10, path10, depth - 1, this.walk);
+        let path12 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path12)) continue;
+        this.pushDirectory(path12, paths, filters);
+        this.walkDirectory(this.state, path12, path12, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path10 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path10, this.state, (stat4, resolvedPath) => {
+        let path12 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path12, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path10 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path10 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path10;
+            resolvedPath = useRealPaths ? resolvedPath : path12;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -42600,7 +43950,7 @@ var Builder = class {
       isMatch = globFn(patterns, ...options);
       this.globCache[patterns.join("\0")] = isMatch;
     }
-    this.options.filters.push((path10) => isMatch(path10));
+    this.options.filters.push((path12) => isMatch(path12));
     return this;
   }
 };
@@ -42675,19 +44025,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path10) {
-  return path10.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path12) {
+  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path10) {
+function splitPattern(path12) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path10, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path10];
+  const result2 = import_picomatch.default.scan(path12, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path12];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path10) => path10.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path10) => path10.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -42794,13 +44144,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug2 ? (p2, isDirectory2) => {
-      const path10 = format(p2, isDirectory2);
-      const matches2 = matcher(path10) && !ignore(path10);
-      if (matches2) log(`matched ${path10}`);
+      const path12 = format(p2, isDirectory2);
+      const matches2 = matcher(path12) && !ignore(path12);
+      if (matches2) log(`matched ${path12}`);
       return matches2;
     } : (p2, isDirectory2) => {
-      const path10 = format(p2, isDirectory2);
-      return matcher(path10) && !ignore(path10);
+      const path12 = format(p2, isDirectory2);
+      return matcher(path12) && !ignore(path12);
     }],
     exclude: debug2 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -42888,192 +44238,281 @@ function expandGlob(pattern, baseDir) {
 
 // src/config/load.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import path4 from "node:path";
+import path5 from "node:path";
 
-// src/core/problem.ts
-var InputError = class extends Error {
-  code = "E_INPUT";
-  problems;
-  constructor(problems) {
-    super(problems.map(formatProblem).join("\n"));
-    this.name = "InputError";
-    this.problems = problems;
+// src/resources/index.ts
+var import_ajv3 = __toESM(require_ajv(), 1);
+
+// src/resources/calculatedFields.ts
+var CALCULATED_FIELDS_RESOURCE_ID = "instance";
+var counter = { type: "integer", minimum: 0 };
+var calculatedFields = {
+  name: "calculatedFields",
+  description: 'Instance-wide calculated-field statistics (one resource, id "instance").',
+  live: true,
+  inputs: {},
+  operations: ["getCalculatedFieldStatistics"],
+  documentSchema: {
+    type: "object",
+    required: ["id"],
+    properties: {
+      id: { const: CALCULATED_FIELDS_RESOURCE_ID },
+      total: counter,
+      onDatasets: counter,
+      onCards: counter,
+      inVisualizations: counter,
+      locked: counter,
+      invalid: counter,
+      invalidLink: counter,
+      archived: counter
+    }
+  },
+  parts: {},
+  async *collect(ctx) {
+    const stats = await ctx.api.getCalculatedFieldStatistics();
+    const id = CALCULATED_FIELDS_RESOURCE_ID;
+    yield { kind: "calculatedFields", id, name: null, doc: { ...stats, id }, source: null };
+  },
+  fixes: {}
+};
+
+// src/resources/certification.ts
+function certificationPart(entityType) {
+  return {
+    name: "certification",
+    operation: "getCertificationStatus",
+    load: (api, resource2) => api.getCertificationStatus(entityType, String(resource2.doc.id))
+  };
+}
+var certificationSchema = {
+  type: "object",
+  description: "certification status: state 'ACTIVE' = current, null = never certified, anything else = lapsed",
+  properties: {
+    tag: { type: ["string", "null"] },
+    state: { type: ["string", "null"], description: "'ACTIVE' (current), null (never certified), other values lapsed" },
+    metadata: { description: "null, or { adminCertified, approvalRequestId, approvalTemplateTitle, processType, userId }" },
+    updated: { description: "epoch milliseconds, or null" }
   }
 };
-function formatProblem(p2) {
-  return p2.line > 0 ? `${p2.file}:${p2.line}:${p2.column}: ${p2.message}` : `${p2.file}: ${p2.message}`;
-}
 
-// src/core/model.ts
-var SEVERITIES = ["info", "low", "medium", "high", "critical"];
-var REPORT_SCHEMA_VERSION = 1;
-
-// src/io/yaml-source.ts
-var import_yaml = __toESM(require_dist(), 1);
-function parseYamlSource(text, file, syntaxLabel = "invalid YAML") {
-  const lineCounter = new import_yaml.LineCounter();
-  const doc2 = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const source = { file, text, doc: doc2, lineCounter, problems: [] };
-  source.problems = [...doc2.errors, ...doc2.warnings].map((e) => {
-    const hint = /alias/i.test(e.message) ? ' (quote a value that starts with *, e.g. "*-prod")' : "";
-    return { ...positionAt(source, e.pos[0]), message: `${syntaxLabel}: ${e.message.split("\n")[0]}${hint}` };
-  });
-  return source;
+// src/resources/common.ts
+async function readAllPages(pages2) {
+  const all = [];
+  for await (const page of pages2) all.push(...page);
+  return all;
 }
-function positionAt(source, offset) {
-  const { line, col } = source.lineCounter.linePos(offset);
-  return { file: source.file, line, column: col };
+var noMemo = (_key, fn) => fn();
+function itemIndex(itemPath, list) {
+  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
+  if (!m2) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? "the whole resource"}`);
+  return Number(m2[1]);
 }
-function locationOf(source, node) {
-  return positionAt(source, node?.range?.[0] ?? 0);
-}
-function nodeAt(source, path10) {
-  return descend(source, path10).node;
-}
-function keyNodeAt(source, path10) {
-  const parentPath = path10.slice(0, -1);
-  const { node: parent, depth } = descend(source, parentPath);
-  if (path10.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path10[path10.length - 1]);
-    const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
-    if (pair) return pair.key;
-  }
-  return parent;
-}
-function problemAt(source, path10, message) {
-  return { ...locationOf(source, nodeAt(source, path10)), message };
-}
-function descend(source, path10) {
-  let node = source.doc.contents ?? null;
-  let depth = 0;
-  for (const seg of path10) {
-    const next = childOf(node, seg);
-    if (!next) break;
-    node = next;
-    depth++;
-  }
-  return { node, depth };
-}
-function childOf(node, seg) {
-  if ((0, import_yaml.isSeq)(node)) return node.items[Number(seg)] ?? void 0;
-  if ((0, import_yaml.isMap)(node)) {
-    const pair = node.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === String(seg));
-    return pair?.value ?? pair?.key ?? void 0;
-  }
-  return void 0;
-}
-function pointerPath(pointer) {
-  if (pointer === "") return [];
-  return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
-}
-function pathLabel(path10) {
-  let out = "";
-  for (const s of path10) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
-  return out;
-}
-function collectPaths(source) {
-  const paths = {};
-  const walk2 = (node, path10) => {
-    if (path10.length > 0) paths[pathLabel(path10)] = locationOf(source, node);
-    if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path10, String(p2.key.value)]);
-    } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path10, i]);
+function removeEntryFix(list, description) {
+  return {
+    name: "remove",
+    schema: { const: true, description },
+    perItem: true,
+    apply(doc2, _value, itemPath) {
+      const i = itemIndex(itemPath, list);
+      return { ...doc2, [list]: (doc2[list] ?? []).filter((_, j) => j !== i) };
     }
   };
-  walk2(source.doc.contents, []);
-  return paths;
 }
-function valuePositions(source, node) {
-  if (!(0, import_yaml.isScalar)(node) || !node.range) return void 0;
-  const start = node.range[0];
-  if (node.type === import_yaml.Scalar.QUOTE_DOUBLE || node.type === import_yaml.Scalar.QUOTE_SINGLE) {
-    return (offset) => positionAt(source, start + 1 + offset);
-  }
-  if (node.type === import_yaml.Scalar.BLOCK_LITERAL || node.type === import_yaml.Scalar.BLOCK_FOLDED) {
-    return blockPositions(source, start, node.range[1]);
-  }
-  return (offset) => positionAt(source, start + offset);
-}
-function blockPositions(source, from, to) {
-  const block = source.text.slice(from, to);
-  const firstBreak = block.indexOf("\n");
-  const body2 = firstBreak < 0 ? [] : block.slice(firstBreak + 1).split("\n");
-  const indent = Math.min(...body2.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
-  let lineStart = from + firstBreak + 1;
-  const starts = body2.map((l) => {
-    const s = lineStart;
-    lineStart += l.length + 1;
-    return { start: s, length: Math.max(0, l.length - indent) };
+var stringArraySchema = { type: "array", items: { type: "string" } };
+
+// src/resources/reportSchedule.ts
+var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? "ALL";
+var ORPHAN_IDS_SHOWN = 5;
+function scheduleList(ctx) {
+  const once = ctx.once ?? noMemo;
+  const filter = filterOf(ctx);
+  return once("reportSchedule:list", async () => {
+    try {
+      return { schedules: await readAllPages(ctx.api.listReportSchedules({ filter })), filter };
+    } catch (err) {
+      throw refusedFilter(err, filter) ?? err;
+    }
   });
-  return (offset) => {
-    let rest = offset;
-    for (const s of starts) {
-      if (rest <= s.length) return positionAt(source, s.start + indent + rest);
-      rest -= s.length + 1;
-    }
-    return positionAt(source, from);
-  };
 }
-
-// src/config/paths.ts
-import { existsSync as existsSync3, readFileSync } from "node:fs";
-import path2 from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
-var cachedRoot = null;
-function packageRoot() {
-  if (cachedRoot) return cachedRoot;
-  let dir = path2.dirname(fileURLToPath2(import.meta.url));
-  for (; ; ) {
-    const manifest = path2.join(dir, "package.json");
-    if (existsSync3(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "steward") {
-      cachedRoot = dir;
-      return dir;
-    }
-    const parent = path2.dirname(dir);
-    if (parent === dir) throw new Error("steward: cannot find its own package.json");
-    dir = parent;
+async function allSchedules(ctx) {
+  return (await scheduleList(ctx)).schedules;
+}
+function refusedFilter(err, filter) {
+  if (filter !== "ALL" || !isApiError(err) || err.status !== 400 && err.status !== 403) return void 0;
+  return new Error(
+    `listing every report schedule (filter=ALL) was refused with ${err.status}: the token's user needs the ${SCHEDULE_ALL_GRANT} grant; or set instance.scheduleFilter: USER in steward.yaml to check only the token user's own schedules (${err.message})`,
+    { cause: err }
+  );
+}
+function orphanMessage(orphanIds) {
+  const shown = orphanIds.slice(0, ORPHAN_IDS_SHOWN).join(", ");
+  const more = orphanIds.length > ORPHAN_IDS_SHOWN ? ` and ${orphanIds.length - ORPHAN_IDS_SHOWN} more` : "";
+  const subject = orphanIds.length === 1 ? `misconfigured report ${shown} is` : `misconfigured reports ${shown}${more} are`;
+  return `${subject} not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)`;
+}
+function misconfiguredById(ctx) {
+  const once = ctx.once ?? noMemo;
+  return once("reportSchedule:misconfigured", async () => {
+    const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
+    const listed = new Set(list.schedules.map((s) => s.id));
+    const orphans = items.filter((m2) => !listed.has(m2.id)).map((m2) => m2.id);
+    if (orphans.length > 0 && list.filter === "ALL") throw new Error(orphanMessage(orphans));
+    return new Map(items.map((m2) => [m2.id, m2]));
+  });
+}
+var misconfigured = {
+  name: "misconfigured",
+  operation: "getMisconfiguredReports",
+  async load(api, resource2, once) {
+    return (await misconfiguredById({ api, once })).has(Number(resource2.doc.id));
   }
-}
-function packageVersion() {
-  return JSON.parse(readFileSync(path2.join(packageRoot(), "package.json"), "utf8")).version;
-}
-var BUILTIN_POLICIES = "builtin";
-function builtinPolicyDir() {
-  return path2.join(packageRoot(), "policies");
-}
-function demoConfigPath() {
-  return path2.join(packageRoot(), "demo", "steward.yaml");
-}
-var DEFAULT_CONFIG_FILE = "steward.yaml";
+};
+var misconfiguration = {
+  name: "misconfiguration",
+  operation: "getMisconfiguredReports",
+  async load(api, resource2, once) {
+    return (await misconfiguredById({ api, once })).get(Number(resource2.doc.id)) ?? null;
+  }
+};
+var reportSchedule = {
+  name: "reportSchedule",
+  description: "Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.",
+  live: true,
+  inputs: {},
+  operations: ["listReportSchedules"],
+  documentSchema: {
+    type: "object",
+    required: ["id", "title", "schedule"],
+    properties: {
+      id: { type: "integer" },
+      reportViewId: { type: ["integer", "null"] },
+      pageId: { type: ["integer", "null"] },
+      title: { type: ["string", "null"] },
+      viewName: { type: ["string", "null"], description: "null for schedules without a view" },
+      type: { type: ["string", "null"] },
+      ownerId: { type: ["integer", "null"] },
+      embedViewId: { type: ["integer", "null"] },
+      owner: { type: ["boolean", "null"] },
+      cardCount: { type: ["integer", "null"] },
+      recipientCount: { type: ["integer", "null"] },
+      cardId: { type: ["integer", "null"] },
+      schedule: {
+        type: "object",
+        properties: {
+          frequency: { type: "string", description: "MONTHLY, WEEKLY, DAILY seen" },
+          daysToRun: { type: ["string", "null"] },
+          hourOfDay: { type: ["integer", "null"] },
+          minOfHour: { type: ["integer", "null"] },
+          timezone: { type: ["string", "null"], description: "IANA time zone name" },
+          enabled: { type: "boolean" },
+          startDate: { type: ["integer", "string", "null"], description: "epoch milliseconds" },
+          nextRunDate: { type: ["integer", "string", "null"], description: "epoch milliseconds" }
+        }
+      },
+      misconfigured: { type: "boolean", description: "true when the schedule is in the misconfigured-reports list" },
+      misconfiguration: {
+        description: "the misconfigured-reports item of this schedule, or null",
+        anyOf: [
+          {
+            type: "object",
+            properties: {
+              id: { type: "integer" },
+              title: { type: "string" },
+              schedule: { type: "object" },
+              active: { type: "boolean" }
+            }
+          },
+          { type: "null" }
+        ]
+      }
+    }
+  },
+  parts: { misconfigured, misconfiguration },
+  scopeWarning(scope) {
+    const filter = scope.scheduleFilter;
+    if (filter === void 0 || filter === "ALL") return null;
+    return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;
+  },
+  async *collect(ctx) {
+    const schedules = await allSchedules(ctx);
+    if (schedules.length === 0) {
+      try {
+        await misconfiguredById(ctx);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new Error(`the schedule list is empty and the misconfigured-reports list does not confirm it: ${why}`, {
+          cause: err
+        });
+      }
+    }
+    for (const s of schedules) {
+      yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
+    }
+  },
+  fixes: {}
+};
 
-// src/core/display-path.ts
-import path3 from "node:path";
-function displayPath(file, cwd = process.cwd()) {
-  const rel = path3.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path3.isAbsolute(rel) ? rel : file;
-  return shown.split(path3.sep).join("/");
+// src/resources/card.ts
+function cardDocId(id) {
+  return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
+var card = {
+  name: "card",
+  description: "Cards listed in scope.cards and every card a report schedule sends.",
+  live: true,
+  inputs: { scope: { key: "cards", shape: "ids", description: "card" }, alsoFrom: "reportSchedule" },
+  operations: ["listReportSchedules"],
+  documentSchema: {
+    type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
+    required: ["id", "schedules"],
+    properties: {
+      id: { type: ["integer", "string"] },
+      schedules: { type: "array", items: { type: "integer" }, description: "ids of the schedules that send this card" },
+      certification: certificationSchema
+    }
+  },
+  parts: { certification: certificationPart("CARD") },
+  async *collect(ctx) {
+    const senders = /* @__PURE__ */ new Map();
+    for (const id of ctx.scope.cards) senders.set(String(id), []);
+    for (const s of await allSchedules(ctx)) {
+      if (s.cardId === null || s.cardId === void 0) continue;
+      const key = String(s.cardId);
+      const list = senders.get(key) ?? [];
+      list.push(s.id);
+      senders.set(key, list);
+    }
+    for (const [id, schedules] of senders) {
+      schedules.sort((a, b) => a - b);
+      yield { kind: "card", id, name: null, doc: { id: cardDocId(id), schedules }, source: null };
+    }
+  },
+  fixes: {}
+};
 
-// src/config/validate.ts
+// src/resources/manifests.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
+import { createHash } from "node:crypto";
+import path2 from "node:path";
 
 // src/io/schema-problems.ts
 function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path10 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path10);
-    const place2 = { path: path10, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const path12 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path12);
+    const place2 = { path: path12, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path10, String(e.params.additionalProperty)]) : nodeAt(source, path10);
-    const problem3 = { ...locationOf(source, node), message };
-    const key = `${problem3.line}:${problem3.column}:${message}`;
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path12, String(e.params.additionalProperty)]) : nodeAt(source, path12);
+    const problem4 = { ...locationOf(source, node), message };
+    const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push(problem3);
+    problems.push(problem4);
   }
   return problems;
 }
@@ -43101,8 +44540,8 @@ function sharedMessage(e, { label, subject }) {
   const inside = label ? ` in ${label}` : "";
   switch (e.keyword) {
     case "additionalProperties": {
-      const allowed2 = Object.keys(e.parentSchema?.properties ?? {});
-      return `unknown key "${e.params.additionalProperty}"${inside}${allowed2.length ? ` (allowed: ${allowed2.join(", ")})` : ""}`;
+      const allowed = Object.keys(e.parentSchema?.properties ?? {});
+      return `unknown key "${e.params.additionalProperty}"${inside}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
     }
     case "required":
       return `missing required key "${e.params.missingProperty}"${inside}`;
@@ -43120,6 +44559,522 @@ function sharedMessage(e, { label, subject }) {
 var QUOTE_REFUSED_VALUE = {
   describe: (e, { subject }) => e.keyword === "enum" ? `${subject}must be one of ${e.params.allowedValues.map(String).join(", ")} (got ${JSON.stringify(e.data)})` : void 0
 };
+
+// src/resources/manifests.ts
+var queueIdSchema = { type: "string" };
+var dataFileIdSchema = { type: "integer" };
+var queueEntrySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "name", "type", "permissions"],
+  properties: {
+    id: { type: "string", minLength: 1 },
+    name: { type: "string" },
+    type: { enum: ["USER", "GROUP"] },
+    // May be empty: an empty array removes the entity's permissions (api-spec §Resources).
+    permissions: { type: "array", uniqueItems: true, items: { enum: [...QUEUE_PERMISSIONS] } }
+  }
+};
+var queueManifestSchema = {
+  $id: "steward/queue-manifest",
+  type: "object",
+  additionalProperties: false,
+  required: ["queue", "permissions"],
+  properties: {
+    queue: queueIdSchema,
+    permissions: { type: "array", items: queueEntrySchema }
+  }
+};
+var dataFileEntrySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["entityId", "grant", "pass"],
+  properties: {
+    // Optional: the platform's own reads and writes carry it, so a manifest copied from a read is valid.
+    entityType: { enum: ["USER", "GROUP"] },
+    entityId: { type: "string", minLength: 1 },
+    grant: { type: "string", minLength: 1 },
+    pass: { type: "string", minLength: 1 }
+  }
+};
+var dataFileManifestSchema = {
+  $id: "steward/data-file-manifest",
+  type: "object",
+  additionalProperties: false,
+  required: ["dataFile", "publicAccess", "entries"],
+  properties: {
+    dataFile: dataFileIdSchema,
+    publicAccess: { type: "boolean" },
+    entries: { type: "array", items: dataFileEntrySchema }
+  }
+};
+var ajv2 = new import_ajv2.Ajv({ allErrors: true, strict: true, verbose: true });
+var validators2 = {
+  queue: ajv2.compile(queueManifestSchema),
+  dataFile: ajv2.compile(dataFileManifestSchema)
+};
+var ID_KEY = { queue: "queue", dataFile: "dataFile" };
+var QUEUE_ID_FROM_SOURCE = true;
+function displayFile(file, displayRoot) {
+  const rel = path2.relative(displayRoot, file);
+  return (rel.startsWith("..") || path2.isAbsolute(rel) ? file : rel).split(path2.sep).join("/");
+}
+function parseManifest(kind, text, file) {
+  const source = parseYamlSource(text, file);
+  if (source.problems.length > 0) return { manifest: null, problems: source.problems };
+  const data = source.doc.toJS();
+  const idProblem = isObject2(data) ? readId(kind, source, data) : null;
+  const validate3 = validators2[kind];
+  if (!validate3(data) || idProblem) {
+    const errors = (validate3.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
+    const problems = [...idProblem ? [idProblem] : [], ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
+    return { manifest: null, problems };
+  }
+  const obj = data;
+  return {
+    manifest: {
+      kind,
+      id: obj[ID_KEY[kind]],
+      data: obj,
+      source: {
+        file,
+        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
+        paths: collectPaths(source),
+        sha256: createHash("sha256").update(text).digest("hex")
+      }
+    },
+    problems: []
+  };
+}
+function readId(kind, source, data) {
+  const key = ID_KEY[kind];
+  const node = (0, import_yaml2.isMap)(source.doc.contents) ? source.doc.contents.get(key, true) : void 0;
+  if (!(0, import_yaml2.isScalar)(node) || !node.range) return null;
+  const plain = node.type === import_yaml2.Scalar.PLAIN;
+  const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
+  const problem4 = (message) => ({ ...locationOf(source, node), message });
+  if (kind === "queue") {
+    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === "number") data[key] = written;
+    const id2 = data[key];
+    if (id2 === "" || id2 === "." || id2 === "..") {
+      return problem4(`queue id ${JSON.stringify(id2)} cannot be used: it must name one queue in the request path`);
+    }
+    return null;
+  }
+  if (typeof node.value !== "number" && typeof node.value !== "string") return null;
+  if (!/^[0-9]+$/.test(written)) return problem4(`dataFile must be written as digits, e.g. dataFile: 42 (got ${written})`);
+  const id = Number(written);
+  if (!Number.isSafeInteger(id)) return problem4(`dataFile ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  data[key] = id;
+  return null;
+}
+function isObject2(v2) {
+  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+}
+async function loadManifests(kind, files, displayRoot) {
+  const problems = [];
+  const manifests = [];
+  const byId = /* @__PURE__ */ new Map();
+  for (const file of [...files].sort()) {
+    const shown = displayFile(file, displayRoot);
+    const text = await readInputFile(file, shown, "manifest").catch((err) => {
+      problems.push(...err.problems);
+      return null;
+    });
+    if (text === null) continue;
+    const result2 = parseManifest(kind, text, shown);
+    problems.push(...result2.problems);
+    if (!result2.manifest) continue;
+    const key = String(result2.manifest.id);
+    const previous = byId.get(key);
+    if (previous) {
+      const at = previous.source.location;
+      problems.push({
+        ...result2.manifest.source.location,
+        message: `${kind} ${key} is already declared in ${at.file}:${at.line}:${at.column}`
+      });
+      continue;
+    }
+    byId.set(key, result2.manifest);
+    manifests.push(result2.manifest);
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return manifests;
+}
+
+// src/resources/dataFile.ts
+function entriesOf(doc2) {
+  return doc2.entries ?? [];
+}
+var publicAccess = {
+  name: "publicAccess",
+  schema: { const: false, description: "make the data file private" },
+  perItem: false,
+  apply: (doc2) => ({ ...doc2, publicAccess: false })
+};
+var remove = removeEntryFix("entries", "remove the entry from the data file");
+function body(doc2) {
+  return { publicAccess: doc2.publicAccess === true, entries: entriesOf(doc2) };
+}
+var dataFile = {
+  name: "dataFile",
+  description: "Data files declared in manifests.dataFiles.",
+  live: false,
+  inputs: { manifests: { key: "dataFiles", description: "data file" } },
+  operations: [],
+  documentSchema: {
+    type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
+    required: ["id", "publicAccess", "entries"],
+    properties: {
+      id: { type: ["string", "integer"] },
+      publicAccess: { type: "boolean" },
+      entries: { type: "array", items: dataFileEntrySchema }
+    }
+  },
+  parts: {},
+  async *collect(ctx) {
+    for (const m2 of await loadManifests("dataFile", ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
+      const doc2 = {
+        id: m2.id,
+        publicAccess: m2.data.publicAccess,
+        entries: structuredClone(m2.data.entries)
+      };
+      yield { kind: "dataFile", id: String(m2.id), name: null, doc: doc2, source: m2.source };
+    }
+  },
+  fixes: { publicAccess, remove },
+  write(after) {
+    return writeRequest("updateFilePermissions", { dataFileId: String(after.id) }, body(after));
+  },
+  widens(before, after) {
+    if (after.publicAccess === true && before.publicAccess !== true) return "the file would become public";
+    const had = new Set(entriesOf(before).map((e) => JSON.stringify([e.entityId, e.grant, e.pass])));
+    for (const e of entriesOf(after)) {
+      if (!had.has(JSON.stringify([e.entityId, e.grant, e.pass]))) return `entity ${e.entityId} would get ${e.grant}`;
+    }
+    return null;
+  }
+};
+
+// src/resources/dataset.ts
+var access2 = {
+  name: "access",
+  operation: "getDatasetPermissions",
+  load: (api, resource2) => api.getDatasetPermissions(String(resource2.doc.id))
+};
+function parseTags(value, datasetId) {
+  let tags2 = value ?? [];
+  if (typeof tags2 === "string") {
+    try {
+      tags2 = JSON.parse(tags2);
+    } catch {
+      tags2 = void 0;
+    }
+  }
+  if (!Array.isArray(tags2) || !tags2.every((t3) => typeof t3 === "string")) {
+    throw new Error(`getDataset: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
+  }
+  return tags2;
+}
+var tags = {
+  name: "tags",
+  operation: "getDataset",
+  load: async (api, resource2) => parseTags((await api.getDataset(String(resource2.doc.id))).tags, String(resource2.doc.id))
+};
+var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
+var tag = {
+  name: "tag",
+  schema: { ...stringArraySchema, minItems: 1, description: "tags to add to the dataset" },
+  perItem: false,
+  warning: TAG_WARNING,
+  optIn: true,
+  reads: ["tags"],
+  // The document's other parts do not change (tags are re-read on the next run).
+  apply: (doc2) => ({ ...doc2 }),
+  request: (doc2, value) => {
+    const current = doc2.tags ?? [];
+    const union2 = [.../* @__PURE__ */ new Set([...current, ...value])];
+    return writeRequest("createDatasetTags", { datasetId: String(doc2.id) }, union2);
+  }
+};
+var index = {
+  name: "index",
+  schema: { const: true, description: "request indexing of the dataset" },
+  perItem: false,
+  apply: (doc2) => ({ ...doc2 }),
+  request: (doc2) => writeRequest("indexDataset", { datasetId: String(doc2.id) }, null)
+};
+var dataset = {
+  name: "dataset",
+  description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
+  live: true,
+  inputs: { scope: { key: "datasets", shape: "ids", description: "dataset" } },
+  operations: [],
+  documentSchema: {
+    type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
+    required: ["id"],
+    properties: {
+      id: { type: "string" },
+      access: {
+        type: "object",
+        description: "the dataset access list (op 6)",
+        properties: {
+          list: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                type: { enum: ["USER", "GROUP"] },
+                id: { type: "string" },
+                accessLevel: { type: "string", description: "OWNER, CO_OWNER, CAN_EDIT, CAN_SHARE, CAN_VIEW" },
+                name: { type: "string" }
+              }
+            }
+          },
+          totalUserCount: { type: "integer" },
+          totalGroupCount: { type: "integer" }
+        }
+      },
+      certification: certificationSchema,
+      tags: { ...stringArraySchema, description: "the dataset tags (read from the dataset object, beyond the spec)" }
+    }
+  },
+  parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags },
+  async *collect(ctx) {
+    for (const id of ctx.scope.datasets) {
+      const doc2 = { id };
+      yield { kind: "dataset", id, name: null, doc: doc2, source: null };
+    }
+  },
+  fixes: { tag, index }
+};
+
+// src/resources/filesetFile.ts
+function filesetFileId(filesetId, path12) {
+  return `${filesetId}:${path12}`;
+}
+var filesetFile = {
+  name: "filesetFile",
+  description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
+  live: true,
+  inputs: { scope: { key: "filesets", shape: "paths", description: "file" } },
+  operations: ["getFileByPath"],
+  documentSchema: {
+    type: "object",
+    required: ["id", "path", "filesetId"],
+    properties: {
+      id: { type: "string", description: "the file id (UUID)" },
+      filesetId: { type: "string" },
+      path: { type: "string" },
+      name: { type: ["string", "null"] },
+      fileType: { type: ["string", "null"], description: "TEXT, FILE, AUDIO, DIRECTORY seen" },
+      contentType: { type: ["string", "null"] },
+      size: { type: ["integer", "null"] },
+      created: { type: ["string", "integer", "null"], description: "ISO 8601 date-time (epoch milliseconds accepted)" },
+      createdBy: { type: ["integer", "string", "null"] },
+      hash: { type: ["string", "null"] },
+      hashAlgorithm: { type: ["string", "null"], description: "seen as SHA_256_HEX" },
+      downloadUrl: { type: ["string", "null"], description: "null in every public sample" },
+      connectorKey: { type: ["string", "null"], description: "null in every public sample" },
+      indexStatus: { type: ["string", "null"], description: "null or QUEUED seen" },
+      indexReason: { type: ["string", "null"] }
+    }
+  },
+  parts: {},
+  async *collect(ctx) {
+    const jobs = [];
+    for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
+      for (const path12 of paths) {
+        const read = ctx.api.getFileByPath(filesetId, path12);
+        read.catch(() => {
+        });
+        jobs.push({ filesetId, path: path12, read });
+      }
+    }
+    for (const { filesetId, path: path12, read } of jobs) {
+      const id = filesetFileId(filesetId, path12);
+      const base = { kind: "filesetFile", id, name: path12, doc: { id, path: path12, filesetId }, source: null };
+      try {
+        const meta = await read;
+        yield { ...base, doc: { ...meta, filesetId } };
+      } catch (err) {
+        yield { ...base, loadError: err };
+      }
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/queue.ts
+function entriesOf2(doc2) {
+  return doc2.permissions ?? [];
+}
+var revoke = {
+  name: "revoke",
+  schema: {
+    type: "array",
+    minItems: 1,
+    uniqueItems: true,
+    items: { enum: [...QUEUE_PERMISSIONS] },
+    description: "permissions to take away from the entry"
+  },
+  perItem: true,
+  apply(doc2, value, itemPath) {
+    const i = itemIndex(itemPath, "permissions");
+    const drop = new Set(value);
+    const permissions = entriesOf2(doc2).map(
+      (e, j) => j === i ? { ...e, permissions: e.permissions.filter((p2) => !drop.has(p2)) } : e
+    );
+    return { ...doc2, permissions };
+  }
+};
+var remove2 = removeEntryFix("permissions", "remove the entry from the queue");
+function principalKey(e) {
+  return `${e.type}:${e.id}`;
+}
+var queue = {
+  name: "queue",
+  description: "Queues declared in manifests.queues (queue permissions cannot be read from the API).",
+  live: false,
+  inputs: { manifests: { key: "queues", description: "queue" } },
+  operations: [],
+  documentSchema: {
+    type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
+    required: ["id", "permissions"],
+    properties: {
+      id: { type: ["string", "integer"] },
+      permissions: { type: "array", items: queueEntrySchema }
+    }
+  },
+  parts: {},
+  async *collect(ctx) {
+    for (const m2 of await loadManifests("queue", ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
+      const doc2 = { id: m2.id, permissions: structuredClone(m2.data.permissions) };
+      yield { kind: "queue", id: String(m2.id), name: null, doc: doc2, source: m2.source };
+    }
+  },
+  fixes: { revoke, remove: remove2 },
+  write(after, before) {
+    const kept = new Set(entriesOf2(after).map(principalKey));
+    const removed = entriesOf2(before).filter((e) => !kept.has(principalKey(e))).map((e) => ({ ...e, permissions: [] }));
+    return writeRequest("updateQueuePermissions", { queueId: String(after.id) }, [...entriesOf2(after), ...removed]);
+  },
+  widens(before, after) {
+    const had = new Map(entriesOf2(before).map((e) => [principalKey(e), new Set(e.permissions)]));
+    for (const e of entriesOf2(after)) {
+      const prior = had.get(principalKey(e));
+      if (!prior) return `${e.type} ${e.id} would be added`;
+      const gained = e.permissions.filter((p2) => !prior.has(p2));
+      if (gained.length > 0) return `${e.type} ${e.id} would gain ${gained.join(", ")}`;
+    }
+    return null;
+  }
+};
+
+// src/resources/workflow.ts
+var workflow = {
+  name: "workflow",
+  description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
+  live: true,
+  inputs: {},
+  // listWorkflowModels when no workflow URL is configured.
+  operations: ["listWorkflows"],
+  documentSchema: {
+    type: "object",
+    required: ["id"],
+    properties: {
+      id: { type: "string" },
+      name: { type: ["string", "null"] },
+      description: { type: ["string", "null"] },
+      owner: { type: ["string", "null"], description: "user id (instance-host models)" },
+      createdOn: { type: ["string", "null"] },
+      updatedOn: { type: ["string", "null"] }
+    }
+  },
+  parts: {},
+  async *collect(ctx) {
+    for (const w2 of await ctx.api.listWorkflows()) {
+      const name = typeof w2.name === "string" && w2.name !== "" ? w2.name : null;
+      yield { kind: "workflow", id: String(w2.id), name, doc: { ...w2 }, source: null };
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/index.ts
+var RESOURCE_KINDS = {
+  reportSchedule,
+  dataset,
+  card,
+  queue,
+  dataFile,
+  filesetFile,
+  calculatedFields,
+  workflow
+};
+var RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
+function emptyScope() {
+  const lists = {};
+  for (const { scope } of Object.values(RESOURCE_KINDS).map((k2) => k2.inputs)) {
+    if (scope) lists[scope.key] = scope.shape === "ids" ? [] : {};
+  }
+  return lists;
+}
+var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.inputs.manifests ? [k2.inputs.manifests] : []);
+function kindOfManifestKey(key) {
+  return Object.values(RESOURCE_KINDS).find((k2) => k2.inputs.manifests?.key === key)?.name;
+}
+var ajv3 = new import_ajv3.Ajv({ allErrors: true, strict: false });
+
+// src/core/model.ts
+var SEVERITIES = ["info", "low", "medium", "high", "critical"];
+var REPORT_SCHEMA_VERSION = 1;
+
+// src/config/paths.ts
+import { existsSync as existsSync3, readFileSync } from "node:fs";
+import path3 from "node:path";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
+var cachedRoot = null;
+function packageRoot() {
+  if (cachedRoot) return cachedRoot;
+  let dir = path3.dirname(fileURLToPath2(import.meta.url));
+  for (; ; ) {
+    const manifest = path3.join(dir, "package.json");
+    if (existsSync3(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "steward") {
+      cachedRoot = dir;
+      return dir;
+    }
+    const parent = path3.dirname(dir);
+    if (parent === dir) throw new Error("steward: cannot find its own package.json");
+    dir = parent;
+  }
+}
+function packageVersion() {
+  return JSON.parse(readFileSync(path3.join(packageRoot(), "package.json"), "utf8")).version;
+}
+var BUILTIN_POLICIES = "builtin";
+function builtinPolicyDir() {
+  return path3.join(packageRoot(), "policies");
+}
+var DEFAULT_CONFIG_FILE = "steward.yaml";
+
+// src/core/display-path.ts
+import path4 from "node:path";
+function displayPath(file, cwd = process.cwd()) {
+  const rel = path4.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path4.isAbsolute(rel) ? rel : file;
+  return shown.split(path4.sep).join("/");
+}
+
+// src/config/validate.ts
+var import_ajv4 = __toESM(require_ajv(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 
 // src/config/schema.ts
 var fileRef = {
@@ -43144,6 +45099,27 @@ var url = (what) => ({
   pattern: "^https?://",
   description: what
 });
+var pathsPerSet = (what) => ({
+  type: "object",
+  description: `{ <file set id>: [paths] } or { <file set id>: { file: path } }: the ${what}s to check`,
+  additionalProperties: {
+    description: "a list of file paths in the file set, or { file: path } with one path a line",
+    anyOf: [{ type: "array", items: { type: "string", minLength: 1 } }, fileRef]
+  }
+});
+var inputsOfKinds = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
+function scopeProperties() {
+  const props = {};
+  for (const { scope } of inputsOfKinds()) {
+    if (scope) props[scope.key] = scope.shape === "ids" ? idList(scope.description) : pathsPerSet(scope.description);
+  }
+  return props;
+}
+function manifestProperties() {
+  const props = {};
+  for (const { manifests } of inputsOfKinds()) if (manifests) props[manifests.key] = globs(manifests.description);
+  return props;
+}
 var CONFIG_SCHEMA = {
   $schema: "http://json-schema.org/draft-07/schema#",
   title: "steward.yaml",
@@ -43193,24 +45169,13 @@ var CONFIG_SCHEMA = {
       type: "object",
       additionalProperties: false,
       description: "what the API cannot list, named by the user",
-      properties: {
-        datasets: idList("dataset"),
-        cards: idList("card"),
-        filesets: {
-          type: "object",
-          description: "{ <file set id>: [paths] } or { <file set id>: { file: path } }",
-          additionalProperties: {
-            description: "a list of file paths in the file set, or { file: path } with one path a line",
-            anyOf: [{ type: "array", items: { type: "string", minLength: 1 } }, fileRef]
-          }
-        }
-      }
+      properties: scopeProperties()
     },
     manifests: {
       type: "object",
       additionalProperties: false,
       description: "declared permission state kept in the repo",
-      properties: { queues: globs("queue"), dataFiles: globs("data file") }
+      properties: manifestProperties()
     },
     waivers: { type: "string", minLength: 1, description: "waivers file, relative to this file" },
     failOn: {
@@ -43223,15 +45188,15 @@ var CONFIG_SCHEMA = {
 };
 
 // src/config/validate.ts
-var ajv2 = new import_ajv2.Ajv({ allErrors: true, verbose: true, strict: false });
-var validateConfig = ajv2.compile(CONFIG_SCHEMA);
+var ajv4 = new import_ajv4.Ajv({ allErrors: true, verbose: true, strict: false });
+var validateConfig = ajv4.compile(CONFIG_SCHEMA);
 var TOKEN_KEY = /token$/i;
 var TOKEN_IN_FILE_MESSAGE = "tokens never go in steward.yaml (it is committed): set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN) in the environment";
 function tokenProblems(src) {
   const problems = [];
-  (0, import_yaml2.visit)(src.doc, {
+  (0, import_yaml3.visit)(src.doc, {
     Pair(_, pair) {
-      if ((0, import_yaml2.isScalar)(pair.key) && typeof pair.key.value === "string" && TOKEN_KEY.test(pair.key.value)) {
+      if ((0, import_yaml3.isScalar)(pair.key) && typeof pair.key.value === "string" && TOKEN_KEY.test(pair.key.value)) {
         problems.push({ ...locationOf(src, pair.key), message: `"${pair.key.value}": ${TOKEN_IN_FILE_MESSAGE}` });
       }
     }
@@ -43261,6 +45226,7 @@ var ENV = {
   token: "STEWARD_TOKEN",
   workflowToken: "STEWARD_WORKFLOW_TOKEN"
 };
+var kindInputs = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
 var nonEmpty = (v2) => v2 && v2.trim() !== "" ? v2.trim() : null;
 function readListFile(file) {
   return readFileSync2(file, "utf8").split(/\r?\n/).map((l, i) => ({ value: l.replace(/#.*$/, "").trim(), line: i + 1 })).filter((l) => l.value !== "");
@@ -43296,12 +45262,12 @@ function loadConfig(options = {}) {
   const shown = (f2) => displayPath(f2, cwd);
   let file = null;
   if (options.configPath) {
-    file = path4.resolve(cwd, options.configPath);
+    file = path5.resolve(cwd, options.configPath);
     if (!existsSync4(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
-  } else if (existsSync4(path4.join(cwd, DEFAULT_CONFIG_FILE))) {
-    file = path4.join(cwd, DEFAULT_CONFIG_FILE);
+  } else if (existsSync4(path5.join(cwd, DEFAULT_CONFIG_FILE))) {
+    file = path5.join(cwd, DEFAULT_CONFIG_FILE);
   }
-  const baseDir = file ? path4.dirname(file) : cwd;
+  const baseDir = file ? path5.dirname(file) : cwd;
   let src = null;
   let data = {};
   if (file) {
@@ -43344,7 +45310,7 @@ function loadConfig(options = {}) {
     tokenHeader: data.instance?.tokenHeader ?? null,
     pageSize: data.instance?.pageSize ?? null
   };
-  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path4.resolve(dir, p2);
+  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path5.resolve(dir, p2);
   let policies;
   let policyOrigins;
   if (flags.policies && flags.policies.length > 0) {
@@ -43383,7 +45349,7 @@ function loadConfig(options = {}) {
       });
       return ids;
     }
-    const listFile = path4.resolve(baseDir, value.file);
+    const listFile = path5.resolve(baseDir, value.file);
     if (!existsSync4(listFile)) {
       problems.push(at([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
@@ -43395,18 +45361,28 @@ function loadConfig(options = {}) {
     }
     return ids;
   };
-  const datasets = [...new Set(listOrFile(data.scope?.datasets, ["scope", "datasets"]))];
-  const cards = [...new Set(listOrFile(data.scope?.cards, ["scope", "cards"]))];
-  const filesets = {};
-  for (const [id, paths] of Object.entries(data.scope?.filesets ?? {})) {
-    const bad = badScopeId(id);
-    if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ["scope", "filesets", id])), message: `scope.filesets: ${bad}` } : at([], bad));
-    filesets[id] = listOrFile(paths, ["scope", "filesets", id]);
+  const pathsPerSet2 = (key, value = {}) => {
+    const sets = {};
+    for (const [id, paths] of Object.entries(value)) {
+      const bad = badScopeId(id);
+      if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ["scope", key, id])), message: `scope.${key}: ${bad}` } : at([], bad));
+      sets[id] = listOrFile(paths, ["scope", key, id]);
+    }
+    return sets;
+  };
+  const lists = {};
+  for (const { scope: input } of kindInputs()) {
+    if (!input) continue;
+    const value = data.scope?.[input.key];
+    lists[input.key] = input.shape === "ids" ? [...new Set(listOrFile(value, ["scope", input.key]))] : pathsPerSet2(input.key, value);
   }
-  const scope = { datasets, cards, filesets, scheduleFilter: data.instance?.scheduleFilter };
-  const manifestFiles = { queues: [], dataFiles: [] };
+  const scope = { ...lists, scheduleFilter: data.instance?.scheduleFilter };
+  const manifestFiles = {};
   const unmatchedManifestGlobs = [];
-  for (const kind of ["queues", "dataFiles"]) {
+  for (const { manifests: input } of kindInputs()) {
+    if (!input) continue;
+    const kind = input.key;
+    manifestFiles[kind] = [];
     const value = data.manifests?.[kind];
     if (value === void 0) continue;
     const patterns = Array.isArray(value) ? value : [value];
@@ -43415,7 +45391,7 @@ function loadConfig(options = {}) {
       const files = expandGlob(pattern, baseDir);
       const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at(where2, `manifest path not found: ${shown(path4.resolve(baseDir, pattern))}`));
+        problems.push(at(where2, `manifest path not found: ${shown(path5.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -43425,7 +45401,7 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path4.resolve(baseDir, data.waivers);
+    waiversFile = path5.resolve(baseDir, data.waivers);
     if (!existsSync4(waiversFile)) problems.push(at(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
@@ -43454,726 +45430,6 @@ function loadConfig(options = {}) {
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null
-  };
-}
-
-// src/engine/baseline.ts
-import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
-
-// src/io/input-file.ts
-import { readFile } from "node:fs/promises";
-function fileError(shown, message) {
-  return new InputError([{ file: shown, line: 0, column: 0, message }]);
-}
-async function readInputFile(file, shown, what) {
-  try {
-    return await readFile(file, "utf8");
-  } catch (err) {
-    throw fileError(shown, `cannot read ${what}: ${err.message}`);
-  }
-}
-
-// src/io/json-source.ts
-function lineColumn(text, offset) {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const line = before.split("\n").length;
-  return { line, column: before.length - before.lastIndexOf("\n") };
-}
-function jsonErrorOffset(text) {
-  let i = 0;
-  const fail = () => {
-    throw i;
-  };
-  const ws = () => {
-    while (i < text.length && " 	\n\r".includes(text[i])) i++;
-  };
-  const str2 = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text.charCodeAt(i) < 32) fail();
-      if (text[i] === "\\") {
-        i++;
-        if (text[i] === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 4;
-        else if (!'"\\/bfnrt'.includes(text[i] ?? "x")) fail();
-      }
-      i++;
-    }
-    if (i >= text.length) fail();
-    i++;
-  };
-  const list = (close, item) => {
-    i++;
-    ws();
-    if (text[i] === close) {
-      i++;
-      return;
-    }
-    for (; ; ) {
-      item();
-      ws();
-      if (text[i] === close) {
-        i++;
-        return;
-      }
-      if (text[i] !== ",") fail();
-      i++;
-      ws();
-    }
-  };
-  const member = () => {
-    str2();
-    ws();
-    if (text[i] !== ":") fail();
-    i++;
-    value();
-  };
-  const value = () => {
-    ws();
-    const c2 = text[i];
-    const lit = ["true", "false", "null"].find((w2) => text.startsWith(w2, i));
-    const num = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-    num.lastIndex = i;
-    if (c2 === "{") list("}", member);
-    else if (c2 === "[") list("]", value);
-    else if (c2 === '"') str2();
-    else if (lit) i += lit.length;
-    else if (num.test(text)) i = num.lastIndex;
-    else fail();
-  };
-  try {
-    value();
-    ws();
-    return i < text.length ? i : text.length;
-  } catch (at) {
-    return typeof at === "number" ? Math.min(at, text.length) : 0;
-  }
-}
-function parseJsonAt(text, file, what) {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    const reason = err.message.replace(/ in JSON at position \d+.*$/s, "").replace(/, (\.\.\.)?".*" (\.\.\. )?is not valid JSON$/s, "");
-    throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
-  }
-}
-function jsonProblem(text, file, path10, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path10, message)]);
-}
-
-// src/engine/baseline.ts
-function recorded(f2) {
-  return f2.status === "violation" || f2.status === "waived";
-}
-function createBaseline(findings, now) {
-  const entries = {};
-  for (const f2 of findings.filter(recorded)) {
-    entries[f2.fingerprint] ??= {
-      policy: f2.policy,
-      resource: { kind: f2.resource.kind, id: f2.resource.id },
-      path: f2.path,
-      message: f2.message
-    };
-  }
-  const fingerprints = Object.keys(entries).sort();
-  return {
-    version: 1,
-    createdAt: now.toISOString(),
-    fingerprints,
-    entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
-  };
-}
-async function writeBaseline(file, findings, now) {
-  const baseline = createBaseline(findings, now);
-  await writeFile2(file, `${JSON.stringify(baseline, null, 2)}
-`);
-  return baseline;
-}
-var isObject = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-function entryProblem(e) {
-  if (!isObject(e)) return "must be an object { policy, resource, path, message }";
-  if (typeof e.policy !== "string") return '"policy" must be a string';
-  if (!isObject(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
-    return '"resource" must be { "kind": string, "id": string }';
-  }
-  if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
-  if (typeof e.message !== "string") return '"message" must be a string';
-  return null;
-}
-function parseBaseline(text, displayPath2) {
-  const b = parseJsonAt(text, displayPath2, "baseline");
-  const at = (path10, message) => jsonProblem(text, displayPath2, path10, message);
-  if (!isObject(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
-  if (!Array.isArray(b.fingerprints)) throw at(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
-  const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
-  if (bad >= 0) throw at(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
-  const entries = {};
-  if (b.entries !== void 0) {
-    if (!isObject(b.entries)) throw at(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
-    for (const [fp, e] of Object.entries(b.entries)) {
-      const problem3 = entryProblem(e);
-      if (problem3) throw at(["entries", fp], `baseline entry ${fp}: ${problem3}`);
-      entries[fp] = e;
-    }
-  }
-  return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints, entries };
-}
-async function readBaseline(file, displayPath2) {
-  let text;
-  try {
-    text = await readFile2(file, "utf8");
-  } catch (err) {
-    const e = err;
-    if (e.code === "ENOENT") {
-      throw fileError(displayPath2, `baseline file not found: create it with \`steward check --write-baseline ${displayPath2}\``);
-    }
-    throw fileError(displayPath2, `cannot read baseline: ${e.message}`);
-  }
-  return parseBaseline(text, displayPath2);
-}
-function compareBaseline(findings, baseline) {
-  const known = new Set(baseline.fingerprints);
-  const seen = /* @__PURE__ */ new Set();
-  const out = findings.map((f2) => {
-    if (!recorded(f2)) return { ...f2, baseline: null };
-    seen.add(f2.fingerprint);
-    return { ...f2, baseline: known.has(f2.fingerprint) ? "known" : "new" };
-  });
-  const resolved = [...known].filter((fp) => !seen.has(fp)).sort();
-  const resolvedEntries = resolved.map((fingerprint2) => {
-    const e = baseline.entries?.[fingerprint2];
-    return e ? { fingerprint: fingerprint2, ...e, resource: { ...e.resource } } : { fingerprint: fingerprint2 };
-  });
-  return { findings: out, resolved, resolvedEntries };
-}
-
-// src/engine/evaluate.ts
-function selectItems(policy2, doc2, env) {
-  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
-  if (!policy2.each) {
-    if (!policy2.when) return [{ path: null, itemKey: null }];
-    const held = check(policy2, "when", () => asBool(policy2.when.evaluate(base), "when"));
-    if ("error" in held) return [{ path: null, itemKey: null, error: held.error }];
-    return held.ok ? [{ path: null, itemKey: null }] : [];
-  }
-  const items = check(policy2, "each", () => {
-    const v2 = policy2.each.evaluate(base);
-    if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName2(v2)}`);
-    return v2;
-  });
-  if ("error" in items) return [{ path: null, itemKey: null, error: items.error }];
-  const selected = [];
-  for (const [index2, item] of items.ok.entries()) {
-    const sel = { path: `${policy2.eachPath ?? "each"}[${index2}]`, itemKey: keyOf(item, index2), item };
-    if (!policy2.when) {
-      selected.push(sel);
-      continue;
-    }
-    const held = check(policy2, "when", () => asBool(policy2.when.evaluate({ ...base, item }), "when"));
-    if ("error" in held) selected.push({ ...sel, error: held.error });
-    else if (held.ok) selected.push(sel);
-  }
-  return selected;
-}
-function judgeItems(policy2, doc2, selection, env) {
-  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
-  return selection.map((sel) => {
-    const offendingValue = "item" in sel ? sel.item : projection(policy2, doc2);
-    const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue };
-    if (sel.error !== void 0) return { ...head2, passed: false, error: sel.error };
-    const bindings = "item" in sel ? { ...base, item: sel.item } : base;
-    const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings), "assert"));
-    if ("error" in held) return { ...head2, passed: false, error: held.error };
-    if (held.ok) return { ...head2, passed: true };
-    const message = check(policy2, "message", () => policy2.message.render(bindings));
-    if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
-    return { ...head2, passed: false, message: message.ok };
-  });
-}
-function check(policy2, field, fn) {
-  try {
-    return { ok: fn() };
-  } catch (e) {
-    return { error: `policy ${policy2.id}: ${field}: ${e.message}` };
-  }
-}
-function asBool(v2, field) {
-  if (typeof v2 !== "boolean") throw new Error(`${field} must evaluate to a bool, got ${typeName2(v2)}`);
-  return v2;
-}
-function typeName2(v2) {
-  return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
-}
-function keyOf(item, index2) {
-  if (item !== null && typeof item === "object") {
-    const o3 = item;
-    for (const k2 of ["id", "entityId"]) {
-      if (typeof o3[k2] === "string" || typeof o3[k2] === "number") return String(o3[k2]);
-    }
-  }
-  return String(index2);
-}
-function projection(policy2, doc2) {
-  const reads = policy2.reads.judge;
-  if (reads.all) return doc2;
-  return Object.fromEntries(reads.fields.filter((f2) => f2 in doc2).map((f2) => [f2, doc2[f2]]));
-}
-
-// src/engine/fingerprint.ts
-import { createHash } from "node:crypto";
-
-// src/core/canonical-json.ts
-function canonicalJson(value) {
-  if (value === void 0) return "null";
-  if (value === null || typeof value !== "object") {
-    return typeof value === "bigint" ? value.toString() : JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map((v2) => v2 === void 0 ? "null" : canonicalJson(v2)).join(",")}]`;
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  const entries = Object.entries(value).filter(([, v2]) => v2 !== void 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return `{${entries.map(([k2, v2]) => `${JSON.stringify(k2)}:${canonicalJson(v2)}`).join(",")}}`;
-}
-
-// src/engine/fingerprint.ts
-var FINGERPRINT_LENGTH = 20;
-function fingerprint(f2) {
-  const text = canonicalJson([f2.policy, f2.kind, f2.resourceId, f2.itemKey, canonicalJson(f2.offendingValue)]);
-  return createHash("sha256").update(text).digest("hex").slice(0, FINGERPRINT_LENGTH);
-}
-
-// src/engine/findings.ts
-var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path10) {
-  const source = resource2?.source;
-  if (!source) return policy2.location ?? null;
-  let p2 = path10;
-  while (p2) {
-    const hit = source.paths[p2];
-    if (hit) return hit;
-    const cut = Math.max(p2.lastIndexOf("."), p2.lastIndexOf("["));
-    p2 = cut > 0 ? p2.slice(0, cut) : null;
-  }
-  return source.location;
-}
-function violationFinding(policy2, resource2, o3) {
-  return {
-    policy: policy2.id,
-    severity: policy2.severity,
-    status: "violation",
-    resource: { kind: resource2.kind, id: resource2.id, name: resource2.name },
-    path: o3.path,
-    item: o3.itemKey,
-    message: o3.message ?? policy2.title,
-    location: findingLocation(policy2, resource2, o3.path),
-    fingerprint: fingerprint({
-      policy: policy2.id,
-      kind: resource2.kind,
-      resourceId: resource2.id,
-      itemKey: o3.itemKey,
-      offendingValue: o3.offendingValue
-    }),
-    baseline: null,
-    fix: null,
-    waiver: null
-  };
-}
-function errorFinding(policy2, kind, resource2, message, path10 = null, itemKey = null) {
-  const id = resource2?.id ?? ALL_RESOURCES_ID;
-  return {
-    policy: policy2.id,
-    severity: policy2.severity,
-    status: "error",
-    resource: { kind, id, name: resource2?.name ?? null },
-    path: path10,
-    item: itemKey,
-    message,
-    location: findingLocation(policy2, resource2, path10),
-    fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
-    baseline: null,
-    fix: null,
-    waiver: null
-  };
-}
-function errorText(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-var SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
-var natural = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
-function compareFindings(a, b) {
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || natural.compare(a.resource.kind, b.resource.kind) || natural.compare(a.resource.id, b.resource.id) || natural.compare(a.path ?? "", b.path ?? "");
-}
-function orderFindings(findings) {
-  return [...findings].sort(compareFindings);
-}
-function orderBySeverity(findings) {
-  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
-}
-
-// src/engine/memo.ts
-function createRunMemo() {
-  const cache2 = /* @__PURE__ */ new Map();
-  const sharedErrors = /* @__PURE__ */ new WeakSet();
-  const once = (key, fn) => {
-    let p2 = cache2.get(key);
-    if (!p2) {
-      p2 = fn().catch((err) => {
-        if (typeof err === "object" && err !== null) sharedErrors.add(err);
-        throw err;
-      });
-      cache2.set(key, p2);
-    }
-    return p2;
-  };
-  return { once, isShared: (err) => typeof err === "object" && err !== null && sharedErrors.has(err) };
-}
-function createPartMemo() {
-  const cache2 = /* @__PURE__ */ new Map();
-  return (key, fn) => {
-    let p2 = cache2.get(key);
-    if (!p2) {
-      p2 = fn();
-      p2.catch(() => {
-      });
-      cache2.set(key, p2);
-    }
-    return p2;
-  };
-}
-
-// src/engine/pool.ts
-async function mapPool(items, concurrency, fn) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i], i);
-    }
-  };
-  const n4 = Math.max(1, Math.min(concurrency, items.length));
-  await Promise.all(Array.from({ length: n4 }, worker));
-  return results;
-}
-
-// src/engine/progress.ts
-function kindProgress(kind, onProgress) {
-  let read = 0;
-  let total = 0;
-  const emit = () => onProgress?.({ kind, read, total });
-  return {
-    collected(n4, readNow) {
-      total = n4;
-      read = readNow;
-      emit();
-    },
-    resourceRead() {
-      read += 1;
-      emit();
-    }
-  };
-}
-
-// src/engine/run.ts
-var ENGINE_CONCURRENCY_DEFAULT = 8;
-function partsRead(kind, set) {
-  const fields = new Set(set.fields);
-  return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
-}
-async function loadParts(ctx, kind, r3, names2) {
-  for (const name of names2) {
-    if (Object.hasOwn(r3.doc, name)) continue;
-    const value = await ctx.partMemo(
-      `${r3.kind}\0${r3.id}\0${name}`,
-      () => kind.parts[name].load(ctx.api, r3, ctx.memo.once)
-    );
-    r3.doc[name] = value;
-  }
-}
-async function judgeResource(ctx, kind, policy2, r3) {
-  const def = policy2.def;
-  if (r3.loadError) {
-    return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
-  }
-  const env = { params: policy2.params, now: ctx.now };
-  let stage = "select";
-  try {
-    await loadParts(ctx, kind, r3, partsRead(kind, policy2.reads.select));
-    stage = "evaluate";
-    const selection = selectItems(policy2, r3.doc, env);
-    if (selection.length === 0) return { selected: 0, findings: [] };
-    stage = "judge";
-    await loadParts(ctx, kind, r3, partsRead(kind, policy2.reads.judge));
-    stage = "evaluate";
-    const findings = [];
-    for (const o3 of judgeItems(policy2, r3.doc, selection, env)) {
-      if (o3.error) {
-        findings.push(errorFinding(def, r3.kind, r3, `could not evaluate: ${o3.error}`, o3.path, o3.itemKey));
-      } else if (!o3.passed) {
-        findings.push(violationFinding(def, r3, o3));
-      }
-    }
-    return { selected: selection.length, findings };
-  } catch (err) {
-    if (stage !== "evaluate" && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
-    const what = stage === "evaluate" ? "could not evaluate" : `could not read ${r3.kind} ${r3.id}`;
-    return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `${what}: ${errorText(err)}`)] };
-  }
-}
-async function collect(kind, opts, memo) {
-  const out = [];
-  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot };
-  for await (const r3 of kind.collect({ ...ctx, once: memo.once })) out.push(r3);
-  return out;
-}
-function policyResult(policy2, findings, evaluated, resourceIds) {
-  const def = policy2.def;
-  const errors = findings.filter((f2) => f2.status === "error");
-  const violations = findings.filter((f2) => f2.status === "violation").length;
-  return {
-    id: def.id,
-    title: def.title,
-    description: def.description,
-    severity: def.severity,
-    resource: def.resource,
-    status: errors.length > 0 ? "error" : violations > 0 ? "fail" : "pass",
-    evaluated,
-    violations,
-    error: errors[0]?.message ?? null,
-    resourceIds,
-    location: def.location ?? null,
-    origin: def.origin ?? null,
-    tags: def.tags ?? []
-  };
-}
-async function runPolicies(opts) {
-  const memo = createRunMemo();
-  const ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now };
-  const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
-  const kindNames = [...new Set(opts.policies.map((p2) => p2.def.resource))].filter((k2) => opts.kinds[k2]);
-  const collected = /* @__PURE__ */ new Map();
-  for (const name of kindNames.filter((k2) => !opts.kinds[k2].live)) {
-    try {
-      collected.set(name, await collect(opts.kinds[name], opts, memo));
-    } catch (err) {
-      if (err instanceof InputError) throw err;
-      collected.set(name, { error: err });
-    }
-  }
-  const perPolicy = /* @__PURE__ */ new Map();
-  let resources = 0;
-  await Promise.all(
-    kindNames.map(async (name) => {
-      const kind = opts.kinds[name];
-      let list = collected.get(name);
-      if (!list) {
-        try {
-          list = await collect(kind, opts, memo);
-        } catch (err) {
-          if (err instanceof InputError) throw err;
-          list = { error: err };
-        }
-      }
-      const policies = opts.policies.filter((p2) => p2.def.resource === name);
-      const progress = kindProgress(name, opts.onProgress);
-      if (!Array.isArray(list)) {
-        progress.collected(0, 0);
-        const message = `could not collect ${name} resources: ${errorText(list.error)}`;
-        for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message)], evaluated: 0, ids: [] });
-        return;
-      }
-      resources += list.length;
-      const readsParts = policies.some(
-        (p2) => partsRead(kind, p2.reads.select).length > 0 || partsRead(kind, p2.reads.judge).length > 0
-      );
-      progress.collected(list.length, readsParts ? 0 : list.length);
-      const rows = await mapPool(list, concurrency, async (r3) => {
-        const verdicts = [];
-        for (const p2 of policies) verdicts.push(await judgeResource(ctx, kind, p2, r3));
-        if (readsParts) progress.resourceRead();
-        return verdicts;
-      });
-      policies.forEach((p2, pi2) => {
-        const acc = { findings: [], evaluated: 0, ids: [] };
-        let shared;
-        list.forEach((r3, ri) => {
-          const v2 = rows[ri][pi2];
-          if (v2.sharedError !== void 0) shared ??= v2.sharedError;
-          acc.evaluated += v2.selected;
-          if (v2.selected > 0 || v2.findings.length > 0) acc.ids.push(r3.id);
-          acc.findings.push(...v2.findings);
-        });
-        if (shared !== void 0) {
-          const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
-          acc.findings.unshift(errorFinding(p2.def, name, null, message));
-        }
-        perPolicy.set(p2, acc);
-      });
-    })
-  );
-  const results = [];
-  const findings = [];
-  let checks = 0;
-  for (const p2 of opts.policies) {
-    const acc = perPolicy.get(p2) ?? {
-      findings: [errorFinding(p2.def, p2.def.resource, null, `unknown resource kind ${p2.def.resource}`)],
-      evaluated: 0,
-      ids: []
-    };
-    checks += acc.evaluated;
-    findings.push(...orderFindings(acc.findings));
-    results.push(policyResult(p2, acc.findings, acc.evaluated, acc.ids));
-  }
-  return { results, findings: orderBySeverity(findings), resources, checks };
-}
-
-// src/engine/waivers.ts
-var import_ajv3 = __toESM(require_ajv(), 1);
-var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
-var waiversFileSchema = {
-  $id: "steward/waivers",
-  type: "object",
-  additionalProperties: false,
-  required: ["waivers"],
-  properties: {
-    waivers: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["policy", "resource", "reason", "owner", "expires"],
-        properties: {
-          policy: { type: "string", minLength: 1 },
-          resource: idOrNumber,
-          item: idOrNumber,
-          reason: { type: "string", minLength: 1 },
-          owner: { type: "string", minLength: 1 },
-          expires: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
-        }
-      }
-    }
-  }
-};
-var validate = new import_ajv3.Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
-function isCalendarDate(s) {
-  const d = /* @__PURE__ */ new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-function parseWaivers(text, file) {
-  const source = parseYamlSource(text, file);
-  if (source.problems.length > 0) throw new InputError(source.problems);
-  const data = source.doc.toJS() ?? { waivers: [] };
-  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
-  const bad = [];
-  const waivers = data.waivers.map((w2, i) => {
-    const location2 = locationOf(source, nodeAt(source, ["waivers", i]));
-    const expires = String(w2.expires);
-    if (!isCalendarDate(expires)) {
-      bad.push(problemAt(source, ["waivers", i, "expires"], `expires ${expires} is not a date (YYYY-MM-DD)`));
-    }
-    const ref = {
-      policy: String(w2.policy),
-      resource: String(w2.resource),
-      reason: String(w2.reason),
-      owner: String(w2.owner),
-      expires,
-      location: location2
-    };
-    if (w2.item !== void 0) ref.item = String(w2.item);
-    return ref;
-  });
-  if (bad.length > 0) throw new InputError(bad);
-  return waivers;
-}
-async function loadWaivers(file, displayPath2) {
-  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2);
-}
-function globMatches(glob, value) {
-  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
-  return new RegExp(`^${body2}$`, "s").test(value);
-}
-var WAIVER_EXPIRY_TIME_ZONE = "UTC";
-var dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: "short" });
-function today(now) {
-  return dayFormat.format(now);
-}
-function isExpired(w2, now) {
-  return w2.expires <= today(now);
-}
-function waiverMatches(w2, f2) {
-  if (w2.policy !== f2.policy) return false;
-  if (!globMatches(w2.resource, f2.resource.id)) return false;
-  return w2.item === void 0 || (f2.item ?? null) === w2.item;
-}
-function applyWaivers(findings, waivers, now) {
-  const active = waivers.filter((w2) => !isExpired(w2, now));
-  const expired = waivers.filter((w2) => isExpired(w2, now));
-  const used = /* @__PURE__ */ new Set();
-  const out = findings.map((f2) => {
-    if (f2.status !== "violation") return f2;
-    const w2 = active.find((candidate) => waiverMatches(candidate, f2));
-    if (!w2) return f2;
-    used.add(w2);
-    return { ...f2, status: "waived", waiver: w2 };
-  });
-  return { findings: out, expired, stale: active.filter((w2) => !used.has(w2)) };
-}
-
-// src/engine/verdict.ts
-function atOrAbove(severity, failOn) {
-  return failOn !== "none" && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(failOn);
-}
-function gateOf(results, findings, failOn, baselineUsed) {
-  if (results.some((r3) => r3.status === "error") || findings.some((f2) => f2.status === "error")) return "error";
-  const failing = findings.some(
-    (f2) => f2.status === "violation" && atOrAbove(f2.severity, failOn) && (!baselineUsed || f2.baseline === "new")
-  );
-  return failing ? "fail" : "pass";
-}
-function summarize(results, findings, counts, failOn, baselineUsed) {
-  const bySeverity2 = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
-  for (const f2 of findings) if (f2.status === "violation") bySeverity2[f2.severity]++;
-  return {
-    policies: results.length,
-    resources: counts.resources,
-    checks: counts.checks,
-    violations: findings.filter((f2) => f2.status === "violation").length,
-    waived: findings.filter((f2) => f2.status === "waived").length,
-    errors: findings.filter((f2) => f2.status === "error").length,
-    bySeverity: bySeverity2,
-    gate: gateOf(results, findings, failOn, baselineUsed)
-  };
-}
-function settleResults(results, findings) {
-  return results.map((r3) => {
-    if (r3.status === "error" || r3.status === "skipped") return r3;
-    const violations = findings.filter((f2) => f2.policy === r3.id && f2.status === "violation").length;
-    return { ...r3, violations, status: violations > 0 ? "fail" : "pass" };
-  });
-}
-function buildReport(input) {
-  const now = input.now ?? input.startedAt;
-  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now);
-  let findings = waived.findings;
-  let baseline = null;
-  if (input.baseline) {
-    const compared = compareBaseline(findings, input.baseline.data);
-    findings = compared.findings;
-    baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
-  }
-  const policies = settleResults(input.run.results, findings);
-  return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: "steward", version: input.toolVersion },
-    instance: input.instance,
-    startedAt: input.startedAt.toISOString(),
-    durationMs: input.durationMs,
-    failOn: input.failOn,
-    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
-    policies,
-    findings,
-    waivers: { expired: waived.expired, stale: waived.stale },
-    baseline,
-    http: { requests: input.http.requests, retries: input.http.retries, failed: input.http.failed }
   };
 }
 
@@ -44509,8 +45765,8 @@ function varint32read() {
 var protoInt64 = /* @__PURE__ */ makeInt64Support();
 function makeInt64Support() {
   const dv = new DataView(new ArrayBuffer(8));
-  const ok2 = typeof BigInt === "function" && typeof dv.getBigInt64 === "function" && typeof dv.getBigUint64 === "function" && typeof dv.setBigInt64 === "function" && typeof dv.setBigUint64 === "function" && (!!globalThis.Deno || !!globalThis.Bun || typeof process != "object" || typeof process.env != "object" || process.env.BUF_BIGINT_DISABLE !== "1");
-  if (ok2) {
+  const ok = typeof BigInt === "function" && typeof dv.getBigInt64 === "function" && typeof dv.getBigUint64 === "function" && typeof dv.setBigInt64 === "function" && typeof dv.setBigUint64 === "function" && (!!globalThis.Deno || !!globalThis.Bun || typeof process != "object" || typeof process.env != "object" || process.env.BUF_BIGINT_DISABLE !== "1");
+  if (ok) {
     const MIN = BigInt("-9223372036854775808");
     const MAX = BigInt("9223372036854775807");
     const UMIN = BigInt("0");
@@ -44770,12 +46026,12 @@ function unsafeClear(target, field) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/reflect/guard.js
-function isObject2(arg) {
+function isObject3(arg) {
   return arg !== null && typeof arg == "object" && !Array.isArray(arg);
 }
 function isReflectList(arg, field) {
   var _a, _b, _c, _d;
-  if (isObject2(arg) && unsafeLocal in arg && "add" in arg && "field" in arg && typeof arg.field == "function") {
+  if (isObject3(arg) && unsafeLocal in arg && "add" in arg && "field" in arg && typeof arg.field == "function") {
     if (field !== void 0) {
       const a = field;
       const b = arg.field();
@@ -44787,7 +46043,7 @@ function isReflectList(arg, field) {
 }
 function isReflectMap(arg, field) {
   var _a, _b, _c, _d;
-  if (isObject2(arg) && unsafeLocal in arg && "has" in arg && "field" in arg && typeof arg.field == "function") {
+  if (isObject3(arg) && unsafeLocal in arg && "has" in arg && "field" in arg && typeof arg.field == "function") {
     if (field !== void 0) {
       const a = field, b = arg.field();
       return a.mapKey === b.mapKey && a.mapKind == b.mapKind && a.scalar === b.scalar && ((_a = a.message) === null || _a === void 0 ? void 0 : _a.typeName) === ((_b = b.message) === null || _b === void 0 ? void 0 : _b.typeName) && ((_c = a.enum) === null || _c === void 0 ? void 0 : _c.typeName) === ((_d = b.enum) === null || _d === void 0 ? void 0 : _d.typeName);
@@ -44797,7 +46053,7 @@ function isReflectMap(arg, field) {
   return false;
 }
 function isReflectMessage(arg, messageDesc2) {
-  return isObject2(arg) && unsafeLocal in arg && "desc" in arg && isObject2(arg.desc) && arg.desc.kind === "message" && (messageDesc2 === void 0 || arg.desc.typeName == messageDesc2.typeName);
+  return isObject3(arg) && unsafeLocal in arg && "desc" in arg && isObject3(arg.desc) && arg.desc.kind === "message" && (messageDesc2 === void 0 || arg.desc.typeName == messageDesc2.typeName);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wire/text-encoding.js
@@ -45440,8 +46696,8 @@ function assertFloat32(arg) {
 
 // node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect-check.js
 function checkField(field, value) {
-  const check2 = field.fieldKind == "list" ? isReflectList(value, field) : field.fieldKind == "map" ? isReflectMap(value, field) : checkSingular(field, value);
-  if (check2 === true) {
+  const check3 = field.fieldKind == "list" ? isReflectList(value, field) : field.fieldKind == "map" ? isReflectMap(value, field) : checkSingular(field, value);
+  if (check3 === true) {
     return void 0;
   }
   let reason;
@@ -45453,15 +46709,15 @@ function checkField(field, value) {
       reason = `expected ${formatReflectMap(field)}, got ${formatVal(value)}`;
       break;
     default: {
-      reason = reasonSingular(field, value, check2);
+      reason = reasonSingular(field, value, check3);
     }
   }
   return new FieldError(field, reason);
 }
 function checkListItem(field, index2, value) {
-  const check2 = checkSingular(field, value);
-  if (check2 !== true) {
-    return new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check2)}`);
+  const check3 = checkSingular(field, value);
+  if (check3 !== true) {
+    return new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check3)}`);
   }
   return void 0;
 }
@@ -45751,7 +47007,7 @@ function compileCreate(desc) {
           message[name] = property.convert !== void 0 && Array.isArray(initValue) ? initValue.map(property.convert) : initValue !== null && initValue !== void 0 ? initValue : [];
           break;
         case INIT_MAP:
-          if (property.convert === void 0 || !isObject2(initValue)) {
+          if (property.convert === void 0 || !isObject3(initValue)) {
             message[name] = initValue !== null && initValue !== void 0 ? initValue : {};
           } else {
             const converted2 = {};
@@ -45869,7 +47125,7 @@ function compileConvertMessage(field) {
   const messageDesc2 = field.message;
   let compiled;
   return (value) => {
-    if (!isObject2(value) || isMessage(value, messageDesc2)) {
+    if (!isObject3(value) || isMessage(value, messageDesc2)) {
       return value;
     }
     compiled !== null && compiled !== void 0 ? compiled : compiled = compiledCreate(messageDesc2);
@@ -45934,7 +47190,7 @@ function wktStructToReflect(json) {
     $typeName: "google.protobuf.Struct",
     fields: {}
   };
-  if (isObject2(json)) {
+  if (isObject3(json)) {
     for (const k2 of Object.keys(json)) {
       setOwn(struct.fields, k2, wktValueToReflect(json[k2]));
     }
@@ -46005,8 +47261,8 @@ function wktValueToReflect(json) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/reflect/reflect.js
-function reflect(messageDesc2, message, check2 = true) {
-  return new ReflectMessageImpl(messageDesc2, message, check2);
+function reflect(messageDesc2, message, check3 = true) {
+  return new ReflectMessageImpl(messageDesc2, message, check3);
 }
 var messageSortedFields = /* @__PURE__ */ new WeakMap();
 var ReflectMessageImpl = class {
@@ -46019,10 +47275,10 @@ var ReflectMessageImpl = class {
     messageSortedFields.set(this.desc, sortedFields);
     return sortedFields;
   }
-  constructor(messageDesc2, message, check2 = true) {
+  constructor(messageDesc2, message, check3 = true) {
     this.lists = /* @__PURE__ */ new Map();
     this.maps = /* @__PURE__ */ new Map();
-    this.check = check2;
+    this.check = check3;
     this.desc = messageDesc2;
     this.message = this[unsafeLocal] = message !== null && message !== void 0 ? message : create(messageDesc2);
     this.fields = messageDesc2.fields;
@@ -46109,8 +47365,8 @@ function assertOwn(owner, member) {
     throw new FieldError(member, `cannot use ${member.toString()} with message ${owner.$typeName}`, "ForeignFieldError");
   }
 }
-function reflectList(field, unsafeInput, check2 = true) {
-  return new ReflectListImpl(field, unsafeInput !== null && unsafeInput !== void 0 ? unsafeInput : [], check2);
+function reflectList(field, unsafeInput, check3 = true) {
+  return new ReflectListImpl(field, unsafeInput !== null && unsafeInput !== void 0 ? unsafeInput : [], check3);
 }
 var ReflectListImpl = class {
   field() {
@@ -46119,10 +47375,10 @@ var ReflectListImpl = class {
   get size() {
     return this._arr.length;
   }
-  constructor(field, unsafeInput, check2) {
+  constructor(field, unsafeInput, check3) {
     this._field = field;
     this._arr = this[unsafeLocal] = unsafeInput;
-    this.check = check2;
+    this.check = check3;
   }
   get(index2) {
     const item = this._arr[index2];
@@ -46170,13 +47426,13 @@ var ReflectListImpl = class {
     }
   }
 };
-function reflectMap(field, unsafeInput, check2 = true) {
-  return new ReflectMapImpl(field, unsafeInput, check2);
+function reflectMap(field, unsafeInput, check3 = true) {
+  return new ReflectMapImpl(field, unsafeInput, check3);
 }
 var ReflectMapImpl = class {
-  constructor(field, unsafeInput, check2 = true) {
+  constructor(field, unsafeInput, check3 = true) {
     this.obj = this[unsafeLocal] = unsafeInput !== null && unsafeInput !== void 0 ? unsafeInput : {};
-    this.check = check2;
+    this.check = check3;
     this._field = field;
   }
   field() {
@@ -46257,18 +47513,18 @@ function messageToLocal(field, value) {
   }
   return value.message;
 }
-function messageToReflect(field, value, check2) {
+function messageToReflect(field, value, check3) {
   if (value !== void 0) {
     if (isWrapperDesc(field.message) && !field.oneof && field.fieldKind == "message") {
       value = {
         $typeName: field.message.typeName,
         value: longToReflect(field.message.fields[0], value)
       };
-    } else if (field.message.typeName == "google.protobuf.Struct" && field.parent.typeName != "google.protobuf.Value" && isObject2(value)) {
+    } else if (field.message.typeName == "google.protobuf.Struct" && field.parent.typeName != "google.protobuf.Value" && isObject3(value)) {
       value = wktStructToReflect(value);
     }
   }
-  return new ReflectMessageImpl(field.message, value, check2);
+  return new ReflectMessageImpl(field.message, value, check3);
 }
 function listItemToLocal(field, value) {
   if (field.listKind == "message") {
@@ -46276,9 +47532,9 @@ function listItemToLocal(field, value) {
   }
   return longToLocal(field, value);
 }
-function listItemToReflect(field, value, check2) {
+function listItemToReflect(field, value, check3) {
   if (field.listKind == "message") {
-    return messageToReflect(field, value, check2);
+    return messageToReflect(field, value, check3);
   }
   return longToReflect(field, value);
 }
@@ -46288,9 +47544,9 @@ function mapValueToLocal(field, value) {
   }
   return longToLocal(field, value);
 }
-function mapValueToReflect(field, value, check2) {
+function mapValueToReflect(field, value, check3) {
   if (field.mapKind == "message") {
-    return messageToReflect(field, value, check2);
+    return messageToReflect(field, value, check3);
   }
   return value;
 }
@@ -46720,14 +47976,14 @@ function createRegistry(...input) {
 function createEmbeddedFileRegistry(fileDescriptorProto, resolve4) {
   return buildFileRegistry([fileDescriptorProto, resolve4]);
 }
-function buildFileRegistry(args, check2) {
+function buildFileRegistry(args, check3) {
   const registry = createBaseRegistry();
   if (!args.length) {
     return registry;
   }
   if ("$typeName" in args[0] && args[0].$typeName == "google.protobuf.FileDescriptorSet") {
     for (const file of args[0].file) {
-      check2 === null || check2 === void 0 ? void 0 : check2(file);
+      check3 === null || check3 === void 0 ? void 0 : check3(file);
       addFile(file, registry);
     }
     return registry;
@@ -46759,7 +48015,7 @@ function buildFileRegistry(args, check2) {
     const resolve4 = args[1];
     const seen = /* @__PURE__ */ new Set();
     for (const file of [input, ...recurseDeps(input)].reverse()) {
-      check2 === null || check2 === void 0 ? void 0 : check2(file);
+      check3 === null || check3 === void 0 ? void 0 : check3(file);
       addFile(file, registry);
     }
   } else {
@@ -47607,8 +48863,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path10, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path10]);
+function messageDesc(file, path12, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path12]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -49532,9 +50788,9 @@ function compileEnumFieldReader2(field) {
       if (value === tokenIgnoredUnknownEnum) {
         return;
       }
-      const check2 = checkEnum(value);
-      if (check2 !== true) {
-        throw new FieldError(field, reasonSingular(field, value, check2));
+      const check3 = checkEnum(value);
+      if (check3 !== true) {
+        throw new FieldError(field, reasonSingular(field, value, check3));
       }
       message[oneofLocalName] = { case: localName, value };
     };
@@ -49549,9 +50805,9 @@ function compileEnumFieldReader2(field) {
     if (value === tokenIgnoredUnknownEnum) {
       return;
     }
-    const check2 = checkEnum(value);
-    if (check2 !== true) {
-      throw new FieldError(field, reasonSingular(field, value, check2));
+    const check3 = checkEnum(value);
+    if (check3 !== true) {
+      throw new FieldError(field, reasonSingular(field, value, check3));
     }
     message[localName] = value;
   };
@@ -49616,9 +50872,9 @@ function compileListItemReader(field) {
           throw new FieldError(field, "list item must not be null");
         }
         const value = parseScalar(json);
-        const check2 = checkValue(value);
-        if (check2 !== true) {
-          throw new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check2)}`);
+        const check3 = checkValue(value);
+        if (check3 !== true) {
+          throw new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check3)}`);
         }
         return toLocal(value);
       };
@@ -49635,9 +50891,9 @@ function compileListItemReader(field) {
         if (value === tokenIgnoredUnknownEnum) {
           return value;
         }
-        const check2 = checkEnum(value);
-        if (check2 !== true) {
-          throw new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check2)}`);
+        const check3 = checkEnum(value);
+        if (check3 !== true) {
+          throw new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check3)}`);
         }
         return value;
       };
@@ -49722,9 +50978,9 @@ function compileMapFieldReader2(field) {
         throw new FieldError(field, `invalid map key: ${reasonSingular({ scalar: mapKey }, key, checkKey)}`);
       }
       if (checkValue !== void 0) {
-        const check2 = checkValue(value);
-        if (check2 !== true) {
-          throw new FieldError(field, `map entry ${formatVal(key)}: ${reasonSingular(field, value, check2)}`);
+        const check3 = checkValue(value);
+        if (check3 !== true) {
+          throw new FieldError(field, `map entry ${formatVal(key)}: ${reasonSingular(field, value, check3)}`);
         }
       }
       setOwn(record, key, toLocalValue(value));
@@ -49778,9 +51034,9 @@ function compileScalarConverter(field) {
   const toLocal = compileScalarToLocal(field);
   return (json) => {
     const value = parseScalar(json);
-    const check2 = checkValue(value);
-    if (check2 !== true) {
-      throw new FieldError(field, reasonSingular(field, value, check2));
+    const check3 = checkValue(value);
+    if (check3 !== true) {
+      throw new FieldError(field, reasonSingular(field, value, check3));
     }
     return toLocal(value);
   };
@@ -50003,11 +51259,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path10) => {
-    if (path10.includes("_")) {
+  fieldMask.paths = json.split(",").map((path12) => {
+    if (path12.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path10);
+    return protoSnakeCase(path12);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -50421,7 +51677,7 @@ function toCel(v2) {
   if (isArray(v2) || isReflectList(v2)) {
     return celList(v2);
   }
-  if (isMap2(v2) || isReflectMap(v2)) {
+  if (isMap3(v2) || isReflectMap(v2)) {
     return celMap(v2);
   }
   if (isMessage(v2)) {
@@ -50466,7 +51722,7 @@ function isReflectAny(v2) {
 function isArray(v2) {
   return Array.isArray(v2);
 }
-function isMap2(v2) {
+function isMap3(v2) {
   return v2 instanceof Map;
 }
 function wktToCel(msg) {
@@ -63145,13 +64401,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path10 = [];
+  const path12 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path10.unshift(e.exprKind.value.field);
+    path12.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path10;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path12;
   return null;
 }
 
@@ -63192,7 +64448,7 @@ function didYouMean(name, candidates) {
 // src/policy/schema-types.ts
 var DYN3 = { kinds: null };
 var of = (...kinds) => ({ kinds: new Set(kinds) });
-function isObject3(v2) {
+function isObject4(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function kindOfValue(v2) {
@@ -63223,7 +64479,7 @@ function schemaKinds(s) {
   if (Array.isArray(branches) && branches.length > 0) {
     const all = /* @__PURE__ */ new Set();
     for (const b of branches) {
-      const kinds = isObject3(b) ? schemaKinds(b) : null;
+      const kinds = isObject4(b) ? schemaKinds(b) : null;
       if (kinds === null) return null;
       for (const k2 of kinds) all.add(k2);
     }
@@ -63232,7 +64488,7 @@ function schemaKinds(s) {
   return null;
 }
 function fromSchema(s) {
-  if (!isObject3(s)) return DYN3;
+  if (!isObject4(s)) return DYN3;
   return { kinds: schemaKinds(s), schema: s };
 }
 function subschema(s, pick) {
@@ -63242,7 +64498,7 @@ function subschema(s, pick) {
   const branches = s.anyOf ?? s.oneOf;
   if (!Array.isArray(branches)) return void 0;
   for (const b of branches) {
-    const found = isObject3(b) ? pick(b) : void 0;
+    const found = isObject4(b) ? pick(b) : void 0;
     if (found !== void 0) return found;
   }
   return void 0;
@@ -63251,14 +64507,14 @@ function fieldOf(t3, field) {
   if (t3.fields?.[field]) return t3.fields[field];
   return fromSchema(
     subschema(t3.schema, (s) => {
-      const props = isObject3(s.properties) ? s.properties : {};
-      return field in props ? props[field] : isObject3(s.additionalProperties) ? s.additionalProperties : void 0;
+      const props = isObject4(s.properties) ? s.properties : {};
+      return field in props ? props[field] : isObject4(s.additionalProperties) ? s.additionalProperties : void 0;
     })
   );
 }
 function elemOf(t3) {
   if (t3.elem) return t3.elem;
-  return fromSchema(subschema(t3.schema, (s) => isObject3(s.items) ? s.items : void 0));
+  return fromSchema(subschema(t3.schema, (s) => isObject4(s.items) ? s.items : void 0));
 }
 function paramType(v2) {
   if (v2 === null || v2 === void 0) return DYN3;
@@ -63422,8 +64678,8 @@ var Checker = class {
     const [a, b] = args;
     if (fn in COMPARE) {
       const op = COMPARE[fn];
-      const ok2 = op === "==" || op === "!=" ? equalable : orderable;
-      if (!compatible(a, b, ok2)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op}'`);
+      const ok = op === "==" || op === "!=" ? equalable : orderable;
+      if (!compatible(a, b, ok)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op}'`);
       return of("bool");
     }
     if (fn in ARITH) return this.arithmetic(e, ARITH[fn], a, b);
@@ -63526,12 +64782,12 @@ function equalable(a, b) {
 function orderable(a, b) {
   return a === "null" || b === "null" || NUMERIC.has(a) && NUMERIC.has(b) || a === b && ORDERED.has(a);
 }
-function compatible(a, b, ok2) {
+function compatible(a, b, ok) {
   if (!a || !b || a.kinds === null || b.kinds === null) return true;
   const xs2 = [...a.kinds].filter((k2) => k2 !== "null");
   const ys = [...b.kinds].filter((k2) => k2 !== "null");
   if (xs2.length === 0 || ys.length === 0) return true;
-  for (const x2 of xs2) for (const y of ys) if (ok2(x2, y)) return true;
+  for (const x2 of xs2) for (const y of ys) if (ok(x2, y)) return true;
   return false;
 }
 function union(types) {
@@ -63606,7 +64862,7 @@ var celStats = { compilations: 0 };
 var programs = /* @__PURE__ */ new Map();
 function compileExpression(source, origin, options) {
   const position2 = (offset) => origin.at ? origin.at(offset) : { line: origin.line, column: origin.column + offset };
-  const problem3 = (offset, message) => ({ file: origin.file, ...position2(offset), message });
+  const problem4 = (offset, message) => ({ file: origin.file, ...position2(offset), message });
   let entry2 = programs.get(source);
   if (!entry2) {
     let parsed;
@@ -63615,7 +64871,7 @@ function compileExpression(source, origin, options) {
     } catch (e) {
       const err = e;
       throw new ExpressionError([
-        problem3(err.location?.start?.offset ?? 0, `CEL syntax error: ${shortSyntaxMessage(err.rawMessage ?? err.message)}`)
+        problem4(err.location?.start?.offset ?? 0, `CEL syntax error: ${shortSyntaxMessage(err.rawMessage ?? err.message)}`)
       ]);
     }
     celStats.compilations++;
@@ -63629,7 +64885,7 @@ function compileExpression(source, origin, options) {
   const problems = [
     ...staticCheck(ast, options).map((p2) => ({ offset: offsetOf(p2.expr), message: p2.message })),
     ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem })
-  ].sort((a, b) => a.offset - b.offset).map((p2) => problem3(p2.offset, p2.message));
+  ].sort((a, b) => a.offset - b.offset).map((p2) => problem4(p2.offset, p2.message));
   if (problems.length > 0) throw new ExpressionError(problems);
   return {
     source,
@@ -63665,10 +64921,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path10 = selectPath(v2.expr, "params");
-      if (path10?.length === 1 && !options.params.includes(path10[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path12 = selectPath(v2.expr, "params");
+      if (path12?.length === 1 && !options.params.includes(path12[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path10[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path12[0]}' (declared: ${known})` });
       }
     }
   });
@@ -63844,3483 +65100,92 @@ function jsonType(v2) {
   return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
 }
 
-// src/policy/loader.ts
-var import_ajv4 = __toESM(require_ajv(), 1);
-var import_yaml3 = __toESM(require_dist(), 1);
-import { existsSync as existsSync5, readFileSync as readFileSync3 } from "node:fs";
-import { readdir as readdir3, readFile as readFile3, stat as stat3 } from "node:fs/promises";
-import path5 from "node:path";
-import { fileURLToPath as fileURLToPath3 } from "node:url";
-
-// src/policy/schema.ts
-var POLICY_ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
-function buildPolicySchema(kinds) {
-  const kindNames = Object.keys(kinds).sort();
-  const expression = (description) => ({ type: "string", minLength: 1, description });
-  return {
-    $schema: "http://json-schema.org/draft-07/schema#",
-    title: "steward policy file",
-    type: "object",
-    additionalProperties: false,
-    required: ["policies"],
-    properties: {
-      policies: { type: "array", items: { $ref: "#/definitions/policy" } }
-    },
-    definitions: {
-      policy: {
-        type: "object",
-        additionalProperties: false,
-        required: ["id", "title", "severity", "resource", "assert"],
-        properties: {
-          id: {
-            type: "string",
-            pattern: POLICY_ID_PATTERN,
-            description: "Unique, kebab-case, stable: waivers and baselines refer to it."
-          },
-          title: { type: "string", minLength: 1 },
-          description: { type: "string", description: "Why it matters and how to fix it by hand." },
-          severity: { enum: [...SEVERITIES] },
-          resource: {
-            enum: kindNames,
-            description: ["The resource kind the policy checks.", ...kindNames.map((n4) => kinds[n4].description ? `${n4}: ${kinds[n4].description}` : n4)].join("\n")
-          },
-          each: expression("CEL list: evaluate per item, bound as `item`."),
-          when: expression("CEL bool: only selected resources (or items) are checked."),
-          assert: expression("CEL bool that must hold; false is a violation."),
-          message: {
-            type: "string",
-            minLength: 1,
-            description: "Violation text; `{{ expr }}` segments are CEL rendered as text. Defaults to the title."
-          },
-          params: {
-            type: "object",
-            description: "Tunables with their defaults, read as `params.name`; the config overrides them per policy id."
-          },
-          fix: {
-            type: "object",
-            minProperties: 1,
-            maxProperties: 1,
-            description: "The fix to plan for a violation: exactly one fix kind; the kinds depend on `resource`."
-          },
-          tags: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
-          tests: { type: "array", items: { $ref: "#/definitions/test" } }
-        },
-        allOf: kindNames.map((name) => ({
-          if: {
-            type: "object",
-            required: ["resource"],
-            properties: { resource: { const: name } }
-          },
-          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
-          then: {
-            type: "object",
-            properties: {
-              fix: {
-                type: "object",
-                additionalProperties: false,
-                properties: Object.fromEntries(
-                  Object.entries(kinds[name].fixes).sort(([a], [b]) => a.localeCompare(b)).map(([fix, def]) => [fix, def.schema])
-                )
-              }
-            }
-          }
-        }))
-      },
-      test: {
-        type: "object",
-        additionalProperties: false,
-        required: ["name", "resource", "violations"],
-        properties: {
-          name: { type: "string", minLength: 1 },
-          resource: { type: "object", description: "The resource document the expressions see as `resource`." },
-          params: { type: "object", description: "Parameter values for this test (override the defaults)." },
-          violations: { type: "integer", minimum: 0, description: "Expected number of violations." }
-        }
-      }
-    }
-  };
-}
-
-// src/policy/loader.ts
-var BUILTIN = "builtin";
-async function loadPolicies(paths, options) {
-  const cwd = options.cwd ?? process.cwd();
-  const problems = [];
-  const policies = [];
-  const seen = /* @__PURE__ */ new Map();
-  for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path5.relative(cwd, file).split(path5.sep).join("/");
-    const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
-    for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
-    problems.push(...result2.problems);
+// src/engine/evaluate.ts
+function selectItems(policy2, doc2, env) {
+  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
+  if (!policy2.each) {
+    if (!policy2.when) return [{ path: null, itemKey: null }];
+    const held = check(policy2, "when", () => asBool(policy2.when.evaluate(base), "when"));
+    if ("error" in held) return [{ path: null, itemKey: null, error: held.error }];
+    return held.ok ? [{ path: null, itemKey: null }] : [];
   }
-  if (problems.length > 0) throw new InputError(sortProblems(problems));
-  return policies;
-}
-async function policyFiles(paths, cwd, problems) {
-  const files = /* @__PURE__ */ new Map();
-  const visit2 = async (p2, named, pathIndex2) => {
-    const info2 = await stat3(p2).catch(() => null);
-    if (!info2) {
-      problems.push({ file: named, line: 0, column: 0, message: "no such policy file or folder" });
-    } else if (info2.isDirectory()) {
-      const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path5.join(p2, e.name), named, pathIndex2);
-      }
-    } else if (!files.has(p2)) {
-      files.set(p2, pathIndex2);
+  const items = check(policy2, "each", () => {
+    const v2 = policy2.each.evaluate(base);
+    if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName2(v2)}`);
+    return v2;
+  });
+  if ("error" in items) return [{ path: null, itemKey: null, error: items.error }];
+  const selected = [];
+  for (const [index2, item] of items.ok.entries()) {
+    const sel = { path: `${policy2.eachPath ?? "each"}[${index2}]`, itemKey: keyOf(item, index2), item };
+    if (!policy2.when) {
+      selected.push(sel);
+      continue;
     }
-  };
-  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path5.resolve(cwd, p2), p2, i);
-  return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
+    const held = check(policy2, "when", () => asBool(policy2.when.evaluate({ ...base, item }), "when"));
+    if ("error" in held) selected.push({ ...sel, error: held.error });
+    else if (held.ok) selected.push(sel);
+  }
+  return selected;
 }
-function builtinPolicyDir2() {
-  let dir = path5.dirname(fileURLToPath3(import.meta.url));
-  for (; ; ) {
-    const pkg = path5.join(dir, "package.json");
-    if (existsSync5(pkg) && JSON.parse(readFileSync3(pkg, "utf8")).name === "steward") {
-      return path5.join(dir, "policies");
-    }
-    const parent = path5.dirname(dir);
-    if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
-    dir = parent;
+function judgeItems(policy2, doc2, selection, env) {
+  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
+  return selection.map((sel) => {
+    const offendingValue = "item" in sel ? sel.item : projection(policy2, doc2);
+    const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue };
+    if (sel.error !== void 0) return { ...head2, passed: false, error: sel.error };
+    const bindings = "item" in sel ? { ...base, item: sel.item } : base;
+    const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings), "assert"));
+    if ("error" in held) return { ...head2, passed: false, error: held.error };
+    if (held.ok) return { ...head2, passed: true };
+    const message = check(policy2, "message", () => policy2.message.render(bindings));
+    if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
+    return { ...head2, passed: false, message: message.ok };
+  });
+}
+function check(policy2, field, fn) {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { error: `policy ${policy2.id}: ${field}: ${e.message}` };
   }
 }
-var validators2 = /* @__PURE__ */ new WeakMap();
-function validatorFor2(kinds) {
-  let v2 = validators2.get(kinds);
-  if (!v2) {
-    v2 = new import_ajv4.Ajv({ allErrors: true, strict: true, verbose: true }).compile(buildPolicySchema(kinds));
-    validators2.set(kinds, v2);
-  }
+function asBool(v2, field) {
+  if (typeof v2 !== "boolean") throw new Error(`${field} must evaluate to a bool, got ${typeName2(v2)}`);
   return v2;
 }
-function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) {
-  const src = parseYamlSource(text, file, "YAML syntax error");
-  if (src.problems.length > 0) return { policies: [], problems: src.problems };
-  const data = src.doc.toJS({ maxAliasCount: 100 });
-  const validate2 = validatorFor2(options.kinds);
-  const problems = validate2(data) ? [] : schemaProblems(src, validate2.errors, policyWording(data, options.kinds));
-  const list = data?.policies;
-  const policies = [];
-  if (!Array.isArray(list)) return { policies, problems };
-  list.forEach((raw, i) => {
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
-    const policy2 = buildDefinition(raw, ["policies", i], src, problems, options.kinds);
-    for (const fixName of Object.keys(policy2.fix ?? {})) {
-      if (options.kinds[policy2.resource]?.fixes[fixName]?.perItem && policy2.each === void 0) {
-        const node = keyNodeAt(src, ["policies", i, "fix", fixName]);
-        problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
-      }
-    }
-    if (typeof policy2.id === "string" && policy2.id !== "") {
-      const first = seen.get(policy2.id);
-      if (first) {
-        const where2 = `${first.file}:${first.line}:${first.column}`;
-        problems.push(problemAt(src, ["policies", i, "id"], `duplicate policy id '${policy2.id}' (first defined at ${where2})`));
-      } else {
-        seen.set(policy2.id, locationOf(src, nodeAt(src, ["policies", i, "id"])));
-      }
-    }
-    policies.push(policy2);
-  });
-  return { policies, problems: sortProblems(problems) };
-}
-function originOf(src, node) {
-  const at = valuePositions(src, node);
-  return at ? { ...locationOf(src, node), at } : locationOf(src, node);
-}
-var EXPRESSION_FIELDS = ["each", "when", "assert"];
-function buildDefinition(raw, at, src, problems, kinds) {
-  const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
-  const params = isPlainObject(raw.params) ? raw.params : {};
-  const paramNames = Object.keys(params);
-  const fieldLocations = {};
-  const policyNode = nodeAt(src, at);
-  if ((0, import_yaml3.isMap)(policyNode)) {
-    for (const pair of policyNode.items) {
-      const key = String(pair.key?.value);
-      fieldLocations[key] = locationOf(src, pair.value ?? pair.key);
-    }
-  }
-  const hasEach = typeof raw.each === "string";
-  const base = ["resource", "params", "now"];
-  const inner = hasEach ? ["resource", "item", "params", "now"] : base;
-  const collect2 = (fn) => {
-    try {
-      fn();
-    } catch (e) {
-      if (!(e instanceof ExpressionError)) throw e;
-      problems.push(...e.problems);
-    }
-  };
-  const kindName = typeof raw.resource === "string" ? raw.resource : void 0;
-  const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
-  const typing = { kind: kindName, resource: documentSchema, params };
-  for (const field of EXPRESSION_FIELDS) {
-    const source = raw[field];
-    if (typeof source !== "string") continue;
-    const origin = originOf(src, nodeAt(src, [...at, field]));
-    const variables = field === "each" ? base : inner;
-    const expect = field === "each" ? "list" : "bool";
-    collect2(() => {
-      const compiled = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      if (field === "each") typing.item = itemTypeOf(compiled.ast, typing);
-    });
-  }
-  if (typeof raw.message === "string") {
-    const origin = originOf(src, nodeAt(src, [...at, "message"]));
-    collect2(() => compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing }));
-  }
-  const tests = [];
-  const testNames = /* @__PURE__ */ new Map();
-  if (Array.isArray(raw.tests)) {
-    raw.tests.forEach((t3, j) => {
-      if (!isPlainObject(t3)) return;
-      const testAt = [...at, "tests", j];
-      if (typeof t3.name === "string") {
-        const first = testNames.get(t3.name);
-        const here = locationOf(src, nodeAt(src, [...testAt, "name"]));
-        if (first) problems.push({ ...here, message: `duplicate test name '${t3.name}' in this policy (first at line ${first.line})` });
-        else testNames.set(t3.name, here);
-      }
-      const testParams = isPlainObject(t3.params) ? t3.params : void 0;
-      for (const [key, value] of Object.entries(testParams ?? {})) {
-        if (!paramNames.includes(key)) {
-          const node = keyNodeAt(src, [...testAt, "params", key]);
-          const hint = didYouMean(key, paramNames) || ` (declared: ${paramNames.join(", ") || "none"})`;
-          problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}'${hint}` });
-        } else if (jsonType(params[key]) !== "null" && jsonType(value) !== jsonType(params[key])) {
-          const node = nodeAt(src, [...testAt, "params", key]);
-          problems.push({ ...locationOf(src, node), message: `test params.${key}: must be a ${jsonType(params[key])} like its default` });
-        }
-      }
-      tests.push({
-        name: str2(t3.name),
-        resource: isPlainObject(t3.resource) ? t3.resource : {},
-        ...testParams ? { params: testParams } : {},
-        violations: typeof t3.violations === "number" ? t3.violations : 0,
-        location: locationOf(src, nodeAt(src, testAt))
-      });
-    });
-  }
-  return {
-    id: str2(raw.id),
-    title: str2(raw.title),
-    description: str2(raw.description),
-    severity: str2(raw.severity, "medium"),
-    resource: str2(raw.resource),
-    ...typeof raw.each === "string" ? { each: raw.each } : {},
-    ...typeof raw.when === "string" ? { when: raw.when } : {},
-    assert: str2(raw.assert, "true"),
-    message: str2(raw.message, str2(raw.title)),
-    params,
-    ...isPlainObject(raw.fix) ? { fix: raw.fix } : {},
-    tags: Array.isArray(raw.tags) ? raw.tags.filter((t3) => typeof t3 === "string") : [],
-    tests,
-    location: locationOf(src, policyNode),
-    fieldLocations
-  };
-}
-function isPlainObject(v2) {
-  return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
-}
-function policyWording(data, kinds) {
-  const inPolicy = (path10) => path10[0] === "policies" && typeof path10[1] === "number";
-  return {
-    separator: ": ",
-    label: (path10) => pathLabel(inPolicy(path10) && path10.length > 2 ? path10.slice(2) : path10),
-    describe: (err, { path: path10, label, subject }) => {
-      const params = err.params;
-      switch (err.keyword) {
-        case "additionalProperties": {
-          const key = String(params.additionalProperty);
-          if (inPolicy(path10) && path10.length === 3 && path10[2] === "fix") {
-            const kind = String(data.policies[path10[1]]?.resource);
-            const allowed2 = Object.keys(kinds[kind]?.fixes ?? {});
-            const hint2 = allowed2.length ? `allowed: ${allowed2.join(", ")}` : "this kind has no fixes";
-            return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
-          }
-          const known = Object.keys(err.parentSchema?.properties ?? {});
-          const hint = didYouMean(key, known) || (known.length ? ` (allowed: ${known.join(", ")})` : "");
-          return `${subject}unknown field '${key}'${hint}`;
-        }
-        case "required":
-          return `${subject}missing required field '${String(params.missingProperty)}'`;
-        case "enum":
-          if (inPolicy(path10) && label === "resource") {
-            return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
-          }
-          return void 0;
-        case "pattern":
-          if (inPolicy(path10) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
-          return void 0;
-        default:
-          return void 0;
-      }
-    }
-  };
-}
-
-// src/resources/index.ts
-var import_ajv6 = __toESM(require_ajv(), 1);
-
-// src/resources/calculatedFields.ts
-var CALCULATED_FIELDS_RESOURCE_ID = "instance";
-var counter = { type: "integer", minimum: 0 };
-var calculatedFields = {
-  name: "calculatedFields",
-  description: 'Instance-wide calculated-field statistics (one resource, id "instance").',
-  live: true,
-  operations: ["getCalculatedFieldStatistics"],
-  documentSchema: {
-    type: "object",
-    required: ["id"],
-    properties: {
-      id: { const: CALCULATED_FIELDS_RESOURCE_ID },
-      total: counter,
-      onDatasets: counter,
-      onCards: counter,
-      inVisualizations: counter,
-      locked: counter,
-      invalid: counter,
-      invalidLink: counter,
-      archived: counter
-    }
-  },
-  parts: {},
-  async *collect(ctx) {
-    const stats = await ctx.api.getCalculatedFieldStatistics();
-    const id = CALCULATED_FIELDS_RESOURCE_ID;
-    yield { kind: "calculatedFields", id, name: null, doc: { ...stats, id }, source: null };
-  },
-  fixes: {}
-};
-
-// src/resources/certification.ts
-function certificationPart(entityType) {
-  return {
-    name: "certification",
-    operation: "getCertificationStatus",
-    load: (api, resource2) => api.getCertificationStatus(entityType, String(resource2.doc.id))
-  };
-}
-var certificationSchema = {
-  type: "object",
-  description: "certification status: state 'ACTIVE' = current, null = never certified, anything else = lapsed",
-  properties: {
-    tag: { type: ["string", "null"] },
-    state: { type: ["string", "null"], description: "'ACTIVE' (current), null (never certified), other values lapsed" },
-    metadata: { description: "null, or { adminCertified, approvalRequestId, approvalTemplateTitle, processType, userId }" },
-    updated: { description: "epoch milliseconds, or null" }
-  }
-};
-
-// src/resources/common.ts
-async function readAllPages(pages2) {
-  const all = [];
-  for await (const page of pages2) all.push(...page);
-  return all;
-}
-var noMemo = (_key, fn) => fn();
-function itemIndex(itemPath, list) {
-  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
-  if (!m2) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? "the whole resource"}`);
-  return Number(m2[1]);
-}
-function removeEntryFix(list, description) {
-  return {
-    name: "remove",
-    schema: { const: true, description },
-    perItem: true,
-    apply(doc2, _value, itemPath) {
-      const i = itemIndex(itemPath, list);
-      return { ...doc2, [list]: (doc2[list] ?? []).filter((_, j) => j !== i) };
-    }
-  };
-}
-var stringArraySchema = { type: "array", items: { type: "string" } };
-
-// src/resources/reportSchedule.ts
-var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? "ALL";
-var ORPHAN_IDS_SHOWN = 5;
-function scheduleList(ctx) {
-  const once = ctx.once ?? noMemo;
-  const filter = filterOf(ctx);
-  return once("reportSchedule:list", async () => {
-    try {
-      return { schedules: await readAllPages(ctx.api.listReportSchedules({ filter })), filter };
-    } catch (err) {
-      throw refusedFilter(err, filter) ?? err;
-    }
-  });
-}
-async function allSchedules(ctx) {
-  return (await scheduleList(ctx)).schedules;
-}
-function refusedFilter(err, filter) {
-  if (filter !== "ALL" || !isApiError(err) || err.status !== 400 && err.status !== 403) return void 0;
-  return new Error(
-    `listing every report schedule (filter=ALL) was refused with ${err.status}: the token's user needs the ${SCHEDULE_ALL_GRANT} grant; or set instance.scheduleFilter: USER in steward.yaml to check only the token user's own schedules (${err.message})`,
-    { cause: err }
-  );
-}
-function orphanMessage(orphanIds) {
-  const shown = orphanIds.slice(0, ORPHAN_IDS_SHOWN).join(", ");
-  const more = orphanIds.length > ORPHAN_IDS_SHOWN ? ` and ${orphanIds.length - ORPHAN_IDS_SHOWN} more` : "";
-  const subject = orphanIds.length === 1 ? `misconfigured report ${shown} is` : `misconfigured reports ${shown}${more} are`;
-  return `${subject} not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)`;
-}
-function misconfiguredById(ctx) {
-  const once = ctx.once ?? noMemo;
-  return once("reportSchedule:misconfigured", async () => {
-    const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
-    const listed = new Set(list.schedules.map((s) => s.id));
-    const orphans = items.filter((m2) => !listed.has(m2.id)).map((m2) => m2.id);
-    if (orphans.length > 0 && list.filter === "ALL") throw new Error(orphanMessage(orphans));
-    return new Map(items.map((m2) => [m2.id, m2]));
-  });
-}
-var misconfigured = {
-  name: "misconfigured",
-  operation: "getMisconfiguredReports",
-  async load(api, resource2, once) {
-    return (await misconfiguredById({ api, once })).has(Number(resource2.doc.id));
-  }
-};
-var misconfiguration = {
-  name: "misconfiguration",
-  operation: "getMisconfiguredReports",
-  async load(api, resource2, once) {
-    return (await misconfiguredById({ api, once })).get(Number(resource2.doc.id)) ?? null;
-  }
-};
-var reportSchedule = {
-  name: "reportSchedule",
-  description: "Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.",
-  live: true,
-  operations: ["listReportSchedules"],
-  documentSchema: {
-    type: "object",
-    required: ["id", "title", "schedule"],
-    properties: {
-      id: { type: "integer" },
-      reportViewId: { type: ["integer", "null"] },
-      pageId: { type: ["integer", "null"] },
-      title: { type: ["string", "null"] },
-      viewName: { type: ["string", "null"], description: "null for schedules without a view" },
-      type: { type: ["string", "null"] },
-      ownerId: { type: ["integer", "null"] },
-      embedViewId: { type: ["integer", "null"] },
-      owner: { type: ["boolean", "null"] },
-      cardCount: { type: ["integer", "null"] },
-      recipientCount: { type: ["integer", "null"] },
-      cardId: { type: ["integer", "null"] },
-      schedule: {
-        type: "object",
-        properties: {
-          frequency: { type: "string", description: "MONTHLY, WEEKLY, DAILY seen" },
-          daysToRun: { type: ["string", "null"] },
-          hourOfDay: { type: ["integer", "null"] },
-          minOfHour: { type: ["integer", "null"] },
-          timezone: { type: ["string", "null"], description: "IANA time zone name" },
-          enabled: { type: "boolean" },
-          startDate: { type: ["integer", "string", "null"], description: "epoch milliseconds" },
-          nextRunDate: { type: ["integer", "string", "null"], description: "epoch milliseconds" }
-        }
-      },
-      misconfigured: { type: "boolean", description: "true when the schedule is in the misconfigured-reports list" },
-      misconfiguration: {
-        description: "the misconfigured-reports item of this schedule, or null",
-        anyOf: [
-          {
-            type: "object",
-            properties: {
-              id: { type: "integer" },
-              title: { type: "string" },
-              schedule: { type: "object" },
-              active: { type: "boolean" }
-            }
-          },
-          { type: "null" }
-        ]
-      }
-    }
-  },
-  parts: { misconfigured, misconfiguration },
-  async *collect(ctx) {
-    const schedules = await allSchedules(ctx);
-    if (schedules.length === 0) {
-      try {
-        await misconfiguredById(ctx);
-      } catch (err) {
-        const why = err instanceof Error ? err.message : String(err);
-        throw new Error(`the schedule list is empty and the misconfigured-reports list does not confirm it: ${why}`, {
-          cause: err
-        });
-      }
-    }
-    for (const s of schedules) {
-      yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
-    }
-  },
-  fixes: {}
-};
-
-// src/resources/card.ts
-function cardDocId(id) {
-  return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
-}
-var card = {
-  name: "card",
-  description: "Cards listed in scope.cards and every card a report schedule sends.",
-  live: true,
-  operations: ["listReportSchedules"],
-  documentSchema: {
-    type: "object",
-    // steward builds this document: no other field exists (a policy naming one is a typo).
-    additionalProperties: false,
-    required: ["id", "schedules"],
-    properties: {
-      id: { type: ["integer", "string"] },
-      schedules: { type: "array", items: { type: "integer" }, description: "ids of the schedules that send this card" },
-      certification: certificationSchema
-    }
-  },
-  parts: { certification: certificationPart("CARD") },
-  async *collect(ctx) {
-    const senders = /* @__PURE__ */ new Map();
-    for (const id of ctx.scope.cards) senders.set(String(id), []);
-    for (const s of await allSchedules(ctx)) {
-      if (s.cardId === null || s.cardId === void 0) continue;
-      const key = String(s.cardId);
-      const list = senders.get(key) ?? [];
-      list.push(s.id);
-      senders.set(key, list);
-    }
-    for (const [id, schedules] of senders) {
-      schedules.sort((a, b) => a - b);
-      yield { kind: "card", id, name: null, doc: { id: cardDocId(id), schedules }, source: null };
-    }
-  },
-  fixes: {}
-};
-
-// src/resources/manifests.ts
-var import_ajv5 = __toESM(require_ajv(), 1);
-var import_yaml4 = __toESM(require_dist(), 1);
-import { createHash as createHash2 } from "node:crypto";
-import path6 from "node:path";
-var queueIdSchema = { type: "string" };
-var dataFileIdSchema = { type: "integer" };
-var queueEntrySchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["id", "name", "type", "permissions"],
-  properties: {
-    id: { type: "string", minLength: 1 },
-    name: { type: "string" },
-    type: { enum: ["USER", "GROUP"] },
-    // May be empty: an empty array removes the entity's permissions (api-spec §Resources).
-    permissions: { type: "array", uniqueItems: true, items: { enum: [...QUEUE_PERMISSIONS] } }
-  }
-};
-var queueManifestSchema = {
-  $id: "steward/queue-manifest",
-  type: "object",
-  additionalProperties: false,
-  required: ["queue", "permissions"],
-  properties: {
-    queue: queueIdSchema,
-    permissions: { type: "array", items: queueEntrySchema }
-  }
-};
-var dataFileEntrySchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["entityId", "grant", "pass"],
-  properties: {
-    // Optional: the platform's own reads and writes carry it, so a manifest copied from a read is valid.
-    entityType: { enum: ["USER", "GROUP"] },
-    entityId: { type: "string", minLength: 1 },
-    grant: { type: "string", minLength: 1 },
-    pass: { type: "string", minLength: 1 }
-  }
-};
-var dataFileManifestSchema = {
-  $id: "steward/data-file-manifest",
-  type: "object",
-  additionalProperties: false,
-  required: ["dataFile", "publicAccess", "entries"],
-  properties: {
-    dataFile: dataFileIdSchema,
-    publicAccess: { type: "boolean" },
-    entries: { type: "array", items: dataFileEntrySchema }
-  }
-};
-var ajv3 = new import_ajv5.Ajv({ allErrors: true, strict: true, verbose: true });
-var validators3 = {
-  queue: ajv3.compile(queueManifestSchema),
-  dataFile: ajv3.compile(dataFileManifestSchema)
-};
-var ID_KEY = { queue: "queue", dataFile: "dataFile" };
-var QUEUE_ID_FROM_SOURCE = true;
-function displayFile(file, displayRoot) {
-  const rel = path6.relative(displayRoot, file);
-  return (rel.startsWith("..") || path6.isAbsolute(rel) ? file : rel).split(path6.sep).join("/");
-}
-function parseManifest(kind, text, file) {
-  const source = parseYamlSource(text, file);
-  if (source.problems.length > 0) return { manifest: null, problems: source.problems };
-  const data = source.doc.toJS();
-  const idProblem = isObject4(data) ? readId(kind, source, data) : null;
-  const validate2 = validators3[kind];
-  if (!validate2(data) || idProblem) {
-    const errors = (validate2.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
-    const problems = [...idProblem ? [idProblem] : [], ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
-    return { manifest: null, problems };
-  }
-  const obj = data;
-  return {
-    manifest: {
-      kind,
-      id: obj[ID_KEY[kind]],
-      data: obj,
-      source: {
-        file,
-        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
-        paths: collectPaths(source),
-        sha256: createHash2("sha256").update(text).digest("hex")
-      }
-    },
-    problems: []
-  };
-}
-function readId(kind, source, data) {
-  const key = ID_KEY[kind];
-  const node = (0, import_yaml4.isMap)(source.doc.contents) ? source.doc.contents.get(key, true) : void 0;
-  if (!(0, import_yaml4.isScalar)(node) || !node.range) return null;
-  const plain = node.type === import_yaml4.Scalar.PLAIN;
-  const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
-  const problem3 = (message) => ({ ...locationOf(source, node), message });
-  if (kind === "queue") {
-    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === "number") data[key] = written;
-    const id2 = data[key];
-    if (id2 === "" || id2 === "." || id2 === "..") {
-      return problem3(`queue id ${JSON.stringify(id2)} cannot be used: it must name one queue in the request path`);
-    }
-    return null;
-  }
-  if (typeof node.value !== "number" && typeof node.value !== "string") return null;
-  if (!/^[0-9]+$/.test(written)) return problem3(`dataFile must be written as digits, e.g. dataFile: 42 (got ${written})`);
-  const id = Number(written);
-  if (!Number.isSafeInteger(id)) return problem3(`dataFile ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
-  data[key] = id;
-  return null;
-}
-function isObject4(v2) {
-  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-}
-async function loadManifests(kind, files, displayRoot) {
-  const problems = [];
-  const manifests = [];
-  const byId = /* @__PURE__ */ new Map();
-  for (const file of [...files].sort()) {
-    const shown = displayFile(file, displayRoot);
-    const text = await readInputFile(file, shown, "manifest").catch((err) => {
-      problems.push(...err.problems);
-      return null;
-    });
-    if (text === null) continue;
-    const result2 = parseManifest(kind, text, shown);
-    problems.push(...result2.problems);
-    if (!result2.manifest) continue;
-    const key = String(result2.manifest.id);
-    const previous = byId.get(key);
-    if (previous) {
-      const at = previous.source.location;
-      problems.push({
-        ...result2.manifest.source.location,
-        message: `${kind} ${key} is already declared in ${at.file}:${at.line}:${at.column}`
-      });
-      continue;
-    }
-    byId.set(key, result2.manifest);
-    manifests.push(result2.manifest);
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return manifests;
-}
-
-// src/resources/dataFile.ts
-function entriesOf(doc2) {
-  return doc2.entries ?? [];
-}
-var publicAccess = {
-  name: "publicAccess",
-  schema: { const: false, description: "make the data file private" },
-  perItem: false,
-  apply: (doc2) => ({ ...doc2, publicAccess: false })
-};
-var remove = removeEntryFix("entries", "remove the entry from the data file");
-function body(doc2) {
-  return { publicAccess: doc2.publicAccess === true, entries: entriesOf(doc2) };
-}
-var dataFile = {
-  name: "dataFile",
-  description: "Data files declared in manifests.dataFiles.",
-  live: false,
-  operations: [],
-  documentSchema: {
-    type: "object",
-    // steward builds this document: no other field exists (a policy naming one is a typo).
-    additionalProperties: false,
-    required: ["id", "publicAccess", "entries"],
-    properties: {
-      id: { type: ["string", "integer"] },
-      publicAccess: { type: "boolean" },
-      entries: { type: "array", items: dataFileEntrySchema }
-    }
-  },
-  parts: {},
-  async *collect(ctx) {
-    for (const m2 of await loadManifests("dataFile", ctx.manifestFiles.dataFiles, ctx.displayRoot)) {
-      const doc2 = {
-        id: m2.id,
-        publicAccess: m2.data.publicAccess,
-        entries: structuredClone(m2.data.entries)
-      };
-      yield { kind: "dataFile", id: String(m2.id), name: null, doc: doc2, source: m2.source };
-    }
-  },
-  fixes: { publicAccess, remove },
-  write(after) {
-    return writeRequest("updateFilePermissions", { dataFileId: String(after.id) }, body(after));
-  },
-  widens(before, after) {
-    if (after.publicAccess === true && before.publicAccess !== true) return "the file would become public";
-    const had = new Set(entriesOf(before).map((e) => JSON.stringify([e.entityId, e.grant, e.pass])));
-    for (const e of entriesOf(after)) {
-      if (!had.has(JSON.stringify([e.entityId, e.grant, e.pass]))) return `entity ${e.entityId} would get ${e.grant}`;
-    }
-    return null;
-  }
-};
-
-// src/resources/dataset.ts
-var access2 = {
-  name: "access",
-  operation: "getDatasetPermissions",
-  load: (api, resource2) => api.getDatasetPermissions(String(resource2.doc.id))
-};
-function parseTags(value, datasetId) {
-  let tags2 = value ?? [];
-  if (typeof tags2 === "string") {
-    try {
-      tags2 = JSON.parse(tags2);
-    } catch {
-      tags2 = void 0;
-    }
-  }
-  if (!Array.isArray(tags2) || !tags2.every((t3) => typeof t3 === "string")) {
-    throw new Error(`getDataset: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
-  }
-  return tags2;
-}
-var tags = {
-  name: "tags",
-  operation: "getDataset",
-  load: async (api, resource2) => parseTags((await api.getDataset(String(resource2.doc.id))).tags, String(resource2.doc.id))
-};
-var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
-var tag = {
-  name: "tag",
-  schema: { ...stringArraySchema, minItems: 1, description: "tags to add to the dataset" },
-  perItem: false,
-  warning: TAG_WARNING,
-  optIn: true,
-  reads: ["tags"],
-  // The document's other parts do not change (tags are re-read on the next run).
-  apply: (doc2) => ({ ...doc2 }),
-  request: (doc2, value) => {
-    const current = doc2.tags ?? [];
-    const union2 = [.../* @__PURE__ */ new Set([...current, ...value])];
-    return writeRequest("createDatasetTags", { datasetId: String(doc2.id) }, union2);
-  }
-};
-var index = {
-  name: "index",
-  schema: { const: true, description: "request indexing of the dataset" },
-  perItem: false,
-  apply: (doc2) => ({ ...doc2 }),
-  request: (doc2) => writeRequest("indexDataset", { datasetId: String(doc2.id) }, null)
-};
-var dataset = {
-  name: "dataset",
-  description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
-  live: true,
-  operations: [],
-  documentSchema: {
-    type: "object",
-    // steward builds this document: no other field exists (a policy naming one is a typo).
-    additionalProperties: false,
-    required: ["id"],
-    properties: {
-      id: { type: "string" },
-      access: {
-        type: "object",
-        description: "the dataset access list (op 6)",
-        properties: {
-          list: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                type: { enum: ["USER", "GROUP"] },
-                id: { type: "string" },
-                accessLevel: { type: "string", description: "OWNER, CO_OWNER, CAN_EDIT, CAN_SHARE, CAN_VIEW" },
-                name: { type: "string" }
-              }
-            }
-          },
-          totalUserCount: { type: "integer" },
-          totalGroupCount: { type: "integer" }
-        }
-      },
-      certification: certificationSchema,
-      tags: { ...stringArraySchema, description: "the dataset tags (read from the dataset object, beyond the spec)" }
-    }
-  },
-  parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags },
-  async *collect(ctx) {
-    for (const id of ctx.scope.datasets) {
-      const doc2 = { id };
-      yield { kind: "dataset", id, name: null, doc: doc2, source: null };
-    }
-  },
-  fixes: { tag, index }
-};
-
-// src/resources/filesetFile.ts
-function filesetFileId(filesetId, path10) {
-  return `${filesetId}:${path10}`;
-}
-var filesetFile = {
-  name: "filesetFile",
-  description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
-  live: true,
-  operations: ["getFileByPath"],
-  documentSchema: {
-    type: "object",
-    required: ["id", "path", "filesetId"],
-    properties: {
-      id: { type: "string", description: "the file id (UUID)" },
-      filesetId: { type: "string" },
-      path: { type: "string" },
-      name: { type: ["string", "null"] },
-      fileType: { type: ["string", "null"], description: "TEXT, FILE, AUDIO, DIRECTORY seen" },
-      contentType: { type: ["string", "null"] },
-      size: { type: ["integer", "null"] },
-      created: { type: ["string", "integer", "null"], description: "ISO 8601 date-time (epoch milliseconds accepted)" },
-      createdBy: { type: ["integer", "string", "null"] },
-      hash: { type: ["string", "null"] },
-      hashAlgorithm: { type: ["string", "null"], description: "seen as SHA_256_HEX" },
-      downloadUrl: { type: ["string", "null"], description: "null in every public sample" },
-      connectorKey: { type: ["string", "null"], description: "null in every public sample" },
-      indexStatus: { type: ["string", "null"], description: "null or QUEUED seen" },
-      indexReason: { type: ["string", "null"] }
-    }
-  },
-  parts: {},
-  async *collect(ctx) {
-    const jobs = [];
-    for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
-      for (const path10 of paths) {
-        const read = ctx.api.getFileByPath(filesetId, path10);
-        read.catch(() => {
-        });
-        jobs.push({ filesetId, path: path10, read });
-      }
-    }
-    for (const { filesetId, path: path10, read } of jobs) {
-      const id = filesetFileId(filesetId, path10);
-      const base = { kind: "filesetFile", id, name: path10, doc: { id, path: path10, filesetId }, source: null };
-      try {
-        const meta = await read;
-        yield { ...base, doc: { ...meta, filesetId } };
-      } catch (err) {
-        yield { ...base, loadError: err };
-      }
-    }
-  },
-  fixes: {}
-};
-
-// src/resources/queue.ts
-function entriesOf2(doc2) {
-  return doc2.permissions ?? [];
-}
-var revoke = {
-  name: "revoke",
-  schema: {
-    type: "array",
-    minItems: 1,
-    uniqueItems: true,
-    items: { enum: [...QUEUE_PERMISSIONS] },
-    description: "permissions to take away from the entry"
-  },
-  perItem: true,
-  apply(doc2, value, itemPath) {
-    const i = itemIndex(itemPath, "permissions");
-    const drop = new Set(value);
-    const permissions = entriesOf2(doc2).map(
-      (e, j) => j === i ? { ...e, permissions: e.permissions.filter((p2) => !drop.has(p2)) } : e
-    );
-    return { ...doc2, permissions };
-  }
-};
-var remove2 = removeEntryFix("permissions", "remove the entry from the queue");
-function principalKey(e) {
-  return `${e.type}:${e.id}`;
-}
-var queue = {
-  name: "queue",
-  description: "Queues declared in manifests.queues (queue permissions cannot be read from the API).",
-  live: false,
-  operations: [],
-  documentSchema: {
-    type: "object",
-    // steward builds this document: no other field exists (a policy naming one is a typo).
-    additionalProperties: false,
-    required: ["id", "permissions"],
-    properties: {
-      id: { type: ["string", "integer"] },
-      permissions: { type: "array", items: queueEntrySchema }
-    }
-  },
-  parts: {},
-  async *collect(ctx) {
-    for (const m2 of await loadManifests("queue", ctx.manifestFiles.queues, ctx.displayRoot)) {
-      const doc2 = { id: m2.id, permissions: structuredClone(m2.data.permissions) };
-      yield { kind: "queue", id: String(m2.id), name: null, doc: doc2, source: m2.source };
-    }
-  },
-  fixes: { revoke, remove: remove2 },
-  write(after, before) {
-    const kept = new Set(entriesOf2(after).map(principalKey));
-    const removed = entriesOf2(before).filter((e) => !kept.has(principalKey(e))).map((e) => ({ ...e, permissions: [] }));
-    return writeRequest("updateQueuePermissions", { queueId: String(after.id) }, [...entriesOf2(after), ...removed]);
-  },
-  widens(before, after) {
-    const had = new Map(entriesOf2(before).map((e) => [principalKey(e), new Set(e.permissions)]));
-    for (const e of entriesOf2(after)) {
-      const prior = had.get(principalKey(e));
-      if (!prior) return `${e.type} ${e.id} would be added`;
-      const gained = e.permissions.filter((p2) => !prior.has(p2));
-      if (gained.length > 0) return `${e.type} ${e.id} would gain ${gained.join(", ")}`;
-    }
-    return null;
-  }
-};
-
-// src/resources/workflow.ts
-var workflow = {
-  name: "workflow",
-  description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
-  live: true,
-  // listWorkflowModels when no workflow URL is configured.
-  operations: ["listWorkflows"],
-  documentSchema: {
-    type: "object",
-    required: ["id"],
-    properties: {
-      id: { type: "string" },
-      name: { type: ["string", "null"] },
-      description: { type: ["string", "null"] },
-      owner: { type: ["string", "null"], description: "user id (instance-host models)" },
-      createdOn: { type: ["string", "null"] },
-      updatedOn: { type: ["string", "null"] }
-    }
-  },
-  parts: {},
-  async *collect(ctx) {
-    for (const w2 of await ctx.api.listWorkflows()) {
-      const name = typeof w2.name === "string" && w2.name !== "" ? w2.name : null;
-      yield { kind: "workflow", id: String(w2.id), name, doc: { ...w2 }, source: null };
-    }
-  },
-  fixes: {}
-};
-
-// src/resources/index.ts
-var RESOURCE_KINDS = {
-  reportSchedule,
-  dataset,
-  card,
-  queue,
-  dataFile,
-  filesetFile,
-  calculatedFields,
-  workflow
-};
-var RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
-var ajv4 = new import_ajv6.Ajv({ allErrors: true, strict: false });
-
-// src/sandbox/http.ts
-import { STATUS_CODES } from "node:http";
-var HttpError = class extends Error {
-  status;
-  rich;
-  constructor(status, message, rich = status === 404 || status === 403 || status === 409) {
-    super(message);
-    this.status = status;
-    this.rich = rich;
-  }
-};
-var traceSequence = 0;
-function errorReply(status, message, rich = false) {
-  return rich ? platformError(status) : { status, body: { message } };
-}
-function platformError(status) {
-  traceSequence += 1;
-  const toe = `SBX${traceSequence.toString(36).toUpperCase().padStart(8, "0")}`;
-  return { status, body: { status, statusReason: STATUS_CODES[status] ?? "Error", toe } };
-}
-function ok(body2) {
-  return { status: 200, body: body2 };
-}
-function emptyOk() {
-  return { status: 200, raw: "" };
-}
-function sendReply(res, reply, slowBodyMs) {
-  const text = reply.raw ?? (reply.body === void 0 ? "" : JSON.stringify(reply.body));
-  const headers = { ...reply.headers, "Content-Length": Buffer.byteLength(text) };
-  if (reply.raw === void 0 && reply.body !== void 0) headers["Content-Type"] = "application/json;charset=UTF-8";
-  res.writeHead(reply.status, headers);
-  if (slowBodyMs <= 0 || text.length < 2) {
-    res.end(text);
-    return;
-  }
-  const half = Buffer.from(text).subarray(0, Math.floor(Buffer.byteLength(text) / 2));
-  const rest = Buffer.from(text).subarray(half.length);
-  res.write(half);
-  const timer = setTimeout(() => res.end(rest), slowBodyMs);
-  res.once("close", () => clearTimeout(timer));
-}
-function parseJson(raw) {
-  if (raw.trim() === "") throw new HttpError(400, "Request body is required and must be JSON");
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new HttpError(400, "Request body is not valid JSON");
-  }
-}
-function intParam(query, name) {
-  const value = query.get(name);
-  if (value === null) return void 0;
-  if (!/^\d+$/.test(value)) throw new HttpError(400, `Query parameter ${name} must be a non-negative integer, got "${value}"`);
-  return Number(value);
-}
-
-// src/sandbox/api-schedules.ts
-var SANDBOX_SCHEDULE_FILTER_DEFAULT = "USER";
-var SANDBOX_RECIPIENT_EVERY = 3;
-var MISCONFIGURED_LIMIT_DEFAULT = 100;
-var FILTERS = ["USER", "RECIPIENT", "OWNER", "ALL"];
-var ORDER_BY = ["startDate", "nextRunDate", "title"];
-function matchesFilter(s, filter) {
-  const recipient = s.id % SANDBOX_RECIPIENT_EVERY === 0;
-  if (filter === "OWNER") return s.owner;
-  if (filter === "RECIPIENT") return recipient;
-  if (filter === "USER") return s.owner || recipient;
-  return true;
-}
-function sortKey(s, orderBy) {
-  return orderBy === "title" ? s.title : s.schedule[orderBy];
-}
-function listReportSchedules(ctx) {
-  const { query } = ctx;
-  const filter = query.get("filter") ?? SANDBOX_SCHEDULE_FILTER_DEFAULT;
-  if (!FILTERS.includes(filter)) throw new HttpError(400, `Invalid filter "${filter}": one of ${FILTERS.join(", ")}`);
-  if (filter === "ALL" && !ctx.switches.adminGrant) throw new HttpError(403, "filter ALL needs the content admin grant");
-  const orderBy = query.get("orderBy");
-  if (orderBy !== null && !ORDER_BY.includes(orderBy)) {
-    throw new HttpError(400, `Invalid orderBy "${orderBy}": one of ${ORDER_BY.join(", ")}`);
-  }
-  const ascendingText = query.get("isAscending") ?? "true";
-  if (ascendingText !== "true" && ascendingText !== "false") {
-    throw new HttpError(400, `Invalid isAscending "${ascendingText}": true or false`);
-  }
-  const limit = intParam(query, "limit");
-  const asked = ctx.switches.ignoreSkip ? 0 : intParam(query, "skip") ?? 0;
-  const skip = ctx.switches.overlapPages && asked > 0 ? asked - 1 : asked;
-  const title = query.get("title")?.toLowerCase();
-  let rows = ctx.state.schedules.filter(
-    (s) => matchesFilter(s, filter) && (title === void 0 || s.title.toLowerCase().includes(title))
-  );
-  if (orderBy !== null) {
-    const sign = ascendingText === "true" ? 1 : -1;
-    rows = [...rows].sort((a, b) => {
-      const ka = sortKey(a, orderBy);
-      const kb = sortKey(b, orderBy);
-      const byKey = ka < kb ? -1 : ka > kb ? 1 : 0;
-      return sign * (byKey !== 0 ? byKey : a.id - b.id);
-    });
-  }
-  return ok(rows.slice(skip, limit === void 0 ? void 0 : skip + limit));
-}
-function getMisconfiguredReports(ctx) {
-  const status = ctx.switches.misconfiguredStatus;
-  if (status === 403) return errorReply(403, "Forbidden: the token lacks permission to read misconfigured reports", true);
-  if (status === 409) return errorReply(409, "Conflict: misconfigured reports are being recalculated", true);
-  const limit = intParam(ctx.query, "limit") ?? MISCONFIGURED_LIMIT_DEFAULT;
-  const skip = ctx.switches.ignoreSkip ? 0 : intParam(ctx.query, "skip") ?? 0;
-  return ok(ctx.state.misconfigured.slice(skip, skip + limit));
-}
-
-// src/sandbox/entities.ts
-var FILLER_TIMEZONES = [
-  "America/New_York",
-  "America/Chicago",
-  "America/Los_Angeles",
-  "America/Sao_Paulo",
-  "America/Mexico_City",
-  "Europe/London",
-  "Europe/Berlin",
-  "Europe/Paris",
-  "Europe/Madrid",
-  "Asia/Tokyo",
-  "Asia/Singapore",
-  "Australia/Sydney",
-  "Africa/Johannesburg"
-];
-function makeWorkflow(w2) {
-  return {
-    ...w2,
-    createdBy: w2.owner,
-    updatedBy: w2.owner,
-    updatedOn: w2.createdOn,
-    lastVersionUpdatedBy: w2.owner,
-    lastVersionUpdatedOn: w2.createdOn,
-    userPermissions: []
-  };
-}
-function makeSchedule(s) {
-  const settings = {
-    frequency: s.frequency,
-    daysToRun: s.daysToRun,
-    hourOfDay: s.hourOfDay,
-    minOfHour: s.minOfHour,
-    timezone: s.timezone,
-    enabled: s.enabled,
-    startDate: s.startDate,
-    nextRunDate: s.nextRunDate,
-    ownerId: s.ownerId,
-    additionalRecipients: [],
-    unsubscribedRecipients: []
-  };
-  return {
-    id: s.id,
-    active: s.enabled,
-    reportViewId: s.id * 10 + 1,
-    pageId: s.viewless ? 0 : 1e5 + s.id,
-    title: s.title,
-    subject: s.title,
-    description: null,
-    viewName: s.viewless ? null : s.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-    type: s.viewless ? "view" : "RECURRING",
-    ownerId: s.ownerId,
-    embedViewId: s.viewless ? null : s.id * 10 + 2,
-    embedUrn: null,
-    contextId: null,
-    owner: s.owner,
-    cardCount: s.cardCount ?? 1,
-    recipientCount: s.recipientCount,
-    cardId: s.cardId,
-    schedule: settings
-  };
-}
-function makeMisconfigured(schedule) {
-  return {
-    id: schedule.id,
-    title: schedule.title,
-    schedule: { frequency: schedule.schedule.frequency, enabled: schedule.schedule.enabled },
-    active: schedule.schedule.enabled
-  };
-}
-function makeAccessList(list) {
-  return {
-    list,
-    totalUserCount: list.filter((e) => e.type === "USER").length,
-    totalGroupCount: list.filter((e) => e.type === "GROUP").length
-  };
-}
-function makeCertification(state, updated) {
-  if (state === null) return { tag: "CERTIFIED", state: null, metadata: null, updated: null };
-  return {
-    metadata: {
-      adminCertified: false,
-      approvalRequestId: "6f1d2c3b-0000-4a5e-9b7c-000000000001",
-      approvalTemplateTitle: "Company certification",
-      processType: "COMPANY",
-      userId: "101"
-    },
-    state,
-    tag: "CERTIFIED",
-    updated: updated ?? Date.UTC(2025, 0, 15, 9, 30)
-  };
-}
-var CONTENT_TYPES = {
-  csv: ["TEXT", "text/csv"],
-  txt: ["TEXT", "text/plain"],
-  parquet: ["FILE", "application/vnd.apache.parquet"],
-  json: ["TEXT", "application/json"],
-  xlsx: ["FILE", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]
-};
-function makeFilesetFile(_filesetId, f2) {
-  const name = f2.path.slice(f2.path.lastIndexOf("/") + 1);
-  const [fileType, contentType] = CONTENT_TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? [
-    "FILE",
-    "application/octet-stream"
-  ];
-  return {
-    id: f2.id,
-    path: f2.path,
-    name,
-    fileType,
-    contentType,
-    size: f2.size,
-    created: f2.created,
-    createdBy: f2.createdBy,
-    hash: f2.hash,
-    hashAlgorithm: f2.hashAlgorithm,
-    downloadUrl: null,
-    connectorKey: null,
-    indexStatus: f2.indexStatus,
-    indexReason: f2.indexStatus === null ? null : "UPLOAD"
-  };
-}
-function makeDataFile(dataFileId, name, createdMillis) {
-  const digits = String(dataFileId).padStart(8, "0");
-  const revision2 = {
-    dataFileRevisionId: dataFileId * 10 + 1,
-    dataFileId,
-    contentType: "text/csv",
-    uploadUserId: 7,
-    sizeBytes: 1024 + dataFileId % 997 * 64,
-    uploadTimeMillis: 120 + dataFileId % 50,
-    md5Hash: `${digits}${"0".repeat(24)}`,
-    datetimeUploaded: createdMillis,
-    scanState: "SAFE",
-    sha256HashValue: `${digits}${"f".repeat(56)}`
-  };
-  return {
-    dataFileId,
-    name,
-    responsibleUserId: 7,
-    currentRevision: revision2,
-    datetimeCreated: createdMillis,
-    revisions: [revision2],
-    existing: false
-  };
-}
-
-// src/sandbox/api-metadata.ts
-function getCalculatedFieldStatistics(ctx) {
-  return ok(ctx.state.calculatedFields);
-}
-function getFileByPath(ctx) {
-  const { filesetId } = ctx.params;
-  const path10 = ctx.query.get(FILE_PATH_QUERY_PARAM);
-  if (path10 === null || path10 === "") throw new HttpError(400, `Query parameter ${FILE_PATH_QUERY_PARAM} is required`);
-  const files = ctx.state.filesets.get(filesetId);
-  if (!files) throw new HttpError(404, `File set ${filesetId} not found`);
-  const file = files.get(path10);
-  if (!file) throw new HttpError(404, `File ${path10} not found in file set ${filesetId}`);
-  return ok(file);
-}
-function getCertificationStatus(ctx) {
-  const { entityType, entityId } = ctx.params;
-  if (entityType !== "CARD" && entityType !== "DATA_SOURCE") {
-    throw new HttpError(400, `Unknown entity type ${entityType}: CARD or DATA_SOURCE`);
-  }
-  const exists2 = entityType === "CARD" ? ctx.state.cards.has(entityId) : ctx.state.datasetAccess.has(entityId);
-  if (!exists2) {
-    throw new HttpError(404, `${entityType === "CARD" ? "Card" : "Dataset"} ${entityId} not found`);
-  }
-  return ok(ctx.state.certifications.get(`${entityType}:${entityId}`) ?? makeCertification(null));
-}
-
-// src/sandbox/api-workflows.ts
-function listWorkflows(ctx) {
-  return ok(ctx.state.workflows);
-}
-var WORKFLOW_MODELS_LIMIT_DEFAULT = 100;
-function listWorkflowModels(ctx) {
-  const limit = intParam(ctx.query, "limit") ?? WORKFLOW_MODELS_LIMIT_DEFAULT;
-  const skip = ctx.switches.ignoreSkip ? 0 : intParam(ctx.query, "skip") ?? 0;
-  return ok(ctx.state.workflows.slice(skip, skip + limit));
-}
-function getWorkflow(ctx) {
-  const workflow2 = ctx.state.workflows.find((w2) => w2.id === ctx.params.workflowId);
-  if (!workflow2) throw new HttpError(404, `Workflow ${ctx.params.workflowId} not found or not visible`, false);
-  return ok(workflow2);
-}
-
-// src/sandbox/demo.ts
-var PLANTED_FILESET_ID = "3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77";
-var PLANTED_QUEUES = {
-  "q-finance-intake": [
-    { id: "7", name: "Ana Ruiz", type: "USER", permissions: ["READ", "ADMIN"] },
-    { id: "g-88", name: "Finance Admins", type: "GROUP", permissions: ["ADMIN"] },
-    { id: "9", name: "Ben Okafor", type: "USER", permissions: ["READ", "WRITE"] }
-  ],
-  "q-support-escalations": [
-    { id: "g-21", name: "Support Leads", type: "GROUP", permissions: ["ADMIN", "READ"] },
-    { id: "12", name: "Chen Wei", type: "USER", permissions: ["ADMIN", "READ", "WRITE"] },
-    { id: "15", name: "On-call Break Glass", type: "USER", permissions: ["ADMIN"] }
-  ],
-  "q-marketing": [
-    { id: "g-40", name: "Marketing Ops", type: "GROUP", permissions: ["ADMIN", "SHARE"] },
-    { id: "g-41", name: "Marketing Analysts", type: "GROUP", permissions: ["READ", "READ_CONTENT"] },
-    { id: "22", name: "Dana Kim", type: "USER", permissions: ["READ", "CREATE_CONTENT", "UPDATE_CONTENT"] }
-  ],
-  "q-hr-requests": [
-    { id: "g-30", name: "HR Admins", type: "GROUP", permissions: ["ADMIN"] },
-    { id: "31", name: "Eva Novak", type: "USER", permissions: [] },
-    { id: "33", name: "Farid Haddad", type: "USER", permissions: ["READ", "EXECUTE"] }
-  ]
-};
-var PLANTED_DATA_FILES = {
-  "42": { publicAccess: true, entries: [{ entityId: "7", grant: "READ", pass: "NONE" }] },
-  "43": {
-    publicAccess: false,
-    entries: [
-      { entityId: "7", grant: "READ_WRITE_DELETE_SHARE_ADMIN", pass: "NONE" },
-      { entityId: "9", grant: "READ", pass: "NONE" }
-    ]
-  },
-  "44": {
-    publicAccess: false,
-    entries: [
-      { entityId: "9", grant: "READ", pass: "NONE" },
-      { entityId: "g-88", grant: "READ", pass: "NONE" }
-    ]
-  }
-};
-var DAY = Date.UTC(2025, 2, 1, 8);
-var NEXT = Date.UTC(2026, 6, 1, 8);
-function plantedSchedule(id, title, over = {}) {
-  return makeSchedule({
-    id,
-    title,
-    cardId: 7002,
-    ownerId: 101,
-    owner: true,
-    recipientCount: 4,
-    frequency: "MONTHLY",
-    daysToRun: "1",
-    hourOfDay: 8,
-    minOfHour: 0,
-    timezone: "Europe/Berlin",
-    enabled: true,
-    startDate: DAY,
-    nextRunDate: NEXT,
-    ...over
-  });
-}
-function addPlanted(state) {
-  const schedules = [
-    plantedSchedule(9001, "Board KPI Pack", { viewless: true }),
-    plantedSchedule(9002, "Regional Revenue Digest", { frequency: "WEEKLY", daysToRun: "MON" }),
-    plantedSchedule(9003, "Churn Watchlist", { enabled: false }),
-    plantedSchedule(9004, "Ops Overnight Summary", { timezone: "Mars/Olympus", frequency: "DAILY", daysToRun: "*" }),
-    plantedSchedule(9005, "Inventory Exceptions", { recipientCount: 0, viewless: true }),
-    plantedSchedule(9006, "Executive Margin Review", { cardId: 7001 })
-  ];
-  state.schedules.push(...schedules);
-  state.misconfigured.push(...schedules.slice(0, 3).map(makeMisconfigured));
-  state.cards.add("7001").add("7002");
-  state.certifications.set("CARD:7001", makeCertification("EXPIRED", Date.UTC(2024, 5, 30)));
-  state.certifications.set("CARD:7002", makeCertification("ACTIVE"));
-  const ana = { type: "USER", id: "7", name: "Ana Ruiz" };
-  const datasets = [
-    [
-      "ds-sales-certified",
-      "ACTIVE",
-      makeAccessList([
-        { ...ana, accessLevel: "OWNER" },
-        { type: "GROUP", id: "g-50", name: "Sales Analysts", accessLevel: "CAN_VIEW" }
-      ]),
-      ["sales", "certified"]
-    ],
-    [
-      "ds-hr-certified",
-      "ACTIVE",
-      makeAccessList([{ type: "USER", id: "31", name: "Eva Novak", accessLevel: "OWNER" }]),
-      ["hr"]
-    ],
-    [
-      "ds-finance-certified",
-      "ACTIVE",
-      makeAccessList([
-        { type: "GROUP", id: "g-88", name: "Finance Admins", accessLevel: "OWNER" },
-        { ...ana, accessLevel: "CO_OWNER" },
-        { type: "USER", id: "9", name: "Ben Okafor", accessLevel: "CAN_VIEW" }
-      ]),
-      ["finance", "certified"]
-    ],
-    [
-      "ds-legacy-expired",
-      "EXPIRED",
-      makeAccessList([{ type: "USER", id: "15", name: "On-call Break Glass", accessLevel: "OWNER" }]),
-      ["legacy"]
-    ],
-    [
-      "ds-scratch",
-      null,
-      makeAccessList([
-        { type: "USER", id: "12", name: "Chen Wei", accessLevel: "CAN_EDIT" },
-        { type: "GROUP", id: "g-41", name: "Marketing Analysts", accessLevel: "CAN_VIEW" }
-      ]),
-      []
-    ]
-  ];
-  for (const [id, certState, access3, tags2] of datasets) {
-    state.datasetAccess.set(id, access3);
-    state.datasetTags.set(id, tags2);
-    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certState, Date.UTC(2024, 10, 2, 10)));
-  }
-  for (const [id, entries] of Object.entries(PLANTED_QUEUES)) {
-    state.queuePermissions.set(id, structuredClone(entries));
-  }
-  for (const [id, body2] of Object.entries(PLANTED_DATA_FILES)) {
-    state.dataFiles.add(id);
-    state.dataFilePermissions.set(id, structuredClone(body2));
-  }
-  const files = new Map(
-    [
-      { id: "a1b2c3d4-0001-4e00-8000-000000000001", path: "/reports/q1.csv", hashAlgorithm: "SHA_256_HEX" },
-      { id: "a1b2c3d4-0002-4e00-8000-000000000002", path: "/raw/a.parquet", hashAlgorithm: "SHA_256_HEX" },
-      { id: "a1b2c3d4-0003-4e00-8000-000000000003", path: "/raw/legacy.csv", hashAlgorithm: "MD5" }
-    ].map((f2, i) => [
-      f2.path,
-      makeFilesetFile(PLANTED_FILESET_ID, {
-        ...f2,
-        size: 20480 * (i + 1),
-        created: "2025-02-10T12:00:00.000Z",
-        createdBy: 7,
-        hash: f2.hashAlgorithm === "MD5" ? "9e107d9d372bb6826bd81d3542a419d6" : `${"ab".repeat(31)}0${i}`,
-        indexStatus: i === 0 ? "QUEUED" : null
-      })
-    ])
-  );
-  state.filesets.set(PLANTED_FILESET_ID, files);
-  state.workflows.push(
-    makeWorkflow({
-      id: "wf-unnamed",
-      name: "",
-      description: "Created by an import script without a name",
-      owner: "7",
-      createdOn: "2025-04-01T07:00:00Z"
-    }),
-    makeWorkflow({
-      id: "wf-nightly-refresh",
-      name: "Nightly dataset refresh",
-      description: "Indexes the finance datasets after the nightly load",
-      owner: "7",
-      createdOn: "2024-12-01T07:00:00Z"
-    })
-  );
-  state.calculatedFields.invalid = 3;
-  state.calculatedFields.invalidLink = 1;
-}
-
-// src/sandbox/random.ts
-function createRandom(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = a + 1831565813 >>> 0;
-    let t3 = a;
-    t3 = Math.imul(t3 ^ t3 >>> 15, t3 | 1);
-    t3 ^= t3 + Math.imul(t3 ^ t3 >>> 7, t3 | 61);
-    return ((t3 ^ t3 >>> 14) >>> 0) / 4294967296;
-  };
-  const int2 = (min, max) => min + Math.floor(next() * (max - min + 1));
-  const hex = (length) => {
-    let out = "";
-    for (let i = 0; i < length; i++) out += int2(0, 15).toString(16);
-    return out;
-  };
-  return {
-    next,
-    int: int2,
-    pick: (items) => items[int2(0, items.length - 1)],
-    chance: (probability) => next() < probability,
-    hex,
-    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${"89ab"[int2(0, 3)]}${hex(3)}-${hex(12)}`
-  };
-}
-
-// src/sandbox/generator.ts
-var SANDBOX_DEFAULT_SEED = 42;
-var SANDBOX_DEFAULT_SIZE = Object.freeze({
-  schedules: 40,
-  datasets: 20,
-  cards: 10,
-  queues: 3,
-  dataFiles: 5,
-  filesets: 2,
-  filesPerFileset: 4,
-  workflows: 4
-});
-var FILLER_ID_BASE = { schedule: 10001, card: 50001, dataFile: 1001 };
-var USERS = [
-  ["101", "Priya Shah"],
-  ["102", "Tom Becker"],
-  ["103", "Lucia Romano"],
-  ["104", "Kwame Mensah"],
-  ["105", "Sofia Lindqvist"],
-  ["106", "Hiro Tanaka"],
-  ["107", "Maya Cohen"],
-  ["108", "Omar Farouk"]
-];
-var GROUPS = [
-  ["g-201", "Data Stewards"],
-  ["g-202", "BI Developers"],
-  ["g-203", "Regional Managers"],
-  ["g-204", "Analytics Guild"]
-];
-var SUBJECTS = ["Sales", "Pipeline", "Inventory", "Marketing", "Support", "Finance", "Logistics", "Retention"];
-var CADENCES = ["Daily", "Weekly", "Monthly", "Quarterly"];
-var TAGS = ["finance", "sales", "pii", "raw", "curated", "marketing", "ops"];
-var NON_ADMIN = ["READ", "WRITE", "SHARE", "READ_CONTENT", "CREATE_CONTENT", "EXPORT", "EXECUTE"];
-var EPOCH_2025 = Date.UTC(2025, 0, 1);
-var DAY_MS = 864e5;
-function stream(seed, kind) {
-  return createRandom((seed ^ Math.imul(kind + 1, 2654435761)) >>> 0);
-}
-function dayMillis(rnd, fromDay, toDay) {
-  return EPOCH_2025 + rnd.int(fromDay, toDay) * DAY_MS + rnd.int(0, 23) * 36e5;
-}
-function isoDay(rnd, fromDay, toDay) {
-  return new Date(dayMillis(rnd, fromDay, toDay)).toISOString();
-}
-var VIEWLESS_EVERY = 4;
-function emptyState() {
-  return {
-    schedules: [],
-    misconfigured: [],
-    datasetAccess: /* @__PURE__ */ new Map(),
-    datasetTags: /* @__PURE__ */ new Map(),
-    certifications: /* @__PURE__ */ new Map(),
-    cards: /* @__PURE__ */ new Set(),
-    queuePermissions: /* @__PURE__ */ new Map(),
-    dataFilePermissions: /* @__PURE__ */ new Map(),
-    dataFiles: /* @__PURE__ */ new Set(),
-    filesets: /* @__PURE__ */ new Map(),
-    calculatedFields: {
-      total: 0,
-      onDatasets: 0,
-      onCards: 0,
-      inVisualizations: 0,
-      locked: 0,
-      invalid: 0,
-      invalidLink: 0,
-      archived: 0
-    },
-    workflows: [],
-    indexRequests: []
-  };
-}
-function generateState(seed, size) {
-  const state = emptyState();
-  const activeCards = addCards(state, stream(seed, 1), size.cards);
-  addSchedules(state, stream(seed, 2), size.schedules, activeCards);
-  addDatasets(state, stream(seed, 3), size.datasets);
-  addQueues(state, stream(seed, 4), size.queues);
-  addDataFiles(state, stream(seed, 5), size.dataFiles);
-  addFilesets(state, stream(seed, 6), size.filesets, size.filesPerFileset);
-  addWorkflows(state, stream(seed, 7), size.workflows);
-  addCalculatedFields(state, stream(seed, 8));
-  addPlanted(state);
-  return state;
-}
-function addCards(state, rnd, count) {
-  const active = [];
-  for (let i = 0; i < count; i++) {
-    const id = FILLER_ID_BASE.card + i;
-    state.cards.add(String(id));
-    const certified = i % 2 === 0;
-    state.certifications.set(`CARD:${id}`, makeCertification(certified ? "ACTIVE" : null, dayMillis(rnd, 0, 300)));
-    if (certified) active.push(id);
-  }
-  return active;
-}
-function addSchedules(state, rnd, count, activeCards) {
-  for (let i = 0; i < count; i++) {
-    const cadence = rnd.pick(CADENCES);
-    const frequency = cadence === "Daily" ? "DAILY" : cadence === "Weekly" ? "WEEKLY" : "MONTHLY";
-    const ownerId = Number(rnd.pick(USERS)[0]);
-    state.schedules.push(
-      makeSchedule({
-        id: FILLER_ID_BASE.schedule + i,
-        title: `${cadence} ${rnd.pick(SUBJECTS)} Report ${i + 1}`,
-        cardId: activeCards.length > 0 ? rnd.pick(activeCards) : 7002,
-        ownerId,
-        owner: ownerId === 101,
-        recipientCount: rnd.int(1, 25),
-        cardCount: rnd.int(1, 6),
-        frequency,
-        daysToRun: frequency === "DAILY" ? "*" : frequency === "WEEKLY" ? rnd.pick(["MON", "WED", "FRI"]) : String(rnd.int(1, 28)),
-        hourOfDay: rnd.int(0, 23),
-        minOfHour: rnd.pick([0, 15, 30, 45]),
-        timezone: rnd.pick(FILLER_TIMEZONES),
-        enabled: rnd.chance(0.85),
-        startDate: dayMillis(rnd, -400, 100),
-        nextRunDate: dayMillis(rnd, 500, 560),
-        viewless: i % VIEWLESS_EVERY === VIEWLESS_EVERY - 1
-      })
-    );
-  }
-}
-function addDatasets(state, rnd, count) {
-  for (let i = 0; i < count; i++) {
-    const id = `ds-${String(i + 1).padStart(4, "0")}`;
-    const certified = rnd.chance(0.4);
-    const [ownerId, ownerName] = rnd.pick(USERS);
-    const list = [{ type: "USER", id: ownerId, name: ownerName, accessLevel: "OWNER" }];
-    if (certified) {
-      const [groupId, groupName] = rnd.pick(GROUPS);
-      list.push({ type: "GROUP", id: groupId, name: groupName, accessLevel: "OWNER" });
-    }
-    for (let n4 = rnd.int(0, 3); n4 > 0; n4--) {
-      const [uid, uname] = rnd.pick(USERS);
-      if (list.some((e) => e.id === uid)) continue;
-      list.push({ type: "USER", id: uid, name: uname, accessLevel: rnd.pick(["CO_OWNER", "CAN_EDIT", "CAN_SHARE", "CAN_VIEW"]) });
-    }
-    state.datasetAccess.set(id, makeAccessList(list));
-    state.datasetTags.set(id, [.../* @__PURE__ */ new Set([rnd.pick(TAGS), rnd.pick(TAGS)])].slice(0, rnd.int(0, 2)));
-    state.certifications.set(`DATA_SOURCE:${id}`, makeCertification(certified ? "ACTIVE" : null, dayMillis(rnd, 0, 300)));
-  }
-}
-function addQueues(state, rnd, count) {
-  for (let i = 0; i < count; i++) {
-    const [groupId, groupName] = rnd.pick(GROUPS);
-    const entries = [{ id: groupId, name: groupName, type: "GROUP", permissions: ["ADMIN", "READ"] }];
-    for (let n4 = rnd.int(1, 3); n4 > 0; n4--) {
-      const [uid, uname] = rnd.pick(USERS);
-      if (entries.some((e) => e.id === uid)) continue;
-      const permissions = [.../* @__PURE__ */ new Set([rnd.pick(NON_ADMIN), rnd.pick(NON_ADMIN)])];
-      entries.push({ id: uid, name: uname, type: "USER", permissions });
-    }
-    state.queuePermissions.set(rnd.uuid(), entries);
-  }
-}
-function addDataFiles(state, rnd, count) {
-  for (let i = 0; i < count; i++) {
-    const id = String(FILLER_ID_BASE.dataFile + i);
-    state.dataFiles.add(id);
-    const [uid] = rnd.pick(USERS);
-    state.dataFilePermissions.set(id, {
-      publicAccess: false,
-      entries: [{ entityType: "USER", entityId: uid, grant: "READ", pass: "NONE" }]
-    });
-  }
-}
-function addFilesets(state, rnd, count, filesPer) {
-  for (let i = 0; i < count; i++) {
-    const filesetId = rnd.uuid();
-    const files = /* @__PURE__ */ new Map();
-    for (let f2 = 0; f2 < filesPer; f2++) {
-      const ext = rnd.pick(["csv", "parquet", "json", "xlsx"]);
-      const path10 = `/${rnd.pick(["raw", "curated", "exports"])}/part-${String(f2).padStart(3, "0")}.${ext}`;
-      if (files.has(path10)) continue;
-      files.set(
-        path10,
-        makeFilesetFile(filesetId, {
-          id: rnd.uuid(),
-          path: path10,
-          size: rnd.int(1e3, 5e7),
-          created: isoDay(rnd, -200, 150),
-          createdBy: Number(rnd.pick(USERS)[0]),
-          hash: rnd.hex(64),
-          hashAlgorithm: "SHA_256_HEX",
-          indexStatus: rnd.chance(0.2) ? "QUEUED" : null
-        })
-      );
-    }
-    state.filesets.set(filesetId, files);
-  }
-}
-function addWorkflows(state, rnd, count) {
-  for (let i = 0; i < count; i++) {
-    const subject = rnd.pick(SUBJECTS);
-    state.workflows.push(
-      makeWorkflow({
-        id: rnd.uuid(),
-        name: `${subject} ${rnd.pick(["approval", "refresh", "alerting", "handoff"])} ${i + 1}`,
-        description: `Generated ${subject.toLowerCase()} workflow`,
-        owner: rnd.pick(USERS)[0],
-        createdOn: isoDay(rnd, -300, 120)
-      })
-    );
-  }
-}
-function addCalculatedFields(state, rnd) {
-  const onDatasets = rnd.int(40, 400);
-  const onCards = rnd.int(20, 300);
-  const total = onDatasets + onCards;
-  Object.assign(state.calculatedFields, {
-    total,
-    onDatasets,
-    onCards,
-    inVisualizations: rnd.int(10, onCards),
-    locked: rnd.int(0, 20),
-    archived: rnd.int(0, 30)
-  });
-}
-
-// src/sandbox/faults.ts
-var NO_FAULTS = Object.freeze({
-  latencyMs: 0,
-  jitterMs: 0,
-  errorRates: {},
-  rateLimitRate: 0,
-  retryAfterSeconds: 1,
-  dropRate: 0,
-  malformedJsonRate: 0,
-  slowBodyMs: 0
-});
-var FaultInjector = class {
-  options;
-  random;
-  scripts = /* @__PURE__ */ new Map();
-  constructor(seed, options = {}) {
-    this.options = { ...NO_FAULTS, ...options };
-    this.random = createRandom((seed ^ 1540483477) >>> 0);
-  }
-  set(options) {
-    this.options = { ...this.options, ...options };
-  }
-  script(operation2, fault, times = 1) {
-    const queue2 = this.scripts.get(operation2) ?? [];
-    for (let i = 0; i < times; i++) queue2.push({ ...fault });
-    this.scripts.set(operation2, queue2);
-  }
-  decide(operation2) {
-    const o3 = this.options;
-    const base = {
-      delayMs: o3.latencyMs + (o3.jitterMs > 0 ? this.random.next() * o3.jitterMs : 0),
-      slowBodyMs: o3.slowBodyMs
-    };
-    const scripted = this.scripts.get(operation2)?.shift();
-    if (scripted) {
-      const { delayMs = 0, ...rest } = scripted;
-      return { ...base, ...rest, delayMs: base.delayMs + delayMs };
-    }
-    const roll = this.random.next();
-    let edge = o3.dropRate;
-    if (roll < edge) return { ...base, drop: true };
-    edge += o3.rateLimitRate;
-    if (roll < edge) return { ...base, status: 429, retryAfter: o3.retryAfterSeconds };
-    for (const [status, rate] of Object.entries(o3.errorRates)) {
-      edge += rate ?? 0;
-      if (roll < edge) return { ...base, status: Number(status) };
-    }
-    edge += o3.malformedJsonRate;
-    if (roll < edge) return { ...base, malformedJson: true };
-    return base;
-  }
-};
-
-// src/sandbox/server.ts
-import { randomBytes } from "node:crypto";
-import { createServer, STATUS_CODES as STATUS_CODES2 } from "node:http";
-
-// src/sandbox/counters.ts
-function zeroCounts() {
-  return Object.fromEntries(OPERATION_IDS.map((op) => [op, 0]));
-}
-function resetCounts(counts) {
-  for (const op of OPERATION_IDS) counts[op] = 0;
-}
-function totalRequests(counts) {
-  return OPERATION_IDS.reduce((sum, op) => sum + counts[op], 0);
-}
-
-// src/sandbox/validate.ts
-var isObject5 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-var allowed = new Set(QUEUE_PERMISSIONS);
-function queuePermissionsBody(raw) {
-  const body2 = parseJson(raw);
-  if (!Array.isArray(body2)) throw new HttpError(400, "Body must be an array of permission entries");
-  body2.forEach((entry2, i) => {
-    const at = `entry [${i}]`;
-    if (!isObject5(entry2)) throw new HttpError(400, `${at} must be an object`);
-    if (typeof entry2.id !== "string" || entry2.id === "") throw new HttpError(400, `${at}: id must be a non-empty string`);
-    if (typeof entry2.name !== "string") throw new HttpError(400, `${at}: name must be a string`);
-    if (entry2.type !== "USER" && entry2.type !== "GROUP") {
-      throw new HttpError(400, `${at}: type must be USER or GROUP, got ${JSON.stringify(entry2.type)}`);
-    }
-    if (!Array.isArray(entry2.permissions)) throw new HttpError(400, `${at}: permissions must be an array`);
-    for (const p2 of entry2.permissions) {
-      if (typeof p2 !== "string" || !allowed.has(p2)) {
-        throw new HttpError(400, `${at}: unknown permission ${JSON.stringify(p2)}`);
-      }
-    }
-  });
-  return body2.map(({ id, name, type, permissions }) => ({
-    id,
-    name,
-    type,
-    permissions: [...permissions]
-  }));
-}
-function dataFilePermissionsBody(raw) {
-  const body2 = parseJson(raw);
-  if (!isObject5(body2)) throw new HttpError(400, "Body must be an object with publicAccess and entries");
-  if (typeof body2.publicAccess !== "boolean") throw new HttpError(400, "publicAccess must be a boolean");
-  if (!Array.isArray(body2.entries)) throw new HttpError(400, "entries must be an array");
-  const entries = body2.entries.map((entry2, i) => {
-    if (!isObject5(entry2)) throw new HttpError(400, `entries[${i}] must be an object`);
-    for (const key of ["entityId", "grant", "pass"]) {
-      if (typeof entry2[key] !== "string") throw new HttpError(400, `entries[${i}].${key} must be a string`);
-    }
-    const { entityType } = entry2;
-    if (entityType !== void 0 && entityType !== "USER" && entityType !== "GROUP") {
-      throw new HttpError(400, `entries[${i}].entityType must be USER or GROUP, got ${JSON.stringify(entityType)}`);
-    }
-    const kept = { entityId: entry2.entityId, grant: entry2.grant, pass: entry2.pass };
-    return entityType === void 0 ? kept : { entityType, ...kept };
-  });
-  return { publicAccess: body2.publicAccess, entries };
-}
-function tagsBody(raw) {
-  const body2 = parseJson(raw);
-  if (!Array.isArray(body2) || !body2.every((t3) => typeof t3 === "string")) {
-    throw new HttpError(400, "Body must be a JSON array of tag strings");
-  }
-  return body2;
-}
-
-// src/sandbox/api-datasets.ts
-function requireDataset(ctx) {
-  const id = ctx.params.datasetId;
-  if (!ctx.state.datasetAccess.has(id)) throw new HttpError(404, `Dataset ${id} not found`);
-  return id;
-}
-function createDatasetTags(ctx) {
-  const id = requireDataset(ctx);
-  ctx.state.datasetTags.set(id, [...new Set(tagsBody(ctx.body))]);
-  return ok({});
-}
-function getDataset(ctx) {
-  const id = requireDataset(ctx);
-  const access3 = ctx.state.datasetAccess.get(id);
-  const owner = access3.list.find((e) => e.accessLevel === "OWNER");
-  return ok({
-    id,
-    name: id,
-    owner: owner ? { id: owner.id, name: owner.name ?? null, type: owner.type } : null,
-    tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? [])
-  });
-}
-function getDatasetPermissions(ctx) {
-  return ok(ctx.state.datasetAccess.get(requireDataset(ctx)));
-}
-function indexDataset(ctx) {
-  ctx.state.indexRequests.push(requireDataset(ctx));
-  return emptyOk();
-}
-
-// src/sandbox/api-data-files.ts
-function requireDataFile(ctx) {
-  const id = ctx.params.dataFileId;
-  if (!ctx.state.dataFiles.has(id)) throw new HttpError(404, `Data file ${id} not found`);
-  return id;
-}
-function updateFilePermissions(ctx) {
-  const id = requireDataFile(ctx);
-  ctx.state.dataFilePermissions.set(id, dataFilePermissionsBody(ctx.body));
-  return ok({});
-}
-function duplicateDataFile(ctx) {
-  const sourceId = requireDataFile(ctx);
-  let max = 0;
-  for (const id of ctx.state.dataFiles) if (/^\d+$/.test(id)) max = Math.max(max, Number(id));
-  const newId = max + 1;
-  ctx.state.dataFiles.add(String(newId));
-  ctx.state.dataFilePermissions.set(String(newId), { publicAccess: false, entries: [] });
-  return ok(makeDataFile(newId, `data-file-${sourceId} (copy).csv`, Date.now()));
-}
-
-// src/sandbox/api-queues.ts
-function updateQueuePermissions(ctx) {
-  const id = ctx.params.queueId;
-  const current = ctx.state.queuePermissions.get(id);
-  if (!current) throw new HttpError(404, `Queue ${id} not found`);
-  const next = [...current];
-  for (const entry2 of queuePermissionsBody(ctx.body)) {
-    const at = next.findIndex((e) => e.id === entry2.id && e.type === entry2.type);
-    if (entry2.permissions.length === 0) {
-      if (at !== -1) next.splice(at, 1);
-    } else if (at === -1) {
-      next.push(entry2);
-    } else {
-      next[at] = entry2;
-    }
-  }
-  ctx.state.queuePermissions.set(id, next);
-  return emptyOk();
-}
-
-// src/sandbox/routes.ts
-var WORKFLOW_PREFIX = "/workflow";
-var HANDLERS = {
-  listReportSchedules,
-  getMisconfiguredReports,
-  createDatasetTags,
-  updateQueuePermissions,
-  updateFilePermissions,
-  getDatasetPermissions,
-  getCalculatedFieldStatistics,
-  getFileByPath,
-  indexDataset,
-  duplicateDataFile,
-  getCertificationStatus,
-  listWorkflows,
-  getDataset,
-  listWorkflowModels
-};
-function segmentsOf(path10, host) {
-  const full = (host === "workflow" ? WORKFLOW_PREFIX : "") + path10;
-  return full.replace(/\{(\w+)\}/g, ":$1").split("/").slice(1);
-}
-function routeOf(id) {
-  const op = operation(id);
-  return { method: op.method, segments: segmentsOf(op.path, op.host), operation: id, auth: op.host === "workflow" ? "workflow" : "developer", handler: HANDLERS[id] };
-}
-var ROUTES = [
-  ...OPERATION_IDS.map(routeOf),
-  // Not an operation steward calls: gives the workflow API's "unknown or invisible id" its 404.
-  { method: "GET", segments: [...routeOf("listWorkflows").segments, ":workflowId"], auth: "workflow", handler: getWorkflow }
-];
-function matchRoute(method, pathname) {
-  const raw = pathname.split("/").slice(1);
-  if (raw.length > 1 && raw[raw.length - 1] === "") raw.pop();
-  const allow = [];
-  for (const r3 of ROUTES) {
-    const params = matchSegments(r3.segments, raw);
-    if (!params) continue;
-    if (r3.method === method) return { kind: "found", route: r3, params };
-    allow.push(r3.method);
-  }
-  return allow.length > 0 ? { kind: "wrong-method", allow } : { kind: "none" };
-}
-function matchSegments(pattern, raw) {
-  if (pattern.length !== raw.length) return void 0;
-  const params = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const p2 = pattern[i];
-    if (p2.startsWith(":")) {
-      if (raw[i] === "") return void 0;
-      try {
-        params[p2.slice(1)] = decodeURIComponent(raw[i]);
-      } catch {
-        return void 0;
-      }
-    } else if (p2 !== raw[i]) {
-      return void 0;
-    }
-  }
-  return params;
-}
-
-// src/sandbox/server.ts
-var MAX_BODY_BYTES = 1048576;
-var MALFORMED_JSON_BODY = '{"items": [{"id": 1, "title": "cut off';
-function checkSize(size) {
-  const merged = { ...SANDBOX_DEFAULT_SIZE, ...size };
-  for (const [key, value] of Object.entries(merged)) {
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`sandbox size.${key} must be a non-negative integer`);
-  }
-  return merged;
-}
-async function startSandbox(options = {}) {
-  const seed = options.seed ?? SANDBOX_DEFAULT_SEED;
-  if (!Number.isInteger(seed)) throw new RangeError("sandbox seed must be an integer");
-  const token = options.token ?? `sbx_${randomBytes(16).toString("hex")}`;
-  const workflowToken = options.workflowToken ?? token;
-  const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
-  const switches = {
-    workflowGrant: options.workflowGrant ?? true,
-    adminGrant: options.adminGrant ?? true,
-    misconfiguredStatus: options.misconfiguredStatus ?? 200,
-    ignoreSkip: options.ignoreSkip ?? false,
-    overlapPages: options.overlapPages ?? false
-  };
-  const faults = new FaultInjector(seed, options.faults);
-  const counts = zeroCounts();
-  const sandbox = {
-    baseUrl: "",
-    workflowUrl: "",
-    token,
-    workflowToken,
-    state: generateState(seed, checkSize(options.size)),
-    counts,
-    received: [],
-    totalRequests: () => totalRequests(counts),
-    resetCounts: () => {
-      resetCounts(counts);
-      sandbox.received.length = 0;
-    },
-    setFaults: (f2) => faults.set(f2),
-    scriptFault: (operation2, fault, times = 1) => faults.script(operation2, fault, times),
-    configure: (o3) => {
-      for (const key of Object.keys(switches)) {
-        if (o3[key] !== void 0) switches[key] = o3[key];
-      }
-    },
-    close: async () => {
-    }
-  };
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error2) => {
-      if (!res.headersSent && !res.destroyed) {
-        sendReply(res, errorReply(500, `Internal sandbox error: ${error2.message}`), 0);
-      }
-    });
-  });
-  async function handle(req, res) {
-    const url2 = req.url ?? "/";
-    const queryAt = url2.indexOf("?");
-    const pathname = queryAt === -1 ? url2 : url2.slice(0, queryAt);
-    const query = new URLSearchParams(queryAt === -1 ? "" : url2.slice(queryAt + 1));
-    const match = matchRoute(req.method ?? "GET", pathname);
-    if (match.kind === "none") {
-      req.resume();
-      return sendReply(res, errorReply(404, `No route for ${req.method} ${pathname}`, true), 0);
-    }
-    if (match.kind === "wrong-method") {
-      req.resume();
-      const reply2 = errorReply(405, `Method ${req.method} not allowed`);
-      return sendReply(res, { ...reply2, headers: { Allow: match.allow.join(", ") } }, 0);
-    }
-    const { route, params } = match;
-    if (route.operation) counts[route.operation] += 1;
-    const fault = route.operation ? faults.decide(route.operation) : { delayMs: 0, slowBodyMs: 0 };
-    if (fault.delayMs > 0) await new Promise((resolve4) => setTimeout(resolve4, fault.delayMs));
-    if (res.destroyed) return;
-    if (fault.drop) {
-      req.socket.destroy();
-      return;
-    }
-    const body2 = await readBody(req);
-    if (res.destroyed) return;
-    if (route.operation && route.method !== "GET") {
-      sandbox.received.push({ operation: route.operation, method: route.method, path: pathname, body: parsedOrText(body2 ?? "") });
-    }
-    const reply = faultReply(fault) ?? authenticate(route, req) ?? runHandler(route, params, query, body2);
-    sendReply(res, reply, fault.slowBodyMs);
-  }
-  function authenticate(route, req) {
-    if (route.auth === "developer") {
-      const given = req.headers[tokenHeader.toLowerCase()];
-      if (given === void 0) return errorReply(401, `Missing developer token header ${tokenHeader}`);
-      if (given !== token) return errorReply(401, "Invalid developer token");
-      if (route.operation === "listWorkflowModels" && !switches.workflowGrant) return errorReply(403, "Forbidden", true);
-      return void 0;
-    }
-    const authorization = req.headers.authorization;
-    if (authorization === void 0) return errorReply(401, "Missing Authorization header with a Bearer token");
-    if (authorization !== `Bearer ${workflowToken}`) return errorReply(401, "Invalid or expired access token");
-    if (!switches.workflowGrant) return errorReply(403, "The token's user lacks the Workflow API grant");
-    return void 0;
-  }
-  function runHandler(route, params, query, body2) {
-    if (body2 === null) return errorReply(413, "Request body too large");
-    try {
-      return route.handler({ params, query, body: body2, state: sandbox.state, switches });
-    } catch (error2) {
-      if (error2 instanceof HttpError) return errorReply(error2.status, error2.message, error2.rich);
-      throw error2;
-    }
-  }
-  await new Promise((resolve4, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve4();
-    });
-  });
-  const { port } = server.address();
-  sandbox.baseUrl = `http://127.0.0.1:${port}`;
-  sandbox.workflowUrl = `${sandbox.baseUrl}${WORKFLOW_PREFIX}`;
-  sandbox.close = () => new Promise((resolve4) => {
-    server.close(() => resolve4());
-    server.closeAllConnections();
-  });
-  return sandbox;
-}
-function faultReply(fault) {
-  if (fault.malformedJson) {
-    return { status: 200, raw: MALFORMED_JSON_BODY, headers: { "Content-Type": "application/json;charset=UTF-8" } };
-  }
-  if (fault.status === void 0) return void 0;
-  const headers = {};
-  if (fault.retryAfter !== void 0) headers["Retry-After"] = String(fault.retryAfter);
-  if (fault.body !== void 0) return { status: fault.status, raw: fault.body, headers };
-  const reply = errorReply(fault.status, `${STATUS_CODES2[fault.status] ?? "Error"} (injected fault)`);
-  return { ...reply, headers };
-}
-function parsedOrText(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-async function readBody(req) {
-  const chunks = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-  }
-  return size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8");
-}
-
-// src/api/snapshot-format.ts
-var SNAPSHOT_VERSION = 1;
-function answerKey(operation2, args) {
-  const trimmed = [...args];
-  while (trimmed.length > 0 && trimmed[trimmed.length - 1] === void 0) trimmed.pop();
-  return `${operation2} ${canonicalJson(trimmed)}`;
-}
-var PAGED_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === "read" && OPERATIONS[id].paging !== "none");
-var SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === "read" && OPERATIONS[id].paging === "none");
-var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-function errorProblem(e) {
-  if (!isObject6(e)) return [null, '"error" must be an object { message, status, ... }'];
-  if (typeof e.message !== "string") return ["message", '"error.message" must be a string'];
-  if (e.status !== void 0 && e.status !== null && typeof e.status !== "number") {
-    return ["status", '"error.status" must be a number or null'];
-  }
-  for (const key of ["kind", "method", "path", "apiMessage"]) {
-    if (e[key] !== void 0 && typeof e[key] !== "string") return [key, `"error.${key}" must be a string`];
-  }
-  return null;
-}
-function answerProblem(a) {
-  if (!isObject6(a)) return [[], "each answer must be an object { operation, args, ... }"];
-  const op = a.operation;
-  const paged = PAGED_OPERATIONS.includes(op);
-  if (!paged && !SINGLE_OPERATIONS.includes(op)) {
-    return [["operation"], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(", ")})`];
-  }
-  if (!Array.isArray(a.args)) return [["args"], '"args" must be an array'];
-  if (a.error !== void 0) {
-    const problem3 = errorProblem(a.error);
-    if (problem3) return [problem3[0] ? ["error", problem3[0]] : ["error"], problem3[1]];
-  }
-  if (paged) {
-    if (a.value !== void 0) return [["value"], `${op} is paged: its answer holds "pages", not "value"`];
-    if (a.pages === void 0 && a.error === void 0) return [[], `${op} answer must hold "pages" (or "error")`];
-    if (a.pages !== void 0) {
-      if (!Array.isArray(a.pages)) return [["pages"], '"pages" must be an array of pages (arrays)'];
-      const bad = a.pages.findIndex((p2) => !Array.isArray(p2));
-      if (bad >= 0) return [["pages", bad], "each page must be an array"];
-    }
-    return null;
-  }
-  if (a.pages !== void 0) return [["pages"], `${op} is not paged: its answer holds "value" or "error", not "pages"`];
-  const has = Number(a.value !== void 0) + Number(a.error !== void 0);
-  if (has !== 1) return [[], `${op} answer must hold exactly one of "value" and "error"`];
-  return null;
-}
-function parseSnapshot(text, displayPath2) {
-  const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at = (path10, message) => jsonProblem(text, displayPath2, path10, message);
-  if (!isObject6(s) || s.version !== SNAPSHOT_VERSION) {
-    throw at(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
-  }
-  if (!Array.isArray(s.answers)) throw at(["answers"], 'snapshot "answers" must be an array of { operation, args, ... }');
-  for (const [i, a] of s.answers.entries()) {
-    const problem3 = answerProblem(a);
-    if (problem3) throw at(["answers", i, ...problem3[0]], `snapshot answer ${i}: ${problem3[1]}`);
-  }
-  return {
-    version: SNAPSHOT_VERSION,
-    instance: String(s.instance ?? ""),
-    recordedAt: String(s.recordedAt ?? ""),
-    answers: s.answers
-  };
-}
-async function readSnapshot(file, displayPath2) {
-  return parseSnapshot(await readInputFile(file, displayPath2, "snapshot"), displayPath2);
-}
-
-// src/api/snapshot-replay.ts
-function replayError(operation2, detail, init = {}) {
-  return new ApiError({ kind: "config", operation: operation2, method: "GET", path: "", detail, ...init });
-}
-function recordedError(a) {
-  const e = a.error;
-  const prefix = `${a.operation}: `;
-  return new ApiError({
-    kind: e.kind ?? "http",
-    operation: a.operation,
-    method: e.method ?? "GET",
-    path: e.path ?? "",
-    detail: e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message,
-    ...e.status !== void 0 ? { status: e.status } : {},
-    ...e.apiMessage !== void 0 ? { apiMessage: e.apiMessage } : {}
-  });
-}
-function checkReplayed(id, body2) {
-  const drift = checkResponse(operation(id).response, body2);
-  if (drift) {
-    throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
-      kind: "drift",
-      field: drift.field
-    });
-  }
-}
-function replayApi(snapshot) {
-  const answers = new Map(snapshot.answers.map((a) => [answerKey(a.operation, a.args), a]));
-  const find = (operation2, args) => {
-    const a = answers.get(answerKey(operation2, args));
-    if (!a) throw replayError(operation2, `not in snapshot (arguments ${JSON.stringify(args)})`);
-    return a;
-  };
-  const single = (operation2) => async (...args) => {
-    const a = find(operation2, args);
-    if (a.error) throw recordedError(a);
-    checkReplayed(operation2, a.value);
-    return structuredClone(a.value);
-  };
-  const paged = (operation2) => (...args) => ({
-    async *[Symbol.asyncIterator]() {
-      const a = find(operation2, args);
-      for (const page of a.pages ?? []) {
-        checkReplayed(operation2, page);
-        yield structuredClone(page);
-      }
-      if (a.error) throw recordedError(a);
-    }
-  });
-  const refuse = (operation2, method) => async () => {
-    throw replayError(operation2, "refused: a snapshot replay is read-only", { method });
-  };
-  const calls = Object.fromEntries(
-    OPERATION_IDS.map((id) => {
-      const op = OPERATIONS[id];
-      if (op.access === "write") return [id, refuse(id, op.method)];
-      return [id, op.paging === "none" ? single(id) : paged(id)];
-    })
-  );
-  return {
-    ...calls,
-    send: async (request) => refuse(request.operation, request.method)(),
-    stats: () => ({ requests: 0, retries: 0, failed: 0 })
-  };
-}
-
-// src/library/run.ts
-var problem = (file, message) => ({ file, line: 0, column: 0, message });
-var MANIFEST_KIND_OF = { queues: "queue", dataFiles: "dataFile" };
-function noPoliciesProblem(config) {
-  const message = "no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)";
-  if (config.policiesOverridden) return problem("--policies", message);
-  return config.policiesLocation ? { ...config.policiesLocation, message } : problem(config.file ? displayPath(config.file) : "(config)", message);
-}
-var SCOPE_KEY_OF = { dataset: "datasets", card: "cards", filesetFile: "filesets" };
-function scopeIsEmpty(config, key) {
-  return key === "filesets" ? Object.keys(config.scope.filesets).length === 0 : config.scope[key].length === 0;
-}
-function markEmptyScope(run2, config, collected) {
-  const warnings = [];
-  run2.results = run2.results.map((r3) => {
-    const key = SCOPE_KEY_OF[r3.resource];
-    if (!key || r3.status !== "pass" || r3.evaluated > 0 || (collected.get(r3.resource) ?? 0) > 0 || !scopeIsEmpty(config, key)) return r3;
-    warnings.push(`policy ${r3.id} checked nothing: scope.${key} is empty`);
-    return { ...r3, status: "skipped" };
-  });
-  return warnings;
-}
-function narrowScheduleWarning(prepared) {
-  const filter = prepared.config.scope.scheduleFilter;
-  const reads = prepared.selected.some((p2) => p2.def.resource === "reportSchedule" || p2.def.resource === "card");
-  if (!reads || filter === void 0 || filter === "ALL") return [];
-  return [`report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`];
-}
-async function prepareRun(options) {
-  const cwd = options.cwd ?? process.cwd();
-  const configPath = options.config ?? (options.sandbox ? demoConfigPath() : void 0);
-  const config = loadConfig({
-    configPath,
-    cwd,
-    env: options.env,
-    overrides: {
-      baseUrl: options.baseUrl,
-      workflowUrl: options.workflowUrl,
-      token: options.token,
-      workflowToken: options.workflowToken,
-      policies: options.policies,
-      failOn: options.failOn,
-      concurrency: options.concurrency
-    }
-  });
-  const problems = [];
-  const collectProblems = async (fn) => {
-    try {
-      return await fn();
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
-      return void 0;
-    }
-  };
-  const loaded = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
-  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
-  const ids = new Set(policies.map((p2) => p2.id));
-  for (const id of options.only ?? []) {
-    if (!ids.has(id)) problems.push(problem("--only", `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
-  }
-  const ownPolicySet = !config.policiesOverridden;
-  for (const [id, at] of Object.entries(config.paramLocations)) {
-    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
-  }
-  const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
-  const selected = [];
-  for (const def of policies) {
-    const compiled = await collectProblems(
-      () => compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location)
-    );
-    if (compiled && (!only || only.has(def.id))) selected.push(compiled);
-  }
-  if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
-  const selectedKinds = new Set(selected.map((p2) => p2.def.resource));
-  for (const glob of config.unmatchedManifestGlobs ?? []) {
-    if (selectedKinds.has(MANIFEST_KIND_OF[glob.kind])) {
-      problems.push({ ...glob.location, message: `manifests.${glob.kind}: "${glob.pattern}" matches no file` });
-    }
-  }
-  await collectProblems(() => loadManifests("queue", config.manifestFiles.queues, cwd));
-  await collectProblems(() => loadManifests("dataFile", config.manifestFiles.dataFiles, cwd));
-  const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd))) ?? [] : [];
-  if (ownPolicySet && policies.length > 0) {
-    for (const w2 of waivers) {
-      if (!ids.has(w2.policy)) {
-        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids)} (see \`steward list\`)` });
-      }
-    }
-  }
-  let baseline = null;
-  if (options.baseline) {
-    const file = path7.resolve(cwd, options.baseline);
-    const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
-    if (data) baseline = { file: displayPath(file, cwd), data };
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return { config, cwd, policies, selected, waivers, baseline };
-}
-function connectionProblems(config) {
-  const missing = [];
-  if (!config.instance.baseUrl) {
-    missing.push(
-      problem(
-        "STEWARD_BASE_URL",
-        "no instance to check: set STEWARD_BASE_URL (or instance.baseUrl in steward.yaml, or --base-url); or try `steward check --sandbox` against the built-in demo instance"
-      )
-    );
-  }
-  if (!config.instance.token) {
-    missing.push(
-      problem("STEWARD_TOKEN", "no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml")
-    );
-  }
-  if (missing.length > 0 && !config.file) {
-    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
-  }
-  return missing;
-}
-async function openConnection(options, prepared) {
-  const { config } = prepared;
-  const client = (baseUrl2, token2, workflowUrl2, workflowToken2) => createClient({
-    ...options.client,
-    baseUrl: baseUrl2,
-    token: token2,
-    workflowUrl: workflowUrl2 ?? void 0,
-    workflowToken: workflowToken2 ?? void 0,
-    concurrency: config.concurrency,
-    requestsPerSecond: config.requestsPerSecond ?? void 0,
-    tokenHeader: config.instance.tokenHeader ?? void 0,
-    pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
-    onRequest: options.onRequest
-  });
-  if (options.from) {
-    const file = path7.resolve(prepared.cwd, options.from);
-    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
-    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
-    } };
-  }
-  if (options.sandbox) {
-    const sandbox = await startSandbox(options.sandbox === true ? {} : options.sandbox);
-    const api = client(sandbox.baseUrl, sandbox.token, sandbox.workflowUrl, sandbox.workflowToken);
-    return { api, instance: sandbox.baseUrl, readOnly: false, close: () => sandbox.close() };
-  }
-  const missing = connectionProblems(config);
-  if (missing.length > 0) throw new InputError(missing);
-  const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
-  return { api: client(baseUrl, token, workflowUrl, workflowToken), instance: baseUrl, readOnly: false, close: async () => {
-  } };
-}
-async function withConnection(options, prepared, fn) {
-  const connection = await openConnection(options, prepared);
-  try {
-    return await fn(connection);
-  } finally {
-    await connection.close();
-  }
-}
-async function evaluateOn(options, prepared, connection) {
-  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
-  const startedAt = options.now ?? /* @__PURE__ */ new Date();
-  const t0 = performance.now();
-  const collected = /* @__PURE__ */ new Map();
-  const run2 = await runPolicies({
-    policies: prepared.selected,
-    api,
-    kinds: RESOURCE_KINDS,
-    scope: prepared.config.scope,
-    manifestFiles: prepared.config.manifestFiles,
-    displayRoot: prepared.cwd,
-    now: startedAt,
-    concurrency: prepared.config.concurrency,
-    onProgress: (e) => {
-      collected.set(e.kind, e.total);
-      options.onProgress?.(e);
-    }
-  });
-  const warnings = [...markEmptyScope(run2, prepared.config, collected), ...narrowScheduleWarning(prepared)];
-  if (options.writeBaseline) {
-    const file = path7.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync(path7.dirname(file), { recursive: true });
-    await writeBaseline(file, run2.findings, startedAt);
-  }
-  const report2 = buildReport({
-    run: run2,
-    failOn: prepared.config.failOn,
-    instance: connection.instance,
-    toolVersion: packageVersion(),
-    startedAt,
-    durationMs: Math.round(performance.now() - t0),
-    http: api.stats(),
-    // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
-    waivers: prepared.waivers.filter((w2) => prepared.selected.some((p2) => p2.id === w2.policy)),
-    baseline: prepared.baseline
-  });
-  return { prepared, report: report2, run: run2, instance: connection.instance, warnings };
-}
-
-// src/report/formatter.ts
-var SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"];
-function severityRank(s) {
-  return SEVERITY_ORDER.indexOf(s);
-}
-var STATUS_ORDER = { violation: 0, error: 1, waived: 2 };
-function sortFindings(findings) {
-  return findings.map((f2, i) => ({ f: f2, i })).sort(
-    (a, b) => STATUS_ORDER[a.f.status] - STATUS_ORDER[b.f.status] || severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i
-  ).map(({ f: f2 }) => f2);
-}
-function sortPolicies(policies) {
-  return policies.map((p2, i) => ({ p: p2, i })).sort((a, b) => severityRank(a.p.severity) - severityRank(b.p.severity) || a.i - b.i).map(({ p: p2 }) => p2);
-}
-function resourceLabel(f2) {
-  return `${f2.resource.kind}/${f2.resource.id}`;
-}
-function findingSubject(f2) {
-  return f2.path ? `${resourceLabel(f2)} ${f2.path}` : resourceLabel(f2);
-}
-function locationText(loc) {
-  if (!loc) return "";
-  if (!(loc.line > 0)) return loc.file;
-  return loc.column > 0 ? `${loc.file}:${loc.line}:${loc.column}` : `${loc.file}:${loc.line}`;
-}
-function plural(n4, word, pluralWord = `${word}s`) {
-  return `${n4} ${n4 === 1 ? word : pluralWord}`;
-}
-function breakdownOf(findings) {
-  return SEVERITY_ORDER.map((s) => [s, findings.filter((f2) => f2.severity === s).length]).filter(([, n4]) => n4 > 0).map(([s, n4]) => `${n4} ${s}`).join(", ");
-}
-function severityBreakdown(report2) {
-  return SEVERITY_ORDER.filter((s) => (report2.summary.bySeverity[s] ?? 0) > 0).map((s) => `${report2.summary.bySeverity[s]} ${s}`).join(", ");
-}
-function verdictCounts(report2) {
-  const s = report2.summary;
-  let violations;
-  if (report2.baseline) {
-    const unwaived = report2.findings.filter((f2) => f2.status === "violation");
-    const fresh = unwaived.filter((f2) => f2.baseline !== "known");
-    const known = `${unwaived.length - fresh.length} known in the baseline`;
-    const breakdown = breakdownOf(fresh);
-    violations = `${plural(fresh.length, "new violation")} (${breakdown ? `${breakdown}; ${known}` : known})`;
-  } else {
-    const breakdown = severityBreakdown(report2);
-    violations = plural(s.violations, "violation") + (breakdown ? ` (${breakdown})` : "");
-  }
-  return `${s.gate}: ${violations}, ${s.waived} waived, ${plural(s.errors, "error")} in ${plural(s.policies, "policy", "policies")}`;
-}
-function waiverTarget(w2) {
-  return `${w2.policy} ${w2.resource}${w2.item !== void 0 ? `#${w2.item}` : ""}`;
-}
-var ERROR_GROUP_LISTED = 5;
-var sameLocation = (a, b) => a === b || a !== null && b !== null && a.file === b.file && a.line === b.line && a.column === b.column;
-function errorGroups(report2) {
-  const groups = /* @__PURE__ */ new Map();
-  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
-  for (const f2 of report2.findings) {
-    if (f2.status !== "error") continue;
-    const key = `${f2.policy}\0${f2.message}`;
-    const g2 = groups.get(key);
-    if (!g2) {
-      groups.set(key, { policy: f2.policy, severity: f2.severity, message: f2.message, findings: [f2], location: f2.location });
-      continue;
-    }
-    g2.findings.push(f2);
-    if (!sameLocation(g2.location, f2.location)) g2.location = policies.get(f2.policy)?.location ?? null;
-  }
-  for (const p2 of report2.policies) {
-    if (p2.error && !groups.has(`${p2.id}\0${p2.error}`)) {
-      groups.set(`${p2.id}\0${p2.error}`, { policy: p2.id, severity: p2.severity, message: p2.error, findings: [], location: p2.location });
-    }
-  }
-  return [...groups.values()];
-}
-function errorSubject(g2) {
-  const fs3 = g2.findings;
-  if (fs3.length <= 1) return fs3[0] ? findingSubject(fs3[0]) : "";
-  const kinds = [...new Set(fs3.map((f2) => f2.resource.kind))];
-  const oneKind = kinds.length === 1;
-  const names2 = fs3.map((f2) => oneKind ? f2.path ? `${f2.resource.id} ${f2.path}` : f2.resource.id : findingSubject(f2));
-  const more = names2.length > ERROR_GROUP_LISTED ? ` and ${names2.length - ERROR_GROUP_LISTED} more` : "";
-  const noun = fs3.some((f2) => f2.path) ? "items" : "resources";
-  return `${fs3.length} ${oneKind ? `${kinds[0]} ` : ""}${noun} (${names2.slice(0, ERROR_GROUP_LISTED).join(", ")}${more})`;
-}
-function resolvedText(e) {
-  if (!e.policy || !e.resource) return e.fingerprint;
-  const where2 = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ""}`;
-  return `${e.policy} ${where2}${e.message ? `: ${e.message}` : ""}`;
-}
-
-// src/report/repo-location.ts
-function insideRoot(loc) {
-  const file = loc.file.replace(/\\/g, "/");
-  if (file === "" || file.startsWith("/") || /^[A-Za-z]:/.test(file)) return false;
-  if (file === ".." || file.startsWith("../")) return false;
-  return !/(^|\/)node_modules(\/|$)/.test(file);
-}
-function isFilePosition(loc) {
-  return loc.line > 0 && insideRoot(loc);
-}
-function place(location2, policy2) {
-  if (location2 && insideRoot(location2)) return { location: location2, policyLocation: null };
-  const own = policy2?.location ?? null;
-  const origin = policy2?.origin ?? null;
-  const isPolicyFile = location2 === null || own !== null && location2.file === own.file;
-  if (isPolicyFile && origin && isFilePosition(origin)) {
-    return { location: origin, policyLocation: location2 ?? own };
-  }
-  return { location: null, policyLocation: null };
+function typeName2(v2) {
+  return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
 }
-function findingRepoLocation(f2, policy2) {
-  return place(f2.location ?? policy2?.location ?? null, policy2);
-}
-function policyRepoLocation(policy2) {
-  return place(policy2.location, policy2);
-}
-
-// src/report/github.ts
-var ANNOTATION_CAP = 10;
-var ANNOTATE_KNOWN_BASELINE_FINDINGS = false;
-var LEVEL = {
-  critical: "error",
-  high: "error",
-  medium: "warning",
-  low: "notice",
-  info: "notice"
-};
-var LEVELS = ["error", "warning", "notice"];
-var NOUN = {
-  error: ["error", "errors"],
-  warning: ["warning", "warnings"],
-  notice: ["notice", "notices"]
-};
-function annotationLevel(f2) {
-  return f2.status === "error" ? "error" : LEVEL[f2.severity];
-}
-function where(loc) {
-  if (!loc) return {};
-  const p2 = { file: loc.file };
-  if (loc.line > 0) p2.startLine = loc.line;
-  if (loc.line > 0 && loc.column > 0) p2.startColumn = loc.column;
-  return p2;
-}
-function annotate(f2, policy2) {
-  return {
-    level: annotationLevel(f2),
-    message: `${findingSubject(f2)}: ${f2.message}`,
-    properties: { title: `${f2.policy} (${f2.severity})`, ...where(findingRepoLocation(f2, policy2).location) }
-  };
-}
-function annotateErrors(g2, policy2) {
-  const subject = errorSubject(g2);
-  const shared = g2.findings.find((f2) => f2.location === g2.location);
-  const location2 = shared ? findingRepoLocation(shared, policy2).location : policy2 ? policyRepoLocation(policy2).location : g2.location;
-  return {
-    level: "error",
-    message: `${subject ? `${subject}: ` : ""}${/^could not /.test(g2.message) ? "" : "could not evaluate: "}${g2.message}`,
-    properties: { title: `${g2.policy} (${g2.severity})`, ...where(location2) }
-  };
-}
-function bySeverity(a, b) {
-  return severityRank(a.f.severity) - severityRank(b.f.severity) || a.i - b.i;
-}
-function selectAnnotations(report2, cap = ANNOTATION_CAP) {
-  const candidates = report2.findings.map((f2, i) => ({ f: f2, i })).filter(
-    ({ f: f2 }) => f2.status === "violation" && (ANNOTATE_KNOWN_BASELINE_FINDINGS || f2.baseline !== "known")
-  ).sort(bySeverity);
-  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
-  const errors = errorGroups(report2).map((g2, i) => ({ g: g2, i })).sort((a, b) => severityRank(a.g.severity) - severityRank(b.g.severity) || a.i - b.i).map(({ g: g2 }) => annotateErrors(g2, policies.get(g2.policy)));
-  const pool = { error: errors, warning: [], notice: [] };
-  for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
-  const omitted = { error: 0, warning: 0, notice: 0 };
-  omitted.error = Math.max(0, pool.error.length - cap);
-  omitted.warning = Math.max(0, pool.warning.length - cap);
-  let noticeRoom = cap - (omitted.error > 0 ? 1 : 0) - (omitted.warning > 0 ? 1 : 0);
-  if (pool.notice.length > noticeRoom) noticeRoom -= 1;
-  omitted.notice = Math.max(0, pool.notice.length - Math.max(0, noticeRoom));
-  const annotations = [];
-  for (const level of LEVELS)
-    annotations.push(...pool[level].slice(0, pool[level].length - omitted[level]));
-  for (const level of LEVELS) {
-    const n4 = omitted[level];
-    if (n4 === 0) continue;
-    const noun = NOUN[level][n4 === 1 ? 0 : 1];
-    annotations.push({
-      level: "notice",
-      message: `${n4} more ${noun} not shown; see the job summary or report`,
-      properties: {}
-    });
-  }
-  return { annotations, omitted };
-}
-function escapeData2(s) {
-  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function escapeProperty2(s) {
-  return escapeData2(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-function workflowCommand(a) {
-  const p2 = a.properties;
-  const props = [
-    p2.file !== void 0 ? `file=${escapeProperty2(p2.file)}` : "",
-    p2.startLine !== void 0 ? `line=${p2.startLine}` : "",
-    p2.startColumn !== void 0 ? `col=${p2.startColumn}` : "",
-    p2.title !== void 0 ? `title=${escapeProperty2(p2.title)}` : ""
-  ].filter(Boolean);
-  return `::${a.level}${props.length ? ` ${props.join(",")}` : ""}::${escapeData2(a.message)}`;
-}
-var formatGithub = (report2) => {
-  const lines = selectAnnotations(report2).annotations.map(workflowCommand);
-  return lines.length ? `${lines.join("\n")}
-` : "";
-};
-
-// src/report/json.ts
-function ordered(obj, keys) {
-  const src = obj;
-  const out = {};
-  for (const k2 of keys) if (k2 in src && src[k2] !== void 0) out[k2] = src[k2];
-  for (const k2 of Object.keys(src)) if (!(k2 in out) && src[k2] !== void 0) out[k2] = src[k2];
-  return out;
-}
-function location(loc) {
-  return loc ? ordered(loc, ["file", "line", "column"]) : null;
-}
-function waiver(w2) {
-  const out = ordered(w2, ["policy", "resource", "item", "reason", "owner", "expires", "location"]);
-  if (w2.location) out.location = location(w2.location);
-  return out;
-}
-function policy(p2) {
-  const origin = p2.origin === void 0 ? {} : { origin: location(p2.origin) };
-  return ordered({ ...p2, location: location(p2.location), ...origin }, [
-    "id",
-    "severity",
-    "resource",
-    "status",
-    "evaluated",
-    "violations",
-    "error",
-    "title",
-    "description",
-    "tags",
-    "location",
-    "origin",
-    "resourceIds"
-  ]);
-}
-function finding(f2) {
-  return ordered(
-    {
-      ...f2,
-      resource: ordered(f2.resource, ["kind", "id", "name"]),
-      location: location(f2.location),
-      waiver: f2.waiver ? waiver(f2.waiver) : null
-    },
-    [
-      "policy",
-      "severity",
-      "status",
-      "resource",
-      "path",
-      "message",
-      "location",
-      "fingerprint",
-      "baseline",
-      "fix",
-      "waiver"
-    ]
-  );
-}
-function toJsonReport(report2) {
-  const s = report2.summary;
-  const summary3 = ordered(
-    {
-      ...s,
-      bySeverity: ordered(s.bySeverity, ["critical", "high", "medium", "low", "info"])
-    },
-    ["policies", "resources", "checks", "violations", "waived", "errors", "bySeverity", "gate"]
-  );
-  return ordered(
-    {
-      ...report2,
-      tool: ordered(report2.tool, ["name", "version"]),
-      summary: summary3,
-      policies: report2.policies.map(policy),
-      findings: report2.findings.map(finding),
-      waivers: {
-        expired: report2.waivers.expired.map(waiver),
-        stale: report2.waivers.stale.map(waiver)
-      },
-      baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
-      http: ordered(report2.http, ["requests", "retries", "failed"])
-    },
-    [
-      "schemaVersion",
-      "tool",
-      "instance",
-      "startedAt",
-      "durationMs",
-      "failOn",
-      "summary",
-      "policies",
-      "findings",
-      "waivers",
-      "baseline",
-      "http"
-    ]
-  );
-}
-var formatJson = (report2) => `${JSON.stringify(toJsonReport(report2), null, 2)}
-`;
-
-// src/report/junit.ts
-var POLICY_TESTCASE_NAME = "(policy)";
-function escapeXml(s) {
-  return s.replace(
-    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g,
-    (c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`
-  ).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "�").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-}
-function attr(s) {
-  return escapeXml(s).replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
-function element(name, attrs, body2) {
-  const a = Object.entries(attrs).map(([k2, v2]) => ` ${k2}="${attr(String(v2))}"`).join("");
-  return body2 === void 0 ? `<${name}${a}/>` : `<${name}${a}>${body2}</${name}>`;
-}
-function findingLine(f2) {
-  const loc = locationText(f2.location);
-  const tag2 = f2.status === "violation" ? f2.severity : f2.status;
-  return `[${tag2}] ${findingSubject(f2)}: ${f2.message}${loc ? ` (${loc})` : ""}`;
-}
-function testcase(classname, name, outcome, child) {
-  const attrs = { name, classname };
-  const xml = child ? `    ${element("testcase", attrs, `
-      ${child}
-    `)}` : `    ${element("testcase", attrs)}`;
-  return { outcome, xml };
-}
-function resourceCase(policy2, resourceId, findings) {
-  const violations = findings.filter((f2) => f2.status === "violation");
-  const errors = findings.filter((f2) => f2.status === "error");
-  const waived = findings.filter((f2) => f2.status === "waived");
-  const body2 = escapeXml([...errors, ...violations, ...waived].map(findingLine).join("\n"));
-  if (errors.length > 0) {
-    const message = errors.length === 1 ? errors[0].message : `${plural(errors.length, "error")} evaluating ${resourceId}`;
-    const child = element("error", { message, type: "evaluation-error" }, body2);
-    return testcase(policy2.id, resourceId, "error", child);
-  }
-  if (violations.length > 0) {
-    const worst = [...violations].sort(
-      (a, b) => severityRank(a.severity) - severityRank(b.severity)
-    )[0];
-    const message = violations.length === 1 ? violations[0].message : `${plural(violations.length, "violation")} on ${resourceId}`;
-    const child = element("failure", { message, type: worst.severity }, body2);
-    return testcase(policy2.id, resourceId, "failure", child);
-  }
-  if (waived.length > 0) {
-    const w2 = waived[0].waiver;
-    const message = w2 ? `waived: ${w2.reason} (owner ${w2.owner}, expires ${w2.expires})` : "waived";
-    return testcase(policy2.id, resourceId, "skipped", element("skipped", { message }, body2));
-  }
-  return testcase(policy2.id, resourceId, "pass");
-}
-function suite(policy2, findings) {
-  const byResource = /* @__PURE__ */ new Map();
-  for (const id of policy2.resourceIds) byResource.set(id, []);
-  for (const f2 of findings) {
-    const list = byResource.get(f2.resource.id) ?? [];
-    list.push(f2);
-    byResource.set(f2.resource.id, list);
-  }
-  const cases = [...byResource].map(([id, list]) => resourceCase(policy2, id, list));
-  if (policy2.error) {
-    const child = element(
-      "error",
-      { message: policy2.error, type: "evaluation-error" },
-      escapeXml(policy2.error)
-    );
-    cases.push(testcase(policy2.id, POLICY_TESTCASE_NAME, "error", child));
-  }
-  const count = (o3) => cases.filter((c2) => c2.outcome === o3).length;
-  const counts = {
-    tests: cases.length,
-    pass: count("pass"),
-    failure: count("failure"),
-    error: count("error"),
-    skipped: count("skipped")
-  };
-  const props = [
-    ["title", policy2.title],
-    ["severity", policy2.severity],
-    ["resource", policy2.resource],
-    ["status", policy2.status],
-    ...policy2.location ? [["location", locationText(policy2.location)]] : []
-  ].map(([name, value]) => `      ${element("property", { name, value })}`);
-  const head2 = element("testsuite", {
-    name: policy2.id,
-    tests: counts.tests,
-    failures: counts.failure,
-    errors: counts.error,
-    skipped: counts.skipped
-  }).replace(/\/>$/, ">");
-  const xml = [
-    `  ${head2}`,
-    "    <properties>",
-    ...props,
-    "    </properties>",
-    ...cases.map((c2) => c2.xml),
-    "  </testsuite>"
-  ].join("\n");
-  return { xml, counts };
-}
-var formatJunit = (report2) => {
-  const byPolicy = /* @__PURE__ */ new Map();
-  for (const f2 of report2.findings) {
-    const list = byPolicy.get(f2.policy) ?? [];
-    list.push(f2);
-    byPolicy.set(f2.policy, list);
-  }
-  const suites = report2.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? []));
-  const total = (k2) => suites.reduce((n4, s) => n4 + s.counts[k2], 0);
-  const head2 = element("testsuites", {
-    name: "steward",
-    tests: total("tests"),
-    failures: total("failure"),
-    errors: total("error"),
-    skipped: total("skipped"),
-    time: (report2.durationMs / 1e3).toFixed(3),
-    timestamp: report2.startedAt
-  }).replace(/\/>$/, ">");
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    head2,
-    ...suites.map((s) => s.xml),
-    "</testsuites>",
-    ""
-  ].join("\n");
-};
-
-// src/report/markdown.ts
-var JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
-function escapeCell(s) {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~#!])/g, "\\$1").replace(/(?<![\w.])@(?=\w)/g, "@​").replace(/\r\n|\r|\n/g, "<br>");
-}
-var ICON = { pass: "✅", fail: "❌", error: "⚠️" };
-var STATUS = { violation: "violation", waived: "waived", error: "error" };
-function bytes(s) {
-  return Buffer.byteLength(s, "utf8");
-}
-function head(report2) {
-  const s = report2.summary;
-  const lines = [
-    `### ${ICON[s.gate]} steward: ${escapeCell(verdictCounts(report2))}`,
-    "",
-    `Instance ${escapeCell(report2.instance)} · fail-on \`${report2.failOn}\` · ${s.resources} resources · ${s.checks} checks · steward ${escapeCell(report2.tool.version)}`,
-    "",
-    "| Severity | Violations |",
-    "| --- | ---: |",
-    ...SEVERITY_ORDER.map((sev) => `| ${sev} | ${s.bySeverity[sev] ?? 0} |`),
-    `| waived | ${s.waived} |`,
-    `| errors | ${s.errors} |`
-  ];
-  const groups = errorGroups(report2);
-  if (groups.length > 0) {
-    lines.push("", "**Could not evaluate**", "");
-    for (const g2 of groups) {
-      const subject = errorSubject(g2);
-      const loc = locationText(g2.location);
-      lines.push(
-        `- \`${g2.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ""}${escapeCell(g2.message)}${loc ? ` (${escapeCell(loc)})` : ""}`
-      );
-    }
-  }
-  return lines;
-}
-function row(f2) {
-  const loc = locationText(f2.location);
-  const status = f2.status === "waived" && f2.waiver ? `waived: ${f2.waiver.reason} (${f2.waiver.owner}, until ${f2.waiver.expires})` : STATUS[f2.status];
-  const baseline = f2.baseline ? ` (${f2.baseline})` : "";
-  return `| ${escapeCell(f2.policy)} | ${f2.severity} | ${escapeCell(findingSubject(f2))} | ${escapeCell(f2.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
-}
-var TABLE_HEAD = [
-  "",
-  "| Policy | Severity | Resource | Message | Location | Status |",
-  "| --- | --- | --- | --- | --- | --- |"
-];
-function waiverList(title, waivers, verb) {
-  if (waivers.length === 0) return [];
-  return [
-    "",
-    `**${title}**`,
-    "",
-    ...waivers.map(
-      (w2) => `- ${escapeCell(waiverTarget(w2))} ${verb} ${escapeCell(w2.expires)} (${escapeCell(w2.owner)})${w2.location ? ` at ${escapeCell(locationText(w2.location))}` : ""}`
-    )
-  ];
-}
-function tail(report2) {
-  const lines = [
-    ...waiverList("Expired waivers (no longer apply)", report2.waivers.expired, "expired"),
-    ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until")
-  ];
-  if (report2.baseline) {
-    const n4 = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
-    lines.push(
-      "",
-      `Baseline ${escapeCell(report2.baseline.file)}: ${n4("new")} new, ${n4("known")} known, ${report2.baseline.resolved.length} resolved.`
-    );
-    const resolved = report2.baseline.resolvedEntries ?? report2.baseline.resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
-    if (resolved.length > 0) lines.push("", ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e))}`));
-  }
-  return lines;
-}
-function truncationNote(shown, total) {
-  return `
-_Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
-}
-function renderMarkdown(report2, maxBytes) {
-  const findings = sortFindings(report2.findings.filter((f2) => f2.status !== "error"));
-  const rows = findings.map(row);
-  const top = head(report2);
-  const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ["", "_No findings._"];
-  const full = `${[...top, ...table, ...tail(report2)].join("\n")}
-`;
-  if (maxBytes === void 0 || bytes(full) <= maxBytes) return full;
-  for (const end of [tail(report2), []]) {
-    const compose = (shown) => `${[...top, ...TABLE_HEAD, ...rows.slice(0, shown), truncationNote(shown, rows.length), ...end].join("\n")}
-`;
-    if (bytes(compose(0)) > maxBytes) continue;
-    let lo = 0;
-    let hi2 = rows.length - 1;
-    while (lo < hi2) {
-      const mid = Math.ceil((lo + hi2) / 2);
-      if (bytes(compose(mid)) <= maxBytes) lo = mid;
-      else hi2 = mid - 1;
-    }
-    return compose(lo);
-  }
-  const buf = Buffer.from(full, "utf8").subarray(0, maxBytes);
-  return buf.toString("utf8").replace(/\uFFFD$/, "");
-}
-var formatMarkdown = (report2) => renderMarkdown(report2);
-
-// src/report/sarif.ts
-import { pathToFileURL } from "node:url";
-var SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
-var FINGERPRINT_KEY = "steward/v1";
-var SRCROOT = "%SRCROOT%";
-var LEVEL2 = {
-  critical: "error",
-  high: "error",
-  medium: "warning",
-  low: "note",
-  info: "note"
-};
-var SECURITY_SEVERITY = {
-  critical: "9.5",
-  high: "8.0",
-  medium: "5.5",
-  low: "3.0",
-  info: "0.0"
-};
-function fileUri(file) {
-  return file.replace(/\\/g, "/").replace(/^(\.\/)+/, "").split("/").map((seg) => encodeURIComponent(seg)).join("/");
-}
-function physical(loc) {
-  const region = {};
-  if (loc.line > 0) region.startLine = loc.line;
-  if (loc.line > 0 && loc.column > 0) region.startColumn = loc.column;
-  return {
-    physicalLocation: {
-      artifactLocation: { uri: fileUri(loc.file), uriBaseId: SRCROOT },
-      ...region.startLine ? { region } : {}
-    }
-  };
-}
-function shownAt(placed, own) {
-  return placed.location ?? own;
-}
-function locations(f2, policy2, placed) {
-  const loc = shownAt(placed, f2.location ?? policy2?.location ?? null);
-  const logical = {
-    name: f2.resource.id,
-    fullyQualifiedName: `${f2.resource.kind}/${f2.resource.id}${f2.path ? `/${f2.path}` : ""}`,
-    kind: "resource"
-  };
-  const base = loc ? physical(loc) : {};
-  return [{ ...base, logicalLocations: [logical] }];
-}
-function definedAt(p2, code) {
-  if (!p2.location) return "";
-  const defined = `Defined in ${code(p2.location.file)} line ${p2.location.line}`;
-  const placed = policyRepoLocation(p2);
-  if (!placed.policyLocation || !placed.location) return `
-
-${defined}.`;
-  const entry2 = `${code(placed.location.file)} line ${placed.location.line}`;
-  return `
-
-${defined}, outside the repository; brought in by the ${code("policies")} entry at ${entry2}, where its findings on live resources are shown.`;
-}
-function rule(p2) {
-  const where2 = definedAt(p2, (s) => `\`${s}\``);
-  const text = `${p2.title}
-
-${p2.description}
-
-Severity: ${p2.severity}. Resource kind: ${p2.resource}.${definedAt(p2, (s) => s)}`;
-  return {
-    id: p2.id,
-    name: p2.id,
-    shortDescription: { text: p2.title || p2.id },
-    fullDescription: { text: p2.description || p2.title || p2.id },
-    help: {
-      text,
-      markdown: `**${p2.title}**
-
-${p2.description}
-
-Severity: **${p2.severity}**. Resource kind: \`${p2.resource}\`.${where2}`
-    },
-    defaultConfiguration: { level: LEVEL2[p2.severity] },
-    properties: {
-      tags: p2.tags,
-      "security-severity": SECURITY_SEVERITY[p2.severity],
-      severity: p2.severity,
-      resourceKind: p2.resource
-    }
-  };
-}
-function waiverNote(w2) {
-  return `${w2.reason} (owner ${w2.owner}, expires ${w2.expires})`;
-}
-function result(f2, index2, policies, baseline) {
-  const policy2 = policies.get(f2.policy);
-  const placed = findingRepoLocation(f2, policy2);
-  const r3 = {
-    ruleId: f2.policy,
-    level: LEVEL2[f2.severity],
-    kind: "fail",
-    message: { text: `${findingSubject(f2)}: ${f2.message}` },
-    locations: locations(f2, policy2, placed),
-    partialFingerprints: { [FINGERPRINT_KEY]: f2.fingerprint },
-    properties: {
-      severity: f2.severity,
-      resource: f2.resource,
-      path: f2.path,
-      ...placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}
-    }
-  };
-  const ruleIndex = index2.get(f2.policy);
-  if (ruleIndex !== void 0) r3.ruleIndex = ruleIndex;
-  if (baseline && f2.baseline) r3.baselineState = f2.baseline === "new" ? "new" : "unchanged";
-  if (f2.status === "waived") {
-    r3.suppressions = [
-      {
-        kind: "external",
-        status: "accepted",
-        justification: f2.waiver ? waiverNote(f2.waiver) : "waived",
-        ...f2.waiver?.location ? { location: physical(f2.waiver.location) } : {}
-      }
-    ];
-  }
-  return r3;
-}
-function errorNotification(message, policyId, loc, index2) {
-  const n4 = {
-    level: "error",
-    message: { text: message },
-    descriptor: { id: "evaluation-error" },
-    associatedRule: { id: policyId }
-  };
-  const ruleIndex = index2.get(policyId);
-  if (ruleIndex !== void 0) n4.associatedRule = { id: policyId, index: ruleIndex };
-  if (loc) n4.locations = [physical(loc)];
-  return n4;
-}
-function waiverNotification(w2, kind) {
-  const text = kind === "expired" ? `Waiver ${waiverTarget(w2)} expired on ${w2.expires} and no longer applies (owner ${w2.owner}).` : `Waiver ${waiverTarget(w2)} matched no finding (owner ${w2.owner}).`;
-  return {
-    level: kind === "expired" ? "warning" : "note",
-    message: { text },
-    descriptor: { id: `waiver-${kind}` },
-    ...w2.location ? { locations: [physical(w2.location)] } : {}
-  };
-}
-function endTime(report2) {
-  const start = Date.parse(report2.startedAt);
-  return Number.isNaN(start) ? void 0 : new Date(start + report2.durationMs).toISOString();
-}
-function toSarif(report2, options = {}) {
-  const index2 = new Map(report2.policies.map((p2, i) => [p2.id, i]));
-  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
-  const baseline = report2.baseline !== null;
-  const results = report2.findings.filter((f2) => f2.status !== "error").map((f2) => result(f2, index2, policies, baseline));
-  const errors = [
-    ...report2.policies.filter((p2) => p2.error).map((p2) => errorNotification(`${p2.id}: ${p2.error}`, p2.id, shownAt(policyRepoLocation(p2), p2.location), index2)),
-    ...report2.findings.filter((f2) => f2.status === "error").map(
-      (f2) => errorNotification(
-        `${findingSubject(f2)}: ${f2.message}`,
-        f2.policy,
-        shownAt(
-          findingRepoLocation(f2, policies.get(f2.policy)),
-          f2.location ?? policies.get(f2.policy)?.location ?? null
-        ),
-        index2
-      )
-    )
-  ];
-  const config = [
-    ...report2.waivers.expired.map((w2) => waiverNotification(w2, "expired")),
-    ...report2.waivers.stale.map((w2) => waiverNotification(w2, "stale"))
-  ];
-  const end = endTime(report2);
-  const invocation = {
-    executionSuccessful: report2.summary.gate !== "error",
-    ...end ? { startTimeUtc: new Date(Date.parse(report2.startedAt)).toISOString(), endTimeUtc: end } : {},
-    ...errors.length ? { toolExecutionNotifications: errors } : {},
-    ...config.length ? { toolConfigurationNotifications: config } : {}
-  };
-  const run2 = {
-    tool: {
-      driver: {
-        name: "steward",
-        version: report2.tool.version,
-        semanticVersion: /^\d+\.\d+\.\d+/.test(report2.tool.version) ? report2.tool.version : void 0,
-        rules: report2.policies.map(rule)
-      }
-    },
-    invocations: [invocation],
-    columnKind: "utf16CodeUnits",
-    results,
-    properties: { instance: report2.instance, gate: report2.summary.gate, failOn: report2.failOn }
-  };
-  if (options.cwd) {
-    const href = pathToFileURL(options.cwd).href;
-    run2.originalUriBaseIds = { [SRCROOT]: { uri: href.endsWith("/") ? href : `${href}/` } };
-  }
-  return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run2] };
-}
-var formatSarif = (report2, options) => `${JSON.stringify(toSarif(report2, options), null, 2)}
-`;
-
-// src/report/text.ts
-var TEXT_DEFAULT_WIDTH = 80;
-var MIN_WIDTH = 40;
-var TEXT_MAX_RESOLVED_LISTED = 10;
-var ANSI = {
-  red: "\x1B[31m",
-  yellow: "\x1B[33m",
-  green: "\x1B[32m",
-  dim: "\x1B[2m",
-  bold: "\x1B[1m",
-  reset: "\x1B[0m"
-};
-var MARK = { violation: "✖", error: "!", waived: "○", pass: "✔" };
-var INDENT = "    ";
-function len(s) {
-  return [...s].length;
-}
-function wrap(text, width, first, rest) {
-  const lines = [];
-  let line = first;
-  let empty2 = true;
-  const words = text.replace(/\s+/g, " ").trim().split(" ");
-  for (let word of words) {
-    const sep2 = empty2 ? "" : " ";
-    if (len(line) + len(sep2) + len(word) <= width) {
-      line += sep2 + word;
-      empty2 = false;
-      continue;
+function keyOf(item, index2) {
+  if (item !== null && typeof item === "object") {
+    const o3 = item;
+    for (const k2 of ["id", "entityId"]) {
+      if (typeof o3[k2] === "string" || typeof o3[k2] === "number") return String(o3[k2]);
     }
-    if (!empty2) {
-      lines.push(line);
-      line = rest;
-    }
-    while (len(rest) + len(word) > width) {
-      const room = Math.max(1, width - len(line));
-      const chars = [...word];
-      lines.push(line + chars.slice(0, room).join(""));
-      word = chars.slice(room).join("");
-      line = rest;
-    }
-    line += word;
-    empty2 = word.length === 0;
-  }
-  lines.push(line);
-  return lines;
-}
-function truncate(s, width) {
-  const chars = [...s];
-  return chars.length <= width ? s : `${chars.slice(0, width - 1).join("")}…`;
-}
-var Painter = class {
-  constructor(on) {
-    this.on = on;
-  }
-  on;
-  paint(style, s) {
-    return this.on && s ? `${ANSI[style]}${s}${ANSI.reset}` : s;
-  }
-  severity(s, text) {
-    const rank = severityRank(s);
-    return this.paint(rank <= 1 ? "red" : rank === 2 ? "yellow" : "dim", text);
-  }
-};
-function entry(mark, markStyle, text, loc, width, p2) {
-  const lines = wrap(text, width, `  ${mark} `, INDENT);
-  const where2 = loc ? `(${loc})` : "";
-  const last = lines.length - 1;
-  const out = lines.map((l, i) => i === 0 ? `  ${p2.paint(markStyle, mark)}${l.slice(3)}` : l);
-  if (where2) {
-    if (len(lines[last]) + 2 + len(where2) <= width) out[last] += `  ${p2.paint("dim", where2)}`;
-    else out.push(p2.paint("dim", INDENT + where2));
-  }
-  return out;
-}
-function findingLines(f2, width, p2) {
-  const tag2 = f2.baseline ? `[${f2.baseline}] ` : "";
-  const loc = locationText(f2.location);
-  if (f2.status === "violation") {
-    return entry(MARK.violation, "red", `${tag2}${findingSubject(f2)}: ${f2.message}`, loc, width, p2);
-  }
-  const lines = entry(
-    MARK.waived,
-    "dim",
-    `${tag2}${findingSubject(f2)}: ${f2.message} (waived)`,
-    loc,
-    width,
-    p2
-  );
-  if (f2.waiver) {
-    const w2 = f2.waiver;
-    const note = `waived by ${w2.owner} until ${w2.expires}: ${w2.reason}`;
-    lines.push(...wrap(note, width, INDENT, INDENT).map((l) => p2.paint("dim", l)));
-  }
-  return lines;
-}
-function policyHeader(policy2, width, p2) {
-  const head2 = `${policy2.id}  ${policy2.severity}`;
-  const room = width - len(head2) - 2;
-  const title = policy2.title && room >= 2 ? `  ${truncate(policy2.title, room)}` : "";
-  return [`${p2.paint("bold", policy2.id)}  ${p2.severity(policy2.severity, policy2.severity)}${title}`];
-}
-function errorGroupLines(g2, width, p2) {
-  const subject = errorSubject(g2);
-  const text = subject ? `${subject}: error: ${g2.message}` : `error: ${g2.message}`;
-  return entry(MARK.error, "yellow", text, locationText(g2.location), width, p2);
-}
-function policyBlock(policy2, findings, width, p2) {
-  const lines = policyHeader(policy2, width, p2);
-  const sorted = sortFindings(findings);
-  for (const f2 of sorted) if (f2.status === "violation") lines.push(...findingLines(f2, width, p2));
-  for (const g2 of errorGroups({ policies: [policy2], findings })) lines.push(...errorGroupLines(g2, width, p2));
-  for (const f2 of sorted) if (f2.status === "waived") lines.push(...findingLines(f2, width, p2));
-  return lines;
-}
-function waiverLines(title, waivers, verb, width, p2) {
-  if (waivers.length === 0) return [];
-  const lines = wrap(title, width, "", "").map((l) => p2.paint("bold", l));
-  for (const w2 of waivers) {
-    const text = `${waiverTarget(w2)} ${verb} ${w2.expires} (${w2.owner})`;
-    lines.push(...entry(MARK.error, "yellow", text, locationText(w2.location), width, p2));
-  }
-  return lines;
-}
-function baselineLines(report2, width, p2) {
-  if (!report2.baseline) return [];
-  const count = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
-  const { file, resolved } = report2.baseline;
-  const text = `Baseline ${file}: ${count("new")} new, ${count("known")} known, ${resolved.length} resolved`;
-  const lines = wrap(text, width, "", "  ").map((l, i) => i === 0 ? p2.paint("bold", l) : l);
-  const entries = report2.baseline.resolvedEntries ?? resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
-  for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
-    lines.push(...wrap(`resolved: ${resolvedText(e)}`, width, "  ", INDENT));
-  }
-  if (entries.length > TEXT_MAX_RESOLVED_LISTED) {
-    lines.push(`  and ${entries.length - TEXT_MAX_RESOLVED_LISTED} more resolved`);
   }
-  return lines;
+  return String(index2);
 }
-function orphanPolicy(id, f2) {
-  return {
-    id,
-    title: "",
-    description: "",
-    severity: f2.severity,
-    resource: f2.resource.kind,
-    status: "fail",
-    evaluated: 0,
-    violations: 0,
-    error: null,
-    resourceIds: [],
-    location: null,
-    tags: []
-  };
-}
-function statsLine(report2) {
-  const s = report2.summary;
-  const h2 = report2.http;
-  const http2 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}`;
-  const secs = (report2.durationMs / 1e3).toFixed(1);
-  return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
-}
-var formatText = (report2, options) => {
-  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
-  const p2 = new Painter(options.color);
-  const out = [
-    p2.paint("dim", truncate(`steward ${report2.tool.version} · ${report2.instance}`, width)),
-    ""
-  ];
-  const byPolicy = /* @__PURE__ */ new Map();
-  for (const f2 of report2.findings) {
-    const list = byPolicy.get(f2.policy) ?? [];
-    list.push(f2);
-    byPolicy.set(f2.policy, list);
-  }
-  const known = new Set(report2.policies.map((x2) => x2.id));
-  const orphans = [...byPolicy.keys()].filter((id) => !known.has(id));
-  const policies = [
-    ...sortPolicies(report2.policies),
-    ...orphans.map((id) => orphanPolicy(id, byPolicy.get(id)[0]))
-  ];
-  for (const policy2 of policies) {
-    const findings = byPolicy.get(policy2.id) ?? [];
-    if (findings.length === 0 && !policy2.error) continue;
-    out.push(...policyBlock(policy2, findings, width, p2), "");
-  }
-  const problems = [
-    ...waiverLines(
-      "Expired waivers (no longer apply; their findings count again):",
-      report2.waivers.expired,
-      "expired",
-      width,
-      p2
-    ),
-    ...waiverLines("Stale waivers (matched no finding):", report2.waivers.stale, "until", width, p2),
-    ...baselineLines(report2, width, p2)
-  ];
-  if (problems.length > 0) out.push(...problems, "");
-  out.push(...wrap(statsLine(report2), width, "", "  ").map((l) => p2.paint("dim", l)));
-  const gate = report2.summary.gate;
-  const mark = gate === "pass" ? MARK.pass : MARK.violation;
-  const style = gate === "pass" ? "green" : gate === "fail" ? "red" : "yellow";
-  const verdict = wrap(verdictCounts(report2), width, `${mark} `, "  ");
-  out.push(
-    ...verdict.map(
-      (l, i) => i === 0 ? `${p2.paint(style, mark)}${p2.paint("bold", l.slice(1))}` : p2.paint("bold", l)
-    )
-  );
-  return `${out.join("\n")}
-`;
-};
-
-// src/report/index.ts
-var FORMATTERS = {
-  text: formatText,
-  json: formatJson,
-  sarif: formatSarif,
-  junit: formatJunit,
-  markdown: formatMarkdown,
-  github: formatGithub
-};
-function formatReport(format, report2, options) {
-  return FORMATTERS[format](report2, options);
-}
-
-// src/action/annotations.ts
-var EMIT = { error, warning, notice };
-function emitAnnotations(report2) {
-  const counts = { error: 0, warning: 0, notice: 0 };
-  for (const a of selectAnnotations(report2, ANNOTATION_CAP).annotations) {
-    EMIT[a.level](a.message, a.properties);
-    counts[a.level]++;
-  }
-  return counts;
+function projection(policy2, doc2) {
+  const reads = policy2.reads.judge;
+  if (reads.all) return doc2;
+  return Object.fromEntries(reads.fields.filter((f2) => f2 in doc2).map((f2) => [f2, doc2[f2]]));
 }
 
 // src/fix/apply.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
-import path9 from "node:path";
+import { createHash as createHash2 } from "node:crypto";
+import { readFileSync as readFileSync4 } from "node:fs";
+import path7 from "node:path";
 
 // src/fix/journal.ts
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readFileSync as readFileSync4, writeSync } from "node:fs";
-import path8 from "node:path";
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync as readFileSync3, writeSync } from "node:fs";
+import path6 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path8.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path6.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync2(path8.dirname(file), { recursive: true });
+  mkdirSync(path6.dirname(file), { recursive: true });
   const fd = openSync(file, "a");
   try {
     writeSync(fd, `${JSON.stringify(entry2)}
@@ -67391,7 +65256,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path9.resolve(root, ref.file));
+    const now = manifestSha256(path7.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -67405,7 +65270,7 @@ function assertManifestsUnchanged(plan2, root) {
 }
 function manifestSha256(file) {
   try {
-    return createHash3("sha256").update(readFileSync5(file, "utf8")).digest("hex");
+    return createHash2("sha256").update(readFileSync4(file, "utf8")).digest("hex");
   } catch {
     return null;
   }
@@ -67427,23 +65292,23 @@ function journalEntry(plan2, change2) {
 
 // src/fix/diff.ts
 function itemIdentity(item) {
-  if (isObject7(item)) {
+  if (isObject5(item)) {
     if (item.id !== void 0) return `${item.type ?? ""} ${String(item.id)}`.trim();
     if (item.entityId !== void 0) return `entity ${String(item.entityId)}`;
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path10) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path10);
+function itemKeyAt(doc2, path12) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path12);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path10;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path12;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path10) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path10);
+function describeItemAt(doc2, path12) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path12);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path10;
-  return `${path10} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path12;
+  return `${path12} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -67469,7 +65334,7 @@ function describeList(key, before, after) {
     left[at] = "\0taken";
     const next = after[at];
     if (JSON.stringify(item) === JSON.stringify(next)) return;
-    if (isObject7(item) && isObject7(next)) {
+    if (isObject5(item) && isObject5(next)) {
       for (const field of Object.keys(item)) {
         if (JSON.stringify(item[field]) !== JSON.stringify(next[field])) {
           lines.push(`${label} ${field}: ${show(item[field])} → ${show(next[field])}`);
@@ -67484,10 +65349,10 @@ function describeList(key, before, after) {
 }
 function entryLabel(item) {
   const id = itemIdentity(item);
-  return isObject7(item) && typeof item.name === "string" ? `${id} (${item.name})` : id;
+  return isObject5(item) && typeof item.name === "string" ? `${id} (${item.name})` : id;
 }
 function summary2(item) {
-  if (!isObject7(item)) return show(item);
+  if (!isObject5(item)) return show(item);
   if (Array.isArray(item.permissions)) return show(item.permissions);
   if (item.grant !== void 0) return `grant ${String(item.grant)}, pass ${String(item.pass)}`;
   return show(item);
@@ -67496,12 +65361,12 @@ function show(v2) {
   if (Array.isArray(v2)) return `[${v2.map((x2) => typeof x2 === "string" ? x2 : JSON.stringify(x2)).join(", ")}]`;
   return JSON.stringify(v2);
 }
-function isObject7(v2) {
+function isObject5(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 
 // src/fix/identity.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function uniqueManifests(refs) {
   const byFile = /* @__PURE__ */ new Map();
   for (const ref of refs) if (ref) byFile.set(ref.file, ref);
@@ -67512,7 +65377,7 @@ function planId(changes, manifests) {
     changes: changes.map((c2) => [c2.resource.kind, c2.resource.id, c2.request]),
     manifests: manifests.map((m2) => [m2.file, m2.sha256])
   });
-  return createHash4("sha256").update(material).digest("hex").slice(0, 16);
+  return createHash3("sha256").update(material).digest("hex").slice(0, 16);
 }
 
 // src/fix/resume.ts
@@ -67554,10 +65419,10 @@ function endpoint(request) {
 function canonicalJson2(value) {
   return JSON.stringify(
     value,
-    (_key, v2) => isObject8(v2) ? Object.fromEntries(Object.keys(v2).sort().map((k2) => [k2, v2[k2]])) : v2
+    (_key, v2) => isObject6(v2) ? Object.fromEntries(Object.keys(v2).sort().map((k2) => [k2, v2[k2]])) : v2
   );
 }
-function isObject8(v2) {
+function isObject6(v2) {
   return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 
@@ -67653,12 +65518,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path10 = step.fix.perItem ? step.finding.path : null;
-    if (path10 !== null && removed.has(path10)) {
+    const path12 = step.fix.perItem ? step.finding.path : null;
+    if (path12 !== null && removed.has(path12)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path10);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path12);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -67678,7 +65543,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path10 !== null && listSize(candidate, path10) < listSize(after, path10)) removed.add(path10);
+    if (path12 !== null && listSize(candidate, path12) < listSize(after, path12)) removed.add(path12);
     after = candidate;
     fixed = violations;
     kept.push(step);
@@ -67764,12 +65629,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path10) {
-  const m2 = path10 === null ? null : /\[(\d+)\]$/.exec(path10);
+function pathIndex(path12) {
+  const m2 = path12 === null ? null : /\[(\d+)\]$/.exec(path12);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path10) {
-  const m2 = path10 === null ? null : /^(\w+)\[\d+\]$/.exec(path10);
+function listSize(doc2, path12) {
+  const m2 = path12 === null ? null : /^(\w+)\[\d+\]$/.exec(path12);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -67795,14 +65660,14 @@ async function collectDeclared(kinds, ctx) {
   const out = [];
   for (const kind of Object.values(kinds)) {
     if (kind.live || Object.keys(kind.fixes).length === 0) continue;
-    const collectCtx = { ...ctx, scope: { datasets: [], cards: [], filesets: {} } };
+    const collectCtx = { ...ctx, scope: emptyScope() };
     for await (const r3 of kind.collect(collectCtx)) out.push(r3);
   }
   return out;
 }
 
 // src/fix/render.ts
-var import_ajv7 = __toESM(require_ajv(), 1);
+var import_ajv5 = __toESM(require_ajv(), 1);
 
 // src/fix/schema.ts
 var resource = {
@@ -67957,10 +65822,1091 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
   return `${out.join("\n")}
 `;
 }
-var validatePlan = new import_ajv7.Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA);
+var validatePlan = new import_ajv5.Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA);
 
 // src/fix/rewrite.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+
+// src/library/connect.ts
+import path8 from "node:path";
+var problem = (file, message) => ({ file, line: 0, column: 0, message });
+function connectionProblems(config) {
+  const missing = [];
+  if (!config.instance.baseUrl) {
+    missing.push(
+      problem(
+        "STEWARD_BASE_URL",
+        "no instance to check: set STEWARD_BASE_URL (or instance.baseUrl in steward.yaml, or --base-url); or try `steward check --sandbox` against the built-in demo instance"
+      )
+    );
+  }
+  if (!config.instance.token) {
+    missing.push(
+      problem("STEWARD_TOKEN", "no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml")
+    );
+  }
+  if (missing.length > 0 && !config.file) {
+    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
+  }
+  return missing;
+}
+async function openConnection(options, prepared) {
+  const { config } = prepared;
+  const client = (baseUrl2, token2, workflowUrl2, workflowToken2) => createClient({
+    ...options.client,
+    baseUrl: baseUrl2,
+    token: token2,
+    workflowUrl: workflowUrl2 ?? void 0,
+    workflowToken: workflowToken2 ?? void 0,
+    concurrency: config.concurrency,
+    requestsPerSecond: config.requestsPerSecond ?? void 0,
+    tokenHeader: config.instance.tokenHeader ?? void 0,
+    pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
+    onRequest: options.onRequest
+  });
+  if (options.from) {
+    const file = path8.resolve(prepared.cwd, options.from);
+    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
+    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
+    } };
+  }
+  const missing = connectionProblems(config);
+  if (missing.length > 0) throw new InputError(missing);
+  const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
+  return { api: client(baseUrl, token, workflowUrl, workflowToken), instance: baseUrl, readOnly: false, close: async () => {
+  } };
+}
+async function withConnection(options, prepared, fn) {
+  const connection = await openConnection(options, prepared);
+  try {
+    return await fn(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
+// src/library/prepare.ts
+import path10 from "node:path";
+
+// src/engine/baseline.ts
+import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
+function recorded(f2) {
+  return f2.status === "violation" || f2.status === "waived";
+}
+function createBaseline(findings, now) {
+  const entries = {};
+  for (const f2 of findings.filter(recorded)) {
+    entries[f2.fingerprint] ??= {
+      policy: f2.policy,
+      resource: { kind: f2.resource.kind, id: f2.resource.id },
+      path: f2.path,
+      message: f2.message
+    };
+  }
+  const fingerprints = Object.keys(entries).sort();
+  return {
+    version: 1,
+    createdAt: now.toISOString(),
+    fingerprints,
+    entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
+  };
+}
+async function writeBaseline(file, findings, now) {
+  const baseline = createBaseline(findings, now);
+  await writeFile2(file, `${JSON.stringify(baseline, null, 2)}
+`);
+  return baseline;
+}
+var isObject7 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+function entryProblem(e) {
+  if (!isObject7(e)) return "must be an object { policy, resource, path, message }";
+  if (typeof e.policy !== "string") return '"policy" must be a string';
+  if (!isObject7(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
+    return '"resource" must be { "kind": string, "id": string }';
+  }
+  if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
+  if (typeof e.message !== "string") return '"message" must be a string';
+  return null;
+}
+function parseBaseline(text, displayPath2) {
+  const b = parseJsonAt(text, displayPath2, "baseline");
+  const at = (path12, message) => jsonProblem(text, displayPath2, path12, message);
+  if (!isObject7(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
+  if (!Array.isArray(b.fingerprints)) throw at(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
+  const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
+  if (bad >= 0) throw at(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
+  const entries = {};
+  if (b.entries !== void 0) {
+    if (!isObject7(b.entries)) throw at(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
+    for (const [fp, e] of Object.entries(b.entries)) {
+      const problem4 = entryProblem(e);
+      if (problem4) throw at(["entries", fp], `baseline entry ${fp}: ${problem4}`);
+      entries[fp] = e;
+    }
+  }
+  return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints, entries };
+}
+async function readBaseline(file, displayPath2) {
+  let text;
+  try {
+    text = await readFile2(file, "utf8");
+  } catch (err) {
+    const e = err;
+    if (e.code === "ENOENT") {
+      throw fileError(displayPath2, `baseline file not found: create it with \`steward check --write-baseline ${displayPath2}\``);
+    }
+    throw fileError(displayPath2, `cannot read baseline: ${e.message}`);
+  }
+  return parseBaseline(text, displayPath2);
+}
+function compareBaseline(findings, baseline) {
+  const known = new Set(baseline.fingerprints);
+  const seen = /* @__PURE__ */ new Set();
+  const out = findings.map((f2) => {
+    if (!recorded(f2)) return { ...f2, baseline: null };
+    seen.add(f2.fingerprint);
+    return { ...f2, baseline: known.has(f2.fingerprint) ? "known" : "new" };
+  });
+  const resolved = [...known].filter((fp) => !seen.has(fp)).sort();
+  const resolvedEntries = resolved.map((fingerprint2) => {
+    const e = baseline.entries?.[fingerprint2];
+    return e ? { fingerprint: fingerprint2, ...e, resource: { ...e.resource } } : { fingerprint: fingerprint2 };
+  });
+  return { findings: out, resolved, resolvedEntries };
+}
+
+// src/engine/waivers.ts
+var import_ajv6 = __toESM(require_ajv(), 1);
+var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
+var waiversFileSchema = {
+  $id: "steward/waivers",
+  type: "object",
+  additionalProperties: false,
+  required: ["waivers"],
+  properties: {
+    waivers: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["policy", "resource", "reason", "owner", "expires"],
+        properties: {
+          policy: { type: "string", minLength: 1 },
+          resource: idOrNumber,
+          item: idOrNumber,
+          reason: { type: "string", minLength: 1 },
+          owner: { type: "string", minLength: 1 },
+          expires: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
+        }
+      }
+    }
+  }
+};
+var validate = new import_ajv6.Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
+function isCalendarDate(s) {
+  const d = /* @__PURE__ */ new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+function parseWaivers(text, file) {
+  const source = parseYamlSource(text, file);
+  if (source.problems.length > 0) throw new InputError(source.problems);
+  const data = source.doc.toJS() ?? { waivers: [] };
+  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
+  const bad = [];
+  const waivers = data.waivers.map((w2, i) => {
+    const location2 = locationOf(source, nodeAt(source, ["waivers", i]));
+    const expires = String(w2.expires);
+    if (!isCalendarDate(expires)) {
+      bad.push(problemAt(source, ["waivers", i, "expires"], `expires ${expires} is not a date (YYYY-MM-DD)`));
+    }
+    const ref = {
+      policy: String(w2.policy),
+      resource: String(w2.resource),
+      reason: String(w2.reason),
+      owner: String(w2.owner),
+      expires,
+      location: location2
+    };
+    if (w2.item !== void 0) ref.item = String(w2.item);
+    return ref;
+  });
+  if (bad.length > 0) throw new InputError(bad);
+  return waivers;
+}
+async function loadWaivers(file, displayPath2) {
+  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2);
+}
+function globMatches(glob, value) {
+  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
+  return new RegExp(`^${body2}$`, "s").test(value);
+}
+var WAIVER_EXPIRY_TIME_ZONE = "UTC";
+var dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: "short" });
+function today(now) {
+  return dayFormat.format(now);
+}
+function isExpired(w2, now) {
+  return w2.expires <= today(now);
+}
+function waiverMatches(w2, f2) {
+  if (w2.policy !== f2.policy) return false;
+  if (!globMatches(w2.resource, f2.resource.id)) return false;
+  return w2.item === void 0 || (f2.item ?? null) === w2.item;
+}
+function applyWaivers(findings, waivers, now) {
+  const active = waivers.filter((w2) => !isExpired(w2, now));
+  const expired = waivers.filter((w2) => isExpired(w2, now));
+  const used = /* @__PURE__ */ new Set();
+  const out = findings.map((f2) => {
+    if (f2.status !== "violation") return f2;
+    const w2 = active.find((candidate) => waiverMatches(candidate, f2));
+    if (!w2) return f2;
+    used.add(w2);
+    return { ...f2, status: "waived", waiver: w2 };
+  });
+  return { findings: out, expired, stale: active.filter((w2) => !used.has(w2)) };
+}
+
+// src/policy/loader.ts
+var import_ajv7 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
+import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
+import { readdir as readdir3, readFile as readFile3, stat as stat3 } from "node:fs/promises";
+import path9 from "node:path";
+import { fileURLToPath as fileURLToPath3 } from "node:url";
+
+// src/policy/schema.ts
+var POLICY_ID_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
+function buildPolicySchema(kinds) {
+  const kindNames = Object.keys(kinds).sort();
+  const expression = (description) => ({ type: "string", minLength: 1, description });
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    title: "steward policy file",
+    type: "object",
+    additionalProperties: false,
+    required: ["policies"],
+    properties: {
+      policies: { type: "array", items: { $ref: "#/definitions/policy" } }
+    },
+    definitions: {
+      policy: {
+        type: "object",
+        additionalProperties: false,
+        required: ["id", "title", "severity", "resource", "assert"],
+        properties: {
+          id: {
+            type: "string",
+            pattern: POLICY_ID_PATTERN,
+            description: "Unique, kebab-case, stable: waivers and baselines refer to it."
+          },
+          title: { type: "string", minLength: 1 },
+          description: { type: "string", description: "Why it matters and how to fix it by hand." },
+          severity: { enum: [...SEVERITIES] },
+          resource: {
+            enum: kindNames,
+            description: ["The resource kind the policy checks.", ...kindNames.map((n4) => kinds[n4].description ? `${n4}: ${kinds[n4].description}` : n4)].join("\n")
+          },
+          each: expression("CEL list: evaluate per item, bound as `item`."),
+          when: expression("CEL bool: only selected resources (or items) are checked."),
+          assert: expression("CEL bool that must hold; false is a violation."),
+          message: {
+            type: "string",
+            minLength: 1,
+            description: "Violation text; `{{ expr }}` segments are CEL rendered as text. Defaults to the title."
+          },
+          params: {
+            type: "object",
+            description: "Tunables with their defaults, read as `params.name`; the config overrides them per policy id."
+          },
+          fix: {
+            type: "object",
+            minProperties: 1,
+            maxProperties: 1,
+            description: "The fix to plan for a violation: exactly one fix kind; the kinds depend on `resource`."
+          },
+          tags: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
+          tests: { type: "array", items: { $ref: "#/definitions/test" } }
+        },
+        allOf: kindNames.map((name) => ({
+          if: {
+            type: "object",
+            required: ["resource"],
+            properties: { resource: { const: name } }
+          },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+          then: {
+            type: "object",
+            properties: {
+              fix: {
+                type: "object",
+                additionalProperties: false,
+                properties: Object.fromEntries(
+                  Object.entries(kinds[name].fixes).sort(([a], [b]) => a.localeCompare(b)).map(([fix, def]) => [fix, def.schema])
+                )
+              }
+            }
+          }
+        }))
+      },
+      test: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "resource", "violations"],
+        properties: {
+          name: { type: "string", minLength: 1 },
+          resource: { type: "object", description: "The resource document the expressions see as `resource`." },
+          params: { type: "object", description: "Parameter values for this test (override the defaults)." },
+          violations: { type: "integer", minimum: 0, description: "Expected number of violations." }
+        }
+      }
+    }
+  };
+}
+
+// src/policy/loader.ts
+var BUILTIN = "builtin";
+async function loadPolicies(paths, options) {
+  const cwd = options.cwd ?? process.cwd();
+  const problems = [];
+  const policies = [];
+  const seen = /* @__PURE__ */ new Map();
+  for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
+    const display = path9.relative(cwd, file).split(path9.sep).join("/");
+    const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
+    for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
+    problems.push(...result2.problems);
+  }
+  if (problems.length > 0) throw new InputError(sortProblems(problems));
+  return policies;
+}
+async function policyFiles(paths, cwd, problems) {
+  const files = /* @__PURE__ */ new Map();
+  const visit2 = async (p2, named, pathIndex2) => {
+    const info2 = await stat3(p2).catch(() => null);
+    if (!info2) {
+      problems.push({ file: named, line: 0, column: 0, message: "no such policy file or folder" });
+    } else if (info2.isDirectory()) {
+      const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+      for (const e of entries) {
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path9.join(p2, e.name), named, pathIndex2);
+      }
+    } else if (!files.has(p2)) {
+      files.set(p2, pathIndex2);
+    }
+  };
+  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path9.resolve(cwd, p2), p2, i);
+  return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
+}
+function builtinPolicyDir2() {
+  let dir = path9.dirname(fileURLToPath3(import.meta.url));
+  for (; ; ) {
+    const pkg = path9.join(dir, "package.json");
+    if (existsSync5(pkg) && JSON.parse(readFileSync5(pkg, "utf8")).name === "steward") {
+      return path9.join(dir, "policies");
+    }
+    const parent = path9.dirname(dir);
+    if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
+    dir = parent;
+  }
+}
+var validators3 = /* @__PURE__ */ new WeakMap();
+function validatorFor2(kinds) {
+  let v2 = validators3.get(kinds);
+  if (!v2) {
+    v2 = new import_ajv7.Ajv({ allErrors: true, strict: true, verbose: true }).compile(buildPolicySchema(kinds));
+    validators3.set(kinds, v2);
+  }
+  return v2;
+}
+function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) {
+  const src = parseYamlSource(text, file, "YAML syntax error");
+  if (src.problems.length > 0) return { policies: [], problems: src.problems };
+  const data = src.doc.toJS({ maxAliasCount: 100 });
+  const validate3 = validatorFor2(options.kinds);
+  const problems = validate3(data) ? [] : schemaProblems(src, validate3.errors, policyWording(data, options.kinds));
+  const list = data?.policies;
+  const policies = [];
+  if (!Array.isArray(list)) return { policies, problems };
+  list.forEach((raw, i) => {
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
+    const policy2 = buildDefinition(raw, ["policies", i], src, problems, options.kinds);
+    for (const fixName of Object.keys(policy2.fix ?? {})) {
+      if (options.kinds[policy2.resource]?.fixes[fixName]?.perItem && policy2.each === void 0) {
+        const node = keyNodeAt(src, ["policies", i, "fix", fixName]);
+        problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
+      }
+    }
+    if (typeof policy2.id === "string" && policy2.id !== "") {
+      const first = seen.get(policy2.id);
+      if (first) {
+        const where2 = `${first.file}:${first.line}:${first.column}`;
+        problems.push(problemAt(src, ["policies", i, "id"], `duplicate policy id '${policy2.id}' (first defined at ${where2})`));
+      } else {
+        seen.set(policy2.id, locationOf(src, nodeAt(src, ["policies", i, "id"])));
+      }
+    }
+    policies.push(policy2);
+  });
+  return { policies, problems: sortProblems(problems) };
+}
+function originOf(src, node) {
+  const at = valuePositions(src, node);
+  return at ? { ...locationOf(src, node), at } : locationOf(src, node);
+}
+var EXPRESSION_FIELDS = ["each", "when", "assert"];
+function buildDefinition(raw, at, src, problems, kinds) {
+  const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
+  const params = isPlainObject(raw.params) ? raw.params : {};
+  const paramNames = Object.keys(params);
+  const fieldLocations = {};
+  const policyNode = nodeAt(src, at);
+  if ((0, import_yaml5.isMap)(policyNode)) {
+    for (const pair of policyNode.items) {
+      const key = String(pair.key?.value);
+      fieldLocations[key] = locationOf(src, pair.value ?? pair.key);
+    }
+  }
+  const hasEach = typeof raw.each === "string";
+  const base = ["resource", "params", "now"];
+  const inner = hasEach ? ["resource", "item", "params", "now"] : base;
+  const collect2 = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      if (!(e instanceof ExpressionError)) throw e;
+      problems.push(...e.problems);
+    }
+  };
+  const kindName = typeof raw.resource === "string" ? raw.resource : void 0;
+  const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
+  const typing = { kind: kindName, resource: documentSchema, params };
+  for (const field of EXPRESSION_FIELDS) {
+    const source = raw[field];
+    if (typeof source !== "string") continue;
+    const origin = originOf(src, nodeAt(src, [...at, field]));
+    const variables = field === "each" ? base : inner;
+    const expect = field === "each" ? "list" : "bool";
+    collect2(() => {
+      const compiled = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
+      if (field === "each") typing.item = itemTypeOf(compiled.ast, typing);
+    });
+  }
+  if (typeof raw.message === "string") {
+    const origin = originOf(src, nodeAt(src, [...at, "message"]));
+    collect2(() => compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing }));
+  }
+  const tests = [];
+  const testNames = /* @__PURE__ */ new Map();
+  if (Array.isArray(raw.tests)) {
+    raw.tests.forEach((t3, j) => {
+      if (!isPlainObject(t3)) return;
+      const testAt = [...at, "tests", j];
+      if (typeof t3.name === "string") {
+        const first = testNames.get(t3.name);
+        const here = locationOf(src, nodeAt(src, [...testAt, "name"]));
+        if (first) problems.push({ ...here, message: `duplicate test name '${t3.name}' in this policy (first at line ${first.line})` });
+        else testNames.set(t3.name, here);
+      }
+      const testParams = isPlainObject(t3.params) ? t3.params : void 0;
+      for (const [key, value] of Object.entries(testParams ?? {})) {
+        if (!paramNames.includes(key)) {
+          const node = keyNodeAt(src, [...testAt, "params", key]);
+          const hint = didYouMean(key, paramNames) || ` (declared: ${paramNames.join(", ") || "none"})`;
+          problems.push({ ...locationOf(src, node), message: `test sets undeclared parameter '${key}'${hint}` });
+        } else if (jsonType(params[key]) !== "null" && jsonType(value) !== jsonType(params[key])) {
+          const node = nodeAt(src, [...testAt, "params", key]);
+          problems.push({ ...locationOf(src, node), message: `test params.${key}: must be a ${jsonType(params[key])} like its default` });
+        }
+      }
+      tests.push({
+        name: str2(t3.name),
+        resource: isPlainObject(t3.resource) ? t3.resource : {},
+        ...testParams ? { params: testParams } : {},
+        violations: typeof t3.violations === "number" ? t3.violations : 0,
+        location: locationOf(src, nodeAt(src, testAt))
+      });
+    });
+  }
+  return {
+    id: str2(raw.id),
+    title: str2(raw.title),
+    description: str2(raw.description),
+    severity: str2(raw.severity, "medium"),
+    resource: str2(raw.resource),
+    ...typeof raw.each === "string" ? { each: raw.each } : {},
+    ...typeof raw.when === "string" ? { when: raw.when } : {},
+    assert: str2(raw.assert, "true"),
+    message: str2(raw.message, str2(raw.title)),
+    params,
+    ...isPlainObject(raw.fix) ? { fix: raw.fix } : {},
+    tags: Array.isArray(raw.tags) ? raw.tags.filter((t3) => typeof t3 === "string") : [],
+    tests,
+    location: locationOf(src, policyNode),
+    fieldLocations
+  };
+}
+function isPlainObject(v2) {
+  return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
+}
+function policyWording(data, kinds) {
+  const inPolicy = (path12) => path12[0] === "policies" && typeof path12[1] === "number";
+  return {
+    separator: ": ",
+    label: (path12) => pathLabel(inPolicy(path12) && path12.length > 2 ? path12.slice(2) : path12),
+    describe: (err, { path: path12, label, subject }) => {
+      const params = err.params;
+      switch (err.keyword) {
+        case "additionalProperties": {
+          const key = String(params.additionalProperty);
+          if (inPolicy(path12) && path12.length === 3 && path12[2] === "fix") {
+            const kind = String(data.policies[path12[1]]?.resource);
+            const allowed = Object.keys(kinds[kind]?.fixes ?? {});
+            const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
+            return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
+          }
+          const known = Object.keys(err.parentSchema?.properties ?? {});
+          const hint = didYouMean(key, known) || (known.length ? ` (allowed: ${known.join(", ")})` : "");
+          return `${subject}unknown field '${key}'${hint}`;
+        }
+        case "required":
+          return `${subject}missing required field '${String(params.missingProperty)}'`;
+        case "enum":
+          if (inPolicy(path12) && label === "resource") {
+            return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
+          }
+          return void 0;
+        case "pattern":
+          if (inPolicy(path12) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          return void 0;
+        default:
+          return void 0;
+      }
+    }
+  };
+}
+
+// src/library/prepare.ts
+var problem2 = (file, message) => ({ file, line: 0, column: 0, message });
+function noPoliciesProblem(config) {
+  const message = "no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)";
+  if (config.policiesOverridden) return problem2("--policies", message);
+  return config.policiesLocation ? { ...config.policiesLocation, message } : problem2(config.file ? displayPath(config.file) : "(config)", message);
+}
+var NO_API = new Proxy({}, {
+  get: (_, name) => () => {
+    throw new Error(`a declared kind called the API (${String(name)}) while reading its manifests`);
+  }
+});
+async function collectDeclared2(config, cwd) {
+  const declared = /* @__PURE__ */ new Map();
+  const problems = [];
+  for (const kind of Object.values(RESOURCE_KINDS)) {
+    if (kind.live) continue;
+    const ctx = { api: NO_API, scope: emptyScope(), manifestFiles: config.manifestFiles, displayRoot: cwd };
+    try {
+      const list = [];
+      for await (const r3 of kind.collect(ctx)) list.push(r3);
+      declared.set(kind.name, list);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return declared;
+}
+async function prepareRun(options) {
+  const cwd = options.cwd ?? process.cwd();
+  const config = loadConfig({
+    configPath: options.config,
+    cwd,
+    env: options.env,
+    overrides: {
+      baseUrl: options.baseUrl,
+      workflowUrl: options.workflowUrl,
+      token: options.token,
+      workflowToken: options.workflowToken,
+      policies: options.policies,
+      failOn: options.failOn,
+      concurrency: options.concurrency
+    }
+  });
+  const problems = [];
+  const collectProblems = async (fn) => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      return void 0;
+    }
+  };
+  const loaded = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
+  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
+  const ids = new Set(policies.map((p2) => p2.id));
+  for (const id of options.only ?? []) {
+    if (!ids.has(id)) problems.push(problem2("--only", `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
+  }
+  const ownPolicySet = !config.policiesOverridden;
+  for (const [id, at] of Object.entries(config.paramLocations)) {
+    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
+  }
+  const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const selected = [];
+  for (const def of policies) {
+    const compiled = await collectProblems(
+      () => compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location)
+    );
+    if (compiled && (!only || only.has(def.id))) selected.push(compiled);
+  }
+  if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
+  const selectedKinds = new Set(selected.map((p2) => p2.def.resource));
+  for (const glob of config.unmatchedManifestGlobs ?? []) {
+    const kind = kindOfManifestKey(glob.kind);
+    if (kind && selectedKinds.has(kind)) {
+      problems.push({ ...glob.location, message: `manifests.${glob.kind}: "${glob.pattern}" matches no file` });
+    }
+  }
+  const declared = await collectProblems(() => collectDeclared2(config, cwd)) ?? /* @__PURE__ */ new Map();
+  const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd))) ?? [] : [];
+  if (ownPolicySet && policies.length > 0) {
+    for (const w2 of waivers) {
+      if (!ids.has(w2.policy)) {
+        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids)} (see \`steward list\`)` });
+      }
+    }
+  }
+  let baseline = null;
+  if (options.baseline) {
+    const file = path10.resolve(cwd, options.baseline);
+    const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
+    if (data) baseline = { file: displayPath(file, cwd), data };
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { config, cwd, policies, selected, waivers, baseline, declared };
+}
+
+// src/library/evaluate.ts
+import { mkdirSync as mkdirSync2 } from "node:fs";
+import path11 from "node:path";
+
+// src/engine/fingerprint.ts
+import { createHash as createHash4 } from "node:crypto";
+var FINGERPRINT_LENGTH = 20;
+function fingerprint(f2) {
+  const text = canonicalJson([f2.policy, f2.kind, f2.resourceId, f2.itemKey, canonicalJson(f2.offendingValue)]);
+  return createHash4("sha256").update(text).digest("hex").slice(0, FINGERPRINT_LENGTH);
+}
+
+// src/engine/findings.ts
+var ALL_RESOURCES_ID = "*";
+function findingLocation(policy2, resource2, path12) {
+  const source = resource2?.source;
+  if (!source) return policy2.location ?? null;
+  let p2 = path12;
+  while (p2) {
+    const hit = source.paths[p2];
+    if (hit) return hit;
+    const cut = Math.max(p2.lastIndexOf("."), p2.lastIndexOf("["));
+    p2 = cut > 0 ? p2.slice(0, cut) : null;
+  }
+  return source.location;
+}
+function violationFinding(policy2, resource2, o3) {
+  return {
+    policy: policy2.id,
+    severity: policy2.severity,
+    status: "violation",
+    resource: { kind: resource2.kind, id: resource2.id, name: resource2.name },
+    path: o3.path,
+    item: o3.itemKey,
+    message: o3.message ?? policy2.title,
+    location: findingLocation(policy2, resource2, o3.path),
+    fingerprint: fingerprint({
+      policy: policy2.id,
+      kind: resource2.kind,
+      resourceId: resource2.id,
+      itemKey: o3.itemKey,
+      offendingValue: o3.offendingValue
+    }),
+    baseline: null,
+    fix: null,
+    waiver: null
+  };
+}
+function errorFinding(policy2, kind, resource2, message, path12 = null, itemKey = null) {
+  const id = resource2?.id ?? ALL_RESOURCES_ID;
+  return {
+    policy: policy2.id,
+    severity: policy2.severity,
+    status: "error",
+    resource: { kind, id, name: resource2?.name ?? null },
+    path: path12,
+    item: itemKey,
+    message,
+    location: findingLocation(policy2, resource2, path12),
+    fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
+    baseline: null,
+    fix: null,
+    waiver: null
+  };
+}
+function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+var SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+var natural = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+function compareFindings(a, b) {
+  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || natural.compare(a.resource.kind, b.resource.kind) || natural.compare(a.resource.id, b.resource.id) || natural.compare(a.path ?? "", b.path ?? "");
+}
+function orderFindings(findings) {
+  return [...findings].sort(compareFindings);
+}
+function orderBySeverity(findings) {
+  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+}
+
+// src/engine/memo.ts
+function createRunMemo() {
+  const cache2 = /* @__PURE__ */ new Map();
+  const sharedErrors = /* @__PURE__ */ new WeakSet();
+  const once = (key, fn) => {
+    let p2 = cache2.get(key);
+    if (!p2) {
+      p2 = fn().catch((err) => {
+        if (typeof err === "object" && err !== null) sharedErrors.add(err);
+        throw err;
+      });
+      cache2.set(key, p2);
+    }
+    return p2;
+  };
+  return { once, isShared: (err) => typeof err === "object" && err !== null && sharedErrors.has(err) };
+}
+function createPartMemo() {
+  const cache2 = /* @__PURE__ */ new Map();
+  return (key, fn) => {
+    let p2 = cache2.get(key);
+    if (!p2) {
+      p2 = fn();
+      p2.catch(() => {
+      });
+      cache2.set(key, p2);
+    }
+    return p2;
+  };
+}
+
+// src/engine/pool.ts
+async function mapPool(items, concurrency, fn) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i], i);
+    }
+  };
+  const n4 = Math.max(1, Math.min(concurrency, items.length));
+  await Promise.all(Array.from({ length: n4 }, worker));
+  return results;
+}
+
+// src/engine/progress.ts
+function kindProgress(kind, onProgress) {
+  let read = 0;
+  let total = 0;
+  const emit = () => onProgress?.({ kind, read, total });
+  return {
+    collected(n4, readNow) {
+      total = n4;
+      read = readNow;
+      emit();
+    },
+    resourceRead() {
+      read += 1;
+      emit();
+    }
+  };
+}
+
+// src/engine/run.ts
+var ENGINE_CONCURRENCY_DEFAULT = 8;
+function partsRead(kind, set) {
+  const fields = new Set(set.fields);
+  return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
+}
+async function loadParts(ctx, kind, r3, names2) {
+  for (const name of names2) {
+    if (Object.hasOwn(r3.doc, name)) continue;
+    const value = await ctx.partMemo(
+      `${r3.kind}\0${r3.id}\0${name}`,
+      () => kind.parts[name].load(ctx.api, r3, ctx.memo.once)
+    );
+    r3.doc[name] = value;
+  }
+}
+async function judgeResource(ctx, kind, policy2, r3) {
+  const def = policy2.def;
+  if (r3.loadError) {
+    return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
+  }
+  const env = { params: policy2.params, now: ctx.now };
+  let stage = "select";
+  try {
+    await loadParts(ctx, kind, r3, partsRead(kind, policy2.reads.select));
+    stage = "evaluate";
+    const selection = selectItems(policy2, r3.doc, env);
+    if (selection.length === 0) return { selected: 0, findings: [] };
+    stage = "judge";
+    await loadParts(ctx, kind, r3, partsRead(kind, policy2.reads.judge));
+    stage = "evaluate";
+    const findings = [];
+    for (const o3 of judgeItems(policy2, r3.doc, selection, env)) {
+      if (o3.error) {
+        findings.push(errorFinding(def, r3.kind, r3, `could not evaluate: ${o3.error}`, o3.path, o3.itemKey));
+      } else if (!o3.passed) {
+        findings.push(violationFinding(def, r3, o3));
+      }
+    }
+    return { selected: selection.length, findings };
+  } catch (err) {
+    if (stage !== "evaluate" && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
+    const what = stage === "evaluate" ? "could not evaluate" : `could not read ${r3.kind} ${r3.id}`;
+    return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `${what}: ${errorText(err)}`)] };
+  }
+}
+async function collect(kind, opts, memo) {
+  const out = [];
+  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot };
+  for await (const r3 of kind.collect({ ...ctx, once: memo.once })) out.push(r3);
+  return out;
+}
+function policyResult(policy2, findings, evaluated, resourceIds) {
+  const def = policy2.def;
+  const errors = findings.filter((f2) => f2.status === "error");
+  const violations = findings.filter((f2) => f2.status === "violation").length;
+  return {
+    id: def.id,
+    title: def.title,
+    description: def.description,
+    severity: def.severity,
+    resource: def.resource,
+    status: errors.length > 0 ? "error" : violations > 0 ? "fail" : "pass",
+    evaluated,
+    violations,
+    error: errors[0]?.message ?? null,
+    resourceIds,
+    location: def.location ?? null,
+    origin: def.origin ?? null,
+    tags: def.tags ?? []
+  };
+}
+async function runPolicies(opts) {
+  const memo = createRunMemo();
+  const ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now };
+  const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
+  const kindNames = [...new Set(opts.policies.map((p2) => p2.def.resource))].filter((k2) => opts.kinds[k2]);
+  const collected = /* @__PURE__ */ new Map();
+  for (const name of kindNames.filter((k2) => !opts.kinds[k2].live)) {
+    try {
+      collected.set(name, opts.declared?.get(name) ?? await collect(opts.kinds[name], opts, memo));
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      collected.set(name, { error: err });
+    }
+  }
+  const perPolicy = /* @__PURE__ */ new Map();
+  let resources = 0;
+  await Promise.all(
+    kindNames.map(async (name) => {
+      const kind = opts.kinds[name];
+      let list = collected.get(name);
+      if (!list) {
+        try {
+          list = await collect(kind, opts, memo);
+        } catch (err) {
+          if (err instanceof InputError) throw err;
+          list = { error: err };
+        }
+      }
+      const policies = opts.policies.filter((p2) => p2.def.resource === name);
+      const progress = kindProgress(name, opts.onProgress);
+      if (!Array.isArray(list)) {
+        progress.collected(0, 0);
+        const message = `could not collect ${name} resources: ${errorText(list.error)}`;
+        for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message)], evaluated: 0, ids: [] });
+        return;
+      }
+      resources += list.length;
+      const readsParts = policies.some(
+        (p2) => partsRead(kind, p2.reads.select).length > 0 || partsRead(kind, p2.reads.judge).length > 0
+      );
+      progress.collected(list.length, readsParts ? 0 : list.length);
+      const rows = await mapPool(list, concurrency, async (r3) => {
+        const verdicts = [];
+        for (const p2 of policies) verdicts.push(await judgeResource(ctx, kind, p2, r3));
+        if (readsParts) progress.resourceRead();
+        return verdicts;
+      });
+      policies.forEach((p2, pi2) => {
+        const acc = { findings: [], evaluated: 0, ids: [] };
+        let shared;
+        list.forEach((r3, ri) => {
+          const v2 = rows[ri][pi2];
+          if (v2.sharedError !== void 0) shared ??= v2.sharedError;
+          acc.evaluated += v2.selected;
+          if (v2.selected > 0 || v2.findings.length > 0) acc.ids.push(r3.id);
+          acc.findings.push(...v2.findings);
+        });
+        if (shared !== void 0) {
+          const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
+          acc.findings.unshift(errorFinding(p2.def, name, null, message));
+        }
+        perPolicy.set(p2, acc);
+      });
+    })
+  );
+  const results = [];
+  const findings = [];
+  let checks = 0;
+  for (const p2 of opts.policies) {
+    const acc = perPolicy.get(p2) ?? {
+      findings: [errorFinding(p2.def, p2.def.resource, null, `unknown resource kind ${p2.def.resource}`)],
+      evaluated: 0,
+      ids: []
+    };
+    checks += acc.evaluated;
+    findings.push(...orderFindings(acc.findings));
+    results.push(policyResult(p2, acc.findings, acc.evaluated, acc.ids));
+  }
+  return { results, findings: orderBySeverity(findings), resources, checks };
+}
+
+// src/engine/verdict.ts
+function atOrAbove(severity, failOn) {
+  return failOn !== "none" && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(failOn);
+}
+function gateOf(results, findings, failOn, baselineUsed) {
+  if (results.some((r3) => r3.status === "error") || findings.some((f2) => f2.status === "error")) return "error";
+  const failing = findings.some(
+    (f2) => f2.status === "violation" && atOrAbove(f2.severity, failOn) && (!baselineUsed || f2.baseline === "new")
+  );
+  return failing ? "fail" : "pass";
+}
+function summarize(results, findings, counts, failOn, baselineUsed) {
+  const bySeverity2 = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
+  for (const f2 of findings) if (f2.status === "violation") bySeverity2[f2.severity]++;
+  return {
+    policies: results.length,
+    resources: counts.resources,
+    checks: counts.checks,
+    violations: findings.filter((f2) => f2.status === "violation").length,
+    waived: findings.filter((f2) => f2.status === "waived").length,
+    errors: findings.filter((f2) => f2.status === "error").length,
+    bySeverity: bySeverity2,
+    gate: gateOf(results, findings, failOn, baselineUsed)
+  };
+}
+function settleResults(results, findings) {
+  return results.map((r3) => {
+    if (r3.status === "error" || r3.status === "skipped") return r3;
+    const violations = findings.filter((f2) => f2.policy === r3.id && f2.status === "violation").length;
+    return { ...r3, violations, status: violations > 0 ? "fail" : "pass" };
+  });
+}
+function buildReport(input) {
+  const now = input.now ?? input.startedAt;
+  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now);
+  let findings = waived.findings;
+  let baseline = null;
+  if (input.baseline) {
+    const compared = compareBaseline(findings, input.baseline.data);
+    findings = compared.findings;
+    baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
+  }
+  const policies = settleResults(input.run.results, findings);
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: "steward", version: input.toolVersion },
+    instance: input.instance,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.durationMs,
+    failOn: input.failOn,
+    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
+    policies,
+    findings,
+    waivers: { expired: waived.expired, stale: waived.stale },
+    baseline,
+    http: { requests: input.http.requests, retries: input.http.retries, failed: input.http.failed }
+  };
+}
+
+// src/library/evaluate.ts
+function scopeListIsEmpty(scope, key) {
+  const list = scope[key];
+  return Array.isArray(list) ? list.length === 0 : Object.keys(list ?? {}).length === 0;
+}
+function markEmptyScope(run2, scope, collected) {
+  const warnings = [];
+  run2.results = run2.results.map((r3) => {
+    const input = RESOURCE_KINDS[r3.resource]?.inputs.scope;
+    if (!input || r3.status !== "pass" || r3.evaluated > 0 || (collected.get(r3.resource) ?? 0) > 0 || !scopeListIsEmpty(scope, input.key)) return r3;
+    warnings.push(`policy ${r3.id} checked nothing: scope.${input.key} is empty`);
+    return { ...r3, status: "skipped" };
+  });
+  return warnings;
+}
+function scopeWarnings(prepared) {
+  const kinds = /* @__PURE__ */ new Set();
+  for (const p2 of prepared.selected) {
+    kinds.add(p2.def.resource);
+    const also = RESOURCE_KINDS[p2.def.resource]?.inputs.alsoFrom;
+    if (also) kinds.add(also);
+  }
+  return [...kinds].flatMap((k2) => RESOURCE_KINDS[k2]?.scopeWarning?.(prepared.config.scope) ?? []);
+}
+async function evaluateOn(options, prepared, connection) {
+  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+  const startedAt = options.now ?? /* @__PURE__ */ new Date();
+  const t0 = performance.now();
+  const collected = /* @__PURE__ */ new Map();
+  const run2 = await runPolicies({
+    policies: prepared.selected,
+    api,
+    kinds: RESOURCE_KINDS,
+    scope: prepared.config.scope,
+    manifestFiles: prepared.config.manifestFiles,
+    declared: prepared.declared,
+    displayRoot: prepared.cwd,
+    now: startedAt,
+    concurrency: prepared.config.concurrency,
+    onProgress: (e) => {
+      collected.set(e.kind, e.total);
+      options.onProgress?.(e);
+    }
+  });
+  const warnings = [...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
+  if (options.writeBaseline) {
+    const file = path11.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync2(path11.dirname(file), { recursive: true });
+    await writeBaseline(file, run2.findings, startedAt);
+  }
+  const report2 = buildReport({
+    run: run2,
+    failOn: prepared.config.failOn,
+    instance: connection.instance,
+    toolVersion: packageVersion(),
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+    http: api.stats(),
+    // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
+    waivers: prepared.waivers.filter((w2) => prepared.selected.some((p2) => p2.id === w2.policy)),
+    baseline: prepared.baseline
+  });
+  return { prepared, report: report2, run: run2, instance: connection.instance, warnings };
+}
 
 // src/library/plan-run.ts
 async function planRunFixes(evaluation, connection, options) {
@@ -67969,7 +66915,8 @@ async function planRunFixes(evaluation, connection, options) {
   return planFixes({
     findings: report2.findings,
     policies: prepared.selected.map((p2) => p2.def),
-    resources: await collectDeclared(RESOURCE_KINDS, {
+    // Read once by prepareRun; again only when manifest paths are shown from another root (the Action's workspace).
+    resources: options.displayRoot === prepared.cwd ? [...prepared.declared.values()].flat() : await collectDeclared(RESOURCE_KINDS, {
       api: connection.api,
       manifestFiles: prepared.config.manifestFiles,
       displayRoot: options.displayRoot
@@ -68026,7 +66973,7 @@ var ACTION_INPUT_DEFAULTS = {
 };
 var BOOLEAN_TRUE = ["true", "True", "TRUE"];
 var BOOLEAN_FALSE = ["false", "False", "FALSE"];
-function problem2(input, message) {
+function problem3(input, message) {
   return { file: `input ${input}`, line: 0, column: 0, message };
 }
 function readInputs(read, workspace) {
@@ -68036,35 +66983,35 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path10 = (name) => {
+  const path12 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
   const failOn = get("fail-on");
   if (failOn !== "none" && !SEVERITIES.includes(failOn)) {
-    problems.push(problem2("fail-on", `must be one of ${[...SEVERITIES, "none"].join(", ")}; got "${failOn}"`));
+    problems.push(problem3("fail-on", `must be one of ${[...SEVERITIES, "none"].join(", ")}; got "${failOn}"`));
   }
   const fix = get("fix");
   if (!FIX_MODES.includes(fix)) {
-    problems.push(problem2("fix", `must be one of ${FIX_MODES.join(", ")}; got "${fix}"`));
+    problems.push(problem3("fix", `must be one of ${FIX_MODES.join(", ")}; got "${fix}"`));
   }
   const confirm = get("fix-confirm");
   if (!BOOLEAN_TRUE.includes(confirm) && !BOOLEAN_FALSE.includes(confirm)) {
-    problems.push(problem2("fix-confirm", `must be true or false; got "${confirm}"`));
+    problems.push(problem3("fix-confirm", `must be true or false; got "${confirm}"`));
   }
   const fixConfirm = BOOLEAN_TRUE.includes(confirm);
   if (fix === "apply" && !fixConfirm) {
     problems.push(
-      problem2("fix", "apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)")
+      problem3("fix", "apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)")
     );
   }
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path10("config"),
-    baseline: path10("baseline"),
-    sarifFile: path10("sarif-file"),
-    jsonFile: path10("json-file"),
+    config: path12("config"),
+    baseline: path12("baseline"),
+    sarifFile: path12("sarif-file"),
+    jsonFile: path12("json-file"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),

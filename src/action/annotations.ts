@@ -4,7 +4,7 @@
 // It also places each annotation on a file of the workspace (the run's cwd), or on none.
 import * as core from '@actions/core';
 import { ANNOTATION_CAP, selectAnnotations } from '../report/index.js';
-import type { Report } from '../core/model.js';
+import type { Report } from '../library/index.js';
 
 const EMIT = { error: core.error, warning: core.warning, notice: core.notice } as const;
 

@@ -2,12 +2,8 @@
 // own evaluation over the same connection, like `steward fix`, and goes into the job summary.
 // apply needs `fix-confirm: true` (checked with the inputs, before any request), sends the plan
 // one journaled request at a time, and never rewrites manifests (the repo is changed by PRs).
-import type { Connection, Evaluation } from '../library/run.js';
-import { applyFixes, defaultJournalPath, renderPlanText } from '../fix/index.js';
-import type { ApplyResult, FixPlan } from '../fix/index.js';
-import { displayPath } from '../core/display-path.js';
-import { planRunFixes } from '../library/plan-run.js';
 import type { FixMode } from './inputs.js';
+import { applyFixes, type ApplyResult, type Connection, defaultJournalPath, displayPath, type Evaluation, type FixPlan, planFixes as planRunFixes, renderPlanText } from '../library/index.js';
 
 export interface FixOutcome {
   plan: FixPlan;

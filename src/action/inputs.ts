@@ -2,9 +2,7 @@
 // The runner fills action.yml defaults itself; ACTION_INPUT_DEFAULTS repeats them so a run
 // without the runner (tests, `node dist-action/index.js`) behaves the same.
 import { isAbsolute, resolve } from 'node:path';
-import { InputError } from '../core/problem.js';
-import type { InputProblem } from '../core/problem.js';
-import { type FailOn, SEVERITIES } from '../core/model.js';
+import { type FailOn, InputError, type InputProblem, SEVERITIES } from '../library/index.js';
 
 export const FIX_MODES = ['none', 'plan', 'apply'] as const;
 export type FixMode = (typeof FIX_MODES)[number];

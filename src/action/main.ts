@@ -4,15 +4,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as core from '@actions/core';
-import { type CheckOptions, evaluateOn, prepareRun, withConnection } from '../library/run.js';
-import { redactSecrets } from '../api/errors.js';
-import { InputError } from '../core/problem.js';
 import { formatReport } from '../report/index.js';
-import type { Report } from '../core/model.js';
 import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
+import { type CheckOptions, evaluateOn, InputError, prepareRun, redactSecrets, type Report, withConnection } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;

@@ -2,7 +2,7 @@
 // table) and, when asked, the fix plan; together under GitHub's 1 MiB per-step limit.
 import * as core from '@actions/core';
 import { JOB_SUMMARY_MAX_BYTES, renderMarkdown } from '../report/index.js';
-import type { Report } from '../core/model.js';
+import type { Report } from '../library/index.js';
 
 /** The fix plan gets at most this share of the summary; the findings table keeps the rest. */
 export const SUMMARY_PLAN_SHARE = 0.25;

@@ -1,6 +1,6 @@
 // The one error type of the client. Callers switch on `code` ('E_API') and `kind`, never on
 // message text. Messages follow the unjs/ofetch style, prefixed with the operation:
-//   getDatasetPermissions: [GET] "/api/data/v3/datasources/ds-1/permissions": 404 Not Found — no such dataset
+//   getDatasetPermissions: [GET] "<path>?<query>": 404 Not Found — Not Found (trace id toe=…)
 // No message or field ever holds a token or a header (see redactSecrets).
 import type { OperationId } from './types.js';
 

@@ -22,7 +22,7 @@ export interface RequestSpec {
   method: HttpMethod;
   /** Which host and auth scheme (default the instance). */
   host?: Host;
-  /** Path below the base URL with `{name}` placeholders, e.g. `/api/queues/v1/{queueId}/permissions`. */
+  /** Path below the base URL with `{name}` placeholders (an operation's `path` in the table). */
   path: string;
   /** Values of the placeholders; each is URL-encoded into exactly one segment. */
   params?: Record<string, string>;

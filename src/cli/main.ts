@@ -2,9 +2,6 @@
 // run can end maps to the exit codes of DESIGN §9: 0 pass, 1 violations, 2 bad input (flags
 // included; nothing sent), 3 could not evaluate (API or network).
 import { Command, CommanderError } from 'commander';
-import { isApiError } from '../api/errors.js';
-import { packageVersion } from '../config/index.js';
-import { formatProblem, InputError } from '../core/problem.js';
 import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFix } from './commands/fix.js';
@@ -16,6 +13,7 @@ import { registerTest } from './commands/test.js';
 import { registerValidate } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import { type CliIo, processIo, redact, warn } from './io.js';
+import { formatProblem, InputError, isApiError, packageVersion } from '../library/index.js';
 
 export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
 

@@ -3,9 +3,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Format, formatReport } from '../report/index.js';
-import type { Report } from '../core/model.js';
 import { type CliIo, colorFor, redact, warn } from './io.js';
 import type { OutputTarget } from './options.js';
+import type { Report } from '../library/index.js';
 
 export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo): void {
   const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];

@@ -1,12 +1,9 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import type { CheckOptions, ProgressEvent } from '../library/run.js';
-import type { RequestLogEvent } from '../api/types.js';
-import { ProgressState } from '../core/progress.js';
+import { type CheckOptions, type FailOn, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
 import { FORMATS } from '../report/index.js';
-import type { FailOn } from '../core/model.js';
-import { RESOURCE_KIND_NAMES } from '../resources/index.js';
+import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
 import { redact, warn } from './io.js';
 import {
@@ -100,6 +97,28 @@ export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | unde
   };
 }
 
+/**
+ * Runs `fn` with the options of `flags`; with --sandbox, against an in-process demo instance
+ * (its URL and token in the options, the demo config unless --config) for the command's duration.
+ */
+export async function withTarget<T>(flags: RunFlags, io: CliIo, fn: (options: CheckOptions) => Promise<T>): Promise<T> {
+  const options = checkOptionsFrom(flags, io);
+  if (!flags.sandbox) return fn(options);
+  const sandbox = await startSandbox();
+  try {
+    return await fn({
+      ...options,
+      config: options.config ?? demoConfigPath(),
+      baseUrl: sandbox.baseUrl,
+      workflowUrl: sandbox.workflowUrl,
+      token: sandbox.token,
+      workflowToken: sandbox.workflowToken,
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
 export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
   const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
   return {
@@ -112,7 +131,6 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     only: flags.only,
     failOn: flags.failOn,
     concurrency: flags.concurrency,
-    sandbox: flags.sandbox,
     from: flags.from,
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { InputError } from '../core/problem.js';
 import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
+import type { KindInputs, ManifestFiles, Scope, ScopeLists } from '../resources/types.js';
 import type { FailOn, SourceLocation } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../io/yaml-source.js';
@@ -31,21 +33,23 @@ export const ENV = {
   workflowToken: 'STEWARD_WORKFLOW_TOKEN',
 } as const;
 
+type IdList = (string | number)[] | { file: string };
+
 interface FileConfig {
   instance?: { baseUrl?: string; workflowUrl?: string; tokenHeader?: string; scheduleFilter?: ScheduleFilter; pageSize?: number };
   policies?: string | string[];
   params?: Record<string, Record<string, unknown>>;
-  scope?: {
-    datasets?: (string | number)[] | { file: string };
-    cards?: (string | number)[] | { file: string };
-    filesets?: Record<string, string[] | { file: string }>;
-  };
-  manifests?: { queues?: string | string[]; dataFiles?: string | string[] };
+  /** Keyed by the kinds' scope inputs: id lists, or paths per file-set id. */
+  scope?: Record<string, IdList | Record<string, string[] | { file: string }>>;
+  /** Keyed by the kinds' manifest inputs. */
+  manifests?: Record<string, string | string[]>;
   waivers?: string;
   failOn?: FailOn;
   concurrency?: number;
   requestsPerSecond?: number;
 }
+
+const kindInputs = (): KindInputs[] => Object.values(RESOURCE_KINDS).map((k) => k.inputs);
 
 const nonEmpty = (v: string | undefined): string | null => (v && v.trim() !== '' ? v.trim() : null);
 
@@ -215,22 +219,36 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     }
     return ids;
   };
-  // In file order, so problems read top to bottom.
-  const datasets = [...new Set(listOrFile(data.scope?.datasets, ['scope', 'datasets']))];
-  const cards = [...new Set(listOrFile(data.scope?.cards, ['scope', 'cards']))];
-  const filesets: Record<string, string[]> = {};
-  for (const [id, paths] of Object.entries(data.scope?.filesets ?? {})) {
-    const bad = badScopeId(id);
-    if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ['scope', 'filesets', id])), message: `scope.filesets: ${bad}` } : at([], bad));
-    filesets[id] = listOrFile(paths, ['scope', 'filesets', id]);
+  // Paths per set id (file sets): each set id checked where it is written.
+  const pathsPerSet = (key: string, value: Record<string, string[] | { file: string }> = {}) => {
+    const sets: Record<string, string[]> = {};
+    for (const [id, paths] of Object.entries(value)) {
+      const bad = badScopeId(id);
+      if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ['scope', key, id])), message: `scope.${key}: ${bad}` } : at([], bad));
+      sets[id] = listOrFile(paths, ['scope', key, id]);
+    }
+    return sets;
+  };
+  // One list per kind that has a scope input, in registry order.
+  const lists: Record<string, unknown> = {};
+  for (const { scope: input } of kindInputs()) {
+    if (!input) continue;
+    const value = data.scope?.[input.key];
+    lists[input.key] =
+      input.shape === 'ids'
+        ? [...new Set(listOrFile(value as IdList | undefined, ['scope', input.key]))]
+        : pathsPerSet(input.key, value as Record<string, string[] | { file: string }> | undefined);
   }
-  const scope = { datasets, cards, filesets, scheduleFilter: data.instance?.scheduleFilter };
+  const scope: Scope = { ...(lists as unknown as ScopeLists), scheduleFilter: data.instance?.scheduleFilter };
 
   // Manifests: globs relative to the file; a literal path must exist.
-  const manifestFiles = { queues: [] as string[], dataFiles: [] as string[] };
-  // A glob matching nothing is an error only when a selected policy reads that kind (check.ts).
+  const manifestFiles: ManifestFiles = {};
+  // A glob matching nothing is an error only when a selected policy reads that kind (library/prepare.ts).
   const unmatchedManifestGlobs: NonNullable<Config['unmatchedManifestGlobs']> = [];
-  for (const kind of ['queues', 'dataFiles'] as const) {
+  for (const { manifests: input } of kindInputs()) {
+    if (!input) continue;
+    const kind = input.key;
+    manifestFiles[kind] = [];
     const value = data.manifests?.[kind];
     if (value === undefined) continue;
     const patterns = Array.isArray(value) ? value : [value];

@@ -1,6 +1,8 @@
 // JSON Schema of steward.yaml (DESIGN §4). The build publishes it as schema/config.schema.json
 // so editors can validate the file; test/config checks the published copy is up to date.
 import { SEVERITIES } from '../core/model.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
+import type { KindInputs } from '../resources/types.js';
 
 const fileRef = {
   type: 'object',
@@ -27,6 +29,33 @@ const url = (what: string) => ({
   pattern: '^https?://',
   description: what,
 });
+
+const pathsPerSet = (what: string) => ({
+  type: 'object',
+  description: `{ <file set id>: [paths] } or { <file set id>: { file: path } }: the ${what}s to check`,
+  additionalProperties: {
+    description: 'a list of file paths in the file set, or { file: path } with one path a line',
+    anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, fileRef],
+  },
+});
+
+const inputsOfKinds = (): KindInputs[] => Object.values(RESOURCE_KINDS).map((k) => k.inputs);
+
+/** `scope.<key>` for each kind with a scope input (the registry decides which keys exist). */
+function scopeProperties(): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const { scope } of inputsOfKinds()) {
+    if (scope) props[scope.key] = scope.shape === 'ids' ? idList(scope.description) : pathsPerSet(scope.description);
+  }
+  return props;
+}
+
+/** `manifests.<key>` for each kind declared in manifests. */
+function manifestProperties(): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const { manifests } of inputsOfKinds()) if (manifests) props[manifests.key] = globs(manifests.description);
+  return props;
+}
 
 export const CONFIG_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -78,24 +107,13 @@ export const CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       description: 'what the API cannot list, named by the user',
-      properties: {
-        datasets: idList('dataset'),
-        cards: idList('card'),
-        filesets: {
-          type: 'object',
-          description: '{ <file set id>: [paths] } or { <file set id>: { file: path } }',
-          additionalProperties: {
-            description: 'a list of file paths in the file set, or { file: path } with one path a line',
-            anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, fileRef],
-          },
-        },
-      },
+      properties: scopeProperties(),
     },
     manifests: {
       type: 'object',
       additionalProperties: false,
       description: 'declared permission state kept in the repo',
-      properties: { queues: globs('queue'), dataFiles: globs('data file') },
+      properties: manifestProperties(),
     },
     waivers: { type: 'string', minLength: 1, description: 'waivers file, relative to this file' },
     failOn: {

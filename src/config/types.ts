@@ -1,6 +1,6 @@
 // The one typed configuration a run uses: steward.yaml + environment + flags, paths resolved.
 import type { FailOn, SourceLocation } from '../core/model.js';
-import type { Scope } from '../resources/types.js';
+import type { ManifestFiles, Scope } from '../resources/types.js';
 
 export interface Config {
   /** Absolute path of the config file read, or null when none was used. */
@@ -36,10 +36,10 @@ export interface Config {
   params: Record<string, Record<string, unknown>>;
   paramLocations: Record<string, { location: SourceLocation; keys: Record<string, SourceLocation> }>;
   scope: Scope;
-  /** Manifest files per declared kind, absolute, sorted. */
-  manifestFiles: { queues: string[]; dataFiles: string[] };
-  /** Manifest globs that matched no file, where they are written. */
-  unmatchedManifestGlobs?: { kind: 'queues' | 'dataFiles'; pattern: string; location: SourceLocation }[];
+  /** Manifest files per `manifests` key, absolute, sorted. */
+  manifestFiles: ManifestFiles;
+  /** Manifest globs that matched no file, where they are written (`kind`: the `manifests` key). */
+  unmatchedManifestGlobs?: { kind: string; pattern: string; location: SourceLocation }[];
   waiversFile: string | null;
   failOn: FailOn;
   concurrency: number;

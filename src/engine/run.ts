@@ -6,7 +6,7 @@ import type { InstanceApi } from '../api/types.js';
 import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Finding, PolicyResult } from '../core/model.js';
-import type { CollectedResource, ResourceKind, Scope } from '../resources/types.js';
+import type { CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
 import { judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
@@ -23,7 +23,9 @@ export interface RunOptions {
   api: InstanceApi;
   kinds: Record<string, ResourceKind>;
   scope: Scope;
-  manifestFiles: { queues: string[]; dataFiles: string[] };
+  manifestFiles: ManifestFiles;
+  /** Declared kinds' resources already read (library/prepare.ts); others are collected here. */
+  declared?: Map<string, CollectedResource[]>;
   displayRoot: string;
   now: Date;
   concurrency?: number;
@@ -143,7 +145,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const collected = new Map<string, CollectedResource[] | { error: unknown }>();
   for (const name of kindNames.filter((k) => !opts.kinds[k].live)) {
     try {
-      collected.set(name, await collect(opts.kinds[name], opts, memo));
+      collected.set(name, opts.declared?.get(name) ?? (await collect(opts.kinds[name], opts, memo)));
     } catch (err) {
       if (err instanceof InputError) throw err;
       collected.set(name, { error: err });

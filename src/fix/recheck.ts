@@ -4,7 +4,8 @@
 import type { InstanceApi } from '../api/types.js';
 import { judgeItems, selectItems } from '../engine/evaluate.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import type { CollectedResource, ResourceKind } from '../resources/types.js';
+import { emptyScope } from '../resources/index.js';
+import type { CollectedResource, ManifestFiles, ResourceKind } from '../resources/types.js';
 import type { DocChecker, DocViolation } from './plan.js';
 
 /** Violations (and evaluation errors, which a fix must not introduce either) of every policy of the resource's kind. */
@@ -25,12 +26,12 @@ export function createDocChecker(policies: CompiledPolicy[], now: Date): DocChec
 /** The resources of the declared kinds (queues, data files) from their manifests. */
 export async function collectDeclared(
   kinds: Record<string, ResourceKind>,
-  ctx: { api: InstanceApi; manifestFiles: { queues: string[]; dataFiles: string[] }; displayRoot: string },
+  ctx: { api: InstanceApi; manifestFiles: ManifestFiles; displayRoot: string },
 ): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
   for (const kind of Object.values(kinds)) {
     if (kind.live || Object.keys(kind.fixes).length === 0) continue;
-    const collectCtx = { ...ctx, scope: { datasets: [], cards: [], filesets: {} } };
+    const collectCtx = { ...ctx, scope: emptyScope() };
     for await (const r of kind.collect(collectCtx)) out.push(r);
   }
   return out;

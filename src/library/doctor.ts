@@ -2,7 +2,8 @@
 // need (the base URL answers, the token is accepted, the schedule filter is allowed, the
 // misconfigured list and the Workflow API grant are held, every scope id exists), and which
 // endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
-import { type CheckOptions, prepareRun, withConnection } from './run.js';
+import { withConnection } from './connect.js';
+import { type CheckOptions, prepareRun } from './prepare.js';
 import { DEVELOPER_TOKEN_HEADER, SCHEDULE_ALL_GRANT, SCHEDULE_FILTER_DEFAULT } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
 import type { InstanceApi, OperationId } from '../api/types.js';

@@ -1,6 +1,7 @@
 // The library API's fix planning (DESIGN §10): the plan for one evaluated run, over the same
 // connection, as `steward fix` and the Action's `fix: plan|apply` both need it.
-import type { Connection, Evaluation } from './run.js';
+import type { Connection } from './connect.js';
+import type { Evaluation } from './evaluate.js';
 import { collectDeclared, createDocChecker, type FixPlan, planFixes } from '../fix/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 
@@ -17,11 +18,15 @@ export async function planRunFixes(evaluation: Evaluation, connection: Connectio
   return planFixes({
     findings: report.findings,
     policies: prepared.selected.map((p) => p.def),
-    resources: await collectDeclared(RESOURCE_KINDS, {
-      api: connection.api,
-      manifestFiles: prepared.config.manifestFiles,
-      displayRoot: options.displayRoot,
-    }),
+    // Read once by prepareRun; again only when manifest paths are shown from another root (the Action's workspace).
+    resources:
+      options.displayRoot === prepared.cwd
+        ? [...prepared.declared.values()].flat()
+        : await collectDeclared(RESOURCE_KINDS, {
+            api: connection.api,
+            manifestFiles: prepared.config.manifestFiles,
+            displayRoot: options.displayRoot,
+          }),
     kinds: RESOURCE_KINDS,
     check: createDocChecker(prepared.selected, now),
     allowOptIn: options.allowOptIn,

@@ -9,6 +9,7 @@ export const calculatedFields: ResourceKind = {
   name: 'calculatedFields',
   description: 'Instance-wide calculated-field statistics (one resource, id "instance").',
   live: true,
+  inputs: {},
   operations: ['getCalculatedFieldStatistics'],
   documentSchema: {
     type: 'object',

@@ -13,6 +13,7 @@ export const card: ResourceKind = {
   name: 'card',
   description: 'Cards listed in scope.cards and every card a report schedule sends.',
   live: true,
+  inputs: { scope: { key: 'cards', shape: 'ids', description: 'card' }, alsoFrom: 'reportSchedule' },
   operations: ['listReportSchedules'],
   documentSchema: {
     type: 'object',

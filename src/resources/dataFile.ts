@@ -28,6 +28,7 @@ export const dataFile: ResourceKind = {
   name: 'dataFile',
   description: 'Data files declared in manifests.dataFiles.',
   live: false,
+  inputs: { manifests: { key: 'dataFiles', description: 'data file' } },
   operations: [],
   documentSchema: {
     type: 'object',
@@ -42,7 +43,7 @@ export const dataFile: ResourceKind = {
   },
   parts: {},
   async *collect(ctx) {
-    for (const m of await loadManifests('dataFile', ctx.manifestFiles.dataFiles, ctx.displayRoot)) {
+    for (const m of await loadManifests('dataFile', ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
       const doc: ResourceDocument = {
         id: m.id,
         publicAccess: m.data.publicAccess,

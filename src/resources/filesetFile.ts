@@ -12,6 +12,7 @@ export const filesetFile: ResourceKind = {
   name: 'filesetFile',
   description: 'Files named per file set in scope.filesets, with their metadata and filesetId.',
   live: true,
+  inputs: { scope: { key: 'filesets', shape: 'paths', description: 'file' } },
   operations: ['getFileByPath'],
   documentSchema: {
     type: 'object',

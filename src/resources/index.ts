@@ -8,7 +8,7 @@ import { dataset } from './dataset.js';
 import { filesetFile } from './filesetFile.js';
 import { queue } from './queue.js';
 import { reportSchedule } from './reportSchedule.js';
-import type { ResourceKind } from './types.js';
+import type { ResourceKind, Scope } from './types.js';
 import { workflow } from './workflow.js';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
@@ -23,6 +23,23 @@ export const RESOURCE_KINDS: Record<string, ResourceKind> = {
 };
 
 export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
+
+/** A scope naming nothing: each kind's scope input empty (declared kinds need none). */
+export function emptyScope(): Scope {
+  const lists: Record<string, unknown> = {};
+  for (const { scope } of Object.values(RESOURCE_KINDS).map((k) => k.inputs)) {
+    if (scope) lists[scope.key] = scope.shape === 'ids' ? [] : {};
+  }
+  return lists as unknown as Scope;
+}
+
+/** The manifest inputs of the declared kinds, in registry order. */
+export const RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k) => (k.inputs.manifests ? [k.inputs.manifests] : []));
+
+/** The kind each `manifests` key of steward.yaml declares. */
+export function kindOfManifestKey(key: string): string | undefined {
+  return Object.values(RESOURCE_KINDS).find((k) => k.inputs.manifests?.key === key)?.name;
+}
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 

@@ -41,6 +41,7 @@ export const queue: ResourceKind = {
   name: 'queue',
   description: 'Queues declared in manifests.queues (queue permissions cannot be read from the API).',
   live: false,
+  inputs: { manifests: { key: 'queues', description: 'queue' } },
   operations: [],
   documentSchema: {
     type: 'object',
@@ -54,7 +55,7 @@ export const queue: ResourceKind = {
   },
   parts: {},
   async *collect(ctx) {
-    for (const m of await loadManifests('queue', ctx.manifestFiles.queues, ctx.displayRoot)) {
+    for (const m of await loadManifests('queue', ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
       const doc: ResourceDocument = { id: m.id, permissions: structuredClone(m.data.permissions) };
       yield { kind: 'queue', id: String(m.id), name: null, doc, source: m.source };
     }

@@ -94,6 +94,7 @@ export const reportSchedule: ResourceKind = {
   description:
     'Report schedules (all of them, filter ALL, unless instance.scheduleFilter narrows it), joined with the misconfigured-reports list.',
   live: true,
+  inputs: {},
   operations: ['listReportSchedules'],
   documentSchema: {
     type: 'object',
@@ -143,6 +144,11 @@ export const reportSchedule: ResourceKind = {
     },
   },
   parts: { misconfigured, misconfiguration },
+  scopeWarning(scope) {
+    const filter = scope.scheduleFilter;
+    if (filter === undefined || filter === 'ALL') return null;
+    return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;
+  },
   async *collect(ctx) {
     const schedules = await allSchedules(ctx);
     // No schedule means no resource whose misconfigured part would run the cross-check, so it

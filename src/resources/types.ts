@@ -33,12 +33,26 @@ export interface CollectedResource {
  */
 export type RunMemo = <T>(key: string, fn: () => Promise<T>) => Promise<T>;
 
-/** The scope the API cannot list (DESIGN §4), resolved to plain lists. */
-export interface Scope {
+/** Where a kind's resources come from, as its `inputs` declare (the config schema is derived from them). */
+export interface KindInputs {
+  /** Named in `scope.<key>` of steward.yaml: ids, or paths per file-set id. */
+  scope?: { key: keyof ScopeLists; shape: 'ids' | 'paths'; description: string };
+  /** Declared one per YAML file matched by `manifests.<key>`. */
+  manifests?: { key: string; description: string };
+  /** Also found through this kind (cards sent by schedules): an empty scope list is not "nothing to check". */
+  alsoFrom?: string;
+}
+
+/** The lists steward.yaml's `scope` names, one per kind that has a scope input. */
+export interface ScopeLists {
   datasets: string[];
   cards: string[];
   /** filesetId → paths */
   filesets: Record<string, string[]>;
+}
+
+/** The scope the API cannot list (DESIGN §4), resolved to plain lists. */
+export interface Scope extends ScopeLists {
   /** The report-schedule list's `filter` (default ALL: every schedule; needs the content admin grant). */
   scheduleFilter?: ScheduleFilter;
 }
@@ -46,8 +60,8 @@ export interface Scope {
 export interface CollectContext {
   api: InstanceApi;
   scope: Scope;
-  /** Manifest files per declared kind, already resolved (absolute paths). */
-  manifestFiles: { queues: string[]; dataFiles: string[] };
+  /** Manifest files per `manifests` key (absolute paths). */
+  manifestFiles: ManifestFiles;
   /** Base dir used to print manifest paths relative (cwd or GITHUB_WORKSPACE). */
   displayRoot: string;
   /** Run-scoped memo (the engine passes one); without it shared reads are made per call. */
@@ -84,9 +98,14 @@ export interface FixKind {
 /** A write as planned, and as `fix --apply` sends it (the client checks it is one of its writes). */
 export type PlannedWrite = WriteRequest;
 
+/** Manifest files per `manifests` key of steward.yaml (absolute, sorted). */
+export type ManifestFiles = Record<string, string[]>;
+
 export interface ResourceKind {
   name: string;
   description: string;
+  /** How its resources are found; none: the whole instance (a listing or one document). */
+  inputs: KindInputs;
   /** Live kinds are read through the API; declared kinds come from manifests. */
   live: boolean;
   /** The reads collecting it makes, whatever the policies read (parts add theirs). */
@@ -101,6 +120,8 @@ export interface ResourceKind {
    * fixes: the full list after, plus what the write needs to take away what `before` had.
    */
   write?(after: ResourceDocument, before: ResourceDocument): PlannedWrite;
+  /** What a run should say about the scope this kind was read with (a narrowed listing), if anything. */
+  scopeWarning?(scope: Scope): string | null;
   /** Why `after` grants more than `before` (null when it does not): a guard fixes call before writing. */
   widens?(before: ResourceDocument, after: ResourceDocument): string | null;
 }

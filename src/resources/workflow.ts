@@ -6,6 +6,7 @@ export const workflow: ResourceKind = {
   name: 'workflow',
   description: 'Workflows listed by the workflow API or the instance host (needs the Workflow API grant).',
   live: true,
+  inputs: {},
   // listWorkflowModels when no workflow URL is configured.
   operations: ['listWorkflows'],
   documentSchema: {

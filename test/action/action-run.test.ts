@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { check } from '../../src/library/run.js';
+import { check } from '../../src/library/index.js';
 import type { Report } from '../../src/core/model.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sarifValidator } from '../report/schema-validators.js';

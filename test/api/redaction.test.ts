@@ -2,7 +2,7 @@
 // has no `message`, URL-encoded. None of these forms may reach an error, a report or a message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redact as actionRedact } from '../../src/action/main.js';
-import { check } from '../../src/library/run.js';
+import { check } from '../../src/library/index.js';
 import { redact as cliRedact } from '../../src/cli/io.js';
 import { redactSecrets, secretForms } from '../../src/api/errors.js';
 import { FORMATS, formatReport } from '../../src/report/index.js';

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckOptions, evaluate, prepareRun } from '../../src/library/run.js';
+import { type CheckOptions, evaluate, prepareRun } from '../../src/library/index.js';
 import { INIT_FILES } from '../../src/cli/init-templates.js';
 import { InputError } from '../../src/core/problem.js';
 import { startSandbox } from '../../src/sandbox/index.js';

@@ -65,8 +65,9 @@ describe('check()', () => {
     expect([sandbox.counts.listWorkflowModels, sandbox.counts.listWorkflows, sandbox.totalRequests()]).toEqual([1, 0, 1]);
   });
 
-  it('runs against an in-process sandbox with { sandbox: true } and the demo config', async () => {
-    const report = await check({ sandbox: true, cwd: REPO, env: {}, only: ['calculated-fields-valid'], failOn: 'high' });
+  it('runs against a sandbox given by URL and token with the demo config (the library carries no emulator)', async () => {
+    const demo = { baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token };
+    const report = await check({ ...demo, config: 'demo/steward.yaml', cwd: REPO, env: {}, only: ['calculated-fields-valid'], failOn: 'high' });
     expect(findingKeys(report)).toEqual(['calculated-fields-valid calculatedFields/instance']);
     expect(exitCodeFor(report)).toBe(0);
   });

@@ -2,12 +2,13 @@
 // outside it) plus one repo-local policy. SARIF and annotations must only name files of the
 // workspace: pack findings sit on the `builtin` entry of steward.yaml, manifest findings on
 // their manifest lines, the local policy's finding on its own line.
+import { startSandbox } from '../../src/sandbox/index.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check } from '../../src/library/run.js';
+import { check } from '../../src/library/index.js';
 import { locationText } from '../../src/report/formatter.js';
 import { selectAnnotations } from '../../src/report/github.js';
 import { toJsonReport } from '../../src/report/json.js';
@@ -40,7 +41,12 @@ beforeAll(async () => {
   writeFileSync(config, text.replace('policies: [builtin]', 'policies: [builtin, local/]'));
   mkdirSync(path.join(dir, 'local'));
   writeFileSync(path.join(dir, 'local/calculated-fields.yaml'), LOCAL_POLICY);
-  report = await check({ config, cwd: dir, sandbox: true });
+  const sandbox = await startSandbox();
+  try {
+    report = await check({ config, cwd: dir, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token });
+  } finally {
+    await sandbox.close();
+  }
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

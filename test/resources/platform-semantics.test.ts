@@ -4,8 +4,8 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { check, evaluate, exitCodeFor, planRunFixes } from '../../src/index.js';
-import { evaluateOn, prepareRun, withConnection } from '../../src/library/run.js';
+import { check, evaluate, exitCodeFor, planFixes } from '../../src/index.js';
+import { evaluateOn, prepareRun, withConnection } from '../../src/library/index.js';
 import { applyFixes } from '../../src/fix/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -113,7 +113,7 @@ describe('data-file entries', () => {
     const options = live(dir, config, ['data-files-no-admin-grant']);
     const prepared = await prepareRun(options);
     const plan = await withConnection(options, prepared, async (connection) =>
-      planRunFixes(await evaluateOn(options, prepared, connection), connection, { displayRoot: dir }),
+      planFixes(await evaluateOn(options, prepared, connection), connection, { displayRoot: dir }),
     );
     expect(plan.changes.map((c) => c.request.body)).toEqual([
       { publicAccess: false, entries: [{ entityType: 'GROUP', entityId: '9', grant: 'READ', pass: 'NONE' }] },

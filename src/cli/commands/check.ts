@@ -2,11 +2,11 @@
 // demo: the run exits 0 when it worked, and says what a real run's exit code would be (only
 // with the demo config: `--sandbox --config mine.yaml` exits like a real run).
 import type { Command } from 'commander';
-import { evaluate, exitCodeFor } from '../../library/run.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { writeReports, warnEvaluationErrors } from '../report-output.js';
-import { addReportOptions, addRunOptions, checkOptionsFrom, type RunFlags } from '../run-options.js';
+import { addReportOptions, addRunOptions, type RunFlags, withTarget } from '../run-options.js';
+import { evaluate, exitCodeFor } from '../../library/index.js';
 
 export function registerCheck(program: Command, ctx: CliContext): void {
   const cmd = program.command('check').description('evaluate the policies against the instance and report');
@@ -17,7 +17,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--write-baseline <file>', "record this run's findings as the baseline")
     .action(async (flags: RunFlags) => {
       const { io } = ctx;
-      const { report, warnings } = await evaluate(checkOptionsFrom(flags, io));
+      const { report, warnings } = await withTarget(flags, io, evaluate);
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...warnings.map((w) => `steward: ${w}`));
       writeReports(report, flags.format ?? 'text', flags.output ?? [], io);

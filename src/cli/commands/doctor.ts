@@ -2,11 +2,11 @@
 // need, one cheap request each, and prints what to do about each that is not ok. Exit 0 when
 // every check is ok, 3 otherwise, 2 on bad input.
 import type { Command } from 'commander';
-import { doctor, renderDoctorText } from '../../library/doctor.js';
 import type { CliContext } from '../context.js';
 import { redact } from '../io.js';
 import { formatParser } from '../options.js';
-import { checkOptionsFrom, type RunFlags } from '../run-options.js';
+import { type RunFlags, withTarget } from '../run-options.js';
+import { doctor, renderDoctorText } from '../../library/index.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
@@ -20,7 +20,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: RunFlags & { format: string }) => {
       const { io } = ctx;
-      const report = await doctor(checkOptionsFrom(flags, io));
+      const report = await withTarget(flags, io, doctor);
       const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report);
       io.stdout.write(redact(text, [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN]));
       ctx.exitCode = report.ok ? 0 : 3;

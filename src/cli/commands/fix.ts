@@ -5,28 +5,34 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { evaluateOn, prepareRun, withConnection } from '../../library/run.js';
-import { displayPath } from '../../core/display-path.js';
-import { InputError } from '../../core/problem.js';
+import type { CliContext } from '../context.js';
+import { warn } from '../io.js';
+import { formatParser, parsePositiveInt } from '../options.js';
+import { warnEvaluationErrors } from '../report-output.js';
+import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import {
   applyFixes,
+  type CheckOptions,
+  type Connection,
   defaultJournalPath,
+  displayPath,
+  evaluateOn,
   type FixPlan,
+  InputError,
   MAX_CHANGES_DEFAULT,
+  type PreparedRun,
+  planFixes,
+  prepareRun,
+  type ResumeJournal,
   readPlan,
   readResumeJournal,
   renderPlanJson,
   renderPlanText,
   resumePlan,
+  withConnection,
   writeBackChange,
   writeBackPlan,
-} from '../../fix/index.js';
-import { planRunFixes } from '../../library/plan-run.js';
-import type { CliContext } from '../context.js';
-import { warn } from '../io.js';
-import { formatParser, parsePositiveInt } from '../options.js';
-import { warnEvaluationErrors } from '../report-output.js';
-import { addRunOptions, checkOptionsFrom, type RunFlags } from '../run-options.js';
+} from '../../library/index.js';
 
 interface FixFlags extends RunFlags {
   apply?: boolean;
@@ -78,11 +84,28 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
     return;
   }
 
-  const options = checkOptionsFrom(flags, io);
-  const prepared = await prepareRun(options);
   const savedPlan = flags.plan ? readPlan(path.resolve(io.cwd, flags.plan)) : null;
+  await withTarget(flags, io, async (options) => {
+    const prepared = await prepareRun(options);
+    await withConnection(options, prepared, (connection) => fixOn(flags, ctx, { options, prepared, connection, savedPlan, journal, journalPath }));
+  });
+}
 
-  await withConnection(options, prepared, async (connection) => {
+interface FixRun {
+  options: CheckOptions;
+  prepared: PreparedRun;
+  connection: Connection;
+  savedPlan: FixPlan | null;
+  journal: ResumeJournal | null;
+  journalPath: string;
+}
+
+/** Plans (or takes the saved plan), then prints, writes back or applies it over the open connection. */
+async function fixOn(flags: FixFlags, ctx: CliContext, run: FixRun): Promise<void> {
+  const { io } = ctx;
+  const { options, prepared, connection, savedPlan, journal, journalPath } = run;
+  const resumed = (plan: FixPlan) => (journal ? resumePlan(plan, journal) : plan);
+  {
     let plan: FixPlan;
     if (savedPlan) {
       if (savedPlan.instance && savedPlan.instance !== connection.instance && !flags.sandbox) {
@@ -96,7 +119,7 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...evaluation.warnings.map((w) => `steward: ${w}`));
       warnEvaluationErrors(evaluation.report, io);
-      plan = resumed(await planRunFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn }));
+      plan = resumed(await planFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn }));
       io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
@@ -152,7 +175,7 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
       warn(io, 'the manifests still declare the old state: run with --write, or update the manifests, or the next check still fails');
     }
     ctx.exitCode = result.ok && rewriteErrors.length === 0 ? 0 : 3;
-  });
+  }
 }
 
 /** `--apply --write`: the manifests of changes the journal shows applied get the fixed state too. */

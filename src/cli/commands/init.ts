@@ -3,10 +3,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { displayPath } from '../../core/display-path.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { INIT_FILES } from '../init-templates.js';
+import { displayPath } from '../../library/index.js';
 
 export function registerInit(program: Command, ctx: CliContext): void {
   program

@@ -1,10 +1,8 @@
 // `steward list`: every policy the config (or --policies) loads: id, severity, resource, title.
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
-import { loadPolicies } from '../../policy/loader.js';
-import { RESOURCE_KINDS } from '../../resources/index.js';
 import type { CliContext } from '../context.js';
 import { collectRaw, formatParser } from '../options.js';
+import { listPolicies } from '../../library/index.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
@@ -15,8 +13,7 @@ export function registerList(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: { config?: string; policies?: string[]; format: string }) => {
       const { io } = ctx;
-      const config = loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env, overrides: { policies: flags.policies } });
-      const policies = await loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd: io.cwd });
+      const policies = await listPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: flags.policies });
       const rows = policies.map((p) => ({ id: p.id, severity: p.severity, resource: p.resource, title: p.title }));
       if (flags.format === 'json') {
         io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -1,10 +1,10 @@
 // `steward sandbox`: serve the emulated instance on 127.0.0.1 until SIGINT/SIGTERM, printing
 // where it is and the (sandbox-only) token to use.
 import type { Command } from 'commander';
-import { InputError } from '../../core/problem.js';
 import { describeSandbox, startSandbox } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
 import { parsePort, parseSeed } from '../options.js';
+import { InputError } from '../../library/index.js';
 
 interface SandboxFlags {
   port?: number;

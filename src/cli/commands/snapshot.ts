@@ -3,13 +3,11 @@
 // some read failed (the failure is recorded too), 2 on bad input.
 import path from 'node:path';
 import type { Command } from 'commander';
-import { evaluate } from '../../library/run.js';
-import { displayPath } from '../../core/display-path.js';
-import { type RecordingApi, recordingApi, writeSnapshot } from '../../api/snapshot.js';
 import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
-import { addRunOptions, checkOptionsFrom, type RunFlags } from '../run-options.js';
+import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
+import { displayPath, evaluate, recordingApi, type RecordingApi, writeSnapshot } from '../../library/index.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
   const cmd = program.command('snapshot').description('record the API answers the policies need into a file');
@@ -18,13 +16,13 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
   cmd.requiredOption('--out <file>', 'snapshot file to write').action(async (flags: RunFlags & { out: string }) => {
     const { io } = ctx;
     let recorder: RecordingApi | null = null;
-    const { report, warnings } = await evaluate({
-      ...checkOptionsFrom(flags, io),
+    const { report, warnings } = await withTarget(flags, io, (options) => evaluate({
+      ...options,
       wrapApi: (api, instance) => {
         recorder = recordingApi(api, { instance });
         return recorder;
       },
-    });
+    }));
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
     warn(io, ...warnings.map((w) => `steward: ${w}`));
     const file = path.resolve(io.cwd, flags.out);

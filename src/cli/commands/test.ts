@@ -1,11 +1,8 @@
 // `steward test [paths…]`: runs the `tests` of every policy. One line per test, then
 // `N passed, N failed` alone on the last line; exit 1 when a test fails, 2 on bad input.
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/index.js';
-import { formatPolicyTestResults, runPolicyTests } from '../../engine/policy-tests.js';
-import { loadPolicies } from '../../policy/loader.js';
-import { RESOURCE_KINDS } from '../../resources/index.js';
 import type { CliContext } from '../context.js';
+import { formatPolicyTestResults, testPolicies } from '../../library/index.js';
 
 export function registerTest(program: Command, ctx: CliContext): void {
   program
@@ -15,10 +12,7 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
     .action(async (paths: string[], flags: { config?: string }) => {
       const { io } = ctx;
-      const policyPaths =
-        paths.length > 0 ? paths : loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env }).policies;
-      const policies = await loadPolicies(policyPaths, { kinds: RESOURCE_KINDS, cwd: io.cwd });
-      const results = runPolicyTests(policies);
+      const results = await testPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: paths });
       io.stdout.write(formatPolicyTestResults(results));
       ctx.exitCode = results.some((r) => !r.passed) ? 1 : 0;
     });

@@ -1,8 +1,8 @@
 // `steward validate [paths…]`: checks config, policies (schema + every expression), params,
 // manifests and waivers without any request. Exit 0 when valid, 2 with file:line:column.
 import type { Command } from 'commander';
-import { prepareRun } from '../../library/run.js';
 import type { CliContext } from '../context.js';
+import { RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
 
 export function registerValidate(program: Command, ctx: CliContext): void {
   program
@@ -11,7 +11,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .argument('[paths...]', 'policy files or folders (default: the config\'s policies)')
     .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
     .action(async (paths: string[], flags: { config?: string }) => {
-      const prepared = await prepareRun({
+      const prepared = await validate({
         config: flags.config,
         cwd: ctx.io.cwd,
         env: ctx.io.env,
@@ -21,8 +21,8 @@ export function registerValidate(program: Command, ctx: CliContext): void {
       const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
       const parts = [
         count(prepared.policies.length, 'policy', 'policies'),
-        count(config.manifestFiles.queues.length, 'queue manifest'),
-        count(config.manifestFiles.dataFiles.length, 'data-file manifest'),
+        // One count per kind declared in manifests (the registry names them).
+        ...RESOURCE_MANIFEST_INPUTS.map((m) => count(config.manifestFiles[m.key]?.length ?? 0, `${m.description.replace(/ /g, '-')} manifest`)),
         count(prepared.waivers.length, 'waiver'),
       ];
       ctx.io.stdout.write(`valid: ${parts.join(', ')}\n`);

@@ -1,0 +1,86 @@
+// Where a run reads from: the live client (base URL and token checked first) or a snapshot
+// replay. The emulated instance is not here: the CLI starts one and passes its URL and token.
+import path from 'node:path';
+import { createClient } from '../api/index.js';
+import { readSnapshot, replayApi } from '../api/snapshot.js';
+import type { InstanceApi } from '../api/types.js';
+import type { Config } from '../config/index.js';
+import { displayPath } from '../core/display-path.js';
+import { InputError, type InputProblem } from '../core/problem.js';
+import type { CheckOptions, PreparedRun } from './prepare.js';
+
+const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
+
+/** What a live run needs and lacks, said in terms of what the user can set. */
+export function connectionProblems(config: Config): InputProblem[] {
+  const missing: InputProblem[] = [];
+  if (!config.instance.baseUrl) {
+    missing.push(
+      problem(
+        'STEWARD_BASE_URL',
+        'no instance to check: set STEWARD_BASE_URL (or instance.baseUrl in steward.yaml, or --base-url); or try `steward check --sandbox` against the built-in demo instance',
+      ),
+    );
+  }
+  if (!config.instance.token) {
+    missing.push(
+      problem('STEWARD_TOKEN', 'no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml'),
+    );
+  }
+  // Nothing configured at all: the way to start is `steward init`.
+  if (missing.length > 0 && !config.file) {
+    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
+  }
+  return missing;
+}
+
+/** Where a run reads from (and `fix --apply` writes to). */
+export interface Connection {
+  api: InstanceApi;
+  /** The base URL, or `snapshot:FILE` for a replay. */
+  instance: string;
+  /** A snapshot replay cannot write. */
+  readOnly: boolean;
+  close(): Promise<void>;
+}
+
+/** Opens the live client, or the snapshot replay the options ask for. */
+export async function openConnection(options: CheckOptions, prepared: PreparedRun): Promise<Connection> {
+  const { config } = prepared;
+  const client = (baseUrl: string, token: string, workflowUrl: string | null, workflowToken: string | null) =>
+    createClient({
+      ...options.client,
+      baseUrl,
+      token,
+      workflowUrl: workflowUrl ?? undefined,
+      workflowToken: workflowToken ?? undefined,
+      concurrency: config.concurrency,
+      requestsPerSecond: config.requestsPerSecond ?? undefined,
+      tokenHeader: config.instance.tokenHeader ?? undefined,
+      pageSize: options.client?.pageSize ?? config.instance.pageSize ?? undefined,
+      onRequest: options.onRequest,
+    });
+  if (options.from) {
+    const file = path.resolve(prepared.cwd, options.from);
+    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
+    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {} };
+  }
+  const missing = connectionProblems(config);
+  if (missing.length > 0) throw new InputError(missing);
+  const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
+  return { api: client(baseUrl!, token!, workflowUrl, workflowToken), instance: baseUrl!, readOnly: false, close: async () => {} };
+}
+
+/** Opens the connection, runs `fn`, and always closes it. */
+export async function withConnection<T>(
+  options: CheckOptions,
+  prepared: PreparedRun,
+  fn: (connection: Connection) => Promise<T>,
+): Promise<T> {
+  const connection = await openConnection(options, prepared);
+  try {
+    return await fn(connection);
+  } finally {
+    await connection.close();
+  }
+}

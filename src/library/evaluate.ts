@@ -1,0 +1,115 @@
+// Evaluating a prepared run over an open connection: the engine, policies that checked
+// nothing, the baseline, and the report (DESIGN §8).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { packageVersion } from '../config/index.js';
+import type { Report } from '../core/model.js';
+import { writeBaseline } from '../engine/baseline.js';
+import { type RunResult, runPolicies } from '../engine/run.js';
+import { buildReport, exitCodeForGate } from '../engine/verdict.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
+import type { Scope } from '../resources/types.js';
+import { type Connection, withConnection } from './connect.js';
+import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
+
+export interface Evaluation {
+  prepared: PreparedRun;
+  report: Report;
+  run: RunResult;
+  /** Which instance was read: its base URL, or the snapshot / sandbox it came from. */
+  instance: string;
+  /** Things the user should know that are not findings (e.g. a policy that checked nothing). */
+  warnings: string[];
+}
+
+/** Whether the scope list a kind is collected from names nothing. */
+function scopeListIsEmpty(scope: Scope, key: keyof Scope): boolean {
+  const list = scope[key];
+  return Array.isArray(list) ? list.length === 0 : Object.keys(list ?? {}).length === 0;
+}
+
+/**
+ * Policies that checked nothing because their kind's scope list is empty: `skipped`, not
+ * `pass` (a pass would claim something was checked), with a warning each. A kind also found
+ * through another (cards sent by schedules) counts only when nothing was collected either.
+ */
+function markEmptyScope(run: RunResult, scope: Scope, collected: Map<string, number>): string[] {
+  const warnings: string[] = [];
+  run.results = run.results.map((r) => {
+    const input = RESOURCE_KINDS[r.resource]?.inputs.scope;
+    if (!input || r.status !== 'pass' || r.evaluated > 0 || (collected.get(r.resource) ?? 0) > 0 || !scopeListIsEmpty(scope, input.key)) return r;
+    warnings.push(`policy ${r.id} checked nothing: scope.${input.key} is empty`);
+    return { ...r, status: 'skipped' };
+  });
+  return warnings;
+}
+
+/** What the selected kinds (and those they are also found through) say about the scope they read. */
+function scopeWarnings(prepared: PreparedRun): string[] {
+  const kinds = new Set<string>();
+  for (const p of prepared.selected) {
+    kinds.add(p.def.resource);
+    const also = RESOURCE_KINDS[p.def.resource]?.inputs.alsoFrom;
+    if (also) kinds.add(also);
+  }
+  return [...kinds].flatMap((k) => RESOURCE_KINDS[k]?.scopeWarning?.(prepared.config.scope) ?? []);
+}
+
+/** Evaluates a prepared run over an open connection. */
+export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
+  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+  const startedAt = options.now ?? new Date();
+  const t0 = performance.now();
+  // Resources collected per kind, as the engine's progress reports them.
+  const collected = new Map<string, number>();
+  const run = await runPolicies({
+    policies: prepared.selected,
+    api,
+    kinds: RESOURCE_KINDS,
+    scope: prepared.config.scope,
+    manifestFiles: prepared.config.manifestFiles,
+    declared: prepared.declared,
+    displayRoot: prepared.cwd,
+    now: startedAt,
+    concurrency: prepared.config.concurrency,
+    onProgress: (e) => {
+      collected.set(e.kind, e.total);
+      options.onProgress?.(e);
+    },
+  });
+  const warnings = [...markEmptyScope(run, prepared.config.scope, collected), ...scopeWarnings(prepared)];
+  if (options.writeBaseline) {
+    const file = path.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync(path.dirname(file), { recursive: true });
+    await writeBaseline(file, run.findings, startedAt);
+  }
+  const report = buildReport({
+    run,
+    failOn: prepared.config.failOn,
+    instance: connection.instance,
+    toolVersion: packageVersion(),
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+    http: api.stats(),
+    // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
+    waivers: prepared.waivers.filter((w) => prepared.selected.some((p) => p.id === w.policy)),
+    baseline: prepared.baseline,
+  });
+  return { prepared, report, run, instance: connection.instance, warnings };
+}
+
+/** The whole run: prepare, connect, evaluate, close. */
+export async function evaluate(options: CheckOptions): Promise<Evaluation> {
+  const prepared = await prepareRun(options);
+  return withConnection(options, prepared, (connection) => evaluateOn(options, prepared, connection));
+}
+
+/** Runs the policies against the instance and returns the report (DESIGN §8). */
+export async function check(options: CheckOptions = {}): Promise<Report> {
+  return (await evaluate(options)).report;
+}
+
+/** The exit code of DESIGN §9 for a finished run: 0 pass, 1 violations, 3 could not evaluate. */
+export function exitCodeFor(report: Report): 0 | 1 | 3 {
+  return exitCodeForGate(report.summary.gate);
+}

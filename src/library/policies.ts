@@ -1,0 +1,39 @@
+// The library calls that need no instance: list the policies, run their own tests, validate
+// every input. Each reads the config the same way a run does.
+import { loadConfig } from '../config/index.js';
+import { type PolicyTestRun, runPolicyTests } from '../engine/policy-tests.js';
+import { loadPolicies } from '../policy/loader.js';
+import type { PolicyDefinition } from '../policy/types.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
+import { type PreparedRun, prepareRun } from './prepare.js';
+
+export interface PolicySource {
+  /** steward.yaml; default ./steward.yaml if present. */
+  config?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Policy files or folders instead of the config's `policies`. */
+  policies?: string[];
+}
+
+/** The policies the config (or `policies`) names, loaded and checked. */
+export async function listPolicies(source: PolicySource = {}): Promise<PolicyDefinition[]> {
+  const cwd = source.cwd ?? process.cwd();
+  const config = loadConfig({ configPath: source.config, cwd, env: source.env, overrides: { policies: source.policies } });
+  return loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd });
+}
+
+/** Runs every policy's `tests` (no API call); `untested` names the policies without tests. */
+export async function testPolicies(source: PolicySource = {}): Promise<PolicyTestRun> {
+  const cwd = source.cwd ?? process.cwd();
+  const paths =
+    source.policies && source.policies.length > 0
+      ? source.policies
+      : loadConfig({ configPath: source.config, cwd, env: source.env }).policies;
+  return runPolicyTests(await loadPolicies(paths, { kinds: RESOURCE_KINDS, cwd }));
+}
+
+/** Config, policies, manifests and waivers validated without any request (InputError when not). */
+export function validate(source: PolicySource = {}): Promise<PreparedRun> {
+  return prepareRun(source);
+}

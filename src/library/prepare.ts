@@ -1,0 +1,183 @@
+// Preparing a run: config + flags → every input validated (policies compiled once, manifests
+// read once) before anything is sent. Everything that can be wrong with the inputs is found
+// here and thrown as one InputError (the CLI exits 2 and prints file:line:column).
+import path from 'node:path';
+import type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
+import { type Config, loadConfig } from '../config/index.js';
+import { displayPath } from '../core/display-path.js';
+import type { FailOn, WaiverRef } from '../core/model.js';
+import { InputError, type InputProblem } from '../core/problem.js';
+import type { ProgressEvent } from '../core/progress.js';
+import { readBaseline } from '../engine/baseline.js';
+import { loadWaivers } from '../engine/waivers.js';
+import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
+import { loadPolicies } from '../policy/loader.js';
+import { didYouMean } from '../policy/suggest.js';
+import type { PolicyDefinition } from '../policy/types.js';
+import { emptyScope, kindOfManifestKey, RESOURCE_KINDS } from '../resources/index.js';
+import type { CollectedResource } from '../resources/types.js';
+
+export interface CheckOptions {
+  /** steward.yaml; default ./steward.yaml if present. */
+  config?: string;
+  /** Where relative flag paths resolve and report paths are relative to (default process.cwd()). */
+  cwd?: string;
+  /** Environment to read STEWARD_* from (default process.env). */
+  env?: Record<string, string | undefined>;
+  baseUrl?: string;
+  workflowUrl?: string;
+  token?: string;
+  workflowToken?: string;
+  /** Policy files or folders (replace the config's `policies`). */
+  policies?: string[];
+  /** Run only these policy ids. */
+  only?: string[];
+  failOn?: FailOn;
+  concurrency?: number;
+  /** Fail only on findings not in this baseline file. */
+  baseline?: string;
+  /** Record today's fingerprints here. */
+  writeBaseline?: string;
+  /** Evaluate offline from a snapshot file (`steward snapshot --out`). */
+  from?: string;
+  /** Client tuning beyond the config (timeouts, retry delays). */
+  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'token' | 'workflowToken' | 'workflowUrl' | 'onRequest'>>;
+  /** Called for every HTTP attempt (the --verbose log). Never carries the token. */
+  onRequest?: (event: RequestLogEvent) => void;
+  /** Per resource kind, resources read of resources to read (the CLI shows it on a TTY). */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Wraps the API before the run (the snapshot recorder uses it). */
+  wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
+  /** The run's clock (waiver expiry, `now` in expressions). */
+  now?: Date;
+}
+
+/** Everything validated, nothing sent. */
+export interface PreparedRun {
+  config: Config;
+  cwd: string;
+  /** All loaded policies, and the ones this run evaluates (--only). */
+  policies: PolicyDefinition[];
+  selected: CompiledPolicy[];
+  waivers: WaiverRef[];
+  baseline: { file: string; data: Awaited<ReturnType<typeof readBaseline>> } | null;
+  /** The declared kinds' resources, read from their manifests once for the whole run. */
+  declared: Map<string, CollectedResource[]>;
+}
+
+const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
+
+/** A run with nothing to evaluate would pass while checking nothing: bad input instead. */
+function noPoliciesProblem(config: Config): InputProblem {
+  const message = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
+  if (config.policiesOverridden) return problem('--policies', message);
+  return config.policiesLocation ? { ...config.policiesLocation, message } : problem(config.file ? displayPath(config.file) : '(config)', message);
+}
+
+/** Declared kinds read no API: collecting them before any connection is a mistake made loud. */
+const NO_API = new Proxy({} as InstanceApi, {
+  get: (_, name) => () => {
+    throw new Error(`a declared kind called the API (${String(name)}) while reading its manifests`);
+  },
+});
+
+/** Every declared kind's resources from its manifests (a bad manifest is an InputError). */
+async function collectDeclared(config: Config, cwd: string): Promise<Map<string, CollectedResource[]>> {
+  const declared = new Map<string, CollectedResource[]>();
+  const problems: InputProblem[] = [];
+  for (const kind of Object.values(RESOURCE_KINDS)) {
+    if (kind.live) continue;
+    const ctx = { api: NO_API, scope: emptyScope(), manifestFiles: config.manifestFiles, displayRoot: cwd };
+    try {
+      const list: CollectedResource[] = [];
+      for await (const r of kind.collect(ctx)) list.push(r);
+      declared.set(kind.name, list);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return declared;
+}
+
+/** Loads and validates config, policies, params, manifests, waivers and baseline. */
+export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = loadConfig({
+    configPath: options.config,
+    cwd,
+    env: options.env,
+    overrides: {
+      baseUrl: options.baseUrl,
+      workflowUrl: options.workflowUrl,
+      token: options.token,
+      workflowToken: options.workflowToken,
+      policies: options.policies,
+      failOn: options.failOn,
+      concurrency: options.concurrency,
+    },
+  });
+  const problems: InputProblem[] = [];
+  const collectProblems = async <T>(fn: () => T | Promise<T>): Promise<T | undefined> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      return undefined;
+    }
+  };
+
+  const loaded = (await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
+  // Each policy remembers the `policies` entry that brought it in: reports place findings there
+  // when the policy file itself lies outside the repository (the built-in pack).
+  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
+  const ids = new Set(policies.map((p) => p.id));
+  for (const id of options.only ?? []) {
+    if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
+  }
+  // With the config's own policy set, a params or waiver entry naming no policy is a typo. When
+  // flags or paths replaced that set, the policy is simply not in this run.
+  const ownPolicySet = !config.policiesOverridden;
+  for (const [id, at] of Object.entries(config.paramLocations)) {
+    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
+  }
+  const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const selected: CompiledPolicy[] = [];
+  for (const def of policies) {
+    const compiled = await collectProblems(() =>
+      compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location),
+    );
+    if (compiled && (!only || only.has(def.id))) selected.push(compiled);
+  }
+
+  if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
+  const selectedKinds = new Set(selected.map((p) => p.def.resource));
+  for (const glob of config.unmatchedManifestGlobs ?? []) {
+    const kind = kindOfManifestKey(glob.kind);
+    if (kind && selectedKinds.has(kind)) {
+      problems.push({ ...glob.location, message: `manifests.${glob.kind}: "${glob.pattern}" matches no file` });
+    }
+  }
+
+  const declared = (await collectProblems(() => collectDeclared(config, cwd))) ?? new Map();
+  const waivers = config.waiversFile
+    ? ((await collectProblems(() => loadWaivers(config.waiversFile!, displayPath(config.waiversFile!, cwd)))) ?? [])
+    : [];
+  if (ownPolicySet && policies.length > 0) {
+    for (const w of waivers) {
+      if (!ids.has(w.policy)) {
+        problems.push({ ...(w.location ?? { file: '(waivers)', line: 0, column: 0 }), message: `waiver: no policy with id "${w.policy}"${didYouMean(w.policy, ids)} (see \`steward list\`)` });
+      }
+    }
+  }
+  let baseline: PreparedRun['baseline'] = null;
+  if (options.baseline) {
+    const file = path.resolve(cwd, options.baseline);
+    const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
+    if (data) baseline = { file: displayPath(file, cwd), data };
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return { config, cwd, policies, selected, waivers, baseline, declared };
+}
