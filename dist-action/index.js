@@ -40541,6 +40541,7 @@ var FORMATTERS = {
   markdown: formatMarkdown,
   github: formatGithub
 };
+var FORMATS = Object.keys(FORMATTERS);
 function formatReport(format, report2, options) {
   return FORMATTERS[format](report2, options);
 }
@@ -44460,7 +44461,10 @@ var card = {
   name: "card",
   description: "Cards listed in scope.cards and every card a report schedule sends.",
   live: true,
-  inputs: { scope: { key: "cards", shape: "ids", description: "card" }, alsoFrom: "reportSchedule" },
+  inputs: {
+    scope: { key: "cards", shape: "ids", description: "card", exists: (api, id) => api.getCertificationStatus("CARD", id) },
+    alsoFrom: "reportSchedule"
+  },
   operations: ["listReportSchedules"],
   documentSchema: {
     type: "object",
@@ -44810,7 +44814,7 @@ var dataset = {
   name: "dataset",
   description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
   live: true,
-  inputs: { scope: { key: "datasets", shape: "ids", description: "dataset" } },
+  inputs: { scope: { key: "datasets", shape: "ids", description: "dataset", exists: (api, id) => api.getDatasetPermissions(id) } },
   operations: [],
   documentSchema: {
     type: "object",
@@ -44861,7 +44865,9 @@ var filesetFile = {
   name: "filesetFile",
   description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
   live: true,
-  inputs: { scope: { key: "filesets", shape: "paths", description: "file" } },
+  inputs: {
+    scope: { key: "filesets", shape: "paths", description: "file", exists: (api, setId, path12) => api.getFileByPath(setId, path12 ?? "") }
+  },
   operations: ["getFileByPath"],
   documentSchema: {
     type: "object",
@@ -65044,6 +65050,9 @@ function asText(value) {
   return JSON.stringify(value) ?? String(value);
 }
 
+// src/policy/types.ts
+var COMPILED = /* @__PURE__ */ Symbol("compiled expressions");
+
 // src/policy/compile.ts
 function compilePolicy(def, override, overrideAt) {
   const params = { ...def.params, ...checkOverride(def, override ?? {}, overrideAt) };
@@ -65051,6 +65060,11 @@ function compilePolicy(def, override, overrideAt) {
   const origin = (field) => def.fieldLocations[field] ?? def.location;
   const base = ["resource", "params", "now"];
   const inner = def.each !== void 0 ? ["resource", "item", "params", "now"] : base;
+  const compiled = def[COMPILED];
+  const pre = (field, source) => {
+    const x2 = compiled?.[field];
+    return x2 && x2.source === source ? x2 : void 0;
+  };
   const problems = [];
   const attempt = (fn) => {
     try {
@@ -65061,10 +65075,10 @@ function compilePolicy(def, override, overrideAt) {
       return void 0;
     }
   };
-  const each = def.each === void 0 ? void 0 : attempt(() => compileExpression(def.each, origin("each"), { variables: base, params: paramNames, expect: "list" }));
-  const when = def.when === void 0 ? void 0 : attempt(() => compileExpression(def.when, origin("when"), { variables: inner, params: paramNames, expect: "bool" }));
-  const assert2 = attempt(() => compileExpression(def.assert, origin("assert"), { variables: inner, params: paramNames, expect: "bool" }));
-  const message = attempt(() => compileTemplate(def.message, origin("message"), { variables: inner, params: paramNames }));
+  const each = def.each === void 0 ? void 0 : pre("each", def.each) ?? attempt(() => compileExpression(def.each, origin("each"), { variables: base, params: paramNames, expect: "list" }));
+  const when = def.when === void 0 ? void 0 : pre("when", def.when) ?? attempt(() => compileExpression(def.when, origin("when"), { variables: inner, params: paramNames, expect: "bool" }));
+  const assert2 = pre("assert", def.assert) ?? attempt(() => compileExpression(def.assert, origin("assert"), { variables: inner, params: paramNames, expect: "bool" }));
+  const message = pre("message", def.message) ?? attempt(() => compileTemplate(def.message, origin("message"), { variables: inner, params: paramNames }));
   if (problems.length > 0 || !assert2 || !message) throw new InputError(sortProblems(problems));
   const eachPath = each ? selectPath(each.ast, "resource") : null;
   return {
@@ -66281,6 +66295,8 @@ function buildDefinition(raw, at, src, problems, kinds) {
   const kindName = typeof raw.resource === "string" ? raw.resource : void 0;
   const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
   const typing = { kind: kindName, resource: documentSchema, params };
+  const compiled = {};
+  const before = problems.length;
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== "string") continue;
@@ -66288,13 +66304,16 @@ function buildDefinition(raw, at, src, problems, kinds) {
     const variables = field === "each" ? base : inner;
     const expect = field === "each" ? "list" : "bool";
     collect2(() => {
-      const compiled = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      if (field === "each") typing.item = itemTypeOf(compiled.ast, typing);
+      const expression = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
+      compiled[field] = expression;
+      if (field === "each") typing.item = itemTypeOf(expression.ast, typing);
     });
   }
   if (typeof raw.message === "string") {
     const origin = originOf(src, nodeAt(src, [...at, "message"]));
-    collect2(() => compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing }));
+    collect2(() => {
+      compiled.message = compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing });
+    });
   }
   const tests = [];
   const testNames = /* @__PURE__ */ new Map();
@@ -66343,7 +66362,9 @@ function buildDefinition(raw, at, src, problems, kinds) {
     tags: Array.isArray(raw.tags) ? raw.tags.filter((t3) => typeof t3 === "string") : [],
     tests,
     location: locationOf(src, policyNode),
-    fieldLocations
+    fieldLocations,
+    // Kept only when all of them compiled: compilePolicy then compiles nothing again.
+    ...problems.length === before && compiled.assert && compiled.message ? { [COMPILED]: compiled } : {}
   };
 }
 function isPlainObject(v2) {

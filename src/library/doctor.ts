@@ -84,27 +84,28 @@ function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck
   );
 }
 
-function scheduleChecks(api: InstanceApi, config: Config): Promise<DoctorCheck>[] {
+function scheduleCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
   const filter = config.scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
-  return [
-    probe(
-      'scheduleFilter',
-      `report schedules can be listed with filter=${filter}`,
-      `GET report schedules (filter=${filter}, limit 1)`,
-      () => firstPage(api.listReportSchedules({ filter, pageSize: 1 })),
-      () =>
-        filter === 'ALL'
-          ? `give the token's user the ${SCHEDULE_ALL_GRANT} grant, or set instance.scheduleFilter: USER to check only their own schedules`
-          : 'the token user cannot list their own schedules: check the token',
-    ),
-    probe(
-      'misconfigured',
-      'the misconfigured-reports list can be read',
-      'GET the first page of misconfigured reports',
-      () => firstPage(api.getMisconfiguredReports()),
-      (status) => (status === 409 ? 'the list is being recalculated (409): try again later' : "give the token's user access to the misconfigured-reports list"),
-    ),
-  ];
+  return probe(
+    'scheduleFilter',
+    `report schedules can be listed with filter=${filter}`,
+    `GET report schedules (filter=${filter}, limit 1)`,
+    () => firstPage(api.listReportSchedules({ filter, pageSize: 1 })),
+    () =>
+      filter === 'ALL'
+        ? `give the token's user the ${SCHEDULE_ALL_GRANT} grant, or set instance.scheduleFilter: USER to check only their own schedules`
+        : 'the token user cannot list their own schedules: check the token',
+  );
+}
+
+function misconfiguredCheck(api: InstanceApi): Promise<DoctorCheck> {
+  return probe(
+    'misconfigured',
+    'the misconfigured-reports list can be read',
+    'GET the first page of misconfigured reports',
+    () => firstPage(api.getMisconfiguredReports()),
+    (status) => (status === 409 ? 'the list is being recalculated (409): try again later' : "give the token's user access to the misconfigured-reports list"),
+  );
 }
 
 function workflowCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
@@ -116,21 +117,24 @@ function workflowCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
   );
 }
 
-/** One row per scope kind: every id read once (a dataset's access list, a card's certification, a file's metadata). */
+/** One row per kind with a scope input: every entry read once (the kind's `exists` read). */
 async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorCheck[]> {
-  const { datasets, cards, filesets } = config.scope;
-  const files = Object.entries(filesets).flatMap(([fs, paths]) => paths.map((p) => [fs, p] as const));
-  const rows: [string, string, string[], (id: string, i: number) => Promise<unknown>][] = [
-    ['scope.datasets', 'every dataset in scope exists', datasets, (id) => api.getDatasetPermissions(id)],
-    ['scope.cards', 'every card in scope exists', cards, (id) => api.getCertificationStatus('CARD', id)],
-    ['scope.filesets', 'every file in scope exists', files.map(([fs, p]) => `${fs}:${p}`), (_id, i) => api.getFileByPath(...files[i])],
-  ];
   const out: DoctorCheck[] = [];
-  for (const [id, check, ids, read] of rows) {
-    if (ids.length === 0) continue;
-    const failures = (await Promise.all(ids.map((x, i) => read(x, i).then(() => null, (err: unknown) => ({ x, err }))))).filter((f) => f !== null);
+  for (const kind of Object.values(RESOURCE_KINDS)) {
+    const input = kind.inputs.scope;
+    if (!input) continue;
+    const list = config.scope[input.key];
+    // Ids, or [set id, path] pairs for paths per set.
+    const entries: [string, string?][] = Array.isArray(list)
+      ? list.map((id) => [id])
+      : Object.entries(list).flatMap(([set, paths]) => paths.map((p): [string, string] => [set, p]));
+    if (entries.length === 0) continue;
+    const id = `scope.${input.key}`;
+    const check = `every ${input.description} in scope exists`;
+    const read = async ([x, p]: [string, string?]) => input.exists(api, x, p).then(() => null, (err: unknown) => ({ x: p === undefined ? x : `${x}:${p}`, err }));
+    const failures = (await Promise.all(entries.map(read))).filter((f) => f !== null);
     if (failures.length === 0) {
-      out.push({ id, check, status: 'ok', detail: `${ids.length} read`, fix: '' });
+      out.push({ id, check, status: 'ok', detail: `${entries.length} read`, fix: '' });
       continue;
     }
     const shown = failures.slice(0, DOCTOR_IDS_SHOWN).map((f) => f.x);
@@ -141,8 +145,8 @@ async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorChec
       id,
       check,
       status: missing ? 'missing' : 'refused',
-      detail: `${failures.length} of ${ids.length} could not be read: ${shown.join(', ')}${more} (first: ${first})`,
-      fix: `remove or correct these ids in ${id} of steward.yaml, or give the token's user access to them`,
+      detail: `${failures.length} of ${entries.length} could not be read: ${shown.join(', ')}${more} (first: ${first})`,
+      fix: `remove or correct these entries in ${id} of steward.yaml, or give the token's user access to them`,
     });
   }
   return out;
@@ -152,16 +156,19 @@ async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorChec
 export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> {
   const prepared = await prepareRun(options);
   const { config, selected } = prepared;
-  const kinds = new Set(selected.map((p) => p.def.resource));
+  const policies = selected.map((p) => ({ id: p.id, resource: p.def.resource, operations: operationsOf(p, config.instance.workflowUrl) }));
+  // What to probe follows from the reads the selected policies make.
+  const needs = new Set(policies.flatMap((p) => p.operations));
   return withConnection(options, prepared, async (connection) => {
     const api = connection.api;
     const first = await connectionChecks(api, config);
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
       const pending: Promise<DoctorCheck>[] = [];
-      if (kinds.has('reportSchedule') || kinds.has('card')) pending.push(...scheduleChecks(api, config));
-      if (kinds.has('workflow')) pending.push(workflowCheck(api, config));
-      if (kinds.has('calculatedFields')) {
+      if (needs.has('listReportSchedules')) pending.push(scheduleCheck(api, config));
+      if (needs.has('getMisconfiguredReports')) pending.push(misconfiguredCheck(api));
+      if (needs.has('listWorkflows') || needs.has('listWorkflowModels')) pending.push(workflowCheck(api, config));
+      if (needs.has('getCalculatedFieldStatistics')) {
         pending.push(
           probe('calculatedFields', 'calculated-field statistics can be read', 'GET calculated-field statistics', () => api.getCalculatedFieldStatistics(), () =>
             "give the token's user access to the calculated-field statistics",
@@ -174,7 +181,7 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
       instance: connection.instance,
       ok: checks.every((c) => c.status === 'ok'),
       checks,
-      policies: selected.map((p) => ({ id: p.id, resource: p.def.resource, operations: operationsOf(p, config.instance.workflowUrl) })),
+      policies,
     };
   });
 }

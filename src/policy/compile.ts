@@ -7,7 +7,7 @@ import { selectPath } from './ast.js';
 import { sortProblems } from './problems.js';
 import { READS_NOTHING, type ReadSet, readsOf, unionReads } from './reads.js';
 import { type CompiledTemplate, compileTemplate } from './template.js';
-import type { PolicyDefinition } from './types.js';
+import { COMPILED, type PolicyDefinition } from './types.js';
 import type { InputProblem } from '../core/problem.js';
 
 export interface CompiledPolicy {
@@ -38,6 +38,12 @@ export function compilePolicy(
   const origin = (field: string): ExpressionOrigin => def.fieldLocations[field] ?? def.location;
   const base = ['resource', 'params', 'now'];
   const inner = def.each !== undefined ? ['resource', 'item', 'params', 'now'] : base;
+  const compiled = def[COMPILED];
+  // Reused only for the same source: a definition copied with a changed expression compiles anew.
+  const pre = <T extends { source: string }>(field: 'each' | 'when' | 'assert' | 'message', source: string | undefined): T | undefined => {
+    const x = compiled?.[field] as T | undefined;
+    return x && x.source === source ? x : undefined;
+  };
   const problems: InputProblem[] = [];
   const attempt = <T>(fn: () => T): T | undefined => {
     try {
@@ -48,16 +54,18 @@ export function compilePolicy(
       return undefined;
     }
   };
+  // The loader's compiled (and type-checked) expressions when it kept them: compiled once a run.
   const each =
     def.each === undefined
       ? undefined
-      : attempt(() => compileExpression(def.each!, origin('each'), { variables: base, params: paramNames, expect: 'list' }));
+      : (pre<CompiledExpression>('each', def.each) ?? attempt(() => compileExpression(def.each!, origin('each'), { variables: base, params: paramNames, expect: 'list' })));
   const when =
     def.when === undefined
       ? undefined
-      : attempt(() => compileExpression(def.when!, origin('when'), { variables: inner, params: paramNames, expect: 'bool' }));
-  const assert = attempt(() => compileExpression(def.assert, origin('assert'), { variables: inner, params: paramNames, expect: 'bool' }));
-  const message = attempt(() => compileTemplate(def.message, origin('message'), { variables: inner, params: paramNames }));
+      : (pre<CompiledExpression>('when', def.when) ?? attempt(() => compileExpression(def.when!, origin('when'), { variables: inner, params: paramNames, expect: 'bool' })));
+  const assert =
+    pre<CompiledExpression>('assert', def.assert) ?? attempt(() => compileExpression(def.assert, origin('assert'), { variables: inner, params: paramNames, expect: 'bool' }));
+  const message = pre<CompiledTemplate>('message', def.message) ?? attempt(() => compileTemplate(def.message, origin('message'), { variables: inner, params: paramNames }));
   if (problems.length > 0 || !assert || !message) throw new InputError(sortProblems(problems));
 
   const eachPath = each ? selectPath(each.ast, 'resource') : null;

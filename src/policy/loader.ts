@@ -28,7 +28,7 @@ import { buildPolicySchema, type KindRegistry } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { compileTemplate } from './template.js';
 import { itemTypeOf, type TypeContext } from './typecheck.js';
-import type { PolicyDefinition, PolicyTest } from './types.js';
+import { COMPILED, type CompiledExpressions, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
 
 export interface LoadOptions {
@@ -189,6 +189,8 @@ function buildDefinition(
   const kindName = typeof raw.resource === 'string' ? raw.resource : undefined;
   const documentSchema = kindName !== undefined && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : undefined;
   const typing: TypeContext = { kind: kindName, resource: documentSchema, params };
+  const compiled: Partial<CompiledExpressions> = {};
+  const before = problems.length;
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== 'string') continue;
@@ -196,13 +198,16 @@ function buildDefinition(
     const variables = field === 'each' ? base : inner;
     const expect = field === 'each' ? 'list' : 'bool';
     collect(() => {
-      const compiled = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      if (field === 'each') typing.item = itemTypeOf(compiled.ast, typing);
+      const expression = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
+      compiled[field] = expression;
+      if (field === 'each') typing.item = itemTypeOf(expression.ast, typing);
     });
   }
   if (typeof raw.message === 'string') {
     const origin = originOf(src, nodeAt(src, [...at, 'message']));
-    collect(() => compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames, typing }));
+    collect(() => {
+      compiled.message = compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames, typing });
+    });
   }
 
   const tests: PolicyTest[] = [];
@@ -255,6 +260,8 @@ function buildDefinition(
     tests,
     location: locationOf(src, policyNode),
     fieldLocations,
+    // Kept only when all of them compiled: compilePolicy then compiles nothing again.
+    ...(problems.length === before && compiled.assert && compiled.message ? { [COMPILED]: compiled as CompiledExpressions } : {}),
   };
 }
 

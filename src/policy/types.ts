@@ -1,6 +1,8 @@
 // A policy as loaded from a policy file (DESIGN §6), with the source positions every error
 // and every live-kind finding points at.
 import type { Severity, SourceLocation } from '../core/model.js';
+import type { CompiledExpression } from './cel.js';
+import type { CompiledTemplate } from './template.js';
 
 export interface PolicyTest {
   name: string;
@@ -9,6 +11,19 @@ export interface PolicyTest {
   /** Expected number of violations. */
   violations: number;
   location: SourceLocation;
+}
+
+/**
+ * The expressions the loader compiled (and type-checked) while checking the file, kept on the
+ * definition under this key so a run compiles each policy once. Symbol-keyed: never serialised.
+ */
+export const COMPILED = Symbol('compiled expressions');
+
+export interface CompiledExpressions {
+  each?: CompiledExpression;
+  when?: CompiledExpression;
+  assert: CompiledExpression;
+  message: CompiledTemplate;
 }
 
 export interface PolicyDefinition {
@@ -36,4 +51,6 @@ export interface PolicyDefinition {
   origin?: SourceLocation | null;
   /** Position of each field's value, e.g. fieldLocations.assert. */
   fieldLocations: Partial<Record<string, SourceLocation>>;
+  /** Set by the loader when every expression compiled; compilePolicy reuses it. */
+  [COMPILED]?: CompiledExpressions;
 }

@@ -13,7 +13,10 @@ export const card: ResourceKind = {
   name: 'card',
   description: 'Cards listed in scope.cards and every card a report schedule sends.',
   live: true,
-  inputs: { scope: { key: 'cards', shape: 'ids', description: 'card' }, alsoFrom: 'reportSchedule' },
+  inputs: {
+    scope: { key: 'cards', shape: 'ids', description: 'card', exists: (api, id) => api.getCertificationStatus('CARD', id) },
+    alsoFrom: 'reportSchedule',
+  },
   operations: ['listReportSchedules'],
   documentSchema: {
     type: 'object',

@@ -64,7 +64,7 @@ export const dataset: ResourceKind = {
   name: 'dataset',
   description: 'Datasets listed in scope.datasets, with their access list, certification status and tags.',
   live: true,
-  inputs: { scope: { key: 'datasets', shape: 'ids', description: 'dataset' } },
+  inputs: { scope: { key: 'datasets', shape: 'ids', description: 'dataset', exists: (api, id) => api.getDatasetPermissions(id) } },
   operations: [],
   documentSchema: {
     type: 'object',

@@ -12,7 +12,9 @@ export const filesetFile: ResourceKind = {
   name: 'filesetFile',
   description: 'Files named per file set in scope.filesets, with their metadata and filesetId.',
   live: true,
-  inputs: { scope: { key: 'filesets', shape: 'paths', description: 'file' } },
+  inputs: {
+    scope: { key: 'filesets', shape: 'paths', description: 'file', exists: (api, setId, path) => api.getFileByPath(setId, path ?? '') },
+  },
   operations: ['getFileByPath'],
   documentSchema: {
     type: 'object',

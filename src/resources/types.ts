@@ -36,7 +36,14 @@ export type RunMemo = <T>(key: string, fn: () => Promise<T>) => Promise<T>;
 /** Where a kind's resources come from, as its `inputs` declare (the config schema is derived from them). */
 export interface KindInputs {
   /** Named in `scope.<key>` of steward.yaml: ids, or paths per file-set id. */
-  scope?: { key: keyof ScopeLists; shape: 'ids' | 'paths'; description: string };
+  scope?: {
+    key: keyof ScopeLists;
+    shape: 'ids' | 'paths';
+    /** What one entry is, e.g. `dataset` (messages, the config schema). */
+    description: string;
+    /** One cheap read that fails (404) when the entry does not exist (`steward doctor`). */
+    exists(api: InstanceApi, id: string, path?: string): Promise<unknown>;
+  };
   /** Declared one per YAML file matched by `manifests.<key>`. */
   manifests?: { key: string; description: string };
   /** Also found through this kind (cards sent by schedules): an empty scope list is not "nothing to check". */

@@ -52,4 +52,14 @@ describe('dist-action/index.js', () => {
     expect(fresh.includes(ROOT)).toBe(false);
     expect(await buildActionBundle({ write: false })).toBe(fresh);
   });
+
+  test('carries no emulator: none of src/sandbox is in the bundle', () => {
+    // Names only the sandbox defines; the library reaches none of it (test/architecture).
+    for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector', 'steward sandbox listening']) {
+      expect(fresh.includes(name), name).toBe(false);
+    }
+    // The CLI build does start a sandbox (--sandbox): the same check sees the names where they are.
+    const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
+    for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector']) expect(cli.includes(name), name).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 // The library API in-process: check(), exitCodeFor(), InputError before any request.
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, exitCodeFor, InputError, type ProgressEvent } from '../../src/index.js';
+import { check, evaluateOn, exitCodeFor, InputError, type ProgressEvent, prepareRun, withConnection } from '../../src/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { findingKeys, PLANTED, REPO, tempDir } from '../cli/helpers.js';
@@ -70,5 +71,29 @@ describe('check()', () => {
     const report = await check({ ...demo, config: 'demo/steward.yaml', cwd: REPO, env: {}, only: ['calculated-fields-valid'], failOn: 'high' });
     expect(findingKeys(report)).toEqual(['calculated-fields-valid calculatedFields/instance']);
     expect(exitCodeFor(report)).toBe(0);
+  });
+});
+
+describe('the package entry', () => {
+  it('dist/index.js exports the library API the CLI and the Action call', async () => {
+    const entry = (await import(path.join(REPO, 'dist/index.js'))) as Record<string, unknown>;
+    for (const name of ['check', 'planFixes', 'applyFixes', 'listPolicies', 'testPolicies', 'validate', 'doctor']) {
+      expect(typeof entry[name], name).toBe('function');
+    }
+    // The emulator is not part of the library.
+    expect(entry.startSandbox).toBeUndefined();
+  });
+});
+
+describe('manifests read once per run', () => {
+  it('prepareRun reads the declared kinds; the run evaluates those documents without reading the files again', async () => {
+    const options = { config: 'demo/steward.yaml', cwd: REPO, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['data-files-not-public'] };
+    const prepared = await prepareRun(options);
+    expect([...prepared.declared.keys()]).toEqual(['queue', 'dataFile']);
+    expect(prepared.declared.get('dataFile')!.map((r) => r.id)).toEqual(['42', '43', '44']);
+    // Change the document read at prepare time: the run judges it, not the file on disk.
+    prepared.declared.get('dataFile')![0].doc.publicAccess = false;
+    const evaluation = await withConnection(options, prepared, (connection) => evaluateOn(options, prepared, connection));
+    expect(findingKeys(evaluation.report)).toEqual([]);
   });
 });

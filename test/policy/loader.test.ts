@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
+import { compilePolicy } from '../../src/policy/compile.js';
 import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
+import { COMPILED } from '../../src/policy/types.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { InputProblem } from '../../src/core/problem.js';
 import { KINDS } from '../fixtures/kinds.js';
 
@@ -191,5 +194,19 @@ describe('policy tests at load', () => {
     expect(problemsOf(text)).toEqual([
       { file: 'p.yaml', line: 16, column: 15, message: "duplicate test name 'same' in this policy (first at line 13)" },
     ]);
+  });
+});
+
+describe('compile once', () => {
+  it('compilePolicy reuses the expressions the loader compiled and type-checked', async () => {
+    const [def] = await loadPolicies([path.resolve(import.meta.dirname, '../../policies/queues.yaml')], { kinds: RESOURCE_KINDS });
+    const pre = def[COMPILED]!;
+    expect(pre.assert.source).toBe(def.assert);
+    const compiled = compilePolicy(def);
+    expect([compiled.each, compiled.when, compiled.assert, compiled.message]).toEqual([pre.each, pre.when, pre.assert, pre.message]);
+    expect(compiled.assert).toBe(pre.assert);
+    // Without them (a definition built by hand) it compiles its own.
+    const { [COMPILED]: _, ...bare } = def;
+    expect(compilePolicy(bare).assert).not.toBe(pre.assert);
   });
 });
