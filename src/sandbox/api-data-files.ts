@@ -1,5 +1,5 @@
 // 5. replace data-file permissions, 10. duplicate a data file.
-import type { RequestContext } from './context.js';
+import type { Handlers, RequestContext } from './context.js';
 import { makeDataFile } from './entities.js';
 import { HttpError, ok, type Reply } from './http.js';
 import { dataFilePermissionsBody } from './validate.js';
@@ -27,3 +27,6 @@ export function duplicateDataFile(ctx: RequestContext): Reply {
   ctx.state.dataFilePermissions.set(String(newId), { publicAccess: false, entries: [] });
   return ok(makeDataFile(newId, `data-file-${sourceId} (copy).csv`, Date.now()));
 }
+
+/** The operations this file answers (the router takes them from here). */
+export const handlers: Handlers = { updateFilePermissions, duplicateDataFile };

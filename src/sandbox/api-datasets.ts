@@ -1,6 +1,6 @@
 // 3. dataset tags, 6. dataset access list, 9. index dataset. A dataset exists when it has an
 // access list in the state.
-import type { RequestContext } from './context.js';
+import type { Handlers, RequestContext } from './context.js';
 import { emptyOk, HttpError, ok, type Reply } from './http.js';
 import { tagsBody } from './validate.js';
 
@@ -39,3 +39,6 @@ export function indexDataset(ctx: RequestContext): Reply {
   ctx.state.indexRequests.push(requireDataset(ctx));
   return emptyOk();
 }
+
+/** The operations this file answers (the router takes them from here). */
+export const handlers: Handlers = { createDatasetTags, getDataset, getDatasetPermissions, indexDataset };

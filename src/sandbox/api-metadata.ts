@@ -1,7 +1,7 @@
 // 7. calculated-field statistics, 8. file by path, 11. certification status.
 import { FILE_PATH_QUERY_PARAM } from '../api/assumptions.js';
 import type { CertifiableEntityType } from '../api/types.js';
-import type { RequestContext } from './context.js';
+import type { Handlers, RequestContext } from './context.js';
 import { makeCertification } from './entities.js';
 import { HttpError, ok, type Reply } from './http.js';
 
@@ -38,3 +38,6 @@ export function getCertificationStatus(ctx: RequestContext): Reply {
   }
   return ok(ctx.state.certifications.get(`${entityType}:${entityId}`) ?? makeCertification(null));
 }
+
+/** The operations this file answers (the router takes them from here). */
+export const handlers: Handlers = { getCalculatedFieldStatistics, getFileByPath, getCertificationStatus };

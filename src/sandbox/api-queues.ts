@@ -1,6 +1,6 @@
 // 4. set queue permissions.
 import type { QueuePermissionEntry } from '../api/types.js';
-import type { RequestContext } from './context.js';
+import type { Handlers, RequestContext } from './context.js';
 import { emptyOk, HttpError, type Reply } from './http.js';
 import { queuePermissionsBody } from './validate.js';
 
@@ -28,3 +28,6 @@ export function updateQueuePermissions(ctx: RequestContext): Reply {
   ctx.state.queuePermissions.set(id, next);
   return emptyOk();
 }
+
+/** The operations this file answers (the router takes them from here). */
+export const handlers: Handlers = { updateQueuePermissions };

@@ -1,6 +1,6 @@
 // 1. list report schedules, 2. misconfigured reports.
 import type { ScheduleFilter, ScheduleOrderBy } from '../api/types.js';
-import type { RequestContext } from './context.js';
+import type { Handlers, RequestContext } from './context.js';
 import type { SandboxSchedule } from './entities.js';
 import { errorReply, HttpError, intParam, ok, type Reply } from './http.js';
 
@@ -69,3 +69,6 @@ export function getMisconfiguredReports(ctx: RequestContext): Reply {
   const skip = ctx.switches.ignoreSkip ? 0 : (intParam(ctx.query, 'skip') ?? 0);
   return ok(ctx.state.misconfigured.slice(skip, skip + limit));
 }
+
+/** The operations this file answers (the router takes them from here). */
+export const handlers: Handlers = { listReportSchedules, getMisconfiguredReports };

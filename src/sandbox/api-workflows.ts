@@ -1,6 +1,6 @@
 // 12. the workflow API under <base>/workflow, with bearer auth checked by the server, and the
 // instance host's model list (beyond the spec), limit/skip, developer token.
-import type { RequestContext } from './context.js';
+import type { Handlers, RequestContext } from './context.js';
 import { HttpError, intParam, ok, type Reply } from './http.js';
 
 /**
@@ -40,3 +40,6 @@ export function getWorkflow(ctx: RequestContext): Reply {
   if (!workflow) throw new HttpError(404, `Workflow ${ctx.params.workflowId} not found or not visible`, false);
   return ok(workflow);
 }
+
+/** The operations this file answers (the router takes them from here). */
+export const handlers: Handlers = { listWorkflows, listWorkflowModels };

@@ -1,4 +1,5 @@
 // What a route handler sees of one request and of the instance.
+import type { OperationId } from '../api/operations.js';
 import type { Reply } from './http.js';
 import type { SandboxOptions, SandboxState, SwitchName } from './types.js';
 
@@ -15,3 +16,6 @@ export interface RequestContext {
 }
 
 export type Handler = (ctx: RequestContext) => Reply;
+
+/** Handlers by the operation (of the table) they answer. */
+export type Handlers = Partial<Record<OperationId, Handler>>;

@@ -1,13 +1,13 @@
 // The router, built from the operations table: each operation's method, host and path (with
 // `{name}` as a one-segment parameter) routed to its handler, counted under the operation.
 import { OPERATION_IDS, type OperationId, operation } from '../api/operations.js';
-import { createDatasetTags, getDataset, getDatasetPermissions, indexDataset } from './api-datasets.js';
-import { duplicateDataFile, updateFilePermissions } from './api-data-files.js';
-import { getCalculatedFieldStatistics, getCertificationStatus, getFileByPath } from './api-metadata.js';
-import { updateQueuePermissions } from './api-queues.js';
-import { getMisconfiguredReports, listReportSchedules } from './api-schedules.js';
-import { getWorkflow, listWorkflowModels, listWorkflows } from './api-workflows.js';
-import type { Handler } from './context.js';
+import { handlers as datasets } from './api-datasets.js';
+import { handlers as dataFiles } from './api-data-files.js';
+import { handlers as metadata } from './api-metadata.js';
+import { handlers as queues } from './api-queues.js';
+import { handlers as schedules } from './api-schedules.js';
+import { getWorkflow, handlers as workflows } from './api-workflows.js';
+import type { Handler, Handlers } from './context.js';
 
 /** Path prefix of the workflow API: the sandbox's workflow URL is `${baseUrl}${WORKFLOW_PREFIX}`. */
 export const WORKFLOW_PREFIX = '/workflow';
@@ -22,23 +22,8 @@ export interface Route {
   handler: Handler;
 }
 
-/** One handler per operation of the table. */
-const HANDLERS: Record<OperationId, Handler> = {
-  listReportSchedules,
-  getMisconfiguredReports,
-  createDatasetTags,
-  updateQueuePermissions,
-  updateFilePermissions,
-  getDatasetPermissions,
-  getCalculatedFieldStatistics,
-  getFileByPath,
-  indexDataset,
-  duplicateDataFile,
-  getCertificationStatus,
-  listWorkflows,
-  getDataset,
-  listWorkflowModels,
-};
+/** The handlers the api-*.ts files declare, one per operation of the table. */
+const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows };
 
 /** `/a/{id}/b` on the workflow host → segments of `/workflow/a/:id/b`. */
 function segmentsOf(path: string, host: 'instance' | 'workflow'): string[] {
@@ -48,7 +33,9 @@ function segmentsOf(path: string, host: 'instance' | 'workflow'): string[] {
 
 function routeOf(id: OperationId): Route {
   const op = operation(id);
-  return { method: op.method, segments: segmentsOf(op.path, op.host), operation: id, auth: op.host === 'workflow' ? 'workflow' : 'developer', handler: HANDLERS[id] };
+  const handler = HANDLERS[id];
+  if (!handler) throw new Error(`sandbox: no handler answers ${id} (add one to an api-*.ts file's handlers)`);
+  return { method: op.method, segments: segmentsOf(op.path, op.host), operation: id, auth: op.host === 'workflow' ? 'workflow' : 'developer', handler };
 }
 
 export const ROUTES: readonly Route[] = [
