@@ -38920,7 +38920,7 @@ var require_picomatch = __commonJS({
     var parse3 = require_parse2();
     var utils = require_utils3();
     var constants3 = require_constants6();
-    var isObject8 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var isObject7 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch2(input, options, returnState));
@@ -38933,7 +38933,7 @@ var require_picomatch = __commonJS({
         };
         return arrayMatcher;
       }
-      const isState = isObject8(glob) && glob.tokens && glob.input;
+      const isState = isObject7(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -65404,7 +65404,7 @@ function resumePlan(plan2, journal) {
   const remaining = [];
   for (const change2 of plan2.changes) {
     const last = lastSent.get(endpoint(change2.request));
-    const same = last?.status === "applied" && canonicalJson2(last.request.body) === canonicalJson2(change2.request.body) && canonicalJson2(last.before) === canonicalJson2(change2.before);
+    const same = last?.status === "applied" && canonicalJson(last.request.body) === canonicalJson(change2.request.body) && canonicalJson(last.before) === canonicalJson(change2.before);
     if (!same) {
       remaining.push(change2);
       continue;
@@ -65429,15 +65429,6 @@ function describeAlreadyApplied(a) {
 }
 function endpoint(request) {
   return `${request.method} ${request.path}`;
-}
-function canonicalJson2(value) {
-  return JSON.stringify(
-    value,
-    (_key, v2) => isObject6(v2) ? Object.fromEntries(Object.keys(v2).sort().map((k2) => [k2, v2[k2]])) : v2
-  );
-}
-function isObject6(v2) {
-  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 }
 
 // src/fix/types.ts
@@ -65931,11 +65922,11 @@ async function writeBaseline(file, findings, now) {
 `);
   return baseline;
 }
-var isObject7 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 function entryProblem(e) {
-  if (!isObject7(e)) return "must be an object { policy, resource, path, message }";
+  if (!isObject6(e)) return "must be an object { policy, resource, path, message }";
   if (typeof e.policy !== "string") return '"policy" must be a string';
-  if (!isObject7(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
+  if (!isObject6(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
     return '"resource" must be { "kind": string, "id": string }';
   }
   if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
@@ -65945,13 +65936,13 @@ function entryProblem(e) {
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
   const at = (path12, message) => jsonProblem(text, displayPath2, path12, message);
-  if (!isObject7(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
+  if (!isObject6(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
   if (bad >= 0) throw at(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
   const entries = {};
   if (b.entries !== void 0) {
-    if (!isObject7(b.entries)) throw at(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
+    if (!isObject6(b.entries)) throw at(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
     for (const [fp, e] of Object.entries(b.entries)) {
       const problem4 = entryProblem(e);
       if (problem4) throw at(["entries", fp], `baseline entry ${fp}: ${problem4}`);

@@ -4,7 +4,7 @@ export { appendJournal, defaultJournalPath, JOURNAL_DIR, type JournalEntry, read
 export { type DocChecker, type DocViolation, findingsWithFixes, type PlanInput, planFixes } from './plan.js';
 export { collectDeclared, createDocChecker } from './recheck.js';
 export { parsePlan, readPlan, renderPlanJson, renderPlanText } from './render.js';
-export { canonicalJson, describeAlreadyApplied, readResumeJournal, type ResumeJournal, resumePlan } from './resume.js';
+export { describeAlreadyApplied, readResumeJournal, type ResumeJournal, resumePlan } from './resume.js';
 export { ManifestRewriteError, rewriteManifest } from './rewrite.js';
 export { PLAN_SCHEMA } from './schema.js';
 export type { AlreadyApplied, FixPlan, ManifestRef, NotPlanned, PlannedChange, PlannedRequest } from './types.js';

@@ -10,6 +10,7 @@ import type { InputProblem } from '../core/problem.js';
 import type { JournalEntry } from './journal.js';
 import { planId, uniqueManifests } from './identity.js';
 import type { AlreadyApplied, FixPlan } from './types.js';
+import { canonicalJson } from '../core/canonical-json.js';
 
 /** A journal read for resuming: its entries in file order, and the name shown in the plan. */
 export interface ResumeJournal {
@@ -113,13 +114,6 @@ export function describeAlreadyApplied(a: AlreadyApplied): string {
 
 function endpoint(request: { method: string; path: string }): string {
   return `${request.method} ${request.path}`;
-}
-
-/** JSON with object keys sorted at every level: equal documents give equal strings. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
-  );
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
