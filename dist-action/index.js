@@ -5817,35 +5817,35 @@ var require_client_h1 = __commonJS({
       return await WebAssembly.instantiate(mod, {
         env: {
           /* eslint-disable camelcase */
-          wasm_on_url: (p2, at, len2) => {
+          wasm_on_url: (p2, at2, len2) => {
             return 0;
           },
-          wasm_on_status: (p2, at, len2) => {
+          wasm_on_status: (p2, at2, len2) => {
             assert2(currentParser.ptr === p2);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len2)) || 0;
           },
           wasm_on_message_begin: (p2) => {
             assert2(currentParser.ptr === p2);
             return currentParser.onMessageBegin() || 0;
           },
-          wasm_on_header_field: (p2, at, len2) => {
+          wasm_on_header_field: (p2, at2, len2) => {
             assert2(currentParser.ptr === p2);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len2)) || 0;
           },
-          wasm_on_header_value: (p2, at, len2) => {
+          wasm_on_header_value: (p2, at2, len2) => {
             assert2(currentParser.ptr === p2);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len2)) || 0;
           },
           wasm_on_headers_complete: (p2, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p2);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
-          wasm_on_body: (p2, at, len2) => {
+          wasm_on_body: (p2, at2, len2) => {
             assert2(currentParser.ptr === p2);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len2)) || 0;
           },
           wasm_on_message_complete: (p2) => {
@@ -21135,8 +21135,8 @@ function Ns() {
           Eo(t3, _, 1, { _chunkSteps: n2((it) => {
             ge(() => {
               s = false, u = false;
-              const at = E2 ? d : c2;
-              if (E2 ? c2 : d) at || Qt(k2._readableStreamController, it);
+              const at2 = E2 ? d : c2;
+              if (E2 ? c2 : d) at2 || Qt(k2._readableStreamController, it);
               else {
                 let ui;
                 try {
@@ -21145,14 +21145,14 @@ function Ns() {
                   K(k2._readableStreamController, kn), K(Y._readableStreamController, kn), P2(ie(e, kn));
                   return;
                 }
-                at || Qt(k2._readableStreamController, it), Ht(Y._readableStreamController, ui);
+                at2 || Qt(k2._readableStreamController, it), Ht(Y._readableStreamController, ui);
               }
               r3 = false, s ? Te() : u && x2();
             });
           }, "_chunkSteps"), _closeSteps: n2((it) => {
             r3 = false;
-            const at = E2 ? d : c2, cr = E2 ? c2 : d;
-            at || wt(k2._readableStreamController), cr || wt(Y._readableStreamController), it !== void 0 && (at || Qt(k2._readableStreamController, it), !cr && Y._readableStreamController._pendingPullIntos.length > 0 && Vt(Y._readableStreamController, 0)), (!at || !cr) && P2(void 0);
+            const at2 = E2 ? d : c2, cr = E2 ? c2 : d;
+            at2 || wt(k2._readableStreamController), cr || wt(Y._readableStreamController), it !== void 0 && (at2 || Qt(k2._readableStreamController, it), !cr && Y._readableStreamController._pendingPullIntos.length > 0 && Vt(Y._readableStreamController, 0)), (!at2 || !cr) && P2(void 0);
           }, "_closeSteps"), _errorSteps: n2(() => {
             r3 = false;
           }, "_errorSteps") });
@@ -23468,9 +23468,9 @@ var require_codegen = __commonJS({
       }
     };
     var AssignOp = class extends Assign {
-      constructor(lhs, op, rhs, sideEffects) {
+      constructor(lhs, op2, rhs, sideEffects) {
         super(lhs, rhs, sideEffects);
-        this.op = op;
+        this.op = op2;
       }
       render({ _n }) {
         return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
@@ -24068,8 +24068,8 @@ var require_codegen = __commonJS({
       return args.reduce(orCode);
     }
     exports.or = or;
-    function mappend(op) {
-      return (x2, y) => x2 === code_1.nil ? y : y === code_1.nil ? x2 : (0, code_1._)`${par(x2)} ${op} ${par(y)}`;
+    function mappend(op2) {
+      return (x2, y) => x2 === code_1.nil ? y : y === code_1.nil ? x2 : (0, code_1._)`${par(x2)} ${op2} ${par(y)}`;
     }
     function par(x2) {
       return x2 instanceof code_1.Name ? x2 : (0, code_1._)`(${x2})`;
@@ -28192,9 +28192,9 @@ var require_limitLength = __commonJS({
       error: error2,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
-        const op = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
         const len2 = it.opts.unicode === false ? (0, codegen_1._)`${data}.length` : (0, codegen_1._)`${(0, util_1.useFunc)(cxt.gen, ucs2length_1.default)}(${data})`;
-        cxt.fail$data((0, codegen_1._)`${len2} ${op} ${schemaCode}`);
+        cxt.fail$data((0, codegen_1._)`${len2} ${op2} ${schemaCode}`);
       }
     };
     exports.default = def;
@@ -28259,8 +28259,8 @@ var require_limitProperties = __commonJS({
       error: error2,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
-        const op = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`Object.keys(${data}).length ${op} ${schemaCode}`);
+        const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        cxt.fail$data((0, codegen_1._)`Object.keys(${data}).length ${op2} ${schemaCode}`);
       }
     };
     exports.default = def;
@@ -28370,8 +28370,8 @@ var require_limitItems = __commonJS({
       error: error2,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
-        const op = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
-        cxt.fail$data((0, codegen_1._)`${data}.length ${op} ${schemaCode}`);
+        const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
+        cxt.fail$data((0, codegen_1._)`${data}.length ${op2} ${schemaCode}`);
       }
     };
     exports.default = def;
@@ -35692,16 +35692,16 @@ var require_lexer = __commonJS({
        *
        * @returns A generator of lexical tokens
        */
-      *lex(source, incomplete = false) {
+      *lex(source, incomplete2 = false) {
         if (source) {
           if (typeof source !== "string")
             throw TypeError("source is not a string");
           this.buffer = this.buffer ? this.buffer + source : source;
           this.lineEndPos = null;
         }
-        this.atEnd = !incomplete;
+        this.atEnd = !incomplete2;
         let next = this.next ?? "stream";
-        while (next && (incomplete || this.hasChars(1)))
+        while (next && (incomplete2 || this.hasChars(1)))
           next = yield* this.parseNext(next);
       }
       atLineEnd() {
@@ -36392,12 +36392,12 @@ var require_parser = __commonJS({
        *
        * @returns A generator of tokens representing each directive, document, and other structure.
        */
-      *parse(source, incomplete = false) {
+      *parse(source, incomplete2 = false) {
         if (this.onNewLine && this.offset === 0)
           this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source, incomplete))
+        for (const lexeme of this.lexer.lex(source, incomplete2))
           yield* this.next(lexeme);
-        if (!incomplete)
+        if (!incomplete2)
           yield* this.end();
       }
       /**
@@ -42389,6 +42389,26 @@ var certificationStatusSchema = object(
 );
 var workflowSchema = object({ id: str }, { name: nullableStr });
 var datasetDetailsSchema = object({}, { tags: nullable(["string", "array"]) });
+function listingSchema(keys) {
+  return { type: "object", properties: Object.fromEntries(keys.map((k2) => [k2, { type: "array" }])) };
+}
+var datasetListItemSchema = object({ id: str }, { name: nullableStr });
+var searchObjectSchema = object({ databaseId: { type: ["string", "integer"] } }, { name: nullableStr, entityType: nullableStr });
+var queueSchema = object({ id: str }, { name: nullableStr });
+var permissionEntry = object({ id: str, permissions: { type: "array", items: str } }, { name: nullableStr, type: nullableStr });
+var queuePermissionsReadSchema = object(
+  {},
+  { USER: { type: "array", items: permissionEntry }, GROUP: { type: "array", items: permissionEntry } }
+);
+var dataFileListItemSchema = object({ dataFileId: int }, { name: nullableStr });
+var dataFilePermissionsReadSchema = object({
+  publicAccess: bool,
+  entries: {
+    type: "array",
+    items: object({ entityId: str, grant: str, pass: str }, { entityType: { type: ["string", "null"], enum: ["USER", "GROUP", null] } })
+  }
+});
+var filesetSchema = object({ id: str }, { name: nullableStr });
 var ajv = new import_ajv.Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
 var validators = /* @__PURE__ */ new WeakMap();
 function validatorFor(schema) {
@@ -42571,7 +42591,7 @@ function createTransport(options) {
     const url2 = resolve4(spec);
     const notSent = refusedTokenError(spec, 0);
     if (notSent) throw notSent;
-    const isWrite = spec.method !== "GET";
+    const isWrite = spec.method !== "GET" && !spec.read;
     const call = { attempts: 0, lastTimedOut: false };
     const headers = { accept: "application/json" };
     if (spec.host === "workflow") headers.authorization = `Bearer ${workflowToken}`;
@@ -42632,7 +42652,7 @@ function createTransport(options) {
     const attempts = call.attempts;
     const response = error2.response;
     const retryNote = (retryable, reached) => {
-      if (spec.method !== "GET" && retryable && reached) {
+      if (spec.method !== "GET" && !spec.read && retryable && reached) {
         return ` (not retried: the ${spec.method} may have reached the server)`;
       }
       return retryable ? ` (gave up after ${attempts} attempt${attempts === 1 ? "" : "s"})` : "";
@@ -42682,20 +42702,20 @@ function createTransport(options) {
   async function readJson(spec, schema) {
     const { status, text } = await exchange(spec);
     const body2 = parseBody(spec, text, status);
-    const drift = checkResponse(schema, body2);
-    if (drift) {
+    const drift4 = checkResponse(schema, body2);
+    if (drift4) {
       throw fail(spec, {
         kind: "drift",
         status,
-        field: drift.field,
-        detail: `API drift at ${drift.field}: ${drift.problem} (${requestLabel(spec.method, describePath(spec))})`
+        field: drift4.field,
+        detail: `API drift at ${drift4.field}: ${drift4.problem} (${requestLabel(spec.method, describePath(spec))})`
       });
     }
     return body2;
   }
   return {
     getJson(spec, schema) {
-      const key = `${spec.host ?? "instance"} ${spec.method} ${describePath(spec)}`;
+      const key = `${spec.host ?? "instance"} ${spec.method} ${describePath(spec)} ${spec.body === void 0 ? "" : JSON.stringify(spec.body)}`;
       let promise2 = memo.get(key);
       if (!promise2) {
         promise2 = readJson(spec, schema);
@@ -42920,6 +42940,109 @@ var OPERATIONS = {
     response: arrayOf(workflowSchema),
     access: "read",
     spec: null
+  },
+  // --- Discovery and live permissions, beyond the spec (README "Beyond the spec") ---
+  // Datasets: offset paging until `_metadata.totalCount` (the key's case varies between captures).
+  listDatasets: {
+    method: "GET",
+    host: "instance",
+    path: "/api/data/v3/datasources",
+    args: [],
+    paging: "offset-total",
+    response: listingSchema(["dataSources"]),
+    item: datasetListItemSchema,
+    access: "read",
+    spec: null,
+    query: () => ({ part: "core" }),
+    page: { items: ["dataSources"], total: ["_metadata.totalCount", "_metaData.totalCount"], size: 50, in: "query", limitName: "limit", offsetName: "offset" }
+  },
+  // Cards: the search API (count ≤ 100 a page, at most 10,000 records in all; ~120 requests a minute).
+  searchCards: {
+    method: "POST",
+    host: "instance",
+    path: "/api/search/v1/query",
+    args: [],
+    paging: "offset-total",
+    response: listingSchema(["searchObjects"]),
+    item: searchObjectSchema,
+    access: "read",
+    spec: null,
+    body: { query: "*", entityList: [["card"]] },
+    page: { items: ["searchObjects"], id: "databaseId", total: ["totalResultCount"], size: 100, in: "body", limitName: "count", offsetName: "offset", maxTotal: 1e4 }
+  },
+  // Queues the token's user can access: a bare array, no paging documented.
+  listQueues: {
+    method: "GET",
+    host: "instance",
+    path: "/api/queues/v1/",
+    args: [],
+    paging: "none",
+    response: arrayOf(queueSchema),
+    access: "read",
+    spec: null,
+    query: () => ({ combineAttributes: true, archived: false })
+  },
+  // A queue's permissions: `{USER: [...], GROUP: [...]}` (a captured answer).
+  getQueuePermissions: {
+    method: "GET",
+    host: "instance",
+    path: "/api/queues/v1/{queueId}/permissions",
+    args: ["queueId"],
+    paging: "none",
+    response: queuePermissionsReadSchema,
+    access: "read",
+    spec: null
+  },
+  // Data files the token's user can access: a bare array of file objects, no paging documented.
+  listDataFiles: {
+    method: "GET",
+    host: "instance",
+    path: "/api/data/v1/data-files/details",
+    args: [],
+    paging: "none",
+    response: arrayOf(dataFileListItemSchema),
+    access: "read",
+    spec: null
+  },
+  // A data file's permissions, in the PUT body's shape with `entityType` (the Files reference).
+  getDataFilePermissions: {
+    method: "GET",
+    host: "instance",
+    path: "/api/data/v1/data-files/{dataFileId}/permissions",
+    args: ["dataFileId"],
+    paging: "none",
+    response: dataFilePermissionsReadSchema,
+    access: "read",
+    spec: null
+  },
+  // File sets: a search with offset paging; the list key and the total's key vary between samples.
+  searchFilesets: {
+    method: "POST",
+    host: "instance",
+    path: "/api/files/v1/filesets/search",
+    args: [],
+    paging: "offset-total",
+    response: listingSchema(["fileSets", "filesets"]),
+    item: filesetSchema,
+    access: "read",
+    spec: null,
+    body: {},
+    page: { items: ["fileSets", "filesets"], total: ["pageContext.total", "pageContext.totalCount"], size: 100, in: "query", limitName: "limit", offsetName: "offset" }
+  },
+  // A file set's files: cursor paging (`pageContext.next`); entries include directories.
+  searchFilesetFiles: {
+    method: "POST",
+    host: "instance",
+    path: "/api/files/v1/filesets/{filesetId}/files/search",
+    args: ["filesetId"],
+    paging: "cursor",
+    response: listingSchema(["files"]),
+    item: filesetFileSchema,
+    access: "read",
+    spec: null,
+    body: {},
+    query: () => ({ directoryPath: "", immediateChildren: false }),
+    page: { items: ["files"], next: "pageContext.next", size: 100, in: "query", limitName: "limit", cursorName: "next" }
   }
 };
 var OPERATION_IDS = Object.keys(OPERATIONS);
@@ -42934,6 +43057,7 @@ async function* pages(transport, request, schema, pageSize) {
   const seen = /* @__PURE__ */ new Map();
   for (let skip = 0; ; skip += pageSize) {
     const spec = { ...request, query: { ...request.query, limit: pageSize, skip } };
+    if (skip / pageSize >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
     const page = await transport.getJson(spec, schema);
     if (page.length === 0) return;
     const fingerprint2 = JSON.stringify(page);
@@ -42960,10 +43084,97 @@ async function* pages(transport, request, schema, pageSize) {
     if (page.length < pageSize) return;
   }
 }
+var MAX_PAGES = 1e4;
+var at = (body2, dotted) => dotted.split(".").reduce((v2, k2) => v2 !== null && typeof v2 === "object" ? v2[k2] : void 0, body2);
+function itemsOf(body2, shape) {
+  for (const key of shape.items) {
+    const v2 = at(body2, key);
+    if (Array.isArray(v2)) return v2;
+  }
+  return void 0;
+}
+function pageSpec(request, shape, position2) {
+  const paging = { [shape.limitName]: shape.size, ...position2 };
+  if (shape.in === "query") return { ...request, query: { ...request.query, ...paging } };
+  return { ...request, body: { ...request.body, ...paging } };
+}
+function idGuard(transport, shape) {
+  const seen = /* @__PURE__ */ new Set();
+  return (spec, items, where2) => {
+    for (const item of items) {
+      const id = item !== null && typeof item === "object" ? item[shape.id ?? "id"] : void 0;
+      if (id === void 0) continue;
+      if (seen.has(id)) {
+        throw transport.fail(spec, {
+          kind: "pagination",
+          detail: `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${where2})`
+        });
+      }
+      seen.add(id);
+    }
+  };
+}
+function incomplete(transport, spec, why) {
+  return transport.fail(spec, {
+    kind: "pagination",
+    detail: `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: ${why}`
+  });
+}
+function drift(transport, spec, field) {
+  return transport.fail(spec, {
+    kind: "drift",
+    field,
+    detail: `API drift at ${field}: missing (${requestLabelOf(spec, transport)})`
+  });
+}
+var requestLabelOf = (spec, transport) => `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}`;
+async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
+  const guard = idGuard(transport, shape);
+  let total;
+  let offset = 0;
+  for (let n4 = 0; ; n4++) {
+    const spec = pageSpec(request, shape, { [shape.offsetName ?? "offset"]: offset });
+    if (n4 >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
+    const body2 = await transport.getJson(spec, schema);
+    const items = itemsOf(body2, shape);
+    if (!items) throw drift(transport, spec, shape.items.join(" or "));
+    const reported = (shape.total ?? []).map((k2) => at(body2, k2)).find((v2) => typeof v2 === "number");
+    if (reported === void 0) throw drift(transport, spec, (shape.total ?? []).join(" or "));
+    if (total !== void 0 && reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
+    total = reported;
+    if (shape.maxTotal !== void 0 && total > shape.maxTotal) {
+      throw incomplete(transport, spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
+    }
+    guard(spec, items, `on the pages up to offset=${offset}`);
+    if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
+    if (items.length > 0) yield items;
+    offset += items.length;
+    if (offset >= total) return;
+  }
+}
+async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
+  const guard = idGuard(transport, shape);
+  const cursors = /* @__PURE__ */ new Set();
+  let cursor;
+  for (let n4 = 0; ; n4++) {
+    const spec = pageSpec(request, shape, cursor === void 0 ? {} : { [shape.cursorName ?? "next"]: cursor });
+    if (n4 >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
+    const body2 = await transport.getJson(spec, schema);
+    const items = itemsOf(body2, shape);
+    if (!items) throw drift(transport, spec, shape.items.join(" or "));
+    guard(spec, items, `page ${n4 + 1}`);
+    if (items.length > 0) yield items;
+    const next = at(body2, shape.next ?? "next");
+    if (next === void 0 || next === null || next === "") return;
+    if (typeof next !== "string" || cursors.has(next)) throw incomplete(transport, spec, `the cursor ${JSON.stringify(next)} repeats`);
+    cursors.add(next);
+    cursor = next;
+  }
+}
 
 // src/api/writes.ts
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
-var isPlannable = (op) => PLANNABLE_WRITES.includes(op);
+var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
   const { method, path: path12 } = OPERATIONS[operation2];
   const encoded = path12.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
@@ -43005,20 +43216,22 @@ function sendWrite(transport, request) {
 }
 
 // src/api/client.ts
-function requestOf(id, op, args, defaults) {
-  const spec = { operation: id, method: op.method, host: op.host, path: op.path, params: {}, query: {} };
-  op.args.forEach((name, i) => {
+function requestOf(id, op2, args, defaults) {
+  const spec = { operation: id, method: op2.method, host: op2.host, path: op2.path, params: {}, query: { ...op2.query?.(void 0, defaults) } };
+  if (op2.body !== void 0) spec.body = op2.body;
+  if (op2.access === "read" && op2.method !== "GET") spec.read = true;
+  op2.args.forEach((name, i) => {
     const value = args[i];
     if (name === "body") spec.body = value;
-    else if (name === "query") spec.query = { ...spec.query, ...op.query?.(value, defaults) };
+    else if (name === "query") spec.query = { ...op2.query?.(value, defaults) };
     else if (name.startsWith("query:")) spec.query = { ...spec.query, [name.slice("query:".length)]: value };
     else spec.params[name] = String(value);
   });
   return spec;
 }
-function pageSizeOf(op, args, fallback) {
-  const at = op.args.indexOf("query");
-  const asked = at === -1 ? void 0 : args[at]?.pageSize;
+function pageSizeOf(op2, args, fallback) {
+  const at2 = op2.args.indexOf("query");
+  const asked = at2 === -1 ? void 0 : args[at2]?.pageSize;
   return Math.max(1, Math.floor(asked ?? fallback));
 }
 async function allPages(iterable) {
@@ -43030,16 +43243,18 @@ function caller(t3, options) {
   const defaults = { scheduleFilter: options.scheduleFilter };
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
   const call = (id, args) => {
-    const op = operation(id);
-    if (op.fallback && !t3.hasHost(op.host)) {
-      const fallback = op.fallback;
+    const op2 = operation(id);
+    if (op2.fallback && !t3.hasHost(op2.host)) {
+      const fallback = op2.fallback;
       const answer = call(fallback, args);
       return operation(fallback).paging === "limit-skip" ? allPages(answer) : answer;
     }
-    const spec = requestOf(id, op, args, defaults);
-    if (op.paging === "limit-skip") return pages(t3, spec, op.response, pageSizeOf(op, args, pageSize));
-    if (op.access === "read") return t3.getJson(spec, op.response);
-    return op.response ? t3.writeJson(spec, op.response) : t3.write(spec);
+    const spec = requestOf(id, op2, args, defaults);
+    if (op2.paging === "limit-skip") return pages(t3, spec, op2.response, pageSizeOf(op2, args, pageSize));
+    if (op2.paging === "offset-total") return offsetPages(t3, spec, op2.response, op2.page);
+    if (op2.paging === "cursor") return cursorPages(t3, spec, op2.response, op2.page);
+    if (op2.access === "read") return t3.getJson(spec, op2.response);
+    return op2.response ? t3.writeJson(spec, op2.response) : t3.write(spec);
   };
   return call;
 }
@@ -43286,8 +43501,8 @@ function jsonErrorOffset(text) {
     value();
     ws();
     return i < text.length ? i : text.length;
-  } catch (at) {
-    return typeof at === "number" ? Math.min(at, text.length) : 0;
+  } catch (at2) {
+    return typeof at2 === "number" ? Math.min(at2, text.length) : 0;
   }
 }
 function parseJsonAt(text, file, what) {
@@ -43325,10 +43540,10 @@ function errorProblem(e) {
 }
 function answerProblem(a) {
   if (!isObject(a)) return [[], "each answer must be an object { operation, args, ... }"];
-  const op = a.operation;
-  const paged = PAGED_OPERATIONS.includes(op);
-  if (!paged && !SINGLE_OPERATIONS.includes(op)) {
-    return [["operation"], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(", ")})`];
+  const op2 = a.operation;
+  const paged = PAGED_OPERATIONS.includes(op2);
+  if (!paged && !SINGLE_OPERATIONS.includes(op2)) {
+    return [["operation"], `unknown read operation ${JSON.stringify(op2)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(", ")})`];
   }
   if (!Array.isArray(a.args)) return [["args"], '"args" must be an array'];
   if (a.error !== void 0) {
@@ -43336,8 +43551,8 @@ function answerProblem(a) {
     if (problem4) return [problem4[0] ? ["error", problem4[0]] : ["error"], problem4[1]];
   }
   if (paged) {
-    if (a.value !== void 0) return [["value"], `${op} is paged: its answer holds "pages", not "value"`];
-    if (a.pages === void 0 && a.error === void 0) return [[], `${op} answer must hold "pages" (or "error")`];
+    if (a.value !== void 0) return [["value"], `${op2} is paged: its answer holds "pages", not "value"`];
+    if (a.pages === void 0 && a.error === void 0) return [[], `${op2} answer must hold "pages" (or "error")`];
     if (a.pages !== void 0) {
       if (!Array.isArray(a.pages)) return [["pages"], '"pages" must be an array of pages (arrays)'];
       const bad = a.pages.findIndex((p2) => !Array.isArray(p2));
@@ -43345,21 +43560,21 @@ function answerProblem(a) {
     }
     return null;
   }
-  if (a.pages !== void 0) return [["pages"], `${op} is not paged: its answer holds "value" or "error", not "pages"`];
+  if (a.pages !== void 0) return [["pages"], `${op2} is not paged: its answer holds "value" or "error", not "pages"`];
   const has = Number(a.value !== void 0) + Number(a.error !== void 0);
-  if (has !== 1) return [[], `${op} answer must hold exactly one of "value" and "error"`];
+  if (has !== 1) return [[], `${op2} answer must hold exactly one of "value" and "error"`];
   return null;
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at = (path12, message) => jsonProblem(text, displayPath2, path12, message);
+  const at2 = (path12, message) => jsonProblem(text, displayPath2, path12, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
-    throw at(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
+    throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
-  if (!Array.isArray(s.answers)) throw at(["answers"], 'snapshot "answers" must be an array of { operation, args, ... }');
+  if (!Array.isArray(s.answers)) throw at2(["answers"], 'snapshot "answers" must be an array of { operation, args, ... }');
   for (const [i, a] of s.answers.entries()) {
     const problem4 = answerProblem(a);
-    if (problem4) throw at(["answers", i, ...problem4[0]], `snapshot answer ${i}: ${problem4[1]}`);
+    if (problem4) throw at2(["answers", i, ...problem4[0]], `snapshot answer ${i}: ${problem4[1]}`);
   }
   return {
     version: SNAPSHOT_VERSION,
@@ -43390,11 +43605,12 @@ function recordedError(a) {
   });
 }
 function checkReplayed(id, body2) {
-  const drift = checkResponse(operation(id).response, body2);
-  if (drift) {
-    throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
+  const op2 = operation(id);
+  const drift4 = checkResponse(op2.item ? { type: "array", items: op2.item } : op2.response, body2);
+  if (drift4) {
+    throw replayError(id, `API drift at ${drift4.field}: ${drift4.problem} (replayed from the snapshot)`, {
       kind: "drift",
-      field: drift.field
+      field: drift4.field
     });
   }
 }
@@ -43426,9 +43642,9 @@ function replayApi(snapshot) {
   };
   const calls = Object.fromEntries(
     OPERATION_IDS.map((id) => {
-      const op = OPERATIONS[id];
-      if (op.access === "write") return [id, refuse(id, op.method)];
-      return [id, op.paging === "none" ? single(id) : paged(id)];
+      const op2 = OPERATIONS[id];
+      if (op2.access === "write") return [id, refuse(id, op2.method)];
+      return [id, op2.paging === "none" ? single(id) : paged(id)];
     })
   );
   return {
@@ -44296,6 +44512,37 @@ var certificationSchema = {
   }
 };
 
+// src/core/glob.ts
+function globMatches(glob, value) {
+  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
+  return new RegExp(`^${body2}$`, "s").test(value);
+}
+
+// src/resources/discovery.ts
+function excluded(discovery2, ...ids2) {
+  return (discovery2?.exclude ?? []).some((glob) => ids2.some((id) => globMatches(glob, id)));
+}
+async function selectIds(explicit, discovery2, listing, idOf2, nameOf = () => null) {
+  const names2 = /* @__PURE__ */ new Map();
+  const items = /* @__PURE__ */ new Map();
+  const ids2 = [...explicit];
+  if (discovery2) {
+    const answer = listing();
+    const pages2 = Symbol.asyncIterator in answer ? answer : (async function* () {
+      yield await answer;
+    })();
+    for await (const page of pages2) {
+      for (const item of page) {
+        const id = idOf2(item);
+        ids2.push(id);
+        names2.set(id, nameOf(item) ?? null);
+        items.set(id, item);
+      }
+    }
+  }
+  return { ids: [...new Set(ids2)].filter((id) => !excluded(discovery2, id)), names: names2, items };
+}
+
 // src/resources/common.ts
 async function readAllPages(pages2) {
   const all = [];
@@ -44307,6 +44554,10 @@ function itemIndex(itemPath, list) {
   const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
   if (!m2) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? "the whole resource"}`);
   return Number(m2[1]);
+}
+function itemAt(doc2, list, itemPath) {
+  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
+  return m2 ? (doc2[list] ?? [])[Number(m2[1])] : void 0;
 }
 function removeEntryFix(list, description) {
   return {
@@ -44462,7 +44713,7 @@ var card = {
   description: "Cards listed in scope.cards and every card a report schedule sends.",
   live: true,
   inputs: {
-    scope: { key: "cards", shape: "ids", description: "card", exists: (api, id) => api.getCertificationStatus("CARD", id) },
+    scope: { key: "cards", shape: "ids", description: "card", exists: (api, id) => api.getCertificationStatus("CARD", id), discovery: "searchCards" },
     alsoFrom: "reportSchedule"
   },
   operations: ["listReportSchedules"],
@@ -44480,21 +44731,80 @@ var card = {
   parts: { certification: certificationPart("CARD") },
   async *collect(ctx) {
     const senders = /* @__PURE__ */ new Map();
-    for (const id of ctx.scope.cards) senders.set(String(id), []);
+    const discovery2 = ctx.scope.discover?.cards;
+    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.cards, discovery2, () => ctx.api.searchCards(), (c2) => String(c2.databaseId), (c2) => c2.name);
+    for (const id of ids2) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
       if (s.cardId === null || s.cardId === void 0) continue;
       const key = String(s.cardId);
+      if (excluded(discovery2, key)) continue;
       const list = senders.get(key) ?? [];
       list.push(s.id);
       senders.set(key, list);
     }
     for (const [id, schedules] of senders) {
       schedules.sort((a, b) => a - b);
-      yield { kind: "card", id, name: null, doc: { id: cardDocId(id), schedules }, source: null };
+      yield { kind: "card", id, name: names2.get(id) ?? null, doc: { id: cardDocId(id), schedules }, source: null };
     }
   },
   fixes: {}
 };
+
+// src/resources/live-permissions.ts
+function normaliseQueuePermissions(read) {
+  const of2 = (type) => (read[type] ?? []).map((e) => ({ id: e.id, name: e.name ?? null, type, permissions: [...e.permissions] }));
+  return [...of2("USER"), ...of2("GROUP")];
+}
+var keyOf = (e) => `${e.type}:${e.id}`;
+function queueDrift(declared, live3) {
+  const d = new Map(declared.map((e) => [keyOf(e), e]));
+  const l = new Map(live3.map((e) => [keyOf(e), e]));
+  const out = [];
+  for (const key of /* @__PURE__ */ new Set([...d.keys(), ...l.keys()])) {
+    const dec = d.get(key);
+    const liv = l.get(key);
+    const has = new Set(liv?.permissions ?? []);
+    const want = new Set(dec?.permissions ?? []);
+    const gained = [...has].filter((p2) => !want.has(p2));
+    const lost = [...want].filter((p2) => !has.has(p2));
+    const e = dec ?? liv;
+    const name = dec?.name ?? liv?.name ?? null;
+    const who = `${e.type} ${e.id}${name ? ` (${name})` : ""}`;
+    const parts = [gained.length ? `holds ${gained.join(", ")} the manifest does not grant` : "", lost.length ? `lacks ${lost.join(", ")} the manifest grants` : ""].filter(Boolean);
+    const description = !dec || want.size === 0 ? `${who} was added outside the repository with ${gained.join(", ")}` : !liv || has.size === 0 ? `${who} was removed outside the repository (declared ${lost.join(", ")})` : `${who} ${parts.join(" and ")}`;
+    out.push({ type: e.type, id: e.id, name, matches: gained.length === 0 && lost.length === 0, gained, lost, description });
+  }
+  return out;
+}
+function narrowingQueueBody(declared, live3) {
+  const d = new Map(declared.map((e) => [keyOf(e), new Set(e.permissions)]));
+  return live3.map((e) => ({ e, keep: e.permissions.filter((p2) => d.get(keyOf(e))?.has(p2)) })).filter(({ e, keep }) => keep.length < e.permissions.length).map(({ e, keep }) => ({ ...e, name: e.name ?? "", permissions: keep }));
+}
+var entryKey = (e) => JSON.stringify([e.entityId, e.grant, e.pass]);
+function dataFileDrift(declared, live3) {
+  const out = [];
+  const pub = declared.publicAccess === live3.publicAccess;
+  out.push({
+    id: "publicAccess",
+    matches: pub,
+    widens: !pub && declared.publicAccess,
+    description: pub ? "publicAccess matches" : `publicAccess is ${live3.publicAccess} on the instance, ${declared.publicAccess} in the manifest`
+  });
+  const d = new Map(declared.entries.map((e) => [e.entityId, e]));
+  const l = new Map(live3.entries.map((e) => [e.entityId, e]));
+  for (const id of /* @__PURE__ */ new Set([...d.keys(), ...l.keys()])) {
+    const dec = d.get(id);
+    const liv = l.get(id);
+    const matches2 = Boolean(dec && liv && entryKey(dec) === entryKey(liv));
+    const description = matches2 ? `entity ${id} matches` : !dec ? `entity ${id} was granted ${liv.grant} outside the repository` : !liv ? `entity ${id} was removed outside the repository (declared ${dec.grant})` : `entity ${id} holds ${liv.grant}/${liv.pass} on the instance, ${dec.grant}/${dec.pass} in the manifest`;
+    out.push({ id, matches: matches2, widens: Boolean(dec) && !liv, description });
+  }
+  return out;
+}
+function narrowingDataFileBody(declared, live3) {
+  const d = new Set(declared.entries.map(entryKey));
+  return { publicAccess: live3.publicAccess && declared.publicAccess, entries: live3.entries.filter((e) => d.has(entryKey(e))) };
+}
 
 // src/resources/manifests.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
@@ -44692,10 +45002,10 @@ async function loadManifests(kind, files, displayRoot) {
     const key = String(result2.manifest.id);
     const previous = byId.get(key);
     if (previous) {
-      const at = previous.source.location;
+      const at2 = previous.source.location;
       problems.push({
         ...result2.manifest.source.location,
-        message: `${kind} ${key} is already declared in ${at.file}:${at.line}:${at.column}`
+        message: `${kind} ${key} is already declared in ${at2.file}:${at2.line}:${at2.column}`
       });
       continue;
     }
@@ -44707,6 +45017,31 @@ async function loadManifests(kind, files, displayRoot) {
 }
 
 // src/resources/dataFile.ts
+function livePermissions(api, resource2) {
+  return api.getDataFilePermissions(String(resource2.doc.id));
+}
+var op = "getDataFilePermissions";
+var publicAccessPart = { name: "publicAccess", operation: op, load: async (api, r3) => (await livePermissions(api, r3)).publicAccess };
+var entriesPart = { name: "entries", operation: op, load: async (api, r3) => (await livePermissions(api, r3)).entries };
+var live = { name: "live", operation: op, load: (api, r3) => livePermissions(api, r3) };
+var drift2 = {
+  name: "drift",
+  operation: op,
+  load: async (api, r3) => r3.doc.declared ? dataFileDrift(body(r3.doc), await livePermissions(api, r3)) : []
+};
+var restore = {
+  name: "restore",
+  schema: { const: true, description: "take away what the file's live state grants beyond its manifest" },
+  perItem: true,
+  reads: ["live", "drift"],
+  warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
+  apply: (doc2) => ({ ...doc2 }),
+  refusal: (doc2, _value, path12) => {
+    const item = itemAt(doc2, "drift", path12);
+    return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
+  },
+  request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
+};
 function entriesOf(doc2) {
   return doc2.entries ?? [];
 }
@@ -44722,33 +45057,47 @@ function body(doc2) {
 }
 var dataFile = {
   name: "dataFile",
-  description: "Data files declared in manifests.dataFiles.",
+  description: "Data files declared in manifests.dataFiles, and those scope.dataFiles names or discovers (judged on their live permissions); `live` and `drift` compare the two.",
   live: false,
-  inputs: { manifests: { key: "dataFiles", description: "data file" } },
+  inputs: {
+    manifests: { key: "dataFiles", description: "data file" },
+    scope: { key: "dataFiles", shape: "ids", description: "data file", exists: (api, id) => api.getDataFilePermissions(id), discovery: "listDataFiles" }
+  },
   operations: [],
   documentSchema: {
     type: "object",
     // steward builds this document: no other field exists (a policy naming one is a typo).
     additionalProperties: false,
-    required: ["id", "publicAccess", "entries"],
+    required: ["id", "publicAccess", "entries", "declared"],
     properties: {
       id: { type: ["string", "integer"] },
-      publicAccess: { type: "boolean" },
-      entries: { type: "array", items: dataFileEntrySchema }
+      publicAccess: { type: "boolean", description: "the manifest's where it declares the file, else the live one" },
+      entries: { type: "array", items: dataFileEntrySchema },
+      declared: { type: "boolean", description: "true when a manifest declares the file" },
+      live: { type: "object", description: "the live permissions { publicAccess, entries } (read only when a policy reads this)" },
+      drift: { type: "array", items: { type: "object" }, description: "publicAccess and each entity compared: id, matches, widens, description" }
     }
   },
-  parts: {},
-  async *collect(ctx) {
+  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift: drift2 },
+  async declare(ctx) {
+    const out = [];
     for (const m2 of await loadManifests("dataFile", ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
-      const doc2 = {
-        id: m2.id,
-        publicAccess: m2.data.publicAccess,
-        entries: structuredClone(m2.data.entries)
-      };
-      yield { kind: "dataFile", id: String(m2.id), name: null, doc: doc2, source: m2.source };
+      const doc2 = { id: m2.id, publicAccess: m2.data.publicAccess, entries: structuredClone(m2.data.entries), declared: true };
+      out.push({ kind: "dataFile", id: String(m2.id), name: null, doc: doc2, source: m2.source });
+    }
+    return out;
+  },
+  async *collect(ctx) {
+    const declared = ctx.declared ?? await dataFile.declare(ctx);
+    yield* declared;
+    const known = new Set(declared.map((r3) => r3.id));
+    const discovery2 = ctx.scope.discover?.dataFiles;
+    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.dataFiles ?? [], discovery2, () => ctx.api.listDataFiles(), (f2) => String(f2.dataFileId), (f2) => f2.name);
+    for (const id of ids2.filter((x2) => !known.has(x2))) {
+      yield { kind: "dataFile", id, name: names2.get(id) ?? null, doc: { id: /^\d+$/.test(id) ? Number(id) : id, declared: false }, source: null };
     }
   },
-  fixes: { publicAccess, remove },
+  fixes: { publicAccess, remove, restore },
   write(after) {
     return writeRequest("updateFilePermissions", { dataFileId: String(after.id) }, body(after));
   },
@@ -44814,7 +45163,9 @@ var dataset = {
   name: "dataset",
   description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
   live: true,
-  inputs: { scope: { key: "datasets", shape: "ids", description: "dataset", exists: (api, id) => api.getDatasetPermissions(id) } },
+  inputs: {
+    scope: { key: "datasets", shape: "ids", description: "dataset", exists: (api, id) => api.getDatasetPermissions(id), discovery: "listDatasets" }
+  },
   operations: [],
   documentSchema: {
     type: "object",
@@ -44849,9 +45200,13 @@ var dataset = {
   },
   parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags },
   async *collect(ctx) {
-    for (const id of ctx.scope.datasets) {
+    const discovery2 = ctx.scope.discover?.datasets;
+    const { ids: ids2, names: names2, items } = await selectIds(ctx.scope.datasets, discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
+    for (const id of ids2) {
       const doc2 = { id };
-      yield { kind: "dataset", id, name: null, doc: doc2, source: null };
+      const listed = items.get(id)?.tags;
+      if (listed !== void 0 && listed !== null) doc2.tags = parseTags(listed, id);
+      yield { kind: "dataset", id, name: names2.get(id) ?? null, doc: doc2, source: null };
     }
   },
   fixes: { tag, index }
@@ -44866,7 +45221,13 @@ var filesetFile = {
   description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
   live: true,
   inputs: {
-    scope: { key: "filesets", shape: "paths", description: "file", exists: (api, setId, path12) => api.getFileByPath(setId, path12 ?? "") }
+    scope: {
+      key: "filesets",
+      shape: "paths",
+      description: "file",
+      exists: (api, setId, path12) => api.getFileByPath(setId, path12 ?? ""),
+      discovery: "searchFilesets"
+    }
   },
   operations: ["getFileByPath"],
   documentSchema: {
@@ -44892,9 +45253,25 @@ var filesetFile = {
   },
   parts: {},
   async *collect(ctx) {
+    const discovery2 = ctx.scope.discover?.filesets;
+    const seen = /* @__PURE__ */ new Set();
+    if (discovery2) {
+      const { ids: sets } = await selectIds([], discovery2, () => ctx.api.searchFilesets(), (f2) => f2.id);
+      for (const filesetId of sets) {
+        for await (const page of ctx.api.searchFilesetFiles(filesetId)) {
+          for (const file of page) {
+            const id = filesetFileId(filesetId, file.path);
+            if (file.fileType === "DIRECTORY" || excluded(discovery2, id) || seen.has(id)) continue;
+            seen.add(id);
+            yield { kind: "filesetFile", id, name: file.path, doc: { ...file, filesetId }, source: null };
+          }
+        }
+      }
+    }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
       for (const path12 of paths) {
+        if (seen.has(filesetFileId(filesetId, path12))) continue;
         const read = ctx.api.getFileByPath(filesetId, path12);
         read.catch(() => {
         });
@@ -44932,40 +45309,87 @@ var revoke = {
   apply(doc2, value, itemPath) {
     const i = itemIndex(itemPath, "permissions");
     const drop = new Set(value);
-    const permissions = entriesOf2(doc2).map(
+    const permissions2 = entriesOf2(doc2).map(
       (e, j) => j === i ? { ...e, permissions: e.permissions.filter((p2) => !drop.has(p2)) } : e
     );
-    return { ...doc2, permissions };
+    return { ...doc2, permissions: permissions2 };
   }
 };
 var remove2 = removeEntryFix("permissions", "remove the entry from the queue");
 function principalKey(e) {
   return `${e.type}:${e.id}`;
 }
+async function livePermissions2(api, resource2) {
+  return normaliseQueuePermissions(await api.getQueuePermissions(String(resource2.doc.id)));
+}
+var permissions = { name: "permissions", operation: "getQueuePermissions", load: (api, r3) => livePermissions2(api, r3) };
+var live2 = { name: "live", operation: "getQueuePermissions", load: (api, r3) => livePermissions2(api, r3) };
+var drift3 = {
+  name: "drift",
+  operation: "getQueuePermissions",
+  load: async (api, r3) => r3.doc.declared ? queueDrift(entriesOf2(r3.doc), await livePermissions2(api, r3)) : []
+};
+var restore2 = {
+  name: "restore",
+  schema: { const: true, description: "take away what the queue's live state grants beyond its manifest" },
+  perItem: true,
+  reads: ["live", "drift"],
+  warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
+  apply: (doc2) => ({ ...doc2 }),
+  refusal: (doc2, _value, path12) => {
+    const item = itemAt(doc2, "drift", path12);
+    return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied` : null;
+  },
+  request: (doc2) => writeRequest("updateQueuePermissions", { queueId: String(doc2.id) }, narrowingQueueBody(entriesOf2(doc2), doc2.live))
+};
 var queue = {
   name: "queue",
-  description: "Queues declared in manifests.queues (queue permissions cannot be read from the API).",
+  description: "Queues declared in manifests.queues, and those scope.queues names or discovers (judged on their live permissions); `live` and `drift` compare the two.",
   live: false,
-  inputs: { manifests: { key: "queues", description: "queue" } },
+  inputs: {
+    manifests: { key: "queues", description: "queue" },
+    scope: {
+      key: "queues",
+      shape: "ids",
+      description: "queue",
+      exists: (api, id) => api.getQueuePermissions(id),
+      discovery: "listQueues"
+    }
+  },
   operations: [],
   documentSchema: {
     type: "object",
     // steward builds this document: no other field exists (a policy naming one is a typo).
     additionalProperties: false,
-    required: ["id", "permissions"],
+    required: ["id", "permissions", "declared"],
     properties: {
       id: { type: ["string", "integer"] },
-      permissions: { type: "array", items: queueEntrySchema }
+      permissions: { type: "array", items: queueEntrySchema, description: "the manifest's entries where it declares the queue, else the live ones" },
+      declared: { type: "boolean", description: "true when a manifest declares the queue" },
+      live: { type: "array", items: queueEntrySchema, description: "the live permissions (read only when a policy reads this)" },
+      drift: { type: "array", items: { type: "object" }, description: "each principal compared: type, id, name, matches, gained, lost, description" }
     }
   },
-  parts: {},
-  async *collect(ctx) {
+  parts: { permissions, live: live2, drift: drift3 },
+  async declare(ctx) {
+    const out = [];
     for (const m2 of await loadManifests("queue", ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
-      const doc2 = { id: m2.id, permissions: structuredClone(m2.data.permissions) };
-      yield { kind: "queue", id: String(m2.id), name: null, doc: doc2, source: m2.source };
+      const doc2 = { id: m2.id, permissions: structuredClone(m2.data.permissions), declared: true };
+      out.push({ kind: "queue", id: String(m2.id), name: null, doc: doc2, source: m2.source });
+    }
+    return out;
+  },
+  async *collect(ctx) {
+    const declared = ctx.declared ?? await queue.declare(ctx);
+    yield* declared;
+    const known = new Set(declared.map((r3) => r3.id));
+    const discovery2 = ctx.scope.discover?.queues;
+    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.queues ?? [], discovery2, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
+    for (const id of ids2.filter((x2) => !known.has(x2))) {
+      yield { kind: "queue", id, name: names2.get(id) ?? null, doc: { id, declared: false }, source: null };
     }
   },
-  fixes: { revoke, remove: remove2 },
+  fixes: { revoke, remove: remove2, restore: restore2 },
   write(after, before) {
     const kept = new Set(entriesOf2(after).map(principalKey));
     const removed = entriesOf2(before).filter((e) => !kept.has(principalKey(e))).map((e) => ({ ...e, permissions: [] }));
@@ -44988,7 +45412,18 @@ var workflow = {
   name: "workflow",
   description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
   live: true,
-  inputs: {},
+  // Without scope.workflows every workflow is listed; a list of ids checks those only.
+  inputs: {
+    scope: {
+      key: "workflows",
+      shape: "ids",
+      description: "workflow",
+      exists: async (api, id) => {
+        if (!(await api.listWorkflows()).some((w2) => w2.id === id)) throw new Error(`workflow ${id} is not in the workflow list`);
+      },
+      discovery: "listWorkflows"
+    }
+  },
   // listWorkflowModels when no workflow URL is configured.
   operations: ["listWorkflows"],
   documentSchema: {
@@ -45005,7 +45440,11 @@ var workflow = {
   },
   parts: {},
   async *collect(ctx) {
+    const named = ctx.scope.workflows ?? [];
+    const discovery2 = ctx.scope.discover?.workflows;
+    const only = named.length > 0 && !discovery2 ? new Set(named) : null;
     for (const w2 of await ctx.api.listWorkflows()) {
+      if (only && !only.has(String(w2.id)) || excluded(discovery2, String(w2.id))) continue;
       const name = typeof w2.name === "string" && w2.name !== "" ? w2.name : null;
       yield { kind: "workflow", id: String(w2.id), name, doc: { ...w2 }, source: null };
     }
@@ -45025,13 +45464,6 @@ var RESOURCE_KINDS = {
   workflow
 };
 var RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
-function emptyScope() {
-  const lists = {};
-  for (const { scope } of Object.values(RESOURCE_KINDS).map((k2) => k2.inputs)) {
-    if (scope) lists[scope.key] = scope.shape === "ids" ? [] : {};
-  }
-  return lists;
-}
 var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.inputs.manifests ? [k2.inputs.manifests] : []);
 function kindOfManifestKey(key) {
   return Object.values(RESOURCE_KINDS).find((k2) => k2.inputs.manifests?.key === key)?.name;
@@ -45089,9 +45521,23 @@ var fileRef = {
   required: ["file"],
   properties: { file: { type: "string", minLength: 1, description: "a text file, one entry a line (# comments allowed)" } }
 };
+var ids = { anyOf: [{ type: "array", items: { type: ["string", "integer"] } }, fileRef] };
+var discovery = (extra = {}) => [
+  { const: "all" },
+  {
+    type: "object",
+    additionalProperties: false,
+    required: ["all"],
+    properties: {
+      all: { const: true },
+      ...extra,
+      exclude: { type: "array", items: { type: "string", minLength: 1 }, description: "ids or globs (* and ?) to leave out" }
+    }
+  }
+];
 var idList = (what) => ({
-  description: `a list of ${what} ids, or { file: path } with one id a line`,
-  anyOf: [{ type: "array", items: { type: ["string", "integer"] } }, fileRef]
+  description: `a list of ${what} ids, { file: path } with one id a line, or \`all\` (every ${what} the listing gives; \`{ all: true, ids: [...], exclude: [...] }\` to add and leave out)`,
+  anyOf: [...ids.anyOf, ...discovery({ ids })]
 });
 var globs = (what) => ({
   description: `a glob (or list of globs) of ${what} manifest files, relative to this file; * ? and ** are supported`,
@@ -45106,12 +45552,17 @@ var url = (what) => ({
   description: what
 });
 var pathsPerSet = (what) => ({
-  type: "object",
-  description: `{ <file set id>: [paths] } or { <file set id>: { file: path } }: the ${what}s to check`,
-  additionalProperties: {
-    description: "a list of file paths in the file set, or { file: path } with one path a line",
-    anyOf: [{ type: "array", items: { type: "string", minLength: 1 } }, fileRef]
-  }
+  description: `{ <file set id>: [paths] } or { <file set id>: { file: path } }: the ${what}s to check; or \`all\` (every ${what} of every file set; exclude set ids or <set id>:<path> globs)`,
+  anyOf: [
+    ...discovery(),
+    {
+      type: "object",
+      additionalProperties: {
+        description: "a list of file paths in the file set, or { file: path } with one path a line",
+        anyOf: [{ type: "array", items: { type: "string", minLength: 1 } }, fileRef]
+      }
+    }
+  ]
 });
 var inputsOfKinds = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
 function scopeProperties() {
@@ -45232,6 +45683,7 @@ var ENV = {
   token: "STEWARD_TOKEN",
   workflowToken: "STEWARD_WORKFLOW_TOKEN"
 };
+var isDiscovery = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2) && "all" in v2;
 var kindInputs = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
 var nonEmpty = (v2) => v2 && v2.trim() !== "" ? v2.trim() : null;
 function readListFile(file) {
@@ -45284,14 +45736,14 @@ function loadConfig(options = {}) {
     if (fileProblems.length > 0) throw new InputError(fileProblems);
     data = js2 ?? {};
   }
-  const at = (p2, message) => src ? problemAt(src, p2, message) : { file: "(config)", line: 0, column: 0, message };
+  const at2 = (p2, message) => src ? problemAt(src, p2, message) : { file: "(config)", line: 0, column: 0, message };
   const locAt = (p2) => src ? locationOf(src, nodeAt(src, p2)) : { file: "(config)", line: 0, column: 0 };
   const urlFrom = (flag, flagName, envName, fromFile) => {
     const chosen = nonEmpty(flag) ? [nonEmpty(flag), flagName] : nonEmpty(env[envName]) ? [nonEmpty(env[envName]), envName] : [fromFile ?? null, "file"];
     const bad = chosen[0] ? badBaseUrl(chosen[0]) : null;
     if (bad) {
       const key = flagName === "--base-url" ? "baseUrl" : "workflowUrl";
-      problems.push(chosen[1] === "file" ? at(["instance", key], `instance.${key} ${bad}`) : { file: chosen[1], line: 0, column: 0, message: bad });
+      problems.push(chosen[1] === "file" ? at2(["instance", key], `instance.${key} ${bad}`) : { file: chosen[1], line: 0, column: 0, message: bad });
     }
     return chosen[0];
   };
@@ -45331,7 +45783,7 @@ function loadConfig(options = {}) {
     const entryPath = (i) => Array.isArray(data.policies) ? ["policies", i] : ["policies"];
     policyOrigins = list.map((_, i) => locAt(entryPath(i)));
     for (const [i, p2] of policies.entries()) {
-      if (!existsSync4(p2)) problems.push(at(entryPath(i), `policy path not found: ${shown(p2)}`));
+      if (!existsSync4(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
     }
   } else {
     policies = DEFAULT_POLICIES.map((p2) => resolvePolicy(p2, cwd));
@@ -45346,43 +45798,47 @@ function loadConfig(options = {}) {
   }
   const listOrFile = (value, where2) => {
     if (value === void 0) return [];
-    const ids = [];
+    const ids2 = [];
     if (Array.isArray(value)) {
       value.forEach((v2, i) => {
         const bad = badScopeId(String(v2));
-        if (bad) problems.push(at([...where2, i], `${where2.join(".")}: ${bad}`));
-        ids.push(String(v2));
+        if (bad) problems.push(at2([...where2, i], `${where2.join(".")}: ${bad}`));
+        ids2.push(String(v2));
       });
-      return ids;
+      return ids2;
     }
     const listFile = path5.resolve(baseDir, value.file);
     if (!existsSync4(listFile)) {
-      problems.push(at([...where2, "file"], `file not found: ${shown(listFile)}`));
+      problems.push(at2([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
     }
     for (const { value: id, line } of readListFile(listFile)) {
       const bad = badScopeId(id);
       if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where2.join(".")}: ${bad}` });
-      ids.push(id);
+      ids2.push(id);
     }
-    return ids;
+    return ids2;
   };
   const pathsPerSet2 = (key, value = {}) => {
     const sets = {};
     for (const [id, paths] of Object.entries(value)) {
       const bad = badScopeId(id);
-      if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ["scope", key, id])), message: `scope.${key}: ${bad}` } : at([], bad));
+      if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ["scope", key, id])), message: `scope.${key}: ${bad}` } : at2([], bad));
       sets[id] = listOrFile(paths, ["scope", key, id]);
     }
     return sets;
   };
   const lists = {};
+  const discover = {};
   for (const { scope: input } of kindInputs()) {
     if (!input) continue;
-    const value = data.scope?.[input.key];
-    lists[input.key] = input.shape === "ids" ? [...new Set(listOrFile(value, ["scope", input.key]))] : pathsPerSet2(input.key, value);
+    const raw = data.scope?.[input.key];
+    const all = raw === "all" || isDiscovery(raw) && raw.all === true;
+    if (all) discover[input.key] = { exclude: isDiscovery(raw) ? raw.exclude ?? [] : [] };
+    const value = isDiscovery(raw) ? raw.ids : raw === "all" ? void 0 : raw;
+    lists[input.key] = input.shape === "ids" ? [...new Set(listOrFile(value, ["scope", input.key]))] : pathsPerSet2(input.key, all ? void 0 : value);
   }
-  const scope = { ...lists, scheduleFilter: data.instance?.scheduleFilter };
+  const scope = { ...lists, discover, scheduleFilter: data.instance?.scheduleFilter };
   const manifestFiles = {};
   const unmatchedManifestGlobs = [];
   for (const { manifests: input } of kindInputs()) {
@@ -45397,7 +45853,7 @@ function loadConfig(options = {}) {
       const files = expandGlob(pattern, baseDir);
       const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at(where2, `manifest path not found: ${shown(path5.resolve(baseDir, pattern))}`));
+        problems.push(at2(where2, `manifest path not found: ${shown(path5.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -45408,7 +45864,7 @@ function loadConfig(options = {}) {
   let waiversFile = null;
   if (data.waivers) {
     waiversFile = path5.resolve(baseDir, data.waivers);
-    if (!existsSync4(waiversFile)) problems.push(at(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
+    if (!existsSync4(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!SEVERITIES.includes(failOn) && failOn !== "none") {
@@ -52280,7 +52736,7 @@ function createTimestamp(s = 0n, ns = 0n) {
 var MAX_INT = 9223372036854775807n;
 var MIN_INT = -9223372036854775808n;
 var MAX_UINT = 18446744073709551615n;
-function safeInt(value, op = "type conversion") {
+function safeInt(value, op2 = "type conversion") {
   const numeric = typeof value === "string" ? BigInt(value) : value;
   if (typeof numeric === "bigint") {
     if (numeric >= MIN_INT && numeric <= MAX_INT) {
@@ -52291,9 +52747,9 @@ function safeInt(value, op = "type conversion") {
       return BigInt(Math.trunc(numeric));
     }
   }
-  throw celError(`int overflow during ${op}`);
+  throw celError(`int overflow during ${op2}`);
 }
-function safeUint(value, op = "type conversion") {
+function safeUint(value, op2 = "type conversion") {
   const numeric = typeof value === "string" ? BigInt(value) : value;
   if (typeof numeric === "bigint" || Number.isFinite(numeric)) {
     const int2 = typeof numeric === "number" ? BigInt(Math.trunc(numeric)) : numeric;
@@ -52301,7 +52757,7 @@ function safeUint(value, op = "type conversion") {
       return celUint(int2);
     }
   }
-  throw celError(`uint overflow during ${op}`);
+  throw celError(`uint overflow during ${op2}`);
 }
 function bytesConcat(l, r3) {
   const val = new Uint8Array(l.length + r3.length);
@@ -53155,25 +53611,25 @@ function isWordRune(r3) {
   return 97 <= r3 && r3 <= 122 || 65 <= r3 && r3 <= 90 || 48 <= r3 && r3 <= 57 || r3 === 95;
 }
 function emptyOpContext(r1, r22) {
-  let op = 0;
+  let op2 = 0;
   if (r1 < 0) {
-    op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
+    op2 |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
   }
   if (r1 === 10) {
-    op |= EMPTY_BEGIN_LINE;
+    op2 |= EMPTY_BEGIN_LINE;
   }
   if (r22 < 0) {
-    op |= EMPTY_END_TEXT | EMPTY_END_LINE;
+    op2 |= EMPTY_END_TEXT | EMPTY_END_LINE;
   }
   if (r22 === 10) {
-    op |= EMPTY_END_LINE;
+    op2 |= EMPTY_END_LINE;
   }
   if (isWordRune(r1) !== isWordRune(r22)) {
-    op |= EMPTY_WORD_BOUNDARY;
+    op2 |= EMPTY_WORD_BOUNDARY;
   } else {
-    op |= EMPTY_NO_WORD_BOUNDARY;
+    op2 |= EMPTY_NO_WORD_BOUNDARY;
   }
-  return op;
+  return op2;
 }
 function quoteMeta(str2) {
   return str2.split("").map((s) => {
@@ -53262,11 +53718,11 @@ var Inst = class _Inst {
   out;
   arg;
   runes;
-  static isRuneOp(op) {
-    return _Inst.RUNE <= op && op <= _Inst.RUNE_ANY_NOT_NL;
+  static isRuneOp(op2) {
+    return _Inst.RUNE <= op2 && op2 <= _Inst.RUNE_ANY_NOT_NL;
   }
-  constructor(op) {
-    this.op = op;
+  constructor(op2) {
+    this.op = op2;
     this.out = 0;
     this.arg = 0;
     this.runes = [];
@@ -53638,8 +54094,8 @@ var Regexp = class _Regexp {
     LEFT_PAREN: 19,
     VERTICAL_BAR: 20
   };
-  static isPseudoOp(op) {
-    return op >= _Regexp.Op.LEFT_PAREN;
+  static isPseudoOp(op2) {
+    return op2 >= _Regexp.Op.LEFT_PAREN;
   }
   static emptySubs() {
     return [];
@@ -53665,8 +54121,8 @@ var Regexp = class _Regexp {
   cap;
   name;
   namedGroups;
-  constructor(op) {
-    this.op = op;
+  constructor(op2) {
+    this.op = op2;
     this.flags = 0;
     this.subs = _Regexp.emptySubs();
     this.runes = [];
@@ -53889,8 +54345,8 @@ var Prog = class {
   }
   // Adds a new instruction to this program, with operator |op| and |pc| equal
   // to |numInst()|.
-  addInst(op) {
-    this.inst.push(new Inst(op));
+  addInst(op2) {
+    this.inst.push(new Inst(op2));
   }
   // skipNop() follows any no-op or capturing instructions and returns the
   // resulting instruction.
@@ -54071,8 +54527,8 @@ var Compiler = class _Compiler {
     this.prog = new Prog();
     this.newInst(Inst.FAIL);
   }
-  newInst(op) {
-    this.prog.addInst(op);
+  newInst(op2) {
+    this.prog.addInst(op2);
     return new Frag(this.prog.numInst() - 1, new PatchList(), true);
   }
   // Returns a no-op fragment.  Sometimes unavoidable.
@@ -54163,9 +54619,9 @@ var Compiler = class _Compiler {
     return new Frag(f1.i, this.loop(f1, nongreedy).out, f1.nullable);
   }
   // op is a bitmask of EMPTY_* flags.
-  empty(op) {
+  empty(op2) {
     const f2 = this.newInst(Inst.EMPTY_WIDTH);
-    this.prog.getInst(f2.i).arg = op;
+    this.prog.getInst(f2.i).arg = op2;
     f2.out = new PatchList(f2.i << 1, f2.i << 1);
     return f2;
   }
@@ -54406,22 +54862,22 @@ function simplify2(re) {
   }
   return re;
 }
-function simplify1(op, flags, sub, re) {
+function simplify1(op2, flags, sub, re) {
   if (sub.op === Regexp.Op.EMPTY_MATCH) {
     return sub;
   }
   if (sub.op === Regexp.Op.NO_MATCH) {
-    if (op === Regexp.Op.PLUS)
+    if (op2 === Regexp.Op.PLUS)
       return sub;
     return new Regexp(Regexp.Op.EMPTY_MATCH);
   }
-  if (op === sub.op && (flags & NON_GREEDY) === (sub.flags & NON_GREEDY)) {
+  if (op2 === sub.op && (flags & NON_GREEDY) === (sub.flags & NON_GREEDY)) {
     return sub;
   }
-  if (re !== null && re.op === op && (re.flags & NON_GREEDY) === (flags & NON_GREEDY) && sub === re.subs[0]) {
+  if (re !== null && re.op === op2 && (re.flags & NON_GREEDY) === (flags & NON_GREEDY) && sub === re.subs[0]) {
     return re;
   }
-  const nre = new Regexp(op);
+  const nre = new Regexp(op2);
   nre.flags = flags;
   nre.subs = [sub];
   return nre;
@@ -55238,14 +55694,14 @@ var Parser = class _Parser {
     this.size = null;
   }
   // Allocate a Regexp, from the free list if possible.
-  newRegexp(op) {
+  newRegexp(op2) {
     let re = this.free;
     if (re !== null && re.subs !== null && re.subs.length > 0) {
       this.free = re.subs[0];
       re.reinit();
-      re.op = op;
+      re.op = op2;
     } else {
-      re = new Regexp(op);
+      re = new Regexp(op2);
       this.numRegexp += 1;
     }
     return re;
@@ -55469,8 +55925,8 @@ var Parser = class _Parser {
   }
   // op pushes a regexp with the given op onto the stack
   // and returns that regexp.
-  op(op) {
-    const re = this.newRegexp(op);
+  op(op2) {
+    const re = this.newRegexp(op2);
     re.flags = this.flags;
     return this.push(re);
   }
@@ -55479,7 +55935,7 @@ var Parser = class _Parser {
   // Pre: t is positioned after the initial repetition operator.
   // Post: t advances past an optional perl-mode '?', or stays put.
   //       Or, it fails with RE2JSSyntaxException.
-  repeat(op, min, max, beforePos, t3, lastRepeatPos) {
+  repeat(op2, min, max, beforePos, t3, lastRepeatPos) {
     let flags = this.flags;
     if (t3.more() && t3.lookingAt("?")) {
       t3.skip(1);
@@ -55496,14 +55952,14 @@ var Parser = class _Parser {
     if (Regexp.isPseudoOp(sub.op)) {
       throw new RE2JSSyntaxException(_Parser.ERR_MISSING_REPEAT_ARGUMENT, t3.from(beforePos));
     }
-    const re = this.newRegexp(op);
+    const re = this.newRegexp(op2);
     re.min = min;
     re.max = max;
     re.flags = flags;
     re.subs = [sub];
     this.stack[n4 - 1] = re;
     this.checkLimits(re);
-    if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) {
+    if (op2 === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) {
       throw new RE2JSSyntaxException(_Parser.ERR_INVALID_REPEAT_SIZE, t3.from(beforePos));
     }
   }
@@ -55578,18 +56034,18 @@ var Parser = class _Parser {
   // If (sub contains op nodes, they all get hoisted up
   // so that there is never a concat of a concat or an
   // alternate of an alternate.
-  collapse(subs, op) {
+  collapse(subs, op2) {
     if (subs.length === 1) {
       return subs[0];
     }
     let len2 = 0;
     for (let sub of subs) {
-      len2 += sub.op === op ? sub.subs.length : 1;
+      len2 += sub.op === op2 ? sub.subs.length : 1;
     }
     let newsubs = new Array(len2).fill(null);
     let i = 0;
     for (let sub of subs) {
-      if (sub.op === op) {
+      if (sub.op === op2) {
         for (let j = 0; j < sub.subs.length; j++) {
           newsubs[i++] = sub.subs[j];
         }
@@ -55598,9 +56054,9 @@ var Parser = class _Parser {
         newsubs[i++] = sub;
       }
     }
-    let re = this.newRegexp(op);
+    let re = this.newRegexp(op2);
     re.subs = newsubs;
-    if (op === Regexp.Op.ALTERNATE) {
+    if (op2 === Regexp.Op.ALTERNATE) {
       if (re.subs.length === 1) {
         const old = re;
         re = re.subs[0];
@@ -55676,22 +56132,22 @@ var Parser = class _Parser {
           case 43:
           case 63: {
             repeatPos = t3.pos();
-            let op = null;
+            let op2 = null;
             switch (t3.pop()) {
               case 42:
-                op = Regexp.Op.STAR;
+                op2 = Regexp.Op.STAR;
                 break;
               case 43:
-                op = Regexp.Op.PLUS;
+                op2 = Regexp.Op.PLUS;
                 break;
               case 63:
-                op = Regexp.Op.QUEST;
+                op2 = Regexp.Op.QUEST;
                 break;
             }
-            if (op === null) {
+            if (op2 === null) {
               throw new Error("repeat op unexpectedly null");
             }
-            this.repeat(op, min, max, repeatPos, t3, lastRepeatPos);
+            this.repeat(op2, min, max, repeatPos, t3, lastRepeatPos);
             break;
           }
           case 123: {
@@ -56814,9 +57270,9 @@ var LogicManager = class _LogicManager {
   static newBalancingLogicManager(builder, functionName, term) {
     return new _LogicManager(builder, functionName, term, false);
   }
-  addTerm(op, term) {
+  addTerm(op2, term) {
     this.terms.push(term);
-    this.ops.push(op);
+    this.ops.push(op2);
   }
   toExpr() {
     if (this.terms.length === 1) {
@@ -56998,8 +57454,8 @@ var Builder2 = class {
     });
     return expr;
   }
-  newInfixExpr(offset, op, args) {
-    return this.newCallExpr(offset, op === "in" ? "@in" : `_${op}_`, args);
+  newInfixExpr(offset, op2, args) {
+    return this.newCallExpr(offset, op2 === "in" ? "@in" : `_${op2}_`, args);
   }
   newSelectExpr(offset, operand, field) {
     return this.nextExpr(offset, {
@@ -57893,7 +58349,7 @@ function parse(input, options = {}) {
     if (tail2.length === 0) {
       return primary;
     }
-    return tail2.reduce((expr, op) => op(expr), primary);
+    return tail2.reduce((expr, op2) => op2(expr), primary);
   }
   function item532(offset, ops, expr) {
     if (ops.length % 2 === 0) {
@@ -57914,7 +58370,7 @@ function parse(input, options = {}) {
     if (tail2 === null) {
       return unary;
     }
-    return tail2.reduce((expr, op) => op(expr), unary);
+    return tail2.reduce((expr, op2) => op2(expr), unary);
   }
   function item560(o3) {
     return `_${o3}_`;
@@ -57926,7 +58382,7 @@ function parse(input, options = {}) {
     if (tail2 === null) {
       return multiplication;
     }
-    return tail2.reduce((expr, op) => op(expr), multiplication);
+    return tail2.reduce((expr, op2) => op2(expr), multiplication);
   }
   function item591(operator) {
     return `_${operator}_`;
@@ -57941,7 +58397,7 @@ function parse(input, options = {}) {
     if (tail2 === null) {
       return addition;
     }
-    return tail2.reduce((expr, op) => op(expr), addition);
+    return tail2.reduce((expr, op2) => op2(expr), addition);
   }
   function item606(offset, relation) {
     if (relation.length === 1) {
@@ -63834,16 +64290,16 @@ var Planner = class {
     return new EvalAttr(this.factory.createConditional(id, cond, tAttr, fAttr), false);
   }
   planCallIndex(_call, args, opt) {
-    const op = args[0];
+    const op2 = args[0];
     const ind = args[1];
-    const attr2 = this.relativeAttr(op.id, op, false);
+    const attr2 = this.relativeAttr(op2.id, op2, false);
     let acc;
     if (ind instanceof EvalConst) {
-      acc = this.factory.newAccess(op.id, ind.value, opt);
+      acc = this.factory.newAccess(op2.id, ind.value, opt);
     } else if (ind instanceof EvalAttr) {
-      acc = this.factory.newAccess(op.id, ind, opt);
+      acc = this.factory.newAccess(op2.id, ind, opt);
     } else {
-      acc = this.relativeAttr(op.id, ind, opt);
+      acc = this.relativeAttr(op2.id, ind, opt);
     }
     attr2.addAccess(acc);
     return attr2;
@@ -64657,7 +65113,7 @@ var Checker = class {
     return e.exprKind.case === "identExpr" && e.exprKind.value.name === "resource" && !locals.has("resource");
   }
   /** A top-level field of a closed document schema that does not exist: a load error with a hint. */
-  unknownField(operand, field, locals, at) {
+  unknownField(operand, field, locals, at2) {
     const schema = this.input.typing?.resource;
     if (schema?.additionalProperties !== false || !this.isResource(operand, locals)) return false;
     const known = Object.keys(schema.properties ?? {});
@@ -64665,8 +65121,8 @@ var Checker = class {
     const hint = didYouMean(field, known) || ` (fields: ${known.join(", ")})`;
     const from = this.start(operand);
     const m2 = new RegExp(`\\.\\s*(${field.replace(/[^\w]/g, "\\$&")})\\b|\\[\\s*['"](${field.replace(/[^\w]/g, "\\$&")})`).exec(this.input.source.slice(from));
-    const offset = m2 ? from + m2.index + m2[0].length - field.length : this.start(at);
-    this.report(at, `unknown field '${field}' of ${this.input.typing?.kind ?? "the resource"}${hint}`, offset);
+    const offset = m2 ? from + m2.index + m2[0].length - field.length : this.start(at2);
+    this.report(at2, `unknown field '${field}' of ${this.input.typing?.kind ?? "the resource"}${hint}`, offset);
     return true;
   }
   select(e, operand, field, testOnly, locals) {
@@ -64683,9 +65139,9 @@ var Checker = class {
     const args = argExprs.map((a2) => this.typeOf(a2, locals));
     const [a, b] = args;
     if (fn in COMPARE) {
-      const op = COMPARE[fn];
-      const ok = op === "==" || op === "!=" ? equalable : orderable;
-      if (!compatible(a, b, ok)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op}'`);
+      const op2 = COMPARE[fn];
+      const ok = op2 === "==" || op2 === "!=" ? equalable : orderable;
+      if (!compatible(a, b, ok)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op2}'`);
       return of("bool");
     }
     if (fn in ARITH) return this.arithmetic(e, ARITH[fn], a, b);
@@ -64737,11 +65193,11 @@ var Checker = class {
     if (TIME_GETTERS.test(fn)) return of("int");
     return DYN3;
   }
-  arithmetic(e, op, a, b) {
+  arithmetic(e, op2, a, b) {
     if (a.kinds === null || b.kinds === null) return DYN3;
     const results = /* @__PURE__ */ new Set();
-    for (const x2 of a.kinds) for (const y of b.kinds) for (const r3 of arithmeticResult(op, x2, y)) results.add(r3);
-    if (results.size === 0) return this.report(e, `type error: no '${op}' for ${describe(a)} and ${describe(b)}`);
+    for (const x2 of a.kinds) for (const y of b.kinds) for (const r3 of arithmeticResult(op2, x2, y)) results.add(r3);
+    if (results.size === 0) return this.report(e, `type error: no '${op2}' for ${describe(a)} and ${describe(b)}`);
     return { kinds: results };
   }
   index(e, container, key, t3, locals) {
@@ -64766,9 +65222,9 @@ var Checker = class {
     if (why) this.report(arg, why);
   }
 };
-function arithmeticResult(op, a, b) {
+function arithmeticResult(op2, a, b) {
   if (NUMERIC.has(a) && NUMERIC.has(b)) return a === b ? [a] : [a, b];
-  const pair = `${a} ${op} ${b}`;
+  const pair = `${a} ${op2} ${b}`;
   const table = {
     "string + string": "string",
     "bytes + bytes": "bytes",
@@ -65020,9 +65476,9 @@ function compileTemplate(source, origin, options) {
     parts.push(source.slice(last, m2.index));
     const inner = m2[1].trim();
     const start = m2.index + 2 + (m2[1].length - m2[1].trimStart().length);
-    const at = (offset) => position(origin, start + offset);
+    const at2 = (offset) => position(origin, start + offset);
     try {
-      parts.push(compileExpression(inner, { ...origin, ...at(0), at }, { ...options, expect: void 0 }));
+      parts.push(compileExpression(inner, { ...origin, ...at2(0), at: at2 }, { ...options, expect: void 0 }));
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
       problems.push(...e.problems);
@@ -65096,9 +65552,9 @@ function compilePolicy(def, override, overrideAt) {
     }
   };
 }
-function checkOverride(def, override, at) {
+function checkOverride(def, override, at2) {
   const problems = [];
-  const where2 = at ?? { file: "params", line: 0, column: 0 };
+  const where2 = at2 ?? { file: "params", line: 0, column: 0 };
   for (const [key, value] of Object.entries(override)) {
     if (!(key in def.params)) {
       const declared = Object.keys(def.params).join(", ") || "none";
@@ -65131,7 +65587,7 @@ function selectItems(policy2, doc2, env) {
   if ("error" in items) return [{ path: null, itemKey: null, error: items.error }];
   const selected = [];
   for (const [index2, item] of items.ok.entries()) {
-    const sel = { path: `${policy2.eachPath ?? "each"}[${index2}]`, itemKey: keyOf(item, index2), item };
+    const sel = { path: `${policy2.eachPath ?? "each"}[${index2}]`, itemKey: keyOf2(item, index2), item };
     if (!policy2.when) {
       selected.push(sel);
       continue;
@@ -65171,7 +65627,7 @@ function asBool(v2, field) {
 function typeName2(v2) {
   return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
 }
-function keyOf(item, index2) {
+function keyOf2(item, index2) {
   if (item !== null && typeof item === "object") {
     const o3 = item;
     for (const k2 of ["id", "entityId"]) {
@@ -65339,14 +65795,14 @@ function describeList(key, before, after) {
   const lines = [];
   const left = after.map((item) => itemIdentity(item));
   before.forEach((item, i) => {
-    const at = left.indexOf(itemIdentity(item));
+    const at2 = left.indexOf(itemIdentity(item));
     const label = `${key}[${i}] ${entryLabel(item)}`;
-    if (at < 0) {
+    if (at2 < 0) {
       lines.push(`${label}: removed (${summary2(item)})`);
       return;
     }
-    left[at] = "\0taken";
-    const next = after[at];
+    left[at2] = "\0taken";
+    const next = after[at2];
     if (JSON.stringify(item) === JSON.stringify(next)) return;
     if (isObject5(item) && isObject5(next)) {
       for (const field of Object.keys(item)) {
@@ -65468,8 +65924,8 @@ async function planFixes(input) {
 async function planResource(input, findings, fixOf) {
   const first = findings[0];
   const collected = input.resources.find((r3) => r3.kind === first.resource.kind && r3.id === first.resource.id);
-  const live = input.kinds[first.resource.kind]?.live === true;
-  const resource2 = collected ?? (live ? { ...first.resource, doc: { id: first.resource.id }, source: null } : void 0);
+  const live3 = input.kinds[first.resource.kind]?.live === true;
+  const resource2 = collected ?? (live3 ? { ...first.resource, doc: { id: first.resource.id }, source: null } : void 0);
   const manifest = resource2?.source ? { file: resource2.source.file, sha256: resource2.source.sha256 } : null;
   const refuse = (fs3, reason) => ({
     policies: unique(fs3.map((f2) => f2.policy)),
@@ -65607,6 +66063,11 @@ async function planActions(input, kind, resource2, steps, manifest) {
       blocked.push({ findings: [finding2], reason: `fix "${name}" could not be planned: ${err.message}` });
       continue;
     }
+    const refused = fix.refusal?.(doc2, value, finding2.path) ?? null;
+    if (refused !== null) {
+      blocked.push({ findings: [finding2], reason: `fix "${name}" not planned: ${refused}` });
+      continue;
+    }
     const request = fix.request(doc2, value);
     const key = JSON.stringify(request);
     const existing = byRequest.get(key);
@@ -65664,9 +66125,7 @@ function createDocChecker(policies, now) {
 async function collectDeclared(kinds, ctx) {
   const out = [];
   for (const kind of Object.values(kinds)) {
-    if (kind.live || Object.keys(kind.fixes).length === 0) continue;
-    const collectCtx = { ...ctx, scope: emptyScope() };
-    for await (const r3 of kind.collect(collectCtx)) out.push(r3);
+    if (kind.declare && Object.keys(kind.fixes).length > 0) out.push(...await kind.declare(ctx));
   }
   return out;
 }
@@ -65935,17 +66394,17 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at = (path12, message) => jsonProblem(text, displayPath2, path12, message);
-  if (!isObject6(b) || b.version !== 1) throw at(["version"], 'baseline must be { "version": 1, ... }');
-  if (!Array.isArray(b.fingerprints)) throw at(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
+  const at2 = (path12, message) => jsonProblem(text, displayPath2, path12, message);
+  if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
+  if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
-  if (bad >= 0) throw at(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
+  if (bad >= 0) throw at2(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
   const entries = {};
   if (b.entries !== void 0) {
-    if (!isObject6(b.entries)) throw at(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
+    if (!isObject6(b.entries)) throw at2(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
     for (const [fp, e] of Object.entries(b.entries)) {
       const problem4 = entryProblem(e);
-      if (problem4) throw at(["entries", fp], `baseline entry ${fp}: ${problem4}`);
+      if (problem4) throw at2(["entries", fp], `baseline entry ${fp}: ${problem4}`);
       entries[fp] = e;
     }
   }
@@ -66040,10 +66499,6 @@ function parseWaivers(text, file) {
 }
 async function loadWaivers(file, displayPath2) {
   return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2);
-}
-function globMatches(glob, value) {
-  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
-  return new RegExp(`^${body2}$`, "s").test(value);
 }
 var WAIVER_EXPIRY_TIME_ZONE = "UTC";
 var dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: "short" });
@@ -66256,16 +66711,16 @@ function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) 
   return { policies, problems: sortProblems(problems) };
 }
 function originOf(src, node) {
-  const at = valuePositions(src, node);
-  return at ? { ...locationOf(src, node), at } : locationOf(src, node);
+  const at2 = valuePositions(src, node);
+  return at2 ? { ...locationOf(src, node), at: at2 } : locationOf(src, node);
 }
 var EXPRESSION_FIELDS = ["each", "when", "assert"];
-function buildDefinition(raw, at, src, problems, kinds) {
+function buildDefinition(raw, at2, src, problems, kinds) {
   const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
   const params = isPlainObject(raw.params) ? raw.params : {};
   const paramNames = Object.keys(params);
   const fieldLocations = {};
-  const policyNode = nodeAt(src, at);
+  const policyNode = nodeAt(src, at2);
   if ((0, import_yaml5.isMap)(policyNode)) {
     for (const pair of policyNode.items) {
       const key = String(pair.key?.value);
@@ -66291,7 +66746,7 @@ function buildDefinition(raw, at, src, problems, kinds) {
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
     if (typeof source !== "string") continue;
-    const origin = originOf(src, nodeAt(src, [...at, field]));
+    const origin = originOf(src, nodeAt(src, [...at2, field]));
     const variables = field === "each" ? base : inner;
     const expect = field === "each" ? "list" : "bool";
     collect2(() => {
@@ -66301,7 +66756,7 @@ function buildDefinition(raw, at, src, problems, kinds) {
     });
   }
   if (typeof raw.message === "string") {
-    const origin = originOf(src, nodeAt(src, [...at, "message"]));
+    const origin = originOf(src, nodeAt(src, [...at2, "message"]));
     collect2(() => {
       compiled.message = compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing });
     });
@@ -66311,7 +66766,7 @@ function buildDefinition(raw, at, src, problems, kinds) {
   if (Array.isArray(raw.tests)) {
     raw.tests.forEach((t3, j) => {
       if (!isPlainObject(t3)) return;
-      const testAt = [...at, "tests", j];
+      const testAt = [...at2, "tests", j];
       if (typeof t3.name === "string") {
         const first = testNames.get(t3.name);
         const here = locationOf(src, nodeAt(src, [...testAt, "name"]));
@@ -66405,21 +66860,13 @@ function noPoliciesProblem(config) {
   if (config.policiesOverridden) return problem2("--policies", message);
   return config.policiesLocation ? { ...config.policiesLocation, message } : problem2(config.file ? displayPath(config.file) : "(config)", message);
 }
-var NO_API = new Proxy({}, {
-  get: (_, name) => () => {
-    throw new Error(`a declared kind called the API (${String(name)}) while reading its manifests`);
-  }
-});
 async function collectDeclared2(config, cwd) {
   const declared = /* @__PURE__ */ new Map();
   const problems = [];
   for (const kind of Object.values(RESOURCE_KINDS)) {
-    if (kind.live) continue;
-    const ctx = { api: NO_API, scope: emptyScope(), manifestFiles: config.manifestFiles, displayRoot: cwd };
+    if (!kind.declare) continue;
     try {
-      const list = [];
-      for await (const r3 of kind.collect(ctx)) list.push(r3);
-      declared.set(kind.name, list);
+      declared.set(kind.name, await kind.declare({ manifestFiles: config.manifestFiles, displayRoot: cwd }));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
@@ -66456,13 +66903,13 @@ async function prepareRun(options) {
   };
   const loaded = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
   const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
-  const ids = new Set(policies.map((p2) => p2.id));
+  const ids2 = new Set(policies.map((p2) => p2.id));
   for (const id of options.only ?? []) {
-    if (!ids.has(id)) problems.push(problem2("--only", `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
+    if (!ids2.has(id)) problems.push(problem2("--only", `no policy with id "${id}"${didYouMean(id, ids2)} (see \`steward list\`)`));
   }
   const ownPolicySet = !config.policiesOverridden;
-  for (const [id, at] of Object.entries(config.paramLocations)) {
-    if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
+  for (const [id, at2] of Object.entries(config.paramLocations)) {
+    if (ownPolicySet && policies.length > 0 && !ids2.has(id)) problems.push({ ...at2.location, message: `params: no policy with id "${id}"${didYouMean(id, ids2)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
   const selected = [];
@@ -66484,8 +66931,8 @@ async function prepareRun(options) {
   const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd))) ?? [] : [];
   if (ownPolicySet && policies.length > 0) {
     for (const w2 of waivers) {
-      if (!ids.has(w2.policy)) {
-        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids)} (see \`steward list\`)` });
+      if (!ids2.has(w2.policy)) {
+        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids2)} (see \`steward list\`)` });
       }
     }
   }
@@ -66691,7 +67138,7 @@ async function judgeResource(ctx, kind, policy2, r3) {
 }
 async function collect(kind, opts, memo) {
   const out = [];
-  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot };
+  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name) };
   for await (const r3 of kind.collect({ ...ctx, once: memo.once })) out.push(r3);
   return out;
 }
@@ -66723,7 +67170,7 @@ async function runPolicies(opts) {
   const collected = /* @__PURE__ */ new Map();
   for (const name of kindNames.filter((k2) => !opts.kinds[k2].live)) {
     try {
-      collected.set(name, opts.declared?.get(name) ?? await collect(opts.kinds[name], opts, memo));
+      collected.set(name, await collect(opts.kinds[name], opts, memo));
     } catch (err) {
       if (err instanceof InputError) throw err;
       collected.set(name, { error: err });

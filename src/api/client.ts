@@ -4,17 +4,19 @@
 import { CLIENT_DEFAULTS } from './assumptions.js';
 import { createTransport, type RequestSpec, type Transport } from './http.js';
 import { OPERATION_IDS, type OperationId, type OperationSpec, operation, type QueryDefaults } from './operations.js';
-import { pages } from './pagination.js';
+import { cursorPages, offsetPages, pages } from './pagination.js';
 import type { ClientOptions, InstanceApi, ScheduleQuery } from './types.js';
 import { sendWrite } from './writes.js';
 
 /** The request one call makes: its arguments placed as the row's `args` say. */
 function requestOf(id: OperationId, op: OperationSpec, args: unknown[], defaults: QueryDefaults): RequestSpec {
-  const spec: RequestSpec = { operation: id, method: op.method, host: op.host, path: op.path, params: {}, query: {} };
+  const spec: RequestSpec = { operation: id, method: op.method, host: op.host, path: op.path, params: {}, query: { ...op.query?.(undefined, defaults) } };
+  if (op.body !== undefined) spec.body = op.body;
+  if (op.access === 'read' && op.method !== 'GET') spec.read = true;
   op.args.forEach((name, i) => {
     const value = args[i];
     if (name === 'body') spec.body = value;
-    else if (name === 'query') spec.query = { ...spec.query, ...op.query?.(value, defaults) };
+    else if (name === 'query') spec.query = { ...op.query?.(value, defaults) };
     else if (name.startsWith('query:')) spec.query = { ...spec.query, [name.slice('query:'.length)]: value as string };
     else spec.params![name] = String(value);
   });
@@ -46,6 +48,8 @@ function caller(t: Transport, options: ClientOptions) {
     }
     const spec = requestOf(id, op, args, defaults);
     if (op.paging === 'limit-skip') return pages(t, spec, op.response!, pageSizeOf(op, args, pageSize));
+    if (op.paging === 'offset-total') return offsetPages(t, spec, op.response!, op.page!);
+    if (op.paging === 'cursor') return cursorPages(t, spec, op.response!, op.page!);
     if (op.access === 'read') return t.getJson(spec, op.response!);
     return op.response ? t.writeJson(spec, op.response) : t.write(spec);
   };

@@ -28,6 +28,8 @@ export interface RequestSpec {
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A read sent as POST (a search): retried and memoised like a GET. */
+  read?: boolean;
 }
 
 export interface Transport {
@@ -197,7 +199,7 @@ export function createTransport(options: ClientOptions): Transport {
     const url = resolve(spec);
     const notSent = refusedTokenError(spec, 0);
     if (notSent) throw notSent;
-    const isWrite = spec.method !== 'GET';
+    const isWrite = spec.method !== 'GET' && !spec.read;
     const call: CallState = { attempts: 0, lastTimedOut: false };
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.host === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
@@ -259,7 +261,7 @@ export function createTransport(options: ClientOptions): Transport {
     const attempts = call.attempts;
     const response = error.response;
     const retryNote = (retryable: boolean, reached: boolean) => {
-      if (spec.method !== 'GET' && retryable && reached) {
+      if (spec.method !== 'GET' && !spec.read && retryable && reached) {
         return ` (not retried: the ${spec.method} may have reached the server)`;
       }
       return retryable ? ` (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
@@ -326,7 +328,7 @@ export function createTransport(options: ClientOptions): Transport {
 
   return {
     getJson<T>(spec: RequestSpec, schema: Schema): Promise<T> {
-      const key = `${spec.host ?? 'instance'} ${spec.method} ${describePath(spec)}`;
+      const key = `${spec.host ?? 'instance'} ${spec.method} ${describePath(spec)} ${spec.body === undefined ? '' : JSON.stringify(spec.body)}`;
       let promise = memo.get(key);
       if (!promise) {
         promise = readJson<T>(spec, schema);

@@ -22,7 +22,16 @@ import {
   reportScheduleSchema,
   type Schema,
   workflowSchema,
+  listingSchema,
+  datasetListItemSchema,
+  searchObjectSchema,
+  queueSchema,
+  queuePermissionsReadSchema,
+  dataFileListItemSchema,
+  dataFilePermissionsReadSchema,
+  filesetSchema,
 } from './schemas.js';
+import type { PageShape } from './pagination.js';
 import type { ScheduleFilter, ScheduleQuery } from './types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
@@ -34,7 +43,7 @@ export type Host = 'instance' | 'workflow';
  * How a read pages. `none`: one answer. `limit-skip`: pages of `limit` items read at growing
  * `skip` until a short page (an async iterable of pages).
  */
-export type Paging = 'none' | 'limit-skip';
+export type Paging = 'none' | 'limit-skip' | 'offset-total' | 'cursor';
 
 /** What the client adds to a request from its options (the schedule filter, the page size). */
 export interface QueryDefaults {
@@ -58,6 +67,12 @@ export interface OperationSpec {
   query?: (arg: unknown, defaults: QueryDefaults) => Record<string, string | number | boolean | undefined>;
   /** Without this host configured, the operation is answered by this one (the same result). */
   fallback?: string;
+  /** offset-total and cursor listings: where the items, the total or cursor and the paging parameters are. */
+  page?: PageShape;
+  /** Paged reads: the schema of one item (snapshots hold the items of each page). */
+  item?: Schema;
+  /** A fixed JSON body of a read sent as POST (a search's criteria). */
+  body?: unknown;
 }
 
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
@@ -221,6 +236,109 @@ export const OPERATIONS = {
     response: arrayOf(workflowSchema),
     access: 'read',
     spec: null,
+  },
+  // --- Discovery and live permissions, beyond the spec (README "Beyond the spec") ---
+  // Datasets: offset paging until `_metadata.totalCount` (the key's case varies between captures).
+  listDatasets: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/data/v3/datasources',
+    args: [],
+    paging: 'offset-total',
+    response: listingSchema(['dataSources']),
+    item: datasetListItemSchema,
+    access: 'read',
+    spec: null,
+    query: () => ({ part: 'core' }),
+    page: { items: ['dataSources'], total: ['_metadata.totalCount', '_metaData.totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
+  },
+  // Cards: the search API (count ≤ 100 a page, at most 10,000 records in all; ~120 requests a minute).
+  searchCards: {
+    method: 'POST',
+    host: 'instance',
+    path: '/api/search/v1/query',
+    args: [],
+    paging: 'offset-total',
+    response: listingSchema(['searchObjects']),
+    item: searchObjectSchema,
+    access: 'read',
+    spec: null,
+    body: { query: '*', entityList: [['card']] },
+    page: { items: ['searchObjects'], id: 'databaseId', total: ['totalResultCount'], size: 100, in: 'body', limitName: 'count', offsetName: 'offset', maxTotal: 10_000 },
+  },
+  // Queues the token's user can access: a bare array, no paging documented.
+  listQueues: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/queues/v1/',
+    args: [],
+    paging: 'none',
+    response: arrayOf(queueSchema),
+    access: 'read',
+    spec: null,
+    query: () => ({ combineAttributes: true, archived: false }),
+  },
+  // A queue's permissions: `{USER: [...], GROUP: [...]}` (a captured answer).
+  getQueuePermissions: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/queues/v1/{queueId}/permissions',
+    args: ['queueId'],
+    paging: 'none',
+    response: queuePermissionsReadSchema,
+    access: 'read',
+    spec: null,
+  },
+  // Data files the token's user can access: a bare array of file objects, no paging documented.
+  listDataFiles: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/data/v1/data-files/details',
+    args: [],
+    paging: 'none',
+    response: arrayOf(dataFileListItemSchema),
+    access: 'read',
+    spec: null,
+  },
+  // A data file's permissions, in the PUT body's shape with `entityType` (the Files reference).
+  getDataFilePermissions: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/data/v1/data-files/{dataFileId}/permissions',
+    args: ['dataFileId'],
+    paging: 'none',
+    response: dataFilePermissionsReadSchema,
+    access: 'read',
+    spec: null,
+  },
+  // File sets: a search with offset paging; the list key and the total's key vary between samples.
+  searchFilesets: {
+    method: 'POST',
+    host: 'instance',
+    path: '/api/files/v1/filesets/search',
+    args: [],
+    paging: 'offset-total',
+    response: listingSchema(['fileSets', 'filesets']),
+    item: filesetSchema,
+    access: 'read',
+    spec: null,
+    body: {},
+    page: { items: ['fileSets', 'filesets'], total: ['pageContext.total', 'pageContext.totalCount'], size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
+  },
+  // A file set's files: cursor paging (`pageContext.next`); entries include directories.
+  searchFilesetFiles: {
+    method: 'POST',
+    host: 'instance',
+    path: '/api/files/v1/filesets/{filesetId}/files/search',
+    args: ['filesetId'],
+    paging: 'cursor',
+    response: listingSchema(['files']),
+    item: filesetFileSchema,
+    access: 'read',
+    spec: null,
+    body: {},
+    query: () => ({ directoryPath: '', immediateChildren: false }),
+    page: { items: ['files'], next: 'pageContext.next', size: 100, in: 'query', limitName: 'limit', cursorName: 'next' },
   },
 } as const satisfies Record<string, OperationSpec>;
 

@@ -18,6 +18,7 @@ export async function* pages<T>(
   const seen = new Map<unknown, number>();
   for (let skip = 0; ; skip += pageSize) {
     const spec: RequestSpec = { ...request, query: { ...request.query, limit: pageSize, skip } };
+    if (skip / pageSize >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
     const page = await transport.getJson<T[]>(spec, schema);
     if (page.length === 0) return;
     const fingerprint = JSON.stringify(page);
@@ -42,5 +43,144 @@ export async function* pages<T>(
     }
     yield page;
     if (page.length < pageSize) return;
+  }
+}
+
+/** How an offset/total or cursor listing pages (an operation row's `page`). */
+export interface PageShape {
+  /** Where the items are in a page body: the first key present (`dataSources`, `fileSets` or `filesets`, …). */
+  items: readonly string[];
+  /** The item's id field (default `id`). */
+  id?: string;
+  /** offset/total: where the total is (dotted paths, the first present), and the page size. */
+  total?: readonly string[];
+  size: number;
+  /** Where the limit and offset (or cursor) go: the query or the JSON body. */
+  in: 'query' | 'body';
+  limitName: string;
+  offsetName?: string;
+  /** cursor: where the next cursor is in a page body, and the name it is sent under. */
+  next?: string;
+  cursorName?: string;
+  /** A listing that reports more than this many items cannot be read whole (a search cap). */
+  maxTotal?: number;
+}
+
+/** The hard cap of pages one listing may take: past it the listing is incomplete (a server that never ends). */
+export const MAX_PAGES = 10_000;
+
+const at = (body: unknown, dotted: string): unknown =>
+  dotted.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
+
+function itemsOf(body: unknown, shape: PageShape): unknown[] | undefined {
+  for (const key of shape.items) {
+    const v = at(body, key);
+    if (Array.isArray(v)) return v;
+  }
+  return undefined;
+}
+
+/** One page request of a listing: the paging parameters in the query or the body. */
+function pageSpec(request: RequestSpec, shape: PageShape, position: Record<string, string | number>): RequestSpec {
+  const paging = { [shape.limitName]: shape.size, ...position };
+  if (shape.in === 'query') return { ...request, query: { ...request.query, ...paging } };
+  return { ...request, body: { ...(request.body as object | undefined), ...paging } };
+}
+
+/** Ids seen so far: a repeat ends the listing as incomplete. */
+function idGuard(transport: Transport, shape: PageShape) {
+  const seen = new Set<unknown>();
+  return (spec: RequestSpec, items: unknown[], where: string) => {
+    for (const item of items) {
+      const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[shape.id ?? 'id'] : undefined;
+      if (id === undefined) continue;
+      if (seen.has(id)) {
+        throw transport.fail(spec, {
+          kind: 'pagination',
+          detail: `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${where})`,
+        });
+      }
+      seen.add(id);
+    }
+  };
+}
+
+function incomplete(transport: Transport, spec: RequestSpec, why: string) {
+  return transport.fail(spec, {
+    kind: 'pagination',
+    detail: `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: ${why}`,
+  });
+}
+
+function drift(transport: Transport, spec: RequestSpec, field: string) {
+  return transport.fail(spec, {
+    kind: 'drift',
+    field,
+    detail: `API drift at ${field}: missing (${requestLabelOf(spec, transport)})`,
+  });
+}
+
+const requestLabelOf = (spec: RequestSpec, transport: Transport) => `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}`;
+
+/**
+ * Offset listings with a total (datasets, the search API, file sets): pages at growing offset
+ * until the total is reached. An empty page before it, a total that changes, a repeated id, a
+ * total over the listing's cap or more than MAX_PAGES pages: incomplete, never a shorter list.
+ */
+export async function* offsetPages<T>(
+  transport: Transport,
+  request: RequestSpec,
+  schema: Schema,
+  shape: PageShape,
+  maxPages = MAX_PAGES,
+): AsyncGenerator<T[], void, undefined> {
+  const guard = idGuard(transport, shape);
+  let total: number | undefined;
+  let offset = 0;
+  for (let n = 0; ; n++) {
+    const spec = pageSpec(request, shape, { [shape.offsetName ?? 'offset']: offset });
+    if (n >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
+    const body = await transport.getJson<unknown>(spec, schema);
+    const items = itemsOf(body, shape);
+    if (!items) throw drift(transport, spec, shape.items.join(' or '));
+    const reported = (shape.total ?? []).map((k) => at(body, k)).find((v) => typeof v === 'number') as number | undefined;
+    if (reported === undefined) throw drift(transport, spec, (shape.total ?? []).join(' or '));
+    if (total !== undefined && reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
+    total = reported;
+    if (shape.maxTotal !== undefined && total > shape.maxTotal) {
+      throw incomplete(transport, spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
+    }
+    guard(spec, items, `on the pages up to offset=${offset}`);
+    if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
+    if (items.length > 0) yield items as T[];
+    offset += items.length;
+    if (offset >= total) return;
+  }
+}
+
+/** Cursor listings (files of a file set): pages until no next cursor; a repeated cursor or id is incomplete. */
+export async function* cursorPages<T>(
+  transport: Transport,
+  request: RequestSpec,
+  schema: Schema,
+  shape: PageShape,
+  maxPages = MAX_PAGES,
+): AsyncGenerator<T[], void, undefined> {
+  const guard = idGuard(transport, shape);
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let n = 0; ; n++) {
+    const spec = pageSpec(request, shape, cursor === undefined ? {} : { [shape.cursorName ?? 'next']: cursor });
+    if (n >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
+    const body = await transport.getJson<unknown>(spec, schema);
+    const items = itemsOf(body, shape);
+    if (!items) throw drift(transport, spec, shape.items.join(' or '));
+    guard(spec, items, `page ${n + 1}`);
+    if (items.length > 0) yield items as T[];
+    const next = at(body, shape.next ?? 'next');
+    if (next === undefined || next === null || next === '') return;
+    if (typeof next !== 'string' || cursors.has(next)) throw incomplete(transport, spec, `the cursor ${JSON.stringify(next)} repeats`);
+    cursors.add(next);
+    cursor = next;
   }
 }

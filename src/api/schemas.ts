@@ -143,6 +143,43 @@ export const workflowSchema = object({ id: str }, { name: nullableStr });
 /** `tags` is a JSON-encoded array of strings (a list is accepted too); it is parsed by the dataset kind. */
 export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
 
+/** A listing page: an object holding the items under one of `keys` (checked by the pager). */
+export function listingSchema(keys: readonly string[]): Schema {
+  return { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, { type: 'array' }])) };
+}
+
+/** A dataset of the list: its id is what steward reads (the name when present). */
+export const datasetListItemSchema = object({ id: str }, { name: nullableStr });
+
+/** A search result: `databaseId` is the entity's id. */
+export const searchObjectSchema = object({ databaseId: { type: ['string', 'integer'] } }, { name: nullableStr, entityType: nullableStr });
+
+/** A queue of the list (UUID id). */
+export const queueSchema = object({ id: str }, { name: nullableStr });
+
+const permissionEntry = object({ id: str, permissions: { type: 'array', items: str } }, { name: nullableStr, type: nullableStr });
+
+/** A queue's permissions by principal type; either list may be absent. */
+export const queuePermissionsReadSchema = object(
+  {},
+  { USER: { type: 'array', items: permissionEntry }, GROUP: { type: 'array', items: permissionEntry } },
+);
+
+/** A data file of the list: `dataFileId` is its id. */
+export const dataFileListItemSchema = object({ dataFileId: int }, { name: nullableStr });
+
+/** The data file's permissions as the PUT body has them, `entityType` included. */
+export const dataFilePermissionsReadSchema = object({
+  publicAccess: bool,
+  entries: {
+    type: 'array',
+    items: object({ entityId: str, grant: str, pass: str }, { entityType: { type: ['string', 'null'], enum: ['USER', 'GROUP', null] } }),
+  },
+});
+
+/** A file set of the search. */
+export const filesetSchema = object({ id: str }, { name: nullableStr });
+
 const ajv = new Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
 const validators = new WeakMap<Schema, ValidateFunction>();
 

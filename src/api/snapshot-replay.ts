@@ -29,7 +29,9 @@ function recordedError(a: RecordedAnswer): ApiError {
  * API drift of that read, never a pass on data the live client would have refused.
  */
 function checkReplayed(id: OperationId, body: unknown): void {
-  const drift = checkResponse(operation(id).response!, body);
+  const op = operation(id);
+  // A page of an offset or cursor listing is recorded as its items.
+  const drift = checkResponse(op.item ? { type: 'array', items: op.item } : op.response!, body);
   if (drift) {
     throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
       kind: 'drift',

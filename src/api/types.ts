@@ -287,6 +287,59 @@ export interface OperationSignatures {
   getDataset(datasetId: string): Promise<DatasetDetails>;
   /** Beyond the spec: pages of workflow models on the instance host. */
   listWorkflowModels(): AsyncIterable<Workflow[]>;
+  /** Beyond the spec: pages of the instance's datasets. */
+  listDatasets(): AsyncIterable<DatasetListItem[]>;
+  /** Beyond the spec: pages of the instance's cards (the search API). */
+  searchCards(): AsyncIterable<SearchObject[]>;
+  /** Beyond the spec: the queues the token's user can access. */
+  listQueues(): Promise<QueueListItem[]>;
+  /** Beyond the spec: a queue's permissions by principal type. */
+  getQueuePermissions(queueId: string): Promise<QueuePermissionsRead>;
+  /** Beyond the spec: the data files the token's user can access. */
+  listDataFiles(): Promise<DataFileListItem[]>;
+  /** Beyond the spec: a data file's permissions (the PUT body's shape). */
+  getDataFilePermissions(dataFileId: string): Promise<DataFilePermissions>;
+  /** Beyond the spec: pages of the instance's file sets. */
+  searchFilesets(): AsyncIterable<Fileset[]>;
+  /** Beyond the spec: pages of one file set's files (directories included). */
+  searchFilesetFiles(filesetId: string): AsyncIterable<FilesetFile[]>;
+}
+
+export interface DatasetListItem {
+  id: string;
+  name?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface SearchObject {
+  databaseId: string | number;
+  name?: string | null;
+  entityType?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface QueueListItem {
+  id: string;
+  name?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface QueuePermissionsRead {
+  USER?: { id: string; name?: string | null; type?: string | null; permissions: string[] }[];
+  GROUP?: { id: string; name?: string | null; type?: string | null; permissions: string[] }[];
+  [extra: string]: unknown;
+}
+
+export interface DataFileListItem {
+  dataFileId: number;
+  name?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface Fileset {
+  id: string;
+  name?: string | null;
+  [extra: string]: unknown;
 }
 
 /** Every operation of the table has a signature here, and nothing else does (checked at compile time). */

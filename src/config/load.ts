@@ -40,7 +40,7 @@ interface FileConfig {
   policies?: string | string[];
   params?: Record<string, Record<string, unknown>>;
   /** Keyed by the kinds' scope inputs: id lists, or paths per file-set id. */
-  scope?: Record<string, IdList | Record<string, string[] | { file: string }>>;
+  scope?: Record<string, IdList | 'all' | { all: boolean; ids?: IdList; exclude?: string[] } | Record<string, string[] | { file: string }>>;
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
@@ -48,6 +48,10 @@ interface FileConfig {
   concurrency?: number;
   requestsPerSecond?: number;
 }
+
+/** `{ all: true, ids?, exclude? }` in a scope list's place. */
+const isDiscovery = (v: unknown): v is { all: boolean; ids?: IdList; exclude?: string[] } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && 'all' in v;
 
 const kindInputs = (): KindInputs[] => Object.values(RESOURCE_KINDS).map((k) => k.inputs);
 
@@ -229,17 +233,21 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     }
     return sets;
   };
-  // One list per kind that has a scope input, in registry order.
+  // One list per kind that has a scope input, in registry order; `all` asks for its listing.
   const lists: Record<string, unknown> = {};
+  const discover: NonNullable<Scope['discover']> = {};
   for (const { scope: input } of kindInputs()) {
     if (!input) continue;
-    const value = data.scope?.[input.key];
+    const raw = data.scope?.[input.key];
+    const all = raw === 'all' || (isDiscovery(raw) && raw.all === true);
+    if (all) discover[input.key] = { exclude: isDiscovery(raw) ? (raw.exclude ?? []) : [] };
+    const value = isDiscovery(raw) ? raw.ids : raw === 'all' ? undefined : raw;
     lists[input.key] =
       input.shape === 'ids'
         ? [...new Set(listOrFile(value as IdList | undefined, ['scope', input.key]))]
-        : pathsPerSet(input.key, value as Record<string, string[] | { file: string }> | undefined);
+        : pathsPerSet(input.key, (all ? undefined : value) as Record<string, string[] | { file: string }> | undefined);
   }
-  const scope: Scope = { ...(lists as unknown as ScopeLists), scheduleFilter: data.instance?.scheduleFilter };
+  const scope: Scope = { ...(lists as unknown as ScopeLists), discover, scheduleFilter: data.instance?.scheduleFilter };
 
   // Manifests: globs relative to the file; a literal path must exist.
   const manifestFiles: ManifestFiles = {};

@@ -11,9 +11,26 @@ const fileRef = {
   properties: { file: { type: 'string', minLength: 1, description: 'a text file, one entry a line (# comments allowed)' } },
 };
 
+const ids = { anyOf: [{ type: 'array', items: { type: ['string', 'integer'] } }, fileRef] };
+
+/** `all`, or `{ all: true, ids?, exclude? }`: discovered through the kind's listing. */
+const discovery = (extra: Record<string, unknown> = {}) => [
+  { const: 'all' },
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['all'],
+    properties: {
+      all: { const: true },
+      ...extra,
+      exclude: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'ids or globs (* and ?) to leave out' },
+    },
+  },
+];
+
 const idList = (what: string) => ({
-  description: `a list of ${what} ids, or { file: path } with one id a line`,
-  anyOf: [{ type: 'array', items: { type: ['string', 'integer'] } }, fileRef],
+  description: `a list of ${what} ids, { file: path } with one id a line, or \`all\` (every ${what} the listing gives; \`{ all: true, ids: [...], exclude: [...] }\` to add and leave out)`,
+  anyOf: [...ids.anyOf, ...discovery({ ids })],
 });
 
 const globs = (what: string) => ({
@@ -31,12 +48,17 @@ const url = (what: string) => ({
 });
 
 const pathsPerSet = (what: string) => ({
-  type: 'object',
-  description: `{ <file set id>: [paths] } or { <file set id>: { file: path } }: the ${what}s to check`,
-  additionalProperties: {
-    description: 'a list of file paths in the file set, or { file: path } with one path a line',
-    anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, fileRef],
-  },
+  description: `{ <file set id>: [paths] } or { <file set id>: { file: path } }: the ${what}s to check; or \`all\` (every ${what} of every file set; exclude set ids or <set id>:<path> globs)`,
+  anyOf: [
+    ...discovery(),
+    {
+      type: 'object',
+      additionalProperties: {
+        description: 'a list of file paths in the file set, or { file: path } with one path a line',
+        anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, fileRef],
+      },
+    },
+  ],
 });
 
 const inputsOfKinds = (): KindInputs[] => Object.values(RESOURCE_KINDS).map((k) => k.inputs);

@@ -108,7 +108,7 @@ async function judgeResource(ctx: Ctx, kind: ResourceKind, policy: CompiledPolic
 
 async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
-  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot };
+  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name) };
   for await (const r of kind.collect({ ...ctx, once: memo.once })) out.push(r);
   return out;
 }
@@ -145,7 +145,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const collected = new Map<string, CollectedResource[] | { error: unknown }>();
   for (const name of kindNames.filter((k) => !opts.kinds[k].live)) {
     try {
-      collected.set(name, opts.declared?.get(name) ?? (await collect(opts.kinds[name], opts, memo)));
+      collected.set(name, await collect(opts.kinds[name], opts, memo));
     } catch (err) {
       if (err instanceof InputError) throw err;
       collected.set(name, { error: err });

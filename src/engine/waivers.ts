@@ -2,6 +2,7 @@
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
 import { Ajv } from 'ajv';
+import { globMatches } from '../core/glob.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -72,14 +73,10 @@ export function parseWaivers(text: string, file: string): WaiverRef[] {
   return waivers;
 }
 
+export { globMatches } from '../core/glob.js';
+
 export async function loadWaivers(file: string, displayPath: string): Promise<WaiverRef[]> {
   return parseWaivers(await readInputFile(file, displayPath, 'waivers'), displayPath);
-}
-
-/** `*` any run of characters, `?` exactly one; everything else literal; the whole id must match. */
-export function globMatches(glob: string, value: string): boolean {
-  const body = glob.replace(/[.+^${}()|[\]\\*?]/g, (c) => (c === '*' ? '.*' : c === '?' ? '.' : `\\${c}`));
-  return new RegExp(`^${body}$`, 's').test(value);
 }
 
 /**

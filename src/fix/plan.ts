@@ -270,6 +270,11 @@ async function planActions(
       blocked.push({ findings: [finding], reason: `fix "${name}" could not be planned: ${(err as Error).message}` });
       continue;
     }
+    const refused = fix.refusal?.(doc, value, finding.path) ?? null;
+    if (refused !== null) {
+      blocked.push({ findings: [finding], reason: `fix "${name}" not planned: ${refused}` });
+      continue;
+    }
     const request = fix.request!(doc, value);
     const key = JSON.stringify(request);
     const existing = byRequest.get(key);

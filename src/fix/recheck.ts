@@ -4,7 +4,6 @@
 import type { InstanceApi } from '../api/types.js';
 import { judgeItems, selectItems } from '../engine/evaluate.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import { emptyScope } from '../resources/index.js';
 import type { CollectedResource, ManifestFiles, ResourceKind } from '../resources/types.js';
 import type { DocChecker, DocViolation } from './plan.js';
 
@@ -30,9 +29,7 @@ export async function collectDeclared(
 ): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
   for (const kind of Object.values(kinds)) {
-    if (kind.live || Object.keys(kind.fixes).length === 0) continue;
-    const collectCtx = { ...ctx, scope: emptyScope() };
-    for await (const r of kind.collect(collectCtx)) out.push(r);
+    if (kind.declare && Object.keys(kind.fixes).length > 0) out.push(...(await kind.declare(ctx)));
   }
   return out;
 }

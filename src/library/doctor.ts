@@ -117,13 +117,23 @@ function workflowCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
   );
 }
 
+/** `scope.<key>: all`: the first page of the kind's listing can be read. */
+function discoveryCheck(api: InstanceApi, key: string, listing: OperationId): Promise<DoctorCheck> {
+  return probe(`discover.${key}`, `scope.${key}: all can be listed`, `${listing} (first page)`, async () => {
+    const answer = (api[listing] as () => unknown)();
+    if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
+    else await answer;
+  }, () => `give the token's user access to list them, or name the ids in scope.${key}`);
+}
+
 /** One row per kind with a scope input: every entry read once (the kind's `exists` read). */
 async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
   for (const kind of Object.values(RESOURCE_KINDS)) {
     const input = kind.inputs.scope;
     if (!input) continue;
-    const list = config.scope[input.key];
+    const list = config.scope[input.key] ?? [];
+    if (config.scope.discover?.[input.key] && input.discovery) out.push(await discoveryCheck(api, input.key, input.discovery));
     // Ids, or [set id, path] pairs for paths per set.
     const entries: [string, string?][] = Array.isArray(list)
       ? list.map((id) => [id])

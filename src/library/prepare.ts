@@ -14,7 +14,7 @@ import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
 import { loadPolicies } from '../policy/loader.js';
 import { didYouMean } from '../policy/suggest.js';
 import type { PolicyDefinition } from '../policy/types.js';
-import { emptyScope, kindOfManifestKey, RESOURCE_KINDS } from '../resources/index.js';
+import { kindOfManifestKey, RESOURCE_KINDS } from '../resources/index.js';
 import type { CollectedResource } from '../resources/types.js';
 
 export interface CheckOptions {
@@ -74,24 +74,14 @@ function noPoliciesProblem(config: Config): InputProblem {
   return config.policiesLocation ? { ...config.policiesLocation, message } : problem(config.file ? displayPath(config.file) : '(config)', message);
 }
 
-/** Declared kinds read no API: collecting them before any connection is a mistake made loud. */
-const NO_API = new Proxy({} as InstanceApi, {
-  get: (_, name) => () => {
-    throw new Error(`a declared kind called the API (${String(name)}) while reading its manifests`);
-  },
-});
-
 /** Every declared kind's resources from its manifests (a bad manifest is an InputError). */
 async function collectDeclared(config: Config, cwd: string): Promise<Map<string, CollectedResource[]>> {
   const declared = new Map<string, CollectedResource[]>();
   const problems: InputProblem[] = [];
   for (const kind of Object.values(RESOURCE_KINDS)) {
-    if (kind.live) continue;
-    const ctx = { api: NO_API, scope: emptyScope(), manifestFiles: config.manifestFiles, displayRoot: cwd };
+    if (!kind.declare) continue;
     try {
-      const list: CollectedResource[] = [];
-      for await (const r of kind.collect(ctx)) list.push(r);
-      declared.set(kind.name, list);
+      declared.set(kind.name, await kind.declare({ manifestFiles: config.manifestFiles, displayRoot: cwd }));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);

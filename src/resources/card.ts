@@ -1,6 +1,7 @@
 // Cards: those in the scope plus every card a report schedule sends, with the ids of the
 // schedules that send each one; `certification` is a part (op 11, CARD).
 import { certificationPart, certificationSchema } from './certification.js';
+import { excluded, selectIds } from './discovery.js';
 import { allSchedules } from './reportSchedule.js';
 import type { ResourceKind } from './types.js';
 
@@ -14,7 +15,7 @@ export const card: ResourceKind = {
   description: 'Cards listed in scope.cards and every card a report schedule sends.',
   live: true,
   inputs: {
-    scope: { key: 'cards', shape: 'ids', description: 'card', exists: (api, id) => api.getCertificationStatus('CARD', id) },
+    scope: { key: 'cards', shape: 'ids', description: 'card', exists: (api, id) => api.getCertificationStatus('CARD', id), discovery: 'searchCards' },
     alsoFrom: 'reportSchedule',
   },
   operations: ['listReportSchedules'],
@@ -32,18 +33,21 @@ export const card: ResourceKind = {
   parts: { certification: certificationPart('CARD') },
   async *collect(ctx) {
     const senders = new Map<string, number[]>();
-    for (const id of ctx.scope.cards) senders.set(String(id), []);
+    const discovery = ctx.scope.discover?.cards;
+    const { ids, names } = await selectIds(ctx.scope.cards, discovery, () => ctx.api.searchCards(), (c) => String(c.databaseId), (c) => c.name);
+    for (const id of ids) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
       // A schedule of a page or view sends no single card.
       if (s.cardId === null || s.cardId === undefined) continue;
       const key = String(s.cardId);
+      if (excluded(discovery, key)) continue;
       const list = senders.get(key) ?? [];
       list.push(s.id);
       senders.set(key, list);
     }
     for (const [id, schedules] of senders) {
       schedules.sort((a, b) => a - b);
-      yield { kind: 'card', id, name: null, doc: { id: cardDocId(id), schedules }, source: null };
+      yield { kind: 'card', id, name: names.get(id) ?? null, doc: { id: cardDocId(id), schedules }, source: null };
     }
   },
   fixes: {},

@@ -1,5 +1,5 @@
 // Small helpers shared by the resource kinds.
-import type { FixKind, RunMemo } from './types.js';
+import type { FixKind, ResourceDocument, RunMemo } from './types.js';
 
 /** Reads every page of a limit/skip iterator into one array. */
 export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
@@ -16,6 +16,12 @@ export function itemIndex(itemPath: string | null, list: string): number {
   const m = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
   if (!m) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? 'the whole resource'}`);
   return Number(m[1]);
+}
+
+/** The item an item path names (`drift[2]` → the third of `doc.drift`), or undefined. */
+export function itemAt<T>(doc: ResourceDocument, list: string, itemPath: string | null): T | undefined {
+  const m = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
+  return m ? ((doc[list] as T[] | undefined) ?? [])[Number(m[1])] : undefined;
 }
 
 /** The `remove` fix of a manifest-declared kind: drops the entry a finding is about from `list`. */

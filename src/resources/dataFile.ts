@@ -1,11 +1,45 @@
-// Data files, declared in manifests. Fixes only narrow: make the file private, or remove an
-// entry. Entries keep `entityType` (USER/GROUP) when the manifest gives it, as the platform's
-// own bodies carry it.
-import type { DataFilePermissionEntry } from '../api/types.js';
+// Data files: declared in manifests, or named/discovered in the scope and judged on their live
+// permissions. Fixes only narrow: make the file private, remove an entry, or restore a drifted
+// file where that narrows. Entries keep `entityType` (USER/GROUP) when the manifest gives it,
+// as the platform's own bodies carry it.
+import type { DataFilePermissionEntry, DataFilePermissions, InstanceApi } from '../api/types.js';
 import { writeRequest } from '../api/writes.js';
-import { removeEntryFix } from './common.js';
+import { itemAt, removeEntryFix } from './common.js';
+import { selectIds } from './discovery.js';
+import { type DataFileDrift, dataFileDrift, narrowingDataFileBody } from './live-permissions.js';
 import { dataFileEntrySchema, loadManifests } from './manifests.js';
-import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+
+/** The live permissions (one read per file, memoised by the client). */
+function livePermissions(api: InstanceApi, resource: CollectedResource): Promise<DataFilePermissions> {
+  return api.getDataFilePermissions(String(resource.doc.id));
+}
+
+const op = 'getDataFilePermissions' as const;
+/** Undeclared files are judged on their live state: both fields come from the one read. */
+const publicAccessPart: DocumentPart = { name: 'publicAccess', operation: op, load: async (api, r) => (await livePermissions(api, r)).publicAccess };
+const entriesPart: DocumentPart = { name: 'entries', operation: op, load: async (api, r) => (await livePermissions(api, r)).entries };
+const live: DocumentPart = { name: 'live', operation: op, load: (api, r) => livePermissions(api, r) };
+const drift: DocumentPart = {
+  name: 'drift',
+  operation: op,
+  load: async (api, r) => (r.doc.declared ? dataFileDrift(body(r.doc), await livePermissions(api, r)) : []),
+};
+
+const restore: FixKind = {
+  name: 'restore',
+  schema: { const: true, description: "take away what the file's live state grants beyond its manifest" },
+  perItem: true,
+  reads: ['live', 'drift'],
+  warning: 'Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.',
+  apply: (doc) => ({ ...doc }),
+  refusal: (doc, _value, path) => {
+    const item = itemAt<DataFileDrift>(doc, 'drift', path);
+    return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
+  },
+  request: (doc) =>
+    writeRequest('updateFilePermissions', { dataFileId: String(doc.id) }, narrowingDataFileBody(body(doc), doc.live as DataFilePermissions)),
+};
 
 function entriesOf(doc: ResourceDocument): DataFilePermissionEntry[] {
   return (doc.entries as DataFilePermissionEntry[] | undefined) ?? [];
@@ -26,33 +60,48 @@ function body(doc: ResourceDocument) {
 
 export const dataFile: ResourceKind = {
   name: 'dataFile',
-  description: 'Data files declared in manifests.dataFiles.',
+  description:
+    'Data files declared in manifests.dataFiles, and those scope.dataFiles names or discovers (judged on their live permissions); `live` and `drift` compare the two.',
   live: false,
-  inputs: { manifests: { key: 'dataFiles', description: 'data file' } },
+  inputs: {
+    manifests: { key: 'dataFiles', description: 'data file' },
+    scope: { key: 'dataFiles', shape: 'ids', description: 'data file', exists: (api, id) => api.getDataFilePermissions(id), discovery: 'listDataFiles' },
+  },
   operations: [],
   documentSchema: {
     type: 'object',
     // steward builds this document: no other field exists (a policy naming one is a typo).
     additionalProperties: false,
-    required: ['id', 'publicAccess', 'entries'],
+    required: ['id', 'publicAccess', 'entries', 'declared'],
     properties: {
       id: { type: ['string', 'integer'] },
-      publicAccess: { type: 'boolean' },
+      publicAccess: { type: 'boolean', description: "the manifest's where it declares the file, else the live one" },
       entries: { type: 'array', items: dataFileEntrySchema },
+      declared: { type: 'boolean', description: 'true when a manifest declares the file' },
+      live: { type: 'object', description: 'the live permissions { publicAccess, entries } (read only when a policy reads this)' },
+      drift: { type: 'array', items: { type: 'object' }, description: 'publicAccess and each entity compared: id, matches, widens, description' },
     },
   },
-  parts: {},
-  async *collect(ctx) {
+  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift },
+  async declare(ctx) {
+    const out: CollectedResource[] = [];
     for (const m of await loadManifests('dataFile', ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
-      const doc: ResourceDocument = {
-        id: m.id,
-        publicAccess: m.data.publicAccess,
-        entries: structuredClone(m.data.entries),
-      };
-      yield { kind: 'dataFile', id: String(m.id), name: null, doc, source: m.source };
+      const doc: ResourceDocument = { id: m.id, publicAccess: m.data.publicAccess, entries: structuredClone(m.data.entries), declared: true };
+      out.push({ kind: 'dataFile', id: String(m.id), name: null, doc, source: m.source });
+    }
+    return out;
+  },
+  async *collect(ctx) {
+    const declared = ctx.declared ?? (await dataFile.declare!(ctx));
+    yield* declared;
+    const known = new Set(declared.map((r) => r.id));
+    const discovery = ctx.scope.discover?.dataFiles;
+    const { ids, names } = await selectIds(ctx.scope.dataFiles ?? [], discovery, () => ctx.api.listDataFiles(), (f) => String(f.dataFileId), (f) => f.name);
+    for (const id of ids.filter((x) => !known.has(x))) {
+      yield { kind: 'dataFile', id, name: names.get(id) ?? null, doc: { id: /^\d+$/.test(id) ? Number(id) : id, declared: false }, source: null };
     }
   },
-  fixes: { publicAccess, remove },
+  fixes: { publicAccess, remove, restore },
   write(after): PlannedWrite {
     return writeRequest('updateFilePermissions', { dataFileId: String(after.id) }, body(after));
   },

@@ -2,6 +2,7 @@
 // request each, read only for policies (or fixes) that need them.
 import { writeRequest } from '../api/writes.js';
 import { stringArraySchema } from './common.js';
+import { selectIds } from './discovery.js';
 import { certificationPart, certificationSchema } from './certification.js';
 import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
 
@@ -64,7 +65,9 @@ export const dataset: ResourceKind = {
   name: 'dataset',
   description: 'Datasets listed in scope.datasets, with their access list, certification status and tags.',
   live: true,
-  inputs: { scope: { key: 'datasets', shape: 'ids', description: 'dataset', exists: (api, id) => api.getDatasetPermissions(id) } },
+  inputs: {
+    scope: { key: 'datasets', shape: 'ids', description: 'dataset', exists: (api, id) => api.getDatasetPermissions(id), discovery: 'listDatasets' },
+  },
   operations: [],
   documentSchema: {
     type: 'object',
@@ -99,9 +102,14 @@ export const dataset: ResourceKind = {
   },
   parts: { access, certification: certificationPart('DATA_SOURCE'), tags },
   async *collect(ctx) {
-    for (const id of ctx.scope.datasets) {
+    const discovery = ctx.scope.discover?.datasets;
+    const { ids, names, items } = await selectIds(ctx.scope.datasets, discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
+    for (const id of ids) {
       const doc: ResourceDocument = { id };
-      yield { kind: 'dataset', id, name: null, doc, source: null };
+      // The listing's tags (when it carries them) save the dataset read per resource.
+      const listed = items.get(id)?.tags;
+      if (listed !== undefined && listed !== null) doc.tags = parseTags(listed, id);
+      yield { kind: 'dataset', id, name: names.get(id) ?? null, doc, source: null };
     }
   },
   fixes: { tag, index },

@@ -1,6 +1,7 @@
 // Files of the file sets named in the scope, one metadata read (op 8) per path. A path that
 // cannot be read is an error of that one resource, not of the whole kind.
 import type { FilesetFile } from '../api/types.js';
+import { excluded, selectIds } from './discovery.js';
 import type { CollectedResource, ResourceKind } from './types.js';
 
 /** Resource id of a fileset file: `<filesetId>:<path>` (what waivers and fingerprints use). */
@@ -13,7 +14,13 @@ export const filesetFile: ResourceKind = {
   description: 'Files named per file set in scope.filesets, with their metadata and filesetId.',
   live: true,
   inputs: {
-    scope: { key: 'filesets', shape: 'paths', description: 'file', exists: (api, setId, path) => api.getFileByPath(setId, path ?? '') },
+    scope: {
+      key: 'filesets',
+      shape: 'paths',
+      description: 'file',
+      exists: (api, setId, path) => api.getFileByPath(setId, path ?? ''),
+      discovery: 'searchFilesets',
+    },
   },
   operations: ['getFileByPath'],
   documentSchema: {
@@ -39,9 +46,26 @@ export const filesetFile: ResourceKind = {
   },
   parts: {},
   async *collect(ctx) {
+    const discovery = ctx.scope.discover?.filesets;
+    const seen = new Set<string>();
+    // Discovered file sets: every file of each (directories left out), its metadata from the listing.
+    if (discovery) {
+      const { ids: sets } = await selectIds([], discovery, () => ctx.api.searchFilesets(), (f) => f.id);
+      for (const filesetId of sets) {
+        for await (const page of ctx.api.searchFilesetFiles(filesetId)) {
+          for (const file of page) {
+            const id = filesetFileId(filesetId, file.path);
+            if (file.fileType === 'DIRECTORY' || excluded(discovery, id) || seen.has(id)) continue;
+            seen.add(id);
+            yield { kind: 'filesetFile', id, name: file.path, doc: { ...file, filesetId }, source: null };
+          }
+        }
+      }
+    }
     const jobs: { filesetId: string; path: string; read: Promise<FilesetFile> }[] = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
       for (const path of paths) {
+        if (seen.has(filesetFileId(filesetId, path))) continue;
         const read = ctx.api.getFileByPath(filesetId, path);
         read.catch(() => {}); // handled when yielded; avoids an unhandled rejection meanwhile
         jobs.push({ filesetId, path, read });

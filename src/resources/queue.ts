@@ -1,11 +1,15 @@
-// Queues, declared in manifests. Fixes only narrow: revoke listed permissions from an entry, or
-// remove the entry. The platform removes an entity's permissions when its entry is sent with
+// Queues: declared in manifests (the pre-release gate) or named/discovered in the scope and
+// judged on their live permissions (the scheduled audit). Fixes only narrow: revoke listed
+// permissions from an entry, remove the entry, or restore a drifted queue where that narrows. The platform removes an entity's permissions when its entry is sent with
 // `permissions: []`, so a removed entry is sent that way, never dropped from the body.
 import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../api/types.js';
 import { writeRequest } from '../api/writes.js';
-import { itemIndex, removeEntryFix } from './common.js';
+import type { InstanceApi } from '../api/types.js';
+import { itemAt, itemIndex, removeEntryFix } from './common.js';
+import { selectIds } from './discovery.js';
+import { narrowingQueueBody, normaliseQueuePermissions, type QueueDrift, queueDrift } from './live-permissions.js';
 import { loadManifests, queueEntrySchema } from './manifests.js';
-import type { FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
 
 function entriesOf(doc: ResourceDocument): QueuePermissionEntry[] {
   return (doc.permissions as QueuePermissionEntry[] | undefined) ?? [];
@@ -37,30 +41,85 @@ function principalKey(e: QueuePermissionEntry): string {
   return `${e.type}:${e.id}`;
 }
 
+/** The live permissions, normalised (one read per queue, memoised by the client). */
+async function livePermissions(api: InstanceApi, resource: CollectedResource): Promise<QueuePermissionEntry[]> {
+  return normaliseQueuePermissions(await api.getQueuePermissions(String(resource.doc.id)));
+}
+
+/** Undeclared queues are judged on their live state. */
+const permissions: DocumentPart = { name: 'permissions', operation: 'getQueuePermissions', load: (api, r) => livePermissions(api, r) };
+const live: DocumentPart = { name: 'live', operation: 'getQueuePermissions', load: (api, r) => livePermissions(api, r) };
+/** Each principal of the manifest or the instance, compared (declared queues only; undeclared ones have nothing to drift from). */
+const drift: DocumentPart = {
+  name: 'drift',
+  operation: 'getQueuePermissions',
+  load: async (api, r) => (r.doc.declared ? queueDrift(entriesOf(r.doc), await livePermissions(api, r)) : []),
+};
+
+/** Restores the declared state where that narrows: each live entry keeps only what the manifest grants too. */
+const restore: FixKind = {
+  name: 'restore',
+  schema: { const: true, description: "take away what the queue's live state grants beyond its manifest" },
+  perItem: true,
+  reads: ['live', 'drift'],
+  warning: 'Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.',
+  apply: (doc) => ({ ...doc }),
+  refusal: (doc, _value, path) => {
+    const item = itemAt<QueueDrift>(doc, 'drift', path);
+    return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(', ')}): reported, never applied` : null;
+  },
+  request: (doc) => writeRequest('updateQueuePermissions', { queueId: String(doc.id) }, narrowingQueueBody(entriesOf(doc), doc.live as QueuePermissionEntry[])),
+};
+
 export const queue: ResourceKind = {
   name: 'queue',
-  description: 'Queues declared in manifests.queues (queue permissions cannot be read from the API).',
+  description:
+    'Queues declared in manifests.queues, and those scope.queues names or discovers (judged on their live permissions); `live` and `drift` compare the two.',
   live: false,
-  inputs: { manifests: { key: 'queues', description: 'queue' } },
+  inputs: {
+    manifests: { key: 'queues', description: 'queue' },
+    scope: {
+      key: 'queues',
+      shape: 'ids',
+      description: 'queue',
+      exists: (api, id) => api.getQueuePermissions(id),
+      discovery: 'listQueues',
+    },
+  },
   operations: [],
   documentSchema: {
     type: 'object',
     // steward builds this document: no other field exists (a policy naming one is a typo).
     additionalProperties: false,
-    required: ['id', 'permissions'],
+    required: ['id', 'permissions', 'declared'],
     properties: {
       id: { type: ['string', 'integer'] },
-      permissions: { type: 'array', items: queueEntrySchema },
+      permissions: { type: 'array', items: queueEntrySchema, description: "the manifest's entries where it declares the queue, else the live ones" },
+      declared: { type: 'boolean', description: 'true when a manifest declares the queue' },
+      live: { type: 'array', items: queueEntrySchema, description: 'the live permissions (read only when a policy reads this)' },
+      drift: { type: 'array', items: { type: 'object' }, description: 'each principal compared: type, id, name, matches, gained, lost, description' },
     },
   },
-  parts: {},
-  async *collect(ctx) {
+  parts: { permissions, live, drift },
+  async declare(ctx) {
+    const out: CollectedResource[] = [];
     for (const m of await loadManifests('queue', ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
-      const doc: ResourceDocument = { id: m.id, permissions: structuredClone(m.data.permissions) };
-      yield { kind: 'queue', id: String(m.id), name: null, doc, source: m.source };
+      const doc: ResourceDocument = { id: m.id, permissions: structuredClone(m.data.permissions), declared: true };
+      out.push({ kind: 'queue', id: String(m.id), name: null, doc, source: m.source });
+    }
+    return out;
+  },
+  async *collect(ctx) {
+    const declared = ctx.declared ?? (await queue.declare!(ctx));
+    yield* declared;
+    const known = new Set(declared.map((r) => r.id));
+    const discovery = ctx.scope.discover?.queues;
+    const { ids, names } = await selectIds(ctx.scope.queues ?? [], discovery, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
+    for (const id of ids.filter((x) => !known.has(x))) {
+      yield { kind: 'queue', id, name: names.get(id) ?? null, doc: { id, declared: false }, source: null };
     }
   },
-  fixes: { revoke, remove },
+  fixes: { revoke, remove, restore },
   write(after, before): PlannedWrite {
     const kept = new Set(entriesOf(after).map(principalKey));
     const removed = entriesOf(before)

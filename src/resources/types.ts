@@ -43,6 +43,8 @@ export interface KindInputs {
     description: string;
     /** One cheap read that fails (404) when the entry does not exist (`steward doctor`). */
     exists(api: InstanceApi, id: string, path?: string): Promise<unknown>;
+    /** The listing `all` reads (`steward doctor` lists it); none: the kind cannot be discovered. */
+    discovery?: OperationId;
   };
   /** Declared one per YAML file matched by `manifests.<key>`. */
   manifests?: { key: string; description: string };
@@ -56,16 +58,28 @@ export interface ScopeLists {
   cards: string[];
   /** filesetId → paths */
   filesets: Record<string, string[]>;
+  queues?: string[];
+  dataFiles?: string[];
+  workflows?: string[];
+}
+
+/** `scope.<key>: all` (or `{ all: true, exclude: [...] }`): every resource the listing gives, minus these ids or globs. */
+export interface Discovery {
+  exclude: string[];
 }
 
 /** The scope the API cannot list (DESIGN §4), resolved to plain lists. */
 export interface Scope extends ScopeLists {
+  /** The keys whose kind is discovered through its listing (`all`), with what to leave out. */
+  discover?: Partial<Record<keyof ScopeLists, Discovery>>;
   /** The report-schedule list's `filter` (default ALL: every schedule; needs the content admin grant). */
   scheduleFilter?: ScheduleFilter;
 }
 
 export interface CollectContext {
   api: InstanceApi;
+  /** The kind's resources already read from its manifests (library/prepare.ts). */
+  declared?: CollectedResource[];
   scope: Scope;
   /** Manifest files per `manifests` key (absolute paths). */
   manifestFiles: ManifestFiles;
@@ -100,6 +114,8 @@ export interface FixKind {
   request?(doc: ResourceDocument, value: unknown): PlannedWrite;
   /** Document parts `request` reads (dataset tags), loaded when the fix is planned. */
   reads?: string[];
+  /** Why this finding's item is not fixed (the fix would widen access), or null: listed as not planned. */
+  refusal?(doc: ResourceDocument, value: unknown, itemPath: string | null): string | null;
 }
 
 /** A write as planned, and as `fix --apply` sends it (the client checks it is one of its writes). */
@@ -121,6 +137,8 @@ export interface ResourceKind {
   documentSchema: Record<string, unknown>;
   parts: Record<string, DocumentPart>;
   collect(ctx: CollectContext): AsyncIterable<CollectedResource>;
+  /** Declared kinds: the resources their manifests declare (no API read). */
+  declare?(ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>): Promise<CollectedResource[]>;
   fixes: Record<string, FixKind>;
   /**
    * The request that sets the resource's state from `before` to `after`, for kinds with state

@@ -74,6 +74,12 @@ export const PLANTED_DATA_FILES: Record<string, DataFilePermissions> = {
   },
 };
 
+/** Live state that differs from demo/permissions: a user granted ADMIN on q-marketing, data file 44 made public. */
+export const PLANTED_DRIFT = {
+  queue: { id: '77', name: 'Jo Park', type: 'USER', permissions: ['ADMIN'] } as QueuePermissionEntry,
+  dataFilePublic: true,
+};
+
 const DAY = Date.UTC(2025, 2, 1, 8);
 const NEXT = Date.UTC(2026, 6, 1, 8);
 
@@ -170,6 +176,9 @@ export function addPlanted(state: SandboxState): void {
     state.dataFiles.add(id);
     state.dataFilePermissions.set(id, structuredClone(body));
   }
+  // Drift: changed in the product, outside the repository (the manifests do not have it).
+  state.queuePermissions.get('q-marketing')!.push(structuredClone(PLANTED_DRIFT.queue));
+  state.dataFilePermissions.get('44')!.publicAccess = PLANTED_DRIFT.dataFilePublic;
 
   const files = new Map(
     [

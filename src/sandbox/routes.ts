@@ -2,6 +2,7 @@
 // `{name}` as a one-segment parameter) routed to its handler, counted under the operation.
 import { OPERATION_IDS, type OperationId, operation } from '../api/operations.js';
 import { handlers as datasets } from './api-datasets.js';
+import { handlers as discovery } from './api-discovery.js';
 import { handlers as dataFiles } from './api-data-files.js';
 import { handlers as metadata } from './api-metadata.js';
 import { handlers as queues } from './api-queues.js';
@@ -23,12 +24,13 @@ export interface Route {
 }
 
 /** The handlers the api-*.ts files declare, one per operation of the table. */
-const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows };
+const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows, ...discovery };
 
 /** `/a/{id}/b` on the workflow host → segments of `/workflow/a/:id/b`. */
 function segmentsOf(path: string, host: 'instance' | 'workflow'): string[] {
   const full = (host === 'workflow' ? WORKFLOW_PREFIX : '') + path;
-  return full.replace(/\{(\w+)\}/g, ':$1').split('/').slice(1);
+  // A trailing slash matches with or without it.
+  return full.replace(/\{(\w+)\}/g, ':$1').replace(/\/$/, '').split('/').slice(1);
 }
 
 function routeOf(id: OperationId): Route {

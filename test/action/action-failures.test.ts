@@ -51,17 +51,19 @@ describe('annotation cap', () => {
     // 11 more users holding ADMIN, next to the demo's 2 unwaived ones (users 7 and 12).
     const entries = Array.from({ length: 11 }, (_, i) => `  - { id: "u${i}", name: User ${i}, type: USER, permissions: [ADMIN] }`);
     writeFileSync(join(ws, 'permissions/queues/many-admins.yaml'), `queue: q-many-admins\npermissions:\n${entries.join('\n')}\n`);
+    // The instance holds the queue as declared (no drift: its live permissions are read too).
+    sandbox.state.queuePermissions.set('q-many-admins', Array.from({ length: 11 }, (_, i) => ({ id: `u${i}`, name: `User ${i}`, type: 'USER' as const, permissions: ['ADMIN' as const] })));
     const run = await runAction(ws, { ...connect(), 'json-file': 'report.json' });
     expect(run.code).toBe(1);
 
     const report = JSON.parse(readFileSync(join(ws, 'report.json'), 'utf8')) as Report;
     const adminForUsers = report.findings.filter((f) => f.policy === 'queue-no-admin-for-users' && f.status === 'violation');
     expect(adminForUsers).toHaveLength(13);
-    // Error level: critical and high violations (1 critical, 7 high in the demo, 11 added).
+    // Error level: critical and high violations (1 critical, 9 high in the demo, 11 added).
     const errorLevel = report.findings.filter(
       (f) => f.status === 'violation' && (f.severity === 'critical' || f.severity === 'high'),
     );
-    expect(errorLevel).toHaveLength(19);
+    expect(errorLevel).toHaveLength(21);
 
     // Finding annotations carry a title; setFailed's own `::error::` does not.
     const errors = run.commands.filter((c) => c.command === 'error' && c.properties.title);
@@ -69,7 +71,7 @@ describe('annotation cap', () => {
     // Most severe first: the critical finding is among them.
     expect(errors[0].properties).toMatchObject({ title: 'data-files-not-public (critical)', file: 'permissions/data-files/42.yaml' });
     const more = run.commands.filter((c) => c.command === 'notice' && !c.properties.title);
-    expect(more.map((c) => c.message)).toEqual(['9 more errors not shown; see the job summary or report']);
+    expect(more.map((c) => c.message)).toEqual(['11 more errors not shown; see the job summary or report']);
     // Warnings and notices are under the cap: all shown.
     expect(run.commands.filter((c) => c.command === 'warning')).toHaveLength(5);
     expect(run.commands.filter((c) => c.command === 'notice' && c.properties.title)).toHaveLength(5);
@@ -115,8 +117,9 @@ describe('fix', () => {
       // The gate reflects what the check found; the fix is reported beside it.
       expect(run.code).toBe(1);
       expect(run.outputs.gate).toBe('fail');
-      expect(own.counts.updateQueuePermissions).toBe(3);
-      expect(own.counts.updateFilePermissions).toBe(2);
+      // 3 queue and 2 data-file fixes of the manifests, and the 2 drift restores (q-marketing, 44).
+      expect(own.counts.updateQueuePermissions).toBe(4);
+      expect(own.counts.updateFilePermissions).toBe(3);
       expect(own.state.queuePermissions.get('q-finance-intake')?.find((e) => e.id === '7')?.permissions).toEqual(['READ']);
       expect(own.state.dataFilePermissions.get('42')?.publicAccess).toBe(false);
       const [journalFile] = readdirSync(join(ws, JOURNAL_DIR));
@@ -130,8 +133,10 @@ describe('fix', () => {
         [3, 'applied'],
         [4, 'applied'],
         [5, 'applied'],
+        [6, 'applied'],
+        [7, 'applied'],
       ]);
-      expect(run.summary).toContain(`**Applied 5 of 5 changes**; journal: \`${JOURNAL_DIR}/${journalFile}\``);
+      expect(run.summary).toContain(`**Applied 7 of 7 changes**; journal: \`${JOURNAL_DIR}/${journalFile}\``);
       expect(JSON.stringify(journal)).not.toContain(TOKEN);
     } finally {
       await own.close();
@@ -154,7 +159,7 @@ describe('fix apply failing mid-way', () => {
         'fix-confirm': 'true',
       });
       expect(run.code).toBe(1);
-      expect(own.counts.updateFilePermissions).toBe(2);
+      expect(own.counts.updateFilePermissions).toBe(3);
       expect(own.counts.updateQueuePermissions).toBe(1);
       const [journalFile] = readdirSync(join(ws, JOURNAL_DIR));
       const journal = readFileSync(join(ws, JOURNAL_DIR, journalFile), 'utf8')
@@ -164,16 +169,18 @@ describe('fix apply failing mid-way', () => {
       expect(journal.map((e) => [e.change, e.status])).toEqual([
         [1, 'applied'],
         [2, 'applied'],
-        [3, 'failed'],
-        [4, 'skipped'],
+        [3, 'applied'],
+        [4, 'failed'],
         [5, 'skipped'],
+        [6, 'skipped'],
+        [7, 'skipped'],
       ]);
       const [failure] = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
       expect(failure.message.split('\n')[0]).toBe(
         `steward: fix apply stopped (a re-run plans what is left; journal ${JOURNAL_DIR}/${journalFile}):`,
       );
-      expect(failure.message).toContain('change 3 (queue q-finance-intake)');
-      expect(run.summary).toContain('**Applied 2 of 5 changes**, 1 failed, 2 not attempted');
+      expect(failure.message).toContain('change 4 (queue q-finance-intake)');
+      expect(run.summary).toContain('**Applied 3 of 7 changes**, 1 failed, 3 not attempted');
     } finally {
       await own.close();
     }

@@ -10,7 +10,7 @@ import { sarifValidator } from '../report/schema-validators.js';
 import { type ActionRun, demoWorkspace, removeWorkspace, runAction } from './run-action.js';
 
 /** demo/PLANTED.md: 19 planted findings, the break-glass one (q-support-escalations #15) waived. */
-const DEMO_VIOLATIONS = 18;
+const DEMO_VIOLATIONS = 20;
 const DEMO_WAIVED = 1;
 
 let sandbox: Sandbox;
@@ -123,9 +123,9 @@ describe('the action on the demo instance', () => {
   test('writes the verdict and the findings table to the job summary', () => {
     const lines = run.summary.split('\n');
     expect(lines[0]).toBe(
-      `### ❌ steward: fail: ${DEMO_VIOLATIONS} violations (1 critical, 7 high, 5 medium, 4 low, 1 info), 1 waived, 0 errors in 14 policies`,
+      `### ❌ steward: fail: ${DEMO_VIOLATIONS} violations (1 critical, 9 high, 5 medium, 4 low, 1 info), 1 waived, 0 errors in 16 policies`,
     );
-    expect(lines).toContain('| high | 7 |');
+    expect(lines).toContain('| high | 9 |');
     expect(lines).toEqual(
       expect.arrayContaining([
         '| data-files-not-public | critical | dataFile/42 | Data file 42 is publicly accessible | permissions/data-files/42.yaml:2:1 | violation |',

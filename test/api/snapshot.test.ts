@@ -36,9 +36,11 @@ describe('snapshots', () => {
     expect([...ops].sort()).toEqual([
       'getCalculatedFieldStatistics',
       'getCertificationStatus',
+      'getDataFilePermissions',
       'getDatasetPermissions',
       'getFileByPath',
       'getMisconfiguredReports',
+      'getQueuePermissions',
       'listReportSchedules',
       'listWorkflows',
     ]);

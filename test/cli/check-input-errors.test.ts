@@ -102,7 +102,7 @@ describe('steward check against a live instance refuses bad input before any req
   it('a fix kind the resource kind does not have (publicAccess on a queue policy)', async () => {
     // Line 9 `    fix: { publicAccess: false }`: the key publicAccess starts at col 12.
     const r = await checkWith({ 'policies/bad.yaml': policy('local-x', { fix: '{ publicAccess: false }' }) });
-    expectRefused(r, [['policies/bad.yaml:9:12: ', "unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: revoke, remove)"]]);
+    expectRefused(r, [['policies/bad.yaml:9:12: ', "unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: revoke, remove, restore)"]]);
   });
 
   it('a duplicate policy id across two files, pointing at the second and naming the first', async () => {

@@ -34,7 +34,7 @@ describe('config errors', () => {
     const dir = demoWith('steward.yaml', 'policies: [builtin]\nscope:\n  datasets: [ds-1]\n  dashboards: [1]\n');
     const r = await runCli(['check'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('steward.yaml:4:3: unknown key "dashboards" in scope (allowed: datasets, cards, filesets)');
+    expect(r.stderr).toContain('steward.yaml:4:3: unknown key "dashboards" in scope (allowed: datasets, cards, queues, dataFiles, filesets, workflows)');
   });
 
   it('without a config, an instance or --sandbox, says what it needs', async () => {
@@ -49,7 +49,7 @@ describe('config errors', () => {
 describe('steward validate', () => {
   it('exits 0 on the demo and names what it checked', async () => {
     const r = await runCli(['validate', '--config', 'demo/steward.yaml']);
-    expect([r.code, r.stdout]).toEqual([0, 'valid: 14 policies, 4 queue manifests, 3 data-file manifests, 1 waiver\n']);
+    expect([r.code, r.stdout]).toEqual([0, 'valid: 16 policies, 4 queue manifests, 3 data-file manifests, 1 waiver\n']);
   });
 
   const cases: [string, string, string, RegExp][] = [

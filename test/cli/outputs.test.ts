@@ -39,23 +39,23 @@ describe('steward check outputs', () => {
     const sarif = JSON.parse(r.stdout);
     expect(sarif.version).toBe('2.1.0');
     expect(JSON.parse(readFileSync(files.sarif, 'utf8')).runs[0].results).toHaveLength(sarif.runs[0].results.length);
-    expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(18);
+    expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(20);
     const junit = readFileSync(files.junit, 'utf8');
     expect(XMLValidator.validate(junit)).toBe(true);
-    // One testsuite per policy of the pack (14); one failure per unwaived violation (18).
-    expect(junit.match(/<testsuite /g)).toHaveLength(14);
-    expect(junit.match(/<failure /g)).toHaveLength(18);
-    expect(junit).toMatch(/<testsuites [^>]*failures="18" errors="0" skipped="0"/);
-    // 18 violations and 1 waived finding: 19 rows in the findings table.
+    // One testsuite per policy of the pack (16); one failure per unwaived violation (20).
+    expect(junit.match(/<testsuite /g)).toHaveLength(16);
+    expect(junit.match(/<failure /g)).toHaveLength(20);
+    expect(junit).toMatch(/<testsuites [^>]*failures="20" errors="0" skipped="0"/);
+    // 20 violations and 1 waived finding: 21 rows in the findings table.
     const rows = readFileSync(files.markdown, 'utf8')
       .split('\n')
       .filter((l) => /^\| [a-z0-9-]+ \| (critical|high|medium|low|info) \| /.test(l));
-    expect(rows).toHaveLength(19);
-    // At most 10 per level: 8 critical/high errors, 5 medium warnings, 5 low/info notices.
+    expect(rows).toHaveLength(21);
+    // At most 10 per level: 10 critical/high errors, 5 medium warnings, 5 low/info notices.
     const annotations = readFileSync(files.github, 'utf8').split('\n').filter((l) => l.startsWith('::'));
     const count = (level: string) => annotations.filter((l) => l.startsWith(`::${level} `)).length;
-    expect([count('error'), count('warning'), count('notice')]).toEqual([8, 5, 5]);
-    expect(annotations).toHaveLength(18);
+    expect([count('error'), count('warning'), count('notice')]).toEqual([10, 5, 5]);
+    expect(annotations).toHaveLength(20);
     expect(readFileSync(files.text, 'utf8')).toContain('data-files-not-public');
     expect(readFileSync(files.text, 'utf8')).not.toContain('\x1b['); // no colour in files
 

@@ -38,7 +38,7 @@ describe('loadConfig', () => {
     const c = loadConfig({ configPath: 'conf/steward.yaml', cwd: dir, env: {} });
     expect(c.file).toBe(path.join(conf, 'steward.yaml'));
     expect(c.policies).toEqual([path.join(conf, 'policies'), builtinPolicyDir()]);
-    expect(c.scope).toEqual({ datasets: ['ds-1', 'ds-2'], cards: ['101', '102'], filesets: { '3f1c': ['/reports/q1.csv'] } });
+    expect(c.scope).toMatchObject({ datasets: ['ds-1', 'ds-2'], cards: ['101', '102'], filesets: { '3f1c': ['/reports/q1.csv'] }, discover: {} });
     expect(c.manifestFiles).toEqual({
       queues: [path.join(conf, 'permissions/queues/a.yaml'), path.join(conf, 'permissions/queues/b.yaml')],
       dataFiles: [path.join(conf, 'permissions/data-files/42.yaml'), path.join(conf, 'permissions/data-files/old/43.yaml')],
@@ -77,7 +77,7 @@ describe('loadConfig', () => {
     expect(c.file).toBeNull();
     expect(c.policies).toEqual([builtinPolicyDir()]);
     expect([c.failOn, c.concurrency, c.waiversFile]).toEqual(['low', 8, null]);
-    expect(c.scope).toEqual({ datasets: [], cards: [], filesets: {} });
+    expect(c.scope).toMatchObject({ datasets: [], cards: [], filesets: {}, queues: [], dataFiles: [], workflows: [], discover: {} });
   });
 
   it('reads ./steward.yaml when present and --config is not given', () => {
@@ -99,7 +99,7 @@ describe('config errors name file:line:column', () => {
     const dir = tempProject({ 'steward.yaml': 'failOn: low\npolicy: [x]\nscope:\n  dataset: [a]\n' });
     expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
       expect.stringMatching(/^steward\.yaml:2:1: unknown key "policy" \(allowed: instance, policies, params/),
-      'steward.yaml:4:3: unknown key "dataset" in scope (allowed: datasets, cards, filesets)',
+      'steward.yaml:4:3: unknown key "dataset" in scope (allowed: datasets, cards, queues, dataFiles, filesets, workflows)',
     ]);
   });
 
@@ -111,7 +111,7 @@ describe('config errors name file:line:column', () => {
       'steward.yaml:1:9: failOn must be one of: info, low, medium, high, critical, none',
       'steward.yaml:2:14: concurrency must be >= 1',
       'steward.yaml:4:17: scope.datasets[1] must be string,integer',
-      'steward.yaml:5:10: scope.cards must be a list of card ids, or { file: path } with one id a line',
+      'steward.yaml:5:10: scope.cards must be a list of card ids, { file: path } with one id a line, or `all` (every card the listing gives; `{ all: true, ids: [...], exclude: [...] }` to add and leave out)',
       'steward.yaml:6:22: instance.baseUrl must be an http(s):// URL',
     ]);
   });

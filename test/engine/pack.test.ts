@@ -53,6 +53,8 @@ describe('built-in pack on the demo instance', () => {
         'violation calculated-fields-links-valid instance',
         `violation fileset-files-sha256 ${fs}:/raw/legacy.csv`,
         'violation workflows-are-named wf-unnamed',
+        'violation queue-permissions-match-manifest q-marketing 77',
+        'violation data-file-permissions-match-manifest 44 publicAccess',
       ].sort(),
     );
     expect(all.results.every((r) => r.status === 'fail')).toBe(true);
@@ -70,9 +72,11 @@ describe('built-in pack on the demo instance', () => {
       stats: c.getCalculatedFieldStatistics,
       workflows: c.listWorkflows,
       schedules: c.listReportSchedules,
-    }).toMatchObject({ misconfigured: 1, files: 3, stats: 1, workflows: 1, access: scopeDatasets, schedules: 1 });
-    // nothing else: no writes, no repeated reads
-    const reads = ['getCertificationStatus', 'getDatasetPermissions', 'getMisconfiguredReports', 'getFileByPath'];
+      queues: c.getQueuePermissions,
+      dataFiles: c.getDataFilePermissions,
+    }).toMatchObject({ misconfigured: 1, files: 3, stats: 1, workflows: 1, access: scopeDatasets, schedules: 1, queues: 4, dataFiles: 3 });
+    // nothing else: no writes, no repeated reads (the drift policies read each declared queue and file once)
+    const reads = ['getCertificationStatus', 'getDatasetPermissions', 'getMisconfiguredReports', 'getFileByPath', 'getQueuePermissions', 'getDataFilePermissions'];
     const listed = [...reads, 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];
     expect(requests).toBe(listed.reduce((n, op) => n + c[op], 0));
     const cards = all.results.find((r) => r.id === 'scheduled-cards-certification-current')!.resourceIds.length;

@@ -80,9 +80,12 @@ describe('runPolicies onProgress', () => {
     });
     expect(ofKind(events, 'dataset')).toEqual(oneByOne('dataset', 25));
     expect(ofKind(events, 'card')).toEqual(oneByOne('card', cards));
-    // Schedule policies read `misconfigured`; the other kinds have no parts: read when collected.
+    // Schedule policies read `misconfigured`, the drift policies each declared queue's and file's
+    // live state; the other kinds have no parts: read when collected.
     expect(ofKind(events, 'reportSchedule')).toEqual(oneByOne('reportSchedule', schedules));
-    for (const kind of ['dataFile', 'queue', 'calculatedFields', 'filesetFile', 'workflow']) expect(ofKind(events, kind)).toHaveLength(1);
+    expect(ofKind(events, 'queue')).toEqual(oneByOne('queue', 4));
+    expect(ofKind(events, 'dataFile')).toEqual(oneByOne('dataFile', 3));
+    for (const kind of ['calculatedFields', 'filesetFile', 'workflow']) expect(ofKind(events, kind)).toHaveLength(1);
   });
 
   it('a dataset counts as read only once its certification has come back', async () => {

@@ -121,7 +121,7 @@ describe('policy loader', () => {
 
   it('unknown fix kind for that kind, bad fix value, item fix without each', () => {
     expect(problemsOf(VALID.replace('fix: { revoke: [ADMIN] }', 'fix: { publicAccess: false }'))).toEqual([
-      { file: 'p.yaml', line: 10, column: 12, message: "unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: revoke, remove)" },
+      { file: 'p.yaml', line: 10, column: 12, message: "unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: revoke, remove, restore)" },
     ]);
     expect(problemsOf(VALID.replace('fix: { revoke: [ADMIN] }', 'fix: { revoke: [ADMIN, ROOT] }'))).toEqual([
       { file: 'p.yaml', line: 10, column: 28, message: expect.stringMatching(/^fix\.revoke\[1\]: must be one of: ADMIN, SHARE/) },

@@ -21,6 +21,8 @@ const IDS = [
   'calculated-fields-links-valid',
   'fileset-files-sha256',
   'workflows-are-named',
+  'queue-permissions-match-manifest',
+  'data-file-permissions-match-manifest',
 ];
 
 describe('built-in pack', async () => {
@@ -30,7 +32,7 @@ describe('built-in pack', async () => {
     expect(builtinPolicyDir()).toBe(path.resolve('policies'));
   });
 
-  it('has exactly the 14 documented policies, each described and tagged', () => {
+  it('has exactly the 16 documented policies, each described and tagged', () => {
     expect(policies.map((p) => p.id).sort()).toEqual([...IDS].sort());
     for (const p of policies) {
       expect(p.description.length, p.id).toBeGreaterThan(60);

@@ -146,7 +146,7 @@ describe('no false positives', () => {
   });
 
   it('the built-in pack and the mission policies validate against the real kinds', async () => {
-    await expect(loadPolicies(['builtin'], { kinds: RESOURCE_KINDS })).resolves.toHaveLength(14);
+    await expect(loadPolicies(['builtin'], { kinds: RESOURCE_KINDS })).resolves.toHaveLength(16);
     expect(parsePolicyText(MISSION_POLICIES, 'm.yaml', { kinds: RESOURCE_KINDS }).problems).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import {
   findPackageRoot,
   generateState,
   PLANTED_DATA_FILES,
+  PLANTED_DRIFT,
   PLANTED_DATASET_IDS,
   PLANTED_FILESET_ID,
   PLANTED_QUEUES,
@@ -137,16 +138,18 @@ describe('demo files', () => {
     expect(() => findPackageRoot(tmpdir())).toThrow(/steward package root not found/);
   });
 
-  it('queue and data-file manifests equal the stored permissions', () => {
+  it('queue and data-file manifests equal the stored permissions, but for the planted drift', () => {
     const state = generateState(SANDBOX_DEFAULT_SEED, size);
     for (const file of ['finance-intake', 'support-escalations', 'marketing', 'hr-requests']) {
       const m = readYaml(`permissions/queues/${file}.yaml`);
-      expect(state.queuePermissions.get(m.queue)).toEqual(m.permissions);
+      const drift = m.queue === 'q-marketing' ? [PLANTED_DRIFT.queue] : [];
+      expect(state.queuePermissions.get(m.queue)).toEqual([...m.permissions, ...drift]);
     }
     for (const id of ['42', '43', '44']) {
       const m = readYaml(`permissions/data-files/${id}.yaml`);
       expect(String(m.dataFile)).toBe(id);
-      expect(state.dataFilePermissions.get(id)).toEqual({ publicAccess: m.publicAccess, entries: m.entries });
+      const publicAccess = id === '44' ? PLANTED_DRIFT.dataFilePublic : m.publicAccess;
+      expect(state.dataFilePermissions.get(id)).toEqual({ publicAccess, entries: m.entries });
     }
   });
 
