@@ -39868,7 +39868,7 @@ function toJsonReport(report2) {
         stale: report2.waivers.stale.map(waiver)
       },
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
-      http: ordered(report2.http, ["requests", "retries", "failed"])
+      http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
     },
     [
       "schemaVersion",
@@ -40478,7 +40478,8 @@ function orphanPolicy(id, f2) {
 function statsLine(report2) {
   const s = report2.summary;
   const h2 = report2.http;
-  const http2 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}`;
+  const throttled = h2.throttled ? `, ${h2.throttled} throttled (429, concurrency down to ${h2.lowestConcurrency}; ${h2.ratePerSecond ?? "?"} req/s)` : "";
+  const http2 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}${throttled}`;
   const secs = (report2.durationMs / 1e3).toFixed(1);
   return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
 }
@@ -40575,6 +40576,7 @@ var SCHEDULE_ASCENDING_DEFAULT = true;
 var FILE_PATH_QUERY_PARAM = "path";
 var RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 var ERROR_TRACE_FIELD = "toe";
+var REMOTE_REQUESTS_PER_SECOND = 2;
 var CLIENT_DEFAULTS = {
   concurrency: 8,
   timeoutMs: 3e4,
@@ -42468,6 +42470,32 @@ function typeName(value) {
   return typeof value;
 }
 
+// src/api/throttle.ts
+var RECOVERY_ANSWERS = 20;
+function createThrottle(limiter, max) {
+  let throttled = 0;
+  let calm = 0;
+  let lowest = max;
+  return {
+    answered(status) {
+      if (status === 429) {
+        throttled += 1;
+        calm = 0;
+        limiter.concurrency = Math.max(1, Math.floor(limiter.concurrency / 2));
+        lowest = Math.min(lowest, limiter.concurrency);
+        return;
+      }
+      if (limiter.concurrency >= max) return;
+      calm += 1;
+      if (calm >= RECOVERY_ANSWERS) {
+        calm = 0;
+        limiter.concurrency += 1;
+      }
+    },
+    stats: () => ({ throttled, lowestConcurrency: lowest })
+  };
+}
+
 // src/api/http.ts
 var AttemptTimeoutError = class extends Error {
   constructor(timeoutMs) {
@@ -42491,6 +42519,7 @@ function createTransport(options) {
     rps && rps > 0 ? { concurrency, intervalCap: 1, interval: Math.max(1, Math.round(1e3 / rps)) } : { concurrency }
   );
   const counters = { requests: 0, retries: 0, failed: 0 };
+  const throttle = createThrottle(limiter, concurrency);
   const memo = /* @__PURE__ */ new Map();
   const refused = { instance: false, workflow: false };
   const latchOf = (spec) => spec.host ?? "instance";
@@ -42571,6 +42600,7 @@ function createTransport(options) {
         const body2 = await response.arrayBuffer();
         call.lastTimedOut = false;
         if (response.status === 401) refused[latchOf(spec)] = true;
+        throttle.answered(response.status);
         log2({ status: response.status });
         return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body2, {
           status: response.status,
@@ -42730,7 +42760,11 @@ function createTransport(options) {
     hasHost: (host) => Boolean(baseOf({ host })),
     fail,
     describePath,
-    stats: () => ({ ...counters })
+    // The throttle's figures only once it acted: a calm run's stats are the three counters.
+    stats: () => {
+      const t3 = throttle.stats();
+      return t3.throttled > 0 ? { ...counters, ...t3 } : { ...counters };
+    }
   };
 }
 function statusMeaning(spec, status, tokenHeader) {
@@ -66314,6 +66348,11 @@ function connectionProblems(config) {
   }
   return missing;
 }
+function defaultRate(baseUrl) {
+  const host = new URL(baseUrl).hostname;
+  const loopback = host === "localhost" || host === "[::1]" || host === "::1" || /^127\./.test(host);
+  return loopback ? void 0 : REMOTE_REQUESTS_PER_SECOND;
+}
 async function openConnection(options, prepared) {
   const { config } = prepared;
   const client = (baseUrl2, token2, workflowUrl2, workflowToken2) => createClient({
@@ -66323,7 +66362,7 @@ async function openConnection(options, prepared) {
     workflowUrl: workflowUrl2 ?? void 0,
     workflowToken: workflowToken2 ?? void 0,
     concurrency: config.concurrency,
-    requestsPerSecond: config.requestsPerSecond ?? void 0,
+    requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl2),
     tokenHeader: config.instance.tokenHeader ?? void 0,
     pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
     onRequest: options.onRequest
@@ -67298,7 +67337,12 @@ function buildReport(input) {
     findings,
     waivers: { expired: waived.expired, stale: waived.stale },
     baseline,
-    http: { requests: input.http.requests, retries: input.http.retries, failed: input.http.failed }
+    http: {
+      requests: input.http.requests,
+      retries: input.http.retries,
+      failed: input.http.failed,
+      ...input.http.throttled ? { throttled: input.http.throttled, lowestConcurrency: input.http.lowestConcurrency } : {}
+    }
   };
 }
 
@@ -67364,6 +67408,9 @@ async function evaluateOn(options, prepared, connection) {
     waivers: prepared.waivers.filter((w2) => prepared.selected.some((p2) => p2.id === w2.policy)),
     baseline: prepared.baseline
   });
+  if (report2.http.requests > 0 && report2.durationMs > 0) {
+    report2.http.ratePerSecond = Math.round(report2.http.requests / report2.durationMs * 1e4) / 10;
+  }
   return { prepared, report: report2, run: run2, instance: connection.instance, warnings };
 }
 

@@ -82,6 +82,14 @@ export const RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 5
  */
 export const ERROR_TRACE_FIELD = 'toe';
 
+/**
+ * Requests per second toward a host that is not loopback when the config sets none. No rate
+ * limit is documented for these endpoints; the platform's search API asks for at most ~120
+ * requests a minute, and practitioners see 429s under sustained load and pace at 100–200 ms a
+ * call. `requestsPerSecond` in steward.yaml raises (or lowers) it.
+ */
+export const REMOTE_REQUESTS_PER_SECOND = 2;
+
 /** Defaults of ClientOptions. */
 export const CLIENT_DEFAULTS = {
   concurrency: 8,

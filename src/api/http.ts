@@ -15,6 +15,7 @@ import {
 import { isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
 import type { Host, HttpMethod, OperationId } from './operations.js';
 import { checkResponse, type Schema } from './schemas.js';
+import { createThrottle } from './throttle.js';
 import type { ClientOptions, HttpStats } from './types.js';
 
 export interface RequestSpec {
@@ -79,6 +80,7 @@ export function createTransport(options: ClientOptions): Transport {
     rps && rps > 0 ? { concurrency, intervalCap: 1, interval: Math.max(1, Math.round(1000 / rps)) } : { concurrency },
   );
   const counters: HttpStats = { requests: 0, retries: 0, failed: 0 };
+  const throttle = createThrottle(limiter, concurrency);
   const memo = new Map<string, Promise<unknown>>();
 
   // A 401 says the token itself is wrong, for every endpoint that sends it: after the first one,
@@ -177,6 +179,7 @@ export function createTransport(options: ClientOptions): Transport {
           call.lastTimedOut = false;
           // Latched here, before the limiter frees this slot, so no queued request slips out.
           if (response.status === 401) refused[latchOf(spec)] = true;
+          throttle.answered(response.status);
           log({ status: response.status });
           return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
             status: response.status,
@@ -343,7 +346,11 @@ export function createTransport(options: ClientOptions): Transport {
     hasHost: (host) => Boolean(baseOf({ host } as RequestSpec)),
     fail,
     describePath,
-    stats: () => ({ ...counters }),
+    // The throttle's figures only once it acted: a calm run's stats are the three counters.
+    stats: () => {
+      const t = throttle.stats();
+      return t.throttled > 0 ? { ...counters, ...t } : { ...counters };
+    },
   };
 }
 

@@ -196,6 +196,9 @@ export interface HttpStats {
   requests: number;
   retries: number;
   failed: number;
+  /** 429 answers (present once there was one), and the lowest concurrency the run was cut to. */
+  throttled?: number;
+  lowestConcurrency?: number;
 }
 
 /** One line of the --verbose request log. Never carries the token or any header. */

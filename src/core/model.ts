@@ -113,5 +113,6 @@ export interface Report {
     /** The same entries, in the same order, with what they were about when the baseline names it. */
     resolvedEntries?: ResolvedBaselineEntry[];
   } | null;
-  http: { requests: number; retries: number; failed: number };
+  /** Requests made; `throttled` (429s) and the lowest concurrency only when the host throttled; the rate a live run achieved. */
+  http: { requests: number; retries: number; failed: number; throttled?: number; lowestConcurrency?: number; ratePerSecond?: number };
 }

@@ -107,6 +107,11 @@ export function buildReport(input: BuildReportInput): Report {
     findings,
     waivers: { expired: waived.expired, stale: waived.stale },
     baseline,
-    http: { requests: input.http.requests, retries: input.http.retries, failed: input.http.failed },
+    http: {
+      requests: input.http.requests,
+      retries: input.http.retries,
+      failed: input.http.failed,
+      ...(input.http.throttled ? { throttled: input.http.throttled, lowestConcurrency: input.http.lowestConcurrency } : {}),
+    },
   };
 }

@@ -1,7 +1,7 @@
 // Where a run reads from: the live client (base URL and token checked first) or a snapshot
 // replay. The emulated instance is not here: the CLI starts one and passes its URL and token.
 import path from 'node:path';
-import { createClient } from '../api/index.js';
+import { createClient, REMOTE_REQUESTS_PER_SECOND } from '../api/index.js';
 import { readSnapshot, replayApi } from '../api/snapshot.js';
 import type { InstanceApi } from '../api/types.js';
 import type { Config } from '../config/index.js';
@@ -44,6 +44,13 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** A conservative rate toward a shared host; none toward loopback (the sandbox, a local proxy). */
+export function defaultRate(baseUrl: string): number | undefined {
+  const host = new URL(baseUrl).hostname;
+  const loopback = host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+  return loopback ? undefined : REMOTE_REQUESTS_PER_SECOND;
+}
+
 /** Opens the live client, or the snapshot replay the options ask for. */
 export async function openConnection(options: CheckOptions, prepared: PreparedRun): Promise<Connection> {
   const { config } = prepared;
@@ -55,7 +62,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
       workflowUrl: workflowUrl ?? undefined,
       workflowToken: workflowToken ?? undefined,
       concurrency: config.concurrency,
-      requestsPerSecond: config.requestsPerSecond ?? undefined,
+      requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl),
       tokenHeader: config.instance.tokenHeader ?? undefined,
       pageSize: options.client?.pageSize ?? config.instance.pageSize ?? undefined,
       onRequest: options.onRequest,

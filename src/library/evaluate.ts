@@ -95,6 +95,10 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     waivers: prepared.waivers.filter((w) => prepared.selected.some((p) => p.id === w.policy)),
     baseline: prepared.baseline,
   });
+  // The rate the run achieved (requests over its duration), for tuning requestsPerSecond.
+  if (report.http.requests > 0 && report.durationMs > 0) {
+    report.http.ratePerSecond = Math.round((report.http.requests / report.durationMs) * 10_000) / 10;
+  }
   return { prepared, report, run, instance: connection.instance, warnings };
 }
 

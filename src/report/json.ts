@@ -90,7 +90,7 @@ export function toJsonReport(report: Report): Json {
         stale: report.waivers.stale.map(waiver),
       },
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
-      http: ordered(report.http, ['requests', 'retries', 'failed']),
+      http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),
     },
     [
       'schemaVersion',

@@ -218,7 +218,8 @@ function orphanPolicy(id: string, f: Finding): PolicyResult {
 function statsLine(report: Report): string {
   const s = report.summary;
   const h = report.http;
-  const http = `${plural(h.requests, 'request')}${h.retries || h.failed ? `, ${h.retries} retried, ${h.failed} failed` : ''}`;
+  const throttled = h.throttled ? `, ${h.throttled} throttled (429, concurrency down to ${h.lowestConcurrency}; ${h.ratePerSecond ?? '?'} req/s)` : '';
+  const http = `${plural(h.requests, 'request')}${h.retries || h.failed ? `, ${h.retries} retried, ${h.failed} failed` : ''}${throttled}`;
   const secs = (report.durationMs / 1000).toFixed(1);
   return `${plural(s.resources, 'resource')} · ${plural(s.checks, 'check')} · ${http} · ${secs}s · fail-on ${report.failOn}`;
 }

@@ -75,6 +75,7 @@ describe('steward check outputs', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(findingKeys(report)).toEqual(PLANTED);
-    expect(report.http).toEqual({ requests: sandbox.totalRequests(), retries: 7, failed: 0 });
+    // The three 429s each halved the requests in flight: 8 → 4 → 2 → 1.
+    expect(report.http).toEqual({ requests: sandbox.totalRequests(), retries: 7, failed: 0, throttled: 3, lowestConcurrency: 1, ratePerSecond: expect.any(Number) });
   });
 });
