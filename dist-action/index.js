@@ -43164,27 +43164,37 @@ function drift(transport, spec, field) {
 var requestLabelOf = (spec, transport) => `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}`;
 async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
   const guard = idGuard(transport, shape);
-  let total;
-  let offset = 0;
-  for (let n4 = 0; ; n4++) {
-    const spec = pageSpec(request, shape, { [shape.offsetName ?? "offset"]: offset });
-    if (n4 >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
+  const specAt = (offset2) => pageSpec(request, shape, { [shape.offsetName ?? "offset"]: offset2 });
+  const read = async (offset2) => {
+    const spec = specAt(offset2);
     const body2 = await transport.getJson(spec, schema);
     const items = itemsOf(body2, shape);
     if (!items) throw drift(transport, spec, shape.items.join(" or "));
-    const reported = (shape.total ?? []).map((k2) => at(body2, k2)).find((v2) => typeof v2 === "number");
-    if (reported === void 0) throw drift(transport, spec, (shape.total ?? []).join(" or "));
-    if (total !== void 0 && reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
-    total = reported;
-    if (shape.maxTotal !== void 0 && total > shape.maxTotal) {
-      throw incomplete(transport, spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
-    }
-    guard(spec, items, `on the pages up to offset=${offset}`);
+    const total2 = (shape.total ?? []).map((k2) => at(body2, k2)).find((v2) => typeof v2 === "number");
+    if (total2 === void 0) throw drift(transport, spec, (shape.total ?? []).join(" or "));
+    return { spec, items, total: total2 };
+  };
+  const first = await read(0);
+  const total = first.total;
+  if (shape.maxTotal !== void 0 && total > shape.maxTotal) {
+    throw incomplete(transport, first.spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
+  }
+  const offsets = [];
+  for (let o3 = first.items.length; first.items.length > 0 && o3 < total; o3 += shape.size) offsets.push(o3);
+  if (offsets.length + 1 > maxPages) throw incomplete(transport, specAt(0), `${total} items need more than ${maxPages} pages`);
+  const rest = offsets.map((o3) => read(o3));
+  for (const p2 of rest) p2.catch(() => {
+  });
+  let offset = 0;
+  for (const page of [Promise.resolve(first), ...rest]) {
+    const { spec, items, total: reported } = await page;
+    if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
     if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
+    guard(spec, items, `on the pages up to offset=${offset}`);
     if (items.length > 0) yield items;
     offset += items.length;
-    if (offset >= total) return;
   }
+  if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
 }
 async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
   const guard = idGuard(transport, shape);

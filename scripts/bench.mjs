@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { check, startSandbox } from '../dist/index.js';
+import { check } from '../dist/index.js';
+import { startSandbox } from '../dist/sandbox.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Passed to the client explicitly so the minimum below uses the same page size. */
@@ -22,6 +23,7 @@ const LARGE = { schedules: 5000, datasets: 1000, cards: 100 };
 const OP_SHORT = {
   listReportSchedules: 'sched', getMisconfiguredReports: 'misconf', getDatasetPermissions: 'access',
   getCertificationStatus: 'cert', getFileByPath: 'file', getCalculatedFieldStatistics: 'calc', listWorkflows: 'wf',
+  getQueuePermissions: 'queue', getDataFilePermissions: 'df', listDatasets: 'list',
 };
 
 v8.setFlagsFromString('--expose-gc'); // a clean heap before each scenario, for peak memory
@@ -49,7 +51,8 @@ function scopeOf(state) {
  * Fewest requests the whole built-in pack can make: one per page (a limit/skip list ends on a
  * short or empty page, so floor(n/size)+1 pages), one per dataset access list and per dataset
  * certification, one certification per card some schedule sends (cards nobody sends are not
- * selected), one per file path, one each for the statistics and the workflow list.
+ * selected), one per file path, one each for the statistics and the workflow list, and one
+ * live-permission read per declared queue and data file (the drift policies).
  */
 function minimumFullPack(state, scope) {
   const pages = (n) => Math.floor(n / PAGE_SIZE) + 1;
@@ -62,6 +65,8 @@ function minimumFullPack(state, scope) {
     getFileByPath: Object.values(scope.filesets).flat().length,
     getCalculatedFieldStatistics: 1,
     listWorkflows: 1,
+    getQueuePermissions: 4,
+    getDataFilePermissions: 3,
   };
 }
 
@@ -231,6 +236,44 @@ for (const datasets of [200, 1000]) {
 }
 print('\n### 4. Lazy parts (only certified-datasets-need-owner-group)\n');
 print(table(['N datasets', 'K certified', 'certification reads (= N)', 'access reads (= K)', 'requests', 'match', 'wall s'], lazyRows));
+
+// 5. Discovery: `scope.datasets: all` over 50,000 datasets; a policy reading the tags the listing
+// carries, so the listing pages are the only requests (50 a page: 1,000 pages, read in parallel
+// once the first page says the total).
+{
+  const sandbox = await startSandbox({ size: { datasets: 50_000, schedules: 0, cards: 0 }, faults: LATENCY });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-discovery-'));
+  writeFileSync(
+    path.join(dir, 'tags.yaml'),
+    'policies:\n  - id: datasets-tagged\n    title: Datasets carry at most 3 tags\n    description: Reads the tags the listing carries.\n    severity: low\n    resource: dataset\n    assert: size(resource.tags) <= 3\n',
+  );
+  writeFileSync(path.join(dir, 'steward.yaml'), JSON.stringify({ policies: ['tags.yaml'], scope: { datasets: 'all' } }));
+  const mem = sampleMemory();
+  const t0 = performance.now();
+  let report;
+  try {
+    report = await check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, concurrency: 8 });
+  } finally {
+    mem.stop();
+  }
+  const wallMs = performance.now() - t0;
+  const n = sandbox.state.datasetAccess.size;
+  const minimum = Math.ceil(n / 50);
+  const total = sandbox.totalRequests();
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+  expect(report.summary.errors === 0, `discovery: ${report.summary.errors} evaluation error(s)`);
+  expect(report.policies[0].evaluated === n, `discovery: evaluated ${report.policies[0].evaluated} of ${n} datasets`);
+  expect(total === minimum, `discovery: ${total} requests, minimum ${minimum}`);
+  const floorMs = (total * 20) / 8;
+  print('\n### 5. Discovery (`scope.datasets: all`, 50,000 datasets, a policy on the listed tags, concurrency 8)\n');
+  print(
+    table(
+      ['datasets', 'requests', 'minimum', 'wall s', 'requests × 20 ms ÷ 8', 'wall ÷ that', 'peak RSS MB', 'peak heap MB'],
+      [[n, total, minimum, sec(wallMs), sec(floorMs), `${(wallMs / floorMs).toFixed(2)}×`, mb(mem.peak.rss), mb(mem.peak.heap)]],
+    ),
+  );
+}
 
 rmSync(work, { recursive: true, force: true });
 print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);

@@ -10,6 +10,8 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 const banner = { js: "import { createRequire as __steward_cr } from 'node:module'; const require = __steward_cr(import.meta.url);" };
 
 await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });
+// The emulated instance, for benchmarks and embedders' tests: not part of the library entry.
+await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', banner, packages: 'external' });
 // The CLI is the package's `bin`: it needs the shebang and the executable bit.
 await build({
   ...common,

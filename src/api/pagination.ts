@@ -123,9 +123,10 @@ function drift(transport: Transport, spec: RequestSpec, field: string) {
 const requestLabelOf = (spec: RequestSpec, transport: Transport) => `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}`;
 
 /**
- * Offset listings with a total (datasets, the search API, file sets): pages at growing offset
- * until the total is reached. An empty page before it, a total that changes, a repeated id, a
- * total over the listing's cap or more than MAX_PAGES pages: incomplete, never a shorter list.
+ * Offset listings with a total (datasets, the search API, file sets): the first page says the
+ * total, then every other page is requested at once (the client's limiter bounds how many are in
+ * flight) and yielded in order. An empty page before the total, a total that changes, a repeated
+ * id, a total over the listing's cap or more than MAX_PAGES pages: incomplete, never a shorter list.
  */
 export async function* offsetPages<T>(
   transport: Transport,
@@ -135,27 +136,37 @@ export async function* offsetPages<T>(
   maxPages = MAX_PAGES,
 ): AsyncGenerator<T[], void, undefined> {
   const guard = idGuard(transport, shape);
-  let total: number | undefined;
-  let offset = 0;
-  for (let n = 0; ; n++) {
-    const spec = pageSpec(request, shape, { [shape.offsetName ?? 'offset']: offset });
-    if (n >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
+  const specAt = (offset: number) => pageSpec(request, shape, { [shape.offsetName ?? 'offset']: offset });
+  const read = async (offset: number) => {
+    const spec = specAt(offset);
     const body = await transport.getJson<unknown>(spec, schema);
     const items = itemsOf(body, shape);
     if (!items) throw drift(transport, spec, shape.items.join(' or '));
-    const reported = (shape.total ?? []).map((k) => at(body, k)).find((v) => typeof v === 'number') as number | undefined;
-    if (reported === undefined) throw drift(transport, spec, (shape.total ?? []).join(' or '));
-    if (total !== undefined && reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
-    total = reported;
-    if (shape.maxTotal !== undefined && total > shape.maxTotal) {
-      throw incomplete(transport, spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
-    }
-    guard(spec, items, `on the pages up to offset=${offset}`);
+    const total = (shape.total ?? []).map((k) => at(body, k)).find((v) => typeof v === 'number') as number | undefined;
+    if (total === undefined) throw drift(transport, spec, (shape.total ?? []).join(' or '));
+    return { spec, items, total };
+  };
+  const first = await read(0);
+  const total = first.total;
+  if (shape.maxTotal !== undefined && total > shape.maxTotal) {
+    throw incomplete(transport, first.spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
+  }
+  const offsets: number[] = [];
+  for (let o = first.items.length; first.items.length > 0 && o < total; o += shape.size) offsets.push(o);
+  if (offsets.length + 1 > maxPages) throw incomplete(transport, specAt(0), `${total} items need more than ${maxPages} pages`);
+  // Started together; an unread rejection is handled when its turn comes.
+  const rest = offsets.map((o) => read(o));
+  for (const p of rest) p.catch(() => {});
+  let offset = 0;
+  for (const page of [Promise.resolve(first), ...rest]) {
+    const { spec, items, total: reported } = await page;
+    if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
     if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
+    guard(spec, items, `on the pages up to offset=${offset}`);
     if (items.length > 0) yield items as T[];
     offset += items.length;
-    if (offset >= total) return;
   }
+  if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
 }
 
 /** Cursor listings (files of a file set): pages until no next cursor; a repeated cursor or id is incomplete. */
