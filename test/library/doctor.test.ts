@@ -105,4 +105,17 @@ describe('steward doctor', () => {
     ]);
     expect(report.checks[1].detail).toMatch(/^2 of 3 could not be read: ds-gone-1, ds-gone-2 \(first: getDatasetPermissions: .*404 Not Found/);
   });
+
+  it('with `all`, probes the first page of the kind\'s listing', async () => {
+    const dir = copyDemo();
+    const config = path.join(dir, 'steward.yaml');
+    writeFileSync(config, 'policies: [builtin]\nscope: { datasets: all, queues: all }\n');
+    const report = await doctor({ config, cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['datasets-have-an-owner', 'queue-no-admin-for-users'] });
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['token', 'ok'],
+      ['discover.datasets', 'ok'],
+      ['discover.queues', 'ok'],
+    ]);
+    expect([sandbox.counts.listDatasets, sandbox.counts.listQueues]).toEqual([1, 1]);
+  });
 });
