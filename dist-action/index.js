@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path12 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path13 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path12 && path12[0] !== "/") {
-          path12 = `/${path12}`;
+        if (path13 && path13[0] !== "/") {
+          path13 = `/${path13}`;
         }
-        return new URL(`${origin}${path12}`);
+        return new URL(`${origin}${path13}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path12);
+        debuglog("sending request to %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path12,
+          path13,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin }
+          request: { method, path: path13, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path12);
+        debuglog("trailers received from %s %s/%s", method, origin, path13);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path12, origin },
+          request: { method, path: path13, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path12,
+          path13,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path12, origin }
+            request: { method, path: path13, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path12);
+          debuglog("sending request to %s %s/%s", method, origin, path13);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path12,
+        path: path13,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path12 !== "string") {
+        if (typeof path13 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path12[0] !== "/" && !(path12.startsWith("http://") || path12.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path12)) {
+        } else if (invalidPathRegex.test(path13)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path12, query) : path12;
+        this.path = query ? buildURL(path13, query) : path13;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path12, host, upgrade, blocking, reset } = request;
+      const { method, path: path13, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path12} HTTP/1.1\r
+      let header = `${method} ${path13} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path12, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path12;
+      headers[HTTP2_HEADER_PATH] = path13;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path12 = search ? `${pathname}${search}` : pathname;
+        const path13 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path12;
+        this.opts.path = path13;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path12 = "/",
+          path: path13 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path12;
+        opts.path = origin + path13;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path12) {
-      if (typeof path12 !== "string") {
-        return path12;
+    function safeUrl(path13) {
+      if (typeof path13 !== "string") {
+        return path13;
       }
-      const pathSegments = path12.split("?");
+      const pathSegments = path13.split("?");
       if (pathSegments.length !== 2) {
-        return path12;
+        return path13;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path12, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path12);
+    function matchKey(mockDispatch2, { path: path13, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path13);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path12 }) => matchValue(safeUrl(path12), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path12, method, body: body2, headers, query } = opts;
+      const { path: path13, method, body: body2, headers, query } = opts;
       return {
-        path: path12,
+        path: path13,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path12, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path12,
+            Path: path13,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path12) {
-      for (let i = 0; i < path12.length; ++i) {
-        const code = path12.charCodeAt(i);
+    function validateCookiePath(path13) {
+      for (let i = 0; i < path13.length; ++i) {
+        const code = path13.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path12 = opts.path;
+          let path13 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path12 = `/${path12}`;
+            path13 = `/${path13}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path12);
+          url2 = new URL(util.parseOrigin(url2).origin + path13);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -26287,8 +26287,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path12) {
-      let input = path12;
+    function removeDotSegments(path13) {
+      let input = path13;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -26362,11 +26362,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path12) {
-      if (path12 === "" || path12[0] === "/") {
-        return removeDotSegments(path12);
+    function removeDotSegmentsRelative(path13) {
+      if (path13 === "" || path13[0] === "/") {
+        return removeDotSegments(path13);
       }
-      const segments = path12.split("/");
+      const segments = path13.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -26729,8 +26729,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path12 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path12 && path12 !== "/" ? path12 : void 0;
+        const path13 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path13 && path13 !== "/" ? path13 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30040,17 +30040,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path12) {
-      const ctrl = callVisitor(key, node, visitor, path12);
+    function visit_(key, node, visitor, path13) {
+      const ctrl = callVisitor(key, node, visitor, path13);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visit_(key, ctrl, visitor, path12);
+        replaceNode(key, path13, ctrl);
+        return visit_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path12 = Object.freeze(path12.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path12);
+            const ci2 = visit_(i, node.items[i], visitor, path13);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30061,13 +30061,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path12 = Object.freeze(path12.concat(node));
-          const ck = visit_("key", node.key, visitor, path12);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = visit_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path12);
+          const cv = visit_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30088,17 +30088,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path12) {
-      const ctrl = await callVisitor(key, node, visitor, path12);
+    async function visitAsync_(key, node, visitor, path13) {
+      const ctrl = await callVisitor(key, node, visitor, path13);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visitAsync_(key, ctrl, visitor, path12);
+        replaceNode(key, path13, ctrl);
+        return visitAsync_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path12 = Object.freeze(path12.concat(node));
+          path13 = Object.freeze(path13.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path12);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path13);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30109,13 +30109,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path12 = Object.freeze(path12.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path12);
+          path13 = Object.freeze(path13.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path12);
+          const cv = await visitAsync_("value", node.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30142,23 +30142,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path12) {
+    function callVisitor(key, node, visitor, path13) {
       if (typeof visitor === "function")
-        return visitor(key, node, path12);
+        return visitor(key, node, path13);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path12);
+        return visitor.Map?.(key, node, path13);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path12);
+        return visitor.Seq?.(key, node, path13);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path12);
+        return visitor.Pair?.(key, node, path13);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path12);
+        return visitor.Scalar?.(key, node, path13);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path12);
+        return visitor.Alias?.(key, node, path13);
       return void 0;
     }
-    function replaceNode(key, path12, node) {
-      const parent = path12[path12.length - 1];
+    function replaceNode(key, path13, node) {
+      const parent = path13[path13.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -30770,10 +30770,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path12, value) {
+    function collectionFromPath(schema, path13, value) {
       let v2 = value;
-      for (let i = path12.length - 1; i >= 0; --i) {
-        const k2 = path12[i];
+      for (let i = path13.length - 1; i >= 0; --i) {
+        const k2 = path13[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -30792,7 +30792,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
+    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30822,11 +30822,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path12, value) {
-        if (isEmptyPath(path12))
+      addIn(path13, value) {
+        if (isEmptyPath(path13))
           this.add(value);
         else {
-          const [key, ...rest] = path12;
+          const [key, ...rest] = path13;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -30840,8 +30840,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        const [key, ...rest] = path12;
+      deleteIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -30855,8 +30855,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        const [key, ...rest] = path12;
+      getIn(path13, keepScalar) {
+        const [key, ...rest] = path13;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -30874,8 +30874,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path12) {
-        const [key, ...rest] = path12;
+      hasIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -30885,8 +30885,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value) {
-        const [key, ...rest] = path12;
+      setIn(path13, value) {
+        const [key, ...rest] = path13;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33401,9 +33401,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path12, value) {
+      addIn(path13, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path12, value);
+          this.contents.addIn(path13, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33478,14 +33478,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        if (Collection.isEmptyPath(path12)) {
+      deleteIn(path13) {
+        if (Collection.isEmptyPath(path13)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33500,10 +33500,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        if (Collection.isEmptyPath(path12))
+      getIn(path13, keepScalar) {
+        if (Collection.isEmptyPath(path13))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33514,10 +33514,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path12) {
-        if (Collection.isEmptyPath(path12))
+      hasIn(path13) {
+        if (Collection.isEmptyPath(path13))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33534,13 +33534,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value) {
-        if (Collection.isEmptyPath(path12)) {
+      setIn(path13, value) {
+        if (Collection.isEmptyPath(path13)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path12, value);
+          this.contents.setIn(path13, value);
         }
       }
       /**
@@ -35501,9 +35501,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path12) => {
+    visit2.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field, index2] of path12) {
+      for (const [field, index2] of path13) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -35512,23 +35512,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path12) => {
-      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
-      const field = path12[path12.length - 1][0];
+    visit2.parentCollection = (cst, path13) => {
+      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
+      const field = path13[path13.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path12, item, visitor) {
-      let ctrl = visitor(item, path12);
+    function _visit(path13, item, visitor) {
+      let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -35539,10 +35539,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path12);
+            ctrl = ctrl(item, path13);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -37548,8 +37548,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path12, { windows } = {}) => {
-      const segs = path12.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path13, { windows } = {}) => {
+      const segs = path13.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -40776,14 +40776,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path12 = input;
+  let path13 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path12 = input.slice(0, fragmentIndex);
+    path13 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path12.split("?");
+  const [s0, ...s] = path13.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -40794,17 +40794,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path12 = input;
+  let path13 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path12 = input.slice(0, fragmentIndex);
+    path13 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path12) {
+    if (!path13) {
       return fragment;
     }
   }
-  const [s0, ...s] = path12.split("?");
+  const [s0, ...s] = path13.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -40865,11 +40865,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path12 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path13 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path12 = path12.replace(/\/(?=[A-Za-z]:)/, "");
+    path13 = path13.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path12);
+  const { pathname, search, hash } = parsePath(path13);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -42214,8 +42214,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing or invalid developer token (sent in ${header})`;
 }
-function requestLabel(method, path12) {
-  return `[${method}] ${JSON.stringify(path12)}`;
+function requestLabel(method, path13) {
+  return `[${method}] ${JSON.stringify(path13)}`;
 }
 var MIN_REDACTED_SECRET_LENGTH = 4;
 function secretForms(secrets) {
@@ -42535,13 +42535,13 @@ function createTransport(options) {
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
-    const path12 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
+    const path13 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) query.set(key, String(value));
     }
     const search = query.toString();
-    return search ? `${path12}?${search}` : path12;
+    return search ? `${path13}?${search}` : path13;
   }
   function fail(spec, init) {
     counters.failed += 1;
@@ -43220,8 +43220,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path12 } = OPERATIONS[operation2];
-  const encoded = path12.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path13 } = OPERATIONS[operation2];
+  const encoded = path13.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -43384,26 +43384,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path12) {
-  return descend(source, path12).node;
+function nodeAt(source, path13) {
+  return descend(source, path13).node;
 }
-function keyNodeAt(source, path12) {
-  const parentPath = path12.slice(0, -1);
+function keyNodeAt(source, path13) {
+  const parentPath = path13.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path12.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path12[path12.length - 1]);
+  if (path13.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path13[path13.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path12, message) {
-  return { ...locationOf(source, nodeAt(source, path12)), message };
+function problemAt(source, path13, message) {
+  return { ...locationOf(source, nodeAt(source, path13)), message };
 }
-function descend(source, path12) {
+function descend(source, path13) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path12) {
+  for (const seg of path13) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -43423,19 +43423,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path12) {
+function pathLabel(path13) {
   let out = "";
-  for (const s of path12) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path13) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path12) => {
-    if (path12.length > 0) paths[pathLabel(path12)] = locationOf(source, node);
+  const walk2 = (node, path13) => {
+    if (path13.length > 0) paths[pathLabel(path13)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path12, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path13, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path12, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path13, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -43557,8 +43557,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path12, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path12, message)]);
+function jsonProblem(text, file, path13, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path13, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -43611,7 +43611,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path12, message) => jsonProblem(text, displayPath2, path12, message);
+  const at2 = (path13, message) => jsonProblem(text, displayPath2, path13, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -43712,27 +43712,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path12) {
-  let normalized = normalize(path12);
+function cleanPath(path13) {
+  let normalized = normalize(path13);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path12, separator) {
-  return path12.replace(SLASHES_REGEX, separator);
+function convertSlashes(path13, separator) {
+  return path13.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path12) {
-  return path12 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path12);
+function isRootDirectory(path13) {
+  return path13 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path13);
 }
-function normalizePath(path12, options) {
+function normalizePath(path13, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path12.includes("/") || path12.startsWith(".");
-  if (resolvePaths) path12 = resolve(path12);
-  if (normalizePath$1 || pathNeedsCleaning) path12 = cleanPath(path12);
-  if (path12 === ".") return "";
-  const needsSeperator = path12[path12.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path12 + pathSeparator : path12, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path13.includes("/") || path13.startsWith(".");
+  if (resolvePaths) path13 = resolve(path13);
+  if (normalizePath$1 || pathNeedsCleaning) path13 = cleanPath(path13);
+  if (path13 === ".") return "";
+  const needsSeperator = path13[path13.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path13 + pathSeparator : path13, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -43769,8 +43769,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path12 = directoryPath || ".";
-  if (filters.every((filter) => filter(path12, true))) paths.push(path12);
+  const path13 = directoryPath || ".";
+  if (filters.every((filter) => filter(path13, true))) paths.push(path13);
 };
 var empty$2 = () => {
 };
@@ -43822,26 +43822,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path12, state, callback$1) {
+var resolveSymlinksAsync = function(path13, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path12, (error2, resolvedPath) => {
+  fs3.realpath(path13, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path12, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path12, state, callback$1) {
+var resolveSymlinks = function(path13, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path12);
+    const resolvedPath = fs3.realpathSync(path13);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path12, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -43851,9 +43851,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path12, resolved, state) {
+function isRecursive(path13, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path12);
+  let parent = dirname(path13);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -43861,7 +43861,7 @@ function isRecursive(path12, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path12, resolved);
+  state.symlinks.set(path13, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -44033,19 +44033,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path12 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path12)) continue;
-        this.pushDirectory(path12, paths, filters);
-        this.walkDirectory(this.state, path12, path12, depth - 1, this.walk);
+        let path13 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path13)) continue;
+        this.pushDirectory(path13, paths, filters);
+        this.walkDirectory(this.state, path13, path13, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path12 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path12, this.state, (stat4, resolvedPath) => {
+        let path13 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path13, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path12 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path12 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path13 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path13 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path12;
+            resolvedPath = useRealPaths ? resolvedPath : path13;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -44211,7 +44211,7 @@ var Builder = class {
       isMatch = globFn(patterns, ...options);
       this.globCache[patterns.join("\0")] = isMatch;
     }
-    this.options.filters.push((path12) => isMatch(path12));
+    this.options.filters.push((path13) => isMatch(path13));
     return this;
   }
 };
@@ -44286,19 +44286,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path12) {
-  return path12.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path13) {
+  return path13.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path12) {
+function splitPattern(path13) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path12, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path12];
+  const result2 = import_picomatch.default.scan(path13, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path13];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path12) => path12.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path12) => path12.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path13) => path13.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path13) => path13.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -44405,13 +44405,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug2 ? (p2, isDirectory2) => {
-      const path12 = format(p2, isDirectory2);
-      const matches2 = matcher(path12) && !ignore(path12);
-      if (matches2) log(`matched ${path12}`);
+      const path13 = format(p2, isDirectory2);
+      const matches2 = matcher(path13) && !ignore(path13);
+      if (matches2) log(`matched ${path13}`);
       return matches2;
     } : (p2, isDirectory2) => {
-      const path12 = format(p2, isDirectory2);
-      return matcher(path12) && !ignore(path12);
+      const path13 = format(p2, isDirectory2);
+      return matcher(path13) && !ignore(path13);
     }],
     exclude: debug2 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -44498,8 +44498,8 @@ function expandGlob(pattern, baseDir) {
 }
 
 // src/config/load.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import path5 from "node:path";
+import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
+import path6 from "node:path";
 
 // src/resources/index.ts
 var import_ajv3 = __toESM(require_ajv(), 1);
@@ -44861,11 +44861,11 @@ function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path12 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path12);
-    const place2 = { path: path12, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const path13 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path13);
+    const place2 = { path: path13, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path12, String(e.params.additionalProperty)]) : nodeAt(source, path12);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path13, String(e.params.additionalProperty)]) : nodeAt(source, path13);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -44878,16 +44878,16 @@ var isChoice = (e) => e.keyword === "anyOf" || e.keyword === "oneOf";
 var descriptionOf = (e) => e.parentSchema?.description;
 function selectErrors(errors) {
   const under = (e, choice) => e.instancePath.startsWith(`${choice.instancePath}/`);
-  const inside = (e, choice) => e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
+  const inside2 = (e, choice) => e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
   const choices = errors.filter(isChoice);
   const selected = [];
   for (const e of errors) {
-    if (e.keyword === "if" || choices.some((c2) => inside(e, c2))) continue;
+    if (e.keyword === "if" || choices.some((c2) => inside2(e, c2))) continue;
     if (!isChoice(e)) {
       selected.push(e);
       continue;
     }
-    const branches = errors.filter((b) => inside(b, e) && !isChoice(b) && b.keyword !== "if");
+    const branches = errors.filter((b) => inside2(b, e) && !isChoice(b) && b.keyword !== "if");
     const deeper = branches.filter((b) => under(b, e));
     if (deeper.length > 0) selected.push(...deeper);
     else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
@@ -44895,14 +44895,14 @@ function selectErrors(errors) {
   return selected;
 }
 function sharedMessage(e, { label, subject }) {
-  const inside = label ? ` in ${label}` : "";
+  const inside2 = label ? ` in ${label}` : "";
   switch (e.keyword) {
     case "additionalProperties": {
       const allowed = Object.keys(e.parentSchema?.properties ?? {});
-      return `unknown key "${e.params.additionalProperty}"${inside}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
+      return `unknown key "${e.params.additionalProperty}"${inside2}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
     }
     case "required":
-      return `missing required key "${e.params.missingProperty}"${inside}`;
+      return `missing required key "${e.params.missingProperty}"${inside2}`;
     case "enum":
       return `${subject}must be one of: ${e.params.allowedValues.join(", ")}`;
     case "const":
@@ -45080,8 +45080,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path12) => {
-    const item = itemAt(doc2, "drift", path12);
+  refusal: (doc2, _value, path13) => {
+    const item = itemAt(doc2, "drift", path13);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -45257,8 +45257,8 @@ var dataset = {
 };
 
 // src/resources/filesetFile.ts
-function filesetFileId(filesetId, path12) {
-  return `${filesetId}:${path12}`;
+function filesetFileId(filesetId, path13) {
+  return `${filesetId}:${path13}`;
 }
 var filesetFile = {
   name: "filesetFile",
@@ -45269,7 +45269,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path12) => api.getFileByPath(setId, path12 ?? ""),
+      exists: (api, setId, path13) => api.getFileByPath(setId, path13 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -45314,17 +45314,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
-      for (const path12 of paths) {
-        if (seen.has(filesetFileId(filesetId, path12))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path12);
+      for (const path13 of paths) {
+        if (seen.has(filesetFileId(filesetId, path13))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path13);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path12, read });
+        jobs.push({ filesetId, path: path13, read });
       }
     }
-    for (const { filesetId, path: path12, read } of jobs) {
-      const id = filesetFileId(filesetId, path12);
-      const base = { kind: "filesetFile", id, name: path12, doc: { id, path: path12, filesetId }, source: null };
+    for (const { filesetId, path: path13, read } of jobs) {
+      const id = filesetFileId(filesetId, path13);
+      const base = { kind: "filesetFile", id, name: path13, doc: { id, path: path13, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -45380,8 +45380,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path12) => {
-    const item = itemAt(doc2, "drift", path12);
+  refusal: (doc2, _value, path13) => {
+    const item = itemAt(doc2, "drift", path13);
     return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateQueuePermissions", { queueId: String(doc2.id) }, narrowingQueueBody(entriesOf2(doc2), doc2.live))
@@ -45518,40 +45518,70 @@ var ajv3 = new import_ajv3.Ajv({ allErrors: true, strict: false });
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
 var REPORT_SCHEMA_VERSION = 1;
 
-// src/config/paths.ts
-import { existsSync as existsSync3, readFileSync } from "node:fs";
+// src/io/contained-path.ts
+import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
 import path3 from "node:path";
+function projectRoot(dir) {
+  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
+    if (existsSync3(path3.join(d, ".git"))) return d;
+    if (path3.dirname(d) === d) return path3.resolve(dir);
+  }
+}
+var inside = (root, p2) => {
+  const rel = path3.relative(root, p2);
+  return rel === "" || !rel.startsWith("..") && !path3.isAbsolute(rel);
+};
+function uncontainedPath(named, baseDir, root, kind = "file") {
+  if (path3.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
+  const resolved = path3.resolve(baseDir, named);
+  if (!inside(root, resolved)) return `${JSON.stringify(named)} leads out of the project (${root})`;
+  if (!existsSync3(resolved)) return null;
+  let real;
+  try {
+    real = realpathSync2(resolved);
+  } catch {
+    return `${JSON.stringify(named)} cannot be resolved`;
+  }
+  if (!inside(realpathSync2(root), real)) return `${JSON.stringify(named)} is a link out of the project (${root})`;
+  const st2 = statSync3(real);
+  if (!st2.isFile() && !(kind === "file or folder" && st2.isDirectory())) return `${JSON.stringify(named)} is not a regular ${kind}`;
+  return null;
+}
+
+// src/config/paths.ts
+import { existsSync as existsSync4, readFileSync } from "node:fs";
+import path4 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 var cachedRoot = null;
 function packageRoot() {
   if (cachedRoot) return cachedRoot;
-  let dir = path3.dirname(fileURLToPath2(import.meta.url));
+  let dir = path4.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
-    const manifest = path3.join(dir, "package.json");
-    if (existsSync3(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "steward") {
+    const manifest = path4.join(dir, "package.json");
+    if (existsSync4(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "steward") {
       cachedRoot = dir;
       return dir;
     }
-    const parent = path3.dirname(dir);
+    const parent = path4.dirname(dir);
     if (parent === dir) throw new Error("steward: cannot find its own package.json");
     dir = parent;
   }
 }
 function packageVersion() {
-  return JSON.parse(readFileSync(path3.join(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync(path4.join(packageRoot(), "package.json"), "utf8")).version;
 }
 var BUILTIN_POLICIES = "builtin";
 function builtinPolicyDir() {
-  return path3.join(packageRoot(), "policies");
+  return path4.join(packageRoot(), "policies");
 }
 var DEFAULT_CONFIG_FILE = "steward.yaml";
 
 // src/core/display-path.ts
-import path4 from "node:path";
+import path5 from "node:path";
 function displayPath(file, cwd = process.cwd()) {
-  const rel = path4.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path4.isAbsolute(rel) ? rel : file;
-  return shown.split(path4.sep).join("/");
+  const rel = path5.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path5.isAbsolute(rel) ? rel : file;
+  return shown.split(path5.sep).join("/");
 }
 
 // src/config/validate.ts
@@ -45735,6 +45765,7 @@ function readListFile(file) {
 }
 function badScopeId(id) {
   if (id.trim() === "") return "an id cannot be empty";
+  if (/[\u0000-\u001f\u007f]/.test(id)) return "an id cannot hold control characters";
   if (id === "." || id === "..") return `"${id}" is not an id (it would change the request path)`;
   return null;
 }
@@ -45764,12 +45795,13 @@ function loadConfig(options = {}) {
   const shown = (f2) => displayPath(f2, cwd);
   let file = null;
   if (options.configPath) {
-    file = path5.resolve(cwd, options.configPath);
-    if (!existsSync4(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
-  } else if (existsSync4(path5.join(cwd, DEFAULT_CONFIG_FILE))) {
-    file = path5.join(cwd, DEFAULT_CONFIG_FILE);
+    file = path6.resolve(cwd, options.configPath);
+    if (!existsSync5(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
+  } else if (existsSync5(path6.join(cwd, DEFAULT_CONFIG_FILE))) {
+    file = path6.join(cwd, DEFAULT_CONFIG_FILE);
   }
-  const baseDir = file ? path5.dirname(file) : cwd;
+  const baseDir = file ? path6.dirname(file) : cwd;
+  const root = projectRoot(baseDir);
   let src = null;
   let data = {};
   if (file) {
@@ -45812,14 +45844,14 @@ function loadConfig(options = {}) {
     tokenHeader: data.instance?.tokenHeader ?? null,
     pageSize: data.instance?.pageSize ?? null
   };
-  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path5.resolve(dir, p2);
+  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path6.resolve(dir, p2);
   let policies;
   let policyOrigins;
   if (flags.policies && flags.policies.length > 0) {
     policies = flags.policies.map((p2) => resolvePolicy(p2, cwd));
     policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
     for (const [i, p2] of policies.entries()) {
-      if (!existsSync4(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
+      if (!existsSync5(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
     }
   } else if (data.policies !== void 0) {
     const list = Array.isArray(data.policies) ? data.policies : [data.policies];
@@ -45827,7 +45859,9 @@ function loadConfig(options = {}) {
     const entryPath = (i) => Array.isArray(data.policies) ? ["policies", i] : ["policies"];
     policyOrigins = list.map((_, i) => locAt(entryPath(i)));
     for (const [i, p2] of policies.entries()) {
-      if (!existsSync4(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
+      const refused = list[i] === BUILTIN_POLICIES ? null : uncontainedPath(list[i], baseDir, root, "file or folder");
+      if (refused) problems.push(at2(entryPath(i), `policies: ${refused}`));
+      else if (!existsSync5(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
     }
   } else {
     policies = DEFAULT_POLICIES.map((p2) => resolvePolicy(p2, cwd));
@@ -45851,8 +45885,13 @@ function loadConfig(options = {}) {
       });
       return ids2;
     }
-    const listFile = path5.resolve(baseDir, value.file);
-    if (!existsSync4(listFile)) {
+    const listFile = path6.resolve(baseDir, value.file);
+    const refused = uncontainedPath(value.file, baseDir, root);
+    if (refused) {
+      problems.push(at2([...where2, "file"], `${where2.join(".")}.file: ${refused}`));
+      return [];
+    }
+    if (!existsSync5(listFile)) {
       problems.push(at2([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
     }
@@ -45894,10 +45933,15 @@ function loadConfig(options = {}) {
     const patterns = Array.isArray(value) ? value : [value];
     const found = /* @__PURE__ */ new Set();
     for (const [i, pattern] of patterns.entries()) {
-      const files = expandGlob(pattern, baseDir);
       const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
+      const escaped = uncontainedPath(pattern, baseDir, root, "file or folder");
+      if (escaped && !hasMagic(pattern)) {
+        problems.push(at2(where2, `manifests.${kind}: ${escaped}`));
+        continue;
+      }
+      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path6.relative(baseDir, f2), baseDir, root) === null);
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at2(where2, `manifest path not found: ${shown(path5.resolve(baseDir, pattern))}`));
+        problems.push(at2(where2, `manifest path not found: ${shown(path6.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -45907,8 +45951,10 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path5.resolve(baseDir, data.waivers);
-    if (!existsSync4(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
+    waiversFile = path6.resolve(baseDir, data.waivers);
+    const refused = uncontainedPath(data.waivers, baseDir, root);
+    if (refused) problems.push(at2(["waivers"], `waivers: ${refused}`));
+    else if (!existsSync5(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!SEVERITIES.includes(failOn) && failOn !== "none") {
@@ -49369,8 +49415,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path12, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path12]);
+function messageDesc(file, path13, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path13]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -51765,11 +51811,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path12) => {
-    if (path12.includes("_")) {
+  fieldMask.paths = json.split(",").map((path13) => {
+    if (path13.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path12);
+    return protoSnakeCase(path13);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -64907,13 +64953,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path12 = [];
+  const path13 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path12.unshift(e.exprKind.value.field);
+    path13.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path12;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path13;
   return null;
 }
 
@@ -65427,10 +65473,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path12 = selectPath(v2.expr, "params");
-      if (path12?.length === 1 && !options.params.includes(path12[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path13 = selectPath(v2.expr, "params");
+      if (path13?.length === 1 && !options.params.includes(path13[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path12[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path13[0]}' (declared: ${known})` });
       }
     }
   });
@@ -65689,17 +65735,17 @@ function projection(policy2, doc2) {
 // src/fix/apply.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readFileSync as readFileSync4 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/fix/journal.ts
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync as readFileSync3, writeSync } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path6.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path7.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync(path6.dirname(file), { recursive: true });
+  mkdirSync(path7.dirname(file), { recursive: true });
   const fd = openSync(file, "a");
   try {
     writeSync(fd, `${JSON.stringify(entry2)}
@@ -65770,7 +65816,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path7.resolve(root, ref.file));
+    const now = manifestSha256(path8.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -65812,17 +65858,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path12) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path12);
+function itemKeyAt(doc2, path13) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path13);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path12;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path13;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path12) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path12);
+function describeItemAt(doc2, path13) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path13);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path12;
-  return `${path12} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path13;
+  return `${path13} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -66023,12 +66069,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path12 = step.fix.perItem ? step.finding.path : null;
-    if (path12 !== null && removed.has(path12)) {
+    const path13 = step.fix.perItem ? step.finding.path : null;
+    if (path13 !== null && removed.has(path13)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path12);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path13);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -66048,7 +66094,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path12 !== null && listSize(candidate, path12) < listSize(after, path12)) removed.add(path12);
+    if (path13 !== null && listSize(candidate, path13) < listSize(after, path13)) removed.add(path13);
     after = candidate;
     fixed = violations;
     kept.push(step);
@@ -66139,12 +66185,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path12) {
-  const m2 = path12 === null ? null : /\[(\d+)\]$/.exec(path12);
+function pathIndex(path13) {
+  const m2 = path13 === null ? null : /\[(\d+)\]$/.exec(path13);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path12) {
-  const m2 = path12 === null ? null : /^(\w+)\[\d+\]$/.exec(path12);
+function listSize(doc2, path13) {
+  const m2 = path13 === null ? null : /^(\w+)\[\d+\]$/.exec(path13);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -66336,7 +66382,7 @@ var validatePlan = new import_ajv5.Ajv({ allErrors: true, strict: false }).compi
 var import_yaml4 = __toESM(require_dist(), 1);
 
 // src/library/connect.ts
-import path8 from "node:path";
+import path9 from "node:path";
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 function connectionProblems(config) {
   const missing = [];
@@ -66378,7 +66424,7 @@ async function openConnection(options, prepared) {
     onRequest: options.onRequest
   });
   if (options.from) {
-    const file = path8.resolve(prepared.cwd, options.from);
+    const file = path9.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -66399,7 +66445,7 @@ async function withConnection(options, prepared, fn) {
 }
 
 // src/library/prepare.ts
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/engine/baseline.ts
 import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
@@ -66443,7 +66489,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path12, message) => jsonProblem(text, displayPath2, path12, message);
+  const at2 = (path13, message) => jsonProblem(text, displayPath2, path13, message);
   if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -66579,9 +66625,9 @@ function applyWaivers(findings, waivers, now) {
 // src/policy/loader.ts
 var import_ajv7 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
-import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
 import { readdir as readdir3, readFile as readFile3, stat as stat3 } from "node:fs/promises";
-import path9 from "node:path";
+import path10 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -66681,7 +66727,7 @@ async function loadPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path9.relative(cwd, file).split(path9.sep).join("/");
+    const display = path10.relative(cwd, file).split(path10.sep).join("/");
     const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
     for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
     problems.push(...result2.problems);
@@ -66698,23 +66744,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path9.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path10.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path9.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path10.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
 }
 function builtinPolicyDir2() {
-  let dir = path9.dirname(fileURLToPath3(import.meta.url));
+  let dir = path10.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path9.join(dir, "package.json");
-    if (existsSync5(pkg) && JSON.parse(readFileSync5(pkg, "utf8")).name === "steward") {
-      return path9.join(dir, "policies");
+    const pkg = path10.join(dir, "package.json");
+    if (existsSync6(pkg) && JSON.parse(readFileSync5(pkg, "utf8")).name === "steward") {
+      return path10.join(dir, "policies");
     }
-    const parent = path9.dirname(dir);
+    const parent = path10.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -66866,17 +66912,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path12) => path12[0] === "policies" && typeof path12[1] === "number";
+  const inPolicy = (path13) => path13[0] === "policies" && typeof path13[1] === "number";
   return {
     separator: ": ",
-    label: (path12) => pathLabel(inPolicy(path12) && path12.length > 2 ? path12.slice(2) : path12),
-    describe: (err, { path: path12, label, subject }) => {
+    label: (path13) => pathLabel(inPolicy(path13) && path13.length > 2 ? path13.slice(2) : path13),
+    describe: (err, { path: path13, label, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path12) && path12.length === 3 && path12[2] === "fix") {
-            const kind = String(data.policies[path12[1]]?.resource);
+          if (inPolicy(path13) && path13.length === 3 && path13[2] === "fix") {
+            const kind = String(data.policies[path13[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -66888,12 +66934,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path12) && label === "resource") {
+          if (inPolicy(path13) && label === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path12) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path13) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -66987,7 +67033,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path10.resolve(cwd, options.baseline);
+    const file = path11.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -66997,7 +67043,7 @@ async function prepareRun(options) {
 
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync2 } from "node:fs";
-import path11 from "node:path";
+import path12 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash4 } from "node:crypto";
@@ -67009,10 +67055,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path12) {
+function findingLocation(policy2, resource2, path13) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path12;
+  let p2 = path13;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -67043,17 +67089,17 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path12 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path13 = null, itemKey = null) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path12,
+    path: path13,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path12),
+    location: findingLocation(policy2, resource2, path13),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -67402,8 +67448,8 @@ async function evaluateOn(options, prepared, connection) {
   });
   const warnings = [...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
-    const file = path11.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync2(path11.dirname(file), { recursive: true });
+    const file = path12.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync2(path12.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt);
   }
   const report2 = buildReport({
@@ -67499,7 +67545,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path12 = (name) => {
+  const path13 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -67524,10 +67570,10 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path12("config"),
-    baseline: path12("baseline"),
-    sarifFile: path12("sarif-file"),
-    jsonFile: path12("json-file"),
+    config: path13("config"),
+    baseline: path13("baseline"),
+    sarifFile: path13("sarif-file"),
+    jsonFile: path13("json-file"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),

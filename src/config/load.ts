@@ -11,6 +11,7 @@ import type { KindInputs, ManifestFiles, Scope, ScopeLists } from '../resources/
 import type { FailOn, SourceLocation } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../io/yaml-source.js';
+import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE } from './paths.js';
 import { displayPath } from '../core/display-path.js';
@@ -68,6 +69,8 @@ function readListFile(file: string): { value: string; line: number }[] {
 /** Ids the API paths cannot carry (`GET /datasets/..` is another endpoint): refused at load. */
 export function badScopeId(id: string): string | null {
   if (id.trim() === '') return 'an id cannot be empty';
+  // NUL and other control characters are no part of an id (and would end up in request paths).
+  if (/[\u0000-\u001f\u007f]/.test(id)) return 'an id cannot hold control characters';
   if (id === '.' || id === '..') return `"${id}" is not an id (it would change the request path)`;
   return null;
 }
@@ -114,6 +117,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     file = path.join(cwd, DEFAULT_CONFIG_FILE);
   }
   const baseDir = file ? path.dirname(file) : cwd;
+  // Files the config names stay inside its project (io/contained-path.ts).
+  const root = projectRoot(baseDir);
 
   let src: YamlSource | null = null;
   let data: FileConfig = {};
@@ -183,7 +188,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const entryPath = (i: number) => (Array.isArray(data.policies) ? ['policies', i] : ['policies']);
     policyOrigins = list.map((_, i) => locAt(entryPath(i)));
     for (const [i, p] of policies.entries()) {
-      if (!existsSync(p)) problems.push(at(entryPath(i), `policy path not found: ${shown(p)}`));
+      const refused = list[i] === BUILTIN_POLICIES ? null : uncontainedPath(list[i], baseDir, root, 'file or folder');
+      if (refused) problems.push(at(entryPath(i), `policies: ${refused}`));
+      else if (!existsSync(p)) problems.push(at(entryPath(i), `policy path not found: ${shown(p)}`));
     }
   } else {
     policies = DEFAULT_POLICIES.map((p) => resolvePolicy(p, cwd));
@@ -212,6 +219,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       return ids;
     }
     const listFile = path.resolve(baseDir, value.file);
+    const refused = uncontainedPath(value.file, baseDir, root);
+    if (refused) {
+      problems.push(at([...where, 'file'], `${where.join('.')}.file: ${refused}`));
+      return [];
+    }
     if (!existsSync(listFile)) {
       problems.push(at([...where, 'file'], `file not found: ${shown(listFile)}`));
       return [];
@@ -262,8 +274,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const patterns = Array.isArray(value) ? value : [value];
     const found = new Set<string>();
     for (const [i, pattern] of patterns.entries()) {
-      const files = expandGlob(pattern, baseDir);
       const where = Array.isArray(value) ? ['manifests', kind, i] : ['manifests', kind];
+      const escaped = uncontainedPath(pattern, baseDir, root, 'file or folder');
+      if (escaped && !hasMagic(pattern)) {
+        problems.push(at(where, `manifests.${kind}: ${escaped}`));
+        continue;
+      }
+      // A glob matches only what it may read: files really inside the project.
+      const files = expandGlob(pattern, baseDir).filter((f) => uncontainedPath(path.relative(baseDir, f), baseDir, root) === null);
       if (files.length === 0 && !hasMagic(pattern)) {
         problems.push(at(where, `manifest path not found: ${shown(path.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
@@ -277,7 +295,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let waiversFile: string | null = null;
   if (data.waivers) {
     waiversFile = path.resolve(baseDir, data.waivers);
-    if (!existsSync(waiversFile)) problems.push(at(['waivers'], `waivers file not found: ${shown(waiversFile)}`));
+    const refused = uncontainedPath(data.waivers, baseDir, root);
+    if (refused) problems.push(at(['waivers'], `waivers: ${refused}`));
+    else if (!existsSync(waiversFile)) problems.push(at(['waivers'], `waivers file not found: ${shown(waiversFile)}`));
   }
 
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
