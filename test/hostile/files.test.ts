@@ -42,8 +42,8 @@ describe('files named by a config stay inside its project', () => {
   });
 
   it('a `..` escape and a symlink out are refused', async () => {
-    const escape = project('policies: [builtin]\nscope:\n  cards: { file: ../outside.txt }\n');
-    expect(await refused(escape.dir)).toBe(`steward.yaml:3:18: scope.cards.file: "../outside.txt" leads out of the project (${escape.dir})`);
+    const outOfProject = project('policies: [builtin]\nscope:\n  cards: { file: ../outside.txt }\n');
+    expect(await refused(outOfProject.dir)).toBe(`steward.yaml:3:18: scope.cards.file: "../outside.txt" leads out of the project (${outOfProject.dir})`);
     const link = project('policies: [builtin]\nscope:\n  datasets: { file: ids.txt }\n');
     symlinkSync(path.join(link.outer, 'outside.txt'), path.join(link.dir, 'ids.txt'));
     expect(await refused(link.dir)).toBe(`steward.yaml:3:21: scope.datasets.file: "ids.txt" is a link out of the project (${link.dir})`);
