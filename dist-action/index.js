@@ -40577,6 +40577,7 @@ var FILE_PATH_QUERY_PARAM = "path";
 var RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 var ERROR_TRACE_FIELD = "toe";
 var REMOTE_REQUESTS_PER_SECOND = 2;
+var MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 var CLIENT_DEFAULTS = {
   concurrency: 8,
   timeoutMs: 3e4,
@@ -42163,6 +42164,40 @@ var PQueue = class extends import_index.default {
   }
 };
 
+// src/api/capped-body.ts
+var BodyTooLargeError = class extends Error {
+  maxBytes;
+  constructor(maxBytes) {
+    super(`the answer is larger than ${maxBytes} bytes (decompressed)`);
+    this.name = "BodyTooLargeError";
+    this.maxBytes = maxBytes;
+  }
+};
+async function readCappedBody(response, maxBytes) {
+  if (!response.body) return new ArrayBuffer(0);
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {
+      });
+      throw new BodyTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at2 = 0;
+  for (const c2 of chunks) {
+    out.set(c2, at2);
+    at2 += c2.byteLength;
+  }
+  return out.buffer;
+}
+
 // src/api/errors.ts
 var ApiError = class extends Error {
   code = "E_API";
@@ -42507,6 +42542,7 @@ var NULL_BODY_STATUSES = /* @__PURE__ */ new Set([101, 204, 205, 304]);
 function createTransport(options) {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? CLIENT_DEFAULTS.maxAttempts));
   const baseDelayMs = options.retryBaseDelayMs ?? CLIENT_DEFAULTS.retryBaseDelayMs;
   const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
@@ -42597,7 +42633,7 @@ function createTransport(options) {
       });
       try {
         const response = await fetch(input, { ...init, signal: controller.signal });
-        const body2 = await response.arrayBuffer();
+        const body2 = await readCappedBody(response, maxBodyBytes);
         call.lastTimedOut = false;
         if (response.status === 401) refused[latchOf(spec)] = true;
         throttle.answered(response.status);
@@ -42609,6 +42645,7 @@ function createTransport(options) {
         });
       } catch (error2) {
         call.lastTimedOut = timedOut;
+        call.tooLarge = error2 instanceof BodyTooLargeError;
         const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error2;
         log2({ error: redact2(describeNetworkError(reason)) });
         throw reason;
@@ -42658,6 +42695,7 @@ function createTransport(options) {
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {
           if (context.error instanceof ApiError) context.options.retry = false;
+          if (call.tooLarge) context.options.retry = false;
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -42702,6 +42740,13 @@ function createTransport(options) {
       });
     }
     const cause = error2.cause ?? error2;
+    if (call.tooLarge) {
+      return fail(spec, {
+        kind: "too-large",
+        attempts,
+        detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`
+      });
+    }
     if (call.lastTimedOut) {
       return fail(spec, {
         kind: "timeout",

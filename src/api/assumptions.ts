@@ -90,6 +90,13 @@ export const ERROR_TRACE_FIELD = 'toe';
  */
 export const REMOTE_REQUESTS_PER_SECOND = 2;
 
+/**
+ * The largest answer read (decompressed). The biggest legitimate ones are the unpaged lists (all
+ * queues, all data files, all workflows) of a large instance, a few megabytes; a body past this
+ * is an error of that read (a gzip bomb must not take the run's memory), not retried.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
 /** Defaults of ClientOptions. */
 export const CLIENT_DEFAULTS = {
   concurrency: 8,

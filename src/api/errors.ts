@@ -18,7 +18,9 @@ export type ApiErrorKind =
   /** The client cannot make the call (no workflow URL configured). */
   | 'config'
   /** An argument cannot be sent (an id that is a dot segment). */
-  | 'input';
+  | 'input'
+  /** The answer was larger than the body cap (decompressed). */
+  | 'too-large';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;

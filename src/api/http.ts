@@ -3,7 +3,8 @@
 // the run's GET memo, counters, the request log, and failures turned into ApiError.
 import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
-import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, RETRY_STATUS_CODES } from './assumptions.js';
+import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
+import { BodyTooLargeError, readCappedBody } from './capped-body.js';
 import {
   ApiError,
   type ApiErrorInit,
@@ -53,6 +54,8 @@ export interface Transport {
 interface CallState {
   attempts: number;
   lastTimedOut: boolean;
+  /** The last answer was over the body cap: not retried. */
+  tooLarge?: boolean;
 }
 
 class AttemptTimeoutError extends Error {
@@ -67,6 +70,7 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 export function createTransport(options: ClientOptions): Transport {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
   const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? CLIENT_DEFAULTS.maxAttempts));
   const baseDelayMs = options.retryBaseDelayMs ?? CLIENT_DEFAULTS.retryBaseDelayMs;
   const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
@@ -175,7 +179,7 @@ export function createTransport(options: ClientOptions): Transport {
           });
         try {
           const response = await fetch(input, { ...init, signal: controller.signal });
-          const body = await response.arrayBuffer();
+          const body = await readCappedBody(response, maxBodyBytes);
           call.lastTimedOut = false;
           // Latched here, before the limiter frees this slot, so no queued request slips out.
           if (response.status === 401) refused[latchOf(spec)] = true;
@@ -188,6 +192,7 @@ export function createTransport(options: ClientOptions): Transport {
           });
         } catch (error) {
           call.lastTimedOut = timedOut;
+          call.tooLarge = error instanceof BodyTooLargeError;
           const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error;
           log({ error: redact(describeNetworkError(reason)) });
           throw reason;
@@ -239,6 +244,7 @@ export function createTransport(options: ClientOptions): Transport {
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {
           if (context.error instanceof ApiError) context.options.retry = false; // refused token: not sent
+          if (call.tooLarge) context.options.retry = false; // the same answer would come again
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -285,6 +291,13 @@ export function createTransport(options: ClientOptions): Transport {
       });
     }
     const cause = error.cause ?? error;
+    if (call.tooLarge) {
+      return fail(spec, {
+        kind: 'too-large',
+        attempts,
+        detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`,
+      });
+    }
     if (call.lastTimedOut) {
       return fail(spec, {
         kind: 'timeout',

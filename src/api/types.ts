@@ -238,6 +238,8 @@ export interface ClientOptions {
   requestsPerSecond?: number;
   /** Per-request timeout, default 30 000 ms. */
   timeoutMs?: number;
+  /** Largest answer read (decompressed), default MAX_RESPONSE_BYTES. */
+  maxBodyBytes?: number;
   /** Attempts in all (first try + retries), default 4. */
   maxAttempts?: number;
   /** Base of the exponential backoff, default 200 ms (tests set it low). */
