@@ -29974,7 +29974,7 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
@@ -30009,7 +30009,7 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
+    exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
     exports.isMap = isMap6;
@@ -30028,7 +30028,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node, visitor) {
+    function visit3(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity2.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -30037,9 +30037,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
     function visit_(key, node, visitor, path13) {
       const ctrl = callVisitor(key, node, visitor, path13);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
@@ -30173,7 +30173,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt2} parent`);
       }
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
     exports.visitAsync = visitAsync;
   }
 });
@@ -30183,7 +30183,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -30327,7 +30327,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc2 && tagEntries.length > 0 && identity2.isNode(doc2.contents)) {
           const tags2 = {};
-          visit2.visit(doc2.contents, (_key, node) => {
+          visit3.visit(doc2.contents, (_key, node) => {
             if (identity2.isNode(node) && node.tag)
               tags2[node.tag] = true;
           });
@@ -30354,7 +30354,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -30365,7 +30365,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
+      visit3.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -30545,7 +30545,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var identity2 = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -30571,7 +30571,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc2, {
+          visit3.visit(doc2, {
             Node: (_key, node) => {
               if (identity2.isAlias(node) || identity2.hasAnchor(node))
                 nodes.push(node);
@@ -35493,15 +35493,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
+    function visit3(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path13) => {
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
+    visit3.itemAtPath = (cst, path13) => {
       let item = cst;
       for (const [field, index2] of path13) {
         const tok = item?.[field];
@@ -35512,8 +35512,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path13) => {
-      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
+    visit3.parentCollection = (cst, path13) => {
+      const parent = visit3.itemAtPath(cst, path13.slice(0, -1));
       const field = path13[path13.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -35544,7 +35544,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
   }
 });
 
@@ -37260,7 +37260,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -37288,8 +37288,8 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
+    exports.visit = visit3.visit;
+    exports.visitAsync = visit3.visitAsync;
   }
 });
 
@@ -42285,15 +42285,15 @@ function isRetryableStatus(status) {
 function errorCodes(error2) {
   const codes = [];
   const seen = /* @__PURE__ */ new Set();
-  const visit2 = (e) => {
+  const visit3 = (e) => {
     if (e === null || typeof e !== "object" || seen.has(e)) return;
     seen.add(e);
     const { code, cause, errors } = e;
     if (typeof code === "string") codes.push(code);
-    visit2(cause);
-    if (Array.isArray(errors)) for (const inner of errors) visit2(inner);
+    visit3(cause);
+    if (Array.isArray(errors)) for (const inner of errors) visit3(inner);
   };
-  visit2(error2);
+  visit3(error2);
   return codes;
 }
 function neverReachedServer(error2) {
@@ -43421,6 +43421,31 @@ function parseYamlSource(text, file, syntaxLabel = "invalid YAML") {
     return { ...positionAt(source, e.pos[0]), message: `${syntaxLabel}: ${e.message.split("\n")[0]}${hint}` };
   });
   return source;
+}
+var MAX_ALIAS_EXPANSION = 1e4;
+var PROTOTYPE_KEY = "__proto__";
+function yamlData(source) {
+  if (source.problems.length > 0) return { data: void 0, problems: source.problems };
+  const problems = [];
+  let firstAlias = null;
+  (0, import_yaml.visit)(source.doc, {
+    Pair(_, pair) {
+      if ((0, import_yaml.isScalar)(pair.key) && pair.key.value === PROTOTYPE_KEY) {
+        problems.push({ ...locationOf(source, pair.key), message: `the key ${PROTOTYPE_KEY} is not allowed` });
+      }
+    },
+    Alias(_, alias) {
+      firstAlias ??= alias;
+    }
+  });
+  if (problems.length > 0) return { data: void 0, problems };
+  try {
+    return { data: source.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSION }), problems };
+  } catch (error2) {
+    if (!(error2 instanceof ReferenceError) || !(0, import_yaml.isAlias)(firstAlias)) throw error2;
+    const message = `aliases expand past ${MAX_ALIAS_EXPANSION} nodes: write the values out or reuse less`;
+    return { data: void 0, problems: [{ ...locationOf(source, firstAlias), message }] };
+  }
 }
 function positionAt(source, offset) {
   const { line, col } = source.lineCounter.linePos(offset);
@@ -45024,8 +45049,8 @@ function displayFile(file, displayRoot) {
 }
 function parseManifest(kind, text, file) {
   const source = parseYamlSource(text, file);
-  if (source.problems.length > 0) return { manifest: null, problems: source.problems };
-  const data = source.doc.toJS();
+  const { data, problems: unread } = yamlData(source);
+  if (unread.length > 0) return { manifest: null, problems: unread };
   const idProblem = isObject2(data) ? readId(kind, source, data) : null;
   const validate3 = validators2[kind];
   if (!validate3(data) || idProblem) {
@@ -45634,6 +45659,7 @@ var import_ajv4 = __toESM(require_ajv(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
 
 // src/config/schema.ts
+var REQUESTS_PER_SECOND_BOUNDS = { minimum: 0.1, maximum: 1e3 };
 var fileRef = {
   type: "object",
   additionalProperties: false,
@@ -45759,7 +45785,11 @@ var CONFIG_SCHEMA = {
       description: "lowest severity of an unwaived violation that fails the run (default low)"
     },
     concurrency: { type: "integer", minimum: 1, maximum: 64, description: "max concurrent requests (default 8)" },
-    requestsPerSecond: { type: "number", exclusiveMinimum: 0, description: "optional cap of requests per second" }
+    requestsPerSecond: {
+      type: "number",
+      ...REQUESTS_PER_SECOND_BOUNDS,
+      description: "optional cap of requests per second (0.1 to 1000)"
+    }
   }
 };
 
@@ -45851,8 +45881,8 @@ function loadConfig(options = {}) {
   let data = {};
   if (file) {
     src = parseYamlSource(readFileSync2(file, "utf8"), shown(file));
-    if (src.problems.length > 0) throw new InputError(src.problems);
-    const js2 = src.doc.toJS();
+    const { data: js2, problems: problems2 } = yamlData(src);
+    if (problems2.length > 0) throw new InputError(problems2);
     const fileProblems = validateConfigSource(src, js2 ?? {});
     if (fileProblems.length > 0) throw new InputError(fileProblems);
     data = js2 ?? {};
@@ -65163,16 +65193,16 @@ var Checker = class {
   /** Offset where the sub-expression starts (the leftmost position in its subtree). */
   start(e) {
     let min = this.input.positions[String(e.id)] ?? Number.POSITIVE_INFINITY;
-    const visit2 = (x2) => {
+    const visit3 = (x2) => {
       if (!x2) return;
       min = Math.min(min, this.input.positions[String(x2.id)] ?? Number.POSITIVE_INFINITY);
       const k2 = x2.exprKind;
-      if (k2.case === "selectExpr") visit2(k2.value.operand);
-      else if (k2.case === "callExpr") [k2.value.target, ...k2.value.args].forEach(visit2);
-      else if (k2.case === "listExpr") k2.value.elements.forEach(visit2);
-      else if (k2.case === "comprehensionExpr") visit2(k2.value.iterRange);
+      if (k2.case === "selectExpr") visit3(k2.value.operand);
+      else if (k2.case === "callExpr") [k2.value.target, ...k2.value.args].forEach(visit3);
+      else if (k2.case === "listExpr") k2.value.elements.forEach(visit3);
+      else if (k2.case === "comprehensionExpr") visit3(k2.value.iterRange);
     };
-    visit2(e);
+    visit3(e);
     return Number.isFinite(min) ? min : 0;
   }
   report(e, message, offset = this.start(e)) {
@@ -65803,18 +65833,13 @@ function appendJournal(file, entry2) {
 
 // src/fix/apply.ts
 var MAX_CHANGES_DEFAULT = 25;
+function assertWithinChangeLimit(plan2, maxChanges = MAX_CHANGES_DEFAULT, outcome) {
+  if (plan2.changes.length <= maxChanges) return;
+  const message = `the plan has ${plan2.changes.length} changes, more than the limit of ${maxChanges}: ${outcome}`;
+  throw new InputError([{ file: "--max-changes", line: 0, column: 0, message }]);
+}
 async function applyFixes(plan2, options) {
-  const maxChanges = options.maxChanges ?? MAX_CHANGES_DEFAULT;
-  if (plan2.changes.length > maxChanges) {
-    throw new InputError([
-      {
-        file: "--max-changes",
-        line: 0,
-        column: 0,
-        message: `the plan has ${plan2.changes.length} changes, more than the limit of ${maxChanges}: nothing was applied`
-      }
-    ]);
-  }
+  assertWithinChangeLimit(plan2, options.maxChanges, "nothing was applied");
   assertManifestsUnchanged(plan2, options.root);
   const result2 = {
     ok: true,
@@ -66613,8 +66638,9 @@ function isCalendarDate(s) {
 }
 function parseWaivers(text, file) {
   const source = parseYamlSource(text, file);
-  if (source.problems.length > 0) throw new InputError(source.problems);
-  const data = source.doc.toJS() ?? { waivers: [] };
+  const read = yamlData(source);
+  if (read.problems.length > 0) throw new InputError(read.problems);
+  const data = read.data ?? { waivers: [] };
   if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
   const bad = [];
   const waivers = data.waivers.map((w2, i) => {
@@ -66782,20 +66808,20 @@ async function loadPolicies(paths, options) {
 }
 async function policyFiles(paths, cwd, problems) {
   const files = /* @__PURE__ */ new Map();
-  const visit2 = async (p2, named, pathIndex2) => {
+  const visit3 = async (p2, named, pathIndex2) => {
     const info2 = await stat3(p2).catch(() => null);
     if (!info2) {
       problems.push({ file: named, line: 0, column: 0, message: "no such policy file or folder" });
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit2(path10.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path10.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit2(p2 === BUILTIN ? builtinPolicyDir2() : path10.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path10.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
 }
 function builtinPolicyDir2() {
@@ -66821,8 +66847,8 @@ function validatorFor2(kinds) {
 }
 function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) {
   const src = parseYamlSource(text, file, "YAML syntax error");
-  if (src.problems.length > 0) return { policies: [], problems: src.problems };
-  const data = src.doc.toJS({ maxAliasCount: 100 });
+  const { data, problems: unread } = yamlData(src);
+  if (unread.length > 0) return { policies: [], problems: unread };
   const validate3 = validatorFor2(options.kinds);
   const problems = validate3(data) ? [] : schemaProblems(src, validate3.errors, policyWording(data, options.kinds));
   const list = data?.policies;

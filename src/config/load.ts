@@ -10,7 +10,7 @@ import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs, ManifestFiles, Scope, ScopeLists } from '../resources/types.js';
 import type { FailOn, SourceLocation } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
-import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, type YamlSource } from '../io/yaml-source.js';
+import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
 import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE } from './paths.js';
@@ -124,8 +124,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let data: FileConfig = {};
   if (file) {
     src = parseYamlSource(readFileSync(file, 'utf8'), shown(file));
-    if (src.problems.length > 0) throw new InputError(src.problems);
-    const js = src.doc.toJS();
+    const { data: js, problems } = yamlData(src);
+    if (problems.length > 0) throw new InputError(problems);
     const fileProblems = validateConfigSource(src, js ?? {});
     if (fileProblems.length > 0) throw new InputError(fileProblems);
     data = (js ?? {}) as FileConfig;

@@ -4,6 +4,13 @@ import { SEVERITIES } from '../core/model.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs } from '../resources/types.js';
 
+/**
+ * The rates a config may ask for: below one request in ten seconds a run of a few hundred reads
+ * outlasts any CI job (1e-9 would wait 30 years for its second request); above 1000 the cap means
+ * nothing next to the concurrency limit.
+ */
+export const REQUESTS_PER_SECOND_BOUNDS = { minimum: 0.1, maximum: 1000 } as const;
+
 const fileRef = {
   type: 'object',
   additionalProperties: false,
@@ -143,6 +150,10 @@ export const CONFIG_SCHEMA = {
       description: 'lowest severity of an unwaived violation that fails the run (default low)',
     },
     concurrency: { type: 'integer', minimum: 1, maximum: 64, description: 'max concurrent requests (default 8)' },
-    requestsPerSecond: { type: 'number', exclusiveMinimum: 0, description: 'optional cap of requests per second' },
+    requestsPerSecond: {
+      type: 'number',
+      ...REQUESTS_PER_SECOND_BOUNDS,
+      description: 'optional cap of requests per second (0.1 to 1000)',
+    },
   },
 } as const;

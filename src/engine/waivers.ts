@@ -8,7 +8,7 @@ import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import type { Finding, WaiverRef } from '../core/model.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
-import { locationOf, nodeAt, parseYamlSource, problemAt } from '../io/yaml-source.js';
+import { locationOf, nodeAt, parseYamlSource, problemAt, yamlData } from '../io/yaml-source.js';
 
 const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 
@@ -48,8 +48,9 @@ function isCalendarDate(s: string): boolean {
 /** Parses a waivers file's text (`file` is its display path). Throws InputError. */
 export function parseWaivers(text: string, file: string): WaiverRef[] {
   const source = parseYamlSource(text, file);
-  if (source.problems.length > 0) throw new InputError(source.problems);
-  const data = (source.doc.toJS() ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
+  const read = yamlData(source);
+  if (read.problems.length > 0) throw new InputError(read.problems);
+  const data = (read.data ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
   if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
   const bad: InputProblem[] = [];
   const waivers = data.waivers.map((w, i) => {

@@ -11,6 +11,16 @@ import type { FixPlan, PlannedChange } from './types.js';
 /** `--max-changes` default: a larger plan is refused as a whole. */
 export const MAX_CHANGES_DEFAULT = 25;
 
+/**
+ * Refuses a plan of more than `maxChanges` changes as a whole, before anything is sent or
+ * written; `outcome` says which (`nothing was applied`, `no manifest was written`).
+ */
+export function assertWithinChangeLimit(plan: FixPlan, maxChanges = MAX_CHANGES_DEFAULT, outcome: string): void {
+  if (plan.changes.length <= maxChanges) return;
+  const message = `the plan has ${plan.changes.length} changes, more than the limit of ${maxChanges}: ${outcome}`;
+  throw new InputError([{ file: '--max-changes', line: 0, column: 0, message }]);
+}
+
 export interface ApplyOptions {
   api: InstanceApi;
   journalPath: string;
@@ -37,17 +47,7 @@ export interface ApplyResult {
 }
 
 export async function applyFixes(plan: FixPlan, options: ApplyOptions): Promise<ApplyResult> {
-  const maxChanges = options.maxChanges ?? MAX_CHANGES_DEFAULT;
-  if (plan.changes.length > maxChanges) {
-    throw new InputError([
-      {
-        file: '--max-changes',
-        line: 0,
-        column: 0,
-        message: `the plan has ${plan.changes.length} changes, more than the limit of ${maxChanges}: nothing was applied`,
-      },
-    ]);
-  }
+  assertWithinChangeLimit(plan, options.maxChanges, 'nothing was applied');
   assertManifestsUnchanged(plan, options.root);
   const result: ApplyResult = {
     ok: true,

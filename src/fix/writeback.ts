@@ -10,7 +10,7 @@
 //   earlier `--write`, their manifests still declare the old state.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { manifestSha256 } from './apply.js';
+import { assertWithinChangeLimit, manifestSha256 } from './apply.js';
 import { rewriteManifest } from './rewrite.js';
 import type { FixPlan, PlannedChange } from './types.js';
 
@@ -41,9 +41,11 @@ export function writeBackChange(change: WriteBackItem, root: string): 'written' 
 
 /**
  * Rewrites every manifest of the plan (`fix --write` without `--apply`), including those of
- * changes the journal shows already applied: their manifests still declare the old state.
+ * changes the journal shows already applied: their manifests still declare the old state. A plan
+ * of more than `maxChanges` (default 25) is refused whole, before any file is written.
  */
-export function writeBackPlan(plan: FixPlan, root: string): WriteBackResult {
+export function writeBackPlan(plan: FixPlan, root: string, maxChanges?: number): WriteBackResult {
+  assertWithinChangeLimit(plan, maxChanges, 'no manifest was written');
   return writeBackAll([...plan.changes, ...(plan.alreadyApplied ?? [])], root);
 }
 

@@ -1,7 +1,7 @@
 // A YAML input file (config, policy, manifest, waivers) parsed with source positions, so every
 // problem about it can point at file:line:column: syntax errors, the node at a path, the key
 // of a map entry, and offsets inside a scalar's value (a CEL error's column).
-import { type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, Scalar } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, Scalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
 import type { SourceLocation } from '../core/model.js';
 
@@ -32,6 +32,44 @@ export function parseYamlSource(text: string, file: string, syntaxLabel = 'inval
     return { ...positionAt(source, e.pos[0]), message: `${syntaxLabel}: ${e.message.split('\n')[0]}${hint}` };
   });
   return source;
+}
+
+/**
+ * How far aliases may expand (yaml's count of alias uses times the nodes each one copies).
+ * Ordinary reuse (a few hundred `*defaults`) stays far below; a "billion laughs" document
+ * passes it within its first levels and is refused at its first alias, not expanded.
+ */
+export const MAX_ALIAS_EXPANSION = 10_000;
+
+/** A key that would set an object's prototype when the document becomes data. */
+const PROTOTYPE_KEY = '__proto__';
+
+/**
+ * The document's data for a loader, or the problems that stop it, each at its position: syntax
+ * errors, a `__proto__` key anywhere, and aliases expanding past MAX_ALIAS_EXPANSION.
+ */
+export function yamlData(source: YamlSource): { data: unknown; problems: InputProblem[] } {
+  if (source.problems.length > 0) return { data: undefined, problems: source.problems };
+  const problems: InputProblem[] = [];
+  let firstAlias: Node | null = null;
+  visit(source.doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === PROTOTYPE_KEY) {
+        problems.push({ ...locationOf(source, pair.key), message: `the key ${PROTOTYPE_KEY} is not allowed` });
+      }
+    },
+    Alias(_, alias) {
+      firstAlias ??= alias;
+    },
+  });
+  if (problems.length > 0) return { data: undefined, problems };
+  try {
+    return { data: source.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSION }), problems };
+  } catch (error) {
+    if (!(error instanceof ReferenceError) || !isAlias(firstAlias)) throw error;
+    const message = `aliases expand past ${MAX_ALIAS_EXPANSION} nodes: write the values out or reuse less`;
+    return { data: undefined, problems: [{ ...locationOf(source, firstAlias), message }] };
+  }
 }
 
 export function positionAt(source: YamlSource, offset: number): SourceLocation {

@@ -15,6 +15,7 @@ import {
   locationOf,
   nodeAt,
   parseYamlSource,
+  yamlData,
   pathLabel,
   problemAt,
   valuePositions,
@@ -116,8 +117,8 @@ export function parsePolicyText(
   seen: Map<string, SourceLocation> = new Map(),
 ): { policies: PolicyDefinition[]; problems: InputProblem[] } {
   const src = parseYamlSource(text, file, 'YAML syntax error');
-  if (src.problems.length > 0) return { policies: [], problems: src.problems };
-  const data = src.doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const { data, problems: unread } = yamlData(src);
+  if (unread.length > 0) return { policies: [], problems: unread };
   const validate = validatorFor(options.kinds);
   const problems: InputProblem[] = validate(data) ? [] : schemaProblems(src, validate.errors, policyWording(data, options.kinds));
   const list = (data as { policies?: unknown } | null)?.policies;

@@ -10,7 +10,7 @@ import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
-import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource } from '../io/yaml-source.js';
+import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource, yamlData } from '../io/yaml-source.js';
 import type { ManifestSource } from './types.js';
 
 // Ids are checked as written by readId below; by then a queue id is a string and a data-file
@@ -104,8 +104,8 @@ export function parseManifest(
   file: string,
 ): { manifest: Manifest | null; problems: InputProblem[] } {
   const source = parseYamlSource(text, file);
-  if (source.problems.length > 0) return { manifest: null, problems: source.problems };
-  const data = source.doc.toJS() as unknown;
+  const { data, problems: unread } = yamlData(source);
+  if (unread.length > 0) return { manifest: null, problems: unread };
   const idProblem = isObject(data) ? readId(kind, source, data) : null;
   const validate = validators[kind];
   if (!validate(data) || idProblem) {

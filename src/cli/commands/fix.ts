@@ -57,7 +57,7 @@ export function registerFix(program: Command, ctx: CliContext): void {
     .option('--plan-out <file>', 'save the plan as JSON')
     .option('--plan <file>', 'use this saved plan instead of evaluating (refused if its manifests changed)')
     .option('--journal <file>', 'journal to append to (default .steward/journal-<time>.jsonl); if it exists, what it shows applied is not planned again')
-    .option('--max-changes <n>', `refuse a plan with more changes (default ${MAX_CHANGES_DEFAULT})`, parsePositiveInt(100_000))
+    .option('--max-changes <n>', `refuse a plan with more changes, before anything is sent or written (default ${MAX_CHANGES_DEFAULT})`, parsePositiveInt(100_000))
     .option('--write', 'rewrite the manifest files to the fixed state (comments and layout kept)')
     .option('--include-opt-in', 'also plan opt-in fixes (dataset tags: the POST may replace the tag list)')
     .option('-f, --format <format>', 'plan format on stdout: text|json', formatParser(['text', 'json']), 'text')
@@ -142,7 +142,7 @@ async function fixOn(flags: FixFlags, ctx: CliContext, run: FixRun): Promise<voi
     if (!flags.apply) {
       if (flags.write) {
         // Also the manifests of changes the journal shows already applied.
-        const written = writeBackPlan(plan, io.cwd);
+        const written = writeBackPlan(plan, io.cwd, flags.maxChanges);
         for (const f of written.written) warn(io, `rewrote ${f}`);
       }
       ctx.exitCode = 0;

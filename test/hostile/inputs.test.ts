@@ -1,0 +1,115 @@
+// Hostile and odd inputs: a `__proto__` key, an alias bomb, ordinary alias reuse, a rate that
+// would never finish, a plan over --max-changes with --write. Each is exit 2 at its position with
+// nothing sent (or, for ordinary reuse, accepted). The CLI as a user runs it, against a sandbox.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { copyDemo, readTree, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: 'secret-token-for-hostile-inputs' });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.resetCounts());
+
+function env() {
+  return { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_TOKEN: sandbox.token };
+}
+
+/** A project holding the given files; runs `check` there and expects exit 2 with nothing sent. */
+async function refusedCheck(files: Record<string, string>): Promise<string[]> {
+  const dir = tempDir('steward-inputs-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  const r = await runCli(['check'], { cwd: dir, env: env() });
+  expect(r.code).toBe(2);
+  expect(sandbox.totalRequests()).toBe(0);
+  return r.stderr.trim().split('\n');
+}
+
+const LAUGHS = ['x: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+for (const [name, prev] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e'], ['g', 'f'], ['h', 'g'], ['i', 'h']]) {
+  LAUGHS.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+}
+
+describe('YAML that would change objects or expand without bound', () => {
+  it('a __proto__ key in config params is exit 2 at the key', async () => {
+    const lines = await refusedCheck({ 'steward.yaml': 'policies: [builtin]\nparams:\n  __proto__: { polluted: true }\n' });
+    expect(lines).toEqual(['steward.yaml:3:3: the key __proto__ is not allowed', 'steward: bad input; nothing was sent to the API']);
+  });
+
+  it('a __proto__ key in a policy, a manifest or a waivers file is exit 2 at the key', async () => {
+    const lines = await refusedCheck({
+      'steward.yaml': 'policies: [p.yaml]\nwaivers: w.yaml\n',
+      'p.yaml': 'policies:\n  - id: p\n    title: P\n    severity: low\n    resource: dataset\n    assert: "true"\n    __proto__: { x: 1 }\n',
+      'w.yaml': 'waivers:\n  - { __proto__: 1 }\n',
+    });
+    expect(lines).toEqual([
+      'p.yaml:7:5: the key __proto__ is not allowed',
+      'w.yaml:2:7: the key __proto__ is not allowed',
+      'steward: 2 input problems; nothing was sent to the API',
+    ]);
+    const manifest = await refusedCheck({
+      'steward.yaml': 'policies: [builtin]\nmanifests:\n  queues: q.yaml\n',
+      'q.yaml': 'id: q-1\npermissions:\n  - { id: "7", type: USER, permissions: [READ], __proto__: [ADMIN] }\n',
+    });
+    expect(manifest[0]).toBe('q.yaml:3:49: the key __proto__ is not allowed');
+  });
+
+  it('a billion-laughs config is exit 2 at its first alias, at once and in little memory', async () => {
+    const started = performance.now();
+    const lines = await refusedCheck({ 'steward.yaml': `policies: [builtin]\n${LAUGHS.join('\n')}\n` });
+    const seconds = (performance.now() - started) / 1000;
+    expect(lines[0]).toBe('steward.yaml:3:8: aliases expand past 10000 nodes: write the values out or reuse less');
+    // 9^9 = 387 million strings if expanded; refused in one CLI start (a few hundred ms).
+    console.log(`hostile: billion-laughs YAML (9 levels of 9 aliases) refused in ${seconds.toFixed(2)} s`);
+    expect(seconds).toBeLessThan(20);
+  });
+
+  it('the same bomb as a policy file is refused at its position too', async () => {
+    const lines = await refusedCheck({ 'steward.yaml': 'policies: [p.yaml]\n', 'p.yaml': `${LAUGHS.join('\n')}\n` });
+    expect(lines[0]).toBe('p.yaml:2:8: aliases expand past 10000 nodes: write the values out or reuse less');
+  });
+
+  it('119 uses of one anchor are ordinary and accepted', async () => {
+    const dir = tempDir('steward-inputs-');
+    const policies = ['policies:'];
+    for (let i = 0; i < 119; i++) {
+      policies.push(
+        `  - id: owner-${i}`,
+        `    title: Owner check ${i}`,
+        `    severity: ${i === 0 ? '&sev medium' : '*sev'}`,
+        '    resource: dataset',
+        "    assert: resource.access.list.exists(e, e.accessLevel == 'OWNER')",
+      );
+    }
+    writeFileSync(path.join(dir, 'many.yaml'), `${policies.join('\n')}\n`);
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [many.yaml]\n');
+    const r = await runCli(['validate'], { cwd: dir, env: env() });
+    expect(r.stdout.trim()).toBe('valid: 119 policies, 0 queue manifests, 0 data-file manifests, 0 waivers');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('values that would keep a run from ending', () => {
+  it.each([['0.001'], ['1e-9'], ['0'], ['5000']])('requestsPerSecond %s is exit 2 at the value', async (rate) => {
+    const lines = await refusedCheck({ 'steward.yaml': `policies: [builtin]\nrequestsPerSecond: ${rate}\n` });
+    const bound = Number(rate) > 1 ? 'must be <= 1000' : 'must be >= 0.1';
+    expect(lines[0]).toBe(`steward.yaml:2:20: requestsPerSecond ${bound}`);
+  });
+});
+
+describe('--max-changes bounds fix --write as it bounds --apply', () => {
+  it('a plan over the limit rewrites no manifest, and says so', async () => {
+    const dir = copyDemo();
+    const before = readTree(dir);
+    const r = await runCli(['fix', '--config', 'steward.yaml', '--write', '--max-changes', '1'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-changes: the plan has 7 changes, more than the limit of 1: no manifest was written');
+    expect(r.stderr).not.toContain('rewrote');
+    expect(readTree(dir)).toEqual(before);
+    expect(sandbox.received).toEqual([]);
+  });
+});
