@@ -42198,6 +42198,24 @@ async function readCappedBody(response, maxBytes) {
   return out.buffer;
 }
 
+// src/api/breaker.ts
+var BREAKER_THRESHOLD = 20;
+function createBreaker(threshold = BREAKER_THRESHOLD) {
+  const inARow = /* @__PURE__ */ new Map();
+  const opened = /* @__PURE__ */ new Map();
+  return {
+    openedBy: (operation2) => opened.get(operation2),
+    answered: (operation2) => void inARow.set(operation2, 0),
+    failed(operation2, reason) {
+      const count = (inARow.get(operation2) ?? 0) + 1;
+      inARow.set(operation2, count);
+      if (count >= threshold && !opened.has(operation2)) {
+        opened.set(operation2, `${count} requests of ${operation2} in a row failed (the last: ${reason})`);
+      }
+    }
+  };
+}
+
 // src/api/errors.ts
 var ApiError = class extends Error {
   code = "E_API";
@@ -42569,6 +42587,16 @@ function createTransport(options) {
       detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
     });
   }
+  const breaker = createBreaker(options.breakerThreshold);
+  function openCircuitError(spec, attempts) {
+    const cause = breaker.openedBy(spec.operation);
+    if (!cause) return void 0;
+    return fail(spec, {
+      kind: "circuit-open",
+      attempts,
+      detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? "" : "s"}` : "not sent"}: ${redact2(cause)}`
+    });
+  }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
     const path13 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
@@ -42610,7 +42638,7 @@ function createTransport(options) {
   }
   function attemptFetch(spec, call) {
     return (input, init) => limiter.add(async () => {
-      const notSent = refusedTokenError(spec, call.attempts);
+      const notSent = refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
       if (notSent) throw notSent;
       call.attempts += 1;
       counters.requests += 1;
@@ -42637,6 +42665,8 @@ function createTransport(options) {
         call.lastTimedOut = false;
         if (response.status === 401) refused[latchOf(spec)] = true;
         throttle.answered(response.status);
+        if (isRetryableStatus(response.status)) breaker.failed(spec.operation, `${response.status} ${response.statusText}`.trim());
+        else breaker.answered(spec.operation);
         log2({ status: response.status });
         return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body2, {
           status: response.status,
@@ -42648,6 +42678,7 @@ function createTransport(options) {
         call.tooLarge = error2 instanceof BodyTooLargeError;
         const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error2;
         log2({ error: redact2(describeNetworkError(reason)) });
+        if (!call.tooLarge) breaker.failed(spec.operation, describeNetworkError(reason));
         throw reason;
       } finally {
         clearTimeout(timer);
@@ -42656,7 +42687,7 @@ function createTransport(options) {
   }
   async function exchange(spec) {
     const url2 = resolve4(spec);
-    const notSent = refusedTokenError(spec, 0);
+    const notSent = refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== "GET" && !spec.read;
     const call = { attempts: 0, lastTimedOut: false };

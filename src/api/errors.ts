@@ -20,7 +20,9 @@ export type ApiErrorKind =
   /** An argument cannot be sent (an id that is a dot segment). */
   | 'input'
   /** The answer was larger than the body cap (decompressed). */
-  | 'too-large';
+  | 'too-large'
+  /** Not sent: requests of this operation kept failing (api/breaker.ts). */
+  | 'circuit-open';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;

@@ -5,6 +5,7 @@ import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
 import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
 import { BodyTooLargeError, readCappedBody } from './capped-body.js';
+import { createBreaker } from './breaker.js';
 import {
   ApiError,
   type ApiErrorInit,
@@ -106,6 +107,17 @@ export function createTransport(options: ClientOptions): Transport {
     });
   }
 
+  const breaker = createBreaker(options.breakerThreshold);
+  function openCircuitError(spec: RequestSpec, attempts: number): ApiError | undefined {
+    const cause = breaker.openedBy(spec.operation);
+    if (!cause) return undefined;
+    return fail(spec, {
+      kind: 'circuit-open',
+      attempts,
+      detail: `${requestLabel(spec.method, redact(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? '' : 's'}` : 'not sent'}: ${redact(cause)}`,
+    });
+  }
+
   const baseOf = (spec: RequestSpec): string | undefined =>
     (spec.host === 'workflow' ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, '');
 
@@ -155,7 +167,7 @@ export function createTransport(options: ClientOptions): Transport {
   function attemptFetch(spec: RequestSpec, call: CallState): typeof fetch {
     return (input, init) =>
       limiter.add(async () => {
-        const notSent = refusedTokenError(spec, call.attempts);
+        const notSent = refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
         if (notSent) throw notSent;
         call.attempts += 1;
         counters.requests += 1;
@@ -184,6 +196,8 @@ export function createTransport(options: ClientOptions): Transport {
           // Latched here, before the limiter frees this slot, so no queued request slips out.
           if (response.status === 401) refused[latchOf(spec)] = true;
           throttle.answered(response.status);
+          if (isRetryableStatus(response.status)) breaker.failed(spec.operation, `${response.status} ${response.statusText}`.trim());
+          else breaker.answered(spec.operation);
           log({ status: response.status });
           return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
             status: response.status,
@@ -195,6 +209,7 @@ export function createTransport(options: ClientOptions): Transport {
           call.tooLarge = error instanceof BodyTooLargeError;
           const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error;
           log({ error: redact(describeNetworkError(reason)) });
+          if (!call.tooLarge) breaker.failed(spec.operation, describeNetworkError(reason));
           throw reason;
         } finally {
           clearTimeout(timer);
@@ -205,7 +220,7 @@ export function createTransport(options: ClientOptions): Transport {
   /** Sends `spec` with retries; resolves with the final 2xx answer, or throws an ApiError. */
   async function exchange(spec: RequestSpec): Promise<{ status: number; text: string }> {
     const url = resolve(spec);
-    const notSent = refusedTokenError(spec, 0);
+    const notSent = refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== 'GET' && !spec.read;
     const call: CallState = { attempts: 0, lastTimedOut: false };

@@ -240,6 +240,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Largest answer read (decompressed), default MAX_RESPONSE_BYTES. */
   maxBodyBytes?: number;
+  /** Transient request failures in a row that stop an operation's requests (default BREAKER_THRESHOLD). */
+  breakerThreshold?: number;
   /** Attempts in all (first try + retries), default 4. */
   maxAttempts?: number;
   /** Base of the exponential backoff, default 200 ms (tests set it low). */
