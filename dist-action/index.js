@@ -39693,6 +39693,23 @@ function policyRepoLocation(policy2) {
   return place(policy2.location, policy2);
 }
 
+// src/report/visible-controls.ts
+var CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+function visibleControls(text) {
+  return text.replace(CONTROL, (c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function mapStrings(value) {
+  if (typeof value === "string") return visibleControls(value);
+  if (Array.isArray(value)) return value.map(mapStrings);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k2, v2]) => [k2, mapStrings(v2)]));
+  }
+  return value;
+}
+function reportWithVisibleControls(report2) {
+  return mapStrings(report2);
+}
+
 // src/report/github.ts
 var ANNOTATION_CAP = 10;
 var ANNOTATE_KNOWN_BASELINE_FINDINGS = false;
@@ -39785,7 +39802,7 @@ function workflowCommand(a) {
   return `::${a.level}${props.length ? ` ${props.join(",")}` : ""}::${escapeData2(a.message)}`;
 }
 var formatGithub = (report2) => {
-  const lines = selectAnnotations(report2).annotations.map(workflowCommand);
+  const lines = selectAnnotations(reportWithVisibleControls(report2)).annotations.map(workflowCommand);
   return lines.length ? `${lines.join("\n")}
 ` : "";
 };
@@ -40483,7 +40500,8 @@ function statsLine(report2) {
   const secs = (report2.durationMs / 1e3).toFixed(1);
   return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
 }
-var formatText = (report2, options) => {
+var formatText = (raw, options) => {
+  const report2 = reportWithVisibleControls(raw);
   const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
   const p2 = new Painter(options.color);
   const out = [

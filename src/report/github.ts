@@ -11,6 +11,7 @@
 import { type ErrorGroup, errorGroups, errorSubject, type Formatter, findingSubject, severityRank } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
+import { reportWithVisibleControls } from './visible-controls.js';
 
 export const ANNOTATION_CAP = 10;
 /** Findings already in the baseline are accepted debt: listed in the summary, not annotated. */
@@ -160,6 +161,6 @@ export function workflowCommand(a: Annotation): string {
 }
 
 export const formatGithub: Formatter = (report) => {
-  const lines = selectAnnotations(report).annotations.map(workflowCommand);
+  const lines = selectAnnotations(reportWithVisibleControls(report)).annotations.map(workflowCommand);
   return lines.length ? `${lines.join('\n')}\n` : '';
 };

@@ -19,6 +19,7 @@ import {
   waiverTarget,
 } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
+import { reportWithVisibleControls } from './visible-controls.js';
 
 export const TEXT_DEFAULT_WIDTH = 80;
 /** Never wrap narrower than this, however narrow the terminal claims to be. */
@@ -224,7 +225,8 @@ function statsLine(report: Report): string {
   return `${plural(s.resources, 'resource')} · ${plural(s.checks, 'check')} · ${http} · ${secs}s · fail-on ${report.failOn}`;
 }
 
-export const formatText: Formatter = (report: Report, options: FormatOptions) => {
+export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
+  const report = reportWithVisibleControls(raw);
   const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
   const p = new Painter(options.color);
   const out: string[] = [
