@@ -43179,10 +43179,9 @@ function operation(id) {
 }
 
 // src/api/pagination.ts
-var idOf = (item) => item !== null && typeof item === "object" ? item.id : void 0;
 async function* pages(transport, request, schema, pageSize) {
   let previous;
-  const seen = /* @__PURE__ */ new Map();
+  const guard = idGuard(transport, "id");
   for (let skip = 0; ; skip += pageSize) {
     const spec = { ...request, query: { ...request.query, limit: pageSize, skip } };
     if (skip / pageSize >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
@@ -43196,18 +43195,7 @@ async function* pages(transport, request, schema, pageSize) {
       });
     }
     previous = fingerprint2;
-    for (const item of page) {
-      const id = idOf(item);
-      if (id === void 0) continue;
-      const firstSkip = seen.get(id);
-      if (firstSkip !== void 0) {
-        throw transport.fail(spec, {
-          kind: "pagination",
-          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${firstSkip === skip ? `on the page at skip=${skip}` : `on the pages at skip=${firstSkip} and skip=${skip}`}): rows repeat or reorder between pages, so others may have been skipped`
-        });
-      }
-      seen.set(id, skip);
-    }
+    guard(spec, page, `skip=${skip}`);
     yield page;
     if (page.length < pageSize) return;
   }
@@ -43226,19 +43214,22 @@ function pageSpec(request, shape, position2) {
   if (shape.in === "query") return { ...request, query: { ...request.query, ...paging } };
   return { ...request, body: { ...request.body, ...paging } };
 }
-function idGuard(transport, shape) {
-  const seen = /* @__PURE__ */ new Set();
-  return (spec, items, where2) => {
+function idGuard(transport, idKey) {
+  const firstOn = /* @__PURE__ */ new Map();
+  return (spec, items, page) => {
     for (const item of items) {
-      const id = item !== null && typeof item === "object" ? item[shape.id ?? "id"] : void 0;
+      const id = item !== null && typeof item === "object" ? item[idKey] : void 0;
       if (id === void 0) continue;
-      if (seen.has(id)) {
-        throw transport.fail(spec, {
-          kind: "pagination",
-          detail: `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${where2})`
-        });
+      const first = firstOn.get(id);
+      if (first !== void 0) {
+        const where2 = first === page ? `on the page at ${page}` : `on the pages at ${first} and ${page}`;
+        throw incomplete(
+          transport,
+          spec,
+          `id ${JSON.stringify(id)} appears twice (${where2}): rows repeat or reorder between pages, so others may have been skipped`
+        );
       }
-      seen.add(id);
+      firstOn.set(id, page);
     }
   };
 }
@@ -43257,7 +43248,7 @@ function drift(transport, spec, field) {
 }
 var requestLabelOf = (spec, transport) => `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}`;
 async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
-  const guard = idGuard(transport, shape);
+  const guard = idGuard(transport, shape.id ?? "id");
   const specAt = (offset2) => pageSpec(request, shape, { [shape.offsetName ?? "offset"]: offset2 });
   const read = async (offset2) => {
     const spec = specAt(offset2);
@@ -43284,14 +43275,14 @@ async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PA
     const { spec, items, total: reported } = await page;
     if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
     if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
-    guard(spec, items, `on the pages up to offset=${offset}`);
+    guard(spec, items, `offset=${offset}`);
     if (items.length > 0) yield items;
     offset += items.length;
   }
   if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
 }
 async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
-  const guard = idGuard(transport, shape);
+  const guard = idGuard(transport, shape.id ?? "id");
   const cursors = /* @__PURE__ */ new Set();
   let cursor;
   for (let n4 = 0; ; n4++) {
@@ -44685,7 +44676,7 @@ function globMatches(glob, value) {
 function excluded(discovery2, ...ids2) {
   return (discovery2?.exclude ?? []).some((glob) => ids2.some((id) => globMatches(glob, id)));
 }
-async function selectIds(explicit, discovery2, listing, idOf2, nameOf = () => null) {
+async function selectIds(explicit, discovery2, listing, idOf, nameOf = () => null) {
   const names2 = /* @__PURE__ */ new Map();
   const items = /* @__PURE__ */ new Map();
   const ids2 = [...explicit];
@@ -44696,7 +44687,7 @@ async function selectIds(explicit, discovery2, listing, idOf2, nameOf = () => nu
     })();
     for await (const page of pages2) {
       for (const item of page) {
-        const id = idOf2(item);
+        const id = idOf(item);
         ids2.push(id);
         names2.set(id, nameOf(item) ?? null);
         items.set(id, item);

@@ -5,9 +5,6 @@
 import type { RequestSpec, Transport } from './http.js';
 import type { Schema } from './schemas.js';
 
-/** Items' ids: every listing steward reads carries an `id`. */
-const idOf = (item: unknown): unknown => (item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined);
-
 export async function* pages<T>(
   transport: Transport,
   request: RequestSpec,
@@ -15,7 +12,7 @@ export async function* pages<T>(
   pageSize: number,
 ): AsyncGenerator<T[], void, undefined> {
   let previous: string | undefined;
-  const seen = new Map<unknown, number>();
+  const guard = idGuard(transport, 'id');
   for (let skip = 0; ; skip += pageSize) {
     const spec: RequestSpec = { ...request, query: { ...request.query, limit: pageSize, skip } };
     if (skip / pageSize >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
@@ -29,18 +26,7 @@ export async function* pages<T>(
       });
     }
     previous = fingerprint;
-    for (const item of page) {
-      const id = idOf(item);
-      if (id === undefined) continue;
-      const firstSkip = seen.get(id);
-      if (firstSkip !== undefined) {
-        throw transport.fail(spec, {
-          kind: 'pagination',
-          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${firstSkip === skip ? `on the page at skip=${skip}` : `on the pages at skip=${firstSkip} and skip=${skip}`}): rows repeat or reorder between pages, so others may have been skipped`,
-        });
-      }
-      seen.set(id, skip);
-    }
+    guard(spec, page, `skip=${skip}`);
     yield page;
     if (page.length < pageSize) return;
   }
@@ -87,20 +73,26 @@ function pageSpec(request: RequestSpec, shape: PageShape, position: Record<strin
   return { ...request, body: { ...(request.body as object | undefined), ...paging } };
 }
 
-/** Ids seen so far: a repeat ends the listing as incomplete. */
-function idGuard(transport: Transport, shape: PageShape) {
-  const seen = new Set<unknown>();
-  return (spec: RequestSpec, items: unknown[], where: string) => {
+/**
+ * Ids seen so far, each with the page (`skip=100`, `offset=50`, `page 3`) it was first on: a
+ * repeat ends the listing as incomplete, naming both pages.
+ */
+function idGuard(transport: Transport, idKey: string) {
+  const firstOn = new Map<unknown, string>();
+  return (spec: RequestSpec, items: readonly unknown[], page: string) => {
     for (const item of items) {
-      const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[shape.id ?? 'id'] : undefined;
+      const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idKey] : undefined;
       if (id === undefined) continue;
-      if (seen.has(id)) {
-        throw transport.fail(spec, {
-          kind: 'pagination',
-          detail: `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}: the listing is incomplete: id ${JSON.stringify(id)} appears twice (${where})`,
-        });
+      const first = firstOn.get(id);
+      if (first !== undefined) {
+        const where = first === page ? `on the page at ${page}` : `on the pages at ${first} and ${page}`;
+        throw incomplete(
+          transport,
+          spec,
+          `id ${JSON.stringify(id)} appears twice (${where}): rows repeat or reorder between pages, so others may have been skipped`,
+        );
       }
-      seen.add(id);
+      firstOn.set(id, page);
     }
   };
 }
@@ -135,7 +127,7 @@ export async function* offsetPages<T>(
   shape: PageShape,
   maxPages = MAX_PAGES,
 ): AsyncGenerator<T[], void, undefined> {
-  const guard = idGuard(transport, shape);
+  const guard = idGuard(transport, shape.id ?? 'id');
   const specAt = (offset: number) => pageSpec(request, shape, { [shape.offsetName ?? 'offset']: offset });
   const read = async (offset: number) => {
     const spec = specAt(offset);
@@ -162,7 +154,7 @@ export async function* offsetPages<T>(
     const { spec, items, total: reported } = await page;
     if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
     if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
-    guard(spec, items, `on the pages up to offset=${offset}`);
+    guard(spec, items, `offset=${offset}`);
     if (items.length > 0) yield items as T[];
     offset += items.length;
   }
@@ -177,7 +169,7 @@ export async function* cursorPages<T>(
   shape: PageShape,
   maxPages = MAX_PAGES,
 ): AsyncGenerator<T[], void, undefined> {
-  const guard = idGuard(transport, shape);
+  const guard = idGuard(transport, shape.id ?? 'id');
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let n = 0; ; n++) {
