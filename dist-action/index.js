@@ -65078,6 +65078,87 @@ function selectPath(expr, root) {
   return null;
 }
 
+// src/policy/cost.ts
+var MAX_COMPREHENSION_NESTING = 3;
+var EVALUATION_STEPS_PER_EXPRESSION = 1e5;
+var EVALUATION_STEPS_PER_RESOURCE = 1e6;
+function resourceBudget() {
+  return { remaining: EVALUATION_STEPS_PER_RESOURCE };
+}
+var active;
+var STEP = "@steward_step";
+var stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, (value) => {
+  if (!active) return value;
+  if (--active.expression < 0) {
+    active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_EXPRESSION} loop iterations in one expression`;
+  } else if (active.resource && --active.resource.remaining < 0) {
+    active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_RESOURCE} loop iterations on one resource`;
+  }
+  if (active.exceeded) throw new Error(active.exceeded);
+  return value;
+});
+function metered(fn, resource2) {
+  const outer = active;
+  const meter = { expression: EVALUATION_STEPS_PER_EXPRESSION, ...resource2 ? { resource: resource2 } : {} };
+  active = meter;
+  try {
+    const value = fn();
+    return meter.exceeded ? { exceeded: meter.exceeded } : { value };
+  } finally {
+    active = outer;
+  }
+}
+function instrument(ast) {
+  let nextId = maxId(ast) + 1n;
+  const copy = (e) => {
+    const out = cloneNode(e, copy);
+    const k2 = out.exprKind;
+    if (k2.case === "comprehensionExpr" && k2.value.loopCondition) {
+      const condition = k2.value.loopCondition;
+      k2.value.loopCondition = {
+        ...condition,
+        id: nextId++,
+        exprKind: { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call", function: STEP, args: [condition] } }
+      };
+    }
+    return out;
+  };
+  return copy(ast);
+}
+function nestingProblems(ast) {
+  const depth = /* @__PURE__ */ new Map();
+  let found;
+  walk(ast, ({ expr, parent }) => {
+    let here = parent ? depth.get(parent) ?? 0 : 0;
+    const p2 = parent?.exprKind;
+    if (p2?.case === "comprehensionExpr" && (expr === p2.value.loopStep || expr === p2.value.loopCondition)) here++;
+    depth.set(expr, here);
+    if (!found && expr.exprKind.case === "comprehensionExpr" && here + 1 > MAX_COMPREHENSION_NESTING) {
+      found = {
+        expr,
+        message: `comprehensions nested ${here + 1} deep (at most ${MAX_COMPREHENSION_NESTING}): the cost is the product of the list sizes; split the check`
+      };
+    }
+  });
+  return found ? [found] : [];
+}
+function maxId(ast) {
+  let max = 0n;
+  walk(ast, ({ expr }) => {
+    if (expr.id > max) max = expr.id;
+  });
+  return max;
+}
+function cloneNode(e, child) {
+  const deep = (v2) => {
+    if (Array.isArray(v2)) return v2.map(deep);
+    if (v2 === null || typeof v2 !== "object" || v2 instanceof Uint8Array) return v2;
+    if (v2.$typeName === "cel.expr.Expr") return child(v2);
+    return Object.fromEntries(Object.entries(v2).map(([key, value]) => [key, deep(value)]));
+  };
+  return Object.fromEntries(Object.entries(e).map(([key, value]) => [key, deep(value)]));
+}
+
 // src/policy/suggest.ts
 function editDistance(a, b) {
   const s = a.toLowerCase();
@@ -65501,7 +65582,7 @@ function isTimeZone(name) {
   return known;
 }
 var ENV2 = celEnv({
-  funcs: [celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s))]
+  funcs: [celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s)), stepFunction]
 });
 var BUILTIN_OPERATORS = /* @__PURE__ */ new Set(["_&&_", "_||_", "_?_:_", "@not_strictly_false", "@in", "_[_]", "_[?_]"]);
 var TYPE_NAMES2 = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"]);
@@ -65544,28 +65625,30 @@ function compileExpression(source, origin, options) {
     celStats.compilations++;
     const positions2 = {};
     for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions2[id] = Number(off);
-    entry2 = { ast: parsed.expr, positions: positions2, program: plan(ENV2, parsed) };
+    const counted = { ...parsed, expr: parsed.expr && instrument(parsed.expr) };
+    entry2 = { ast: parsed.expr, positions: positions2, program: plan(ENV2, counted) };
     programs.set(source, entry2);
   }
   const { ast, positions, program } = entry2;
   const offsetOf = (e) => positions[String(e.id)] ?? 0;
   const problems = [
-    ...staticCheck(ast, options).map((p2) => ({ offset: offsetOf(p2.expr), message: p2.message })),
+    ...[...staticCheck(ast, options), ...nestingProblems(ast)].map((p2) => ({ offset: offsetOf(p2.expr), message: p2.message })),
     ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem })
   ].sort((a, b) => a.offset - b.offset).map((p2) => problem4(p2.offset, p2.message));
   if (problems.length > 0) throw new ExpressionError(problems);
   return {
     source,
     ast,
-    evaluate(bindings) {
+    evaluate(bindings, budget) {
       const ctx = {};
       if ("resource" in bindings) ctx.resource = toCel2(bindings.resource);
       if ("item" in bindings) ctx.item = toCel2(bindings.item);
       ctx.params = toCel2(bindings.params ?? {});
       ctx.now = timestampFromDate(bindings.now ?? /* @__PURE__ */ new Date());
-      const result2 = program(ctx);
-      if (isCelError(result2)) throw new EvaluationError(result2.message, source);
-      return fromCel(result2);
+      const run2 = metered(() => program(ctx), budget);
+      if ("exceeded" in run2) throw new EvaluationError(run2.exceeded, source);
+      if (isCelError(run2.value)) throw new EvaluationError(run2.value.message, source);
+      return fromCel(run2.value);
     }
   };
 }
@@ -65700,7 +65783,7 @@ function compileTemplate(source, origin, options) {
   return {
     source,
     expressions,
-    render: (bindings) => parts.map((p2) => typeof p2 === "string" ? p2 : asText(p2.evaluate(bindings))).join("")
+    render: (bindings, budget) => parts.map((p2) => typeof p2 === "string" ? p2 : asText(p2.evaluate(bindings, budget))).join("")
   };
 }
 function position(origin, offset) {
@@ -65778,14 +65861,15 @@ function jsonType(v2) {
 // src/engine/evaluate.ts
 function selectItems(policy2, doc2, env) {
   const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
+  const budget = resourceBudget();
   if (!policy2.each) {
     if (!policy2.when) return [{ path: null, itemKey: null }];
-    const held = check(policy2, "when", () => asBool(policy2.when.evaluate(base), "when"));
+    const held = check(policy2, "when", () => asBool(policy2.when.evaluate(base, budget), "when"));
     if ("error" in held) return [{ path: null, itemKey: null, error: held.error }];
     return held.ok ? [{ path: null, itemKey: null }] : [];
   }
   const items = check(policy2, "each", () => {
-    const v2 = policy2.each.evaluate(base);
+    const v2 = policy2.each.evaluate(base, budget);
     if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName2(v2)}`);
     return v2;
   });
@@ -65797,7 +65881,7 @@ function selectItems(policy2, doc2, env) {
       selected.push(sel);
       continue;
     }
-    const held = check(policy2, "when", () => asBool(policy2.when.evaluate({ ...base, item }), "when"));
+    const held = check(policy2, "when", () => asBool(policy2.when.evaluate({ ...base, item }, budget), "when"));
     if ("error" in held) selected.push({ ...sel, error: held.error });
     else if (held.ok) selected.push(sel);
   }
@@ -65805,15 +65889,16 @@ function selectItems(policy2, doc2, env) {
 }
 function judgeItems(policy2, doc2, selection, env) {
   const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
+  const budget = resourceBudget();
   return selection.map((sel) => {
     const offendingValue = "item" in sel ? sel.item : projection(policy2, doc2);
     const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue };
     if (sel.error !== void 0) return { ...head2, passed: false, error: sel.error };
     const bindings = "item" in sel ? { ...base, item: sel.item } : base;
-    const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings), "assert"));
+    const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings, budget), "assert"));
     if ("error" in held) return { ...head2, passed: false, error: held.error };
     if (held.ok) return { ...head2, passed: true };
-    const message = check(policy2, "message", () => policy2.message.render(bindings));
+    const message = check(policy2, "message", () => policy2.message.render(bindings, budget));
     if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
     return { ...head2, passed: false, message: message.ok };
   });
@@ -66720,17 +66805,17 @@ function waiverMatches(w2, f2) {
   return w2.item === void 0 || (f2.item ?? null) === w2.item;
 }
 function applyWaivers(findings, waivers, now) {
-  const active = waivers.filter((w2) => !isExpired(w2, now));
+  const active2 = waivers.filter((w2) => !isExpired(w2, now));
   const expired = waivers.filter((w2) => isExpired(w2, now));
   const used = /* @__PURE__ */ new Set();
   const out = findings.map((f2) => {
     if (f2.status !== "violation") return f2;
-    const w2 = active.find((candidate) => waiverMatches(candidate, f2));
+    const w2 = active2.find((candidate) => waiverMatches(candidate, f2));
     if (!w2) return f2;
     used.add(w2);
     return { ...f2, status: "waived", waiver: w2 };
   });
-  return { findings: out, expired, stale: active.filter((w2) => !used.has(w2)) };
+  return { findings: out, expired, stale: active2.filter((w2) => !used.has(w2)) };
 }
 
 // src/policy/loader.ts
@@ -67514,6 +67599,15 @@ function buildReport(input) {
 }
 
 // src/library/evaluate.ts
+function emptyRunProblem(evaluation, allow) {
+  const kinds = evaluation.emptyKinds;
+  if (kinds.length === 0) return null;
+  return `the run evaluated nothing: no ${kinds.join(", ")} resources were found; name some in scope, or ${allow} to accept an empty run`;
+}
+function emptyKindsOf(run2, report2) {
+  if (run2.resources > 0 || report2.summary.gate === "error" || run2.results.length === 0) return [];
+  return [...new Set(run2.results.map((r3) => r3.resource))].sort();
+}
 function scopeListIsEmpty(scope, key) {
   const list = scope[key];
   return Array.isArray(list) ? list.length === 0 : Object.keys(list ?? {}).length === 0;
@@ -67578,7 +67672,7 @@ async function evaluateOn(options, prepared, connection) {
   if (report2.http.requests > 0 && report2.durationMs > 0) {
     report2.http.ratePerSecond = Math.round(report2.http.requests / report2.durationMs * 1e4) / 10;
   }
-  return { prepared, report: report2, run: run2, instance: connection.instance, warnings };
+  return { prepared, report: report2, run: run2, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run2, report2) };
 }
 
 // src/library/plan-run.ts
@@ -67642,7 +67736,8 @@ var ACTION_INPUT_DEFAULTS = {
   config: "steward.yaml",
   "fail-on": "low",
   fix: "none",
-  "fix-confirm": "false"
+  "fix-confirm": "false",
+  "allow-empty": "false"
 };
 var BOOLEAN_TRUE = ["true", "True", "TRUE"];
 var BOOLEAN_FALSE = ["false", "False", "FALSE"];
@@ -67668,11 +67763,15 @@ function readInputs(read, workspace) {
   if (!FIX_MODES.includes(fix)) {
     problems.push(problem3("fix", `must be one of ${FIX_MODES.join(", ")}; got "${fix}"`));
   }
-  const confirm = get("fix-confirm");
-  if (!BOOLEAN_TRUE.includes(confirm) && !BOOLEAN_FALSE.includes(confirm)) {
-    problems.push(problem3("fix-confirm", `must be true or false; got "${confirm}"`));
-  }
-  const fixConfirm = BOOLEAN_TRUE.includes(confirm);
+  const boolean = (name) => {
+    const value = get(name);
+    if (!BOOLEAN_TRUE.includes(value) && !BOOLEAN_FALSE.includes(value)) {
+      problems.push(problem3(name, `must be true or false; got "${value}"`));
+    }
+    return BOOLEAN_TRUE.includes(value);
+  };
+  const fixConfirm = boolean("fix-confirm");
+  const allowEmpty = boolean("allow-empty");
   if (fix === "apply" && !fixConfirm) {
     problems.push(
       problem3("fix", "apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)")
@@ -67691,7 +67790,8 @@ function readInputs(read, workspace) {
     workflowToken: get("workflow-token"),
     failOn,
     fix,
-    fixConfirm
+    fixConfirm,
+    allowEmpty
   };
 }
 
@@ -67765,11 +67865,11 @@ async function runCheck(inputs, outputs) {
     baseline: inputs.baseline
   };
   const prepared = await prepareRun(options);
-  const { report: report2, fix } = await withConnection(options, prepared, async (connection) => {
+  const { report: report2, fix, empty: empty2 } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     for (const warning2 of evaluation.warnings) warning(redact(warning2, [inputs.token ?? "", inputs.workflowToken ?? ""]));
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
-    return { report: evaluation.report, fix: fix2 };
+    return { report: evaluation.report, fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
   });
   outputs.violations = String(report2.summary.violations);
   outputs.errors = String(report2.summary.errors);
@@ -67790,6 +67890,7 @@ async function runCheck(inputs, outputs) {
     return `steward: fix apply stopped (a re-run plans what is left; journal ${fix.journal}):
 ${fix.applied.errors.join("\n")}`;
   }
+  if (empty2 && !inputs.allowEmpty) return `steward: ${empty2}`;
   return gateFailure(report2);
 }
 async function writeReportFile(file, text) {

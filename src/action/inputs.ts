@@ -13,6 +13,7 @@ export const ACTION_INPUT_DEFAULTS = {
   'fail-on': 'low',
   fix: 'none',
   'fix-confirm': 'false',
+  'allow-empty': 'false',
 } as const;
 
 export interface ActionInputs {
@@ -29,6 +30,8 @@ export interface ActionInputs {
   failOn: FailOn;
   fix: FixMode;
   fixConfirm: boolean;
+  /** A run that evaluated nothing passes instead of failing the step. */
+  allowEmpty: boolean;
 }
 
 /** Reads one input as the runner passes it (trimmed, '' when unset). */
@@ -62,11 +65,15 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
   if (!(FIX_MODES as readonly string[]).includes(fix)) {
     problems.push(problem('fix', `must be one of ${FIX_MODES.join(', ')}; got "${fix}"`));
   }
-  const confirm = get('fix-confirm')!;
-  if (!BOOLEAN_TRUE.includes(confirm) && !BOOLEAN_FALSE.includes(confirm)) {
-    problems.push(problem('fix-confirm', `must be true or false; got "${confirm}"`));
-  }
-  const fixConfirm = BOOLEAN_TRUE.includes(confirm);
+  const boolean = (name: string): boolean => {
+    const value = get(name)!;
+    if (!BOOLEAN_TRUE.includes(value) && !BOOLEAN_FALSE.includes(value)) {
+      problems.push(problem(name, `must be true or false; got "${value}"`));
+    }
+    return BOOLEAN_TRUE.includes(value);
+  };
+  const fixConfirm = boolean('fix-confirm');
+  const allowEmpty = boolean('allow-empty');
   if (fix === 'apply' && !fixConfirm) {
     problems.push(
       problem('fix', 'apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)'),
@@ -87,5 +94,6 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     failOn: failOn as FailOn,
     fix: fix as FixMode,
     fixConfirm,
+    allowEmpty,
   };
 }

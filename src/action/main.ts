@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, evaluateOn, InputError, prepareRun, redactSecrets, type Report, withConnection } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, redactSecrets, type Report, withConnection } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -59,13 +59,13 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
     baseline: inputs.baseline,
   };
   const prepared = await prepareRun(options);
-  const { report, fix } = await withConnection(options, prepared, async (connection) => {
+  const { report, fix, empty } = await withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
     for (const warning of evaluation.warnings) core.warning(redact(warning, [inputs.token ?? '', inputs.workflowToken ?? '']));
     const fix: FixOutcome | null =
       inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
-    return { report: evaluation.report, fix };
+    return { report: evaluation.report, fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
   });
   outputs.violations = String(report.summary.violations);
   outputs.errors = String(report.summary.errors);
@@ -87,6 +87,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
   if (fix?.applied && !fix.applied.ok) {
     return `steward: fix apply stopped (a re-run plans what is left; journal ${fix.journal}):\n${fix.applied.errors.join('\n')}`;
   }
+  if (empty && !inputs.allowEmpty) return `steward: ${empty}`;
   return gateFailure(report);
 }
 

@@ -4,6 +4,7 @@
 // outcome with `error`, never a pass.
 import type { Bindings } from '../policy/cel.js';
 import type { CompiledPolicy } from '../policy/compile.js';
+import { resourceBudget } from '../policy/cost.js';
 
 export interface EvalEnv {
   /** Effective parameters; default: the compiled policy's. */
@@ -37,14 +38,15 @@ export interface Outcome {
 
 export function selectItems(policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): Selection[] {
   const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  const budget = resourceBudget();
   if (!policy.each) {
     if (!policy.when) return [{ path: null, itemKey: null }];
-    const held = check(policy, 'when', () => asBool(policy.when!.evaluate(base), 'when'));
+    const held = check(policy, 'when', () => asBool(policy.when!.evaluate(base, budget), 'when'));
     if ('error' in held) return [{ path: null, itemKey: null, error: held.error }];
     return held.ok ? [{ path: null, itemKey: null }] : [];
   }
   const items = check(policy, 'each', () => {
-    const v = policy.each!.evaluate(base);
+    const v = policy.each!.evaluate(base, budget);
     if (!Array.isArray(v)) throw new Error(`must evaluate to a list, got ${typeName(v)}`);
     return v;
   });
@@ -56,7 +58,7 @@ export function selectItems(policy: CompiledPolicy, doc: Record<string, unknown>
       selected.push(sel);
       continue;
     }
-    const held = check(policy, 'when', () => asBool(policy.when!.evaluate({ ...base, item }), 'when'));
+    const held = check(policy, 'when', () => asBool(policy.when!.evaluate({ ...base, item }, budget), 'when'));
     if ('error' in held) selected.push({ ...sel, error: held.error });
     else if (held.ok) selected.push(sel);
   }
@@ -70,15 +72,16 @@ export function judgeItems(
   env: EvalEnv,
 ): Outcome[] {
   const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  const budget = resourceBudget();
   return selection.map((sel) => {
     const offendingValue = 'item' in sel ? sel.item : projection(policy, doc);
     const head = { path: sel.path, itemKey: sel.itemKey, offendingValue };
     if (sel.error !== undefined) return { ...head, passed: false, error: sel.error };
     const bindings = 'item' in sel ? { ...base, item: sel.item } : base;
-    const held = check(policy, 'assert', () => asBool(policy.assert.evaluate(bindings), 'assert'));
+    const held = check(policy, 'assert', () => asBool(policy.assert.evaluate(bindings, budget), 'assert'));
     if ('error' in held) return { ...head, passed: false, error: held.error };
     if (held.ok) return { ...head, passed: true };
-    const message = check(policy, 'message', () => policy.message.render(bindings));
+    const message = check(policy, 'message', () => policy.message.render(bindings, budget));
     // The violation is certain even when its text is not: keep it a violation, say why.
     if ('error' in message) return { ...head, passed: false, message: `${policy.def.title} (${message.error})`, messageError: message.error };
     return { ...head, passed: false, message: message.ok };

@@ -20,6 +20,24 @@ export interface Evaluation {
   instance: string;
   /** Things the user should know that are not findings (e.g. a policy that checked nothing). */
   warnings: string[];
+  /**
+   * When the run evaluated no resource at all and could not have failed because of it: the
+   * kinds of its policies, each with nothing found. A gate that passes on nothing is refused
+   * by the CLI and the Action unless the run allows an empty one (`emptyRunProblem`).
+   */
+  emptyKinds: string[];
+}
+
+/** Why a run that evaluated nothing is refused, or null; `allow` says how to accept it. */
+export function emptyRunProblem(evaluation: Pick<Evaluation, 'emptyKinds'>, allow: string): string | null {
+  const kinds = evaluation.emptyKinds;
+  if (kinds.length === 0) return null;
+  return `the run evaluated nothing: no ${kinds.join(', ')} resources were found; name some in scope, or ${allow} to accept an empty run`;
+}
+
+function emptyKindsOf(run: RunResult, report: Report): string[] {
+  if (run.resources > 0 || report.summary.gate === 'error' || run.results.length === 0) return [];
+  return [...new Set(run.results.map((r) => r.resource))].sort();
 }
 
 /** Whether the scope list a kind is collected from names nothing. */
@@ -99,7 +117,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   if (report.http.requests > 0 && report.durationMs > 0) {
     report.http.ratePerSecond = Math.round((report.http.requests / report.durationMs) * 10_000) / 10;
   }
-  return { prepared, report, run, instance: connection.instance, warnings };
+  return { prepared, report, run, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run, report) };
 }
 
 /** The whole run: prepare, connect, evaluate, close. */

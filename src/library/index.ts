@@ -32,7 +32,7 @@ export type { PolicyDefinition } from '../policy/types.js';
 export { RESOURCE_KIND_NAMES, RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
 export { type Connection, connectionProblems, openConnection, withConnection } from './connect.js';
 export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
-export { check, type Evaluation, evaluate, evaluateOn, exitCodeFor } from './evaluate.js';
+export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCodeFor } from './evaluate.js';
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';

@@ -16,6 +16,7 @@ import {
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { InputProblem } from '../core/problem.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
+import { instrument, metered, nestingProblems, type StepBudget, stepFunction } from './cost.js';
 import { didYouMean } from './suggest.js';
 import { type TypeContext, typeProblems } from './typecheck.js';
 
@@ -49,8 +50,11 @@ export interface Bindings {
 export interface CompiledExpression {
   readonly source: string;
   readonly ast: Expr;
-  /** Plain JSON in and out (CEL ints come back as numbers); throws EvaluationError. */
-  evaluate(bindings: Bindings): unknown;
+  /**
+   * Plain JSON in and out (CEL ints come back as numbers); throws EvaluationError, also when
+   * the expression's step budget or the given resource budget runs out.
+   */
+  evaluate(bindings: Bindings, budget?: StepBudget): unknown;
 }
 
 /** A compile-time problem (syntax, undeclared variable, unknown function, type). */
@@ -92,7 +96,7 @@ function isTimeZone(name: string): boolean {
 }
 
 const ENV = celEnv({
-  funcs: [celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s))],
+  funcs: [celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s)), stepFunction],
 });
 
 /** Operators the planner handles itself (not in the function resolver). */
@@ -149,14 +153,15 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     celStats.compilations++;
     const positions: Record<string, number> = {};
     for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = Number(off);
-    entry = { ast: parsed.expr, positions, program: plan(ENV, parsed) };
+    const counted = { ...parsed, expr: parsed.expr && instrument(parsed.expr) } as typeof parsed;
+    entry = { ast: parsed.expr, positions, program: plan(ENV, counted) };
     programs.set(source, entry);
   }
   const { ast, positions, program } = entry;
   const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
 
   const problems = [
-    ...staticCheck(ast, options).map((p) => ({ offset: offsetOf(p.expr), message: p.message })),
+    ...[...staticCheck(ast, options), ...nestingProblems(ast)].map((p) => ({ offset: offsetOf(p.expr), message: p.message })),
     ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem }),
   ]
     .sort((a, b) => a.offset - b.offset)
@@ -166,15 +171,16 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
   return {
     source,
     ast,
-    evaluate(bindings: Bindings): unknown {
+    evaluate(bindings: Bindings, budget?: StepBudget): unknown {
       const ctx: Record<string, unknown> = {};
       if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
       if ('item' in bindings) ctx.item = toCel(bindings.item);
       ctx.params = toCel(bindings.params ?? {});
       ctx.now = timestampFromDate(bindings.now ?? new Date());
-      const result = (program as (c: Record<string, unknown>) => unknown)(ctx);
-      if (isCelError(result)) throw new EvaluationError(result.message, source);
-      return fromCel(result);
+      const run = metered(() => (program as (c: Record<string, unknown>) => unknown)(ctx), budget);
+      if ('exceeded' in run) throw new EvaluationError(run.exceeded, source);
+      if (isCelError(run.value)) throw new EvaluationError(run.value.message, source);
+      return fromCel(run.value);
     },
   };
 }

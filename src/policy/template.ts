@@ -9,13 +9,14 @@ import {
   ExpressionError,
 } from './cel.js';
 import type { InputProblem } from '../core/problem.js';
+import type { StepBudget } from './cost.js';
 
 export interface CompiledTemplate {
   readonly source: string;
   /** The `{{ }}` expressions, in order (the reads analysis walks them). */
   readonly expressions: readonly CompiledExpression[];
   /** Throws EvaluationError when a segment fails. */
-  render(bindings: Bindings): string;
+  render(bindings: Bindings, budget?: StepBudget): string;
 }
 
 const SEGMENT = /\{\{(.*?)\}\}/gs;
@@ -49,7 +50,7 @@ export function compileTemplate(source: string, origin: ExpressionOrigin, option
   return {
     source,
     expressions,
-    render: (bindings) => parts.map((p) => (typeof p === 'string' ? p : asText(p.evaluate(bindings)))).join(''),
+    render: (bindings, budget) => parts.map((p) => (typeof p === 'string' ? p : asText(p.evaluate(bindings, budget)))).join(''),
   };
 }
 

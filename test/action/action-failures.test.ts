@@ -45,6 +45,33 @@ describe('a policy that checked nothing', () => {
   });
 });
 
+describe('a run that evaluated nothing', () => {
+  const emptyRun = (ws: string) => {
+    const config = readFileSync(join(ws, 'steward.yaml'), 'utf8');
+    const datasetsOnly = config
+      .replace(/ {2}datasets:\n(?: {4}.*\n)+/, '  datasets: []\n')
+      .replace('policies: [builtin]', 'policies: [owners.yaml]')
+      .replace(/^params:\n.*\n/m, '')
+      .replace(/^waivers:.*\n/m, '');
+    writeFileSync(join(ws, 'steward.yaml'), datasetsOnly);
+    const policy = "policies:\n  - { id: owned, title: Owned, severity: high, resource: dataset, assert: 'resource.access.list.size() > 0' }\n";
+    writeFileSync(join(ws, 'owners.yaml'), policy);
+  };
+
+  test('fails the step naming the empty kind; allow-empty: true lets it pass', async () => {
+    const ws = workspace();
+    emptyRun(ws);
+    const run = await runAction(ws, { ...connect(), 'fail-on': 'none' });
+    expect(run.code).toBe(1);
+    const failed = run.commands.filter((c) => c.command === 'error').map((c) => c.message);
+    expect(failed).toContain(
+      'steward: the run evaluated nothing: no dataset resources were found; name some in scope, or set the allow-empty input to true to accept an empty run',
+    );
+    const allowed = await runAction(ws, { ...connect(), 'fail-on': 'none', 'allow-empty': 'true' });
+    expect(allowed.code).toBe(0);
+  });
+});
+
 describe('annotation cap', () => {
   test('13 ADMIN-for-user violations: the 10 most severe errors, then one notice with the remainder', async () => {
     const ws = workspace();

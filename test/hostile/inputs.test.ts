@@ -113,3 +113,38 @@ describe('--max-changes bounds fix --write as it bounds --apply', () => {
     expect(sandbox.received).toEqual([]);
   });
 });
+
+describe('a run that evaluated nothing', () => {
+  const only = ['--only', 'datasets-have-an-owner', '--only', 'fileset-files-sha256'];
+
+  it('is exit 2 naming the empty kinds, with the report still written', async () => {
+    const dir = tempDir('steward-inputs-');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [], filesets: {} }\n');
+    const r = await runCli(['check', ...only, '--format', 'json'], { cwd: dir, env: env() });
+    expect(r.code).toBe(2);
+    expect(sandbox.totalRequests()).toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      'steward: policy datasets-have-an-owner checked nothing: scope.datasets is empty',
+      'steward: policy fileset-files-sha256 checked nothing: scope.filesets is empty',
+      'steward: the run evaluated nothing: no dataset, filesetFile resources were found; name some in scope, or pass --allow-empty to accept an empty run',
+    ]);
+    const report = JSON.parse(r.stdout) as { summary: { gate: string; resources: number } };
+    expect(report.summary).toMatchObject({ gate: 'pass', resources: 0 });
+  });
+
+  it('--allow-empty accepts it: exit 0', async () => {
+    const dir = tempDir('steward-inputs-');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [], filesets: {} }\n');
+    const r = await runCli(['check', ...only, '--allow-empty'], { cwd: dir, env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('evaluated nothing');
+  });
+
+  it('one resource evaluated is not empty: exit as the gate says', async () => {
+    const dir = tempDir('steward-inputs-');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [ds-0001], filesets: {} }\n');
+    const r = await runCli(['check', ...only, '--fail-on', 'none'], { cwd: dir, env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('evaluated nothing');
+  });
+});

@@ -6,7 +6,7 @@ import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { writeReports, warnEvaluationErrors } from '../report-output.js';
 import { addReportOptions, addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { evaluate, exitCodeFor } from '../../library/index.js';
+import { emptyRunProblem, evaluate, exitCodeFor } from '../../library/index.js';
 
 export function registerCheck(program: Command, ctx: CliContext): void {
   const cmd = program.command('check').description('evaluate the policies against the instance and report');
@@ -15,13 +15,21 @@ export function registerCheck(program: Command, ctx: CliContext): void {
   cmd
     .option('--baseline <file>', 'fail only on findings not in this baseline')
     .option('--write-baseline <file>', "record this run's findings as the baseline")
-    .action(async (flags: RunFlags) => {
+    .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
+    .action(async (flags: RunFlags & { allowEmpty?: boolean }) => {
       const { io } = ctx;
-      const { report, warnings } = await withTarget(flags, io, evaluate);
+      const evaluation = await withTarget(flags, io, evaluate);
+      const { report, warnings } = evaluation;
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...warnings.map((w) => `steward: ${w}`));
       writeReports(report, flags.format ?? 'text', flags.output ?? [], io);
       warnEvaluationErrors(report, io);
+      const empty = emptyRunProblem(evaluation, 'pass --allow-empty');
+      if (empty && !flags.allowEmpty) {
+        warn(io, `steward: ${empty}`);
+        ctx.exitCode = 2;
+        return;
+      }
       const code = exitCodeFor(report);
       if (flags.sandbox && !flags.config && code === 1) {
         // The demo (demo config on the demo instance) breaks policies on purpose: the run
