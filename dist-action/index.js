@@ -39627,6 +39627,10 @@ function verdictCounts(report2) {
 function waiverTarget(w2) {
   return `${w2.policy} ${w2.resource}${w2.item !== void 0 ? `#${w2.item}` : ""}`;
 }
+var CATCH_ALL_TITLE = "Catch-all waivers (every resource of the policy, including future ones)";
+function catchAllWarning(w2) {
+  return `Waiver ${waiverTarget(w2)} waives every resource of ${w2.policy}, including resources created later (owner ${w2.owner}, until ${w2.expires}); name the resources instead.`;
+}
 var ERROR_GROUP_LISTED = 5;
 var sameLocation = (a, b) => a === b || a !== null && b !== null && a.file === b.file && a.line === b.line && a.column === b.column;
 function errorGroups(report2) {
@@ -39762,7 +39766,10 @@ function selectAnnotations(report2, cap = ANNOTATION_CAP) {
   ).sort(bySeverity);
   const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
   const errors = errorGroups(report2).map((g2, i) => ({ g: g2, i })).sort((a, b) => severityRank(a.g.severity) - severityRank(b.g.severity) || a.i - b.i).map(({ g: g2 }) => annotateErrors(g2, policies.get(g2.policy)));
-  const pool = { error: errors, warning: [], notice: [] };
+  const catchAll = report2.waivers.catchAll.map(
+    (w2) => ({ level: "warning", message: catchAllWarning(w2), properties: { title: "catch-all waiver", ...where(w2.location ?? null) } })
+  );
+  const pool = { error: errors, warning: catchAll, notice: [] };
   for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
   const omitted = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);
@@ -39882,7 +39889,8 @@ function toJsonReport(report2) {
       findings: report2.findings.map(finding),
       waivers: {
         expired: report2.waivers.expired.map(waiver),
-        stale: report2.waivers.stale.map(waiver)
+        stale: report2.waivers.stale.map(waiver),
+        catchAll: report2.waivers.catchAll.map(waiver)
       },
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
       http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
@@ -39905,6 +39913,15 @@ function toJsonReport(report2) {
 }
 var formatJson = (report2) => `${JSON.stringify(toJsonReport(report2), null, 2)}
 `;
+
+// src/core/glob.ts
+function globMatches(glob, value) {
+  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
+  return new RegExp(`^${body2}$`, "s").test(value);
+}
+function matchesEverything(glob) {
+  return /^\*+$/.test(glob);
+}
 
 // src/report/junit.ts
 var POLICY_TESTCASE_NAME = "(policy)";
@@ -39953,7 +39970,8 @@ function resourceCase(policy2, resourceId, findings) {
   }
   if (waived.length > 0) {
     const w2 = waived[0].waiver;
-    const message = w2 ? `waived: ${w2.reason} (owner ${w2.owner}, expires ${w2.expires})` : "waived";
+    const by = w2 && matchesEverything(w2.resource) ? "waived by a catch-all waiver (every resource of the policy)" : "waived";
+    const message = w2 ? `${by}: ${w2.reason} (owner ${w2.owner}, expires ${w2.expires})` : "waived";
     return testcase(policy2.id, resourceId, "skipped", element("skipped", { message }, body2));
   }
   return testcase(policy2.id, resourceId, "pass");
@@ -40095,7 +40113,8 @@ function waiverList(title, waivers, verb) {
 function tail(report2) {
   const lines = [
     ...waiverList("Expired waivers (no longer apply)", report2.waivers.expired, "expired"),
-    ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until")
+    ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until"),
+    ...waiverList(CATCH_ALL_TITLE, report2.waivers.catchAll, "until")
   ];
   if (report2.baseline) {
     const n4 = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
@@ -40272,10 +40291,15 @@ function errorNotification(message, policyId, loc, index2) {
   if (loc) n4.locations = [physical(loc)];
   return n4;
 }
+var WAIVER_NOTICE = {
+  expired: (w2) => `Waiver ${waiverTarget(w2)} expired on ${w2.expires} and no longer applies (owner ${w2.owner}).`,
+  stale: (w2) => `Waiver ${waiverTarget(w2)} matched no finding (owner ${w2.owner}).`,
+  "catch-all": catchAllWarning
+};
 function waiverNotification(w2, kind) {
-  const text = kind === "expired" ? `Waiver ${waiverTarget(w2)} expired on ${w2.expires} and no longer applies (owner ${w2.owner}).` : `Waiver ${waiverTarget(w2)} matched no finding (owner ${w2.owner}).`;
+  const text = WAIVER_NOTICE[kind](w2);
   return {
-    level: kind === "expired" ? "warning" : "note",
+    level: kind === "stale" ? "note" : "warning",
     message: { text },
     descriptor: { id: `waiver-${kind}` },
     ...w2.location ? { locations: [physical(w2.location)] } : {}
@@ -40306,7 +40330,8 @@ function toSarif(report2, options = {}) {
   ];
   const config = [
     ...report2.waivers.expired.map((w2) => waiverNotification(w2, "expired")),
-    ...report2.waivers.stale.map((w2) => waiverNotification(w2, "stale"))
+    ...report2.waivers.stale.map((w2) => waiverNotification(w2, "stale")),
+    ...report2.waivers.catchAll.map((w2) => waiverNotification(w2, "catch-all"))
   ];
   const end = endTime(report2);
   const invocation = {
@@ -40534,6 +40559,7 @@ var formatText = (raw, options) => {
       p2
     ),
     ...waiverLines("Stale waivers (matched no finding):", report2.waivers.stale, "until", width, p2),
+    ...waiverLines(`${CATCH_ALL_TITLE}:`, report2.waivers.catchAll, "until", width, p2),
     ...baselineLines(report2, width, p2)
   ];
   if (problems.length > 0) out.push(...problems, "");
@@ -43422,6 +43448,7 @@ function canonicalJson(value) {
 }
 
 // src/io/input-file.ts
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 
 // src/core/problem.ts
@@ -43442,12 +43469,37 @@ function formatProblem(p2) {
 function fileError(shown, message) {
   return new InputError([{ file: shown, line: 0, column: 0, message }]);
 }
+var lenient = new TextDecoder("utf-8", { ignoreBOM: true });
+function decodeUtf8(bytes3, shown) {
+  const text = lenient.decode(bytes3);
+  if (!text.includes("�")) return text;
+  const again = Buffer.from(text, "utf8");
+  let at2 = 0;
+  while (at2 < bytes3.length && bytes3[at2] === again[at2]) at2++;
+  if (at2 === bytes3.length) return text;
+  const lineStart = bytes3.lastIndexOf(10, at2 - 1) + 1;
+  const line = bytes3.subarray(0, lineStart).filter((b) => b === 10).length + 1;
+  const column = [...lenient.decode(bytes3.subarray(lineStart, at2))].length + 1;
+  const byte = `0x${bytes3[at2].toString(16).padStart(2, "0")}`;
+  throw new InputError([{ file: shown, line, column, message: `not UTF-8 (byte ${byte}): save the file as UTF-8` }]);
+}
 async function readInputFile(file, shown, what) {
+  let bytes3;
   try {
-    return await readFile(file, "utf8");
+    bytes3 = await readFile(file);
   } catch (err) {
     throw fileError(shown, `cannot read ${what}: ${err.message}`);
   }
+  return decodeUtf8(bytes3, shown);
+}
+function readInputFileSync(file, shown, what) {
+  let bytes3;
+  try {
+    bytes3 = readFileSync(file);
+  } catch (err) {
+    throw fileError(shown, `cannot read ${what}: ${err.message}`);
+  }
+  return decodeUtf8(bytes3, shown);
 }
 
 // src/io/yaml-source.ts
@@ -43726,9 +43778,18 @@ function parseSnapshot(text, displayPath2) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
   if (!Array.isArray(s.answers)) throw at2(["answers"], 'snapshot "answers" must be an array of { operation, args, ... }');
+  const seen = /* @__PURE__ */ new Map();
   for (const [i, a] of s.answers.entries()) {
     const problem4 = answerProblem(a);
     if (problem4) throw at2(["answers", i, ...problem4[0]], `snapshot answer ${i}: ${problem4[1]}`);
+    const answer = a;
+    const key = answerKey(answer.operation, answer.args);
+    const body2 = canonicalJson(answer);
+    const first = seen.get(key);
+    if (first && first.body !== body2) {
+      throw at2(["answers", i], `snapshot answer ${i}: a second, different answer to ${key} (answer ${first.index} answers it already)`);
+    }
+    if (!first) seen.set(key, { index: i, body: body2 });
   }
   return {
     version: SNAPSHOT_VERSION,
@@ -44608,7 +44669,7 @@ function expandGlob(pattern, baseDir) {
 }
 
 // src/config/load.ts
-import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import path6 from "node:path";
 
 // src/resources/index.ts
@@ -44665,12 +44726,6 @@ var certificationSchema = {
     updated: { description: "epoch milliseconds, or null" }
   }
 };
-
-// src/core/glob.ts
-function globMatches(glob, value) {
-  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
-  return new RegExp(`^${body2}$`, "s").test(value);
-}
 
 // src/resources/discovery.ts
 function excluded(discovery2, ...ids2) {
@@ -45659,7 +45714,7 @@ function uncontainedPath(named, baseDir, root, kind = "file") {
 }
 
 // src/config/paths.ts
-import { existsSync as existsSync4, readFileSync } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 import path4 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 var cachedRoot = null;
@@ -45668,7 +45723,7 @@ function packageRoot() {
   let dir = path4.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
     const manifest = path4.join(dir, "package.json");
-    if (existsSync4(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === "steward") {
+    if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === "steward") {
       cachedRoot = dir;
       return dir;
     }
@@ -45678,7 +45733,7 @@ function packageRoot() {
   }
 }
 function packageVersion() {
-  return JSON.parse(readFileSync(path4.join(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync2(path4.join(packageRoot(), "package.json"), "utf8")).version;
 }
 var BUILTIN_POLICIES = "builtin";
 function builtinPolicyDir() {
@@ -45820,6 +45875,17 @@ var CONFIG_SCHEMA = {
       properties: manifestProperties()
     },
     waivers: { type: "string", minLength: 1, description: "waivers file, relative to this file" },
+    waiverRules: {
+      type: "object",
+      additionalProperties: false,
+      description: "what a waiver may do",
+      properties: {
+        allowCatchAll: {
+          type: "boolean",
+          description: "false refuses waivers whose resource is `*` (every resource of a policy); default true, with a warning in every report"
+        }
+      }
+    },
     failOn: {
       enum: [...SEVERITIES, "none"],
       description: "lowest severity of an unwaived violation that fails the run (default low)"
@@ -45875,8 +45941,8 @@ var ENV = {
 var isDiscovery = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2) && "all" in v2;
 var kindInputs = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
 var nonEmpty = (v2) => v2 && v2.trim() !== "" ? v2.trim() : null;
-function readListFile(file) {
-  return readFileSync2(file, "utf8").split(/\r?\n/).map((l, i) => ({ value: l.replace(/#.*$/, "").trim(), line: i + 1 })).filter((l) => l.value !== "");
+function readListFile(file, displayed) {
+  return readInputFileSync(file, displayed, "id list").split(/\r?\n/).map((l, i) => ({ value: l.replace(/#.*$/, "").trim(), line: i + 1 })).filter((l) => l.value !== "");
 }
 function badScopeId(id) {
   if (id.trim() === "") return "an id cannot be empty";
@@ -45920,7 +45986,7 @@ function loadConfig(options = {}) {
   let src = null;
   let data = {};
   if (file) {
-    src = parseYamlSource(readFileSync2(file, "utf8"), shown(file));
+    src = parseYamlSource(readInputFileSync(file, shown(file), "config"), shown(file));
     const { data: js2, problems: problems2 } = yamlData(src);
     if (problems2.length > 0) throw new InputError(problems2);
     const fileProblems = validateConfigSource(src, js2 ?? {});
@@ -46010,7 +46076,15 @@ function loadConfig(options = {}) {
       problems.push(at2([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
     }
-    for (const { value: id, line } of readListFile(listFile)) {
+    let lines;
+    try {
+      lines = readListFile(listFile, shown(listFile));
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      return [];
+    }
+    for (const { value: id, line } of lines) {
       const bad = badScopeId(id);
       if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where2.join(".")}: ${bad}` });
       ids2.push(id);
@@ -46094,6 +46168,7 @@ function loadConfig(options = {}) {
     manifestFiles,
     unmatchedManifestGlobs,
     waiversFile,
+    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true },
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null
@@ -47126,8 +47201,8 @@ function varint32Size(value) {
   return 5;
 }
 var BinaryReader = class {
-  constructor(buf, decodeUtf8 = getTextEncoding().decodeUtf8) {
-    this.decodeUtf8 = decodeUtf8;
+  constructor(buf, decodeUtf82 = getTextEncoding().decodeUtf8) {
+    this.decodeUtf8 = decodeUtf82;
     this.varint64Lo = 0;
     this.varint64Hi = 0;
     this.varint64 = varint64read;
@@ -66703,7 +66778,7 @@ function parseBaseline(text, displayPath2) {
 async function readBaseline(file, displayPath2) {
   let text;
   try {
-    text = await readFile2(file, "utf8");
+    text = decodeUtf8(await readFile2(file), displayPath2);
   } catch (err) {
     const e = err;
     if (e.code === "ENOENT") {
@@ -66761,7 +66836,10 @@ function isCalendarDate(s) {
   const d = /* @__PURE__ */ new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
-function parseWaivers(text, file) {
+function isCatchAll(w2) {
+  return matchesEverything(w2.resource);
+}
+function parseWaivers(text, file, rules = { allowCatchAll: true }) {
   const source = parseYamlSource(text, file);
   const read = yamlData(source);
   if (read.problems.length > 0) throw new InputError(read.problems);
@@ -66783,13 +66861,17 @@ function parseWaivers(text, file) {
       location: location2
     };
     if (w2.item !== void 0) ref.item = String(w2.item);
+    if (!rules.allowCatchAll && isCatchAll(ref)) {
+      const message = `resource "${ref.resource}" waives every resource of ${ref.policy}, and waiverRules.allowCatchAll is false: name the resources`;
+      bad.push(problemAt(source, ["waivers", i, "resource"], message));
+    }
     return ref;
   });
   if (bad.length > 0) throw new InputError(bad);
   return waivers;
 }
-async function loadWaivers(file, displayPath2) {
-  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2);
+async function loadWaivers(file, displayPath2, rules) {
+  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2, rules);
 }
 var WAIVER_EXPIRY_TIME_ZONE = "UTC";
 var dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: "short" });
@@ -66815,14 +66897,14 @@ function applyWaivers(findings, waivers, now) {
     used.add(w2);
     return { ...f2, status: "waived", waiver: w2 };
   });
-  return { findings: out, expired, stale: active2.filter((w2) => !used.has(w2)) };
+  return { findings: out, expired, stale: active2.filter((w2) => !used.has(w2)), catchAll: active2.filter(isCatchAll) };
 }
 
 // src/policy/loader.ts
 var import_ajv7 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
 import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
-import { readdir as readdir3, readFile as readFile3, stat as stat3 } from "node:fs/promises";
+import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
 import path10 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
@@ -66924,7 +67006,15 @@ async function loadPolicies(paths, options) {
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
     const display = path10.relative(cwd, file).split(path10.sep).join("/");
-    const result2 = parsePolicyText(await readFile3(file, "utf8"), display, options, seen);
+    let text;
+    try {
+      text = await readInputFile(file, display, "policy file");
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      continue;
+    }
+    const result2 = parsePolicyText(text, display, options, seen);
     for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
     problems.push(...result2.problems);
   }
@@ -67219,7 +67309,7 @@ async function prepareRun(options) {
     }
   }
   const declared = await collectProblems(() => collectDeclared2(config, cwd)) ?? /* @__PURE__ */ new Map();
-  const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd))) ?? [] : [];
+  const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd), config.waiverRules)) ?? [] : [];
   if (ownPolicySet && policies.length > 0) {
     for (const w2 of waivers) {
       if (!ids2.has(w2.policy)) {
@@ -67587,7 +67677,7 @@ function buildReport(input) {
     summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
     policies,
     findings,
-    waivers: { expired: waived.expired, stale: waived.stale },
+    waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll },
     baseline,
     http: {
       requests: input.http.requests,

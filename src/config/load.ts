@@ -1,9 +1,10 @@
 // steward.yaml + environment + flags → one typed Config (DESIGN §4). Precedence: flags, then
 // the environment, then the file, then defaults. All problems are collected and thrown together
 // as one InputError, so a user fixes them in one pass.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/problem.js';
+import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
@@ -45,6 +46,7 @@ interface FileConfig {
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
+  waiverRules?: { allowCatchAll?: boolean };
   failOn?: FailOn;
   concurrency?: number;
   requestsPerSecond?: number;
@@ -59,8 +61,8 @@ const kindInputs = (): KindInputs[] => Object.values(RESOURCE_KINDS).map((k) => 
 const nonEmpty = (v: string | undefined): string | null => (v && v.trim() !== '' ? v.trim() : null);
 
 /** Lines of a list file: trimmed, blank lines and `#` comments skipped; each with its line number. */
-function readListFile(file: string): { value: string; line: number }[] {
-  return readFileSync(file, 'utf8')
+function readListFile(file: string, displayed: string): { value: string; line: number }[] {
+  return readInputFileSync(file, displayed, 'id list')
     .split(/\r?\n/)
     .map((l, i) => ({ value: l.replace(/#.*$/, '').trim(), line: i + 1 }))
     .filter((l) => l.value !== '');
@@ -123,7 +125,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let src: YamlSource | null = null;
   let data: FileConfig = {};
   if (file) {
-    src = parseYamlSource(readFileSync(file, 'utf8'), shown(file));
+    src = parseYamlSource(readInputFileSync(file, shown(file), 'config'), shown(file));
     const { data: js, problems } = yamlData(src);
     if (problems.length > 0) throw new InputError(problems);
     const fileProblems = validateConfigSource(src, js ?? {});
@@ -228,7 +230,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       problems.push(at([...where, 'file'], `file not found: ${shown(listFile)}`));
       return [];
     }
-    for (const { value: id, line } of readListFile(listFile)) {
+    let lines: { value: string; line: number }[];
+    try {
+      lines = readListFile(listFile, shown(listFile));
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      return [];
+    }
+    for (const { value: id, line } of lines) {
       const bad = badScopeId(id);
       if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where.join('.')}: ${bad}` });
       ids.push(id);
@@ -324,6 +334,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     manifestFiles,
     unmatchedManifestGlobs,
     waiversFile,
+    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true },
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,

@@ -145,6 +145,17 @@ export const CONFIG_SCHEMA = {
       properties: manifestProperties(),
     },
     waivers: { type: 'string', minLength: 1, description: 'waivers file, relative to this file' },
+    waiverRules: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'what a waiver may do',
+      properties: {
+        allowCatchAll: {
+          type: 'boolean',
+          description: 'false refuses waivers whose resource is `*` (every resource of a policy); default true, with a warning in every report',
+        },
+      },
+    },
     failOn: {
       enum: [...SEVERITIES, 'none'],
       description: 'lowest severity of an unwaived violation that fails the run (default low)',

@@ -41,6 +41,8 @@ export interface Config {
   /** Manifest globs that matched no file, where they are written (`kind`: the `manifests` key). */
   unmatchedManifestGlobs?: { kind: string; pattern: string; location: SourceLocation }[];
   waiversFile: string | null;
+  /** `allowCatchAll: false` makes a waiver of resource `*` bad input. */
+  waiverRules: { allowCatchAll: boolean };
   failOn: FailOn;
   concurrency: number;
   requestsPerSecond: number | null;

@@ -6,3 +6,8 @@ export function globMatches(glob: string, value: string): boolean {
   return new RegExp(`^${body}$`, 's').test(value);
 }
 
+
+/** A glob of only `*` matches every id, including ids that do not exist yet. */
+export function matchesEverything(glob: string): boolean {
+  return /^\*+$/.test(glob);
+}

@@ -103,8 +103,11 @@ export interface Report {
   summary: ReportSummary;
   policies: PolicyResult[];
   findings: Finding[];
-  /** Waivers past their date (they no longer apply) and waivers that matched nothing. */
-  waivers: { expired: WaiverRef[]; stale: WaiverRef[] };
+  /**
+   * Waivers past their date (they no longer apply), waivers that matched nothing, and active
+   * catch-all waivers (resource `*`: every resource of a policy, including future ones).
+   */
+  waivers: { expired: WaiverRef[]; stale: WaiverRef[]; catchAll: WaiverRef[] };
   /** Baseline entries no longer seen (only with --baseline). */
   baseline: {
     file: string;

@@ -2,7 +2,7 @@
 // Each fingerprint is stored with what it was about (policy, resource, path, message), so a
 // resolved entry can be named; files holding only fingerprints (older ones) are still read.
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileError } from '../io/input-file.js';
+import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
@@ -87,7 +87,7 @@ export function parseBaseline(text: string, displayPath: string): BaselineFile {
 export async function readBaseline(file: string, displayPath: string): Promise<BaselineFile> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = decodeUtf8(await readFile(file), displayPath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOENT') {

@@ -105,7 +105,7 @@ export function buildReport(input: BuildReportInput): Report {
     summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
     policies,
     findings,
-    waivers: { expired: waived.expired, stale: waived.stale },
+    waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll },
     baseline,
     http: {
       requests: input.http.requests,

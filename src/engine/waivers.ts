@@ -2,7 +2,7 @@
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
 import { Ajv } from 'ajv';
-import { globMatches } from '../core/glob.js';
+import { globMatches, matchesEverything } from '../core/glob.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -45,8 +45,17 @@ function isCalendarDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/** A resource glob of only `*`: it waives every resource of its policy, today's and future ones. */
+export function isCatchAll(w: Pick<WaiverRef, 'resource'>): boolean {
+  return matchesEverything(w.resource);
+}
+
+export interface WaiverRules {
+  allowCatchAll: boolean;
+}
+
 /** Parses a waivers file's text (`file` is its display path). Throws InputError. */
-export function parseWaivers(text: string, file: string): WaiverRef[] {
+export function parseWaivers(text: string, file: string, rules: WaiverRules = { allowCatchAll: true }): WaiverRef[] {
   const source = parseYamlSource(text, file);
   const read = yamlData(source);
   if (read.problems.length > 0) throw new InputError(read.problems);
@@ -68,6 +77,10 @@ export function parseWaivers(text: string, file: string): WaiverRef[] {
       location,
     };
     if (w.item !== undefined) ref.item = String(w.item);
+    if (!rules.allowCatchAll && isCatchAll(ref)) {
+      const message = `resource "${ref.resource}" waives every resource of ${ref.policy}, and waiverRules.allowCatchAll is false: name the resources`;
+      bad.push(problemAt(source, ['waivers', i, 'resource'], message));
+    }
     return ref;
   });
   if (bad.length > 0) throw new InputError(bad);
@@ -76,8 +89,8 @@ export function parseWaivers(text: string, file: string): WaiverRef[] {
 
 export { globMatches } from '../core/glob.js';
 
-export async function loadWaivers(file: string, displayPath: string): Promise<WaiverRef[]> {
-  return parseWaivers(await readInputFile(file, displayPath, 'waivers'), displayPath);
+export async function loadWaivers(file: string, displayPath: string, rules?: WaiverRules): Promise<WaiverRef[]> {
+  return parseWaivers(await readInputFile(file, displayPath, 'waivers'), displayPath, rules);
 }
 
 /**
@@ -108,6 +121,8 @@ export interface WaiverOutcome {
   findings: Finding[];
   expired: WaiverRef[];
   stale: WaiverRef[];
+  /** Active waivers of resource `*` (warned about in every report). */
+  catchAll: WaiverRef[];
 }
 
 /** Marks matched violations `waived` (errors are never waived: a gate fails closed). */
@@ -122,5 +137,5 @@ export function applyWaivers(findings: Finding[], waivers: WaiverRef[], now: Dat
     used.add(w);
     return { ...f, status: 'waived' as const, waiver: w };
   });
-  return { findings: out, expired, stale: active.filter((w) => !used.has(w)) };
+  return { findings: out, expired, stale: active.filter((w) => !used.has(w)), catchAll: active.filter(isCatchAll) };
 }

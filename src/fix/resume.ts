@@ -6,6 +6,7 @@
 // declared state it was made from equals today's (the manifest's document did not change since).
 import { existsSync, readFileSync } from 'node:fs';
 import { InputError } from '../core/problem.js';
+import { decodeUtf8 } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import type { JournalEntry } from './journal.js';
 import { planId, uniqueManifests } from './identity.js';
@@ -29,8 +30,9 @@ export function readResumeJournal(file: string, display: string): ResumeJournal 
   if (!existsSync(file)) return null;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = decodeUtf8(readFileSync(file), display);
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw new InputError([{ file: display, line: 0, column: 0, message: `cannot read journal: ${(err as Error).message}` }]);
   }
   const entries: JournalEntry[] = [];

@@ -153,7 +153,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
 
   const declared = (await collectProblems(() => collectDeclared(config, cwd))) ?? new Map();
   const waivers = config.waiversFile
-    ? ((await collectProblems(() => loadWaivers(config.waiversFile!, displayPath(config.waiversFile!, cwd)))) ?? [])
+    ? ((await collectProblems(() => loadWaivers(config.waiversFile!, displayPath(config.waiversFile!, cwd), config.waiverRules))) ?? [])
     : [];
   if (ownPolicySet && policies.length > 0) {
     for (const w of waivers) {

@@ -2,12 +2,13 @@
 // the policy schema and compiles every expression, collecting every problem with
 // file:line:column before failing with one InputError.
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { InputError } from '../core/problem.js';
+import { readInputFile } from '../io/input-file.js';
 import type { SourceLocation } from '../core/model.js';
 import { type ErrorPlace, type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import {
@@ -48,7 +49,15 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
   const seen = new Map<string, SourceLocation>();
   for (const { file, pathIndex } of await policyFiles(paths, cwd, problems)) {
     const display = path.relative(cwd, file).split(path.sep).join('/');
-    const result = parsePolicyText(await readFile(file, 'utf8'), display, options, seen);
+    let text: string;
+    try {
+      text = await readInputFile(file, display, 'policy file');
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+      continue;
+    }
+    const result = parsePolicyText(text, display, options, seen);
     for (const policy of result.policies) policies.push({ ...policy, pathIndex });
     problems.push(...result.problems);
   }

@@ -1,6 +1,6 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
-import type { Finding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation } from '../core/model.js';
+import type { Finding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation, WaiverRef } from '../core/model.js';
 
 export interface FormatOptions {
   /** ANSI colour; the caller decides (a TTY and no NO_COLOR). Only `text` uses it. */
@@ -105,6 +105,14 @@ export function verdictCounts(report: Report): string {
 /** Waiver target as written in a waiver file: `policy resource[#item]`. */
 export function waiverTarget(w: { policy: string; resource: string; item?: string }): string {
   return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}`;
+}
+
+/** The heading of the catch-all waiver list in the text and markdown reports. */
+export const CATCH_ALL_TITLE = 'Catch-all waivers (every resource of the policy, including future ones)';
+
+/** The warning about one catch-all waiver (SARIF, github, the Action). */
+export function catchAllWarning(w: WaiverRef): string {
+  return `Waiver ${waiverTarget(w)} waives every resource of ${w.policy}, including resources created later (owner ${w.owner}, until ${w.expires}); name the resources instead.`;
 }
 
 /** Resources named in an error group's subject before "and N more". */

@@ -8,7 +8,7 @@
 // An annotation can only sit on a file of the repository: a finding of a policy defined outside
 // it (the built-in pack) sits on the steward.yaml `policies` entry that brought the policy in,
 // and one with no such place carries no file (repo-location.ts decides).
-import { type ErrorGroup, errorGroups, errorSubject, type Formatter, findingSubject, severityRank } from './formatter.js';
+import { catchAllWarning, type ErrorGroup, errorGroups, errorSubject, type Formatter, findingSubject, severityRank } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
 import { reportWithVisibleControls } from './visible-controls.js';
@@ -111,7 +111,11 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
     .map((g, i) => ({ g, i }))
     .sort((a, b) => severityRank(a.g.severity) - severityRank(b.g.severity) || a.i - b.i)
     .map(({ g }) => annotateErrors(g, policies.get(g.policy)));
-  const pool: Record<AnnotationLevel, Annotation[]> = { error: errors, warning: [], notice: [] };
+  // A catch-all waiver can hide a critical finding: warned about before any finding of that level.
+  const catchAll = report.waivers.catchAll.map(
+    (w): Annotation => ({ level: 'warning', message: catchAllWarning(w), properties: { title: 'catch-all waiver', ...where(w.location ?? null) } }),
+  );
+  const pool: Record<AnnotationLevel, Annotation[]> = { error: errors, warning: catchAll, notice: [] };
   for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy)));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };

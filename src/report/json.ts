@@ -88,6 +88,7 @@ export function toJsonReport(report: Report): Json {
       waivers: {
         expired: report.waivers.expired.map(waiver),
         stale: report.waivers.stale.map(waiver),
+        catchAll: report.waivers.catchAll.map(waiver),
       },
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
       http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),

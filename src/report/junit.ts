@@ -12,6 +12,7 @@
 //   testcase of their own, so no finding is dropped.
 import { type Formatter, findingSubject, locationText, plural, severityRank } from './formatter.js';
 import type { Finding, PolicyResult, Report } from '../core/model.js';
+import { matchesEverything } from '../core/glob.js';
 
 export const POLICY_TESTCASE_NAME = '(policy)';
 
@@ -90,7 +91,8 @@ function resourceCase(policy: PolicyResult, resourceId: string, findings: Findin
   }
   if (waived.length > 0) {
     const w = waived[0].waiver;
-    const message = w ? `waived: ${w.reason} (owner ${w.owner}, expires ${w.expires})` : 'waived';
+    const by = w && matchesEverything(w.resource) ? 'waived by a catch-all waiver (every resource of the policy)' : 'waived';
+    const message = w ? `${by}: ${w.reason} (owner ${w.owner}, expires ${w.expires})` : 'waived';
     return testcase(policy.id, resourceId, 'skipped', element('skipped', { message }, body));
   }
   return testcase(policy.id, resourceId, 'pass');

@@ -4,6 +4,7 @@
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import {
+  CATCH_ALL_TITLE,
   errorGroups,
   errorSubject,
   type Formatter,
@@ -100,6 +101,7 @@ function tail(report: Report): string[] {
   const lines = [
     ...waiverList('Expired waivers (no longer apply)', report.waivers.expired, 'expired'),
     ...waiverList('Stale waivers (matched no finding)', report.waivers.stale, 'until'),
+    ...waiverList(CATCH_ALL_TITLE, report.waivers.catchAll, 'until'),
   ];
   if (report.baseline) {
     const n = (b: Finding['baseline']) => report.findings.filter((f) => f.baseline === b).length;

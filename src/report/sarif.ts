@@ -15,7 +15,7 @@
 //   `properties.policyLocation` and the rule's help still name the policy's own file:line.
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
+import { catchAllWarning, type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
 import type {
   Finding,
   PolicyResult,
@@ -181,13 +181,16 @@ function errorNotification(
   return n;
 }
 
-function waiverNotification(w: WaiverRef, kind: 'expired' | 'stale'): Sarif.Notification {
-  const text =
-    kind === 'expired'
-      ? `Waiver ${waiverTarget(w)} expired on ${w.expires} and no longer applies (owner ${w.owner}).`
-      : `Waiver ${waiverTarget(w)} matched no finding (owner ${w.owner}).`;
+const WAIVER_NOTICE = {
+  expired: (w: WaiverRef) => `Waiver ${waiverTarget(w)} expired on ${w.expires} and no longer applies (owner ${w.owner}).`,
+  stale: (w: WaiverRef) => `Waiver ${waiverTarget(w)} matched no finding (owner ${w.owner}).`,
+  'catch-all': catchAllWarning,
+};
+
+function waiverNotification(w: WaiverRef, kind: keyof typeof WAIVER_NOTICE): Sarif.Notification {
+  const text = WAIVER_NOTICE[kind](w);
   return {
-    level: kind === 'expired' ? 'warning' : 'note',
+    level: kind === 'stale' ? 'note' : 'warning',
     message: { text },
     descriptor: { id: `waiver-${kind}` },
     ...(w.location ? { locations: [physical(w.location)] } : {}),
@@ -227,6 +230,7 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
   const config = [
     ...report.waivers.expired.map((w) => waiverNotification(w, 'expired')),
     ...report.waivers.stale.map((w) => waiverNotification(w, 'stale')),
+    ...report.waivers.catchAll.map((w) => waiverNotification(w, 'catch-all')),
   ];
   const end = endTime(report);
   const invocation: Sarif.Invocation = {

@@ -3,6 +3,7 @@
 // the baseline, run statistics, and the verdict as the last line. Lines are wrapped to the
 // width (80 by default) on word boundaries; colour only when the caller asks for it.
 import {
+  CATCH_ALL_TITLE,
   type ErrorGroup,
   errorGroups,
   errorSubject,
@@ -262,6 +263,7 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
       p,
     ),
     ...waiverLines('Stale waivers (matched no finding):', report.waivers.stale, 'until', width, p),
+    ...waiverLines(`${CATCH_ALL_TITLE}:`, report.waivers.catchAll, 'until', width, p),
     ...baselineLines(report, width, p),
   ];
   if (problems.length > 0) out.push(...problems, '');

@@ -22,6 +22,7 @@ describe('readInputs', () => {
       failOn: 'low',
       fix: 'none',
       fixConfirm: false,
+      allowEmpty: false,
     });
   });
 

@@ -43,7 +43,7 @@ function report(findings: number): Report {
     },
     policies: [],
     findings: Array.from({ length: findings }, (_, i) => finding(i)),
-    waivers: { expired: [], stale: [] },
+    waivers: { expired: [], stale: [], catchAll: [] },
     baseline: null,
     http: { requests: 0, retries: 0, failed: 0 },
   };

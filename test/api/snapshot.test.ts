@@ -135,6 +135,32 @@ describe('snapshots', () => {
     expect(variant((a) => (a.args = 'x'))).toMatchObject({ at: '"x"' });
   });
 
+  it('two different answers to one read are bad input at the second; an identical repeat is accepted', async () => {
+    const policies = (await pack()).filter((p) => p.def.resource === 'reportSchedule');
+    const recorder = recordingApi(demo.api());
+    await demo.run(policies, recorder);
+    const good = recorder.snapshot();
+    const i = good.answers.findIndex((a) => a.operation === 'getMisconfiguredReports');
+    const same = { ...good, answers: [...good.answers, structuredClone(good.answers[i])] };
+    expect(parseSnapshot(JSON.stringify(same, null, 2), 'snap.json').answers).toHaveLength(good.answers.length + 1);
+    const other = structuredClone(good.answers[i]);
+    other.pages = [[]];
+    const text = JSON.stringify({ ...good, answers: [...good.answers, other] }, null, 2);
+    const second = good.answers.length;
+    let problems: { line: number; column: number; message: string }[] = [];
+    try {
+      parseSnapshot(text, 'snap.json');
+    } catch (e) {
+      problems = (e as InputError).problems;
+    }
+    expect(problems.map((p) => p.message)).toEqual([
+      `snapshot answer ${second}: a second, different answer to getMisconfiguredReports [] (answer ${i} answers it already)`,
+    ]);
+    // At the second answer's opening brace (the last answer of the file).
+    expect(text.split('\n')[problems[0].line - 1].slice(problems[0].column - 1)).toBe('{');
+    expect(problems[0].line).toBe(text.split('\n').lastIndexOf('    {') + 1);
+  });
+
   it('replayed bodies are checked like live ones: a body of the wrong shape is API drift of that read', async () => {
     const policies = (await pack()).filter((p) => p.id === 'no-misconfigured-schedules' || p.id === 'scheduled-cards-certification-current');
     const recorder = recordingApi(demo.api());

@@ -131,3 +131,29 @@ describe('applyWaivers', () => {
     expect(out.stale).toHaveLength(1);
   });
 });
+
+describe('catch-all waivers', () => {
+  it('resource * (or **) is catch-all; listed in the outcome while active, whether or not it matched', () => {
+    const all = parseWaivers(waiverYaml('"*"'), 'w.yaml')[0];
+    const stars = parseWaivers(waiverYaml('"**"'), 'w.yaml')[0];
+    const prefix = parseWaivers(waiverYaml('q-*'), 'w.yaml')[0];
+    const out = applyWaivers([finding({ id: 'q-a' })], [all, stars, prefix], new Date('2026-01-15T00:00:00Z'));
+    expect(out.findings[0].waiver).toBe(all);
+    expect(out.catchAll).toEqual([all, stars]);
+    expect(applyWaivers([], [all], new Date('2026-01-16T00:00:00Z')).catchAll).toEqual([]);
+  });
+
+  it('with allowCatchAll false it is bad input at its resource value', () => {
+    const text = `${waiverYaml('q-a')}${waiverYaml('"*"').replace('waivers:\n', '')}`;
+    expect(parseWaivers(text, 'w.yaml', { allowCatchAll: true })).toHaveLength(2);
+    let problems: string[] = [];
+    try {
+      parseWaivers(text, 'w.yaml', { allowCatchAll: false });
+    } catch (e) {
+      problems = (e as InputError).problems.map((p) => `${p.file}:${p.line}:${p.column}: ${p.message}`);
+    }
+    expect(problems).toEqual([
+      'w.yaml:8:15: resource "*" waives every resource of queue-no-admin-for-users, and waiverRules.allowCatchAll is false: name the resources',
+    ]);
+  });
+});

@@ -148,3 +148,56 @@ describe('a run that evaluated nothing', () => {
     expect(r.stderr).not.toContain('evaluated nothing');
   });
 });
+
+describe('catch-all waivers', () => {
+  const waivers = 'waivers:\n  - policy: queue-no-admin-for-users\n    resource: "*"\n    reason: too noisy\n    owner: someone@acme.example\n    expires: 2099-01-01\n';
+
+  it('a config that forbids them refuses one at its resource, before any request', async () => {
+    const lines = await refusedCheck({
+      'steward.yaml': 'policies: [builtin]\nwaivers: w.yaml\nwaiverRules: { allowCatchAll: false }\n',
+      'w.yaml': waivers,
+    });
+    expect(lines).toEqual([
+      'w.yaml:3:15: resource "*" waives every resource of queue-no-admin-for-users, and waiverRules.allowCatchAll is false: name the resources',
+      'steward: bad input; nothing was sent to the API',
+    ]);
+  });
+
+  it('allowed by default, the demo run warns about it in text and github output', async () => {
+    const dir = copyDemo();
+    writeFileSync(path.join(dir, 'waivers.yaml'), waivers);
+    const text = await runCli(['check', '--config', 'steward.yaml'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('Catch-all waivers (every resource of the policy, including future ones):\n  ! queue-no-admin-for-users * until 2099-01-01 (someone@acme.example)\n    (waivers.yaml:2:5)');
+    const github = await runCli(['check', '--config', 'steward.yaml', '--format', 'github'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(github.stdout).toContain('::warning file=waivers.yaml,line=2,col=5,title=catch-all waiver::Waiver queue-no-admin-for-users * waives every resource');
+  });
+});
+
+describe('bytes that are not UTF-8', () => {
+  it('in a policy, a waivers file and a scope id list: exit 2 at each, nothing sent', async () => {
+    const dir = tempDir('steward-inputs-');
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [p.yaml]\nwaivers: w.yaml\nscope:\n  datasets: { file: ids.txt }\n');
+    writeFileSync(path.join(dir, 'p.yaml'), latin1('policies:\n  - id: p\n    title: Café\n    severity: low\n    resource: dataset\n    assert: "true"\n'));
+    writeFileSync(path.join(dir, 'w.yaml'), latin1('waivers: []\n# owner: José\n'));
+    writeFileSync(path.join(dir, 'ids.txt'), latin1('ds-0001\nds-caf\u00e9\n'));
+    const r = await runCli(['check'], { cwd: dir, env: env() });
+    expect(r.code).toBe(2);
+    expect(sandbox.totalRequests()).toBe(0);
+    // The config's own problems come first: its id list.
+    expect(r.stderr.trim().split('\n')).toEqual([
+      'ids.txt:2:7: not UTF-8 (byte 0xe9): save the file as UTF-8',
+      'steward: bad input; nothing was sent to the API',
+    ]);
+    writeFileSync(path.join(dir, 'ids.txt'), 'ds-0001\n');
+    const next = await runCli(['check'], { cwd: dir, env: env() });
+    expect(next.code).toBe(2);
+    expect(sandbox.totalRequests()).toBe(0);
+    expect(next.stderr.trim().split('\n')).toEqual([
+      'p.yaml:3:15: not UTF-8 (byte 0xe9): save the file as UTF-8',
+      'w.yaml:2:13: not UTF-8 (byte 0xe9): save the file as UTF-8',
+      'steward: 2 input problems; nothing was sent to the API',
+    ]);
+  });
+});

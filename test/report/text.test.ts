@@ -128,7 +128,7 @@ describe('text format', () => {
     const report = makeReport({
       policies: [makePolicy()],
       findings: known,
-      waivers: { expired: [], stale: [] },
+      waivers: { expired: [], stale: [], catchAll: [] },
       baseline: {
         file: 'baseline.json',
         resolved: ['aa11', 'bb22'],
