@@ -42260,6 +42260,50 @@ function createBreaker(threshold = BREAKER_THRESHOLD) {
   };
 }
 
+// src/core/redact.ts
+var MIN_REDACTED_SECRET_LENGTH = 4;
+function secretForms(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (typeof secret !== "string" || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    const escaped = [...secret].map((c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    forms.add(escaped);
+    forms.add(escaped.replace(/\\u([0-9a-f]{4})/g, (_, hex) => `\\u${hex.toUpperCase()}`));
+    forms.add(encodeURIComponent(secret));
+    forms.add(encodeURI(secret));
+    for (const encoded of base64Forms(secret)) {
+      forms.add(encoded);
+      forms.add(encoded.replaceAll("+", "-").replaceAll("/", "_"));
+    }
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+var MIN_BASE64_FORM_LENGTH = 8;
+function base64Forms(secret) {
+  const bytes3 = Buffer.from(secret, "utf8");
+  const forms = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes3]).toString("base64");
+    const firstBit = 8 * lead;
+    const endBit = 8 * (lead + bytes3.length);
+    const first = Math.ceil(firstBit / 6);
+    const end = Math.floor(endBit / 6);
+    if (end - first >= MIN_BASE64_FORM_LENGTH) forms.push(encoded.slice(first, end));
+  }
+  return forms;
+}
+function redactSecrets(text, secrets) {
+  let out = text;
+  for (const form of secretForms(secrets)) out = out.split(form).join("***");
+  return out;
+}
+function redactJson(value, secrets) {
+  if (secretForms(secrets).length === 0) return value;
+  return JSON.parse(redactSecrets(JSON.stringify(value), secrets));
+}
+
 // src/api/errors.ts
 var ApiError = class extends Error {
   code = "E_API";
@@ -42313,23 +42357,6 @@ function developerToken401(header) {
 }
 function requestLabel(method, path13) {
   return `[${method}] ${JSON.stringify(path13)}`;
-}
-var MIN_REDACTED_SECRET_LENGTH = 4;
-function secretForms(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (typeof secret !== "string" || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(encodeURIComponent(secret));
-    forms.add(encodeURI(secret));
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-function redactSecrets(text, secrets) {
-  let out = text;
-  for (const form of secretForms(secrets)) out = out.split(form).join("***");
-  return out;
 }
 
 // src/api/retry.ts
@@ -66740,10 +66767,10 @@ function createBaseline(findings, now) {
     entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
   };
 }
-async function writeBaseline(file, findings, now) {
+async function writeBaseline(file, findings, now, secrets = []) {
   const baseline = createBaseline(findings, now);
-  await writeFile2(file, `${JSON.stringify(baseline, null, 2)}
-`);
+  await writeFile2(file, redactSecrets(`${JSON.stringify(baseline, null, 2)}
+`, secrets));
   return baseline;
 }
 var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
@@ -67721,6 +67748,9 @@ function scopeWarnings(prepared) {
   }
   return [...kinds].flatMap((k2) => RESOURCE_KINDS[k2]?.scopeWarning?.(prepared.config.scope) ?? []);
 }
+function secretsOf(prepared) {
+  return [prepared.config.instance.token, prepared.config.instance.workflowToken];
+}
 async function evaluateOn(options, prepared, connection) {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? /* @__PURE__ */ new Date();
@@ -67745,7 +67775,7 @@ async function evaluateOn(options, prepared, connection) {
   if (options.writeBaseline) {
     const file = path12.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync2(path12.dirname(file), { recursive: true });
-    await writeBaseline(file, run2.findings, startedAt);
+    await writeBaseline(file, run2.findings, startedAt, secretsOf(prepared));
   }
   const report2 = buildReport({
     run: run2,
@@ -67959,7 +67989,8 @@ async function runCheck(inputs, outputs) {
     const evaluation = await evaluateOn(options, prepared, connection);
     for (const warning2 of evaluation.warnings) warning(redact(warning2, [inputs.token ?? "", inputs.workflowToken ?? ""]));
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
-    return { report: evaluation.report, fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
+    const secrets = [inputs.token, inputs.workflowToken];
+    return { report: redactJson(evaluation.report, secrets), fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
   });
   outputs.violations = String(report2.summary.violations);
   outputs.errors = String(report2.summary.errors);

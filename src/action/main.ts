@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, redactSecrets, type Report, withConnection } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, redactJson, prepareRun, redactSecrets, type Report, withConnection } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -65,7 +65,9 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
     for (const warning of evaluation.warnings) core.warning(redact(warning, [inputs.token ?? '', inputs.workflowToken ?? '']));
     const fix: FixOutcome | null =
       inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
-    return { report: evaluation.report, fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
+    // Report files, the job summary and annotations leave the runner: no secret in any form.
+    const secrets = [inputs.token, inputs.workflowToken];
+    return { report: redactJson(evaluation.report, secrets), fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
   });
   outputs.violations = String(report.summary.violations);
   outputs.errors = String(report.summary.errors);

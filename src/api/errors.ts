@@ -105,35 +105,4 @@ export function requestLabel(method: string, path: string): string {
   return `[${method}] ${JSON.stringify(path)}`;
 }
 
-/**
- * Shorter secrets are left alone: they cannot be real tokens, and replacing them would mangle
- * every message (`steward sandbox --token t`).
- */
-export const MIN_REDACTED_SECRET_LENGTH = 4;
-
-/**
- * Every form in which a server may echo a secret it was sent: as is, JSON-escaped (`a\"b` in an
- * error body that is not `{message}` and is quoted as an excerpt), and URL-encoded (a server
- * echoing the request URL or a form value). Longest first, so no longer form is left half-replaced.
- */
-export function secretForms(secrets: readonly (string | null | undefined)[]): string[] {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(encodeURIComponent(secret));
-    forms.add(encodeURI(secret));
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/**
- * The one redaction of steward (client errors and logs, CLI output, Action messages): every
- * form of every secret (secretForms) becomes `***`.
- */
-export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
-  let out = text;
-  for (const form of secretForms(secrets)) out = out.split(form).join('***');
-  return out;
-}
+export { MIN_REDACTED_SECRET_LENGTH, redactJson, redactSecrets, secretForms } from '../core/redact.js';

@@ -2,7 +2,7 @@
 // client = one run: GETs are memoised for its lifetime), errors, snapshots.
 export * from './assumptions.js';
 export { createClient } from './client.js';
-export { ApiError, type ApiErrorKind, isApiError, redactSecrets } from './errors.js';
+export { ApiError, type ApiErrorKind, isApiError, redactJson, redactSecrets } from './errors.js';
 export { OPERATION_IDS, OPERATIONS, type OperationSpec, operation } from './operations.js';
 export type * from './types.js';
 export { QUEUE_PERMISSIONS } from './types.js';

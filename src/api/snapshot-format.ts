@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
 import { canonicalJson } from '../core/canonical-json.js';
+import { redactSecrets } from '../core/redact.js';
 import { readInputFile } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
@@ -42,8 +43,9 @@ export function answerKey(operation: string, args: readonly unknown[]): string {
   return `${operation} ${canonicalJson(trimmed)}`;
 }
 
-export async function writeSnapshot(file: string, snapshot: SnapshotFile): Promise<void> {
-  await writeFile(file, `${JSON.stringify(snapshot, null, 2)}\n`);
+/** Writes the snapshot; a secret an answer echoed is redacted in every form (`secrets`). */
+export async function writeSnapshot(file: string, snapshot: SnapshotFile, secrets: readonly (string | null)[] = []): Promise<void> {
+  await writeFile(file, redactSecrets(`${JSON.stringify(snapshot, null, 2)}\n`, secrets));
 }
 
 /** A snapshot's read answers: paged ones hold `pages` (then maybe `error`), single ones `value` or `error`. */

@@ -2,6 +2,7 @@
 // Each fingerprint is stored with what it was about (policy, resource, path, message), so a
 // resolved entry can be named; files holding only fingerprints (older ones) are still read.
 import { readFile, writeFile } from 'node:fs/promises';
+import { redactSecrets } from '../core/redact.js';
 import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
@@ -46,9 +47,10 @@ export function createBaseline(findings: Finding[], now: Date): BaselineFile {
   };
 }
 
-export async function writeBaseline(file: string, findings: Finding[], now: Date): Promise<BaselineFile> {
+/** Writes the baseline; a secret echoed into a message is redacted in every form (`secrets`). */
+export async function writeBaseline(file: string, findings: Finding[], now: Date, secrets: readonly (string | null)[] = []): Promise<BaselineFile> {
   const baseline = createBaseline(findings, now);
-  await writeFile(file, `${JSON.stringify(baseline, null, 2)}\n`);
+  await writeFile(file, redactSecrets(`${JSON.stringify(baseline, null, 2)}\n`, secrets));
   return baseline;
 }
 

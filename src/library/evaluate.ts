@@ -73,6 +73,11 @@ function scopeWarnings(prepared: PreparedRun): string[] {
   return [...kinds].flatMap((k) => RESOURCE_KINDS[k]?.scopeWarning?.(prepared.config.scope) ?? []);
 }
 
+/** The run's secrets: redacted from every file it writes. */
+export function secretsOf(prepared: PreparedRun): (string | null)[] {
+  return [prepared.config.instance.token, prepared.config.instance.workflowToken];
+}
+
 /** Evaluates a prepared run over an open connection. */
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
@@ -99,7 +104,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });
-    await writeBaseline(file, run.findings, startedAt);
+    await writeBaseline(file, run.findings, startedAt, secretsOf(prepared));
   }
   const report = buildReport({
     run,

@@ -72,6 +72,24 @@ describe('a run that evaluated nothing', () => {
   });
 });
 
+describe('an answer echoing the token', () => {
+  test('reaches no report file, summary line or annotation of the Action', async () => {
+    const ws = workspace();
+    const stats = { total: 3, onDatasets: 1, onCards: 2, inVisualizations: 0, locked: 0, invalid: 1, invalidLink: 0, archived: 0 };
+    sandbox.scriptFault('getCalculatedFieldStatistics', { status: 200, body: JSON.stringify({ ...stats, echo: `token ${TOKEN}` }) }, 1);
+    writeFileSync(join(ws, 'echo.yaml'), 'policies:\n  - { id: echo, title: Echo, severity: high, resource: calculatedFields, assert: "false", message: "{{ resource }}" }\n');
+    const config = readFileSync(join(ws, 'steward.yaml'), 'utf8').replace('policies: [builtin]', 'policies: [builtin, echo.yaml]');
+    writeFileSync(join(ws, 'steward.yaml'), config);
+    const run = await runAction(ws, { ...connect(), 'json-file': 'report.json', 'sarif-file': 'report.sarif' });
+    expect(run.code).toBe(1);
+    const json = readFileSync(join(ws, 'report.json'), 'utf8');
+    expect((JSON.parse(json) as Report).findings.find((f) => f.policy === 'echo')?.message).toContain('"echo":"token ***"');
+    for (const text of [json, readFileSync(join(ws, 'report.sarif'), 'utf8'), JSON.stringify(run.commands.filter((c) => c.command !== 'add-mask')), run.summary]) {
+      expect(text).not.toContain(TOKEN);
+    }
+  });
+});
+
 describe('annotation cap', () => {
   test('13 ADMIN-for-user violations: the 10 most severe errors, then one notice with the remainder', async () => {
     const ws = workspace();

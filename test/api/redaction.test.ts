@@ -18,10 +18,30 @@ const leaks = (token: string) => [token, JSON.stringify(token).slice(1, -1), enc
 
 describe('redactSecrets', () => {
   it('replaces the literal, JSON-escaped and URL-encoded forms, longest first', () => {
-    expect(secretForms([QUOTED])).toEqual(['a%22b%5Cc-SECRET', 'a\\"b\\\\c-SECRET', 'a"b\\c-SECRET']);
-    expect(secretForms([PLUS])).toEqual(['abc%2Bdef%2Fghi%3DSECRET', 'abc+def/ghi=SECRET']);
+    expect(secretForms([QUOTED])).toEqual(expect.arrayContaining(['a%22b%5Cc-SECRET', 'a\\"b\\\\c-SECRET', 'a"b\\c-SECRET']));
+    expect(secretForms([PLUS])).toEqual(expect.arrayContaining(['abc%2Bdef%2Fghi%3DSECRET', 'abc+def/ghi=SECRET']));
+    const lengths = secretForms([PLUS]).map((f) => f.length);
+    expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
     const text = `1 ${QUOTED} 2 a\\"b\\\\c-SECRET 3 a%22b%5Cc-SECRET 4 ${PLUS} 5 abc%2Bdef%2Fghi%3DSECRET`;
     expect(redactSecrets(text, TOKENS)).toBe('1 *** 2 *** 3 *** 4 *** 5 ***');
+  });
+
+  it('replaces \\u-escaped and base64 forms, at every alignment inside a longer encoded value', () => {
+    const token = 'tok-8f3a9c2e71d4b605';
+    const unicode = [...token].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(redactSecrets(`{"echo":"${unicode}"}`, [token])).toBe('{"echo":"***"}');
+    expect(redactSecrets(`{"echo":"${unicode.toUpperCase().replaceAll('\\U', '\\u')}"}`, [token])).toBe('{"echo":"***"}');
+    for (const prefix of ['', 'u', 'us', 'user:']) {
+      for (const suffix of ['', '!', '!?']) {
+        const basic = Buffer.from(`${prefix}${token}${suffix}`).toString('base64');
+        const redacted = redactSecrets(`Authorization: Basic ${basic}`, [token]);
+        expect(redacted).toContain('***');
+        // What is left cannot be decoded back to more than a few characters of the token.
+        expect(Buffer.from(redacted.replace('Authorization: Basic ', '').replace('***', ''), 'base64').toString('latin1')).not.toContain(token.slice(0, 8));
+        const urlSafe = basic.replaceAll('+', '-').replaceAll('/', '_');
+        expect(redactSecrets(urlSafe, [token])).toContain('***');
+      }
+    }
   });
 
   it('leaves secrets under four characters and missing secrets alone', () => {

@@ -1,7 +1,7 @@
 // `steward fix` (DESIGN §10): evaluate like check, then print the plan of API calls that would
 // fix what can be fixed. Nothing is written without --apply; --apply asks on a TTY unless
 // --yes, and without a TTY and without --yes it refuses before any request (exit 2).
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
@@ -19,6 +19,9 @@ import {
   evaluateOn,
   type FixPlan,
   InputError,
+  lockFiles,
+  redactSecrets,
+  secretsOf,
   MAX_CHANGES_DEFAULT,
   type PreparedRun,
   planFixes,
@@ -73,6 +76,20 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
   }
   if (flags.apply && flags.from) throw inputProblem('--apply', 'cannot apply against a snapshot (--from); it is read-only');
   const journalPath = flags.journal ? path.resolve(io.cwd, flags.journal) : defaultJournalPath(io.cwd);
+  const shown = (file: string) => displayPath(file, io.cwd);
+  // Two runs applying from one journal would both read it before either writes, and send every
+  // change twice: the journal is locked before it is read.
+  if (flags.apply) mkdirSync(path.dirname(journalPath), { recursive: true });
+  const journalLock = flags.apply ? lockFiles([journalPath], 'fix --apply', shown) : null;
+  try {
+    await runFixLocked(flags, ctx, journalPath);
+  } finally {
+    journalLock?.release();
+  }
+}
+
+async function runFixLocked(flags: FixFlags, ctx: CliContext, journalPath: string): Promise<void> {
+  const { io } = ctx;
   // An existing --journal is resumed from: what it shows applied is not planned again.
   const journal = flags.journal ? readResumeJournal(journalPath, displayPath(journalPath, io.cwd)) : null;
   const resumed = (plan: FixPlan) => (journal ? resumePlan(plan, journal) : plan);
@@ -87,7 +104,14 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
   const savedPlan = flags.plan ? readPlan(path.resolve(io.cwd, flags.plan)) : null;
   await withTarget(flags, io, async (options) => {
     const prepared = await prepareRun(options);
-    await withConnection(options, prepared, (connection) => fixOn(flags, ctx, { options, prepared, connection, savedPlan, journal, journalPath }));
+    // Manifests a run may rewrite (--write), or whose declared state it applies, are held too.
+    const manifests = flags.apply || flags.write ? Object.values(prepared.config.manifestFiles).flat() : [];
+    const held = lockFiles(manifests, flags.apply ? 'fix --apply' : 'fix --write', (f) => displayPath(f, io.cwd));
+    try {
+      await withConnection(options, prepared, (connection) => fixOn(flags, ctx, { options, prepared, connection, savedPlan, journal, journalPath }));
+    } finally {
+      held.release();
+    }
   });
 }
 
@@ -123,7 +147,7 @@ async function fixOn(flags: FixFlags, ctx: CliContext, run: FixRun): Promise<voi
       io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
-        writeFileSync(out, renderPlanJson(plan));
+        writeFileSync(out, redactSecrets(renderPlanJson(plan), secretsOf(prepared)));
         warn(io, `plan saved to ${displayPath(out, io.cwd)}`);
       }
       if (evaluation.report.summary.gate === 'error') {

@@ -1,0 +1,69 @@
+// The one redaction of steward: client errors and logs, CLI output, Action messages, and every
+// file steward writes (reports, snapshots, baselines, saved plans). Every form in which a server
+// may echo a secret it was sent becomes `***`.
+
+/**
+ * Shorter secrets are left alone: they cannot be real tokens, and replacing them would mangle
+ * every message (`steward sandbox --token t`).
+ */
+export const MIN_REDACTED_SECRET_LENGTH = 4;
+
+/**
+ * Every form in which a server may echo a secret: as is, JSON-escaped (`a\"b` in an error body
+ * quoted as an excerpt), fully `\u`-escaped (a JSON encoder escaping every character),
+ * URL-encoded (an echoed request URL or form value), and base64 at each of the three byte
+ * alignments it can have inside a longer encoded value (a Basic credential, an echoed header
+ * dump), standard and URL-safe. Longest first, so no longer form is left half-replaced.
+ */
+export function secretForms(secrets: readonly (string | null | undefined)[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    const escaped = [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    forms.add(escaped);
+    forms.add(escaped.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`));
+    forms.add(encodeURIComponent(secret));
+    forms.add(encodeURI(secret));
+    for (const encoded of base64Forms(secret)) {
+      forms.add(encoded);
+      forms.add(encoded.replaceAll('+', '-').replaceAll('/', '_'));
+    }
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Shorter base64 forms (of secrets under 7 bytes) would match ordinary text by chance. */
+const MIN_BASE64_FORM_LENGTH = 8;
+
+/**
+ * The base64 characters that depend on the secret's bytes alone, for each of the 3 offsets the
+ * secret can start at inside a longer encoded value (characters shared with neighbouring bytes
+ * are left out, so the form is found whatever surrounds it).
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes]).toString('base64');
+    const firstBit = 8 * lead;
+    const endBit = 8 * (lead + bytes.length);
+    const first = Math.ceil(firstBit / 6);
+    const end = Math.floor(endBit / 6);
+    if (end - first >= MIN_BASE64_FORM_LENGTH) forms.push(encoded.slice(first, end));
+  }
+  return forms;
+}
+
+export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
+  let out = text;
+  for (const form of secretForms(secrets)) out = out.split(form).join('***');
+  return out;
+}
+
+/** A JSON value with every form of every secret replaced in every string (keys included). */
+export function redactJson<T>(value: T, secrets: readonly (string | null | undefined)[]): T {
+  if (secretForms(secrets).length === 0) return value;
+  return JSON.parse(redactSecrets(JSON.stringify(value), secrets)) as T;
+}

@@ -1,0 +1,74 @@
+// A server that echoes the token (as sent, `\u`-escaped in JSON, base64 inside a Basic
+// credential) must not get it into any file steward writes: snapshot, baseline, saved plan,
+// report files. Every file under the project is read back and searched for every form.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { copyDemo, runCli } from '../cli/helpers.js';
+
+const TOKEN = 'tok-5e1d9a7c3b80f264-secret';
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ token: TOKEN });
+});
+afterAll(() => sandbox.close());
+
+const unicode = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const basic = Buffer.from(`svc:${TOKEN}`).toString('base64');
+
+/** Each way the token could sit in a file: as is, base64 at any alignment, \u-escaped. */
+function leaksIn(text: string): string[] {
+  const found: string[] = [];
+  if (text.includes(TOKEN)) found.push('plain');
+  if (text.includes(unicode)) found.push('\\u');
+  for (const lead of ['', 'a', 'ab']) {
+    const b64 = Buffer.from(`${lead}${TOKEN}`).toString('base64').slice(4, 20);
+    if (text.includes(b64)) found.push(`base64+${lead.length}`);
+  }
+  if (text.includes(basic)) found.push('basic');
+  return found;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+describe('files steward writes hold no echoed token', () => {
+  it('snapshot, baseline, saved plan and report files, with the token echoed three ways', async () => {
+    const stats = { total: 3, onDatasets: 1, onCards: 2, inVisualizations: 0, locked: 0, invalid: 1, invalidLink: 0, archived: 0 };
+    // The raw body holds the \u form; parsed, it is the token itself.
+    const body = `${JSON.stringify({ ...stats, echo: `Basic ${basic}` }).slice(0, -1)},"raw":"${unicode}"}`;
+    const dir = copyDemo();
+    writeFileSync(
+      path.join(dir, 'echo.yaml'),
+      'policies:\n  - { id: echo, title: Echo, severity: high, resource: calculatedFields, assert: "false", message: "{{ resource }}" }\n',
+    );
+    const env = { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_WORKFLOW_URL: sandbox.workflowUrl, STEWARD_TOKEN: TOKEN };
+    const run = ['--config', 'steward.yaml', '--policies', 'echo.yaml', '--policies', 'builtin'];
+    sandbox.scriptFault('getCalculatedFieldStatistics', { status: 200, body }, 3);
+
+    const snap = await runCli(['snapshot', ...run, '--out', 'snap.json'], { cwd: dir, env });
+    expect(snap.code).toBe(0);
+    const checked = await runCli(['check', ...run, '--write-baseline', 'base.json', '--output', 'json=r.json', '--output', 'sarif=r.sarif', '--output', 'junit=r.xml', '--output', 'markdown=r.md'], { cwd: dir, env });
+    expect(checked.code).toBe(1);
+    const fixed = await runCli(['fix', ...run, '--plan-out', 'plan.json'], { cwd: dir, env });
+    expect(fixed.code).toBe(0);
+
+    // The echo reached the files, redacted: the finding's message holds it.
+    const report = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8')) as { findings: { policy: string; message: string }[] };
+    expect(report.findings.find((f) => f.policy === 'echo')?.message).toContain('"echo":"Basic ');
+    expect(report.findings.find((f) => f.policy === 'echo')?.message).toContain('"raw":"***"');
+    const snapshot = readFileSync(path.join(dir, 'snap.json'), 'utf8');
+    expect(snapshot).toContain('"raw": "***"');
+    const files = filesUnder(dir);
+    expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['snap.json', 'base.json', 'plan.json', 'r.json', 'r.sarif', 'r.xml', 'r.md']));
+    const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'utf8')).map((form) => `${path.relative(dir, f)}: ${form}`));
+    expect(leaks).toEqual([]);
+    for (const out of [snap, checked, fixed]) expect(leaksIn(out.stdout + out.stderr)).toEqual([]);
+  });
+});
