@@ -42621,6 +42621,12 @@ function createThrottle(limiter, max) {
 }
 
 // src/api/http.ts
+var DeadlineError = class extends Error {
+  constructor(label) {
+    super(`the run's deadline (${label}) passed`);
+    this.name = "DeadlineError";
+  }
+};
 var AttemptTimeoutError = class extends Error {
   constructor(timeoutMs) {
     super(`timed out after ${timeoutMs} ms`);
@@ -42656,6 +42662,28 @@ function createTransport(options) {
       status: 401,
       attempts,
       detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
+    });
+  }
+  const deadline = options.deadline;
+  const remainingMs = () => deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY;
+  let deadlinePassed = null;
+  if (deadline) {
+    deadlinePassed = new Promise((_, reject) => {
+      const timer = setTimeout(() => {
+        limiter.clear();
+        reject(new DeadlineError(deadline.label));
+      }, Math.max(0, remainingMs()));
+      timer.unref();
+    });
+    deadlinePassed.catch(() => {
+    });
+  }
+  function pastDeadlineError(spec, attempts, passed = false) {
+    if (!deadline || !passed && remainingMs() > 0) return void 0;
+    return fail(spec, {
+      kind: "deadline",
+      attempts,
+      detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? "" : "s"}` : "not sent"}: the run's deadline (${deadline.label}) passed`
     });
   }
   const breaker = createBreaker(options.breakerThreshold);
@@ -42708,8 +42736,21 @@ function createTransport(options) {
     return base + describePath(spec);
   }
   function attemptFetch(spec, call) {
-    return (input, init) => limiter.add(async () => {
-      const notSent = refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
+    return (input, init) => {
+      const attempt = sendAttempt(spec, call, input, init);
+      if (!deadlinePassed) return attempt;
+      return Promise.race([
+        attempt,
+        deadlinePassed.catch((e) => {
+          call.pastDeadline = true;
+          throw e;
+        })
+      ]);
+    };
+  }
+  function sendAttempt(spec, call, input, init) {
+    return limiter.add(async () => {
+      const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
       if (notSent) throw notSent;
       call.attempts += 1;
       counters.requests += 1;
@@ -42717,10 +42758,12 @@ function createTransport(options) {
       const url2 = redact2(String(input instanceof Request ? input.url : input));
       const controller = new AbortController();
       let timedOut = false;
+      const cutByDeadline = remainingMs() < timeoutMs;
       const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort(new AttemptTimeoutError(timeoutMs));
-      }, timeoutMs);
+        timedOut = !cutByDeadline;
+        call.pastDeadline = cutByDeadline;
+        controller.abort(cutByDeadline ? new DeadlineError(deadline.label) : new AttemptTimeoutError(timeoutMs));
+      }, Math.max(0, Math.min(timeoutMs, remainingMs())));
       const started = performance.now();
       const log2 = (extra) => options.onRequest?.({
         operation: spec.operation,
@@ -42747,9 +42790,9 @@ function createTransport(options) {
       } catch (error2) {
         call.lastTimedOut = timedOut;
         call.tooLarge = error2 instanceof BodyTooLargeError;
-        const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error2;
+        const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline.label) : error2;
         log2({ error: redact2(describeNetworkError(reason)) });
-        if (!call.tooLarge) breaker.failed(spec.operation, describeNetworkError(reason));
+        if (!call.tooLarge && !call.pastDeadline) breaker.failed(spec.operation, describeNetworkError(reason));
         throw reason;
       } finally {
         clearTimeout(timer);
@@ -42758,7 +42801,7 @@ function createTransport(options) {
   }
   async function exchange(spec) {
     const url2 = resolve4(spec);
-    const notSent = refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
+    const notSent = pastDeadlineError(spec, 0) ?? refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== "GET" && !spec.read;
     const call = { attempts: 0, lastTimedOut: false };
@@ -42792,12 +42835,13 @@ function createTransport(options) {
             delayMs,
             status: context.response?.status
           });
-          return delayMs;
+          return Math.max(0, Math.min(delayMs, remainingMs()));
         },
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {
           if (context.error instanceof ApiError) context.options.retry = false;
           if (call.tooLarge) context.options.retry = false;
+          if (call.pastDeadline) context.options.retry = false;
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -42849,6 +42893,7 @@ function createTransport(options) {
         detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`
       });
     }
+    if (call.pastDeadline) return pastDeadlineError(spec, attempts, true);
     if (call.lastTimedOut) {
       return fail(spec, {
         kind: "timeout",
@@ -45776,11 +45821,15 @@ function displayPath(file, cwd = process.cwd()) {
   return shown.split(path5.sep).join("/");
 }
 
-// src/config/validate.ts
-var import_ajv4 = __toESM(require_ajv(), 1);
-var import_yaml3 = __toESM(require_dist(), 1);
-
 // src/config/schema.ts
+var DURATION_PATTERN = "^[1-9][0-9]*(s|m|h)$";
+var DURATION_UNIT_MS = { s: 1e3, m: 6e4, h: 36e5 };
+var MAX_RUN_TIMEOUT_MS = 24 * 36e5;
+function durationMs(text) {
+  if (!new RegExp(DURATION_PATTERN).test(text)) return null;
+  const ms = Number(text.slice(0, -1)) * DURATION_UNIT_MS[text.slice(-1)];
+  return ms <= MAX_RUN_TIMEOUT_MS ? ms : null;
+}
 var REQUESTS_PER_SECOND_BOUNDS = { minimum: 0.1, maximum: 1e3 };
 var fileRef = {
   type: "object",
@@ -45918,6 +45967,11 @@ var CONFIG_SCHEMA = {
       description: "lowest severity of an unwaived violation that fails the run (default low)"
     },
     concurrency: { type: "integer", minimum: 1, maximum: 64, description: "max concurrent requests (default 8)" },
+    timeout: {
+      type: "string",
+      pattern: DURATION_PATTERN,
+      description: "deadline of a whole run, e.g. 90s, 30m, 2h (default 30m): past it, the run stops with exit 3"
+    },
     requestsPerSecond: {
       type: "number",
       ...REQUESTS_PER_SECOND_BOUNDS,
@@ -45927,6 +45981,8 @@ var CONFIG_SCHEMA = {
 };
 
 // src/config/validate.ts
+var import_ajv4 = __toESM(require_ajv(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 var ajv4 = new import_ajv4.Ajv({ allErrors: true, verbose: true, strict: false });
 var validateConfig = ajv4.compile(CONFIG_SCHEMA);
 var TOKEN_KEY = /token$/i;
@@ -45957,6 +46013,7 @@ function validateConfigSource(src, data) {
 // src/config/load.ts
 var DEFAULT_FAIL_ON = "low";
 var DEFAULT_CONCURRENCY = 8;
+var RUN_TIMEOUT_DEFAULT = "30m";
 var DEFAULT_POLICIES = [BUILTIN_POLICIES];
 var POLICIES_FLAG_ORIGIN = { file: "--policies", line: 0, column: 0 };
 var ENV = {
@@ -46180,6 +46237,12 @@ function loadConfig(options = {}) {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     problems.push({ file: "--concurrency", line: 0, column: 0, message: "must be a whole number from 1 to 64" });
   }
+  const timeout = flags.timeout ?? data.timeout ?? RUN_TIMEOUT_DEFAULT;
+  const timeoutMs = durationMs(timeout);
+  if (timeoutMs === null) {
+    const message = `timeout ${JSON.stringify(timeout)}: a whole number of s, m or h (e.g. 90s, 30m, 2h), at most 24h`;
+    problems.push(flags.timeout !== void 0 ? { file: "--timeout", line: 0, column: 0, message } : at2(["timeout"], message));
+  }
   if (problems.length > 0) throw new InputError(problems);
   return {
     file,
@@ -46198,7 +46261,8 @@ function loadConfig(options = {}) {
     waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true },
     failOn,
     concurrency,
-    requestsPerSecond: data.requestsPerSecond ?? null
+    requestsPerSecond: data.requestsPerSecond ?? null,
+    timeout: { ms: timeoutMs ?? 0, label: flags.timeout !== void 0 ? `--timeout ${timeout}` : `timeout ${timeout}` }
   };
 }
 
@@ -66718,7 +66782,8 @@ async function openConnection(options, prepared) {
     requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl2),
     tokenHeader: config.instance.tokenHeader ?? void 0,
     pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
-    onRequest: options.onRequest
+    onRequest: options.onRequest,
+    deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label }
   });
   if (options.from) {
     const file = path9.resolve(prepared.cwd, options.from);
@@ -67296,7 +67361,8 @@ async function prepareRun(options) {
       workflowToken: options.workflowToken,
       policies: options.policies,
       failOn: options.failOn,
-      concurrency: options.concurrency
+      concurrency: options.concurrency,
+      timeout: options.timeout
     }
   });
   const problems = [];

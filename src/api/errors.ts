@@ -22,7 +22,9 @@ export type ApiErrorKind =
   /** The answer was larger than the body cap (decompressed). */
   | 'too-large'
   /** Not sent: requests of this operation kept failing (api/breaker.ts). */
-  | 'circuit-open';
+  | 'circuit-open'
+  /** The run's deadline passed before or while the request was sent (ClientOptions.deadline). */
+  | 'deadline';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;

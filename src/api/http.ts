@@ -57,6 +57,15 @@ interface CallState {
   lastTimedOut: boolean;
   /** The last answer was over the body cap: not retried. */
   tooLarge?: boolean;
+  /** The run's deadline ended the last attempt: not retried. */
+  pastDeadline?: boolean;
+}
+
+class DeadlineError extends Error {
+  constructor(label: string) {
+    super(`the run's deadline (${label}) passed`);
+    this.name = 'DeadlineError';
+  }
 }
 
 class AttemptTimeoutError extends Error {
@@ -104,6 +113,31 @@ export function createTransport(options: ClientOptions): Transport {
       status: 401,
       attempts,
       detail: `${requestLabel(spec.method, redact(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`,
+    });
+  }
+
+  const deadline = options.deadline;
+  const remainingMs = () => (deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY);
+  // At the deadline, requests still queued for a slot (at 2 a second, hours of them) are dropped
+  // and settle at once through `deadlinePassed`, instead of each waiting its turn to fail.
+  let deadlinePassed: Promise<never> | null = null;
+  if (deadline) {
+    deadlinePassed = new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => {
+        limiter.clear();
+        reject(new DeadlineError(deadline.label));
+      }, Math.max(0, remainingMs()));
+      timer.unref();
+    });
+    deadlinePassed.catch(() => {});
+  }
+
+  function pastDeadlineError(spec: RequestSpec, attempts: number, passed = false): ApiError | undefined {
+    if (!deadline || (!passed && remainingMs() > 0)) return undefined;
+    return fail(spec, {
+      kind: 'deadline',
+      attempts,
+      detail: `${requestLabel(spec.method, redact(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? '' : 's'}` : 'not sent'}: the run's deadline (${deadline.label}) passed`,
     });
   }
 
@@ -165,9 +199,22 @@ export function createTransport(options: ClientOptions): Transport {
 
   /** A fetch that runs one attempt inside the limiter, with the timeout covering headers and body. */
   function attemptFetch(spec: RequestSpec, call: CallState): typeof fetch {
-    return (input, init) =>
-      limiter.add(async () => {
-        const notSent = refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
+    return (input, init) => {
+      const attempt = sendAttempt(spec, call, input, init);
+      if (!deadlinePassed) return attempt;
+      return Promise.race([
+        attempt,
+        deadlinePassed.catch((e: unknown) => {
+          call.pastDeadline = true;
+          throw e;
+        }),
+      ]);
+    };
+  }
+
+  function sendAttempt(spec: RequestSpec, call: CallState, input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
+    return limiter.add(async () => {
+        const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
         if (notSent) throw notSent;
         call.attempts += 1;
         counters.requests += 1;
@@ -175,10 +222,13 @@ export function createTransport(options: ClientOptions): Transport {
         const url = redact(String(input instanceof Request ? input.url : input));
         const controller = new AbortController();
         let timedOut = false;
+        // One timer: the attempt's timeout, or the run's deadline when that comes first.
+        const cutByDeadline = remainingMs() < timeoutMs;
         const timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort(new AttemptTimeoutError(timeoutMs));
-        }, timeoutMs);
+          timedOut = !cutByDeadline;
+          call.pastDeadline = cutByDeadline;
+          controller.abort(cutByDeadline ? new DeadlineError(deadline!.label) : new AttemptTimeoutError(timeoutMs));
+        }, Math.max(0, Math.min(timeoutMs, remainingMs())));
         const started = performance.now();
         const log = (extra: { status?: number; error?: string }) =>
           options.onRequest?.({
@@ -207,9 +257,9 @@ export function createTransport(options: ClientOptions): Transport {
         } catch (error) {
           call.lastTimedOut = timedOut;
           call.tooLarge = error instanceof BodyTooLargeError;
-          const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : error;
+          const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline!.label) : error;
           log({ error: redact(describeNetworkError(reason)) });
-          if (!call.tooLarge) breaker.failed(spec.operation, describeNetworkError(reason));
+          if (!call.tooLarge && !call.pastDeadline) breaker.failed(spec.operation, describeNetworkError(reason));
           throw reason;
         } finally {
           clearTimeout(timer);
@@ -220,7 +270,7 @@ export function createTransport(options: ClientOptions): Transport {
   /** Sends `spec` with retries; resolves with the final 2xx answer, or throws an ApiError. */
   async function exchange(spec: RequestSpec): Promise<{ status: number; text: string }> {
     const url = resolve(spec);
-    const notSent = refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
+    const notSent = pastDeadlineError(spec, 0) ?? refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== 'GET' && !spec.read;
     const call: CallState = { attempts: 0, lastTimedOut: false };
@@ -254,12 +304,14 @@ export function createTransport(options: ClientOptions): Transport {
             delayMs,
             status: context.response?.status,
           });
-          return delayMs;
+          // A wait never outlasts the run: past the deadline the next attempt is not sent.
+          return Math.max(0, Math.min(delayMs, remainingMs()));
         },
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {
           if (context.error instanceof ApiError) context.options.retry = false; // refused token: not sent
           if (call.tooLarge) context.options.retry = false; // the same answer would come again
+          if (call.pastDeadline) context.options.retry = false;
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -313,6 +365,7 @@ export function createTransport(options: ClientOptions): Transport {
         detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`,
       });
     }
+    if (call.pastDeadline) return pastDeadlineError(spec, attempts, true)!;
     if (call.lastTimedOut) {
       return fail(spec, {
         kind: 'timeout',

@@ -242,6 +242,11 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Transient request failures in a row that stop an operation's requests (default BREAKER_THRESHOLD). */
   breakerThreshold?: number;
+  /**
+   * The whole run's deadline: when it passes, requests in flight are aborted, retry waits end
+   * and nothing more is sent (kind `deadline`, never retried). `label` names it in messages.
+   */
+  deadline?: { at: number; label: string };
   /** Attempts in all (first try + retries), default 4. */
   maxAttempts?: number;
   /** Base of the exponential backoff, default 200 ms (tests set it low). */

@@ -24,6 +24,7 @@ export interface RunFlags {
   only?: string[];
   failOn?: FailOn;
   concurrency?: number;
+  timeout?: string;
   sandbox?: boolean;
   from?: string;
   baseline?: string;
@@ -48,6 +49,7 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
     cmd.option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn);
   }
   cmd.option('--concurrency <n>', 'max concurrent requests (default 8)', parsePositiveInt(64));
+  cmd.option('--timeout <duration>', 'deadline of the whole run, e.g. 90s, 30m, 2h (default 30m); past it: exit 3');
   if (which.from === false) {
     cmd.option('--sandbox', 'run against an in-process demo sandbox instance');
   } else {
@@ -131,6 +133,7 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     only: flags.only,
     failOn: flags.failOn,
     concurrency: flags.concurrency,
+    timeout: flags.timeout,
     from: flags.from,
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,

@@ -17,10 +17,16 @@ import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
+import { durationMs } from './schema.js';
 import { validateConfigSource } from './validate.js';
 
 export const DEFAULT_FAIL_ON: FailOn = 'low';
 export const DEFAULT_CONCURRENCY = 8;
+/**
+ * A whole run's deadline unless `timeout`/`--timeout` says otherwise: well inside a CI job's
+ * limits, and long enough for a few thousand resources at the remote default of 2 requests/s.
+ */
+export const RUN_TIMEOUT_DEFAULT = '30m';
 /** Without `policies:` in the file or --policies, the shipped pack runs. */
 export const DEFAULT_POLICIES = [BUILTIN_POLICIES];
 
@@ -50,6 +56,7 @@ interface FileConfig {
   failOn?: FailOn;
   concurrency?: number;
   requestsPerSecond?: number;
+  timeout?: string;
 }
 
 /** `{ all: true, ids?, exclude? }` in a scope list's place. */
@@ -319,6 +326,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     problems.push({ file: '--concurrency', line: 0, column: 0, message: 'must be a whole number from 1 to 64' });
   }
 
+  const timeout = flags.timeout ?? data.timeout ?? RUN_TIMEOUT_DEFAULT;
+  const timeoutMs = durationMs(timeout);
+  if (timeoutMs === null) {
+    const message = `timeout ${JSON.stringify(timeout)}: a whole number of s, m or h (e.g. 90s, 30m, 2h), at most 24h`;
+    problems.push(flags.timeout !== undefined ? { file: '--timeout', line: 0, column: 0, message } : at(['timeout'], message));
+  }
+
   if (problems.length > 0) throw new InputError(problems);
   return {
     file,
@@ -338,5 +352,6 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,
+    timeout: { ms: timeoutMs ?? 0, label: flags.timeout !== undefined ? `--timeout ${timeout}` : `timeout ${timeout}` },
   };
 }

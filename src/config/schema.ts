@@ -9,6 +9,18 @@ import type { KindInputs } from '../resources/types.js';
  * outlasts any CI job (1e-9 would wait 30 years for its second request); above 1000 the cap means
  * nothing next to the concurrency limit.
  */
+/** `90s`, `30m`, `2h`: a whole number and a unit; from 1 s to 24 h. */
+export const DURATION_PATTERN = '^[1-9][0-9]*(s|m|h)$';
+const DURATION_UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+const MAX_RUN_TIMEOUT_MS = 24 * 3_600_000;
+
+/** Milliseconds of a `DURATION_PATTERN` value, or null when it is not one (or over 24 h). */
+export function durationMs(text: string): number | null {
+  if (!new RegExp(DURATION_PATTERN).test(text)) return null;
+  const ms = Number(text.slice(0, -1)) * DURATION_UNIT_MS[text.slice(-1) as keyof typeof DURATION_UNIT_MS];
+  return ms <= MAX_RUN_TIMEOUT_MS ? ms : null;
+}
+
 export const REQUESTS_PER_SECOND_BOUNDS = { minimum: 0.1, maximum: 1000 } as const;
 
 const fileRef = {
@@ -161,6 +173,11 @@ export const CONFIG_SCHEMA = {
       description: 'lowest severity of an unwaived violation that fails the run (default low)',
     },
     concurrency: { type: 'integer', minimum: 1, maximum: 64, description: 'max concurrent requests (default 8)' },
+    timeout: {
+      type: 'string',
+      pattern: DURATION_PATTERN,
+      description: 'deadline of a whole run, e.g. 90s, 30m, 2h (default 30m): past it, the run stops with exit 3',
+    },
     requestsPerSecond: {
       type: 'number',
       ...REQUESTS_PER_SECOND_BOUNDS,

@@ -46,6 +46,8 @@ export interface Config {
   failOn: FailOn;
   concurrency: number;
   requestsPerSecond: number | null;
+  /** The whole run's deadline, from its start; `label` says where it was set (`--timeout 10m`). */
+  timeout: { ms: number; label: string };
 }
 
 /** What flags (or the library caller) set; each wins over the environment and the file. */
@@ -58,6 +60,8 @@ export interface ConfigOverrides {
   policies?: string[];
   failOn?: FailOn;
   concurrency?: number;
+  /** A duration such as `90s`, `30m`, `2h`. */
+  timeout?: string;
 }
 
 export interface LoadConfigOptions {

@@ -1,7 +1,8 @@
 // A fix plan as text (what `steward fix` prints) and as JSON (`--plan-out`, `--format json`).
-import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { InputError } from '../core/problem.js';
+import { readInputFileSync } from '../io/input-file.js';
+import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { describeAlreadyApplied } from './resume.js';
 import { PLAN_SCHEMA } from './schema.js';
 import type { FixPlan } from './types.js';
@@ -54,30 +55,18 @@ const validatePlan = new Ajv({ allErrors: true, strict: false }).compile(PLAN_SC
 
 /** Parses a plan saved with `--plan-out`; a file that is not a plan is bad input (exit 2). */
 export function parsePlan(text: string, file: string): FixPlan {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new InputError([{ file, line: 0, column: 0, message: `not JSON: ${(err as Error).message}` }]);
-  }
+  const data = parseJsonAt(text, file, 'plan');
   if (!validatePlan(data)) {
-    const problems = (validatePlan.errors ?? []).map((e) => ({
-      file,
-      line: 0,
-      column: 0,
-      message: `not a steward fix plan: ${e.instancePath || '/'} ${e.message ?? ''}`.trim(),
-    }));
+    // Each problem at the value it concerns (ajv's instance path, e.g. /changes/0/request).
+    const problems = (validatePlan.errors ?? []).flatMap((e) => {
+      const at = e.instancePath.split('/').slice(1).map((k) => (/^\d+$/.test(k) ? Number(k) : k.replaceAll('~1', '/').replaceAll('~0', '~')));
+      return jsonProblem(text, file, at, `not a steward fix plan: ${e.instancePath || '/'} ${e.message ?? ''}`.trim()).problems;
+    });
     throw new InputError(problems);
   }
   return data as unknown as FixPlan;
 }
 
 export function readPlan(file: string): FixPlan {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError([{ file, line: 0, column: 0, message: `cannot read plan: ${(err as Error).message}` }]);
-  }
-  return parsePlan(text, file);
+  return parsePlan(readInputFileSync(file, file, 'plan'), file);
 }

@@ -66,6 +66,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
       tokenHeader: config.instance.tokenHeader ?? undefined,
       pageSize: options.client?.pageSize ?? config.instance.pageSize ?? undefined,
       onRequest: options.onRequest,
+      deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label },
     });
   if (options.from) {
     const file = path.resolve(prepared.cwd, options.from);

@@ -34,6 +34,8 @@ export interface CheckOptions {
   only?: string[];
   failOn?: FailOn;
   concurrency?: number;
+  /** Deadline of the whole run (`90s`, `30m`, `2h`); default the config's, else RUN_TIMEOUT_DEFAULT. */
+  timeout?: string;
   /** Fail only on findings not in this baseline file. */
   baseline?: string;
   /** Record today's fingerprints here. */
@@ -106,6 +108,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
       policies: options.policies,
       failOn: options.failOn,
       concurrency: options.concurrency,
+      timeout: options.timeout,
     },
   });
   const problems: InputProblem[] = [];

@@ -39,7 +39,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ignoreSkip: options.ignoreSkip ?? false,
     overlapPages: options.overlapPages ?? false,
   };
-  const faults = new FaultInjector(seed, options.faults);
+  const faults = new FaultInjector(options.faultSeed ?? seed, options.faults);
   const counts = zeroCounts();
 
   const sandbox: Sandbox = {

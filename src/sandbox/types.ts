@@ -70,6 +70,8 @@ export interface SandboxOptions {
   seed?: number;
   size?: Partial<SandboxSize>;
   faults?: Partial<FaultOptions>;
+  /** Seed of the random faults (default: seed), so one instance can be read under many fault sequences. */
+  faultSeed?: number;
   /** Header the developer token must come in (default the client's DEVELOPER_TOKEN_HEADER). */
   tokenHeader?: string;
   /** false: workflow calls answer 403 (token lacks the Workflow API grant). Default true. */

@@ -178,7 +178,7 @@ describe('plan formats', () => {
     const validate = new Ajv({ strict: false }).compile(published);
     expect(validate(JSON.parse(renderPlanJson(plan)))).toBe(true);
     expect(parsePlan(renderPlanJson(plan), 'plan.json')).toEqual(plan);
-    expect(() => parsePlan('{"schemaVersion":1}', 'plan.json')).toThrow(/plan.json: not a steward fix plan/);
+    expect(() => parsePlan('{"schemaVersion":1}', 'plan.json')).toThrow(/plan.json:1:1: not a steward fix plan: \/ must have required property .id./);
   });
 
   it('text shows the request, the body, before → after and what was not planned', async () => {
