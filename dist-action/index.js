@@ -29976,10 +29976,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
+    var isMap7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
     var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -30012,11 +30012,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap6;
+    exports.isMap = isMap7;
     exports.isNode = isNode;
     exports.isPair = isPair2;
     exports.isScalar = isScalar5;
-    exports.isSeq = isSeq3;
+    exports.isSeq = isSeq4;
   }
 });
 
@@ -32112,7 +32112,7 @@ var require_YAMLSeq = __commonJS({
     var identity2 = require_identity();
     var Scalar4 = require_Scalar();
     var toJS = require_toJS();
-    var YAMLSeq = class extends Collection.Collection {
+    var YAMLSeq2 = class extends Collection.Collection {
       static get tagName() {
         return "tag:yaml.org,2002:seq";
       }
@@ -32214,7 +32214,7 @@ var require_YAMLSeq = __commonJS({
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
     }
-    exports.YAMLSeq = YAMLSeq;
+    exports.YAMLSeq = YAMLSeq2;
   }
 });
 
@@ -32223,18 +32223,18 @@ var require_seq = __commonJS({
   "node_modules/yaml/dist/schema/common/seq.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     var seq = {
       collection: "seq",
       default: true,
-      nodeClass: YAMLSeq.YAMLSeq,
+      nodeClass: YAMLSeq2.YAMLSeq,
       tag: "tag:yaml.org,2002:seq",
       resolve(seq2, onError) {
         if (!identity2.isSeq(seq2))
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+      createNode: (schema, obj, ctx) => YAMLSeq2.YAMLSeq.from(schema, obj, ctx)
     };
     exports.seq = seq;
   }
@@ -32587,7 +32587,7 @@ var require_pairs = __commonJS({
     var identity2 = require_identity();
     var Pair = require_Pair();
     var Scalar4 = require_Scalar();
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity2.isSeq(seq)) {
         for (let i = 0; i < seq.items.length; ++i) {
@@ -32616,7 +32616,7 @@ ${cn.comment}` : item.comment;
     }
     function createPairs(schema, iterable, ctx) {
       const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      const pairs2 = new YAMLSeq2.YAMLSeq(schema);
       pairs2.tag = "tag:yaml.org,2002:pairs";
       let i = 0;
       if (iterable && Symbol.iterator in Object(iterable))
@@ -32665,9 +32665,9 @@ var require_omap = __commonJS({
     var identity2 = require_identity();
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     var pairs = require_pairs();
-    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq2.YAMLSeq {
       constructor() {
         super();
         this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
@@ -34019,11 +34019,11 @@ var require_resolve_block_map = __commonJS({
 var require_resolve_block_seq = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
     "use strict";
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     var resolveProps = require_resolve_props();
     var utilFlowIndentCheck = require_util_flow_indent_check();
     function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag2) {
-      const NodeClass = tag2?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const NodeClass = tag2?.nodeClass ?? YAMLSeq2.YAMLSeq;
       const seq = new NodeClass(ctx.schema);
       if (ctx.atRoot)
         ctx.atRoot = false;
@@ -34116,7 +34116,7 @@ var require_resolve_flow_collection = __commonJS({
     var identity2 = require_identity();
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     var utilContainsNewline = require_util_contains_newline();
@@ -34124,9 +34124,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag2) {
-      const isMap6 = fc.start.source === "{";
-      const fcName = isMap6 ? "flow map" : "flow sequence";
-      const NodeClass = tag2?.nodeClass ?? (isMap6 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap7 = fc.start.source === "{";
+      const fcName = isMap7 ? "flow map" : "flow sequence";
+      const NodeClass = tag2?.nodeClass ?? (isMap7 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -34162,7 +34162,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap6 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap7 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -34202,7 +34202,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap6 && !sep2 && !props.found) {
+        if (!isMap7 && !sep2 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -34225,7 +34225,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap6 && !props.found && ctx.options.strict) {
+            if (!isMap7 && !props.found && ctx.options.strict) {
               if (sep2)
                 for (const st2 of sep2) {
                   if (st2 === valueProps.found)
@@ -34257,7 +34257,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap6) {
+          if (isMap7) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -34273,7 +34273,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap6 ? "}" : "]";
+      const expectedEnd = isMap7 ? "}" : "]";
       const [ce, ...ee2] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -34310,7 +34310,7 @@ var require_compose_collection = __commonJS({
     var identity2 = require_identity();
     var Scalar4 = require_Scalar();
     var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
     var resolveBlockSeq = require_resolve_block_seq();
     var resolveFlowCollection = require_resolve_flow_collection();
@@ -34337,7 +34337,7 @@ var require_compose_collection = __commonJS({
         }
       }
       const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
-      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq2.YAMLSeq.tagName && expType === "seq") {
         return resolveCollection(CN, ctx, token, onError, tagName);
       }
       let tag2 = ctx.schema.tags.find((t3) => t3.tag === tagName && t3.collection === expType);
@@ -37174,7 +37174,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument3(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -37200,7 +37200,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc2 = parseDocument3(src, options);
+      const doc2 = parseDocument4(src, options);
       if (!doc2)
         return null;
       doc2.warnings.forEach((warning2) => log2.warn(doc2.options.logLevel, warning2));
@@ -37236,7 +37236,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument3;
+    exports.parseDocument = parseDocument4;
     exports.stringify = stringify2;
   }
 });
@@ -37254,7 +37254,7 @@ var require_dist = __commonJS({
     var Pair = require_Pair();
     var Scalar4 = require_Scalar();
     var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
+    var YAMLSeq2 = require_YAMLSeq();
     var cst = require_cst();
     var lexer = require_lexer();
     var lineCounter = require_line_counter();
@@ -37279,7 +37279,7 @@ var require_dist = __commonJS({
     exports.Pair = Pair.Pair;
     exports.Scalar = Scalar4.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.YAMLSeq = YAMLSeq2.YAMLSeq;
     exports.CST = cst;
     exports.Lexer = lexer.Lexer;
     exports.LineCounter = lineCounter.LineCounter;
@@ -39631,6 +39631,14 @@ var CATCH_ALL_TITLE = "Catch-all waivers (every resource of the policy, includin
 function catchAllWarning(w2) {
   return `Waiver ${waiverTarget(w2)} waives every resource of ${w2.policy}, including resources created later (owner ${w2.owner}, until ${w2.expires}); name the resources instead.`;
 }
+function daysLeft(w2, startedAt) {
+  const start = Date.parse(`${startedAt.slice(0, 10)}T00:00:00Z`);
+  return Math.round((Date.parse(`${w2.expires}T00:00:00Z`) - start) / 864e5);
+}
+function expiringWarning(w2, startedAt) {
+  const days = daysLeft(w2, startedAt);
+  return `Waiver ${waiverTarget(w2)} ends on ${w2.expires} (in ${days} day${days === 1 ? "" : "s"}; owner ${w2.owner}${w2.ticket ? `, ticket ${w2.ticket}` : ""}): renew it or fix the finding.`;
+}
 var ERROR_GROUP_LISTED = 5;
 var sameLocation = (a, b) => a === b || a !== null && b !== null && a.file === b.file && a.line === b.line && a.column === b.column;
 function errorGroups(report2) {
@@ -39769,7 +39777,10 @@ function selectAnnotations(report2, cap = ANNOTATION_CAP) {
   const catchAll = report2.waivers.catchAll.map(
     (w2) => ({ level: "warning", message: catchAllWarning(w2), properties: { title: "catch-all waiver", ...where(w2.location ?? null) } })
   );
-  const pool = { error: errors, warning: catchAll, notice: [] };
+  const expiring = report2.waivers.expiring.map(
+    (w2) => ({ level: "warning", message: expiringWarning(w2, report2.startedAt), properties: { title: "waiver ending soon", ...where(w2.location ?? null) } })
+  );
+  const pool = { error: errors, warning: [...catchAll, ...expiring], notice: [] };
   for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
   const omitted = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);
@@ -39826,7 +39837,7 @@ function location(loc) {
   return loc ? ordered(loc, ["file", "line", "column"]) : null;
 }
 function waiver(w2) {
-  const out = ordered(w2, ["policy", "resource", "item", "reason", "owner", "expires", "location"]);
+  const out = ordered(w2, ["policy", "resource", "item", "reason", "owner", "expires", "approver", "ticket", "risk", "created", "location"]);
   if (w2.location) out.location = location(w2.location);
   return out;
 }
@@ -39843,6 +39854,8 @@ function policy(p2) {
     "title",
     "description",
     "tags",
+    "enforcement",
+    "controls",
     "location",
     "origin",
     "resourceIds"
@@ -39890,7 +39903,9 @@ function toJsonReport(report2) {
       waivers: {
         expired: report2.waivers.expired.map(waiver),
         stale: report2.waivers.stale.map(waiver),
-        catchAll: report2.waivers.catchAll.map(waiver)
+        catchAll: report2.waivers.catchAll.map(waiver),
+        active: report2.waivers.active.map(waiver),
+        expiring: report2.waivers.expiring.map(waiver)
       },
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
       http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
@@ -39906,6 +39921,8 @@ function toJsonReport(report2) {
       "policies",
       "findings",
       "waivers",
+      "overrides",
+      "frameworks",
       "baseline",
       "http"
     ]
@@ -40110,11 +40127,38 @@ function waiverList(title, waivers, verb) {
     )
   ];
 }
+var CONTROL_ICON = { pass: "✅ pass", fail: "❌ fail", error: "⚠️ error", "not-evaluated": "➖ not evaluated" };
+function frameworkTables(report2) {
+  return report2.frameworks.flatMap((f2) => [
+    "",
+    `**${escapeCell(f2.name)} controls**`,
+    "",
+    "| Control | Status | Policies |",
+    "| --- | --- | --- |",
+    ...f2.controls.map((c2) => `| ${escapeCell(c2.id)} | ${CONTROL_ICON[c2.status]} | ${c2.policies.map((p2) => `\`${p2}\``).join(", ")} |`)
+  ]);
+}
+function activeWaivers(waivers) {
+  if (waivers.length === 0) return [];
+  const cell = (v2) => v2 === void 0 ? "" : escapeCell(v2);
+  return [
+    "",
+    "**Active waivers**",
+    "",
+    "| Waiver | Owner | Expires | Approver | Ticket | Risk | Reason |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...waivers.map((w2) => `| ${escapeCell(waiverTarget(w2))} | ${escapeCell(w2.owner)} | ${escapeCell(w2.expires)} | ${cell(w2.approver)} | ${cell(w2.ticket)} | ${cell(w2.risk)} | ${escapeCell(w2.reason)} |`)
+  ];
+}
 function tail(report2) {
   const lines = [
+    ...frameworkTables(report2),
+    ...report2.overrides.length > 0 ? ["", "**Overridden soft policies** (their violations do not fail this run)", "", ...report2.overrides.map((o3) => `- \`${o3.policy}\`: ${escapeCell(o3.reason)}`)] : [],
     ...waiverList("Expired waivers (no longer apply)", report2.waivers.expired, "expired"),
     ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until"),
-    ...waiverList(CATCH_ALL_TITLE, report2.waivers.catchAll, "until")
+    ...waiverList(CATCH_ALL_TITLE, report2.waivers.catchAll, "until"),
+    ...waiverList("Waivers ending soon (renew them or fix the findings)", report2.waivers.expiring, "until"),
+    ...activeWaivers(report2.waivers.active)
   ];
   if (report2.baseline) {
     const n4 = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
@@ -40296,8 +40340,8 @@ var WAIVER_NOTICE = {
   stale: (w2) => `Waiver ${waiverTarget(w2)} matched no finding (owner ${w2.owner}).`,
   "catch-all": catchAllWarning
 };
-function waiverNotification(w2, kind) {
-  const text = WAIVER_NOTICE[kind](w2);
+function waiverNotification(w2, kind, startedAt = "") {
+  const text = kind === "expiring" ? expiringWarning(w2, startedAt) : WAIVER_NOTICE[kind](w2);
   return {
     level: kind === "stale" ? "note" : "warning",
     message: { text },
@@ -40331,7 +40375,8 @@ function toSarif(report2, options = {}) {
   const config = [
     ...report2.waivers.expired.map((w2) => waiverNotification(w2, "expired")),
     ...report2.waivers.stale.map((w2) => waiverNotification(w2, "stale")),
-    ...report2.waivers.catchAll.map((w2) => waiverNotification(w2, "catch-all"))
+    ...report2.waivers.catchAll.map((w2) => waiverNotification(w2, "catch-all")),
+    ...report2.waivers.expiring.map((w2) => waiverNotification(w2, "expiring", report2.startedAt))
   ];
   const end = endTime(report2);
   const invocation = {
@@ -40459,10 +40504,11 @@ function findingLines(f2, width, p2) {
   return lines;
 }
 function policyHeader(policy2, width, p2) {
-  const head2 = `${policy2.id}  ${policy2.severity}`;
+  const level = policy2.enforcement && policy2.enforcement !== "hard" ? `  ${policy2.enforcement}` : "";
+  const head2 = `${policy2.id}  ${policy2.severity}${level}`;
   const room = width - len(head2) - 2;
   const title = policy2.title && room >= 2 ? `  ${truncate(policy2.title, room)}` : "";
-  return [`${p2.paint("bold", policy2.id)}  ${p2.severity(policy2.severity, policy2.severity)}${title}`];
+  return [`${p2.paint("bold", policy2.id)}  ${p2.severity(policy2.severity, policy2.severity)}${p2.paint("dim", level)}${title}`];
 }
 function errorGroupLines(g2, width, p2) {
   const subject = errorSubject(g2);
@@ -40475,6 +40521,23 @@ function policyBlock(policy2, findings, width, p2) {
   for (const f2 of sorted) if (f2.status === "violation") lines.push(...findingLines(f2, width, p2));
   for (const g2 of errorGroups({ policies: [policy2], findings })) lines.push(...errorGroupLines(g2, width, p2));
   for (const f2 of sorted) if (f2.status === "waived") lines.push(...findingLines(f2, width, p2));
+  return lines;
+}
+function frameworkLines(report2, width) {
+  if (report2.frameworks.length === 0) return [];
+  const lines = ["Controls:"];
+  for (const f2 of report2.frameworks) {
+    const n4 = (s) => f2.controls.filter((c2) => c2.status === s).length;
+    const failing = f2.controls.filter((c2) => c2.status === "fail" || c2.status === "error").map((c2) => c2.id);
+    const text = `${f2.name}: ${n4("pass")} pass, ${n4("fail")} fail, ${n4("error")} error, ${n4("not-evaluated")} not evaluated${failing.length ? ` (${failing.join(", ")})` : ""}`;
+    lines.push(...wrap(text, width, "  ", INDENT));
+  }
+  return lines;
+}
+function overrideLines(report2, width) {
+  if (report2.overrides.length === 0) return [];
+  const lines = ["Overridden soft policies (their violations do not fail this run):"];
+  for (const o3 of report2.overrides) lines.push(...wrap(`${o3.policy}: ${o3.reason}`, width, "  ", INDENT));
   return lines;
 }
 function waiverLines(title, waivers, verb, width, p2) {
@@ -40514,6 +40577,8 @@ function orphanPolicy(id, f2) {
     error: null,
     resourceIds: [],
     location: null,
+    enforcement: "hard",
+    controls: {},
     tags: []
   };
 }
@@ -40560,7 +40625,10 @@ var formatText = (raw, options) => {
     ),
     ...waiverLines("Stale waivers (matched no finding):", report2.waivers.stale, "until", width, p2),
     ...waiverLines(`${CATCH_ALL_TITLE}:`, report2.waivers.catchAll, "until", width, p2),
-    ...baselineLines(report2, width, p2)
+    ...waiverLines("Waivers ending soon (renew them or fix the findings):", report2.waivers.expiring, "until", width, p2),
+    ...baselineLines(report2, width, p2),
+    ...overrideLines(report2, width),
+    ...frameworkLines(report2, width)
   ];
   if (problems.length > 0) out.push(...problems, "");
   out.push(...wrap(statsLine(report2), width, "", "  ").map((l) => p2.paint("dim", l)));
@@ -45753,7 +45821,11 @@ var ajv3 = new import_ajv3.Ajv({ allErrors: true, strict: false });
 
 // src/core/model.ts
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
+var ENFORCEMENTS = ["advisory", "soft", "hard"];
+var DEFAULT_ENFORCEMENT = "hard";
 var REPORT_SCHEMA_VERSION = 1;
+var GOVERNED_WAIVER_FIELDS = ["approver", "ticket", "risk", "created"];
+var WAIVER_WARNING_DAYS_DEFAULT = 30;
 
 // src/io/contained-path.ts
 import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
@@ -45938,6 +46010,11 @@ var CONFIG_SCHEMA = {
       description: "per-policy parameter overrides: { <policy id>: { <param>: value } }",
       additionalProperties: { type: "object" }
     },
+    enforcement: {
+      type: "object",
+      description: "per-policy enforcement level: { <policy id>: advisory | soft | hard } (overrides the policy file)",
+      additionalProperties: { enum: [...ENFORCEMENTS] }
+    },
     scope: {
       type: "object",
       additionalProperties: false,
@@ -45959,8 +46036,20 @@ var CONFIG_SCHEMA = {
         allowCatchAll: {
           type: "boolean",
           description: "false refuses waivers whose resource is `*` (every resource of a policy); default true, with a warning in every report"
+        },
+        require: {
+          type: "array",
+          uniqueItems: true,
+          items: { enum: [...GOVERNED_WAIVER_FIELDS] },
+          description: "optional waiver fields every waiver must have: approver, ticket, risk, created"
         }
       }
+    },
+    waiverWarningDays: {
+      type: "integer",
+      minimum: 0,
+      maximum: 365,
+      description: "active waivers ending within this many days are warned about in every report (default 30)"
     },
     failOn: {
       enum: [...SEVERITIES, "none"],
@@ -46139,6 +46228,11 @@ function loadConfig(options = {}) {
     for (const k2 of Object.keys(values)) keys[k2] = src ? locationOf(src, keyNodeAt(src, ["params", policyId, k2])) : locAt([]);
     paramLocations[policyId] = { location: src ? locationOf(src, keyNodeAt(src, ["params", policyId])) : locAt([]), keys };
   }
+  const enforcement = {};
+  for (const [policyId, level] of Object.entries(data.enforcement ?? {})) {
+    enforcement[policyId] = { level, location: src ? locationOf(src, keyNodeAt(src, ["enforcement", policyId])) : locAt([]) };
+  }
+  const listFiles = /* @__PURE__ */ new Set();
   const listOrFile = (value, where2) => {
     if (value === void 0) return [];
     const ids2 = [];
@@ -46163,6 +46257,7 @@ function loadConfig(options = {}) {
     let lines;
     try {
       lines = readListFile(listFile, shown(listFile));
+      listFiles.add(listFile);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
@@ -46254,16 +46349,85 @@ function loadConfig(options = {}) {
     policiesLocation: data.policies !== void 0 && src ? locAt(["policies"]) : null,
     params,
     paramLocations,
+    enforcement,
     scope,
     manifestFiles,
     unmatchedManifestGlobs,
     waiversFile,
-    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true },
+    listFiles: [...listFiles].sort(),
+    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
+    waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,
     timeout: { ms: timeoutMs ?? 0, label: flags.timeout !== void 0 ? `--timeout ${timeout}` : `timeout ${timeout}` }
   };
+}
+
+// src/policy/suggest.ts
+function editDistance(a, b) {
+  const s = a.toLowerCase();
+  const t3 = b.toLowerCase();
+  const d = Array.from({ length: s.length + 1 }, (_, i) => [i, ...Array(t3.length).fill(0)]);
+  for (let j = 1; j <= t3.length; j++) d[0][j] = j;
+  for (let i = 1; i <= s.length; i++) {
+    for (let j = 1; j <= t3.length; j++) {
+      const cost = s[i - 1] === t3[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t3[j - 2] && s[i - 2] === t3[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[s.length][t3.length];
+}
+function closest(name, candidates) {
+  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
+  let best = null;
+  let bestDistance = limit + 1;
+  for (const c2 of candidates) {
+    if (c2 === name) continue;
+    const dist = editDistance(name, c2);
+    if (dist < bestDistance) {
+      best = c2;
+      bestDistance = dist;
+    }
+  }
+  return best;
+}
+function didYouMean(name, candidates) {
+  const hit = closest(name, candidates);
+  return hit === null ? "" : ` (did you mean '${hit}'?)`;
+}
+
+// src/library/enforcement.ts
+function withEnforcement(policies, config, checkIds) {
+  const ids2 = new Set(policies.map((p2) => p2.id));
+  const problems = [];
+  for (const [id, { location: location2 }] of Object.entries(config.enforcement)) {
+    if (checkIds && policies.length > 0 && !ids2.has(id)) {
+      problems.push({ ...location2, message: `enforcement: no policy with id "${id}"${didYouMean(id, ids2)}` });
+    }
+  }
+  const leveled = policies.map((p2) => {
+    const level = config.enforcement[p2.id]?.level;
+    return level ? { ...p2, enforcement: level } : p2;
+  });
+  return { policies: leveled, problems };
+}
+function parseOverride(text) {
+  const at2 = text.indexOf("=");
+  return at2 < 0 ? { policy: text.trim(), reason: "" } : { policy: text.slice(0, at2).trim(), reason: text.slice(at2 + 1).trim() };
+}
+function overrideProblems(overrides, policies, where2) {
+  const byId = new Map(policies.map((p2) => [p2.id, p2]));
+  const problem4 = (message) => ({ file: where2, line: 0, column: 0, message });
+  return overrides.flatMap((o3) => {
+    const policy2 = byId.get(o3.policy);
+    if (!policy2) return [problem4(`no policy with id "${o3.policy}"${didYouMean(o3.policy, new Set(byId.keys()))}`)];
+    if (o3.reason === "") return [problem4(`${o3.policy}: an override needs a reason: ${where2} ${o3.policy}="why this run may pass"`)];
+    if (policy2.enforcement === "hard") return [problem4(`${o3.policy} is hard: it cannot be overridden (only soft policies can)`)];
+    if (policy2.enforcement === "advisory") return [problem4(`${o3.policy} is advisory: it never fails the gate, there is nothing to override`)];
+    return [];
+  });
 }
 
 // node_modules/@bufbuild/cel/dist/esm/error.js
@@ -65325,40 +65489,6 @@ function cloneNode(e, child) {
   return Object.fromEntries(Object.entries(e).map(([key, value]) => [key, deep(value)]));
 }
 
-// src/policy/suggest.ts
-function editDistance(a, b) {
-  const s = a.toLowerCase();
-  const t3 = b.toLowerCase();
-  const d = Array.from({ length: s.length + 1 }, (_, i) => [i, ...Array(t3.length).fill(0)]);
-  for (let j = 1; j <= t3.length; j++) d[0][j] = j;
-  for (let i = 1; i <= s.length; i++) {
-    for (let j = 1; j <= t3.length; j++) {
-      const cost = s[i - 1] === t3[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t3[j - 2] && s[i - 2] === t3[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[s.length][t3.length];
-}
-function closest(name, candidates) {
-  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
-  let best = null;
-  let bestDistance = limit + 1;
-  for (const c2 of candidates) {
-    if (c2 === name) continue;
-    const dist = editDistance(name, c2);
-    if (dist < bestDistance) {
-      best = c2;
-      bestDistance = dist;
-    }
-  }
-  return best;
-}
-function didYouMean(name, candidates) {
-  const hit = closest(name, candidates);
-  return hit === null ? "" : ` (did you mean '${hit}'?)`;
-}
-
 // src/policy/schema-types.ts
 var DYN3 = { kinds: null };
 var of = (...kinds) => ({ kinds: new Set(kinds) });
@@ -66809,6 +66939,34 @@ async function withConnection(options, prepared, fn) {
 // src/library/prepare.ts
 import path11 from "node:path";
 
+// src/engine/frameworks.ts
+var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
+function frameworkSummaries(loaded, results) {
+  const byId = new Map(results.map((r3) => [r3.id, r3]));
+  const controls = /* @__PURE__ */ new Map();
+  for (const p2 of loaded) {
+    for (const [framework, ids2] of Object.entries(p2.controls)) {
+      const perControl = controls.get(framework) ?? /* @__PURE__ */ new Map();
+      for (const control of ids2) perControl.set(control, [...perControl.get(control) ?? [], p2.id]);
+      controls.set(framework, perControl);
+    }
+  }
+  const natural2 = new Intl.Collator("en", { numeric: true });
+  return [...controls.keys()].sort(natural2.compare).map((name) => ({
+    name,
+    controls: [...controls.get(name).entries()].sort(([a], [b]) => natural2.compare(a, b)).map(([id, policies]) => ({ id, status: controlStatus(policies.map((p2) => byId.get(p2))), policies: [...policies].sort() }))
+  }));
+}
+function controlStatus(results) {
+  const ran = results.filter((r3) => r3 !== void 0 && r3.status !== "skipped");
+  if (ran.length === 0) return "not-evaluated";
+  const statuses = new Set(ran.map((r3) => r3.status));
+  return STATUS_ORDER2.find((s) => statuses.has(s)) ?? "pass";
+}
+function mappedTo(framework, policy2) {
+  return Object.keys(policy2.controls).some((name) => name.toLowerCase() === framework.toLowerCase());
+}
+
 // src/engine/baseline.ts
 import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
 function recorded(f2) {
@@ -66917,7 +67075,11 @@ var waiversFileSchema = {
           item: idOrNumber,
           reason: { type: "string", minLength: 1 },
           owner: { type: "string", minLength: 1 },
-          expires: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
+          expires: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+          approver: { type: "string", minLength: 1 },
+          ticket: { type: "string", minLength: 1 },
+          risk: { enum: ["low", "medium", "high"] },
+          created: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
         }
       }
     }
@@ -66953,6 +67115,15 @@ function parseWaivers(text, file, rules = { allowCatchAll: true }) {
       location: location2
     };
     if (w2.item !== void 0) ref.item = String(w2.item);
+    for (const field of GOVERNED_WAIVER_FIELDS) if (w2[field] !== void 0) ref[field] = String(w2[field]);
+    for (const field of rules.require ?? []) {
+      if (w2[field] === void 0) bad.push({ ...location2, message: `waiver ${ref.policy} ${ref.resource}: "${field}" is required (waiverRules.require)` });
+    }
+    if (ref.created !== void 0 && !isCalendarDate(ref.created)) {
+      bad.push(problemAt(source, ["waivers", i, "created"], `created ${ref.created} is not a date (YYYY-MM-DD)`));
+    } else if (ref.created !== void 0 && ref.created > expires) {
+      bad.push(problemAt(source, ["waivers", i, "created"], `created ${ref.created} is after expires ${expires}`));
+    }
     if (!rules.allowCatchAll && isCatchAll(ref)) {
       const message = `resource "${ref.resource}" waives every resource of ${ref.policy}, and waiverRules.allowCatchAll is false: name the resources`;
       bad.push(problemAt(source, ["waivers", i, "resource"], message));
@@ -66978,7 +67149,12 @@ function waiverMatches(w2, f2) {
   if (!globMatches(w2.resource, f2.resource.id)) return false;
   return w2.item === void 0 || (f2.item ?? null) === w2.item;
 }
-function applyWaivers(findings, waivers, now) {
+function isExpiring(w2, now, days) {
+  const last = /* @__PURE__ */ new Date(`${today(now)}T00:00:00Z`);
+  last.setUTCDate(last.getUTCDate() + days);
+  return !isExpired(w2, now) && w2.expires <= last.toISOString().slice(0, 10);
+}
+function applyWaivers(findings, waivers, now, warningDays = WAIVER_WARNING_DAYS_DEFAULT) {
   const active2 = waivers.filter((w2) => !isExpired(w2, now));
   const expired = waivers.filter((w2) => isExpired(w2, now));
   const used = /* @__PURE__ */ new Set();
@@ -66989,7 +67165,14 @@ function applyWaivers(findings, waivers, now) {
     used.add(w2);
     return { ...f2, status: "waived", waiver: w2 };
   });
-  return { findings: out, expired, stale: active2.filter((w2) => !used.has(w2)), catchAll: active2.filter(isCatchAll) };
+  return {
+    findings: out,
+    expired,
+    stale: active2.filter((w2) => !used.has(w2)),
+    catchAll: active2.filter(isCatchAll),
+    active: active2,
+    expiring: active2.filter((w2) => isExpiring(w2, now, warningDays))
+  };
 }
 
 // src/policy/loader.ts
@@ -67051,6 +67234,16 @@ function buildPolicySchema(kinds) {
             description: "The fix to plan for a violation: exactly one fix kind; the kinds depend on `resource`."
           },
           tags: { type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true },
+          enforcement: {
+            enum: [...ENFORCEMENTS],
+            description: "advisory: reported, never fails the gate; soft: fails it unless the run overrides it with a reason; hard (default): always fails it."
+          },
+          controls: {
+            type: "object",
+            description: 'Control ids per framework this policy evidences, e.g. { SOC2: [CC6.1], ISO27001: ["5.15"] }.',
+            propertyNames: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]*$" },
+            additionalProperties: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 } }
+          },
           tests: { type: "array", items: { $ref: "#/definitions/test" } }
         },
         allOf: kindNames.map((name) => ({
@@ -67279,6 +67472,8 @@ function buildDefinition(raw, at2, src, problems, kinds) {
     params,
     ...isPlainObject(raw.fix) ? { fix: raw.fix } : {},
     tags: Array.isArray(raw.tags) ? raw.tags.filter((t3) => typeof t3 === "string") : [],
+    enforcement: ENFORCEMENTS.includes(raw.enforcement) ? raw.enforcement : DEFAULT_ENFORCEMENT,
+    controls: isPlainObject(raw.controls) ? raw.controls : {},
     tests,
     location: locationOf(src, policyNode),
     fieldLocations,
@@ -67376,8 +67571,12 @@ async function prepareRun(options) {
     }
   };
   const loaded = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
-  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
+  const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
+  problems.push(...leveled.problems);
+  const policies = leveled.policies.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
   const ids2 = new Set(policies.map((p2) => p2.id));
+  const overrides = options.overrides ?? [];
+  problems.push(...overrideProblems(overrides, policies, options.overridesFrom ?? "--override"));
   for (const id of options.only ?? []) {
     if (!ids2.has(id)) problems.push(problem2("--only", `no policy with id "${id}"${didYouMean(id, ids2)} (see \`steward list\`)`));
   }
@@ -67386,8 +67585,14 @@ async function prepareRun(options) {
     if (ownPolicySet && policies.length > 0 && !ids2.has(id)) problems.push({ ...at2.location, message: `params: no policy with id "${id}"${didYouMean(id, ids2)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const framework = options.framework;
+  if (framework !== void 0 && policies.length > 0 && !policies.some((p2) => mappedTo(framework, p2))) {
+    const known = [...new Set(policies.flatMap((p2) => Object.keys(p2.controls)))].sort();
+    problems.push(problem2("--framework", `no policy is mapped to "${framework}" (mapped: ${known.join(", ") || "none"})`));
+  }
   const selected = [];
   for (const def of policies) {
+    if (framework !== void 0 && !mappedTo(framework, def)) continue;
     const compiled = await collectProblems(
       () => compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location)
     );
@@ -67417,7 +67622,7 @@ async function prepareRun(options) {
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
   if (problems.length > 0) throw new InputError(problems);
-  return { config, cwd, policies, selected, waivers, baseline, declared };
+  return { config, cwd, policies, selected, waivers, overrides, baseline, declared };
 }
 
 // src/library/evaluate.ts
@@ -67633,7 +67838,9 @@ function policyResult(policy2, findings, evaluated, resourceIds) {
     resourceIds,
     location: def.location ?? null,
     origin: def.origin ?? null,
-    tags: def.tags ?? []
+    tags: def.tags ?? [],
+    enforcement: def.enforcement ?? DEFAULT_ENFORCEMENT,
+    controls: def.controls ?? {}
   };
 }
 async function runPolicies(opts) {
@@ -67721,14 +67928,20 @@ async function runPolicies(opts) {
 function atOrAbove(severity, failOn) {
   return failOn !== "none" && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(failOn);
 }
-function gateOf(results, findings, failOn, baselineUsed) {
+function gateOf(results, findings, failOn, baselineUsed, overrides = []) {
   if (results.some((r3) => r3.status === "error") || findings.some((f2) => f2.status === "error")) return "error";
+  const enforcement = new Map(results.map((r3) => [r3.id, r3.enforcement ?? DEFAULT_ENFORCEMENT]));
+  const overridden = new Set(overrides.map((o3) => o3.policy));
+  const counts = (f2) => {
+    const level = enforcement.get(f2.policy) ?? DEFAULT_ENFORCEMENT;
+    return level === "hard" || level === "soft" && !overridden.has(f2.policy);
+  };
   const failing = findings.some(
-    (f2) => f2.status === "violation" && atOrAbove(f2.severity, failOn) && (!baselineUsed || f2.baseline === "new")
+    (f2) => f2.status === "violation" && atOrAbove(f2.severity, failOn) && (!baselineUsed || f2.baseline === "new") && counts(f2)
   );
   return failing ? "fail" : "pass";
 }
-function summarize(results, findings, counts, failOn, baselineUsed) {
+function summarize(results, findings, counts, failOn, baselineUsed, overrides = []) {
   const bySeverity2 = Object.fromEntries(SEVERITIES.map((s) => [s, 0]));
   for (const f2 of findings) if (f2.status === "violation") bySeverity2[f2.severity]++;
   return {
@@ -67739,7 +67952,7 @@ function summarize(results, findings, counts, failOn, baselineUsed) {
     waived: findings.filter((f2) => f2.status === "waived").length,
     errors: findings.filter((f2) => f2.status === "error").length,
     bySeverity: bySeverity2,
-    gate: gateOf(results, findings, failOn, baselineUsed)
+    gate: gateOf(results, findings, failOn, baselineUsed, overrides)
   };
 }
 function settleResults(results, findings) {
@@ -67751,7 +67964,7 @@ function settleResults(results, findings) {
 }
 function buildReport(input) {
   const now = input.now ?? input.startedAt;
-  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now);
+  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now, input.waiverWarningDays);
   let findings = waived.findings;
   let baseline = null;
   if (input.baseline) {
@@ -67767,10 +67980,12 @@ function buildReport(input) {
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
     failOn: input.failOn,
-    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
+    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline), input.overrides ?? []),
     policies,
     findings,
-    waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll },
+    waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll, active: waived.active, expiring: waived.expiring },
+    overrides: input.overrides ?? [],
+    frameworks: frameworkSummaries(input.mapped ?? policies, policies),
     baseline,
     http: {
       requests: input.http.requests,
@@ -67853,7 +68068,10 @@ async function evaluateOn(options, prepared, connection) {
     http: api.stats(),
     // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
     waivers: prepared.waivers.filter((w2) => prepared.selected.some((p2) => p2.id === w2.policy)),
-    baseline: prepared.baseline
+    baseline: prepared.baseline,
+    overrides: prepared.overrides,
+    mapped: prepared.policies,
+    waiverWarningDays: prepared.config.waiverWarningDays
   });
   if (report2.http.requests > 0 && report2.durationMs > 0) {
     report2.http.ratePerSecond = Math.round(report2.http.requests / report2.durationMs * 1e4) / 10;
@@ -67882,6 +68100,9 @@ async function planRunFixes(evaluation, connection, options) {
     api: connection.api
   });
 }
+
+// src/library/waive.ts
+var import_yaml6 = __toESM(require_dist(), 1);
 
 // src/action/fix.ts
 var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
@@ -67977,7 +68198,8 @@ function readInputs(read, workspace) {
     failOn,
     fix,
     fixConfirm,
-    allowEmpty
+    allowEmpty,
+    overrides: (get("override") ?? "").split("\n").filter((line) => line.trim() !== "").map(parseOverride)
   };
 }
 
@@ -68048,7 +68270,9 @@ async function runCheck(inputs, outputs) {
     token: inputs.token,
     workflowToken: inputs.workflowToken,
     failOn: inputs.failOn,
-    baseline: inputs.baseline
+    baseline: inputs.baseline,
+    overrides: inputs.overrides,
+    overridesFrom: "input override"
   };
   const prepared = await prepareRun(options);
   const { report: report2, fix, empty: empty2 } = await withConnection(options, prepared, async (connection) => {

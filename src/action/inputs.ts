@@ -2,7 +2,7 @@
 // The runner fills action.yml defaults itself; ACTION_INPUT_DEFAULTS repeats them so a run
 // without the runner (tests, `node dist-action/index.js`) behaves the same.
 import { isAbsolute, resolve } from 'node:path';
-import { type FailOn, InputError, type InputProblem, SEVERITIES } from '../library/index.js';
+import { type FailOn, InputError, type InputProblem, type Override, parseOverride, SEVERITIES } from '../library/index.js';
 
 export const FIX_MODES = ['none', 'plan', 'apply'] as const;
 export type FixMode = (typeof FIX_MODES)[number];
@@ -32,6 +32,8 @@ export interface ActionInputs {
   fixConfirm: boolean;
   /** A run that evaluated nothing passes instead of failing the step. */
   allowEmpty: boolean;
+  /** Soft policies overridden for this run: one `POLICY=reason` per line of the `override` input. */
+  overrides: Override[];
 }
 
 /** Reads one input as the runner passes it (trimmed, '' when unset). */
@@ -95,5 +97,9 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     fix: fix as FixMode,
     fixConfirm,
     allowEmpty,
+    overrides: (get('override') ?? '')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map(parseOverride),
   };
 }

@@ -57,6 +57,8 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
     workflowToken: inputs.workflowToken,
     failOn: inputs.failOn,
     baseline: inputs.baseline,
+    overrides: inputs.overrides,
+    overridesFrom: 'input override',
   };
   const prepared = await prepareRun(options);
   const { report, fix, empty } = await withConnection(options, prepared, async (connection) => {

@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerEvidence } from './commands/evidence.js';
 import { registerFix } from './commands/fix.js';
 import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
@@ -11,6 +12,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerSnapshot } from './commands/snapshot.js';
 import { registerTest } from './commands/test.js';
 import { registerValidate } from './commands/validate.js';
+import { registerWaive } from './commands/waive.js';
 import type { CliContext } from './context.js';
 import { type CliIo, processIo, redact, warn } from './io.js';
 import { formatProblem, InputError, isApiError, packageVersion } from '../library/index.js';
@@ -37,6 +39,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerSnapshot(program, ctx);
   registerSandbox(program, ctx);
   registerInit(program, ctx);
+  registerWaive(program, ctx);
+  registerEvidence(program, ctx);
   return program;
 }
 

@@ -1,7 +1,7 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import { type CheckOptions, type FailOn, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
+import { type CheckOptions, type FailOn, parseOverride, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
 import { FORMATS } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
@@ -25,6 +25,8 @@ export interface RunFlags {
   failOn?: FailOn;
   concurrency?: number;
   timeout?: string;
+  override?: string[];
+  framework?: string;
   sandbox?: boolean;
   from?: string;
   baseline?: string;
@@ -44,9 +46,11 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('-p, --policies <path>', 'policy file or folder, "builtin" for the shipped pack (repeatable; replaces the config\'s)', collectRaw)
-    .option('--only <id>', 'run only this policy (repeatable)', collect);
+    .option('--only <id>', 'run only this policy (repeatable)', collect)
+    .option('--framework <name>', 'run only the policies mapped to this framework (e.g. SOC2, ISO27001)');
   if (which.gate !== false) {
     cmd.option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn);
+    cmd.option('--override <policy=reason>', 'let a soft policy\'s violations not fail this run, recording why (repeatable)', collectRaw);
   }
   cmd.option('--concurrency <n>', 'max concurrent requests (default 8)', parsePositiveInt(64));
   cmd.option('--timeout <duration>', 'deadline of the whole run, e.g. 90s, 30m, 2h (default 30m); past it: exit 3');
@@ -134,6 +138,8 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     failOn: flags.failOn,
     concurrency: flags.concurrency,
     timeout: flags.timeout,
+    ...(flags.override ? { overrides: flags.override.map(parseOverride) } : {}),
+    ...(flags.framework ? { framework: flags.framework } : {}),
     from: flags.from,
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,

@@ -9,7 +9,7 @@ import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs, ManifestFiles, Scope, ScopeLists } from '../resources/types.js';
-import type { FailOn, SourceLocation } from '../core/model.js';
+import { type Enforcement, type FailOn, type GovernedWaiverField, type SourceLocation, WAIVER_WARNING_DAYS_DEFAULT } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
 import { projectRoot, uncontainedPath } from '../io/contained-path.js';
@@ -52,7 +52,9 @@ interface FileConfig {
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
-  waiverRules?: { allowCatchAll?: boolean };
+  waiverRules?: { allowCatchAll?: boolean; require?: GovernedWaiverField[] };
+  waiverWarningDays?: number;
+  enforcement?: Record<string, Enforcement>;
   failOn?: FailOn;
   concurrency?: number;
   requestsPerSecond?: number;
@@ -215,7 +217,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     paramLocations[policyId] = { location: src ? locationOf(src, keyNodeAt(src, ['params', policyId])) : locAt([]), keys };
   }
 
+  // Enforcement levels per policy id, each where it is written (an unknown id is found later).
+  const enforcement: Config['enforcement'] = {};
+  for (const [policyId, level] of Object.entries(data.enforcement ?? {})) {
+    enforcement[policyId] = { level, location: src ? locationOf(src, keyNodeAt(src, ['enforcement', policyId])) : locAt([]) };
+  }
+
   // Scope: inline lists or list files; each id checked where it was written.
+  const listFiles = new Set<string>();
   const listOrFile = (value: (string | number)[] | { file: string } | undefined, where: (string | number)[]): string[] => {
     if (value === undefined) return [];
     const ids: string[] = [];
@@ -240,6 +249,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     let lines: { value: string; line: number }[];
     try {
       lines = readListFile(listFile, shown(listFile));
+      listFiles.add(listFile);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       problems.push(...e.problems);
@@ -344,11 +354,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     policiesLocation: data.policies !== undefined && src ? locAt(['policies']) : null,
     params,
     paramLocations,
+    enforcement,
     scope,
     manifestFiles,
     unmatchedManifestGlobs,
     waiversFile,
-    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true },
+    listFiles: [...listFiles].sort(),
+    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
+    waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,

@@ -1,6 +1,6 @@
 // JSON Schema of steward.yaml (DESIGN §4). The build publishes it as schema/config.schema.json
 // so editors can validate the file; test/config checks the published copy is up to date.
-import { SEVERITIES } from '../core/model.js';
+import { ENFORCEMENTS, GOVERNED_WAIVER_FIELDS, SEVERITIES } from '../core/model.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs } from '../resources/types.js';
 
@@ -144,6 +144,11 @@ export const CONFIG_SCHEMA = {
       description: 'per-policy parameter overrides: { <policy id>: { <param>: value } }',
       additionalProperties: { type: 'object' },
     },
+    enforcement: {
+      type: 'object',
+      description: 'per-policy enforcement level: { <policy id>: advisory | soft | hard } (overrides the policy file)',
+      additionalProperties: { enum: [...ENFORCEMENTS] },
+    },
     scope: {
       type: 'object',
       additionalProperties: false,
@@ -166,7 +171,19 @@ export const CONFIG_SCHEMA = {
           type: 'boolean',
           description: 'false refuses waivers whose resource is `*` (every resource of a policy); default true, with a warning in every report',
         },
+        require: {
+          type: 'array',
+          uniqueItems: true,
+          items: { enum: [...GOVERNED_WAIVER_FIELDS] },
+          description: 'optional waiver fields every waiver must have: approver, ticket, risk, created',
+        },
       },
+    },
+    waiverWarningDays: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 365,
+      description: 'active waivers ending within this many days are warned about in every report (default 30)',
     },
     failOn: {
       enum: [...SEVERITIES, 'none'],

@@ -1,5 +1,5 @@
 // The one typed configuration a run uses: steward.yaml + environment + flags, paths resolved.
-import type { FailOn, SourceLocation } from '../core/model.js';
+import type { Enforcement, FailOn, GovernedWaiverField, SourceLocation } from '../core/model.js';
 import type { ManifestFiles, Scope } from '../resources/types.js';
 
 export interface Config {
@@ -35,14 +35,20 @@ export interface Config {
   /** Per-policy parameter overrides, and where each was written (for errors). */
   params: Record<string, Record<string, unknown>>;
   paramLocations: Record<string, { location: SourceLocation; keys: Record<string, SourceLocation> }>;
+  /** `enforcement.<policy id>` levels, and where each is written. */
+  enforcement: Record<string, { level: Enforcement; location: SourceLocation }>;
   scope: Scope;
   /** Manifest files per `manifests` key, absolute, sorted. */
   manifestFiles: ManifestFiles;
   /** Manifest globs that matched no file, where they are written (`kind`: the `manifests` key). */
   unmatchedManifestGlobs?: { kind: string; pattern: string; location: SourceLocation }[];
   waiversFile: string | null;
+  /** Absolute paths of the scope id-list files read (`{ file: … }`). */
+  listFiles: string[];
   /** `allowCatchAll: false` makes a waiver of resource `*` bad input. */
-  waiverRules: { allowCatchAll: boolean };
+  waiverRules: { allowCatchAll: boolean; require: GovernedWaiverField[] };
+  /** Active waivers ending within this many days are warned about. */
+  waiverWarningDays: number;
   failOn: FailOn;
   concurrency: number;
   requestsPerSecond: number | null;

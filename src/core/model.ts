@@ -4,6 +4,33 @@ export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const
 export type Severity = (typeof SEVERITIES)[number];
 export type FailOn = Severity | 'none';
 
+/**
+ * How a policy's violations count: `advisory` never fails the gate, `soft` fails it unless the
+ * run overrides it with a reason, `hard` (the default) always does and cannot be overridden.
+ */
+export const ENFORCEMENTS = ['advisory', 'soft', 'hard'] as const;
+export type Enforcement = (typeof ENFORCEMENTS)[number];
+export const DEFAULT_ENFORCEMENT: Enforcement = 'hard';
+
+/** A soft policy whose violations this run does not let fail the gate, and why (recorded in every report). */
+export interface Override {
+  policy: string;
+  reason: string;
+}
+
+/** One control of a framework: how the policies mapped to it came out in this run. */
+export interface ControlSummary {
+  id: string;
+  status: 'pass' | 'fail' | 'error' | 'not-evaluated';
+  /** Ids of the policies mapped to it. */
+  policies: string[];
+}
+
+export interface FrameworkSummary {
+  name: string;
+  controls: ControlSummary[];
+}
+
 export const REPORT_SCHEMA_VERSION = 1;
 
 export interface SourceLocation {
@@ -20,8 +47,22 @@ export interface WaiverRef {
   reason: string;
   owner: string;
   expires: string;
+  /** Who approved the exception (optional; a config can require it). */
+  approver?: string;
+  /** The change or risk ticket that records it. */
+  ticket?: string;
+  risk?: 'low' | 'medium' | 'high';
+  /** YYYY-MM-DD the waiver was written. */
+  created?: string;
   location?: SourceLocation;
 }
+
+/** The optional fields of a waiver that `waiverRules.require` can make mandatory. */
+export const GOVERNED_WAIVER_FIELDS = ['approver', 'ticket', 'risk', 'created'] as const;
+export type GovernedWaiverField = (typeof GOVERNED_WAIVER_FIELDS)[number];
+
+/** Days before its `expires` from which an active waiver is warned about (config `waiverWarningDays`). */
+export const WAIVER_WARNING_DAYS_DEFAULT = 30;
 
 export interface FindingResource {
   kind: string;
@@ -71,6 +112,10 @@ export interface PolicyResult {
    */
   origin?: SourceLocation | null;
   tags: string[];
+  /** The effective level (the policy's, or the config's `enforcement.<id>`). */
+  enforcement: Enforcement;
+  /** Control ids per framework, e.g. { SOC2: ['CC6.1'] }. */
+  controls: Record<string, string[]>;
 }
 
 export interface ReportSummary {
@@ -107,7 +152,19 @@ export interface Report {
    * Waivers past their date (they no longer apply), waivers that matched nothing, and active
    * catch-all waivers (resource `*`: every resource of a policy, including future ones).
    */
-  waivers: { expired: WaiverRef[]; stale: WaiverRef[]; catchAll: WaiverRef[] };
+  waivers: {
+    expired: WaiverRef[];
+    stale: WaiverRef[];
+    catchAll: WaiverRef[];
+    /** Every waiver still in force for the policies that ran. */
+    active: WaiverRef[];
+    /** Active waivers that end within `waiverWarningDays` (default 30). */
+    expiring: WaiverRef[];
+  };
+  /** Soft policies this run overrode, with the reasons given. */
+  overrides: Override[];
+  /** Per framework the loaded policies name, per control: pass / fail / error / not evaluated. */
+  frameworks: FrameworkSummary[];
   /** Baseline entries no longer seen (only with --baseline). */
   baseline: {
     file: string;

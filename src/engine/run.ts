@@ -5,7 +5,7 @@
 import type { InstanceApi } from '../api/types.js';
 import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import type { Finding, PolicyResult } from '../core/model.js';
+import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
 import type { CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
 import { judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
@@ -131,6 +131,8 @@ function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: nu
     location: def.location ?? null,
     origin: def.origin ?? null,
     tags: def.tags ?? [],
+    enforcement: def.enforcement ?? DEFAULT_ENFORCEMENT,
+    controls: def.controls ?? {},
   };
 }
 

@@ -2,8 +2,10 @@
 // Report every output format is rendered from.
 import type { HttpStats } from '../api/types.js';
 import {
+  DEFAULT_ENFORCEMENT,
   type FailOn,
   type Finding,
+  type Override,
   type PolicyResult,
   REPORT_SCHEMA_VERSION,
   type Report,
@@ -14,6 +16,7 @@ import {
 } from '../core/model.js';
 import { type BaselineFile, compareBaseline } from './baseline.js';
 import type { RunResult } from './run.js';
+import { frameworkSummaries } from './frameworks.js';
 import { applyWaivers } from './waivers.js';
 
 export type Gate = ReportSummary['gate'];
@@ -23,13 +26,20 @@ function atOrAbove(severity: Severity, failOn: FailOn): boolean {
 }
 
 /**
- * error: some policy could not be evaluated (fails closed); fail: an unwaived violation at
- * or above failOn (only new ones when a baseline is used); else pass.
+ * error: some policy could not be evaluated (fails closed, whatever its enforcement); fail: an
+ * unwaived violation at or above failOn (only new ones when a baseline is used) of a hard
+ * policy, or of a soft one the run did not override; else pass.
  */
-export function gateOf(results: PolicyResult[], findings: Finding[], failOn: FailOn, baselineUsed: boolean): Gate {
+export function gateOf(results: PolicyResult[], findings: Finding[], failOn: FailOn, baselineUsed: boolean, overrides: readonly Override[] = []): Gate {
   if (results.some((r) => r.status === 'error') || findings.some((f) => f.status === 'error')) return 'error';
+  const enforcement = new Map(results.map((r) => [r.id, r.enforcement ?? DEFAULT_ENFORCEMENT]));
+  const overridden = new Set(overrides.map((o) => o.policy));
+  const counts = (f: Finding) => {
+    const level = enforcement.get(f.policy) ?? DEFAULT_ENFORCEMENT;
+    return level === 'hard' || (level === 'soft' && !overridden.has(f.policy));
+  };
   const failing = findings.some(
-    (f) => f.status === 'violation' && atOrAbove(f.severity, failOn) && (!baselineUsed || f.baseline === 'new'),
+    (f) => f.status === 'violation' && atOrAbove(f.severity, failOn) && (!baselineUsed || f.baseline === 'new') && counts(f),
   );
   return failing ? 'fail' : 'pass';
 }
@@ -44,6 +54,7 @@ export function summarize(
   counts: { resources: number; checks: number },
   failOn: FailOn,
   baselineUsed: boolean,
+  overrides: readonly Override[] = [],
 ): ReportSummary {
   const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
   for (const f of findings) if (f.status === 'violation') bySeverity[f.severity]++;
@@ -55,7 +66,7 @@ export function summarize(
     waived: findings.filter((f) => f.status === 'waived').length,
     errors: findings.filter((f) => f.status === 'error').length,
     bySeverity,
-    gate: gateOf(results, findings, failOn, baselineUsed),
+    gate: gateOf(results, findings, failOn, baselineUsed, overrides),
   };
 }
 
@@ -82,11 +93,17 @@ export interface BuildReportInput {
   baseline?: { file: string; data: BaselineFile } | null;
   /** The day waivers expire against; defaults to startedAt. */
   now?: Date;
+  /** Days before expiry an active waiver is warned about (default WAIVER_WARNING_DAYS_DEFAULT). */
+  waiverWarningDays?: number;
+  /** Soft policies the run overrides (checked against the policies by the caller). */
+  overrides?: Override[];
+  /** Every loaded policy's control mapping (also of policies this run left out). */
+  mapped?: { id: string; controls: Record<string, string[]> }[];
 }
 
 export function buildReport(input: BuildReportInput): Report {
   const now = input.now ?? input.startedAt;
-  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now);
+  const waived = applyWaivers(input.run.findings, input.waivers ?? [], now, input.waiverWarningDays);
   let findings = waived.findings;
   let baseline: Report['baseline'] = null;
   if (input.baseline) {
@@ -102,10 +119,12 @@ export function buildReport(input: BuildReportInput): Report {
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
     failOn: input.failOn,
-    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline)),
+    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline), input.overrides ?? []),
     policies,
     findings,
-    waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll },
+    waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll, active: waived.active, expiring: waived.expiring },
+    overrides: input.overrides ?? [],
+    frameworks: frameworkSummaries(input.mapped ?? policies, policies),
     baseline,
     http: {
       requests: input.http.requests,

@@ -6,7 +6,7 @@ import { globMatches, matchesEverything } from '../core/glob.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
-import type { Finding, WaiverRef } from '../core/model.js';
+import { type Finding, GOVERNED_WAIVER_FIELDS, WAIVER_WARNING_DAYS_DEFAULT, type GovernedWaiverField, type WaiverRef } from '../core/model.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, nodeAt, parseYamlSource, problemAt, yamlData } from '../io/yaml-source.js';
 
@@ -31,6 +31,10 @@ export const waiversFileSchema = {
           reason: { type: 'string', minLength: 1 },
           owner: { type: 'string', minLength: 1 },
           expires: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+          approver: { type: 'string', minLength: 1 },
+          ticket: { type: 'string', minLength: 1 },
+          risk: { enum: ['low', 'medium', 'high'] },
+          created: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
         },
       },
     },
@@ -52,6 +56,8 @@ export function isCatchAll(w: Pick<WaiverRef, 'resource'>): boolean {
 
 export interface WaiverRules {
   allowCatchAll: boolean;
+  /** Optional fields every waiver must have. */
+  require?: readonly GovernedWaiverField[];
 }
 
 /** Parses a waivers file's text (`file` is its display path). Throws InputError. */
@@ -77,6 +83,15 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
       location,
     };
     if (w.item !== undefined) ref.item = String(w.item);
+    for (const field of GOVERNED_WAIVER_FIELDS) if (w[field] !== undefined) ref[field] = String(w[field]) as never;
+    for (const field of rules.require ?? []) {
+      if (w[field] === undefined) bad.push({ ...location, message: `waiver ${ref.policy} ${ref.resource}: "${field}" is required (waiverRules.require)` });
+    }
+    if (ref.created !== undefined && !isCalendarDate(ref.created)) {
+      bad.push(problemAt(source, ['waivers', i, 'created'], `created ${ref.created} is not a date (YYYY-MM-DD)`));
+    } else if (ref.created !== undefined && ref.created > expires) {
+      bad.push(problemAt(source, ['waivers', i, 'created'], `created ${ref.created} is after expires ${expires}`));
+    }
     if (!rules.allowCatchAll && isCatchAll(ref)) {
       const message = `resource "${ref.resource}" waives every resource of ${ref.policy}, and waiverRules.allowCatchAll is false: name the resources`;
       bad.push(problemAt(source, ['waivers', i, 'resource'], message));
@@ -123,10 +138,20 @@ export interface WaiverOutcome {
   stale: WaiverRef[];
   /** Active waivers of resource `*` (warned about in every report). */
   catchAll: WaiverRef[];
+  active: WaiverRef[];
+  /** Active waivers ending within `warningDays`. */
+  expiring: WaiverRef[];
+}
+
+/** Whether the waiver ends within `days` days of `now` (and has not ended yet). */
+export function isExpiring(w: WaiverRef, now: Date, days: number): boolean {
+  const last = new Date(`${today(now)}T00:00:00Z`);
+  last.setUTCDate(last.getUTCDate() + days);
+  return !isExpired(w, now) && w.expires <= last.toISOString().slice(0, 10);
 }
 
 /** Marks matched violations `waived` (errors are never waived: a gate fails closed). */
-export function applyWaivers(findings: Finding[], waivers: WaiverRef[], now: Date): WaiverOutcome {
+export function applyWaivers(findings: Finding[], waivers: WaiverRef[], now: Date, warningDays = WAIVER_WARNING_DAYS_DEFAULT): WaiverOutcome {
   const active = waivers.filter((w) => !isExpired(w, now));
   const expired = waivers.filter((w) => isExpired(w, now));
   const used = new Set<WaiverRef>();
@@ -137,5 +162,12 @@ export function applyWaivers(findings: Finding[], waivers: WaiverRef[], now: Dat
     used.add(w);
     return { ...f, status: 'waived' as const, waiver: w };
   });
-  return { findings: out, expired, stale: active.filter((w) => !used.has(w)), catchAll: active.filter(isCatchAll) };
+  return {
+    findings: out,
+    expired,
+    stale: active.filter((w) => !used.has(w)),
+    catchAll: active.filter(isCatchAll),
+    active,
+    expiring: active.filter((w) => isExpiring(w, now, warningDays)),
+  };
 }

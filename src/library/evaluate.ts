@@ -117,6 +117,9 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
     waivers: prepared.waivers.filter((w) => prepared.selected.some((p) => p.id === w.policy)),
     baseline: prepared.baseline,
+    overrides: prepared.overrides,
+    mapped: prepared.policies,
+    waiverWarningDays: prepared.config.waiverWarningDays,
   });
   // The rate the run achieved (requests over its duration), for tuning requestsPerSecond.
   if (report.http.requests > 0 && report.durationMs > 0) {

@@ -5,8 +5,9 @@ export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 export { BUILTIN_POLICIES, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, loadConfig, packageVersion } from '../config/index.js';
 export { displayPath } from '../core/display-path.js';
+export { parseOverride } from './enforcement.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';
-export type { FailOn, Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
+export type { FailOn, Finding, Override, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 export { SEVERITIES } from '../core/model.js';
 export { formatProblem, InputError, type InputProblem } from '../core/problem.js';
 export { type ProgressEvent, ProgressState } from '../core/progress.js';
@@ -37,3 +38,5 @@ export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCode
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
+export { type WaiveOptions, type WaiveResult, waive } from './waive.js';
+export { EVIDENCE_MANIFEST, type EvidenceResult, type VerifyResult, verifyEvidence, writeEvidence } from './evidence.js';

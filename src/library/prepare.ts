@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 import { type Config, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
-import type { FailOn, WaiverRef } from '../core/model.js';
+import type { FailOn, Override, WaiverRef } from '../core/model.js';
+import { overrideProblems, withEnforcement } from './enforcement.js';
+import { mappedTo } from '../engine/frameworks.js';
 import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import { readBaseline } from '../engine/baseline.js';
@@ -52,6 +54,12 @@ export interface CheckOptions {
   wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
   /** The run's clock (waiver expiry, `now` in expressions). */
   now?: Date;
+  /** Run only the policies mapped to this framework (`controls.<name>`, any case). */
+  framework?: string;
+  /** Soft policies whose violations do not fail this run, each with its reason (`--override`). */
+  overrides?: Override[];
+  /** How the caller names the overrides in problems (default `--override`; the Action: `input override`). */
+  overridesFrom?: string;
 }
 
 /** Everything validated, nothing sent. */
@@ -62,6 +70,8 @@ export interface PreparedRun {
   policies: PolicyDefinition[];
   selected: CompiledPolicy[];
   waivers: WaiverRef[];
+  /** The overrides given, all of soft policies with a reason. */
+  overrides: Override[];
   baseline: { file: string; data: Awaited<ReturnType<typeof readBaseline>> } | null;
   /** The declared kinds' resources, read from their manifests once for the whole run. */
   declared: Map<string, CollectedResource[]>;
@@ -125,8 +135,12 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   const loaded = (await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
   // Each policy remembers the `policies` entry that brought it in: reports place findings there
   // when the policy file itself lies outside the repository (the built-in pack).
-  const policies = loaded.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
+  const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
+  problems.push(...leveled.problems);
+  const policies = leveled.policies.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
   const ids = new Set(policies.map((p) => p.id));
+  const overrides = options.overrides ?? [];
+  problems.push(...overrideProblems(overrides, policies, options.overridesFrom ?? '--override'));
   for (const id of options.only ?? []) {
     if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
   }
@@ -137,8 +151,14 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const framework = options.framework;
+  if (framework !== undefined && policies.length > 0 && !policies.some((p) => mappedTo(framework, p))) {
+    const known = [...new Set(policies.flatMap((p) => Object.keys(p.controls)))].sort();
+    problems.push(problem('--framework', `no policy is mapped to "${framework}" (mapped: ${known.join(', ') || 'none'})`));
+  }
   const selected: CompiledPolicy[] = [];
   for (const def of policies) {
+    if (framework !== undefined && !mappedTo(framework, def)) continue;
     const compiled = await collectProblems(() =>
       compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location),
     );
@@ -172,5 +192,5 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
   if (problems.length > 0) throw new InputError(problems);
-  return { config, cwd, policies, selected, waivers, baseline, declared };
+  return { config, cwd, policies, selected, waivers, overrides, baseline, declared };
 }

@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
-import type { SourceLocation } from '../core/model.js';
+import { DEFAULT_ENFORCEMENT, type Enforcement, ENFORCEMENTS, type SourceLocation } from '../core/model.js';
 import { type ErrorPlace, type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import {
   keyNodeAt,
@@ -267,6 +267,8 @@ function buildDefinition(
     params,
     ...(isPlainObject(raw.fix) ? { fix: raw.fix } : {}),
     tags: Array.isArray(raw.tags) ? raw.tags.filter((t): t is string => typeof t === 'string') : [],
+    enforcement: (ENFORCEMENTS as readonly unknown[]).includes(raw.enforcement) ? (raw.enforcement as Enforcement) : DEFAULT_ENFORCEMENT,
+    controls: isPlainObject(raw.controls) ? (raw.controls as Record<string, string[]>) : {},
     tests,
     location: locationOf(src, policyNode),
     fieldLocations,

@@ -1,7 +1,7 @@
 // The JSON Schema of a policy file (DESIGN §6). Resource kinds and their fix shapes come in as
 // a parameter (the registry lives in src/resources), so `resource` is an enum of kind names
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
-import { SEVERITIES } from '../core/model.js';
+import { ENFORCEMENTS, SEVERITIES } from '../core/model.js';
 
 /** What the schema (and the expression type checks) need to know of each resource kind. */
 export type KindRegistry = Record<
@@ -65,6 +65,16 @@ export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> 
             description: 'The fix to plan for a violation: exactly one fix kind; the kinds depend on `resource`.',
           },
           tags: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+          enforcement: {
+            enum: [...ENFORCEMENTS],
+            description: 'advisory: reported, never fails the gate; soft: fails it unless the run overrides it with a reason; hard (default): always fails it.',
+          },
+          controls: {
+            type: 'object',
+            description: 'Control ids per framework this policy evidences, e.g. { SOC2: [CC6.1], ISO27001: ["5.15"] }.',
+            propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' },
+            additionalProperties: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+          },
           tests: { type: 'array', items: { $ref: '#/definitions/test' } },
         },
         allOf: kindNames.map((name) => ({

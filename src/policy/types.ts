@@ -1,6 +1,6 @@
 // A policy as loaded from a policy file (DESIGN §6), with the source positions every error
 // and every live-kind finding points at.
-import type { Severity, SourceLocation } from '../core/model.js';
+import type { Enforcement, Severity, SourceLocation } from '../core/model.js';
 import type { CompiledExpression } from './cel.js';
 import type { CompiledTemplate } from './template.js';
 
@@ -39,6 +39,10 @@ export interface PolicyDefinition {
   params: Record<string, unknown>;
   fix?: Record<string, unknown>;
   tags: string[];
+  /** `hard` unless the file says otherwise; the config may override it per id. */
+  enforcement: Enforcement;
+  /** Control ids per framework, e.g. { SOC2: ['CC6.1'], ISO27001: ['5.15'] }. */
+  controls: Record<string, string[]>;
   tests: PolicyTest[];
   /** Where `- id:` of this policy stands. */
   location: SourceLocation;

@@ -115,6 +115,18 @@ export function catchAllWarning(w: WaiverRef): string {
   return `Waiver ${waiverTarget(w)} waives every resource of ${w.policy}, including resources created later (owner ${w.owner}, until ${w.expires}); name the resources instead.`;
 }
 
+/** Whole days from the report's start to the waiver's end (its `expires` day, UTC). */
+export function daysLeft(w: WaiverRef, startedAt: string): number {
+  const start = Date.parse(`${startedAt.slice(0, 10)}T00:00:00Z`);
+  return Math.round((Date.parse(`${w.expires}T00:00:00Z`) - start) / 86_400_000);
+}
+
+/** The warning about a waiver that ends soon (every format). */
+export function expiringWarning(w: WaiverRef, startedAt: string): string {
+  const days = daysLeft(w, startedAt);
+  return `Waiver ${waiverTarget(w)} ends on ${w.expires} (in ${days} day${days === 1 ? '' : 's'}; owner ${w.owner}${w.ticket ? `, ticket ${w.ticket}` : ''}): renew it or fix the finding.`;
+}
+
 /** Resources named in an error group's subject before "and N more". */
 export const ERROR_GROUP_LISTED = 5;
 

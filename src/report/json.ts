@@ -20,7 +20,7 @@ function location(loc: SourceLocation | null | undefined): Json | null {
 }
 
 function waiver(w: WaiverRef): Json {
-  const out = ordered(w, ['policy', 'resource', 'item', 'reason', 'owner', 'expires', 'location']);
+  const out = ordered(w, ['policy', 'resource', 'item', 'reason', 'owner', 'expires', 'approver', 'ticket', 'risk', 'created', 'location']);
   if (w.location) out.location = location(w.location);
   return out;
 }
@@ -38,6 +38,8 @@ function policy(p: PolicyResult): Json {
     'title',
     'description',
     'tags',
+    'enforcement',
+    'controls',
     'location',
     'origin',
     'resourceIds',
@@ -89,6 +91,8 @@ export function toJsonReport(report: Report): Json {
         expired: report.waivers.expired.map(waiver),
         stale: report.waivers.stale.map(waiver),
         catchAll: report.waivers.catchAll.map(waiver),
+        active: report.waivers.active.map(waiver),
+        expiring: report.waivers.expiring.map(waiver),
       },
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
       http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),
@@ -104,6 +108,8 @@ export function toJsonReport(report: Report): Json {
       'policies',
       'findings',
       'waivers',
+      'overrides',
+      'frameworks',
       'baseline',
       'http',
     ],

@@ -97,11 +97,45 @@ function waiverList(title: string, waivers: WaiverRef[], verb: string): string[]
   ];
 }
 
+const CONTROL_ICON = { pass: '✅ pass', fail: '❌ fail', error: '⚠️ error', 'not-evaluated': '➖ not evaluated' } as const;
+
+/** One table per framework: control, status, the policies mapped to it. */
+function frameworkTables(report: Report): string[] {
+  return report.frameworks.flatMap((f) => [
+    '',
+    `**${escapeCell(f.name)} controls**`,
+    '',
+    '| Control | Status | Policies |',
+    '| --- | --- | --- |',
+    ...f.controls.map((c) => `| ${escapeCell(c.id)} | ${CONTROL_ICON[c.status]} | ${c.policies.map((p) => `\`${p}\``).join(', ')} |`),
+  ]);
+}
+
+/** Every waiver in force: who owns and approved it, what records it, until when. */
+function activeWaivers(waivers: WaiverRef[]): string[] {
+  if (waivers.length === 0) return [];
+  const cell = (v: string | undefined) => (v === undefined ? '' : escapeCell(v));
+  return [
+    '',
+    '**Active waivers**',
+    '',
+    '| Waiver | Owner | Expires | Approver | Ticket | Risk | Reason |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...waivers.map((w) => `| ${escapeCell(waiverTarget(w))} | ${escapeCell(w.owner)} | ${escapeCell(w.expires)} | ${cell(w.approver)} | ${cell(w.ticket)} | ${cell(w.risk)} | ${escapeCell(w.reason)} |`),
+  ];
+}
+
 function tail(report: Report): string[] {
   const lines = [
+    ...frameworkTables(report),
+    ...(report.overrides.length > 0
+      ? ['', '**Overridden soft policies** (their violations do not fail this run)', '', ...report.overrides.map((o) => `- \`${o.policy}\`: ${escapeCell(o.reason)}`)]
+      : []),
     ...waiverList('Expired waivers (no longer apply)', report.waivers.expired, 'expired'),
     ...waiverList('Stale waivers (matched no finding)', report.waivers.stale, 'until'),
     ...waiverList(CATCH_ALL_TITLE, report.waivers.catchAll, 'until'),
+    ...waiverList('Waivers ending soon (renew them or fix the findings)', report.waivers.expiring, 'until'),
+    ...activeWaivers(report.waivers.active),
   ];
   if (report.baseline) {
     const n = (b: Finding['baseline']) => report.findings.filter((f) => f.baseline === b).length;

@@ -15,7 +15,7 @@
 //   `properties.policyLocation` and the rule's help still name the policy's own file:line.
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { catchAllWarning, type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
+import { catchAllWarning, expiringWarning, type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
 import type {
   Finding,
   PolicyResult,
@@ -187,8 +187,8 @@ const WAIVER_NOTICE = {
   'catch-all': catchAllWarning,
 };
 
-function waiverNotification(w: WaiverRef, kind: keyof typeof WAIVER_NOTICE): Sarif.Notification {
-  const text = WAIVER_NOTICE[kind](w);
+function waiverNotification(w: WaiverRef, kind: keyof typeof WAIVER_NOTICE | 'expiring', startedAt = ''): Sarif.Notification {
+  const text = kind === 'expiring' ? expiringWarning(w, startedAt) : WAIVER_NOTICE[kind](w);
   return {
     level: kind === 'stale' ? 'note' : 'warning',
     message: { text },
@@ -231,6 +231,7 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
     ...report.waivers.expired.map((w) => waiverNotification(w, 'expired')),
     ...report.waivers.stale.map((w) => waiverNotification(w, 'stale')),
     ...report.waivers.catchAll.map((w) => waiverNotification(w, 'catch-all')),
+    ...report.waivers.expiring.map((w) => waiverNotification(w, 'expiring', report.startedAt)),
   ];
   const end = endTime(report);
   const invocation: Sarif.Invocation = {

@@ -141,10 +141,12 @@ function findingLines(f: Finding, width: number, p: Painter): string[] {
 
 /** `id  severity  title`: the id and severity stay whole; the title is cut to fit (or dropped). */
 function policyHeader(policy: PolicyResult, width: number, p: Painter): string[] {
-  const head = `${policy.id}  ${policy.severity}`;
+  // Only levels other than the default are named: they change what the findings mean.
+  const level = policy.enforcement && policy.enforcement !== 'hard' ? `  ${policy.enforcement}` : '';
+  const head = `${policy.id}  ${policy.severity}${level}`;
   const room = width - len(head) - 2;
   const title = policy.title && room >= 2 ? `  ${truncate(policy.title, room)}` : '';
-  return [`${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}${title}`];
+  return [`${p.paint('bold', policy.id)}  ${p.severity(policy.severity, policy.severity)}${p.paint('dim', level)}${title}`];
 }
 
 /** One line per cause: a policy failing on 276 resources is one entry naming how many. */
@@ -165,6 +167,26 @@ function policyBlock(
   for (const f of sorted) if (f.status === 'violation') lines.push(...findingLines(f, width, p));
   for (const g of errorGroups({ policies: [policy], findings })) lines.push(...errorGroupLines(g, width, p));
   for (const f of sorted) if (f.status === 'waived') lines.push(...findingLines(f, width, p));
+  return lines;
+}
+
+/** One line per framework: how many controls pass, fail, error, were not evaluated. */
+function frameworkLines(report: Report, width: number): string[] {
+  if (report.frameworks.length === 0) return [];
+  const lines = ['Controls:'];
+  for (const f of report.frameworks) {
+    const n = (s: string) => f.controls.filter((c) => c.status === s).length;
+    const failing = f.controls.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id);
+    const text = `${f.name}: ${n('pass')} pass, ${n('fail')} fail, ${n('error')} error, ${n('not-evaluated')} not evaluated${failing.length ? ` (${failing.join(', ')})` : ''}`;
+    lines.push(...wrap(text, width, '  ', INDENT));
+  }
+  return lines;
+}
+
+function overrideLines(report: Report, width: number): string[] {
+  if (report.overrides.length === 0) return [];
+  const lines = ['Overridden soft policies (their violations do not fail this run):'];
+  for (const o of report.overrides) lines.push(...wrap(`${o.policy}: ${o.reason}`, width, '  ', INDENT));
   return lines;
 }
 
@@ -213,6 +235,8 @@ function orphanPolicy(id: string, f: Finding): PolicyResult {
     error: null,
     resourceIds: [],
     location: null,
+    enforcement: 'hard',
+    controls: {},
     tags: [],
   };
 }
@@ -264,7 +288,10 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
     ),
     ...waiverLines('Stale waivers (matched no finding):', report.waivers.stale, 'until', width, p),
     ...waiverLines(`${CATCH_ALL_TITLE}:`, report.waivers.catchAll, 'until', width, p),
+    ...waiverLines('Waivers ending soon (renew them or fix the findings):', report.waivers.expiring, 'until', width, p),
     ...baselineLines(report, width, p),
+    ...overrideLines(report, width),
+    ...frameworkLines(report, width),
   ];
   if (problems.length > 0) out.push(...problems, '');
 

@@ -45,6 +45,7 @@ describe('action.yml', () => {
       baseline: { required: false, default: undefined },
       fix: { required: false, default: 'none' },
       'fix-confirm': { required: false, default: 'false' },
+      override: { required: false },
       'allow-empty': { required: false, default: 'false' },
     });
     // The code's fallback defaults (runs outside the runner) equal the declared ones.

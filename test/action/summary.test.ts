@@ -43,7 +43,9 @@ function report(findings: number): Report {
     },
     policies: [],
     findings: Array.from({ length: findings }, (_, i) => finding(i)),
-    waivers: { expired: [], stale: [], catchAll: [] },
+    waivers: { expired: [], stale: [], catchAll: [], active: [], expiring: [] },
+    overrides: [],
+    frameworks: [],
     baseline: null,
     http: { requests: 0, retries: 0, failed: 0 },
   };

@@ -147,7 +147,7 @@ describe('stale waivers', () => {
     );
     const run = (only: string[]) => evaluate({ ...live(), cwd: dir, config: 'steward.yaml', only });
     const calc = await run(['calculated-fields-valid']);
-    expect(calc.report.waivers).toEqual({ expired: [], stale: [], catchAll: [] });
+    expect(calc.report.waivers).toEqual({ expired: [], stale: [], catchAll: [], active: [], expiring: [] });
     const files = await run(['data-files-not-public']);
     expect(files.report.waivers.stale.map((w) => `${w.policy} ${w.resource}`)).toEqual(['data-files-not-public 999']);
   });

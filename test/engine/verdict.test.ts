@@ -52,7 +52,8 @@ describe('buildReport', () => {
       gate: 'fail',
     });
     expect(r.policies.find((p) => p.id === 'queue-no-admin-for-users')).toMatchObject({ status: 'fail', violations: 2 });
-    expect(r.waivers).toEqual({ expired: [], stale: [], catchAll: [] });
+    expect(r.waivers).toMatchObject({ expired: [], stale: [], catchAll: [], expiring: [] });
+    expect(r.waivers.active.map((w) => `${w.resource}#${w.item}`)).toEqual(['q-support-escalations#15']);
     expect(r).toMatchObject({ schemaVersion: 1, tool: { name: 'steward', version: '0.0.0-test' }, failOn: 'low', baseline: null });
     expect(r.http).toEqual({ requests: 7, retries: 0, failed: 0 });
     expect(exitCodeForGate(r.summary.gate)).toBe(1);

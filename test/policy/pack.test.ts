@@ -59,9 +59,9 @@ describe('built-in pack', async () => {
     const [result] = runPolicyTests([wrong]);
     expect(result).toMatchObject({ policy: 'queue-no-admin-for-users', passed: false, expected: 0, actual: 1 });
     expect(result.messages).toEqual(['User Ana (7) holds ADMIN on queue q1']);
-    expect(result.location).toEqual({ file: 'policies/queues.yaml', line: 19, column: 9 });
+    expect(result.location).toEqual({ file: 'policies/queues.yaml', line: 20, column: 9 });
     expect(formatPolicyTestResults([result])).toBe(
-      'FAIL queue-no-admin-for-users › user admin is caught (policies/queues.yaml:19:9)\n' +
+      'FAIL queue-no-admin-for-users › user admin is caught (policies/queues.yaml:20:9)\n' +
         '     expected 0 violation(s), got 1: User Ana (7) holds ADMIN on queue q1\n0 passed, 1 failed\n',
     );
   });

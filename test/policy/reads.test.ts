@@ -47,6 +47,8 @@ const def = (over: Partial<PolicyDefinition>): PolicyDefinition => ({
   message: 'm',
   params: {},
   tags: [],
+  enforcement: "hard",
+  controls: {},
   tests: [],
   location: { file: 'p.yaml', line: 2, column: 5 },
   fieldLocations: {},

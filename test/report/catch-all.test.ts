@@ -18,7 +18,7 @@ function report(): Report {
   const policy = makePolicy({ id: 'queue-no-admin-for-users', severity: 'critical', status: 'pass', evaluated: 1, violations: 0, resourceIds: ['q-1'] });
   const finding = makeFinding({ policy: policy.id, severity: 'critical', status: 'waived', waiver: CATCH_ALL, resource: { kind: 'queue', id: 'q-1', name: null } });
   const base = makeReport({ policies: [policy], findings: [finding] });
-  return { ...base, waivers: { expired: [], stale: [], catchAll: [CATCH_ALL] } };
+  return { ...base, waivers: { expired: [], stale: [], catchAll: [CATCH_ALL], active: [CATCH_ALL], expiring: [] } };
 }
 
 const WARNING =

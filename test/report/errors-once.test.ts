@@ -42,7 +42,7 @@ function erroring() {
     message: 'could not read reportSchedule 9100: 500',
     location: LOCATION,
   });
-  return makeReport({ policies: [policy], findings: [...errors, other], waivers: { expired: [], stale: [], catchAll: [] } });
+  return makeReport({ policies: [policy], findings: [...errors, other], waivers: { expired: [], stale: [], catchAll: [], active: [], expiring: [] } });
 }
 
 describe('evaluation errors, once per cause', () => {
@@ -95,7 +95,7 @@ describe('evaluation errors, once per cause', () => {
 
   it('a policy error no finding carries is still shown once', () => {
     const policy = makePolicy({ status: 'error', error: 'unknown resource kind nope' });
-    const lone = makeReport({ policies: [policy], findings: [], waivers: { expired: [], stale: [], catchAll: [] } });
+    const lone = makeReport({ policies: [policy], findings: [], waivers: { expired: [], stale: [], catchAll: [], active: [], expiring: [] } });
     expect(formatText(lone, { color: false }).split('\n').filter((l) => l.startsWith('  !'))).toEqual([
       '  ! error: unknown resource kind nope  (policies/queues.yaml:3:5)',
     ]);

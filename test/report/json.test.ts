@@ -26,6 +26,8 @@ describe('json format', () => {
       'policies',
       'findings',
       'waivers',
+      'overrides',
+      'frameworks',
       'baseline',
       'http',
     ]);

@@ -128,7 +128,7 @@ describe('text format', () => {
     const report = makeReport({
       policies: [makePolicy()],
       findings: known,
-      waivers: { expired: [], stale: [], catchAll: [] },
+      waivers: { expired: [], stale: [], catchAll: [], active: [], expiring: [] },
       baseline: {
         file: 'baseline.json',
         resolved: ['aa11', 'bb22'],

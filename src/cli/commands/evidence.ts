@@ -1,0 +1,45 @@
+// `steward evidence --out DIR`: a check run written as a verifiable evidence pack;
+// `steward verify DIR`: every hash checked and the run re-evaluated offline (exit 0 when all
+// match, 1 naming each file or finding that differs).
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { warn } from '../io.js';
+import { warnEvaluationErrors } from '../report-output.js';
+import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
+import { displayPath, exitCodeFor, verifyEvidence, writeEvidence } from '../../library/index.js';
+
+export function registerEvidence(program: Command, ctx: CliContext): void {
+  const cmd = program.command('evidence').description('run a check and write a verifiable evidence pack');
+  addRunOptions(cmd, { from: false });
+  cmd
+    .requiredOption('--out <dir>', 'new directory for the pack')
+    .option('--baseline <file>', 'fail only on findings not in this baseline (the pack keeps it)')
+    .action(async (flags: RunFlags & { out: string }) => {
+      const { io } = ctx;
+      const out = path.resolve(io.cwd, flags.out);
+      const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out));
+      if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+      io.stdout.write(`wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
+      warnEvaluationErrors(report, io);
+      ctx.exitCode = exitCodeFor(report);
+    });
+
+  program
+    .command('verify')
+    .description('check an evidence pack: every hash, and the verdict and findings re-evaluated offline')
+    .argument('<dir>', 'the pack (steward evidence --out DIR)')
+    .action(async (dir: string) => {
+      const { io } = ctx;
+      const result = await verifyEvidence(path.resolve(io.cwd, dir));
+      if (result.ok) {
+        io.stdout.write(`verified: ${result.files} files match their hashes; re-evaluation gives the recorded verdict (${result.gate}) and all ${result.findings} findings\n`);
+        ctx.exitCode = 0;
+        return;
+      }
+      io.stdout.write(`${result.differences.length} difference${result.differences.length === 1 ? '' : 's'}:\n`);
+      for (const d of result.differences) io.stdout.write(`  ${d}\n`);
+      warn(io, 'steward: the evidence pack does not verify');
+      ctx.exitCode = 1;
+    });
+}

@@ -1,0 +1,61 @@
+// `steward waive --from REPORT.json`: starter waivers for today's violations, appended to the
+// waivers file (the config's `waivers`, else ./waivers.yaml) with comments kept.
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { collect } from '../options.js';
+import { displayPath, InputError, loadConfig, waive } from '../../library/index.js';
+
+interface WaiveFlags {
+  from: string;
+  owner: string;
+  reason: string;
+  expires: string;
+  waivers?: string;
+  config?: string;
+  policy?: string[];
+  approver?: string;
+  ticket?: string;
+  risk?: string;
+}
+
+export function registerWaive(program: Command, ctx: CliContext): void {
+  program
+    .command('waive')
+    .description("append starter waivers for a JSON report's violations to the waivers file")
+    .requiredOption('--from <report>', 'JSON report (`steward check --format json`)')
+    .requiredOption('--owner <who>', 'owner of the waivers')
+    .requiredOption('--reason <text>', 'why the violations are accepted for now')
+    .requiredOption('--expires <YYYY-MM-DD>', 'the day the waivers stop applying')
+    .option('--waivers <file>', "waivers file to append to (default: the config's, else waivers.yaml)")
+    .option('-c, --config <file>', 'config file naming the waivers file (default: ./steward.yaml)')
+    .option('--policy <id>', 'only violations of this policy (repeatable)', collect)
+    .option('--approver <who>', 'who approved them')
+    .option('--ticket <id>', 'the ticket recording them')
+    .option('--risk <level>', 'low|medium|high')
+    .action(async (flags: WaiveFlags) => {
+      const { io } = ctx;
+      if (flags.risk !== undefined && !['low', 'medium', 'high'].includes(flags.risk)) {
+        throw new InputError([{ file: '--risk', line: 0, column: 0, message: `must be low, medium or high; got "${flags.risk}"` }]);
+      }
+      const file = flags.waivers
+        ? path.resolve(io.cwd, flags.waivers)
+        : (loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env }).waiversFile ?? path.resolve(io.cwd, 'waivers.yaml'));
+      const extra = Object.fromEntries(
+        (['approver', 'ticket', 'risk'] as const).filter((k) => flags[k] !== undefined).map((k) => [k, flags[k] as string]),
+      );
+      const result = waive({
+        report: path.resolve(io.cwd, flags.from),
+        waivers: file,
+        shown: (f) => displayPath(f, io.cwd),
+        owner: flags.owner,
+        reason: flags.reason,
+        expires: flags.expires,
+        extra,
+        policies: flags.policy,
+      });
+      const skipped = result.alreadyWaived ? ` (${result.alreadyWaived} already waived)` : '';
+      io.stdout.write(`appended ${result.added.length} waiver${result.added.length === 1 ? '' : 's'} to ${displayPath(file, io.cwd)}${skipped}\n`);
+      ctx.exitCode = 0;
+    });
+}

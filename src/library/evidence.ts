@@ -1,0 +1,182 @@
+// An evidence pack: one check run and everything needed to re-check it offline. The pack holds
+// the report (JSON and markdown), the snapshot of every API answer the run used, the policy
+// files, the config with the files it names (manifests, waivers, id lists, baseline) under
+// `project/`, the baseline when one was used, the tool version, and MANIFEST.sha256 over all of them. `verify` re-evaluates the
+// policies on the snapshot and compares the verdict and every finding, then checks every hash.
+// Nothing in the pack holds a token or a header (every file is written redacted).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SnapshotFile } from '../api/snapshot.js';
+import { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
+import { packageVersion } from '../config/index.js';
+import type { Finding, Report } from '../core/model.js';
+import { InputError } from '../core/problem.js';
+import { redactSecrets } from '../core/redact.js';
+import { formatReport } from '../report/index.js';
+import { evaluate, secretsOf } from './evaluate.js';
+import type { CheckOptions } from './prepare.js';
+
+export const EVIDENCE_MANIFEST = 'MANIFEST.sha256';
+
+export interface EvidenceResult {
+  report: Report;
+  /** Files written, relative to the pack, sorted. */
+  files: string[];
+}
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+const posix = (p: string) => p.split(path.sep).join('/');
+
+/** Runs the check (options as for `check`) and writes the pack into `out`, which must be empty or absent. */
+export async function writeEvidence(options: CheckOptions, out: string): Promise<EvidenceResult> {
+  if (existsSync(out) && readdirSync(out).length > 0) {
+    throw new InputError([{ file: '--out', line: 0, column: 0, message: `${out} is not empty: an evidence pack goes into a new directory` }]);
+  }
+  let recorder: RecordingApi | null = null;
+  const evaluation = await evaluate({
+    ...options,
+    wrapApi: (api, instance) => {
+      recorder = recordingApi(api, { instance });
+      return recorder;
+    },
+  });
+  const { prepared, report } = evaluation;
+  const secrets = secretsOf(prepared);
+  const written: string[] = [];
+  const put = (rel: string, text: string | Buffer) => {
+    const file = path.join(out, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, typeof text === 'string' ? redactSecrets(text, secrets) : text);
+    written.push(posix(rel));
+  };
+  mkdirSync(out, { recursive: true });
+  put('report.json', formatReport('json', report, { color: false, cwd: prepared.cwd }));
+  put('report.md', formatReport('markdown', report, { color: false, cwd: prepared.cwd }));
+  await writeSnapshot(path.join(out, 'snapshot.json'), (recorder as RecordingApi | null)?.snapshot() ?? emptySnapshot(report), secrets);
+  written.push('snapshot.json');
+  put('version.json', `${JSON.stringify({ tool: 'steward', version: packageVersion(), node: process.version, createdAt: report.startedAt }, null, 2)}\n`);
+
+  // Policy files: flat, numbered in load order (names may repeat across folders).
+  const policyFiles = [...new Set(prepared.policies.map((p) => path.resolve(prepared.cwd, p.location.file)))];
+  policyFiles.forEach((file, i) => {
+    put(`policies/${String(i + 1).padStart(2, '0')}-${path.basename(file)}`, readFileSync(file, 'utf8'));
+  });
+  // The config and what it names, at the same paths relative to the config's folder.
+  const { config } = prepared;
+  const base = config.baseDir;
+  const projectFiles = [
+    ...(config.file ? [config.file] : []),
+    ...Object.values(config.manifestFiles).flat(),
+    ...(config.waiversFile ? [config.waiversFile] : []),
+    ...config.listFiles,
+  ];
+  if (options.baseline) put('baseline.json', readFileSync(path.resolve(prepared.cwd, options.baseline), 'utf8'));
+  for (const file of [...new Set(projectFiles)]) {
+    const rel = path.relative(base, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue; // contained by the loader already
+    put(`project/${posix(rel)}`, readFileSync(file, 'utf8'));
+  }
+  const files = [...written].sort();
+  const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
+  writeFileSync(path.join(out, EVIDENCE_MANIFEST), manifest);
+  return { report, files: [...files, EVIDENCE_MANIFEST] };
+}
+
+function emptySnapshot(report: Report): SnapshotFile {
+  return { version: 1, instance: report.instance, recordedAt: report.startedAt, answers: [] };
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  /** One line per file or finding that differs. */
+  differences: string[];
+  /** Files whose hashes were checked. */
+  files: number;
+  findings: number;
+  gate: Report['summary']['gate'];
+}
+
+/** Checks every hash of the pack, then re-evaluates it offline and compares with its report. */
+export async function verifyEvidence(dir: string): Promise<VerifyResult> {
+  const manifestFile = path.join(dir, EVIDENCE_MANIFEST);
+  if (!existsSync(manifestFile)) {
+    throw new InputError([{ file: dir, line: 0, column: 0, message: `no ${EVIDENCE_MANIFEST}: not an evidence pack (steward evidence --out DIR)` }]);
+  }
+  const differences = hashDifferences(dir, readFileSync(manifestFile, 'utf8'));
+  const listed = readFileSync(manifestFile, 'utf8').split('\n').filter(Boolean).length;
+  let report: Report;
+  try {
+    report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as Report;
+  } catch (e) {
+    return { ok: false, differences: [...differences, `report.json: unreadable (${(e as Error).message})`], files: listed, findings: 0, gate: 'error' };
+  }
+  const again = await reEvaluate(dir, report).catch((e: Error) => e);
+  if (again instanceof Error) {
+    differences.push(`re-evaluation failed: ${again.message}`);
+  } else {
+    if (again.summary.gate !== report.summary.gate) differences.push(`verdict: the report says ${report.summary.gate}, re-evaluation gives ${again.summary.gate}`);
+    differences.push(...findingDifferences(report.findings, again.findings));
+  }
+  return { ok: differences.length === 0, differences, files: listed, findings: report.findings.length, gate: report.summary.gate };
+}
+
+function hashDifferences(dir: string, manifest: string): string[] {
+  const out: string[] = [];
+  const listed = new Set<string>();
+  for (const line of manifest.split('\n').filter(Boolean)) {
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+    if (!m) {
+      out.push(`${EVIDENCE_MANIFEST}: malformed line ${JSON.stringify(line)}`);
+      continue;
+    }
+    listed.add(m[2]);
+    const file = path.join(dir, m[2]);
+    if (!existsSync(file)) out.push(`${m[2]}: missing`);
+    else if (sha256(readFileSync(file)) !== m[1]) out.push(`${m[2]}: changed (sha256 differs)`);
+  }
+  for (const f of filesUnder(dir)) if (f !== EVIDENCE_MANIFEST && !listed.has(f)) out.push(`${f}: not in ${EVIDENCE_MANIFEST}`);
+  return out;
+}
+
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(path.join(dir, prefix)).flatMap((name) => {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    return statSync(path.join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
+  });
+}
+
+async function reEvaluate(dir: string, report: Report): Promise<Report> {
+  const project = path.join(dir, 'project');
+  const config = ['steward.yaml', 'steward.yml'].map((f) => path.join(project, f)).find(existsSync);
+  const policyDir = path.join(dir, 'policies');
+  const baseline = path.join(dir, 'baseline.json');
+  const { report: again } = await evaluate({
+    cwd: existsSync(project) ? project : dir,
+    env: {},
+    ...(config ? { config } : {}),
+    policies: existsSync(policyDir) ? readdirSync(policyDir).sort().map((f) => path.join(policyDir, f)) : [],
+    only: report.policies.map((p) => p.id),
+    from: path.join(dir, 'snapshot.json'),
+    overrides: report.overrides,
+    now: new Date(report.startedAt),
+    ...(report.baseline && existsSync(baseline) ? { baseline } : {}),
+  });
+  return again;
+}
+
+const findingKey = (f: Finding) => `${f.policy} ${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''} [${f.fingerprint}]`;
+
+function findingDifferences(recorded: Finding[], again: Finding[]): string[] {
+  const text = (f: Finding) => `${f.status}: ${f.message}`;
+  const before = new Map(recorded.map((f) => [findingKey(f), text(f)]));
+  const after = new Map(again.map((f) => [findingKey(f), text(f)]));
+  const out: string[] = [];
+  for (const [key, was] of before) {
+    const now = after.get(key);
+    if (now === undefined) out.push(`finding ${key}: in the report, not in the re-evaluation`);
+    else if (now !== was) out.push(`finding ${key}: the report says "${was}", re-evaluation gives "${now}"`);
+  }
+  for (const key of after.keys()) if (!before.has(key)) out.push(`finding ${key}: in the re-evaluation, not in the report`);
+  return out;
+}

@@ -1,0 +1,90 @@
+// `steward waive`: starter waivers for the violations of a JSON report (adopting a new policy
+// without failing every run), appended to the waivers file with its comments and layout kept.
+// The new file is parsed like any waivers file before it replaces the old one (a temporary file
+// renamed over it), so a crash or a bad value never leaves a broken or half-written file.
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
+import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
+import { InputError } from '../core/problem.js';
+import { parseWaivers, today } from '../engine/waivers.js';
+import { readInputFileSync } from '../io/input-file.js';
+import { jsonProblem, parseJsonAt } from '../io/json-source.js';
+
+export interface WaiveOptions {
+  /** The JSON report whose violations get waivers. */
+  report: string;
+  /** The waivers file to append to (created when missing). */
+  waivers: string;
+  /** How both files are named in messages. */
+  shown: (file: string) => string;
+  owner: string;
+  reason: string;
+  expires: string;
+  extra?: Partial<Record<GovernedWaiverField, string>>;
+  /** Only these policies' violations (all when empty). */
+  policies?: string[];
+  now?: Date;
+}
+
+export interface WaiveResult {
+  added: WaiverRef[];
+  /** Violations the file already waives (same policy, resource and item). */
+  alreadyWaived: number;
+}
+
+const key = (w: { policy: string; resource: string; item?: string | null }) => `${w.policy}\u0000${w.resource}\u0000${w.item ?? ''}`;
+
+function readReport(file: string, shown: string): Report {
+  const text = readInputFileSync(file, shown, 'report');
+  const data = parseJsonAt(text, shown, 'report') as Partial<Report>;
+  if (data === null || typeof data !== 'object' || !Array.isArray(data.findings)) {
+    throw jsonProblem(text, shown, [], 'not a steward JSON report (`steward check --format json`): no "findings" list');
+  }
+  return data as Report;
+}
+
+export function waive(options: WaiveOptions): WaiveResult {
+  const now = options.now ?? new Date();
+  const shownWaivers = options.shown(options.waivers);
+  if (options.expires <= today(now)) {
+    throw new InputError([{ file: '--expires', line: 0, column: 0, message: `${options.expires} is not after today (${today(now)}): a waiver must end in the future` }]);
+  }
+  const report = readReport(options.report, options.shown(options.report));
+  const existing = existsSync(options.waivers) ? readInputFileSync(options.waivers, shownWaivers, 'waivers') : 'waivers: []\n';
+  const known = new Set(parseWaivers(existing, shownWaivers).map(key));
+  const only = new Set(options.policies ?? []);
+  const added: WaiverRef[] = [];
+  let alreadyWaived = 0;
+  for (const f of report.findings) {
+    if (f.status !== 'violation' || (only.size > 0 && !only.has(f.policy))) continue;
+    const w: WaiverRef = { policy: f.policy, resource: f.resource.id, ...(f.item ? { item: f.item } : {}), reason: options.reason, owner: options.owner, expires: options.expires };
+    if (known.has(key(w))) {
+      alreadyWaived += 1;
+      continue;
+    }
+    known.add(key(w));
+    added.push({ ...w, ...(options.extra as Partial<WaiverRef>), created: today(now) });
+  }
+  if (added.length > 0) writeAppended(options.waivers, existing, added, shownWaivers);
+  return { added, alreadyWaived };
+}
+
+function writeAppended(file: string, text: string, added: WaiverRef[], shown: string): void {
+  const doc = parseDocument(text);
+  let list = doc.get('waivers');
+  if (!isSeq(list)) {
+    if (!isMap(doc.contents) && doc.contents !== null) throw new InputError([{ file: shown, line: 1, column: 1, message: 'not a waivers file: expected a `waivers:` list' }]);
+    list = new YAMLSeq();
+    doc.set('waivers', list);
+  }
+  const seq = list as YAMLSeq;
+  // A flow list (`waivers: []`) becomes a block list so appended entries read like written ones.
+  seq.flow = false;
+  for (const w of added) seq.add(doc.createNode(w));
+  const next = doc.toString();
+  parseWaivers(next, shown);
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  writeFileSync(temp, next);
+  renameSync(temp, file);
+}
