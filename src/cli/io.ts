@@ -7,19 +7,41 @@ export interface CliIo {
   stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** `--quiet`: warnings and progress are not printed (errors and reports are). */
+  quiet?: boolean;
+  /** `--color` true, `--no-color` false; unset: a terminal without NO_COLOR, or FORCE_COLOR. */
+  color?: boolean;
+}
+
+/** Terminals that report no width (0 or unset: a pipe, some CI consoles) are this wide. */
+export const DEFAULT_COLUMNS = 80;
+
+export function columnsOf(stream: CliIo['stdout']): number {
+  return stream.columns && stream.columns > 0 ? stream.columns : DEFAULT_COLUMNS;
 }
 
 export function processIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
-/** Colour only on a terminal, and never with NO_COLOR set (https://no-color.org). */
-export function colorFor(stream: CliIo['stdout'], env: CliIo['env']): boolean {
+/**
+ * `--color`/`--no-color` first; then FORCE_COLOR (set and not `0`: colour even in a pipe, as
+ * Node and most CLIs read it); then a terminal without NO_COLOR (https://no-color.org).
+ */
+export function colorFor(stream: CliIo['stdout'], env: CliIo['env'], flag?: boolean): boolean {
+  if (flag !== undefined) return flag;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
   return Boolean(stream.isTTY) && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
-/** Lines to stderr, each ending in a newline. */
+/** Warning lines to stderr, each ending in a newline; nothing with --quiet. */
 export function warn(io: CliIo, ...lines: string[]): void {
+  if (io.quiet) return;
+  for (const line of lines) io.stderr.write(`${line}\n`);
+}
+
+/** Error lines to stderr: printed even with --quiet. */
+export function fail(io: CliIo, ...lines: string[]): void {
   for (const line of lines) io.stderr.write(`${line}\n`);
 }
 

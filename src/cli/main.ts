@@ -3,6 +3,7 @@
 // included; nothing sent), 3 could not evaluate (API or network).
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './commands/check.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEvidence } from './commands/evidence.js';
 import { registerFix } from './commands/fix.js';
@@ -14,10 +15,30 @@ import { registerTest } from './commands/test.js';
 import { registerValidate } from './commands/validate.js';
 import { registerWaive } from './commands/waive.js';
 import type { CliContext } from './context.js';
-import { type CliIo, processIo, redact, warn } from './io.js';
+import { type CliIo, fail, processIo, redact } from './io.js';
 import { formatProblem, InputError, isApiError, packageVersion } from '../library/index.js';
 
 export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
+
+const HELP_AFTER = `
+Examples:
+  steward check --sandbox                         the demo instance, no setup
+  steward check --format sarif -o json=report.json
+  steward check --only queue-no-admin-for-users --fail-on high
+  steward fix --apply --yes --write               apply the planned permission fixes
+  steward evidence --out evidence/2026-11         a verifiable evidence pack
+
+Exit codes:
+  0  every policy evaluated; no unwaived violation at or above failOn
+  1  at least one such violation (verify: the pack differs)
+  2  bad input (config, policy, manifest, waiver, flag): file:line:column, nothing sent
+  3  could not evaluate (API, network, deadline): the gate fails closed
+
+Environment:
+  STEWARD_BASE_URL, STEWARD_WORKFLOW_URL   instance and workflow API base URLs
+  STEWARD_TOKEN, STEWARD_WORKFLOW_TOKEN    tokens (never from a file)
+  NO_COLOR, FORCE_COLOR                    colour off / on
+`;
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('steward')
@@ -28,7 +49,16 @@ export function buildProgram(ctx: CliContext): Command {
     .configureOutput({
       writeOut: (s) => ctx.io.stdout.write(s),
       writeErr: (s) => ctx.io.stderr.write(s),
-    });
+    })
+    .option('-q, --quiet', 'print no warnings or progress (errors and reports still)')
+    .option('--color', 'colour the text report even when stdout is not a terminal')
+    .option('--no-color', 'never colour (also NO_COLOR)')
+    .addHelpText('after', HELP_AFTER);
+  // Global flags apply to whichever command runs.
+  program.hook('preAction', () => {
+    const o = program.opts<{ quiet?: boolean; color?: boolean }>();
+    ctx.io = { ...ctx.io, quiet: Boolean(o.quiet), ...(o.color !== undefined ? { color: o.color } : {}) };
+  });
   // Settings above are inherited by the commands added below.
   registerCheck(program, ctx);
   registerFix(program, ctx);
@@ -41,6 +71,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerInit(program, ctx);
   registerWaive(program, ctx);
   registerEvidence(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }
 
@@ -64,15 +95,15 @@ export function exitCodeForError(error: unknown, io: CliIo): number {
     return error.exitCode === 0 ? EXIT.pass : EXIT.input;
   }
   if (error instanceof InputError) {
-    warn(io, ...error.problems.map((p) => redact(formatProblem(p), secrets)));
-    warn(io, `steward: ${error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`}; nothing was sent to the API`);
+    fail(io, ...error.problems.map((p) => redact(formatProblem(p), secrets)));
+    fail(io, `steward: ${error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`}; nothing was sent to the API`);
     return EXIT.input;
   }
   if (isApiError(error)) {
-    warn(io, redact(`steward: could not evaluate: ${error.message}`, secrets));
+    fail(io, redact(`steward: could not evaluate: ${error.message}`, secrets));
     return EXIT.evaluate;
   }
   const message = error instanceof Error ? error.message : String(error);
-  warn(io, redact(`steward: ${message}`, secrets));
+  fail(io, redact(`steward: ${message}`, secrets));
   return EXIT.evaluate;
 }

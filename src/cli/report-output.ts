@@ -1,11 +1,41 @@
 // Writes a report: the chosen format on stdout (alone), each --output file, and on stderr why
 // a run could not evaluate (the text of the API errors, e.g. the 401).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Format, formatReport } from '../report/index.js';
-import { type CliIo, colorFor, redact, warn } from './io.js';
+import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
-import type { Report } from '../library/index.js';
+import { InputError, type Report } from '../library/index.js';
+
+/** An --output file that cannot be written is bad input before any request (exit 2). */
+export function assertWritableOutputs(outputs: OutputTarget[], io: CliIo): void {
+  const problems = outputs.flatMap((out) => {
+    const why = unwritable(path.resolve(io.cwd, out.path));
+    return why ? [{ file: '--output', line: 0, column: 0, message: `${out.format}=${out.path}: ${why}` }] : [];
+  });
+  if (problems.length > 0) throw new InputError(problems);
+}
+
+/** Why `file` cannot be written (created with its folders, or replaced), or null. */
+function unwritable(file: string): string | null {
+  if (existsSync(file)) {
+    if (statSync(file).isDirectory()) return 'is a directory';
+    return canWrite(file) ? null : 'is not writable';
+  }
+  let dir = path.dirname(file);
+  while (!existsSync(dir)) dir = path.dirname(dir);
+  if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
+  return canWrite(dir) ? null : `cannot create files in ${dir}`;
+}
+
+function canWrite(p: string): boolean {
+  try {
+    accessSync(p, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo): void {
   const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
@@ -15,8 +45,8 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
     writeFileSync(file, redact(formatReport(out.format as Format, report, { color: false, cwd: io.cwd }), secrets));
   }
   const text = formatReport(format as Format, report, {
-    color: format === 'text' && colorFor(io.stdout, io.env),
-    width: io.stdout.columns,
+    color: format === 'text' && colorFor(io.stdout, io.env, io.color),
+    width: columnsOf(io.stdout),
     cwd: io.cwd,
   });
   io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`, secrets));
@@ -38,7 +68,7 @@ export function warnEvaluationErrors(report: Report, io: CliIo): void {
   if (reasons.length === 0) return;
   const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
   const failed = report.policies.filter((p) => p.status === 'error').length;
-  warn(io, `steward: could not evaluate ${failed} ${failed === 1 ? 'policy' : 'policies'} (the gate fails closed):`);
-  for (const r of reasons.slice(0, MAX_ERRORS_ON_STDERR)) warn(io, redact(`  ${r}`, secrets));
-  if (reasons.length > MAX_ERRORS_ON_STDERR) warn(io, `  … and ${reasons.length - MAX_ERRORS_ON_STDERR} more in the report`);
+  fail(io, `steward: could not evaluate ${failed} ${failed === 1 ? 'policy' : 'policies'} (the gate fails closed):`);
+  for (const r of reasons.slice(0, MAX_ERRORS_ON_STDERR)) fail(io, redact(`  ${r}`, secrets));
+  if (reasons.length > MAX_ERRORS_ON_STDERR) fail(io, `  … and ${reasons.length - MAX_ERRORS_ON_STDERR} more in the report`);
 }

@@ -5,7 +5,7 @@ import { type CheckOptions, type FailOn, parseOverride, type ProgressEvent, Prog
 import { FORMATS } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
-import { redact, warn } from './io.js';
+import { columnsOf, redact, warn } from './io.js';
 import {
   collect,
   collectRaw,
@@ -80,8 +80,6 @@ export function requestLogger(io: CliIo, secrets: (string | null | undefined)[])
   };
 }
 
-/** Terminal width assumed when stderr does not tell it. */
-export const PROGRESS_COLUMNS_DEFAULT = 80;
 /** Least time between two redraws of the progress line (a kind finishing always redraws). */
 export const PROGRESS_REDRAW_MS = 100;
 
@@ -90,7 +88,7 @@ export const PROGRESS_REDRAW_MS = 100;
  * the terminal so it never wraps. The commands clear it before the report.
  */
 export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | undefined {
-  if (!io.stderr.isTTY) return undefined;
+  if (!io.stderr.isTTY || io.quiet) return undefined;
   const state = new ProgressState(RESOURCE_KIND_NAMES);
   let drawnAt = Number.NEGATIVE_INFINITY;
   return (e) => {
@@ -98,7 +96,7 @@ export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | unde
     const now = performance.now();
     if (e.read < e.total && now - drawnAt < PROGRESS_REDRAW_MS) return;
     drawnAt = now;
-    const columns = io.stderr.columns ?? PROGRESS_COLUMNS_DEFAULT;
+    const columns = columnsOf(io.stderr);
     io.stderr.write(`\r\x1b[2K${state.line(columns - 1)}`);
   };
 }

@@ -13,7 +13,6 @@ import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
 import { redactSecrets } from '../core/redact.js';
-import { formatReport } from '../report/index.js';
 import { evaluate, secretsOf } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
 
@@ -28,8 +27,14 @@ export interface EvidenceResult {
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const posix = (p: string) => p.split(path.sep).join('/');
 
-/** Runs the check (options as for `check`) and writes the pack into `out`, which must be empty or absent. */
-export async function writeEvidence(options: CheckOptions, out: string): Promise<EvidenceResult> {
+/** The report files of a pack by name (`report.json` required), rendered by the caller's formatters. */
+export type RenderReports = (report: Report, cwd: string) => Record<string, string>;
+
+/**
+ * Runs the check (options as for `check`) and writes the pack into `out`, which must be empty
+ * or absent. `render` gives the report files (the library knows no formatters).
+ */
+export async function writeEvidence(options: CheckOptions, out: string, render: RenderReports): Promise<EvidenceResult> {
   if (existsSync(out) && readdirSync(out).length > 0) {
     throw new InputError([{ file: '--out', line: 0, column: 0, message: `${out} is not empty: an evidence pack goes into a new directory` }]);
   }
@@ -51,8 +56,7 @@ export async function writeEvidence(options: CheckOptions, out: string): Promise
     written.push(posix(rel));
   };
   mkdirSync(out, { recursive: true });
-  put('report.json', formatReport('json', report, { color: false, cwd: prepared.cwd }));
-  put('report.md', formatReport('markdown', report, { color: false, cwd: prepared.cwd }));
+  for (const [name, text] of Object.entries(render(report, prepared.cwd))) put(name, text);
   await writeSnapshot(path.join(out, 'snapshot.json'), (recorder as RecordingApi | null)?.snapshot() ?? emptySnapshot(report), secrets);
   written.push('snapshot.json');
   put('version.json', `${JSON.stringify({ tool: 'steward', version: packageVersion(), node: process.version, createdAt: report.startedAt }, null, 2)}\n`);

@@ -2,13 +2,13 @@
 // without failing every run), appended to the waivers file with its comments and layout kept.
 // The new file is parsed like any waivers file before it replaces the old one (a temporary file
 // renamed over it), so a crash or a bad value never leaves a broken or half-written file.
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
 import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
 import { InputError } from '../core/problem.js';
 import { parseWaivers, today } from '../engine/waivers.js';
-import { readInputFileSync } from '../io/input-file.js';
+import { decodeUtf8, readInputFileSync } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
 export interface WaiveOptions {
@@ -35,8 +35,11 @@ export interface WaiveResult {
 
 const key = (w: { policy: string; resource: string; item?: string | null }) => `${w.policy}\u0000${w.resource}\u0000${w.item ?? ''}`;
 
+/** `-` reads the report from stdin (`steward check --format json | steward waive --from - …`). */
+export const STDIN = '-';
+
 function readReport(file: string, shown: string): Report {
-  const text = readInputFileSync(file, shown, 'report');
+  const text = file === STDIN ? decodeUtf8(readFileSync(0), 'stdin') : readInputFileSync(file, shown, 'report');
   const data = parseJsonAt(text, shown, 'report') as Partial<Report>;
   if (data === null || typeof data !== 'object' || !Array.isArray(data.findings)) {
     throw jsonProblem(text, shown, [], 'not a steward JSON report (`steward check --format json`): no "findings" list');
@@ -50,7 +53,7 @@ export function waive(options: WaiveOptions): WaiveResult {
   if (options.expires <= today(now)) {
     throw new InputError([{ file: '--expires', line: 0, column: 0, message: `${options.expires} is not after today (${today(now)}): a waiver must end in the future` }]);
   }
-  const report = readReport(options.report, options.shown(options.report));
+  const report = readReport(options.report, options.report === STDIN ? 'stdin' : options.shown(options.report));
   const existing = existsSync(options.waivers) ? readInputFileSync(options.waivers, shownWaivers, 'waivers') : 'waivers: []\n';
   const known = new Set(parseWaivers(existing, shownWaivers).map(key));
   const only = new Set(options.policies ?? []);

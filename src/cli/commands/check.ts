@@ -3,8 +3,8 @@
 // with the demo config: `--sandbox --config mine.yaml` exits like a real run).
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { warn } from '../io.js';
-import { writeReports, warnEvaluationErrors } from '../report-output.js';
+import { fail, warn } from '../io.js';
+import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
 import { addReportOptions, addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { emptyRunProblem, evaluate, exitCodeFor } from '../../library/index.js';
 
@@ -18,6 +18,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
     .action(async (flags: RunFlags & { allowEmpty?: boolean }) => {
       const { io } = ctx;
+      assertWritableOutputs(flags.output ?? [], io);
       const evaluation = await withTarget(flags, io, evaluate);
       const { report, warnings } = evaluation;
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
@@ -26,7 +27,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
       warnEvaluationErrors(report, io);
       const empty = emptyRunProblem(evaluation, 'pass --allow-empty');
       if (empty && !flags.allowEmpty) {
-        warn(io, `steward: ${empty}`);
+        fail(io, `steward: ${empty}`);
         ctx.exitCode = 2;
         return;
       }

@@ -7,7 +7,8 @@ import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, exitCodeFor, verifyEvidence, writeEvidence } from '../../library/index.js';
+import { displayPath, exitCodeFor, type Report, verifyEvidence, writeEvidence } from '../../library/index.js';
+import { formatReport } from '../../report/index.js';
 
 export function registerEvidence(program: Command, ctx: CliContext): void {
   const cmd = program.command('evidence').description('run a check and write a verifiable evidence pack');
@@ -18,7 +19,11 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
     .action(async (flags: RunFlags & { out: string }) => {
       const { io } = ctx;
       const out = path.resolve(io.cwd, flags.out);
-      const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out));
+      const render = (report: Report, cwd: string) => ({
+        'report.json': formatReport('json', report, { color: false, cwd }),
+        'report.md': formatReport('markdown', report, { color: false, cwd }),
+      });
+      const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out, render));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       io.stdout.write(`wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
       warnEvaluationErrors(report, io);

@@ -23,7 +23,7 @@ export function registerWaive(program: Command, ctx: CliContext): void {
   program
     .command('waive')
     .description("append starter waivers for a JSON report's violations to the waivers file")
-    .requiredOption('--from <report>', 'JSON report (`steward check --format json`)')
+    .requiredOption('--from <report>', 'JSON report (`steward check --format json`), or - for stdin')
     .requiredOption('--owner <who>', 'owner of the waivers')
     .requiredOption('--reason <text>', 'why the violations are accepted for now')
     .requiredOption('--expires <YYYY-MM-DD>', 'the day the waivers stop applying')
@@ -45,7 +45,7 @@ export function registerWaive(program: Command, ctx: CliContext): void {
         (['approver', 'ticket', 'risk'] as const).filter((k) => flags[k] !== undefined).map((k) => [k, flags[k] as string]),
       );
       const result = waive({
-        report: path.resolve(io.cwd, flags.from),
+        report: flags.from === '-' ? '-' : path.resolve(io.cwd, flags.from),
         waivers: file,
         shown: (f) => displayPath(f, io.cwd),
         owner: flags.owner,
