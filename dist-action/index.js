@@ -24895,8 +24895,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate3 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate3);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -25969,28 +25969,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate3 = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate3 });
-        validate3.errors = null;
-        validate3.schema = sch.schema;
-        validate3.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate3.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate3.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate3.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate3.source)
-            validate3.source.evaluated = (0, codegen_1.stringify)(validate3.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate3;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -27422,7 +27422,7 @@ var require_core = __commonJS({
         uriResolver
       };
     }
-    var Ajv8 = class {
+    var Ajv6 = class {
       constructor(opts = {}) {
         this.schemas = {};
         this.refs = {};
@@ -27792,9 +27792,9 @@ var require_core = __commonJS({
         }
       }
     };
-    Ajv8.ValidationError = validation_error_1.default;
-    Ajv8.MissingRefError = ref_error_1.default;
-    exports.default = Ajv8;
+    Ajv6.ValidationError = validation_error_1.default;
+    Ajv6.MissingRefError = ref_error_1.default;
+    exports.default = Ajv6;
     function checkOptions(checkOpts, options, msg, log2 = "error") {
       for (const key in checkOpts) {
         const opt = key;
@@ -29905,7 +29905,7 @@ var require_ajv = __commonJS({
     var draft7MetaSchema = require_json_schema_draft_07();
     var META_SUPPORT_DATA = ["/properties"];
     var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv8 = class extends core_1.default {
+    var Ajv6 = class extends core_1.default {
       _addVocabularies() {
         super._addVocabularies();
         draft7_1.default.forEach((v2) => this.addVocabulary(v2));
@@ -29924,11 +29924,11 @@ var require_ajv = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv = Ajv8;
-    module.exports = exports = Ajv8;
-    module.exports.Ajv = Ajv8;
+    exports.Ajv = Ajv6;
+    module.exports = exports = Ajv6;
+    module.exports.Ajv = Ajv6;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv8;
+    exports.default = Ajv6;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -40259,6 +40259,9 @@ ${defined}.`;
 
 ${defined}, outside the repository; brought in by the ${code("policies")} entry at ${entry2}, where its findings on live resources are shown.`;
 }
+function ruleName(id) {
+  return id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w2) => w2[0].toUpperCase() + w2.slice(1)).join("");
+}
 function rule(p2) {
   const where2 = definedAt(p2, (s) => `\`${s}\``);
   const text = `${p2.title}
@@ -40268,7 +40271,7 @@ ${p2.description}
 Severity: ${p2.severity}. Resource kind: ${p2.resource}.${definedAt(p2, (s) => s)}`;
   return {
     id: p2.id,
-    name: p2.id,
+    name: ruleName(p2.id),
     shortDescription: { text: p2.title || p2.id },
     fullDescription: { text: p2.description || p2.title || p2.id },
     help: {
@@ -40281,7 +40284,8 @@ Severity: **${p2.severity}**. Resource kind: \`${p2.resource}\`.${where2}`
     },
     defaultConfiguration: { level: LEVEL2[p2.severity] },
     properties: {
-      tags: p2.tags,
+      // `security` makes code scanning rank alerts by security-severity.
+      tags: [.../* @__PURE__ */ new Set(["security", ...p2.tags])],
       "security-severity": SECURITY_SEVERITY[p2.severity],
       severity: p2.severity,
       resourceKind: p2.resource
@@ -40389,12 +40393,15 @@ function toSarif(report2, options = {}) {
     tool: {
       driver: {
         name: "steward",
+        fullName: `steward ${report2.tool.version} (policy-as-code compliance checks)`,
         version: report2.tool.version,
         semanticVersion: /^\d+\.\d+\.\d+/.test(report2.tool.version) ? report2.tool.version : void 0,
         rules: report2.policies.map(rule)
       }
     },
     invocations: [invocation],
+    // One category per instance: runs against two instances do not close each other's alerts.
+    automationDetails: { id: `steward/${report2.instance.replace(/^[a-z]+:\/\//, "")}/` },
     columnKind: "utf16CodeUnits",
     results,
     properties: { instance: report2.instance, gate: report2.summary.gate, failOn: report2.failOn }
@@ -42603,20 +42610,21 @@ var dataFilePermissionsReadSchema = object({
   }
 });
 var filesetSchema = object({ id: str }, { name: nullableStr });
-var ajv = new import_ajv.Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
+var sharedAjv;
 var validators = /* @__PURE__ */ new WeakMap();
 function validatorFor(schema) {
-  let validate3 = validators.get(schema);
-  if (!validate3) {
-    validate3 = ajv.compile(schema);
-    validators.set(schema, validate3);
+  let validate2 = validators.get(schema);
+  if (!validate2) {
+    sharedAjv ??= new import_ajv.Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
+    validate2 = sharedAjv.compile(schema);
+    validators.set(schema, validate2);
   }
-  return validate3;
+  return validate2;
 }
 function checkResponse(schema, body2) {
-  const validate3 = validatorFor(schema);
-  if (validate3(body2)) return void 0;
-  const error2 = (validate3.errors ?? [])[0];
+  const validate2 = validatorFor(schema);
+  if (validate2(body2)) return void 0;
+  const error2 = (validate2.errors ?? [])[0];
   if (!error2) return { field: "(body)", problem: "does not match the documented shape" };
   return describeAjvError(error2, body2);
 }
@@ -44812,9 +44820,6 @@ function expandGlob(pattern, baseDir) {
 import { existsSync as existsSync5 } from "node:fs";
 import path6 from "node:path";
 
-// src/resources/index.ts
-var import_ajv3 = __toESM(require_ajv(), 1);
-
 // src/resources/calculatedFields.ts
 var CALCULATED_FIELDS_RESOURCE_ID = "instance";
 var counter = { type: "integer", minimum: 0 };
@@ -45271,11 +45276,14 @@ var dataFileManifestSchema = {
     entries: { type: "array", items: dataFileEntrySchema }
   }
 };
-var ajv2 = new import_ajv2.Ajv({ allErrors: true, strict: true, verbose: true });
-var validators2 = {
-  queue: ajv2.compile(queueManifestSchema),
-  dataFile: ajv2.compile(dataFileManifestSchema)
-};
+var validators2;
+function validatorOf(kind) {
+  if (!validators2) {
+    const ajv = new import_ajv2.Ajv({ allErrors: true, strict: true, verbose: true });
+    validators2 = { queue: ajv.compile(queueManifestSchema), dataFile: ajv.compile(dataFileManifestSchema) };
+  }
+  return validators2[kind];
+}
 var ID_KEY = { queue: "queue", dataFile: "dataFile" };
 var QUEUE_ID_FROM_SOURCE = true;
 function displayFile(file, displayRoot) {
@@ -45287,9 +45295,9 @@ function parseManifest(kind, text, file) {
   const { data, problems: unread } = yamlData(source);
   if (unread.length > 0) return { manifest: null, problems: unread };
   const idProblem = isObject2(data) ? readId(kind, source, data) : null;
-  const validate3 = validators2[kind];
-  if (!validate3(data) || idProblem) {
-    const errors = (validate3.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
+  const validate2 = validatorOf(kind);
+  if (!validate2(data) || idProblem) {
+    const errors = (validate2.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
     const problems = [...idProblem ? [idProblem] : [], ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
     return { manifest: null, problems };
   }
@@ -45817,7 +45825,6 @@ var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.
 function kindOfManifestKey(key) {
   return Object.values(RESOURCE_KINDS).find((k2) => k2.inputs.manifests?.key === key)?.name;
 }
-var ajv3 = new import_ajv3.Ajv({ allErrors: true, strict: false });
 
 // src/core/model.ts
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
@@ -45861,13 +45868,18 @@ function uncontainedPath(named, baseDir, root, kind = "file") {
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 import path4 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
+
+// src/core/package-name.ts
+var PACKAGE_NAME = "@steward-pac/steward";
+
+// src/config/paths.ts
 var cachedRoot = null;
 function packageRoot() {
   if (cachedRoot) return cachedRoot;
   let dir = path4.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
     const manifest = path4.join(dir, "package.json");
-    if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === "steward") {
+    if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === PACKAGE_NAME) {
       cachedRoot = dir;
       return dir;
     }
@@ -46070,10 +46082,10 @@ var CONFIG_SCHEMA = {
 };
 
 // src/config/validate.ts
-var import_ajv4 = __toESM(require_ajv(), 1);
+var import_ajv3 = __toESM(require_ajv(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
-var ajv4 = new import_ajv4.Ajv({ allErrors: true, verbose: true, strict: false });
-var validateConfig = ajv4.compile(CONFIG_SCHEMA);
+var compiled;
+var configValidator = () => compiled ??= new import_ajv3.Ajv({ allErrors: true, verbose: true, strict: false }).compile(CONFIG_SCHEMA);
 var TOKEN_KEY = /token$/i;
 var TOKEN_IN_FILE_MESSAGE = "tokens never go in steward.yaml (it is committed): set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN) in the environment";
 function tokenProblems(src) {
@@ -46092,6 +46104,7 @@ var CONFIG_WORDING = {
 };
 function validateConfigSource(src, data) {
   const tokens = tokenProblems(src);
+  const validateConfig = configValidator();
   if (validateConfig(data)) return tokens;
   const errors = (validateConfig.errors ?? []).filter(
     (e) => !(e.keyword === "additionalProperties" && TOKEN_KEY.test(String(e.params.additionalProperty)))
@@ -47966,12 +47979,12 @@ function create(schema, init) {
 }
 var compiledCreates = /* @__PURE__ */ new WeakMap();
 function compiledCreate(desc) {
-  let compiled = compiledCreates.get(desc);
-  if (compiled === void 0) {
-    compiled = compileCreate(desc);
-    compiledCreates.set(desc, compiled);
+  let compiled2 = compiledCreates.get(desc);
+  if (compiled2 === void 0) {
+    compiled2 = compileCreate(desc);
+    compiledCreates.set(desc, compiled2);
   }
-  return compiled;
+  return compiled2;
 }
 var INIT_SINGULAR = 0;
 var INIT_LIST = 1;
@@ -48120,13 +48133,13 @@ function compileConvertMessage(field) {
     return void 0;
   }
   const messageDesc2 = field.message;
-  let compiled;
+  let compiled2;
   return (value) => {
     if (!isObject3(value) || isMessage(value, messageDesc2)) {
       return value;
     }
-    compiled !== null && compiled !== void 0 ? compiled : compiled = compiledCreate(messageDesc2);
-    return compiled(value);
+    compiled2 !== null && compiled2 !== void 0 ? compiled2 : compiled2 = compiledCreate(messageDesc2);
+    return compiled2(value);
   };
 }
 function toU8Arr(value) {
@@ -50041,24 +50054,24 @@ function fromBinary(schema, bytes3, options) {
 }
 var compiledReaders = /* @__PURE__ */ new WeakMap();
 function compiledReader(desc) {
-  let compiled = compiledReaders.get(desc);
-  if (compiled === void 0) {
-    compiled = compileMessage(desc);
+  let compiled2 = compiledReaders.get(desc);
+  if (compiled2 === void 0) {
+    compiled2 = compileMessage(desc);
   }
-  return compiled;
+  return compiled2;
 }
 function compileMessage(desc) {
   const descString = String(desc);
   const fieldReaders = /* @__PURE__ */ new Map();
-  const compiled = {
+  const compiled2 = {
     read: compileMessageReader(descString, fieldReaders),
     readGroup: compileGroupReader(descString, fieldReaders)
   };
-  compiledReaders.set(desc, compiled);
+  compiledReaders.set(desc, compiled2);
   for (const field of desc.fields) {
     fieldReaders.set(field.number, compileFieldReader(field));
   }
-  return compiled;
+  return compiled2;
 }
 function compileMessageReader(descString, fieldReaders) {
   return (message, reader, ctx, length) => {
@@ -50415,18 +50428,18 @@ function toBinary(schema, message, options) {
 }
 var compiledWriters = /* @__PURE__ */ new WeakMap();
 function compiledWriter(desc) {
-  let compiled = compiledWriters.get(desc);
-  if (compiled === void 0) {
-    compiled = compileMessage2(desc);
+  let compiled2 = compiledWriters.get(desc);
+  if (compiled2 === void 0) {
+    compiled2 = compileMessage2(desc);
   }
-  return compiled;
+  return compiled2;
 }
 function compileMessage2(desc) {
   const typeName3 = desc.typeName;
   const sortedFields = desc.fields.concat().sort((a, b) => a.number - b.number);
   const foreignField = sortedFields[0];
   const fieldWriters = [];
-  const compiled = (writer, opts, message) => {
+  const compiled2 = (writer, opts, message) => {
     if (message.$typeName !== typeName3 && foreignField !== void 0) {
       throw new FieldError(foreignField, `cannot use ${foreignField} with message ${message.$typeName}`, "ForeignFieldError");
     }
@@ -50441,11 +50454,11 @@ function compileMessage2(desc) {
       }
     }
   };
-  compiledWriters.set(desc, compiled);
+  compiledWriters.set(desc, compiled2);
   for (const field of sortedFields) {
     fieldWriters.push(compileField(field));
   }
-  return compiled;
+  return compiled2;
 }
 function compileField(field) {
   switch (field.fieldKind) {
@@ -51081,11 +51094,11 @@ function toJson(schema, message, options) {
 }
 var compiledWriters2 = /* @__PURE__ */ new WeakMap();
 function compiledWriter2(desc) {
-  let compiled = compiledWriters2.get(desc);
-  if (compiled === void 0) {
-    compiled = compileMessage3(desc);
+  let compiled2 = compiledWriters2.get(desc);
+  if (compiled2 === void 0) {
+    compiled2 = compileMessage3(desc);
   }
-  return compiled;
+  return compiled2;
 }
 function compileMessage3(desc) {
   const typeName3 = desc.typeName;
@@ -51595,29 +51608,29 @@ function readMessage(schema, message, json, options) {
 }
 var compiledReaders2 = /* @__PURE__ */ new WeakMap();
 function compiledReader2(desc) {
-  let compiled = compiledReaders2.get(desc);
-  if (compiled === void 0) {
-    compiled = compileMessage4(desc);
+  let compiled2 = compiledReaders2.get(desc);
+  if (compiled2 === void 0) {
+    compiled2 = compileMessage4(desc);
   }
-  return compiled;
+  return compiled2;
 }
 function compileMessage4(desc) {
   const descString = String(desc);
   const readWkt = compileWkt2(desc);
   if (readWkt !== void 0) {
-    const compiled2 = (message, json, ctx) => {
+    const compiled3 = (message, json, ctx) => {
       if (++ctx.depth > ctx.recursionLimit) {
         throw new Error(`cannot decode ${descString} from JSON: maximum recursion depth of ${ctx.recursionLimit} reached`);
       }
       readWkt(message, json, ctx);
       ctx.depth--;
     };
-    compiledReaders2.set(desc, compiled2);
-    return compiled2;
+    compiledReaders2.set(desc, compiled3);
+    return compiled3;
   }
   const typeName3 = desc.typeName;
   const fieldsByJsonKey = /* @__PURE__ */ new Map();
-  const compiled = (message, json, ctx) => {
+  const compiled2 = (message, json, ctx) => {
     var _a;
     if (++ctx.depth > ctx.recursionLimit) {
       throw new Error(`cannot decode ${descString} from JSON: maximum recursion depth of ${ctx.recursionLimit} reached`);
@@ -51663,7 +51676,7 @@ function compileMessage4(desc) {
     }
     ctx.depth--;
   };
-  compiledReaders2.set(desc, compiled);
+  compiledReaders2.set(desc, compiled2);
   for (const field of desc.fields) {
     const entry2 = {
       read: compileFieldReader2(field),
@@ -51673,7 +51686,7 @@ function compileMessage4(desc) {
     };
     fieldsByJsonKey.set(field.name, entry2).set(field.jsonName, entry2);
   }
-  return compiled;
+  return compiled2;
 }
 function compileWkt2(desc) {
   if (!desc.typeName.startsWith("google.protobuf.")) {
@@ -66100,9 +66113,9 @@ function compilePolicy(def, override, overrideAt) {
   const origin = (field) => def.fieldLocations[field] ?? def.location;
   const base = ["resource", "params", "now"];
   const inner = def.each !== void 0 ? ["resource", "item", "params", "now"] : base;
-  const compiled = def[COMPILED];
+  const compiled2 = def[COMPILED];
   const pre = (field, source) => {
-    const x2 = compiled?.[field];
+    const x2 = compiled2?.[field];
     return x2 && x2.source === source ? x2 : void 0;
   };
   const problems = [];
@@ -66481,13 +66494,13 @@ async function planFixes(input) {
     groups.set(key, [...groups.get(key) ?? [], f2]);
   }
   const changes = [];
-  const notPlanned2 = [];
+  const notPlanned = [];
   const keys = [...groups.keys()].sort();
   for (const key of keys) {
     const findings = groups.get(key);
     const out = await planResource(input, findings, fixOf);
     changes.push(...out.changes);
-    notPlanned2.push(...out.notPlanned);
+    notPlanned.push(...out.notPlanned);
   }
   const numbered = changes.map((c2, i) => ({ n: i + 1, ...c2 }));
   const manifests = uniqueManifests(numbered.map((c2) => c2.manifest));
@@ -66497,7 +66510,7 @@ async function planFixes(input) {
     createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
     instance: input.instance ?? null,
     changes: numbered,
-    notPlanned: notPlanned2,
+    notPlanned,
     manifests
   };
   return input.journal ? resumePlan(plan2, input.journal) : plan2;
@@ -66517,31 +66530,31 @@ async function planResource(input, findings, fixOf) {
   });
   const kind = resource2 ? input.kinds[resource2.kind] : void 0;
   if (!resource2 || !kind) return { changes: [], notPlanned: [refuse(findings, "the resource was not collected in this run")] };
-  const notPlanned2 = [];
+  const notPlanned = [];
   const stateSteps = [];
   const actionSteps = [];
   for (const finding2 of findings) {
     for (const [name, value] of Object.entries(fixOf.get(finding2.policy))) {
       const fix = kind.fixes[name];
-      if (!fix) notPlanned2.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
-      else if (fix.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
+      if (!fix) notPlanned.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
+      else if (fix.perItem && finding2.path === null) notPlanned.push(refuse([finding2], `fix "${name}" needs an item`));
       else if (fix.optIn && !input.allowOptIn) {
-        notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
+        notPlanned.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
       } else (fix.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix, value });
     }
   }
   const changes = [];
   if (stateSteps.length > 0 && !collected) {
-    notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
+    notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
   } else if (stateSteps.length > 0) {
     const result2 = await planState(input, resource2, kind, stateSteps, manifest);
-    for (const b of result2.blocked) notPlanned2.push(refuse(b.findings, b.reason));
+    for (const b of result2.blocked) notPlanned.push(refuse(b.findings, b.reason));
     if (result2.change) changes.push(result2.change);
   }
   const actions = await planActions(input, kind, resource2, actionSteps, manifest);
   changes.push(...actions.changes);
-  for (const b of actions.blocked) notPlanned2.push(refuse(b.findings, b.reason));
-  return { changes, notPlanned: notPlanned2 };
+  for (const b of actions.blocked) notPlanned.push(refuse(b.findings, b.reason));
+  return { changes, notPlanned };
 }
 async function planState(input, resource2, kind, steps, manifest) {
   const all = (reason) => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
@@ -66711,9 +66724,6 @@ async function collectDeclared(kinds, ctx) {
   return out;
 }
 
-// src/fix/render.ts
-var import_ajv5 = __toESM(require_ajv(), 1);
-
 // src/fix/schema.ts
 var resource = {
   type: "object",
@@ -66768,12 +66778,6 @@ var change = {
     }
   }
 };
-var notPlanned = {
-  type: "object",
-  additionalProperties: false,
-  required: ["policies", "findings", "resource", "manifest", "reason"],
-  properties: { policies: strings, findings: strings, resource, manifest: manifestRef, reason: { type: "string" } }
-};
 var alreadyApplied = {
   type: "object",
   additionalProperties: false,
@@ -66796,36 +66800,6 @@ var alreadyApplied = {
         planId: { type: "string" },
         change: { type: "integer", minimum: 1 },
         time: { type: "string" }
-      }
-    }
-  }
-};
-var PLAN_SCHEMA = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  $id: "https://steward.dev/schema/plan.schema.json",
-  title: "steward fix plan",
-  type: "object",
-  additionalProperties: false,
-  required: ["schemaVersion", "id", "createdAt", "instance", "changes", "notPlanned", "manifests"],
-  properties: {
-    schemaVersion: { const: 1 },
-    id: { type: "string", pattern: "^[0-9a-f]{16}$", description: "hash of the changes and the manifests" },
-    createdAt: { type: "string" },
-    instance: { type: ["string", "null"] },
-    changes: { type: "array", items: change },
-    notPlanned: { type: "array", items: notPlanned },
-    alreadyApplied: {
-      type: "array",
-      items: alreadyApplied,
-      description: "with --journal FILE: changes left out because the journal records the same request as applied from the same declared state"
-    },
-    manifests: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["file", "sha256"],
-        properties: { file: { type: "string" }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } }
       }
     }
   }
@@ -66867,7 +66841,6 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
   return `${out.join("\n")}
 `;
 }
-var validatePlan = new import_ajv5.Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA);
 
 // src/fix/rewrite.ts
 var import_yaml4 = __toESM(require_dist(), 1);
@@ -67055,7 +67028,7 @@ function compareBaseline(findings, baseline) {
 }
 
 // src/engine/waivers.ts
-var import_ajv6 = __toESM(require_ajv(), 1);
+var import_ajv4 = __toESM(require_ajv(), 1);
 var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
 var waiversFileSchema = {
   $id: "steward/waivers",
@@ -67085,7 +67058,8 @@ var waiversFileSchema = {
     }
   }
 };
-var validate = new import_ajv6.Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
+var compiledWaivers;
+var waiversValidator = () => compiledWaivers ??= new import_ajv4.Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
 function isCalendarDate(s) {
   const d = /* @__PURE__ */ new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
@@ -67098,7 +67072,8 @@ function parseWaivers(text, file, rules = { allowCatchAll: true }) {
   const read = yamlData(source);
   if (read.problems.length > 0) throw new InputError(read.problems);
   const data = read.data ?? { waivers: [] };
-  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
+  const validate2 = waiversValidator();
+  if (!validate2(data)) throw new InputError(schemaProblems(source, validate2.errors, QUOTE_REFUSED_VALUE));
   const bad = [];
   const waivers = data.waivers.map((w2, i) => {
     const location2 = locationOf(source, nodeAt(source, ["waivers", i]));
@@ -67176,7 +67151,7 @@ function applyWaivers(findings, waivers, now, warningDays = WAIVER_WARNING_DAYS_
 }
 
 // src/policy/loader.ts
-var import_ajv7 = __toESM(require_ajv(), 1);
+var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
 import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
 import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
@@ -67328,7 +67303,7 @@ function builtinPolicyDir2() {
   let dir = path10.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
     const pkg = path10.join(dir, "package.json");
-    if (existsSync6(pkg) && JSON.parse(readFileSync5(pkg, "utf8")).name === "steward") {
+    if (existsSync6(pkg) && JSON.parse(readFileSync5(pkg, "utf8")).name === PACKAGE_NAME) {
       return path10.join(dir, "policies");
     }
     const parent = path10.dirname(dir);
@@ -67340,7 +67315,7 @@ var validators3 = /* @__PURE__ */ new WeakMap();
 function validatorFor2(kinds) {
   let v2 = validators3.get(kinds);
   if (!v2) {
-    v2 = new import_ajv7.Ajv({ allErrors: true, strict: true, verbose: true }).compile(buildPolicySchema(kinds));
+    v2 = new import_ajv5.Ajv({ allErrors: true, strict: true, verbose: true }).compile(buildPolicySchema(kinds));
     validators3.set(kinds, v2);
   }
   return v2;
@@ -67349,8 +67324,8 @@ function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) 
   const src = parseYamlSource(text, file, "YAML syntax error");
   const { data, problems: unread } = yamlData(src);
   if (unread.length > 0) return { policies: [], problems: unread };
-  const validate3 = validatorFor2(options.kinds);
-  const problems = validate3(data) ? [] : schemaProblems(src, validate3.errors, policyWording(data, options.kinds));
+  const validate2 = validatorFor2(options.kinds);
+  const problems = validate2(data) ? [] : schemaProblems(src, validate2.errors, policyWording(data, options.kinds));
   const list = data?.policies;
   const policies = [];
   if (!Array.isArray(list)) return { policies, problems };
@@ -67407,7 +67382,7 @@ function buildDefinition(raw, at2, src, problems, kinds) {
   const kindName = typeof raw.resource === "string" ? raw.resource : void 0;
   const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
   const typing = { kind: kindName, resource: documentSchema, params };
-  const compiled = {};
+  const compiled2 = {};
   const before = problems.length;
   for (const field of EXPRESSION_FIELDS) {
     const source = raw[field];
@@ -67417,14 +67392,14 @@ function buildDefinition(raw, at2, src, problems, kinds) {
     const expect = field === "each" ? "list" : "bool";
     collect2(() => {
       const expression = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      compiled[field] = expression;
+      compiled2[field] = expression;
       if (field === "each") typing.item = itemTypeOf(expression.ast, typing);
     });
   }
   if (typeof raw.message === "string") {
     const origin = originOf(src, nodeAt(src, [...at2, "message"]));
     collect2(() => {
-      compiled.message = compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing });
+      compiled2.message = compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing });
     });
   }
   const tests = [];
@@ -67478,7 +67453,7 @@ function buildDefinition(raw, at2, src, problems, kinds) {
     location: locationOf(src, policyNode),
     fieldLocations,
     // Kept only when all of them compiled: compilePolicy then compiles nothing again.
-    ...problems.length === before && compiled.assert && compiled.message ? { [COMPILED]: compiled } : {}
+    ...problems.length === before && compiled2.assert && compiled2.message ? { [COMPILED]: compiled2 } : {}
   };
 }
 function isPlainObject(v2) {
@@ -67593,10 +67568,10 @@ async function prepareRun(options) {
   const selected = [];
   for (const def of policies) {
     if (framework !== void 0 && !mappedTo(framework, def)) continue;
-    const compiled = await collectProblems(
+    const compiled2 = await collectProblems(
       () => compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location)
     );
-    if (compiled && (!only || only.has(def.id))) selected.push(compiled);
+    if (compiled2 && (!only || only.has(def.id))) selected.push(compiled2);
   }
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
   const selectedKinds = new Set(selected.map((p2) => p2.def.resource));

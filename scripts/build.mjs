@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: false, logLevel: 'warning' };
 // ESM bundles that include CommonJS deps need a require shim.
@@ -13,14 +14,20 @@ await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist',
 // The emulated instance, for benchmarks and embedders' tests: not part of the library entry.
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', banner, packages: 'external' });
 // The CLI is the package's `bin`: it needs the shebang and the executable bit.
+// Split: `--version` loads only the entry chunk; the program and its dependencies load on demand.
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/index.ts' },
   outdir: 'dist',
+  splitting: true,
+  chunkNames: 'cli-chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${banner.js}` },
   packages: 'external',
 });
 chmodSync('dist/cli.js', 0o755);
+
+// Type declarations of the library and the sandbox entries (package.json `exports.types`).
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
 
 // --- JSON Schemas: [source module, exported constant, published file] ---
 // (schema/policy.schema.json is generated from the resource registry by test/policy.)

@@ -180,13 +180,14 @@ export const dataFilePermissionsReadSchema = object({
 /** A file set of the search. */
 export const filesetSchema = object({ id: str }, { name: nullableStr });
 
-const ajv = new Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
+let sharedAjv: Ajv | undefined; // created on first use (start-up does not need it)
 const validators = new WeakMap<Schema, ValidateFunction>();
 
 function validatorFor(schema: Schema): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    sharedAjv ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
+    validate = sharedAjv.compile(schema);
     validators.set(schema, validate);
   }
   return validate;

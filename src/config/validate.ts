@@ -1,14 +1,16 @@
 // steward.yaml against CONFIG_SCHEMA, each ajv error turned into one readable InputProblem at
 // the offending key or value. A `token` key anywhere is refused first, with where to put it.
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { isScalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
 import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA } from './schema.js';
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-const validateConfig = ajv.compile(CONFIG_SCHEMA);
+// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
+// (--version, --help) does not need.
+let compiled: ValidateFunction | undefined;
+const configValidator = () => (compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile(CONFIG_SCHEMA));
 
 /** Keys that look like credentials: `token`, `workflowToken`, `apiToken`… */
 const TOKEN_KEY = /token$/i;
@@ -36,6 +38,7 @@ const CONFIG_WORDING: SchemaWording = {
 /** Problems of the file's content (empty when valid), in file order. */
 export function validateConfigSource(src: YamlSource, data: unknown): InputProblem[] {
   const tokens = tokenProblems(src);
+  const validateConfig = configValidator();
   if (validateConfig(data)) return tokens;
   // A token key is already refused above, with where tokens go instead.
   const errors = (validateConfig.errors ?? []).filter(

@@ -1,7 +1,7 @@
 // Waivers (DESIGN §7): accepted exceptions with a reason, an owner and an expiry date.
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { globMatches, matchesEverything } from '../core/glob.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
@@ -41,7 +41,10 @@ export const waiversFileSchema = {
   },
 };
 
-const validate = new Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
+// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
+// (--version, --help) does not need.
+let compiledWaivers: ValidateFunction | undefined;
+const waiversValidator = () => (compiledWaivers ??= new Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema));
 
 /** A YYYY-MM-DD that is a real calendar date. */
 function isCalendarDate(s: string): boolean {
@@ -66,6 +69,7 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
   const read = yamlData(source);
   if (read.problems.length > 0) throw new InputError(read.problems);
   const data = (read.data ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
+  const validate = waiversValidator();
   if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
   const bad: InputProblem[] = [];
   const waivers = data.waivers.map((w, i) => {

@@ -1,5 +1,5 @@
 // A fix plan as text (what `steward fix` prints) and as JSON (`--plan-out`, `--format json`).
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { InputError } from '../core/problem.js';
 import { readInputFileSync } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
@@ -51,11 +51,15 @@ export function renderPlanJson(plan: FixPlan): string {
   return `${JSON.stringify(plan, null, 2)}\n`;
 }
 
-const validatePlan = new Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA);
+// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
+// (--version, --help) does not need.
+let compiledPlan: ValidateFunction | undefined;
+const planValidator = () => (compiledPlan ??= new Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA));
 
 /** Parses a plan saved with `--plan-out`; a file that is not a plan is bad input (exit 2). */
 export function parsePlan(text: string, file: string): FixPlan {
   const data = parseJsonAt(text, file, 'plan');
+  const validatePlan = planValidator();
   if (!validatePlan(data)) {
     // Each problem at the value it concerns (ajv's instance path, e.g. /changes/0/request).
     const problems = (validatePlan.errors ?? []).flatMap((e) => {

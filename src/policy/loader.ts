@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { InputError } from '../core/problem.js';
+import { PACKAGE_NAME } from '../core/package-name.js';
 import { readInputFile } from '../io/input-file.js';
 import { DEFAULT_ENFORCEMENT, type Enforcement, ENFORCEMENTS, type SourceLocation } from '../core/model.js';
 import { type ErrorPlace, type SchemaWording, schemaProblems } from '../io/schema-problems.js';
@@ -98,7 +99,7 @@ export function builtinPolicyDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'steward') {
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
       return path.join(dir, 'policies');
     }
     const parent = path.dirname(dir);

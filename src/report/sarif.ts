@@ -99,12 +99,17 @@ function definedAt(p: PolicyResult, code: (s: string) => string): string {
   return `\n\n${defined}, outside the repository; brought in by the ${code('policies')} entry at ${entry}, where its findings on live resources are shown.`;
 }
 
+/** `queue-no-admin-for-users` → `QueueNoAdminForUsers`: SARIF wants a name distinct from the id. */
+export function ruleName(id: string): string {
+  return id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
 function rule(p: PolicyResult): Sarif.ReportingDescriptor {
   const where = definedAt(p, (s) => `\`${s}\``);
   const text = `${p.title}\n\n${p.description}\n\nSeverity: ${p.severity}. Resource kind: ${p.resource}.${definedAt(p, (s) => s)}`;
   return {
     id: p.id,
-    name: p.id,
+    name: ruleName(p.id),
     shortDescription: { text: p.title || p.id },
     fullDescription: { text: p.description || p.title || p.id },
     help: {
@@ -113,7 +118,8 @@ function rule(p: PolicyResult): Sarif.ReportingDescriptor {
     },
     defaultConfiguration: { level: LEVEL[p.severity] },
     properties: {
-      tags: p.tags,
+      // `security` makes code scanning rank alerts by security-severity.
+      tags: [...new Set(['security', ...p.tags])],
       'security-severity': SECURITY_SEVERITY[p.severity],
       severity: p.severity,
       resourceKind: p.resource,
@@ -246,6 +252,7 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
     tool: {
       driver: {
         name: 'steward',
+        fullName: `steward ${report.tool.version} (policy-as-code compliance checks)`,
         version: report.tool.version,
         semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version)
           ? report.tool.version
@@ -254,6 +261,8 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
       },
     },
     invocations: [invocation],
+    // One category per instance: runs against two instances do not close each other's alerts.
+    automationDetails: { id: `steward/${report.instance.replace(/^[a-z]+:\/\//, '')}/` },
     columnKind: 'utf16CodeUnits',
     results,
     properties: { instance: report.instance, gate: report.summary.gate, failOn: report.failOn },

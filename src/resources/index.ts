@@ -41,7 +41,7 @@ export function kindOfManifestKey(key: string): string | undefined {
   return Object.values(RESOURCE_KINDS).find((k) => k.inputs.manifests?.key === key)?.name;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+let fixAjv: Ajv | undefined; // created on first use (start-up does not need it)
 
 /**
  * Why a policy's `fix` is not allowed for its kind (empty when it is). Only narrowing fix
@@ -62,9 +62,10 @@ export function fixProblems(
   if (!fixKind) {
     return [`${kindName} has no fix "${names[0]}"; allowed: ${allowed.join(', ') || 'none'}`];
   }
-  const validate = ajv.compile(fixKind.schema);
+  fixAjv ??= new Ajv({ allErrors: true, strict: false });
+  const validate = fixAjv.compile(fixKind.schema);
   if (!validate(fix[names[0]])) {
-    return [`fix ${names[0]}: ${ajv.errorsText(validate.errors, { dataVar: 'value' })}`];
+    return [`fix ${names[0]}: ${fixAjv.errorsText(validate.errors, { dataVar: 'value' })}`];
   }
   if (fixKind.perItem && !perItemPolicy) return [`fix ${names[0]} applies to an item: the policy needs \`each\``];
   return [];

@@ -69,11 +69,16 @@ export const dataFileManifestSchema = {
 
 export type ManifestKind = 'queue' | 'dataFile';
 
-const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
-const validators: Record<ManifestKind, ValidateFunction> = {
-  queue: ajv.compile(queueManifestSchema),
-  dataFile: ajv.compile(dataFileManifestSchema),
-};
+// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
+// (--version, --help) does not need.
+let validators: Record<ManifestKind, ValidateFunction> | undefined;
+function validatorOf(kind: ManifestKind): ValidateFunction {
+  if (!validators) {
+    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
+    validators = { queue: ajv.compile(queueManifestSchema), dataFile: ajv.compile(dataFileManifestSchema) };
+  }
+  return validators[kind];
+}
 const ID_KEY: Record<ManifestKind, string> = { queue: 'queue', dataFile: 'dataFile' };
 
 /**
@@ -107,7 +112,7 @@ export function parseManifest(
   const { data, problems: unread } = yamlData(source);
   if (unread.length > 0) return { manifest: null, problems: unread };
   const idProblem = isObject(data) ? readId(kind, source, data) : null;
-  const validate = validators[kind];
+  const validate = validatorOf(kind);
   if (!validate(data) || idProblem) {
     // The id's own problem replaces the schema's word on it (`1e3` would otherwise pass as 1000).
     const errors = (validate.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);

@@ -16,6 +16,7 @@ import {
   type ScheduleInput,
 } from './entities.js';
 import type { SandboxState } from './types.js';
+import { PACKAGE_NAME } from '../core/package-name.js';
 
 export const PLANTED_FILESET_ID = '3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77';
 /** Paths of the planted file set (`/raw/legacy.csv` is the MD5 one). */
@@ -231,7 +232,7 @@ export function findPackageRoot(from: string = dirname(fileURLToPath(import.meta
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'steward') return dir;
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir;
       } catch {
         // an unreadable package.json is not ours; keep walking up
       }

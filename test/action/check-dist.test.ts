@@ -3,7 +3,7 @@
 // `npm test` runs `npm run build` first, which rewrites the working-tree file; so the bundle is
 // also compared with the one in the git commit (HEAD), as a check-dist CI job would.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -59,7 +59,9 @@ describe('dist-action/index.js', () => {
       expect(fresh.includes(name), name).toBe(false);
     }
     // The CLI build does start a sandbox (--sandbox): the same check sees the names where they are.
-    const cli = readFileSync(join(ROOT, 'dist/cli.js'), 'utf8');
+    // (dist/cli.js is split: the program is in its chunks.)
+    const chunks = readdirSync(join(ROOT, 'dist/cli-chunks')).map((f) => join(ROOT, 'dist/cli-chunks', f));
+    const cli = [join(ROOT, 'dist/cli.js'), ...chunks].map((f) => readFileSync(f, 'utf8')).join('\n');
     for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector']) expect(cli.includes(name), name).toBe(true);
   });
 });

@@ -38,9 +38,11 @@ describe('sarif format', () => {
     const rules = run.tool.driver.rules!;
     expect(run.tool.driver).toMatchObject({
       name: 'steward',
+      fullName: 'steward 0.1.0 (policy-as-code compliance checks)',
       version: '0.1.0',
       semanticVersion: '0.1.0',
     });
+    expect(run.automationDetails).toEqual({ id: 'steward/acme.example.com/' });
     // The project has no public home yet: no invented link for viewers to follow.
     expect(run.tool.driver.informationUri).toBeUndefined();
     expect(rules.map((r) => [r.id, r.defaultConfiguration?.level])).toEqual([
@@ -52,10 +54,10 @@ describe('sarif format', () => {
       ['workflow-has-description', 'note'],
     ]);
     expect(rules[1]).toMatchObject({
-      name: 'data-file-not-public',
+      name: 'DataFileNotPublic',
       shortDescription: { text: 'Data files are never public' },
       fullDescription: { text: 'A public data file can be downloaded by anyone with its link.' },
-      properties: { tags: ['exposure'], 'security-severity': '9.5' },
+      properties: { tags: ['security', 'exposure'], 'security-severity': '9.5' },
     });
     expect(rules[1].help?.markdown).toContain('**Data files are never public**');
   });
