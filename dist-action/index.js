@@ -25286,8 +25286,8 @@ var require_resolve = __commonJS({
     function getSchemaRefs(schema, baseId) {
       if (typeof schema == "boolean")
         return {};
-      const { schemaId, uriResolver } = this.opts;
-      const schId = normalizeId(schema[schemaId] || baseId);
+      const { schemaId: schemaId2, uriResolver } = this.opts;
+      const schId = normalizeId(schema[schemaId2] || baseId);
       const baseIds = { "": schId };
       const pathPrefix = getFullPath(uriResolver, schId, false);
       const localRefs = {};
@@ -25297,8 +25297,8 @@ var require_resolve = __commonJS({
           return;
         const fullPath = pathPrefix + jsonPtr;
         let innerBaseId = baseIds[parentJsonPtr];
-        if (typeof sch[schemaId] == "string")
-          innerBaseId = addRef.call(this, sch[schemaId]);
+        if (typeof sch[schemaId2] == "string")
+          innerBaseId = addRef.call(this, sch[schemaId2]);
         addAnchor.call(this, sch.$anchor);
         addAnchor.call(this, sch.$dynamicAnchor);
         baseIds[jsonPtr] = innerBaseId;
@@ -26012,9 +26012,9 @@ var require_compile = __commonJS({
       let _sch = resolve4.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
-        const { schemaId } = this.opts;
+        const { schemaId: schemaId2 } = this.opts;
         if (schema)
-          _sch = new SchemaEnv({ schema, schemaId, root, baseId });
+          _sch = new SchemaEnv({ schema, schemaId: schemaId2, root, baseId });
       }
       if (_sch === void 0)
         return;
@@ -26063,11 +26063,11 @@ var require_compile = __commonJS({
         compileSchema.call(this, schOrRef);
       if (id === (0, resolve_1.normalizeId)(ref)) {
         const { schema } = schOrRef;
-        const { schemaId } = this.opts;
-        const schId = schema[schemaId];
+        const { schemaId: schemaId2 } = this.opts;
+        const schId = schema[schemaId2];
         if (schId)
           baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        return new SchemaEnv({ schema, schemaId, root, baseId });
+        return new SchemaEnv({ schema, schemaId: schemaId2, root, baseId });
       }
       return getJsonPointer.call(this, p2, schOrRef);
     }
@@ -26100,8 +26100,8 @@ var require_compile = __commonJS({
         const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema.$ref);
         env = resolveSchema.call(this, root, $ref);
       }
-      const { schemaId } = this.opts;
-      env = env || new SchemaEnv({ schema, schemaId, root, baseId });
+      const { schemaId: schemaId2 } = this.opts;
+      env = env || new SchemaEnv({ schema, schemaId: schemaId2, root, baseId });
       if (env.schema !== env.root.schema)
         return env;
       return void 0;
@@ -27455,19 +27455,19 @@ var require_core = __commonJS({
         this.addKeyword("$async");
       }
       _addDefaultMetaSchema() {
-        const { $data, meta, schemaId } = this.opts;
+        const { $data, meta, schemaId: schemaId2 } = this.opts;
         let _dataRefSchema = $dataRefSchema;
-        if (schemaId === "id") {
+        if (schemaId2 === "id") {
           _dataRefSchema = { ...$dataRefSchema };
           _dataRefSchema.id = _dataRefSchema.$id;
           delete _dataRefSchema.$id;
         }
         if (meta && $data)
-          this.addMetaSchema(_dataRefSchema, _dataRefSchema[schemaId], false);
+          this.addMetaSchema(_dataRefSchema, _dataRefSchema[schemaId2], false);
       }
       defaultMeta() {
-        const { meta, schemaId } = this.opts;
-        return this.opts.defaultMeta = typeof meta == "object" ? meta[schemaId] || meta : void 0;
+        const { meta, schemaId: schemaId2 } = this.opts;
+        return this.opts.defaultMeta = typeof meta == "object" ? meta[schemaId2] || meta : void 0;
       }
       validate(schemaKeyRef, data) {
         let v2;
@@ -27546,10 +27546,10 @@ var require_core = __commonJS({
         }
         let id;
         if (typeof schema === "object") {
-          const { schemaId } = this.opts;
-          id = schema[schemaId];
+          const { schemaId: schemaId2 } = this.opts;
+          id = schema[schemaId2];
           if (id !== void 0 && typeof id != "string") {
-            throw new Error(`schema ${schemaId} must be string`);
+            throw new Error(`schema ${schemaId2} must be string`);
           }
         }
         key = (0, resolve_1.normalizeId)(key || id);
@@ -27595,8 +27595,8 @@ var require_core = __commonJS({
         while (typeof (sch = getSchEnv.call(this, keyRef)) == "string")
           keyRef = sch;
         if (sch === void 0) {
-          const { schemaId } = this.opts;
-          const root = new compile_1.SchemaEnv({ schema: {}, schemaId });
+          const { schemaId: schemaId2 } = this.opts;
+          const root = new compile_1.SchemaEnv({ schema: {}, schemaId: schemaId2 });
           sch = compile_1.resolveSchema.call(this, root, keyRef);
           if (!sch)
             return;
@@ -27743,9 +27743,9 @@ var require_core = __commonJS({
       }
       _addSchema(schema, meta, baseId, validateSchema = this.opts.validateSchema, addSchema = this.opts.addUsedSchema) {
         let id;
-        const { schemaId } = this.opts;
+        const { schemaId: schemaId2 } = this.opts;
         if (typeof schema == "object") {
-          id = schema[schemaId];
+          id = schema[schemaId2];
         } else {
           if (this.opts.jtd)
             throw new Error("schema must be object");
@@ -27757,7 +27757,7 @@ var require_core = __commonJS({
           return sch;
         baseId = (0, resolve_1.normalizeId)(id || baseId);
         const localRefs = resolve_1.getSchemaRefs.call(this, schema, baseId);
-        sch = new compile_1.SchemaEnv({ schema, schemaId, meta, baseId, localRefs });
+        sch = new compile_1.SchemaEnv({ schema, schemaId: schemaId2, meta, baseId, localRefs });
         this._cache.set(sch.schema, sch);
         if (addSchema && !baseId.startsWith("#")) {
           if (baseId)
@@ -45160,6 +45160,10 @@ function narrowingDataFileBody(declared, live3) {
   return { publicAccess: live3.publicAccess && declared.publicAccess, entries: live3.entries.filter((e) => d.has(entryKey(e))) };
 }
 
+// src/core/schema-id.ts
+var SCHEMA_ID_BASE = "https://steward.dev/schema/";
+var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
+
 // src/resources/manifests.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -45244,7 +45248,9 @@ var queueEntrySchema = {
   }
 };
 var queueManifestSchema = {
-  $id: "steward/queue-manifest",
+  $id: schemaId("queue-manifest"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward queue permission manifest",
   type: "object",
   additionalProperties: false,
   required: ["queue", "permissions"],
@@ -45266,7 +45272,9 @@ var dataFileEntrySchema = {
   }
 };
 var dataFileManifestSchema = {
-  $id: "steward/data-file-manifest",
+  $id: schemaId("data-file-manifest"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward data-file permission manifest",
   type: "object",
   additionalProperties: false,
   required: ["dataFile", "publicAccess", "entries"],
@@ -45979,6 +45987,7 @@ function manifestProperties() {
 }
 var CONFIG_SCHEMA = {
   $schema: "http://json-schema.org/draft-07/schema#",
+  $id: schemaId("config"),
   title: "steward.yaml",
   description: "Configuration of a steward run. Tokens never go here: set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN).",
   type: "object",
@@ -66494,13 +66503,13 @@ async function planFixes(input) {
     groups.set(key, [...groups.get(key) ?? [], f2]);
   }
   const changes = [];
-  const notPlanned = [];
+  const notPlanned2 = [];
   const keys = [...groups.keys()].sort();
   for (const key of keys) {
     const findings = groups.get(key);
     const out = await planResource(input, findings, fixOf);
     changes.push(...out.changes);
-    notPlanned.push(...out.notPlanned);
+    notPlanned2.push(...out.notPlanned);
   }
   const numbered = changes.map((c2, i) => ({ n: i + 1, ...c2 }));
   const manifests = uniqueManifests(numbered.map((c2) => c2.manifest));
@@ -66510,7 +66519,7 @@ async function planFixes(input) {
     createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
     instance: input.instance ?? null,
     changes: numbered,
-    notPlanned,
+    notPlanned: notPlanned2,
     manifests
   };
   return input.journal ? resumePlan(plan2, input.journal) : plan2;
@@ -66530,31 +66539,31 @@ async function planResource(input, findings, fixOf) {
   });
   const kind = resource2 ? input.kinds[resource2.kind] : void 0;
   if (!resource2 || !kind) return { changes: [], notPlanned: [refuse(findings, "the resource was not collected in this run")] };
-  const notPlanned = [];
+  const notPlanned2 = [];
   const stateSteps = [];
   const actionSteps = [];
   for (const finding2 of findings) {
     for (const [name, value] of Object.entries(fixOf.get(finding2.policy))) {
       const fix = kind.fixes[name];
-      if (!fix) notPlanned.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
-      else if (fix.perItem && finding2.path === null) notPlanned.push(refuse([finding2], `fix "${name}" needs an item`));
+      if (!fix) notPlanned2.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
+      else if (fix.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
       else if (fix.optIn && !input.allowOptIn) {
-        notPlanned.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
+        notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
       } else (fix.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix, value });
     }
   }
   const changes = [];
   if (stateSteps.length > 0 && !collected) {
-    notPlanned.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
+    notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
   } else if (stateSteps.length > 0) {
     const result2 = await planState(input, resource2, kind, stateSteps, manifest);
-    for (const b of result2.blocked) notPlanned.push(refuse(b.findings, b.reason));
+    for (const b of result2.blocked) notPlanned2.push(refuse(b.findings, b.reason));
     if (result2.change) changes.push(result2.change);
   }
   const actions = await planActions(input, kind, resource2, actionSteps, manifest);
   changes.push(...actions.changes);
-  for (const b of actions.blocked) notPlanned.push(refuse(b.findings, b.reason));
-  return { changes, notPlanned };
+  for (const b of actions.blocked) notPlanned2.push(refuse(b.findings, b.reason));
+  return { changes, notPlanned: notPlanned2 };
 }
 async function planState(input, resource2, kind, steps, manifest) {
   const all = (reason) => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
@@ -66778,6 +66787,12 @@ var change = {
     }
   }
 };
+var notPlanned = {
+  type: "object",
+  additionalProperties: false,
+  required: ["policies", "findings", "resource", "manifest", "reason"],
+  properties: { policies: strings, findings: strings, resource, manifest: manifestRef, reason: { type: "string" } }
+};
 var alreadyApplied = {
   type: "object",
   additionalProperties: false,
@@ -66800,6 +66815,36 @@ var alreadyApplied = {
         planId: { type: "string" },
         change: { type: "integer", minimum: 1 },
         time: { type: "string" }
+      }
+    }
+  }
+};
+var PLAN_SCHEMA = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: schemaId("plan"),
+  title: "steward fix plan",
+  type: "object",
+  additionalProperties: false,
+  required: ["schemaVersion", "id", "createdAt", "instance", "changes", "notPlanned", "manifests"],
+  properties: {
+    schemaVersion: { const: 1 },
+    id: { type: "string", pattern: "^[0-9a-f]{16}$", description: "hash of the changes and the manifests" },
+    createdAt: { type: "string" },
+    instance: { type: ["string", "null"] },
+    changes: { type: "array", items: change },
+    notPlanned: { type: "array", items: notPlanned },
+    alreadyApplied: {
+      type: "array",
+      items: alreadyApplied,
+      description: "with --journal FILE: changes left out because the journal records the same request as applied from the same declared state"
+    },
+    manifests: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["file", "sha256"],
+        properties: { file: { type: "string" }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } }
       }
     }
   }
@@ -67031,7 +67076,9 @@ function compareBaseline(findings, baseline) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
 var waiversFileSchema = {
-  $id: "steward/waivers",
+  $id: schemaId("waivers"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward waivers file",
   type: "object",
   additionalProperties: false,
   required: ["waivers"],
@@ -67165,6 +67212,7 @@ function buildPolicySchema(kinds) {
   const expression = (description) => ({ type: "string", minLength: 1, description });
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
+    $id: schemaId("policy"),
     title: "steward policy file",
     type: "object",
     additionalProperties: false,

@@ -31,7 +31,12 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
 
 // --- JSON Schemas: [source module, exported constant, published file] ---
 // (schema/policy.schema.json is generated from the resource registry by test/policy.)
-const SCHEMAS = [['src/config/schema.ts', 'CONFIG_SCHEMA', 'schema/config.schema.json']];
+const SCHEMAS = [
+  ['src/config/schema.ts', 'CONFIG_SCHEMA', 'schema/config.schema.json'],
+  ['src/engine/waivers.ts', 'waiversFileSchema', 'schema/waivers.schema.json'],
+  ['src/resources/manifests.ts', 'queueManifestSchema', 'schema/queue-manifest.schema.json'],
+  ['src/resources/manifests.ts', 'dataFileManifestSchema', 'schema/data-file-manifest.schema.json'],
+];
 mkdirSync('dist/.schemas', { recursive: true });
 for (const [source, name, target] of SCHEMAS) {
   if (!existsSync(source)) continue;

@@ -5,7 +5,7 @@
 export const INIT_ACTION_REF = 'steward/steward@v1';
 
 const CONFIG = `# steward configuration. Reference: schema/config.schema.json of the steward package.
-# yaml-language-server: $schema=node_modules/steward/schema/config.schema.json
+# yaml-language-server: $schema=node_modules/@steward-pac/steward/schema/config.schema.json
 
 instance:
   baseUrl: https://your-instance.example.com   # or STEWARD_BASE_URL
@@ -42,7 +42,7 @@ concurrency: 8
 `;
 
 const POLICY = `# An example policy. Run its tests with \`steward test policies/\`.
-# yaml-language-server: $schema=../node_modules/steward/schema/policy.schema.json
+# yaml-language-server: $schema=../node_modules/@steward-pac/steward/schema/policy.schema.json
 policies:
   - id: example-schedules-have-a-title
     title: Report schedules have a title
@@ -61,7 +61,8 @@ policies:
         violations: 0
 `;
 
-const WAIVERS = `# Accepted exceptions. Waived findings are still reported, as waived.
+const WAIVERS = `# yaml-language-server: $schema=node_modules/@steward-pac/steward/schema/waivers.schema.json
+# Accepted exceptions. Waived findings are still reported, as waived.
 # Each waiver needs a reason, an owner and an expiry date (from that day on it no longer applies).
 waivers: []
 #  - policy: queue-no-admin-for-users
@@ -88,7 +89,7 @@ jobs:
   steward:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v6
       - id: steward
         uses: ${INIT_ACTION_REF}
         with:
@@ -99,7 +100,7 @@ jobs:
           sarif-file: steward.sarif
       - name: Upload SARIF to code scanning
         if: always() && steps.steward.outputs.sarif-file != ''
-        uses: github/codeql-action/upload-sarif@v3
+        uses: github/codeql-action/upload-sarif@v4
         with:
           sarif_file: \${{ steps.steward.outputs.sarif-file }}
           category: steward

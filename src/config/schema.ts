@@ -1,6 +1,7 @@
 // JSON Schema of steward.yaml (DESIGN §4). The build publishes it as schema/config.schema.json
 // so editors can validate the file; test/config checks the published copy is up to date.
 import { ENFORCEMENTS, GOVERNED_WAIVER_FIELDS, SEVERITIES } from '../core/model.js';
+import { schemaId } from '../core/schema-id.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs } from '../resources/types.js';
 
@@ -100,6 +101,7 @@ function manifestProperties(): Record<string, unknown> {
 
 export const CONFIG_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: schemaId('config'),
   title: 'steward.yaml',
   description: 'Configuration of a steward run. Tokens never go here: set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN).',
   type: 'object',

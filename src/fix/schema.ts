@@ -1,5 +1,7 @@
 // JSON Schema of a saved fix plan (`steward fix --plan-out`). Published as
 // schema/plan.schema.json; test/fix checks the published copy equals this object.
+import { schemaId } from '../core/schema-id.js';
+
 const resource = {
   type: 'object',
   required: ['kind', 'id', 'name'],
@@ -93,7 +95,7 @@ const alreadyApplied = {
 
 export const PLAN_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://steward.dev/schema/plan.schema.json',
+  $id: schemaId('plan'),
   title: 'steward fix plan',
   type: 'object',
   additionalProperties: false,

@@ -2,6 +2,7 @@
 // a parameter (the registry lives in src/resources), so `resource` is an enum of kind names
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
 import { ENFORCEMENTS, SEVERITIES } from '../core/model.js';
+import { schemaId } from '../core/schema-id.js';
 
 /** What the schema (and the expression type checks) need to know of each resource kind. */
 export type KindRegistry = Record<
@@ -21,6 +22,7 @@ export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> 
   const expression = (description: string) => ({ type: 'string', minLength: 1, description });
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: schemaId('policy'),
     title: 'steward policy file',
     type: 'object',
     additionalProperties: false,

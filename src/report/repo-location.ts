@@ -1,7 +1,7 @@
 // Where a finding is shown in the repository, for the formats GitHub maps onto the repo's files
 // (SARIF for code scanning, workflow annotations). Report locations are relative to the run's
 // root (the cwd, or GITHUB_WORKSPACE in the Action). A policy of the built-in pack lives
-// outside it (node_modules/steward/policies, or the action's own checkout), so a live-kind
+// outside it (node_modules/@steward-pac/steward/policies, or the action's own checkout), so a live-kind
 // finding located at its policy's line would point at a file code scanning cannot map: such a
 // finding is placed at its policy's ORIGIN instead, the steward.yaml `policies` entry that
 // brought the policy in. This is the one place that decides "is this location inside the root".

@@ -1,6 +1,7 @@
 // Declared permission state (DESIGN §5): one queue or data file per YAML manifest, validated
 // against a JSON Schema, with the position of every entry and value kept for findings and
 // for in-place rewrites.
+import { schemaId } from '../core/schema-id.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -32,7 +33,9 @@ export const queueEntrySchema = {
 };
 
 export const queueManifestSchema = {
-  $id: 'steward/queue-manifest',
+  $id: schemaId('queue-manifest'),
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'steward queue permission manifest',
   type: 'object',
   additionalProperties: false,
   required: ['queue', 'permissions'],
@@ -56,7 +59,9 @@ export const dataFileEntrySchema = {
 };
 
 export const dataFileManifestSchema = {
-  $id: 'steward/data-file-manifest',
+  $id: schemaId('data-file-manifest'),
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'steward data-file permission manifest',
   type: 'object',
   additionalProperties: false,
   required: ['dataFile', 'publicAccess', 'entries'],

@@ -74,7 +74,7 @@ jobs:
     runs-on: ubuntu-latest
     permissions: { contents: read, security-events: write }
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v6
       - id: steward
         uses: ./
         with:
@@ -90,7 +90,7 @@ jobs:
           fix: plan
           fix-confirm: false
       - if: always()
-        uses: github/codeql-action/upload-sarif@v3
+        uses: github/codeql-action/upload-sarif@v4
         with: { sarif_file: '\${{ steps.steward.outputs.sarif-file }}' }
 `;
     const parsed = parser.parseWorkflow({ name: 'steward.yml', content: workflow }, parser.trace);
@@ -98,6 +98,6 @@ jobs:
     const template = await parser.convertWorkflowTemplate(parsed.context, parsed.value!);
     expect(template.errors).toBeUndefined();
     const job = template.jobs[0] as { steps: { uses?: { toString(): string } }[] };
-    expect(job.steps.map((s) => s.uses?.toString())).toEqual(['actions/checkout@v4', './', 'github/codeql-action/upload-sarif@v3']);
+    expect(job.steps.map((s) => s.uses?.toString())).toEqual(['actions/checkout@v6', './', 'github/codeql-action/upload-sarif@v4']);
   });
 });

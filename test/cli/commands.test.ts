@@ -82,9 +82,9 @@ describe('steward init', () => {
     const template = await parser.convertWorkflowTemplate(parsed.context, parsed.value!);
     const job = template.jobs[0] as { steps: { uses?: { toString(): string } }[] };
     expect(job.steps.map((s) => s.uses?.toString())).toEqual([
-      'actions/checkout@v4',
+      'actions/checkout@v6',
       'steward/steward@v1',
-      'github/codeql-action/upload-sarif@v3',
+      'github/codeql-action/upload-sarif@v4',
     ]);
     expect(content).toMatch(/schedule:\n\s+- cron: /);
   });

@@ -1,0 +1,45 @@
+// Every input and output has a published JSON Schema under schema/, each `$id` under one base,
+// each generated from (or equal to) the schema the code validates with; the demo's files are
+// valid against them.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_ID_BASE } from '../../src/core/schema-id.js';
+import { waiversFileSchema } from '../../src/engine/waivers.js';
+import { dataFileManifestSchema, queueManifestSchema } from '../../src/resources/manifests.js';
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+
+describe('published schemas', () => {
+  it('config, policy, waivers, both manifests, plan and report, each $id under one base', () => {
+    const files = readdirSync('schema').sort();
+    expect(files).toEqual([
+      'config.schema.json',
+      'data-file-manifest.schema.json',
+      'plan.schema.json',
+      'policy.schema.json',
+      'queue-manifest.schema.json',
+      'report.schema.json',
+      'waivers.schema.json',
+    ]);
+    for (const f of files) expect(read(`schema/${f}`).$id).toBe(`${SCHEMA_ID_BASE}${f}`);
+  });
+
+  it('the waivers and manifest schemas are the ones the loaders use', () => {
+    expect(read('schema/waivers.schema.json')).toEqual(waiversFileSchema);
+    expect(read('schema/queue-manifest.schema.json')).toEqual(queueManifestSchema);
+    expect(read('schema/data-file-manifest.schema.json')).toEqual(dataFileManifestSchema);
+  });
+
+  it('the demo waivers and manifests are valid against them', () => {
+    const check = (schema: string, file: string) => {
+      const validate = new Ajv({ strict: false }).compile(read(`schema/${schema}`));
+      expect(validate(parse(readFileSync(file, 'utf8'))), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    };
+    check('waivers.schema.json', 'demo/waivers.yaml');
+    for (const f of readdirSync('demo/permissions/queues')) check('queue-manifest.schema.json', path.join('demo/permissions/queues', f));
+    for (const f of readdirSync('demo/permissions/data-files')) check('data-file-manifest.schema.json', path.join('demo/permissions/data-files', f));
+  });
+});
