@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path13 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path14 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path13 && path13[0] !== "/") {
-          path13 = `/${path13}`;
+        if (path14 && path14[0] !== "/") {
+          path14 = `/${path14}`;
         }
-        return new URL(`${origin}${path13}`);
+        return new URL(`${origin}${path14}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path13);
+        debuglog("sending request to %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path13,
+          path14,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin }
+          request: { method, path: path14, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path13);
+        debuglog("trailers received from %s %s/%s", method, origin, path14);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path13, origin },
+          request: { method, path: path14, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path13,
+          path14,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path13, origin }
+            request: { method, path: path14, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path13);
+          debuglog("sending request to %s %s/%s", method, origin, path14);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path13,
+        path: path14,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path13 !== "string") {
+        if (typeof path14 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path13[0] !== "/" && !(path13.startsWith("http://") || path13.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path14[0] !== "/" && !(path14.startsWith("http://") || path14.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path13)) {
+        } else if (invalidPathRegex.test(path14)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path13, query) : path13;
+        this.path = query ? buildURL(path14, query) : path14;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path13, host, upgrade, blocking, reset } = request;
+      const { method, path: path14, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path13} HTTP/1.1\r
+      let header = `${method} ${path14} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path13, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path14, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path13;
+      headers[HTTP2_HEADER_PATH] = path14;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path13 = search ? `${pathname}${search}` : pathname;
+        const path14 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path13;
+        this.opts.path = path14;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path13 = "/",
+          path: path14 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path13;
+        opts.path = origin + path14;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path13) {
-      if (typeof path13 !== "string") {
-        return path13;
+    function safeUrl(path14) {
+      if (typeof path14 !== "string") {
+        return path14;
       }
-      const pathSegments = path13.split("?");
+      const pathSegments = path14.split("?");
       if (pathSegments.length !== 2) {
-        return path13;
+        return path14;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path13, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path13);
+    function matchKey(mockDispatch2, { path: path14, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path14);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path13 }) => matchValue(safeUrl(path13), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path14 }) => matchValue(safeUrl(path14), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path13, method, body: body2, headers, query } = opts;
+      const { path: path14, method, body: body2, headers, query } = opts;
       return {
-        path: path13,
+        path: path14,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path13, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path14, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path13,
+            Path: path14,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path13) {
-      for (let i = 0; i < path13.length; ++i) {
-        const code = path13.charCodeAt(i);
+    function validateCookiePath(path14) {
+      for (let i = 0; i < path14.length; ++i) {
+        const code = path14.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path13 = opts.path;
+          let path14 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path13 = `/${path13}`;
+            path14 = `/${path14}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path13);
+          url2 = new URL(util.parseOrigin(url2).origin + path14);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -26287,8 +26287,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path13) {
-      let input = path13;
+    function removeDotSegments(path14) {
+      let input = path14;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -26362,11 +26362,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path13) {
-      if (path13 === "" || path13[0] === "/") {
-        return removeDotSegments(path13);
+    function removeDotSegmentsRelative(path14) {
+      if (path14 === "" || path14[0] === "/") {
+        return removeDotSegments(path14);
       }
-      const segments = path13.split("/");
+      const segments = path14.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -26729,8 +26729,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path13 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path13 && path13 !== "/" ? path13 : void 0;
+        const path14 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path14 && path14 !== "/" ? path14 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30040,17 +30040,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path13) {
-      const ctrl = callVisitor(key, node, visitor, path13);
+    function visit_(key, node, visitor, path14) {
+      const ctrl = callVisitor(key, node, visitor, path14);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visit_(key, ctrl, visitor, path13);
+        replaceNode(key, path14, ctrl);
+        return visit_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path13 = Object.freeze(path13.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path13);
+            const ci2 = visit_(i, node.items[i], visitor, path14);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30061,13 +30061,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path13 = Object.freeze(path13.concat(node));
-          const ck = visit_("key", node.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = visit_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path13);
+          const cv = visit_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30088,17 +30088,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path13) {
-      const ctrl = await callVisitor(key, node, visitor, path13);
+    async function visitAsync_(key, node, visitor, path14) {
+      const ctrl = await callVisitor(key, node, visitor, path14);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visitAsync_(key, ctrl, visitor, path13);
+        replaceNode(key, path14, ctrl);
+        return visitAsync_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path13 = Object.freeze(path13.concat(node));
+          path14 = Object.freeze(path14.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path13);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path14);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30109,13 +30109,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path13 = Object.freeze(path13.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path13);
+          path14 = Object.freeze(path14.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path13);
+          const cv = await visitAsync_("value", node.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30142,23 +30142,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path13) {
+    function callVisitor(key, node, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key, node, path13);
+        return visitor(key, node, path14);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path13);
+        return visitor.Map?.(key, node, path14);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path13);
+        return visitor.Seq?.(key, node, path14);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path13);
+        return visitor.Pair?.(key, node, path14);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path13);
+        return visitor.Scalar?.(key, node, path14);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path13);
+        return visitor.Alias?.(key, node, path14);
       return void 0;
     }
-    function replaceNode(key, path13, node) {
-      const parent = path13[path13.length - 1];
+    function replaceNode(key, path14, node) {
+      const parent = path14[path14.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -30770,10 +30770,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path13, value) {
+    function collectionFromPath(schema, path14, value) {
       let v2 = value;
-      for (let i = path13.length - 1; i >= 0; --i) {
-        const k2 = path13[i];
+      for (let i = path14.length - 1; i >= 0; --i) {
+        const k2 = path14[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -30792,7 +30792,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30822,11 +30822,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path13, value) {
-        if (isEmptyPath(path13))
+      addIn(path14, value) {
+        if (isEmptyPath(path14))
           this.add(value);
         else {
-          const [key, ...rest] = path13;
+          const [key, ...rest] = path14;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -30840,8 +30840,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        const [key, ...rest] = path13;
+      deleteIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -30855,8 +30855,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        const [key, ...rest] = path13;
+      getIn(path14, keepScalar) {
+        const [key, ...rest] = path14;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -30874,8 +30874,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path13) {
-        const [key, ...rest] = path13;
+      hasIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -30885,8 +30885,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        const [key, ...rest] = path13;
+      setIn(path14, value) {
+        const [key, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33401,9 +33401,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path13, value) {
+      addIn(path14, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path13, value);
+          this.contents.addIn(path14, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33478,14 +33478,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        if (Collection.isEmptyPath(path13)) {
+      deleteIn(path14) {
+        if (Collection.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33500,10 +33500,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        if (Collection.isEmptyPath(path13))
+      getIn(path14, keepScalar) {
+        if (Collection.isEmptyPath(path14))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33514,10 +33514,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path13) {
-        if (Collection.isEmptyPath(path13))
+      hasIn(path14) {
+        if (Collection.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33534,13 +33534,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        if (Collection.isEmptyPath(path13)) {
+      setIn(path14, value) {
+        if (Collection.isEmptyPath(path14)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path13, value);
+          this.contents.setIn(path14, value);
         }
       }
       /**
@@ -35501,9 +35501,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path13) => {
+    visit3.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field, index2] of path13) {
+      for (const [field, index2] of path14) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -35512,23 +35512,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path13) => {
-      const parent = visit3.itemAtPath(cst, path13.slice(0, -1));
-      const field = path13[path13.length - 1][0];
+    visit3.parentCollection = (cst, path14) => {
+      const parent = visit3.itemAtPath(cst, path14.slice(0, -1));
+      const field = path14[path14.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path13, item, visitor) {
-      let ctrl = visitor(item, path13);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path14.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -35539,10 +35539,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path13);
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -37548,8 +37548,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path13, { windows } = {}) => {
-      const segs = path13.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path14, { windows } = {}) => {
+      const segs = path14.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -39961,11 +39961,17 @@ function findingLine(f2) {
   return `[${tag2}] ${findingSubject(f2)}: ${f2.message}${loc ? ` (${loc})` : ""}`;
 }
 function testcase(classname, name, outcome, child) {
-  const attrs = { name, classname };
+  const attrs = { name, classname, time: "0" };
   const xml = child ? `    ${element("testcase", attrs, `
       ${child}
     `)}` : `    ${element("testcase", attrs)}`;
   return { outcome, xml };
+}
+function resourceCases(policy2, resourceId, findings) {
+  const waived = findings.filter((f2) => f2.status === "waived");
+  const open2 = findings.filter((f2) => f2.status !== "waived");
+  if (waived.length === 0 || open2.length === 0) return [resourceCase(policy2, resourceId, findings)];
+  return [resourceCase(policy2, resourceId, open2), resourceCase(policy2, `${resourceId} (waived)`, waived)];
 }
 function resourceCase(policy2, resourceId, findings) {
   const violations = findings.filter((f2) => f2.status === "violation");
@@ -39993,7 +39999,7 @@ function resourceCase(policy2, resourceId, findings) {
   }
   return testcase(policy2.id, resourceId, "pass");
 }
-function suite(policy2, findings) {
+function suite(policy2, findings, timestamp) {
   const byResource = /* @__PURE__ */ new Map();
   for (const id of policy2.resourceIds) byResource.set(id, []);
   for (const f2 of findings) {
@@ -40001,7 +40007,7 @@ function suite(policy2, findings) {
     list.push(f2);
     byResource.set(f2.resource.id, list);
   }
-  const cases = [...byResource].map(([id, list]) => resourceCase(policy2, id, list));
+  const cases = [...byResource].flatMap(([id, list]) => resourceCases(policy2, id, list));
   if (policy2.error) {
     const child = element(
       "error",
@@ -40030,7 +40036,9 @@ function suite(policy2, findings) {
     tests: counts.tests,
     failures: counts.failure,
     errors: counts.error,
-    skipped: counts.skipped
+    skipped: counts.skipped,
+    time: "0",
+    timestamp
   }).replace(/\/>$/, ">");
   const xml = [
     `  ${head2}`,
@@ -40049,16 +40057,15 @@ var formatJunit = (report2) => {
     list.push(f2);
     byPolicy.set(f2.policy, list);
   }
-  const suites = report2.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? []));
+  const timestamp = report2.startedAt.slice(0, 19);
+  const suites = report2.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? [], timestamp));
   const total = (k2) => suites.reduce((n4, s) => n4 + s.counts[k2], 0);
   const head2 = element("testsuites", {
     name: "steward",
     tests: total("tests"),
     failures: total("failure"),
     errors: total("error"),
-    skipped: total("skipped"),
-    time: (report2.durationMs / 1e3).toFixed(3),
-    timestamp: report2.startedAt
+    time: (report2.durationMs / 1e3).toFixed(3)
   }).replace(/\/>$/, ">");
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -40202,6 +40209,7 @@ function renderMarkdown(report2, maxBytes) {
 var formatMarkdown = (report2) => renderMarkdown(report2);
 
 // src/report/sarif.ts
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 var SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 var FINGERPRINT_KEY = "steward/v1";
@@ -40262,6 +40270,7 @@ ${defined}, outside the repository; brought in by the ${code("policies")} entry 
 function ruleName(id) {
   return id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w2) => w2[0].toUpperCase() + w2.slice(1)).join("");
 }
+var INFORMATION_URI = "https://www.npmjs.com/package/@steward-pac/steward";
 function rule(p2) {
   const where2 = definedAt(p2, (s) => `\`${s}\``);
   const text = `${p2.title}
@@ -40357,7 +40366,29 @@ function endTime(report2) {
   const start = Date.parse(report2.startedAt);
   return Number.isNaN(start) ? void 0 : new Date(start + report2.durationMs).toISOString();
 }
-function toSarif(report2, options = {}) {
+function rebased(report2, cwd, root) {
+  const move = (loc) => {
+    if (!loc || path.isAbsolute(loc.file)) return loc;
+    const rel = path.relative(root, path.resolve(cwd, loc.file)).split(path.sep).join("/");
+    return rel.startsWith("..") ? loc : { ...loc, file: rel };
+  };
+  const waiver2 = (w2) => w2 ? { ...w2, location: move(w2.location) } : w2;
+  return {
+    ...report2,
+    policies: report2.policies.map((p2) => ({ ...p2, location: move(p2.location), ...p2.origin !== void 0 ? { origin: move(p2.origin) } : {} })),
+    findings: report2.findings.map((f2) => ({ ...f2, location: move(f2.location), waiver: waiver2(f2.waiver) })),
+    waivers: {
+      expired: report2.waivers.expired.map(waiver2),
+      stale: report2.waivers.stale.map(waiver2),
+      catchAll: report2.waivers.catchAll.map(waiver2),
+      active: report2.waivers.active.map(waiver2),
+      expiring: report2.waivers.expiring.map(waiver2)
+    }
+  };
+}
+function toSarif(input, options = {}) {
+  const base = options.root ?? options.cwd;
+  const report2 = options.root && options.cwd && options.root !== options.cwd ? rebased(input, options.cwd, options.root) : input;
   const index2 = new Map(report2.policies.map((p2, i) => [p2.id, i]));
   const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
   const baseline = report2.baseline !== null;
@@ -40394,6 +40425,7 @@ function toSarif(report2, options = {}) {
       driver: {
         name: "steward",
         fullName: `steward ${report2.tool.version} (policy-as-code compliance checks)`,
+        informationUri: INFORMATION_URI,
         version: report2.tool.version,
         semanticVersion: /^\d+\.\d+\.\d+/.test(report2.tool.version) ? report2.tool.version : void 0,
         rules: report2.policies.map(rule)
@@ -40406,8 +40438,8 @@ function toSarif(report2, options = {}) {
     results,
     properties: { instance: report2.instance, gate: report2.summary.gate, failOn: report2.failOn }
   };
-  if (options.cwd) {
-    const href = pathToFileURL(options.cwd).href;
+  if (base) {
+    const href = pathToFileURL(base).href;
     run2.originalUriBaseIds = { [SRCROOT]: { uri: href.endsWith("/") ? href : `${href}/` } };
   }
   return { $schema: SARIF_SCHEMA_URI, version: "2.1.0", runs: [run2] };
@@ -40896,14 +40928,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path13 = input;
+  let path14 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path13 = input.slice(0, fragmentIndex);
+    path14 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path13.split("?");
+  const [s0, ...s] = path14.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -40914,17 +40946,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path13 = input;
+  let path14 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path13 = input.slice(0, fragmentIndex);
+    path14 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path13) {
+    if (!path14) {
       return fragment;
     }
   }
-  const [s0, ...s] = path13.split("?");
+  const [s0, ...s] = path14.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -40985,11 +41017,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path13 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path14 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path13 = path13.replace(/\/(?=[A-Za-z]:)/, "");
+    path14 = path14.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path13);
+  const { pathname, search, hash } = parsePath(path14);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -42430,8 +42462,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing or invalid developer token (sent in ${header})`;
 }
-function requestLabel(method, path13) {
-  return `[${method}] ${JSON.stringify(path13)}`;
+function requestLabel(method, path14) {
+  return `[${method}] ${JSON.stringify(path14)}`;
 }
 
 // src/api/retry.ts
@@ -42774,13 +42806,13 @@ function createTransport(options) {
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
-    const path13 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
+    const path14 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) query.set(key, String(value));
     }
     const search = query.toString();
-    return search ? `${path13}?${search}` : path13;
+    return search ? `${path14}?${search}` : path14;
   }
   function fail(spec, init) {
     counters.failed += 1;
@@ -43479,8 +43511,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path13 } = OPERATIONS[operation2];
-  const encoded = path13.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path14 } = OPERATIONS[operation2];
+  const encoded = path14.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -43614,6 +43646,7 @@ function formatProblem(p2) {
 }
 
 // src/io/input-file.ts
+var STDIN = "-";
 function fileError(shown, message) {
   return new InputError([{ file: shown, line: 0, column: 0, message }]);
 }
@@ -43694,26 +43727,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path13) {
-  return descend(source, path13).node;
+function nodeAt(source, path14) {
+  return descend(source, path14).node;
 }
-function keyNodeAt(source, path13) {
-  const parentPath = path13.slice(0, -1);
+function keyNodeAt(source, path14) {
+  const parentPath = path14.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path13.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path13[path13.length - 1]);
+  if (path14.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path14[path14.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path13, message) {
-  return { ...locationOf(source, nodeAt(source, path13)), message };
+function problemAt(source, path14, message) {
+  return { ...locationOf(source, nodeAt(source, path14)), message };
 }
-function descend(source, path13) {
+function descend(source, path14) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path13) {
+  for (const seg of path14) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -43733,19 +43766,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path13) {
+function pathLabel(path14) {
   let out = "";
-  for (const s of path13) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path14) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path13) => {
-    if (path13.length > 0) paths[pathLabel(path13)] = locationOf(source, node);
+  const walk2 = (node, path14) => {
+    if (path14.length > 0) paths[pathLabel(path14)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path13, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path14, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path13, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path14, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -43867,8 +43900,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path13, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path13, message)]);
+function jsonProblem(text, file, path14, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path14, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -43921,7 +43954,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path13, message) => jsonProblem(text, displayPath2, path13, message);
+  const at2 = (path14, message) => jsonProblem(text, displayPath2, path14, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -44019,7 +44052,7 @@ function replayApi(snapshot) {
 
 // src/config/glob.ts
 import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
-import path from "node:path";
+import path2 from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
@@ -44031,27 +44064,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path13) {
-  let normalized = normalize(path13);
+function cleanPath(path14) {
+  let normalized = normalize(path14);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path13, separator) {
-  return path13.replace(SLASHES_REGEX, separator);
+function convertSlashes(path14, separator) {
+  return path14.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path13) {
-  return path13 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path13);
+function isRootDirectory(path14) {
+  return path14 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path14);
 }
-function normalizePath(path13, options) {
+function normalizePath(path14, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path13.includes("/") || path13.startsWith(".");
-  if (resolvePaths) path13 = resolve(path13);
-  if (normalizePath$1 || pathNeedsCleaning) path13 = cleanPath(path13);
-  if (path13 === ".") return "";
-  const needsSeperator = path13[path13.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path13 + pathSeparator : path13, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path14.includes("/") || path14.startsWith(".");
+  if (resolvePaths) path14 = resolve(path14);
+  if (normalizePath$1 || pathNeedsCleaning) path14 = cleanPath(path14);
+  if (path14 === ".") return "";
+  const needsSeperator = path14[path14.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path14 + pathSeparator : path14, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -44088,8 +44121,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path13 = directoryPath || ".";
-  if (filters.every((filter) => filter(path13, true))) paths.push(path13);
+  const path14 = directoryPath || ".";
+  if (filters.every((filter) => filter(path14, true))) paths.push(path14);
 };
 var empty$2 = () => {
 };
@@ -44141,26 +44174,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path13, state, callback$1) {
+var resolveSymlinksAsync = function(path14, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path13, (error2, resolvedPath) => {
+  fs3.realpath(path14, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path14, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path13, state, callback$1) {
+var resolveSymlinks = function(path14, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path13);
+    const resolvedPath = fs3.realpathSync(path14);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path13, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path14, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -44170,9 +44203,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path13, resolved, state) {
+function isRecursive(path14, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path13);
+  let parent = dirname(path14);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -44180,7 +44213,7 @@ function isRecursive(path13, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path13, resolved);
+  state.symlinks.set(path14, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -44352,19 +44385,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path13 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path13)) continue;
-        this.pushDirectory(path13, paths, filters);
-        this.walkDirectory(this.state, path13, path13, depth - 1, this.walk);
+        let path14 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path14)) continue;
+        this.pushDirectory(path14, paths, filters);
+        this.walkDirectory(this.state, path14, path14, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path13 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path13, this.state, (stat4, resolvedPath) => {
+        let path14 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path14, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path13 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path13 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path14 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path14 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path13;
+            resolvedPath = useRealPaths ? resolvedPath : path14;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -44530,7 +44563,7 @@ var Builder = class {
       isMatch = globFn(patterns, ...options);
       this.globCache[patterns.join("\0")] = isMatch;
     }
-    this.options.filters.push((path13) => isMatch(path13));
+    this.options.filters.push((path14) => isMatch(path14));
     return this;
   }
 };
@@ -44605,19 +44638,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path13) {
-  return path13.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path14) {
+  return path14.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path13) {
+function splitPattern(path14) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path13, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path13];
+  const result2 = import_picomatch.default.scan(path14, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path14];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path13) => path13.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path13) => path13.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path14) => path14.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path14) => path14.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -44724,13 +44757,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug2 ? (p2, isDirectory2) => {
-      const path13 = format(p2, isDirectory2);
-      const matches2 = matcher(path13) && !ignore(path13);
-      if (matches2) log(`matched ${path13}`);
+      const path14 = format(p2, isDirectory2);
+      const matches2 = matcher(path14) && !ignore(path14);
+      if (matches2) log(`matched ${path14}`);
       return matches2;
     } : (p2, isDirectory2) => {
-      const path13 = format(p2, isDirectory2);
-      return matcher(path13) && !ignore(path13);
+      const path14 = format(p2, isDirectory2);
+      return matcher(path14) && !ignore(path14);
     }],
     exclude: debug2 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -44807,18 +44840,18 @@ function hasMagic(pattern) {
   return isDynamicPattern(pattern);
 }
 function expandGlob(pattern, baseDir) {
-  const absolute = path.resolve(baseDir, pattern);
+  const absolute = path2.resolve(baseDir, pattern);
   if (!hasMagic(pattern)) {
     if (isDir(absolute)) return expandGlob("*.{yaml,yml}", absolute);
     return existsSync2(absolute) ? [absolute] : [];
   }
   const files = globSync(pattern, { cwd: baseDir, absolute: true, onlyFiles: true, expandDirectories: false });
-  return [...new Set(files.map((f2) => path.normalize(f2)))].sort();
+  return [...new Set(files.map((f2) => path2.normalize(f2)))].sort();
 }
 
 // src/config/load.ts
 import { existsSync as existsSync5 } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/resources/calculatedFields.ts
 var CALCULATED_FIELDS_RESOURCE_ID = "instance";
@@ -45168,18 +45201,18 @@ var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
 import { createHash } from "node:crypto";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // src/io/schema-problems.ts
 function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path13 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path13);
-    const place2 = { path: path13, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const path14 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path14);
+    const place2 = { path: path14, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path13, String(e.params.additionalProperty)]) : nodeAt(source, path13);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path14, String(e.params.additionalProperty)]) : nodeAt(source, path14);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -45295,8 +45328,8 @@ function validatorOf(kind) {
 var ID_KEY = { queue: "queue", dataFile: "dataFile" };
 var QUEUE_ID_FROM_SOURCE = true;
 function displayFile(file, displayRoot) {
-  const rel = path2.relative(displayRoot, file);
-  return (rel.startsWith("..") || path2.isAbsolute(rel) ? file : rel).split(path2.sep).join("/");
+  const rel = path3.relative(displayRoot, file);
+  return (rel.startsWith("..") || path3.isAbsolute(rel) ? file : rel).split(path3.sep).join("/");
 }
 function parseManifest(kind, text, file) {
   const source = parseYamlSource(text, file);
@@ -45401,8 +45434,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path13) => {
-    const item = itemAt(doc2, "drift", path13);
+  refusal: (doc2, _value, path14) => {
+    const item = itemAt(doc2, "drift", path14);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -45578,8 +45611,8 @@ var dataset = {
 };
 
 // src/resources/filesetFile.ts
-function filesetFileId(filesetId, path13) {
-  return `${filesetId}:${path13}`;
+function filesetFileId(filesetId, path14) {
+  return `${filesetId}:${path14}`;
 }
 var filesetFile = {
   name: "filesetFile",
@@ -45590,7 +45623,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path13) => api.getFileByPath(setId, path13 ?? ""),
+      exists: (api, setId, path14) => api.getFileByPath(setId, path14 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -45635,17 +45668,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
-      for (const path13 of paths) {
-        if (seen.has(filesetFileId(filesetId, path13))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path13);
+      for (const path14 of paths) {
+        if (seen.has(filesetFileId(filesetId, path14))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path14);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path13, read });
+        jobs.push({ filesetId, path: path14, read });
       }
     }
-    for (const { filesetId, path: path13, read } of jobs) {
-      const id = filesetFileId(filesetId, path13);
-      const base = { kind: "filesetFile", id, name: path13, doc: { id, path: path13, filesetId }, source: null };
+    for (const { filesetId, path: path14, read } of jobs) {
+      const id = filesetFileId(filesetId, path14);
+      const base = { kind: "filesetFile", id, name: path14, doc: { id, path: path14, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -45701,8 +45734,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path13) => {
-    const item = itemAt(doc2, "drift", path13);
+  refusal: (doc2, _value, path14) => {
+    const item = itemAt(doc2, "drift", path14);
     return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateQueuePermissions", { queueId: String(doc2.id) }, narrowingQueueBody(entriesOf2(doc2), doc2.live))
@@ -45844,20 +45877,20 @@ var WAIVER_WARNING_DAYS_DEFAULT = 30;
 
 // src/io/contained-path.ts
 import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
-import path3 from "node:path";
+import path4 from "node:path";
 function projectRoot(dir) {
-  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
-    if (existsSync3(path3.join(d, ".git"))) return d;
-    if (path3.dirname(d) === d) return path3.resolve(dir);
+  for (let d = path4.resolve(dir); ; d = path4.dirname(d)) {
+    if (existsSync3(path4.join(d, ".git"))) return d;
+    if (path4.dirname(d) === d) return path4.resolve(dir);
   }
 }
 var inside = (root, p2) => {
-  const rel = path3.relative(root, p2);
-  return rel === "" || !rel.startsWith("..") && !path3.isAbsolute(rel);
+  const rel = path4.relative(root, p2);
+  return rel === "" || !rel.startsWith("..") && !path4.isAbsolute(rel);
 };
 function uncontainedPath(named, baseDir, root, kind = "file") {
-  if (path3.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
-  const resolved = path3.resolve(baseDir, named);
+  if (path4.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
+  const resolved = path4.resolve(baseDir, named);
   if (!inside(root, resolved)) return `${JSON.stringify(named)} leads out of the project (${root})`;
   if (!existsSync3(resolved)) return null;
   let real;
@@ -45874,7 +45907,7 @@ function uncontainedPath(named, baseDir, root, kind = "file") {
 
 // src/config/paths.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import path4 from "node:path";
+import path5 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/core/package-name.ts
@@ -45884,33 +45917,33 @@ var PACKAGE_NAME = "@steward-pac/steward";
 var cachedRoot = null;
 function packageRoot() {
   if (cachedRoot) return cachedRoot;
-  let dir = path4.dirname(fileURLToPath2(import.meta.url));
+  let dir = path5.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
-    const manifest = path4.join(dir, "package.json");
+    const manifest = path5.join(dir, "package.json");
     if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === PACKAGE_NAME) {
       cachedRoot = dir;
       return dir;
     }
-    const parent = path4.dirname(dir);
+    const parent = path5.dirname(dir);
     if (parent === dir) throw new Error("steward: cannot find its own package.json");
     dir = parent;
   }
 }
 function packageVersion() {
-  return JSON.parse(readFileSync2(path4.join(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync2(path5.join(packageRoot(), "package.json"), "utf8")).version;
 }
 var BUILTIN_POLICIES = "builtin";
 function builtinPolicyDir() {
-  return path4.join(packageRoot(), "policies");
+  return path5.join(packageRoot(), "policies");
 }
 var DEFAULT_CONFIG_FILE = "steward.yaml";
 
 // src/core/display-path.ts
-import path5 from "node:path";
+import path6 from "node:path";
 function displayPath(file, cwd = process.cwd()) {
-  const rel = path5.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path5.isAbsolute(rel) ? rel : file;
-  return shown.split(path5.sep).join("/");
+  const rel = path6.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path6.isAbsolute(rel) ? rel : file;
+  return shown.split(path6.sep).join("/");
 }
 
 // src/config/schema.ts
@@ -46171,12 +46204,12 @@ function loadConfig(options = {}) {
   const shown = (f2) => displayPath(f2, cwd);
   let file = null;
   if (options.configPath) {
-    file = path6.resolve(cwd, options.configPath);
+    file = path7.resolve(cwd, options.configPath);
     if (!existsSync5(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
-  } else if (existsSync5(path6.join(cwd, DEFAULT_CONFIG_FILE))) {
-    file = path6.join(cwd, DEFAULT_CONFIG_FILE);
+  } else if (existsSync5(path7.join(cwd, DEFAULT_CONFIG_FILE))) {
+    file = path7.join(cwd, DEFAULT_CONFIG_FILE);
   }
-  const baseDir = file ? path6.dirname(file) : cwd;
+  const baseDir = file ? path7.dirname(file) : cwd;
   const root = projectRoot(baseDir);
   let src = null;
   let data = {};
@@ -46220,7 +46253,7 @@ function loadConfig(options = {}) {
     tokenHeader: data.instance?.tokenHeader ?? null,
     pageSize: data.instance?.pageSize ?? null
   };
-  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path6.resolve(dir, p2);
+  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path7.resolve(dir, p2);
   let policies;
   let policyOrigins;
   if (flags.policies && flags.policies.length > 0) {
@@ -46266,7 +46299,7 @@ function loadConfig(options = {}) {
       });
       return ids2;
     }
-    const listFile = path6.resolve(baseDir, value.file);
+    const listFile = path7.resolve(baseDir, value.file);
     const refused = uncontainedPath(value.file, baseDir, root);
     if (refused) {
       problems.push(at2([...where2, "file"], `${where2.join(".")}.file: ${refused}`));
@@ -46329,9 +46362,9 @@ function loadConfig(options = {}) {
         problems.push(at2(where2, `manifests.${kind}: ${escaped}`));
         continue;
       }
-      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path6.relative(baseDir, f2), baseDir, root) === null);
+      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path7.relative(baseDir, f2), baseDir, root) === null);
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at2(where2, `manifest path not found: ${shown(path6.resolve(baseDir, pattern))}`));
+        problems.push(at2(where2, `manifest path not found: ${shown(path7.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -46341,7 +46374,7 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path6.resolve(baseDir, data.waivers);
+    waiversFile = path7.resolve(baseDir, data.waivers);
     const refused = uncontainedPath(data.waivers, baseDir, root);
     if (refused) problems.push(at2(["waivers"], `waivers: ${refused}`));
     else if (!existsSync5(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
@@ -49882,8 +49915,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path13, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path13]);
+function messageDesc(file, path14, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path14]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -52278,11 +52311,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path13) => {
-    if (path13.includes("_")) {
+  fieldMask.paths = json.split(",").map((path14) => {
+    if (path14.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path13);
+    return protoSnakeCase(path14);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -65420,13 +65453,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path13 = [];
+  const path14 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path13.unshift(e.exprKind.value.field);
+    path14.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path13;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path14;
   return null;
 }
 
@@ -65989,10 +66022,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path13 = selectPath(v2.expr, "params");
-      if (path13?.length === 1 && !options.params.includes(path13[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path14 = selectPath(v2.expr, "params");
+      if (path14?.length === 1 && !options.params.includes(path14[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path13[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path14[0]}' (declared: ${known})` });
       }
     }
   });
@@ -66253,17 +66286,17 @@ function projection(policy2, doc2) {
 // src/fix/apply.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readFileSync as readFileSync4 } from "node:fs";
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/fix/journal.ts
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync as readFileSync3, writeSync } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path7.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path8.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync(path7.dirname(file), { recursive: true });
+  mkdirSync(path8.dirname(file), { recursive: true });
   const fd = openSync(file, "a");
   try {
     writeSync(fd, `${JSON.stringify(entry2)}
@@ -66329,7 +66362,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path8.resolve(root, ref.file));
+    const now = manifestSha256(path9.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -66371,17 +66404,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path13) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path13);
+function itemKeyAt(doc2, path14) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path14);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path13;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path14;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path13) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path13);
+function describeItemAt(doc2, path14) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path14);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path13;
-  return `${path13} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path14;
+  return `${path14} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -66582,12 +66615,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path13 = step.fix.perItem ? step.finding.path : null;
-    if (path13 !== null && removed.has(path13)) {
+    const path14 = step.fix.perItem ? step.finding.path : null;
+    if (path14 !== null && removed.has(path14)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path13);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path14);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -66607,7 +66640,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path13 !== null && listSize(candidate, path13) < listSize(after, path13)) removed.add(path13);
+    if (path14 !== null && listSize(candidate, path14) < listSize(after, path14)) removed.add(path14);
     after = candidate;
     fixed = violations;
     kept.push(step);
@@ -66698,12 +66731,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path13) {
-  const m2 = path13 === null ? null : /\[(\d+)\]$/.exec(path13);
+function pathIndex(path14) {
+  const m2 = path14 === null ? null : /\[(\d+)\]$/.exec(path14);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path13) {
-  const m2 = path13 === null ? null : /^(\w+)\[\d+\]$/.exec(path13);
+function listSize(doc2, path14) {
+  const m2 = path14 === null ? null : /^(\w+)\[\d+\]$/.exec(path14);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -66891,7 +66924,8 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
 var import_yaml4 = __toESM(require_dist(), 1);
 
 // src/library/connect.ts
-import path9 from "node:path";
+import { readFileSync as readFileSync5 } from "node:fs";
+import path10 from "node:path";
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 function connectionProblems(config) {
   const missing = [];
@@ -66933,8 +66967,13 @@ async function openConnection(options, prepared) {
     onRequest: options.onRequest,
     deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label }
   });
+  if (options.from === STDIN) {
+    const api = replayApi(parseSnapshot(decodeUtf8(readFileSync5(0), "stdin"), "stdin"));
+    return { api, instance: "snapshot:stdin", readOnly: true, close: async () => {
+    } };
+  }
   if (options.from) {
-    const file = path9.resolve(prepared.cwd, options.from);
+    const file = path10.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -66955,7 +66994,7 @@ async function withConnection(options, prepared, fn) {
 }
 
 // src/library/prepare.ts
-import path11 from "node:path";
+import path12 from "node:path";
 
 // src/engine/frameworks.ts
 var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
@@ -66987,6 +67026,36 @@ function mappedTo(framework, policy2) {
 
 // src/engine/baseline.ts
 import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
+var baselineFileSchema = {
+  $id: schemaId("baseline"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward baseline (steward check --write-baseline)",
+  type: "object",
+  required: ["version", "fingerprints"],
+  properties: {
+    version: { const: 1 },
+    createdAt: { type: "string" },
+    fingerprints: { type: "array", items: { type: "string" } },
+    entries: {
+      type: "object",
+      description: "What each fingerprint was about (absent in files written before entries were stored).",
+      additionalProperties: {
+        type: "object",
+        required: ["policy", "resource", "path", "message"],
+        properties: {
+          policy: { type: "string" },
+          resource: {
+            type: "object",
+            required: ["kind", "id"],
+            properties: { kind: { type: "string" }, id: { type: "string" } }
+          },
+          path: { type: ["string", "null"] },
+          message: { type: "string" }
+        }
+      }
+    }
+  }
+};
 function recorded(f2) {
   return f2.status === "violation" || f2.status === "waived";
 }
@@ -67027,7 +67096,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path13, message) => jsonProblem(text, displayPath2, path13, message);
+  const at2 = (path14, message) => jsonProblem(text, displayPath2, path14, message);
   if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -67200,9 +67269,9 @@ function applyWaivers(findings, waivers, now, warningDays = WAIVER_WARNING_DAYS_
 // src/policy/loader.ts
 var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
-import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync6 } from "node:fs";
 import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -67313,7 +67382,7 @@ async function loadPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path10.relative(cwd, file).split(path10.sep).join("/");
+    const display = path11.relative(cwd, file).split(path11.sep).join("/");
     let text;
     try {
       text = await readInputFile(file, display, "policy file");
@@ -67338,23 +67407,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path10.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path11.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path10.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path11.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
 }
 function builtinPolicyDir2() {
-  let dir = path10.dirname(fileURLToPath3(import.meta.url));
+  let dir = path11.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path10.join(dir, "package.json");
-    if (existsSync6(pkg) && JSON.parse(readFileSync5(pkg, "utf8")).name === PACKAGE_NAME) {
-      return path10.join(dir, "policies");
+    const pkg = path11.join(dir, "package.json");
+    if (existsSync6(pkg) && JSON.parse(readFileSync6(pkg, "utf8")).name === PACKAGE_NAME) {
+      return path11.join(dir, "policies");
     }
-    const parent = path10.dirname(dir);
+    const parent = path11.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -67508,17 +67577,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path13) => path13[0] === "policies" && typeof path13[1] === "number";
+  const inPolicy = (path14) => path14[0] === "policies" && typeof path14[1] === "number";
   return {
     separator: ": ",
-    label: (path13) => pathLabel(inPolicy(path13) && path13.length > 2 ? path13.slice(2) : path13),
-    describe: (err, { path: path13, label, subject }) => {
+    label: (path14) => pathLabel(inPolicy(path14) && path14.length > 2 ? path14.slice(2) : path14),
+    describe: (err, { path: path14, label, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path13) && path13.length === 3 && path13[2] === "fix") {
-            const kind = String(data.policies[path13[1]]?.resource);
+          if (inPolicy(path14) && path14.length === 3 && path14[2] === "fix") {
+            const kind = String(data.policies[path14[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -67530,12 +67599,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path13) && label === "resource") {
+          if (inPolicy(path14) && label === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path13) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path14) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -67640,7 +67709,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path11.resolve(cwd, options.baseline);
+    const file = path12.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -67650,7 +67719,7 @@ async function prepareRun(options) {
 
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync2 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash4 } from "node:crypto";
@@ -67662,10 +67731,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path13) {
+function findingLocation(policy2, resource2, path14) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path13;
+  let p2 = path14;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -67696,17 +67765,17 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path13 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path14 = null, itemKey = null) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path13,
+    path: path14,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path13),
+    location: findingLocation(policy2, resource2, path14),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -68077,8 +68146,8 @@ async function evaluateOn(options, prepared, connection) {
   });
   const warnings = [...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
-    const file = path12.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync2(path12.dirname(file), { recursive: true });
+    const file = path13.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync2(path13.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, secretsOf(prepared));
   }
   const report2 = buildReport({
@@ -68181,7 +68250,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path13 = (name) => {
+  const path14 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -68210,10 +68279,10 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path13("config"),
-    baseline: path13("baseline"),
-    sarifFile: path13("sarif-file"),
-    jsonFile: path13("json-file"),
+    config: path14("config"),
+    baseline: path14("baseline"),
+    sarifFile: path14("sarif-file"),
+    jsonFile: path14("json-file"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),

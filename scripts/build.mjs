@@ -34,6 +34,7 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
 const SCHEMAS = [
   ['src/config/schema.ts', 'CONFIG_SCHEMA', 'schema/config.schema.json'],
   ['src/engine/waivers.ts', 'waiversFileSchema', 'schema/waivers.schema.json'],
+  ['src/engine/baseline.ts', 'baselineFileSchema', 'schema/baseline.schema.json'],
   ['src/resources/manifests.ts', 'queueManifestSchema', 'schema/queue-manifest.schema.json'],
   ['src/resources/manifests.ts', 'dataFileManifestSchema', 'schema/data-file-manifest.schema.json'],
 ];

@@ -7,6 +7,19 @@ import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
 import { InputError, type Report } from '../library/index.js';
 
+/**
+ * The repository the run is in: GITHUB_WORKSPACE when the cwd is inside it, else the nearest
+ * folder above the cwd holding `.git`, else the cwd. SARIF paths are relative to it.
+ */
+export function repositoryRoot(io: Pick<CliIo, 'cwd' | 'env'>): string {
+  const workspace = io.env.GITHUB_WORKSPACE;
+  if (workspace && !path.relative(path.resolve(workspace), io.cwd).startsWith('..')) return path.resolve(workspace);
+  for (let dir = io.cwd; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) return io.cwd;
+  }
+}
+
 /** An --output file that cannot be written is bad input before any request (exit 2). */
 export function assertWritableOutputs(outputs: OutputTarget[], io: CliIo): void {
   const problems = outputs.flatMap((out) => {
@@ -42,12 +55,13 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
   for (const out of outputs) {
     const file = path.resolve(io.cwd, out.path);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, redact(formatReport(out.format as Format, report, { color: false, cwd: io.cwd }), secrets));
+    writeFileSync(file, redact(formatReport(out.format as Format, report, { color: false, cwd: io.cwd, root: repositoryRoot(io) }), secrets));
   }
   const text = formatReport(format as Format, report, {
     color: format === 'text' && colorFor(io.stdout, io.env, io.color),
     width: columnsOf(io.stdout),
     cwd: io.cwd,
+    root: repositoryRoot(io),
   });
   io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`, secrets));
 }

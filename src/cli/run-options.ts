@@ -59,7 +59,7 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
   } else {
     cmd
       .addOption(new Option('--sandbox', 'run against an in-process demo sandbox instance').conflicts('from'))
-      .option('--from <file>', 'evaluate offline from a snapshot file (steward snapshot --out)');
+      .option('--from <file>', 'evaluate offline from a snapshot file (steward snapshot --out), or - for stdin');
   }
   return cmd.option('-v, --verbose', 'log every request on stderr (never the token)');
 }

@@ -3,6 +3,7 @@
 // resolved entry can be named; files holding only fingerprints (older ones) are still read.
 import { readFile, writeFile } from 'node:fs/promises';
 import { redactSecrets } from '../core/redact.js';
+import { schemaId } from '../core/schema-id.js';
 import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
@@ -22,6 +23,41 @@ export interface BaselineFile {
   /** Per fingerprint; absent or partial in a file written before entries were stored. */
   entries?: Record<string, BaselineEntry>;
 }
+
+/**
+ * The published schema of a baseline file (schema/baseline.schema.json), for editors and other
+ * tools; `parseBaseline` checks the same shape and points at the offending value.
+ */
+export const baselineFileSchema = {
+  $id: schemaId('baseline'),
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'steward baseline (steward check --write-baseline)',
+  type: 'object',
+  required: ['version', 'fingerprints'],
+  properties: {
+    version: { const: 1 },
+    createdAt: { type: 'string' },
+    fingerprints: { type: 'array', items: { type: 'string' } },
+    entries: {
+      type: 'object',
+      description: 'What each fingerprint was about (absent in files written before entries were stored).',
+      additionalProperties: {
+        type: 'object',
+        required: ['policy', 'resource', 'path', 'message'],
+        properties: {
+          policy: { type: 'string' },
+          resource: {
+            type: 'object',
+            required: ['kind', 'id'],
+            properties: { kind: { type: 'string' }, id: { type: 'string' } },
+          },
+          path: { type: ['string', 'null'] },
+          message: { type: 'string' },
+        },
+      },
+    },
+  },
+};
 
 /** Violations (waived or not) are recorded; errors are not findings about the instance. */
 function recorded(f: Finding): boolean {

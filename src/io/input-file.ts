@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/problem.js';
 
+/** The file name that means standard input (`--from -`). */
+export const STDIN = '-';
+
 /** An InputError about a whole file (no line to point at); `shown` is its display path. */
 export function fileError(shown: string, message: string): InputError {
   return new InputError([{ file: shown, line: 0, column: 0, message }]);

@@ -8,7 +8,7 @@ import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
 import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
 import { InputError } from '../core/problem.js';
 import { parseWaivers, today } from '../engine/waivers.js';
-import { decodeUtf8, readInputFileSync } from '../io/input-file.js';
+import { decodeUtf8, readInputFileSync, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
 export interface WaiveOptions {
@@ -34,9 +34,6 @@ export interface WaiveResult {
 }
 
 const key = (w: { policy: string; resource: string; item?: string | null }) => `${w.policy}\u0000${w.resource}\u0000${w.item ?? ''}`;
-
-/** `-` reads the report from stdin (`steward check --format json | steward waive --from - …`). */
-export const STDIN = '-';
 
 function readReport(file: string, shown: string): Report {
   const text = file === STDIN ? decodeUtf8(readFileSync(0), 'stdin') : readInputFileSync(file, shown, 'report');

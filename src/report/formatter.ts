@@ -7,8 +7,13 @@ export interface FormatOptions {
   color: boolean;
   /** Terminal width for `text`; defaults to TEXT_DEFAULT_WIDTH. */
   width?: number;
-  /** Directory the report's relative paths are relative to (SARIF `originalUriBaseIds`). */
+  /** Directory the report's relative paths are relative to. */
   cwd?: string;
+  /**
+   * The repository root (git top level, or GITHUB_WORKSPACE) when it is above `cwd`: SARIF URIs
+   * are relative to it, as code scanning maps them, whatever directory the run started in.
+   */
+  root?: string;
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;

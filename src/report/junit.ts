@@ -58,11 +58,20 @@ interface Case {
 }
 
 function testcase(classname: string, name: string, outcome: Outcome, child?: string): Case {
-  const attrs = { name, classname };
+  // Time is measured per run, not per policy or resource: 0 keeps consumers from computing NaN.
+  const attrs = { name, classname, time: '0' };
   const xml = child
     ? `    ${element('testcase', attrs, `\n      ${child}\n    `)}`
     : `    ${element('testcase', attrs)}`;
   return { outcome, xml };
+}
+
+/** A waived finding stays a skipped case even beside a violation of the same resource. */
+function resourceCases(policy: PolicyResult, resourceId: string, findings: Finding[]): Case[] {
+  const waived = findings.filter((f) => f.status === 'waived');
+  const open = findings.filter((f) => f.status !== 'waived');
+  if (waived.length === 0 || open.length === 0) return [resourceCase(policy, resourceId, findings)];
+  return [resourceCase(policy, resourceId, open), resourceCase(policy, `${resourceId} (waived)`, waived)];
 }
 
 function resourceCase(policy: PolicyResult, resourceId: string, findings: Finding[]): Case {
@@ -100,7 +109,7 @@ function resourceCase(policy: PolicyResult, resourceId: string, findings: Findin
 
 type Counts = Record<Outcome | 'tests', number>;
 
-function suite(policy: PolicyResult, findings: Finding[]): { xml: string; counts: Counts } {
+function suite(policy: PolicyResult, findings: Finding[], timestamp: string): { xml: string; counts: Counts } {
   const byResource = new Map<string, Finding[]>();
   for (const id of policy.resourceIds) byResource.set(id, []);
   for (const f of findings) {
@@ -108,7 +117,7 @@ function suite(policy: PolicyResult, findings: Finding[]): { xml: string; counts
     list.push(f);
     byResource.set(f.resource.id, list);
   }
-  const cases = [...byResource].map(([id, list]) => resourceCase(policy, id, list));
+  const cases = [...byResource].flatMap(([id, list]) => resourceCases(policy, id, list));
   if (policy.error) {
     const child = element(
       'error',
@@ -138,6 +147,8 @@ function suite(policy: PolicyResult, findings: Finding[]): { xml: string; counts
     failures: counts.failure,
     errors: counts.error,
     skipped: counts.skipped,
+    time: '0',
+    timestamp,
   }).replace(/\/>$/, '>');
   const xml = [
     `  ${head}`,
@@ -157,16 +168,16 @@ export const formatJunit: Formatter = (report: Report) => {
     list.push(f);
     byPolicy.set(f.policy, list);
   }
-  const suites = report.policies.map((p) => suite(p, byPolicy.get(p.id) ?? []));
+  // junit-10.xsd: a suite's timestamp is a local date-time without zone (the run's start, UTC).
+  const timestamp = report.startedAt.slice(0, 19);
+  const suites = report.policies.map((p) => suite(p, byPolicy.get(p.id) ?? [], timestamp));
   const total = (k: keyof Counts) => suites.reduce((n, s) => n + s.counts[k], 0);
   const head = element('testsuites', {
     name: 'steward',
     tests: total('tests'),
     failures: total('failure'),
     errors: total('error'),
-    skipped: total('skipped'),
     time: (report.durationMs / 1000).toFixed(3),
-    timestamp: report.startedAt,
   }).replace(/\/>$/, '>');
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

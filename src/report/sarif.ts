@@ -13,6 +13,7 @@
 //   the repository (the built-in pack) cannot be mapped by code scanning: its findings point
 //   at the steward.yaml `policies` entry that brought it in (repo-location.ts decides), and
 //   `properties.policyLocation` and the rule's help still name the policy's own file:line.
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { catchAllWarning, expiringWarning, type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
@@ -103,6 +104,12 @@ function definedAt(p: PolicyResult, code: (s: string) => string): string {
 export function ruleName(id: string): string {
   return id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
+
+/**
+ * Where the tool and its built-in policies are documented: the package's page, which renders
+ * the README (the npm page of the scoped package name, the one public home the project has).
+ */
+export const INFORMATION_URI = 'https://www.npmjs.com/package/@steward-pac/steward';
 
 function rule(p: PolicyResult): Sarif.ReportingDescriptor {
   const where = definedAt(p, (s) => `\`${s}\``);
@@ -208,7 +215,31 @@ function endTime(report: Report): string | undefined {
   return Number.isNaN(start) ? undefined : new Date(start + report.durationMs).toISOString();
 }
 
-export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}): Sarif.Log {
+/** The report with every location's file relative to `root` instead of `cwd` (files outside root kept). */
+function rebased(report: Report, cwd: string, root: string): Report {
+  const move = <T extends SourceLocation | null | undefined>(loc: T): T => {
+    if (!loc || path.isAbsolute(loc.file)) return loc;
+    const rel = path.relative(root, path.resolve(cwd, loc.file)).split(path.sep).join('/');
+    return rel.startsWith('..') ? loc : ({ ...loc, file: rel } as T);
+  };
+  const waiver = <W extends WaiverRef | null>(w: W): W => (w ? ({ ...w, location: move(w.location) } as W) : w);
+  return {
+    ...report,
+    policies: report.policies.map((p) => ({ ...p, location: move(p.location), ...(p.origin !== undefined ? { origin: move(p.origin) } : {}) })),
+    findings: report.findings.map((f) => ({ ...f, location: move(f.location), waiver: waiver(f.waiver) })),
+    waivers: {
+      expired: report.waivers.expired.map(waiver),
+      stale: report.waivers.stale.map(waiver),
+      catchAll: report.waivers.catchAll.map(waiver),
+      active: report.waivers.active.map(waiver),
+      expiring: report.waivers.expiring.map(waiver),
+    },
+  };
+}
+
+export function toSarif(input: Report, options: Pick<FormatOptions, 'cwd' | 'root'> = {}): Sarif.Log {
+  const base = options.root ?? options.cwd;
+  const report = options.root && options.cwd && options.root !== options.cwd ? rebased(input, options.cwd, options.root) : input;
   const index = new Map(report.policies.map((p, i) => [p.id, i]));
   const policies = new Map(report.policies.map((p) => [p.id, p]));
   const baseline = report.baseline !== null;
@@ -253,6 +284,7 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
       driver: {
         name: 'steward',
         fullName: `steward ${report.tool.version} (policy-as-code compliance checks)`,
+        informationUri: INFORMATION_URI,
         version: report.tool.version,
         semanticVersion: /^\d+\.\d+\.\d+/.test(report.tool.version)
           ? report.tool.version
@@ -267,8 +299,8 @@ export function toSarif(report: Report, options: Pick<FormatOptions, 'cwd'> = {}
     results,
     properties: { instance: report.instance, gate: report.summary.gate, failOn: report.failOn },
   };
-  if (options.cwd) {
-    const href = pathToFileURL(options.cwd).href;
+  if (base) {
+    const href = pathToFileURL(base).href;
     run.originalUriBaseIds = { [SRCROOT]: { uri: href.endsWith('/') ? href : `${href}/` } };
   }
   return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };

@@ -98,6 +98,19 @@ describe('inputs and outputs', () => {
     expect([r.code, r.stdout]).toEqual([0, 'appended 2 waivers to waivers.yaml\n']);
   });
 
+  it('check --from - replays a snapshot from stdin', async () => {
+    const dir = copyDemo();
+    const snap = await runCli(['snapshot', '--config', 'steward.yaml', ...ONLY, '--out', 'snap.json'], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(snap.code).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const fromFile = await runCli(['check', '--config', 'steward.yaml', ...ONLY, '--from', 'snap.json', '--format', 'json'], { cwd: dir });
+    const fromStdin = await runCli(['check', '--config', 'steward.yaml', ...ONLY, '--from', '-', '--format', 'json'], { cwd: dir, input: readFileSync(path.join(dir, 'snap.json'), 'utf8') });
+    expect([fromStdin.code, fromFile.code]).toEqual([1, 1]);
+    const findings = (out: string) => (JSON.parse(out) as { findings: { fingerprint: string }[] }).findings.map((f) => f.fingerprint);
+    expect(findings(fromStdin.stdout)).toEqual(findings(fromFile.stdout));
+    expect(JSON.parse(fromStdin.stdout).instance).toBe('snapshot:stdin');
+  });
+
   it('validate without a config (or paths) says so: exit 2', async () => {
     const r = await runCli(['validate'], { cwd: tempDir('steward-conv-') });
     expect(r.code).toBe(2);

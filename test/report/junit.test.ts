@@ -30,9 +30,16 @@ describe('junit format', () => {
       tests: '14',
       failures: '5',
       errors: '1',
-      skipped: '1',
       time: '2.345',
     });
+    // junit-10.xsd: no skipped or timestamp on <testsuites>; timestamp (no zone) and time on
+    // every <testsuite>, time on every <testcase>.
+    expect(root.skipped).toBeUndefined();
+    expect(root.timestamp).toBeUndefined();
+    for (const s of root.testsuite as Node[]) {
+      expect([s.timestamp, s.time]).toEqual(['2026-03-02T09:15:00', '0']);
+      for (const c of s.testcase as Node[]) expect(c.time).toBe('0');
+    }
     expect(
       root.testsuite.map((s: Node) => [s.name, s.tests, s.failures, s.errors, s.skipped]),
     ).toEqual([
@@ -130,6 +137,25 @@ describe('junit format', () => {
 
   it('a clean run has no failures', () => {
     const root = parse(formatJunit(makePassingReport(), { color: false }));
-    expect(root).toMatchObject({ tests: '14', failures: '0', errors: '0', skipped: '0' });
+    expect(root).toMatchObject({ tests: '14', failures: '0', errors: '0' });
+  });
+
+  it('a waived finding is a skipped testcase even when the same resource also has a violation', () => {
+    const policy = makePolicy({ id: 'p', resourceIds: ['q-1'] });
+    const waiver = { policy: 'p', resource: 'q-1', item: '15', reason: 'break glass', owner: 'gov', expires: '2099-01-01' };
+    const report = makeReport({
+      policies: [policy],
+      findings: [
+        makeFinding({ policy: 'p', resource: { kind: 'queue', id: 'q-1', name: null }, path: 'permissions[0]', message: 'user 7 holds ADMIN' }),
+        makeFinding({ policy: 'p', resource: { kind: 'queue', id: 'q-1', name: null }, path: 'permissions[2]', status: 'waived', waiver, message: 'user 15 holds ADMIN' }),
+      ],
+    });
+    const suite = parse(formatJunit(report, { color: false })).testsuite[0] as Node;
+    expect([suite.tests, suite.failures, suite.skipped]).toEqual(['2', '1', '1']);
+    expect(suite.testcase.map((c: Node) => [c.name, c.failure ? 'failure' : c.skipped ? 'skipped' : 'pass'])).toEqual([
+      ['q-1', 'failure'],
+      ['q-1 (waived)', 'skipped'],
+    ]);
+    expect(suite.testcase[1].skipped.message).toBe('waived: break glass (owner gov, expires 2099-01-01)');
   });
 });

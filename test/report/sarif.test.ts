@@ -43,8 +43,7 @@ describe('sarif format', () => {
       semanticVersion: '0.1.0',
     });
     expect(run.automationDetails).toEqual({ id: 'steward/acme.example.com/' });
-    // The project has no public home yet: no invented link for viewers to follow.
-    expect(run.tool.driver.informationUri).toBeUndefined();
+    expect(run.tool.driver.informationUri).toBe('https://www.npmjs.com/package/@steward-pac/steward');
     expect(rules.map((r) => [r.id, r.defaultConfiguration?.level])).toEqual([
       ['queue-no-admin-for-users', 'error'],
       ['data-file-not-public', 'error'],

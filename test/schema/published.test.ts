@@ -13,9 +13,10 @@ import { dataFileManifestSchema, queueManifestSchema } from '../../src/resources
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 describe('published schemas', () => {
-  it('config, policy, waivers, both manifests, plan and report, each $id under one base', () => {
+  it('config, policy, waivers, both manifests, baseline, plan and report, each $id under one base', () => {
     const files = readdirSync('schema').sort();
     expect(files).toEqual([
+      'baseline.schema.json',
       'config.schema.json',
       'data-file-manifest.schema.json',
       'plan.schema.json',
@@ -31,6 +32,16 @@ describe('published schemas', () => {
     expect(read('schema/waivers.schema.json')).toEqual(waiversFileSchema);
     expect(read('schema/queue-manifest.schema.json')).toEqual(queueManifestSchema);
     expect(read('schema/data-file-manifest.schema.json')).toEqual(dataFileManifestSchema);
+  });
+
+  it('a baseline steward writes is valid against its schema', async () => {
+    const { createBaseline } = await import('../../src/engine/baseline.js');
+    const { makeReport } = await import('../fixtures/report.js');
+    const baseline = JSON.parse(JSON.stringify(createBaseline(makeReport().findings, new Date('2026-11-23T00:00:00Z'))));
+    const validate = new Ajv({ strict: false }).compile(read('schema/baseline.schema.json'));
+    expect(validate(baseline), JSON.stringify(validate.errors)).toBe(true);
+    expect(Object.keys(baseline.entries).length).toBeGreaterThan(0);
+    expect(validate({ ...baseline, fingerprints: [1] })).toBe(false);
   });
 
   it('the demo waivers and manifests are valid against them', () => {
