@@ -42774,17 +42774,17 @@ function createTransport(options) {
   }
   const deadline = options.deadline;
   const remainingMs = () => deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY;
-  let deadlinePassed = null;
-  if (deadline) {
-    deadlinePassed = new Promise((_, reject) => {
-      const timer = setTimeout(() => {
-        limiter.clear();
-        reject(new DeadlineError(deadline.label));
-      }, Math.max(0, remainingMs()));
-      timer.unref();
-    });
-    deadlinePassed.catch(() => {
-    });
+  const waiting = /* @__PURE__ */ new Set();
+  let deadlinePassed = false;
+  const queueDrainsSlowly = Boolean(rps && rps > 0);
+  if (deadline && queueDrainsSlowly) {
+    const timer = setTimeout(() => {
+      deadlinePassed = true;
+      limiter.clear();
+      for (const stop of waiting) stop();
+      waiting.clear();
+    }, Math.max(0, remainingMs()));
+    timer.unref();
   }
   function pastDeadlineError(spec, attempts, passed = false) {
     if (!deadline || !passed && remainingMs() > 0) return void 0;
@@ -42846,14 +42846,16 @@ function createTransport(options) {
   function attemptFetch(spec, call) {
     return (input, init) => {
       const attempt = sendAttempt(spec, call, input, init);
-      if (!deadlinePassed) return attempt;
-      return Promise.race([
-        attempt,
-        deadlinePassed.catch((e) => {
+      if (!deadline || !queueDrainsSlowly) return attempt;
+      return new Promise((resolve5, reject) => {
+        const onDeadline = () => {
           call.pastDeadline = true;
-          throw e;
-        })
-      ]);
+          reject(new DeadlineError(deadline.label));
+        };
+        if (deadlinePassed) return onDeadline();
+        waiting.add(onDeadline);
+        attempt.then(resolve5, reject).finally(() => waiting.delete(onDeadline));
+      });
     };
   }
   function sendAttempt(spec, call, input, init) {

@@ -118,18 +118,23 @@ export function createTransport(options: ClientOptions): Transport {
 
   const deadline = options.deadline;
   const remainingMs = () => (deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY);
-  // At the deadline, requests still queued for a slot (at 2 a second, hours of them) are dropped
-  // and settle at once through `deadlinePassed`, instead of each waiting its turn to fail.
-  let deadlinePassed: Promise<never> | null = null;
-  if (deadline) {
-    deadlinePassed = new Promise<never>((_, reject) => {
-      const timer = setTimeout(() => {
-        limiter.clear();
-        reject(new DeadlineError(deadline.label));
-      }, Math.max(0, remainingMs()));
-      timer.unref();
-    });
-    deadlinePassed.catch(() => {});
+  // At the deadline, requests still queued behind a rate limit (at 2 a second, hours of them)
+  // are dropped and the attempts waiting settle at once, instead of each waiting its turn to
+  // fail. Without a rate limit the queue drains at once anyway (each attempt refuses to start
+  // past the deadline), so attempts are not wrapped: the wrapper costs memory. Each
+  // attempt is in `waiting` only until it settles: nothing an answer holds is kept alive until
+  // the deadline (a promise chained to a long-lived one would keep every body).
+  const waiting = new Set<() => void>();
+  let deadlinePassed = false;
+  const queueDrainsSlowly = Boolean(rps && rps > 0);
+  if (deadline && queueDrainsSlowly) {
+    const timer = setTimeout(() => {
+      deadlinePassed = true;
+      limiter.clear();
+      for (const stop of waiting) stop();
+      waiting.clear();
+    }, Math.max(0, remainingMs()));
+    timer.unref();
   }
 
   function pastDeadlineError(spec: RequestSpec, attempts: number, passed = false): ApiError | undefined {
@@ -201,14 +206,16 @@ export function createTransport(options: ClientOptions): Transport {
   function attemptFetch(spec: RequestSpec, call: CallState): typeof fetch {
     return (input, init) => {
       const attempt = sendAttempt(spec, call, input, init);
-      if (!deadlinePassed) return attempt;
-      return Promise.race([
-        attempt,
-        deadlinePassed.catch((e: unknown) => {
+      if (!deadline || !queueDrainsSlowly) return attempt;
+      return new Promise<Response>((resolve, reject) => {
+        const onDeadline = () => {
           call.pastDeadline = true;
-          throw e;
-        }),
-      ]);
+          reject(new DeadlineError(deadline.label));
+        };
+        if (deadlinePassed) return onDeadline();
+        waiting.add(onDeadline);
+        attempt.then(resolve, reject).finally(() => waiting.delete(onDeadline));
+      });
     };
   }
 
