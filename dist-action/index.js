@@ -39627,6 +39627,15 @@ function verdictCounts(report2) {
 function waiverTarget(w2) {
   return `${w2.policy} ${w2.resource}${w2.item !== void 0 ? `#${w2.item}` : ""}`;
 }
+function mapWaivers(waivers, fn) {
+  return {
+    expired: waivers.expired.map(fn),
+    stale: waivers.stale.map(fn),
+    catchAll: waivers.catchAll.map(fn),
+    active: waivers.active.map(fn),
+    expiring: waivers.expiring.map(fn)
+  };
+}
 var CATCH_ALL_TITLE = "Catch-all waivers (every resource of the policy, including future ones)";
 function catchAllWarning(w2) {
   return `Waiver ${waiverTarget(w2)} waives every resource of ${w2.policy}, including resources created later (owner ${w2.owner}, until ${w2.expires}); name the resources instead.`;
@@ -39900,13 +39909,7 @@ function toJsonReport(report2) {
       summary: summary3,
       policies: report2.policies.map(policy),
       findings: report2.findings.map(finding),
-      waivers: {
-        expired: report2.waivers.expired.map(waiver),
-        stale: report2.waivers.stale.map(waiver),
-        catchAll: report2.waivers.catchAll.map(waiver),
-        active: report2.waivers.active.map(waiver),
-        expiring: report2.waivers.expiring.map(waiver)
-      },
+      waivers: mapWaivers(report2.waivers, waiver),
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
       http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
     },
@@ -40377,13 +40380,7 @@ function rebased(report2, cwd, root) {
     ...report2,
     policies: report2.policies.map((p2) => ({ ...p2, location: move(p2.location), ...p2.origin !== void 0 ? { origin: move(p2.origin) } : {} })),
     findings: report2.findings.map((f2) => ({ ...f2, location: move(f2.location), waiver: waiver2(f2.waiver) })),
-    waivers: {
-      expired: report2.waivers.expired.map(waiver2),
-      stale: report2.waivers.stale.map(waiver2),
-      catchAll: report2.waivers.catchAll.map(waiver2),
-      active: report2.waivers.active.map(waiver2),
-      expiring: report2.waivers.expiring.map(waiver2)
-    }
+    waivers: mapWaivers(report2.waivers, waiver2)
   };
 }
 function toSarif(input, options = {}) {
@@ -42401,10 +42398,16 @@ function base64Forms(secret) {
   }
   return forms;
 }
+function redactor(secrets) {
+  const forms = secretForms(secrets);
+  return (text) => {
+    let out = text;
+    for (const form of forms) out = out.split(form).join("***");
+    return out;
+  };
+}
 function redactSecrets(text, secrets) {
-  let out = text;
-  for (const form of secretForms(secrets)) out = out.split(form).join("***");
-  return out;
+  return redactor(secrets)(text);
 }
 function redactJson(value, secrets) {
   if (secretForms(secrets).length === 0) return value;
@@ -42752,7 +42755,7 @@ function createTransport(options) {
   const workflowToken = options.workflowToken ?? options.token;
   const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   const secrets = [options.token, workflowToken];
-  const redact2 = (text) => redactSecrets(text, secrets);
+  const redact2 = redactor(secrets);
   const rps = options.requestsPerSecond;
   const limiter = new PQueue(
     rps && rps > 0 ? { concurrency, intervalCap: 1, interval: Math.max(1, Math.round(1e3 / rps)) } : { concurrency }

@@ -10,7 +10,7 @@ import {
   ApiError,
   type ApiErrorInit,
   developerToken401,
-  redactSecrets,
+  redactor,
   requestLabel,
   WORKFLOW_STATUS_MEANING,
 } from './errors.js';
@@ -87,7 +87,7 @@ export function createTransport(options: ClientOptions): Transport {
   const workflowToken = options.workflowToken ?? options.token;
   const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   const secrets = [options.token, workflowToken];
-  const redact = (text: string) => redactSecrets(text, secrets);
+  const redact = redactor(secrets);
   // intervalCap 1 every 1000/rps ms spaces starts evenly (and allows fractional rates).
   const rps = options.requestsPerSecond;
   const limiter = new PQueue(

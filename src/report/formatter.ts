@@ -112,6 +112,17 @@ export function waiverTarget(w: { policy: string; resource: string; item?: strin
   return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}`;
 }
 
+/** The report's waiver lists with `fn` applied to every waiver (one place that knows the lists). */
+export function mapWaivers<T>(waivers: Report['waivers'], fn: (w: WaiverRef) => T): Record<keyof Report['waivers'], T[]> {
+  return {
+    expired: waivers.expired.map(fn),
+    stale: waivers.stale.map(fn),
+    catchAll: waivers.catchAll.map(fn),
+    active: waivers.active.map(fn),
+    expiring: waivers.expiring.map(fn),
+  };
+}
+
 /** The heading of the catch-all waiver list in the text and markdown reports. */
 export const CATCH_ALL_TITLE = 'Catch-all waivers (every resource of the policy, including future ones)';
 

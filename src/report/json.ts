@@ -1,7 +1,7 @@
 // `--format json`: the Report object of DESIGN §8, 2-space indent. Keys are written in a fixed
 // order (the order §8 shows, then the report's further fields) whatever order the engine built
 // the objects in, so two runs with the same result diff cleanly. Unknown keys are kept, last.
-import type { Formatter } from './formatter.js';
+import { type Formatter, mapWaivers } from './formatter.js';
 import type { Finding, PolicyResult, Report, SourceLocation, WaiverRef } from '../core/model.js';
 
 type Json = Record<string, unknown>;
@@ -87,13 +87,7 @@ export function toJsonReport(report: Report): Json {
       summary,
       policies: report.policies.map(policy),
       findings: report.findings.map(finding),
-      waivers: {
-        expired: report.waivers.expired.map(waiver),
-        stale: report.waivers.stale.map(waiver),
-        catchAll: report.waivers.catchAll.map(waiver),
-        active: report.waivers.active.map(waiver),
-        expiring: report.waivers.expiring.map(waiver),
-      },
+      waivers: mapWaivers(report.waivers, waiver),
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
       http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),
     },

@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { catchAllWarning, expiringWarning, type FormatOptions, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
+import { catchAllWarning, expiringWarning, type FormatOptions, mapWaivers, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
 import type {
   Finding,
   PolicyResult,
@@ -227,13 +227,7 @@ function rebased(report: Report, cwd: string, root: string): Report {
     ...report,
     policies: report.policies.map((p) => ({ ...p, location: move(p.location), ...(p.origin !== undefined ? { origin: move(p.origin) } : {}) })),
     findings: report.findings.map((f) => ({ ...f, location: move(f.location), waiver: waiver(f.waiver) })),
-    waivers: {
-      expired: report.waivers.expired.map(waiver),
-      stale: report.waivers.stale.map(waiver),
-      catchAll: report.waivers.catchAll.map(waiver),
-      active: report.waivers.active.map(waiver),
-      expiring: report.waivers.expiring.map(waiver),
-    },
+    waivers: mapWaivers(report.waivers, waiver),
   };
 }
 
