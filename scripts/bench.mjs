@@ -11,6 +11,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { check } from '../dist/index.js';
 import { startSandbox } from '../dist/sandbox.js';
+import { benchHtml } from './bench-html.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Passed to the client explicitly so the minimum below uses the same page size. */
@@ -274,6 +275,9 @@ print(table(['N datasets', 'K certified', 'certification reads (= N)', 'access r
     ),
   );
 }
+
+// 6. The HTML report with 10,000 findings: size, formatting and browser load time.
+await benchHtml(print, table, expect);
 
 rmSync(work, { recursive: true, force: true });
 print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);

@@ -23,6 +23,10 @@ export interface ActionInputs {
   baseline: string | undefined;
   sarifFile: string | undefined;
   jsonFile: string | undefined;
+  /** The self-contained HTML report. */
+  htmlFile: string | undefined;
+  /** The run history file (restore it from a cache before the step, save it after). */
+  history: string | undefined;
   baseUrl: string | undefined;
   workflowUrl: string | undefined;
   token: string | undefined;
@@ -89,6 +93,8 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     baseline: path('baseline'),
     sarifFile: path('sarif-file'),
     jsonFile: path('json-file'),
+    htmlFile: path('html-file'),
+    history: path('history'),
     baseUrl: get('base-url'),
     workflowUrl: get('workflow-url'),
     token: get('token'),

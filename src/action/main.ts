@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, redactJson, prepareRun, redactSecrets, type Report, withConnection } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, redactJson, prepareRun, redactSecrets, type Report, withConnection, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -18,6 +18,7 @@ export interface ActionOutputs {
   gate: 'pass' | 'fail' | 'error';
   'sarif-file': string;
   'report-file': string;
+  'html-file': string;
 }
 
 export async function run(): Promise<void> {
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
     process.env.STEWARD_WORKFLOW_TOKEN ?? '',
   ].filter((s, i, all) => s !== '' && all.indexOf(s) === i);
   for (const secret of secrets) core.setSecret(secret);
-  const outputs: ActionOutputs = { violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '' };
+  const outputs: ActionOutputs = { violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '', 'html-file': '' };
   try {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     // Finding locations are relative to the run's cwd: make it the workspace so annotations
@@ -59,10 +60,12 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
     baseline: inputs.baseline,
     overrides: inputs.overrides,
     overridesFrom: 'input override',
+    history: inputs.history ?? false,
   };
   const prepared = await prepareRun(options);
-  const { report, fix, empty } = await withConnection(options, prepared, async (connection) => {
+  const { report, fix, empty } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
+    evaluation.report = record(evaluation.report);
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
     for (const warning of evaluation.warnings) core.warning(redact(warning, [inputs.token ?? '', inputs.workflowToken ?? '']));
     const fix: FixOutcome | null =
@@ -70,7 +73,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
     // Report files, the job summary and annotations leave the runner: no secret in any form.
     const secrets = [inputs.token, inputs.workflowToken];
     return { report: redactJson(evaluation.report, secrets), fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
-  });
+  }));
   outputs.violations = String(report.summary.violations);
   outputs.errors = String(report.summary.errors);
   outputs.waived = String(report.summary.waived);
@@ -84,6 +87,10 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
   if (inputs.jsonFile) {
     await writeReportFile(inputs.jsonFile, formatReport('json', report, formatOptions));
     outputs['report-file'] = inputs.jsonFile;
+  }
+  if (inputs.htmlFile) {
+    await writeReportFile(inputs.htmlFile, formatReport('html', report, formatOptions));
+    outputs['html-file'] = inputs.htmlFile;
   }
   await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : []));
   emitAnnotations(report);

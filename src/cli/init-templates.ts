@@ -75,6 +75,8 @@ waivers: []
 
 const WORKFLOW = `# Scheduled compliance run: findings land in code scanning (SARIF), the job summary and
 # annotations. Set the STEWARD_TOKEN secret (and STEWARD_WORKFLOW_TOKEN if it differs).
+# The run history lives in the Actions cache: each run restores the newest one (key prefix),
+# records itself, and saves a new entry under its own run id.
 name: steward
 on:
   schedule:
@@ -90,6 +92,12 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v6
+      - name: Restore the run history
+        uses: actions/cache/restore@v5
+        with:
+          path: .steward/history.sqlite
+          key: steward-history-\${{ github.run_id }}
+          restore-keys: steward-history-
       - id: steward
         uses: ${INIT_ACTION_REF}
         with:
@@ -98,6 +106,13 @@ jobs:
           workflow-token: \${{ secrets.STEWARD_WORKFLOW_TOKEN }}
           fail-on: low
           sarif-file: steward.sarif
+          history: .steward/history.sqlite
+      - name: Save the run history
+        if: always() && hashFiles('.steward/history.sqlite') != ''
+        uses: actions/cache/save@v5
+        with:
+          path: .steward/history.sqlite
+          key: steward-history-\${{ github.run_id }}
       - name: Upload SARIF to code scanning
         if: always() && steps.steward.outputs.sarif-file != ''
         uses: github/codeql-action/upload-sarif@v4

@@ -4,9 +4,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerDiff } from './commands/diff.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEvidence } from './commands/evidence.js';
 import { registerFix } from './commands/fix.js';
+import { registerHistory } from './commands/history.js';
 import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
 import { registerSandbox } from './commands/sandbox.js';
@@ -71,6 +73,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerInit(program, ctx);
   registerWaive(program, ctx);
   registerEvidence(program, ctx);
+  registerHistory(program, ctx);
+  registerDiff(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

@@ -31,6 +31,7 @@ export interface RunFlags {
   from?: string;
   baseline?: string;
   writeBaseline?: string;
+  history?: string;
   verbose?: boolean;
   format?: string;
   output?: OutputTarget[];
@@ -141,6 +142,7 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     from: flags.from,
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,
+    ...(flags.history ? { history: flags.history } : {}),
     onRequest: flags.verbose ? requestLogger(io, secrets) : undefined,
     onProgress: progressReporter(io),
   };

@@ -52,6 +52,7 @@ interface FileConfig {
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
+  history?: string;
   waiverRules?: { allowCatchAll?: boolean; require?: GovernedWaiverField[] };
   waiverWarningDays?: number;
   enforcement?: Record<string, Enforcement>;
@@ -327,6 +328,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     else if (!existsSync(waiversFile)) problems.push(at(['waivers'], `waivers file not found: ${shown(waiversFile)}`));
   }
 
+  let historyFile: string | null = null;
+  if (data.history) {
+    const refused = uncontainedPath(data.history, baseDir, root);
+    if (refused) problems.push(at(['history'], `history: ${refused}`));
+    else historyFile = path.resolve(baseDir, data.history);
+  }
+
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!(SEVERITIES as readonly string[]).includes(failOn) && failOn !== 'none') {
     problems.push({ file: '--fail-on', line: 0, column: 0, message: `must be one of: ${SEVERITIES.join(', ')}, none` });
@@ -359,6 +367,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     manifestFiles,
     unmatchedManifestGlobs,
     waiversFile,
+    historyFile,
     listFiles: [...listFiles].sort(),
     waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
     waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,

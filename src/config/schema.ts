@@ -164,6 +164,11 @@ export const CONFIG_SCHEMA = {
       properties: manifestProperties(),
     },
     waivers: { type: 'string', minLength: 1, description: 'waivers file, relative to this file' },
+    history: {
+      type: 'string',
+      minLength: 1,
+      description: 'run history database (SQLite), relative to this file: `check` records every run and reports each finding as new, open or reopened',
+    },
     waiverRules: {
       type: 'object',
       additionalProperties: false,

@@ -73,6 +73,13 @@ export interface FindingResource {
 /** The change a fix would make, as planned; filled by `steward fix`, null in `check`. */
 export type FindingFix = Record<string, unknown> | null;
 
+/**
+ * Where a finding stands against the run history: `new` (never seen before), `open` (present
+ * in the previous run that evaluated its policy), `reopened` (seen once, gone, back again).
+ */
+export const LIFECYCLES = ['new', 'open', 'reopened'] as const;
+export type Lifecycle = (typeof LIFECYCLES)[number];
+
 export interface Finding {
   policy: string;
   severity: Severity;
@@ -88,6 +95,48 @@ export interface Finding {
   baseline: 'new' | 'known' | null;
   fix: FindingFix;
   waiver: WaiverRef | null;
+  /** Only with a run history; errors have none. */
+  lifecycle?: Lifecycle | null;
+  /** When the history first saw this fingerprint (ISO time); only with a run history. */
+  firstSeen?: string | null;
+}
+
+/** A finding of the previous run that this run, evaluating its policy without error, no longer has. */
+export interface FixedFinding {
+  policy: string;
+  severity: Severity;
+  resource: FindingResource;
+  fingerprint: string;
+  message: string;
+  firstSeen: string;
+  /** This run's start. */
+  fixedAt: string;
+}
+
+/** One run of the history, for trends. */
+export interface HistoryPoint {
+  run: number;
+  startedAt: string;
+  gate: ReportSummary['gate'];
+  violations: number;
+  bySeverity: Record<Severity, number>;
+  new: number;
+  reopened: number;
+  fixed: number;
+}
+
+/** What the run history said about this run (only with one). */
+export interface HistorySummary {
+  /** The history file, as shown to the user. */
+  file: string;
+  /** This run's id in the history. */
+  run: number;
+  new: number;
+  open: number;
+  reopened: number;
+  fixed: number;
+  /** The last runs of this instance, oldest first, this one last. */
+  trend: HistoryPoint[];
 }
 
 export interface PolicyResult {
@@ -173,6 +222,9 @@ export interface Report {
     /** The same entries, in the same order, with what they were about when the baseline names it. */
     resolvedEntries?: ResolvedBaselineEntry[];
   } | null;
+  /** Findings of the previous run gone in this one (only with a run history; else empty). */
+  fixed?: FixedFinding[];
+  history?: HistorySummary | null;
   /** Requests made; `throttled` (429s) and the lowest concurrency only when the host throttled; the rate a live run achieved. */
   http: { requests: number; retries: number; failed: number; throttled?: number; lowestConcurrency?: number; ratePerSecond?: number };
 }

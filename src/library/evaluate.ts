@@ -3,10 +3,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../config/index.js';
+import { redactJson } from '../api/index.js';
+import { displayPath } from '../core/display-path.js';
 import type { Report } from '../core/model.js';
 import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
 import { buildReport, exitCodeForGate } from '../engine/verdict.js';
+import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { Scope } from '../resources/types.js';
 import { type Connection, withConnection } from './connect.js';
@@ -128,10 +131,40 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   return { prepared, report, run, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run, report) };
 }
 
-/** The whole run: prepare, connect, evaluate, close. */
+/** The history file a run records into, or null. */
+function historyFileOf(options: CheckOptions, prepared: PreparedRun): string | null {
+  if (options.history === false) return null;
+  return options.history ? path.resolve(prepared.cwd, options.history) : prepared.config.historyFile;
+}
+
+/**
+ * Runs `fn` with the run's history open and locked (before any request: a broken or busy file
+ * is exit 2 with nothing sent); `record` gives a report its lifecycle and records the run.
+ * Without a history, `record` returns the report as it is.
+ */
+export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (report: Report) => Report) => Promise<T>): Promise<T> {
+  const file = historyFileOf(options, prepared);
+  if (!file) return fn((report) => report);
+  const history = await openRunHistory(file, displayPath(file, prepared.cwd), 'check --history');
+  const hash = policySetHash(prepared.selected.map((p) => ({ ...p.def, location: null })));
+  try {
+    // The history is a file that outlives the run: no secret in any form goes into it.
+    return await fn((report) => recordReport(history, redactJson(report, secretsOf(prepared)), hash));
+  } finally {
+    history.close();
+  }
+}
+
+/** The whole run: prepare, open the history, connect, evaluate, record, close. */
 export async function evaluate(options: CheckOptions): Promise<Evaluation> {
   const prepared = await prepareRun(options);
-  return withConnection(options, prepared, (connection) => evaluateOn(options, prepared, connection));
+  return withRunHistory(options, prepared, (record) =>
+    withConnection(options, prepared, async (connection) => {
+      const evaluation = await evaluateOn(options, prepared, connection);
+      evaluation.report = record(evaluation.report);
+      return evaluation;
+    }),
+  );
 }
 
 /** Runs the policies against the instance and returns the report (DESIGN §8). */

@@ -41,6 +41,8 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   let recorder: RecordingApi | null = null;
   const evaluation = await evaluate({
     ...options,
+    // The pack is one run, re-checkable on its own: a history's lifecycle would not re-evaluate.
+    history: false,
     wrapApi: (api, instance) => {
       recorder = recordingApi(api, { instance });
       return recorder;
@@ -156,6 +158,7 @@ async function reEvaluate(dir: string, report: Report): Promise<Report> {
   const policyDir = path.join(dir, 'policies');
   const baseline = path.join(dir, 'baseline.json');
   const { report: again } = await evaluate({
+    history: false,
     cwd: existsSync(project) ? project : dir,
     env: {},
     ...(config ? { config } : {}),

@@ -42,6 +42,11 @@ export interface CheckOptions {
   baseline?: string;
   /** Record today's fingerprints here. */
   writeBaseline?: string;
+  /**
+   * The run history to record this run in and read the findings' lifecycle from (relative to
+   * the cwd); default the config's `history:`; false: none, whatever the config says.
+   */
+  history?: string | false;
   /** Evaluate offline from a snapshot file (`steward snapshot --out`). */
   from?: string;
   /** Client tuning beyond the config (timeouts, retry delays). */

@@ -1,6 +1,6 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
-import type { Finding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation, WaiverRef } from '../core/model.js';
+import type { Finding, FixedFinding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation, WaiverRef } from '../core/model.js';
 
 export interface FormatOptions {
   /** ANSI colour; the caller decides (a TTY and no NO_COLOR). Only `text` uses it. */
@@ -206,4 +206,20 @@ export function resolvedText(e: ResolvedBaselineEntry): string {
   if (!e.policy || !e.resource) return e.fingerprint;
   const where = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ''}`;
   return `${e.policy} ${where}${e.message ? `: ${e.message}` : ''}`;
+}
+
+/** `History h.sqlite (run 3): 1 new, 18 open, 0 reopened, 1 fixed`, or null without a history. */
+export function historyText(report: Report): string | null {
+  const h = report.history;
+  if (!h) return null;
+  return `History ${h.file} (run ${h.run}): ${h.new} new, ${h.open} open, ${h.reopened} reopened, ${h.fixed} fixed`;
+}
+
+export function fixedText(f: FixedFinding): string {
+  return `${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message} (open since ${f.firstSeen.slice(0, 10)})`;
+}
+
+/** Whole days from `since` to `until` (ISO times), never negative. */
+export function ageInDays(since: string, until: string): number {
+  return Math.max(0, Math.floor((Date.parse(until) - Date.parse(since)) / 86_400_000));
 }

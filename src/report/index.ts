@@ -1,6 +1,7 @@
 // The format registry: `--format NAME` and `--output NAME=PATH` resolve here.
 import type { FormatOptions, Formatter } from './formatter.js';
 import { formatGithub } from './github.js';
+import { formatHtml } from './html.js';
 import { formatJson } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
@@ -16,6 +17,7 @@ const FORMATTERS = {
   junit: formatJunit,
   markdown: formatMarkdown,
   github: formatGithub,
+  html: formatHtml,
 } satisfies Record<string, Formatter>;
 
 export type Format = keyof typeof FORMATTERS;

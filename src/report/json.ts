@@ -2,7 +2,7 @@
 // order (the order §8 shows, then the report's further fields) whatever order the engine built
 // the objects in, so two runs with the same result diff cleanly. Unknown keys are kept, last.
 import { type Formatter, mapWaivers } from './formatter.js';
-import type { Finding, PolicyResult, Report, SourceLocation, WaiverRef } from '../core/model.js';
+import type { Finding, FixedFinding, PolicyResult, Report, SourceLocation, WaiverRef } from '../core/model.js';
 
 type Json = Record<string, unknown>;
 
@@ -53,6 +53,8 @@ function finding(f: Finding): Json {
       resource: ordered(f.resource, ['kind', 'id', 'name']),
       location: location(f.location),
       waiver: f.waiver ? waiver(f.waiver) : null,
+      lifecycle: f.lifecycle ?? null,
+      firstSeen: f.firstSeen ?? null,
     },
     [
       'policy',
@@ -66,8 +68,14 @@ function finding(f: Finding): Json {
       'baseline',
       'fix',
       'waiver',
+      'lifecycle',
+      'firstSeen',
     ],
   );
+}
+
+function fixed(f: FixedFinding): Json {
+  return ordered({ ...f, resource: ordered(f.resource, ['kind', 'id', 'name']) }, ['policy', 'severity', 'resource', 'fingerprint', 'message', 'firstSeen', 'fixedAt']);
 }
 
 /** The report as the plain object `--format json` prints (stable key order). */
@@ -88,6 +96,8 @@ export function toJsonReport(report: Report): Json {
       policies: report.policies.map(policy),
       findings: report.findings.map(finding),
       waivers: mapWaivers(report.waivers, waiver),
+      fixed: (report.fixed ?? []).map(fixed),
+      history: report.history ? ordered(report.history, ['file', 'run', 'new', 'open', 'reopened', 'fixed', 'trend']) : null,
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
       http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),
     },
@@ -105,6 +115,8 @@ export function toJsonReport(report: Report): Json {
       'overrides',
       'frameworks',
       'baseline',
+      'fixed',
+      'history',
       'http',
     ],
   );

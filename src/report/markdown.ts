@@ -8,6 +8,8 @@ import {
   errorGroups,
   errorSubject,
   type Formatter,
+  fixedText,
+  historyText,
   resolvedText,
   SEVERITY_ORDER,
   findingSubject,
@@ -74,7 +76,7 @@ function row(f: Finding): string {
     f.status === 'waived' && f.waiver
       ? `waived: ${f.waiver.reason} (${f.waiver.owner}, until ${f.waiver.expires})`
       : STATUS[f.status];
-  const baseline = f.baseline ? ` (${f.baseline})` : '';
+  const baseline = [f.baseline, f.lifecycle].filter(Boolean).map((b) => ` (${b})`).join('');
   return `| ${escapeCell(f.policy)} | ${f.severity} | ${escapeCell(findingSubject(f))} | ${escapeCell(f.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
 }
 
@@ -125,8 +127,33 @@ function activeWaivers(waivers: WaiverRef[]): string[] {
   ];
 }
 
+/** A Mermaid line chart of violations per run (GitHub renders it in job summaries). */
+export function mermaidTrend(report: Report): string[] {
+  const trend = report.history?.trend ?? [];
+  if (trend.length < 2) return [];
+  const top = Math.max(1, ...trend.map((t) => t.violations));
+  return [
+    '',
+    '```mermaid',
+    'xychart-beta',
+    '  title "Violations per run"',
+    `  x-axis [${trend.map((t) => `"#${t.run}"`).join(', ')}]`,
+    `  y-axis "violations" 0 --> ${top}`,
+    `  line [${trend.map((t) => t.violations).join(', ')}]`,
+    '```',
+  ];
+}
+
+function historySection(report: Report): string[] {
+  const text = historyText(report);
+  if (!text) return [];
+  const fixed = (report.fixed ?? []).map((f) => `- fixed: ${escapeCell(fixedText(f))}`);
+  return ['', `**${escapeCell(text)}**`, ...(fixed.length ? ['', ...fixed] : []), ...mermaidTrend(report)];
+}
+
 function tail(report: Report): string[] {
   const lines = [
+    ...historySection(report),
     ...frameworkTables(report),
     ...(report.overrides.length > 0
       ? ['', '**Overridden soft policies** (their violations do not fail this run)', '', ...report.overrides.map((o) => `- \`${o.policy}\`: ${escapeCell(o.reason)}`)]

@@ -12,6 +12,8 @@ import {
   findingSubject,
   locationText,
   plural,
+  fixedText,
+  historyText,
   resolvedText,
   severityRank,
   sortFindings,
@@ -222,6 +224,16 @@ function baselineLines(report: Report, width: number, p: Painter): string[] {
   return lines;
 }
 
+function historyLines(report: Report, width: number, p: Painter): string[] {
+  const text = historyText(report);
+  if (!text) return [];
+  const lines = wrap(text, width, '', '  ').map((l, i) => (i === 0 ? p.paint('bold', l) : l));
+  const fixed = report.fixed ?? [];
+  for (const f of fixed.slice(0, TEXT_MAX_RESOLVED_LISTED)) lines.push(...wrap(`fixed: ${fixedText(f)}`, width, '  ', INDENT));
+  if (fixed.length > TEXT_MAX_RESOLVED_LISTED) lines.push(`  and ${fixed.length - TEXT_MAX_RESOLVED_LISTED} more fixed`);
+  return lines;
+}
+
 function orphanPolicy(id: string, f: Finding): PolicyResult {
   return {
     id,
@@ -290,6 +302,7 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
     ...waiverLines(`${CATCH_ALL_TITLE}:`, report.waivers.catchAll, 'until', width, p),
     ...waiverLines('Waivers ending soon (renew them or fix the findings):', report.waivers.expiring, 'until', width, p),
     ...baselineLines(report, width, p),
+    ...historyLines(report, width, p),
     ...overrideLines(report, width),
     ...frameworkLines(report, width),
   ];

@@ -242,7 +242,7 @@ describe('failures', () => {
     expect(sandbox.totalRequests()).toBe(0);
     const [failure] = run.commands.filter((c) => c.command === 'error');
     expect(failure.message).toMatch(/^steward: bad input, nothing was sent to the API:\nsteward\.yaml:44:1: .*colour/);
-    expect(run.outputs).toEqual({ violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '' });
+    expect(run.outputs).toEqual({ violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '', 'html-file': '' });
   });
 
   test('a rejected token fails with the API error, never the token, and applies no fix', async () => {

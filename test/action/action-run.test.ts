@@ -73,6 +73,7 @@ describe('the action on the demo instance', () => {
       gate: 'fail',
       'sarif-file': join(workspace, 'out/steward.sarif'),
       'report-file': join(workspace, 'out/steward.json'),
+      'html-file': '',
     });
   });
 

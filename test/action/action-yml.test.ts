@@ -42,6 +42,8 @@ describe('action.yml', () => {
       'fail-on': { required: false, default: 'low' },
       'sarif-file': { required: false, default: undefined },
       'json-file': { required: false, default: undefined },
+      'html-file': { required: false, default: undefined },
+      history: { required: false, default: undefined },
       baseline: { required: false, default: undefined },
       fix: { required: false, default: 'none' },
       'fix-confirm': { required: false, default: 'false' },
@@ -57,6 +59,7 @@ describe('action.yml', () => {
       'gate',
       'sarif-file',
       'report-file',
+      'html-file',
     ]);
     for (const i of action.inputs ?? []) expect(i.description, i.id).toBeTruthy();
   });

@@ -60,6 +60,7 @@ const LAYERS: Record<string, number> = {
   policy: 4,
   engine: 5,
   fix: 6,
+  history: 6,
   library: 7,
   'index.ts': 8,
   cli: 8,

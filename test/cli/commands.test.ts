@@ -74,7 +74,7 @@ describe('steward init', () => {
     expect(readFileSync(path.join(dir, 'waivers.yaml'), 'utf8')).toBe('waivers: []  # mine\n');
   });
 
-  it('writes a workflow GitHub parses: scheduled, uploading SARIF', async () => {
+  it('writes a workflow GitHub parses: scheduled, keeping the history in the cache, uploading SARIF', async () => {
     const parser = await loadWorkflowParser();
     const content = INIT_FILES['.github/workflows/steward.yml'];
     const parsed = parser.parseWorkflow({ name: 'steward.yml', content }, parser.trace);
@@ -83,10 +83,16 @@ describe('steward init', () => {
     const job = template.jobs[0] as { steps: { uses?: { toString(): string } }[] };
     expect(job.steps.map((s) => s.uses?.toString())).toEqual([
       'actions/checkout@v6',
+      'actions/cache/restore@v5',
       'steward/steward@v1',
+      'actions/cache/save@v5',
       'github/codeql-action/upload-sarif@v4',
     ]);
     expect(content).toMatch(/schedule:\n\s+- cron: /);
+    // Restore by prefix, save under a key of its own: cache entries are immutable.
+    const runKey = ['key: steward-history-$', '{{ github.run_id }}'].join('');
+    expect(content).toContain(`${runKey}\n          restore-keys: steward-history-\n`);
+    expect(content).toContain('history: .steward/history.sqlite\n');
   });
 });
 

@@ -29,6 +29,8 @@ describe('json format', () => {
       'overrides',
       'frameworks',
       'baseline',
+      'fixed',
+      'history',
       'http',
     ]);
     expect(Object.keys(parsed.summary.bySeverity)).toEqual([
@@ -50,6 +52,8 @@ describe('json format', () => {
       'baseline',
       'fix',
       'waiver',
+      'lifecycle',
+      'firstSeen',
     ]);
     expect(Object.keys(parsed.policies[0]).slice(0, 7)).toEqual([
       'id',
@@ -105,8 +109,8 @@ describe('json format', () => {
 });
 
 describe('format registry', () => {
-  it('lists the six formats and renders the fixture in each', () => {
-    expect(FORMATS).toEqual(['text', 'json', 'sarif', 'junit', 'markdown', 'github']);
+  it('lists the seven formats and renders the fixture in each', () => {
+    expect(FORMATS).toEqual(['text', 'json', 'sarif', 'junit', 'markdown', 'github', 'html']);
     expect(isFormat('sarif')).toBe(true);
     expect(isFormat('yaml')).toBe(false);
     const report = makeReport();

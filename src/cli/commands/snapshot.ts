@@ -18,6 +18,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     let recorder: RecordingApi | null = null;
     const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
       ...options,
+      history: false,
       wrapApi: (api, instance) => {
         recorder = recordingApi(api, { instance });
         return recorder;

@@ -1,0 +1,64 @@
+// Two runs compared (pure): what appeared, what came back, what went, what changed. Each side
+// is a run of the history or a JSON report; fingerprints identify findings across runs.
+import type { FindingResource, Severity } from '../core/model.js';
+import { EVALUATED_STATUSES } from './lifecycle.js';
+
+export interface DiffFinding {
+  fingerprint: string;
+  policy: string;
+  severity: Severity;
+  status: 'violation' | 'waived';
+  resource: FindingResource;
+  message: string;
+}
+
+export interface DiffSide {
+  /** `run 3` or the report file, as shown. */
+  label: string;
+  instance: string;
+  startedAt: string;
+  /** Violations and waived findings (errors are not findings of the instance). */
+  findings: DiffFinding[];
+  /** Policy id → its status in that run. */
+  policies: Map<string, string>;
+}
+
+export interface DiffResult {
+  from: { label: string; startedAt: string };
+  to: { label: string; startedAt: string };
+  /** In `to`, never seen before. */
+  new: DiffFinding[];
+  /** In `to`, not in `from`, but seen in an earlier run. */
+  reopened: DiffFinding[];
+  /** In `from`, gone in `to` (whose run evaluated the policy without error). */
+  fixed: DiffFinding[];
+  /** In both, with another status, severity or message. */
+  changed: { before: DiffFinding; after: DiffFinding }[];
+}
+
+const differs = (a: DiffFinding, b: DiffFinding) => a.status !== b.status || a.severity !== b.severity || a.message !== b.message;
+
+/** `seenBefore`: fingerprints of runs before `from` (reports alone: none known). */
+export function diffFindings(from: DiffSide, to: DiffSide, seenBefore: ReadonlySet<string>): DiffResult {
+  const before = new Map(from.findings.map((f) => [f.fingerprint, f]));
+  const after = new Map(to.findings.map((f) => [f.fingerprint, f]));
+  const result: DiffResult = {
+    from: { label: from.label, startedAt: from.startedAt },
+    to: { label: to.label, startedAt: to.startedAt },
+    new: [],
+    reopened: [],
+    fixed: [],
+    changed: [],
+  };
+  for (const f of after.values()) {
+    const was = before.get(f.fingerprint);
+    if (was) {
+      if (differs(was, f)) result.changed.push({ before: was, after: f });
+    } else (seenBefore.has(f.fingerprint) ? result.reopened : result.new).push(f);
+  }
+  for (const f of before.values()) {
+    if (after.has(f.fingerprint)) continue;
+    if (EVALUATED_STATUSES.includes(to.policies.get(f.policy) ?? '')) result.fixed.push(f);
+  }
+  return result;
+}

@@ -1,0 +1,61 @@
+// A finding's lifecycle against the history (pure): new, open or reopened, since when, and what
+// the previous run had that this one no longer has. A policy this run could not evaluate fixes
+// nothing: its earlier findings are neither fixed nor carried, they are simply not known today.
+import type { Finding, FixedFinding, Lifecycle, Report } from '../core/model.js';
+
+/** A finding as the history stored it. */
+export interface PriorFinding {
+  fingerprint: string;
+  policy: string;
+  severity: Finding['severity'];
+  resource: Finding['resource'];
+  message: string;
+  firstSeen: string;
+}
+
+export interface PriorState {
+  /** Per policy: the findings of the last earlier run that evaluated it without error. */
+  previous: Map<string, Map<string, PriorFinding>>;
+  /** Every fingerprint the history has seen for this instance → when it was first seen. */
+  firstSeen: Map<string, string>;
+}
+
+export interface LifecycleResult {
+  findings: Finding[];
+  fixed: FixedFinding[];
+  counts: Record<Lifecycle | 'fixed', number>;
+}
+
+/** Findings the history follows: present ones (violations, waived), not evaluation errors. */
+export const isTracked = (f: Pick<Finding, 'status'>): boolean => f.status !== 'error';
+
+/** The statuses of a policy whose absence of findings means they are gone. */
+export const EVALUATED_STATUSES: readonly string[] = ['pass', 'fail'];
+
+function lifecycleOf(f: Finding, prior: PriorState): { lifecycle: Lifecycle; firstSeen: string | null } {
+  const seen = prior.firstSeen.get(f.fingerprint) ?? null;
+  if (prior.previous.get(f.policy)?.has(f.fingerprint)) return { lifecycle: 'open', firstSeen: seen };
+  return { lifecycle: seen ? 'reopened' : 'new', firstSeen: seen };
+}
+
+export function applyLifecycle(report: Report, prior: PriorState): LifecycleResult {
+  const counts = { new: 0, open: 0, reopened: 0, fixed: 0 };
+  const present = new Set<string>();
+  const findings = report.findings.map((f) => {
+    if (!isTracked(f)) return { ...f, lifecycle: null, firstSeen: null };
+    present.add(f.fingerprint);
+    const { lifecycle, firstSeen } = lifecycleOf(f, prior);
+    counts[lifecycle]++;
+    return { ...f, lifecycle, firstSeen: firstSeen ?? report.startedAt };
+  });
+  const fixed: FixedFinding[] = [];
+  for (const policy of report.policies) {
+    if (!EVALUATED_STATUSES.includes(policy.status)) continue;
+    for (const gone of prior.previous.get(policy.id)?.values() ?? []) {
+      if (present.has(gone.fingerprint)) continue;
+      fixed.push({ ...gone, fixedAt: report.startedAt });
+    }
+  }
+  counts.fixed = fixed.length;
+  return { findings, fixed, counts };
+}

@@ -1,0 +1,180 @@
+// Reading and writing runs in the history database: what lifecycle needs from earlier runs,
+// one run recorded (run, policy statuses, findings, fixed) in one transaction, and the runs read
+// back for `history`, `diff` and trends.
+import type { FixedFinding, HistoryPoint, Report, Severity } from '../core/model.js';
+import type { HistoryDatabase, Row } from './database.js';
+import { EVALUATED_STATUSES, isTracked, type PriorFinding, type PriorState } from './lifecycle.js';
+
+/** Runs a trend shows (the report's chart, the Action's summary). */
+export const TREND_RUNS = 20;
+
+/** A run as `steward history` lists it. */
+export interface HistoryRun extends HistoryPoint {
+  instance: string;
+  toolVersion: string;
+  policyHash: string;
+  failOn: string;
+  policies: number;
+  resources: number;
+  waived: number;
+  errors: number;
+  requests: number;
+  durationMs: number;
+}
+
+/** A finding as one run of the history holds it. */
+export interface StoredFinding extends PriorFinding {
+  status: 'violation' | 'waived';
+  lifecycle: string;
+}
+
+function priorFinding(row: Row): PriorFinding {
+  return {
+    fingerprint: String(row.fingerprint),
+    policy: String(row.policy),
+    severity: row.severity as Severity,
+    resource: { kind: String(row.resource_kind), id: String(row.resource_id), name: row.resource_name === null ? null : String(row.resource_name) },
+    message: String(row.message),
+    firstSeen: String(row.first_seen),
+  };
+}
+
+/** What earlier runs of `instance` say about the policies of this run. */
+export function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[]): PriorState {
+  const previous = new Map<string, Map<string, PriorFinding>>();
+  const statuses = EVALUATED_STATUSES.map((s) => `'${s}'`).join(', ');
+  for (const policy of policies) {
+    const [last] = db.all(
+      `SELECT MAX(r.id) AS id FROM runs r JOIN run_policies p ON p.run_id = r.id
+       WHERE r.instance = ? AND p.policy = ? AND p.status IN (${statuses})`,
+      [instance, policy],
+    );
+    if (last?.id === null || last?.id === undefined) continue;
+    const rows = db.all('SELECT * FROM findings WHERE run_id = ? AND policy = ?', [last.id, policy]);
+    previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(r)])));
+  }
+  const firstSeen = new Map<string, string>();
+  const rows = db.all(
+    'SELECT f.fingerprint, MIN(f.first_seen) AS first_seen FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? GROUP BY f.fingerprint',
+    [instance],
+  );
+  for (const r of rows) firstSeen.set(String(r.fingerprint), String(r.first_seen));
+  return { previous, firstSeen };
+}
+
+export interface RunMeta {
+  policyHash: string;
+  counts: { new: number; reopened: number; fixed: number };
+}
+
+/** Records `report` (already annotated with its lifecycle) and returns its run id. */
+export function recordRun(db: HistoryDatabase, report: Report, fixed: readonly FixedFinding[], meta: RunMeta): number {
+  return db.write(() => {
+    const s = report.summary;
+    db.run(
+      `INSERT INTO runs (started_at, instance, tool_version, policy_hash, gate, fail_on, policies, resources, violations, waived, errors,
+         by_severity, new_count, reopened_count, fixed_count, requests, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        report.startedAt,
+        report.instance,
+        report.tool.version,
+        meta.policyHash,
+        s.gate,
+        report.failOn,
+        s.policies,
+        s.resources,
+        s.violations,
+        s.waived,
+        s.errors,
+        JSON.stringify(s.bySeverity),
+        meta.counts.new,
+        meta.counts.reopened,
+        meta.counts.fixed,
+        report.http.requests,
+        report.durationMs,
+      ],
+    );
+    const run = Number(db.all('SELECT last_insert_rowid() AS id')[0]!.id);
+    for (const p of report.policies) db.run('INSERT INTO run_policies (run_id, policy, status) VALUES (?, ?, ?)', [run, p.id, p.status]);
+    for (const f of report.findings.filter(isTracked)) {
+      db.run(
+        `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [run, f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.status, f.severity, f.message, f.firstSeen ?? report.startedAt, f.lifecycle ?? 'new'],
+      );
+    }
+    for (const f of fixed) {
+      db.run(
+        `INSERT INTO fixed (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, severity, message, first_seen)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [run, f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.severity, f.message, f.firstSeen],
+      );
+    }
+    return run;
+  });
+}
+
+function historyRun(row: Row): HistoryRun {
+  const bySeverity = JSON.parse(String(row.by_severity)) as Record<Severity, number>;
+  return {
+    run: Number(row.id),
+    startedAt: String(row.started_at),
+    instance: String(row.instance),
+    toolVersion: String(row.tool_version),
+    policyHash: String(row.policy_hash),
+    gate: row.gate as HistoryRun['gate'],
+    failOn: String(row.fail_on),
+    policies: Number(row.policies),
+    resources: Number(row.resources),
+    violations: Number(row.violations),
+    waived: Number(row.waived),
+    errors: Number(row.errors),
+    bySeverity,
+    new: Number(row.new_count),
+    reopened: Number(row.reopened_count),
+    fixed: Number(row.fixed_count),
+    requests: Number(row.requests),
+    durationMs: Number(row.duration_ms),
+  };
+}
+
+/** Every run, oldest first (or only those of `instance`, the last `limit`). */
+export function listRuns(db: HistoryDatabase, filter: { instance?: string; limit?: number } = {}): HistoryRun[] {
+  const where = filter.instance === undefined ? '' : 'WHERE instance = ?';
+  const params = filter.instance === undefined ? [] : [filter.instance];
+  const limit = filter.limit === undefined ? '' : `LIMIT ${Math.max(0, Math.floor(filter.limit))}`;
+  const rows = db.all(`SELECT * FROM runs ${where} ORDER BY id DESC ${limit}`, params);
+  return rows.map(historyRun).reverse();
+}
+
+/** The trend of the last TREND_RUNS runs of `instance`, oldest first. */
+export function trendOf(db: HistoryDatabase, instance: string): HistoryPoint[] {
+  return listRuns(db, { instance, limit: TREND_RUNS }).map((r) => ({
+    run: r.run,
+    startedAt: r.startedAt,
+    gate: r.gate,
+    violations: r.violations,
+    bySeverity: r.bySeverity,
+    new: r.new,
+    reopened: r.reopened,
+    fixed: r.fixed,
+  }));
+}
+
+/** One run's findings and the statuses of its policies; null when the history has no such run. */
+export function runContents(db: HistoryDatabase, run: number): { run: HistoryRun; findings: StoredFinding[]; policies: Map<string, string> } | null {
+  const [row] = db.all('SELECT * FROM runs WHERE id = ?', [run]);
+  if (!row) return null;
+  const findings = db
+    .all('SELECT * FROM findings WHERE run_id = ? ORDER BY rowid', [run])
+    .map((r) => ({ ...priorFinding(r), status: r.status as StoredFinding['status'], lifecycle: String(r.lifecycle) }));
+  const policies = new Map(db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [run]).map((r) => [String(r.policy), String(r.status)]));
+  return { run: historyRun(row), findings, policies };
+}
+
+/** Fingerprints seen in runs of `instance` before run `before`. */
+export function seenBefore(db: HistoryDatabase, instance: string, before: number): Set<string> {
+  const rows = db.all('SELECT DISTINCT f.fingerprint FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? AND r.id < ?', [instance, before]);
+  return new Set(rows.map((r) => String(r.fingerprint)));
+}

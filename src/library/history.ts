@@ -1,0 +1,128 @@
+// The run history through the library: which file a command uses, the runs in it, and two
+// runs (or JSON reports) compared.
+import path from 'node:path';
+import { loadConfig } from '../config/index.js';
+import { displayPath } from '../core/display-path.js';
+import { type FailOn, type Report, SEVERITIES } from '../core/model.js';
+import { InputError } from '../core/problem.js';
+import {
+  type DiffResult,
+  type DiffSide,
+  diffFindings,
+  type HistoryDatabase,
+  type HistoryRun,
+  listRuns,
+  openHistory,
+  runContents,
+  seenBefore,
+} from '../history/index.js';
+import { readInputFile } from '../io/input-file.js';
+import { parseJsonAt } from '../io/json-source.js';
+
+export interface HistoryOptions {
+  /** The history file (relative to the cwd); default the config's `history:`. */
+  history?: string;
+  config?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+const flagProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
+
+/** The history file a command reads, and the config's failOn. */
+function historyTarget(options: HistoryOptions): { file: string; failOn: FailOn; cwd: string } {
+  const cwd = options.cwd ?? process.cwd();
+  const config = loadConfig({ configPath: options.config, cwd, env: options.env });
+  const file = options.history ? path.resolve(cwd, options.history) : config.historyFile;
+  if (!file) throw flagProblem('--history', 'no run history: pass --history FILE or set `history:` in steward.yaml');
+  return { file, failOn: config.failOn, cwd };
+}
+
+async function withHistory<T>(options: HistoryOptions, fn: (db: HistoryDatabase, cwd: string, failOn: FailOn) => T): Promise<T> {
+  const { file, failOn, cwd } = historyTarget(options);
+  const db = await openHistory(file, displayPath(file, cwd), { create: false });
+  try {
+    return fn(db, cwd, failOn);
+  } finally {
+    db.close();
+  }
+}
+
+/** Every run of the history, oldest first. */
+export async function historyRuns(options: HistoryOptions = {}): Promise<HistoryRun[]> {
+  return withHistory(options, (db) => listRuns(db));
+}
+
+export interface DiffOptions extends HistoryOptions {
+  /** A run id of the history or a JSON report file; default the second-to-last run. */
+  from?: string;
+  /** Likewise; default the last run. */
+  to?: string;
+  failOn?: FailOn;
+}
+
+export interface RunDiff extends DiffResult {
+  failOn: FailOn;
+  /** New or reopened violations at or above failOn: the diff fails (exit 1). */
+  failing: number;
+}
+
+function runSide(db: HistoryDatabase, id: number, spec: string): DiffSide {
+  const contents = runContents(db, id);
+  if (!contents) throw flagProblem(spec, `no run ${id} in the history`);
+  return { label: `run ${id}`, instance: contents.run.instance, startedAt: contents.run.startedAt, findings: contents.findings, policies: contents.policies };
+}
+
+async function reportSide(file: string, cwd: string): Promise<DiffSide> {
+  const shown = displayPath(file, cwd);
+  const report = parseJsonAt(await readInputFile(file, shown, 'report'), shown, 'report') as Partial<Report>;
+  if (report?.schemaVersion !== 1 || !Array.isArray(report.findings) || !Array.isArray(report.policies)) {
+    throw flagProblem(shown, 'not a steward JSON report (schemaVersion 1 with findings and policies)');
+  }
+  const findings = report.findings.filter((f) => f.status !== 'error').map((f) => ({ ...f, status: f.status as 'violation' | 'waived' }));
+  return {
+    label: shown,
+    instance: String(report.instance),
+    startedAt: String(report.startedAt),
+    findings,
+    policies: new Map(report.policies.map((p) => [p.id, p.status])),
+  };
+}
+
+async function sideOf(db: HistoryDatabase | null, spec: string, cwd: string): Promise<DiffSide> {
+  if (/^\d+$/.test(spec)) {
+    if (!db) throw flagProblem(spec, 'a run id needs a history: pass --history FILE or set `history:` in steward.yaml');
+    return runSide(db, Number(spec), spec);
+  }
+  return reportSide(path.resolve(cwd, spec), cwd);
+}
+
+function failingCount(result: DiffResult, failOn: FailOn): number {
+  if (failOn === 'none') return 0;
+  const floor = SEVERITIES.indexOf(failOn);
+  return [...result.new, ...result.reopened].filter((f) => f.status === 'violation' && SEVERITIES.indexOf(f.severity) >= floor).length;
+}
+
+/** Compares two runs: by default the last two of the history. */
+export async function diffRuns(options: DiffOptions = {}): Promise<RunDiff> {
+  const cwd = options.cwd ?? process.cwd();
+  const needsHistory = [options.from, options.to].some((s) => s === undefined || /^\d+$/.test(s));
+  const target = needsHistory ? historyTarget(options) : { file: null, failOn: loadConfig({ configPath: options.config, cwd, env: options.env }).failOn, cwd };
+  const db = target.file ? await openHistory(target.file, displayPath(target.file, cwd), { create: false }) : null;
+  try {
+    let { from, to } = options;
+    if (from === undefined || to === undefined) {
+      const runs = listRuns(db!, { limit: 2 });
+      if (runs.length < 2) throw flagProblem(displayPath(target.file!, cwd), `diff needs two runs; the history has ${runs.length}`);
+      from ??= String(runs[0]!.run);
+      to ??= String(runs[1]!.run);
+    }
+    const [a, b] = [await sideOf(db, from, cwd), await sideOf(db, to, cwd)];
+    const earlier = db && /^\d+$/.test(from) ? seenBefore(db, a.instance, Number(from)) : new Set<string>();
+    const result = diffFindings(a, b, earlier);
+    const failOn = options.failOn ?? target.failOn;
+    return { ...result, failOn, failing: failingCount(result, failOn) };
+  } finally {
+    db?.close();
+  }
+}

@@ -1,0 +1,182 @@
+// `--output html=FILE`: one self-contained page (inline style, script and SVG; nothing fetched)
+// for people: verdict, counts, the trend of the last runs, findings per policy with lifecycle
+// and age, waivers (those ending soon marked), frameworks, overrides and coverage.
+import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
+import { type Formatter, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, locationText, sortFindings, sortPolicies, SEVERITY_ORDER, verdictCounts } from './formatter.js';
+import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
+import { escapeHtml as e } from './html-escape.js';
+import { trendSvg } from './trend-chart.js';
+
+type Cell = string | { html: string; sort?: string | number; className?: string };
+
+function cell(c: Cell, tag: 'td' | 'th' = 'td'): string {
+  if (typeof c === 'string') return `<${tag}>${e(c)}</${tag}>`;
+  const sort = c.sort === undefined ? '' : ` data-sort="${e(String(c.sort))}"`;
+  const cls = c.className ? ` class="${c.className}"` : '';
+  return `<${tag}${cls}${sort}>${c.html}</${tag}>`;
+}
+
+const num = (n: number): Cell => ({ html: String(n), sort: n, className: 'num' });
+
+/** A table with a caption and column headers; `sortable` adds header buttons for the script. */
+function table(caption: string, head: string[], rows: { cells: Cell[]; attrs?: string }[], sortable = false, className = ''): string {
+  const th = head.map((h) => `<th scope="col">${sortable ? `<button type="button">${e(h)}</button>` : e(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr${r.attrs ?? ''}>${r.cells.map((c) => cell(c)).join('')}</tr>`).join('\n');
+  const classes = [sortable ? 'sortable' : '', className].filter(Boolean).join(' ');
+  return `<table${classes ? ` class="${classes}"` : ''}><caption class="meta">${e(caption)}</caption><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function summarySection(report: Report): string {
+  const s = report.summary;
+  const h = report.history;
+  const rows = [
+    ...SEVERITY_ORDER.map((sev) => ({ cells: [{ html: e(sev), className: `sev sev-${sev}` }, num(s.bySeverity[sev] ?? 0)] })),
+    { cells: ['waived', num(s.waived)] },
+    { cells: ['errors', num(s.errors)] },
+    ...(h ? (['new', 'open', 'reopened', 'fixed'] as const).map((k) => ({ cells: [k, num(h[k])] })) : []),
+  ];
+  return `<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>${table('Findings by severity, status and lifecycle', ['Measure', 'Count'], rows, false, 'compact')}</section>`;
+}
+
+function trendSection(report: Report): string {
+  const trend = report.history?.trend ?? [];
+  if (trend.length === 0) return '';
+  const rows = trend.map((t) => ({ cells: [String(t.run), t.startedAt, t.gate, num(t.violations), num(t.new), num(t.reopened), num(t.fixed)] }));
+  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2><figure>${trendSvg(trend)}<figcaption class="meta">Violations per run, last ${trend.length} runs of ${e(report.instance)} (history ${e(report.history!.file)})</figcaption></figure>
+<details><summary>Runs as a table</summary>${table('The runs of the chart', ['Run', 'Started', 'Verdict', 'Violations', 'New', 'Reopened', 'Fixed'], rows)}</details></section>`;
+}
+
+function findingRow(f: Finding, report: Report): { cells: Cell[]; attrs: string } {
+  const age = f.firstSeen ? ageInDays(f.firstSeen, report.startedAt) : null;
+  const status = f.status === 'waived' && f.waiver ? `waived (${f.waiver.owner}, until ${f.waiver.expires})` : f.status;
+  return {
+    attrs: ` class="finding" data-severity="${f.severity}" data-status="${f.status}" data-fingerprint="${e(f.fingerprint)}"`,
+    cells: [
+      { html: e(f.severity), sort: SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f.severity), className: `sev sev-${f.severity}` },
+      { html: `<code>${e(findingSubject(f))}</code>`, sort: findingSubject(f) },
+      f.message,
+      locationText(f.location),
+      status,
+      { html: e(f.lifecycle ?? ''), className: f.lifecycle ? `lifecycle-${f.lifecycle}` : undefined },
+      age === null ? '' : { html: String(age), sort: age, className: 'num' },
+    ],
+  };
+}
+
+function policyFindings(p: PolicyResult, findings: Finding[], report: Report): string {
+  const title = `${p.id}${p.title ? `: ${p.title}` : ''}`;
+  const head = `<h3 id="policy-${e(p.id)}"><span class="sev sev-${p.severity}">${e(p.severity)}</span> ${e(title)}</h3>`;
+  const meta = `<p class="meta">${e(p.resource)} · ${p.evaluated} evaluated · ${p.violations} violations · ${e(p.enforcement)}${p.location ? ` · ${e(locationText(p.location))}` : ''}</p>`;
+  const cols = ['Severity', 'Resource', 'Message', 'Location', 'Status', 'Lifecycle', 'Age (days)'];
+  return `<div class="policy-findings">${head}${meta}${table(`Findings of ${p.id}`, cols, findings.map((f) => findingRow(f, report)), true)}</div>`;
+}
+
+function findingsSection(report: Report): string {
+  const byPolicy = new Map<string, Finding[]>();
+  for (const f of sortFindings(report.findings.filter((x) => x.status !== 'error'))) {
+    byPolicy.set(f.policy, [...(byPolicy.get(f.policy) ?? []), f]);
+  }
+  const policies = sortPolicies(report.policies).filter((p) => byPolicy.has(p.id));
+  const filters = `<div id="filters" class="filters hidden" role="search"><label>Filter findings<input id="filter-text" type="search"></label>
+<label>Severity<select id="filter-severity"><option value="">all</option>${SEVERITY_ORDER.map((s) => `<option>${s}</option>`).join('')}</select></label></div>`;
+  const body = policies.length ? policies.map((p) => policyFindings(p, byPolicy.get(p.id)!, report)).join('\n') : '<p>No findings.</p>';
+  return `<section aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${filters}${body}</section>`;
+}
+
+function errorsSection(report: Report): string {
+  const groups = errorGroups(report);
+  if (groups.length === 0) return '';
+  const items = groups.map((g) => {
+    const subject = errorSubject(g);
+    return `<li><code>${e(g.policy)}</code>: ${subject ? `${e(subject)}: ` : ''}${e(g.message)}</li>`;
+  });
+  return `<section aria-labelledby="errors-h"><h2 id="errors-h">Could not evaluate (the gate fails closed)</h2><ul>${items.join('')}</ul></section>`;
+}
+
+function fixedSection(report: Report): string {
+  const fixed = report.fixed ?? [];
+  if (fixed.length === 0) return '';
+  const rows = fixed.map((f) => ({ cells: [f.policy, { html: e(f.severity), className: `sev sev-${f.severity}` }, `${f.resource.kind}/${f.resource.id}`, f.message, f.firstSeen, f.fixedAt] }));
+  return `<section aria-labelledby="fixed-h"><h2 id="fixed-h">Fixed since the previous run</h2>${table('Findings gone since the previous run', ['Policy', 'Severity', 'Resource', 'Message', 'First seen', 'Fixed'], rows)}</section>`;
+}
+
+const waiverKey = (w: WaiverRef) => JSON.stringify([w.policy, w.resource, w.item ?? null, w.expires]);
+
+function waiverRow(w: WaiverRef, report: Report, soon: boolean): { cells: Cell[]; attrs: string } {
+  const expiry = soon ? `${w.expires} (ends in ${daysLeft(w, report.startedAt)} days)` : w.expires;
+  return {
+    attrs: soon ? ' class="expiring"' : '',
+    cells: [w.policy, w.resource + (w.item ? ` ${w.item}` : ''), w.owner, expiry, w.reason, w.approver ?? '', w.ticket ?? '', w.risk ?? ''],
+  };
+}
+
+function waiversSection(report: Report): string {
+  const { active, expiring, expired, stale } = report.waivers;
+  if (active.length + expired.length + stale.length === 0) return '';
+  const soon = new Set(expiring.map(waiverKey));
+  const rows = active.map((w) => waiverRow(w, report, soon.has(waiverKey(w))));
+  const cols = ['Policy', 'Resource', 'Owner', 'Expires', 'Reason', 'Approver', 'Ticket', 'Risk'];
+  const other = [...expired.map((w) => `expired ${w.expires}: ${w.policy} ${w.resource}`), ...stale.map((w) => `stale (matched nothing): ${w.policy} ${w.resource}`)];
+  return `<section aria-labelledby="waivers-h"><h2 id="waivers-h">Waivers</h2>${table('Active waivers; those ending within the warning window are marked', cols, rows)}${
+    other.length ? `<ul>${other.map((o) => `<li>${e(o)}</li>`).join('')}</ul>` : ''
+  }</section>`;
+}
+
+function governanceSection(report: Report): string {
+  const parts: string[] = [];
+  for (const fw of report.frameworks) {
+    const rows = fw.controls.map((c) => ({ cells: [c.id, c.status, c.policies.join(', ')] }));
+    parts.push(table(`${fw.name} controls`, ['Control', 'Status', 'Policies'], rows));
+  }
+  if (report.overrides.length) {
+    parts.push(`<h3>Overridden soft policies</h3><ul>${report.overrides.map((o) => `<li><code>${e(o.policy)}</code>: ${e(o.reason)}</li>`).join('')}</ul>`);
+  }
+  return parts.length ? `<section aria-labelledby="gov-h"><h2 id="gov-h">Frameworks and overrides</h2>${parts.join('')}</section>` : '';
+}
+
+function coverageSection(report: Report): string {
+  const kinds = new Map<string, Set<string>>();
+  for (const p of report.policies) {
+    const ids = kinds.get(p.resource) ?? new Set<string>();
+    for (const id of p.resourceIds) ids.add(id);
+    kinds.set(p.resource, ids);
+  }
+  const rows = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([kind, ids]) => ({ cells: [kind, num(ids.size)] }));
+  const h = report.http;
+  return `<section aria-labelledby="coverage-h"><h2 id="coverage-h">Coverage</h2>${table('Resources evaluated per kind', ['Kind', 'Resources'], rows, false, 'compact')}
+<p>${h.requests} requests, ${h.retries} retries, ${h.failed} failed · ${report.summary.errors} evaluation errors · ${report.summary.policies} policies · ${report.durationMs} ms</p></section>`;
+}
+
+export const formatHtml: Formatter = (report) => {
+  const gate = report.summary.gate;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>steward report: ${e(report.instance)} (${e(report.startedAt)})</title>
+<style>${HTML_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>steward report</h1>
+<p><span class="verdict ${gate}">${e(gate)}</span> ${e(verdictCounts(report))}</p>
+<p class="meta">Instance ${e(report.instance)} · started ${e(report.startedAt)} · fail-on ${e(report.failOn)} · steward ${e(report.tool.version)}</p>
+</header>
+<main>
+${summarySection(report)}
+${errorsSection(report)}
+${trendSection(report)}
+${findingsSection(report)}
+${fixedSection(report)}
+${waiversSection(report)}
+${governanceSection(report)}
+${coverageSection(report)}
+</main>
+<footer class="meta">Generated by steward ${e(report.tool.version)}. This file fetches nothing; the findings are also in the JSON report.</footer>
+<script>${HTML_SCRIPT}</script>
+</body>
+</html>
+`;
+};

@@ -1,0 +1,151 @@
+// Three runs against the sandbox with a history: between them one violation is fixed and one is
+// added, then the fixed one comes back. Lifecycle, firstSeen and fixed[] exact in the JSON
+// reports; `steward history` lists the runs; `steward diff` exits 1 and names both changes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/model.js';
+import type { HistoryRun, RunDiff } from '../../src/library/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { runCli, sandboxEnv, tempDir } from './helpers.js';
+
+let sandbox: Sandbox;
+const dir = tempDir('steward-history-');
+const history = path.join(dir, 'history.sqlite');
+const reports: Report[] = [];
+
+function schedule9004() {
+  return sandbox.state.schedules.find((s) => s.id === 9004)!;
+}
+
+async function checkRun(n: number) {
+  const file = path.join(dir, `run${n}.json`);
+  const r = await runCli(['check', '--config', 'demo/steward.yaml', '--history', history, '--output', `json=${file}`, '--quiet'], { env: sandboxEnv(sandbox) });
+  expect(r.code, r.stderr).toBe(1);
+  reports.push(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+const findingOf = (report: Report, policy: string, id: string) => report.findings.find((f) => f.policy === policy && f.resource.id === id);
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  await checkRun(1);
+  // Run 2: schedule 9004 gets a real timezone (fixed); a second unnamed workflow appears (new).
+  schedule9004().schedule.timezone = 'Europe/Berlin';
+  const unnamed = sandbox.state.workflows.find((w) => w.id === 'wf-unnamed')!;
+  sandbox.state.workflows.push({ ...unnamed, id: 'wf-added' });
+  await checkRun(2);
+  // Run 3: 9004 is broken again (reopened); the added workflow is still there (open).
+  schedule9004().schedule.timezone = 'Mars/Olympus';
+  await checkRun(3);
+}, 120_000);
+afterAll(() => sandbox.close());
+
+describe('check --history: finding lifecycle over three runs', () => {
+  it('run 1: every finding new, first seen now; nothing fixed', () => {
+    const r1 = reports[0]!;
+    const tracked = r1.findings.filter((f) => f.status !== 'error');
+    expect(tracked.length).toBe(21);
+    expect(new Set(tracked.map((f) => f.lifecycle))).toEqual(new Set(['new']));
+    expect(new Set(tracked.map((f) => f.firstSeen))).toEqual(new Set([r1.startedAt]));
+    expect(r1.fixed).toEqual([]);
+    expect(r1.history).toMatchObject({ file: history, run: 1, new: 21, open: 0, reopened: 0, fixed: 0 });
+  });
+
+  it('run 2: the added workflow is new, the rest open since run 1, schedule 9004 fixed', () => {
+    const [r1, r2] = reports as [Report, Report];
+    const added = findingOf(r2, 'workflows-are-named', 'wf-added');
+    expect(added).toMatchObject({ lifecycle: 'new', firstSeen: r2.startedAt });
+    expect(findingOf(r2, 'workflows-are-named', 'wf-unnamed')).toMatchObject({ lifecycle: 'open', firstSeen: r1.startedAt });
+    expect(findingOf(r2, 'schedule-timezone-valid', '9004')).toBeUndefined();
+    const was = findingOf(r1, 'schedule-timezone-valid', '9004')!;
+    expect(r2.fixed).toEqual([
+      {
+        policy: 'schedule-timezone-valid',
+        severity: was.severity,
+        resource: was.resource,
+        fingerprint: was.fingerprint,
+        message: was.message,
+        firstSeen: r1.startedAt,
+        fixedAt: r2.startedAt,
+      },
+    ]);
+    expect(r2.history).toMatchObject({ run: 2, new: 1, open: 20, reopened: 0, fixed: 1 });
+    expect(r2.history!.trend.map((t) => [t.run, t.violations, t.new, t.fixed])).toEqual([
+      [1, 20, 21, 0],
+      [2, 20, 1, 1],
+    ]);
+  });
+
+  it('run 3: schedule 9004 reopened with its first sighting kept; the added workflow open since run 2', () => {
+    const [r1, r2, r3] = reports as [Report, Report, Report];
+    expect(findingOf(r3, 'schedule-timezone-valid', '9004')).toMatchObject({ lifecycle: 'reopened', firstSeen: r1.startedAt });
+    expect(findingOf(r3, 'workflows-are-named', 'wf-added')).toMatchObject({ lifecycle: 'open', firstSeen: r2.startedAt });
+    expect(r3.fixed).toEqual([]);
+    expect(r3.history).toMatchObject({ run: 3, new: 0, open: 21, reopened: 1, fixed: 0 });
+  });
+
+  it('steward history lists the three runs (table and JSON)', async () => {
+    const json = await runCli(['history', '--history', history, '--format', 'json']);
+    expect(json.code).toBe(0);
+    const runs = JSON.parse(json.stdout) as HistoryRun[];
+    expect(runs.map((r) => [r.run, r.gate, r.violations, r.new, r.reopened, r.fixed])).toEqual([
+      [1, 'fail', 20, 21, 0, 0],
+      [2, 'fail', 20, 1, 0, 1],
+      [3, 'fail', 21, 0, 1, 0],
+    ]);
+    expect(runs.map((r) => r.violations)).toEqual(reports.map((r) => r.summary.violations));
+    const table = await runCli(['history', '--history', history]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[1]).toMatch(/^RUN\s+TIME\s+VERDICT\s+CRITICAL\s+HIGH\s+MEDIUM\s+LOW\s+INFO\s+NEW\s+REOPENED\s+FIXED$/);
+    expect(lines.slice(2).map((l) => l.split(/\s+/).slice(-3))).toEqual([
+      ['21', '0', '0'],
+      ['1', '0', '1'],
+      ['0', '1', '0'],
+    ]);
+  });
+
+  it('steward diff 1 2: exit 1, the added workflow new and schedule 9004 fixed', async () => {
+    const r = await runCli(['diff', '1', '2', '--history', history, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const diff = JSON.parse(r.stdout) as RunDiff;
+    expect(diff.new.map((f) => `${f.policy} ${f.resource.id}`)).toEqual(['workflows-are-named wf-added']);
+    expect(diff.fixed.map((f) => `${f.policy} ${f.resource.id}`)).toEqual(['schedule-timezone-valid 9004']);
+    expect([diff.reopened, diff.changed, diff.failing]).toEqual([[], [], 1]);
+    const text = await runCli(['diff', '1', '2', '--history', history]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('new: 1\n  + [');
+    expect(text.stdout).toContain('workflows-are-named workflow/wf-added');
+    expect(text.stdout).toContain('fixed: 1\n  - [');
+    expect(text.stdout).toContain('schedule-timezone-valid reportSchedule/9004');
+  });
+
+  it('steward diff with no runs named compares the last two: 9004 reopened, exit 1; --fail-on none exits 0', async () => {
+    const r = await runCli(['diff', '--history', history, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const diff = JSON.parse(r.stdout) as RunDiff;
+    expect([diff.from.label, diff.to.label]).toEqual(['run 2', 'run 3']);
+    expect(diff.reopened.map((f) => f.resource.id)).toEqual(['9004']);
+    expect([diff.new, diff.fixed]).toEqual([[], []]);
+    expect((await runCli(['diff', '--history', history, '--fail-on', 'none'])).code).toBe(0);
+  });
+
+  it('steward diff compares JSON report files too (no history needed)', async () => {
+    const r = await runCli(['diff', path.join(dir, 'run2.json'), path.join(dir, 'run1.json'), '--format', 'json']);
+    expect(r.code).toBe(1);
+    const diff = JSON.parse(r.stdout) as RunDiff;
+    expect(diff.new.map((f) => f.resource.id)).toEqual(['9004']);
+    expect(diff.fixed.map((f) => f.resource.id)).toEqual(['wf-added']);
+  });
+
+  it('history and diff without a history file are exit 2 naming the flag; an unknown run id is exit 2', async () => {
+    const none = await runCli(['history'], { cwd: tempDir() });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--history: no run history: pass --history FILE or set `history:` in steward.yaml');
+    const unknown = await runCli(['diff', '1', '9', '--history', history]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('9: no run 9 in the history');
+  });
+});

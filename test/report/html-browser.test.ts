@@ -1,0 +1,132 @@
+// The HTML report in a real browser (Debian's chromium, driven by playwright-core): the demo
+// with three runs of history opens with no console error and no request beyond the file
+// itself; the trend's points and the findings' rows are read back from the DOM; sorting and
+// filtering work with script, and everything is there without it.
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/model.js';
+import { check } from '../../src/library/index.js';
+import { formatReport } from '../../src/report/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { REPO, tempDir } from '../cli/helpers.js';
+
+/** Debian's package (`apt-get install chromium`), or STEWARD_CHROMIUM. */
+const CHROMIUM = process.env.STEWARD_CHROMIUM ?? '/usr/bin/chromium';
+// As root and on a closed network: no sandbox, no background connections.
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let sandbox: Sandbox;
+let browser: Browser;
+let report: Report;
+const dir = tempDir('steward-html-');
+const file = path.join(dir, 'report.html');
+
+async function demoRun(): Promise<Report> {
+  return check({
+    config: path.join(REPO, 'demo/steward.yaml'),
+    cwd: REPO,
+    env: {},
+    baseUrl: sandbox.baseUrl,
+    workflowUrl: sandbox.workflowUrl,
+    token: sandbox.token,
+    history: path.join(dir, 'history.sqlite'),
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set STEWARD_CHROMIUM`);
+  sandbox = await startSandbox();
+  await demoRun();
+  const s9004 = sandbox.state.schedules.find((s) => s.id === 9004)!;
+  s9004.schedule.timezone = 'Europe/Berlin';
+  sandbox.state.workflows.push({ ...sandbox.state.workflows.find((w) => w.id === 'wf-unnamed')!, id: 'wf-added' });
+  await demoRun();
+  s9004.schedule.timezone = 'Mars/Olympus';
+  report = await demoRun();
+  writeFileSync(file, formatReport('html', report, { color: false, cwd: REPO }));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+});
+
+async function open(javaScriptEnabled: boolean): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`file://${file}`, { waitUntil: 'load' });
+  return { page, errors, requests };
+}
+
+describe('HTML report in headless Chromium', () => {
+  it('opens with no console error and no request but the file itself', async () => {
+    const { page, errors, requests } = await open(true);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([`file://${file}`]);
+    expect(await page.title()).toBe(`steward report: ${report.instance} (${report.startedAt})`);
+    if (process.env.STEWARD_WRITE_SCREENSHOT) await page.screenshot({ path: path.join(REPO, 'docs/html-report.png'), fullPage: false });
+  });
+
+  it('draws one point per run of the trend, with its run and violations', async () => {
+    const { page } = await open(true);
+    const points = await page.$$eval('svg.trend circle.point', (cs) => cs.map((c) => [c.getAttribute('data-run'), c.getAttribute('data-violations'), Number(c.getAttribute('cy'))]));
+    expect(points.map(([run, v]) => [Number(run), Number(v)])).toEqual(report.history!.trend.map((t) => [t.run, t.violations]));
+    expect(points.map(([run, v]) => [Number(run), Number(v)])).toEqual([
+      [1, 20],
+      [2, 20],
+      [3, 21],
+    ]);
+    // More violations is higher on the chart (smaller y).
+    expect((points[2]![2] as number) < (points[0]![2] as number)).toBe(true);
+  });
+
+  it('lists every finding grouped by policy, with lifecycle and age', async () => {
+    const { page } = await open(true);
+    const rows = await page.$$eval('tr.finding', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+    const tracked = report.findings.filter((f) => f.status !== 'error');
+    expect(rows).toHaveLength(tracked.length);
+    const row9004 = rows.find((r) => r[1] === 'reportSchedule/9004')!;
+    expect([row9004[0], row9004[4], row9004[5], row9004[6]]).toEqual(['medium', 'violation', 'reopened', '0']);
+    expect(rows.find((r) => r[1] === 'workflow/wf-added')?.[5]).toBe('open');
+    const headings = await page.$$eval('section[aria-labelledby="findings-h"] h3', (hs) => hs.map((h) => h.id));
+    expect([...headings].sort()).toEqual([...new Set(tracked.map((f) => `policy-${f.policy}`))].sort());
+    const waived = await page.$$eval('tr.finding[data-status="waived"] td:nth-child(5)', (tds) => tds.map((td) => td.textContent));
+    expect(waived).toEqual(['waived (governance@acme.example, until 2099-12-31)']);
+  });
+
+  it('filters by text and severity, and sorts by a clicked column', async () => {
+    const { page } = await open(true);
+    const visible = () => page.$$eval('tr.finding', (trs) => trs.filter((tr) => !tr.classList.contains('hidden')).map((tr) => tr.cells[1]!.textContent));
+    await page.fill('#filter-text', '9004');
+    expect(await visible()).toEqual(['reportSchedule/9004']);
+    await page.fill('#filter-text', '');
+    await page.selectOption('#filter-severity', 'critical');
+    expect(await visible()).toEqual(report.findings.filter((f) => f.severity === 'critical' && f.status !== 'error').map((f) => `${f.resource.kind}/${f.resource.id}`));
+    await page.selectOption('#filter-severity', '');
+    const table = page.locator('table.sortable', { has: page.locator('td', { hasText: 'queue/q-finance-intake' }) });
+    await table.locator('th button', { hasText: 'Resource' }).click();
+    await table.locator('th button', { hasText: 'Resource' }).click();
+    const order = await table.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(order).toEqual([...order].sort().reverse());
+    expect(await table.locator('th', { hasText: 'Resource' }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('is whole without script: every row shown, the filters hidden; landmarks and table headers present', async () => {
+    const { page, errors } = await open(false);
+    expect(errors).toEqual([]);
+    expect(await page.locator('tr.finding:visible').count()).toBe(report.findings.filter((f) => f.status !== 'error').length);
+    expect(await page.locator('#filters').isVisible()).toBe(false);
+    expect(await page.locator('header, main, footer').count()).toBe(3);
+    expect(await page.$$eval('table', (ts) => ts.every((t) => t.querySelector('thead th[scope="col"]') !== null && t.querySelector('caption') !== null))).toBe(true);
+  });
+});
