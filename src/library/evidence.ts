@@ -1,5 +1,5 @@
 // An evidence pack: one check run and everything needed to re-check it offline. The pack holds
-// the report (JSON and markdown), the snapshot of every API answer the run used, the policy
+// the report (JSON, markdown and HTML), the snapshot of every API answer the run used, the policy
 // files, the config with the files it names (manifests, waivers, id lists, baseline) under
 // `project/`, the baseline when one was used, the tool version, and MANIFEST.sha256 over all of them. `verify` re-evaluates the
 // policies on the snapshot and compares the verdict and every finding, then checks every hash.

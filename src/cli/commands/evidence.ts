@@ -22,6 +22,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
       const render = (report: Report, cwd: string) => ({
         'report.json': formatReport('json', report, { color: false, cwd }),
         'report.md': formatReport('markdown', report, { color: false, cwd }),
+        'report.html': formatReport('html', report, { color: false, cwd }),
       });
       const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out, render));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
