@@ -1,5 +1,7 @@
-// Runs the built CLI (node dist/cli.js) as a child process, as a user would, with a clean
-// environment: only what the test passes (plus PATH/HOME) reaches it.
+// Runs the CLI with a clean environment: only what the test passes (plus PATH/HOME) reaches it.
+// In-process by default (the `run(argv, io)` the binary calls, over the same real HTTP): a
+// child process costs half a second of start-up each. Tests of the binary itself, and those
+// feeding stdin, spawn the built dist/cli.js as a user would (`spawn: true`).
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,35 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliResult> {
+export interface RunCliOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Text on stdin (spawns the binary). */
+  input?: string;
+  /** Run the built binary in a child process instead of in-process. */
+  spawn?: boolean;
+}
+
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  if (options.spawn || options.input !== undefined) return spawnCli(args, options);
+  return runInProcess(args, options);
+}
+
+async function runInProcess(args: string[], options: RunCliOptions): Promise<CliResult> {
+  const { run } = await import('../../src/cli/main.js');
+  let stdout = '';
+  let stderr = '';
+  const code = await run([process.execPath, CLI, ...args], {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    cwd: options.cwd ?? REPO,
+  });
+  return { code, stdout, stderr };
+}
+
+/** The built binary in a child process. */
+export function spawnCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? REPO,

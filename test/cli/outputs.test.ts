@@ -19,7 +19,7 @@ beforeEach(() => sandbox.resetCounts());
 const DEMO = ['--config', 'demo/steward.yaml'];
 
 describe('steward check outputs', () => {
-  it('writes all six formats in one run, each parseable, with the same findings; never the token, even with --verbose', async () => {
+  it('writes all seven formats in one run, each parseable, with the same findings; never the token, even with --verbose', async () => {
     const out = tempDir();
     const files = {
       text: path.join(out, 'r.txt'),
@@ -28,6 +28,7 @@ describe('steward check outputs', () => {
       junit: path.join(out, 'r.xml'),
       markdown: path.join(out, 'r.md'),
       github: path.join(out, 'r.github'),
+      html: path.join(out, 'r.html'),
     };
     const outputs = Object.entries(files).flatMap(([format, file]) => ['--output', `${format}=${file}`]);
     const r = await runCli(['check', ...DEMO, '--format', 'sarif', '--verbose', ...outputs], { env: sandboxEnv(sandbox) });
@@ -58,6 +59,7 @@ describe('steward check outputs', () => {
     expect(annotations).toHaveLength(20);
     expect(readFileSync(files.text, 'utf8')).toContain('data-files-not-public');
     expect(readFileSync(files.text, 'utf8')).not.toContain('\x1b['); // no colour in files
+    expect(readFileSync(files.html, 'utf8').match(/<tr class="finding"/g)).toHaveLength(json.findings.filter((f: { status: string }) => f.status !== 'error').length);
 
     const requestLines = r.stderr.split('\n').filter((l) => /^GET http:\/\/127\.0\.0\.1:\d+\/.* → 200 \(\d+ ms\)$/.test(l));
     expect(requestLines).toHaveLength(sandbox.totalRequests());
