@@ -45893,14 +45893,28 @@ function operation(id) {
 }
 
 // src/api/pagination.ts
-async function* pages(transport, request, schema, pageSize) {
+var SPECULATE_AFTER_PAGES = 3;
+async function* pages(transport, request, schema, pageSize, ahead = 1) {
   let previous;
   const guard = idGuard(transport, "id");
-  for (let skip = 0; ; skip += pageSize) {
-    const spec = { ...request, query: { ...request.query, limit: pageSize, skip } };
-    if (skip / pageSize >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
-    const page = await transport.getJson(spec, schema);
-    if (page.length === 0) return;
+  const specAt = (index2) => ({ ...request, query: { ...request.query, limit: pageSize, skip: index2 * pageSize } });
+  const requested = [];
+  const requestUpTo = (last) => {
+    while (requested.length <= Math.min(last, MAX_PAGES - 1)) {
+      const page = transport.getJson(specAt(requested.length), schema);
+      page.catch(() => {
+      });
+      requested.push(page);
+    }
+  };
+  let window2 = 1;
+  for (let index2 = 0; ; index2++) {
+    const spec = specAt(index2);
+    const skip = index2 * pageSize;
+    if (index2 >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+    requestUpTo(index2);
+    const page = await requested[index2];
+    if (page.length === 0) return await settle(requested.slice(index2 + 1));
     const fingerprint2 = JSON.stringify(page);
     if (fingerprint2 === previous) {
       throw transport.fail(spec, {
@@ -45910,9 +45924,17 @@ async function* pages(transport, request, schema, pageSize) {
     }
     previous = fingerprint2;
     guard(spec, page, `skip=${skip}`);
+    if (page.length < pageSize) {
+      yield page;
+      return await settle(requested.slice(index2 + 1));
+    }
+    if (index2 + 1 >= SPECULATE_AFTER_PAGES) window2 = Math.min(window2 * 2, Math.max(1, ahead));
+    if (window2 > 1) requestUpTo(index2 + window2);
     yield page;
-    if (page.length < pageSize) return;
   }
+}
+async function settle(requests) {
+  await Promise.allSettled(requests);
 }
 var MAX_PAGES = 1e4;
 var at = (body2, dotted) => dotted.split(".").reduce((v2, k2) => v2 !== null && typeof v2 === "object" ? v2[k2] : void 0, body2);
@@ -46085,6 +46107,7 @@ async function allPages(iterable) {
 function caller(t3, options) {
   const defaults = { scheduleFilter: options.scheduleFilter };
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
+  const ahead = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
   const call = (id, args) => {
     const op2 = operation(id);
     if (op2.fallback && !t3.hasHost(op2.host)) {
@@ -46093,7 +46116,7 @@ function caller(t3, options) {
       return operation(fallback).paging === "limit-skip" ? allPages(answer) : answer;
     }
     const spec = requestOf(id, op2, args, defaults);
-    if (op2.paging === "limit-skip") return pages(t3, spec, op2.response, pageSizeOf(op2, args, pageSize));
+    if (op2.paging === "limit-skip") return pages(t3, spec, op2.response, pageSizeOf(op2, args, pageSize), ahead);
     if (op2.paging === "offset-total") return offsetPages(t3, spec, op2.response, op2.page);
     if (op2.paging === "cursor") return cursorPages(t3, spec, op2.response, op2.page);
     if (op2.access === "read") return t3.getJson(spec, op2.response);

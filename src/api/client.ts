@@ -39,6 +39,8 @@ async function allPages<T>(iterable: AsyncIterable<T[]>): Promise<T[]> {
 function caller(t: Transport, options: ClientOptions) {
   const defaults: QueryDefaults = { scheduleFilter: options.scheduleFilter };
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
+  // limit/skip lists read this many pages ahead at most (the limiter's bound).
+  const ahead = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
   const call = (id: OperationId, args: unknown[]): unknown => {
     const op = operation(id);
     if (op.fallback && !t.hasHost(op.host)) {
@@ -47,7 +49,7 @@ function caller(t: Transport, options: ClientOptions) {
       return operation(fallback).paging === 'limit-skip' ? allPages(answer as AsyncIterable<unknown[]>) : answer;
     }
     const spec = requestOf(id, op, args, defaults);
-    if (op.paging === 'limit-skip') return pages(t, spec, op.response!, pageSizeOf(op, args, pageSize));
+    if (op.paging === 'limit-skip') return pages(t, spec, op.response!, pageSizeOf(op, args, pageSize), ahead);
     if (op.paging === 'offset-total') return offsetPages(t, spec, op.response!, op.page!);
     if (op.paging === 'cursor') return cursorPages(t, spec, op.response!, op.page!);
     if (op.access === 'read') return t.getJson(spec, op.response!);

@@ -5,19 +5,45 @@
 import type { RequestSpec, Transport } from './http.js';
 import type { Schema } from './schemas.js';
 
+/**
+ * Full limit/skip pages read one after another before the next pages are read ahead: a list
+ * this short costs exactly its pages; a longer one is worth a few requests past its end.
+ */
+export const SPECULATE_AFTER_PAGES = 3;
+
+/**
+ * limit/skip pages in order. With no total to plan from, a long list's next pages are read
+ * speculatively: from the SPECULATE_AFTER_PAGES-th full page on, the window of pages requested
+ * ahead doubles after each full page, up to `ahead` (the client's concurrency). A short page
+ * ends the list; at most `ahead` − 1 requests go past its end, their answers (or errors) are
+ * ignored, and the listing ends only once they have settled, so no request outlives it.
+ */
 export async function* pages<T>(
   transport: Transport,
   request: RequestSpec,
   schema: Schema,
   pageSize: number,
+  ahead = 1,
 ): AsyncGenerator<T[], void, undefined> {
   let previous: string | undefined;
   const guard = idGuard(transport, 'id');
-  for (let skip = 0; ; skip += pageSize) {
-    const spec: RequestSpec = { ...request, query: { ...request.query, limit: pageSize, skip } };
-    if (skip / pageSize >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
-    const page = await transport.getJson<T[]>(spec, schema);
-    if (page.length === 0) return;
+  const specAt = (index: number): RequestSpec => ({ ...request, query: { ...request.query, limit: pageSize, skip: index * pageSize } });
+  const requested: Promise<T[]>[] = [];
+  const requestUpTo = (last: number) => {
+    while (requested.length <= Math.min(last, MAX_PAGES - 1)) {
+      const page = transport.getJson<T[]>(specAt(requested.length), schema);
+      page.catch(() => {}); // read (and its error raised) only when its turn comes
+      requested.push(page);
+    }
+  };
+  let window = 1;
+  for (let index = 0; ; index++) {
+    const spec = specAt(index);
+    const skip = index * pageSize;
+    if (index >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+    requestUpTo(index);
+    const page = await requested[index]!;
+    if (page.length === 0) return await settle(requested.slice(index + 1));
     const fingerprint = JSON.stringify(page);
     if (fingerprint === previous) {
       throw transport.fail(spec, {
@@ -27,9 +53,19 @@ export async function* pages<T>(
     }
     previous = fingerprint;
     guard(spec, page, `skip=${skip}`);
+    if (page.length < pageSize) {
+      yield page;
+      return await settle(requested.slice(index + 1));
+    }
+    if (index + 1 >= SPECULATE_AFTER_PAGES) window = Math.min(window * 2, Math.max(1, ahead));
+    // Before the list proves long, the next page is asked for only when the reader wants it.
+    if (window > 1) requestUpTo(index + window);
     yield page;
-    if (page.length < pageSize) return;
   }
+}
+
+async function settle(requests: Promise<unknown>[]): Promise<void> {
+  await Promise.allSettled(requests);
 }
 
 /** How an offset/total or cursor listing pages (an operation row's `page`). */

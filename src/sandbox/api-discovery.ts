@@ -5,6 +5,7 @@
 import type { FilesetFile, QueuePermissionEntry } from '../api/types.js';
 import type { Handlers, RequestContext } from './context.js';
 import { HttpError, intParam, ok, parseJson, type Reply } from './http.js';
+import { listingView } from './listing-view.js';
 
 /** The page a limit/offset asks for, with the sandbox's default page size. */
 function window(ctx: RequestContext, limitName: string, offsetName: string, from: Record<string, unknown> | null, size: number) {
@@ -15,8 +16,8 @@ function window(ctx: RequestContext, limitName: string, offsetName: string, from
 }
 
 function listDatasets(ctx: RequestContext): Reply {
-  const ids = [...ctx.state.datasetAccess.keys()];
   const { offset, limit } = window(ctx, 'limit', 'offset', null, 50);
+  const ids = listingView(ctx.state, 'datasets', offset, () => [...ctx.state.datasetAccess.keys()]);
   const dataSources = ids.slice(offset, offset + limit).map((id) => {
     const owner = ctx.state.datasetAccess.get(id)!.list.find((e) => e.accessLevel === 'OWNER');
     return { id, name: id, owner: owner ? { id: owner.id, type: owner.type } : null, tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? []) };
@@ -28,8 +29,8 @@ function searchCards(ctx: RequestContext): Reply {
   const body = parseJson(ctx.body) as Record<string, unknown>;
   const entities = JSON.stringify(body.entityList ?? null);
   if (entities !== '[["card"]]') throw new HttpError(400, `entityList ${entities} is not served by the sandbox`);
-  const ids = [...ctx.state.cards];
   const { offset, limit } = window(ctx, 'count', 'offset', body, 10);
+  const ids = listingView(ctx.state, 'cards', offset, () => [...ctx.state.cards]);
   if (limit > 100) throw new HttpError(400, 'count must be at most 100');
   const searchObjects = ids.slice(offset, offset + limit).map((id) => ({
     databaseId: /^\d+$/.test(id) ? Number(id) : id,

@@ -3,6 +3,7 @@ import type { ScheduleFilter, ScheduleOrderBy } from '../api/types.js';
 import type { Handlers, RequestContext } from './context.js';
 import type { SandboxSchedule } from './entities.js';
 import { errorReply, HttpError, intParam, ok, type Reply } from './http.js';
+import { listingView } from './listing-view.js';
 
 /** Without `filter` the platform answers as for USER (its documented default). */
 export const SANDBOX_SCHEDULE_FILTER_DEFAULT: ScheduleFilter = 'USER';
@@ -46,18 +47,18 @@ export function listReportSchedules(ctx: RequestContext): Reply {
   const skip = ctx.switches.overlapPages && asked > 0 ? asked - 1 : asked;
   const title = query.get('title')?.toLowerCase();
 
-  let rows = ctx.state.schedules.filter(
-    (s) => matchesFilter(s, filter) && (title === undefined || s.title.toLowerCase().includes(title)),
-  );
-  if (orderBy !== null) {
+  const key = JSON.stringify(['schedules', filter, title ?? null, orderBy, ascendingText]);
+  const rows = listingView(ctx.state, key, skip, () => {
+    const selected = ctx.state.schedules.filter((s) => matchesFilter(s, filter) && (title === undefined || s.title.toLowerCase().includes(title)));
+    if (orderBy === null) return selected;
     const sign = ascendingText === 'true' ? 1 : -1;
-    rows = [...rows].sort((a, b) => {
+    return selected.sort((a, b) => {
       const ka = sortKey(a, orderBy);
       const kb = sortKey(b, orderBy);
       const byKey = ka < kb ? -1 : ka > kb ? 1 : 0;
       return sign * (byKey !== 0 ? byKey : a.id - b.id);
     });
-  }
+  });
   return ok(rows.slice(skip, limit === undefined ? undefined : skip + limit));
 }
 

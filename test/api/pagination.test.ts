@@ -5,9 +5,11 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { allPages, clientFor, rejection } from './helpers.js';
 
 let s: Sandbox;
+let full: Sandbox['state']['schedules'] = [];
 beforeAll(async () => {
   s = await startSandbox({ seed: 9, size: { schedules: 1050 } });
   s.state.schedules.splice(1050);
+  full = [...s.state.schedules];
 });
 afterAll(() => s.close());
 beforeEach(() => {
@@ -16,9 +18,9 @@ beforeEach(() => {
 });
 
 describe('report schedules', () => {
-  it('1,050 schedules at pageSize 100 are exactly 11 pages', async () => {
+  it('1,050 schedules at pageSize 100 are exactly 11 pages, read one after another at concurrency 1', async () => {
     expect(s.state.schedules).toHaveLength(1050);
-    const { client, log } = clientFor(s, { pageSize: 100 });
+    const { client, log } = clientFor(s, { pageSize: 100, concurrency: 1 });
     const pages = await allPages(client.listReportSchedules());
     expect(pages.map((p) => p.length)).toEqual([...Array(10).fill(100), 50]);
     expect(new Set(pages.flat().map((r) => r.id)).size).toBe(1050);
@@ -28,8 +30,31 @@ describe('report schedules', () => {
     );
   });
 
+  it('at concurrency 8 a long list is read ahead (from the third full page: 2, 4, then 8 pages): 7 requests past the short page, never more', async () => {
+    const { client, log } = clientFor(s, { pageSize: 100, concurrency: 8 });
+    const pages = await allPages(client.listReportSchedules());
+    expect(pages.map((p) => p.length)).toEqual([...Array(10).fill(100), 50]);
+    expect(new Set(pages.flat().map((r) => r.id)).size).toBe(1050);
+    // 11 pages are the minimum; the window reaches 8 at the fifth page, so the short page 10 was
+    // requested along with pages 11–17 (the concurrency less one), whose empty answers are ignored;
+    // the listing ends once they have settled, so each is in the log.
+    expect(s.counts.listReportSchedules).toBe(11 + 7);
+    expect(log.map((e) => Number(new URL(e.url).searchParams.get('skip'))).sort((a, b) => a - b)).toEqual(Array.from({ length: 18 }, (_, i) => i * 100));
+  });
+
+  it('a list of one short page costs one request whatever the concurrency', async () => {
+    s.state.schedules.splice(40);
+    try {
+      const { client } = clientFor(s, { pageSize: 100, concurrency: 8 });
+      expect((await allPages(client.listReportSchedules())).map((p) => p.length)).toEqual([40]);
+      expect(s.counts.listReportSchedules).toBe(1);
+    } finally {
+      s.state.schedules.splice(0, Infinity, ...full);
+    }
+  });
+
   it('a full last page costs one more request, which yields no page', async () => {
-    const { client } = clientFor(s, { pageSize: 350 });
+    const { client } = clientFor(s, { pageSize: 350, concurrency: 1 });
     const pages = await allPages(client.listReportSchedules());
     expect(pages.map((p) => p.length)).toEqual([350, 350, 350]);
     expect(s.counts.listReportSchedules).toBe(4);
