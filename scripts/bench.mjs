@@ -12,6 +12,7 @@ import vm from 'node:vm';
 import { check } from '../dist/index.js';
 import { startSandbox } from '../dist/sandbox.js';
 import { benchHtml } from './bench-html.mjs';
+import { benchLimits } from './bench-limits.mjs';
 import { benchSchedules } from './bench-schedules.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -309,6 +310,9 @@ await benchHtml(print, table, expect);
 
 // 7. 100,000 report schedules: read-ahead paging against the latency floor.
 await benchSchedules({ print, table, expect, sampleMemory, sec, mb, latency: LATENCY });
+
+// 8. Against the limits: CEL vs JavaScript, CPU per request vs a bare fetch, start-up vs node.
+await benchLimits(print, table, expect);
 
 rmSync(work, { recursive: true, force: true });
 print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);
