@@ -41941,7 +41941,7 @@ function annotate(f2, policy2) {
   return {
     level: annotationLevel(f2),
     message: `${findingSubject(f2)}: ${f2.message}`,
-    properties: { title: `${f2.policy} (${f2.severity})`, ...where(findingRepoLocation(f2, policy2).location) }
+    properties: { title: `${f2.policy} (${f2.severity}${f2.lifecycle === "new" || f2.lifecycle === "reopened" ? `, ${f2.lifecycle}` : ""})`, ...where(findingRepoLocation(f2, policy2).location) }
   };
 }
 function annotateErrors(g2, policy2) {
@@ -42813,7 +42813,9 @@ function result(f2, index2, policies, baseline) {
       severity: f2.severity,
       resource: f2.resource,
       path: f2.path,
-      ...placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}
+      ...placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {},
+      // With a run history: new / open / reopened, and since when.
+      ...f2.lifecycle ? { lifecycle: f2.lifecycle, firstSeen: f2.firstSeen } : {}
     }
   };
   const ruleIndex = index2.get(f2.policy);

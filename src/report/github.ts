@@ -70,7 +70,7 @@ function annotate(f: Finding, policy: PolicyResult | undefined): Annotation {
   return {
     level: annotationLevel(f),
     message: `${findingSubject(f)}: ${f.message}`,
-    properties: { title: `${f.policy} (${f.severity})`, ...where(findingRepoLocation(f, policy).location) },
+    properties: { title: `${f.policy} (${f.severity}${f.lifecycle === 'new' || f.lifecycle === 'reopened' ? `, ${f.lifecycle}` : ''})`, ...where(findingRepoLocation(f, policy).location) },
   };
 }
 

@@ -158,6 +158,8 @@ function result(
       resource: f.resource,
       path: f.path,
       ...(placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}),
+      // With a run history: new / open / reopened, and since when.
+      ...(f.lifecycle ? { lifecycle: f.lifecycle, firstSeen: f.firstSeen } : {}),
     },
   };
   const ruleIndex = index.get(f.policy);
