@@ -1,0 +1,42 @@
+// Two runs compared (pure): a finding whose status, severity or message changed under the same
+// fingerprint is `changed`; one gone from a policy the later run could not evaluate is not fixed.
+import { describe, expect, it } from 'vitest';
+import { type DiffFinding, type DiffSide, diffFindings } from '../../src/history/index.js';
+
+const finding = (id: string, over: Partial<DiffFinding> = {}): DiffFinding => ({
+  fingerprint: `fp-${id}`,
+  policy: 'p',
+  severity: 'high',
+  status: 'violation',
+  resource: { kind: 'dataset', id, name: null },
+  message: `dataset ${id} has no owner group`,
+  ...over,
+});
+
+const side = (label: string, findings: DiffFinding[], status = 'fail'): DiffSide => ({
+  label,
+  instance: 'https://acme.example.com',
+  startedAt: '2026-11-01T00:00:00.000Z',
+  findings,
+  policies: new Map([['p', status]]),
+});
+
+describe('diffFindings', () => {
+  it('sorts findings into new, reopened, fixed and changed', () => {
+    const from = side('run 1', [finding('a'), finding('b'), finding('c')]);
+    const to = side('run 2', [finding('a', { status: 'waived' }), finding('c', { severity: 'critical', message: 'worse' }), finding('d'), finding('e')]);
+    const diff = diffFindings(from, to, new Set(['fp-e']));
+    expect(diff.new.map((f) => f.resource.id)).toEqual(['d']);
+    expect(diff.reopened.map((f) => f.resource.id)).toEqual(['e']);
+    expect(diff.fixed.map((f) => f.resource.id)).toEqual(['b']);
+    expect(diff.changed.map(({ before, after }) => [before.resource.id, before.status, after.status, after.severity])).toEqual([
+      ['a', 'violation', 'waived', 'high'],
+      ['c', 'violation', 'violation', 'critical'],
+    ]);
+  });
+
+  it('a policy the later run could not evaluate fixes nothing', () => {
+    const diff = diffFindings(side('run 1', [finding('a')]), side('run 2', [], 'error'), new Set());
+    expect(diff.fixed).toEqual([]);
+  });
+});
