@@ -1,7 +1,7 @@
 // Every choice the API spec leaves open ("not shown") or that comes from the platform's public
 // documentation rather than api-spec.md, each in one named constant. The README's
 // "Assumptions" section lists these.
-import type { ScheduleFilter, ScheduleOrderBy } from './types.js';
+import type { ScheduleFilter, ScheduleOrderBy } from './schedule-query.js';
 
 /**
  * Header carrying the developer token on endpoints 1–11 (api-spec "Authentication"). The spec's

@@ -31,8 +31,8 @@ import {
   dataFilePermissionsReadSchema,
   filesetSchema,
 } from './schemas.js';
-import type { PageShape } from './pagination.js';
-import type { ScheduleFilter, ScheduleQuery } from './types.js';
+import type { PageShape } from './page-shape.js';
+import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 

@@ -3,7 +3,10 @@
 // ignores `skip` would loop forever) and an id already seen on an earlier page (rows that
 // reorder between pages: REPEATED_ID_ENDS_LISTING), so a listing is whole or an error.
 import type { RequestSpec, Transport } from './http.js';
+import type { PageShape } from './page-shape.js';
 import type { Schema } from './schemas.js';
+
+export type { PageShape } from './page-shape.js';
 
 /**
  * Full limit/skip pages read one after another before the next pages are read ahead: a list
@@ -66,26 +69,6 @@ export async function* pages<T>(
 
 async function settle(requests: Promise<unknown>[]): Promise<void> {
   await Promise.allSettled(requests);
-}
-
-/** How an offset/total or cursor listing pages (an operation row's `page`). */
-export interface PageShape {
-  /** Where the items are in a page body: the first key present (`dataSources`, `fileSets` or `filesets`, …). */
-  items: readonly string[];
-  /** The item's id field (default `id`). */
-  id?: string;
-  /** offset/total: where the total is (dotted paths, the first present), and the page size. */
-  total?: readonly string[];
-  size: number;
-  /** Where the limit and offset (or cursor) go: the query or the JSON body. */
-  in: 'query' | 'body';
-  limitName: string;
-  offsetName?: string;
-  /** cursor: where the next cursor is in a page body, and the name it is sent under. */
-  next?: string;
-  cursorName?: string;
-  /** A listing that reports more than this many items cannot be read whole (a search cap). */
-  maxTotal?: number;
 }
 
 /** The hard cap of pages one listing may take: past it the listing is incomplete (a server that never ends). */

@@ -1,6 +1,7 @@
 // Types of the instance API, from ../shared/api-spec.md tables. Extra fields may appear in
 // responses; only the documented ones are typed (and validated, see schemas.ts).
 import type { OperationId } from './operations.js';
+import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
 
 export type { OperationId, WriteOperationId } from './operations.js';
 
@@ -180,16 +181,7 @@ export interface Workflow {
   [extra: string]: unknown;
 }
 
-export type ScheduleFilter = 'USER' | 'RECIPIENT' | 'OWNER' | 'ALL';
-export type ScheduleOrderBy = 'startDate' | 'nextRunDate' | 'title';
-
-export interface ScheduleQuery {
-  filter?: ScheduleFilter; // default: the client's scheduleFilter, else SCHEDULE_FILTER_DEFAULT ('ALL')
-  title?: string;
-  orderBy?: ScheduleOrderBy; // always sent; default SCHEDULE_ORDER_BY_DEFAULT
-  isAscending?: boolean;
-  pageSize?: number;
-}
+export type { ScheduleFilter, ScheduleOrderBy, ScheduleQuery } from './schedule-query.js';
 
 /** Request/retry/failure counters, reported as `http` in the JSON report. */
 export interface HttpStats {

@@ -1,0 +1,21 @@
+// How a listing pages, as the operations table declares it; on its own so the table does not
+// import the pagination code (which imports the transport, which names the operations).
+/** How an offset/total or cursor listing pages (an operation row's `page`). */
+export interface PageShape {
+  /** Where the items are in a page body: the first key present (`dataSources`, `fileSets` or `filesets`, …). */
+  items: readonly string[];
+  /** The item's id field (default `id`). */
+  id?: string;
+  /** offset/total: where the total is (dotted paths, the first present), and the page size. */
+  total?: readonly string[];
+  size: number;
+  /** Where the limit and offset (or cursor) go: the query or the JSON body. */
+  in: 'query' | 'body';
+  limitName: string;
+  offsetName?: string;
+  /** cursor: where the next cursor is in a page body, and the name it is sent under. */
+  next?: string;
+  cursorName?: string;
+  /** A listing that reports more than this many items cannot be read whole (a search cap). */
+  maxTotal?: number;
+}
