@@ -68650,6 +68650,49 @@ function freeIdentAt(expr, locals) {
   return e?.exprKind.case === "identExpr" && !locals.has(e.exprKind.value.name);
 }
 var converted = /* @__PURE__ */ new WeakMap();
+var JsonObjectMap = class extends Map {
+  // A Map (empty underneath) because the CEL runtime accepts native maps; every read is overridden.
+  constructor(object2) {
+    super();
+    this.object = object2;
+  }
+  object;
+  /** Per key: the raw value converted, and what it became (a replaced value is converted again). */
+  cache = /* @__PURE__ */ new Map();
+  get size() {
+    return Object.keys(this.object).length;
+  }
+  get(key) {
+    if (typeof key !== "string" || !Object.hasOwn(this.object, key)) return void 0;
+    const raw = this.object[key];
+    const hit = this.cache.get(key);
+    if (hit && hit.raw === raw) return hit.value;
+    const value = toCel2(raw);
+    this.cache.set(key, { raw, value });
+    return value;
+  }
+  has(key) {
+    return typeof key === "string" && Object.hasOwn(this.object, key);
+  }
+  keys() {
+    return Object.keys(this.object)[Symbol.iterator]();
+  }
+  *values() {
+    for (const key of Object.keys(this.object)) yield this.get(key);
+  }
+  *entries() {
+    for (const key of Object.keys(this.object)) yield [key, this.get(key)];
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  forEach(callback2, thisArg) {
+    for (const [key, value] of this.entries()) callback2.call(thisArg, value, key, this);
+  }
+  set() {
+    throw new TypeError("a JSON document seen by CEL is read-only");
+  }
+};
 function toCel2(value) {
   if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value !== "object") return value ?? null;
@@ -68657,7 +68700,7 @@ function toCel2(value) {
   const size = Array.isArray(value) ? value.length : Object.keys(value).length;
   const hit = converted.get(value);
   if (hit && hit.size === size) return hit.value;
-  const out = Array.isArray(value) ? value.map(toCel2) : new Map(Object.entries(value).map(([k2, v2]) => [k2, toCel2(v2)]));
+  const out = Array.isArray(value) ? value.map(toCel2) : new JsonObjectMap(value);
   converted.set(value, { size, value: out });
   return out;
 }
@@ -68668,7 +68711,7 @@ function fromCel(value) {
   if (value === null || typeof value !== "object") return value;
   if (isCelUint(value)) return fromCel(value.value);
   if (isCelList(value) || Array.isArray(value)) return [...value].map(fromCel);
-  if (isCelMap(value) || value instanceof Map) {
+  if (isCelMap(value) || value instanceof Map || value instanceof JsonObjectMap) {
     const out = {};
     for (const [k2, v2] of value) out[String(k2)] = fromCel(v2);
     return out;

@@ -228,6 +228,53 @@ function freeIdentAt(expr: Expr, locals: ReadonlySet<string>): boolean {
 /** Converted nested objects, keyed by identity and guarded by their size (parts get added). */
 const converted = new WeakMap<object, { size: number; value: unknown }>();
 
+/**
+ * A JSON object seen as a CEL map without converting it first: a field is converted when an
+ * expression reads it (and kept), so a policy reading three fields of a large document pays for
+ * three. Keys are the object's own keys; JSON objects have no other kind.
+ */
+class JsonObjectMap extends Map<string, unknown> {
+  /** Per key: the raw value converted, and what it became (a replaced value is converted again). */
+  private readonly cache = new Map<string, { raw: unknown; value: unknown }>();
+  // A Map (empty underneath) because the CEL runtime accepts native maps; every read is overridden.
+  constructor(private readonly object: Record<string, unknown>) {
+    super();
+  }
+  override get size(): number {
+    return Object.keys(this.object).length;
+  }
+  override get(key: string): unknown {
+    if (typeof key !== 'string' || !Object.hasOwn(this.object, key)) return undefined;
+    const raw = this.object[key];
+    const hit = this.cache.get(key);
+    if (hit && hit.raw === raw) return hit.value;
+    const value = toCel(raw);
+    this.cache.set(key, { raw, value });
+    return value;
+  }
+  override has(key: string): boolean {
+    return typeof key === 'string' && Object.hasOwn(this.object, key);
+  }
+  override keys(): MapIterator<string> {
+    return Object.keys(this.object)[Symbol.iterator]();
+  }
+  override *values(): MapIterator<unknown> {
+    for (const key of Object.keys(this.object)) yield this.get(key);
+  }
+  override *entries(): MapIterator<[string, unknown]> {
+    for (const key of Object.keys(this.object)) yield [key, this.get(key)];
+  }
+  override [Symbol.iterator](): MapIterator<[string, unknown]> {
+    return this.entries();
+  }
+  override forEach(callback: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
+  }
+  override set(): this {
+    throw new TypeError('a JSON document seen by CEL is read-only');
+  }
+}
+
 /** JSON → CEL: whole numbers become ints (bigint), other numbers doubles; objects become maps. */
 export function toCel(value: unknown): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
@@ -236,9 +283,7 @@ export function toCel(value: unknown): unknown {
   const size = Array.isArray(value) ? value.length : Object.keys(value).length;
   const hit = converted.get(value);
   if (hit && hit.size === size) return hit.value;
-  const out = Array.isArray(value)
-    ? value.map(toCel)
-    : new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toCel(v)]));
+  const out = Array.isArray(value) ? value.map(toCel) : new JsonObjectMap(value as Record<string, unknown>);
   converted.set(value, { size, value: out });
   return out;
 }
@@ -251,7 +296,7 @@ export function fromCel(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (isCelUint(value)) return fromCel(value.value);
   if (isCelList(value) || Array.isArray(value)) return [...(value as Iterable<unknown>)].map(fromCel);
-  if (isCelMap(value) || value instanceof Map) {
+  if (isCelMap(value) || value instanceof Map || value instanceof JsonObjectMap) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of value as Map<unknown, unknown>) out[String(k)] = fromCel(v);
     return out;
