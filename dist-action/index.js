@@ -42015,7 +42015,7 @@ var formatGithub = (report2) => {
 };
 
 // src/report/html-assets.ts
-var HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+import { createHash } from "node:crypto";
 var HTML_STYLE = `
 :root { color-scheme: light; --fg: #1b1f24; --muted: #4a525c; --line: #d0d7de; --bg: #ffffff; --soft: #f6f8fa; }
 * { box-sizing: border-box; }
@@ -42092,6 +42092,7 @@ var HTML_SCRIPT = `
   }
 })();
 `;
+var HTML_CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash("sha256").update(HTML_SCRIPT).digest("base64")}'`;
 
 // src/report/html-escape.ts
 var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -47733,7 +47734,7 @@ var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
 // src/resources/manifests.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import path3 from "node:path";
 
 // src/io/schema-problems.ts
@@ -47885,7 +47886,7 @@ function parseManifest(kind, text, file) {
         file,
         location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
         paths: collectPaths(source),
-        sha256: createHash("sha256").update(text).digest("hex")
+        sha256: createHash2("sha256").update(text).digest("hex")
       }
     },
     problems: []
@@ -68940,7 +68941,7 @@ function projection(policy2, doc2) {
 }
 
 // src/fix/apply.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync5 } from "node:fs";
 import path10 from "node:path";
 
@@ -69032,7 +69033,7 @@ function assertManifestsUnchanged(plan2, root) {
 }
 function manifestSha256(file) {
   try {
-    return createHash2("sha256").update(readFileSync5(file, "utf8")).digest("hex");
+    return createHash3("sha256").update(readFileSync5(file, "utf8")).digest("hex");
   } catch {
     return null;
   }
@@ -69128,7 +69129,7 @@ function isObject5(v2) {
 }
 
 // src/fix/identity.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function uniqueManifests(refs) {
   const byFile = /* @__PURE__ */ new Map();
   for (const ref of refs) if (ref) byFile.set(ref.file, ref);
@@ -69139,7 +69140,7 @@ function planId(changes, manifests) {
     changes: changes.map((c2) => [c2.resource.kind, c2.resource.id, c2.request]),
     manifests: manifests.map((m2) => [m2.file, m2.sha256])
   });
-  return createHash3("sha256").update(material).digest("hex").slice(0, 16);
+  return createHash4("sha256").update(material).digest("hex").slice(0, 16);
 }
 
 // src/fix/resume.ts
@@ -70378,11 +70379,11 @@ import { mkdirSync as mkdirSync3 } from "node:fs";
 import path16 from "node:path";
 
 // src/engine/fingerprint.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var FINGERPRINT_LENGTH = 20;
 function fingerprint(f2) {
   const text = canonicalJson([f2.policy, f2.kind, f2.resourceId, f2.itemKey, canonicalJson(f2.offendingValue)]);
-  return createHash4("sha256").update(text).digest("hex").slice(0, FINGERPRINT_LENGTH);
+  return createHash5("sha256").update(text).digest("hex").slice(0, FINGERPRINT_LENGTH);
 }
 
 // src/engine/findings.ts
@@ -70745,7 +70746,7 @@ function buildReport(input) {
 }
 
 // src/history/index.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { mkdirSync as mkdirSync2 } from "node:fs";
 import path15 from "node:path";
 
@@ -71080,7 +71081,7 @@ async function openRunHistory(file, shown, purpose) {
   }
 }
 function policySetHash(policies) {
-  return createHash5("sha256").update(canonicalJson(policies)).digest("hex").slice(0, 16);
+  return createHash6("sha256").update(canonicalJson(policies)).digest("hex").slice(0, 16);
 }
 function recordReport(history, report2, policyHash) {
   const policies = report2.policies.map((p2) => p2.id);

@@ -19,6 +19,9 @@ describe('html format', () => {
     expect(out).not.toContain('url(');
     expect(out).not.toContain('@import');
     expect(out).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);
+    // No inline script runs but the report's own, by its hash.
+    expect(out).toMatch(/script-src 'sha256-[A-Za-z0-9+/]{43}='"/);
+    expect(out).not.toMatch(/script-src[^;"]*unsafe-inline/);
   });
 
   it('marks the waivers ending within the warning window, and lists the others plain', () => {
