@@ -71183,11 +71183,19 @@ function historyFileOf(options, prepared) {
 }
 async function withRunHistory(options, prepared, fn) {
   const file = historyFileOf(options, prepared);
-  if (!file) return fn((report2) => report2);
-  const history = await openRunHistory(file, displayPath(file, prepared.cwd), "check --history");
+  if (!file) return fn(() => {
+  });
+  const shown = displayPath(file, prepared.cwd);
+  const history = await openRunHistory(file, shown, "check --history");
   const hash = policySetHash(prepared.selected.map((p2) => ({ ...p2.def, location: null })));
   try {
-    return await fn((report2) => recordReport(history, redactJson(report2, secretsOf(prepared)), hash));
+    return await fn((evaluation) => {
+      if (evaluation.emptyKinds.length > 0) {
+        evaluation.warnings.push(`the run evaluated nothing: not recorded in the history ${shown}`);
+        return;
+      }
+      evaluation.report = recordReport(history, redactJson(evaluation.report, secretsOf(prepared)), hash);
+    });
   } finally {
     history.close();
   }
@@ -71394,7 +71402,7 @@ async function runCheck(inputs, outputs) {
   const prepared = await prepareRun(options);
   const { report: report2, fix, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
-    evaluation.report = record(evaluation.report);
+    record(evaluation);
     for (const warning2 of evaluation.warnings) warning(redact(warning2, [inputs.token ?? "", inputs.workflowToken ?? ""]));
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     const secrets = [inputs.token, inputs.workflowToken];

@@ -65,7 +65,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
   const prepared = await prepareRun(options);
   const { report, fix, empty } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
-    evaluation.report = record(evaluation.report);
+    record(evaluation);
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
     for (const warning of evaluation.warnings) core.warning(redact(warning, [inputs.token ?? '', inputs.workflowToken ?? '']));
     const fix: FixOutcome | null =

@@ -139,17 +139,25 @@ function historyFileOf(options: CheckOptions, prepared: PreparedRun): string | n
 
 /**
  * Runs `fn` with the run's history open and locked (before any request: a broken or busy file
- * is exit 2 with nothing sent); `record` gives a report its lifecycle and records the run.
- * Without a history, `record` returns the report as it is.
+ * is exit 2 with nothing sent); `record` gives the evaluation's report its lifecycle and records
+ * the run. Without a history it does nothing. A run that evaluated nothing is not recorded: it
+ * says nothing about the findings, and recording it would mark every earlier one fixed.
  */
-export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (report: Report) => Report) => Promise<T>): Promise<T> {
+export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (evaluation: Evaluation) => void) => Promise<T>): Promise<T> {
   const file = historyFileOf(options, prepared);
-  if (!file) return fn((report) => report);
-  const history = await openRunHistory(file, displayPath(file, prepared.cwd), 'check --history');
+  if (!file) return fn(() => {});
+  const shown = displayPath(file, prepared.cwd);
+  const history = await openRunHistory(file, shown, 'check --history');
   const hash = policySetHash(prepared.selected.map((p) => ({ ...p.def, location: null })));
   try {
-    // The history is a file that outlives the run: no secret in any form goes into it.
-    return await fn((report) => recordReport(history, redactJson(report, secretsOf(prepared)), hash));
+    return await fn((evaluation) => {
+      if (evaluation.emptyKinds.length > 0) {
+        evaluation.warnings.push(`the run evaluated nothing: not recorded in the history ${shown}`);
+        return;
+      }
+      // The history is a file that outlives the run: no secret in any form goes into it.
+      evaluation.report = recordReport(history, redactJson(evaluation.report, secretsOf(prepared)), hash);
+    });
   } finally {
     history.close();
   }
@@ -161,7 +169,7 @@ export async function evaluate(options: CheckOptions): Promise<Evaluation> {
   return withRunHistory(options, prepared, (record) =>
     withConnection(options, prepared, async (connection) => {
       const evaluation = await evaluateOn(options, prepared, connection);
-      evaluation.report = record(evaluation.report);
+      record(evaluation);
       return evaluation;
     }),
   );

@@ -1,7 +1,7 @@
 // Three runs against the sandbox with a history: between them one violation is fixed and one is
 // added, then the fixed one comes back. Lifecycle, firstSeen and fixed[] exact in the JSON
 // reports; `steward history` lists the runs; `steward diff` exits 1 and names both changes.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
@@ -147,5 +147,17 @@ describe('check --history: finding lifecycle over three runs', () => {
     const unknown = await runCli(['diff', '1', '9', '--history', history]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('9: no run 9 in the history');
+  });
+
+  it('a run that evaluated nothing is not recorded (it would mark every earlier finding fixed)', async () => {
+    const empty = tempDir('steward-history-empty-');
+    writeFileSync(path.join(empty, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [], filesets: {} }\n');
+    const only = ['--only', 'datasets-have-an-owner', '--only', 'fileset-files-sha256'];
+    const r = await runCli(['check', ...only, '--history', history, '--allow-empty', '--format', 'json'], { cwd: empty, env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`steward: the run evaluated nothing: not recorded in the history ${history}\n`);
+    expect((JSON.parse(r.stdout) as Report).history).toBeNull();
+    const runs = JSON.parse((await runCli(['history', '--history', history, '--format', 'json'])).stdout) as HistoryRun[];
+    expect(runs.map((run) => run.run)).toEqual([1, 2, 3]);
   });
 });
