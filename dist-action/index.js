@@ -70929,8 +70929,9 @@ function applyLifecycle(report2, prior) {
   const fixed2 = [];
   for (const policy2 of report2.policies) {
     if (!EVALUATED_STATUSES.includes(policy2.status)) continue;
+    const evaluated = new Set(policy2.resourceIds);
     for (const gone of prior.previous.get(policy2.id)?.values() ?? []) {
-      if (present.has(gone.fingerprint)) continue;
+      if (present.has(gone.fingerprint) || !evaluated.has(gone.resource.id)) continue;
       fixed2.push({ ...gone, fixedAt: report2.startedAt });
     }
   }

@@ -1,6 +1,7 @@
 // A finding's lifecycle against the history (pure): new, open or reopened, since when, and what
-// the previous run had that this one no longer has. A policy this run could not evaluate fixes
-// nothing: its earlier findings are neither fixed nor carried, they are simply not known today.
+// the previous run had that this one no longer has. Only a resource evaluated again fixes a
+// finding: a policy this run could not evaluate, or a resource it did not evaluate (out of scope,
+// deleted), fixes nothing; those findings are simply not known today.
 import type { Finding, FixedFinding, Lifecycle, Report } from '../core/model.js';
 
 /** A finding as the history stored it. */
@@ -51,8 +52,10 @@ export function applyLifecycle(report: Report, prior: PriorState): LifecycleResu
   const fixed: FixedFinding[] = [];
   for (const policy of report.policies) {
     if (!EVALUATED_STATUSES.includes(policy.status)) continue;
+    // Fixed means evaluated again and found clean: a resource out of scope or gone is not evidence.
+    const evaluated = new Set(policy.resourceIds);
     for (const gone of prior.previous.get(policy.id)?.values() ?? []) {
-      if (present.has(gone.fingerprint)) continue;
+      if (present.has(gone.fingerprint) || !evaluated.has(gone.resource.id)) continue;
       fixed.push({ ...gone, fixedAt: report.startedAt });
     }
   }

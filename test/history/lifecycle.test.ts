@@ -38,6 +38,12 @@ describe('lifecycle over recorded runs', () => {
     ]);
   });
 
+  it('a resource the run did not evaluate (out of scope, deleted) is not fixed', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    const [, second] = await record(file, [sampleReport(2, undefined, at(1)), sampleReport(1, undefined, at(2), 1)]);
+    expect(second!.fixed).toEqual([]);
+  });
+
   it('a policy not in the run (--only) fixes nothing', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     const other = { ...sampleReport(0, undefined, at(2)), policies: [] };
@@ -47,7 +53,7 @@ describe('lifecycle over recorded runs', () => {
 
   it('fixed lists what the previous run had; gone and back is reopened with the first sighting kept', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
-    const [, second, third] = await record(file, [sampleReport(2, undefined, at(1)), sampleReport(1, undefined, at(2)), sampleReport(2, undefined, at(3))]);
+    const [, second, third] = await record(file, [sampleReport(2, undefined, at(1)), sampleReport(1, undefined, at(2), 2), sampleReport(2, undefined, at(3))]);
     expect(second!.fixed!.map((f) => [f.fingerprint, f.firstSeen, f.fixedAt])).toEqual([['fp-p-one-1', at(1), at(2)]]);
     expect(third!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
       ['fp-p-one-0', 'open', at(1)],
@@ -63,7 +69,7 @@ describe('lifecycle over recorded runs', () => {
   it('runs of another instance in the same file neither open nor fix findings', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     const elsewhere = { ...sampleReport(2, undefined, at(2)), instance: 'https://other.test' };
-    const [, second, third] = await record(file, [sampleReport(2, undefined, at(1)), elsewhere, sampleReport(0, undefined, at(3))]);
+    const [, second, third] = await record(file, [sampleReport(2, undefined, at(1)), elsewhere, sampleReport(0, undefined, at(3), 2)]);
     expect(second!.findings.map((f) => f.lifecycle)).toEqual(['new', 'new']);
     expect(second!.history!.trend.map((t) => t.run)).toEqual([2]);
     expect(third!.fixed!.map((f) => f.fingerprint)).toEqual(['fp-p-one-0', 'fp-p-one-1']);

@@ -17,7 +17,8 @@ export function sampleFinding(i: number, message = `violation ${i}`, policy = 'p
   };
 }
 
-export function sampleReport(n: number, message?: string, startedAt = '2026-11-01T00:00:00.000Z'): Report {
+/** `n` violations on ds-0…ds-(n-1); `evaluated` resources (default n) were evaluated, ds-0 first. */
+export function sampleReport(n: number, message?: string, startedAt = '2026-11-01T00:00:00.000Z', evaluated = n): Report {
   const findings = Array.from({ length: n }, (_, i) => sampleFinding(i, message));
   const bySeverity = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
   for (const f of findings) bySeverity[f.severity]++;
@@ -40,7 +41,7 @@ export function sampleReport(n: number, message?: string, startedAt = '2026-11-0
         evaluated: n,
         violations: n,
         error: null,
-        resourceIds: findings.map((f) => f.resource.id),
+        resourceIds: Array.from({ length: Math.max(n, evaluated) }, (_, i) => `ds-${i}`),
         location: null,
         tags: [],
         enforcement: 'hard',
