@@ -74,13 +74,13 @@ describe('a run killed while saving the history', () => {
   let sandbox: Sandbox;
   const dir = tempDir('steward-kill-');
   const file = path.join(dir, 'history.sqlite');
-  const message = 'x'.repeat(2000);
+  const message = 'x'.repeat(8000);
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    // Two earlier runs of ~40 MB, so that saving takes long enough to be interrupted.
+    // Two earlier runs of ~40 MB (8 KB messages), so that saving takes long enough to be interrupted.
     const h = await openRunHistory(file, 'history.sqlite', 'test');
-    for (const n of [10_000, 10_001]) recordReport(h, { ...sampleReport(n, message), instance: sandbox.baseUrl }, 'hash');
+    for (const n of [2_500, 2_501]) recordReport(h, { ...sampleReport(n, message), instance: sandbox.baseUrl }, 'hash');
     h.close();
   }, 120_000);
   afterAll(() => sandbox.close());
@@ -102,10 +102,10 @@ describe('a run killed while saving the history', () => {
 
     const db = await openHistory(file, 'history.sqlite', { create: false });
     expect(listRuns(db).map((r) => [r.run, r.violations])).toEqual([
-      [1, 10_000],
-      [2, 10_001],
+      [1, 2_500],
+      [2, 2_501],
     ]);
-    expect(db.all('SELECT COUNT(*) AS n FROM findings')[0]!.n).toBe(20_001);
+    expect(db.all('SELECT COUNT(*) AS n FROM findings')[0]!.n).toBe(5_001);
     db.close();
 
     const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
