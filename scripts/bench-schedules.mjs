@@ -2,11 +2,60 @@
 // concurrency 8, two schedule policies of the built-in pack. The floor is the minimum pages
 // times 20 ms over 8 in flight; the client reads long lists ahead, so requests may exceed the
 // minimum by at most concurrency − 1.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { check } from '../dist/index.js';
+import { check, recordingApi, writeSnapshot } from '../dist/index.js';
 import { startSandbox } from '../dist/sandbox.js';
+
+/** The three schedule policies' predicates in plain JavaScript, over the same snapshot file. */
+const PLAIN = `
+const { readFileSync } = require('node:fs');
+const snapshot = JSON.parse(readFileSync(process.argv[1], 'utf8'));
+const pages = (op) => snapshot.answers.filter((a) => a.operation === op).flatMap((a) => a.pages.flat());
+const misconfigured = new Set(pages('getMisconfiguredReports').map((m) => m.id));
+const zones = new Map();
+const validZone = (z) => {
+  if (!zones.has(z)) { try { new Intl.DateTimeFormat('en', { timeZone: z }); zones.set(z, true); } catch { zones.set(z, false); } }
+  return zones.get(z);
+};
+let violations = 0;
+for (const s of pages('listReportSchedules')) {
+  if (misconfigured.has(s.id)) violations++;
+  if (!validZone(s.schedule.timezone)) violations++;
+  if (s.schedule.enabled && !(s.recipientCount > 0)) violations++;
+}
+process.stdout.write(String(violations));
+`;
+
+const POLICIES = ['no-misconfigured-schedules', 'schedule-timezone-valid', 'enabled-schedules-have-recipients'];
+
+function medianMs(runs, fn) {
+  const all = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    all.push(performance.now() - t0);
+  }
+  return all.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+/** `steward check --from` the recorded snapshot against a plain-JS process over the same file. */
+function fromSnapshot(dir, snapshot, expectedViolations, expect) {
+  const only = POLICIES.flatMap((id) => ['--only', id]);
+  const args = ['dist/cli.js', 'check', '--config', path.join(dir, 'steward.yaml'), '--from', snapshot, ...only, '--format', 'json', '--quiet'];
+  const steward = () => {
+    try {
+      execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'], maxBuffer: 1 << 30 });
+    } catch (e) {
+      if (e.status !== 1) throw e; // violations: exit 1
+    }
+  };
+  const plain = () => execFileSync(process.execPath, ['-e', PLAIN, snapshot], { encoding: 'utf8' });
+  expect(Number(plain()) === expectedViolations, `schedules: plain JS counts ${plain()} violations, steward ${expectedViolations}`);
+  return { stewardMs: medianMs(3, steward), plainMs: medianMs(3, plain) };
+}
 
 export async function benchSchedules({ print, table, expect, sampleMemory, sec, mb, latency }) {
   const sandbox = await startSandbox({ size: { schedules: 100_000, datasets: 0, cards: 0 }, faults: latency });
@@ -16,17 +65,38 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   const mem = sampleMemory();
   const t0 = performance.now();
   let report;
+  let recorder;
   try {
-    report = await check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, concurrency: 8, only });
+    report = await check({
+      config: path.join(dir, 'steward.yaml'),
+      cwd: dir,
+      env: {},
+      baseUrl: sandbox.baseUrl,
+      token: sandbox.token,
+      concurrency: 8,
+      only,
+    });
   } finally {
     mem.stop();
   }
   const wallMs = performance.now() - t0;
+  const requests = sandbox.counts.listReportSchedules;
+  // The same instance as a snapshot, for the offline row (all three schedule policies).
+  const snapshot = path.join(dir, 'snapshot.json');
+  const recorded = await check({
+    config: path.join(dir, 'steward.yaml'),
+    cwd: dir,
+    env: {},
+    baseUrl: sandbox.baseUrl,
+    token: sandbox.token,
+    only: POLICIES,
+    wrapApi: (api, instance) => (recorder = recordingApi(api, { instance })),
+  });
+  await writeSnapshot(snapshot, recorder.snapshot());
+  const offline = fromSnapshot(dir, snapshot, recorded.summary.violations + recorded.summary.waived, expect);
   const n = sandbox.state.schedules.length;
   const minimum = Math.floor(n / 100) + 1;
-  const requests = sandbox.counts.listReportSchedules;
   await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
   expect(report.summary.errors === 0, `schedules: ${report.summary.errors} evaluation error(s)`);
   const timezone = report.policies.find((p) => p.id === 'schedule-timezone-valid');
   expect(timezone?.evaluated === n, `schedules: ${timezone?.evaluated} of ${n} schedules evaluated`);
@@ -39,4 +109,12 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
       [[n, requests, minimum, sec(wallMs), sec(floorMs), `${(wallMs / floorMs).toFixed(2)}×`, mb(mem.peak.rss), mb(mem.peak.heap)]],
     ),
   );
+  print('\nOffline: `steward check --from` a snapshot of the same instance, the three schedule policies, against a plain-JS process parsing the same file and evaluating the same three predicates (whole processes, median of 3):\n');
+  print(
+    table(
+      ['snapshot MB', 'steward check --from s', 'plain JS s', 'ratio'],
+      [[(Buffer.byteLength(JSON.stringify(recorder.snapshot())) / 2 ** 20).toFixed(0), sec(offline.stewardMs), sec(offline.plainMs), `${(offline.stewardMs / offline.plainMs).toFixed(1)}×`]],
+    ),
+  );
+  rmSync(dir, { recursive: true, force: true });
 }
