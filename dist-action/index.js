@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path17 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path18 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path17 && path17[0] !== "/") {
-          path17 = `/${path17}`;
+        if (path18 && path18[0] !== "/") {
+          path18 = `/${path18}`;
         }
-        return new URL(`${origin}${path17}`);
+        return new URL(`${origin}${path18}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin }
+          request: { method, path: path18, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path17);
+        debuglog("sending request to %s %s/%s", method, origin, path18);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin },
+          request: { method, path: path18, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path17,
+          path18,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin }
+          request: { method, path: path18, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path17);
+        debuglog("trailers received from %s %s/%s", method, origin, path18);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path17, origin },
+          request: { method, path: path18, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path17,
+          path18,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path17, origin }
+            request: { method, path: path18, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path17);
+          debuglog("sending request to %s %s/%s", method, origin, path18);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path17,
+        path: path18,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path17 !== "string") {
+        if (typeof path18 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path17[0] !== "/" && !(path17.startsWith("http://") || path17.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path18[0] !== "/" && !(path18.startsWith("http://") || path18.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path17)) {
+        } else if (invalidPathRegex.test(path18)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path17, query) : path17;
+        this.path = query ? buildURL(path18, query) : path18;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path17, host, upgrade, blocking, reset } = request;
+      const { method, path: path18, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path17} HTTP/1.1\r
+      let header = `${method} ${path18} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path17, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path18, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path17;
+      headers[HTTP2_HEADER_PATH] = path18;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path17 = search ? `${pathname}${search}` : pathname;
+        const path18 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path17;
+        this.opts.path = path18;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path17 = "/",
+          path: path18 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path17;
+        opts.path = origin + path18;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL2(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path17) {
-      if (typeof path17 !== "string") {
-        return path17;
+    function safeUrl(path18) {
+      if (typeof path18 !== "string") {
+        return path18;
       }
-      const pathSegments = path17.split("?");
+      const pathSegments = path18.split("?");
       if (pathSegments.length !== 2) {
-        return path17;
+        return path18;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path17, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path17);
+    function matchKey(mockDispatch2, { path: path18, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path18);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path17 }) => matchValue(safeUrl(path17), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path18 }) => matchValue(safeUrl(path18), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path17, method, body: body2, headers, query } = opts;
+      const { path: path18, method, body: body2, headers, query } = opts;
       return {
-        path: path17,
+        path: path18,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path17, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path18, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path17,
+            Path: path18,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path17) {
-      for (let i = 0; i < path17.length; ++i) {
-        const code = path17.charCodeAt(i);
+    function validateCookiePath(path18) {
+      for (let i = 0; i < path18.length; ++i) {
+        const code = path18.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path17 = opts.path;
+          let path18 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path17 = `/${path17}`;
+            path18 = `/${path18}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path17);
+          url2 = new URL(util.parseOrigin(url2).origin + path18);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -26287,8 +26287,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path17) {
-      let input = path17;
+    function removeDotSegments(path18) {
+      let input = path18;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -26362,11 +26362,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path17) {
-      if (path17 === "" || path17[0] === "/") {
-        return removeDotSegments(path17);
+    function removeDotSegmentsRelative(path18) {
+      if (path18 === "" || path18[0] === "/") {
+        return removeDotSegments(path18);
       }
-      const segments = path17.split("/");
+      const segments = path18.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -26729,8 +26729,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path17 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path17 && path17 !== "/" ? path17 : void 0;
+        const path18 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path18 && path18 !== "/" ? path18 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30040,17 +30040,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path17) {
-      const ctrl = callVisitor(key, node, visitor, path17);
+    function visit_(key, node, visitor, path18) {
+      const ctrl = callVisitor(key, node, visitor, path18);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visit_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visit_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path17 = Object.freeze(path17.concat(node));
+          path18 = Object.freeze(path18.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path17);
+            const ci2 = visit_(i, node.items[i], visitor, path18);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30061,13 +30061,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path17 = Object.freeze(path17.concat(node));
-          const ck = visit_("key", node.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node));
+          const ck = visit_("key", node.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path17);
+          const cv = visit_("value", node.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30088,17 +30088,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path17) {
-      const ctrl = await callVisitor(key, node, visitor, path17);
+    async function visitAsync_(key, node, visitor, path18) {
+      const ctrl = await callVisitor(key, node, visitor, path18);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visitAsync_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visitAsync_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path17 = Object.freeze(path17.concat(node));
+          path18 = Object.freeze(path18.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path17);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path18);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30109,13 +30109,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path17 = Object.freeze(path17.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path17);
+          const cv = await visitAsync_("value", node.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30142,23 +30142,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path17) {
+    function callVisitor(key, node, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key, node, path17);
+        return visitor(key, node, path18);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path17);
+        return visitor.Map?.(key, node, path18);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path17);
+        return visitor.Seq?.(key, node, path18);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path17);
+        return visitor.Pair?.(key, node, path18);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path17);
+        return visitor.Scalar?.(key, node, path18);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path17);
+        return visitor.Alias?.(key, node, path18);
       return void 0;
     }
-    function replaceNode(key, path17, node) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key, path18, node) {
+      const parent = path18[path18.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -30770,10 +30770,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value) {
+    function collectionFromPath(schema, path18, value) {
       let v2 = value;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k2 = path17[i];
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k2 = path18[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -30792,7 +30792,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -30822,11 +30822,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value) {
-        if (isEmptyPath(path17))
+      addIn(path18, value) {
+        if (isEmptyPath(path18))
           this.add(value);
         else {
-          const [key, ...rest] = path17;
+          const [key, ...rest] = path18;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -30840,8 +30840,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key, ...rest] = path17;
+      deleteIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -30855,8 +30855,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key, ...rest] = path17;
+      getIn(path18, keepScalar) {
+        const [key, ...rest] = path18;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -30874,8 +30874,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key, ...rest] = path17;
+      hasIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -30885,8 +30885,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        const [key, ...rest] = path17;
+      setIn(path18, value) {
+        const [key, ...rest] = path18;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33401,9 +33401,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path17, value) {
+      addIn(path18, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value);
+          this.contents.addIn(path18, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -33478,14 +33478,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection.isEmptyPath(path17)) {
+      deleteIn(path18) {
+        if (Collection.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -33500,10 +33500,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection.isEmptyPath(path17))
+      getIn(path18, keepScalar) {
+        if (Collection.isEmptyPath(path18))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -33514,10 +33514,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection.isEmptyPath(path17))
+      hasIn(path18) {
+        if (Collection.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -33534,13 +33534,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        if (Collection.isEmptyPath(path17)) {
+      setIn(path18, value) {
+        if (Collection.isEmptyPath(path18)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value);
+          this.contents.setIn(path18, value);
         }
       }
       /**
@@ -35501,9 +35501,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path17) => {
+    visit3.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field, index2] of path17) {
+      for (const [field, index2] of path18) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index2];
@@ -35512,23 +35512,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path17) => {
-      const parent = visit3.itemAtPath(cst, path17.slice(0, -1));
-      const field = path17[path17.length - 1][0];
+    visit3.parentCollection = (cst, path18) => {
+      const parent = visit3.itemAtPath(cst, path18.slice(0, -1));
+      const field = path18[path18.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path17.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path18.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -35539,10 +35539,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -37548,8 +37548,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path17, { windows } = {}) => {
-      const segs = path17.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path18, { windows } = {}) => {
+      const segs = path18.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -43431,14 +43431,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path17 = input;
+  let path18 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path17 = input.slice(0, fragmentIndex);
+    path18 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path17.split("?");
+  const [s0, ...s] = path18.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -43449,17 +43449,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path17 = input;
+  let path18 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path17 = input.slice(0, fragmentIndex);
+    path18 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path17) {
+    if (!path18) {
       return fragment;
     }
   }
-  const [s0, ...s] = path17.split("?");
+  const [s0, ...s] = path18.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -43520,11 +43520,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path17 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path18 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path17 = path17.replace(/\/(?=[A-Za-z]:)/, "");
+    path18 = path18.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path17);
+  const { pathname, search, hash } = parsePath(path18);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -44971,8 +44971,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing or invalid developer token (sent in ${header})`;
 }
-function requestLabel(method, path17) {
-  return `[${method}] ${JSON.stringify(path17)}`;
+function requestLabel(method, path18) {
+  return `[${method}] ${JSON.stringify(path18)}`;
 }
 
 // src/api/retry.ts
@@ -45315,13 +45315,13 @@ function createTransport(options) {
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
-    const path17 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
+    const path18 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) query.set(key, String(value));
     }
     const search = query.toString();
-    return search ? `${path17}?${search}` : path17;
+    return search ? `${path18}?${search}` : path18;
   }
   function fail(spec, init) {
     counters.failed += 1;
@@ -46044,8 +46044,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path17 } = OPERATIONS[operation2];
-  const encoded = path17.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path18 } = OPERATIONS[operation2];
+  const encoded = path18.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -46261,26 +46261,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path17) {
-  return descend(source, path17).node;
+function nodeAt(source, path18) {
+  return descend(source, path18).node;
 }
-function keyNodeAt(source, path17) {
-  const parentPath = path17.slice(0, -1);
+function keyNodeAt(source, path18) {
+  const parentPath = path18.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path17.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path17[path17.length - 1]);
+  if (path18.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path18[path18.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path17, message) {
-  return { ...locationOf(source, nodeAt(source, path17)), message };
+function problemAt(source, path18, message) {
+  return { ...locationOf(source, nodeAt(source, path18)), message };
 }
-function descend(source, path17) {
+function descend(source, path18) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path17) {
+  for (const seg of path18) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -46300,19 +46300,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path17) {
+function pathLabel(path18) {
   let out = "";
-  for (const s of path17) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path18) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path17) => {
-    if (path17.length > 0) paths[pathLabel(path17)] = locationOf(source, node);
+  const walk2 = (node, path18) => {
+    if (path18.length > 0) paths[pathLabel(path18)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path17, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path18, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path17, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path18, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -46434,8 +46434,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path17, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path17, message)]);
+function jsonProblem(text, file, path18, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path18, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -46488,7 +46488,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path17, message) => jsonProblem(text, displayPath2, path17, message);
+  const at2 = (path18, message) => jsonProblem(text, displayPath2, path18, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -46598,27 +46598,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path17) {
-  let normalized = normalize(path17);
+function cleanPath(path18) {
+  let normalized = normalize(path18);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path17, separator) {
-  return path17.replace(SLASHES_REGEX, separator);
+function convertSlashes(path18, separator) {
+  return path18.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path17) {
-  return path17 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path17);
+function isRootDirectory(path18) {
+  return path18 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path18);
 }
-function normalizePath(path17, options) {
+function normalizePath(path18, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path17.includes("/") || path17.startsWith(".");
-  if (resolvePaths) path17 = resolve(path17);
-  if (normalizePath$1 || pathNeedsCleaning) path17 = cleanPath(path17);
-  if (path17 === ".") return "";
-  const needsSeperator = path17[path17.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path17 + pathSeparator : path17, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path18.includes("/") || path18.startsWith(".");
+  if (resolvePaths) path18 = resolve(path18);
+  if (normalizePath$1 || pathNeedsCleaning) path18 = cleanPath(path18);
+  if (path18 === ".") return "";
+  const needsSeperator = path18[path18.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path18 + pathSeparator : path18, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -46655,8 +46655,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path17 = directoryPath || ".";
-  if (filters.every((filter) => filter(path17, true))) paths.push(path17);
+  const path18 = directoryPath || ".";
+  if (filters.every((filter) => filter(path18, true))) paths.push(path18);
 };
 var empty$2 = () => {
 };
@@ -46708,26 +46708,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path17, state, callback$1) {
+var resolveSymlinksAsync = function(path18, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path17, (error2, resolvedPath) => {
+  fs3.realpath(path18, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path17, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path18, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path17, state, callback$1) {
+var resolveSymlinks = function(path18, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path17);
+    const resolvedPath = fs3.realpathSync(path18);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path17, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path18, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -46737,9 +46737,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path17, resolved, state) {
+function isRecursive(path18, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path17);
+  let parent = dirname(path18);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -46747,7 +46747,7 @@ function isRecursive(path17, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path17, resolved);
+  state.symlinks.set(path18, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -46919,19 +46919,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path17 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path17)) continue;
-        this.pushDirectory(path17, paths, filters);
-        this.walkDirectory(this.state, path17, path17, depth - 1, this.walk);
+        let path18 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path18)) continue;
+        this.pushDirectory(path18, paths, filters);
+        this.walkDirectory(this.state, path18, path18, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path17 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path17, this.state, (stat4, resolvedPath) => {
+        let path18 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path18, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path17 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path17 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path18 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path18 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path17;
+            resolvedPath = useRealPaths ? resolvedPath : path18;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -47097,7 +47097,7 @@ var Builder = class {
       isMatch = globFn(patterns, ...options);
       this.globCache[patterns.join("\0")] = isMatch;
     }
-    this.options.filters.push((path17) => isMatch(path17));
+    this.options.filters.push((path18) => isMatch(path18));
     return this;
   }
 };
@@ -47172,19 +47172,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path17) {
-  return path17.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path18) {
+  return path18.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path17) {
+function splitPattern(path18) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path17, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path17];
+  const result2 = import_picomatch.default.scan(path18, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path18];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path17) => path17.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path17) => path17.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path18) => path18.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path18) => path18.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -47291,13 +47291,13 @@ function buildCrawler(options, patterns) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug2 ? (p2, isDirectory2) => {
-      const path17 = format(p2, isDirectory2);
-      const matches2 = matcher(path17) && !ignore(path17);
-      if (matches2) log(`matched ${path17}`);
+      const path18 = format(p2, isDirectory2);
+      const matches2 = matcher(path18) && !ignore(path18);
+      if (matches2) log(`matched ${path18}`);
       return matches2;
     } : (p2, isDirectory2) => {
-      const path17 = format(p2, isDirectory2);
-      return matcher(path17) && !ignore(path17);
+      const path18 = format(p2, isDirectory2);
+      return matcher(path18) && !ignore(path18);
     }],
     exclude: debug2 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -47742,11 +47742,11 @@ function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path17 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path17);
-    const place2 = { path: path17, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const path18 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path18);
+    const place2 = { path: path18, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path17, String(e.params.additionalProperty)]) : nodeAt(source, path17);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path18, String(e.params.additionalProperty)]) : nodeAt(source, path18);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -47968,8 +47968,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path17) => {
-    const item = itemAt(doc2, "drift", path17);
+  refusal: (doc2, _value, path18) => {
+    const item = itemAt(doc2, "drift", path18);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -48145,8 +48145,8 @@ var dataset = {
 };
 
 // src/resources/filesetFile.ts
-function filesetFileId(filesetId, path17) {
-  return `${filesetId}:${path17}`;
+function filesetFileId(filesetId, path18) {
+  return `${filesetId}:${path18}`;
 }
 var filesetFile = {
   name: "filesetFile",
@@ -48157,7 +48157,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path17) => api.getFileByPath(setId, path17 ?? ""),
+      exists: (api, setId, path18) => api.getFileByPath(setId, path18 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -48202,17 +48202,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
-      for (const path17 of paths) {
-        if (seen.has(filesetFileId(filesetId, path17))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path17);
+      for (const path18 of paths) {
+        if (seen.has(filesetFileId(filesetId, path18))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path18);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path17, read });
+        jobs.push({ filesetId, path: path18, read });
       }
     }
-    for (const { filesetId, path: path17, read } of jobs) {
-      const id = filesetFileId(filesetId, path17);
-      const base = { kind: "filesetFile", id, name: path17, doc: { id, path: path17, filesetId }, source: null };
+    for (const { filesetId, path: path18, read } of jobs) {
+      const id = filesetFileId(filesetId, path18);
+      const base = { kind: "filesetFile", id, name: path18, doc: { id, path: path18, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -48268,8 +48268,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path17) => {
-    const item = itemAt(doc2, "drift", path17);
+  refusal: (doc2, _value, path18) => {
+    const item = itemAt(doc2, "drift", path18);
     return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateQueuePermissions", { queueId: String(doc2.id) }, narrowingQueueBody(entriesOf2(doc2), doc2.live))
@@ -52529,8 +52529,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path17, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path17]);
+function messageDesc(file, path18, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path18]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -54925,11 +54925,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path17) => {
-    if (path17.includes("_")) {
+  fieldMask.paths = json.split(",").map((path18) => {
+    if (path18.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path17);
+    return protoSnakeCase(path18);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -68067,13 +68067,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path17 = [];
+  const path18 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path17.unshift(e.exprKind.value.field);
+    path18.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path17;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path18;
   return null;
 }
 
@@ -68636,10 +68636,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path17 = selectPath(v2.expr, "params");
-      if (path17?.length === 1 && !options.params.includes(path17[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path18 = selectPath(v2.expr, "params");
+      if (path18?.length === 1 && !options.params.includes(path18[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path17[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path18[0]}' (declared: ${known})` });
       }
     }
   });
@@ -69061,17 +69061,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path17) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path17);
+function itemKeyAt(doc2, path18) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path17;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path17) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path17);
+function describeItemAt(doc2, path18) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path17;
-  return `${path17} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
+  return `${path18} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -69272,12 +69272,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed2 = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path17 = step.fix.perItem ? step.finding.path : null;
-    if (path17 !== null && removed.has(path17)) {
+    const path18 = step.fix.perItem ? step.finding.path : null;
+    if (path18 !== null && removed.has(path18)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path17);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path18);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -69297,7 +69297,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path17 !== null && listSize(candidate, path17) < listSize(after, path17)) removed.add(path17);
+    if (path18 !== null && listSize(candidate, path18) < listSize(after, path18)) removed.add(path18);
     after = candidate;
     fixed2 = violations;
     kept.push(step);
@@ -69388,12 +69388,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path17) {
-  const m2 = path17 === null ? null : /\[(\d+)\]$/.exec(path17);
+function pathIndex(path18) {
+  const m2 = path18 === null ? null : /\[(\d+)\]$/.exec(path18);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path17) {
-  const m2 = path17 === null ? null : /^(\w+)\[\d+\]$/.exec(path17);
+function listSize(doc2, path18) {
+  const m2 = path18 === null ? null : /^(\w+)\[\d+\]$/.exec(path18);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -69753,7 +69753,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path17, message) => jsonProblem(text, displayPath2, path17, message);
+  const at2 = (path18, message) => jsonProblem(text, displayPath2, path18, message);
   if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -70234,17 +70234,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path17) => path17[0] === "policies" && typeof path17[1] === "number";
+  const inPolicy = (path18) => path18[0] === "policies" && typeof path18[1] === "number";
   return {
     separator: ": ",
-    label: (path17) => pathLabel(inPolicy(path17) && path17.length > 2 ? path17.slice(2) : path17),
-    describe: (err, { path: path17, label, subject }) => {
+    label: (path18) => pathLabel(inPolicy(path18) && path18.length > 2 ? path18.slice(2) : path18),
+    describe: (err, { path: path18, label, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path17) && path17.length === 3 && path17[2] === "fix") {
-            const kind = String(data.policies[path17[1]]?.resource);
+          if (inPolicy(path18) && path18.length === 3 && path18[2] === "fix") {
+            const kind = String(data.policies[path18[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -70256,12 +70256,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path17) && label === "resource") {
+          if (inPolicy(path18) && label === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path17) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path18) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -70376,7 +70376,7 @@ async function prepareRun(options) {
 
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync3 } from "node:fs";
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -70388,10 +70388,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path17) {
+function findingLocation(policy2, resource2, path18) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path17;
+  let p2 = path18;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -70422,17 +70422,17 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path17 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path18 = null, itemKey = null) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path17,
+    path: path18,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path17),
+    location: findingLocation(policy2, resource2, path18),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -70798,19 +70798,7 @@ var MIGRATIONS = [
      lifecycle TEXT NOT NULL
    );
    CREATE INDEX findings_run ON findings (run_id, policy);
-   CREATE INDEX findings_fingerprint ON findings (fingerprint);
-   CREATE TABLE fixed (
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     fingerprint TEXT NOT NULL,
-     policy TEXT NOT NULL,
-     resource_kind TEXT NOT NULL,
-     resource_id TEXT NOT NULL,
-     resource_name TEXT,
-     severity TEXT NOT NULL,
-     message TEXT NOT NULL,
-     first_seen TEXT NOT NULL
-   );
-   CREATE INDEX fixed_run ON fixed (run_id);`
+   CREATE INDEX findings_fingerprint ON findings (fingerprint);`
 ];
 var sqlJs;
 var engine = () => sqlJs ??= (0, import_sql_wasm_inline.default)();
@@ -70972,7 +70960,7 @@ function loadPrior(db, instance, policies) {
   for (const r3 of rows) firstSeen.set(String(r3.fingerprint), String(r3.first_seen));
   return { previous, firstSeen };
 }
-function recordRun(db, report2, fixed2, meta) {
+function recordRun(db, report2, meta) {
   return db.write(() => {
     const s = report2.summary;
     db.run(
@@ -71006,13 +70994,6 @@ function recordRun(db, report2, fixed2, meta) {
         `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [run2, f2.fingerprint, f2.policy, f2.resource.kind, f2.resource.id, f2.resource.name, f2.status, f2.severity, f2.message, f2.firstSeen ?? report2.startedAt, f2.lifecycle ?? "new"]
-      );
-    }
-    for (const f2 of fixed2) {
-      db.run(
-        `INSERT INTO fixed (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, severity, message, first_seen)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [run2, f2.fingerprint, f2.policy, f2.resource.kind, f2.resource.id, f2.resource.name, f2.severity, f2.message, f2.firstSeen]
       );
     }
     return run2;
@@ -71088,12 +71069,19 @@ function recordReport(history, report2, policyHash) {
   const policies = report2.policies.map((p2) => p2.id);
   const { findings, fixed: fixed2, counts } = applyLifecycle(report2, loadPrior(history.db, report2.instance, policies));
   const annotated = { ...report2, findings, fixed: fixed2 };
-  const run2 = recordRun(history.db, annotated, fixed2, { policyHash, counts });
+  const run2 = recordRun(history.db, annotated, { policyHash, counts });
   history.db.save();
   return {
     ...annotated,
     history: { file: history.shown, run: run2, new: counts.new, open: counts.open, reopened: counts.reopened, fixed: counts.fixed, trend: trendOf(history.db, report2.instance) }
   };
+}
+
+// src/library/history.ts
+import path16 from "node:path";
+function historyFileOf(flag, cwd, config) {
+  if (flag === false) return null;
+  return flag ? path16.resolve(cwd, flag) : config.historyFile;
 }
 
 // src/library/evaluate.ts
@@ -71154,8 +71142,8 @@ async function evaluateOn(options, prepared, connection) {
   });
   const warnings = [...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
-    const file = path16.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync3(path16.dirname(file), { recursive: true });
+    const file = path17.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync3(path17.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, secretsOf(prepared));
   }
   const report2 = buildReport({
@@ -71178,12 +71166,8 @@ async function evaluateOn(options, prepared, connection) {
   }
   return { prepared, report: report2, run: run2, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run2, report2) };
 }
-function historyFileOf(options, prepared) {
-  if (options.history === false) return null;
-  return options.history ? path16.resolve(prepared.cwd, options.history) : prepared.config.historyFile;
-}
 async function withRunHistory(options, prepared, fn) {
-  const file = historyFileOf(options, prepared);
+  const file = historyFileOf(options.history, prepared.cwd, prepared.config);
   if (!file) return fn(() => {
   });
   const shown = displayPath(file, prepared.cwd);
@@ -71281,7 +71265,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path17 = (name) => {
+  const path18 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -71310,12 +71294,12 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path17("config"),
-    baseline: path17("baseline"),
-    sarifFile: path17("sarif-file"),
-    jsonFile: path17("json-file"),
-    htmlFile: path17("html-file"),
-    history: path17("history"),
+    config: path18("config"),
+    baseline: path18("baseline"),
+    sarifFile: path18("sarif-file"),
+    jsonFile: path18("json-file"),
+    htmlFile: path18("html-file"),
+    history: path18("history"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),

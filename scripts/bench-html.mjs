@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { median, medianMs } from './bench-median.mjs';
 
 const CHROMIUM = process.env.STEWARD_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -49,17 +50,6 @@ function bareTable(report) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title></head><body><table>${rows.join('\n')}</table></body></html>`;
 }
 
-/** Median of `times` runs of `fn` (ms). */
-async function median(times, fn) {
-  const all = [];
-  for (let i = 0; i < times; i++) {
-    const t0 = performance.now();
-    await fn();
-    all.push(performance.now() - t0);
-  }
-  return all.sort((a, b) => a - b)[Math.floor(all.length / 2)];
-}
-
 /** Milliseconds from navigation start to the end of the load event, as the page measured it. */
 async function loadTime(browser, file) {
   const page = await browser.newPage();
@@ -79,8 +69,8 @@ export async function benchHtml(print, table, expect) {
   const { formatReport } = await import(pathToFileURL(bundle).href);
   const report = bigReport(10_000);
   const html = formatReport('html', report, { color: false });
-  const formatMs = await median(5, () => formatReport('html', report, { color: false }));
-  const jsonMs = await median(5, () => JSON.stringify(report));
+  const formatMs = await medianMs(5, () => formatReport('html', report, { color: false }));
+  const jsonMs = await medianMs(5, () => JSON.stringify(report));
   writeFileSync(path.join(dir, 'report.html'), html);
   writeFileSync(path.join(dir, 'bare.html'), bareTable(report));
   expect((html.match(/<tr class="finding"/g) ?? []).length === 10_000, 'html: not 10,000 finding rows');
@@ -96,8 +86,7 @@ export async function benchHtml(print, table, expect) {
         times.report.push(await loadTime(browser, path.join(dir, 'report.html')));
         times.bare.push(await loadTime(browser, path.join(dir, 'bare.html')));
       }
-      const mid = (xs) => xs.sort((a, b) => a - b)[1];
-      const [r, b] = [mid(times.report), mid(times.bare)];
+      const [r, b] = [median(times.report), median(times.bare)];
       browserRow = [`${Math.round(r)} ms`, `${Math.round(b)} ms`, `${(r / b).toFixed(2)}×`];
     } finally {
       await browser.close();

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { medianMs } from './bench-median.mjs';
 import { createClient } from '../dist/index.js';
 import { startSandbox } from '../dist/sandbox.js';
 
@@ -82,24 +83,17 @@ async function cpuPerRequest() {
   return { clientMs: clientMs / requests, bareMs: bareMs / requests };
 }
 
-function medianMs(runs, file, args) {
-  const all = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    execFileSync(file, args, { stdio: 'ignore' });
-    all.push(performance.now() - t0);
-  }
-  return all.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
+/** Median milliseconds of a whole process, started `runs` times. */
+const processMs = (runs, file, args) => medianMs(runs, () => execFileSync(file, args, { stdio: 'ignore' }));
 
 export async function benchLimits(print, table, expect) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-limits-'));
   const cel = await celVersusJs(dir);
   expect(cel.agree, 'limits: CEL and the JavaScript predicate disagree');
   const cpu = await cpuPerRequest();
-  const node = medianMs(5, process.execPath, ['-e', '0']);
-  const version = medianMs(5, process.execPath, ['dist/cli.js', '--version']);
-  const help = medianMs(5, process.execPath, ['dist/cli.js', '--help']);
+  const node = await processMs(5, process.execPath, ['-e', '0']);
+  const version = await processMs(5, process.execPath, ['dist/cli.js', '--version']);
+  const help = await processMs(5, process.execPath, ['dist/cli.js', '--help']);
   rmSync(dir, { recursive: true, force: true });
   const k = (n) => `${Math.round(n / 1000).toLocaleString('en')} k/s`;
   print('\n### 8. Against the limits (same run)\n');

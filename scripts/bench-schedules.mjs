@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { check, recordingApi, writeSnapshot } from '../dist/index.js';
 import { startSandbox } from '../dist/sandbox.js';
+import { medianMs } from './bench-median.mjs';
 
 /** The three schedule policies' predicates in plain JavaScript, over the same snapshot file. */
 const PLAIN = `
@@ -31,18 +32,8 @@ process.stdout.write(String(violations));
 
 const POLICIES = ['no-misconfigured-schedules', 'schedule-timezone-valid', 'enabled-schedules-have-recipients'];
 
-function medianMs(runs, fn) {
-  const all = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    all.push(performance.now() - t0);
-  }
-  return all.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
-
 /** `steward check --from` the recorded snapshot against a plain-JS process over the same file. */
-function fromSnapshot(dir, snapshot, expectedViolations, expect) {
+async function fromSnapshot(dir, snapshot, expectedViolations, expect) {
   const only = POLICIES.flatMap((id) => ['--only', id]);
   const args = ['dist/cli.js', 'check', '--config', path.join(dir, 'steward.yaml'), '--from', snapshot, ...only, '--format', 'json', '--quiet'];
   const steward = () => {
@@ -54,7 +45,7 @@ function fromSnapshot(dir, snapshot, expectedViolations, expect) {
   };
   const plain = () => execFileSync(process.execPath, ['-e', PLAIN, snapshot], { encoding: 'utf8' });
   expect(Number(plain()) === expectedViolations, `schedules: plain JS counts ${plain()} violations, steward ${expectedViolations}`);
-  return { stewardMs: medianMs(3, steward), plainMs: medianMs(3, plain) };
+  return { stewardMs: await medianMs(3, steward), plainMs: await medianMs(3, plain) };
 }
 
 export async function benchSchedules({ print, table, expect, sampleMemory, sec, mb, latency }) {
@@ -93,7 +84,7 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
     wrapApi: (api, instance) => (recorder = recordingApi(api, { instance })),
   });
   await writeSnapshot(snapshot, recorder.snapshot());
-  const offline = fromSnapshot(dir, snapshot, recorded.summary.violations + recorded.summary.waived, expect);
+  const offline = await fromSnapshot(dir, snapshot, recorded.summary.violations + recorded.summary.waived, expect);
   const n = sandbox.state.schedules.length;
   const minimum = Math.floor(n / 100) + 1;
   await sandbox.close();

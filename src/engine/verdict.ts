@@ -21,7 +21,8 @@ import { applyWaivers } from './waivers.js';
 
 export type Gate = ReportSummary['gate'];
 
-function atOrAbove(severity: Severity, failOn: FailOn): boolean {
+/** Whether a violation of `severity` fails a gate at `failOn`. */
+export function atOrAbove(severity: Severity, failOn: FailOn): boolean {
   return failOn !== 'none' && SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(failOn);
 }
 

@@ -55,19 +55,7 @@ const MIGRATIONS: readonly string[] = [
      lifecycle TEXT NOT NULL
    );
    CREATE INDEX findings_run ON findings (run_id, policy);
-   CREATE INDEX findings_fingerprint ON findings (fingerprint);
-   CREATE TABLE fixed (
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     fingerprint TEXT NOT NULL,
-     policy TEXT NOT NULL,
-     resource_kind TEXT NOT NULL,
-     resource_id TEXT NOT NULL,
-     resource_name TEXT,
-     severity TEXT NOT NULL,
-     message TEXT NOT NULL,
-     first_seen TEXT NOT NULL
-   );
-   CREATE INDEX fixed_run ON fixed (run_id);`,
+   CREATE INDEX findings_fingerprint ON findings (fingerprint);`,
 ];
 
 let sqlJs: Promise<SqlJsStatic> | undefined;

@@ -53,7 +53,7 @@ export function recordReport(history: OpenRunHistory, report: Report, policyHash
   const policies = report.policies.map((p) => p.id);
   const { findings, fixed, counts } = applyLifecycle(report, loadPrior(history.db, report.instance, policies));
   const annotated: Report = { ...report, findings, fixed };
-  const run = recordRun(history.db, annotated, fixed, { policyHash, counts });
+  const run = recordRun(history.db, annotated, { policyHash, counts });
   history.db.save();
   return {
     ...annotated,

@@ -1,7 +1,7 @@
 // Reading and writing runs in the history database: what lifecycle needs from earlier runs,
-// one run recorded (run, policy statuses, findings, fixed) in one transaction, and the runs read
-// back for `history`, `diff` and trends.
-import type { FixedFinding, HistoryPoint, Report, Severity } from '../core/model.js';
+// one run recorded in one transaction (run, policy statuses, findings; fixed ones are counted,
+// the run's report lists them), and the runs read back for `history`, `diff` and trends.
+import type { HistoryPoint, Report, Severity } from '../core/model.js';
 import type { HistoryDatabase, Row } from './database.js';
 import { EVALUATED_STATUSES, isTracked, type PriorFinding, type PriorState } from './lifecycle.js';
 
@@ -68,7 +68,7 @@ export interface RunMeta {
 }
 
 /** Records `report` (already annotated with its lifecycle) and returns its run id. */
-export function recordRun(db: HistoryDatabase, report: Report, fixed: readonly FixedFinding[], meta: RunMeta): number {
+export function recordRun(db: HistoryDatabase, report: Report, meta: RunMeta): number {
   return db.write(() => {
     const s = report.summary;
     db.run(
@@ -102,13 +102,6 @@ export function recordRun(db: HistoryDatabase, report: Report, fixed: readonly F
         `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [run, f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.status, f.severity, f.message, f.firstSeen ?? report.startedAt, f.lifecycle ?? 'new'],
-      );
-    }
-    for (const f of fixed) {
-      db.run(
-        `INSERT INTO fixed (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, severity, message, first_seen)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [run, f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.severity, f.message, f.firstSeen],
       );
     }
     return run;

@@ -13,6 +13,7 @@ import { openRunHistory, policySetHash, recordReport } from '../history/index.js
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { Scope } from '../resources/types.js';
 import { type Connection, withConnection } from './connect.js';
+import { historyFileOf } from './history.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 
 export interface Evaluation {
@@ -131,12 +132,6 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   return { prepared, report, run, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run, report) };
 }
 
-/** The history file a run records into, or null. */
-function historyFileOf(options: CheckOptions, prepared: PreparedRun): string | null {
-  if (options.history === false) return null;
-  return options.history ? path.resolve(prepared.cwd, options.history) : prepared.config.historyFile;
-}
-
 /**
  * Runs `fn` with the run's history open and locked (before any request: a broken or busy file
  * is exit 2 with nothing sent); `record` gives the evaluation's report its lifecycle and records
@@ -144,7 +139,7 @@ function historyFileOf(options: CheckOptions, prepared: PreparedRun): string | n
  * says nothing about the findings, and recording it would mark every earlier one fixed.
  */
 export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (evaluation: Evaluation) => void) => Promise<T>): Promise<T> {
-  const file = historyFileOf(options, prepared);
+  const file = historyFileOf(options.history, prepared.cwd, prepared.config);
   if (!file) return fn(() => {});
   const shown = displayPath(file, prepared.cwd);
   const history = await openRunHistory(file, shown, 'check --history');

@@ -1,9 +1,10 @@
 // The run history through the library: which file a command uses, the runs in it, and two
 // runs (or JSON reports) compared.
 import path from 'node:path';
-import { loadConfig } from '../config/index.js';
+import { type Config, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
-import { type FailOn, type Report, SEVERITIES } from '../core/model.js';
+import type { FailOn, Report } from '../core/model.js';
+import { atOrAbove } from '../engine/verdict.js';
 import { InputError } from '../core/problem.js';
 import {
   type DiffResult,
@@ -29,28 +30,28 @@ export interface HistoryOptions {
 
 const flagProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
 
-/** The history file a command reads, and the config's failOn. */
-function historyTarget(options: HistoryOptions): { file: string; failOn: FailOn; cwd: string } {
-  const cwd = options.cwd ?? process.cwd();
-  const config = loadConfig({ configPath: options.config, cwd, env: options.env });
-  const file = options.history ? path.resolve(cwd, options.history) : config.historyFile;
-  if (!file) throw flagProblem('--history', 'no run history: pass --history FILE or set `history:` in steward.yaml');
-  return { file, failOn: config.failOn, cwd };
+/** The history a run or command uses: `--history` (relative to the cwd), else the config's; false: none. */
+export function historyFileOf(flag: string | false | undefined, cwd: string, config: Pick<Config, 'historyFile'>): string | null {
+  if (flag === false) return null;
+  return flag ? path.resolve(cwd, flag) : config.historyFile;
 }
 
-async function withHistory<T>(options: HistoryOptions, fn: (db: HistoryDatabase, cwd: string, failOn: FailOn) => T): Promise<T> {
-  const { file, failOn, cwd } = historyTarget(options);
-  const db = await openHistory(file, displayPath(file, cwd), { create: false });
-  try {
-    return fn(db, cwd, failOn);
-  } finally {
-    db.close();
-  }
+/** The history a command reads: exit 2 when there is none to read. */
+function requiredHistory(options: HistoryOptions, cwd: string, config: Config): Promise<HistoryDatabase> {
+  const file = historyFileOf(options.history, cwd, config);
+  if (!file) throw flagProblem('--history', 'no run history: pass --history FILE or set `history:` in steward.yaml');
+  return openHistory(file, displayPath(file, cwd), { create: false });
 }
 
 /** Every run of the history, oldest first. */
 export async function historyRuns(options: HistoryOptions = {}): Promise<HistoryRun[]> {
-  return withHistory(options, (db) => listRuns(db));
+  const cwd = options.cwd ?? process.cwd();
+  const db = await requiredHistory(options, cwd, loadConfig({ configPath: options.config, cwd, env: options.env }));
+  try {
+    return listRuns(db);
+  } finally {
+    db.close();
+  }
 }
 
 export interface DiffOptions extends HistoryOptions {
@@ -89,39 +90,37 @@ async function reportSide(file: string, cwd: string): Promise<DiffSide> {
   };
 }
 
+/** A run id of the history (`steward history`'s first column), not a report file. */
+const isRunId = (spec: string) => /^\d+$/.test(spec);
+
 async function sideOf(db: HistoryDatabase | null, spec: string, cwd: string): Promise<DiffSide> {
-  if (/^\d+$/.test(spec)) {
+  if (isRunId(spec)) {
     if (!db) throw flagProblem(spec, 'a run id needs a history: pass --history FILE or set `history:` in steward.yaml');
     return runSide(db, Number(spec), spec);
   }
   return reportSide(path.resolve(cwd, spec), cwd);
 }
 
-function failingCount(result: DiffResult, failOn: FailOn): number {
-  if (failOn === 'none') return 0;
-  const floor = SEVERITIES.indexOf(failOn);
-  return [...result.new, ...result.reopened].filter((f) => f.status === 'violation' && SEVERITIES.indexOf(f.severity) >= floor).length;
-}
-
 /** Compares two runs: by default the last two of the history. */
 export async function diffRuns(options: DiffOptions = {}): Promise<RunDiff> {
   const cwd = options.cwd ?? process.cwd();
-  const needsHistory = [options.from, options.to].some((s) => s === undefined || /^\d+$/.test(s));
-  const target = needsHistory ? historyTarget(options) : { file: null, failOn: loadConfig({ configPath: options.config, cwd, env: options.env }).failOn, cwd };
-  const db = target.file ? await openHistory(target.file, displayPath(target.file, cwd), { create: false }) : null;
+  const config = loadConfig({ configPath: options.config, cwd, env: options.env });
+  const usesHistory = [options.from, options.to].some((s) => s === undefined || isRunId(s));
+  const db = usesHistory ? await requiredHistory(options, cwd, config) : null;
   try {
     let { from, to } = options;
     if (from === undefined || to === undefined) {
       const runs = listRuns(db!, { limit: 2 });
-      if (runs.length < 2) throw flagProblem(displayPath(target.file!, cwd), `diff needs two runs; the history has ${runs.length}`);
+      if (runs.length < 2) throw flagProblem(displayPath(db!.file, cwd), `diff needs two runs; the history has ${runs.length}`);
       from ??= String(runs[0]!.run);
       to ??= String(runs[1]!.run);
     }
     const [a, b] = [await sideOf(db, from, cwd), await sideOf(db, to, cwd)];
-    const earlier = db && /^\d+$/.test(from) ? seenBefore(db, a.instance, Number(from)) : new Set<string>();
+    const earlier = db && isRunId(from) ? seenBefore(db, a.instance, Number(from)) : new Set<string>();
     const result = diffFindings(a, b, earlier);
-    const failOn = options.failOn ?? target.failOn;
-    return { ...result, failOn, failing: failingCount(result, failOn) };
+    const failOn = options.failOn ?? config.failOn;
+    const failing = [...result.new, ...result.reopened].filter((f) => f.status === 'violation' && atOrAbove(f.severity, failOn)).length;
+    return { ...result, failOn, failing };
   } finally {
     db?.close();
   }
