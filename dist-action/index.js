@@ -108,9 +108,9 @@ var require_tunnel = __commonJS({
       });
     }
     util.inherits(TunnelingAgent, events.EventEmitter);
-    TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
+    TunnelingAgent.prototype.addRequest = function addRequest(req2, host, port, localAddress) {
       var self2 = this;
-      var options = mergeOptions({ request: req }, self2.options, toOptions(host, port, localAddress));
+      var options = mergeOptions({ request: req2 }, self2.options, toOptions(host, port, localAddress));
       if (self2.sockets.length >= this.maxSockets) {
         self2.requests.push(options);
         return;
@@ -119,7 +119,7 @@ var require_tunnel = __commonJS({
         socket.on("free", onFree);
         socket.on("close", onCloseOrRemove);
         socket.on("agentRemove", onCloseOrRemove);
-        req.onSocket(socket);
+        req2.onSocket(socket);
         function onFree() {
           self2.emit("free", socket, options);
         }
@@ -854,16 +854,16 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value, index2) {
-        if (index2 === void 0 || index2 >= key.length) {
+      constructor(key, value, index3) {
+        if (index3 === void 0 || index3 >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key.charCodeAt(index2);
+        const code = this.code = key.charCodeAt(index3);
         if (code > 127) {
           throw new TypeError("key must be ascii string");
         }
-        if (key.length !== ++index2) {
-          this.middle = new _TstNode(key, value, index2);
+        if (key.length !== ++index3) {
+          this.middle = new _TstNode(key, value, index3);
         } else {
           this.value = value;
         }
@@ -877,34 +877,34 @@ var require_tree = __commonJS({
         if (length === 0) {
           throw new TypeError("Unreachable");
         }
-        let index2 = 0;
+        let index3 = 0;
         let node = this;
         while (true) {
-          const code = key.charCodeAt(index2);
+          const code = key.charCodeAt(index3);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
           if (node.code === code) {
-            if (length === ++index2) {
+            if (length === ++index3) {
               node.value = value;
               break;
             } else if (node.middle !== null) {
               node = node.middle;
             } else {
-              node.middle = new _TstNode(key, value, index2);
+              node.middle = new _TstNode(key, value, index3);
               break;
             }
           } else if (node.code < code) {
             if (node.left !== null) {
               node = node.left;
             } else {
-              node.left = new _TstNode(key, value, index2);
+              node.left = new _TstNode(key, value, index3);
               break;
             }
           } else if (node.right !== null) {
             node = node.right;
           } else {
-            node.right = new _TstNode(key, value, index2);
+            node.right = new _TstNode(key, value, index3);
             break;
           }
         }
@@ -915,16 +915,16 @@ var require_tree = __commonJS({
        */
       search(key) {
         const keylength = key.length;
-        let index2 = 0;
+        let index3 = 0;
         let node = this;
-        while (node !== null && index2 < keylength) {
-          let code = key[index2];
+        while (node !== null && index3 < keylength) {
+          let code = key[index3];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
           while (node !== null) {
             if (code === node.code) {
-              if (keylength === ++index2) {
+              if (keylength === ++index3) {
                 return node;
               }
               node = node.middle;
@@ -2779,114 +2779,114 @@ var require_constants2 = __commonJS({
       LENIENT_FLAGS2[LENIENT_FLAGS2["CHUNKED_LENGTH"] = 2] = "CHUNKED_LENGTH";
       LENIENT_FLAGS2[LENIENT_FLAGS2["KEEP_ALIVE"] = 4] = "KEEP_ALIVE";
     })(LENIENT_FLAGS = exports.LENIENT_FLAGS || (exports.LENIENT_FLAGS = {}));
-    var METHODS;
-    (function(METHODS2) {
-      METHODS2[METHODS2["DELETE"] = 0] = "DELETE";
-      METHODS2[METHODS2["GET"] = 1] = "GET";
-      METHODS2[METHODS2["HEAD"] = 2] = "HEAD";
-      METHODS2[METHODS2["POST"] = 3] = "POST";
-      METHODS2[METHODS2["PUT"] = 4] = "PUT";
-      METHODS2[METHODS2["CONNECT"] = 5] = "CONNECT";
-      METHODS2[METHODS2["OPTIONS"] = 6] = "OPTIONS";
-      METHODS2[METHODS2["TRACE"] = 7] = "TRACE";
-      METHODS2[METHODS2["COPY"] = 8] = "COPY";
-      METHODS2[METHODS2["LOCK"] = 9] = "LOCK";
-      METHODS2[METHODS2["MKCOL"] = 10] = "MKCOL";
-      METHODS2[METHODS2["MOVE"] = 11] = "MOVE";
-      METHODS2[METHODS2["PROPFIND"] = 12] = "PROPFIND";
-      METHODS2[METHODS2["PROPPATCH"] = 13] = "PROPPATCH";
-      METHODS2[METHODS2["SEARCH"] = 14] = "SEARCH";
-      METHODS2[METHODS2["UNLOCK"] = 15] = "UNLOCK";
-      METHODS2[METHODS2["BIND"] = 16] = "BIND";
-      METHODS2[METHODS2["REBIND"] = 17] = "REBIND";
-      METHODS2[METHODS2["UNBIND"] = 18] = "UNBIND";
-      METHODS2[METHODS2["ACL"] = 19] = "ACL";
-      METHODS2[METHODS2["REPORT"] = 20] = "REPORT";
-      METHODS2[METHODS2["MKACTIVITY"] = 21] = "MKACTIVITY";
-      METHODS2[METHODS2["CHECKOUT"] = 22] = "CHECKOUT";
-      METHODS2[METHODS2["MERGE"] = 23] = "MERGE";
-      METHODS2[METHODS2["M-SEARCH"] = 24] = "M-SEARCH";
-      METHODS2[METHODS2["NOTIFY"] = 25] = "NOTIFY";
-      METHODS2[METHODS2["SUBSCRIBE"] = 26] = "SUBSCRIBE";
-      METHODS2[METHODS2["UNSUBSCRIBE"] = 27] = "UNSUBSCRIBE";
-      METHODS2[METHODS2["PATCH"] = 28] = "PATCH";
-      METHODS2[METHODS2["PURGE"] = 29] = "PURGE";
-      METHODS2[METHODS2["MKCALENDAR"] = 30] = "MKCALENDAR";
-      METHODS2[METHODS2["LINK"] = 31] = "LINK";
-      METHODS2[METHODS2["UNLINK"] = 32] = "UNLINK";
-      METHODS2[METHODS2["SOURCE"] = 33] = "SOURCE";
-      METHODS2[METHODS2["PRI"] = 34] = "PRI";
-      METHODS2[METHODS2["DESCRIBE"] = 35] = "DESCRIBE";
-      METHODS2[METHODS2["ANNOUNCE"] = 36] = "ANNOUNCE";
-      METHODS2[METHODS2["SETUP"] = 37] = "SETUP";
-      METHODS2[METHODS2["PLAY"] = 38] = "PLAY";
-      METHODS2[METHODS2["PAUSE"] = 39] = "PAUSE";
-      METHODS2[METHODS2["TEARDOWN"] = 40] = "TEARDOWN";
-      METHODS2[METHODS2["GET_PARAMETER"] = 41] = "GET_PARAMETER";
-      METHODS2[METHODS2["SET_PARAMETER"] = 42] = "SET_PARAMETER";
-      METHODS2[METHODS2["REDIRECT"] = 43] = "REDIRECT";
-      METHODS2[METHODS2["RECORD"] = 44] = "RECORD";
-      METHODS2[METHODS2["FLUSH"] = 45] = "FLUSH";
-    })(METHODS = exports.METHODS || (exports.METHODS = {}));
+    var METHODS2;
+    (function(METHODS3) {
+      METHODS3[METHODS3["DELETE"] = 0] = "DELETE";
+      METHODS3[METHODS3["GET"] = 1] = "GET";
+      METHODS3[METHODS3["HEAD"] = 2] = "HEAD";
+      METHODS3[METHODS3["POST"] = 3] = "POST";
+      METHODS3[METHODS3["PUT"] = 4] = "PUT";
+      METHODS3[METHODS3["CONNECT"] = 5] = "CONNECT";
+      METHODS3[METHODS3["OPTIONS"] = 6] = "OPTIONS";
+      METHODS3[METHODS3["TRACE"] = 7] = "TRACE";
+      METHODS3[METHODS3["COPY"] = 8] = "COPY";
+      METHODS3[METHODS3["LOCK"] = 9] = "LOCK";
+      METHODS3[METHODS3["MKCOL"] = 10] = "MKCOL";
+      METHODS3[METHODS3["MOVE"] = 11] = "MOVE";
+      METHODS3[METHODS3["PROPFIND"] = 12] = "PROPFIND";
+      METHODS3[METHODS3["PROPPATCH"] = 13] = "PROPPATCH";
+      METHODS3[METHODS3["SEARCH"] = 14] = "SEARCH";
+      METHODS3[METHODS3["UNLOCK"] = 15] = "UNLOCK";
+      METHODS3[METHODS3["BIND"] = 16] = "BIND";
+      METHODS3[METHODS3["REBIND"] = 17] = "REBIND";
+      METHODS3[METHODS3["UNBIND"] = 18] = "UNBIND";
+      METHODS3[METHODS3["ACL"] = 19] = "ACL";
+      METHODS3[METHODS3["REPORT"] = 20] = "REPORT";
+      METHODS3[METHODS3["MKACTIVITY"] = 21] = "MKACTIVITY";
+      METHODS3[METHODS3["CHECKOUT"] = 22] = "CHECKOUT";
+      METHODS3[METHODS3["MERGE"] = 23] = "MERGE";
+      METHODS3[METHODS3["M-SEARCH"] = 24] = "M-SEARCH";
+      METHODS3[METHODS3["NOTIFY"] = 25] = "NOTIFY";
+      METHODS3[METHODS3["SUBSCRIBE"] = 26] = "SUBSCRIBE";
+      METHODS3[METHODS3["UNSUBSCRIBE"] = 27] = "UNSUBSCRIBE";
+      METHODS3[METHODS3["PATCH"] = 28] = "PATCH";
+      METHODS3[METHODS3["PURGE"] = 29] = "PURGE";
+      METHODS3[METHODS3["MKCALENDAR"] = 30] = "MKCALENDAR";
+      METHODS3[METHODS3["LINK"] = 31] = "LINK";
+      METHODS3[METHODS3["UNLINK"] = 32] = "UNLINK";
+      METHODS3[METHODS3["SOURCE"] = 33] = "SOURCE";
+      METHODS3[METHODS3["PRI"] = 34] = "PRI";
+      METHODS3[METHODS3["DESCRIBE"] = 35] = "DESCRIBE";
+      METHODS3[METHODS3["ANNOUNCE"] = 36] = "ANNOUNCE";
+      METHODS3[METHODS3["SETUP"] = 37] = "SETUP";
+      METHODS3[METHODS3["PLAY"] = 38] = "PLAY";
+      METHODS3[METHODS3["PAUSE"] = 39] = "PAUSE";
+      METHODS3[METHODS3["TEARDOWN"] = 40] = "TEARDOWN";
+      METHODS3[METHODS3["GET_PARAMETER"] = 41] = "GET_PARAMETER";
+      METHODS3[METHODS3["SET_PARAMETER"] = 42] = "SET_PARAMETER";
+      METHODS3[METHODS3["REDIRECT"] = 43] = "REDIRECT";
+      METHODS3[METHODS3["RECORD"] = 44] = "RECORD";
+      METHODS3[METHODS3["FLUSH"] = 45] = "FLUSH";
+    })(METHODS2 = exports.METHODS || (exports.METHODS = {}));
     exports.METHODS_HTTP = [
-      METHODS.DELETE,
-      METHODS.GET,
-      METHODS.HEAD,
-      METHODS.POST,
-      METHODS.PUT,
-      METHODS.CONNECT,
-      METHODS.OPTIONS,
-      METHODS.TRACE,
-      METHODS.COPY,
-      METHODS.LOCK,
-      METHODS.MKCOL,
-      METHODS.MOVE,
-      METHODS.PROPFIND,
-      METHODS.PROPPATCH,
-      METHODS.SEARCH,
-      METHODS.UNLOCK,
-      METHODS.BIND,
-      METHODS.REBIND,
-      METHODS.UNBIND,
-      METHODS.ACL,
-      METHODS.REPORT,
-      METHODS.MKACTIVITY,
-      METHODS.CHECKOUT,
-      METHODS.MERGE,
-      METHODS["M-SEARCH"],
-      METHODS.NOTIFY,
-      METHODS.SUBSCRIBE,
-      METHODS.UNSUBSCRIBE,
-      METHODS.PATCH,
-      METHODS.PURGE,
-      METHODS.MKCALENDAR,
-      METHODS.LINK,
-      METHODS.UNLINK,
-      METHODS.PRI,
+      METHODS2.DELETE,
+      METHODS2.GET,
+      METHODS2.HEAD,
+      METHODS2.POST,
+      METHODS2.PUT,
+      METHODS2.CONNECT,
+      METHODS2.OPTIONS,
+      METHODS2.TRACE,
+      METHODS2.COPY,
+      METHODS2.LOCK,
+      METHODS2.MKCOL,
+      METHODS2.MOVE,
+      METHODS2.PROPFIND,
+      METHODS2.PROPPATCH,
+      METHODS2.SEARCH,
+      METHODS2.UNLOCK,
+      METHODS2.BIND,
+      METHODS2.REBIND,
+      METHODS2.UNBIND,
+      METHODS2.ACL,
+      METHODS2.REPORT,
+      METHODS2.MKACTIVITY,
+      METHODS2.CHECKOUT,
+      METHODS2.MERGE,
+      METHODS2["M-SEARCH"],
+      METHODS2.NOTIFY,
+      METHODS2.SUBSCRIBE,
+      METHODS2.UNSUBSCRIBE,
+      METHODS2.PATCH,
+      METHODS2.PURGE,
+      METHODS2.MKCALENDAR,
+      METHODS2.LINK,
+      METHODS2.UNLINK,
+      METHODS2.PRI,
       // TODO(indutny): should we allow it with HTTP?
-      METHODS.SOURCE
+      METHODS2.SOURCE
     ];
     exports.METHODS_ICE = [
-      METHODS.SOURCE
+      METHODS2.SOURCE
     ];
     exports.METHODS_RTSP = [
-      METHODS.OPTIONS,
-      METHODS.DESCRIBE,
-      METHODS.ANNOUNCE,
-      METHODS.SETUP,
-      METHODS.PLAY,
-      METHODS.PAUSE,
-      METHODS.TEARDOWN,
-      METHODS.GET_PARAMETER,
-      METHODS.SET_PARAMETER,
-      METHODS.REDIRECT,
-      METHODS.RECORD,
-      METHODS.FLUSH,
+      METHODS2.OPTIONS,
+      METHODS2.DESCRIBE,
+      METHODS2.ANNOUNCE,
+      METHODS2.SETUP,
+      METHODS2.PLAY,
+      METHODS2.PAUSE,
+      METHODS2.TEARDOWN,
+      METHODS2.GET_PARAMETER,
+      METHODS2.SET_PARAMETER,
+      METHODS2.REDIRECT,
+      METHODS2.RECORD,
+      METHODS2.FLUSH,
       // For AirPlay
-      METHODS.GET,
-      METHODS.POST
+      METHODS2.GET,
+      METHODS2.POST
     ];
-    exports.METHOD_MAP = utils_1.enumToMap(METHODS);
+    exports.METHOD_MAP = utils_1.enumToMap(METHODS2);
     exports.H_METHOD_MAP = {};
     Object.keys(exports.METHOD_MAP).forEach((key) => {
       if (/^H/.test(key)) {
@@ -3833,7 +3833,7 @@ var require_webidl = __commonJS({
         }
         const method = typeof Iterable === "function" ? Iterable() : V?.[Symbol.iterator]?.();
         const seq = [];
-        let index2 = 0;
+        let index3 = 0;
         if (method === void 0 || typeof method.next !== "function") {
           throw webidl.errors.exception({
             header: prefix,
@@ -3845,7 +3845,7 @@ var require_webidl = __commonJS({
           if (done) {
             break;
           }
-          seq.push(converter(value, prefix, `${argument}[${index2++}]`));
+          seq.push(converter(value, prefix, `${argument}[${index3++}]`));
         }
         return seq;
       };
@@ -3954,10 +3954,10 @@ var require_webidl = __commonJS({
     };
     webidl.converters.ByteString = function(V, prefix, argument) {
       const x2 = webidl.converters.DOMString(V, prefix, argument);
-      for (let index2 = 0; index2 < x2.length; index2++) {
-        if (x2.charCodeAt(index2) > 255) {
+      for (let index3 = 0; index3 < x2.length; index3++) {
+        if (x2.charCodeAt(index3) > 255) {
           throw new TypeError(
-            `Cannot convert argument to a ByteString because the character at index ${index2} has a value of ${x2.charCodeAt(index2)} which is greater than 255.`
+            `Cannot convert argument to a ByteString because the character at index ${index3} has a value of ${x2.charCodeAt(index3)} which is greater than 255.`
           );
         }
       }
@@ -4532,17 +4532,17 @@ var require_util2 = __commonJS({
               `'next' called on an object that does not implement interface ${name} Iterator.`
             );
           }
-          const index2 = this.#index;
+          const index3 = this.#index;
           const values = this.#target[kInternalIterator];
           const len2 = values.length;
-          if (index2 >= len2) {
+          if (index3 >= len2) {
             return {
               value: void 0,
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value } = values[index2];
-          this.#index = index2 + 1;
+          const { [keyIndex]: key, [valueIndex]: value } = values[index3];
+          this.#index = index3 + 1;
           let result2;
           switch (this.#kind) {
             case "key":
@@ -8302,8 +8302,8 @@ var require_pool_base = __commonJS({
       }
       get [kSize]() {
         let ret = this[kQueued];
-        for (const { [kSize]: size } of this[kClients]) {
-          ret += size;
+        for (const { [kSize]: size2 } of this[kClients]) {
+          ret += size2;
         }
         return ret;
       }
@@ -9294,7 +9294,7 @@ var require_retry_handler = __commonJS({
             this.abort(contentLengthError);
             return false;
           }
-          const { start, size, end = size - 1 } = contentRange;
+          const { start, size: size2, end = size2 - 1 } = contentRange;
           if (this.start !== start || this.end != null && this.end !== end) {
             this.abort(
               new RequestRetryError("Content-Range mismatch", statusCode, {
@@ -9324,7 +9324,7 @@ var require_retry_handler = __commonJS({
               this.abort(contentLengthError);
               return false;
             }
-            const { start, size, end = size - 1 } = range;
+            const { start, size: size2, end = size2 - 1 } = range;
             assert2(
               start != null && Number.isFinite(start),
               "content-range mismatch"
@@ -10303,15 +10303,15 @@ var require_api_pipeline = __commonJS({
             }
           },
           write: (chunk, encoding, callback2) => {
-            const { req } = this;
-            if (req.push(chunk, encoding) || req._readableState.destroyed) {
+            const { req: req2 } = this;
+            if (req2.push(chunk, encoding) || req2._readableState.destroyed) {
               callback2();
             } else {
-              req[kResume] = callback2;
+              req2[kResume] = callback2;
             }
           },
           destroy: (err, callback2) => {
-            const { body: body2, req, res, ret, abort } = this;
+            const { body: body2, req: req2, res, ret, abort } = this;
             if (!err && !ret._readableState.endEmitted) {
               err = new RequestAbortedError();
             }
@@ -10319,14 +10319,14 @@ var require_api_pipeline = __commonJS({
               abort();
             }
             util.destroy(body2, err);
-            util.destroy(req, err);
+            util.destroy(req2, err);
             util.destroy(res, err);
             removeSignal(this);
             callback2(err);
           }
         }).on("prefinish", () => {
-          const { req } = this;
-          req.push(null);
+          const { req: req2 } = this;
+          req2.push(null);
         });
         this.res = null;
         addSignal(this, signal);
@@ -10718,8 +10718,8 @@ var require_mock_utils = __commonJS({
     function buildHeadersFromArray(headers) {
       const clone = headers.slice();
       const entries = [];
-      for (let index2 = 0; index2 < clone.length; index2 += 2) {
-        entries.push([clone[index2], clone[index2 + 1]]);
+      for (let index3 = 0; index3 < clone.length; index3 += 2) {
+        entries.push([clone[index3], clone[index3 + 1]]);
       }
       return Object.fromEntries(entries);
     }
@@ -10806,14 +10806,14 @@ var require_mock_utils = __commonJS({
       return newMockDispatch;
     }
     function deleteMockDispatch(mockDispatches, key) {
-      const index2 = mockDispatches.findIndex((dispatch) => {
+      const index3 = mockDispatches.findIndex((dispatch) => {
         if (!dispatch.consumed) {
           return false;
         }
         return matchKey(dispatch, key);
       });
-      if (index2 !== -1) {
-        mockDispatches.splice(index2, 1);
+      if (index3 !== -1) {
+        mockDispatches.splice(index3, 1);
       }
     }
     function buildKey(opts) {
@@ -12130,17 +12130,17 @@ var require_headers = __commonJS({
       }
       // https://fetch.spec.whatwg.org/#convert-header-names-to-a-sorted-lowercase-set
       toSortedArray() {
-        const size = this[kHeadersMap].size;
-        const array = new Array(size);
-        if (size <= 32) {
-          if (size === 0) {
+        const size2 = this[kHeadersMap].size;
+        const array = new Array(size2);
+        if (size2 <= 32) {
+          if (size2 === 0) {
             return array;
           }
           const iterator = this[kHeadersMap][Symbol.iterator]();
           const firstValue = iterator.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert2(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x2, value; i < size; ++i) {
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x2, value; i < size2; ++i) {
             value = iterator.next().value;
             x2 = array[i] = [value[0], value[1].value];
             assert2(x2[1] !== null);
@@ -15118,7 +15118,7 @@ var require_util4 = __commonJS({
       return null;
     }
     function combineByteSequences(sequences) {
-      const size = sequences.reduce((a, b) => {
+      const size2 = sequences.reduce((a, b) => {
         return a + b.byteLength;
       }, 0);
       let offset = 0;
@@ -15126,7 +15126,7 @@ var require_util4 = __commonJS({
         a.set(b, offset);
         offset += b.byteLength;
         return a;
-      }, new Uint8Array(size));
+      }, new Uint8Array(size2));
     }
     module.exports = {
       staticPropertyDescriptors,
@@ -15566,18 +15566,18 @@ var require_cache = __commonJS({
         const p2 = Promise.all(responsePromises);
         const responses = await p2;
         const operations = [];
-        let index2 = 0;
+        let index3 = 0;
         for (const response of responses) {
           const operation2 = {
             type: "put",
             // 7.3.2
-            request: requestList[index2],
+            request: requestList[index3],
             // 7.3.3
             response
             // 7.3.4
           };
           operations.push(operation2);
-          index2++;
+          index3++;
         }
         const cacheJobPromise = createDeferredPromise();
         let errorData = null;
@@ -18559,13 +18559,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size;
+      setEventFieldSize(field, size2) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field] + size2;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size;
+        this.eventFieldSizes[field] = size2;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -23791,9 +23791,9 @@ var require_codegen = __commonJS({
       scopeCode() {
         return this._extScope.scopeCode(this._values);
       }
-      _def(varKind, nameOrPrefix, rhs, constant) {
+      _def(varKind, nameOrPrefix, rhs, constant2) {
         const name = this._scope.toName(nameOrPrefix);
-        if (rhs !== void 0 && constant)
+        if (rhs !== void 0 && constant2)
           this._constants[name.str] = rhs;
         this._leafNode(new Def(varKind, name, rhs));
         return name;
@@ -25819,11 +25819,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches2 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches2)
+        const matches3 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches3)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches2[1];
-        jsonPointer = matches2[2];
+        const up = +matches3[1];
+        jsonPointer = matches3[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -26742,11 +26742,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches2 = urnComponent.path.match(URN_REG);
-      if (matches2 && matches2[0] === urnComponent.path) {
+      const matches3 = urnComponent.path.match(URN_REG);
+      if (matches3 && matches3[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches2[1].toLowerCase();
-        urnComponent.nss = matches2[2];
+        urnComponent.nid = matches3[1].toLowerCase();
+        urnComponent.nss = matches3[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -27067,8 +27067,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches2) {
-      if (matches2[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches3) {
+      if (matches3[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -27090,9 +27090,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches2) {
-      const host = matches2[4];
-      return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
+    function hasMalformedComponentPercentEncoding(matches3) {
+      const host = matches3[4];
+      return hasMalformedPercentEncoding(matches3[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches3[6]) || hasMalformedPercentEncoding(matches3[7]) || hasMalformedPercentEncoding(matches3[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
@@ -27167,15 +27167,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches2 = uri.match(URI_PARSE);
-      if (matches2) {
-        parsed.scheme = matches2[1];
-        parsed.userinfo = matches2[3];
-        parsed.host = matches2[4];
-        parsed.port = parseInt(matches2[5], 10);
-        parsed.path = matches2[6] || "";
-        parsed.query = matches2[7];
-        parsed.fragment = matches2[8];
+      const matches3 = uri.match(URI_PARSE);
+      if (matches3) {
+        parsed.scheme = matches3[1];
+        parsed.userinfo = matches3[3];
+        parsed.host = matches3[4];
+        parsed.port = parseInt(matches3[5], 10);
+        parsed.path = matches3[6] || "";
+        parsed.query = matches3[7];
+        parsed.fragment = matches3[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -27184,14 +27184,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches2);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches3);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches2[5];
+          parsed.port = matches3[5];
         }
-        const parseError = getParseError(parsed, matches2);
+        const parseError = getParseError(parsed, matches3);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -29145,9 +29145,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns.filter((p2) => (0, util_1.alwaysValidSchema)(it, schema[p2]));
-        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns2 = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns2.filter((p2) => (0, util_1.alwaysValidSchema)(it, schema[p2]));
+        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -29158,7 +29158,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns) {
+          for (const pat of patterns2) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -29976,7 +29976,7 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
+    var isMap8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP2;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
     var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
@@ -30012,7 +30012,7 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap7;
+    exports.isMap = isMap8;
     exports.isNode = isNode;
     exports.isPair = isPair2;
     exports.isScalar = isScalar5;
@@ -31973,7 +31973,7 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add = (key, value) => {
+        const add2 = (key, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
@@ -31983,10 +31983,10 @@ var require_YAMLMap = __commonJS({
         };
         if (obj instanceof Map) {
           for (const [key, value] of obj)
-            add(key, value);
+            add2(key, value);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
-            add(key, obj[key]);
+            add2(key, obj[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -34124,9 +34124,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag2) {
-      const isMap7 = fc.start.source === "{";
-      const fcName = isMap7 ? "flow map" : "flow sequence";
-      const NodeClass = tag2?.nodeClass ?? (isMap7 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
+      const isMap8 = fc.start.source === "{";
+      const fcName = isMap8 ? "flow map" : "flow sequence";
+      const NodeClass = tag2?.nodeClass ?? (isMap8 ? YAMLMap.YAMLMap : YAMLSeq2.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -34162,7 +34162,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap7 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap8 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -34202,7 +34202,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap7 && !sep2 && !props.found) {
+        if (!isMap8 && !sep2 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -34225,7 +34225,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap7 && !props.found && ctx.options.strict) {
+            if (!isMap8 && !props.found && ctx.options.strict) {
               if (sep2)
                 for (const st2 of sep2) {
                   if (st2 === valueProps.found)
@@ -34257,7 +34257,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap7) {
+          if (isMap8) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -34273,7 +34273,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap7 ? "}" : "]";
+      const expectedEnd = isMap8 ? "}" : "]";
       const [ce, ...ee2] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -34689,9 +34689,9 @@ var require_resolve_flow_scalar = __commonJS({
             res += parseCharCode(source, i + 1, length, onError);
             i += length;
           } else {
-            const raw = source.substr(i - 1, 2);
-            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-            res += raw;
+            const raw2 = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw2}`);
+            res += raw2;
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
@@ -34763,9 +34763,9 @@ var require_resolve_flow_scalar = __commonJS({
       try {
         return String.fromCodePoint(code);
       } catch {
-        const raw = source.substr(offset - 2, length + 2);
-        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-        return raw;
+        const raw2 = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw2}`);
+        return raw2;
       }
     }
     exports.resolveFlowScalar = resolveFlowScalar;
@@ -35503,10 +35503,10 @@ var require_cst_visit = __commonJS({
     visit3.REMOVE = REMOVE;
     visit3.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field, index2] of path18) {
+      for (const [field, index3] of path18) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
-          item = tok.items[index2];
+          item = tok.items[index3];
         } else
           return void 0;
       }
@@ -37612,7 +37612,7 @@ var require_scan = __commonJS({
       const tokens = [];
       const parts = [];
       let str2 = input;
-      let index2 = -1;
+      let index3 = -1;
       let start = 0;
       let lastIndex = 0;
       let isBrace = false;
@@ -37629,13 +37629,13 @@ var require_scan = __commonJS({
       let prev;
       let code;
       let token = { value: "", depth: 0, isGlob: false };
-      const eos = () => index2 >= length;
-      const peek = () => str2.charCodeAt(index2 + 1);
+      const eos = () => index3 >= length;
+      const peek = () => str2.charCodeAt(index3 + 1);
       const advance = () => {
         prev = code;
-        return str2.charCodeAt(++index2);
+        return str2.charCodeAt(++index3);
       };
-      while (index2 < length) {
+      while (index3 < length) {
         code = advance();
         let next;
         if (code === CHAR_BACKWARD_SLASH) {
@@ -37692,15 +37692,15 @@ var require_scan = __commonJS({
           break;
         }
         if (code === CHAR_FORWARD_SLASH) {
-          slashes.push(index2);
+          slashes.push(index3);
           tokens.push(token);
           token = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
-          if (prev === CHAR_DOT && index2 === start + 1) {
+          if (prev === CHAR_DOT && index3 === start + 1) {
             start += 2;
             continue;
           }
-          lastIndex = index2 + 1;
+          lastIndex = index3 + 1;
           continue;
         }
         if (opts.noext !== true) {
@@ -37709,7 +37709,7 @@ var require_scan = __commonJS({
             isGlob = token.isGlob = true;
             isExtglob = token.isExtglob = true;
             finished = true;
-            if (code === CHAR_EXCLAMATION_MARK && index2 === start) {
+            if (code === CHAR_EXCLAMATION_MARK && index3 === start) {
               negatedExtglob = true;
             }
             if (scanToEnd === true) {
@@ -37770,7 +37770,7 @@ var require_scan = __commonJS({
           }
           break;
         }
-        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index2 === start) {
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index3 === start) {
           negated = token.negated = true;
           start++;
           continue;
@@ -38080,10 +38080,10 @@ var require_parse2 = __commonJS({
       return `${source}*`;
     };
     var getStarExtglobSequenceChars = (pattern) => {
-      let index2 = 0;
+      let index3 = 0;
       const chars = [];
-      while (index2 < pattern.length) {
-        const match = parseRepeatedExtglob(pattern.slice(index2), false);
+      while (index3 < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index3), false);
         if (!match || match.type !== "*") {
           return;
         }
@@ -38096,7 +38096,7 @@ var require_parse2 = __commonJS({
           return;
         }
         chars.push(branch);
-        index2 += match.end + 1;
+        index3 += match.end + 1;
       }
       if (chars.length < 1) {
         return;
@@ -38332,7 +38332,7 @@ var require_parse2 = __commonJS({
       };
       if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
         let backslashes = false;
-        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m2, esc, chars, first, rest, index2) => {
+        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m2, esc, chars, first, rest, index3) => {
           if (first === "\\") {
             backslashes = true;
             return m2;
@@ -38341,7 +38341,7 @@ var require_parse2 = __commonJS({
             if (esc) {
               return esc + first + (rest ? QMARK.repeat(rest.length) : "");
             }
-            if (index2 === 0) {
+            if (index3 === 0) {
               return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
             }
             return QMARK.repeat(chars.length);
@@ -39002,7 +39002,7 @@ var require_picomatch = __commonJS({
       const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options);
       return regex.test(utils.basename(input, { windows: posix2 }));
     };
-    picomatch2.isMatch = (str2, patterns, options) => picomatch2(patterns, options)(str2);
+    picomatch2.isMatch = (str2, patterns2, options) => picomatch2(patterns2, options)(str2);
     picomatch2.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p2) => picomatch2.parse(p2, options));
       return parse3(pattern, { ...options, fastpaths: false });
@@ -41569,8 +41569,8 @@ var Summary = class {
    */
   addList(items, ordered2 = false) {
     const tag2 = ordered2 ? "ol" : "ul";
-    const listItems = items.map((item) => this.wrap("li", item)).join("");
-    const element2 = this.wrap(tag2, listItems);
+    const listItems2 = items.map((item) => this.wrap("li", item)).join("");
+    const element2 = this.wrap(tag2, listItems2);
     return this.addRaw(element2).addEOL();
   }
   /**
@@ -42800,7 +42800,7 @@ Severity: **${p2.severity}**. Resource kind: \`${p2.resource}\`.${where2}`
 function waiverNote(w2) {
   return `${w2.reason} (owner ${w2.owner}, expires ${w2.expires})`;
 }
-function result(f2, index2, policies, baseline) {
+function result(f2, index3, policies, baseline) {
   const policy2 = policies.get(f2.policy);
   const placed = findingRepoLocation(f2, policy2);
   const r3 = {
@@ -42819,7 +42819,7 @@ function result(f2, index2, policies, baseline) {
       ...f2.lifecycle ? { lifecycle: f2.lifecycle, firstSeen: f2.firstSeen } : {}
     }
   };
-  const ruleIndex = index2.get(f2.policy);
+  const ruleIndex = index3.get(f2.policy);
   if (ruleIndex !== void 0) r3.ruleIndex = ruleIndex;
   if (baseline && f2.baseline) r3.baselineState = f2.baseline === "new" ? "new" : "unchanged";
   if (f2.status === "waived") {
@@ -42834,14 +42834,14 @@ function result(f2, index2, policies, baseline) {
   }
   return r3;
 }
-function errorNotification(message, policyId, loc, index2) {
+function errorNotification(message, policyId, loc, index3) {
   const n4 = {
     level: "error",
     message: { text: message },
     descriptor: { id: "evaluation-error" },
     associatedRule: { id: policyId }
   };
-  const ruleIndex = index2.get(policyId);
+  const ruleIndex = index3.get(policyId);
   if (ruleIndex !== void 0) n4.associatedRule = { id: policyId, index: ruleIndex };
   if (loc) n4.locations = [physical(loc)];
   return n4;
@@ -42881,12 +42881,12 @@ function rebased(report2, cwd, root) {
 function toSarif(input, options = {}) {
   const base = options.root ?? options.cwd;
   const report2 = options.root && options.cwd && options.root !== options.cwd ? rebased(input, options.cwd, options.root) : input;
-  const index2 = new Map(report2.policies.map((p2, i) => [p2.id, i]));
+  const index3 = new Map(report2.policies.map((p2, i) => [p2.id, i]));
   const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
   const baseline = report2.baseline !== null;
-  const results = report2.findings.filter((f2) => f2.status !== "error").map((f2) => result(f2, index2, policies, baseline));
+  const results = report2.findings.filter((f2) => f2.status !== "error").map((f2) => result(f2, index3, policies, baseline));
   const errors = [
-    ...report2.policies.filter((p2) => p2.error).map((p2) => errorNotification(`${p2.id}: ${p2.error}`, p2.id, shownAt(policyRepoLocation(p2), p2.location), index2)),
+    ...report2.policies.filter((p2) => p2.error).map((p2) => errorNotification(`${p2.id}: ${p2.error}`, p2.id, shownAt(policyRepoLocation(p2), p2.location), index3)),
     ...report2.findings.filter((f2) => f2.status === "error").map(
       (f2) => errorNotification(
         `${findingSubject(f2)}: ${f2.message}`,
@@ -42895,7 +42895,7 @@ function toSarif(input, options = {}) {
           findingRepoLocation(f2, policies.get(f2.policy)),
           f2.location ?? policies.get(f2.policy)?.location ?? null
         ),
-        index2
+        index3
       )
     )
   ];
@@ -43130,8 +43130,8 @@ function statsLine(report2) {
   const secs = (report2.durationMs / 1e3).toFixed(1);
   return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
 }
-var formatText = (raw, options) => {
-  const report2 = reportWithVisibleControls(raw);
+var formatText = (raw2, options) => {
+  const report2 = reportWithVisibleControls(raw2);
   const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
   const p2 = new Painter(options.color);
   const out = [
@@ -44022,13 +44022,13 @@ var PriorityQueue = class {
   #head = 0;
   enqueue(run2, options) {
     const { priority = 0, id } = options ?? {};
-    const { size } = this;
+    const { size: size2 } = this;
     const element2 = {
       priority,
       id,
       run: run2
     };
-    if (size === 0) {
+    if (size2 === 0) {
       this.#queue.length = 0;
       this.#head = 0;
       this.#queue.push(element2);
@@ -44039,20 +44039,20 @@ var PriorityQueue = class {
       return;
     }
     this.#compact();
-    const index2 = lowerBound(this.#queue, element2, (a, b) => b.priority - a.priority);
-    this.#queue.splice(index2, 0, element2);
+    const index3 = lowerBound(this.#queue, element2, (a, b) => b.priority - a.priority);
+    this.#queue.splice(index3, 0, element2);
   }
   setPriority(id, priority) {
-    const index2 = this.#queue.findIndex((element2, index3) => index3 >= this.#head && element2.id === id);
-    if (index2 === -1) {
+    const index3 = this.#queue.findIndex((element2, index4) => index4 >= this.#head && element2.id === id);
+    if (index3 === -1) {
       throw new ReferenceError(`No promise function with the id "${id}" exists in the queue.`);
     }
-    const [item] = this.#queue.splice(index2, 1);
+    const [item] = this.#queue.splice(index3, 1);
     this.enqueue(item.run, { priority, id });
   }
   remove(idOrRun) {
-    const index2 = this.#queue.findIndex((element2, index3) => {
-      if (index3 < this.#head) {
+    const index3 = this.#queue.findIndex((element2, index4) => {
+      if (index4 < this.#head) {
         return false;
       }
       if (typeof idOrRun === "string") {
@@ -44060,8 +44060,8 @@ var PriorityQueue = class {
       }
       return element2.run === idOrRun;
     });
-    if (index2 !== -1) {
-      this.#queue.splice(index2, 1);
+    if (index3 !== -1) {
+      this.#queue.splice(index3, 1);
     }
   }
   dequeue() {
@@ -44080,8 +44080,8 @@ var PriorityQueue = class {
   }
   filter(options) {
     const result2 = [];
-    for (let index2 = this.#head; index2 < this.#queue.length; index2++) {
-      const element2 = this.#queue[index2];
+    for (let index3 = this.#head; index3 < this.#queue.length; index3++) {
+      const element2 = this.#queue[index3];
       if (element2.priority === options.priority) {
         result2.push(element2.run);
       }
@@ -44831,19 +44831,19 @@ async function readCappedBody(response, maxBytes) {
   if (!response.body) return new ArrayBuffer(0);
   const reader = response.body.getReader();
   const chunks = [];
-  let size = 0;
+  let size2 = 0;
   for (; ; ) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
+    size2 += value.byteLength;
+    if (size2 > maxBytes) {
       await reader.cancel().catch(() => {
       });
       throw new BodyTooLargeError(maxBytes);
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(size);
+  const out = new Uint8Array(size2);
   let at2 = 0;
   for (const c2 of chunks) {
     out.set(c2, at2);
@@ -45900,7 +45900,7 @@ var SPECULATE_AFTER_PAGES = 3;
 async function* pages(transport, request, schema, pageSize, ahead = 1) {
   let previous;
   const guard = idGuard(transport, "id");
-  const specAt = (index2) => ({ ...request, query: { ...request.query, limit: pageSize, skip: index2 * pageSize } });
+  const specAt = (index3) => ({ ...request, query: { ...request.query, limit: pageSize, skip: index3 * pageSize } });
   const requested = [];
   const requestUpTo = (last) => {
     while (requested.length <= Math.min(last, MAX_PAGES - 1)) {
@@ -45911,13 +45911,13 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
     }
   };
   let window2 = 1;
-  for (let index2 = 0; ; index2++) {
-    const spec = specAt(index2);
-    const skip = index2 * pageSize;
-    if (index2 >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
-    requestUpTo(index2);
-    const page = await requested[index2];
-    if (page.length === 0) return await settle(requested.slice(index2 + 1));
+  for (let index3 = 0; ; index3++) {
+    const spec = specAt(index3);
+    const skip = index3 * pageSize;
+    if (index3 >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+    requestUpTo(index3);
+    const page = await requested[index3];
+    if (page.length === 0) return await settle(requested.slice(index3 + 1));
     const fingerprint2 = JSON.stringify(page);
     if (fingerprint2 === previous) {
       throw transport.fail(spec, {
@@ -45929,10 +45929,10 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
     guard(spec, page, `skip=${skip}`);
     if (page.length < pageSize) {
       yield page;
-      return await settle(requested.slice(index2 + 1));
+      return await settle(requested.slice(index3 + 1));
     }
-    if (index2 + 1 >= SPECULATE_AFTER_PAGES) window2 = Math.min(window2 * 2, Math.max(1, ahead));
-    if (window2 > 1) requestUpTo(index2 + window2);
+    if (index3 + 1 >= SPECULATE_AFTER_PAGES) window2 = Math.min(window2 * 2, Math.max(1, ahead));
+    if (window2 > 1) requestUpTo(index3 + window2);
     yield page;
   }
 }
@@ -47085,17 +47085,17 @@ var Builder = class {
     };
     return new APIBuilder(root || ".", this.options);
   }
-  glob(...patterns) {
-    if (this.globFunction) return this.globWithOptions(patterns);
-    return this.globWithOptions(patterns, ...[{ dot: true }]);
+  glob(...patterns2) {
+    if (this.globFunction) return this.globWithOptions(patterns2);
+    return this.globWithOptions(patterns2, ...[{ dot: true }]);
   }
-  globWithOptions(patterns, ...options) {
+  globWithOptions(patterns2, ...options) {
     const globFn = this.globFunction || pm;
     if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-    var isMatch = this.globCache[patterns.join("\0")];
+    var isMatch = this.globCache[patterns2.join("\0")];
     if (!isMatch) {
-      isMatch = globFn(patterns, ...options);
-      this.globCache[patterns.join("\0")] = isMatch;
+      isMatch = globFn(patterns2, ...options);
+      this.globCache[patterns2.join("\0")] = isMatch;
     }
     this.options.filters.push((path18) => isMatch(path18));
     return this;
@@ -47109,13 +47109,13 @@ var BACKSLASHES = /\\/g;
 var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
 var isWin = process.platform === "win32";
 var ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-function getPartialMatcher(patterns, options = {}) {
-  const patternsCount = patterns.length;
+function getPartialMatcher(patterns2, options = {}) {
+  const patternsCount = patterns2.length;
   const patternsParts = Array(patternsCount);
   const matchers = Array(patternsCount);
   let i, j;
   for (i = 0; i < patternsCount; i++) {
-    const parts = splitPattern(patterns[i]);
+    const parts = splitPattern(patterns2[i]);
     patternsParts[i] = parts;
     const partsCount = parts.length;
     const partMatchers = Array(partsCount);
@@ -47243,14 +47243,14 @@ function normalizePattern(pattern, opts, props, isIgnore) {
   }
   return result2;
 }
-function processPatterns(options, patterns, props) {
+function processPatterns(options, patterns2, props) {
   const matchPatterns = [];
   const ignorePatterns = [];
   for (const pattern of options.ignore) {
     if (!pattern) continue;
     if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
   }
-  for (const pattern of patterns) {
+  for (const pattern of patterns2) {
     if (!pattern) continue;
     if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
     else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
@@ -47260,13 +47260,13 @@ function processPatterns(options, patterns, props) {
     ignore: ignorePatterns
   };
 }
-function buildCrawler(options, patterns) {
+function buildCrawler(options, patterns2) {
   const cwd = options.cwd;
   const props = {
     root: cwd,
     depthOffset: 0
   };
-  const processed = processPatterns(options, patterns, props);
+  const processed = processPatterns(options, patterns2, props);
   if (options.debug) log("internal processing patterns:", processed);
   const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
   const root = props.root.replace(BACKSLASHES, "");
@@ -47292,9 +47292,9 @@ function buildCrawler(options, patterns) {
   const crawler = new Builder({
     filters: [debug2 ? (p2, isDirectory2) => {
       const path18 = format(p2, isDirectory2);
-      const matches2 = matcher(path18) && !ignore(path18);
-      if (matches2) log(`matched ${path18}`);
-      return matches2;
+      const matches3 = matcher(path18) && !ignore(path18);
+      if (matches3) log(`matched ${path18}`);
+      return matches3;
     } : (p2, isDirectory2) => {
       const path18 = format(p2, isDirectory2);
       return matcher(path18) && !ignore(path18);
@@ -47353,9 +47353,9 @@ function getCrawler(globInput, inputOptions = {}) {
   var _ref;
   if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
   const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-  const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+  const patterns2 = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
   const options = getOptions(isModern ? inputOptions : globInput);
-  return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+  return patterns2.length > 0 ? buildCrawler(options, patterns2) : [];
 }
 function globSync(globInput, options) {
   const [crawler, relative2] = getCrawler(globInput, options);
@@ -47716,9 +47716,9 @@ function dataFileDrift(declared, live3) {
   for (const id of /* @__PURE__ */ new Set([...d.keys(), ...l.keys()])) {
     const dec = d.get(id);
     const liv = l.get(id);
-    const matches2 = Boolean(dec && liv && entryKey(dec) === entryKey(liv));
-    const description = matches2 ? `entity ${id} matches` : !dec ? `entity ${id} was granted ${liv.grant} outside the repository` : !liv ? `entity ${id} was removed outside the repository (declared ${dec.grant})` : `entity ${id} holds ${liv.grant}/${liv.pass} on the instance, ${dec.grant}/${dec.pass} in the manifest`;
-    out.push({ id, matches: matches2, widens: Boolean(dec) && !liv, description });
+    const matches3 = Boolean(dec && liv && entryKey(dec) === entryKey(liv));
+    const description = matches3 ? `entity ${id} matches` : !dec ? `entity ${id} was granted ${liv.grant} outside the repository` : !liv ? `entity ${id} was removed outside the repository (declared ${dec.grant})` : `entity ${id} holds ${liv.grant}/${liv.pass} on the instance, ${dec.grant}/${dec.pass} in the manifest`;
+    out.push({ id, matches: matches3, widens: Boolean(dec) && !liv, description });
   }
   return out;
 }
@@ -48877,10 +48877,10 @@ function loadConfig(options = {}) {
   const discover = {};
   for (const { scope: input } of kindInputs()) {
     if (!input) continue;
-    const raw = data.scope?.[input.key];
-    const all = raw === "all" || isDiscovery(raw) && raw.all === true;
-    if (all) discover[input.key] = { exclude: isDiscovery(raw) ? raw.exclude ?? [] : [] };
-    const value = isDiscovery(raw) ? raw.ids : raw === "all" ? void 0 : raw;
+    const raw2 = data.scope?.[input.key];
+    const all = raw2 === "all" || isDiscovery(raw2) && raw2.all === true;
+    if (all) discover[input.key] = { exclude: isDiscovery(raw2) ? raw2.exclude ?? [] : [] };
+    const value = isDiscovery(raw2) ? raw2.ids : raw2 === "all" ? void 0 : raw2;
     lists[input.key] = input.shape === "ids" ? [...new Set(listOrFile(value, ["scope", input.key]))] : pathsPerSet2(input.key, all ? void 0 : value);
   }
   const scope = { ...lists, discover, scheduleFilter: data.instance?.scheduleFilter };
@@ -48892,9 +48892,9 @@ function loadConfig(options = {}) {
     manifestFiles[kind] = [];
     const value = data.manifests?.[kind];
     if (value === void 0) continue;
-    const patterns = Array.isArray(value) ? value : [value];
+    const patterns2 = Array.isArray(value) ? value : [value];
     const found = /* @__PURE__ */ new Set();
-    for (const [i, pattern] of patterns.entries()) {
+    for (const [i, pattern] of patterns2.entries()) {
       const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
       const escaped = uncontainedPath(pattern, baseDir, root, "file or folder");
       if (escaped && !hasMagic(pattern)) {
@@ -49806,8 +49806,8 @@ var BinaryWriter = class {
     this.viewCache = EMPTY_VIEW;
     this.pos = 0;
   }
-  ensureCapacity(size) {
-    const required = this.pos + size;
+  ensureCapacity(size2) {
+    const required = this.pos + size2;
     if (required > this.buffer.length) {
       let newLen = this.buffer.length || INITIAL_SIZE;
       while (newLen < required)
@@ -50380,10 +50380,10 @@ function checkField(field, value) {
   }
   return new FieldError(field, reason);
 }
-function checkListItem(field, index2, value) {
+function checkListItem(field, index3, value) {
   const check3 = checkSingular(field, value);
   if (check3 !== true) {
-    return new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check3)}`);
+    return new FieldError(field, `list item #${index3 + 1}: ${reasonSingular(field, value, check3)}`);
   }
   return void 0;
 }
@@ -50647,15 +50647,15 @@ var INIT_LIST = 1;
 var INIT_MAP = 2;
 var INIT_ONEOF = 3;
 function compileCreate(desc) {
-  const typeName3 = desc.typeName;
+  const typeName4 = desc.typeName;
   const { properties, prototype } = compileInitMessage(desc);
   return (init) => {
     let message;
     if (prototype !== void 0) {
       message = Object.create(prototype);
-      message.$typeName = typeName3;
+      message.$typeName = typeName4;
     } else {
-      message = { $typeName: typeName3 };
+      message = { $typeName: typeName4 };
     }
     for (let i = 0; i < properties.length; i++) {
       const property = properties[i];
@@ -51046,21 +51046,21 @@ var ReflectListImpl = class {
     this._arr = this[unsafeLocal] = unsafeInput;
     this.check = check3;
   }
-  get(index2) {
-    const item = this._arr[index2];
+  get(index3) {
+    const item = this._arr[index3];
     return item === void 0 ? void 0 : listItemToReflect(this._field, item, this.check);
   }
-  set(index2, item) {
-    if (index2 < 0 || index2 >= this._arr.length) {
-      throw new FieldError(this._field, `list item #${index2 + 1}: out of range`);
+  set(index3, item) {
+    if (index3 < 0 || index3 >= this._arr.length) {
+      throw new FieldError(this._field, `list item #${index3 + 1}: out of range`);
     }
     if (this.check) {
-      const err = checkListItem(this._field, index2, item);
+      const err = checkListItem(this._field, index3, item);
       if (err) {
         throw err;
       }
     }
-    this._arr[index2] = listItemToLocal(this._field, item);
+    this._arr[index3] = listItemToLocal(this._field, item);
   }
   add(item) {
     if (this.check) {
@@ -51322,11 +51322,11 @@ var Uint = class {
 var nativeSetFromBase64 = Uint8Array.prototype.setFromBase64;
 function base64Decode(base64Str) {
   const len2 = base64Str.length;
-  let size = len2 - (len2 + 3 >> 2);
+  let size2 = len2 - (len2 + 3 >> 2);
   if ((len2 & 3) == 0 && base64Str[len2 - 1] == "=") {
-    size -= base64Str[len2 - 2] == "=" ? 2 : 1;
+    size2 -= base64Str[len2 - 2] == "=" ? 2 : 1;
   }
-  const bytes3 = new Uint8Array(size);
+  const bytes3 = new Uint8Array(size2);
   let written = -1;
   if (nativeSetFromBase64) {
     try {
@@ -51340,7 +51340,7 @@ function base64Decode(base64Str) {
   if (written < 0) {
     written = setFromBase64(bytes3, base64Str);
   }
-  return written == size ? bytes3 : bytes3.subarray(0, written);
+  return written == size2 ? bytes3 : bytes3.subarray(0, written);
 }
 function setFromBase64(bytes3, base64Str) {
   const table2 = getDecodeTable();
@@ -51734,30 +51734,30 @@ function createBaseRegistry() {
       }
       types.set(desc.typeName, desc);
     },
-    get(typeName3) {
-      return types.get(typeName3);
+    get(typeName4) {
+      return types.get(typeName4);
     },
     getFile(fileName) {
       return files.get(fileName);
     },
-    getMessage(typeName3) {
-      const t3 = types.get(typeName3);
+    getMessage(typeName4) {
+      const t3 = types.get(typeName4);
       return (t3 === null || t3 === void 0 ? void 0 : t3.kind) == "message" ? t3 : void 0;
     },
-    getEnum(typeName3) {
-      const t3 = types.get(typeName3);
+    getEnum(typeName4) {
+      const t3 = types.get(typeName4);
       return (t3 === null || t3 === void 0 ? void 0 : t3.kind) == "enum" ? t3 : void 0;
     },
-    getExtension(typeName3) {
-      const t3 = types.get(typeName3);
+    getExtension(typeName4) {
+      const t3 = types.get(typeName4);
       return (t3 === null || t3 === void 0 ? void 0 : t3.kind) == "extension" ? t3 : void 0;
     },
     getExtensionFor(extendee, no) {
       var _a;
       return (_a = extendees.get(extendee.typeName)) === null || _a === void 0 ? void 0 : _a.get(no);
     },
-    getService(typeName3) {
-      const t3 = types.get(typeName3);
+    getService(typeName4) {
+      const t3 = types.get(typeName4);
       return (t3 === null || t3 === void 0 ? void 0 : t3.kind) == "service" ? t3 : void 0;
     }
   };
@@ -51927,8 +51927,8 @@ function addFile(proto, reg) {
   };
   const mapEntriesStore = /* @__PURE__ */ new Map();
   const mapEntries = {
-    get(typeName3) {
-      return mapEntriesStore.get(typeName3);
+    get(typeName4) {
+      return mapEntriesStore.get(typeName4);
     },
     add(desc) {
       var _a2;
@@ -52173,14 +52173,14 @@ function newField(proto, parentOrFile, reg, oneof, mapEntries) {
   if (isExtension) {
     const file = parentOrFile.kind == "file" ? parentOrFile : parentOrFile.file;
     const parent = parentOrFile.kind == "file" ? void 0 : parentOrFile;
-    const typeName3 = makeTypeName(proto, parent, file);
+    const typeName4 = makeTypeName(proto, parent, file);
     field.kind = "extension";
     field.file = file;
     field.parent = parent;
     field.oneof = void 0;
-    field.typeName = typeName3;
-    field.jsonName = `[${typeName3}]`;
-    toStr = () => `extension ${typeName3}`;
+    field.typeName = typeName4;
+    field.jsonName = `[${typeName4}]`;
+    toStr = () => `extension ${typeName4}`;
     const extendee = reg.getMessage(trimLeadingDot(proto.extendee));
     assert(extendee, `invalid FieldDescriptorProto: extendee ${proto.extendee} not found`);
     field.extendee = extendee;
@@ -52338,18 +52338,18 @@ function camelToSnakeCase(camel) {
   return (camel.substring(0, 1) + camel.substring(1).replace(/[A-Z]/g, (c2) => "_" + c2)).toLowerCase();
 }
 function makeTypeName(proto, parent, file) {
-  let typeName3;
+  let typeName4;
   if (parent) {
-    typeName3 = `${parent.typeName}.${proto.name}`;
+    typeName4 = `${parent.typeName}.${proto.name}`;
   } else if (file.proto.package.length > 0) {
-    typeName3 = `${file.proto.package}.${proto.name}`;
+    typeName4 = `${file.proto.package}.${proto.name}`;
   } else {
-    typeName3 = `${proto.name}`;
+    typeName4 = `${proto.name}`;
   }
-  return typeName3;
+  return typeName4;
 }
-function trimLeadingDot(typeName3) {
-  return typeName3.startsWith(".") ? typeName3.substring(1) : typeName3;
+function trimLeadingDot(typeName4) {
+  return typeName4.startsWith(".") ? typeName4.substring(1) : typeName4;
 }
 function findOneof(proto, allOneofs) {
   if (!unsafeIsSetExplicit(proto, "oneofIndex")) {
@@ -53091,12 +53091,12 @@ function compiledWriter(desc) {
   return compiled2;
 }
 function compileMessage2(desc) {
-  const typeName3 = desc.typeName;
+  const typeName4 = desc.typeName;
   const sortedFields = desc.fields.concat().sort((a, b) => a.number - b.number);
   const foreignField = sortedFields[0];
   const fieldWriters = [];
   const compiled2 = (writer, opts, message) => {
-    if (message.$typeName !== typeName3 && foreignField !== void 0) {
+    if (message.$typeName !== typeName4 && foreignField !== void 0) {
       throw new FieldError(foreignField, `cannot use ${foreignField} with message ${message.$typeName}`, "ForeignFieldError");
     }
     for (let i = 0; i < fieldWriters.length; i++) {
@@ -53711,7 +53711,7 @@ function unknownEquals(a, b, registry) {
 function extensionsEquals(a, b, opts) {
   function getSetExtensions(msg, registry) {
     var _a;
-    return ((_a = msg.getUnknown()) !== null && _a !== void 0 ? _a : []).map((uf) => registry.getExtensionFor(msg.desc, uf.no)).filter((e) => e != void 0).filter((e, index2, arr) => arr.indexOf(e) === index2);
+    return ((_a = msg.getUnknown()) !== null && _a !== void 0 ? _a : []).map((uf) => registry.getExtensionFor(msg.desc, uf.no)).filter((e) => e != void 0).filter((e, index3, arr) => arr.indexOf(e) === index3);
   }
   const extensionsA = getSetExtensions(a, opts.registry);
   const extensionsB = getSetExtensions(b, opts.registry);
@@ -53757,12 +53757,12 @@ function compiledWriter2(desc) {
   return compiled2;
 }
 function compileMessage3(desc) {
-  const typeName3 = desc.typeName;
+  const typeName4 = desc.typeName;
   const writeWkt = compileWkt(desc);
   if (writeWkt !== void 0) {
     const foreignField2 = desc.fields[0];
     const compiledWriter4 = (opts, message) => {
-      if (message.$typeName !== typeName3 && foreignField2 !== void 0) {
+      if (message.$typeName !== typeName4 && foreignField2 !== void 0) {
         throw new FieldError(foreignField2, `cannot use ${foreignField2} with message ${message.$typeName}`, "ForeignFieldError");
       }
       return writeWkt(opts, message);
@@ -53774,7 +53774,7 @@ function compileMessage3(desc) {
   const foreignField = sortedFields[0];
   const fieldWriters = [];
   const compiledWriter3 = (opts, message) => {
-    if (message.$typeName !== typeName3 && foreignField !== void 0) {
+    if (message.$typeName !== typeName4 && foreignField !== void 0) {
       throw new FieldError(foreignField, `cannot use ${foreignField} with message ${message.$typeName}`, "ForeignFieldError");
     }
     const json = {};
@@ -54284,7 +54284,7 @@ function compileMessage4(desc) {
     compiledReaders2.set(desc, compiled3);
     return compiled3;
   }
-  const typeName3 = desc.typeName;
+  const typeName4 = desc.typeName;
   const fieldsByJsonKey = /* @__PURE__ */ new Map();
   const compiled2 = (message, json, ctx) => {
     var _a;
@@ -54320,7 +54320,7 @@ function compileMessage4(desc) {
         entry2.read(message, jsonValue, ctx);
       } else {
         const extension = jsonKey.startsWith("[") && jsonKey.endsWith("]") ? (_a = ctx.registry) === null || _a === void 0 ? void 0 : _a.getExtension(jsonKey.substring(1, jsonKey.length - 1)) : void 0;
-        if ((extension === null || extension === void 0 ? void 0 : extension.extendee.typeName) == typeName3) {
+        if ((extension === null || extension === void 0 ? void 0 : extension.extendee.typeName) == typeName4) {
           const [container, field, get] = createExtensionContainer(extension);
           compileFieldReader2(field)(container[unsafeLocal], jsonValue, ctx);
           setExtension(message, extension, get());
@@ -54533,14 +54533,14 @@ function compileListItemReader(field) {
       const parseScalar = compileScalarParse(field);
       const checkValue = checkScalarValue(field.scalar);
       const toLocal = compileScalarToLocal(field);
-      return (json, ctx, index2) => {
+      return (json, ctx, index3) => {
         if (json === null) {
           throw new FieldError(field, "list item must not be null");
         }
         const value = parseScalar(json);
         const check3 = checkValue(value);
         if (check3 !== true) {
-          throw new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check3)}`);
+          throw new FieldError(field, `list item #${index3 + 1}: ${reasonSingular(field, value, check3)}`);
         }
         return toLocal(value);
       };
@@ -54549,7 +54549,7 @@ function compileListItemReader(field) {
       const readEnumValue = compileEnumConverter(field.enum);
       const checkEnum = compileEnumCheck(field.enum);
       const nullResets = field.enum.typeName != "google.protobuf.NullValue";
-      return (json, ctx, index2) => {
+      return (json, ctx, index3) => {
         if (json === null && nullResets) {
           throw new FieldError(field, "list item must not be null");
         }
@@ -54559,7 +54559,7 @@ function compileListItemReader(field) {
         }
         const check3 = checkEnum(value);
         if (check3 !== true) {
-          throw new FieldError(field, `list item #${index2 + 1}: ${reasonSingular(field, value, check3)}`);
+          throw new FieldError(field, `list item #${index3 + 1}: ${reasonSingular(field, value, check3)}`);
         }
         return value;
       };
@@ -54581,9 +54581,9 @@ function compileListItemReader(field) {
 }
 function compileMapFieldReader2(field) {
   const localName = field.localName;
-  const mapKey = field.mapKey;
-  const parseMapKey = compileMapKeyParse(mapKey);
-  const checkMapKey = checkScalarValue(mapKey);
+  const mapKey2 = field.mapKey;
+  const parseMapKey = compileMapKeyParse(mapKey2);
+  const checkMapKey = checkScalarValue(mapKey2);
   let parseValue;
   let checkValue;
   let toLocalValue = (value) => value;
@@ -54641,7 +54641,7 @@ function compileMapFieldReader2(field) {
       }
       const checkKey = checkMapKey(key);
       if (checkKey !== true) {
-        throw new FieldError(field, `invalid map key: ${reasonSingular({ scalar: mapKey }, key, checkKey)}`);
+        throw new FieldError(field, `invalid map key: ${reasonSingular({ scalar: mapKey2 }, key, checkKey)}`);
       }
       if (checkValue !== void 0) {
         const check3 = checkValue(value);
@@ -54850,11 +54850,11 @@ function anyFromJson(any, json, ctx) {
   if (typeof typeUrl != "string" || typeUrl == "") {
     throw new Error(`cannot decode message ${any.$typeName} from JSON: "@type" is empty`);
   }
-  const typeName3 = typeUrl.includes("/") ? typeUrl.substring(typeUrl.lastIndexOf("/") + 1) : typeUrl;
-  if (!typeName3.length) {
+  const typeName4 = typeUrl.includes("/") ? typeUrl.substring(typeUrl.lastIndexOf("/") + 1) : typeUrl;
+  if (!typeName4.length) {
     throw new Error(`cannot decode message ${any.$typeName} from JSON: "@type" is invalid`);
   }
-  const desc = (_a = ctx.registry) === null || _a === void 0 ? void 0 : _a.getMessage(typeName3);
+  const desc = (_a = ctx.registry) === null || _a === void 0 ? void 0 : _a.getMessage(typeName4);
   if (!desc) {
     throw new Error(`cannot decode message ${any.$typeName} from JSON: ${typeUrl} is not in the type registry`);
   }
@@ -54876,13 +54876,13 @@ function timestampFromJson(timestamp, json) {
   if (typeof json !== "string") {
     throw new Error(`cannot decode message ${timestamp.$typeName} from JSON: ${formatVal(json)}`);
   }
-  const matches2 = json.match(/^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/);
-  if (!matches2) {
+  const matches3 = json.match(/^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/);
+  if (!matches3) {
     throw new Error(`cannot decode message ${timestamp.$typeName} from JSON: invalid RFC 3339 string`);
   }
   const ms = Date.parse(
     // biome-ignore format: want this to read well
-    matches2[1] + "-" + matches2[2] + "-" + matches2[3] + "T" + matches2[4] + ":" + matches2[5] + ":" + matches2[6] + (matches2[8] ? matches2[8] : "Z")
+    matches3[1] + "-" + matches3[2] + "-" + matches3[3] + "T" + matches3[4] + ":" + matches3[5] + ":" + matches3[6] + (matches3[8] ? matches3[8] : "Z")
   );
   if (Number.isNaN(ms)) {
     throw new Error(`cannot decode message ${timestamp.$typeName} from JSON: invalid RFC 3339 string`);
@@ -54892,8 +54892,8 @@ function timestampFromJson(timestamp, json) {
   }
   timestamp.seconds = protoInt64.parse(ms / 1e3);
   timestamp.nanos = 0;
-  if (matches2[7]) {
-    timestamp.nanos = parseInt("1" + matches2[7] + "0".repeat(9 - matches2[7].length)) - 1e9;
+  if (matches3[7]) {
+    timestamp.nanos = parseInt("1" + matches3[7] + "0".repeat(9 - matches3[7].length)) - 1e9;
   }
 }
 function durationFromJson(duration, json) {
@@ -55028,11 +55028,11 @@ var ArrayList = class {
   get size() {
     return this._array.length;
   }
-  get(index2) {
-    if (index2 < 0 || index2 >= this.size) {
+  get(index3) {
+    if (index3 < 0 || index3 >= this.size) {
       return void 0;
     }
-    return toCel(this._array[index2]);
+    return toCel(this._array[index3]);
   }
   *values() {
     for (const element2 of this._array.values()) {
@@ -55052,8 +55052,8 @@ var RepeatedFieldList = class {
   get size() {
     return this._list.size;
   }
-  get(index2) {
-    const val = this._list.get(index2);
+  get(index3) {
+    const val = this._list.get(index3);
     if (val === void 0) {
       return void 0;
     }
@@ -55074,24 +55074,24 @@ var ConcatList = class {
   _size;
   constructor(_lists) {
     this._lists = _lists;
-    let size = 0;
+    let size2 = 0;
     for (const list of _lists) {
-      size += list.size;
+      size2 += list.size;
     }
-    this._size = size;
+    this._size = size2;
   }
   get size() {
     return this._size;
   }
-  get(index2) {
-    if (index2 < 0 || index2 >= this.size) {
+  get(index3) {
+    if (index3 < 0 || index3 >= this.size) {
       return void 0;
     }
     for (const list of this._lists) {
-      if (index2 < list.size) {
-        return list.get(index2);
+      if (index3 < list.size) {
+        return list.get(index3);
       }
-      index2 = index2 - list.size;
+      index3 = index3 - list.size;
     }
     return void 0;
   }
@@ -55141,10 +55141,10 @@ function withEvalContext(context, next) {
     }
   };
 }
-function getMsgDesc(typeName3) {
-  const schema = getEvalContext().registry.getMessage(typeName3);
+function getMsgDesc(typeName4) {
+  const schema = getEvalContext().registry.getMessage(typeName4);
   if (!schema) {
-    throw new Error(`Message ${typeName3} not found in registry`);
+    throw new Error(`Message ${typeName4} not found in registry`);
   }
   return schema;
 }
@@ -55256,15 +55256,15 @@ function isObjectCelType(v2) {
   return privateSymbol4 in v2;
 }
 function celTypeOfMessage(v2) {
-  let typeName3 = v2.desc.typeName;
+  let typeName4 = v2.desc.typeName;
   if (isReflectMessageAny(v2)) {
-    typeName3 = typeUrlToName2(v2.message.typeUrl);
-    if (typeName3 === ValueSchema.typeName) {
+    typeName4 = typeUrlToName2(v2.message.typeUrl);
+    if (typeName4 === ValueSchema.typeName) {
       const value = anyUnpack(v2.message, ValueSchema);
       return value ? valueToType(value) : CelScalar.NULL;
     }
   }
-  switch (typeName3) {
+  switch (typeName4) {
     case FloatValueSchema.typeName:
     case DoubleValueSchema.typeName:
       return CelScalar.DOUBLE;
@@ -55287,7 +55287,7 @@ function celTypeOfMessage(v2) {
     case ValueSchema.typeName:
       return valueToType(v2.message);
   }
-  return typeName3 === v2.desc.typeName ? objectType(v2.desc) : objectType(typeName3);
+  return typeName4 === v2.desc.typeName ? objectType(v2.desc) : objectType(typeName4);
 }
 function valueToType(v2) {
   switch (v2.kind.case) {
@@ -55480,12 +55480,12 @@ var NativeMap = class {
       return toCel(value);
     }
     if (typeof key === "bigint") {
-      for (const mapKey of this._map.keys()) {
-        if (!isCelUint(mapKey)) {
+      for (const mapKey2 of this._map.keys()) {
+        if (!isCelUint(mapKey2)) {
           continue;
         }
-        if (mapKey.value === key) {
-          return toCel(this._map.get(mapKey));
+        if (mapKey2.value === key) {
+          return toCel(this._map.get(mapKey2));
         }
       }
     }
@@ -56155,18 +56155,18 @@ var UnicodeRangeTable = class {
     this.SIZE = isStride1 ? 2 : 3;
   }
   // High-performance getters that do NOT allocate memory
-  getLo(index2) {
-    return this.data[index2 * this.SIZE];
+  getLo(index3) {
+    return this.data[index3 * this.SIZE];
   }
-  getHi(index2) {
-    return this.data[index2 * this.SIZE + 1];
+  getHi(index3) {
+    return this.data[index3 * this.SIZE + 1];
   }
-  getStride(index2) {
-    return this.isStride1 ? 1 : this.data[index2 * this.SIZE + 2];
+  getStride(index3) {
+    return this.isStride1 ? 1 : this.data[index3 * this.SIZE + 2];
   }
-  get(index2) {
-    const i = index2 * this.SIZE;
-    return [this.data[i], this.data[i + 1], this.getStride(index2)];
+  get(index3) {
+    const i = index3 * this.SIZE;
+    return [this.data[i], this.data[i + 1], this.getStride(index3)];
   }
   get length() {
     return this.data.length / this.SIZE;
@@ -58964,34 +58964,34 @@ var Parser = class _Parser {
         return cached;
       }
     }
-    let size = 0;
+    let size2 = 0;
     switch (re.op) {
       case Regexp.Op.LITERAL: {
-        size = re.runes.length;
+        size2 = re.runes.length;
         break;
       }
       case Regexp.Op.CAPTURE:
       case Regexp.Op.STAR: {
-        size = 2 + this.calcSize(re.subs[0]);
+        size2 = 2 + this.calcSize(re.subs[0]);
         break;
       }
       case Regexp.Op.PLUS:
       case Regexp.Op.QUEST: {
-        size = 1 + this.calcSize(re.subs[0]);
+        size2 = 1 + this.calcSize(re.subs[0]);
         break;
       }
       case Regexp.Op.CONCAT: {
         for (let sub of re.subs) {
-          size = size + this.calcSize(sub);
+          size2 = size2 + this.calcSize(sub);
         }
         break;
       }
       case Regexp.Op.ALTERNATE: {
         for (let sub of re.subs) {
-          size = size + this.calcSize(sub);
+          size2 = size2 + this.calcSize(sub);
         }
         if (re.subs.length > 1) {
-          size = size + re.subs.length - 1;
+          size2 = size2 + re.subs.length - 1;
         }
         break;
       }
@@ -58999,19 +58999,19 @@ var Parser = class _Parser {
         let sub = this.calcSize(re.subs[0]);
         if (re.max === -1) {
           if (re.min === 0) {
-            size = 2 + sub;
+            size2 = 2 + sub;
           } else {
-            size = 1 + re.min * sub;
+            size2 = 1 + re.min * sub;
           }
           break;
         }
-        size = re.max * sub + (re.max - re.min);
+        size2 = re.max * sub + (re.max - re.min);
         break;
       }
     }
-    size = Math.max(1, size);
-    this.size?.set(re, size);
-    return size;
+    size2 = Math.max(1, size2);
+    this.size?.set(re, size2);
+    return size2;
   }
   checkHeight(re) {
     if (this.numRegexp < _Parser.MAX_HEIGHT) {
@@ -60672,8 +60672,8 @@ var Builder2 = class {
       }
     });
   }
-  newIndexExpr(offset, operand, index2) {
-    return this.newCallExpr(offset, "_[_]", [operand, index2]);
+  newIndexExpr(offset, operand, index3) {
+    return this.newCallExpr(offset, "_[_]", [operand, index3]);
   }
   expandHasMacro(offset, target) {
     if (target.exprKind.case !== "selectExpr") {
@@ -61546,8 +61546,8 @@ function parse(input, options = {}) {
   function item509(offset, func, args) {
     return (prevExpr) => builder.newMemberCallExpr(offset(), prevExpr, func, args);
   }
-  function item516(offset, index2) {
-    return (prevExpr) => builder.newCallExpr(offset(), "_[_]", [prevExpr, index2]);
+  function item516(offset, index3) {
+    return (prevExpr) => builder.newCallExpr(offset(), "_[_]", [prevExpr, index3]);
   }
   function item519(primary, tail2) {
     if (tail2.length === 0) {
@@ -62076,12 +62076,12 @@ function parse(input, options = {}) {
     };
   }
   function item40(text) {
-    const matches2 = text.match(/^([\t\n\f\r ])+/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^([\t\n\f\r ])+/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -62374,12 +62374,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item73(text) {
-    const matches2 = text.match(/^((-)?([0-9])*\.([0-9])+([eE]([+\-])?([0-9])+)?|(-)?([0-9])+[eE]([+\-])?([0-9])+)/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^((-)?([0-9])*\.([0-9])+([eE]([+\-])?([0-9])+)?|(-)?([0-9])+[eE]([+\-])?([0-9])+)/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -62464,12 +62464,12 @@ function parse(input, options = {}) {
     };
   }
   function item113(text) {
-    const matches2 = text.match(/^(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -62517,12 +62517,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item135(text) {
-    const matches2 = text.match(/^(-)?(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(-)?(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63384,12 +63384,12 @@ function parse(input, options = {}) {
     };
   }
   function item229(text) {
-    const matches2 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,1}/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,1}/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63450,12 +63450,12 @@ function parse(input, options = {}) {
     };
   }
   function item244(text) {
-    const matches2 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,2}/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,2}/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63516,12 +63516,12 @@ function parse(input, options = {}) {
     };
   }
   function item252(text) {
-    const matches2 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,4}/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,4}/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63582,12 +63582,12 @@ function parse(input, options = {}) {
     };
   }
   function item259(text) {
-    const matches2 = text.match(/^[0-3][0-7][0-7]/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^[0-3][0-7][0-7]/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63721,12 +63721,12 @@ function parse(input, options = {}) {
     };
   }
   function item283(text) {
-    const matches2 = text.match(/^(?!""")[\s\S]/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(?!""")[\s\S]/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63825,12 +63825,12 @@ function parse(input, options = {}) {
     };
   }
   function item296(text) {
-    const matches2 = text.match(/^(?!''')[\s\S]/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(?!''')[\s\S]/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -63929,12 +63929,12 @@ function parse(input, options = {}) {
     };
   }
   function item308(text) {
-    const matches2 = text.match(/^(?!("|([\r\n])+))[\s\S]/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(?!("|([\r\n])+))[\s\S]/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -64033,12 +64033,12 @@ function parse(input, options = {}) {
     };
   }
   function item321(text) {
-    const matches2 = text.match(/^(?!('|([\r\n])+))[\s\S]/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(?!('|([\r\n])+))[\s\S]/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -64408,12 +64408,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item374(text) {
-    const matches2 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -64701,12 +64701,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item405(text) {
-    const matches2 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -65652,12 +65652,12 @@ function parse(input, options = {}) {
     };
   }
   function item523(text) {
-    const matches2 = text.match(/^((!)+|(-)+)/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^((!)+|(-)+)/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -66057,12 +66057,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item577(text) {
-    const matches2 = text.match(/^(<=|<|>=|>|==|!=)/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(<=|<|>=|>|==|!=)/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -66130,12 +66130,12 @@ function parse(input, options = {}) {
     };
   }
   function item601(text) {
-    const matches2 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?&&/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?&&/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -66159,12 +66159,12 @@ function parse(input, options = {}) {
     };
   }
   function item607(text) {
-    const matches2 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?\|\|/g);
-    if (matches2?.length === 1) {
+    const matches3 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?\|\|/g);
+    if (matches3?.length === 1) {
       return {
         success: true,
-        value: matches2[0],
-        remainder: text.slice(matches2[0].length),
+        value: matches3[0],
+        remainder: text.slice(matches3[0].length),
         failedExpectations: []
       };
     }
@@ -66366,15 +66366,15 @@ function resolveCandidateNames(namespace, name) {
 }
 
 // node_modules/@bufbuild/cel/dist/esm/field.js
-function accessByIndex(obj, index2) {
+function accessByIndex(obj, index3) {
   if (typeof obj !== "object" || obj === null) {
     return void 0;
   }
   if (isCelMap(obj)) {
-    return obj.get(index2);
+    return obj.get(index3);
   }
   if (isCelList(obj)) {
-    return obj.get(Number(index2));
+    return obj.get(Number(index3));
   }
   return void 0;
 }
@@ -66528,12 +66528,12 @@ var AbsoluteAttr = class {
   }
   resolve(vars) {
     for (const name of this.nsNames) {
-      const raw = vars.resolve(name);
-      if (raw !== void 0) {
-        if (isCelError(raw)) {
-          return raw;
+      const raw2 = vars.resolve(name);
+      if (raw2 !== void 0) {
+        if (isCelError(raw2)) {
+          return raw2;
         }
-        return applyAccesses(vars, raw, this.accesses_);
+        return applyAccesses(vars, raw2, this.accesses_);
       }
       const typ = this.findIdent(name);
       if (typ !== void 0 && this.accesses_.length === 0) {
@@ -66751,9 +66751,9 @@ var BoolAccess = class {
   id;
   index;
   optional;
-  constructor(id, index2, optional) {
+  constructor(id, index3, optional) {
     this.id = id;
-    this.index = index2;
+    this.index = index3;
     this.optional = optional;
   }
   isOptional() {
@@ -66763,25 +66763,25 @@ var BoolAccess = class {
     if (obj === void 0) {
       return obj;
     }
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return fieldNotFound(this.id, this.index);
     }
-    return raw;
+    return raw2;
   }
   isPresent(_vars, obj) {
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return fieldNotFound(this.id, this.index);
     }
     return true;
   }
   accessIfPresent(_vars, obj, _presenceOnly) {
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return fieldNotFound(this.id, this.index);
     }
-    return raw;
+    return raw2;
   }
 };
 var NumAccess = class {
@@ -66789,9 +66789,9 @@ var NumAccess = class {
   index;
   celVal;
   optional;
-  constructor(id, index2, celVal, optional) {
+  constructor(id, index3, celVal, optional) {
     this.id = id;
-    this.index = index2;
+    this.index = index3;
     this.celVal = celVal;
     this.optional = optional;
   }
@@ -66802,25 +66802,25 @@ var NumAccess = class {
     if (obj === void 0) {
       return obj;
     }
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return indexOutOfBounds(this.id, this.index, -1);
     }
-    return raw;
+    return raw2;
   }
   isPresent(_vars, obj) {
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return indexOutOfBounds(this.id, this.index, -1);
     }
     return true;
   }
   accessIfPresent(_vars, obj, _presenceOnly) {
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return indexOutOfBounds(this.id, this.index, -1);
     }
-    return raw;
+    return raw2;
   }
 };
 var IntAccess = class {
@@ -66828,9 +66828,9 @@ var IntAccess = class {
   index;
   celVal;
   optional;
-  constructor(id, index2, celVal, optional) {
+  constructor(id, index3, celVal, optional) {
     this.id = id;
-    this.index = index2;
+    this.index = index3;
     this.celVal = celVal;
     this.optional = optional;
   }
@@ -66838,25 +66838,25 @@ var IntAccess = class {
     if (obj === void 0) {
       return obj;
     }
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return indexOutOfBounds(this.id, Number(this.index), -1);
     }
-    return raw;
+    return raw2;
   }
   isPresent(_vars, obj) {
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return indexOutOfBounds(this.id, Number(this.index), -1);
     }
     return true;
   }
   accessIfPresent(_vars, obj, _presenceOnly) {
-    const raw = accessByIndex(obj, this.index);
-    if (raw === void 0 && !this.optional) {
+    const raw2 = accessByIndex(obj, this.index);
+    if (raw2 === void 0 && !this.optional) {
       return indexOutOfBounds(this.id, Number(this.index), -1);
     }
-    return raw;
+    return raw2;
   }
   isOptional() {
     return this.optional;
@@ -66980,8 +66980,8 @@ var ConcreteAttributeFactory = class {
 function fieldNotFound(id, name) {
   return celError(`field not found: ${String(name)}`, id);
 }
-function indexOutOfBounds(id, index2, length) {
-  return celError(`index ${index2} out of bounds [0, ${length})`, id);
+function indexOutOfBounds(id, index3, length) {
+  return celError(`index ${index3} out of bounds [0, ${length})`, id);
 }
 
 // node_modules/@bufbuild/cel/dist/esm/activation.js
@@ -67024,13 +67024,13 @@ var EMPTY_ACTIVATION = {
 };
 
 // node_modules/@bufbuild/cel/dist/esm/object.js
-function celObject(typeName3, fields) {
-  const desc = getMsgDesc(typeName3);
+function celObject(typeName4, fields) {
+  const desc = getMsgDesc(typeName4);
   const msg = reflect(desc);
   for (const [k2, v2] of fields.entries()) {
     const field = desc.fields.find((f2) => f2.name === k2);
     if (field === void 0) {
-      throw new Error(`Unknown field ${k2} for ${typeName3}`);
+      throw new Error(`Unknown field ${k2} for ${typeName4}`);
     }
     setMsgField(msg, field, v2);
   }
@@ -67373,8 +67373,8 @@ var Planner = class {
     return attr2;
   }
   planCreateObj(id, expr) {
-    const typeName3 = this.resolveType(expr.messageName);
-    if (typeName3 === void 0) {
+    const typeName4 = this.resolveType(expr.messageName);
+    if (typeName4 === void 0) {
       return new EvalErr(id, "unknown type: " + expr.messageName);
     }
     let optionals = void 0;
@@ -67402,7 +67402,7 @@ var Planner = class {
       }
       values.push(this.plan(entry2.value));
     }
-    return new EvalObj(id, typeName3, keys, values, optionals);
+    return new EvalObj(id, typeName4, keys, values, optionals);
   }
   planCreateStruct(id, expr) {
     if (expr.messageName !== "") {
@@ -67440,11 +67440,11 @@ var Planner = class {
     if (expr.optionalIndices.length > 0) {
       const optionals2 = new Array(expr.elements.length).fill(false);
       for (let i = 0; i < expr.optionalIndices.length; i++) {
-        const index2 = expr.optionalIndices[i];
-        if (index2 < 0 || index2 >= expr.elements.length) {
+        const index3 = expr.optionalIndices[i];
+        if (index3 < 0 || index3 >= expr.elements.length) {
           throw new Error("invalid optional index");
         }
-        optionals2[index2] = true;
+        optionals2[index3] = true;
       }
     }
     return new EvalList(id, expr.elements.map((arg) => this.plan(arg)), optionals);
@@ -67580,14 +67580,14 @@ var EvalHas = class {
     this.field = field;
   }
   eval(ctx) {
-    const raw = this.attr.resolve(ctx);
-    if (raw === void 0) {
+    const raw2 = this.attr.resolve(ctx);
+    if (raw2 === void 0) {
       return false;
     }
-    if (isCelError(raw)) {
-      return raw;
+    if (isCelError(raw2)) {
+      return raw2;
     }
-    return this.access.isPresent(ctx, raw);
+    return this.access.isPresent(ctx, raw2);
   }
 };
 var EvalErr = class {
@@ -67694,9 +67694,9 @@ var EvalObj = class {
   fields;
   values;
   optionals;
-  constructor(id, typeName3, fields, values, optionals) {
+  constructor(id, typeName4, fields, values, optionals) {
     this.id = id;
-    this.typeName = typeName3;
+    this.typeName = typeName4;
     this.fields = fields;
     this.values = values;
     this.optionals = optionals;
@@ -68077,6 +68077,629 @@ function selectPath(expr, root) {
   return null;
 }
 
+// src/policy/cel-values.ts
+var CelFault = class {
+  constructor(message) {
+    this.message = message;
+  }
+  message;
+};
+var ValueList = class {
+  constructor(items) {
+    this.items = items;
+  }
+  items;
+};
+var ValueMap = class {
+  constructor(entries) {
+    this.entries = entries;
+  }
+  entries;
+};
+var MIN_INT2 = -(2n ** 63n);
+var MAX_INT2 = 2n ** 63n - 1n;
+function isJsonInt(value) {
+  return Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
+}
+function fromJson2(value) {
+  if (typeof value === "number") return isJsonInt(value) ? BigInt(value) : value;
+  return value === void 0 ? null : value;
+}
+function isList(v2) {
+  return Array.isArray(v2) || v2 instanceof ValueList;
+}
+function isMap4(v2) {
+  return v2 instanceof ValueMap || typeof v2 === "object" && v2 !== null && !Array.isArray(v2) && !(v2 instanceof ValueList);
+}
+function listItems(list) {
+  return Array.isArray(list) ? list.map(fromJson2) : list.items;
+}
+function listSize(list) {
+  return Array.isArray(list) ? list.length : list.items.length;
+}
+function listAt(list, index3) {
+  return Array.isArray(list) ? fromJson2(list[index3]) : list.items[index3];
+}
+function mapKey(key) {
+  if (typeof key === "bigint" || typeof key === "string" || typeof key === "boolean") return key;
+  if (typeof key === "number" && Number.isInteger(key)) return BigInt(key);
+  return void 0;
+}
+function mapHas(map, key) {
+  const k2 = mapKey(key);
+  if (k2 === void 0) return false;
+  if (map instanceof ValueMap) return (map.entries.get(k2) ?? null) !== null;
+  return typeof k2 === "string" && Object.hasOwn(map, k2) && map[k2] !== null;
+}
+function mapGet(map, key) {
+  const k2 = mapKey(key);
+  if (k2 === void 0) return void 0;
+  if (map instanceof ValueMap) return map.entries.get(k2);
+  return typeof k2 === "string" && Object.hasOwn(map, k2) ? fromJson2(map[k2]) : void 0;
+}
+function mapKeys(map) {
+  return map instanceof ValueMap ? [...map.entries.keys()] : Object.keys(map);
+}
+function mapSize(map) {
+  return map instanceof ValueMap ? map.entries.size : Object.keys(map).length;
+}
+function typeName2(v2) {
+  switch (typeof v2) {
+    case "bigint":
+      return "int";
+    case "number":
+      return "double";
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+    default:
+      if (v2 === null || v2 === void 0) return "null_type";
+      return isList(v2) ? "list" : isMap4(v2) ? "map" : "unknown";
+  }
+}
+function celEquals(a, b) {
+  if (a === b) return true;
+  const ta = typeof a;
+  const tb = typeof b;
+  if ((ta === "bigint" || ta === "number") && (tb === "bigint" || tb === "number")) {
+    return a == b;
+  }
+  if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
+  if (isList(a)) return isList(b) && listsEqual(a, b);
+  return isMap4(a) && isMap4(b) && mapsEqual(a, b);
+}
+function listsEqual(a, b) {
+  const n4 = listSize(a);
+  if (n4 !== listSize(b)) return false;
+  for (let i = 0; i < n4; i++) if (!celEquals(listAt(a, i), listAt(b, i))) return false;
+  return true;
+}
+function mapsEqual(a, b) {
+  if (mapSize(a) !== mapSize(b)) return false;
+  for (const key of mapKeys(a)) {
+    const other = mapGet(b, key);
+    if (other === void 0 || !celEquals(mapGet(a, key), other)) return false;
+  }
+  return true;
+}
+function checkedInt(value, operation2) {
+  if (value < MIN_INT2 || value > MAX_INT2) throw new CelFault(`int overflow during ${operation2}`);
+  return value;
+}
+function toInt(value) {
+  if (typeof value === "bigint") return checkedInt(value, "type conversion");
+  if (typeof value === "string") {
+    let parsed;
+    try {
+      parsed = BigInt(value);
+    } catch {
+      throw new CelFault(`cannot convert '${value}' to int`);
+    }
+    return checkedInt(parsed, "type conversion");
+  }
+  if (Number.isFinite(value) && value > Number(MIN_INT2) && value < Number(MAX_INT2)) return BigInt(Math.trunc(value));
+  throw new CelFault("int overflow during type conversion");
+}
+function toJson2(value) {
+  if (typeof value === "bigint") {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+  }
+  if (value instanceof ValueList) return value.items.map(toJson2);
+  if (value instanceof ValueMap) {
+    const out = {};
+    for (const [k2, v2] of value.entries) out[String(k2)] = toJson2(v2);
+    return out;
+  }
+  return value;
+}
+
+// src/policy/cel-closures.ts
+var Unsupported = class {
+  constructor(what) {
+    this.what = what;
+  }
+  what;
+};
+function compileClosures(ast, options) {
+  const compiler = new Compiler2(options);
+  let root;
+  try {
+    root = compiler.node(ast);
+  } catch (e) {
+    if (e instanceof Unsupported) return { unsupported: e.what };
+    throw e;
+  }
+  const { variables, defaults = {} } = options;
+  const size2 = compiler.slots;
+  return {
+    loops: compiler.loops,
+    run(bound) {
+      const frame = new Array(size2);
+      for (let i = 0; i < variables.length; i++) {
+        let value = bound[variables[i]];
+        if (value === void 0) value = defaults[variables[i]];
+        if (value === void 0) throw new CelFault(`unbound variable '${variables[i]}'`);
+        frame[i] = fromJson2(value);
+      }
+      return root(frame);
+    }
+  };
+}
+var noOverload = (fn, args) => new CelFault(`found no matching overload for '${fn}' applied to '(${args.map(typeName2).join(", ")})'`);
+var Failed = class {
+  constructor(fault) {
+    this.fault = fault;
+  }
+  fault;
+};
+var Compiler2 = class {
+  constructor(options) {
+    this.options = options;
+    this.slots = options.variables.length;
+    this.scope.push(new Map(options.variables.map((name, slot) => [name, { slot, accumulator: false }])));
+  }
+  options;
+  slots;
+  loops = false;
+  scope = [];
+  node(e) {
+    const k2 = e.exprKind;
+    switch (k2.case) {
+      case "constExpr":
+        return constant(k2.value.constantKind);
+      case "identExpr":
+        return this.ident(k2.value.name);
+      case "selectExpr":
+        return select(this.node(req(k2.value.operand)), k2.value.field, k2.value.testOnly, fromJson2);
+      case "listExpr": {
+        if (k2.value.optionalIndices.length > 0) throw new Unsupported("optional list elements");
+        const items = k2.value.elements.map((x2) => this.node(x2));
+        return (f2) => new ValueList(items.map((item) => item(f2)));
+      }
+      case "structExpr":
+        return this.mapLiteral(k2.value);
+      case "comprehensionExpr":
+        return this.comprehension(k2.value);
+      case "callExpr":
+        return this.call(k2.value.function, k2.value.target, k2.value.args);
+      default:
+        throw new Unsupported(`expression kind ${String(k2.case)}`);
+    }
+  }
+  ident(name) {
+    for (let i = this.scope.length - 1; i >= 0; i--) {
+      const found = this.scope[i].get(name);
+      if (!found) continue;
+      const { slot } = found;
+      if (!found.accumulator) return (f2) => f2[slot];
+      return (f2) => {
+        const v2 = f2[slot];
+        if (v2 instanceof Failed) throw v2.fault;
+        return v2;
+      };
+    }
+    throw new Unsupported(`identifier '${name}'`);
+  }
+  mapLiteral(value) {
+    if (value.messageName) throw new Unsupported(`message ${value.messageName}`);
+    const entries = value.entries.map((entry2) => {
+      if (entry2.optionalEntry || entry2.keyKind.case !== "mapKey") throw new Unsupported("optional map entries");
+      return { key: this.node(entry2.keyKind.value), value: this.node(req(entry2.value)) };
+    });
+    return (f2) => {
+      const out = /* @__PURE__ */ new Map();
+      for (const entry2 of entries) {
+        const key = entry2.key(f2);
+        if (typeof key !== "bigint" && typeof key !== "string" && typeof key !== "boolean") throw new CelFault("unsupported key type");
+        if (out.has(key)) throw new CelFault(`map key conflict: ${String(key)}`);
+        out.set(key, entry2.value(f2));
+      }
+      return new ValueMap(out);
+    };
+  }
+  comprehension(c2) {
+    if (c2.iterVar2) throw new Unsupported("two-variable comprehensions");
+    this.loops = true;
+    const range = this.node(req(c2.iterRange));
+    const init = this.node(req(c2.accuInit));
+    const accuSlot = this.slots++;
+    const iterSlot = this.slots++;
+    this.scope.push(/* @__PURE__ */ new Map([[c2.accuVar, { slot: accuSlot, accumulator: true }]]));
+    const result2 = this.node(req(c2.result));
+    this.scope.push(/* @__PURE__ */ new Map([[c2.iterVar, { slot: iterSlot, accumulator: false }]]));
+    const condition = this.node(req(c2.loopCondition));
+    const step = this.node(req(c2.loopStep));
+    this.scope.pop();
+    this.scope.pop();
+    const count = this.options.step;
+    return (f2) => {
+      f2[accuSlot] = init(f2);
+      const iterable = range(f2);
+      let items;
+      if (isList(iterable)) items = listItems(iterable);
+      else if (isMap4(iterable)) items = mapKeys(iterable);
+      else throw new CelFault(`type mismatch: iterable vs ${typeName2(iterable)}`);
+      for (const item of items) {
+        f2[iterSlot] = item;
+        count?.();
+        if (condition(f2) !== true) break;
+        try {
+          f2[accuSlot] = step(f2);
+        } catch (fault) {
+          if (!(fault instanceof CelFault)) throw fault;
+          f2[accuSlot] = new Failed(fault);
+        }
+      }
+      return result2(f2);
+    };
+  }
+  call(fn, target, argExprs) {
+    const host = this.options.functions?.[fn];
+    if (!target && host && Object.hasOwn(this.options.functions ?? {}, fn)) {
+      const args2 = argExprs.map((a2) => this.node(a2));
+      return (f2) => host(args2.map((a2) => a2(f2)));
+    }
+    const logic = this.logic(fn, argExprs) ?? (target ? void 0 : this.againstConstant(fn, argExprs));
+    if (logic) return logic;
+    const self2 = target ? this.node(target) : void 0;
+    const args = argExprs.map((a2) => this.node(a2));
+    const impl = self2 ? METHODS[fn] : FUNCTIONS[fn];
+    if (!impl || impl.length !== 1 + args.length + (self2 ? 1 : 0)) {
+      throw new Unsupported(`${self2 ? "method" : "function"} ${fn}/${args.length}`);
+    }
+    if (self2) {
+      if (args.length === 0) return (f2) => impl(fn, self2(f2));
+      const [a2] = args;
+      return (f2) => impl(fn, self2(f2), a2(f2));
+    }
+    if (args.length === 1) {
+      const [a2] = args;
+      return (f2) => impl(fn, a2(f2));
+    }
+    const [a, b] = args;
+    return (f2) => impl(fn, a(f2), b(f2));
+  }
+  /**
+   * `field OP constant`, the commonest shape in a policy, without building a CEL value: a string,
+   * bool or null constant is equal only to the same JS value, and a JSON number compares with a
+   * number constant as a number (CEL compares int with double numerically too).
+   */
+  againstConstant(fn, argExprs) {
+    const test = CONSTANT_TESTS[fn];
+    if (!test || argExprs.length !== 2) return void 0;
+    const [l, r3] = argExprs.map(constantOf);
+    const flipped = l !== NOT_CONSTANT && r3 === NOT_CONSTANT;
+    const c2 = flipped ? l : r3;
+    const other = argExprs[flipped ? 1 : 0];
+    if (c2 === NOT_CONSTANT || typeof c2 === "bigint" && (c2 > MAX_EXACT || c2 < -MAX_EXACT)) return void 0;
+    const general = FUNCTIONS[fn];
+    const read = this.rawNode(other);
+    if (typeof c2 === "bigint" || typeof c2 === "number") {
+      const n4 = Number(c2);
+      if (fn === "_==_" || fn === "_!=_") {
+        const want2 = fn === "_==_";
+        return (f2) => {
+          const v2 = read(f2);
+          return typeof v2 === "number" ? v2 === n4 === want2 : general(fn, fromJson2(v2), c2);
+        };
+      }
+      const order = flipped ? (v2) => test(n4, v2) : (v2) => test(v2, n4);
+      return (f2) => {
+        const v2 = read(f2);
+        if (typeof v2 === "number") return order(v2);
+        return flipped ? general(fn, c2, fromJson2(v2)) : general(fn, fromJson2(v2), c2);
+      };
+    }
+    if (fn !== "_==_" && fn !== "_!=_") return void 0;
+    const want = fn === "_==_";
+    return (f2) => read(f2) === c2 === want;
+  }
+  /** A field read that leaves a JSON number as it is (the caller knows what to do with it). */
+  rawNode(e) {
+    const k2 = e.exprKind;
+    if (k2.case === "selectExpr" && !k2.value.testOnly) return select(this.node(req(k2.value.operand)), k2.value.field, false, raw);
+    return this.node(e);
+  }
+  /** Operators that decide on their own which arguments to evaluate. */
+  logic(fn, argExprs) {
+    switch (fn) {
+      case "_&&_":
+        return both(this.node(argExprs[0]), this.node(argExprs[1]), false);
+      case "_||_":
+        return both(this.node(argExprs[0]), this.node(argExprs[1]), true);
+      case "_?_:_": {
+        const [c2, t3, e] = argExprs.map((a) => this.node(a));
+        return (f2) => {
+          const v2 = c2(f2);
+          if (v2 === true) return t3(f2);
+          if (v2 === false) return e(f2);
+          throw noOverload("_?_:_", [v2]);
+        };
+      }
+      case "@not_strictly_false": {
+        const a = this.node(argExprs[0]);
+        return (f2) => {
+          try {
+            return a(f2) !== false;
+          } catch (fault) {
+            if (fault instanceof CelFault) return true;
+            throw fault;
+          }
+        };
+      }
+      default:
+        return void 0;
+    }
+  }
+};
+function both(a, b, decisive) {
+  const op2 = decisive ? "_||_" : "_&&_";
+  return (f2) => {
+    let fault;
+    try {
+      const left = a(f2);
+      if (left === decisive) return decisive;
+      if (left !== !decisive) fault = noOverload(op2, [left]);
+    } catch (e) {
+      if (!(e instanceof CelFault)) throw e;
+      fault = e;
+    }
+    let right;
+    try {
+      right = b(f2);
+    } catch (e) {
+      throw fault ?? e;
+    }
+    if (right === decisive) return decisive;
+    if (fault) throw fault;
+    if (right !== !decisive) throw noOverload(op2, [right]);
+    return !decisive;
+  };
+}
+function req(e) {
+  if (!e) throw new Unsupported("an empty expression");
+  return e;
+}
+function constant(c2) {
+  switch (c2.case) {
+    case "nullValue":
+      return () => null;
+    case "boolValue":
+    case "int64Value":
+    case "doubleValue":
+    case "stringValue": {
+      const value = c2.value;
+      return () => value;
+    }
+    default:
+      throw new Unsupported(`${String(c2.case)} literals`);
+  }
+}
+var NOT_CONSTANT = /* @__PURE__ */ Symbol("not a constant");
+var MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+var raw = (v2) => v2;
+function constantOf(e) {
+  const k2 = e.exprKind;
+  if (k2.case !== "constExpr") return NOT_CONSTANT;
+  const c2 = k2.value.constantKind;
+  switch (c2.case) {
+    case "nullValue":
+      return null;
+    case "boolValue":
+    case "int64Value":
+    case "doubleValue":
+    case "stringValue":
+      return c2.value;
+    default:
+      return NOT_CONSTANT;
+  }
+}
+var CONSTANT_TESTS = {
+  "_==_": (a, b) => a === b,
+  "_!=_": (a, b) => a !== b,
+  "_<_": (a, b) => a < b,
+  "_<=_": (a, b) => a <= b,
+  "_>_": (a, b) => a > b,
+  "_>=_": (a, b) => a >= b
+};
+function select(operand, field, testOnly, read) {
+  const inherited = field in Object.prototype;
+  return (f2) => {
+    const o3 = operand(f2);
+    if (o3 instanceof ValueMap) {
+      const v2 = o3.entries.get(field);
+      if (testOnly) return v2 !== void 0 && v2 !== null;
+      if (v2 === void 0) throw new CelFault(`field not found: ${field}`);
+      return v2;
+    }
+    if (typeof o3 !== "object" || o3 === null || isList(o3)) {
+      throw new CelFault(`type '${typeName2(o3)}' does not support field selection`);
+    }
+    const raw2 = o3;
+    const value = inherited && !Object.hasOwn(raw2, field) ? void 0 : raw2[field];
+    if (testOnly) return value !== void 0 && value !== null;
+    if (value === void 0) throw new CelFault(`field not found: ${field}`);
+    return read(value);
+  };
+}
+var compare = (test) => (fn, l, r3) => {
+  const tl2 = typeof l;
+  const tr = typeof r3;
+  if (tl2 === tr && (tl2 === "bigint" || tl2 === "number" || tl2 === "string" || tl2 === "boolean")) {
+    return test(l < r3 ? -1 : l > r3 ? 1 : l === r3 ? 0 : Number.NaN);
+  }
+  if (tl2 === "bigint" && tr === "number" || tl2 === "number" && tr === "bigint") {
+    const a = Number(l);
+    const b = Number(r3);
+    return test(a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
+  }
+  throw noOverload(fn, [l, r3]);
+};
+var arithmetic = (ints, doubles) => (fn, l, r3) => {
+  if (typeof l === "bigint" && typeof r3 === "bigint") return checkedInt(ints(l, r3), fn);
+  if (doubles && typeof l === "number" && typeof r3 === "number") return doubles(l, r3);
+  throw noOverload(fn, [l, r3]);
+};
+function add(fn, l, r3) {
+  if (typeof l === "bigint" && typeof r3 === "bigint") return checkedInt(l + r3, fn);
+  if (typeof l === "number" && typeof r3 === "number" || typeof l === "string" && typeof r3 === "string") {
+    return l + r3;
+  }
+  if (isList(l) && isList(r3)) return new ValueList([...listItems(l), ...listItems(r3)]);
+  throw noOverload(fn, [l, r3]);
+}
+function divide(fn, l, r3) {
+  if (typeof l === "bigint" && typeof r3 === "bigint") {
+    if (r3 === 0n) throw new CelFault("int divide by zero");
+    return checkedInt(l / r3, fn);
+  }
+  if (typeof l === "number" && typeof r3 === "number") return l / r3;
+  throw noOverload(fn, [l, r3]);
+}
+function modulo(fn, l, r3) {
+  if (typeof l === "bigint" && typeof r3 === "bigint") {
+    if (r3 === 0n) throw new CelFault("int modulus by zero");
+    return l % r3;
+  }
+  throw noOverload(fn, [l, r3]);
+}
+function size(fn, x2) {
+  if (typeof x2 === "string") {
+    let n4 = 0;
+    for (const _ of x2) n4++;
+    return BigInt(n4);
+  }
+  if (isList(x2)) return BigInt(listSize(x2));
+  if (isMap4(x2)) return BigInt(mapSize(x2));
+  throw noOverload(fn, [x2]);
+}
+function index2(fn, container, key) {
+  if (isList(container)) {
+    const i = typeof key === "bigint" ? Number(key) : typeof key === "number" && Number.isInteger(key) ? key : void 0;
+    if (i === void 0) throw noOverload(fn, [container, key]);
+    const n4 = listSize(container);
+    if (i < 0 || i >= n4) throw new CelFault(`index ${i} out of bounds [0, ${n4})`);
+    return listAt(container, i);
+  }
+  if (isMap4(container)) {
+    const v2 = mapGet(container, key);
+    if (v2 === void 0) throw new CelFault(`no such key: ${String(key)}`);
+    return v2;
+  }
+  throw noOverload(fn, [container, key]);
+}
+var KEY_TYPES = /* @__PURE__ */ new Set(["bigint", "number", "string", "boolean"]);
+function membership(fn, value, container) {
+  if (isList(container)) {
+    const n4 = listSize(container);
+    for (let i = 0; i < n4; i++) if (celEquals(listAt(container, i), value)) return true;
+    return false;
+  }
+  if (isMap4(container) && KEY_TYPES.has(typeof value)) return mapHas(container, value);
+  throw noOverload(fn, [value, container]);
+}
+var stringMethod = (test) => (fn, s, arg) => {
+  if (typeof s !== "string" || typeof arg !== "string") throw noOverload(fn, [s, arg]);
+  return test(s, arg);
+};
+var patterns = /* @__PURE__ */ new Map();
+function matches2(s, pattern) {
+  let re = patterns.get(pattern);
+  if (!re) {
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (e) {
+      throw new CelFault(`invalid regular expression ${JSON.stringify(pattern)}: ${e.message}`);
+    }
+    patterns.set(pattern, re);
+  }
+  return re.test(s);
+}
+function convertInt(fn, x2) {
+  if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "string") return toInt(x2);
+  throw noOverload(fn, [x2]);
+}
+function convertDouble(fn, x2) {
+  if (typeof x2 === "number") return x2;
+  if (typeof x2 === "bigint") return Number(x2);
+  if (typeof x2 === "string") {
+    const n4 = Number(x2);
+    if (x2.trim() !== x2 || x2 === "" || Number.isNaN(n4) && x2 !== "NaN") throw new CelFault(`cannot convert '${x2}' to double`);
+    return n4;
+  }
+  throw noOverload(fn, [x2]);
+}
+function convertString(fn, x2) {
+  if (typeof x2 === "string") return x2;
+  if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "boolean") return String(x2);
+  throw noOverload(fn, [x2]);
+}
+var BOOL_STRINGS = { true: true, True: true, TRUE: true, t: true, "1": true, false: false, False: false, FALSE: false, f: false, "0": false };
+function convertBool(fn, x2) {
+  if (typeof x2 === "boolean") return x2;
+  if (typeof x2 === "string" && Object.hasOwn(BOOL_STRINGS, x2)) return BOOL_STRINGS[x2];
+  if (typeof x2 === "string") throw new CelFault(`cannot convert '${x2}' to bool`);
+  throw noOverload(fn, [x2]);
+}
+var FUNCTIONS = {
+  "!_": (fn, x2) => {
+    if (typeof x2 !== "boolean") throw noOverload(fn, [x2]);
+    return !x2;
+  },
+  "-_": (fn, x2) => {
+    if (typeof x2 === "bigint") return checkedInt(-x2, fn);
+    if (typeof x2 === "number") return -x2;
+    throw noOverload(fn, [x2]);
+  },
+  "_==_": (_fn, l, r3) => celEquals(l, r3),
+  "_!=_": (_fn, l, r3) => !celEquals(l, r3),
+  "_<_": compare((c2) => c2 < 0),
+  "_<=_": compare((c2) => c2 <= 0),
+  "_>_": compare((c2) => c2 > 0),
+  "_>=_": compare((c2) => c2 >= 0),
+  "_+_": add,
+  "_-_": arithmetic((a, b) => a - b, (a, b) => a - b),
+  "_*_": arithmetic((a, b) => a * b, (a, b) => a * b),
+  "_/_": divide,
+  "_%_": modulo,
+  "_[_]": index2,
+  "@in": membership,
+  size,
+  int: convertInt,
+  double: convertDouble,
+  string: convertString,
+  bool: convertBool,
+  dyn: (_fn, x2) => x2
+};
+var METHODS = {
+  size,
+  contains: stringMethod((s, a) => s.includes(a)),
+  startsWith: stringMethod((s, a) => s.startsWith(a)),
+  endsWith: stringMethod((s, a) => s.endsWith(a)),
+  matches: stringMethod(matches2)
+};
+
 // src/policy/cost.ts
 var MAX_COMPREHENSION_NESTING = 3;
 var EVALUATION_STEPS_PER_EXPRESSION = 1e5;
@@ -68086,14 +68709,17 @@ function resourceBudget() {
 }
 var active;
 var STEP = "@steward_step";
-var stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, (value) => {
-  if (!active) return value;
+function countStep() {
+  if (!active) return;
   if (--active.expression < 0) {
     active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_EXPRESSION} loop iterations in one expression`;
   } else if (active.resource && --active.resource.remaining < 0) {
     active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_RESOURCE} loop iterations on one resource`;
   }
   if (active.exceeded) throw new Error(active.exceeded);
+}
+var stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, (value) => {
+  countStep();
   return value;
 });
 function metered(fn, resource2) {
@@ -68546,6 +69172,12 @@ function isTimeZone(name) {
   }
   return known;
 }
+var HOST_FUNCTIONS = {
+  isTimeZone: (args) => {
+    if (args.length !== 1 || typeof args[0] !== "string") throw new CelFault(`found no matching overload for 'isTimeZone'`);
+    return isTimeZone(args[0]);
+  }
+};
 var ENV2 = celEnv({
   funcs: [celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s)), stepFunction]
 });
@@ -68573,6 +69205,15 @@ function constantProblem(fn, value) {
 }
 var celStats = { compilations: 0 };
 var programs = /* @__PURE__ */ new Map();
+function closuresOf(ast) {
+  const reads = /* @__PURE__ */ new Set();
+  walk(ast, (v2) => {
+    const name = freeIdent(v2);
+    if (name !== null) reads.add(name);
+  });
+  const variables = [...reads].filter((name) => name !== "now");
+  return compileClosures(ast, { variables, functions: HOST_FUNCTIONS, step: countStep, defaults: { params: {} } });
+}
 function compileExpression(source, origin, options) {
   const position2 = (offset) => origin.at ? origin.at(offset) : { line: origin.line, column: origin.column + offset };
   const problem4 = (offset, message) => ({ file: origin.file, ...position2(offset), message });
@@ -68591,19 +69232,48 @@ function compileExpression(source, origin, options) {
     const positions2 = {};
     for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions2[id] = Number(off);
     const counted = { ...parsed, expr: parsed.expr && instrument(parsed.expr) };
-    entry2 = { ast: parsed.expr, positions: positions2, program: plan(ENV2, counted) };
+    entry2 = { ast: parsed.expr, positions: positions2, program: plan(ENV2, counted), closures: closuresOf(parsed.expr) };
     programs.set(source, entry2);
   }
-  const { ast, positions, program } = entry2;
+  const { ast, positions, program, closures } = entry2;
   const offsetOf = (e) => positions[String(e.id)] ?? 0;
   const problems = [
     ...[...staticCheck(ast, options), ...nestingProblems(ast)].map((p2) => ({ offset: offsetOf(p2.expr), message: p2.message })),
     ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem })
   ].sort((a, b) => a.offset - b.offset).map((p2) => problem4(p2.offset, p2.message));
   if (problems.length > 0) throw new ExpressionError(problems);
+  if (!("unsupported" in closures) && options.engine !== "reference") {
+    const compiled2 = closures;
+    return {
+      source,
+      ast,
+      engine: "closures",
+      evaluate(bindings, budget) {
+        try {
+          if (!compiled2.loops) return toJson2(compiled2.run(bindings));
+          let fault;
+          const run2 = metered(() => {
+            try {
+              return compiled2.run(bindings);
+            } catch (e) {
+              fault = e;
+              return void 0;
+            }
+          }, budget);
+          if ("exceeded" in run2) throw new EvaluationError(run2.exceeded, source);
+          if (fault !== void 0) throw fault;
+          return toJson2(run2.value);
+        } catch (e) {
+          if (e instanceof CelFault) throw new EvaluationError(e.message, source);
+          throw e;
+        }
+      }
+    };
+  }
   return {
     source,
     ast,
+    engine: "reference",
     evaluate(bindings, budget) {
       const ctx = {};
       if ("resource" in bindings) ctx.resource = toCel2(bindings.resource);
@@ -68665,11 +69335,11 @@ var JsonObjectMap = class extends Map {
   }
   get(key) {
     if (typeof key !== "string" || !Object.hasOwn(this.object, key)) return void 0;
-    const raw = this.object[key];
+    const raw2 = this.object[key];
     const hit = this.cache.get(key);
-    if (hit && hit.raw === raw) return hit.value;
-    const value = toCel2(raw);
-    this.cache.set(key, { raw, value });
+    if (hit && hit.raw === raw2) return hit.value;
+    const value = toCel2(raw2);
+    this.cache.set(key, { raw: raw2, value });
     return value;
   }
   has(key) {
@@ -68695,14 +69365,14 @@ var JsonObjectMap = class extends Map {
   }
 };
 function toCel2(value) {
-  if (typeof value === "number") return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === "number") return isJsonInt(value) ? BigInt(value) : value;
   if (value === null || typeof value !== "object") return value ?? null;
   if (value instanceof Date) return timestampFromDate(value);
-  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+  const size2 = Array.isArray(value) ? value.length : Object.keys(value).length;
   const hit = converted.get(value);
-  if (hit && hit.size === size) return hit.value;
+  if (hit && hit.size === size2) return hit.value;
   const out = Array.isArray(value) ? value.map(toCel2) : new JsonObjectMap(value);
-  converted.set(value, { size, value: out });
+  converted.set(value, { size: size2, value: out });
   return out;
 }
 function fromCel(value) {
@@ -68878,13 +69548,13 @@ function selectItems(policy2, doc2, env) {
   }
   const items = check(policy2, "each", () => {
     const v2 = policy2.each.evaluate(base, budget);
-    if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName2(v2)}`);
+    if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName3(v2)}`);
     return v2;
   });
   if ("error" in items) return [{ path: null, itemKey: null, error: items.error }];
   const selected = [];
-  for (const [index2, item] of items.ok.entries()) {
-    const sel = { path: `${policy2.eachPath ?? "each"}[${index2}]`, itemKey: keyOf2(item, index2), item };
+  for (const [index3, item] of items.ok.entries()) {
+    const sel = { path: `${policy2.eachPath ?? "each"}[${index3}]`, itemKey: keyOf2(item, index3), item };
     if (!policy2.when) {
       selected.push(sel);
       continue;
@@ -68919,20 +69589,20 @@ function check(policy2, field, fn) {
   }
 }
 function asBool(v2, field) {
-  if (typeof v2 !== "boolean") throw new Error(`${field} must evaluate to a bool, got ${typeName2(v2)}`);
+  if (typeof v2 !== "boolean") throw new Error(`${field} must evaluate to a bool, got ${typeName3(v2)}`);
   return v2;
 }
-function typeName2(v2) {
+function typeName3(v2) {
   return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
 }
-function keyOf2(item, index2) {
+function keyOf2(item, index3) {
   if (item !== null && typeof item === "object") {
     const o3 = item;
     for (const k2 of ["id", "entityId"]) {
       if (typeof o3[k2] === "string" || typeof o3[k2] === "number") return String(o3[k2]);
     }
   }
-  return String(index2);
+  return String(index3);
 }
 function projection(policy2, doc2) {
   const reads = policy2.reads.judge;
@@ -69297,7 +69967,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path18 !== null && listSize(candidate, path18) < listSize(after, path18)) removed.add(path18);
+    if (path18 !== null && listSize2(candidate, path18) < listSize2(after, path18)) removed.add(path18);
     after = candidate;
     fixed2 = violations;
     kept.push(step);
@@ -69392,7 +70062,7 @@ function pathIndex(path18) {
   const m2 = path18 === null ? null : /\[(\d+)\]$/.exec(path18);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path18) {
+function listSize2(doc2, path18) {
   const m2 = path18 === null ? null : /^(\w+)\[\d+\]$/.exec(path18);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
@@ -70071,7 +70741,7 @@ async function policyFiles(paths, cwd, problems) {
     }
   };
   for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path12.resolve(cwd, p2), p2, i);
-  return [...files].map(([file, index2]) => ({ file, pathIndex: index2 }));
+  return [...files].map(([file, index3]) => ({ file, pathIndex: index3 }));
 }
 function builtinPolicyDir2() {
   let dir = path12.dirname(fileURLToPath3(import.meta.url));
@@ -70103,9 +70773,9 @@ function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) 
   const list = data?.policies;
   const policies = [];
   if (!Array.isArray(list)) return { policies, problems };
-  list.forEach((raw, i) => {
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return;
-    const policy2 = buildDefinition(raw, ["policies", i], src, problems, options.kinds);
+  list.forEach((raw2, i) => {
+    if (raw2 === null || typeof raw2 !== "object" || Array.isArray(raw2)) return;
+    const policy2 = buildDefinition(raw2, ["policies", i], src, problems, options.kinds);
     for (const fixName of Object.keys(policy2.fix ?? {})) {
       if (options.kinds[policy2.resource]?.fixes[fixName]?.perItem && policy2.each === void 0) {
         const node = keyNodeAt(src, ["policies", i, "fix", fixName]);
@@ -70130,9 +70800,9 @@ function originOf(src, node) {
   return at2 ? { ...locationOf(src, node), at: at2 } : locationOf(src, node);
 }
 var EXPRESSION_FIELDS = ["each", "when", "assert"];
-function buildDefinition(raw, at2, src, problems, kinds) {
+function buildDefinition(raw2, at2, src, problems, kinds) {
   const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
-  const params = isPlainObject(raw.params) ? raw.params : {};
+  const params = isPlainObject(raw2.params) ? raw2.params : {};
   const paramNames = Object.keys(params);
   const fieldLocations = {};
   const policyNode = nodeAt(src, at2);
@@ -70142,7 +70812,7 @@ function buildDefinition(raw, at2, src, problems, kinds) {
       fieldLocations[key] = locationOf(src, pair.value ?? pair.key);
     }
   }
-  const hasEach = typeof raw.each === "string";
+  const hasEach = typeof raw2.each === "string";
   const base = ["resource", "params", "now"];
   const inner = hasEach ? ["resource", "item", "params", "now"] : base;
   const collect2 = (fn) => {
@@ -70153,13 +70823,13 @@ function buildDefinition(raw, at2, src, problems, kinds) {
       problems.push(...e.problems);
     }
   };
-  const kindName = typeof raw.resource === "string" ? raw.resource : void 0;
+  const kindName = typeof raw2.resource === "string" ? raw2.resource : void 0;
   const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
   const typing = { kind: kindName, resource: documentSchema, params };
   const compiled2 = {};
   const before = problems.length;
   for (const field of EXPRESSION_FIELDS) {
-    const source = raw[field];
+    const source = raw2[field];
     if (typeof source !== "string") continue;
     const origin = originOf(src, nodeAt(src, [...at2, field]));
     const variables = field === "each" ? base : inner;
@@ -70170,16 +70840,16 @@ function buildDefinition(raw, at2, src, problems, kinds) {
       if (field === "each") typing.item = itemTypeOf(expression.ast, typing);
     });
   }
-  if (typeof raw.message === "string") {
+  if (typeof raw2.message === "string") {
     const origin = originOf(src, nodeAt(src, [...at2, "message"]));
     collect2(() => {
-      compiled2.message = compileTemplate(raw.message, origin, { variables: inner, params: paramNames, typing });
+      compiled2.message = compileTemplate(raw2.message, origin, { variables: inner, params: paramNames, typing });
     });
   }
   const tests = [];
   const testNames = /* @__PURE__ */ new Map();
-  if (Array.isArray(raw.tests)) {
-    raw.tests.forEach((t3, j) => {
+  if (Array.isArray(raw2.tests)) {
+    raw2.tests.forEach((t3, j) => {
       if (!isPlainObject(t3)) return;
       const testAt = [...at2, "tests", j];
       if (typeof t3.name === "string") {
@@ -70209,20 +70879,20 @@ function buildDefinition(raw, at2, src, problems, kinds) {
     });
   }
   return {
-    id: str2(raw.id),
-    title: str2(raw.title),
-    description: str2(raw.description),
-    severity: str2(raw.severity, "medium"),
-    resource: str2(raw.resource),
-    ...typeof raw.each === "string" ? { each: raw.each } : {},
-    ...typeof raw.when === "string" ? { when: raw.when } : {},
-    assert: str2(raw.assert, "true"),
-    message: str2(raw.message, str2(raw.title)),
+    id: str2(raw2.id),
+    title: str2(raw2.title),
+    description: str2(raw2.description),
+    severity: str2(raw2.severity, "medium"),
+    resource: str2(raw2.resource),
+    ...typeof raw2.each === "string" ? { each: raw2.each } : {},
+    ...typeof raw2.when === "string" ? { when: raw2.when } : {},
+    assert: str2(raw2.assert, "true"),
+    message: str2(raw2.message, str2(raw2.title)),
     params,
-    ...isPlainObject(raw.fix) ? { fix: raw.fix } : {},
-    tags: Array.isArray(raw.tags) ? raw.tags.filter((t3) => typeof t3 === "string") : [],
-    enforcement: ENFORCEMENTS.includes(raw.enforcement) ? raw.enforcement : DEFAULT_ENFORCEMENT,
-    controls: isPlainObject(raw.controls) ? raw.controls : {},
+    ...isPlainObject(raw2.fix) ? { fix: raw2.fix } : {},
+    tags: Array.isArray(raw2.tags) ? raw2.tags.filter((t3) => typeof t3 === "string") : [],
+    enforcement: ENFORCEMENTS.includes(raw2.enforcement) ? raw2.enforcement : DEFAULT_ENFORCEMENT,
+    controls: isPlainObject(raw2.controls) ? raw2.controls : {},
     tests,
     location: locationOf(src, policyNode),
     fieldLocations,

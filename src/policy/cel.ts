@@ -16,7 +16,9 @@ import {
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { InputProblem } from '../core/problem.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
-import { instrument, metered, nestingProblems, type StepBudget, stepFunction } from './cost.js';
+import { type ClosureProgram, compileClosures, type HostFunction } from './cel-closures.js';
+import { CelFault, isJsonInt, toJson } from './cel-values.js';
+import { countStep, instrument, metered, nestingProblems, type StepBudget, stepFunction } from './cost.js';
 import { didYouMean } from './suggest.js';
 import { type TypeContext, typeProblems } from './typecheck.js';
 
@@ -38,6 +40,8 @@ export interface CompileOptions {
   expect?: 'bool' | 'list';
   /** What `resource`, `item` and `params` are known to be (the kind's document schema, …). */
   typing?: TypeContext;
+  /** 'reference' runs @bufbuild/cel's own evaluator even where the compiled closures cover the expression. */
+  engine?: 'reference';
 }
 
 export interface Bindings {
@@ -50,6 +54,8 @@ export interface Bindings {
 export interface CompiledExpression {
   readonly source: string;
   readonly ast: Expr;
+  /** Which evaluator runs it: compiled closures, or the reference one for what they do not cover. */
+  readonly engine: 'closures' | 'reference';
   /**
    * Plain JSON in and out (CEL ints come back as numbers); throws EvaluationError, also when
    * the expression's step budget or the given resource budget runs out.
@@ -95,6 +101,13 @@ function isTimeZone(name: string): boolean {
   return known;
 }
 
+const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {
+  isTimeZone: (args) => {
+    if (args.length !== 1 || typeof args[0] !== 'string') throw new CelFault(`found no matching overload for 'isTimeZone'`);
+    return isTimeZone(args[0]);
+  },
+};
+
 const ENV = celEnv({
   funcs: [celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s)), stepFunction],
 });
@@ -132,7 +145,25 @@ function constantProblem(fn: 'timestamp' | 'duration' | 'matches', value: string
 export const celStats = { compilations: 0 };
 
 type Program = ReturnType<typeof plan>;
-const programs = new Map<string, { ast: Expr; positions: Record<string, number>; program: Program }>();
+interface Entry {
+  ast: Expr;
+  positions: Record<string, number>;
+  program: Program;
+  /** The compiled form and the variables it reads, or why the reference evaluator runs instead. */
+  closures: ClosureProgram | { unsupported: string };
+}
+const programs = new Map<string, Entry>();
+
+/** Compiles to closures over the free variables the expression reads (`now` stays with the reference). */
+function closuresOf(ast: Expr): Entry['closures'] {
+  const reads = new Set<string>();
+  walk(ast, (v) => {
+    const name = freeIdent(v);
+    if (name !== null) reads.add(name);
+  });
+  const variables = [...reads].filter((name) => name !== 'now');
+  return compileClosures(ast, { variables, functions: HOST_FUNCTIONS, step: countStep, defaults: { params: {} } });
+}
 
 export function compileExpression(source: string, origin: ExpressionOrigin, options: CompileOptions): CompiledExpression {
   const position = (offset: number) =>
@@ -154,10 +185,10 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     const positions: Record<string, number> = {};
     for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = Number(off);
     const counted = { ...parsed, expr: parsed.expr && instrument(parsed.expr) } as typeof parsed;
-    entry = { ast: parsed.expr, positions, program: plan(ENV, counted) };
+    entry = { ast: parsed.expr, positions, program: plan(ENV, counted), closures: closuresOf(parsed.expr) };
     programs.set(source, entry);
   }
-  const { ast, positions, program } = entry;
+  const { ast, positions, program, closures } = entry;
   const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
 
   const problems = [
@@ -168,9 +199,39 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     .map((p) => problem(p.offset, p.message));
   if (problems.length > 0) throw new ExpressionError(problems);
 
+  if (!('unsupported' in closures) && options.engine !== 'reference') {
+    const compiled = closures;
+    return {
+      source,
+      ast,
+      engine: 'closures',
+      evaluate(bindings: Bindings, budget?: StepBudget): unknown {
+        try {
+          // Only comprehensions count steps; without one there is nothing to meter.
+          if (!compiled.loops) return toJson(compiled.run(bindings as Record<string, unknown>));
+          let fault: unknown;
+          const run = metered(() => {
+            try {
+              return compiled.run(bindings as Record<string, unknown>);
+            } catch (e) {
+              fault = e;
+              return undefined;
+            }
+          }, budget);
+          if ('exceeded' in run) throw new EvaluationError(run.exceeded, source);
+          if (fault !== undefined) throw fault;
+          return toJson(run.value);
+        } catch (e) {
+          if (e instanceof CelFault) throw new EvaluationError(e.message, source);
+          throw e;
+        }
+      },
+    };
+  }
   return {
     source,
     ast,
+    engine: 'reference',
     evaluate(bindings: Bindings, budget?: StepBudget): unknown {
       const ctx: Record<string, unknown> = {};
       if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
@@ -277,7 +338,7 @@ class JsonObjectMap extends Map<string, unknown> {
 
 /** JSON → CEL: whole numbers become ints (bigint), other numbers doubles; objects become maps. */
 export function toCel(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'number') return isJsonInt(value) ? BigInt(value) : value;
   if (value === null || typeof value !== 'object') return value ?? null;
   if (value instanceof Date) return timestampFromDate(value);
   const size = Array.isArray(value) ? value.length : Object.keys(value).length;

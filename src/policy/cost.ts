@@ -35,8 +35,9 @@ let active: Meter | undefined;
 /** A name the CEL parser cannot produce, so no policy can call or shadow it. */
 const STEP = '@steward_step';
 
-export const stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, <T>(value: T): T => {
-  if (!active) return value;
+/** Counts one loop iteration against the running evaluation's budgets; throws once over. */
+export function countStep(): void {
+  if (!active) return;
   if (--active.expression < 0) {
     active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_EXPRESSION} loop iterations in one expression`;
   } else if (active.resource && --active.resource.remaining < 0) {
@@ -45,6 +46,11 @@ export const stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, <T>(va
   // Once over, every loop stops at its next iteration; the error itself may be absorbed by
   // `||`/`&&`, which is why the caller checks `exceeded` rather than the result.
   if (active.exceeded) throw new Error(active.exceeded);
+}
+
+/** countStep for the reference evaluator: wraps a loop condition and passes its value on. */
+export const stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, <T>(value: T): T => {
+  countStep();
   return value;
 });
 

@@ -1,0 +1,585 @@
+// A CEL expression compiled once into JavaScript closures that read JSON documents as they are.
+// It covers the language policies use (literals, fields, has(), indexing, operators, list and
+// map literals, comprehensions, size/contains/startsWith/endsWith/matches, conversions) with
+// CEL's semantics: int and double kept apart, int overflow an error, `&&`/`||` absorbing an
+// error when the other side decides. Anything else (timestamps, uint, bytes, messages, `now`)
+// is reported as unsupported and the reference evaluator runs the expression instead.
+import { RE2JS } from '@bufbuild/re2';
+import type { Expr } from './ast.js';
+import {
+  CelFault,
+  celEquals,
+  checkedInt,
+  fromJson,
+  isList,
+  isMap,
+  listAt,
+  listItems,
+  listSize,
+  type MapKey,
+  mapGet,
+  mapHas,
+  mapKeys,
+  mapSize,
+  toInt,
+  typeName,
+  ValueList,
+  ValueMap,
+} from './cel-values.js';
+
+type Frame = unknown[];
+type Node = (frame: Frame) => unknown;
+
+/** A host function: takes CEL values, returns one, throws CelFault on a wrong argument. */
+export type HostFunction = (args: unknown[]) => unknown;
+
+export interface ClosureProgram {
+  /** Variables as JSON (or CEL values); throws CelFault. */
+  run(variables: Readonly<Record<string, unknown>>): unknown;
+  /** Whether it has a comprehension (the only thing that counts steps). */
+  readonly loops: boolean;
+}
+
+export interface ClosureOptions {
+  /** The free variables the expression may read, bound by name on each run. */
+  variables: readonly string[];
+  /** Functions beyond CEL's standard ones, by name (global calls only). */
+  functions?: Readonly<Record<string, HostFunction>>;
+  /** Called before each comprehension iteration (the cost meter); may throw. */
+  step?: () => void;
+  /** Values of variables left unbound (undefined); any other unbound variable is an error. */
+  defaults?: Readonly<Record<string, unknown>>;
+}
+
+/** Thrown while compiling: the construct this compiler leaves to the reference evaluator. */
+class Unsupported {
+  constructor(readonly what: string) {}
+}
+
+export function compileClosures(ast: Expr, options: ClosureOptions): ClosureProgram | { unsupported: string } {
+  const compiler = new Compiler(options);
+  let root: Node;
+  try {
+    root = compiler.node(ast);
+  } catch (e) {
+    if (e instanceof Unsupported) return { unsupported: e.what };
+    throw e;
+  }
+  const { variables, defaults = {} } = options;
+  const size = compiler.slots;
+  return {
+    loops: compiler.loops,
+    run(bound) {
+      const frame: Frame = new Array(size);
+      for (let i = 0; i < variables.length; i++) {
+        let value = bound[variables[i]];
+        if (value === undefined) value = defaults[variables[i]];
+        if (value === undefined) throw new CelFault(`unbound variable '${variables[i]}'`);
+        frame[i] = fromJson(value);
+      }
+      return root(frame);
+    },
+  };
+}
+
+const noOverload = (fn: string, args: unknown[]): CelFault =>
+  new CelFault(`found no matching overload for '${fn}' applied to '(${args.map(typeName).join(', ')})'`);
+
+/** The value an accumulator holds after a step failed: read again, it throws that failure. */
+class Failed {
+  constructor(readonly fault: unknown) {}
+}
+
+class Compiler {
+  slots: number;
+  loops = false;
+  private readonly scope: Map<string, { slot: number; accumulator: boolean }>[] = [];
+  constructor(private readonly options: ClosureOptions) {
+    this.slots = options.variables.length;
+    this.scope.push(new Map(options.variables.map((name, slot) => [name, { slot, accumulator: false }])));
+  }
+
+  node(e: Expr): Node {
+    const k = e.exprKind;
+    switch (k.case) {
+      case 'constExpr':
+        return constant(k.value.constantKind);
+      case 'identExpr':
+        return this.ident(k.value.name);
+      case 'selectExpr':
+        return select(this.node(req(k.value.operand)), k.value.field, k.value.testOnly, fromJson);
+      case 'listExpr': {
+        if (k.value.optionalIndices.length > 0) throw new Unsupported('optional list elements');
+        const items = k.value.elements.map((x) => this.node(x));
+        return (f) => new ValueList(items.map((item) => item(f)));
+      }
+      case 'structExpr':
+        return this.mapLiteral(k.value);
+      case 'comprehensionExpr':
+        return this.comprehension(k.value);
+      case 'callExpr':
+        return this.call(k.value.function, k.value.target, k.value.args);
+      default:
+        throw new Unsupported(`expression kind ${String(k.case)}`);
+    }
+  }
+
+  private ident(name: string): Node {
+    for (let i = this.scope.length - 1; i >= 0; i--) {
+      const found = this.scope[i].get(name);
+      if (!found) continue;
+      const { slot } = found;
+      if (!found.accumulator) return (f) => f[slot];
+      return (f) => {
+        const v = f[slot];
+        if (v instanceof Failed) throw v.fault;
+        return v;
+      };
+    }
+    throw new Unsupported(`identifier '${name}'`);
+  }
+
+  private mapLiteral(value: Extract<Expr['exprKind'], { case: 'structExpr' }>['value']): Node {
+    if (value.messageName) throw new Unsupported(`message ${value.messageName}`);
+    const entries = value.entries.map((entry) => {
+      if (entry.optionalEntry || entry.keyKind.case !== 'mapKey') throw new Unsupported('optional map entries');
+      return { key: this.node(entry.keyKind.value), value: this.node(req(entry.value)) };
+    });
+    return (f) => {
+      const out = new Map<MapKey, unknown>();
+      for (const entry of entries) {
+        const key = entry.key(f);
+        if (typeof key !== 'bigint' && typeof key !== 'string' && typeof key !== 'boolean') throw new CelFault('unsupported key type');
+        if (out.has(key)) throw new CelFault(`map key conflict: ${String(key)}`);
+        out.set(key, entry.value(f));
+      }
+      return new ValueMap(out);
+    };
+  }
+
+  private comprehension(c: Extract<Expr['exprKind'], { case: 'comprehensionExpr' }>['value']): Node {
+    if (c.iterVar2) throw new Unsupported('two-variable comprehensions');
+    this.loops = true;
+    const range = this.node(req(c.iterRange));
+    const init = this.node(req(c.accuInit));
+    const accuSlot = this.slots++;
+    const iterSlot = this.slots++;
+    this.scope.push(new Map([[c.accuVar, { slot: accuSlot, accumulator: true }]]));
+    const result = this.node(req(c.result));
+    this.scope.push(new Map([[c.iterVar, { slot: iterSlot, accumulator: false }]]));
+    const condition = this.node(req(c.loopCondition));
+    const step = this.node(req(c.loopStep));
+    this.scope.pop();
+    this.scope.pop();
+    const count = this.options.step;
+    return (f) => {
+      f[accuSlot] = init(f);
+      const iterable = range(f);
+      let items: unknown[];
+      if (isList(iterable)) items = listItems(iterable);
+      else if (isMap(iterable)) items = mapKeys(iterable);
+      else throw new CelFault(`type mismatch: iterable vs ${typeName(iterable)}`);
+      for (const item of items) {
+        f[iterSlot] = item;
+        count?.();
+        if (condition(f) !== true) break;
+        try {
+          f[accuSlot] = step(f);
+        } catch (fault) {
+          if (!(fault instanceof CelFault)) throw fault;
+          f[accuSlot] = new Failed(fault);
+        }
+      }
+      return result(f);
+    };
+  }
+
+  private call(fn: string, target: Expr | undefined, argExprs: Expr[]): Node {
+    const host = this.options.functions?.[fn];
+    if (!target && host && Object.hasOwn(this.options.functions ?? {}, fn)) {
+      const args = argExprs.map((a) => this.node(a));
+      return (f) => host(args.map((a) => a(f)));
+    }
+    const logic = this.logic(fn, argExprs) ?? (target ? undefined : this.againstConstant(fn, argExprs));
+    if (logic) return logic;
+    const self = target ? this.node(target) : undefined;
+    const args = argExprs.map((a) => this.node(a));
+    const impl = self ? METHODS[fn] : FUNCTIONS[fn];
+    if (!impl || impl.length !== 1 + args.length + (self ? 1 : 0)) {
+      throw new Unsupported(`${self ? 'method' : 'function'} ${fn}/${args.length}`);
+    }
+    if (self) {
+      if (args.length === 0) return (f) => impl(fn, self(f));
+      const [a] = args;
+      return (f) => impl(fn, self(f), a(f));
+    }
+    if (args.length === 1) {
+      const [a] = args;
+      return (f) => impl(fn, a(f));
+    }
+    const [a, b] = args;
+    return (f) => impl(fn, a(f), b(f));
+  }
+
+  /**
+   * `field OP constant`, the commonest shape in a policy, without building a CEL value: a string,
+   * bool or null constant is equal only to the same JS value, and a JSON number compares with a
+   * number constant as a number (CEL compares int with double numerically too).
+   */
+  private againstConstant(fn: string, argExprs: Expr[]): Node | undefined {
+    const test = CONSTANT_TESTS[fn];
+    if (!test || argExprs.length !== 2) return undefined;
+    const [l, r] = argExprs.map(constantOf);
+    const flipped = l !== NOT_CONSTANT && r === NOT_CONSTANT;
+    const c = flipped ? l : r;
+    const other = argExprs[flipped ? 1 : 0];
+    if (c === NOT_CONSTANT || (typeof c === 'bigint' && (c > MAX_EXACT || c < -MAX_EXACT))) return undefined;
+    const general = FUNCTIONS[fn];
+    const read = this.rawNode(other);
+    if (typeof c === 'bigint' || typeof c === 'number') {
+      const n = Number(c);
+      if (fn === '_==_' || fn === '_!=_') {
+        const want = fn === '_==_';
+        return (f) => {
+          const v = read(f);
+          return typeof v === 'number' ? (v === n) === want : general(fn, fromJson(v), c);
+        };
+      }
+      const order = flipped ? (v: number) => test(n, v) : (v: number) => test(v, n);
+      return (f) => {
+        const v = read(f);
+        if (typeof v === 'number') return order(v);
+        return flipped ? general(fn, c, fromJson(v)) : general(fn, fromJson(v), c);
+      };
+    }
+    if (fn !== '_==_' && fn !== '_!=_') return undefined;
+    const want = fn === '_==_';
+    // A string, bool or null constant: CEL equality is JS identity here.
+    return (f) => (read(f) === c) === want;
+  }
+
+  /** A field read that leaves a JSON number as it is (the caller knows what to do with it). */
+  private rawNode(e: Expr): Node {
+    const k = e.exprKind;
+    if (k.case === 'selectExpr' && !k.value.testOnly) return select(this.node(req(k.value.operand)), k.value.field, false, raw);
+    return this.node(e);
+  }
+
+  /** Operators that decide on their own which arguments to evaluate. */
+  private logic(fn: string, argExprs: Expr[]): Node | undefined {
+    switch (fn) {
+      case '_&&_':
+        return both(this.node(argExprs[0]), this.node(argExprs[1]), false);
+      case '_||_':
+        return both(this.node(argExprs[0]), this.node(argExprs[1]), true);
+      case '_?_:_': {
+        const [c, t, e] = argExprs.map((a) => this.node(a));
+        return (f) => {
+          const v = c(f);
+          if (v === true) return t(f);
+          if (v === false) return e(f);
+          throw noOverload('_?_:_', [v]);
+        };
+      }
+      case '@not_strictly_false': {
+        const a = this.node(argExprs[0]);
+        return (f) => {
+          try {
+            return a(f) !== false;
+          } catch (fault) {
+            if (fault instanceof CelFault) return true;
+            throw fault;
+          }
+        };
+      }
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** `a && b` (decisive false) or `a || b` (decisive true): an error is absorbed when the other side decides. */
+function both(a: Node, b: Node, decisive: boolean): Node {
+  const op = decisive ? '_||_' : '_&&_';
+  return (f) => {
+    let fault: unknown;
+    try {
+      const left = a(f);
+      if (left === decisive) return decisive;
+      if (left !== !decisive) fault = noOverload(op, [left]);
+    } catch (e) {
+      if (!(e instanceof CelFault)) throw e;
+      fault = e;
+    }
+    let right: unknown;
+    try {
+      right = b(f);
+    } catch (e) {
+      throw fault ?? e;
+    }
+    if (right === decisive) return decisive;
+    if (fault) throw fault;
+    if (right !== !decisive) throw noOverload(op, [right]);
+    return !decisive;
+  };
+}
+
+function req(e: Expr | undefined): Expr {
+  if (!e) throw new Unsupported('an empty expression');
+  return e;
+}
+
+function constant(c: Extract<Expr['exprKind'], { case: 'constExpr' }>['value']['constantKind']): Node {
+  switch (c.case) {
+    case 'nullValue':
+      return () => null;
+    case 'boolValue':
+    case 'int64Value':
+    case 'doubleValue':
+    case 'stringValue': {
+      const value = c.value;
+      return () => value;
+    }
+    default:
+      throw new Unsupported(`${String(c.case)} literals`);
+  }
+}
+
+const NOT_CONSTANT = Symbol('not a constant');
+/** Beyond 2^53 a bigint constant is not exact as a number. */
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+const raw = (v: unknown): unknown => v;
+
+/** The value of a null, bool, int, double or string literal. */
+function constantOf(e: Expr): unknown {
+  const k = e.exprKind;
+  if (k.case !== 'constExpr') return NOT_CONSTANT;
+  const c = k.value.constantKind;
+  switch (c.case) {
+    case 'nullValue':
+      return null;
+    case 'boolValue':
+    case 'int64Value':
+    case 'doubleValue':
+    case 'stringValue':
+      return c.value;
+    default:
+      return NOT_CONSTANT;
+  }
+}
+
+const CONSTANT_TESTS: Readonly<Record<string, (a: number, b: number) => boolean>> = {
+  '_==_': (a, b) => a === b,
+  '_!=_': (a, b) => a !== b,
+  '_<_': (a, b) => a < b,
+  '_<=_': (a, b) => a <= b,
+  '_>_': (a, b) => a > b,
+  '_>=_': (a, b) => a >= b,
+};
+
+function select(operand: Node, field: string, testOnly: boolean, read: (v: unknown) => unknown): Node {
+  // A plain object answers prototype names (`constructor`…) unless asked for own keys.
+  const inherited = field in Object.prototype;
+  return (f) => {
+    const o = operand(f);
+    if (o instanceof ValueMap) {
+      const v = o.entries.get(field);
+      if (testOnly) return v !== undefined && v !== null;
+      if (v === undefined) throw new CelFault(`field not found: ${field}`);
+      return v;
+    }
+    if (typeof o !== 'object' || o === null || isList(o)) {
+      throw new CelFault(`type '${typeName(o)}' does not support field selection`);
+    }
+    const raw = o as Record<string, unknown>;
+    const value = inherited && !Object.hasOwn(raw, field) ? undefined : raw[field];
+    // As @bufbuild/cel answers it: a key whose value is null is not there for has().
+    if (testOnly) return value !== undefined && value !== null;
+    if (value === undefined) throw new CelFault(`field not found: ${field}`);
+    return read(value);
+  };
+}
+
+type Impl = (fn: string, ...args: unknown[]) => unknown;
+
+const compare =
+  (test: (c: number) => boolean): Impl =>
+  (fn, l, r) => {
+    const tl = typeof l;
+    const tr = typeof r;
+    if (tl === tr && (tl === 'bigint' || tl === 'number' || tl === 'string' || tl === 'boolean')) {
+      return test((l as number) < (r as number) ? -1 : (l as number) > (r as number) ? 1 : l === r ? 0 : Number.NaN);
+    }
+    if ((tl === 'bigint' && tr === 'number') || (tl === 'number' && tr === 'bigint')) {
+      const a = Number(l);
+      const b = Number(r);
+      return test(a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
+    }
+    throw noOverload(fn, [l, r]);
+  };
+
+const arithmetic =
+  (ints: (a: bigint, b: bigint) => bigint, doubles: ((a: number, b: number) => number) | null): Impl =>
+  (fn, l, r) => {
+    if (typeof l === 'bigint' && typeof r === 'bigint') return checkedInt(ints(l, r), fn);
+    if (doubles && typeof l === 'number' && typeof r === 'number') return doubles(l, r);
+    throw noOverload(fn, [l, r]);
+  };
+
+function add(fn: string, l: unknown, r: unknown): unknown {
+  if (typeof l === 'bigint' && typeof r === 'bigint') return checkedInt(l + r, fn);
+  if ((typeof l === 'number' && typeof r === 'number') || (typeof l === 'string' && typeof r === 'string')) {
+    return (l as number) + (r as number);
+  }
+  if (isList(l) && isList(r)) return new ValueList([...listItems(l), ...listItems(r)]);
+  throw noOverload(fn, [l, r]);
+}
+
+function divide(fn: string, l: unknown, r: unknown): unknown {
+  if (typeof l === 'bigint' && typeof r === 'bigint') {
+    if (r === 0n) throw new CelFault('int divide by zero');
+    return checkedInt(l / r, fn);
+  }
+  if (typeof l === 'number' && typeof r === 'number') return l / r;
+  throw noOverload(fn, [l, r]);
+}
+
+function modulo(fn: string, l: unknown, r: unknown): unknown {
+  if (typeof l === 'bigint' && typeof r === 'bigint') {
+    if (r === 0n) throw new CelFault('int modulus by zero');
+    return l % r;
+  }
+  throw noOverload(fn, [l, r]);
+}
+
+function size(fn: string, x: unknown): bigint {
+  if (typeof x === 'string') {
+    let n = 0;
+    for (const _ of x) n++;
+    return BigInt(n);
+  }
+  if (isList(x)) return BigInt(listSize(x));
+  if (isMap(x)) return BigInt(mapSize(x));
+  throw noOverload(fn, [x]);
+}
+
+function index(fn: string, container: unknown, key: unknown): unknown {
+  if (isList(container)) {
+    const i = typeof key === 'bigint' ? Number(key) : typeof key === 'number' && Number.isInteger(key) ? key : undefined;
+    if (i === undefined) throw noOverload(fn, [container, key]);
+    const n = listSize(container);
+    if (i < 0 || i >= n) throw new CelFault(`index ${i} out of bounds [0, ${n})`);
+    return listAt(container, i);
+  }
+  if (isMap(container)) {
+    const v = mapGet(container, key);
+    if (v === undefined) throw new CelFault(`no such key: ${String(key)}`);
+    return v;
+  }
+  throw noOverload(fn, [container, key]);
+}
+
+const KEY_TYPES = new Set(['bigint', 'number', 'string', 'boolean']);
+
+function membership(fn: string, value: unknown, container: unknown): boolean {
+  if (isList(container)) {
+    const n = listSize(container);
+    for (let i = 0; i < n; i++) if (celEquals(listAt(container, i), value)) return true;
+    return false;
+  }
+  if (isMap(container) && KEY_TYPES.has(typeof value)) return mapHas(container, value);
+  throw noOverload(fn, [value, container]);
+}
+
+const stringMethod =
+  (test: (s: string, arg: string) => boolean): Impl =>
+  (fn, s, arg) => {
+    if (typeof s !== 'string' || typeof arg !== 'string') throw noOverload(fn, [s, arg]);
+    return test(s, arg);
+  };
+
+const patterns = new Map<string, RE2JS>();
+function matches(s: string, pattern: string): boolean {
+  let re = patterns.get(pattern);
+  if (!re) {
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (e) {
+      throw new CelFault(`invalid regular expression ${JSON.stringify(pattern)}: ${(e as Error).message}`);
+    }
+    patterns.set(pattern, re);
+  }
+  return re.test(s);
+}
+
+function convertInt(fn: string, x: unknown): bigint {
+  if (typeof x === 'bigint' || typeof x === 'number' || typeof x === 'string') return toInt(x);
+  throw noOverload(fn, [x]);
+}
+
+function convertDouble(fn: string, x: unknown): number {
+  if (typeof x === 'number') return x;
+  if (typeof x === 'bigint') return Number(x);
+  if (typeof x === 'string') {
+    const n = Number(x);
+    // Number('') is 0 and Number(' 1') is 1; CEL accepts a numeral only.
+    if (x.trim() !== x || x === '' || (Number.isNaN(n) && x !== 'NaN')) throw new CelFault(`cannot convert '${x}' to double`);
+    return n;
+  }
+  throw noOverload(fn, [x]);
+}
+
+function convertString(fn: string, x: unknown): string {
+  if (typeof x === 'string') return x;
+  if (typeof x === 'bigint' || typeof x === 'number' || typeof x === 'boolean') return String(x);
+  throw noOverload(fn, [x]);
+}
+
+const BOOL_STRINGS: Readonly<Record<string, boolean>> = { true: true, True: true, TRUE: true, t: true, '1': true, false: false, False: false, FALSE: false, f: false, '0': false };
+
+function convertBool(fn: string, x: unknown): boolean {
+  if (typeof x === 'boolean') return x;
+  if (typeof x === 'string' && Object.hasOwn(BOOL_STRINGS, x)) return BOOL_STRINGS[x];
+  if (typeof x === 'string') throw new CelFault(`cannot convert '${x}' to bool`);
+  throw noOverload(fn, [x]);
+}
+
+/** Global functions and operators, by CEL name; an Impl's arity (+1 for fn) is checked at compile time. */
+const FUNCTIONS: Readonly<Record<string, Impl>> = {
+  '!_': (fn, x) => {
+    if (typeof x !== 'boolean') throw noOverload(fn, [x]);
+    return !x;
+  },
+  '-_': (fn, x) => {
+    if (typeof x === 'bigint') return checkedInt(-x, fn);
+    if (typeof x === 'number') return -x;
+    throw noOverload(fn, [x]);
+  },
+  '_==_': (_fn, l, r) => celEquals(l, r),
+  '_!=_': (_fn, l, r) => !celEquals(l, r),
+  '_<_': compare((c) => c < 0),
+  '_<=_': compare((c) => c <= 0),
+  '_>_': compare((c) => c > 0),
+  '_>=_': compare((c) => c >= 0),
+  '_+_': add,
+  '_-_': arithmetic((a, b) => a - b, (a, b) => a - b),
+  '_*_': arithmetic((a, b) => a * b, (a, b) => a * b),
+  '_/_': divide,
+  '_%_': modulo,
+  '_[_]': index,
+  '@in': membership,
+  size,
+  int: convertInt,
+  double: convertDouble,
+  string: convertString,
+  bool: convertBool,
+  dyn: (_fn, x) => x,
+};
+
+const METHODS: Readonly<Record<string, Impl>> = {
+  size,
+  contains: stringMethod((s, a) => s.includes(a)),
+  startsWith: stringMethod((s, a) => s.startsWith(a)),
+  endsWith: stringMethod((s, a) => s.endsWith(a)),
+  matches: stringMethod(matches),
+};
