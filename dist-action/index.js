@@ -53,8 +53,8 @@ var require_tunnel = __commonJS({
     "use strict";
     var net = __require("net");
     var tls = __require("tls");
-    var http2 = __require("http");
-    var https2 = __require("https");
+    var http3 = __require("http");
+    var https3 = __require("https");
     var events = __require("events");
     var assert2 = __require("assert");
     var util = __require("util");
@@ -64,24 +64,24 @@ var require_tunnel = __commonJS({
     exports.httpsOverHttps = httpsOverHttps2;
     function httpOverHttp2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = http2.request;
+      agent.request = http3.request;
       return agent;
     }
     function httpsOverHttp2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = http2.request;
+      agent.request = http3.request;
       agent.createSocket = createSecureSocket;
       agent.defaultPort = 443;
       return agent;
     }
     function httpOverHttps2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = https2.request;
+      agent.request = https3.request;
       return agent;
     }
     function httpsOverHttps2(options) {
       var agent = new TunnelingAgent(options);
-      agent.request = https2.request;
+      agent.request = https3.request;
       agent.createSocket = createSecureSocket;
       agent.defaultPort = 443;
       return agent;
@@ -90,7 +90,7 @@ var require_tunnel = __commonJS({
       var self2 = this;
       self2.options = options || {};
       self2.proxyOptions = self2.options.proxy || {};
-      self2.maxSockets = self2.options.maxSockets || http2.Agent.defaultMaxSockets;
+      self2.maxSockets = self2.options.maxSockets || http3.Agent.defaultMaxSockets;
       self2.requests = [];
       self2.sockets = [];
       self2.on("free", function onFree(socket, host, port, localAddress) {
@@ -4089,7 +4089,7 @@ var require_util2 = __commonJS({
   "node_modules/undici/lib/web/fetch/util.js"(exports, module) {
     "use strict";
     var { Transform } = __require("node:stream");
-    var zlib = __require("node:zlib");
+    var zlib2 = __require("node:zlib");
     var { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = require_data_url();
@@ -4789,7 +4789,7 @@ var require_util2 = __commonJS({
             callback2();
             return;
           }
-          this._inflateStream = (chunk[0] & 15) === 8 ? zlib.createInflate(this.#zlibOptions) : zlib.createInflateRaw(this.#zlibOptions);
+          this._inflateStream = (chunk[0] & 15) === 8 ? zlib2.createInflate(this.#zlibOptions) : zlib2.createInflateRaw(this.#zlibOptions);
           this._inflateStream.on("data", this.push.bind(this));
           this._inflateStream.on("end", () => this.push(null));
           this._inflateStream.on("error", (err) => this.destroy(err));
@@ -6909,11 +6909,11 @@ var require_client_h2 = __commonJS({
     var kOpenStreams = /* @__PURE__ */ Symbol("open streams");
     var extractBody;
     var h2ExperimentalWarned = false;
-    var http2;
+    var http22;
     try {
-      http2 = __require("node:http2");
+      http22 = __require("node:http2");
     } catch {
-      http2 = { constants: {} };
+      http22 = { constants: {} };
     }
     var {
       constants: {
@@ -6925,7 +6925,7 @@ var require_client_h2 = __commonJS({
         HTTP2_HEADER_EXPECT,
         HTTP2_HEADER_STATUS
       }
-    } = http2;
+    } = http22;
     function parseH2Headers(headers) {
       const result2 = [];
       for (const [name, value] of Object.entries(headers)) {
@@ -6951,7 +6951,7 @@ var require_client_h2 = __commonJS({
           code: "UNDICI-H2"
         });
       }
-      const session = http2.connect(client[kUrl], {
+      const session = http22.connect(client[kUrl], {
         createConnection: () => socket,
         peerMaxConcurrentStreams: client[kMaxConcurrentStreams]
       });
@@ -7634,7 +7634,7 @@ var require_client = __commonJS({
     "use strict";
     var assert2 = __require("node:assert");
     var net = __require("node:net");
-    var http2 = __require("node:http");
+    var http3 = __require("node:http");
     var util = require_util();
     var { channels } = require_diagnostics();
     var Request2 = require_request();
@@ -7823,7 +7823,7 @@ var require_client = __commonJS({
         this[kUrl] = util.parseOrigin(url2);
         this[kConnector] = connect2;
         this[kPipelining] = pipelining != null ? pipelining : 1;
-        this[kMaxHeadersSize] = maxHeaderSize || http2.maxHeaderSize;
+        this[kMaxHeadersSize] = maxHeaderSize || http3.maxHeaderSize;
         this[kKeepAliveDefaultTimeout] = keepAliveTimeout == null ? 4e3 : keepAliveTimeout;
         this[kKeepAliveMaxTimeout] = keepAliveMaxTimeout == null ? 6e5 : keepAliveMaxTimeout;
         this[kKeepAliveTimeoutThreshold] = keepAliveTimeoutThreshold == null ? 2e3 : keepAliveTimeoutThreshold;
@@ -12176,7 +12176,7 @@ var require_headers = __commonJS({
         }
       }
     };
-    var Headers3 = class _Headers {
+    var Headers4 = class _Headers {
       #guard;
       #headersList;
       constructor(init = void 0) {
@@ -12326,13 +12326,13 @@ var require_headers = __commonJS({
         o3.#headersList = list;
       }
     };
-    var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers3;
-    Reflect.deleteProperty(Headers3, "getHeadersGuard");
-    Reflect.deleteProperty(Headers3, "setHeadersGuard");
-    Reflect.deleteProperty(Headers3, "getHeadersList");
-    Reflect.deleteProperty(Headers3, "setHeadersList");
-    iteratorMixin("Headers", Headers3, kHeadersSortedMap, 0, 1);
-    Object.defineProperties(Headers3.prototype, {
+    var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers4;
+    Reflect.deleteProperty(Headers4, "getHeadersGuard");
+    Reflect.deleteProperty(Headers4, "setHeadersGuard");
+    Reflect.deleteProperty(Headers4, "getHeadersList");
+    Reflect.deleteProperty(Headers4, "setHeadersList");
+    iteratorMixin("Headers", Headers4, kHeadersSortedMap, 0, 1);
+    Object.defineProperties(Headers4.prototype, {
       append: kEnumerableProperty,
       delete: kEnumerableProperty,
       get: kEnumerableProperty,
@@ -12350,7 +12350,7 @@ var require_headers = __commonJS({
     webidl.converters.HeadersInit = function(V, prefix, argument) {
       if (webidl.util.Type(V) === "Object") {
         const iterator = Reflect.get(V, Symbol.iterator);
-        if (!util.types.isProxy(V) && iterator === Headers3.prototype.entries) {
+        if (!util.types.isProxy(V) && iterator === Headers4.prototype.entries) {
           try {
             return getHeadersList(V).entriesList;
           } catch {
@@ -12371,7 +12371,7 @@ var require_headers = __commonJS({
       fill,
       // for test.
       compareHeaderName,
-      Headers: Headers3,
+      Headers: Headers4,
       HeadersList,
       getHeadersGuard,
       setHeadersGuard,
@@ -12385,7 +12385,7 @@ var require_headers = __commonJS({
 var require_response = __commonJS({
   "node_modules/undici/lib/web/fetch/response.js"(exports, module) {
     "use strict";
-    var { Headers: Headers3, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
+    var { Headers: Headers4, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -12463,7 +12463,7 @@ var require_response = __commonJS({
         }
         init = webidl.converters.ResponseInit(init);
         this[kState] = makeResponse({});
-        this[kHeaders] = new Headers3(kConstruct);
+        this[kHeaders] = new Headers4(kConstruct);
         setHeadersGuard(this[kHeaders], "response");
         setHeadersList(this[kHeaders], this[kState].headersList);
         let bodyWithType = null;
@@ -12707,7 +12707,7 @@ var require_response = __commonJS({
     function fromInnerResponse(innerResponse, guard) {
       const response = new Response2(kConstruct);
       response[kState] = innerResponse;
-      response[kHeaders] = new Headers3(kConstruct);
+      response[kHeaders] = new Headers4(kConstruct);
       setHeadersList(response[kHeaders], innerResponse.headersList);
       setHeadersGuard(response[kHeaders], guard);
       if (hasFinalizationRegistry && innerResponse.body?.stream) {
@@ -12827,7 +12827,7 @@ var require_request2 = __commonJS({
   "node_modules/undici/lib/web/fetch/request.js"(exports, module) {
     "use strict";
     var { extractBody, mixinBody, cloneBody, bodyUnusable } = require_body();
-    var { Headers: Headers3, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
+    var { Headers: Headers4, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
     var { FinalizationRegistry: FinalizationRegistry2 } = require_dispatcher_weakref()();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -13095,7 +13095,7 @@ var require_request2 = __commonJS({
             requestFinalizer.register(ac, { signal, abort }, abort);
           }
         }
-        this[kHeaders] = new Headers3(kConstruct);
+        this[kHeaders] = new Headers4(kConstruct);
         setHeadersList(this[kHeaders], request.headersList);
         setHeadersGuard(this[kHeaders], "request");
         if (mode === "no-cors") {
@@ -13384,7 +13384,7 @@ var require_request2 = __commonJS({
       const request = new Request2(kConstruct);
       request[kState] = innerRequest;
       request[kSignal] = signal;
-      request[kHeaders] = new Headers3(kConstruct);
+      request[kHeaders] = new Headers4(kConstruct);
       setHeadersList(request[kHeaders], innerRequest.headersList);
       setHeadersGuard(request[kHeaders], guard);
       return request;
@@ -13530,7 +13530,7 @@ var require_fetch = __commonJS({
     } = require_response();
     var { HeadersList } = require_headers();
     var { Request: Request2, cloneRequest } = require_request2();
-    var zlib = __require("node:zlib");
+    var zlib2 = __require("node:zlib");
     var {
       bytesMatch,
       makePolicyContainer,
@@ -13619,7 +13619,7 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch3(input, init = void 0) {
+    function fetch2(input, init = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p2 = createDeferredPromise();
       let requestObject;
@@ -14492,23 +14492,23 @@ var require_fetch = __commonJS({
                 for (let i = codings.length - 1; i >= 0; --i) {
                   const coding = codings[i].trim();
                   if (coding === "x-gzip" || coding === "gzip") {
-                    decoders.push(zlib.createGunzip({
+                    decoders.push(zlib2.createGunzip({
                       // Be less strict when decoding compressed responses, since sometimes
                       // servers send slightly invalid responses that are still accepted
                       // by common browsers.
                       // Always using Z_SYNC_FLUSH is what cURL does.
-                      flush: zlib.constants.Z_SYNC_FLUSH,
-                      finishFlush: zlib.constants.Z_SYNC_FLUSH
+                      flush: zlib2.constants.Z_SYNC_FLUSH,
+                      finishFlush: zlib2.constants.Z_SYNC_FLUSH
                     }));
                   } else if (coding === "deflate") {
                     decoders.push(createInflate({
-                      flush: zlib.constants.Z_SYNC_FLUSH,
-                      finishFlush: zlib.constants.Z_SYNC_FLUSH
+                      flush: zlib2.constants.Z_SYNC_FLUSH,
+                      finishFlush: zlib2.constants.Z_SYNC_FLUSH
                     }));
                   } else if (coding === "br") {
-                    decoders.push(zlib.createBrotliDecompress({
-                      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-                      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
+                    decoders.push(zlib2.createBrotliDecompress({
+                      flush: zlib2.constants.BROTLI_OPERATION_FLUSH,
+                      finishFlush: zlib2.constants.BROTLI_OPERATION_FLUSH
                     }));
                   } else {
                     decoders.length = 0;
@@ -14574,7 +14574,7 @@ var require_fetch = __commonJS({
       }
     }
     module.exports = {
-      fetch: fetch3,
+      fetch: fetch2,
       Fetch,
       fetching,
       finalizeAndReportTiming
@@ -15057,11 +15057,11 @@ var require_util4 = __commonJS({
             dataURL += serializeAMimeType(parsed);
           }
           dataURL += ";base64,";
-          const decoder2 = new StringDecoder("latin1");
+          const decoder3 = new StringDecoder("latin1");
           for (const chunk of bytes3) {
-            dataURL += btoa2(decoder2.write(chunk));
+            dataURL += btoa2(decoder3.write(chunk));
           }
-          dataURL += btoa2(decoder2.end());
+          dataURL += btoa2(decoder3.end());
           return dataURL;
         }
         case "Text": {
@@ -15086,11 +15086,11 @@ var require_util4 = __commonJS({
         }
         case "BinaryString": {
           let binaryString = "";
-          const decoder2 = new StringDecoder("latin1");
+          const decoder3 = new StringDecoder("latin1");
           for (const chunk of bytes3) {
-            binaryString += decoder2.write(chunk);
+            binaryString += decoder3.write(chunk);
           }
-          binaryString += decoder2.end();
+          binaryString += decoder3.end();
           return binaryString;
         }
       }
@@ -16454,10 +16454,10 @@ var require_cookies = __commonJS({
     var { parseSetCookie } = require_parse();
     var { stringify: stringify2 } = require_util6();
     var { webidl } = require_webidl();
-    var { Headers: Headers3 } = require_headers();
+    var { Headers: Headers4 } = require_headers();
     function getCookies(headers) {
       webidl.argumentLengthCheck(arguments, 1, "getCookies");
-      webidl.brandCheck(headers, Headers3, { strict: false });
+      webidl.brandCheck(headers, Headers4, { strict: false });
       const cookie = headers.get("cookie");
       const out = {};
       if (!cookie) {
@@ -16470,7 +16470,7 @@ var require_cookies = __commonJS({
       return out;
     }
     function deleteCookie(headers, name, attributes) {
-      webidl.brandCheck(headers, Headers3, { strict: false });
+      webidl.brandCheck(headers, Headers4, { strict: false });
       const prefix = "deleteCookie";
       webidl.argumentLengthCheck(arguments, 2, prefix);
       name = webidl.converters.DOMString(name, prefix, "name");
@@ -16484,7 +16484,7 @@ var require_cookies = __commonJS({
     }
     function getSetCookies(headers) {
       webidl.argumentLengthCheck(arguments, 1, "getSetCookies");
-      webidl.brandCheck(headers, Headers3, { strict: false });
+      webidl.brandCheck(headers, Headers4, { strict: false });
       const cookies = headers.getSetCookie();
       if (!cookies) {
         return [];
@@ -16493,7 +16493,7 @@ var require_cookies = __commonJS({
     }
     function setCookie(headers, cookie) {
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
-      webidl.brandCheck(headers, Headers3, { strict: false });
+      webidl.brandCheck(headers, Headers4, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
       const str2 = stringify2(cookie);
       if (str2) {
@@ -17183,7 +17183,7 @@ var require_connection = __commonJS({
     var { CloseEvent } = require_events();
     var { makeRequest } = require_request2();
     var { fetching } = require_fetch();
-    var { Headers: Headers3, getHeadersList } = require_headers();
+    var { Headers: Headers4, getHeadersList } = require_headers();
     var { getDecodeSplit } = require_util2();
     var { WebsocketFrameSend } = require_frame();
     var crypto3;
@@ -17205,7 +17205,7 @@ var require_connection = __commonJS({
         redirect: "error"
       });
       if (options.headers) {
-        const headersList = getHeadersList(new Headers3(options.headers));
+        const headersList = getHeadersList(new Headers4(options.headers));
         request.headersList = headersList;
       }
       const keyValue = crypto3.randomBytes(16).toString("base64");
@@ -19112,7 +19112,7 @@ var require_undici = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch().fetch;
-    module.exports.fetch = async function fetch3(init, options = void 0) {
+    module.exports.fetch = async function fetch2(init, options = void 0) {
       try {
         return await fetchImpl(init, options);
       } catch (err) {
@@ -26789,7 +26789,7 @@ var require_schemes = __commonJS({
       urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
       return urnComponent;
     }
-    var http2 = (
+    var http3 = (
       /** @type {SchemeHandler} */
       {
         scheme: "http",
@@ -26798,11 +26798,11 @@ var require_schemes = __commonJS({
         serialize: httpSerialize
       }
     );
-    var https2 = (
+    var https3 = (
       /** @type {SchemeHandler} */
       {
         scheme: "https",
-        domainHost: http2.domainHost,
+        domainHost: http3.domainHost,
         parse: httpParse,
         serialize: httpSerialize
       }
@@ -26846,8 +26846,8 @@ var require_schemes = __commonJS({
     var SCHEMES = (
       /** @type {Record<SchemeName, SchemeHandler>} */
       {
-        http: http2,
-        https: https2,
+        http: http3,
+        https: https3,
         ws,
         wss,
         urn,
@@ -41377,11 +41377,11 @@ var HttpCodes;
   HttpCodes2[HttpCodes2["ServiceUnavailable"] = 503] = "ServiceUnavailable";
   HttpCodes2[HttpCodes2["GatewayTimeout"] = 504] = "GatewayTimeout";
 })(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function(Headers3) {
-  Headers3["Accept"] = "accept";
-  Headers3["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
+var Headers2;
+(function(Headers4) {
+  Headers4["Accept"] = "accept";
+  Headers4["ContentType"] = "content-type";
+})(Headers2 || (Headers2 = {}));
 var MediaTypes;
 (function(MediaTypes2) {
   MediaTypes2["ApplicationJson"] = "application/json";
@@ -43126,9 +43126,9 @@ function statsLine(report2) {
   const s = report2.summary;
   const h2 = report2.http;
   const throttled = h2.throttled ? `, ${h2.throttled} throttled (429, concurrency down to ${h2.lowestConcurrency}; ${h2.ratePerSecond ?? "?"} req/s)` : "";
-  const http2 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}${throttled}`;
+  const http3 = `${plural(h2.requests, "request")}${h2.retries || h2.failed ? `, ${h2.retries} retried, ${h2.failed} failed` : ""}${throttled}`;
   const secs = (report2.durationMs / 1e3).toFixed(1);
-  return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http2} · ${secs}s · fail-on ${report2.failOn}`;
+  return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http3} · ${secs}s · fail-on ${report2.failOn}`;
 }
 var formatText = (raw2, options) => {
   const report2 = reportWithVisibleControls(raw2);
@@ -43647,11 +43647,11 @@ function detectResponseType(_contentType = "") {
   }
   return "blob";
 }
-function resolveFetchOptions(request, input, defaults, Headers3) {
+function resolveFetchOptions(request, input, defaults, Headers4) {
   const headers = mergeHeaders(
     input?.headers ?? request?.headers,
     defaults?.headers,
-    Headers3
+    Headers4
   );
   let query;
   if (defaults?.query || defaults?.params || input?.params || input?.query) {
@@ -43670,13 +43670,13 @@ function resolveFetchOptions(request, input, defaults, Headers3) {
     headers
   };
 }
-function mergeHeaders(input, defaults, Headers3) {
+function mergeHeaders(input, defaults, Headers4) {
   if (!defaults) {
-    return new Headers3(input);
+    return new Headers4(input);
   }
-  const headers = new Headers3(defaults);
+  const headers = new Headers4(defaults);
   if (input) {
-    for (const [key, value] of Symbol.iterator in input || Array.isArray(input) ? input : new Headers3(input)) {
+    for (const [key, value] of Symbol.iterator in input || Array.isArray(input) ? input : new Headers4(input)) {
       headers.set(key, value);
     }
   }
@@ -43714,8 +43714,8 @@ var retryStatusCodes = /* @__PURE__ */ new Set([
 var nullBodyResponses = /* @__PURE__ */ new Set([101, 204, 205, 304]);
 function createFetch(globalOptions = {}) {
   const {
-    fetch: fetch3 = globalThis.fetch,
-    Headers: Headers3 = globalThis.Headers,
+    fetch: fetch2 = globalThis.fetch,
+    Headers: Headers4 = globalThis.Headers,
     AbortController: AbortController3 = globalThis.AbortController
   } = globalOptions;
   async function onError(context) {
@@ -43752,7 +43752,7 @@ function createFetch(globalOptions = {}) {
         _request,
         _options,
         globalOptions.defaults,
-        Headers3
+        Headers4
       ),
       response: void 0,
       error: void 0
@@ -43762,8 +43762,8 @@ function createFetch(globalOptions = {}) {
     }
     if (context.options.onRequest) {
       await callHooks(context, context.options.onRequest);
-      if (!(context.options.headers instanceof Headers3)) {
-        context.options.headers = new Headers3(
+      if (!(context.options.headers instanceof Headers4)) {
+        context.options.headers = new Headers4(
           context.options.headers || {}
           /* compat */
         );
@@ -43822,7 +43822,7 @@ function createFetch(globalOptions = {}) {
       context.options.signal = controller.signal;
     }
     try {
-      context.response = await fetch3(
+      context.response = await fetch2(
         context.request,
         context.options
       );
@@ -43884,7 +43884,7 @@ function createFetch(globalOptions = {}) {
     return r3._data;
   };
   $fetch.raw = $fetchRaw;
-  $fetch.native = (...args) => fetch3(...args);
+  $fetch.native = (...args) => fetch2(...args);
   $fetch.create = (defaultOptions2 = {}, customGlobalOptions = {}) => createFetch({
     ...globalOptions,
     ...customGlobalOptions,
@@ -43915,10 +43915,10 @@ function createNodeFetch() {
     return r(input, { ...nodeFetchOptions, ...init });
   };
 }
-var fetch2 = globalThis.fetch ? (...args) => globalThis.fetch(...args) : createNodeFetch();
-var Headers2 = globalThis.Headers || n3;
+var fetch = globalThis.fetch ? (...args) => globalThis.fetch(...args) : createNodeFetch();
+var Headers3 = globalThis.Headers || n3;
 var AbortController2 = globalThis.AbortController || T;
-var ofetch = createFetch({ fetch: fetch2, Headers: Headers2, AbortController: AbortController2 });
+var ofetch = createFetch({ fetch, Headers: Headers3, AbortController: AbortController2 });
 
 // node_modules/eventemitter3/index.mjs
 var import_index = __toESM(require_eventemitter3(), 1);
@@ -44818,40 +44818,6 @@ var PQueue = class extends import_index.default {
   }
 };
 
-// src/api/capped-body.ts
-var BodyTooLargeError = class extends Error {
-  maxBytes;
-  constructor(maxBytes) {
-    super(`the answer is larger than ${maxBytes} bytes (decompressed)`);
-    this.name = "BodyTooLargeError";
-    this.maxBytes = maxBytes;
-  }
-};
-async function readCappedBody(response, maxBytes) {
-  if (!response.body) return new ArrayBuffer(0);
-  const reader = response.body.getReader();
-  const chunks = [];
-  let size2 = 0;
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size2 += value.byteLength;
-    if (size2 > maxBytes) {
-      await reader.cancel().catch(() => {
-      });
-      throw new BodyTooLargeError(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size2);
-  let at2 = 0;
-  for (const c2 of chunks) {
-    out.set(c2, at2);
-    at2 += c2.byteLength;
-  }
-  return out.buffer;
-}
-
 // src/api/breaker.ts
 var BREAKER_THRESHOLD = 20;
 function createBreaker(threshold = BREAKER_THRESHOLD) {
@@ -44868,6 +44834,104 @@ function createBreaker(threshold = BREAKER_THRESHOLD) {
       }
     }
   };
+}
+
+// src/api/connection-pool.ts
+import http2 from "node:http";
+import https2 from "node:https";
+import zlib from "node:zlib";
+var BodyTooLargeError = class extends Error {
+  maxBytes;
+  constructor(maxBytes) {
+    super(`the answer is larger than ${maxBytes} bytes (decompressed)`);
+    this.name = "BodyTooLargeError";
+    this.maxBytes = maxBytes;
+  }
+};
+var ACCEPT_ENCODING = "gzip, deflate, br";
+function createConnectionPool(maxSockets) {
+  const agents = /* @__PURE__ */ new Map();
+  const agentFor = (url2) => {
+    let agent = agents.get(url2.origin);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets, scheduling: "lifo" };
+      agent = url2.protocol === "https:" ? new https2.Agent(options) : new http2.Agent(options);
+      agents.set(url2.origin, agent);
+    }
+    return agent;
+  };
+  return {
+    send(target, request, maxBytes) {
+      const url2 = new URL(target);
+      const transport = url2.protocol === "https:" ? https2 : http2;
+      return new Promise((resolve4, reject) => {
+        const { signal } = request;
+        if (signal.aborted) return reject(signal.reason);
+        let settled = false;
+        const settle2 = (fn) => {
+          if (settled) return;
+          settled = true;
+          signal.removeEventListener("abort", onAbort);
+          fn();
+        };
+        const req2 = transport.request(url2, {
+          method: request.method,
+          headers: { ...request.headers, "accept-encoding": ACCEPT_ENCODING },
+          agent: agentFor(url2)
+        });
+        const onAbort = () => {
+          settle2(() => reject(signal.reason));
+          req2.destroy();
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        req2.on("error", (error2) => settle2(() => reject(error2)));
+        req2.on("response", (res) => {
+          readBody(res, maxBytes, (error2, body2) => {
+            if (error2) settle2(() => reject(error2));
+            else settle2(() => resolve4(answerOf(res, body2)));
+            if (error2) req2.destroy();
+          });
+        });
+        req2.end(request.body);
+      });
+    }
+  };
+}
+var decoder = new TextDecoder();
+function answerOf(res, body2) {
+  const headers = new Headers();
+  const raw2 = res.rawHeaders;
+  for (let i = 0; i < raw2.length; i += 2) headers.append(raw2[i], raw2[i + 1]);
+  return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers, text: body2.length ? decoder.decode(body2) : "" };
+}
+function readBody(res, maxBytes, done) {
+  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const inflate = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : void 0;
+  const stream = inflate ? res.pipe(inflate) : res;
+  const chunks = [];
+  let size2 = 0;
+  let finished = false;
+  const fail = (error2) => {
+    if (finished) return;
+    finished = true;
+    done(error2);
+    res.destroy();
+    inflate?.destroy();
+  };
+  stream.on("data", (chunk) => {
+    if (finished) return;
+    size2 += chunk.length;
+    if (size2 > maxBytes) return fail(new BodyTooLargeError(maxBytes));
+    chunks.push(chunk);
+  });
+  stream.on("end", () => {
+    if (finished) return;
+    finished = true;
+    done(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size2));
+  });
+  stream.on("error", fail);
+  if (inflate) res.on("error", fail);
+  res.on("aborted", () => fail(new Error("the connection closed before the answer ended")));
 }
 
 // src/core/redact.ts
@@ -45250,7 +45314,11 @@ var AttemptTimeoutError = class extends Error {
     this.name = "TimeoutError";
   }
 };
-var NULL_BODY_STATUSES = /* @__PURE__ */ new Set([101, 204, 205, 304]);
+function headersOf(headers) {
+  if (!headers) return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers);
+  return Array.isArray(headers) ? Object.fromEntries(headers) : { ...headers };
+}
 function createTransport(options) {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
   const timeoutMs = options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs;
@@ -45269,6 +45337,7 @@ function createTransport(options) {
   const counters = { requests: 0, retries: 0, failed: 0 };
   const throttle = createThrottle(limiter, concurrency);
   const memo = /* @__PURE__ */ new Map();
+  const pool = createConnectionPool(concurrency);
   const refused = { instance: false, workflow: false };
   const latchOf = (spec) => spec.host ?? "instance";
   function refusedTokenError(spec, attempts) {
@@ -45374,7 +45443,7 @@ function createTransport(options) {
       call.attempts += 1;
       counters.requests += 1;
       const attempt = call.attempts;
-      const url2 = redact2(String(input instanceof Request ? input.url : input));
+      const target = String(input instanceof Request ? input.url : input);
       const controller = new AbortController();
       let timedOut = false;
       const cutByDeadline = remainingMs() < timeoutMs;
@@ -45387,25 +45456,26 @@ function createTransport(options) {
       const log2 = (extra) => options.onRequest?.({
         operation: spec.operation,
         method: spec.method,
-        url: url2,
+        url: redact2(target),
         attempt,
         durationMs: Math.round(performance.now() - started),
         ...extra
       });
       try {
-        const response = await fetch(input, { ...init, signal: controller.signal });
-        const body2 = await readCappedBody(response, maxBodyBytes);
+        const answer = await pool.send(
+          target,
+          { method: init?.method ?? "GET", headers: headersOf(init?.headers), body: init?.body, signal: controller.signal },
+          maxBodyBytes
+        );
+        const response = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
+        call.text = answer.text;
         call.lastTimedOut = false;
         if (response.status === 401) refused[latchOf(spec)] = true;
         throttle.answered(response.status);
         if (isRetryableStatus(response.status)) breaker.failed(spec.operation, `${response.status} ${response.statusText}`.trim());
         else breaker.answered(spec.operation);
         log2({ status: response.status });
-        return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body2, {
-          status: response.status,
-          statusText: response.statusText,
-          headers: response.headers
-        });
+        return new Response(null, response);
       } catch (error2) {
         call.lastTimedOut = timedOut;
         call.tooLarge = error2 instanceof BodyTooLargeError;
@@ -45467,7 +45537,7 @@ function createTransport(options) {
           if (isWrite) context.options.retry = false;
         }
       });
-      if (response.status >= 200 && response.status < 300) return { status: response.status, text: response._data ?? "" };
+      if (response.status >= 200 && response.status < 300) return { status: response.status, text: call.text ?? "" };
       throw fail(spec, {
         kind: "http",
         status: response.status,
@@ -45492,7 +45562,7 @@ function createTransport(options) {
     };
     if (response) {
       const status = response.status;
-      const apiMessage = messageOf(redact2(String(error2.data ?? "")));
+      const apiMessage = messageOf(redact2(call.text ?? ""));
       const meaning = statusMeaning(spec, status, tokenHeader);
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ""}` : apiMessage ?? "";
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -45911,29 +45981,36 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
     }
   };
   let window2 = 1;
-  for (let index3 = 0; ; index3++) {
-    const spec = specAt(index3);
-    const skip = index3 * pageSize;
-    if (index3 >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
-    requestUpTo(index3);
-    const page = await requested[index3];
-    if (page.length === 0) return await settle(requested.slice(index3 + 1));
-    const fingerprint2 = JSON.stringify(page);
-    if (fingerprint2 === previous) {
-      throw transport.fail(spec, {
-        kind: "pagination",
-        detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
-      });
-    }
-    previous = fingerprint2;
-    guard(spec, page, `skip=${skip}`);
-    if (page.length < pageSize) {
+  try {
+    yield* readInOrder();
+  } finally {
+    await settle(requested);
+  }
+  async function* readInOrder() {
+    for (let index3 = 0; ; index3++) {
+      const spec = specAt(index3);
+      const skip = index3 * pageSize;
+      if (index3 >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+      requestUpTo(index3);
+      const page = await requested[index3];
+      if (page.length === 0) return;
+      const fingerprint2 = JSON.stringify(page);
+      if (fingerprint2 === previous) {
+        throw transport.fail(spec, {
+          kind: "pagination",
+          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
+        });
+      }
+      previous = fingerprint2;
+      guard(spec, page, `skip=${skip}`);
+      if (page.length < pageSize) {
+        yield page;
+        return;
+      }
+      if (index3 + 1 >= SPECULATE_AFTER_PAGES) window2 = Math.min(window2 * 2, Math.max(1, ahead));
+      if (window2 > 1) requestUpTo(index3 + window2);
       yield page;
-      return await settle(requested.slice(index3 + 1));
     }
-    if (index3 + 1 >= SPECULATE_AFTER_PAGES) window2 = Math.min(window2 * 2, Math.max(1, ahead));
-    if (window2 > 1) requestUpTo(index3 + window2);
-    yield page;
   }
 }
 async function settle(requests) {
@@ -46010,13 +46087,17 @@ async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PA
   for (const p2 of rest) p2.catch(() => {
   });
   let offset = 0;
-  for (const page of [Promise.resolve(first), ...rest]) {
-    const { spec, items, total: reported } = await page;
-    if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
-    if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
-    guard(spec, items, `offset=${offset}`);
-    if (items.length > 0) yield items;
-    offset += items.length;
+  try {
+    for (const page of [Promise.resolve(first), ...rest]) {
+      const { spec, items, total: reported } = await page;
+      if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
+      if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
+      guard(spec, items, `offset=${offset}`);
+      if (items.length > 0) yield items;
+      offset += items.length;
+    }
+  } finally {
+    await settle(rest);
   }
   if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
 }
@@ -56023,7 +56104,7 @@ var math_default = [
 
 // node_modules/@bufbuild/cel/dist/esm/std/cast.js
 var encoder = new TextEncoder();
-var decoder = new TextDecoder(void 0, { fatal: true });
+var decoder2 = new TextDecoder(void 0, { fatal: true });
 function stringToBool(x2) {
   switch (x2) {
     case "true":
@@ -56043,7 +56124,7 @@ function stringToBool(x2) {
 }
 function bytesToString(x2) {
   try {
-    return decoder.decode(x2);
+    return decoder2.decode(x2);
   } catch (e) {
     throw new Error(`Failed to decode bytes as string: ${e}`);
   }

@@ -4,8 +4,8 @@
 import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
 import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
-import { BodyTooLargeError, readCappedBody } from './capped-body.js';
 import { createBreaker } from './breaker.js';
+import { BodyTooLargeError, createConnectionPool } from './connection-pool.js';
 import {
   ApiError,
   type ApiErrorInit,
@@ -59,6 +59,8 @@ interface CallState {
   tooLarge?: boolean;
   /** The run's deadline ended the last attempt: not retried. */
   pastDeadline?: boolean;
+  /** The last answer's body, read once here (ofetch sees the status and headers only). */
+  text?: string;
 }
 
 class DeadlineError extends Error {
@@ -75,7 +77,12 @@ class AttemptTimeoutError extends Error {
   }
 }
 
-const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+/** ofetch hands a Headers or a plain record; node:http takes a record. */
+function headersOf(headers: RequestInit['headers']): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers);
+  return Array.isArray(headers) ? Object.fromEntries(headers) : { ...(headers as Record<string, string>) };
+}
 
 export function createTransport(options: ClientOptions): Transport {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
@@ -96,6 +103,7 @@ export function createTransport(options: ClientOptions): Transport {
   const counters: HttpStats = { requests: 0, retries: 0, failed: 0 };
   const throttle = createThrottle(limiter, concurrency);
   const memo = new Map<string, Promise<unknown>>();
+  const pool = createConnectionPool(concurrency);
 
   // A 401 says the token itself is wrong, for every endpoint that sends it: after the first one,
   // later requests with that token fail at once instead of each collecting its own 401 (one per
@@ -226,7 +234,7 @@ export function createTransport(options: ClientOptions): Transport {
         call.attempts += 1;
         counters.requests += 1;
         const attempt = call.attempts;
-        const url = redact(String(input instanceof Request ? input.url : input));
+        const target = String(input instanceof Request ? input.url : input);
         const controller = new AbortController();
         let timedOut = false;
         // One timer: the attempt's timeout, or the run's deadline when that comes first.
@@ -241,14 +249,19 @@ export function createTransport(options: ClientOptions): Transport {
           options.onRequest?.({
             operation: spec.operation,
             method: spec.method,
-            url,
+            url: redact(target),
             attempt,
             durationMs: Math.round(performance.now() - started),
             ...extra,
           });
         try {
-          const response = await fetch(input, { ...init, signal: controller.signal });
-          const body = await readCappedBody(response, maxBodyBytes);
+          const answer = await pool.send(
+            target,
+            { method: init?.method ?? 'GET', headers: headersOf(init?.headers), body: init?.body as string | undefined, signal: controller.signal },
+            maxBodyBytes,
+          );
+          const response = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
+          call.text = answer.text;
           call.lastTimedOut = false;
           // Latched here, before the limiter frees this slot, so no queued request slips out.
           if (response.status === 401) refused[latchOf(spec)] = true;
@@ -256,11 +269,7 @@ export function createTransport(options: ClientOptions): Transport {
           if (isRetryableStatus(response.status)) breaker.failed(spec.operation, `${response.status} ${response.statusText}`.trim());
           else breaker.answered(spec.operation);
           log({ status: response.status });
-          return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
-            status: response.status,
-            statusText: response.statusText,
-            headers: response.headers,
-          });
+          return new Response(null, response);
         } catch (error) {
           call.lastTimedOut = timedOut;
           call.tooLarge = error instanceof BodyTooLargeError;
@@ -325,7 +334,7 @@ export function createTransport(options: ClientOptions): Transport {
           if (isWrite) context.options.retry = false;
         },
       });
-      if (response.status >= 200 && response.status < 300) return { status: response.status, text: response._data ?? '' };
+      if (response.status >= 200 && response.status < 300) return { status: response.status, text: call.text ?? '' };
       throw fail(spec, {
         kind: 'http',
         status: response.status,
@@ -352,7 +361,7 @@ export function createTransport(options: ClientOptions): Transport {
     if (response) {
       const status = response.status;
       // Redacted before the excerpt is cut, so no cut can leave a prefix of a secret behind.
-      const apiMessage = messageOf(redact(String(error.data ?? '')));
+      const apiMessage = messageOf(redact(call.text ?? ''));
       const meaning = statusMeaning(spec, status, tokenHeader);
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ''}` : (apiMessage ?? '');
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;

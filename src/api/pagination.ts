@@ -40,13 +40,21 @@ export async function* pages<T>(
     }
   };
   let window = 1;
+  try {
+    yield* readInOrder();
+  } finally {
+    // Whatever ended the listing (its end, an error, a reader that stopped), no request outlives it.
+    await settle(requested);
+  }
+
+  async function* readInOrder(): AsyncGenerator<T[], void, undefined> {
   for (let index = 0; ; index++) {
     const spec = specAt(index);
     const skip = index * pageSize;
     if (index >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
     requestUpTo(index);
     const page = await requested[index]!;
-    if (page.length === 0) return await settle(requested.slice(index + 1));
+    if (page.length === 0) return;
     const fingerprint = JSON.stringify(page);
     if (fingerprint === previous) {
       throw transport.fail(spec, {
@@ -58,12 +66,13 @@ export async function* pages<T>(
     guard(spec, page, `skip=${skip}`);
     if (page.length < pageSize) {
       yield page;
-      return await settle(requested.slice(index + 1));
+      return;
     }
     if (index + 1 >= SPECULATE_AFTER_PAGES) window = Math.min(window * 2, Math.max(1, ahead));
     // Before the list proves long, the next page is asked for only when the reader wants it.
     if (window > 1) requestUpTo(index + window);
     yield page;
+  }
   }
 }
 
@@ -169,13 +178,18 @@ export async function* offsetPages<T>(
   const rest = offsets.map((o) => read(o));
   for (const p of rest) p.catch(() => {});
   let offset = 0;
-  for (const page of [Promise.resolve(first), ...rest]) {
-    const { spec, items, total: reported } = await page;
-    if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
-    if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
-    guard(spec, items, `offset=${offset}`);
-    if (items.length > 0) yield items as T[];
-    offset += items.length;
+  try {
+    for (const page of [Promise.resolve(first), ...rest]) {
+      const { spec, items, total: reported } = await page;
+      if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
+      if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
+      guard(spec, items, `offset=${offset}`);
+      if (items.length > 0) yield items as T[];
+      offset += items.length;
+    }
+  } finally {
+    // An error or a reader that stopped early still waits for the pages in flight: no request outlives the listing.
+    await settle(rest);
   }
   if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
 }
