@@ -45994,15 +45994,13 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
       requestUpTo(index3);
       const page = await requested[index3];
       if (page.length === 0) return;
-      const fingerprint2 = JSON.stringify(page);
-      if (fingerprint2 === previous) {
-        throw transport.fail(spec, {
-          kind: "pagination",
-          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
-        });
-      }
-      previous = fingerprint2;
+      const identical = () => transport.fail(spec, {
+        kind: "pagination",
+        detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
+      });
+      if (previous !== void 0 && sameStart(page, previous) && JSON.stringify(page) === JSON.stringify(previous)) throw identical();
       guard(spec, page, `skip=${skip}`);
+      previous = page;
       if (page.length < pageSize) {
         yield page;
         return;
@@ -46012,6 +46010,12 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
       yield page;
     }
   }
+}
+function sameStart(page, previous) {
+  const a = page[0];
+  const b = previous[0];
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || !("id" in a)) return true;
+  return a.id === b.id;
 }
 async function settle(requests) {
   await Promise.allSettled(requests);
@@ -69650,13 +69654,22 @@ function judgeItems(policy2, doc2, selection, env) {
   const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
   const budget = resourceBudget();
   return selection.map((sel) => {
-    const offendingValue = "item" in sel ? sel.item : projection(policy2, doc2);
-    const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue };
-    if (sel.error !== void 0) return { ...head2, passed: false, error: sel.error };
+    const offending = () => "item" in sel ? sel.item : projection(policy2, doc2);
+    if (sel.error !== void 0) return { path: sel.path, itemKey: sel.itemKey, offendingValue: offending(), passed: false, error: sel.error };
     const bindings = "item" in sel ? { ...base, item: sel.item } : base;
     const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings, budget), "assert"));
+    if ("ok" in held && held.ok) {
+      return {
+        path: sel.path,
+        itemKey: sel.itemKey,
+        passed: true,
+        get offendingValue() {
+          return offending();
+        }
+      };
+    }
+    const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue: offending() };
     if ("error" in held) return { ...head2, passed: false, error: held.error };
-    if (held.ok) return { ...head2, passed: true };
     const message = check(policy2, "message", () => policy2.message.render(bindings, budget));
     if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
     return { ...head2, passed: false, message: message.ok };
@@ -71285,35 +71298,59 @@ async function loadParts(ctx, kind, r3, names2) {
     r3.doc[name] = value;
   }
 }
-async function judgeResource(ctx, kind, policy2, r3) {
-  const def = policy2.def;
+async function judgeResource(ctx, kind, plan2, r3) {
+  const def = plan2.policy.def;
   if (r3.loadError) {
     return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
   }
-  const env = { params: policy2.params, now: ctx.now };
+  const env = { params: plan2.policy.params, now: ctx.now };
   let stage = "select";
   try {
-    await loadParts(ctx, kind, r3, partsRead(kind, policy2.reads.select));
+    await loadParts(ctx, kind, r3, plan2.select);
     stage = "evaluate";
-    const selection = selectItems(policy2, r3.doc, env);
+    const selection = selectItems(plan2.policy, r3.doc, env);
     if (selection.length === 0) return { selected: 0, findings: [] };
     stage = "judge";
-    await loadParts(ctx, kind, r3, partsRead(kind, policy2.reads.judge));
+    await loadParts(ctx, kind, r3, plan2.judge);
     stage = "evaluate";
-    const findings = [];
-    for (const o3 of judgeItems(policy2, r3.doc, selection, env)) {
-      if (o3.error) {
-        findings.push(errorFinding(def, r3.kind, r3, `could not evaluate: ${o3.error}`, o3.path, o3.itemKey));
-      } else if (!o3.passed) {
-        findings.push(violationFinding(def, r3, o3));
-      }
-    }
-    return { selected: selection.length, findings };
+    return { selected: selection.length, findings: findingsOf(plan2.policy, r3, selection, env) };
   } catch (err) {
     if (stage !== "evaluate" && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
     const what = stage === "evaluate" ? "could not evaluate" : `could not read ${r3.kind} ${r3.id}`;
     return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `${what}: ${errorText(err)}`)] };
   }
+}
+function judgeDocument(ctx, policy2, r3) {
+  if (r3.loadError) {
+    return { selected: 0, findings: [errorFinding(policy2.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
+  }
+  const env = { params: policy2.params, now: ctx.now };
+  try {
+    const selection = selectItems(policy2, r3.doc, env);
+    if (selection.length === 0) return { selected: 0, findings: [] };
+    return { selected: selection.length, findings: findingsOf(policy2, r3, selection, env) };
+  } catch (err) {
+    return { selected: 0, findings: [errorFinding(policy2.def, r3.kind, r3, `could not evaluate: ${errorText(err)}`)] };
+  }
+}
+function findingsOf(policy2, r3, selection, env) {
+  const findings = [];
+  for (const o3 of judgeItems(policy2, r3.doc, selection, env)) {
+    if (o3.error) findings.push(errorFinding(policy2.def, r3.kind, r3, `could not evaluate: ${o3.error}`, o3.path, o3.itemKey));
+    else if (!o3.passed) findings.push(violationFinding(policy2.def, r3, o3));
+  }
+  return findings;
+}
+async function judgeAll(ctx, kind, plans, list, concurrency, onRead) {
+  if (plans.every((p2) => p2.select.length === 0 && p2.judge.length === 0)) {
+    return list.map((r3) => plans.map((p2) => judgeDocument(ctx, p2.policy, r3)));
+  }
+  return mapPool(list, concurrency, async (r3) => {
+    const verdicts = [];
+    for (const p2 of plans) verdicts.push(await judgeResource(ctx, kind, p2, r3));
+    onRead();
+    return verdicts;
+  });
 }
 async function collect(kind, opts, memo) {
   const out = [];
@@ -71380,16 +71417,10 @@ async function runPolicies(opts) {
         return;
       }
       resources += list.length;
-      const readsParts = policies.some(
-        (p2) => partsRead(kind, p2.reads.select).length > 0 || partsRead(kind, p2.reads.judge).length > 0
-      );
+      const plans = policies.map((policy2) => ({ policy: policy2, select: partsRead(kind, policy2.reads.select), judge: partsRead(kind, policy2.reads.judge) }));
+      const readsParts = plans.some((p2) => p2.select.length > 0 || p2.judge.length > 0);
       progress.collected(list.length, readsParts ? 0 : list.length);
-      const rows = await mapPool(list, concurrency, async (r3) => {
-        const verdicts = [];
-        for (const p2 of policies) verdicts.push(await judgeResource(ctx, kind, p2, r3));
-        if (readsParts) progress.resourceRead();
-        return verdicts;
-      });
+      const rows = await judgeAll(ctx, kind, plans, list, concurrency, () => progress.resourceRead());
       policies.forEach((p2, pi2) => {
         const acc = { findings: [], evaluated: 0, ids: [] };
         let shared;

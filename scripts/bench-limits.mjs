@@ -3,7 +3,7 @@
 // predicate written in JavaScript; the client's CPU per request against a bare node:http
 // keep-alive request + JSON.parse of the same answers (and a bare fetch beside it);
 // `steward --version` and `--help` against a bare `node -e 0`.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { medianMs } from './bench-median.mjs';
+import { sandboxProcess } from './bench-sandbox.mjs';
 import { createClient } from '../dist/index.js';
 
 const EXPRESSION = 'resource.schedule.timezone != "" && (resource.enabled == false || resource.recipientCount > 0)';
@@ -62,36 +63,13 @@ async function celVersusJs(dir, expect) {
   return { celPerS: cel.perS, referencePerS: ref.perS, jsPerS: js.perS, agree };
 }
 
-/** A sandbox in its own process, so this one's CPU is the client's alone. */
-async function sandboxProcess(size) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { startSandbox } from './dist/sandbox.js';
-       const s = await startSandbox({ size: ${JSON.stringify(size)} });
-       process.stdout.write(JSON.stringify({ baseUrl: s.baseUrl, token: s.token, ids: [...s.state.datasetAccess.keys()] }) + '\\n');
-       process.stdin.on('end', () => s.close().then(() => process.exit(0)));
-       process.stdin.resume();`,
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  let line = '';
-  for await (const chunk of child.stdout) {
-    line += chunk;
-    if (line.includes('\n')) break;
-  }
-  return { ...JSON.parse(line), close: () => child.stdin.end() };
-}
-
 /**
  * CPU milliseconds per request of this process (the sandbox runs in another): steward's client,
  * a bare fetch + JSON.parse, and a bare node:http keep-alive request + JSON.parse (the floor),
  * 2,000 reads at concurrency 8 each; median of 3 rounds after one to warm up.
  */
 async function cpuPerRequest() {
-  const sandbox = await sandboxProcess({ datasets: 2000, schedules: 0, cards: 0 });
+  const sandbox = await sandboxProcess({ size: { datasets: 2000, schedules: 0, cards: 0 } });
   const { ids, baseUrl, token } = sandbox;
   const cpu = async (fn) => {
     const c0 = process.cpuUsage();
@@ -129,7 +107,7 @@ async function cpuPerRequest() {
     rounds.http.push(h);
   }
   agent.destroy();
-  sandbox.close();
+  await sandbox.close();
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { clientMs: median(rounds.client), fetchMs: median(rounds.fetch), httpMs: median(rounds.http) };
 }

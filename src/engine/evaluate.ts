@@ -73,14 +73,24 @@ export function judgeItems(
 ): Outcome[] {
   const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
   const budget = resourceBudget();
-  return selection.map((sel) => {
-    const offendingValue = 'item' in sel ? sel.item : projection(policy, doc);
-    const head = { path: sel.path, itemKey: sel.itemKey, offendingValue };
-    if (sel.error !== undefined) return { ...head, passed: false, error: sel.error };
+  return selection.map((sel): Outcome => {
+    const offending = () => ('item' in sel ? sel.item : projection(policy, doc));
+    if (sel.error !== undefined) return { path: sel.path, itemKey: sel.itemKey, offendingValue: offending(), passed: false, error: sel.error };
     const bindings = 'item' in sel ? { ...base, item: sel.item } : base;
     const held = check(policy, 'assert', () => asBool(policy.assert.evaluate(bindings, budget), 'assert'));
+    // Most outcomes pass and become no finding: their projection is built only if asked for.
+    if ('ok' in held && held.ok) {
+      return {
+        path: sel.path,
+        itemKey: sel.itemKey,
+        passed: true,
+        get offendingValue() {
+          return offending();
+        },
+      };
+    }
+    const head = { path: sel.path, itemKey: sel.itemKey, offendingValue: offending() };
     if ('error' in held) return { ...head, passed: false, error: held.error };
-    if (held.ok) return { ...head, passed: true };
     const message = check(policy, 'message', () => policy.message.render(bindings, budget));
     // The violation is certain even when its text is not: keep it a violation, say why.
     if ('error' in message) return { ...head, passed: false, message: `${policy.def.title} (${message.error})`, messageError: message.error };

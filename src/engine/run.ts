@@ -75,35 +75,72 @@ async function loadParts(ctx: Ctx, kind: ResourceKind, r: CollectedResource, nam
   }
 }
 
-async function judgeResource(ctx: Ctx, kind: ResourceKind, policy: CompiledPolicy, r: CollectedResource): Promise<ResourceVerdict> {
-  const def = policy.def;
+/** A policy with the parts of its kind its selection and its judgement read (worked out once per run). */
+interface PolicyPlan {
+  policy: CompiledPolicy;
+  select: string[];
+  judge: string[];
+}
+
+async function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): Promise<ResourceVerdict> {
+  const def = plan.policy.def;
   if (r.loadError) {
     return { selected: 0, findings: [errorFinding(def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
   }
-  const env = { params: policy.params, now: ctx.now };
+  const env = { params: plan.policy.params, now: ctx.now };
   let stage = 'select';
   try {
-    await loadParts(ctx, kind, r, partsRead(kind, policy.reads.select));
+    await loadParts(ctx, kind, r, plan.select);
     stage = 'evaluate';
-    const selection = selectItems(policy, r.doc, env);
+    const selection = selectItems(plan.policy, r.doc, env);
     if (selection.length === 0) return { selected: 0, findings: [] };
     stage = 'judge';
-    await loadParts(ctx, kind, r, partsRead(kind, policy.reads.judge));
+    await loadParts(ctx, kind, r, plan.judge);
     stage = 'evaluate';
-    const findings: Finding[] = [];
-    for (const o of judgeItems(policy, r.doc, selection, env)) {
-      if (o.error) {
-        findings.push(errorFinding(def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey));
-      } else if (!o.passed) {
-        findings.push(violationFinding(def, r, o));
-      }
-    }
-    return { selected: selection.length, findings };
+    return { selected: selection.length, findings: findingsOf(plan.policy, r, selection, env) };
   } catch (err) {
     if (stage !== 'evaluate' && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
     const what = stage === 'evaluate' ? 'could not evaluate' : `could not read ${r.kind} ${r.id}`;
     return { selected: 0, findings: [errorFinding(def, r.kind, r, `${what}: ${errorText(err)}`)] };
   }
+}
+
+/** judgeResource for a policy that reads no part: nothing to wait for, so no promise per resource. */
+function judgeDocument(ctx: Ctx, policy: CompiledPolicy, r: CollectedResource): ResourceVerdict {
+  if (r.loadError) {
+    return { selected: 0, findings: [errorFinding(policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
+  }
+  const env = { params: policy.params, now: ctx.now };
+  try {
+    const selection = selectItems(policy, r.doc, env);
+    if (selection.length === 0) return { selected: 0, findings: [] };
+    return { selected: selection.length, findings: findingsOf(policy, r, selection, env) };
+  } catch (err) {
+    return { selected: 0, findings: [errorFinding(policy.def, r.kind, r, `could not evaluate: ${errorText(err)}`)] };
+  }
+}
+
+function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: ReturnType<typeof selectItems>, env: { params: Record<string, unknown>; now: Date }): Finding[] {
+  const findings: Finding[] = [];
+  for (const o of judgeItems(policy, r.doc, selection, env)) {
+    if (o.error) findings.push(errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey));
+    else if (!o.passed) findings.push(violationFinding(policy.def, r, o));
+  }
+  return findings;
+}
+
+/** Every resource judged by every plan, in order; parts loaded only where a plan reads one. */
+async function judgeAll(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], list: CollectedResource[], concurrency: number, onRead: () => void): Promise<ResourceVerdict[][]> {
+  if (plans.every((p) => p.select.length === 0 && p.judge.length === 0)) {
+    return list.map((r) => plans.map((p) => judgeDocument(ctx, p.policy, r)));
+  }
+  return mapPool(list, concurrency, async (r) => {
+    const verdicts: ResourceVerdict[] = [];
+    // Policies run one after another per resource so they share its loaded parts.
+    for (const p of plans) verdicts.push(await judgeResource(ctx, kind, p, r));
+    onRead();
+    return verdicts;
+  });
 }
 
 async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
@@ -177,18 +214,11 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         return;
       }
       resources += list.length;
+      const plans = policies.map((policy) => ({ policy, select: partsRead(kind, policy.reads.select), judge: partsRead(kind, policy.reads.judge) }));
       // Without a policy reading a part, collecting a resource was its only read.
-      const readsParts = policies.some(
-        (p) => partsRead(kind, p.reads.select).length > 0 || partsRead(kind, p.reads.judge).length > 0,
-      );
+      const readsParts = plans.some((p) => p.select.length > 0 || p.judge.length > 0);
       progress.collected(list.length, readsParts ? 0 : list.length);
-      const rows = await mapPool(list, concurrency, async (r) => {
-        const verdicts: ResourceVerdict[] = [];
-        // Policies run one after another per resource so they share its loaded parts.
-        for (const p of policies) verdicts.push(await judgeResource(ctx, kind, p, r));
-        if (readsParts) progress.resourceRead();
-        return verdicts;
-      });
+      const rows = await judgeAll(ctx, kind, plans, list, concurrency, () => progress.resourceRead());
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
         let shared: unknown;

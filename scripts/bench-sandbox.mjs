@@ -1,0 +1,37 @@
+// A sandbox in its own process for the benchmarks: the bench process's CPU and memory are then
+// steward's alone, as they are against a remote instance. Lines on stdin ask for the request
+// counts ("counts") or end it ("close").
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const CHILD = `
+import { createInterface } from 'node:readline';
+import { startSandbox } from './dist/sandbox.js';
+const s = await startSandbox(JSON.parse(process.argv[1]));
+const ids = s.state.datasetAccess ? [...s.state.datasetAccess.keys()] : [];
+process.stdout.write(JSON.stringify({ baseUrl: s.baseUrl, token: s.token, ids, schedules: s.state.schedules.length }) + '\\n');
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'counts') process.stdout.write(JSON.stringify(s.counts) + '\\n');
+  if (line === 'close') break;
+}
+await s.close();
+process.exit(0);
+`;
+
+export async function sandboxProcess(options) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, JSON.stringify(options)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse((await lines.next()).value);
+  const info = await next();
+  return {
+    ...info,
+    async counts() {
+      child.stdin.write('counts\n');
+      return next();
+    },
+    async close() {
+      child.stdin.write('close\n');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
