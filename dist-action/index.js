@@ -46584,12 +46584,15 @@ function parseSnapshot(text, displayPath2) {
     if (problem4) throw at2(["answers", i, ...problem4[0]], `snapshot answer ${i}: ${problem4[1]}`);
     const answer = a;
     const key = answerKey(answer.operation, answer.args);
-    const body2 = canonicalJson(answer);
     const first = seen.get(key);
-    if (first && first.body !== body2) {
+    if (!first) {
+      seen.set(key, { index: i });
+      continue;
+    }
+    first.body ??= canonicalJson(s.answers[first.index]);
+    if (first.body !== canonicalJson(answer)) {
       throw at2(["answers", i], `snapshot answer ${i}: a second, different answer to ${key} (answer ${first.index} answers it already)`);
     }
-    if (!first) seen.set(key, { index: i, body: body2 });
   }
   return {
     version: SNAPSHOT_VERSION,
@@ -46636,18 +46639,26 @@ function replayApi(snapshot) {
     if (!a) throw replayError(operation2, `not in snapshot (arguments ${JSON.stringify(args)})`);
     return a;
   };
+  const checked = /* @__PURE__ */ new WeakSet();
+  const replayed = (operation2, value) => {
+    if (value === null || typeof value !== "object") {
+      checkReplayed(operation2, value);
+    } else if (!checked.has(value)) {
+      checkReplayed(operation2, value);
+      checked.add(value);
+    }
+    return value;
+  };
   const single = (operation2) => async (...args) => {
     const a = find(operation2, args);
     if (a.error) throw recordedError(a);
-    checkReplayed(operation2, a.value);
-    return structuredClone(a.value);
+    return replayed(operation2, a.value);
   };
   const paged = (operation2) => (...args) => ({
     async *[Symbol.asyncIterator]() {
       const a = find(operation2, args);
       for (const page of a.pages ?? []) {
-        checkReplayed(operation2, page);
-        yield structuredClone(page);
+        yield replayed(operation2, page);
       }
       if (a.error) throw recordedError(a);
     }
@@ -47580,6 +47591,7 @@ var stringArraySchema = { type: "array", items: { type: "string" } };
 
 // src/resources/reportSchedule.ts
 var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? "ALL";
+var MISCONFIGURED_KEY = "reportSchedule:misconfigured";
 var ORPHAN_IDS_SHOWN = 5;
 function scheduleList(ctx) {
   const once = ctx.once ?? noMemo;
@@ -47610,7 +47622,7 @@ function orphanMessage(orphanIds) {
 }
 function misconfiguredById(ctx) {
   const once = ctx.once ?? noMemo;
-  return once("reportSchedule:misconfigured", async () => {
+  return once(MISCONFIGURED_KEY, async () => {
     const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
     const listed = new Set(list.schedules.map((s) => s.id));
     const orphans = items.filter((m2) => !listed.has(m2.id)).map((m2) => m2.id);
@@ -47618,11 +47630,16 @@ function misconfiguredById(ctx) {
     return new Map(items.map((m2) => [m2.id, m2]));
   });
 }
+var misconfiguredKnown = (once) => once?.settled?.(MISCONFIGURED_KEY)?.value;
 var misconfigured = {
   name: "misconfigured",
   operation: "getMisconfiguredReports",
   async load(api, resource2, once) {
     return (await misconfiguredById({ api, once })).has(Number(resource2.doc.id));
+  },
+  loaded(resource2, once) {
+    const byId = misconfiguredKnown(once);
+    return byId && { value: byId.has(Number(resource2.doc.id)) };
   }
 };
 var misconfiguration = {
@@ -47630,6 +47647,10 @@ var misconfiguration = {
   operation: "getMisconfiguredReports",
   async load(api, resource2, once) {
     return (await misconfiguredById({ api, once })).get(Number(resource2.doc.id)) ?? null;
+  },
+  loaded(resource2, once) {
+    const byId = misconfiguredKnown(once);
+    return byId && { value: byId.get(Number(resource2.doc.id)) ?? null };
   }
 };
 var reportSchedule = {
@@ -71221,29 +71242,42 @@ function orderBySeverity(findings) {
 // src/engine/memo.ts
 function createRunMemo() {
   const cache2 = /* @__PURE__ */ new Map();
+  const values = /* @__PURE__ */ new Map();
   const sharedErrors = /* @__PURE__ */ new WeakSet();
-  const once = (key, fn) => {
+  const once = ((key, fn) => {
     let p2 = cache2.get(key);
     if (!p2) {
-      p2 = fn().catch((err) => {
-        if (typeof err === "object" && err !== null) sharedErrors.add(err);
-        throw err;
-      });
+      p2 = fn().then(
+        (value) => {
+          values.set(key, { value });
+          return value;
+        },
+        (err) => {
+          if (typeof err === "object" && err !== null) sharedErrors.add(err);
+          throw err;
+        }
+      );
       cache2.set(key, p2);
     }
     return p2;
-  };
+  });
+  once.settled = (key) => values.get(key);
   return { once, isShared: (err) => typeof err === "object" && err !== null && sharedErrors.has(err) };
 }
 function createPartMemo() {
-  const cache2 = /* @__PURE__ */ new Map();
-  return (key, fn) => {
-    let p2 = cache2.get(key);
+  const cache2 = /* @__PURE__ */ new WeakMap();
+  return (resource2, part, fn) => {
+    let parts = cache2.get(resource2);
+    if (!parts) {
+      parts = /* @__PURE__ */ new Map();
+      cache2.set(resource2, parts);
+    }
+    let p2 = parts.get(part);
     if (!p2) {
       p2 = fn();
       p2.catch(() => {
       });
-      cache2.set(key, p2);
+      parts.set(part, p2);
     }
     return p2;
   };
@@ -71288,50 +71322,58 @@ function partsRead(kind, set) {
   const fields = new Set(set.fields);
   return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
 }
-async function loadParts(ctx, kind, r3, names2) {
+function loadParts(ctx, kind, r3, names2) {
+  const missing = [];
   for (const name of names2) {
     if (Object.hasOwn(r3.doc, name)) continue;
-    const value = await ctx.partMemo(
-      `${r3.kind}\0${r3.id}\0${name}`,
-      () => kind.parts[name].load(ctx.api, r3, ctx.memo.once)
-    );
-    r3.doc[name] = value;
+    const known = kind.parts[name].loaded?.(r3, ctx.memo.once);
+    if (known) r3.doc[name] = known.value;
+    else missing.push(name);
   }
+  if (missing.length === 0) return void 0;
+  return (async () => {
+    for (const name of missing) {
+      r3.doc[name] = await ctx.partMemo(r3, name, () => kind.parts[name].load(ctx.api, r3, ctx.memo.once));
+    }
+  })();
 }
-async function judgeResource(ctx, kind, plan2, r3) {
-  const def = plan2.policy.def;
+function judgeResource(ctx, kind, plan2, r3) {
   if (r3.loadError) {
-    return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
+    return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
   }
+  const loading = loadParts(ctx, kind, r3, plan2.select);
+  if (!loading) return afterSelectParts(ctx, kind, plan2, r3);
+  return loading.then(
+    () => afterSelectParts(ctx, kind, plan2, r3),
+    (err) => partFailure(ctx, plan2, r3, err)
+  );
+}
+function afterSelectParts(ctx, kind, plan2, r3) {
   const env = { params: plan2.policy.params, now: ctx.now };
-  let stage = "select";
+  let selection;
   try {
-    await loadParts(ctx, kind, r3, plan2.select);
-    stage = "evaluate";
-    const selection = selectItems(plan2.policy, r3.doc, env);
-    if (selection.length === 0) return { selected: 0, findings: [] };
-    stage = "judge";
-    await loadParts(ctx, kind, r3, plan2.judge);
-    stage = "evaluate";
-    return { selected: selection.length, findings: findingsOf(plan2.policy, r3, selection, env) };
+    selection = selectItems(plan2.policy, r3.doc, env);
   } catch (err) {
-    if (stage !== "evaluate" && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
-    const what = stage === "evaluate" ? "could not evaluate" : `could not read ${r3.kind} ${r3.id}`;
-    return { selected: 0, findings: [errorFinding(def, r3.kind, r3, `${what}: ${errorText(err)}`)] };
+    return evaluationFailure(plan2, r3, err);
   }
+  if (selection.length === 0) return { selected: 0, findings: [] };
+  const judge = () => {
+    try {
+      return { selected: selection.length, findings: findingsOf(plan2.policy, r3, selection, env) };
+    } catch (err) {
+      return evaluationFailure(plan2, r3, err);
+    }
+  };
+  const loading = loadParts(ctx, kind, r3, plan2.judge);
+  if (!loading) return judge();
+  return loading.then(judge, (err) => partFailure(ctx, plan2, r3, err));
 }
-function judgeDocument(ctx, policy2, r3) {
-  if (r3.loadError) {
-    return { selected: 0, findings: [errorFinding(policy2.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
-  }
-  const env = { params: policy2.params, now: ctx.now };
-  try {
-    const selection = selectItems(policy2, r3.doc, env);
-    if (selection.length === 0) return { selected: 0, findings: [] };
-    return { selected: selection.length, findings: findingsOf(policy2, r3, selection, env) };
-  } catch (err) {
-    return { selected: 0, findings: [errorFinding(policy2.def, r3.kind, r3, `could not evaluate: ${errorText(err)}`)] };
-  }
+function partFailure(ctx, plan2, r3, err) {
+  if (ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
+  return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(err)}`)] };
+}
+function evaluationFailure(plan2, r3, err) {
+  return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not evaluate: ${errorText(err)}`)] };
 }
 function findingsOf(policy2, r3, selection, env) {
   const findings = [];
@@ -71343,11 +71385,14 @@ function findingsOf(policy2, r3, selection, env) {
 }
 async function judgeAll(ctx, kind, plans, list, concurrency, onRead) {
   if (plans.every((p2) => p2.select.length === 0 && p2.judge.length === 0)) {
-    return list.map((r3) => plans.map((p2) => judgeDocument(ctx, p2.policy, r3)));
+    return list.map((r3) => plans.map((p2) => judgeResource(ctx, kind, p2, r3)));
   }
   return mapPool(list, concurrency, async (r3) => {
     const verdicts = [];
-    for (const p2 of plans) verdicts.push(await judgeResource(ctx, kind, p2, r3));
+    for (const p2 of plans) {
+      const verdict = judgeResource(ctx, kind, p2, r3);
+      verdicts.push(verdict instanceof Promise ? await verdict : verdict);
+    }
     onRead();
     return verdicts;
   });

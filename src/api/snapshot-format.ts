@@ -105,18 +105,23 @@ export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
   if (!Array.isArray(s.answers)) throw at(['answers'], 'snapshot "answers" must be an array of { operation, args, ... }');
   // Replay looks answers up by read: two different answers to one read would make the verdict
   // depend on which one wins.
-  const seen = new Map<string, { index: number; body: string }>();
+  // Answers are compared only when a read repeats: canonical text of every answer would cost
+  // more than the rest of loading a large snapshot.
+  const seen = new Map<string, { index: number; body?: string }>();
   for (const [i, a] of s.answers.entries()) {
     const problem = answerProblem(a);
     if (problem) throw at(['answers', i, ...problem[0]], `snapshot answer ${i}: ${problem[1]}`);
     const answer = a as RecordedAnswer;
     const key = answerKey(answer.operation, answer.args);
-    const body = canonicalJson(answer);
     const first = seen.get(key);
-    if (first && first.body !== body) {
+    if (!first) {
+      seen.set(key, { index: i });
+      continue;
+    }
+    first.body ??= canonicalJson(s.answers[first.index]);
+    if (first.body !== canonicalJson(answer)) {
       throw at(['answers', i], `snapshot answer ${i}: a second, different answer to ${key} (answer ${first.index} answers it already)`);
     }
-    if (!first) seen.set(key, { index: i, body });
   }
   return {
     version: SNAPSHOT_VERSION,

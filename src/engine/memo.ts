@@ -10,30 +10,46 @@ export interface RunMemoState {
 
 export function createRunMemo(): RunMemoState {
   const cache = new Map<string, Promise<unknown>>();
+  const values = new Map<string, { value: unknown }>();
   const sharedErrors = new WeakSet<object>();
-  const once: RunMemo = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+  const once = (<T>(key: string, fn: () => Promise<T>): Promise<T> => {
     let p = cache.get(key) as Promise<T> | undefined;
     if (!p) {
-      p = fn().catch((err: unknown) => {
-        if (typeof err === 'object' && err !== null) sharedErrors.add(err);
-        throw err;
-      });
+      p = fn().then(
+        (value) => {
+          values.set(key, { value });
+          return value;
+        },
+        (err: unknown) => {
+          if (typeof err === 'object' && err !== null) sharedErrors.add(err);
+          throw err;
+        },
+      );
       cache.set(key, p);
     }
     return p;
-  };
+  }) as RunMemo;
+  once.settled = <T>(key: string) => values.get(key) as { value: T } | undefined;
   return { once, isShared: (err) => typeof err === 'object' && err !== null && sharedErrors.has(err) };
 }
 
-/** The engine's own per-resource part memo (not shared-error tagged: a part is one resource's). */
-export function createPartMemo(): <T>(key: string, fn: () => Promise<T>) => Promise<T> {
-  const cache = new Map<string, Promise<unknown>>();
-  return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    let p = cache.get(key) as Promise<T> | undefined;
+/**
+ * The engine's own per-resource part memo (not shared-error tagged: a part is one resource's).
+ * Keyed by the resource itself, so a part's promise lives as long as its resource does.
+ */
+export function createPartMemo(): <T>(resource: object, part: string, fn: () => Promise<T>) => Promise<T> {
+  const cache = new WeakMap<object, Map<string, Promise<unknown>>>();
+  return <T>(resource: object, part: string, fn: () => Promise<T>): Promise<T> => {
+    let parts = cache.get(resource);
+    if (!parts) {
+      parts = new Map();
+      cache.set(resource, parts);
+    }
+    let p = parts.get(part) as Promise<T> | undefined;
     if (!p) {
       p = fn();
       p.catch(() => {}); // observed by every awaiting caller; no unhandled rejection here
-      cache.set(key, p);
+      parts.set(part, p);
     }
     return p;
   };

@@ -65,14 +65,24 @@ interface Ctx {
   now: Date;
 }
 
-async function loadParts(ctx: Ctx, kind: ResourceKind, r: CollectedResource, names: string[]): Promise<void> {
+/**
+ * Loads the parts of `names` the document lacks; undefined (nothing to wait for) when it has
+ * them all, or when each missing one is known without waiting (its shared read has settled).
+ */
+function loadParts(ctx: Ctx, kind: ResourceKind, r: CollectedResource, names: string[]): Promise<void> | undefined {
+  const missing: string[] = [];
   for (const name of names) {
     if (Object.hasOwn(r.doc, name)) continue;
-    const value = await ctx.partMemo(`${r.kind}\u0000${r.id}\u0000${name}`, () =>
-      kind.parts[name].load(ctx.api, r, ctx.memo.once),
-    );
-    r.doc[name] = value;
+    const known = kind.parts[name].loaded?.(r, ctx.memo.once);
+    if (known) r.doc[name] = known.value;
+    else missing.push(name);
   }
+  if (missing.length === 0) return undefined;
+  return (async () => {
+    for (const name of missing) {
+      r.doc[name] = await ctx.partMemo(r, name, () => kind.parts[name].load(ctx.api, r, ctx.memo.once));
+    }
+  })();
 }
 
 /** A policy with the parts of its kind its selection and its judgement read (worked out once per run). */
@@ -82,42 +92,52 @@ interface PolicyPlan {
   judge: string[];
 }
 
-async function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): Promise<ResourceVerdict> {
-  const def = plan.policy.def;
+/**
+ * One policy on one resource: parts its selection reads, the selection, parts its judgement
+ * reads (only when something was selected), the judgement. Synchronous where no part is
+ * missing, so a resource whose parts are loaded costs no promise.
+ */
+function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
   if (r.loadError) {
-    return { selected: 0, findings: [errorFinding(def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
+    return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
   }
-  const env = { params: plan.policy.params, now: ctx.now };
-  let stage = 'select';
-  try {
-    await loadParts(ctx, kind, r, plan.select);
-    stage = 'evaluate';
-    const selection = selectItems(plan.policy, r.doc, env);
-    if (selection.length === 0) return { selected: 0, findings: [] };
-    stage = 'judge';
-    await loadParts(ctx, kind, r, plan.judge);
-    stage = 'evaluate';
-    return { selected: selection.length, findings: findingsOf(plan.policy, r, selection, env) };
-  } catch (err) {
-    if (stage !== 'evaluate' && ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
-    const what = stage === 'evaluate' ? 'could not evaluate' : `could not read ${r.kind} ${r.id}`;
-    return { selected: 0, findings: [errorFinding(def, r.kind, r, `${what}: ${errorText(err)}`)] };
-  }
+  const loading = loadParts(ctx, kind, r, plan.select);
+  if (!loading) return afterSelectParts(ctx, kind, plan, r);
+  return loading.then(
+    () => afterSelectParts(ctx, kind, plan, r),
+    (err: unknown) => partFailure(ctx, plan, r, err),
+  );
 }
 
-/** judgeResource for a policy that reads no part: nothing to wait for, so no promise per resource. */
-function judgeDocument(ctx: Ctx, policy: CompiledPolicy, r: CollectedResource): ResourceVerdict {
-  if (r.loadError) {
-    return { selected: 0, findings: [errorFinding(policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
-  }
-  const env = { params: policy.params, now: ctx.now };
+function afterSelectParts(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
+  const env = { params: plan.policy.params, now: ctx.now };
+  let selection: ReturnType<typeof selectItems>;
   try {
-    const selection = selectItems(policy, r.doc, env);
-    if (selection.length === 0) return { selected: 0, findings: [] };
-    return { selected: selection.length, findings: findingsOf(policy, r, selection, env) };
+    selection = selectItems(plan.policy, r.doc, env);
   } catch (err) {
-    return { selected: 0, findings: [errorFinding(policy.def, r.kind, r, `could not evaluate: ${errorText(err)}`)] };
+    return evaluationFailure(plan, r, err);
   }
+  if (selection.length === 0) return { selected: 0, findings: [] };
+  const judge = (): ResourceVerdict => {
+    try {
+      return { selected: selection.length, findings: findingsOf(plan.policy, r, selection, env) };
+    } catch (err) {
+      return evaluationFailure(plan, r, err);
+    }
+  };
+  const loading = loadParts(ctx, kind, r, plan.judge);
+  if (!loading) return judge();
+  return loading.then(judge, (err: unknown) => partFailure(ctx, plan, r, err));
+}
+
+/** A part could not be read: once per policy when the read is shared by all resources. */
+function partFailure(ctx: Ctx, plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {
+  if (ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
+  return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(err)}`)] };
+}
+
+function evaluationFailure(plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {
+  return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not evaluate: ${errorText(err)}`)] };
 }
 
 function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: ReturnType<typeof selectItems>, env: { params: Record<string, unknown>; now: Date }): Finding[] {
@@ -132,12 +152,16 @@ function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: Ret
 /** Every resource judged by every plan, in order; parts loaded only where a plan reads one. */
 async function judgeAll(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], list: CollectedResource[], concurrency: number, onRead: () => void): Promise<ResourceVerdict[][]> {
   if (plans.every((p) => p.select.length === 0 && p.judge.length === 0)) {
-    return list.map((r) => plans.map((p) => judgeDocument(ctx, p.policy, r)));
+    // No part to load: every verdict is synchronous, and no promise per resource is made.
+    return list.map((r) => plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict));
   }
   return mapPool(list, concurrency, async (r) => {
     const verdicts: ResourceVerdict[] = [];
     // Policies run one after another per resource so they share its loaded parts.
-    for (const p of plans) verdicts.push(await judgeResource(ctx, kind, p, r));
+    for (const p of plans) {
+      const verdict = judgeResource(ctx, kind, p, r);
+      verdicts.push(verdict instanceof Promise ? await verdict : verdict);
+    }
     onRead();
     return verdicts;
   });

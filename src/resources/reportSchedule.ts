@@ -8,13 +8,16 @@ import { SCHEDULE_ALL_GRANT } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
 import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../api/types.js';
 import { noMemo, readAllPages } from './common.js';
-import type { CollectContext, DocumentPart, ResourceKind, Scope } from './types.js';
+import type { CollectContext, DocumentPart, ResourceKind, RunMemo, Scope } from './types.js';
 
 /** What the shared schedule reads need: the API, the run memo and (collecting) the scope's filter. */
 type ScheduleReads = Pick<CollectContext, 'api' | 'once'> & { scope?: Pick<Scope, 'scheduleFilter'> };
 
 /** The filter a run lists schedules with (instance.scheduleFilter, default ALL: the whole instance). */
 const filterOf = (ctx: ScheduleReads): ScheduleFilter => ctx.scope?.scheduleFilter ?? 'ALL';
+
+/** The run-memo key of the misconfigured list, joined by id. */
+const MISCONFIGURED_KEY = 'reportSchedule:misconfigured';
 
 /** Orphan ids named in the error before "and N more". */
 const ORPHAN_IDS_SHOWN = 5;
@@ -62,7 +65,7 @@ export function orphanMessage(orphanIds: readonly number[]): string {
 /** The misconfigured list by id, after checking every item has its schedule in the list. */
 function misconfiguredById(ctx: ScheduleReads): Promise<Map<number, MisconfiguredReport>> {
   const once = ctx.once ?? noMemo;
-  return once('reportSchedule:misconfigured', async () => {
+  return once(MISCONFIGURED_KEY, async () => {
     const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
     const listed = new Set(list.schedules.map((s) => s.id));
     const orphans = items.filter((m) => !listed.has(m.id)).map((m) => m.id);
@@ -73,11 +76,18 @@ function misconfiguredById(ctx: ScheduleReads): Promise<Map<number, Misconfigure
   });
 }
 
+/** The misconfigured list by id when this run has already read it, else undefined. */
+const misconfiguredKnown = (once?: RunMemo) => once?.settled?.<Map<number, MisconfiguredReport>>(MISCONFIGURED_KEY)?.value;
+
 const misconfigured: DocumentPart = {
   name: 'misconfigured',
   operation: 'getMisconfiguredReports',
   async load(api, resource, once) {
     return (await misconfiguredById({ api, once })).has(Number(resource.doc.id));
+  },
+  loaded(resource, once) {
+    const byId = misconfiguredKnown(once);
+    return byId && { value: byId.has(Number(resource.doc.id)) };
   },
 };
 
@@ -86,6 +96,10 @@ const misconfiguration: DocumentPart = {
   operation: 'getMisconfiguredReports',
   async load(api, resource, once) {
     return (await misconfiguredById({ api, once })).get(Number(resource.doc.id)) ?? null;
+  },
+  loaded(resource, once) {
+    const byId = misconfiguredKnown(once);
+    return byId && { value: byId.get(Number(resource.doc.id)) ?? null };
   },
 };
 

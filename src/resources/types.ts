@@ -31,7 +31,11 @@ export interface CollectedResource {
  * Run-scoped memo: the first call with a key runs `fn`, later calls share its promise. Lets a
  * read shared by many resources (the misconfigured list, the schedule list) be made once.
  */
-export type RunMemo = <T>(key: string, fn: () => Promise<T>) => Promise<T>;
+export interface RunMemo {
+  <T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** The value of `key` once its read has succeeded; undefined before that, or after a failure. */
+  settled?<T>(key: string): { value: T } | undefined;
+}
 
 /** Where a kind's resources come from, as its `inputs` declare (the config schema is derived from them). */
 export interface KindInputs {
@@ -95,6 +99,11 @@ export interface DocumentPart {
   /** The read it makes (what `steward doctor` lists per policy). */
   operation: OperationId;
   load(api: InstanceApi, resource: CollectedResource, once?: RunMemo): Promise<unknown>;
+  /**
+   * The part's value without waiting, when the shared read behind it has already settled
+   * (one shared list joined into every resource: no promise per resource once it is read).
+   */
+  loaded?(resource: CollectedResource, once?: RunMemo): { value: unknown } | undefined;
 }
 
 /** One fix kind a resource kind allows, e.g. queue `revoke`. A fix never widens access. */

@@ -183,4 +183,24 @@ describe('snapshots', () => {
       'getCertificationStatus: API drift at state: missing (replayed from the snapshot)',
     ]);
   });
+
+  it('an answer replayed twice is the same answer, checked once, as a live run’s GET memo gives it', async () => {
+    const recorder = recordingApi(demo.api());
+    await recorder.getCalculatedFieldStatistics();
+    for await (const _ of recorder.listReportSchedules()) {
+      // recorded
+    }
+    const snap = recorder.snapshot();
+    const api = replayApi(parseSnapshot(JSON.stringify(snap), 'snap.json'));
+    const first = await api.getCalculatedFieldStatistics();
+    const firstPages: unknown[][] = [];
+    for await (const page of api.listReportSchedules()) firstPages.push(page);
+    expect(firstPages.flat()).toHaveLength(snap.answers.find((a) => a.operation === 'listReportSchedules')!.pages!.flat().length);
+    const second = await api.getCalculatedFieldStatistics();
+    const secondPages: unknown[][] = [];
+    for await (const page of api.listReportSchedules()) secondPages.push(page);
+    expect(second).toBe(first);
+    expect(secondPages).toEqual(firstPages);
+    expect(secondPages[0]).toBe(firstPages[0]);
+  });
 });
