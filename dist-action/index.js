@@ -45972,18 +45972,23 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
   const guard = idGuard(transport, "id");
   const specAt = (index3) => ({ ...request, query: { ...request.query, limit: pageSize, skip: index3 * pageSize } });
   const requested = [];
+  let window2 = 1;
+  let ended = false;
   const requestUpTo = (last) => {
-    while (requested.length <= Math.min(last, MAX_PAGES - 1)) {
-      const page = transport.getJson(specAt(requested.length), schema);
-      page.catch(() => {
+    while (!ended && requested.length <= Math.min(last, MAX_PAGES - 1)) {
+      const index3 = requested.length;
+      const page = transport.getJson(specAt(index3), schema);
+      page.then((items) => {
+        if (window2 > 1 && items.length === pageSize) requestUpTo(index3 + window2);
+      }, () => {
       });
       requested.push(page);
     }
   };
-  let window2 = 1;
   try {
     yield* readInOrder();
   } finally {
+    ended = true;
     await settle(requested);
   }
   async function* readInOrder() {

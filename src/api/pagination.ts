@@ -32,18 +32,26 @@ export async function* pages<T>(
   const guard = idGuard(transport, 'id');
   const specAt = (index: number): RequestSpec => ({ ...request, query: { ...request.query, limit: pageSize, skip: index * pageSize } });
   const requested: Promise<T[]>[] = [];
+  let window = 1;
+  let ended = false;
   const requestUpTo = (last: number) => {
-    while (requested.length <= Math.min(last, MAX_PAGES - 1)) {
-      const page = transport.getJson<T[]>(specAt(requested.length), schema);
-      page.catch(() => {}); // read (and its error raised) only when its turn comes
+    while (!ended && requested.length <= Math.min(last, MAX_PAGES - 1)) {
+      const index = requested.length;
+      const page = transport.getJson<T[]>(specAt(index), schema);
+      // A full page proves the list goes on past it: the window moves on from there at once,
+      // not when the pages before it arrive (one slow page would hold the others back). Only a
+      // full page moves it, so no request starts more than window - 1 pages past the short one.
+      page.then((items) => {
+        if (window > 1 && items.length === pageSize) requestUpTo(index + window);
+      }, () => {}); // an error is read when its turn comes
       requested.push(page);
     }
   };
-  let window = 1;
   try {
     yield* readInOrder();
   } finally {
     // Whatever ended the listing (its end, an error, a reader that stopped), no request outlives it.
+    ended = true;
     await settle(requested);
   }
 
