@@ -45045,8 +45045,7 @@ var NEVER_SENT_ERROR_CODES = [
   "ENOTFOUND",
   "EAI_AGAIN",
   "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT"
+  "ENETUNREACH"
 ];
 function isRetryableStatus(status) {
   return RETRY_STATUS_CODES.includes(status);
@@ -68313,6 +68312,7 @@ function toInt(value) {
   throw new CelFault("int overflow during type conversion");
 }
 function toJson2(value) {
+  if (typeof value === "boolean") return value;
   if (typeof value === "bigint") {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
   }
@@ -68343,6 +68343,18 @@ function compileClosures(ast, options) {
   }
   const { variables, defaults = {} } = options;
   const size2 = compiler.slots;
+  if (variables.length === 1 && size2 === 1) {
+    const [name] = variables;
+    return {
+      loops: false,
+      run(bound) {
+        let value = bound[name];
+        if (value === void 0) value = defaults[name];
+        if (value === void 0) throw new CelFault(`unbound variable '${name}'`);
+        return root([fromJson2(value)]);
+      }
+    };
+  }
   return {
     loops: compiler.loops,
     run(bound) {

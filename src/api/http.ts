@@ -492,7 +492,7 @@ function excerpt(text: string): string {
   return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
 }
 
-/** The innermost error message of a network failure (undici wraps it in "fetch failed"). */
+/** The innermost error message of a network failure (wrapped errors are followed to their cause). */
 function describeNetworkError(error: unknown): string {
   let current: unknown = error;
   let message = error instanceof Error ? error.message : String(error);

@@ -12,14 +12,13 @@ export const NEVER_SENT_ERROR_CODES: readonly string[] = [
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
 ];
 
 export function isRetryableStatus(status: number): boolean {
   return RETRY_STATUS_CODES.includes(status);
 }
 
-/** Every `code` in an error's cause chain (undici wraps the socket error, sometimes in an AggregateError). */
+/** Every `code` in an error's cause chain (a wrapped socket error, sometimes in an AggregateError). */
 export function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   const seen = new Set<unknown>();

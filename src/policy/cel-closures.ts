@@ -67,6 +67,19 @@ export function compileClosures(ast: Expr, options: ClosureOptions): ClosureProg
   }
   const { variables, defaults = {} } = options;
   const size = compiler.slots;
+  if (variables.length === 1 && size === 1) {
+    // The commonest shape (`resource.…` and nothing else): no loop over names.
+    const [name] = variables;
+    return {
+      loops: false,
+      run(bound) {
+        let value = bound[name];
+        if (value === undefined) value = defaults[name];
+        if (value === undefined) throw new CelFault(`unbound variable '${name}'`);
+        return root([fromJson(value)]);
+      },
+    };
+  }
   return {
     loops: compiler.loops,
     run(bound) {

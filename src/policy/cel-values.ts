@@ -164,6 +164,7 @@ export function toInt(value: number | bigint | string): bigint {
  * and objects. Parts of the document come back as they were read, numbers included.
  */
 export function toJson(value: unknown): unknown {
+  if (typeof value === 'boolean') return value;
   if (typeof value === 'bigint') {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
   }
