@@ -44864,14 +44864,13 @@ function createConnectionPool(maxSockets) {
     send(target, request, maxBytes) {
       const url2 = new URL(target);
       const transport = url2.protocol === "https:" ? https2 : http2;
-      return new Promise((resolve4, reject) => {
-        const { signal } = request;
-        if (signal.aborted) return reject(signal.reason);
+      let cancel = () => {
+      };
+      const answer = new Promise((resolve4, reject) => {
         let settled = false;
         const settle2 = (fn) => {
           if (settled) return;
           settled = true;
-          signal.removeEventListener("abort", onAbort);
           fn();
         };
         const req2 = transport.request(url2, {
@@ -44879,11 +44878,10 @@ function createConnectionPool(maxSockets) {
           headers: { ...request.headers, "accept-encoding": ACCEPT_ENCODING },
           agent: agentFor(url2)
         });
-        const onAbort = () => {
-          settle2(() => reject(signal.reason));
+        cancel = (reason) => {
+          settle2(() => reject(reason));
           req2.destroy();
         };
-        signal.addEventListener("abort", onAbort, { once: true });
         req2.on("error", (error2) => settle2(() => reject(error2)));
         req2.on("response", (res) => {
           readBody(res, maxBytes, (error2, body2) => {
@@ -44894,14 +44892,15 @@ function createConnectionPool(maxSockets) {
         });
         req2.end(request.body);
       });
+      return { answer, cancel: (reason) => cancel(reason) };
     }
   };
 }
 var decoder = new TextDecoder();
 function answerOf(res, body2) {
-  const headers = new Headers();
+  const headers = [];
   const raw2 = res.rawHeaders;
-  for (let i = 0; i < raw2.length; i += 2) headers.append(raw2[i], raw2[i + 1]);
+  for (let i = 0; i < raw2.length; i += 2) headers.push([raw2[i], raw2[i + 1]]);
   return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers, text: body2.length ? decoder.decode(body2) : "" };
 }
 function readBody(res, maxBytes, done) {
@@ -45443,13 +45442,17 @@ function createTransport(options) {
       counters.requests += 1;
       const attempt = call.attempts;
       const target = String(input instanceof Request ? input.url : input);
-      const controller = new AbortController();
+      const attemptOnWire = pool.send(
+        target,
+        { method: init?.method ?? "GET", headers: headersOf(init?.headers), body: init?.body },
+        maxBodyBytes
+      );
       let timedOut = false;
       const cutByDeadline = remainingMs() < timeoutMs;
       const timer = setTimeout(() => {
         timedOut = !cutByDeadline;
         call.pastDeadline = cutByDeadline;
-        controller.abort(cutByDeadline ? new DeadlineError(deadline.label) : new AttemptTimeoutError(timeoutMs));
+        attemptOnWire.cancel(cutByDeadline ? new DeadlineError(deadline.label) : new AttemptTimeoutError(timeoutMs));
       }, Math.max(0, Math.min(timeoutMs, remainingMs())));
       const started = performance.now();
       const log2 = (extra) => options.onRequest?.({
@@ -45461,11 +45464,7 @@ function createTransport(options) {
         ...extra
       });
       try {
-        const answer = await pool.send(
-          target,
-          { method: init?.method ?? "GET", headers: headersOf(init?.headers), body: init?.body, signal: controller.signal },
-          maxBodyBytes
-        );
+        const answer = await attemptOnWire.answer;
         const response = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
         call.text = answer.text;
         call.lastTimedOut = false;

@@ -23,22 +23,29 @@ export interface WireRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
-  signal: AbortSignal;
 }
 
 export interface WireAnswer {
   status: number;
   statusText: string;
-  headers: Headers;
+  /** Header name and value pairs as they came (what a Response or Headers takes). */
+  headers: [string, string][];
   /** The body decoded as UTF-8 (a BOM dropped), '' when there is none. */
   text: string;
+}
+
+/** One attempt under way: its answer, and a way to end it (a timeout, the run's deadline). */
+export interface WireAttempt {
+  answer: Promise<WireAnswer>;
+  /** Ends the attempt: the connection is dropped and `answer` rejects with `reason`. */
+  cancel(reason: unknown): void;
 }
 
 /** What fetch asks for; decompressed here as the body streams in. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 export interface ConnectionPool {
-  send(url: string, request: WireRequest, maxBytes: number): Promise<WireAnswer>;
+  send(url: string, request: WireRequest, maxBytes: number): WireAttempt;
 }
 
 export function createConnectionPool(maxSockets: number): ConnectionPool {
@@ -56,14 +63,13 @@ export function createConnectionPool(maxSockets: number): ConnectionPool {
     send(target, request, maxBytes) {
       const url = new URL(target);
       const transport = url.protocol === 'https:' ? https : http;
-      return new Promise<WireAnswer>((resolve, reject) => {
-        const { signal } = request;
-        if (signal.aborted) return reject(signal.reason);
+      // A cancel function rather than an AbortSignal: a timeout needs no event target per attempt.
+      let cancel: (reason: unknown) => void = () => {};
+      const answer = new Promise<WireAnswer>((resolve, reject) => {
         let settled = false;
         const settle = (fn: () => void) => {
           if (settled) return;
           settled = true;
-          signal.removeEventListener('abort', onAbort);
           fn();
         };
         const req = transport.request(url, {
@@ -71,11 +77,10 @@ export function createConnectionPool(maxSockets: number): ConnectionPool {
           headers: { ...request.headers, 'accept-encoding': ACCEPT_ENCODING },
           agent: agentFor(url),
         });
-        const onAbort = () => {
-          settle(() => reject(signal.reason));
+        cancel = (reason) => {
+          settle(() => reject(reason));
           req.destroy();
         };
-        signal.addEventListener('abort', onAbort, { once: true });
         req.on('error', (error) => settle(() => reject(error)));
         req.on('response', (res) => {
           readBody(res, maxBytes, (error, body) => {
@@ -87,6 +92,7 @@ export function createConnectionPool(maxSockets: number): ConnectionPool {
         });
         req.end(request.body);
       });
+      return { answer, cancel: (reason) => cancel(reason) };
     },
   };
 }
@@ -94,9 +100,9 @@ export function createConnectionPool(maxSockets: number): ConnectionPool {
 const decoder = new TextDecoder();
 
 function answerOf(res: http.IncomingMessage, body: Buffer): WireAnswer {
-  const headers = new Headers();
+  const headers: [string, string][] = [];
   const raw = res.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i], raw[i + 1]]);
   return { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, text: body.length ? decoder.decode(body) : '' };
 }
 

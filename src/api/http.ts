@@ -235,14 +235,18 @@ export function createTransport(options: ClientOptions): Transport {
         counters.requests += 1;
         const attempt = call.attempts;
         const target = String(input instanceof Request ? input.url : input);
-        const controller = new AbortController();
+        const attemptOnWire = pool.send(
+          target,
+          { method: init?.method ?? 'GET', headers: headersOf(init?.headers), body: init?.body as string | undefined },
+          maxBodyBytes,
+        );
         let timedOut = false;
         // One timer: the attempt's timeout, or the run's deadline when that comes first.
         const cutByDeadline = remainingMs() < timeoutMs;
         const timer = setTimeout(() => {
           timedOut = !cutByDeadline;
           call.pastDeadline = cutByDeadline;
-          controller.abort(cutByDeadline ? new DeadlineError(deadline!.label) : new AttemptTimeoutError(timeoutMs));
+          attemptOnWire.cancel(cutByDeadline ? new DeadlineError(deadline!.label) : new AttemptTimeoutError(timeoutMs));
         }, Math.max(0, Math.min(timeoutMs, remainingMs())));
         const started = performance.now();
         const log = (extra: { status?: number; error?: string }) =>
@@ -255,11 +259,7 @@ export function createTransport(options: ClientOptions): Transport {
             ...extra,
           });
         try {
-          const answer = await pool.send(
-            target,
-            { method: init?.method ?? 'GET', headers: headersOf(init?.headers), body: init?.body as string | undefined, signal: controller.signal },
-            maxBodyBytes,
-          );
+          const answer = await attemptOnWire.answer;
           const response = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
           call.text = answer.text;
           call.lastTimedOut = false;

@@ -43,7 +43,7 @@ describe('connection pool', () => {
     });
     servers.push(server);
     const pool = createConnectionPool(4);
-    const send = () => pool.send(`${server.url}/x`, { method: 'GET', headers: {}, signal: new AbortController().signal }, 1024);
+    const send = () => pool.send(`${server.url}/x`, { method: 'GET', headers: {} }, 1024).answer;
     for (let i = 0; i < 60; i++) {
       const answers = await Promise.all([send(), send(), send(), send()]);
       expect(answers.map((a) => a.text)).toEqual(Array(4).fill('{"ok":true}'));
@@ -64,7 +64,7 @@ describe('connection pool', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding }).end(compress(Buffer.from(body)));
     });
     servers.push(server);
-    const answer = await createConnectionPool(1).send(`${server.url}/`, { method: 'GET', headers: {}, signal: new AbortController().signal }, 1 << 20);
+    const answer = await createConnectionPool(1).send(`${server.url}/`, { method: 'GET', headers: {} }, 1 << 20).answer;
     expect(answer.text).toBe(body);
     expect(asked).toBe('gzip, deflate, br');
   });
@@ -74,9 +74,27 @@ describe('connection pool', () => {
       res.writeHead(429, { 'retry-after': '3', 'x-two': 'a' }).end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]));
     });
     servers.push(server);
-    const answer = await createConnectionPool(1).send(`${server.url}/`, { method: 'GET', headers: {}, signal: new AbortController().signal }, 1024);
+    const answer = await createConnectionPool(1).send(`${server.url}/`, { method: 'GET', headers: {} }, 1024).answer;
     expect(answer).toMatchObject({ status: 429, statusText: 'Too Many Requests', text: '{"a":1}' });
-    expect(answer.headers.get('retry-after')).toBe('3');
+    expect(new Headers(answer.headers).get('retry-after')).toBe('3');
+    expect(answer.headers).toContainEqual(['x-two', 'a']);
+  });
+
+  it('cancel ends an attempt with its reason and drops the connection', async () => {
+    let closed = false;
+    const server = await countingServer((req) => {
+      req.socket.on('close', () => {
+        closed = true;
+      });
+    });
+    servers.push(server);
+    const attempt = createConnectionPool(1).send(`${server.url}/`, { method: 'GET', headers: {} }, 1024);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reason = new Error('timed out after 50 ms');
+    attempt.cancel(reason);
+    await expect(attempt.answer).rejects.toBe(reason);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(true);
   });
 });
 
