@@ -47596,16 +47596,58 @@ var stringArraySchema = { type: "array", items: { type: "string" } };
 var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? "ALL";
 var MISCONFIGURED_KEY = "reportSchedule:misconfigured";
 var ORPHAN_IDS_SHOWN = 5;
-function scheduleList(ctx) {
+function scheduleListing(ctx) {
   const once = ctx.once ?? noMemo;
-  const filter = filterOf(ctx);
-  return once("reportSchedule:list", async () => {
-    try {
-      return { schedules: await readAllPages(ctx.api.listReportSchedules({ filter })), filter };
-    } catch (err) {
-      throw refusedFilter(err, filter) ?? err;
-    }
+  return once("reportSchedule:list", async () => startListing(ctx.api, filterOf(ctx)));
+}
+function startListing(api, filter) {
+  const pages2 = [];
+  let end;
+  let wake = () => {
+  };
+  let arrived = new Promise((resolve4) => {
+    wake = resolve4;
   });
+  const notify = () => {
+    const woken = wake;
+    arrived = new Promise((resolve4) => {
+      wake = resolve4;
+    });
+    woken();
+  };
+  const whole = (async () => {
+    try {
+      for await (const page of api.listReportSchedules({ filter })) {
+        pages2.push(page);
+        notify();
+      }
+      end = {};
+      return { schedules: pages2.flat(), filter };
+    } catch (err) {
+      end = { error: refusedFilter(err, filter) ?? err };
+      throw end.error;
+    } finally {
+      notify();
+    }
+  })();
+  whole.catch(() => {
+  });
+  return {
+    whole,
+    async *pages() {
+      for (let i = 0; ; ) {
+        while (i < pages2.length) yield pages2[i++];
+        if (end) {
+          if ("error" in end) throw end.error;
+          return;
+        }
+        await arrived;
+      }
+    }
+  };
+}
+function scheduleList(ctx) {
+  return scheduleListing(ctx).then((listing) => listing.whole);
 }
 async function allSchedules(ctx) {
   return (await scheduleList(ctx)).schedules;
@@ -47716,8 +47758,14 @@ var reportSchedule = {
     return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;
   },
   async *collect(ctx) {
-    const schedules = await allSchedules(ctx);
-    if (schedules.length === 0) {
+    let count = 0;
+    for await (const page of (await scheduleListing(ctx)).pages()) {
+      for (const s of page) {
+        count++;
+        yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
+      }
+    }
+    if (count === 0) {
       try {
         await misconfiguredById(ctx);
       } catch (err) {
@@ -47726,9 +47774,6 @@ var reportSchedule = {
           cause: err
         });
       }
-    }
-    for (const s of schedules) {
-      yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
     }
   },
   fixes: {}
@@ -71399,6 +71444,22 @@ function findingsOf(policy2, r3, selection, env) {
   }
   return findings;
 }
+async function judgeKind(ctx, kind, plans, pre, opts, run2) {
+  if (pre && !Array.isArray(pre)) return pre;
+  if (!pre && !run2.readsParts) {
+    const judged = { ids: [], rows: [] };
+    for await (const r3 of kind.collect(collectContext(kind, opts, ctx.memo))) {
+      judged.ids.push(r3.id);
+      judged.rows.push(plans.map((p2) => judgeResource(ctx, kind, p2, r3)));
+    }
+    run2.progress.collected(judged.ids.length, judged.ids.length);
+    return judged;
+  }
+  const list = pre ?? await collect(kind, opts, ctx.memo);
+  run2.progress.collected(list.length, run2.readsParts ? 0 : list.length);
+  const rows = await judgeAll(ctx, kind, plans, list, run2.concurrency, () => run2.progress.resourceRead());
+  return { ids: list.map((r3) => r3.id), rows };
+}
 async function judgeAll(ctx, kind, plans, list, concurrency, onRead) {
   if (plans.every((p2) => p2.select.length === 0 && p2.judge.length === 0)) {
     return list.map((r3) => plans.map((p2) => judgeResource(ctx, kind, p2, r3)));
@@ -71413,10 +71474,12 @@ async function judgeAll(ctx, kind, plans, list, concurrency, onRead) {
     return verdicts;
   });
 }
+function collectContext(kind, opts, memo) {
+  return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once };
+}
 async function collect(kind, opts, memo) {
   const out = [];
-  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name) };
-  for await (const r3 of kind.collect({ ...ctx, once: memo.once })) out.push(r3);
+  for await (const r3 of kind.collect(collectContext(kind, opts, memo))) out.push(r3);
   return out;
 }
 function policyResult(policy2, findings, evaluated, resourceIds) {
@@ -71460,36 +71523,33 @@ async function runPolicies(opts) {
   await Promise.all(
     kindNames.map(async (name) => {
       const kind = opts.kinds[name];
-      let list = collected.get(name);
-      if (!list) {
-        try {
-          list = await collect(kind, opts, memo);
-        } catch (err) {
-          if (err instanceof InputError) throw err;
-          list = { error: err };
-        }
-      }
       const policies = opts.policies.filter((p2) => p2.def.resource === name);
+      const plans = policies.map((policy2) => ({ policy: policy2, select: partsRead(kind, policy2.reads.select), judge: partsRead(kind, policy2.reads.judge) }));
+      const readsParts = plans.some((p2) => p2.select.length > 0 || p2.judge.length > 0);
       const progress = kindProgress(name, opts.onProgress);
-      if (!Array.isArray(list)) {
+      let judged;
+      try {
+        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress });
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        judged = { error: err };
+      }
+      if ("error" in judged) {
         progress.collected(0, 0);
-        const message = `could not collect ${name} resources: ${errorText(list.error)}`;
+        const message = `could not collect ${name} resources: ${errorText(judged.error)}`;
         for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message)], evaluated: 0, ids: [] });
         return;
       }
-      resources += list.length;
-      const plans = policies.map((policy2) => ({ policy: policy2, select: partsRead(kind, policy2.reads.select), judge: partsRead(kind, policy2.reads.judge) }));
-      const readsParts = plans.some((p2) => p2.select.length > 0 || p2.judge.length > 0);
-      progress.collected(list.length, readsParts ? 0 : list.length);
-      const rows = await judgeAll(ctx, kind, plans, list, concurrency, () => progress.resourceRead());
+      const { ids: ids2, rows } = judged;
+      resources += ids2.length;
       policies.forEach((p2, pi2) => {
         const acc = { findings: [], evaluated: 0, ids: [] };
         let shared;
-        list.forEach((r3, ri) => {
+        ids2.forEach((id, ri) => {
           const v2 = rows[ri][pi2];
           if (v2.sharedError !== void 0) shared ??= v2.sharedError;
           acc.evaluated += v2.selected;
-          if (v2.selected > 0 || v2.findings.length > 0) acc.ids.push(r3.id);
+          if (v2.selected > 0 || v2.findings.length > 0) acc.ids.push(id);
           acc.findings.push(...v2.findings);
         });
         if (shared !== void 0) {

@@ -149,6 +149,42 @@ function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: Ret
   return findings;
 }
 
+/** A kind's resources by id, and each one's verdict per policy (in the kind's policy order). */
+interface Judged {
+  ids: string[];
+  rows: ResourceVerdict[][];
+}
+
+/**
+ * Collects a kind and judges it. Where no policy reads a part, each resource is judged as it is
+ * collected (while the listing's next pages are in flight) and only its verdicts are kept;
+ * otherwise the list is collected first and judged with parts loaded per resource. A
+ * collection that fails fails the whole kind (what was judged of it is dropped).
+ */
+async function judgeKind(
+  ctx: Ctx,
+  kind: ResourceKind,
+  plans: PolicyPlan[],
+  pre: CollectedResource[] | { error: unknown } | undefined,
+  opts: RunOptions,
+  run: { concurrency: number; readsParts: boolean; progress: ReturnType<typeof kindProgress> },
+): Promise<Judged | { error: unknown }> {
+  if (pre && !Array.isArray(pre)) return pre;
+  if (!pre && !run.readsParts) {
+    const judged: Judged = { ids: [], rows: [] };
+    for await (const r of kind.collect(collectContext(kind, opts, ctx.memo))) {
+      judged.ids.push(r.id);
+      judged.rows.push(plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict));
+    }
+    run.progress.collected(judged.ids.length, judged.ids.length);
+    return judged;
+  }
+  const list = pre ?? (await collect(kind, opts, ctx.memo));
+  run.progress.collected(list.length, run.readsParts ? 0 : list.length);
+  const rows = await judgeAll(ctx, kind, plans, list, run.concurrency, () => run.progress.resourceRead());
+  return { ids: list.map((r) => r.id), rows };
+}
+
 /** Every resource judged by every plan, in order; parts loaded only where a plan reads one. */
 async function judgeAll(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], list: CollectedResource[], concurrency: number, onRead: () => void): Promise<ResourceVerdict[][]> {
   if (plans.every((p) => p.select.length === 0 && p.judge.length === 0)) {
@@ -167,10 +203,13 @@ async function judgeAll(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], list:
   });
 }
 
+function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState) {
+  return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once };
+}
+
 async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
-  const ctx = { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name) };
-  for await (const r of kind.collect({ ...ctx, once: memo.once })) out.push(r);
+  for await (const r of kind.collect(collectContext(kind, opts, memo))) out.push(r);
   return out;
 }
 
@@ -220,37 +259,34 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   await Promise.all(
     kindNames.map(async (name) => {
       const kind = opts.kinds[name];
-      let list = collected.get(name);
-      if (!list) {
-        try {
-          list = await collect(kind, opts, memo);
-        } catch (err) {
-          if (err instanceof InputError) throw err;
-          list = { error: err };
-        }
-      }
       const policies = opts.policies.filter((p) => p.def.resource === name);
-      const progress = kindProgress(name, opts.onProgress);
-      if (!Array.isArray(list)) {
-        progress.collected(0, 0);
-        const message = `could not collect ${name} resources: ${errorText(list.error)}`;
-        for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message)], evaluated: 0, ids: [] });
-        return;
-      }
-      resources += list.length;
       const plans = policies.map((policy) => ({ policy, select: partsRead(kind, policy.reads.select), judge: partsRead(kind, policy.reads.judge) }));
       // Without a policy reading a part, collecting a resource was its only read.
       const readsParts = plans.some((p) => p.select.length > 0 || p.judge.length > 0);
-      progress.collected(list.length, readsParts ? 0 : list.length);
-      const rows = await judgeAll(ctx, kind, plans, list, concurrency, () => progress.resourceRead());
+      const progress = kindProgress(name, opts.onProgress);
+      let judged: Judged | { error: unknown };
+      try {
+        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress });
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        judged = { error: err };
+      }
+      if ('error' in judged) {
+        progress.collected(0, 0);
+        const message = `could not collect ${name} resources: ${errorText(judged.error)}`;
+        for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message)], evaluated: 0, ids: [] });
+        return;
+      }
+      const { ids, rows } = judged;
+      resources += ids.length;
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
         let shared: unknown;
-        list.forEach((r, ri) => {
+        ids.forEach((id, ri) => {
           const v = rows[ri][pi];
           if (v.sharedError !== undefined) shared ??= v.sharedError;
           acc.evaluated += v.selected;
-          if (v.selected > 0 || v.findings.length > 0) acc.ids.push(r.id);
+          if (v.selected > 0 || v.findings.length > 0) acc.ids.push(id);
           acc.findings.push(...v.findings);
         });
         if (shared !== undefined) {

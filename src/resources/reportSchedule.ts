@@ -28,17 +28,68 @@ interface ScheduleList {
   filter: ScheduleFilter;
 }
 
-/** The schedule list, read once per run (cards need it too): the first reader's filter holds. */
-function scheduleList(ctx: ScheduleReads): Promise<ScheduleList> {
+/**
+ * The run's one schedule listing: its pages as they arrive (the kind judges a page while the
+ * next ones are read) and the whole list (the misconfigured cross-check and cards join on it).
+ */
+interface ScheduleListing {
+  whole: Promise<ScheduleList>;
+  pages(): AsyncGenerator<ReportSchedule[], void, undefined>;
+}
+
+/** The schedule listing, started once per run (cards need it too): the first reader's filter holds. */
+function scheduleListing(ctx: ScheduleReads): Promise<ScheduleListing> {
   const once = ctx.once ?? noMemo;
-  const filter = filterOf(ctx);
-  return once('reportSchedule:list', async () => {
-    try {
-      return { schedules: await readAllPages(ctx.api.listReportSchedules({ filter })), filter };
-    } catch (err) {
-      throw refusedFilter(err, filter) ?? err;
-    }
+  return once('reportSchedule:list', async () => startListing(ctx.api, filterOf(ctx)));
+}
+
+function startListing(api: ScheduleReads['api'], filter: ScheduleFilter): ScheduleListing {
+  const pages: ReportSchedule[][] = [];
+  let end: { error?: unknown } | undefined;
+  let wake = () => {};
+  let arrived = new Promise<void>((resolve) => {
+    wake = resolve;
   });
+  const notify = () => {
+    const woken = wake;
+    arrived = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    woken();
+  };
+  const whole = (async () => {
+    try {
+      for await (const page of api.listReportSchedules({ filter })) {
+        pages.push(page);
+        notify();
+      }
+      end = {};
+      return { schedules: pages.flat(), filter };
+    } catch (err) {
+      end = { error: refusedFilter(err, filter) ?? err };
+      throw end.error;
+    } finally {
+      notify();
+    }
+  })();
+  whole.catch(() => {}); // read by whoever asks for it
+  return {
+    whole,
+    async *pages() {
+      for (let i = 0; ; ) {
+        while (i < pages.length) yield pages[i++];
+        if (end) {
+          if ('error' in end) throw end.error;
+          return;
+        }
+        await arrived;
+      }
+    },
+  };
+}
+
+function scheduleList(ctx: ScheduleReads): Promise<ScheduleList> {
+  return scheduleListing(ctx).then((listing) => listing.whole);
 }
 
 export async function allSchedules(ctx: ScheduleReads): Promise<ReportSchedule[]> {
@@ -164,13 +215,20 @@ export const reportSchedule: ResourceKind = {
     return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;
   },
   async *collect(ctx) {
-    const schedules = await allSchedules(ctx);
+    let count = 0;
+    // Yielded page by page as the listing reads them: the engine can judge a page meanwhile.
+    for await (const page of (await scheduleListing(ctx)).pages()) {
+      for (const s of page) {
+        count++;
+        yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
+      }
+    }
     // No schedule means no resource whose misconfigured part would run the cross-check, so it
     // runs here: an empty list next to misconfigured reports is an incomplete list, and a
     // misconfigured list that cannot be read cannot confirm the list is empty (fail closed).
     // This errors every reportSchedule policy, not only those reading the join: the engine does
     // not tell a kind which parts the selection reads.
-    if (schedules.length === 0) {
+    if (count === 0) {
       try {
         await misconfiguredById(ctx);
       } catch (err) {
@@ -179,9 +237,6 @@ export const reportSchedule: ResourceKind = {
           cause: err,
         });
       }
-    }
-    for (const s of schedules) {
-      yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
     }
   },
   fixes: {},

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/index.js';
 import { compilePolicies, type Demo, startDemo, summary } from './harness.js';
 import { MISSION_PLANTED, MISSION_POLICIES } from './mission-policies.js';
 
@@ -17,5 +18,31 @@ describe('runPolicies on the demo instance', () => {
       ['certified-datasets-need-owner-group', 'fail', 2],
       ['queue-no-admin-for-users', 'fail', 3],
     ]);
+  });
+
+  it('a kind judged as it is collected still fails whole when its listing fails half-way', async () => {
+    // No policy reads a part, so schedules are judged page by page; the second page repeats
+    // the first (the server ignores skip), after the first page's schedules were judged.
+    const timezone = compilePolicies(`
+policies:
+  - id: timezones-set
+    title: Every schedule names a time zone
+    description: A schedule without a time zone runs at the server's idea of 8 o'clock, which is nobody's.
+    severity: low
+    resource: reportSchedule
+    assert: resource.schedule.timezone != ''
+    message: "Schedule {{ resource.id }} has no time zone"
+`);
+    demo.sandbox.configure({ ignoreSkip: true });
+    try {
+      const s = demo.sandbox;
+      const run = await demo.run(timezone, createClient({ baseUrl: s.baseUrl, token: s.token, pageSize: 10 }));
+      expect(run.results.map((r) => [r.id, r.status, r.evaluated, r.violations])).toEqual([['timezones-set', 'error', 0, 0]]);
+      expect(run.findings.map((f) => [f.status, f.resource.id])).toEqual([['error', '*']]);
+      expect(run.results[0].error).toMatch(/^could not collect reportSchedule resources: listReportSchedules: .*the page at skip=10 is identical to the page at skip=0/);
+      expect(run.resources).toBe(0);
+    } finally {
+      demo.sandbox.configure({ ignoreSkip: false });
+    }
   });
 });

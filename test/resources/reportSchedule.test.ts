@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { orphanMessage, reportSchedule } from '../../src/resources/reportSchedule.js';
 import type { CollectedResource, CollectContext } from '../../src/resources/types.js';
+import { createRunMemo } from '../../src/engine/memo.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 
@@ -56,5 +57,30 @@ describe('reportSchedule', () => {
       'misconfigured report 1 is not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)',
     );
     expect(orphanMessage([1, 2, 3, 4, 5, 6, 7])).toMatch(/^misconfigured reports 1, 2, 3, 4, 5 and 2 more are not in the schedule list: /);
+  });
+
+  it('yields the first page before the listing has read its last, and shares the one listing with the join', async () => {
+    const big = await startSandbox({ size: { schedules: 1000, datasets: 0, cards: 0 }, faults: { latencyMs: 5 } });
+    try {
+      const api = createClient({ baseUrl: big.baseUrl, token: big.token, pageSize: 100 });
+      const ctx: CollectContext = { api, scope: { datasets: [], cards: [], filesets: {} }, manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.', once: createRunMemo().once };
+      let pagesAtFirst = -1;
+      let n = 0;
+      for await (const r of reportSchedule.collect(ctx)) {
+        if (n++ === 0) pagesAtFirst = big.counts.listReportSchedules;
+        expect(r.kind).toBe('reportSchedule');
+      }
+      expect(n).toBe(big.state.schedules.length);
+      expect(pagesAtFirst).toBeGreaterThanOrEqual(1);
+      expect(pagesAtFirst).toBeLessThan(11);
+      const listed = big.counts.listReportSchedules;
+      // The join reads the same listing through the run memo: no second listing.
+      const first = [...big.state.misconfigured][0];
+      const flag = await reportSchedule.parts.misconfigured.load(api, { kind: 'reportSchedule', id: String(first.id), name: null, doc: { id: first.id }, source: null }, ctx.once);
+      expect(flag).toBe(true);
+      expect(big.counts.listReportSchedules).toBe(listed);
+    } finally {
+      await big.close();
+    }
   });
 });
