@@ -68369,6 +68369,165 @@ function toJson2(value) {
   return value;
 }
 
+// src/policy/cel-functions.ts
+var noOverload = (fn, args) => new CelFault(`found no matching overload for '${fn}' applied to '(${args.map(typeName2).join(", ")})'`);
+var compare = (test) => (fn, l, r3) => {
+  const tl2 = typeof l;
+  const tr = typeof r3;
+  if (tl2 === tr && (tl2 === "bigint" || tl2 === "number" || tl2 === "string" || tl2 === "boolean")) {
+    return test(l < r3 ? -1 : l > r3 ? 1 : l === r3 ? 0 : Number.NaN);
+  }
+  if (tl2 === "bigint" && tr === "number" || tl2 === "number" && tr === "bigint") {
+    const a = Number(l);
+    const b = Number(r3);
+    return test(a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
+  }
+  throw noOverload(fn, [l, r3]);
+};
+var arithmetic = (ints, doubles) => (fn, l, r3) => {
+  if (typeof l === "bigint" && typeof r3 === "bigint") return checkedInt(ints(l, r3), fn);
+  if (doubles && typeof l === "number" && typeof r3 === "number") return doubles(l, r3);
+  throw noOverload(fn, [l, r3]);
+};
+function add(fn, l, r3) {
+  if (typeof l === "bigint" && typeof r3 === "bigint") return checkedInt(l + r3, fn);
+  if (typeof l === "number" && typeof r3 === "number" || typeof l === "string" && typeof r3 === "string") {
+    return l + r3;
+  }
+  if (isList(l) && isList(r3)) return new ValueList([...listItems(l), ...listItems(r3)]);
+  throw noOverload(fn, [l, r3]);
+}
+function divide(fn, l, r3) {
+  if (typeof l === "bigint" && typeof r3 === "bigint") {
+    if (r3 === 0n) throw new CelFault("int divide by zero");
+    return checkedInt(l / r3, fn);
+  }
+  if (typeof l === "number" && typeof r3 === "number") return l / r3;
+  throw noOverload(fn, [l, r3]);
+}
+function modulo(fn, l, r3) {
+  if (typeof l === "bigint" && typeof r3 === "bigint") {
+    if (r3 === 0n) throw new CelFault("int modulus by zero");
+    return l % r3;
+  }
+  throw noOverload(fn, [l, r3]);
+}
+function size(fn, x2) {
+  if (typeof x2 === "string") {
+    let n4 = 0;
+    for (const _ of x2) n4++;
+    return BigInt(n4);
+  }
+  if (isList(x2)) return BigInt(listSize(x2));
+  if (isMap4(x2)) return BigInt(mapSize(x2));
+  throw noOverload(fn, [x2]);
+}
+function index2(fn, container, key) {
+  if (isList(container)) {
+    const i = typeof key === "bigint" ? Number(key) : typeof key === "number" && Number.isInteger(key) ? key : void 0;
+    if (i === void 0) throw noOverload(fn, [container, key]);
+    const n4 = listSize(container);
+    if (i < 0 || i >= n4) throw new CelFault(`index ${i} out of bounds [0, ${n4})`);
+    return listAt(container, i);
+  }
+  if (isMap4(container)) {
+    const v2 = mapGet(container, key);
+    if (v2 === void 0) throw new CelFault(`no such key: ${String(key)}`);
+    return v2;
+  }
+  throw noOverload(fn, [container, key]);
+}
+var KEY_TYPES = /* @__PURE__ */ new Set(["bigint", "number", "string", "boolean"]);
+function membership(fn, value, container) {
+  if (isList(container)) {
+    const n4 = listSize(container);
+    for (let i = 0; i < n4; i++) if (celEquals(listAt(container, i), value)) return true;
+    return false;
+  }
+  if (isMap4(container) && KEY_TYPES.has(typeof value)) return mapHas(container, value);
+  throw noOverload(fn, [value, container]);
+}
+var stringMethod = (test) => (fn, s, arg) => {
+  if (typeof s !== "string" || typeof arg !== "string") throw noOverload(fn, [s, arg]);
+  return test(s, arg);
+};
+var patterns = /* @__PURE__ */ new Map();
+function matches2(s, pattern) {
+  let re = patterns.get(pattern);
+  if (!re) {
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (e) {
+      throw new CelFault(`invalid regular expression ${JSON.stringify(pattern)}: ${e.message}`);
+    }
+    patterns.set(pattern, re);
+  }
+  return re.test(s);
+}
+function convertInt(fn, x2) {
+  if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "string") return toInt(x2);
+  throw noOverload(fn, [x2]);
+}
+function convertDouble(fn, x2) {
+  if (typeof x2 === "number") return x2;
+  if (typeof x2 === "bigint") return Number(x2);
+  if (typeof x2 === "string") {
+    const n4 = Number(x2);
+    if (x2.trim() !== x2 || x2 === "" || Number.isNaN(n4) && x2 !== "NaN") throw new CelFault(`cannot convert '${x2}' to double`);
+    return n4;
+  }
+  throw noOverload(fn, [x2]);
+}
+function convertString(fn, x2) {
+  if (typeof x2 === "string") return x2;
+  if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "boolean") return String(x2);
+  throw noOverload(fn, [x2]);
+}
+var BOOL_STRINGS = { true: true, True: true, TRUE: true, t: true, "1": true, false: false, False: false, FALSE: false, f: false, "0": false };
+function convertBool(fn, x2) {
+  if (typeof x2 === "boolean") return x2;
+  if (typeof x2 === "string" && Object.hasOwn(BOOL_STRINGS, x2)) return BOOL_STRINGS[x2];
+  if (typeof x2 === "string") throw new CelFault(`cannot convert '${x2}' to bool`);
+  throw noOverload(fn, [x2]);
+}
+var FUNCTIONS = {
+  "!_": (fn, x2) => {
+    if (typeof x2 !== "boolean") throw noOverload(fn, [x2]);
+    return !x2;
+  },
+  "-_": (fn, x2) => {
+    if (typeof x2 === "bigint") return checkedInt(-x2, fn);
+    if (typeof x2 === "number") return -x2;
+    throw noOverload(fn, [x2]);
+  },
+  "_==_": (_fn, l, r3) => celEquals(l, r3),
+  "_!=_": (_fn, l, r3) => !celEquals(l, r3),
+  "_<_": compare((c2) => c2 < 0),
+  "_<=_": compare((c2) => c2 <= 0),
+  "_>_": compare((c2) => c2 > 0),
+  "_>=_": compare((c2) => c2 >= 0),
+  "_+_": add,
+  "_-_": arithmetic((a, b) => a - b, (a, b) => a - b),
+  "_*_": arithmetic((a, b) => a * b, (a, b) => a * b),
+  "_/_": divide,
+  "_%_": modulo,
+  "_[_]": index2,
+  "@in": membership,
+  size,
+  int: convertInt,
+  double: convertDouble,
+  string: convertString,
+  bool: convertBool,
+  dyn: (_fn, x2) => x2
+};
+var METHODS = {
+  size,
+  contains: stringMethod((s, a) => s.includes(a)),
+  startsWith: stringMethod((s, a) => s.startsWith(a)),
+  endsWith: stringMethod((s, a) => s.endsWith(a)),
+  matches: stringMethod(matches2)
+};
+
 // src/policy/cel-closures.ts
 var Unsupported = class {
   constructor(what) {
@@ -68413,7 +68572,6 @@ function compileClosures(ast, options) {
     }
   };
 }
-var noOverload = (fn, args) => new CelFault(`found no matching overload for '${fn}' applied to '(${args.map(typeName2).join(", ")})'`);
 var Failed = class {
   constructor(fault) {
     this.fault = fault;
@@ -68434,7 +68592,7 @@ var Compiler2 = class {
     const k2 = e.exprKind;
     switch (k2.case) {
       case "constExpr":
-        return constant(k2.value.constantKind);
+        return constant(e);
       case "identExpr":
         return this.ident(k2.value.name);
       case "selectExpr":
@@ -68648,20 +68806,13 @@ function req(e) {
   if (!e) throw new Unsupported("an empty expression");
   return e;
 }
-function constant(c2) {
-  switch (c2.case) {
-    case "nullValue":
-      return () => null;
-    case "boolValue":
-    case "int64Value":
-    case "doubleValue":
-    case "stringValue": {
-      const value = c2.value;
-      return () => value;
-    }
-    default:
-      throw new Unsupported(`${String(c2.case)} literals`);
+function constant(e) {
+  const value = constantOf(e);
+  if (value === NOT_CONSTANT) {
+    const k2 = e.exprKind;
+    throw new Unsupported(`${String(k2.case === "constExpr" ? k2.value.constantKind.case : k2.case)} literals`);
   }
+  return () => value;
 }
 var NOT_CONSTANT = /* @__PURE__ */ Symbol("not a constant");
 var MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
@@ -68710,162 +68861,6 @@ function select(operand, field, testOnly, read) {
     return read(value);
   };
 }
-var compare = (test) => (fn, l, r3) => {
-  const tl2 = typeof l;
-  const tr = typeof r3;
-  if (tl2 === tr && (tl2 === "bigint" || tl2 === "number" || tl2 === "string" || tl2 === "boolean")) {
-    return test(l < r3 ? -1 : l > r3 ? 1 : l === r3 ? 0 : Number.NaN);
-  }
-  if (tl2 === "bigint" && tr === "number" || tl2 === "number" && tr === "bigint") {
-    const a = Number(l);
-    const b = Number(r3);
-    return test(a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.NaN);
-  }
-  throw noOverload(fn, [l, r3]);
-};
-var arithmetic = (ints, doubles) => (fn, l, r3) => {
-  if (typeof l === "bigint" && typeof r3 === "bigint") return checkedInt(ints(l, r3), fn);
-  if (doubles && typeof l === "number" && typeof r3 === "number") return doubles(l, r3);
-  throw noOverload(fn, [l, r3]);
-};
-function add(fn, l, r3) {
-  if (typeof l === "bigint" && typeof r3 === "bigint") return checkedInt(l + r3, fn);
-  if (typeof l === "number" && typeof r3 === "number" || typeof l === "string" && typeof r3 === "string") {
-    return l + r3;
-  }
-  if (isList(l) && isList(r3)) return new ValueList([...listItems(l), ...listItems(r3)]);
-  throw noOverload(fn, [l, r3]);
-}
-function divide(fn, l, r3) {
-  if (typeof l === "bigint" && typeof r3 === "bigint") {
-    if (r3 === 0n) throw new CelFault("int divide by zero");
-    return checkedInt(l / r3, fn);
-  }
-  if (typeof l === "number" && typeof r3 === "number") return l / r3;
-  throw noOverload(fn, [l, r3]);
-}
-function modulo(fn, l, r3) {
-  if (typeof l === "bigint" && typeof r3 === "bigint") {
-    if (r3 === 0n) throw new CelFault("int modulus by zero");
-    return l % r3;
-  }
-  throw noOverload(fn, [l, r3]);
-}
-function size(fn, x2) {
-  if (typeof x2 === "string") {
-    let n4 = 0;
-    for (const _ of x2) n4++;
-    return BigInt(n4);
-  }
-  if (isList(x2)) return BigInt(listSize(x2));
-  if (isMap4(x2)) return BigInt(mapSize(x2));
-  throw noOverload(fn, [x2]);
-}
-function index2(fn, container, key) {
-  if (isList(container)) {
-    const i = typeof key === "bigint" ? Number(key) : typeof key === "number" && Number.isInteger(key) ? key : void 0;
-    if (i === void 0) throw noOverload(fn, [container, key]);
-    const n4 = listSize(container);
-    if (i < 0 || i >= n4) throw new CelFault(`index ${i} out of bounds [0, ${n4})`);
-    return listAt(container, i);
-  }
-  if (isMap4(container)) {
-    const v2 = mapGet(container, key);
-    if (v2 === void 0) throw new CelFault(`no such key: ${String(key)}`);
-    return v2;
-  }
-  throw noOverload(fn, [container, key]);
-}
-var KEY_TYPES = /* @__PURE__ */ new Set(["bigint", "number", "string", "boolean"]);
-function membership(fn, value, container) {
-  if (isList(container)) {
-    const n4 = listSize(container);
-    for (let i = 0; i < n4; i++) if (celEquals(listAt(container, i), value)) return true;
-    return false;
-  }
-  if (isMap4(container) && KEY_TYPES.has(typeof value)) return mapHas(container, value);
-  throw noOverload(fn, [value, container]);
-}
-var stringMethod = (test) => (fn, s, arg) => {
-  if (typeof s !== "string" || typeof arg !== "string") throw noOverload(fn, [s, arg]);
-  return test(s, arg);
-};
-var patterns = /* @__PURE__ */ new Map();
-function matches2(s, pattern) {
-  let re = patterns.get(pattern);
-  if (!re) {
-    try {
-      re = RE2JS.compile(pattern);
-    } catch (e) {
-      throw new CelFault(`invalid regular expression ${JSON.stringify(pattern)}: ${e.message}`);
-    }
-    patterns.set(pattern, re);
-  }
-  return re.test(s);
-}
-function convertInt(fn, x2) {
-  if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "string") return toInt(x2);
-  throw noOverload(fn, [x2]);
-}
-function convertDouble(fn, x2) {
-  if (typeof x2 === "number") return x2;
-  if (typeof x2 === "bigint") return Number(x2);
-  if (typeof x2 === "string") {
-    const n4 = Number(x2);
-    if (x2.trim() !== x2 || x2 === "" || Number.isNaN(n4) && x2 !== "NaN") throw new CelFault(`cannot convert '${x2}' to double`);
-    return n4;
-  }
-  throw noOverload(fn, [x2]);
-}
-function convertString(fn, x2) {
-  if (typeof x2 === "string") return x2;
-  if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "boolean") return String(x2);
-  throw noOverload(fn, [x2]);
-}
-var BOOL_STRINGS = { true: true, True: true, TRUE: true, t: true, "1": true, false: false, False: false, FALSE: false, f: false, "0": false };
-function convertBool(fn, x2) {
-  if (typeof x2 === "boolean") return x2;
-  if (typeof x2 === "string" && Object.hasOwn(BOOL_STRINGS, x2)) return BOOL_STRINGS[x2];
-  if (typeof x2 === "string") throw new CelFault(`cannot convert '${x2}' to bool`);
-  throw noOverload(fn, [x2]);
-}
-var FUNCTIONS = {
-  "!_": (fn, x2) => {
-    if (typeof x2 !== "boolean") throw noOverload(fn, [x2]);
-    return !x2;
-  },
-  "-_": (fn, x2) => {
-    if (typeof x2 === "bigint") return checkedInt(-x2, fn);
-    if (typeof x2 === "number") return -x2;
-    throw noOverload(fn, [x2]);
-  },
-  "_==_": (_fn, l, r3) => celEquals(l, r3),
-  "_!=_": (_fn, l, r3) => !celEquals(l, r3),
-  "_<_": compare((c2) => c2 < 0),
-  "_<=_": compare((c2) => c2 <= 0),
-  "_>_": compare((c2) => c2 > 0),
-  "_>=_": compare((c2) => c2 >= 0),
-  "_+_": add,
-  "_-_": arithmetic((a, b) => a - b, (a, b) => a - b),
-  "_*_": arithmetic((a, b) => a * b, (a, b) => a * b),
-  "_/_": divide,
-  "_%_": modulo,
-  "_[_]": index2,
-  "@in": membership,
-  size,
-  int: convertInt,
-  double: convertDouble,
-  string: convertString,
-  bool: convertBool,
-  dyn: (_fn, x2) => x2
-};
-var METHODS = {
-  size,
-  contains: stringMethod((s, a) => s.includes(a)),
-  startsWith: stringMethod((s, a) => s.startsWith(a)),
-  endsWith: stringMethod((s, a) => s.endsWith(a)),
-  matches: stringMethod(matches2)
-};
 
 // src/policy/cost.ts
 var MAX_COMPREHENSION_NESTING = 3;
