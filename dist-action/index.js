@@ -41879,11 +41879,11 @@ function isFilePosition(loc) {
 }
 function place(location2, policy2) {
   if (location2 && insideRoot(location2)) return { location: location2, policyLocation: null };
-  const own = policy2?.location ?? null;
+  const own2 = policy2?.location ?? null;
   const origin = policy2?.origin ?? null;
-  const isPolicyFile = location2 === null || own !== null && location2.file === own.file;
+  const isPolicyFile = location2 === null || own2 !== null && location2.file === own2.file;
   if (isPolicyFile && origin && isFilePosition(origin)) {
-    return { location: origin, policyLocation: location2 ?? own };
+    return { location: origin, policyLocation: location2 ?? own2 };
   }
   return { location: null, policyLocation: null };
 }
@@ -42738,8 +42738,8 @@ function physical(loc) {
     }
   };
 }
-function shownAt(placed, own) {
-  return placed.location ?? own;
+function shownAt(placed, own2) {
+  return placed.location ?? own2;
 }
 function locations(f2, policy2, placed) {
   const loc = shownAt(placed, f2.location ?? policy2?.location ?? null);
@@ -45464,16 +45464,15 @@ function createTransport(options) {
         ...extra
       });
       try {
-        const answer = await attemptOnWire.answer;
-        const response = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
-        call.text = answer.text;
+        const { status, statusText, headers, text } = await attemptOnWire.answer;
+        call.text = text;
         call.lastTimedOut = false;
-        if (response.status === 401) refused[latchOf(spec)] = true;
-        throttle.answered(response.status);
-        if (isRetryableStatus(response.status)) breaker.failed(spec.operation, `${response.status} ${response.statusText}`.trim());
+        if (status === 401) refused[latchOf(spec)] = true;
+        throttle.answered(status);
+        if (isRetryableStatus(status)) breaker.failed(spec.operation, `${status} ${statusText}`.trim());
         else breaker.answered(spec.operation);
-        log2({ status: response.status });
-        return new Response(null, response);
+        log2({ status });
+        return new Response(null, { status, statusText, headers });
       } catch (error2) {
         call.lastTimedOut = timedOut;
         call.tooLarge = error2 instanceof BodyTooLargeError;
@@ -45500,8 +45499,8 @@ function createTransport(options) {
       const response = await $fetch.raw(url2, {
         method: spec.method,
         headers,
-        // A redirect is not followed: fetch would re-send the developer-token header to wherever it points.
-        redirect: "manual",
+        // No redirect is followed (the pool's node:http never does): the developer-token header
+        // would go wherever it points. A 3xx is reported below.
         body: spec.body,
         responseType: "text",
         retry: maxAttempts - 1,
@@ -45997,11 +45996,12 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
       requestUpTo(index3);
       const page = await requested[index3];
       if (page.length === 0) return;
-      const identical = () => transport.fail(spec, {
-        kind: "pagination",
-        detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
-      });
-      if (previous !== void 0 && sameStart(page, previous) && JSON.stringify(page) === JSON.stringify(previous)) throw identical();
+      if (previous !== void 0 && sameStart(page, previous) && JSON.stringify(page) === JSON.stringify(previous)) {
+        throw transport.fail(spec, {
+          kind: "pagination",
+          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
+        });
+      }
       guard(spec, page, `skip=${skip}`);
       previous = page;
       if (page.length < pageSize) {
@@ -68546,18 +68546,6 @@ function compileClosures(ast, options) {
   }
   const { variables, defaults = {} } = options;
   const size2 = compiler.slots;
-  if (variables.length === 1 && size2 === 1) {
-    const [name] = variables;
-    return {
-      loops: false,
-      run(bound) {
-        let value = bound[name];
-        if (value === void 0) value = defaults[name];
-        if (value === void 0) throw new CelFault(`unbound variable '${name}'`);
-        return root([fromJson2(value)]);
-      }
-    };
-  }
   return {
     loops: compiler.loops,
     run(bound) {
@@ -68680,8 +68668,9 @@ var Compiler2 = class {
     };
   }
   call(fn, target, argExprs) {
-    const host = this.options.functions?.[fn];
-    if (!target && host && Object.hasOwn(this.options.functions ?? {}, fn)) {
+    const functions = this.options.functions ?? {};
+    if (!target && Object.hasOwn(functions, fn)) {
+      const host = functions[fn];
       const args2 = argExprs.map((a2) => this.node(a2));
       return (f2) => host(args2.map((a2) => a2(f2)));
     }
@@ -68689,7 +68678,7 @@ var Compiler2 = class {
     if (logic) return logic;
     const self2 = target ? this.node(target) : void 0;
     const args = argExprs.map((a2) => this.node(a2));
-    const impl = self2 ? METHODS[fn] : FUNCTIONS[fn];
+    const impl = own(self2 ? METHODS : FUNCTIONS, fn);
     if (!impl || impl.length !== 1 + args.length + (self2 ? 1 : 0)) {
       throw new Unsupported(`${self2 ? "method" : "function"} ${fn}/${args.length}`);
     }
@@ -68711,8 +68700,9 @@ var Compiler2 = class {
    * number constant as a number (CEL compares int with double numerically too).
    */
   againstConstant(fn, argExprs) {
-    const test = CONSTANT_TESTS[fn];
-    if (!test || argExprs.length !== 2) return void 0;
+    const equality = fn === "_==_" || fn === "_!=_";
+    const order = own(ORDER_TESTS, fn);
+    if (!equality && !order || argExprs.length !== 2) return void 0;
     const [l, r3] = argExprs.map(constantOf);
     const flipped = l !== NOT_CONSTANT && r3 === NOT_CONSTANT;
     const c2 = flipped ? l : r3;
@@ -68720,24 +68710,23 @@ var Compiler2 = class {
     if (c2 === NOT_CONSTANT || typeof c2 === "bigint" && (c2 > MAX_EXACT || c2 < -MAX_EXACT)) return void 0;
     const general = FUNCTIONS[fn];
     const read = this.rawNode(other);
+    const want = fn === "_==_";
     if (typeof c2 === "bigint" || typeof c2 === "number") {
       const n4 = Number(c2);
-      if (fn === "_==_" || fn === "_!=_") {
-        const want2 = fn === "_==_";
+      if (!order) {
         return (f2) => {
           const v2 = read(f2);
-          return typeof v2 === "number" ? v2 === n4 === want2 : general(fn, fromJson2(v2), c2);
+          return typeof v2 === "number" ? v2 === n4 === want : general(fn, fromJson2(v2), c2);
         };
       }
-      const order = flipped ? (v2) => test(n4, v2) : (v2) => test(v2, n4);
+      const test = flipped ? (v2) => order(n4, v2) : (v2) => order(v2, n4);
       return (f2) => {
         const v2 = read(f2);
-        if (typeof v2 === "number") return order(v2);
+        if (typeof v2 === "number") return test(v2);
         return flipped ? general(fn, c2, fromJson2(v2)) : general(fn, fromJson2(v2), c2);
       };
     }
-    if (fn !== "_==_" && fn !== "_!=_") return void 0;
-    const want = fn === "_==_";
+    if (!equality) return void 0;
     return (f2) => read(f2) === c2 === want;
   }
   /** A field read that leaves a JSON number as it is (the caller knows what to do with it). */
@@ -68833,9 +68822,10 @@ function constantOf(e) {
       return NOT_CONSTANT;
   }
 }
-var CONSTANT_TESTS = {
-  "_==_": (a, b) => a === b,
-  "_!=_": (a, b) => a !== b,
+function own(table2, key) {
+  return Object.hasOwn(table2, key) ? table2[key] : void 0;
+}
+var ORDER_TESTS = {
   "_<_": (a, b) => a < b,
   "_<=_": (a, b) => a <= b,
   "_>_": (a, b) => a > b,
@@ -68891,6 +68881,9 @@ function metered(fn, resource2) {
   try {
     const value = fn();
     return meter.exceeded ? { exceeded: meter.exceeded } : { value };
+  } catch (err) {
+    if (meter.exceeded) return { exceeded: meter.exceeded };
+    throw err;
   } finally {
     active = outer;
   }
@@ -69393,11 +69386,10 @@ function compileExpression(source, origin, options) {
     celStats.compilations++;
     const positions2 = {};
     for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions2[id] = Number(off);
-    const counted = { ...parsed, expr: parsed.expr && instrument(parsed.expr) };
-    entry2 = { ast: parsed.expr, positions: positions2, program: plan(ENV2, counted), closures: closuresOf(parsed.expr) };
+    entry2 = { parsed, ast: parsed.expr, positions: positions2, closures: closuresOf(parsed.expr) };
     programs.set(source, entry2);
   }
-  const { ast, positions, program, closures } = entry2;
+  const { ast, positions, closures } = entry2;
   const offsetOf = (e) => positions[String(e.id)] ?? 0;
   const problems = [
     ...[...staticCheck(ast, options), ...nestingProblems(ast)].map((p2) => ({ offset: offsetOf(p2.expr), message: p2.message })),
@@ -69411,20 +69403,11 @@ function compileExpression(source, origin, options) {
       ast,
       engine: "closures",
       evaluate(bindings, budget) {
+        const run2 = () => compiled2.run(bindings);
         try {
-          if (!compiled2.loops) return toJson2(compiled2.run(bindings));
-          let fault;
-          const run2 = metered(() => {
-            try {
-              return compiled2.run(bindings);
-            } catch (e) {
-              fault = e;
-              return void 0;
-            }
-          }, budget);
-          if ("exceeded" in run2) throw new EvaluationError(run2.exceeded, source);
-          if (fault !== void 0) throw fault;
-          return toJson2(run2.value);
+          const result2 = compiled2.loops ? metered(run2, budget) : { value: run2() };
+          if ("exceeded" in result2) throw new EvaluationError(result2.exceeded, source);
+          return toJson2(result2.value);
         } catch (e) {
           if (e instanceof CelFault) throw new EvaluationError(e.message, source);
           throw e;
@@ -69432,6 +69415,8 @@ function compileExpression(source, origin, options) {
       }
     };
   }
+  entry2.program ??= plan(ENV2, { ...entry2.parsed, expr: ast && instrument(ast) });
+  const program = entry2.program;
   return {
     source,
     ast,
@@ -71441,33 +71426,29 @@ function findingsOf(policy2, r3, selection, env) {
 }
 async function judgeKind(ctx, kind, plans, pre, opts, run2) {
   if (pre && !Array.isArray(pre)) return pre;
-  if (!pre && !run2.readsParts) {
+  if (!run2.readsParts) {
     const judged = { ids: [], rows: [] };
-    for await (const r3 of kind.collect(collectContext(kind, opts, ctx.memo))) {
+    const judge = (r3) => {
       judged.ids.push(r3.id);
       judged.rows.push(plans.map((p2) => judgeResource(ctx, kind, p2, r3)));
-    }
+    };
+    if (pre) pre.forEach(judge);
+    else for await (const r3 of kind.collect(collectContext(kind, opts, ctx.memo))) judge(r3);
     run2.progress.collected(judged.ids.length, judged.ids.length);
     return judged;
   }
   const list = pre ?? await collect(kind, opts, ctx.memo);
-  run2.progress.collected(list.length, run2.readsParts ? 0 : list.length);
-  const rows = await judgeAll(ctx, kind, plans, list, run2.concurrency, () => run2.progress.resourceRead());
-  return { ids: list.map((r3) => r3.id), rows };
-}
-async function judgeAll(ctx, kind, plans, list, concurrency, onRead) {
-  if (plans.every((p2) => p2.select.length === 0 && p2.judge.length === 0)) {
-    return list.map((r3) => plans.map((p2) => judgeResource(ctx, kind, p2, r3)));
-  }
-  return mapPool(list, concurrency, async (r3) => {
+  run2.progress.collected(list.length, 0);
+  const rows = await mapPool(list, run2.concurrency, async (r3) => {
     const verdicts = [];
     for (const p2 of plans) {
       const verdict = judgeResource(ctx, kind, p2, r3);
       verdicts.push(verdict instanceof Promise ? await verdict : verdict);
     }
-    onRead();
+    run2.progress.resourceRead();
     return verdicts;
   });
+  return { ids: list.map((r3) => r3.id), rows };
 }
 function collectContext(kind, opts, memo) {
   return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once };

@@ -4,14 +4,13 @@
 // keep-alive request + JSON.parse of the same answers (and a bare fetch beside it);
 // `steward --version` and `--help` against a bare `node -e 0`.
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { medianMs } from './bench-median.mjs';
-import { sandboxProcess } from './bench-sandbox.mjs';
+import { bareClient, sandboxProcess } from './bench-sandbox.mjs';
 import { createClient } from '../dist/index.js';
 
 const EXPRESSION = 'resource.schedule.timezone != "" && (resource.enabled == false || resource.recipientCount > 0)';
@@ -82,31 +81,20 @@ async function cpuPerRequest() {
   };
   const url = (id) => `${baseUrl}/api/data/v3/datasources/${encodeURIComponent(id)}/permissions`;
   const headers = { 'X-SERVICE-Developer-Token': token };
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const get = (u) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(u, { headers, agent }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const bare = bareClient(token);
   const rounds = { client: [], fetch: [], http: [] };
   for (let round = 0; round < 4; round++) {
     // A new client each round: its GET memo would answer a second round itself.
     const client = createClient({ baseUrl, token, concurrency: 8 });
     const c = await cpu(() => inBatches((id) => client.getDatasetPermissions(id)));
     const f = await cpu(() => inBatches(async (id) => JSON.parse(await (await fetch(url(id), { headers })).text())));
-    const h = await cpu(() => inBatches(async (id) => JSON.parse(await get(url(id)))));
+    const h = await cpu(() => inBatches((id) => bare.getJson(url(id))));
     if (round === 0) continue;
     rounds.client.push(c);
     rounds.fetch.push(f);
     rounds.http.push(h);
   }
-  agent.destroy();
+  bare.close();
   await sandbox.close();
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { clientMs: median(rounds.client), fetchMs: median(rounds.fetch), httpMs: median(rounds.http) };

@@ -1,7 +1,8 @@
 // A sandbox in its own process for the benchmarks: the bench process's CPU and memory are then
 // steward's alone, as they are against a remote instance. Lines on stdin ask for the request
-// counts ("counts") or end it ("close").
+// counts ("counts") or end it ("close"). Also the bare client the benches compare against.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { createInterface } from 'node:readline';
 
 const CHILD = `
@@ -34,4 +35,25 @@ export async function sandboxProcess(options) {
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * The limit a client is measured against: node:http over 8 keep-alive sockets, the body read
+ * and parsed once, nothing else. `getJson(url)` sends the developer token.
+ */
+export function bareClient(token) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const headers = { 'X-SERVICE-Developer-Token': token };
+  const getJson = (url) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(url, { headers, agent }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return { getJson, close: () => agent.destroy() };
 }

@@ -3,13 +3,12 @@
 // floor is the minimum pages times 20 ms over 8 in flight; the client reads long lists ahead, so
 // requests may exceed the minimum by at most concurrency − 1.
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { check, recordingApi, writeSnapshot } from '../dist/index.js';
 import { medianMs } from './bench-median.mjs';
-import { sandboxProcess } from './bench-sandbox.mjs';
+import { bareClient, sandboxProcess } from './bench-sandbox.mjs';
 
 /** The three schedule policies' predicates in plain JavaScript, over the same snapshot file. */
 const PLAIN = `
@@ -55,29 +54,18 @@ async function fromSnapshot(dir, snapshot, expectedViolations, expect) {
  * server that costs nothing.
  */
 async function bareReads(sandbox, pages) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const get = (url) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(url, { headers: { 'X-SERVICE-Developer-Token': sandbox.token }, agent }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+  const bare = bareClient(sandbox.token);
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (next < pages) {
         const skip = next++ * 100;
-        await get(`${sandbox.baseUrl}/api/content/v1/reportschedules?filter=ALL&orderBy=title&isAscending=true&limit=100&skip=${skip}`);
+        await bare.getJson(`${sandbox.baseUrl}/api/content/v1/reportschedules?filter=ALL&orderBy=title&isAscending=true&limit=100&skip=${skip}`);
       }
     }),
   );
-  agent.destroy();
+  bare.close();
   return performance.now() - t0;
 }
 

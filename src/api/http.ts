@@ -1,6 +1,7 @@
 // The request core shared by every API area: URL building with encoded path segments, auth
 // headers, one limiter, per-attempt timeout, retries (ofetch runs the loop, retry.ts decides),
-// the run's GET memo, counters, the request log, and failures turned into ApiError.
+// attempts sent through the keep-alive connection pool, the run's GET memo, counters, the
+// request log, and failures turned into ApiError.
 import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
 import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
@@ -259,17 +260,16 @@ export function createTransport(options: ClientOptions): Transport {
             ...extra,
           });
         try {
-          const answer = await attemptOnWire.answer;
-          const response = { status: answer.status, statusText: answer.statusText, headers: answer.headers };
-          call.text = answer.text;
+          const { status, statusText, headers, text } = await attemptOnWire.answer;
+          call.text = text;
           call.lastTimedOut = false;
           // Latched here, before the limiter frees this slot, so no queued request slips out.
-          if (response.status === 401) refused[latchOf(spec)] = true;
-          throttle.answered(response.status);
-          if (isRetryableStatus(response.status)) breaker.failed(spec.operation, `${response.status} ${response.statusText}`.trim());
+          if (status === 401) refused[latchOf(spec)] = true;
+          throttle.answered(status);
+          if (isRetryableStatus(status)) breaker.failed(spec.operation, `${status} ${statusText}`.trim());
           else breaker.answered(spec.operation);
-          log({ status: response.status });
-          return new Response(null, response);
+          log({ status });
+          return new Response(null, { status, statusText, headers });
         } catch (error) {
           call.lastTimedOut = timedOut;
           call.tooLarge = error instanceof BodyTooLargeError;
@@ -298,8 +298,8 @@ export function createTransport(options: ClientOptions): Transport {
       const response = await $fetch.raw<string, 'text'>(url, {
         method: spec.method,
         headers,
-        // A redirect is not followed: fetch would re-send the developer-token header to wherever it points.
-        redirect: 'manual',
+        // No redirect is followed (the pool's node:http never does): the developer-token header
+        // would go wherever it points. A 3xx is reported below.
         body: spec.body as RequestInit['body'] | Record<string, unknown> | undefined,
         responseType: 'text',
         retry: maxAttempts - 1,

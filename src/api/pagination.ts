@@ -17,9 +17,10 @@ export const SPECULATE_AFTER_PAGES = 3;
 /**
  * limit/skip pages in order. With no total to plan from, a long list's next pages are read
  * speculatively: from the SPECULATE_AFTER_PAGES-th full page on, the window of pages requested
- * ahead doubles after each full page, up to `ahead` (the client's concurrency). A short page
- * ends the list; at most `ahead` − 1 requests go past its end, their answers (or errors) are
- * ignored, and the listing ends only once they have settled, so no request outlives it.
+ * ahead doubles after each full page, up to `ahead` (the client's concurrency), and moves on
+ * as soon as any full page arrives. A short page ends the list; at most `ahead` − 1 requests go
+ * past its end, their answers (or errors) are ignored. However the listing ends, it waits for
+ * the requests in flight, so no request outlives it.
  */
 export async function* pages<T>(
   transport: Transport,
@@ -56,32 +57,32 @@ export async function* pages<T>(
   }
 
   async function* readInOrder(): AsyncGenerator<T[], void, undefined> {
-  for (let index = 0; ; index++) {
-    const spec = specAt(index);
-    const skip = index * pageSize;
-    if (index >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
-    requestUpTo(index);
-    const page = await requested[index]!;
-    if (page.length === 0) return;
-    const identical = () =>
-      transport.fail(spec, {
-        kind: 'pagination',
-        detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`,
-      });
-    // An identical page starts with the same item: pages are compared as text only then
-    // (stringifying every page of a long list costs more than reading it).
-    if (previous !== undefined && sameStart(page, previous) && JSON.stringify(page) === JSON.stringify(previous)) throw identical();
-    guard(spec, page, `skip=${skip}`);
-    previous = page;
-    if (page.length < pageSize) {
+    for (let index = 0; ; index++) {
+      const spec = specAt(index);
+      const skip = index * pageSize;
+      if (index >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+      requestUpTo(index);
+      const page = await requested[index]!;
+      if (page.length === 0) return;
+      // An identical page starts with the same item: pages are compared as text only then
+      // (stringifying every page of a long list costs more than reading it).
+      if (previous !== undefined && sameStart(page, previous) && JSON.stringify(page) === JSON.stringify(previous)) {
+        throw transport.fail(spec, {
+          kind: 'pagination',
+          detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`,
+        });
+      }
+      guard(spec, page, `skip=${skip}`);
+      previous = page;
+      if (page.length < pageSize) {
+        yield page;
+        return;
+      }
+      if (index + 1 >= SPECULATE_AFTER_PAGES) window = Math.min(window * 2, Math.max(1, ahead));
+      // Before the list proves long, the next page is asked for only when the reader wants it.
+      if (window > 1) requestUpTo(index + window);
       yield page;
-      return;
     }
-    if (index + 1 >= SPECULATE_AFTER_PAGES) window = Math.min(window * 2, Math.max(1, ahead));
-    // Before the list proves long, the next page is asked for only when the reader wants it.
-    if (window > 1) requestUpTo(index + window);
-    yield page;
-  }
   }
 }
 

@@ -7,7 +7,7 @@ import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
 import type { CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
-import { judgeItems, selectItems } from './evaluate.js';
+import { type EvalEnv, judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { mapPool } from './pool.js';
@@ -140,7 +140,7 @@ function evaluationFailure(plan: PolicyPlan, r: CollectedResource, err: unknown)
   return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not evaluate: ${errorText(err)}`)] };
 }
 
-function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: ReturnType<typeof selectItems>, env: { params: Record<string, unknown>; now: Date }): Finding[] {
+function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: ReturnType<typeof selectItems>, env: EvalEnv): Finding[] {
   const findings: Finding[] = [];
   for (const o of judgeItems(policy, r.doc, selection, env)) {
     if (o.error) findings.push(errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey));
@@ -156,10 +156,10 @@ interface Judged {
 }
 
 /**
- * Collects a kind and judges it. Where no policy reads a part, each resource is judged as it is
- * collected (while the listing's next pages are in flight) and only its verdicts are kept;
- * otherwise the list is collected first and judged with parts loaded per resource. A
- * collection that fails fails the whole kind (what was judged of it is dropped).
+ * Collects a kind and judges it. Where no policy reads a part, every verdict is synchronous: each
+ * resource is judged as it is collected (while the listing's next pages are in flight) and only
+ * its verdicts are kept. Otherwise the list is collected first and judged with parts loaded per
+ * resource. A collection that fails fails the whole kind (what was judged of it is dropped).
  */
 async function judgeKind(
   ctx: Ctx,
@@ -170,37 +170,30 @@ async function judgeKind(
   run: { concurrency: number; readsParts: boolean; progress: ReturnType<typeof kindProgress> },
 ): Promise<Judged | { error: unknown }> {
   if (pre && !Array.isArray(pre)) return pre;
-  if (!pre && !run.readsParts) {
+  if (!run.readsParts) {
     const judged: Judged = { ids: [], rows: [] };
-    for await (const r of kind.collect(collectContext(kind, opts, ctx.memo))) {
+    const judge = (r: CollectedResource) => {
       judged.ids.push(r.id);
       judged.rows.push(plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict));
-    }
+    };
+    if (pre) pre.forEach(judge);
+    else for await (const r of kind.collect(collectContext(kind, opts, ctx.memo))) judge(r);
     run.progress.collected(judged.ids.length, judged.ids.length);
     return judged;
   }
   const list = pre ?? (await collect(kind, opts, ctx.memo));
-  run.progress.collected(list.length, run.readsParts ? 0 : list.length);
-  const rows = await judgeAll(ctx, kind, plans, list, run.concurrency, () => run.progress.resourceRead());
-  return { ids: list.map((r) => r.id), rows };
-}
-
-/** Every resource judged by every plan, in order; parts loaded only where a plan reads one. */
-async function judgeAll(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], list: CollectedResource[], concurrency: number, onRead: () => void): Promise<ResourceVerdict[][]> {
-  if (plans.every((p) => p.select.length === 0 && p.judge.length === 0)) {
-    // No part to load: every verdict is synchronous, and no promise per resource is made.
-    return list.map((r) => plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict));
-  }
-  return mapPool(list, concurrency, async (r) => {
+  run.progress.collected(list.length, 0);
+  const rows = await mapPool(list, run.concurrency, async (r) => {
     const verdicts: ResourceVerdict[] = [];
     // Policies run one after another per resource so they share its loaded parts.
     for (const p of plans) {
       const verdict = judgeResource(ctx, kind, p, r);
       verdicts.push(verdict instanceof Promise ? await verdict : verdict);
     }
-    onRead();
+    run.progress.resourceRead();
     return verdicts;
   });
+  return { ids: list.map((r) => r.id), rows };
 }
 
 function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState) {

@@ -48,19 +48,6 @@ export function compileClosures(ast: Expr, options: ClosureOptions): ClosureProg
   }
   const { variables, defaults = {} } = options;
   const size = compiler.slots;
-  if (variables.length === 1 && size === 1) {
-    // The commonest shape (`resource.…` and nothing else): no loop over names.
-    const [name] = variables;
-    return {
-      loops: false,
-      run(bound) {
-        let value = bound[name];
-        if (value === undefined) value = defaults[name];
-        if (value === undefined) throw new CelFault(`unbound variable '${name}'`);
-        return root([fromJson(value)]);
-      },
-    };
-  }
   return {
     loops: compiler.loops,
     run(bound) {
@@ -186,8 +173,9 @@ class Compiler {
   }
 
   private call(fn: string, target: Expr | undefined, argExprs: Expr[]): Node {
-    const host = this.options.functions?.[fn];
-    if (!target && host && Object.hasOwn(this.options.functions ?? {}, fn)) {
+    const functions = this.options.functions ?? {};
+    if (!target && Object.hasOwn(functions, fn)) {
+      const host = functions[fn];
       const args = argExprs.map((a) => this.node(a));
       return (f) => host(args.map((a) => a(f)));
     }
@@ -195,7 +183,7 @@ class Compiler {
     if (logic) return logic;
     const self = target ? this.node(target) : undefined;
     const args = argExprs.map((a) => this.node(a));
-    const impl = self ? METHODS[fn] : FUNCTIONS[fn];
+    const impl = own(self ? METHODS : FUNCTIONS, fn);
     if (!impl || impl.length !== 1 + args.length + (self ? 1 : 0)) {
       throw new Unsupported(`${self ? 'method' : 'function'} ${fn}/${args.length}`);
     }
@@ -218,33 +206,33 @@ class Compiler {
    * number constant as a number (CEL compares int with double numerically too).
    */
   private againstConstant(fn: string, argExprs: Expr[]): Node | undefined {
-    const test = CONSTANT_TESTS[fn];
-    if (!test || argExprs.length !== 2) return undefined;
+    const equality = fn === '_==_' || fn === '_!=_';
+    const order = own(ORDER_TESTS, fn);
+    if ((!equality && !order) || argExprs.length !== 2) return undefined;
     const [l, r] = argExprs.map(constantOf);
     const flipped = l !== NOT_CONSTANT && r === NOT_CONSTANT;
     const c = flipped ? l : r;
     const other = argExprs[flipped ? 1 : 0];
     if (c === NOT_CONSTANT || (typeof c === 'bigint' && (c > MAX_EXACT || c < -MAX_EXACT))) return undefined;
-    const general = FUNCTIONS[fn];
+    const general = FUNCTIONS[fn]; // an operator: always in the table
     const read = this.rawNode(other);
+    const want = fn === '_==_';
     if (typeof c === 'bigint' || typeof c === 'number') {
       const n = Number(c);
-      if (fn === '_==_' || fn === '_!=_') {
-        const want = fn === '_==_';
+      if (!order) {
         return (f) => {
           const v = read(f);
           return typeof v === 'number' ? (v === n) === want : general(fn, fromJson(v), c);
         };
       }
-      const order = flipped ? (v: number) => test(n, v) : (v: number) => test(v, n);
+      const test = flipped ? (v: number) => order(n, v) : (v: number) => order(v, n);
       return (f) => {
         const v = read(f);
-        if (typeof v === 'number') return order(v);
+        if (typeof v === 'number') return test(v);
         return flipped ? general(fn, c, fromJson(v)) : general(fn, fromJson(v), c);
       };
     }
-    if (fn !== '_==_' && fn !== '_!=_') return undefined;
-    const want = fn === '_==_';
+    if (!equality) return undefined;
     // A string, bool or null constant: CEL equality is JS identity here.
     return (f) => (read(f) === c) === want;
   }
@@ -352,9 +340,12 @@ function constantOf(e: Expr): unknown {
   }
 }
 
-const CONSTANT_TESTS: Readonly<Record<string, (a: number, b: number) => boolean>> = {
-  '_==_': (a, b) => a === b,
-  '_!=_': (a, b) => a !== b,
+/** A table's own entry (a CEL name such as `toString` must not find Object.prototype's). */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+const ORDER_TESTS: Readonly<Record<string, (a: number, b: number) => boolean>> = {
   '_<_': (a, b) => a < b,
   '_<=_': (a, b) => a <= b,
   '_>_': (a, b) => a > b,

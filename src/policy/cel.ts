@@ -146,11 +146,13 @@ export const celStats = { compilations: 0 };
 
 type Program = ReturnType<typeof plan>;
 interface Entry {
+  parsed: ReturnType<typeof parse>;
   ast: Expr;
   positions: Record<string, number>;
-  program: Program;
-  /** The compiled form and the variables it reads, or why the reference evaluator runs instead. */
+  /** The compiled form, or why the reference evaluator runs instead. */
   closures: ClosureProgram | { unsupported: string };
+  /** The reference evaluator's plan, made only when an expression runs there. */
+  program?: Program;
 }
 const programs = new Map<string, Entry>();
 
@@ -184,11 +186,10 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     celStats.compilations++;
     const positions: Record<string, number> = {};
     for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = Number(off);
-    const counted = { ...parsed, expr: parsed.expr && instrument(parsed.expr) } as typeof parsed;
-    entry = { ast: parsed.expr, positions, program: plan(ENV, counted), closures: closuresOf(parsed.expr) };
+    entry = { parsed, ast: parsed.expr, positions, closures: closuresOf(parsed.expr) };
     programs.set(source, entry);
   }
-  const { ast, positions, program, closures } = entry;
+  const { ast, positions, closures } = entry;
   const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
 
   const problems = [
@@ -206,21 +207,12 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
       ast,
       engine: 'closures',
       evaluate(bindings: Bindings, budget?: StepBudget): unknown {
+        const run = () => compiled.run(bindings as Record<string, unknown>);
         try {
           // Only comprehensions count steps; without one there is nothing to meter.
-          if (!compiled.loops) return toJson(compiled.run(bindings as Record<string, unknown>));
-          let fault: unknown;
-          const run = metered(() => {
-            try {
-              return compiled.run(bindings as Record<string, unknown>);
-            } catch (e) {
-              fault = e;
-              return undefined;
-            }
-          }, budget);
-          if ('exceeded' in run) throw new EvaluationError(run.exceeded, source);
-          if (fault !== undefined) throw fault;
-          return toJson(run.value);
+          const result = compiled.loops ? metered(run, budget) : { value: run() };
+          if ('exceeded' in result) throw new EvaluationError(result.exceeded, source);
+          return toJson(result.value);
         } catch (e) {
           if (e instanceof CelFault) throw new EvaluationError(e.message, source);
           throw e;
@@ -228,6 +220,9 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
       },
     };
   }
+  // Loop conditions count steps: the budget holds in the reference evaluator too.
+  entry.program ??= plan(ENV, { ...entry.parsed, expr: ast && instrument(ast) } as typeof entry.parsed);
+  const program = entry.program;
   return {
     source,
     ast,

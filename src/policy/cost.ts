@@ -56,7 +56,8 @@ export const stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, <T>(va
 
 /**
  * Runs `fn` (one evaluation) under a fresh expression budget and the given resource budget.
- * Returns its result, or the reason the budget ran out (whatever the result was).
+ * Returns its result, or the reason the budget ran out, whatever the result was, and also when
+ * `fn` threw because of it; any other throw passes through.
  */
 export function metered<T>(fn: () => T, resource?: StepBudget): { value: T } | { exceeded: string } {
   const outer = active;
@@ -65,6 +66,9 @@ export function metered<T>(fn: () => T, resource?: StepBudget): { value: T } | {
   try {
     const value = fn();
     return meter.exceeded ? { exceeded: meter.exceeded } : { value };
+  } catch (err) {
+    if (meter.exceeded) return { exceeded: meter.exceeded };
+    throw err;
   } finally {
     active = outer;
   }
