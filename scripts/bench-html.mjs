@@ -1,16 +1,15 @@
 // Benchmark 6: the HTML report with 10,000 findings and a 20-run trend. Its size, the time to
-// format it, and the time headless Chromium (Debian's) takes to load and lay it out, each as a
+// format it, and the time headless Chromium (scripts/chromium.mjs) takes to load and lay it out, each as a
 // ratio against a limit measured in the same run: JSON.stringify of the same report for the
 // formatting, and a bare HTML table of the same rows (no style, no script) for the browser.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { median, medianMs } from './bench-median.mjs';
+import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
-const CHROMIUM = process.env.STEWARD_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'];
 
 function bigReport(n) {
@@ -74,23 +73,22 @@ export async function benchHtml(print, table, expect) {
   writeFileSync(path.join(dir, 'report.html'), html);
   writeFileSync(path.join(dir, 'bare.html'), bareTable(report));
   expect((html.match(/<tr class="finding"/g) ?? []).length === 10_000, 'html: not 10,000 finding rows');
-  let browserRow = ['skipped: no browser', '', ''];
-  if (existsSync(CHROMIUM)) {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    try {
-      // Warm up once; then the median of 3 loads each, alternating, as the page measured them.
-      await loadTime(browser, path.join(dir, 'bare.html'));
-      const times = { report: [], bare: [] };
-      for (let i = 0; i < 3; i++) {
-        times.report.push(await loadTime(browser, path.join(dir, 'report.html')));
-        times.bare.push(await loadTime(browser, path.join(dir, 'bare.html')));
-      }
-      const [r, b] = [median(times.report), median(times.bare)];
-      browserRow = [`${Math.round(r)} ms`, `${Math.round(b)} ms`, `${(r / b).toFixed(2)}×`];
-    } finally {
-      await browser.close();
+  let browserRow;
+  const found = await findChromium();
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: found.executablePath, args: [...CHROMIUM_ARGS], env: { ...process.env, ...found.env } });
+  try {
+    // Warm up once; then the median of 3 loads each, alternating, as the page measured them.
+    await loadTime(browser, path.join(dir, 'bare.html'));
+    const times = { report: [], bare: [] };
+    for (let i = 0; i < 3; i++) {
+      times.report.push(await loadTime(browser, path.join(dir, 'report.html')));
+      times.bare.push(await loadTime(browser, path.join(dir, 'bare.html')));
     }
+    const [r, b] = [median(times.report), median(times.bare)];
+    browserRow = [`${Math.round(r)} ms`, `${Math.round(b)} ms`, `${(r / b).toFixed(2)}×`];
+  } finally {
+    await browser.close();
   }
   print('\n### 6. HTML report (10,000 findings, 16 policies, a 20-run trend)\n');
   print(

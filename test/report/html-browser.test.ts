@@ -1,22 +1,19 @@
-// The HTML report in a real browser (Debian's chromium, driven by playwright-core): the demo
+// The HTML report in a real browser (headless Chromium from scripts/chromium.mjs: the packaged
+// one npm ci brings, or Debian's when installed; driven by playwright-core): the demo
 // with three runs of history opens with no console error and no request beyond the file
 // itself; the trend's points and the findings' rows are read back from the DOM; sorting and
 // filtering work with script, and everything is there without it.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, findChromium } from '../../scripts/chromium.mjs';
 import type { Report } from '../../src/core/model.js';
 import { check } from '../../src/library/index.js';
 import { formatReport } from '../../src/report/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { REPO, tempDir } from '../cli/helpers.js';
-
-/** Debian's package (`apt-get install chromium`), or STEWARD_CHROMIUM. */
-const CHROMIUM = process.env.STEWARD_CHROMIUM ?? '/usr/bin/chromium';
-// As root and on a closed network: no sandbox, no background connections.
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let sandbox: Sandbox;
 let browser: Browser;
@@ -37,7 +34,7 @@ async function demoRun(): Promise<Report> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set STEWARD_CHROMIUM`);
+  const found = await findChromium();
   sandbox = await startSandbox();
   await demoRun();
   const s9004 = sandbox.state.schedules.find((s) => s.id === 9004)!;
@@ -47,7 +44,7 @@ beforeAll(async () => {
   s9004.schedule.timezone = 'Mars/Olympus';
   report = await demoRun();
   writeFileSync(file, formatReport('html', report, { color: false, cwd: REPO }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await chromium.launch({ executablePath: found.executablePath, args: [...CHROMIUM_ARGS], env: { ...process.env, ...found.env } });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
