@@ -11,6 +11,7 @@ import { InputError } from '../../src/core/problem.js';
 import type { Finding } from '../../src/core/model.js';
 import { compilePolicies, type Demo, DEMO, NOW, startDemo } from './harness.js';
 import { MISSION_POLICIES } from './mission-policies.js';
+import { makeFinding, makePolicy } from '../fixtures/report.js';
 
 const POLICIES = compilePolicies(MISSION_POLICIES);
 
@@ -76,6 +77,16 @@ describe('buildReport', () => {
     expect(r.summary.errors).toBe(1);
     expect(exitCodeForGate('error')).toBe(3);
     expect(exitCodeForGate('pass')).toBe(0);
+  });
+
+  it('an error on one resource makes the gate error although its policy evaluated (status fail) and failOn is none', () => {
+    const policy = makePolicy({ id: 'p', status: 'fail', error: null });
+    const resource = { kind: 'queue', id: 'q-1', name: null } as const;
+    const violation = makeFinding({ policy: 'p', severity: 'low', resource });
+    const resourceError = makeFinding({ policy: 'p', severity: 'low', resource, status: 'error', message: 'no such key' });
+    expect(gateOf([policy], [violation], 'none', false)).toBe('pass');
+    expect(gateOf([policy], [violation, resourceError], 'none', false)).toBe('error');
+    expect(gateOf([{ ...policy, status: 'pass' }], [resourceError], 'critical', false)).toBe('error');
   });
 });
 

@@ -74,4 +74,20 @@ describe('lifecycle over recorded runs', () => {
     expect(second!.history!.trend.map((t) => t.run)).toEqual([2]);
     expect(third!.fixed!.map((f) => f.fingerprint)).toEqual(['fp-p-one-0', 'fp-p-one-1']);
   });
+
+  it('waived findings are recorded and followed: a waived finding stays open, keeps its first sighting, and is fixed when gone', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    const waiver = { policy: 'p-one', resource: 'ds-1', item: null, reason: 'accepted', owner: 'gov', expires: '2099-01-01' };
+    const waivedOne = (r: Report): Report => ({ ...r, findings: r.findings.map((f) => (f.resource.id === 'ds-1' ? { ...f, status: 'waived' as const, waiver } : f)) });
+    const [first, second, third] = await record(file, [waivedOne(sampleReport(2, undefined, at(1))), waivedOne(sampleReport(2, undefined, at(2))), sampleReport(1, undefined, at(3), 2)]);
+    expect(first!.findings.map((f) => [f.fingerprint, f.status, f.lifecycle])).toEqual([
+      ['fp-p-one-0', 'violation', 'new'],
+      ['fp-p-one-1', 'waived', 'new'],
+    ]);
+    expect(second!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
+      ['fp-p-one-0', 'open', at(1)],
+      ['fp-p-one-1', 'open', at(1)],
+    ]);
+    expect(third!.fixed!.map((f) => [f.fingerprint, f.firstSeen])).toEqual([['fp-p-one-1', at(1)]]);
+  });
 });

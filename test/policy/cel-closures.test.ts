@@ -74,6 +74,15 @@ describe('compiled closures on JSON documents', () => {
     expect(outcome('resource.missing || false', { resource, params: {} })).toEqual({ error: 'field not found: missing' });
   });
 
+  // A non-boolean operand of && or || is an error on either side (a pass would be a wrong verdict).
+  it.each(['resource.name && true', 'true && resource.name', 'resource.whole || false', 'false || resource.list'])(
+    '%s is an evaluation error in both evaluators',
+    (source) => {
+      expect(outcome(source, { resource, params: {} })).toEqual({ error: expect.stringMatching(/^found no matching overload for '_(&&|\|\|)_'/) });
+      expect(outcome(source, { resource, params: {} }, 'reference')).toEqual({ error: expect.any(String) });
+    },
+  );
+
   it('leaves to the reference evaluator what it does not cover, and says which ran', () => {
     expect(compile('resource.whole > 1').engine).toBe('closures');
     expect(compile('now > timestamp("2020-01-01T00:00:00Z")').engine).toBe('reference');

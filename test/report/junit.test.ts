@@ -158,4 +158,23 @@ describe('junit format', () => {
     ]);
     expect(suite.testcase[1].skipped.message).toBe('waived: break glass (owner gov, expires 2099-01-01)');
   });
+
+  it('a resource with both an evaluation error and a violation is an <error> (the gate fails closed), listing both', () => {
+    const policy = makePolicy({ id: 'p', resourceIds: ['q-1'] });
+    const queue = { kind: 'queue', id: 'q-1', name: null } as const;
+    const report = makeReport({
+      policies: [policy],
+      findings: [
+        makeFinding({ policy: 'p', resource: queue, path: 'permissions[0]', message: 'user 7 holds ADMIN' }),
+        makeFinding({ policy: 'p', resource: queue, path: 'permissions[1]', status: 'error', message: 'no such key: permissions' }),
+      ],
+    });
+    const suite = parse(formatJunit(report, { color: false })).testsuite[0] as Node;
+    expect([suite.tests, suite.failures, suite.errors]).toEqual(['1', '0', '1']);
+    const [testcase] = suite.testcase as Node[];
+    expect(testcase.failure).toBeUndefined();
+    expect(testcase.error.message).toBe('no such key: permissions');
+    expect(testcase.error.type).toBe('evaluation-error');
+    expect(testcase.error['#text']).toContain('user 7 holds ADMIN');
+  });
 });
