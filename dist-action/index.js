@@ -71776,7 +71776,7 @@ async function openHistory(file, shown, options) {
 }
 
 // src/history/lifecycle.ts
-var isTracked = (f2) => f2.status === "violation";
+var isTracked = (f2) => f2.status !== "error";
 var EVALUATED_STATUSES = ["pass", "fail"];
 function lifecycleOf(f2, prior) {
   const seen = prior.firstSeen.get(f2.fingerprint) ?? null;

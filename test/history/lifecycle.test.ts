@@ -77,7 +77,7 @@ describe('lifecycle over recorded runs', () => {
 
   it('waived findings are recorded and followed: a waived finding stays open, keeps its first sighting, and is fixed when gone', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
-    const waiver = { policy: 'p-one', resource: 'ds-1', item: null, reason: 'accepted', owner: 'gov', expires: '2099-01-01' };
+    const waiver = { policy: 'p-one', resource: 'ds-1', reason: 'accepted', owner: 'gov', expires: '2099-01-01' };
     const waivedOne = (r: Report): Report => ({ ...r, findings: r.findings.map((f) => (f.resource.id === 'ds-1' ? { ...f, status: 'waived' as const, waiver } : f)) });
     const [first, second, third] = await record(file, [waivedOne(sampleReport(2, undefined, at(1))), waivedOne(sampleReport(2, undefined, at(2))), sampleReport(1, undefined, at(3), 2)]);
     expect(first!.findings.map((f) => [f.fingerprint, f.status, f.lifecycle])).toEqual([
