@@ -47486,7 +47486,7 @@ function expandGlob(pattern, baseDir) {
 import { existsSync as existsSync5 } from "node:fs";
 import path7 from "node:path";
 
-// src/resources/calculatedFields.ts
+// src/resources/kinds/calculatedFields.ts
 var CALCULATED_FIELDS_RESOURCE_ID = "instance";
 var counter = { type: "integer", minimum: 0 };
 var calculatedFields = {
@@ -47511,6 +47511,18 @@ var calculatedFields = {
     }
   },
   parts: {},
+  probes: [
+    {
+      id: "calculatedFields",
+      when: ["getCalculatedFieldStatistics"],
+      plan: () => ({
+        check: "calculated-field statistics can be read",
+        asked: "GET calculated-field statistics",
+        run: (api) => api.getCalculatedFieldStatistics(),
+        fix: () => "give the token's user access to the calculated-field statistics"
+      })
+    }
+  ],
   async *collect(ctx) {
     const stats = await ctx.api.getCalculatedFieldStatistics();
     const id = CALCULATED_FIELDS_RESOURCE_ID;
@@ -47562,12 +47574,19 @@ async function selectIds(explicit, discovery2, listing, idOf, nameOf = () => nul
   }
   return { ids: [...new Set(ids2)].filter((id) => !excluded(discovery2, id)), names: names2, items };
 }
+function scopeEntries(scope, input) {
+  if (input.shape === "ids") return (scope.ids[input.key] ?? []).map((id) => [id]);
+  return Object.entries(scope.paths[input.key] ?? {}).flatMap(([set, paths]) => paths.map((p2) => [set, p2]));
+}
 
 // src/resources/common.ts
 async function readAllPages(pages2) {
   const all = [];
   for await (const page of pages2) all.push(...page);
   return all;
+}
+async function firstPage(pages2) {
+  for await (const _page of pages2) return;
 }
 var noMemo = (_key, fn) => fn();
 function itemIndex(itemPath, list) {
@@ -47592,8 +47611,8 @@ function removeEntryFix(list, description) {
 }
 var stringArraySchema = { type: "array", items: { type: "string" } };
 
-// src/resources/reportSchedule.ts
-var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? "ALL";
+// src/resources/kinds/reportSchedule.ts
+var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
 var MISCONFIGURED_KEY = "reportSchedule:misconfigured";
 var ORPHAN_IDS_SHOWN = 5;
 function scheduleListing(ctx) {
@@ -47752,6 +47771,31 @@ var reportSchedule = {
     }
   },
   parts: { misconfigured, misconfiguration },
+  probes: [
+    {
+      id: "scheduleFilter",
+      when: ["listReportSchedules"],
+      plan: ({ scope }) => {
+        const filter = scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
+        return {
+          check: `report schedules can be listed with filter=${filter}`,
+          asked: `GET report schedules (filter=${filter}, limit 1)`,
+          run: (api) => firstPage(api.listReportSchedules({ filter, pageSize: 1 })),
+          fix: () => filter === "ALL" ? `give the token's user the ${SCHEDULE_ALL_GRANT} grant, or set instance.scheduleFilter: USER to check only their own schedules` : "the token user cannot list their own schedules: check the token"
+        };
+      }
+    },
+    {
+      id: "misconfigured",
+      when: ["getMisconfiguredReports"],
+      plan: () => ({
+        check: "the misconfigured-reports list can be read",
+        asked: "GET the first page of misconfigured reports",
+        run: (api) => firstPage(api.getMisconfiguredReports()),
+        fix: (status) => status === 409 ? "the list is being recalculated (409): try again later" : "give the token's user access to the misconfigured-reports list"
+      })
+    }
+  ],
   scopeWarning(scope) {
     const filter = scope.scheduleFilter;
     if (filter === void 0 || filter === "ALL") return null;
@@ -47779,7 +47823,7 @@ var reportSchedule = {
   fixes: {}
 };
 
-// src/resources/card.ts
+// src/resources/kinds/card.ts
 function cardDocId(id) {
   return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
@@ -47806,8 +47850,8 @@ var card = {
   parts: { certification: certificationPart("CARD") },
   async *collect(ctx) {
     const senders = /* @__PURE__ */ new Map();
-    const discovery2 = ctx.scope.discover?.cards;
-    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.cards, discovery2, () => ctx.api.searchCards(), (c2) => String(c2.databaseId), (c2) => c2.name);
+    const discovery2 = ctx.scope.discover.cards;
+    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.cards ?? [], discovery2, () => ctx.api.searchCards(), (c2) => String(c2.databaseId), (c2) => c2.name);
     for (const id of ids2) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
       if (s.cardId === null || s.cardId === void 0) continue;
@@ -48102,7 +48146,7 @@ async function loadManifests(kind, files, displayRoot) {
   return manifests;
 }
 
-// src/resources/dataFile.ts
+// src/resources/kinds/dataFile.ts
 function livePermissions(api, resource2) {
   return api.getDataFilePermissions(String(resource2.doc.id));
 }
@@ -48177,8 +48221,8 @@ var dataFile = {
     const declared = ctx.declared ?? await dataFile.declare(ctx);
     yield* declared;
     const known = new Set(declared.map((r3) => r3.id));
-    const discovery2 = ctx.scope.discover?.dataFiles;
-    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.dataFiles ?? [], discovery2, () => ctx.api.listDataFiles(), (f2) => String(f2.dataFileId), (f2) => f2.name);
+    const discovery2 = ctx.scope.discover.dataFiles;
+    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.dataFiles ?? [], discovery2, () => ctx.api.listDataFiles(), (f2) => String(f2.dataFileId), (f2) => f2.name);
     for (const id of ids2.filter((x2) => !known.has(x2))) {
       yield { kind: "dataFile", id, name: names2.get(id) ?? null, doc: { id: /^\d+$/.test(id) ? Number(id) : id, declared: false }, source: null };
     }
@@ -48197,7 +48241,7 @@ var dataFile = {
   }
 };
 
-// src/resources/dataset.ts
+// src/resources/kinds/dataset.ts
 var access2 = {
   name: "access",
   operation: "getDatasetPermissions",
@@ -48286,8 +48330,8 @@ var dataset = {
   },
   parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags },
   async *collect(ctx) {
-    const discovery2 = ctx.scope.discover?.datasets;
-    const { ids: ids2, names: names2, items } = await selectIds(ctx.scope.datasets, discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
+    const discovery2 = ctx.scope.discover.datasets;
+    const { ids: ids2, names: names2, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
     for (const id of ids2) {
       const doc2 = { id };
       const listed = items.get(id)?.tags;
@@ -48298,7 +48342,7 @@ var dataset = {
   fixes: { tag, index }
 };
 
-// src/resources/filesetFile.ts
+// src/resources/kinds/filesetFile.ts
 function filesetFileId(filesetId, path18) {
   return `${filesetId}:${path18}`;
 }
@@ -48339,7 +48383,7 @@ var filesetFile = {
   },
   parts: {},
   async *collect(ctx) {
-    const discovery2 = ctx.scope.discover?.filesets;
+    const discovery2 = ctx.scope.discover.filesets;
     const seen = /* @__PURE__ */ new Set();
     if (discovery2) {
       const { ids: sets } = await selectIds([], discovery2, () => ctx.api.searchFilesets(), (f2) => f2.id);
@@ -48355,7 +48399,7 @@ var filesetFile = {
       }
     }
     const jobs = [];
-    for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
+    for (const [filesetId, paths] of Object.entries(ctx.scope.paths.filesets ?? {})) {
       for (const path18 of paths) {
         if (seen.has(filesetFileId(filesetId, path18))) continue;
         const read = ctx.api.getFileByPath(filesetId, path18);
@@ -48378,7 +48422,7 @@ var filesetFile = {
   fixes: {}
 };
 
-// src/resources/queue.ts
+// src/resources/kinds/queue.ts
 function entriesOf2(doc2) {
   return doc2.permissions ?? [];
 }
@@ -48469,8 +48513,8 @@ var queue = {
     const declared = ctx.declared ?? await queue.declare(ctx);
     yield* declared;
     const known = new Set(declared.map((r3) => r3.id));
-    const discovery2 = ctx.scope.discover?.queues;
-    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.queues ?? [], discovery2, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
+    const discovery2 = ctx.scope.discover.queues;
+    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.queues ?? [], discovery2, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
     for (const id of ids2.filter((x2) => !known.has(x2))) {
       yield { kind: "queue", id, name: names2.get(id) ?? null, doc: { id, declared: false }, source: null };
     }
@@ -48493,7 +48537,7 @@ var queue = {
   }
 };
 
-// src/resources/workflow.ts
+// src/resources/kinds/workflow.ts
 var workflow = {
   name: "workflow",
   description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
@@ -48525,9 +48569,21 @@ var workflow = {
     }
   },
   parts: {},
+  probes: [
+    {
+      id: "workflowGrant",
+      when: ["listWorkflows", "listWorkflowModels"],
+      plan: ({ workflowUrl }) => ({
+        check: "the Workflow API grant is held",
+        asked: `GET the workflow list from ${workflowUrl ? "the workflow API host" : "the instance host (no workflow URL set)"}`,
+        run: (api) => api.listWorkflows(),
+        fix: (status) => status === 401 ? "the workflow token was refused: set STEWARD_WORKFLOW_TOKEN (or STEWARD_TOKEN) to a token the workflow host accepts" : "give the token's user the Workflow API grant (Admin › Roles › Grants), or leave workflow policies out with --only"
+      })
+    }
+  ],
   async *collect(ctx) {
-    const named = ctx.scope.workflows ?? [];
-    const discovery2 = ctx.scope.discover?.workflows;
+    const named = ctx.scope.ids.workflows ?? [];
+    const discovery2 = ctx.scope.discover.workflows;
     const only = named.length > 0 && !discovery2 ? new Set(named) : null;
     for (const w2 of await ctx.api.listWorkflows()) {
       if (only && !only.has(String(w2.id)) || excluded(discovery2, String(w2.id))) continue;
@@ -48983,14 +49039,14 @@ function loadConfig(options = {}) {
   const listFiles = /* @__PURE__ */ new Set();
   const listOrFile = (value, where2) => {
     if (value === void 0) return [];
-    const ids2 = [];
+    const ids3 = [];
     if (Array.isArray(value)) {
       value.forEach((v2, i) => {
         const bad = badScopeId(String(v2));
         if (bad) problems.push(at2([...where2, i], `${where2.join(".")}: ${bad}`));
-        ids2.push(String(v2));
+        ids3.push(String(v2));
       });
-      return ids2;
+      return ids3;
     }
     const listFile = path7.resolve(baseDir, value.file);
     const refused = uncontainedPath(value.file, baseDir, root);
@@ -49014,9 +49070,9 @@ function loadConfig(options = {}) {
     for (const { value: id, line } of lines) {
       const bad = badScopeId(id);
       if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where2.join(".")}: ${bad}` });
-      ids2.push(id);
+      ids3.push(id);
     }
-    return ids2;
+    return ids3;
   };
   const pathsPerSet2 = (key, value = {}) => {
     const sets = {};
@@ -49027,7 +49083,8 @@ function loadConfig(options = {}) {
     }
     return sets;
   };
-  const lists = {};
+  const ids2 = {};
+  const pathLists = {};
   const discover = {};
   for (const { scope: input } of kindInputs()) {
     if (!input) continue;
@@ -49035,9 +49092,10 @@ function loadConfig(options = {}) {
     const all = raw2 === "all" || isDiscovery(raw2) && raw2.all === true;
     if (all) discover[input.key] = { exclude: isDiscovery(raw2) ? raw2.exclude ?? [] : [] };
     const value = isDiscovery(raw2) ? raw2.ids : raw2 === "all" ? void 0 : raw2;
-    lists[input.key] = input.shape === "ids" ? [...new Set(listOrFile(value, ["scope", input.key]))] : pathsPerSet2(input.key, all ? void 0 : value);
+    if (input.shape === "ids") ids2[input.key] = [...new Set(listOrFile(value, ["scope", input.key]))];
+    else pathLists[input.key] = pathsPerSet2(input.key, all ? void 0 : value);
   }
-  const scope = { ...lists, discover, scheduleFilter: data.instance?.scheduleFilter };
+  const scope = { ids: ids2, paths: pathLists, discover, scheduleFilter: data.instance?.scheduleFilter };
   const manifestFiles = {};
   const unmatchedManifestGlobs = [];
   for (const { manifests: input } of kindInputs()) {
@@ -71973,15 +72031,11 @@ function emptyKindsOf(run2, report2) {
   if (run2.resources > 0 || report2.summary.gate === "error" || run2.results.length === 0) return [];
   return [...new Set(run2.results.map((r3) => r3.resource))].sort();
 }
-function scopeListIsEmpty(scope, key) {
-  const list = scope[key];
-  return Array.isArray(list) ? list.length === 0 : Object.keys(list ?? {}).length === 0;
-}
 function markEmptyScope(run2, scope, collected) {
   const warnings = [];
   run2.results = run2.results.map((r3) => {
     const input = RESOURCE_KINDS[r3.resource]?.inputs.scope;
-    if (!input || r3.status !== "pass" || r3.evaluated > 0 || (collected.get(r3.resource) ?? 0) > 0 || !scopeListIsEmpty(scope, input.key)) return r3;
+    if (!input || r3.status !== "pass" || r3.evaluated > 0 || (collected.get(r3.resource) ?? 0) > 0 || scopeEntries(scope, input).length > 0) return r3;
     warnings.push(`policy ${r3.id} checked nothing: scope.${input.key} is empty`);
     return { ...r3, status: "skipped" };
   });

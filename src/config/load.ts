@@ -8,7 +8,7 @@ import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
-import type { KindInputs, ManifestFiles, Scope, ScopeLists } from '../resources/types.js';
+import type { Discovery, KindInputs, ManifestFiles, Scope } from '../resources/types.js';
 import { type Enforcement, type FailOn, type GovernedWaiverField, type SourceLocation, WAIVER_WARNING_DAYS_DEFAULT } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
@@ -274,20 +274,19 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     return sets;
   };
   // One list per kind that has a scope input, in registry order; `all` asks for its listing.
-  const lists: Record<string, unknown> = {};
-  const discover: NonNullable<Scope['discover']> = {};
+  const ids: Record<string, string[]> = {};
+  const pathLists: Record<string, Record<string, string[]>> = {};
+  const discover: Record<string, Discovery> = {};
   for (const { scope: input } of kindInputs()) {
     if (!input) continue;
     const raw = data.scope?.[input.key];
     const all = raw === 'all' || (isDiscovery(raw) && raw.all === true);
     if (all) discover[input.key] = { exclude: isDiscovery(raw) ? (raw.exclude ?? []) : [] };
     const value = isDiscovery(raw) ? raw.ids : raw === 'all' ? undefined : raw;
-    lists[input.key] =
-      input.shape === 'ids'
-        ? [...new Set(listOrFile(value as IdList | undefined, ['scope', input.key]))]
-        : pathsPerSet(input.key, (all ? undefined : value) as Record<string, string[] | { file: string }> | undefined);
+    if (input.shape === 'ids') ids[input.key] = [...new Set(listOrFile(value as IdList | undefined, ['scope', input.key]))];
+    else pathLists[input.key] = pathsPerSet(input.key, (all ? undefined : value) as Record<string, string[] | { file: string }> | undefined);
   }
-  const scope: Scope = { ...(lists as unknown as ScopeLists), discover, scheduleFilter: data.instance?.scheduleFilter };
+  const scope: Scope = { ids, paths: pathLists, discover, scheduleFilter: data.instance?.scheduleFilter };
 
   // Manifests: globs relative to the file; a literal path must exist.
   const manifestFiles: ManifestFiles = {};

@@ -4,13 +4,14 @@
 // endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
 import { withConnection } from './connect.js';
 import { type CheckOptions, prepareRun } from './prepare.js';
-import { DEVELOPER_TOKEN_HEADER, SCHEDULE_ALL_GRANT, SCHEDULE_FILTER_DEFAULT } from '../api/assumptions.js';
+import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
 import type { InstanceApi, OperationId } from '../api/types.js';
 import type { Config } from '../config/types.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { readsField } from '../policy/reads.js';
-import { RESOURCE_KINDS } from '../resources/index.js';
+import { firstPage } from '../resources/common.js';
+import { RESOURCE_KINDS, scopeEntries } from '../resources/index.js';
 
 /** ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else. */
 export type DoctorStatus = 'ok' | 'missing' | 'refused';
@@ -66,10 +67,6 @@ async function probe(id: string, check: string, asked: string, run: Probe, fixFo
   }
 }
 
-async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<void> {
-  for await (const _page of pages) return;
-}
-
 function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck> {
   const header = config.instance.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   return probe(
@@ -84,37 +81,16 @@ function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck
   );
 }
 
-function scheduleCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
-  const filter = config.scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
-  return probe(
-    'scheduleFilter',
-    `report schedules can be listed with filter=${filter}`,
-    `GET report schedules (filter=${filter}, limit 1)`,
-    () => firstPage(api.listReportSchedules({ filter, pageSize: 1 })),
-    () =>
-      filter === 'ALL'
-        ? `give the token's user the ${SCHEDULE_ALL_GRANT} grant, or set instance.scheduleFilter: USER to check only their own schedules`
-        : 'the token user cannot list their own schedules: check the token',
-  );
-}
-
-function misconfiguredCheck(api: InstanceApi): Promise<DoctorCheck> {
-  return probe(
-    'misconfigured',
-    'the misconfigured-reports list can be read',
-    'GET the first page of misconfigured reports',
-    () => firstPage(api.getMisconfiguredReports()),
-    (status) => (status === 409 ? 'the list is being recalculated (409): try again later' : "give the token's user access to the misconfigured-reports list"),
-  );
-}
-
-function workflowCheck(api: InstanceApi, config: Config): Promise<DoctorCheck> {
-  const where = config.instance.workflowUrl ? 'the workflow API host' : 'the instance host (no workflow URL set)';
-  return probe('workflowGrant', 'the Workflow API grant is held', `GET the workflow list from ${where}`, () => api.listWorkflows(), (status) =>
-    status === 401
-      ? 'the workflow token was refused: set STEWARD_WORKFLOW_TOKEN (or STEWARD_TOKEN) to a token the workflow host accepts'
-      : "give the token's user the Workflow API grant (Admin › Roles › Grants), or leave workflow policies out with --only",
-  );
+/** The probes the kinds declare whose operations a selected policy needs, in registry order. */
+function kindProbes(api: InstanceApi, config: Config, needs: Set<OperationId>): Promise<DoctorCheck>[] {
+  const ctx = { scope: config.scope, workflowUrl: config.instance.workflowUrl };
+  return Object.values(RESOURCE_KINDS)
+    .flatMap((kind) => kind.probes ?? [])
+    .filter((p) => p.when.some((op) => needs.has(op)))
+    .map((p) => {
+      const { check, asked, run, fix } = p.plan(ctx);
+      return probe(p.id, check, asked, () => run(api), fix);
+    });
 }
 
 /** `scope.<key>: all`: the first page of the kind's listing can be read. */
@@ -132,12 +108,8 @@ async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorChec
   for (const kind of Object.values(RESOURCE_KINDS)) {
     const input = kind.inputs.scope;
     if (!input) continue;
-    const list = config.scope[input.key] ?? [];
-    if (config.scope.discover?.[input.key] && input.discovery) out.push(await discoveryCheck(api, input.key, input.discovery));
-    // Ids, or [set id, path] pairs for paths per set.
-    const entries: [string, string?][] = Array.isArray(list)
-      ? list.map((id) => [id])
-      : Object.entries(list).flatMap(([set, paths]) => paths.map((p): [string, string] => [set, p]));
+    if (config.scope.discover[input.key] && input.discovery) out.push(await discoveryCheck(api, input.key, input.discovery));
+    const entries = scopeEntries(config.scope, input);
     if (entries.length === 0) continue;
     const id = `scope.${input.key}`;
     const check = `every ${input.description} in scope exists`;
@@ -174,18 +146,7 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     const first = await connectionChecks(api, config);
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
-      const pending: Promise<DoctorCheck>[] = [];
-      if (needs.has('listReportSchedules')) pending.push(scheduleCheck(api, config));
-      if (needs.has('getMisconfiguredReports')) pending.push(misconfiguredCheck(api));
-      if (needs.has('listWorkflows') || needs.has('listWorkflowModels')) pending.push(workflowCheck(api, config));
-      if (needs.has('getCalculatedFieldStatistics')) {
-        pending.push(
-          probe('calculatedFields', 'calculated-field statistics can be read', 'GET calculated-field statistics', () => api.getCalculatedFieldStatistics(), () =>
-            "give the token's user access to the calculated-field statistics",
-          ),
-        );
-      }
-      checks.push(...(await Promise.all(pending)), ...(await scopeChecks(api, config)));
+      checks.push(...(await Promise.all(kindProbes(api, config, needs))), ...(await scopeChecks(api, config)));
     }
     return {
       instance: connection.instance,

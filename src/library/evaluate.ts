@@ -10,7 +10,7 @@ import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
 import { buildReport, exitCodeForGate } from '../engine/verdict.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
-import { RESOURCE_KINDS } from '../resources/index.js';
+import { RESOURCE_KINDS, scopeEntries } from '../resources/index.js';
 import type { Scope } from '../resources/types.js';
 import { type Connection, withConnection } from './connect.js';
 import { historyFileOf } from './history.js';
@@ -44,12 +44,6 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
   return [...new Set(run.results.map((r) => r.resource))].sort();
 }
 
-/** Whether the scope list a kind is collected from names nothing. */
-function scopeListIsEmpty(scope: Scope, key: keyof Scope): boolean {
-  const list = scope[key];
-  return Array.isArray(list) ? list.length === 0 : Object.keys(list ?? {}).length === 0;
-}
-
 /**
  * Policies that checked nothing because their kind's scope list is empty: `skipped`, not
  * `pass` (a pass would claim something was checked), with a warning each. A kind also found
@@ -59,7 +53,7 @@ function markEmptyScope(run: RunResult, scope: Scope, collected: Map<string, num
   const warnings: string[] = [];
   run.results = run.results.map((r) => {
     const input = RESOURCE_KINDS[r.resource]?.inputs.scope;
-    if (!input || r.status !== 'pass' || r.evaluated > 0 || (collected.get(r.resource) ?? 0) > 0 || !scopeListIsEmpty(scope, input.key)) return r;
+    if (!input || r.status !== 'pass' || r.evaluated > 0 || (collected.get(r.resource) ?? 0) > 0 || scopeEntries(scope, input).length > 0) return r;
     warnings.push(`policy ${r.id} checked nothing: scope.${input.key} is empty`);
     return { ...r, status: 'skipped' };
   });

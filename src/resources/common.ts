@@ -9,6 +9,11 @@ export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
 }
 
 /** Without an engine memo every call runs its read (tests of single kinds, fixes). */
+/** Reads the first page of a listing only (a probe that the listing can be read at all). */
+export async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<void> {
+  for await (const _page of pages) return;
+}
+
 export const noMemo: RunMemo = (_key, fn) => fn();
 
 /** `permissions[2]` → 2 for the list named `list`; throws on any other path. */

@@ -2,7 +2,7 @@
 // listing gives, minus the `exclude` ids or globs. The listing is read whole or fails (the
 // client ends an incomplete one with an error): a discovered scope is never silently smaller.
 import { globMatches } from '../core/glob.js';
-import type { Discovery } from './types.js';
+import type { Discovery, Scope, ScopeInput } from './types.js';
 
 /** Whether `id` (or, for a file, its set id) is left out by an `exclude` entry. */
 export function excluded(discovery: Discovery | undefined, ...ids: string[]): boolean {
@@ -36,4 +36,10 @@ export async function selectIds<T>(
     }
   }
   return { ids: [...new Set(ids)].filter((id) => !excluded(discovery, id)), names, items };
+}
+
+/** What a kind's `scope.<key>` names: ids, or [set id, path] pairs (empty when the key is absent). */
+export function scopeEntries(scope: Scope, input: Pick<ScopeInput, 'key' | 'shape'>): [string, string?][] {
+  if (input.shape === 'ids') return (scope.ids[input.key] ?? []).map((id) => [id]);
+  return Object.entries(scope.paths[input.key] ?? {}).flatMap(([set, paths]) => paths.map((p): [string, string] => [set, p]));
 }

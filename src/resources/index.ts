@@ -1,15 +1,15 @@
 // The registry of resource kinds. The policy schema's `resource` enum and each kind's fix
 // shapes are generated from it.
 import { Ajv } from 'ajv';
-import { calculatedFields } from './calculatedFields.js';
-import { card } from './card.js';
-import { dataFile } from './dataFile.js';
-import { dataset } from './dataset.js';
-import { filesetFile } from './filesetFile.js';
-import { queue } from './queue.js';
-import { reportSchedule } from './reportSchedule.js';
+import { calculatedFields } from './kinds/calculatedFields.js';
+import { card } from './kinds/card.js';
+import { dataFile } from './kinds/dataFile.js';
+import { dataset } from './kinds/dataset.js';
+import { filesetFile } from './kinds/filesetFile.js';
+import { queue } from './kinds/queue.js';
+import { reportSchedule } from './kinds/reportSchedule.js';
 import type { ResourceKind, Scope } from './types.js';
-import { workflow } from './workflow.js';
+import { workflow } from './kinds/workflow.js';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   reportSchedule,
@@ -24,13 +24,9 @@ export const RESOURCE_KINDS: Record<string, ResourceKind> = {
 
 export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
 
-/** A scope naming nothing: each kind's scope input empty (declared kinds need none). */
+/** A scope naming nothing (every kind's list absent is empty). */
 export function emptyScope(): Scope {
-  const lists: Record<string, unknown> = {};
-  for (const { scope } of Object.values(RESOURCE_KINDS).map((k) => k.inputs)) {
-    if (scope) lists[scope.key] = scope.shape === 'ids' ? [] : {};
-  }
-  return lists as unknown as Scope;
+  return { ids: {}, paths: {}, discover: {} };
 }
 
 /** The manifest inputs of the declared kinds, in registry order. */
@@ -72,3 +68,4 @@ export function fixProblems(
 }
 
 export type { ResourceKind } from './types.js';
+export { scopeEntries } from './discovery.js';

@@ -37,34 +37,30 @@ export interface RunMemo {
   settled?<T>(key: string): { value: T } | undefined;
 }
 
+/** What a kind's `scope.<key>` list holds: ids, or paths per file-set id. */
+export type ScopeShape = 'ids' | 'paths';
+
+/** A kind's entry in steward.yaml's `scope` (the config schema and `Scope` follow from these). */
+export interface ScopeInput {
+  /** The key under `scope:`, e.g. `datasets`. */
+  key: string;
+  shape: ScopeShape;
+  /** What one entry is, e.g. `dataset` (messages, the config schema). */
+  description: string;
+  /** One cheap read that fails (404) when the entry does not exist (`steward doctor`). */
+  exists(api: InstanceApi, id: string, path?: string): Promise<unknown>;
+  /** The listing `all` reads (`steward doctor` lists it); none: the kind cannot be discovered. */
+  discovery?: OperationId;
+}
+
 /** Where a kind's resources come from, as its `inputs` declare (the config schema is derived from them). */
 export interface KindInputs {
   /** Named in `scope.<key>` of steward.yaml: ids, or paths per file-set id. */
-  scope?: {
-    key: keyof ScopeLists;
-    shape: 'ids' | 'paths';
-    /** What one entry is, e.g. `dataset` (messages, the config schema). */
-    description: string;
-    /** One cheap read that fails (404) when the entry does not exist (`steward doctor`). */
-    exists(api: InstanceApi, id: string, path?: string): Promise<unknown>;
-    /** The listing `all` reads (`steward doctor` lists it); none: the kind cannot be discovered. */
-    discovery?: OperationId;
-  };
+  scope?: ScopeInput;
   /** Declared one per YAML file matched by `manifests.<key>`. */
   manifests?: { key: string; description: string };
   /** Also found through this kind (cards sent by schedules): an empty scope list is not "nothing to check". */
   alsoFrom?: string;
-}
-
-/** The lists steward.yaml's `scope` names, one per kind that has a scope input. */
-export interface ScopeLists {
-  datasets: string[];
-  cards: string[];
-  /** filesetId → paths */
-  filesets: Record<string, string[]>;
-  queues?: string[];
-  dataFiles?: string[];
-  workflows?: string[];
 }
 
 /** `scope.<key>: all` (or `{ all: true, exclude: [...] }`): every resource the listing gives, minus these ids or globs. */
@@ -72,10 +68,17 @@ export interface Discovery {
   exclude: string[];
 }
 
-/** The scope the API cannot list (DESIGN §4), resolved to plain lists. */
-export interface Scope extends ScopeLists {
+/**
+ * steward.yaml's `scope`, resolved to plain lists, keyed by the scope keys the kinds declare
+ * (no other list of them exists): a kind reads its own key; a key absent is an empty list.
+ */
+export interface Scope {
+  /** Ids per key of an `ids` kind. */
+  ids: Readonly<Partial<Record<string, readonly string[]>>>;
+  /** Paths per set id, per key of a `paths` kind. */
+  paths: Readonly<Partial<Record<string, Readonly<Record<string, readonly string[]>>>>>;
   /** The keys whose kind is discovered through its listing (`all`), with what to leave out. */
-  discover?: Partial<Record<keyof ScopeLists, Discovery>>;
+  discover: Readonly<Partial<Record<string, Discovery>>>;
   /** The report-schedule list's `filter` (default ALL: every schedule; needs the content admin grant). */
   scheduleFilter?: ScheduleFilter;
 }
@@ -127,6 +130,29 @@ export interface FixKind {
   refusal?(doc: ResourceDocument, value: unknown, itemPath: string | null): string | null;
 }
 
+/** What a `steward doctor` probe may depend on: the resolved scope and the workflow host. */
+export interface ProbeContext {
+  scope: Scope;
+  workflowUrl: string | null;
+}
+
+/**
+ * One cheap request `steward doctor` makes for a kind when a selected policy needs one of the
+ * operations in `when` (the grant behind a whole-instance read: the schedule filter, the
+ * Workflow API grant): what it checks, what it asks, and what to do when it is refused.
+ */
+export interface KindProbe {
+  id: string;
+  when: OperationId[];
+  plan(ctx: ProbeContext): {
+    check: string;
+    asked: string;
+    run(api: InstanceApi): Promise<unknown>;
+    /** What to do when the request was refused with this status (403, 404, 401, …). */
+    fix(status: number | undefined): string;
+  };
+}
+
 /** A write as planned, and as `fix --apply` sends it (the client checks it is one of its writes). */
 export type PlannedWrite = WriteRequest;
 
@@ -154,6 +180,8 @@ export interface ResourceKind {
    * fixes: the full list after, plus what the write needs to take away what `before` had.
    */
   write?(after: ResourceDocument, before: ResourceDocument): PlannedWrite;
+  /** The grants `steward doctor` probes for this kind, beyond its scope entries. */
+  probes?: KindProbe[];
   /** What a run should say about the scope this kind was read with (a narrowed listing), if anything. */
   scopeWarning?(scope: Scope): string | null;
   /** Why `after` grants more than `before` (null when it does not): a guard fixes call before writing. */

@@ -181,7 +181,8 @@ describe('one place for each operation', () => {
       const pattern = new RegExp(op.path.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join("(?:\\{\\w+\\}|:\\w+|\\$\\{[^}]+\\}|[^/'\"`\\s]+)") + "(?![\\w/])");
       where[id] = files.filter(([, text]) => pattern.test(text)).map(([f]) => f);
     }
-    expect(Object.keys(where)).toHaveLength(22);
+    // The table was read (the check is vacuous on an empty one), whatever its size.
+    expect(Object.keys(where)).toEqual(expect.arrayContaining(['listReportSchedules', 'getMisconfiguredReports']));
     for (const files of Object.values(where)) expect(files).toEqual(['api/operations.ts']);
   });
 });

@@ -38,7 +38,7 @@ describe('loadConfig', () => {
     const c = loadConfig({ configPath: 'conf/steward.yaml', cwd: dir, env: {} });
     expect(c.file).toBe(path.join(conf, 'steward.yaml'));
     expect(c.policies).toEqual([path.join(conf, 'policies'), builtinPolicyDir()]);
-    expect(c.scope).toMatchObject({ datasets: ['ds-1', 'ds-2'], cards: ['101', '102'], filesets: { '3f1c': ['/reports/q1.csv'] }, discover: {} });
+    expect(c.scope).toMatchObject({ ids: { datasets: ['ds-1', 'ds-2'], cards: ['101', '102'] }, paths: { filesets: { '3f1c': ['/reports/q1.csv'] } }, discover: {} });
     expect(c.manifestFiles).toEqual({
       queues: [path.join(conf, 'permissions/queues/a.yaml'), path.join(conf, 'permissions/queues/b.yaml')],
       dataFiles: [path.join(conf, 'permissions/data-files/42.yaml'), path.join(conf, 'permissions/data-files/old/43.yaml')],
@@ -77,7 +77,7 @@ describe('loadConfig', () => {
     expect(c.file).toBeNull();
     expect(c.policies).toEqual([builtinPolicyDir()]);
     expect([c.failOn, c.concurrency, c.waiversFile]).toEqual(['low', 8, null]);
-    expect(c.scope).toMatchObject({ datasets: [], cards: [], filesets: {}, queues: [], dataFiles: [], workflows: [], discover: {} });
+    expect(c.scope).toMatchObject({ ids: { datasets: [], cards: [], queues: [], dataFiles: [], workflows: [] }, paths: { filesets: {} }, discover: {} });
   });
 
   it('reads ./steward.yaml when present and --config is not given', () => {

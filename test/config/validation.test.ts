@@ -24,7 +24,7 @@ describe('scope ids', () => {
 
   it('accepts ordinary ids', () => {
     const dir = tempProject({ 'steward.yaml': 'scope: { datasets: [ds-1, ".hidden"], cards: [101] }\n' });
-    expect(loadConfig({ cwd: dir, env: {} }).scope).toMatchObject({ datasets: ['ds-1', '.hidden'], cards: ['101'], filesets: {}, discover: {} });
+    expect(loadConfig({ cwd: dir, env: {} }).scope).toMatchObject({ ids: { datasets: ['ds-1', '.hidden'], cards: ['101'] }, paths: { filesets: {} }, discover: {} });
   });
 });
 

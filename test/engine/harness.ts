@@ -19,8 +19,8 @@ export const DEMO = path.join(ROOT, 'demo');
 export const NOW = new Date('2026-01-15T12:00:00Z');
 
 export function demoScope(): Scope {
-  const config = parse(readFileSync(path.join(DEMO, 'steward.yaml'), 'utf8')) as { scope: Scope };
-  return { datasets: config.scope.datasets, cards: config.scope.cards.map(String), filesets: config.scope.filesets };
+  const config = parse(readFileSync(path.join(DEMO, 'steward.yaml'), 'utf8')) as { scope: { datasets: string[]; cards: (string | number)[]; filesets: Record<string, string[]> } };
+  return { ids: { datasets: config.scope.datasets, cards: config.scope.cards.map(String) }, paths: { filesets: config.scope.filesets }, discover: {} };
 }
 
 function yamlFiles(dir: string): string[] {

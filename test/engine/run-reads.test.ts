@@ -48,13 +48,13 @@ beforeEach(() => {
 });
 
 function activeDatasets(): number {
-  return demoScope().datasets.filter((id) => demo.sandbox.state.certifications.get(`DATA_SOURCE:${id}`)?.state === 'ACTIVE')
+  return demoScope().ids.datasets!.filter((id) => demo.sandbox.state.certifications.get(`DATA_SOURCE:${id}`)?.state === 'ACTIVE')
     .length;
 }
 
 describe('lazy document parts', () => {
   it('reads certification of every dataset and access only of the certified ones', async () => {
-    const n = demoScope().datasets.length;
+    const n = demoScope().ids.datasets!.length;
     const k = activeDatasets();
     expect(k).toBeGreaterThan(2);
     expect(k).toBeLessThan(n);
@@ -69,7 +69,7 @@ describe('lazy document parts', () => {
   });
 
   it('two policies reading the same part make one read of it per resource', async () => {
-    const n = demoScope().datasets.length;
+    const n = demoScope().ids.datasets!.length;
     const run = await demo.run([...byId('certified-datasets-need-owner-group'), ...compilePolicies(OWNER_POLICY)]);
     expect(demo.sandbox.counts.getCertificationStatus).toBe(n);
     expect(demo.sandbox.counts.getDatasetPermissions).toBe(n);

@@ -13,7 +13,7 @@ import type { ResumeJournal } from '../../src/fix/resume.js';
 import type { FixPlan } from '../../src/fix/types.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { parsePolicyText } from '../../src/policy/loader.js';
-import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { emptyScope, RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export const NOW = new Date('2026-06-01T00:00:00Z');
@@ -99,7 +99,7 @@ export async function planRun(root: string, api: InstanceApi, options: FixRunOpt
     policies: selected,
     api,
     kinds: RESOURCE_KINDS,
-    scope: { datasets: [], cards: [], filesets: {} },
+    scope: emptyScope(),
     manifestFiles: files,
     displayRoot: root,
     now: NOW,

@@ -36,8 +36,8 @@ describe('steward doctor', () => {
       ['token', 'ok'],
       ['scheduleFilter', 'ok'],
       ['misconfigured', 'ok'],
-      ['workflowGrant', 'ok'],
       ['calculatedFields', 'ok'],
+      ['workflowGrant', 'ok'],
       ['scope.datasets', 'ok'],
       ['scope.filesets', 'ok'],
     ]);

@@ -109,8 +109,8 @@ describe('json format', () => {
 });
 
 describe('format registry', () => {
-  it('lists the seven formats and renders the fixture in each', () => {
-    expect(FORMATS).toEqual(['text', 'json', 'sarif', 'junit', 'markdown', 'github', 'html']);
+  it('has the formats DESIGN promises (and any added since) and renders the fixture in each', () => {
+    expect(FORMATS).toEqual(expect.arrayContaining(['text', 'json', 'sarif', 'junit', 'markdown', 'github', 'html']));
     expect(isFormat('sarif')).toBe(true);
     expect(isFormat('yaml')).toBe(false);
     const report = makeReport();

@@ -29,7 +29,7 @@ async function collect(kind: ResourceKind, scope = demoScope()): Promise<Collect
 
 describe('live kinds', () => {
   it('cards: scope cards plus the cards schedules send, with the sending schedule ids', async () => {
-    const cards = await collect(RESOURCE_KINDS.card, { ...demoScope(), cards: ['123'] });
+    const cards = await collect(RESOURCE_KINDS.card, { ...demoScope(), ids: { ...demoScope().ids, cards: ['123'] } });
     const byId = new Map(cards.map((c) => [c.id, c.doc]));
     expect(byId.get('123')).toEqual({ id: 123, schedules: [] });
     expect(byId.get('7001')).toEqual({ id: 7001, schedules: [9006] });
@@ -41,8 +41,8 @@ describe('live kinds', () => {
   });
 
   it('fileset files: one read per path; a missing path is an error of that file only', async () => {
-    const fs = Object.keys(demoScope().filesets)[0];
-    const files = await collect(RESOURCE_KINDS.filesetFile, { ...demoScope(), filesets: { [fs]: ['/raw/legacy.csv', '/nope.csv'] } });
+    const fs = Object.keys(demoScope().paths.filesets!)[0];
+    const files = await collect(RESOURCE_KINDS.filesetFile, { ...demoScope(), paths: { filesets: { [fs]: ['/raw/legacy.csv', '/nope.csv'] } } });
     expect(sandbox.counts.getFileByPath).toBe(2);
     expect(files.map((f) => [f.id, f.name, f.loadError === undefined])).toEqual([
       [`${fs}:/raw/legacy.csv`, '/raw/legacy.csv', true],

@@ -2,13 +2,13 @@
 // permissions. Fixes only narrow: make the file private, remove an entry, or restore a drifted
 // file where that narrows. Entries keep `entityType` (USER/GROUP) when the manifest gives it,
 // as the platform's own bodies carry it.
-import type { DataFilePermissionEntry, DataFilePermissions, InstanceApi } from '../api/types.js';
-import { writeRequest } from '../api/writes.js';
-import { itemAt, removeEntryFix } from './common.js';
-import { selectIds } from './discovery.js';
-import { type DataFileDrift, dataFileDrift, narrowingDataFileBody } from './live-permissions.js';
-import { dataFileEntrySchema, loadManifests } from './manifests.js';
-import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+import type { DataFilePermissionEntry, DataFilePermissions, InstanceApi } from '../../api/types.js';
+import { writeRequest } from '../../api/writes.js';
+import { itemAt, removeEntryFix } from '../common.js';
+import { selectIds } from '../discovery.js';
+import { type DataFileDrift, dataFileDrift, narrowingDataFileBody } from '../live-permissions.js';
+import { dataFileEntrySchema, loadManifests } from '../manifests.js';
+import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 /** The live permissions (one read per file, memoised by the client). */
 function livePermissions(api: InstanceApi, resource: CollectedResource): Promise<DataFilePermissions> {
@@ -95,8 +95,8 @@ export const dataFile: ResourceKind = {
     const declared = ctx.declared ?? (await dataFile.declare!(ctx));
     yield* declared;
     const known = new Set(declared.map((r) => r.id));
-    const discovery = ctx.scope.discover?.dataFiles;
-    const { ids, names } = await selectIds(ctx.scope.dataFiles ?? [], discovery, () => ctx.api.listDataFiles(), (f) => String(f.dataFileId), (f) => f.name);
+    const discovery = ctx.scope.discover.dataFiles;
+    const { ids, names } = await selectIds(ctx.scope.ids.dataFiles ?? [], discovery, () => ctx.api.listDataFiles(), (f) => String(f.dataFileId), (f) => f.name);
     for (const id of ids.filter((x) => !known.has(x))) {
       yield { kind: 'dataFile', id, name: names.get(id) ?? null, doc: { id: /^\d+$/.test(id) ? Number(id) : id, declared: false }, source: null };
     }

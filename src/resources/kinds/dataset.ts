@@ -1,10 +1,10 @@
 // Datasets named in the scope. `access`, `certification` and `tags` are parts with their own
 // request each, read only for policies (or fixes) that need them.
-import { writeRequest } from '../api/writes.js';
-import { stringArraySchema } from './common.js';
-import { selectIds } from './discovery.js';
-import { certificationPart, certificationSchema } from './certification.js';
-import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+import { writeRequest } from '../../api/writes.js';
+import { stringArraySchema } from '../common.js';
+import { selectIds } from '../discovery.js';
+import { certificationPart, certificationSchema } from '../certification.js';
+import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 const access: DocumentPart = {
   name: 'access',
@@ -102,8 +102,8 @@ export const dataset: ResourceKind = {
   },
   parts: { access, certification: certificationPart('DATA_SOURCE'), tags },
   async *collect(ctx) {
-    const discovery = ctx.scope.discover?.datasets;
-    const { ids, names, items } = await selectIds(ctx.scope.datasets, discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
+    const discovery = ctx.scope.discover.datasets;
+    const { ids, names, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
     for (const id of ids) {
       const doc: ResourceDocument = { id };
       // The listing's tags (when it carries them) save the dataset read per resource.

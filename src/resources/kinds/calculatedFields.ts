@@ -1,5 +1,5 @@
 // The instance's calculated-field statistics: one resource, id `instance`.
-import type { ResourceKind } from './types.js';
+import type { ResourceKind } from '../types.js';
 
 export const CALCULATED_FIELDS_RESOURCE_ID = 'instance';
 
@@ -27,6 +27,18 @@ export const calculatedFields: ResourceKind = {
     },
   },
   parts: {},
+  probes: [
+    {
+      id: 'calculatedFields',
+      when: ['getCalculatedFieldStatistics'],
+      plan: () => ({
+        check: 'calculated-field statistics can be read',
+        asked: 'GET calculated-field statistics',
+        run: (api) => api.getCalculatedFieldStatistics(),
+        fix: () => "give the token's user access to the calculated-field statistics",
+      }),
+    },
+  ],
   async *collect(ctx) {
     const stats = await ctx.api.getCalculatedFieldStatistics();
     const id = CALCULATED_FIELDS_RESOURCE_ID;

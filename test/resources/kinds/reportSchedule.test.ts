@@ -1,12 +1,13 @@
 // The reportSchedule kind over the sandbox: the join with the misconfigured list, and the
 // cross-check that catches a schedule list cut short (a server capping pages below our limit).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/index.js';
-import { orphanMessage, reportSchedule } from '../../src/resources/reportSchedule.js';
-import type { CollectedResource, CollectContext } from '../../src/resources/types.js';
-import { createRunMemo } from '../../src/engine/memo.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
+import { createClient } from '../../../src/api/index.js';
+import { orphanMessage, reportSchedule } from '../../../src/resources/kinds/reportSchedule.js';
+import { emptyScope } from '../../../src/resources/index.js';
+import type { CollectedResource, CollectContext } from '../../../src/resources/types.js';
+import { createRunMemo } from '../../../src/engine/memo.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '../../../src/sandbox/types.js';
 
 let s: Sandbox;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ beforeEach(() => s.resetCounts());
 
 function context(pageSize: number): CollectContext {
   const api = createClient({ baseUrl: s.baseUrl, token: s.token, pageSize, retryBaseDelayMs: 1 });
-  return { api, scope: { datasets: [], cards: [], filesets: {} }, manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.' };
+  return { api, scope: emptyScope(), manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.' };
 }
 
 async function collected(ctx: CollectContext): Promise<CollectedResource[]> {
@@ -63,7 +64,7 @@ describe('reportSchedule', () => {
     const big = await startSandbox({ size: { schedules: 1000, datasets: 0, cards: 0 }, faults: { latencyMs: 5 } });
     try {
       const api = createClient({ baseUrl: big.baseUrl, token: big.token, pageSize: 100 });
-      const ctx: CollectContext = { api, scope: { datasets: [], cards: [], filesets: {} }, manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.', once: createRunMemo().once };
+      const ctx: CollectContext = { api, scope: emptyScope(), manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.', once: createRunMemo().once };
       let pagesAtFirst = -1;
       let n = 0;
       for await (const r of reportSchedule.collect(ctx)) {

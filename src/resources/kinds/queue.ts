@@ -2,14 +2,14 @@
 // judged on their live permissions (the scheduled audit). Fixes only narrow: revoke listed
 // permissions from an entry, remove the entry, or restore a drifted queue where that narrows. The platform removes an entity's permissions when its entry is sent with
 // `permissions: []`, so a removed entry is sent that way, never dropped from the body.
-import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../api/types.js';
-import { writeRequest } from '../api/writes.js';
-import type { InstanceApi } from '../api/types.js';
-import { itemAt, itemIndex, removeEntryFix } from './common.js';
-import { selectIds } from './discovery.js';
-import { narrowingQueueBody, normaliseQueuePermissions, type QueueDrift, queueDrift } from './live-permissions.js';
-import { loadManifests, queueEntrySchema } from './manifests.js';
-import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from './types.js';
+import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../../api/types.js';
+import { writeRequest } from '../../api/writes.js';
+import type { InstanceApi } from '../../api/types.js';
+import { itemAt, itemIndex, removeEntryFix } from '../common.js';
+import { selectIds } from '../discovery.js';
+import { narrowingQueueBody, normaliseQueuePermissions, type QueueDrift, queueDrift } from '../live-permissions.js';
+import { loadManifests, queueEntrySchema } from '../manifests.js';
+import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 function entriesOf(doc: ResourceDocument): QueuePermissionEntry[] {
   return (doc.permissions as QueuePermissionEntry[] | undefined) ?? [];
@@ -113,8 +113,8 @@ export const queue: ResourceKind = {
     const declared = ctx.declared ?? (await queue.declare!(ctx));
     yield* declared;
     const known = new Set(declared.map((r) => r.id));
-    const discovery = ctx.scope.discover?.queues;
-    const { ids, names } = await selectIds(ctx.scope.queues ?? [], discovery, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
+    const discovery = ctx.scope.discover.queues;
+    const { ids, names } = await selectIds(ctx.scope.ids.queues ?? [], discovery, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
     for (const id of ids.filter((x) => !known.has(x))) {
       yield { kind: 'queue', id, name: names.get(id) ?? null, doc: { id, declared: false }, source: null };
     }

@@ -1,8 +1,8 @@
 // Files of the file sets named in the scope, one metadata read (op 8) per path. A path that
 // cannot be read is an error of that one resource, not of the whole kind.
-import type { FilesetFile } from '../api/types.js';
-import { excluded, selectIds } from './discovery.js';
-import type { CollectedResource, ResourceKind } from './types.js';
+import type { FilesetFile } from '../../api/types.js';
+import { excluded, selectIds } from '../discovery.js';
+import type { CollectedResource, ResourceKind } from '../types.js';
 
 /** Resource id of a fileset file: `<filesetId>:<path>` (what waivers and fingerprints use). */
 export function filesetFileId(filesetId: string, path: string): string {
@@ -46,7 +46,7 @@ export const filesetFile: ResourceKind = {
   },
   parts: {},
   async *collect(ctx) {
-    const discovery = ctx.scope.discover?.filesets;
+    const discovery = ctx.scope.discover.filesets;
     const seen = new Set<string>();
     // Discovered file sets: every file of each (directories left out), its metadata from the listing.
     if (discovery) {
@@ -63,7 +63,7 @@ export const filesetFile: ResourceKind = {
       }
     }
     const jobs: { filesetId: string; path: string; read: Promise<FilesetFile> }[] = [];
-    for (const [filesetId, paths] of Object.entries(ctx.scope.filesets)) {
+    for (const [filesetId, paths] of Object.entries(ctx.scope.paths.filesets ?? {})) {
       for (const path of paths) {
         if (seen.has(filesetFileId(filesetId, path))) continue;
         const read = ctx.api.getFileByPath(filesetId, path);

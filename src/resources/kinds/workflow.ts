@@ -1,7 +1,7 @@
 // Workflows as the API returns them: from the workflow API (op 12) when a workflow URL is
 // configured, else from the instance host's model list (beyond the spec, developer token).
-import { excluded } from './discovery.js';
-import type { ResourceKind } from './types.js';
+import { excluded } from '../discovery.js';
+import type { ResourceKind } from '../types.js';
 
 export const workflow: ResourceKind = {
   name: 'workflow',
@@ -34,9 +34,24 @@ export const workflow: ResourceKind = {
     },
   },
   parts: {},
+  probes: [
+    {
+      id: 'workflowGrant',
+      when: ['listWorkflows', 'listWorkflowModels'],
+      plan: ({ workflowUrl }) => ({
+        check: 'the Workflow API grant is held',
+        asked: `GET the workflow list from ${workflowUrl ? 'the workflow API host' : 'the instance host (no workflow URL set)'}`,
+        run: (api) => api.listWorkflows(),
+        fix: (status) =>
+          status === 401
+            ? 'the workflow token was refused: set STEWARD_WORKFLOW_TOKEN (or STEWARD_TOKEN) to a token the workflow host accepts'
+            : "give the token's user the Workflow API grant (Admin › Roles › Grants), or leave workflow policies out with --only",
+      }),
+    },
+  ],
   async *collect(ctx) {
-    const named = ctx.scope.workflows ?? [];
-    const discovery = ctx.scope.discover?.workflows;
+    const named = ctx.scope.ids.workflows ?? [];
+    const discovery = ctx.scope.discover.workflows;
     const only = named.length > 0 && !discovery ? new Set(named) : null;
     for (const w of await ctx.api.listWorkflows()) {
       if ((only && !only.has(String(w.id))) || excluded(discovery, String(w.id))) continue;

@@ -1,9 +1,9 @@
 // Cards: those in the scope plus every card a report schedule sends, with the ids of the
 // schedules that send each one; `certification` is a part (op 11, CARD).
-import { certificationPart, certificationSchema } from './certification.js';
-import { excluded, selectIds } from './discovery.js';
+import { certificationPart, certificationSchema } from '../certification.js';
+import { excluded, selectIds } from '../discovery.js';
 import { allSchedules } from './reportSchedule.js';
-import type { ResourceKind } from './types.js';
+import type { ResourceKind } from '../types.js';
 
 /** Card ids are integers on the platform (schedule.cardId); scope ids that are not stay strings. */
 function cardDocId(id: string): string | number {
@@ -33,8 +33,8 @@ export const card: ResourceKind = {
   parts: { certification: certificationPart('CARD') },
   async *collect(ctx) {
     const senders = new Map<string, number[]>();
-    const discovery = ctx.scope.discover?.cards;
-    const { ids, names } = await selectIds(ctx.scope.cards, discovery, () => ctx.api.searchCards(), (c) => String(c.databaseId), (c) => c.name);
+    const discovery = ctx.scope.discover.cards;
+    const { ids, names } = await selectIds(ctx.scope.ids.cards ?? [], discovery, () => ctx.api.searchCards(), (c) => String(c.databaseId), (c) => c.name);
     for (const id of ids) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
       // A schedule of a page or view sends no single card.

@@ -4,17 +4,17 @@
 // The join is checked both ways: a misconfigured item whose id is in no schedule of the list
 // proves the schedule list incomplete (a non-admin token, a server capping pages), and a verdict
 // built on it would be a pass by omission, so it is an error, never a pass.
-import { SCHEDULE_ALL_GRANT } from '../api/assumptions.js';
-import { isApiError } from '../api/errors.js';
-import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../api/types.js';
-import { noMemo, readAllPages } from './common.js';
-import type { CollectContext, DocumentPart, ResourceKind, RunMemo, Scope } from './types.js';
+import { SCHEDULE_ALL_GRANT, SCHEDULE_FILTER_DEFAULT } from '../../api/assumptions.js';
+import { isApiError } from '../../api/errors.js';
+import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../../api/types.js';
+import { firstPage, noMemo, readAllPages } from '../common.js';
+import type { CollectContext, DocumentPart, ResourceKind, RunMemo, Scope } from '../types.js';
 
 /** What the shared schedule reads need: the API, the run memo and (collecting) the scope's filter. */
 type ScheduleReads = Pick<CollectContext, 'api' | 'once'> & { scope?: Pick<Scope, 'scheduleFilter'> };
 
 /** The filter a run lists schedules with (instance.scheduleFilter, default ALL: the whole instance). */
-const filterOf = (ctx: ScheduleReads): ScheduleFilter => ctx.scope?.scheduleFilter ?? 'ALL';
+const filterOf = (ctx: ScheduleReads): ScheduleFilter => ctx.scope?.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
 
 /** The run-memo key of the misconfigured list, joined by id. */
 const MISCONFIGURED_KEY = 'reportSchedule:misconfigured';
@@ -209,6 +209,34 @@ export const reportSchedule: ResourceKind = {
     },
   },
   parts: { misconfigured, misconfiguration },
+  probes: [
+    {
+      id: 'scheduleFilter',
+      when: ['listReportSchedules'],
+      plan: ({ scope }) => {
+        const filter = scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
+        return {
+          check: `report schedules can be listed with filter=${filter}`,
+          asked: `GET report schedules (filter=${filter}, limit 1)`,
+          run: (api) => firstPage(api.listReportSchedules({ filter, pageSize: 1 })),
+          fix: () =>
+            filter === 'ALL'
+              ? `give the token's user the ${SCHEDULE_ALL_GRANT} grant, or set instance.scheduleFilter: USER to check only their own schedules`
+              : 'the token user cannot list their own schedules: check the token',
+        };
+      },
+    },
+    {
+      id: 'misconfigured',
+      when: ['getMisconfiguredReports'],
+      plan: () => ({
+        check: 'the misconfigured-reports list can be read',
+        asked: 'GET the first page of misconfigured reports',
+        run: (api) => firstPage(api.getMisconfiguredReports()),
+        fix: (status) => (status === 409 ? 'the list is being recalculated (409): try again later' : "give the token's user access to the misconfigured-reports list"),
+      }),
+    },
+  ],
   scopeWarning(scope) {
     const filter = scope.scheduleFilter;
     if (filter === undefined || filter === 'ALL') return null;
