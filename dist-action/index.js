@@ -44818,6 +44818,70 @@ var PQueue = class extends import_index.default {
   }
 };
 
+// src/core/redact.ts
+var MIN_REDACTED_SECRET_LENGTH = 4;
+function secretForms(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    if (typeof secret !== "string" || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    const escaped = [...secret].map((c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    forms.add(escaped);
+    forms.add(escaped.replace(/\\u([0-9a-f]{4})/g, (_, hex) => `\\u${hex.toUpperCase()}`));
+    forms.add(encodeURIComponent(secret));
+    forms.add(encodeURI(secret));
+    for (const encoded of base64Forms(secret)) {
+      forms.add(encoded);
+      forms.add(encoded.replaceAll("+", "-").replaceAll("/", "_"));
+    }
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+var MIN_BASE64_FORM_LENGTH = 8;
+function base64Forms(secret) {
+  const bytes3 = Buffer.from(secret, "utf8");
+  const forms = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes3]).toString("base64");
+    const firstBit = 8 * lead;
+    const endBit = 8 * (lead + bytes3.length);
+    const first = Math.ceil(firstBit / 6);
+    const end = Math.floor(endBit / 6);
+    if (end - first >= MIN_BASE64_FORM_LENGTH) forms.push(encoded.slice(first, end));
+  }
+  return forms;
+}
+var SecretSet = class _SecretSet {
+  #values = [];
+  #forms = [];
+  static of(...secrets) {
+    return new _SecretSet().add(...secrets);
+  }
+  /** Adds secrets (a sandbox started for the run brings its own token); returns this set. */
+  add(...secrets) {
+    const fresh = secrets.filter((s) => typeof s === "string" && s.length >= MIN_REDACTED_SECRET_LENGTH && !this.#values.includes(s));
+    if (fresh.length === 0) return this;
+    this.#values = [...this.#values, ...new Set(fresh)];
+    this.#forms = secretForms(this.#values);
+    return this;
+  }
+  /** The secrets as given (to mask them in a runner's log, or hand them to a client). */
+  get values() {
+    return this.#values;
+  }
+  redact(text) {
+    let out = text;
+    for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join("***");
+    return out;
+  }
+  /** A JSON value with every form of every secret replaced in every string (keys included). */
+  redactJson(value) {
+    if (this.#forms.length === 0) return value;
+    return JSON.parse(this.redact(JSON.stringify(value)));
+  }
+};
+
 // src/api/breaker.ts
 var BREAKER_THRESHOLD = 20;
 function createBreaker(threshold = BREAKER_THRESHOLD) {
@@ -44931,56 +44995,6 @@ function readBody(res, maxBytes, done) {
   stream.on("error", fail);
   if (inflate) res.on("error", fail);
   res.on("aborted", () => fail(new Error("the connection closed before the answer ended")));
-}
-
-// src/core/redact.ts
-var MIN_REDACTED_SECRET_LENGTH = 4;
-function secretForms(secrets) {
-  const forms = /* @__PURE__ */ new Set();
-  for (const secret of secrets) {
-    if (typeof secret !== "string" || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    const escaped = [...secret].map((c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
-    forms.add(escaped);
-    forms.add(escaped.replace(/\\u([0-9a-f]{4})/g, (_, hex) => `\\u${hex.toUpperCase()}`));
-    forms.add(encodeURIComponent(secret));
-    forms.add(encodeURI(secret));
-    for (const encoded of base64Forms(secret)) {
-      forms.add(encoded);
-      forms.add(encoded.replaceAll("+", "-").replaceAll("/", "_"));
-    }
-  }
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-var MIN_BASE64_FORM_LENGTH = 8;
-function base64Forms(secret) {
-  const bytes3 = Buffer.from(secret, "utf8");
-  const forms = [];
-  for (let lead = 0; lead < 3; lead++) {
-    const encoded = Buffer.concat([Buffer.alloc(lead), bytes3]).toString("base64");
-    const firstBit = 8 * lead;
-    const endBit = 8 * (lead + bytes3.length);
-    const first = Math.ceil(firstBit / 6);
-    const end = Math.floor(endBit / 6);
-    if (end - first >= MIN_BASE64_FORM_LENGTH) forms.push(encoded.slice(first, end));
-  }
-  return forms;
-}
-function redactor(secrets) {
-  const forms = secretForms(secrets);
-  return (text) => {
-    let out = text;
-    for (const form of forms) out = out.split(form).join("***");
-    return out;
-  };
-}
-function redactSecrets(text, secrets) {
-  return redactor(secrets)(text);
-}
-function redactJson(value, secrets) {
-  if (secretForms(secrets).length === 0) return value;
-  return JSON.parse(redactSecrets(JSON.stringify(value), secrets));
 }
 
 // src/api/errors.ts
@@ -45326,8 +45340,8 @@ function createTransport(options) {
   const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
   const workflowToken = options.workflowToken ?? options.token;
   const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
-  const secrets = [options.token, workflowToken];
-  const redact2 = redactor(secrets);
+  const secrets = (options.secrets ?? new SecretSet()).add(options.token, workflowToken);
+  const redact = (text) => secrets.redact(text);
   const rps = options.requestsPerSecond;
   const limiter = new PQueue(
     rps && rps > 0 ? { concurrency, intervalCap: 1, interval: Math.max(1, Math.round(1e3 / rps)) } : { concurrency }
@@ -45345,7 +45359,7 @@ function createTransport(options) {
       kind: "http",
       status: 401,
       attempts,
-      detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
+      detail: `${requestLabel(spec.method, redact(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
     });
   }
   const deadline = options.deadline;
@@ -45367,7 +45381,7 @@ function createTransport(options) {
     return fail(spec, {
       kind: "deadline",
       attempts,
-      detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? "" : "s"}` : "not sent"}: the run's deadline (${deadline.label}) passed`
+      detail: `${requestLabel(spec.method, redact(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? "" : "s"}` : "not sent"}: the run's deadline (${deadline.label}) passed`
     });
   }
   const breaker = createBreaker(options.breakerThreshold);
@@ -45377,7 +45391,7 @@ function createTransport(options) {
     return fail(spec, {
       kind: "circuit-open",
       attempts,
-      detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? "" : "s"}` : "not sent"}: ${redact2(cause)}`
+      detail: `${requestLabel(spec.method, redact(describePath(spec)))}: ${attempts ? `stopped after ${attempts} attempt${attempts === 1 ? "" : "s"}` : "not sent"}: ${redact(cause)}`
     });
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
@@ -45396,9 +45410,9 @@ function createTransport(options) {
       ...init,
       operation: spec.operation,
       method: spec.method,
-      path: redact2(describePath(spec)),
-      detail: redact2(init.detail),
-      apiMessage: init.apiMessage === void 0 ? void 0 : redact2(init.apiMessage)
+      path: redact(describePath(spec)),
+      detail: redact(init.detail),
+      apiMessage: init.apiMessage === void 0 ? void 0 : redact(init.apiMessage)
     });
   }
   function resolve4(spec) {
@@ -45458,7 +45472,7 @@ function createTransport(options) {
       const log2 = (extra) => options.onRequest?.({
         operation: spec.operation,
         method: spec.method,
-        url: redact2(target),
+        url: redact(target),
         attempt,
         durationMs: Math.round(performance.now() - started),
         ...extra
@@ -45477,7 +45491,7 @@ function createTransport(options) {
         call.lastTimedOut = timedOut;
         call.tooLarge = error2 instanceof BodyTooLargeError;
         const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline.label) : error2;
-        log2({ error: redact2(describeNetworkError(reason)) });
+        log2({ error: redact(describeNetworkError(reason)) });
         if (!call.tooLarge && !call.pastDeadline) breaker.failed(spec.operation, describeNetworkError(reason));
         throw reason;
       } finally {
@@ -45516,7 +45530,7 @@ function createTransport(options) {
           options.onRetry?.({
             operation: spec.operation,
             method: spec.method,
-            url: redact2(url2),
+            url: redact(url2),
             attempt: call.attempts,
             delayMs,
             status: context.response?.status
@@ -45539,7 +45553,7 @@ function createTransport(options) {
         kind: "http",
         status: response.status,
         attempts: call.attempts,
-        detail: `${requestLabel(spec.method, redact2(describePath(spec)))}: ${response.status} ${response.statusText} — redirects are not followed (the token would be sent wherever they point); check the base URL`
+        detail: `${requestLabel(spec.method, redact(describePath(spec)))}: ${response.status} ${response.statusText} — redirects are not followed (the token would be sent wherever they point); check the base URL`
       });
     } catch (error2) {
       throw failure(spec, error2, call);
@@ -45548,7 +45562,7 @@ function createTransport(options) {
   function failure(spec, error2, call) {
     if (error2 instanceof ApiError) return error2;
     if (error2.cause instanceof ApiError) return error2.cause;
-    const label = requestLabel(spec.method, redact2(describePath(spec)));
+    const label = requestLabel(spec.method, redact(describePath(spec)));
     const attempts = call.attempts;
     const response = error2.response;
     const retryNote = (retryable, reached) => {
@@ -45559,7 +45573,7 @@ function createTransport(options) {
     };
     if (response) {
       const status = response.status;
-      const apiMessage = messageOf(redact2(call.text ?? ""));
+      const apiMessage = messageOf(redact(call.text ?? ""));
       const meaning = statusMeaning(spec, status, tokenHeader);
       const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ""}` : apiMessage ?? "";
       const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -45603,7 +45617,7 @@ function createTransport(options) {
         kind: "drift",
         status,
         field: "(body)",
-        detail: `API drift at (body): expected JSON, got ${text.trim() === "" ? "an empty body" : JSON.stringify(excerpt(redact2(text)))} (${requestLabel(spec.method, describePath(spec))}: ${status})`
+        detail: `API drift at (body): expected JSON, got ${text.trim() === "" ? "an empty body" : JSON.stringify(excerpt(redact(text)))} (${requestLabel(spec.method, describePath(spec))}: ${status})`
       });
     }
   }
@@ -49152,6 +49166,7 @@ function loadConfig(options = {}) {
   }
   if (problems.length > 0) throw new InputError(problems);
   return {
+    secrets: SecretSet.of(instance.token, instance.workflowToken),
     file,
     baseDir,
     instance,
@@ -70504,6 +70519,7 @@ async function openConnection(options, prepared) {
     concurrency: config.concurrency,
     requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl2),
     tokenHeader: config.instance.tokenHeader ?? void 0,
+    secrets: config.secrets,
     pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
     onRequest: options.onRequest,
     deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label }
@@ -70618,10 +70634,10 @@ function createBaseline(findings, now) {
     entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
   };
 }
-async function writeBaseline(file, findings, now, secrets = []) {
+async function writeBaseline(file, findings, now, secrets = new SecretSet()) {
   const baseline = createBaseline(findings, now);
-  await writeFile2(file, redactSecrets(`${JSON.stringify(baseline, null, 2)}
-`, secrets));
+  await writeFile2(file, secrets.redact(`${JSON.stringify(baseline, null, 2)}
+`));
   return baseline;
 }
 var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
@@ -72050,9 +72066,6 @@ function scopeWarnings(prepared) {
   }
   return [...kinds].flatMap((k2) => RESOURCE_KINDS[k2]?.scopeWarning?.(prepared.config.scope) ?? []);
 }
-function secretsOf(prepared) {
-  return [prepared.config.instance.token, prepared.config.instance.workflowToken];
-}
 async function evaluateOn(options, prepared, connection) {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? /* @__PURE__ */ new Date();
@@ -72077,7 +72090,7 @@ async function evaluateOn(options, prepared, connection) {
   if (options.writeBaseline) {
     const file = path17.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync3(path17.dirname(file), { recursive: true });
-    await writeBaseline(file, run2.findings, startedAt, secretsOf(prepared));
+    await writeBaseline(file, run2.findings, startedAt, prepared.config.secrets);
   }
   const report2 = buildReport({
     run: run2,
@@ -72112,7 +72125,7 @@ async function withRunHistory(options, prepared, fn) {
         evaluation.warnings.push(`the run evaluated nothing: not recorded in the history ${shown}`);
         return;
       }
-      evaluation.report = recordReport(history, redactJson(evaluation.report, secretsOf(prepared)), hash);
+      evaluation.report = recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
     });
   } finally {
     history.close();
@@ -72282,27 +72295,22 @@ async function writeSummary(markdown) {
 
 // src/action/main.ts
 async function run() {
-  const secrets = [
-    getInput("token"),
-    getInput("workflow-token"),
-    process.env.STEWARD_TOKEN ?? "",
-    process.env.STEWARD_WORKFLOW_TOKEN ?? ""
-  ].filter((s, i, all) => s !== "" && all.indexOf(s) === i);
-  for (const secret of secrets) setSecret(secret);
+  const secrets = SecretSet.of(getInput("token"), getInput("workflow-token"), process.env.STEWARD_TOKEN, process.env.STEWARD_WORKFLOW_TOKEN);
+  for (const secret of secrets.values) setSecret(secret);
   const outputs = { violations: "0", errors: "0", waived: "0", gate: "error", "sarif-file": "", "report-file": "", "html-file": "" };
   try {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
     process.chdir(workspace);
     const inputs = readInputs((name) => getInput(name), workspace);
-    const failure = await runCheck(inputs, outputs);
-    if (failure) setFailed(redact(failure, secrets));
+    const failure = await runCheck(inputs, outputs, secrets);
+    if (failure) setFailed(secrets.redact(failure));
   } catch (error2) {
-    setFailed(redact(failureMessage(error2), secrets));
+    setFailed(secrets.redact(failureMessage(error2)));
   } finally {
     for (const [name, value] of Object.entries(outputs)) setOutput(name, value);
   }
 }
-async function runCheck(inputs, outputs) {
+async function runCheck(inputs, outputs, secrets) {
   const options = {
     config: inputs.config,
     cwd: inputs.workspace,
@@ -72321,10 +72329,9 @@ async function runCheck(inputs, outputs) {
   const { report: report2, fix, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
-    for (const warning2 of evaluation.warnings) warning(redact(warning2, [inputs.token ?? "", inputs.workflowToken ?? ""]));
+    for (const warning2 of evaluation.warnings) warning(secrets.redact(warning2));
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
-    const secrets = [inputs.token, inputs.workflowToken];
-    return { report: redactJson(evaluation.report, secrets), fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
+    return { report: secrets.redactJson(evaluation.report), fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
   }));
   outputs.violations = String(report2.summary.violations);
   outputs.errors = String(report2.summary.errors);
@@ -72376,9 +72383,6 @@ function failureMessage(error2) {
 ${error2.message}`;
   if (error2 instanceof Error) return `steward: ${error2.message}`;
   return `steward: ${String(error2)}`;
-}
-function redact(text, secrets) {
-  return redactSecrets(text, secrets);
 }
 
 // src/action/index.ts

@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, redactJson, prepareRun, redactSecrets, type Report, withConnection, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, type Report, SecretSet, withConnection, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -22,14 +22,10 @@ export interface ActionOutputs {
 }
 
 export async function run(): Promise<void> {
-  // Mask both secrets before anything else can print them (and the env fallbacks, if used).
-  const secrets = [
-    core.getInput('token'),
-    core.getInput('workflow-token'),
-    process.env.STEWARD_TOKEN ?? '',
-    process.env.STEWARD_WORKFLOW_TOKEN ?? '',
-  ].filter((s, i, all) => s !== '' && all.indexOf(s) === i);
-  for (const secret of secrets) core.setSecret(secret);
+  // The run's secrets, once: masked in the runner's log before anything else can print them,
+  // and redacted from every message, report file, summary and annotation (env fallbacks too).
+  const secrets = SecretSet.of(core.getInput('token'), core.getInput('workflow-token'), process.env.STEWARD_TOKEN, process.env.STEWARD_WORKFLOW_TOKEN);
+  for (const secret of secrets.values) core.setSecret(secret);
   const outputs: ActionOutputs = { violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '', 'html-file': '' };
   try {
     const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
@@ -37,17 +33,17 @@ export async function run(): Promise<void> {
     // land on the repository's files whatever directory the step started in.
     process.chdir(workspace);
     const inputs = readInputs((name) => core.getInput(name), workspace);
-    const failure = await runCheck(inputs, outputs);
-    if (failure) core.setFailed(redact(failure, secrets));
+    const failure = await runCheck(inputs, outputs, secrets);
+    if (failure) core.setFailed(secrets.redact(failure));
   } catch (error) {
-    core.setFailed(redact(failureMessage(error), secrets));
+    core.setFailed(secrets.redact(failureMessage(error)));
   } finally {
     for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
   }
 }
 
 /** Runs the check (and the fix, if asked); returns why the step fails, or null. */
-async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<string | null> {
+async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: SecretSet): Promise<string | null> {
   const options: CheckOptions = {
     config: inputs.config,
     cwd: inputs.workspace,
@@ -67,12 +63,11 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs): Promise<s
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
-    for (const warning of evaluation.warnings) core.warning(redact(warning, [inputs.token ?? '', inputs.workflowToken ?? '']));
+    for (const warning of evaluation.warnings) core.warning(secrets.redact(warning));
     const fix: FixOutcome | null =
       inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     // Report files, the job summary and annotations leave the runner: no secret in any form.
-    const secrets = [inputs.token, inputs.workflowToken];
-    return { report: redactJson(evaluation.report, secrets), fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
+    return { report: secrets.redactJson(evaluation.report), fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
   }));
   outputs.violations = String(report.summary.violations);
   outputs.errors = String(report.summary.errors);
@@ -139,6 +134,6 @@ function failureMessage(error: unknown): string {
 }
 
 /** The runner masks secrets in its log; this keeps them out of messages that reach files too. */
-export function redact(text: string, secrets: string[]): string {
-  return redactSecrets(text, secrets);
+export function redact(text: string, secrets: SecretSet): string {
+  return secrets.redact(text);
 }

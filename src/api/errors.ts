@@ -107,4 +107,4 @@ export function requestLabel(method: string, path: string): string {
   return `[${method}] ${JSON.stringify(path)}`;
 }
 
-export { MIN_REDACTED_SECRET_LENGTH, redactJson, redactor, redactSecrets, secretForms } from '../core/redact.js';
+export { MIN_REDACTED_SECRET_LENGTH, redactJson, redactSecrets, secretForms } from '../core/redact.js';

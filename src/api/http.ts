@@ -5,13 +5,13 @@
 import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
 import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
+import { SecretSet } from '../core/redact.js';
 import { createBreaker } from './breaker.js';
 import { BodyTooLargeError, createConnectionPool } from './connection-pool.js';
 import {
   ApiError,
   type ApiErrorInit,
   developerToken401,
-  redactor,
   requestLabel,
   WORKFLOW_STATUS_MEANING,
 } from './errors.js';
@@ -94,8 +94,10 @@ export function createTransport(options: ClientOptions): Transport {
   const maxDelayMs = options.retryMaxDelayMs ?? CLIENT_DEFAULTS.retryMaxDelayMs;
   const workflowToken = options.workflowToken ?? options.token;
   const tokenHeader = options.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
-  const secrets = [options.token, workflowToken];
-  const redact = redactor(secrets);
+  // The run's secret set when the caller has one (the sandbox's token, configured secrets), with
+  // this client's tokens in it either way.
+  const secrets = (options.secrets ?? new SecretSet()).add(options.token, workflowToken);
+  const redact = (text: string) => secrets.redact(text);
   // intervalCap 1 every 1000/rps ms spaces starts evenly (and allows fractional rates).
   const rps = options.requestsPerSecond;
   const limiter = new PQueue(

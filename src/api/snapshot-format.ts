@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
 import { canonicalJson } from '../core/canonical-json.js';
-import { redactSecrets } from '../core/redact.js';
+import { SecretSet } from '../core/redact.js';
 import { readInputFile } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
@@ -44,8 +44,8 @@ export function answerKey(operation: string, args: readonly unknown[]): string {
 }
 
 /** Writes the snapshot; a secret an answer echoed is redacted in every form (`secrets`). */
-export async function writeSnapshot(file: string, snapshot: SnapshotFile, secrets: readonly (string | null)[] = []): Promise<void> {
-  await writeFile(file, redactSecrets(`${JSON.stringify(snapshot, null, 2)}\n`, secrets));
+export async function writeSnapshot(file: string, snapshot: SnapshotFile, secrets: SecretSet = new SecretSet()): Promise<void> {
+  await writeFile(file, secrets.redact(`${JSON.stringify(snapshot, null, 2)}\n`));
 }
 
 /** A snapshot's read answers: paged ones hold `pages` (then maybe `error`), single ones `value` or `error`. */

@@ -1,5 +1,6 @@
 // Types of the instance API, from ../shared/api-spec.md tables. Extra fields may appear in
 // responses; only the documented ones are typed (and validated, see schemas.ts).
+import type { SecretSet } from '../core/redact.js';
 import type { OperationId } from './operations.js';
 import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
 
@@ -247,6 +248,8 @@ export interface ClientOptions {
   retryMaxDelayMs?: number;
   /** Page size of limit/skip reads, default PAGE_SIZE_DEFAULT. */
   pageSize?: number;
+  /** The run's secrets (config.secrets): what errors and logs never carry; the tokens are added. */
+  secrets?: SecretSet;
   /** Header carrying the developer token, default DEVELOPER_TOKEN_HEADER (the real platform's differs). */
   tokenHeader?: string;
   /** `filter` of the schedule list, default SCHEDULE_FILTER_DEFAULT. */

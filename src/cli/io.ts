@@ -1,6 +1,6 @@
 // Where the CLI writes. stdout carries only the report (machine formats are never mixed with
 // anything else); stderr carries progress (on a TTY only), warnings and errors.
-import { redactSecrets } from '../library/index.js';
+import { SecretSet } from '../library/index.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -11,6 +11,11 @@ export interface CliIo {
   quiet?: boolean;
   /** `--color` true, `--no-color` false; unset: a terminal without NO_COLOR, or FORCE_COLOR. */
   color?: boolean;
+  /**
+   * What no line may carry: the environment's tokens, set by `run` (secretsOf), and a sandbox's
+   * token once it is started for the command. warn, fail and the report writers go through it.
+   */
+  secrets?: SecretSet;
 }
 
 /** Terminals that report no width (0 or unset: a pipe, some CI consoles) are this wide. */
@@ -34,18 +39,24 @@ export function colorFor(stream: CliIo['stdout'], env: CliIo['env'], flag?: bool
   return Boolean(stream.isTTY) && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
+/** The io's secret set, made from the environment's tokens on first use. */
+export function secretsOf(io: CliIo): SecretSet {
+  io.secrets ??= SecretSet.of(io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN);
+  return io.secrets;
+}
+
+/** Text for stdout or stderr, with every secret of the run redacted. */
+export function redact(io: CliIo, text: string): string {
+  return secretsOf(io).redact(text);
+}
+
 /** Warning lines to stderr, each ending in a newline; nothing with --quiet. */
 export function warn(io: CliIo, ...lines: string[]): void {
   if (io.quiet) return;
-  for (const line of lines) io.stderr.write(`${line}\n`);
+  for (const line of lines) io.stderr.write(redact(io, `${line}\n`));
 }
 
 /** Error lines to stderr: printed even with --quiet. */
 export function fail(io: CliIo, ...lines: string[]): void {
-  for (const line of lines) io.stderr.write(`${line}\n`);
-}
-
-/** Replaces every occurrence of the secrets in text, for anything printed from a request. */
-export function redact(text: string, secrets: (string | null | undefined)[]): string {
-  return redactSecrets(text, secrets);
+  for (const line of lines) io.stderr.write(redact(io, `${line}\n`));
 }

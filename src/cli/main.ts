@@ -17,7 +17,7 @@ import { registerTest } from './commands/test.js';
 import { registerValidate } from './commands/validate.js';
 import { registerWaive } from './commands/waive.js';
 import type { CliContext } from './context.js';
-import { type CliIo, fail, processIo, redact } from './io.js';
+import { type CliIo, fail, processIo } from './io.js';
 import { formatProblem, InputError, isApiError, packageVersion } from '../library/index.js';
 
 export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
@@ -93,21 +93,20 @@ export async function run(argv: string[] = process.argv, io: CliIo = processIo()
 
 /** Prints what went wrong (never a token) and picks the exit code. */
 export function exitCodeForError(error: unknown, io: CliIo): number {
-  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
   if (error instanceof CommanderError) {
     // Help and version end with exitCode 0; usage errors were already printed by commander.
     return error.exitCode === 0 ? EXIT.pass : EXIT.input;
   }
   if (error instanceof InputError) {
-    fail(io, ...error.problems.map((p) => redact(formatProblem(p), secrets)));
+    fail(io, ...error.problems.map(formatProblem));
     fail(io, `steward: ${error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`}; nothing was sent to the API`);
     return EXIT.input;
   }
   if (isApiError(error)) {
-    fail(io, redact(`steward: could not evaluate: ${error.message}`, secrets));
+    fail(io, `steward: could not evaluate: ${error.message}`);
     return EXIT.evaluate;
   }
   const message = error instanceof Error ? error.message : String(error);
-  fail(io, redact(`steward: ${message}`, secrets));
+  fail(io, `steward: ${message}`);
   return EXIT.evaluate;
 }

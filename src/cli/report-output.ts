@@ -51,11 +51,10 @@ function canWrite(p: string): boolean {
 }
 
 export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo): void {
-  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
   for (const out of outputs) {
     const file = path.resolve(io.cwd, out.path);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, redact(formatReport(out.format as Format, report, { color: false, cwd: io.cwd, root: repositoryRoot(io) }), secrets));
+    writeFileSync(file, redact(io, formatReport(out.format as Format, report, { color: false, cwd: io.cwd, root: repositoryRoot(io) })));
   }
   const text = formatReport(format as Format, report, {
     color: format === 'text' && colorFor(io.stdout, io.env, io.color),
@@ -63,7 +62,7 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
     cwd: io.cwd,
     root: repositoryRoot(io),
   });
-  io.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`, secrets));
+  io.stdout.write(redact(io, text.endsWith('\n') ? text : `${text}\n`));
 }
 
 /** The distinct reasons policies could not be evaluated, for stderr. */
@@ -80,9 +79,8 @@ export const MAX_ERRORS_ON_STDERR = 5;
 export function warnEvaluationErrors(report: Report, io: CliIo): void {
   const reasons = evaluationErrors(report);
   if (reasons.length === 0) return;
-  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
   const failed = report.policies.filter((p) => p.status === 'error').length;
   fail(io, `steward: could not evaluate ${failed} ${failed === 1 ? 'policy' : 'policies'} (the gate fails closed):`);
-  for (const r of reasons.slice(0, MAX_ERRORS_ON_STDERR)) fail(io, redact(`  ${r}`, secrets));
+  for (const r of reasons.slice(0, MAX_ERRORS_ON_STDERR)) fail(io, `  ${r}`);
   if (reasons.length > MAX_ERRORS_ON_STDERR) fail(io, `  … and ${reasons.length - MAX_ERRORS_ON_STDERR} more in the report`);
 }

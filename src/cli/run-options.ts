@@ -5,7 +5,7 @@ import { type CheckOptions, type FailOn, parseOverride, type ProgressEvent, Prog
 import { FORMATS } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
-import { columnsOf, redact, warn } from './io.js';
+import { columnsOf, secretsOf, warn } from './io.js';
 import {
   collect,
   collectRaw,
@@ -73,11 +73,11 @@ export function addReportOptions(cmd: Command): Command {
 }
 
 /** `GET http://…/api/… → 200 (12 ms)` lines; the URL never holds the token (it is a header). */
-export function requestLogger(io: CliIo, secrets: (string | null | undefined)[]) {
+export function requestLogger(io: CliIo) {
   return (e: RequestLogEvent): void => {
     const outcome = e.status !== undefined ? String(e.status) : (e.error ?? 'no answer');
     const retry = e.attempt > 1 ? ` attempt ${e.attempt}` : '';
-    warn(io, redact(`${e.method} ${e.url} → ${outcome} (${Math.round(e.durationMs)} ms)${retry}`, secrets));
+    warn(io, `${e.method} ${e.url} → ${outcome} (${Math.round(e.durationMs)} ms)${retry}`);
   };
 }
 
@@ -110,6 +110,8 @@ export async function withTarget<T>(flags: RunFlags, io: CliIo, fn: (options: Ch
   const options = checkOptionsFrom(flags, io);
   if (!flags.sandbox) return fn(options);
   const sandbox = await startSandbox();
+  // From here on the sandbox's tokens are secrets of the run like the environment's.
+  secretsOf(io).add(sandbox.token, sandbox.workflowToken);
   try {
     return await fn({
       ...options,
@@ -125,7 +127,6 @@ export async function withTarget<T>(flags: RunFlags, io: CliIo, fn: (options: Ch
 }
 
 export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
-  const secrets = [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN];
   return {
     config: flags.config,
     cwd: io.cwd,
@@ -143,7 +144,7 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,
     ...(flags.history ? { history: flags.history } : {}),
-    onRequest: flags.verbose ? requestLogger(io, secrets) : undefined,
+    onRequest: flags.verbose ? requestLogger(io) : undefined,
     onProgress: progressReporter(io),
   };
 }

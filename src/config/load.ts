@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/problem.js';
+import { SecretSet } from '../core/redact.js';
 import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
@@ -352,6 +353,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   if (problems.length > 0) throw new InputError(problems);
   return {
+    secrets: SecretSet.of(instance.token, instance.workflowToken),
     file,
     baseDir,
     instance,

@@ -1,8 +1,11 @@
 // The one typed configuration a run uses: steward.yaml + environment + flags, paths resolved.
 import type { Enforcement, FailOn, GovernedWaiverField, SourceLocation } from '../core/model.js';
+import type { SecretSet } from '../core/redact.js';
 import type { ManifestFiles, Scope } from '../resources/types.js';
 
 export interface Config {
+  /** Every string no output may carry (the tokens and their encoded forms): built here, once. */
+  secrets: SecretSet;
   /** Absolute path of the config file read, or null when none was used. */
   file: string | null;
   /** Relative paths of the file resolve against this directory (the cwd without a file). */

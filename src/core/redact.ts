@@ -56,22 +56,51 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
-/** A redaction with the forms computed once (the client redacts every request it logs). */
-export function redactor(secrets: readonly (string | null | undefined)[]): (text: string) => string {
-  const forms = secretForms(secrets);
-  return (text) => {
+/**
+ * The secrets of one run, built once where they are read (config and environment, the Action's
+ * inputs, a sandbox started for the run) and carried to every writer: stdout, stderr, each file.
+ * Each form is computed when a secret is added, not per write.
+ */
+export class SecretSet {
+  #values: string[] = [];
+  #forms: string[] = [];
+
+  static of(...secrets: readonly (string | null | undefined)[]): SecretSet {
+    return new SecretSet().add(...secrets);
+  }
+
+  /** Adds secrets (a sandbox started for the run brings its own token); returns this set. */
+  add(...secrets: readonly (string | null | undefined)[]): this {
+    const fresh = secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_REDACTED_SECRET_LENGTH && !this.#values.includes(s));
+    if (fresh.length === 0) return this;
+    this.#values = [...this.#values, ...new Set(fresh)];
+    this.#forms = secretForms(this.#values);
+    return this;
+  }
+
+  /** The secrets as given (to mask them in a runner's log, or hand them to a client). */
+  get values(): readonly string[] {
+    return this.#values;
+  }
+
+  redact(text: string): string {
     let out = text;
-    for (const form of forms) out = out.split(form).join('***');
+    for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join('***');
     return out;
-  };
+  }
+
+  /** A JSON value with every form of every secret replaced in every string (keys included). */
+  redactJson<T>(value: T): T {
+    if (this.#forms.length === 0) return value;
+    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+  }
 }
 
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
-  return redactor(secrets)(text);
+  return SecretSet.of(...secrets).redact(text);
 }
 
 /** A JSON value with every form of every secret replaced in every string (keys included). */
 export function redactJson<T>(value: T, secrets: readonly (string | null | undefined)[]): T {
-  if (secretForms(secrets).length === 0) return value;
-  return JSON.parse(redactSecrets(JSON.stringify(value), secrets)) as T;
+  return SecretSet.of(...secrets).redactJson(value);
 }

@@ -2,7 +2,7 @@
 // Each fingerprint is stored with what it was about (policy, resource, path, message), so a
 // resolved entry can be named; files holding only fingerprints (older ones) are still read.
 import { readFile, writeFile } from 'node:fs/promises';
-import { redactSecrets } from '../core/redact.js';
+import { SecretSet } from '../core/redact.js';
 import { schemaId } from '../core/schema-id.js';
 import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
@@ -84,9 +84,9 @@ export function createBaseline(findings: Finding[], now: Date): BaselineFile {
 }
 
 /** Writes the baseline; a secret echoed into a message is redacted in every form (`secrets`). */
-export async function writeBaseline(file: string, findings: Finding[], now: Date, secrets: readonly (string | null)[] = []): Promise<BaselineFile> {
+export async function writeBaseline(file: string, findings: Finding[], now: Date, secrets: SecretSet = new SecretSet()): Promise<BaselineFile> {
   const baseline = createBaseline(findings, now);
-  await writeFile(file, redactSecrets(`${JSON.stringify(baseline, null, 2)}\n`, secrets));
+  await writeFile(file, secrets.redact(`${JSON.stringify(baseline, null, 2)}\n`));
   return baseline;
 }
 

@@ -66,6 +66,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
       concurrency: config.concurrency,
       requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl),
       tokenHeader: config.instance.tokenHeader ?? undefined,
+      secrets: config.secrets,
       pageSize: options.client?.pageSize ?? config.instance.pageSize ?? undefined,
       onRequest: options.onRequest,
       deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label },

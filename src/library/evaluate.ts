@@ -3,7 +3,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../config/index.js';
-import { redactJson } from '../api/index.js';
 import { displayPath } from '../core/display-path.js';
 import type { Report } from '../core/model.js';
 import { writeBaseline } from '../engine/baseline.js';
@@ -71,11 +70,6 @@ function scopeWarnings(prepared: PreparedRun): string[] {
   return [...kinds].flatMap((k) => RESOURCE_KINDS[k]?.scopeWarning?.(prepared.config.scope) ?? []);
 }
 
-/** The run's secrets: redacted from every file it writes. */
-export function secretsOf(prepared: PreparedRun): (string | null)[] {
-  return [prepared.config.instance.token, prepared.config.instance.workflowToken];
-}
-
 /** Evaluates a prepared run over an open connection. */
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
@@ -102,7 +96,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });
-    await writeBaseline(file, run.findings, startedAt, secretsOf(prepared));
+    await writeBaseline(file, run.findings, startedAt, prepared.config.secrets);
   }
   const report = buildReport({
     run,
@@ -145,7 +139,7 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
         return;
       }
       // The history is a file that outlives the run: no secret in any form goes into it.
-      evaluation.report = recordReport(history, redactJson(evaluation.report, secretsOf(prepared)), hash);
+      evaluation.report = recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
     });
   } finally {
     history.close();

@@ -12,8 +12,7 @@ import { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.
 import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
-import { redactSecrets } from '../core/redact.js';
-import { evaluate, secretsOf } from './evaluate.js';
+import { evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
 
 export const EVIDENCE_MANIFEST = 'MANIFEST.sha256';
@@ -49,12 +48,12 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
     },
   });
   const { prepared, report } = evaluation;
-  const secrets = secretsOf(prepared);
+  const { secrets } = prepared.config;
   const written: string[] = [];
   const put = (rel: string, text: string | Buffer) => {
     const file = path.join(out, rel);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, typeof text === 'string' ? redactSecrets(text, secrets) : text);
+    writeFileSync(file, typeof text === 'string' ? secrets.redact(text) : text);
     written.push(posix(rel));
   };
   mkdirSync(out, { recursive: true });

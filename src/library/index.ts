@@ -1,6 +1,7 @@
 // The steward library: the one API the CLI and the Action call, and programs that embed
 // steward. Reports are formatted by src/report.
 export { createClient, isApiError, redactJson, redactSecrets } from '../api/index.js';
+export { SecretSet } from '../core/redact.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 export { BUILTIN_POLICIES, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, loadConfig, packageVersion } from '../config/index.js';
@@ -34,7 +35,7 @@ export type { PolicyDefinition } from '../policy/types.js';
 export { RESOURCE_KIND_NAMES, RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
 export { type Connection, connectionProblems, openConnection, withConnection } from './connect.js';
 export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
-export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCodeFor, secretsOf, withRunHistory } from './evaluate.js';
+export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCodeFor, withRunHistory } from './evaluate.js';
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';

@@ -5,6 +5,7 @@ import { redact as actionRedact } from '../../src/action/main.js';
 import { check } from '../../src/library/index.js';
 import { redact as cliRedact } from '../../src/cli/io.js';
 import { redactSecrets, secretForms } from '../../src/api/errors.js';
+import { SecretSet } from '../../src/core/redact.js';
 import { FORMATS, formatReport } from '../../src/report/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { allTextOf, clientFor, rejection } from './helpers.js';
@@ -51,8 +52,8 @@ describe('redactSecrets', () => {
 
   it('is what the CLI and the Action redact with', () => {
     const text = `x a\\"b\\\\c-SECRET y abc%2Bdef%2Fghi%3DSECRET z`;
-    expect(cliRedact(text, TOKENS)).toBe('x *** y *** z');
-    expect(actionRedact(text, TOKENS)).toBe('x *** y *** z');
+    expect(cliRedact({ stdout: process.stdout, stderr: process.stderr, env: {}, cwd: '.', secrets: SecretSet.of(...TOKENS) }, text)).toBe('x *** y *** z');
+    expect(actionRedact(text, SecretSet.of(...TOKENS))).toBe('x *** y *** z');
   });
 });
 

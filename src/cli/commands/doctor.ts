@@ -22,7 +22,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const { io } = ctx;
       const report = await withTarget(flags, io, doctor);
       const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report);
-      io.stdout.write(redact(text, [io.env.STEWARD_TOKEN, io.env.STEWARD_WORKFLOW_TOKEN]));
+      io.stdout.write(redact(io, text));
       ctx.exitCode = report.ok ? 0 : 3;
     });
 }

@@ -20,8 +20,6 @@ import {
   type FixPlan,
   InputError,
   lockFiles,
-  redactSecrets,
-  secretsOf,
   MAX_CHANGES_DEFAULT,
   type PreparedRun,
   planFixes,
@@ -147,7 +145,7 @@ async function fixOn(flags: FixFlags, ctx: CliContext, run: FixRun): Promise<voi
       io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
-        writeFileSync(out, redactSecrets(renderPlanJson(plan), secretsOf(prepared)));
+        writeFileSync(out, prepared.config.secrets.redact(renderPlanJson(plan)));
         warn(io, `plan saved to ${displayPath(out, io.cwd)}`);
       }
       if (evaluation.report.summary.gate === 'error') {

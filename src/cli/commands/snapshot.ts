@@ -7,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, evaluate, recordingApi, type RecordingApi, secretsOf, writeSnapshot } from '../../library/index.js';
+import { displayPath, evaluate, recordingApi, type RecordingApi, writeSnapshot } from '../../library/index.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
   const cmd = program.command('snapshot').description('record the API answers the policies need into a file');
@@ -28,7 +28,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     warn(io, ...warnings.map((w) => `steward: ${w}`));
     const file = path.resolve(io.cwd, flags.out);
     const snapshot = (recorder as RecordingApi | null)!.snapshot();
-    await writeSnapshot(file, snapshot, secretsOf(prepared));
+    await writeSnapshot(file, snapshot, prepared.config.secrets);
     io.stdout.write(`wrote ${displayPath(file, io.cwd)}: ${snapshot.answers.length} answers, ${report.http.requests} requests\n`);
     warnEvaluationErrors(report, io);
     ctx.exitCode = report.summary.gate === 'error' ? 3 : 0;
