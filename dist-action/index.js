@@ -43228,6 +43228,7 @@ var SCHEDULE_ALL_GRANT = "content admin (content.admin)";
 var SCHEDULE_ORDER_BY_DEFAULT = "title";
 var SCHEDULE_ASCENDING_DEFAULT = true;
 var FILE_PATH_QUERY_PARAM = "path";
+var NO_ID = 0;
 var RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 var ERROR_TRACE_FIELD = "toe";
 var REMOTE_REQUESTS_PER_SECOND = 2;
@@ -45207,8 +45208,9 @@ var certificationStatusSchema = object(
 );
 var workflowSchema = object({ id: str }, { name: nullableStr });
 var datasetDetailsSchema = object({}, { tags: nullable(["string", "array"]) });
-function listingSchema(keys) {
-  return { type: "object", properties: Object.fromEntries(keys.map((k2) => [k2, { type: "array" }])) };
+function listingSchema(keys, options = {}) {
+  const items = { type: options.nullable ? ["array", "null"] : "array" };
+  return { type: "object", properties: Object.fromEntries(keys.map((k2) => [k2, items])) };
 }
 var datasetListItemSchema = object({ id: str }, { name: nullableStr });
 var searchObjectSchema = object({ databaseId: { type: ["string", "integer"] } }, { name: nullableStr, entityType: nullableStr });
@@ -45953,7 +45955,8 @@ var OPERATIONS = {
     access: "read",
     spec: null,
     body: {},
-    page: { items: ["fileSets", "filesets"], total: ["pageContext.total", "pageContext.totalCount"], size: 100, in: "query", limitName: "limit", offsetName: "offset" }
+    // The official FileSetPage has no total; a captured answer has `pageContext {count, offset, totalCount}`.
+    page: { items: ["fileSets", "filesets"], total: ["pageContext.total", "pageContext.totalCount"], totalOptional: true, size: 100, in: "query", limitName: "limit", offsetName: "offset" }
   },
   // A file set's files: cursor paging (`pageContext.next`); entries include directories.
   searchFilesetFiles: {
@@ -45962,13 +45965,14 @@ var OPERATIONS = {
     path: "/api/files/v1/filesets/{filesetId}/files/search",
     args: ["filesetId"],
     paging: "cursor",
-    response: listingSchema(["files"]),
+    // The official FilePage types `files` and `pageContext` nullable (an empty set).
+    response: listingSchema(["files"], { nullable: true }),
     item: filesetFileSchema,
     access: "read",
     spec: null,
     body: {},
     query: () => ({ directoryPath: "", immediateChildren: false }),
-    page: { items: ["files"], next: "pageContext.next", size: 100, in: "query", limitName: "limit", cursorName: "next" }
+    page: { items: ["files"], nullItems: true, next: "pageContext.next", size: 100, in: "query", limitName: "limit", cursorName: "next" }
   }
 };
 var OPERATION_IDS = Object.keys(OPERATIONS);
@@ -46043,6 +46047,7 @@ function itemsOf(body2, shape) {
   for (const key of shape.items) {
     const v2 = at(body2, key);
     if (Array.isArray(v2)) return v2;
+    if (v2 === null && shape.nullItems) return [];
   }
   return void 0;
 }
@@ -46093,10 +46098,14 @@ async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PA
     const items = itemsOf(body2, shape);
     if (!items) throw drift(transport, spec, shape.items.join(" or "));
     const total2 = (shape.total ?? []).map((k2) => at(body2, k2)).find((v2) => typeof v2 === "number");
-    if (total2 === void 0) throw drift(transport, spec, (shape.total ?? []).join(" or "));
+    if (total2 === void 0 && !shape.totalOptional) throw drift(transport, spec, (shape.total ?? []).join(" or "));
     return { spec, items, total: total2 };
   };
   const first = await read(0);
+  if (first.total === void 0) {
+    yield* untilShortPage(first);
+    return;
+  }
   const total = first.total;
   if (shape.maxTotal !== void 0 && total > shape.maxTotal) {
     throw incomplete(transport, first.spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
@@ -46121,7 +46130,19 @@ async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PA
     await settle(rest);
   }
   if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
+  async function* untilShortPage(page) {
+    for (let n4 = 0, offset2 = 0; ; n4++) {
+      if (n4 >= maxPages) throw incomplete(transport, page.spec, `more than ${maxPages} pages`);
+      if (page.total !== void 0) throw incomplete(transport, page.spec, `a total (${page.total}) appeared on a later page than the first`);
+      guard(page.spec, page.items, `offset=${offset2}`);
+      if (page.items.length > 0) yield page.items;
+      if (page.items.length < shape.size) return;
+      offset2 += page.items.length;
+      page = await read(offset2);
+    }
+  }
 }
+var EMPTY_PAGE_ENDS_CURSOR_LISTING = true;
 async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PAGES) {
   const guard = idGuard(transport, shape.id ?? "id");
   const cursors = /* @__PURE__ */ new Set();
@@ -46133,7 +46154,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
     const items = itemsOf(body2, shape);
     if (!items) throw drift(transport, spec, shape.items.join(" or "));
     guard(spec, items, `page ${n4 + 1}`);
-    if (items.length > 0) yield items;
+    if (items.length === 0 && EMPTY_PAGE_ENDS_CURSOR_LISTING) return;
+    yield items;
     const next = at(body2, shape.next ?? "next");
     if (next === void 0 || next === null || next === "") return;
     if (typeof next !== "string" || cursors.has(next)) throw incomplete(transport, spec, `the cursor ${JSON.stringify(next)} repeats`);
@@ -47868,7 +47890,7 @@ var card = {
     const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.cards ?? [], discovery2, () => ctx.api.searchCards(), (c2) => String(c2.databaseId), (c2) => c2.name);
     for (const id of ids2) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
-      if (s.cardId === null || s.cardId === void 0) continue;
+      if (s.cardId === null || s.cardId === void 0 || s.cardId === NO_ID) continue;
       const key = String(s.cardId);
       if (excluded(discovery2, key)) continue;
       const list = senders.get(key) ?? [];
@@ -47910,8 +47932,16 @@ function queueDrift(declared, live3) {
   return out;
 }
 function narrowingQueueBody(declared, live3) {
-  const d = new Map(declared.map((e) => [keyOf(e), new Set(e.permissions)]));
-  return live3.map((e) => ({ e, keep: e.permissions.filter((p2) => d.get(keyOf(e))?.has(p2)) })).filter(({ e, keep }) => keep.length < e.permissions.length).map(({ e, keep }) => ({ ...e, name: e.name ?? "", permissions: keep }));
+  const d = new Map(declared.map((e) => [keyOf(e), e]));
+  const unnamed = [];
+  const body2 = live3.map((e) => {
+    const dec = d.get(keyOf(e));
+    const want = new Set(dec?.permissions ?? []);
+    const name = dec?.name || e.name || null;
+    if (name === null) unnamed.push(`${e.type} ${e.id}`);
+    return { id: e.id, name: name ?? "", type: e.type, permissions: e.permissions.filter((p2) => want.has(p2)) };
+  });
+  return { body: body2, unnamed };
 }
 var entryKey = (e) => JSON.stringify([e.entityId, e.grant, e.pass]);
 function dataFileDrift(declared, live3) {
@@ -48261,8 +48291,8 @@ var access2 = {
   operation: "getDatasetPermissions",
   load: (api, resource2) => api.getDatasetPermissions(String(resource2.doc.id))
 };
-function parseTags(value, datasetId) {
-  let tags2 = value ?? [];
+function parseTags(value, datasetId, read = "getDataset") {
+  let tags2 = value === "" || value === null ? [] : value;
   if (typeof tags2 === "string") {
     try {
       tags2 = JSON.parse(tags2);
@@ -48271,14 +48301,33 @@ function parseTags(value, datasetId) {
     }
   }
   if (!Array.isArray(tags2) || !tags2.every((t3) => typeof t3 === "string")) {
-    throw new Error(`getDataset: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
+    throw new Error(`${read}: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
   }
   return tags2;
 }
+var listedTags = (r3) => r3.listed && Object.hasOwn(r3.listed, "tags") ? { raw: r3.listed.tags } : void 0;
 var tags = {
   name: "tags",
   operation: "getDataset",
-  load: async (api, resource2) => parseTags((await api.getDataset(String(resource2.doc.id))).tags, String(resource2.doc.id))
+  loaded(r3) {
+    const listed = listedTags(r3);
+    if (listed === void 0) return void 0;
+    try {
+      return { value: parseTags(listed.raw, String(r3.doc.id), "listDatasets") };
+    } catch {
+      return void 0;
+    }
+  },
+  async load(api, r3) {
+    const id = String(r3.doc.id);
+    const listed = listedTags(r3);
+    if (listed !== void 0) return parseTags(listed.raw, id, "listDatasets");
+    const answer = await api.getDataset(id);
+    if (!Object.hasOwn(answer, "tags")) {
+      throw new Error(`getDataset: the answer for dataset ${id} has no tags field: its tags are unknown (a tag list built from it would replace the real one)`);
+    }
+    return parseTags(answer.tags, id);
+  }
 };
 var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
 var tag = {
@@ -48348,9 +48397,9 @@ var dataset = {
     const { ids: ids2, names: names2, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
     for (const id of ids2) {
       const doc2 = { id };
-      const listed = items.get(id)?.tags;
-      if (listed !== void 0 && listed !== null) doc2.tags = parseTags(listed, id);
-      yield { kind: "dataset", id, name: names2.get(id) ?? null, doc: doc2, source: null };
+      const item = items.get(id);
+      const listed = item && Object.hasOwn(item, "tags") ? { tags: item.tags } : void 0;
+      yield { kind: "dataset", id, name: names2.get(id) ?? null, doc: doc2, source: null, ...listed ? { listed } : {} };
     }
   },
   fixes: { tag, index }
@@ -48482,9 +48531,14 @@ var restore2 = {
   apply: (doc2) => ({ ...doc2 }),
   refusal: (doc2, _value, path18) => {
     const item = itemAt(doc2, "drift", path18);
-    return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied` : null;
+    if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied`;
+    const { unnamed } = narrowingQueueBody(entriesOf2(doc2), doc2.live);
+    if (unnamed.length > 0) {
+      return `the queue write requires each entry's name and neither the manifest nor the live read names ${unnamed.join(", ")}: declare ${unnamed.length === 1 ? "it" : "them"} in the manifest (with permissions: []) to remove, or change the queue by hand`;
+    }
+    return null;
   },
-  request: (doc2) => writeRequest("updateQueuePermissions", { queueId: String(doc2.id) }, narrowingQueueBody(entriesOf2(doc2), doc2.live))
+  request: (doc2) => writeRequest("updateQueuePermissions", { queueId: String(doc2.id) }, narrowingQueueBody(entriesOf2(doc2), doc2.live).body)
 };
 var queue = {
   name: "queue",

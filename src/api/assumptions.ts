@@ -68,6 +68,13 @@ export const REPEATED_ID_ENDS_LISTING = 'an id repeated across pages makes the l
 export const FILE_PATH_QUERY_PARAM = 'path';
 
 /**
+ * The id the platform sends for "none" in a schedule's `cardId` and `pageId`: a captured card
+ * schedule carries `pageId: 0`, so a page schedule's `cardId: 0` is no card (card 0 would be
+ * read and 404).
+ */
+export const NO_ID = 0;
+
+/**
  * The workflow list body is not shown: we assume a bare JSON array of objects that carry at
  * least a string `id` (anything else is kept as is).
  */

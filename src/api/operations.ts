@@ -323,7 +323,8 @@ export const OPERATIONS = {
     access: 'read',
     spec: null,
     body: {},
-    page: { items: ['fileSets', 'filesets'], total: ['pageContext.total', 'pageContext.totalCount'], size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
+    // The official FileSetPage has no total; a captured answer has `pageContext {count, offset, totalCount}`.
+    page: { items: ['fileSets', 'filesets'], total: ['pageContext.total', 'pageContext.totalCount'], totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // A file set's files: cursor paging (`pageContext.next`); entries include directories.
   searchFilesetFiles: {
@@ -332,13 +333,14 @@ export const OPERATIONS = {
     path: '/api/files/v1/filesets/{filesetId}/files/search',
     args: ['filesetId'],
     paging: 'cursor',
-    response: listingSchema(['files']),
+    // The official FilePage types `files` and `pageContext` nullable (an empty set).
+    response: listingSchema(['files'], { nullable: true }),
     item: filesetFileSchema,
     access: 'read',
     spec: null,
     body: {},
     query: () => ({ directoryPath: '', immediateChildren: false }),
-    page: { items: ['files'], next: 'pageContext.next', size: 100, in: 'query', limitName: 'limit', cursorName: 'next' },
+    page: { items: ['files'], nullItems: true, next: 'pageContext.next', size: 100, in: 'query', limitName: 'limit', cursorName: 'next' },
   },
 } as const satisfies Record<string, OperationSpec>;
 

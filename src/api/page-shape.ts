@@ -18,4 +18,11 @@ export interface PageShape {
   cursorName?: string;
   /** A listing that reports more than this many items cannot be read whole (a search cap). */
   maxTotal?: number;
+  /** The items key may hold null (an empty listing, as the official schema allows): no items. */
+  nullItems?: boolean;
+  /**
+   * offset/total: the total may be missing (the official schema has none): then pages are read
+   * one after another until a page shorter than `size`.
+   */
+  totalOptional?: boolean;
 }

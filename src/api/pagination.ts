@@ -108,6 +108,7 @@ function itemsOf(body: unknown, shape: PageShape): unknown[] | undefined {
   for (const key of shape.items) {
     const v = at(body, key);
     if (Array.isArray(v)) return v;
+    if (v === null && shape.nullItems) return [];
   }
   return undefined;
 }
@@ -181,10 +182,14 @@ export async function* offsetPages<T>(
     const items = itemsOf(body, shape);
     if (!items) throw drift(transport, spec, shape.items.join(' or '));
     const total = (shape.total ?? []).map((k) => at(body, k)).find((v) => typeof v === 'number') as number | undefined;
-    if (total === undefined) throw drift(transport, spec, (shape.total ?? []).join(' or '));
+    if (total === undefined && !shape.totalOptional) throw drift(transport, spec, (shape.total ?? []).join(' or '));
     return { spec, items, total };
   };
   const first = await read(0);
+  if (first.total === undefined) {
+    yield* untilShortPage(first);
+    return;
+  }
   const total = first.total;
   if (shape.maxTotal !== undefined && total > shape.maxTotal) {
     throw incomplete(transport, first.spec, `${total} items, more than the ${shape.maxTotal} this listing can return`);
@@ -210,9 +215,35 @@ export async function* offsetPages<T>(
     await settle(rest);
   }
   if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
+
+  /**
+   * No total announced (allowed by `totalOptional`): pages one after another until a short page
+   * (SHORT_PAGE_IS_LAST); a page that announces a total after the first did not is incomplete.
+   */
+  async function* untilShortPage(page: Awaited<ReturnType<typeof read>>): AsyncGenerator<T[], void, undefined> {
+    for (let n = 0, offset = 0; ; n++) {
+      if (n >= maxPages) throw incomplete(transport, page.spec, `more than ${maxPages} pages`);
+      if (page.total !== undefined) throw incomplete(transport, page.spec, `a total (${page.total}) appeared on a later page than the first`);
+      guard(page.spec, page.items, `offset=${offset}`);
+      if (page.items.length > 0) yield page.items as T[];
+      if (page.items.length < shape.size) return;
+      offset += page.items.length;
+      page = await read(offset);
+    }
+  }
 }
 
-/** Cursor listings (files of a file set): pages until no next cursor; a repeated cursor or id is incomplete. */
+/**
+ * A cursor listing ends at its first empty page, whatever cursor comes with it: a cursor is no
+ * proof of more (a captured file page hands one out beside 2 files), and a server that hands a
+ * new cursor with every empty page would otherwise be followed for MAX_PAGES requests.
+ */
+export const EMPTY_PAGE_ENDS_CURSOR_LISTING = true;
+
+/**
+ * Cursor listings (files of a file set): pages until no next cursor or an empty page
+ * (EMPTY_PAGE_ENDS_CURSOR_LISTING); a repeated cursor or id is incomplete.
+ */
 export async function* cursorPages<T>(
   transport: Transport,
   request: RequestSpec,
@@ -230,7 +261,8 @@ export async function* cursorPages<T>(
     const items = itemsOf(body, shape);
     if (!items) throw drift(transport, spec, shape.items.join(' or '));
     guard(spec, items, `page ${n + 1}`);
-    if (items.length > 0) yield items as T[];
+    if (items.length === 0 && EMPTY_PAGE_ENDS_CURSOR_LISTING) return;
+    yield items as T[];
     const next = at(body, shape.next ?? 'next');
     if (next === undefined || next === null || next === '') return;
     if (typeof next !== 'string' || cursors.has(next)) throw incomplete(transport, spec, `the cursor ${JSON.stringify(next)} repeats`);

@@ -144,8 +144,9 @@ export const workflowSchema = object({ id: str }, { name: nullableStr });
 export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
 
 /** A listing page: an object holding the items under one of `keys` (checked by the pager). */
-export function listingSchema(keys: readonly string[]): Schema {
-  return { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, { type: 'array' }])) };
+export function listingSchema(keys: readonly string[], options: { nullable?: boolean } = {}): Schema {
+  const items = { type: options.nullable ? ['array', 'null'] : 'array' };
+  return { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, items])) };
 }
 
 /** A dataset of the list: its id is what steward reads (the name when present). */

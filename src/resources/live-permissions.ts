@@ -46,13 +46,24 @@ export function queueDrift(declared: QueuePermissionEntry[], live: QueuePermissi
   return out;
 }
 
-/** The write that takes live back toward declared only where that narrows: each live entry keeps what both grant. */
-export function narrowingQueueBody(declared: QueuePermissionEntry[], live: QueuePermissionEntry[]): QueuePermissionEntry[] {
-  const d = new Map(declared.map((e) => [keyOf(e), new Set<string>(e.permissions)]));
-  return live
-    .map((e) => ({ e, keep: e.permissions.filter((p) => d.get(keyOf(e))?.has(p)) }))
-    .filter(({ e, keep }) => keep.length < e.permissions.length)
-    .map(({ e, keep }) => ({ ...e, name: (e.name as string | null) ?? '', permissions: keep }) as QueuePermissionEntry);
+/**
+ * The write that takes live back toward declared only where that narrows: the whole live list,
+ * each entry keeping what both grant (an undeclared one is sent with `permissions: []`), named
+ * as the manifest names it. Right whether the platform replaces the list or sets each entity
+ * it is sent (its removal semantics are not shown publicly), and `name` is required by the
+ * write: an entry no manifest names cannot be sent, so `unnamed` lists those instead.
+ */
+export function narrowingQueueBody(declared: QueuePermissionEntry[], live: QueuePermissionEntry[]): { body: QueuePermissionEntry[]; unnamed: string[] } {
+  const d = new Map(declared.map((e) => [keyOf(e), e]));
+  const unnamed: string[] = [];
+  const body = live.map((e) => {
+    const dec = d.get(keyOf(e));
+    const want = new Set<string>(dec?.permissions ?? []);
+    const name = (dec?.name as string | null | undefined) || (e.name as string | null | undefined) || null;
+    if (name === null) unnamed.push(`${e.type} ${e.id}`);
+    return { id: e.id, name: name ?? '', type: e.type, permissions: e.permissions.filter((p) => want.has(p)) } as QueuePermissionEntry;
+  });
+  return { body, unnamed };
 }
 
 /** One data-file difference: the public flag, or one entity's entry. */

@@ -23,6 +23,11 @@ export interface CollectedResource {
   /** The base document. Parts are added under their names once loaded. */
   doc: ResourceDocument;
   source: ManifestSource | null;
+  /**
+   * Raw fields of the listing's item that a part takes instead of its own read, parsed only when
+   * a policy reads that part (a malformed one then fails those policies only, not the kind).
+   */
+  listed?: Readonly<Record<string, unknown>>;
   /** Set when this one resource's own read failed (e.g. a fileset path): every policy of the kind reports an error for it. */
   loadError?: Error;
 }

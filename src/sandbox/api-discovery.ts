@@ -75,6 +75,8 @@ function searchFilesets(ctx: RequestContext): Reply {
 function searchFilesetFiles(ctx: RequestContext): Reply {
   const files = ctx.state.filesets.get(ctx.params.filesetId);
   if (!files) throw new HttpError(404, `File set ${ctx.params.filesetId} not found`);
+  // An empty set: both nullable fields null, as the official FilePage schema allows.
+  if (files.size === 0) return ok({ files: null, pageContext: null });
   const dirs = [...new Set([...files.keys()].map((p) => p.slice(0, p.lastIndexOf('/')) || '/'))].sort();
   const entries: FilesetFile[] = [
     ...dirs.map((d) => ({ id: `dir:${d}`, path: d, name: d.slice(d.lastIndexOf('/') + 1), fileType: 'DIRECTORY', size: 0 })),

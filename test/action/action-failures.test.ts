@@ -162,8 +162,9 @@ describe('fix', () => {
       // The gate reflects what the check found; the fix is reported beside it.
       expect(run.code).toBe(1);
       expect(run.outputs.gate).toBe('fail');
-      // 3 queue and 2 data-file fixes of the manifests, and the 2 drift restores (q-marketing, 44).
-      expect(own.counts.updateQueuePermissions).toBe(4);
+      // 3 queue and 2 data-file fixes of the manifests, and the drift restore of 44 (q-marketing's
+      // is not planned: its undeclared USER 77 has no name the required field could carry).
+      expect(own.counts.updateQueuePermissions).toBe(3);
       expect(own.counts.updateFilePermissions).toBe(3);
       expect(own.state.queuePermissions.get('q-finance-intake')?.find((e) => e.id === '7')?.permissions).toEqual(['READ']);
       expect(own.state.dataFilePermissions.get('42')?.publicAccess).toBe(false);
@@ -179,9 +180,8 @@ describe('fix', () => {
         [4, 'applied'],
         [5, 'applied'],
         [6, 'applied'],
-        [7, 'applied'],
       ]);
-      expect(run.summary).toContain(`**Applied 7 of 7 changes**; journal: \`${JOURNAL_DIR}/${journalFile}\``);
+      expect(run.summary).toContain(`**Applied 6 of 6 changes**; journal: \`${JOURNAL_DIR}/${journalFile}\``);
       expect(JSON.stringify(journal)).not.toContain(TOKEN);
     } finally {
       await own.close();
@@ -218,14 +218,13 @@ describe('fix apply failing mid-way', () => {
         [4, 'failed'],
         [5, 'skipped'],
         [6, 'skipped'],
-        [7, 'skipped'],
       ]);
       const [failure] = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
       expect(failure.message.split('\n')[0]).toBe(
         `steward: fix apply stopped (a re-run plans what is left; journal ${JOURNAL_DIR}/${journalFile}):`,
       );
       expect(failure.message).toContain('change 4 (queue q-finance-intake)');
-      expect(run.summary).toContain('**Applied 3 of 7 changes**, 1 failed, 3 not attempted');
+      expect(run.summary).toContain('**Applied 3 of 6 changes**, 1 failed, 2 not attempted');
     } finally {
       await own.close();
     }

@@ -107,7 +107,7 @@ describe('--max-changes bounds fix --write as it bounds --apply', () => {
     const before = readTree(dir);
     const r = await runCli(['fix', '--config', 'steward.yaml', '--write', '--max-changes', '1'], { cwd: dir, env: sandboxEnv(sandbox) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--max-changes: the plan has 7 changes, more than the limit of 1: no manifest was written');
+    expect(r.stderr).toContain('--max-changes: the plan has 6 changes, more than the limit of 1: no manifest was written');
     expect(r.stderr).not.toContain('rewrote');
     expect(readTree(dir)).toEqual(before);
     expect(sandbox.received).toEqual([]);

@@ -1,5 +1,6 @@
 // Cards: those in the scope plus every card a report schedule sends, with the ids of the
 // schedules that send each one; `certification` is a part (op 11, CARD).
+import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
 import { allSchedules } from './reportSchedule.js';
@@ -37,8 +38,8 @@ export const card: ResourceKind = {
     const { ids, names } = await selectIds(ctx.scope.ids.cards ?? [], discovery, () => ctx.api.searchCards(), (c) => String(c.databaseId), (c) => c.name);
     for (const id of ids) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
-      // A schedule of a page or view sends no single card.
-      if (s.cardId === null || s.cardId === undefined) continue;
+      // A schedule of a page or view sends no single card (null, or the platform's 0).
+      if (s.cardId === null || s.cardId === undefined || s.cardId === NO_ID) continue;
       const key = String(s.cardId);
       if (excluded(discovery, key)) continue;
       const list = senders.get(key) ?? [];

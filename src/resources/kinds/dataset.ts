@@ -4,7 +4,7 @@ import { writeRequest } from '../../api/writes.js';
 import { stringArraySchema } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { certificationPart, certificationSchema } from '../certification.js';
-import type { DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
+import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 const access: DocumentPart = {
   name: 'access',
@@ -12,9 +12,12 @@ const access: DocumentPart = {
   load: (api, resource) => api.getDatasetPermissions(String(resource.doc.id)),
 };
 
-/** The dataset object's `tags`: a JSON-encoded list of strings (a list is accepted as is). */
-export function parseTags(value: unknown, datasetId: string): string[] {
-  let tags: unknown = value ?? [];
+/**
+ * The dataset object's `tags`: a JSON-encoded list of strings (a list is accepted as is); `""`
+ * and null are no tags, as practitioners read them (`JSON.parse(ds.tags || '[]')`).
+ */
+export function parseTags(value: unknown, datasetId: string, read: 'getDataset' | 'listDatasets' = 'getDataset'): string[] {
+  let tags: unknown = value === '' || value === null ? [] : value;
   if (typeof tags === 'string') {
     try {
       tags = JSON.parse(tags);
@@ -23,15 +26,42 @@ export function parseTags(value: unknown, datasetId: string): string[] {
     }
   }
   if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string')) {
-    throw new Error(`getDataset: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
+    throw new Error(`${read}: API drift at tags of dataset ${datasetId}: expected a JSON list of strings, got ${JSON.stringify(value)}`);
   }
   return tags;
 }
 
+/** The listing's raw `tags` of this dataset, when the listing carried the field. */
+const listedTags = (r: CollectedResource): { raw: unknown } | undefined =>
+  r.listed && Object.hasOwn(r.listed, 'tags') ? { raw: r.listed.tags } : undefined;
+
+/**
+ * The tags: from the listing when it carried them (no read per dataset), else from the dataset
+ * object. An answer without the field says nothing about the tags: an error of the policies
+ * (and the `tag` fix) that read them, never an empty list the replacing POST would write back.
+ */
 const tags: DocumentPart = {
   name: 'tags',
   operation: 'getDataset',
-  load: async (api, resource) => parseTags((await api.getDataset(String(resource.doc.id))).tags, String(resource.doc.id)),
+  loaded(r) {
+    const listed = listedTags(r);
+    if (listed === undefined) return undefined;
+    try {
+      return { value: parseTags(listed.raw, String(r.doc.id), 'listDatasets') };
+    } catch {
+      return undefined; // load() raises the drift for the policies that read tags
+    }
+  },
+  async load(api, r) {
+    const id = String(r.doc.id);
+    const listed = listedTags(r);
+    if (listed !== undefined) return parseTags(listed.raw, id, 'listDatasets');
+    const answer = await api.getDataset(id);
+    if (!Object.hasOwn(answer, 'tags')) {
+      throw new Error(`getDataset: the answer for dataset ${id} has no tags field: its tags are unknown (a tag list built from it would replace the real one)`);
+    }
+    return parseTags(answer.tags, id);
+  },
 };
 
 const TAG_WARNING =
@@ -106,10 +136,11 @@ export const dataset: ResourceKind = {
     const { ids, names, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
     for (const id of ids) {
       const doc: ResourceDocument = { id };
-      // The listing's tags (when it carries them) save the dataset read per resource.
-      const listed = items.get(id)?.tags;
-      if (listed !== undefined && listed !== null) doc.tags = parseTags(listed, id);
-      yield { kind: 'dataset', id, name: names.get(id) ?? null, doc, source: null };
+      // The listing's tags (when it carries them) save the dataset read per resource; they are
+      // parsed only if a policy reads them.
+      const item = items.get(id);
+      const listed = item && Object.hasOwn(item, 'tags') ? { tags: item.tags } : undefined;
+      yield { kind: 'dataset', id, name: names.get(id) ?? null, doc, source: null, ...(listed ? { listed } : {}) };
     }
   },
   fixes: { tag, index },

@@ -66,9 +66,14 @@ const restore: FixKind = {
   apply: (doc) => ({ ...doc }),
   refusal: (doc, _value, path) => {
     const item = itemAt<QueueDrift>(doc, 'drift', path);
-    return item && item.gained.length === 0 ? `restoring ${item.type} ${item.id} would widen access (${item.lost.join(', ')}): reported, never applied` : null;
+    if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(', ')}): reported, never applied`;
+    const { unnamed } = narrowingQueueBody(entriesOf(doc), doc.live as QueuePermissionEntry[]);
+    if (unnamed.length > 0) {
+      return `the queue write requires each entry's name and neither the manifest nor the live read names ${unnamed.join(', ')}: declare ${unnamed.length === 1 ? 'it' : 'them'} in the manifest (with permissions: []) to remove, or change the queue by hand`;
+    }
+    return null;
   },
-  request: (doc) => writeRequest('updateQueuePermissions', { queueId: String(doc.id) }, narrowingQueueBody(entriesOf(doc), doc.live as QueuePermissionEntry[])),
+  request: (doc) => writeRequest('updateQueuePermissions', { queueId: String(doc.id) }, narrowingQueueBody(entriesOf(doc), doc.live as QueuePermissionEntry[]).body),
 };
 
 export const queue: ResourceKind = {
