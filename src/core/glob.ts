@@ -1,13 +1,44 @@
-// Whole-string globs of ids (waivers' `resource`, scope `exclude`): `*` and `?` only.
+// Whole-string globs of ids (waivers' `resource`, scope `exclude`): `*` any run of characters,
+// `?` exactly one, `\*`, `\?` and `\\` the character itself; everything else literal.
 
-/** `*` any run of characters, `?` exactly one; everything else literal; the whole id must match. */
-export function globMatches(glob: string, value: string): boolean {
-  const body = glob.replace(/[.+^${}()|[\]\\*?]/g, (c) => (c === '*' ? '.*' : c === '?' ? '.' : `\\${c}`));
-  return new RegExp(`^${body}$`, 's').test(value);
+/** The glob's pieces: a wildcard, or one literal character (escapes resolved). */
+function tokens(glob: string): ({ wild: '*' | '?' } | { char: string })[] {
+  const out: ({ wild: '*' | '?' } | { char: string })[] = [];
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '\\' && (glob[i + 1] === '*' || glob[i + 1] === '?' || glob[i + 1] === '\\')) out.push({ char: glob[++i] });
+    else if (c === '*' || c === '?') out.push({ wild: c });
+    else out.push({ char: c });
+  }
+  return out;
 }
 
+const compiled = new Map<string, RegExp>();
 
-/** A glob of only `*` matches every id, including ids that do not exist yet. */
+/** Whether the whole id matches the glob. */
+export function globMatches(glob: string, value: string): boolean {
+  let re = compiled.get(glob);
+  if (!re) {
+    const body = tokens(glob)
+      .map((t) => ('wild' in t ? (t.wild === '*' ? '.*' : '.') : t.char.replace(/[.+^${}()|[\]\\*?]/g, '\\$&')))
+      .join('');
+    re = new RegExp(`^${body}$`, 's');
+    compiled.set(glob, re);
+  }
+  return re.test(value);
+}
+
+/**
+ * Whether a glob names no resource at all: it has no literal character, so it constrains only an
+ * id's length (`*`, `**`, `?*`, `*?*`) and matches every id of the policy, including ids that do
+ * not exist yet. Decided by what the glob matches, not by how it is spelled.
+ */
 export function matchesEverything(glob: string): boolean {
-  return /^\*+$/.test(glob);
+  const t = tokens(glob);
+  return t.length > 0 && t.every((x) => 'wild' in x);
+}
+
+/** The glob that matches exactly this id (its `*`, `?` and `\` escaped). */
+export function literalGlob(id: string): string {
+  return id.replace(/[\\*?]/g, '\\$&');
 }

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
 import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
 import { InputError } from '../core/problem.js';
-import { parseWaivers, today } from '../engine/waivers.js';
+import { literalGlob } from '../core/glob.js';
+import { parseWaivers, today, type WaiverRules } from '../engine/waivers.js';
 import { decodeUtf8, readInputFileSync, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
@@ -24,6 +25,8 @@ export interface WaiveOptions {
   extra?: Partial<Record<GovernedWaiverField, string>>;
   /** Only these policies' violations (all when empty). */
   policies?: string[];
+  /** The config's waiver rules: what is written must pass them like any waiver (default: none). */
+  rules?: WaiverRules;
   now?: Date;
 }
 
@@ -58,7 +61,8 @@ export function waive(options: WaiveOptions): WaiveResult {
   let alreadyWaived = 0;
   for (const f of report.findings) {
     if (f.status !== 'violation' || (only.size > 0 && !only.has(f.policy))) continue;
-    const w: WaiverRef = { policy: f.policy, resource: f.resource.id, ...(f.item ? { item: f.item } : {}), reason: options.reason, owner: options.owner, expires: options.expires };
+    // The id matched literally: an id holding `*` or `?` must not become a pattern.
+    const w: WaiverRef = { policy: f.policy, resource: literalGlob(f.resource.id), ...(f.item ? { item: f.item } : {}), reason: options.reason, owner: options.owner, expires: options.expires };
     if (known.has(key(w))) {
       alreadyWaived += 1;
       continue;
@@ -66,11 +70,11 @@ export function waive(options: WaiveOptions): WaiveResult {
     known.add(key(w));
     added.push({ ...w, ...(options.extra as Partial<WaiverRef>), created: today(now) });
   }
-  if (added.length > 0) writeAppended(options.waivers, existing, added, shownWaivers);
+  if (added.length > 0) writeAppended(options.waivers, existing, added, shownWaivers, options.rules);
   return { added, alreadyWaived };
 }
 
-function writeAppended(file: string, text: string, added: WaiverRef[], shown: string): void {
+function writeAppended(file: string, text: string, added: WaiverRef[], shown: string, rules?: WaiverRules): void {
   const doc = parseDocument(text);
   let list = doc.get('waivers');
   if (!isSeq(list)) {
@@ -83,7 +87,8 @@ function writeAppended(file: string, text: string, added: WaiverRef[], shown: st
   seq.flow = false;
   for (const w of added) seq.add(doc.createNode(w));
   const next = doc.toString();
-  parseWaivers(next, shown);
+  // Checked as the next run will read it, the config's rules included: nothing is written otherwise.
+  parseWaivers(next, shown, rules);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   writeFileSync(temp, next);
   renameSync(temp, file);

@@ -38,9 +38,8 @@ export function registerWaive(program: Command, ctx: CliContext): void {
       if (flags.risk !== undefined && !['low', 'medium', 'high'].includes(flags.risk)) {
         throw new InputError([{ file: '--risk', line: 0, column: 0, message: `must be low, medium or high; got "${flags.risk}"` }]);
       }
-      const file = flags.waivers
-        ? path.resolve(io.cwd, flags.waivers)
-        : (loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env }).waiversFile ?? path.resolve(io.cwd, 'waivers.yaml'));
+      const config = loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env });
+      const file = flags.waivers ? path.resolve(io.cwd, flags.waivers) : (config.waiversFile ?? path.resolve(io.cwd, 'waivers.yaml'));
       const extra = Object.fromEntries(
         (['approver', 'ticket', 'risk'] as const).filter((k) => flags[k] !== undefined).map((k) => [k, flags[k] as string]),
       );
@@ -53,6 +52,7 @@ export function registerWaive(program: Command, ctx: CliContext): void {
         expires: flags.expires,
         extra,
         policies: flags.policy,
+        rules: config.waiverRules,
       });
       const skipped = result.alreadyWaived ? ` (${result.alreadyWaived} already waived)` : '';
       io.stdout.write(`appended ${result.added.length} waiver${result.added.length === 1 ? '' : 's'} to ${displayPath(file, io.cwd)}${skipped}\n`);
