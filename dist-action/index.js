@@ -33701,7 +33701,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens2, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -33716,7 +33716,7 @@ var require_resolve_props = __commonJS({
       let comma = null;
       let found = null;
       let start = null;
-      for (const token of tokens) {
+      for (const token of tokens2) {
         if (reqSpace) {
           if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
             onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
@@ -33807,7 +33807,7 @@ var require_resolve_props = __commonJS({
             hasSpace = false;
         }
       }
-      const last = tokens[tokens.length - 1];
+      const last = tokens2[tokens2.length - 1];
       const end = last ? last.offset + last.source.length : offset;
       if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
         onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
@@ -35147,8 +35147,8 @@ ${cb}` : comment;
        * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
        * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
        */
-      *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token of tokens)
+      *compose(tokens2, forceDoc = false, endOffset = -1) {
+        for (const token of tokens2)
           yield* this.next(token);
         yield* this.end(forceDoc, endOffset);
       }
@@ -37609,7 +37609,7 @@ var require_scan = __commonJS({
       const length = input.length - 1;
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
-      const tokens = [];
+      const tokens2 = [];
       const parts = [];
       let str2 = input;
       let index3 = -1;
@@ -37693,7 +37693,7 @@ var require_scan = __commonJS({
         }
         if (code === CHAR_FORWARD_SLASH) {
           slashes.push(index3);
-          tokens.push(token);
+          tokens2.push(token);
           token = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
           if (prev === CHAR_DOT && index3 === start + 1) {
@@ -37855,9 +37855,9 @@ var require_scan = __commonJS({
       if (opts.tokens === true) {
         state.maxDepth = 0;
         if (!isPathSeparator(code)) {
-          tokens.push(token);
+          tokens2.push(token);
         }
-        state.tokens = tokens;
+        state.tokens = tokens2;
       }
       if (opts.parts === true || opts.tokens === true) {
         let prevIndex;
@@ -37867,13 +37867,13 @@ var require_scan = __commonJS({
           const value2 = input.slice(n5, i);
           if (opts.tokens) {
             if (idx === 0 && start !== 0) {
-              tokens[idx].isPrefix = true;
-              tokens[idx].value = prefix;
+              tokens2[idx].isPrefix = true;
+              tokens2[idx].value = prefix;
             } else {
-              tokens[idx].value = value2;
+              tokens2[idx].value = value2;
             }
-            depth(tokens[idx]);
-            state.maxDepth += tokens[idx].depth;
+            depth(tokens2[idx]);
+            state.maxDepth += tokens2[idx].depth;
           }
           if (i >= start) {
             parts.push(value2);
@@ -37884,9 +37884,9 @@ var require_scan = __commonJS({
         const value = input.slice(n4);
         parts.push(value);
         if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
-          tokens[tokens.length - 1].value = value;
-          depth(tokens[tokens.length - 1]);
-          state.maxDepth += tokens[tokens.length - 1].depth;
+          tokens2[tokens2.length - 1].value = value;
+          depth(tokens2[tokens2.length - 1]);
+          state.maxDepth += tokens2[tokens2.length - 1].depth;
         }
         state.slashes = slashes;
         state.parts = parts;
@@ -38162,7 +38162,7 @@ var require_parse2 = __commonJS({
         throw new SyntaxError(`Input length: ${len2}, exceeds maximum allowed length: ${max}`);
       }
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
-      const tokens = [bos];
+      const tokens2 = [bos];
       const capture = opts.capture ? "" : "?:";
       const PLATFORM_CHARS = constants3.globChars(opts.windows);
       const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
@@ -38207,7 +38207,7 @@ var require_parse2 = __commonJS({
         parens: 0,
         quotes: 0,
         globstar: false,
-        tokens
+        tokens: tokens2
       };
       input = utils.removePrefix(input, state);
       len2 = input.length;
@@ -38272,7 +38272,7 @@ var require_parse2 = __commonJS({
           return;
         }
         tok.prev = prev;
-        tokens.push(tok);
+        tokens2.push(tok);
         prev = tok;
       };
       const extglobOpen = (type, value2) => {
@@ -38281,7 +38281,7 @@ var require_parse2 = __commonJS({
         token.parens = state.parens;
         token.output = state.output;
         token.startIndex = state.index;
-        token.tokensIndex = tokens.length;
+        token.tokensIndex = tokens2.length;
         const output = (opts.capture ? "(" : "") + token.open;
         increment("parens");
         push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
@@ -38294,14 +38294,14 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body2, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
+          const open2 = tokens2[token.tokensIndex];
           open2.type = "text";
           open2.value = literal;
           open2.output = safeOutput || utils.escapeRegex(literal);
-          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-            tokens[i].value = "";
-            tokens[i].output = "";
-            delete tokens[i].suffix;
+          for (let i = token.tokensIndex + 1; i < tokens2.length; i++) {
+            tokens2[i].value = "";
+            tokens2[i].output = "";
+            delete tokens2[i].suffix;
           }
           state.output = token.output + open2.output;
           state.backtrack = true;
@@ -38424,7 +38424,7 @@ var require_parse2 = __commonJS({
                   prev.value = pre + posix2;
                   state.backtrack = true;
                   advance();
-                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                  if (!bos.output && tokens2.indexOf(prev) === 1) {
                     bos.output = ONE_CHAR;
                   }
                   continue;
@@ -38542,10 +38542,10 @@ var require_parse2 = __commonJS({
           }
           let output = ")";
           if (brace.dots === true) {
-            const arr = tokens.slice();
+            const arr = tokens2.slice();
             const range = [];
             for (let i = arr.length - 1; i >= 0; i--) {
-              tokens.pop();
+              tokens2.pop();
               if (arr[i].type === "brace") {
                 break;
               }
@@ -38593,7 +38593,7 @@ var require_parse2 = __commonJS({
             state.start = state.index + 1;
             state.consumed = "";
             state.output = "";
-            tokens.pop();
+            tokens2.pop();
             prev = bos;
             continue;
           }
@@ -42406,12 +42406,29 @@ var formatJson = (report2) => `${JSON.stringify(toJsonReport(report2), null, 2)}
 `;
 
 // src/core/glob.ts
+function tokens(glob) {
+  const out = [];
+  for (let i = 0; i < glob.length; i++) {
+    const c2 = glob[i];
+    if (c2 === "\\" && (glob[i + 1] === "*" || glob[i + 1] === "?" || glob[i + 1] === "\\")) out.push({ char: glob[++i] });
+    else if (c2 === "*" || c2 === "?") out.push({ wild: c2 });
+    else out.push({ char: c2 });
+  }
+  return out;
+}
+var compiled = /* @__PURE__ */ new Map();
 function globMatches(glob, value) {
-  const body2 = glob.replace(/[.+^${}()|[\]\\*?]/g, (c2) => c2 === "*" ? ".*" : c2 === "?" ? "." : `\\${c2}`);
-  return new RegExp(`^${body2}$`, "s").test(value);
+  let re = compiled.get(glob);
+  if (!re) {
+    const body2 = tokens(glob).map((t3) => "wild" in t3 ? t3.wild === "*" ? ".*" : "." : t3.char.replace(/[.+^${}()|[\]\\*?]/g, "\\$&")).join("");
+    re = new RegExp(`^${body2}$`, "s");
+    compiled.set(glob, re);
+  }
+  return re.test(value);
 }
 function matchesEverything(glob) {
-  return /^\*+$/.test(glob);
+  const t3 = tokens(glob);
+  return t3.length > 0 && t3.every((x2) => "wild" in x2);
 }
 
 // src/report/junit.ts
@@ -47522,6 +47539,12 @@ function expandGlob(pattern, baseDir) {
 import { existsSync as existsSync5 } from "node:fs";
 import path7 from "node:path";
 
+// src/core/loopback.ts
+function isLoopbackHost(hostname2) {
+  const host = hostname2.toLowerCase();
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 // src/resources/kinds/calculatedFields.ts
 var CALCULATED_FIELDS_RESOURCE_ID = "instance";
 var counter = { type: "integer", minimum: 0 };
@@ -48847,6 +48870,10 @@ var CONFIG_SCHEMA = {
         workflowUrl: url(
           "workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL); without it workflows are read from the instance host"
         ),
+        allowInsecureHttp: {
+          type: "boolean",
+          description: "allow an http:// base or workflow URL to a host that is not loopback (the token then crosses the network in clear; warned on every run)"
+        },
         tokenHeader: {
           type: "string",
           pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
@@ -48943,8 +48970,8 @@ var CONFIG_SCHEMA = {
 // src/config/validate.ts
 var import_ajv3 = __toESM(require_ajv(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
-var compiled;
-var configValidator = () => compiled ??= new import_ajv3.Ajv({ allErrors: true, verbose: true, strict: false }).compile(CONFIG_SCHEMA);
+var compiled2;
+var configValidator = () => compiled2 ??= new import_ajv3.Ajv({ allErrors: true, verbose: true, strict: false }).compile(CONFIG_SCHEMA);
 var TOKEN_KEY = /token$/i;
 var TOKEN_IN_FILE_MESSAGE = "tokens never go in steward.yaml (it is committed): set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN) in the environment";
 function tokenProblems(src) {
@@ -48962,13 +48989,13 @@ var CONFIG_WORDING = {
   describe: (e, { subject }) => e.keyword === "pattern" ? `${subject}must be an http(s):// URL` : void 0
 };
 function validateConfigSource(src, data) {
-  const tokens = tokenProblems(src);
+  const tokens2 = tokenProblems(src);
   const validateConfig = configValidator();
-  if (validateConfig(data)) return tokens;
+  if (validateConfig(data)) return tokens2;
   const errors = (validateConfig.errors ?? []).filter(
     (e) => !(e.keyword === "additionalProperties" && TOKEN_KEY.test(String(e.params.additionalProperty)))
   );
-  return [...tokens, ...schemaProblems(src, errors, CONFIG_WORDING)].sort((a, b) => a.line - b.line || a.column - b.column);
+  return [...tokens2, ...schemaProblems(src, errors, CONFIG_WORDING)].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 // src/config/load.ts
@@ -49040,14 +49067,25 @@ function loadConfig(options = {}) {
   }
   const at2 = (p2, message) => src ? problemAt(src, p2, message) : { file: "(config)", line: 0, column: 0, message };
   const locAt = (p2) => src ? locationOf(src, nodeAt(src, p2)) : { file: "(config)", line: 0, column: 0 };
+  const allowInsecureHttp = data.instance?.allowInsecureHttp === true;
+  const warnings = [];
   const urlFrom = (flag, flagName, envName, fromFile) => {
     const chosen = nonEmpty(flag) ? [nonEmpty(flag), flagName] : nonEmpty(env[envName]) ? [nonEmpty(env[envName]), envName] : [fromFile ?? null, "file"];
-    const bad = chosen[0] ? badBaseUrl(chosen[0]) : null;
+    const key = flagName === "--base-url" ? "baseUrl" : "workflowUrl";
+    const bad = chosen[0] ? badBaseUrl(chosen[0]) ?? cleartext(chosen[0]) : null;
     if (bad) {
-      const key = flagName === "--base-url" ? "baseUrl" : "workflowUrl";
       problems.push(chosen[1] === "file" ? at2(["instance", key], `instance.${key} ${bad}`) : { file: chosen[1], line: 0, column: 0, message: bad });
     }
     return chosen[0];
+  };
+  const cleartext = (value) => {
+    const url2 = new URL(value);
+    if (url2.protocol !== "http:" || isLoopbackHost(url2.hostname)) return null;
+    if (allowInsecureHttp) {
+      warnings.push(`${url2.origin} is reached over plain http (instance.allowInsecureHttp): the token crosses the network in clear`);
+      return null;
+    }
+    return `uses http:// to ${url2.hostname}, which is not this machine: the token would cross the network in clear; use https://, or set instance.allowInsecureHttp: true (warned on every run)`;
   };
   const tokenFrom = (flag, flagName, envName) => {
     const fromFlag = nonEmpty(flag);
@@ -49221,6 +49259,7 @@ function loadConfig(options = {}) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     secrets: SecretSet.of(instance.token, instance.workflowToken),
+    warnings,
     file,
     baseDir,
     instance,
@@ -50916,12 +50955,12 @@ function create(schema, init) {
 }
 var compiledCreates = /* @__PURE__ */ new WeakMap();
 function compiledCreate(desc) {
-  let compiled2 = compiledCreates.get(desc);
-  if (compiled2 === void 0) {
-    compiled2 = compileCreate(desc);
-    compiledCreates.set(desc, compiled2);
+  let compiled3 = compiledCreates.get(desc);
+  if (compiled3 === void 0) {
+    compiled3 = compileCreate(desc);
+    compiledCreates.set(desc, compiled3);
   }
-  return compiled2;
+  return compiled3;
 }
 var INIT_SINGULAR = 0;
 var INIT_LIST = 1;
@@ -51070,13 +51109,13 @@ function compileConvertMessage(field) {
     return void 0;
   }
   const messageDesc2 = field.message;
-  let compiled2;
+  let compiled3;
   return (value) => {
     if (!isObject3(value) || isMessage(value, messageDesc2)) {
       return value;
     }
-    compiled2 !== null && compiled2 !== void 0 ? compiled2 : compiled2 = compiledCreate(messageDesc2);
-    return compiled2(value);
+    compiled3 !== null && compiled3 !== void 0 ? compiled3 : compiled3 = compiledCreate(messageDesc2);
+    return compiled3(value);
   };
 }
 function toU8Arr(value) {
@@ -52991,24 +53030,24 @@ function fromBinary(schema, bytes3, options) {
 }
 var compiledReaders = /* @__PURE__ */ new WeakMap();
 function compiledReader(desc) {
-  let compiled2 = compiledReaders.get(desc);
-  if (compiled2 === void 0) {
-    compiled2 = compileMessage(desc);
+  let compiled3 = compiledReaders.get(desc);
+  if (compiled3 === void 0) {
+    compiled3 = compileMessage(desc);
   }
-  return compiled2;
+  return compiled3;
 }
 function compileMessage(desc) {
   const descString = String(desc);
   const fieldReaders = /* @__PURE__ */ new Map();
-  const compiled2 = {
+  const compiled3 = {
     read: compileMessageReader(descString, fieldReaders),
     readGroup: compileGroupReader(descString, fieldReaders)
   };
-  compiledReaders.set(desc, compiled2);
+  compiledReaders.set(desc, compiled3);
   for (const field of desc.fields) {
     fieldReaders.set(field.number, compileFieldReader(field));
   }
-  return compiled2;
+  return compiled3;
 }
 function compileMessageReader(descString, fieldReaders) {
   return (message, reader, ctx, length) => {
@@ -53365,18 +53404,18 @@ function toBinary(schema, message, options) {
 }
 var compiledWriters = /* @__PURE__ */ new WeakMap();
 function compiledWriter(desc) {
-  let compiled2 = compiledWriters.get(desc);
-  if (compiled2 === void 0) {
-    compiled2 = compileMessage2(desc);
+  let compiled3 = compiledWriters.get(desc);
+  if (compiled3 === void 0) {
+    compiled3 = compileMessage2(desc);
   }
-  return compiled2;
+  return compiled3;
 }
 function compileMessage2(desc) {
   const typeName4 = desc.typeName;
   const sortedFields = desc.fields.concat().sort((a, b) => a.number - b.number);
   const foreignField = sortedFields[0];
   const fieldWriters = [];
-  const compiled2 = (writer, opts, message) => {
+  const compiled3 = (writer, opts, message) => {
     if (message.$typeName !== typeName4 && foreignField !== void 0) {
       throw new FieldError(foreignField, `cannot use ${foreignField} with message ${message.$typeName}`, "ForeignFieldError");
     }
@@ -53391,11 +53430,11 @@ function compileMessage2(desc) {
       }
     }
   };
-  compiledWriters.set(desc, compiled2);
+  compiledWriters.set(desc, compiled3);
   for (const field of sortedFields) {
     fieldWriters.push(compileField(field));
   }
-  return compiled2;
+  return compiled3;
 }
 function compileField(field) {
   switch (field.fieldKind) {
@@ -54031,11 +54070,11 @@ function toJson(schema, message, options) {
 }
 var compiledWriters2 = /* @__PURE__ */ new WeakMap();
 function compiledWriter2(desc) {
-  let compiled2 = compiledWriters2.get(desc);
-  if (compiled2 === void 0) {
-    compiled2 = compileMessage3(desc);
+  let compiled3 = compiledWriters2.get(desc);
+  if (compiled3 === void 0) {
+    compiled3 = compileMessage3(desc);
   }
-  return compiled2;
+  return compiled3;
 }
 function compileMessage3(desc) {
   const typeName4 = desc.typeName;
@@ -54545,29 +54584,29 @@ function readMessage(schema, message, json, options) {
 }
 var compiledReaders2 = /* @__PURE__ */ new WeakMap();
 function compiledReader2(desc) {
-  let compiled2 = compiledReaders2.get(desc);
-  if (compiled2 === void 0) {
-    compiled2 = compileMessage4(desc);
+  let compiled3 = compiledReaders2.get(desc);
+  if (compiled3 === void 0) {
+    compiled3 = compileMessage4(desc);
   }
-  return compiled2;
+  return compiled3;
 }
 function compileMessage4(desc) {
   const descString = String(desc);
   const readWkt = compileWkt2(desc);
   if (readWkt !== void 0) {
-    const compiled3 = (message, json, ctx) => {
+    const compiled4 = (message, json, ctx) => {
       if (++ctx.depth > ctx.recursionLimit) {
         throw new Error(`cannot decode ${descString} from JSON: maximum recursion depth of ${ctx.recursionLimit} reached`);
       }
       readWkt(message, json, ctx);
       ctx.depth--;
     };
-    compiledReaders2.set(desc, compiled3);
-    return compiled3;
+    compiledReaders2.set(desc, compiled4);
+    return compiled4;
   }
   const typeName4 = desc.typeName;
   const fieldsByJsonKey = /* @__PURE__ */ new Map();
-  const compiled2 = (message, json, ctx) => {
+  const compiled3 = (message, json, ctx) => {
     var _a;
     if (++ctx.depth > ctx.recursionLimit) {
       throw new Error(`cannot decode ${descString} from JSON: maximum recursion depth of ${ctx.recursionLimit} reached`);
@@ -54613,7 +54652,7 @@ function compileMessage4(desc) {
     }
     ctx.depth--;
   };
-  compiledReaders2.set(desc, compiled2);
+  compiledReaders2.set(desc, compiled3);
   for (const field of desc.fields) {
     const entry2 = {
       read: compileFieldReader2(field),
@@ -54623,7 +54662,7 @@ function compileMessage4(desc) {
     };
     fieldsByJsonKey.set(field.name, entry2).set(field.jsonName, entry2);
   }
-  return compiled2;
+  return compiled3;
 }
 function compileWkt2(desc) {
   if (!desc.typeName.startsWith("google.protobuf.")) {
@@ -69524,15 +69563,15 @@ function compileExpression(source, origin, options) {
   ].sort((a, b) => a.offset - b.offset).map((p2) => problem4(p2.offset, p2.message));
   if (problems.length > 0) throw new ExpressionError(problems);
   if (!("unsupported" in closures) && options.engine !== "reference") {
-    const compiled2 = closures;
+    const compiled3 = closures;
     return {
       source,
       ast,
       engine: "closures",
       evaluate(bindings, budget) {
-        const run2 = () => compiled2.run(bindings);
+        const run2 = () => compiled3.run(bindings);
         try {
-          const result2 = compiled2.loops ? metered(run2, budget) : { value: run2() };
+          const result2 = compiled3.loops ? metered(run2, budget) : { value: run2() };
           if ("exceeded" in result2) throw new EvaluationError(result2.exceeded, source);
           return toJson2(result2.value);
         } catch (e) {
@@ -69756,9 +69795,9 @@ function compilePolicy(def, override, overrideAt) {
   const origin = (field) => def.fieldLocations[field] ?? def.location;
   const base = ["resource", "params", "now"];
   const inner = def.each !== void 0 ? ["resource", "item", "params", "now"] : base;
-  const compiled2 = def[COMPILED];
+  const compiled3 = def[COMPILED];
   const pre = (field, source) => {
-    const x2 = compiled2?.[field];
+    const x2 = compiled3?.[field];
     return x2 && x2.source === source ? x2 : void 0;
   };
   const problems = [];
@@ -70558,9 +70597,7 @@ function connectionProblems(config) {
   return missing;
 }
 function defaultRate(baseUrl) {
-  const host = new URL(baseUrl).hostname;
-  const loopback = host === "localhost" || host === "[::1]" || host === "::1" || /^127\./.test(host);
-  return loopback ? void 0 : REMOTE_REQUESTS_PER_SECOND;
+  return isLoopbackHost(new URL(baseUrl).hostname) ? void 0 : REMOTE_REQUESTS_PER_SECOND;
 }
 async function openConnection(options, prepared) {
   const { config } = prepared;
@@ -71110,7 +71147,7 @@ function buildDefinition(raw2, at2, src, problems, kinds) {
   const kindName = typeof raw2.resource === "string" ? raw2.resource : void 0;
   const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
   const typing = { kind: kindName, resource: documentSchema, params };
-  const compiled2 = {};
+  const compiled3 = {};
   const before = problems.length;
   for (const field of EXPRESSION_FIELDS) {
     const source = raw2[field];
@@ -71120,14 +71157,14 @@ function buildDefinition(raw2, at2, src, problems, kinds) {
     const expect = field === "each" ? "list" : "bool";
     collect2(() => {
       const expression = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      compiled2[field] = expression;
+      compiled3[field] = expression;
       if (field === "each") typing.item = itemTypeOf(expression.ast, typing);
     });
   }
   if (typeof raw2.message === "string") {
     const origin = originOf(src, nodeAt(src, [...at2, "message"]));
     collect2(() => {
-      compiled2.message = compileTemplate(raw2.message, origin, { variables: inner, params: paramNames, typing });
+      compiled3.message = compileTemplate(raw2.message, origin, { variables: inner, params: paramNames, typing });
     });
   }
   const tests = [];
@@ -71181,7 +71218,7 @@ function buildDefinition(raw2, at2, src, problems, kinds) {
     location: locationOf(src, policyNode),
     fieldLocations,
     // Kept only when all of them compiled: compilePolicy then compiles nothing again.
-    ...problems.length === before && compiled2.assert && compiled2.message ? { [COMPILED]: compiled2 } : {}
+    ...problems.length === before && compiled3.assert && compiled3.message ? { [COMPILED]: compiled3 } : {}
   };
 }
 function isPlainObject(v2) {
@@ -71296,10 +71333,10 @@ async function prepareRun(options) {
   const selected = [];
   for (const def of policies) {
     if (framework !== void 0 && !mappedTo(framework, def)) continue;
-    const compiled2 = await collectProblems(
+    const compiled3 = await collectProblems(
       () => compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location)
     );
-    if (compiled2 && (!only || only.has(def.id))) selected.push(compiled2);
+    if (compiled3 && (!only || only.has(def.id))) selected.push(compiled3);
   }
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
   const selectedKinds = new Set(selected.map((p2) => p2.def.resource));
@@ -72140,7 +72177,7 @@ async function evaluateOn(options, prepared, connection) {
       options.onProgress?.(e);
     }
   });
-  const warnings = [...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
+  const warnings = [...prepared.config.warnings, ...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
     const file = path17.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync3(path17.dirname(file), { recursive: true });

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/problem.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { SecretSet } from '../core/redact.js';
 import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -45,7 +46,7 @@ export const ENV = {
 type IdList = (string | number)[] | { file: string };
 
 interface FileConfig {
-  instance?: { baseUrl?: string; workflowUrl?: string; tokenHeader?: string; scheduleFilter?: ScheduleFilter; pageSize?: number };
+  instance?: { baseUrl?: string; workflowUrl?: string; allowInsecureHttp?: boolean; tokenHeader?: string; scheduleFilter?: ScheduleFilter; pageSize?: number };
   policies?: string | string[];
   params?: Record<string, Record<string, unknown>>;
   /** Keyed by the kinds' scope inputs: id lists, or paths per file-set id. */
@@ -149,18 +150,30 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     src ? locationOf(src, nodeAt(src, p)) : { file: '(config)', line: 0, column: 0 };
 
   // Instance: flag > env > file.
+  const allowInsecureHttp = data.instance?.allowInsecureHttp === true;
+  const warnings: string[] = [];
   const urlFrom = (flag: string | undefined, flagName: string, envName: string, fromFile: string | undefined) => {
     const chosen: [string | null, string] = nonEmpty(flag)
       ? [nonEmpty(flag), flagName]
       : nonEmpty(env[envName])
         ? [nonEmpty(env[envName]), envName]
         : [fromFile ?? null, 'file'];
-    const bad = chosen[0] ? badBaseUrl(chosen[0]) : null;
+    const key = flagName === '--base-url' ? 'baseUrl' : 'workflowUrl';
+    const bad = chosen[0] ? (badBaseUrl(chosen[0]) ?? cleartext(chosen[0])) : null;
     if (bad) {
-      const key = flagName === '--base-url' ? 'baseUrl' : 'workflowUrl';
       problems.push(chosen[1] === 'file' ? at(['instance', key], `instance.${key} ${bad}`) : { file: chosen[1], line: 0, column: 0, message: bad });
     }
     return chosen[0];
+  };
+  /** A non-loopback http:// URL: refused, or (allowInsecureHttp) a warning on every run. */
+  const cleartext = (value: string): string | null => {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return null;
+    if (allowInsecureHttp) {
+      warnings.push(`${url.origin} is reached over plain http (instance.allowInsecureHttp): the token crosses the network in clear`);
+      return null;
+    }
+    return `uses http:// to ${url.hostname}, which is not this machine: the token would cross the network in clear; use https://, or set instance.allowInsecureHttp: true (warned on every run)`;
   };
   // A token is checked, never echoed: the message names where it came from.
   const tokenFrom = (flag: string | undefined, flagName: string, envName: string): string | null => {
@@ -354,6 +367,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (problems.length > 0) throw new InputError(problems);
   return {
     secrets: SecretSet.of(instance.token, instance.workflowToken),
+    warnings,
     file,
     baseDir,
     instance,

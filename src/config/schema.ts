@@ -116,6 +116,10 @@ export const CONFIG_SCHEMA = {
         workflowUrl: url(
           'workflow API base URL, the public API host (or STEWARD_WORKFLOW_URL); without it workflows are read from the instance host',
         ),
+        allowInsecureHttp: {
+          type: 'boolean',
+          description: 'allow an http:// base or workflow URL to a host that is not loopback (the token then crosses the network in clear; warned on every run)',
+        },
         tokenHeader: {
           type: 'string',
           pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",

@@ -6,6 +6,8 @@ import type { ManifestFiles, Scope } from '../resources/types.js';
 export interface Config {
   /** Every string no output may carry (the tokens and their encoded forms): built here, once. */
   secrets: SecretSet;
+  /** What every run over this config says on stderr and in its report (a cleartext URL allowed). */
+  warnings: string[];
   /** Absolute path of the config file read, or null when none was used. */
   file: string | null;
   /** Relative paths of the file resolve against this directory (the cwd without a file). */

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, REMOTE_REQUESTS_PER_SECOND } from '../api/index.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { parseSnapshot, readSnapshot, replayApi } from '../api/snapshot.js';
 import { decodeUtf8, STDIN } from '../io/input-file.js';
 import type { InstanceApi } from '../api/types.js';
@@ -48,9 +49,7 @@ export interface Connection {
 
 /** A conservative rate toward a shared host; none toward loopback (the sandbox, a local proxy). */
 export function defaultRate(baseUrl: string): number | undefined {
-  const host = new URL(baseUrl).hostname;
-  const loopback = host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
-  return loopback ? undefined : REMOTE_REQUESTS_PER_SECOND;
+  return isLoopbackHost(new URL(baseUrl).hostname) ? undefined : REMOTE_REQUESTS_PER_SECOND;
 }
 
 /** Opens the live client, or the snapshot replay the options ask for. */

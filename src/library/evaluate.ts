@@ -92,7 +92,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
       options.onProgress?.(e);
     },
   });
-  const warnings = [...markEmptyScope(run, prepared.config.scope, collected), ...scopeWarnings(prepared)];
+  const warnings = [...prepared.config.warnings, ...markEmptyScope(run, prepared.config.scope, collected), ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });

@@ -64,9 +64,9 @@ describe('loadConfig', () => {
       configPath: 'conf/steward.yaml',
       cwd: dir,
       env,
-      overrides: { baseUrl: 'http://flag.example.com', failOn: 'none', concurrency: 2, policies: ['conf/policies/a.yaml'] },
+      overrides: { baseUrl: 'https://flag.example.com', failOn: 'none', concurrency: 2, policies: ['conf/policies/a.yaml'] },
     });
-    expect(fromFlags.instance.baseUrl).toBe('http://flag.example.com');
+    expect(fromFlags.instance.baseUrl).toBe('https://flag.example.com');
     expect([fromFlags.failOn, fromFlags.concurrency]).toEqual(['none', 2]);
     expect(fromFlags.policies).toEqual([path.join(conf, 'policies/a.yaml')]);
   });
