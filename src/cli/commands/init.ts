@@ -1,6 +1,8 @@
 // `steward init [dir]`: writes the starter files. It never overwrites: if any target exists,
-// nothing is written and the command exits 2 naming them and saying how to go on.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// nothing is written and the command exits 2 naming them and saying how to go on. It writes
+// only regular files inside the target: a symlink on the way (a dangling one, a linked
+// `.github`) is refused the same way, so nothing is ever written outside it.
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
@@ -16,10 +18,11 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .action((dir: string) => {
       const root = path.resolve(ctx.io.cwd, dir);
       const targets = Object.keys(INIT_FILES).map((rel) => path.join(root, rel));
-      const existing = targets.filter((t) => existsSync(t));
+      const inTheWay = [...new Map(targets.flatMap((t) => obstaclesOn(root, t)).map((o) => [o.path, o])).values()];
+      const existing = inTheWay.map((o) => o.path);
       if (existing.length > 0) {
         // Not an input problem of a run: say which files are in the way and how to proceed.
-        warn(ctx.io, ...existing.map((t) => `${displayPath(t, ctx.io.cwd)}: already exists`));
+        warn(ctx.io, ...inTheWay.map((o) => `${displayPath(o.path, ctx.io.cwd)}: ${o.why}`));
         warn(
           ctx.io,
           `steward init: nothing was written (init never overwrites): remove ${existing.length === 1 ? 'that file' : 'those files'} or run \`steward init <another directory>\``,
@@ -30,10 +33,32 @@ export function registerInit(program: Command, ctx: CliContext): void {
       for (const [rel, text] of Object.entries(INIT_FILES)) {
         const target = path.join(root, rel);
         mkdirSync(path.dirname(target), { recursive: true });
-        writeFileSync(target, text);
+        // 'wx': create only; fails on anything there, a symlink included, rather than follow it.
+        writeFileSync(target, text, { flag: 'wx' });
         ctx.io.stdout.write(`wrote ${displayPath(target, ctx.io.cwd)}\n`);
       }
       ctx.io.stdout.write('\nNext: set STEWARD_TOKEN, edit steward.yaml, then run `steward check`.\n');
       ctx.exitCode = 0;
     });
+}
+
+/**
+ * What stands in the way of writing `target` under `root`: the target itself if anything is
+ * there (a dangling symlink too), and any folder on the way that is a symlink or not a folder.
+ */
+function obstaclesOn(root: string, target: string): { path: string; why: string }[] {
+  const parts = path.relative(root, target).split(path.sep);
+  for (let i = 1; i <= parts.length; i++) {
+    const p = path.join(root, ...parts.slice(0, i));
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(p);
+    } catch {
+      return []; // nothing there yet: neither it nor anything below it can be in the way
+    }
+    if (st.isSymbolicLink()) return [{ path: p, why: 'is a symbolic link (init writes only regular files inside the target)' }];
+    if (i === parts.length) return [{ path: p, why: 'already exists' }];
+    if (!st.isDirectory()) return [{ path: p, why: 'is not a folder' }];
+  }
+  return [];
 }
