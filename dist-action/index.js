@@ -37932,16 +37932,16 @@ var require_parse2 = __commonJS({
       let paren = 0;
       let quote = 0;
       let value = "";
-      let escaped = false;
+      let escaped2 = false;
       for (const ch of input) {
-        if (escaped === true) {
+        if (escaped2 === true) {
           value += ch;
-          escaped = false;
+          escaped2 = false;
           continue;
         }
         if (ch === "\\") {
           value += ch;
-          escaped = true;
+          escaped2 = true;
           continue;
         }
         if (ch === '"') {
@@ -37972,14 +37972,14 @@ var require_parse2 = __commonJS({
       return parts;
     };
     var isPlainBranch = (branch) => {
-      let escaped = false;
+      let escaped2 = false;
       for (const ch of branch) {
-        if (escaped === true) {
-          escaped = false;
+        if (escaped2 === true) {
+          escaped2 = false;
           continue;
         }
         if (ch === "\\") {
-          escaped = true;
+          escaped2 = true;
           continue;
         }
         if (/[?*+@!()[\]{}]/.test(ch)) {
@@ -38027,15 +38027,15 @@ var require_parse2 = __commonJS({
       let bracket = 0;
       let paren = 0;
       let quote = 0;
-      let escaped = false;
+      let escaped2 = false;
       for (let i = 1; i < pattern.length; i++) {
         const ch = pattern[i];
-        if (escaped === true) {
-          escaped = false;
+        if (escaped2 === true) {
+          escaped2 = false;
           continue;
         }
         if (ch === "\\") {
-          escaped = true;
+          escaped2 = true;
           continue;
         }
         if (ch === '"') {
@@ -38510,14 +38510,14 @@ var require_parse2 = __commonJS({
           if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
             continue;
           }
-          const escaped = utils.escapeRegex(prev.value);
+          const escaped2 = utils.escapeRegex(prev.value);
           state.output = state.output.slice(0, -prev.value.length);
           if (opts.literalBrackets === true) {
-            state.output += escaped;
-            prev.value = escaped;
+            state.output += escaped2;
+            prev.value = escaped2;
             continue;
           }
-          prev.value = `(${capture}${escaped}|${prev.value})`;
+          prev.value = `(${capture}${escaped2}|${prev.value})`;
           state.output += prev.value;
           continue;
         }
@@ -41894,11 +41894,20 @@ function policyRepoLocation(policy2) {
   return place(policy2.location, policy2);
 }
 
-// src/report/visible-controls.ts
+// src/core/printable.ts
 var CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+var escaped = (c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`;
 function visibleControls(text) {
-  return text.replace(CONTROL, (c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(CONTROL, escaped);
 }
+function withoutWorkflowCommands(text) {
+  return text.replace(/^([ \t]*)::/gm, (_, lead) => `${lead}${escaped(":")}:`).replace(/##\[/g, `##${escaped("[")}`);
+}
+function printable(text) {
+  return withoutWorkflowCommands(visibleControls(text));
+}
+
+// src/report/visible-controls.ts
 function mapStrings(value) {
   if (typeof value === "string") return visibleControls(value);
   if (Array.isArray(value)) return value.map(mapStrings);
@@ -42695,7 +42704,8 @@ function truncationNote(shown, total) {
   return `
 _Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
 }
-function renderMarkdown(report2, maxBytes) {
+function renderMarkdown(raw2, maxBytes) {
+  const report2 = reportWithVisibleControls(raw2);
   const findings = sortFindings(report2.findings.filter((f2) => f2.status !== "error"));
   const rows = findings.map(row);
   const top = head(report2);
@@ -43222,7 +43232,7 @@ function formatReport(format, report2, options) {
 var EMIT = { error, warning, notice };
 function emitAnnotations(report2) {
   const counts = { error: 0, warning: 0, notice: 0 };
-  for (const a of selectAnnotations(report2, ANNOTATION_CAP).annotations) {
+  for (const a of selectAnnotations(reportWithVisibleControls(report2), ANNOTATION_CAP).annotations) {
     EMIT[a.level](a.message, a.properties);
     counts[a.level]++;
   }
@@ -44844,9 +44854,9 @@ function secretForms(secrets) {
     if (typeof secret !== "string" || secret.length < MIN_REDACTED_SECRET_LENGTH) continue;
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
-    const escaped = [...secret].map((c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
-    forms.add(escaped);
-    forms.add(escaped.replace(/\\u([0-9a-f]{4})/g, (_, hex) => `\\u${hex.toUpperCase()}`));
+    const escaped2 = [...secret].map((c2) => `\\u${c2.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+    forms.add(escaped2);
+    forms.add(escaped2.replace(/\\u([0-9a-f]{4})/g, (_, hex) => `\\u${hex.toUpperCase()}`));
     forms.add(encodeURIComponent(secret));
     forms.add(encodeURI(secret));
     for (const encoded of base64Forms(secret)) {
@@ -49214,9 +49224,9 @@ function loadConfig(options = {}) {
     const found = /* @__PURE__ */ new Set();
     for (const [i, pattern] of patterns2.entries()) {
       const where2 = Array.isArray(value) ? ["manifests", kind, i] : ["manifests", kind];
-      const escaped = uncontainedPath(pattern, baseDir, root, "file or folder");
-      if (escaped && !hasMagic(pattern)) {
-        problems.push(at2(where2, `manifests.${kind}: ${escaped}`));
+      const escaped2 = uncontainedPath(pattern, baseDir, root, "file or folder");
+      if (escaped2 && !hasMagic(pattern)) {
+        problems.push(at2(where2, `manifests.${kind}: ${escaped2}`));
         continue;
       }
       const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path7.relative(baseDir, f2), baseDir, root) === null);
@@ -72394,9 +72404,9 @@ async function run() {
     process.chdir(workspace);
     const inputs = readInputs((name) => getInput(name), workspace);
     const failure = await runCheck(inputs, outputs, secrets);
-    if (failure) setFailed(secrets.redact(failure));
+    if (failure) setFailed(printable(secrets.redact(failure)));
   } catch (error2) {
-    setFailed(secrets.redact(failureMessage(error2)));
+    setFailed(printable(secrets.redact(failureMessage(error2))));
   } finally {
     for (const [name, value] of Object.entries(outputs)) setOutput(name, value);
   }
@@ -72420,7 +72430,7 @@ async function runCheck(inputs, outputs, secrets) {
   const { report: report2, fix, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
-    for (const warning2 of evaluation.warnings) warning(secrets.redact(warning2));
+    for (const warning2 of evaluation.warnings) warning(printable(secrets.redact(warning2)));
     const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: secrets.redactJson(evaluation.report), fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
   }));

@@ -3,7 +3,7 @@
 // severe ANNOTATION_CAP per level, GitHub's display limit per step, and adds the "N more" notices.
 // It also places each annotation on a file of the workspace (the run's cwd), or on none.
 import * as core from '@actions/core';
-import { ANNOTATION_CAP, selectAnnotations } from '../report/index.js';
+import { ANNOTATION_CAP, reportWithVisibleControls, selectAnnotations } from '../report/index.js';
 import type { Report } from '../library/index.js';
 
 const EMIT = { error: core.error, warning: core.warning, notice: core.notice } as const;
@@ -11,7 +11,8 @@ const EMIT = { error: core.error, warning: core.warning, notice: core.notice } a
 /** Emits the annotations; returns how many were emitted per level. */
 export function emitAnnotations(report: Report): Record<keyof typeof EMIT, number> {
   const counts = { error: 0, warning: 0, notice: 0 };
-  for (const a of selectAnnotations(report, ANNOTATION_CAP).annotations) {
+  // The same filter as `--format github`: API text's controls and bidi overrides as escapes.
+  for (const a of selectAnnotations(reportWithVisibleControls(report), ANNOTATION_CAP).annotations) {
     EMIT[a.level](a.message, a.properties);
     counts[a.level]++;
   }

@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, type Report, SecretSet, withConnection, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, withConnection, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -34,9 +34,9 @@ export async function run(): Promise<void> {
     process.chdir(workspace);
     const inputs = readInputs((name) => core.getInput(name), workspace);
     const failure = await runCheck(inputs, outputs, secrets);
-    if (failure) core.setFailed(secrets.redact(failure));
+    if (failure) core.setFailed(printable(secrets.redact(failure)));
   } catch (error) {
-    core.setFailed(secrets.redact(failureMessage(error)));
+    core.setFailed(printable(secrets.redact(failureMessage(error))));
   } finally {
     for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
   }
@@ -63,7 +63,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
-    for (const warning of evaluation.warnings) core.warning(secrets.redact(warning));
+    for (const warning of evaluation.warnings) core.warning(printable(secrets.redact(warning)));
     const fix: FixOutcome | null =
       inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     // Report files, the job summary and annotations leave the runner: no secret in any form.

@@ -1,6 +1,6 @@
 // Where the CLI writes. stdout carries only the report (machine formats are never mixed with
 // anything else); stderr carries progress (on a TTY only), warnings and errors.
-import { SecretSet } from '../library/index.js';
+import { printable, SecretSet } from '../library/index.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -53,10 +53,15 @@ export function redact(io: CliIo, text: string): string {
 /** Warning lines to stderr, each ending in a newline; nothing with --quiet. */
 export function warn(io: CliIo, ...lines: string[]): void {
   if (io.quiet) return;
-  for (const line of lines) io.stderr.write(redact(io, `${line}\n`));
+  for (const line of lines) io.stderr.write(printable(redact(io, `${line}\n`)));
 }
 
 /** Error lines to stderr: printed even with --quiet. */
 export function fail(io: CliIo, ...lines: string[]): void {
-  for (const line of lines) io.stderr.write(redact(io, `${line}\n`));
+  for (const line of lines) io.stderr.write(printable(redact(io, `${line}\n`)));
+}
+
+/** Text to stdout (listings, plans, diffs): secrets redacted, outside text made printable. */
+export function print(io: CliIo, text: string): void {
+  io.stdout.write(printable(redact(io, text)));
 }

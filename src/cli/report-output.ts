@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type Format, formatReport } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
-import { InputError, type Report } from '../library/index.js';
+import { InputError, type Report, withoutWorkflowCommands } from '../library/index.js';
 
 /**
  * The repository the run is in: GITHUB_WORKSPACE when the cwd is inside it, else the nearest
@@ -62,7 +62,10 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
     cwd: io.cwd,
     root: repositoryRoot(io),
   });
-  io.stdout.write(redact(io, text.endsWith('\n') ? text : `${text}\n`));
+  // `--format github` is workflow commands by design (its formatter escapes what it carries);
+  // no line of any other format may become one.
+  const lines = redact(io, text.endsWith('\n') ? text : `${text}\n`);
+  io.stdout.write(format === 'github' ? lines : withoutWorkflowCommands(lines));
 }
 
 /** The distinct reasons policies could not be evaluated, for stderr. */

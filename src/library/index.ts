@@ -2,6 +2,7 @@
 // steward. Reports are formatted by src/report.
 export { createClient, isApiError, redactJson, redactSecrets } from '../api/index.js';
 export { SecretSet } from '../core/redact.js';
+export { printable, withoutWorkflowCommands } from '../core/printable.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 export { BUILTIN_POLICIES, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, loadConfig, packageVersion } from '../config/index.js';

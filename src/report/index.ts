@@ -45,3 +45,4 @@ export { JOB_SUMMARY_MAX_BYTES, renderMarkdown } from './markdown.js';
 export { findingRepoLocation, insideRoot, policyRepoLocation, type RepoPlacement } from './repo-location.js';
 export { toSarif } from './sarif.js';
 export { TEXT_DEFAULT_WIDTH } from './text.js';
+export { reportWithVisibleControls } from './visible-controls.js';

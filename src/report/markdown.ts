@@ -3,6 +3,7 @@
 // Everything that comes from the instance or a policy (names, messages, ids) is escaped, so
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
+import { reportWithVisibleControls } from './visible-controls.js';
 import {
   CATCH_ALL_TITLE,
   errorGroups,
@@ -181,7 +182,9 @@ function truncationNote(shown: number, total: number): string {
 }
 
 /** The markdown report, at most `maxBytes` UTF-8 bytes when given (findings rows are dropped first). */
-export function renderMarkdown(report: Report, maxBytes?: number): string {
+export function renderMarkdown(raw: Report, maxBytes?: number): string {
+  // A job summary or a terminal shows it: API text's controls and bidi overrides as escapes.
+  const report = reportWithVisibleControls(raw);
   const findings = sortFindings(report.findings.filter((f) => f.status !== 'error'));
   const rows = findings.map(row);
   const top = head(report);

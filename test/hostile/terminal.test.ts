@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { visibleControls } from '../../src/report/visible-controls.js';
+import { visibleControls } from '../../src/core/printable.js';
 import { runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
 
 const HOSTILE_NAME = '\u001b]0;pwned\u0007\u001b[2J\u009b31mMallory\u202eevil\r';

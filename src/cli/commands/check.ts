@@ -3,7 +3,7 @@
 // with the demo config: `--sandbox --config mine.yaml` exits like a real run).
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { fail, warn } from '../io.js';
+import { fail, print, warn } from '../io.js';
 import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
 import { addReportOptions, addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { emptyRunProblem, evaluate, exitCodeFor } from '../../library/index.js';
@@ -37,7 +37,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
         // The demo (demo config on the demo instance) breaks policies on purpose: the run
         // worked, so npm start succeeds. With the user's own config it is a real run.
         const line = `sandbox demo: these violations are planted (demo/PLANTED.md); a real run would exit 1 (failOn: ${report.failOn}).`;
-        if ((flags.format ?? 'text') === 'text') io.stdout.write(`\n${line}\n`);
+        if ((flags.format ?? 'text') === 'text') print(io, `\n${line}\n`);
         else warn(io, line);
         ctx.exitCode = 0;
         return;

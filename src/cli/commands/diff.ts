@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatParser, parseFailOn } from '../options.js';
 import { type DiffFinding, diffRuns, type FailOn, type RunDiff } from '../../library/index.js';
+import { print } from '../io.js';
 
 const line = (mark: string, f: DiffFinding) => `  ${mark} [${f.severity}] ${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message}`;
 
@@ -37,7 +38,7 @@ export function registerDiff(program: Command, ctx: CliContext): void {
     .action(async (from: string | undefined, to: string | undefined, flags: { history?: string; config?: string; failOn?: FailOn; format: string }) => {
       const { io } = ctx;
       const diff = await diffRuns({ history: flags.history, config: flags.config, cwd: io.cwd, env: io.env, from, to, failOn: flags.failOn });
-      io.stdout.write(flags.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff));
+      print(io, flags.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff));
       ctx.exitCode = diff.failing > 0 ? 1 : 0;
     });
 }

@@ -3,7 +3,7 @@
 // every check is ok, 3 otherwise, 2 on bad input.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { redact } from '../io.js';
+import { print } from '../io.js';
 import { formatParser } from '../options.js';
 import { type RunFlags, withTarget } from '../run-options.js';
 import { doctor, renderDoctorText } from '../../library/index.js';
@@ -22,7 +22,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
       const { io } = ctx;
       const report = await withTarget(flags, io, doctor);
       const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report);
-      io.stdout.write(redact(io, text));
+      print(io, text);
       ctx.exitCode = report.ok ? 0 : 3;
     });
 }

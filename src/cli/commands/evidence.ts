@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { warn } from '../io.js';
+import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { displayPath, exitCodeFor, type Report, verifyEvidence, writeEvidence } from '../../library/index.js';
@@ -26,7 +26,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
       });
       const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out, render));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-      io.stdout.write(`wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
+      print(io, `wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
       warnEvaluationErrors(report, io);
       ctx.exitCode = exitCodeFor(report);
     });
@@ -39,12 +39,12 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
       const { io } = ctx;
       const result = await verifyEvidence(path.resolve(io.cwd, dir));
       if (result.ok) {
-        io.stdout.write(`verified: ${result.files} files match their hashes; re-evaluation gives the recorded verdict (${result.gate}) and all ${result.findings} findings\n`);
+        print(io, `verified: ${result.files} files match their hashes; re-evaluation gives the recorded verdict (${result.gate}) and all ${result.findings} findings\n`);
         ctx.exitCode = 0;
         return;
       }
-      io.stdout.write(`${result.differences.length} difference${result.differences.length === 1 ? '' : 's'}:\n`);
-      for (const d of result.differences) io.stdout.write(`  ${d}\n`);
+      print(io, `${result.differences.length} difference${result.differences.length === 1 ? '' : 's'}:\n`);
+      for (const d of result.differences) print(io, `  ${d}\n`);
       warn(io, 'steward: the evidence pack does not verify');
       ctx.exitCode = 1;
     });

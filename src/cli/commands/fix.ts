@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { warn } from '../io.js';
+import { print, warn } from '../io.js';
 import { formatParser, parsePositiveInt } from '../options.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
@@ -94,7 +94,7 @@ async function runFixLocked(flags: FixFlags, ctx: CliContext, journalPath: strin
   if (flags.plan && !flags.apply && !flags.write) {
     // Showing a saved plan needs no instance.
     const plan = resumed(readPlan(path.resolve(io.cwd, flags.plan)));
-    io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
+    print(io, flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
     ctx.exitCode = 0;
     return;
   }
@@ -142,7 +142,7 @@ async function fixOn(flags: FixFlags, ctx: CliContext, run: FixRun): Promise<voi
       warn(io, ...evaluation.warnings.map((w) => `steward: ${w}`));
       warnEvaluationErrors(evaluation.report, io);
       plan = resumed(await planFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn }));
-      io.stdout.write(flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
+      print(io, flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
       if (flags.planOut) {
         const out = path.resolve(io.cwd, flags.planOut);
         writeFileSync(out, prepared.config.secrets.redact(renderPlanJson(plan)));

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatParser } from '../options.js';
 import { type HistoryRun, historyRuns } from '../../library/index.js';
+import { print } from '../io.js';
 
 const COLUMNS = ['run', 'time', 'verdict', 'critical', 'high', 'medium', 'low', 'info', 'new', 'reopened', 'fixed'] as const;
 
@@ -39,7 +40,7 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     .action(async (flags: { history?: string; config?: string; format: string }) => {
       const { io } = ctx;
       const runs = await historyRuns({ history: flags.history, config: flags.config, cwd: io.cwd, env: io.env });
-      io.stdout.write(flags.format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderHistoryTable(runs));
+      print(io, flags.format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderHistoryTable(runs));
       ctx.exitCode = 0;
     });
 }

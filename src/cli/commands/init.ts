@@ -6,7 +6,7 @@ import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { warn } from '../io.js';
+import { print, warn } from '../io.js';
 import { INIT_FILES } from '../init-templates.js';
 import { displayPath } from '../../library/index.js';
 
@@ -35,9 +35,9 @@ export function registerInit(program: Command, ctx: CliContext): void {
         mkdirSync(path.dirname(target), { recursive: true });
         // 'wx': create only; fails on anything there, a symlink included, rather than follow it.
         writeFileSync(target, text, { flag: 'wx' });
-        ctx.io.stdout.write(`wrote ${displayPath(target, ctx.io.cwd)}\n`);
+        print(ctx.io, `wrote ${displayPath(target, ctx.io.cwd)}\n`);
       }
-      ctx.io.stdout.write('\nNext: set STEWARD_TOKEN, edit steward.yaml, then run `steward check`.\n');
+      print(ctx.io, '\nNext: set STEWARD_TOKEN, edit steward.yaml, then run `steward check`.\n');
       ctx.exitCode = 0;
     });
 }

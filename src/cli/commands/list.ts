@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { collectRaw, formatParser } from '../options.js';
 import { listPolicies } from '../../library/index.js';
+import { print } from '../io.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
@@ -16,14 +17,14 @@ export function registerList(program: Command, ctx: CliContext): void {
       const policies = await listPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: flags.policies });
       const rows = policies.map((p) => ({ id: p.id, severity: p.severity, resource: p.resource, title: p.title }));
       if (flags.format === 'json') {
-        io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        print(io, `${JSON.stringify(rows, null, 2)}\n`);
       } else {
         const header = { id: 'ID', severity: 'SEVERITY', resource: 'RESOURCE', title: 'TITLE' };
         const all = [header, ...rows];
         const width = (k: 'id' | 'severity' | 'resource') => Math.max(...all.map((r) => r[k].length));
         const w = { id: width('id'), severity: width('severity'), resource: width('resource') };
         for (const r of all) {
-          io.stdout.write(`${r.id.padEnd(w.id)}  ${r.severity.padEnd(w.severity)}  ${r.resource.padEnd(w.resource)}  ${r.title}\n`);
+          print(io, `${r.id.padEnd(w.id)}  ${r.severity.padEnd(w.severity)}  ${r.resource.padEnd(w.resource)}  ${r.title}\n`);
         }
       }
       ctx.exitCode = 0;

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { warn } from '../io.js';
+import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { displayPath, evaluate, recordingApi, type RecordingApi, writeSnapshot } from '../../library/index.js';
@@ -29,7 +29,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     const file = path.resolve(io.cwd, flags.out);
     const snapshot = (recorder as RecordingApi | null)!.snapshot();
     await writeSnapshot(file, snapshot, prepared.config.secrets);
-    io.stdout.write(`wrote ${displayPath(file, io.cwd)}: ${snapshot.answers.length} answers, ${report.http.requests} requests\n`);
+    print(io, `wrote ${displayPath(file, io.cwd)}: ${snapshot.answers.length} answers, ${report.http.requests} requests\n`);
     warnEvaluationErrors(report, io);
     ctx.exitCode = report.summary.gate === 'error' ? 3 : 0;
   });

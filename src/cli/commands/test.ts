@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatPolicyTestResults, testPolicies } from '../../library/index.js';
+import { print } from '../io.js';
 
 export function registerTest(program: Command, ctx: CliContext): void {
   program
@@ -13,7 +14,7 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .action(async (paths: string[], flags: { config?: string }) => {
       const { io } = ctx;
       const results = await testPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: paths });
-      io.stdout.write(formatPolicyTestResults(results));
+      print(io, formatPolicyTestResults(results));
       ctx.exitCode = results.some((r) => !r.passed) ? 1 : 0;
     });
 }

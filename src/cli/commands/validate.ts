@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CONFIG_FILE, InputError, RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
+import { print } from '../io.js';
 
 export function registerValidate(program: Command, ctx: CliContext): void {
   program
@@ -31,7 +32,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
         ...RESOURCE_MANIFEST_INPUTS.map((m) => count(config.manifestFiles[m.key]?.length ?? 0, `${m.description.replace(/ /g, '-')} manifest`)),
         count(prepared.waivers.length, 'waiver'),
       ];
-      ctx.io.stdout.write(`valid: ${parts.join(', ')}\n`);
+      print(ctx.io, `valid: ${parts.join(', ')}\n`);
       ctx.exitCode = 0;
     });
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { collect } from '../options.js';
 import { displayPath, InputError, loadConfig, waive } from '../../library/index.js';
+import { print } from '../io.js';
 
 interface WaiveFlags {
   from: string;
@@ -55,7 +56,7 @@ export function registerWaive(program: Command, ctx: CliContext): void {
         rules: config.waiverRules,
       });
       const skipped = result.alreadyWaived ? ` (${result.alreadyWaived} already waived)` : '';
-      io.stdout.write(`appended ${result.added.length} waiver${result.added.length === 1 ? '' : 's'} to ${displayPath(file, io.cwd)}${skipped}\n`);
+      print(io, `appended ${result.added.length} waiver${result.added.length === 1 ? '' : 's'} to ${displayPath(file, io.cwd)}${skipped}\n`);
       ctx.exitCode = 0;
     });
 }
