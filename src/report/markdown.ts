@@ -24,14 +24,23 @@ import type { Finding, Report, WaiverRef } from '../core/model.js';
 /** Budget the Action uses for its job summary: under GitHub's 1 MiB with room for a header. */
 export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
 
-/** Escape text for a GFM table cell: markdown syntax, HTML, pipes, line breaks. */
+/**
+ * Escape text for a GFM table cell: markdown syntax, HTML, pipes, line breaks; and text from the
+ * instance can neither mention nor link. A mention is an `@` after anything but a word
+ * character (`.@name` too): it gets a zero-width space, since GitHub finds mentions in the
+ * rendered text, after escapes are gone. GFM's autolinks (a scheme's `://`, `www.`, an email's
+ * `@`) are triggered while parsing, so a backslash escape of that character stops them.
+ */
 export function escapeCell(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~#!])/g, '\\$1')
-    .replace(/(?<![\w.])@(?=\w)/g, '@\u200B') // no @-mentions in PR comments (emails stay)
+    .replace(/(?<!\w)@(?=\w)/g, '@\u200B')
+    .replace(/(?<=\w)@(?=\w)/g, '\\@')
+    .replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1\\://')
+    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\\.`)
     .replace(/\r\n|\r|\n/g, '<br>');
 }
 

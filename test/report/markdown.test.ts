@@ -62,7 +62,7 @@ describe('markdown format', () => {
       'violation',
     ]);
     expect(cells(rows[5])[5]).toBe(
-      'waived: break-glass account, reviewed quarterly (governance@acme.example, until 2027-03-31)',
+      'waived: break-glass account, reviewed quarterly (governance\\@acme.example, until 2027-03-31)',
     );
     expect(md).toContain(
       '**Expired waivers (no longer apply)**\n\n- schedule-not-misconfigured sch-1009 expired 2025-01-31',
