@@ -42101,7 +42101,7 @@ var HTML_SCRIPT = `
   }
 })();
 `;
-var HTML_CSP = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash("sha256").update(HTML_SCRIPT).digest("base64")}'`;
+var HTML_CSP = `default-src 'none'; base-uri 'none'; form-action 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash("sha256").update(HTML_SCRIPT).digest("base64")}'`;
 
 // src/report/html-escape.ts
 var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
@@ -42130,9 +42130,13 @@ function trendSvg(trend) {
   const base = HEIGHT - PAD.bottom;
   const label = `Violations over the last ${trend.length} runs: ${trend.map((t3) => `run ${t3.run} ${t3.violations}`).join(", ")}`;
   const circles = points.map(
-    ({ x: x2, y, point }) => `<circle class="point gate-${point.gate}" cx="${x2}" cy="${y}" r="4" data-run="${point.run}" data-violations="${point.violations}"><title>run ${point.run} (${escapeHtml(point.startedAt)}): ${point.violations} violations, ${point.new} new, ${point.fixed} fixed</title></circle>`
+    ({ x: x2, y, point }) => (
+      // Every value escaped, those of a history file too (steward validates them on reading; a
+      // page must not depend on that).
+      `<circle class="point gate-${escapeHtml(String(point.gate))}" cx="${x2}" cy="${y}" r="4" data-run="${escapeHtml(String(point.run))}" data-violations="${escapeHtml(String(point.violations))}"><title>run ${escapeHtml(String(point.run))} (${escapeHtml(point.startedAt)}): ${escapeHtml(`${point.violations} violations, ${point.new} new, ${point.fixed} fixed`)}</title></circle>`
+    )
   );
-  const ticks = points.map(({ x: x2, point }) => `<text x="${x2}" y="${base + 18}" text-anchor="middle">#${point.run}</text>`);
+  const ticks = points.map(({ x: x2, point }) => `<text x="${x2}" y="${base + 18}" text-anchor="middle">#${escapeHtml(String(point.run))}</text>`);
   return [
     `<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">`,
     `<line class="axis" x1="${PAD.left}" y1="${base}" x2="${WIDTH - PAD.right}" y2="${base}"/>`,
@@ -42150,7 +42154,7 @@ function trendSvg(trend) {
 function cell(c2, tag2 = "td") {
   if (typeof c2 === "string") return `<${tag2}>${escapeHtml(c2)}</${tag2}>`;
   const sort = c2.sort === void 0 ? "" : ` data-sort="${escapeHtml(String(c2.sort))}"`;
-  const cls = c2.className ? ` class="${c2.className}"` : "";
+  const cls = c2.className ? ` class="${escapeHtml(c2.className)}"` : "";
   return `<${tag2}${cls}${sort}>${c2.html}</${tag2}>`;
 }
 var num = (n4) => ({ html: String(n4), sort: n4, className: "num" });
@@ -42184,7 +42188,7 @@ function findingRow(f2, report2) {
   const age = f2.firstSeen ? ageInDays(f2.firstSeen, report2.startedAt) : null;
   const status = f2.status === "waived" && f2.waiver ? `waived (${f2.waiver.owner}, until ${f2.waiver.expires})` : f2.status;
   return {
-    attrs: ` class="finding" data-severity="${f2.severity}" data-status="${f2.status}" data-fingerprint="${escapeHtml(f2.fingerprint)}"`,
+    attrs: ` class="finding" data-severity="${escapeHtml(f2.severity)}" data-status="${escapeHtml(f2.status)}" data-fingerprint="${escapeHtml(f2.fingerprint)}"`,
     cells: [
       { html: escapeHtml(f2.severity), sort: SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f2.severity), className: `sev sev-${f2.severity}` },
       { html: `<code>${escapeHtml(findingSubject(f2))}</code>`, sort: findingSubject(f2) },
@@ -42579,7 +42583,7 @@ var formatJunit = (report2) => {
 // src/report/markdown.ts
 var JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
 function escapeCell(s) {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~#!])/g, "\\$1").replace(/(?<![\w.])@(?=\w)/g, "@​").replace(/\r\n|\r|\n/g, "<br>");
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~#!])/g, "\\$1").replace(/(?<!\w)@(?=\w)/g, "@​").replace(/(?<=\w)@(?=\w)/g, "\\@").replace(/([a-z][a-z0-9+.-]*):\/\//gi, "$1\\://").replace(/\bwww\./gi, (m2) => `${m2.slice(0, 3)}\\.`).replace(/\r\n|\r|\n/g, "<br>");
 }
 var ICON = { pass: "✅", fail: "❌", error: "⚠️" };
 var STATUS = { violation: "violation", waived: "waived", error: "error" };
@@ -71857,11 +71861,13 @@ var MIGRATIONS = [
 var sqlJs;
 var engine = () => sqlJs ??= (0, import_sql_wasm_inline.default)();
 var SqlJsHistory = class {
-  constructor(file, db) {
+  constructor(file, shown, db) {
     this.file = file;
+    this.shown = shown;
     this.db = db;
   }
   file;
+  shown;
   db;
   all(sql, params = []) {
     const stmt = this.db.prepare(sql);
@@ -71915,6 +71921,30 @@ function removeLeftovers(file) {
 function notAHistory(shown, why) {
   return new InputError([{ file: shown, line: 0, column: 0, message: `not a steward run history: ${why}` }]);
 }
+var schemaOf = (db) => (db.exec("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")[0]?.values ?? []).map(
+  ([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) })
+);
+var expectedSchema;
+function checkSchema(SQL, db, shown) {
+  if (!expectedSchema) {
+    const fresh = new SQL.Database();
+    try {
+      migrate(fresh, shown);
+      expectedSchema = schemaOf(fresh);
+    } finally {
+      fresh.close();
+    }
+  }
+  const expected = new Map(expectedSchema.map((o3) => [`${o3.type} ${o3.name}`, o3.sql]));
+  for (const o3 of schemaOf(db)) {
+    const sql = expected.get(`${o3.type} ${o3.name}`);
+    if (sql === void 0) throw notAHistory(shown, `it holds a ${o3.type} "${o3.name}" that is not steward's (a history holds only steward's tables and indexes)`);
+    if (sql !== o3.sql) throw notAHistory(shown, `steward's ${o3.type} "${o3.name}" was changed`);
+    expected.delete(`${o3.type} ${o3.name}`);
+  }
+  const [missing] = expected.keys();
+  if (missing !== void 0) throw notAHistory(shown, `steward's ${missing} is missing`);
+}
 function migrate(db, shown) {
   const version = Number(db.exec("PRAGMA user_version")[0]?.values[0]?.[0] ?? 0);
   if (version > HISTORY_SCHEMA_VERSION) {
@@ -71942,12 +71972,13 @@ async function openHistory(file, shown, options) {
       if (check3 !== "ok") throw notAHistory(shown, `integrity check failed: ${String(check3)}`);
     }
     migrate(db, shown);
+    checkSchema(SQL, db, shown);
   } catch (e) {
     db.close();
     if (e instanceof InputError) throw e;
     throw notAHistory(shown, e.message);
   }
-  return new SqlJsHistory(file, db);
+  return new SqlJsHistory(file, shown, db);
 }
 
 // src/history/lifecycle.ts
@@ -71981,16 +72012,54 @@ function applyLifecycle(report2, prior) {
   return { findings, fixed: fixed2, counts };
 }
 
+// src/history/rows.ts
+var GATES = ["pass", "fail", "error"];
+function rowReader(db, table2, row2, key) {
+  const bad = (column, why) => new InputError([{ file: db.shown, line: 0, column: 0, message: `history table ${table2}, row ${key}: ${column} ${why} (a history holds only what steward writes)` }]);
+  const text = (column) => {
+    const v2 = row2[column];
+    if (typeof v2 !== "string") throw bad(column, `is ${v2 === null ? "null" : typeof v2}, not text`);
+    return v2;
+  };
+  return {
+    text,
+    nullableText: (column) => row2[column] === null ? null : text(column),
+    count: (column) => {
+      const v2 = row2[column];
+      if (typeof v2 !== "number" || !Number.isSafeInteger(v2) || v2 < 0) throw bad(column, `is ${JSON.stringify(v2)}, not a count`);
+      return v2;
+    },
+    oneOf: (column, values) => {
+      const v2 = text(column);
+      if (!values.includes(v2)) throw bad(column, `is ${JSON.stringify(v2)}, not one of ${values.join(", ")}`);
+      return v2;
+    },
+    severityCounts: (column) => {
+      let parsed;
+      try {
+        parsed = JSON.parse(text(column));
+      } catch {
+        throw bad(column, "is not JSON");
+      }
+      const counts = parsed;
+      const ok = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && Object.keys(counts).every((k2) => SEVERITIES.includes(k2)) && Object.values(counts).every((n4) => typeof n4 === "number" && Number.isSafeInteger(n4) && n4 >= 0);
+      if (!ok) throw bad(column, "is not a count per severity");
+      return Object.fromEntries(SEVERITIES.map((s) => [s, counts[s] ?? 0]));
+    }
+  };
+}
+
 // src/history/store.ts
 var TREND_RUNS = 20;
-function priorFinding(row2) {
+function priorFinding(db, row2) {
+  const r3 = rowReader(db, "findings", row2, `of run ${String(row2.run_id)}, fingerprint ${JSON.stringify(row2.fingerprint)}`);
   return {
-    fingerprint: String(row2.fingerprint),
-    policy: String(row2.policy),
-    severity: row2.severity,
-    resource: { kind: String(row2.resource_kind), id: String(row2.resource_id), name: row2.resource_name === null ? null : String(row2.resource_name) },
-    message: String(row2.message),
-    firstSeen: String(row2.first_seen)
+    fingerprint: r3.text("fingerprint"),
+    policy: r3.text("policy"),
+    severity: r3.oneOf("severity", SEVERITIES),
+    resource: { kind: r3.text("resource_kind"), id: r3.text("resource_id"), name: r3.nullableText("resource_name") },
+    message: r3.text("message"),
+    firstSeen: r3.text("first_seen")
   };
 }
 function loadPrior(db, instance, policies) {
@@ -72004,7 +72073,7 @@ function loadPrior(db, instance, policies) {
     );
     if (last?.id === null || last?.id === void 0) continue;
     const rows2 = db.all("SELECT * FROM findings WHERE run_id = ? AND policy = ?", [last.id, policy2]);
-    previous.set(policy2, new Map(rows2.map((r3) => [String(r3.fingerprint), priorFinding(r3)])));
+    previous.set(policy2, new Map(rows2.map((r3) => [String(r3.fingerprint), priorFinding(db, r3)])));
   }
   const firstSeen = /* @__PURE__ */ new Map();
   const rows = db.all(
@@ -72053,27 +72122,27 @@ function recordRun(db, report2, meta) {
     return run2;
   });
 }
-function historyRun(row2) {
-  const bySeverity2 = JSON.parse(String(row2.by_severity));
+function historyRun(db, row2) {
+  const r3 = rowReader(db, "runs", row2, `id ${String(row2.id)}`);
   return {
-    run: Number(row2.id),
-    startedAt: String(row2.started_at),
-    instance: String(row2.instance),
-    toolVersion: String(row2.tool_version),
-    policyHash: String(row2.policy_hash),
-    gate: row2.gate,
-    failOn: String(row2.fail_on),
-    policies: Number(row2.policies),
-    resources: Number(row2.resources),
-    violations: Number(row2.violations),
-    waived: Number(row2.waived),
-    errors: Number(row2.errors),
-    bySeverity: bySeverity2,
-    new: Number(row2.new_count),
-    reopened: Number(row2.reopened_count),
-    fixed: Number(row2.fixed_count),
-    requests: Number(row2.requests),
-    durationMs: Number(row2.duration_ms)
+    run: r3.count("id"),
+    startedAt: r3.text("started_at"),
+    instance: r3.text("instance"),
+    toolVersion: r3.text("tool_version"),
+    policyHash: r3.text("policy_hash"),
+    gate: r3.oneOf("gate", GATES),
+    failOn: r3.text("fail_on"),
+    policies: r3.count("policies"),
+    resources: r3.count("resources"),
+    violations: r3.count("violations"),
+    waived: r3.count("waived"),
+    errors: r3.count("errors"),
+    bySeverity: r3.severityCounts("by_severity"),
+    new: r3.count("new_count"),
+    reopened: r3.count("reopened_count"),
+    fixed: r3.count("fixed_count"),
+    requests: r3.count("requests"),
+    durationMs: r3.count("duration_ms")
   };
 }
 function listRuns(db, filter = {}) {
@@ -72081,7 +72150,7 @@ function listRuns(db, filter = {}) {
   const params = filter.instance === void 0 ? [] : [filter.instance];
   const limit = filter.limit === void 0 ? "" : `LIMIT ${Math.max(0, Math.floor(filter.limit))}`;
   const rows = db.all(`SELECT * FROM runs ${where2} ORDER BY id DESC ${limit}`, params);
-  return rows.map(historyRun).reverse();
+  return rows.map((row2) => historyRun(db, row2)).reverse();
 }
 function trendOf(db, instance) {
   return listRuns(db, { instance, limit: TREND_RUNS }).map((r3) => ({

@@ -68,6 +68,8 @@ export type Row = Record<string, SqlValue>;
 /** An open history: query it, change it in `write`, then `save` it. */
 export interface HistoryDatabase {
   readonly file: string;
+  /** How the file is named in messages. */
+  readonly shown: string;
   all(sql: string, params?: SqlValue[]): Row[];
   run(sql: string, params?: SqlValue[]): void;
   /** Runs `fn` in one transaction: all of it lands or none. */
@@ -80,6 +82,7 @@ export interface HistoryDatabase {
 class SqlJsHistory implements HistoryDatabase {
   constructor(
     readonly file: string,
+    readonly shown: string,
     private readonly db: Database,
   ) {}
 
@@ -143,6 +146,40 @@ function notAHistory(shown: string, why: string): InputError {
   return new InputError([{ file: shown, line: 0, column: 0, message: `not a steward run history: ${why}` }]);
 }
 
+type SchemaObject = { type: string; name: string; sql: string };
+
+const schemaOf = (db: Database): SchemaObject[] =>
+  (db.exec("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")[0]?.values ?? []).map(
+    ([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) }),
+  );
+
+let expectedSchema: SchemaObject[] | undefined;
+
+/**
+ * A history holds exactly steward's schema objects: a trigger, view or virtual table planted in
+ * the file would run (or be read) on every later recording, so anything else is refused.
+ */
+function checkSchema(SQL: SqlJsStatic, db: Database, shown: string): void {
+  if (!expectedSchema) {
+    const fresh = new SQL.Database();
+    try {
+      migrate(fresh, shown);
+      expectedSchema = schemaOf(fresh);
+    } finally {
+      fresh.close();
+    }
+  }
+  const expected = new Map(expectedSchema.map((o) => [`${o.type} ${o.name}`, o.sql]));
+  for (const o of schemaOf(db)) {
+    const sql = expected.get(`${o.type} ${o.name}`);
+    if (sql === undefined) throw notAHistory(shown, `it holds a ${o.type} "${o.name}" that is not steward's (a history holds only steward's tables and indexes)`);
+    if (sql !== o.sql) throw notAHistory(shown, `steward's ${o.type} "${o.name}" was changed`);
+    expected.delete(`${o.type} ${o.name}`);
+  }
+  const [missing] = expected.keys();
+  if (missing !== undefined) throw notAHistory(shown, `steward's ${missing} is missing`);
+}
+
 function migrate(db: Database, shown: string): void {
   const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
   if (version > HISTORY_SCHEMA_VERSION) {
@@ -175,10 +212,11 @@ export async function openHistory(file: string, shown: string, options: { create
       if (check !== 'ok') throw notAHistory(shown, `integrity check failed: ${String(check)}`);
     }
     migrate(db, shown);
+    checkSchema(SQL, db, shown);
   } catch (e) {
     db.close();
     if (e instanceof InputError) throw e;
     throw notAHistory(shown, (e as Error).message);
   }
-  return new SqlJsHistory(file, db);
+  return new SqlJsHistory(file, shown, db);
 }

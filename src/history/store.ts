@@ -1,9 +1,10 @@
 // Reading and writing runs in the history database: what lifecycle needs from earlier runs,
 // one run recorded in one transaction (run, policy statuses, findings; fixed ones are counted,
 // the run's report lists them), and the runs read back for `history`, `diff` and trends.
-import type { HistoryPoint, Report, Severity } from '../core/model.js';
+import { type HistoryPoint, type Report, SEVERITIES } from '../core/model.js';
 import type { HistoryDatabase, Row } from './database.js';
 import { EVALUATED_STATUSES, isTracked, type PriorFinding, type PriorState } from './lifecycle.js';
+import { GATES, LIFECYCLES, rowReader, STORED_STATUSES } from './rows.js';
 
 /** Runs a trend shows (the report's chart, the Action's summary). */
 export const TREND_RUNS = 20;
@@ -28,14 +29,15 @@ export interface StoredFinding extends PriorFinding {
   lifecycle: string;
 }
 
-function priorFinding(row: Row): PriorFinding {
+function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
+  const r = rowReader(db, 'findings', row, `of run ${String(row.run_id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
   return {
-    fingerprint: String(row.fingerprint),
-    policy: String(row.policy),
-    severity: row.severity as Severity,
-    resource: { kind: String(row.resource_kind), id: String(row.resource_id), name: row.resource_name === null ? null : String(row.resource_name) },
-    message: String(row.message),
-    firstSeen: String(row.first_seen),
+    fingerprint: r.text('fingerprint'),
+    policy: r.text('policy'),
+    severity: r.oneOf('severity', SEVERITIES),
+    resource: { kind: r.text('resource_kind'), id: r.text('resource_id'), name: r.nullableText('resource_name') },
+    message: r.text('message'),
+    firstSeen: r.text('first_seen'),
   };
 }
 
@@ -51,7 +53,7 @@ export function loadPrior(db: HistoryDatabase, instance: string, policies: reado
     );
     if (last?.id === null || last?.id === undefined) continue;
     const rows = db.all('SELECT * FROM findings WHERE run_id = ? AND policy = ?', [last.id, policy]);
-    previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(r)])));
+    previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(db, r)])));
   }
   const firstSeen = new Map<string, string>();
   const rows = db.all(
@@ -108,27 +110,27 @@ export function recordRun(db: HistoryDatabase, report: Report, meta: RunMeta): n
   });
 }
 
-function historyRun(row: Row): HistoryRun {
-  const bySeverity = JSON.parse(String(row.by_severity)) as Record<Severity, number>;
+function historyRun(db: HistoryDatabase, row: Row): HistoryRun {
+  const r = rowReader(db, 'runs', row, `id ${String(row.id)}`);
   return {
-    run: Number(row.id),
-    startedAt: String(row.started_at),
-    instance: String(row.instance),
-    toolVersion: String(row.tool_version),
-    policyHash: String(row.policy_hash),
-    gate: row.gate as HistoryRun['gate'],
-    failOn: String(row.fail_on),
-    policies: Number(row.policies),
-    resources: Number(row.resources),
-    violations: Number(row.violations),
-    waived: Number(row.waived),
-    errors: Number(row.errors),
-    bySeverity,
-    new: Number(row.new_count),
-    reopened: Number(row.reopened_count),
-    fixed: Number(row.fixed_count),
-    requests: Number(row.requests),
-    durationMs: Number(row.duration_ms),
+    run: r.count('id'),
+    startedAt: r.text('started_at'),
+    instance: r.text('instance'),
+    toolVersion: r.text('tool_version'),
+    policyHash: r.text('policy_hash'),
+    gate: r.oneOf('gate', GATES),
+    failOn: r.text('fail_on'),
+    policies: r.count('policies'),
+    resources: r.count('resources'),
+    violations: r.count('violations'),
+    waived: r.count('waived'),
+    errors: r.count('errors'),
+    bySeverity: r.severityCounts('by_severity'),
+    new: r.count('new_count'),
+    reopened: r.count('reopened_count'),
+    fixed: r.count('fixed_count'),
+    requests: r.count('requests'),
+    durationMs: r.count('duration_ms'),
   };
 }
 
@@ -138,7 +140,7 @@ export function listRuns(db: HistoryDatabase, filter: { instance?: string; limit
   const params = filter.instance === undefined ? [] : [filter.instance];
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.max(0, Math.floor(filter.limit))}`;
   const rows = db.all(`SELECT * FROM runs ${where} ORDER BY id DESC ${limit}`, params);
-  return rows.map(historyRun).reverse();
+  return rows.map((row) => historyRun(db, row)).reverse();
 }
 
 /** The trend of the last TREND_RUNS runs of `instance`, oldest first. */
@@ -161,9 +163,17 @@ export function runContents(db: HistoryDatabase, run: number): { run: HistoryRun
   if (!row) return null;
   const findings = db
     .all('SELECT * FROM findings WHERE run_id = ? ORDER BY rowid', [run])
-    .map((r) => ({ ...priorFinding(r), status: r.status as StoredFinding['status'], lifecycle: String(r.lifecycle) }));
-  const policies = new Map(db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [run]).map((r) => [String(r.policy), String(r.status)]));
-  return { run: historyRun(row), findings, policies };
+    .map((row) => {
+      const r = rowReader(db, 'findings', row, `of run ${run}, fingerprint ${JSON.stringify(row.fingerprint)}`);
+      return { ...priorFinding(db, row), status: r.oneOf('status', STORED_STATUSES), lifecycle: r.oneOf('lifecycle', LIFECYCLES) };
+    });
+  const policies = new Map(
+    db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [run]).map((row) => {
+      const r = rowReader(db, 'run_policies', row, `of run ${run}, policy ${JSON.stringify(row.policy)}`);
+      return [r.text('policy'), r.text('status')];
+    }),
+  );
+  return { run: historyRun(db, row), findings, policies };
 }
 
 /** Fingerprints seen in runs of `instance` before run `before`. */

@@ -12,7 +12,7 @@ type Cell = string | { html: string; sort?: string | number; className?: string 
 function cell(c: Cell, tag: 'td' | 'th' = 'td'): string {
   if (typeof c === 'string') return `<${tag}>${e(c)}</${tag}>`;
   const sort = c.sort === undefined ? '' : ` data-sort="${e(String(c.sort))}"`;
-  const cls = c.className ? ` class="${c.className}"` : '';
+  const cls = c.className ? ` class="${e(c.className)}"` : '';
   return `<${tag}${cls}${sort}>${c.html}</${tag}>`;
 }
 
@@ -50,7 +50,7 @@ function findingRow(f: Finding, report: Report): { cells: Cell[]; attrs: string 
   const age = f.firstSeen ? ageInDays(f.firstSeen, report.startedAt) : null;
   const status = f.status === 'waived' && f.waiver ? `waived (${f.waiver.owner}, until ${f.waiver.expires})` : f.status;
   return {
-    attrs: ` class="finding" data-severity="${f.severity}" data-status="${f.status}" data-fingerprint="${e(f.fingerprint)}"`,
+    attrs: ` class="finding" data-severity="${e(f.severity)}" data-status="${e(f.status)}" data-fingerprint="${e(f.fingerprint)}"`,
     cells: [
       { html: e(f.severity), sort: SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f.severity), className: `sev sev-${f.severity}` },
       { html: `<code>${e(findingSubject(f))}</code>`, sort: findingSubject(f) },

@@ -27,10 +27,12 @@ export function trendSvg(trend: readonly HistoryPoint[]): string {
   const label = `Violations over the last ${trend.length} runs: ${trend.map((t) => `run ${t.run} ${t.violations}`).join(', ')}`;
   const circles = points.map(
     ({ x, y, point }) =>
-      `<circle class="point gate-${point.gate}" cx="${x}" cy="${y}" r="4" data-run="${point.run}" data-violations="${point.violations}">` +
-      `<title>run ${point.run} (${escapeHtml(point.startedAt)}): ${point.violations} violations, ${point.new} new, ${point.fixed} fixed</title></circle>`,
+      // Every value escaped, those of a history file too (steward validates them on reading; a
+      // page must not depend on that).
+      `<circle class="point gate-${escapeHtml(String(point.gate))}" cx="${x}" cy="${y}" r="4" data-run="${escapeHtml(String(point.run))}" data-violations="${escapeHtml(String(point.violations))}">` +
+      `<title>run ${escapeHtml(String(point.run))} (${escapeHtml(point.startedAt)}): ${escapeHtml(`${point.violations} violations, ${point.new} new, ${point.fixed} fixed`)}</title></circle>`,
   );
-  const ticks = points.map(({ x, point }) => `<text x="${x}" y="${base + 18}" text-anchor="middle">#${point.run}</text>`);
+  const ticks = points.map(({ x, point }) => `<text x="${x}" y="${base + 18}" text-anchor="middle">#${escapeHtml(String(point.run))}</text>`);
   return [
     `<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">`,
     `<line class="axis" x1="${PAD.left}" y1="${base}" x2="${WIDTH - PAD.right}" y2="${base}"/>`,

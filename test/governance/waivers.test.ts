@@ -59,7 +59,7 @@ describe('a waiver ending in 10 days', () => {
     expect(json.waivers.active).toHaveLength(1);
     const md = await run('markdown');
     expect(md).toContain(`**Waivers ending soon (renew them or fix the findings)**\n\n- queue-no-admin-for-users q-support-escalations\\#15 until ${inDays(10)}`);
-    expect(md).toContain('| queue-no-admin-for-users q-support-escalations\\#15 | governance@acme.example |');
+    expect(md).toContain('| queue-no-admin-for-users q-support-escalations\\#15 | governance\\@acme.example |');
     expect(await run('github')).toContain(`::warning file=waivers.yaml,line=3,col=5,title=waiver ending soon::${warning}`);
   });
 
