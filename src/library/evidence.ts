@@ -5,7 +5,7 @@
 // policies on the snapshot and compares the verdict and every finding, then checks every hash.
 // Nothing in the pack holds a token or a header (every file is written redacted).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
 import { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
@@ -102,20 +102,30 @@ export interface VerifyResult {
   gate: Report['summary']['gate'];
 }
 
-/** Checks every hash of the pack, then re-evaluates it offline and compares with its report. */
-export async function verifyEvidence(dir: string): Promise<VerifyResult> {
+/**
+ * Checks every hash of the pack, then re-evaluates it offline and compares with its report; with
+ * `render` (the formatters `writeEvidence` was given), the human reports are rendered again from
+ * the pack's JSON and compared too. Nothing outside the pack is read: a manifest line leading
+ * out of it, or a symbolic link inside it, is a difference, and the pack is then not re-evaluated.
+ */
+export async function verifyEvidence(dir: string, render?: RenderReports): Promise<VerifyResult> {
   const manifestFile = path.join(dir, EVIDENCE_MANIFEST);
-  if (!existsSync(manifestFile)) {
+  if (!existsSync(manifestFile) || !lstatSync(manifestFile).isFile()) {
     throw new InputError([{ file: dir, line: 0, column: 0, message: `no ${EVIDENCE_MANIFEST}: not an evidence pack (steward evidence --out DIR)` }]);
   }
-  const differences = hashDifferences(dir, readFileSync(manifestFile, 'utf8'));
-  const listed = readFileSync(manifestFile, 'utf8').split('\n').filter(Boolean).length;
+  const manifest = readFileSync(manifestFile, 'utf8');
+  const listed = manifest.split('\n').filter(Boolean).length;
+  const walk = walkPack(dir);
+  const escapes = [...walk.links.map((l) => `${l}: a symbolic link (not followed: a pack holds only its own files)`), ...outsideLines(dir, manifest)];
+  if (escapes.length > 0) return { ok: false, differences: escapes, files: listed, findings: 0, gate: 'error' };
+  const differences = hashDifferences(dir, manifest, walk.files);
   let report: Report;
   try {
     report = JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as Report;
   } catch (e) {
     return { ok: false, differences: [...differences, `report.json: unreadable (${(e as Error).message})`], files: listed, findings: 0, gate: 'error' };
   }
+  if (render) differences.push(...renderDifferences(dir, report, render));
   const again = await reEvaluate(dir, report).catch((e: Error) => e);
   if (again instanceof Error) {
     differences.push(`re-evaluation failed: ${again.message}`);
@@ -126,11 +136,25 @@ export async function verifyEvidence(dir: string): Promise<VerifyResult> {
   return { ok: differences.length === 0, differences, files: listed, findings: report.findings.length, gate: report.summary.gate };
 }
 
-function hashDifferences(dir: string, manifest: string): string[] {
+const MANIFEST_LINE = /^([0-9a-f]{64}) {2}(.+)$/;
+
+/** Manifest lines naming a path that is absolute or leads out of the pack (never read). */
+function outsideLines(dir: string, manifest: string): string[] {
+  const out: string[] = [];
+  for (const line of manifest.split('\n').filter(Boolean)) {
+    const name = MANIFEST_LINE.exec(line)?.[2];
+    if (name === undefined) continue;
+    const rel = path.relative(dir, path.resolve(dir, name));
+    if (path.isAbsolute(name) || name.includes('\\') || rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) out.push(`${name}: outside the pack (not read)`);
+  }
+  return out;
+}
+
+function hashDifferences(dir: string, manifest: string, files: readonly string[]): string[] {
   const out: string[] = [];
   const listed = new Set<string>();
   for (const line of manifest.split('\n').filter(Boolean)) {
-    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+    const m = MANIFEST_LINE.exec(line);
     if (!m) {
       out.push(`${EVIDENCE_MANIFEST}: malformed line ${JSON.stringify(line)}`);
       continue;
@@ -140,15 +164,37 @@ function hashDifferences(dir: string, manifest: string): string[] {
     if (!existsSync(file)) out.push(`${m[2]}: missing`);
     else if (sha256(readFileSync(file)) !== m[1]) out.push(`${m[2]}: changed (sha256 differs)`);
   }
-  for (const f of filesUnder(dir)) if (f !== EVIDENCE_MANIFEST && !listed.has(f)) out.push(`${f}: not in ${EVIDENCE_MANIFEST}`);
+  for (const f of files) if (f !== EVIDENCE_MANIFEST && !listed.has(f)) out.push(`${f}: not in ${EVIDENCE_MANIFEST}`);
   return out;
 }
 
-function filesUnder(dir: string, prefix = ''): string[] {
-  return readdirSync(path.join(dir, prefix)).flatMap((name) => {
+/** The pack's regular files and its symbolic links (never followed), relative, `/`-separated. */
+function walkPack(dir: string, prefix = '', acc = { files: [] as string[], links: [] as string[] }): typeof acc {
+  for (const name of readdirSync(path.join(dir, prefix))) {
     const rel = prefix ? `${prefix}/${name}` : name;
-    return statSync(path.join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
-  });
+    const st = lstatSync(path.join(dir, rel));
+    if (st.isSymbolicLink()) acc.links.push(rel);
+    else if (st.isDirectory()) walkPack(dir, rel, acc);
+    else acc.files.push(rel);
+  }
+  return acc;
+}
+
+/** The human reports rendered again from the pack's JSON, against the pack's copies. */
+function renderDifferences(dir: string, report: Report, render: RenderReports): string[] {
+  let rendered: Record<string, string>;
+  try {
+    rendered = render(report, dir);
+  } catch (e) {
+    return [`report.json: the reports cannot be rendered from it (${(e as Error).message})`];
+  }
+  const out: string[] = [];
+  for (const [name, text] of Object.entries(rendered)) {
+    if (name === 'report.json') continue;
+    const file = path.join(dir, name);
+    if (existsSync(file) && readFileSync(file, 'utf8') !== text) out.push(`${name}: does not match report.json (rendered again from it, it differs)`);
+  }
+  return out;
 }
 
 async function reEvaluate(dir: string, report: Report): Promise<Report> {

@@ -10,6 +10,13 @@ import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { displayPath, exitCodeFor, type Report, verifyEvidence, writeEvidence } from '../../library/index.js';
 import { formatReport } from '../../report/index.js';
 
+/** The pack's reports; `verify` renders the human ones again from the pack's JSON to compare. */
+const renderPack = (report: Report, cwd: string) => ({
+  'report.json': formatReport('json', report, { color: false, cwd }),
+  'report.md': formatReport('markdown', report, { color: false, cwd }),
+  'report.html': formatReport('html', report, { color: false, cwd }),
+});
+
 export function registerEvidence(program: Command, ctx: CliContext): void {
   const cmd = program.command('evidence').description('run a check and write a verifiable evidence pack');
   addRunOptions(cmd, { from: false });
@@ -19,12 +26,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
     .action(async (flags: RunFlags & { out: string }) => {
       const { io } = ctx;
       const out = path.resolve(io.cwd, flags.out);
-      const render = (report: Report, cwd: string) => ({
-        'report.json': formatReport('json', report, { color: false, cwd }),
-        'report.md': formatReport('markdown', report, { color: false, cwd }),
-        'report.html': formatReport('html', report, { color: false, cwd }),
-      });
-      const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out, render));
+      const { report, files } = await withTarget(flags, io, (options) => writeEvidence(options, out, renderPack));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       print(io, `wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
       warnEvaluationErrors(report, io);
@@ -37,7 +39,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
     .argument('<dir>', 'the pack (steward evidence --out DIR)')
     .action(async (dir: string) => {
       const { io } = ctx;
-      const result = await verifyEvidence(path.resolve(io.cwd, dir));
+      const result = await verifyEvidence(path.resolve(io.cwd, dir), renderPack);
       if (result.ok) {
         print(io, `verified: ${result.files} files match their hashes; re-evaluation gives the recorded verdict (${result.gate}) and all ${result.findings} findings\n`);
         ctx.exitCode = 0;
