@@ -3,11 +3,16 @@
 // cap) and decoded once. A global fetch costs two to three times the CPU of this for the same
 // answer (streams, a Response per step); with thousands of reads per run that is the client's
 // whole CPU budget. Redirects are never followed (node:http does not), timeouts and the run's
-// deadline come in as an AbortSignal.
+// deadline come in as an AbortSignal. An https origin is reached through the proxy the process
+// environment names (HTTPS_PROXY / ALL_PROXY, NO_PROXY, read as curl reads them), by a CONNECT
+// tunnel: the proxy relays TLS it cannot read, so the token never reaches it in clear. Plain
+// http origins (loopback, or explicitly allowed) are never sent through a proxy for that reason.
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { getProxyForUrl } from 'proxy-from-env';
 
 /** An answer past the body cap: an error of its read, never retried (the same answer would come). */
 export class BodyTooLargeError extends Error {
@@ -54,7 +59,8 @@ export function createConnectionPool(maxSockets: number): ConnectionPool {
     let agent = agents.get(url.origin);
     if (!agent) {
       const options = { keepAlive: true, maxSockets, scheduling: 'lifo' as const };
-      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      const proxy = url.protocol === 'https:' ? proxyFor(url) : null;
+      agent = proxy ? new HttpsProxyAgent(proxy, options) : url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
       agents.set(url.origin, agent);
     }
     return agent;
@@ -95,6 +101,17 @@ export function createConnectionPool(maxSockets: number): ConnectionPool {
       return { answer, cancel: (reason) => cancel(reason) };
     },
   };
+}
+
+/** The proxy an https origin goes through (null: none, or NO_PROXY names it). */
+function proxyFor(url: URL): URL | null {
+  const proxy = getProxyForUrl(url.href);
+  if (!proxy) return null;
+  const parsed = new URL(proxy);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`the proxy for ${url.origin} must be an http:// or https:// URL (a CONNECT proxy), got ${parsed.protocol}//…`);
+  }
+  return parsed;
 }
 
 const decoder = new TextDecoder();

@@ -43,6 +43,33 @@ export const ENV = {
   workflowToken: 'STEWARD_WORKFLOW_TOKEN',
 } as const;
 
+/** The variables naming the proxy https origins go through (as curl and npm read them; NO_PROXY exempts hosts). */
+export const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'] as const;
+
+/**
+ * Each proxy variable set: it must name an http(s) CONNECT proxy (exit 2 otherwise, before any
+ * request), and its credentials are secrets of the run like the token.
+ */
+function proxySettings(env: Record<string, string | undefined>): { problems: InputProblem[]; secrets: string[] } {
+  const problems: InputProblem[] = [];
+  const secrets: string[] = [];
+  for (const name of PROXY_ENV) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    let url: URL | null = null;
+    try {
+      url = new URL(value.includes('://') ? value : `https://${value}`);
+    } catch {
+      url = null;
+    }
+    if (url && (url.password || url.username)) secrets.push(value, decodeURIComponent(url.password), url.password);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+      problems.push({ file: name, line: 0, column: 0, message: 'must be an http:// or https:// proxy URL (steward tunnels https through it with CONNECT)' });
+    }
+  }
+  return { problems, secrets };
+}
+
 type IdList = (string | number)[] | { file: string };
 
 interface FileConfig {
@@ -150,6 +177,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     src ? locationOf(src, nodeAt(src, p)) : { file: '(config)', line: 0, column: 0 };
 
   // Instance: flag > env > file.
+  const proxy = proxySettings(env);
+  problems.push(...proxy.problems);
   const allowInsecureHttp = data.instance?.allowInsecureHttp === true;
   const warnings: string[] = [];
   const urlFrom = (flag: string | undefined, flagName: string, envName: string, fromFile: string | undefined) => {
@@ -366,7 +395,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   if (problems.length > 0) throw new InputError(problems);
   return {
-    secrets: SecretSet.of(instance.token, instance.workflowToken),
+    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets),
     warnings,
     file,
     baseDir,
