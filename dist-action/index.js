@@ -73641,7 +73641,6 @@ import { isAbsolute as isAbsolute2, resolve as resolve3 } from "node:path";
 var FIX_MODES = ["none", "plan", "apply"];
 var ACTION_INPUT_DEFAULTS = {
   config: "steward.yaml",
-  "fail-on": "low",
   fix: "none",
   "fix-confirm": "false",
   "allow-empty": "false"
@@ -73663,7 +73662,7 @@ function readInputs(read, workspace) {
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
   const failOn = get("fail-on");
-  if (failOn !== "none" && !SEVERITIES.includes(failOn)) {
+  if (failOn !== void 0 && failOn !== "none" && !SEVERITIES.includes(failOn)) {
     problems.push(problem3("fail-on", `must be one of ${[...SEVERITIES, "none"].join(", ")}; got "${failOn}"`));
   }
   const fix = get("fix");
@@ -73770,7 +73769,8 @@ async function runCheck(inputs, outputs, secrets) {
     baseline: inputs.baseline,
     overrides: inputs.overrides,
     overridesFrom: "input override",
-    history: inputs.history ?? false
+    // Left empty, history (like fail-on) is the config's to decide.
+    ...inputs.history ? { history: inputs.history } : {}
   };
   const prepared = await prepareRun(options);
   const { report: report2, fix, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {

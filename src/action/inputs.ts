@@ -7,10 +7,13 @@ import { type FailOn, InputError, type InputProblem, type Override, parseOverrid
 export const FIX_MODES = ['none', 'plan', 'apply'] as const;
 export type FixMode = (typeof FIX_MODES)[number];
 
-/** Defaults as declared in action.yml (test/action/action-yml.test.ts keeps them equal). */
+/**
+ * Defaults as declared in action.yml (test/action/action-yml.test.ts keeps them equal). An input
+ * with a config twin (fail-on, history, base-url, workflow-url, baseline) has none: left empty,
+ * the config decides.
+ */
 export const ACTION_INPUT_DEFAULTS = {
   config: 'steward.yaml',
-  'fail-on': 'low',
   fix: 'none',
   'fix-confirm': 'false',
   'allow-empty': 'false',
@@ -31,7 +34,8 @@ export interface ActionInputs {
   workflowUrl: string | undefined;
   token: string | undefined;
   workflowToken: string | undefined;
-  failOn: FailOn;
+  /** undefined: the config's failOn decides. */
+  failOn: FailOn | undefined;
   fix: FixMode;
   fixConfirm: boolean;
   /** A run that evaluated nothing passes instead of failing the step. */
@@ -63,8 +67,8 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     return value === undefined ? undefined : isAbsolute(value) ? value : resolve(workspace, value);
   };
 
-  const failOn = get('fail-on')!;
-  if (failOn !== 'none' && !(SEVERITIES as readonly string[]).includes(failOn)) {
+  const failOn = get('fail-on');
+  if (failOn !== undefined && failOn !== 'none' && !(SEVERITIES as readonly string[]).includes(failOn)) {
     problems.push(problem('fail-on', `must be one of ${[...SEVERITIES, 'none'].join(', ')}; got "${failOn}"`));
   }
   const fix = get('fix')!;
@@ -99,7 +103,7 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     workflowUrl: get('workflow-url'),
     token: get('token'),
     workflowToken: get('workflow-token'),
-    failOn: failOn as FailOn,
+    failOn: failOn as FailOn | undefined,
     fix: fix as FixMode,
     fixConfirm,
     allowEmpty,

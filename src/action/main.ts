@@ -56,7 +56,8 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     baseline: inputs.baseline,
     overrides: inputs.overrides,
     overridesFrom: 'input override',
-    history: inputs.history ?? false,
+    // Left empty, history (like fail-on) is the config's to decide.
+    ...(inputs.history ? { history: inputs.history } : {}),
   };
   const prepared = await prepareRun(options);
   const { report, fix, empty } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {

@@ -104,7 +104,6 @@ jobs:
           config: steward.yaml
           token: \${{ secrets.STEWARD_TOKEN }}
           workflow-token: \${{ secrets.STEWARD_WORKFLOW_TOKEN }}
-          fail-on: low
           sarif-file: steward.sarif
           history: .steward/history.sqlite
       - name: Save the run history

@@ -39,7 +39,7 @@ describe('action.yml', () => {
       'workflow-url': { required: false, default: undefined },
       token: { required: false, default: undefined },
       'workflow-token': { required: false, default: undefined },
-      'fail-on': { required: false, default: 'low' },
+      'fail-on': { required: false, default: undefined },
       'sarif-file': { required: false, default: undefined },
       'json-file': { required: false, default: undefined },
       'html-file': { required: false, default: undefined },

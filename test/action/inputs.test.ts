@@ -19,7 +19,7 @@ describe('readInputs', () => {
       workflowUrl: undefined,
       token: undefined,
       workflowToken: undefined,
-      failOn: 'low',
+      failOn: undefined,
       fix: 'none',
       fixConfirm: false,
       allowEmpty: false,
