@@ -127,6 +127,13 @@ describe('inputs and outputs', () => {
     expect(sandbox.totalRequests()).toBe(0);
   });
 
+  it('an --output under /proc (writable to root by its mode, refused by the kernel) is exit 2 before any request, not a hang', async () => {
+    const r = await runCli(['check', '--config', 'demo/steward.yaml', '-o', 'json=/proc/nope/x.json'], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(/^--output: json=\/proc\/nope\/x\.json: cannot create the folder \/proc\/nope \(E[A-Z]+\)$/);
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
   it('--help shows examples, exit codes and environment variables', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
