@@ -287,7 +287,9 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
   for (const policy of policies) {
     const findings = byPolicy.get(policy.id) ?? [];
     if (findings.length === 0 && !policy.error) continue;
-    out.push(...policyBlock(policy, findings, width, p), '');
+    // Line by line: a spread of one policy's 100,000 findings overflows the call stack.
+    for (const line of policyBlock(policy, findings, width, p)) out.push(line);
+    out.push('');
   }
 
   const problems = [
@@ -306,7 +308,10 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
     ...overrideLines(report, width),
     ...frameworkLines(report, width),
   ];
-  if (problems.length > 0) out.push(...problems, '');
+  if (problems.length > 0) {
+    for (const line of problems) out.push(line);
+    out.push('');
+  }
 
   out.push(...wrap(statsLine(report), width, '', '  ').map((l) => p.paint('dim', l)));
   const gate = report.summary.gate;
