@@ -42965,7 +42965,7 @@ function findingRow(f2, report2) {
 }
 function policyFindings(p2, findings, report2) {
   const title = `${p2.id}${p2.title ? `: ${p2.title}` : ""}`;
-  const head2 = `<h3 id="policy-${escapeHtml(p2.id)}"><span class="sev sev-${p2.severity}">${escapeHtml(p2.severity)}</span> ${escapeHtml(title)}</h3>`;
+  const head2 = `<h3 id="policy-${escapeHtml(p2.id)}"><span class="sev sev-${escapeHtml(p2.severity)}">${escapeHtml(p2.severity)}</span> ${escapeHtml(title)}</h3>`;
   const meta = `<p class="meta">${escapeHtml(p2.resource)} · ${p2.evaluated} evaluated · ${p2.violations} violations · ${escapeHtml(p2.enforcement)}${p2.location ? ` · ${escapeHtml(locationText(p2.location))}` : ""}</p>`;
   const cols = ["Severity", "Resource", "Message", "Location", "Status", "Lifecycle", "Age (days)"];
   return `<div class="policy-findings">${head2}${meta}${table(`Findings of ${p2.id}`, cols, findings.map((f2) => findingRow(f2, report2)), true)}</div>`;
@@ -42973,7 +42973,9 @@ function policyFindings(p2, findings, report2) {
 function findingsSection(report2) {
   const byPolicy = /* @__PURE__ */ new Map();
   for (const f2 of sortFindings(report2.findings.filter((x2) => x2.status !== "error"))) {
-    byPolicy.set(f2.policy, [...byPolicy.get(f2.policy) ?? [], f2]);
+    const list = byPolicy.get(f2.policy);
+    if (list) list.push(f2);
+    else byPolicy.set(f2.policy, [f2]);
   }
   const policies = sortPolicies(report2.policies).filter((p2) => byPolicy.has(p2.id));
   const filters = `<div id="filters" class="filters hidden" role="search"><label>Filter findings<input id="filter-text" type="search"></label>
@@ -43947,7 +43949,8 @@ var formatText = (raw2, options) => {
   for (const policy2 of policies) {
     const findings = byPolicy.get(policy2.id) ?? [];
     if (findings.length === 0 && !policy2.error) continue;
-    out.push(...policyBlock(policy2, findings, width, p2), "");
+    for (const line of policyBlock(policy2, findings, width, p2)) out.push(line);
+    out.push("");
   }
   const problems = [
     ...waiverLines(
@@ -43965,7 +43968,10 @@ var formatText = (raw2, options) => {
     ...overrideLines(report2, width),
     ...frameworkLines(report2, width)
   ];
-  if (problems.length > 0) out.push(...problems, "");
+  if (problems.length > 0) {
+    for (const line of problems) out.push(line);
+    out.push("");
+  }
   out.push(...wrap(statsLine(report2), width, "", "  ").map((l) => p2.paint("dim", l)));
   const gate = report2.summary.gate;
   const mark = gate === "pass" ? MARK.pass : MARK.violation;
@@ -46333,7 +46339,7 @@ var WORKFLOW_STATUS_MEANING = {
   404: "the workflow does not exist or the token's user cannot see it"
 };
 function developerToken401(header) {
-  return `missing or invalid developer token (sent in ${header})`;
+  return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
 }
 function requestLabel(method, path18) {
   return `[${method}] ${JSON.stringify(path18)}`;

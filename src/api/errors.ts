@@ -98,8 +98,9 @@ export const WORKFLOW_STATUS_MEANING: Readonly<Record<number, string>> = {
 };
 
 /** What a 401 means on endpoints 1–11, naming the header the token was sent in. */
+/** A 401 names expiry too: developer tokens expire after the days or years chosen when made. */
 export function developerToken401(header: string): string {
-  return `missing or invalid developer token (sent in ${header})`;
+  return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
 }
 
 /** `[GET] "/path": ` — the request part of a message. */

@@ -255,7 +255,7 @@ describe('failures', () => {
     expect(run.summary).toContain('**Nothing was sent**: not applied: some policies could not be evaluated');
     const [failure] = run.commands.filter((c) => c.command === 'error' && !c.properties.title);
     expect(failure.message).toContain('401');
-    expect(failure.message).toContain('missing or invalid developer token');
+    expect(failure.message).toContain('missing, invalid or expired developer token');
     const log = (run.stdout + run.stderr).split('\n').filter((l) => l !== `::add-mask::${wrong}`);
     expect(log.join('\n')).not.toContain(wrong);
     expect(run.summary).not.toContain(wrong);

@@ -25,7 +25,7 @@ describe('authentication', () => {
     const error = await rejection(client.getCalculatedFieldStatistics());
     expect(error).toMatchObject({ code: 'E_API', kind: 'http', status: 401, method: 'GET', path: STATS, attempts: 1 });
     expect(error.message).toMatch(
-      /^getCalculatedFieldStatistics: \[GET\] "\/api\/query\/v1\/functions\/statistics": 401 Unauthorized — missing or invalid developer token \(sent in X-SERVICE-Developer-Token\)/,
+      /^getCalculatedFieldStatistics: \[GET\] "\/api\/query\/v1\/functions\/statistics": 401 Unauthorized — missing, invalid or expired developer token \(sent in X-SERVICE-Developer-Token; developer tokens expire after the lifetime chosen when they were created\)/,
     );
     expect(s.counts.getCalculatedFieldStatistics).toBe(1);
     expect(log).toHaveLength(1);

@@ -18,7 +18,7 @@ beforeEach(() => {
 });
 
 const NOT_SENT = '(not sent: an earlier request with the same token was refused with 401)';
-const DEVELOPER_401 = '401 Unauthorized — missing or invalid developer token (sent in X-SERVICE-Developer-Token)';
+const DEVELOPER_401 = '401 Unauthorized — missing, invalid or expired developer token (sent in X-SERVICE-Developer-Token; developer tokens expire after the lifetime chosen when they were created)';
 const WORKFLOW_401 =
   '401 Unauthorized — missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"';
 

@@ -102,7 +102,7 @@ describe('steward check exit codes', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('steward: could not evaluate 2 policies (the gate fails closed):\n');
     expect(r.stderr).toContain(
-      '401 Unauthorized — missing or invalid developer token (sent in X-SERVICE-Developer-Token) (server: Invalid developer token)',
+      '401 Unauthorized — missing, invalid or expired developer token (sent in X-SERVICE-Developer-Token; developer tokens expire after the lifetime chosen when they were created) (server: Invalid developer token)',
     );
     expect(r.stderr).toContain(
       '401 Unauthorized — missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',

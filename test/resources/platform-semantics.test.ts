@@ -93,7 +93,7 @@ describe('developer-token header', () => {
       const { dir, config } = demoWith();
       const only = ['calculated-fields-valid'];
       const wrong = await check({ ...live(dir, config, only), baseUrl: domo.baseUrl, token: domo.token });
-      expect(wrong.policies[0].error).toMatch(/401 Unauthorized — missing or invalid developer token \(sent in X-SERVICE-Developer-Token\)/);
+      expect(wrong.policies[0].error).toMatch(/401 Unauthorized — missing, invalid or expired developer token \(sent in X-SERVICE-Developer-Token; developer tokens expire after the lifetime chosen when they were created\)/);
       appendFileSync(config, 'instance:\n  tokenHeader: X-DOMO-Developer-Token\n');
       const right = await check({ ...live(dir, config, only), baseUrl: domo.baseUrl, token: domo.token });
       expect([right.summary.errors, right.summary.violations]).toEqual([0, 1]);
