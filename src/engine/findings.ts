@@ -85,30 +85,4 @@ export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-const SEVERITY_RANK: Record<Finding['severity'], number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
-
-/** Numbers inside ids and paths compare as numbers: 9001 < 10019, `permissions[2]` < `permissions[10]`. */
-const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
-
-/**
- * The order findings are reported in, the same on every run: severity (most severe first),
- * resource kind, resource id and path, compared naturally. Ties keep their input order.
- */
-export function compareFindings(a: Finding, b: Finding): number {
-  return (
-    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
-    natural.compare(a.resource.kind, b.resource.kind) ||
-    natural.compare(a.resource.id, b.resource.id) ||
-    natural.compare(a.path ?? '', b.path ?? '')
-  );
-}
-
-/** A sorted copy (Array.prototype.sort is stable). */
-export function orderFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort(compareFindings);
-}
-
-/** A copy sorted by severity alone, most severe first, otherwise in input order. */
-export function orderBySeverity(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
-}
+export { compareFindings, orderBySeverity, orderFindings } from '../core/order.js';

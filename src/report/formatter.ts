@@ -1,5 +1,6 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
+import { SEVERITY_ORDER, severityRank } from '../core/order.js';
 import type { Finding, FixedFinding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation, WaiverRef } from '../core/model.js';
 
 export interface FormatOptions {
@@ -18,12 +19,7 @@ export interface FormatOptions {
 
 export type Formatter = (report: Report, options: FormatOptions) => string;
 
-/** Most severe first: the order every format lists things in. */
-export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
-
-export function severityRank(s: Severity): number {
-  return SEVERITY_ORDER.indexOf(s);
-}
+export { SEVERITY_ORDER, severityRank } from '../core/order.js';
 
 const STATUS_ORDER: Record<Finding['status'], number> = { violation: 0, error: 1, waived: 2 };
 

@@ -1,0 +1,40 @@
+// The orders every layer lists things in, defined once: severities most severe first, and the
+// canonical order of findings (the engine reports them in it; formats group within it).
+import type { Finding, Severity } from './model.js';
+import { SEVERITIES } from './model.js';
+
+/** Most severe first: the order every format lists things in. */
+export const SEVERITY_ORDER: readonly Severity[] = [...SEVERITIES].reverse();
+
+const RANK = new Map<Severity, number>(SEVERITY_ORDER.map((s, i) => [s, i]));
+
+/** 0 for critical … 4 for info (an unknown value sorts last). */
+export function severityRank(s: Severity): number {
+  return RANK.get(s) ?? SEVERITY_ORDER.length;
+}
+
+/** Numbers inside ids and paths compare as numbers: 9001 < 10019, `permissions[2]` < `permissions[10]`. */
+const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
+
+/**
+ * The order findings are reported in, the same on every run: severity (most severe first),
+ * resource kind, resource id and path, compared naturally. Ties keep their input order.
+ */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    severityRank(a.severity) - severityRank(b.severity) ||
+    natural.compare(a.resource.kind, b.resource.kind) ||
+    natural.compare(a.resource.id, b.resource.id) ||
+    natural.compare(a.path ?? '', b.path ?? '')
+  );
+}
+
+/** A sorted copy (Array.prototype.sort is stable). */
+export function orderFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(compareFindings);
+}
+
+/** A copy sorted by severity alone, most severe first, otherwise in input order. */
+export function orderBySeverity(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+}
