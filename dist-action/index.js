@@ -42507,11 +42507,32 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/report/formatter.ts
-var SEVERITY_ORDER = ["critical", "high", "medium", "low", "info"];
+// src/core/model.ts
+var SEVERITIES = ["info", "low", "medium", "high", "critical"];
+var ENFORCEMENTS = ["advisory", "soft", "hard"];
+var DEFAULT_ENFORCEMENT = "hard";
+var REPORT_SCHEMA_VERSION = 1;
+var GOVERNED_WAIVER_FIELDS = ["approver", "ticket", "risk", "created"];
+var WAIVER_WARNING_DAYS_DEFAULT = 30;
+
+// src/core/order.ts
+var SEVERITY_ORDER = [...SEVERITIES].reverse();
+var RANK = new Map(SEVERITY_ORDER.map((s, i) => [s, i]));
 function severityRank(s) {
-  return SEVERITY_ORDER.indexOf(s);
+  return RANK.get(s) ?? SEVERITY_ORDER.length;
 }
+var natural = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+function compareFindings(a, b) {
+  return severityRank(a.severity) - severityRank(b.severity) || natural.compare(a.resource.kind, b.resource.kind) || natural.compare(a.resource.id, b.resource.id) || natural.compare(a.path ?? "", b.path ?? "");
+}
+function orderFindings(findings) {
+  return [...findings].sort(compareFindings);
+}
+function orderBySeverity(findings) {
+  return [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
+}
+
+// src/report/formatter.ts
 var STATUS_ORDER = { violation: 0, error: 1, waived: 2 };
 function sortFindings(findings) {
   return findings.map((f2, i) => ({ f: f2, i })).sort(
@@ -49976,14 +49997,6 @@ var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.
 function kindOfManifestKey(key) {
   return Object.values(RESOURCE_KINDS).find((k2) => k2.inputs.manifests?.key === key)?.name;
 }
-
-// src/core/model.ts
-var SEVERITIES = ["info", "low", "medium", "high", "critical"];
-var ENFORCEMENTS = ["advisory", "soft", "hard"];
-var DEFAULT_ENFORCEMENT = "hard";
-var REPORT_SCHEMA_VERSION = 1;
-var GOVERNED_WAIVER_FIELDS = ["approver", "ticket", "risk", "created"];
-var WAIVER_WARNING_DAYS_DEFAULT = 30;
 
 // src/io/contained-path.ts
 import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
@@ -72730,17 +72743,6 @@ function errorFinding(policy2, kind, resource2, message, path18 = null, itemKey 
 function errorText(err) {
   return err instanceof Error ? err.message : String(err);
 }
-var SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
-var natural = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
-function compareFindings(a, b) {
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || natural.compare(a.resource.kind, b.resource.kind) || natural.compare(a.resource.id, b.resource.id) || natural.compare(a.path ?? "", b.path ?? "");
-}
-function orderFindings(findings) {
-  return [...findings].sort(compareFindings);
-}
-function orderBySeverity(findings) {
-  return [...findings].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
-}
 
 // src/engine/memo.ts
 function createRunMemo() {
@@ -72957,6 +72959,7 @@ async function runPolicies(opts) {
     }
   }
   const perPolicy = /* @__PURE__ */ new Map();
+  const collectedPerKind = /* @__PURE__ */ new Map();
   let resources = 0;
   await Promise.all(
     kindNames.map(async (name) => {
@@ -72980,6 +72983,7 @@ async function runPolicies(opts) {
       }
       const { ids: ids2, rows } = judged;
       resources += ids2.length;
+      collectedPerKind.set(name, ids2.length);
       policies.forEach((p2, pi2) => {
         const acc = { findings: [], evaluated: 0, ids: [] };
         let shared;
@@ -73000,6 +73004,7 @@ async function runPolicies(opts) {
   );
   const results = [];
   const findings = [];
+  const warnings = [];
   let checks = 0;
   for (const p2 of opts.policies) {
     const acc = perPolicy.get(p2) ?? {
@@ -73008,10 +73013,18 @@ async function runPolicies(opts) {
       ids: []
     };
     checks += acc.evaluated;
-    findings.push(...orderFindings(acc.findings));
-    results.push(policyResult(p2, acc.findings, acc.evaluated, acc.ids));
+    for (const f2 of orderFindings(acc.findings)) findings.push(f2);
+    const result2 = policyResult(p2, acc.findings, acc.evaluated, acc.ids);
+    const empty2 = emptyScopeKey(opts, result2, collectedPerKind.get(p2.def.resource) ?? 0);
+    if (empty2) warnings.push(`policy ${result2.id} checked nothing: scope.${empty2} is empty`);
+    results.push(empty2 ? { ...result2, status: "skipped" } : result2);
   }
-  return { results, findings: orderBySeverity(findings), resources, checks };
+  return { results, findings: orderBySeverity(findings), resources, checks, warnings };
+}
+function emptyScopeKey(opts, result2, collected) {
+  const input = opts.kinds[result2.resource]?.inputs.scope;
+  if (!input || result2.status !== "pass" || result2.evaluated > 0 || collected > 0 || scopeEntries(opts.scope, input).length > 0) return null;
+  return input.key;
 }
 
 // src/engine/verdict.ts
@@ -73500,16 +73513,6 @@ function emptyKindsOf(run2, report2) {
   if (run2.resources > 0 || report2.summary.gate === "error" || run2.results.length === 0) return [];
   return [...new Set(run2.results.map((r3) => r3.resource))].sort();
 }
-function markEmptyScope(run2, scope, collected) {
-  const warnings = [];
-  run2.results = run2.results.map((r3) => {
-    const input = RESOURCE_KINDS[r3.resource]?.inputs.scope;
-    if (!input || r3.status !== "pass" || r3.evaluated > 0 || (collected.get(r3.resource) ?? 0) > 0 || scopeEntries(scope, input).length > 0) return r3;
-    warnings.push(`policy ${r3.id} checked nothing: scope.${input.key} is empty`);
-    return { ...r3, status: "skipped" };
-  });
-  return warnings;
-}
 function scopeWarnings(prepared) {
   const kinds = /* @__PURE__ */ new Set();
   for (const p2 of prepared.selected) {
@@ -73523,7 +73526,6 @@ async function evaluateOn(options, prepared, connection) {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? /* @__PURE__ */ new Date();
   const t0 = performance.now();
-  const collected = /* @__PURE__ */ new Map();
   const run2 = await runPolicies({
     policies: prepared.selected,
     api,
@@ -73534,12 +73536,9 @@ async function evaluateOn(options, prepared, connection) {
     displayRoot: prepared.cwd,
     now: startedAt,
     concurrency: prepared.config.concurrency,
-    onProgress: (e) => {
-      collected.set(e.kind, e.total);
-      options.onProgress?.(e);
-    }
+    onProgress: options.onProgress
   });
-  const warnings = [...prepared.config.warnings, ...markEmptyScope(run2, prepared.config.scope, collected), ...scopeWarnings(prepared)];
+  const warnings = [...prepared.config.warnings, ...run2.warnings, ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
     const file = path17.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync3(path17.dirname(file), { recursive: true });

@@ -6,6 +6,7 @@ import type { InstanceApi } from '../api/types.js';
 import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
+import { scopeEntries } from '../resources/discovery.js';
 import type { CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
 import { type EvalEnv, judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
@@ -41,6 +42,8 @@ export interface RunResult {
   resources: number;
   /** Selected resources/items judged (all policies). */
   checks: number;
+  /** Why a policy was `skipped` (it checked nothing because its kind's scope names nothing). */
+  warnings: string[];
 }
 
 type ReadSetLike = { all: boolean; fields: Iterable<string> };
@@ -248,6 +251,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   }
 
   const perPolicy = new Map<CompiledPolicy, { findings: Finding[]; evaluated: number; ids: string[] }>();
+  const collectedPerKind = new Map<string, number>();
   let resources = 0;
   await Promise.all(
     kindNames.map(async (name) => {
@@ -272,6 +276,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       }
       const { ids, rows } = judged;
       resources += ids.length;
+      collectedPerKind.set(name, ids.length);
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
         let shared: unknown;
@@ -293,6 +298,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
 
   const results: PolicyResult[] = [];
   const findings: Finding[] = [];
+  const warnings: string[] = [];
   let checks = 0;
   for (const p of opts.policies) {
     const acc = perPolicy.get(p) ?? {
@@ -302,9 +308,24 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     };
     checks += acc.evaluated;
     // The API lists resources in its own order (schedules by title): sort by resource instead.
-    findings.push(...orderFindings(acc.findings));
-    results.push(policyResult(p, acc.findings, acc.evaluated, acc.ids));
+    // One by one: a spread of 100,000 findings would overflow the call stack.
+    for (const f of orderFindings(acc.findings)) findings.push(f);
+    const result = policyResult(p, acc.findings, acc.evaluated, acc.ids);
+    const empty = emptyScopeKey(opts, result, collectedPerKind.get(p.def.resource) ?? 0);
+    if (empty) warnings.push(`policy ${result.id} checked nothing: scope.${empty} is empty`);
+    results.push(empty ? { ...result, status: 'skipped' } : result);
   }
   // Most severe first across policies (a policy's findings share its severity and stay together).
-  return { results, findings: orderBySeverity(findings), resources, checks };
+  return { results, findings: orderBySeverity(findings), resources, checks, warnings };
+}
+
+/**
+ * The scope key of a policy that checked nothing because its kind's scope list names nothing
+ * (`skipped`, not `pass`: a pass would claim something was checked), or null. A kind also found
+ * through another (cards sent by schedules) counts only when nothing was collected either.
+ */
+function emptyScopeKey(opts: RunOptions, result: PolicyResult, collected: number): string | null {
+  const input = opts.kinds[result.resource]?.inputs.scope;
+  if (!input || result.status !== 'pass' || result.evaluated > 0 || collected > 0 || scopeEntries(opts.scope, input).length > 0) return null;
+  return input.key;
 }

@@ -9,8 +9,7 @@ import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
 import { buildReport, exitCodeForGate } from '../engine/verdict.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
-import { RESOURCE_KINDS, scopeEntries } from '../resources/index.js';
-import type { Scope } from '../resources/types.js';
+import { RESOURCE_KINDS } from '../resources/index.js';
 import { type Connection, withConnection } from './connect.js';
 import { historyFileOf } from './history.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
@@ -43,22 +42,6 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
   return [...new Set(run.results.map((r) => r.resource))].sort();
 }
 
-/**
- * Policies that checked nothing because their kind's scope list is empty: `skipped`, not
- * `pass` (a pass would claim something was checked), with a warning each. A kind also found
- * through another (cards sent by schedules) counts only when nothing was collected either.
- */
-function markEmptyScope(run: RunResult, scope: Scope, collected: Map<string, number>): string[] {
-  const warnings: string[] = [];
-  run.results = run.results.map((r) => {
-    const input = RESOURCE_KINDS[r.resource]?.inputs.scope;
-    if (!input || r.status !== 'pass' || r.evaluated > 0 || (collected.get(r.resource) ?? 0) > 0 || scopeEntries(scope, input).length > 0) return r;
-    warnings.push(`policy ${r.id} checked nothing: scope.${input.key} is empty`);
-    return { ...r, status: 'skipped' };
-  });
-  return warnings;
-}
-
 /** What the selected kinds (and those they are also found through) say about the scope they read. */
 function scopeWarnings(prepared: PreparedRun): string[] {
   const kinds = new Set<string>();
@@ -75,8 +58,6 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? new Date();
   const t0 = performance.now();
-  // Resources collected per kind, as the engine's progress reports them.
-  const collected = new Map<string, number>();
   const run = await runPolicies({
     policies: prepared.selected,
     api,
@@ -87,12 +68,9 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     displayRoot: prepared.cwd,
     now: startedAt,
     concurrency: prepared.config.concurrency,
-    onProgress: (e) => {
-      collected.set(e.kind, e.total);
-      options.onProgress?.(e);
-    },
+    onProgress: options.onProgress,
   });
-  const warnings = [...prepared.config.warnings, ...markEmptyScope(run, prepared.config.scope, collected), ...scopeWarnings(prepared)];
+  const warnings = [...prepared.config.warnings, ...run.warnings, ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });

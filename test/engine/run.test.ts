@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
+import { runPolicies } from '../../src/engine/run.js';
+import { emptyScope, RESOURCE_KINDS } from '../../src/resources/index.js';
 import { compilePolicies, type Demo, startDemo, summary } from './harness.js';
 import { MISSION_PLANTED, MISSION_POLICIES } from './mission-policies.js';
 
@@ -44,5 +46,31 @@ policies:
     } finally {
       demo.sandbox.configure({ ignoreSkip: false });
     }
+  });
+
+  it('a policy whose kind’s scope names nothing is skipped by the engine, with the reason, not passed', async () => {
+    const policies = compilePolicies(`
+policies:
+  - id: files-have-paths
+    title: Files have paths
+    description: A file without a path cannot be found in an audit.
+    severity: low
+    resource: filesetFile
+    assert: resource.path != ''
+`);
+    const s = demo.sandbox;
+    s.resetCounts();
+    const run = await runPolicies({
+      policies,
+      api: createClient({ baseUrl: s.baseUrl, token: s.token }),
+      kinds: RESOURCE_KINDS,
+      scope: emptyScope(),
+      manifestFiles: {},
+      displayRoot: '.',
+      now: new Date(),
+    });
+    expect(run.results.map((r) => [r.id, r.status, r.evaluated])).toEqual([['files-have-paths', 'skipped', 0]]);
+    expect(run.warnings).toEqual(['policy files-have-paths checked nothing: scope.filesets is empty']);
+    expect(s.totalRequests()).toBe(0);
   });
 });
