@@ -69707,6 +69707,1158 @@ function selectPath(expr, root) {
   return null;
 }
 
+// src/policy/cost.ts
+var MAX_COMPREHENSION_NESTING = 3;
+var EVALUATION_STEPS_PER_EXPRESSION = 1e5;
+var EVALUATION_STEPS_PER_RESOURCE = 1e6;
+function resourceBudget() {
+  return { remaining: EVALUATION_STEPS_PER_RESOURCE };
+}
+var active;
+var STEP = "@steward_step";
+function countStep() {
+  if (!active) return;
+  if (--active.expression < 0) {
+    active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_EXPRESSION} loop iterations in one expression`;
+  } else if (active.resource && --active.resource.remaining < 0) {
+    active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_RESOURCE} loop iterations on one resource`;
+  }
+  if (active.exceeded) throw new Error(active.exceeded);
+}
+var stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, (value) => {
+  countStep();
+  return value;
+});
+function metered(fn, resource2) {
+  const outer = active;
+  const meter = { expression: EVALUATION_STEPS_PER_EXPRESSION, ...resource2 ? { resource: resource2 } : {} };
+  active = meter;
+  try {
+    const value = fn();
+    return meter.exceeded ? { exceeded: meter.exceeded } : { value };
+  } catch (err) {
+    if (meter.exceeded) return { exceeded: meter.exceeded };
+    throw err;
+  } finally {
+    active = outer;
+  }
+}
+function instrument(ast) {
+  let nextId = maxId(ast) + 1n;
+  const copy = (e) => {
+    const out = cloneNode(e, copy);
+    const k2 = out.exprKind;
+    if (k2.case === "comprehensionExpr" && k2.value.loopCondition) {
+      const condition = k2.value.loopCondition;
+      k2.value.loopCondition = {
+        ...condition,
+        id: nextId++,
+        exprKind: { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call", function: STEP, args: [condition] } }
+      };
+    }
+    return out;
+  };
+  return copy(ast);
+}
+function nestingProblems(ast) {
+  const depth = /* @__PURE__ */ new Map();
+  let found;
+  walk(ast, ({ expr, parent }) => {
+    let here = parent ? depth.get(parent) ?? 0 : 0;
+    const p2 = parent?.exprKind;
+    if (p2?.case === "comprehensionExpr" && (expr === p2.value.loopStep || expr === p2.value.loopCondition)) here++;
+    depth.set(expr, here);
+    if (!found && expr.exprKind.case === "comprehensionExpr" && here + 1 > MAX_COMPREHENSION_NESTING) {
+      found = {
+        expr,
+        message: `comprehensions nested ${here + 1} deep (at most ${MAX_COMPREHENSION_NESTING}): the cost is the product of the list sizes; split the check`
+      };
+    }
+  });
+  return found ? [found] : [];
+}
+function maxId(ast) {
+  let max = 0n;
+  walk(ast, ({ expr }) => {
+    if (expr.id > max) max = expr.id;
+  });
+  return max;
+}
+function cloneNode(e, child) {
+  const deep = (v2) => {
+    if (Array.isArray(v2)) return v2.map(deep);
+    if (v2 === null || typeof v2 !== "object" || v2 instanceof Uint8Array) return v2;
+    if (v2.$typeName === "cel.expr.Expr") return child(v2);
+    return Object.fromEntries(Object.entries(v2).map(([key, value]) => [key, deep(value)]));
+  };
+  return Object.fromEntries(Object.entries(e).map(([key, value]) => [key, deep(value)]));
+}
+
+// src/engine/evaluate.ts
+function selectItems(policy2, doc2, env) {
+  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
+  const budget = resourceBudget();
+  if (!policy2.each) {
+    if (!policy2.when) return [{ path: null, itemKey: null }];
+    const held = check(policy2, "when", () => asBool(policy2.when.evaluate(base, budget), "when"));
+    if ("error" in held) return [{ path: null, itemKey: null, error: held.error }];
+    return held.ok ? [{ path: null, itemKey: null }] : [];
+  }
+  const items = check(policy2, "each", () => {
+    const v2 = policy2.each.evaluate(base, budget);
+    if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName2(v2)}`);
+    return v2;
+  });
+  if ("error" in items) return [{ path: null, itemKey: null, error: items.error }];
+  const selected = [];
+  for (const [index3, item] of items.ok.entries()) {
+    const sel = { path: `${policy2.eachPath ?? "each"}[${index3}]`, itemKey: keyOf2(item, index3), item };
+    if (!policy2.when) {
+      selected.push(sel);
+      continue;
+    }
+    const held = check(policy2, "when", () => asBool(policy2.when.evaluate({ ...base, item }, budget), "when"));
+    if ("error" in held) selected.push({ ...sel, error: held.error });
+    else if (held.ok) selected.push(sel);
+  }
+  return selected;
+}
+function judgeItems(policy2, doc2, selection, env) {
+  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
+  const budget = resourceBudget();
+  return selection.map((sel) => {
+    const offending = () => "item" in sel ? sel.item : projection(policy2, doc2);
+    if (sel.error !== void 0) return { path: sel.path, itemKey: sel.itemKey, offendingValue: offending(), passed: false, error: sel.error };
+    const bindings = "item" in sel ? { ...base, item: sel.item } : base;
+    const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings, budget), "assert"));
+    if ("ok" in held && held.ok) {
+      return {
+        path: sel.path,
+        itemKey: sel.itemKey,
+        passed: true,
+        get offendingValue() {
+          return offending();
+        }
+      };
+    }
+    const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue: offending() };
+    if ("error" in held) return { ...head2, passed: false, error: held.error };
+    const message = check(policy2, "message", () => policy2.message.render(bindings, budget));
+    if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
+    return { ...head2, passed: false, message: message.ok };
+  });
+}
+function check(policy2, field, fn) {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { error: `policy ${policy2.id}: ${field}: ${e.message}` };
+  }
+}
+function asBool(v2, field) {
+  if (typeof v2 !== "boolean") throw new Error(`${field} must evaluate to a bool, got ${typeName2(v2)}`);
+  return v2;
+}
+function typeName2(v2) {
+  return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
+}
+function keyOf2(item, index3) {
+  if (item !== null && typeof item === "object") {
+    const o3 = item;
+    for (const k2 of ["id", "entityId"]) {
+      if (typeof o3[k2] === "string" || typeof o3[k2] === "number") return String(o3[k2]);
+    }
+  }
+  return String(index3);
+}
+function projection(policy2, doc2) {
+  const reads = policy2.reads.judge;
+  if (reads.all) return doc2;
+  return Object.fromEntries(reads.fields.filter((f2) => f2 in doc2).map((f2) => [f2, doc2[f2]]));
+}
+
+// src/fix/apply.ts
+import { createHash as createHash3 } from "node:crypto";
+import { readFileSync as readFileSync5 } from "node:fs";
+import path10 from "node:path";
+
+// src/fix/journal.ts
+import { closeSync as closeSync2, fsyncSync, mkdirSync, openSync as openSync2, readFileSync as readFileSync4, writeSync as writeSync2 } from "node:fs";
+import path9 from "node:path";
+var JOURNAL_DIR = ".steward";
+function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
+  return path9.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+}
+function appendJournal(file, entry2) {
+  mkdirSync(path9.dirname(file), { recursive: true });
+  const fd = openSync2(file, "a");
+  try {
+    writeSync2(fd, `${JSON.stringify(entry2)}
+`);
+    fsyncSync(fd);
+  } finally {
+    closeSync2(fd);
+  }
+}
+
+// src/fix/apply.ts
+var MAX_CHANGES_DEFAULT = 25;
+function assertWithinChangeLimit(plan2, maxChanges = MAX_CHANGES_DEFAULT, outcome) {
+  if (plan2.changes.length <= maxChanges) return;
+  const message = `the plan has ${plan2.changes.length} changes, more than the limit of ${maxChanges}: ${outcome}`;
+  throw new InputError([{ file: "--max-changes", line: 0, column: 0, message }]);
+}
+async function applyFixes(plan2, options) {
+  assertWithinChangeLimit(plan2, options.maxChanges, "nothing was applied");
+  assertManifestsUnchanged(plan2, options.root);
+  const result2 = {
+    ok: true,
+    cancelled: false,
+    applied: [],
+    failed: [],
+    skipped: [],
+    errors: [],
+    journalPath: options.journalPath
+  };
+  if (plan2.changes.length === 0) return result2;
+  if (options.confirm && !await options.confirm(plan2)) return { ...result2, ok: false, cancelled: true };
+  let stoppedBy = null;
+  for (const change2 of plan2.changes) {
+    const entry2 = journalEntry(plan2, change2);
+    if (stoppedBy !== null) {
+      appendJournal(options.journalPath, { ...entry2, status: "skipped", error: `not attempted: change ${stoppedBy} failed` });
+      result2.skipped.push(change2.n);
+      continue;
+    }
+    try {
+      await send(options, change2);
+    } catch (err) {
+      const message = err.message;
+      appendJournal(options.journalPath, { ...entry2, status: "failed", error: message });
+      result2.failed.push(change2.n);
+      result2.errors.push(`change ${change2.n} (${change2.resource.kind} ${change2.resource.id}): ${message}`);
+      stoppedBy = change2.n;
+      continue;
+    }
+    appendJournal(options.journalPath, { ...entry2, status: "applied" });
+    result2.applied.push(change2.n);
+    if (options.onApplied) {
+      try {
+        await options.onApplied(change2);
+      } catch (err) {
+        result2.errors.push(`change ${change2.n} was applied but not written back: ${err.message}`);
+      }
+    }
+  }
+  result2.ok = result2.errors.length === 0;
+  return result2;
+}
+function assertManifestsUnchanged(plan2, root) {
+  const problems = [];
+  for (const ref of plan2.manifests) {
+    const now = manifestSha256(path10.resolve(root, ref.file));
+    if (now !== ref.sha256) {
+      problems.push({
+        file: ref.file,
+        line: 0,
+        column: 0,
+        message: `${now === null ? "is gone" : "changed"} since plan ${plan2.id} was made: nothing was applied; make a new plan`
+      });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+}
+function manifestSha256(file) {
+  try {
+    return createHash3("sha256").update(readFileSync5(file, "utf8")).digest("hex");
+  } catch {
+    return null;
+  }
+}
+async function send(options, change2) {
+  await options.api.send(change2.request);
+}
+function journalEntry(plan2, change2) {
+  return {
+    time: (/* @__PURE__ */ new Date()).toISOString(),
+    planId: plan2.id,
+    change: change2.n,
+    policies: change2.policies,
+    resource: { kind: change2.resource.kind, id: change2.resource.id },
+    request: { method: change2.request.method, path: change2.request.path, body: change2.request.body },
+    before: change2.before
+  };
+}
+
+// src/fix/diff.ts
+function itemIdentity(item) {
+  if (isObject4(item)) {
+    if (item.id !== void 0) return `${item.type ?? ""} ${String(item.id)}`.trim();
+    if (item.entityId !== void 0) return `entity ${String(item.entityId)}`;
+  }
+  return JSON.stringify(item);
+}
+function itemKeyAt(doc2, path18) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
+  const list = m2 ? doc2[m2[1]] : void 0;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
+  return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
+}
+function describeItemAt(doc2, path18) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
+  const list = m2 ? doc2[m2[1]] : void 0;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
+  return `${path18} ${entryLabel(list[Number(m2[2])])}`;
+}
+function describeDiff(before, after) {
+  const lines = [];
+  for (const key of Object.keys(before)) {
+    const a = before[key];
+    const b = after[key];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (Array.isArray(a) && Array.isArray(b)) lines.push(...describeList(key, a, b));
+    else lines.push(`${key}: ${show(a)} → ${show(b)}`);
+  }
+  return lines;
+}
+function describeList(key, before, after) {
+  const lines = [];
+  const left = after.map((item) => itemIdentity(item));
+  before.forEach((item, i) => {
+    const at2 = left.indexOf(itemIdentity(item));
+    const label = `${key}[${i}] ${entryLabel(item)}`;
+    if (at2 < 0) {
+      lines.push(`${label}: removed (${summary2(item)})`);
+      return;
+    }
+    left[at2] = "\0taken";
+    const next = after[at2];
+    if (JSON.stringify(item) === JSON.stringify(next)) return;
+    if (isObject4(item) && isObject4(next)) {
+      for (const field of Object.keys(item)) {
+        if (JSON.stringify(item[field]) !== JSON.stringify(next[field])) {
+          lines.push(`${label} ${field}: ${show(item[field])} → ${show(next[field])}`);
+        }
+      }
+    } else lines.push(`${label}: ${show(item)} → ${show(next)}`);
+  });
+  left.forEach((id, j) => {
+    if (id !== "\0taken") lines.push(`${key}: added ${entryLabel(after[j])} (${summary2(after[j])})`);
+  });
+  return lines;
+}
+function entryLabel(item) {
+  const id = itemIdentity(item);
+  return isObject4(item) && typeof item.name === "string" ? `${id} (${item.name})` : id;
+}
+function summary2(item) {
+  if (!isObject4(item)) return show(item);
+  if (Array.isArray(item.permissions)) return show(item.permissions);
+  if (item.grant !== void 0) return `grant ${String(item.grant)}, pass ${String(item.pass)}`;
+  return show(item);
+}
+function show(v2) {
+  if (Array.isArray(v2)) return `[${v2.map((x2) => typeof x2 === "string" ? x2 : JSON.stringify(x2)).join(", ")}]`;
+  return JSON.stringify(v2);
+}
+function isObject4(v2) {
+  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+}
+
+// src/fix/identity.ts
+import { createHash as createHash4 } from "node:crypto";
+function uniqueManifests(refs) {
+  const byFile = /* @__PURE__ */ new Map();
+  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
+  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
+}
+function planId(changes, manifests) {
+  const material = JSON.stringify({
+    changes: changes.map((c2) => [c2.resource.kind, c2.resource.id, c2.request]),
+    manifests: manifests.map((m2) => [m2.file, m2.sha256])
+  });
+  return createHash4("sha256").update(material).digest("hex").slice(0, 16);
+}
+
+// src/fix/resume.ts
+function resumePlan(plan2, journal) {
+  const lastSent = /* @__PURE__ */ new Map();
+  for (const entry2 of journal.entries) {
+    if (entry2.status !== "skipped") lastSent.set(endpoint(entry2.request), entry2);
+  }
+  const alreadyApplied2 = [...plan2.alreadyApplied ?? []];
+  const remaining = [];
+  for (const change2 of plan2.changes) {
+    const last = lastSent.get(endpoint(change2.request));
+    const same = last?.status === "applied" && canonicalJson(last.request.body) === canonicalJson(change2.request.body) && canonicalJson(last.before) === canonicalJson(change2.before);
+    if (!same) {
+      remaining.push(change2);
+      continue;
+    }
+    alreadyApplied2.push({
+      type: change2.type,
+      policies: change2.policies,
+      findings: change2.findings,
+      resource: change2.resource,
+      manifest: change2.manifest,
+      request: change2.request,
+      after: change2.after,
+      journal: { file: journal.file, planId: last.planId, change: last.change, time: last.time }
+    });
+  }
+  const changes = remaining.map((c2, i) => ({ ...c2, n: i + 1 }));
+  const manifests = uniqueManifests(changes.map((c2) => c2.manifest));
+  return { ...plan2, id: planId(changes, manifests), changes, manifests, alreadyApplied: alreadyApplied2 };
+}
+function describeAlreadyApplied(a) {
+  return `already applied (journal ${a.journal.file}, change ${a.journal.change} at ${a.journal.time})`;
+}
+function endpoint(request) {
+  return `${request.method} ${request.path}`;
+}
+
+// src/fix/types.ts
+var PLAN_SCHEMA_VERSION = 1;
+
+// src/fix/plan.ts
+async function planFixes(input) {
+  const fixOf = new Map(input.policies.filter((p2) => p2.fix).map((p2) => [p2.id, p2.fix]));
+  const groups = /* @__PURE__ */ new Map();
+  for (const f2 of input.findings) {
+    if (f2.status !== "violation" || !fixOf.has(f2.policy)) continue;
+    const key = `${f2.resource.kind}\0${f2.resource.id}`;
+    groups.set(key, [...groups.get(key) ?? [], f2]);
+  }
+  const changes = [];
+  const notPlanned2 = [];
+  const keys = [...groups.keys()].sort();
+  for (const key of keys) {
+    const findings = groups.get(key);
+    const out = await planResource(input, findings, fixOf);
+    changes.push(...out.changes);
+    notPlanned2.push(...out.notPlanned);
+  }
+  const numbered = changes.map((c2, i) => ({ n: i + 1, ...c2 }));
+  const manifests = uniqueManifests(numbered.map((c2) => c2.manifest));
+  const plan2 = {
+    schemaVersion: PLAN_SCHEMA_VERSION,
+    id: planId(numbered, manifests),
+    createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    instance: input.instance ?? null,
+    changes: numbered,
+    notPlanned: notPlanned2,
+    manifests
+  };
+  return input.journal ? resumePlan(plan2, input.journal) : plan2;
+}
+async function planResource(input, findings, fixOf) {
+  const first = findings[0];
+  const collected = input.resources.find((r3) => r3.kind === first.resource.kind && r3.id === first.resource.id);
+  const live3 = input.kinds[first.resource.kind]?.live === true;
+  const resource2 = collected ?? (live3 ? { ...first.resource, doc: { id: first.resource.id }, source: null } : void 0);
+  const manifest = resource2?.source ? { file: resource2.source.file, sha256: resource2.source.sha256 } : null;
+  const refuse = (fs3, reason) => ({
+    policies: unique(fs3.map((f2) => f2.policy)),
+    findings: fs3.map((f2) => f2.fingerprint),
+    resource: first.resource,
+    manifest,
+    reason
+  });
+  const kind = resource2 ? input.kinds[resource2.kind] : void 0;
+  if (!resource2 || !kind) return { changes: [], notPlanned: [refuse(findings, "the resource was not collected in this run")] };
+  const notPlanned2 = [];
+  const stateSteps = [];
+  const actionSteps = [];
+  for (const finding2 of findings) {
+    for (const [name, value] of Object.entries(fixOf.get(finding2.policy))) {
+      const fix = kind.fixes[name];
+      if (!fix) notPlanned2.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
+      else if (fix.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
+      else if (fix.optIn && !input.allowOptIn) {
+        notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
+      } else (fix.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix, value });
+    }
+  }
+  const changes = [];
+  if (stateSteps.length > 0 && !collected) {
+    notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
+  } else if (stateSteps.length > 0) {
+    const result2 = await planState(input, resource2, kind, stateSteps, manifest);
+    for (const b of result2.blocked) notPlanned2.push(refuse(b.findings, b.reason));
+    if (result2.change) changes.push(result2.change);
+  }
+  const actions = await planActions(input, kind, resource2, actionSteps, manifest);
+  changes.push(...actions.changes);
+  for (const b of actions.blocked) notPlanned2.push(refuse(b.findings, b.reason));
+  return { changes, notPlanned: notPlanned2 };
+}
+async function planState(input, resource2, kind, steps, manifest) {
+  const all = (reason) => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
+  if (!kind.write) return all(`${kind.name} resources cannot be written`);
+  const before = resource2.doc;
+  let original;
+  try {
+    original = await input.check(resource2, before);
+  } catch (err) {
+    return all(`could not re-evaluate the declared document: ${err.message}`);
+  }
+  const had = new Set(original.map((v2) => violationKey(before, v2)));
+  const blocked = [];
+  const kept = [];
+  let after = structuredClone(before);
+  let fixed2 = original;
+  const removed = /* @__PURE__ */ new Set();
+  for (const step of orderSteps(steps)) {
+    const path18 = step.fix.perItem ? step.finding.path : null;
+    if (path18 !== null && removed.has(path18)) {
+      kept.push(step);
+      continue;
+    }
+    const candidate = step.fix.apply(structuredClone(after), step.value, path18);
+    const block = (reason) => blocked.push({ findings: [step.finding], reason });
+    const widens = kind.widens?.(before, candidate) ?? null;
+    if (widens !== null) {
+      block(`refused: the fix would widen access (${widens})`);
+      continue;
+    }
+    let violations;
+    try {
+      violations = await input.check(resource2, candidate);
+    } catch (err) {
+      block(`could not re-evaluate the fixed document: ${err.message}`);
+      continue;
+    }
+    const introduced = violations.filter((v2) => !had.has(violationKey(candidate, v2)));
+    if (introduced.length > 0) {
+      const what = introduced.map((v2) => `${v2.policy}${v2.path ? ` at ${describeItemAt(candidate, v2.path)}` : ""}`).join(", ");
+      block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
+      continue;
+    }
+    if (path18 !== null && listSize(candidate, path18) < listSize(after, path18)) removed.add(path18);
+    after = candidate;
+    fixed2 = violations;
+    kept.push(step);
+  }
+  if (kept.length === 0) return { change: null, blocked };
+  const diff = describeDiff(before, after);
+  if (diff.length === 0) {
+    blocked.push({ findings: unique(kept.map((s) => s.finding)), reason: "the fix changes nothing in the declared state" });
+    return { change: null, blocked };
+  }
+  const still = new Set(fixed2.map((v2) => violationKey(after, v2)));
+  const warnings = unique(kept.map((s) => s.fix.warning).filter((w2) => Boolean(w2)));
+  const findings = unique(kept.map((s) => s.finding));
+  for (const f2 of findings) {
+    if (still.has(violationKey(before, { policy: f2.policy, path: f2.path }))) {
+      warnings.push(`the fix does not resolve ${f2.policy}${f2.path ? ` at ${f2.path}` : ""}`);
+    }
+  }
+  const change2 = {
+    type: "state",
+    policies: unique(findings.map((f2) => f2.policy)),
+    findings: findings.map((f2) => f2.fingerprint),
+    resource: findings[0].resource,
+    manifest,
+    request: kind.write(after, before),
+    before,
+    after,
+    diff,
+    warnings
+  };
+  return { change: change2, blocked };
+}
+function orderSteps(steps) {
+  return steps.map((step, i) => ({ step, i, index: pathIndex(step.finding.path) })).sort((a, b) => {
+    const ai = a.step.fix.perItem ? a.index : Number.POSITIVE_INFINITY;
+    const bi2 = b.step.fix.perItem ? b.index : Number.POSITIVE_INFINITY;
+    return bi2 - ai || a.i - b.i;
+  }).map((o3) => o3.step);
+}
+async function withReads(input, kind, resource2, fix) {
+  const missing = (fix.reads ?? []).filter((name) => !Object.hasOwn(resource2.doc, name));
+  if (missing.length === 0) return resource2.doc;
+  if (!input.api) throw new Error(`it needs the current ${missing.join(", ")}, and this plan has no API to read them`);
+  const doc2 = { ...resource2.doc };
+  for (const name of missing) doc2[name] = await kind.parts[name].load(input.api, resource2);
+  return doc2;
+}
+async function planActions(input, kind, resource2, steps, manifest) {
+  const byRequest = /* @__PURE__ */ new Map();
+  const blocked = [];
+  for (const { finding: finding2, name, fix, value } of steps) {
+    let doc2;
+    try {
+      doc2 = await withReads(input, kind, resource2, fix);
+    } catch (err) {
+      blocked.push({ findings: [finding2], reason: `fix "${name}" could not be planned: ${err.message}` });
+      continue;
+    }
+    const refused = fix.refusal?.(doc2, value, finding2.path) ?? null;
+    if (refused !== null) {
+      blocked.push({ findings: [finding2], reason: `fix "${name}" not planned: ${refused}` });
+      continue;
+    }
+    const request = fix.request(doc2, value);
+    const key = JSON.stringify(request);
+    const existing = byRequest.get(key);
+    if (existing) {
+      existing.policies = unique([...existing.policies, finding2.policy]);
+      existing.findings.push(finding2.fingerprint);
+      continue;
+    }
+    byRequest.set(key, {
+      type: "action",
+      policies: [finding2.policy],
+      findings: [finding2.fingerprint],
+      resource: finding2.resource,
+      manifest,
+      request,
+      before: doc2,
+      after: doc2,
+      diff: [`${name}: ${JSON.stringify(value)}`],
+      warnings: fix.warning ? [fix.warning] : [],
+      fix: { name, value }
+    });
+  }
+  return { changes: [...byRequest.values()], blocked };
+}
+function violationKey(doc2, v2) {
+  return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
+}
+function pathIndex(path18) {
+  const m2 = path18 === null ? null : /\[(\d+)\]$/.exec(path18);
+  return m2 ? Number(m2[1]) : -1;
+}
+function listSize(doc2, path18) {
+  const m2 = path18 === null ? null : /^(\w+)\[\d+\]$/.exec(path18);
+  const list = m2 ? doc2[m2[1]] : void 0;
+  return Array.isArray(list) ? list.length : 0;
+}
+function unique(items) {
+  return [...new Set(items)];
+}
+
+// src/fix/recheck.ts
+function createDocChecker(policies, now) {
+  return async (resource2, doc2) => {
+    const out = [];
+    for (const policy2 of policies) {
+      if (policy2.def.resource !== resource2.kind) continue;
+      const env = { params: policy2.params, now };
+      for (const o3 of judgeItems(policy2, doc2, selectItems(policy2, doc2, env), env)) {
+        if (!o3.passed) out.push({ policy: policy2.id, path: o3.path });
+      }
+    }
+    return out;
+  };
+}
+async function collectDeclared(kinds, ctx) {
+  const out = [];
+  for (const kind of Object.values(kinds)) {
+    if (kind.declare && Object.keys(kind.fixes).length > 0) out.push(...await kind.declare(ctx));
+  }
+  return out;
+}
+
+// src/fix/schema.ts
+var resource = {
+  type: "object",
+  required: ["kind", "id", "name"],
+  properties: { kind: { type: "string" }, id: { type: "string" }, name: { type: ["string", "null"] } }
+};
+var manifestRef = {
+  description: "the manifest the change was planned from, with the sha256 of its text then",
+  anyOf: [
+    { type: "null" },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["file", "sha256"],
+      properties: { file: { type: "string", minLength: 1 }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } }
+    }
+  ]
+};
+var strings = { type: "array", items: { type: "string" } };
+var doc = { type: "object", required: ["id"], properties: { id: { type: ["string", "integer"] } } };
+var change = {
+  type: "object",
+  additionalProperties: false,
+  required: ["n", "type", "policies", "findings", "resource", "manifest", "request", "before", "after", "diff", "warnings"],
+  properties: {
+    n: { type: "integer", minimum: 1, description: "order of application, from 1" },
+    type: { enum: ["state", "action"], description: "state: writes the whole declared state; action: one fix request" },
+    policies: strings,
+    findings: { ...strings, description: "fingerprints of the findings this change fixes" },
+    resource,
+    manifest: manifestRef,
+    request: {
+      type: "object",
+      additionalProperties: false,
+      required: ["operation", "method", "path", "body"],
+      properties: {
+        operation: { type: "string" },
+        method: { enum: ["POST", "PUT"] },
+        path: { type: "string", pattern: "^/" },
+        body: { description: "the full body: permission writes replace the whole list" }
+      }
+    },
+    before: { ...doc, description: "the declared document before the change" },
+    after: { ...doc, description: "the document after every fix of this resource" },
+    diff: { ...strings, description: "readable before → after lines" },
+    warnings: strings,
+    fix: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "value"],
+      properties: { name: { type: "string" }, value: {} }
+    }
+  }
+};
+var notPlanned = {
+  type: "object",
+  additionalProperties: false,
+  required: ["policies", "findings", "resource", "manifest", "reason"],
+  properties: { policies: strings, findings: strings, resource, manifest: manifestRef, reason: { type: "string" } }
+};
+var alreadyApplied = {
+  type: "object",
+  additionalProperties: false,
+  required: ["type", "policies", "findings", "resource", "manifest", "request", "after", "journal"],
+  properties: {
+    type: change.properties.type,
+    policies: strings,
+    findings: strings,
+    resource,
+    manifest: manifestRef,
+    request: change.properties.request,
+    after: change.properties.after,
+    journal: {
+      type: "object",
+      additionalProperties: false,
+      required: ["file", "planId", "change", "time"],
+      description: "the journal entry that recorded this exact request as applied",
+      properties: {
+        file: { type: "string" },
+        planId: { type: "string" },
+        change: { type: "integer", minimum: 1 },
+        time: { type: "string" }
+      }
+    }
+  }
+};
+var PLAN_SCHEMA = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: schemaId("plan"),
+  title: "steward fix plan",
+  type: "object",
+  additionalProperties: false,
+  required: ["schemaVersion", "id", "createdAt", "instance", "changes", "notPlanned", "manifests"],
+  properties: {
+    schemaVersion: { const: 1 },
+    id: { type: "string", pattern: "^[0-9a-f]{16}$", description: "hash of the changes and the manifests" },
+    createdAt: { type: "string" },
+    instance: { type: ["string", "null"] },
+    changes: { type: "array", items: change },
+    notPlanned: { type: "array", items: notPlanned },
+    alreadyApplied: {
+      type: "array",
+      items: alreadyApplied,
+      description: "with --journal FILE: changes left out because the journal records the same request as applied from the same declared state"
+    },
+    manifests: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["file", "sha256"],
+        properties: { file: { type: "string" }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } }
+      }
+    }
+  }
+};
+
+// src/fix/render.ts
+var PLAN_NOT_APPLIED_LINE = "Nothing was written. Run with --apply to send these requests.";
+function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
+  const out = [];
+  const n4 = plan2.changes.length;
+  const done = plan2.alreadyApplied ?? [];
+  out.push(
+    `Fix plan ${plan2.id}: ${n4} change${n4 === 1 ? "" : "s"}` + (done.length ? `, ${done.length} already applied` : "") + (plan2.notPlanned.length ? `, ${plan2.notPlanned.length} not planned` : "")
+  );
+  for (const c2 of plan2.changes) {
+    out.push("");
+    const where2 = c2.manifest ? ` (${c2.manifest.file})` : "";
+    out.push(`${c2.n}. ${c2.resource.kind} ${c2.resource.id}${where2}: ${c2.policies.join(", ")}`);
+    out.push(`   ${c2.request.method} ${c2.request.path}`);
+    out.push(`   body: ${JSON.stringify(c2.request.body)}`);
+    for (const line of c2.diff) out.push(`   ${line}`);
+    for (const w2 of c2.warnings) out.push(`   warning: ${w2}`);
+  }
+  if (done.length > 0) {
+    out.push("", "Already applied:");
+    for (const a of done) {
+      const request = `${a.request.method} ${a.request.path}`;
+      out.push(`- ${a.resource.kind} ${a.resource.id} (${a.policies.join(", ")}): ${request} — ${describeAlreadyApplied(a)}`);
+    }
+  }
+  if (plan2.notPlanned.length > 0) {
+    out.push("", "Not planned:");
+    for (const p2 of plan2.notPlanned) {
+      out.push(`- ${p2.resource.kind} ${p2.resource.id} (${p2.policies.join(", ")}): ${p2.reason}`);
+    }
+  }
+  if (n4 === 0) out.push("", "Nothing to change.");
+  else if (closing) out.push("", closing);
+  return `${out.join("\n")}
+`;
+}
+
+// src/fix/rewrite.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+
+// src/library/connect.ts
+import { readFileSync as readFileSync6 } from "node:fs";
+import path11 from "node:path";
+var problem = (file, message) => ({ file, line: 0, column: 0, message });
+function connectionProblems(config) {
+  const missing = [];
+  if (!config.instance.baseUrl) {
+    missing.push(
+      problem(
+        "STEWARD_BASE_URL",
+        "no instance to check: set STEWARD_BASE_URL (or instance.baseUrl in steward.yaml, or --base-url); or try `steward check --sandbox` against the built-in demo instance"
+      )
+    );
+  }
+  if (!config.instance.token) {
+    missing.push(
+      problem("STEWARD_TOKEN", "no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml")
+    );
+  }
+  if (missing.length > 0 && !config.file) {
+    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
+  }
+  return missing;
+}
+function defaultRate(baseUrl) {
+  return isLoopbackHost(new URL(baseUrl).hostname) ? void 0 : REMOTE_REQUESTS_PER_SECOND;
+}
+async function openConnection(options, prepared) {
+  const { config } = prepared;
+  const client = (baseUrl2, token2, workflowUrl2, workflowToken2) => createClient({
+    ...options.client,
+    baseUrl: baseUrl2,
+    token: token2,
+    workflowUrl: workflowUrl2 ?? void 0,
+    workflowToken: workflowToken2 ?? void 0,
+    concurrency: config.concurrency,
+    requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl2),
+    tokenHeader: config.instance.tokenHeader ?? void 0,
+    secrets: config.secrets,
+    pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
+    onRequest: options.onRequest,
+    deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label }
+  });
+  if (options.from === STDIN) {
+    const api = replayApi(parseSnapshot(decodeUtf8(readFileSync6(0), "stdin"), "stdin"));
+    return { api, instance: "snapshot:stdin", readOnly: true, close: async () => {
+    } };
+  }
+  if (options.from) {
+    const file = path11.resolve(prepared.cwd, options.from);
+    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
+    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
+    } };
+  }
+  const missing = connectionProblems(config);
+  if (missing.length > 0) throw new InputError(missing);
+  const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
+  return { api: client(baseUrl, token, workflowUrl, workflowToken), instance: baseUrl, readOnly: false, close: async () => {
+  } };
+}
+async function withConnection(options, prepared, fn) {
+  const connection = await openConnection(options, prepared);
+  try {
+    return await fn(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
+// src/library/prepare.ts
+import path13 from "node:path";
+
+// src/engine/frameworks.ts
+var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
+function frameworkSummaries(loaded, results) {
+  const byId = new Map(results.map((r3) => [r3.id, r3]));
+  const controls = /* @__PURE__ */ new Map();
+  for (const p2 of loaded) {
+    for (const [framework, ids2] of Object.entries(p2.controls)) {
+      const perControl = controls.get(framework) ?? /* @__PURE__ */ new Map();
+      for (const control of ids2) perControl.set(control, [...perControl.get(control) ?? [], p2.id]);
+      controls.set(framework, perControl);
+    }
+  }
+  const natural2 = new Intl.Collator("en", { numeric: true });
+  return [...controls.keys()].sort(natural2.compare).map((name) => ({
+    name,
+    controls: [...controls.get(name).entries()].sort(([a], [b]) => natural2.compare(a, b)).map(([id, policies]) => ({ id, status: controlStatus(policies.map((p2) => byId.get(p2))), policies: [...policies].sort() }))
+  }));
+}
+function controlStatus(results) {
+  const ran = results.filter((r3) => r3 !== void 0 && r3.status !== "skipped");
+  if (ran.length === 0) return "not-evaluated";
+  const statuses = new Set(ran.map((r3) => r3.status));
+  return STATUS_ORDER2.find((s) => statuses.has(s)) ?? "pass";
+}
+function mappedTo(framework, policy2) {
+  return Object.keys(policy2.controls).some((name) => name.toLowerCase() === framework.toLowerCase());
+}
+
+// src/engine/baseline.ts
+import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
+var baselineFileSchema = {
+  $id: schemaId("baseline"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward baseline (steward check --write-baseline)",
+  type: "object",
+  required: ["version", "fingerprints"],
+  properties: {
+    version: { const: 1 },
+    createdAt: { type: "string" },
+    fingerprints: { type: "array", items: { type: "string" } },
+    entries: {
+      type: "object",
+      description: "What each fingerprint was about (absent in files written before entries were stored).",
+      additionalProperties: {
+        type: "object",
+        required: ["policy", "resource", "path", "message"],
+        properties: {
+          policy: { type: "string" },
+          resource: {
+            type: "object",
+            required: ["kind", "id"],
+            properties: { kind: { type: "string" }, id: { type: "string" } }
+          },
+          path: { type: ["string", "null"] },
+          message: { type: "string" }
+        }
+      }
+    }
+  }
+};
+function recorded(f2) {
+  return f2.status === "violation" || f2.status === "waived";
+}
+function createBaseline(findings, now) {
+  const entries = {};
+  for (const f2 of findings.filter(recorded)) {
+    entries[f2.fingerprint] ??= {
+      policy: f2.policy,
+      resource: { kind: f2.resource.kind, id: f2.resource.id },
+      path: f2.path,
+      message: f2.message
+    };
+  }
+  const fingerprints = Object.keys(entries).sort();
+  return {
+    version: 1,
+    createdAt: now.toISOString(),
+    fingerprints,
+    entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
+  };
+}
+async function writeBaseline(file, findings, now, secrets = new SecretSet()) {
+  const baseline = createBaseline(findings, now);
+  await writeFile2(file, secrets.redact(`${JSON.stringify(baseline, null, 2)}
+`));
+  return baseline;
+}
+var isObject5 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+function entryProblem(e) {
+  if (!isObject5(e)) return "must be an object { policy, resource, path, message }";
+  if (typeof e.policy !== "string") return '"policy" must be a string';
+  if (!isObject5(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
+    return '"resource" must be { "kind": string, "id": string }';
+  }
+  if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
+  if (typeof e.message !== "string") return '"message" must be a string';
+  return null;
+}
+function parseBaseline(text, displayPath2) {
+  const b = parseJsonAt(text, displayPath2, "baseline");
+  const at2 = (path18, message) => jsonProblem(text, displayPath2, path18, message);
+  if (!isObject5(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
+  if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
+  const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
+  if (bad >= 0) throw at2(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
+  const entries = {};
+  if (b.entries !== void 0) {
+    if (!isObject5(b.entries)) throw at2(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
+    for (const [fp, e] of Object.entries(b.entries)) {
+      const problem4 = entryProblem(e);
+      if (problem4) throw at2(["entries", fp], `baseline entry ${fp}: ${problem4}`);
+      entries[fp] = e;
+    }
+  }
+  return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints, entries };
+}
+async function readBaseline(file, displayPath2) {
+  let text;
+  try {
+    text = decodeUtf8(await readFile2(file), displayPath2);
+  } catch (err) {
+    const e = err;
+    if (e.code === "ENOENT") {
+      throw fileError(displayPath2, `baseline file not found: create it with \`steward check --write-baseline ${displayPath2}\``);
+    }
+    throw fileError(displayPath2, `cannot read baseline: ${e.message}`);
+  }
+  return parseBaseline(text, displayPath2);
+}
+function compareBaseline(findings, baseline) {
+  const known = new Set(baseline.fingerprints);
+  const seen = /* @__PURE__ */ new Set();
+  const out = findings.map((f2) => {
+    if (!recorded(f2)) return { ...f2, baseline: null };
+    seen.add(f2.fingerprint);
+    return { ...f2, baseline: known.has(f2.fingerprint) ? "known" : "new" };
+  });
+  const resolved = [...known].filter((fp) => !seen.has(fp)).sort();
+  const resolvedEntries = resolved.map((fingerprint2) => {
+    const e = baseline.entries?.[fingerprint2];
+    return e ? { fingerprint: fingerprint2, ...e, resource: { ...e.resource } } : { fingerprint: fingerprint2 };
+  });
+  return { findings: out, resolved, resolvedEntries };
+}
+
+// src/engine/waivers.ts
+var import_ajv4 = __toESM(require_ajv(), 1);
+var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
+var waiversFileSchema = {
+  $id: schemaId("waivers"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward waivers file",
+  type: "object",
+  additionalProperties: false,
+  required: ["waivers"],
+  properties: {
+    waivers: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["policy", "resource", "reason", "owner", "expires"],
+        properties: {
+          policy: { type: "string", minLength: 1 },
+          resource: idOrNumber,
+          item: idOrNumber,
+          reason: { type: "string", minLength: 1 },
+          owner: { type: "string", minLength: 1 },
+          expires: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+          approver: { type: "string", minLength: 1 },
+          ticket: { type: "string", minLength: 1 },
+          risk: { enum: ["low", "medium", "high"] },
+          created: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
+        }
+      }
+    }
+  }
+};
+var compiledWaivers;
+var waiversValidator = () => compiledWaivers ??= new import_ajv4.Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
+function isCalendarDate(s) {
+  const d = /* @__PURE__ */ new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+function isCatchAll(w2) {
+  return matchesEverything(w2.resource);
+}
+function parseWaivers(text, file, rules = { allowCatchAll: true }) {
+  const source = parseYamlSource(text, file);
+  const read = yamlData(source);
+  if (read.problems.length > 0) throw new InputError(read.problems);
+  const data = read.data ?? { waivers: [] };
+  const validate2 = waiversValidator();
+  if (!validate2(data)) throw new InputError(schemaProblems(source, validate2.errors, QUOTE_REFUSED_VALUE));
+  const bad = [];
+  const waivers = data.waivers.map((w2, i) => {
+    const location2 = locationOf(source, nodeAt(source, ["waivers", i]));
+    const expires = String(w2.expires);
+    if (!isCalendarDate(expires)) {
+      bad.push(problemAt(source, ["waivers", i, "expires"], `expires ${expires} is not a date (YYYY-MM-DD)`));
+    }
+    const ref = {
+      policy: String(w2.policy),
+      resource: String(w2.resource),
+      reason: String(w2.reason),
+      owner: String(w2.owner),
+      expires,
+      location: location2
+    };
+    if (w2.item !== void 0) ref.item = String(w2.item);
+    for (const field of GOVERNED_WAIVER_FIELDS) if (w2[field] !== void 0) ref[field] = String(w2[field]);
+    for (const field of rules.require ?? []) {
+      if (w2[field] === void 0) bad.push({ ...location2, message: `waiver ${ref.policy} ${ref.resource}: "${field}" is required (waiverRules.require)` });
+    }
+    if (ref.created !== void 0 && !isCalendarDate(ref.created)) {
+      bad.push(problemAt(source, ["waivers", i, "created"], `created ${ref.created} is not a date (YYYY-MM-DD)`));
+    } else if (ref.created !== void 0 && ref.created > expires) {
+      bad.push(problemAt(source, ["waivers", i, "created"], `created ${ref.created} is after expires ${expires}`));
+    }
+    if (!rules.allowCatchAll && isCatchAll(ref)) {
+      const message = `resource "${ref.resource}" waives every resource of ${ref.policy}, and waiverRules.allowCatchAll is false: name the resources`;
+      bad.push(problemAt(source, ["waivers", i, "resource"], message));
+    }
+    return ref;
+  });
+  if (bad.length > 0) throw new InputError(bad);
+  return waivers;
+}
+async function loadWaivers(file, displayPath2, rules) {
+  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2, rules);
+}
+var WAIVER_EXPIRY_TIME_ZONE = "UTC";
+var dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: "short" });
+function today(now) {
+  return dayFormat.format(now);
+}
+function isExpired(w2, now) {
+  return w2.expires <= today(now);
+}
+function waiverMatches(w2, f2) {
+  if (w2.policy !== f2.policy) return false;
+  if (!globMatches(w2.resource, f2.resource.id)) return false;
+  return w2.item === void 0 || (f2.item ?? null) === w2.item;
+}
+function isExpiring(w2, now, days) {
+  const last = /* @__PURE__ */ new Date(`${today(now)}T00:00:00Z`);
+  last.setUTCDate(last.getUTCDate() + days);
+  return !isExpired(w2, now) && w2.expires <= last.toISOString().slice(0, 10);
+}
+function applyWaivers(findings, waivers, now, warningDays = WAIVER_WARNING_DAYS_DEFAULT) {
+  const active2 = waivers.filter((w2) => !isExpired(w2, now));
+  const expired = waivers.filter((w2) => isExpired(w2, now));
+  const used = /* @__PURE__ */ new Set();
+  const out = findings.map((f2) => {
+    if (f2.status !== "violation") return f2;
+    const w2 = active2.find((candidate) => waiverMatches(candidate, f2));
+    if (!w2) return f2;
+    used.add(w2);
+    return { ...f2, status: "waived", waiver: w2 };
+  });
+  return {
+    findings: out,
+    expired,
+    stale: active2.filter((w2) => !used.has(w2)),
+    catchAll: active2.filter(isCatchAll),
+    active: active2,
+    expiring: active2.filter((w2) => isExpiring(w2, now, warningDays))
+  };
+}
+
 // src/policy/cel-values.ts
 var CelFault = class {
   constructor(message) {
@@ -69738,13 +70890,13 @@ function fromJson2(value) {
 function isList(v2) {
   return Array.isArray(v2) || v2 instanceof ValueList;
 }
-function isMap4(v2) {
+function isMap5(v2) {
   return v2 instanceof ValueMap || typeof v2 === "object" && v2 !== null && !Array.isArray(v2) && !(v2 instanceof ValueList);
 }
 function listItems(list) {
   return Array.isArray(list) ? list.map(fromJson2) : list.items;
 }
-function listSize(list) {
+function listSize2(list) {
   return Array.isArray(list) ? list.length : list.items.length;
 }
 function listAt(list, index3) {
@@ -69773,7 +70925,7 @@ function mapKeys(map) {
 function mapSize(map) {
   return map instanceof ValueMap ? map.entries.size : Object.keys(map).length;
 }
-function typeName2(v2) {
+function typeName3(v2) {
   switch (typeof v2) {
     case "bigint":
       return "int";
@@ -69785,7 +70937,7 @@ function typeName2(v2) {
       return "bool";
     default:
       if (v2 === null || v2 === void 0) return "null_type";
-      return isList(v2) ? "list" : isMap4(v2) ? "map" : "unknown";
+      return isList(v2) ? "list" : isMap5(v2) ? "map" : "unknown";
   }
 }
 function celEquals(a, b) {
@@ -69797,11 +70949,11 @@ function celEquals(a, b) {
   }
   if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
   if (isList(a)) return isList(b) && listsEqual(a, b);
-  return isMap4(a) && isMap4(b) && mapsEqual(a, b);
+  return isMap5(a) && isMap5(b) && mapsEqual(a, b);
 }
 function listsEqual(a, b) {
-  const n4 = listSize(a);
-  if (n4 !== listSize(b)) return false;
+  const n4 = listSize2(a);
+  if (n4 !== listSize2(b)) return false;
   for (let i = 0; i < n4; i++) if (!celEquals(listAt(a, i), listAt(b, i))) return false;
   return true;
 }
@@ -69846,7 +70998,7 @@ function toJson2(value) {
 }
 
 // src/policy/cel-functions.ts
-var noOverload = (fn, args) => new CelFault(`found no matching overload for '${fn}' applied to '(${args.map(typeName2).join(", ")})'`);
+var noOverload = (fn, args) => new CelFault(`found no matching overload for '${fn}' applied to '(${args.map(typeName3).join(", ")})'`);
 var compare = (test) => (fn, l, r3) => {
   const tl2 = typeof l;
   const tr = typeof r3;
@@ -69894,19 +71046,19 @@ function size(fn, x2) {
     for (const _ of x2) n4++;
     return BigInt(n4);
   }
-  if (isList(x2)) return BigInt(listSize(x2));
-  if (isMap4(x2)) return BigInt(mapSize(x2));
+  if (isList(x2)) return BigInt(listSize2(x2));
+  if (isMap5(x2)) return BigInt(mapSize(x2));
   throw noOverload(fn, [x2]);
 }
 function index2(fn, container, key) {
   if (isList(container)) {
     const i = typeof key === "bigint" ? Number(key) : typeof key === "number" && Number.isInteger(key) ? key : void 0;
     if (i === void 0) throw noOverload(fn, [container, key]);
-    const n4 = listSize(container);
+    const n4 = listSize2(container);
     if (i < 0 || i >= n4) throw new CelFault(`index ${i} out of bounds [0, ${n4})`);
     return listAt(container, i);
   }
-  if (isMap4(container)) {
+  if (isMap5(container)) {
     const v2 = mapGet(container, key);
     if (v2 === void 0) throw new CelFault(`no such key: ${String(key)}`);
     return v2;
@@ -69916,11 +71068,11 @@ function index2(fn, container, key) {
 var KEY_TYPES = /* @__PURE__ */ new Set(["bigint", "number", "string", "boolean"]);
 function membership(fn, value, container) {
   if (isList(container)) {
-    const n4 = listSize(container);
+    const n4 = listSize2(container);
     for (let i = 0; i < n4; i++) if (celEquals(listAt(container, i), value)) return true;
     return false;
   }
-  if (isMap4(container) && KEY_TYPES.has(typeof value)) return mapHas(container, value);
+  if (isMap5(container) && KEY_TYPES.has(typeof value)) return mapHas(container, value);
   throw noOverload(fn, [value, container]);
 }
 var stringMethod = (test) => (fn, s, arg) => {
@@ -70127,8 +71279,8 @@ var Compiler2 = class {
       const iterable = range(f2);
       let items;
       if (isList(iterable)) items = listItems(iterable);
-      else if (isMap4(iterable)) items = mapKeys(iterable);
-      else throw new CelFault(`type mismatch: iterable vs ${typeName2(iterable)}`);
+      else if (isMap5(iterable)) items = mapKeys(iterable);
+      else throw new CelFault(`type mismatch: iterable vs ${typeName3(iterable)}`);
       for (const item of items) {
         f2[iterSlot] = item;
         count?.();
@@ -70318,7 +71470,7 @@ function select(operand, field, testOnly, read) {
       return v2;
     }
     if (typeof o3 !== "object" || o3 === null || isList(o3)) {
-      throw new CelFault(`type '${typeName2(o3)}' does not support field selection`);
+      throw new CelFault(`type '${typeName3(o3)}' does not support field selection`);
     }
     const raw2 = o3;
     const value = inherited && !Object.hasOwn(raw2, field) ? void 0 : raw2[field];
@@ -70328,97 +71480,10 @@ function select(operand, field, testOnly, read) {
   };
 }
 
-// src/policy/cost.ts
-var MAX_COMPREHENSION_NESTING = 3;
-var EVALUATION_STEPS_PER_EXPRESSION = 1e5;
-var EVALUATION_STEPS_PER_RESOURCE = 1e6;
-function resourceBudget() {
-  return { remaining: EVALUATION_STEPS_PER_RESOURCE };
-}
-var active;
-var STEP = "@steward_step";
-function countStep() {
-  if (!active) return;
-  if (--active.expression < 0) {
-    active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_EXPRESSION} loop iterations in one expression`;
-  } else if (active.resource && --active.resource.remaining < 0) {
-    active.exceeded ??= `evaluation budget exceeded: more than ${EVALUATION_STEPS_PER_RESOURCE} loop iterations on one resource`;
-  }
-  if (active.exceeded) throw new Error(active.exceeded);
-}
-var stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, (value) => {
-  countStep();
-  return value;
-});
-function metered(fn, resource2) {
-  const outer = active;
-  const meter = { expression: EVALUATION_STEPS_PER_EXPRESSION, ...resource2 ? { resource: resource2 } : {} };
-  active = meter;
-  try {
-    const value = fn();
-    return meter.exceeded ? { exceeded: meter.exceeded } : { value };
-  } catch (err) {
-    if (meter.exceeded) return { exceeded: meter.exceeded };
-    throw err;
-  } finally {
-    active = outer;
-  }
-}
-function instrument(ast) {
-  let nextId = maxId(ast) + 1n;
-  const copy = (e) => {
-    const out = cloneNode(e, copy);
-    const k2 = out.exprKind;
-    if (k2.case === "comprehensionExpr" && k2.value.loopCondition) {
-      const condition = k2.value.loopCondition;
-      k2.value.loopCondition = {
-        ...condition,
-        id: nextId++,
-        exprKind: { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call", function: STEP, args: [condition] } }
-      };
-    }
-    return out;
-  };
-  return copy(ast);
-}
-function nestingProblems(ast) {
-  const depth = /* @__PURE__ */ new Map();
-  let found;
-  walk(ast, ({ expr, parent }) => {
-    let here = parent ? depth.get(parent) ?? 0 : 0;
-    const p2 = parent?.exprKind;
-    if (p2?.case === "comprehensionExpr" && (expr === p2.value.loopStep || expr === p2.value.loopCondition)) here++;
-    depth.set(expr, here);
-    if (!found && expr.exprKind.case === "comprehensionExpr" && here + 1 > MAX_COMPREHENSION_NESTING) {
-      found = {
-        expr,
-        message: `comprehensions nested ${here + 1} deep (at most ${MAX_COMPREHENSION_NESTING}): the cost is the product of the list sizes; split the check`
-      };
-    }
-  });
-  return found ? [found] : [];
-}
-function maxId(ast) {
-  let max = 0n;
-  walk(ast, ({ expr }) => {
-    if (expr.id > max) max = expr.id;
-  });
-  return max;
-}
-function cloneNode(e, child) {
-  const deep = (v2) => {
-    if (Array.isArray(v2)) return v2.map(deep);
-    if (v2 === null || typeof v2 !== "object" || v2 instanceof Uint8Array) return v2;
-    if (v2.$typeName === "cel.expr.Expr") return child(v2);
-    return Object.fromEntries(Object.entries(v2).map(([key, value]) => [key, deep(value)]));
-  };
-  return Object.fromEntries(Object.entries(e).map(([key, value]) => [key, deep(value)]));
-}
-
 // src/policy/schema-types.ts
 var DYN3 = { kinds: null };
 var of = (...kinds) => ({ kinds: new Set(kinds) });
-function isObject4(v2) {
+function isObject6(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function kindOfValue(v2) {
@@ -70449,7 +71514,7 @@ function schemaKinds(s) {
   if (Array.isArray(branches) && branches.length > 0) {
     const all = /* @__PURE__ */ new Set();
     for (const b of branches) {
-      const kinds = isObject4(b) ? schemaKinds(b) : null;
+      const kinds = isObject6(b) ? schemaKinds(b) : null;
       if (kinds === null) return null;
       for (const k2 of kinds) all.add(k2);
     }
@@ -70458,7 +71523,7 @@ function schemaKinds(s) {
   return null;
 }
 function fromSchema(s) {
-  if (!isObject4(s)) return DYN3;
+  if (!isObject6(s)) return DYN3;
   return { kinds: schemaKinds(s), schema: s };
 }
 function subschema(s, pick) {
@@ -70468,7 +71533,7 @@ function subschema(s, pick) {
   const branches = s.anyOf ?? s.oneOf;
   if (!Array.isArray(branches)) return void 0;
   for (const b of branches) {
-    const found = isObject4(b) ? pick(b) : void 0;
+    const found = isObject6(b) ? pick(b) : void 0;
     if (found !== void 0) return found;
   }
   return void 0;
@@ -70477,14 +71542,14 @@ function fieldOf(t3, field) {
   if (t3.fields?.[field]) return t3.fields[field];
   return fromSchema(
     subschema(t3.schema, (s) => {
-      const props = isObject4(s.properties) ? s.properties : {};
-      return field in props ? props[field] : isObject4(s.additionalProperties) ? s.additionalProperties : void 0;
+      const props = isObject6(s.properties) ? s.properties : {};
+      return field in props ? props[field] : isObject6(s.additionalProperties) ? s.additionalProperties : void 0;
     })
   );
 }
 function elemOf(t3) {
   if (t3.elem) return t3.elem;
-  return fromSchema(subschema(t3.schema, (s) => isObject4(s.items) ? s.items : void 0));
+  return fromSchema(subschema(t3.schema, (s) => isObject6(s.items) ? s.items : void 0));
 }
 function paramType(v2) {
   if (v2 === null || v2 === void 0) return DYN3;
@@ -71095,21 +72160,17 @@ function asText(value) {
   return JSON.stringify(value) ?? String(value);
 }
 
-// src/policy/types.ts
-var COMPILED = /* @__PURE__ */ Symbol("compiled expressions");
-
 // src/policy/compile.ts
-function compilePolicy(def, override, overrideAt) {
-  const params = { ...def.params, ...checkOverride(def, override ?? {}, overrideAt) };
+function policyVariables(field, hasEach) {
+  return field === "each" || !hasEach ? ["resource", "params", "now"] : ["resource", "item", "params", "now"];
+}
+function compilePolicy(def, options = {}) {
   const paramNames = Object.keys(def.params);
-  const origin = (field) => def.fieldLocations[field] ?? def.location;
-  const base = ["resource", "params", "now"];
-  const inner = def.each !== void 0 ? ["resource", "item", "params", "now"] : base;
-  const compiled3 = def[COMPILED];
-  const pre = (field, source) => {
-    const x2 = compiled3?.[field];
-    return x2 && x2.source === source ? x2 : void 0;
-  };
+  const origin = (field) => def.expressionOrigins?.[field] ?? def.fieldLocations[field] ?? def.location;
+  const hasEach = def.each !== void 0;
+  const kinds = options.kinds;
+  const typing = kinds ? { kind: def.resource, resource: Object.hasOwn(kinds, def.resource) ? kinds[def.resource].documentSchema : void 0, params: def.params } : void 0;
+  const expression = (field, source) => compileExpression(source, origin(field), { variables: policyVariables(field, hasEach), params: paramNames, expect: field === "each" ? "list" : "bool", typing });
   const problems = [];
   const attempt = (fn) => {
     try {
@@ -71120,10 +72181,11 @@ function compilePolicy(def, override, overrideAt) {
       return void 0;
     }
   };
-  const each = def.each === void 0 ? void 0 : pre("each", def.each) ?? attempt(() => compileExpression(def.each, origin("each"), { variables: base, params: paramNames, expect: "list" }));
-  const when = def.when === void 0 ? void 0 : pre("when", def.when) ?? attempt(() => compileExpression(def.when, origin("when"), { variables: inner, params: paramNames, expect: "bool" }));
-  const assert3 = pre("assert", def.assert) ?? attempt(() => compileExpression(def.assert, origin("assert"), { variables: inner, params: paramNames, expect: "bool" }));
-  const message = pre("message", def.message) ?? attempt(() => compileTemplate(def.message, origin("message"), { variables: inner, params: paramNames }));
+  const each = def.each === void 0 ? void 0 : attempt(() => expression("each", def.each));
+  if (typing && each) typing.item = itemTypeOf(each.ast, typing);
+  const when = def.when === void 0 ? void 0 : attempt(() => expression("when", def.when));
+  const assert3 = attempt(() => expression("assert", def.assert));
+  const message = attempt(() => compileTemplate(def.message, origin("message"), { variables: policyVariables("message", hasEach), params: paramNames, typing }));
   if (problems.length > 0 || !assert3 || !message) throw new InputError(sortProblems(problems));
   const eachPath = each ? selectPath(each.ast, "resource") : null;
   return {
@@ -71134,12 +72196,30 @@ function compilePolicy(def, override, overrideAt) {
     ...when ? { when } : {},
     assert: assert3,
     message,
-    params,
+    params: { ...def.params },
     reads: {
       select: unionReads(each ? readsOf(each.ast) : READS_NOTHING, when ? readsOf(when.ast) : READS_NOTHING),
       judge: unionReads(readsOf(assert3.ast), ...message.expressions.map((e) => readsOf(e.ast)))
     }
   };
+}
+function compileAll(defs, kinds, fileProblems = []) {
+  const problems = [...fileProblems];
+  const compiled3 = [];
+  for (const def of defs) {
+    try {
+      compiled3.push(compilePolicy(def, { kinds }));
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new InputError(sortProblems(problems));
+  return compiled3;
+}
+function withParams(policy2, override, at2) {
+  if (!override) return policy2;
+  return { ...policy2, params: { ...policy2.def.params, ...checkOverride(policy2.def, override, at2) } };
 }
 function checkOverride(def, override, at2) {
   const problems = [];
@@ -71157,1071 +72237,6 @@ function checkOverride(def, override, at2) {
 }
 function jsonType(v2) {
   return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
-}
-
-// src/engine/evaluate.ts
-function selectItems(policy2, doc2, env) {
-  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
-  const budget = resourceBudget();
-  if (!policy2.each) {
-    if (!policy2.when) return [{ path: null, itemKey: null }];
-    const held = check(policy2, "when", () => asBool(policy2.when.evaluate(base, budget), "when"));
-    if ("error" in held) return [{ path: null, itemKey: null, error: held.error }];
-    return held.ok ? [{ path: null, itemKey: null }] : [];
-  }
-  const items = check(policy2, "each", () => {
-    const v2 = policy2.each.evaluate(base, budget);
-    if (!Array.isArray(v2)) throw new Error(`must evaluate to a list, got ${typeName3(v2)}`);
-    return v2;
-  });
-  if ("error" in items) return [{ path: null, itemKey: null, error: items.error }];
-  const selected = [];
-  for (const [index3, item] of items.ok.entries()) {
-    const sel = { path: `${policy2.eachPath ?? "each"}[${index3}]`, itemKey: keyOf2(item, index3), item };
-    if (!policy2.when) {
-      selected.push(sel);
-      continue;
-    }
-    const held = check(policy2, "when", () => asBool(policy2.when.evaluate({ ...base, item }, budget), "when"));
-    if ("error" in held) selected.push({ ...sel, error: held.error });
-    else if (held.ok) selected.push(sel);
-  }
-  return selected;
-}
-function judgeItems(policy2, doc2, selection, env) {
-  const base = { resource: doc2, params: env.params ?? policy2.params, now: env.now };
-  const budget = resourceBudget();
-  return selection.map((sel) => {
-    const offending = () => "item" in sel ? sel.item : projection(policy2, doc2);
-    if (sel.error !== void 0) return { path: sel.path, itemKey: sel.itemKey, offendingValue: offending(), passed: false, error: sel.error };
-    const bindings = "item" in sel ? { ...base, item: sel.item } : base;
-    const held = check(policy2, "assert", () => asBool(policy2.assert.evaluate(bindings, budget), "assert"));
-    if ("ok" in held && held.ok) {
-      return {
-        path: sel.path,
-        itemKey: sel.itemKey,
-        passed: true,
-        get offendingValue() {
-          return offending();
-        }
-      };
-    }
-    const head2 = { path: sel.path, itemKey: sel.itemKey, offendingValue: offending() };
-    if ("error" in held) return { ...head2, passed: false, error: held.error };
-    const message = check(policy2, "message", () => policy2.message.render(bindings, budget));
-    if ("error" in message) return { ...head2, passed: false, message: `${policy2.def.title} (${message.error})`, messageError: message.error };
-    return { ...head2, passed: false, message: message.ok };
-  });
-}
-function check(policy2, field, fn) {
-  try {
-    return { ok: fn() };
-  } catch (e) {
-    return { error: `policy ${policy2.id}: ${field}: ${e.message}` };
-  }
-}
-function asBool(v2, field) {
-  if (typeof v2 !== "boolean") throw new Error(`${field} must evaluate to a bool, got ${typeName3(v2)}`);
-  return v2;
-}
-function typeName3(v2) {
-  return v2 === null ? "null" : Array.isArray(v2) ? "list" : typeof v2 === "object" ? "map" : typeof v2;
-}
-function keyOf2(item, index3) {
-  if (item !== null && typeof item === "object") {
-    const o3 = item;
-    for (const k2 of ["id", "entityId"]) {
-      if (typeof o3[k2] === "string" || typeof o3[k2] === "number") return String(o3[k2]);
-    }
-  }
-  return String(index3);
-}
-function projection(policy2, doc2) {
-  const reads = policy2.reads.judge;
-  if (reads.all) return doc2;
-  return Object.fromEntries(reads.fields.filter((f2) => f2 in doc2).map((f2) => [f2, doc2[f2]]));
-}
-
-// src/fix/apply.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
-import path10 from "node:path";
-
-// src/fix/journal.ts
-import { closeSync as closeSync2, fsyncSync, mkdirSync, openSync as openSync2, readFileSync as readFileSync4, writeSync as writeSync2 } from "node:fs";
-import path9 from "node:path";
-var JOURNAL_DIR = ".steward";
-function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path9.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
-}
-function appendJournal(file, entry2) {
-  mkdirSync(path9.dirname(file), { recursive: true });
-  const fd = openSync2(file, "a");
-  try {
-    writeSync2(fd, `${JSON.stringify(entry2)}
-`);
-    fsyncSync(fd);
-  } finally {
-    closeSync2(fd);
-  }
-}
-
-// src/fix/apply.ts
-var MAX_CHANGES_DEFAULT = 25;
-function assertWithinChangeLimit(plan2, maxChanges = MAX_CHANGES_DEFAULT, outcome) {
-  if (plan2.changes.length <= maxChanges) return;
-  const message = `the plan has ${plan2.changes.length} changes, more than the limit of ${maxChanges}: ${outcome}`;
-  throw new InputError([{ file: "--max-changes", line: 0, column: 0, message }]);
-}
-async function applyFixes(plan2, options) {
-  assertWithinChangeLimit(plan2, options.maxChanges, "nothing was applied");
-  assertManifestsUnchanged(plan2, options.root);
-  const result2 = {
-    ok: true,
-    cancelled: false,
-    applied: [],
-    failed: [],
-    skipped: [],
-    errors: [],
-    journalPath: options.journalPath
-  };
-  if (plan2.changes.length === 0) return result2;
-  if (options.confirm && !await options.confirm(plan2)) return { ...result2, ok: false, cancelled: true };
-  let stoppedBy = null;
-  for (const change2 of plan2.changes) {
-    const entry2 = journalEntry(plan2, change2);
-    if (stoppedBy !== null) {
-      appendJournal(options.journalPath, { ...entry2, status: "skipped", error: `not attempted: change ${stoppedBy} failed` });
-      result2.skipped.push(change2.n);
-      continue;
-    }
-    try {
-      await send(options, change2);
-    } catch (err) {
-      const message = err.message;
-      appendJournal(options.journalPath, { ...entry2, status: "failed", error: message });
-      result2.failed.push(change2.n);
-      result2.errors.push(`change ${change2.n} (${change2.resource.kind} ${change2.resource.id}): ${message}`);
-      stoppedBy = change2.n;
-      continue;
-    }
-    appendJournal(options.journalPath, { ...entry2, status: "applied" });
-    result2.applied.push(change2.n);
-    if (options.onApplied) {
-      try {
-        await options.onApplied(change2);
-      } catch (err) {
-        result2.errors.push(`change ${change2.n} was applied but not written back: ${err.message}`);
-      }
-    }
-  }
-  result2.ok = result2.errors.length === 0;
-  return result2;
-}
-function assertManifestsUnchanged(plan2, root) {
-  const problems = [];
-  for (const ref of plan2.manifests) {
-    const now = manifestSha256(path10.resolve(root, ref.file));
-    if (now !== ref.sha256) {
-      problems.push({
-        file: ref.file,
-        line: 0,
-        column: 0,
-        message: `${now === null ? "is gone" : "changed"} since plan ${plan2.id} was made: nothing was applied; make a new plan`
-      });
-    }
-  }
-  if (problems.length > 0) throw new InputError(problems);
-}
-function manifestSha256(file) {
-  try {
-    return createHash3("sha256").update(readFileSync5(file, "utf8")).digest("hex");
-  } catch {
-    return null;
-  }
-}
-async function send(options, change2) {
-  await options.api.send(change2.request);
-}
-function journalEntry(plan2, change2) {
-  return {
-    time: (/* @__PURE__ */ new Date()).toISOString(),
-    planId: plan2.id,
-    change: change2.n,
-    policies: change2.policies,
-    resource: { kind: change2.resource.kind, id: change2.resource.id },
-    request: { method: change2.request.method, path: change2.request.path, body: change2.request.body },
-    before: change2.before
-  };
-}
-
-// src/fix/diff.ts
-function itemIdentity(item) {
-  if (isObject5(item)) {
-    if (item.id !== void 0) return `${item.type ?? ""} ${String(item.id)}`.trim();
-    if (item.entityId !== void 0) return `entity ${String(item.entityId)}`;
-  }
-  return JSON.stringify(item);
-}
-function itemKeyAt(doc2, path18) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
-  const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
-  return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
-}
-function describeItemAt(doc2, path18) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
-  const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
-  return `${path18} ${entryLabel(list[Number(m2[2])])}`;
-}
-function describeDiff(before, after) {
-  const lines = [];
-  for (const key of Object.keys(before)) {
-    const a = before[key];
-    const b = after[key];
-    if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    if (Array.isArray(a) && Array.isArray(b)) lines.push(...describeList(key, a, b));
-    else lines.push(`${key}: ${show(a)} → ${show(b)}`);
-  }
-  return lines;
-}
-function describeList(key, before, after) {
-  const lines = [];
-  const left = after.map((item) => itemIdentity(item));
-  before.forEach((item, i) => {
-    const at2 = left.indexOf(itemIdentity(item));
-    const label = `${key}[${i}] ${entryLabel(item)}`;
-    if (at2 < 0) {
-      lines.push(`${label}: removed (${summary2(item)})`);
-      return;
-    }
-    left[at2] = "\0taken";
-    const next = after[at2];
-    if (JSON.stringify(item) === JSON.stringify(next)) return;
-    if (isObject5(item) && isObject5(next)) {
-      for (const field of Object.keys(item)) {
-        if (JSON.stringify(item[field]) !== JSON.stringify(next[field])) {
-          lines.push(`${label} ${field}: ${show(item[field])} → ${show(next[field])}`);
-        }
-      }
-    } else lines.push(`${label}: ${show(item)} → ${show(next)}`);
-  });
-  left.forEach((id, j) => {
-    if (id !== "\0taken") lines.push(`${key}: added ${entryLabel(after[j])} (${summary2(after[j])})`);
-  });
-  return lines;
-}
-function entryLabel(item) {
-  const id = itemIdentity(item);
-  return isObject5(item) && typeof item.name === "string" ? `${id} (${item.name})` : id;
-}
-function summary2(item) {
-  if (!isObject5(item)) return show(item);
-  if (Array.isArray(item.permissions)) return show(item.permissions);
-  if (item.grant !== void 0) return `grant ${String(item.grant)}, pass ${String(item.pass)}`;
-  return show(item);
-}
-function show(v2) {
-  if (Array.isArray(v2)) return `[${v2.map((x2) => typeof x2 === "string" ? x2 : JSON.stringify(x2)).join(", ")}]`;
-  return JSON.stringify(v2);
-}
-function isObject5(v2) {
-  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-}
-
-// src/fix/identity.ts
-import { createHash as createHash4 } from "node:crypto";
-function uniqueManifests(refs) {
-  const byFile = /* @__PURE__ */ new Map();
-  for (const ref of refs) if (ref) byFile.set(ref.file, ref);
-  return [...byFile.values()].sort((a, b) => a.file.localeCompare(b.file));
-}
-function planId(changes, manifests) {
-  const material = JSON.stringify({
-    changes: changes.map((c2) => [c2.resource.kind, c2.resource.id, c2.request]),
-    manifests: manifests.map((m2) => [m2.file, m2.sha256])
-  });
-  return createHash4("sha256").update(material).digest("hex").slice(0, 16);
-}
-
-// src/fix/resume.ts
-function resumePlan(plan2, journal) {
-  const lastSent = /* @__PURE__ */ new Map();
-  for (const entry2 of journal.entries) {
-    if (entry2.status !== "skipped") lastSent.set(endpoint(entry2.request), entry2);
-  }
-  const alreadyApplied2 = [...plan2.alreadyApplied ?? []];
-  const remaining = [];
-  for (const change2 of plan2.changes) {
-    const last = lastSent.get(endpoint(change2.request));
-    const same = last?.status === "applied" && canonicalJson(last.request.body) === canonicalJson(change2.request.body) && canonicalJson(last.before) === canonicalJson(change2.before);
-    if (!same) {
-      remaining.push(change2);
-      continue;
-    }
-    alreadyApplied2.push({
-      type: change2.type,
-      policies: change2.policies,
-      findings: change2.findings,
-      resource: change2.resource,
-      manifest: change2.manifest,
-      request: change2.request,
-      after: change2.after,
-      journal: { file: journal.file, planId: last.planId, change: last.change, time: last.time }
-    });
-  }
-  const changes = remaining.map((c2, i) => ({ ...c2, n: i + 1 }));
-  const manifests = uniqueManifests(changes.map((c2) => c2.manifest));
-  return { ...plan2, id: planId(changes, manifests), changes, manifests, alreadyApplied: alreadyApplied2 };
-}
-function describeAlreadyApplied(a) {
-  return `already applied (journal ${a.journal.file}, change ${a.journal.change} at ${a.journal.time})`;
-}
-function endpoint(request) {
-  return `${request.method} ${request.path}`;
-}
-
-// src/fix/types.ts
-var PLAN_SCHEMA_VERSION = 1;
-
-// src/fix/plan.ts
-async function planFixes(input) {
-  const fixOf = new Map(input.policies.filter((p2) => p2.fix).map((p2) => [p2.id, p2.fix]));
-  const groups = /* @__PURE__ */ new Map();
-  for (const f2 of input.findings) {
-    if (f2.status !== "violation" || !fixOf.has(f2.policy)) continue;
-    const key = `${f2.resource.kind}\0${f2.resource.id}`;
-    groups.set(key, [...groups.get(key) ?? [], f2]);
-  }
-  const changes = [];
-  const notPlanned2 = [];
-  const keys = [...groups.keys()].sort();
-  for (const key of keys) {
-    const findings = groups.get(key);
-    const out = await planResource(input, findings, fixOf);
-    changes.push(...out.changes);
-    notPlanned2.push(...out.notPlanned);
-  }
-  const numbered = changes.map((c2, i) => ({ n: i + 1, ...c2 }));
-  const manifests = uniqueManifests(numbered.map((c2) => c2.manifest));
-  const plan2 = {
-    schemaVersion: PLAN_SCHEMA_VERSION,
-    id: planId(numbered, manifests),
-    createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    instance: input.instance ?? null,
-    changes: numbered,
-    notPlanned: notPlanned2,
-    manifests
-  };
-  return input.journal ? resumePlan(plan2, input.journal) : plan2;
-}
-async function planResource(input, findings, fixOf) {
-  const first = findings[0];
-  const collected = input.resources.find((r3) => r3.kind === first.resource.kind && r3.id === first.resource.id);
-  const live3 = input.kinds[first.resource.kind]?.live === true;
-  const resource2 = collected ?? (live3 ? { ...first.resource, doc: { id: first.resource.id }, source: null } : void 0);
-  const manifest = resource2?.source ? { file: resource2.source.file, sha256: resource2.source.sha256 } : null;
-  const refuse = (fs3, reason) => ({
-    policies: unique(fs3.map((f2) => f2.policy)),
-    findings: fs3.map((f2) => f2.fingerprint),
-    resource: first.resource,
-    manifest,
-    reason
-  });
-  const kind = resource2 ? input.kinds[resource2.kind] : void 0;
-  if (!resource2 || !kind) return { changes: [], notPlanned: [refuse(findings, "the resource was not collected in this run")] };
-  const notPlanned2 = [];
-  const stateSteps = [];
-  const actionSteps = [];
-  for (const finding2 of findings) {
-    for (const [name, value] of Object.entries(fixOf.get(finding2.policy))) {
-      const fix = kind.fixes[name];
-      if (!fix) notPlanned2.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
-      else if (fix.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
-      else if (fix.optIn && !input.allowOptIn) {
-        notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
-      } else (fix.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix, value });
-    }
-  }
-  const changes = [];
-  if (stateSteps.length > 0 && !collected) {
-    notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
-  } else if (stateSteps.length > 0) {
-    const result2 = await planState(input, resource2, kind, stateSteps, manifest);
-    for (const b of result2.blocked) notPlanned2.push(refuse(b.findings, b.reason));
-    if (result2.change) changes.push(result2.change);
-  }
-  const actions = await planActions(input, kind, resource2, actionSteps, manifest);
-  changes.push(...actions.changes);
-  for (const b of actions.blocked) notPlanned2.push(refuse(b.findings, b.reason));
-  return { changes, notPlanned: notPlanned2 };
-}
-async function planState(input, resource2, kind, steps, manifest) {
-  const all = (reason) => ({ change: null, blocked: [{ findings: unique(steps.map((s) => s.finding)), reason }] });
-  if (!kind.write) return all(`${kind.name} resources cannot be written`);
-  const before = resource2.doc;
-  let original;
-  try {
-    original = await input.check(resource2, before);
-  } catch (err) {
-    return all(`could not re-evaluate the declared document: ${err.message}`);
-  }
-  const had = new Set(original.map((v2) => violationKey(before, v2)));
-  const blocked = [];
-  const kept = [];
-  let after = structuredClone(before);
-  let fixed2 = original;
-  const removed = /* @__PURE__ */ new Set();
-  for (const step of orderSteps(steps)) {
-    const path18 = step.fix.perItem ? step.finding.path : null;
-    if (path18 !== null && removed.has(path18)) {
-      kept.push(step);
-      continue;
-    }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path18);
-    const block = (reason) => blocked.push({ findings: [step.finding], reason });
-    const widens = kind.widens?.(before, candidate) ?? null;
-    if (widens !== null) {
-      block(`refused: the fix would widen access (${widens})`);
-      continue;
-    }
-    let violations;
-    try {
-      violations = await input.check(resource2, candidate);
-    } catch (err) {
-      block(`could not re-evaluate the fixed document: ${err.message}`);
-      continue;
-    }
-    const introduced = violations.filter((v2) => !had.has(violationKey(candidate, v2)));
-    if (introduced.length > 0) {
-      const what = introduced.map((v2) => `${v2.policy}${v2.path ? ` at ${describeItemAt(candidate, v2.path)}` : ""}`).join(", ");
-      block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
-      continue;
-    }
-    if (path18 !== null && listSize2(candidate, path18) < listSize2(after, path18)) removed.add(path18);
-    after = candidate;
-    fixed2 = violations;
-    kept.push(step);
-  }
-  if (kept.length === 0) return { change: null, blocked };
-  const diff = describeDiff(before, after);
-  if (diff.length === 0) {
-    blocked.push({ findings: unique(kept.map((s) => s.finding)), reason: "the fix changes nothing in the declared state" });
-    return { change: null, blocked };
-  }
-  const still = new Set(fixed2.map((v2) => violationKey(after, v2)));
-  const warnings = unique(kept.map((s) => s.fix.warning).filter((w2) => Boolean(w2)));
-  const findings = unique(kept.map((s) => s.finding));
-  for (const f2 of findings) {
-    if (still.has(violationKey(before, { policy: f2.policy, path: f2.path }))) {
-      warnings.push(`the fix does not resolve ${f2.policy}${f2.path ? ` at ${f2.path}` : ""}`);
-    }
-  }
-  const change2 = {
-    type: "state",
-    policies: unique(findings.map((f2) => f2.policy)),
-    findings: findings.map((f2) => f2.fingerprint),
-    resource: findings[0].resource,
-    manifest,
-    request: kind.write(after, before),
-    before,
-    after,
-    diff,
-    warnings
-  };
-  return { change: change2, blocked };
-}
-function orderSteps(steps) {
-  return steps.map((step, i) => ({ step, i, index: pathIndex(step.finding.path) })).sort((a, b) => {
-    const ai = a.step.fix.perItem ? a.index : Number.POSITIVE_INFINITY;
-    const bi2 = b.step.fix.perItem ? b.index : Number.POSITIVE_INFINITY;
-    return bi2 - ai || a.i - b.i;
-  }).map((o3) => o3.step);
-}
-async function withReads(input, kind, resource2, fix) {
-  const missing = (fix.reads ?? []).filter((name) => !Object.hasOwn(resource2.doc, name));
-  if (missing.length === 0) return resource2.doc;
-  if (!input.api) throw new Error(`it needs the current ${missing.join(", ")}, and this plan has no API to read them`);
-  const doc2 = { ...resource2.doc };
-  for (const name of missing) doc2[name] = await kind.parts[name].load(input.api, resource2);
-  return doc2;
-}
-async function planActions(input, kind, resource2, steps, manifest) {
-  const byRequest = /* @__PURE__ */ new Map();
-  const blocked = [];
-  for (const { finding: finding2, name, fix, value } of steps) {
-    let doc2;
-    try {
-      doc2 = await withReads(input, kind, resource2, fix);
-    } catch (err) {
-      blocked.push({ findings: [finding2], reason: `fix "${name}" could not be planned: ${err.message}` });
-      continue;
-    }
-    const refused = fix.refusal?.(doc2, value, finding2.path) ?? null;
-    if (refused !== null) {
-      blocked.push({ findings: [finding2], reason: `fix "${name}" not planned: ${refused}` });
-      continue;
-    }
-    const request = fix.request(doc2, value);
-    const key = JSON.stringify(request);
-    const existing = byRequest.get(key);
-    if (existing) {
-      existing.policies = unique([...existing.policies, finding2.policy]);
-      existing.findings.push(finding2.fingerprint);
-      continue;
-    }
-    byRequest.set(key, {
-      type: "action",
-      policies: [finding2.policy],
-      findings: [finding2.fingerprint],
-      resource: finding2.resource,
-      manifest,
-      request,
-      before: doc2,
-      after: doc2,
-      diff: [`${name}: ${JSON.stringify(value)}`],
-      warnings: fix.warning ? [fix.warning] : [],
-      fix: { name, value }
-    });
-  }
-  return { changes: [...byRequest.values()], blocked };
-}
-function violationKey(doc2, v2) {
-  return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
-}
-function pathIndex(path18) {
-  const m2 = path18 === null ? null : /\[(\d+)\]$/.exec(path18);
-  return m2 ? Number(m2[1]) : -1;
-}
-function listSize2(doc2, path18) {
-  const m2 = path18 === null ? null : /^(\w+)\[\d+\]$/.exec(path18);
-  const list = m2 ? doc2[m2[1]] : void 0;
-  return Array.isArray(list) ? list.length : 0;
-}
-function unique(items) {
-  return [...new Set(items)];
-}
-
-// src/fix/recheck.ts
-function createDocChecker(policies, now) {
-  return async (resource2, doc2) => {
-    const out = [];
-    for (const policy2 of policies) {
-      if (policy2.def.resource !== resource2.kind) continue;
-      const env = { params: policy2.params, now };
-      for (const o3 of judgeItems(policy2, doc2, selectItems(policy2, doc2, env), env)) {
-        if (!o3.passed) out.push({ policy: policy2.id, path: o3.path });
-      }
-    }
-    return out;
-  };
-}
-async function collectDeclared(kinds, ctx) {
-  const out = [];
-  for (const kind of Object.values(kinds)) {
-    if (kind.declare && Object.keys(kind.fixes).length > 0) out.push(...await kind.declare(ctx));
-  }
-  return out;
-}
-
-// src/fix/schema.ts
-var resource = {
-  type: "object",
-  required: ["kind", "id", "name"],
-  properties: { kind: { type: "string" }, id: { type: "string" }, name: { type: ["string", "null"] } }
-};
-var manifestRef = {
-  description: "the manifest the change was planned from, with the sha256 of its text then",
-  anyOf: [
-    { type: "null" },
-    {
-      type: "object",
-      additionalProperties: false,
-      required: ["file", "sha256"],
-      properties: { file: { type: "string", minLength: 1 }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } }
-    }
-  ]
-};
-var strings = { type: "array", items: { type: "string" } };
-var doc = { type: "object", required: ["id"], properties: { id: { type: ["string", "integer"] } } };
-var change = {
-  type: "object",
-  additionalProperties: false,
-  required: ["n", "type", "policies", "findings", "resource", "manifest", "request", "before", "after", "diff", "warnings"],
-  properties: {
-    n: { type: "integer", minimum: 1, description: "order of application, from 1" },
-    type: { enum: ["state", "action"], description: "state: writes the whole declared state; action: one fix request" },
-    policies: strings,
-    findings: { ...strings, description: "fingerprints of the findings this change fixes" },
-    resource,
-    manifest: manifestRef,
-    request: {
-      type: "object",
-      additionalProperties: false,
-      required: ["operation", "method", "path", "body"],
-      properties: {
-        operation: { type: "string" },
-        method: { enum: ["POST", "PUT"] },
-        path: { type: "string", pattern: "^/" },
-        body: { description: "the full body: permission writes replace the whole list" }
-      }
-    },
-    before: { ...doc, description: "the declared document before the change" },
-    after: { ...doc, description: "the document after every fix of this resource" },
-    diff: { ...strings, description: "readable before → after lines" },
-    warnings: strings,
-    fix: {
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "value"],
-      properties: { name: { type: "string" }, value: {} }
-    }
-  }
-};
-var notPlanned = {
-  type: "object",
-  additionalProperties: false,
-  required: ["policies", "findings", "resource", "manifest", "reason"],
-  properties: { policies: strings, findings: strings, resource, manifest: manifestRef, reason: { type: "string" } }
-};
-var alreadyApplied = {
-  type: "object",
-  additionalProperties: false,
-  required: ["type", "policies", "findings", "resource", "manifest", "request", "after", "journal"],
-  properties: {
-    type: change.properties.type,
-    policies: strings,
-    findings: strings,
-    resource,
-    manifest: manifestRef,
-    request: change.properties.request,
-    after: change.properties.after,
-    journal: {
-      type: "object",
-      additionalProperties: false,
-      required: ["file", "planId", "change", "time"],
-      description: "the journal entry that recorded this exact request as applied",
-      properties: {
-        file: { type: "string" },
-        planId: { type: "string" },
-        change: { type: "integer", minimum: 1 },
-        time: { type: "string" }
-      }
-    }
-  }
-};
-var PLAN_SCHEMA = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  $id: schemaId("plan"),
-  title: "steward fix plan",
-  type: "object",
-  additionalProperties: false,
-  required: ["schemaVersion", "id", "createdAt", "instance", "changes", "notPlanned", "manifests"],
-  properties: {
-    schemaVersion: { const: 1 },
-    id: { type: "string", pattern: "^[0-9a-f]{16}$", description: "hash of the changes and the manifests" },
-    createdAt: { type: "string" },
-    instance: { type: ["string", "null"] },
-    changes: { type: "array", items: change },
-    notPlanned: { type: "array", items: notPlanned },
-    alreadyApplied: {
-      type: "array",
-      items: alreadyApplied,
-      description: "with --journal FILE: changes left out because the journal records the same request as applied from the same declared state"
-    },
-    manifests: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["file", "sha256"],
-        properties: { file: { type: "string" }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } }
-      }
-    }
-  }
-};
-
-// src/fix/render.ts
-var PLAN_NOT_APPLIED_LINE = "Nothing was written. Run with --apply to send these requests.";
-function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
-  const out = [];
-  const n4 = plan2.changes.length;
-  const done = plan2.alreadyApplied ?? [];
-  out.push(
-    `Fix plan ${plan2.id}: ${n4} change${n4 === 1 ? "" : "s"}` + (done.length ? `, ${done.length} already applied` : "") + (plan2.notPlanned.length ? `, ${plan2.notPlanned.length} not planned` : "")
-  );
-  for (const c2 of plan2.changes) {
-    out.push("");
-    const where2 = c2.manifest ? ` (${c2.manifest.file})` : "";
-    out.push(`${c2.n}. ${c2.resource.kind} ${c2.resource.id}${where2}: ${c2.policies.join(", ")}`);
-    out.push(`   ${c2.request.method} ${c2.request.path}`);
-    out.push(`   body: ${JSON.stringify(c2.request.body)}`);
-    for (const line of c2.diff) out.push(`   ${line}`);
-    for (const w2 of c2.warnings) out.push(`   warning: ${w2}`);
-  }
-  if (done.length > 0) {
-    out.push("", "Already applied:");
-    for (const a of done) {
-      const request = `${a.request.method} ${a.request.path}`;
-      out.push(`- ${a.resource.kind} ${a.resource.id} (${a.policies.join(", ")}): ${request} — ${describeAlreadyApplied(a)}`);
-    }
-  }
-  if (plan2.notPlanned.length > 0) {
-    out.push("", "Not planned:");
-    for (const p2 of plan2.notPlanned) {
-      out.push(`- ${p2.resource.kind} ${p2.resource.id} (${p2.policies.join(", ")}): ${p2.reason}`);
-    }
-  }
-  if (n4 === 0) out.push("", "Nothing to change.");
-  else if (closing) out.push("", closing);
-  return `${out.join("\n")}
-`;
-}
-
-// src/fix/rewrite.ts
-var import_yaml4 = __toESM(require_dist(), 1);
-
-// src/library/connect.ts
-import { readFileSync as readFileSync6 } from "node:fs";
-import path11 from "node:path";
-var problem = (file, message) => ({ file, line: 0, column: 0, message });
-function connectionProblems(config) {
-  const missing = [];
-  if (!config.instance.baseUrl) {
-    missing.push(
-      problem(
-        "STEWARD_BASE_URL",
-        "no instance to check: set STEWARD_BASE_URL (or instance.baseUrl in steward.yaml, or --base-url); or try `steward check --sandbox` against the built-in demo instance"
-      )
-    );
-  }
-  if (!config.instance.token) {
-    missing.push(
-      problem("STEWARD_TOKEN", "no API token: set STEWARD_TOKEN (a developer token of the instance); tokens never go in steward.yaml")
-    );
-  }
-  if (missing.length > 0 && !config.file) {
-    missing[0] = { ...missing[0], message: `${missing[0].message}; no steward.yaml here either: \`steward init\` writes a starter one` };
-  }
-  return missing;
-}
-function defaultRate(baseUrl) {
-  return isLoopbackHost(new URL(baseUrl).hostname) ? void 0 : REMOTE_REQUESTS_PER_SECOND;
-}
-async function openConnection(options, prepared) {
-  const { config } = prepared;
-  const client = (baseUrl2, token2, workflowUrl2, workflowToken2) => createClient({
-    ...options.client,
-    baseUrl: baseUrl2,
-    token: token2,
-    workflowUrl: workflowUrl2 ?? void 0,
-    workflowToken: workflowToken2 ?? void 0,
-    concurrency: config.concurrency,
-    requestsPerSecond: config.requestsPerSecond ?? defaultRate(baseUrl2),
-    tokenHeader: config.instance.tokenHeader ?? void 0,
-    secrets: config.secrets,
-    pageSize: options.client?.pageSize ?? config.instance.pageSize ?? void 0,
-    onRequest: options.onRequest,
-    deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label }
-  });
-  if (options.from === STDIN) {
-    const api = replayApi(parseSnapshot(decodeUtf8(readFileSync6(0), "stdin"), "stdin"));
-    return { api, instance: "snapshot:stdin", readOnly: true, close: async () => {
-    } };
-  }
-  if (options.from) {
-    const file = path11.resolve(prepared.cwd, options.from);
-    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
-    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
-    } };
-  }
-  const missing = connectionProblems(config);
-  if (missing.length > 0) throw new InputError(missing);
-  const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
-  return { api: client(baseUrl, token, workflowUrl, workflowToken), instance: baseUrl, readOnly: false, close: async () => {
-  } };
-}
-async function withConnection(options, prepared, fn) {
-  const connection = await openConnection(options, prepared);
-  try {
-    return await fn(connection);
-  } finally {
-    await connection.close();
-  }
-}
-
-// src/library/prepare.ts
-import path13 from "node:path";
-
-// src/engine/frameworks.ts
-var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
-function frameworkSummaries(loaded, results) {
-  const byId = new Map(results.map((r3) => [r3.id, r3]));
-  const controls = /* @__PURE__ */ new Map();
-  for (const p2 of loaded) {
-    for (const [framework, ids2] of Object.entries(p2.controls)) {
-      const perControl = controls.get(framework) ?? /* @__PURE__ */ new Map();
-      for (const control of ids2) perControl.set(control, [...perControl.get(control) ?? [], p2.id]);
-      controls.set(framework, perControl);
-    }
-  }
-  const natural2 = new Intl.Collator("en", { numeric: true });
-  return [...controls.keys()].sort(natural2.compare).map((name) => ({
-    name,
-    controls: [...controls.get(name).entries()].sort(([a], [b]) => natural2.compare(a, b)).map(([id, policies]) => ({ id, status: controlStatus(policies.map((p2) => byId.get(p2))), policies: [...policies].sort() }))
-  }));
-}
-function controlStatus(results) {
-  const ran = results.filter((r3) => r3 !== void 0 && r3.status !== "skipped");
-  if (ran.length === 0) return "not-evaluated";
-  const statuses = new Set(ran.map((r3) => r3.status));
-  return STATUS_ORDER2.find((s) => statuses.has(s)) ?? "pass";
-}
-function mappedTo(framework, policy2) {
-  return Object.keys(policy2.controls).some((name) => name.toLowerCase() === framework.toLowerCase());
-}
-
-// src/engine/baseline.ts
-import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
-var baselineFileSchema = {
-  $id: schemaId("baseline"),
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "steward baseline (steward check --write-baseline)",
-  type: "object",
-  required: ["version", "fingerprints"],
-  properties: {
-    version: { const: 1 },
-    createdAt: { type: "string" },
-    fingerprints: { type: "array", items: { type: "string" } },
-    entries: {
-      type: "object",
-      description: "What each fingerprint was about (absent in files written before entries were stored).",
-      additionalProperties: {
-        type: "object",
-        required: ["policy", "resource", "path", "message"],
-        properties: {
-          policy: { type: "string" },
-          resource: {
-            type: "object",
-            required: ["kind", "id"],
-            properties: { kind: { type: "string" }, id: { type: "string" } }
-          },
-          path: { type: ["string", "null"] },
-          message: { type: "string" }
-        }
-      }
-    }
-  }
-};
-function recorded(f2) {
-  return f2.status === "violation" || f2.status === "waived";
-}
-function createBaseline(findings, now) {
-  const entries = {};
-  for (const f2 of findings.filter(recorded)) {
-    entries[f2.fingerprint] ??= {
-      policy: f2.policy,
-      resource: { kind: f2.resource.kind, id: f2.resource.id },
-      path: f2.path,
-      message: f2.message
-    };
-  }
-  const fingerprints = Object.keys(entries).sort();
-  return {
-    version: 1,
-    createdAt: now.toISOString(),
-    fingerprints,
-    entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]]))
-  };
-}
-async function writeBaseline(file, findings, now, secrets = new SecretSet()) {
-  const baseline = createBaseline(findings, now);
-  await writeFile2(file, secrets.redact(`${JSON.stringify(baseline, null, 2)}
-`));
-  return baseline;
-}
-var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-function entryProblem(e) {
-  if (!isObject6(e)) return "must be an object { policy, resource, path, message }";
-  if (typeof e.policy !== "string") return '"policy" must be a string';
-  if (!isObject6(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
-    return '"resource" must be { "kind": string, "id": string }';
-  }
-  if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
-  if (typeof e.message !== "string") return '"message" must be a string';
-  return null;
-}
-function parseBaseline(text, displayPath2) {
-  const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path18, message) => jsonProblem(text, displayPath2, path18, message);
-  if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
-  if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
-  const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
-  if (bad >= 0) throw at2(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
-  const entries = {};
-  if (b.entries !== void 0) {
-    if (!isObject6(b.entries)) throw at2(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
-    for (const [fp, e] of Object.entries(b.entries)) {
-      const problem4 = entryProblem(e);
-      if (problem4) throw at2(["entries", fp], `baseline entry ${fp}: ${problem4}`);
-      entries[fp] = e;
-    }
-  }
-  return { version: 1, createdAt: String(b.createdAt ?? ""), fingerprints: b.fingerprints, entries };
-}
-async function readBaseline(file, displayPath2) {
-  let text;
-  try {
-    text = decodeUtf8(await readFile2(file), displayPath2);
-  } catch (err) {
-    const e = err;
-    if (e.code === "ENOENT") {
-      throw fileError(displayPath2, `baseline file not found: create it with \`steward check --write-baseline ${displayPath2}\``);
-    }
-    throw fileError(displayPath2, `cannot read baseline: ${e.message}`);
-  }
-  return parseBaseline(text, displayPath2);
-}
-function compareBaseline(findings, baseline) {
-  const known = new Set(baseline.fingerprints);
-  const seen = /* @__PURE__ */ new Set();
-  const out = findings.map((f2) => {
-    if (!recorded(f2)) return { ...f2, baseline: null };
-    seen.add(f2.fingerprint);
-    return { ...f2, baseline: known.has(f2.fingerprint) ? "known" : "new" };
-  });
-  const resolved = [...known].filter((fp) => !seen.has(fp)).sort();
-  const resolvedEntries = resolved.map((fingerprint2) => {
-    const e = baseline.entries?.[fingerprint2];
-    return e ? { fingerprint: fingerprint2, ...e, resource: { ...e.resource } } : { fingerprint: fingerprint2 };
-  });
-  return { findings: out, resolved, resolvedEntries };
-}
-
-// src/engine/waivers.ts
-var import_ajv4 = __toESM(require_ajv(), 1);
-var idOrNumber = { anyOf: [{ type: "string", minLength: 1 }, { type: "integer" }] };
-var waiversFileSchema = {
-  $id: schemaId("waivers"),
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "steward waivers file",
-  type: "object",
-  additionalProperties: false,
-  required: ["waivers"],
-  properties: {
-    waivers: {
-      type: "array",
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: ["policy", "resource", "reason", "owner", "expires"],
-        properties: {
-          policy: { type: "string", minLength: 1 },
-          resource: idOrNumber,
-          item: idOrNumber,
-          reason: { type: "string", minLength: 1 },
-          owner: { type: "string", minLength: 1 },
-          expires: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
-          approver: { type: "string", minLength: 1 },
-          ticket: { type: "string", minLength: 1 },
-          risk: { enum: ["low", "medium", "high"] },
-          created: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" }
-        }
-      }
-    }
-  }
-};
-var compiledWaivers;
-var waiversValidator = () => compiledWaivers ??= new import_ajv4.Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema);
-function isCalendarDate(s) {
-  const d = /* @__PURE__ */ new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-function isCatchAll(w2) {
-  return matchesEverything(w2.resource);
-}
-function parseWaivers(text, file, rules = { allowCatchAll: true }) {
-  const source = parseYamlSource(text, file);
-  const read = yamlData(source);
-  if (read.problems.length > 0) throw new InputError(read.problems);
-  const data = read.data ?? { waivers: [] };
-  const validate2 = waiversValidator();
-  if (!validate2(data)) throw new InputError(schemaProblems(source, validate2.errors, QUOTE_REFUSED_VALUE));
-  const bad = [];
-  const waivers = data.waivers.map((w2, i) => {
-    const location2 = locationOf(source, nodeAt(source, ["waivers", i]));
-    const expires = String(w2.expires);
-    if (!isCalendarDate(expires)) {
-      bad.push(problemAt(source, ["waivers", i, "expires"], `expires ${expires} is not a date (YYYY-MM-DD)`));
-    }
-    const ref = {
-      policy: String(w2.policy),
-      resource: String(w2.resource),
-      reason: String(w2.reason),
-      owner: String(w2.owner),
-      expires,
-      location: location2
-    };
-    if (w2.item !== void 0) ref.item = String(w2.item);
-    for (const field of GOVERNED_WAIVER_FIELDS) if (w2[field] !== void 0) ref[field] = String(w2[field]);
-    for (const field of rules.require ?? []) {
-      if (w2[field] === void 0) bad.push({ ...location2, message: `waiver ${ref.policy} ${ref.resource}: "${field}" is required (waiverRules.require)` });
-    }
-    if (ref.created !== void 0 && !isCalendarDate(ref.created)) {
-      bad.push(problemAt(source, ["waivers", i, "created"], `created ${ref.created} is not a date (YYYY-MM-DD)`));
-    } else if (ref.created !== void 0 && ref.created > expires) {
-      bad.push(problemAt(source, ["waivers", i, "created"], `created ${ref.created} is after expires ${expires}`));
-    }
-    if (!rules.allowCatchAll && isCatchAll(ref)) {
-      const message = `resource "${ref.resource}" waives every resource of ${ref.policy}, and waiverRules.allowCatchAll is false: name the resources`;
-      bad.push(problemAt(source, ["waivers", i, "resource"], message));
-    }
-    return ref;
-  });
-  if (bad.length > 0) throw new InputError(bad);
-  return waivers;
-}
-async function loadWaivers(file, displayPath2, rules) {
-  return parseWaivers(await readInputFile(file, displayPath2, "waivers"), displayPath2, rules);
-}
-var WAIVER_EXPIRY_TIME_ZONE = "UTC";
-var dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: WAIVER_EXPIRY_TIME_ZONE, dateStyle: "short" });
-function today(now) {
-  return dayFormat.format(now);
-}
-function isExpired(w2, now) {
-  return w2.expires <= today(now);
-}
-function waiverMatches(w2, f2) {
-  if (w2.policy !== f2.policy) return false;
-  if (!globMatches(w2.resource, f2.resource.id)) return false;
-  return w2.item === void 0 || (f2.item ?? null) === w2.item;
-}
-function isExpiring(w2, now, days) {
-  const last = /* @__PURE__ */ new Date(`${today(now)}T00:00:00Z`);
-  last.setUTCDate(last.getUTCDate() + days);
-  return !isExpired(w2, now) && w2.expires <= last.toISOString().slice(0, 10);
-}
-function applyWaivers(findings, waivers, now, warningDays = WAIVER_WARNING_DAYS_DEFAULT) {
-  const active2 = waivers.filter((w2) => !isExpired(w2, now));
-  const expired = waivers.filter((w2) => isExpired(w2, now));
-  const used = /* @__PURE__ */ new Set();
-  const out = findings.map((f2) => {
-    if (f2.status !== "violation") return f2;
-    const w2 = active2.find((candidate) => waiverMatches(candidate, f2));
-    if (!w2) return f2;
-    used.add(w2);
-    return { ...f2, status: "waived", waiver: w2 };
-  });
-  return {
-    findings: out,
-    expired,
-    stale: active2.filter((w2) => !used.has(w2)),
-    catchAll: active2.filter(isCatchAll),
-    active: active2,
-    expiring: active2.filter((w2) => isExpiring(w2, now, warningDays))
-  };
 }
 
 // src/policy/loader.ts
@@ -72332,9 +72347,12 @@ function buildPolicySchema(kinds) {
   };
 }
 
+// src/policy/types.ts
+var EXPRESSION_FIELDS = ["each", "when", "assert", "message"];
+
 // src/policy/loader.ts
 var BUILTIN = "builtin";
-async function loadPolicies(paths, options) {
+async function readPolicies(paths, options) {
   const cwd = options.cwd ?? process.cwd();
   const problems = [];
   const policies = [];
@@ -72353,8 +72371,7 @@ async function loadPolicies(paths, options) {
     for (const policy2 of result2.policies) policies.push({ ...policy2, pathIndex: pathIndex2 });
     problems.push(...result2.problems);
   }
-  if (problems.length > 0) throw new InputError(sortProblems(problems));
-  return policies;
+  return { policies, problems: sortProblems(problems) };
 }
 async function policyFiles(paths, cwd, problems) {
   const files = /* @__PURE__ */ new Map();
@@ -72406,7 +72423,7 @@ function parsePolicyText(text, file, options, seen = /* @__PURE__ */ new Map()) 
   if (!Array.isArray(list)) return { policies, problems };
   list.forEach((raw2, i) => {
     if (raw2 === null || typeof raw2 !== "object" || Array.isArray(raw2)) return;
-    const policy2 = buildDefinition(raw2, ["policies", i], src, problems, options.kinds);
+    const policy2 = buildDefinition(raw2, ["policies", i], src, problems);
     for (const fixName of Object.keys(policy2.fix ?? {})) {
       if (options.kinds[policy2.resource]?.fixes[fixName]?.perItem && policy2.each === void 0) {
         const node = keyNodeAt(src, ["policies", i, "fix", fixName]);
@@ -72430,8 +72447,7 @@ function originOf(src, node) {
   const at2 = valuePositions(src, node);
   return at2 ? { ...locationOf(src, node), at: at2 } : locationOf(src, node);
 }
-var EXPRESSION_FIELDS = ["each", "when", "assert"];
-function buildDefinition(raw2, at2, src, problems, kinds) {
+function buildDefinition(raw2, at2, src, problems) {
   const str2 = (v2, fallback = "") => typeof v2 === "string" ? v2 : fallback;
   const params = isPlainObject(raw2.params) ? raw2.params : {};
   const paramNames = Object.keys(params);
@@ -72443,39 +72459,9 @@ function buildDefinition(raw2, at2, src, problems, kinds) {
       fieldLocations[key] = locationOf(src, pair.value ?? pair.key);
     }
   }
-  const hasEach = typeof raw2.each === "string";
-  const base = ["resource", "params", "now"];
-  const inner = hasEach ? ["resource", "item", "params", "now"] : base;
-  const collect2 = (fn) => {
-    try {
-      fn();
-    } catch (e) {
-      if (!(e instanceof ExpressionError)) throw e;
-      problems.push(...e.problems);
-    }
-  };
-  const kindName = typeof raw2.resource === "string" ? raw2.resource : void 0;
-  const documentSchema = kindName !== void 0 && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : void 0;
-  const typing = { kind: kindName, resource: documentSchema, params };
-  const compiled3 = {};
-  const before = problems.length;
+  const expressionOrigins = {};
   for (const field of EXPRESSION_FIELDS) {
-    const source = raw2[field];
-    if (typeof source !== "string") continue;
-    const origin = originOf(src, nodeAt(src, [...at2, field]));
-    const variables = field === "each" ? base : inner;
-    const expect = field === "each" ? "list" : "bool";
-    collect2(() => {
-      const expression = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      compiled3[field] = expression;
-      if (field === "each") typing.item = itemTypeOf(expression.ast, typing);
-    });
-  }
-  if (typeof raw2.message === "string") {
-    const origin = originOf(src, nodeAt(src, [...at2, "message"]));
-    collect2(() => {
-      compiled3.message = compileTemplate(raw2.message, origin, { variables: inner, params: paramNames, typing });
-    });
+    if (typeof raw2[field] === "string") expressionOrigins[field] = originOf(src, nodeAt(src, [...at2, field]));
   }
   const tests = [];
   const testNames = /* @__PURE__ */ new Map();
@@ -72527,8 +72513,7 @@ function buildDefinition(raw2, at2, src, problems, kinds) {
     tests,
     location: locationOf(src, policyNode),
     fieldLocations,
-    // Kept only when all of them compiled: compilePolicy then compiles nothing again.
-    ...problems.length === before && compiled3.assert && compiled3.message ? { [COMPILED]: compiled3 } : {}
+    expressionOrigins
   };
 }
 function isPlainObject(v2) {
@@ -72569,6 +72554,12 @@ function policyWording(data, kinds) {
       }
     }
   };
+}
+
+// src/policy/policy-set.ts
+async function loadCompiledPolicies(paths, options) {
+  const read = await readPolicies(paths, options);
+  return compileAll(read.policies, options.kinds, read.problems);
 }
 
 // src/library/prepare.ts
@@ -72620,7 +72611,8 @@ async function prepareRun(options) {
       return void 0;
     }
   };
-  const loaded = await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
+  const compiled3 = await collectProblems(() => loadCompiledPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })) ?? [];
+  const loaded = compiled3.map((c2) => c2.def);
   const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
   problems.push(...leveled.problems);
   const policies = leveled.policies.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
@@ -72641,12 +72633,10 @@ async function prepareRun(options) {
     problems.push(problem2("--framework", `no policy is mapped to "${framework}" (mapped: ${known.join(", ") || "none"})`));
   }
   const selected = [];
-  for (const def of policies) {
+  for (const [i, def] of policies.entries()) {
     if (framework !== void 0 && !mappedTo(framework, def)) continue;
-    const compiled3 = await collectProblems(
-      () => compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location)
-    );
-    if (compiled3 && (!only || only.has(def.id))) selected.push(compiled3);
+    const run2 = await collectProblems(() => withParams({ ...compiled3[i], def }, config.params[def.id], config.paramLocations[def.id]?.location));
+    if (run2 && (!only || only.has(def.id))) selected.push(run2);
   }
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
   const selectedKinds = new Set(selected.map((p2) => p2.def.resource));

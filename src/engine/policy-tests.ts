@@ -2,8 +2,7 @@
 // expected number of violations) through the same evaluation as a real run. Each violation's
 // message is rendered, so a message that cannot render fails its test; a policy without tests
 // is reported (`no tests: <id>`) but does not fail the run.
-import { compilePolicy } from '../policy/compile.js';
-import type { PolicyDefinition } from '../policy/types.js';
+import type { CompiledPolicy } from '../policy/compile.js';
 import type { SourceLocation } from '../core/model.js';
 import { evaluateDocument } from './evaluate.js';
 
@@ -26,11 +25,11 @@ export const POLICY_TEST_NOW = new Date('2025-06-01T00:00:00Z');
 /** The results, with the ids of the policies that have no tests (a warning, not a failure). */
 export type PolicyTestRun = PolicyTestResult[] & { untested: string[] };
 
-export function runPolicyTests(policies: readonly PolicyDefinition[], now: Date = POLICY_TEST_NOW): PolicyTestRun {
+export function runPolicyTests(policies: readonly CompiledPolicy[], now: Date = POLICY_TEST_NOW): PolicyTestRun {
   const results: PolicyTestResult[] = [];
   const untested: string[] = [];
-  for (const def of policies) {
-    const policy = compilePolicy(def);
+  for (const policy of policies) {
+    const def = policy.def;
     if (def.tests.length === 0) untested.push(def.id);
     for (const test of def.tests) {
       const params = { ...policy.params, ...test.params };

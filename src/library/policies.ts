@@ -2,7 +2,7 @@
 // every input. Each reads the config the same way a run does.
 import { loadConfig } from '../config/index.js';
 import { type PolicyTestRun, runPolicyTests } from '../engine/policy-tests.js';
-import { loadPolicies } from '../policy/loader.js';
+import { loadCompiledPolicies } from '../policy/policy-set.js';
 import type { PolicyDefinition } from '../policy/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { type PreparedRun, prepareRun } from './prepare.js';
@@ -20,7 +20,7 @@ export interface PolicySource {
 export async function listPolicies(source: PolicySource = {}): Promise<PolicyDefinition[]> {
   const cwd = source.cwd ?? process.cwd();
   const config = loadConfig({ configPath: source.config, cwd, env: source.env, overrides: { policies: source.policies } });
-  return loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd });
+  return (await loadCompiledPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })).map((p) => p.def);
 }
 
 /** Runs every policy's `tests` (no API call); `untested` names the policies without tests. */
@@ -30,7 +30,7 @@ export async function testPolicies(source: PolicySource = {}): Promise<PolicyTes
     source.policies && source.policies.length > 0
       ? source.policies
       : loadConfig({ configPath: source.config, cwd, env: source.env }).policies;
-  return runPolicyTests(await loadPolicies(paths, { kinds: RESOURCE_KINDS, cwd }));
+  return runPolicyTests(await loadCompiledPolicies(paths, { kinds: RESOURCE_KINDS, cwd }));
 }
 
 /** Config, policies, manifests and waivers validated without any request (InputError when not). */

@@ -12,8 +12,8 @@ import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import { readBaseline } from '../engine/baseline.js';
 import { loadWaivers } from '../engine/waivers.js';
-import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
-import { loadPolicies } from '../policy/loader.js';
+import { type CompiledPolicy, withParams } from '../policy/compile.js';
+import { loadCompiledPolicies } from '../policy/policy-set.js';
 import { didYouMean } from '../policy/suggest.js';
 import type { PolicyDefinition } from '../policy/types.js';
 import { kindOfManifestKey, RESOURCE_KINDS } from '../resources/index.js';
@@ -137,7 +137,9 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     }
   };
 
-  const loaded = (await collectProblems(() => loadPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
+  // Read, then every policy compiled once (the files' problems and the expressions' together).
+  const compiled = (await collectProblems(() => loadCompiledPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd }))) ?? [];
+  const loaded = compiled.map((c) => c.def);
   // Each policy remembers the `policies` entry that brought it in: reports place findings there
   // when the policy file itself lies outside the repository (the built-in pack).
   const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
@@ -162,12 +164,11 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     problems.push(problem('--framework', `no policy is mapped to "${framework}" (mapped: ${known.join(', ') || 'none'})`));
   }
   const selected: CompiledPolicy[] = [];
-  for (const def of policies) {
+  for (const [i, def] of policies.entries()) {
     if (framework !== undefined && !mappedTo(framework, def)) continue;
-    const compiled = await collectProblems(() =>
-      compilePolicy(def, config.params[def.id], config.paramLocations[def.id]?.location),
-    );
-    if (compiled && (!only || only.has(def.id))) selected.push(compiled);
+    // The config's params over the defaults; the definition as the run levels it (enforcement, origin).
+    const run = await collectProblems(() => withParams({ ...compiled[i], def }, config.params[def.id], config.paramLocations[def.id]?.location));
+    if (run && (!only || only.has(def.id))) selected.push(run);
   }
 
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));

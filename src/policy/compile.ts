@@ -1,14 +1,28 @@
-// A loaded policy → its compiled form: expressions planned once, effective parameters, and
-// which resource fields selecting and judging read (so the engine loads parts only when needed).
+// The one compiler of policies: a loaded definition → its compiled form, every expression
+// compiled and type-checked (against the kind's document schema when the kinds are given) once,
+// with the effective parameters and which resource fields selecting and judging read (so the
+// engine loads parts only when needed). The loader only parses and validates.
 import { InputError } from '../core/problem.js';
 import type { SourceLocation } from '../core/model.js';
 import { type CompiledExpression, compileExpression, ExpressionError, type ExpressionOrigin } from './cel.js';
 import { selectPath } from './ast.js';
 import { sortProblems } from './problems.js';
 import { READS_NOTHING, type ReadSet, readsOf, unionReads } from './reads.js';
+import type { KindRegistry } from './schema.js';
 import { type CompiledTemplate, compileTemplate } from './template.js';
-import { COMPILED, type PolicyDefinition } from './types.js';
+import { itemTypeOf, type TypeContext } from './typecheck.js';
+import type { ExpressionField, PolicyDefinition } from './types.js';
 import type { InputProblem } from '../core/problem.js';
+
+/** The variables each expression of a policy may use: `each` sees no item; the rest see it when there is an `each`. */
+export function policyVariables(field: ExpressionField, hasEach: boolean): readonly string[] {
+  return field === 'each' || !hasEach ? ['resource', 'params', 'now'] : ['resource', 'item', 'params', 'now'];
+}
+
+export interface CompilePolicyOptions {
+  /** The kinds: `resource` (and `item` from `each`) typed by the kind's document schema. */
+  kinds?: KindRegistry;
+}
 
 export interface CompiledPolicy {
   def: PolicyDefinition;
@@ -24,26 +38,18 @@ export interface CompiledPolicy {
   reads: { select: ReadSet; judge: ReadSet };
 }
 
-/**
- * `override` comes from the config's `params.<policy id>`; `overrideAt` is where that stands,
- * for problems (unknown key, value of another type than the default).
- */
-export function compilePolicy(
-  def: PolicyDefinition,
-  override?: Record<string, unknown>,
-  overrideAt?: SourceLocation,
-): CompiledPolicy {
-  const params = { ...def.params, ...checkOverride(def, override ?? {}, overrideAt) };
+/** Compiles `def` (InputError with every problem at its file:line:column when it does not). */
+export function compilePolicy(def: PolicyDefinition, options: CompilePolicyOptions = {}): CompiledPolicy {
   const paramNames = Object.keys(def.params);
-  const origin = (field: string): ExpressionOrigin => def.fieldLocations[field] ?? def.location;
-  const base = ['resource', 'params', 'now'];
-  const inner = def.each !== undefined ? ['resource', 'item', 'params', 'now'] : base;
-  const compiled = def[COMPILED];
-  // Reused only for the same source: a definition copied with a changed expression compiles anew.
-  const pre = <T extends { source: string }>(field: 'each' | 'when' | 'assert' | 'message', source: string | undefined): T | undefined => {
-    const x = compiled?.[field] as T | undefined;
-    return x && x.source === source ? x : undefined;
-  };
+  const origin = (field: ExpressionField): ExpressionOrigin => def.expressionOrigins?.[field] ?? def.fieldLocations[field] ?? def.location;
+  const hasEach = def.each !== undefined;
+  // Types known statically: the kind's document, the parameters' defaults, then `item` from `each`.
+  const kinds = options.kinds;
+  const typing: TypeContext | undefined = kinds
+    ? { kind: def.resource, resource: Object.hasOwn(kinds, def.resource) ? kinds[def.resource].documentSchema : undefined, params: def.params }
+    : undefined;
+  const expression = (field: 'each' | 'when' | 'assert', source: string) =>
+    compileExpression(source, origin(field), { variables: policyVariables(field, hasEach), params: paramNames, expect: field === 'each' ? 'list' : 'bool', typing });
   const problems: InputProblem[] = [];
   const attempt = <T>(fn: () => T): T | undefined => {
     try {
@@ -54,18 +60,11 @@ export function compilePolicy(
       return undefined;
     }
   };
-  // The loader's compiled (and type-checked) expressions when it kept them: compiled once a run.
-  const each =
-    def.each === undefined
-      ? undefined
-      : (pre<CompiledExpression>('each', def.each) ?? attempt(() => compileExpression(def.each!, origin('each'), { variables: base, params: paramNames, expect: 'list' })));
-  const when =
-    def.when === undefined
-      ? undefined
-      : (pre<CompiledExpression>('when', def.when) ?? attempt(() => compileExpression(def.when!, origin('when'), { variables: inner, params: paramNames, expect: 'bool' })));
-  const assert =
-    pre<CompiledExpression>('assert', def.assert) ?? attempt(() => compileExpression(def.assert, origin('assert'), { variables: inner, params: paramNames, expect: 'bool' }));
-  const message = pre<CompiledTemplate>('message', def.message) ?? attempt(() => compileTemplate(def.message, origin('message'), { variables: inner, params: paramNames }));
+  const each = def.each === undefined ? undefined : attempt(() => expression('each', def.each!));
+  if (typing && each) typing.item = itemTypeOf(each.ast, typing);
+  const when = def.when === undefined ? undefined : attempt(() => expression('when', def.when!));
+  const assert = attempt(() => expression('assert', def.assert));
+  const message = attempt(() => compileTemplate(def.message, origin('message'), { variables: policyVariables('message', hasEach), params: paramNames, typing }));
   if (problems.length > 0 || !assert || !message) throw new InputError(sortProblems(problems));
 
   const eachPath = each ? selectPath(each.ast, 'resource') : null;
@@ -77,12 +76,37 @@ export function compilePolicy(
     ...(when ? { when } : {}),
     assert,
     message,
-    params,
+    params: { ...def.params },
     reads: {
       select: unionReads(each ? readsOf(each.ast) : READS_NOTHING, when ? readsOf(when.ast) : READS_NOTHING),
       judge: unionReads(readsOf(assert.ast), ...message.expressions.map((e) => readsOf(e.ast))),
     },
   };
+}
+
+/**
+ * Every definition compiled once (one InputError later, with all their problems and those of
+ * the files, sorted by position): what loading a policy set means to every caller.
+ */
+export function compileAll(defs: readonly PolicyDefinition[], kinds: KindRegistry, fileProblems: readonly InputProblem[] = []): CompiledPolicy[] {
+  const problems: InputProblem[] = [...fileProblems];
+  const compiled: CompiledPolicy[] = [];
+  for (const def of defs) {
+    try {
+      compiled.push(compilePolicy(def, { kinds }));
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) throw new InputError(sortProblems(problems));
+  return compiled;
+}
+
+/** `policy` with the config's `params.<policy id>` over its defaults (checked at `at`). */
+export function withParams(policy: CompiledPolicy, override: Record<string, unknown> | undefined, at?: SourceLocation): CompiledPolicy {
+  if (!override) return policy;
+  return { ...policy, params: { ...policy.def.params, ...checkOverride(policy.def, override, at) } };
 }
 
 function checkOverride(def: PolicyDefinition, override: Record<string, unknown>, at?: SourceLocation): Record<string, unknown> {

@@ -1,6 +1,6 @@
-// Reads policy files (files or folders; "builtin" = the shipped pack), validates them against
-// the policy schema and compiles every expression, collecting every problem with
-// file:line:column before failing with one InputError.
+// Reads policy files (files or folders; "builtin" = the shipped pack) and validates them against
+// the policy schema, collecting every problem with file:line:column: plain definitions, each
+// expression's position kept for the one compiler (compile.ts) to point its problems at.
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,14 +24,12 @@ import {
   type YamlPath,
   type YamlSource,
 } from '../io/yaml-source.js';
-import { compileExpression, type ExpressionOrigin, ExpressionError } from './cel.js';
+import type { ExpressionOrigin } from './cel.js';
 import { jsonType } from './compile.js';
 import { sortProblems } from './problems.js';
 import { buildPolicySchema, type KindRegistry } from './schema.js';
 import { didYouMean } from './suggest.js';
-import { compileTemplate } from './template.js';
-import { itemTypeOf, type TypeContext } from './typecheck.js';
-import { COMPILED, type CompiledExpressions, type PolicyDefinition, type PolicyTest } from './types.js';
+import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
 
 export interface LoadOptions {
@@ -43,7 +41,8 @@ export interface LoadOptions {
 /** The path-list word that means the shipped pack. */
 export const BUILTIN = 'builtin';
 
-export async function loadPolicies(paths: readonly string[], options: LoadOptions): Promise<PolicyDefinition[]> {
+/** The policies of `paths` and every problem of their files (sorted), without failing. */
+export async function readPolicies(paths: readonly string[], options: LoadOptions): Promise<{ policies: PolicyDefinition[]; problems: InputProblem[] }> {
   const cwd = options.cwd ?? process.cwd();
   const problems: InputProblem[] = [];
   const policies: PolicyDefinition[] = [];
@@ -62,7 +61,13 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
     for (const policy of result.policies) policies.push({ ...policy, pathIndex });
     problems.push(...result.problems);
   }
-  if (problems.length > 0) throw new InputError(sortProblems(problems));
+  return { policies, problems: sortProblems(problems) };
+}
+
+/** The policies of `paths`, parsed and validated (InputError with every problem otherwise). */
+export async function loadPolicies(paths: readonly string[], options: LoadOptions): Promise<PolicyDefinition[]> {
+  const { policies, problems } = await readPolicies(paths, options);
+  if (problems.length > 0) throw new InputError(problems);
   return policies;
 }
 
@@ -136,7 +141,7 @@ export function parsePolicyText(
   if (!Array.isArray(list)) return { policies, problems };
   list.forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
-    const policy = buildDefinition(raw as Record<string, unknown>, ['policies', i], src, problems, options.kinds);
+    const policy = buildDefinition(raw as Record<string, unknown>, ['policies', i], src, problems);
     for (const fixName of Object.keys(policy.fix ?? {})) {
       if (options.kinds[policy.resource]?.fixes[fixName]?.perItem && policy.each === undefined) {
         const node = keyNodeAt(src, ['policies', i, 'fix', fixName]);
@@ -163,15 +168,12 @@ function originOf(src: YamlSource, node: Node | null): ExpressionOrigin {
   return at ? { ...locationOf(src, node), at } : locationOf(src, node);
 }
 
-const EXPRESSION_FIELDS = ['each', 'when', 'assert'] as const;
-
-/** The definition with defaults filled in; every expression compiled (problems collected). */
+/** The definition with defaults filled in, and where each expression stands. */
 function buildDefinition(
   raw: Record<string, unknown>,
   at: YamlPath,
   src: YamlSource,
   problems: InputProblem[],
-  kinds: KindRegistry,
 ): PolicyDefinition {
   const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
   const params = isPlainObject(raw.params) ? raw.params : {};
@@ -185,40 +187,9 @@ function buildDefinition(
     }
   }
 
-  const hasEach = typeof raw.each === 'string';
-  const base = ['resource', 'params', 'now'];
-  const inner = hasEach ? ['resource', 'item', 'params', 'now'] : base;
-  const collect = (fn: () => void) => {
-    try {
-      fn();
-    } catch (e) {
-      if (!(e instanceof ExpressionError)) throw e;
-      problems.push(...e.problems);
-    }
-  };
-  // Types known statically: the kind's document, the parameters' defaults, then `item` from `each`.
-  const kindName = typeof raw.resource === 'string' ? raw.resource : undefined;
-  const documentSchema = kindName !== undefined && Object.hasOwn(kinds, kindName) ? kinds[kindName].documentSchema : undefined;
-  const typing: TypeContext = { kind: kindName, resource: documentSchema, params };
-  const compiled: Partial<CompiledExpressions> = {};
-  const before = problems.length;
+  const expressionOrigins: PolicyDefinition['expressionOrigins'] = {};
   for (const field of EXPRESSION_FIELDS) {
-    const source = raw[field];
-    if (typeof source !== 'string') continue;
-    const origin = originOf(src, nodeAt(src, [...at, field]));
-    const variables = field === 'each' ? base : inner;
-    const expect = field === 'each' ? 'list' : 'bool';
-    collect(() => {
-      const expression = compileExpression(source, origin, { variables, params: paramNames, expect, typing });
-      compiled[field] = expression;
-      if (field === 'each') typing.item = itemTypeOf(expression.ast, typing);
-    });
-  }
-  if (typeof raw.message === 'string') {
-    const origin = originOf(src, nodeAt(src, [...at, 'message']));
-    collect(() => {
-      compiled.message = compileTemplate(raw.message as string, origin, { variables: inner, params: paramNames, typing });
-    });
+    if (typeof raw[field] === 'string') expressionOrigins[field] = originOf(src, nodeAt(src, [...at, field]));
   }
 
   const tests: PolicyTest[] = [];
@@ -273,8 +244,7 @@ function buildDefinition(
     tests,
     location: locationOf(src, policyNode),
     fieldLocations,
-    // Kept only when all of them compiled: compilePolicy then compiles nothing again.
-    ...(problems.length === before && compiled.assert && compiled.message ? { [COMPILED]: compiled as CompiledExpressions } : {}),
+    expressionOrigins,
   };
 }
 

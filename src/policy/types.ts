@@ -1,8 +1,7 @@
 // A policy as loaded from a policy file (DESIGN §6), with the source positions every error
 // and every live-kind finding points at.
 import type { Enforcement, Severity, SourceLocation } from '../core/model.js';
-import type { CompiledExpression } from './cel.js';
-import type { CompiledTemplate } from './template.js';
+import type { ExpressionOrigin } from './cel.js';
 
 export interface PolicyTest {
   name: string;
@@ -13,18 +12,9 @@ export interface PolicyTest {
   location: SourceLocation;
 }
 
-/**
- * The expressions the loader compiled (and type-checked) while checking the file, kept on the
- * definition under this key so a run compiles each policy once. Symbol-keyed: never serialised.
- */
-export const COMPILED = Symbol('compiled expressions');
-
-export interface CompiledExpressions {
-  each?: CompiledExpression;
-  when?: CompiledExpression;
-  assert: CompiledExpression;
-  message: CompiledTemplate;
-}
+/** The fields of a policy that are expressions (message: a template of them). */
+export const EXPRESSION_FIELDS = ['each', 'when', 'assert', 'message'] as const;
+export type ExpressionField = (typeof EXPRESSION_FIELDS)[number];
 
 export interface PolicyDefinition {
   id: string;
@@ -55,6 +45,6 @@ export interface PolicyDefinition {
   origin?: SourceLocation | null;
   /** Position of each field's value, e.g. fieldLocations.assert. */
   fieldLocations: Partial<Record<string, SourceLocation>>;
-  /** Set by the loader when every expression compiled; compilePolicy reuses it. */
-  [COMPILED]?: CompiledExpressions;
+  /** Where each expression's text stands, down to the offset inside it (compile errors point there). */
+  expressionOrigins?: Partial<Record<ExpressionField, ExpressionOrigin>>;
 }

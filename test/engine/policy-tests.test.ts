@@ -2,13 +2,14 @@
 // test with the template error) and names the policies that have no tests, without failing.
 import { describe, expect, it } from 'vitest';
 import { formatPolicyTestResults, runPolicyTests } from '../../src/engine/policy-tests.js';
+import { compileAll } from '../../src/policy/compile.js';
 import { parsePolicyText } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 
 const load = (text: string) => {
   const { policies, problems } = parsePolicyText(text, 'p.yaml', { kinds: RESOURCE_KINDS });
   expect(problems).toEqual([]);
-  return policies;
+  return compileAll(policies, RESOURCE_KINDS);
 };
 
 const POLICIES = `policies:

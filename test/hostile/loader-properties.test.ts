@@ -13,7 +13,7 @@ import { parseBaseline } from '../../src/engine/baseline.js';
 import { parseWaivers } from '../../src/engine/waivers.js';
 import { parsePlan } from '../../src/fix/render.js';
 import { readResumeJournal } from '../../src/fix/resume.js';
-import { parsePolicyText } from '../../src/policy/loader.js';
+import { checkPolicyText } from '../../src/policy/policy-set.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { parseManifest } from '../../src/resources/manifests.js';
 import { copyDemo } from '../cli/helpers.js';
@@ -71,7 +71,7 @@ function property(name: string, seed: string, check: (text: string) => void): vo
 
 describe('loaders under random input', () => {
   property('policy', read('policies/datasets.yaml'), (text) =>
-    endsWell('p.yaml', () => parsePolicyText(text, 'p.yaml', { kinds: RESOURCE_KINDS }).problems),
+    endsWell('p.yaml', () => checkPolicyText(text, 'p.yaml', { kinds: RESOURCE_KINDS })),
   );
 
   property('queue manifest', read('demo/permissions/queues/finance-intake.yaml'), (text) =>

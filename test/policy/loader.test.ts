@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
-import { compilePolicy } from '../../src/policy/compile.js';
+import { compileAll, compilePolicy } from '../../src/policy/compile.js';
+import { checkPolicyText } from '../../src/policy/policy-set.js';
 import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
-import { COMPILED } from '../../src/policy/types.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { InputProblem } from '../../src/core/problem.js';
 import { KINDS } from '../fixtures/kinds.js';
 
-const problemsOf = (text: string): InputProblem[] => parsePolicyText(text, 'p.yaml', { kinds: KINDS }).problems;
+const problemsOf = (text: string): InputProblem[] => checkPolicyText(text, 'p.yaml', { kinds: KINDS });
 
 const VALID = `policies:
   - id: queue-no-admin-for-users
@@ -197,16 +197,16 @@ describe('policy tests at load', () => {
   });
 });
 
-describe('compile once', () => {
-  it('compilePolicy reuses the expressions the loader compiled and type-checked', async () => {
+describe('one compiler', () => {
+  it('the loader returns plain definitions with where each expression stands; compileAll compiles and type-checks them', async () => {
     const [def] = await loadPolicies([path.resolve(import.meta.dirname, '../../policies/queues.yaml')], { kinds: RESOURCE_KINDS });
-    const pre = def[COMPILED]!;
-    expect(pre.assert.source).toBe(def.assert);
-    const compiled = compilePolicy(def);
-    expect([compiled.each, compiled.when, compiled.assert, compiled.message]).toEqual([pre.each, pre.when, pre.assert, pre.message]);
-    expect(compiled.assert).toBe(pre.assert);
-    // Without them (a definition built by hand) it compiles its own.
-    const { [COMPILED]: _, ...bare } = def;
-    expect(compilePolicy(bare).assert).not.toBe(pre.assert);
+    expect(Object.getOwnPropertySymbols(def)).toEqual([]);
+    expect(Object.keys(def.expressionOrigins ?? {}).sort()).toEqual(['assert', 'each', 'message', 'when']);
+    const [compiled] = compileAll([def], RESOURCE_KINDS);
+    expect([compiled.each?.source, compiled.when?.source, compiled.assert.source]).toEqual([def.each, def.when, def.assert]);
+    // Typed against the kind's document: a field the queue document does not have is an error at its column.
+    const typo = { ...def, assert: 'resource.permissionz != []' };
+    expect(() => compileAll([typo], RESOURCE_KINDS)).toThrow(/^policies\/queues\.yaml:\d+:\d+: /);
+    expect(() => compilePolicy(typo)).not.toThrow(); // without kinds nothing types `resource`
   });
 });

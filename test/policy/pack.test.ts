@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatPolicyTestResults, runPolicyTests } from '../../src/engine/policy-tests.js';
+import { compilePolicy } from '../../src/policy/compile.js';
 import { builtinPolicyDir, loadPolicies } from '../../src/policy/loader.js';
 import { KINDS } from '../fixtures/kinds.js';
 
@@ -46,7 +47,7 @@ describe('built-in pack', async () => {
       expect(p.tests.some((t) => t.violations === 0), p.id).toBe(true);
       expect(p.tests.some((t) => t.violations > 0), p.id).toBe(true);
     }
-    const results = runPolicyTests(policies);
+    const results = runPolicyTests(policies.map((p) => compilePolicy(p)));
     const failed = results.filter((r) => !r.passed);
     expect(failed, formatPolicyTestResults(failed)).toEqual([]);
     expect(results.length).toBe(policies.reduce((n, p) => n + p.tests.length, 0));
@@ -56,7 +57,7 @@ describe('built-in pack', async () => {
   it('a wrong expectation fails with expected, actual and where the test is', () => {
     const policy = policies.find((p) => p.id === 'queue-no-admin-for-users')!;
     const wrong = { ...policy, tests: [{ ...policy.tests[0], violations: 0 }] };
-    const [result] = runPolicyTests([wrong]);
+    const [result] = runPolicyTests([compilePolicy(wrong)]);
     expect(result).toMatchObject({ policy: 'queue-no-admin-for-users', passed: false, expected: 0, actual: 1 });
     expect(result.messages).toEqual(['User Ana (7) holds ADMIN on queue q1']);
     expect(result.location).toEqual({ file: 'policies/queues.yaml', line: 20, column: 9 });
@@ -69,7 +70,7 @@ describe('built-in pack', async () => {
   it('a test whose document makes the expression fail is a failed test with the error', () => {
     const policy = policies.find((p) => p.id === 'schedule-timezone-valid')!;
     const broken = { ...policy, tests: [{ ...policy.tests[0], resource: { id: 1, title: 'x' }, violations: 0 }] };
-    const [result] = runPolicyTests([broken]);
+    const [result] = runPolicyTests([compilePolicy(broken)]);
     expect(result.passed).toBe(false);
     expect(result.error).toBe('policy schedule-timezone-valid: assert: field not found: schedule');
   });

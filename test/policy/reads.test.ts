@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
 import { compileExpression } from '../../src/policy/cel.js';
-import { compilePolicy } from '../../src/policy/compile.js';
+import { compilePolicy, withParams } from '../../src/policy/compile.js';
 import { readsField, readsOf } from '../../src/policy/reads.js';
 import type { PolicyDefinition } from '../../src/policy/types.js';
 
@@ -77,11 +77,11 @@ describe('compilePolicy', () => {
   it('merges config overrides into the defaults; unknown or mistyped keys are input problems', () => {
     const d = def({ params: { maxInvalid: 0, label: 'x' }, assert: 'resource.invalid <= params.maxInvalid' });
     expect(compilePolicy(d).params).toEqual({ maxInvalid: 0, label: 'x' });
-    expect(compilePolicy(d, { maxInvalid: 4 }).params).toEqual({ maxInvalid: 4, label: 'x' });
+    expect(withParams(compilePolicy(d), { maxInvalid: 4 }).params).toEqual({ maxInvalid: 4, label: 'x' });
     const where = { file: 'steward.yaml', line: 7, column: 3 };
     let err: unknown;
     try {
-      compilePolicy(d, { maxinvalid: 4, label: 3 }, where);
+      withParams(compilePolicy(d), { maxinvalid: 4, label: 3 }, where);
     } catch (e) {
       err = e;
     }

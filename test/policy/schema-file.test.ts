@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { parsePolicyText } from '../../src/policy/loader.js';
+import { checkPolicyText } from '../../src/policy/policy-set.js';
 import { buildPolicySchema, policySchemaText } from '../../src/policy/schema.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { KINDS } from '../fixtures/kinds.js';
@@ -33,7 +33,7 @@ describe('policy schema', () => {
   it('the built-in pack is valid against the real registry too', () => {
     for (const f of ['queues', 'data-files', 'datasets']) {
       const text = readFileSync(`policies/${f}.yaml`, 'utf8');
-      expect(parsePolicyText(text, f, { kinds: RESOURCE_KINDS }).problems).toEqual([]);
+      expect(checkPolicyText(text, f, { kinds: RESOURCE_KINDS })).toEqual([]);
     }
   });
 });

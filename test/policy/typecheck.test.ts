@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
-import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
+import { checkPolicyText, loadCompiledPolicies } from '../../src/policy/policy-set.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { MISSION_POLICIES } from '../engine/mission-policies.js';
 
@@ -18,9 +18,7 @@ function policy(resource: string, fields: Record<string, string>): string {
 }
 
 const problems = (resource: string, fields: Record<string, string>) =>
-  parsePolicyText(policy(resource, fields), 'p.yaml', { kinds: RESOURCE_KINDS }).problems.map(
-    (p) => `${p.line}:${p.column}: ${p.message}`,
-  );
+  checkPolicyText(policy(resource, fields), 'p.yaml', { kinds: RESOURCE_KINDS }).map((p) => `${p.line}:${p.column}: ${p.message}`);
 
 describe('type errors found at load', () => {
   it('comparing a schema-typed field with a literal of another type', () => {
@@ -92,7 +90,7 @@ describe('type errors found at load', () => {
   it('loading fails with an InputError (exit 2) naming file:line:column', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'steward-types-'));
     writeFileSync(path.join(dir, 'p.yaml'), policy('reportSchedule', { assert: `resource.recipientCount != "0"` }));
-    const err = await loadPolicies(['p.yaml'], { kinds: RESOURCE_KINDS, cwd: dir }).catch((e: unknown) => e);
+    const err = await loadCompiledPolicies(['p.yaml'], { kinds: RESOURCE_KINDS, cwd: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).message).toBe("p.yaml:6:13: type error: cannot compare int or null with string using '!='");
   });
@@ -146,7 +144,7 @@ describe('no false positives', () => {
   });
 
   it('the built-in pack and the mission policies validate against the real kinds', async () => {
-    await expect(loadPolicies(['builtin'], { kinds: RESOURCE_KINDS })).resolves.toHaveLength(16);
-    expect(parsePolicyText(MISSION_POLICIES, 'm.yaml', { kinds: RESOURCE_KINDS }).problems).toEqual([]);
+    await expect(loadCompiledPolicies(['builtin'], { kinds: RESOURCE_KINDS })).resolves.toHaveLength(16);
+    expect(checkPolicyText(MISSION_POLICIES, 'm.yaml', { kinds: RESOURCE_KINDS })).toEqual([]);
   });
 });
