@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path18 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path20 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path18 && path18[0] !== "/") {
-          path18 = `/${path18}`;
+        if (path20 && path20[0] !== "/") {
+          path20 = `/${path20}`;
         }
-        return new URL(`${origin}${path18}`);
+        return new URL(`${origin}${path20}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path18, origin }
+          request: { method, path: path20, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path18);
+        debuglog("sending request to %s %s/%s", method, origin, path20);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path18, origin },
+          request: { method, path: path20, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path18,
+          path20,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path18, origin }
+          request: { method, path: path20, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path18);
+        debuglog("trailers received from %s %s/%s", method, origin, path20);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path18, origin },
+          request: { method, path: path20, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path18,
+          path20,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path18, origin }
+            request: { method, path: path20, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path18);
+          debuglog("sending request to %s %s/%s", method, origin, path20);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path18,
+        path: path20,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path18 !== "string") {
+        if (typeof path20 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path18[0] !== "/" && !(path18.startsWith("http://") || path18.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path20[0] !== "/" && !(path20.startsWith("http://") || path20.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path18)) {
+        } else if (invalidPathRegex.test(path20)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path18, query) : path18;
+        this.path = query ? buildURL(path20, query) : path20;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path18, host, upgrade, blocking, reset } = request;
+      const { method, path: path20, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path18} HTTP/1.1\r
+      let header = `${method} ${path20} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path18, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path20, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path18;
+      headers[HTTP2_HEADER_PATH] = path20;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume2, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path18 = search ? `${pathname}${search}` : pathname;
+        const path20 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path18;
+        this.opts.path = path20;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path18 = "/",
+          path: path20 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path18;
+        opts.path = origin + path20;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL3(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path18) {
-      if (typeof path18 !== "string") {
-        return path18;
+    function safeUrl(path20) {
+      if (typeof path20 !== "string") {
+        return path20;
       }
-      const pathSegments = path18.split("?");
+      const pathSegments = path20.split("?");
       if (pathSegments.length !== 2) {
-        return path18;
+        return path20;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path18, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path18);
+    function matchKey(mockDispatch2, { path: path20, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path20);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path18 }) => matchValue(safeUrl(path18), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path20 }) => matchValue(safeUrl(path20), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path18, method, body: body2, headers, query } = opts;
+      const { path: path20, method, body: body2, headers, query } = opts;
       return {
-        path: path18,
+        path: path20,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path18, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path20, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path18,
+            Path: path20,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path18) {
-      for (let i = 0; i < path18.length; ++i) {
-        const code = path18.charCodeAt(i);
+    function validateCookiePath(path20) {
+      for (let i = 0; i < path20.length; ++i) {
+        const code = path20.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path18 = opts.path;
+          let path20 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path18 = `/${path18}`;
+            path20 = `/${path20}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path18);
+          url2 = new URL(util.parseOrigin(url2).origin + path20);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -27050,8 +27050,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path18) {
-      let input = path18;
+    function removeDotSegments(path20) {
+      let input = path20;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -27125,11 +27125,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path18) {
-      if (path18 === "" || path18[0] === "/") {
-        return removeDotSegments(path18);
+    function removeDotSegmentsRelative(path20) {
+      if (path20 === "" || path20[0] === "/") {
+        return removeDotSegments(path20);
       }
-      const segments = path18.split("/");
+      const segments = path20.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -27492,8 +27492,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path18 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path18 && path18 !== "/" ? path18 : void 0;
+        const path20 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path20 && path20 !== "/" ? path20 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30803,17 +30803,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path18) {
-      const ctrl = callVisitor(key, node, visitor, path18);
+    function visit_(key, node, visitor, path20) {
+      const ctrl = callVisitor(key, node, visitor, path20);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path18, ctrl);
-        return visit_(key, ctrl, visitor, path18);
+        replaceNode(key, path20, ctrl);
+        return visit_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path18 = Object.freeze(path18.concat(node));
+          path20 = Object.freeze(path20.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path18);
+            const ci2 = visit_(i, node.items[i], visitor, path20);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30824,13 +30824,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path18 = Object.freeze(path18.concat(node));
-          const ck = visit_("key", node.key, visitor, path18);
+          path20 = Object.freeze(path20.concat(node));
+          const ck = visit_("key", node.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path18);
+          const cv = visit_("value", node.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30851,17 +30851,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path18) {
-      const ctrl = await callVisitor(key, node, visitor, path18);
+    async function visitAsync_(key, node, visitor, path20) {
+      const ctrl = await callVisitor(key, node, visitor, path20);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path18, ctrl);
-        return visitAsync_(key, ctrl, visitor, path18);
+        replaceNode(key, path20, ctrl);
+        return visitAsync_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path18 = Object.freeze(path18.concat(node));
+          path20 = Object.freeze(path20.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path18);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path20);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30872,13 +30872,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path18 = Object.freeze(path18.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path18);
+          path20 = Object.freeze(path20.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path18);
+          const cv = await visitAsync_("value", node.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30905,23 +30905,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path18) {
+    function callVisitor(key, node, visitor, path20) {
       if (typeof visitor === "function")
-        return visitor(key, node, path18);
+        return visitor(key, node, path20);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path18);
+        return visitor.Map?.(key, node, path20);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path18);
+        return visitor.Seq?.(key, node, path20);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path18);
+        return visitor.Pair?.(key, node, path20);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path18);
+        return visitor.Scalar?.(key, node, path20);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path18);
+        return visitor.Alias?.(key, node, path20);
       return void 0;
     }
-    function replaceNode(key, path18, node) {
-      const parent = path18[path18.length - 1];
+    function replaceNode(key, path20, node) {
+      const parent = path20[path20.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -31533,10 +31533,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path18, value) {
+    function collectionFromPath(schema, path20, value) {
       let v2 = value;
-      for (let i = path18.length - 1; i >= 0; --i) {
-        const k2 = path18[i];
+      for (let i = path20.length - 1; i >= 0; --i) {
+        const k2 = path20[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -31555,7 +31555,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
+    var isEmptyPath = (path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -31585,11 +31585,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path18, value) {
-        if (isEmptyPath(path18))
+      addIn(path20, value) {
+        if (isEmptyPath(path20))
           this.add(value);
         else {
-          const [key, ...rest] = path18;
+          const [key, ...rest] = path20;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -31603,8 +31603,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path18) {
-        const [key, ...rest] = path18;
+      deleteIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -31618,8 +31618,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path18, keepScalar) {
-        const [key, ...rest] = path18;
+      getIn(path20, keepScalar) {
+        const [key, ...rest] = path20;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -31637,8 +31637,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path18) {
-        const [key, ...rest] = path18;
+      hasIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -31648,8 +31648,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path18, value) {
-        const [key, ...rest] = path18;
+      setIn(path20, value) {
+        const [key, ...rest] = path20;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -34164,9 +34164,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path18, value) {
+      addIn(path20, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path18, value);
+          this.contents.addIn(path20, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -34241,14 +34241,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path18) {
-        if (Collection.isEmptyPath(path18)) {
+      deleteIn(path20) {
+        if (Collection.isEmptyPath(path20)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -34263,10 +34263,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path18, keepScalar) {
-        if (Collection.isEmptyPath(path18))
+      getIn(path20, keepScalar) {
+        if (Collection.isEmptyPath(path20))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -34277,10 +34277,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path18) {
-        if (Collection.isEmptyPath(path18))
+      hasIn(path20) {
+        if (Collection.isEmptyPath(path20))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -34297,13 +34297,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path18, value) {
-        if (Collection.isEmptyPath(path18)) {
+      setIn(path20, value) {
+        if (Collection.isEmptyPath(path20)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path18, value);
+          this.contents.setIn(path20, value);
         }
       }
       /**
@@ -35784,11 +35784,11 @@ var require_compose_doc = __commonJS({
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
       doc2.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
-      const contentEnd = doc2.contents.range[2];
-      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      const contentEnd2 = doc2.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd2, false, onError);
       if (re.comment)
         doc2.comment = re.comment;
-      doc2.range = [offset, contentEnd, re.offset];
+      doc2.range = [offset, contentEnd2, re.offset];
       return doc2;
     }
     exports.composeDoc = composeDoc;
@@ -36264,9 +36264,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path18) => {
+    visit3.itemAtPath = (cst, path20) => {
       let item = cst;
-      for (const [field, index3] of path18) {
+      for (const [field, index3] of path20) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index3];
@@ -36275,23 +36275,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path18) => {
-      const parent = visit3.itemAtPath(cst, path18.slice(0, -1));
-      const field = path18[path18.length - 1][0];
+    visit3.parentCollection = (cst, path20) => {
+      const parent = visit3.itemAtPath(cst, path20.slice(0, -1));
+      const field = path20[path20.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path18, item, visitor) {
-      let ctrl = visitor(item, path18);
+    function _visit(path20, item, visitor) {
+      let ctrl = visitor(item, path20);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path18.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path20.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -36302,10 +36302,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path18);
+            ctrl = ctrl(item, path20);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -38311,8 +38311,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path18, { windows } = {}) => {
-      const segs = path18.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path20, { windows } = {}) => {
+      const segs = path20.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -39683,7 +39683,7 @@ var require_picomatch = __commonJS({
     var parse3 = require_parse2();
     var utils = require_utils3();
     var constants3 = require_constants6();
-    var isObject7 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var isObject8 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch2(input, options, returnState));
@@ -39696,7 +39696,7 @@ var require_picomatch = __commonJS({
         };
         return arrayMatcher;
       }
-      const isState = isObject7(glob) && glob.tokens && glob.input;
+      const isState = isObject8(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -44253,14 +44253,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path18 = input;
+  let path20 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path18 = input.slice(0, fragmentIndex);
+    path20 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path18.split("?");
+  const [s0, ...s] = path20.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -44271,17 +44271,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path18 = input;
+  let path20 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path18 = input.slice(0, fragmentIndex);
+    path20 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path18) {
+    if (!path20) {
       return fragment;
     }
   }
-  const [s0, ...s] = path18.split("?");
+  const [s0, ...s] = path20.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -44342,11 +44342,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path18 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path20 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path18 = path18.replace(/\/(?=[A-Za-z]:)/, "");
+    path20 = path20.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path18);
+  const { pathname, search, hash } = parsePath(path20);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -46237,7 +46237,7 @@ function createConnectionPool(maxSockets) {
       };
       const answer = new Promise((resolve4, reject) => {
         let settled = false;
-        const settle2 = (fn) => {
+        const settle3 = (fn) => {
           if (settled) return;
           settled = true;
           fn();
@@ -46248,14 +46248,14 @@ function createConnectionPool(maxSockets) {
           agent: agentFor(url2)
         });
         cancel = (reason) => {
-          settle2(() => reject(reason));
+          settle3(() => reject(reason));
           req2.destroy();
         };
-        req2.on("error", (error2) => settle2(() => reject(error2)));
+        req2.on("error", (error2) => settle3(() => reject(error2)));
         req2.on("response", (res) => {
           readBody(res, maxBytes, (error2, body2) => {
-            if (error2) settle2(() => reject(error2));
-            else settle2(() => resolve4(answerOf(res, body2)));
+            if (error2) settle3(() => reject(error2));
+            else settle3(() => resolve4(answerOf(res, body2)));
             if (error2) req2.destroy();
           });
         });
@@ -46362,8 +46362,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
 }
-function requestLabel(method, path18) {
-  return `[${method}] ${JSON.stringify(path18)}`;
+function requestLabel(method, path20) {
+  return `[${method}] ${JSON.stringify(path20)}`;
 }
 
 // src/api/retry.ts
@@ -46711,13 +46711,13 @@ function createTransport(options) {
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
   function describePath(spec) {
-    const path18 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
+    const path20 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) query.set(key, String(value));
     }
     const search = query.toString();
-    return search ? `${path18}?${search}` : path18;
+    return search ? `${path20}?${search}` : path20;
   }
   function fail(spec, init) {
     counters.failed += 1;
@@ -47481,8 +47481,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path18 } = OPERATIONS[operation2];
-  const encoded = path18.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path20 } = OPERATIONS[operation2];
+  const encoded = path20.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -47629,9 +47629,9 @@ function decodeUtf8(bytes3, shown) {
   let at2 = 0;
   while (at2 < bytes3.length && bytes3[at2] === again[at2]) at2++;
   if (at2 === bytes3.length) return text;
-  const lineStart = bytes3.lastIndexOf(10, at2 - 1) + 1;
-  const line = bytes3.subarray(0, lineStart).filter((b) => b === 10).length + 1;
-  const column = [...lenient.decode(bytes3.subarray(lineStart, at2))].length + 1;
+  const lineStart2 = bytes3.lastIndexOf(10, at2 - 1) + 1;
+  const line = bytes3.subarray(0, lineStart2).filter((b) => b === 10).length + 1;
+  const column = [...lenient.decode(bytes3.subarray(lineStart2, at2))].length + 1;
   const byte = `0x${bytes3[at2].toString(16).padStart(2, "0")}`;
   throw new InputError([{ file: shown, line, column, message: `not UTF-8 (byte ${byte}): save the file as UTF-8` }]);
 }
@@ -47698,26 +47698,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path18) {
-  return descend(source, path18).node;
+function nodeAt(source, path20) {
+  return descend(source, path20).node;
 }
-function keyNodeAt(source, path18) {
-  const parentPath = path18.slice(0, -1);
+function keyNodeAt(source, path20) {
+  const parentPath = path20.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path18.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path18[path18.length - 1]);
+  if (path20.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path20[path20.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path18, message) {
-  return { ...locationOf(source, nodeAt(source, path18)), message };
+function problemAt(source, path20, message) {
+  return { ...locationOf(source, nodeAt(source, path20)), message };
 }
-function descend(source, path18) {
+function descend(source, path20) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path18) {
+  for (const seg of path20) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -47737,19 +47737,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path18) {
+function pathLabel(path20) {
   let out = "";
-  for (const s of path18) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path20) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path18) => {
-    if (path18.length > 0) paths[pathLabel(path18)] = locationOf(source, node);
+  const walk2 = (node, path20) => {
+    if (path20.length > 0) paths[pathLabel(path20)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path18, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path20, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path18, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path20, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -47771,10 +47771,10 @@ function blockPositions(source, from, to) {
   const firstBreak = block.indexOf("\n");
   const body2 = firstBreak < 0 ? [] : block.slice(firstBreak + 1).split("\n");
   const indent = Math.min(...body2.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
-  let lineStart = from + firstBreak + 1;
+  let lineStart2 = from + firstBreak + 1;
   const starts = body2.map((l) => {
-    const s = lineStart;
-    lineStart += l.length + 1;
+    const s = lineStart2;
+    lineStart2 += l.length + 1;
     return { start: s, length: Math.max(0, l.length - indent) };
   });
   return (offset) => {
@@ -47871,8 +47871,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path18, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path18, message)]);
+function jsonProblem(text, file, path20, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path20, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -47925,7 +47925,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path18, message) => jsonProblem(text, displayPath2, path18, message);
+  const at2 = (path20, message) => jsonProblem(text, displayPath2, path20, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -48046,27 +48046,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path18) {
-  let normalized = normalize(path18);
+function cleanPath(path20) {
+  let normalized = normalize(path20);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path18, separator) {
-  return path18.replace(SLASHES_REGEX, separator);
+function convertSlashes(path20, separator) {
+  return path20.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path18) {
-  return path18 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path18);
+function isRootDirectory(path20) {
+  return path20 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path20);
 }
-function normalizePath(path18, options) {
+function normalizePath(path20, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path18.includes("/") || path18.startsWith(".");
-  if (resolvePaths) path18 = resolve(path18);
-  if (normalizePath$1 || pathNeedsCleaning) path18 = cleanPath(path18);
-  if (path18 === ".") return "";
-  const needsSeperator = path18[path18.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path18 + pathSeparator : path18, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path20.includes("/") || path20.startsWith(".");
+  if (resolvePaths) path20 = resolve(path20);
+  if (normalizePath$1 || pathNeedsCleaning) path20 = cleanPath(path20);
+  if (path20 === ".") return "";
+  const needsSeperator = path20[path20.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path20 + pathSeparator : path20, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -48103,8 +48103,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path18 = directoryPath || ".";
-  if (filters.every((filter) => filter(path18, true))) paths.push(path18);
+  const path20 = directoryPath || ".";
+  if (filters.every((filter) => filter(path20, true))) paths.push(path20);
 };
 var empty$2 = () => {
 };
@@ -48156,26 +48156,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path18, state, callback$1) {
+var resolveSymlinksAsync = function(path20, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path18, (error2, resolvedPath) => {
+  fs3.realpath(path20, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path18, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path20, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path18, state, callback$1) {
+var resolveSymlinks = function(path20, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path18);
+    const resolvedPath = fs3.realpathSync(path20);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path18, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path20, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -48185,9 +48185,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path18, resolved, state) {
+function isRecursive(path20, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path18);
+  let parent = dirname(path20);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -48195,7 +48195,7 @@ function isRecursive(path18, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path18, resolved);
+  state.symlinks.set(path20, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -48367,19 +48367,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path18 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path18)) continue;
-        this.pushDirectory(path18, paths, filters);
-        this.walkDirectory(this.state, path18, path18, depth - 1, this.walk);
+        let path20 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path20)) continue;
+        this.pushDirectory(path20, paths, filters);
+        this.walkDirectory(this.state, path20, path20, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path18 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path18, this.state, (stat4, resolvedPath) => {
+        let path20 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path20, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path18 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path18 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path20 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path20 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path18;
+            resolvedPath = useRealPaths ? resolvedPath : path20;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -48545,7 +48545,7 @@ var Builder = class {
       isMatch = globFn(patterns2, ...options);
       this.globCache[patterns2.join("\0")] = isMatch;
     }
-    this.options.filters.push((path18) => isMatch(path18));
+    this.options.filters.push((path20) => isMatch(path20));
     return this;
   }
 };
@@ -48620,19 +48620,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path18) {
-  return path18.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path20) {
+  return path20.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path18) {
+function splitPattern(path20) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path18, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path18];
+  const result2 = import_picomatch.default.scan(path20, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path20];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path18) => path18.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path18) => path18.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path20) => path20.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path20) => path20.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -48739,13 +48739,13 @@ function buildCrawler(options, patterns2) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug4 ? (p2, isDirectory2) => {
-      const path18 = format(p2, isDirectory2);
-      const matches3 = matcher(path18) && !ignore(path18);
-      if (matches3) log(`matched ${path18}`);
+      const path20 = format(p2, isDirectory2);
+      const matches3 = matcher(path20) && !ignore(path20);
+      if (matches3) log(`matched ${path20}`);
       return matches3;
     } : (p2, isDirectory2) => {
-      const path18 = format(p2, isDirectory2);
-      return matcher(path18) && !ignore(path18);
+      const path20 = format(p2, isDirectory2);
+      return matcher(path20) && !ignore(path20);
     }],
     exclude: debug4 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -49303,11 +49303,11 @@ function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path18 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path18);
-    const place2 = { path: path18, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const path20 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path20);
+    const place2 = { path: path20, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path18, String(e.params.additionalProperty)]) : nodeAt(source, path18);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path20, String(e.params.additionalProperty)]) : nodeAt(source, path20);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -49529,8 +49529,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path18) => {
-    const item = itemAt(doc2, "drift", path18);
+  refusal: (doc2, _value, path20) => {
+    const item = itemAt(doc2, "drift", path20);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -49725,8 +49725,8 @@ var dataset = {
 };
 
 // src/resources/kinds/filesetFile.ts
-function filesetFileId(filesetId, path18) {
-  return `${filesetId}:${path18}`;
+function filesetFileId(filesetId, path20) {
+  return `${filesetId}:${path20}`;
 }
 var filesetFile = {
   name: "filesetFile",
@@ -49737,7 +49737,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path18) => api.getFileByPath(setId, path18 ?? ""),
+      exists: (api, setId, path20) => api.getFileByPath(setId, path20 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -49782,17 +49782,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.paths.filesets ?? {})) {
-      for (const path18 of paths) {
-        if (seen.has(filesetFileId(filesetId, path18))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path18);
+      for (const path20 of paths) {
+        if (seen.has(filesetFileId(filesetId, path20))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path20);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path18, read });
+        jobs.push({ filesetId, path: path20, read });
       }
     }
-    for (const { filesetId, path: path18, read } of jobs) {
-      const id = filesetFileId(filesetId, path18);
-      const base = { kind: "filesetFile", id, name: path18, doc: { id, path: path18, filesetId }, source: null };
+    for (const { filesetId, path: path20, read } of jobs) {
+      const id = filesetFileId(filesetId, path20);
+      const base = { kind: "filesetFile", id, name: path20, doc: { id, path: path20, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -49848,8 +49848,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path18) => {
-    const item = itemAt(doc2, "drift", path18);
+  refusal: (doc2, _value, path20) => {
+    const item = itemAt(doc2, "drift", path20);
     if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied`;
     const { unnamed } = narrowingQueueBody(entriesOf2(doc2), doc2.live);
     if (unnamed.length > 0) {
@@ -54159,8 +54159,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path18, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path18]);
+function messageDesc(file, path20, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path20]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -56555,11 +56555,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path18) => {
-    if (path18.includes("_")) {
+  fieldMask.paths = json.split(",").map((path20) => {
+    if (path20.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path18);
+    return protoSnakeCase(path20);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -69697,13 +69697,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path18 = [];
+  const path20 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path18.unshift(e.exprKind.value.field);
+    path20.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path18;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path20;
   return null;
 }
 
@@ -69998,17 +69998,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path18) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
+function itemKeyAt(doc2, path20) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path20);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path20;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path18) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path18);
+function describeItemAt(doc2, path20) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path20);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path18;
-  return `${path18} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path20;
+  return `${path20} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -70171,12 +70171,12 @@ async function planResource(input, findings, fixOf) {
   const actionSteps = [];
   for (const finding2 of findings) {
     for (const [name, value] of Object.entries(fixOf.get(finding2.policy))) {
-      const fix = kind.fixes[name];
-      if (!fix) notPlanned2.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
-      else if (fix.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
-      else if (fix.optIn && !input.allowOptIn) {
-        notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ""}`));
-      } else (fix.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix, value });
+      const fix2 = kind.fixes[name];
+      if (!fix2) notPlanned2.push(refuse([finding2], `${kind.name} has no fix "${name}"`));
+      else if (fix2.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
+      else if (fix2.optIn && !input.allowOptIn) {
+        notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix2.warning ? `: ${fix2.warning}` : ""}`));
+      } else (fix2.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix: fix2, value });
     }
   }
   const changes = [];
@@ -70209,12 +70209,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed2 = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path18 = step.fix.perItem ? step.finding.path : null;
-    if (path18 !== null && removed.has(path18)) {
+    const path20 = step.fix.perItem ? step.finding.path : null;
+    if (path20 !== null && removed.has(path20)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path18);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path20);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -70234,7 +70234,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path18 !== null && listSize(candidate, path18) < listSize(after, path18)) removed.add(path18);
+    if (path20 !== null && listSize(candidate, path20) < listSize(after, path20)) removed.add(path20);
     after = candidate;
     fixed2 = violations;
     kept.push(step);
@@ -70274,8 +70274,8 @@ function orderSteps(steps) {
     return bi2 - ai || a.i - b.i;
   }).map((o3) => o3.step);
 }
-async function withReads(input, kind, resource2, fix) {
-  const missing = (fix.reads ?? []).filter((name) => !Object.hasOwn(resource2.doc, name));
+async function withReads(input, kind, resource2, fix2) {
+  const missing = (fix2.reads ?? []).filter((name) => !Object.hasOwn(resource2.doc, name));
   if (missing.length === 0) return resource2.doc;
   if (!input.api) throw new Error(`it needs the current ${missing.join(", ")}, and this plan has no API to read them`);
   const doc2 = { ...resource2.doc };
@@ -70285,20 +70285,20 @@ async function withReads(input, kind, resource2, fix) {
 async function planActions(input, kind, resource2, steps, manifest) {
   const byRequest = /* @__PURE__ */ new Map();
   const blocked = [];
-  for (const { finding: finding2, name, fix, value } of steps) {
+  for (const { finding: finding2, name, fix: fix2, value } of steps) {
     let doc2;
     try {
-      doc2 = await withReads(input, kind, resource2, fix);
+      doc2 = await withReads(input, kind, resource2, fix2);
     } catch (err) {
       blocked.push({ findings: [finding2], reason: `fix "${name}" could not be planned: ${err.message}` });
       continue;
     }
-    const refused = fix.refusal?.(doc2, value, finding2.path) ?? null;
+    const refused = fix2.refusal?.(doc2, value, finding2.path) ?? null;
     if (refused !== null) {
       blocked.push({ findings: [finding2], reason: `fix "${name}" not planned: ${refused}` });
       continue;
     }
-    const request = fix.request(doc2, value);
+    const request = fix2.request(doc2, value);
     const key = JSON.stringify(request);
     const existing = byRequest.get(key);
     if (existing) {
@@ -70316,7 +70316,7 @@ async function planActions(input, kind, resource2, steps, manifest) {
       before: doc2,
       after: doc2,
       diff: [`${name}: ${JSON.stringify(value)}`],
-      warnings: fix.warning ? [fix.warning] : [],
+      warnings: fix2.warning ? [fix2.warning] : [],
       fix: { name, value }
     });
   }
@@ -70325,12 +70325,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path18) {
-  const m2 = path18 === null ? null : /\[(\d+)\]$/.exec(path18);
+function pathIndex(path20) {
+  const m2 = path20 === null ? null : /\[(\d+)\]$/.exec(path20);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path18) {
-  const m2 = path18 === null ? null : /^(\w+)\[\d+\]$/.exec(path18);
+function listSize(doc2, path20) {
+  const m2 = path20 === null ? null : /^(\w+)\[\d+\]$/.exec(path20);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -70513,13 +70513,234 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
   return `${out.join("\n")}
 `;
 }
+function renderPlanJson(plan2) {
+  return `${JSON.stringify(plan2, null, 2)}
+`;
+}
 
 // src/fix/rewrite.ts
 var import_yaml4 = __toESM(require_dist(), 1);
+var ManifestRewriteError = class extends Error {
+  code = "E_REWRITE";
+  constructor(message) {
+    super(message);
+    this.name = "ManifestRewriteError";
+  }
+};
+function rewriteManifest(text, desired) {
+  const doc2 = (0, import_yaml4.parseDocument)(text, { keepSourceTokens: true });
+  if (doc2.errors.length > 0) throw new ManifestRewriteError(`not valid YAML: ${doc2.errors[0].message}`);
+  if (!(0, import_yaml4.isMap)(doc2.contents)) throw new ManifestRewriteError("the manifest is not a mapping");
+  const edits = [];
+  const ctx = { text, edits };
+  for (const pair of doc2.contents.items) {
+    const key = (0, import_yaml4.isScalar)(pair.key) ? String(pair.key.value) : null;
+    if (key === null || !(key in desired)) continue;
+    editValue(ctx, pair, pair.value, desired[key], key);
+  }
+  return applyEdits(text, edits);
+}
+function editValue(ctx, pair, node, value, where2) {
+  if (node === null || node === void 0) throw new ManifestRewriteError(`${where2}: no value in the manifest`);
+  if ((0, import_yaml4.isSeq)(node)) {
+    if (!Array.isArray(value)) throw new ManifestRewriteError(`${where2}: expected a list`);
+    editSeq(ctx, pair, node, value, where2);
+  } else if ((0, import_yaml4.isMap)(node)) {
+    if (!isObject5(value)) throw new ManifestRewriteError(`${where2}: expected a mapping`);
+    for (const p2 of node.items) {
+      const key = (0, import_yaml4.isScalar)(p2.key) ? String(p2.key.value) : null;
+      if (key === null) throw new ManifestRewriteError(`${where2}: complex keys are not supported`);
+      if (!(key in value)) throw new ManifestRewriteError(`${where2}.${key}: removing a key is not supported`);
+      editValue(ctx, p2, p2.value, value[key], `${where2}.${key}`);
+    }
+    for (const key of Object.keys(value)) {
+      if (!node.has(key)) throw new ManifestRewriteError(`${where2}.${key}: adding a key is not supported`);
+    }
+  } else if ((0, import_yaml4.isScalar)(node)) {
+    if (sameScalar(node.value, value)) return;
+    if (value !== null && typeof value === "object") throw new ManifestRewriteError(`${where2}: expected a scalar`);
+    ctx.edits.push(scalarEdit(ctx.text, node.range, renderScalar(node, value)));
+  } else {
+    throw new ManifestRewriteError(`${where2}: aliases and tags are not supported`);
+  }
+}
+function scalarEdit(text, range, replacement) {
+  const [start, end] = range;
+  const gap = / +(?=#)/y;
+  gap.lastIndex = end;
+  const run2 = gap.exec(text)?.[0].length ?? 0;
+  if (run2 === 0) return { start, end, text: replacement };
+  const spaces = Math.max(1, run2 - (replacement.length - (end - start)));
+  return { start, end: end + run2, text: replacement + " ".repeat(spaces) };
+}
+function editSeq(ctx, pair, seq, values, where2) {
+  const nodes = seq.items;
+  const matchOf = new Array(nodes.length).fill(-1);
+  let next = 0;
+  values.forEach((value, j) => {
+    while (next < nodes.length && !canNarrowTo(toJs(nodes[next]), value)) next++;
+    if (next >= nodes.length) throw new ManifestRewriteError(`${where2}[${j}]: not in the manifest (a fix never adds)`);
+    matchOf[next] = j;
+    next++;
+  });
+  nodes.forEach((node, i) => {
+    if (matchOf[i] >= 0) editValue(ctx, null, node, values[matchOf[i]], `${where2}[${i}]`);
+  });
+  const removed = nodes.map((_, i) => matchOf[i] < 0);
+  if (!removed.includes(true)) return;
+  if (seq.flow) removeFromFlowSeq(ctx, seq, removed);
+  else removeFromBlockSeq(ctx, pair, seq, removed, where2);
+}
+function removeFromBlockSeq(ctx, pair, seq, removed, where2) {
+  const nodes = seq.items;
+  nodes.forEach((node, i) => {
+    if (!removed[i]) return;
+    const dash = dashBefore(ctx.text, node.range[0]);
+    if (dash < 0) throw new ManifestRewriteError(`${where2}[${i}]: unexpected layout of a block sequence item`);
+    ctx.edits.push({ start: lineStart(ctx.text, dash), end: afterLine(ctx.text, contentEnd(node)), text: "" });
+  });
+  if (removed.every(Boolean)) {
+    const key = pair?.key;
+    const colon = key?.range ? ctx.text.indexOf(":", key.range[1]) : -1;
+    if (colon < 0) throw new ManifestRewriteError(`${where2}: cannot write an empty list here`);
+    ctx.edits.push({ start: colon + 1, end: colon + 1, text: " []" });
+  }
+}
+function removeFromFlowSeq(ctx, seq, removed) {
+  const nodes = seq.items;
+  const { text } = ctx;
+  if (removed.every(Boolean)) {
+    ctx.edits.push({ start: seq.range[0], end: seq.range[1], text: "[]" });
+    return;
+  }
+  for (let i = 0; i < nodes.length; ) {
+    if (!removed[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < nodes.length && removed[j + 1]) j++;
+    const first = nodes[i].range;
+    const last = nodes[j].range;
+    const ownLines = nodes.slice(i, j + 1).every((n4) => aloneOnLine(text, n4.range[0], n4.range[1]));
+    if (ownLines) {
+      ctx.edits.push({ start: lineStart(text, first[0]), end: afterLine(text, last[1]), text: "" });
+    } else if (j + 1 < nodes.length) {
+      ctx.edits.push({ start: first[0], end: nodes[j + 1].range[0], text: "" });
+    } else {
+      ctx.edits.push({ start: nodes[i - 1].range[1], end: last[1], text: "" });
+    }
+    i = j + 1;
+  }
+}
+function canNarrowTo(js2, value) {
+  if (Array.isArray(js2)) {
+    if (!Array.isArray(value)) return false;
+    let k2 = 0;
+    for (const v2 of value) {
+      while (k2 < js2.length && !canNarrowTo(js2[k2], v2)) k2++;
+      if (k2 >= js2.length) return false;
+      k2++;
+    }
+    return true;
+  }
+  if (isObject5(js2)) {
+    if (!isObject5(value)) return false;
+    const keys = Object.keys(js2);
+    if (keys.length !== Object.keys(value).length) return false;
+    return keys.every((key) => key in value && canNarrowTo(js2[key], value[key]));
+  }
+  return sameScalar(js2, value);
+}
+function sameScalar(a, b) {
+  if (a === b) return true;
+  const simple = (x2) => typeof x2 === "string" || typeof x2 === "number";
+  return simple(a) && simple(b) && String(a) === String(b);
+}
+function renderScalar(node, value) {
+  if (typeof value === "string" && node.type === import_yaml4.Scalar.QUOTE_DOUBLE) return JSON.stringify(value);
+  if (typeof value === "string" && node.type === import_yaml4.Scalar.QUOTE_SINGLE) return `'${value.replaceAll("'", "''")}'`;
+  return (0, import_yaml4.stringify)(value).trimEnd();
+}
+function toJs(node) {
+  return node.toJSON();
+}
+function contentEnd(node) {
+  if ((0, import_yaml4.isSeq)(node) && !node.flow && node.items.length > 0) return contentEnd(node.items.at(-1));
+  if ((0, import_yaml4.isMap)(node) && !node.flow && node.items.length > 0) {
+    const last = node.items.at(-1);
+    if (!(0, import_yaml4.isPair)(last)) return node.range[1];
+    return contentEnd(last.value ?? last.key);
+  }
+  return node.range[1];
+}
+function dashBefore(text, pos) {
+  let p2 = pos - 1;
+  while (p2 >= 0 && /[ \t\r\n]/.test(text[p2])) p2--;
+  if (p2 < 0 || text[p2] !== "-") return -1;
+  return /^[ \t]*$/.test(text.slice(lineStart(text, p2), p2)) ? p2 : -1;
+}
+function aloneOnLine(text, start, end) {
+  const before = text.slice(lineStart(text, start), start);
+  const eol = text.indexOf("\n", end);
+  const after = text.slice(end, eol < 0 ? text.length : eol);
+  return /^[ \t]*$/.test(before) && /^[ \t]*,?[ \t]*(#.*)?\r?$/.test(after);
+}
+function lineStart(text, pos) {
+  return text.lastIndexOf("\n", pos - 1) + 1;
+}
+function afterLine(text, pos) {
+  const eol = text.indexOf("\n", Math.max(pos - 1, 0));
+  return eol < 0 ? text.length : eol + 1;
+}
+function applyEdits(text, edits) {
+  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
+  let out = text;
+  let limit = Number.POSITIVE_INFINITY;
+  for (const edit of sorted) {
+    if (edit.end > limit) throw new ManifestRewriteError("overlapping edits (unsupported manifest layout)");
+    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
+    limit = edit.start;
+  }
+  return out;
+}
+function isObject5(v2) {
+  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+}
+
+// src/fix/writeback.ts
+import { readFileSync as readFileSync6, writeFileSync } from "node:fs";
+import path11 from "node:path";
+function writeBackChange(change2, root) {
+  if (change2.type !== "state" || !change2.manifest) return "none";
+  const file = path11.resolve(root, change2.manifest.file);
+  if (manifestSha256(file) !== change2.manifest.sha256) {
+    throw new Error(`${change2.manifest.file} changed since the plan was made; not rewritten`);
+  }
+  const text = readFileSync6(file, "utf8");
+  const { id: _id, ...state } = change2.after;
+  const next = rewriteManifest(text, state);
+  if (next === text) return "unchanged";
+  writeFileSync(file, next);
+  return "written";
+}
+function writeBackPlan(plan2, root, maxChanges) {
+  assertWithinChangeLimit(plan2, maxChanges, "no manifest was written");
+  return writeBackAll([...plan2.changes, ...plan2.alreadyApplied ?? []], root);
+}
+function writeBackAll(items, root) {
+  const result2 = { written: [], unchanged: [] };
+  for (const change2 of items) {
+    const outcome = writeBackChange(change2, root);
+    if (outcome === "written") result2.written.push(change2.manifest.file);
+    if (outcome === "unchanged") result2.unchanged.push(change2.manifest.file);
+  }
+  return result2;
+}
 
 // src/library/connect.ts
-import { readFileSync as readFileSync6 } from "node:fs";
-import path11 from "node:path";
+import { readFileSync as readFileSync7 } from "node:fs";
+import path12 from "node:path";
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 function connectionProblems(config) {
   const missing = [];
@@ -70561,12 +70782,12 @@ async function openConnection(options, prepared) {
     deadline: options.client?.deadline ?? { at: Date.now() + config.timeout.ms, label: config.timeout.label }
   });
   if (options.from === STDIN) {
-    const api = replayApi(parseSnapshot(decodeUtf8(readFileSync6(0), "stdin"), "stdin"));
+    const api = replayApi(parseSnapshot(decodeUtf8(readFileSync7(0), "stdin"), "stdin"));
     return { api, instance: "snapshot:stdin", readOnly: true, close: async () => {
     } };
   }
   if (options.from) {
-    const file = path11.resolve(prepared.cwd, options.from);
+    const file = path12.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -70587,7 +70808,7 @@ async function withConnection(options, prepared, fn) {
 }
 
 // src/library/prepare.ts
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/engine/frameworks.ts
 var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
@@ -70676,11 +70897,11 @@ async function writeBaseline(file, findings, now, secrets = new SecretSet()) {
 `));
   return baseline;
 }
-var isObject5 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+var isObject6 = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
 function entryProblem(e) {
-  if (!isObject5(e)) return "must be an object { policy, resource, path, message }";
+  if (!isObject6(e)) return "must be an object { policy, resource, path, message }";
   if (typeof e.policy !== "string") return '"policy" must be a string';
-  if (!isObject5(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
+  if (!isObject6(e.resource) || typeof e.resource.kind !== "string" || typeof e.resource.id !== "string") {
     return '"resource" must be { "kind": string, "id": string }';
   }
   if (e.path !== null && typeof e.path !== "string") return '"path" must be a string or null';
@@ -70689,14 +70910,14 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path18, message) => jsonProblem(text, displayPath2, path18, message);
-  if (!isObject5(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
+  const at2 = (path20, message) => jsonProblem(text, displayPath2, path20, message);
+  if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
   if (bad >= 0) throw at2(["fingerprints", bad], 'baseline "fingerprints" must be an array of strings');
   const entries = {};
   if (b.entries !== void 0) {
-    if (!isObject5(b.entries)) throw at2(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
+    if (!isObject6(b.entries)) throw at2(["entries"], 'baseline "entries" must be an object keyed by fingerprint');
     for (const [fp, e] of Object.entries(b.entries)) {
       const problem4 = entryProblem(e);
       if (problem4) throw at2(["entries", fp], `baseline entry ${fp}: ${problem4}`);
@@ -71483,7 +71704,7 @@ function select(operand, field, testOnly, read) {
 // src/policy/schema-types.ts
 var DYN3 = { kinds: null };
 var of = (...kinds) => ({ kinds: new Set(kinds) });
-function isObject6(v2) {
+function isObject7(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function kindOfValue(v2) {
@@ -71514,7 +71735,7 @@ function schemaKinds(s) {
   if (Array.isArray(branches) && branches.length > 0) {
     const all = /* @__PURE__ */ new Set();
     for (const b of branches) {
-      const kinds = isObject6(b) ? schemaKinds(b) : null;
+      const kinds = isObject7(b) ? schemaKinds(b) : null;
       if (kinds === null) return null;
       for (const k2 of kinds) all.add(k2);
     }
@@ -71523,7 +71744,7 @@ function schemaKinds(s) {
   return null;
 }
 function fromSchema(s) {
-  if (!isObject6(s)) return DYN3;
+  if (!isObject7(s)) return DYN3;
   return { kinds: schemaKinds(s), schema: s };
 }
 function subschema(s, pick) {
@@ -71533,7 +71754,7 @@ function subschema(s, pick) {
   const branches = s.anyOf ?? s.oneOf;
   if (!Array.isArray(branches)) return void 0;
   for (const b of branches) {
-    const found = isObject6(b) ? pick(b) : void 0;
+    const found = isObject7(b) ? pick(b) : void 0;
     if (found !== void 0) return found;
   }
   return void 0;
@@ -71542,14 +71763,14 @@ function fieldOf(t3, field) {
   if (t3.fields?.[field]) return t3.fields[field];
   return fromSchema(
     subschema(t3.schema, (s) => {
-      const props = isObject6(s.properties) ? s.properties : {};
-      return field in props ? props[field] : isObject6(s.additionalProperties) ? s.additionalProperties : void 0;
+      const props = isObject7(s.properties) ? s.properties : {};
+      return field in props ? props[field] : isObject7(s.additionalProperties) ? s.additionalProperties : void 0;
     })
   );
 }
 function elemOf(t3) {
   if (t3.elem) return t3.elem;
-  return fromSchema(subschema(t3.schema, (s) => isObject6(s.items) ? s.items : void 0));
+  return fromSchema(subschema(t3.schema, (s) => isObject7(s.items) ? s.items : void 0));
 }
 function paramType(v2) {
   if (v2 === null || v2 === void 0) return DYN3;
@@ -71994,10 +72215,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path18 = selectPath(v2.expr, "params");
-      if (path18?.length === 1 && !options.params.includes(path18[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path20 = selectPath(v2.expr, "params");
+      if (path20?.length === 1 && !options.params.includes(path20[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path18[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path20[0]}' (declared: ${known})` });
       }
     }
   });
@@ -72242,9 +72463,9 @@ function jsonType(v2) {
 // src/policy/loader.ts
 var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
-import { existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
 import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
-import path12 from "node:path";
+import path13 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -72325,7 +72546,7 @@ function buildPolicySchema(kinds) {
                 type: "object",
                 additionalProperties: false,
                 properties: Object.fromEntries(
-                  Object.entries(kinds[name].fixes).sort(([a], [b]) => a.localeCompare(b)).map(([fix, def]) => [fix, def.schema])
+                  Object.entries(kinds[name].fixes).sort(([a], [b]) => a.localeCompare(b)).map(([fix2, def]) => [fix2, def.schema])
                 )
               }
             }
@@ -72358,7 +72579,7 @@ async function readPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path12.relative(cwd, file).split(path12.sep).join("/");
+    const display = path13.relative(cwd, file).split(path13.sep).join("/");
     let text;
     try {
       text = await readInputFile(file, display, "policy file");
@@ -72382,23 +72603,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path12.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path13.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path12.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path13.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index3]) => ({ file, pathIndex: index3 }));
 }
 function builtinPolicyDir2() {
-  let dir = path12.dirname(fileURLToPath3(import.meta.url));
+  let dir = path13.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path12.join(dir, "package.json");
-    if (existsSync6(pkg) && JSON.parse(readFileSync7(pkg, "utf8")).name === PACKAGE_NAME) {
-      return path12.join(dir, "policies");
+    const pkg = path13.join(dir, "package.json");
+    if (existsSync6(pkg) && JSON.parse(readFileSync8(pkg, "utf8")).name === PACKAGE_NAME) {
+      return path13.join(dir, "policies");
     }
-    const parent = path12.dirname(dir);
+    const parent = path13.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -72520,17 +72741,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path18) => path18[0] === "policies" && typeof path18[1] === "number";
+  const inPolicy = (path20) => path20[0] === "policies" && typeof path20[1] === "number";
   return {
     separator: ": ",
-    label: (path18) => pathLabel(inPolicy(path18) && path18.length > 2 ? path18.slice(2) : path18),
-    describe: (err, { path: path18, label, subject }) => {
+    label: (path20) => pathLabel(inPolicy(path20) && path20.length > 2 ? path20.slice(2) : path20),
+    describe: (err, { path: path20, label, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path18) && path18.length === 3 && path18[2] === "fix") {
-            const kind = String(data.policies[path18[1]]?.resource);
+          if (inPolicy(path20) && path20.length === 3 && path20[2] === "fix") {
+            const kind = String(data.policies[path20[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -72542,12 +72763,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path18) && label === "resource") {
+          if (inPolicy(path20) && label === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path18) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path20) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -72657,7 +72878,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path13.resolve(cwd, options.baseline);
+    const file = path14.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -72667,7 +72888,7 @@ async function prepareRun(options) {
 
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync3 } from "node:fs";
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -72679,10 +72900,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path18) {
+function findingLocation(policy2, resource2, path20) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path18;
+  let p2 = path20;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -72713,17 +72934,17 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path18 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path20 = null, itemKey = null) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path18,
+    path: path20,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path18),
+    location: findingLocation(policy2, resource2, path20),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -73092,12 +73313,12 @@ function buildReport(input) {
 // src/history/index.ts
 import { createHash as createHash6 } from "node:crypto";
 import { mkdirSync as mkdirSync2 } from "node:fs";
-import path15 from "node:path";
+import path16 from "node:path";
 
 // src/history/database.ts
 var import_sql_wasm_inline = __toESM(require_sql_wasm_inline(), 1);
-import { closeSync as closeSync3, existsSync as existsSync7, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync8, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
-import path14 from "node:path";
+import { closeSync as closeSync3, existsSync as existsSync7, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync9, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
+import path15 from "node:path";
 var HISTORY_SCHEMA_VERSION = 1;
 var MIGRATIONS = [
   // 0 → 1
@@ -73182,7 +73403,7 @@ var SqlJsHistory = class {
   }
   save() {
     const bytes3 = this.db.export();
-    const temporary = path14.join(path14.dirname(this.file), `.${path14.basename(this.file)}.${process.pid}.tmp`);
+    const temporary = path15.join(path15.dirname(this.file), `.${path15.basename(this.file)}.${process.pid}.tmp`);
     const fd = openSync3(temporary, "w", 384);
     try {
       for (let at2 = 0; at2 < bytes3.length; ) at2 += writeSync3(fd, bytes3, at2, Math.min(1 << 20, bytes3.length - at2));
@@ -73197,11 +73418,11 @@ var SqlJsHistory = class {
   }
 };
 function removeLeftovers(file) {
-  const prefix = `.${path14.basename(file)}.`;
-  const dir = path14.dirname(file);
+  const prefix = `.${path15.basename(file)}.`;
+  const dir = path15.dirname(file);
   if (!existsSync7(dir)) return;
   for (const name of readdirSync2(dir)) {
-    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path14.join(dir, name));
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path15.join(dir, name));
   }
 }
 function notAHistory(shown, why) {
@@ -73251,7 +73472,7 @@ async function openHistory(file, shown, options) {
   if (options.create) removeLeftovers(file);
   const exists2 = existsSync7(file);
   if (!exists2 && !options.create) throw new InputError([{ file: shown, line: 0, column: 0, message: "history file not found" }]);
-  const db = exists2 ? new SQL.Database(readFileSync8(file)) : new SQL.Database();
+  const db = exists2 ? new SQL.Database(readFileSync9(file)) : new SQL.Database();
   try {
     if (exists2) {
       const check3 = db.exec("PRAGMA quick_check")[0]?.values[0]?.[0];
@@ -73453,7 +73674,7 @@ function trendOf(db, instance) {
 
 // src/history/index.ts
 async function openRunHistory(file, shown, purpose) {
-  mkdirSync2(path15.dirname(file), { recursive: true });
+  mkdirSync2(path16.dirname(file), { recursive: true });
   const locks = lockFiles([file], purpose, () => shown);
   try {
     const db = await openHistory(file, shown, { create: true });
@@ -73487,10 +73708,10 @@ function recordReport(history, report2, policyHash) {
 }
 
 // src/library/history.ts
-import path16 from "node:path";
+import path17 from "node:path";
 function historyFileOf(flag, cwd, config) {
   if (flag === false) return null;
-  return flag ? path16.resolve(cwd, flag) : config.historyFile;
+  return flag ? path17.resolve(cwd, flag) : config.historyFile;
 }
 
 // src/library/evaluate.ts
@@ -73530,8 +73751,8 @@ async function evaluateOn(options, prepared, connection) {
   });
   const warnings = [...prepared.config.warnings, ...run2.warnings, ...scopeWarnings(prepared)];
   if (options.writeBaseline) {
-    const file = path17.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync3(path17.dirname(file), { recursive: true });
+    const file = path18.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync3(path18.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, prepared.config.secrets);
   }
   const report2 = buildReport({
@@ -73596,23 +73817,85 @@ async function planRunFixes(evaluation, connection, options) {
   });
 }
 
+// src/library/fix.ts
+import { mkdirSync as mkdirSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import path19 from "node:path";
+var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
+async function fixWithin(evaluation, connection, options) {
+  const journalPath = options.journal ?? defaultJournalPath(options.root);
+  if (options.mode !== "apply") return planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
+  mkdirSync4(path19.dirname(journalPath), { recursive: true });
+  const lock = lockFiles([journalPath], "fix --apply", (file) => displayPath(file, options.root));
+  try {
+    return await planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
+  } finally {
+    lock.release();
+  }
+}
+async function planAndSettle(evaluation, connection, options, journal) {
+  const planned = await planRunFixes(evaluation, connection, { displayRoot: options.root, allowOptIn: options.includeOptIn });
+  const plan2 = journal ? resumePlan(planned, journal) : planned;
+  if (options.planOut) writeFileSync2(options.planOut, evaluation.prepared.config.secrets.redact(renderPlanJson(plan2)));
+  return settle2(plan2, evaluation, connection, options, journal);
+}
+async function settle2(plan2, evaluation, connection, options, journal) {
+  const outcome = {
+    plan: plan2,
+    evaluation,
+    alreadyApplied: journal ? plan2.alreadyApplied?.length ?? 0 : 0,
+    notApplied: null,
+    applied: null,
+    cancelled: false,
+    written: [],
+    writeErrors: [],
+    journal: null
+  };
+  options.onPlan?.(plan2);
+  if (evaluation?.report.summary.gate === "error") {
+    if (options.mode === "apply") outcome.notApplied = NOT_APPLIED_ON_ERRORS;
+    return outcome;
+  }
+  if (options.mode === "plan") return outcome;
+  if (options.mode === "write") {
+    outcome.written = writeBackPlan(plan2, options.root, options.maxChanges).written;
+    return outcome;
+  }
+  if (plan2.changes.length === 0 && !options.writeBack) return outcome;
+  const journalPath = options.journal ?? defaultJournalPath(options.root);
+  const applied = await applyFixes(plan2, {
+    api: connection.api,
+    journalPath,
+    root: options.root,
+    maxChanges: options.maxChanges,
+    confirm: options.confirm ? (p2) => options.confirm(p2, connection.instance) : void 0,
+    onApplied: options.writeBack ? (change2) => void writeBackChange(change2, options.root) : void 0
+  });
+  if (applied.cancelled) return { ...outcome, cancelled: true };
+  outcome.applied = applied;
+  if (plan2.changes.length > 0) outcome.journal = displayPath(journalPath, options.root);
+  if (options.writeBack) outcome.writeErrors = writeBackAlreadyApplied(plan2, options.root);
+  return outcome;
+}
+function writeBackAlreadyApplied(plan2, root) {
+  const errors = [];
+  for (const a of plan2.alreadyApplied ?? []) {
+    try {
+      writeBackChange(a, root);
+    } catch (err) {
+      errors.push(`${a.resource.kind} ${a.resource.id} (already applied) was not written back: ${err.message}`);
+    }
+  }
+  return errors;
+}
+
 // src/library/waive.ts
 var import_yaml6 = __toESM(require_dist(), 1);
 
 // src/action/fix.ts
-var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
 async function runFix(mode, evaluation, connection, workspace) {
-  const { report: report2 } = evaluation;
-  const plan2 = await planRunFixes(evaluation, connection, { displayRoot: workspace });
-  if (mode === "plan" || plan2.changes.length === 0) return { plan: plan2, applied: null, journal: null, notApplied: null };
-  if (report2.summary.gate === "error") return { plan: plan2, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
-  const journalPath = defaultJournalPath(workspace);
-  const applied = await applyFixes(plan2, {
-    api: connection.api,
-    journalPath,
-    root: workspace
-  });
-  return { plan: plan2, applied, journal: displayPath(journalPath, workspace), notApplied: null };
+  const outcome = await fixWithin(evaluation, connection, { mode, root: workspace });
+  const applied = outcome.plan.changes.length > 0 ? outcome.applied : null;
+  return { plan: outcome.plan, applied, journal: applied ? outcome.journal : null, notApplied: outcome.notApplied };
 }
 function fixMarkdown(outcome) {
   const text = renderPlanText(
@@ -73652,7 +73935,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path18 = (name) => {
+  const path20 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -73660,9 +73943,9 @@ function readInputs(read, workspace) {
   if (failOn !== void 0 && failOn !== "none" && !SEVERITIES.includes(failOn)) {
     problems.push(problem3("fail-on", `must be one of ${[...SEVERITIES, "none"].join(", ")}; got "${failOn}"`));
   }
-  const fix = get("fix");
-  if (!FIX_MODES.includes(fix)) {
-    problems.push(problem3("fix", `must be one of ${FIX_MODES.join(", ")}; got "${fix}"`));
+  const fix2 = get("fix");
+  if (!FIX_MODES.includes(fix2)) {
+    problems.push(problem3("fix", `must be one of ${FIX_MODES.join(", ")}; got "${fix2}"`));
   }
   const boolean = (name) => {
     const value = get(name);
@@ -73673,7 +73956,7 @@ function readInputs(read, workspace) {
   };
   const fixConfirm = boolean("fix-confirm");
   const allowEmpty = boolean("allow-empty");
-  if (fix === "apply" && !fixConfirm) {
+  if (fix2 === "apply" && !fixConfirm) {
     problems.push(
       problem3("fix", "apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)")
     );
@@ -73681,18 +73964,18 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path18("config"),
-    baseline: path18("baseline"),
-    sarifFile: path18("sarif-file"),
-    jsonFile: path18("json-file"),
-    htmlFile: path18("html-file"),
-    history: path18("history"),
+    config: path20("config"),
+    baseline: path20("baseline"),
+    sarifFile: path20("sarif-file"),
+    jsonFile: path20("json-file"),
+    htmlFile: path20("html-file"),
+    history: path20("history"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),
     workflowToken: get("workflow-token"),
     failOn,
-    fix,
+    fix: fix2,
     fixConfirm,
     allowEmpty,
     overrides: (get("override") ?? "").split("\n").filter((line) => line.trim() !== "").map(parseOverride)
@@ -73768,12 +74051,12 @@ async function runCheck(inputs, outputs, secrets) {
     ...inputs.history ? { history: inputs.history } : {}
   };
   const prepared = await prepareRun(options);
-  const { report: report2, fix, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
+  const { report: report2, fix: fix2, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
     for (const warning2 of evaluation.warnings) warning(printable(secrets.redact(warning2)));
-    const fix2 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
-    return { report: secrets.redactJson(evaluation.report), fix: fix2, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
+    const fix3 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
+    return { report: secrets.redactJson(evaluation.report), fix: fix3, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };
   }));
   outputs.violations = String(report2.summary.violations);
   outputs.errors = String(report2.summary.errors);
@@ -73792,11 +74075,11 @@ async function runCheck(inputs, outputs, secrets) {
     await writeReportFile(inputs.htmlFile, formatReport("html", report2, formatOptions));
     outputs["html-file"] = inputs.htmlFile;
   }
-  await writeSummary(summaryMarkdown(report2, fix ? [fixMarkdown(fix)] : []));
+  await writeSummary(summaryMarkdown(report2, fix2 ? [fixMarkdown(fix2)] : []));
   emitAnnotations(report2);
-  if (fix?.applied && !fix.applied.ok) {
-    return `steward: fix apply stopped (a re-run plans what is left; journal ${fix.journal}):
-${fix.applied.errors.join("\n")}`;
+  if (fix2?.applied && !fix2.applied.ok) {
+    return `steward: fix apply stopped (a re-run plans what is left; journal ${fix2.journal}):
+${fix2.applied.errors.join("\n")}`;
   }
   if (empty2 && !inputs.allowEmpty) return `steward: ${empty2}`;
   return gateFailure(report2);

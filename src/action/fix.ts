@@ -1,9 +1,11 @@
-// `fix: plan` and `fix: apply` in the Action (DESIGN §10, §11): the plan is made from the run's
-// own evaluation over the same connection, like `steward fix`, and goes into the job summary.
+// `fix: plan` and `fix: apply` in the Action (DESIGN §10, §11): the library's fix session on the
+// run's own evaluation over the same connection (`fixWithin`), rendered into the job summary.
 // apply needs `fix-confirm: true` (checked with the inputs, before any request), sends the plan
 // one journaled request at a time, and never rewrites manifests (the repo is changed by PRs).
 import type { FixMode } from './inputs.js';
-import { applyFixes, type ApplyResult, type Connection, defaultJournalPath, displayPath, type Evaluation, type FixPlan, planFixes as planRunFixes, renderPlanText } from '../library/index.js';
+import { type ApplyResult, type Connection, type Evaluation, type FixPlan, fixWithin, NOT_APPLIED_ON_ERRORS, renderPlanText } from '../library/index.js';
+
+export { NOT_APPLIED_ON_ERRORS };
 
 export interface FixOutcome {
   plan: FixPlan;
@@ -14,26 +16,16 @@ export interface FixOutcome {
   notApplied: string | null;
 }
 
-/** Like `steward fix --apply` (exit 3 before applying): a run with evaluation errors applies nothing. */
-export const NOT_APPLIED_ON_ERRORS = 'not applied: some policies could not be evaluated, so the plan may be incomplete';
-
 export async function runFix(
   mode: Exclude<FixMode, 'none'>,
   evaluation: Evaluation,
   connection: Connection,
   workspace: string,
 ): Promise<FixOutcome> {
-  const { report } = evaluation;
-  const plan = await planRunFixes(evaluation, connection, { displayRoot: workspace });
-  if (mode === 'plan' || plan.changes.length === 0) return { plan, applied: null, journal: null, notApplied: null };
-  if (report.summary.gate === 'error') return { plan, applied: null, journal: null, notApplied: NOT_APPLIED_ON_ERRORS };
-  const journalPath = defaultJournalPath(workspace);
-  const applied = await applyFixes(plan, {
-    api: connection.api,
-    journalPath,
-    root: workspace,
-  });
-  return { plan, applied, journal: displayPath(journalPath, workspace), notApplied: null };
+  const outcome = await fixWithin(evaluation, connection, { mode, root: workspace });
+  // A plan of no change sends nothing: the summary says what a run with changes would do.
+  const applied = outcome.plan.changes.length > 0 ? outcome.applied : null;
+  return { plan: outcome.plan, applied, journal: applied ? outcome.journal : null, notApplied: outcome.notApplied };
 }
 
 /** The job summary section: what was (or would be) sent, and what happened. */

@@ -39,6 +39,7 @@ export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from '.
 export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCodeFor, withRunHistory } from './evaluate.js';
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
+export { fix, type FixMode, type FixOptions, type FixOutcome, fixWithin, NOT_APPLIED_ON_ERRORS } from './fix.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 export { type WaiveOptions, type WaiveResult, waive } from './waive.js';
 export { EVIDENCE_MANIFEST, type EvidenceResult, type VerifyResult, verifyEvidence, writeEvidence } from './evidence.js';

@@ -1,7 +1,6 @@
 // `steward fix` (DESIGN §10): evaluate like check, then print the plan of API calls that would
 // fix what can be fixed. Nothing is written without --apply; --apply asks on a TTY unless
 // --yes, and without a TTY and without --yes it refuses before any request (exit 2).
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
@@ -11,28 +10,18 @@ import { formatParser, parsePositiveInt } from '../options.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import {
-  applyFixes,
-  type CheckOptions,
-  type Connection,
-  defaultJournalPath,
   displayPath,
-  evaluateOn,
+  type FixMode,
+  type FixOutcome,
   type FixPlan,
+  fix,
   InputError,
-  lockFiles,
   MAX_CHANGES_DEFAULT,
-  type PreparedRun,
-  planFixes,
-  prepareRun,
-  type ResumeJournal,
   readPlan,
   readResumeJournal,
   renderPlanJson,
   renderPlanText,
   resumePlan,
-  withConnection,
-  writeBackChange,
-  writeBackPlan,
 } from '../../library/index.js';
 
 interface FixFlags extends RunFlags {
@@ -73,144 +62,77 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
     throw inputProblem('--apply', 'no terminal to confirm on: add --yes to apply without asking');
   }
   if (flags.apply && flags.from) throw inputProblem('--apply', 'cannot apply against a snapshot (--from); it is read-only');
-  const journalPath = flags.journal ? path.resolve(io.cwd, flags.journal) : defaultJournalPath(io.cwd);
-  const shown = (file: string) => displayPath(file, io.cwd);
-  // Two runs applying from one journal would both read it before either writes, and send every
-  // change twice: the journal is locked before it is read.
-  if (flags.apply) mkdirSync(path.dirname(journalPath), { recursive: true });
-  const journalLock = flags.apply ? lockFiles([journalPath], 'fix --apply', shown) : null;
-  try {
-    await runFixLocked(flags, ctx, journalPath);
-  } finally {
-    journalLock?.release();
-  }
-}
-
-async function runFixLocked(flags: FixFlags, ctx: CliContext, journalPath: string): Promise<void> {
-  const { io } = ctx;
-  // An existing --journal is resumed from: what it shows applied is not planned again.
-  const journal = flags.journal ? readResumeJournal(journalPath, displayPath(journalPath, io.cwd)) : null;
-  const resumed = (plan: FixPlan) => (journal ? resumePlan(plan, journal) : plan);
+  const journal = flags.journal ? path.resolve(io.cwd, flags.journal) : undefined;
   if (flags.plan && !flags.apply && !flags.write) {
     // Showing a saved plan needs no instance.
-    const plan = resumed(readPlan(path.resolve(io.cwd, flags.plan)));
+    const saved = readPlan(path.resolve(io.cwd, flags.plan));
+    const resume = journal ? readResumeJournal(journal, displayPath(journal, io.cwd)) : null;
+    const plan = resume ? resumePlan(saved, resume) : saved;
     print(io, flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan));
     ctx.exitCode = 0;
     return;
   }
-
-  const savedPlan = flags.plan ? readPlan(path.resolve(io.cwd, flags.plan)) : null;
-  await withTarget(flags, io, async (options) => {
-    const prepared = await prepareRun(options);
-    // Manifests a run may rewrite (--write), or whose declared state it applies, are held too.
-    const manifests = flags.apply || flags.write ? Object.values(prepared.config.manifestFiles).flat() : [];
-    const held = lockFiles(manifests, flags.apply ? 'fix --apply' : 'fix --write', (f) => displayPath(f, io.cwd));
-    try {
-      await withConnection(options, prepared, (connection) => fixOn(flags, ctx, { options, prepared, connection, savedPlan, journal, journalPath }));
-    } finally {
-      held.release();
-    }
-  });
-}
-
-interface FixRun {
-  options: CheckOptions;
-  prepared: PreparedRun;
-  connection: Connection;
-  savedPlan: FixPlan | null;
-  journal: ResumeJournal | null;
-  journalPath: string;
-}
-
-/** Plans (or takes the saved plan), then prints, writes back or applies it over the open connection. */
-async function fixOn(flags: FixFlags, ctx: CliContext, run: FixRun): Promise<void> {
-  const { io } = ctx;
-  const { options, prepared, connection, savedPlan, journal, journalPath } = run;
-  const resumed = (plan: FixPlan) => (journal ? resumePlan(plan, journal) : plan);
-  {
-    let plan: FixPlan;
-    if (savedPlan) {
-      if (savedPlan.instance && savedPlan.instance !== connection.instance && !flags.sandbox) {
-        throw inputProblem('--plan', `the plan was made for ${savedPlan.instance}, not ${connection.instance}`);
-      }
-      plan = resumed(savedPlan);
-      const done = plan.alreadyApplied?.length ?? 0;
-      if (journal && done > 0) warn(io, `${done} change(s) of the plan already applied per ${journal.file}: not sent again`);
-    } else {
-      const evaluation = await evaluateOn(options, prepared, connection);
-      if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-      warn(io, ...evaluation.warnings.map((w) => `steward: ${w}`));
-      warnEvaluationErrors(evaluation.report, io);
-      plan = resumed(await planFixes(evaluation, connection, { displayRoot: io.cwd, allowOptIn: flags.includeOptIn }));
-      print(io, flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
-      if (flags.planOut) {
-        const out = path.resolve(io.cwd, flags.planOut);
-        writeFileSync(out, prepared.config.secrets.redact(renderPlanJson(plan)));
-        warn(io, `plan saved to ${displayPath(out, io.cwd)}`);
-      }
-      if (evaluation.report.summary.gate === 'error') {
-        if (flags.apply) {
-          const failed = evaluation.report.policies.filter((p) => p.status === 'error').length;
-          warn(
-            io,
-            `not applied: ${failed} ${failed === 1 ? 'policy' : 'policies'} could not be evaluated (fix them or narrow the run with --only)`,
-          );
-        }
-        ctx.exitCode = 3;
-        return;
-      }
-    }
-
-    if (!flags.apply) {
-      if (flags.write) {
-        // Also the manifests of changes the journal shows already applied.
-        const written = writeBackPlan(plan, io.cwd, flags.maxChanges);
-        for (const f of written.written) warn(io, `rewrote ${f}`);
-      }
-      ctx.exitCode = 0;
-      return;
-    }
-    const result = await applyFixes(plan, {
-      api: connection.api,
-      journalPath,
+  const mode: FixMode = flags.apply ? 'apply' : flags.write ? 'write' : 'plan';
+  const planOut = flags.planOut ? path.resolve(io.cwd, flags.planOut) : undefined;
+  const outcome = await withTarget(flags, io, (options) =>
+    fix(options, {
+      mode,
       root: io.cwd,
+      journal,
+      savedPlan: flags.plan ? path.resolve(io.cwd, flags.plan) : undefined,
+      anyInstance: flags.sandbox,
+      planOut,
       maxChanges: flags.maxChanges,
-      confirm: flags.yes ? undefined : (p) => confirmOnTerminal(p, connection.instance, ctx),
-      onApplied: flags.write ? (change) => void writeBackChange(change, io.cwd) : undefined,
-    });
-    if (result.cancelled) {
-      warn(io, 'nothing applied.');
-      ctx.exitCode = 0;
-      return;
-    }
-    warn(
-      io,
-      `applied ${result.applied.length} of ${plan.changes.length} changes` +
-        (result.failed.length ? `, ${result.failed.length} failed, ${result.skipped.length} not attempted` : '') +
-        (plan.changes.length ? `; journal: ${displayPath(journalPath, io.cwd)}` : ''),
-    );
-    for (const e of result.errors) warn(io, `  ${e}`);
-    const rewriteErrors = flags.write ? writeBackAlreadyApplied(plan, io.cwd) : [];
-    for (const e of rewriteErrors) warn(io, `  ${e}`);
-    if (!flags.write && result.applied.length > 0) {
-      // The permission endpoints cannot be read back: the manifests are what the next run checks.
-      warn(io, 'the manifests still declare the old state: run with --write, or update the manifests, or the next check still fails');
-    }
-    ctx.exitCode = result.ok && rewriteErrors.length === 0 ? 0 : 3;
-  }
+      includeOptIn: flags.includeOptIn,
+      writeBack: flags.apply && flags.write,
+      confirm: flags.yes ? undefined : (plan, instance) => confirmOnTerminal(plan, instance, ctx),
+      onEvaluated: (evaluation) => {
+        if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+        warn(io, ...evaluation.warnings.map((w) => `steward: ${w}`));
+        warnEvaluationErrors(evaluation.report, io);
+      },
+      onPlan: (plan) => {
+        if (flags.plan) return; // a saved plan was shown when it was made
+        print(io, flags.format === 'json' ? renderPlanJson(plan) : renderPlanText(plan, flags.apply || flags.write ? null : undefined));
+        if (planOut) warn(io, `plan saved to ${displayPath(planOut, io.cwd)}`);
+      },
+    }),
+  );
+  ctx.exitCode = report(outcome, flags, ctx);
 }
 
-/** `--apply --write`: the manifests of changes the journal shows applied get the fixed state too. */
-function writeBackAlreadyApplied(plan: FixPlan, root: string): string[] {
-  const errors: string[] = [];
-  for (const a of plan.alreadyApplied ?? []) {
-    try {
-      writeBackChange(a, root);
-    } catch (err) {
-      errors.push(`${a.resource.kind} ${a.resource.id} (already applied) was not written back: ${(err as Error).message}`);
+/** What the session did, on stderr; the exit code. */
+function report(outcome: FixOutcome, flags: FixFlags, ctx: CliContext): number {
+  const { io } = ctx;
+  const { plan } = outcome;
+  if (flags.plan && outcome.alreadyApplied > 0) warn(io, `${outcome.alreadyApplied} change(s) of the plan already applied per ${flags.journal}: not sent again`);
+  if (outcome.evaluation?.report.summary.gate === 'error') {
+    if (flags.apply) {
+      const failed = outcome.evaluation.report.policies.filter((p) => p.status === 'error').length;
+      warn(io, `not applied: ${failed} ${failed === 1 ? 'policy' : 'policies'} could not be evaluated (fix them or narrow the run with --only)`);
     }
+    return 3;
   }
-  return errors;
+  for (const f of outcome.written) warn(io, `rewrote ${f}`);
+  if (!flags.apply) return 0;
+  if (outcome.cancelled) {
+    warn(io, 'nothing applied.');
+    return 0;
+  }
+  const result = outcome.applied!;
+  warn(
+    io,
+    `applied ${result.applied.length} of ${plan.changes.length} changes` +
+      (result.failed.length ? `, ${result.failed.length} failed, ${result.skipped.length} not attempted` : '') +
+      (outcome.journal ? `; journal: ${outcome.journal}` : ''),
+  );
+  for (const e of result.errors) warn(io, `  ${e}`);
+  for (const e of outcome.writeErrors) warn(io, `  ${e}`);
+  if (!flags.write && result.applied.length > 0) {
+    // The permission endpoints cannot be read back: the manifests are what the next run checks.
+    warn(io, 'the manifests still declare the old state: run with --write, or update the manifests, or the next check still fails');
+  }
+  return result.ok && outcome.writeErrors.length === 0 ? 0 : 3;
 }
 
 async function confirmOnTerminal(plan: FixPlan, instance: string, ctx: CliContext): Promise<boolean> {
