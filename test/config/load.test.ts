@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinPolicyDir, loadConfig } from '../../src/config/index.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { inputProblemLines as problemsOf, tempProject } from '../fixtures/input.js';
 
 const FULL = `instance:
@@ -99,7 +100,7 @@ describe('config errors name file:line:column', () => {
     const dir = tempProject({ 'steward.yaml': 'failOn: low\npolicy: [x]\nscope:\n  dataset: [a]\n' });
     expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
       expect.stringMatching(/^steward\.yaml:2:1: unknown key "policy" \(allowed: instance, policies, params/),
-      'steward.yaml:4:3: unknown key "dataset" in scope (allowed: datasets, cards, queues, dataFiles, filesets, workflows)',
+      `steward.yaml:4:3: unknown key "dataset" in scope (allowed: ${Object.values(RESOURCE_KINDS).flatMap((k) => (k.inputs.scope ? [k.inputs.scope.key] : [])).join(', ')})`,
     ]);
   });
 

@@ -114,7 +114,7 @@ describe('policy loader', () => {
         file: 'p.yaml',
         line: 5,
         column: 15,
-        message: 'unknown resource kind "queues" (known: calculatedFields, card, dataFile, dataset, filesetFile, queue, reportSchedule, workflow)',
+        message: `unknown resource kind "queues" (known: ${Object.keys(KINDS).sort().join(', ')})`,
       },
     ]);
   });
