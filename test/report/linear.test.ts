@@ -1,6 +1,6 @@
 // Report formatters are linear in findings: 50,000 findings of one policy (the shape that made
 // the HTML grouping quadratic: 65 s at 100,000, and overflowed the text format's call stack)
-// format in a bounded multiple of the JSON formatter's time on the same report, same process.
+// format within 20x the JSON formatter's time on the same report, same process.
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
 import { FORMATS, formatReport } from '../../src/report/index.js';
@@ -28,9 +28,10 @@ describe('formatters are linear in findings', () => {
   formatReport('json', report, { color: false });
   const json = Math.max(ms(() => formatReport('json', report, { color: false })), 1);
 
-  // A generous bound against noise on 2 cores: a quadratic formatter takes hundreds of times the JSON's.
-  const BOUND = 8;
-  it.each(FORMATS.filter((f) => f !== 'json'))('%s: 50,000 findings of one policy within 8x the JSON report', (format) => {
+  // A generous bound against noise on 2 cores and instrumented runs (Stryker: up to 8x): a quadratic
+  // formatter takes 46x the JSON's at this size, and more with every finding added.
+  const BOUND = 20;
+  it.each(FORMATS.filter((f) => f !== 'json'))('%s: 50,000 findings of one policy within 20x the JSON report', (format) => {
     let out = '';
     const took = ms(() => {
       out = formatReport(format, report, { color: false });
