@@ -48841,6 +48841,28 @@ function isLoopbackHost(hostname2) {
   return host === "localhost" || host === "[::1]" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+// src/config/proxy.ts
+var PROXY_ENV = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
+function proxySettings(env) {
+  const problems = [];
+  const secrets = [];
+  for (const name of PROXY_ENV) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    let url2 = null;
+    try {
+      url2 = new URL(value.includes("://") ? value : `https://${value}`);
+    } catch {
+      url2 = null;
+    }
+    if (url2 && (url2.password || url2.username)) secrets.push(value, decodeURIComponent(url2.password), url2.password);
+    if (!url2 || url2.protocol !== "http:" && url2.protocol !== "https:" || !url2.hostname) {
+      problems.push({ file: name, line: 0, column: 0, message: "must be an http:// or https:// proxy URL (steward tunnels https through it with CONNECT)" });
+    }
+  }
+  return { problems, secrets };
+}
+
 // src/resources/kinds/calculatedFields.ts
 var CALCULATED_FIELDS_RESOURCE_ID = "instance";
 var counter = { type: "integer", minimum: 0 };
@@ -50298,26 +50320,6 @@ var ENV = {
   token: "STEWARD_TOKEN",
   workflowToken: "STEWARD_WORKFLOW_TOKEN"
 };
-var PROXY_ENV = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"];
-function proxySettings(env) {
-  const problems = [];
-  const secrets = [];
-  for (const name of PROXY_ENV) {
-    const value = env[name]?.trim();
-    if (!value) continue;
-    let url2 = null;
-    try {
-      url2 = new URL(value.includes("://") ? value : `https://${value}`);
-    } catch {
-      url2 = null;
-    }
-    if (url2 && (url2.password || url2.username)) secrets.push(value, decodeURIComponent(url2.password), url2.password);
-    if (!url2 || url2.protocol !== "http:" && url2.protocol !== "https:" || !url2.hostname) {
-      problems.push({ file: name, line: 0, column: 0, message: "must be an http:// or https:// proxy URL (steward tunnels https through it with CONNECT)" });
-    }
-  }
-  return { problems, secrets };
-}
 var isDiscovery = (v2) => typeof v2 === "object" && v2 !== null && !Array.isArray(v2) && "all" in v2;
 var kindInputs = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
 var nonEmpty = (v2) => v2 && v2.trim() !== "" ? v2.trim() : null;

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/problem.js';
 import { isLoopbackHost } from '../core/loopback.js';
+import { proxySettings } from './proxy.js';
 import { SecretSet } from '../core/redact.js';
 import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -42,33 +43,6 @@ export const ENV = {
   token: 'STEWARD_TOKEN',
   workflowToken: 'STEWARD_WORKFLOW_TOKEN',
 } as const;
-
-/** The variables naming the proxy https origins go through (as curl and npm read them; NO_PROXY exempts hosts). */
-export const PROXY_ENV = ['HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy'] as const;
-
-/**
- * Each proxy variable set: it must name an http(s) CONNECT proxy (exit 2 otherwise, before any
- * request), and its credentials are secrets of the run like the token.
- */
-function proxySettings(env: Record<string, string | undefined>): { problems: InputProblem[]; secrets: string[] } {
-  const problems: InputProblem[] = [];
-  const secrets: string[] = [];
-  for (const name of PROXY_ENV) {
-    const value = env[name]?.trim();
-    if (!value) continue;
-    let url: URL | null = null;
-    try {
-      url = new URL(value.includes('://') ? value : `https://${value}`);
-    } catch {
-      url = null;
-    }
-    if (url && (url.password || url.username)) secrets.push(value, decodeURIComponent(url.password), url.password);
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-      problems.push({ file: name, line: 0, column: 0, message: 'must be an http:// or https:// proxy URL (steward tunnels https through it with CONNECT)' });
-    }
-  }
-  return { problems, secrets };
-}
 
 type IdList = (string | number)[] | { file: string };
 
