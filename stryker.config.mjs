@@ -5,7 +5,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts' },
+  vitest: { configFile: 'vitest.mutation.config.ts' },
   // The checker type-checks src alone (tsconfig.stryker.json): a mutant that does not compile is
   // never run; checking the tests too tripled the time a mutant took.
   checkers: ['typescript'],
