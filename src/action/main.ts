@@ -134,7 +134,3 @@ function failureMessage(error: unknown): string {
   return `steward: ${String(error)}`;
 }
 
-/** The runner masks secrets in its log; this keeps them out of messages that reach files too. */
-export function redact(text: string, secrets: SecretSet): string {
-  return secrets.redact(text);
-}
