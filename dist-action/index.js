@@ -25257,12 +25257,12 @@ var require_applicability = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
     function schemaHasRulesForType({ schema, self: self2 }, type) {
-      const group = self2.RULES.types[type];
-      return group && group !== true && shouldUseGroup(schema, group);
+      const group2 = self2.RULES.types[type];
+      return group2 && group2 !== true && shouldUseGroup(schema, group2);
     }
     exports.schemaHasRulesForType = schemaHasRulesForType;
-    function shouldUseGroup(schema, group) {
-      return group.rules.some((rule2) => shouldUseRule(schema, rule2));
+    function shouldUseGroup(schema, group2) {
+      return group2.rules.some((rule2) => shouldUseRule(schema, rule2));
     }
     exports.shouldUseGroup = shouldUseGroup;
     function shouldUseRule(schema, rule2) {
@@ -26292,36 +26292,36 @@ var require_validate = __commonJS({
       if (!opts.jtd)
         checkStrictTypes(it, types);
       gen.block(() => {
-        for (const group of RULES.rules)
-          groupKeywords(group);
+        for (const group2 of RULES.rules)
+          groupKeywords(group2);
         groupKeywords(RULES.post);
       });
-      function groupKeywords(group) {
-        if (!(0, applicability_1.shouldUseGroup)(schema, group))
+      function groupKeywords(group2) {
+        if (!(0, applicability_1.shouldUseGroup)(schema, group2))
           return;
-        if (group.type) {
-          gen.if((0, dataType_2.checkDataType)(group.type, data, opts.strictNumbers));
-          iterateKeywords(it, group);
-          if (types.length === 1 && types[0] === group.type && typeErrors) {
+        if (group2.type) {
+          gen.if((0, dataType_2.checkDataType)(group2.type, data, opts.strictNumbers));
+          iterateKeywords(it, group2);
+          if (types.length === 1 && types[0] === group2.type && typeErrors) {
             gen.else();
             (0, dataType_2.reportTypeError)(it);
           }
           gen.endIf();
         } else {
-          iterateKeywords(it, group);
+          iterateKeywords(it, group2);
         }
         if (!allErrors)
           gen.if((0, codegen_1._)`${names_1.default.errors} === ${errsCount || 0}`);
       }
     }
-    function iterateKeywords(it, group) {
+    function iterateKeywords(it, group2) {
       const { gen, schema, opts: { useDefaults } } = it;
       if (useDefaults)
-        (0, defaults_1.assignDefaults)(it, group.type);
+        (0, defaults_1.assignDefaults)(it, group2.type);
       gen.block(() => {
-        for (const rule2 of group.rules) {
+        for (const rule2 of group2.rules) {
           if ((0, applicability_1.shouldUseRule)(schema, rule2)) {
-            keywordCode(it, rule2.keyword, rule2.definition, group.type);
+            keywordCode(it, rule2.keyword, rule2.definition, group2.type);
           }
         }
       });
@@ -28452,10 +28452,10 @@ var require_core = __commonJS({
         const { RULES } = this;
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
-        for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule2) => rule2.keyword === keyword);
+        for (const group2 of RULES.rules) {
+          const i = group2.rules.findIndex((rule2) => rule2.keyword === keyword);
           if (i >= 0)
-            group.rules.splice(i, 1);
+            group2.rules.splice(i, 1);
         }
         return this;
       }
@@ -44063,6 +44063,28 @@ var CLIENT_DEFAULTS = {
   pageSize: PAGE_SIZE_DEFAULT
 };
 var BODY_EXCERPT_CHARS = 200;
+var USER_SEARCH_ATTRIBUTES = [
+  "id",
+  "displayName",
+  "userName",
+  "emailAddress",
+  "roleId",
+  "isActive",
+  "isPending",
+  "isSystemUser",
+  "created",
+  "lastLogin",
+  "lastActivity"
+];
+var USER_SEARCH_BODY = {
+  attributes: USER_SEARCH_ATTRIBUTES,
+  includeDeleted: false,
+  onlyDeleted: false,
+  showCount: true,
+  count: false,
+  sort: { field: "displayName", order: "ASC" }
+};
+var DELETED_USER_SEARCH_BODY = { ...USER_SEARCH_BODY, onlyDeleted: true };
 
 // node_modules/ofetch/dist/node.mjs
 import http from "node:http";
@@ -46542,6 +46564,30 @@ var dataFilePermissionsReadSchema = object({
   }
 });
 var filesetSchema = object({ id: str }, { name: nullableStr });
+var userAttribute = object({ key: str, values: { type: "array" } });
+var identityUserSchema = object(
+  { id: int, attributes: { type: "array", items: userAttribute } },
+  { displayName: nullableStr, userName: nullableStr, emailAddress: nullableStr, roleId: nullableInt }
+);
+var groupPrincipal = object({ type: str, id: str }, { displayName: nullableStr });
+var groupSchema = object(
+  { groupId: int },
+  {
+    name: nullableStr,
+    groupType: nullableStr,
+    memberCount: nullableInt,
+    owners: { type: ["array", "null"], items: groupPrincipal },
+    groupMembers: { type: ["array", "null"], items: groupPrincipal },
+    created: date
+  }
+);
+var groupUsersSchema = object({
+  groupUserList: { type: "array", items: object({ userId: int }, { role: nullableStr, roleId: nullableInt, lastSignIn: nullableStr }) }
+});
+var roleSchema = object({ id: int, name: str }, { description: nullableStr, authorityCount: nullableInt, userCount: nullableInt, created: date, modified: date });
+var roleAuthoritiesSchema = { type: "array", items: str };
+var roleUserSchema = object({ userId: int }, { displayName: nullableStr, email: nullableStr, roleId: nullableInt });
+var accessTokenSchema = object({ id: int, ownerId: int, expires: int }, { name: nullableStr, ownerName: nullableStr, ownerEmail: nullableStr });
 var sharedAjv;
 var validators = /* @__PURE__ */ new WeakMap();
 function validatorFor(schema) {
@@ -47286,6 +47332,92 @@ var OPERATIONS = {
     body: {},
     query: () => ({ directoryPath: "", immediateChildren: false }),
     page: { items: ["files"], nullItems: true, next: "pageContext.next", size: 100, in: "query", limitName: "limit", cursorName: "next" }
+  },
+  // --- Identity (PLATFORM.md §8), beyond the spec ---
+  // Users: a search with limit/offset in the body and `count` when showCount is sent (clients
+  // page at 200). The criteria are the caller's (the deleted users' listing), by default the live users.
+  searchUsers: {
+    method: "POST",
+    host: "instance",
+    path: "/api/identity/v1/users/search",
+    args: ["body"],
+    paging: "offset-total",
+    response: listingSchema(["users"]),
+    item: identityUserSchema,
+    body: USER_SEARCH_BODY,
+    access: "read",
+    spec: null,
+    page: { items: ["users"], total: ["count"], size: 200, in: "body", limitName: "limit", offsetName: "offset" }
+  },
+  // Groups: a bare array paged by limit/offset with no total; a short page ends it.
+  listGroups: {
+    method: "GET",
+    host: "instance",
+    path: "/api/content/v2/groups/grouplist",
+    args: [],
+    paging: "offset-total",
+    response: arrayOf(groupSchema),
+    item: groupSchema,
+    access: "read",
+    spec: null,
+    page: { items: [""], id: "groupId", totalOptional: true, size: 100, in: "query", limitName: "limit", offsetName: "offset" }
+  },
+  // One group's members (USER entries; no paging seen).
+  getGroupUsers: {
+    method: "GET",
+    host: "instance",
+    path: "/api/content/v2/groups/users",
+    args: ["query:group"],
+    paging: "none",
+    response: groupUsersSchema,
+    access: "read",
+    spec: null
+  },
+  // Roles: a bare array, no paging.
+  listRoles: {
+    method: "GET",
+    host: "instance",
+    path: "/api/authorization/v1/roles",
+    args: [],
+    paging: "none",
+    response: arrayOf(roleSchema),
+    access: "read",
+    spec: null
+  },
+  // A role's grants: a bare array of authority names.
+  getRoleAuthorities: {
+    method: "GET",
+    host: "instance",
+    path: "/api/authorization/v1/roles/{roleId}/authorities",
+    args: ["roleId"],
+    paging: "none",
+    response: roleAuthoritiesSchema,
+    access: "read",
+    spec: null
+  },
+  // A role's holders: offset/limit in the query with `totalCount` (the captured example pages at 50).
+  listRoleUsers: {
+    method: "GET",
+    host: "instance",
+    path: "/api/authorization/v1/roles/{roleId}/users",
+    args: ["roleId"],
+    paging: "offset-total",
+    response: listingSchema(["users"]),
+    item: roleUserSchema,
+    access: "read",
+    spec: null,
+    page: { items: ["users"], id: "userId", total: ["totalCount"], size: 50, in: "query", limitName: "limit", offsetName: "offset" }
+  },
+  // Access tokens: a bare array, no paging; the owner is an id (ownerName/ownerEmail null).
+  listAccessTokens: {
+    method: "GET",
+    host: "instance",
+    path: "/api/data/v1/accesstokens",
+    args: [],
+    paging: "none",
+    response: arrayOf(accessTokenSchema),
+    access: "read",
+    spec: null
   }
 };
 var OPERATION_IDS = Object.keys(OPERATIONS);
@@ -47355,7 +47487,7 @@ async function settle(requests) {
   await Promise.allSettled(requests);
 }
 var MAX_PAGES = 1e4;
-var at = (body2, dotted) => dotted.split(".").reduce((v2, k2) => v2 !== null && typeof v2 === "object" ? v2[k2] : void 0, body2);
+var at = (body2, dotted) => dotted === "" ? body2 : dotted.split(".").reduce((v2, k2) => v2 !== null && typeof v2 === "object" ? v2[k2] : void 0, body2);
 function itemsOf(body2, shape) {
   for (const key of shape.items) {
     const v2 = at(body2, key);
@@ -47527,7 +47659,7 @@ function requestOf(id, op2, args, defaults) {
   if (op2.access === "read" && op2.method !== "GET") spec.read = true;
   op2.args.forEach((name, i) => {
     const value = args[i];
-    if (name === "body") spec.body = value;
+    if (name === "body") spec.body = value === void 0 ? spec.body : value;
     else if (name === "query") spec.query = { ...op2.query?.(value, defaults) };
     else if (name.startsWith("query:")) spec.query = { ...spec.query, [name.slice("query:".length)]: value };
     else spec.params[name] = String(value);
@@ -48234,9 +48366,9 @@ function report(error2, callback$1, output, suppressErrors) {
   else callback$1(null, output);
 }
 function build$1(options, isSynchronous) {
-  const { onlyCounts, group, maxFiles } = options;
+  const { onlyCounts, group: group2, maxFiles } = options;
   if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-  else if (group) return isSynchronous ? groupsSync : groupsAsync;
+  else if (group2) return isSynchronous ? groupsSync : groupsAsync;
   else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
   else return isSynchronous ? defaultSync : defaultAsync;
 }
@@ -48988,7 +49120,113 @@ function removeEntryFix(list, description) {
 }
 var stringArraySchema = { type: "array", items: { type: "string" } };
 
+// src/resources/people.ts
+var USER_STATES = ["active", "pending", "deactivated", "deleted"];
+var USER_STATE_RULE = "deleted if listed with onlyDeleted; else pending if isPending; else active if isActive; else deactivated";
+var UNKNOWN_USER = "unknown";
+function attribute(u, key) {
+  const found = u.attributes.find((a) => a.key === key);
+  return found && Array.isArray(found.values) && found.values.length > 0 ? found.values[0] : void 0;
+}
+var textOf = (v2) => typeof v2 === "string" && v2 !== "" ? v2 : null;
+var millisOf = (v2) => typeof v2 === "number" && Number.isFinite(v2) ? v2 : null;
+function directoryUser(u, deleted) {
+  const active2 = attribute(u, "isActive");
+  const pending = attribute(u, "isPending");
+  if (!deleted && typeof active2 !== "boolean") {
+    throw new Error(`searchUsers: API drift at user ${u.id}: isActive is ${JSON.stringify(active2 ?? null)}, not a boolean: the user's state is unknown`);
+  }
+  const state = deleted ? "deleted" : pending === true ? "pending" : active2 ? "active" : "deactivated";
+  const roleId = u.roleId ?? attribute(u, "roleId");
+  return {
+    id: String(u.id),
+    name: textOf(u.displayName) ?? textOf(attribute(u, "displayName")),
+    email: textOf(u.emailAddress) ?? textOf(attribute(u, "emailAddress")),
+    roleId: typeof roleId === "number" ? roleId : null,
+    state,
+    systemUser: attribute(u, "isSystemUser") === true,
+    created: millisOf(attribute(u, "created")),
+    lastLogin: millisOf(attribute(u, "lastLogin")),
+    lastActivity: millisOf(attribute(u, "lastActivity"))
+  };
+}
+var DIRECTORY_KEY = "people:directory";
+async function collectUsers(api, criteria, deleted, into) {
+  for await (const page of api.searchUsers(criteria)) for (const u of page) into.set(String(u.id), directoryUser(u, deleted));
+}
+function userDirectory(api, once = noMemo) {
+  return once(DIRECTORY_KEY, async () => {
+    const live3 = /* @__PURE__ */ new Map();
+    const gone = /* @__PURE__ */ new Map();
+    await Promise.all([collectUsers(api, { ...USER_SEARCH_BODY }, false, live3), collectUsers(api, { ...DELETED_USER_SEARCH_BODY }, true, gone)]);
+    for (const [id, u] of gone) live3.set(id, u);
+    return live3;
+  });
+}
+function resolveOwner(directory, owner8) {
+  if (owner8 === null) return null;
+  if (owner8.type === "GROUP") return { type: "GROUP", id: owner8.id, name: null, email: null, state: null };
+  const user2 = directory.get(owner8.id);
+  return { type: "USER", id: owner8.id, name: user2?.name ?? null, email: user2?.email ?? null, state: user2?.state ?? UNKNOWN_USER };
+}
+var ownerSchema = {
+  type: ["object", "null"],
+  description: "the owner resolved against the user listing: type, id, name, email, state (active, pending, deactivated, deleted; unknown: in no listing; null for a group); null when the item has none",
+  properties: {
+    type: { enum: ["USER", "GROUP"] },
+    id: { type: "string" },
+    name: { type: ["string", "null"] },
+    email: { type: ["string", "null"] },
+    state: { enum: [...USER_STATES, UNKNOWN_USER, null] }
+  }
+};
+function ownerPart(operation2, ownerOf2) {
+  return {
+    name: "owner",
+    operation: "searchUsers",
+    alsoReads: [operation2],
+    async load(api, r3, once = noMemo) {
+      const [directory, owner8] = await Promise.all([userDirectory(api, once), ownerOf2(api, r3, once)]);
+      return resolveOwner(directory, owner8);
+    }
+  };
+}
+function userOwner(value, where2) {
+  if (value === null) return null;
+  if (typeof value === "number" && Number.isSafeInteger(value) || typeof value === "string" && value !== "") return { type: "USER", id: String(value) };
+  throw new Error(`${where2}: the owner ${JSON.stringify(value ?? "field is missing")} is not a user id: the owner is unknown`);
+}
+async function ownersFromListing(once, key, read, idOf, ownerOf2) {
+  const owners = await once(`people:owners:${key}`, async () => {
+    const map = /* @__PURE__ */ new Map();
+    const answer = read();
+    const pages2 = Symbol.asyncIterator in answer ? answer : (async function* () {
+      yield await answer;
+    })();
+    for await (const page of pages2) {
+      for (const item of page) {
+        try {
+          map.set(idOf(item), ownerOf2(item));
+        } catch (err) {
+          map.set(idOf(item), err);
+        }
+      }
+    }
+    return map;
+  });
+  return (id, what) => {
+    if (!owners.has(id)) throw new Error(`${key}: ${what} ${id} is not in the listing, so its owner is unknown`);
+    const owner8 = owners.get(id) ?? null;
+    if (owner8 instanceof Error) throw owner8;
+    return owner8;
+  };
+}
+
 // src/resources/kinds/reportSchedule.ts
+var owner = ownerPart(
+  "listReportSchedules",
+  async (_api, r3) => r3.doc.ownerId === void 0 ? Promise.reject(new Error(`listReportSchedules: schedule ${r3.id} carries no ownerId, so its owner is unknown`)) : userOwner(r3.doc.ownerId, `listReportSchedules: schedule ${r3.id}`)
+);
 var filterOf = (ctx) => ctx.scope?.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
 var MISCONFIGURED_KEY = "reportSchedule:misconfigured";
 var ORPHAN_IDS_SHOWN = 5;
@@ -49112,7 +49350,8 @@ var reportSchedule = {
       type: { type: ["string", "null"] },
       ownerId: { type: ["integer", "null"] },
       embedViewId: { type: ["integer", "null"] },
-      owner: { type: ["boolean", "null"] },
+      ownedByCaller: { type: ["boolean", "null"], description: "the platform's `owner` flag: whether the token's user owns the schedule" },
+      owner: ownerSchema,
       cardCount: { type: ["integer", "null"] },
       recipientCount: { type: ["integer", "null"] },
       cardId: { type: ["integer", "null"] },
@@ -49147,7 +49386,7 @@ var reportSchedule = {
       }
     }
   },
-  parts: { misconfigured, misconfiguration },
+  parts: { misconfigured, misconfiguration, owner },
   probes: [
     {
       id: "scheduleFilter",
@@ -49183,7 +49422,8 @@ var reportSchedule = {
     for await (const page of (await scheduleListing(ctx)).pages()) {
       for (const s of page) {
         count++;
-        yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
+        const { owner: ownedByCaller, ...doc2 } = s;
+        yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...doc2, ...ownedByCaller === void 0 ? {} : { ownedByCaller } }, source: null };
       }
     }
     if (count === 0) {
@@ -49204,6 +49444,18 @@ var reportSchedule = {
 function cardDocId(id) {
   return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
+function cardOwner(item, id) {
+  const ownerId = item.ownedById;
+  if (ownerId === null) return null;
+  if ((typeof ownerId !== "string" || ownerId === "") && typeof ownerId !== "number") {
+    throw new Error(`searchCards: API drift at ownedById of card ${id}: ${JSON.stringify(ownerId ?? "missing")}`);
+  }
+  return { type: item.ownedByType === "GROUP" ? "GROUP" : "USER", id: String(ownerId) };
+}
+var owner2 = ownerPart("searchCards", async (api, r3, once) => {
+  const find = await ownersFromListing(once, "searchCards", () => api.searchCards(), (c2) => String(c2.databaseId), (c2) => cardOwner(c2, String(c2.databaseId)));
+  return find(r3.id, "card");
+});
 var card = {
   name: "card",
   description: "Cards listed in scope.cards and every card a report schedule sends.",
@@ -49221,10 +49473,11 @@ var card = {
     properties: {
       id: { type: ["integer", "string"] },
       schedules: { type: "array", items: { type: "integer" }, description: "ids of the schedules that send this card" },
-      certification: certificationSchema
+      certification: certificationSchema,
+      owner: ownerSchema
     }
   },
-  parts: { certification: certificationPart("CARD") },
+  parts: { certification: certificationPart("CARD"), owner: owner2 },
   async *collect(ctx) {
     const senders = /* @__PURE__ */ new Map();
     const discovery2 = ctx.scope.discover.cards;
@@ -49570,6 +49823,16 @@ var remove = removeEntryFix("entries", "remove the entry from the data file");
 function body(doc2) {
   return { publicAccess: doc2.publicAccess === true, entries: entriesOf(doc2) };
 }
+var owner3 = ownerPart("listDataFiles", async (api, r3, once) => {
+  const find = await ownersFromListing(
+    once,
+    "listDataFiles",
+    () => api.listDataFiles(),
+    (f2) => String(f2.dataFileId),
+    (f2) => userOwner(f2.responsibleUserId, `listDataFiles: data file ${f2.dataFileId}`)
+  );
+  return find(String(r3.doc.id), "data file");
+});
 var dataFile = {
   name: "dataFile",
   description: "Data files declared in manifests.dataFiles, and those scope.dataFiles names or discovers (judged on their live permissions); `live` and `drift` compare the two.",
@@ -49590,10 +49853,11 @@ var dataFile = {
       entries: { type: "array", items: dataFileEntrySchema },
       declared: { type: "boolean", description: "true when a manifest declares the file" },
       live: { type: "object", description: "the live permissions { publicAccess, entries } (read only when a policy reads this)" },
-      drift: { type: "array", items: { type: "object" }, description: "publicAccess and each entity compared: id, matches, widens, description" }
+      drift: { type: "array", items: { type: "object" }, description: "publicAccess and each entity compared: id, matches, widens, description" },
+      owner: ownerSchema
     }
   },
-  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift: drift2 },
+  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift: drift2, owner: owner3 },
   async declare(ctx) {
     const out = [];
     for (const m2 of await loadManifests("dataFile", ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
@@ -49670,6 +49934,18 @@ var tags = {
     return parseTags(answer.tags, id);
   }
 };
+function datasetOwner(value, id) {
+  if (value === null) return null;
+  const o3 = value;
+  if (!o3 || typeof o3 !== "object" || typeof o3.id !== "string" || o3.id === "") {
+    throw new Error(`listDatasets: API drift at owner of dataset ${id}: ${JSON.stringify(value ?? "missing")} names no owner id`);
+  }
+  return { type: o3.group === true || o3.type === "GROUP" ? "GROUP" : "USER", id: o3.id };
+}
+var owner4 = ownerPart("listDatasets", async (api, r3, once) => {
+  const find = await ownersFromListing(once, "listDatasets", () => api.listDatasets(), (d) => d.id, (d) => datasetOwner(d.owner, d.id));
+  return find(String(r3.doc.id), "dataset");
+});
 var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
 var tag = {
   name: "tag",
@@ -49729,10 +50005,11 @@ var dataset = {
         }
       },
       certification: certificationSchema,
-      tags: { ...stringArraySchema, description: "the dataset tags (read from the dataset object, beyond the spec)" }
+      tags: { ...stringArraySchema, description: "the dataset tags (read from the dataset object, beyond the spec)" },
+      owner: ownerSchema
     }
   },
-  parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags },
+  parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags, owner: owner4 },
   async *collect(ctx) {
     const discovery2 = ctx.scope.discover.datasets;
     const { ids: ids2, names: names2, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
@@ -49747,6 +50024,10 @@ var dataset = {
 };
 
 // src/resources/kinds/filesetFile.ts
+var owner5 = ownerPart("searchFilesets", async (api, r3, once) => {
+  const find = await ownersFromListing(once, "searchFilesets", () => api.searchFilesets(), (f2) => f2.id, (f2) => userOwner(f2.owner, `searchFilesets: file set ${f2.id}`));
+  return find(String(r3.doc.filesetId), "file set");
+});
 function filesetFileId(filesetId, path20) {
   return `${filesetId}:${path20}`;
 }
@@ -49782,10 +50063,11 @@ var filesetFile = {
       downloadUrl: { type: ["string", "null"], description: "null in every public sample" },
       connectorKey: { type: ["string", "null"], description: "null in every public sample" },
       indexStatus: { type: ["string", "null"], description: "null or QUEUED seen" },
-      indexReason: { type: ["string", "null"] }
+      indexReason: { type: ["string", "null"] },
+      owner: { ...ownerSchema, description: `the file set's owner; ${ownerSchema.description}` }
     }
   },
-  parts: {},
+  parts: { owner: owner5 },
   async *collect(ctx) {
     const discovery2 = ctx.scope.discover.filesets;
     const seen = /* @__PURE__ */ new Set();
@@ -49863,6 +50145,10 @@ var drift3 = {
   operation: "getQueuePermissions",
   load: async (api, r3) => r3.doc.declared ? queueDrift(entriesOf2(r3.doc), await livePermissions2(api, r3)) : []
 };
+var owner6 = ownerPart("listQueues", async (api, r3, once) => {
+  const find = await ownersFromListing(once, "listQueues", () => api.listQueues(), (q) => q.id, (q) => userOwner(q.owner, `listQueues: queue ${q.id}`));
+  return find(String(r3.doc.id), "queue");
+});
 var restore2 = {
   name: "restore",
   schema: { const: true, description: "take away what the queue's live state grants beyond its manifest" },
@@ -49906,10 +50192,11 @@ var queue = {
       permissions: { type: "array", items: queueEntrySchema, description: "the manifest's entries where it declares the queue, else the live ones" },
       declared: { type: "boolean", description: "true when a manifest declares the queue" },
       live: { type: "array", items: queueEntrySchema, description: "the live permissions (read only when a policy reads this)" },
-      drift: { type: "array", items: { type: "object" }, description: "each principal compared: type, id, name, matches, gained, lost, description" }
+      drift: { type: "array", items: { type: "object" }, description: "each principal compared: type, id, name, matches, gained, lost, description" },
+      owner: ownerSchema
     }
   },
-  parts: { permissions, live: live2, drift: drift3 },
+  parts: { permissions, live: live2, drift: drift3, owner: owner6 },
   async declare(ctx) {
     const out = [];
     for (const m2 of await loadManifests("queue", ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
@@ -49947,6 +50234,10 @@ var queue = {
 };
 
 // src/resources/kinds/workflow.ts
+var owner7 = ownerPart("listWorkflows", async (_api, r3) => {
+  if (!r3.listed || !Object.hasOwn(r3.listed, "owner")) throw new Error(`listWorkflows: workflow ${r3.id} carries no owner field, so its owner is unknown`);
+  return userOwner(r3.listed.owner, `listWorkflows: workflow ${r3.id}`);
+});
 var workflow = {
   name: "workflow",
   description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
@@ -49972,12 +50263,12 @@ var workflow = {
       id: { type: "string" },
       name: { type: ["string", "null"] },
       description: { type: ["string", "null"] },
-      owner: { type: ["string", "null"], description: "user id (instance-host models)" },
+      owner: ownerSchema,
       createdOn: { type: ["string", "null"] },
       updatedOn: { type: ["string", "null"] }
     }
   },
-  parts: {},
+  parts: { owner: owner7 },
   probes: [
     {
       id: "workflowGrant",
@@ -49997,7 +50288,326 @@ var workflow = {
     for (const w2 of await ctx.api.listWorkflows()) {
       if (only && !only.has(String(w2.id)) || excluded(discovery2, String(w2.id))) continue;
       const name = typeof w2.name === "string" && w2.name !== "" ? w2.name : null;
-      yield { kind: "workflow", id: String(w2.id), name, doc: { ...w2 }, source: null };
+      const { owner: rawOwner, ...doc2 } = w2;
+      yield { kind: "workflow", id: String(w2.id), name, doc: doc2, source: null, listed: Object.hasOwn(w2, "owner") ? { owner: rawOwner } : {} };
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/kinds/role.ts
+var SYSTEM_ROLE_IDS = [1, 2, 3, 4, 5];
+var roleDoc = (r3) => ({
+  id: r3.id,
+  name: r3.name,
+  description: r3.description ?? null,
+  system: SYSTEM_ROLE_IDS.includes(r3.id),
+  authorityCount: r3.authorityCount ?? null,
+  userCount: r3.userCount ?? null
+});
+var rolePart = {
+  name: "role",
+  operation: "listRoles",
+  async load(api, r3) {
+    const roleId = r3.doc.roleId;
+    const role2 = (await api.listRoles()).find((x2) => x2.id === roleId);
+    if (!role2) throw new Error(`listRoles: role ${JSON.stringify(roleId ?? null)} of user ${r3.id} is not in the role list`);
+    return { id: role2.id, name: role2.name, system: SYSTEM_ROLE_IDS.includes(role2.id) };
+  }
+};
+var grants = {
+  name: "grants",
+  operation: "getRoleAuthorities",
+  load: (api, r3) => api.getRoleAuthorities(String(r3.doc.id))
+};
+var holders = {
+  name: "holders",
+  operation: "listRoleUsers",
+  alsoReads: ["searchUsers"],
+  async load(api, r3, once) {
+    const [directory, users] = await Promise.all([userDirectory(api, once), readAllPages(api.listRoleUsers(String(r3.doc.id)))]);
+    return users.map((u) => {
+      const known = directory.get(String(u.userId));
+      return { id: String(u.userId), name: u.displayName ?? known?.name ?? null, email: u.email ?? known?.email ?? null, state: known?.state ?? "unknown" };
+    });
+  }
+};
+var role = {
+  name: "role",
+  description: "Roles named in scope.roles or all of them, with their grants and holders (parts).",
+  live: true,
+  inputs: {
+    scope: {
+      key: "roles",
+      shape: "ids",
+      description: "role",
+      exists: async (api, id) => {
+        if (!(await api.listRoles()).some((r3) => String(r3.id) === id)) throw new Error(`role ${id} is not in the role list`);
+      },
+      discovery: "listRoles"
+    }
+  },
+  operations: ["listRoles"],
+  documentSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "name", "system"],
+    properties: {
+      id: { type: "integer" },
+      name: { type: "string" },
+      description: { type: ["string", "null"] },
+      system: { type: "boolean", description: "a system role (ids 1–5: Admin, Privileged, Editor, Participant, Social)" },
+      authorityCount: { type: ["integer", "null"] },
+      userCount: { type: ["integer", "null"] },
+      grants: { type: "array", items: { type: "string" }, description: "the authorities (grants) the role holds" },
+      holders: {
+        type: "array",
+        description: "the users holding the role, with their state",
+        items: { type: "object", properties: { id: { type: "string" }, name: { type: ["string", "null"] }, email: { type: ["string", "null"] }, state: { enum: [...USER_STATES, "unknown"] } } }
+      }
+    }
+  },
+  parts: { grants, holders },
+  probes: [
+    {
+      id: "roles",
+      when: ["listRoles", "getRoleAuthorities", "listRoleUsers"],
+      plan: () => ({
+        check: "roles can be listed",
+        asked: "GET the role list",
+        run: (api) => api.listRoles(),
+        fix: () => "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only"
+      })
+    }
+  ],
+  async *collect(ctx) {
+    if ((ctx.scope.ids.roles ?? []).length === 0 && !ctx.scope.discover.roles) return;
+    const roles = await ctx.api.listRoles();
+    const byId = new Map(roles.map((r3) => [String(r3.id), r3]));
+    const { ids: ids2 } = await selectIds(ctx.scope.ids.roles ?? [], ctx.scope.discover.roles, async () => roles, (r3) => String(r3.id), (r3) => r3.name);
+    for (const id of ids2) {
+      const r3 = byId.get(id);
+      if (!r3) {
+        yield { kind: "role", id, name: null, doc: { id }, source: null, loadError: new Error(`role ${id} is not in the role list`) };
+        continue;
+      }
+      yield { kind: "role", id, name: r3.name, doc: roleDoc(r3), source: null };
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/kinds/user.ts
+var millis = { type: ["integer", "null"], description: "epoch milliseconds, null when the platform has none" };
+var user = {
+  name: "user",
+  description: `Users named in scope.users or all of them (the identity search, deleted users included); state: ${USER_STATE_RULE}.`,
+  live: true,
+  inputs: {
+    scope: {
+      key: "users",
+      shape: "ids",
+      description: "user",
+      exists: async (api, id) => {
+        if (!(await userDirectory(api)).has(id)) throw new Error(`user ${id} is in neither the live nor the deleted user listing`);
+      },
+      discovery: "searchUsers"
+    }
+  },
+  operations: ["searchUsers"],
+  documentSchema: {
+    type: "object",
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
+    required: ["id", "state"],
+    properties: {
+      id: { type: "string" },
+      name: { type: ["string", "null"] },
+      email: { type: ["string", "null"] },
+      roleId: { type: ["integer", "null"] },
+      state: { enum: [...USER_STATES], description: USER_STATE_RULE },
+      systemUser: { type: "boolean", description: "the platform's own users (isSystemUser)" },
+      created: millis,
+      lastLogin: millis,
+      lastActivity: millis,
+      role: { type: "object", description: "the role: id, name, system (read from the role list)", properties: { id: { type: "integer" }, name: { type: "string" }, system: { type: "boolean" } } }
+    }
+  },
+  parts: { role: rolePart },
+  probes: [
+    {
+      id: "userSearch",
+      when: ["searchUsers"],
+      plan: () => ({
+        check: "users can be listed (the identity search)",
+        asked: "POST the user search (the first page of live users)",
+        run: async (api) => {
+          for await (const _ of api.searchUsers()) return;
+        },
+        fix: () => "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only"
+      })
+    }
+  ],
+  async *collect(ctx) {
+    if ((ctx.scope.ids.users ?? []).length === 0 && !ctx.scope.discover.users) return;
+    const directory = await userDirectory(ctx.api, ctx.once);
+    const discovery2 = ctx.scope.discover.users;
+    const { ids: ids2 } = await selectIds(ctx.scope.ids.users ?? [], discovery2, async () => [...directory.values()], (u) => u.id, (u) => u.name);
+    for (const id of ids2) {
+      const u = directory.get(id);
+      if (!u) {
+        yield { kind: "user", id, name: null, doc: { id, state: "deleted" }, source: null, loadError: new Error(`user ${id} is in neither the live nor the deleted user listing`) };
+        continue;
+      }
+      yield { kind: "user", id, name: u.name, doc: { ...u }, source: null };
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/kinds/group.ts
+var principal = (p2) => ({ type: p2.type, id: p2.id, name: p2.displayName ?? null });
+function groupResource(g2) {
+  const id = String(g2.groupId);
+  const doc2 = {
+    id: g2.groupId,
+    name: g2.name ?? null,
+    type: g2.groupType ?? null,
+    memberCount: g2.memberCount ?? null,
+    owners: (g2.owners ?? []).map(principal),
+    created: g2.created ?? null
+  };
+  const missing = !Array.isArray(g2.owners) ? "owners" : typeof g2.memberCount !== "number" ? "memberCount" : null;
+  const loadError = missing ? new Error(`listGroups: API drift at ${missing} of group ${id}: missing, so the group cannot be judged`) : void 0;
+  return { kind: "group", id, name: g2.name ?? null, doc: doc2, source: null, ...loadError ? { loadError } : {} };
+}
+var members = {
+  name: "members",
+  operation: "getGroupUsers",
+  alsoReads: ["searchUsers"],
+  async load(api, r3, once) {
+    const [directory, answer] = await Promise.all([userDirectory(api, once), api.getGroupUsers(String(r3.doc.id))]);
+    return answer.groupUserList.map((m2) => {
+      const known = directory.get(String(m2.userId));
+      return { id: String(m2.userId), name: known?.name ?? null, roleId: m2.roleId ?? null, lastSignIn: m2.lastSignIn ?? null, state: known?.state ?? "unknown" };
+    });
+  }
+};
+var principalSchema = { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] } } };
+var group = {
+  name: "group",
+  description: "Groups named in scope.groups or all of them, with their owners and (a part) their members.",
+  live: true,
+  inputs: {
+    scope: {
+      key: "groups",
+      shape: "ids",
+      description: "group",
+      exists: (api, id) => api.getGroupUsers(id),
+      discovery: "listGroups"
+    }
+  },
+  operations: ["listGroups"],
+  documentSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "owners"],
+    properties: {
+      id: { type: "integer" },
+      name: { type: ["string", "null"] },
+      type: { type: ["string", "null"], description: "open, closed, adhoc, dynamic, system" },
+      memberCount: { type: ["integer", "null"] },
+      owners: { type: "array", items: principalSchema, description: "users and groups owning the group (a group may own itself)" },
+      created: { type: ["string", "integer", "null"] },
+      members: {
+        type: "array",
+        description: "the member users, with their state",
+        items: { type: "object", properties: { id: { type: "string" }, name: { type: ["string", "null"] }, roleId: { type: ["integer", "null"] }, lastSignIn: { type: ["string", "null"] }, state: { enum: [...USER_STATES, "unknown"] } } }
+      }
+    }
+  },
+  parts: { members },
+  probes: [
+    {
+      id: "groups",
+      when: ["listGroups", "getGroupUsers"],
+      plan: () => ({
+        check: "groups can be listed",
+        asked: "GET the first page of the group list",
+        run: async (api) => {
+          for await (const _ of api.listGroups()) return;
+        },
+        fix: () => "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"
+      })
+    }
+  ],
+  async *collect(ctx) {
+    if ((ctx.scope.ids.groups ?? []).length === 0 && !ctx.scope.discover.groups) return;
+    const listed = /* @__PURE__ */ new Map();
+    for await (const page of ctx.api.listGroups()) for (const g2 of page) listed.set(String(g2.groupId), g2);
+    const { ids: ids2 } = await selectIds(ctx.scope.ids.groups ?? [], ctx.scope.discover.groups, async () => [...listed.values()], (g2) => String(g2.groupId));
+    for (const id of ids2) {
+      const g2 = listed.get(id);
+      yield g2 ? groupResource(g2) : { kind: "group", id, name: null, doc: { id: Number(id), owners: [] }, source: null, loadError: new Error(`group ${id} is not in the group list`) };
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/kinds/accessToken.ts
+var accessToken = {
+  name: "accessToken",
+  description: "Access tokens named in scope.accessTokens or all of them, with their owner (resolved to a user with a state).",
+  live: true,
+  inputs: {
+    scope: {
+      key: "accessTokens",
+      shape: "ids",
+      description: "access token",
+      exists: async (api, id) => {
+        if (!(await api.listAccessTokens()).some((t3) => String(t3.id) === id)) throw new Error(`access token ${id} is not in the token list`);
+      },
+      discovery: "listAccessTokens"
+    }
+  },
+  operations: ["listAccessTokens"],
+  documentSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "ownerId", "expires"],
+    properties: {
+      id: { type: "integer" },
+      name: { type: ["string", "null"] },
+      ownerId: { type: "integer" },
+      expires: { type: "integer", description: "epoch milliseconds" },
+      owner: ownerSchema
+    }
+  },
+  parts: { owner: ownerPart("listAccessTokens", async (_api, r3) => ({ type: "USER", id: String(r3.doc.ownerId) })) },
+  probes: [
+    {
+      id: "accessTokens",
+      when: ["listAccessTokens"],
+      plan: () => ({
+        check: "every user's access tokens can be listed",
+        asked: "GET the access-token list",
+        run: (api) => api.listAccessTokens(),
+        fix: () => "give the token's user the grant to manage access tokens (developer.token.manage), or leave token policies out with --only"
+      })
+    }
+  ],
+  async *collect(ctx) {
+    if ((ctx.scope.ids.accessTokens ?? []).length === 0 && !ctx.scope.discover.accessTokens) return;
+    const tokens2 = await ctx.api.listAccessTokens();
+    const byId = new Map(tokens2.map((t3) => [String(t3.id), t3]));
+    const { ids: ids2 } = await selectIds(ctx.scope.ids.accessTokens ?? [], ctx.scope.discover.accessTokens, async () => tokens2, (t3) => String(t3.id), (t3) => t3.name);
+    for (const id of ids2) {
+      const t3 = byId.get(id);
+      if (!t3) {
+        yield { kind: "accessToken", id, name: null, doc: { id }, source: null, loadError: new Error(`access token ${id} is not in the token list`) };
+        continue;
+      }
+      yield { kind: "accessToken", id, name: t3.name ?? null, doc: { id: t3.id, name: t3.name ?? null, ownerId: t3.ownerId, expires: t3.expires }, source: null };
     }
   },
   fixes: {}
@@ -50012,7 +50622,11 @@ var RESOURCE_KINDS = {
   dataFile,
   filesetFile,
   calculatedFields,
-  workflow
+  workflow,
+  user,
+  group,
+  role,
+  accessToken
 };
 var RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
 var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.inputs.manifests ? [k2.inputs.manifests] : []);
@@ -52658,9 +53272,9 @@ var ReflectMessageImpl = class {
     this.message.$unknown = value;
   }
 };
-function assertOwn(owner, member) {
-  if (member.parent.typeName !== owner.$typeName) {
-    throw new FieldError(member, `cannot use ${member.toString()} with message ${owner.$typeName}`, "ForeignFieldError");
+function assertOwn(owner8, member) {
+  if (member.parent.typeName !== owner8.$typeName) {
+    throw new FieldError(member, `cannot use ${member.toString()} with message ${owner8.$typeName}`, "ForeignFieldError");
   }
 }
 function reflectList(field, unsafeInput, check3 = true) {
@@ -57402,12 +58016,12 @@ function createResolver(...inputs) {
   for (const input of inputs) {
     const funcs = isFuncResolver(input) || Array.isArray(input) ? input : [input];
     for (const func of funcs) {
-      let group = groups.get(func.name);
-      if (group === void 0) {
-        group = [];
-        groups.set(func.name, group);
+      let group2 = groups.get(func.name);
+      if (group2 === void 0) {
+        group2 = [];
+        groups.set(func.name, group2);
       }
-      group.push(func);
+      group2.push(func);
     }
   }
   return new Resolver(new Map(new Array(...groups.entries()).map(([name, funcs]) => [
@@ -57425,8 +58039,8 @@ var Resolver = class {
     this._groups = _groups;
   }
   *[Symbol.iterator]() {
-    for (const group of this._groups.values()) {
-      yield* group;
+    for (const group2 of this._groups.values()) {
+      yield* group2;
     }
   }
   find(name) {
@@ -71317,6 +71931,7 @@ function matches2(s, pattern) {
 }
 function convertInt(fn, x2) {
   if (typeof x2 === "bigint" || typeof x2 === "number" || typeof x2 === "string") return toInt(x2);
+  if (x2 instanceof Date) return BigInt(Math.floor(x2.getTime() / 1e3));
   throw noOverload(fn, [x2]);
 }
 function convertDouble(fn, x2) {
@@ -72124,13 +72739,23 @@ function constantProblem(fn, value) {
 }
 var celStats = { compilations: 0 };
 var programs = /* @__PURE__ */ new Map();
+function isIntOfNow(e) {
+  const k2 = e.exprKind;
+  if (k2.case !== "callExpr" || k2.value.function !== "int" || k2.value.target || k2.value.args.length !== 1) return false;
+  const arg = k2.value.args[0].exprKind;
+  return arg.case === "identExpr" && arg.value.name === "now";
+}
 function closuresOf(ast) {
   const reads = /* @__PURE__ */ new Set();
+  let nowUses = 0;
+  let intOfNow = 0;
   walk(ast, (v2) => {
     const name = freeIdent(v2);
     if (name !== null) reads.add(name);
+    if (name === "now") nowUses++;
+    if (isIntOfNow(v2.expr)) intOfNow++;
   });
-  const variables = [...reads].filter((name) => name !== "now");
+  const variables = [...reads].filter((name) => name !== "now" || nowUses === intOfNow);
   return compileClosures(ast, { variables, functions: HOST_FUNCTIONS, step: countStep, defaults: { params: {} } });
 }
 function compileExpression(source, origin, options) {
@@ -72162,12 +72787,17 @@ function compileExpression(source, origin, options) {
   if (problems.length > 0) throw new ExpressionError(problems);
   if (!("unsupported" in closures) && options.engine !== "reference") {
     const compiled3 = closures;
+    let needsNow = false;
+    walk(ast, (v2) => {
+      if (freeIdent(v2) === "now") needsNow = true;
+    });
     return {
       source,
       ast,
       engine: "closures",
       evaluate(bindings, budget) {
-        const run2 = () => compiled3.run(bindings);
+        const variables = needsNow && bindings.now === void 0 ? { ...bindings, now: /* @__PURE__ */ new Date() } : bindings;
+        const run2 = () => compiled3.run(variables);
         try {
           const result2 = compiled3.loops ? metered(run2, budget) : { value: run2() };
           if ("exceeded" in result2) throw new EvaluationError(result2.exceeded, source);
@@ -72914,12 +73544,17 @@ function findingLocation(policy2, resource2, path20) {
   }
   return source.location;
 }
+function ownerOf(resource2) {
+  const o3 = resource2.doc.owner;
+  if (!o3 || typeof o3 !== "object" || o3.type !== "USER" && o3.type !== "GROUP" || typeof o3.id !== "string") return {};
+  return { owner: { type: o3.type, id: o3.id, name: o3.name ?? null, email: o3.email ?? null, state: o3.state ?? null } };
+}
 function violationFinding(policy2, resource2, o3) {
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "violation",
-    resource: { kind: resource2.kind, id: resource2.id, name: resource2.name },
+    resource: { kind: resource2.kind, id: resource2.id, name: resource2.name, ...ownerOf(resource2) },
     path: o3.path,
     item: o3.itemKey,
     message: o3.message ?? policy2.title,

@@ -116,3 +116,32 @@ export const CLIENT_DEFAULTS = {
 
 /** Longest excerpt of a non-JSON error body quoted in an error message. */
 export const BODY_EXCERPT_CHARS = 200;
+
+/**
+ * The identity search's criteria (PLATFORM.md §8, users-identity-search.json): the attributes a
+ * policy reads (state, role, last login and activity come back only when named), the count, and
+ * the captured sort. Deleted users are a second listing of the same search (`onlyDeleted`), so
+ * a user's state never has to be guessed from a missing attribute.
+ */
+export const USER_SEARCH_ATTRIBUTES = [
+  'id',
+  'displayName',
+  'userName',
+  'emailAddress',
+  'roleId',
+  'isActive',
+  'isPending',
+  'isSystemUser',
+  'created',
+  'lastLogin',
+  'lastActivity',
+] as const;
+export const USER_SEARCH_BODY = {
+  attributes: USER_SEARCH_ATTRIBUTES,
+  includeDeleted: false,
+  onlyDeleted: false,
+  showCount: true,
+  count: false,
+  sort: { field: 'displayName', order: 'ASC' },
+} as const;
+export const DELETED_USER_SEARCH_BODY = { ...USER_SEARCH_BODY, onlyDeleted: true } as const;

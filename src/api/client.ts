@@ -15,7 +15,7 @@ function requestOf(id: OperationId, op: OperationSpec, args: unknown[], defaults
   if (op.access === 'read' && op.method !== 'GET') spec.read = true;
   op.args.forEach((name, i) => {
     const value = args[i];
-    if (name === 'body') spec.body = value;
+    if (name === 'body') spec.body = value === undefined ? spec.body : value; // an omitted body: the row's default
     else if (name === 'query') spec.query = { ...op.query?.(value, defaults) };
     else if (name.startsWith('query:')) spec.query = { ...spec.query, [name.slice('query:'.length)]: value as string };
     else spec.params![name] = String(value);

@@ -6,6 +6,7 @@
 // and whatever kind uses it.
 import {
   FILE_PATH_QUERY_PARAM,
+  USER_SEARCH_BODY,
   SCHEDULE_ASCENDING_DEFAULT,
   SCHEDULE_FILTER_DEFAULT,
   SCHEDULE_ORDER_BY_DEFAULT,
@@ -30,6 +31,13 @@ import {
   dataFileListItemSchema,
   dataFilePermissionsReadSchema,
   filesetSchema,
+  identityUserSchema,
+  groupSchema,
+  groupUsersSchema,
+  roleSchema,
+  roleAuthoritiesSchema,
+  roleUserSchema,
+  accessTokenSchema,
 } from './schemas.js';
 import type { PageShape } from './page-shape.js';
 import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
@@ -341,6 +349,92 @@ export const OPERATIONS = {
     body: {},
     query: () => ({ directoryPath: '', immediateChildren: false }),
     page: { items: ['files'], nullItems: true, next: 'pageContext.next', size: 100, in: 'query', limitName: 'limit', cursorName: 'next' },
+  },
+  // --- Identity (PLATFORM.md §8), beyond the spec ---
+  // Users: a search with limit/offset in the body and `count` when showCount is sent (clients
+  // page at 200). The criteria are the caller's (the deleted users' listing), by default the live users.
+  searchUsers: {
+    method: 'POST',
+    host: 'instance',
+    path: '/api/identity/v1/users/search',
+    args: ['body'],
+    paging: 'offset-total',
+    response: listingSchema(['users']),
+    item: identityUserSchema,
+    body: USER_SEARCH_BODY,
+    access: 'read',
+    spec: null,
+    page: { items: ['users'], total: ['count'], size: 200, in: 'body', limitName: 'limit', offsetName: 'offset' },
+  },
+  // Groups: a bare array paged by limit/offset with no total; a short page ends it.
+  listGroups: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/content/v2/groups/grouplist',
+    args: [],
+    paging: 'offset-total',
+    response: arrayOf(groupSchema),
+    item: groupSchema,
+    access: 'read',
+    spec: null,
+    page: { items: [''], id: 'groupId', totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
+  },
+  // One group's members (USER entries; no paging seen).
+  getGroupUsers: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/content/v2/groups/users',
+    args: ['query:group'],
+    paging: 'none',
+    response: groupUsersSchema,
+    access: 'read',
+    spec: null,
+  },
+  // Roles: a bare array, no paging.
+  listRoles: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/authorization/v1/roles',
+    args: [],
+    paging: 'none',
+    response: arrayOf(roleSchema),
+    access: 'read',
+    spec: null,
+  },
+  // A role's grants: a bare array of authority names.
+  getRoleAuthorities: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/authorization/v1/roles/{roleId}/authorities',
+    args: ['roleId'],
+    paging: 'none',
+    response: roleAuthoritiesSchema,
+    access: 'read',
+    spec: null,
+  },
+  // A role's holders: offset/limit in the query with `totalCount` (the captured example pages at 50).
+  listRoleUsers: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/authorization/v1/roles/{roleId}/users',
+    args: ['roleId'],
+    paging: 'offset-total',
+    response: listingSchema(['users']),
+    item: roleUserSchema,
+    access: 'read',
+    spec: null,
+    page: { items: ['users'], id: 'userId', total: ['totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
+  },
+  // Access tokens: a bare array, no paging; the owner is an id (ownerName/ownerEmail null).
+  listAccessTokens: {
+    method: 'GET',
+    host: 'instance',
+    path: '/api/data/v1/accesstokens',
+    args: [],
+    paging: 'none',
+    response: arrayOf(accessTokenSchema),
+    access: 'read',
+    spec: null,
   },
 } as const satisfies Record<string, OperationSpec>;
 

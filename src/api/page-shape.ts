@@ -2,7 +2,7 @@
 // import the pagination code (which imports the transport, which names the operations).
 /** How an offset/total or cursor listing pages (an operation row's `page`). */
 export interface PageShape {
-  /** Where the items are in a page body: the first key present (`dataSources`, `fileSets` or `filesets`, …). */
+  /** Where the items are in a page body: the first key present (`dataSources`, `fileSets` or `filesets`, …); `''`: the body is the array. */
   items: readonly string[];
   /** The item's id field (default `id`). */
   id?: string;

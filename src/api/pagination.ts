@@ -101,8 +101,9 @@ async function settle(requests: Promise<unknown>[]): Promise<void> {
 /** The hard cap of pages one listing may take: past it the listing is incomplete (a server that never ends). */
 export const MAX_PAGES = 10_000;
 
+/** The value at a dotted path of a page body; `''` is the body itself (a bare-array listing). */
 const at = (body: unknown, dotted: string): unknown =>
-  dotted.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
+  dotted === '' ? body : dotted.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
 
 function itemsOf(body: unknown, shape: PageShape): unknown[] | undefined {
   for (const key of shape.items) {

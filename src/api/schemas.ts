@@ -181,6 +181,44 @@ export const dataFilePermissionsReadSchema = object({
 /** A file set of the search. */
 export const filesetSchema = object({ id: str }, { name: nullableStr });
 
+/** The identity search's user: `id` and the attribute list (`{key, values: [...]}`) carry its state. */
+const userAttribute = object({ key: str, values: { type: 'array' } });
+export const identityUserSchema = object(
+  { id: int, attributes: { type: 'array', items: userAttribute } },
+  { displayName: nullableStr, userName: nullableStr, emailAddress: nullableStr, roleId: nullableInt },
+);
+
+/** A group of the group list: `groupId` is a number; owners' and members' ids are strings. */
+const groupPrincipal = object({ type: str, id: str }, { displayName: nullableStr });
+export const groupSchema = object(
+  { groupId: int },
+  {
+    name: nullableStr,
+    groupType: nullableStr,
+    memberCount: nullableInt,
+    owners: { type: ['array', 'null'], items: groupPrincipal },
+    groupMembers: { type: ['array', 'null'], items: groupPrincipal },
+    created: date,
+  },
+);
+
+/** One group's members: USER entries only, with the role's name and the last sign-in. */
+export const groupUsersSchema = object({
+  groupUserList: { type: 'array', items: object({ userId: int }, { role: nullableStr, roleId: nullableInt, lastSignIn: nullableStr }) },
+});
+
+/** A role: system roles have ids 1–5 (SYSTEM_ROLE_IDS). */
+export const roleSchema = object({ id: int, name: str }, { description: nullableStr, authorityCount: nullableInt, userCount: nullableInt, created: date, modified: date });
+
+/** A role's grants: a bare array of authority names. */
+export const roleAuthoritiesSchema = { type: 'array', items: str };
+
+/** A holder of a role (the role-users listing's item). */
+export const roleUserSchema = object({ userId: int }, { displayName: nullableStr, email: nullableStr, roleId: nullableInt });
+
+/** An access token: the owner is an id only (ownerName/ownerEmail are null in the list); `expires` is epoch ms. */
+export const accessTokenSchema = object({ id: int, ownerId: int, expires: int }, { name: nullableStr, ownerName: nullableStr, ownerEmail: nullableStr });
+
 let sharedAjv: Ajv | undefined; // created on first use (start-up does not need it)
 const validators = new WeakMap<Schema, ValidateFunction>();
 

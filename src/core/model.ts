@@ -68,6 +68,17 @@ export interface FindingResource {
   kind: string;
   id: string;
   name: string | null;
+  /** The owner resolved against the user listing, when the run read it (a policy read `owner`). */
+  owner?: FindingOwner;
+}
+
+export interface FindingOwner {
+  type: 'USER' | 'GROUP';
+  id: string;
+  name: string | null;
+  email: string | null;
+  /** active, pending, deactivated, deleted, unknown (in no listing); null for a group. */
+  state: string | null;
 }
 
 /** The change a fix would make, as planned; filled by `steward fix`, null in `check`. */

@@ -24,6 +24,8 @@ export interface DoctorCheck {
   detail: string;
   /** What to do when it is not ok (empty when ok). */
   fix: string;
+  /** The selected policies that lose coverage when it is not ok (they end in error, exit 3); absent when ok. */
+  uncovered?: string[];
 }
 
 export interface DoctorReport {
@@ -43,7 +45,8 @@ export function operationsOf(policy: CompiledPolicy, workflowUrl: string | null)
   if (!kind) return [];
   const ops = new Set<OperationId>(kind.operations);
   for (const part of Object.values(kind.parts)) {
-    if (readsField(policy.reads.select, part.name) || readsField(policy.reads.judge, part.name)) ops.add(part.operation);
+    if (!readsField(policy.reads.select, part.name) && !readsField(policy.reads.judge, part.name)) continue;
+    for (const op of [part.operation, ...(part.alsoReads ?? [])]) ops.add(op);
   }
   if (ops.has('listWorkflows') && !workflowUrl) {
     ops.delete('listWorkflows');
@@ -81,15 +84,17 @@ function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck
   );
 }
 
-/** The probes the kinds declare whose operations a selected policy needs, in registry order. */
-function kindProbes(api: InstanceApi, config: Config, needs: Set<OperationId>): Promise<DoctorCheck>[] {
+/** The probes the kinds declare whose operations a selected policy needs, in registry order; a failed one names the policies it leaves uncovered. */
+function kindProbes(api: InstanceApi, config: Config, policies: DoctorReport['policies']): Promise<DoctorCheck>[] {
   const ctx = { scope: config.scope, workflowUrl: config.instance.workflowUrl };
+  const needing = (ops: OperationId[]) => policies.filter((p) => p.operations.some((op) => ops.includes(op))).map((p) => p.id);
   return Object.values(RESOURCE_KINDS)
     .flatMap((kind) => kind.probes ?? [])
-    .filter((p) => p.when.some((op) => needs.has(op)))
-    .map((p) => {
+    .filter((p) => needing(p.when).length > 0)
+    .map(async (p) => {
       const { check, asked, run, fix } = p.plan(ctx);
-      return probe(p.id, check, asked, () => run(api), fix);
+      const result = await probe(p.id, check, asked, () => run(api), fix);
+      return result.status === 'ok' ? result : { ...result, uncovered: needing(p.when) };
     });
 }
 
@@ -140,13 +145,12 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
   const { config, selected } = prepared;
   const policies = selected.map((p) => ({ id: p.id, resource: p.def.resource, operations: operationsOf(p, config.instance.workflowUrl) }));
   // What to probe follows from the reads the selected policies make.
-  const needs = new Set(policies.flatMap((p) => p.operations));
   return withConnection(options, prepared, async (connection) => {
     const api = connection.api;
     const first = await connectionChecks(api, config);
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
-      checks.push(...(await Promise.all(kindProbes(api, config, needs))), ...(await scopeChecks(api, config)));
+      checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await scopeChecks(api, config)));
     }
     return {
       instance: connection.instance,
@@ -164,6 +168,7 @@ export function renderDoctorText(report: DoctorReport): string {
   for (const c of report.checks) {
     lines.push(`${c.check.padEnd(width)}  ${c.status.padEnd(7)}  ${c.detail}`);
     if (c.fix) lines.push(`${''.padEnd(width)}  ${''.padEnd(7)}  → ${c.fix}`);
+    if (c.uncovered?.length) lines.push(`${''.padEnd(width)}  ${''.padEnd(7)}  without it, in error (exit 3): ${c.uncovered.join(', ')}`);
   }
   lines.push('', 'Endpoints each selected policy reads:');
   for (const p of report.policies) lines.push(`  ${p.id} (${p.resource}): ${p.operations.join(', ') || 'none (manifests only)'}`);

@@ -137,6 +137,8 @@ function matches(s: string, pattern: string): boolean {
 
 function convertInt(fn: string, x: unknown): bigint {
   if (typeof x === 'bigint' || typeof x === 'number' || typeof x === 'string') return toInt(x);
+  // `int(now)` (the closures pass the clock only there): seconds since the epoch, as CEL's int(timestamp).
+  if (x instanceof Date) return BigInt(Math.floor(x.getTime() / 1000));
   throw noOverload(fn, [x]);
 }
 

@@ -156,14 +156,26 @@ interface Entry {
 }
 const programs = new Map<string, Entry>();
 
-/** Compiles to closures over the free variables the expression reads (`now` stays with the reference). */
+/** `int(now)`: the one use of the clock the closures cover (epoch seconds); any other stays with the reference. */
+function isIntOfNow(e: Expr): boolean {
+  const k = e.exprKind;
+  if (k.case !== 'callExpr' || k.value.function !== 'int' || k.value.target || k.value.args.length !== 1) return false;
+  const arg = k.value.args[0].exprKind;
+  return arg.case === 'identExpr' && arg.value.name === 'now';
+}
+
+/** Compiles to closures over the free variables the expression reads (`now` only as `int(now)`). */
 function closuresOf(ast: Expr): Entry['closures'] {
   const reads = new Set<string>();
+  let nowUses = 0;
+  let intOfNow = 0;
   walk(ast, (v) => {
     const name = freeIdent(v);
     if (name !== null) reads.add(name);
+    if (name === 'now') nowUses++;
+    if (isIntOfNow(v.expr)) intOfNow++;
   });
-  const variables = [...reads].filter((name) => name !== 'now');
+  const variables = [...reads].filter((name) => name !== 'now' || nowUses === intOfNow);
   return compileClosures(ast, { variables, functions: HOST_FUNCTIONS, step: countStep, defaults: { params: {} } });
 }
 
@@ -202,12 +214,17 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
 
   if (!('unsupported' in closures) && options.engine !== 'reference') {
     const compiled = closures;
+    let needsNow = false;
+    walk(ast, (v) => {
+      if (freeIdent(v) === 'now') needsNow = true;
+    });
     return {
       source,
       ast,
       engine: 'closures',
       evaluate(bindings: Bindings, budget?: StepBudget): unknown {
-        const run = () => compiled.run(bindings as Record<string, unknown>);
+        const variables = needsNow && bindings.now === undefined ? { ...bindings, now: new Date() } : bindings;
+        const run = () => compiled.run(variables as Record<string, unknown>);
         try {
           // Only comprehensions count steps; without one there is nothing to meter.
           const result = compiled.loops ? metered(run, budget) : { value: run() };

@@ -10,6 +10,10 @@ import { queue } from './kinds/queue.js';
 import { reportSchedule } from './kinds/reportSchedule.js';
 import type { ResourceKind, Scope } from './types.js';
 import { workflow } from './kinds/workflow.js';
+import { user } from './kinds/user.js';
+import { group } from './kinds/group.js';
+import { role } from './kinds/role.js';
+import { accessToken } from './kinds/accessToken.js';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   reportSchedule,
@@ -20,6 +24,10 @@ export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   filesetFile,
   calculatedFields,
   workflow,
+  user,
+  group,
+  role,
+  accessToken,
 };
 
 export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);

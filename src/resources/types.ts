@@ -106,6 +106,8 @@ export interface DocumentPart {
   name: string;
   /** The read it makes (what `steward doctor` lists per policy). */
   operation: OperationId;
+  /** Other reads it joins (the owner part: the kind's listing beside the user directory). */
+  alsoReads?: OperationId[];
   load(api: InstanceApi, resource: CollectedResource, once?: RunMemo): Promise<unknown>;
   /**
    * The part's value without waiting, when the shared read behind it has already settled

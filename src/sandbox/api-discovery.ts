@@ -7,6 +7,9 @@ import type { Handlers, RequestContext } from './context.js';
 import { HttpError, intParam, ok, parseJson, type Reply } from './http.js';
 import { listingView } from './listing-view.js';
 
+/** Content owned by nobody planted is owned by the first filler user (people.ts). */
+const DEFAULT_OWNER = 101;
+
 /** The page a limit/offset asks for, with the sandbox's default page size. */
 function window(ctx: RequestContext, limitName: string, offsetName: string, from: Record<string, unknown> | null, size: number) {
   const read = (name: string) => (from ? (from[name] as number | undefined) : intParam(ctx.query, name));
@@ -20,7 +23,9 @@ function listDatasets(ctx: RequestContext): Reply {
   const ids = listingView(ctx.state, 'datasets', offset, () => [...ctx.state.datasetAccess.keys()]);
   const dataSources = ids.slice(offset, offset + limit).map((id) => {
     const owner = ctx.state.datasetAccess.get(id)!.list.find((e) => e.accessLevel === 'OWNER');
-    return { id, name: id, owner: owner ? { id: owner.id, type: owner.type } : null, tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? []) };
+    // part=core's owner {id (string), name, type, group} (dataset-part-core-permission.json).
+    const core = owner ? { id: owner.id, name: owner.name ?? null, type: owner.type, group: owner.type === 'GROUP' } : null;
+    return { id, name: id, owner: core, tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? []) };
   });
   return ok({ dataSources, _metadata: { totalCount: ids.length, offset, limit } });
 }
@@ -32,16 +37,24 @@ function searchCards(ctx: RequestContext): Reply {
   const { offset, limit } = window(ctx, 'count', 'offset', body, 10);
   const ids = listingView(ctx.state, 'cards', offset, () => [...ctx.state.cards]);
   if (limit > 100) throw new HttpError(400, 'count must be at most 100');
-  const searchObjects = ids.slice(offset, offset + limit).map((id) => ({
-    databaseId: /^\d+$/.test(id) ? Number(id) : id,
-    entityType: 'CARD',
-    name: `Card ${id}`,
-  }));
+  const searchObjects = ids.slice(offset, offset + limit).map((id) => {
+    const ownerId = String(ctx.state.people.owners.cards.get(id) ?? DEFAULT_OWNER);
+    return {
+      databaseId: /^\d+$/.test(id) ? Number(id) : id,
+      entityType: 'CARD',
+      name: `Card ${id}`,
+      // The search's owner fields (search-query.json): ids are strings.
+      ownedById: ownerId,
+      ownedByType: 'USER',
+      owners: [{ id: ownerId, type: 'USER', displayName: null }],
+    };
+  });
   return ok({ totalResultCount: ids.length, searchObjects });
 }
 
 function listQueues(ctx: RequestContext): Reply {
-  return ok([...ctx.state.queuePermissions.keys()].map((id) => ({ id, name: id, archived: false })));
+  const owners = ctx.state.people.owners.queues;
+  return ok([...ctx.state.queuePermissions.keys()].map((id) => ({ id, name: id, archived: false, owner: owners.get(id) ?? String(DEFAULT_OWNER) })));
 }
 
 /** `{USER: [...], GROUP: [...]}` without names, as captured. */
@@ -54,7 +67,8 @@ function getQueuePermissions(ctx: RequestContext): Reply {
 }
 
 function listDataFiles(ctx: RequestContext): Reply {
-  return ok([...ctx.state.dataFiles].map((id) => ({ dataFileId: Number(id), name: `data-file-${id}.csv` })));
+  const owners = ctx.state.people.owners.dataFiles;
+  return ok([...ctx.state.dataFiles].map((id) => ({ dataFileId: Number(id), name: `data-file-${id}.csv`, responsibleUserId: owners.get(id) ?? DEFAULT_OWNER })));
 }
 
 /** Every entry carries `entityType`, as the platform's reads do (USER where the state left it out). */
@@ -67,7 +81,13 @@ function getDataFilePermissions(ctx: RequestContext): Reply {
 function searchFilesets(ctx: RequestContext): Reply {
   const ids = [...ctx.state.filesets.keys()];
   const { offset, limit } = window(ctx, 'limit', 'offset', null, 100);
-  const fileSets = ids.slice(offset, offset + limit).map((id) => ({ id, name: `File set ${id.slice(0, 8)}`, fileCount: ctx.state.filesets.get(id)!.size }));
+  const owners = ctx.state.people.owners.filesets;
+  const fileSets = ids.slice(offset, offset + limit).map((id) => ({
+    id,
+    name: `File set ${id.slice(0, 8)}`,
+    fileCount: ctx.state.filesets.get(id)!.size,
+    owner: owners.get(id) ?? String(DEFAULT_OWNER),
+  }));
   return ok({ fileSets, pageContext: { offset, limit, total: ids.length } });
 }
 

@@ -5,6 +5,8 @@
 import type { DatasetAccessEntry, QueuePermission, QueuePermissionEntry } from '../api/types.js';
 import { addPlanted } from './demo.js';
 import { FILLER_TIMEZONES, makeAccessList, makeCertification, makeFilesetFile, makeSchedule, makeWorkflow } from './entities.js';
+import { addPlantedPeople } from './demo-people.js';
+import { addPeople, emptyPeople } from './people.js';
 import { createRandom, type Random } from './random.js';
 import type { SandboxSize, SandboxState } from './types.js';
 
@@ -20,6 +22,9 @@ export const SANDBOX_DEFAULT_SIZE: Readonly<SandboxSize> = Object.freeze({
   filesets: 2,
   filesPerFileset: 4,
   workflows: 4,
+  users: 0,
+  groups: 4,
+  accessTokens: 3,
 });
 
 /** First ids of generated entities: far from the planted ids (7001, 9001, 42…). */
@@ -90,6 +95,7 @@ export function emptyState(): SandboxState {
     },
     workflows: [],
     indexRequests: [],
+    people: emptyPeople(),
   };
 }
 
@@ -103,7 +109,11 @@ export function generateState(seed: number, size: SandboxSize): SandboxState {
   addFilesets(state, stream(seed, 6), size.filesets, size.filesPerFileset);
   addWorkflows(state, stream(seed, 7), size.workflows);
   addCalculatedFields(state, stream(seed, 8));
+  // Dormancy and token lifetimes are relative to the instance's creation.
+  const now = Math.floor(Date.now() / 86_400_000) * 86_400_000; // the day: two sandboxes of one seed agree
+  addPeople(state.people, stream(seed, 9), now, size);
   addPlanted(state);
+  addPlantedPeople(state, now);
   return state;
 }
 

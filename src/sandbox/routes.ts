@@ -4,6 +4,7 @@ import { OPERATION_IDS, type OperationId, operation } from '../api/operations.js
 import { handlers as datasets } from './api-datasets.js';
 import { handlers as discovery } from './api-discovery.js';
 import { handlers as dataFiles } from './api-data-files.js';
+import { handlers as identity } from './api-identity.js';
 import { handlers as metadata } from './api-metadata.js';
 import { handlers as queues } from './api-queues.js';
 import { handlers as schedules } from './api-schedules.js';
@@ -24,7 +25,7 @@ export interface Route {
 }
 
 /** The handlers the api-*.ts files declare, one per operation of the table. */
-const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows, ...discovery };
+const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows, ...discovery, ...identity };
 
 /** `/a/{id}/b` on the workflow host → segments of `/workflow/a/:id/b`. */
 function segmentsOf(path: string, host: 'instance' | 'workflow'): string[] {

@@ -8,6 +8,7 @@ import { resetCounts, totalRequests, zeroCounts } from './counters.js';
 import { type FaultDecision, FaultInjector } from './faults.js';
 import { generateState, SANDBOX_DEFAULT_SEED, SANDBOX_DEFAULT_SIZE } from './generator.js';
 import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
+import { operation } from '../api/operations.js';
 import { errorReply, HttpError, type Reply, sendReply } from './http.js';
 import { matchRoute, type Route, WORKFLOW_PREFIX } from './routes.js';
 import type { Sandbox, SandboxOptions, SandboxSize, SwitchName } from './types.js';
@@ -100,7 +101,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const body = await readBody(req);
     if (res.destroyed) return;
-    if (route.operation && route.method !== 'GET') {
+    // Writes only: a read sent as POST (a search) is not a write, however it is sent.
+    if (route.operation && operation(route.operation).access === 'write') {
       sandbox.received.push({ operation: route.operation, method: route.method, path: pathname, body: parsedOrText(body ?? '') });
     }
     const reply = faultReply(fault) ?? authenticate(route, req) ?? runHandler(route, params, query, body);

@@ -11,6 +11,7 @@ import type {
   QueuePermissionEntry,
 } from '../api/types.js';
 import type { SandboxSchedule, SandboxWorkflow } from './entities.js';
+import type { SandboxPeople } from './people.js';
 
 export interface SandboxSize {
   schedules: number;
@@ -21,6 +22,10 @@ export interface SandboxSize {
   filesets: number;
   filesPerFileset: number;
   workflows: number;
+  /** Generated users beyond the eight named filler users content is owned by. */
+  users: number;
+  groups: number;
+  accessTokens: number;
 }
 
 /** A scripted answer for the next request(s) of one operation (deterministic fault). */
@@ -123,6 +128,8 @@ export interface SandboxState {
   workflows: SandboxWorkflow[];
   /** datasetIds in the order index requests arrived. */
   indexRequests: string[];
+  /** Users, roles, groups, access tokens and the content owners the listings carry. */
+  people: SandboxPeople;
 }
 
 export interface Sandbox {

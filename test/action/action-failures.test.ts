@@ -41,6 +41,7 @@ describe('a policy that checked nothing', () => {
     expect(warnings).toEqual([
       'policy certified-datasets-need-owner-group checked nothing: scope.datasets is empty',
       'policy datasets-have-an-owner checked nothing: scope.datasets is empty',
+      'policy datasets-owner-active checked nothing: scope.datasets is empty',
     ]);
   });
 });
@@ -104,11 +105,11 @@ describe('annotation cap', () => {
     const report = JSON.parse(readFileSync(join(ws, 'report.json'), 'utf8')) as Report;
     const adminForUsers = report.findings.filter((f) => f.policy === 'queue-no-admin-for-users' && f.status === 'violation');
     expect(adminForUsers).toHaveLength(13);
-    // Error level: critical and high violations (1 critical, 9 high in the demo, 11 added).
+    // Error level: critical and high violations (1 critical, 20 high in the demo, 11 added).
     const errorLevel = report.findings.filter(
       (f) => f.status === 'violation' && (f.severity === 'critical' || f.severity === 'high'),
     );
-    expect(errorLevel).toHaveLength(21);
+    expect(errorLevel).toHaveLength(32);
 
     // Finding annotations carry a title; setFailed's own `::error::` does not.
     const errors = run.commands.filter((c) => c.command === 'error' && c.properties.title);
@@ -116,10 +117,10 @@ describe('annotation cap', () => {
     // Most severe first: the critical finding is among them.
     expect(errors[0].properties).toMatchObject({ title: 'data-files-not-public (critical)', file: 'permissions/data-files/42.yaml' });
     const more = run.commands.filter((c) => c.command === 'notice' && !c.properties.title);
-    expect(more.map((c) => c.message)).toEqual(['11 more errors not shown; see the job summary or report']);
+    expect(more.map((c) => c.message)).toEqual(['22 more errors not shown; see the job summary or report']);
     // Warnings and notices are under the cap: all shown.
-    expect(run.commands.filter((c) => c.command === 'warning')).toHaveLength(5);
-    expect(run.commands.filter((c) => c.command === 'notice' && c.properties.title)).toHaveLength(5);
+    expect(run.commands.filter((c) => c.command === 'warning')).toHaveLength(8);
+    expect(run.commands.filter((c) => c.command === 'notice' && c.properties.title)).toHaveLength(9);
     // The summary still lists every finding.
     expect(run.summary.match(/\| queue-no-admin-for-users \| high \|/g)).toHaveLength(14);
   });
@@ -240,7 +241,7 @@ describe('failures', () => {
     expect(run.code).toBe(1);
     expect(sandbox.totalRequests()).toBe(0);
     const [failure] = run.commands.filter((c) => c.command === 'error');
-    expect(failure.message).toMatch(/^steward: bad input, nothing was sent to the API:\nsteward\.yaml:44:1: .*colour/);
+    expect(failure.message).toMatch(/^steward: bad input, nothing was sent to the API:\nsteward\.yaml:49:1: .*colour/);
     expect(run.outputs).toEqual({ violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '', 'html-file': '' });
   });
 

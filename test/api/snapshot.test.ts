@@ -41,8 +41,15 @@ describe('snapshots', () => {
       'getFileByPath',
       'getMisconfiguredReports',
       'getQueuePermissions',
+      // The owner parts: each content kind's listing once, and the users.
+      'listDataFiles',
+      'listDatasets',
+      'listQueues',
       'listReportSchedules',
       'listWorkflows',
+      'searchCards',
+      'searchFilesets',
+      'searchUsers',
     ]);
 
     demo.sandbox.resetCounts();

@@ -25,7 +25,7 @@ describe('steward check --sandbox (npm start)', () => {
   it('prints the planted violations and exits 0, saying a real run would exit 1', async () => {
     const r = await runCli(['check', '--sandbox']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('✖ fail: 20 violations (1 critical, 9 high, 5 medium, 4 low, 1 info), 1 waived, 0');
+    expect(r.stdout).toContain('✖ fail: 38 violations (1 critical, 20 high, 8 medium, 8 low, 1 info), 1 waived,');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
       'sandbox demo: these violations are planted (demo/PLANTED.md); a real run would exit 1 (failOn: low).',
     );
@@ -121,7 +121,7 @@ describe('steward test and list', () => {
     const r = await runCli(['list', ...DEMO, '--format', 'json']);
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout);
-    expect(rows).toHaveLength(16);
+    expect(rows).toHaveLength(32);
     expect(rows).toContainEqual({ id: 'data-files-not-public', severity: 'critical', resource: 'dataFile', title: 'Data files are not public' });
   });
 });
@@ -147,7 +147,7 @@ describe('snapshots and baselines', () => {
     const env = sandboxEnv(sandbox);
     const first = await runCli(['check', ...DEMO, '--write-baseline', baseline, '--format', 'json'], { env });
     expect(first.code).toBe(1);
-    expect(JSON.parse(readFileSync(baseline, 'utf8')).fingerprints).toHaveLength(21);
+    expect(JSON.parse(readFileSync(baseline, 'utf8')).fingerprints).toHaveLength(39);
     const known = await runCli(['check', ...DEMO, '--baseline', baseline, '--format', 'json'], { env });
     expect(known.code).toBe(0);
     expect(JSON.parse(known.stdout).findings.every((f: { baseline: string }) => f.baseline === 'known')).toBe(true);

@@ -27,7 +27,7 @@ describe('steward check exit codes', () => {
     const report = JSON.parse(r.stdout);
     expect(findingKeys(report)).toEqual(PLANTED);
     expect(findingKeys(report, 'waived')).toEqual(['queue-no-admin-for-users queue/q-support-escalations permissions[2]']);
-    expect(report.summary).toMatchObject({ policies: 16, violations: 20, waived: 1, errors: 0, gate: 'fail' });
+    expect(report.summary).toMatchObject({ policies: 32, violations: 38, waived: 1, errors: 0, gate: 'fail' });
     expect(report.http.requests).toBe(sandbox.totalRequests());
   });
 

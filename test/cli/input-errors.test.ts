@@ -52,7 +52,7 @@ describe('config errors', () => {
 describe('steward validate', () => {
   it('exits 0 on the demo and names what it checked', async () => {
     const r = await runCli(['validate', '--config', 'demo/steward.yaml']);
-    expect([r.code, r.stdout]).toEqual([0, 'valid: 16 policies, 4 queue manifests, 3 data-file manifests, 1 waiver\n']);
+    expect([r.code, r.stdout]).toEqual([0, 'valid: 32 policies, 4 queue manifests, 3 data-file manifests, 1 waiver\n']);
   });
 
   const cases: [string, string, string, RegExp][] = [

@@ -40,28 +40,28 @@ describe('steward check outputs', () => {
     const sarif = JSON.parse(r.stdout);
     expect(sarif.version).toBe('2.1.0');
     expect(JSON.parse(readFileSync(files.sarif, 'utf8')).runs[0].results).toHaveLength(sarif.runs[0].results.length);
-    expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(20);
+    expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(38);
     const junit = readFileSync(files.junit, 'utf8');
     expect(XMLValidator.validate(junit)).toBe(true);
     // One testsuite per policy of the pack (16); one failure per unwaived violation (20).
-    expect(junit.match(/<testsuite /g)).toHaveLength(16);
-    expect(junit.match(/<failure /g)).toHaveLength(20);
-    expect(junit).toMatch(/<testsuites [^>]*failures="20" errors="0" time="/);
-    // 20 violations and 1 waived finding: 21 rows in the findings table.
+    expect(junit.match(/<testsuite /g)).toHaveLength(32);
+    expect(junit.match(/<failure /g)).toHaveLength(38);
+    expect(junit).toMatch(/<testsuites [^>]*failures="38" errors="0" time="/);
+    // 38 violations and 1 waived finding: 39 rows in the findings table.
     const rows = readFileSync(files.markdown, 'utf8')
       .split('\n')
       .filter((l) => /^\| [a-z0-9-]+ \| (critical|high|medium|low|info) \| /.test(l));
-    expect(rows).toHaveLength(21);
-    // At most 10 per level: 10 critical/high errors, 5 medium warnings, 5 low/info notices.
+    expect(rows).toHaveLength(39);
+    // At most 10 per level: 10 critical/high errors, 8 medium warnings, 9 low/info notices, and one "N more" notice.
     const annotations = readFileSync(files.github, 'utf8').split('\n').filter((l) => l.startsWith('::'));
     const count = (level: string) => annotations.filter((l) => l.startsWith(`::${level} `)).length;
-    expect([count('error'), count('warning'), count('notice')]).toEqual([10, 5, 5]);
-    expect(annotations).toHaveLength(20);
+    expect([count('error'), count('warning'), count('notice')]).toEqual([10, 8, 9]);
+    expect(annotations).toHaveLength(28);
     expect(readFileSync(files.text, 'utf8')).toContain('data-files-not-public');
     expect(readFileSync(files.text, 'utf8')).not.toContain('\x1b['); // no colour in files
     expect(readFileSync(files.html, 'utf8').match(/<tr class="finding"/g)).toHaveLength(json.findings.filter((f: { status: string }) => f.status !== 'error').length);
 
-    const requestLines = r.stderr.split('\n').filter((l) => /^GET http:\/\/127\.0\.0\.1:\d+\/.* → 200 \(\d+ ms\)$/.test(l));
+    const requestLines = r.stderr.split('\n').filter((l) => /^(GET|POST) http:\/\/127\.0\.0\.1:\d+\/.* → 200 \(\d+ ms\)$/.test(l));
     expect(requestLines).toHaveLength(sandbox.totalRequests());
     for (const [file, text] of Object.entries(readTree(out))) expect(text, file).not.toContain(TOKEN);
     expect(r.stdout).not.toContain(TOKEN);

@@ -77,15 +77,23 @@ describe('runPolicies onProgress', () => {
       calculatedFields: '1/1',
       filesetFile: '3/3',
       workflow: `${state.workflows.length}/${state.workflows.length}`,
+      // Not in this scope: nothing collected, nothing read.
+      user: '0/0',
+      group: '0/0',
+      role: '0/0',
+      accessToken: '0/0',
     });
     expect(ofKind(events, 'dataset')).toEqual(oneByOne('dataset', 25));
     expect(ofKind(events, 'card')).toEqual(oneByOne('card', cards));
     // Schedule policies read `misconfigured`, the drift policies each declared queue's and file's
-    // live state; the other kinds have no parts: read when collected.
+    // live state, the owner policies every content item's owner; calculatedFields has no parts:
+    // read when collected.
     expect(ofKind(events, 'reportSchedule')).toEqual(oneByOne('reportSchedule', schedules));
     expect(ofKind(events, 'queue')).toEqual(oneByOne('queue', 4));
     expect(ofKind(events, 'dataFile')).toEqual(oneByOne('dataFile', 3));
-    for (const kind of ['calculatedFields', 'filesetFile', 'workflow']) expect(ofKind(events, kind)).toHaveLength(1);
+    expect(ofKind(events, 'filesetFile')).toEqual(oneByOne('filesetFile', 3));
+    expect(ofKind(events, 'workflow')).toEqual(oneByOne('workflow', state.workflows.length));
+    expect(ofKind(events, 'calculatedFields')).toHaveLength(1);
   });
 
   it('a dataset counts as read only once its certification has come back', async () => {

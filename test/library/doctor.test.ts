@@ -38,8 +38,16 @@ describe('steward doctor', () => {
       ['misconfigured', 'ok'],
       ['calculatedFields', 'ok'],
       ['workflowGrant', 'ok'],
+      ['userSearch', 'ok'],
+      ['groups', 'ok'],
+      ['roles', 'ok'],
+      ['accessTokens', 'ok'],
       ['scope.datasets', 'ok'],
       ['scope.filesets', 'ok'],
+      ['discover.users', 'ok'],
+      ['discover.groups', 'ok'],
+      ['discover.roles', 'ok'],
+      ['discover.accessTokens', 'ok'],
     ]);
     expect(report.ok).toBe(true);
     expect(sandbox.counts).toMatchObject({
@@ -70,6 +78,8 @@ describe('steward doctor', () => {
     expect(row('the Workflow API grant is held')).toMatch(/ missing +listWorkflowModels: .*403 Forbidden/);
     expect(r.stdout).toContain('→ give the token\'s user the content admin (content.admin) grant, or set instance.scheduleFilter: USER');
     expect(r.stdout).toContain("→ give the token's user the Workflow API grant (Admin › Roles › Grants)");
+    // Each missing grant names the selected policies it leaves uncovered.
+    expect(r.stdout).toContain('without it, in error (exit 3): workflows-are-named, workflows-owner-active');
     expect(row('base URL answers and the token is accepted')).toMatch(/ ok /);
     expect(r.stdout).toMatch(/\n2 checks not ok\n$/);
     expect(r.stdout).not.toContain(sandbox.token);

@@ -30,7 +30,15 @@ describe('check()', () => {
     expect(report.http.requests).toBe(sandbox.totalRequests());
     // Per kind: resources read of resources to read, ending all read.
     const last = Object.fromEntries(progress.map((e) => [e.kind, e]));
-    const n = { schedules: sandbox.state.schedules.length, workflows: sandbox.state.workflows.length };
+    const people = sandbox.state.people;
+    const n = {
+      schedules: sandbox.state.schedules.length,
+      workflows: sandbox.state.workflows.length,
+      users: people.users.length,
+      groups: people.groups.length,
+      roles: people.roles.length,
+      tokens: people.accessTokens.length,
+    };
     const cards = new Set(sandbox.state.schedules.map((s) => String(s.cardId))).size;
     expect(last).toEqual({
       reportSchedule: { kind: 'reportSchedule', read: n.schedules, total: n.schedules },
@@ -41,6 +49,10 @@ describe('check()', () => {
       filesetFile: { kind: 'filesetFile', read: 3, total: 3 },
       calculatedFields: { kind: 'calculatedFields', read: 1, total: 1 },
       workflow: { kind: 'workflow', read: n.workflows, total: n.workflows },
+      user: { kind: 'user', read: n.users, total: n.users },
+      group: { kind: 'group', read: n.groups, total: n.groups },
+      role: { kind: 'role', read: n.roles, total: n.roles },
+      accessToken: { kind: 'accessToken', read: n.tokens, total: n.tokens },
     });
     expect(progress.filter((e) => e.kind === 'dataset').map((e) => e.read)).toEqual([...Array(26).keys()]);
   });

@@ -18,6 +18,8 @@ const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTU
 
 const DATASET = fixture<{ id: string }>('dataset-object').id;
 const FILESET = '11111111-1111-1111-1111-111111111111';
+/** The listing's part=core owner of the captured dataset (dataset-part-core-permission.json). */
+const OWNER = JSON.stringify(fixture<{ owner: unknown }>('dataset-part-core-permission').owner);
 const EMPTY_FILESET = '22222222-2222-2222-2222-222222222222';
 
 let sandbox: Sandbox;
@@ -105,7 +107,7 @@ describe('the built-in pack on the platform’s real answers, with the real toke
     ['an empty string', '""', 1],
     ['null', 'null', 1],
   ])('E2: a listed dataset whose tags are %s has no tags: 0 errors, no dataset read', async (_, tags, evaluatedTags) => {
-    sandbox.scriptFault('listDatasets', { status: 200, body: `{"dataSources":[{"id":"${DATASET}","name":"domo_kbs","tags":${tags}}],"_metaData":{"totalCount":1}}` });
+    sandbox.scriptFault('listDatasets', { status: 200, body: `{"dataSources":[{"id":"${DATASET}","name":"domo_kbs","owner":${OWNER},"tags":${tags}}],"_metaData":{"totalCount":1}}` });
     const report = await run();
     expect(errorsOf(report)).toEqual([]);
     expect(evaluated(report)['datasets-documented']).toBe(evaluatedTags);
@@ -113,7 +115,7 @@ describe('the built-in pack on the platform’s real answers, with the real toke
   });
 
   it('E2: unparseable listed tags fail only the policy that reads tags, for that dataset', async () => {
-    sandbox.scriptFault('listDatasets', { status: 200, body: `{"dataSources":[{"id":"${DATASET}","name":"domo_kbs","tags":"[draft"}],"_metaData":{"totalCount":1}}` });
+    sandbox.scriptFault('listDatasets', { status: 200, body: `{"dataSources":[{"id":"${DATASET}","name":"domo_kbs","owner":${OWNER},"tags":"[draft"}],"_metaData":{"totalCount":1}}` });
     const report = await run();
     const drift = `could not read dataset ${DATASET}: listDatasets: API drift at tags of dataset ${DATASET}: expected a JSON list of strings, got "[draft"`;
     expect(errorsOf(report)).toEqual([`datasets-documented: ${drift}`, `datasets-documented dataset/${DATASET}: ${drift}`]);
@@ -131,7 +133,7 @@ describe('the built-in pack on the platform’s real answers, with the real toke
   });
 
   it('E4: a file-set search without any total (the official FileSetPage) pages until a short page: 0 errors', async () => {
-    sandbox.scriptFault('searchFilesets', { status: 200, body: JSON.stringify({ fileSets: [{ id: FILESET, name: 'rules' }] }) });
+    sandbox.scriptFault('searchFilesets', { status: 200, body: JSON.stringify({ fileSets: [{ id: FILESET, name: 'rules', owner: '1234' }] }) });
     const report = await run();
     expect(errorsOf(report)).toEqual([]);
     expect(sandbox.counts.searchFilesets).toBe(1);

@@ -93,6 +93,15 @@ describe('compiled closures on JSON documents', () => {
     });
   });
 
+  it('covers the clock as int(now) only (epoch seconds, as the reference), and leaves any other use of now to the reference', () => {
+    const now = new Date('2025-06-01T00:00:30.900Z');
+    const source = 'int(now) * 1000 - resource.whole';
+    expect(compile(source).engine).toBe('closures');
+    expect(outcome(source, { resource: { whole: 500 }, params: {}, now })).toEqual({ value: 1748736030000 - 500 });
+    expect(outcome(source, { resource: { whole: 500 }, params: {}, now }, 'reference')).toEqual({ value: 1748736030000 - 500 });
+    expect(compile('int(now) > 0 && now > timestamp("2020-01-01T00:00:00Z")').engine).toBe('reference');
+  });
+
   it('counts loop iterations against the same budget as the reference', () => {
     const expr = compile('resource.list.all(a, resource.list.all(b, true))');
     expect(expr.engine).toBe('closures');

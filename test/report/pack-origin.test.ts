@@ -58,7 +58,7 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
     const local = report.policies.find((p) => p.id === 'local-no-invalid-calculated-fields')!;
     expect(local).toMatchObject({ location: { file: 'local/calculated-fields.yaml', line: 2, column: 5 }, origin: LOCAL_ENTRY });
     const pack = report.policies.filter((p) => p.id !== local.id);
-    expect(pack).toHaveLength(16);
+    expect(pack).toHaveLength(32);
     for (const p of pack) {
       expect(p.origin).toEqual(BUILTIN_ENTRY);
       expect(p.location!.file.startsWith('../')).toBe(true);
@@ -75,7 +75,7 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
     const run = log.runs[0];
     const results = run.results as Sarif.Result[];
     expect(results).toHaveLength(report.findings.filter((f) => f.status !== 'error').length);
-    expect(results).toHaveLength(22); // 20 planted violations, 1 waived, 1 from the local policy
+    expect(results).toHaveLength(40); // 38 planted violations, 1 waived, 1 from the local policy
     const policies = new Map(report.policies.map((p) => [p.id, p]));
     const counts = { manifest: 0, pack: 0, local: 0 };
     results.forEach((r, i) => {
@@ -97,7 +97,7 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
         expect(r.properties!.policyLocation).toBe(locationText(policies.get(f.policy)!.location));
       }
     });
-    expect(counts).toEqual({ manifest: 8, pack: 13, local: 1 });
+    expect(counts).toEqual({ manifest: 10, pack: 29, local: 1 });
     const rule = run.tool.driver.rules!.find((x) => x.id === 'workflows-are-named')!;
     const file = policies.get('workflows-are-named')!.location!.file;
     expect(rule.help!.text).toContain(`Defined in ${file} line`);
@@ -106,10 +106,10 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
 
   it('annotations: only files of the workspace, pack findings at the builtin entry', () => {
     const { annotations } = selectAnnotations(report, 100);
-    expect(annotations).toHaveLength(21); // the waived finding is not annotated
+    expect(annotations).toHaveLength(39); // the waived finding is not annotated
     const places = annotations.map((a) => [a.properties.file, a.properties.startLine, a.properties.startColumn].join(':'));
-    expect(places.filter((p) => p === 'steward.yaml:4:12')).toHaveLength(13);
+    expect(places.filter((p) => p === 'steward.yaml:4:12')).toHaveLength(29);
     expect(places.filter((p) => p === 'local/calculated-fields.yaml:2:5')).toHaveLength(1);
-    expect(places.filter((p) => p.startsWith('permissions/'))).toHaveLength(7);
+    expect(places.filter((p) => p.startsWith('permissions/'))).toHaveLength(9);
   });
 });

@@ -105,6 +105,11 @@ describe('the built-in pack on the captured answers, served over HTTP', () => {
       `certified-datasets-need-owner-group dataset/${DATASET}`,
       'calculated-fields-links-valid calculatedFields/instance',
       'no-misconfigured-schedules reportSchedule/123456',
+      // The samples' owners are in no user listing served here: unknown, so never a live owner.
+      `datasets-owner-active dataset/${DATASET}`,
+      'report-schedules-owner-active reportSchedule/1',
+      'report-schedules-owner-active reportSchedule/123456',
+      'workflows-owner-active workflow/00000000-0000-0000-0000-00000000000a',
     ].sort());
     // Every live kind was evaluated on the captured shapes.
     const evaluated = Object.fromEntries(report.policies.map((p) => [p.id, p.evaluated]));

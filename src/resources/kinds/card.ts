@@ -3,6 +3,7 @@
 import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
+import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
 import { allSchedules } from './reportSchedule.js';
 import type { ResourceKind } from '../types.js';
 
@@ -10,6 +11,22 @@ import type { ResourceKind } from '../types.js';
 function cardDocId(id: string): string | number {
   return /^\d+$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
+
+/** A search result's `ownedById`/`ownedByType` (the search API's owner of the card). */
+function cardOwner(item: Record<string, unknown>, id: string): OwnerId | null {
+  const ownerId = item.ownedById;
+  if (ownerId === null) return null;
+  if ((typeof ownerId !== 'string' || ownerId === '') && typeof ownerId !== 'number') {
+    throw new Error(`searchCards: API drift at ownedById of card ${id}: ${JSON.stringify(ownerId ?? 'missing')}`);
+  }
+  return { type: item.ownedByType === 'GROUP' ? 'GROUP' : 'USER', id: String(ownerId) };
+}
+
+/** The owner from the card search (read once per run, whole): a card the search does not return is an error. */
+const owner = ownerPart('searchCards', async (api, r, once) => {
+  const find = await ownersFromListing(once, 'searchCards', () => api.searchCards(), (c) => String(c.databaseId), (c) => cardOwner(c, String(c.databaseId)));
+  return find(r.id, 'card');
+});
 
 export const card: ResourceKind = {
   name: 'card',
@@ -29,9 +46,10 @@ export const card: ResourceKind = {
       id: { type: ['integer', 'string'] },
       schedules: { type: 'array', items: { type: 'integer' }, description: 'ids of the schedules that send this card' },
       certification: certificationSchema,
+      owner: ownerSchema,
     },
   },
-  parts: { certification: certificationPart('CARD') },
+  parts: { certification: certificationPart('CARD'), owner },
   async *collect(ctx) {
     const senders = new Map<string, number[]>();
     const discovery = ctx.scope.discover.cards;

@@ -8,6 +8,7 @@ import { itemAt, removeEntryFix } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { type DataFileDrift, dataFileDrift, narrowingDataFileBody } from '../live-permissions.js';
 import { dataFileEntrySchema, loadManifests } from '../manifests.js';
+import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 /** The live permissions (one read per file, memoised by the client). */
@@ -58,6 +59,14 @@ function body(doc: ResourceDocument) {
   return { publicAccess: doc.publicAccess === true, entries: entriesOf(doc) };
 }
 
+/** The owner: the data-file list's `responsibleUserId`, read once per run. */
+const owner = ownerPart('listDataFiles', async (api, r, once) => {
+  const find = await ownersFromListing(once, 'listDataFiles', () => api.listDataFiles(), (f) => String(f.dataFileId), (f) =>
+    userOwner(f.responsibleUserId, `listDataFiles: data file ${f.dataFileId}`),
+  );
+  return find(String(r.doc.id), 'data file');
+});
+
 export const dataFile: ResourceKind = {
   name: 'dataFile',
   description:
@@ -80,9 +89,10 @@ export const dataFile: ResourceKind = {
       declared: { type: 'boolean', description: 'true when a manifest declares the file' },
       live: { type: 'object', description: 'the live permissions { publicAccess, entries } (read only when a policy reads this)' },
       drift: { type: 'array', items: { type: 'object' }, description: 'publicAccess and each entity compared: id, matches, widens, description' },
+      owner: ownerSchema,
     },
   },
-  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift },
+  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift, owner },
   async declare(ctx) {
     const out: CollectedResource[] = [];
     for (const m of await loadManifests('dataFile', ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {

@@ -4,6 +4,7 @@ import { writeRequest } from '../../api/writes.js';
 import { stringArraySchema } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { certificationPart, certificationSchema } from '../certification.js';
+import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 const access: DocumentPart = {
@@ -63,6 +64,22 @@ const tags: DocumentPart = {
     return parseTags(answer.tags, id);
   },
 };
+
+/** The listing's `owner {id, type, group}` (part=core): a group owner has no user state. */
+function datasetOwner(value: unknown, id: string): OwnerId | null {
+  if (value === null) return null;
+  const o = value as { id?: unknown; type?: unknown; group?: unknown } | undefined;
+  if (!o || typeof o !== 'object' || typeof o.id !== 'string' || o.id === '') {
+    throw new Error(`listDatasets: API drift at owner of dataset ${id}: ${JSON.stringify(value ?? 'missing')} names no owner id`);
+  }
+  return { type: o.group === true || o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id };
+}
+
+/** The owner from the dataset listing (read once per run, whole), resolved against the users. */
+const owner = ownerPart('listDatasets', async (api, r, once) => {
+  const find = await ownersFromListing(once, 'listDatasets', () => api.listDatasets(), (d) => d.id, (d) => datasetOwner(d.owner, d.id));
+  return find(String(r.doc.id), 'dataset');
+});
 
 const TAG_WARNING =
   'The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.';
@@ -128,9 +145,10 @@ export const dataset: ResourceKind = {
       },
       certification: certificationSchema,
       tags: { ...stringArraySchema, description: 'the dataset tags (read from the dataset object, beyond the spec)' },
+      owner: ownerSchema,
     },
   },
-  parts: { access, certification: certificationPart('DATA_SOURCE'), tags },
+  parts: { access, certification: certificationPart('DATA_SOURCE'), tags, owner },
   async *collect(ctx) {
     const discovery = ctx.scope.discover.datasets;
     const { ids, names, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);

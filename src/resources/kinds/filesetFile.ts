@@ -2,7 +2,14 @@
 // cannot be read is an error of that one resource, not of the whole kind.
 import type { FilesetFile } from '../../api/types.js';
 import { excluded, selectIds } from '../discovery.js';
+import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
 import type { CollectedResource, ResourceKind } from '../types.js';
+
+/** The owner of the file's set: the file-set search's `owner` (a user id string), read once per run. */
+const owner = ownerPart('searchFilesets', async (api, r, once) => {
+  const find = await ownersFromListing(once, 'searchFilesets', () => api.searchFilesets(), (f) => f.id, (f) => userOwner(f.owner, `searchFilesets: file set ${f.id}`));
+  return find(String(r.doc.filesetId), 'file set');
+});
 
 /** Resource id of a fileset file: `<filesetId>:<path>` (what waivers and fingerprints use). */
 export function filesetFileId(filesetId: string, path: string): string {
@@ -42,9 +49,10 @@ export const filesetFile: ResourceKind = {
       connectorKey: { type: ['string', 'null'], description: 'null in every public sample' },
       indexStatus: { type: ['string', 'null'], description: 'null or QUEUED seen' },
       indexReason: { type: ['string', 'null'] },
+      owner: { ...ownerSchema, description: `the file set's owner; ${ownerSchema.description}` },
     },
   },
-  parts: {},
+  parts: { owner },
   async *collect(ctx) {
     const discovery = ctx.scope.discover.filesets;
     const seen = new Set<string>();

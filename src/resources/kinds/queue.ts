@@ -9,6 +9,7 @@ import { itemAt, itemIndex, removeEntryFix } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { narrowingQueueBody, normaliseQueuePermissions, type QueueDrift, queueDrift } from '../live-permissions.js';
 import { loadManifests, queueEntrySchema } from '../manifests.js';
+import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 function entriesOf(doc: ResourceDocument): QueuePermissionEntry[] {
@@ -55,6 +56,12 @@ const drift: DocumentPart = {
   operation: 'getQueuePermissions',
   load: async (api, r) => (r.doc.declared ? queueDrift(entriesOf(r.doc), await livePermissions(api, r)) : []),
 };
+
+/** The owner from the queue list's `owner` (a user id string), read once per run. */
+const owner = ownerPart('listQueues', async (api, r, once) => {
+  const find = await ownersFromListing(once, 'listQueues', () => api.listQueues(), (q) => q.id, (q) => userOwner(q.owner, `listQueues: queue ${q.id}`));
+  return find(String(r.doc.id), 'queue');
+});
 
 /** Restores the declared state where that narrows: each live entry keeps only what the manifest grants too. */
 const restore: FixKind = {
@@ -103,9 +110,10 @@ export const queue: ResourceKind = {
       declared: { type: 'boolean', description: 'true when a manifest declares the queue' },
       live: { type: 'array', items: queueEntrySchema, description: 'the live permissions (read only when a policy reads this)' },
       drift: { type: 'array', items: { type: 'object' }, description: 'each principal compared: type, id, name, matches, gained, lost, description' },
+      owner: ownerSchema,
     },
   },
-  parts: { permissions, live, drift },
+  parts: { permissions, live, drift, owner },
   async declare(ctx) {
     const out: CollectedResource[] = [];
     for (const m of await loadManifests('queue', ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {

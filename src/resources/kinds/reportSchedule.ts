@@ -8,7 +8,13 @@ import { SCHEDULE_ALL_GRANT, SCHEDULE_FILTER_DEFAULT } from '../../api/assumptio
 import { isApiError } from '../../api/errors.js';
 import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../../api/types.js';
 import { firstPage, noMemo, readAllPages } from '../common.js';
+import { ownerPart, ownerSchema, userOwner } from '../people.js';
 import type { CollectContext, DocumentPart, ResourceKind, RunMemo, Scope } from '../types.js';
+
+/** The schedule's `ownerId` resolved against the users (null: the schedule names none). */
+const owner = ownerPart('listReportSchedules', async (_api, r) =>
+  r.doc.ownerId === undefined ? Promise.reject(new Error(`listReportSchedules: schedule ${r.id} carries no ownerId, so its owner is unknown`)) : userOwner(r.doc.ownerId, `listReportSchedules: schedule ${r.id}`),
+);
 
 /** What the shared schedule reads need: the API, the run memo and (collecting) the scope's filter. */
 type ScheduleReads = Pick<CollectContext, 'api' | 'once'> & { scope?: Pick<Scope, 'scheduleFilter'> };
@@ -173,7 +179,8 @@ export const reportSchedule: ResourceKind = {
       type: { type: ['string', 'null'] },
       ownerId: { type: ['integer', 'null'] },
       embedViewId: { type: ['integer', 'null'] },
-      owner: { type: ['boolean', 'null'] },
+      ownedByCaller: { type: ['boolean', 'null'], description: "the platform's `owner` flag: whether the token's user owns the schedule" },
+      owner: ownerSchema,
       cardCount: { type: ['integer', 'null'] },
       recipientCount: { type: ['integer', 'null'] },
       cardId: { type: ['integer', 'null'] },
@@ -208,7 +215,7 @@ export const reportSchedule: ResourceKind = {
       },
     },
   },
-  parts: { misconfigured, misconfiguration },
+  parts: { misconfigured, misconfiguration, owner },
   probes: [
     {
       id: 'scheduleFilter',
@@ -248,7 +255,8 @@ export const reportSchedule: ResourceKind = {
     for await (const page of (await scheduleListing(ctx)).pages()) {
       for (const s of page) {
         count++;
-        yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: { ...s }, source: null };
+        const { owner: ownedByCaller, ...doc } = s;
+        yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: { ...doc, ...(ownedByCaller === undefined ? {} : { ownedByCaller }) }, source: null };
       }
     }
     // No schedule means no resource whose misconfigured part would run the cross-check, so it

@@ -1,7 +1,14 @@
 // Workflows as the API returns them: from the workflow API (op 12) when a workflow URL is
 // configured, else from the instance host's model list (beyond the spec, developer token).
 import { excluded } from '../discovery.js';
+import { ownerPart, ownerSchema, userOwner } from '../people.js';
 import type { ResourceKind } from '../types.js';
+
+/** The list's raw `owner` (a user id) is kept aside: `owner` in the document is the resolved user. */
+const owner = ownerPart('listWorkflows', async (_api, r) => {
+  if (!r.listed || !Object.hasOwn(r.listed, 'owner')) throw new Error(`listWorkflows: workflow ${r.id} carries no owner field, so its owner is unknown`);
+  return userOwner(r.listed.owner, `listWorkflows: workflow ${r.id}`);
+});
 
 export const workflow: ResourceKind = {
   name: 'workflow',
@@ -28,12 +35,12 @@ export const workflow: ResourceKind = {
       id: { type: 'string' },
       name: { type: ['string', 'null'] },
       description: { type: ['string', 'null'] },
-      owner: { type: ['string', 'null'], description: 'user id (instance-host models)' },
+      owner: ownerSchema,
       createdOn: { type: ['string', 'null'] },
       updatedOn: { type: ['string', 'null'] },
     },
   },
-  parts: {},
+  parts: { owner },
   probes: [
     {
       id: 'workflowGrant',
@@ -56,7 +63,8 @@ export const workflow: ResourceKind = {
     for (const w of await ctx.api.listWorkflows()) {
       if ((only && !only.has(String(w.id))) || excluded(discovery, String(w.id))) continue;
       const name = typeof w.name === 'string' && w.name !== '' ? w.name : null;
-      yield { kind: 'workflow', id: String(w.id), name, doc: { ...w }, source: null };
+      const { owner: rawOwner, ...doc } = w;
+      yield { kind: 'workflow', id: String(w.id), name, doc, source: null, listed: Object.hasOwn(w, 'owner') ? { owner: rawOwner } : {} };
     }
   },
   fixes: {},

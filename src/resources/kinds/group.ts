@@ -1,0 +1,101 @@
+// Groups: the group list (owners and member counts in the listing itself), with each group's
+// members as a lazy part (one read per group), their state from the user directory. Read-only.
+import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
+import { selectIds } from '../discovery.js';
+import { USER_STATES, userDirectory } from '../people.js';
+import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
+
+const principal = (p: GroupPrincipal) => ({ type: p.type, id: p.id, name: p.displayName ?? null });
+
+/** The group as policies see it; a listing item without owners or a member count cannot be judged (drift). */
+function groupResource(g: GroupListItem): CollectedResource {
+  const id = String(g.groupId);
+  const doc = {
+    id: g.groupId,
+    name: g.name ?? null,
+    type: g.groupType ?? null,
+    memberCount: g.memberCount ?? null,
+    owners: (g.owners ?? []).map(principal),
+    created: g.created ?? null,
+  };
+  const missing = !Array.isArray(g.owners) ? 'owners' : typeof g.memberCount !== 'number' ? 'memberCount' : null;
+  const loadError = missing ? new Error(`listGroups: API drift at ${missing} of group ${id}: missing, so the group cannot be judged`) : undefined;
+  return { kind: 'group', id, name: g.name ?? null, doc, source: null, ...(loadError ? { loadError } : {}) };
+}
+
+const members: DocumentPart = {
+  name: 'members',
+  operation: 'getGroupUsers',
+  alsoReads: ['searchUsers'],
+  async load(api, r, once) {
+    const [directory, answer] = await Promise.all([userDirectory(api, once), api.getGroupUsers(String(r.doc.id))]);
+    return answer.groupUserList.map((m) => {
+      const known = directory.get(String(m.userId));
+      return { id: String(m.userId), name: known?.name ?? null, roleId: m.roleId ?? null, lastSignIn: m.lastSignIn ?? null, state: known?.state ?? 'unknown' };
+    });
+  },
+};
+
+const principalSchema = { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } };
+
+export const group: ResourceKind = {
+  name: 'group',
+  description: 'Groups named in scope.groups or all of them, with their owners and (a part) their members.',
+  live: true,
+  inputs: {
+    scope: {
+      key: 'groups',
+      shape: 'ids',
+      description: 'group',
+      exists: (api, id) => api.getGroupUsers(id),
+      discovery: 'listGroups',
+    },
+  },
+  operations: ['listGroups'],
+  documentSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'owners'],
+    properties: {
+      id: { type: 'integer' },
+      name: { type: ['string', 'null'] },
+      type: { type: ['string', 'null'], description: 'open, closed, adhoc, dynamic, system' },
+      memberCount: { type: ['integer', 'null'] },
+      owners: { type: 'array', items: principalSchema, description: 'users and groups owning the group (a group may own itself)' },
+      created: { type: ['string', 'integer', 'null'] },
+      members: {
+        type: 'array',
+        description: 'the member users, with their state',
+        items: { type: 'object', properties: { id: { type: 'string' }, name: { type: ['string', 'null'] }, roleId: { type: ['integer', 'null'] }, lastSignIn: { type: ['string', 'null'] }, state: { enum: [...USER_STATES, 'unknown'] } } },
+      },
+    },
+  },
+  parts: { members },
+  probes: [
+    {
+      id: 'groups',
+      when: ['listGroups', 'getGroupUsers'],
+      plan: () => ({
+        check: 'groups can be listed',
+        asked: 'GET the first page of the group list',
+        run: async (api) => {
+          for await (const _ of api.listGroups()) return;
+        },
+        fix: () => "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only",
+      }),
+    },
+  ],
+  async *collect(ctx) {
+    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
+    if ((ctx.scope.ids.groups ?? []).length === 0 && !ctx.scope.discover.groups) return;
+    // Owners and member counts come with the listing: it is read whole even for named groups.
+    const listed = new Map<string, GroupListItem>();
+    for await (const page of ctx.api.listGroups()) for (const g of page) listed.set(String(g.groupId), g);
+    const { ids } = await selectIds(ctx.scope.ids.groups ?? [], ctx.scope.discover.groups, async () => [...listed.values()], (g) => String(g.groupId));
+    for (const id of ids) {
+      const g = listed.get(id);
+      yield g ? groupResource(g) : { kind: 'group', id, name: null, doc: { id: Number(id), owners: [] }, source: null, loadError: new Error(`group ${id} is not in the group list`) };
+    }
+  },
+  fixes: {},
+};

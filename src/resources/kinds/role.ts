@@ -1,0 +1,124 @@
+// Roles: the role list, with each role's grants and holders as lazy parts (one read per role,
+// the holders paged); holders carry their state from the user directory. Read-only.
+import type { Role } from '../../api/types.js';
+import { readAllPages } from '../common.js';
+import { selectIds } from '../discovery.js';
+import { USER_STATES, userDirectory } from '../people.js';
+import type { DocumentPart, ResourceKind } from '../types.js';
+
+/**
+ * System roles (Admin, Privileged, Editor, Participant, Social) have ids 1–5 on the platform
+ * (PLATFORM.md §8, roles-list.json: custom roles have large ids); steward decides "system" by
+ * id alone, so renaming a custom role "Admin" does not make it one.
+ */
+export const SYSTEM_ROLE_IDS: readonly number[] = [1, 2, 3, 4, 5];
+
+/** The Admin system role's id (roles-list.json). */
+export const ADMIN_ROLE_ID = 1;
+
+const roleDoc = (r: Role) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description ?? null,
+  system: SYSTEM_ROLE_IDS.includes(r.id),
+  authorityCount: r.authorityCount ?? null,
+  userCount: r.userCount ?? null,
+});
+
+/** A user's role from the role list (one read per run, shared). */
+export const rolePart: DocumentPart = {
+  name: 'role',
+  operation: 'listRoles',
+  async load(api, r) {
+    const roleId = r.doc.roleId;
+    const role = (await api.listRoles()).find((x) => x.id === roleId);
+    if (!role) throw new Error(`listRoles: role ${JSON.stringify(roleId ?? null)} of user ${r.id} is not in the role list`);
+    return { id: role.id, name: role.name, system: SYSTEM_ROLE_IDS.includes(role.id) };
+  },
+};
+
+const grants: DocumentPart = {
+  name: 'grants',
+  operation: 'getRoleAuthorities',
+  load: (api, r) => api.getRoleAuthorities(String(r.doc.id)),
+};
+
+/** Every holder of the role, with the state the user directory gives (`unknown` when in no listing). */
+const holders: DocumentPart = {
+  name: 'holders',
+  operation: 'listRoleUsers',
+  alsoReads: ['searchUsers'],
+  async load(api, r, once) {
+    const [directory, users] = await Promise.all([userDirectory(api, once), readAllPages(api.listRoleUsers(String(r.doc.id)))]);
+    return users.map((u) => {
+      const known = directory.get(String(u.userId));
+      return { id: String(u.userId), name: u.displayName ?? known?.name ?? null, email: u.email ?? known?.email ?? null, state: known?.state ?? 'unknown' };
+    });
+  },
+};
+
+export const role: ResourceKind = {
+  name: 'role',
+  description: 'Roles named in scope.roles or all of them, with their grants and holders (parts).',
+  live: true,
+  inputs: {
+    scope: {
+      key: 'roles',
+      shape: 'ids',
+      description: 'role',
+      exists: async (api, id) => {
+        if (!(await api.listRoles()).some((r) => String(r.id) === id)) throw new Error(`role ${id} is not in the role list`);
+      },
+      discovery: 'listRoles',
+    },
+  },
+  operations: ['listRoles'],
+  documentSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name', 'system'],
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      description: { type: ['string', 'null'] },
+      system: { type: 'boolean', description: 'a system role (ids 1–5: Admin, Privileged, Editor, Participant, Social)' },
+      authorityCount: { type: ['integer', 'null'] },
+      userCount: { type: ['integer', 'null'] },
+      grants: { type: 'array', items: { type: 'string' }, description: 'the authorities (grants) the role holds' },
+      holders: {
+        type: 'array',
+        description: 'the users holding the role, with their state',
+        items: { type: 'object', properties: { id: { type: 'string' }, name: { type: ['string', 'null'] }, email: { type: ['string', 'null'] }, state: { enum: [...USER_STATES, 'unknown'] } } },
+      },
+    },
+  },
+  parts: { grants, holders },
+  probes: [
+    {
+      id: 'roles',
+      when: ['listRoles', 'getRoleAuthorities', 'listRoleUsers'],
+      plan: () => ({
+        check: 'roles can be listed',
+        asked: 'GET the role list',
+        run: (api) => api.listRoles(),
+        fix: () => "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only",
+      }),
+    },
+  ],
+  async *collect(ctx) {
+    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
+    if ((ctx.scope.ids.roles ?? []).length === 0 && !ctx.scope.discover.roles) return;
+    const roles = await ctx.api.listRoles();
+    const byId = new Map(roles.map((r) => [String(r.id), r]));
+    const { ids } = await selectIds(ctx.scope.ids.roles ?? [], ctx.scope.discover.roles, async () => roles, (r) => String(r.id), (r) => r.name);
+    for (const id of ids) {
+      const r = byId.get(id);
+      if (!r) {
+        yield { kind: 'role', id, name: null, doc: { id }, source: null, loadError: new Error(`role ${id} is not in the role list`) };
+        continue;
+      }
+      yield { kind: 'role', id, name: r.name, doc: roleDoc(r), source: null };
+    }
+  },
+  fixes: {},
+};

@@ -1,0 +1,75 @@
+// Users: the identity search's live and deleted users (one directory per run, shared with every
+// `owner` part), each with its state, role and last sign-in. Read-only.
+import { selectIds } from '../discovery.js';
+import { type DirectoryUser, USER_STATE_RULE, USER_STATES, userDirectory } from '../people.js';
+import { rolePart } from './role.js';
+import type { ResourceKind } from '../types.js';
+
+const millis = { type: ['integer', 'null'], description: 'epoch milliseconds, null when the platform has none' };
+
+export const user: ResourceKind = {
+  name: 'user',
+  description: `Users named in scope.users or all of them (the identity search, deleted users included); state: ${USER_STATE_RULE}.`,
+  live: true,
+  inputs: {
+    scope: {
+      key: 'users',
+      shape: 'ids',
+      description: 'user',
+      exists: async (api, id) => {
+        if (!(await userDirectory(api)).has(id)) throw new Error(`user ${id} is in neither the live nor the deleted user listing`);
+      },
+      discovery: 'searchUsers',
+    },
+  },
+  operations: ['searchUsers'],
+  documentSchema: {
+    type: 'object',
+    // steward builds this document: no other field exists (a policy naming one is a typo).
+    additionalProperties: false,
+    required: ['id', 'state'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: ['string', 'null'] },
+      email: { type: ['string', 'null'] },
+      roleId: { type: ['integer', 'null'] },
+      state: { enum: [...USER_STATES], description: USER_STATE_RULE },
+      systemUser: { type: 'boolean', description: "the platform's own users (isSystemUser)" },
+      created: millis,
+      lastLogin: millis,
+      lastActivity: millis,
+      role: { type: 'object', description: 'the role: id, name, system (read from the role list)', properties: { id: { type: 'integer' }, name: { type: 'string' }, system: { type: 'boolean' } } },
+    },
+  },
+  parts: { role: rolePart },
+  probes: [
+    {
+      id: 'userSearch',
+      when: ['searchUsers'],
+      plan: () => ({
+        check: 'users can be listed (the identity search)',
+        asked: 'POST the user search (the first page of live users)',
+        run: async (api) => {
+          for await (const _ of api.searchUsers()) return;
+        },
+        fix: () => "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only",
+      }),
+    },
+  ],
+  async *collect(ctx) {
+    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
+    if ((ctx.scope.ids.users ?? []).length === 0 && !ctx.scope.discover.users) return;
+    const directory = await userDirectory(ctx.api, ctx.once);
+    const discovery = ctx.scope.discover.users;
+    const { ids } = await selectIds(ctx.scope.ids.users ?? [], discovery, async () => [...directory.values()], (u: DirectoryUser) => u.id, (u) => u.name);
+    for (const id of ids) {
+      const u = directory.get(id);
+      if (!u) {
+        yield { kind: 'user', id, name: null, doc: { id, state: 'deleted' }, source: null, loadError: new Error(`user ${id} is in neither the live nor the deleted user listing`) };
+        continue;
+      }
+      yield { kind: 'user', id, name: u.name, doc: { ...u }, source: null };
+    }
+  },
+  fixes: {},
+};

@@ -1,0 +1,181 @@
+// The identity reads on the platform's real answers (../shared/platform-fixtures, each with its
+// public source), served verbatim with the real token header (X-DOMO-Developer-Token): every new
+// kind discovered with `all`, every identity policy evaluated with 0 errors and exactly the
+// findings the captured answers hold, at one request per listing; and what the answers could
+// say that steward must not take for a pass (a state it cannot read, an owner no listing has).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OperationId } from '../../src/api/operations.js';
+import type { Report } from '../../src/core/model.js';
+import { check, doctor } from '../../src/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { findingKeys, tempDir } from '../cli/helpers.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/platform-fixtures');
+const HEADER = 'X-DOMO-Developer-Token';
+const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
+
+interface SearchAnswer {
+  count: number;
+  users: { id: number; attributes: { key: string; values: unknown[] }[] }[];
+}
+const SEARCH = fixture<SearchAnswer>('users-identity-search');
+// The captured search asked for one user of 233 (limit 1): served whole, the count is what it lists.
+const LIVE_USERS = { ...SEARCH, count: SEARCH.users.length };
+const ROLES = fixture<{ id: number; name: string }[]>('roles-list');
+const GRANTS = fixture<string[]>('role-authorities');
+const HOLDERS = fixture<{ users: unknown[] }>('role-users');
+const GROUPS = fixture<{ groupId: number }[]>('groups-grouplist');
+const TOKENS = fixture<{ list: { id: number; ownerId: number }[] }>('access-tokens-live').list;
+const CUSTOM_ROLES = ROLES.filter((r) => r.id > 5);
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox({ tokenHeader: HEADER });
+});
+afterEach(() => sandbox.close());
+
+/** Each operation's next answers are the captured bodies, verbatim (the sandbox's own state is not read). */
+function serve(answers: Partial<Record<OperationId, unknown[]>>): void {
+  for (const [op, bodies] of Object.entries(answers)) {
+    for (const body of bodies!) sandbox.scriptFault(op as OperationId, { status: 200, body: JSON.stringify(body) });
+  }
+}
+
+function serveCaptured(over: Partial<Record<OperationId, unknown[]>> = {}): void {
+  serve({
+    searchUsers: [LIVE_USERS, { count: 0, users: [] }],
+    listGroups: [GROUPS],
+    listRoles: [ROLES],
+    // Only the custom roles' grants are read (the policy selects on `system` first).
+    getRoleAuthorities: CUSTOM_ROLES.map(() => GRANTS),
+    listRoleUsers: [HOLDERS],
+    listAccessTokens: [TOKENS],
+    ...over,
+  });
+}
+
+const ONLY = [
+  'custom-roles-no-admin-grants',
+  'admins-at-most',
+  'access-tokens-short-lived',
+  'access-tokens-not-expired',
+  'access-tokens-owner-active',
+  'groups-have-members',
+  'groups-have-owners',
+  'users-not-dormant',
+  'invitations-not-stale',
+];
+
+async function run(scope = 'users: all, groups: all, roles: all, accessTokens: all'): Promise<Report> {
+  const dir = tempDir('steward-identity-');
+  writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${HEADER} }\nscope: { ${scope} }\n`);
+  return check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ONLY });
+}
+
+const errorsOf = (report: Report) => [
+  ...report.policies.filter((p) => p.status === 'error').map((p) => `${p.id}: ${p.error}`),
+  ...report.findings.filter((f) => f.status === 'error').map((f) => `${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message}`),
+];
+const evaluated = (report: Report) => Object.fromEntries(report.policies.map((p) => [p.id, p.evaluated]));
+
+describe('the identity policies on the platform’s captured answers', () => {
+  it('every kind discovered with all, 0 errors, exactly the findings the answers hold, one request per read', async () => {
+    serveCaptured();
+    const report = await run();
+    expect(errorsOf(report)).toEqual([]);
+    expect(evaluated(report)).toEqual({
+      'custom-roles-no-admin-grants': CUSTOM_ROLES.length,
+      'admins-at-most': 1,
+      'access-tokens-short-lived': TOKENS.length,
+      'access-tokens-not-expired': TOKENS.length,
+      'access-tokens-owner-active': TOKENS.length,
+      'groups-have-members': GROUPS.length,
+      'groups-have-owners': GROUPS.length,
+      // The captured user is deactivated (isActive false): neither dormant nor pending.
+      'users-not-dormant': 0,
+      'invitations-not-stale': 0,
+    });
+    expect(findingKeys(report)).toEqual(
+      [
+        // The captured grants (the Admin role's) hold *.admin grants: every custom role given them is caught.
+        ...CUSTOM_ROLES.map((r) => `custom-roles-no-admin-grants role/${r.id}`),
+        // Both captured tokens expired in June 2024, and their owner is in no user listing served.
+        ...TOKENS.map((t) => `access-tokens-not-expired accessToken/${t.id}`),
+        ...TOKENS.map((t) => `access-tokens-owner-active accessToken/${t.id}`),
+      ].sort(),
+    );
+    const tokenOwner = report.findings.find((f) => f.policy === 'access-tokens-owner-active')!;
+    expect(tokenOwner.resource.owner).toEqual({ type: 'USER', id: String(TOKENS[0].ownerId), name: null, email: null, state: 'unknown' });
+    // Every listing once (the users twice: live, deleted); grants of the custom roles only; holders of Admin only.
+    expect(sandbox.counts).toMatchObject({
+      searchUsers: 2,
+      listGroups: 1,
+      listRoles: 1,
+      getRoleAuthorities: CUSTOM_ROLES.length,
+      listRoleUsers: 1,
+      listAccessTokens: 1,
+      getGroupUsers: 0,
+    });
+    expect(sandbox.totalRequests()).toBe(2 + 1 + 1 + CUSTOM_ROLES.length + 1 + 1);
+  });
+
+  it('a user whose isActive the answer does not carry is an error of the user policies, never a state guessed', async () => {
+    const user = structuredClone(SEARCH.users[0]);
+    user.attributes = user.attributes.filter((a) => a.key !== 'isActive');
+    serveCaptured({ searchUsers: [{ count: 1, users: [user] }, { count: 0, users: [] }] });
+    const report = await run('users: all');
+    expect(report.summary.gate).toBe('error');
+    expect(errorsOf(report).join('\n')).toContain(`searchUsers: API drift at user ${user.id}: isActive is null, not a boolean`);
+  });
+
+  it('the captured user made active: its last sign-in (2025-01-01) is more than 90 days ago, so it is dormant', async () => {
+    const active = structuredClone(SEARCH.users[0]);
+    active.attributes = active.attributes.map((a) => (a.key === 'isActive' ? { ...a, values: [true] } : a));
+    serveCaptured({ searchUsers: [{ count: 1, users: [active] }, { count: 0, users: [] }] });
+    const report = await run('users: all');
+    expect(errorsOf(report)).toEqual([]);
+    expect(findingKeys(report)).toEqual([`users-not-dormant user/${active.id}`]);
+  });
+
+  it('a user listed by the onlyDeleted search is deleted, whatever its attributes say', async () => {
+    const gone = structuredClone(SEARCH.users[0]);
+    // Active by its attributes, and last seen 2025-01-01: were it not deleted, it would be dormant.
+    gone.attributes = gone.attributes.map((a) => (a.key === 'isActive' ? { ...a, values: [true] } : a));
+    serveCaptured({ searchUsers: [{ count: 0, users: [] }, { count: 1, users: [gone] }] });
+    const report = await run('users: all');
+    expect(errorsOf(report)).toEqual([]);
+    // Deleted: neither dormant (not active) nor a stale invitation.
+    expect(evaluated(report)['users-not-dormant']).toBe(0);
+    expect(findingKeys(report)).toEqual([]);
+  });
+
+  it('a listing that reports more users than it lists is incomplete: exit 3, never a shorter directory', async () => {
+    serveCaptured({ searchUsers: [SEARCH, { count: 0, users: [] }] });
+    sandbox.scriptFault('searchUsers', { status: 200, body: JSON.stringify({ count: SEARCH.count, users: [] }) }, 5);
+    const report = await run('users: all');
+    expect(report.summary.gate).toBe('error');
+    expect(findingKeys(report)).toEqual([]);
+  });
+
+  it('a refused token list names the grant, and doctor names the policies it leaves uncovered', async () => {
+    sandbox.scriptFault('listAccessTokens', { status: 403, body: '' });
+    const report = await run('accessTokens: all');
+    expect(report.summary.gate).toBe('error');
+    expect(report.policies.filter((p) => p.status === 'error').map((p) => p.id).sort()).toEqual([
+      'access-tokens-not-expired',
+      'access-tokens-owner-active',
+      'access-tokens-short-lived',
+    ]);
+
+    sandbox.scriptFault('listAccessTokens', { status: 403, body: '' }, 2);
+    const dir = tempDir('steward-identity-doctor-');
+    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${HEADER} }\nscope: { accessTokens: all }\n`);
+    const diagnosis = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ONLY });
+    const tokens = diagnosis.checks.find((c) => c.id === 'accessTokens')!;
+    expect(tokens).toMatchObject({ status: 'missing', fix: expect.stringContaining('developer.token.manage') });
+    expect(tokens.uncovered).toEqual(['access-tokens-short-lived', 'access-tokens-not-expired', 'access-tokens-owner-active']);
+  });
+});
