@@ -41,12 +41,49 @@ const expect = (ok, what) => {
 const work = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-'));
 cpSync(path.join(ROOT, 'demo', 'permissions'), path.join(work, 'permissions'), { recursive: true });
 
-/** Everything the instance holds: the API cannot list datasets, cards or file paths. */
+/** Everything the instance holds: content named by id, the people kinds discovered (`all`). */
 function scopeOf(state) {
   return {
     datasets: [...state.datasetAccess.keys()],
     cards: [...state.cards],
     filesets: Object.fromEntries([...state.filesets].map(([id, files]) => [id, [...files.keys()]])),
+    users: 'all',
+    groups: 'all',
+    roles: 'all',
+    accessTokens: 'all',
+  };
+}
+
+/**
+ * Fewest requests of the people kinds and the owner parts: each listing once and whole (offset
+ * listings with a total: ceil(n / size) pages, at least one; the group list ends on a short
+ * page: floor(n / 100) + 1), the users twice (live, deleted), the grants of each custom role
+ * (the policy selects on `system` first) and the Admin role's holders only.
+ */
+function minimumPeople(state) {
+  const pagesOf = (n, size) => Math.max(1, Math.ceil(n / size));
+  const { users, roles, groups } = state.people;
+  const deleted = users.filter((u) => u.state === 'deleted').length;
+  const admins = users.filter((u) => u.roleId === 1 && u.state !== 'deleted').length;
+  return {
+    searchUsers: pagesOf(users.length - deleted, 200) + pagesOf(deleted, 200),
+    listGroups: Math.floor(groups.length / 100) + 1,
+    listRoles: 1,
+    getRoleAuthorities: roles.filter((r) => r.id > 5).length,
+    listRoleUsers: pagesOf(admins, 50),
+    listAccessTokens: 1,
+  };
+}
+
+/** The owner parts' listings: datasets 50 a page, the card search and file sets 100, queues and data files unpaged. */
+function minimumOwners(state) {
+  const pagesOf = (n, size) => Math.max(1, Math.ceil(n / size));
+  return {
+    listDatasets: pagesOf(state.datasetAccess.size, 50),
+    searchCards: pagesOf(state.cards.size, 100),
+    searchFilesets: pagesOf(state.filesets.size, 100),
+    listQueues: 1,
+    listDataFiles: 1,
   };
 }
 
@@ -70,6 +107,8 @@ function minimumFullPack(state, scope) {
     listWorkflows: 1,
     getQueuePermissions: 4,
     getDataFilePermissions: 3,
+    ...minimumOwners(state),
+    ...minimumPeople(state),
   };
 }
 
@@ -315,6 +354,23 @@ await benchSchedules({ print, table, expect, sampleMemory, sec, mb, latency: LAT
 
 // 8. Against the limits: CEL vs JavaScript, CPU per request vs a bare fetch, start-up vs node.
 await benchLimits(print, table, expect);
+
+// 9. People: the identity policies over large directories, every kind discovered with `all`.
+{
+  const peopleRows = [];
+  const identity = ['custom-roles-no-admin-grants', 'admins-at-most', 'access-tokens-short-lived', 'access-tokens-not-expired', 'access-tokens-owner-active', 'groups-have-members', 'groups-have-owners', 'users-not-dormant', 'invitations-not-stale'];
+  for (const size of [{ users: 0, groups: 4, accessTokens: 3 }, { users: 20_000, groups: 2_000, accessTokens: 5_000 }]) {
+    const r = await run({ size: { ...size, schedules: 0, datasets: 0, cards: 0 }, only: identity });
+    const name = `people ${size.users}`;
+    checkRun(name, r, 8);
+    const minimum = minimumPeople(r.state);
+    const ok = matchesMinimum(name, r.counts, minimum);
+    const { users, groups, accessTokens } = r.state.people;
+    peopleRows.push([`${users.length} users / ${groups.length} groups / ${accessTokens.length} tokens`, sec(r.wallMs), r.total, sum(minimum), ok ? 'yes' : '**NO**', r.report.summary.violations, mb(r.mem.rss), perOp(r.counts)]);
+  }
+  print('\n### 9. People (the identity policies, users, groups, roles and tokens discovered with `all`, concurrency 8)\n');
+  print(table(['instance', 'wall s', 'requests', 'minimum', 'match', 'violations', 'peak RSS MB', 'requests per operation'], peopleRows));
+}
 
 rmSync(work, { recursive: true, force: true });
 print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);

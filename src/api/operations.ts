@@ -12,78 +12,13 @@ import {
   SCHEDULE_ORDER_BY_DEFAULT,
   SCHEDULE_QUERY_PARAMS as Q,
 } from './assumptions.js';
-import {
-  calculatedFieldStatisticsSchema,
-  certificationStatusSchema,
-  dataFileSchema,
-  datasetAccessListSchema,
-  datasetDetailsSchema,
-  filesetFileSchema,
-  misconfiguredReportSchema,
-  reportScheduleSchema,
-  type Schema,
-  workflowSchema,
-  listingSchema,
-  datasetListItemSchema,
-  searchObjectSchema,
-  queueSchema,
-  queuePermissionsReadSchema,
-  dataFileListItemSchema,
-  dataFilePermissionsReadSchema,
-  filesetSchema,
-  identityUserSchema,
-  groupSchema,
-  groupUsersSchema,
-  roleSchema,
-  roleAuthoritiesSchema,
-  roleUserSchema,
-  accessTokenSchema,
-} from './schemas.js';
-import type { PageShape } from './page-shape.js';
-import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
+import * as S from './schemas.js';
+import type { OperationSpec } from './operation-spec.js';
+import type { ScheduleQuery } from './schedule-query.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+export type { Host, HttpMethod, OperationSpec, Paging, QueryDefaults } from './operation-spec.js';
 
-/** Which host and auth scheme: the instance (developer token) or the workflow API (Bearer). */
-export type Host = 'instance' | 'workflow';
-
-/**
- * How a read pages. `none`: one answer. `limit-skip`: pages of `limit` items read at growing
- * `skip` until a short page (an async iterable of pages).
- */
-export type Paging = 'none' | 'limit-skip' | 'offset-total' | 'cursor';
-
-/** What the client adds to a request from its options (the schedule filter, the page size). */
-export interface QueryDefaults {
-  scheduleFilter?: ScheduleFilter;
-}
-
-export interface OperationSpec {
-  method: HttpMethod;
-  host: Host;
-  /** Path below the host's base URL; each `{name}` is one URL-encoded path segment. */
-  path: string;
-  /** The call's positional arguments: path parameters by name, then `body`, `query` (an object) or `query:<name>`. */
-  args: readonly string[];
-  paging: Paging;
-  /** The answer's JSON Schema (checked: a mismatch is API drift); null: any 2xx answer is success. */
-  response: Schema | null;
-  access: 'read' | 'write';
-  /** The operation's number in api-spec.md; null: beyond the spec (README "Beyond the spec"). */
-  spec: number | null;
-  /** Query built from the `query` argument and the client's defaults. */
-  query?: (arg: unknown, defaults: QueryDefaults) => Record<string, string | number | boolean | undefined>;
-  /** Without this host configured, the operation is answered by this one (the same result). */
-  fallback?: string;
-  /** offset-total and cursor listings: where the items, the total or cursor and the paging parameters are. */
-  page?: PageShape;
-  /** Paged reads: the schema of one item (snapshots hold the items of each page). */
-  item?: Schema;
-  /** A fixed JSON body of a read sent as POST (a search's criteria). */
-  body?: unknown;
-}
-
-const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+const arrayOf = (items: S.Schema): S.Schema => ({ type: 'array', items });
 
 export const OPERATIONS = {
   listReportSchedules: {
@@ -92,7 +27,7 @@ export const OPERATIONS = {
     path: '/api/content/v1/reportschedules',
     args: ['query'],
     paging: 'limit-skip',
-    response: arrayOf(reportScheduleSchema),
+    response: arrayOf(S.reportScheduleSchema),
     access: 'read',
     spec: 1,
     // orderBy is always sent: paging by skip without it repeats and drops rows.
@@ -112,7 +47,7 @@ export const OPERATIONS = {
     path: '/api/content/v1/reportschedules/misconfigured',
     args: [],
     paging: 'limit-skip',
-    response: arrayOf(misconfiguredReportSchema),
+    response: arrayOf(S.misconfiguredReportSchema),
     access: 'read',
     spec: 2,
   },
@@ -152,7 +87,7 @@ export const OPERATIONS = {
     path: '/api/data/v3/datasources/{datasetId}/permissions',
     args: ['datasetId'],
     paging: 'none',
-    response: datasetAccessListSchema,
+    response: S.datasetAccessListSchema,
     access: 'read',
     spec: 6,
   },
@@ -162,7 +97,7 @@ export const OPERATIONS = {
     path: '/api/query/v1/functions/statistics',
     args: [],
     paging: 'none',
-    response: calculatedFieldStatisticsSchema,
+    response: S.calculatedFieldStatisticsSchema,
     access: 'read',
     spec: 7,
   },
@@ -172,7 +107,7 @@ export const OPERATIONS = {
     path: '/api/files/v1/filesets/{filesetId}/path',
     args: ['filesetId', `query:${FILE_PATH_QUERY_PARAM}`],
     paging: 'none',
-    response: filesetFileSchema,
+    response: S.filesetFileSchema,
     access: 'read',
     spec: 8,
   },
@@ -192,7 +127,7 @@ export const OPERATIONS = {
     path: '/api/data/v1/data-files/{dataFileId}/duplicate',
     args: ['dataFileId'],
     paging: 'none',
-    response: dataFileSchema,
+    response: S.dataFileSchema,
     access: 'write',
     spec: 10,
   },
@@ -202,7 +137,7 @@ export const OPERATIONS = {
     path: '/api/tags/v3/{entityType}/{entityId}/system/CERTIFIED/state',
     args: ['entityType', 'entityId'],
     paging: 'none',
-    response: certificationStatusSchema,
+    response: S.certificationStatusSchema,
     access: 'read',
     spec: 11,
   },
@@ -214,7 +149,7 @@ export const OPERATIONS = {
     path: '/v1/workflows',
     args: [],
     paging: 'none',
-    response: arrayOf(workflowSchema),
+    response: arrayOf(S.workflowSchema),
     access: 'read',
     spec: 12,
     fallback: 'listWorkflowModels',
@@ -228,7 +163,7 @@ export const OPERATIONS = {
     path: '/api/data/v3/datasources/{datasetId}',
     args: ['datasetId'],
     paging: 'none',
-    response: datasetDetailsSchema,
+    response: S.datasetDetailsSchema,
     access: 'read',
     spec: null,
   },
@@ -241,7 +176,7 @@ export const OPERATIONS = {
     path: '/api/workflow/v1/models',
     args: [],
     paging: 'limit-skip',
-    response: arrayOf(workflowSchema),
+    response: arrayOf(S.workflowSchema),
     access: 'read',
     spec: null,
   },
@@ -253,8 +188,8 @@ export const OPERATIONS = {
     path: '/api/data/v3/datasources',
     args: [],
     paging: 'offset-total',
-    response: listingSchema(['dataSources']),
-    item: datasetListItemSchema,
+    response: S.listingSchema(['dataSources']),
+    item: S.datasetListItemSchema,
     access: 'read',
     spec: null,
     query: () => ({ part: 'core' }),
@@ -267,8 +202,8 @@ export const OPERATIONS = {
     path: '/api/search/v1/query',
     args: [],
     paging: 'offset-total',
-    response: listingSchema(['searchObjects']),
-    item: searchObjectSchema,
+    response: S.listingSchema(['searchObjects']),
+    item: S.searchObjectSchema,
     access: 'read',
     spec: null,
     body: { query: '*', entityList: [['card']] },
@@ -281,7 +216,7 @@ export const OPERATIONS = {
     path: '/api/queues/v1/',
     args: [],
     paging: 'none',
-    response: arrayOf(queueSchema),
+    response: arrayOf(S.queueSchema),
     access: 'read',
     spec: null,
     query: () => ({ combineAttributes: true, archived: false }),
@@ -293,7 +228,7 @@ export const OPERATIONS = {
     path: '/api/queues/v1/{queueId}/permissions',
     args: ['queueId'],
     paging: 'none',
-    response: queuePermissionsReadSchema,
+    response: S.queuePermissionsReadSchema,
     access: 'read',
     spec: null,
   },
@@ -304,7 +239,7 @@ export const OPERATIONS = {
     path: '/api/data/v1/data-files/details',
     args: [],
     paging: 'none',
-    response: arrayOf(dataFileListItemSchema),
+    response: arrayOf(S.dataFileListItemSchema),
     access: 'read',
     spec: null,
   },
@@ -315,7 +250,7 @@ export const OPERATIONS = {
     path: '/api/data/v1/data-files/{dataFileId}/permissions',
     args: ['dataFileId'],
     paging: 'none',
-    response: dataFilePermissionsReadSchema,
+    response: S.dataFilePermissionsReadSchema,
     access: 'read',
     spec: null,
   },
@@ -326,8 +261,8 @@ export const OPERATIONS = {
     path: '/api/files/v1/filesets/search',
     args: [],
     paging: 'offset-total',
-    response: listingSchema(['fileSets', 'filesets']),
-    item: filesetSchema,
+    response: S.listingSchema(['fileSets', 'filesets']),
+    item: S.filesetSchema,
     access: 'read',
     spec: null,
     body: {},
@@ -342,8 +277,8 @@ export const OPERATIONS = {
     args: ['filesetId'],
     paging: 'cursor',
     // The official FilePage types `files` and `pageContext` nullable (an empty set).
-    response: listingSchema(['files'], { nullable: true }),
-    item: filesetFileSchema,
+    response: S.listingSchema(['files'], { nullable: true }),
+    item: S.filesetFileSchema,
     access: 'read',
     spec: null,
     body: {},
@@ -359,8 +294,8 @@ export const OPERATIONS = {
     path: '/api/identity/v1/users/search',
     args: ['body'],
     paging: 'offset-total',
-    response: listingSchema(['users']),
-    item: identityUserSchema,
+    response: S.listingSchema(['users']),
+    item: S.identityUserSchema,
     body: USER_SEARCH_BODY,
     access: 'read',
     spec: null,
@@ -373,8 +308,8 @@ export const OPERATIONS = {
     path: '/api/content/v2/groups/grouplist',
     args: [],
     paging: 'offset-total',
-    response: arrayOf(groupSchema),
-    item: groupSchema,
+    response: arrayOf(S.groupSchema),
+    item: S.groupSchema,
     access: 'read',
     spec: null,
     page: { items: [''], id: 'groupId', totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
@@ -386,7 +321,7 @@ export const OPERATIONS = {
     path: '/api/content/v2/groups/users',
     args: ['query:group'],
     paging: 'none',
-    response: groupUsersSchema,
+    response: S.groupUsersSchema,
     access: 'read',
     spec: null,
   },
@@ -397,7 +332,7 @@ export const OPERATIONS = {
     path: '/api/authorization/v1/roles',
     args: [],
     paging: 'none',
-    response: arrayOf(roleSchema),
+    response: arrayOf(S.roleSchema),
     access: 'read',
     spec: null,
   },
@@ -408,7 +343,7 @@ export const OPERATIONS = {
     path: '/api/authorization/v1/roles/{roleId}/authorities',
     args: ['roleId'],
     paging: 'none',
-    response: roleAuthoritiesSchema,
+    response: S.roleAuthoritiesSchema,
     access: 'read',
     spec: null,
   },
@@ -419,8 +354,8 @@ export const OPERATIONS = {
     path: '/api/authorization/v1/roles/{roleId}/users',
     args: ['roleId'],
     paging: 'offset-total',
-    response: listingSchema(['users']),
-    item: roleUserSchema,
+    response: S.listingSchema(['users']),
+    item: S.roleUserSchema,
     access: 'read',
     spec: null,
     page: { items: ['users'], id: 'userId', total: ['totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
@@ -432,7 +367,7 @@ export const OPERATIONS = {
     path: '/api/data/v1/accesstokens',
     args: [],
     paging: 'none',
-    response: arrayOf(accessTokenSchema),
+    response: arrayOf(S.accessTokenSchema),
     access: 'read',
     spec: null,
   },

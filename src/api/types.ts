@@ -2,6 +2,7 @@
 // responses; only the documented ones are typed (and validated, see schemas.ts).
 import type { SecretSet } from '../core/redact.js';
 import type { OperationId } from './operations.js';
+import type { AccessToken, GroupListItem, GroupUsers, IdentityUser, Role, RoleUser } from './identity-types.js';
 import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
 
 export type { OperationId, WriteOperationId } from './operations.js';
@@ -183,6 +184,7 @@ export interface Workflow {
 }
 
 export type { ScheduleFilter, ScheduleOrderBy, ScheduleQuery } from './schedule-query.js';
+export type { AccessToken, GroupListItem, GroupPrincipal, GroupUsers, IdentityUser, Role, RoleUser, UserAttribute } from './identity-types.js';
 
 /** Request/retry/failure counters, reported as `http` in the JSON report. */
 export interface HttpStats {
@@ -324,75 +326,6 @@ export interface OperationSignatures {
   listRoleUsers(roleId: string): AsyncIterable<RoleUser[]>;
   /** Beyond the spec: the instance's access tokens. */
   listAccessTokens(): Promise<AccessToken[]>;
-}
-
-/** An attribute of the identity search: values are always a list. */
-export interface UserAttribute {
-  key: string;
-  values: unknown[];
-  [extra: string]: unknown;
-}
-
-export interface IdentityUser {
-  id: number;
-  attributes: UserAttribute[];
-  displayName?: string | null;
-  userName?: string | null;
-  emailAddress?: string | null;
-  roleId?: number | null;
-  [extra: string]: unknown;
-}
-
-/** Owners' and members' ids are strings; a group may own itself. */
-export interface GroupPrincipal {
-  type: string;
-  id: string;
-  displayName?: string | null;
-  [extra: string]: unknown;
-}
-
-export interface GroupListItem {
-  groupId: number;
-  name?: string | null;
-  groupType?: string | null;
-  memberCount?: number | null;
-  owners?: GroupPrincipal[] | null;
-  groupMembers?: GroupPrincipal[] | null;
-  created?: string | number | null;
-  [extra: string]: unknown;
-}
-
-export interface GroupUsers {
-  groupUserList: { userId: number; role?: string | null; roleId?: number | null; lastSignIn?: string | null; [extra: string]: unknown }[];
-  [extra: string]: unknown;
-}
-
-export interface Role {
-  id: number;
-  name: string;
-  description?: string | null;
-  authorityCount?: number | null;
-  userCount?: number | null;
-  [extra: string]: unknown;
-}
-
-export interface RoleUser {
-  userId: number;
-  displayName?: string | null;
-  email?: string | null;
-  roleId?: number | null;
-  [extra: string]: unknown;
-}
-
-export interface AccessToken {
-  id: number;
-  ownerId: number;
-  /** Epoch milliseconds. */
-  expires: number;
-  name?: string | null;
-  ownerName?: string | null;
-  ownerEmail?: string | null;
-  [extra: string]: unknown;
 }
 
 export interface DatasetListItem {

@@ -100,7 +100,7 @@ export function addPeople(people: SandboxPeople, rnd: Random, now: number, size:
     const owner = rnd.pick(userIds);
     const members = [...new Set([owner, rnd.pick(userIds), rnd.pick(userIds)])];
     people.groups.push({
-      groupId: 201 + i,
+      groupId: 10_001 + i, // far from the planted 301–303
       name: `${rnd.pick(['Data Stewards', 'BI Developers', 'Regional Managers', 'Analytics Guild'])} ${i + 1}`,
       groupType: rnd.pick(['open', 'closed']),
       owners: [{ type: 'USER', id: String(owner), displayName: names.find(([id]) => id === owner)![1] }],
@@ -109,7 +109,7 @@ export function addPeople(people: SandboxPeople, rnd: Random, now: number, size:
     });
   }
   for (let i = 0; i < size.accessTokens; i++) {
-    people.accessTokens.push({ id: 100_001 + i, name: `Filler token ${i + 1}`, ownerId: rnd.pick(userIds), ownerName: null, ownerEmail: null, expires: now + rnd.int(5, 80) * DAY_MS });
+    people.accessTokens.push({ id: 1_000_001 + i, name: `Filler token ${i + 1}`, ownerId: rnd.pick(userIds), ownerName: null, ownerEmail: null, expires: now + rnd.int(5, 80) * DAY_MS });
   }
 }
 
