@@ -43050,11 +43050,11 @@ function governanceSection(report2) {
 function coverageSection(report2) {
   const kinds = /* @__PURE__ */ new Map();
   for (const p2 of report2.policies) {
-    const ids2 = kinds.get(p2.resource) ?? /* @__PURE__ */ new Set();
-    for (const id of p2.resourceIds) ids2.add(id);
-    kinds.set(p2.resource, ids2);
+    const ids3 = kinds.get(p2.resource) ?? /* @__PURE__ */ new Set();
+    for (const id of p2.resourceIds) ids3.add(id);
+    kinds.set(p2.resource, ids3);
   }
-  const rows = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([kind, ids2]) => ({ cells: [kind, num(ids2.size)] }));
+  const rows = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([kind, ids3]) => ({ cells: [kind, num(ids3.size)] }));
   const h2 = report2.http;
   return `<section aria-labelledby="coverage-h"><h2 id="coverage-h">Coverage</h2>${table("Resources evaluated per kind", ["Kind", "Resources"], rows, false, "compact")}
 <p>${h2.requests} requests, ${h2.retries} retries, ${h2.failed} failed · ${report2.summary.errors} evaluation errors · ${report2.summary.policies} policies · ${report2.durationMs} ms</p></section>`;
@@ -46588,6 +46588,39 @@ var roleSchema = object({ id: int, name: str }, { description: nullableStr, auth
 var roleAuthoritiesSchema = { type: "array", items: str };
 var roleUserSchema = object({ userId: int }, { displayName: nullableStr, email: nullableStr, roleId: nullableInt });
 var accessTokenSchema = object({ id: int, ownerId: int, expires: int }, { name: nullableStr, ownerName: nullableStr, ownerEmail: nullableStr });
+var numericPrincipal = object({ id: int, type: str }, { displayName: nullableStr });
+var pageSummarySchema = object(
+  { pageId: int },
+  { pageTitle: nullableStr, pageType: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, ownerId: nullableInt, owners: { type: ["array", "null"], items: numericPrincipal }, locked: nullableBool, lastModified: date, cardCount: nullableInt }
+);
+var cardSummarySchema = object(
+  { id: int },
+  { title: nullableStr, type: nullableStr, locked: nullableBool, owners: { type: ["array", "null"], items: object({ id: str, type: str }, { displayName: nullableStr }) } }
+);
+var sharedUser = object({ id: int }, { displayName: nullableStr, emailAddress: nullableStr });
+var contentAccessListSchema = object({
+  users: { type: "array", items: sharedUser },
+  groups: { type: "array", items: object({ id: int }, { name: nullableStr, users: { type: ["array", "null"], items: sharedUser } }) },
+  totalUserCount: int,
+  resource: object({ id: str, type: str })
+});
+var accountSchema = object({ id: int }, { userId: nullableInt, name: nullableStr, displayName: nullableStr, type: nullableStr, valid: nullableBool, dataProviderType: nullableStr, credentialsType: nullableStr });
+var accountSharesSchema = object({
+  list: { type: "array", items: object({ type: str, id: str, accessLevel: str }, { name: nullableStr }) }
+});
+var filesetAccessSchema = object({
+  fileSetAccess: { type: "array", items: object({ entityId: int, entityType: { enum: ["USER", "GROUP"] }, permission: str }) }
+});
+var workflowPrincipal = object({ id: str, permissions: { type: "array", items: str } }, { name: nullableStr });
+var workflowPermissionsSchema = object({}, { USER: { type: "array", items: workflowPrincipal }, GROUP: { type: "array", items: workflowPrincipal } });
+var idList = { type: ["array", "null"], items: { type: ["string", "integer"] } };
+var pdpPoliciesSchema = {
+  type: "array",
+  items: object(
+    { filterGroupId: int, name: str },
+    { type: nullableStr, dataSourcePermissions: nullableBool, userIds: idList, groupIds: idList, virtualUserIds: idList, parameters: { type: ["array", "null"] } }
+  )
+};
 var sharedAjv;
 var validators = /* @__PURE__ */ new WeakMap();
 function validatorFor(schema) {
@@ -46985,13 +47018,13 @@ function createTransport(options) {
   async function readJson(spec, schema) {
     const { status, text } = await exchange(spec);
     const body2 = parseBody(spec, text, status);
-    const drift4 = checkResponse(schema, body2);
-    if (drift4) {
+    const drift6 = checkResponse(schema, body2);
+    if (drift6) {
       throw fail(spec, {
         kind: "drift",
         status,
-        field: drift4.field,
-        detail: `API drift at ${drift4.field}: ${drift4.problem} (${requestLabel(spec.method, describePath(spec))})`
+        field: drift6.field,
+        detail: `API drift at ${drift6.field}: ${drift6.problem} (${requestLabel(spec.method, describePath(spec))})`
       });
     }
     return body2;
@@ -47068,6 +47101,7 @@ function sanitizedCause(error2) {
 
 // src/api/operations.ts
 var arrayOf = (items) => ({ type: "array", items });
+var instanceRead = (path20, args, response) => ({ method: "GET", host: "instance", path: path20, args, paging: "none", response, access: "read", spec: null });
 var OPERATIONS = {
   listReportSchedules: {
     method: "GET",
@@ -47240,7 +47274,7 @@ var OPERATIONS = {
     item: datasetListItemSchema,
     access: "read",
     spec: null,
-    query: () => ({ part: "core" }),
+    query: () => ({ part: "core,certification" }),
     page: { items: ["dataSources"], total: ["_metadata.totalCount", "_metaData.totalCount"], size: 50, in: "query", limitName: "limit", offsetName: "offset" }
   },
   // Cards: the search API (count ≤ 100 a page, at most 10,000 records in all; ~120 requests a minute).
@@ -47363,38 +47397,11 @@ var OPERATIONS = {
     page: { items: [""], id: "groupId", totalOptional: true, size: 100, in: "query", limitName: "limit", offsetName: "offset" }
   },
   // One group's members (USER entries; no paging seen).
-  getGroupUsers: {
-    method: "GET",
-    host: "instance",
-    path: "/api/content/v2/groups/users",
-    args: ["query:group"],
-    paging: "none",
-    response: groupUsersSchema,
-    access: "read",
-    spec: null
-  },
+  getGroupUsers: instanceRead("/api/content/v2/groups/users", ["query:group"], groupUsersSchema),
   // Roles: a bare array, no paging.
-  listRoles: {
-    method: "GET",
-    host: "instance",
-    path: "/api/authorization/v1/roles",
-    args: [],
-    paging: "none",
-    response: arrayOf(roleSchema),
-    access: "read",
-    spec: null
-  },
+  listRoles: instanceRead("/api/authorization/v1/roles", [], arrayOf(roleSchema)),
   // A role's grants: a bare array of authority names.
-  getRoleAuthorities: {
-    method: "GET",
-    host: "instance",
-    path: "/api/authorization/v1/roles/{roleId}/authorities",
-    args: ["roleId"],
-    paging: "none",
-    response: roleAuthoritiesSchema,
-    access: "read",
-    spec: null
-  },
+  getRoleAuthorities: instanceRead("/api/authorization/v1/roles/{roleId}/authorities", ["roleId"], roleAuthoritiesSchema),
   // A role's holders: offset/limit in the query with `totalCount` (the captured example pages at 50).
   listRoleUsers: {
     method: "GET",
@@ -47409,15 +47416,52 @@ var OPERATIONS = {
     page: { items: ["users"], id: "userId", total: ["totalCount"], size: 50, in: "query", limitName: "limit", offsetName: "offset" }
   },
   // Access tokens: a bare array, no paging; the owner is an id (ownerName/ownerEmail null).
-  listAccessTokens: {
-    method: "GET",
+  listAccessTokens: instanceRead("/api/data/v1/accesstokens", [], arrayOf(accessTokenSchema)),
+  // --- Sharing and row-level security (PLATFORM.md §8), beyond the spec ---
+  // Pages: the admin summary, skip/limit in the query, items in `pageAdminSummaries`, no total.
+  listPages: {
+    method: "POST",
     host: "instance",
-    path: "/api/data/v1/accesstokens",
+    path: "/api/content/v1/pages/adminsummary",
     args: [],
-    paging: "none",
-    response: arrayOf(accessTokenSchema),
+    paging: "offset-total",
+    response: listingSchema(["pageAdminSummaries"]),
+    item: pageSummarySchema,
     access: "read",
-    spec: null
+    spec: null,
+    body: { orderBy: "pageTitle", ascending: true },
+    page: { items: ["pageAdminSummaries"], id: "pageId", totalOptional: true, size: 100, in: "query", limitName: "limit", offsetName: "skip" }
+  },
+  // A page's access list: direct users, groups with their users (expandUsers), distinct people reached.
+  getPageAccessList: { ...instanceRead("/api/content/v1/share/accesslist/page/{pageId}", ["pageId"], contentAccessListSchema), query: () => ({ expandUsers: true }) },
+  // Cards: the admin summary, skip/limit in the query (limit ≤ 100), items in `cardAdminSummaries`.
+  listCardSummaries: {
+    method: "POST",
+    host: "instance",
+    path: "/api/content/v2/cards/adminsummary",
+    args: [],
+    paging: "offset-total",
+    response: listingSchema(["cardAdminSummaries"]),
+    item: cardSummarySchema,
+    access: "read",
+    spec: null,
+    body: {},
+    page: { items: ["cardAdminSummaries"], totalOptional: true, size: 100, in: "query", limitName: "limit", offsetName: "skip" }
+  },
+  // A card's access list: not shown publicly; the page's form is assumed (CARD_ACCESS_LIST_FORM).
+  getCardAccessList: { ...instanceRead("/api/content/v1/share/accesslist/badge/{cardId}", ["cardId"], contentAccessListSchema), query: () => ({ expandUsers: true }) },
+  // Connector accounts the token's user can see (all of them with account.admin): a bare array.
+  listAccounts: instanceRead("/api/data/v1/accounts", [], arrayOf(accountSchema)),
+  // An account's share list: `{list: [{type, id, accessLevel, name}], totalUserCount}`.
+  getAccountShares: instanceRead("/api/data/v2/accounts/share/{accountId}", ["accountId"], accountSharesSchema),
+  // A file set's access: `{fileSetId, fileSetAccess: [{entityId, entityType, permission}]}`.
+  getFilesetAccess: instanceRead("/api/files/v1/filesets/{filesetId}/access", ["filesetId"], filesetAccessSchema),
+  // A workflow's permissions on the instance host: grouped by USER/GROUP, no type field.
+  getWorkflowPermissions: instanceRead("/api/workflow/v1/models/{workflowId}/permissions", ["workflowId"], workflowPermissionsSchema),
+  // A dataset's PDP policies, the open "All Rows" one included, with their principals and filters.
+  getPdpPolicies: {
+    ...instanceRead("/api/query/v1/data-control/{datasetId}/filter-groups", ["datasetId"], pdpPoliciesSchema),
+    query: () => ({ options: "load_associations,include_open_policy,load_filters,sort" })
   }
 };
 var OPERATION_IDS = Object.keys(OPERATIONS);
@@ -47437,12 +47481,12 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
   const requestUpTo = (last) => {
     while (!ended && requested.length <= Math.min(last, MAX_PAGES - 1)) {
       const index3 = requested.length;
-      const page = transport.getJson(specAt(index3), schema);
-      page.then((items) => {
+      const page2 = transport.getJson(specAt(index3), schema);
+      page2.then((items) => {
         if (window2 > 1 && items.length === pageSize) requestUpTo(index3 + window2);
       }, () => {
       });
-      requested.push(page);
+      requested.push(page2);
     }
   };
   try {
@@ -47457,28 +47501,28 @@ async function* pages(transport, request, schema, pageSize, ahead = 1) {
       const skip = index3 * pageSize;
       if (index3 >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
       requestUpTo(index3);
-      const page = await requested[index3];
-      if (page.length === 0) return;
-      if (previous !== void 0 && sameStart(page, previous) && JSON.stringify(page) === JSON.stringify(previous)) {
+      const page2 = await requested[index3];
+      if (page2.length === 0) return;
+      if (previous !== void 0 && sameStart(page2, previous) && JSON.stringify(page2) === JSON.stringify(previous)) {
         throw transport.fail(spec, {
           kind: "pagination",
           detail: `[GET] ${JSON.stringify(transport.describePath(spec))}: the page at skip=${skip} is identical to the page at skip=${skip - pageSize}: the server ignores skip; refusing to read further`
         });
       }
-      guard(spec, page, `skip=${skip}`);
-      previous = page;
-      if (page.length < pageSize) {
-        yield page;
+      guard(spec, page2, `skip=${skip}`);
+      previous = page2;
+      if (page2.length < pageSize) {
+        yield page2;
         return;
       }
       if (index3 + 1 >= SPECULATE_AFTER_PAGES) window2 = Math.min(window2 * 2, Math.max(1, ahead));
       if (window2 > 1) requestUpTo(index3 + window2);
-      yield page;
+      yield page2;
     }
   }
 }
-function sameStart(page, previous) {
-  const a = page[0];
+function sameStart(page2, previous) {
+  const a = page2[0];
   const b = previous[0];
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || !("id" in a)) return true;
   return a.id === b.id;
@@ -47503,20 +47547,20 @@ function pageSpec(request, shape, position2) {
 }
 function idGuard(transport, idKey) {
   const firstOn = /* @__PURE__ */ new Map();
-  return (spec, items, page) => {
+  return (spec, items, page2) => {
     for (const item of items) {
       const id = item !== null && typeof item === "object" ? item[idKey] : void 0;
       if (id === void 0) continue;
       const first = firstOn.get(id);
       if (first !== void 0) {
-        const where2 = first === page ? `on the page at ${page}` : `on the pages at ${first} and ${page}`;
+        const where2 = first === page2 ? `on the page at ${page2}` : `on the pages at ${first} and ${page2}`;
         throw incomplete(
           transport,
           spec,
           `id ${JSON.stringify(id)} appears twice (${where2}): rows repeat or reorder between pages, so others may have been skipped`
         );
       }
-      firstOn.set(id, page);
+      firstOn.set(id, page2);
     }
   };
 }
@@ -47563,8 +47607,8 @@ async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PA
   });
   let offset = 0;
   try {
-    for (const page of [Promise.resolve(first), ...rest]) {
-      const { spec, items, total: reported } = await page;
+    for (const page2 of [Promise.resolve(first), ...rest]) {
+      const { spec, items, total: reported } = await page2;
       if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
       if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
       guard(spec, items, `offset=${offset}`);
@@ -47575,15 +47619,15 @@ async function* offsetPages(transport, request, schema, shape, maxPages = MAX_PA
     await settle(rest);
   }
   if (offset < total) throw incomplete(transport, specAt(offset), `${offset} of ${total} items were listed`);
-  async function* untilShortPage(page) {
+  async function* untilShortPage(page2) {
     for (let n4 = 0, offset2 = 0; ; n4++) {
-      if (n4 >= maxPages) throw incomplete(transport, page.spec, `more than ${maxPages} pages`);
-      if (page.total !== void 0) throw incomplete(transport, page.spec, `a total (${page.total}) appeared on a later page than the first`);
-      guard(page.spec, page.items, `offset=${offset2}`);
-      if (page.items.length > 0) yield page.items;
-      if (page.items.length < shape.size) return;
-      offset2 += page.items.length;
-      page = await read(offset2);
+      if (n4 >= maxPages) throw incomplete(transport, page2.spec, `more than ${maxPages} pages`);
+      if (page2.total !== void 0) throw incomplete(transport, page2.spec, `a total (${page2.total}) appeared on a later page than the first`);
+      guard(page2.spec, page2.items, `offset=${offset2}`);
+      if (page2.items.length > 0) yield page2.items;
+      if (page2.items.length < shape.size) return;
+      offset2 += page2.items.length;
+      page2 = await read(offset2);
     }
   }
 }
@@ -47673,7 +47717,7 @@ function pageSizeOf(op2, args, fallback) {
 }
 async function allPages(iterable) {
   const all = [];
-  for await (const page of iterable) all.push(...page);
+  for await (const page2 of iterable) all.push(...page2);
   return all;
 }
 function caller(t3, options) {
@@ -48108,11 +48152,11 @@ function recordedError(a) {
 }
 function checkReplayed(id, body2) {
   const op2 = operation(id);
-  const drift4 = checkResponse(op2.item ? { type: "array", items: op2.item } : op2.response, body2);
-  if (drift4) {
-    throw replayError(id, `API drift at ${drift4.field}: ${drift4.problem} (replayed from the snapshot)`, {
+  const drift6 = checkResponse(op2.item ? { type: "array", items: op2.item } : op2.response, body2);
+  if (drift6) {
+    throw replayError(id, `API drift at ${drift6.field}: ${drift6.problem} (replayed from the snapshot)`, {
       kind: "drift",
-      field: drift4.field
+      field: drift6.field
     });
   }
 }
@@ -48141,8 +48185,8 @@ function replayApi(snapshot) {
   const paged = (operation2) => (...args) => ({
     async *[Symbol.asyncIterator]() {
       const a = find(operation2, args);
-      for (const page of a.pages ?? []) {
-        yield replayed(operation2, page);
+      for (const page2 of a.pages ?? []) {
+        yield replayed(operation2, page2);
       }
       if (a.error) throw recordedError(a);
     }
@@ -49060,28 +49104,28 @@ var certificationSchema = {
 };
 
 // src/resources/discovery.ts
-function excluded(discovery2, ...ids2) {
-  return (discovery2?.exclude ?? []).some((glob) => ids2.some((id) => globMatches(glob, id)));
+function excluded(discovery2, ...ids3) {
+  return (discovery2?.exclude ?? []).some((glob) => ids3.some((id) => globMatches(glob, id)));
 }
 async function selectIds(explicit, discovery2, listing, idOf, nameOf = () => null) {
   const names2 = /* @__PURE__ */ new Map();
   const items = /* @__PURE__ */ new Map();
-  const ids2 = [...explicit];
+  const ids3 = [...explicit];
   if (discovery2) {
     const answer = listing();
     const pages2 = Symbol.asyncIterator in answer ? answer : (async function* () {
       yield await answer;
     })();
-    for await (const page of pages2) {
-      for (const item of page) {
+    for await (const page2 of pages2) {
+      for (const item of page2) {
         const id = idOf(item);
-        ids2.push(id);
+        ids3.push(id);
         names2.set(id, nameOf(item) ?? null);
         items.set(id, item);
       }
     }
   }
-  return { ids: [...new Set(ids2)].filter((id) => !excluded(discovery2, id)), names: names2, items };
+  return { ids: [...new Set(ids3)].filter((id) => !excluded(discovery2, id)), names: names2, items };
 }
 function scopeEntries(scope, input) {
   if (input.shape === "ids") return (scope.ids[input.key] ?? []).map((id) => [id]);
@@ -49091,7 +49135,7 @@ function scopeEntries(scope, input) {
 // src/resources/common.ts
 async function readAllPages(pages2) {
   const all = [];
-  for await (const page of pages2) all.push(...page);
+  for await (const page2 of pages2) all.push(...page2);
   return all;
 }
 async function firstPage(pages2) {
@@ -49152,7 +49196,7 @@ function directoryUser(u, deleted) {
 }
 var DIRECTORY_KEY = "people:directory";
 async function collectUsers(api, criteria, deleted, into) {
-  for await (const page of api.searchUsers(criteria)) for (const u of page) into.set(String(u.id), directoryUser(u, deleted));
+  for await (const page2 of api.searchUsers(criteria)) for (const u of page2) into.set(String(u.id), directoryUser(u, deleted));
 }
 function userDirectory(api, once = noMemo) {
   return once(DIRECTORY_KEY, async () => {
@@ -49163,11 +49207,11 @@ function userDirectory(api, once = noMemo) {
     return live3;
   });
 }
-function resolveOwner(directory, owner8) {
-  if (owner8 === null) return null;
-  if (owner8.type === "GROUP") return { type: "GROUP", id: owner8.id, name: null, email: null, state: null };
-  const user2 = directory.get(owner8.id);
-  return { type: "USER", id: owner8.id, name: user2?.name ?? null, email: user2?.email ?? null, state: user2?.state ?? UNKNOWN_USER };
+function resolveOwner(directory, owner10) {
+  if (owner10 === null) return null;
+  if (owner10.type === "GROUP") return { type: "GROUP", id: owner10.id, name: null, email: null, state: null };
+  const user2 = directory.get(owner10.id);
+  return { type: "USER", id: owner10.id, name: user2?.name ?? null, email: user2?.email ?? null, state: user2?.state ?? UNKNOWN_USER };
 }
 var ownerSchema = {
   type: ["object", "null"],
@@ -49186,8 +49230,8 @@ function ownerPart(operation2, ownerOf2) {
     operation: "searchUsers",
     alsoReads: [operation2],
     async load(api, r3, once = noMemo) {
-      const [directory, owner8] = await Promise.all([userDirectory(api, once), ownerOf2(api, r3, once)]);
-      return resolveOwner(directory, owner8);
+      const [directory, owner10] = await Promise.all([userDirectory(api, once), ownerOf2(api, r3, once)]);
+      return resolveOwner(directory, owner10);
     }
   };
 }
@@ -49197,14 +49241,14 @@ function userOwner(value, where2) {
   throw new Error(`${where2}: the owner ${JSON.stringify(value ?? "field is missing")} is not a user id: the owner is unknown`);
 }
 async function ownersFromListing(once, key, read, idOf, ownerOf2) {
-  const owners = await once(`people:owners:${key}`, async () => {
+  const owners2 = await once(`people:owners:${key}`, async () => {
     const map = /* @__PURE__ */ new Map();
     const answer = read();
     const pages2 = Symbol.asyncIterator in answer ? answer : (async function* () {
       yield await answer;
     })();
-    for await (const page of pages2) {
-      for (const item of page) {
+    for await (const page2 of pages2) {
+      for (const item of page2) {
         try {
           map.set(idOf(item), ownerOf2(item));
         } catch (err) {
@@ -49215,12 +49259,334 @@ async function ownersFromListing(once, key, read, idOf, ownerOf2) {
     return map;
   });
   return (id, what) => {
-    if (!owners.has(id)) throw new Error(`${key}: ${what} ${id} is not in the listing, so its owner is unknown`);
-    const owner8 = owners.get(id) ?? null;
-    if (owner8 instanceof Error) throw owner8;
-    return owner8;
+    if (!owners2.has(id)) throw new Error(`${key}: ${what} ${id} is not in the listing, so its owner is unknown`);
+    const owner10 = owners2.get(id) ?? null;
+    if (owner10 instanceof Error) throw owner10;
+    return owner10;
   };
 }
+
+// src/core/schema-id.ts
+var SCHEMA_ID_BASE = "https://steward.dev/schema/";
+var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
+
+// src/resources/manifests.ts
+var import_ajv2 = __toESM(require_ajv(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
+import { createHash as createHash2 } from "node:crypto";
+import path3 from "node:path";
+
+// src/io/schema-problems.ts
+function schemaProblems(source, errors, wording = {}) {
+  const problems = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const e of selectErrors(errors ?? [])) {
+    const path20 = pointerPath(e.instancePath);
+    const label = (wording.label ?? pathLabel)(path20);
+    const place2 = { path: path20, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path20, String(e.params.additionalProperty)]) : nodeAt(source, path20);
+    const problem4 = { ...locationOf(source, node), message };
+    const key = `${problem4.line}:${problem4.column}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem4);
+  }
+  return problems;
+}
+var isChoice = (e) => e.keyword === "anyOf" || e.keyword === "oneOf";
+var descriptionOf = (e) => e.parentSchema?.description;
+function selectErrors(errors) {
+  const under = (e, choice) => e.instancePath.startsWith(`${choice.instancePath}/`);
+  const inside2 = (e, choice) => e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
+  const choices = errors.filter(isChoice);
+  const selected = [];
+  for (const e of errors) {
+    if (e.keyword === "if" || choices.some((c2) => inside2(e, c2))) continue;
+    if (!isChoice(e)) {
+      selected.push(e);
+      continue;
+    }
+    const branches = errors.filter((b) => inside2(b, e) && !isChoice(b) && b.keyword !== "if");
+    const deeper = branches.filter((b) => under(b, e));
+    if (deeper.length > 0) selected.push(...deeper);
+    else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
+  }
+  return selected;
+}
+function sharedMessage(e, { label, subject }) {
+  const inside2 = label ? ` in ${label}` : "";
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const allowed = Object.keys(e.parentSchema?.properties ?? {});
+      return `unknown key "${e.params.additionalProperty}"${inside2}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
+    }
+    case "required":
+      return `missing required key "${e.params.missingProperty}"${inside2}`;
+    case "enum":
+      return `${subject}must be one of: ${e.params.allowedValues.join(", ")}`;
+    case "const":
+      return `${subject}must be ${JSON.stringify(e.params.allowedValue)}`;
+    case "anyOf":
+    case "oneOf":
+      return `${subject}${descriptionOf(e) ? `must be ${descriptionOf(e)}` : e.message}`;
+    default:
+      return `${subject}${e.message ?? e.keyword}`;
+  }
+}
+var QUOTE_REFUSED_VALUE = {
+  describe: (e, { subject }) => e.keyword === "enum" ? `${subject}must be one of ${e.params.allowedValues.map(String).join(", ")} (got ${JSON.stringify(e.data)})` : void 0
+};
+
+// src/resources/manifests.ts
+var queueIdSchema = { type: "string" };
+var dataFileIdSchema = { type: "integer" };
+var queueEntrySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "name", "type", "permissions"],
+  properties: {
+    id: { type: "string", minLength: 1 },
+    name: { type: "string" },
+    type: { enum: ["USER", "GROUP"] },
+    // May be empty: an empty array removes the entity's permissions (api-spec §Resources).
+    permissions: { type: "array", uniqueItems: true, items: { enum: [...QUEUE_PERMISSIONS] } }
+  }
+};
+var queueManifestSchema = {
+  $id: schemaId("queue-manifest"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward queue permission manifest",
+  type: "object",
+  additionalProperties: false,
+  required: ["queue", "permissions"],
+  properties: {
+    queue: queueIdSchema,
+    permissions: { type: "array", items: queueEntrySchema }
+  }
+};
+var dataFileEntrySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["entityId", "grant", "pass"],
+  properties: {
+    // Optional: the platform's own reads and writes carry it, so a manifest copied from a read is valid.
+    entityType: { enum: ["USER", "GROUP"] },
+    entityId: { type: "string", minLength: 1 },
+    grant: { type: "string", minLength: 1 },
+    pass: { type: "string", minLength: 1 }
+  }
+};
+var dataFileManifestSchema = {
+  $id: schemaId("data-file-manifest"),
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "steward data-file permission manifest",
+  type: "object",
+  additionalProperties: false,
+  required: ["dataFile", "publicAccess", "entries"],
+  properties: {
+    dataFile: dataFileIdSchema,
+    publicAccess: { type: "boolean" },
+    entries: { type: "array", items: dataFileEntrySchema }
+  }
+};
+var sharePrincipalSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id"],
+  properties: { id: { type: "string", minLength: 1 }, name: { type: "string" } }
+};
+function sharingManifestSchema(key) {
+  return {
+    $id: schemaId(`${key}-sharing-manifest`),
+    $schema: "http://json-schema.org/draft-07/schema#",
+    title: `steward ${key} sharing manifest`,
+    type: "object",
+    additionalProperties: false,
+    required: [key, "users", "groups"],
+    properties: {
+      [key]: { type: "integer" },
+      users: { type: "array", items: sharePrincipalSchema, description: "users the item is shared with directly" },
+      groups: { type: "array", items: sharePrincipalSchema, description: "groups the item is shared with" }
+    }
+  };
+}
+var pageSharingManifestSchema = sharingManifestSchema("page");
+var cardSharingManifestSchema = sharingManifestSchema("card");
+var validators2;
+function validatorOf(kind) {
+  if (!validators2) {
+    const ajv = new import_ajv2.Ajv({ allErrors: true, strict: true, verbose: true });
+    validators2 = {
+      queue: ajv.compile(queueManifestSchema),
+      dataFile: ajv.compile(dataFileManifestSchema),
+      page: ajv.compile(pageSharingManifestSchema),
+      card: ajv.compile(cardSharingManifestSchema)
+    };
+  }
+  return validators2[kind];
+}
+var ID_KEY = { queue: "queue", dataFile: "dataFile", page: "page", card: "card" };
+var QUEUE_ID_FROM_SOURCE = true;
+function displayFile(file, displayRoot) {
+  const rel = path3.relative(displayRoot, file);
+  return (rel.startsWith("..") || path3.isAbsolute(rel) ? file : rel).split(path3.sep).join("/");
+}
+function parseManifest(kind, text, file) {
+  const source = parseYamlSource(text, file);
+  const { data, problems: unread } = yamlData(source);
+  if (unread.length > 0) return { manifest: null, problems: unread };
+  const idProblem = isObject2(data) ? readId(kind, source, data) : null;
+  const validate2 = validatorOf(kind);
+  if (!validate2(data) || idProblem) {
+    const errors = (validate2.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
+    const problems = [...idProblem ? [idProblem] : [], ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
+    return { manifest: null, problems };
+  }
+  const obj = data;
+  return {
+    manifest: {
+      kind,
+      id: obj[ID_KEY[kind]],
+      data: obj,
+      source: {
+        file,
+        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
+        paths: collectPaths(source),
+        sha256: createHash2("sha256").update(text).digest("hex")
+      }
+    },
+    problems: []
+  };
+}
+function readId(kind, source, data) {
+  const key = ID_KEY[kind];
+  const node = (0, import_yaml2.isMap)(source.doc.contents) ? source.doc.contents.get(key, true) : void 0;
+  if (!(0, import_yaml2.isScalar)(node) || !node.range) return null;
+  const plain = node.type === import_yaml2.Scalar.PLAIN;
+  const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
+  const problem4 = (message) => ({ ...locationOf(source, node), message });
+  if (kind === "queue") {
+    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === "number") data[key] = written;
+    const id2 = data[key];
+    if (id2 === "" || id2 === "." || id2 === "..") {
+      return problem4(`queue id ${JSON.stringify(id2)} cannot be used: it must name one queue in the request path`);
+    }
+    return null;
+  }
+  if (typeof node.value !== "number" && typeof node.value !== "string") return null;
+  if (!/^[0-9]+$/.test(written)) return problem4(`${key} must be written as digits, e.g. ${key}: 42 (got ${written})`);
+  const id = Number(written);
+  if (!Number.isSafeInteger(id)) return problem4(`${key} ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  data[key] = id;
+  return null;
+}
+function isObject2(v2) {
+  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
+}
+async function loadManifests(kind, files, displayRoot) {
+  const problems = [];
+  const manifests = [];
+  const byId = /* @__PURE__ */ new Map();
+  for (const file of [...files].sort()) {
+    const shown = displayFile(file, displayRoot);
+    const text = await readInputFile(file, shown, "manifest").catch((err) => {
+      problems.push(...err.problems);
+      return null;
+    });
+    if (text === null) continue;
+    const result2 = parseManifest(kind, text, shown);
+    problems.push(...result2.problems);
+    if (!result2.manifest) continue;
+    const key = String(result2.manifest.id);
+    const previous = byId.get(key);
+    if (previous) {
+      const at2 = previous.source.location;
+      problems.push({
+        ...result2.manifest.source.location,
+        message: `${kind} ${key} is already declared in ${at2.file}:${at2.line}:${at2.column}`
+      });
+      continue;
+    }
+    byId.set(key, result2.manifest);
+    manifests.push(result2.manifest);
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return manifests;
+}
+
+// src/resources/sharing.ts
+var CARD_ACCESS_LIST_FORM = "the page access list's form, with resource.type 'badge'";
+function contentAccess(answer, resourceType, where2) {
+  if (answer.resource?.type !== resourceType) {
+    throw new Error(`${where2}: API drift at resource.type: ${JSON.stringify(answer.resource?.type ?? null)}, expected "${resourceType}" (${CARD_ACCESS_LIST_FORM})`);
+  }
+  return {
+    users: answer.users.map((u) => ({ id: String(u.id), name: u.displayName ?? null })),
+    groups: answer.groups.map((g2) => ({ id: String(g2.id), name: g2.name ?? null, users: (g2.users ?? []).map((u) => String(u.id)) })),
+    totalUserCount: answer.totalUserCount
+  };
+}
+var contentAccessSchema = {
+  type: "object",
+  description: "who the item is shared with: users directly, groups (with their users), and the distinct people reached",
+  properties: {
+    users: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: ["string", "null"] } } } },
+    groups: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: ["string", "null"] }, users: { type: "array", items: { type: "string" } } } } },
+    totalUserCount: { type: "integer", description: "distinct users reached, group members included" }
+  }
+};
+var principalSchema = (extra) => ({
+  type: "object",
+  properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] }, ...extra }
+});
+function sharingDrift(what, declared, live3) {
+  const entries = (type, list) => list.map((e) => [`${type}:${e.id}`, { type, id: e.id, name: e.name ?? null }]);
+  const d = new Map([...entries("USER", declared.users), ...entries("GROUP", declared.groups)]);
+  const l = new Map([...entries("USER", live3.users), ...entries("GROUP", live3.groups)]);
+  return [.../* @__PURE__ */ new Set([...d.keys(), ...l.keys()])].map((key) => {
+    const e = d.get(key) ?? l.get(key);
+    const name = d.get(key)?.name ?? l.get(key)?.name ?? null;
+    const who = `${e.type} ${e.id}${name ? ` (${name})` : ""}`;
+    const gained = !d.has(key);
+    const lost = !l.has(key);
+    const description = gained ? `${who} was given access to ${what} outside the repository` : lost ? `${who} lost access to ${what} outside the repository` : `${who} matches`;
+    return { type: e.type, id: e.id, name, matches: !gained && !lost, gained, lost, description };
+  });
+}
+function shareChangeByHand(what, item) {
+  if (!item || item.matches) return `nothing to change on ${what}`;
+  const who = `${item.type} ${item.id}${item.name ? ` (${item.name})` : ""}`;
+  if (item.gained) return `remove ${who} from the sharing of ${what} (Share › the ${item.type === "USER" ? "user" : "group"} › remove), or declare it in the manifest; no documented write removes a share`;
+  return `${who} is declared but not shared: share ${what} with it again by hand, or remove it from the manifest (re-sharing widens access: never applied)`;
+}
+function restoreSharingByHand(what) {
+  return {
+    name: "restore",
+    schema: { const: true, description: "restore the declared sharing (by hand: the plan says the exact change)" },
+    perItem: true,
+    apply: (doc2) => ({ ...doc2 }),
+    byHand: (doc2, _value, itemPath) => {
+      const index3 = itemPath ? Number(/\[(\d+)\]$/.exec(itemPath)?.[1]) : Number.NaN;
+      const item = Number.isInteger(index3) ? doc2.drift?.[index3] : void 0;
+      return shareChangeByHand(what(doc2), item);
+    },
+    reads: ["drift"]
+  };
+}
+var driftSchema = {
+  type: "array",
+  description: "each principal of the manifest or the live sharing compared: type, id, name, matches, gained (shared live, not declared), lost, description",
+  items: { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] }, matches: { type: "boolean" }, gained: { type: "boolean" }, lost: { type: "boolean" }, description: { type: "string" } } }
+};
+var declaredSharesSchema = {
+  type: "object",
+  description: "the manifest's sharing: users and groups ({id, name})",
+  properties: {
+    users: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } },
+    groups: { type: "array", items: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } } }
+  }
+};
 
 // src/resources/kinds/reportSchedule.ts
 var owner = ownerPart(
@@ -49251,8 +49617,8 @@ function startListing(api, filter) {
   };
   const whole = (async () => {
     try {
-      for await (const page of api.listReportSchedules({ filter })) {
-        pages2.push(page);
+      for await (const page2 of api.listReportSchedules({ filter })) {
+        pages2.push(page2);
         notify();
       }
       end = {};
@@ -49419,8 +49785,8 @@ var reportSchedule = {
   },
   async *collect(ctx) {
     let count = 0;
-    for await (const page of (await scheduleListing(ctx)).pages()) {
-      for (const s of page) {
+    for await (const page2 of (await scheduleListing(ctx)).pages()) {
+      for (const s of page2) {
         count++;
         const { owner: ownedByCaller, ...doc2 } = s;
         yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...doc2, ...ownedByCaller === void 0 ? {} : { ownedByCaller } }, source: null };
@@ -49456,11 +49822,36 @@ var owner2 = ownerPart("searchCards", async (api, r3, once) => {
   const find = await ownersFromListing(once, "searchCards", () => api.searchCards(), (c2) => String(c2.databaseId), (c2) => cardOwner(c2, String(c2.databaseId)));
   return find(r3.id, "card");
 });
+var liveAccess = async (api, r3) => contentAccess(await api.getCardAccessList(r3.id), "badge", `getCardAccessList: card ${r3.id}`);
+var access2 = { name: "access", operation: "getCardAccessList", load: liveAccess };
+var drift2 = {
+  name: "drift",
+  operation: "getCardAccessList",
+  load: async (api, r3) => r3.doc.declared ? sharingDrift(`card ${r3.id}`, r3.doc.shares, await liveAccess(api, r3)) : []
+};
+var owners = {
+  name: "owners",
+  operation: "listCardSummaries",
+  async load(api, r3, once = noMemo) {
+    const byId = await once("card:summary-owners", async () => {
+      const map = /* @__PURE__ */ new Map();
+      for await (const page2 of api.listCardSummaries()) {
+        for (const c2 of page2) map.set(String(c2.id), (c2.owners ?? []).map((o3) => ({ type: o3.type, id: String(o3.id), name: o3.displayName ?? null })));
+      }
+      return map;
+    });
+    const found = byId.get(r3.id);
+    if (!found) throw new Error(`listCardSummaries: card ${r3.id} is not in the card admin summary, so its owners are unknown`);
+    return found;
+  }
+};
 var card = {
   name: "card",
-  description: "Cards listed in scope.cards and every card a report schedule sends.",
-  live: true,
+  description: "Cards listed in scope.cards, declared in manifests.cards, and every card a report schedule sends.",
+  // Documents are kept for the sharing drift's by-hand plan (like the other kinds with manifests).
+  live: false,
   inputs: {
+    manifests: { key: "cards", description: "card sharing" },
     scope: { key: "cards", shape: "ids", description: "card", exists: (api, id) => api.getCertificationStatus("CARD", id), discovery: "searchCards" },
     alsoFrom: "reportSchedule"
   },
@@ -49474,15 +49865,31 @@ var card = {
       id: { type: ["integer", "string"] },
       schedules: { type: "array", items: { type: "integer" }, description: "ids of the schedules that send this card" },
       certification: certificationSchema,
-      owner: ownerSchema
+      owner: ownerSchema,
+      access: contentAccessSchema,
+      owners: { type: "array", description: "every owner, from the card admin summary", items: { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] } } } },
+      declared: { type: "boolean", description: "true when a manifest declares the card's sharing" },
+      shares: declaredSharesSchema,
+      drift: driftSchema
     }
   },
-  parts: { certification: certificationPart("CARD"), owner: owner2 },
+  parts: { certification: certificationPart("CARD"), owner: owner2, access: access2, owners, drift: drift2 },
+  async declare(ctx) {
+    return (await loadManifests("card", ctx.manifestFiles.cards ?? [], ctx.displayRoot)).map((m2) => ({
+      kind: "card",
+      id: String(m2.id),
+      name: null,
+      doc: { id: m2.id, schedules: [], declared: true, shares: { users: structuredClone(m2.data.users), groups: structuredClone(m2.data.groups) } },
+      source: m2.source
+    }));
+  },
   async *collect(ctx) {
     const senders = /* @__PURE__ */ new Map();
+    const declared = new Map((ctx.declared ?? await card.declare(ctx)).map((d) => [d.id, d]));
+    for (const id of declared.keys()) senders.set(id, []);
     const discovery2 = ctx.scope.discover.cards;
-    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.cards ?? [], discovery2, () => ctx.api.searchCards(), (c2) => String(c2.databaseId), (c2) => c2.name);
-    for (const id of ids2) senders.set(String(id), []);
+    const { ids: ids3, names: names2 } = await selectIds(ctx.scope.ids.cards ?? [], discovery2, () => ctx.api.searchCards(), (c2) => String(c2.databaseId), (c2) => c2.name);
+    for (const id of ids3) senders.set(String(id), []);
     for (const s of await allSchedules(ctx)) {
       if (s.cardId === null || s.cardId === void 0 || s.cardId === NO_ID) continue;
       const key = String(s.cardId);
@@ -49493,10 +49900,11 @@ var card = {
     }
     for (const [id, schedules] of senders) {
       schedules.sort((a, b) => a - b);
-      yield { kind: "card", id, name: names2.get(id) ?? null, doc: { id: cardDocId(id), schedules }, source: null };
+      const d = declared.get(id);
+      yield d ? { ...d, doc: { ...d.doc, schedules } } : { kind: "card", id, name: names2.get(id) ?? null, doc: { id: cardDocId(id), schedules, declared: false }, source: null };
     }
   },
-  fixes: {}
+  fixes: { restore: restoreSharingByHand((doc2) => `card ${doc2.id}`) }
 };
 
 // src/resources/live-permissions.ts
@@ -49563,227 +49971,6 @@ function narrowingDataFileBody(declared, live3) {
   return { publicAccess: live3.publicAccess && declared.publicAccess, entries: live3.entries.filter((e) => d.has(entryKey(e))) };
 }
 
-// src/core/schema-id.ts
-var SCHEMA_ID_BASE = "https://steward.dev/schema/";
-var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
-
-// src/resources/manifests.ts
-var import_ajv2 = __toESM(require_ajv(), 1);
-var import_yaml2 = __toESM(require_dist(), 1);
-import { createHash as createHash2 } from "node:crypto";
-import path3 from "node:path";
-
-// src/io/schema-problems.ts
-function schemaProblems(source, errors, wording = {}) {
-  const problems = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const e of selectErrors(errors ?? [])) {
-    const path20 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path20);
-    const place2 = { path: path20, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
-    const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path20, String(e.params.additionalProperty)]) : nodeAt(source, path20);
-    const problem4 = { ...locationOf(source, node), message };
-    const key = `${problem4.line}:${problem4.column}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push(problem4);
-  }
-  return problems;
-}
-var isChoice = (e) => e.keyword === "anyOf" || e.keyword === "oneOf";
-var descriptionOf = (e) => e.parentSchema?.description;
-function selectErrors(errors) {
-  const under = (e, choice) => e.instancePath.startsWith(`${choice.instancePath}/`);
-  const inside2 = (e, choice) => e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
-  const choices = errors.filter(isChoice);
-  const selected = [];
-  for (const e of errors) {
-    if (e.keyword === "if" || choices.some((c2) => inside2(e, c2))) continue;
-    if (!isChoice(e)) {
-      selected.push(e);
-      continue;
-    }
-    const branches = errors.filter((b) => inside2(b, e) && !isChoice(b) && b.keyword !== "if");
-    const deeper = branches.filter((b) => under(b, e));
-    if (deeper.length > 0) selected.push(...deeper);
-    else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
-  }
-  return selected;
-}
-function sharedMessage(e, { label, subject }) {
-  const inside2 = label ? ` in ${label}` : "";
-  switch (e.keyword) {
-    case "additionalProperties": {
-      const allowed = Object.keys(e.parentSchema?.properties ?? {});
-      return `unknown key "${e.params.additionalProperty}"${inside2}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
-    }
-    case "required":
-      return `missing required key "${e.params.missingProperty}"${inside2}`;
-    case "enum":
-      return `${subject}must be one of: ${e.params.allowedValues.join(", ")}`;
-    case "const":
-      return `${subject}must be ${JSON.stringify(e.params.allowedValue)}`;
-    case "anyOf":
-    case "oneOf":
-      return `${subject}${descriptionOf(e) ? `must be ${descriptionOf(e)}` : e.message}`;
-    default:
-      return `${subject}${e.message ?? e.keyword}`;
-  }
-}
-var QUOTE_REFUSED_VALUE = {
-  describe: (e, { subject }) => e.keyword === "enum" ? `${subject}must be one of ${e.params.allowedValues.map(String).join(", ")} (got ${JSON.stringify(e.data)})` : void 0
-};
-
-// src/resources/manifests.ts
-var queueIdSchema = { type: "string" };
-var dataFileIdSchema = { type: "integer" };
-var queueEntrySchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["id", "name", "type", "permissions"],
-  properties: {
-    id: { type: "string", minLength: 1 },
-    name: { type: "string" },
-    type: { enum: ["USER", "GROUP"] },
-    // May be empty: an empty array removes the entity's permissions (api-spec §Resources).
-    permissions: { type: "array", uniqueItems: true, items: { enum: [...QUEUE_PERMISSIONS] } }
-  }
-};
-var queueManifestSchema = {
-  $id: schemaId("queue-manifest"),
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "steward queue permission manifest",
-  type: "object",
-  additionalProperties: false,
-  required: ["queue", "permissions"],
-  properties: {
-    queue: queueIdSchema,
-    permissions: { type: "array", items: queueEntrySchema }
-  }
-};
-var dataFileEntrySchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["entityId", "grant", "pass"],
-  properties: {
-    // Optional: the platform's own reads and writes carry it, so a manifest copied from a read is valid.
-    entityType: { enum: ["USER", "GROUP"] },
-    entityId: { type: "string", minLength: 1 },
-    grant: { type: "string", minLength: 1 },
-    pass: { type: "string", minLength: 1 }
-  }
-};
-var dataFileManifestSchema = {
-  $id: schemaId("data-file-manifest"),
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "steward data-file permission manifest",
-  type: "object",
-  additionalProperties: false,
-  required: ["dataFile", "publicAccess", "entries"],
-  properties: {
-    dataFile: dataFileIdSchema,
-    publicAccess: { type: "boolean" },
-    entries: { type: "array", items: dataFileEntrySchema }
-  }
-};
-var validators2;
-function validatorOf(kind) {
-  if (!validators2) {
-    const ajv = new import_ajv2.Ajv({ allErrors: true, strict: true, verbose: true });
-    validators2 = { queue: ajv.compile(queueManifestSchema), dataFile: ajv.compile(dataFileManifestSchema) };
-  }
-  return validators2[kind];
-}
-var ID_KEY = { queue: "queue", dataFile: "dataFile" };
-var QUEUE_ID_FROM_SOURCE = true;
-function displayFile(file, displayRoot) {
-  const rel = path3.relative(displayRoot, file);
-  return (rel.startsWith("..") || path3.isAbsolute(rel) ? file : rel).split(path3.sep).join("/");
-}
-function parseManifest(kind, text, file) {
-  const source = parseYamlSource(text, file);
-  const { data, problems: unread } = yamlData(source);
-  if (unread.length > 0) return { manifest: null, problems: unread };
-  const idProblem = isObject2(data) ? readId(kind, source, data) : null;
-  const validate2 = validatorOf(kind);
-  if (!validate2(data) || idProblem) {
-    const errors = (validate2.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
-    const problems = [...idProblem ? [idProblem] : [], ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
-    return { manifest: null, problems };
-  }
-  const obj = data;
-  return {
-    manifest: {
-      kind,
-      id: obj[ID_KEY[kind]],
-      data: obj,
-      source: {
-        file,
-        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
-        paths: collectPaths(source),
-        sha256: createHash2("sha256").update(text).digest("hex")
-      }
-    },
-    problems: []
-  };
-}
-function readId(kind, source, data) {
-  const key = ID_KEY[kind];
-  const node = (0, import_yaml2.isMap)(source.doc.contents) ? source.doc.contents.get(key, true) : void 0;
-  if (!(0, import_yaml2.isScalar)(node) || !node.range) return null;
-  const plain = node.type === import_yaml2.Scalar.PLAIN;
-  const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
-  const problem4 = (message) => ({ ...locationOf(source, node), message });
-  if (kind === "queue") {
-    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === "number") data[key] = written;
-    const id2 = data[key];
-    if (id2 === "" || id2 === "." || id2 === "..") {
-      return problem4(`queue id ${JSON.stringify(id2)} cannot be used: it must name one queue in the request path`);
-    }
-    return null;
-  }
-  if (typeof node.value !== "number" && typeof node.value !== "string") return null;
-  if (!/^[0-9]+$/.test(written)) return problem4(`dataFile must be written as digits, e.g. dataFile: 42 (got ${written})`);
-  const id = Number(written);
-  if (!Number.isSafeInteger(id)) return problem4(`dataFile ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
-  data[key] = id;
-  return null;
-}
-function isObject2(v2) {
-  return typeof v2 === "object" && v2 !== null && !Array.isArray(v2);
-}
-async function loadManifests(kind, files, displayRoot) {
-  const problems = [];
-  const manifests = [];
-  const byId = /* @__PURE__ */ new Map();
-  for (const file of [...files].sort()) {
-    const shown = displayFile(file, displayRoot);
-    const text = await readInputFile(file, shown, "manifest").catch((err) => {
-      problems.push(...err.problems);
-      return null;
-    });
-    if (text === null) continue;
-    const result2 = parseManifest(kind, text, shown);
-    problems.push(...result2.problems);
-    if (!result2.manifest) continue;
-    const key = String(result2.manifest.id);
-    const previous = byId.get(key);
-    if (previous) {
-      const at2 = previous.source.location;
-      problems.push({
-        ...result2.manifest.source.location,
-        message: `${kind} ${key} is already declared in ${at2.file}:${at2.line}:${at2.column}`
-      });
-      continue;
-    }
-    byId.set(key, result2.manifest);
-    manifests.push(result2.manifest);
-  }
-  if (problems.length > 0) throw new InputError(problems);
-  return manifests;
-}
-
 // src/resources/kinds/dataFile.ts
 function livePermissions(api, resource2) {
   return api.getDataFilePermissions(String(resource2.doc.id));
@@ -49792,7 +49979,7 @@ var op = "getDataFilePermissions";
 var publicAccessPart = { name: "publicAccess", operation: op, load: async (api, r3) => (await livePermissions(api, r3)).publicAccess };
 var entriesPart = { name: "entries", operation: op, load: async (api, r3) => (await livePermissions(api, r3)).entries };
 var live = { name: "live", operation: op, load: (api, r3) => livePermissions(api, r3) };
-var drift2 = {
+var drift3 = {
   name: "drift",
   operation: op,
   load: async (api, r3) => r3.doc.declared ? dataFileDrift(body(r3.doc), await livePermissions(api, r3)) : []
@@ -49857,7 +50044,7 @@ var dataFile = {
       owner: ownerSchema
     }
   },
-  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift: drift2, owner: owner3 },
+  parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift: drift3, owner: owner3 },
   async declare(ctx) {
     const out = [];
     for (const m2 of await loadManifests("dataFile", ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
@@ -49871,8 +50058,8 @@ var dataFile = {
     yield* declared;
     const known = new Set(declared.map((r3) => r3.id));
     const discovery2 = ctx.scope.discover.dataFiles;
-    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.dataFiles ?? [], discovery2, () => ctx.api.listDataFiles(), (f2) => String(f2.dataFileId), (f2) => f2.name);
-    for (const id of ids2.filter((x2) => !known.has(x2))) {
+    const { ids: ids3, names: names2 } = await selectIds(ctx.scope.ids.dataFiles ?? [], discovery2, () => ctx.api.listDataFiles(), (f2) => String(f2.dataFileId), (f2) => f2.name);
+    for (const id of ids3.filter((x2) => !known.has(x2))) {
       yield { kind: "dataFile", id, name: names2.get(id) ?? null, doc: { id: /^\d+$/.test(id) ? Number(id) : id, declared: false }, source: null };
     }
   },
@@ -49890,8 +50077,59 @@ var dataFile = {
   }
 };
 
+// src/resources/pdp.ts
+var PDP_ENABLED_RULE = "pdpEnabled where a listing carries it; else on when a policy other than the open All Rows one exists";
+var isOpenPolicy = (p2) => p2.type === "open" || p2.dataSourcePermissions === false;
+var ids = (list) => (list ?? []).map(String);
+var pdpPart = {
+  name: "pdp",
+  operation: "getPdpPolicies",
+  alsoReads: ["getDatasetPermissions", "searchUsers"],
+  async load(api, r3, once) {
+    const id = String(r3.doc.id);
+    const [policies, access5, directory] = await Promise.all([api.getPdpPolicies(id), api.getDatasetPermissions(id), userDirectory(api, once)]);
+    const shaped = policies.map((p2) => ({ id: p2.filterGroupId, name: p2.name, open: isOpenPolicy(p2), users: ids(p2.userIds), groups: ids(p2.groupIds), virtualUsers: ids(p2.virtualUserIds) }));
+    const open2 = shaped.find((p2) => p2.open) ?? null;
+    const listed = r3.listed && typeof r3.listed.pdpEnabled === "boolean" ? r3.listed.pdpEnabled : void 0;
+    const enabled = listed ?? shaped.some((p2) => !p2.open);
+    const principals = access5.list.map((e) => `${e.type}:${e.id}`);
+    const named = new Set(open2 ? [...open2.users.map((u) => `USER:${u}`), ...open2.groups.map((g2) => `GROUP:${g2}`)] : []);
+    const openReach = principals.filter((p2) => named.has(p2)).length;
+    const departedUsers = [...new Set(shaped.flatMap((p2) => p2.users))].filter((u) => {
+      const state = directory.get(u)?.state;
+      return state === void 0 || state === "deleted";
+    });
+    return { enabled, enabledFrom: listed === void 0 ? "policies" : "listing", policies: shaped, openReach, openReachesAll: open2 !== null && principals.length > 0 && openReach === principals.length, departedUsers };
+  }
+};
+var pdpSchema = {
+  type: "object",
+  description: `row-level security: ${PDP_ENABLED_RULE}`,
+  properties: {
+    enabled: { type: "boolean" },
+    enabledFrom: { enum: ["listing", "policies"] },
+    policies: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          name: { type: "string" },
+          open: { type: "boolean", description: 'the open "All Rows" policy' },
+          users: { type: "array", items: { type: "string" } },
+          groups: { type: "array", items: { type: "string" } },
+          virtualUsers: { type: "array", items: { type: "string" } }
+        }
+      }
+    },
+    openReach: { type: "integer", description: "principals of the dataset's access list the open All Rows policy names" },
+    openReachesAll: { type: "boolean", description: "the open All Rows policy names every principal of the access list" },
+    departedUsers: { type: "array", items: { type: "string" }, description: `users the policies name who are deleted or in no user listing (states: ${USER_STATES.join(", ")})` }
+  }
+};
+
 // src/resources/kinds/dataset.ts
-var access2 = {
+var access3 = {
   name: "access",
   operation: "getDatasetPermissions",
   load: (api, resource2) => api.getDatasetPermissions(String(resource2.doc.id))
@@ -49946,6 +50184,22 @@ var owner4 = ownerPart("listDatasets", async (api, r3, once) => {
   const find = await ownersFromListing(once, "listDatasets", () => api.listDatasets(), (d) => d.id, (d) => datasetOwner(d.owner, d.id));
   return find(String(r3.doc.id), "dataset");
 });
+var certificationProcess = {
+  name: "certificationProcess",
+  operation: "listDatasets",
+  async load(api, r3, once = noMemo) {
+    const byId = await once("dataset:listed-certification", async () => {
+      const map = /* @__PURE__ */ new Map();
+      for await (const page2 of api.listDatasets()) for (const d of page2) map.set(d.id, d.certification ?? null);
+      return map;
+    });
+    if (!byId.has(String(r3.doc.id))) throw new Error(`listDatasets: dataset ${r3.id} is not in the listing, so its certification process is unknown`);
+    const c2 = byId.get(String(r3.doc.id));
+    if (c2 === null || c2 === void 0) return null;
+    if (typeof c2.state !== "string") throw new Error(`listDatasets: API drift at certification.state of dataset ${r3.id}: ${JSON.stringify(c2.state ?? null)}`);
+    return { state: c2.state, processType: c2.processType ?? null, processName: c2.processName ?? null, lastUpdated: c2.lastUpdated ?? null, adminCertified: c2.adminCertified ?? null };
+  }
+};
 var TAG_WARNING = "The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.";
 var tag = {
   name: "tag",
@@ -50006,17 +50260,24 @@ var dataset = {
       },
       certification: certificationSchema,
       tags: { ...stringArraySchema, description: "the dataset tags (read from the dataset object, beyond the spec)" },
-      owner: ownerSchema
+      owner: ownerSchema,
+      pdp: pdpSchema,
+      certificationProcess: {
+        type: ["object", "null"],
+        description: "the listing's certification (part=certification): state CERTIFIED, PENDING, REQUESTED or EXPIRED, processType, processName, lastUpdated (epoch ms), adminCertified; null when none",
+        properties: { state: { type: "string" }, processType: { type: ["string", "null"] }, processName: { type: ["string", "null"] }, lastUpdated: { type: ["integer", "null"] }, adminCertified: { type: ["boolean", "null"] } }
+      }
     }
   },
-  parts: { access: access2, certification: certificationPart("DATA_SOURCE"), tags, owner: owner4 },
+  parts: { access: access3, certification: certificationPart("DATA_SOURCE"), tags, owner: owner4, pdp: pdpPart, certificationProcess },
   async *collect(ctx) {
     const discovery2 = ctx.scope.discover.datasets;
-    const { ids: ids2, names: names2, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
-    for (const id of ids2) {
+    const { ids: ids3, names: names2, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery2, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
+    for (const id of ids3) {
       const doc2 = { id };
       const item = items.get(id);
-      const listed = item && Object.hasOwn(item, "tags") ? { tags: item.tags } : void 0;
+      const carried = item ? { ...Object.hasOwn(item, "tags") ? { tags: item.tags } : {}, ...typeof item.pdpEnabled === "boolean" ? { pdpEnabled: item.pdpEnabled } : {} } : {};
+      const listed = Object.keys(carried).length > 0 ? carried : void 0;
       yield { kind: "dataset", id, name: names2.get(id) ?? null, doc: doc2, source: null, ...listed ? { listed } : {} };
     }
   },
@@ -50031,6 +50292,14 @@ var owner5 = ownerPart("searchFilesets", async (api, r3, once) => {
 function filesetFileId(filesetId, path20) {
   return `${filesetId}:${path20}`;
 }
+var filesetAccess = {
+  name: "filesetAccess",
+  operation: "getFilesetAccess",
+  async load(api, r3) {
+    const answer = await api.getFilesetAccess(String(r3.doc.filesetId));
+    return answer.fileSetAccess.map((e) => ({ type: e.entityType, id: String(e.entityId), name: null, permission: e.permission }));
+  }
+};
 var filesetFile = {
   name: "filesetFile",
   description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
@@ -50064,18 +50333,19 @@ var filesetFile = {
       connectorKey: { type: ["string", "null"], description: "null in every public sample" },
       indexStatus: { type: ["string", "null"], description: "null or QUEUED seen" },
       indexReason: { type: ["string", "null"] },
-      owner: { ...ownerSchema, description: `the file set's owner; ${ownerSchema.description}` }
+      owner: { ...ownerSchema, description: `the file set's owner; ${ownerSchema.description}` },
+      filesetAccess: { type: "array", items: principalSchema({ permission: { enum: ["OWNER", "EDIT", "READ", "NONE"] } }), description: "the file set's access (one read per set): OWNER, EDIT, READ or NONE per user or group" }
     }
   },
-  parts: { owner: owner5 },
+  parts: { owner: owner5, filesetAccess },
   async *collect(ctx) {
     const discovery2 = ctx.scope.discover.filesets;
     const seen = /* @__PURE__ */ new Set();
     if (discovery2) {
       const { ids: sets } = await selectIds([], discovery2, () => ctx.api.searchFilesets(), (f2) => f2.id);
       for (const filesetId of sets) {
-        for await (const page of ctx.api.searchFilesetFiles(filesetId)) {
-          for (const file of page) {
+        for await (const page2 of ctx.api.searchFilesetFiles(filesetId)) {
+          for (const file of page2) {
             const id = filesetFileId(filesetId, file.path);
             if (file.fileType === "DIRECTORY" || excluded(discovery2, id) || seen.has(id)) continue;
             seen.add(id);
@@ -50125,10 +50395,10 @@ var revoke = {
   apply(doc2, value, itemPath) {
     const i = itemIndex(itemPath, "permissions");
     const drop = new Set(value);
-    const permissions2 = entriesOf2(doc2).map(
+    const permissions3 = entriesOf2(doc2).map(
       (e, j) => j === i ? { ...e, permissions: e.permissions.filter((p2) => !drop.has(p2)) } : e
     );
-    return { ...doc2, permissions: permissions2 };
+    return { ...doc2, permissions: permissions3 };
   }
 };
 var remove2 = removeEntryFix("permissions", "remove the entry from the queue");
@@ -50140,7 +50410,7 @@ async function livePermissions2(api, resource2) {
 }
 var permissions = { name: "permissions", operation: "getQueuePermissions", load: (api, r3) => livePermissions2(api, r3) };
 var live2 = { name: "live", operation: "getQueuePermissions", load: (api, r3) => livePermissions2(api, r3) };
-var drift3 = {
+var drift4 = {
   name: "drift",
   operation: "getQueuePermissions",
   load: async (api, r3) => r3.doc.declared ? queueDrift(entriesOf2(r3.doc), await livePermissions2(api, r3)) : []
@@ -50196,7 +50466,7 @@ var queue = {
       owner: ownerSchema
     }
   },
-  parts: { permissions, live: live2, drift: drift3, owner: owner6 },
+  parts: { permissions, live: live2, drift: drift4, owner: owner6 },
   async declare(ctx) {
     const out = [];
     for (const m2 of await loadManifests("queue", ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
@@ -50210,8 +50480,8 @@ var queue = {
     yield* declared;
     const known = new Set(declared.map((r3) => r3.id));
     const discovery2 = ctx.scope.discover.queues;
-    const { ids: ids2, names: names2 } = await selectIds(ctx.scope.ids.queues ?? [], discovery2, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
-    for (const id of ids2.filter((x2) => !known.has(x2))) {
+    const { ids: ids3, names: names2 } = await selectIds(ctx.scope.ids.queues ?? [], discovery2, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
+    for (const id of ids3.filter((x2) => !known.has(x2))) {
       yield { kind: "queue", id, name: names2.get(id) ?? null, doc: { id, declared: false }, source: null };
     }
   },
@@ -50238,6 +50508,15 @@ var owner7 = ownerPart("listWorkflows", async (_api, r3) => {
   if (!r3.listed || !Object.hasOwn(r3.listed, "owner")) throw new Error(`listWorkflows: workflow ${r3.id} carries no owner field, so its owner is unknown`);
   return userOwner(r3.listed.owner, `listWorkflows: workflow ${r3.id}`);
 });
+var permissions2 = {
+  name: "permissions",
+  operation: "getWorkflowPermissions",
+  async load(api, r3) {
+    const answer = await api.getWorkflowPermissions(r3.id);
+    const of2 = (type) => (answer[type] ?? []).map((e) => ({ type, id: e.id, name: e.name ?? null, permissions: [...e.permissions] }));
+    return [...of2("USER"), ...of2("GROUP")];
+  }
+};
 var workflow = {
   name: "workflow",
   description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
@@ -50264,11 +50543,12 @@ var workflow = {
       name: { type: ["string", "null"] },
       description: { type: ["string", "null"] },
       owner: ownerSchema,
+      permissions: { type: "array", items: principalSchema({ permissions: { type: "array", items: { type: "string" } } }), description: "who may do what with the workflow (the instance host's permissions)" },
       createdOn: { type: ["string", "null"] },
       updatedOn: { type: ["string", "null"] }
     }
   },
-  parts: { owner: owner7 },
+  parts: { owner: owner7, permissions: permissions2 },
   probes: [
     {
       id: "workflowGrant",
@@ -50384,8 +50664,8 @@ var role = {
     if ((ctx.scope.ids.roles ?? []).length === 0 && !ctx.scope.discover.roles) return;
     const roles = await ctx.api.listRoles();
     const byId = new Map(roles.map((r3) => [String(r3.id), r3]));
-    const { ids: ids2 } = await selectIds(ctx.scope.ids.roles ?? [], ctx.scope.discover.roles, async () => roles, (r3) => String(r3.id), (r3) => r3.name);
-    for (const id of ids2) {
+    const { ids: ids3 } = await selectIds(ctx.scope.ids.roles ?? [], ctx.scope.discover.roles, async () => roles, (r3) => String(r3.id), (r3) => r3.name);
+    for (const id of ids3) {
       const r3 = byId.get(id);
       if (!r3) {
         yield { kind: "role", id, name: null, doc: { id }, source: null, loadError: new Error(`role ${id} is not in the role list`) };
@@ -50452,8 +50732,8 @@ var user = {
     if ((ctx.scope.ids.users ?? []).length === 0 && !ctx.scope.discover.users) return;
     const directory = await userDirectory(ctx.api, ctx.once);
     const discovery2 = ctx.scope.discover.users;
-    const { ids: ids2 } = await selectIds(ctx.scope.ids.users ?? [], discovery2, async () => [...directory.values()], (u) => u.id, (u) => u.name);
-    for (const id of ids2) {
+    const { ids: ids3 } = await selectIds(ctx.scope.ids.users ?? [], discovery2, async () => [...directory.values()], (u) => u.id, (u) => u.name);
+    for (const id of ids3) {
       const u = directory.get(id);
       if (!u) {
         yield { kind: "user", id, name: null, doc: { id, state: "deleted" }, source: null, loadError: new Error(`user ${id} is in neither the live nor the deleted user listing`) };
@@ -50493,7 +50773,7 @@ var members = {
     });
   }
 };
-var principalSchema = { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] } } };
+var principalSchema2 = { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] } } };
 var group = {
   name: "group",
   description: "Groups named in scope.groups or all of them, with their owners and (a part) their members.",
@@ -50517,7 +50797,7 @@ var group = {
       name: { type: ["string", "null"] },
       type: { type: ["string", "null"], description: "open, closed, adhoc, dynamic, system" },
       memberCount: { type: ["integer", "null"] },
-      owners: { type: "array", items: principalSchema, description: "users and groups owning the group (a group may own itself)" },
+      owners: { type: "array", items: principalSchema2, description: "users and groups owning the group (a group may own itself)" },
       created: { type: ["string", "integer", "null"] },
       members: {
         type: "array",
@@ -50544,9 +50824,9 @@ var group = {
   async *collect(ctx) {
     if ((ctx.scope.ids.groups ?? []).length === 0 && !ctx.scope.discover.groups) return;
     const listed = /* @__PURE__ */ new Map();
-    for await (const page of ctx.api.listGroups()) for (const g2 of page) listed.set(String(g2.groupId), g2);
-    const { ids: ids2 } = await selectIds(ctx.scope.ids.groups ?? [], ctx.scope.discover.groups, async () => [...listed.values()], (g2) => String(g2.groupId));
-    for (const id of ids2) {
+    for await (const page2 of ctx.api.listGroups()) for (const g2 of page2) listed.set(String(g2.groupId), g2);
+    const { ids: ids3 } = await selectIds(ctx.scope.ids.groups ?? [], ctx.scope.discover.groups, async () => [...listed.values()], (g2) => String(g2.groupId));
+    for (const id of ids3) {
       const g2 = listed.get(id);
       yield g2 ? groupResource(g2) : { kind: "group", id, name: null, doc: { id: Number(id), owners: [] }, source: null, loadError: new Error(`group ${id} is not in the group list`) };
     }
@@ -50600,14 +50880,212 @@ var accessToken = {
     if ((ctx.scope.ids.accessTokens ?? []).length === 0 && !ctx.scope.discover.accessTokens) return;
     const tokens2 = await ctx.api.listAccessTokens();
     const byId = new Map(tokens2.map((t3) => [String(t3.id), t3]));
-    const { ids: ids2 } = await selectIds(ctx.scope.ids.accessTokens ?? [], ctx.scope.discover.accessTokens, async () => tokens2, (t3) => String(t3.id), (t3) => t3.name);
-    for (const id of ids2) {
+    const { ids: ids3 } = await selectIds(ctx.scope.ids.accessTokens ?? [], ctx.scope.discover.accessTokens, async () => tokens2, (t3) => String(t3.id), (t3) => t3.name);
+    for (const id of ids3) {
       const t3 = byId.get(id);
       if (!t3) {
         yield { kind: "accessToken", id, name: null, doc: { id }, source: null, loadError: new Error(`access token ${id} is not in the token list`) };
         continue;
       }
       yield { kind: "accessToken", id, name: t3.name ?? null, doc: { id: t3.id, name: t3.name ?? null, ownerId: t3.ownerId, expires: t3.expires }, source: null };
+    }
+  },
+  fixes: {}
+};
+
+// src/resources/kinds/page.ts
+var liveAccess2 = async (api, r3) => contentAccess(await api.getPageAccessList(String(r3.doc.id)), "page", `getPageAccessList: page ${r3.id}`);
+var access4 = { name: "access", operation: "getPageAccessList", load: liveAccess2 };
+var drift5 = {
+  name: "drift",
+  operation: "getPageAccessList",
+  load: async (api, r3) => r3.doc.declared ? sharingDrift(`page ${r3.id}`, r3.doc.shares, await liveAccess2(api, r3)) : []
+};
+var owner8 = ownerPart("listPages", async (_api, r3) => {
+  const owners2 = r3.doc.owners;
+  const first = owners2[0];
+  return first ? { type: first.type === "GROUP" ? "GROUP" : "USER", id: first.id } : null;
+});
+function pageDoc(p2) {
+  return {
+    id: p2.pageId,
+    title: p2.pageTitle ?? null,
+    type: p2.pageType ?? null,
+    parentPageId: p2.parentPageId ?? null,
+    topPageId: p2.topPageId ?? null,
+    locked: p2.locked ?? null,
+    lastModified: p2.lastModified ?? null,
+    cardCount: p2.cardCount ?? null,
+    // Owner ids are numbers here (strings in the card summary): one form, strings.
+    owners: (p2.owners ?? []).map((o3) => ({ type: o3.type, id: String(o3.id), name: o3.displayName ?? null }))
+  };
+}
+var page = {
+  name: "page",
+  description: "Pages named in scope.pages or all of them (the page admin summary), with their access list and owner.",
+  live: false,
+  inputs: {
+    manifests: { key: "pages", description: "page sharing" },
+    scope: {
+      key: "pages",
+      shape: "ids",
+      description: "page",
+      exists: (api, id) => api.getPageAccessList(id),
+      discovery: "listPages"
+    }
+  },
+  operations: ["listPages"],
+  documentSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id", "owners", "declared"],
+    properties: {
+      id: { type: "integer" },
+      title: { type: ["string", "null"] },
+      type: { type: ["string", "null"] },
+      parentPageId: { type: ["integer", "null"] },
+      topPageId: { type: ["integer", "null"] },
+      locked: { type: ["boolean", "null"] },
+      lastModified: { type: ["integer", "string", "null"] },
+      cardCount: { type: ["integer", "null"] },
+      owners: { type: "array", items: { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] } } } },
+      access: contentAccessSchema,
+      owner: ownerSchema,
+      declared: { type: "boolean", description: "true when a manifest declares the page's sharing" },
+      shares: declaredSharesSchema,
+      drift: driftSchema
+    }
+  },
+  parts: { access: access4, owner: owner8, drift: drift5 },
+  fixes: { restore: restoreSharingByHand((doc2) => `page ${doc2.id}`) },
+  async declare(ctx) {
+    return (await loadManifests("page", ctx.manifestFiles.pages ?? [], ctx.displayRoot)).map((m2) => ({
+      kind: "page",
+      id: String(m2.id),
+      name: null,
+      doc: { id: m2.id, owners: [], declared: true, shares: { users: structuredClone(m2.data.users), groups: structuredClone(m2.data.groups) } },
+      source: m2.source
+    }));
+  },
+  probes: [
+    {
+      id: "pages",
+      when: ["listPages", "getPageAccessList"],
+      plan: () => ({
+        check: "pages can be listed (the page admin summary)",
+        asked: "POST the first page of the page admin summary",
+        run: async (api) => {
+          for await (const _ of api.listPages()) return;
+        },
+        fix: () => "give the token's user the content admin grant (content.admin), or leave page policies out with --only"
+      })
+    }
+  ],
+  async *collect(ctx) {
+    const declared = ctx.declared ?? await page.declare(ctx);
+    if (declared.length === 0 && (ctx.scope.ids.pages ?? []).length === 0 && !ctx.scope.discover.pages) return;
+    const listed = /* @__PURE__ */ new Map();
+    for await (const p2 of ctx.api.listPages()) for (const x2 of p2) listed.set(String(x2.pageId), x2);
+    for (const d of declared) {
+      const p2 = listed.get(d.id);
+      yield p2 ? { ...d, name: p2.pageTitle ?? null, doc: { ...pageDoc(p2), ...d.doc, owners: pageDoc(p2).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
+    }
+    const known = new Set(declared.map((d) => d.id));
+    const { ids: ids3 } = await selectIds(ctx.scope.ids.pages ?? [], ctx.scope.discover.pages, async () => [...listed.values()], (p2) => String(p2.pageId), (p2) => p2.pageTitle);
+    for (const id of ids3.filter((x2) => !known.has(x2))) {
+      const p2 = listed.get(id);
+      if (!p2) {
+        yield { kind: "page", id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null, loadError: new Error(`page ${id} is not in the page admin summary`) };
+        continue;
+      }
+      yield { kind: "page", id, name: p2.pageTitle ?? null, doc: { ...pageDoc(p2), declared: false }, source: null };
+    }
+  }
+};
+
+// src/resources/kinds/account.ts
+var ACCOUNT_ACCESS_LEVELS = { READ: "CAN_VIEW", WRITE: "CAN_EDIT", OWNER: "OWNER", CAN_VIEW: "CAN_VIEW", CAN_EDIT: "CAN_EDIT", CAN_SHARE: "CAN_SHARE" };
+var shares = {
+  name: "shares",
+  operation: "getAccountShares",
+  async load(api, r3) {
+    const answer = await api.getAccountShares(String(r3.doc.id));
+    return answer.list.map((e) => {
+      const accessLevel = ACCOUNT_ACCESS_LEVELS[e.accessLevel];
+      if (!accessLevel) throw new Error(`getAccountShares: API drift at accessLevel of ${e.type} ${e.id} on account ${r3.id}: ${JSON.stringify(e.accessLevel)} is in neither vocabulary`);
+      return { type: e.type, id: e.id, name: e.name ?? null, accessLevel };
+    });
+  }
+};
+var owner9 = ownerPart("listAccounts", async (_api, r3) => userOwner(r3.doc.ownerId ?? null, `listAccounts: account ${r3.id}`));
+function accountDoc(a) {
+  return {
+    id: a.id,
+    name: a.name ?? null,
+    displayName: a.displayName ?? null,
+    type: a.type ?? null,
+    dataProviderType: a.dataProviderType ?? null,
+    credentialsType: a.credentialsType ?? null,
+    valid: a.valid ?? null,
+    ownerId: a.userId ?? null
+  };
+}
+var account = {
+  name: "account",
+  description: "Connector accounts named in scope.accounts or all of them, with their share list and owner.",
+  live: true,
+  inputs: {
+    scope: {
+      key: "accounts",
+      shape: "ids",
+      description: "account",
+      exists: (api, id) => api.getAccountShares(id),
+      discovery: "listAccounts"
+    }
+  },
+  operations: ["listAccounts"],
+  documentSchema: {
+    type: "object",
+    additionalProperties: false,
+    required: ["id"],
+    properties: {
+      id: { type: "integer" },
+      name: { type: ["string", "null"] },
+      displayName: { type: ["string", "null"] },
+      type: { type: ["string", "null"] },
+      dataProviderType: { type: ["string", "null"] },
+      credentialsType: { type: ["string", "null"], description: "fields or oauth" },
+      valid: { type: ["boolean", "null"] },
+      ownerId: { type: ["integer", "null"] },
+      shares: { type: "array", items: principalSchema({ accessLevel: { enum: ["CAN_VIEW", "CAN_EDIT", "CAN_SHARE", "OWNER"] } }), description: "who the account is shared with (v1 READ/WRITE mapped to CAN_VIEW/CAN_EDIT)" },
+      owner: ownerSchema
+    }
+  },
+  parts: { shares, owner: owner9 },
+  probes: [
+    {
+      id: "accounts",
+      when: ["listAccounts", "getAccountShares"],
+      plan: () => ({
+        check: "every connector account can be listed",
+        asked: "GET the account list",
+        run: (api) => api.listAccounts(),
+        fix: () => "give the token's user the grant to manage all accounts (account.admin): without it only the accounts shared with them are listed"
+      })
+    }
+  ],
+  async *collect(ctx) {
+    if ((ctx.scope.ids.accounts ?? []).length === 0 && !ctx.scope.discover.accounts) return;
+    const accounts = await ctx.api.listAccounts();
+    const byId = new Map(accounts.map((a) => [String(a.id), a]));
+    const { ids: ids3 } = await selectIds(ctx.scope.ids.accounts ?? [], ctx.scope.discover.accounts, async () => accounts, (a) => String(a.id), (a) => a.displayName ?? a.name);
+    for (const id of ids3) {
+      const a = byId.get(id);
+      if (!a) {
+        yield { kind: "account", id, name: null, doc: { id: Number(id) }, source: null, loadError: new Error(`account ${id} is not in the account list`) };
+        continue;
+      }
+      yield { kind: "account", id, name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null };
     }
   },
   fixes: {}
@@ -50626,7 +51104,9 @@ var RESOURCE_KINDS = {
   user,
   group,
   role,
-  accessToken
+  accessToken,
+  page,
+  account
 };
 var RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
 var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.inputs.manifests ? [k2.inputs.manifests] : []);
@@ -50721,7 +51201,7 @@ var fileRef = {
   required: ["file"],
   properties: { file: { type: "string", minLength: 1, description: "a text file, one entry a line (# comments allowed)" } }
 };
-var ids = { anyOf: [{ type: "array", items: { type: ["string", "integer"] } }, fileRef] };
+var ids2 = { anyOf: [{ type: "array", items: { type: ["string", "integer"] } }, fileRef] };
 var discovery = (extra = {}) => [
   { const: "all" },
   {
@@ -50735,9 +51215,9 @@ var discovery = (extra = {}) => [
     }
   }
 ];
-var idList = (what) => ({
+var idList2 = (what) => ({
   description: `a list of ${what} ids, { file: path } with one id a line, or \`all\` (every ${what} the listing gives; \`{ all: true, ids: [...], exclude: [...] }\` to add and leave out)`,
-  anyOf: [...ids.anyOf, ...discovery({ ids })]
+  anyOf: [...ids2.anyOf, ...discovery({ ids: ids2 })]
 });
 var globs = (what) => ({
   description: `a glob (or list of globs) of ${what} manifest files, relative to this file; * ? and ** are supported`,
@@ -50768,7 +51248,7 @@ var inputsOfKinds = () => Object.values(RESOURCE_KINDS).map((k2) => k2.inputs);
 function scopeProperties() {
   const props = {};
   for (const { scope } of inputsOfKinds()) {
-    if (scope) props[scope.key] = scope.shape === "ids" ? idList(scope.description) : pathsPerSet(scope.description);
+    if (scope) props[scope.key] = scope.shape === "ids" ? idList2(scope.description) : pathsPerSet(scope.description);
   }
   return props;
 }
@@ -51071,14 +51551,14 @@ function loadConfig(options = {}) {
   const listFiles = /* @__PURE__ */ new Set();
   const listOrFile = (value, where2) => {
     if (value === void 0) return [];
-    const ids3 = [];
+    const ids4 = [];
     if (Array.isArray(value)) {
       value.forEach((v2, i) => {
         const bad = badScopeId(String(v2));
         if (bad) problems.push(at2([...where2, i], `${where2.join(".")}: ${bad}`));
-        ids3.push(String(v2));
+        ids4.push(String(v2));
       });
-      return ids3;
+      return ids4;
     }
     const listFile = path7.resolve(baseDir, value.file);
     const refused = uncontainedPath(value.file, baseDir, root);
@@ -51102,9 +51582,9 @@ function loadConfig(options = {}) {
     for (const { value: id, line } of lines) {
       const bad = badScopeId(id);
       if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where2.join(".")}: ${bad}` });
-      ids3.push(id);
+      ids4.push(id);
     }
-    return ids3;
+    return ids4;
   };
   const pathsPerSet2 = (key, value = {}) => {
     const sets = {};
@@ -51115,7 +51595,7 @@ function loadConfig(options = {}) {
     }
     return sets;
   };
-  const ids2 = {};
+  const ids3 = {};
   const pathLists = {};
   const discover = {};
   for (const { scope: input } of kindInputs()) {
@@ -51124,10 +51604,10 @@ function loadConfig(options = {}) {
     const all = raw2 === "all" || isDiscovery(raw2) && raw2.all === true;
     if (all) discover[input.key] = { exclude: isDiscovery(raw2) ? raw2.exclude ?? [] : [] };
     const value = isDiscovery(raw2) ? raw2.ids : raw2 === "all" ? void 0 : raw2;
-    if (input.shape === "ids") ids2[input.key] = [...new Set(listOrFile(value, ["scope", input.key]))];
+    if (input.shape === "ids") ids3[input.key] = [...new Set(listOrFile(value, ["scope", input.key]))];
     else pathLists[input.key] = pathsPerSet2(input.key, all ? void 0 : value);
   }
-  const scope = { ids: ids2, paths: pathLists, discover, scheduleFilter: data.instance?.scheduleFilter };
+  const scope = { ids: ids3, paths: pathLists, discover, scheduleFilter: data.instance?.scheduleFilter };
   const manifestFiles = {};
   const unmatchedManifestGlobs = [];
   for (const { manifests: input } of kindInputs()) {
@@ -51247,11 +51727,11 @@ function didYouMean(name, candidates) {
 
 // src/library/enforcement.ts
 function withEnforcement(policies, config, checkIds) {
-  const ids2 = new Set(policies.map((p2) => p2.id));
+  const ids3 = new Set(policies.map((p2) => p2.id));
   const problems = [];
   for (const [id, { location: location2 }] of Object.entries(config.enforcement)) {
-    if (checkIds && policies.length > 0 && !ids2.has(id)) {
-      problems.push({ ...location2, message: `enforcement: no policy with id "${id}"${didYouMean(id, ids2)}` });
+    if (checkIds && policies.length > 0 && !ids3.has(id)) {
+      problems.push({ ...location2, message: `enforcement: no policy with id "${id}"${didYouMean(id, ids3)}` });
     }
   }
   const leveled = policies.map((p2) => {
@@ -53272,9 +53752,9 @@ var ReflectMessageImpl = class {
     this.message.$unknown = value;
   }
 };
-function assertOwn(owner8, member) {
-  if (member.parent.typeName !== owner8.$typeName) {
-    throw new FieldError(member, `cannot use ${member.toString()} with message ${owner8.$typeName}`, "ForeignFieldError");
+function assertOwn(owner10, member) {
+  if (member.parent.typeName !== owner10.$typeName) {
+    throw new FieldError(member, `cannot use ${member.toString()} with message ${owner10.$typeName}`, "ForeignFieldError");
   }
 }
 function reflectList(field, unsafeInput, check3 = true) {
@@ -68693,8 +69173,8 @@ function attrAccess(factory, vars, obj, accAttr) {
   if (isCelError(val)) {
     return val;
   }
-  const access3 = factory.newAccess(accAttr.id, val, accAttr.isOptional());
-  return access3.access(vars, obj);
+  const access5 = factory.newAccess(accAttr.id, val, accAttr.isOptional());
+  return access5.access(vars, obj);
 }
 function attrIsPresent(factory, vars, obj, accAttr) {
   const val = accAttr.resolve(vars);
@@ -68704,8 +69184,8 @@ function attrIsPresent(factory, vars, obj, accAttr) {
   if (isCelError(val)) {
     return val;
   }
-  const access3 = factory.newAccess(accAttr.id, val, accAttr.isOptional());
-  return access3.isPresent(vars, obj);
+  const access5 = factory.newAccess(accAttr.id, val, accAttr.isOptional());
+  return access5.isPresent(vars, obj);
 }
 function attrAccessIfPresent(factory, vars, obj, accAttr, presenceOnly) {
   const val = accAttr.resolve(vars);
@@ -68715,16 +69195,16 @@ function attrAccessIfPresent(factory, vars, obj, accAttr, presenceOnly) {
   if (isCelError(val)) {
     return val;
   }
-  const access3 = factory.newAccess(accAttr.id, val, accAttr.isOptional());
-  return access3.accessIfPresent(vars, obj, presenceOnly);
+  const access5 = factory.newAccess(accAttr.id, val, accAttr.isOptional());
+  return access5.accessIfPresent(vars, obj, presenceOnly);
 }
 function applyAccesses(vars, obj, accesses) {
   if (accesses.length === 0) {
     return obj;
   }
   let cur = obj;
-  for (const access3 of accesses) {
-    const result2 = access3.access(vars, cur);
+  for (const access5 of accesses) {
+    const result2 = access5.access(vars, cur);
     if (result2 === void 0) {
       return void 0;
     }
@@ -68754,8 +69234,8 @@ var AbsoluteAttr = class {
   isOptional() {
     return false;
   }
-  addAccess(access3) {
-    this.accesses_.push(access3);
+  addAccess(access5) {
+    this.accesses_.push(access5);
   }
   candidateNames() {
     return this.nsNames;
@@ -68847,9 +69327,9 @@ var ConditionalAttr = class {
   isOptional() {
     return false;
   }
-  addAccess(access3) {
-    this.t.addAccess(access3);
-    this.f.addAccess(access3);
+  addAccess(access5) {
+    this.t.addAccess(access5);
+    this.f.addAccess(access5);
   }
   access(vars, obj) {
     return attrAccess(this.factory, vars, obj, this);
@@ -68885,11 +69365,11 @@ var MaybeAttr = class {
   isOptional() {
     return false;
   }
-  addAccess(access3) {
+  addAccess(access5) {
     const augmentedNames = [];
     let str2;
-    if (access3 instanceof StringAccess) {
-      str2 = access3.name;
+    if (access5 instanceof StringAccess) {
+      str2 = access5.name;
     }
     for (const attr2 of this.attrs) {
       if (str2 !== void 0 && attr2.accesses().length === 0) {
@@ -68897,7 +69377,7 @@ var MaybeAttr = class {
           augmentedNames.push(name + "." + str2);
         }
       }
-      attr2.addAccess(access3);
+      attr2.addAccess(access5);
     }
     if (augmentedNames.length > 0) {
       const newAttr = this.factory.createAbsolute(this.id, augmentedNames);
@@ -68937,8 +69417,8 @@ var RelativeAttr = class {
   isOptional() {
     return false;
   }
-  addAccess(access3) {
-    this.accesses_.push(access3);
+  addAccess(access5) {
+    this.accesses_.push(access5);
   }
   access(vars, obj) {
     return attrAccess(this.factory, vars, obj, this);
@@ -69154,8 +69634,8 @@ var EvalAccess = class {
     if (isCelError(key)) {
       return key;
     }
-    const access3 = this.factory.newAccess(this.id, key, this.optional);
-    return access3.access(vars, obj);
+    const access5 = this.factory.newAccess(this.id, key, this.optional);
+    return access5.access(vars, obj);
   }
   isPresent(vars, obj) {
     if (obj === void 0) {
@@ -69165,16 +69645,16 @@ var EvalAccess = class {
     if (isCelError(key)) {
       return key;
     }
-    const access3 = this.factory.newAccess(this.id, key, this.optional);
-    return access3.isPresent(vars, obj);
+    const access5 = this.factory.newAccess(this.id, key, this.optional);
+    return access5.isPresent(vars, obj);
   }
   accessIfPresent(vars, obj, presenceOnly) {
     const key = this.key.eval(vars);
     if (isCelError(key)) {
       return key;
     }
-    const access3 = this.factory.newAccess(this.id, key, this.optional);
-    return access3.accessIfPresent(vars, obj, presenceOnly);
+    const access5 = this.factory.newAccess(this.id, key, this.optional);
+    return access5.accessIfPresent(vars, obj, presenceOnly);
   }
   isOptional() {
     return this.optional;
@@ -69819,10 +70299,10 @@ var EvalHas = class {
   attr;
   access;
   field;
-  constructor(id, attr2, access3, field) {
+  constructor(id, attr2, access5, field) {
     this.id = id;
     this.attr = attr2;
-    this.access = access3;
+    this.access = access5;
     this.field = field;
   }
   eval(ctx) {
@@ -70792,7 +71272,7 @@ async function planResource(input, findings, fixOf) {
       else if (fix2.perItem && finding2.path === null) notPlanned2.push(refuse([finding2], `fix "${name}" needs an item`));
       else if (fix2.optIn && !input.allowOptIn) {
         notPlanned2.push(refuse([finding2], `fix "${name}" is opt-in${fix2.warning ? `: ${fix2.warning}` : ""}`));
-      } else (fix2.request ? actionSteps : stateSteps).push({ finding: finding2, name, fix: fix2, value });
+      } else (fix2.request || fix2.byHand ? actionSteps : stateSteps).push({ finding: finding2, name, fix: fix2, value });
     }
   }
   const changes = [];
@@ -70907,6 +71387,10 @@ async function planActions(input, kind, resource2, steps, manifest) {
       doc2 = await withReads(input, kind, resource2, fix2);
     } catch (err) {
       blocked.push({ findings: [finding2], reason: `fix "${name}" could not be planned: ${err.message}` });
+      continue;
+    }
+    if (fix2.byHand) {
+      blocked.push({ findings: [finding2], reason: `fix "${name}" by hand: ${fix2.byHand(doc2, value, finding2.path)}` });
       continue;
     }
     const refused = fix2.refusal?.(doc2, value, finding2.path) ?? null;
@@ -71432,9 +71916,9 @@ function frameworkSummaries(loaded, results) {
   const byId = new Map(results.map((r3) => [r3.id, r3]));
   const controls = /* @__PURE__ */ new Map();
   for (const p2 of loaded) {
-    for (const [framework, ids2] of Object.entries(p2.controls)) {
+    for (const [framework, ids3] of Object.entries(p2.controls)) {
       const perControl = controls.get(framework) ?? /* @__PURE__ */ new Map();
-      for (const control of ids2) perControl.set(control, [...perControl.get(control) ?? [], p2.id]);
+      for (const control of ids3) perControl.set(control, [...perControl.get(control) ?? [], p2.id]);
       controls.set(framework, perControl);
     }
   }
@@ -73469,15 +73953,15 @@ async function prepareRun(options) {
   const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
   problems.push(...leveled.problems);
   const policies = leveled.policies.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
-  const ids2 = new Set(policies.map((p2) => p2.id));
+  const ids3 = new Set(policies.map((p2) => p2.id));
   const overrides = options.overrides ?? [];
   problems.push(...overrideProblems(overrides, policies, options.overridesFrom ?? "--override"));
   for (const id of options.only ?? []) {
-    if (!ids2.has(id)) problems.push(problem2("--only", `no policy with id "${id}"${didYouMean(id, ids2)} (see \`steward list\`)`));
+    if (!ids3.has(id)) problems.push(problem2("--only", `no policy with id "${id}"${didYouMean(id, ids3)} (see \`steward list\`)`));
   }
   const ownPolicySet = !config.policiesOverridden;
   for (const [id, at2] of Object.entries(config.paramLocations)) {
-    if (ownPolicySet && policies.length > 0 && !ids2.has(id)) problems.push({ ...at2.location, message: `params: no policy with id "${id}"${didYouMean(id, ids2)}` });
+    if (ownPolicySet && policies.length > 0 && !ids3.has(id)) problems.push({ ...at2.location, message: `params: no policy with id "${id}"${didYouMean(id, ids3)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
   const framework = options.framework;
@@ -73503,8 +73987,8 @@ async function prepareRun(options) {
   const waivers = config.waiversFile ? await collectProblems(() => loadWaivers(config.waiversFile, displayPath(config.waiversFile, cwd), config.waiverRules)) ?? [] : [];
   if (ownPolicySet && policies.length > 0) {
     for (const w2 of waivers) {
-      if (!ids2.has(w2.policy)) {
-        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids2)} (see \`steward list\`)` });
+      if (!ids3.has(w2.policy)) {
+        problems.push({ ...w2.location ?? { file: "(waivers)", line: 0, column: 0 }, message: `waiver: no policy with id "${w2.policy}"${didYouMean(w2.policy, ids3)} (see \`steward list\`)` });
       }
     }
   }
@@ -73829,13 +74313,13 @@ async function runPolicies(opts) {
         for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message)], evaluated: 0, ids: [] });
         return;
       }
-      const { ids: ids2, rows } = judged;
-      resources += ids2.length;
-      collectedPerKind.set(name, ids2.length);
+      const { ids: ids3, rows } = judged;
+      resources += ids3.length;
+      collectedPerKind.set(name, ids3.length);
       policies.forEach((p2, pi2) => {
         const acc = { findings: [], evaluated: 0, ids: [] };
         let shared;
-        ids2.forEach((id, ri) => {
+        ids3.forEach((id, ri) => {
           const v2 = rows[ri][pi2];
           if (v2.sharedError !== void 0) shared ??= v2.sharedError;
           acc.evaluated += v2.selected;

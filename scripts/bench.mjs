@@ -51,6 +51,29 @@ function scopeOf(state) {
     groups: 'all',
     roles: 'all',
     accessTokens: 'all',
+    pages: 'all',
+    accounts: 'all',
+  };
+}
+
+/**
+ * Fewest requests of the sharing reads: the page summary (100 a page until a short page) and
+ * one access list per page, one access list per card judged, one PDP read per dataset, one
+ * file-set access read per set, one permission read per workflow, the account list and one
+ * share list per account.
+ */
+function minimumSharing(state, scope) {
+  const sentCards = new Set(state.schedules.map((s) => String(s.cardId)));
+  const cards = new Set([...scope.cards, ...sentCards]);
+  return {
+    listPages: Math.floor(state.sharing.pages.length / 100) + 1,
+    getPageAccessList: state.sharing.pages.length,
+    getCardAccessList: cards.size,
+    getPdpPolicies: scope.datasets.length,
+    getFilesetAccess: Object.keys(scope.filesets).length,
+    getWorkflowPermissions: state.workflows.length,
+    listAccounts: 1,
+    getAccountShares: state.sharing.accounts.length,
   };
 }
 
@@ -109,6 +132,7 @@ function minimumFullPack(state, scope) {
     getDataFilePermissions: 3,
     ...minimumOwners(state),
     ...minimumPeople(state),
+    ...minimumSharing(state, scope),
   };
 }
 

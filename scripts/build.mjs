@@ -40,6 +40,8 @@ const SCHEMAS = [
   ['src/engine/baseline.ts', 'baselineFileSchema', 'schema/baseline.schema.json'],
   ['src/resources/manifests.ts', 'queueManifestSchema', 'schema/queue-manifest.schema.json'],
   ['src/resources/manifests.ts', 'dataFileManifestSchema', 'schema/data-file-manifest.schema.json'],
+  ['src/resources/manifests.ts', 'pageSharingManifestSchema', 'schema/page-sharing-manifest.schema.json'],
+  ['src/resources/manifests.ts', 'cardSharingManifestSchema', 'schema/card-sharing-manifest.schema.json'],
 ];
 mkdirSync('dist/.schemas', { recursive: true });
 for (const [source, name, target] of SCHEMAS) {

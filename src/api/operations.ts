@@ -20,6 +20,10 @@ export type { Host, HttpMethod, OperationSpec, Paging, QueryDefaults } from './o
 
 const arrayOf = (items: S.Schema): S.Schema => ({ type: 'array', items });
 
+/** A read beyond the spec answered in one piece by the instance host (most of §8's reads). */
+const instanceRead = <A extends readonly string[]>(path: string, args: A, response: S.Schema) =>
+  ({ method: 'GET', host: 'instance', path, args, paging: 'none', response, access: 'read', spec: null }) as const;
+
 export const OPERATIONS = {
   listReportSchedules: {
     method: 'GET',
@@ -192,7 +196,7 @@ export const OPERATIONS = {
     item: S.datasetListItemSchema,
     access: 'read',
     spec: null,
-    query: () => ({ part: 'core' }),
+    query: () => ({ part: 'core,certification' }),
     page: { items: ['dataSources'], total: ['_metadata.totalCount', '_metaData.totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // Cards: the search API (count ≤ 100 a page, at most 10,000 records in all; ~120 requests a minute).
@@ -315,38 +319,11 @@ export const OPERATIONS = {
     page: { items: [''], id: 'groupId', totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // One group's members (USER entries; no paging seen).
-  getGroupUsers: {
-    method: 'GET',
-    host: 'instance',
-    path: '/api/content/v2/groups/users',
-    args: ['query:group'],
-    paging: 'none',
-    response: S.groupUsersSchema,
-    access: 'read',
-    spec: null,
-  },
+  getGroupUsers: instanceRead('/api/content/v2/groups/users', ['query:group'], S.groupUsersSchema),
   // Roles: a bare array, no paging.
-  listRoles: {
-    method: 'GET',
-    host: 'instance',
-    path: '/api/authorization/v1/roles',
-    args: [],
-    paging: 'none',
-    response: arrayOf(S.roleSchema),
-    access: 'read',
-    spec: null,
-  },
+  listRoles: instanceRead('/api/authorization/v1/roles', [], arrayOf(S.roleSchema)),
   // A role's grants: a bare array of authority names.
-  getRoleAuthorities: {
-    method: 'GET',
-    host: 'instance',
-    path: '/api/authorization/v1/roles/{roleId}/authorities',
-    args: ['roleId'],
-    paging: 'none',
-    response: S.roleAuthoritiesSchema,
-    access: 'read',
-    spec: null,
-  },
+  getRoleAuthorities: instanceRead('/api/authorization/v1/roles/{roleId}/authorities', ['roleId'], S.roleAuthoritiesSchema),
   // A role's holders: offset/limit in the query with `totalCount` (the captured example pages at 50).
   listRoleUsers: {
     method: 'GET',
@@ -361,15 +338,52 @@ export const OPERATIONS = {
     page: { items: ['users'], id: 'userId', total: ['totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // Access tokens: a bare array, no paging; the owner is an id (ownerName/ownerEmail null).
-  listAccessTokens: {
-    method: 'GET',
+  listAccessTokens: instanceRead('/api/data/v1/accesstokens', [], arrayOf(S.accessTokenSchema)),
+  // --- Sharing and row-level security (PLATFORM.md §8), beyond the spec ---
+  // Pages: the admin summary, skip/limit in the query, items in `pageAdminSummaries`, no total.
+  listPages: {
+    method: 'POST',
     host: 'instance',
-    path: '/api/data/v1/accesstokens',
+    path: '/api/content/v1/pages/adminsummary',
     args: [],
-    paging: 'none',
-    response: arrayOf(S.accessTokenSchema),
+    paging: 'offset-total',
+    response: S.listingSchema(['pageAdminSummaries']),
+    item: S.pageSummarySchema,
     access: 'read',
     spec: null,
+    body: { orderBy: 'pageTitle', ascending: true },
+    page: { items: ['pageAdminSummaries'], id: 'pageId', totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'skip' },
+  },
+  // A page's access list: direct users, groups with their users (expandUsers), distinct people reached.
+  getPageAccessList: { ...instanceRead('/api/content/v1/share/accesslist/page/{pageId}', ['pageId'], S.contentAccessListSchema), query: () => ({ expandUsers: true }) },
+  // Cards: the admin summary, skip/limit in the query (limit ≤ 100), items in `cardAdminSummaries`.
+  listCardSummaries: {
+    method: 'POST',
+    host: 'instance',
+    path: '/api/content/v2/cards/adminsummary',
+    args: [],
+    paging: 'offset-total',
+    response: S.listingSchema(['cardAdminSummaries']),
+    item: S.cardSummarySchema,
+    access: 'read',
+    spec: null,
+    body: {},
+    page: { items: ['cardAdminSummaries'], totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'skip' },
+  },
+  // A card's access list: not shown publicly; the page's form is assumed (CARD_ACCESS_LIST_FORM).
+  getCardAccessList: { ...instanceRead('/api/content/v1/share/accesslist/badge/{cardId}', ['cardId'], S.contentAccessListSchema), query: () => ({ expandUsers: true }) },
+  // Connector accounts the token's user can see (all of them with account.admin): a bare array.
+  listAccounts: instanceRead('/api/data/v1/accounts', [], arrayOf(S.accountSchema)),
+  // An account's share list: `{list: [{type, id, accessLevel, name}], totalUserCount}`.
+  getAccountShares: instanceRead('/api/data/v2/accounts/share/{accountId}', ['accountId'], S.accountSharesSchema),
+  // A file set's access: `{fileSetId, fileSetAccess: [{entityId, entityType, permission}]}`.
+  getFilesetAccess: instanceRead('/api/files/v1/filesets/{filesetId}/access', ['filesetId'], S.filesetAccessSchema),
+  // A workflow's permissions on the instance host: grouped by USER/GROUP, no type field.
+  getWorkflowPermissions: instanceRead('/api/workflow/v1/models/{workflowId}/permissions', ['workflowId'], S.workflowPermissionsSchema),
+  // A dataset's PDP policies, the open "All Rows" one included, with their principals and filters.
+  getPdpPolicies: {
+    ...instanceRead('/api/query/v1/data-control/{datasetId}/filter-groups', ['datasetId'], S.pdpPoliciesSchema),
+    query: () => ({ options: 'load_associations,include_open_policy,load_filters,sort' }),
   },
 } as const satisfies Record<string, OperationSpec>;
 

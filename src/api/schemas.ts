@@ -219,6 +219,59 @@ export const roleUserSchema = object({ userId: int }, { displayName: nullableStr
 /** An access token: the owner is an id only (ownerName/ownerEmail are null in the list); `expires` is epoch ms. */
 export const accessTokenSchema = object({ id: int, ownerId: int, expires: int }, { name: nullableStr, ownerName: nullableStr, ownerEmail: nullableStr });
 
+/** A page of the admin summary: `pageId` a number; owners' ids are numbers here. */
+const numericPrincipal = object({ id: int, type: str }, { displayName: nullableStr });
+export const pageSummarySchema = object(
+  { pageId: int },
+  { pageTitle: nullableStr, pageType: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, ownerId: nullableInt, owners: { type: ['array', 'null'], items: numericPrincipal }, locked: nullableBool, lastModified: date, cardCount: nullableInt },
+);
+
+/** A card of the admin summary: owners' ids are strings here. */
+export const cardSummarySchema = object(
+  { id: int },
+  { title: nullableStr, type: nullableStr, locked: nullableBool, owners: { type: ['array', 'null'], items: object({ id: str, type: str }, { displayName: nullableStr }) } },
+);
+
+/**
+ * The content access list (page-accesslist.json): direct users, groups (each with its users when
+ * expanded), the distinct people reached, and which resource it is about. The card's form is not
+ * shown publicly: the page's is required of it too, `resource.type` included (checked by the kind).
+ */
+const sharedUser = object({ id: int }, { displayName: nullableStr, emailAddress: nullableStr });
+export const contentAccessListSchema = object({
+  users: { type: 'array', items: sharedUser },
+  groups: { type: 'array', items: object({ id: int }, { name: nullableStr, users: { type: ['array', 'null'], items: sharedUser } }) },
+  totalUserCount: int,
+  resource: object({ id: str, type: str }),
+});
+
+/** A connector account: `id` is the account id, `userId` its owner. */
+export const accountSchema = object({ id: int }, { userId: nullableInt, name: nullableStr, displayName: nullableStr, type: nullableStr, valid: nullableBool, dataProviderType: nullableStr, credentialsType: nullableStr });
+
+/** An account's share list: the dataset access list's form, without totalGroupCount. */
+export const accountSharesSchema = object({
+  list: { type: 'array', items: object({ type: str, id: str, accessLevel: str }, { name: nullableStr }) },
+});
+
+/** A file set's access: numeric entity ids, OWNER/EDIT/READ/NONE. */
+export const filesetAccessSchema = object({
+  fileSetAccess: { type: 'array', items: object({ entityId: int, entityType: { enum: ['USER', 'GROUP'] }, permission: str }) },
+});
+
+/** A workflow's permissions grouped by principal type, with no type field. */
+const workflowPrincipal = object({ id: str, permissions: { type: 'array', items: str } }, { name: nullableStr });
+export const workflowPermissionsSchema = object({}, { USER: { type: 'array', items: workflowPrincipal }, GROUP: { type: 'array', items: workflowPrincipal } });
+
+/** PDP filter groups: a bare array; the open "All Rows" policy has `type: "open"` and `dataSourcePermissions: false`. */
+const idList = { type: ['array', 'null'], items: { type: ['string', 'integer'] } };
+export const pdpPoliciesSchema = {
+  type: 'array',
+  items: object(
+    { filterGroupId: int, name: str },
+    { type: nullableStr, dataSourcePermissions: nullableBool, userIds: idList, groupIds: idList, virtualUserIds: idList, parameters: { type: ['array', 'null'] } },
+  ),
+};
+
 let sharedAjv: Ajv | undefined; // created on first use (start-up does not need it)
 const validators = new WeakMap<Schema, ValidateFunction>();
 

@@ -4,6 +4,7 @@ import type { SecretSet } from '../core/redact.js';
 import type { OperationId } from './operations.js';
 import type { AccessToken, GroupListItem, GroupUsers, IdentityUser, Role, RoleUser } from './identity-types.js';
 import type { ScheduleFilter, ScheduleQuery } from './schedule-query.js';
+import type { Account, AccountShares, CardSummary, ContentAccessList, FilesetAccess, PageSummary, PdpPolicy, WorkflowPermissions } from './sharing-types.js';
 
 export type { OperationId, WriteOperationId } from './operations.js';
 
@@ -184,6 +185,7 @@ export interface Workflow {
 }
 
 export type { ScheduleFilter, ScheduleOrderBy, ScheduleQuery } from './schedule-query.js';
+export type { Account, AccountShares, CardSummary, ContentAccessList, FilesetAccess, PageSummary, PdpPolicy, SharedUser, SummaryOwner, WorkflowPermissions } from './sharing-types.js';
 export type { AccessToken, GroupListItem, GroupPrincipal, GroupUsers, IdentityUser, Role, RoleUser, UserAttribute } from './identity-types.js';
 
 /** Request/retry/failure counters, reported as `http` in the JSON report. */
@@ -326,6 +328,17 @@ export interface OperationSignatures {
   listRoleUsers(roleId: string): AsyncIterable<RoleUser[]>;
   /** Beyond the spec: the instance's access tokens. */
   listAccessTokens(): Promise<AccessToken[]>;
+  /** Beyond the spec: pages of the page admin summary. */
+  listPages(): AsyncIterable<PageSummary[]>;
+  getPageAccessList(pageId: string): Promise<ContentAccessList>;
+  /** Beyond the spec: pages of the card admin summary. */
+  listCardSummaries(): AsyncIterable<CardSummary[]>;
+  getCardAccessList(cardId: string): Promise<ContentAccessList>;
+  listAccounts(): Promise<Account[]>;
+  getAccountShares(accountId: string): Promise<AccountShares>;
+  getFilesetAccess(filesetId: string): Promise<FilesetAccess>;
+  getWorkflowPermissions(workflowId: string): Promise<WorkflowPermissions>;
+  getPdpPolicies(datasetId: string): Promise<PdpPolicy[]>;
 }
 
 export interface DatasetListItem {

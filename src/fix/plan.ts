@@ -115,7 +115,7 @@ async function planResource(
       else if (fix.perItem && finding.path === null) notPlanned.push(refuse([finding], `fix "${name}" needs an item`));
       else if (fix.optIn && !input.allowOptIn) {
         notPlanned.push(refuse([finding], `fix "${name}" is opt-in${fix.warning ? `: ${fix.warning}` : ''}`));
-      } else (fix.request ? actionSteps : stateSteps).push({ finding, name, fix, value });
+      } else (fix.request || fix.byHand ? actionSteps : stateSteps).push({ finding, name, fix, value });
     }
   }
   const changes: Omit<PlannedChange, 'n'>[] = [];
@@ -268,6 +268,10 @@ async function planActions(
       doc = await withReads(input, kind, resource, fix);
     } catch (err) {
       blocked.push({ findings: [finding], reason: `fix "${name}" could not be planned: ${(err as Error).message}` });
+      continue;
+    }
+    if (fix.byHand) {
+      blocked.push({ findings: [finding], reason: `fix "${name}" by hand: ${fix.byHand(doc, value, finding.path)}` });
       continue;
     }
     const refused = fix.refusal?.(doc, value, finding.path) ?? null;

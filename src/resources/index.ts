@@ -14,6 +14,8 @@ import { user } from './kinds/user.js';
 import { group } from './kinds/group.js';
 import { role } from './kinds/role.js';
 import { accessToken } from './kinds/accessToken.js';
+import { page } from './kinds/page.js';
+import { account } from './kinds/account.js';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   reportSchedule,
@@ -28,6 +30,8 @@ export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   group,
   role,
   accessToken,
+  page,
+  account,
 };
 
 export const RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);

@@ -72,7 +72,34 @@ export const dataFileManifestSchema = {
   },
 };
 
-export type ManifestKind = 'queue' | 'dataFile';
+/** A principal a page or card is shared with (cards and pages have no access levels). */
+const sharePrincipalSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1 }, name: { type: 'string' } },
+};
+
+/** One page's or card's declared sharing: the users and groups it is shared with directly, nobody else. */
+function sharingManifestSchema(key: 'page' | 'card') {
+  return {
+    $id: schemaId(`${key}-sharing-manifest`),
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: `steward ${key} sharing manifest`,
+    type: 'object',
+    additionalProperties: false,
+    required: [key, 'users', 'groups'],
+    properties: {
+      [key]: { type: 'integer' },
+      users: { type: 'array', items: sharePrincipalSchema, description: 'users the item is shared with directly' },
+      groups: { type: 'array', items: sharePrincipalSchema, description: 'groups the item is shared with' },
+    },
+  };
+}
+export const pageSharingManifestSchema = sharingManifestSchema('page');
+export const cardSharingManifestSchema = sharingManifestSchema('card');
+
+export type ManifestKind = 'queue' | 'dataFile' | 'page' | 'card';
 
 // Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
 // (--version, --help) does not need.
@@ -80,11 +107,16 @@ let validators: Record<ManifestKind, ValidateFunction> | undefined;
 function validatorOf(kind: ManifestKind): ValidateFunction {
   if (!validators) {
     const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
-    validators = { queue: ajv.compile(queueManifestSchema), dataFile: ajv.compile(dataFileManifestSchema) };
+    validators = {
+      queue: ajv.compile(queueManifestSchema),
+      dataFile: ajv.compile(dataFileManifestSchema),
+      page: ajv.compile(pageSharingManifestSchema),
+      card: ajv.compile(cardSharingManifestSchema),
+    };
   }
   return validators[kind];
 }
-const ID_KEY: Record<ManifestKind, string> = { queue: 'queue', dataFile: 'dataFile' };
+const ID_KEY: Record<ManifestKind, string> = { queue: 'queue', dataFile: 'dataFile', page: 'page', card: 'card' };
 
 /**
  * `queue: 0123` names the queue "0123" (its text as written), not 123: queue ids are opaque
@@ -168,9 +200,9 @@ function readId(kind: ManifestKind, source: YamlSource, data: Record<string, unk
     return null;
   }
   if (typeof node.value !== 'number' && typeof node.value !== 'string') return null;
-  if (!/^[0-9]+$/.test(written)) return problem(`dataFile must be written as digits, e.g. dataFile: 42 (got ${written})`);
+  if (!/^[0-9]+$/.test(written)) return problem(`${key} must be written as digits, e.g. ${key}: 42 (got ${written})`);
   const id = Number(written);
-  if (!Number.isSafeInteger(id)) return problem(`dataFile ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  if (!Number.isSafeInteger(id)) return problem(`${key} ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
   data[key] = id;
   return null;
 }

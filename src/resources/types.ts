@@ -135,6 +135,8 @@ export interface FixKind {
   reads?: string[];
   /** Why this finding's item is not fixed (the fix would widen access), or null: listed as not planned. */
   refusal?(doc: ResourceDocument, value: unknown, itemPath: string | null): string | null;
+  /** A fix no documented write makes: the exact change to make by hand, listed as not planned (never a request). */
+  byHand?(doc: ResourceDocument, value: unknown, itemPath: string | null): string;
 }
 
 /** What a `steward doctor` probe may depend on: the resolved scope and the workflow host. */

@@ -25,7 +25,9 @@ function listDatasets(ctx: RequestContext): Reply {
     const owner = ctx.state.datasetAccess.get(id)!.list.find((e) => e.accessLevel === 'OWNER');
     // part=core's owner {id (string), name, type, group} (dataset-part-core-permission.json).
     const core = owner ? { id: owner.id, name: owner.name ?? null, type: owner.type, group: owner.type === 'GROUP' } : null;
-    return { id, name: id, owner: core, tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? []) };
+    // part=certification: the listing's certification where the dataset has one (else none).
+    const certification = ctx.state.sharing.listedCertification.get(id);
+    return { id, name: id, owner: core, tags: JSON.stringify(ctx.state.datasetTags.get(id) ?? []), ...(certification ? { certification } : {}) };
   });
   return ok({ dataSources, _metadata: { totalCount: ids.length, offset, limit } });
 }

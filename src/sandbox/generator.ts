@@ -6,11 +6,15 @@ import type { DatasetAccessEntry, QueuePermission, QueuePermissionEntry } from '
 import { addPlanted } from './demo.js';
 import { FILLER_TIMEZONES, makeAccessList, makeCertification, makeFilesetFile, makeSchedule, makeWorkflow } from './entities.js';
 import { addPlantedPeople } from './demo-people.js';
-import { addPeople, emptyPeople } from './people.js';
+import { addPlantedSharing } from './demo-sharing.js';
+import { addPeople, emptyPeople, FILLER_OWNER_IDS } from './people.js';
+import { addSharing, emptySharing } from './sharing.js';
 import { createRandom, type Random } from './random.js';
 import type { SandboxSize, SandboxState } from './types.js';
 
 export const SANDBOX_DEFAULT_SEED = 42;
+
+const startOfDay = (ms: number) => Math.floor(ms / 86_400_000) * 86_400_000;
 
 /** Filler counts of the default instance (planted entities come on top). */
 export const SANDBOX_DEFAULT_SIZE: Readonly<SandboxSize> = Object.freeze({
@@ -25,6 +29,8 @@ export const SANDBOX_DEFAULT_SIZE: Readonly<SandboxSize> = Object.freeze({
   users: 0,
   groups: 4,
   accessTokens: 3,
+  pages: 3,
+  accounts: 3,
 });
 
 /** First ids of generated entities: far from the planted ids (7001, 9001, 42…). */
@@ -96,10 +102,15 @@ export function emptyState(): SandboxState {
     workflows: [],
     indexRequests: [],
     people: emptyPeople(),
+    sharing: emptySharing(),
   };
 }
 
-export function generateState(seed: number, size: SandboxSize): SandboxState {
+/**
+ * The instance at `seed` and `size`; people's and certifications' dates are relative to `now`
+ * (default: the start of the current UTC day, so two sandboxes of one seed started the same day agree).
+ */
+export function generateState(seed: number, size: SandboxSize, now = startOfDay(Date.now())): SandboxState {
   const state = emptyState();
   const activeCards = addCards(state, stream(seed, 1), size.cards);
   addSchedules(state, stream(seed, 2), size.schedules, activeCards);
@@ -109,11 +120,12 @@ export function generateState(seed: number, size: SandboxSize): SandboxState {
   addFilesets(state, stream(seed, 6), size.filesets, size.filesPerFileset);
   addWorkflows(state, stream(seed, 7), size.workflows);
   addCalculatedFields(state, stream(seed, 8));
-  // Dormancy and token lifetimes are relative to the instance's creation.
-  const now = Math.floor(Date.now() / 86_400_000) * 86_400_000; // the day: two sandboxes of one seed agree
   addPeople(state.people, stream(seed, 9), now, size);
+  const certified = [...state.certifications].filter(([key, c]) => key.startsWith('DATA_SOURCE:') && c.state === 'ACTIVE').map(([key]) => key.slice('DATA_SOURCE:'.length));
+  addSharing(state.sharing, stream(seed, 10), size, FILLER_OWNER_IDS, certified);
   addPlanted(state);
   addPlantedPeople(state, now);
+  addPlantedSharing(state, now);
   return state;
 }
 

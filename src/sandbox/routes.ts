@@ -6,6 +6,7 @@ import { handlers as discovery } from './api-discovery.js';
 import { handlers as dataFiles } from './api-data-files.js';
 import { handlers as identity } from './api-identity.js';
 import { handlers as metadata } from './api-metadata.js';
+import { handlers as sharing } from './api-sharing.js';
 import { handlers as queues } from './api-queues.js';
 import { handlers as schedules } from './api-schedules.js';
 import { getWorkflow, handlers as workflows } from './api-workflows.js';
@@ -25,7 +26,7 @@ export interface Route {
 }
 
 /** The handlers the api-*.ts files declare, one per operation of the table. */
-const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows, ...discovery, ...identity };
+const HANDLERS: Handlers = { ...schedules, ...datasets, ...dataFiles, ...queues, ...metadata, ...workflows, ...discovery, ...identity, ...sharing };
 
 /** `/a/{id}/b` on the workflow host → segments of `/workflow/a/:id/b`. */
 function segmentsOf(path: string, host: 'instance' | 'workflow'): string[] {

@@ -48,7 +48,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     workflowUrl: '',
     token,
     workflowToken,
-    state: generateState(seed, checkSize(options.size)),
+    state: generateState(seed, checkSize(options.size), options.now === undefined ? undefined : options.now.getTime()),
     counts,
     received: [],
     totalRequests: () => totalRequests(counts),

@@ -12,6 +12,7 @@ import type {
 } from '../api/types.js';
 import type { SandboxSchedule, SandboxWorkflow } from './entities.js';
 import type { SandboxPeople } from './people.js';
+import type { SandboxSharing } from './sharing.js';
 
 export interface SandboxSize {
   schedules: number;
@@ -26,6 +27,8 @@ export interface SandboxSize {
   users: number;
   groups: number;
   accessTokens: number;
+  pages: number;
+  accounts: number;
 }
 
 /** A scripted answer for the next request(s) of one operation (deterministic fault). */
@@ -73,6 +76,8 @@ export interface SandboxOptions {
   workflowToken?: string;
   /** Seed of the generator (default SANDBOX_DEFAULT_SEED). */
   seed?: number;
+  /** The clock people's and certifications' dates are planted against (default: the start of today, UTC). */
+  now?: Date;
   size?: Partial<SandboxSize>;
   faults?: Partial<FaultOptions>;
   /** Seed of the random faults (default: seed), so one instance can be read under many fault sequences. */
@@ -130,6 +135,8 @@ export interface SandboxState {
   indexRequests: string[];
   /** Users, roles, groups, access tokens and the content owners the listings carry. */
   people: SandboxPeople;
+  /** Pages, card shares, accounts, file-set access, workflow permissions, PDP, listed certifications. */
+  sharing: SandboxSharing;
 }
 
 export interface Sandbox {

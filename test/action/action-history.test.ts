@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { PLANTED } from '../cli/helpers.js';
 import { type ActionRun, demoWorkspace, removeWorkspace, runAction } from './run-action.js';
 
 let sandbox: Sandbox;
@@ -35,14 +36,14 @@ describe('the action with a run history', () => {
   test('creates the history in a new folder and records both runs', () => {
     expect(runs.map((r) => r.code)).toEqual([1, 1]);
     expect(existsSync(join(workspace, '.steward/history.sqlite'))).toBe(true);
-    expect(runs[0]!.summary).toContain('**History .steward/history.sqlite (run 1): 39 new, 0 open, 0 reopened, 0 fixed**');
+    expect(runs[0]!.summary).toContain(`**History .steward/history.sqlite (run 1): ${PLANTED.length + 1} new, 0 open, 0 reopened, 0 fixed**`);
   });
 
   test("the second run's summary names the fixed finding and draws the trend", () => {
     const summary = runs[1]!.summary;
-    expect(summary).toContain('**History .steward/history.sqlite (run 2): 0 new, 38 open, 0 reopened, 1 fixed**');
+    expect(summary).toContain(`**History .steward/history.sqlite (run 2): 0 new, ${PLANTED.length} open, 0 reopened, 1 fixed**`);
     expect(summary).toMatch(/^- fixed: schedule-timezone-valid reportSchedule\/9004: .+ \(open since \d{4}-\d{2}-\d{2}\)$/m);
-    expect(summary).toContain(['```mermaid', 'xychart-beta', '  title "Violations per run"', '  x-axis ["#1", "#2"]', '  y-axis "violations" 0 --> 38', '  line [38, 37]', '```'].join('\n'));
+    expect(summary).toContain(['```mermaid', 'xychart-beta', '  title "Violations per run"', '  x-axis ["#1", "#2"]', `  y-axis "violations" 0 --> ${PLANTED.length}`, `  line [${PLANTED.length}, ${PLANTED.length - 1}]`, '```'].join('\n'));
   });
 
   test('writes the HTML report and names it in the outputs; no token in it', () => {
@@ -50,7 +51,7 @@ describe('the action with a run history', () => {
     expect(file).toBe(join(workspace, 'out/steward.html'));
     const html = readFileSync(file, 'utf8');
     expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).toContain('data-run="2" data-violations="37"');
+    expect(html).toContain(`data-run="2" data-violations="${PLANTED.length - 1}"`);
     expect(html).not.toContain(sandbox.token);
   });
 });

@@ -35,12 +35,16 @@ describe('snapshots', () => {
     const ops = new Set(snap.answers.map((a) => a.operation));
     expect([...ops].sort()).toEqual([
       'getCalculatedFieldStatistics',
+      'getCardAccessList',
       'getCertificationStatus',
       'getDataFilePermissions',
       'getDatasetPermissions',
       'getFileByPath',
+      'getFilesetAccess',
       'getMisconfiguredReports',
+      'getPdpPolicies',
       'getQueuePermissions',
+      'getWorkflowPermissions',
       // The owner parts: each content kind's listing once, and the users.
       'listDataFiles',
       'listDatasets',

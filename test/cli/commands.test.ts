@@ -9,7 +9,7 @@ import { INIT_FILES } from '../../src/cli/init-templates.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { loadWorkflowParser } from '../action/workflow-parser.js';
-import { CLI, copyDemo, findingKeys, PLANTED, REPO, runCli, sandboxEnv, tempDir } from './helpers.js';
+import { BUILTIN_POLICIES, CLI, copyDemo, findingKeys, PLANTED, REPO, runCli, sandboxEnv, tempDir } from './helpers.js';
 
 const TOKEN = 'tok_commands_SECRET_51';
 let sandbox: Sandbox;
@@ -25,7 +25,7 @@ describe('steward check --sandbox (npm start)', () => {
   it('prints the planted violations and exits 0, saying a real run would exit 1', async () => {
     const r = await runCli(['check', '--sandbox']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('✖ fail: 38 violations (1 critical, 20 high, 8 medium, 8 low, 1 info), 1 waived,');
+    expect(r.stdout).toContain(`✖ fail: ${PLANTED.length} violations (1 critical, 26 high, 16 medium, 9 low, 1 info), 1 waived,`);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
       'sandbox demo: these violations are planted (demo/PLANTED.md); a real run would exit 1 (failOn: low).',
     );
@@ -57,7 +57,7 @@ describe('steward init', () => {
     // Explicit paths replace the config's policies: params of the built-in pack are not errors.
     expect(await runCli(['validate', 'policies/'], { cwd: dir })).toEqual({
       code: 0,
-      stdout: 'valid: 1 policy, 0 queue manifests, 0 data-file manifests, 0 waivers\n',
+      stdout: 'valid: 1 policy, 0 card-sharing manifests, 0 queue manifests, 0 data-file manifests, 0 page-sharing manifests, 0 waivers\n',
       stderr: '',
     });
     const tests = await runCli(['test', 'policies/'], { cwd: dir });
@@ -121,7 +121,7 @@ describe('steward test and list', () => {
     const r = await runCli(['list', ...DEMO, '--format', 'json']);
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout);
-    expect(rows).toHaveLength(32);
+    expect(rows).toHaveLength(BUILTIN_POLICIES);
     expect(rows).toContainEqual({ id: 'data-files-not-public', severity: 'critical', resource: 'dataFile', title: 'Data files are not public' });
   });
 });
@@ -147,7 +147,7 @@ describe('snapshots and baselines', () => {
     const env = sandboxEnv(sandbox);
     const first = await runCli(['check', ...DEMO, '--write-baseline', baseline, '--format', 'json'], { env });
     expect(first.code).toBe(1);
-    expect(JSON.parse(readFileSync(baseline, 'utf8')).fingerprints).toHaveLength(39);
+    expect(JSON.parse(readFileSync(baseline, 'utf8')).fingerprints).toHaveLength(PLANTED.length + 1);
     const known = await runCli(['check', ...DEMO, '--baseline', baseline, '--format', 'json'], { env });
     expect(known.code).toBe(0);
     expect(JSON.parse(known.stdout).findings.every((f: { baseline: string }) => f.baseline === 'known')).toBe(true);

@@ -6,9 +6,14 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadPolicies } from '../../src/policy/loader.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
+
+/** How many policies the built-in pack holds (tests count against it, never a copy of the number). */
+export const BUILTIN_POLICIES = (await loadPolicies(['builtin'], { kinds: RESOURCE_KINDS, cwd: REPO })).length;
 export const CLI = path.join(REPO, 'dist/cli.js');
 
 export interface CliResult {
@@ -134,6 +139,21 @@ export const PLANTED = [
   'report-schedules-owner-active reportSchedule/9003',
   'users-not-dormant user/15',
   'workflows-owner-active workflow/wf-nightly-refresh',
+  'accounts-owner-active account/46',
+  'accounts-share-edit-through-groups account/45 shares[1]',
+  'cards-share-through-groups card/7002',
+  'certification-requests-current dataset/ds-scratch',
+  'certified-datasets-certification-current dataset/ds-legacy-expired',
+  'datasets-pdp-no-departed-users dataset/ds-hr-certified',
+  'datasets-pdp-open-policy-narrow dataset/ds-finance-certified',
+  'datasets-pdp-where-wide dataset/ds-sales-certified',
+  'fileset-files-edit-through-groups filesetFile/3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77:/raw/a.parquet filesetAccess[1]',
+  'fileset-files-edit-through-groups filesetFile/3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77:/raw/legacy.csv filesetAccess[1]',
+  'fileset-files-edit-through-groups filesetFile/3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77:/reports/q1.csv filesetAccess[1]',
+  'page-sharing-matches-manifest page/8002 drift[2]',
+  'pages-owner-active page/8003',
+  'pages-share-through-groups page/8001',
+  'workflows-edit-through-groups workflow/wf-nightly-refresh permissions[1]',
 ].sort();
 
 interface JsonFinding {

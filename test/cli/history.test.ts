@@ -8,7 +8,7 @@ import type { Report } from '../../src/core/model.js';
 import type { HistoryRun, RunDiff } from '../../src/library/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { runCli, sandboxEnv, tempDir } from './helpers.js';
+import { PLANTED, runCli, sandboxEnv, tempDir } from './helpers.js';
 
 let sandbox: Sandbox;
 const dir = tempDir('steward-history-');
@@ -46,11 +46,11 @@ describe('check --history: finding lifecycle over three runs', () => {
   it('run 1: every finding new, first seen now; nothing fixed', () => {
     const r1 = reports[0]!;
     const tracked = r1.findings.filter((f) => f.status !== 'error');
-    expect(tracked.length).toBe(39);
+    expect(tracked.length).toBe(PLANTED.length + 1);
     expect(new Set(tracked.map((f) => f.lifecycle))).toEqual(new Set(['new']));
     expect(new Set(tracked.map((f) => f.firstSeen))).toEqual(new Set([r1.startedAt]));
     expect(r1.fixed).toEqual([]);
-    expect(r1.history).toMatchObject({ file: history, run: 1, new: 39, open: 0, reopened: 0, fixed: 0 });
+    expect(r1.history).toMatchObject({ file: history, run: 1, new: PLANTED.length + 1, open: 0, reopened: 0, fixed: 0 });
   });
 
   it('run 2: the added workflow is new, the rest open since run 1, schedule 9004 fixed', () => {
@@ -71,10 +71,10 @@ describe('check --history: finding lifecycle over three runs', () => {
         fixedAt: r2.startedAt,
       },
     ]);
-    expect(r2.history).toMatchObject({ run: 2, new: 1, open: 38, reopened: 0, fixed: 1 });
+    expect(r2.history).toMatchObject({ run: 2, new: 1, open: PLANTED.length, reopened: 0, fixed: 1 });
     expect(r2.history!.trend.map((t) => [t.run, t.violations, t.new, t.fixed])).toEqual([
-      [1, 38, 39, 0],
-      [2, 38, 1, 1],
+      [1, PLANTED.length, PLANTED.length + 1, 0],
+      [2, PLANTED.length, 1, 1],
     ]);
   });
 
@@ -83,7 +83,7 @@ describe('check --history: finding lifecycle over three runs', () => {
     expect(findingOf(r3, 'schedule-timezone-valid', '9004')).toMatchObject({ lifecycle: 'reopened', firstSeen: r1.startedAt });
     expect(findingOf(r3, 'workflows-are-named', 'wf-added')).toMatchObject({ lifecycle: 'open', firstSeen: r2.startedAt });
     expect(r3.fixed).toEqual([]);
-    expect(r3.history).toMatchObject({ run: 3, new: 0, open: 39, reopened: 1, fixed: 0 });
+    expect(r3.history).toMatchObject({ run: 3, new: 0, open: PLANTED.length + 1, reopened: 1, fixed: 0 });
   });
 
   it('steward history lists the three runs (table and JSON)', async () => {
@@ -91,9 +91,9 @@ describe('check --history: finding lifecycle over three runs', () => {
     expect(json.code).toBe(0);
     const runs = JSON.parse(json.stdout) as HistoryRun[];
     expect(runs.map((r) => [r.run, r.gate, r.violations, r.new, r.reopened, r.fixed])).toEqual([
-      [1, 'fail', 38, 39, 0, 0],
-      [2, 'fail', 38, 1, 0, 1],
-      [3, 'fail', 39, 0, 1, 0],
+      [1, 'fail', PLANTED.length, PLANTED.length + 1, 0, 0],
+      [2, 'fail', PLANTED.length, 1, 0, 1],
+      [3, 'fail', PLANTED.length + 1, 0, 1, 0],
     ]);
     expect(runs.map((r) => r.violations)).toEqual(reports.map((r) => r.summary.violations));
     const table = await runCli(['history', '--history', history]);
@@ -101,7 +101,7 @@ describe('check --history: finding lifecycle over three runs', () => {
     const lines = table.stdout.trim().split('\n');
     expect(lines[1]).toMatch(/^RUN\s+TIME\s+VERDICT\s+CRITICAL\s+HIGH\s+MEDIUM\s+LOW\s+INFO\s+NEW\s+REOPENED\s+FIXED$/);
     expect(lines.slice(2).map((l) => l.split(/\s+/).slice(-3))).toEqual([
-      ['39', '0', '0'],
+      [String(PLANTED.length + 1), '0', '0'],
       ['1', '0', '1'],
       ['0', '1', '0'],
     ]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
-import { copyDemo, runCli, sandboxEnv, tempDir } from './helpers.js';
+import { BUILTIN_POLICIES, copyDemo, runCli, sandboxEnv, tempDir } from './helpers.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe('config errors', () => {
 describe('steward validate', () => {
   it('exits 0 on the demo and names what it checked', async () => {
     const r = await runCli(['validate', '--config', 'demo/steward.yaml']);
-    expect([r.code, r.stdout]).toEqual([0, 'valid: 32 policies, 4 queue manifests, 3 data-file manifests, 1 waiver\n']);
+    expect([r.code, r.stdout]).toEqual([0, `valid: ${BUILTIN_POLICIES} policies, 1 card-sharing manifest, 4 queue manifests, 3 data-file manifests, 1 page-sharing manifest, 1 waiver\n`]);
   });
 
   const cases: [string, string, string, RegExp][] = [

@@ -41,6 +41,9 @@ describe('loadConfig', () => {
     expect(c.policies).toEqual([path.join(conf, 'policies'), builtinPolicyDir()]);
     expect(c.scope).toMatchObject({ ids: { datasets: ['ds-1', 'ds-2'], cards: ['101', '102'] }, paths: { filesets: { '3f1c': ['/reports/q1.csv'] } }, discover: {} });
     expect(c.manifestFiles).toEqual({
+      // Every manifests key of the registry; the ones the config leaves out are empty.
+      cards: [],
+      pages: [],
       queues: [path.join(conf, 'permissions/queues/a.yaml'), path.join(conf, 'permissions/queues/b.yaml')],
       dataFiles: [path.join(conf, 'permissions/data-files/42.yaml'), path.join(conf, 'permissions/data-files/old/43.yaml')],
     });

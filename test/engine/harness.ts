@@ -51,7 +51,8 @@ export interface Demo {
 }
 
 export async function startDemo(options: SandboxOptions = {}): Promise<Demo> {
-  const sandbox = await startSandbox(options);
+  // The demo planted against the run's fixed clock (stale requests and tokens are relative to it).
+  const sandbox = await startSandbox({ now: NOW, ...options });
   // One client per run: its GET memo lives as long as the client.
   const api = () =>
     createClient({ baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token, retryBaseDelayMs: 1 });

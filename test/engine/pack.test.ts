@@ -64,11 +64,24 @@ describe('built-in pack on the demo instance', () => {
         `violation fileset-files-owner-active ${fs}:/raw/legacy.csv`,
         `violation fileset-files-owner-active ${fs}:/reports/q1.csv`,
         'violation workflows-owner-active wf-nightly-refresh',
+        // Who can see what: cards in this scope, datasets' PDP and listed certification, file-set access, workflow permissions.
+        'violation cards-share-through-groups 7002',
+        'violation datasets-pdp-where-wide ds-sales-certified',
+        'violation datasets-pdp-open-policy-narrow ds-finance-certified',
+        'violation datasets-pdp-no-departed-users ds-hr-certified',
+        'violation certification-requests-current ds-scratch',
+        'violation certified-datasets-certification-current ds-legacy-expired',
+        `violation fileset-files-edit-through-groups ${fs}:/raw/a.parquet 12`,
+        `violation fileset-files-edit-through-groups ${fs}:/raw/legacy.csv 12`,
+        `violation fileset-files-edit-through-groups ${fs}:/reports/q1.csv 12`,
+        'violation workflows-edit-through-groups wf-nightly-refresh 9',
       ].sort(),
     );
-    // The identity kinds are not in this run's scope: their policies checked nothing (skipped), the rest fail.
-    const identity = ['user', 'group', 'role', 'accessToken'];
-    expect(all.results.filter((r) => !identity.includes(r.resource)).every((r) => r.status === 'fail')).toBe(true);
+    // The people, page and account kinds are not in this run's scope: their policies checked
+    // nothing (skipped). The rest fail, but the card sharing manifest's: card 7001 is shared as declared.
+    const identity = ['user', 'group', 'role', 'accessToken', 'page', 'account'];
+    const statuses = Object.fromEntries(all.results.filter((r) => !identity.includes(r.resource)).map((r) => [r.id, r.status]));
+    expect(Object.entries(statuses).filter(([, status]) => status !== 'fail')).toEqual([['card-sharing-matches-manifest', 'pass']]);
     expect(all.results.filter((r) => identity.includes(r.resource)).every((r) => r.status === 'skipped')).toBe(true);
   });
 
@@ -93,7 +106,17 @@ describe('built-in pack on the demo instance', () => {
     const owners = ['listDatasets', 'searchCards', 'listQueues', 'listDataFiles', 'searchFilesets'];
     for (const op of owners) expect(c[op], op).toBe(1);
     expect(c.searchUsers).toBe(2);
-    const listed = [...reads, ...owners, 'searchUsers', 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];
+    // Sharing: one access list per card, one PDP read per dataset, one file-set access read per set, one permission read per workflow.
+    const state = demo.sandbox.state;
+    expect({ cardAccess: c.getCardAccessList, pdp: c.getPdpPolicies, filesetAccess: c.getFilesetAccess, workflowPermissions: c.getWorkflowPermissions, cardSummaries: c.listCardSummaries }).toEqual({
+      cardAccess: all.results.find((r) => r.id === 'cards-share-through-groups')!.resourceIds.length,
+      pdp: scopeDatasets,
+      filesetAccess: 1,
+      workflowPermissions: state.workflows.length,
+      cardSummaries: 0,
+    });
+    const sharing = ['getCardAccessList', 'getPdpPolicies', 'getFilesetAccess', 'getWorkflowPermissions'];
+    const listed = [...reads, ...owners, ...sharing, 'searchUsers', 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];
     expect(requests).toBe(listed.reduce((n, op) => n + c[op], 0));
     const cards = all.results.find((r) => r.id === 'scheduled-cards-certification-current')!.resourceIds.length;
     expect(c.getCertificationStatus).toBe(scopeDatasets + cards);

@@ -82,6 +82,8 @@ describe('runPolicies onProgress', () => {
       group: '0/0',
       role: '0/0',
       accessToken: '0/0',
+      page: '0/0',
+      account: '0/0',
     });
     expect(ofKind(events, 'dataset')).toEqual(oneByOne('dataset', 25));
     expect(ofKind(events, 'card')).toEqual(oneByOne('card', cards));

@@ -26,7 +26,7 @@ async function pack(): Promise<{ dir: string; pack: string }> {
   const env = { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_WORKFLOW_URL: sandbox.workflowUrl, STEWARD_TOKEN: TOKEN };
   const r = await runCli(['evidence', '--config', 'steward.yaml', '--out', 'pack'], { cwd: dir, env });
   expect(r.code).toBe(1); // the demo's planted violations
-  expect(r.stdout).toMatch(/^wrote pack: 22 files, verdict fail \(\d+ violations, 0 errors\)\n$/);
+  expect(r.stdout).toMatch(/^wrote pack: 25 files, verdict fail \(\d+ violations, 0 errors\)\n$/);
   return { dir, pack: path.join(dir, 'pack') };
 }
 
@@ -47,7 +47,7 @@ describe('evidence and verify', () => {
     );
     expect(readFileSync(path.join(out, 'MANIFEST.sha256'), 'utf8').trim().split('\n')).toHaveLength(files.length - 1);
     const r = await runCli(['verify', 'pack'], { cwd: dir });
-    expect(r.stdout).toMatch(/^verified: 21 files match their hashes; re-evaluation gives the recorded verdict \(fail\) and all \d+ findings\n$/);
+    expect(r.stdout).toMatch(/^verified: 24 files match their hashes; re-evaluation gives the recorded verdict \(fail\) and all \d+ findings\n$/);
     expect(r.code).toBe(0);
     // No token or header in any form in any file.
     for (const f of filesUnder(out)) {

@@ -18,8 +18,14 @@ const SOC2_POLICIES = [
   'access-tokens-not-expired',
   'access-tokens-owner-active',
   'access-tokens-short-lived',
+  'accounts-owner-active',
+  'accounts-share-edit-through-groups',
   'admins-at-most',
+  'card-sharing-matches-manifest',
   'cards-owner-active',
+  'cards-share-through-groups',
+  'certification-requests-current',
+  'certified-datasets-certification-current',
   'certified-datasets-need-owner-group',
   'custom-roles-no-admin-grants',
   'data-file-permissions-match-manifest',
@@ -28,12 +34,19 @@ const SOC2_POLICIES = [
   'data-files-owner-active',
   'datasets-have-an-owner',
   'datasets-owner-active',
+  'datasets-pdp-no-departed-users',
+  'datasets-pdp-open-policy-narrow',
+  'datasets-pdp-where-wide',
   'enabled-schedules-have-recipients',
+  'fileset-files-edit-through-groups',
   'fileset-files-owner-active',
   'groups-have-members',
   'groups-have-owners',
   'invitations-not-stale',
   'no-misconfigured-schedules',
+  'page-sharing-matches-manifest',
+  'pages-owner-active',
+  'pages-share-through-groups',
   'queue-entries-grant-something',
   'queue-no-admin-for-users',
   'queue-permissions-match-manifest',
@@ -41,6 +54,7 @@ const SOC2_POLICIES = [
   'report-schedules-owner-active',
   'schedule-timezone-valid',
   'users-not-dormant',
+  'workflows-edit-through-groups',
   'workflows-owner-active',
 ];
 
@@ -52,14 +66,14 @@ describe('--framework', () => {
     expect(report.policies.map((p) => p.id).sort()).toEqual(SOC2_POLICIES);
     const soc2 = report.frameworks.find((f) => f.name === 'SOC2');
     expect(soc2?.controls.map((c) => [c.id, c.status, c.policies.length])).toEqual([
-      ['CC6.1', 'fail', 6],
-      ['CC6.2', 'fail', 15],
-      ['CC6.3', 'fail', 6],
+      ['CC6.1', 'fail', 11],
+      ['CC6.2', 'fail', 20],
+      ['CC6.3', 'fail', 13],
       ['CC7.1', 'fail', 3],
-      ['CC8.1', 'fail', 2],
+      ['CC8.1', 'fail', 6],
     ]);
     expect(report.frameworks.map((f) => f.name)).toEqual(['ISO27001', 'SOC2']);
-    expect(report.frameworks[0].controls.map((c) => c.id)).toEqual(['5.11', '5.15', '5.16', '5.17', '5.18', '8.2', '8.3', '8.5', '8.9']);
+    expect(report.frameworks[0].controls.map((c) => c.id)).toEqual(['5.11', '5.15', '5.16', '5.17', '5.18', '5.37', '8.2', '8.3', '8.5', '8.9']);
   });
 
   it('with --only one policy, the controls it does not evidence are not evaluated', async () => {

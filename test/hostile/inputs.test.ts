@@ -88,7 +88,7 @@ describe('YAML that would change objects or expand without bound', () => {
     writeFileSync(path.join(dir, 'many.yaml'), `${policies.join('\n')}\n`);
     writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [many.yaml]\n');
     const r = await runCli(['validate'], { cwd: dir, env: env() });
-    expect(r.stdout.trim()).toBe('valid: 119 policies, 0 queue manifests, 0 data-file manifests, 0 waivers');
+    expect(r.stdout.trim()).toBe('valid: 119 policies, 0 card-sharing manifests, 0 queue manifests, 0 data-file manifests, 0 page-sharing manifests, 0 waivers');
     expect(r.code).toBe(0);
   });
 });

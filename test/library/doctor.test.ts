@@ -42,12 +42,16 @@ describe('steward doctor', () => {
       ['groups', 'ok'],
       ['roles', 'ok'],
       ['accessTokens', 'ok'],
+      ['pages', 'ok'],
+      ['accounts', 'ok'],
       ['scope.datasets', 'ok'],
       ['scope.filesets', 'ok'],
       ['discover.users', 'ok'],
       ['discover.groups', 'ok'],
       ['discover.roles', 'ok'],
       ['discover.accessTokens', 'ok'],
+      ['discover.pages', 'ok'],
+      ['discover.accounts', 'ok'],
     ]);
     expect(report.ok).toBe(true);
     expect(sandbox.counts).toMatchObject({

@@ -53,6 +53,8 @@ describe('check()', () => {
       group: { kind: 'group', read: n.groups, total: n.groups },
       role: { kind: 'role', read: n.roles, total: n.roles },
       accessToken: { kind: 'accessToken', read: n.tokens, total: n.tokens },
+      page: { kind: 'page', read: sandbox.state.sharing.pages.length, total: sandbox.state.sharing.pages.length },
+      account: { kind: 'account', read: sandbox.state.sharing.accounts.length, total: sandbox.state.sharing.accounts.length },
     });
     expect(progress.filter((e) => e.kind === 'dataset').map((e) => e.read)).toEqual([...Array(26).keys()]);
   });
@@ -101,7 +103,7 @@ describe('manifests read once per run', () => {
   it('prepareRun reads the declared kinds; the run evaluates those documents without reading the files again', async () => {
     const options = { config: 'demo/steward.yaml', cwd: REPO, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['data-files-not-public'] };
     const prepared = await prepareRun(options);
-    expect([...prepared.declared.keys()]).toEqual(['queue', 'dataFile']);
+    expect([...prepared.declared.keys()]).toEqual(['card', 'queue', 'dataFile', 'page']);
     expect(prepared.declared.get('dataFile')!.map((r) => r.id)).toEqual(['42', '43', '44']);
     // Change the document read at prepare time: the run judges it, not the file on disk.
     prepared.declared.get('dataFile')![0].doc.publicAccess = false;

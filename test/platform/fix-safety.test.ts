@@ -72,3 +72,29 @@ describe('the queue restore fix', () => {
     ]);
   });
 });
+
+describe('the sharing restore fix (no documented write removes a share)', () => {
+  it('plans no request: the plan says the exact change to make by hand, and nothing is sent', async () => {
+    const dir = copyDemo();
+    sandbox.resetCounts();
+    const result = await plan(dir, ['page-sharing-matches-manifest', 'card-sharing-matches-manifest']);
+    expect(result.changes).toEqual([]);
+    expect(result.notPlanned.map((n) => [n.resource, n.reason])).toEqual([
+      [
+        { kind: 'page', id: '8002', name: 'Team Home' },
+        'fix "restore" by hand: remove USER 22 (Dana Kim) from the sharing of page 8002 (Share › the user › remove), or declare it in the manifest; no documented write removes a share',
+      ],
+    ]);
+    expect(sandbox.received).toEqual([]);
+  });
+
+  it('a share declared but gone is reported as widening, by hand too', async () => {
+    const dir = copyDemo();
+    const manifest = path.join(dir, 'permissions/cards/margin-review.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('users: []', 'users:\n  - { id: "9", name: Ben Okafor }'));
+    const result = await plan(dir, ['card-sharing-matches-manifest']);
+    expect(result.notPlanned.map((n) => n.reason)).toEqual([
+      'fix "restore" by hand: USER 9 (Ben Okafor) is declared but not shared: share card 7001 with it again by hand, or remove it from the manifest (re-sharing widens access: never applied)',
+    ]);
+  });
+});

@@ -41,6 +41,21 @@ const IDS = [
   'data-files-owner-active',
   'fileset-files-owner-active',
   'workflows-owner-active',
+  // Who can see what (policies/sharing.yaml).
+  'pages-share-through-groups',
+  'cards-share-through-groups',
+  'pages-owner-active',
+  'datasets-pdp-where-wide',
+  'datasets-pdp-open-policy-narrow',
+  'datasets-pdp-no-departed-users',
+  'accounts-share-edit-through-groups',
+  'accounts-owner-active',
+  'fileset-files-edit-through-groups',
+  'workflows-edit-through-groups',
+  'certification-requests-current',
+  'certified-datasets-certification-current',
+  'page-sharing-matches-manifest',
+  'card-sharing-matches-manifest',
 ];
 
 describe('built-in pack', async () => {

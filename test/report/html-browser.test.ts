@@ -13,7 +13,7 @@ import { check } from '../../src/library/index.js';
 import { formatReport } from '../../src/report/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { REPO, tempDir } from '../cli/helpers.js';
+import { PLANTED, REPO, tempDir } from '../cli/helpers.js';
 
 let sandbox: Sandbox;
 let browser: Browser;
@@ -79,9 +79,9 @@ describe('HTML report in headless Chromium', () => {
     const points = await page.$$eval('svg.trend circle.point', (cs) => cs.map((c) => [c.getAttribute('data-run'), c.getAttribute('data-violations'), Number(c.getAttribute('cy'))]));
     expect(points.map(([run, v]) => [Number(run), Number(v)])).toEqual(report.history!.trend.map((t) => [t.run, t.violations]));
     expect(points.map(([run, v]) => [Number(run), Number(v)])).toEqual([
-      [1, 38],
-      [2, 38],
-      [3, 39],
+      [1, PLANTED.length],
+      [2, PLANTED.length],
+      [3, PLANTED.length + 1],
     ]);
     // More violations is higher on the chart (smaller y).
     expect((points[2]![2] as number) < (points[0]![2] as number)).toBe(true);

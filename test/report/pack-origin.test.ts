@@ -14,6 +14,7 @@ import { selectAnnotations } from '../../src/report/github.js';
 import { toJsonReport } from '../../src/report/json.js';
 import type { Report } from '../../src/core/model.js';
 import { toSarif } from '../../src/report/sarif.js';
+import { BUILTIN_POLICIES, PLANTED } from '../cli/helpers.js';
 import { reportValidator, sarifValidator } from './schema-validators.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -58,7 +59,7 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
     const local = report.policies.find((p) => p.id === 'local-no-invalid-calculated-fields')!;
     expect(local).toMatchObject({ location: { file: 'local/calculated-fields.yaml', line: 2, column: 5 }, origin: LOCAL_ENTRY });
     const pack = report.policies.filter((p) => p.id !== local.id);
-    expect(pack).toHaveLength(32);
+    expect(pack).toHaveLength(BUILTIN_POLICIES);
     for (const p of pack) {
       expect(p.origin).toEqual(BUILTIN_ENTRY);
       expect(p.location!.file.startsWith('../')).toBe(true);
@@ -75,7 +76,7 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
     const run = log.runs[0];
     const results = run.results as Sarif.Result[];
     expect(results).toHaveLength(report.findings.filter((f) => f.status !== 'error').length);
-    expect(results).toHaveLength(40); // 38 planted violations, 1 waived, 1 from the local policy
+    expect(results).toHaveLength(PLANTED.length + 2); // the planted violations, 1 waived, 1 from the local policy
     const policies = new Map(report.policies.map((p) => [p.id, p]));
     const counts = { manifest: 0, pack: 0, local: 0 };
     results.forEach((r, i) => {
@@ -97,7 +98,8 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
         expect(r.properties!.policyLocation).toBe(locationText(policies.get(f.policy)!.location));
       }
     });
-    expect(counts).toEqual({ manifest: 10, pack: 29, local: 1 });
+    // On a manifest: the queue and data-file findings, page 8002's drift, and card 7001's findings (its sharing is declared).
+    expect(counts).toEqual({ manifest: 13, pack: PLANTED.length + 1 - 13, local: 1 });
     const rule = run.tool.driver.rules!.find((x) => x.id === 'workflows-are-named')!;
     const file = policies.get('workflows-are-named')!.location!.file;
     expect(rule.help!.text).toContain(`Defined in ${file} line`);
@@ -106,10 +108,10 @@ describe('a run with policies: [builtin, local/] from a workspace the pack lies 
 
   it('annotations: only files of the workspace, pack findings at the builtin entry', () => {
     const { annotations } = selectAnnotations(report, 100);
-    expect(annotations).toHaveLength(39); // the waived finding is not annotated
+    expect(annotations).toHaveLength(PLANTED.length + 1); // the waived finding is not annotated
     const places = annotations.map((a) => [a.properties.file, a.properties.startLine, a.properties.startColumn].join(':'));
-    expect(places.filter((p) => p === 'steward.yaml:4:12')).toHaveLength(29);
+    expect(places.filter((p) => p === 'steward.yaml:4:12')).toHaveLength(PLANTED.length - 12);
     expect(places.filter((p) => p === 'local/calculated-fields.yaml:2:5')).toHaveLength(1);
-    expect(places.filter((p) => p.startsWith('permissions/'))).toHaveLength(9);
+    expect(places.filter((p) => p.startsWith('permissions/'))).toHaveLength(12);
   });
 });

@@ -31,8 +31,8 @@ describe('live kinds', () => {
   it('cards: scope cards plus the cards schedules send, with the sending schedule ids', async () => {
     const cards = await collect(RESOURCE_KINDS.card, { ...demoScope(), ids: { ...demoScope().ids, cards: ['123'] } });
     const byId = new Map(cards.map((c) => [c.id, c.doc]));
-    expect(byId.get('123')).toEqual({ id: 123, schedules: [] });
-    expect(byId.get('7001')).toEqual({ id: 7001, schedules: [9006] });
+    expect(byId.get('123')).toEqual({ id: 123, schedules: [], declared: false });
+    expect(byId.get('7001')).toEqual({ id: 7001, schedules: [9006], declared: false });
     const senders = sandbox.state.schedules.filter((s) => s.cardId === 7002).map((s) => s.id).sort((a, b) => a - b);
     expect(byId.get('7002')?.schedules).toEqual(senders);
     expect(sandbox.counts.getCertificationStatus).toBe(0);

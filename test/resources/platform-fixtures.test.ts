@@ -110,6 +110,8 @@ describe('the built-in pack on the captured answers, served over HTTP', () => {
       'report-schedules-owner-active reportSchedule/1',
       'report-schedules-owner-active reportSchedule/123456',
       'workflows-owner-active workflow/00000000-0000-0000-0000-00000000000a',
+      // The sample dataset is certified (ACTIVE) and has no PDP policy.
+      `datasets-pdp-where-wide dataset/${DATASET}`,
     ].sort());
     // Every live kind was evaluated on the captured shapes.
     const evaluated = Object.fromEntries(report.policies.map((p) => [p.id, p.evaluated]));

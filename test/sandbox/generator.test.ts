@@ -49,7 +49,7 @@ describe('determinism', () => {
 
   it('sizes are filler counts: planted entities are always there, even at size 0', () => {
     const zero = generateState(9, {
-      schedules: 0, datasets: 0, cards: 0, queues: 0, dataFiles: 0, filesets: 0, filesPerFileset: 0, workflows: 0, users: 0, groups: 0, accessTokens: 0,
+      schedules: 0, datasets: 0, cards: 0, queues: 0, dataFiles: 0, filesets: 0, filesPerFileset: 0, workflows: 0, users: 0, groups: 0, accessTokens: 0, pages: 0, accounts: 0,
     });
     expect(zero.schedules.map((r) => r.id)).toEqual([...PLANTED_SCHEDULE_IDS]);
     expect([...zero.datasetAccess.keys()].sort()).toEqual([...PLANTED_DATASET_IDS].sort());

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_ID_BASE } from '../../src/core/schema-id.js';
 import { waiversFileSchema } from '../../src/engine/waivers.js';
-import { dataFileManifestSchema, queueManifestSchema } from '../../src/resources/manifests.js';
+import { cardSharingManifestSchema, dataFileManifestSchema, pageSharingManifestSchema, queueManifestSchema } from '../../src/resources/manifests.js';
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
@@ -17,8 +17,10 @@ describe('published schemas', () => {
     const files = readdirSync('schema').sort();
     expect(files).toEqual([
       'baseline.schema.json',
+      'card-sharing-manifest.schema.json',
       'config.schema.json',
       'data-file-manifest.schema.json',
+      'page-sharing-manifest.schema.json',
       'plan.schema.json',
       'policy.schema.json',
       'queue-manifest.schema.json',
@@ -32,6 +34,8 @@ describe('published schemas', () => {
     expect(read('schema/waivers.schema.json')).toEqual(waiversFileSchema);
     expect(read('schema/queue-manifest.schema.json')).toEqual(queueManifestSchema);
     expect(read('schema/data-file-manifest.schema.json')).toEqual(dataFileManifestSchema);
+    expect(read('schema/page-sharing-manifest.schema.json')).toEqual(pageSharingManifestSchema);
+    expect(read('schema/card-sharing-manifest.schema.json')).toEqual(cardSharingManifestSchema);
   });
 
   it('a baseline steward writes is valid against its schema', async () => {
@@ -52,5 +56,7 @@ describe('published schemas', () => {
     check('waivers.schema.json', 'demo/waivers.yaml');
     for (const f of readdirSync('demo/permissions/queues')) check('queue-manifest.schema.json', path.join('demo/permissions/queues', f));
     for (const f of readdirSync('demo/permissions/data-files')) check('data-file-manifest.schema.json', path.join('demo/permissions/data-files', f));
+    for (const f of readdirSync('demo/permissions/pages')) check('page-sharing-manifest.schema.json', path.join('demo/permissions/pages', f));
+    for (const f of readdirSync('demo/permissions/cards')) check('card-sharing-manifest.schema.json', path.join('demo/permissions/cards', f));
   });
 });

@@ -4,6 +4,10 @@ import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
 import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
+import { loadManifests } from '../manifests.js';
+import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharesSchema, driftSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
+import type { CollectedResource, DocumentPart } from '../types.js';
+import { noMemo } from '../common.js';
 import { allSchedules } from './reportSchedule.js';
 import type { ResourceKind } from '../types.js';
 
@@ -28,11 +32,44 @@ const owner = ownerPart('searchCards', async (api, r, once) => {
   return find(r.id, 'card');
 });
 
+const liveAccess = async (api: Parameters<DocumentPart['load']>[0], r: CollectedResource) =>
+  contentAccess(await api.getCardAccessList(r.id), 'badge', `getCardAccessList: card ${r.id}`);
+
+/** Who the card is shared with: the card access list, in the page's form (CARD_ACCESS_LIST_FORM). */
+const access: DocumentPart = { name: 'access', operation: 'getCardAccessList', load: liveAccess };
+
+/** Declared cards only: the manifest's sharing against the live access list (the same read). */
+const drift: DocumentPart = {
+  name: 'drift',
+  operation: 'getCardAccessList',
+  load: async (api, r) => (r.doc.declared ? sharingDrift(`card ${r.id}`, r.doc.shares as DeclaredShares, await liveAccess(api, r)) : []),
+};
+
+/** Every owner from the card admin summary (read once, whole): ids are strings there. */
+const owners: DocumentPart = {
+  name: 'owners',
+  operation: 'listCardSummaries',
+  async load(api, r, once = noMemo) {
+    const byId = await once('card:summary-owners', async () => {
+      const map = new Map<string, { type: string; id: string; name: string | null }[]>();
+      for await (const page of api.listCardSummaries()) {
+        for (const c of page) map.set(String(c.id), (c.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })));
+      }
+      return map;
+    });
+    const found = byId.get(r.id);
+    if (!found) throw new Error(`listCardSummaries: card ${r.id} is not in the card admin summary, so its owners are unknown`);
+    return found;
+  },
+};
+
 export const card: ResourceKind = {
   name: 'card',
-  description: 'Cards listed in scope.cards and every card a report schedule sends.',
-  live: true,
+  description: 'Cards listed in scope.cards, declared in manifests.cards, and every card a report schedule sends.',
+  // Documents are kept for the sharing drift's by-hand plan (like the other kinds with manifests).
+  live: false,
   inputs: {
+    manifests: { key: 'cards', description: 'card sharing' },
     scope: { key: 'cards', shape: 'ids', description: 'card', exists: (api, id) => api.getCertificationStatus('CARD', id), discovery: 'searchCards' },
     alsoFrom: 'reportSchedule',
   },
@@ -47,11 +84,27 @@ export const card: ResourceKind = {
       schedules: { type: 'array', items: { type: 'integer' }, description: 'ids of the schedules that send this card' },
       certification: certificationSchema,
       owner: ownerSchema,
+      access: contentAccessSchema,
+      owners: { type: 'array', description: 'every owner, from the card admin summary', items: { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } } },
+      declared: { type: 'boolean', description: "true when a manifest declares the card's sharing" },
+      shares: declaredSharesSchema,
+      drift: driftSchema,
     },
   },
-  parts: { certification: certificationPart('CARD'), owner },
+  parts: { certification: certificationPart('CARD'), owner, access, owners, drift },
+  async declare(ctx) {
+    return (await loadManifests('card', ctx.manifestFiles.cards ?? [], ctx.displayRoot)).map((m) => ({
+      kind: 'card',
+      id: String(m.id),
+      name: null,
+      doc: { id: m.id, schedules: [], declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } },
+      source: m.source,
+    }));
+  },
   async *collect(ctx) {
     const senders = new Map<string, number[]>();
+    const declared = new Map((ctx.declared ?? (await card.declare!(ctx))).map((d) => [d.id, d]));
+    for (const id of declared.keys()) senders.set(id, []);
     const discovery = ctx.scope.discover.cards;
     const { ids, names } = await selectIds(ctx.scope.ids.cards ?? [], discovery, () => ctx.api.searchCards(), (c) => String(c.databaseId), (c) => c.name);
     for (const id of ids) senders.set(String(id), []);
@@ -66,8 +119,9 @@ export const card: ResourceKind = {
     }
     for (const [id, schedules] of senders) {
       schedules.sort((a, b) => a - b);
-      yield { kind: 'card', id, name: names.get(id) ?? null, doc: { id: cardDocId(id), schedules }, source: null };
+      const d = declared.get(id);
+      yield d ? { ...d, doc: { ...d.doc, schedules } } : { kind: 'card', id, name: names.get(id) ?? null, doc: { id: cardDocId(id), schedules, declared: false }, source: null };
     }
   },
-  fixes: {},
+  fixes: { restore: restoreSharingByHand((doc) => `card ${doc.id}`) },
 };

@@ -1,10 +1,11 @@
 // Datasets named in the scope. `access`, `certification` and `tags` are parts with their own
 // request each, read only for policies (or fixes) that need them.
 import { writeRequest } from '../../api/writes.js';
-import { stringArraySchema } from '../common.js';
+import { noMemo, stringArraySchema } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
+import { pdpPart, pdpSchema } from '../pdp.js';
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 const access: DocumentPart = {
@@ -81,6 +82,24 @@ const owner = ownerPart('listDatasets', async (api, r, once) => {
   return find(String(r.doc.id), 'dataset');
 });
 
+/** The listing's part=certification (state CERTIFIED, PENDING, REQUESTED, EXPIRED): one listing for every dataset, no read each. */
+const certificationProcess: DocumentPart = {
+  name: 'certificationProcess',
+  operation: 'listDatasets',
+  async load(api, r, once = noMemo) {
+    const byId = await once('dataset:listed-certification', async () => {
+      const map = new Map<string, unknown>();
+      for await (const page of api.listDatasets()) for (const d of page) map.set(d.id, d.certification ?? null);
+      return map;
+    });
+    if (!byId.has(String(r.doc.id))) throw new Error(`listDatasets: dataset ${r.id} is not in the listing, so its certification process is unknown`);
+    const c = byId.get(String(r.doc.id)) as Record<string, unknown> | null;
+    if (c === null || c === undefined) return null;
+    if (typeof c.state !== 'string') throw new Error(`listDatasets: API drift at certification.state of dataset ${r.id}: ${JSON.stringify(c.state ?? null)}`);
+    return { state: c.state, processType: c.processType ?? null, processName: c.processName ?? null, lastUpdated: c.lastUpdated ?? null, adminCertified: c.adminCertified ?? null };
+  },
+};
+
 const TAG_WARNING =
   'The tag POST replaces the dataset’s whole tag list: steward sends the tags it read when planning plus these, so a tag added in between is lost.';
 
@@ -146,9 +165,15 @@ export const dataset: ResourceKind = {
       certification: certificationSchema,
       tags: { ...stringArraySchema, description: 'the dataset tags (read from the dataset object, beyond the spec)' },
       owner: ownerSchema,
+      pdp: pdpSchema,
+      certificationProcess: {
+        type: ['object', 'null'],
+        description: "the listing's certification (part=certification): state CERTIFIED, PENDING, REQUESTED or EXPIRED, processType, processName, lastUpdated (epoch ms), adminCertified; null when none",
+        properties: { state: { type: 'string' }, processType: { type: ['string', 'null'] }, processName: { type: ['string', 'null'] }, lastUpdated: { type: ['integer', 'null'] }, adminCertified: { type: ['boolean', 'null'] } },
+      },
     },
   },
-  parts: { access, certification: certificationPart('DATA_SOURCE'), tags, owner },
+  parts: { access, certification: certificationPart('DATA_SOURCE'), tags, owner, pdp: pdpPart, certificationProcess },
   async *collect(ctx) {
     const discovery = ctx.scope.discover.datasets;
     const { ids, names, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
@@ -157,7 +182,8 @@ export const dataset: ResourceKind = {
       // The listing's tags (when it carries them) save the dataset read per resource; they are
       // parsed only if a policy reads them.
       const item = items.get(id);
-      const listed = item && Object.hasOwn(item, 'tags') ? { tags: item.tags } : undefined;
+      const carried = item ? { ...(Object.hasOwn(item, 'tags') ? { tags: item.tags } : {}), ...(typeof item.pdpEnabled === 'boolean' ? { pdpEnabled: item.pdpEnabled } : {}) } : {};
+      const listed = Object.keys(carried).length > 0 ? carried : undefined;
       yield { kind: 'dataset', id, name: names.get(id) ?? null, doc, source: null, ...(listed ? { listed } : {}) };
     }
   },

@@ -3,7 +3,8 @@
 import type { FilesetFile } from '../../api/types.js';
 import { excluded, selectIds } from '../discovery.js';
 import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
-import type { CollectedResource, ResourceKind } from '../types.js';
+import { principalSchema } from '../sharing.js';
+import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
 /** The owner of the file's set: the file-set search's `owner` (a user id string), read once per run. */
 const owner = ownerPart('searchFilesets', async (api, r, once) => {
@@ -15,6 +16,16 @@ const owner = ownerPart('searchFilesets', async (api, r, once) => {
 export function filesetFileId(filesetId: string, path: string): string {
   return `${filesetId}:${path}`;
 }
+
+/** The set's access list (a GET per set, memoised: every file of a set shares it). */
+const filesetAccess: DocumentPart = {
+  name: 'filesetAccess',
+  operation: 'getFilesetAccess',
+  async load(api, r) {
+    const answer = await api.getFilesetAccess(String(r.doc.filesetId));
+    return answer.fileSetAccess.map((e) => ({ type: e.entityType, id: String(e.entityId), name: null, permission: e.permission }));
+  },
+};
 
 export const filesetFile: ResourceKind = {
   name: 'filesetFile',
@@ -50,9 +61,10 @@ export const filesetFile: ResourceKind = {
       indexStatus: { type: ['string', 'null'], description: 'null or QUEUED seen' },
       indexReason: { type: ['string', 'null'] },
       owner: { ...ownerSchema, description: `the file set's owner; ${ownerSchema.description}` },
+      filesetAccess: { type: 'array', items: principalSchema({ permission: { enum: ['OWNER', 'EDIT', 'READ', 'NONE'] } }), description: "the file set's access (one read per set): OWNER, EDIT, READ or NONE per user or group" },
     },
   },
-  parts: { owner },
+  parts: { owner, filesetAccess },
   async *collect(ctx) {
     const discovery = ctx.scope.discover.filesets;
     const seen = new Set<string>();

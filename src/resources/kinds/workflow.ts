@@ -2,13 +2,25 @@
 // configured, else from the instance host's model list (beyond the spec, developer token).
 import { excluded } from '../discovery.js';
 import { ownerPart, ownerSchema, userOwner } from '../people.js';
-import type { ResourceKind } from '../types.js';
+import { principalSchema } from '../sharing.js';
+import type { DocumentPart, ResourceKind } from '../types.js';
 
 /** The list's raw `owner` (a user id) is kept aside: `owner` in the document is the resolved user. */
 const owner = ownerPart('listWorkflows', async (_api, r) => {
   if (!r.listed || !Object.hasOwn(r.listed, 'owner')) throw new Error(`listWorkflows: workflow ${r.id} carries no owner field, so its owner is unknown`);
   return userOwner(r.listed.owner, `listWorkflows: workflow ${r.id}`);
 });
+
+/** The workflow's permissions on the instance host, grouped by USER/GROUP there: one list here. */
+const permissions: DocumentPart = {
+  name: 'permissions',
+  operation: 'getWorkflowPermissions',
+  async load(api, r) {
+    const answer = await api.getWorkflowPermissions(r.id);
+    const of = (type: 'USER' | 'GROUP') => (answer[type] ?? []).map((e) => ({ type, id: e.id, name: e.name ?? null, permissions: [...e.permissions] }));
+    return [...of('USER'), ...of('GROUP')];
+  },
+};
 
 export const workflow: ResourceKind = {
   name: 'workflow',
@@ -36,11 +48,12 @@ export const workflow: ResourceKind = {
       name: { type: ['string', 'null'] },
       description: { type: ['string', 'null'] },
       owner: ownerSchema,
+      permissions: { type: 'array', items: principalSchema({ permissions: { type: 'array', items: { type: 'string' } } }), description: "who may do what with the workflow (the instance host's permissions)" },
       createdOn: { type: ['string', 'null'] },
       updatedOn: { type: ['string', 'null'] },
     },
   },
-  parts: { owner },
+  parts: { owner, permissions },
   probes: [
     {
       id: 'workflowGrant',

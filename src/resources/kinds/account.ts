@@ -1,0 +1,100 @@
+// Connector accounts: the account list (all of them with account.admin), each with its share
+// list as a part (v1's READ/WRITE/OWNER vocabulary mapped to v2's) and its owner resolved.
+import type { Account } from '../../api/types.js';
+import { selectIds } from '../discovery.js';
+import { ownerPart, ownerSchema, userOwner } from '../people.js';
+import { principalSchema } from '../sharing.js';
+import type { DocumentPart, ResourceKind } from '../types.js';
+
+/** v1's share vocabulary in v2's words (PLATFORM.md §7): READ → CAN_VIEW, WRITE → CAN_EDIT. */
+export const ACCOUNT_ACCESS_LEVELS: Readonly<Record<string, string>> = { READ: 'CAN_VIEW', WRITE: 'CAN_EDIT', OWNER: 'OWNER', CAN_VIEW: 'CAN_VIEW', CAN_EDIT: 'CAN_EDIT', CAN_SHARE: 'CAN_SHARE' };
+
+const shares: DocumentPart = {
+  name: 'shares',
+  operation: 'getAccountShares',
+  async load(api, r) {
+    const answer = await api.getAccountShares(String(r.doc.id));
+    return answer.list.map((e) => {
+      const accessLevel = ACCOUNT_ACCESS_LEVELS[e.accessLevel];
+      // An access level outside both vocabularies cannot be judged: drift, never a guess.
+      if (!accessLevel) throw new Error(`getAccountShares: API drift at accessLevel of ${e.type} ${e.id} on account ${r.id}: ${JSON.stringify(e.accessLevel)} is in neither vocabulary`);
+      return { type: e.type, id: e.id, name: e.name ?? null, accessLevel };
+    });
+  },
+};
+
+const owner = ownerPart('listAccounts', async (_api, r) => userOwner(r.doc.ownerId ?? null, `listAccounts: account ${r.id}`));
+
+function accountDoc(a: Account) {
+  return {
+    id: a.id,
+    name: a.name ?? null,
+    displayName: a.displayName ?? null,
+    type: a.type ?? null,
+    dataProviderType: a.dataProviderType ?? null,
+    credentialsType: a.credentialsType ?? null,
+    valid: a.valid ?? null,
+    ownerId: a.userId ?? null,
+  };
+}
+
+export const account: ResourceKind = {
+  name: 'account',
+  description: 'Connector accounts named in scope.accounts or all of them, with their share list and owner.',
+  live: true,
+  inputs: {
+    scope: {
+      key: 'accounts',
+      shape: 'ids',
+      description: 'account',
+      exists: (api, id) => api.getAccountShares(id),
+      discovery: 'listAccounts',
+    },
+  },
+  operations: ['listAccounts'],
+  documentSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: {
+      id: { type: 'integer' },
+      name: { type: ['string', 'null'] },
+      displayName: { type: ['string', 'null'] },
+      type: { type: ['string', 'null'] },
+      dataProviderType: { type: ['string', 'null'] },
+      credentialsType: { type: ['string', 'null'], description: 'fields or oauth' },
+      valid: { type: ['boolean', 'null'] },
+      ownerId: { type: ['integer', 'null'] },
+      shares: { type: 'array', items: principalSchema({ accessLevel: { enum: ['CAN_VIEW', 'CAN_EDIT', 'CAN_SHARE', 'OWNER'] } }), description: 'who the account is shared with (v1 READ/WRITE mapped to CAN_VIEW/CAN_EDIT)' },
+      owner: ownerSchema,
+    },
+  },
+  parts: { shares, owner },
+  probes: [
+    {
+      id: 'accounts',
+      when: ['listAccounts', 'getAccountShares'],
+      plan: () => ({
+        check: 'every connector account can be listed',
+        asked: 'GET the account list',
+        run: (api) => api.listAccounts(),
+        fix: () => "give the token's user the grant to manage all accounts (account.admin): without it only the accounts shared with them are listed",
+      }),
+    },
+  ],
+  async *collect(ctx) {
+    if ((ctx.scope.ids.accounts ?? []).length === 0 && !ctx.scope.discover.accounts) return;
+    const accounts = await ctx.api.listAccounts();
+    const byId = new Map(accounts.map((a) => [String(a.id), a]));
+    const { ids } = await selectIds(ctx.scope.ids.accounts ?? [], ctx.scope.discover.accounts, async () => accounts, (a) => String(a.id), (a) => a.displayName ?? a.name);
+    for (const id of ids) {
+      const a = byId.get(id);
+      if (!a) {
+        yield { kind: 'account', id, name: null, doc: { id: Number(id) }, source: null, loadError: new Error(`account ${id} is not in the account list`) };
+        continue;
+      }
+      yield { kind: 'account', id, name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null };
+    }
+  },
+  fixes: {},
+};

@@ -1,0 +1,126 @@
+// Pages: the page admin summary (every page with content.admin), with each page's access list
+// (users and groups, expanded to the people reached) as a part, and its first owner resolved.
+import type { PageSummary } from '../../api/types.js';
+import { selectIds } from '../discovery.js';
+import { ownerPart, ownerSchema } from '../people.js';
+import { loadManifests } from '../manifests.js';
+import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharesSchema, driftSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
+import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
+
+const liveAccess = async (api: Parameters<DocumentPart['load']>[0], r: CollectedResource) =>
+  contentAccess(await api.getPageAccessList(String(r.doc.id)), 'page', `getPageAccessList: page ${r.id}`);
+
+const access: DocumentPart = { name: 'access', operation: 'getPageAccessList', load: liveAccess };
+
+/** Declared pages only: the manifest's sharing against the live access list (the same read). */
+const drift: DocumentPart = {
+  name: 'drift',
+  operation: 'getPageAccessList',
+  load: async (api, r) => (r.doc.declared ? sharingDrift(`page ${r.id}`, r.doc.shares as DeclaredShares, await liveAccess(api, r)) : []),
+};
+
+/** The summary's first owner (`ownerId`; the `owners` list in the document has them all). */
+const owner = ownerPart('listPages', async (_api, r) => {
+  const owners = r.doc.owners as { type: string; id: string }[];
+  const first = owners[0];
+  return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
+});
+
+function pageDoc(p: PageSummary) {
+  return {
+    id: p.pageId,
+    title: p.pageTitle ?? null,
+    type: p.pageType ?? null,
+    parentPageId: p.parentPageId ?? null,
+    topPageId: p.topPageId ?? null,
+    locked: p.locked ?? null,
+    lastModified: p.lastModified ?? null,
+    cardCount: p.cardCount ?? null,
+    // Owner ids are numbers here (strings in the card summary): one form, strings.
+    owners: (p.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })),
+  };
+}
+
+export const page: ResourceKind = {
+  name: 'page',
+  description: 'Pages named in scope.pages or all of them (the page admin summary), with their access list and owner.',
+  live: false,
+  inputs: {
+    manifests: { key: 'pages', description: 'page sharing' },
+    scope: {
+      key: 'pages',
+      shape: 'ids',
+      description: 'page',
+      exists: (api, id) => api.getPageAccessList(id),
+      discovery: 'listPages',
+    },
+  },
+  operations: ['listPages'],
+  documentSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'owners', 'declared'],
+    properties: {
+      id: { type: 'integer' },
+      title: { type: ['string', 'null'] },
+      type: { type: ['string', 'null'] },
+      parentPageId: { type: ['integer', 'null'] },
+      topPageId: { type: ['integer', 'null'] },
+      locked: { type: ['boolean', 'null'] },
+      lastModified: { type: ['integer', 'string', 'null'] },
+      cardCount: { type: ['integer', 'null'] },
+      owners: { type: 'array', items: { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } } },
+      access: contentAccessSchema,
+      owner: ownerSchema,
+      declared: { type: 'boolean', description: 'true when a manifest declares the page\'s sharing' },
+      shares: declaredSharesSchema,
+      drift: driftSchema,
+    },
+  },
+  parts: { access, owner, drift },
+  fixes: { restore: restoreSharingByHand((doc) => `page ${doc.id}`) },
+  async declare(ctx) {
+    return (await loadManifests('page', ctx.manifestFiles.pages ?? [], ctx.displayRoot)).map((m) => ({
+      kind: 'page',
+      id: String(m.id),
+      name: null,
+      doc: { id: m.id, owners: [], declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } },
+      source: m.source,
+    }));
+  },
+  probes: [
+    {
+      id: 'pages',
+      when: ['listPages', 'getPageAccessList'],
+      plan: () => ({
+        check: 'pages can be listed (the page admin summary)',
+        asked: 'POST the first page of the page admin summary',
+        run: async (api) => {
+          for await (const _ of api.listPages()) return;
+        },
+        fix: () => "give the token's user the content admin grant (content.admin), or leave page policies out with --only",
+      }),
+    },
+  ],
+  async *collect(ctx) {
+    const declared = ctx.declared ?? (await page.declare!(ctx));
+    // Nothing declared, named or discovered: no read (the run warns of the empty scope).
+    if (declared.length === 0 && (ctx.scope.ids.pages ?? []).length === 0 && !ctx.scope.discover.pages) return;
+    const listed = new Map<string, PageSummary>();
+    for await (const p of ctx.api.listPages()) for (const x of p) listed.set(String(x.pageId), x);
+    for (const d of declared) {
+      const p = listed.get(d.id);
+      yield p ? { ...d, name: p.pageTitle ?? null, doc: { ...pageDoc(p), ...d.doc, owners: pageDoc(p).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
+    }
+    const known = new Set(declared.map((d) => d.id));
+    const { ids } = await selectIds(ctx.scope.ids.pages ?? [], ctx.scope.discover.pages, async () => [...listed.values()], (p) => String(p.pageId), (p) => p.pageTitle);
+    for (const id of ids.filter((x) => !known.has(x))) {
+      const p = listed.get(id);
+      if (!p) {
+        yield { kind: 'page', id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null, loadError: new Error(`page ${id} is not in the page admin summary`) };
+        continue;
+      }
+      yield { kind: 'page', id, name: p.pageTitle ?? null, doc: { ...pageDoc(p), declared: false }, source: null };
+    }
+  },
+};

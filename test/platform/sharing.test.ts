@@ -1,0 +1,170 @@
+// The sharing and row-level security reads on the platform's real answers (../shared/platform-
+// fixtures, each with its public source), served verbatim with the real token header: pages,
+// accounts, card access, file-set access, workflow permissions and PDP policies evaluated with 0
+// errors and exactly the findings the captured answers hold, one request per read; and the card
+// access list's assumed form held to (anything else is drift, exit 3).
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OperationId } from '../../src/api/operations.js';
+import type { Report } from '../../src/core/model.js';
+import { check } from '../../src/index.js';
+import { PLANTED_FILESET_ID, startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { findingKeys, tempDir } from '../cli/helpers.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/platform-fixtures');
+const HEADER = 'X-DOMO-Developer-Token';
+const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
+
+const PAGES = fixture<{ pageAdminSummaries: { pageId: number; ownerId: number }[] }>('pages-adminsummary');
+const PAGE_ACCESS = fixture<{ resource: { id: string; type: string } }>('page-accesslist');
+const CARDS = fixture<{ cardAdminSummaries: { id: number; owners: { id: string }[] }[] }>('cards-adminsummary');
+/** Not shown publicly: the page's form with `resource.type: "badge"` (CARD_ACCESS_LIST_FORM). */
+const CARD_ACCESS = { ...PAGE_ACCESS, resource: { ...PAGE_ACCESS.resource, type: 'badge' } };
+const ACCOUNTS = fixture<{ id: number; userId: number }[]>('accounts-list');
+const ACCOUNT_SHARES = fixture<unknown>('account-accesslist');
+const FILESET_ACCESS = fixture<unknown>('fileset-access');
+const WORKFLOW_PERMISSIONS = fixture<unknown>('workflow-model-permissions');
+const PDP = fixture<{ userIds?: number[] }[]>('pdp-filter-groups');
+const CARD_IDS = CARDS.cardAdminSummaries.map((c) => String(c.id));
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox({ tokenHeader: HEADER });
+  // The captured cards exist on the instance; no schedule sends another (only the captured ones are in the summary served).
+  for (const id of CARD_IDS) sandbox.state.cards.add(id);
+  sandbox.state.schedules = [];
+  sandbox.state.misconfigured = [];
+});
+afterEach(() => sandbox.close());
+
+function serve(answers: Partial<Record<OperationId, unknown[]>>): void {
+  for (const [op, bodies] of Object.entries(answers)) {
+    for (const body of bodies!) sandbox.scriptFault(op as OperationId, { status: 200, body: JSON.stringify(body) });
+  }
+}
+
+function serveCaptured(over: Partial<Record<OperationId, unknown[]>> = {}): void {
+  serve({
+    listPages: [PAGES],
+    getPageAccessList: PAGES.pageAdminSummaries.map(() => PAGE_ACCESS),
+    listCardSummaries: [CARDS],
+    getCardAccessList: CARD_IDS.map(() => CARD_ACCESS),
+    listAccounts: [ACCOUNTS],
+    getAccountShares: ACCOUNTS.map(() => ACCOUNT_SHARES),
+    getFilesetAccess: [FILESET_ACCESS],
+    getWorkflowPermissions: [WORKFLOW_PERMISSIONS],
+    getPdpPolicies: [PDP],
+    ...over,
+  });
+}
+
+const ONLY = [
+  'pages-share-through-groups',
+  'cards-share-through-groups',
+  'pages-owner-active',
+  'datasets-pdp-where-wide',
+  'datasets-pdp-open-policy-narrow',
+  'datasets-pdp-no-departed-users',
+  'accounts-share-edit-through-groups',
+  'accounts-owner-active',
+  'fileset-files-edit-through-groups',
+  'workflows-edit-through-groups',
+  'cards-with-an-owner',
+];
+
+async function run(): Promise<Report> {
+  const dir = tempDir('steward-sharing-');
+  // The card summary's owners have no built-in policy: one reads them here.
+  writeFileSync(
+    path.join(dir, 'owners.yaml'),
+    `policies:
+  - id: cards-with-an-owner
+    title: Cards have an owner in the admin summary
+    description: Reads the owners part.
+    severity: low
+    resource: card
+    assert: size(resource.owners) > 0
+`,
+  );
+  writeFileSync(
+    path.join(dir, 'steward.yaml'),
+    `policies: [builtin, owners.yaml]
+instance: { tokenHeader: ${HEADER} }
+scope:
+  pages: all
+  accounts: all
+  cards: [${CARD_IDS.join(', ')}]
+  datasets: [ds-finance-certified]
+  filesets: { ${PLANTED_FILESET_ID}: [/raw/legacy.csv] }
+  workflows: [wf-nightly-refresh]
+`,
+  );
+  return check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token, only: ONLY });
+}
+
+const errorsOf = (report: Report) => [
+  ...report.policies.filter((p) => p.status === 'error').map((p) => `${p.id}: ${p.error}`),
+  ...report.findings.filter((f) => f.status === 'error').map((f) => `${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message}`),
+];
+
+describe('the sharing policies on the platform’s captured answers', () => {
+  it('0 errors, exactly the findings the answers hold, one request per read', async () => {
+    serveCaptured();
+    const report = await run();
+    expect(errorsOf(report)).toEqual([]);
+    const evaluated = Object.fromEntries(report.policies.map((p) => [p.id, p.evaluated]));
+    expect(evaluated).toMatchObject({
+      'pages-share-through-groups': PAGES.pageAdminSummaries.length,
+      'cards-share-through-groups': CARD_IDS.length,
+      'accounts-owner-active': ACCOUNTS.length,
+      'datasets-pdp-no-departed-users': 1,
+      'cards-with-an-owner': CARD_IDS.length,
+    });
+    expect(findingKeys(report)).toEqual(
+      [
+        // The captured owners are in no user listing served here: unknown, never a live owner.
+        ...PAGES.pageAdminSummaries.map((p) => `pages-owner-active page/${p.pageId}`),
+        ...ACCOUNTS.map((a) => `accounts-owner-active account/${a.id}`),
+        // The captured file-set access grants EDIT to user 1234.
+        `fileset-files-edit-through-groups filesetFile/${PLANTED_FILESET_ID}:/raw/legacy.csv filesetAccess[1]`,
+        // The captured workflow permissions hold a placeholder permission for a user who is not the owner.
+        'workflows-edit-through-groups workflow/wf-nightly-refresh permissions[0]',
+        // The captured PDP policy names user 1001017, in no user listing.
+        'datasets-pdp-no-departed-users dataset/ds-finance-certified',
+      ].sort(),
+    );
+    const errorsOrMissing = report.findings.filter((f) => f.policy === 'cards-with-an-owner');
+    expect(errorsOrMissing).toEqual([]);
+    expect(sandbox.counts).toMatchObject({
+      listPages: 1,
+      getPageAccessList: PAGES.pageAdminSummaries.length,
+      listCardSummaries: 1,
+      listAccounts: 1,
+      getAccountShares: ACCOUNTS.length,
+      getFilesetAccess: 1,
+      getWorkflowPermissions: 1,
+      getPdpPolicies: 1,
+    });
+  });
+
+  it('a card access list in another form than the page’s is drift for that card: exit 3, never an empty list', async () => {
+    serveCaptured({ getCardAccessList: CARD_IDS.map(() => PAGE_ACCESS) });
+    const report = await run();
+    expect(report.summary.gate).toBe('error');
+    expect(errorsOf(report).join('\n')).toContain(`getCardAccessList: card ${CARD_IDS[0]}: API drift at resource.type: "page", expected "badge"`);
+  });
+
+  it('an account share level in neither vocabulary is drift; v1’s READ/WRITE are mapped', async () => {
+    const v1 = { list: [{ type: 'USER', id: '9', accessLevel: 'WRITE', name: 'Ben' }, { type: 'USER', id: '12', accessLevel: 'READ' }] };
+    const odd = { list: [{ type: 'USER', id: '9', accessLevel: 'SUPERUSER' }] };
+    serveCaptured({ getAccountShares: [v1, odd] });
+    const report = await run();
+    const shares = report.findings.filter((f) => f.policy === 'accounts-share-edit-through-groups');
+    expect(shares.map((f) => [f.status, f.message])).toEqual([
+      ['violation', `Account DataSet Copy Account (${ACCOUNTS[0].id}) lets user Ben (9) CAN_EDIT`],
+      ['error', `could not read account ${ACCOUNTS[1].id}: getAccountShares: API drift at accessLevel of USER 9 on account ${ACCOUNTS[1].id}: "SUPERUSER" is in neither vocabulary`],
+    ]);
+  });
+});
