@@ -42514,6 +42514,7 @@ var DEFAULT_ENFORCEMENT = "hard";
 var REPORT_SCHEMA_VERSION = 1;
 var GOVERNED_WAIVER_FIELDS = ["approver", "ticket", "risk", "created"];
 var WAIVER_WARNING_DAYS_DEFAULT = 30;
+var TOKEN_WARNING_DAYS_DEFAULT = 14;
 
 // src/core/order.ts
 var SEVERITY_ORDER = [...SEVERITIES].reverse();
@@ -42588,6 +42589,20 @@ function mapWaivers(waivers, fn) {
     active: waivers.active.map(fn),
     expiring: waivers.expiring.map(fn)
   };
+}
+var PARTIAL_COVERAGE_TITLE = "Partial coverage (the listing did not show the whole instance)";
+function partialCoverageNotes(report2) {
+  return (report2.coverage ?? []).filter((c2) => c2.partial !== null).map((c2) => {
+    const outcome = c2.accepted ? "accepted by acceptPartialCoverage" : c2.blocking ? "its policies at or above failOn decide nothing: exit 3 unless acceptPartialCoverage names it" : "no policy at or above failOn reads it";
+    return `${c2.kind}: ${c2.partial} (${c2.listed} listed; ${outcome})`;
+  });
+}
+var TOKEN_TITLE = "The token in use";
+function attentionSections(report2) {
+  return [
+    { title: PARTIAL_COVERAGE_TITLE, notes: partialCoverageNotes(report2) },
+    { title: TOKEN_TITLE, notes: report2.token ? [report2.token.note] : [] }
+  ].filter((s) => s.notes.length > 0);
 }
 var CATCH_ALL_TITLE = "Catch-all waivers (every resource of the policy, including future ones)";
 function catchAllWarning(w2) {
@@ -42762,7 +42777,20 @@ function selectAnnotations(report2, cap = ANNOTATION_CAP) {
   const expiring = report2.waivers.expiring.map(
     (w2) => ({ level: "warning", message: expiringWarning(w2, report2.startedAt), properties: { title: "waiver ending soon", ...where(w2.location ?? null) } })
   );
-  const pool = { error: errors, warning: [...catchAll, ...expiring], notice: [] };
+  const partial = (report2.coverage ?? []).filter((c2) => c2.partial !== null);
+  const coverage = partialCoverageNotes(report2).map(
+    (message, i) => ({ level: partial[i].blocking ? "error" : "warning", message, properties: { title: "partial coverage" } })
+  );
+  const pool = {
+    error: [...coverage.filter((a) => a.level === "error"), ...errors],
+    warning: [
+      ...coverage.filter((a) => a.level === "warning"),
+      ...report2.token ? [{ level: "warning", message: report2.token.note, properties: { title: "token expiry" } }] : [],
+      ...catchAll,
+      ...expiring
+    ],
+    notice: []
+  };
   for (const { f: f2 } of candidates) pool[annotationLevel(f2)].push(annotate(f2, policies.get(f2.policy)));
   const omitted = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);
@@ -43047,6 +43075,12 @@ function governanceSection(report2) {
   }
   return parts.length ? `<section aria-labelledby="gov-h"><h2 id="gov-h">Frameworks and overrides</h2>${parts.join("")}</section>` : "";
 }
+function attentionSection(report2) {
+  return attentionSections(report2).map(({ title, notes }) => {
+    const id = title === PARTIAL_COVERAGE_TITLE ? "partial-h" : "token-h";
+    return `<section aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(title)}</h2><ul>${notes.map((n4) => `<li>${escapeHtml(n4)}</li>`).join("")}</ul></section>`;
+  }).join("");
+}
 function coverageSection(report2) {
   const kinds = /* @__PURE__ */ new Map();
   for (const p2 of report2.policies) {
@@ -43079,6 +43113,7 @@ var formatHtml = (report2) => {
 <main>
 ${summarySection(report2)}
 ${errorsSection(report2)}
+${attentionSection(report2)}
 ${trendSection(report2)}
 ${findingsSection(report2)}
 ${fixedSection(report2)}
@@ -43179,6 +43214,8 @@ function toJsonReport(report2) {
       fixed: (report2.fixed ?? []).map(fixed),
       history: report2.history ? ordered(report2.history, ["file", "run", "new", "open", "reopened", "fixed", "trend"]) : null,
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
+      ...report2.token ? { token: ordered(report2.token, ["id", "expires", "daysLeft", "note"]) } : {},
+      coverage: (report2.coverage ?? []).map((c2) => ordered(c2, ["kind", "listed", "completeWith", "partial", "accepted", "blocking"])),
       http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
     },
     [
@@ -43197,6 +43234,8 @@ function toJsonReport(report2) {
       "baseline",
       "fixed",
       "history",
+      "token",
+      "coverage",
       "http"
     ]
   );
@@ -43289,7 +43328,7 @@ function resourceCase(policy2, resourceId, findings) {
   }
   return testcase(policy2.id, resourceId, "pass");
 }
-function suite(policy2, findings, timestamp) {
+function suite(policy2, findings, timestamp, partial, token) {
   const byResource = /* @__PURE__ */ new Map();
   for (const id of policy2.resourceIds) byResource.set(id, []);
   for (const f2 of findings) {
@@ -43319,7 +43358,10 @@ function suite(policy2, findings, timestamp) {
     ["severity", policy2.severity],
     ["resource", policy2.resource],
     ["status", policy2.status],
-    ...policy2.location ? [["location", locationText(policy2.location)]] : []
+    ...policy2.location ? [["location", locationText(policy2.location)]] : [],
+    // The kind's listing is known to be partial: what the suite's result does not cover.
+    ...partial ? [["coverage", `partial: ${partial}`]] : [],
+    ...token ? [["token", token]] : []
   ].map(([name, value]) => `      ${element("property", { name, value })}`);
   const head2 = element("testsuite", {
     name: policy2.id,
@@ -43348,7 +43390,9 @@ var formatJunit = (report2) => {
     byPolicy.set(f2.policy, list);
   }
   const timestamp = report2.startedAt.slice(0, 19);
-  const suites = report2.policies.map((p2) => suite(p2, byPolicy.get(p2.id) ?? [], timestamp));
+  const notes = partialCoverageNotes(report2);
+  const partialOf = new Map((report2.coverage ?? []).filter((c2) => c2.partial !== null).map((c2, i) => [c2.kind, notes[i]]));
+  const suites = report2.policies.map((p2, i) => suite(p2, byPolicy.get(p2.id) ?? [], timestamp, partialOf.get(p2.resource), i === 0 ? report2.token?.note : void 0));
   const total = (k2) => suites.reduce((n4, s) => n4 + s.counts[k2], 0);
   const head2 = element("testsuites", {
     name: "steward",
@@ -43473,6 +43517,7 @@ function tail(report2) {
     ...historySection(report2),
     ...frameworkTables(report2),
     ...report2.overrides.length > 0 ? ["", "**Overridden soft policies** (their violations do not fail this run)", "", ...report2.overrides.map((o3) => `- \`${o3.policy}\`: ${escapeCell(o3.reason)}`)] : [],
+    ...attentionSections(report2).flatMap(({ title, notes }) => ["", `**${title}**`, "", ...notes.map((n4) => `- ${escapeCell(n4)}`)]),
     ...waiverList("Expired waivers (no longer apply)", report2.waivers.expired, "expired"),
     ...waiverList("Stale waivers (matched no finding)", report2.waivers.stale, "until"),
     ...waiverList(CATCH_ALL_TITLE, report2.waivers.catchAll, "until"),
@@ -43722,11 +43767,18 @@ function toSarif(input, options = {}) {
     ...report2.waivers.catchAll.map((w2) => waiverNotification(w2, "catch-all")),
     ...report2.waivers.expiring.map((w2) => waiverNotification(w2, "expiring", report2.startedAt))
   ];
+  const partial = partialCoverageNotes(report2).map((text, i) => ({
+    level: (report2.coverage ?? []).filter((c2) => c2.partial !== null)[i]?.blocking ? "error" : "warning",
+    message: { text },
+    descriptor: { id: "partial-coverage" }
+  }));
+  const token = report2.token ? [{ level: "warning", message: { text: report2.token.note }, descriptor: { id: "token-expiry" } }] : [];
+  const notifications = [...errors, ...partial, ...token];
   const end = endTime(report2);
   const invocation = {
     executionSuccessful: report2.summary.gate !== "error",
     ...end ? { startTimeUtc: new Date(Date.parse(report2.startedAt)).toISOString(), endTimeUtc: end } : {},
-    ...errors.length ? { toolExecutionNotifications: errors } : {},
+    ...notifications.length ? { toolExecutionNotifications: notifications } : {},
     ...config.length ? { toolConfigurationNotifications: config } : {}
   };
   const run2 = {
@@ -43882,6 +43934,14 @@ function frameworkLines(report2, width) {
   }
   return lines;
 }
+function attentionLines(report2, width, p2) {
+  const lines = [];
+  for (const { title, notes } of attentionSections(report2)) {
+    lines.push(...wrap(`${title}:`, width, "", "").map((l) => p2.paint("bold", l)));
+    for (const n4 of notes) lines.push(...wrap(n4, width, "  ", INDENT));
+  }
+  return lines;
+}
 function overrideLines(report2, width) {
   if (report2.overrides.length === 0) return [];
   const lines = ["Overridden soft policies (their violations do not fail this run):"];
@@ -43974,6 +44034,7 @@ var formatText = (raw2, options) => {
     out.push("");
   }
   const problems = [
+    ...attentionLines(report2, width, p2),
     ...waiverLines(
       "Expired waivers (no longer apply; their findings count again):",
       report2.waivers.expired,
@@ -49756,6 +49817,7 @@ var reportSchedule = {
   probes: [
     {
       id: "scheduleFilter",
+      verifiesGrant: true,
       when: ["listReportSchedules"],
       plan: ({ scope }) => {
         const filter = scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
@@ -49778,7 +49840,8 @@ var reportSchedule = {
       })
     }
   ],
-  scopeWarning(scope) {
+  completeWith: "content.admin",
+  knownPartial(scope) {
     const filter = scope.scheduleFilter;
     if (filter === void 0 || filter === "ALL") return null;
     return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;
@@ -49850,6 +49913,7 @@ var card = {
   description: "Cards listed in scope.cards, declared in manifests.cards, and every card a report schedule sends.",
   // Documents are kept for the sharing drift's by-hand plan (like the other kinds with manifests).
   live: false,
+  completeWith: "content.admin",
   inputs: {
     manifests: { key: "cards", description: "card sharing" },
     scope: { key: "cards", shape: "ids", description: "card", exists: (api, id) => api.getCertificationStatus("CARD", id), discovery: "searchCards" },
@@ -50227,6 +50291,7 @@ var dataset = {
   name: "dataset",
   description: "Datasets listed in scope.datasets, with their access list, certification status and tags.",
   live: true,
+  completeWith: "dataset.admin",
   inputs: {
     scope: { key: "datasets", shape: "ids", description: "dataset", exists: (api, id) => api.getDatasetPermissions(id), discovery: "listDatasets" }
   },
@@ -50304,6 +50369,7 @@ var filesetFile = {
   name: "filesetFile",
   description: "Files named per file set in scope.filesets, with their metadata and filesetId.",
   live: true,
+  completeWith: "fileset.admin",
   inputs: {
     scope: {
       key: "filesets",
@@ -50441,6 +50507,7 @@ var queue = {
   name: "queue",
   description: "Queues declared in manifests.queues, and those scope.queues names or discovers (judged on their live permissions); `live` and `drift` compare the two.",
   live: false,
+  completeWith: "queue.admin",
   inputs: {
     manifests: { key: "queues", description: "queue" },
     scope: {
@@ -50521,6 +50588,7 @@ var workflow = {
   name: "workflow",
   description: "Workflows listed by the workflow API or the instance host (needs the Workflow API grant).",
   live: true,
+  completeWith: "workflow.admin",
   // Without scope.workflows every workflow is listed; a list of ids checks those only.
   inputs: {
     scope: {
@@ -50683,6 +50751,7 @@ var user = {
   name: "user",
   description: `Users named in scope.users or all of them (the identity search, deleted users included); state: ${USER_STATE_RULE}.`,
   live: true,
+  completeWith: "user.edit",
   inputs: {
     scope: {
       key: "users",
@@ -50778,6 +50847,7 @@ var group = {
   name: "group",
   description: "Groups named in scope.groups or all of them, with their owners and (a part) their members.",
   live: true,
+  completeWith: "group.admin",
   inputs: {
     scope: {
       key: "groups",
@@ -50839,6 +50909,7 @@ var accessToken = {
   name: "accessToken",
   description: "Access tokens named in scope.accessTokens or all of them, with their owner (resolved to a user with a state).",
   live: true,
+  completeWith: "developer.token.manage",
   inputs: {
     scope: {
       key: "accessTokens",
@@ -50924,6 +50995,7 @@ var page = {
   name: "page",
   description: "Pages named in scope.pages or all of them (the page admin summary), with their access list and owner.",
   live: false,
+  completeWith: "content.admin",
   inputs: {
     manifests: { key: "pages", description: "page sharing" },
     scope: {
@@ -51034,6 +51106,7 @@ var account = {
   name: "account",
   description: "Connector accounts named in scope.accounts or all of them, with their share list and owner.",
   live: true,
+  completeWith: "account.admin",
   inputs: {
     scope: {
       key: "accounts",
@@ -51278,6 +51351,18 @@ var CONFIG_SCHEMA = {
           type: "boolean",
           description: "allow an http:// base or workflow URL to a host that is not loopback (the token then crosses the network in clear; warned on every run)"
         },
+        tokenId: {
+          type: ["string", "integer"],
+          pattern: "^[0-9]+$",
+          minimum: 0,
+          description: "the access-token id of the developer token in use (Admin › Security › Access tokens; not the token itself): check and doctor warn when it expires within tokenWarningDays"
+        },
+        tokenWarningDays: {
+          type: "integer",
+          minimum: 0,
+          maximum: 365,
+          description: "warn in every report when the token in use (instance.tokenId) expires within this many days (default 14)"
+        },
         tokenHeader: {
           type: "string",
           pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
@@ -51346,6 +51431,12 @@ var CONFIG_SCHEMA = {
           description: "optional waiver fields every waiver must have: approver, ticket, risk, created"
         }
       }
+    },
+    acceptPartialCoverage: {
+      type: "array",
+      uniqueItems: true,
+      items: { enum: Object.keys(RESOURCE_KINDS) },
+      description: "kinds whose known-partial listing (e.g. report schedules listed with filter USER) the run accepts: their policies then decide the gate; otherwise a failOn-level policy over a partial kind is exit 3"
     },
     waiverWarningDays: {
       type: "integer",
@@ -51512,6 +51603,8 @@ function loadConfig(options = {}) {
     token: tokenFrom(flags.token, "token", ENV.token),
     workflowToken: tokenFrom(flags.workflowToken, "workflowToken", ENV.workflowToken),
     tokenHeader: data.instance?.tokenHeader ?? null,
+    tokenId: data.instance?.tokenId === void 0 ? null : String(data.instance.tokenId),
+    tokenWarningDays: data.instance?.tokenWarningDays ?? TOKEN_WARNING_DAYS_DEFAULT,
     pageSize: data.instance?.pageSize ?? null
   };
   const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path7.resolve(dir, p2);
@@ -51684,6 +51777,7 @@ function loadConfig(options = {}) {
     listFiles: [...listFiles].sort(),
     waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
     waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,
+    acceptPartialCoverage: data.acceptPartialCoverage ?? [],
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,
@@ -74002,6 +74096,27 @@ async function prepareRun(options) {
   return { config, cwd, policies, selected, waivers, overrides, baseline, declared };
 }
 
+// src/library/token-expiry.ts
+var DAY_MS = 864e5;
+async function tokenExpiry(api, config, now) {
+  const id = config.instance.tokenId;
+  if (id === null) return null;
+  let tokens2;
+  try {
+    tokens2 = await api.listAccessTokens();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { id, expires: null, daysLeft: null, note: `the expiry of the token in use (access token ${id}) is unknown: the access-token list could not be read (${why}); the token user needs developer.token.manage` };
+  }
+  const token = tokens2.find((t3) => String(t3.id) === id);
+  if (!token) return { id, expires: null, daysLeft: null, note: `access token ${id} (instance.tokenId) is not in the access-token list: deleted, or listed under another user the token user cannot see` };
+  const daysLeft2 = Math.floor((token.expires - now.getTime()) / DAY_MS);
+  const expires = new Date(token.expires).toISOString();
+  if (daysLeft2 < 0) return { id, expires, daysLeft: daysLeft2, note: `the token in use (access token ${id}) expired on ${expires.slice(0, 10)}` };
+  if (daysLeft2 > config.instance.tokenWarningDays) return null;
+  return { id, expires, daysLeft: daysLeft2, note: `the token in use (access token ${id}) expires on ${expires.slice(0, 10)}, in ${daysLeft2} day${daysLeft2 === 1 ? "" : "s"}: issue a new one and update the secret before then` };
+}
+
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync3 } from "node:fs";
 import path18 from "node:path";
@@ -74351,7 +74466,7 @@ async function runPolicies(opts) {
     if (empty2) warnings.push(`policy ${result2.id} checked nothing: scope.${empty2} is empty`);
     results.push(empty2 ? { ...result2, status: "skipped" } : result2);
   }
-  return { results, findings: orderBySeverity(findings), resources, checks, warnings };
+  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind) };
 }
 function emptyScopeKey(opts, result2, collected) {
   const input = opts.kinds[result2.resource]?.inputs.scope;
@@ -74397,6 +74512,12 @@ function settleResults(results, findings) {
     return { ...r3, violations, status: violations > 0 ? "fail" : "pass" };
   });
 }
+function settleCoverage(coverage, policies, failOn) {
+  return coverage.map((c2) => ({
+    ...c2,
+    blocking: c2.partial !== null && !c2.accepted && policies.some((p2) => p2.resource === c2.kind && p2.status !== "skipped" && atOrAbove(p2.severity, failOn))
+  }));
+}
 function buildReport(input) {
   const now = input.now ?? input.startedAt;
   const waived = applyWaivers(input.run.findings, input.waivers ?? [], now, input.waiverWarningDays);
@@ -74408,6 +74529,9 @@ function buildReport(input) {
     baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
   }
   const policies = settleResults(input.run.results, findings);
+  const coverage = settleCoverage(input.coverage ?? [], policies, input.failOn);
+  const summary3 = summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline), input.overrides ?? []);
+  if (coverage.some((c2) => c2.blocking)) summary3.gate = "error";
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: "steward", version: input.toolVersion },
@@ -74415,13 +74539,14 @@ function buildReport(input) {
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
     failOn: input.failOn,
-    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline), input.overrides ?? []),
+    summary: summary3,
     policies,
     findings,
     waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll, active: waived.active, expiring: waived.expiring },
     overrides: input.overrides ?? [],
     frameworks: frameworkSummaries(input.mapped ?? policies, policies),
     baseline,
+    coverage,
     http: {
       requests: input.http.requests,
       retries: input.http.retries,
@@ -74845,14 +74970,23 @@ function emptyKindsOf(run2, report2) {
   if (run2.resources > 0 || report2.summary.gate === "error" || run2.results.length === 0) return [];
   return [...new Set(run2.results.map((r3) => r3.resource))].sort();
 }
-function scopeWarnings(prepared) {
-  const kinds = /* @__PURE__ */ new Set();
+function coverageOf(prepared, collected) {
+  const kinds = new Set(Object.keys(collected));
   for (const p2 of prepared.selected) {
-    kinds.add(p2.def.resource);
     const also = RESOURCE_KINDS[p2.def.resource]?.inputs.alsoFrom;
     if (also) kinds.add(also);
   }
-  return [...kinds].flatMap((k2) => RESOURCE_KINDS[k2]?.scopeWarning?.(prepared.config.scope) ?? []);
+  return [...kinds].filter((k2) => RESOURCE_KINDS[k2]).map((k2) => ({
+    kind: k2,
+    listed: collected[k2] ?? 0,
+    completeWith: RESOURCE_KINDS[k2].completeWith ?? null,
+    partial: RESOURCE_KINDS[k2].knownPartial?.(prepared.config.scope) ?? null,
+    accepted: prepared.config.acceptPartialCoverage.includes(k2)
+  }));
+}
+function partialWarning(c2) {
+  const outcome = c2.accepted ? "accepted (acceptPartialCoverage)" : c2.blocking ? "its failOn-level policies decide nothing: exit 3 unless acceptPartialCoverage names it" : "no failOn-level policy reads it";
+  return `partial coverage of ${c2.kind}: ${c2.partial}; ${outcome}`;
 }
 async function evaluateOn(options, prepared, connection) {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
@@ -74870,7 +75004,8 @@ async function evaluateOn(options, prepared, connection) {
     concurrency: prepared.config.concurrency,
     onProgress: options.onProgress
   });
-  const warnings = [...prepared.config.warnings, ...run2.warnings, ...scopeWarnings(prepared)];
+  const warnings = [...prepared.config.warnings, ...run2.warnings];
+  const token = await tokenExpiry(api, prepared.config, startedAt);
   if (options.writeBaseline) {
     const file = path18.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync3(path18.dirname(file), { recursive: true });
@@ -74889,8 +75024,14 @@ async function evaluateOn(options, prepared, connection) {
     baseline: prepared.baseline,
     overrides: prepared.overrides,
     mapped: prepared.policies,
-    waiverWarningDays: prepared.config.waiverWarningDays
+    waiverWarningDays: prepared.config.waiverWarningDays,
+    coverage: coverageOf(prepared, run2.collected)
   });
+  for (const c2 of report2.coverage ?? []) if (c2.partial) warnings.push(partialWarning(c2));
+  if (token) {
+    report2.token = token;
+    warnings.push(token.note);
+  }
   if (report2.http.requests > 0 && report2.durationMs > 0) {
     report2.http.ratePerSecond = Math.round(report2.http.requests / report2.durationMs * 1e4) / 10;
   }

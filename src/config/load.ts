@@ -12,7 +12,7 @@ import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { Discovery, KindInputs, ManifestFiles, Scope } from '../resources/types.js';
-import { type Enforcement, type FailOn, type GovernedWaiverField, type SourceLocation, WAIVER_WARNING_DAYS_DEFAULT } from '../core/model.js';
+import { type Enforcement, type FailOn, type GovernedWaiverField, type SourceLocation, TOKEN_WARNING_DAYS_DEFAULT, WAIVER_WARNING_DAYS_DEFAULT } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
 import { projectRoot, uncontainedPath } from '../io/contained-path.js';
@@ -47,7 +47,7 @@ export const ENV = {
 type IdList = (string | number)[] | { file: string };
 
 interface FileConfig {
-  instance?: { baseUrl?: string; workflowUrl?: string; allowInsecureHttp?: boolean; tokenHeader?: string; scheduleFilter?: ScheduleFilter; pageSize?: number };
+  instance?: { baseUrl?: string; workflowUrl?: string; allowInsecureHttp?: boolean; tokenHeader?: string; tokenId?: string | number; tokenWarningDays?: number; scheduleFilter?: ScheduleFilter; pageSize?: number };
   policies?: string | string[];
   params?: Record<string, Record<string, unknown>>;
   /** Keyed by the kinds' scope inputs: id lists, or paths per file-set id. */
@@ -58,6 +58,7 @@ interface FileConfig {
   history?: string;
   waiverRules?: { allowCatchAll?: boolean; require?: GovernedWaiverField[] };
   waiverWarningDays?: number;
+  acceptPartialCoverage?: string[];
   enforcement?: Record<string, Enforcement>;
   failOn?: FailOn;
   concurrency?: number;
@@ -198,6 +199,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     token: tokenFrom(flags.token, 'token', ENV.token),
     workflowToken: tokenFrom(flags.workflowToken, 'workflowToken', ENV.workflowToken),
     tokenHeader: data.instance?.tokenHeader ?? null,
+    tokenId: data.instance?.tokenId === undefined ? null : String(data.instance.tokenId),
+    tokenWarningDays: data.instance?.tokenWarningDays ?? TOKEN_WARNING_DAYS_DEFAULT,
     pageSize: data.instance?.pageSize ?? null,
   };
 
@@ -389,6 +392,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     listFiles: [...listFiles].sort(),
     waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
     waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,
+    acceptPartialCoverage: data.acceptPartialCoverage ?? [],
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,

@@ -120,6 +120,18 @@ export const CONFIG_SCHEMA = {
           type: 'boolean',
           description: 'allow an http:// base or workflow URL to a host that is not loopback (the token then crosses the network in clear; warned on every run)',
         },
+        tokenId: {
+          type: ['string', 'integer'],
+          pattern: '^[0-9]+$',
+          minimum: 0,
+          description: "the access-token id of the developer token in use (Admin › Security › Access tokens; not the token itself): check and doctor warn when it expires within tokenWarningDays",
+        },
+        tokenWarningDays: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 365,
+          description: 'warn in every report when the token in use (instance.tokenId) expires within this many days (default 14)',
+        },
         tokenHeader: {
           type: 'string',
           pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
@@ -189,6 +201,12 @@ export const CONFIG_SCHEMA = {
           description: 'optional waiver fields every waiver must have: approver, ticket, risk, created',
         },
       },
+    },
+    acceptPartialCoverage: {
+      type: 'array',
+      uniqueItems: true,
+      items: { enum: Object.keys(RESOURCE_KINDS) },
+      description: 'kinds whose known-partial listing (e.g. report schedules listed with filter USER) the run accepts: their policies then decide the gate; otherwise a failOn-level policy over a partial kind is exit 3',
     },
     waiverWarningDays: {
       type: 'integer',

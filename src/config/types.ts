@@ -20,6 +20,10 @@ export interface Config {
     workflowToken: string | null;
     /** Header of the developer token (null: the client's DEVELOPER_TOKEN_HEADER). */
     tokenHeader: string | null;
+    /** The access-token id of the token in use (not secret), to warn before it expires; null: not named. */
+    tokenId: string | null;
+    /** Warn when the named token expires within this many days. */
+    tokenWarningDays: number;
     /** Items per limit/skip page (null: the client's PAGE_SIZE_DEFAULT). */
     pageSize: number | null;
   };
@@ -56,6 +60,8 @@ export interface Config {
   waiverRules: { allowCatchAll: boolean; require: GovernedWaiverField[] };
   /** Active waivers ending within this many days are warned about. */
   waiverWarningDays: number;
+  /** Kinds whose known-partial listing the run accepts (else a failOn-level policy over one is exit 3). */
+  acceptPartialCoverage: string[];
   failOn: FailOn;
   concurrency: number;
   requestsPerSecond: number | null;

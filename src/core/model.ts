@@ -64,6 +64,19 @@ export type GovernedWaiverField = (typeof GOVERNED_WAIVER_FIELDS)[number];
 /** Days before its `expires` from which an active waiver is warned about (config `waiverWarningDays`). */
 export const WAIVER_WARNING_DAYS_DEFAULT = 30;
 
+/** Days before the token in use (instance.tokenId) expires that every report warns (two weeks: one sprint to rotate it). */
+export const TOKEN_WARNING_DAYS_DEFAULT = 14;
+
+/** What a run found out about the token in use (instance.tokenId), when there is something to say. */
+export interface TokenExpiry {
+  id: string;
+  /** ISO time, or null when the token was not found or the list could not be read. */
+  expires: string | null;
+  /** Whole days left (negative: expired), or null. */
+  daysLeft: number | null;
+  note: string;
+}
+
 export interface FindingResource {
   kind: string;
   id: string;
@@ -122,6 +135,23 @@ export interface FixedFinding {
   firstSeen: string;
   /** This run's start. */
   fixedAt: string;
+}
+
+/**
+ * What a run saw of one kind: how many resources it listed, the grant without which its listing
+ * holds only what the token's user can see, and whether the listing is known to be partial.
+ */
+export interface CoverageRecord {
+  kind: string;
+  listed: number;
+  /** The grant the listing needs to be the whole instance's (null: it is whatever the grant). */
+  completeWith: string | null;
+  /** Why the listing is known to be partial (null: not known to be). */
+  partial: string | null;
+  /** The config accepts this kind's partial listing (acceptPartialCoverage). */
+  accepted: boolean;
+  /** Partial, not accepted, and read by a policy at or above failOn: the run is exit 3. */
+  blocking: boolean;
 }
 
 /** One run of the history, for trends. */
@@ -236,6 +266,10 @@ export interface Report {
   /** Findings of the previous run gone in this one (only with a run history; else empty). */
   fixed?: FixedFinding[];
   history?: HistorySummary | null;
+  /** The token in use about to expire, expired, or not found (only with instance.tokenId, and only when there is something to say). */
+  token?: TokenExpiry | null;
+  /** Per kind collected: listed, the grant a complete listing needs, known-partial and whether accepted (absent in reports before coverage). */
+  coverage?: CoverageRecord[];
   /** Requests made; `throttled` (429s) and the lowest concurrency only when the host throttled; the rate a live run achieved. */
   http: { requests: number; retries: number; failed: number; throttled?: number; lowestConcurrency?: number; ratePerSecond?: number };
 }

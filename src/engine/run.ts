@@ -44,6 +44,8 @@ export interface RunResult {
   checks: number;
   /** Why a policy was `skipped` (it checked nothing because its kind's scope names nothing). */
   warnings: string[];
+  /** Resources collected per kind (the kinds the run read). */
+  collected: Record<string, number>;
 }
 
 type ReadSetLike = { all: boolean; fields: Iterable<string> };
@@ -316,7 +318,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     results.push(empty ? { ...result, status: 'skipped' } : result);
   }
   // Most severe first across policies (a policy's findings share its severity and stay together).
-  return { results, findings: orderBySeverity(findings), resources, checks, warnings };
+  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind) };
 }
 
 /**

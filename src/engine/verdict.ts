@@ -13,6 +13,7 @@ import {
   SEVERITIES,
   type Severity,
   type WaiverRef,
+  type CoverageRecord,
 } from '../core/model.js';
 import { type BaselineFile, compareBaseline } from './baseline.js';
 import type { RunResult } from './run.js';
@@ -100,6 +101,19 @@ export interface BuildReportInput {
   overrides?: Override[];
   /** Every loaded policy's control mapping (also of policies this run left out). */
   mapped?: { id: string; controls: Record<string, string[]> }[];
+  /** What the run saw of each kind (`blocking` is worked out here). */
+  coverage?: Omit<CoverageRecord, 'blocking'>[];
+}
+
+/**
+ * A kind whose listing is known to be partial decides nothing it did not see: unless the config
+ * accepts it, a policy over it at or above failOn makes the run an error (exit 3), never a pass.
+ */
+function settleCoverage(coverage: Omit<CoverageRecord, 'blocking'>[], policies: PolicyResult[], failOn: FailOn): CoverageRecord[] {
+  return coverage.map((c) => ({
+    ...c,
+    blocking: c.partial !== null && !c.accepted && policies.some((p) => p.resource === c.kind && p.status !== 'skipped' && atOrAbove(p.severity, failOn)),
+  }));
 }
 
 export function buildReport(input: BuildReportInput): Report {
@@ -113,6 +127,9 @@ export function buildReport(input: BuildReportInput): Report {
     baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
   }
   const policies = settleResults(input.run.results, findings);
+  const coverage = settleCoverage(input.coverage ?? [], policies, input.failOn);
+  const summary = summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline), input.overrides ?? []);
+  if (coverage.some((c) => c.blocking)) summary.gate = 'error';
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'steward', version: input.toolVersion },
@@ -120,13 +137,14 @@ export function buildReport(input: BuildReportInput): Report {
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
     failOn: input.failOn,
-    summary: summarize(policies, findings, input.run, input.failOn, Boolean(input.baseline), input.overrides ?? []),
+    summary,
     policies,
     findings,
     waivers: { expired: waived.expired, stale: waived.stale, catchAll: waived.catchAll, active: waived.active, expiring: waived.expiring },
     overrides: input.overrides ?? [],
     frameworks: frameworkSummaries(input.mapped ?? policies, policies),
     baseline,
+    coverage,
     http: {
       requests: input.http.requests,
       retries: input.http.retries,

@@ -4,6 +4,7 @@
 // endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
 import { withConnection } from './connect.js';
 import { type CheckOptions, prepareRun } from './prepare.js';
+import { tokenExpiry } from './token-expiry.js';
 import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
 import type { InstanceApi, OperationId } from '../api/types.js';
@@ -14,7 +15,8 @@ import { firstPage } from '../resources/common.js';
 import { RESOURCE_KINDS, scopeEntries } from '../resources/index.js';
 
 /** ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else. */
-export type DoctorStatus = 'ok' | 'missing' | 'refused';
+/** `warn`: worth acting on, but no reason the next run would fail (the token expiring soon). */
+export type DoctorStatus = 'ok' | 'missing' | 'refused' | 'warn';
 
 export interface DoctorCheck {
   id: string;
@@ -34,6 +36,12 @@ export interface DoctorReport {
   checks: DoctorCheck[];
   /** The reads each selected policy makes (operation ids of the client). */
   policies: { id: string; resource: string; operations: OperationId[] }[];
+  /**
+   * Per selected kind, the grant its listing needs to be the whole instance's, and whether a
+   * probe above checked it (a listing answers either way: without the grant it holds only the
+   * token user's objects, which no request can tell apart).
+   */
+  grants: { kind: string; grant: string; probed: boolean }[];
 }
 
 /** Scope ids checked per kind before the rest are summed up as "and N more". */
@@ -151,12 +159,22 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
       checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await scopeChecks(api, config)));
+      if (config.instance.tokenId !== null) {
+        const token = await tokenExpiry(api, config, new Date());
+        const check = `the token in use (access token ${config.instance.tokenId}) does not expire within ${config.instance.tokenWarningDays} days`;
+        checks.push(token ? { id: 'tokenExpiry', check, status: 'warn', detail: token.note, fix: 'issue a new token and update STEWARD_TOKEN (and instance.tokenId) before it expires' } : { id: 'tokenExpiry', check, status: 'ok', detail: 'GET the access-token list: not within the warning window', fix: '' });
+      }
     }
+    const probed = new Set(Object.values(RESOURCE_KINDS).filter((k) => (k.probes ?? []).some((p) => p.verifiesGrant)).map((k) => k.name));
+    const grants = [...new Set(policies.map((p) => p.resource))]
+      .filter((k) => RESOURCE_KINDS[k]?.completeWith)
+      .map((k) => ({ kind: k, grant: RESOURCE_KINDS[k].completeWith!, probed: probed.has(k) }));
     return {
       instance: connection.instance,
-      ok: checks.every((c) => c.status === 'ok'),
+      ok: checks.every((c) => c.status === 'ok' || c.status === 'warn'),
       checks,
       policies,
+      grants,
     };
   });
 }
@@ -170,9 +188,13 @@ export function renderDoctorText(report: DoctorReport): string {
     if (c.fix) lines.push(`${''.padEnd(width)}  ${''.padEnd(7)}  → ${c.fix}`);
     if (c.uncovered?.length) lines.push(`${''.padEnd(width)}  ${''.padEnd(7)}  without it, in error (exit 3): ${c.uncovered.join(', ')}`);
   }
+  if (report.grants.length > 0) {
+    lines.push('', 'Grants a complete listing needs (without one, a listing holds only the token user\'s objects):');
+    for (const g of report.grants) lines.push(`  ${g.kind}: ${g.grant}${g.probed ? ' (checked above)' : ' (not checkable: the listing answers either way; hold it, or accept a partial listing)'}`);
+  }
   lines.push('', 'Endpoints each selected policy reads:');
   for (const p of report.policies) lines.push(`  ${p.id} (${p.resource}): ${p.operations.join(', ') || 'none (manifests only)'}`);
-  const bad = report.checks.filter((c) => c.status !== 'ok').length;
+  const bad = report.checks.filter((c) => c.status !== 'ok' && c.status !== 'warn').length;
   lines.push('', report.ok ? 'all checks ok' : `${bad} check${bad === 1 ? '' : 's'} not ok`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,12 +4,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
-import type { Report } from '../core/model.js';
+import type { CoverageRecord, Report } from '../core/model.js';
 import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
 import { buildReport, exitCodeForGate } from '../engine/verdict.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
+import { tokenExpiry } from './token-expiry.js';
 import { type Connection, withConnection } from './connect.js';
 import { historyFileOf } from './history.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
@@ -43,14 +44,28 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
 }
 
 /** What the selected kinds (and those they are also found through) say about the scope they read. */
-function scopeWarnings(prepared: PreparedRun): string[] {
-  const kinds = new Set<string>();
+/** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial and accepted. */
+function coverageOf(prepared: PreparedRun, collected: Record<string, number>): Omit<CoverageRecord, 'blocking'>[] {
+  const kinds = new Set<string>(Object.keys(collected));
   for (const p of prepared.selected) {
-    kinds.add(p.def.resource);
     const also = RESOURCE_KINDS[p.def.resource]?.inputs.alsoFrom;
     if (also) kinds.add(also);
   }
-  return [...kinds].flatMap((k) => RESOURCE_KINDS[k]?.scopeWarning?.(prepared.config.scope) ?? []);
+  return [...kinds]
+    .filter((k) => RESOURCE_KINDS[k])
+    .map((k) => ({
+      kind: k,
+      listed: collected[k] ?? 0,
+      completeWith: RESOURCE_KINDS[k].completeWith ?? null,
+      partial: RESOURCE_KINDS[k].knownPartial?.(prepared.config.scope) ?? null,
+      accepted: prepared.config.acceptPartialCoverage.includes(k),
+    }));
+}
+
+/** The stderr line of a partial kind: what was not seen, and whether the run still decides on it. */
+function partialWarning(c: CoverageRecord): string {
+  const outcome = c.accepted ? 'accepted (acceptPartialCoverage)' : c.blocking ? 'its failOn-level policies decide nothing: exit 3 unless acceptPartialCoverage names it' : 'no failOn-level policy reads it';
+  return `partial coverage of ${c.kind}: ${c.partial}; ${outcome}`;
 }
 
 /** Evaluates a prepared run over an open connection. */
@@ -70,7 +85,9 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     concurrency: prepared.config.concurrency,
     onProgress: options.onProgress,
   });
-  const warnings = [...prepared.config.warnings, ...run.warnings, ...scopeWarnings(prepared)];
+  const warnings = [...prepared.config.warnings, ...run.warnings];
+  // Before the report counts the requests: the token list is one of them.
+  const token = await tokenExpiry(api, prepared.config, startedAt);
   if (options.writeBaseline) {
     const file = path.resolve(prepared.cwd, options.writeBaseline);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -90,7 +107,13 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     overrides: prepared.overrides,
     mapped: prepared.policies,
     waiverWarningDays: prepared.config.waiverWarningDays,
+    coverage: coverageOf(prepared, run.collected),
   });
+  for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));
+  if (token) {
+    report.token = token;
+    warnings.push(token.note);
+  }
   // The rate the run achieved (requests over its duration), for tuning requestsPerSecond.
   if (report.http.requests > 0 && report.durationMs > 0) {
     report.http.ratePerSecond = Math.round((report.http.requests / report.durationMs) * 10_000) / 10;

@@ -119,6 +119,37 @@ export function mapWaivers<T>(waivers: Report['waivers'], fn: (w: WaiverRef) => 
   };
 }
 
+/** The heading of the partial-coverage notes in every format. */
+export const PARTIAL_COVERAGE_TITLE = 'Partial coverage (the listing did not show the whole instance)';
+
+/**
+ * One note per kind whose listing is known to be partial: what was not seen and what the run did
+ * about it (every format says it; a blocking one is why the run is exit 3).
+ */
+export function partialCoverageNotes(report: Report): string[] {
+  return (report.coverage ?? [])
+    .filter((c) => c.partial !== null)
+    .map((c) => {
+      const outcome = c.accepted
+        ? 'accepted by acceptPartialCoverage'
+        : c.blocking
+          ? 'its policies at or above failOn decide nothing: exit 3 unless acceptPartialCoverage names it'
+          : 'no policy at or above failOn reads it';
+      return `${c.kind}: ${c.partial} (${c.listed} listed; ${outcome})`;
+    });
+}
+
+/** The heading of the token's expiry note in every format. */
+export const TOKEN_TITLE = 'The token in use';
+
+/** What every format shows before the waivers: partial coverage, and the token about to expire. */
+export function attentionSections(report: Report): { title: string; notes: string[] }[] {
+  return [
+    { title: PARTIAL_COVERAGE_TITLE, notes: partialCoverageNotes(report) },
+    { title: TOKEN_TITLE, notes: report.token ? [report.token.note] : [] },
+  ].filter((s) => s.notes.length > 0);
+}
+
 /** The heading of the catch-all waiver list in the text and markdown reports. */
 export const CATCH_ALL_TITLE = 'Catch-all waivers (every resource of the policy, including future ones)';
 

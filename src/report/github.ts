@@ -8,7 +8,7 @@
 // An annotation can only sit on a file of the repository: a finding of a policy defined outside
 // it (the built-in pack) sits on the steward.yaml `policies` entry that brought the policy in,
 // and one with no such place carries no file (repo-location.ts decides).
-import { catchAllWarning, type ErrorGroup, expiringWarning, errorGroups, errorSubject, type Formatter, findingSubject, severityRank } from './formatter.js';
+import { catchAllWarning, type ErrorGroup, expiringWarning, errorGroups, errorSubject, type Formatter, findingSubject, severityRank, partialCoverageNotes } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
 import { reportWithVisibleControls } from './visible-controls.js';
@@ -118,7 +118,20 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
   const expiring = report.waivers.expiring.map(
     (w): Annotation => ({ level: 'warning', message: expiringWarning(w, report.startedAt), properties: { title: 'waiver ending soon', ...where(w.location ?? null) } }),
   );
-  const pool: Record<AnnotationLevel, Annotation[]> = { error: errors, warning: [...catchAll, ...expiring], notice: [] };
+  const partial = (report.coverage ?? []).filter((c) => c.partial !== null);
+  const coverage = partialCoverageNotes(report).map(
+    (message, i): Annotation => ({ level: partial[i].blocking ? 'error' : 'warning', message, properties: { title: 'partial coverage' } }),
+  );
+  const pool: Record<AnnotationLevel, Annotation[]> = {
+    error: [...coverage.filter((a) => a.level === 'error'), ...errors],
+    warning: [
+      ...coverage.filter((a) => a.level === 'warning'),
+      ...(report.token ? [{ level: 'warning' as const, message: report.token.note, properties: { title: 'token expiry' } }] : []),
+      ...catchAll,
+      ...expiring,
+    ],
+    notice: [],
+  };
   for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy)));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };

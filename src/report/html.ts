@@ -2,7 +2,7 @@
 // for people: verdict, counts, the trend of the last runs, findings per policy with lifecycle
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
-import { type Formatter, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, locationText, sortFindings, sortPolicies, SEVERITY_ORDER, verdictCounts } from './formatter.js';
+import { type Formatter, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, locationText, sortFindings, sortPolicies, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections } from './formatter.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
 import { trendSvg } from './trend-chart.js';
@@ -137,6 +137,15 @@ function governanceSection(report: Report): string {
   return parts.length ? `<section aria-labelledby="gov-h"><h2 id="gov-h">Frameworks and overrides</h2>${parts.join('')}</section>` : '';
 }
 
+function attentionSection(report: Report): string {
+  return attentionSections(report)
+    .map(({ title, notes }) => {
+      const id = title === PARTIAL_COVERAGE_TITLE ? 'partial-h' : 'token-h';
+      return `<section aria-labelledby="${id}"><h2 id="${id}">${e(title)}</h2><ul>${notes.map((n) => `<li>${e(n)}</li>`).join('')}</ul></section>`;
+    })
+    .join('');
+}
+
 function coverageSection(report: Report): string {
   const kinds = new Map<string, Set<string>>();
   for (const p of report.policies) {
@@ -170,6 +179,7 @@ export const formatHtml: Formatter = (report) => {
 <main>
 ${summarySection(report)}
 ${errorsSection(report)}
+${attentionSection(report)}
 ${trendSection(report)}
 ${findingsSection(report)}
 ${fixedSection(report)}

@@ -99,6 +99,8 @@ export function toJsonReport(report: Report): Json {
       fixed: (report.fixed ?? []).map(fixed),
       history: report.history ? ordered(report.history, ['file', 'run', 'new', 'open', 'reopened', 'fixed', 'trend']) : null,
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
+      ...(report.token ? { token: ordered(report.token, ['id', 'expires', 'daysLeft', 'note']) } : {}),
+      coverage: (report.coverage ?? []).map((c) => ordered(c, ['kind', 'listed', 'completeWith', 'partial', 'accepted', 'blocking'])),
       http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),
     },
     [
@@ -117,6 +119,8 @@ export function toJsonReport(report: Report): Json {
       'baseline',
       'fixed',
       'history',
+      'token',
+      'coverage',
       'http',
     ],
   );

@@ -10,7 +10,7 @@
 // - A policy-level error (no resource could be evaluated) → an extra testcase named
 //   POLICY_TESTCASE_NAME with <error>. Findings on a resource missing from resourceIds get a
 //   testcase of their own, so no finding is dropped.
-import { type Formatter, findingSubject, locationText, plural, severityRank } from './formatter.js';
+import { type Formatter, findingSubject, locationText, plural, severityRank, partialCoverageNotes } from './formatter.js';
 import type { Finding, PolicyResult, Report } from '../core/model.js';
 import { matchesEverything } from '../core/glob.js';
 
@@ -109,7 +109,7 @@ function resourceCase(policy: PolicyResult, resourceId: string, findings: Findin
 
 type Counts = Record<Outcome | 'tests', number>;
 
-function suite(policy: PolicyResult, findings: Finding[], timestamp: string): { xml: string; counts: Counts } {
+function suite(policy: PolicyResult, findings: Finding[], timestamp: string, partial: string | undefined, token?: string): { xml: string; counts: Counts } {
   const byResource = new Map<string, Finding[]>();
   for (const id of policy.resourceIds) byResource.set(id, []);
   for (const f of findings) {
@@ -140,6 +140,9 @@ function suite(policy: PolicyResult, findings: Finding[], timestamp: string): { 
     ['resource', policy.resource],
     ['status', policy.status],
     ...(policy.location ? [['location', locationText(policy.location)]] : []),
+    // The kind's listing is known to be partial: what the suite's result does not cover.
+    ...(partial ? [['coverage', `partial: ${partial}`]] : []),
+    ...(token ? [['token', token]] : []),
   ].map(([name, value]) => `      ${element('property', { name, value })}`);
   const head = element('testsuite', {
     name: policy.id,
@@ -170,7 +173,10 @@ export const formatJunit: Formatter = (report: Report) => {
   }
   // junit-10.xsd: a suite's timestamp is a local date-time without zone (the run's start, UTC).
   const timestamp = report.startedAt.slice(0, 19);
-  const suites = report.policies.map((p) => suite(p, byPolicy.get(p.id) ?? [], timestamp));
+  const notes = partialCoverageNotes(report);
+  const partialOf = new Map((report.coverage ?? []).filter((c) => c.partial !== null).map((c, i) => [c.kind, notes[i]]));
+  // The token note rides on the first suite (junit-10.xsd gives <testsuites> no properties).
+  const suites = report.policies.map((p, i) => suite(p, byPolicy.get(p.id) ?? [], timestamp, partialOf.get(p.resource), i === 0 ? report.token?.note : undefined));
   const total = (k: keyof Counts) => suites.reduce((n, s) => n + s.counts[k], 0);
   const head = element('testsuites', {
     name: 'steward',

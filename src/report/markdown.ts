@@ -4,21 +4,7 @@
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import { reportWithVisibleControls } from './visible-controls.js';
-import {
-  CATCH_ALL_TITLE,
-  errorGroups,
-  errorSubject,
-  type Formatter,
-  fixedText,
-  historyText,
-  resolvedText,
-  SEVERITY_ORDER,
-  findingSubject,
-  locationText,
-  sortFindings,
-  verdictCounts,
-  waiverTarget,
-} from './formatter.js';
+import { CATCH_ALL_TITLE, errorGroups, errorSubject, type Formatter, fixedText, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
 import type { Finding, Report, WaiverRef } from '../core/model.js';
 
 /** Budget the Action uses for its job summary: under GitHub's 1 MiB with room for a header. */
@@ -168,6 +154,7 @@ function tail(report: Report): string[] {
     ...(report.overrides.length > 0
       ? ['', '**Overridden soft policies** (their violations do not fail this run)', '', ...report.overrides.map((o) => `- \`${o.policy}\`: ${escapeCell(o.reason)}`)]
       : []),
+    ...attentionSections(report).flatMap(({ title, notes }) => ['', `**${title}**`, '', ...notes.map((n) => `- ${escapeCell(n)}`)]),
     ...waiverList('Expired waivers (no longer apply)', report.waivers.expired, 'expired'),
     ...waiverList('Stale waivers (matched no finding)', report.waivers.stale, 'until'),
     ...waiverList(CATCH_ALL_TITLE, report.waivers.catchAll, 'until'),

@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { catchAllWarning, expiringWarning, type FormatOptions, mapWaivers, type Formatter, findingSubject, locationText, waiverTarget } from './formatter.js';
+import { catchAllWarning, expiringWarning, type FormatOptions, mapWaivers, type Formatter, findingSubject, locationText, waiverTarget, partialCoverageNotes } from './formatter.js';
 import type {
   Finding,
   PolicyResult,
@@ -266,13 +266,21 @@ export function toSarif(input: Report, options: Pick<FormatOptions, 'cwd' | 'roo
     ...report.waivers.catchAll.map((w) => waiverNotification(w, 'catch-all')),
     ...report.waivers.expiring.map((w) => waiverNotification(w, 'expiring', report.startedAt)),
   ];
+  // A kind whose listing is known to be partial: an error when it made the run exit 3, else a warning.
+  const partial = partialCoverageNotes(report).map((text, i): Sarif.Notification => ({
+    level: (report.coverage ?? []).filter((c) => c.partial !== null)[i]?.blocking ? 'error' : 'warning',
+    message: { text },
+    descriptor: { id: 'partial-coverage' },
+  }));
+  const token: Sarif.Notification[] = report.token ? [{ level: 'warning', message: { text: report.token.note }, descriptor: { id: 'token-expiry' } }] : [];
+  const notifications = [...errors, ...partial, ...token];
   const end = endTime(report);
   const invocation: Sarif.Invocation = {
     executionSuccessful: report.summary.gate !== 'error',
     ...(end
       ? { startTimeUtc: new Date(Date.parse(report.startedAt)).toISOString(), endTimeUtc: end }
       : {}),
-    ...(errors.length ? { toolExecutionNotifications: errors } : {}),
+    ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
     ...(config.length ? { toolConfigurationNotifications: config } : {}),
   };
   const run: Sarif.Run = {

@@ -2,25 +2,7 @@
 // severe first; under each its findings (violations, errors, waived); then waiver problems,
 // the baseline, run statistics, and the verdict as the last line. Lines are wrapped to the
 // width (80 by default) on word boundaries; colour only when the caller asks for it.
-import {
-  CATCH_ALL_TITLE,
-  type ErrorGroup,
-  errorGroups,
-  errorSubject,
-  type FormatOptions,
-  type Formatter,
-  findingSubject,
-  locationText,
-  plural,
-  fixedText,
-  historyText,
-  resolvedText,
-  severityRank,
-  sortFindings,
-  sortPolicies,
-  verdictCounts,
-  waiverTarget,
-} from './formatter.js';
+import { CATCH_ALL_TITLE, type ErrorGroup, errorGroups, errorSubject, type FormatOptions, type Formatter, findingSubject, locationText, plural, fixedText, historyText, resolvedText, severityRank, sortFindings, sortPolicies, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
 import { reportWithVisibleControls } from './visible-controls.js';
 
@@ -185,6 +167,15 @@ function frameworkLines(report: Report, width: number): string[] {
   return lines;
 }
 
+function attentionLines(report: Report, width: number, p: Painter): string[] {
+  const lines: string[] = [];
+  for (const { title, notes } of attentionSections(report)) {
+    lines.push(...wrap(`${title}:`, width, '', '').map((l) => p.paint('bold', l)));
+    for (const n of notes) lines.push(...wrap(n, width, '  ', INDENT));
+  }
+  return lines;
+}
+
 function overrideLines(report: Report, width: number): string[] {
   if (report.overrides.length === 0) return [];
   const lines = ['Overridden soft policies (their violations do not fail this run):'];
@@ -293,6 +284,7 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
   }
 
   const problems = [
+    ...attentionLines(report, width, p),
     ...waiverLines(
       'Expired waivers (no longer apply; their findings count again):',
       report.waivers.expired,

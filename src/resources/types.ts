@@ -152,6 +152,8 @@ export interface ProbeContext {
  */
 export interface KindProbe {
   id: string;
+  /** The probe is refused without the kind's `completeWith` grant (most listings answer either way). */
+  verifiesGrant?: boolean;
   when: OperationId[];
   plan(ctx: ProbeContext): {
     check: string;
@@ -191,8 +193,10 @@ export interface ResourceKind {
   write?(after: ResourceDocument, before: ResourceDocument): PlannedWrite;
   /** The grants `steward doctor` probes for this kind, beyond its scope entries. */
   probes?: KindProbe[];
-  /** What a run should say about the scope this kind was read with (a narrowed listing), if anything. */
-  scopeWarning?(scope: Scope): string | null;
+  /** Why this kind's listing is known to be partial with this scope (a narrowed filter), or null. */
+  knownPartial?(scope: Scope): string | null;
+  /** The grant without which the kind's listing holds only what the token's user can see (PLATFORM.md §7 E9). */
+  completeWith?: string;
   /** Why `after` grants more than `before` (null when it does not): a guard fixes call before writing. */
   widens?(before: ResourceDocument, after: ResourceDocument): string | null;
 }

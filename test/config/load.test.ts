@@ -62,6 +62,8 @@ describe('loadConfig', () => {
       token: 'tok-env',
       workflowToken: null,
       tokenHeader: null,
+      tokenId: null,
+      tokenWarningDays: 14,
       pageSize: null,
     });
     const fromFlags = loadConfig({

@@ -54,6 +54,12 @@ describe('steward doctor', () => {
       ['discover.accounts', 'ok'],
     ]);
     expect(report.ok).toBe(true);
+    // Every selected kind's grant for a complete listing is named; only a refusing probe can check one.
+    expect(report.grants).toEqual(expect.arrayContaining([
+      { kind: 'reportSchedule', grant: 'content.admin', probed: true },
+      { kind: 'dataset', grant: 'dataset.admin', probed: false },
+      { kind: 'queue', grant: 'queue.admin', probed: false },
+    ]));
     expect(sandbox.counts).toMatchObject({
       listReportSchedules: 2,
       getMisconfiguredReports: 1,

@@ -31,6 +31,7 @@ describe('json format', () => {
       'baseline',
       'fixed',
       'history',
+      'coverage',
       'http',
     ]);
     expect(Object.keys(parsed.summary.bySeverity)).toEqual([

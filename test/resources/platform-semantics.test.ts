@@ -73,16 +73,23 @@ describe('filter=ALL', () => {
     );
   });
 
-  it('instance.scheduleFilter: USER lists the token user\'s schedules only, says so, and skips the instance-wide cross-check', async () => {
+  it('instance.scheduleFilter: USER lists the token user\'s schedules only, says the coverage is partial, and is exit 3 unless accepted', async () => {
     sandbox.configure({ adminGrant: false });
     const { dir, config } = demoWith('instance:\n  scheduleFilter: USER\n');
     const { report, warnings } = await evaluate(live(dir, config, ['no-misconfigured-schedules']));
     expect(report.summary.errors).toBe(0);
     const own = sandbox.state.schedules.filter((s) => s.owner || s.id % 3 === 0);
     expect(report.policies[0].evaluated).toBe(own.length);
-    expect(warnings).toEqual([
-      "report schedules were listed with filter=USER (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance",
-    ]);
+    const partial = "report schedules were listed with filter=USER (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance";
+    expect(report.coverage).toEqual([{ kind: 'reportSchedule', listed: own.length, completeWith: 'content.admin', partial, accepted: false, blocking: true }]);
+    expect([report.summary.gate, exitCodeFor(report)]).toEqual(['error', 3]);
+    expect(warnings).toEqual([`partial coverage of reportSchedule: ${partial}; its failOn-level policies decide nothing: exit 3 unless acceptPartialCoverage names it`]);
+
+    appendFileSync(config, 'acceptPartialCoverage: [reportSchedule]\n');
+    const accepted = await evaluate(live(dir, config, ['no-misconfigured-schedules']));
+    expect(accepted.report.coverage?.[0]).toMatchObject({ partial, accepted: true, blocking: false });
+    expect(accepted.report.summary.gate).toBe(accepted.report.summary.violations > 0 ? 'fail' : 'pass');
+    expect(accepted.warnings).toEqual([`partial coverage of reportSchedule: ${partial}; accepted (acceptPartialCoverage)`]);
   });
 });
 

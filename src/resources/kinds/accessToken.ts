@@ -8,6 +8,7 @@ export const accessToken: ResourceKind = {
   name: 'accessToken',
   description: 'Access tokens named in scope.accessTokens or all of them, with their owner (resolved to a user with a state).',
   live: true,
+  completeWith: 'developer.token.manage',
   inputs: {
     scope: {
       key: 'accessTokens',

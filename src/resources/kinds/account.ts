@@ -42,6 +42,7 @@ export const account: ResourceKind = {
   name: 'account',
   description: 'Connector accounts named in scope.accounts or all of them, with their share list and owner.',
   live: true,
+  completeWith: 'account.admin',
   inputs: {
     scope: {
       key: 'accounts',

@@ -68,6 +68,7 @@ export const card: ResourceKind = {
   description: 'Cards listed in scope.cards, declared in manifests.cards, and every card a report schedule sends.',
   // Documents are kept for the sharing drift's by-hand plan (like the other kinds with manifests).
   live: false,
+  completeWith: 'content.admin',
   inputs: {
     manifests: { key: 'cards', description: 'card sharing' },
     scope: { key: 'cards', shape: 'ids', description: 'card', exists: (api, id) => api.getCertificationStatus('CARD', id), discovery: 'searchCards' },

@@ -131,6 +131,7 @@ export const dataset: ResourceKind = {
   name: 'dataset',
   description: 'Datasets listed in scope.datasets, with their access list, certification status and tags.',
   live: true,
+  completeWith: 'dataset.admin',
   inputs: {
     scope: { key: 'datasets', shape: 'ids', description: 'dataset', exists: (api, id) => api.getDatasetPermissions(id), discovery: 'listDatasets' },
   },

@@ -31,6 +31,7 @@ export const filesetFile: ResourceKind = {
   name: 'filesetFile',
   description: 'Files named per file set in scope.filesets, with their metadata and filesetId.',
   live: true,
+  completeWith: 'fileset.admin',
   inputs: {
     scope: {
       key: 'filesets',

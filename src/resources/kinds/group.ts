@@ -42,6 +42,7 @@ export const group: ResourceKind = {
   name: 'group',
   description: 'Groups named in scope.groups or all of them, with their owners and (a part) their members.',
   live: true,
+  completeWith: 'group.admin',
   inputs: {
     scope: {
       key: 'groups',

@@ -45,6 +45,7 @@ export const page: ResourceKind = {
   name: 'page',
   description: 'Pages named in scope.pages or all of them (the page admin summary), with their access list and owner.',
   live: false,
+  completeWith: 'content.admin',
   inputs: {
     manifests: { key: 'pages', description: 'page sharing' },
     scope: {

@@ -88,6 +88,7 @@ export const queue: ResourceKind = {
   description:
     'Queues declared in manifests.queues, and those scope.queues names or discovers (judged on their live permissions); `live` and `drift` compare the two.',
   live: false,
+  completeWith: 'queue.admin',
   inputs: {
     manifests: { key: 'queues', description: 'queue' },
     scope: {

@@ -219,6 +219,7 @@ export const reportSchedule: ResourceKind = {
   probes: [
     {
       id: 'scheduleFilter',
+      verifiesGrant: true,
       when: ['listReportSchedules'],
       plan: ({ scope }) => {
         const filter = scope.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
@@ -244,7 +245,8 @@ export const reportSchedule: ResourceKind = {
       }),
     },
   ],
-  scopeWarning(scope) {
+  completeWith: 'content.admin',
+  knownPartial(scope) {
     const filter = scope.scheduleFilter;
     if (filter === undefined || filter === 'ALL') return null;
     return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;

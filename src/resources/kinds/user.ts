@@ -11,6 +11,7 @@ export const user: ResourceKind = {
   name: 'user',
   description: `Users named in scope.users or all of them (the identity search, deleted users included); state: ${USER_STATE_RULE}.`,
   live: true,
+  completeWith: 'user.edit',
   inputs: {
     scope: {
       key: 'users',

@@ -26,6 +26,7 @@ export const workflow: ResourceKind = {
   name: 'workflow',
   description: 'Workflows listed by the workflow API or the instance host (needs the Workflow API grant).',
   live: true,
+  completeWith: 'workflow.admin',
   // Without scope.workflows every workflow is listed; a list of ids checks those only.
   inputs: {
     scope: {
