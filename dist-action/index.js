@@ -43215,7 +43215,7 @@ function toJsonReport(report2) {
       history: report2.history ? ordered(report2.history, ["file", "run", "new", "open", "reopened", "fixed", "trend"]) : null,
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
       ...report2.token ? { token: ordered(report2.token, ["id", "expires", "daysLeft", "note"]) } : {},
-      coverage: (report2.coverage ?? []).map((c2) => ordered(c2, ["kind", "listed", "completeWith", "partial", "accepted", "blocking"])),
+      coverage: (report2.coverage ?? []).map((c2) => ordered(c2, ["kind", "listed", "evaluated", "skippedPolicies", "completeWith", "partial", "accepted", "blocking"])),
       http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
     },
     [
@@ -74513,10 +74513,19 @@ function settleResults(results, findings) {
   });
 }
 function settleCoverage(coverage, policies, failOn) {
-  return coverage.map((c2) => ({
-    ...c2,
-    blocking: c2.partial !== null && !c2.accepted && policies.some((p2) => p2.resource === c2.kind && p2.status !== "skipped" && atOrAbove(p2.severity, failOn))
-  }));
+  return coverage.map((c2) => {
+    const over = policies.filter((p2) => p2.resource === c2.kind);
+    return {
+      kind: c2.kind,
+      listed: c2.listed,
+      evaluated: new Set(over.flatMap((p2) => p2.resourceIds)).size,
+      skippedPolicies: over.filter((p2) => p2.status === "skipped").length,
+      completeWith: c2.completeWith,
+      partial: c2.partial,
+      accepted: c2.accepted,
+      blocking: c2.partial !== null && !c2.accepted && over.some((p2) => p2.status !== "skipped" && atOrAbove(p2.severity, failOn))
+    };
+  });
 }
 function buildReport(input) {
   const now = input.now ?? input.startedAt;

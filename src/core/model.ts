@@ -143,7 +143,12 @@ export interface FixedFinding {
  */
 export interface CoverageRecord {
   kind: string;
+  /** Resources collected (a listing is never cut short: an incomplete one is an error, exit 3). */
   listed: number;
+  /** Resources at least one policy judged. */
+  evaluated: number;
+  /** Policies over the kind that checked nothing (its scope names nothing). */
+  skippedPolicies: number;
   /** The grant the listing needs to be the whole instance's (null: it is whatever the grant). */
   completeWith: string | null;
   /** Why the listing is known to be partial (null: not known to be). */

@@ -45,7 +45,7 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
 
 /** What the selected kinds (and those they are also found through) say about the scope they read. */
 /** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial and accepted. */
-function coverageOf(prepared: PreparedRun, collected: Record<string, number>): Omit<CoverageRecord, 'blocking'>[] {
+function coverageOf(prepared: PreparedRun, collected: Record<string, number>): Omit<CoverageRecord, 'blocking' | 'evaluated' | 'skippedPolicies'>[] {
   const kinds = new Set<string>(Object.keys(collected));
   for (const p of prepared.selected) {
     const also = RESOURCE_KINDS[p.def.resource]?.inputs.alsoFrom;

@@ -100,7 +100,7 @@ export function toJsonReport(report: Report): Json {
       history: report.history ? ordered(report.history, ['file', 'run', 'new', 'open', 'reopened', 'fixed', 'trend']) : null,
       baseline: report.baseline ? ordered(report.baseline, ['file', 'resolved', 'resolvedEntries']) : null,
       ...(report.token ? { token: ordered(report.token, ['id', 'expires', 'daysLeft', 'note']) } : {}),
-      coverage: (report.coverage ?? []).map((c) => ordered(c, ['kind', 'listed', 'completeWith', 'partial', 'accepted', 'blocking'])),
+      coverage: (report.coverage ?? []).map((c) => ordered(c, ['kind', 'listed', 'evaluated', 'skippedPolicies', 'completeWith', 'partial', 'accepted', 'blocking'])),
       http: ordered(report.http, ['requests', 'retries', 'failed', 'throttled', 'lowestConcurrency', 'ratePerSecond']),
     },
     [
