@@ -46498,13 +46498,15 @@ var import_ajv = __toESM(require_ajv(), 1);
 var int = { type: "integer" };
 var str = { type: "string" };
 var bool = { type: "boolean" };
-var nullable = (type) => ({ type: [type, "null"].flat() });
+function nullable(type) {
+  return { type: [...typeof type === "string" ? [type] : type, "null"] };
+}
 var nullableInt = nullable("integer");
 var nullableStr = nullable("string");
 var nullableBool = nullable("boolean");
 var date = nullable(["string", "integer"]);
-function object(required, optional = {}) {
-  return { type: "object", properties: { ...optional, ...required }, required: Object.keys(required) };
+function object(required, optional) {
+  return { type: "object", properties: { ...optional ?? {}, ...required }, required: Object.keys(required) };
 }
 var scheduleSettings = object(
   { frequency: str, enabled: bool },
@@ -50036,8 +50038,10 @@ function narrowingDataFileBody(declared, live3) {
 }
 
 // src/resources/kinds/dataFile.ts
-function livePermissions(api, resource2) {
-  return api.getDataFilePermissions(String(resource2.doc.id));
+async function livePermissions(api, resource2) {
+  const read = await api.getDataFilePermissions(String(resource2.doc.id));
+  const entries = read.entries.map(({ entityType, ...e }) => entityType ? { ...e, entityType } : e);
+  return { publicAccess: read.publicAccess, entries };
 }
 var op = "getDataFilePermissions";
 var publicAccessPart = { name: "publicAccess", operation: op, load: async (api, r3) => (await livePermissions(api, r3)).publicAccess };

@@ -18,10 +18,10 @@ import type { ScheduleQuery } from './schedule-query.js';
 
 export type { Host, HttpMethod, OperationSpec, Paging, QueryDefaults } from './operation-spec.js';
 
-const arrayOf = (items: S.Schema): S.Schema => ({ type: 'array', items });
+const arrayOf = <const I extends S.Schema>(items: I) => ({ type: 'array', items }) as const;
 
 /** A read beyond the spec answered in one piece by the instance host (most of §8's reads). */
-const instanceRead = <A extends readonly string[]>(path: string, args: A, response: S.Schema) =>
+const instanceRead = <const A extends readonly string[], const R extends S.Schema>(path: string, args: A, response: R) =>
   ({ method: 'GET', host: 'instance', path, args, paging: 'none', response, access: 'read', spec: null }) as const;
 
 export const OPERATIONS = {

@@ -2,22 +2,31 @@
 // send (nulls, epoch-millisecond dates, extra fields, which stay in the documents) and stay
 // strict where steward itself relies on a value: ids, the fields a join or a fix uses, and the
 // list/object shape. A mismatch there is "API drift", named by field.
+// Every schema keeps its literal type (`as const`, const type parameters): the TypeScript type of
+// each answer is derived from its schema (`FromSchema`, see types.ts), so a field is declared once.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JSONSchema } from 'json-schema-to-ts';
 export type Schema = Record<string, unknown>;
 
-const int = { type: 'integer' };
-const str = { type: 'string' };
-const bool = { type: 'boolean' };
-const nullable = (type: string | string[]) => ({ type: [type, 'null'].flat() });
+const int = { type: 'integer' } as const;
+const str = { type: 'string' } as const;
+const bool = { type: 'boolean' } as const;
+type JsonType = 'string' | 'integer' | 'boolean' | 'array' | 'object' | 'number';
+function nullable<const T extends JsonType>(type: T): { readonly type: readonly [T, 'null'] };
+function nullable<const T extends readonly JsonType[]>(types: T): { readonly type: readonly [...T, 'null'] };
+function nullable(type: JsonType | readonly JsonType[]): { readonly type: readonly string[] } {
+  return { type: [...(typeof type === 'string' ? [type] : type), 'null'] };
+}
 const nullableInt = nullable('integer');
 const nullableStr = nullable('string');
 const nullableBool = nullable('boolean');
 /** ISO text or epoch milliseconds: both are seen for the platform's dates. */
 const date = nullable(['string', 'integer']);
 
+type Props = Record<string, JSONSchema>;
 /** An object: `required` must be present (and typed), `optional` typed when present; others pass. */
-function object(required: Record<string, Schema>, optional: Record<string, Schema> = {}): Schema {
-  return { type: 'object', properties: { ...optional, ...required }, required: Object.keys(required) };
+function object<const R extends Props, const O extends Props = Record<never, JSONSchema>>(required: R, optional?: O) {
+  return { type: 'object', properties: { ...(optional ?? ({} as O)), ...required }, required: Object.keys(required) as (keyof R & string)[] } as const;
 }
 
 /** The spec's schedule fields; `enabled` and `frequency` are what policies gate on. */
@@ -63,7 +72,7 @@ export const misconfiguredReportSchema = object(
   },
 );
 
-const principalType = { type: 'string', enum: ['USER', 'GROUP'] };
+const principalType = { type: 'string', enum: ['USER', 'GROUP'] } as const;
 
 /** `type`, `id` and `accessLevel` are what ownership policies read. */
 export const datasetAccessListSchema = object(
@@ -143,10 +152,10 @@ export const workflowSchema = object({ id: str }, { name: nullableStr });
 /** `tags` is a JSON-encoded array of strings (a list is accepted too); it is parsed by the dataset kind. */
 export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
 
-/** A listing page: an object holding the items under one of `keys` (checked by the pager). */
-export function listingSchema(keys: readonly string[], options: { nullable?: boolean } = {}): Schema {
+/** A listing page: an object holding the items under one of `keys` (checked by the pager; the items' own schema is the row's `item`). */
+export function listingSchema(keys: readonly string[], options: { nullable?: boolean } = {}) {
   const items = { type: options.nullable ? ['array', 'null'] : 'array' };
-  return { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, items])) };
+  return { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, items])) } as const;
 }
 
 /** A dataset of the list: its id is what steward reads (the name when present). */
@@ -211,7 +220,7 @@ export const groupUsersSchema = object({
 export const roleSchema = object({ id: int, name: str }, { description: nullableStr, authorityCount: nullableInt, userCount: nullableInt, created: date, modified: date });
 
 /** A role's grants: a bare array of authority names. */
-export const roleAuthoritiesSchema = { type: 'array', items: str };
+export const roleAuthoritiesSchema = { type: 'array', items: str } as const;
 
 /** A holder of a role (the role-users listing's item). */
 export const roleUserSchema = object({ userId: int }, { displayName: nullableStr, email: nullableStr, roleId: nullableInt });
@@ -263,14 +272,14 @@ const workflowPrincipal = object({ id: str, permissions: { type: 'array', items:
 export const workflowPermissionsSchema = object({}, { USER: { type: 'array', items: workflowPrincipal }, GROUP: { type: 'array', items: workflowPrincipal } });
 
 /** PDP filter groups: a bare array; the open "All Rows" policy has `type: "open"` and `dataSourcePermissions: false`. */
-const idList = { type: ['array', 'null'], items: { type: ['string', 'integer'] } };
+const idList = { type: ['array', 'null'], items: { type: ['string', 'integer'] } } as const;
 export const pdpPoliciesSchema = {
   type: 'array',
   items: object(
     { filterGroupId: int, name: str },
     { type: nullableStr, dataSourcePermissions: nullableBool, userIds: idList, groupIds: idList, virtualUserIds: idList, parameters: { type: ['array', 'null'] } },
   ),
-};
+} as const;
 
 let sharedAjv: Ajv | undefined; // created on first use (start-up does not need it)
 const validators = new WeakMap<Schema, ValidateFunction>();

@@ -29,4 +29,4 @@ export function duplicateDataFile(ctx: RequestContext): Reply {
 }
 
 /** The operations this file answers (the router takes them from here). */
-export const handlers: Handlers = { updateFilePermissions, duplicateDataFile };
+export const handlers = { updateFilePermissions, duplicateDataFile } satisfies Handlers;

@@ -41,4 +41,4 @@ export function indexDataset(ctx: RequestContext): Reply {
 }
 
 /** The operations this file answers (the router takes them from here). */
-export const handlers: Handlers = { createDatasetTags, getDataset, getDatasetPermissions, indexDataset };
+export const handlers = { createDatasetTags, getDataset, getDatasetPermissions, indexDataset } satisfies Handlers;

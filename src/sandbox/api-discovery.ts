@@ -113,7 +113,7 @@ function searchFilesetFiles(ctx: RequestContext): Reply {
   return ok({ files: entries.slice(offset, end), pageContext: { next } });
 }
 
-export const handlers: Handlers = {
+export const handlers = {
   listDatasets,
   searchCards,
   listQueues,
@@ -122,4 +122,4 @@ export const handlers: Handlers = {
   getDataFilePermissions,
   searchFilesets,
   searchFilesetFiles,
-};
+} satisfies Handlers;

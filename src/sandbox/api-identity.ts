@@ -96,4 +96,4 @@ function listAccessTokens(ctx: RequestContext): Reply {
   return ok(ctx.state.people.accessTokens.map((t) => ({ ...t, ownerName: null, ownerEmail: null })));
 }
 
-export const handlers: Handlers = { searchUsers, listGroups, getGroupUsers, listRoles, getRoleAuthorities, listRoleUsers, listAccessTokens };
+export const handlers = { searchUsers, listGroups, getGroupUsers, listRoles, getRoleAuthorities, listRoleUsers, listAccessTokens } satisfies Handlers;

@@ -40,4 +40,4 @@ export function getCertificationStatus(ctx: RequestContext): Reply {
 }
 
 /** The operations this file answers (the router takes them from here). */
-export const handlers: Handlers = { getCalculatedFieldStatistics, getFileByPath, getCertificationStatus };
+export const handlers = { getCalculatedFieldStatistics, getFileByPath, getCertificationStatus } satisfies Handlers;

@@ -30,4 +30,4 @@ export function updateQueuePermissions(ctx: RequestContext): Reply {
 }
 
 /** The operations this file answers (the router takes them from here). */
-export const handlers: Handlers = { updateQueuePermissions };
+export const handlers = { updateQueuePermissions } satisfies Handlers;

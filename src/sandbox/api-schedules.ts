@@ -72,4 +72,4 @@ export function getMisconfiguredReports(ctx: RequestContext): Reply {
 }
 
 /** The operations this file answers (the router takes them from here). */
-export const handlers: Handlers = { listReportSchedules, getMisconfiguredReports };
+export const handlers = { listReportSchedules, getMisconfiguredReports } satisfies Handlers;

@@ -124,7 +124,7 @@ function getPdpPolicies(ctx: RequestContext): Reply {
   return ok(ctx.state.sharing.pdp.get(ctx.params.datasetId) ?? []);
 }
 
-export const handlers: Handlers = {
+export const handlers = {
   listPages,
   getPageAccessList,
   listCardSummaries,
@@ -134,4 +134,4 @@ export const handlers: Handlers = {
   getFilesetAccess,
   getWorkflowPermissions,
   getPdpPolicies,
-};
+} satisfies Handlers;

@@ -42,4 +42,4 @@ export function getWorkflow(ctx: RequestContext): Reply {
 }
 
 /** The operations this file answers (the router takes them from here). */
-export const handlers: Handlers = { listWorkflows, listWorkflowModels };
+export const handlers = { listWorkflows, listWorkflowModels } satisfies Handlers;

@@ -17,5 +17,5 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Reply;
 
-/** Handlers by the operation (of the table) they answer. */
+/** Some operations' handlers (an api-*.ts file's `handlers`; handlers.ts checks they cover the table). */
 export type Handlers = Partial<Record<OperationId, Handler>>;

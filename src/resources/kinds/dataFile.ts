@@ -12,8 +12,11 @@ import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
 /** The live permissions (one read per file, memoised by the client). */
-function livePermissions(api: InstanceApi, resource: CollectedResource): Promise<DataFilePermissions> {
-  return api.getDataFilePermissions(String(resource.doc.id));
+async function livePermissions(api: InstanceApi, resource: CollectedResource): Promise<DataFilePermissions> {
+  const read = await api.getDataFilePermissions(String(resource.doc.id));
+  // The read's form is the write body's, with `entityType` possibly null (left out here).
+  const entries = read.entries.map(({ entityType, ...e }) => (entityType ? { ...e, entityType } : e));
+  return { publicAccess: read.publicAccess, entries };
 }
 
 const op = 'getDataFilePermissions' as const;
