@@ -45787,6 +45787,212 @@ var SecretSet = class _SecretSet {
   }
 };
 
+// src/api/errors.ts
+var ApiError = class extends Error {
+  code = "E_API";
+  kind;
+  operation;
+  method;
+  path;
+  status;
+  apiMessage;
+  attempts;
+  field;
+  constructor(init) {
+    super(`${init.operation}: ${init.detail}`, init.cause === void 0 ? void 0 : { cause: init.cause });
+    this.name = "ApiError";
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.apiMessage = init.apiMessage;
+    this.attempts = init.attempts ?? 0;
+    this.field = init.field;
+  }
+  /** For JSON reports and snapshots: the fields above plus the message, never the cause. */
+  toJSON() {
+    return {
+      name: this.name,
+      code: this.code,
+      kind: this.kind,
+      message: this.message,
+      operation: this.operation,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      apiMessage: this.apiMessage,
+      attempts: this.attempts,
+      field: this.field
+    };
+  }
+};
+function isApiError(value) {
+  return value instanceof ApiError;
+}
+var WORKFLOW_STATUS_MEANING = {
+  401: 'missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
+  403: "the token's user lacks the Workflow API grant: Admin › Roles › Grants",
+  404: "the workflow does not exist or the token's user cannot see it"
+};
+function developerToken401(header) {
+  return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
+}
+function requestLabel(method, path20) {
+  return `[${method}] ${JSON.stringify(path20)}`;
+}
+
+// src/api/answer-text.ts
+function statusMeaning(spec, status, tokenHeader) {
+  if (spec.host === "workflow") return WORKFLOW_STATUS_MEANING[status];
+  if (status === 401) return developerToken401(tokenHeader);
+  if (spec.operation === "listWorkflowModels" && status === 403) return WORKFLOW_STATUS_MEANING[403];
+  return void 0;
+}
+function messageOf(text) {
+  if (text.trim() === "") return void 0;
+  try {
+    const body2 = JSON.parse(text);
+    if (body2 && typeof body2 === "object") {
+      if (typeof body2.message === "string") return body2.message;
+      const trace = body2[ERROR_TRACE_FIELD];
+      if (typeof body2.statusReason === "string" || typeof trace === "string") {
+        const reason = typeof body2.statusReason === "string" ? body2.statusReason : "no message";
+        return typeof trace === "string" ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
+      }
+    }
+  } catch {
+  }
+  return excerpt(text);
+}
+function excerpt(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
+}
+function describeNetworkError(error2) {
+  let current = error2;
+  let message = error2 instanceof Error ? error2.message : String(error2);
+  while (current instanceof Error && current.cause !== void 0) {
+    current = current.cause;
+    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+    if (current instanceof Error && current.message) message = current.message;
+  }
+  return message;
+}
+function sanitizedCause(error2) {
+  const out = new Error(describeNetworkError(error2));
+  const code = error2.cause?.code;
+  if (typeof code === "string") out.code = code;
+  return out;
+}
+
+// src/api/request-path.ts
+function describePath(spec) {
+  const path20 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(spec.query ?? {})) {
+    if (value !== void 0) query.set(key, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path20}?${search}` : path20;
+}
+
+// src/api/retry.ts
+var NEVER_SENT_ERROR_CODES = [
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH"
+];
+function isRetryableStatus(status) {
+  return RETRY_STATUS_CODES.includes(status);
+}
+function errorCodes(error2) {
+  const codes = [];
+  const seen = /* @__PURE__ */ new Set();
+  const visit3 = (e) => {
+    if (e === null || typeof e !== "object" || seen.has(e)) return;
+    seen.add(e);
+    const { code, cause, errors } = e;
+    if (typeof code === "string") codes.push(code);
+    visit3(cause);
+    if (Array.isArray(errors)) for (const inner of errors) visit3(inner);
+  };
+  visit3(error2);
+  return codes;
+}
+function neverReachedServer(error2) {
+  return errorCodes(error2).some((code) => NEVER_SENT_ERROR_CODES.includes(code));
+}
+function parseRetryAfter(value, now = Date.now()) {
+  if (value === null || value === void 0) return void 0;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1e3;
+  const date2 = Date.parse(text);
+  if (Number.isNaN(date2)) return void 0;
+  return Math.max(0, date2 - now);
+}
+function retryDelayMs(input) {
+  const random = input.random ?? Math.random;
+  const exponential = Math.min(input.maxDelayMs, input.baseDelayMs * 2 ** (input.attempt - 1));
+  const backoff = exponential / 2 + random() * exponential / 2;
+  const wanted = Math.max(backoff, input.retryAfterMs ?? 0);
+  return Math.round(Math.min(input.maxDelayMs, wanted));
+}
+
+// src/api/failure.ts
+function failureOf(spec, error2, call, ctx) {
+  const { fail, redact, tokenHeader, maxBodyBytes, timeoutMs } = ctx;
+  if (error2 instanceof ApiError) return error2;
+  if (error2.cause instanceof ApiError) return error2.cause;
+  const label = requestLabel(spec.method, redact(describePath(spec)));
+  const attempts = call.attempts;
+  const response = error2.response;
+  const retryNote = (retryable, reached) => {
+    if (spec.method !== "GET" && !spec.read && retryable && reached) {
+      return ` (not retried: the ${spec.method} may have reached the server)`;
+    }
+    return retryable ? ` (gave up after ${attempts} attempt${attempts === 1 ? "" : "s"})` : "";
+  };
+  if (response) {
+    const status = response.status;
+    const apiMessage = messageOf(redact(call.text ?? ""));
+    const meaning = statusMeaning(spec, status, tokenHeader);
+    const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ""}` : apiMessage ?? "";
+    const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    return fail(spec, {
+      kind: "http",
+      status,
+      apiMessage,
+      attempts,
+      detail: `${label}: ${statusLine}${said ? ` — ${said}` : ""}${retryNote(isRetryableStatus(status), true)}`
+    });
+  }
+  const cause = error2.cause ?? error2;
+  if (call.tooLarge) {
+    return fail(spec, {
+      kind: "too-large",
+      attempts,
+      detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`
+    });
+  }
+  if (call.pastDeadline) return ctx.pastDeadline(attempts);
+  if (call.lastTimedOut) {
+    return fail(spec, {
+      kind: "timeout",
+      attempts,
+      detail: `${label}: timed out after ${timeoutMs} ms${retryNote(true, true)}`
+    });
+  }
+  return fail(spec, {
+    kind: "network",
+    attempts,
+    cause: sanitizedCause(cause),
+    detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
+  });
+}
+
 // src/api/breaker.ts
 var BREAKER_THRESHOLD = 20;
 function createBreaker(threshold = BREAKER_THRESHOLD) {
@@ -45801,6 +46007,43 @@ function createBreaker(threshold = BREAKER_THRESHOLD) {
       if (count >= threshold && !opened.has(operation2)) {
         opened.set(operation2, `${count} requests of ${operation2} in a row failed (the last: ${reason})`);
       }
+    }
+  };
+}
+
+// src/api/deadline.ts
+var DeadlineError = class extends Error {
+  constructor(label) {
+    super(`the run's deadline (${label}) passed`);
+    this.name = "DeadlineError";
+  }
+};
+function createDeadlineStage(deadline, limiter, queueDrainsSlowly) {
+  const remainingMs = () => deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY;
+  const waiting = /* @__PURE__ */ new Set();
+  let passed = false;
+  if (deadline && queueDrainsSlowly) {
+    const timer = setTimeout(() => {
+      passed = true;
+      limiter.clear();
+      for (const stop of waiting) stop();
+      waiting.clear();
+    }, Math.max(0, remainingMs()));
+    timer.unref();
+  }
+  return {
+    remainingMs,
+    wrap(attempt, onPassed) {
+      if (!deadline || !queueDrainsSlowly) return attempt;
+      return new Promise((resolve4, reject) => {
+        const onDeadline = () => {
+          onPassed();
+          reject(new DeadlineError(deadline.label));
+        };
+        if (passed) return onDeadline();
+        waiting.add(onDeadline);
+        attempt.then(resolve4, reject).finally(() => waiting.delete(onDeadline));
+      });
     }
   };
 }
@@ -46394,105 +46637,6 @@ function readBody(res, maxBytes, done) {
   res.on("aborted", () => fail(new Error("the connection closed before the answer ended")));
 }
 
-// src/api/errors.ts
-var ApiError = class extends Error {
-  code = "E_API";
-  kind;
-  operation;
-  method;
-  path;
-  status;
-  apiMessage;
-  attempts;
-  field;
-  constructor(init) {
-    super(`${init.operation}: ${init.detail}`, init.cause === void 0 ? void 0 : { cause: init.cause });
-    this.name = "ApiError";
-    this.kind = init.kind;
-    this.operation = init.operation;
-    this.method = init.method;
-    this.path = init.path;
-    this.status = init.status;
-    this.apiMessage = init.apiMessage;
-    this.attempts = init.attempts ?? 0;
-    this.field = init.field;
-  }
-  /** For JSON reports and snapshots: the fields above plus the message, never the cause. */
-  toJSON() {
-    return {
-      name: this.name,
-      code: this.code,
-      kind: this.kind,
-      message: this.message,
-      operation: this.operation,
-      method: this.method,
-      path: this.path,
-      status: this.status,
-      apiMessage: this.apiMessage,
-      attempts: this.attempts,
-      field: this.field
-    };
-  }
-};
-function isApiError(value) {
-  return value instanceof ApiError;
-}
-var WORKFLOW_STATUS_MEANING = {
-  401: 'missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
-  403: "the token's user lacks the Workflow API grant: Admin › Roles › Grants",
-  404: "the workflow does not exist or the token's user cannot see it"
-};
-function developerToken401(header) {
-  return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
-}
-function requestLabel(method, path20) {
-  return `[${method}] ${JSON.stringify(path20)}`;
-}
-
-// src/api/retry.ts
-var NEVER_SENT_ERROR_CODES = [
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH"
-];
-function isRetryableStatus(status) {
-  return RETRY_STATUS_CODES.includes(status);
-}
-function errorCodes(error2) {
-  const codes = [];
-  const seen = /* @__PURE__ */ new Set();
-  const visit3 = (e) => {
-    if (e === null || typeof e !== "object" || seen.has(e)) return;
-    seen.add(e);
-    const { code, cause, errors } = e;
-    if (typeof code === "string") codes.push(code);
-    visit3(cause);
-    if (Array.isArray(errors)) for (const inner of errors) visit3(inner);
-  };
-  visit3(error2);
-  return codes;
-}
-function neverReachedServer(error2) {
-  return errorCodes(error2).some((code) => NEVER_SENT_ERROR_CODES.includes(code));
-}
-function parseRetryAfter(value, now = Date.now()) {
-  if (value === null || value === void 0) return void 0;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1e3;
-  const date2 = Date.parse(text);
-  if (Number.isNaN(date2)) return void 0;
-  return Math.max(0, date2 - now);
-}
-function retryDelayMs(input) {
-  const random = input.random ?? Math.random;
-  const exponential = Math.min(input.maxDelayMs, input.baseDelayMs * 2 ** (input.attempt - 1));
-  const backoff = exponential / 2 + random() * exponential / 2;
-  const wanted = Math.max(backoff, input.retryAfterMs ?? 0);
-  return Math.round(Math.min(input.maxDelayMs, wanted));
-}
-
 // src/api/schemas.ts
 var import_ajv = __toESM(require_ajv(), 1);
 var int = { type: "integer" };
@@ -46771,12 +46915,6 @@ function createThrottle(limiter, max) {
 }
 
 // src/api/http.ts
-var DeadlineError = class extends Error {
-  constructor(label) {
-    super(`the run's deadline (${label}) passed`);
-    this.name = "DeadlineError";
-  }
-};
 var AttemptTimeoutError = class extends Error {
   constructor(timeoutMs) {
     super(`timed out after ${timeoutMs} ms`);
@@ -46820,19 +46958,8 @@ function createTransport(options) {
     });
   }
   const deadline = options.deadline;
-  const remainingMs = () => deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY;
-  const waiting = /* @__PURE__ */ new Set();
-  let deadlinePassed = false;
-  const queueDrainsSlowly = Boolean(rps && rps > 0);
-  if (deadline && queueDrainsSlowly) {
-    const timer = setTimeout(() => {
-      deadlinePassed = true;
-      limiter.clear();
-      for (const stop of waiting) stop();
-      waiting.clear();
-    }, Math.max(0, remainingMs()));
-    timer.unref();
-  }
+  const stage = createDeadlineStage(deadline, limiter, Boolean(rps && rps > 0));
+  const remainingMs = stage.remainingMs;
   function pastDeadlineError(spec, attempts, passed = false) {
     if (!deadline || !passed && remainingMs() > 0) return void 0;
     return fail(spec, {
@@ -46852,15 +46979,6 @@ function createTransport(options) {
     });
   }
   const baseOf = (spec) => (spec.host === "workflow" ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, "");
-  function describePath(spec) {
-    const path20 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeSegment(spec.params?.[name] ?? ""));
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(spec.query ?? {})) {
-      if (value !== void 0) query.set(key, String(value));
-    }
-    const search = query.toString();
-    return search ? `${path20}?${search}` : path20;
-  }
   function fail(spec, init) {
     counters.failed += 1;
     return new ApiError({
@@ -46891,19 +47009,9 @@ function createTransport(options) {
     return base + describePath(spec);
   }
   function attemptFetch(spec, call) {
-    return (input, init) => {
-      const attempt = sendAttempt(spec, call, input, init);
-      if (!deadline || !queueDrainsSlowly) return attempt;
-      return new Promise((resolve5, reject) => {
-        const onDeadline = () => {
-          call.pastDeadline = true;
-          reject(new DeadlineError(deadline.label));
-        };
-        if (deadlinePassed) return onDeadline();
-        waiting.add(onDeadline);
-        attempt.then(resolve5, reject).finally(() => waiting.delete(onDeadline));
-      });
-    };
+    return (input, init) => stage.wrap(sendAttempt(spec, call, input, init), () => {
+      call.pastDeadline = true;
+    });
   }
   function sendAttempt(spec, call, input, init) {
     return limiter.add(async () => {
@@ -47016,55 +47124,7 @@ function createTransport(options) {
       throw failure(spec, error2, call);
     }
   }
-  function failure(spec, error2, call) {
-    if (error2 instanceof ApiError) return error2;
-    if (error2.cause instanceof ApiError) return error2.cause;
-    const label = requestLabel(spec.method, redact(describePath(spec)));
-    const attempts = call.attempts;
-    const response = error2.response;
-    const retryNote = (retryable, reached) => {
-      if (spec.method !== "GET" && !spec.read && retryable && reached) {
-        return ` (not retried: the ${spec.method} may have reached the server)`;
-      }
-      return retryable ? ` (gave up after ${attempts} attempt${attempts === 1 ? "" : "s"})` : "";
-    };
-    if (response) {
-      const status = response.status;
-      const apiMessage = messageOf(redact(call.text ?? ""));
-      const meaning = statusMeaning(spec, status, tokenHeader);
-      const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ""}` : apiMessage ?? "";
-      const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ""}`;
-      return fail(spec, {
-        kind: "http",
-        status,
-        apiMessage,
-        attempts,
-        detail: `${label}: ${statusLine}${said ? ` — ${said}` : ""}${retryNote(isRetryableStatus(status), true)}`
-      });
-    }
-    const cause = error2.cause ?? error2;
-    if (call.tooLarge) {
-      return fail(spec, {
-        kind: "too-large",
-        attempts,
-        detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`
-      });
-    }
-    if (call.pastDeadline) return pastDeadlineError(spec, attempts, true);
-    if (call.lastTimedOut) {
-      return fail(spec, {
-        kind: "timeout",
-        attempts,
-        detail: `${label}: timed out after ${timeoutMs} ms${retryNote(true, true)}`
-      });
-    }
-    return fail(spec, {
-      kind: "network",
-      attempts,
-      cause: sanitizedCause(cause),
-      detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
-    });
-  }
+  const failure = (spec, error2, call) => failureOf(spec, error2, call, { fail, redact, tokenHeader, maxBodyBytes, timeoutMs, pastDeadline: (attempts) => pastDeadlineError(spec, attempts, true) });
   function parseBody(spec, text, status) {
     try {
       if (text.trim() === "") throw new SyntaxError("empty body");
@@ -47115,51 +47175,6 @@ function createTransport(options) {
       return t3.throttled > 0 ? { ...counters, ...t3 } : { ...counters };
     }
   };
-}
-function statusMeaning(spec, status, tokenHeader) {
-  if (spec.host === "workflow") return WORKFLOW_STATUS_MEANING[status];
-  if (status === 401) return developerToken401(tokenHeader);
-  if (spec.operation === "listWorkflowModels" && status === 403) return WORKFLOW_STATUS_MEANING[403];
-  return void 0;
-}
-function encodeSegment(value) {
-  return encodeURIComponent(value);
-}
-function messageOf(text) {
-  if (text.trim() === "") return void 0;
-  try {
-    const body2 = JSON.parse(text);
-    if (body2 && typeof body2 === "object") {
-      if (typeof body2.message === "string") return body2.message;
-      const trace = body2[ERROR_TRACE_FIELD];
-      if (typeof body2.statusReason === "string" || typeof trace === "string") {
-        const reason = typeof body2.statusReason === "string" ? body2.statusReason : "no message";
-        return typeof trace === "string" ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
-      }
-    }
-  } catch {
-  }
-  return excerpt(text);
-}
-function excerpt(text) {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
-}
-function describeNetworkError(error2) {
-  let current = error2;
-  let message = error2 instanceof Error ? error2.message : String(error2);
-  while (current instanceof Error && current.cause !== void 0) {
-    current = current.cause;
-    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
-    if (current instanceof Error && current.message) message = current.message;
-  }
-  return message;
-}
-function sanitizedCause(error2) {
-  const out = new Error(describeNetworkError(error2));
-  const code = error2.cause?.code;
-  if (typeof code === "string") out.code = code;
-  return out;
 }
 
 // src/api/operations.ts
@@ -49102,6 +49117,54 @@ function proxySettings(env) {
   return { problems, secrets };
 }
 
+// src/resources/common.ts
+async function readAllPages(pages2) {
+  const all = [];
+  for await (const page2 of pages2) all.push(...page2);
+  return all;
+}
+async function firstPage(pages2) {
+  for await (const _page of pages2) return;
+}
+var noMemo = (_key, fn) => fn();
+function itemIndex(itemPath, list) {
+  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
+  if (!m2) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? "the whole resource"}`);
+  return Number(m2[1]);
+}
+function itemAt(doc2, list, itemPath) {
+  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
+  return m2 ? (doc2[list] ?? [])[Number(m2[1])] : void 0;
+}
+function removeEntryFix(list, description) {
+  return {
+    name: "remove",
+    schema: { const: true, description },
+    perItem: true,
+    apply(doc2, _value, itemPath) {
+      const i = itemIndex(itemPath, list);
+      return { ...doc2, [list]: (doc2[list] ?? []).filter((_, j) => j !== i) };
+    }
+  };
+}
+var stringArraySchema = { type: "array", items: { type: "string" } };
+function readProbe(id, when, check3, asked, run2, fix2) {
+  return {
+    id,
+    when,
+    plan: () => ({
+      check: check3,
+      asked,
+      run: async (api) => {
+        const answer = run2(api);
+        if (answer && typeof answer === "object" && Symbol.asyncIterator in answer) await firstPage(answer);
+        else await answer;
+      },
+      fix: () => fix2
+    })
+  };
+}
+
 // src/resources/kinds/calculatedFields.ts
 var CALCULATED_FIELDS_RESOURCE_ID = "instance";
 var counter = { type: "integer", minimum: 0 };
@@ -49128,16 +49191,14 @@ var calculatedFields = {
   },
   parts: {},
   probes: [
-    {
-      id: "calculatedFields",
-      when: ["getCalculatedFieldStatistics"],
-      plan: () => ({
-        check: "calculated-field statistics can be read",
-        asked: "GET calculated-field statistics",
-        run: (api) => api.getCalculatedFieldStatistics(),
-        fix: () => "give the token's user access to the calculated-field statistics"
-      })
-    }
+    readProbe(
+      "calculatedFields",
+      ["getCalculatedFieldStatistics"],
+      "calculated-field statistics can be read",
+      "GET calculated-field statistics",
+      (api) => api.getCalculatedFieldStatistics(),
+      "give the token's user access to the calculated-field statistics"
+    )
   ],
   async *collect(ctx) {
     const stats = await ctx.api.getCalculatedFieldStatistics();
@@ -49194,38 +49255,28 @@ function scopeEntries(scope, input) {
   if (input.shape === "ids") return (scope.ids[input.key] ?? []).map((id) => [id]);
   return Object.entries(scope.paths[input.key] ?? {}).flatMap(([set, paths]) => paths.map((p2) => [set, p2]));
 }
-
-// src/resources/common.ts
-async function readAllPages(pages2) {
-  const all = [];
-  for await (const page2 of pages2) all.push(...page2);
-  return all;
-}
-async function firstPage(pages2) {
-  for await (const _page of pages2) return;
-}
-var noMemo = (_key, fn) => fn();
-function itemIndex(itemPath, list) {
-  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
-  if (!m2) throw new Error(`this fix applies to an item of ${list}, not to ${itemPath ?? "the whole resource"}`);
-  return Number(m2[1]);
-}
-function itemAt(doc2, list, itemPath) {
-  const m2 = itemPath === null ? null : new RegExp(`^${list}\\[(\\d+)\\]$`).exec(itemPath);
-  return m2 ? (doc2[list] ?? [])[Number(m2[1])] : void 0;
-}
-function removeEntryFix(list, description) {
-  return {
-    name: "remove",
-    schema: { const: true, description },
-    perItem: true,
-    apply(doc2, _value, itemPath) {
-      const i = itemIndex(itemPath, list);
-      return { ...doc2, [list]: (doc2[list] ?? []).filter((_, j) => j !== i) };
+async function* listedResources(scope, read, kind) {
+  const named = scope.ids[kind.key] ?? [];
+  const discovery2 = scope.discover[kind.key];
+  if (named.length === 0 && !discovery2) return;
+  const listed = /* @__PURE__ */ new Map();
+  const answer = read();
+  const pages2 = Symbol.asyncIterator in answer ? answer : (async function* () {
+    yield await answer;
+  })();
+  for await (const page2 of pages2) for (const item of page2) listed.set(kind.idOf(item), item);
+  const { ids: ids3 } = await selectIds(named, discovery2, async () => [...listed.values()], kind.idOf, kind.nameOf);
+  for (const id of ids3) {
+    if (kind.skip?.has(id)) continue;
+    const item = listed.get(id);
+    if (item !== void 0) {
+      yield kind.build(item);
+      continue;
     }
-  };
+    const r3 = kind.missing(id);
+    yield { ...r3, loadError: new Error(`${r3.kind} ${id} is not in ${kind.listing}`) };
+  }
 }
-var stringArraySchema = { type: "array", items: { type: "string" } };
 
 // src/resources/people.ts
 var USER_STATES = ["active", "pending", "deactivated", "deleted"];
@@ -50721,31 +50772,23 @@ var role = {
   },
   parts: { grants, holders },
   probes: [
-    {
-      id: "roles",
-      when: ["listRoles", "getRoleAuthorities", "listRoleUsers"],
-      plan: () => ({
-        check: "roles can be listed",
-        asked: "GET the role list",
-        run: (api) => api.listRoles(),
-        fix: () => "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only"
-      })
-    }
+    readProbe(
+      "roles",
+      ["listRoles", "getRoleAuthorities", "listRoleUsers"],
+      "roles can be listed",
+      "GET the role list",
+      (api) => api.listRoles(),
+      "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only"
+    )
   ],
-  async *collect(ctx) {
-    if ((ctx.scope.ids.roles ?? []).length === 0 && !ctx.scope.discover.roles) return;
-    const roles = await ctx.api.listRoles();
-    const byId = new Map(roles.map((r3) => [String(r3.id), r3]));
-    const { ids: ids3 } = await selectIds(ctx.scope.ids.roles ?? [], ctx.scope.discover.roles, async () => roles, (r3) => String(r3.id), (r3) => r3.name);
-    for (const id of ids3) {
-      const r3 = byId.get(id);
-      if (!r3) {
-        yield { kind: "role", id, name: null, doc: { id }, source: null, loadError: new Error(`role ${id} is not in the role list`) };
-        continue;
-      }
-      yield { kind: "role", id, name: r3.name, doc: roleDoc(r3), source: null };
-    }
-  },
+  collect: (ctx) => listedResources(ctx.scope, () => ctx.api.listRoles(), {
+    key: "roles",
+    listing: "the role list",
+    idOf: (r3) => String(r3.id),
+    nameOf: (r3) => r3.name,
+    build: (r3) => ({ kind: "role", id: String(r3.id), name: r3.name, doc: roleDoc(r3), source: null }),
+    missing: (id) => ({ kind: "role", id, name: null, doc: { id }, source: null })
+  }),
   fixes: {}
 };
 
@@ -50788,32 +50831,26 @@ var user = {
   },
   parts: { role: rolePart },
   probes: [
-    {
-      id: "userSearch",
-      when: ["searchUsers"],
-      plan: () => ({
-        check: "users can be listed (the identity search)",
-        asked: "POST the user search (the first page of live users)",
-        run: async (api) => {
-          for await (const _ of api.searchUsers()) return;
-        },
-        fix: () => "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only"
-      })
-    }
+    readProbe(
+      "userSearch",
+      ["searchUsers"],
+      "users can be listed (the identity search)",
+      "POST the user search (the first page of live users)",
+      (api) => api.searchUsers(),
+      "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only"
+    )
   ],
   async *collect(ctx) {
     if ((ctx.scope.ids.users ?? []).length === 0 && !ctx.scope.discover.users) return;
     const directory = await userDirectory(ctx.api, ctx.once);
-    const discovery2 = ctx.scope.discover.users;
-    const { ids: ids3 } = await selectIds(ctx.scope.ids.users ?? [], discovery2, async () => [...directory.values()], (u) => u.id, (u) => u.name);
-    for (const id of ids3) {
-      const u = directory.get(id);
-      if (!u) {
-        yield { kind: "user", id, name: null, doc: { id, state: "deleted" }, source: null, loadError: new Error(`user ${id} is in neither the live nor the deleted user listing`) };
-        continue;
-      }
-      yield { kind: "user", id, name: u.name, doc: { ...u }, source: null };
-    }
+    yield* listedResources(ctx.scope, async () => [...directory.values()], {
+      key: "users",
+      listing: "the live or the deleted user listing",
+      idOf: (u) => u.id,
+      nameOf: (u) => u.name,
+      build: (u) => ({ kind: "user", id: u.id, name: u.name, doc: { ...u }, source: null }),
+      missing: (id) => ({ kind: "user", id, name: null, doc: { id, state: "deleted" }, source: null })
+    });
   },
   fixes: {}
 };
@@ -50882,29 +50919,26 @@ var group = {
   },
   parts: { members },
   probes: [
-    {
-      id: "groups",
-      when: ["listGroups", "getGroupUsers"],
-      plan: () => ({
-        check: "groups can be listed",
-        asked: "GET the first page of the group list",
-        run: async (api) => {
-          for await (const _ of api.listGroups()) return;
-        },
-        fix: () => "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"
-      })
-    }
+    readProbe(
+      "groups",
+      ["listGroups", "getGroupUsers"],
+      "groups can be listed",
+      "GET the first page of the group list",
+      (api) => api.listGroups(),
+      "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"
+    )
   ],
-  async *collect(ctx) {
-    if ((ctx.scope.ids.groups ?? []).length === 0 && !ctx.scope.discover.groups) return;
-    const listed = /* @__PURE__ */ new Map();
-    for await (const page2 of ctx.api.listGroups()) for (const g2 of page2) listed.set(String(g2.groupId), g2);
-    const { ids: ids3 } = await selectIds(ctx.scope.ids.groups ?? [], ctx.scope.discover.groups, async () => [...listed.values()], (g2) => String(g2.groupId));
-    for (const id of ids3) {
-      const g2 = listed.get(id);
-      yield g2 ? groupResource(g2) : { kind: "group", id, name: null, doc: { id: Number(id), owners: [] }, source: null, loadError: new Error(`group ${id} is not in the group list`) };
-    }
-  },
+  collect: (ctx) => (
+    // Owners and member counts come with the listing: it is read whole even for named groups.
+    listedResources(ctx.scope, () => ctx.api.listGroups(), {
+      key: "groups",
+      listing: "the group list",
+      idOf: (g2) => String(g2.groupId),
+      nameOf: (g2) => g2.name,
+      build: groupResource,
+      missing: (id) => ({ kind: "group", id, name: null, doc: { id: Number(id), owners: [] }, source: null })
+    })
+  ),
   fixes: {}
 };
 
@@ -50940,31 +50974,23 @@ var accessToken = {
   },
   parts: { owner: ownerPart("listAccessTokens", async (_api, r3) => ({ type: "USER", id: String(r3.doc.ownerId) })) },
   probes: [
-    {
-      id: "accessTokens",
-      when: ["listAccessTokens"],
-      plan: () => ({
-        check: "every user's access tokens can be listed",
-        asked: "GET the access-token list",
-        run: (api) => api.listAccessTokens(),
-        fix: () => "give the token's user the grant to manage access tokens (developer.token.manage), or leave token policies out with --only"
-      })
-    }
+    readProbe(
+      "accessTokens",
+      ["listAccessTokens"],
+      "every user's access tokens can be listed",
+      "GET the access-token list",
+      (api) => api.listAccessTokens(),
+      "give the token's user the grant to manage access tokens (developer.token.manage), or leave token policies out with --only"
+    )
   ],
-  async *collect(ctx) {
-    if ((ctx.scope.ids.accessTokens ?? []).length === 0 && !ctx.scope.discover.accessTokens) return;
-    const tokens2 = await ctx.api.listAccessTokens();
-    const byId = new Map(tokens2.map((t3) => [String(t3.id), t3]));
-    const { ids: ids3 } = await selectIds(ctx.scope.ids.accessTokens ?? [], ctx.scope.discover.accessTokens, async () => tokens2, (t3) => String(t3.id), (t3) => t3.name);
-    for (const id of ids3) {
-      const t3 = byId.get(id);
-      if (!t3) {
-        yield { kind: "accessToken", id, name: null, doc: { id }, source: null, loadError: new Error(`access token ${id} is not in the token list`) };
-        continue;
-      }
-      yield { kind: "accessToken", id, name: t3.name ?? null, doc: { id: t3.id, name: t3.name ?? null, ownerId: t3.ownerId, expires: t3.expires }, source: null };
-    }
-  },
+  collect: (ctx) => listedResources(ctx.scope, () => ctx.api.listAccessTokens(), {
+    key: "accessTokens",
+    listing: "the token list",
+    idOf: (t3) => String(t3.id),
+    nameOf: (t3) => t3.name,
+    build: (t3) => ({ kind: "accessToken", id: String(t3.id), name: t3.name ?? null, doc: { id: t3.id, name: t3.name ?? null, ownerId: t3.ownerId, expires: t3.expires }, source: null }),
+    missing: (id) => ({ kind: "accessToken", id, name: null, doc: { id }, source: null })
+  }),
   fixes: {}
 };
 
@@ -51044,38 +51070,34 @@ var page = {
     }));
   },
   probes: [
-    {
-      id: "pages",
-      when: ["listPages", "getPageAccessList"],
-      plan: () => ({
-        check: "pages can be listed (the page admin summary)",
-        asked: "POST the first page of the page admin summary",
-        run: async (api) => {
-          for await (const _ of api.listPages()) return;
-        },
-        fix: () => "give the token's user the content admin grant (content.admin), or leave page policies out with --only"
-      })
-    }
+    readProbe(
+      "pages",
+      ["listPages", "getPageAccessList"],
+      "pages can be listed (the page admin summary)",
+      "POST the first page of the page admin summary",
+      (api) => api.listPages(),
+      "give the token's user the content admin grant (content.admin), or leave page policies out with --only"
+    )
   ],
   async *collect(ctx) {
     const declared = ctx.declared ?? await page.declare(ctx);
-    if (declared.length === 0 && (ctx.scope.ids.pages ?? []).length === 0 && !ctx.scope.discover.pages) return;
-    const listed = /* @__PURE__ */ new Map();
-    for await (const p2 of ctx.api.listPages()) for (const x2 of p2) listed.set(String(x2.pageId), x2);
-    for (const d of declared) {
-      const p2 = listed.get(d.id);
-      yield p2 ? { ...d, name: p2.pageTitle ?? null, doc: { ...pageDoc(p2), ...d.doc, owners: pageDoc(p2).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
-    }
-    const known = new Set(declared.map((d) => d.id));
-    const { ids: ids3 } = await selectIds(ctx.scope.ids.pages ?? [], ctx.scope.discover.pages, async () => [...listed.values()], (p2) => String(p2.pageId), (p2) => p2.pageTitle);
-    for (const id of ids3.filter((x2) => !known.has(x2))) {
-      const p2 = listed.get(id);
-      if (!p2) {
-        yield { kind: "page", id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null, loadError: new Error(`page ${id} is not in the page admin summary`) };
-        continue;
+    if (declared.length > 0) {
+      const listed = /* @__PURE__ */ new Map();
+      for await (const p2 of ctx.api.listPages()) for (const x2 of p2) listed.set(String(x2.pageId), x2);
+      for (const d of declared) {
+        const p2 = listed.get(d.id);
+        yield p2 ? { ...d, name: p2.pageTitle ?? null, doc: { ...pageDoc(p2), ...d.doc, owners: pageDoc(p2).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
       }
-      yield { kind: "page", id, name: p2.pageTitle ?? null, doc: { ...pageDoc(p2), declared: false }, source: null };
     }
+    yield* listedResources(ctx.scope, () => ctx.api.listPages(), {
+      key: "pages",
+      listing: "the page admin summary",
+      idOf: (p2) => String(p2.pageId),
+      nameOf: (p2) => p2.pageTitle,
+      build: (p2) => ({ kind: "page", id: String(p2.pageId), name: p2.pageTitle ?? null, doc: { ...pageDoc(p2), declared: false }, source: null }),
+      missing: (id) => ({ kind: "page", id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null }),
+      skip: new Set(declared.map((d) => d.id))
+    });
   }
 };
 
@@ -51140,31 +51162,23 @@ var account = {
   },
   parts: { shares, owner: owner9 },
   probes: [
-    {
-      id: "accounts",
-      when: ["listAccounts", "getAccountShares"],
-      plan: () => ({
-        check: "every connector account can be listed",
-        asked: "GET the account list",
-        run: (api) => api.listAccounts(),
-        fix: () => "give the token's user the grant to manage all accounts (account.admin): without it only the accounts shared with them are listed"
-      })
-    }
+    readProbe(
+      "accounts",
+      ["listAccounts", "getAccountShares"],
+      "every connector account can be listed",
+      "GET the account list",
+      (api) => api.listAccounts(),
+      "give the token's user the grant to manage all accounts (account.admin): without it only the accounts shared with them are listed"
+    )
   ],
-  async *collect(ctx) {
-    if ((ctx.scope.ids.accounts ?? []).length === 0 && !ctx.scope.discover.accounts) return;
-    const accounts = await ctx.api.listAccounts();
-    const byId = new Map(accounts.map((a) => [String(a.id), a]));
-    const { ids: ids3 } = await selectIds(ctx.scope.ids.accounts ?? [], ctx.scope.discover.accounts, async () => accounts, (a) => String(a.id), (a) => a.displayName ?? a.name);
-    for (const id of ids3) {
-      const a = byId.get(id);
-      if (!a) {
-        yield { kind: "account", id, name: null, doc: { id: Number(id) }, source: null, loadError: new Error(`account ${id} is not in the account list`) };
-        continue;
-      }
-      yield { kind: "account", id, name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null };
-    }
-  },
+  collect: (ctx) => listedResources(ctx.scope, () => ctx.api.listAccounts(), {
+    key: "accounts",
+    listing: "the account list",
+    idOf: (a) => String(a.id),
+    nameOf: (a) => a.displayName ?? a.name,
+    build: (a) => ({ kind: "account", id: String(a.id), name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null }),
+    missing: (id) => ({ kind: "account", id, name: null, doc: { id: Number(id) }, source: null })
+  }),
   fixes: {}
 };
 

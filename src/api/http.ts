@@ -1,12 +1,19 @@
-// The request core shared by every API area: URL building with encoded path segments, auth
-// headers, one limiter, per-attempt timeout, retries (ofetch runs the loop, retry.ts decides),
-// attempts sent through the keep-alive connection pool, the run's GET memo, counters, the
-// request log, and failures turned into ApiError.
+// The request core shared by every API area, as stages around one limiter: the token latch (a 401
+// stops that token's later requests), the run's deadline (deadline.ts), the per-operation breaker
+// (breaker.ts), retries (ofetch runs the loop, retry.ts decides), the 429 throttle (throttle.ts);
+// each attempt goes through the keep-alive connection pool with its timeout. Also here: the run's
+// GET memo, the counters and the request log. Paths are built in request-path.ts; failures are
+// worded in failure.ts and answer-text.ts.
 import { createFetch, type FetchContext, type FetchError } from 'ofetch';
 import PQueue from 'p-queue';
-import { BODY_EXCERPT_CHARS, CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, ERROR_TRACE_FIELD, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
+import { CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
 import { SecretSet } from '../core/redact.js';
+import { describeNetworkError, excerpt } from './answer-text.js';
+import { failureOf } from './failure.js';
+import type { CallState, RequestSpec } from './request-spec.js';
 import { createBreaker } from './breaker.js';
+import { createDeadlineStage, DeadlineError } from './deadline.js';
+import { describePath } from './request-path.js';
 import { BodyTooLargeError, createConnectionPool } from './connection-pool.js';
 import {
   ApiError,
@@ -16,25 +23,12 @@ import {
   WORKFLOW_STATUS_MEANING,
 } from './errors.js';
 import { isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
-import type { Host, HttpMethod, OperationId } from './operations.js';
+import type { Host } from './operations.js';
 import { checkResponse, type Schema } from './schemas.js';
 import { createThrottle } from './throttle.js';
 import type { ClientOptions, HttpStats } from './types.js';
 
-export interface RequestSpec {
-  operation: OperationId;
-  method: HttpMethod;
-  /** Which host and auth scheme (default the instance). */
-  host?: Host;
-  /** Path below the base URL with `{name}` placeholders (an operation's `path` in the table). */
-  path: string;
-  /** Values of the placeholders; each is URL-encoded into exactly one segment. */
-  params?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  /** A read sent as POST (a search): retried and memoised like a GET. */
-  read?: boolean;
-}
+export type { RequestSpec } from './request-spec.js';
 
 export interface Transport {
   /** A GET whose body is checked against `schema`; memoised for the client's lifetime (one run). */
@@ -52,24 +46,6 @@ export interface Transport {
   stats(): HttpStats;
 }
 
-/** One operation's attempts, shared between the limiter-wrapped fetch and ofetch's hooks. */
-interface CallState {
-  attempts: number;
-  lastTimedOut: boolean;
-  /** The last answer was over the body cap: not retried. */
-  tooLarge?: boolean;
-  /** The run's deadline ended the last attempt: not retried. */
-  pastDeadline?: boolean;
-  /** The last answer's body, read once here (ofetch sees the status and headers only). */
-  text?: string;
-}
-
-class DeadlineError extends Error {
-  constructor(label: string) {
-    super(`the run's deadline (${label}) passed`);
-    this.name = 'DeadlineError';
-  }
-}
 
 class AttemptTimeoutError extends Error {
   constructor(timeoutMs: number) {
@@ -128,25 +104,8 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   const deadline = options.deadline;
-  const remainingMs = () => (deadline ? deadline.at - Date.now() : Number.POSITIVE_INFINITY);
-  // At the deadline, requests still queued behind a rate limit (at 2 a second, hours of them)
-  // are dropped and the attempts waiting settle at once, instead of each waiting its turn to
-  // fail. Without a rate limit the queue drains at once anyway (each attempt refuses to start
-  // past the deadline), so attempts are not wrapped: the wrapper costs memory. Each
-  // attempt is in `waiting` only until it settles: nothing an answer holds is kept alive until
-  // the deadline (a promise chained to a long-lived one would keep every body).
-  const waiting = new Set<() => void>();
-  let deadlinePassed = false;
-  const queueDrainsSlowly = Boolean(rps && rps > 0);
-  if (deadline && queueDrainsSlowly) {
-    const timer = setTimeout(() => {
-      deadlinePassed = true;
-      limiter.clear();
-      for (const stop of waiting) stop();
-      waiting.clear();
-    }, Math.max(0, remainingMs()));
-    timer.unref();
-  }
+  const stage = createDeadlineStage(deadline, limiter, Boolean(rps && rps > 0));
+  const remainingMs = stage.remainingMs;
 
   function pastDeadlineError(spec: RequestSpec, attempts: number, passed = false): ApiError | undefined {
     if (!deadline || (!passed && remainingMs() > 0)) return undefined;
@@ -170,16 +129,6 @@ export function createTransport(options: ClientOptions): Transport {
 
   const baseOf = (spec: RequestSpec): string | undefined =>
     (spec.host === 'workflow' ? options.workflowUrl : options.baseUrl)?.replace(/\/+$/, '');
-
-  function describePath(spec: RequestSpec): string {
-    const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(spec.params?.[name] ?? ''));
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(spec.query ?? {})) {
-      if (value !== undefined) query.set(key, String(value));
-    }
-    const search = query.toString();
-    return search ? `${path}?${search}` : path;
-  }
 
   function fail(spec: RequestSpec, init: Omit<ApiErrorInit, 'operation' | 'method' | 'path'>): ApiError {
     counters.failed += 1;
@@ -215,19 +164,9 @@ export function createTransport(options: ClientOptions): Transport {
 
   /** A fetch that runs one attempt inside the limiter, with the timeout covering headers and body. */
   function attemptFetch(spec: RequestSpec, call: CallState): typeof fetch {
-    return (input, init) => {
-      const attempt = sendAttempt(spec, call, input, init);
-      if (!deadline || !queueDrainsSlowly) return attempt;
-      return new Promise<Response>((resolve, reject) => {
-        const onDeadline = () => {
-          call.pastDeadline = true;
-          reject(new DeadlineError(deadline.label));
-        };
-        if (deadlinePassed) return onDeadline();
-        waiting.add(onDeadline);
-        attempt.then(resolve, reject).finally(() => waiting.delete(onDeadline));
-      });
-    };
+    return (input, init) => stage.wrap(sendAttempt(spec, call, input, init), () => {
+      call.pastDeadline = true;
+    });
   }
 
   function sendAttempt(spec: RequestSpec, call: CallState, input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
@@ -348,56 +287,8 @@ export function createTransport(options: ClientOptions): Transport {
     }
   }
 
-  function failure(spec: RequestSpec, error: FetchError, call: CallState): ApiError {
-    if (error instanceof ApiError) return error;
-    if (error.cause instanceof ApiError) return error.cause; // thrown before sending (refused token)
-    const label = requestLabel(spec.method, redact(describePath(spec)));
-    const attempts = call.attempts;
-    const response = error.response;
-    const retryNote = (retryable: boolean, reached: boolean) => {
-      if (spec.method !== 'GET' && !spec.read && retryable && reached) {
-        return ` (not retried: the ${spec.method} may have reached the server)`;
-      }
-      return retryable ? ` (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
-    };
-    if (response) {
-      const status = response.status;
-      // Redacted before the excerpt is cut, so no cut can leave a prefix of a secret behind.
-      const apiMessage = messageOf(redact(call.text ?? ''));
-      const meaning = statusMeaning(spec, status, tokenHeader);
-      const said = meaning ? `${meaning}${apiMessage ? ` (server: ${apiMessage})` : ''}` : (apiMessage ?? '');
-      const statusLine = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
-      return fail(spec, {
-        kind: 'http',
-        status,
-        apiMessage,
-        attempts,
-        detail: `${label}: ${statusLine}${said ? ` — ${said}` : ''}${retryNote(isRetryableStatus(status), true)}`,
-      });
-    }
-    const cause = error.cause ?? error;
-    if (call.tooLarge) {
-      return fail(spec, {
-        kind: 'too-large',
-        attempts,
-        detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`,
-      });
-    }
-    if (call.pastDeadline) return pastDeadlineError(spec, attempts, true)!;
-    if (call.lastTimedOut) {
-      return fail(spec, {
-        kind: 'timeout',
-        attempts,
-        detail: `${label}: timed out after ${timeoutMs} ms${retryNote(true, true)}`,
-      });
-    }
-    return fail(spec, {
-      kind: 'network',
-      attempts,
-      cause: sanitizedCause(cause),
-      detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`,
-    });
-  }
+  const failure = (spec: RequestSpec, error: FetchError, call: CallState) =>
+    failureOf(spec, error, call, { fail, redact, tokenHeader, maxBodyBytes, timeoutMs, pastDeadline: (attempts) => pastDeadlineError(spec, attempts, true)! });
 
   function parseBody(spec: RequestSpec, text: string, status: number): unknown {
     try {
@@ -451,65 +342,4 @@ export function createTransport(options: ClientOptions): Transport {
       return t.throttled > 0 ? { ...counters, ...t } : { ...counters };
     },
   };
-}
-
-/** What a status means for this request, where the platform documents it. */
-function statusMeaning(spec: RequestSpec, status: number, tokenHeader: string): string | undefined {
-  if (spec.host === 'workflow') return WORKFLOW_STATUS_MEANING[status];
-  if (status === 401) return developerToken401(tokenHeader);
-  // The instance host's workflow models need the same Workflow API grant.
-  if (spec.operation === 'listWorkflowModels' && status === 403) return WORKFLOW_STATUS_MEANING[403];
-  return undefined;
-}
-
-/** Encodes one path segment; `/` and `%` stay inside it. Dot segments are refused in resolve(). */
-function encodeSegment(value: string): string {
-  return encodeURIComponent(value);
-}
-
-/**
- * The body's `message` when it is JSON with one; else, for the instance host's
- * `{status, statusReason, toe}`, the status reason and the trace id; else a short excerpt.
- */
-function messageOf(text: string): string | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    const body = JSON.parse(text) as Record<string, unknown>;
-    if (body && typeof body === 'object') {
-      if (typeof body.message === 'string') return body.message;
-      const trace = body[ERROR_TRACE_FIELD];
-      if (typeof body.statusReason === 'string' || typeof trace === 'string') {
-        const reason = typeof body.statusReason === 'string' ? body.statusReason : 'no message';
-        return typeof trace === 'string' ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
-      }
-    }
-  } catch {
-    // not JSON: some 404s are HTML or plain text
-  }
-  return excerpt(text);
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
-}
-
-/** The innermost error message of a network failure (wrapped errors are followed to their cause). */
-function describeNetworkError(error: unknown): string {
-  let current: unknown = error;
-  let message = error instanceof Error ? error.message : String(error);
-  while (current instanceof Error && current.cause !== undefined) {
-    current = current.cause;
-    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
-    if (current instanceof Error && current.message) message = current.message;
-  }
-  return message;
-}
-
-/** The network error without anything request-related attached (no options, no headers). */
-function sanitizedCause(error: unknown): Error {
-  const out = new Error(describeNetworkError(error));
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
-  if (typeof code === 'string') (out as Error & { code?: string }).code = code;
-  return out;
 }

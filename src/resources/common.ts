@@ -1,5 +1,6 @@
 // Small helpers shared by the resource kinds.
-import type { FixKind, ResourceDocument, RunMemo } from './types.js';
+import type { InstanceApi, OperationId } from '../api/types.js';
+import type { FixKind, KindProbe, ResourceDocument, RunMemo } from './types.js';
 
 /** Reads every page of a limit/skip iterator into one array. */
 export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
@@ -43,3 +44,24 @@ export function removeEntryFix(list: string, description: string): FixKind {
 }
 
 export const stringArraySchema = { type: 'array', items: { type: 'string' } };
+
+/**
+ * A probe that one read can be made (a listing's first page, or a whole small answer): what it
+ * checks and asks, and what to do when it is refused. Most kinds' grant checks are this.
+ */
+export function readProbe(id: string, when: OperationId[], check: string, asked: string, run: (api: InstanceApi) => Promise<unknown> | AsyncIterable<unknown[]>, fix: string): KindProbe {
+  return {
+    id,
+    when,
+    plan: () => ({
+      check,
+      asked,
+      run: async (api) => {
+        const answer = run(api);
+        if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
+        else await answer;
+      },
+      fix: () => fix,
+    }),
+  };
+}

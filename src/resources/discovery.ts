@@ -2,7 +2,7 @@
 // listing gives, minus the `exclude` ids or globs. The listing is read whole or fails (the
 // client ends an incomplete one with an error): a discovered scope is never silently smaller.
 import { globMatches } from '../core/glob.js';
-import type { Discovery, Scope, ScopeInput } from './types.js';
+import type { CollectedResource, Discovery, Scope, ScopeInput } from './types.js';
 
 /** Whether `id` (or, for a file, its set id) is left out by an `exclude` entry. */
 export function excluded(discovery: Discovery | undefined, ...ids: string[]): boolean {
@@ -42,4 +42,45 @@ export async function selectIds<T>(
 export function scopeEntries(scope: Scope, input: Pick<ScopeInput, 'key' | 'shape'>): [string, string?][] {
   if (input.shape === 'ids') return (scope.ids[input.key] ?? []).map((id) => [id]);
   return Object.entries(scope.paths[input.key] ?? {}).flatMap(([set, paths]) => paths.map((p): [string, string] => [set, p]));
+}
+
+/** How a kind read from one whole listing builds its resources (listedResources). */
+export interface ListedKind<T> {
+  /** The scope key (`users`, `roles`, …). */
+  key: string;
+  /** How the listing is named in the error of an id it does not hold (`the role list`). */
+  listing: string;
+  idOf(item: T): string;
+  nameOf(item: T): string | null | undefined;
+  build(item: T): CollectedResource;
+  /** The document of a named id the listing lacks (the resource then carries the error). */
+  missing(id: string): CollectedResource;
+  /** Ids already yielded (declared in manifests): not yielded again. */
+  skip?: ReadonlySet<string>;
+}
+
+/**
+ * The resources of a kind whose listing is read whole (it holds what the documents need): the
+ * ids its scope names, or with `all` every listed one minus the excluded; a named id the listing
+ * lacks is a resource with its own error. Nothing named and nothing discovered: no read at all.
+ */
+export async function* listedResources<T>(scope: Scope, read: () => Promise<T[]> | AsyncIterable<T[]>, kind: ListedKind<T>): AsyncGenerator<CollectedResource> {
+  const named = scope.ids[kind.key] ?? [];
+  const discovery = scope.discover[kind.key];
+  if (named.length === 0 && !discovery) return;
+  const listed = new Map<string, T>();
+  const answer = read();
+  const pages: AsyncIterable<T[]> = Symbol.asyncIterator in answer ? answer : (async function* () { yield await answer; })();
+  for await (const page of pages) for (const item of page) listed.set(kind.idOf(item), item);
+  const { ids } = await selectIds(named, discovery, async () => [...listed.values()], kind.idOf, kind.nameOf);
+  for (const id of ids) {
+    if (kind.skip?.has(id)) continue;
+    const item = listed.get(id);
+    if (item !== undefined) {
+      yield kind.build(item);
+      continue;
+    }
+    const r = kind.missing(id);
+    yield { ...r, loadError: new Error(`${r.kind} ${id} is not in ${kind.listing}`) };
+  }
 }

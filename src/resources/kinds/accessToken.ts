@@ -1,6 +1,7 @@
 // Access tokens: the token list (no paging; the owner is an id only), with the owner resolved
 // against the user directory. Read-only: revoking a token is a decision for a person.
-import { selectIds } from '../discovery.js';
+import { listedResources } from '../discovery.js';
+import { readProbe } from '../common.js';
 import { ownerPart, ownerSchema } from '../people.js';
 import type { ResourceKind } from '../types.js';
 
@@ -35,31 +36,17 @@ export const accessToken: ResourceKind = {
   },
   parts: { owner: ownerPart('listAccessTokens', async (_api, r) => ({ type: 'USER', id: String(r.doc.ownerId) })) },
   probes: [
-    {
-      id: 'accessTokens',
-      when: ['listAccessTokens'],
-      plan: () => ({
-        check: "every user's access tokens can be listed",
-        asked: 'GET the access-token list',
-        run: (api) => api.listAccessTokens(),
-        fix: () => "give the token's user the grant to manage access tokens (developer.token.manage), or leave token policies out with --only",
-      }),
-    },
+    readProbe('accessTokens', ['listAccessTokens'], "every user's access tokens can be listed", 'GET the access-token list', (api) => api.listAccessTokens(),
+      "give the token's user the grant to manage access tokens (developer.token.manage), or leave token policies out with --only"),
   ],
-  async *collect(ctx) {
-    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
-    if ((ctx.scope.ids.accessTokens ?? []).length === 0 && !ctx.scope.discover.accessTokens) return;
-    const tokens = await ctx.api.listAccessTokens();
-    const byId = new Map(tokens.map((t) => [String(t.id), t]));
-    const { ids } = await selectIds(ctx.scope.ids.accessTokens ?? [], ctx.scope.discover.accessTokens, async () => tokens, (t) => String(t.id), (t) => t.name);
-    for (const id of ids) {
-      const t = byId.get(id);
-      if (!t) {
-        yield { kind: 'accessToken', id, name: null, doc: { id }, source: null, loadError: new Error(`access token ${id} is not in the token list`) };
-        continue;
-      }
-      yield { kind: 'accessToken', id, name: t.name ?? null, doc: { id: t.id, name: t.name ?? null, ownerId: t.ownerId, expires: t.expires }, source: null };
-    }
-  },
+  collect: (ctx) =>
+    listedResources(ctx.scope, () => ctx.api.listAccessTokens(), {
+      key: 'accessTokens',
+      listing: 'the token list',
+      idOf: (t) => String(t.id),
+      nameOf: (t) => t.name,
+      build: (t) => ({ kind: 'accessToken', id: String(t.id), name: t.name ?? null, doc: { id: t.id, name: t.name ?? null, ownerId: t.ownerId, expires: t.expires }, source: null }),
+      missing: (id) => ({ kind: 'accessToken', id, name: null, doc: { id }, source: null }),
+    }),
   fixes: {},
 };

@@ -1,7 +1,8 @@
 // Connector accounts: the account list (all of them with account.admin), each with its share
 // list as a part (v1's READ/WRITE/OWNER vocabulary mapped to v2's) and its owner resolved.
 import type { Account } from '../../api/types.js';
-import { selectIds } from '../discovery.js';
+import { listedResources } from '../discovery.js';
+import { readProbe } from '../common.js';
 import { ownerPart, ownerSchema, userOwner } from '../people.js';
 import { principalSchema } from '../sharing.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
@@ -72,30 +73,17 @@ export const account: ResourceKind = {
   },
   parts: { shares, owner },
   probes: [
-    {
-      id: 'accounts',
-      when: ['listAccounts', 'getAccountShares'],
-      plan: () => ({
-        check: 'every connector account can be listed',
-        asked: 'GET the account list',
-        run: (api) => api.listAccounts(),
-        fix: () => "give the token's user the grant to manage all accounts (account.admin): without it only the accounts shared with them are listed",
-      }),
-    },
+    readProbe('accounts', ['listAccounts', 'getAccountShares'], 'every connector account can be listed', 'GET the account list', (api) => api.listAccounts(),
+      "give the token's user the grant to manage all accounts (account.admin): without it only the accounts shared with them are listed"),
   ],
-  async *collect(ctx) {
-    if ((ctx.scope.ids.accounts ?? []).length === 0 && !ctx.scope.discover.accounts) return;
-    const accounts = await ctx.api.listAccounts();
-    const byId = new Map(accounts.map((a) => [String(a.id), a]));
-    const { ids } = await selectIds(ctx.scope.ids.accounts ?? [], ctx.scope.discover.accounts, async () => accounts, (a) => String(a.id), (a) => a.displayName ?? a.name);
-    for (const id of ids) {
-      const a = byId.get(id);
-      if (!a) {
-        yield { kind: 'account', id, name: null, doc: { id: Number(id) }, source: null, loadError: new Error(`account ${id} is not in the account list`) };
-        continue;
-      }
-      yield { kind: 'account', id, name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null };
-    }
-  },
+  collect: (ctx) =>
+    listedResources(ctx.scope, () => ctx.api.listAccounts(), {
+      key: 'accounts',
+      listing: 'the account list',
+      idOf: (a) => String(a.id),
+      nameOf: (a) => a.displayName ?? a.name,
+      build: (a) => ({ kind: 'account', id: String(a.id), name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null }),
+      missing: (id) => ({ kind: 'account', id, name: null, doc: { id: Number(id) }, source: null }),
+    }),
   fixes: {},
 };

@@ -1,5 +1,6 @@
 // The instance's calculated-field statistics: one resource, id `instance`.
 import type { ResourceKind } from '../types.js';
+import { readProbe } from '../common.js';
 
 export const CALCULATED_FIELDS_RESOURCE_ID = 'instance';
 
@@ -28,16 +29,8 @@ export const calculatedFields: ResourceKind = {
   },
   parts: {},
   probes: [
-    {
-      id: 'calculatedFields',
-      when: ['getCalculatedFieldStatistics'],
-      plan: () => ({
-        check: 'calculated-field statistics can be read',
-        asked: 'GET calculated-field statistics',
-        run: (api) => api.getCalculatedFieldStatistics(),
-        fix: () => "give the token's user access to the calculated-field statistics",
-      }),
-    },
+    readProbe('calculatedFields', ['getCalculatedFieldStatistics'], 'calculated-field statistics can be read', 'GET calculated-field statistics', (api) => api.getCalculatedFieldStatistics(),
+      "give the token's user access to the calculated-field statistics"),
   ],
   async *collect(ctx) {
     const stats = await ctx.api.getCalculatedFieldStatistics();

@@ -1,7 +1,8 @@
 // Groups: the group list (owners and member counts in the listing itself), with each group's
 // members as a lazy part (one read per group), their state from the user directory. Read-only.
 import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
-import { selectIds } from '../discovery.js';
+import { listedResources } from '../discovery.js';
+import { readProbe } from '../common.js';
 import { USER_STATES, userDirectory } from '../people.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
@@ -73,30 +74,18 @@ export const group: ResourceKind = {
   },
   parts: { members },
   probes: [
-    {
-      id: 'groups',
-      when: ['listGroups', 'getGroupUsers'],
-      plan: () => ({
-        check: 'groups can be listed',
-        asked: 'GET the first page of the group list',
-        run: async (api) => {
-          for await (const _ of api.listGroups()) return;
-        },
-        fix: () => "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only",
-      }),
-    },
+    readProbe('groups', ['listGroups', 'getGroupUsers'], 'groups can be listed', 'GET the first page of the group list', (api) => api.listGroups(),
+      "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"),
   ],
-  async *collect(ctx) {
-    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
-    if ((ctx.scope.ids.groups ?? []).length === 0 && !ctx.scope.discover.groups) return;
+  collect: (ctx) =>
     // Owners and member counts come with the listing: it is read whole even for named groups.
-    const listed = new Map<string, GroupListItem>();
-    for await (const page of ctx.api.listGroups()) for (const g of page) listed.set(String(g.groupId), g);
-    const { ids } = await selectIds(ctx.scope.ids.groups ?? [], ctx.scope.discover.groups, async () => [...listed.values()], (g) => String(g.groupId));
-    for (const id of ids) {
-      const g = listed.get(id);
-      yield g ? groupResource(g) : { kind: 'group', id, name: null, doc: { id: Number(id), owners: [] }, source: null, loadError: new Error(`group ${id} is not in the group list`) };
-    }
-  },
+    listedResources(ctx.scope, () => ctx.api.listGroups(), {
+      key: 'groups',
+      listing: 'the group list',
+      idOf: (g) => String(g.groupId),
+      nameOf: (g) => g.name,
+      build: groupResource,
+      missing: (id) => ({ kind: 'group', id, name: null, doc: { id: Number(id), owners: [] }, source: null }),
+    }),
   fixes: {},
 };

@@ -1,7 +1,8 @@
 // Pages: the page admin summary (every page with content.admin), with each page's access list
 // (users and groups, expanded to the people reached) as a part, and its first owner resolved.
 import type { PageSummary } from '../../api/types.js';
-import { selectIds } from '../discovery.js';
+import { listedResources } from '../discovery.js';
+import { readProbe } from '../common.js';
 import { ownerPart, ownerSchema } from '../people.js';
 import { loadManifests } from '../manifests.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharesSchema, driftSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
@@ -90,38 +91,28 @@ export const page: ResourceKind = {
     }));
   },
   probes: [
-    {
-      id: 'pages',
-      when: ['listPages', 'getPageAccessList'],
-      plan: () => ({
-        check: 'pages can be listed (the page admin summary)',
-        asked: 'POST the first page of the page admin summary',
-        run: async (api) => {
-          for await (const _ of api.listPages()) return;
-        },
-        fix: () => "give the token's user the content admin grant (content.admin), or leave page policies out with --only",
-      }),
-    },
+    readProbe('pages', ['listPages', 'getPageAccessList'], 'pages can be listed (the page admin summary)', 'POST the first page of the page admin summary', (api) => api.listPages(),
+      "give the token's user the content admin grant (content.admin), or leave page policies out with --only"),
   ],
   async *collect(ctx) {
     const declared = ctx.declared ?? (await page.declare!(ctx));
-    // Nothing declared, named or discovered: no read (the run warns of the empty scope).
-    if (declared.length === 0 && (ctx.scope.ids.pages ?? []).length === 0 && !ctx.scope.discover.pages) return;
-    const listed = new Map<string, PageSummary>();
-    for await (const p of ctx.api.listPages()) for (const x of p) listed.set(String(x.pageId), x);
-    for (const d of declared) {
-      const p = listed.get(d.id);
-      yield p ? { ...d, name: p.pageTitle ?? null, doc: { ...pageDoc(p), ...d.doc, owners: pageDoc(p).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
-    }
-    const known = new Set(declared.map((d) => d.id));
-    const { ids } = await selectIds(ctx.scope.ids.pages ?? [], ctx.scope.discover.pages, async () => [...listed.values()], (p) => String(p.pageId), (p) => p.pageTitle);
-    for (const id of ids.filter((x) => !known.has(x))) {
-      const p = listed.get(id);
-      if (!p) {
-        yield { kind: 'page', id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null, loadError: new Error(`page ${id} is not in the page admin summary`) };
-        continue;
+    if (declared.length > 0) {
+      const listed = new Map<string, PageSummary>();
+      for await (const p of ctx.api.listPages()) for (const x of p) listed.set(String(x.pageId), x);
+      for (const d of declared) {
+        const p = listed.get(d.id);
+        yield p ? { ...d, name: p.pageTitle ?? null, doc: { ...pageDoc(p), ...d.doc, owners: pageDoc(p).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
       }
-      yield { kind: 'page', id, name: p.pageTitle ?? null, doc: { ...pageDoc(p), declared: false }, source: null };
     }
+    // The summary's pages are the client's memo by now: named or discovered pages cost no request more.
+    yield* listedResources(ctx.scope, () => ctx.api.listPages(), {
+      key: 'pages',
+      listing: 'the page admin summary',
+      idOf: (p) => String(p.pageId),
+      nameOf: (p) => p.pageTitle,
+      build: (p) => ({ kind: 'page', id: String(p.pageId), name: p.pageTitle ?? null, doc: { ...pageDoc(p), declared: false }, source: null }),
+      missing: (id) => ({ kind: 'page', id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null }),
+      skip: new Set(declared.map((d) => d.id)),
+    });
   },
 };

@@ -1,8 +1,8 @@
 // Roles: the role list, with each role's grants and holders as lazy parts (one read per role,
 // the holders paged); holders carry their state from the user directory. Read-only.
 import type { Role } from '../../api/types.js';
-import { readAllPages } from '../common.js';
-import { selectIds } from '../discovery.js';
+import { readAllPages, readProbe } from '../common.js';
+import { listedResources } from '../discovery.js';
 import { USER_STATES, userDirectory } from '../people.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
 
@@ -94,31 +94,17 @@ export const role: ResourceKind = {
   },
   parts: { grants, holders },
   probes: [
-    {
-      id: 'roles',
-      when: ['listRoles', 'getRoleAuthorities', 'listRoleUsers'],
-      plan: () => ({
-        check: 'roles can be listed',
-        asked: 'GET the role list',
-        run: (api) => api.listRoles(),
-        fix: () => "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only",
-      }),
-    },
+    readProbe('roles', ['listRoles', 'getRoleAuthorities', 'listRoleUsers'], 'roles can be listed', 'GET the role list', (api) => api.listRoles(),
+      "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only"),
   ],
-  async *collect(ctx) {
-    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
-    if ((ctx.scope.ids.roles ?? []).length === 0 && !ctx.scope.discover.roles) return;
-    const roles = await ctx.api.listRoles();
-    const byId = new Map(roles.map((r) => [String(r.id), r]));
-    const { ids } = await selectIds(ctx.scope.ids.roles ?? [], ctx.scope.discover.roles, async () => roles, (r) => String(r.id), (r) => r.name);
-    for (const id of ids) {
-      const r = byId.get(id);
-      if (!r) {
-        yield { kind: 'role', id, name: null, doc: { id }, source: null, loadError: new Error(`role ${id} is not in the role list`) };
-        continue;
-      }
-      yield { kind: 'role', id, name: r.name, doc: roleDoc(r), source: null };
-    }
-  },
+  collect: (ctx) =>
+    listedResources(ctx.scope, () => ctx.api.listRoles(), {
+      key: 'roles',
+      listing: 'the role list',
+      idOf: (r) => String(r.id),
+      nameOf: (r) => r.name,
+      build: (r) => ({ kind: 'role', id: String(r.id), name: r.name, doc: roleDoc(r), source: null }),
+      missing: (id) => ({ kind: 'role', id, name: null, doc: { id }, source: null }),
+    }),
   fixes: {},
 };

@@ -1,7 +1,8 @@
 // Users: the identity search's live and deleted users (one directory per run, shared with every
 // `owner` part), each with its state, role and last sign-in. Read-only.
-import { selectIds } from '../discovery.js';
-import { type DirectoryUser, USER_STATE_RULE, USER_STATES, userDirectory } from '../people.js';
+import { listedResources } from '../discovery.js';
+import { readProbe } from '../common.js';
+import { USER_STATE_RULE, USER_STATES, userDirectory } from '../people.js';
 import { rolePart } from './role.js';
 import type { ResourceKind } from '../types.js';
 
@@ -44,33 +45,21 @@ export const user: ResourceKind = {
   },
   parts: { role: rolePart },
   probes: [
-    {
-      id: 'userSearch',
-      when: ['searchUsers'],
-      plan: () => ({
-        check: 'users can be listed (the identity search)',
-        asked: 'POST the user search (the first page of live users)',
-        run: async (api) => {
-          for await (const _ of api.searchUsers()) return;
-        },
-        fix: () => "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only",
-      }),
-    },
+    readProbe('userSearch', ['searchUsers'], 'users can be listed (the identity search)', 'POST the user search (the first page of live users)', (api) => api.searchUsers(),
+      "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only"),
   ],
   async *collect(ctx) {
-    // Nothing named and nothing discovered: no read (the run warns of the empty scope).
     if ((ctx.scope.ids.users ?? []).length === 0 && !ctx.scope.discover.users) return;
+    // The directory (both searches) is the listing: shared with every owner part of the run.
     const directory = await userDirectory(ctx.api, ctx.once);
-    const discovery = ctx.scope.discover.users;
-    const { ids } = await selectIds(ctx.scope.ids.users ?? [], discovery, async () => [...directory.values()], (u: DirectoryUser) => u.id, (u) => u.name);
-    for (const id of ids) {
-      const u = directory.get(id);
-      if (!u) {
-        yield { kind: 'user', id, name: null, doc: { id, state: 'deleted' }, source: null, loadError: new Error(`user ${id} is in neither the live nor the deleted user listing`) };
-        continue;
-      }
-      yield { kind: 'user', id, name: u.name, doc: { ...u }, source: null };
-    }
+    yield* listedResources(ctx.scope, async () => [...directory.values()], {
+      key: 'users',
+      listing: 'the live or the deleted user listing',
+      idOf: (u) => u.id,
+      nameOf: (u) => u.name,
+      build: (u) => ({ kind: 'user', id: u.id, name: u.name, doc: { ...u }, source: null }),
+      missing: (id) => ({ kind: 'user', id, name: null, doc: { id, state: 'deleted' }, source: null }),
+    });
   },
   fixes: {},
 };
