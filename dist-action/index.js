@@ -14669,11 +14669,11 @@ var require_progressevent = __commonJS({
 var require_encoding = __commonJS({
   "node_modules/undici/lib/web/fileapi/encoding.js"(exports, module) {
     "use strict";
-    function getEncoding(label) {
-      if (!label) {
+    function getEncoding(label2) {
+      if (!label2) {
         return "failure";
       }
-      switch (label.trim().toLowerCase()) {
+      switch (label2.trim().toLowerCase()) {
         case "unicode-1-1-utf-8":
         case "unicode11utf8":
         case "unicode20utf8":
@@ -24240,9 +24240,9 @@ var require_codegen = __commonJS({
       }
     };
     var Label = class extends Node {
-      constructor(label) {
+      constructor(label2) {
         super();
-        this.label = label;
+        this.label = label2;
         this.names = {};
       }
       render({ _n }) {
@@ -24250,14 +24250,14 @@ var require_codegen = __commonJS({
       }
     };
     var Break = class extends Node {
-      constructor(label) {
+      constructor(label2) {
         super();
-        this.label = label;
+        this.label = label2;
         this.names = {};
       }
       render({ _n }) {
-        const label = this.label ? ` ${this.label}` : "";
-        return `break${label};` + _n;
+        const label2 = this.label ? ` ${this.label}` : "";
+        return `break${label2};` + _n;
       }
     };
     var Throw = class extends Node {
@@ -24669,12 +24669,12 @@ var require_codegen = __commonJS({
         return this._endBlockNode(For);
       }
       // `label` statement
-      label(label) {
-        return this._leafNode(new Label(label));
+      label(label2) {
+        return this._leafNode(new Label(label2));
       }
       // `break` statement
-      break(label) {
-        return this._leafNode(new Break(label));
+      break(label2) {
+        return this._leafNode(new Break(label2));
       }
       // `return` statement
       return(value) {
@@ -42367,8 +42367,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addDetails(label, content) {
-    const element2 = this.wrap("details", this.wrap("summary", label) + content);
+  addDetails(label2, content) {
+    const element2 = this.wrap("details", this.wrap("summary", label2) + content);
     return this.addRaw(element2).addEOL();
   }
   /**
@@ -42940,7 +42940,7 @@ function trendSvg(trend) {
   const points = trendPoints(trend);
   const top = Math.max(1, ...trend.map((t3) => t3.violations));
   const base = HEIGHT - PAD.bottom;
-  const label = `Violations over the last ${trend.length} runs: ${trend.map((t3) => `run ${t3.run} ${t3.violations}`).join(", ")}`;
+  const label2 = `Violations over the last ${trend.length} runs: ${trend.map((t3) => `run ${t3.run} ${t3.violations}`).join(", ")}`;
   const circles = points.map(
     ({ x: x2, y, point }) => (
       // Every value escaped, those of a history file too (steward validates them on reading; a
@@ -42950,7 +42950,7 @@ function trendSvg(trend) {
   );
   const ticks = points.map(({ x: x2, point }) => `<text x="${x2}" y="${base + 18}" text-anchor="middle">#${escapeHtml(String(point.run))}</text>`);
   return [
-    `<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">`,
+    `<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label2)}" xmlns="http://www.w3.org/2000/svg">`,
     `<line class="axis" x1="${PAD.left}" y1="${base}" x2="${WIDTH - PAD.right}" y2="${base}"/>`,
     `<line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${base}"/>`,
     `<text x="${PAD.left - 6}" y="${PAD.top + 4}" text-anchor="end">${top}</text>`,
@@ -45946,7 +45946,7 @@ function failureOf(spec, error2, call, ctx) {
   const { fail, redact, tokenHeader, maxBodyBytes, timeoutMs } = ctx;
   if (error2 instanceof ApiError) return error2;
   if (error2.cause instanceof ApiError) return error2.cause;
-  const label = requestLabel(spec.method, redact(describePath(spec)));
+  const label2 = requestLabel(spec.method, redact(describePath(spec)));
   const attempts = call.attempts;
   const response = error2.response;
   const retryNote = (retryable, reached) => {
@@ -45966,7 +45966,7 @@ function failureOf(spec, error2, call, ctx) {
       status,
       apiMessage,
       attempts,
-      detail: `${label}: ${statusLine}${said ? ` — ${said}` : ""}${retryNote(isRetryableStatus(status), true)}`
+      detail: `${label2}: ${statusLine}${said ? ` — ${said}` : ""}${retryNote(isRetryableStatus(status), true)}`
     });
   }
   const cause = error2.cause ?? error2;
@@ -45974,7 +45974,7 @@ function failureOf(spec, error2, call, ctx) {
     return fail(spec, {
       kind: "too-large",
       attempts,
-      detail: `${label}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`
+      detail: `${label2}: the answer is larger than ${maxBodyBytes} bytes (decompressed): not read further, not retried`
     });
   }
   if (call.pastDeadline) return ctx.pastDeadline(attempts);
@@ -45982,14 +45982,14 @@ function failureOf(spec, error2, call, ctx) {
     return fail(spec, {
       kind: "timeout",
       attempts,
-      detail: `${label}: timed out after ${timeoutMs} ms${retryNote(true, true)}`
+      detail: `${label2}: timed out after ${timeoutMs} ms${retryNote(true, true)}`
     });
   }
   return fail(spec, {
     kind: "network",
     attempts,
     cause: sanitizedCause(cause),
-    detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
+    detail: `${label2}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
   });
 }
 
@@ -46013,8 +46013,8 @@ function createBreaker(threshold = BREAKER_THRESHOLD) {
 
 // src/api/deadline.ts
 var DeadlineError = class extends Error {
-  constructor(label) {
-    super(`the run's deadline (${label}) passed`);
+  constructor(label2) {
+    super(`the run's deadline (${label2}) passed`);
     this.name = "DeadlineError";
   }
 };
@@ -49396,8 +49396,8 @@ function schemaProblems(source, errors, wording = {}) {
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
     const path20 = pointerPath(e.instancePath);
-    const label = (wording.label ?? pathLabel)(path20);
-    const place2 = { path: path20, label, subject: `${label || "the file"}${wording.separator ?? " "}` };
+    const label2 = (wording.label ?? pathLabel)(path20);
+    const place2 = { path: path20, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
     const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path20, String(e.params.additionalProperty)]) : nodeAt(source, path20);
     const problem4 = { ...locationOf(source, node), message };
@@ -49428,8 +49428,8 @@ function selectErrors(errors) {
   }
   return selected;
 }
-function sharedMessage(e, { label, subject }) {
-  const inside2 = label ? ` in ${label}` : "";
+function sharedMessage(e, { label: label2, subject }) {
+  const inside2 = label2 ? ` in ${label2}` : "";
   switch (e.keyword) {
     case "additionalProperties": {
       const allowed = Object.keys(e.parentSchema?.properties ?? {});
@@ -55037,10 +55037,10 @@ function newField(proto, parentOrFile, reg, oneof, mapEntries) {
     enumerable: true,
     configurable: true
   });
-  const label = proto.label;
+  const label2 = proto.label;
   const type = proto.type;
   const jstype = (_c = proto.options) === null || _c === void 0 ? void 0 : _c.jstype;
-  if (label === LABEL_REPEATED) {
+  if (label2 === LABEL_REPEATED) {
     const mapEntry = type == TYPE_MESSAGE ? mapEntries === null || mapEntries === void 0 ? void 0 : mapEntries.get(trimLeadingDot(proto.typeName)) : void 0;
     if (mapEntry) {
       field.fieldKind = "map";
@@ -71234,9 +71234,9 @@ function describeList(key, before, after) {
   const left = after.map((item) => itemIdentity(item));
   before.forEach((item, i) => {
     const at2 = left.indexOf(itemIdentity(item));
-    const label = `${key}[${i}] ${entryLabel(item)}`;
+    const label2 = `${key}[${i}] ${entryLabel(item)}`;
     if (at2 < 0) {
-      lines.push(`${label}: removed (${summary2(item)})`);
+      lines.push(`${label2}: removed (${summary2(item)})`);
       return;
     }
     left[at2] = "\0taken";
@@ -71245,10 +71245,10 @@ function describeList(key, before, after) {
     if (isObject4(item) && isObject4(next)) {
       for (const field of Object.keys(item)) {
         if (JSON.stringify(item[field]) !== JSON.stringify(next[field])) {
-          lines.push(`${label} ${field}: ${show(item[field])} → ${show(next[field])}`);
+          lines.push(`${label2} ${field}: ${show(item[field])} → ${show(next[field])}`);
         }
       }
-    } else lines.push(`${label}: ${show(item)} → ${show(next)}`);
+    } else lines.push(`${label2}: ${show(item)} → ${show(next)}`);
   });
   left.forEach((id, j) => {
     if (id !== "\0taken") lines.push(`${key}: added ${entryLabel(after[j])} (${summary2(after[j])})`);
@@ -73016,7 +73016,11 @@ function typeProblems(input) {
   const checker = new Checker(input, problems);
   const root = checker.typeOf(input.ast, /* @__PURE__ */ new Map());
   const { expect } = input;
-  if (expect && root.kinds !== null && !root.kinds.has(expect)) {
+  if (expect === "text") {
+    if (root.kinds?.has("null") && root.kinds.size > 1) {
+      problems.push({ offset: checker.start(input.ast), message: `type error: may be null, and a message would print 'null': write label(name, id), or x != null ? x : '…'` });
+    }
+  } else if (expect && root.kinds !== null && !root.kinds.has(expect)) {
     problems.push({ offset: checker.start(input.ast), message: `type error: must be a ${expect} expression, this one yields ${describe(root, true)}` });
   }
   return problems.sort((a, b) => a.offset - b.offset);
@@ -73166,9 +73170,12 @@ var Checker = class {
       case "!_":
         for (const [i, x2] of argExprs.entries()) this.expectKind(x2, args[i], "bool", `'${fn.replace(/_/g, "")}' needs bool operands`);
         return of("bool");
-      case "_?_:_":
+      case "_?_:_": {
         this.expectKind(argExprs[0], a, "bool", "the condition of ?: must be a bool");
-        return union([args[1], args[2]]);
+        const guarded = nonNullGuard(argExprs[0]);
+        const then = guarded && sameField(guarded, argExprs[1]) ? withoutNull(args[1]) : args[1];
+        return union([then, args[2]]);
+      }
       case "-_":
         if (a.kinds !== null && !a.kinds.has("duration") && ![...a.kinds].some((x2) => NUMERIC.has(x2))) {
           return this.report(e, `type error: cannot negate ${describe(a)}`);
@@ -73184,6 +73191,8 @@ var Checker = class {
       case "isTimeZone":
         this.expectKind(argExprs[0], a, "string", "isTimeZone() needs a string");
         return of("bool");
+      case "label":
+        return of("string");
       case "dyn":
         return DYN3;
       default:
@@ -73259,6 +73268,24 @@ function compatible(a, b, ok) {
   for (const x2 of xs2) for (const y of ys) if (ok(x2, y)) return true;
   return false;
 }
+function nonNullGuard(cond) {
+  const k2 = cond?.exprKind;
+  if (k2?.case !== "callExpr" || k2.value.function !== "_!=_" || k2.value.args.length !== 2) return null;
+  const [l, r3] = k2.value.args;
+  const isNull = (e) => e.exprKind.case === "constExpr" && e.exprKind.value.constantKind.case === "nullValue";
+  return isNull(r3) ? l : isNull(l) ? r3 : null;
+}
+function sameField(a, b) {
+  const x2 = a.exprKind;
+  const y = b?.exprKind;
+  if (x2.case === "identExpr" && y?.case === "identExpr") return x2.value.name === y.value.name;
+  if (x2.case === "selectExpr" && y?.case === "selectExpr") return x2.value.field === y.value.field && !x2.value.testOnly && !y.value.testOnly && sameField(x2.value.operand, y.value.operand);
+  return false;
+}
+function withoutNull(t3) {
+  if (t3.kinds === null || !t3.kinds.has("null")) return t3;
+  return { ...t3, kinds: new Set([...t3.kinds].filter((k2) => k2 !== "null")) };
+}
 function union(types) {
   if (types.some((t3) => t3.kinds === null)) return DYN3;
   return { kinds: new Set(types.flatMap((t3) => [...t3.kinds])) };
@@ -73302,14 +73329,26 @@ function isTimeZone(name) {
   }
   return known;
 }
+function label(name, id) {
+  const shown = typeof id === "bigint" || typeof id === "number" ? String(id) : typeof id === "string" ? id : JSON.stringify(id ?? null);
+  return typeof name === "string" && name !== "" ? `${name} (${shown})` : shown;
+}
 var HOST_FUNCTIONS = {
   isTimeZone: (args) => {
     if (args.length !== 1 || typeof args[0] !== "string") throw new CelFault(`found no matching overload for 'isTimeZone'`);
     return isTimeZone(args[0]);
+  },
+  label: (args) => {
+    if (args.length !== 2) throw new CelFault(`found no matching overload for 'label'`);
+    return label(args[0], args[1]);
   }
 };
 var ENV2 = celEnv({
-  funcs: [celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s)), stepFunction]
+  funcs: [
+    celFunc("isTimeZone", [CelScalar.STRING], CelScalar.BOOL, (s) => isTimeZone(s)),
+    celFunc("label", [CelScalar.DYN, CelScalar.DYN], CelScalar.STRING, (name, id) => label(name, id)),
+    stepFunction
+  ]
 });
 var BUILTIN_OPERATORS = /* @__PURE__ */ new Set(["_&&_", "_||_", "_?_:_", "@not_strictly_false", "@in", "_[_]", "_[?_]"]);
 var TYPE_NAMES2 = /* @__PURE__ */ new Set(["int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn"]);
@@ -73581,7 +73620,7 @@ function compileTemplate(source, origin, options) {
     const start = m2.index + 2 + (m2[1].length - m2[1].trimStart().length);
     const at2 = (offset) => position(origin, start + offset);
     try {
-      parts.push(compileExpression(inner, { ...origin, ...at2(0), at: at2 }, { ...options, expect: void 0 }));
+      parts.push(compileExpression(inner, { ...origin, ...at2(0), at: at2 }, { ...options, expect: "text" }));
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
       problems.push(...e.problems);
@@ -73973,7 +74012,7 @@ function policyWording(data, kinds) {
   return {
     separator: ": ",
     label: (path20) => pathLabel(inPolicy(path20) && path20.length > 2 ? path20.slice(2) : path20),
-    describe: (err, { path: path20, label, subject }) => {
+    describe: (err, { path: path20, label: label2, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
@@ -73991,12 +74030,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path20) && label === "resource") {
+          if (inPolicy(path20) && label2 === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path20) && label === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path20) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -74142,8 +74181,14 @@ import path18 from "node:path";
 // src/engine/fingerprint.ts
 import { createHash as createHash5 } from "node:crypto";
 var FINGERPRINT_LENGTH = 20;
+var DISPLAY_NAME_KEYS = ["name", "displayName"];
+function withoutDisplayNames(value) {
+  if (Array.isArray(value)) return value.map(withoutDisplayNames);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([k2]) => !DISPLAY_NAME_KEYS.includes(k2)).map(([k2, v2]) => [k2, withoutDisplayNames(v2)]));
+}
 function fingerprint(f2) {
-  const text = canonicalJson([f2.policy, f2.kind, f2.resourceId, f2.itemKey, canonicalJson(f2.offendingValue)]);
+  const text = canonicalJson([f2.policy, f2.kind, f2.resourceId, f2.itemKey, canonicalJson(withoutDisplayNames(f2.offendingValue))]);
   return createHash5("sha256").update(text).digest("hex").slice(0, FINGERPRINT_LENGTH);
 }
 

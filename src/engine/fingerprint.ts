@@ -14,7 +14,20 @@ export interface FingerprintInput {
   offendingValue: unknown;
 }
 
+/**
+ * Display names are not what a finding is about: a live read has none where a manifest gives one,
+ * and a user renamed is the same grant. They are left out of the hashed value, at any depth, so
+ * adding a manifest or renaming a principal never shows one finding as fixed and new.
+ */
+export const DISPLAY_NAME_KEYS: readonly string[] = ['name', 'displayName'];
+
+function withoutDisplayNames(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDisplayNames);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !DISPLAY_NAME_KEYS.includes(k)).map(([k, v]) => [k, withoutDisplayNames(v)]));
+}
+
 export function fingerprint(f: FingerprintInput): string {
-  const text = canonicalJson([f.policy, f.kind, f.resourceId, f.itemKey, canonicalJson(f.offendingValue)]);
+  const text = canonicalJson([f.policy, f.kind, f.resourceId, f.itemKey, canonicalJson(withoutDisplayNames(f.offendingValue))]);
   return createHash('sha256').update(text).digest('hex').slice(0, FINGERPRINT_LENGTH);
 }

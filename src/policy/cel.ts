@@ -37,7 +37,8 @@ export interface CompileOptions {
   /** Declared parameter names: `params.x` with another x is an error. Omit to skip the check. */
   params?: readonly string[];
   /** What the value must be, when its static type shows it cannot be. */
-  expect?: 'bool' | 'list';
+  /** `text`: rendered in a message, where a value that may be null would print `null`. */
+  expect?: 'bool' | 'list' | 'text';
   /** What `resource`, `item` and `params` are known to be (the kind's document schema, …). */
   typing?: TypeContext;
   /** 'reference' runs @bufbuild/cel's own evaluator even where the compiled closures cover the expression. */
@@ -101,15 +102,32 @@ function isTimeZone(name: string): boolean {
   return known;
 }
 
+/**
+ * `label(name, id)`: "Ana Ruiz (7)" when the name is a non-empty string, else the id alone ("7"):
+ * live reads often carry no names, and a message never prints `null` or "7 (7)".
+ */
+export function label(name: unknown, id: unknown): string {
+  const shown = typeof id === 'bigint' || typeof id === 'number' ? String(id) : typeof id === 'string' ? id : JSON.stringify(id ?? null);
+  return typeof name === 'string' && name !== '' ? `${name} (${shown})` : shown;
+}
+
 const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {
   isTimeZone: (args) => {
     if (args.length !== 1 || typeof args[0] !== 'string') throw new CelFault(`found no matching overload for 'isTimeZone'`);
     return isTimeZone(args[0]);
   },
+  label: (args) => {
+    if (args.length !== 2) throw new CelFault(`found no matching overload for 'label'`);
+    return label(args[0], args[1]);
+  },
 };
 
 const ENV = celEnv({
-  funcs: [celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s)), stepFunction],
+  funcs: [
+    celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s)),
+    celFunc('label', [CelScalar.DYN, CelScalar.DYN], CelScalar.STRING, (name: unknown, id: unknown) => label(name, id)),
+    stepFunction,
+  ],
 });
 
 /** Operators the planner handles itself (not in the function resolver). */

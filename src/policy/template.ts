@@ -33,7 +33,7 @@ export function compileTemplate(source: string, origin: ExpressionOrigin, option
     // Positions inside the segment are offsets of the whole template.
     const at = (offset: number) => position(origin, start + offset);
     try {
-      parts.push(compileExpression(inner, { ...origin, ...at(0), at }, { ...options, expect: undefined }));
+      parts.push(compileExpression(inner, { ...origin, ...at(0), at }, { ...options, expect: 'text' }));
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
       problems.push(...e.problems);

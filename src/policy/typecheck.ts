@@ -33,7 +33,7 @@ export interface TypeCheckInput {
   /** Node id → source offset (the parser's source info). */
   positions: Record<string, number>;
   typing?: TypeContext;
-  expect?: 'bool' | 'list';
+  expect?: 'bool' | 'list' | 'text';
   /** Why a constant argument is invalid (`timestamp('nope')`, `x.matches('[')`), or null. */
   constantProblem?: (fn: 'timestamp' | 'duration' | 'matches', value: string) => string | null;
 }
@@ -57,7 +57,12 @@ export function typeProblems(input: TypeCheckInput): TypeProblem[] {
   const checker = new Checker(input, problems);
   const root = checker.typeOf(input.ast, new Map());
   const { expect } = input;
-  if (expect && root.kinds !== null && !root.kinds.has(expect)) {
+  if (expect === 'text') {
+    // A message segment whose value may be null would print `null` (a live read without names).
+    if (root.kinds?.has('null') && root.kinds.size > 1) {
+      problems.push({ offset: checker.start(input.ast), message: `type error: may be null, and a message would print 'null': write label(name, id), or x != null ? x : '…'` });
+    }
+  } else if (expect && root.kinds !== null && !root.kinds.has(expect)) {
     problems.push({ offset: checker.start(input.ast), message: `type error: must be a ${expect} expression, this one yields ${describe(root, true)}` });
   }
   return problems.sort((a, b) => a.offset - b.offset);
@@ -219,9 +224,13 @@ class Checker {
       case '!_':
         for (const [i, x] of argExprs.entries()) this.expectKind(x, args[i], 'bool', `'${fn.replace(/_/g, '')}' needs bool operands`);
         return of('bool');
-      case '_?_:_':
+      case '_?_:_': {
         this.expectKind(argExprs[0], a, 'bool', 'the condition of ?: must be a bool');
-        return union([args[1], args[2]]);
+        // `x != null ? x : y`: x is not null where it is chosen.
+        const guarded = nonNullGuard(argExprs[0]);
+        const then = guarded && sameField(guarded, argExprs[1]) ? withoutNull(args[1]) : args[1];
+        return union([then, args[2]]);
+      }
       case '-_':
         if (a.kinds !== null && !a.kinds.has('duration') && ![...a.kinds].some((x) => NUMERIC.has(x))) {
           return this.report(e, `type error: cannot negate ${describe(a)}`);
@@ -237,6 +246,8 @@ class Checker {
       case 'isTimeZone':
         this.expectKind(argExprs[0], a, 'string', 'isTimeZone() needs a string');
         return of('bool');
+      case 'label':
+        return of('string');
       case 'dyn':
         return DYN;
       default:
@@ -326,6 +337,29 @@ function compatible(a: CelType | undefined, b: CelType | undefined, ok: (x: Kind
   if (xs.length === 0 || ys.length === 0) return true;
   for (const x of xs) for (const y of ys) if (ok(x, y)) return true;
   return false;
+}
+
+/** The field `cond` proves not null (`x != null` or `null != x`), or null. */
+function nonNullGuard(cond: Expr | undefined): Expr | null {
+  const k = cond?.exprKind;
+  if (k?.case !== 'callExpr' || k.value.function !== '_!=_' || k.value.args.length !== 2) return null;
+  const [l, r] = k.value.args;
+  const isNull = (e: Expr) => e.exprKind.case === 'constExpr' && e.exprKind.value.constantKind.case === 'nullValue';
+  return isNull(r) ? l : isNull(l) ? r : null;
+}
+
+/** The same chain of field selects on the same identifier (`item.name`, `resource.owner.state`). */
+function sameField(a: Expr, b: Expr | undefined): boolean {
+  const x = a.exprKind;
+  const y = b?.exprKind;
+  if (x.case === 'identExpr' && y?.case === 'identExpr') return x.value.name === y.value.name;
+  if (x.case === 'selectExpr' && y?.case === 'selectExpr') return x.value.field === y.value.field && !x.value.testOnly && !y.value.testOnly && sameField(x.value.operand!, y.value.operand);
+  return false;
+}
+
+function withoutNull(t: CelType): CelType {
+  if (t.kinds === null || !t.kinds.has('null')) return t;
+  return { ...t, kinds: new Set([...t.kinds].filter((k) => k !== 'null')) };
 }
 
 function union(types: CelType[]): CelType {

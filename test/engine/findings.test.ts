@@ -75,6 +75,16 @@ describe('finding fields', () => {
     expect(changed.findings.slice(1).map((f) => f.fingerprint)).toEqual(before.slice(1).map((f) => f.fingerprint));
   });
 
+  it('fingerprints leave display names out: a manifest naming a principal the live read does not is the same finding', () => {
+    const live = { policy: 'queue-no-admin-for-users', kind: 'queue', resourceId: 'q', itemKey: '7', offendingValue: { id: '7', name: null, type: 'USER', permissions: ['ADMIN'] } };
+    const named = { ...live, offendingValue: { id: '7', name: 'Ana Ruiz', type: 'USER', permissions: ['ADMIN'] } };
+    const nested = { ...live, offendingValue: { owner: { id: '7', displayName: 'Ana' }, list: [{ id: '7', name: 'Ana' }] } };
+    expect(fingerprint(named)).toBe(fingerprint(live));
+    expect(fingerprint(nested)).toBe(fingerprint({ ...nested, offendingValue: { owner: { id: '7', displayName: null }, list: [{ id: '7' }] } }));
+    // Anything else still counts: one more permission is another violation.
+    expect(fingerprint({ ...live, offendingValue: { ...live.offendingValue, permissions: ['ADMIN', 'SHARE'] } })).not.toBe(fingerprint(live));
+  });
+
   it('fingerprint hashes policy, kind, resource, item and the canonical offending value', () => {
     const base = { policy: 'p', kind: 'queue', resourceId: 'q', itemKey: '7', offendingValue: { b: 1, a: [1, { d: 2, c: 3 }] } };
     const same = fingerprint({ ...base, offendingValue: { a: [1, { c: 3, d: 2 }], b: 1 } });

@@ -7,7 +7,7 @@ policies:
     severity: high
     resource: reportSchedule
     assert: "!resource.misconfigured"
-    message: "Schedule {{ resource.id }} ({{ resource.title }}) is misconfigured"
+    message: "Schedule {{ resource.id }} ({{ resource.title != null ? resource.title : '' }}) is misconfigured"
   - id: certified-datasets-need-owner-group
     title: Certified datasets have a GROUP owner
     description: Certification needs an accountable group.

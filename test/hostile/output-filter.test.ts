@@ -44,7 +44,7 @@ function projectWithWorkflowPolicy(): string {
     severity: high
     resource: workflow
     assert: "false"
-    message: "{{ resource.name }}"
+    message: "{{ resource.name != null ? resource.name : '' }}"
 `,
   );
   writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [named.yaml]\n');
@@ -97,7 +97,7 @@ describe('the Action', () => {
     const ws = demoWorkspace();
     writeFileSync(
       path.join(ws, 'named.yaml'),
-      'policies:\n  - id: workflow-names-reviewed\n    title: Workflow names are reviewed\n    description: Quotes the name.\n    severity: high\n    resource: workflow\n    assert: "false"\n    message: "{{ resource.name }}"\n',
+      'policies:\n  - id: workflow-names-reviewed\n    title: Workflow names are reviewed\n    description: Quotes the name.\n    severity: high\n    resource: workflow\n    assert: "false"\n    message: "{{ resource.name != null ? resource.name : \\"\\" }}"\n',
     );
     writeFileSync(path.join(ws, 'steward.yaml'), 'policies: [named.yaml]\n');
     const original = sandbox.state.workflows[0].name;

@@ -21,6 +21,18 @@ function policy(resource: string, fields: Record<string, string>): string {
 const problems = (resource: string, fields: Record<string, string>) =>
   checkPolicyText(policy(resource, fields), 'p.yaml', { kinds: RESOURCE_KINDS }).map((p) => `${p.line}:${p.column}: ${p.message}`);
 
+describe('messages never print null', () => {
+  it('a field that may be null rendered bare is a problem at its position; a guard or label() is not', () => {
+    expect(problems('workflow', { message: '"Workflow {{ resource.name }} has no owner"' })).toEqual([
+      "7:27: type error: may be null, and a message would print 'null': write label(name, id), or x != null ? x : '…'",
+    ]);
+    expect(problems('workflow', { message: `"Workflow {{ resource.name != null ? resource.name : 'unnamed' }}"` })).toEqual([]);
+    expect(problems('workflow', { message: '"Workflow {{ label(resource.name, resource.id) }}"' })).toEqual([]);
+    // A guard on another field proves nothing about this one.
+    expect(problems('workflow', { message: `"{{ resource.description != null ? resource.name : '' }}"` })).toHaveLength(1);
+  });
+});
+
 describe('type errors found at load', () => {
   it('comparing a schema-typed field with a literal of another type', () => {
     expect(problems('reportSchedule', { assert: `resource.recipientCount != "0"` })).toEqual([

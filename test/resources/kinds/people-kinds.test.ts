@@ -58,7 +58,7 @@ describe('role holders and group members', () => {
     expect(s.counts.listRoleUsers).toBe(3);
     const finding = report.findings.find((f) => f.policy === 'admins-at-most')!;
     expect(finding.message).toMatch(/^126 active users hold the Admin role \(at most 125\): \[/);
-    expect(finding.message).toContain('"Admin 119"');
+    expect(finding.message).toContain('"Admin 119 (300119)"');
   });
 
   it('members are read only for the groups a policy reads them of, each with its state', async () => {
