@@ -71355,7 +71355,8 @@ async function planFixes(input) {
     instance: input.instance ?? null,
     changes: numbered,
     notPlanned: notPlanned2,
-    manifests
+    manifests,
+    withoutFix: input.findings.filter((f2) => f2.status === "violation" && !fixOf.has(f2.policy)).length
   };
   return input.journal ? resumePlan(plan2, input.journal) : plan2;
 }
@@ -71388,7 +71389,11 @@ async function planResource(input, findings, fixOf) {
     }
   }
   const changes = [];
-  if (stateSteps.length > 0 && !collected) {
+  if (stateSteps.length > 0 && !resource2.source) {
+    const key = kind.inputs.manifests?.key;
+    const how = key ? `add one under manifests.${key} in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)` : "change it in the product";
+    notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), `fixes of a ${kind.name} are planned on its manifest, and ${kind.name} ${resource2.id} has none: ${how}`));
+  } else if (stateSteps.length > 0 && !collected) {
     notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
   } else if (stateSteps.length > 0) {
     const result2 = await planState(input, resource2, kind, stateSteps, manifest);
@@ -71672,6 +71677,7 @@ var PLAN_SCHEMA = {
     instance: { type: ["string", "null"] },
     changes: { type: "array", items: change },
     notPlanned: { type: "array", items: notPlanned },
+    withoutFix: { type: "integer", minimum: 0, description: "violations of policies that name no fix (fixed by hand, as each description says)" },
     alreadyApplied: {
       type: "array",
       items: alreadyApplied,
@@ -71721,6 +71727,8 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
     }
   }
   if (n4 === 0) out.push("", "Nothing to change.");
+  const byHand = plan2.withoutFix ?? 0;
+  if (byHand > 0) out.push(`${byHand} violation${byHand === 1 ? "" : "s"} of policies that name no fix: fixed by hand, as each policy's description says.`);
   else if (closing) out.push("", closing);
   return `${out.join("\n")}
 `;

@@ -49,6 +49,13 @@ interface Step {
   value: unknown;
 }
 
+/** Why a state fix of a resource read live is not planned: such fixes rewrite its manifest and send what it declares. */
+function noManifest(kind: ResourceKind, id: string): string {
+  const key = kind.inputs.manifests?.key;
+  const how = key ? `add one under manifests.${key} in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)` : 'change it in the product';
+  return `fixes of a ${kind.name} are planned on its manifest, and ${kind.name} ${id} has none: ${how}`;
+}
+
 export async function planFixes(input: PlanInput): Promise<FixPlan> {
   const fixOf = new Map(input.policies.filter((p) => p.fix).map((p) => [p.id, p.fix!]));
   const groups = new Map<string, Finding[]>();
@@ -77,6 +84,7 @@ export async function planFixes(input: PlanInput): Promise<FixPlan> {
     changes: numbered,
     notPlanned,
     manifests,
+    withoutFix: input.findings.filter((f) => f.status === 'violation' && !fixOf.has(f.policy)).length,
   };
   return input.journal ? resumePlan(plan, input.journal) : plan;
 }
@@ -102,7 +110,10 @@ async function planResource(
     manifest,
     reason,
   });
-  const kind = resource ? input.kinds[resource.kind] : undefined;
+  const kind = input.kinds[first.resource.kind];
+  // A finding means the resource was read and judged: a kind whose documents the run keeps for
+  // fixes (one with manifests) lacks only this resource's manifest.
+  if (!resource && kind?.inputs.manifests) return { changes: [], notPlanned: [refuse(findings, noManifest(kind, first.resource.id))] };
   if (!resource || !kind) return { changes: [], notPlanned: [refuse(findings, 'the resource was not collected in this run')] };
 
   const notPlanned: NotPlanned[] = [];

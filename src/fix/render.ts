@@ -43,6 +43,8 @@ export function renderPlanText(plan: FixPlan, closing: string | null = PLAN_NOT_
     }
   }
   if (n === 0) out.push('', 'Nothing to change.');
+  const byHand = plan.withoutFix ?? 0;
+  if (byHand > 0) out.push(`${byHand} violation${byHand === 1 ? '' : 's'} of policies that name no fix: fixed by hand, as each policy's description says.`);
   else if (closing) out.push('', closing);
   return `${out.join('\n')}\n`;
 }

@@ -107,6 +107,7 @@ export const PLAN_SCHEMA = {
     instance: { type: ['string', 'null'] },
     changes: { type: 'array', items: change },
     notPlanned: { type: 'array', items: notPlanned },
+    withoutFix: { type: 'integer', minimum: 0, description: 'violations of policies that name no fix (fixed by hand, as each description says)' },
     alreadyApplied: {
       type: 'array',
       items: alreadyApplied,

@@ -76,4 +76,6 @@ export interface FixPlan {
   manifests: ManifestRef[];
   /** Present when the plan was made with a journal (`--journal FILE` that exists). */
   alreadyApplied?: AlreadyApplied[];
+  /** Violations of policies that name no fix (fixed by hand, as each policy's description says). */
+  withoutFix?: number;
 }

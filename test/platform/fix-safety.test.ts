@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateOn, planFixes, prepareRun, withConnection } from '../../src/library/index.js';
+import { evaluateOn, planFixes, prepareRun, renderPlanText, withConnection } from '../../src/library/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo } from '../cli/helpers.js';
@@ -96,5 +96,22 @@ describe('the sharing restore fix (no documented write removes a share)', () => 
     expect(result.notPlanned.map((n) => n.reason)).toEqual([
       'fix "restore" by hand: USER 9 (Ben Okafor) is declared but not shared: share card 7001 with it again by hand, or remove it from the manifest (re-sharing widens access: never applied)',
     ]);
+  });
+});
+
+describe('fix says why', () => {
+  it('a live resource with no manifest: the reason says fixes are planned on manifests and how to add one; violations with no fix are counted', async () => {
+    const dir = copyDemo();
+    // No manifests: the queues are discovered and judged on their live permissions.
+    const config = readFileSync(path.join(dir, 'steward.yaml'), 'utf8').replace(/^manifests:\n(?: {2}.*\n)+/m, '').replace('scope:\n', 'scope:\n  queues: all\n');
+    writeFileSync(path.join(dir, 'steward.yaml'), config);
+    const result = await plan(dir, ['queue-no-admin-for-users', 'workflows-are-named']);
+    expect(result.changes).toEqual([]);
+    expect(result.notPlanned.map((n) => n.reason)).toEqual(
+      result.notPlanned.map((n) => `fixes of a queue are planned on its manifest, and queue ${n.resource.id} has none: add one under manifests.queues in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)`),
+    );
+    expect(result.notPlanned.length).toBeGreaterThan(0);
+    expect(result.withoutFix).toBe(1); // workflows-are-named names no fix
+    expect(renderPlanText(result)).toContain('1 violation of policies that name no fix: fixed by hand');
   });
 });
