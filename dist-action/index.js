@@ -71329,6 +71329,11 @@ function endpoint(request) {
 var PLAN_SCHEMA_VERSION = 1;
 
 // src/fix/plan.ts
+function noManifest(kind, id) {
+  const key = kind.inputs.manifests?.key;
+  const how = key ? `add one under manifests.${key} in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)` : "change it in the product";
+  return `fixes of a ${kind.name} are planned on its manifest, and ${kind.name} ${id} has none: ${how}`;
+}
 async function planFixes(input) {
   const fixOf = new Map(input.policies.filter((p2) => p2.fix).map((p2) => [p2.id, p2.fix]));
   const groups = /* @__PURE__ */ new Map();
@@ -71373,7 +71378,8 @@ async function planResource(input, findings, fixOf) {
     manifest,
     reason
   });
-  const kind = resource2 ? input.kinds[resource2.kind] : void 0;
+  const kind = input.kinds[first.resource.kind];
+  if (!resource2 && kind?.inputs.manifests) return { changes: [], notPlanned: [refuse(findings, noManifest(kind, first.resource.id))] };
   if (!resource2 || !kind) return { changes: [], notPlanned: [refuse(findings, "the resource was not collected in this run")] };
   const notPlanned2 = [];
   const stateSteps = [];
@@ -71389,11 +71395,7 @@ async function planResource(input, findings, fixOf) {
     }
   }
   const changes = [];
-  if (stateSteps.length > 0 && !resource2.source) {
-    const key = kind.inputs.manifests?.key;
-    const how = key ? `add one under manifests.${key} in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)` : "change it in the product";
-    notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), `fixes of a ${kind.name} are planned on its manifest, and ${kind.name} ${resource2.id} has none: ${how}`));
-  } else if (stateSteps.length > 0 && !collected) {
+  if (stateSteps.length > 0 && !collected) {
     notPlanned2.push(refuse(unique(stateSteps.map((s) => s.finding)), "the resource was not collected in this run"));
   } else if (stateSteps.length > 0) {
     const result2 = await planState(input, resource2, kind, stateSteps, manifest);

@@ -53,8 +53,9 @@ export function runPolicyTests(policies: readonly CompiledPolicy[], now: Date = 
 }
 
 /** One line per test, failures with where they are, `no tests: <id>` per untested policy, then `N passed, N failed`. */
-export function formatPolicyTestResults(results: readonly PolicyTestResult[] & { untested?: readonly string[] }): string {
-  const lines = results.map((r) => {
+/** `quiet`: the failures and the summary line only. */
+export function formatPolicyTestResults(results: readonly PolicyTestResult[] & { untested?: readonly string[] }, options: { quiet?: boolean } = {}): string {
+  const lines = results.filter((r) => !(options.quiet && r.passed)).map((r) => {
     const at = `${r.location.file}:${r.location.line}:${r.location.column}`;
     if (r.passed) return `ok   ${r.policy} › ${r.name}`;
     const why = r.error ?? `expected ${r.expected} violation(s), got ${r.actual}${r.messages.length ? `: ${r.messages.join(' | ')}` : ''}`;

@@ -37,7 +37,7 @@ function attr(s: string): string {
 }
 
 /** `<name a="1">body</name>`, or self-closing without a body; attribute values escaped. */
-function element(name: string, attrs: Record<string, string | number>, body?: string): string {
+export function element(name: string, attrs: Record<string, string | number>, body?: string): string {
   const a = Object.entries(attrs)
     .map(([k, v]) => ` ${k}="${attr(String(v))}"`)
     .join('');

@@ -1,9 +1,10 @@
 // `steward test [paths…]`: runs the `tests` of every policy. One line per test, then
 // `N passed, N failed` alone on the last line; exit 1 when a test fails, 2 on bad input.
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatPolicyTestResults, testPolicies } from '../../library/index.js';
 import { print } from '../io.js';
+import { policyTestsJson, policyTestsJunit } from '../test-formats.js';
 
 export function registerTest(program: Command, ctx: CliContext): void {
   program
@@ -11,10 +12,13 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .description("run the policies' own tests (no API calls)")
     .argument('[paths...]', "policy files or folders (default: the config's policies)")
     .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
-    .action(async (paths: string[], flags: { config?: string }) => {
+    .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')
+    .addOption(new Option('-f, --format <format>', 'text (default), json, or junit (CI test panels)').choices(['text', 'json', 'junit']).default('text'))
+    .action(async (paths: string[], flags: { config?: string; policies?: string[]; format: 'text' | 'json' | 'junit' }) => {
       const { io } = ctx;
-      const results = await testPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: paths });
-      print(io, formatPolicyTestResults(results));
+      const results = await testPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: [...paths, ...(flags.policies ?? [])] });
+      const render = { text: () => formatPolicyTestResults(results, { quiet: io.quiet }), json: () => policyTestsJson(results), junit: () => policyTestsJunit(results) };
+      print(io, render[flags.format]());
       ctx.exitCode = results.some((r) => !r.passed) ? 1 : 0;
     });
 }

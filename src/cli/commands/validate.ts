@@ -13,7 +13,9 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .description('check the config, policies, manifests and waivers without calling the API')
     .argument('[paths...]', 'policy files or folders (default: the config\'s policies)')
     .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
-    .action(async (paths: string[], flags: { config?: string }) => {
+    .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')
+    .action(async (given: string[], flags: { config?: string; policies?: string[] }) => {
+      const paths = [...given, ...(flags.policies ?? [])];
       // Without a config or paths, validating the built-in pack alone would say "valid" about nothing of the user's.
       if (!flags.config && paths.length === 0 && !existsSync(path.join(ctx.io.cwd, DEFAULT_CONFIG_FILE))) {
         throw new InputError([{ file: DEFAULT_CONFIG_FILE, line: 0, column: 0, message: `no ${DEFAULT_CONFIG_FILE} here: validate checks a config (pass --config FILE) or policy paths; \`steward init\` writes a starter config` }]);
