@@ -43214,6 +43214,7 @@ function toJsonReport(report2) {
       fixed: (report2.fixed ?? []).map(fixed),
       history: report2.history ? ordered(report2.history, ["file", "run", "new", "open", "reopened", "fixed", "trend"]) : null,
       baseline: report2.baseline ? ordered(report2.baseline, ["file", "resolved", "resolvedEntries"]) : null,
+      ...report2.filters ? { filters: ordered(report2.filters, ["skip", "severity"]) } : {},
       ...report2.token ? { token: ordered(report2.token, ["id", "expires", "daysLeft", "note"]) } : {},
       coverage: (report2.coverage ?? []).map((c2) => ordered(c2, ["kind", "listed", "evaluated", "skippedPolicies", "completeWith", "partial", "accepted", "blocking"])),
       http: ordered(report2.http, ["requests", "retries", "failed", "throttled", "lowestConcurrency", "ratePerSecond"])
@@ -43234,6 +43235,7 @@ function toJsonReport(report2) {
       "baseline",
       "fixed",
       "history",
+      "filters",
       "token",
       "coverage",
       "http"
@@ -71728,10 +71730,10 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
       out.push(`- ${p2.resource.kind} ${p2.resource.id} (${p2.policies.join(", ")}): ${p2.reason}`);
     }
   }
-  if (n4 === 0) out.push("", "Nothing to change.");
   const byHand = plan2.withoutFix ?? 0;
-  if (byHand > 0) out.push(`${byHand} violation${byHand === 1 ? "" : "s"} of policies that name no fix: fixed by hand, as each policy's description says.`);
-  else if (closing) out.push("", closing);
+  if (n4 === 0) out.push("", "Nothing to change.");
+  if (byHand > 0) out.push(`${n4 === 0 ? "" : "\n"}${byHand} violation${byHand === 1 ? "" : "s"} of policies that name no fix: fixed by hand, as each policy's description says.`);
+  if (n4 > 0 && closing) out.push("", closing);
   return `${out.join("\n")}
 `;
 }
@@ -74125,6 +74127,10 @@ async function prepareRun(options) {
     if (ownPolicySet && policies.length > 0 && !ids3.has(id)) problems.push({ ...at2.location, message: `params: no policy with id "${id}"${didYouMean(id, ids3)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const skip = options.skip ?? [];
+  for (const glob of skip) {
+    if (!policies.some((p2) => globMatches(glob, p2.id))) problems.push(problem2("--skip", `no policy id matches "${glob}"${didYouMean(glob, ids3)} (see \`steward list\`)`));
+  }
   const framework = options.framework;
   if (framework !== void 0 && policies.length > 0 && !policies.some((p2) => mappedTo(framework, p2))) {
     const known = [...new Set(policies.flatMap((p2) => Object.keys(p2.controls)))].sort();
@@ -74134,7 +74140,7 @@ async function prepareRun(options) {
   for (const [i, def] of policies.entries()) {
     if (framework !== void 0 && !mappedTo(framework, def)) continue;
     const run2 = await collectProblems(() => withParams({ ...compiled3[i], def }, config.params[def.id], config.paramLocations[def.id]?.location));
-    if (run2 && (!only || only.has(def.id))) selected.push(run2);
+    if (run2 && (!only || only.has(def.id)) && !skip.some((glob) => globMatches(glob, def.id))) selected.push(run2);
   }
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
   const selectedKinds = new Set(selected.map((p2) => p2.def.resource));
@@ -75093,8 +75099,10 @@ async function evaluateOn(options, prepared, connection) {
     mkdirSync3(path18.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, prepared.config.secrets);
   }
+  const severity = options.severity;
+  const reported = severity ? { ...run2, findings: run2.findings.filter((f2) => f2.status === "error" || severity.includes(f2.severity)) } : run2;
   const report2 = buildReport({
-    run: run2,
+    run: reported,
     failOn: prepared.config.failOn,
     instance: connection.instance,
     toolVersion: packageVersion(),
@@ -75110,6 +75118,7 @@ async function evaluateOn(options, prepared, connection) {
     coverage: coverageOf(prepared, run2.collected)
   });
   for (const c2 of report2.coverage ?? []) if (c2.partial) warnings.push(partialWarning(c2));
+  if (options.skip?.length || severity) report2.filters = { skip: options.skip ?? [], severity: severity ?? null };
   if (token) {
     report2.token = token;
     warnings.push(token.note);

@@ -1,7 +1,7 @@
 // Flag parsers shared by commands. A bad value throws InvalidArgumentError, which main turns
 // into exit 2 with commander's message ("option '--fail-on <level>' argument 'x' is invalid…").
 import { InvalidArgumentError } from 'commander';
-import { type FailOn, SEVERITIES } from '../library/index.js';
+import { type FailOn, SEVERITIES, type Severity } from '../library/index.js';
 
 export const FAIL_ON_VALUES: readonly FailOn[] = [...SEVERITIES, 'none'];
 
@@ -10,6 +10,14 @@ export function parseFailOn(value: string): FailOn {
     throw new InvalidArgumentError(`must be one of: ${FAIL_ON_VALUES.join(', ')}.`);
   }
   return value as FailOn;
+}
+
+/** `--severity high,critical`: the severities a run reports (repeatable, comma lists). */
+export function parseSeverities(value: string, previous: Severity[] = []): Severity[] {
+  const levels = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const wrong = levels.filter((l) => !(SEVERITIES as readonly string[]).includes(l));
+  if (levels.length === 0 || wrong.length > 0) throw new InvalidArgumentError(`must be one or more of: ${SEVERITIES.join(', ')} (comma-separated).`);
+  return [...new Set([...previous, ...(levels as Severity[])])];
 }
 
 export function parsePositiveInt(max: number) {

@@ -1,7 +1,7 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import { type CheckOptions, type FailOn, parseOverride, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
+import { type CheckOptions, type FailOn, parseOverride, type Severity, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
 import { FORMATS } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
@@ -14,6 +14,7 @@ import {
   outputParser,
   parseFailOn,
   parsePositiveInt,
+  parseSeverities,
 } from './options.js';
 
 export interface RunFlags {
@@ -22,6 +23,8 @@ export interface RunFlags {
   workflowUrl?: string;
   policies?: string[];
   only?: string[];
+  skip?: string[];
+  severity?: Severity[];
   failOn?: FailOn;
   concurrency?: number;
   timeout?: string;
@@ -48,6 +51,8 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('-p, --policies <path>', 'policy file or folder, "builtin" for the shipped pack (repeatable; replaces the config\'s)', collectRaw)
     .option('--only <id>', 'run only this policy (repeatable)', collect)
+    .option('--skip <id>', 'leave out the policies this id or glob names (repeatable; `*`, `?`)', collect)
+    .option('--severity <levels>', 'report only findings of these severities, e.g. high,critical (the gate then judges those; errors always show)', parseSeverities)
     .option('--framework <name>', 'run only the policies mapped to this framework (e.g. SOC2, ISO27001)');
   if (which.gate !== false) {
     cmd.option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn);
@@ -135,6 +140,8 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     workflowUrl: flags.workflowUrl,
     policies: flags.policies,
     only: flags.only,
+    ...(flags.skip ? { skip: flags.skip } : {}),
+    ...(flags.severity ? { severity: flags.severity } : {}),
     failOn: flags.failOn,
     concurrency: flags.concurrency,
     timeout: flags.timeout,

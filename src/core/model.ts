@@ -271,6 +271,8 @@ export interface Report {
   /** Findings of the previous run gone in this one (only with a run history; else empty). */
   fixed?: FixedFinding[];
   history?: HistorySummary | null;
+  /** What this run left out on request: `--skip` globs, and `--severity` (the severities reported; null: all). */
+  filters?: { skip: string[]; severity: Severity[] | null };
   /** The token in use about to expire, expired, or not found (only with instance.tokenId, and only when there is something to say). */
   token?: TokenExpiry | null;
   /** Per kind collected: listed, the grant a complete listing needs, known-partial and whether accepted (absent in reports before coverage). */

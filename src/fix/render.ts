@@ -42,10 +42,10 @@ export function renderPlanText(plan: FixPlan, closing: string | null = PLAN_NOT_
       out.push(`- ${p.resource.kind} ${p.resource.id} (${p.policies.join(', ')}): ${p.reason}`);
     }
   }
-  if (n === 0) out.push('', 'Nothing to change.');
   const byHand = plan.withoutFix ?? 0;
-  if (byHand > 0) out.push(`${byHand} violation${byHand === 1 ? '' : 's'} of policies that name no fix: fixed by hand, as each policy's description says.`);
-  else if (closing) out.push('', closing);
+  if (n === 0) out.push('', 'Nothing to change.');
+  if (byHand > 0) out.push(`${n === 0 ? '' : '\n'}${byHand} violation${byHand === 1 ? '' : 's'} of policies that name no fix: fixed by hand, as each policy's description says.`);
+  if (n > 0 && closing) out.push('', closing);
   return `${out.join('\n')}\n`;
 }
 

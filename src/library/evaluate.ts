@@ -93,8 +93,11 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     mkdirSync(path.dirname(file), { recursive: true });
     await writeBaseline(file, run.findings, startedAt, prepared.config.secrets);
   }
+  // --severity: the findings of other severities are not reported (errors always are: they fail closed).
+  const severity = options.severity;
+  const reported = severity ? { ...run, findings: run.findings.filter((f) => f.status === 'error' || severity.includes(f.severity)) } : run;
   const report = buildReport({
-    run,
+    run: reported,
     failOn: prepared.config.failOn,
     instance: connection.instance,
     toolVersion: packageVersion(),
@@ -110,6 +113,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     coverage: coverageOf(prepared, run.collected),
   });
   for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));
+  if (options.skip?.length || severity) report.filters = { skip: options.skip ?? [], severity: severity ?? null };
   if (token) {
     report.token = token;
     warnings.push(token.note);

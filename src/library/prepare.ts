@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 import { type Config, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
-import type { FailOn, Override, WaiverRef } from '../core/model.js';
+import { globMatches } from '../core/glob.js';
+import type { FailOn, Override, Severity, WaiverRef } from '../core/model.js';
 import { overrideProblems, withEnforcement } from './enforcement.js';
 import { mappedTo } from '../engine/frameworks.js';
 import { InputError, type InputProblem } from '../core/problem.js';
@@ -34,6 +35,10 @@ export interface CheckOptions {
   policies?: string[];
   /** Run only these policy ids. */
   only?: string[];
+  /** Leave out the policies these ids or globs name (`--skip`). */
+  skip?: string[];
+  /** Report only findings of these severities (`--severity`); evaluation errors always. */
+  severity?: Severity[];
   failOn?: FailOn;
   concurrency?: number;
   /** Deadline of the whole run (`90s`, `30m`, `2h`); default the config's, else RUN_TIMEOUT_DEFAULT. */
@@ -158,6 +163,10 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (ownPolicySet && policies.length > 0 && !ids.has(id)) problems.push({ ...at.location, message: `params: no policy with id "${id}"${didYouMean(id, ids)}` });
   }
   const only = options.only && options.only.length > 0 ? new Set(options.only) : null;
+  const skip = options.skip ?? [];
+  for (const glob of skip) {
+    if (!policies.some((p) => globMatches(glob, p.id))) problems.push(problem('--skip', `no policy id matches "${glob}"${didYouMean(glob, ids)} (see \`steward list\`)`));
+  }
   const framework = options.framework;
   if (framework !== undefined && policies.length > 0 && !policies.some((p) => mappedTo(framework, p))) {
     const known = [...new Set(policies.flatMap((p) => Object.keys(p.controls)))].sort();
@@ -168,7 +177,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (framework !== undefined && !mappedTo(framework, def)) continue;
     // The config's params over the defaults; the definition as the run levels it (enforcement, origin).
     const run = await collectProblems(() => withParams({ ...compiled[i], def }, config.params[def.id], config.paramLocations[def.id]?.location));
-    if (run && (!only || only.has(def.id))) selected.push(run);
+    if (run && (!only || only.has(def.id)) && !skip.some((glob) => globMatches(glob, def.id))) selected.push(run);
   }
 
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));

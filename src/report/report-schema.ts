@@ -346,6 +346,16 @@ export const REPORT_SCHEMA = {
         "$ref": "#/definitions/fixedFinding"
       }
     },
+    "filters": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["skip", "severity"],
+      "description": "What the run left out on request: --skip globs, and --severity (the severities reported; null: all). Absent without either.",
+      "properties": {
+        "skip": { "type": "array", "items": { "type": "string" } },
+        "severity": { "oneOf": [{ "type": "null" }, { "type": "array", "items": { "$ref": "#/definitions/severity" } }] }
+      }
+    },
     "token": {
       "description": "The token in use (instance.tokenId) about to expire, expired, or not found; absent or null when there is nothing to say.",
       "oneOf": [

@@ -152,3 +152,28 @@ describe('stale waivers', () => {
     expect(files.report.waivers.stale.map((w) => `${w.policy} ${w.resource}`)).toEqual(['data-files-not-public 999']);
   });
 });
+
+describe('--skip and --severity', () => {
+  const live = (dir: string, extra: Partial<CheckOptions>): CheckOptions => ({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token, ...extra });
+
+  it('--skip leaves out every policy a glob names; --severity reports only those levels, and the gate judges what is reported', async () => {
+    const dir = copyDemo();
+    const all = await evaluate(live(dir, {}));
+    const { report } = await evaluate(live(dir, { skip: ['access-tokens-*', 'groups-have-owners'], severity: ['critical', 'high'] }));
+    const ran = report.policies.map((p) => p.id);
+    expect(ran.filter((id) => id.startsWith('access-tokens-') || id === 'groups-have-owners')).toEqual([]);
+    expect(ran).toHaveLength(all.report.policies.length - 4);
+    expect(new Set(report.findings.map((f) => f.severity))).toEqual(new Set(['critical', 'high']));
+    expect(report.summary.bySeverity).toMatchObject({ medium: 0, low: 0, info: 0 });
+    expect(report.filters).toEqual({ skip: ['access-tokens-*', 'groups-have-owners'], severity: ['critical', 'high'] });
+    const onlyLow = await evaluate(live(dir, { severity: ['info'], failOn: 'high' }));
+    // The one info violation is below the gate: reported, and the run passes.
+    expect([onlyLow.report.summary.violations, onlyLow.report.summary.gate]).toEqual([1, 'pass']);
+  });
+
+  it('a --skip glob that names no policy is bad input, nothing sent', async () => {
+    const dir = copyDemo();
+    await expect(prepareRun(live(dir, { skip: ['acess-tokens-*'] }))).rejects.toThrow('--skip: no policy id matches "acess-tokens-*"');
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+});
