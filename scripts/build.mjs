@@ -13,6 +13,14 @@ const banner = { js: "import { createRequire as __steward_cr } from 'node:module
 await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });
 // The emulated instance, for benchmarks and embedders' tests: not part of the library entry.
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', banner, packages: 'external' });
+// The commit `--version` names: the checkout's HEAD when built in one (only the CLI carries it:
+// the committed Action bundle must not change with every commit).
+let commit = '';
+try {
+  commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+} catch {
+  // not a git checkout (an unpacked tarball): --version says the version alone
+}
 // The CLI is the package's `bin`: it needs the shebang and the executable bit.
 // Split: `--version` loads only the entry chunk; the program and its dependencies load on demand.
 await build({
@@ -23,6 +31,7 @@ await build({
   chunkNames: 'cli-chunks/[name]-[hash]',
   banner: { js: `#!/usr/bin/env node\n${banner.js}` },
   packages: 'external',
+  define: { 'process.env.STEWARD_BUILD_COMMIT': JSON.stringify(commit) },
 });
 chmodSync('dist/cli.js', 0o755);
 

@@ -13,7 +13,9 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // dist/cli.js sits beside the package's package.json; reading it here keeps the library out.
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  process.stdout.write(`${version}\n`);
+  // The commit the binary was built from (scripts/build.mjs), when it was built in a git checkout.
+  const commit = process.env.STEWARD_BUILD_COMMIT;
+  process.stdout.write(commit ? `${version} (commit ${commit})\n` : `${version}\n`);
 } else {
   const { run } = await import('./main.js');
   process.exitCode = await run();

@@ -32,7 +32,9 @@ export async function resolve(specifier, context, next) {
 describe('start-up', () => {
   it('--version loads no dependency; list loads the program', () => {
     const version = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
-    expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout).toBe(`${version}\n`);
+    // The version, and the commit the binary was built from (the suite builds in a checkout).
+    const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+    expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout).toBe(`${version} (commit ${commit})\n`);
     expect(packagesLoaded(['--version'])).toEqual([]);
     expect(packagesLoaded(['list'])).toEqual(expect.arrayContaining(['commander', 'yaml', 'ajv', '@bufbuild/cel']));
   });

@@ -27,7 +27,7 @@ describe('the packed tarball', () => {
     execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', path.join(out, packed[0].filename)], { cwd: project, stdio: 'pipe' });
 
     const bin = path.join(project, 'node_modules/.bin/steward');
-    expect(execFileSync(bin, ['--version'], { encoding: 'utf8' })).toBe(`${pkg.version}\n`);
+    expect(execFileSync(bin, ['--version'], { encoding: 'utf8' })).toMatch(new RegExp(`^${pkg.version.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}\\)\n$`));
     expect(execFileSync(bin, ['list', '--format', 'json'], { cwd: project, encoding: 'utf8' })).toContain('"id": "queue-no-admin-for-users"');
 
     writeFileSync(
