@@ -50655,7 +50655,8 @@ var workflow = {
       exists: async (api, id) => {
         if (!(await api.listWorkflows()).some((w2) => w2.id === id)) throw new Error(`workflow ${id} is not in the workflow list`);
       },
-      discovery: "listWorkflows"
+      discovery: "listWorkflows",
+      emptyMeansAll: true
     }
   },
   // listWorkflowModels when no workflow URL is configured.
@@ -51202,6 +51203,7 @@ var RESOURCE_KINDS = {
   account
 };
 var RESOURCE_KIND_NAMES = Object.keys(RESOURCE_KINDS);
+var DISCOVERABLE_SCOPES = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.inputs.scope?.discovery ? [{ key: k2.inputs.scope.key, description: k2.inputs.scope.description, grant: k2.completeWith ?? null }] : []);
 var RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k2) => k2.inputs.manifests ? [k2.inputs.manifests] : []);
 function kindOfManifestKey(key) {
   return Object.values(RESOURCE_KINDS).find((k2) => k2.inputs.manifests?.key === key)?.name;
@@ -74532,6 +74534,7 @@ async function runPolicies(opts) {
   const findings = [];
   const warnings = [];
   let checks = 0;
+  const emptyScopes = [];
   for (const p2 of opts.policies) {
     const acc = perPolicy.get(p2) ?? {
       findings: [errorFinding(p2.def, p2.def.resource, null, `unknown resource kind ${p2.def.resource}`)],
@@ -74541,11 +74544,20 @@ async function runPolicies(opts) {
     checks += acc.evaluated;
     for (const f2 of orderFindings(acc.findings)) findings.push(f2);
     const result2 = policyResult(p2, acc.findings, acc.evaluated, acc.ids);
-    const empty2 = emptyScopeKey(opts, result2, collectedPerKind.get(p2.def.resource) ?? 0);
-    if (empty2) warnings.push(`policy ${result2.id} checked nothing: scope.${empty2} is empty`);
-    results.push(empty2 ? { ...result2, status: "skipped" } : result2);
+    const empty3 = emptyScopeKey(opts, result2, collectedPerKind.get(p2.def.resource) ?? 0);
+    if (empty3) emptyScopes.push([empty3, result2.id]);
+    results.push(empty3 ? { ...result2, status: "skipped" } : result2);
   }
+  const empty2 = emptyScopeWarning(emptyScopes);
+  if (empty2) warnings.push(empty2);
   return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind) };
+}
+function emptyScopeWarning(empty2) {
+  if (empty2.length === 0) return null;
+  const keys = [...new Set(empty2.map(([k2]) => `scope.${k2}`))];
+  const are = keys.length === 1 ? "is" : "are";
+  if (empty2.length === 1) return `policy ${empty2[0][1]} checked nothing: ${keys[0]} is empty`;
+  return `${empty2.length} policies checked nothing: ${keys.join(", ")} ${are} empty (${empty2.map(([, id]) => id).join(", ")})`;
 }
 function emptyScopeKey(opts, result2, collected) {
   const input = opts.kinds[result2.resource]?.inputs.scope;

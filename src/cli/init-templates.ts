@@ -4,6 +4,11 @@
 /** The Action the generated workflow uses; point it at where you host steward. */
 export const INIT_ACTION_REF = 'steward/steward@v1';
 
+import { DISCOVERABLE_SCOPES } from '../library/index.js';
+
+/** `scope.<key>: all` for every kind a listing can discover, each with the grant a complete listing needs. */
+const SCOPE = DISCOVERABLE_SCOPES.map((s) => `  ${`${s.key}: all`.padEnd(28)}# every ${s.description}${s.grant ? ` (complete with ${s.grant})` : ''}`).join('\n');
+
 const CONFIG = `# steward configuration. Reference: schema/config.schema.json of the steward package.
 # yaml-language-server: $schema=node_modules/@steward-pac/steward/schema/config.schema.json
 
@@ -22,11 +27,12 @@ policies: [builtin, policies/]
 params:
   calculated-fields-valid: { maxInvalid: 0 }
 
-# The API cannot list these, so name them (a list, or { file: datasets.txt } with one id a line).
+# What to check: \`all\` reads each kind's listing; or name ids (a list, { file: ids.txt } with
+# one id a line, or { all: true, exclude: [...] }). Without a kind's grant its listing holds only
+# what the token's user can see: \`steward doctor\` names the grants. Cards sent by report
+# schedules are added automatically; file sets take { <set id>: [/path/a.csv] } for named files.
 scope:
-  datasets: []
-  cards: []                      # cards sent by report schedules are added automatically
-  filesets: {}                   # { <file set id>: [/path/a.csv, /path/b.parquet] }
+${SCOPE}
 
 # Declared permission state kept in this repository, one resource per file.
 # Uncomment once the folders hold manifests: a glob that matches no file is an error.

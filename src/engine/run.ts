@@ -302,6 +302,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const findings: Finding[] = [];
   const warnings: string[] = [];
   let checks = 0;
+  const emptyScopes: [key: string, policy: string][] = [];
   for (const p of opts.policies) {
     const acc = perPolicy.get(p) ?? {
       findings: [errorFinding(p.def, p.def.resource, null, `unknown resource kind ${p.def.resource}`)],
@@ -314,11 +315,22 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     for (const f of orderFindings(acc.findings)) findings.push(f);
     const result = policyResult(p, acc.findings, acc.evaluated, acc.ids);
     const empty = emptyScopeKey(opts, result, collectedPerKind.get(p.def.resource) ?? 0);
-    if (empty) warnings.push(`policy ${result.id} checked nothing: scope.${empty} is empty`);
+    if (empty) emptyScopes.push([empty, result.id]);
     results.push(empty ? { ...result, status: 'skipped' } : result);
   }
+  const empty = emptyScopeWarning(emptyScopes);
+  if (empty) warnings.push(empty);
   // Most severe first across policies (a policy's findings share its severity and stay together).
   return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind) };
+}
+
+/** One line for every policy that checked nothing: the empty scope keys, and the policies. */
+function emptyScopeWarning(empty: [key: string, policy: string][]): string | null {
+  if (empty.length === 0) return null;
+  const keys = [...new Set(empty.map(([k]) => `scope.${k}`))];
+  const are = keys.length === 1 ? 'is' : 'are';
+  if (empty.length === 1) return `policy ${empty[0][1]} checked nothing: ${keys[0]} is empty`;
+  return `${empty.length} policies checked nothing: ${keys.join(', ')} ${are} empty (${empty.map(([, id]) => id).join(', ')})`;
 }
 
 /**

@@ -115,6 +115,25 @@ function discoveryCheck(api: InstanceApi, key: string, listing: OperationId): Pr
   }, () => `give the token's user access to list them, or name the ids in scope.${key}`);
 }
 
+/** A warning per scope key that names nothing while selected policies read its kind: they would check nothing. */
+function emptyScopeChecks(config: Config, policies: DoctorReport['policies']): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
+  for (const kind of Object.values(RESOURCE_KINDS)) {
+    const input = kind.inputs.scope;
+    if (!input || input.emptyMeansAll || kind.inputs.alsoFrom || kind.inputs.manifests) continue;
+    const reading = policies.filter((p) => p.resource === kind.name).map((p) => p.id);
+    if (reading.length === 0 || config.scope.discover[input.key] || scopeEntries(config.scope, input).length > 0) continue;
+    out.push({
+      id: `empty.${input.key}`,
+      check: `scope.${input.key} names something to check`,
+      status: 'warn',
+      detail: `scope.${input.key} is empty: ${reading.length} selected polic${reading.length === 1 ? 'y checks' : 'ies check'} nothing (${reading.join(', ')})`,
+      fix: `set scope.${input.key}: all (or name ids), or leave those policies out with --only/--skip`,
+    });
+  }
+  return out;
+}
+
 /** One row per kind with a scope input: every entry read once (the kind's `exists` read). */
 async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
@@ -159,6 +178,7 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
       checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await scopeChecks(api, config)));
+      checks.push(...emptyScopeChecks(config, policies));
       if (config.instance.tokenId !== null) {
         const token = await tokenExpiry(api, config, new Date());
         const check = `the token in use (access token ${config.instance.tokenId}) does not expire within ${config.instance.tokenWarningDays} days`;

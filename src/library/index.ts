@@ -33,7 +33,7 @@ export {
   writeBackPlan,
 } from '../fix/index.js';
 export type { PolicyDefinition } from '../policy/types.js';
-export { RESOURCE_KIND_NAMES, RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
+export { DISCOVERABLE_SCOPES, RESOURCE_KIND_NAMES, RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
 export { type Connection, connectionProblems, openConnection, withConnection } from './connect.js';
 export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
 export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCodeFor, withRunHistory } from './evaluate.js';

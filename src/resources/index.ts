@@ -41,6 +41,9 @@ export function emptyScope(): Scope {
   return { ids: {}, paths: {}, discover: {} };
 }
 
+/** The scope keys a listing can discover (`scope.<key>: all`), with what one entry is, in registry order. */
+export const DISCOVERABLE_SCOPES = Object.values(RESOURCE_KINDS).flatMap((k) => (k.inputs.scope?.discovery ? [{ key: k.inputs.scope.key, description: k.inputs.scope.description, grant: k.completeWith ?? null }] : []));
+
 /** The manifest inputs of the declared kinds, in registry order. */
 export const RESOURCE_MANIFEST_INPUTS = Object.values(RESOURCE_KINDS).flatMap((k) => (k.inputs.manifests ? [k.inputs.manifests] : []));
 

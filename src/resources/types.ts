@@ -56,6 +56,8 @@ export interface ScopeInput {
   exists(api: InstanceApi, id: string, path?: string): Promise<unknown>;
   /** The listing `all` reads (`steward doctor` lists it); none: the kind cannot be discovered. */
   discovery?: OperationId;
+  /** An absent or empty list means every resource the listing gives (workflows), not none. */
+  emptyMeansAll?: boolean;
 }
 
 /** Where a kind's resources come from, as its `inputs` declare (the config schema is derived from them). */

@@ -6,6 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { INIT_FILES } from '../../src/cli/init-templates.js';
+import { DISCOVERABLE_SCOPES } from '../../src/library/index.js';
+import { parse } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { loadWorkflowParser } from '../action/workflow-parser.js';
@@ -54,6 +56,9 @@ describe('steward init', () => {
     expect(r.code).toBe(0);
     for (const [rel, text] of Object.entries(INIT_FILES)) expect(readFileSync(path.join(dir, rel), 'utf8')).toBe(text);
     expect((await runCli(['validate'], { cwd: dir })).code).toBe(0);
+    // Every kind a listing can discover is in the starter scope as `all`: no built-in policy checks nothing.
+    const config = parse(readFileSync(path.join(dir, 'steward.yaml'), 'utf8')) as { scope: Record<string, unknown> };
+    expect(config.scope).toEqual(Object.fromEntries(DISCOVERABLE_SCOPES.map((s) => [s.key, 'all'])));
     // Explicit paths replace the config's policies: params of the built-in pack are not errors.
     expect(await runCli(['validate', 'policies/'], { cwd: dir })).toEqual({
       code: 0,

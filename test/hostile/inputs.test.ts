@@ -124,8 +124,7 @@ describe('a run that evaluated nothing', () => {
     expect(r.code).toBe(2);
     expect(sandbox.totalRequests()).toBe(0);
     expect(r.stderr.trim().split('\n')).toEqual([
-      'steward: policy datasets-have-an-owner checked nothing: scope.datasets is empty',
-      'steward: policy fileset-files-sha256 checked nothing: scope.filesets is empty',
+      'steward: 2 policies checked nothing: scope.datasets, scope.filesets are empty (datasets-have-an-owner, fileset-files-sha256)',
       'steward: the run evaluated nothing: no dataset, filesetFile resources were found; name some in scope, or pass --allow-empty to accept an empty run',
     ]);
     const report = JSON.parse(r.stdout) as { summary: { gate: string; resources: number } };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { doctor } from '../../src/library/doctor.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { copyDemo, REPO, runCli } from '../cli/helpers.js';
+import { copyDemo, REPO, runCli, tempDir } from '../cli/helpers.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -74,6 +74,16 @@ describe('steward doctor', () => {
     ]);
     // Live queues are judged on their live permissions: the policy may read them.
     expect(report.policies.find((p) => p.id === 'queue-no-admin-for-users')?.operations).toEqual(['getQueuePermissions']);
+  });
+
+  it('an empty scope a selected policy reads is a warning naming the policies that would check nothing; still ok', async () => {
+    const dir = tempDir('steward-doctor-empty-');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [ds-0001] }\n');
+    const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['datasets-have-an-owner', 'groups-have-members', 'groups-have-owners'] });
+    expect(report.checks.filter((c) => c.status === 'warn').map((c) => [c.id, c.detail])).toEqual([
+      ['empty.groups', 'scope.groups is empty: 2 selected policies check nothing (groups-have-members, groups-have-owners)'],
+    ]);
+    expect(report.ok).toBe(true);
   });
 
   it('names the admin grant and the Workflow API grant as missing, with what to do: exit 3', async () => {

@@ -37,6 +37,7 @@ export const workflow: ResourceKind = {
         if (!(await api.listWorkflows()).some((w) => w.id === id)) throw new Error(`workflow ${id} is not in the workflow list`);
       },
       discovery: 'listWorkflows',
+      emptyMeansAll: true,
     },
   },
   // listWorkflowModels when no workflow URL is configured.
