@@ -1,10 +1,19 @@
 // What `steward init` writes: a commented config, one example policy (with tests), an empty
 // waivers file and a scheduled GitHub workflow that uploads SARIF to code scanning.
 
-/** The Action the generated workflow uses; point it at where you host steward. */
-export const INIT_ACTION_REF = 'steward/steward@v1';
+import { DISCOVERABLE_SCOPES, packageVersion } from '../library/index.js';
 
-import { DISCOVERABLE_SCOPES } from '../library/index.js';
+/**
+ * Third-party actions the workflow uses, pinned by commit (a tag can be moved to other code):
+ * the commits are the tags' as listed by `git ls-remote` on each action's repository.
+ */
+export const PINNED_ACTIONS = {
+  checkout: 'actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1',
+  setupNode: 'actions/setup-node@820762786026740c76f36085b0efc47a31fe5020 # v7.0.0',
+  cacheRestore: 'actions/cache/restore@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5',
+  cacheSave: 'actions/cache/save@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5',
+  uploadSarif: 'github/codeql-action/upload-sarif@8aad20d150bbac5944a9f9d289da16a4b0d87c1e # v4.36.2',
+} as const;
 
 /** `scope.<key>: all` for every kind a listing can discover, each with the grant a complete listing needs. */
 const SCOPE = DISCOVERABLE_SCOPES.map((s) => `  ${`${s.key}: all`.padEnd(28)}# every ${s.description}${s.grant ? ` (complete with ${s.grant})` : ''}`).join('\n');
@@ -79,10 +88,15 @@ waivers: []
 #    expires: 2027-03-31
 `;
 
-const WORKFLOW = `# Scheduled compliance run: findings land in code scanning (SARIF), the job summary and
-# annotations. Set the STEWARD_TOKEN secret (and STEWARD_WORKFLOW_TOKEN if it differs).
+/** The workflow, running `stewardPackage` (the package at an exact version). */
+const workflow = (stewardPackage: string) => `# Scheduled compliance run: the text report in the step log, findings as annotations, the
+# markdown report as the job summary and SARIF in code scanning. Set the STEWARD_TOKEN secret
+# (and STEWARD_WORKFLOW_TOKEN if it differs). steward runs from npm at the exact version init
+# wrote (\`npx -y ${stewardPackage}\`): the token only ever reaches that package. Third-party
+# actions are pinned by commit, their tag beside it.
 # The run history lives in the Actions cache: each run restores the newest one (key prefix),
-# records itself, and saves a new entry under its own run id.
+# records itself, and saves a new entry under its own run id; the concurrency group keeps two
+# runs from racing for it.
 name: steward
 on:
   schedule:
@@ -91,45 +105,60 @@ on:
 
 permissions:
   contents: read
+  actions: read
   security-events: write
+
+concurrency:
+  group: steward-\${{ github.ref }}
+  cancel-in-progress: false
 
 jobs:
   steward:
     runs-on: ubuntu-latest
+    timeout-minutes: 30
     steps:
-      - uses: actions/checkout@v6
+      - uses: ${PINNED_ACTIONS.checkout}
+        with:
+          persist-credentials: false
+      - uses: ${PINNED_ACTIONS.setupNode}
+        with:
+          node-version: 24
       - name: Restore the run history
-        uses: actions/cache/restore@v5
+        uses: ${PINNED_ACTIONS.cacheRestore}
         with:
           path: .steward/history.sqlite
           key: steward-history-\${{ github.run_id }}
           restore-keys: steward-history-
-      - id: steward
-        uses: ${INIT_ACTION_REF}
-        with:
-          config: steward.yaml
-          token: \${{ secrets.STEWARD_TOKEN }}
-          workflow-token: \${{ secrets.STEWARD_WORKFLOW_TOKEN }}
-          sarif-file: steward.sarif
-          history: .steward/history.sqlite
+      - name: steward check
+        env:
+          STEWARD_TOKEN: \${{ secrets.STEWARD_TOKEN }}
+          STEWARD_WORKFLOW_TOKEN: \${{ secrets.STEWARD_WORKFLOW_TOKEN }}
+        run: >-
+          npx -y ${stewardPackage} check --config steward.yaml
+          --history .steward/history.sqlite
+          --output sarif=steward.sarif
+          --output markdown="$GITHUB_STEP_SUMMARY"
+          --output github=/dev/stdout
       - name: Save the run history
         if: always() && hashFiles('.steward/history.sqlite') != ''
-        uses: actions/cache/save@v5
+        uses: ${PINNED_ACTIONS.cacheSave}
         with:
           path: .steward/history.sqlite
           key: steward-history-\${{ github.run_id }}
       - name: Upload SARIF to code scanning
-        if: always() && steps.steward.outputs.sarif-file != ''
-        uses: github/codeql-action/upload-sarif@v4
+        if: always() && hashFiles('steward.sarif') != ''
+        uses: ${PINNED_ACTIONS.uploadSarif}
         with:
-          sarif_file: \${{ steps.steward.outputs.sarif-file }}
+          sarif_file: steward.sarif
           category: steward
 `;
 
-/** Relative path → content. */
-export const INIT_FILES: Readonly<Record<string, string>> = {
-  'steward.yaml': CONFIG,
-  'policies/example.yaml': POLICY,
-  'waivers.yaml': WAIVERS,
-  '.github/workflows/steward.yml': WORKFLOW,
-};
+/** Relative path → content; the workflow runs the package at the version init was run with. */
+export function initFiles(): Readonly<Record<string, string>> {
+  return {
+    'steward.yaml': CONFIG,
+    'policies/example.yaml': POLICY,
+    'waivers.yaml': WAIVERS,
+    '.github/workflows/steward.yml': workflow(`@steward-pac/steward@${packageVersion()}`),
+  };
+}

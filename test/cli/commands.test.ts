@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { INIT_FILES } from '../../src/cli/init-templates.js';
+import { initFiles, PINNED_ACTIONS } from '../../src/cli/init-templates.js';
 import { DISCOVERABLE_SCOPES } from '../../src/library/index.js';
 import { parse } from 'yaml';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -54,7 +54,7 @@ describe('steward init', () => {
     const dir = tempDir();
     const r = await runCli(['init'], { cwd: dir });
     expect(r.code).toBe(0);
-    for (const [rel, text] of Object.entries(INIT_FILES)) expect(readFileSync(path.join(dir, rel), 'utf8')).toBe(text);
+    for (const [rel, text] of Object.entries(initFiles())) expect(readFileSync(path.join(dir, rel), 'utf8')).toBe(text);
     expect((await runCli(['validate'], { cwd: dir })).code).toBe(0);
     // Every kind a listing can discover is in the starter scope as `all`: no built-in policy checks nothing.
     const config = parse(readFileSync(path.join(dir, 'steward.yaml'), 'utf8')) as { scope: Record<string, unknown> };
@@ -71,7 +71,7 @@ describe('steward init', () => {
     writeFileSync(path.join(dir, 'waivers.yaml'), 'waivers: []  # mine\n');
     const again = await runCli(['init'], { cwd: dir });
     expect(again.code).toBe(2);
-    for (const rel of Object.keys(INIT_FILES)) expect(again.stderr).toContain(`${rel}: already exists\n`);
+    for (const rel of Object.keys(initFiles())) expect(again.stderr).toContain(`${rel}: already exists\n`);
     expect(again.stderr).toMatch(
       /\nsteward init: nothing was written \(init never overwrites\): remove those files or run `steward init <another directory>`\n$/,
     );
@@ -79,25 +79,38 @@ describe('steward init', () => {
     expect(readFileSync(path.join(dir, 'waivers.yaml'), 'utf8')).toBe('waivers: []  # mine\n');
   });
 
-  it('writes a workflow GitHub parses: scheduled, keeping the history in the cache, uploading SARIF', async () => {
+  it('writes a workflow GitHub parses: the package at an exact version, actions pinned by commit, least privilege, one run at a time', async () => {
     const parser = await loadWorkflowParser();
-    const content = INIT_FILES['.github/workflows/steward.yml'];
+    const content = initFiles()['.github/workflows/steward.yml'];
     const parsed = parser.parseWorkflow({ name: 'steward.yml', content }, parser.trace);
     expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
     const template = await parser.convertWorkflowTemplate(parsed.context, parsed.value!);
-    const job = template.jobs[0] as { steps: { uses?: { toString(): string } }[] };
-    expect(job.steps.map((s) => s.uses?.toString())).toEqual([
-      'actions/checkout@v6',
-      'actions/cache/restore@v5',
-      'steward/steward@v1',
-      'actions/cache/save@v5',
-      'github/codeql-action/upload-sarif@v4',
+    const job = template.jobs[0] as { steps: { uses?: { toString(): string }; run?: { toString(): string } }[]; 'timeout-minutes'?: unknown };
+    const uses = job.steps.flatMap((s) => (s.uses ? [s.uses.toString()] : []));
+    // Every third-party action by a full commit SHA; no steward action a third party could own.
+    expect(uses.map((u) => u.replace(/@.*/, ''))).toEqual([
+      'actions/checkout',
+      'actions/setup-node',
+      'actions/cache/restore',
+      'actions/cache/save',
+      'github/codeql-action/upload-sarif',
     ]);
+    for (const u of uses) expect(u).toMatch(/@[0-9a-f]{40}$/);
+    for (const pinned of Object.values(PINNED_ACTIONS)) expect(content).toContain(`uses: ${pinned}\n`);
+    const run = job.steps.flatMap((s) => (s.run ? [s.run.toString()] : []));
+    expect(run).toHaveLength(1);
+    const version = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
+    expect(run[0]).toMatch(new RegExp(`^npx -y @steward-pac/steward@${version.replace(/\./g, '\\.')} check `));
+    expect(content).toMatch(/permissions:\n  contents: read\n  actions: read\n  security-events: write\n/);
+    expect(content).toContain('persist-credentials: false');
+    expect(content).toMatch(/concurrency:\n  group: steward-/);
+    expect(content).toMatch(/timeout-minutes: \d+/);
+    expect(content).not.toMatch(/fail-on/);
     expect(content).toMatch(/schedule:\n\s+- cron: /);
     // Restore by prefix, save under a key of its own: cache entries are immutable.
     const runKey = ['key: steward-history-$', '{{ github.run_id }}'].join('');
     expect(content).toContain(`${runKey}\n          restore-keys: steward-history-\n`);
-    expect(content).toContain('history: .steward/history.sqlite\n');
+    expect(run[0]).toContain('--history .steward/history.sqlite');
   });
 });
 

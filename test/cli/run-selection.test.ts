@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CheckOptions, evaluate, prepareRun } from '../../src/library/index.js';
-import { INIT_FILES } from '../../src/cli/init-templates.js';
+import { initFiles } from '../../src/cli/init-templates.js';
 import { InputError } from '../../src/core/problem.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -44,7 +44,7 @@ const live = () => ({ env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.wo
 
 describe('params and waivers naming a policy', () => {
   it('a fresh `steward init` project validates with explicit policy paths (params of builtin policies left out)', async () => {
-    const dir = project(INIT_FILES);
+    const dir = project(initFiles());
     const prepared = await prepareRun({ cwd: dir, env: {}, policies: ['policies/'] });
     expect(prepared.selected.map((p) => p.id)).toEqual(['example-schedules-have-a-title']);
   });

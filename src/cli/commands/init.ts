@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
-import { INIT_FILES } from '../init-templates.js';
+import { initFiles } from '../init-templates.js';
 import { displayPath } from '../../library/index.js';
 
 export function registerInit(program: Command, ctx: CliContext): void {
@@ -17,7 +17,8 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .argument('[dir]', 'directory to write into', '.')
     .action((dir: string) => {
       const root = path.resolve(ctx.io.cwd, dir);
-      const targets = Object.keys(INIT_FILES).map((rel) => path.join(root, rel));
+      const files = initFiles();
+      const targets = Object.keys(files).map((rel) => path.join(root, rel));
       const inTheWay = [...new Map(targets.flatMap((t) => obstaclesOn(root, t)).map((o) => [o.path, o])).values()];
       const existing = inTheWay.map((o) => o.path);
       if (existing.length > 0) {
@@ -30,7 +31,7 @@ export function registerInit(program: Command, ctx: CliContext): void {
         ctx.exitCode = 2;
         return;
       }
-      for (const [rel, text] of Object.entries(INIT_FILES)) {
+      for (const [rel, text] of Object.entries(files)) {
         const target = path.join(root, rel);
         mkdirSync(path.dirname(target), { recursive: true });
         // 'wx': create only; fails on anything there, a symlink included, rather than follow it.
