@@ -42692,6 +42692,14 @@ function findingRepoLocation(f2, policy2) {
 function policyRepoLocation(policy2) {
   return place(policy2.location, policy2);
 }
+function findingFileLocation(f2, policy2) {
+  const loc = f2.location ?? policy2?.location ?? null;
+  return loc && insideRoot(loc) ? loc : null;
+}
+function policyFileLocation(policy2, fallback = null) {
+  const loc = policy2?.location ?? fallback;
+  return loc && insideRoot(loc) ? loc : null;
+}
 
 // src/core/printable.ts
 var CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
@@ -42749,13 +42757,13 @@ function annotate(f2, policy2) {
   return {
     level: annotationLevel(f2),
     message: `${findingSubject(f2)}: ${f2.message}`,
-    properties: { title: `${f2.policy} (${f2.severity}${f2.lifecycle === "new" || f2.lifecycle === "reopened" ? `, ${f2.lifecycle}` : ""})`, ...where(findingRepoLocation(f2, policy2).location) }
+    properties: { title: `${f2.policy} (${f2.severity}${f2.lifecycle === "new" || f2.lifecycle === "reopened" ? `, ${f2.lifecycle}` : ""})`, ...where(findingFileLocation(f2, policy2)) }
   };
 }
 function annotateErrors(g2, policy2) {
   const subject = errorSubject(g2);
   const shared = g2.findings.find((f2) => f2.location === g2.location);
-  const location2 = shared ? findingRepoLocation(shared, policy2).location : policy2 ? policyRepoLocation(policy2).location : g2.location;
+  const location2 = shared ? findingFileLocation(shared, policy2) : policyFileLocation(policy2, g2.location);
   return {
     level: "error",
     message: `${subject ? `${subject}: ` : ""}${/^could not /.test(g2.message) ? "" : "could not evaluate: "}${g2.message}`,
@@ -43417,6 +43425,13 @@ var JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
 function escapeCell(s) {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~#!])/g, "\\$1").replace(/(?<!\w)@(?=\w)/g, "@​").replace(/(?<=\w)@(?=\w)/g, "\\@").replace(/([a-z][a-z0-9+.-]*):\/\//gi, "$1\\://").replace(/\bwww\./gi, (m2) => `${m2.slice(0, 3)}\\.`).replace(/\r\n|\r|\n/g, "<br>");
 }
+function codeSpan(s) {
+  const text = s.replace(/\r\n|\r|\n/g, " ").replace(/\|/g, "\\|");
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run2) => run2.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
 var ICON = { pass: "✅", fail: "❌", error: "⚠️" };
 var STATUS = { violation: "violation", waived: "waived", error: "error" };
 function bytes(s) {
@@ -43440,19 +43455,20 @@ function head(report2) {
     lines.push("", "**Could not evaluate**", "");
     for (const g2 of groups) {
       const subject = errorSubject(g2);
-      const loc = locationText(g2.location);
+      const place2 = g2.location && insideRoot(g2.location) ? g2.location : null;
       lines.push(
-        `- \`${g2.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ""}${escapeCell(g2.message)}${loc ? ` (${escapeCell(loc)})` : ""}`
+        `- \`${g2.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ""}${escapeCell(g2.message)}${place2 ? ` (${codeSpan(locationText(place2))})` : ""}`
       );
     }
   }
   return lines;
 }
-function row(f2) {
-  const loc = locationText(f2.location);
+function row(f2, policies) {
+  const place2 = findingFileLocation(f2, policies.get(f2.policy));
+  const loc = place2 ? codeSpan(locationText(place2)) : "";
   const status = f2.status === "waived" && f2.waiver ? `waived: ${f2.waiver.reason} (${f2.waiver.owner}, until ${f2.waiver.expires})` : STATUS[f2.status];
   const baseline = [f2.baseline, f2.lifecycle].filter(Boolean).map((b) => ` (${b})`).join("");
-  return `| ${escapeCell(f2.policy)} | ${f2.severity} | ${escapeCell(findingSubject(f2))} | ${escapeCell(f2.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
+  return `| ${escapeCell(f2.policy)} | ${f2.severity} | ${escapeCell(findingSubject(f2))} | ${escapeCell(f2.message)} | ${loc} | ${escapeCell(status)}${baseline} |`;
 }
 var TABLE_HEAD = [
   "",
@@ -43466,7 +43482,7 @@ function waiverList(title, waivers, verb) {
     `**${title}**`,
     "",
     ...waivers.map(
-      (w2) => `- ${escapeCell(waiverTarget(w2))} ${verb} ${escapeCell(w2.expires)} (${escapeCell(w2.owner)})${w2.location ? ` at ${escapeCell(locationText(w2.location))}` : ""}`
+      (w2) => `- ${escapeCell(waiverTarget(w2))} ${verb} ${escapeCell(w2.expires)} (${escapeCell(w2.owner)})${w2.location ? ` at ${codeSpan(locationText(w2.location))}` : ""}`
     )
   ];
 }
@@ -43544,7 +43560,8 @@ _Showing ${shown} of ${total} findings to stay within the size limit; the JSON o
 function renderMarkdown(raw2, maxBytes) {
   const report2 = reportWithVisibleControls(raw2);
   const findings = sortFindings(report2.findings.filter((f2) => f2.status !== "error"));
-  const rows = findings.map(row);
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const rows = findings.map((f2) => row(f2, policies));
   const top = head(report2);
   const table2 = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ["", "_No findings._"];
   const full = `${[...top, ...table2, ...tail(report2)].join("\n")}
@@ -51266,6 +51283,7 @@ function packageRoot() {
 function packageVersion() {
   return JSON.parse(readFileSync2(path5.join(packageRoot(), "package.json"), "utf8")).version;
 }
+var DEFAULT_HISTORY_FILE = ".steward/history.sqlite";
 var BUILTIN_POLICIES = "builtin";
 function builtinPolicyDir() {
   return path5.join(packageRoot(), "policies");
@@ -51433,9 +51451,8 @@ var CONFIG_SCHEMA = {
     },
     waivers: { type: "string", minLength: 1, description: "waivers file, relative to this file" },
     history: {
-      type: "string",
-      minLength: 1,
-      description: "run history database (SQLite), relative to this file: `check` records every run and reports each finding as new, open or reopened"
+      anyOf: [{ type: "string", minLength: 1 }, { type: "boolean" }],
+      description: "run history database (SQLite), relative to this file: `check` records every run and reports each finding as new, open or reopened; true: .steward/history.sqlite beside this file; false or absent: not recorded"
     },
     waiverRules: {
       type: "object",
@@ -51758,7 +51775,9 @@ function loadConfig(options = {}) {
     else if (!existsSync5(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   let historyFile = null;
-  if (data.history) {
+  if (data.history === true) {
+    historyFile = path7.resolve(baseDir, DEFAULT_HISTORY_FILE);
+  } else if (typeof data.history === "string") {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at2(["history"], `history: ${refused}`));
     else historyFile = path7.resolve(baseDir, data.history);
@@ -75057,6 +75076,7 @@ function recordReport(history, report2, policyHash) {
 import path17 from "node:path";
 function historyFileOf(flag, cwd, config) {
   if (flag === false) return null;
+  if (flag === true) return path17.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
   return flag ? path17.resolve(cwd, flag) : config.historyFile;
 }
 

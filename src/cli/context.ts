@@ -4,4 +4,6 @@ import type { CliIo } from './io.js';
 export interface CliContext {
   io: CliIo;
   exitCode: number;
+  /** The running command takes an instance (set before its action): its input errors say nothing was sent. */
+  reachesAnInstance?: boolean;
 }

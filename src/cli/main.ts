@@ -57,9 +57,11 @@ export function buildProgram(ctx: CliContext): Command {
     .option('--no-color', 'never colour (also NO_COLOR)')
     .addHelpText('after', HELP_AFTER);
   // Global flags apply to whichever command runs.
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, command) => {
     const o = program.opts<{ quiet?: boolean; color?: boolean }>();
     ctx.io = { ...ctx.io, quiet: Boolean(o.quiet), ...(o.color !== undefined ? { color: o.color } : {}) };
+    // A command that takes an instance is one that could have sent requests.
+    ctx.reachesAnInstance = command.options.some((option) => option.long === '--base-url');
   });
   // Settings above are inherited by the commands added below.
   registerCheck(program, ctx);
@@ -87,19 +89,21 @@ export async function run(argv: string[] = process.argv, io: CliIo = processIo()
     await program.parseAsync(argv);
     return ctx.exitCode;
   } catch (error) {
-    return exitCodeForError(error, io);
+    return exitCodeForError(error, io, ctx.reachesAnInstance);
   }
 }
 
 /** Prints what went wrong (never a token) and picks the exit code. */
-export function exitCodeForError(error: unknown, io: CliIo): number {
+export function exitCodeForError(error: unknown, io: CliIo, reachesAnInstance = false): number {
   if (error instanceof CommanderError) {
     // Help and version end with exitCode 0; usage errors were already printed by commander.
     return error.exitCode === 0 ? EXIT.pass : EXIT.input;
   }
   if (error instanceof InputError) {
     fail(io, ...error.problems.map(formatProblem));
-    fail(io, `steward: ${error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`}; nothing was sent to the API`);
+    // "Nothing was sent" only where something could have been: a command that reaches an instance.
+    const what = error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`;
+    fail(io, `steward: ${what}${reachesAnInstance ? '; nothing was sent to the API' : ''}`);
     return EXIT.input;
   }
   if (isApiError(error)) {

@@ -5,20 +5,31 @@ import { type FailOn, SEVERITIES, type Severity } from '../library/index.js';
 
 export const FAIL_ON_VALUES: readonly FailOn[] = [...SEVERITIES, 'none'];
 
-export function parseFailOn(value: string): FailOn {
+/**
+ * What a flag's value completes to, carried by its parser (commander keeps the parser as the
+ * option's `parseArg`), so `steward completion` reads it where the flag is declared: a fixed
+ * list, or the ids of the policies the config loads.
+ */
+export type Completes = readonly string[] | 'policy-ids';
+
+function completing<F extends (...args: never[]) => unknown>(parse: F, completes: Completes): F & { completes: Completes } {
+  return Object.assign(parse, { completes });
+}
+
+export const parseFailOn = completing((value: string): FailOn => {
   if (!(FAIL_ON_VALUES as readonly string[]).includes(value)) {
     throw new InvalidArgumentError(`must be one of: ${FAIL_ON_VALUES.join(', ')}.`);
   }
   return value as FailOn;
-}
+}, FAIL_ON_VALUES);
 
 /** `--severity high,critical`: the severities a run reports (repeatable, comma lists). */
-export function parseSeverities(value: string, previous: Severity[] = []): Severity[] {
+export const parseSeverities = completing((value: string, previous: Severity[] = []): Severity[] => {
   const levels = value.split(',').map((v) => v.trim()).filter(Boolean);
   const wrong = levels.filter((l) => !(SEVERITIES as readonly string[]).includes(l));
   if (levels.length === 0 || wrong.length > 0) throw new InvalidArgumentError(`must be one or more of: ${SEVERITIES.join(', ')} (comma-separated).`);
   return [...new Set([...previous, ...(levels as Severity[])])];
-}
+}, SEVERITIES);
 
 export function parsePositiveInt(max: number) {
   return (value: string): number => {
@@ -50,6 +61,9 @@ export function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
+/** `--only`/`--skip`: policy ids, repeatable and comma lists. */
+export const collectPolicyIds = completing((value: string, previous: string[] = []): string[] => collect(value, previous), 'policy-ids');
+
 /** Repeatable without comma splitting (paths may contain commas). */
 export function collectRaw(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -60,21 +74,50 @@ export interface OutputTarget {
   path: string;
 }
 
-/** `--output sarif=out/steward.sarif`, repeatable; the format must be one of `formats`. */
+/**
+ * The format a report file's name implies, longest suffix first (`.sarif.json` is SARIF, not
+ * JSON). Only names that say one format unambiguously; any other needs `FORMAT=PATH`.
+ */
+export const FORMAT_BY_EXTENSION: readonly (readonly [suffix: string, format: string])[] = [
+  ['.sarif.json', 'sarif'],
+  ['.sarif', 'sarif'],
+  ['.junit.xml', 'junit'],
+  ['.xml', 'junit'],
+  ['.json', 'json'],
+  ['.html', 'html'],
+  ['.htm', 'html'],
+  ['.md', 'markdown'],
+  ['.markdown', 'markdown'],
+  ['.txt', 'text'],
+  ['.csv', 'csv'],
+];
+
+/**
+ * `--output sarif=out/steward.sarif`, or `--output out/steward.sarif` (the format from the
+ * name's extension), repeatable; the format must be one of `formats`. A prefix before `=` that
+ * is no format is part of the path (`--output out/a=b.json` is JSON).
+ */
 export function outputParser(formats: readonly string[]) {
   return (value: string, previous: OutputTarget[] = []): OutputTarget[] => {
     const eq = value.indexOf('=');
-    const format = eq > 0 ? value.slice(0, eq) : '';
-    const path = eq > 0 ? value.slice(eq + 1) : '';
-    if (!format || !path) throw new InvalidArgumentError(`expected FORMAT=PATH, e.g. sarif=steward.sarif (formats: ${formats.join(', ')}).`);
-    if (!formats.includes(format)) throw new InvalidArgumentError(`unknown format "${format}" (formats: ${formats.join(', ')}).`);
-    return [...previous, { format, path }];
+    const named = eq > 0 ? value.slice(0, eq) : '';
+    if (named && formats.includes(named)) {
+      const path = value.slice(eq + 1);
+      if (!path) throw new InvalidArgumentError(`expected FORMAT=PATH, e.g. sarif=steward.sarif (formats: ${formats.join(', ')}).`);
+      return [...previous, { format: named, path }];
+    }
+    const lower = value.toLowerCase();
+    const inferred = FORMAT_BY_EXTENSION.find(([suffix, format]) => lower.endsWith(suffix) && formats.includes(format));
+    if (inferred && value.length > inferred[0].length) return [...previous, { format: inferred[1], path: value }];
+    if (named && /^[a-z]+$/.test(named)) throw new InvalidArgumentError(`unknown format "${named}" (formats: ${formats.join(', ')}).`);
+    const known = FORMAT_BY_EXTENSION.filter(([, f]) => formats.includes(f)).map(([suffix]) => suffix);
+    throw new InvalidArgumentError(`expected FORMAT=PATH, e.g. sarif=steward.sarif, or a file named ${known.join(', ')} (formats: ${formats.join(', ')}).`);
   };
 }
 
 export function formatParser(formats: readonly string[]) {
-  return (value: string): string => {
+  return completing((value: string): string => {
     if (!formats.includes(value)) throw new InvalidArgumentError(`must be one of: ${formats.join(', ')}.`);
     return value;
-  };
+  }, formats);
 }

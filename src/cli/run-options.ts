@@ -7,7 +7,7 @@ import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';
 import {
-  collect,
+  collectPolicyIds,
   collectRaw,
   formatParser,
   type OutputTarget,
@@ -34,7 +34,7 @@ export interface RunFlags {
   from?: string;
   baseline?: string;
   writeBaseline?: string;
-  history?: string;
+  history?: string | true;
   verbose?: boolean;
   format?: string;
   output?: OutputTarget[];
@@ -50,8 +50,8 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('-p, --policies <path>', 'policy file or folder, "builtin" for the shipped pack (repeatable; replaces the config\'s)', collectRaw)
-    .option('--only <id>', 'run only this policy (repeatable)', collect)
-    .option('--skip <id>', 'leave out the policies this id or glob names (repeatable; `*`, `?`)', collect)
+    .option('--only <id>', 'run only this policy (repeatable)', collectPolicyIds)
+    .option('--skip <id>', 'leave out the policies this id or glob names (repeatable; `*`, `?`)', collectPolicyIds)
     .option('--severity <levels>', 'report only findings of these severities, e.g. high,critical (the gate then judges those; errors always show)', parseSeverities)
     .option('--framework <name>', 'run only the policies mapped to this framework (e.g. SOC2, ISO27001)');
   if (which.gate !== false) {
@@ -74,7 +74,7 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
 export function addReportOptions(cmd: Command): Command {
   return cmd
     .option('-f, --format <format>', `report format on stdout: ${FORMATS.join('|')}`, formatParser(FORMATS), 'text')
-    .option('-o, --output <format=path>', 'also write a report file (repeatable), e.g. sarif=steward.sarif', outputParser(FORMATS));
+    .option('-o, --output <format=path>', 'also write a report file (repeatable): FORMAT=PATH, or PATH whose extension names the format (steward.sarif, report.html)', outputParser(FORMATS));
 }
 
 /** `GET http://…/api/… → 200 (12 ms)` lines; the URL never holds the token (it is a header). */

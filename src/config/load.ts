@@ -17,7 +17,7 @@ import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
 import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
-import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE } from './paths.js';
+import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { durationMs } from './schema.js';
@@ -55,7 +55,7 @@ interface FileConfig {
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
-  history?: string;
+  history?: string | boolean;
   waiverRules?: { allowCatchAll?: boolean; require?: GovernedWaiverField[] };
   waiverWarningDays?: number;
   acceptPartialCoverage?: string[];
@@ -348,7 +348,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
 
   let historyFile: string | null = null;
-  if (data.history) {
+  if (data.history === true) {
+    historyFile = path.resolve(baseDir, DEFAULT_HISTORY_FILE);
+  } else if (typeof data.history === 'string') {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at(['history'], `history: ${refused}`));
     else historyFile = path.resolve(baseDir, data.history);

@@ -27,6 +27,9 @@ export function packageVersion(): string {
   return JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version;
 }
 
+/** Where the run history lives when enabled without a path (`history: true`, a bare `--history`), relative to the config's folder. */
+export const DEFAULT_HISTORY_FILE = '.steward/history.sqlite';
+
 /** The word in `policies:` that stands for the shipped pack. */
 export const BUILTIN_POLICIES = 'builtin';
 

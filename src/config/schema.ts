@@ -181,9 +181,9 @@ export const CONFIG_SCHEMA = {
     },
     waivers: { type: 'string', minLength: 1, description: 'waivers file, relative to this file' },
     history: {
-      type: 'string',
-      minLength: 1,
-      description: 'run history database (SQLite), relative to this file: `check` records every run and reports each finding as new, open or reopened',
+      anyOf: [{ type: 'string', minLength: 1 }, { type: 'boolean' }],
+      description:
+        'run history database (SQLite), relative to this file: `check` records every run and reports each finding as new, open or reopened; true: .steward/history.sqlite beside this file; false or absent: not recorded',
     },
     waiverRules: {
       type: 'object',

@@ -1,7 +1,8 @@
 // The run history through the library: which file a command uses, the runs in it, and two
 // runs (or JSON reports) compared.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, loadConfig } from '../config/index.js';
+import { type Config, DEFAULT_HISTORY_FILE, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import type { FailOn, Report } from '../core/model.js';
 import { atOrAbove } from '../engine/verdict.js';
@@ -21,8 +22,8 @@ import { readInputFile } from '../io/input-file.js';
 import { parseJsonAt } from '../io/json-source.js';
 
 export interface HistoryOptions {
-  /** The history file (relative to the cwd); default the config's `history:`. */
-  history?: string;
+  /** The history file (relative to the cwd), true for the default one; default the config's `history:`. */
+  history?: string | true;
   config?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;
@@ -30,16 +31,26 @@ export interface HistoryOptions {
 
 const flagProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
 
-/** The history a run or command uses: `--history` (relative to the cwd), else the config's; false: none. */
-export function historyFileOf(flag: string | false | undefined, cwd: string, config: Pick<Config, 'historyFile'>): string | null {
+/**
+ * The history a run or command uses: `--history FILE` (relative to the cwd), a bare `--history`
+ * (the default file, DEFAULT_HISTORY_FILE beside the config), else the config's; false: none.
+ */
+export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyFile' | 'baseDir'>): string | null {
   if (flag === false) return null;
+  if (flag === true) return path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
   return flag ? path.resolve(cwd, flag) : config.historyFile;
 }
 
-/** The history a command reads: exit 2 when there is none to read. */
+/**
+ * The history a command reads: the one named, else the default file when it exists (what a
+ * bare `--history` or `history: true` records into); exit 2 naming where it looked otherwise.
+ */
 function requiredHistory(options: HistoryOptions, cwd: string, config: Config): Promise<HistoryDatabase> {
-  const file = historyFileOf(options.history, cwd, config);
-  if (!file) throw flagProblem('--history', 'no run history: pass --history FILE or set `history:` in steward.yaml');
+  const named = historyFileOf(options.history, cwd, config);
+  const file = named ?? path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  if (!named && !existsSync(file)) {
+    throw flagProblem('--history', `no run history: ${displayPath(file, cwd)} does not exist; pass --history FILE, or set \`history:\` in steward.yaml (true records into ${DEFAULT_HISTORY_FILE})`);
+  }
   return openHistory(file, displayPath(file, cwd), { create: false });
 }
 

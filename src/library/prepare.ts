@@ -49,9 +49,10 @@ export interface CheckOptions {
   writeBaseline?: string;
   /**
    * The run history to record this run in and read the findings' lifecycle from (relative to
-   * the cwd); default the config's `history:`; false: none, whatever the config says.
+   * the cwd), true for the default one (DEFAULT_HISTORY_FILE beside the config); default the
+   * config's `history:`; false: none, whatever the config says.
    */
-  history?: string | false;
+  history?: string | boolean;
   /** Evaluate offline from a snapshot file (`steward snapshot --out`). */
   from?: string;
   /** Client tuning beyond the config (timeouts, retry delays). */

@@ -6,11 +6,10 @@
 // there are. The closing notices count against the notice cap, so notices get fewer slots.
 // `selectAnnotations` is shared with the Action, which emits the same list via @actions/core.
 // An annotation can only sit on a file of the repository: a finding of a policy defined outside
-// it (the built-in pack) sits on the steward.yaml `policies` entry that brought the policy in,
-// and one with no such place carries no file (repo-location.ts decides).
+// it (the built-in pack) with no manifest carries no file (repo-location.ts decides).
 import { catchAllWarning, type ErrorGroup, expiringWarning, errorGroups, errorSubject, type Formatter, findingSubject, severityRank, partialCoverageNotes } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
-import { findingRepoLocation, policyRepoLocation } from './repo-location.js';
+import { findingFileLocation, policyFileLocation } from './repo-location.js';
 import { reportWithVisibleControls } from './visible-controls.js';
 
 export const ANNOTATION_CAP = 10;
@@ -70,7 +69,7 @@ function annotate(f: Finding, policy: PolicyResult | undefined): Annotation {
   return {
     level: annotationLevel(f),
     message: `${findingSubject(f)}: ${f.message}`,
-    properties: { title: `${f.policy} (${f.severity}${f.lifecycle === 'new' || f.lifecycle === 'reopened' ? `, ${f.lifecycle}` : ''})`, ...where(findingRepoLocation(f, policy).location) },
+    properties: { title: `${f.policy} (${f.severity}${f.lifecycle === 'new' || f.lifecycle === 'reopened' ? `, ${f.lifecycle}` : ''})`, ...where(findingFileLocation(f, policy)) },
   };
 }
 
@@ -81,11 +80,7 @@ function annotate(f: Finding, policy: PolicyResult | undefined): Annotation {
 function annotateErrors(g: ErrorGroup, policy: PolicyResult | undefined): Annotation {
   const subject = errorSubject(g);
   const shared = g.findings.find((f) => f.location === g.location);
-  const location = shared
-    ? findingRepoLocation(shared, policy).location
-    : policy
-      ? policyRepoLocation(policy).location
-      : g.location;
+  const location = shared ? findingFileLocation(shared, policy) : policyFileLocation(policy, g.location);
   return {
     level: 'error',
     message: `${subject ? `${subject}: ` : ''}${/^could not /.test(g.message) ? '' : 'could not evaluate: '}${g.message}`,

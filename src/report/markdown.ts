@@ -5,7 +5,8 @@
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import { reportWithVisibleControls } from './visible-controls.js';
 import { CATCH_ALL_TITLE, errorGroups, errorSubject, type Formatter, fixedText, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
-import type { Finding, Report, WaiverRef } from '../core/model.js';
+import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
+import { findingFileLocation, insideRoot } from './repo-location.js';
 
 /** Budget the Action uses for its job summary: under GitHub's 1 MiB with room for a header. */
 export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
@@ -28,6 +29,19 @@ export function escapeCell(s: string): string {
     .replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1\\://')
     .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\\.`)
     .replace(/\r\n|\r|\n/g, '<br>');
+}
+
+/**
+ * A path or location as a GFM code span: copyable as is (no escapes, no zero-width characters;
+ * GitHub finds no mentions or links inside code), fenced by a backtick run longer than any in it.
+ * Inside a table a pipe still ends the cell, so it alone is escaped (GFM drops that backslash).
+ */
+export function codeSpan(s: string): string {
+  const text = s.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 const ICON = { pass: '✅', fail: '❌', error: '⚠️' } as const;
@@ -57,23 +71,25 @@ function head(report: Report): string[] {
     lines.push('', '**Could not evaluate**', '');
     for (const g of groups) {
       const subject = errorSubject(g);
-      const loc = locationText(g.location);
+      const place = g.location && insideRoot(g.location) ? g.location : null;
       lines.push(
-        `- \`${g.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ''}${escapeCell(g.message)}${loc ? ` (${escapeCell(loc)})` : ''}`,
+        `- \`${g.policy}\`: ${subject ? `${escapeCell(subject)}: ` : ''}${escapeCell(g.message)}${place ? ` (${codeSpan(locationText(place))})` : ''}`,
       );
     }
   }
   return lines;
 }
 
-function row(f: Finding): string {
-  const loc = locationText(f.location);
+/** A row's location: the finding's file in the repository (repo-location.ts), else none. */
+function row(f: Finding, policies: ReadonlyMap<string, PolicyResult>): string {
+  const place = findingFileLocation(f, policies.get(f.policy));
+  const loc = place ? codeSpan(locationText(place)) : '';
   const status =
     f.status === 'waived' && f.waiver
       ? `waived: ${f.waiver.reason} (${f.waiver.owner}, until ${f.waiver.expires})`
       : STATUS[f.status];
   const baseline = [f.baseline, f.lifecycle].filter(Boolean).map((b) => ` (${b})`).join('');
-  return `| ${escapeCell(f.policy)} | ${f.severity} | ${escapeCell(findingSubject(f))} | ${escapeCell(f.message)} | ${escapeCell(loc)} | ${escapeCell(status)}${baseline} |`;
+  return `| ${escapeCell(f.policy)} | ${f.severity} | ${escapeCell(findingSubject(f))} | ${escapeCell(f.message)} | ${loc} | ${escapeCell(status)}${baseline} |`;
 }
 
 const TABLE_HEAD = [
@@ -90,7 +106,7 @@ function waiverList(title: string, waivers: WaiverRef[], verb: string): string[]
     '',
     ...waivers.map(
       (w) =>
-        `- ${escapeCell(waiverTarget(w))} ${verb} ${escapeCell(w.expires)} (${escapeCell(w.owner)})${w.location ? ` at ${escapeCell(locationText(w.location))}` : ''}`,
+        `- ${escapeCell(waiverTarget(w))} ${verb} ${escapeCell(w.expires)} (${escapeCell(w.owner)})${w.location ? ` at ${codeSpan(locationText(w.location))}` : ''}`,
     ),
   ];
 }
@@ -182,7 +198,8 @@ export function renderMarkdown(raw: Report, maxBytes?: number): string {
   // A job summary or a terminal shows it: API text's controls and bidi overrides as escapes.
   const report = reportWithVisibleControls(raw);
   const findings = sortFindings(report.findings.filter((f) => f.status !== 'error'));
-  const rows = findings.map(row);
+  const policies = new Map(report.policies.map((p) => [p.id, p]));
+  const rows = findings.map((f) => row(f, policies));
   const top = head(report);
   const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ['', '_No findings._'];
   const full = `${[...top, ...table, ...tail(report)].join('\n')}\n`;

@@ -1,10 +1,11 @@
 // Where a finding is shown in the repository, for the formats GitHub maps onto the repo's files
-// (SARIF for code scanning, workflow annotations). Report locations are relative to the run's
-// root (the cwd, or GITHUB_WORKSPACE in the Action). A policy of the built-in pack lives
-// outside it (node_modules/@steward-pac/steward/policies, or the action's own checkout), so a live-kind
-// finding located at its policy's line would point at a file code scanning cannot map: such a
-// finding is placed at its policy's ORIGIN instead, the steward.yaml `policies` entry that
-// brought the policy in. This is the one place that decides "is this location inside the root".
+// (SARIF for code scanning, workflow annotations, the job summary). Report locations are relative
+// to the run's root (the cwd, or GITHUB_WORKSPACE in the Action). A policy of the built-in pack
+// lives outside it (node_modules/@steward-pac/steward/policies, or the action's own checkout).
+// An annotation or a summary row then carries no location (stacking every such finding on one
+// steward.yaml line told nothing). Code scanning needs a file for every result, so SARIF alone
+// places such a finding at its policy's ORIGIN, the steward.yaml `policies` entry that brought
+// the policy in. This is the one place that decides "is this location inside the root".
 import type { Finding, PolicyResult, SourceLocation } from '../core/model.js';
 
 /** A file of the repository: relative, not above the root, not inside an installed package. */
@@ -42,12 +43,27 @@ function place(location: SourceLocation | null, policy: PolicyResult | undefined
   return { location: null, policyLocation: null };
 }
 
-/** Where a finding goes in the repository (its own location falls back to its policy's). */
+/** Where a finding goes in code scanning (its own location falls back to its policy's, then the origin). */
 export function findingRepoLocation(f: Finding, policy: PolicyResult | undefined): RepoPlacement {
   return place(f.location ?? policy?.location ?? null, policy);
 }
 
-/** Where a policy (its evaluation error, its rule) goes in the repository. */
+/** Where a policy (its evaluation error, its rule) goes in code scanning. */
 export function policyRepoLocation(policy: PolicyResult): RepoPlacement {
   return place(policy.location, policy);
+}
+
+/**
+ * Where an annotation or a summary row points: the finding's manifest line, else its policy's
+ * line when the policy file is in the repository, else nowhere (never the origin).
+ */
+export function findingFileLocation(f: Finding, policy: PolicyResult | undefined): SourceLocation | null {
+  const loc = f.location ?? policy?.location ?? null;
+  return loc && insideRoot(loc) ? loc : null;
+}
+
+/** Where an annotation or a summary line about a policy points: its file in the repository, else nowhere. */
+export function policyFileLocation(policy: PolicyResult | undefined, fallback: SourceLocation | null = null): SourceLocation | null {
+  const loc = policy?.location ?? fallback;
+  return loc && insideRoot(loc) ? loc : null;
 }

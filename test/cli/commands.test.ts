@@ -101,9 +101,9 @@ describe('steward init', () => {
     expect(run).toHaveLength(1);
     const version = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
     expect(run[0]).toMatch(new RegExp(`^npx -y @steward-pac/steward@${version.replace(/\./g, '\\.')} check `));
-    expect(content).toMatch(/permissions:\n  contents: read\n  actions: read\n  security-events: write\n/);
+    expect(content).toContain('permissions:\n  contents: read\n  actions: read\n  security-events: write\n');
     expect(content).toContain('persist-credentials: false');
-    expect(content).toMatch(/concurrency:\n  group: steward-/);
+    expect(content).toContain('concurrency:\n  group: steward-');
     expect(content).toMatch(/timeout-minutes: \d+/);
     expect(content).not.toMatch(/fail-on/);
     expect(content).toMatch(/schedule:\n\s+- cron: /);

@@ -77,6 +77,21 @@ describe('steward completion', () => {
     expect(complete(['steward', 'list', '--fail'])).toBe('');
   });
 
+  it('bash: completes values (formats, levels, the policy ids the config loads) and global flags after a subcommand', () => {
+    const cli = path.resolve('dist/cli.js');
+    const script = execFileSync(process.execPath, [cli, 'completion', 'bash'], { encoding: 'utf8' });
+    const dir = copyDemo();
+    const complete = (words: string[]) =>
+      execFileSync('bash', ['-c', `steward() { "${process.execPath}" "${cli}" "$@"; }\n${script}\nCOMP_WORDS=(${words.join(' ')}); COMP_CWORD=${words.length - 1}; _steward; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', cwd: dir }).trim();
+    expect(complete(['steward', 'check', '--format', 's'])).toBe('sarif');
+    expect(complete(['steward', 'check', '--fail-on', 'c'])).toBe('critical');
+    expect(complete(['steward', 'diff', '--fail-on', 'n'])).toBe('none');
+    expect(complete(['steward', 'check', '--only', 'queue-no-admin-'])).toBe('queue-no-admin-for-users');
+    expect(complete(['steward', 'check', '--skip', 'queue-no-admin-'])).toBe('queue-no-admin-for-users');
+    expect(complete(['steward', 'check', '--qu'])).toBe('--quiet');
+    expect(complete(['steward', 'list', '--no-col'])).toBe('--no-color');
+  });
+
   it('zsh and fish name every command; an unknown shell is exit 2', async () => {
     const zsh = await runCli(['completion', 'zsh']);
     const fish = await runCli(['completion', 'fish']);
@@ -84,7 +99,9 @@ describe('steward completion', () => {
       expect(zsh.stdout).toContain(`'${cmd}:`);
       expect(fish.stdout).toContain(`-a ${cmd} `);
     }
-    expect(fish.stdout).toContain("complete -c steward -n '__fish_seen_subcommand_from check' -l fail-on");
+    expect(fish.stdout).toContain("complete -c steward -n '__fish_seen_subcommand_from check' -l fail-on -x -a 'info low medium high critical none'");
+    expect(fish.stdout).toContain("complete -c steward -n '__fish_seen_subcommand_from check' -l only -x -a '(steward list --format ids 2>/dev/null)'");
+    expect(zsh.stdout).toContain("'--format=[]:value:(text json sarif");
     const bad = await runCli(['completion', 'powershell']);
     expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, 'completion: unknown shell "powershell" (one of bash, zsh, fish)']);
   });

@@ -143,7 +143,7 @@ describe('check --history: finding lifecycle over three runs', () => {
   it('history and diff without a history file are exit 2 naming the flag; an unknown run id is exit 2', async () => {
     const none = await runCli(['history'], { cwd: tempDir() });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('--history: no run history: pass --history FILE or set `history:` in steward.yaml');
+    expect(none.stderr).toContain('--history: no run history: .steward/history.sqlite does not exist; pass --history FILE, or set `history:` in steward.yaml (true records into .steward/history.sqlite)');
     const unknown = await runCli(['diff', '1', '9', '--history', history]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('9: no run 9 in the history');
@@ -159,5 +159,26 @@ describe('check --history: finding lifecycle over three runs', () => {
     expect((JSON.parse(r.stdout) as Report).history).toBeNull();
     const runs = JSON.parse((await runCli(['history', '--history', history, '--format', 'json'])).stdout) as HistoryRun[];
     expect(runs.map((run) => run.run)).toEqual([1, 2, 3]);
+  });
+
+  it('one default file for check, history and diff: `history: true` and a bare --history record into .steward/history.sqlite beside the config, which history and diff then read unasked', async () => {
+    const project = tempDir('steward-history-default-');
+    const demo = readFileSync('demo/steward.yaml', 'utf8');
+    writeFileSync(path.join(project, 'steward.yaml'), `${demo.replace(/^history:.*$/m, '')}\nhistory: true\n`);
+    const { cpSync } = await import('node:fs');
+    cpSync('demo', project, { recursive: true, filter: (src) => !src.endsWith('steward.yaml') });
+    const only = ['--only', 'queue-no-admin-for-users', '--quiet'];
+    const first = await runCli(['check', ...only], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(first.code, first.stderr).toBe(1);
+    // No history configured: a bare --history records into the same default file.
+    writeFileSync(path.join(project, 'steward.yaml'), demo.replace(/^history:.*$/m, ''));
+    const second = await runCli(['check', ...only, '--history'], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(second.code, second.stderr).toBe(1);
+    const third = await runCli(['check', ...only], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(third.code, third.stderr).toBe(1);
+    const runs = JSON.parse((await runCli(['history', '--format', 'json'], { cwd: project })).stdout) as HistoryRun[];
+    expect(runs.map((run) => run.run)).toEqual([1, 2]);
+    const diff = await runCli(['diff', '--format', 'json'], { cwd: project });
+    expect(diff.code, diff.stderr).toBe(0);
   });
 });

@@ -93,7 +93,11 @@ describe('steward validate', () => {
       const r = await runCli(['validate'], { cwd: dir });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(expected);
+      // validate never reaches an instance: no "nothing was sent" where nothing could have been.
+      expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^steward: (bad input|\d+ input problems)$/);
       expect(r.stdout).toBe('');
+      const check = await runCli(['check', '--base-url', 'http://127.0.0.1:9'], { cwd: dir, env: { STEWARD_TOKEN: 'x' } });
+      expect([check.code, check.stderr.trimEnd().split('\n').at(-1)]).toEqual([2, expect.stringMatching(/; nothing was sent to the API$/)]);
     });
   }
 });

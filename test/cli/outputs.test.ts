@@ -68,6 +68,28 @@ describe('steward check outputs', () => {
     expect(r.stderr).not.toContain(TOKEN);
   });
 
+  it('--output PATH takes the format from the extension (.sarif, .sarif.json, .xml, .html, .md, .json, .txt); a prefix that is no format belongs to the path; no known extension is exit 2 before any request', async () => {
+    const out = tempDir();
+    const names = ['a.sarif', 'b.sarif.json', 'c.xml', 'd.html', 'e.md', 'f=g.json', 'h.txt'];
+    const r = await runCli(['check', ...DEMO, '--only', 'queue-no-admin-for-users', '--format', 'json', ...names.flatMap((n) => ['--output', path.join(out, n)])], { env: sandboxEnv(sandbox) });
+    expect(r.code).toBe(1);
+    const text = (n: string) => readFileSync(path.join(out, n), 'utf8');
+    expect(JSON.parse(text('a.sarif')).version).toBe('2.1.0');
+    expect(JSON.parse(text('b.sarif.json')).version).toBe('2.1.0');
+    expect(text('c.xml')).toMatch(/^<\?xml [^>]*>\n<testsuites /);
+    expect(text('d.html')).toMatch(/^<!doctype html>/i);
+    expect(text('e.md')).toMatch(/^### .* steward: fail: 2 violations/);
+    expect(JSON.parse(text('f=g.json')).findings).toEqual(JSON.parse(r.stdout).findings);
+    expect(text('h.txt')).toContain('queue-no-admin-for-users');
+    sandbox.resetCounts();
+    const bad = await runCli(['check', ...DEMO, '--output', path.join(out, 'report.pdf')], { env: sandboxEnv(sandbox) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('expected FORMAT=PATH, e.g. sarif=steward.sarif, or a file named .sarif.json, .sarif,');
+    const unknown = await runCli(['check', ...DEMO, '--output', 'pdf=report.pdf'], { env: sandboxEnv(sandbox) });
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('unknown format "pdf"')]);
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
   it('reaches the same verdict when some requests get 429 with Retry-After and 503, counting the retries', async () => {
     sandbox.scriptFault('listReportSchedules', { status: 429, retryAfter: 1 }, 1);
     sandbox.scriptFault('getDatasetPermissions', { status: 503 }, 3);

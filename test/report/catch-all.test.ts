@@ -30,7 +30,7 @@ describe('a catch-all waiver is warned about in every format', () => {
     expect(text).toContain('Catch-all waivers (every resource of the policy, including future ones):');
     expect(text).toMatch(/queue-no-admin-for-users \* until 2027-06-30 \(someone@acme\.example\)/);
     const md = formatReport('markdown', report(), { color: false });
-    expect(md).toContain('**Catch-all waivers (every resource of the policy, including future ones)**\n\n- queue-no-admin-for-users \\* until 2027-06-30 (someone\\@acme.example) at waivers.yaml:4:5');
+    expect(md).toContain('**Catch-all waivers (every resource of the policy, including future ones)**\n\n- queue-no-admin-for-users \\* until 2027-06-30 (someone\\@acme.example) at `waivers.yaml:4:5`');
   });
 
   it('json lists it in waivers.catchAll and validates against the schema', () => {

@@ -80,8 +80,8 @@ describe('evaluation errors, once per cause', () => {
     const md = formatMarkdown(report, { color: false });
     expect(md).toContain(
       '**Could not evaluate**\n\n' +
-        '- `schedules-have-recipients`: 7 reportSchedule resources (9001, 9002, 9003, 9004, 9005 and 2 more): could not evaluate: no such key: recipients (policies/schedules.yaml:3:5)\n' +
-        '- `schedules-have-recipients`: reportSchedule/9100: could not read reportSchedule 9100: 500 (policies/schedules.yaml:3:5)\n',
+        '- `schedules-have-recipients`: 7 reportSchedule resources (9001, 9002, 9003, 9004, 9005 and 2 more): could not evaluate: no such key: recipients (`policies/schedules.yaml:3:5`)\n' +
+        '- `schedules-have-recipients`: reportSchedule/9100: could not read reportSchedule 9100: 500 (`policies/schedules.yaml:3:5`)\n',
     );
     expect(md).toContain('| errors | 8 |');
     expect(md).toContain('_No findings._');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCell, formatMarkdown, renderMarkdown } from '../../src/report/markdown.js';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { codeSpan, escapeCell, formatMarkdown, renderMarkdown } from '../../src/report/markdown.js';
 import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
 
 /** Data rows of the findings table (header and separator excluded). */
@@ -58,7 +60,7 @@ describe('markdown format', () => {
       'critical',
       'dataFile/42 publicAccess',
       'Data file 42 (prices.csv) is public',
-      'permissions/data-files/42.yaml:2:15',
+      '`permissions/data-files/42.yaml:2:15`',
       'violation',
     ]);
     expect(cells(rows[5])[5]).toBe(
@@ -82,6 +84,28 @@ describe('markdown format', () => {
       'a \\| b<br>c &lt;script&gt;x&lt;/script&gt; @\u200Bteam \\*bold\\*',
     );
     expect(escapeCell('x|y')).toBe('x\\|y');
+  });
+
+  it('locations are code spans of repository paths, copyable as they are: no zero-width character in `@scope` paths, a pipe escaped for the table only; a finding of a policy outside the repository has none', () => {
+    const scoped = 'vendor/node-policies/@acme/steward-policies/queues.yaml';
+    const report = makeReport({
+      policies: [makePolicy({ location: { file: scoped, line: 3, column: 5 } }), makePolicy({ id: 'pack-policy', location: { file: '../../_actions/x/steward/policies/a.yaml', line: 2, column: 5 } })],
+      findings: [
+        makeFinding({ location: null }),
+        makeFinding({ location: { file: 'permissions/a|b.yaml', line: 4, column: 1 } }),
+        makeFinding({ policy: 'pack-policy', location: null }),
+      ],
+    });
+    const md = formatMarkdown(report, { color: false });
+    expect(md).not.toContain('\u200B');
+    const locations = findingRows(md).map((r) => cells(r)[4]);
+    expect(locations).toEqual([`\`${scoped}:3:5\``, '`permissions/a\\|b.yaml:4:1`', '']);
+    // As GitHub renders it: the path inside <code>, exactly, and no mention link.
+    const html = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+    expect(html).toContain(`<code>${scoped}:3:5</code>`);
+    expect(html).toContain('<code>permissions/a|b.yaml:4:1</code>');
+    expect(codeSpan('a`b')).toBe('``a`b``');
+    expect(codeSpan('`x')).toBe('`` `x ``');
   });
 
   it('says so when there are no findings', () => {

@@ -15,7 +15,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
   cmd
     .option('--baseline <file>', 'fail only on findings not in this baseline')
     .option('--write-baseline <file>', "record this run's findings as the baseline")
-    .option('--history <file>', "record the run in this history and report each finding as new, open or reopened (default: the config's history)")
+    .option('--history [file]', "record the run in this history and report each finding as new, open or reopened (bare: .steward/history.sqlite beside the config; default: the config's history)")
     .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
     .action(async (flags: RunFlags & { allowEmpty?: boolean }) => {
       const { io } = ctx;

@@ -34,7 +34,7 @@ export function registerHistory(program: Command, ctx: CliContext): void {
   program
     .command('history')
     .description('list the runs recorded in the run history (time, verdict, violations by severity, new, fixed)')
-    .option('--history <file>', "the history file (default: the config's history)")
+    .option('--history <file>', "the history file (default: the config's history, else .steward/history.sqlite beside the config)")
     .option('-c, --config <file>', 'config file naming the history (default: ./steward.yaml)')
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: { history?: string; config?: string; format: string }) => {

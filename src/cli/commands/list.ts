@@ -11,12 +11,14 @@ export function registerList(program: Command, ctx: CliContext): void {
     .description('list the policies: id, severity, resource kind, title')
     .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
     .option('-p, --policies <path>', 'policy file or folder (repeatable)', collectRaw)
-    .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
+    .option('-f, --format <format>', 'text|json|ids (one id a line, for scripts and completion)', formatParser(['text', 'json', 'ids']), 'text')
     .action(async (flags: { config?: string; policies?: string[]; format: string }) => {
       const { io } = ctx;
       const policies = await listPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: flags.policies });
       const rows = policies.map((p) => ({ id: p.id, severity: p.severity, resource: p.resource, title: p.title }));
-      if (flags.format === 'json') {
+      if (flags.format === 'ids') {
+        print(io, rows.map((r) => `${r.id}\n`).join(''));
+      } else if (flags.format === 'json') {
         print(io, `${JSON.stringify(rows, null, 2)}\n`);
       } else {
         const header = { id: 'ID', severity: 'SEVERITY', resource: 'RESOURCE', title: 'TITLE' };
