@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path20 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path21 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path20 && path20[0] !== "/") {
-          path20 = `/${path20}`;
+        if (path21 && path21[0] !== "/") {
+          path21 = `/${path21}`;
         }
-        return new URL(`${origin}${path20}`);
+        return new URL(`${origin}${path21}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin }
+          request: { method, path: path21, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path20);
+        debuglog("sending request to %s %s/%s", method, origin, path21);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin },
+          request: { method, path: path21, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path20,
+          path21,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin }
+          request: { method, path: path21, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path20);
+        debuglog("trailers received from %s %s/%s", method, origin, path21);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path20, origin },
+          request: { method, path: path21, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path20,
+          path21,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path20, origin }
+            request: { method, path: path21, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path20);
+          debuglog("sending request to %s %s/%s", method, origin, path21);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path20,
+        path: path21,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path20 !== "string") {
+        if (typeof path21 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path20[0] !== "/" && !(path20.startsWith("http://") || path20.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path21[0] !== "/" && !(path21.startsWith("http://") || path21.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path20)) {
+        } else if (invalidPathRegex.test(path21)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path20, query) : path20;
+        this.path = query ? buildURL(path21, query) : path21;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path20, host, upgrade, blocking, reset } = request;
+      const { method, path: path21, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path20} HTTP/1.1\r
+      let header = `${method} ${path21} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path20, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path21, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path20;
+      headers[HTTP2_HEADER_PATH] = path21;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume2, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path20 = search ? `${pathname}${search}` : pathname;
+        const path21 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path20;
+        this.opts.path = path21;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path20 = "/",
+          path: path21 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path20;
+        opts.path = origin + path21;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL3(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path20) {
-      if (typeof path20 !== "string") {
-        return path20;
+    function safeUrl(path21) {
+      if (typeof path21 !== "string") {
+        return path21;
       }
-      const pathSegments = path20.split("?");
+      const pathSegments = path21.split("?");
       if (pathSegments.length !== 2) {
-        return path20;
+        return path21;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path20, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path20);
+    function matchKey(mockDispatch2, { path: path21, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path21);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path20 }) => matchValue(safeUrl(path20), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path21 }) => matchValue(safeUrl(path21), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path20, method, body: body2, headers, query } = opts;
+      const { path: path21, method, body: body2, headers, query } = opts;
       return {
-        path: path20,
+        path: path21,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path20, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path21, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path20,
+            Path: path21,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path20) {
-      for (let i = 0; i < path20.length; ++i) {
-        const code = path20.charCodeAt(i);
+    function validateCookiePath(path21) {
+      for (let i = 0; i < path21.length; ++i) {
+        const code = path21.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path20 = opts.path;
+          let path21 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path20 = `/${path20}`;
+            path21 = `/${path21}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path20);
+          url2 = new URL(util.parseOrigin(url2).origin + path21);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -27050,8 +27050,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path20) {
-      let input = path20;
+    function removeDotSegments(path21) {
+      let input = path21;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -27125,11 +27125,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path20) {
-      if (path20 === "" || path20[0] === "/") {
-        return removeDotSegments(path20);
+    function removeDotSegmentsRelative(path21) {
+      if (path21 === "" || path21[0] === "/") {
+        return removeDotSegments(path21);
       }
-      const segments = path20.split("/");
+      const segments = path21.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -27492,8 +27492,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path20 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path20 && path20 !== "/" ? path20 : void 0;
+        const path21 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path21 && path21 !== "/" ? path21 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30803,17 +30803,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path20) {
-      const ctrl = callVisitor(key, node, visitor, path20);
+    function visit_(key, node, visitor, path21) {
+      const ctrl = callVisitor(key, node, visitor, path21);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path20, ctrl);
-        return visit_(key, ctrl, visitor, path20);
+        replaceNode(key, path21, ctrl);
+        return visit_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path20 = Object.freeze(path20.concat(node));
+          path21 = Object.freeze(path21.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path20);
+            const ci2 = visit_(i, node.items[i], visitor, path21);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30824,13 +30824,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path20 = Object.freeze(path20.concat(node));
-          const ck = visit_("key", node.key, visitor, path20);
+          path21 = Object.freeze(path21.concat(node));
+          const ck = visit_("key", node.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path20);
+          const cv = visit_("value", node.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30851,17 +30851,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path20) {
-      const ctrl = await callVisitor(key, node, visitor, path20);
+    async function visitAsync_(key, node, visitor, path21) {
+      const ctrl = await callVisitor(key, node, visitor, path21);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path20, ctrl);
-        return visitAsync_(key, ctrl, visitor, path20);
+        replaceNode(key, path21, ctrl);
+        return visitAsync_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path20 = Object.freeze(path20.concat(node));
+          path21 = Object.freeze(path21.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path20);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path21);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30872,13 +30872,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path20 = Object.freeze(path20.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path20);
+          path21 = Object.freeze(path21.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path20);
+          const cv = await visitAsync_("value", node.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30905,23 +30905,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path20) {
+    function callVisitor(key, node, visitor, path21) {
       if (typeof visitor === "function")
-        return visitor(key, node, path20);
+        return visitor(key, node, path21);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path20);
+        return visitor.Map?.(key, node, path21);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path20);
+        return visitor.Seq?.(key, node, path21);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path20);
+        return visitor.Pair?.(key, node, path21);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path20);
+        return visitor.Scalar?.(key, node, path21);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path20);
+        return visitor.Alias?.(key, node, path21);
       return void 0;
     }
-    function replaceNode(key, path20, node) {
-      const parent = path20[path20.length - 1];
+    function replaceNode(key, path21, node) {
+      const parent = path21[path21.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -31533,10 +31533,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path20, value) {
+    function collectionFromPath(schema, path21, value) {
       let v2 = value;
-      for (let i = path20.length - 1; i >= 0; --i) {
-        const k2 = path20[i];
+      for (let i = path21.length - 1; i >= 0; --i) {
+        const k2 = path21[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -31555,7 +31555,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done;
+    var isEmptyPath = (path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -31585,11 +31585,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path20, value) {
-        if (isEmptyPath(path20))
+      addIn(path21, value) {
+        if (isEmptyPath(path21))
           this.add(value);
         else {
-          const [key, ...rest] = path20;
+          const [key, ...rest] = path21;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -31603,8 +31603,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path20) {
-        const [key, ...rest] = path20;
+      deleteIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -31618,8 +31618,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path20, keepScalar) {
-        const [key, ...rest] = path20;
+      getIn(path21, keepScalar) {
+        const [key, ...rest] = path21;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -31637,8 +31637,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path20) {
-        const [key, ...rest] = path20;
+      hasIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -31648,8 +31648,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path20, value) {
-        const [key, ...rest] = path20;
+      setIn(path21, value) {
+        const [key, ...rest] = path21;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -33714,18 +33714,18 @@ var require_set = __commonJS({
       }
       static from(schema, iterable, ctx) {
         const { replacer } = ctx;
-        const set2 = new this(schema);
+        const set3 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
               value = replacer.call(iterable, value, value);
-            set2.items.push(Pair.createPair(value, null, ctx));
+            set3.items.push(Pair.createPair(value, null, ctx));
           }
-        return set2;
+        return set3;
       }
     };
     YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set = {
+    var set2 = {
       collection: "map",
       identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
@@ -33744,7 +33744,7 @@ var require_set = __commonJS({
       }
     };
     exports.YAMLSet = YAMLSet;
-    exports.set = set;
+    exports.set = set2;
   }
 });
 
@@ -33851,7 +33851,7 @@ var require_schema3 = __commonJS({
     var merge = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
-    var set = require_set();
+    var set2 = require_set();
     var timestamp = require_timestamp();
     var schema = [
       map.map,
@@ -33871,7 +33871,7 @@ var require_schema3 = __commonJS({
       merge.merge,
       omap.omap,
       pairs.pairs,
-      set.set,
+      set2.set,
       timestamp.intTime,
       timestamp.floatTime,
       timestamp.timestamp
@@ -33898,7 +33898,7 @@ var require_tags = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
-    var set = require_set();
+    var set2 = require_set();
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
@@ -33924,7 +33924,7 @@ var require_tags = __commonJS({
       omap: omap.omap,
       pairs: pairs.pairs,
       seq: seq.seq,
-      set: set.set,
+      set: set2.set,
       timestamp: timestamp.timestamp
     };
     var coreKnownTags = {
@@ -33932,7 +33932,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:merge": merge.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set.set,
+      "tag:yaml.org,2002:set": set2.set,
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
@@ -34164,9 +34164,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path20, value) {
+      addIn(path21, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path20, value);
+          this.contents.addIn(path21, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -34241,14 +34241,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path20) {
-        if (Collection.isEmptyPath(path20)) {
+      deleteIn(path21) {
+        if (Collection.isEmptyPath(path21)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -34263,10 +34263,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path20, keepScalar) {
-        if (Collection.isEmptyPath(path20))
+      getIn(path21, keepScalar) {
+        if (Collection.isEmptyPath(path21))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -34277,10 +34277,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path20) {
-        if (Collection.isEmptyPath(path20))
+      hasIn(path21) {
+        if (Collection.isEmptyPath(path21))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -34297,13 +34297,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path20, value) {
-        if (Collection.isEmptyPath(path20)) {
+      setIn(path21, value) {
+        if (Collection.isEmptyPath(path21)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path21), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path20, value);
+          this.contents.setIn(path21, value);
         }
       }
       /**
@@ -36264,9 +36264,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path20) => {
+    visit3.itemAtPath = (cst, path21) => {
       let item = cst;
-      for (const [field, index3] of path20) {
+      for (const [field, index3] of path21) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index3];
@@ -36275,23 +36275,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path20) => {
-      const parent = visit3.itemAtPath(cst, path20.slice(0, -1));
-      const field = path20[path20.length - 1][0];
+    visit3.parentCollection = (cst, path21) => {
+      const parent = visit3.itemAtPath(cst, path21.slice(0, -1));
+      const field = path21[path21.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path20, item, visitor) {
-      let ctrl = visitor(item, path20);
+    function _visit(path21, item, visitor) {
+      let ctrl = visitor(item, path21);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path20.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path21.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -36302,10 +36302,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path20);
+            ctrl = ctrl(item, path21);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -38311,8 +38311,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path20, { windows } = {}) => {
-      const segs = path20.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path21, { windows } = {}) => {
+      const segs = path21.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -44355,14 +44355,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path20 = input;
+  let path21 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path20 = input.slice(0, fragmentIndex);
+    path21 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path20.split("?");
+  const [s0, ...s] = path21.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -44373,17 +44373,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path20 = input;
+  let path21 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path20 = input.slice(0, fragmentIndex);
+    path21 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path20) {
+    if (!path21) {
       return fragment;
     }
   }
-  const [s0, ...s] = path20.split("?");
+  const [s0, ...s] = path21.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -44444,11 +44444,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path20 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path21 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path20 = path20.replace(/\/(?=[A-Za-z]:)/, "");
+    path21 = path21.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path20);
+  const { pathname, search, hash } = parsePath(path21);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -45857,8 +45857,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
 }
-function requestLabel(method, path20) {
-  return `[${method}] ${JSON.stringify(path20)}`;
+function requestLabel(method, path21) {
+  return `[${method}] ${JSON.stringify(path21)}`;
 }
 
 // src/api/answer-text.ts
@@ -45907,13 +45907,13 @@ function sanitizedCause(error2) {
 
 // src/api/request-path.ts
 function describePath(spec) {
-  const path20 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
+  const path21 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(spec.query ?? {})) {
     if (value !== void 0) query.set(key, String(value));
   }
   const search = query.toString();
-  return search ? `${path20}?${search}` : path20;
+  return search ? `${path21}?${search}` : path21;
 }
 
 // src/api/retry.ts
@@ -47198,7 +47198,7 @@ function createTransport(options) {
 
 // src/api/operations.ts
 var arrayOf = (items) => ({ type: "array", items });
-var instanceRead = (path20, args, response) => ({ method: "GET", host: "instance", path: path20, args, paging: "none", response, access: "read", spec: null });
+var instanceRead = (path21, args, response) => ({ method: "GET", host: "instance", path: path21, args, paging: "none", response, access: "read", spec: null });
 var OPERATIONS = {
   listReportSchedules: {
     method: "GET",
@@ -47754,8 +47754,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path20 } = OPERATIONS[operation2];
-  const encoded = path20.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path21 } = OPERATIONS[operation2];
+  const encoded = path21.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -47971,26 +47971,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path20) {
-  return descend(source, path20).node;
+function nodeAt(source, path21) {
+  return descend(source, path21).node;
 }
-function keyNodeAt(source, path20) {
-  const parentPath = path20.slice(0, -1);
+function keyNodeAt(source, path21) {
+  const parentPath = path21.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path20.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path20[path20.length - 1]);
+  if (path21.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path21[path21.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path20, message) {
-  return { ...locationOf(source, nodeAt(source, path20)), message };
+function problemAt(source, path21, message) {
+  return { ...locationOf(source, nodeAt(source, path21)), message };
 }
-function descend(source, path20) {
+function descend(source, path21) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path20) {
+  for (const seg of path21) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -48010,19 +48010,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path20) {
+function pathLabel(path21) {
   let out = "";
-  for (const s of path20) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path21) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path20) => {
-    if (path20.length > 0) paths[pathLabel(path20)] = locationOf(source, node);
+  const walk2 = (node, path21) => {
+    if (path21.length > 0) paths[pathLabel(path21)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path20, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path21, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path20, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path21, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -48144,8 +48144,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path20, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path20, message)]);
+function jsonProblem(text, file, path21, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path21, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -48198,7 +48198,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path20, message) => jsonProblem(text, displayPath2, path20, message);
+  const at2 = (path21, message) => jsonProblem(text, displayPath2, path21, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -48319,27 +48319,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path20) {
-  let normalized = normalize(path20);
+function cleanPath(path21) {
+  let normalized = normalize(path21);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path20, separator) {
-  return path20.replace(SLASHES_REGEX, separator);
+function convertSlashes(path21, separator) {
+  return path21.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path20) {
-  return path20 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path20);
+function isRootDirectory(path21) {
+  return path21 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path21);
 }
-function normalizePath(path20, options) {
+function normalizePath(path21, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path20.includes("/") || path20.startsWith(".");
-  if (resolvePaths) path20 = resolve(path20);
-  if (normalizePath$1 || pathNeedsCleaning) path20 = cleanPath(path20);
-  if (path20 === ".") return "";
-  const needsSeperator = path20[path20.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path20 + pathSeparator : path20, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path21.includes("/") || path21.startsWith(".");
+  if (resolvePaths) path21 = resolve(path21);
+  if (normalizePath$1 || pathNeedsCleaning) path21 = cleanPath(path21);
+  if (path21 === ".") return "";
+  const needsSeperator = path21[path21.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path21 + pathSeparator : path21, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -48376,8 +48376,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path20 = directoryPath || ".";
-  if (filters.every((filter) => filter(path20, true))) paths.push(path20);
+  const path21 = directoryPath || ".";
+  if (filters.every((filter) => filter(path21, true))) paths.push(path21);
 };
 var empty$2 = () => {
 };
@@ -48429,26 +48429,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path20, state, callback$1) {
+var resolveSymlinksAsync = function(path21, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path20, (error2, resolvedPath) => {
+  fs3.realpath(path21, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path20, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path21, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path20, state, callback$1) {
+var resolveSymlinks = function(path21, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path20);
+    const resolvedPath = fs3.realpathSync(path21);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path20, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path21, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -48458,9 +48458,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path20, resolved, state) {
+function isRecursive(path21, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path20);
+  let parent = dirname(path21);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -48468,7 +48468,7 @@ function isRecursive(path20, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path20, resolved);
+  state.symlinks.set(path21, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -48640,19 +48640,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path20 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path20)) continue;
-        this.pushDirectory(path20, paths, filters);
-        this.walkDirectory(this.state, path20, path20, depth - 1, this.walk);
+        let path21 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path21)) continue;
+        this.pushDirectory(path21, paths, filters);
+        this.walkDirectory(this.state, path21, path21, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path20 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path20, this.state, (stat4, resolvedPath) => {
+        let path21 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path21, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path20 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path20 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path21 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path21 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path20;
+            resolvedPath = useRealPaths ? resolvedPath : path21;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -48818,7 +48818,7 @@ var Builder = class {
       isMatch = globFn(patterns2, ...options);
       this.globCache[patterns2.join("\0")] = isMatch;
     }
-    this.options.filters.push((path20) => isMatch(path20));
+    this.options.filters.push((path21) => isMatch(path21));
     return this;
   }
 };
@@ -48893,19 +48893,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path20) {
-  return path20.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path21) {
+  return path21.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path20) {
+function splitPattern(path21) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path20, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path20];
+  const result2 = import_picomatch.default.scan(path21, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path21];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path20) => path20.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path20) => path20.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path21) => path21.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path21) => path21.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -49012,13 +49012,13 @@ function buildCrawler(options, patterns2) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug4 ? (p2, isDirectory2) => {
-      const path20 = format(p2, isDirectory2);
-      const matches3 = matcher(path20) && !ignore(path20);
-      if (matches3) log(`matched ${path20}`);
+      const path21 = format(p2, isDirectory2);
+      const matches3 = matcher(path21) && !ignore(path21);
+      if (matches3) log(`matched ${path21}`);
       return matches3;
     } : (p2, isDirectory2) => {
-      const path20 = format(p2, isDirectory2);
-      return matcher(path20) && !ignore(path20);
+      const path21 = format(p2, isDirectory2);
+      return matcher(path21) && !ignore(path21);
     }],
     exclude: debug4 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -49104,9 +49104,91 @@ function expandGlob(pattern, baseDir) {
   return [...new Set(files.map((f2) => path2.normalize(f2)))].sort();
 }
 
-// src/config/load.ts
+// src/config/find.ts
 import { existsSync as existsSync5 } from "node:fs";
-import path7 from "node:path";
+import path5 from "node:path";
+
+// src/io/contained-path.ts
+import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
+import path3 from "node:path";
+function projectRoot(dir) {
+  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
+    if (existsSync3(path3.join(d, ".git"))) return d;
+    if (path3.dirname(d) === d) return path3.resolve(dir);
+  }
+}
+var inside = (root, p2) => {
+  const rel = path3.relative(root, p2);
+  return rel === "" || !rel.startsWith("..") && !path3.isAbsolute(rel);
+};
+function uncontainedPath(named, baseDir, root, kind = "file") {
+  if (path3.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
+  const resolved = path3.resolve(baseDir, named);
+  if (!inside(root, resolved)) return `${JSON.stringify(named)} leads out of the project (${root})`;
+  if (!existsSync3(resolved)) return null;
+  let real;
+  try {
+    real = realpathSync2(resolved);
+  } catch {
+    return `${JSON.stringify(named)} cannot be resolved`;
+  }
+  if (!inside(realpathSync2(root), real)) return `${JSON.stringify(named)} is a link out of the project (${root})`;
+  const st2 = statSync3(real);
+  if (!st2.isFile() && !(kind === "file or folder" && st2.isDirectory())) return `${JSON.stringify(named)} is not a regular ${kind}`;
+  return null;
+}
+
+// src/config/paths.ts
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import path4 from "node:path";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
+
+// src/core/package-name.ts
+var PACKAGE_NAME = "@steward-pac/steward";
+
+// src/config/paths.ts
+var cachedRoot = null;
+function packageRoot() {
+  if (cachedRoot) return cachedRoot;
+  let dir = path4.dirname(fileURLToPath2(import.meta.url));
+  for (; ; ) {
+    const manifest = path4.join(dir, "package.json");
+    if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === PACKAGE_NAME) {
+      cachedRoot = dir;
+      return dir;
+    }
+    const parent = path4.dirname(dir);
+    if (parent === dir) throw new Error("steward: cannot find its own package.json");
+    dir = parent;
+  }
+}
+function packageVersion() {
+  return JSON.parse(readFileSync2(path4.join(packageRoot(), "package.json"), "utf8")).version;
+}
+var DEFAULT_HISTORY_FILE = ".steward/history.sqlite";
+var BUILTIN_POLICIES = "builtin";
+function builtinPolicyDir() {
+  return path4.join(packageRoot(), "policies");
+}
+var DEFAULT_CONFIG_FILE = "steward.yaml";
+
+// src/config/find.ts
+var BUILTIN_CONFIG = "builtin";
+function findConfig(cwd) {
+  const start = path5.resolve(cwd);
+  const root = projectRoot(start);
+  const looked = [];
+  for (let dir = start; ; dir = path5.dirname(dir)) {
+    looked.push(dir);
+    const file = path5.join(dir, DEFAULT_CONFIG_FILE);
+    if (existsSync5(file)) return { file, looked };
+    if (dir === root || path5.dirname(dir) === dir) return { file: null, looked };
+  }
+}
+
+// src/config/load.ts
+import { existsSync as existsSync6 } from "node:fs";
+import path8 from "node:path";
 
 // src/core/loopback.ts
 function isLoopbackHost(hostname2) {
@@ -49272,7 +49354,7 @@ async function selectIds(explicit, discovery2, listing, idOf, nameOf = () => nul
 }
 function scopeEntries(scope, input) {
   if (input.shape === "ids") return (scope.ids[input.key] ?? []).map((id) => [id]);
-  return Object.entries(scope.paths[input.key] ?? {}).flatMap(([set, paths]) => paths.map((p2) => [set, p2]));
+  return Object.entries(scope.paths[input.key] ?? {}).flatMap(([set2, paths]) => paths.map((p2) => [set2, p2]));
 }
 async function* listedResources(scope, read, kind) {
   const named = scope.ids[kind.key] ?? [];
@@ -49407,18 +49489,18 @@ var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
 import { createHash as createHash2 } from "node:crypto";
-import path3 from "node:path";
+import path6 from "node:path";
 
 // src/io/schema-problems.ts
 function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path20 = pointerPath(e.instancePath);
-    const label2 = (wording.label ?? pathLabel)(path20);
-    const place2 = { path: path20, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
+    const path21 = pointerPath(e.instancePath);
+    const label2 = (wording.label ?? pathLabel)(path21);
+    const place2 = { path: path21, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path20, String(e.params.additionalProperty)]) : nodeAt(source, path20);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path21, String(e.params.additionalProperty)]) : nodeAt(source, path21);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -49562,8 +49644,8 @@ function validatorOf(kind) {
 var ID_KEY = { queue: "queue", dataFile: "dataFile", page: "page", card: "card" };
 var QUEUE_ID_FROM_SOURCE = true;
 function displayFile(file, displayRoot) {
-  const rel = path3.relative(displayRoot, file);
-  return (rel.startsWith("..") || path3.isAbsolute(rel) ? file : rel).split(path3.sep).join("/");
+  const rel = path6.relative(displayRoot, file);
+  return (rel.startsWith("..") || path6.isAbsolute(rel) ? file : rel).split(path6.sep).join("/");
 }
 function parseManifest(kind, text, file) {
   const source = parseYamlSource(text, file);
@@ -50129,8 +50211,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path20) => {
-    const item = itemAt(doc2, "drift", path20);
+  refusal: (doc2, _value, path21) => {
+    const item = itemAt(doc2, "drift", path21);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -50428,8 +50510,8 @@ var owner5 = ownerPart("searchFilesets", async (api, r3, once) => {
   const find = await ownersFromListing(once, "searchFilesets", () => api.searchFilesets(), (f2) => f2.id, (f2) => userOwner(f2.owner, `searchFilesets: file set ${f2.id}`));
   return find(String(r3.doc.filesetId), "file set");
 });
-function filesetFileId(filesetId, path20) {
-  return `${filesetId}:${path20}`;
+function filesetFileId(filesetId, path21) {
+  return `${filesetId}:${path21}`;
 }
 var filesetAccess = {
   name: "filesetAccess",
@@ -50449,7 +50531,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path20) => api.getFileByPath(setId, path20 ?? ""),
+      exists: (api, setId, path21) => api.getFileByPath(setId, path21 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -50496,17 +50578,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.paths.filesets ?? {})) {
-      for (const path20 of paths) {
-        if (seen.has(filesetFileId(filesetId, path20))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path20);
+      for (const path21 of paths) {
+        if (seen.has(filesetFileId(filesetId, path21))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path21);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path20, read });
+        jobs.push({ filesetId, path: path21, read });
       }
     }
-    for (const { filesetId, path: path20, read } of jobs) {
-      const id = filesetFileId(filesetId, path20);
-      const base = { kind: "filesetFile", id, name: path20, doc: { id, path: path20, filesetId }, source: null };
+    for (const { filesetId, path: path21, read } of jobs) {
+      const id = filesetFileId(filesetId, path21);
+      const base = { kind: "filesetFile", id, name: path21, doc: { id, path: path21, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -50566,8 +50648,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path20) => {
-    const item = itemAt(doc2, "drift", path20);
+  refusal: (doc2, _value, path21) => {
+    const item = itemAt(doc2, "drift", path21);
     if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied`;
     const { unnamed } = narrowingQueueBody(entriesOf2(doc2), doc2.live);
     if (unnamed.length > 0) {
@@ -51226,76 +51308,50 @@ function kindOfManifestKey(key) {
   return Object.values(RESOURCE_KINDS).find((k2) => k2.inputs.manifests?.key === key)?.name;
 }
 
-// src/io/contained-path.ts
-import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
-import path4 from "node:path";
-function projectRoot(dir) {
-  for (let d = path4.resolve(dir); ; d = path4.dirname(d)) {
-    if (existsSync3(path4.join(d, ".git"))) return d;
-    if (path4.dirname(d) === d) return path4.resolve(dir);
-  }
+// src/config/origins.ts
+var set = (v2) => v2 !== void 0 && v2 !== null && !(typeof v2 === "string" && v2.trim() === "");
+function settingOrigins({ flags, env, data, src, scopeKeys, manifestKeys }) {
+  const inFile = (p2) => {
+    if (p2.length === 0) return null;
+    let v2 = data;
+    for (const k2 of p2) v2 = v2 && typeof v2 === "object" ? v2[k2] : void 0;
+    if (v2 === void 0 || !src) return null;
+    const loc = locationOf(src, nodeAt(src, p2));
+    return `${loc.file}:${loc.line}`;
+  };
+  const from = (p2, flag, envName, fallback = "default") => {
+    if (flag && set(flag[1])) return flag[0];
+    if (envName && set(env[envName])) return envName;
+    return inFile(p2) ?? fallback;
+  };
+  const origins = {
+    "instance.baseUrl": from(["instance", "baseUrl"], ["--base-url", flags.baseUrl], "STEWARD_BASE_URL", "unset"),
+    "instance.workflowUrl": from(["instance", "workflowUrl"], ["--workflow-url", flags.workflowUrl], "STEWARD_WORKFLOW_URL", "unset"),
+    "instance.token": from([], ["the caller", flags.token], "STEWARD_TOKEN", "unset"),
+    "instance.workflowToken": from([], ["the caller", flags.workflowToken], "STEWARD_WORKFLOW_TOKEN", "unset"),
+    "instance.tokenHeader": from(["instance", "tokenHeader"]),
+    policies: from(["policies"], ["--policies", flags.policies?.length ? flags.policies : void 0]),
+    failOn: from(["failOn"], ["--fail-on", flags.failOn]),
+    concurrency: from(["concurrency"], ["--concurrency", flags.concurrency]),
+    requestsPerSecond: from(["requestsPerSecond"], void 0, void 0, "unset"),
+    timeout: from(["timeout"], ["--timeout", flags.timeout]),
+    waivers: from(["waivers"], void 0, void 0, "unset"),
+    history: from(["history"], void 0, void 0, "unset"),
+    waiverRules: from(["waiverRules"]),
+    waiverWarningDays: from(["waiverWarningDays"]),
+    acceptPartialCoverage: from(["acceptPartialCoverage"])
+  };
+  for (const key of scopeKeys) origins[`scope.${key}`] = from(["scope", key], void 0, void 0, "unset");
+  for (const key of manifestKeys) origins[`manifests.${key}`] = from(["manifests", key], void 0, void 0, "unset");
+  return origins;
 }
-var inside = (root, p2) => {
-  const rel = path4.relative(root, p2);
-  return rel === "" || !rel.startsWith("..") && !path4.isAbsolute(rel);
-};
-function uncontainedPath(named, baseDir, root, kind = "file") {
-  if (path4.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
-  const resolved = path4.resolve(baseDir, named);
-  if (!inside(root, resolved)) return `${JSON.stringify(named)} leads out of the project (${root})`;
-  if (!existsSync3(resolved)) return null;
-  let real;
-  try {
-    real = realpathSync2(resolved);
-  } catch {
-    return `${JSON.stringify(named)} cannot be resolved`;
-  }
-  if (!inside(realpathSync2(root), real)) return `${JSON.stringify(named)} is a link out of the project (${root})`;
-  const st2 = statSync3(real);
-  if (!st2.isFile() && !(kind === "file or folder" && st2.isDirectory())) return `${JSON.stringify(named)} is not a regular ${kind}`;
-  return null;
-}
-
-// src/config/paths.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import path5 from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
-
-// src/core/package-name.ts
-var PACKAGE_NAME = "@steward-pac/steward";
-
-// src/config/paths.ts
-var cachedRoot = null;
-function packageRoot() {
-  if (cachedRoot) return cachedRoot;
-  let dir = path5.dirname(fileURLToPath2(import.meta.url));
-  for (; ; ) {
-    const manifest = path5.join(dir, "package.json");
-    if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === PACKAGE_NAME) {
-      cachedRoot = dir;
-      return dir;
-    }
-    const parent = path5.dirname(dir);
-    if (parent === dir) throw new Error("steward: cannot find its own package.json");
-    dir = parent;
-  }
-}
-function packageVersion() {
-  return JSON.parse(readFileSync2(path5.join(packageRoot(), "package.json"), "utf8")).version;
-}
-var DEFAULT_HISTORY_FILE = ".steward/history.sqlite";
-var BUILTIN_POLICIES = "builtin";
-function builtinPolicyDir() {
-  return path5.join(packageRoot(), "policies");
-}
-var DEFAULT_CONFIG_FILE = "steward.yaml";
 
 // src/core/display-path.ts
-import path6 from "node:path";
+import path7 from "node:path";
 function displayPath(file, cwd = process.cwd()) {
-  const rel = path6.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path6.isAbsolute(rel) ? rel : file;
-  return shown.split(path6.sep).join("/");
+  const rel = path7.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path7.isAbsolute(rel) ? rel : file;
+  return shown.split(path7.sep).join("/");
 }
 
 // src/config/schema.ts
@@ -51581,13 +51637,15 @@ function loadConfig(options = {}) {
   const problems = [];
   const shown = (f2) => displayPath(f2, cwd);
   let file = null;
-  if (options.configPath) {
-    file = path7.resolve(cwd, options.configPath);
-    if (!existsSync5(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
-  } else if (existsSync5(path7.join(cwd, DEFAULT_CONFIG_FILE))) {
-    file = path7.join(cwd, DEFAULT_CONFIG_FILE);
+  if (options.configPath === BUILTIN_CONFIG) {
+    file = null;
+  } else if (options.configPath) {
+    file = path8.resolve(cwd, options.configPath);
+    if (!existsSync6(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
+  } else {
+    file = findConfig(cwd).file;
   }
-  const baseDir = file ? path7.dirname(file) : cwd;
+  const baseDir = file ? path8.dirname(file) : cwd;
   const root = projectRoot(baseDir);
   let src = null;
   let data = {};
@@ -51646,14 +51704,14 @@ function loadConfig(options = {}) {
     tokenWarningDays: data.instance?.tokenWarningDays ?? TOKEN_WARNING_DAYS_DEFAULT,
     pageSize: data.instance?.pageSize ?? null
   };
-  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path7.resolve(dir, p2);
+  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path8.resolve(dir, p2);
   let policies;
   let policyOrigins;
   if (flags.policies && flags.policies.length > 0) {
     policies = flags.policies.map((p2) => resolvePolicy(p2, cwd));
     policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
     for (const [i, p2] of policies.entries()) {
-      if (!existsSync5(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
+      if (!existsSync6(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
     }
   } else if (data.policies !== void 0) {
     const list = Array.isArray(data.policies) ? data.policies : [data.policies];
@@ -51663,7 +51721,7 @@ function loadConfig(options = {}) {
     for (const [i, p2] of policies.entries()) {
       const refused = list[i] === BUILTIN_POLICIES ? null : uncontainedPath(list[i], baseDir, root, "file or folder");
       if (refused) problems.push(at2(entryPath(i), `policies: ${refused}`));
-      else if (!existsSync5(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
+      else if (!existsSync6(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
     }
   } else {
     policies = DEFAULT_POLICIES.map((p2) => resolvePolicy(p2, cwd));
@@ -51692,13 +51750,13 @@ function loadConfig(options = {}) {
       });
       return ids4;
     }
-    const listFile = path7.resolve(baseDir, value.file);
+    const listFile = path8.resolve(baseDir, value.file);
     const refused = uncontainedPath(value.file, baseDir, root);
     if (refused) {
       problems.push(at2([...where2, "file"], `${where2.join(".")}.file: ${refused}`));
       return [];
     }
-    if (!existsSync5(listFile)) {
+    if (!existsSync6(listFile)) {
       problems.push(at2([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
     }
@@ -51757,9 +51815,9 @@ function loadConfig(options = {}) {
         problems.push(at2(where2, `manifests.${kind}: ${escaped2}`));
         continue;
       }
-      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path7.relative(baseDir, f2), baseDir, root) === null);
+      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path8.relative(baseDir, f2), baseDir, root) === null);
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at2(where2, `manifest path not found: ${shown(path7.resolve(baseDir, pattern))}`));
+        problems.push(at2(where2, `manifest path not found: ${shown(path8.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -51769,18 +51827,18 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path7.resolve(baseDir, data.waivers);
+    waiversFile = path8.resolve(baseDir, data.waivers);
     const refused = uncontainedPath(data.waivers, baseDir, root);
     if (refused) problems.push(at2(["waivers"], `waivers: ${refused}`));
-    else if (!existsSync5(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
+    else if (!existsSync6(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   let historyFile = null;
   if (data.history === true) {
-    historyFile = path7.resolve(baseDir, DEFAULT_HISTORY_FILE);
+    historyFile = path8.resolve(baseDir, DEFAULT_HISTORY_FILE);
   } else if (typeof data.history === "string") {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at2(["history"], `history: ${refused}`));
-    else historyFile = path7.resolve(baseDir, data.history);
+    else historyFile = path8.resolve(baseDir, data.history);
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!SEVERITIES.includes(failOn) && failOn !== "none") {
@@ -51822,7 +51880,15 @@ function loadConfig(options = {}) {
     failOn,
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,
-    timeout: { ms: timeoutMs ?? 0, label: flags.timeout !== void 0 ? `--timeout ${timeout}` : `timeout ${timeout}` }
+    timeout: { ms: timeoutMs ?? 0, label: flags.timeout !== void 0 ? `--timeout ${timeout}` : `timeout ${timeout}` },
+    origins: settingOrigins({
+      flags,
+      env,
+      data,
+      src,
+      scopeKeys: kindInputs().flatMap((k2) => k2.scope ? [k2.scope.key] : []),
+      manifestKeys: kindInputs().flatMap((k2) => k2.manifests ? [k2.manifests.key] : [])
+    })
   };
 }
 
@@ -51895,8 +51961,8 @@ function overrideProblems(overrides, policies, where2) {
 // src/io/file-lock.ts
 import { closeSync, openSync, readFileSync as readFileSync3, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import path8 from "node:path";
-var lockPath = (file) => path8.join(path8.dirname(file), `.${path8.basename(file)}.lock`);
+import path9 from "node:path";
+var lockPath = (file) => path9.join(path9.dirname(file), `.${path9.basename(file)}.lock`);
 function readHolder(file) {
   try {
     return JSON.parse(readFileSync3(lockPath(file), "utf8"));
@@ -55390,8 +55456,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path20, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path20]);
+function messageDesc(file, path21, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path21]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -57786,11 +57852,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path20) => {
-    if (path20.includes("_")) {
+  fieldMask.paths = json.split(",").map((path21) => {
+    if (path21.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path20);
+    return protoSnakeCase(path21);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -58663,17 +58729,17 @@ var Resolver = class {
   }
 };
 function createFuncGroup(name, funcs) {
-  const set = [];
+  const set2 = [];
   for (const func of funcs) {
-    for (let i = 0; i < set.length; i++) {
-      if (func.id === set[i].id) {
-        set.splice(i, 1);
+    for (let i = 0; i < set2.length; i++) {
+      if (func.id === set2[i].id) {
+        set2.splice(i, 1);
         break;
       }
     }
-    set.push(func);
+    set2.push(func);
   }
-  return new Group(name, set);
+  return new Group(name, set2);
 }
 var Group = class {
   _name;
@@ -62739,7 +62805,7 @@ var RE2 = class _RE2 {
   _nfaFallback(input, pos, anchor) {
     const prog = this.prog;
     const endPos = input.endPos();
-    const addState = (set, visited2, pc, context) => {
+    const addState = (set2, visited2, pc, context) => {
       if (pc < 0 || pc >= prog.numInst() || visited2.has(pc))
         return;
       visited2.add(pc);
@@ -62747,20 +62813,20 @@ var RE2 = class _RE2 {
       switch (inst.op) {
         case Inst.ALT:
         case Inst.ALT_MATCH:
-          addState(set, visited2, inst.out, context);
-          addState(set, visited2, inst.arg, context);
+          addState(set2, visited2, inst.out, context);
+          addState(set2, visited2, inst.arg, context);
           break;
         case Inst.NOP:
         case Inst.CAPTURE:
-          addState(set, visited2, inst.out, context);
+          addState(set2, visited2, inst.out, context);
           break;
         case Inst.EMPTY_WIDTH:
           if ((inst.arg & ~context) === 0) {
-            addState(set, visited2, inst.out, context);
+            addState(set2, visited2, inst.out, context);
           }
           break;
         default:
-          set.add(pc);
+          set2.add(pc);
           break;
       }
     };
@@ -69594,11 +69660,11 @@ var StringAccess = class {
     return val;
   }
   isPresent(_vars, obj) {
-    const set = isSet(obj, this.name);
-    if (set === void 0) {
+    const set2 = isSet(obj, this.name);
+    if (set2 === void 0) {
       return fieldNotFound(this.id, this.name);
     }
-    return set;
+    return set2;
   }
   accessIfPresent(_vars, obj, presenceOnly) {
     const val = accessByName(obj, this.name);
@@ -70928,13 +70994,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path20 = [];
+  const path21 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path20.unshift(e.exprKind.value.field);
+    path21.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path20;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path21;
   return null;
 }
 
@@ -71111,17 +71177,17 @@ function projection(policy2, doc2) {
 // src/fix/apply.ts
 import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync5 } from "node:fs";
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/fix/journal.ts
 import { closeSync as closeSync2, fsyncSync, mkdirSync, openSync as openSync2, readFileSync as readFileSync4, writeSync as writeSync2 } from "node:fs";
-import path9 from "node:path";
+import path10 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path9.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path10.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync(path9.dirname(file), { recursive: true });
+  mkdirSync(path10.dirname(file), { recursive: true });
   const fd = openSync2(file, "a");
   try {
     writeSync2(fd, `${JSON.stringify(entry2)}
@@ -71187,7 +71253,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path10.resolve(root, ref.file));
+    const now = manifestSha256(path11.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -71229,17 +71295,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path20) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path20);
+function itemKeyAt(doc2, path21) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path21);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path20;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path21;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path20) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path20);
+function describeItemAt(doc2, path21) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path21);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path20;
-  return `${path20} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path21;
+  return `${path21} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -71447,12 +71513,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed2 = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path20 = step.fix.perItem ? step.finding.path : null;
-    if (path20 !== null && removed.has(path20)) {
+    const path21 = step.fix.perItem ? step.finding.path : null;
+    if (path21 !== null && removed.has(path21)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path20);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path21);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -71472,7 +71538,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path20 !== null && listSize(candidate, path20) < listSize(after, path20)) removed.add(path20);
+    if (path21 !== null && listSize(candidate, path21) < listSize(after, path21)) removed.add(path21);
     after = candidate;
     fixed2 = violations;
     kept.push(step);
@@ -71567,12 +71633,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path20) {
-  const m2 = path20 === null ? null : /\[(\d+)\]$/.exec(path20);
+function pathIndex(path21) {
+  const m2 = path21 === null ? null : /\[(\d+)\]$/.exec(path21);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path20) {
-  const m2 = path20 === null ? null : /^(\w+)\[\d+\]$/.exec(path20);
+function listSize(doc2, path21) {
+  const m2 = path21 === null ? null : /^(\w+)\[\d+\]$/.exec(path21);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -71955,10 +72021,10 @@ function isObject5(v2) {
 
 // src/fix/writeback.ts
 import { readFileSync as readFileSync6, writeFileSync } from "node:fs";
-import path11 from "node:path";
+import path12 from "node:path";
 function writeBackChange(change2, root) {
   if (change2.type !== "state" || !change2.manifest) return "none";
-  const file = path11.resolve(root, change2.manifest.file);
+  const file = path12.resolve(root, change2.manifest.file);
   if (manifestSha256(file) !== change2.manifest.sha256) {
     throw new Error(`${change2.manifest.file} changed since the plan was made; not rewritten`);
   }
@@ -71985,7 +72051,7 @@ function writeBackAll(items, root) {
 
 // src/library/connect.ts
 import { readFileSync as readFileSync7 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 function connectionProblems(config) {
   const missing = [];
@@ -72032,7 +72098,7 @@ async function openConnection(options, prepared) {
     } };
   }
   if (options.from) {
-    const file = path12.resolve(prepared.cwd, options.from);
+    const file = path13.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -72053,7 +72119,7 @@ async function withConnection(options, prepared, fn) {
 }
 
 // src/library/prepare.ts
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/engine/frameworks.ts
 var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
@@ -72155,7 +72221,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path20, message) => jsonProblem(text, displayPath2, path20, message);
+  const at2 = (path21, message) => jsonProblem(text, displayPath2, path21, message);
   if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -73515,10 +73581,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path20 = selectPath(v2.expr, "params");
-      if (path20?.length === 1 && !options.params.includes(path20[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path21 = selectPath(v2.expr, "params");
+      if (path21?.length === 1 && !options.params.includes(path21[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path20[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path21[0]}' (declared: ${known})` });
       }
     }
   });
@@ -73763,9 +73829,9 @@ function jsonType(v2) {
 // src/policy/loader.ts
 var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
-import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync8 } from "node:fs";
 import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
-import path13 from "node:path";
+import path14 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -73879,7 +73945,7 @@ async function readPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path13.relative(cwd, file).split(path13.sep).join("/");
+    const display = path14.relative(cwd, file).split(path14.sep).join("/");
     let text;
     try {
       text = await readInputFile(file, display, "policy file");
@@ -73903,23 +73969,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path13.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path14.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path13.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path14.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index3]) => ({ file, pathIndex: index3 }));
 }
 function builtinPolicyDir2() {
-  let dir = path13.dirname(fileURLToPath3(import.meta.url));
+  let dir = path14.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path13.join(dir, "package.json");
-    if (existsSync6(pkg) && JSON.parse(readFileSync8(pkg, "utf8")).name === PACKAGE_NAME) {
-      return path13.join(dir, "policies");
+    const pkg = path14.join(dir, "package.json");
+    if (existsSync7(pkg) && JSON.parse(readFileSync8(pkg, "utf8")).name === PACKAGE_NAME) {
+      return path14.join(dir, "policies");
     }
-    const parent = path13.dirname(dir);
+    const parent = path14.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -74041,17 +74107,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path20) => path20[0] === "policies" && typeof path20[1] === "number";
+  const inPolicy = (path21) => path21[0] === "policies" && typeof path21[1] === "number";
   return {
     separator: ": ",
-    label: (path20) => pathLabel(inPolicy(path20) && path20.length > 2 ? path20.slice(2) : path20),
-    describe: (err, { path: path20, label: label2, subject }) => {
+    label: (path21) => pathLabel(inPolicy(path21) && path21.length > 2 ? path21.slice(2) : path21),
+    describe: (err, { path: path21, label: label2, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path20) && path20.length === 3 && path20[2] === "fix") {
-            const kind = String(data.policies[path20[1]]?.resource);
+          if (inPolicy(path21) && path21.length === 3 && path21[2] === "fix") {
+            const kind = String(data.policies[path21[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -74063,12 +74129,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path20) && label2 === "resource") {
+          if (inPolicy(path21) && label2 === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path20) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path21) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -74182,7 +74248,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path14.resolve(cwd, options.baseline);
+    const file = path15.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -74213,7 +74279,7 @@ async function tokenExpiry(api, config, now) {
 
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync3 } from "node:fs";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -74231,10 +74297,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path20) {
+function findingLocation(policy2, resource2, path21) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path20;
+  let p2 = path21;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -74270,17 +74336,17 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path20 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path21 = null, itemKey = null) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path20,
+    path: path21,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path20),
+    location: findingLocation(policy2, resource2, path21),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -74370,9 +74436,9 @@ function kindProgress(kind, onProgress) {
 
 // src/engine/run.ts
 var ENGINE_CONCURRENCY_DEFAULT = 8;
-function partsRead(kind, set) {
-  const fields = new Set(set.fields);
-  return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
+function partsRead(kind, set2) {
+  const fields = new Set(set2.fields);
+  return Object.keys(kind.parts).filter((name) => set2.all || fields.has(name));
 }
 function loadParts(ctx, kind, r3, names2) {
   const missing = [];
@@ -74678,12 +74744,12 @@ function buildReport(input) {
 // src/history/index.ts
 import { createHash as createHash6 } from "node:crypto";
 import { mkdirSync as mkdirSync2 } from "node:fs";
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/history/database.ts
 var import_sql_wasm_inline = __toESM(require_sql_wasm_inline(), 1);
-import { closeSync as closeSync3, existsSync as existsSync7, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync9, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
-import path15 from "node:path";
+import { closeSync as closeSync3, existsSync as existsSync8, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync9, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
+import path16 from "node:path";
 var HISTORY_SCHEMA_VERSION = 1;
 var MIGRATIONS = [
   // 0 → 1
@@ -74768,7 +74834,7 @@ var SqlJsHistory = class {
   }
   save() {
     const bytes3 = this.db.export();
-    const temporary = path15.join(path15.dirname(this.file), `.${path15.basename(this.file)}.${process.pid}.tmp`);
+    const temporary = path16.join(path16.dirname(this.file), `.${path16.basename(this.file)}.${process.pid}.tmp`);
     const fd = openSync3(temporary, "w", 384);
     try {
       for (let at2 = 0; at2 < bytes3.length; ) at2 += writeSync3(fd, bytes3, at2, Math.min(1 << 20, bytes3.length - at2));
@@ -74783,11 +74849,11 @@ var SqlJsHistory = class {
   }
 };
 function removeLeftovers(file) {
-  const prefix = `.${path15.basename(file)}.`;
-  const dir = path15.dirname(file);
-  if (!existsSync7(dir)) return;
+  const prefix = `.${path16.basename(file)}.`;
+  const dir = path16.dirname(file);
+  if (!existsSync8(dir)) return;
   for (const name of readdirSync2(dir)) {
-    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path15.join(dir, name));
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path16.join(dir, name));
   }
 }
 function notAHistory(shown, why) {
@@ -74835,7 +74901,7 @@ function migrate(db, shown) {
 async function openHistory(file, shown, options) {
   const SQL = await engine();
   if (options.create) removeLeftovers(file);
-  const exists2 = existsSync7(file);
+  const exists2 = existsSync8(file);
   if (!exists2 && !options.create) throw new InputError([{ file: shown, line: 0, column: 0, message: "history file not found" }]);
   const db = exists2 ? new SQL.Database(readFileSync9(file)) : new SQL.Database();
   try {
@@ -75039,7 +75105,7 @@ function trendOf(db, instance) {
 
 // src/history/index.ts
 async function openRunHistory(file, shown, purpose) {
-  mkdirSync2(path16.dirname(file), { recursive: true });
+  mkdirSync2(path17.dirname(file), { recursive: true });
   const locks = lockFiles([file], purpose, () => shown);
   try {
     const db = await openHistory(file, shown, { create: true });
@@ -75073,11 +75139,11 @@ function recordReport(history, report2, policyHash) {
 }
 
 // src/library/history.ts
-import path17 from "node:path";
+import path18 from "node:path";
 function historyFileOf(flag, cwd, config) {
   if (flag === false) return null;
-  if (flag === true) return path17.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
-  return flag ? path17.resolve(cwd, flag) : config.historyFile;
+  if (flag === true) return path18.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  return flag ? path18.resolve(cwd, flag) : config.historyFile;
 }
 
 // src/library/evaluate.ts
@@ -75127,8 +75193,8 @@ async function evaluateOn(options, prepared, connection) {
   const warnings = [...prepared.config.warnings, ...run2.warnings];
   const token = await tokenExpiry(api, prepared.config, startedAt);
   if (options.writeBaseline) {
-    const file = path18.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync3(path18.dirname(file), { recursive: true });
+    const file = path19.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync3(path19.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, prepared.config.secrets);
   }
   const severity = options.severity;
@@ -75204,12 +75270,12 @@ async function planRunFixes(evaluation, connection, options) {
 
 // src/library/fix.ts
 import { mkdirSync as mkdirSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import path19 from "node:path";
+import path20 from "node:path";
 var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
 async function fixWithin(evaluation, connection, options) {
   const journalPath = options.journal ?? defaultJournalPath(options.root);
   if (options.mode !== "apply") return planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
-  mkdirSync4(path19.dirname(journalPath), { recursive: true });
+  mkdirSync4(path20.dirname(journalPath), { recursive: true });
   const lock = lockFiles([journalPath], "fix --apply", (file) => displayPath(file, options.root));
   try {
     return await planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
@@ -75320,7 +75386,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path20 = (name) => {
+  const path21 = (name) => {
     const value = get(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -75349,12 +75415,12 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path20("config"),
-    baseline: path20("baseline"),
-    sarifFile: path20("sarif-file"),
-    jsonFile: path20("json-file"),
-    htmlFile: path20("html-file"),
-    history: path20("history"),
+    config: path21("config"),
+    baseline: path21("baseline"),
+    sarifFile: path21("sarif-file"),
+    jsonFile: path21("json-file"),
+    htmlFile: path21("html-file"),
+    history: path21("history"),
     baseUrl: get("base-url"),
     workflowUrl: get("workflow-url"),
     token: get("token"),

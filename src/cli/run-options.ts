@@ -6,6 +6,7 @@ import { FORMATS } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';
+import { chosenConfig } from './config-choice.js';
 import {
   collectPolicyIds,
   collectRaw,
@@ -113,7 +114,7 @@ export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | unde
  */
 export async function withTarget<T>(flags: RunFlags, io: CliIo, fn: (options: CheckOptions) => Promise<T>): Promise<T> {
   const options = checkOptionsFrom(flags, io);
-  if (!flags.sandbox) return fn(options);
+  if (!flags.sandbox) return fn({ ...options, config: chosenConfig(flags, io) });
   const sandbox = await startSandbox();
   // From here on the sandbox's tokens are secrets of the run like the environment's.
   secretsOf(io).add(sandbox.token, sandbox.workflowToken);

@@ -17,7 +17,9 @@ import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
 import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
-import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE } from './paths.js';
+import { BUILTIN_CONFIG, findConfig } from './find.js';
+import { settingOrigins } from './origins.js';
+import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_HISTORY_FILE } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { durationMs } from './schema.js';
@@ -126,11 +128,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   // Which file, if any.
   let file: string | null = null;
-  if (options.configPath) {
+  if (options.configPath === BUILTIN_CONFIG) {
+    file = null;
+  } else if (options.configPath) {
     file = path.resolve(cwd, options.configPath);
     if (!existsSync(file)) throw new InputError([{ file: '--config', line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
-  } else if (existsSync(path.join(cwd, DEFAULT_CONFIG_FILE))) {
-    file = path.join(cwd, DEFAULT_CONFIG_FILE);
+  } else {
+    file = findConfig(cwd).file;
   }
   const baseDir = file ? path.dirname(file) : cwd;
   // Files the config names stay inside its project (io/contained-path.ts).
@@ -399,5 +403,13 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     concurrency,
     requestsPerSecond: data.requestsPerSecond ?? null,
     timeout: { ms: timeoutMs ?? 0, label: flags.timeout !== undefined ? `--timeout ${timeout}` : `timeout ${timeout}` },
+    origins: settingOrigins({
+      flags,
+      env,
+      data: data as Record<string, unknown>,
+      src,
+      scopeKeys: kindInputs().flatMap((k) => (k.scope ? [k.scope.key] : [])),
+      manifestKeys: kindInputs().flatMap((k) => (k.manifests ? [k.manifests.key] : [])),
+    }),
   };
 }

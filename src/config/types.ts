@@ -67,9 +67,14 @@ export interface Config {
   requestsPerSecond: number | null;
   /** The whole run's deadline, from its start; `label` says where it was set (`--timeout 10m`). */
   timeout: { ms: number; label: string };
+  /** Where each setting came from (`--print-config`): a flag, an environment variable, file:line, default or unset. */
+  origins: SettingOrigins;
 }
 
 /** What flags (or the library caller) set; each wins over the environment and the file. */
+/** Setting name (`instance.baseUrl`, `scope.datasets`) → where its value came from (origins.ts). */
+export type SettingOrigins = Record<string, string>;
+
 export interface ConfigOverrides {
   baseUrl?: string;
   workflowUrl?: string;
@@ -84,7 +89,10 @@ export interface ConfigOverrides {
 }
 
 export interface LoadConfigOptions {
-  /** Config file path; default DEFAULT_CONFIG_FILE in the cwd, used only if it exists. */
+  /**
+   * Config file path; `builtin` (BUILTIN_CONFIG) for none on purpose; default the nearest
+   * DEFAULT_CONFIG_FILE up to the repository root (find.ts), used only if it exists.
+   */
   configPath?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;

@@ -5,7 +5,7 @@ export { SecretSet } from '../core/redact.js';
 export { printable, withoutWorkflowCommands } from '../core/printable.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
-export { BUILTIN_POLICIES, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, loadConfig, packageVersion } from '../config/index.js';
+export { BUILTIN_POLICIES, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, findConfig, loadConfig, BUILTIN_CONFIG, packageVersion } from '../config/index.js';
 export { displayPath } from '../core/display-path.js';
 export { parseOverride } from './enforcement.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';
@@ -41,6 +41,7 @@ export { listPolicies, type PolicySource, testPolicies, validate } from './polic
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { fix, type FixMode, type FixOptions, type FixOutcome, fixWithin, NOT_APPLIED_ON_ERRORS } from './fix.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
+export { type ConfigSetting, resolvedConfig } from './print-config.js';
 export { type WaiveOptions, type WaiveResult, waive } from './waive.js';
 export { EVIDENCE_MANIFEST, type EvidenceResult, type VerifyResult, verifyEvidence, writeEvidence } from './evidence.js';
 export { type DiffOptions, diffRuns, type HistoryOptions, historyRuns, type RunDiff } from './history.js';

@@ -131,7 +131,7 @@ describe('inputs and outputs', () => {
   it('validate without a config (or paths) says so: exit 2', async () => {
     const r = await runCli(['validate'], { cwd: tempDir('steward-conv-') });
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe('steward.yaml: no steward.yaml here: validate checks a config (pass --config FILE) or policy paths; `steward init` writes a starter config');
+    expect(r.stderr.split('\n')[0]).toBe('--config: no steward.yaml found (looked in .; a repository is searched up to its root): run `steward init`, pass --config FILE, or --config builtin to run the built-in pack with every default');
   });
 
   it('an --output that cannot be written is exit 2 before any request', async () => {

@@ -40,8 +40,8 @@ describe('config errors', () => {
     expect(r.stderr).toContain('allowed: datasets, cards, queues');
   });
 
-  it('without a config, an instance or --sandbox, says what it needs', async () => {
-    const r = await runCli(['check'], { cwd: tempDir() });
+  it('with the defaults on purpose (--config builtin) but no instance or --sandbox, says what it needs', async () => {
+    const r = await runCli(['check', '--config', 'builtin'], { cwd: tempDir() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('STEWARD_BASE_URL: no instance to check: set STEWARD_BASE_URL');
     expect(r.stderr).toContain('steward check --sandbox');

@@ -1,7 +1,7 @@
 // What the CLI tells the user around a run: why `fix --apply` applied nothing, that manifests
 // still declare the old state after applying, how to start without a steward.yaml, and which
 // flags `snapshot` offers. The built CLI against a sandbox.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -52,10 +52,58 @@ describe('steward fix --apply', () => {
 });
 
 describe('steward check without a steward.yaml', () => {
-  it('exit 2 before any request, suggesting `steward init`', async () => {
-    const r = await runCli(['check'], { cwd: tempDir() });
+  it('exit 2 before any request naming where it looked, suggesting `steward init` or --config builtin (never the built-in pack by accident)', async () => {
+    const r = await runCli(['check', '--base-url', sandbox.baseUrl], { cwd: tempDir(), env: sandboxEnv(sandbox) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('; no steward.yaml here either: `steward init` writes a starter one\n');
+    expect(r.stderr).toBe(
+      '--config: no steward.yaml found (looked in .; a repository is searched up to its root): run `steward init`, pass --config FILE, or --config builtin to run the built-in pack with every default\n' +
+        'steward: bad input; nothing was sent to the API\n',
+    );
+    for (const command of [['list'], ['validate'], ['test'], ['doctor', '--base-url', sandbox.baseUrl]]) {
+      const other = await runCli(command, { cwd: tempDir(), env: sandboxEnv(sandbox) });
+      expect([command[0], other.code, other.stderr.split('\n')[0]]).toEqual([command[0], 2, expect.stringMatching(/^--config: no steward\.yaml found/)]);
+    }
+    expect(sandbox.totalRequests()).toBe(0);
+    const builtin = await runCli(['check', '--config', 'builtin', '--base-url', sandbox.baseUrl, '--only', 'queue-no-admin-for-users', '--quiet'], { cwd: tempDir(), env: sandboxEnv(sandbox) });
+    expect(builtin.code, builtin.stderr).toBe(2); // defaults on purpose: the built-in pack ran, its default scope lists no queue
+    expect(builtin.stderr).toContain('the run evaluated nothing: no queue resources were found');
+  });
+
+  it('finds the nearest steward.yaml up to the repository root and says which; one above the root is never used', async () => {
+    const outside = tempDir('steward-above-');
+    writeFileSync(path.join(outside, 'steward.yaml'), 'failOn: nonsense\n');
+    const repo = path.join(outside, 'repo');
+    mkdirSync(path.join(repo, '.git'), { recursive: true });
+    mkdirSync(path.join(repo, 'a', 'b'), { recursive: true });
+    const deep = path.join(repo, 'a', 'b');
+    const none = await runCli(['list'], { cwd: deep });
+    expect([none.code, none.stderr.split('\n')[0]]).toEqual([2, `--config: no steward.yaml found (looked in ., ${path.join(repo, 'a')}, ${repo}; a repository is searched up to its root): run \`steward init\`, pass --config FILE, or --config builtin to run the built-in pack with every default`]);
+    writeFileSync(path.join(repo, 'steward.yaml'), 'policies: [builtin]\nfailOn: high\n');
+    const found = await runCli(['check', '--print-config', '--format', 'json'], { cwd: deep });
+    expect([found.code, found.stderr]).toEqual([0, `steward: using ${path.join(repo, 'steward.yaml')}\n`]);
+    const printed = JSON.parse(found.stdout) as { file: string; settings: { setting: string; value: string; origin: string }[] };
+    expect(printed.file).toBe(path.join(repo, 'steward.yaml'));
+    const setting = (name: string) => printed.settings.find((s) => s.setting === name);
+    expect(setting('failOn')).toEqual({ setting: 'failOn', value: 'high', origin: `${path.join(repo, 'steward.yaml')}:2` });
+    expect(setting('concurrency')).toEqual({ setting: 'concurrency', value: '8', origin: 'default' });
+  });
+});
+
+describe('steward check --print-config', () => {
+  it('prints every setting with where it came from: flag, environment, file:line, default; a token as set, never its value; no request', async () => {
+    const dir = copyDemo();
+    const r = await runCli(['check', '--print-config', '--fail-on', 'high', '--concurrency', '3'], { cwd: dir, env: { ...sandboxEnv(sandbox), STEWARD_TOKEN: 'tok-print-config-secret' } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('config: steward.yaml');
+    const row = (name: string) => lines.find((l) => l.startsWith(`${name} `))?.split(/\s{2,}/);
+    expect(row('failOn')).toEqual(['failOn', '--fail-on', 'high']);
+    expect(row('concurrency')).toEqual(['concurrency', '--concurrency', '3']);
+    expect(row('instance.baseUrl')).toEqual(['instance.baseUrl', 'STEWARD_BASE_URL', sandbox.baseUrl]);
+    expect(row('instance.token')).toEqual(['instance.token', 'STEWARD_TOKEN', '(set)']);
+    expect(row('policies')).toEqual(['policies', expect.stringMatching(/^steward\.yaml:\d+$/), '[builtin]']);
+    expect(row('timeout')).toEqual(['timeout', 'default', '30m']);
+    expect(r.stdout).not.toContain('tok-print-config-secret');
     expect(sandbox.totalRequests()).toBe(0);
   });
 });

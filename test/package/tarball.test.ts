@@ -28,7 +28,7 @@ describe('the packed tarball', () => {
 
     const bin = path.join(project, 'node_modules/.bin/steward');
     expect(execFileSync(bin, ['--version'], { encoding: 'utf8' })).toMatch(new RegExp(`^${pkg.version.replace(/\./g, '\\.')} \\(commit [0-9a-f]{12}\\)\n$`));
-    expect(execFileSync(bin, ['list', '--format', 'json'], { cwd: project, encoding: 'utf8' })).toContain('"id": "queue-no-admin-for-users"');
+    expect(execFileSync(bin, ['list', '--config', 'builtin', '--format', 'json'], { cwd: project, encoding: 'utf8' })).toContain('"id": "queue-no-admin-for-users"');
 
     writeFileSync(
       path.join(project, 'tsconfig.json'),

@@ -5,8 +5,22 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { fail, print, warn } from '../io.js';
 import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
-import { addReportOptions, addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { emptyRunProblem, evaluate, exitCodeFor } from '../../library/index.js';
+import { addReportOptions, addRunOptions, checkOptionsFrom, type RunFlags, withTarget } from '../run-options.js';
+import { chosenConfig } from '../config-choice.js';
+import { type ConfigSetting, displayPath, emptyRunProblem, evaluate, exitCodeFor, resolvedConfig } from '../../library/index.js';
+import { demoConfigPath } from '../../sandbox/index.js';
+import type { CliIo } from '../io.js';
+
+/** `--print-config`: the file, then one `setting  origin  value` line each (or one JSON object). */
+function renderResolvedConfig(resolved: { file: string | null; settings: ConfigSetting[] }, io: CliIo, json: boolean): string {
+  const file = resolved.file ? displayPath(resolved.file, io.cwd) : null;
+  if (json) return `${JSON.stringify({ file, settings: resolved.settings }, null, 2)}\n`;
+  const rows = [{ setting: 'SETTING', origin: 'FROM', value: 'VALUE' }, ...resolved.settings];
+  const width = (k: 'setting' | 'origin') => Math.max(...rows.map((s) => s[k].length));
+  const w = { setting: width('setting'), origin: width('origin') };
+  const lines = rows.map((s) => `${s.setting.padEnd(w.setting)}  ${s.origin.padEnd(w.origin)}  ${s.value}`);
+  return `config: ${file ?? '(none: the built-in pack and every default)'}\n\n${lines.join('\n')}\n`;
+}
 
 export function registerCheck(program: Command, ctx: CliContext): void {
   const cmd = program.command('check').description('evaluate the policies against the instance and report');
@@ -17,8 +31,16 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--write-baseline <file>', "record this run's findings as the baseline")
     .option('--history [file]', "record the run in this history and report each finding as new, open or reopened (bare: .steward/history.sqlite beside the config; default: the config's history)")
     .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
-    .action(async (flags: RunFlags & { allowEmpty?: boolean }) => {
+    .option('--print-config', 'print the resolved config, each setting with where it came from, and exit (no request)')
+    .action(async (flags: RunFlags & { allowEmpty?: boolean; printConfig?: boolean }) => {
       const { io } = ctx;
+      if (flags.printConfig) {
+        const options = checkOptionsFrom(flags, io);
+        const config = flags.sandbox ? (flags.config ?? demoConfigPath()) : chosenConfig(flags, io);
+        print(io, renderResolvedConfig(resolvedConfig({ ...options, config }), io, flags.format === 'json'));
+        ctx.exitCode = 0;
+        return;
+      }
       assertWritableOutputs(flags.output ?? [], io);
       const evaluation = await withTarget(flags, io, evaluate);
       const { report, warnings } = evaluation;

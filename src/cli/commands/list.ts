@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { collectRaw, formatParser } from '../options.js';
 import { listPolicies } from '../../library/index.js';
+import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
@@ -14,7 +15,7 @@ export function registerList(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json|ids (one id a line, for scripts and completion)', formatParser(['text', 'json', 'ids']), 'text')
     .action(async (flags: { config?: string; policies?: string[]; format: string }) => {
       const { io } = ctx;
-      const policies = await listPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: flags.policies });
+      const policies = await listPolicies({ config: chosenConfig(flags, io), cwd: io.cwd, env: io.env, policies: flags.policies });
       const rows = policies.map((p) => ({ id: p.id, severity: p.severity, resource: p.resource, title: p.title }));
       if (flags.format === 'ids') {
         print(io, rows.map((r) => `${r.id}\n`).join(''));

@@ -3,6 +3,7 @@
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatPolicyTestResults, testPolicies } from '../../library/index.js';
+import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
 import { policyTestsJson, policyTestsJunit } from '../test-formats.js';
 
@@ -16,7 +17,8 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .addOption(new Option('-f, --format <format>', 'text (default), json, or junit (CI test panels)').choices(['text', 'json', 'junit']).default('text'))
     .action(async (paths: string[], flags: { config?: string; policies?: string[]; format: 'text' | 'json' | 'junit' }) => {
       const { io } = ctx;
-      const results = await testPolicies({ config: flags.config, cwd: io.cwd, env: io.env, policies: [...paths, ...(flags.policies ?? [])] });
+      const policies = [...paths, ...(flags.policies ?? [])];
+      const results = await testPolicies({ config: chosenConfig({ config: flags.config, policies }, io), cwd: io.cwd, env: io.env, policies });
       const render = { text: () => formatPolicyTestResults(results, { quiet: io.quiet }), json: () => policyTestsJson(results), junit: () => policyTestsJunit(results) };
       print(io, render[flags.format]());
       ctx.exitCode = results.some((r) => !r.passed) ? 1 : 0;

@@ -2,9 +2,8 @@
 // manifests and waivers without any request. Exit 0 when valid, 2 with file:line:column.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { DEFAULT_CONFIG_FILE, InputError, RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
+import { RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
+import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
 
 export function registerValidate(program: Command, ctx: CliContext): void {
@@ -17,11 +16,8 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .action(async (given: string[], flags: { config?: string; policies?: string[] }) => {
       const paths = [...given, ...(flags.policies ?? [])];
       // Without a config or paths, validating the built-in pack alone would say "valid" about nothing of the user's.
-      if (!flags.config && paths.length === 0 && !existsSync(path.join(ctx.io.cwd, DEFAULT_CONFIG_FILE))) {
-        throw new InputError([{ file: DEFAULT_CONFIG_FILE, line: 0, column: 0, message: `no ${DEFAULT_CONFIG_FILE} here: validate checks a config (pass --config FILE) or policy paths; \`steward init\` writes a starter config` }]);
-      }
       const prepared = await validate({
-        config: flags.config,
+        config: chosenConfig({ config: flags.config, policies: paths }, ctx.io),
         cwd: ctx.io.cwd,
         env: ctx.io.env,
         policies: paths.length > 0 ? paths : undefined,

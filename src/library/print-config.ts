@@ -1,0 +1,66 @@
+// The resolved configuration as settings, each with its value and where it came from
+// (`steward check --print-config`, as ESLint's --print-config). Tokens show as set or unset,
+// never their value; paths are shown relative to the cwd.
+import path from 'node:path';
+import { builtinPolicyDir, type Config, loadConfig } from '../config/index.js';
+import { displayPath } from '../core/display-path.js';
+import type { CheckOptions } from './prepare.js';
+
+export interface ConfigSetting {
+  setting: string;
+  value: string;
+  origin: string;
+}
+
+/** The config `check` with these options would run with (InputError as check would). */
+export function resolvedConfig(options: CheckOptions): { file: string | null; settings: ConfigSetting[] } {
+  const cwd = options.cwd ?? process.cwd();
+  const config = loadConfig({
+    configPath: options.config,
+    cwd,
+    env: options.env,
+    overrides: {
+      baseUrl: options.baseUrl,
+      workflowUrl: options.workflowUrl,
+      token: options.token,
+      workflowToken: options.workflowToken,
+      policies: options.policies,
+      failOn: options.failOn,
+      concurrency: options.concurrency,
+      timeout: options.timeout,
+    },
+  });
+  return { file: config.file, settings: settingsOf(config, cwd) };
+}
+
+function settingsOf(config: Config, cwd: string): ConfigSetting[] {
+  const shown = (p: string | null) => (p ? displayPath(p, cwd) : '(none)');
+  const list = (items: readonly string[]) => (items.length === 0 ? '[]' : `[${items.join(', ')}]`);
+  const values: Record<string, string> = {
+    'instance.baseUrl': config.instance.baseUrl ?? '(unset)',
+    'instance.workflowUrl': config.instance.workflowUrl ?? '(unset: the instance host)',
+    'instance.token': config.instance.token ? '(set)' : '(unset)',
+    'instance.workflowToken': config.instance.workflowToken ? '(set)' : '(unset: the instance token)',
+    'instance.tokenHeader': config.instance.tokenHeader ?? '(the platform default)',
+    policies: list(config.policies.map((p) => (p === builtinPolicyDir() ? 'builtin' : shown(p)))),
+    failOn: config.failOn,
+    concurrency: String(config.concurrency),
+    requestsPerSecond: config.requestsPerSecond === null ? '(unset)' : String(config.requestsPerSecond),
+    timeout: config.timeout.label.replace(/^(--)?timeout /, ''),
+    waivers: shown(config.waiversFile),
+    history: shown(config.historyFile),
+    waiverRules: `allowCatchAll: ${config.waiverRules.allowCatchAll}, require: ${list(config.waiverRules.require)}`,
+    waiverWarningDays: String(config.waiverWarningDays),
+    acceptPartialCoverage: list(config.acceptPartialCoverage),
+  };
+  for (const [key, ids = []] of Object.entries(config.scope.ids)) {
+    values[`scope.${key}`] = config.scope.discover[key] ? `all${ids.length ? ` + ${list(ids)}` : ''}` : list(ids);
+  }
+  for (const [key, sets = {}] of Object.entries(config.scope.paths)) {
+    values[`scope.${key}`] = config.scope.discover[key] ? 'all' : list(Object.keys(sets));
+  }
+  for (const [key, files] of Object.entries(config.manifestFiles)) {
+    values[`manifests.${key}`] = list(files.map((f) => path.relative(cwd, f) || f));
+  }
+  return Object.entries(config.origins).map(([setting, origin]) => ({ setting, value: values[setting] ?? '', origin }));
+}
