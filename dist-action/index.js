@@ -42598,8 +42598,17 @@ function partialCoverageNotes(report2) {
   });
 }
 var TOKEN_TITLE = "The token in use";
+var STOPPED_TITLE = "The run was stopped";
+function stoppedNote(report2) {
+  if (!report2.stoppedBy?.length) return null;
+  const policies = new Set(report2.findings.filter((f2) => f2.runWide).map((f2) => f2.policy)).size;
+  const causes = report2.stoppedBy.map(({ cause, advice }) => `${cause}: ${advice}.`).join(" ");
+  return `${causes}${policies ? ` ${plural(policies, "policy", "policies")} could not be evaluated.` : ""}`;
+}
 function attentionSections(report2) {
+  const stopped = stoppedNote(report2);
   return [
+    { title: STOPPED_TITLE, notes: stopped ? [stopped] : [] },
     { title: PARTIAL_COVERAGE_TITLE, notes: partialCoverageNotes(report2) },
     { title: TOKEN_TITLE, notes: report2.token ? [report2.token.note] : [] }
   ].filter((s) => s.notes.length > 0);
@@ -42621,8 +42630,13 @@ var sameLocation = (a, b) => a === b || a !== null && b !== null && a.file === b
 function errorGroups(report2) {
   const groups = /* @__PURE__ */ new Map();
   const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const runWide = /* @__PURE__ */ new Set();
   for (const f2 of report2.findings) {
     if (f2.status !== "error") continue;
+    if (f2.runWide) {
+      runWide.add(`${f2.policy}\0${f2.message}`);
+      continue;
+    }
     const key = `${f2.policy}\0${f2.message}`;
     const g2 = groups.get(key);
     if (!g2) {
@@ -42633,7 +42647,7 @@ function errorGroups(report2) {
     if (!sameLocation(g2.location, f2.location)) g2.location = policies.get(f2.policy)?.location ?? null;
   }
   for (const p2 of report2.policies) {
-    if (p2.error && !groups.has(`${p2.id}\0${p2.error}`)) {
+    if (p2.error && !groups.has(`${p2.id}\0${p2.error}`) && !runWide.has(`${p2.id}\0${p2.error}`)) {
       groups.set(`${p2.id}\0${p2.error}`, { policy: p2.id, severity: p2.severity, message: p2.error, findings: [], location: p2.location });
     }
   }
@@ -42789,8 +42803,10 @@ function selectAnnotations(report2, cap = ANNOTATION_CAP) {
   const coverage = partialCoverageNotes(report2).map(
     (message, i) => ({ level: partial[i].blocking ? "error" : "warning", message, properties: { title: "partial coverage" } })
   );
+  const stopped = stoppedNote(report2);
+  const stop = stopped ? [{ level: "error", message: stopped, properties: { title: "run stopped" } }] : [];
   const pool = {
-    error: [...coverage.filter((a) => a.level === "error"), ...errors],
+    error: [...stop, ...coverage.filter((a) => a.level === "error"), ...errors],
     warning: [
       ...coverage.filter((a) => a.level === "warning"),
       ...report2.token ? [{ level: "warning", message: report2.token.note, properties: { title: "token expiry" } }] : [],
@@ -43934,11 +43950,11 @@ function errorGroupLines(g2, width, p2) {
   const text = subject ? `${subject}: error: ${g2.message}` : `error: ${g2.message}`;
   return entry(MARK.error, "yellow", text, locationText(g2.location), width, p2);
 }
-function policyBlock(policy2, findings, width, p2) {
+function policyBlock(policy2, findings, allFindings, width, p2) {
   const lines = policyHeader(policy2, width, p2);
   const sorted = sortFindings(findings);
   for (const f2 of sorted) if (f2.status === "violation") lines.push(...findingLines(f2, width, p2));
-  for (const g2 of errorGroups({ policies: [policy2], findings })) lines.push(...errorGroupLines(g2, width, p2));
+  for (const g2 of errorGroups({ policies: [policy2], findings: allFindings })) lines.push(...errorGroupLines(g2, width, p2));
   for (const f2 of sorted) if (f2.status === "waived") lines.push(...findingLines(f2, width, p2));
   return lines;
 }
@@ -44047,9 +44063,9 @@ var formatText = (raw2, options) => {
     ...orphans.map((id) => orphanPolicy(id, byPolicy.get(id)[0]))
   ];
   for (const policy2 of policies) {
-    const findings = byPolicy.get(policy2.id) ?? [];
-    if (findings.length === 0 && !policy2.error) continue;
-    for (const line of policyBlock(policy2, findings, width, p2)) out.push(line);
+    const findings = (byPolicy.get(policy2.id) ?? []).filter((f2) => !f2.runWide);
+    if (findings.length === 0 && errorGroups({ policies: [policy2], findings: byPolicy.get(policy2.id) ?? [] }).length === 0) continue;
+    for (const line of policyBlock(policy2, findings, byPolicy.get(policy2.id) ?? [], width, p2)) out.push(line);
     out.push("");
   }
   const problems = [
@@ -45817,6 +45833,9 @@ var ApiError = class extends Error {
   apiMessage;
   attempts;
   field;
+  host;
+  /** A network error's code (ECONNREFUSED, ENOTFOUND, a TLS code), from its cause. */
+  networkCode;
   constructor(init) {
     super(`${init.operation}: ${init.detail}`, init.cause === void 0 ? void 0 : { cause: init.cause });
     this.name = "ApiError";
@@ -45828,6 +45847,9 @@ var ApiError = class extends Error {
     this.apiMessage = init.apiMessage;
     this.attempts = init.attempts ?? 0;
     this.field = init.field;
+    this.host = init.host ?? "instance";
+    const code = init.cause?.code;
+    this.networkCode = typeof code === "string" ? code : void 0;
   }
   /** For JSON reports and snapshots: the fields above plus the message, never the cause. */
   toJSON() {
@@ -45859,61 +45881,6 @@ function developerToken401(header) {
 }
 function requestLabel(method, path21) {
   return `[${method}] ${JSON.stringify(path21)}`;
-}
-
-// src/api/answer-text.ts
-function statusMeaning(spec, status, tokenHeader) {
-  if (spec.host === "workflow") return WORKFLOW_STATUS_MEANING[status];
-  if (status === 401) return developerToken401(tokenHeader);
-  if (spec.operation === "listWorkflowModels" && status === 403) return WORKFLOW_STATUS_MEANING[403];
-  return void 0;
-}
-function messageOf(text) {
-  if (text.trim() === "") return void 0;
-  try {
-    const body2 = JSON.parse(text);
-    if (body2 && typeof body2 === "object") {
-      if (typeof body2.message === "string") return body2.message;
-      const trace = body2[ERROR_TRACE_FIELD];
-      if (typeof body2.statusReason === "string" || typeof trace === "string") {
-        const reason = typeof body2.statusReason === "string" ? body2.statusReason : "no message";
-        return typeof trace === "string" ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
-      }
-    }
-  } catch {
-  }
-  return excerpt(text);
-}
-function excerpt(text) {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
-}
-function describeNetworkError(error2) {
-  let current = error2;
-  let message = error2 instanceof Error ? error2.message : String(error2);
-  while (current instanceof Error && current.cause !== void 0) {
-    current = current.cause;
-    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
-    if (current instanceof Error && current.message) message = current.message;
-  }
-  return message;
-}
-function sanitizedCause(error2) {
-  const out = new Error(describeNetworkError(error2));
-  const code = error2.cause?.code;
-  if (typeof code === "string") out.code = code;
-  return out;
-}
-
-// src/api/request-path.ts
-function describePath(spec) {
-  const path21 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(spec.query ?? {})) {
-    if (value !== void 0) query.set(key, String(value));
-  }
-  const search = query.toString();
-  return search ? `${path21}?${search}` : path21;
 }
 
 // src/api/retry.ts
@@ -45958,6 +45925,101 @@ function retryDelayMs(input) {
   const backoff = exponential / 2 + random() * exponential / 2;
   const wanted = Math.max(backoff, input.retryAfterMs ?? 0);
   return Math.round(Math.min(input.maxDelayMs, wanted));
+}
+
+// src/api/run-wide.ts
+var UNREACHABLE_HOST_CODES = {
+  ECONNREFUSED: "it refused the connection",
+  ENOTFOUND: "its name does not resolve (DNS)",
+  EHOSTUNREACH: "no route to it",
+  ENETUNREACH: "the network is unreachable",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate chain ends in an untrusted (self-signed) root",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate cannot be verified (an unknown CA)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate cannot be verified (an unknown CA)",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host name"
+};
+var TLS_ADVICE = "a proxy or a private CA in the way? point NODE_EXTRA_CA_CERTS at its certificate (never turn verification off)";
+function runWideCause(err) {
+  if (!isApiError(err)) return null;
+  const workflow2 = err.host === "workflow";
+  const where2 = workflow2 ? "the workflow API" : "the instance";
+  if (err.kind === "deadline") {
+    return { cause: `the run's deadline passed (${err.message.replace(/^.*deadline \(([^)]*)\).*$/s, "$1")})`, advice: "raise --timeout (or timeout: in steward.yaml), or narrow the scope" };
+  }
+  if (err.kind === "http" && err.status === 401) {
+    return {
+      cause: `${where2} refused the ${workflow2 ? "workflow token" : "developer token"} (401 Unauthorized)`,
+      advice: `set ${workflow2 ? "STEWARD_WORKFLOW_TOKEN" : "STEWARD_TOKEN"} to a valid token of this instance (tokens expire; \`steward doctor\` checks it)`
+    };
+  }
+  const code = err.kind === "network" ? err.networkCode : void 0;
+  const words = code ? UNREACHABLE_HOST_CODES[code] : void 0;
+  if (!code || !words) return null;
+  const tls2 = !/^E(CONNREFUSED|NOTFOUND|HOSTUNREACH|NETUNREACH)$/.test(code);
+  return {
+    cause: `${where2} cannot be reached: ${words} (${code})`,
+    advice: tls2 ? TLS_ADVICE : `check the ${workflow2 ? "workflow URL (--workflow-url, STEWARD_WORKFLOW_URL or instance.workflowUrl)" : "base URL (--base-url, STEWARD_BASE_URL or instance.baseUrl)"} and that this machine can reach it`
+  };
+}
+function isRunWide(err) {
+  return runWideCause(err) !== null;
+}
+
+// src/api/answer-text.ts
+function statusMeaning(spec, status, tokenHeader) {
+  if (spec.host === "workflow") return WORKFLOW_STATUS_MEANING[status];
+  if (status === 401) return developerToken401(tokenHeader);
+  if (spec.operation === "listWorkflowModels" && status === 403) return WORKFLOW_STATUS_MEANING[403];
+  return void 0;
+}
+function messageOf(text) {
+  if (text.trim() === "") return void 0;
+  try {
+    const body2 = JSON.parse(text);
+    if (body2 && typeof body2 === "object") {
+      if (typeof body2.message === "string") return body2.message;
+      const trace = body2[ERROR_TRACE_FIELD];
+      if (typeof body2.statusReason === "string" || typeof trace === "string") {
+        const reason = typeof body2.statusReason === "string" ? body2.statusReason : "no message";
+        return typeof trace === "string" ? `${reason} (trace id ${ERROR_TRACE_FIELD}=${trace})` : reason;
+      }
+    }
+  } catch {
+  }
+  return excerpt(text);
+}
+function excerpt(text) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
+}
+function describeNetworkError(error2) {
+  let current = error2;
+  let message = error2 instanceof Error ? error2.message : String(error2);
+  while (current instanceof Error && current.cause !== void 0) {
+    current = current.cause;
+    if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+    if (current instanceof Error && current.message) message = current.message;
+  }
+  return message;
+}
+function sanitizedCause(error2) {
+  const out = new Error(describeNetworkError(error2));
+  const code = errorCodes(error2).find((c2) => c2 in UNREACHABLE_HOST_CODES) ?? errorCodes(error2).at(-1);
+  if (code) out.code = code;
+  return out;
+}
+
+// src/api/request-path.ts
+function describePath(spec) {
+  const path21 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(spec.query ?? {})) {
+    if (value !== void 0) query.set(key, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path21}?${search}` : path21;
 }
 
 // src/api/failure.ts
@@ -46008,7 +46070,8 @@ function failureOf(spec, error2, call, ctx) {
     kind: "network",
     attempts,
     cause: sanitizedCause(cause),
-    detail: `${label2}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`
+    // A host no request can reach (run-wide.ts) is not retried: the next attempt would meet the same.
+    detail: `${label2}: network error: ${describeNetworkError(cause)}${errorCodes(cause).some((c2) => c2 in UNREACHABLE_HOST_CODES) ? " (not retried: the host cannot be reached)" : retryNote(true, !neverReachedServer(cause))}`
   });
 }
 
@@ -46976,6 +47039,13 @@ function createTransport(options) {
       detail: `${requestLabel(spec.method, redact(describePath(spec)))}: 401 Unauthorized — ${meaning} (not sent: an earlier request with the same token was refused with 401)`
     });
   }
+  const unreachable = {};
+  function unreachableError(spec, attempts) {
+    const seen = unreachable[latchOf(spec)];
+    if (!seen) return void 0;
+    const cause = Object.assign(new Error(seen.text), { code: seen.code });
+    return fail(spec, { kind: "network", attempts, cause, detail: `${requestLabel(spec.method, redact(describePath(spec)))}: not sent: an earlier request found the host unreachable (${seen.text})` });
+  }
   const deadline = options.deadline;
   const stage = createDeadlineStage(deadline, limiter, Boolean(rps && rps > 0));
   const remainingMs = stage.remainingMs;
@@ -47002,6 +47072,7 @@ function createTransport(options) {
     counters.failed += 1;
     return new ApiError({
       ...init,
+      host: spec.host ?? "instance",
       operation: spec.operation,
       method: spec.method,
       path: redact(describePath(spec)),
@@ -47034,7 +47105,7 @@ function createTransport(options) {
   }
   function sendAttempt(spec, call, input, init) {
     return limiter.add(async () => {
-      const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
+      const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? unreachableError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
       if (notSent) throw notSent;
       call.attempts += 1;
       counters.requests += 1;
@@ -47076,6 +47147,8 @@ function createTransport(options) {
         call.tooLarge = error2 instanceof BodyTooLargeError;
         const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline.label) : error2;
         log2({ error: redact(describeNetworkError(reason)) });
+        const code = errorCodes(reason).find((c2) => c2 in UNREACHABLE_HOST_CODES);
+        if (code && !timedOut && !call.pastDeadline) unreachable[latchOf(spec)] ??= { code, text: redact(describeNetworkError(reason)) };
         if (!call.tooLarge && !call.pastDeadline) breaker.failed(spec.operation, describeNetworkError(reason));
         throw reason;
       } finally {
@@ -47085,7 +47158,7 @@ function createTransport(options) {
   }
   async function exchange(spec) {
     const url2 = resolve4(spec);
-    const notSent = pastDeadlineError(spec, 0) ?? refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
+    const notSent = pastDeadlineError(spec, 0) ?? refusedTokenError(spec, 0) ?? unreachableError(spec, 0) ?? openCircuitError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== "GET" && !spec.read;
     const call = { attempts: 0, lastTimedOut: false };
@@ -47126,6 +47199,7 @@ function createTransport(options) {
           if (context.error instanceof ApiError) context.options.retry = false;
           if (call.tooLarge) context.options.retry = false;
           if (call.pastDeadline) context.options.retry = false;
+          if (unreachable[latchOf(spec)]) context.options.retry = false;
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {
@@ -74336,9 +74410,10 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path21 = null, itemKey = null) {
+function errorFinding(policy2, kind, resource2, message, path21 = null, itemKey = null, cause) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
+    ...isRunWide(cause) ? { runWide: true } : {},
     policy: policy2.id,
     severity: policy2.severity,
     status: "error",
@@ -74457,7 +74532,8 @@ function loadParts(ctx, kind, r3, names2) {
 }
 function judgeResource(ctx, kind, plan2, r3) {
   if (r3.loadError) {
-    return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`)] };
+    ctx.stop(r3.loadError);
+    return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`, null, null, r3.loadError)] };
   }
   const loading = loadParts(ctx, kind, r3, plan2.select);
   if (!loading) return afterSelectParts(ctx, kind, plan2, r3);
@@ -74488,7 +74564,8 @@ function afterSelectParts(ctx, kind, plan2, r3) {
 }
 function partFailure(ctx, plan2, r3, err) {
   if (ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
-  return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(err)}`)] };
+  ctx.stop(err);
+  return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(err)}`, null, null, err)] };
 }
 function evaluationFailure(plan2, r3, err) {
   return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not evaluate: ${errorText(err)}`)] };
@@ -74559,7 +74636,12 @@ function policyResult(policy2, findings, evaluated, resourceIds) {
 }
 async function runPolicies(opts) {
   const memo = createRunMemo();
-  const ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now };
+  const stoppedBy = [];
+  const stop = (err) => {
+    const cause = runWideCause(err);
+    if (cause && !stoppedBy.some((s) => s.cause === cause.cause)) stoppedBy.push(cause);
+  };
+  const ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p2) => p2.def.resource))].filter((k2) => opts.kinds[k2]);
   const collected = /* @__PURE__ */ new Map();
@@ -74591,7 +74673,8 @@ async function runPolicies(opts) {
       if ("error" in judged) {
         progress.collected(0, 0);
         const message = `could not collect ${name} resources: ${errorText(judged.error)}`;
-        for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message)], evaluated: 0, ids: [] });
+        for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message, null, null, judged.error)], evaluated: 0, ids: [] });
+        stop(judged.error);
         return;
       }
       const { ids: ids3, rows } = judged;
@@ -74609,7 +74692,8 @@ async function runPolicies(opts) {
         });
         if (shared !== void 0) {
           const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
-          acc.findings.unshift(errorFinding(p2.def, name, null, message));
+          acc.findings.unshift(errorFinding(p2.def, name, null, message, null, null, shared));
+          stop(shared);
         }
         perPolicy.set(p2, acc);
       });
@@ -74635,7 +74719,7 @@ async function runPolicies(opts) {
   }
   const empty2 = emptyScopeWarning(emptyScopes);
   if (empty2) warnings.push(empty2);
-  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind) };
+  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind), stoppedBy };
 }
 function emptyScopeWarning(empty2) {
   if (empty2.length === 0) return null;
@@ -75216,6 +75300,7 @@ async function evaluateOn(options, prepared, connection) {
     coverage: coverageOf(prepared, run2.collected)
   });
   for (const c2 of report2.coverage ?? []) if (c2.partial) warnings.push(partialWarning(c2));
+  if (run2.stoppedBy.length > 0) report2.stoppedBy = run2.stoppedBy;
   if (options.skip?.length || severity) report2.filters = { skip: options.skip ?? [], severity: severity ?? null };
   if (token) {
     report2.token = token;

@@ -4,6 +4,8 @@
 import { BODY_EXCERPT_CHARS, ERROR_TRACE_FIELD } from './assumptions.js';
 import { developerToken401, WORKFLOW_STATUS_MEANING } from './errors.js';
 import type { RequestSpec } from './request-spec.js';
+import { errorCodes } from './retry.js';
+import { UNREACHABLE_HOST_CODES } from './run-wide.js';
 
 /** What a status means for this request, where the platform documents it. */
 export function statusMeaning(spec: RequestSpec, status: number, tokenHeader: string): string | undefined {
@@ -57,7 +59,8 @@ export function describeNetworkError(error: unknown): string {
 /** The network error without anything request-related attached (no options, no headers). */
 export function sanitizedCause(error: unknown): Error {
   const out = new Error(describeNetworkError(error));
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
-  if (typeof code === 'string') (out as Error & { code?: string }).code = code;
+  // The first code of the chain that names why (a socket's ECONNREFUSED, a TLS code), not a wrapper's.
+  const code = errorCodes(error).find((c) => c in UNREACHABLE_HOST_CODES) ?? errorCodes(error).at(-1);
+  if (code) (out as Error & { code?: string }).code = code;
   return out;
 }

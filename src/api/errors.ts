@@ -41,6 +41,8 @@ export interface ApiErrorInit {
   attempts?: number;
   /** Drift: where in the body the mismatch is, e.g. `[3].schedule.timezone`. */
   field?: string;
+  /** Which API host the request went to. */
+  host?: 'instance' | 'workflow';
   cause?: unknown;
 }
 
@@ -54,6 +56,9 @@ export class ApiError extends Error {
   readonly apiMessage: string | undefined;
   readonly attempts: number;
   readonly field: string | undefined;
+  readonly host: 'instance' | 'workflow';
+  /** A network error's code (ECONNREFUSED, ENOTFOUND, a TLS code), from its cause. */
+  readonly networkCode: string | undefined;
 
   constructor(init: ApiErrorInit) {
     super(`${init.operation}: ${init.detail}`, init.cause === undefined ? undefined : { cause: init.cause });
@@ -66,6 +71,9 @@ export class ApiError extends Error {
     this.apiMessage = init.apiMessage;
     this.attempts = init.attempts ?? 0;
     this.field = init.field;
+    this.host = init.host ?? 'instance';
+    const code = (init.cause as { code?: unknown } | undefined)?.code;
+    this.networkCode = typeof code === 'string' ? code : undefined;
   }
 
   /** For JSON reports and snapshots: the fields above plus the message, never the cause. */

@@ -6,7 +6,8 @@ import { describeNetworkError, messageOf, sanitizedCause, statusMeaning } from '
 import { ApiError, type ApiErrorInit, requestLabel } from './errors.js';
 import { describePath } from './request-path.js';
 import type { CallState, RequestSpec } from './request-spec.js';
-import { isRetryableStatus, neverReachedServer } from './retry.js';
+import { errorCodes, isRetryableStatus, neverReachedServer } from './retry.js';
+import { UNREACHABLE_HOST_CODES } from './run-wide.js';
 
 export interface FailureContext {
   fail(spec: RequestSpec, init: Omit<ApiErrorInit, 'operation' | 'method' | 'path'>): ApiError;
@@ -66,6 +67,7 @@ const { fail, redact, tokenHeader, maxBodyBytes, timeoutMs } = ctx;
     kind: 'network',
     attempts,
     cause: sanitizedCause(cause),
-    detail: `${label}: network error: ${describeNetworkError(cause)}${retryNote(true, !neverReachedServer(cause))}`,
+    // A host no request can reach (run-wide.ts) is not retried: the next attempt would meet the same.
+    detail: `${label}: network error: ${describeNetworkError(cause)}${errorCodes(cause).some((c) => c in UNREACHABLE_HOST_CODES) ? ' (not retried: the host cannot be reached)' : retryNote(true, !neverReachedServer(cause))}`,
   });
 }

@@ -22,7 +22,8 @@ import {
   requestLabel,
   WORKFLOW_STATUS_MEANING,
 } from './errors.js';
-import { isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
+import { errorCodes, isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
+import { UNREACHABLE_HOST_CODES } from './run-wide.js';
 import type { Host } from './operations.js';
 import { checkResponse, type Schema } from './schemas.js';
 import { createThrottle } from './throttle.js';
@@ -103,6 +104,16 @@ export function createTransport(options: ClientOptions): Transport {
     });
   }
 
+  // A host that cannot be reached at all (run-wide.ts: refused, unresolvable, TLS failed): later
+  // requests to it fail at once, not sent, instead of each retrying its own way to the same answer.
+  const unreachable: Partial<Record<'instance' | 'workflow', { code: string; text: string }>> = {};
+  function unreachableError(spec: RequestSpec, attempts: number): ApiError | undefined {
+    const seen = unreachable[latchOf(spec)];
+    if (!seen) return undefined;
+    const cause = Object.assign(new Error(seen.text), { code: seen.code });
+    return fail(spec, { kind: 'network', attempts, cause, detail: `${requestLabel(spec.method, redact(describePath(spec)))}: not sent: an earlier request found the host unreachable (${seen.text})` });
+  }
+
   const deadline = options.deadline;
   const stage = createDeadlineStage(deadline, limiter, Boolean(rps && rps > 0));
   const remainingMs = stage.remainingMs;
@@ -134,6 +145,7 @@ export function createTransport(options: ClientOptions): Transport {
     counters.failed += 1;
     return new ApiError({
       ...init,
+      host: spec.host ?? 'instance',
       operation: spec.operation,
       method: spec.method,
       path: redact(describePath(spec)),
@@ -171,7 +183,7 @@ export function createTransport(options: ClientOptions): Transport {
 
   function sendAttempt(spec: RequestSpec, call: CallState, input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
     return limiter.add(async () => {
-        const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
+        const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? unreachableError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
         if (notSent) throw notSent;
         call.attempts += 1;
         counters.requests += 1;
@@ -216,6 +228,8 @@ export function createTransport(options: ClientOptions): Transport {
           call.tooLarge = error instanceof BodyTooLargeError;
           const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline!.label) : error;
           log({ error: redact(describeNetworkError(reason)) });
+          const code = errorCodes(reason).find((c) => c in UNREACHABLE_HOST_CODES);
+          if (code && !timedOut && !call.pastDeadline) unreachable[latchOf(spec)] ??= { code, text: redact(describeNetworkError(reason)) };
           if (!call.tooLarge && !call.pastDeadline) breaker.failed(spec.operation, describeNetworkError(reason));
           throw reason;
         } finally {
@@ -227,7 +241,7 @@ export function createTransport(options: ClientOptions): Transport {
   /** Sends `spec` with retries; resolves with the final 2xx answer, or throws an ApiError. */
   async function exchange(spec: RequestSpec): Promise<{ status: number; text: string }> {
     const url = resolve(spec);
-    const notSent = pastDeadlineError(spec, 0) ?? refusedTokenError(spec, 0) ?? openCircuitError(spec, 0);
+    const notSent = pastDeadlineError(spec, 0) ?? refusedTokenError(spec, 0) ?? unreachableError(spec, 0) ?? openCircuitError(spec, 0);
     if (notSent) throw notSent;
     const isWrite = spec.method !== 'GET' && !spec.read;
     const call: CallState = { attempts: 0, lastTimedOut: false };
@@ -269,6 +283,7 @@ export function createTransport(options: ClientOptions): Transport {
           if (context.error instanceof ApiError) context.options.retry = false; // refused token: not sent
           if (call.tooLarge) context.options.retry = false; // the same answer would come again
           if (call.pastDeadline) context.options.retry = false;
+          if (unreachable[latchOf(spec)]) context.options.retry = false; // no request can reach the host
           if (isWrite && !neverReachedServer(context.error)) context.options.retry = false;
         },
         onResponseError: (context) => {

@@ -2,7 +2,7 @@
 // a run could not evaluate (the text of the API errors, e.g. the 401).
 import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Format, formatReport } from '../report/index.js';
+import { type Format, formatReport, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
 import { InputError, type Report, withoutWorkflowCommands } from '../library/index.js';
@@ -91,8 +91,9 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
 /** The distinct reasons policies could not be evaluated, for stderr. */
 export function evaluationErrors(report: Report): string[] {
   const reasons = new Set<string>();
-  for (const p of report.policies) if (p.status === 'error' && p.error) reasons.add(p.error);
-  for (const f of report.findings) if (f.status === 'error') reasons.add(f.message);
+  const runWide = new Set(report.findings.filter((f) => f.runWide).map((f) => f.message));
+  for (const p of report.policies) if (p.status === 'error' && p.error && !runWide.has(p.error)) reasons.add(p.error);
+  for (const f of report.findings) if (f.status === 'error' && !f.runWide) reasons.add(f.message);
   return [...reasons];
 }
 
@@ -100,9 +101,12 @@ export function evaluationErrors(report: Report): string[] {
 export const MAX_ERRORS_ON_STDERR = 5;
 
 export function warnEvaluationErrors(report: Report, io: CliIo): void {
+  // A run-wide cause (a refused token, an unreachable host, the deadline): one message, then only the errors of their own.
+  const stopped = stoppedNote(report);
+  if (stopped) fail(io, `steward: could not evaluate: ${stopped}`);
   const reasons = evaluationErrors(report);
   if (reasons.length === 0) return;
-  const failed = report.policies.filter((p) => p.status === 'error').length;
+  const failed = new Set([...report.findings.filter((f) => f.status === 'error' && !f.runWide).map((f) => f.policy), ...report.policies.filter((p) => p.status === 'error' && p.error && reasons.includes(p.error)).map((p) => p.id)]).size;
   fail(io, `steward: could not evaluate ${failed} ${failed === 1 ? 'policy' : 'policies'} (the gate fails closed):`);
   for (const r of reasons.slice(0, MAX_ERRORS_ON_STDERR)) fail(io, `  ${r}`);
   if (reasons.length > MAX_ERRORS_ON_STDERR) fail(io, `  … and ${reasons.length - MAX_ERRORS_ON_STDERR} more in the report`);

@@ -123,6 +123,16 @@ export interface Finding {
   lifecycle?: Lifecycle | null;
   /** When the history first saw this fingerprint (ISO time); only with a run history. */
   firstSeen?: string | null;
+  /** Only on an error: its cause stopped the whole run (`Report.stoppedBy`), so it is said there once. */
+  runWide?: boolean;
+}
+
+/** A failure no request of the run could escape: a refused token, an unreachable host, the deadline. */
+export interface RunWideCause {
+  /** What stopped the run, e.g. `the instance refused the developer token (401 Unauthorized)`. */
+  cause: string;
+  /** What to do about it. */
+  advice: string;
 }
 
 /** A finding of the previous run that this run, evaluating its policy without error, no longer has. */
@@ -271,6 +281,8 @@ export interface Report {
   /** Findings of the previous run gone in this one (only with a run history; else empty). */
   fixed?: FixedFinding[];
   history?: HistorySummary | null;
+  /** The failure no request of the run could escape, reported once (its errors carry `runWide`); absent or null when none. */
+  stoppedBy?: RunWideCause[];
   /** What this run left out on request: `--skip` globs, and `--severity` (the severities reported; null: all). */
   filters?: { skip: string[]; severity: Severity[] | null };
   /** The token in use about to expire, expired, or not found (only with instance.tokenId, and only when there is something to say). */

@@ -1,4 +1,5 @@
 // Turning evaluation outcomes into report findings (DESIGN §8): location, fingerprint, item.
+import { isRunWide } from '../api/run-wide.js';
 import type { PolicyDefinition } from '../policy/types.js';
 import type { Finding, FindingOwner, SourceLocation } from '../core/model.js';
 import type { CollectedResource } from '../resources/types.js';
@@ -70,9 +71,12 @@ export function errorFinding(
   message: string,
   path: string | null = null,
   itemKey: string | null = null,
+  /** The error that made it, when one: a run-wide cause (api/run-wide.ts) marks the finding. */
+  cause?: unknown,
 ): Finding {
   const id = resource?.id ?? ALL_RESOURCES_ID;
   return {
+    ...(isRunWide(cause) ? { runWide: true } : {}),
     policy: policy.id,
     severity: policy.severity,
     status: 'error',

@@ -2,6 +2,7 @@
 // lazily (phase 1: parts the selection reads; phase 2: parts only the judgement reads, for
 // resources with a selected item), evaluate, and turn outcomes into raw findings. Progress
 // per kind is reported through a callback (engine/progress.ts), never written anywhere.
+import { type RunWideCause, runWideCause } from '../api/run-wide.js';
 import type { InstanceApi } from '../api/types.js';
 import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -46,6 +47,8 @@ export interface RunResult {
   warnings: string[];
   /** Resources collected per kind (the kinds the run read). */
   collected: Record<string, number>;
+  /** The run-wide failures that stopped the run's requests (a refused token, an unreachable host, the deadline), once each, in the order met. */
+  stoppedBy: RunWideCause[];
 }
 
 type ReadSetLike = { all: boolean; fields: Iterable<string> };
@@ -68,6 +71,8 @@ interface Ctx {
   memo: RunMemoState;
   partMemo: ReturnType<typeof createPartMemo>;
   now: Date;
+  /** Notes an error that may be run-wide (api/run-wide.ts): the first one is what stopped the run. */
+  stop(err: unknown): void;
 }
 
 /**
@@ -104,7 +109,8 @@ interface PolicyPlan {
  */
 function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
   if (r.loadError) {
-    return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`)] };
+    ctx.stop(r.loadError);
+    return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`, null, null, r.loadError)] };
   }
   const loading = loadParts(ctx, kind, r, plan.select);
   if (!loading) return afterSelectParts(ctx, kind, plan, r);
@@ -138,7 +144,8 @@ function afterSelectParts(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: Col
 /** A part could not be read: once per policy when the read is shared by all resources. */
 function partFailure(ctx: Ctx, plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {
   if (ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
-  return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(err)}`)] };
+  ctx.stop(err);
+  return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(err)}`, null, null, err)] };
 }
 
 function evaluationFailure(plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {
@@ -236,7 +243,12 @@ function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: nu
 
 export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const memo = createRunMemo();
-  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now };
+  const stoppedBy: RunWideCause[] = [];
+  const stop = (err: unknown) => {
+    const cause = runWideCause(err);
+    if (cause && !stoppedBy.some((s) => s.cause === cause.cause)) stoppedBy.push(cause);
+  };
+  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p) => p.def.resource))].filter((k) => opts.kinds[k]);
 
@@ -273,7 +285,8 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       if ('error' in judged) {
         progress.collected(0, 0);
         const message = `could not collect ${name} resources: ${errorText(judged.error)}`;
-        for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message)], evaluated: 0, ids: [] });
+        for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message, null, null, judged.error)], evaluated: 0, ids: [] });
+        stop(judged.error);
         return;
       }
       const { ids, rows } = judged;
@@ -291,7 +304,8 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         });
         if (shared !== undefined) {
           const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
-          acc.findings.unshift(errorFinding(p.def, name, null, message));
+          acc.findings.unshift(errorFinding(p.def, name, null, message, null, null, shared));
+          stop(shared);
         }
         perPolicy.set(p, acc);
       });
@@ -321,7 +335,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const empty = emptyScopeWarning(emptyScopes);
   if (empty) warnings.push(empty);
   // Most severe first across policies (a policy's findings share its severity and stay together).
-  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind) };
+  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind), stoppedBy };
 }
 
 /** One line for every policy that checked nothing: the empty scope keys, and the policies. */

@@ -113,6 +113,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     coverage: coverageOf(prepared, run.collected),
   });
   for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));
+  if (run.stoppedBy.length > 0) report.stoppedBy = run.stoppedBy;
   if (options.skip?.length || severity) report.filters = { skip: options.skip ?? [], severity: severity ?? null };
   if (token) {
     report.token = token;

@@ -142,9 +142,24 @@ export function partialCoverageNotes(report: Report): string[] {
 /** The heading of the token's expiry note in every format. */
 export const TOKEN_TITLE = 'The token in use';
 
-/** What every format shows before the waivers: partial coverage, and the token about to expire. */
+export const STOPPED_TITLE = 'The run was stopped';
+
+/**
+ * The one message of a run-wide failure: what stopped the run, what to do, and how many
+ * policies it left unevaluated (their errors are not listed one by one).
+ */
+export function stoppedNote(report: Pick<Report, 'stoppedBy' | 'findings'>): string | null {
+  if (!report.stoppedBy?.length) return null;
+  const policies = new Set(report.findings.filter((f) => f.runWide).map((f) => f.policy)).size;
+  const causes = report.stoppedBy.map(({ cause, advice }) => `${cause}: ${advice}.`).join(' ');
+  return `${causes}${policies ? ` ${plural(policies, 'policy', 'policies')} could not be evaluated.` : ''}`;
+}
+
+/** What every format shows before the waivers: a run-wide stop, partial coverage, and the token about to expire. */
 export function attentionSections(report: Report): { title: string; notes: string[] }[] {
+  const stopped = stoppedNote(report);
   return [
+    { title: STOPPED_TITLE, notes: stopped ? [stopped] : [] },
     { title: PARTIAL_COVERAGE_TITLE, notes: partialCoverageNotes(report) },
     { title: TOKEN_TITLE, notes: report.token ? [report.token.note] : [] },
   ].filter((s) => s.notes.length > 0);
@@ -194,8 +209,14 @@ const sameLocation = (a: SourceLocation | null, b: SourceLocation | null) =>
 export function errorGroups(report: Pick<Report, 'policies' | 'findings'>): ErrorGroup[] {
   const groups = new Map<string, ErrorGroup>();
   const policies = new Map(report.policies.map((p) => [p.id, p]));
+  // A run-wide cause is said once (stoppedNote), not once per policy and resource.
+  const runWide = new Set<string>();
   for (const f of report.findings) {
     if (f.status !== 'error') continue;
+    if (f.runWide) {
+      runWide.add(`${f.policy}\u0000${f.message}`);
+      continue;
+    }
     const key = `${f.policy}\u0000${f.message}`;
     const g = groups.get(key);
     if (!g) {
@@ -206,7 +227,7 @@ export function errorGroups(report: Pick<Report, 'policies' | 'findings'>): Erro
     if (!sameLocation(g.location, f.location)) g.location = policies.get(f.policy)?.location ?? null;
   }
   for (const p of report.policies) {
-    if (p.error && !groups.has(`${p.id}\u0000${p.error}`)) {
+    if (p.error && !groups.has(`${p.id}\u0000${p.error}`) && !runWide.has(`${p.id}\u0000${p.error}`)) {
       groups.set(`${p.id}\u0000${p.error}`, { policy: p.id, severity: p.severity, message: p.error, findings: [], location: p.location });
     }
   }

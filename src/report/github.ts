@@ -7,7 +7,7 @@
 // `selectAnnotations` is shared with the Action, which emits the same list via @actions/core.
 // An annotation can only sit on a file of the repository: a finding of a policy defined outside
 // it (the built-in pack) with no manifest carries no file (repo-location.ts decides).
-import { catchAllWarning, type ErrorGroup, expiringWarning, errorGroups, errorSubject, type Formatter, findingSubject, severityRank, partialCoverageNotes } from './formatter.js';
+import { catchAllWarning, type ErrorGroup, expiringWarning, errorGroups, errorSubject, type Formatter, findingSubject, severityRank, partialCoverageNotes, stoppedNote } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 import { findingFileLocation, policyFileLocation } from './repo-location.js';
 import { reportWithVisibleControls } from './visible-controls.js';
@@ -117,8 +117,10 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
   const coverage = partialCoverageNotes(report).map(
     (message, i): Annotation => ({ level: partial[i].blocking ? 'error' : 'warning', message, properties: { title: 'partial coverage' } }),
   );
+  const stopped = stoppedNote(report);
+  const stop: Annotation[] = stopped ? [{ level: 'error', message: stopped, properties: { title: 'run stopped' } }] : [];
   const pool: Record<AnnotationLevel, Annotation[]> = {
-    error: [...coverage.filter((a) => a.level === 'error'), ...errors],
+    error: [...stop, ...coverage.filter((a) => a.level === 'error'), ...errors],
     warning: [
       ...coverage.filter((a) => a.level === 'warning'),
       ...(report.token ? [{ level: 'warning' as const, message: report.token.note, properties: { title: 'token expiry' } }] : []),

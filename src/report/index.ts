@@ -32,6 +32,7 @@ export function formatReport(format: Format, report: Report, options: FormatOpti
 }
 
 export type { FormatOptions, Formatter } from './formatter.js';
+export { stoppedNote } from './formatter.js';
 export {
   ANNOTATION_CAP,
   type Annotation,

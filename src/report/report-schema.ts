@@ -346,6 +346,17 @@ export const REPORT_SCHEMA = {
         "$ref": "#/definitions/fixedFinding"
       }
     },
+    "stoppedBy": {
+      "description": "The failures no request of the run could escape (a refused token, an unreachable host, the deadline), once each in the order met: they stopped the run's requests; absent when none did.",
+      "type": "array",
+      "minItems": 1,
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["cause", "advice"],
+        "properties": { "cause": { "type": "string", "minLength": 1 }, "advice": { "type": "string", "minLength": 1 } }
+      }
+    },
     "filters": {
       "type": "object",
       "additionalProperties": false,
@@ -905,6 +916,10 @@ export const REPORT_SCHEMA = {
           ],
           "format": "date-time",
           "description": "When the history first saw this fingerprint; null without a history and for errors."
+        },
+        "runWide": {
+          "const": true,
+          "description": "Only on an error: its cause stopped the whole run (stoppedBy), where it is reported once."
         }
       },
       "if": {

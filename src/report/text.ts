@@ -140,16 +140,18 @@ function errorGroupLines(g: ErrorGroup, width: number, p: Painter): string[] {
   return entry(MARK.error, 'yellow', text, locationText(g.location), width, p);
 }
 
+/** `findings` without run-wide errors; `allFindings` with them (they keep the policy's own error from being listed). */
 function policyBlock(
   policy: PolicyResult,
   findings: Finding[],
+  allFindings: Finding[],
   width: number,
   p: Painter,
 ): string[] {
   const lines = policyHeader(policy, width, p);
   const sorted = sortFindings(findings);
   for (const f of sorted) if (f.status === 'violation') lines.push(...findingLines(f, width, p));
-  for (const g of errorGroups({ policies: [policy], findings })) lines.push(...errorGroupLines(g, width, p));
+  for (const g of errorGroups({ policies: [policy], findings: allFindings })) lines.push(...errorGroupLines(g, width, p));
   for (const f of sorted) if (f.status === 'waived') lines.push(...findingLines(f, width, p));
   return lines;
 }
@@ -276,10 +278,10 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
     ...orphans.map((id) => orphanPolicy(id, byPolicy.get(id)![0])),
   ];
   for (const policy of policies) {
-    const findings = byPolicy.get(policy.id) ?? [];
-    if (findings.length === 0 && !policy.error) continue;
+    const findings = (byPolicy.get(policy.id) ?? []).filter((f) => !f.runWide);
+    if (findings.length === 0 && errorGroups({ policies: [policy], findings: byPolicy.get(policy.id) ?? [] }).length === 0) continue;
     // Line by line: a spread of one policy's 100,000 findings overflows the call stack.
-    for (const line of policyBlock(policy, findings, width, p)) out.push(line);
+    for (const line of policyBlock(policy, findings, byPolicy.get(policy.id) ?? [], width, p)) out.push(line);
     out.push('');
   }
 

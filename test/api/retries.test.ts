@@ -116,18 +116,20 @@ describe('writes are retried only when the server provably never got them', () =
     expect(s.counts.updateFilePermissions).toBe(1);
   });
 
-  it('a POST to a closed port (connection refused) is retried up to maxAttempts', async () => {
+  it('a POST to a closed port (connection refused) is not retried, and no later request is sent: no request of the run can reach the host', async () => {
     const port = await closedPort();
     const { client, log, retries } = clientFor(s, { baseUrl: `http://127.0.0.1:${port}`, maxAttempts: 3 });
     const error = await rejection(client.updateQueuePermissions('q-1', []));
-    expect(client.stats()).toEqual({ requests: 3, retries: 2, failed: 1 });
-    expect(log.map((e) => e.attempt)).toEqual([1, 2, 3]);
+    expect(log.map((e) => e.attempt)).toEqual([1]);
     expect(log.every((e) => e.status === undefined && /ECONNREFUSED/.test(e.error ?? ''))).toBe(true);
-    expect(retries).toHaveLength(2);
-    expect(error).toMatchObject({ kind: 'network', status: undefined, attempts: 3 });
+    expect(retries).toHaveLength(0);
+    expect(error).toMatchObject({ kind: 'network', status: undefined, attempts: 1, networkCode: 'ECONNREFUSED' });
     expect(error.message).toBe(
-      `updateQueuePermissions: [POST] "/api/queues/v1/q-1/permissions": network error: connect ECONNREFUSED 127.0.0.1:${port} (gave up after 3 attempts)`,
+      `updateQueuePermissions: [POST] "/api/queues/v1/q-1/permissions": network error: connect ECONNREFUSED 127.0.0.1:${port} (not retried: the host cannot be reached)`,
     );
+    const later = await rejection(client.getQueuePermissions('q-2'));
+    expect(later.message).toMatch(/^getQueuePermissions: \[GET\] "\/api\/queues\/v1\/q-2\/permissions": not sent: an earlier request found the host unreachable \(connect ECONNREFUSED/);
+    expect(client.stats()).toEqual({ requests: 1, retries: 0, failed: 2 });
     expect(allTextOf(error)).not.toContain('SECRET');
   });
 });

@@ -100,13 +100,15 @@ describe('steward check exit codes', () => {
       { env: sandboxEnv(sandbox, 'tok-wrong-9999') },
     );
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('steward: could not evaluate 2 policies (the gate fails closed):\n');
+    // One message for the run-wide cause, per host; the 401's full wording stays in the JSON report.
     expect(r.stderr).toContain(
+      'steward: could not evaluate: the instance refused the developer token (401 Unauthorized): set STEWARD_TOKEN to a valid token of this instance (tokens expire; `steward doctor` checks it). the workflow API refused the workflow token (401 Unauthorized): set STEWARD_WORKFLOW_TOKEN to a valid token of this instance (tokens expire; `steward doctor` checks it). 2 policies could not be evaluated.\n',
+    );
+    const json = readFileSync(path.join(dir, 'report.json'), 'utf8');
+    expect(json).toContain(
       '401 Unauthorized — missing, invalid or expired developer token (sent in X-SERVICE-Developer-Token; developer tokens expire after the lifetime chosen when they were created) (server: Invalid developer token)',
     );
-    expect(r.stderr).toContain(
-      '401 Unauthorized — missing or invalid token: the workflow token is absent, wrong or not sent as "Authorization: Bearer"',
-    );
+    expect(json).toContain('401 Unauthorized — missing or invalid token: the workflow token is absent, wrong or not sent as \\"Authorization: Bearer\\"');
     expect(r.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/workflow\/v1\/workflows → 401 \(\d+ ms\)$/m);
     expect(r.stdout + r.stderr).not.toContain('tok-wrong-9999');
     expect(FORMATS).toHaveLength(7);
