@@ -981,7 +981,7 @@ var require_util = __commonJS({
     var net3 = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify: stringify2 } = __require("node:querystring");
+    var { stringify: stringify3 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors();
     var { headerNameLowerCasedRecord } = require_constants();
@@ -1041,7 +1041,7 @@ var require_util = __commonJS({
       if (url2.includes("?") || url2.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify2(queryParams);
+      const stringified = stringify3(queryParams);
       if (stringified) {
         url2 += "?" + stringified;
       }
@@ -16248,7 +16248,7 @@ var require_util6 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify2(cookie) {
+    function stringify3(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -16306,7 +16306,7 @@ var require_util6 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify2
+      stringify: stringify3
     };
   }
 });
@@ -16452,7 +16452,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify2 } = require_util6();
+    var { stringify: stringify3 } = require_util6();
     var { webidl } = require_webidl();
     var { Headers: Headers4 } = require_headers();
     function getCookies(headers) {
@@ -16495,7 +16495,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers4, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str2 = stringify2(cookie);
+      const str2 = stringify3(cookie);
       if (str2) {
         headers.append("Set-Cookie", str2);
       }
@@ -23949,10 +23949,10 @@ var require_code = __commonJS({
     function interpolate(x2) {
       return typeof x2 == "number" || typeof x2 == "boolean" || x2 === null ? x2 : safeStringify(Array.isArray(x2) ? x2.join(",") : x2);
     }
-    function stringify2(x2) {
+    function stringify3(x2) {
       return new _Code(safeStringify(x2));
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
     function safeStringify(x2) {
       return JSON.stringify(x2).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -32196,7 +32196,7 @@ var require_stringify = __commonJS({
         props.push(doc2.directives.tagString(tag2));
       return props.join(" ");
     }
-    function stringify2(item, ctx, onComment, onChompKeep) {
+    function stringify3(item, ctx, onComment, onChompKeep) {
       if (identity2.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity2.isAlias(item)) {
@@ -32225,7 +32225,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str2}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -32235,7 +32235,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity2 = require_identity();
     var Scalar4 = require_Scalar();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc: doc2, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -32257,7 +32257,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str2 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str2 = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -32309,7 +32309,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -32450,7 +32450,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log2 = require_log();
     var merge = require_merge();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var identity2 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -32486,7 +32486,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity2.isNode(key) && ctx?.doc) {
-        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -32553,12 +32553,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -32583,7 +32583,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str3 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -32650,7 +32650,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
           str2 += ",";
@@ -34011,7 +34011,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc2, options) {
       const lines = [];
@@ -34026,7 +34026,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify2.createStringifyContext(doc2, options);
+      const ctx = stringify3.createStringifyContext(doc2, options);
       const { commentString } = ctx.options;
       if (doc2.commentBefore) {
         if (lines.length !== 1)
@@ -34048,7 +34048,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc2.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body2 = stringify2.stringify(doc2.contents, ctx, () => contentComment = null, onChompKeep);
+        let body2 = stringify3.stringify(doc2.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
         if ((body2[0] === "|" || body2[0] === ">") && lines[lines.length - 1] === "---") {
@@ -34056,7 +34056,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body2);
       } else {
-        lines.push(stringify2.stringify(doc2.contents, ctx));
+        lines.push(stringify3.stringify(doc2.contents, ctx));
       }
       if (doc2.directives?.docEnd) {
         if (doc2.comment) {
@@ -36192,7 +36192,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -36245,7 +36245,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -37975,7 +37975,7 @@ var require_public_api = __commonJS({
       }
       return doc2.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify3(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -38000,7 +38000,7 @@ var require_public_api = __commonJS({
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument4;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -42507,6 +42507,659 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
+// node_modules/csv-stringify/lib/utils/get.js
+var charCodeOfDot = ".".charCodeAt(0);
+var reEscapeChar = /\\(\\)?/g;
+var rePropName = RegExp(
+  // Match anything that isn't a dot or bracket.
+  `[^.[\\]]+|\\[(?:([^"'][^[]*)|(["'])((?:(?!\\2)[^\\\\]|\\\\.)*?)\\2)\\]|(?=(?:\\.|\\[\\])(?:\\.|\\[\\]|$))`,
+  "g"
+);
+var reIsDeepProp = /\.|\[(?:[^[\]]*|(["'])(?:(?!\1)[^\\]|\\.)*?\1)\]/;
+var reIsPlainProp = /^\w*$/;
+var getTag = function(value) {
+  return Object.prototype.toString.call(value);
+};
+var isSymbol = function(value) {
+  const type = typeof value;
+  return type === "symbol" || type === "object" && value && getTag(value) === "[object Symbol]";
+};
+var isKey = function(value, object2) {
+  if (Array.isArray(value)) {
+    return false;
+  }
+  const type = typeof value;
+  if (type === "number" || type === "symbol" || type === "boolean" || !value || isSymbol(value)) {
+    return true;
+  }
+  return reIsPlainProp.test(value) || !reIsDeepProp.test(value) || object2 != null && value in Object(object2);
+};
+var stringToPath = function(string) {
+  const result2 = [];
+  if (string.charCodeAt(0) === charCodeOfDot) {
+    result2.push("");
+  }
+  string.replace(rePropName, function(match, expression, quote, subString) {
+    let key = match;
+    if (quote) {
+      key = subString.replace(reEscapeChar, "$1");
+    } else if (expression) {
+      key = expression.trim();
+    }
+    result2.push(key);
+  });
+  return result2;
+};
+var castPath = function(value, object2) {
+  if (Array.isArray(value)) {
+    return value;
+  } else {
+    return isKey(value, object2) ? [value] : stringToPath(value);
+  }
+};
+var toKey = function(value) {
+  if (typeof value === "string" || isSymbol(value)) return value;
+  const result2 = `${value}`;
+  return result2 == "0" && 1 / value == -Infinity ? "-0" : result2;
+};
+var get = function(object2, path21) {
+  path21 = castPath(path21, object2);
+  let index3 = 0;
+  const length = path21.length;
+  while (object2 != null && index3 < length) {
+    object2 = object2[toKey(path21[index3++])];
+  }
+  return index3 && index3 === length ? object2 : void 0;
+};
+
+// node_modules/csv-stringify/lib/utils/is_object.js
+var is_object = function(obj) {
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+};
+
+// node_modules/csv-stringify/lib/api/normalize_columns.js
+var normalize_columns = function(columns) {
+  if (columns === void 0 || columns === null) {
+    return [void 0, void 0];
+  }
+  if (typeof columns !== "object") {
+    return [Error('Invalid option "columns": expect an array or an object')];
+  }
+  if (!Array.isArray(columns)) {
+    const newcolumns = [];
+    for (const k2 in columns) {
+      newcolumns.push({
+        key: k2,
+        header: columns[k2]
+      });
+    }
+    columns = newcolumns;
+  } else {
+    const newcolumns = [];
+    for (const column of columns) {
+      if (typeof column === "string") {
+        newcolumns.push({
+          key: column,
+          header: column
+        });
+      } else if (typeof column === "object" && column !== null && !Array.isArray(column)) {
+        if (!column.key) {
+          return [
+            Error('Invalid column definition: property "key" is required')
+          ];
+        }
+        if (column.header === void 0) {
+          column.header = column.key;
+        }
+        newcolumns.push(column);
+      } else {
+        return [
+          Error("Invalid column definition: expect a string or an object")
+        ];
+      }
+    }
+    columns = newcolumns;
+  }
+  return [void 0, columns];
+};
+
+// node_modules/csv-stringify/lib/api/CsvError.js
+var CsvError = class _CsvError extends Error {
+  constructor(code, message, ...contexts) {
+    if (Array.isArray(message)) message = message.join(" ");
+    super(message);
+    if (Error.captureStackTrace !== void 0) {
+      Error.captureStackTrace(this, _CsvError);
+    }
+    this.code = code;
+    for (const context of contexts) {
+      for (const key in context) {
+        const value = context[key];
+        this[key] = Buffer.isBuffer(value) ? value.toString() : value == null ? value : JSON.parse(JSON.stringify(value));
+      }
+    }
+  }
+};
+
+// node_modules/csv-stringify/lib/utils/underscore.js
+var underscore = function(str2) {
+  return str2.replace(/([A-Z])/g, function(_, match) {
+    return "_" + match.toLowerCase();
+  });
+};
+
+// node_modules/csv-stringify/lib/api/normalize_options.js
+var normalize_options = function(opts) {
+  const options = {};
+  for (const opt in opts) {
+    options[underscore(opt)] = opts[opt];
+  }
+  if (options.bom === void 0 || options.bom === null || options.bom === false) {
+    options.bom = false;
+  } else if (options.bom !== true) {
+    return [
+      new CsvError("CSV_OPTION_BOOLEAN_INVALID_TYPE", [
+        "option `bom` is optional and must be a boolean value,",
+        `got ${JSON.stringify(options.bom)}`
+      ])
+    ];
+  }
+  if (options.delimiter === void 0 || options.delimiter === null) {
+    options.delimiter = ",";
+  } else if (Buffer.isBuffer(options.delimiter)) {
+    options.delimiter = options.delimiter.toString();
+  } else if (typeof options.delimiter !== "string") {
+    return [
+      new CsvError("CSV_OPTION_DELIMITER_INVALID_TYPE", [
+        "option `delimiter` must be a buffer or a string,",
+        `got ${JSON.stringify(options.delimiter)}`
+      ])
+    ];
+  }
+  if (options.quote === void 0 || options.quote === null) {
+    options.quote = '"';
+  } else if (options.quote === true) {
+    options.quote = '"';
+  } else if (options.quote === false) {
+    options.quote = "";
+  } else if (Buffer.isBuffer(options.quote)) {
+    options.quote = options.quote.toString();
+  } else if (typeof options.quote !== "string") {
+    return [
+      new CsvError("CSV_OPTION_QUOTE_INVALID_TYPE", [
+        "option `quote` must be a boolean, a buffer or a string,",
+        `got ${JSON.stringify(options.quote)}`
+      ])
+    ];
+  }
+  if (options.quoted === void 0 || options.quoted === null) {
+    options.quoted = false;
+  } else {
+  }
+  if (options.escape_formulas === void 0 || options.escape_formulas === null) {
+    options.escape_formulas = false;
+  } else if (typeof options.escape_formulas !== "boolean") {
+    return [
+      new CsvError("CSV_OPTION_ESCAPE_FORMULAS_INVALID_TYPE", [
+        "option `escape_formulas` must be a boolean,",
+        `got ${JSON.stringify(options.escape_formulas)}`
+      ])
+    ];
+  }
+  if (options.quoted_empty === void 0 || options.quoted_empty === null) {
+    options.quoted_empty = void 0;
+  } else {
+  }
+  if (options.quoted_match === void 0 || options.quoted_match === null || options.quoted_match === false) {
+    options.quoted_match = null;
+  } else if (!Array.isArray(options.quoted_match)) {
+    options.quoted_match = [options.quoted_match];
+  }
+  if (options.quoted_match) {
+    for (const quoted_match of options.quoted_match) {
+      const isString = typeof quoted_match === "string";
+      const isRegExp = quoted_match instanceof RegExp;
+      if (!isString && !isRegExp) {
+        return [
+          new CsvError("CSV_OPTION_QUOTED_MATCH", [
+            "option `quoted_match` must be a string or a regex,",
+            `got ${JSON.stringify(options.quoted_match)}`
+          ])
+        ];
+      }
+    }
+  }
+  if (options.quoted_string === void 0 || options.quoted_string === null) {
+    options.quoted_string = false;
+  } else {
+  }
+  if (options.eof === void 0 || options.eof === null) {
+    options.eof = true;
+  } else {
+  }
+  if (options.escape === void 0 || options.escape === null) {
+    options.escape = '"';
+  } else if (Buffer.isBuffer(options.escape)) {
+    options.escape = options.escape.toString();
+  } else if (typeof options.escape !== "string") {
+    return [
+      Error(
+        `Invalid Option: escape must be a buffer or a string, got ${JSON.stringify(options.escape)}`
+      )
+    ];
+  }
+  if (options.escape.length > 1) {
+    return [
+      Error(
+        `Invalid Option: escape must be one character, got ${options.escape.length} characters`
+      )
+    ];
+  }
+  if (options.header === void 0 || options.header === null || options.header === false) {
+    options.header = false;
+  } else if (options.header !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_HEADER",
+      [
+        "option `header` is expected to be a boolean,",
+        `got ${JSON.stringify(options.header)}`
+      ],
+      options
+    );
+  }
+  if (options.header_as_comment === void 0 || options.header_as_comment === null || options.header_as_comment === false) {
+    options.header_as_comment = false;
+  } else if (options.header_as_comment === true) {
+    options.header_as_comment = "#";
+  } else if (Buffer.isBuffer(options.header_as_comment)) {
+    options.header_as_comment = options.header_as_comment.toString();
+  } else if (typeof options.header_as_comment !== "string") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_HEADER_AS_COMMENT",
+      [
+        "option `header_as_comment` must be a boolean, a string or a buffer,",
+        `got ${JSON.stringify(options.header_as_comment)}`
+      ],
+      options
+    );
+  }
+  const [errColumns, columns] = normalize_columns(options.columns);
+  if (errColumns !== void 0) return [errColumns];
+  options.columns = columns;
+  if (options.quoted === void 0 || options.quoted === null) {
+    options.quoted = false;
+  } else {
+  }
+  if (options.cast === void 0 || options.cast === null) {
+    options.cast = {};
+  } else {
+  }
+  if (options.cast.bigint === void 0 || options.cast.bigint === null) {
+    options.cast.bigint = (value) => "" + value;
+  }
+  if (options.cast.boolean === void 0 || options.cast.boolean === null) {
+    options.cast.boolean = (value) => value ? "1" : "";
+  }
+  if (options.cast.date === void 0 || options.cast.date === null) {
+    options.cast.date = (value) => "" + value.getTime();
+  }
+  if (options.cast.number === void 0 || options.cast.number === null) {
+    options.cast.number = (value) => "" + value;
+  }
+  if (options.cast.object === void 0 || options.cast.object === null) {
+    options.cast.object = (value) => JSON.stringify(value);
+  }
+  if (options.cast.string === void 0 || options.cast.string === null) {
+    options.cast.string = function(value) {
+      return value;
+    };
+  }
+  if (options.on_record !== void 0 && typeof options.on_record !== "function") {
+    return [Error(`Invalid Option: "on_record" must be a function.`)];
+  }
+  if (options.quote_record_delimiter === void 0 || options.quote_record_delimiter === null) {
+    options.quote_record_delimiter = !options.record_delimiter;
+  } else if (typeof options.quote_record_delimiter !== "boolean") {
+    return [
+      new CsvError("CSV_OPTION_QUOTE_RECORD_DELIMITER_INVALID_TYPE", [
+        "option `quote_record_delimiter` must be a boolean,",
+        `got ${JSON.stringify(options.quote_record_delimiter)}`
+      ])
+    ];
+  }
+  if (options.record_delimiter === void 0 || options.record_delimiter === null) {
+    options.record_delimiter = "\n";
+  } else if (Buffer.isBuffer(options.record_delimiter)) {
+    options.record_delimiter = options.record_delimiter.toString();
+  } else if (typeof options.record_delimiter !== "string") {
+    return [
+      Error(
+        `Invalid Option: record_delimiter must be a buffer or a string, got ${JSON.stringify(options.record_delimiter)}`
+      )
+    ];
+  }
+  switch (options.record_delimiter) {
+    case "unix":
+      options.record_delimiter = "\n";
+      break;
+    case "mac":
+      options.record_delimiter = "\r";
+      break;
+    case "windows":
+      options.record_delimiter = "\r\n";
+      break;
+    case "ascii":
+      options.record_delimiter = "";
+      break;
+    case "unicode":
+      options.record_delimiter = "\u2028";
+      break;
+  }
+  return [void 0, options];
+};
+
+// node_modules/csv-stringify/lib/api/index.js
+var bom_utf8 = Buffer.from([239, 187, 191]);
+var emits_separator = function(value, separators) {
+  return separators.some(
+    (separator) => separator.length !== 0 && (value.indexOf(separator) !== -1 || separator.length > 1 && (value + separator).indexOf(separator) < value.length)
+  );
+};
+var matches_quoted_match = function(value, quoted_match) {
+  if (!quoted_match) return false;
+  return quoted_match.some(
+    (pattern) => typeof pattern === "string" ? value.indexOf(pattern) !== -1 : value.search(pattern) !== -1
+  );
+};
+var stringifier = function(options, state, info2) {
+  return {
+    options,
+    state,
+    info: info2,
+    __transform: function(chunk, push) {
+      if (!Array.isArray(chunk) && typeof chunk !== "object") {
+        return Error(
+          `Invalid Record: expect an array or an object, got ${JSON.stringify(chunk)}`
+        );
+      }
+      if (this.info.records === 0) {
+        if (Array.isArray(chunk)) {
+          if (this.options.header === true && this.options.columns === void 0) {
+            return Error(
+              "Undiscoverable Columns: header option requires column option or object records"
+            );
+          }
+        } else if (this.options.columns === void 0) {
+          const [err2, columns] = normalize_columns(Object.keys(chunk));
+          if (err2) return;
+          this.options.columns = columns;
+        }
+      }
+      if (this.info.records === 0) {
+        this.bom(push);
+        const err2 = this.headers(push);
+        if (err2) return err2;
+      }
+      try {
+        if (this.options.on_record) {
+          this.options.on_record(chunk, this.info.records);
+        }
+      } catch (err2) {
+        return err2;
+      }
+      let err, chunk_string;
+      if (this.options.eof) {
+        [err, chunk_string] = this.stringify(chunk);
+        if (err) return err;
+        if (chunk_string === void 0) {
+          return;
+        } else {
+          chunk_string = chunk_string + this.options.record_delimiter;
+        }
+      } else {
+        [err, chunk_string] = this.stringify(chunk);
+        if (err) return err;
+        if (chunk_string === void 0) {
+          return;
+        } else {
+          if (this.options.header || this.info.records) {
+            chunk_string = this.options.record_delimiter + chunk_string;
+          }
+        }
+      }
+      this.info.records++;
+      push(chunk_string);
+    },
+    stringify: function(chunk, chunkIsHeader = false) {
+      if (typeof chunk !== "object") {
+        return [void 0, chunk];
+      }
+      const { columns } = this.options;
+      const record = [];
+      if (Array.isArray(chunk)) {
+        const length = columns ? Math.min(chunk.length, columns.length) : chunk.length;
+        for (let i = 0; i < length; i++) {
+          const field = chunk[i];
+          const [err, value] = this.__cast(field, {
+            index: i,
+            column: i,
+            records: this.info.records,
+            header: chunkIsHeader
+          });
+          if (err) return [err];
+          record[i] = [value, field];
+        }
+      } else {
+        for (let i = 0; i < columns.length; i++) {
+          const field = get(chunk, columns[i].key);
+          const [err, value] = this.__cast(field, {
+            index: i,
+            column: columns[i].key,
+            records: this.info.records,
+            header: chunkIsHeader
+          });
+          if (err) return [err];
+          record[i] = [value, field];
+        }
+      }
+      let csvrecord = "";
+      for (let i = 0; i < record.length; i++) {
+        let options2, err;
+        let [value, field] = record[i];
+        if (typeof value === "string") {
+          options2 = this.options;
+        } else if (is_object(value)) {
+          options2 = { ...value };
+          value = options2.value;
+          delete options2.value;
+          if (typeof value !== "string" && value !== void 0 && value !== null) {
+            if (err)
+              return [
+                Error(
+                  `Invalid Casting Value: returned value must return a string, null or undefined, got ${JSON.stringify(value)}`
+                )
+              ];
+          }
+          options2 = { ...this.options, ...options2 };
+          [err, options2] = normalize_options(options2);
+          if (err !== void 0) {
+            return [err];
+          }
+        } else if (value === void 0 || value === null) {
+          options2 = this.options;
+        } else {
+          return [
+            Error(
+              `Invalid Casting Value: returned value must return a string, an object, null or undefined, got ${JSON.stringify(value)}`
+            )
+          ];
+        }
+        const {
+          delimiter,
+          escape: escape2,
+          quote,
+          quoted,
+          quoted_empty,
+          quoted_string,
+          quoted_match,
+          record_delimiter,
+          quote_record_delimiter,
+          escape_formulas
+        } = options2;
+        if ("" === value && "" === field) {
+          const quotedMatch = matches_quoted_match(value, quoted_match);
+          const shouldQuote = quotedMatch || true === quoted_empty || true === quoted_string && false !== quoted_empty;
+          if (shouldQuote === true) {
+            value = quote + value + quote;
+          }
+          csvrecord += value;
+        } else if (value) {
+          if (typeof value !== "string") {
+            return [
+              Error(
+                `Formatter must return a string, null or undefined, got ${JSON.stringify(value)}`
+              )
+            ];
+          }
+          const containsdelimiter = emits_separator(value, [delimiter]);
+          const containsQuote = quote !== "" && value.indexOf(quote) >= 0;
+          const containsEscape = value.indexOf(escape2) >= 0 && escape2 !== quote;
+          const containsRecordDelimiter = emits_separator(value, [
+            record_delimiter,
+            ...quote_record_delimiter === false ? [] : ["\n", "\r"]
+          ]);
+          const quotedString = quoted_string && typeof field === "string";
+          const quotedMatch = matches_quoted_match(value, quoted_match);
+          if (escape_formulas) {
+            switch (value[0]) {
+              case "-":
+                if (typeof field === "number" || typeof field === "bigint") {
+                  break;
+                }
+                value = `'${value}`;
+                break;
+              case "=":
+              case "+":
+              case "@":
+              case "	":
+              case "\r":
+              case "＝":
+              // Unicode '='
+              case "＋":
+              // Unicode '+'
+              case "－":
+              // Unicode '-'
+              case "＠":
+                value = `'${value}`;
+                break;
+            }
+          }
+          const shouldQuote = containsQuote === true || containsdelimiter || containsRecordDelimiter || quoted || quotedString || quotedMatch;
+          if (shouldQuote === true && containsEscape === true) {
+            value = value.replaceAll(escape2, () => escape2 + escape2);
+          }
+          if (containsQuote === true) {
+            value = value.replaceAll(quote, () => escape2 + quote);
+          }
+          if (shouldQuote === true) {
+            value = quote + value + quote;
+          }
+          csvrecord += value;
+        } else if (quoted_empty === true || field === "" && quoted_string === true && quoted_empty !== false) {
+          csvrecord += quote + quote;
+        }
+        if (i !== record.length - 1) {
+          csvrecord += delimiter;
+        }
+      }
+      return [void 0, csvrecord];
+    },
+    bom: function(push) {
+      if (this.options.bom !== true) {
+        return;
+      }
+      push(bom_utf8);
+    },
+    headers: function(push) {
+      if (this.options.header === false) {
+        return;
+      }
+      if (this.options.columns === void 0) {
+        return;
+      }
+      let err;
+      let headers = this.options.columns.map((column) => column.header);
+      if (this.options.eof) {
+        [err, headers] = this.stringify(headers, true);
+        headers += this.options.record_delimiter;
+      } else {
+        [err, headers] = this.stringify(headers, true);
+      }
+      if (err) return err;
+      if (this.options.header_as_comment) {
+        headers = this.options.header_as_comment + " " + headers;
+      }
+      push(headers);
+    },
+    __cast: function(value, context) {
+      const type = typeof value;
+      try {
+        if (type === "string") {
+          return [void 0, this.options.cast.string(value, context)];
+        } else if (type === "bigint") {
+          return [void 0, this.options.cast.bigint(value, context)];
+        } else if (type === "number") {
+          return [void 0, this.options.cast.number(value, context)];
+        } else if (type === "boolean") {
+          return [void 0, this.options.cast.boolean(value, context)];
+        } else if (value instanceof Date) {
+          return [void 0, this.options.cast.date(value, context)];
+        } else if (type === "object" && value !== null) {
+          return [void 0, this.options.cast.object(value, context)];
+        } else if (value === null && this.options.cast.null !== void 0) {
+          return [void 0, this.options.cast.null(value, context)];
+        } else if (value === void 0 && this.options.cast.undefined !== void 0) {
+          return [void 0, this.options.cast.undefined(value, context)];
+        } else {
+          return [void 0, value];
+        }
+      } catch (err) {
+        return [err];
+      }
+    }
+  };
+};
+
+// node_modules/csv-stringify/lib/sync.js
+var stringify = function(records, opts = {}) {
+  const data = [];
+  const [err, options] = normalize_options(opts);
+  if (err !== void 0) throw err;
+  const state = {
+    stop: false
+  };
+  const info2 = {
+    records: 0
+  };
+  const api = stringifier(options, state, info2);
+  for (const record of records) {
+    const err2 = api.__transform(record, function(record2) {
+      data.push(record2);
+    });
+    if (err2 !== void 0) throw err2;
+  }
+  if (data.length === 0) {
+    api.bom((d) => {
+      data.push(d);
+    });
+    const err2 = api.headers((headers) => {
+      data.push(headers);
+    });
+    if (err2 !== void 0) throw err2;
+  }
+  return data.join("");
+};
+
 // src/core/model.ts
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
 var ENFORCEMENTS = ["advisory", "soft", "hard"];
@@ -42679,6 +43332,37 @@ function fixedText(f2) {
 function ageInDays(since, until) {
   return Math.max(0, Math.floor((Date.parse(until) - Date.parse(since)) / 864e5));
 }
+
+// src/report/csv.ts
+var CSV_COLUMNS = [
+  ["instance", (_, r3) => r3.instance],
+  ["policy", (f2) => f2.policy],
+  ["severity", (f2) => f2.severity],
+  ["status", (f2) => f2.status],
+  ["kind", (f2) => f2.resource.kind],
+  ["resource_id", (f2) => f2.resource.id],
+  ["resource_name", (f2) => f2.resource.name ?? ""],
+  ["path", (f2) => f2.path ?? ""],
+  ["item", (f2) => f2.item ?? ""],
+  ["message", (f2) => f2.message],
+  ["owner", (f2) => f2.resource.owner ? `${f2.resource.owner.type} ${f2.resource.owner.name ?? f2.resource.owner.id} (${f2.resource.owner.id})` : ""],
+  ["owner_state", (f2) => f2.resource.owner?.state ?? ""],
+  ["location", (f2) => locationText(f2.location)],
+  ["lifecycle", (f2) => f2.lifecycle ?? ""],
+  ["first_seen", (f2) => f2.firstSeen ?? ""],
+  ["baseline", (f2) => f2.baseline ?? ""],
+  ["waiver_owner", (f2) => f2.waiver?.owner ?? ""],
+  ["waiver_expires", (f2) => f2.waiver?.expires ?? ""],
+  ["waiver_reason", (f2) => f2.waiver?.reason ?? ""],
+  ["fingerprint", (f2) => f2.fingerprint]
+];
+function inertCell(value) {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+var formatCsv = (report2) => {
+  const rows = sortFindings(report2.findings).map((f2) => CSV_COLUMNS.map(([, cell2]) => inertCell(cell2(f2, report2))));
+  return stringify([CSV_COLUMNS.map(([header]) => header), ...rows], { record_delimiter: "windows" });
+};
 
 // src/report/repo-location.ts
 function insideRoot(loc) {
@@ -44111,7 +44795,8 @@ var FORMATTERS = {
   junit: formatJunit,
   markdown: formatMarkdown,
   github: formatGithub,
-  html: formatHtml
+  html: formatHtml,
+  csv: formatCsv
 };
 var FORMATS = Object.keys(FORMATTERS);
 function formatReport(format, report2, options) {
@@ -56496,12 +57181,12 @@ var BytesValueSchema = /* @__PURE__ */ messageDesc(file_google_protobuf_wrappers
 function getExtension(message, extension, options) {
   assertExtendee(extension, message);
   const ufs = filterUnknownFields(message.$unknown, extension);
-  const [container, field, get] = createExtensionContainer(extension);
+  const [container, field, get2] = createExtensionContainer(extension);
   const ctx = makeReadContext(options);
   for (const uf of ufs) {
     readField(container, new BinaryReader(uf.data), field, uf.wireType, ctx);
   }
-  return get();
+  return get2();
 }
 function setExtension(message, extension, value) {
   var _a;
@@ -57322,9 +58007,9 @@ function compileMessage4(desc) {
       } else {
         const extension = jsonKey.startsWith("[") && jsonKey.endsWith("]") ? (_a = ctx.registry) === null || _a === void 0 ? void 0 : _a.getExtension(jsonKey.substring(1, jsonKey.length - 1)) : void 0;
         if ((extension === null || extension === void 0 ? void 0 : extension.extendee.typeName) == typeName4) {
-          const [container, field, get] = createExtensionContainer(extension);
+          const [container, field, get2] = createExtensionContainer(extension);
           compileFieldReader2(field)(container[unsafeLocal], jsonValue, ctx);
-          setExtension(message, extension, get());
+          setExtension(message, extension, get2());
         }
         if (extension === void 0 && !ctx.ignoreUnknownFields) {
           throw new Error(`cannot decode ${descString} from JSON: key "${jsonKey}" is unknown`);
@@ -75466,25 +76151,25 @@ function problem3(input, message) {
 }
 function readInputs(read, workspace) {
   const problems = [];
-  const get = (name) => {
+  const get2 = (name) => {
     const value = read(name);
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
   const path21 = (name) => {
-    const value = get(name);
+    const value = get2(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
-  const failOn = get("fail-on");
+  const failOn = get2("fail-on");
   if (failOn !== void 0 && failOn !== "none" && !SEVERITIES.includes(failOn)) {
     problems.push(problem3("fail-on", `must be one of ${[...SEVERITIES, "none"].join(", ")}; got "${failOn}"`));
   }
-  const fix2 = get("fix");
+  const fix2 = get2("fix");
   if (!FIX_MODES.includes(fix2)) {
     problems.push(problem3("fix", `must be one of ${FIX_MODES.join(", ")}; got "${fix2}"`));
   }
   const boolean = (name) => {
-    const value = get(name);
+    const value = get2(name);
     if (!BOOLEAN_TRUE.includes(value) && !BOOLEAN_FALSE.includes(value)) {
       problems.push(problem3(name, `must be true or false; got "${value}"`));
     }
@@ -75506,15 +76191,15 @@ function readInputs(read, workspace) {
     jsonFile: path21("json-file"),
     htmlFile: path21("html-file"),
     history: path21("history"),
-    baseUrl: get("base-url"),
-    workflowUrl: get("workflow-url"),
-    token: get("token"),
-    workflowToken: get("workflow-token"),
+    baseUrl: get2("base-url"),
+    workflowUrl: get2("workflow-url"),
+    token: get2("token"),
+    workflowToken: get2("workflow-token"),
     failOn,
     fix: fix2,
     fixConfirm,
     allowEmpty,
-    overrides: (get("override") ?? "").split("\n").filter((line) => line.trim() !== "").map(parseOverride)
+    overrides: (get2("override") ?? "").split("\n").filter((line) => line.trim() !== "").map(parseOverride)
   };
 }
 

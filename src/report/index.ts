@@ -1,5 +1,6 @@
 // The format registry: `--format NAME` and `--output NAME=PATH` resolve here.
 import type { FormatOptions, Formatter } from './formatter.js';
+import { formatCsv } from './csv.js';
 import { formatGithub } from './github.js';
 import { formatHtml } from './html.js';
 import { formatJson } from './json.js';
@@ -18,6 +19,7 @@ const FORMATTERS = {
   markdown: formatMarkdown,
   github: formatGithub,
   html: formatHtml,
+  csv: formatCsv,
 } satisfies Record<string, Formatter>;
 
 export type Format = keyof typeof FORMATTERS;

@@ -2,6 +2,7 @@
 // verdict through 429 (Retry-After) and 503 answers.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -19,7 +20,7 @@ beforeEach(() => sandbox.resetCounts());
 const DEMO = ['--config', 'demo/steward.yaml'];
 
 describe('steward check outputs', () => {
-  it('writes all seven formats in one run, each parseable, with the same findings; never the token, even with --verbose', async () => {
+  it('writes every format in one run, each parseable, with the same findings; never the token, even with --verbose', async () => {
     const out = tempDir();
     const files = {
       text: path.join(out, 'r.txt'),
@@ -29,6 +30,7 @@ describe('steward check outputs', () => {
       markdown: path.join(out, 'r.md'),
       github: path.join(out, 'r.github'),
       html: path.join(out, 'r.html'),
+      csv: path.join(out, 'r.csv'),
     };
     const outputs = Object.entries(files).flatMap(([format, file]) => ['--output', `${format}=${file}`]);
     const r = await runCli(['check', ...DEMO, '--format', 'sarif', '--verbose', ...outputs], { env: sandboxEnv(sandbox) });
@@ -59,6 +61,12 @@ describe('steward check outputs', () => {
     expect(annotations.filter((l) => / more (errors|warnings|notices) not shown/.test(l))).toHaveLength(3);
     expect(readFileSync(files.text, 'utf8')).toContain('data-files-not-public');
     expect(readFileSync(files.text, 'utf8')).not.toContain('\x1b['); // no colour in files
+    // CSV: RFC 4180 (CRLF), a header, then a row per finding (errors too) with the JSON report's fingerprints.
+    const csv = readFileSync(files.csv, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('instance,policy,severity,status,kind,resource_id,resource_name,path,item,message,owner,owner_state,location,lifecycle,first_seen,baseline,waiver_owner,waiver_expires,waiver_reason,fingerprint');
+    const records = parse(csv, { columns: true, record_delimiter: '\r\n' }) as Record<string, string>[];
+    expect(records.map((x) => x.fingerprint).sort()).toEqual(json.findings.map((f: { fingerprint: string }) => f.fingerprint).sort());
+    expect(records.filter((x) => x.status === 'violation')).toHaveLength(PLANTED.length);
     expect(readFileSync(files.html, 'utf8').match(/<tr class="finding"/g)).toHaveLength(json.findings.filter((f: { status: string }) => f.status !== 'error').length);
 
     const requestLines = r.stderr.split('\n').filter((l) => /^(GET|POST) http:\/\/127\.0\.0\.1:\d+\/.* → 200 \(\d+ ms\)$/.test(l));
