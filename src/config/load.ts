@@ -19,6 +19,7 @@ import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_CONFIG, findConfig } from './find.js';
 import { settingOrigins } from './origins.js';
+import { packName, resolvePack } from './packs.js';
 import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_HISTORY_FILE } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
@@ -212,6 +213,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const resolvePolicy = (p: string, dir: string) => (p === BUILTIN_POLICIES ? builtinPolicyDir() : path.resolve(dir, p));
   let policies: string[];
   let policyOrigins: (SourceLocation | null)[];
+  const policySources: Config['policySources'] = [];
   if (flags.policies && flags.policies.length > 0) {
     policies = flags.policies.map((p) => resolvePolicy(p, cwd));
     policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
@@ -220,11 +222,28 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     }
   } else if (data.policies !== undefined) {
     const list = Array.isArray(data.policies) ? data.policies : [data.policies];
-    policies = list.map((p) => resolvePolicy(p, baseDir));
     const entryPath = (i: number) => (Array.isArray(data.policies) ? ['policies', i] : ['policies']);
-    policyOrigins = list.map((_, i) => locAt(entryPath(i)));
-    for (const [i, p] of policies.entries()) {
-      const refused = list[i] === BUILTIN_POLICIES ? null : uncontainedPath(list[i], baseDir, root, 'file or folder');
+    policies = [];
+    policyOrigins = [];
+    for (const [i, entry] of list.entries()) {
+      // A pack by name brings in each of its paths, all placed at this entry and marked with its version.
+      const pack = packName(entry);
+      if (pack) {
+        const resolved = resolvePack(pack, baseDir);
+        if (typeof resolved === 'string') problems.push(at(entryPath(i), `policies: ${resolved}`));
+        else {
+          for (const p of resolved.paths) {
+            policySources[policies.length] = resolved.source;
+            policies.push(p);
+            policyOrigins.push(locAt(entryPath(i)));
+          }
+        }
+        continue;
+      }
+      const p = resolvePolicy(entry, baseDir);
+      policies.push(p);
+      policyOrigins.push(locAt(entryPath(i)));
+      const refused = entry === BUILTIN_POLICIES ? null : uncontainedPath(entry, baseDir, root, 'file or folder');
       if (refused) problems.push(at(entryPath(i), `policies: ${refused}`));
       else if (!existsSync(p)) problems.push(at(entryPath(i), `policy path not found: ${shown(p)}`));
     }
@@ -385,6 +404,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     instance,
     policies,
     policyOrigins,
+    policySources,
     policiesOverridden: Boolean(flags.policies && flags.policies.length > 0),
     policiesLocation: data.policies !== undefined && src ? locAt(['policies']) : null,
     params,

@@ -151,7 +151,7 @@ export const CONFIG_SCHEMA = {
       },
     },
     policies: {
-      description: 'policy files or folders, relative to this file; "builtin" is the shipped pack',
+      description: 'policy files or folders, relative to this file; "builtin" is the shipped pack; "@scope/name" (or "npm:name") an installed npm package whose package.json names its policies in steward.policies',
       anyOf: [
         { type: 'string', minLength: 1 },
         { type: 'array', items: { type: 'string', minLength: 1 } },

@@ -34,6 +34,8 @@ export interface Config {
    * list, or `--policies` (line 0) for the flag; null for the default pack nobody named.
    */
   policyOrigins: (SourceLocation | null)[];
+  /** Per entry of `policies` that a pack by name brought in: the package and its version (sparse: a path has none). */
+  policySources: ({ package: string; version: string } | undefined)[];
   /**
    * True when flags (or validate's paths) replaced the config's `policies`: params and waivers
    * naming a policy that is not loaded are then not errors (it is simply not in this run).

@@ -216,6 +216,8 @@ export interface PolicyResult {
    * findings here when `location` lies outside the repository (the built-in pack).
    */
   origin?: SourceLocation | null;
+  /** The npm package and version that brought the policy in (a pack by name); absent otherwise. */
+  source?: { package: string; version: string };
   tags: string[];
   /** The effective level (the policy's, or the config's `enforcement.<id>`). */
   enforcement: Enforcement;

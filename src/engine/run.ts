@@ -235,6 +235,7 @@ function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: nu
     resourceIds,
     location: def.location ?? null,
     origin: def.origin ?? null,
+    ...(def.source ? { source: def.source } : {}),
     tags: def.tags ?? [],
     enforcement: def.enforcement ?? DEFAULT_ENFORCEMENT,
     controls: def.controls ?? {},

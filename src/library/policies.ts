@@ -20,7 +20,10 @@ export interface PolicySource {
 export async function listPolicies(source: PolicySource = {}): Promise<PolicyDefinition[]> {
   const cwd = source.cwd ?? process.cwd();
   const config = loadConfig({ configPath: source.config, cwd, env: source.env, overrides: { policies: source.policies } });
-  return (await loadCompiledPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })).map((p) => p.def);
+  return (await loadCompiledPolicies(config.policies, { kinds: RESOURCE_KINDS, cwd })).map((p) => {
+    const pack = config.policySources[p.def.pathIndex ?? -1];
+    return pack ? { ...p.def, source: pack } : p.def;
+  });
 }
 
 /** Runs every policy's `tests` (no API call); `untested` names the policies without tests. */

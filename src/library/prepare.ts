@@ -150,7 +150,11 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   // when the policy file itself lies outside the repository (the built-in pack).
   const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
   problems.push(...leveled.problems);
-  const policies = leveled.policies.map((def) => ({ ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null }));
+  const policies = leveled.policies.map((def) => {
+    const source = config.policySources[def.pathIndex ?? -1];
+    // The package's version goes into the definition, so the policy-set hash changes with it.
+    return { ...def, origin: config.policyOrigins[def.pathIndex ?? -1] ?? null, ...(source ? { source } : {}) };
+  });
   const ids = new Set(policies.map((p) => p.id));
   const overrides = options.overrides ?? [];
   problems.push(...overrideProblems(overrides, policies, options.overridesFrom ?? '--override'));

@@ -43,6 +43,8 @@ export interface PolicyDefinition {
    * when nobody named it (the default pack). Filled by the run, not by the loader.
    */
   origin?: SourceLocation | null;
+  /** The npm package (and its version) that brought the policy in, when a pack by name did. Filled by the run. */
+  source?: { package: string; version: string } | null;
   /** Position of each field's value, e.g. fieldLocations.assert. */
   fieldLocations: Partial<Record<string, SourceLocation>>;
   /** Where each expression's text stands, down to the offset inside it (compile errors point there). */

@@ -42,6 +42,7 @@ function policy(p: PolicyResult): Json {
     'controls',
     'location',
     'origin',
+    'source',
     'resourceIds',
   ]);
 }

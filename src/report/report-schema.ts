@@ -742,6 +742,13 @@ export const REPORT_SCHEMA = {
           "$ref": "#/definitions/nullableLocation",
           "description": "Where the config brought the policy in (the steward.yaml `policies` entry, or --policies with line 0); null when nobody named it."
         },
+        "source": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["package", "version"],
+          "description": "The npm package and its version that brought the policy in (a pack by name in `policies`); absent otherwise.",
+          "properties": { "package": { "type": "string", "minLength": 1 }, "version": { "type": "string", "minLength": 1 } }
+        },
         "resourceIds": {
           "type": "array",
           "items": {
