@@ -135,12 +135,12 @@ describe('steward test and list', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed');
   });
 
-  it('lists every policy with severity, resource and title', async () => {
+  it('lists every policy with severity, resource, title and where it came from', async () => {
     const r = await runCli(['list', ...DEMO, '--format', 'json']);
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout);
     expect(rows).toHaveLength(BUILTIN_POLICIES);
-    expect(rows).toContainEqual({ id: 'data-files-not-public', severity: 'critical', resource: 'dataFile', title: 'Data files are not public' });
+    expect(rows).toContainEqual({ id: 'data-files-not-public', severity: 'critical', resource: 'dataFile', title: 'Data files are not public', source: 'builtin' });
   });
 });
 

@@ -18,7 +18,7 @@ export function registerList(program: Command, ctx: CliContext): void {
       const policies = await listPolicies({ config: chosenConfig(flags, io), cwd: io.cwd, env: io.env, policies: flags.policies });
       // Where each came from: a pack by name with its version, the built-in pack, or its file.
       const from = (p: (typeof policies)[number]) =>
-        p.source ? `${p.source.package}@${p.source.version}` : p.location && p.location.file.startsWith(displayPath(builtinPolicyDir(), io.cwd)) ? 'builtin' : (p.location?.file ?? '');
+        p.source ? `${p.source.package}@${p.source.version}` : p.location?.file.startsWith(displayPath(builtinPolicyDir(), io.cwd)) ? 'builtin' : (p.location?.file ?? '');
       const rows = policies.map((p) => ({ id: p.id, severity: p.severity, resource: p.resource, title: p.title, source: from(p) }));
       if (flags.format === 'ids') {
         print(io, rows.map((r) => `${r.id}\n`).join(''));
