@@ -74369,17 +74369,21 @@ function compileExpression(source, origin, options) {
     ast,
     engine: "reference",
     evaluate(bindings, budget) {
-      const ctx = {};
-      if ("resource" in bindings) ctx.resource = toCel2(bindings.resource);
-      if ("item" in bindings) ctx.item = toCel2(bindings.item);
-      ctx.params = toCel2(bindings.params ?? {});
-      ctx.now = timestampFromDate(bindings.now ?? /* @__PURE__ */ new Date());
+      const ctx = referenceContext(bindings);
       const run2 = metered(() => program(ctx), budget);
       if ("exceeded" in run2) throw new EvaluationError(run2.exceeded, source);
       if (isCelError(run2.value)) throw new EvaluationError(run2.value.message, source);
       return fromCel(run2.value);
     }
   };
+}
+function referenceContext(bindings) {
+  const ctx = {};
+  if ("resource" in bindings) ctx.resource = toCel2(bindings.resource);
+  if ("item" in bindings) ctx.item = toCel2(bindings.item);
+  ctx.params = toCel2(bindings.params ?? {});
+  ctx.now = timestampFromDate(bindings.now ?? /* @__PURE__ */ new Date());
+  return ctx;
 }
 function shortSyntaxMessage(message) {
   const m2 = /^(found .*?) but expecting (.*)$/.exec(message);
@@ -75279,6 +75283,14 @@ function loadParts(ctx, kind, r3, names2) {
   })();
 }
 function judgeResource(ctx, kind, plan2, r3) {
+  const inspect = ctx.inspect;
+  if (inspect && !r3.loadError && r3.id === inspect.resource && plan2.policy.id === inspect.policy) {
+    const all = [.../* @__PURE__ */ new Set([...plan2.select, ...plan2.judge])];
+    const found = () => inspect.found(r3.doc);
+    const loading2 = loadParts(ctx, kind, r3, all);
+    if (loading2) return loading2.then(found, () => void 0).then(() => judgeResource({ ...ctx, inspect: void 0 }, kind, plan2, r3));
+    found();
+  }
   if (r3.loadError) {
     ctx.stop(r3.loadError);
     return { selected: 0, findings: [errorFinding(plan2.policy.def, r3.kind, r3, `could not read ${r3.kind} ${r3.id}: ${errorText(r3.loadError)}`, null, null, r3.loadError)] };
@@ -75390,7 +75402,7 @@ async function runPolicies(opts) {
     const cause = runWideCause(err);
     if (cause && !stoppedBy.some((s) => s.cause === cause.cause)) stoppedBy.push(cause);
   };
-  const ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop };
+  const ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p2) => p2.def.resource))].filter((k2) => opts.kinds[k2]);
   const collected = /* @__PURE__ */ new Map();
@@ -76021,7 +76033,8 @@ async function evaluateOn(options, prepared, connection) {
     displayRoot: prepared.cwd,
     now: startedAt,
     concurrency: prepared.config.concurrency,
-    onProgress: options.onProgress
+    onProgress: options.onProgress,
+    inspect: options.inspect
   });
   const warnings = [...prepared.config.warnings, ...run2.warnings];
   const token = await tokenExpiry(api, prepared.config, startedAt);

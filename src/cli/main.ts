@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerExplain } from './commands/explain.js';
 import { registerDiff } from './commands/diff.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEvidence } from './commands/evidence.js';
@@ -77,6 +78,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerEvidence(program, ctx);
   registerHistory(program, ctx);
   registerDiff(program, ctx);
+  registerExplain(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

@@ -33,6 +33,14 @@ export interface RunOptions {
   concurrency?: number;
   /** Per kind, resources read of resources to read (see ProgressEvent). */
   onProgress?: (event: ProgressEvent) => void;
+  /** `steward explain`: hands over one resource's document, every part either expression reads loaded. */
+  inspect?: Inspect;
+}
+
+export interface Inspect {
+  policy: string;
+  resource: string;
+  found(doc: Record<string, unknown>): void;
 }
 
 export interface RunResult {
@@ -73,6 +81,7 @@ interface Ctx {
   now: Date;
   /** Notes an error that may be run-wide (api/run-wide.ts): the first one is what stopped the run. */
   stop(err: unknown): void;
+  inspect?: Inspect;
 }
 
 /**
@@ -108,6 +117,15 @@ interface PolicyPlan {
  * missing, so a resource whose parts are loaded costs no promise.
  */
 function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
+  const inspect = ctx.inspect;
+  if (inspect && !r.loadError && r.id === inspect.resource && plan.policy.id === inspect.policy) {
+    // Every part either expression reads, loaded before the document is handed over.
+    const all = [...new Set([...plan.select, ...plan.judge])];
+    const found = () => inspect.found(r.doc);
+    const loading = loadParts(ctx, kind, r, all);
+    if (loading) return loading.then(found, () => undefined).then(() => judgeResource({ ...ctx, inspect: undefined }, kind, plan, r));
+    found();
+  }
   if (r.loadError) {
     ctx.stop(r.loadError);
     return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`, null, null, r.loadError)] };
@@ -249,7 +267,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     const cause = runWideCause(err);
     if (cause && !stoppedBy.some((s) => s.cause === cause.cause)) stoppedBy.push(cause);
   };
-  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop };
+  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p) => p.def.resource))].filter((k) => opts.kinds[k]);
 

@@ -84,6 +84,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     now: startedAt,
     concurrency: prepared.config.concurrency,
     onProgress: options.onProgress,
+    inspect: options.inspect,
   });
   const warnings = [...prepared.config.warnings, ...run.warnings];
   // Before the report counts the requests: the token list is one of them.

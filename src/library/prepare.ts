@@ -1,6 +1,7 @@
 // Preparing a run: config + flags → every input validated (policies compiled once, manifests
 // read once) before anything is sent. Everything that can be wrong with the inputs is found
 // here and thrown as one InputError (the CLI exits 2 and prints file:line:column).
+import type { Inspect } from '../engine/run.js';
 import path from 'node:path';
 import type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 import { type Config, loadConfig } from '../config/index.js';
@@ -61,6 +62,8 @@ export interface CheckOptions {
   onRequest?: (event: RequestLogEvent) => void;
   /** Per resource kind, resources read of resources to read (the CLI shows it on a TTY). */
   onProgress?: (event: ProgressEvent) => void;
+  /** `steward explain`: receives one resource's document (library/explain.ts). */
+  inspect?: Inspect;
   /** Wraps the API before the run (the snapshot recorder uses it). */
   wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
   /** The run's clock (waiver expiry, `now` in expressions). */

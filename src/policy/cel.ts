@@ -12,6 +12,7 @@ import {
   isCelUint,
   parse,
   plan,
+  unparse,
 } from '@bufbuild/cel';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { InputProblem } from '../core/problem.js';
@@ -263,17 +264,39 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     ast,
     engine: 'reference',
     evaluate(bindings: Bindings, budget?: StepBudget): unknown {
-      const ctx: Record<string, unknown> = {};
-      if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
-      if ('item' in bindings) ctx.item = toCel(bindings.item);
-      ctx.params = toCel(bindings.params ?? {});
-      ctx.now = timestampFromDate(bindings.now ?? new Date());
+      const ctx = referenceContext(bindings);
       const run = metered(() => (program as (c: Record<string, unknown>) => unknown)(ctx), budget);
       if ('exceeded' in run) throw new EvaluationError(run.exceeded, source);
       if (isCelError(run.value)) throw new EvaluationError(run.value.message, source);
       return fromCel(run.value);
     },
   };
+}
+
+function referenceContext(bindings: Bindings): Record<string, unknown> {
+  const ctx: Record<string, unknown> = {};
+  if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
+  if ('item' in bindings) ctx.item = toCel(bindings.item);
+  ctx.params = toCel(bindings.params ?? {});
+  ctx.now = timestampFromDate(bindings.now ?? new Date());
+  return ctx;
+}
+
+/**
+ * For `steward explain`: one node of a compiled expression (a free-standing one: no loop
+ * variable in it), as text and as its value by the reference evaluator.
+ */
+export function explainNode(source: string, node: Expr, bindings: Bindings): { text: string; value: unknown } | { text: string; error: string } {
+  const entry = programs.get(source);
+  if (!entry) throw new Error(`explainNode: ${source} was not compiled`);
+  const parsed = { ...entry.parsed, expr: node } as typeof entry.parsed;
+  const text = unparse(parsed);
+  try {
+    const value = (plan(ENV, parsed) as (c: Record<string, unknown>) => unknown)(referenceContext(bindings));
+    return isCelError(value) ? { text, error: value.message } : { text, value: fromCel(value) };
+  } catch (e) {
+    return { text, error: (e as Error).message };
+  }
 }
 
 /** The parser lists every token it could accept; past a few that list hides the point. */
