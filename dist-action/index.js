@@ -76373,6 +76373,7 @@ async function runCheck(inputs, outputs, secrets) {
     await writeReportFile(inputs.htmlFile, formatReport("html", report2, formatOptions));
     outputs["html-file"] = inputs.htmlFile;
   }
+  info(withoutWorkflowCommands(formatReport("text", report2, formatOptions)));
   await writeSummary(summaryMarkdown(report2, fix2 ? [fixMarkdown(fix2)] : []));
   emitAnnotations(report2);
   if (fix2?.applied && !fix2.applied.ok) {

@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, withConnection, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -88,6 +88,9 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     await writeReportFile(inputs.htmlFile, formatReport('html', report, formatOptions));
     outputs['html-file'] = inputs.htmlFile;
   }
+  // The step log shows the text report, as `steward check` prints it (text from the instance can
+  // carry no workflow command: a line starting `::` would be one).
+  core.info(withoutWorkflowCommands(formatReport('text', report, formatOptions)));
   await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : []));
   emitAnnotations(report);
 

@@ -120,6 +120,12 @@ describe('the action on the demo instance', () => {
     for (const c of run.commands) if (c.properties.file) expect(c.properties.file).toMatch(/^permissions\//);
   });
 
+  test('the step log shows the text report, as steward check prints it', () => {
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain('data-files-not-public  critical  Data files are not public');
+    expect(lines.some((l) => /^✖ fail: \d+ violations \(/.test(l))).toBe(true);
+  });
+
   test('writes the verdict and the findings table to the job summary', () => {
     const lines = run.summary.split('\n');
     const report = JSON.parse(readFileSync(join(workspace, 'out/steward.json'), 'utf8')) as Report;
