@@ -4,7 +4,8 @@
 // out false the value that would have passed (policy/explain.ts).
 import type { Finding } from '../core/model.js';
 import { type ExplainedExpression, explainExpression, explainJudgement } from '../policy/explain.js';
-import { evaluate } from './evaluate.js';
+import type { Inspect } from '../engine/run.js';
+import { type Evaluation, evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
 
 /** At most this many `each` items are explained (the failing ones first). */
@@ -38,13 +39,32 @@ export interface Explanation {
 
 /** The explanation, or why there is none: the run read no such resource for the policy. */
 export async function explain(options: ExplainOptions): Promise<Explanation | { notFound: string }> {
+  const target = explainTarget(options.policy, options.resource);
+  const evaluation = await evaluate({ ...options, only: [options.policy], inspect: target.inspect });
+  return target.explanation(evaluation);
+}
+
+/**
+ * What a run needs to explain one policy on one resource: `inspect` for the run (check
+ * --explain passes it to its own run), then `explanation` of the finished run.
+ */
+export function explainTarget(policyId: string, resourceId: string): { inspect: Inspect; explanation(evaluation: Evaluation): Explanation | { notFound: string } } {
   let doc: Record<string, unknown> | undefined;
-  const evaluation = await evaluate({
-    ...options,
-    only: [options.policy],
-    inspect: { policy: options.policy, resource: options.resource, found: (d) => void (doc = structuredClone(d)) },
-  });
-  const policy = evaluation.prepared.selected.find((p) => p.id === options.policy)!;
+  return {
+    inspect: {
+      policy: policyId,
+      resource: resourceId,
+      found: (d) => {
+        doc = structuredClone(d);
+      },
+    },
+    explanation: (evaluation) => explanationOf(evaluation, { policy: policyId, resource: resourceId }, doc),
+  };
+}
+
+function explanationOf(evaluation: Evaluation, options: { policy: string; resource: string }, doc: Record<string, unknown> | undefined): Explanation | { notFound: string } {
+  const policy = evaluation.prepared.selected.find((p) => p.id === options.policy);
+  if (!policy) return { notFound: `no policy "${options.policy}" in this run` };
   const kind = policy.def.resource;
   if (!doc) {
     const listed = evaluation.run.collected[kind] ?? 0;

@@ -89,4 +89,21 @@ describe('steward explain', () => {
     const none = await runCli(['explain', 'schedule-timezone-valid', '123456', ...DEMO], { env });
     expect([none.code, none.stderr]).toEqual([2, expect.stringMatching(/^steward explain: no reportSchedule "123456" among the \d+ reportSchedule resources this run read for schedule-timezone-valid/)]);
   });
+
+  it('check --explain POLICY:RESOURCE explains after the text report in the same run (its requests, no second run); beside JSON it goes to stderr', async () => {
+    const env = sandboxEnv(sandbox);
+    const only = ['--only', 'schedule-timezone-valid'];
+    await runCli(['check', ...DEMO, ...only, '--quiet'], { env });
+    const alone = sandbox.totalRequests();
+    sandbox.resetCounts();
+    const text = await runCli(['check', ...DEMO, ...only, '--explain', 'schedule-timezone-valid:9004'], { env });
+    expect(text.code).toBe(1);
+    expect(sandbox.totalRequests()).toBe(alone);
+    expect(text.stdout).toMatch(/✖ fail: 1 violation \(1 medium\)[^\n]*\n\nschedule-timezone-valid \(medium\) on reportSchedule\/9004: violation\n/);
+    const json = await runCli(['check', ...DEMO, ...only, '--format', 'json', '--explain', 'schedule-timezone-valid:9004'], { env });
+    expect(JSON.parse(json.stdout).findings).toHaveLength(1);
+    expect(json.stderr).toContain('schedule-timezone-valid (medium) on reportSchedule/9004: violation\n');
+    const bad = await runCli(['check', ...DEMO, '--explain', 'no-colon'], { env });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('expected POLICY:RESOURCE')]);
+  });
 });

@@ -7,9 +7,18 @@ import { fail, print, warn } from '../io.js';
 import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
 import { addReportOptions, addRunOptions, checkOptionsFrom, type RunFlags, withTarget } from '../run-options.js';
 import { chosenConfig } from '../config-choice.js';
-import { type ConfigSetting, displayPath, emptyRunProblem, evaluate, exitCodeFor, resolvedConfig } from '../../library/index.js';
+import { type ConfigSetting, displayPath, emptyRunProblem, evaluate, exitCodeFor, explainTarget, resolvedConfig } from '../../library/index.js';
+import { renderExplanation } from './explain.js';
+import { InvalidArgumentError } from 'commander';
 import { demoConfigPath } from '../../sandbox/index.js';
 import type { CliIo } from '../io.js';
+
+/** `--explain POLICY:RESOURCE` (a policy id holds no colon; a resource id may). */
+function parseExplainTarget(value: string): { policy: string; resource: string } {
+  const at = value.indexOf(':');
+  if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError('expected POLICY:RESOURCE, e.g. schedule-timezone-valid:9004.');
+  return { policy: value.slice(0, at), resource: value.slice(at + 1) };
+}
 
 /** `--print-config`: the file, then one `setting  origin  value` line each (or one JSON object). */
 function renderResolvedConfig(resolved: { file: string | null; settings: ConfigSetting[] }, io: CliIo, json: boolean): string {
@@ -32,7 +41,8 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--history [file]', "record the run in this history and report each finding as new, open or reopened (bare: .steward/history.sqlite beside the config; default: the config's history)")
     .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
     .option('--print-config', 'print the resolved config, each setting with where it came from, and exit (no request)')
-    .action(async (flags: RunFlags & { allowEmpty?: boolean; printConfig?: boolean }) => {
+    .option('--explain <policy:resource>', 'after the report, explain this policy on this resource (as `steward explain`)', parseExplainTarget)
+    .action(async (flags: RunFlags & { allowEmpty?: boolean; printConfig?: boolean; explain?: { policy: string; resource: string } }) => {
       const { io } = ctx;
       if (flags.printConfig) {
         const options = checkOptionsFrom(flags, io);
@@ -42,12 +52,20 @@ export function registerCheck(program: Command, ctx: CliContext): void {
         return;
       }
       assertWritableOutputs(flags.output ?? [], io);
-      const evaluation = await withTarget(flags, io, evaluate);
+      const target = flags.explain ? explainTarget(flags.explain.policy, flags.explain.resource) : null;
+      const evaluation = await withTarget(flags, io, (options) => evaluate({ ...options, ...(target ? { inspect: target.inspect } : {}) }));
       const { report, warnings } = evaluation;
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...warnings.map((w) => `steward: ${w}`));
       writeReports(report, flags.format ?? 'text', flags.output ?? [], io);
       warnEvaluationErrors(report, io);
+      if (target) {
+        // After a text report on stdout; beside any other format, on stderr (stdout stays one document).
+        const x = target.explanation(evaluation);
+        const text = 'notFound' in x ? `steward: --explain: ${x.notFound}\n` : `\n${renderExplanation(x)}`;
+        if ((flags.format ?? 'text') === 'text' && !('notFound' in x)) print(io, text);
+        else io.stderr.write(text);
+      }
       const empty = emptyRunProblem(evaluation, 'pass --allow-empty');
       if (empty && !flags.allowEmpty) {
         fail(io, `steward: ${empty}`);
