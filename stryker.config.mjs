@@ -1,7 +1,13 @@
-// Mutation testing of the modules that decide verdicts and guard secrets (`npm run mutation`;
-// not part of `npm test`). Incremental: reports/stryker-incremental.json (committed) keeps each
-// mutant's result, so a re-run tests only the mutants whose code or covering tests changed.
+// Mutation testing of the modules that decide verdicts and guard secrets (`npm run mutation`,
+// scripts/mutation.mjs; not part of `npm test`). The script runs Stryker once per group of
+// scripts/mutation-groups.mjs (STEWARD_MUTATION_GROUP), each group's mutants against its own
+// tests. Incremental: reports/stryker-incremental-<group>.json keeps each mutant's result, so a
+// re-run tests only the mutants whose code or covering tests changed.
 // Scores per module and the equivalent survivors: MUTATION.md.
+import { currentGroup, MUTATION_GROUPS } from './scripts/mutation-groups.mjs';
+
+const group = currentGroup();
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -12,25 +18,11 @@ export default {
   tsconfigFile: 'tsconfig.stryker.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: 'perTest',
-  mutate: [
-    'src/engine/verdict.ts',
-    'src/engine/waivers.ts',
-    'src/engine/baseline.ts',
-    'src/engine/fingerprint.ts',
-    'src/api/pagination.ts',
-    'src/api/retry.ts',
-    'src/api/breaker.ts',
-    'src/core/redact.ts',
-    'src/policy/cel-closures.ts',
-    'src/fix/plan.ts',
-    'src/history/lifecycle.ts',
-    'src/report/junit.ts',
-    'src/io/contained-path.ts',
-  ],
+  mutate: group ? group.mutate : MUTATION_GROUPS.flatMap((g) => g.mutate),
   incremental: true,
-  incrementalFile: 'reports/stryker-incremental.json',
+  incrementalFile: `reports/stryker-incremental${group ? `-${group.name}` : ''}.json`,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  jsonReporter: { fileName: `reports/mutation/${group ? group.name : 'all'}.json` },
   concurrency: 2,
   timeoutMS: 10_000,
   thresholds: { high: 95, low: 90, break: 90 },

@@ -1,0 +1,48 @@
+// `npm run mutation`: Stryker once per group of scripts/mutation-groups.mjs (each group's mutants
+// against its own tests), then the score per module from the JSON reports, written between the
+// markers of MUTATION.md. `npm run mutation -- engine api` runs only those groups. Exits non-zero
+// when a group falls below the break threshold (stryker.config.mjs) or Stryker fails.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { MUTATION_GROUPS } from './mutation-groups.mjs';
+
+const asked = process.argv.slice(2);
+const groups = asked.length ? MUTATION_GROUPS.filter((g) => asked.includes(g.name)) : MUTATION_GROUPS;
+let failed = false;
+for (const group of groups) {
+  console.log(`\n=== mutation: ${group.name} (${group.mutate.join(', ')})`);
+  const r = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run'], { stdio: 'inherit', env: { ...process.env, STEWARD_MUTATION_GROUP: group.name } });
+  if (r.status !== 0) failed = true;
+}
+
+/** Stryker's score: killed and timed out over every mutant that ran or had no test (compile errors and ignored left out). */
+function scores() {
+  const rows = [];
+  for (const group of MUTATION_GROUPS) {
+    const file = `reports/mutation/${group.name}.json`;
+    if (!existsSync(file)) continue;
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    for (const [path, { mutants }] of Object.entries(report.files)) {
+      const count = (s) => mutants.filter((m) => m.status === s).length;
+      const detected = count('Killed') + count('Timeout');
+      const undetected = count('Survived') + count('NoCoverage');
+      const total = detected + undetected;
+      rows.push({ path, detected, undetected, score: total ? (100 * detected) / total : 100 });
+    }
+  }
+  return rows.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+const rows = scores();
+if (rows.length && existsSync('MUTATION.md')) {
+  const table = [
+    '| module | killed or timed out | survived or not covered | score |',
+    '| --- | ---: | ---: | ---: |',
+    ...rows.map((r) => `| \`${r.path}\` | ${r.detected} | ${r.undetected} | ${r.score.toFixed(1)} % |`),
+  ].join('\n');
+  const md = readFileSync('MUTATION.md', 'utf8');
+  const next = md.replace(/<!-- scores -->[\s\S]*<!-- \/scores -->/, `<!-- scores -->\n${table}\n<!-- /scores -->`);
+  writeFileSync('MUTATION.md', next);
+  console.log(`\n${table}`);
+}
+process.exit(failed ? 1 : 0);
