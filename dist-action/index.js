@@ -74994,23 +74994,13 @@ async function collectDeclared2(config, cwd) {
   if (problems.length > 0) throw new InputError(problems);
   return declared;
 }
+function configOf(options, cwd) {
+  const { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout } = options;
+  return loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout } });
+}
 async function prepareRun(options) {
   const cwd = options.cwd ?? process.cwd();
-  const config = loadConfig({
-    configPath: options.config,
-    cwd,
-    env: options.env,
-    overrides: {
-      baseUrl: options.baseUrl,
-      workflowUrl: options.workflowUrl,
-      token: options.token,
-      workflowToken: options.workflowToken,
-      policies: options.policies,
-      failOn: options.failOn,
-      concurrency: options.concurrency,
-      timeout: options.timeout
-    }
-  });
+  const config = configOf(options, cwd);
   const problems = [];
   const collectProblems = async (fn) => {
     try {

@@ -117,24 +117,16 @@ async function collectDeclared(config: Config, cwd: string): Promise<Map<string,
   return declared;
 }
 
+/** The config a run with these options uses: the file, the environment and the options' overrides. */
+export function configOf(options: CheckOptions, cwd: string): Config {
+  const { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout } = options;
+  return loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout } });
+}
+
 /** Loads and validates config, policies, params, manifests, waivers and baseline. */
 export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   const cwd = options.cwd ?? process.cwd();
-  const config = loadConfig({
-    configPath: options.config,
-    cwd,
-    env: options.env,
-    overrides: {
-      baseUrl: options.baseUrl,
-      workflowUrl: options.workflowUrl,
-      token: options.token,
-      workflowToken: options.workflowToken,
-      policies: options.policies,
-      failOn: options.failOn,
-      concurrency: options.concurrency,
-      timeout: options.timeout,
-    },
-  });
+  const config = configOf(options, cwd);
   const problems: InputProblem[] = [];
   const collectProblems = async <T>(fn: () => T | Promise<T>): Promise<T | undefined> => {
     try {

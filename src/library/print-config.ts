@@ -2,9 +2,9 @@
 // (`steward check --print-config`, as ESLint's --print-config). Tokens show as set or unset,
 // never their value; paths are shown relative to the cwd.
 import path from 'node:path';
-import { builtinPolicyDir, type Config, loadConfig } from '../config/index.js';
+import { builtinPolicyDir, type Config } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
-import type { CheckOptions } from './prepare.js';
+import { type CheckOptions, configOf } from './prepare.js';
 
 export interface ConfigSetting {
   setting: string;
@@ -15,21 +15,7 @@ export interface ConfigSetting {
 /** The config `check` with these options would run with (InputError as check would). */
 export function resolvedConfig(options: CheckOptions): { file: string | null; settings: ConfigSetting[] } {
   const cwd = options.cwd ?? process.cwd();
-  const config = loadConfig({
-    configPath: options.config,
-    cwd,
-    env: options.env,
-    overrides: {
-      baseUrl: options.baseUrl,
-      workflowUrl: options.workflowUrl,
-      token: options.token,
-      workflowToken: options.workflowToken,
-      policies: options.policies,
-      failOn: options.failOn,
-      concurrency: options.concurrency,
-      timeout: options.timeout,
-    },
-  });
+  const config = configOf(options, cwd);
   return { file: config.file, settings: settingsOf(config, cwd) };
 }
 
