@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path22 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path23 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path22 && path22[0] !== "/") {
-          path22 = `/${path22}`;
+        if (path23 && path23[0] !== "/") {
+          path23 = `/${path23}`;
         }
-        return new URL(`${origin}${path22}`);
+        return new URL(`${origin}${path23}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin }
+          request: { method, path: path23, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path22);
+        debuglog("sending request to %s %s/%s", method, origin, path23);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin },
+          request: { method, path: path23, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path22,
+          path23,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin }
+          request: { method, path: path23, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path22);
+        debuglog("trailers received from %s %s/%s", method, origin, path23);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path22, origin },
+          request: { method, path: path23, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path22,
+          path23,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path22, origin }
+            request: { method, path: path23, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path22);
+          debuglog("sending request to %s %s/%s", method, origin, path23);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path22,
+        path: path23,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler) {
-        if (typeof path22 !== "string") {
+        if (typeof path23 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path22[0] !== "/" && !(path22.startsWith("http://") || path22.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path23[0] !== "/" && !(path23.startsWith("http://") || path23.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path22)) {
+        } else if (invalidPathRegex.test(path23)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path22, query) : path22;
+        this.path = query ? buildURL(path23, query) : path23;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request) {
-      const { method, path: path22, host, upgrade, blocking, reset } = request;
+      const { method, path: path23, host, upgrade, blocking, reset } = request;
       let { body: body2, headers, contentLength } = request;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path22} HTTP/1.1\r
+      let header = `${method} ${path23} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request) {
       const session = client[kHTTP2Session];
-      const { method, path: path22, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
+      const { method, path: path23, host, upgrade, expectContinue, signal, headers: reqHeaders } = request;
       let { body: body2 } = request;
       if (upgrade) {
         util.errorRequest(client, request, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path22;
+      headers[HTTP2_HEADER_PATH] = path23;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume2, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path22 = search ? `${pathname}${search}` : pathname;
+        const path23 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path22;
+        this.opts.path = path23;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path22 = "/",
+          path: path23 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path22;
+        opts.path = origin + path23;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL3(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path22) {
-      if (typeof path22 !== "string") {
-        return path22;
+    function safeUrl(path23) {
+      if (typeof path23 !== "string") {
+        return path23;
       }
-      const pathSegments = path22.split("?");
+      const pathSegments = path23.split("?");
       if (pathSegments.length !== 2) {
-        return path22;
+        return path23;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path22, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path22);
+    function matchKey(mockDispatch2, { path: path23, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path23);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path22 }) => matchValue(safeUrl(path22), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path23 }) => matchValue(safeUrl(path23), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path22, method, body: body2, headers, query } = opts;
+      const { path: path23, method, body: body2, headers, query } = opts;
       return {
-        path: path22,
+        path: path23,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path22, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path23, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path22,
+            Path: path23,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path22) {
-      for (let i = 0; i < path22.length; ++i) {
-        const code = path22.charCodeAt(i);
+    function validateCookiePath(path23) {
+      for (let i = 0; i < path23.length; ++i) {
+        const code = path23.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path22 = opts.path;
+          let path23 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path22 = `/${path22}`;
+            path23 = `/${path23}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path22);
+          url2 = new URL(util.parseOrigin(url2).origin + path23);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -27050,8 +27050,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path22) {
-      let input = path22;
+    function removeDotSegments(path23) {
+      let input = path23;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -27125,11 +27125,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path22) {
-      if (path22 === "" || path22[0] === "/") {
-        return removeDotSegments(path22);
+    function removeDotSegmentsRelative(path23) {
+      if (path23 === "" || path23[0] === "/") {
+        return removeDotSegments(path23);
       }
-      const segments = path22.split("/");
+      const segments = path23.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -27492,8 +27492,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path22 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path22 && path22 !== "/" ? path22 : void 0;
+        const path23 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path23 && path23 !== "/" ? path23 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -30803,17 +30803,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path22) {
-      const ctrl = callVisitor(key, node, visitor, path22);
+    function visit_(key, node, visitor, path23) {
+      const ctrl = callVisitor(key, node, visitor, path23);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visit_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visit_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path22 = Object.freeze(path22.concat(node));
+          path23 = Object.freeze(path23.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path22);
+            const ci2 = visit_(i, node.items[i], visitor, path23);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30824,13 +30824,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path22 = Object.freeze(path22.concat(node));
-          const ck = visit_("key", node.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node));
+          const ck = visit_("key", node.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path22);
+          const cv = visit_("value", node.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30851,17 +30851,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path22) {
-      const ctrl = await callVisitor(key, node, visitor, path22);
+    async function visitAsync_(key, node, visitor, path23) {
+      const ctrl = await callVisitor(key, node, visitor, path23);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visitAsync_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visitAsync_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path22 = Object.freeze(path22.concat(node));
+          path23 = Object.freeze(path23.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path22);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path23);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30872,13 +30872,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path22 = Object.freeze(path22.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path22);
+          const cv = await visitAsync_("value", node.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30905,23 +30905,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path22) {
+    function callVisitor(key, node, visitor, path23) {
       if (typeof visitor === "function")
-        return visitor(key, node, path22);
+        return visitor(key, node, path23);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path22);
+        return visitor.Map?.(key, node, path23);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path22);
+        return visitor.Seq?.(key, node, path23);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path22);
+        return visitor.Pair?.(key, node, path23);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path22);
+        return visitor.Scalar?.(key, node, path23);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path22);
+        return visitor.Alias?.(key, node, path23);
       return void 0;
     }
-    function replaceNode(key, path22, node) {
-      const parent = path22[path22.length - 1];
+    function replaceNode(key, path23, node) {
+      const parent = path23[path23.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -31533,10 +31533,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path22, value) {
+    function collectionFromPath(schema, path23, value) {
       let v2 = value;
-      for (let i = path22.length - 1; i >= 0; --i) {
-        const k2 = path22[i];
+      for (let i = path23.length - 1; i >= 0; --i) {
+        const k2 = path23[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -31555,7 +31555,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
+    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -31585,11 +31585,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path22, value) {
-        if (isEmptyPath(path22))
+      addIn(path23, value) {
+        if (isEmptyPath(path23))
           this.add(value);
         else {
-          const [key, ...rest] = path22;
+          const [key, ...rest] = path23;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -31603,8 +31603,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        const [key, ...rest] = path22;
+      deleteIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -31618,8 +31618,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        const [key, ...rest] = path22;
+      getIn(path23, keepScalar) {
+        const [key, ...rest] = path23;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -31637,8 +31637,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path22) {
-        const [key, ...rest] = path22;
+      hasIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -31648,8 +31648,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        const [key, ...rest] = path22;
+      setIn(path23, value) {
+        const [key, ...rest] = path23;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -34164,9 +34164,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path22, value) {
+      addIn(path23, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path22, value);
+          this.contents.addIn(path23, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -34241,14 +34241,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        if (Collection.isEmptyPath(path22)) {
+      deleteIn(path23) {
+        if (Collection.isEmptyPath(path23)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -34263,10 +34263,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        if (Collection.isEmptyPath(path22))
+      getIn(path23, keepScalar) {
+        if (Collection.isEmptyPath(path23))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -34277,10 +34277,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path22) {
-        if (Collection.isEmptyPath(path22))
+      hasIn(path23) {
+        if (Collection.isEmptyPath(path23))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -34297,13 +34297,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        if (Collection.isEmptyPath(path22)) {
+      setIn(path23, value) {
+        if (Collection.isEmptyPath(path23)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path22), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path22, value);
+          this.contents.setIn(path23, value);
         }
       }
       /**
@@ -36264,9 +36264,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path22) => {
+    visit3.itemAtPath = (cst, path23) => {
       let item = cst;
-      for (const [field, index3] of path22) {
+      for (const [field, index3] of path23) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index3];
@@ -36275,23 +36275,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path22) => {
-      const parent = visit3.itemAtPath(cst, path22.slice(0, -1));
-      const field = path22[path22.length - 1][0];
+    visit3.parentCollection = (cst, path23) => {
+      const parent = visit3.itemAtPath(cst, path23.slice(0, -1));
+      const field = path23[path23.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path22, item, visitor) {
-      let ctrl = visitor(item, path22);
+    function _visit(path23, item, visitor) {
+      let ctrl = visitor(item, path23);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path22.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path23.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -36302,10 +36302,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path22);
+            ctrl = ctrl(item, path23);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -38311,8 +38311,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path22, { windows } = {}) => {
-      const segs = path22.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path23, { windows } = {}) => {
+      const segs = path23.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -42562,12 +42562,12 @@ var toKey = function(value) {
   const result2 = `${value}`;
   return result2 == "0" && 1 / value == -Infinity ? "-0" : result2;
 };
-var get = function(object2, path22) {
-  path22 = castPath(path22, object2);
+var get = function(object2, path23) {
+  path23 = castPath(path23, object2);
   let index3 = 0;
-  const length = path22.length;
+  const length = path23.length;
   while (object2 != null && index3 < length) {
-    object2 = object2[toKey(path22[index3++])];
+    object2 = object2[toKey(path23[index3++])];
   }
   return index3 && index3 === length ? object2 : void 0;
 };
@@ -45057,14 +45057,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path22 = input;
+  let path23 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path22 = input.slice(0, fragmentIndex);
+    path23 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path22.split("?");
+  const [s0, ...s] = path23.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -45075,17 +45075,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path22 = input;
+  let path23 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path22 = input.slice(0, fragmentIndex);
+    path23 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path22) {
+    if (!path23) {
       return fragment;
     }
   }
-  const [s0, ...s] = path22.split("?");
+  const [s0, ...s] = path23.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -45146,11 +45146,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path22 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path23 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path22 = path22.replace(/\/(?=[A-Za-z]:)/, "");
+    path23 = path23.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path22);
+  const { pathname, search, hash } = parsePath(path23);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth ? auth.slice(0, Math.max(0, auth.length - 1)) : "",
@@ -46565,8 +46565,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
 }
-function requestLabel(method, path22) {
-  return `[${method}] ${JSON.stringify(path22)}`;
+function requestLabel(method, path23) {
+  return `[${method}] ${JSON.stringify(path23)}`;
 }
 
 // src/api/retry.ts
@@ -46699,13 +46699,13 @@ function sanitizedCause(error2) {
 
 // src/api/request-path.ts
 function describePath(spec) {
-  const path22 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
+  const path23 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(spec.query ?? {})) {
     if (value !== void 0) query.set(key, String(value));
   }
   const search = query.toString();
-  return search ? `${path22}?${search}` : path22;
+  return search ? `${path23}?${search}` : path23;
 }
 
 // src/api/failure.ts
@@ -47958,7 +47958,7 @@ function createTransport(options) {
 
 // src/api/operations.ts
 var arrayOf = (items) => ({ type: "array", items });
-var instanceRead = (path22, args, response) => ({ method: "GET", host: "instance", path: path22, args, paging: "none", response, access: "read", spec: null });
+var instanceRead = (path23, args, response) => ({ method: "GET", host: "instance", path: path23, args, paging: "none", response, access: "read", spec: null });
 var OPERATIONS = {
   listReportSchedules: {
     method: "GET",
@@ -48514,8 +48514,8 @@ async function* cursorPages(transport, request, schema, shape, maxPages = MAX_PA
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path22 } = OPERATIONS[operation2];
-  const encoded = path22.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path23 } = OPERATIONS[operation2];
+  const encoded = path23.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request) {
@@ -48731,26 +48731,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path22) {
-  return descend(source, path22).node;
+function nodeAt(source, path23) {
+  return descend(source, path23).node;
 }
-function keyNodeAt(source, path22) {
-  const parentPath = path22.slice(0, -1);
+function keyNodeAt(source, path23) {
+  const parentPath = path23.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path22.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path22[path22.length - 1]);
+  if (path23.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path23[path23.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path22, message) {
-  return { ...locationOf(source, nodeAt(source, path22)), message };
+function problemAt(source, path23, message) {
+  return { ...locationOf(source, nodeAt(source, path23)), message };
 }
-function descend(source, path22) {
+function descend(source, path23) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path22) {
+  for (const seg of path23) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -48770,19 +48770,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path22) {
+function pathLabel(path23) {
   let out = "";
-  for (const s of path22) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path23) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path22) => {
-    if (path22.length > 0) paths[pathLabel(path22)] = locationOf(source, node);
+  const walk2 = (node, path23) => {
+    if (path23.length > 0) paths[pathLabel(path23)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path22, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path23, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path22, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path23, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -48904,8 +48904,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path22, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path22, message)]);
+function jsonProblem(text, file, path23, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path23, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -48958,7 +48958,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path22, message) => jsonProblem(text, displayPath2, path22, message);
+  const at2 = (path23, message) => jsonProblem(text, displayPath2, path23, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -49079,27 +49079,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path22) {
-  let normalized = normalize(path22);
+function cleanPath(path23) {
+  let normalized = normalize(path23);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path22, separator) {
-  return path22.replace(SLASHES_REGEX, separator);
+function convertSlashes(path23, separator) {
+  return path23.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path22) {
-  return path22 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path22);
+function isRootDirectory(path23) {
+  return path23 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path23);
 }
-function normalizePath(path22, options) {
+function normalizePath(path23, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path22.includes("/") || path22.startsWith(".");
-  if (resolvePaths) path22 = resolve(path22);
-  if (normalizePath$1 || pathNeedsCleaning) path22 = cleanPath(path22);
-  if (path22 === ".") return "";
-  const needsSeperator = path22[path22.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path22 + pathSeparator : path22, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path23.includes("/") || path23.startsWith(".");
+  if (resolvePaths) path23 = resolve(path23);
+  if (normalizePath$1 || pathNeedsCleaning) path23 = cleanPath(path23);
+  if (path23 === ".") return "";
+  const needsSeperator = path23[path23.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path23 + pathSeparator : path23, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -49136,8 +49136,8 @@ var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
 var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path22 = directoryPath || ".";
-  if (filters.every((filter) => filter(path22, true))) paths.push(path22);
+  const path23 = directoryPath || ".";
+  if (filters.every((filter) => filter(path23, true))) paths.push(path23);
 };
 var empty$2 = () => {
 };
@@ -49189,26 +49189,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path22, state, callback$1) {
+var resolveSymlinksAsync = function(path23, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path22, (error2, resolvedPath) => {
+  fs3.realpath(path23, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path22, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path23, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path22, state, callback$1) {
+var resolveSymlinks = function(path23, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path22);
+    const resolvedPath = fs3.realpathSync(path23);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path22, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path23, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -49218,9 +49218,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path22, resolved, state) {
+function isRecursive(path23, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path22);
+  let parent = dirname(path23);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -49228,7 +49228,7 @@ function isRecursive(path22, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path22, resolved);
+  state.symlinks.set(path23, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -49400,19 +49400,19 @@ var Walker = class {
         const filename = this.joinPath(entry2.name, directoryPath);
         this.pushFile(filename, files, this.state.counts, filters);
       } else if (entry2.isDirectory()) {
-        let path22 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path22)) continue;
-        this.pushDirectory(path22, paths, filters);
-        this.walkDirectory(this.state, path22, path22, depth - 1, this.walk);
+        let path23 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path23)) continue;
+        this.pushDirectory(path23, paths, filters);
+        this.walkDirectory(this.state, path23, path23, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path22 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path22, this.state, (stat4, resolvedPath) => {
+        let path23 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path23, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path22 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path22 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path23 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path23 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path22;
+            resolvedPath = useRealPaths ? resolvedPath : path23;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
@@ -49578,7 +49578,7 @@ var Builder = class {
       isMatch = globFn(patterns2, ...options);
       this.globCache[patterns2.join("\0")] = isMatch;
     }
-    this.options.filters.push((path22) => isMatch(path22));
+    this.options.filters.push((path23) => isMatch(path23));
     return this;
   }
 };
@@ -49653,19 +49653,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path22) {
-  return path22.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path23) {
+  return path23.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path22) {
+function splitPattern(path23) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path22, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path22];
+  const result2 = import_picomatch.default.scan(path23, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path23];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path22) => path22.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path22) => path22.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path23) => path23.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path23) => path23.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -49772,13 +49772,13 @@ function buildCrawler(options, patterns2) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug4 ? (p2, isDirectory2) => {
-      const path22 = format(p2, isDirectory2);
-      const matches3 = matcher(path22) && !ignore(path22);
-      if (matches3) log(`matched ${path22}`);
+      const path23 = format(p2, isDirectory2);
+      const matches3 = matcher(path23) && !ignore(path23);
+      if (matches3) log(`matched ${path23}`);
       return matches3;
     } : (p2, isDirectory2) => {
-      const path22 = format(p2, isDirectory2);
-      return matcher(path22) && !ignore(path22);
+      const path23 = format(p2, isDirectory2);
+      return matcher(path23) && !ignore(path23);
     }],
     exclude: debug4 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -49947,8 +49947,8 @@ function findConfig(cwd) {
 }
 
 // src/config/load.ts
-import { existsSync as existsSync7 } from "node:fs";
-import path9 from "node:path";
+import { existsSync as existsSync8 } from "node:fs";
+import path10 from "node:path";
 
 // src/core/loopback.ts
 function isLoopbackHost(hostname2) {
@@ -50256,11 +50256,11 @@ function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path22 = pointerPath(e.instancePath);
-    const label2 = (wording.label ?? pathLabel)(path22);
-    const place2 = { path: path22, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
+    const path23 = pointerPath(e.instancePath);
+    const label2 = (wording.label ?? pathLabel)(path23);
+    const place2 = { path: path23, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path22, String(e.params.additionalProperty)]) : nodeAt(source, path22);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path23, String(e.params.additionalProperty)]) : nodeAt(source, path23);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -50971,8 +50971,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path22) => {
-    const item = itemAt(doc2, "drift", path22);
+  refusal: (doc2, _value, path23) => {
+    const item = itemAt(doc2, "drift", path23);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -51270,8 +51270,8 @@ var owner5 = ownerPart("searchFilesets", async (api, r3, once) => {
   const find = await ownersFromListing(once, "searchFilesets", () => api.searchFilesets(), (f2) => f2.id, (f2) => userOwner(f2.owner, `searchFilesets: file set ${f2.id}`));
   return find(String(r3.doc.filesetId), "file set");
 });
-function filesetFileId(filesetId, path22) {
-  return `${filesetId}:${path22}`;
+function filesetFileId(filesetId, path23) {
+  return `${filesetId}:${path23}`;
 }
 var filesetAccess = {
   name: "filesetAccess",
@@ -51291,7 +51291,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path22) => api.getFileByPath(setId, path22 ?? ""),
+      exists: (api, setId, path23) => api.getFileByPath(setId, path23 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -51338,17 +51338,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.paths.filesets ?? {})) {
-      for (const path22 of paths) {
-        if (seen.has(filesetFileId(filesetId, path22))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path22);
+      for (const path23 of paths) {
+        if (seen.has(filesetFileId(filesetId, path23))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path23);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path22, read });
+        jobs.push({ filesetId, path: path23, read });
       }
     }
-    for (const { filesetId, path: path22, read } of jobs) {
-      const id = filesetFileId(filesetId, path22);
-      const base = { kind: "filesetFile", id, name: path22, doc: { id, path: path22, filesetId }, source: null };
+    for (const { filesetId, path: path23, read } of jobs) {
+      const id = filesetFileId(filesetId, path23);
+      const base = { kind: "filesetFile", id, name: path23, doc: { id, path: path23, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -51408,8 +51408,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path22) => {
-    const item = itemAt(doc2, "drift", path22);
+  refusal: (doc2, _value, path23) => {
+    const item = itemAt(doc2, "drift", path23);
     if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied`;
     const { unnamed } = narrowingQueueBody(entriesOf2(doc2), doc2.live);
     if (unnamed.length > 0) {
@@ -52106,6 +52106,10 @@ function settingOrigins({ flags, env, data, src, scopeKeys, manifestKeys }) {
   return origins;
 }
 
+// src/config/policy-paths.ts
+import { existsSync as existsSync7 } from "node:fs";
+import path8 from "node:path";
+
 // src/config/packs.ts
 import { existsSync as existsSync6, readFileSync as readFileSync3, realpathSync as realpathSync3 } from "node:fs";
 import path7 from "node:path";
@@ -52147,12 +52151,57 @@ function resolvePack(name, baseDir) {
   return { source: { package: name, version: typeof manifest.version === "string" ? manifest.version : "0.0.0" }, paths };
 }
 
+// src/config/policy-paths.ts
+var DEFAULT_POLICIES = [BUILTIN_POLICIES];
+var POLICIES_FLAG_ORIGIN = { file: "--policies", line: 0, column: 0 };
+function policyPaths(input) {
+  const { flagged, written, cwd, baseDir, root, problems, at: at2, locAt, shown } = input;
+  const resolve4 = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path8.resolve(dir, p2);
+  const policySources = [];
+  if (flagged && flagged.length > 0) {
+    const policies2 = flagged.map((p2) => resolve4(p2, cwd));
+    for (const [i, p2] of policies2.entries()) {
+      if (!existsSync7(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flagged[i]}` });
+    }
+    return { policies: policies2, policyOrigins: policies2.map(() => POLICIES_FLAG_ORIGIN), policySources };
+  }
+  if (written === void 0) {
+    return { policies: DEFAULT_POLICIES.map((p2) => resolve4(p2, cwd)), policyOrigins: DEFAULT_POLICIES.map(() => null), policySources };
+  }
+  const list = Array.isArray(written) ? written : [written];
+  const entryPath = (i) => Array.isArray(written) ? ["policies", i] : ["policies"];
+  const policies = [];
+  const policyOrigins = [];
+  for (const [i, entry2] of list.entries()) {
+    const pack = packName(entry2);
+    if (pack) {
+      const resolved = resolvePack(pack, baseDir);
+      if (typeof resolved === "string") problems.push(at2(entryPath(i), `policies: ${resolved}`));
+      else {
+        for (const p3 of resolved.paths) {
+          policySources[policies.length] = resolved.source;
+          policies.push(p3);
+          policyOrigins.push(locAt(entryPath(i)));
+        }
+      }
+      continue;
+    }
+    const p2 = resolve4(entry2, baseDir);
+    policies.push(p2);
+    policyOrigins.push(locAt(entryPath(i)));
+    const refused = entry2 === BUILTIN_POLICIES ? null : uncontainedPath(entry2, baseDir, root, "file or folder");
+    if (refused) problems.push(at2(entryPath(i), `policies: ${refused}`));
+    else if (!existsSync7(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
+  }
+  return { policies, policyOrigins, policySources };
+}
+
 // src/core/display-path.ts
-import path8 from "node:path";
+import path9 from "node:path";
 function displayPath(file, cwd = process.cwd()) {
-  const rel = path8.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path8.isAbsolute(rel) ? rel : file;
-  return shown.split(path8.sep).join("/");
+  const rel = path9.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path9.isAbsolute(rel) ? rel : file;
+  return shown.split(path9.sep).join("/");
 }
 
 // src/config/schema.ts
@@ -52393,8 +52442,6 @@ function validateConfigSource(src, data) {
 var DEFAULT_FAIL_ON = "low";
 var DEFAULT_CONCURRENCY = 8;
 var RUN_TIMEOUT_DEFAULT = "30m";
-var DEFAULT_POLICIES = [BUILTIN_POLICIES];
-var POLICIES_FLAG_ORIGIN = { file: "--policies", line: 0, column: 0 };
 var ENV = {
   baseUrl: "STEWARD_BASE_URL",
   workflowUrl: "STEWARD_WORKFLOW_URL",
@@ -52441,12 +52488,12 @@ function loadConfig(options = {}) {
   if (options.configPath === BUILTIN_CONFIG) {
     file = null;
   } else if (options.configPath) {
-    file = path9.resolve(cwd, options.configPath);
-    if (!existsSync7(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
+    file = path10.resolve(cwd, options.configPath);
+    if (!existsSync8(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
   } else {
     file = findConfig(cwd).file;
   }
-  const baseDir = file ? path9.dirname(file) : cwd;
+  const baseDir = file ? path10.dirname(file) : cwd;
   const root = projectRoot(baseDir);
   let src = null;
   let data = {};
@@ -52505,46 +52552,7 @@ function loadConfig(options = {}) {
     tokenWarningDays: data.instance?.tokenWarningDays ?? TOKEN_WARNING_DAYS_DEFAULT,
     pageSize: data.instance?.pageSize ?? null
   };
-  const resolvePolicy = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path9.resolve(dir, p2);
-  let policies;
-  let policyOrigins;
-  const policySources = [];
-  if (flags.policies && flags.policies.length > 0) {
-    policies = flags.policies.map((p2) => resolvePolicy(p2, cwd));
-    policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
-    for (const [i, p2] of policies.entries()) {
-      if (!existsSync7(p2)) problems.push({ file: "--policies", line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
-    }
-  } else if (data.policies !== void 0) {
-    const list = Array.isArray(data.policies) ? data.policies : [data.policies];
-    const entryPath = (i) => Array.isArray(data.policies) ? ["policies", i] : ["policies"];
-    policies = [];
-    policyOrigins = [];
-    for (const [i, entry2] of list.entries()) {
-      const pack = packName(entry2);
-      if (pack) {
-        const resolved = resolvePack(pack, baseDir);
-        if (typeof resolved === "string") problems.push(at2(entryPath(i), `policies: ${resolved}`));
-        else {
-          for (const p3 of resolved.paths) {
-            policySources[policies.length] = resolved.source;
-            policies.push(p3);
-            policyOrigins.push(locAt(entryPath(i)));
-          }
-        }
-        continue;
-      }
-      const p2 = resolvePolicy(entry2, baseDir);
-      policies.push(p2);
-      policyOrigins.push(locAt(entryPath(i)));
-      const refused = entry2 === BUILTIN_POLICIES ? null : uncontainedPath(entry2, baseDir, root, "file or folder");
-      if (refused) problems.push(at2(entryPath(i), `policies: ${refused}`));
-      else if (!existsSync7(p2)) problems.push(at2(entryPath(i), `policy path not found: ${shown(p2)}`));
-    }
-  } else {
-    policies = DEFAULT_POLICIES.map((p2) => resolvePolicy(p2, cwd));
-    policyOrigins = policies.map(() => null);
-  }
+  const { policies, policyOrigins, policySources } = policyPaths({ flagged: flags.policies, written: data.policies, cwd, baseDir, root, problems, at: at2, locAt, shown });
   const params = data.params ?? {};
   const paramLocations = {};
   for (const [policyId, values] of Object.entries(params)) {
@@ -52568,13 +52576,13 @@ function loadConfig(options = {}) {
       });
       return ids4;
     }
-    const listFile = path9.resolve(baseDir, value.file);
+    const listFile = path10.resolve(baseDir, value.file);
     const refused = uncontainedPath(value.file, baseDir, root);
     if (refused) {
       problems.push(at2([...where2, "file"], `${where2.join(".")}.file: ${refused}`));
       return [];
     }
-    if (!existsSync7(listFile)) {
+    if (!existsSync8(listFile)) {
       problems.push(at2([...where2, "file"], `file not found: ${shown(listFile)}`));
       return [];
     }
@@ -52633,9 +52641,9 @@ function loadConfig(options = {}) {
         problems.push(at2(where2, `manifests.${kind}: ${escaped2}`));
         continue;
       }
-      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path9.relative(baseDir, f2), baseDir, root) === null);
+      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path10.relative(baseDir, f2), baseDir, root) === null);
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at2(where2, `manifest path not found: ${shown(path9.resolve(baseDir, pattern))}`));
+        problems.push(at2(where2, `manifest path not found: ${shown(path10.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -52645,18 +52653,18 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path9.resolve(baseDir, data.waivers);
+    waiversFile = path10.resolve(baseDir, data.waivers);
     const refused = uncontainedPath(data.waivers, baseDir, root);
     if (refused) problems.push(at2(["waivers"], `waivers: ${refused}`));
-    else if (!existsSync7(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
+    else if (!existsSync8(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   let historyFile = null;
   if (data.history === true) {
-    historyFile = path9.resolve(baseDir, DEFAULT_HISTORY_FILE);
+    historyFile = path10.resolve(baseDir, DEFAULT_HISTORY_FILE);
   } else if (typeof data.history === "string") {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at2(["history"], `history: ${refused}`));
-    else historyFile = path9.resolve(baseDir, data.history);
+    else historyFile = path10.resolve(baseDir, data.history);
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!SEVERITIES.includes(failOn) && failOn !== "none") {
@@ -52780,8 +52788,8 @@ function overrideProblems(overrides, policies, where2) {
 // src/io/file-lock.ts
 import { closeSync, openSync, readFileSync as readFileSync4, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import path10 from "node:path";
-var lockPath = (file) => path10.join(path10.dirname(file), `.${path10.basename(file)}.lock`);
+import path11 from "node:path";
+var lockPath = (file) => path11.join(path11.dirname(file), `.${path11.basename(file)}.lock`);
 function readHolder(file) {
   try {
     return JSON.parse(readFileSync4(lockPath(file), "utf8"));
@@ -56275,8 +56283,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path22, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path22]);
+function messageDesc(file, path23, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path23]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -58671,11 +58679,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path22) => {
-    if (path22.includes("_")) {
+  fieldMask.paths = json.split(",").map((path23) => {
+    if (path23.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path22);
+    return protoSnakeCase(path23);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -71813,13 +71821,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path22 = [];
+  const path23 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path22.unshift(e.exprKind.value.field);
+    path23.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path22;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path23;
   return null;
 }
 
@@ -71996,17 +72004,17 @@ function projection(policy2, doc2) {
 // src/fix/apply.ts
 import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync6 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 
 // src/fix/journal.ts
 import { closeSync as closeSync2, fsyncSync, mkdirSync, openSync as openSync2, readFileSync as readFileSync5, writeSync as writeSync2 } from "node:fs";
-import path11 from "node:path";
+import path12 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path11.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path12.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync(path11.dirname(file), { recursive: true });
+  mkdirSync(path12.dirname(file), { recursive: true });
   const fd = openSync2(file, "a");
   try {
     writeSync2(fd, `${JSON.stringify(entry2)}
@@ -72072,7 +72080,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path12.resolve(root, ref.file));
+    const now = manifestSha256(path13.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -72114,17 +72122,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path22) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path22);
+function itemKeyAt(doc2, path23) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path23);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path22;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path23;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path22) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path22);
+function describeItemAt(doc2, path23) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path23);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path22;
-  return `${path22} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path23;
+  return `${path23} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -72332,12 +72340,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed2 = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path22 = step.fix.perItem ? step.finding.path : null;
-    if (path22 !== null && removed.has(path22)) {
+    const path23 = step.fix.perItem ? step.finding.path : null;
+    if (path23 !== null && removed.has(path23)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path22);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path23);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -72357,7 +72365,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path22 !== null && listSize(candidate, path22) < listSize(after, path22)) removed.add(path22);
+    if (path23 !== null && listSize(candidate, path23) < listSize(after, path23)) removed.add(path23);
     after = candidate;
     fixed2 = violations;
     kept.push(step);
@@ -72452,12 +72460,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path22) {
-  const m2 = path22 === null ? null : /\[(\d+)\]$/.exec(path22);
+function pathIndex(path23) {
+  const m2 = path23 === null ? null : /\[(\d+)\]$/.exec(path23);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path22) {
-  const m2 = path22 === null ? null : /^(\w+)\[\d+\]$/.exec(path22);
+function listSize(doc2, path23) {
+  const m2 = path23 === null ? null : /^(\w+)\[\d+\]$/.exec(path23);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -72840,10 +72848,10 @@ function isObject5(v2) {
 
 // src/fix/writeback.ts
 import { readFileSync as readFileSync7, writeFileSync } from "node:fs";
-import path13 from "node:path";
+import path14 from "node:path";
 function writeBackChange(change2, root) {
   if (change2.type !== "state" || !change2.manifest) return "none";
-  const file = path13.resolve(root, change2.manifest.file);
+  const file = path14.resolve(root, change2.manifest.file);
   if (manifestSha256(file) !== change2.manifest.sha256) {
     throw new Error(`${change2.manifest.file} changed since the plan was made; not rewritten`);
   }
@@ -72870,7 +72878,7 @@ function writeBackAll(items, root) {
 
 // src/library/connect.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import path14 from "node:path";
+import path15 from "node:path";
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 function connectionProblems(config) {
   const missing = [];
@@ -72917,7 +72925,7 @@ async function openConnection(options, prepared) {
     } };
   }
   if (options.from) {
-    const file = path14.resolve(prepared.cwd, options.from);
+    const file = path15.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -72938,7 +72946,7 @@ async function withConnection(options, prepared, fn) {
 }
 
 // src/library/prepare.ts
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/engine/frameworks.ts
 var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
@@ -73040,7 +73048,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path22, message) => jsonProblem(text, displayPath2, path22, message);
+  const at2 = (path23, message) => jsonProblem(text, displayPath2, path23, message);
   if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -74404,10 +74412,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path22 = selectPath(v2.expr, "params");
-      if (path22?.length === 1 && !options.params.includes(path22[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path23 = selectPath(v2.expr, "params");
+      if (path23?.length === 1 && !options.params.includes(path23[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path22[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path23[0]}' (declared: ${known})` });
       }
     }
   });
@@ -74652,9 +74660,9 @@ function jsonType(v2) {
 // src/policy/loader.ts
 var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
-import { existsSync as existsSync8, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
 import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -74768,7 +74776,7 @@ async function readPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path15.relative(cwd, file).split(path15.sep).join("/");
+    const display = path16.relative(cwd, file).split(path16.sep).join("/");
     let text;
     try {
       text = await readInputFile(file, display, "policy file");
@@ -74792,23 +74800,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path15.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path16.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path15.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir3() : path16.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index3]) => ({ file, pathIndex: index3 }));
 }
-function builtinPolicyDir2() {
-  let dir = path15.dirname(fileURLToPath3(import.meta.url));
+function builtinPolicyDir3() {
+  let dir = path16.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path15.join(dir, "package.json");
-    if (existsSync8(pkg) && JSON.parse(readFileSync9(pkg, "utf8")).name === PACKAGE_NAME) {
-      return path15.join(dir, "policies");
+    const pkg = path16.join(dir, "package.json");
+    if (existsSync9(pkg) && JSON.parse(readFileSync9(pkg, "utf8")).name === PACKAGE_NAME) {
+      return path16.join(dir, "policies");
     }
-    const parent = path15.dirname(dir);
+    const parent = path16.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -74930,17 +74938,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path22) => path22[0] === "policies" && typeof path22[1] === "number";
+  const inPolicy = (path23) => path23[0] === "policies" && typeof path23[1] === "number";
   return {
     separator: ": ",
-    label: (path22) => pathLabel(inPolicy(path22) && path22.length > 2 ? path22.slice(2) : path22),
-    describe: (err, { path: path22, label: label2, subject }) => {
+    label: (path23) => pathLabel(inPolicy(path23) && path23.length > 2 ? path23.slice(2) : path23),
+    describe: (err, { path: path23, label: label2, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path22) && path22.length === 3 && path22[2] === "fix") {
-            const kind = String(data.policies[path22[1]]?.resource);
+          if (inPolicy(path23) && path23.length === 3 && path23[2] === "fix") {
+            const kind = String(data.policies[path23[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -74952,12 +74960,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path22) && label2 === "resource") {
+          if (inPolicy(path23) && label2 === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path22) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path23) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -75064,7 +75072,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path16.resolve(cwd, options.baseline);
+    const file = path17.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -75095,7 +75103,7 @@ async function tokenExpiry(api, config, now) {
 
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync3 } from "node:fs";
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -75113,10 +75121,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path22) {
+function findingLocation(policy2, resource2, path23) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path22;
+  let p2 = path23;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -75152,7 +75160,7 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path22 = null, itemKey = null, cause) {
+function errorFinding(policy2, kind, resource2, message, path23 = null, itemKey = null, cause) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     ...isRunWide(cause) ? { runWide: true } : {},
@@ -75160,10 +75168,10 @@ function errorFinding(policy2, kind, resource2, message, path22 = null, itemKey 
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path22,
+    path: path23,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path22),
+    location: findingLocation(policy2, resource2, path23),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -75579,12 +75587,12 @@ function buildReport(input) {
 // src/history/index.ts
 import { createHash as createHash6 } from "node:crypto";
 import { mkdirSync as mkdirSync2 } from "node:fs";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/history/database.ts
 var import_sql_wasm_inline = __toESM(require_sql_wasm_inline(), 1);
-import { closeSync as closeSync3, existsSync as existsSync9, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync10, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
-import path17 from "node:path";
+import { closeSync as closeSync3, existsSync as existsSync10, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync10, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
+import path18 from "node:path";
 var HISTORY_SCHEMA_VERSION = 1;
 var MIGRATIONS = [
   // 0 → 1
@@ -75669,7 +75677,7 @@ var SqlJsHistory = class {
   }
   save() {
     const bytes3 = this.db.export();
-    const temporary = path17.join(path17.dirname(this.file), `.${path17.basename(this.file)}.${process.pid}.tmp`);
+    const temporary = path18.join(path18.dirname(this.file), `.${path18.basename(this.file)}.${process.pid}.tmp`);
     const fd = openSync3(temporary, "w", 384);
     try {
       for (let at2 = 0; at2 < bytes3.length; ) at2 += writeSync3(fd, bytes3, at2, Math.min(1 << 20, bytes3.length - at2));
@@ -75684,11 +75692,11 @@ var SqlJsHistory = class {
   }
 };
 function removeLeftovers(file) {
-  const prefix = `.${path17.basename(file)}.`;
-  const dir = path17.dirname(file);
-  if (!existsSync9(dir)) return;
+  const prefix = `.${path18.basename(file)}.`;
+  const dir = path18.dirname(file);
+  if (!existsSync10(dir)) return;
   for (const name of readdirSync2(dir)) {
-    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path17.join(dir, name));
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path18.join(dir, name));
   }
 }
 function notAHistory(shown, why) {
@@ -75736,7 +75744,7 @@ function migrate(db, shown) {
 async function openHistory(file, shown, options) {
   const SQL = await engine();
   if (options.create) removeLeftovers(file);
-  const exists2 = existsSync9(file);
+  const exists2 = existsSync10(file);
   if (!exists2 && !options.create) throw new InputError([{ file: shown, line: 0, column: 0, message: "history file not found" }]);
   const db = exists2 ? new SQL.Database(readFileSync10(file)) : new SQL.Database();
   try {
@@ -75940,7 +75948,7 @@ function trendOf(db, instance) {
 
 // src/history/index.ts
 async function openRunHistory(file, shown, purpose) {
-  mkdirSync2(path18.dirname(file), { recursive: true });
+  mkdirSync2(path19.dirname(file), { recursive: true });
   const locks = lockFiles([file], purpose, () => shown);
   try {
     const db = await openHistory(file, shown, { create: true });
@@ -75974,11 +75982,11 @@ function recordReport(history, report2, policyHash) {
 }
 
 // src/library/history.ts
-import path19 from "node:path";
+import path20 from "node:path";
 function historyFileOf(flag, cwd, config) {
   if (flag === false) return null;
-  if (flag === true) return path19.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
-  return flag ? path19.resolve(cwd, flag) : config.historyFile;
+  if (flag === true) return path20.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  return flag ? path20.resolve(cwd, flag) : config.historyFile;
 }
 
 // src/library/evaluate.ts
@@ -76029,8 +76037,8 @@ async function evaluateOn(options, prepared, connection) {
   const warnings = [...prepared.config.warnings, ...run2.warnings];
   const token = await tokenExpiry(api, prepared.config, startedAt);
   if (options.writeBaseline) {
-    const file = path20.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync3(path20.dirname(file), { recursive: true });
+    const file = path21.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync3(path21.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, prepared.config.secrets);
   }
   const severity = options.severity;
@@ -76107,12 +76115,12 @@ async function planRunFixes(evaluation, connection, options) {
 
 // src/library/fix.ts
 import { mkdirSync as mkdirSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import path21 from "node:path";
+import path22 from "node:path";
 var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
 async function fixWithin(evaluation, connection, options) {
   const journalPath = options.journal ?? defaultJournalPath(options.root);
   if (options.mode !== "apply") return planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
-  mkdirSync4(path21.dirname(journalPath), { recursive: true });
+  mkdirSync4(path22.dirname(journalPath), { recursive: true });
   const lock = lockFiles([journalPath], "fix --apply", (file) => displayPath(file, options.root));
   try {
     return await planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
@@ -76223,7 +76231,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path22 = (name) => {
+  const path23 = (name) => {
     const value = get2(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -76252,12 +76260,12 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path22("config"),
-    baseline: path22("baseline"),
-    sarifFile: path22("sarif-file"),
-    jsonFile: path22("json-file"),
-    htmlFile: path22("html-file"),
-    history: path22("history"),
+    config: path23("config"),
+    baseline: path23("baseline"),
+    sarifFile: path23("sarif-file"),
+    jsonFile: path23("json-file"),
+    htmlFile: path23("html-file"),
+    history: path23("history"),
     baseUrl: get2("base-url"),
     workflowUrl: get2("workflow-url"),
     token: get2("token"),

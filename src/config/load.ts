@@ -19,8 +19,8 @@ import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_CONFIG, findConfig } from './find.js';
 import { settingOrigins } from './origins.js';
-import { packName, resolvePack } from './packs.js';
-import { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_HISTORY_FILE } from './paths.js';
+import { policyPaths } from './policy-paths.js';
+import { DEFAULT_HISTORY_FILE } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { durationMs } from './schema.js';
@@ -33,11 +33,7 @@ export const DEFAULT_CONCURRENCY = 8;
  * limits, and long enough for a few thousand resources at the remote default of 2 requests/s.
  */
 export const RUN_TIMEOUT_DEFAULT = '30m';
-/** Without `policies:` in the file or --policies, the shipped pack runs. */
-export const DEFAULT_POLICIES = [BUILTIN_POLICIES];
-
-/** The origin of policies named by `--policies` (a flag has no line). */
-export const POLICIES_FLAG_ORIGIN: SourceLocation = { file: '--policies', line: 0, column: 0 };
+export { DEFAULT_POLICIES, POLICIES_FLAG_ORIGIN } from './policy-paths.js';
 
 /** Environment variables read (flags win over them; they win over the file). */
 export const ENV = {
@@ -209,48 +205,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     pageSize: data.instance?.pageSize ?? null,
   };
 
-  // Policies: flag paths are relative to the cwd, file paths to the file.
-  const resolvePolicy = (p: string, dir: string) => (p === BUILTIN_POLICIES ? builtinPolicyDir() : path.resolve(dir, p));
-  let policies: string[];
-  let policyOrigins: (SourceLocation | null)[];
-  const policySources: Config['policySources'] = [];
-  if (flags.policies && flags.policies.length > 0) {
-    policies = flags.policies.map((p) => resolvePolicy(p, cwd));
-    policyOrigins = policies.map(() => POLICIES_FLAG_ORIGIN);
-    for (const [i, p] of policies.entries()) {
-      if (!existsSync(p)) problems.push({ file: '--policies', line: 0, column: 0, message: `not found: ${flags.policies[i]}` });
-    }
-  } else if (data.policies !== undefined) {
-    const list = Array.isArray(data.policies) ? data.policies : [data.policies];
-    const entryPath = (i: number) => (Array.isArray(data.policies) ? ['policies', i] : ['policies']);
-    policies = [];
-    policyOrigins = [];
-    for (const [i, entry] of list.entries()) {
-      // A pack by name brings in each of its paths, all placed at this entry and marked with its version.
-      const pack = packName(entry);
-      if (pack) {
-        const resolved = resolvePack(pack, baseDir);
-        if (typeof resolved === 'string') problems.push(at(entryPath(i), `policies: ${resolved}`));
-        else {
-          for (const p of resolved.paths) {
-            policySources[policies.length] = resolved.source;
-            policies.push(p);
-            policyOrigins.push(locAt(entryPath(i)));
-          }
-        }
-        continue;
-      }
-      const p = resolvePolicy(entry, baseDir);
-      policies.push(p);
-      policyOrigins.push(locAt(entryPath(i)));
-      const refused = entry === BUILTIN_POLICIES ? null : uncontainedPath(entry, baseDir, root, 'file or folder');
-      if (refused) problems.push(at(entryPath(i), `policies: ${refused}`));
-      else if (!existsSync(p)) problems.push(at(entryPath(i), `policy path not found: ${shown(p)}`));
-    }
-  } else {
-    policies = DEFAULT_POLICIES.map((p) => resolvePolicy(p, cwd));
-    policyOrigins = policies.map(() => null);
-  }
+  // Policies: flag paths are relative to the cwd, file paths to the file (policy-paths.ts).
+  const { policies, policyOrigins, policySources } = policyPaths({ flagged: flags.policies, written: data.policies, cwd, baseDir, root, problems, at, locAt, shown });
 
   // Params, with positions for errors found later (unknown policy id or parameter).
   const params = data.params ?? {};
