@@ -74806,10 +74806,10 @@ async function policyFiles(paths, cwd, problems) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir3() : path16.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path16.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index3]) => ({ file, pathIndex: index3 }));
 }
-function builtinPolicyDir3() {
+function builtinPolicyDir2() {
   let dir = path16.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
     const pkg = path16.join(dir, "package.json");

@@ -47,7 +47,7 @@ export interface RunFlags {
  */
 export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: boolean } = {}): Command {
   cmd
-    .option('-c, --config <file>', 'config file (default: ./steward.yaml; demo/steward.yaml with --sandbox)')
+    .option('-c, --config <file>', 'config file, or builtin for none (default: the nearest steward.yaml up to the repository root; demo/steward.yaml with --sandbox)')
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('-p, --policies <path>', 'policy file or folder, "builtin" for the shipped pack (repeatable; replaces the config\'s)', collectRaw)

@@ -32,7 +32,7 @@ export function registerDiff(program: Command, ctx: CliContext): void {
     .argument('[from]', 'a run id from `steward history`, or a JSON report file')
     .argument('[to]', 'a run id or a JSON report file (default: the last run)')
     .option('--history <file>', "the history file (default: the config's history, else .steward/history.sqlite beside the config)")
-    .option('-c, --config <file>', 'config file naming the history and failOn (default: ./steward.yaml)')
+    .option('-c, --config <file>', 'config file naming the history and failOn (default: the nearest steward.yaml up to the repository root)')
     .option('--fail-on <level>', 'lowest severity of a new violation that fails: info|low|medium|high|critical|none', parseFailOn)
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (from: string | undefined, to: string | undefined, flags: { history?: string; config?: string; failOn?: FailOn; format: string }) => {

@@ -12,7 +12,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
     .description('check the base URL, the token, the grants and the scope ids the policies need')
-    .option('-c, --config <file>', 'config file (default: ./steward.yaml; demo/steward.yaml with --sandbox)')
+    .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root; demo/steward.yaml with --sandbox)')
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('--only <id>', 'check only what this policy needs (repeatable)', collectPolicyIds)

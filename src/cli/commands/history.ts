@@ -35,7 +35,7 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     .command('history')
     .description('list the runs recorded in the run history (time, verdict, violations by severity, new, fixed)')
     .option('--history <file>', "the history file (default: the config's history, else .steward/history.sqlite beside the config)")
-    .option('-c, --config <file>', 'config file naming the history (default: ./steward.yaml)')
+    .option('-c, --config <file>', 'config file naming the history (default: the nearest steward.yaml up to the repository root)')
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: { history?: string; config?: string; format: string }) => {
       const { io } = ctx;

@@ -10,7 +10,7 @@ export function registerList(program: Command, ctx: CliContext): void {
   program
     .command('list')
     .description('list the policies: id, severity, resource kind, title')
-    .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
+    .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <path>', 'policy file or folder (repeatable)', collectRaw)
     .option('-f, --format <format>', 'text|json|ids (one id a line, for scripts and completion)', formatParser(['text', 'json', 'ids']), 'text')
     .action(async (flags: { config?: string; policies?: string[]; format: string }) => {

@@ -12,7 +12,7 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .command('test')
     .description("run the policies' own tests (no API calls)")
     .argument('[paths...]', "policy files or folders (default: the config's policies)")
-    .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
+    .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')
     .addOption(new Option('-f, --format <format>', 'text (default), json, or junit (CI test panels)').choices(['text', 'json', 'junit']).default('text'))
     .action(async (paths: string[], flags: { config?: string; policies?: string[]; format: 'text' | 'json' | 'junit' }) => {

@@ -11,7 +11,7 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .command('validate')
     .description('check the config, policies, manifests and waivers without calling the API')
     .argument('[paths...]', 'policy files or folders (default: the config\'s policies)')
-    .option('-c, --config <file>', 'config file (default: ./steward.yaml)')
+    .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')
     .action(async (given: string[], flags: { config?: string; policies?: string[] }) => {
       const paths = [...given, ...(flags.policies ?? [])];

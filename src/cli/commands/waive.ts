@@ -29,7 +29,7 @@ export function registerWaive(program: Command, ctx: CliContext): void {
     .requiredOption('--reason <text>', 'why the violations are accepted for now')
     .requiredOption('--expires <YYYY-MM-DD>', 'the day the waivers stop applying')
     .option('--waivers <file>', "waivers file to append to (default: the config's, else waivers.yaml)")
-    .option('-c, --config <file>', 'config file naming the waivers file (default: ./steward.yaml)')
+    .option('-c, --config <file>', 'config file naming the waivers file (default: the nearest steward.yaml up to the repository root)')
     .option('--policy <id>', 'only violations of this policy (repeatable)', collect)
     .option('--approver <who>', 'who approved them')
     .option('--ticket <id>', 'the ticket recording them')
