@@ -49925,6 +49925,10 @@ function packageRoot() {
 function packageVersion() {
   return JSON.parse(readFileSync2(path4.join(packageRoot(), "package.json"), "utf8")).version;
 }
+function isDatabaseUrl(value) {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim());
+}
+var DATABASE_URL_REFUSED = "a database URL is not supported: the run history is an SQLite file (a path, or true for .steward/history.sqlite); the URL is not printed, as it may carry a password";
 var DEFAULT_HISTORY_FILE = ".steward/history.sqlite";
 var BUILTIN_POLICIES = "builtin";
 function builtinPolicyDir() {
@@ -52661,6 +52665,8 @@ function loadConfig(options = {}) {
   let historyFile = null;
   if (data.history === true) {
     historyFile = path10.resolve(baseDir, DEFAULT_HISTORY_FILE);
+  } else if (typeof data.history === "string" && isDatabaseUrl(data.history)) {
+    problems.push(at2(["history"], `history: ${DATABASE_URL_REFUSED}`));
   } else if (typeof data.history === "string") {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at2(["history"], `history: ${refused}`));
@@ -75983,9 +75989,11 @@ function recordReport(history, report2, policyHash) {
 
 // src/library/history.ts
 import path20 from "node:path";
+var flagProblem = (file, message) => new InputError([{ file, line: 0, column: 0, message }]);
 function historyFileOf(flag, cwd, config) {
   if (flag === false) return null;
   if (flag === true) return path20.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  if (flag && isDatabaseUrl(flag)) throw flagProblem("--history", DATABASE_URL_REFUSED);
   return flag ? path20.resolve(cwd, flag) : config.historyFile;
 }
 

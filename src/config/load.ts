@@ -20,7 +20,7 @@ import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_CONFIG, findConfig } from './find.js';
 import { settingOrigins } from './origins.js';
 import { policyPaths } from './policy-paths.js';
-import { DEFAULT_HISTORY_FILE } from './paths.js';
+import { DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { durationMs } from './schema.js';
@@ -329,6 +329,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let historyFile: string | null = null;
   if (data.history === true) {
     historyFile = path.resolve(baseDir, DEFAULT_HISTORY_FILE);
+  } else if (typeof data.history === 'string' && isDatabaseUrl(data.history)) {
+    problems.push(at(['history'], `history: ${DATABASE_URL_REFUSED}`));
   } else if (typeof data.history === 'string') {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at(['history'], `history: ${refused}`));

@@ -2,7 +2,7 @@
 // runs (or JSON reports) compared.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, DEFAULT_HISTORY_FILE, loadConfig } from '../config/index.js';
+import { type Config, DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import type { FailOn, Report } from '../core/model.js';
 import { atOrAbove } from '../engine/verdict.js';
@@ -38,6 +38,7 @@ const flagProblem = (file: string, message: string) => new InputError([{ file, l
 export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyFile' | 'baseDir'>): string | null {
   if (flag === false) return null;
   if (flag === true) return path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  if (flag && isDatabaseUrl(flag)) throw flagProblem('--history', DATABASE_URL_REFUSED);
   return flag ? path.resolve(cwd, flag) : config.historyFile;
 }
 

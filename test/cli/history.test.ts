@@ -181,4 +181,19 @@ describe('check --history: finding lifecycle over three runs', () => {
     const diff = await runCli(['diff', '--format', 'json'], { cwd: project });
     expect(diff.code, diff.stderr).toBe(0);
   });
+
+  it('a database URL as the history (flag or config) is exit 2 before anything is created or sent, and the URL with its password is never printed', async () => {
+    const project = tempDir('steward-history-url-');
+    const url = 'postgres://steward:s3cret-pw@db.example.com/audit';
+    const flag = await runCli(['check', '--config', path.resolve('demo/steward.yaml'), '--history', url], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--history: a database URL is not supported: the run history is an SQLite file');
+    writeFileSync(path.join(project, 'steward.yaml'), `policies: [builtin]\nhistory: "${url}"\n`);
+    const config = await runCli(['check', '--base-url', sandbox.baseUrl], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain('steward.yaml:2:10: history: a database URL is not supported');
+    for (const r of [flag, config]) expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(project)).toEqual(['steward.yaml']); // no stray `postgres:` folder
+  });
 });
