@@ -73846,6 +73846,36 @@ function select(operand, field, testOnly, read) {
   };
 }
 
+// src/policy/host-functions.ts
+var timeZoneAnswers = /* @__PURE__ */ new Map();
+function isTimeZone(name) {
+  let known = timeZoneAnswers.get(name);
+  if (known === void 0) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+      known = true;
+    } catch {
+      known = false;
+    }
+    timeZoneAnswers.set(name, known);
+  }
+  return known;
+}
+function label(name, id) {
+  const shown = typeof id === "bigint" || typeof id === "number" ? String(id) : typeof id === "string" ? id : JSON.stringify(id ?? null);
+  return typeof name === "string" && name !== "" ? `${name} (${shown})` : shown;
+}
+var HOST_FUNCTIONS = {
+  isTimeZone: (args) => {
+    if (args.length !== 1 || typeof args[0] !== "string") throw new CelFault(`found no matching overload for 'isTimeZone'`);
+    return isTimeZone(args[0]);
+  },
+  label: (args) => {
+    if (args.length !== 2) throw new CelFault(`found no matching overload for 'label'`);
+    return label(args[0], args[1]);
+  }
+};
+
 // src/policy/schema-types.ts
 var DYN3 = { kinds: null };
 var of = (...kinds) => ({ kinds: new Set(kinds) });
@@ -74245,34 +74275,6 @@ var EvaluationError = class extends Error {
     super(message);
     this.name = "EvaluationError";
     this.expression = expression;
-  }
-};
-var timeZoneAnswers = /* @__PURE__ */ new Map();
-function isTimeZone(name) {
-  let known = timeZoneAnswers.get(name);
-  if (known === void 0) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: name });
-      known = true;
-    } catch {
-      known = false;
-    }
-    timeZoneAnswers.set(name, known);
-  }
-  return known;
-}
-function label(name, id) {
-  const shown = typeof id === "bigint" || typeof id === "number" ? String(id) : typeof id === "string" ? id : JSON.stringify(id ?? null);
-  return typeof name === "string" && name !== "" ? `${name} (${shown})` : shown;
-}
-var HOST_FUNCTIONS = {
-  isTimeZone: (args) => {
-    if (args.length !== 1 || typeof args[0] !== "string") throw new CelFault(`found no matching overload for 'isTimeZone'`);
-    return isTimeZone(args[0]);
-  },
-  label: (args) => {
-    if (args.length !== 2) throw new CelFault(`found no matching overload for 'label'`);
-    return label(args[0], args[1]);
   }
 };
 var ENV2 = celEnv({

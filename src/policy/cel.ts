@@ -17,8 +17,9 @@ import {
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { InputProblem } from '../core/problem.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
-import { type ClosureProgram, compileClosures, type HostFunction } from './cel-closures.js';
+import { type ClosureProgram, compileClosures } from './cel-closures.js';
 import { CelFault, isJsonInt, toJson } from './cel-values.js';
+import { HOST_FUNCTIONS, isTimeZone, label } from './host-functions.js';
 import { countStep, instrument, metered, nestingProblems, type StepBudget, stepFunction } from './cost.js';
 import { didYouMean } from './suggest.js';
 import { type TypeContext, typeProblems } from './typecheck.js';
@@ -84,44 +85,6 @@ export class EvaluationError extends Error {
     this.expression = expression;
   }
 }
-
-// Building an Intl.DateTimeFormat costs ~60 µs; a run asks about the same few zones thousands
-// of times (one per schedule), so each name is checked once per process.
-const timeZoneAnswers = new Map<string, boolean>();
-
-function isTimeZone(name: string): boolean {
-  let known = timeZoneAnswers.get(name);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: name });
-      known = true;
-    } catch {
-      known = false;
-    }
-    timeZoneAnswers.set(name, known);
-  }
-  return known;
-}
-
-/**
- * `label(name, id)`: "Ana Ruiz (7)" when the name is a non-empty string, else the id alone ("7"):
- * live reads often carry no names, and a message never prints `null` or "7 (7)".
- */
-export function label(name: unknown, id: unknown): string {
-  const shown = typeof id === 'bigint' || typeof id === 'number' ? String(id) : typeof id === 'string' ? id : JSON.stringify(id ?? null);
-  return typeof name === 'string' && name !== '' ? `${name} (${shown})` : shown;
-}
-
-const HOST_FUNCTIONS: Readonly<Record<string, HostFunction>> = {
-  isTimeZone: (args) => {
-    if (args.length !== 1 || typeof args[0] !== 'string') throw new CelFault(`found no matching overload for 'isTimeZone'`);
-    return isTimeZone(args[0]);
-  },
-  label: (args) => {
-    if (args.length !== 2) throw new CelFault(`found no matching overload for 'label'`);
-    return label(args[0], args[1]);
-  },
-};
 
 const ENV = celEnv({
   funcs: [
