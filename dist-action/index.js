@@ -18353,12 +18353,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field) {
+    function isFieldName(line2, length, field) {
       if (length !== field.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field[i]) {
+        if (line2[i] !== field[i]) {
           return false;
         }
       }
@@ -18504,31 +18504,31 @@ var require_eventsource_stream = __commonJS({
        * @param {Buffer} line
        * @param {EventSourceStreamEvent} event
        */
-      parseLine(line, event) {
-        if (line.length === 0) {
+      parseLine(line2, event) {
+        if (line2.length === 0) {
           return;
         }
-        const colonPosition = line.indexOf(COLON);
+        const colonPosition = line2.indexOf(COLON);
         if (colonPosition === 0) {
           return;
         }
-        let fieldLength = line.length;
-        let valueStart = line.length;
+        let fieldLength = line2.length;
+        let valueStart = line2.length;
         if (colonPosition !== -1) {
           fieldLength = colonPosition;
           valueStart = colonPosition + 1;
-          if (line[valueStart] === SPACE) {
+          if (line2[valueStart] === SPACE) {
             ++valueStart;
           }
         }
-        if (isFieldName(line, fieldLength, DATA)) {
+        if (isFieldName(line2, fieldLength, DATA)) {
           if (this.maxEventSize > 0 && this.dataLineCount >= this.maxDataLines) {
             throw createMaxEventSizeExceededError();
           }
-          const valueBytes = line.length - valueStart;
+          const valueBytes = line2.length - valueStart;
           const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
           this.setEventFieldSize("data", dataSize);
-          const value = line.toString("utf8", valueStart);
+          const value = line2.toString("utf8", valueStart);
           if (event.data === void 0) {
             event.data = value;
           } else {
@@ -18538,24 +18538,24 @@ ${value}`;
           this.dataLineCount++;
           return;
         }
-        if (isFieldName(line, fieldLength, RETRY)) {
-          if (isASCIINumberBytes(line, valueStart)) {
-            this.setEventFieldSize("retry", line.length - valueStart);
-            event.retry = line.toString("utf8", valueStart);
+        if (isFieldName(line2, fieldLength, RETRY)) {
+          if (isASCIINumberBytes(line2, valueStart)) {
+            this.setEventFieldSize("retry", line2.length - valueStart);
+            event.retry = line2.toString("utf8", valueStart);
           }
           return;
         }
-        if (isFieldName(line, fieldLength, ID)) {
-          if (isValidLastEventIdBytes(line, valueStart)) {
-            this.setEventFieldSize("id", line.length - valueStart);
-            event.id = line.toString("utf8", valueStart);
+        if (isFieldName(line2, fieldLength, ID)) {
+          if (isValidLastEventIdBytes(line2, valueStart)) {
+            this.setEventFieldSize("id", line2.length - valueStart);
+            event.id = line2.toString("utf8", valueStart);
           }
           return;
         }
-        if (isFieldName(line, fieldLength, EVENT)) {
-          if (valueStart < line.length) {
-            this.setEventFieldSize("event", line.length - valueStart);
-            event.event = line.toString("utf8", valueStart);
+        if (isFieldName(line2, fieldLength, EVENT)) {
+          if (valueStart < line2.length) {
+            this.setEventFieldSize("event", line2.length - valueStart);
+            event.event = line2.toString("utf8", valueStart);
           }
         }
       }
@@ -24034,13 +24034,13 @@ var require_scope = __commonJS({
       }
     };
     exports.ValueScopeName = ValueScopeName;
-    var line = (0, code_1._)`\n`;
+    var line2 = (0, code_1._)`\n`;
     var ValueScope = class extends Scope2 {
       constructor(opts) {
         super(opts);
         this._values = {};
         this._scope = opts.scope;
-        this.opts = { ...opts, _n: opts.lines ? line : code_1.nil };
+        this.opts = { ...opts, _n: opts.lines ? line2 : code_1.nil };
       }
       get() {
         return this._scope;
@@ -30993,13 +30993,13 @@ var require_directives = __commonJS({
        * @param onError - May be called even if the action was successful
        * @returns `true` on success
        */
-      add(line, onError) {
+      add(line2, onError) {
         if (this.atNextDocument) {
           this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
           this.tags = Object.assign({}, _Directives.defaultTags);
           this.atNextDocument = false;
         }
-        const parts = line.trim().split(/[ \t]+/);
+        const parts = line2.trim().split(/[ \t]+/);
         const name = parts.shift();
         switch (name) {
           case "%TAG": {
@@ -32596,9 +32596,9 @@ var require_stringifyCollection = __commonJS({
       } else {
         str2 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str2 += line ? `
-${indent}${line}` : "\n";
+          const line2 = lines[i];
+          str2 += line2 ? `
+${indent}${line2}` : "\n";
         }
       }
       if (comment) {
@@ -32656,7 +32656,7 @@ ${indent}${line}` : "\n";
           str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line2) => sum + line2.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str2 += ",";
@@ -32672,14 +32672,14 @@ ${indent}${line}` : "\n";
         return start + end;
       } else {
         if (!reqNewline) {
-          const len2 = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len2 = lines.reduce((sum, line2) => sum + line2.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len2 > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str2 = start;
-          for (const line of lines)
-            str2 += line ? `
-${indentStep}${indent}${line}` : "\n";
+          for (const line2 of lines)
+            str2 += line2 ? `
+${indentStep}${indent}${line2}` : "\n";
           return `${str2}
 ${indent}${end}`;
         } else {
@@ -34422,10 +34422,10 @@ var require_errors3 = __commonJS({
       if (error2.pos[0] === -1)
         return;
       error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error2.linePos[0];
-      error2.message += ` at line ${line}, column ${col}`;
+      const { line: line2, col } = error2.linePos[0];
+      error2.message += ` at line ${line2}, column ${col}`;
       let ci2 = col - 1;
-      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      let lineStr = src.substring(lc.lineStarts[line2 - 1], lc.lineStarts[line2]).replace(/[\n\r]+$/, "");
       if (ci2 >= 60 && lineStr.length > 80) {
         const trimStart = Math.min(ci2 - 39, lineStr.length - 79);
         lineStr = "…" + lineStr.substring(trimStart);
@@ -34433,8 +34433,8 @@ var require_errors3 = __commonJS({
       }
       if (lineStr.length > 80)
         lineStr = lineStr.substring(0, 79) + "…";
-      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci2))) {
-        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+      if (line2 > 1 && /^ *$/.test(lineStr.substring(0, ci2))) {
+        let prev = src.substring(lc.lineStarts[line2 - 2], lc.lineStarts[line2 - 1]);
         if (prev.length > 80)
           prev = prev.substring(0, 79) + "…\n";
         lineStr = prev + lineStr;
@@ -34442,7 +34442,7 @@ var require_errors3 = __commonJS({
       if (/[^ ]/.test(lineStr)) {
         let count = 1;
         const end = error2.linePos[1];
-        if (end?.line === line && end.col > col) {
+        if (end?.line === line2 && end.col > col) {
           count = Math.max(1, Math.min(end.col - col, 80 - ci2));
         }
         const pointer = " ".repeat(ci2) + "^".repeat(count);
@@ -35391,8 +35391,8 @@ var require_resolve_flow_scalar = __commonJS({
       return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
     }
     function unfoldLines(source) {
-      const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
+      const line2 = /(.*?)\r?\n/sy;
+      let match = line2.exec(source);
       if (!match)
         return source;
       let trimEnd, trimBoth;
@@ -35405,8 +35405,8 @@ var require_resolve_flow_scalar = __commonJS({
       }
       let res = match[1].replace(trimEnd, "");
       let sep2 = " ";
-      let pos = line.lastIndex;
-      while (match = line.exec(source)) {
+      let pos = line2.lastIndex;
+      while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
           if (sep2 === "\n")
@@ -35417,7 +35417,7 @@ var require_resolve_flow_scalar = __commonJS({
           res += sep2 + lm;
           sep2 = " ";
         }
-        pos = line.lastIndex;
+        pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
@@ -36547,40 +36547,40 @@ var require_lexer = __commonJS({
         }
       }
       *parseStream() {
-        let line = this.getLine();
-        if (line === null)
+        let line2 = this.getLine();
+        if (line2 === null)
           return this.setNext("stream");
-        if (line[0] === cst.BOM) {
+        if (line2[0] === cst.BOM) {
           yield* this.pushCount(1);
-          line = line.substring(1);
+          line2 = line2.substring(1);
         }
-        if (line[0] === "%") {
-          let dirEnd = line.length;
-          let cs = line.indexOf("#");
+        if (line2[0] === "%") {
+          let dirEnd = line2.length;
+          let cs = line2.indexOf("#");
           while (cs !== -1) {
-            const ch = line[cs - 1];
+            const ch = line2[cs - 1];
             if (ch === " " || ch === "	") {
               dirEnd = cs - 1;
               break;
             } else {
-              cs = line.indexOf("#", cs + 1);
+              cs = line2.indexOf("#", cs + 1);
             }
           }
           while (true) {
-            const ch = line[dirEnd - 1];
+            const ch = line2[dirEnd - 1];
             if (ch === " " || ch === "	")
               dirEnd -= 1;
             else
               break;
           }
           const n4 = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n4);
+          yield* this.pushCount(line2.length - n4);
           this.pushNewline();
           return "stream";
         }
         if (this.atLineEnd()) {
           const sp = yield* this.pushSpaces(true);
-          yield* this.pushCount(line.length - sp);
+          yield* this.pushCount(line2.length - sp);
           yield* this.pushNewline();
           return "stream";
         }
@@ -36621,13 +36621,13 @@ var require_lexer = __commonJS({
       }
       *parseDocument() {
         yield* this.pushSpaces(true);
-        const line = this.getLine();
-        if (line === null)
+        const line2 = this.getLine();
+        if (line2 === null)
           return this.setNext("doc");
         let n4 = yield* this.pushIndicators();
-        switch (line[n4]) {
+        switch (line2[n4]) {
           case "#":
-            yield* this.pushCount(line.length - n4);
+            yield* this.pushCount(line2.length - n4);
           // fallthrough
           case void 0:
             yield* this.pushNewline();
@@ -36652,7 +36652,7 @@ var require_lexer = __commonJS({
           case ">":
             n4 += yield* this.parseBlockScalarHeader();
             n4 += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n4);
+            yield* this.pushCount(line2.length - n4);
             yield* this.pushNewline();
             return yield* this.parseBlockScalar();
           default:
@@ -36672,11 +36672,11 @@ var require_lexer = __commonJS({
           }
           sp += yield* this.pushSpaces(true);
         } while (nl2 + sp > 0);
-        const line = this.getLine();
-        if (line === null)
+        const line2 = this.getLine();
+        if (line2 === null)
           return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+        if (indent !== -1 && indent < this.indentNext && line2[0] !== "#" || indent === 0 && (line2.startsWith("---") || line2.startsWith("...")) && isEmpty(line2[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line2[0] === "]" || line2[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
             yield cst.FLOW_END;
@@ -36684,17 +36684,17 @@ var require_lexer = __commonJS({
           }
         }
         let n4 = 0;
-        while (line[n4] === ",") {
+        while (line2[n4] === ",") {
           n4 += yield* this.pushCount(1);
           n4 += yield* this.pushSpaces(true);
           this.flowKey = false;
         }
         n4 += yield* this.pushIndicators();
-        switch (line[n4]) {
+        switch (line2[n4]) {
           case void 0:
             return "flow";
           case "#":
-            yield* this.pushCount(line.length - n4);
+            yield* this.pushCount(line2.length - n4);
             return "flow";
           case "{":
           case "[":
@@ -44547,31 +44547,31 @@ function len(s) {
 }
 function wrap(text, width, first, rest) {
   const lines = [];
-  let line = first;
+  let line2 = first;
   let empty2 = true;
   const words = text.replace(/\s+/g, " ").trim().split(" ");
   for (let word of words) {
     const sep2 = empty2 ? "" : " ";
-    if (len(line) + len(sep2) + len(word) <= width) {
-      line += sep2 + word;
+    if (len(line2) + len(sep2) + len(word) <= width) {
+      line2 += sep2 + word;
       empty2 = false;
       continue;
     }
     if (!empty2) {
-      lines.push(line);
-      line = rest;
+      lines.push(line2);
+      line2 = rest;
     }
     while (len(rest) + len(word) > width) {
-      const room = Math.max(1, width - len(line));
+      const room = Math.max(1, width - len(line2));
       const chars = [...word];
-      lines.push(line + chars.slice(0, room).join(""));
+      lines.push(line2 + chars.slice(0, room).join(""));
       word = chars.slice(room).join("");
-      line = rest;
+      line2 = rest;
     }
-    line += word;
+    line2 += word;
     empty2 = word.length === 0;
   }
-  lines.push(line);
+  lines.push(line2);
   return lines;
 }
 function truncate(s, width) {
@@ -44750,7 +44750,7 @@ var formatText = (raw2, options) => {
   for (const policy2 of policies) {
     const findings = (byPolicy.get(policy2.id) ?? []).filter((f2) => !f2.runWide);
     if (findings.length === 0 && errorGroups({ policies: [policy2], findings: byPolicy.get(policy2.id) ?? [] }).length === 0) continue;
-    for (const line of policyBlock(policy2, findings, byPolicy.get(policy2.id) ?? [], width, p2)) out.push(line);
+    for (const line2 of policyBlock(policy2, findings, byPolicy.get(policy2.id) ?? [], width, p2)) out.push(line2);
     out.push("");
   }
   const problems = [
@@ -44771,7 +44771,7 @@ var formatText = (raw2, options) => {
     ...frameworkLines(report2, width)
   ];
   if (problems.length > 0) {
-    for (const line of problems) out.push(line);
+    for (const line2 of problems) out.push(line2);
     out.push("");
   }
   out.push(...wrap(statsLine(report2), width, "", "  ").map((l) => p2.paint("dim", l)));
@@ -48663,10 +48663,10 @@ function decodeUtf8(bytes3, shown) {
   while (at2 < bytes3.length && bytes3[at2] === again[at2]) at2++;
   if (at2 === bytes3.length) return text;
   const lineStart2 = bytes3.lastIndexOf(10, at2 - 1) + 1;
-  const line = bytes3.subarray(0, lineStart2).filter((b) => b === 10).length + 1;
+  const line2 = bytes3.subarray(0, lineStart2).filter((b) => b === 10).length + 1;
   const column = [...lenient.decode(bytes3.subarray(lineStart2, at2))].length + 1;
   const byte = `0x${bytes3[at2].toString(16).padStart(2, "0")}`;
-  throw new InputError([{ file: shown, line, column, message: `not UTF-8 (byte ${byte}): save the file as UTF-8` }]);
+  throw new InputError([{ file: shown, line: line2, column, message: `not UTF-8 (byte ${byte}): save the file as UTF-8` }]);
 }
 async function readInputFile(file, shown, what) {
   let bytes3;
@@ -48725,8 +48725,8 @@ function yamlData(source) {
   }
 }
 function positionAt(source, offset) {
-  const { line, col } = source.lineCounter.linePos(offset);
-  return { file: source.file, line, column: col };
+  const { line: line2, col } = source.lineCounter.linePos(offset);
+  return { file: source.file, line: line2, column: col };
 }
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
@@ -48823,8 +48823,8 @@ function blockPositions(source, from, to) {
 // src/io/json-source.ts
 function lineColumn(text, offset) {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const line = before.split("\n").length;
-  return { line, column: before.length - before.lastIndexOf("\n") };
+  const line2 = before.split("\n").length;
+  return { line: line2, column: before.length - before.lastIndexOf("\n") };
 }
 function jsonErrorOffset(text) {
   let i = 0;
@@ -52208,6 +52208,22 @@ function displayPath(file, cwd = process.cwd()) {
   return shown.split(path9.sep).join("/");
 }
 
+// src/config/notify.ts
+function notifyTargets(entries, env, locationOf2) {
+  const fromEnv = (ref) => {
+    const variable = ref.slice("env:".length);
+    const value = env[variable]?.trim();
+    return { variable, value: value ? value : null };
+  };
+  return entries.map((n4, i) => ({
+    type: n4.type,
+    url: fromEnv(n4.url),
+    secret: n4.secret ? fromEnv(n4.secret) : null,
+    on: n4.on ?? "change",
+    location: locationOf2(i)
+  }));
+}
+
 // src/config/schema.ts
 var DURATION_PATTERN = "^[1-9][0-9]*(s|m|h)$";
 var DURATION_UNIT_MS = { s: 1e3, m: 6e4, h: 36e5 };
@@ -52381,6 +52397,21 @@ var CONFIG_SCHEMA = {
         }
       }
     },
+    notify: {
+      type: "array",
+      description: "where a run sends a digest of what changed (new, reopened and fixed findings since the previous run, from the history): Slack, Microsoft Teams or a signed generic webhook",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["type", "url"],
+        properties: {
+          type: { enum: ["slack", "teams", "webhook"], description: "slack: an incoming webhook (Block Kit); teams: a Workflows webhook (an Adaptive Card); webhook: JSON (schema/notification.schema.json), signed when a secret is set" },
+          url: { type: "string", pattern: "^env:[A-Za-z_][A-Za-z0-9_]*$", description: "env:NAME: the environment variable holding the webhook URL (a URL is a secret: never in this file)" },
+          secret: { type: "string", pattern: "^env:[A-Za-z_][A-Za-z0-9_]*$", description: "webhook only: env:NAME of the HMAC-SHA256 key; the body is signed in X-Steward-Signature-256: sha256=<hex>" },
+          on: { enum: ["change", "always"], description: "change (default): only when something is new, reopened or fixed since the previous run; always: every run" }
+        }
+      }
+    },
     acceptPartialCoverage: {
       type: "array",
       uniqueItems: true,
@@ -52430,7 +52461,11 @@ function tokenProblems(src) {
   return problems;
 }
 var CONFIG_WORDING = {
-  describe: (e, { subject }) => e.keyword === "pattern" ? `${subject}must be an http(s):// URL` : void 0
+  describe: (e, { subject }) => {
+    if (e.keyword !== "pattern") return void 0;
+    if (String(e.params.pattern).startsWith("^env:")) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;
+    return `${subject}must be an http(s):// URL`;
+  }
 };
 function validateConfigSource(src, data) {
   const tokens2 = tokenProblems(src);
@@ -52599,9 +52634,9 @@ function loadConfig(options = {}) {
       problems.push(...e.problems);
       return [];
     }
-    for (const { value: id, line } of lines) {
+    for (const { value: id, line: line2 } of lines) {
       const bad = badScopeId(id);
-      if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where2.join(".")}: ${bad}` });
+      if (bad) problems.push({ file: shown(listFile), line: line2, column: 1, message: `${where2.join(".")}: ${bad}` });
       ids4.push(id);
     }
     return ids4;
@@ -52686,9 +52721,11 @@ function loadConfig(options = {}) {
     const message = `timeout ${JSON.stringify(timeout)}: a whole number of s, m or h (e.g. 90s, 30m, 2h), at most 24h`;
     problems.push(flags.timeout !== void 0 ? { file: "--timeout", line: 0, column: 0, message } : at2(["timeout"], message));
   }
+  const notify = notifyTargets(data.notify ?? [], env, (i) => locAt(["notify", i]));
   if (problems.length > 0) throw new InputError(problems);
   return {
-    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets),
+    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n4) => [n4.url.value, n4.secret?.value])),
+    notify,
     warnings,
     file,
     baseDir,
@@ -64780,18 +64817,18 @@ var runtime;
   }
   runtime2.isFailure = isFailure;
   function getLine(input, offset) {
-    let line = 1;
+    let line2 = 1;
     for (let i = 0; i < offset; i++) {
       if (input[i] === "\r") {
         if (input[i + 1] === "\n") {
           i++;
         }
-        line++;
+        line2++;
       } else if (input[i] === "\n") {
-        line++;
+        line2++;
       }
     }
-    return line;
+    return line2;
   }
   function getColumn(input, offset) {
     let column = 1;
@@ -72634,7 +72671,7 @@ function renderPlanText(plan2, closing = PLAN_NOT_APPLIED_LINE) {
     out.push(`${c2.n}. ${c2.resource.kind} ${c2.resource.id}${where2}: ${c2.policies.join(", ")}`);
     out.push(`   ${c2.request.method} ${c2.request.path}`);
     out.push(`   body: ${JSON.stringify(c2.request.body)}`);
-    for (const line of c2.diff) out.push(`   ${line}`);
+    for (const line2 of c2.diff) out.push(`   ${line2}`);
     for (const w2 of c2.warnings) out.push(`   warning: ${w2}`);
   }
   if (done.length > 0) {
@@ -76194,6 +76231,182 @@ function writeBackAlreadyApplied(plan2, root) {
   return errors;
 }
 
+// src/library/notify.ts
+import { createHmac } from "node:crypto";
+
+// src/library/notify-payloads.ts
+var NOTIFY_MAX_ITEMS = 20;
+var NOTIFICATION_SCHEMA = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: schemaId("notification"),
+  title: "steward notification",
+  description: "The body steward POSTs to a generic webhook (notify: type webhook): what changed since the previous run. Signed in X-Steward-Signature-256: sha256=<hex HMAC-SHA256 of the raw body> when a secret is set.",
+  type: "object",
+  additionalProperties: false,
+  required: ["schemaVersion", "tool", "instance", "startedAt", "gate", "violations", "runUrl", "counts", "changes", "omitted"],
+  properties: {
+    schemaVersion: { const: 1 },
+    tool: { const: "steward" },
+    instance: { type: "string" },
+    startedAt: { type: "string", format: "date-time" },
+    gate: { enum: ["pass", "fail", "error"] },
+    violations: { type: "integer", minimum: 0 },
+    runUrl: { type: ["string", "null"] },
+    counts: {
+      type: "object",
+      additionalProperties: false,
+      required: ["new", "reopened", "fixed"],
+      properties: { new: { type: "integer", minimum: 0 }, reopened: { type: "integer", minimum: 0 }, fixed: { type: "integer", minimum: 0 } }
+    },
+    changes: {
+      type: "array",
+      maxItems: NOTIFY_MAX_ITEMS,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["change", "policy", "severity", "resource", "message"],
+        properties: {
+          change: { enum: ["new", "reopened", "fixed"] },
+          policy: { type: "string" },
+          severity: { enum: ["critical", "high", "medium", "low", "info"] },
+          resource: { type: "string" },
+          message: { type: "string" }
+        }
+      }
+    },
+    omitted: { type: "integer", minimum: 0, description: "changes beyond the first NOTIFY_MAX_ITEMS, counted only" }
+  }
+};
+var headline = (d) => `steward on ${d.instance}: ${d.counts.new} new, ${d.counts.reopened} reopened, ${d.counts.fixed} fixed (${d.gate}, ${d.violations} violations)`;
+var line = (c2) => `${c2.change === "fixed" ? "fixed" : c2.change} · ${c2.severity} · ${c2.policy} · ${c2.resource}: ${c2.message}`;
+var slackText = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function notificationPayload(type, d) {
+  const listed = d.changes.slice(0, NOTIFY_MAX_ITEMS);
+  const omitted = d.changes.length - listed.length;
+  const more = omitted > 0 ? `and ${omitted} more` : null;
+  if (type === "webhook") {
+    return { schemaVersion: 1, tool: "steward", instance: d.instance, startedAt: d.startedAt, gate: d.gate, violations: d.violations, runUrl: d.runUrl, counts: d.counts, changes: listed, omitted };
+  }
+  if (type === "slack") {
+    return {
+      text: headline(d),
+      blocks: [
+        { type: "header", text: { type: "plain_text", text: headline(d).slice(0, 150) } },
+        ...listed.length ? [{ type: "section", text: { type: "mrkdwn", text: listed.map((c2) => `• ${slackText(line(c2))}`).join("\n").slice(0, 3e3) } }] : [],
+        ...more ? [{ type: "context", elements: [{ type: "mrkdwn", text: more }] }] : [],
+        ...d.runUrl ? [{ type: "actions", elements: [{ type: "button", text: { type: "plain_text", text: "Open the run" }, url: d.runUrl }] }] : []
+      ]
+    };
+  }
+  return {
+    type: "message",
+    attachments: [
+      {
+        contentType: "application/vnd.microsoft.card.adaptive",
+        contentUrl: null,
+        content: {
+          $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+          type: "AdaptiveCard",
+          version: "1.4",
+          body: [
+            { type: "TextBlock", text: headline(d), weight: "Bolder", wrap: true },
+            ...listed.map((c2) => ({ type: "TextBlock", text: line(c2), wrap: true, spacing: "Small" })),
+            ...more ? [{ type: "TextBlock", text: more, isSubtle: true }] : []
+          ],
+          ...d.runUrl ? { actions: [{ type: "Action.OpenUrl", title: "Open the run", url: d.runUrl }] } : {}
+        }
+      }
+    ]
+  };
+}
+
+// src/library/notify.ts
+var NOTIFY_ATTEMPTS = 3;
+var NOTIFY_RETRY_DELAY_MS = 500;
+var SIGNATURE_HEADER = "X-Steward-Signature-256";
+function digestOf(report2, env) {
+  const changes = [];
+  for (const f2 of report2.findings) {
+    if (f2.status !== "violation" || f2.lifecycle !== "new" && f2.lifecycle !== "reopened") continue;
+    changes.push({ change: f2.lifecycle, policy: f2.policy, severity: f2.severity, resource: `${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`, message: f2.message });
+  }
+  for (const f2 of report2.fixed ?? []) changes.push({ change: "fixed", policy: f2.policy, severity: f2.severity, resource: `${f2.resource.kind}/${f2.resource.id}`, message: f2.message });
+  const count = (c2) => changes.filter((x2) => x2.change === c2).length;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
+  return {
+    instance: report2.instance,
+    startedAt: report2.startedAt,
+    gate: report2.summary.gate,
+    violations: report2.summary.violations,
+    runUrl: server && repo && run2 ? `${server}/${repo}/actions/runs/${run2}` : null,
+    counts: { new: count("new"), reopened: count("reopened"), fixed: count("fixed") },
+    changes
+  };
+}
+async function sendNotifications(report2, targets, options) {
+  const outcome = { records: [], warnings: [], planned: [] };
+  if (targets.length === 0) return outcome;
+  const digest = digestOf(report2, options.env);
+  const changed = digest.changes.length > 0;
+  for (const target of targets) {
+    const destination = `env:${target.url.variable}`;
+    const record = { type: target.type, destination, sent: false, attempts: 0, status: null, items: Math.min(digest.changes.length, NOTIFY_MAX_ITEMS), error: null };
+    outcome.records.push(record);
+    const skip = (error2, warn = true) => {
+      record.error = error2;
+      if (warn) outcome.warnings.push(`notify ${target.type} (${destination}): ${error2}: nothing sent`);
+    };
+    if (target.on === "change" && !report2.history) {
+      skip("on: change needs a run history (history: true, or --history)");
+      continue;
+    }
+    if (target.on === "change" && !changed) {
+      skip("nothing changed since the previous run", false);
+      continue;
+    }
+    if (!target.url.value) {
+      skip(`${target.url.variable} is not set`);
+      continue;
+    }
+    if (target.secret && !target.secret.value) {
+      skip(`its signing key ${target.secret.variable} is not set (an unsigned message would be accepted by no receiver that checks)`);
+      continue;
+    }
+    const body2 = JSON.stringify(notificationPayload(target.type, digest));
+    const headers = { "content-type": "application/json" };
+    if (target.secret?.value) headers[SIGNATURE_HEADER] = `sha256=${createHmac("sha256", target.secret.value).update(body2).digest("hex")}`;
+    if (options.dryRun) {
+      outcome.planned.push({ type: target.type, destination, headers, body: JSON.parse(body2) });
+      skip("dry run", false);
+      continue;
+    }
+    try {
+      const response = await ofetch.raw(target.url.value, {
+        method: "POST",
+        body: body2,
+        headers,
+        retry: NOTIFY_ATTEMPTS - 1,
+        retryDelay: options.retryDelayMs ?? NOTIFY_RETRY_DELAY_MS,
+        retryStatusCodes: [408, 409, 425, 429, 500, 502, 503, 504],
+        timeout: 1e4,
+        redirect: "manual",
+        onRequest: () => {
+          record.attempts += 1;
+        }
+      });
+      record.status = response.status;
+      record.sent = true;
+    } catch (e) {
+      const status = e instanceof FetchError ? e.response?.status : void 0;
+      record.status = status ?? null;
+      const cause = status ? `${status} ${e.response?.statusText ?? ""}`.trim() : e.cause?.code ?? "no answer";
+      record.error = options.redact(`not delivered after ${record.attempts} attempt${record.attempts === 1 ? "" : "s"}: ${cause}`);
+      outcome.warnings.push(`notify ${target.type} (${destination}): ${record.error}`);
+    }
+  }
+  return outcome;
+}
+
 // src/library/waive.ts
 var import_yaml6 = __toESM(require_dist(), 1);
 
@@ -76284,7 +76497,7 @@ function readInputs(read, workspace) {
     fix: fix2,
     fixConfirm,
     allowEmpty,
-    overrides: (get2("override") ?? "").split("\n").filter((line) => line.trim() !== "").map(parseOverride)
+    overrides: (get2("override") ?? "").split("\n").filter((line2) => line2.trim() !== "").map(parseOverride)
   };
 }
 
@@ -76298,10 +76511,10 @@ _${note}_
 `;
   const out = [];
   let used = bytes2(tail2);
-  for (const line of text.split("\n")) {
-    used += bytes2(line) + 1;
+  for (const line2 of text.split("\n")) {
+    used += bytes2(line2) + 1;
     if (used > maxBytes) break;
-    out.push(line);
+    out.push(line2);
   }
   return out.join("\n") + tail2;
 }
@@ -76357,9 +76570,18 @@ async function runCheck(inputs, outputs, secrets) {
     ...inputs.history ? { history: inputs.history } : {}
   };
   const prepared = await prepareRun(options);
+  for (const secret of prepared.config.secrets.values) {
+    if (!secrets.values.includes(secret)) setSecret(secret);
+  }
+  secrets.add(...prepared.config.secrets.values);
   const { report: report2, fix: fix2, empty: empty2 } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
+    if (prepared.config.notify.length > 0) {
+      const sent = await sendNotifications(evaluation.report, prepared.config.notify, { env: process.env, redact: (t3) => secrets.redact(t3) });
+      evaluation.report.notifications = sent.records;
+      evaluation.warnings.push(...sent.warnings);
+    }
     for (const warning2 of evaluation.warnings) warning(printable(secrets.redact(warning2)));
     const fix3 = inputs.fix === "none" ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     return { report: secrets.redactJson(evaluation.report), fix: fix3, empty: emptyRunProblem(evaluation, "set the allow-empty input to true") };

@@ -44,6 +44,7 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
 const SCHEMAS = [
   ['src/library/published-schemas.ts', 'POLICY_SCHEMA', 'schema/policy.schema.json'],
   ['src/report/report-schema.ts', 'REPORT_SCHEMA', 'schema/report.schema.json'],
+  ['src/library/notify-payloads.ts', 'NOTIFICATION_SCHEMA', 'schema/notification.schema.json'],
   ['src/library/published-schemas.ts', 'PLAN_SCHEMA', 'schema/plan.schema.json'],
   ['src/config/schema.ts', 'CONFIG_SCHEMA', 'schema/config.schema.json'],
   ['src/engine/waivers.ts', 'waiversFileSchema', 'schema/waivers.schema.json'],

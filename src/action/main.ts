@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, sendNotifications, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -60,9 +60,20 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     ...(inputs.history ? { history: inputs.history } : {}),
   };
   const prepared = await prepareRun(options);
+  // The config's other secrets (notify: webhook URLs and keys) are the run's too, masked in the log.
+  for (const secret of prepared.config.secrets.values) {
+    if (!secrets.values.includes(secret)) core.setSecret(secret);
+  }
+  secrets.add(...prepared.config.secrets.values);
   const { report, fix, empty } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
     record(evaluation);
+    // The config's notify: channels, as `steward check` sends them (a failed delivery is a warning).
+    if (prepared.config.notify.length > 0) {
+      const sent = await sendNotifications(evaluation.report, prepared.config.notify, { env: process.env, redact: (t) => secrets.redact(t) });
+      evaluation.report.notifications = sent.records;
+      evaluation.warnings.push(...sent.warnings);
+    }
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
     for (const warning of evaluation.warnings) core.warning(printable(secrets.redact(warning)));
     const fix: FixOutcome | null =

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerExplain } from './commands/explain.js';
+import { registerNotify } from './commands/notify.js';
 import { registerDiff } from './commands/diff.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEvidence } from './commands/evidence.js';
@@ -79,6 +80,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerHistory(program, ctx);
   registerDiff(program, ctx);
   registerExplain(program, ctx);
+  registerNotify(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

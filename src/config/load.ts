@@ -23,6 +23,7 @@ import { policyPaths } from './policy-paths.js';
 import { DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl } from './paths.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
+import { type NotifyEntry, notifyTargets } from './notify.js';
 import { durationMs } from './schema.js';
 import { validateConfigSource } from './validate.js';
 
@@ -58,6 +59,7 @@ interface FileConfig {
   waiverRules?: { allowCatchAll?: boolean; require?: GovernedWaiverField[] };
   waiverWarningDays?: number;
   acceptPartialCoverage?: string[];
+  notify?: NotifyEntry[];
   enforcement?: Record<string, Enforcement>;
   failOn?: FailOn;
   concurrency?: number;
@@ -353,9 +355,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     problems.push(flags.timeout !== undefined ? { file: '--timeout', line: 0, column: 0, message } : at(['timeout'], message));
   }
 
+  const notify = notifyTargets(data.notify ?? [], env, (i) => locAt(['notify', i]));
+
   if (problems.length > 0) throw new InputError(problems);
   return {
-    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets),
+    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value])),
+    notify,
     warnings,
     file,
     baseDir,

@@ -202,6 +202,21 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    notify: {
+      type: 'array',
+      description: 'where a run sends a digest of what changed (new, reopened and fixed findings since the previous run, from the history): Slack, Microsoft Teams or a signed generic webhook',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'url'],
+        properties: {
+          type: { enum: ['slack', 'teams', 'webhook'], description: 'slack: an incoming webhook (Block Kit); teams: a Workflows webhook (an Adaptive Card); webhook: JSON (schema/notification.schema.json), signed when a secret is set' },
+          url: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'env:NAME: the environment variable holding the webhook URL (a URL is a secret: never in this file)' },
+          secret: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'webhook only: env:NAME of the HMAC-SHA256 key; the body is signed in X-Steward-Signature-256: sha256=<hex>' },
+          on: { enum: ['change', 'always'], description: 'change (default): only when something is new, reopened or fixed since the previous run; always: every run' },
+        },
+      },
+    },
     acceptPartialCoverage: {
       type: 'array',
       uniqueItems: true,

@@ -69,11 +69,24 @@ export interface Config {
   requestsPerSecond: number | null;
   /** The whole run's deadline, from its start; `label` says where it was set (`--timeout 10m`). */
   timeout: { ms: number; label: string };
+  /** Where a run sends its digest of changes (`notify:`). */
+  notify: NotifyTarget[];
   /** Where each setting came from (`--print-config`): a flag, an environment variable, file:line, default or unset. */
   origins: SettingOrigins;
 }
 
 /** What flags (or the library caller) set; each wins over the environment and the file. */
+/** One `notify:` entry: where a run sends its digest. The URL and key come from the environment only. */
+export interface NotifyTarget {
+  type: 'slack' | 'teams' | 'webhook';
+  /** The variable named by `url: env:NAME`, and its value (null: not set in this environment). */
+  url: { variable: string; value: string | null };
+  /** `secret: env:NAME` (webhook): the HMAC key's variable and value; null when none is configured. */
+  secret: { variable: string; value: string | null } | null;
+  on: 'change' | 'always';
+  location: SourceLocation;
+}
+
 /** Setting name (`instance.baseUrl`, `scope.datasets`) → where its value came from (origins.ts). */
 export type SettingOrigins = Record<string, string>;
 

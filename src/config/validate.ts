@@ -30,9 +30,16 @@ function tokenProblems(src: YamlSource): InputProblem[] {
   return problems;
 }
 
-/** The only `pattern` in the config schema is the URLs'. */
+/**
+ * The config schema's patterns: the instance URLs', and `env:NAME` where a value is a secret (a
+ * notify webhook's URL and key), whose value is never echoed.
+ */
 const CONFIG_WORDING: SchemaWording = {
-  describe: (e, { subject }) => (e.keyword === 'pattern' ? `${subject}must be an http(s):// URL` : undefined),
+  describe: (e, { subject }) => {
+    if (e.keyword !== 'pattern') return undefined;
+    if (String(e.params.pattern).startsWith('^env:')) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;
+    return `${subject}must be an http(s):// URL`;
+  },
 };
 
 /** Problems of the file's content (empty when valid), in file order. */

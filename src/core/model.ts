@@ -127,6 +127,22 @@ export interface Finding {
   runWide?: boolean;
 }
 
+/** One `notify:` channel of a run: whether its digest was delivered, and why not. */
+export interface NotificationRecord {
+  type: 'slack' | 'teams' | 'webhook';
+  /** `env:NAME`: the variable holding the URL (never the URL). */
+  destination: string;
+  sent: boolean;
+  /** HTTP attempts made (0: not sent). */
+  attempts: number;
+  /** The last answer's status, or null. */
+  status: number | null;
+  /** Changes listed in the message. */
+  items: number;
+  /** Why it was not sent (nothing changed, no history, a variable not set, a failed delivery), or null. */
+  error: string | null;
+}
+
 /** A failure no request of the run could escape: a refused token, an unreachable host, the deadline. */
 export interface RunWideCause {
   /** What stopped the run, e.g. `the instance refused the developer token (401 Unauthorized)`. */
@@ -283,6 +299,8 @@ export interface Report {
   /** Findings of the previous run gone in this one (only with a run history; else empty). */
   fixed?: FixedFinding[];
   history?: HistorySummary | null;
+  /** Each `notify:` channel of the run and what became of its digest (absent without `notify:`). */
+  notifications?: NotificationRecord[];
   /** The failure no request of the run could escape, reported once (its errors carry `runWide`); absent or null when none. */
   stoppedBy?: RunWideCause[];
   /** What this run left out on request: `--skip` globs, and `--severity` (the severities reported; null: all). */

@@ -86,12 +86,19 @@ function runSide(db: HistoryDatabase, id: number, spec: string): DiffSide {
   return { label: `run ${id}`, instance: contents.run.instance, startedAt: contents.run.startedAt, findings: contents.findings, policies: contents.policies };
 }
 
-async function reportSide(file: string, cwd: string): Promise<DiffSide> {
+/** A JSON report file (`--format json`), or exit 2 at it when it is none. */
+export async function readReportFile(file: string, cwd: string): Promise<Report> {
   const shown = displayPath(file, cwd);
   const report = parseJsonAt(await readInputFile(file, shown, 'report'), shown, 'report') as Partial<Report>;
-  if (report?.schemaVersion !== 1 || !Array.isArray(report.findings) || !Array.isArray(report.policies)) {
+  if (report?.schemaVersion !== 1 || !Array.isArray(report.findings) || !Array.isArray(report.policies) || typeof report.summary !== 'object') {
     throw flagProblem(shown, 'not a steward JSON report (schemaVersion 1 with findings and policies)');
   }
+  return report as Report;
+}
+
+async function reportSide(file: string, cwd: string): Promise<DiffSide> {
+  const shown = displayPath(file, cwd);
+  const report = await readReportFile(file, cwd);
   const findings = report.findings.filter((f) => f.status !== 'error').map((f) => ({ ...f, status: f.status as 'violation' | 'waived' }));
   return {
     label: shown,

@@ -42,6 +42,8 @@ export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { fix, type FixMode, type FixOptions, type FixOutcome, fixWithin, NOT_APPLIED_ON_ERRORS } from './fix.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 export { type ConfigSetting, resolvedConfig } from './print-config.js';
+export { digestOf, NOTIFY_ATTEMPTS, type NotifyOutcome, notifyFrom, SIGNATURE_HEADER, sendNotifications } from './notify.js';
+export { NOTIFICATION_SCHEMA, NOTIFY_MAX_ITEMS } from './notify-payloads.js';
 export { EXPLAIN_MAX_ITEMS, type ExplainedItem, type Explanation, type ExplainOptions, explain, explainTarget } from './explain.js';
 export type { ExplainedExpression, ExplainedNode } from '../policy/explain.js';
 export { type WaiveOptions, type WaiveResult, waive } from './waive.js';

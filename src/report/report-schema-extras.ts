@@ -80,6 +80,24 @@ export const EXTRA_PROPERTIES = {
         "$ref": "#/definitions/fixedFinding"
       }
     },
+    "notifications": {
+      "type": "array",
+      "description": "Each notify: channel of the run and what became of its digest; absent without notify:.",
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["type", "destination", "sent", "attempts", "status", "items", "error"],
+        "properties": {
+          "type": { "enum": ["slack", "teams", "webhook"] },
+          "destination": { "type": "string", "pattern": "^env:", "description": "the variable holding the URL, never the URL" },
+          "sent": { "type": "boolean" },
+          "attempts": { "type": "integer", "minimum": 0 },
+          "status": { "type": ["integer", "null"] },
+          "items": { "type": "integer", "minimum": 0 },
+          "error": { "type": ["string", "null"] }
+        }
+      }
+    },
     "stoppedBy": {
       "description": "The failures no request of the run could escape (a refused token, an unreachable host, the deadline), once each in the order met: they stopped the run's requests; absent when none did.",
       "type": "array",

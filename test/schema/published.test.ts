@@ -1,6 +1,7 @@
 // Every input and output has a published JSON Schema under schema/, each `$id` under one base,
 // each generated from (or equal to) the schema the code validates with; the demo's files are
 // valid against them.
+import { NOTIFICATION_SCHEMA } from '../../src/library/notify-payloads.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
@@ -13,13 +14,14 @@ import { cardSharingManifestSchema, dataFileManifestSchema, pageSharingManifestS
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 describe('published schemas', () => {
-  it('config, policy, waivers, both manifests, baseline, plan and report, each $id under one base', () => {
+  it('config, policy, waivers, the manifests, baseline, plan, report and notification, each $id under one base', () => {
     const files = readdirSync('schema').sort();
     expect(files).toEqual([
       'baseline.schema.json',
       'card-sharing-manifest.schema.json',
       'config.schema.json',
       'data-file-manifest.schema.json',
+      'notification.schema.json',
       'page-sharing-manifest.schema.json',
       'plan.schema.json',
       'policy.schema.json',
@@ -36,6 +38,7 @@ describe('published schemas', () => {
     expect(read('schema/data-file-manifest.schema.json')).toEqual(dataFileManifestSchema);
     expect(read('schema/page-sharing-manifest.schema.json')).toEqual(pageSharingManifestSchema);
     expect(read('schema/card-sharing-manifest.schema.json')).toEqual(cardSharingManifestSchema);
+    expect(read('schema/notification.schema.json')).toEqual(NOTIFICATION_SCHEMA);
   });
 
   it('a baseline steward writes is valid against its schema', async () => {

@@ -7,7 +7,7 @@ import { fail, print, warn } from '../io.js';
 import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
 import { addReportOptions, addRunOptions, checkOptionsFrom, type RunFlags, withTarget } from '../run-options.js';
 import { chosenConfig } from '../config-choice.js';
-import { type ConfigSetting, displayPath, emptyRunProblem, evaluate, exitCodeFor, explainTarget, resolvedConfig } from '../../library/index.js';
+import { type ConfigSetting, displayPath, emptyRunProblem, evaluate, exitCodeFor, explainTarget, resolvedConfig, sendNotifications } from '../../library/index.js';
 import { renderExplanation } from './explain.js';
 import { InvalidArgumentError } from 'commander';
 import { demoConfigPath } from '../../sandbox/index.js';
@@ -41,8 +41,9 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--history [file]', "record the run in this history and report each finding as new, open or reopened (bare: .steward/history.sqlite beside the config; default: the config's history)")
     .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
     .option('--print-config', 'print the resolved config, each setting with where it came from, and exit (no request)')
+    .option('--no-notify', "send no notification this run (the config's notify: stays for the next)")
     .option('--explain <policy:resource>', 'after the report, explain this policy on this resource (as `steward explain`)', parseExplainTarget)
-    .action(async (flags: RunFlags & { allowEmpty?: boolean; printConfig?: boolean; explain?: { policy: string; resource: string } }) => {
+    .action(async (flags: RunFlags & { allowEmpty?: boolean; printConfig?: boolean; notify?: boolean; explain?: { policy: string; resource: string } }) => {
       const { io } = ctx;
       if (flags.printConfig) {
         const options = checkOptionsFrom(flags, io);
@@ -55,6 +56,13 @@ export function registerCheck(program: Command, ctx: CliContext): void {
       const target = flags.explain ? explainTarget(flags.explain.policy, flags.explain.resource) : null;
       const evaluation = await withTarget(flags, io, (options) => evaluate({ ...options, ...(target ? { inspect: target.inspect } : {}) }));
       const { report, warnings } = evaluation;
+      const { config } = evaluation.prepared;
+      if (config.notify.length > 0 && flags.notify !== false) {
+        // Before the reports are written, so each carries what became of every message.
+        const sent = await sendNotifications(report, config.notify, { env: io.env, redact: (t) => config.secrets.redact(t) });
+        report.notifications = sent.records;
+        warnings.push(...sent.warnings);
+      }
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...warnings.map((w) => `steward: ${w}`));
       writeReports(report, flags.format ?? 'text', flags.output ?? [], io);

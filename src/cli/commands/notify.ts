@@ -1,0 +1,26 @@
+// `steward notify --from REPORT.json [--dry-run]`: sends what the run that wrote the report would
+// have sent to the config's `notify:` channels (for pipelines that check in one job and notify in
+// another); --dry-run prints each message instead (no URL, no key).
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { chosenConfig } from '../config-choice.js';
+import { print, warn } from '../io.js';
+import { notifyFrom } from '../../library/index.js';
+
+export function registerNotify(program: Command, ctx: CliContext): void {
+  program
+    .command('notify')
+    .description("send a report's changes (new, reopened, fixed) to the config's notify: channels")
+    .requiredOption('--from <report>', 'a JSON report written by `steward check --format json` (or --output json=…)')
+    .option('-c, --config <file>', 'config file naming the channels (default: the nearest steward.yaml up to the repository root)')
+    .option('--dry-run', 'print the messages instead of sending them')
+    .action(async (flags: { from: string; config?: string; dryRun?: boolean }) => {
+      const { io } = ctx;
+      const outcome = await notifyFrom({ from: flags.from, config: chosenConfig({ config: flags.config }, io), cwd: io.cwd, env: io.env, dryRun: flags.dryRun });
+      if (flags.dryRun) print(io, `${JSON.stringify(outcome.planned, null, 2)}\n`);
+      warn(io, ...outcome.warnings.map((w) => `steward: ${w}`));
+      for (const r of outcome.records) if (!flags.dryRun) print(io, `${r.type} (${r.destination}): ${r.sent ? `sent, ${r.items} changes` : `not sent: ${r.error}`}\n`);
+      // A channel that could not be reached is a warning, as in check: the report's verdict stands.
+      ctx.exitCode = 0;
+    });
+}

@@ -1,0 +1,142 @@
+// Notifications on change (`notify:` in the config, `steward notify --from REPORT`): one digest
+// per channel of what changed since the previous run (new and reopened violations, fixed
+// findings; from the run history), as Slack Block Kit, a Microsoft Teams Adaptive Card (through a
+// Workflows webhook) or JSON for a generic webhook (schema/notification.schema.json), signed with
+// HMAC-SHA256 of the raw body like GitHub's X-Hub-Signature-256. A delivery that fails is
+// retried, then reported as a warning and a `notifications` record: never silent, never a change
+// of the exit code (the gate judges the instance, not the chat).
+import { createHmac } from 'node:crypto';
+import { FetchError, ofetch } from 'ofetch';
+import path from 'node:path';
+import { loadConfig, type NotifyTarget } from '../config/index.js';
+import type { NotificationRecord, Report } from '../core/model.js';
+import { readReportFile } from './history.js';
+import { type NotificationChange, type NotificationDigest, NOTIFY_MAX_ITEMS, notificationPayload } from './notify-payloads.js';
+
+/** Attempts per delivery (the first and two retries), at NOTIFY_RETRY_DELAY_MS apart. */
+export const NOTIFY_ATTEMPTS = 3;
+export const NOTIFY_RETRY_DELAY_MS = 500;
+/** The header carrying the generic webhook's signature: `sha256=<hex HMAC-SHA256 of the raw body>`. */
+export const SIGNATURE_HEADER = 'X-Steward-Signature-256';
+
+export interface NotifyOptions {
+  env: Record<string, string | undefined>;
+  /** Prints instead of sending. */
+  dryRun?: boolean;
+  /** Redacts a URL or key wherever a message could carry one. */
+  redact(text: string): string;
+  /** Attempts' spacing (tests shorten it). */
+  retryDelayMs?: number;
+}
+
+export interface NotifyOutcome {
+  records: NotificationRecord[];
+  warnings: string[];
+  /** With dryRun: what would have been sent, per channel (no URL, no key). */
+  planned: { type: NotifyTarget['type']; destination: string; headers: Record<string, string>; body: unknown }[];
+}
+
+/** What changed in this run, from its history: new and reopened violations, fixed findings. */
+export function digestOf(report: Report, env: Record<string, string | undefined>): NotificationDigest {
+  const changes: NotificationChange[] = [];
+  for (const f of report.findings) {
+    if (f.status !== 'violation' || (f.lifecycle !== 'new' && f.lifecycle !== 'reopened')) continue;
+    changes.push({ change: f.lifecycle, policy: f.policy, severity: f.severity, resource: `${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`, message: f.message });
+  }
+  for (const f of report.fixed ?? []) changes.push({ change: 'fixed', policy: f.policy, severity: f.severity, resource: `${f.resource.kind}/${f.resource.id}`, message: f.message });
+  const count = (c: NotificationChange['change']) => changes.filter((x) => x.change === c).length;
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
+  return {
+    instance: report.instance,
+    startedAt: report.startedAt,
+    gate: report.summary.gate,
+    violations: report.summary.violations,
+    runUrl: server && repo && run ? `${server}/${repo}/actions/runs/${run}` : null,
+    counts: { new: count('new'), reopened: count('reopened'), fixed: count('fixed') },
+    changes,
+  };
+}
+
+export async function sendNotifications(report: Report, targets: readonly NotifyTarget[], options: NotifyOptions): Promise<NotifyOutcome> {
+  const outcome: NotifyOutcome = { records: [], warnings: [], planned: [] };
+  if (targets.length === 0) return outcome;
+  const digest = digestOf(report, options.env);
+  const changed = digest.changes.length > 0;
+  for (const target of targets) {
+    const destination = `env:${target.url.variable}`;
+    const record: NotificationRecord = { type: target.type, destination, sent: false, attempts: 0, status: null, items: Math.min(digest.changes.length, NOTIFY_MAX_ITEMS), error: null };
+    outcome.records.push(record);
+    const skip = (error: string, warn = true) => {
+      record.error = error;
+      if (warn) outcome.warnings.push(`notify ${target.type} (${destination}): ${error}: nothing sent`);
+    };
+    if (target.on === 'change' && !report.history) {
+      skip('on: change needs a run history (history: true, or --history)');
+      continue;
+    }
+    if (target.on === 'change' && !changed) {
+      skip('nothing changed since the previous run', false);
+      continue;
+    }
+    if (!target.url.value) {
+      skip(`${target.url.variable} is not set`);
+      continue;
+    }
+    if (target.secret && !target.secret.value) {
+      skip(`its signing key ${target.secret.variable} is not set (an unsigned message would be accepted by no receiver that checks)`);
+      continue;
+    }
+    const body = JSON.stringify(notificationPayload(target.type, digest));
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (target.secret?.value) headers[SIGNATURE_HEADER] = `sha256=${createHmac('sha256', target.secret.value).update(body).digest('hex')}`;
+    if (options.dryRun) {
+      outcome.planned.push({ type: target.type, destination, headers, body: JSON.parse(body) });
+      skip('dry run', false);
+      continue;
+    }
+    try {
+      const response = await ofetch.raw(target.url.value, {
+        method: 'POST',
+        body,
+        headers,
+        retry: NOTIFY_ATTEMPTS - 1,
+        retryDelay: options.retryDelayMs ?? NOTIFY_RETRY_DELAY_MS,
+        retryStatusCodes: [408, 409, 425, 429, 500, 502, 503, 504],
+        timeout: 10_000,
+        redirect: 'manual',
+        onRequest: () => {
+          record.attempts += 1;
+        },
+      });
+      record.status = response.status;
+      record.sent = true;
+    } catch (e) {
+      // The error's own message names the URL: only the status or the network code is kept.
+      const status = e instanceof FetchError ? e.response?.status : undefined;
+      record.status = status ?? null;
+      const cause = status ? `${status} ${(e as FetchError).response?.statusText ?? ''}`.trim() : ((e as { cause?: { code?: string } }).cause?.code ?? 'no answer');
+      record.error = options.redact(`not delivered after ${record.attempts} attempt${record.attempts === 1 ? '' : 's'}: ${cause}`);
+      outcome.warnings.push(`notify ${target.type} (${destination}): ${record.error}`);
+    }
+  }
+  return outcome;
+}
+
+export interface NotifyFromOptions {
+  /** A JSON report (`check --format json`), relative to the cwd. */
+  from: string;
+  config?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  dryRun?: boolean;
+}
+
+/** `steward notify --from REPORT.json`: what the run that wrote the report would have sent. */
+export async function notifyFrom(options: NotifyFromOptions): Promise<NotifyOutcome> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const config = loadConfig({ configPath: options.config, cwd, env });
+  const report = await readReportFile(path.resolve(cwd, options.from), cwd);
+  return sendNotifications(report, config.notify, { env, dryRun: options.dryRun, redact: (t) => config.secrets.redact(t) });
+}
+
