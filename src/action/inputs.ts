@@ -17,6 +17,7 @@ export const ACTION_INPUT_DEFAULTS = {
   fix: 'none',
   'fix-confirm': 'false',
   'allow-empty': 'false',
+  issues: 'false',
 } as const;
 
 export interface ActionInputs {
@@ -40,6 +41,8 @@ export interface ActionInputs {
   fixConfirm: boolean;
   /** A run that evaluated nothing passes instead of failing the step. */
   allowEmpty: boolean;
+  /** Keep the repository's `steward` issues in sync with the run. */
+  issues: boolean;
   /** Soft policies overridden for this run: one `POLICY=reason` per line of the `override` input. */
   overrides: Override[];
 }
@@ -84,6 +87,7 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
   };
   const fixConfirm = boolean('fix-confirm');
   const allowEmpty = boolean('allow-empty');
+  const issues = boolean('issues');
   if (fix === 'apply' && !fixConfirm) {
     problems.push(
       problem('fix', 'apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)'),
@@ -107,6 +111,7 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     fix: fix as FixMode,
     fixConfirm,
     allowEmpty,
+    issues,
     overrides: (get('override') ?? '')
       .split('\n')
       .filter((line) => line.trim() !== '')

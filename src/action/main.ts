@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, sendNotifications, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -104,6 +104,15 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   core.info(withoutWorkflowCommands(formatReport('text', report, formatOptions)));
   await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : []));
   emitAnnotations(report);
+  if (inputs.issues) {
+    const token = process.env.GITHUB_TOKEN;
+    const repository = process.env.GITHUB_REPOSITORY;
+    if (!token || !repository) return 'steward: issues: true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY';
+    core.setSecret(token);
+    secrets.add(token);
+    const synced = await syncIssues(report, { token, repository, apiUrl: process.env.GITHUB_API_URL || undefined });
+    core.info(`issues: opened ${synced.opened.length}, updated ${synced.updated.length}, reopened ${synced.reopened.length}, closed ${synced.closed.length}, ${synced.unchanged.length} unchanged`);
+  }
 
   if (fix?.applied && !fix.applied.ok) {
     return `steward: fix apply stopped (a re-run plans what is left; journal ${fix.journal}):\n${fix.applied.errors.join('\n')}`;

@@ -6,6 +6,7 @@ import { registerCheck } from './commands/check.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerExplain } from './commands/explain.js';
 import { registerNotify } from './commands/notify.js';
+import { registerIssues } from './commands/issues.js';
 import { registerDiff } from './commands/diff.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEvidence } from './commands/evidence.js';
@@ -81,6 +82,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerDiff(program, ctx);
   registerExplain(program, ctx);
   registerNotify(program, ctx);
+  registerIssues(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

@@ -23,6 +23,7 @@ describe('readInputs', () => {
       fix: 'none',
       fixConfirm: false,
       allowEmpty: false,
+      issues: false,
       overrides: [],
     });
   });

@@ -77,7 +77,7 @@ export function parseCommands(stdout: string): ActionRun['commands'] {
 }
 
 /** Runs the bundle in `workspace` with `inputs` (names as in action.yml). */
-export async function runAction(workspace: string, inputs: Record<string, string>): Promise<ActionRun> {
+export async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
   const files = mkdtempSync(join(tmpdir(), 'steward-action-run-'));
   const outputFile = join(files, 'output');
   const summaryFile = join(files, 'summary.md');
@@ -91,6 +91,7 @@ export async function runAction(workspace: string, inputs: Record<string, string
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     RUNNER_TEMP: files,
+    ...extraEnv,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   try {

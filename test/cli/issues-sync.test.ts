@@ -1,0 +1,157 @@
+// Issues kept in sync: the real Octokit client (GITHUB_API_URL) against a local GitHub API double
+// that records every call. Three runs open, leave alone, then update and close the right issues;
+// the second run makes no write; a fourth reopens with a comment; the token is never printed.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { runAction } from '../action/run-action.js';
+import { copyDemo, runCli, sandboxEnv } from './helpers.js';
+
+interface Issue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  labels: { name: string }[];
+  comments: string[];
+}
+
+let sandbox: Sandbox;
+let github: Server;
+let apiUrl = '';
+const issues: Issue[] = [];
+const calls: { method: string; path: string; auth: string | undefined }[] = [];
+const TOKEN = 'ghs_issuesSyncTestToken0001';
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  github = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => {
+      raw += d;
+    });
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      calls.push({ method: req.method ?? '', path: url.pathname, auth: req.headers.authorization });
+      const body = raw ? JSON.parse(raw) : {};
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(json));
+      };
+      const view = (i: Issue) => ({ number: i.number, title: i.title, body: i.body, state: i.state, labels: i.labels });
+      const m = /^\/repos\/acme\/governance\/issues(?:\/(\d+)(\/comments)?)?$/.exec(url.pathname);
+      if (!m) return send(404, { message: 'Not Found' });
+      const issue = m[1] ? issues.find((i) => i.number === Number(m[1])) : undefined;
+      if (req.method === 'GET' && !m[1]) {
+        const label = url.searchParams.get('labels');
+        return send(200, issues.filter((i) => !label || i.labels.some((l) => l.name === label)).map(view));
+      }
+      if (req.method === 'POST' && !m[1]) {
+        const created: Issue = { number: issues.length + 1, title: body.title, body: body.body, state: 'open', labels: body.labels.map((name: string) => ({ name })), comments: [] };
+        issues.push(created);
+        return send(201, view(created));
+      }
+      if (!issue) return send(404, { message: 'Not Found' });
+      if (req.method === 'PATCH') {
+        if (body.state) issue.state = body.state;
+        if (body.body) issue.body = body.body;
+        return send(200, view(issue));
+      }
+      if (req.method === 'POST' && m[2]) {
+        issue.comments.push(body.body);
+        return send(201, { id: issue.comments.length, body: body.body });
+      }
+      return send(404, { message: 'Not Found' });
+    });
+  });
+  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(github.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await sandbox.close();
+  await new Promise<void>((resolve) => github.close(() => resolve()));
+});
+
+const ONLY = ['--only', 'schedule-timezone-valid', '--only', 'workflows-are-named'];
+const env = { GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: 'acme/governance', GITHUB_API_URL: '' };
+const schedule = (id: number) => sandbox.state.schedules.find((s) => s.id === id)!;
+
+async function syncOnce(dir: string, n: number) {
+  await runCli(['check', '--config', 'steward.yaml', ...ONLY, '--output', `json=run${n}.json`, '--quiet'], { cwd: dir, env: sandboxEnv(sandbox) });
+  const before = calls.length;
+  const r = await runCli(['issues', 'sync', '--from', `run${n}.json`], { cwd: dir, env: { ...env, GITHUB_API_URL: apiUrl } });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  return { r, calls: calls.slice(before) };
+}
+
+const writes = (cs: typeof calls) => cs.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`);
+
+describe('steward issues sync', () => {
+  it('opens, leaves alone, updates and closes, then reopens with a comment; a second run makes no write', async () => {
+    const dir = copyDemo();
+    const first = await syncOnce(dir, 1);
+    expect(writes(first.calls)).toEqual(['POST /repos/acme/governance/issues', 'POST /repos/acme/governance/issues']);
+    expect(first.calls.every((c) => c.auth === `token ${TOKEN}`)).toBe(true);
+    expect(issues.map((i) => [i.title.replace(/^.*\((.*)\)$/, '$1'), i.state, i.labels.map((l) => l.name)]).sort()).toEqual([
+      ['schedule-timezone-valid', 'open', ['steward', 'severity:medium']],
+      ['workflows-are-named', 'open', ['steward', expect.stringMatching(/^severity:/)]],
+    ]);
+    const tz = issues.find((i) => i.title.endsWith('(schedule-timezone-valid)'))!;
+    expect(tz.body).toContain('<!-- steward:policy=schedule-timezone-valid -->');
+    expect(tz.body).toContain('`reportSchedule/9004`');
+
+    const second = await syncOnce(dir, 2);
+    expect(writes(second.calls)).toEqual([]);
+    expect(second.r.stdout).toBe('opened none; updated none; reopened none; closed none; 2 unchanged\n');
+
+    // Run 3: 9004 fixed, 9001 broken: the time-zone issue is updated; the workflows fixed: closed.
+    const was = { 9004: schedule(9004).schedule.timezone, 9001: schedule(9001).schedule.timezone };
+    schedule(9004).schedule.timezone = 'Europe/Berlin';
+    schedule(9001).schedule.timezone = 'Atlantis/Lost';
+    const workflows = sandbox.state.workflows.filter((w) => !w.name || !String(w.name).trim());
+    const names = workflows.map((w) => w.name);
+    for (const w of workflows) w.name = `named ${w.id}`;
+    try {
+      const third = await syncOnce(dir, 3);
+      const wf = issues.find((i) => i.title.endsWith('(workflows-are-named)'))!;
+      expect(writes(third.calls).sort()).toEqual([`PATCH /repos/acme/governance/issues/${tz.number}`, `POST /repos/acme/governance/issues/${wf.number}/comments`, `PATCH /repos/acme/governance/issues/${wf.number}`].sort());
+      expect(tz.body).toContain('`reportSchedule/9001`');
+      expect(tz.body).not.toContain('`reportSchedule/9004`');
+      expect([wf.state, wf.comments]).toEqual(['closed', [expect.stringMatching(/^Fixed: no open finding of `workflows-are-named`/)]]);
+    } finally {
+      schedule(9004).schedule.timezone = was[9004];
+      schedule(9001).schedule.timezone = was[9001];
+      workflows.forEach((w, i) => {
+        w.name = names[i];
+      });
+    }
+    // Run 4: the workflows are unnamed again: their issue is reopened with a comment.
+    const fourth = await syncOnce(dir, 4);
+    const wf = issues.find((i) => i.title.endsWith('(workflows-are-named)'))!;
+    expect(wf.state).toBe('open');
+    expect(wf.comments.at(-1)).toMatch(/^Reopened: \d+ open findings? of `workflows-are-named`/);
+    expect(fourth.r.stdout).toMatch(new RegExp(`reopened #${wf.number};`));
+  });
+
+  it('without GITHUB_TOKEN or GITHUB_REPOSITORY: exit 2 naming them, nothing sent', async () => {
+    const before = calls.length;
+    const r = await runCli(['issues', 'sync', '--from', 'nope.json'], { env: { GITHUB_API_URL: apiUrl } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('GITHUB_TOKEN: not set: issues sync needs a token that may write issues');
+    expect(r.stderr).toContain('GITHUB_REPOSITORY: not set: issues sync needs the repository as owner/repo');
+    expect(calls.length).toBe(before);
+  });
+
+  it('the Action with issues: true syncs the same way (GITHUB_TOKEN from the step env, masked)', async () => {
+    const dir = copyDemo();
+    const before = issues.length;
+    const run = await runAction(dir, { config: 'steward.yaml', 'base-url': sandbox.baseUrl, 'workflow-url': sandbox.workflowUrl, token: sandbox.token, issues: 'true' }, { ...env, GITHUB_API_URL: apiUrl });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/issues: opened \d+, updated \d+, reopened \d+, closed \d+, \d+ unchanged/);
+    expect(run.stdout).toContain(`::add-mask::${TOKEN}`);
+    expect(issues.length).toBeGreaterThan(before);
+  });
+});
+
