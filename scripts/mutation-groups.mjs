@@ -7,7 +7,7 @@ export const MUTATION_GROUPS = [
   {
     name: 'engine',
     mutate: ['src/engine/verdict.ts', 'src/engine/waivers.ts', 'src/engine/baseline.ts', 'src/engine/fingerprint.ts'],
-    tests: ['test/engine/**/*.test.ts', 'test/report/**/*.test.ts', 'test/library/**/*.test.ts', 'test/history/**/*.test.ts', 'test/fix/**/*.test.ts', 'test/hostile/waivers.test.ts'],
+    tests: ['test/engine/**/*.test.ts', 'test/report/**/*.test.ts', 'test/library/**/*.test.ts', 'test/history/**/*.test.ts', 'test/fix/**/*.test.ts', 'test/schema/**/*.test.ts', 'test/hostile/waivers.test.ts'],
   },
   {
     name: 'api',

@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_ID_BASE } from '../../src/core/schema-id.js';
+import { baselineFileSchema } from '../../src/engine/baseline.js';
 import { waiversFileSchema } from '../../src/engine/waivers.js';
 import { cardSharingManifestSchema, dataFileManifestSchema, pageSharingManifestSchema, queueManifestSchema } from '../../src/resources/manifests.js';
 
@@ -32,8 +33,9 @@ describe('published schemas', () => {
     for (const f of files) expect(read(`schema/${f}`).$id).toBe(`${SCHEMA_ID_BASE}${f}`);
   });
 
-  it('the waivers and manifest schemas are the ones the loaders use', () => {
+  it('the waivers, baseline and manifest schemas are the ones the loaders use', () => {
     expect(read('schema/waivers.schema.json')).toEqual(waiversFileSchema);
+    expect(read('schema/baseline.schema.json')).toEqual(baselineFileSchema);
     expect(read('schema/queue-manifest.schema.json')).toEqual(queueManifestSchema);
     expect(read('schema/data-file-manifest.schema.json')).toEqual(dataFileManifestSchema);
     expect(read('schema/page-sharing-manifest.schema.json')).toEqual(pageSharingManifestSchema);
