@@ -3,7 +3,7 @@
 // levels and overrides, coverage that blocks, waiver dates and the expiry window.
 import { describe, expect, it } from 'vitest';
 import type { PolicyResult } from '../../src/core/model.js';
-import { InputError } from '../../src/core/problem.js';
+import type { InputError } from '../../src/core/problem.js';
 import type { RunResult } from '../../src/engine/run.js';
 import { buildReport, gateOf } from '../../src/engine/verdict.js';
 import { isExpiring, parseWaivers } from '../../src/engine/waivers.js';
