@@ -1086,14 +1086,14 @@ var require_util = __commonJS({
         }
         const port = url2.port != null ? url2.port : url2.protocol === "https:" ? 443 : 80;
         let origin = url2.origin != null ? url2.origin : `${url2.protocol || ""}//${url2.hostname || ""}:${port}`;
-        let path23 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
+        let path24 = url2.path != null ? url2.path : `${url2.pathname || ""}${url2.search || ""}`;
         if (origin[origin.length - 1] === "/") {
           origin = origin.slice(0, origin.length - 1);
         }
-        if (path23 && path23[0] !== "/") {
-          path23 = `/${path23}`;
+        if (path24 && path24[0] !== "/") {
+          path24 = `/${path24}`;
         }
-        return new URL(`${origin}${path23}`);
+        return new URL(`${origin}${path24}`);
       }
       if (!isHttpOrHttpsPrefixed(url2.origin || url2.protocol)) {
         throw new InvalidArgumentError("Invalid URL protocol: the URL must start with `http:` or `https:`.");
@@ -1544,39 +1544,39 @@ var require_diagnostics = __commonJS({
       });
       diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin }
+          request: { method, path: path24, origin }
         } = evt;
-        debuglog("sending request to %s %s/%s", method, origin, path23);
+        debuglog("sending request to %s %s/%s", method, origin, path24);
       });
       diagnosticsChannel.channel("undici:request:headers").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin },
+          request: { method, path: path24, origin },
           response: { statusCode }
         } = evt;
         debuglog(
           "received response to %s %s/%s - HTTP %d",
           method,
           origin,
-          path23,
+          path24,
           statusCode
         );
       });
       diagnosticsChannel.channel("undici:request:trailers").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin }
+          request: { method, path: path24, origin }
         } = evt;
-        debuglog("trailers received from %s %s/%s", method, origin, path23);
+        debuglog("trailers received from %s %s/%s", method, origin, path24);
       });
       diagnosticsChannel.channel("undici:request:error").subscribe((evt) => {
         const {
-          request: { method, path: path23, origin },
+          request: { method, path: path24, origin },
           error: error2
         } = evt;
         debuglog(
           "request to %s %s/%s errored - %s",
           method,
           origin,
-          path23,
+          path24,
           error2.message
         );
       });
@@ -1625,9 +1625,9 @@ var require_diagnostics = __commonJS({
         });
         diagnosticsChannel.channel("undici:client:sendHeaders").subscribe((evt) => {
           const {
-            request: { method, path: path23, origin }
+            request: { method, path: path24, origin }
           } = evt;
-          debuglog("sending request to %s %s/%s", method, origin, path23);
+          debuglog("sending request to %s %s/%s", method, origin, path24);
         });
       }
       diagnosticsChannel.channel("undici:websocket:open").subscribe((evt) => {
@@ -1690,7 +1690,7 @@ var require_request = __commonJS({
     var kHandler = /* @__PURE__ */ Symbol("handler");
     var Request2 = class {
       constructor(origin, {
-        path: path23,
+        path: path24,
         method,
         body: body2,
         headers,
@@ -1705,11 +1705,11 @@ var require_request = __commonJS({
         expectContinue,
         servername
       }, handler2) {
-        if (typeof path23 !== "string") {
+        if (typeof path24 !== "string") {
           throw new InvalidArgumentError("path must be a string");
-        } else if (path23[0] !== "/" && !(path23.startsWith("http://") || path23.startsWith("https://")) && method !== "CONNECT") {
+        } else if (path24[0] !== "/" && !(path24.startsWith("http://") || path24.startsWith("https://")) && method !== "CONNECT") {
           throw new InvalidArgumentError("path must be an absolute URL or start with a slash");
-        } else if (invalidPathRegex.test(path23)) {
+        } else if (invalidPathRegex.test(path24)) {
           throw new InvalidArgumentError("invalid request path");
         }
         if (typeof method !== "string") {
@@ -1775,7 +1775,7 @@ var require_request = __commonJS({
         this.completed = false;
         this.aborted = false;
         this.upgrade = upgrade || null;
-        this.path = query ? buildURL(path23, query) : path23;
+        this.path = query ? buildURL(path24, query) : path24;
         this.origin = origin;
         this.idempotent = idempotent == null ? method === "HEAD" || method === "GET" : idempotent;
         this.blocking = blocking == null ? false : blocking;
@@ -6468,7 +6468,7 @@ var require_client_h1 = __commonJS({
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
     function writeH1(client, request2) {
-      const { method, path: path23, host, upgrade, blocking, reset } = request2;
+      const { method, path: path24, host, upgrade, blocking, reset } = request2;
       let { body: body2, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body2)) {
@@ -6549,7 +6549,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      let header = `${method} ${path23} HTTP/1.1\r
+      let header = `${method} ${path24} HTTP/1.1\r
 `;
       if (typeof host === "string") {
         header += `host: ${host}\r
@@ -7078,7 +7078,7 @@ var require_client_h2 = __commonJS({
     }
     function writeH2(client, request2) {
       const session = client[kHTTP2Session];
-      const { method, path: path23, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
+      const { method, path: path24, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body: body2 } = request2;
       if (upgrade) {
         util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
@@ -7175,7 +7175,7 @@ var require_client_h2 = __commonJS({
         });
         return true;
       }
-      headers[HTTP2_HEADER_PATH] = path23;
+      headers[HTTP2_HEADER_PATH] = path24;
       headers[HTTP2_HEADER_SCHEME] = "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
       if (body2 && typeof body2.read === "function") {
@@ -7528,9 +7528,9 @@ var require_redirect_handler = __commonJS({
           return this.handler.onHeaders(statusCode, headers, resume2, statusText);
         }
         const { origin, pathname, search } = util.parseURL(new URL(this.location, this.opts.origin && new URL(this.opts.path, this.opts.origin)));
-        const path23 = search ? `${pathname}${search}` : pathname;
+        const path24 = search ? `${pathname}${search}` : pathname;
         this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
-        this.opts.path = path23;
+        this.opts.path = path24;
         this.opts.origin = origin;
         this.opts.maxRedirections = 0;
         this.opts.query = null;
@@ -8769,10 +8769,10 @@ var require_proxy_agent = __commonJS({
         };
         const {
           origin,
-          path: path23 = "/",
+          path: path24 = "/",
           headers = {}
         } = opts;
-        opts.path = origin + path23;
+        opts.path = origin + path24;
         if (!("host" in headers) && !("Host" in headers)) {
           const { host } = new URL3(origin);
           headers.host = host;
@@ -10744,20 +10744,20 @@ var require_mock_utils = __commonJS({
       }
       return true;
     }
-    function safeUrl(path23) {
-      if (typeof path23 !== "string") {
-        return path23;
+    function safeUrl(path24) {
+      if (typeof path24 !== "string") {
+        return path24;
       }
-      const pathSegments = path23.split("?");
+      const pathSegments = path24.split("?");
       if (pathSegments.length !== 2) {
-        return path23;
+        return path24;
       }
       const qp = new URLSearchParams(pathSegments.pop());
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path: path23, method, body: body2, headers }) {
-      const pathMatch = matchValue(mockDispatch2.path, path23);
+    function matchKey(mockDispatch2, { path: path24, method, body: body2, headers }) {
+      const pathMatch = matchValue(mockDispatch2.path, path24);
       const methodMatch = matchValue(mockDispatch2.method, method);
       const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
@@ -10779,7 +10779,7 @@ var require_mock_utils = __commonJS({
     function getMockDispatch(mockDispatches, key) {
       const basePath = key.query ? buildURL(key.path, key.query) : key.path;
       const resolvedPath = typeof basePath === "string" ? safeUrl(basePath) : basePath;
-      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path23 }) => matchValue(safeUrl(path23), resolvedPath));
+      let matchedMockDispatches = mockDispatches.filter(({ consumed }) => !consumed).filter(({ path: path24 }) => matchValue(safeUrl(path24), resolvedPath));
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for path '${resolvedPath}'`);
       }
@@ -10817,9 +10817,9 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildKey(opts) {
-      const { path: path23, method, body: body2, headers, query } = opts;
+      const { path: path24, method, body: body2, headers, query } = opts;
       return {
-        path: path23,
+        path: path24,
         method,
         body: body2,
         headers,
@@ -11282,10 +11282,10 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path: path23, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path: path24, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
-            Path: path23,
+            Path: path24,
             "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
@@ -16164,9 +16164,9 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookiePath(path23) {
-      for (let i = 0; i < path23.length; ++i) {
-        const code = path23.charCodeAt(i);
+    function validateCookiePath(path24) {
+      for (let i = 0; i < path24.length; ++i) {
+        const code = path24.charCodeAt(i);
         if (code < 32 || // exclude CTLs (0-31)
         code > 126 || // exclude DEL and non-ascii
         code === 59) {
@@ -19086,11 +19086,11 @@ var require_undici = __commonJS({
           if (typeof opts.path !== "string") {
             throw new InvalidArgumentError("invalid opts.path");
           }
-          let path23 = opts.path;
+          let path24 = opts.path;
           if (!opts.path.startsWith("/")) {
-            path23 = `/${path23}`;
+            path24 = `/${path24}`;
           }
-          url2 = new URL(util.parseOrigin(url2).origin + path23);
+          url2 = new URL(util.parseOrigin(url2).origin + path24);
         } else {
           if (!opts) {
             opts = typeof url2 === "object" ? url2 : {};
@@ -26582,11 +26582,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches3 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches3)
+        const matches4 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches4)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches3[1];
-        jsonPointer = matches3[2];
+        const up = +matches4[1];
+        jsonPointer = matches4[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -27050,8 +27050,8 @@ var require_utils2 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path23) {
-      let input = path23;
+    function removeDotSegments(path24) {
+      let input = path24;
       const output = [];
       let nextSlash = -1;
       let len2 = 0;
@@ -27125,11 +27125,11 @@ var require_utils2 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path23) {
-      if (path23 === "" || path23[0] === "/") {
-        return removeDotSegments(path23);
+    function removeDotSegmentsRelative(path24) {
+      if (path24 === "" || path24[0] === "/") {
+        return removeDotSegments(path24);
       }
-      const segments = path23.split("/");
+      const segments = path24.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -27492,8 +27492,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path23 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path23 && path23 !== "/" ? path23 : void 0;
+        const path24 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path24 && path24 !== "/" ? path24 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -27505,11 +27505,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches3 = urnComponent.path.match(URN_REG);
-      if (matches3 && matches3[0] === urnComponent.path) {
+      const matches4 = urnComponent.path.match(URN_REG);
+      if (matches4 && matches4[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches3[1].toLowerCase();
-        urnComponent.nss = matches3[2];
+        urnComponent.nid = matches4[1].toLowerCase();
+        urnComponent.nss = matches4[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -27830,8 +27830,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches3) {
-      if (matches3[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches4) {
+      if (matches4[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -27853,9 +27853,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches3) {
-      const host = matches3[4];
-      return hasMalformedPercentEncoding(matches3[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches3[6]) || hasMalformedPercentEncoding(matches3[7]) || hasMalformedPercentEncoding(matches3[8]);
+    function hasMalformedComponentPercentEncoding(matches4) {
+      const host = matches4[4];
+      return hasMalformedPercentEncoding(matches4[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches4[6]) || hasMalformedPercentEncoding(matches4[7]) || hasMalformedPercentEncoding(matches4[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
@@ -27930,15 +27930,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches3 = uri.match(URI_PARSE);
-      if (matches3) {
-        parsed.scheme = matches3[1];
-        parsed.userinfo = matches3[3];
-        parsed.host = matches3[4];
-        parsed.port = parseInt(matches3[5], 10);
-        parsed.path = matches3[6] || "";
-        parsed.query = matches3[7];
-        parsed.fragment = matches3[8];
+      const matches4 = uri.match(URI_PARSE);
+      if (matches4) {
+        parsed.scheme = matches4[1];
+        parsed.userinfo = matches4[3];
+        parsed.host = matches4[4];
+        parsed.port = parseInt(matches4[5], 10);
+        parsed.path = matches4[6] || "";
+        parsed.query = matches4[7];
+        parsed.fragment = matches4[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -27947,14 +27947,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches3);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches4);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches3[5];
+          parsed.port = matches4[5];
         }
-        const parseError = getParseError(parsed, matches3);
+        const parseError = getParseError(parsed, matches4);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -30803,17 +30803,17 @@ var require_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path23) {
-      const ctrl = callVisitor(key, node, visitor, path23);
+    function visit_(key, node, visitor, path24) {
+      const ctrl = callVisitor(key, node, visitor, path24);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visit_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visit_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path23 = Object.freeze(path23.concat(node));
+          path24 = Object.freeze(path24.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = visit_(i, node.items[i], visitor, path23);
+            const ci2 = visit_(i, node.items[i], visitor, path24);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30824,13 +30824,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path23 = Object.freeze(path23.concat(node));
-          const ck = visit_("key", node.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node));
+          const ck = visit_("key", node.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path23);
+          const cv = visit_("value", node.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30851,17 +30851,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path23) {
-      const ctrl = await callVisitor(key, node, visitor, path23);
+    async function visitAsync_(key, node, visitor, path24) {
+      const ctrl = await callVisitor(key, node, visitor, path24);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visitAsync_(key, ctrl, visitor, path23);
+        replaceNode(key, path24, ctrl);
+        return visitAsync_(key, ctrl, visitor, path24);
       }
       if (typeof ctrl !== "symbol") {
         if (identity2.isCollection(node)) {
-          path23 = Object.freeze(path23.concat(node));
+          path24 = Object.freeze(path24.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci2 = await visitAsync_(i, node.items[i], visitor, path23);
+            const ci2 = await visitAsync_(i, node.items[i], visitor, path24);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -30872,13 +30872,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity2.isPair(node)) {
-          path23 = Object.freeze(path23.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path23);
+          path24 = Object.freeze(path24.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path24);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path23);
+          const cv = await visitAsync_("value", node.value, visitor, path24);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -30905,23 +30905,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path23) {
+    function callVisitor(key, node, visitor, path24) {
       if (typeof visitor === "function")
-        return visitor(key, node, path23);
+        return visitor(key, node, path24);
       if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path23);
+        return visitor.Map?.(key, node, path24);
       if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path23);
+        return visitor.Seq?.(key, node, path24);
       if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path23);
+        return visitor.Pair?.(key, node, path24);
       if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path23);
+        return visitor.Scalar?.(key, node, path24);
       if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path23);
+        return visitor.Alias?.(key, node, path24);
       return void 0;
     }
-    function replaceNode(key, path23, node) {
-      const parent = path23[path23.length - 1];
+    function replaceNode(key, path24, node) {
+      const parent = path24[path24.length - 1];
       if (identity2.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity2.isPair(parent)) {
@@ -31533,10 +31533,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity2 = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path23, value) {
+    function collectionFromPath(schema, path24, value) {
       let v2 = value;
-      for (let i = path23.length - 1; i >= 0; --i) {
-        const k2 = path23[i];
+      for (let i = path24.length - 1; i >= 0; --i) {
+        const k2 = path24[i];
         if (typeof k2 === "number" && Number.isInteger(k2) && k2 >= 0) {
           const a = [];
           a[k2] = v2;
@@ -31555,7 +31555,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
+    var isEmptyPath = (path24) => path24 == null || typeof path24 === "object" && !!path24[Symbol.iterator]().next().done;
     var Collection2 = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -31585,11 +31585,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path23, value) {
-        if (isEmptyPath(path23))
+      addIn(path24, value) {
+        if (isEmptyPath(path24))
           this.add(value);
         else {
-          const [key, ...rest] = path23;
+          const [key, ...rest] = path24;
           const node = this.get(key, true);
           if (identity2.isCollection(node))
             node.addIn(rest, value);
@@ -31603,8 +31603,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        const [key, ...rest] = path23;
+      deleteIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -31618,8 +31618,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        const [key, ...rest] = path23;
+      getIn(path24, keepScalar) {
+        const [key, ...rest] = path24;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity2.isScalar(node) ? node.value : node;
@@ -31637,8 +31637,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path23) {
-        const [key, ...rest] = path23;
+      hasIn(path24) {
+        const [key, ...rest] = path24;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -31648,8 +31648,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        const [key, ...rest] = path23;
+      setIn(path24, value) {
+        const [key, ...rest] = path24;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -34164,9 +34164,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path23, value) {
+      addIn(path24, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path23, value);
+          this.contents.addIn(path24, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -34241,14 +34241,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        if (Collection2.isEmptyPath(path23)) {
+      deleteIn(path24) {
+        if (Collection2.isEmptyPath(path24)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path24) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -34263,10 +34263,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        if (Collection2.isEmptyPath(path23))
+      getIn(path24, keepScalar) {
+        if (Collection2.isEmptyPath(path24))
           return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path24, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -34277,10 +34277,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path23) {
-        if (Collection2.isEmptyPath(path23))
+      hasIn(path24) {
+        if (Collection2.isEmptyPath(path24))
           return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path24) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -34297,13 +34297,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        if (Collection2.isEmptyPath(path23)) {
+      setIn(path24, value) {
+        if (Collection2.isEmptyPath(path24)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path23), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path24), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path23, value);
+          this.contents.setIn(path24, value);
         }
       }
       /**
@@ -36264,9 +36264,9 @@ var require_cst_visit = __commonJS({
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path23) => {
+    visit3.itemAtPath = (cst, path24) => {
       let item = cst;
-      for (const [field, index3] of path23) {
+      for (const [field, index3] of path24) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index3];
@@ -36275,23 +36275,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit3.parentCollection = (cst, path23) => {
-      const parent = visit3.itemAtPath(cst, path23.slice(0, -1));
-      const field = path23[path23.length - 1][0];
+    visit3.parentCollection = (cst, path24) => {
+      const parent = visit3.itemAtPath(cst, path24.slice(0, -1));
+      const field = path24[path24.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path23, item, visitor) {
-      let ctrl = visitor(item, path23);
+    function _visit(path24, item, visitor) {
+      let ctrl = visitor(item, path24);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci2 = _visit(Object.freeze(path23.concat([[field, i]])), token.items[i], visitor);
+            const ci2 = _visit(Object.freeze(path24.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci2 === "number")
               i = ci2 - 1;
             else if (ci2 === BREAK)
@@ -36302,10 +36302,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path23);
+            ctrl = ctrl(item, path24);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path24) : ctrl;
     }
     exports.visit = visit3;
   }
@@ -38311,8 +38311,8 @@ var require_utils3 = __commonJS({
       }
       return output;
     };
-    exports.basename = (path23, { windows } = {}) => {
-      const segs = path23.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path24, { windows } = {}) => {
+      const segs = path24.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -42218,11 +42218,11 @@ function removeNonChars(variableName) {
   return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
 }
 function extractUrlVariableNames(url2) {
-  const matches3 = url2.match(urlVariableRegex);
-  if (!matches3) {
+  const matches4 = url2.match(urlVariableRegex);
+  if (!matches4) {
     return [];
   }
-  return matches3.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+  return matches4.map(removeNonChars).reduce((a, b) => a.concat(b), []);
 }
 function omit2(object2, keysToOmit) {
   const result2 = { __proto__: null };
@@ -43106,8 +43106,8 @@ async function fetchWrapper(requestOptions) {
     data: ""
   };
   if ("deprecation" in responseHeaders) {
-    const matches3 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
-    const deprecationLink = matches3 && matches3.pop();
+    const matches4 = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+    const deprecationLink = matches4 && matches4.pop();
     log2.warn(
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
@@ -43560,17 +43560,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path23 = requestOptions.url.replace(options.baseUrl, "");
+    const path24 = requestOptions.url.replace(options.baseUrl, "");
     return request2(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path23} - ${response.status} with id ${requestId} in ${Date.now() - start}ms`
+        `${requestOptions.method} ${path24} - ${response.status} with id ${requestId} in ${Date.now() - start}ms`
       );
       return response;
     }).catch((error2) => {
       const requestId = error2.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path23} - ${error2.status} with id ${requestId} in ${Date.now() - start}ms`
+        `${requestOptions.method} ${path24} - ${error2.status} with id ${requestId} in ${Date.now() - start}ms`
       );
       throw error2;
     });
@@ -46751,12 +46751,12 @@ var toKey = function(value) {
   const result2 = `${value}`;
   return result2 == "0" && 1 / value == -Infinity ? "-0" : result2;
 };
-var get = function(object2, path23) {
-  path23 = castPath(path23, object2);
+var get = function(object2, path24) {
+  path24 = castPath(path24, object2);
   let index3 = 0;
-  const length = path23.length;
+  const length = path24.length;
   while (object2 != null && index3 < length) {
-    object2 = object2[toKey(path23[index3++])];
+    object2 = object2[toKey(path24[index3++])];
   }
   return index3 && index3 === length ? object2 : void 0;
 };
@@ -46785,22 +46785,22 @@ var normalize_columns = function(columns) {
     columns = newcolumns;
   } else {
     const newcolumns = [];
-    for (const column of columns) {
-      if (typeof column === "string") {
+    for (const column2 of columns) {
+      if (typeof column2 === "string") {
         newcolumns.push({
-          key: column,
-          header: column
+          key: column2,
+          header: column2
         });
-      } else if (typeof column === "object" && column !== null && !Array.isArray(column)) {
-        if (!column.key) {
+      } else if (typeof column2 === "object" && column2 !== null && !Array.isArray(column2)) {
+        if (!column2.key) {
           return [
             Error('Invalid column definition: property "key" is required')
           ];
         }
-        if (column.header === void 0) {
-          column.header = column.key;
+        if (column2.header === void 0) {
+          column2.header = column2.key;
         }
-        newcolumns.push(column);
+        newcolumns.push(column2);
       } else {
         return [
           Error("Invalid column definition: expect a string or an object")
@@ -47277,7 +47277,7 @@ var stringifier = function(options, state, info2) {
         return;
       }
       let err;
-      let headers = this.options.columns.map((column) => column.header);
+      let headers = this.options.columns.map((column2) => column2.header);
       if (this.options.eof) {
         [err, headers] = this.stringify(headers, true);
         headers += this.options.record_delimiter;
@@ -47349,6 +47349,17 @@ var stringify = function(records, opts = {}) {
   return data.join("");
 };
 
+// src/core/owner.ts
+function ownerLabel(f2) {
+  const o3 = f2.owner;
+  return o3 ? `${o3.type} ${o3.name ?? o3.id}${o3.name ? ` (${o3.id})` : ""}` : "";
+}
+var OWNER_UNKNOWN = "owner unknown";
+function ownerGroup(f2) {
+  if (f2.team) return `team ${f2.team}`;
+  return ownerLabel(f2) || OWNER_UNKNOWN;
+}
+
 // src/core/model.ts
 var SEVERITIES = ["info", "low", "medium", "high", "critical"];
 var ENFORCEMENTS = ["advisory", "soft", "hard"];
@@ -47376,6 +47387,23 @@ function orderBySeverity(findings) {
 }
 
 // src/report/formatter.ts
+function groupFindings(findings, report2, by = "policy") {
+  const groups = /* @__PURE__ */ new Map();
+  const keyOf3 = by === "policy" ? (f2) => f2.policy : by === "owner" ? ownerGroup : () => report2.instance;
+  for (const f2 of findings) {
+    const key = keyOf3(f2);
+    const group2 = groups.get(key);
+    if (group2) group2.findings.push(f2);
+    else groups.set(key, { key, title: by === "instance" ? `instance ${key}` : key, findings: [f2] });
+  }
+  const list = [...groups.values()];
+  if (by === "policy") {
+    const rank = new Map(sortPolicies(report2.policies).map((p2, i) => [p2.id, i]));
+    return list.sort((a, b) => (rank.get(a.key) ?? rank.size) - (rank.get(b.key) ?? rank.size));
+  }
+  const unknown = (g2) => g2.key === OWNER_UNKNOWN ? 1 : 0;
+  return list.sort((a, b) => unknown(a) - unknown(b) || b.findings.length - a.findings.length || a.key.localeCompare(b.key));
+}
 var STATUS_ORDER = { violation: 0, error: 1, waived: 2 };
 function sortFindings(findings) {
   return findings.map((f2, i) => ({ f: f2, i })).sort(
@@ -47534,8 +47562,11 @@ var CSV_COLUMNS = [
   ["path", (f2) => f2.path ?? ""],
   ["item", (f2) => f2.item ?? ""],
   ["message", (f2) => f2.message],
-  ["owner", (f2) => f2.resource.owner ? `${f2.resource.owner.type} ${f2.resource.owner.name ?? f2.resource.owner.id} (${f2.resource.owner.id})` : ""],
-  ["owner_state", (f2) => f2.resource.owner?.state ?? ""],
+  ["owner", (f2) => ownerLabel(f2)],
+  ["owner_email", (f2) => f2.owner?.email ?? ""],
+  ["owner_state", (f2) => f2.owner?.state ?? ""],
+  ["owner_unknown", (f2) => f2.ownerUnknown ?? ""],
+  ["team", (f2) => f2.team ?? ""],
   ["location", (f2) => locationText(f2.location)],
   ["lifecycle", (f2) => f2.lifecycle ?? ""],
   ["first_seen", (f2) => f2.firstSeen ?? ""],
@@ -47554,6 +47585,7 @@ var formatCsv = (report2) => {
 };
 
 // src/report/repo-location.ts
+import path from "node:path";
 function insideRoot(loc) {
   const file = loc.file.replace(/\\/g, "/");
   if (file === "" || file.startsWith("/") || /^[A-Za-z]:/.test(file)) return false;
@@ -47586,6 +47618,15 @@ function findingFileLocation(f2, policy2) {
 function policyFileLocation(policy2, fallback = null) {
   const loc = policy2?.location ?? fallback;
   return loc && insideRoot(loc) ? loc : null;
+}
+function blobUrlFromEnv(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  return server && repo && sha && /^[0-9a-f]{40}$/.test(sha) ? `${server.replace(/\/+$/, "")}/${repo}/blob/${sha}` : void 0;
+}
+function blobLink(loc, blobUrl, options) {
+  const cwd = options.cwd ?? ".";
+  const rel = path.relative(options.root ?? cwd, path.resolve(cwd, loc.file)).split(path.sep).join("/");
+  return `${blobUrl}/${rel.split("/").map(encodeURIComponent).join("/")}${loc.line > 0 ? `#L${loc.line}` : ""}`;
 }
 
 // src/core/printable.ts
@@ -47732,41 +47773,146 @@ var formatGithub = (report2) => {
 ` : "";
 };
 
+// src/report/html-escape.ts
+var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c2) => ENTITIES[c2]);
+}
+
+// src/report/html-dashboard.ts
+var policyAnchor = (id) => `policy-${id}`;
+function tile(label2, value, detail, className = "") {
+  return `<div class="tile${className ? ` ${className}` : ""}"><div class="tile-label">${escapeHtml(label2)}</div><div class="tile-value">${escapeHtml(value)}</div><div class="tile-detail">${escapeHtml(detail)}</div></div>`;
+}
+function policyCounts(policies) {
+  const counts = { pass: 0, fail: 0, error: 0, skipped: 0 };
+  for (const p2 of policies) counts[p2.status] += 1;
+  return counts;
+}
+function kpiTiles(report2) {
+  const s = report2.summary;
+  const p2 = policyCounts(report2.policies);
+  const bySeverity2 = SEVERITY_ORDER.filter((sev) => (s.bySeverity[sev] ?? 0) > 0).map((sev) => `${s.bySeverity[sev]} ${sev}`);
+  const coverage = report2.coverage ?? [];
+  const partial = coverage.filter((c2) => c2.partial).length;
+  const evaluated = coverage.length > 0 ? coverage.reduce((n4, c2) => n4 + c2.evaluated, 0) : s.resources;
+  const h2 = report2.history;
+  const tiles = [
+    tile("Verdict", s.gate, `fail-on ${report2.failOn}`, `gate-${s.gate}`),
+    tile("Violations", String(s.violations), bySeverity2.join(", ") || "none", s.violations > 0 ? "bad" : "good"),
+    tile("Policies passing", `${p2.pass} / ${report2.policies.length}`, `${p2.fail} failing, ${p2.error} in error, ${p2.skipped} skipped`, p2.fail + p2.error > 0 ? "bad" : "good"),
+    tile("Coverage", String(evaluated), `resources evaluated in ${plural(coverage.length || new Set(report2.policies.map((x2) => x2.resource)).size, "kind")}${partial ? `, ${partial} partial` : ""}`, partial > 0 || s.errors > 0 ? "warn" : ""),
+    tile("Errors", String(s.errors), s.errors > 0 ? "the gate fails closed" : "every policy evaluated", s.errors > 0 ? "warn" : "good"),
+    tile("Waived", String(s.waived), `${report2.waivers.active.length} active waivers, ${report2.waivers.expiring.length} ending soon`),
+    ...h2 ? [tile("Since the previous run", `+${h2.new + h2.reopened} / −${h2.fixed}`, `${h2.new} new, ${h2.reopened} reopened, ${h2.fixed} fixed`, h2.new + h2.reopened > 0 ? "bad" : "good")] : []
+  ];
+  return `<section aria-labelledby="kpi-h"><h2 id="kpi-h" class="visually-hidden">At a glance</h2><div class="tiles">${tiles.join("")}</div>${severityBar(report2)}</section>`;
+}
+function severityBar(report2) {
+  const s = report2.summary;
+  const total = SEVERITY_ORDER.reduce((n4, sev) => n4 + (s.bySeverity[sev] ?? 0), 0);
+  if (total === 0) return '<p class="meta">No violations.</p>';
+  const parts = SEVERITY_ORDER.filter((sev) => (s.bySeverity[sev] ?? 0) > 0).map((sev) => {
+    const n4 = s.bySeverity[sev];
+    const share = Math.max(2, Math.round(n4 / total * 1e3) / 10);
+    return `<div class="bar-part bar-${sev}" style="flex-grow:${share}" title="${n4} ${sev}">${n4} ${sev}</div>`;
+  });
+  const label2 = SEVERITY_ORDER.map((sev) => `${s.bySeverity[sev] ?? 0} ${sev}`).join(", ");
+  return `<div class="severity-bar" role="img" aria-label="${escapeHtml(`Violations by severity: ${label2}`)}">${parts.join("")}</div>`;
+}
+var STATUS_WORD = { pass: "pass", fail: "fail", error: "error", skipped: "skipped" };
+function policyGrid(report2, withFindings) {
+  const tiles = sortPolicies(report2.policies).map((p2) => {
+    const name = withFindings.has(p2.id) ? `<a href="#${escapeHtml(policyAnchor(p2.id))}"><code>${escapeHtml(p2.id)}</code></a>` : `<code>${escapeHtml(p2.id)}</code>`;
+    const counts = p2.status === "error" ? "could not be evaluated" : p2.status === "skipped" ? "checked nothing" : `${p2.violations} of ${p2.evaluated} violate`;
+    return `<li class="policy-tile status-${p2.status}" data-policy="${escapeHtml(p2.id)}" data-status="${p2.status}"><div class="policy-head"><span class="badge status-${p2.status}">${STATUS_WORD[p2.status]}</span> <span class="sev sev-${escapeHtml(p2.severity)}">${escapeHtml(p2.severity)}</span> ${name}</div><div class="policy-title">${escapeHtml(p2.title)}</div><div class="meta">${escapeHtml(p2.resource)} · ${escapeHtml(counts)}${p2.enforcement !== "hard" ? ` · ${escapeHtml(p2.enforcement)}` : ""}</div>${p2.description ? `<details><summary>What it asks, and how to fix it</summary><p>${escapeHtml(p2.description)}</p></details>` : ""}</li>`;
+  });
+  const c2 = policyCounts(report2.policies);
+  return `<section aria-labelledby="policies-h"><h2 id="policies-h">Policies</h2><p class="meta">${c2.pass} pass, ${c2.fail} fail, ${c2.error} error, ${c2.skipped} skipped</p><ul class="grid policy-grid">${tiles.join("")}</ul></section>`;
+}
+function controlGrid(report2) {
+  if (report2.frameworks.length === 0) return "";
+  const grids = report2.frameworks.map((fw) => {
+    const tiles = fw.controls.map(
+      (c2) => `<li class="control-tile status-${escapeHtml(c2.status)}" title="${escapeHtml(c2.policies.join(", "))}"><strong>${escapeHtml(c2.id)}</strong> <span class="badge status-${escapeHtml(c2.status)}">${escapeHtml(c2.status.replace("-", " "))}</span></li>`
+    );
+    return `<h3>${escapeHtml(fw.name)}</h3><ul class="grid control-grid">${tiles.join("")}</ul>`;
+  });
+  return `<section aria-labelledby="controls-h"><h2 id="controls-h">Framework controls</h2>${grids.join("")}</section>`;
+}
+
 // src/report/html-assets.ts
 import { createHash } from "node:crypto";
 var HTML_STYLE = `
-:root { color-scheme: light; --fg: #1b1f24; --muted: #4a525c; --line: #d0d7de; --bg: #ffffff; --soft: #f6f8fa; }
+:root { color-scheme: light; --fg: #1b1f24; --muted: #4a525c; --line: #d0d7de; --bg: #ffffff; --soft: #f6f8fa;
+  --critical: #8c0f0f; --high: #c2410c; --medium: #a16207; --low: #0b5394; --info: #6b7280; --pass: #1a7f37; --fail: #b42318; --error: #7a4d00; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
-header, main, footer { max-width: 1200px; margin: 0 auto; padding: 16px 24px; }
+header, main, footer { max-width: 1280px; margin: 0 auto; padding: 16px 24px; }
 header { border-bottom: 1px solid var(--line); }
 h1 { font-size: 1.5rem; margin: 0 0 4px; }
 h2 { font-size: 1.2rem; margin: 28px 0 8px; }
 h3 { font-size: 1rem; margin: 20px 0 6px; }
 .meta { color: var(--muted); margin: 0; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .verdict { display: inline-block; padding: 2px 10px; border-radius: 4px; font-weight: 600; color: #fff; }
-.verdict.pass { background: #1a7f37; } .verdict.fail { background: #b42318; } .verdict.error { background: #7a4d00; }
+.verdict.pass { background: var(--pass); } .verdict.fail { background: var(--fail); } .verdict.error { background: var(--error); }
+.tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin: 16px 0 12px; }
+.tile { border: 1px solid var(--line); border-top: 4px solid var(--line); border-radius: 6px; padding: 10px 12px; background: var(--soft); }
+.tile-label { font-size: 0.85rem; color: var(--muted); } .tile-value { font-size: 1.6rem; font-weight: 700; line-height: 1.2; } .tile-detail { font-size: 0.85rem; color: var(--muted); }
+.tile.good { border-top-color: var(--pass); } .tile.bad { border-top-color: var(--fail); } .tile.warn { border-top-color: var(--error); }
+.tile.gate-pass { border-top-color: var(--pass); } .tile.gate-fail { border-top-color: var(--fail); } .tile.gate-error { border-top-color: var(--error); }
+.tile.gate-pass .tile-value { color: var(--pass); } .tile.gate-fail .tile-value { color: var(--fail); } .tile.gate-error .tile-value { color: var(--error); }
+.severity-bar { display: flex; height: 28px; border-radius: 4px; overflow: hidden; margin: 8px 0; font-size: 0.8rem; color: #fff; }
+.bar-part { display: flex; align-items: center; justify-content: center; white-space: nowrap; overflow: hidden; min-width: 0; padding: 0 4px; }
+.bar-critical { background: var(--critical); fill: var(--critical); } .bar-high { background: var(--high); fill: var(--high); } .bar-medium { background: var(--medium); fill: var(--medium); }
+.bar-low { background: var(--low); fill: var(--low); } .bar-info { background: var(--info); fill: var(--info); }
+.grid { list-style: none; padding: 0; margin: 8px 0; display: grid; gap: 8px; }
+.policy-grid { grid-template-columns: repeat(auto-fill, minmax(280px, 1fr)); }
+.control-grid { grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); }
+.policy-tile, .control-tile { border: 1px solid var(--line); border-left: 6px solid var(--line); border-radius: 4px; padding: 6px 10px; }
+.status-pass { border-left-color: var(--pass); } .status-fail { border-left-color: var(--fail); } .status-error { border-left-color: var(--error); } .status-skipped, .status-not-evaluated { border-left-color: var(--info); }
+.badge { display: inline-block; font-size: 0.75rem; font-weight: 700; text-transform: uppercase; padding: 0 6px; border-radius: 3px; color: #fff; background: var(--info); }
+.badge.status-pass { background: var(--pass); } .badge.status-fail { background: var(--fail); } .badge.status-error { background: var(--error); }
+.policy-title { font-weight: 600; } .policy-tile details { font-size: 0.9rem; } .policy-tile summary { cursor: pointer; color: var(--muted); }
 table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; }
 table.compact { width: auto; min-width: 240px; }
-/* A policy's findings are laid out only when scrolled near: 10,000 rows open fast. */
+/* A group's findings are laid out only when scrolled near: 10,000 rows open fast. */
 .policy-findings { content-visibility: auto; contain-intrinsic-size: auto 600px; }
-th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: var(--soft); }
 td.num, th.num { text-align: right; }
 th button { font: inherit; font-weight: 600; border: 0; background: none; padding: 0; cursor: pointer; color: inherit; }
 .sev { font-weight: 600; }
-.sev-critical { color: #8c0f0f; } .sev-high { color: #a4260e; } .sev-medium { color: #7a4d00; } .sev-low { color: #0b5394; } .sev-info { color: #4a525c; }
+.sev-critical { color: var(--critical); } .sev-high { color: var(--high); } .sev-medium { color: var(--medium); } .sev-low { color: var(--low); } .sev-info { color: var(--muted); }
 .expiring { background: #fff4d6; }
 .lifecycle-new, .lifecycle-reopened { font-weight: 600; }
-.filters { display: flex; gap: 16px; align-items: end; flex-wrap: wrap; margin: 8px 0; }
+.filters { display: flex; gap: 12px; align-items: end; flex-wrap: wrap; margin: 8px 0; position: sticky; top: 0; background: var(--bg); padding: 8px 0; z-index: 1; }
 .filters label { display: flex; flex-direction: column; font-size: 0.9rem; color: var(--muted); }
-.trend { width: 100%; max-width: 640px; height: auto; }
+.trend { width: 100%; max-width: 720px; height: auto; }
 .trend .axis { stroke: var(--muted); }
-.trend .line { fill: none; stroke: #0b5394; stroke-width: 2; }
-.trend .point { fill: #0b5394; } .trend .point.gate-pass { fill: #1a7f37; } .trend .point.gate-error { fill: #7a4d00; }
+.trend .line { fill: none; stroke: var(--fg); stroke-width: 1; stroke-dasharray: 3 3; }
+.trend .point { fill: var(--fg); } .trend .point.gate-pass { fill: var(--pass); } .trend .point.gate-error { fill: var(--error); }
 .trend text { font-size: 12px; fill: var(--muted); }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.9em; }
 .hidden { display: none; }
+@media (max-width: 640px) {
+  header, main, footer { padding: 12px; }
+  .tiles { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px; }
+  .tile-value { font-size: 1.3rem; }
+  .policy-grid, .control-grid { grid-template-columns: 1fr; }
+  .filters { position: static; }
+  .filters label, .filters select, .filters input { width: 100%; }
+  /* Wide tables scroll sideways inside the page instead of widening it. */
+  table { display: block; overflow-x: auto; }
+}
+@media print {
+  .filters, #no-match { display: none !important; }
+  .policy-findings { content-visibility: visible; }
+  .tile, th { background: none; }
+  .policy-tile, .control-tile, tr { break-inside: avoid; }
+  a { color: inherit; text-decoration: none; }
+}
 `;
 var HTML_SCRIPT = `
 (function () {
@@ -47793,68 +47939,123 @@ var HTML_SCRIPT = `
       rows.forEach(function (row) { body.appendChild(row); });
     });
   });
-  var text = document.getElementById('filter-text');
-  var severity = document.getElementById('filter-severity');
+  var RANK = { critical: 5, high: 4, medium: 3, low: 2, info: 1 };
+  var KEYS = ['text', 'severity', 'status', 'lifecycle', 'owner', 'policy'];
+  var FILTER_HASH = /^#(text|severity|status|lifecycle|owner|policy)=/;
+  var controls = {};
+  KEYS.forEach(function (k) { controls[k] = document.getElementById('filter-' + k); });
+  var count = document.getElementById('filter-count');
+  var noMatch = document.getElementById('no-match');
+  function state() {
+    var s = {};
+    KEYS.forEach(function (k) { if (controls[k] && controls[k].value) s[k] = controls[k].value; });
+    return s;
+  }
   function applyFilter() {
-    var needle = text.value.toLowerCase();
-    var sev = severity.value;
-    document.querySelectorAll('tr.finding').forEach(function (row) {
-      var show = (!needle || row.textContent.toLowerCase().indexOf(needle) >= 0) && (!sev || row.getAttribute('data-severity') === sev);
-      row.classList.toggle('hidden', !show);
+    var s = state();
+    var needle = (s.text || '').toLowerCase();
+    var least = s.severity ? RANK[s.severity] : 0;
+    var shown = 0, total = 0;
+    document.querySelectorAll('.finding-group').forEach(function (group) {
+      var visible = 0;
+      group.querySelectorAll('tr.finding').forEach(function (row) {
+        var show = (!needle || row.textContent.toLowerCase().indexOf(needle) >= 0) &&
+          Number(row.getAttribute('data-rank')) >= least &&
+          (!s.status || row.getAttribute('data-status') === s.status) &&
+          (!s.lifecycle || row.getAttribute('data-lifecycle') === s.lifecycle) &&
+          (!s.owner || row.getAttribute('data-owner') === s.owner) &&
+          (!s.policy || row.getAttribute('data-policy') === s.policy);
+        row.classList.toggle('hidden', !show);
+        total += 1;
+        if (show) visible += 1;
+      });
+      group.classList.toggle('hidden', visible === 0);
+      shown += visible;
+    });
+    if (noMatch) noMatch.classList.toggle('hidden', shown > 0 || total === 0);
+    if (count) count.textContent = shown + ' of ' + total + ' findings shown';
+    // The filters own the hash only when set, or when it held filters: a policy anchor stays.
+    var hash = new URLSearchParams(s).toString();
+    if (hash !== location.hash.slice(1) && (hash || FILTER_HASH.test(location.hash))) history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
+  }
+  function fromHash() {
+    var params = new URLSearchParams(location.hash.slice(1));
+    KEYS.forEach(function (k) {
+      var c = controls[k];
+      if (!c) return;
+      var v = params.get(k) || '';
+      if (c.tagName === 'SELECT' && v && !Array.prototype.some.call(c.options, function (o) { return o.value === v; })) v = '';
+      c.value = v;
     });
   }
-  if (text && severity) {
+  if (controls.text && controls.severity) {
     document.getElementById('filters').classList.remove('hidden');
-    text.addEventListener('input', applyFilter);
-    severity.addEventListener('change', applyFilter);
+    fromHash();
+    KEYS.forEach(function (k) { if (controls[k]) controls[k].addEventListener(k === 'text' ? 'input' : 'change', applyFilter); });
+    window.addEventListener('hashchange', function () {
+      if (FILTER_HASH.test(location.hash) || location.hash === '') { fromHash(); applyFilter(); }
+    });
+    applyFilter();
   }
+  window.addEventListener('beforeprint', function () {
+    document.querySelectorAll('details').forEach(function (d) { d.setAttribute('open', ''); });
+  });
 })();
 `;
 var HTML_CSP = `default-src 'none'; base-uri 'none'; form-action 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash("sha256").update(HTML_SCRIPT).digest("base64")}'`;
 
-// src/report/html-escape.ts
-var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-function escapeHtml(text) {
-  return text.replace(/[&<>"']/g, (c2) => ENTITIES[c2]);
-}
-
 // src/report/trend-chart.ts
 var WIDTH = 640;
-var HEIGHT = 200;
-var PAD = { left: 44, right: 16, top: 16, bottom: 36 };
+var HEIGHT = 220;
+var PAD = { left: 44, right: 16, top: 16, bottom: 52 };
 function trendPoints(trend) {
   const top = Math.max(1, ...trend.map((t3) => t3.violations));
   const span = WIDTH - PAD.left - PAD.right;
   const height = HEIGHT - PAD.top - PAD.bottom;
-  const step = trend.length > 1 ? span / (trend.length - 1) : 0;
+  const step = span / Math.max(1, trend.length);
   return trend.map((point, i) => ({
-    x: Math.round((PAD.left + (trend.length > 1 ? i * step : span / 2)) * 10) / 10,
+    x: Math.round((PAD.left + step * (i + 0.5)) * 10) / 10,
     y: Math.round((PAD.top + height - point.violations / top * height) * 10) / 10,
     point
   }));
+}
+function column(x2, width, point, scale, base) {
+  let y = base;
+  return [...SEVERITY_ORDER].reverse().flatMap((sev) => {
+    const n4 = Number(point.bySeverity?.[sev] ?? 0);
+    if (!(n4 > 0)) return [];
+    const h2 = Math.round(n4 * scale * 10) / 10;
+    y -= h2;
+    return [`<rect class="bar bar-${sev}" x="${Math.round((x2 - width / 2) * 10) / 10}" y="${Math.round(y * 10) / 10}" width="${width}" height="${h2}"><title>run ${escapeHtml(String(point.run))}: ${n4} ${sev}</title></rect>`];
+  });
 }
 function trendSvg(trend) {
   const points = trendPoints(trend);
   const top = Math.max(1, ...trend.map((t3) => t3.violations));
   const base = HEIGHT - PAD.bottom;
-  const label2 = `Violations over the last ${trend.length} runs: ${trend.map((t3) => `run ${t3.run} ${t3.violations}`).join(", ")}`;
+  const scale = (HEIGHT - PAD.top - PAD.bottom) / top;
+  const barWidth = Math.max(4, Math.min(40, Math.round((WIDTH - PAD.left - PAD.right) / Math.max(1, trend.length) * 0.6)));
+  const label2 = `Violations over the last ${trend.length} runs, by severity: ${trend.map((t3) => `run ${t3.run} (${t3.startedAt.slice(0, 10)}) ${t3.violations}`).join(", ")}`;
+  const bars = points.flatMap(({ x: x2, point }) => column(x2, barWidth, point, scale, base));
   const circles = points.map(
-    ({ x: x2, y, point }) => (
-      // Every value escaped, those of a history file too (steward validates them on reading; a
-      // page must not depend on that).
-      `<circle class="point gate-${escapeHtml(String(point.gate))}" cx="${x2}" cy="${y}" r="4" data-run="${escapeHtml(String(point.run))}" data-violations="${escapeHtml(String(point.violations))}"><title>run ${escapeHtml(String(point.run))} (${escapeHtml(point.startedAt)}): ${escapeHtml(`${point.violations} violations, ${point.new} new, ${point.fixed} fixed`)}</title></circle>`
-    )
+    ({ x: x2, y, point }) => `<circle class="point gate-${escapeHtml(String(point.gate))}" cx="${x2}" cy="${y}" r="4" data-run="${escapeHtml(String(point.run))}" data-violations="${escapeHtml(String(point.violations))}"><title>run ${escapeHtml(String(point.run))} (${escapeHtml(point.startedAt)}): ${escapeHtml(`${point.violations} violations, ${point.new} new, ${point.fixed} fixed`)}</title></circle>`
   );
-  const ticks = points.map(({ x: x2, point }) => `<text x="${x2}" y="${base + 18}" text-anchor="middle">#${escapeHtml(String(point.run))}</text>`);
+  const every = Math.ceil(trend.length / 12);
+  const ticks = points.flatMap(
+    ({ x: x2, point }, i) => i % every === 0 || i === points.length - 1 ? [`<text x="${x2}" y="${base + 16}" text-anchor="middle">#${escapeHtml(String(point.run))}</text>`, `<text class="date" x="${x2}" y="${base + 32}" text-anchor="middle">${escapeHtml(point.startedAt.slice(5, 10))}</text>`] : []
+  );
+  const legend = SEVERITY_ORDER.map((sev, i) => `<rect class="bar bar-${sev}" x="${PAD.left + i * 92}" y="${HEIGHT - 12}" width="10" height="10"/><text x="${PAD.left + i * 92 + 14}" y="${HEIGHT - 3}">${sev}</text>`);
   return [
     `<svg class="trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(label2)}" xmlns="http://www.w3.org/2000/svg">`,
     `<line class="axis" x1="${PAD.left}" y1="${base}" x2="${WIDTH - PAD.right}" y2="${base}"/>`,
     `<line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${base}"/>`,
     `<text x="${PAD.left - 6}" y="${PAD.top + 4}" text-anchor="end">${top}</text>`,
     `<text x="${PAD.left - 6}" y="${base}" text-anchor="end">0</text>`,
+    ...bars,
     points.length > 1 ? `<polyline class="line" points="${points.map((p2) => `${p2.x},${p2.y}`).join(" ")}"/>` : "",
     ...circles,
     ...ticks,
+    ...legend,
     "</svg>"
   ].join("");
 }
@@ -47875,59 +48076,61 @@ function table(caption, head2, rows, sortable = false, className = "") {
 ${body2}
 </tbody></table>`;
 }
-function summarySection(report2) {
-  const s = report2.summary;
-  const h2 = report2.history;
-  const rows = [
-    ...SEVERITY_ORDER.map((sev) => ({ cells: [{ html: escapeHtml(sev), className: `sev sev-${sev}` }, num(s.bySeverity[sev] ?? 0)] })),
-    { cells: ["waived", num(s.waived)] },
-    { cells: ["errors", num(s.errors)] },
-    ...h2 ? ["new", "open", "reopened", "fixed"].map((k2) => ({ cells: [k2, num(h2[k2])] })) : []
-  ];
-  return `<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>${table("Findings by severity, status and lifecycle", ["Measure", "Count"], rows, false, "compact")}</section>`;
-}
 function trendSection(report2) {
   const trend = report2.history?.trend ?? [];
   if (trend.length === 0) return "";
-  const rows = trend.map((t3) => ({ cells: [String(t3.run), t3.startedAt, t3.gate, num(t3.violations), num(t3.new), num(t3.reopened), num(t3.fixed)] }));
-  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2><figure>${trendSvg(trend)}<figcaption class="meta">Violations per run, last ${trend.length} runs of ${escapeHtml(report2.instance)} (history ${escapeHtml(report2.history.file)})</figcaption></figure>
-<details><summary>Runs as a table</summary>${table("The runs of the chart", ["Run", "Started", "Verdict", "Violations", "New", "Reopened", "Fixed"], rows)}</details></section>`;
+  const rows = trend.map((t3) => ({ cells: [String(t3.run), t3.startedAt, t3.gate, num(t3.violations), ...SEVERITY_ORDER.map((s) => num(t3.bySeverity?.[s] ?? 0)), num(t3.new), num(t3.reopened), num(t3.fixed)] }));
+  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2><figure>${trendSvg(trend)}<figcaption class="meta">Violations per run by severity, last ${trend.length} runs of ${escapeHtml(report2.instance)} (history ${escapeHtml(report2.history.file)})</figcaption></figure>
+<details><summary>Runs as a table</summary>${table("The runs of the chart", ["Run", "Started", "Verdict", "Violations", ...SEVERITY_ORDER, "New", "Reopened", "Fixed"], rows)}</details></section>`;
 }
 function findingRow(f2, report2) {
   const age = f2.firstSeen ? ageInDays(f2.firstSeen, report2.startedAt) : null;
   const status = f2.status === "waived" && f2.waiver ? `waived (${f2.waiver.owner}, until ${f2.waiver.expires})` : f2.status;
+  const owner11 = [f2.team ? `team ${f2.team}` : "", ownerLabel(f2)].filter(Boolean).join(" · ");
+  const data = { severity: f2.severity, rank: String(SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f2.severity)), status: f2.status, lifecycle: f2.lifecycle ?? "", owner: ownerGroup(f2), policy: f2.policy, fingerprint: f2.fingerprint };
   return {
-    attrs: ` class="finding" data-severity="${escapeHtml(f2.severity)}" data-status="${escapeHtml(f2.status)}" data-fingerprint="${escapeHtml(f2.fingerprint)}"`,
+    attrs: ` class="finding"${Object.entries(data).map(([k2, v2]) => ` data-${k2}="${escapeHtml(v2)}"`).join("")}`,
     cells: [
-      { html: escapeHtml(f2.severity), sort: SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f2.severity), className: `sev sev-${f2.severity}` },
+      { html: escapeHtml(f2.severity), sort: data.rank, className: `sev sev-${f2.severity}` },
       { html: `<code>${escapeHtml(findingSubject(f2))}</code>`, sort: findingSubject(f2) },
       f2.message,
       locationText(f2.location),
       status,
       { html: escapeHtml(f2.lifecycle ?? ""), className: f2.lifecycle ? `lifecycle-${f2.lifecycle}` : void 0 },
-      age === null ? "" : { html: String(age), sort: age, className: "num" }
+      age === null ? "" : { html: String(age), sort: age, className: "num" },
+      owner11 || { html: `<span class="meta">${escapeHtml(f2.ownerUnknown ? `unknown: ${f2.ownerUnknown}` : "")}</span>` }
     ]
   };
 }
-function policyFindings(p2, findings, report2) {
+var FINDING_COLUMNS = ["Severity", "Resource", "Message", "Location", "Status", "Lifecycle", "Age (days)", "Owner"];
+function groupHead(g2, policies, by) {
+  const p2 = by === "policy" ? policies.get(g2.key) : void 0;
+  if (!p2) return `<h3 id="${escapeHtml(`${by}-${g2.key}`)}">${escapeHtml(g2.title)}</h3><p class="meta">${escapeHtml(plural(g2.findings.length, "finding"))}</p>`;
   const title = `${p2.id}${p2.title ? `: ${p2.title}` : ""}`;
-  const head2 = `<h3 id="policy-${escapeHtml(p2.id)}"><span class="sev sev-${escapeHtml(p2.severity)}">${escapeHtml(p2.severity)}</span> ${escapeHtml(title)}</h3>`;
-  const meta = `<p class="meta">${escapeHtml(p2.resource)} · ${p2.evaluated} evaluated · ${p2.violations} violations · ${escapeHtml(p2.enforcement)}${p2.location ? ` · ${escapeHtml(locationText(p2.location))}` : ""}</p>`;
-  const cols = ["Severity", "Resource", "Message", "Location", "Status", "Lifecycle", "Age (days)"];
-  return `<div class="policy-findings">${head2}${meta}${table(`Findings of ${p2.id}`, cols, findings.map((f2) => findingRow(f2, report2)), true)}</div>`;
+  const head2 = `<h3 id="${escapeHtml(policyAnchor(p2.id))}"><span class="sev sev-${escapeHtml(p2.severity)}">${escapeHtml(p2.severity)}</span> ${escapeHtml(title)}</h3>`;
+  return `${head2}<p class="meta">${escapeHtml(p2.resource)} · ${p2.evaluated} evaluated · ${p2.violations} violations · ${escapeHtml(p2.enforcement)}${p2.location ? ` · ${escapeHtml(locationText(p2.location))}` : ""}</p>`;
 }
-function findingsSection(report2) {
-  const byPolicy = /* @__PURE__ */ new Map();
-  for (const f2 of sortFindings(report2.findings.filter((x2) => x2.status !== "error"))) {
-    const list = byPolicy.get(f2.policy);
-    if (list) list.push(f2);
-    else byPolicy.set(f2.policy, [f2]);
-  }
-  const policies = sortPolicies(report2.policies).filter((p2) => byPolicy.has(p2.id));
-  const filters = `<div id="filters" class="filters hidden" role="search"><label>Filter findings<input id="filter-text" type="search"></label>
-<label>Severity<select id="filter-severity"><option value="">all</option>${SEVERITY_ORDER.map((s) => `<option>${s}</option>`).join("")}</select></label></div>`;
-  const body2 = policies.length ? policies.map((p2) => policyFindings(p2, byPolicy.get(p2.id), report2)).join("\n") : "<p>No findings.</p>";
-  return `<section aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${filters}${body2}</section>`;
+function select(id, label2, options) {
+  return `<label>${escapeHtml(label2)}<select id="${id}">${options.map(([v2, t3]) => `<option value="${escapeHtml(v2)}">${escapeHtml(t3)}</option>`).join("")}</select></label>`;
+}
+function filters(findings) {
+  const owners2 = [...new Set(findings.map(ownerGroup))].sort();
+  const policies = [...new Set(findings.map((f2) => f2.policy))].sort();
+  return `<div id="filters" class="filters hidden" role="search">${[
+    `<label>Text<input id="filter-text" type="search"></label>`,
+    select("filter-severity", "Severity at least", [["", "all"], ...[...SEVERITY_ORDER].map((s) => [s, s])]),
+    select("filter-status", "Status", [["", "all"], ["violation", "violation"], ["waived", "waived"]]),
+    select("filter-lifecycle", "Lifecycle", [["", "all"], ["new", "new"], ["open", "open"], ["reopened", "reopened"]]),
+    select("filter-owner", "Owner", [["", "all"], ...owners2.map((o3) => [o3, o3])]),
+    select("filter-policy", "Policy", [["", "all"], ...policies.map((p2) => [p2, p2])])
+  ].join("")}<p id="filter-count" class="meta" aria-live="polite"></p></div>`;
+}
+function findingsSection(report2, by) {
+  const findings = sortFindings(report2.findings.filter((x2) => x2.status !== "error"));
+  const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
+  const groups = groupFindings(findings, report2, by);
+  const body2 = groups.length ? groups.map((g2) => `<div class="policy-findings finding-group">${groupHead(g2, policies, by)}${table(`Findings: ${g2.title}`, FINDING_COLUMNS, g2.findings.map((f2) => findingRow(f2, report2)), true)}</div>`).join("\n") : "<p>No findings.</p>";
+  return `<section aria-labelledby="findings-h"><h2 id="findings-h">Findings${by === "policy" ? "" : ` by ${by}`}</h2>${filters(findings)}<p id="no-match" class="hidden">No finding matches the filters.</p>${body2}</section>`;
 }
 function errorsSection(report2) {
   const groups = errorGroups(report2);
@@ -47990,8 +48193,9 @@ function coverageSection(report2) {
   return `<section aria-labelledby="coverage-h"><h2 id="coverage-h">Coverage</h2>${table("Resources evaluated per kind", ["Kind", "Resources"], rows, false, "compact")}
 <p>${h2.requests} requests, ${h2.retries} retries, ${h2.failed} failed · ${report2.summary.errors} evaluation errors · ${report2.summary.policies} policies · ${report2.durationMs} ms</p></section>`;
 }
-var formatHtml = (report2) => {
+var formatHtml = (report2, options) => {
   const gate = report2.summary.gate;
+  const withFindings = new Set(report2.findings.filter((f2) => f2.status !== "error").map((f2) => f2.policy));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -48008,11 +48212,13 @@ var formatHtml = (report2) => {
 <p class="meta">Instance ${escapeHtml(report2.instance)} · started ${escapeHtml(report2.startedAt)} · fail-on ${escapeHtml(report2.failOn)} · steward ${escapeHtml(report2.tool.version)}</p>
 </header>
 <main>
-${summarySection(report2)}
+${kpiTiles(report2)}
 ${errorsSection(report2)}
 ${attentionSection(report2)}
 ${trendSection(report2)}
-${findingsSection(report2)}
+${policyGrid(report2, options.groupBy === "policy" || !options.groupBy ? withFindings : /* @__PURE__ */ new Set())}
+${controlGrid(report2)}
+${findingsSection(report2, options.groupBy ?? "policy")}
 ${fixedSection(report2)}
 ${waiversSection(report2)}
 ${governanceSection(report2)}
@@ -48353,18 +48559,25 @@ function head(report2) {
   }
   return lines;
 }
-function row(f2, policies) {
+function row(f2, policies, options) {
   const place2 = findingFileLocation(f2, policies.get(f2.policy));
-  const loc = place2 ? codeSpan(locationText(place2)) : "";
+  const span = place2 ? codeSpan(locationText(place2)) : "";
+  const loc = place2 && options.blobUrl ? `[${span}](${blobLink(place2, options.blobUrl, options)})` : span;
   const status = f2.status === "waived" && f2.waiver ? `waived: ${f2.waiver.reason} (${f2.waiver.owner}, until ${f2.waiver.expires})` : STATUS[f2.status];
   const baseline = [f2.baseline, f2.lifecycle].filter(Boolean).map((b) => ` (${b})`).join("");
-  return `| ${escapeCell(f2.policy)} | ${f2.severity} | ${escapeCell(findingSubject(f2))} | ${escapeCell(f2.message)} | ${loc} | ${escapeCell(status)}${baseline} |`;
+  const owner11 = [f2.team ? `team ${f2.team}` : "", ownerLabel(f2)].filter(Boolean).join(" · ");
+  return `| ${escapeCell(f2.policy)} | ${f2.severity} | ${codeSpan(findingSubject(f2))} | ${escapeCell(f2.message)} | ${escapeCell(owner11)} | ${loc} | ${escapeCell(status)}${baseline} |`;
 }
-var TABLE_HEAD = [
-  "",
-  "| Policy | Severity | Resource | Message | Location | Status |",
-  "| --- | --- | --- | --- | --- | --- |"
-];
+var TABLE_HEAD = ["| Policy | Severity | Resource | Message | Owner | Location | Status |", "| --- | --- | --- | --- | --- | --- | --- |"];
+function groupSummary(g2, policies, by) {
+  const count = `${g2.findings.length} finding${g2.findings.length === 1 ? "" : "s"}`;
+  const policy2 = by === "policy" ? policies.get(g2.key) : void 0;
+  if (policy2) return `<code>${escapeCell(policy2.id)}</code> · ${policy2.severity} · ${escapeCell(policy2.title)} · ${count}`;
+  return `${escapeCell(g2.title)} · ${count}`;
+}
+function groupedTables(findings, rows, report2, policies, by) {
+  return groupFindings(findings, report2, by).flatMap((g2) => ["", "<details>", `<summary>${groupSummary(g2, policies, by)}</summary>`, "", ...TABLE_HEAD, ...g2.findings.map((f2) => rows.get(f2)), "", "</details>"]);
+}
 function waiverList(title, waivers, verb) {
   if (waivers.length === 0) return [];
   return [
@@ -48447,22 +48660,24 @@ function truncationNote(shown, total) {
   return `
 _Showing ${shown} of ${total} findings to stay within the size limit; the JSON or SARIF report has them all._`;
 }
-function renderMarkdown(raw2, maxBytes) {
+function renderMarkdown(raw2, maxBytes, options = { color: false }) {
   const report2 = reportWithVisibleControls(raw2);
   const findings = sortFindings(report2.findings.filter((f2) => f2.status !== "error"));
   const policies = new Map(report2.policies.map((p2) => [p2.id, p2]));
-  const rows = findings.map((f2) => row(f2, policies));
+  const rows = new Map(findings.map((f2) => [f2, row(f2, policies, options)]));
+  const by = options.groupBy ?? "policy";
+  const tables = (shown) => groupedTables(findings.slice(0, shown), rows, report2, policies, by);
   const top = head(report2);
-  const table2 = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ["", "_No findings._"];
+  const table2 = findings.length > 0 ? tables(findings.length) : ["", "_No findings._"];
   const full = `${[...top, ...table2, ...tail(report2)].join("\n")}
 `;
   if (maxBytes === void 0 || bytes(full) <= maxBytes) return full;
   for (const end of [tail(report2), []]) {
-    const compose = (shown) => `${[...top, ...TABLE_HEAD, ...rows.slice(0, shown), truncationNote(shown, rows.length), ...end].join("\n")}
+    const compose = (shown) => `${[...top, ...tables(shown), truncationNote(shown, findings.length), ...end].join("\n")}
 `;
     if (bytes(compose(0)) > maxBytes) continue;
     let lo = 0;
-    let hi2 = rows.length - 1;
+    let hi2 = findings.length - 1;
     while (lo < hi2) {
       const mid = Math.ceil((lo + hi2) / 2);
       if (bytes(compose(mid)) <= maxBytes) lo = mid;
@@ -48473,10 +48688,10 @@ function renderMarkdown(raw2, maxBytes) {
   const buf = Buffer.from(full, "utf8").subarray(0, maxBytes);
   return buf.toString("utf8").replace(/\uFFFD$/, "");
 }
-var formatMarkdown = (report2) => renderMarkdown(report2);
+var formatMarkdown = (report2, options) => renderMarkdown(report2, void 0, options);
 
 // src/report/sarif.ts
-import path from "node:path";
+import path2 from "node:path";
 import { pathToFileURL } from "node:url";
 var SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
 var FINGERPRINT_KEY = "steward/v1";
@@ -48587,7 +48802,10 @@ function result(f2, index3, policies, baseline) {
       path: f2.path,
       ...placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {},
       // With a run history: new / open / reopened, and since when.
-      ...f2.lifecycle ? { lifecycle: f2.lifecycle, firstSeen: f2.firstSeen } : {}
+      ...f2.lifecycle ? { lifecycle: f2.lifecycle, firstSeen: f2.firstSeen } : {},
+      // Who can act on it: the platform owner (or why unknown) and the owners: map's team.
+      ...f2.owner !== void 0 ? { owner: f2.owner, ...f2.ownerUnknown ? { ownerUnknown: f2.ownerUnknown } : {} } : {},
+      ...f2.team !== void 0 ? { team: f2.team } : {}
     }
   };
   const ruleIndex = index3.get(f2.policy);
@@ -48637,8 +48855,8 @@ function endTime(report2) {
 }
 function rebased(report2, cwd, root) {
   const move = (loc) => {
-    if (!loc || path.isAbsolute(loc.file)) return loc;
-    const rel = path.relative(root, path.resolve(cwd, loc.file)).split(path.sep).join("/");
+    if (!loc || path2.isAbsolute(loc.file)) return loc;
+    const rel = path2.relative(root, path2.resolve(cwd, loc.file)).split(path2.sep).join("/");
     return rel.startsWith("..") ? loc : { ...loc, file: rel };
   };
   const waiver2 = (w2) => w2 ? { ...w2, location: move(w2.location) } : w2;
@@ -48791,8 +49009,8 @@ function entry(mark, markStyle, text, loc, width, p2) {
   }
   return out;
 }
-function findingLines(f2, width, p2) {
-  const tag2 = f2.baseline ? `[${f2.baseline}] ` : "";
+function findingLines(f2, width, p2, policy2) {
+  const tag2 = `${f2.baseline ? `[${f2.baseline}] ` : ""}${policy2 ? `${policy2} · ` : ""}`;
   const loc = locationText(f2.location);
   if (f2.status === "violation") {
     return entry(MARK.violation, "red", `${tag2}${findingSubject(f2)}: ${f2.message}`, loc, width, p2);
@@ -48916,14 +49134,8 @@ function statsLine(report2) {
   const secs = (report2.durationMs / 1e3).toFixed(1);
   return `${plural(s.resources, "resource")} · ${plural(s.checks, "check")} · ${http4} · ${secs}s · fail-on ${report2.failOn}`;
 }
-var formatText = (raw2, options) => {
-  const report2 = reportWithVisibleControls(raw2);
-  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
-  const p2 = new Painter(options.color);
-  const out = [
-    p2.paint("dim", truncate(`steward ${report2.tool.version} · ${report2.instance}`, width)),
-    ""
-  ];
+function policyBlocks(report2, width, p2) {
+  const out = [];
   const byPolicy = /* @__PURE__ */ new Map();
   for (const f2 of report2.findings) {
     const list = byPolicy.get(f2.policy) ?? [];
@@ -48941,6 +49153,34 @@ var formatText = (raw2, options) => {
     if (findings.length === 0 && errorGroups({ policies: [policy2], findings: byPolicy.get(policy2.id) ?? [] }).length === 0) continue;
     for (const line2 of policyBlock(policy2, findings, byPolicy.get(policy2.id) ?? [], width, p2)) out.push(line2);
     out.push("");
+  }
+  return out;
+}
+function ownerBlocks(report2, width, p2) {
+  const out = [];
+  for (const g2 of groupFindings(sortFindings(report2.findings.filter((f2) => !f2.runWide)), report2, "owner")) {
+    out.push(`${p2.paint("bold", g2.title)}  ${p2.paint("dim", plural(g2.findings.length, "finding"))}`);
+    for (const f2 of g2.findings) {
+      if (f2.status === "error") out.push(...entry(MARK.error, "yellow", `${f2.policy} · ${findingSubject(f2)}: error: ${f2.message}`, locationText(f2.location), width, p2));
+      else for (const line2 of findingLines(f2, width, p2, f2.policy)) out.push(line2);
+    }
+    out.push("");
+  }
+  return out;
+}
+var formatText = (raw2, options) => {
+  const report2 = reportWithVisibleControls(raw2);
+  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
+  const p2 = new Painter(options.color);
+  const out = [
+    p2.paint("dim", truncate(`steward ${report2.tool.version} · ${report2.instance}`, width)),
+    ""
+  ];
+  if (options.groupBy === "owner") {
+    for (const line2 of ownerBlocks(report2, width, p2)) out.push(line2);
+  } else {
+    if (options.groupBy === "instance") out.push(p2.paint("bold", `instance ${report2.instance}`), "");
+    for (const line2 of policyBlocks(report2, width, p2)) out.push(line2);
   }
   const problems = [
     ...attentionLines(report2, width, p2),
@@ -49246,14 +49486,14 @@ function withoutTrailingSlash(input = "", respectQueryAndFragment) {
   if (!hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path23 = input;
+  let path24 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path23 = input.slice(0, fragmentIndex);
+    path24 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
   }
-  const [s0, ...s] = path23.split("?");
+  const [s0, ...s] = path24.split("?");
   const cleanPath2 = s0.endsWith("/") ? s0.slice(0, -1) : s0;
   return (cleanPath2 || "/") + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
@@ -49264,17 +49504,17 @@ function withTrailingSlash(input = "", respectQueryAndFragment) {
   if (hasTrailingSlash(input, true)) {
     return input || "/";
   }
-  let path23 = input;
+  let path24 = input;
   let fragment = "";
   const fragmentIndex = input.indexOf("#");
   if (fragmentIndex !== -1) {
-    path23 = input.slice(0, fragmentIndex);
+    path24 = input.slice(0, fragmentIndex);
     fragment = input.slice(fragmentIndex);
-    if (!path23) {
+    if (!path24) {
       return fragment;
     }
   }
-  const [s0, ...s] = path23.split("?");
+  const [s0, ...s] = path24.split("?");
   return s0 + "/" + (s.length > 0 ? `?${s.join("?")}` : "") + fragment;
 }
 function withBase(input, base) {
@@ -49335,11 +49575,11 @@ function parseURL(input = "", defaultProto) {
     return defaultProto ? parseURL(defaultProto + input) : parsePath(input);
   }
   const [, protocol = "", auth2, hostAndPath = ""] = input.replace(/\\/g, "/").match(/^[\s\0]*([\w+.-]{2,}:)?\/\/([^/@]+@)?(.*)/) || [];
-  let [, host = "", path23 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
+  let [, host = "", path24 = ""] = hostAndPath.match(/([^#/?]*)(.*)?/) || [];
   if (protocol === "file:") {
-    path23 = path23.replace(/\/(?=[A-Za-z]:)/, "");
+    path24 = path24.replace(/\/(?=[A-Za-z]:)/, "");
   }
-  const { pathname, search, hash } = parsePath(path23);
+  const { pathname, search, hash } = parsePath(path24);
   return {
     protocol: protocol.toLowerCase(),
     auth: auth2 ? auth2.slice(0, Math.max(0, auth2.length - 1)) : "",
@@ -50754,8 +50994,8 @@ var WORKFLOW_STATUS_MEANING = {
 function developerToken401(header) {
   return `missing, invalid or expired developer token (sent in ${header}; developer tokens expire after the lifetime chosen when they were created)`;
 }
-function requestLabel(method, path23) {
-  return `[${method}] ${JSON.stringify(path23)}`;
+function requestLabel(method, path24) {
+  return `[${method}] ${JSON.stringify(path24)}`;
 }
 
 // src/api/retry.ts
@@ -50888,13 +51128,13 @@ function sanitizedCause(error2) {
 
 // src/api/request-path.ts
 function describePath(spec) {
-  const path23 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
+  const path24 = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(spec.params?.[name] ?? ""));
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(spec.query ?? {})) {
     if (value !== void 0) query.set(key, String(value));
   }
   const search = query.toString();
-  return search ? `${path23}?${search}` : path23;
+  return search ? `${path24}?${search}` : path24;
 }
 
 // src/api/failure.ts
@@ -52147,7 +52387,7 @@ function createTransport(options) {
 
 // src/api/operations.ts
 var arrayOf = (items) => ({ type: "array", items });
-var instanceRead = (path23, args, response) => ({ method: "GET", host: "instance", path: path23, args, paging: "none", response, access: "read", spec: null });
+var instanceRead = (path24, args, response) => ({ method: "GET", host: "instance", path: path24, args, paging: "none", response, access: "read", spec: null });
 var OPERATIONS = {
   listReportSchedules: {
     method: "GET",
@@ -52703,8 +52943,8 @@ async function* cursorPages(transport, request2, schema, shape, maxPages = MAX_P
 var PLANNABLE_WRITES = ["createDatasetTags", "updateQueuePermissions", "updateFilePermissions", "indexDataset"];
 var isPlannable = (op2) => PLANNABLE_WRITES.includes(op2);
 function writeRequest(operation2, params, body2) {
-  const { method, path: path23 } = OPERATIONS[operation2];
-  const encoded = path23.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
+  const { method, path: path24 } = OPERATIONS[operation2];
+  const encoded = path24.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(params[name] ?? ""));
   return { operation: operation2, method, path: encoded, body: body2 };
 }
 function badWriteRequest(request2) {
@@ -52853,9 +53093,9 @@ function decodeUtf8(bytes3, shown) {
   if (at2 === bytes3.length) return text;
   const lineStart2 = bytes3.lastIndexOf(10, at2 - 1) + 1;
   const line2 = bytes3.subarray(0, lineStart2).filter((b) => b === 10).length + 1;
-  const column = [...lenient.decode(bytes3.subarray(lineStart2, at2))].length + 1;
+  const column2 = [...lenient.decode(bytes3.subarray(lineStart2, at2))].length + 1;
   const byte = `0x${bytes3[at2].toString(16).padStart(2, "0")}`;
-  throw new InputError([{ file: shown, line: line2, column, message: `not UTF-8 (byte ${byte}): save the file as UTF-8` }]);
+  throw new InputError([{ file: shown, line: line2, column: column2, message: `not UTF-8 (byte ${byte}): save the file as UTF-8` }]);
 }
 async function readInputFile(file, shown, what) {
   let bytes3;
@@ -52920,26 +53160,26 @@ function positionAt(source, offset) {
 function locationOf(source, node) {
   return positionAt(source, node?.range?.[0] ?? 0);
 }
-function nodeAt(source, path23) {
-  return descend(source, path23).node;
+function nodeAt(source, path24) {
+  return descend(source, path24).node;
 }
-function keyNodeAt(source, path23) {
-  const parentPath = path23.slice(0, -1);
+function keyNodeAt(source, path24) {
+  const parentPath = path24.slice(0, -1);
   const { node: parent, depth } = descend(source, parentPath);
-  if (path23.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
-    const name = String(path23[path23.length - 1]);
+  if (path24.length > 0 && depth === parentPath.length && (0, import_yaml.isMap)(parent)) {
+    const name = String(path24[path24.length - 1]);
     const pair = parent.items.find((p2) => (0, import_yaml.isScalar)(p2.key) && String(p2.key.value) === name);
     if (pair) return pair.key;
   }
   return parent;
 }
-function problemAt(source, path23, message) {
-  return { ...locationOf(source, nodeAt(source, path23)), message };
+function problemAt(source, path24, message) {
+  return { ...locationOf(source, nodeAt(source, path24)), message };
 }
-function descend(source, path23) {
+function descend(source, path24) {
   let node = source.doc.contents ?? null;
   let depth = 0;
-  for (const seg of path23) {
+  for (const seg of path24) {
     const next = childOf(node, seg);
     if (!next) break;
     node = next;
@@ -52959,19 +53199,19 @@ function pointerPath(pointer) {
   if (pointer === "") return [];
   return pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s) => /^\d+$/.test(s) ? Number(s) : s);
 }
-function pathLabel(path23) {
+function pathLabel(path24) {
   let out = "";
-  for (const s of path23) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
+  for (const s of path24) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
   return out;
 }
 function collectPaths(source) {
   const paths = {};
-  const walk2 = (node, path23) => {
-    if (path23.length > 0) paths[pathLabel(path23)] = locationOf(source, node);
+  const walk2 = (node, path24) => {
+    if (path24.length > 0) paths[pathLabel(path24)] = locationOf(source, node);
     if ((0, import_yaml.isMap)(node)) {
-      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path23, String(p2.key.value)]);
+      for (const p2 of node.items) if ((0, import_yaml.isScalar)(p2.key)) walk2(p2.value, [...path24, String(p2.key.value)]);
     } else if ((0, import_yaml.isSeq)(node)) {
-      for (const [i, item] of node.items.entries()) walk2(item, [...path23, i]);
+      for (const [i, item] of node.items.entries()) walk2(item, [...path24, i]);
     }
   };
   walk2(source.doc.contents, []);
@@ -53093,8 +53333,8 @@ function parseJsonAt(text, file, what) {
     throw new InputError([{ file, ...lineColumn(text, jsonErrorOffset(text)), message: `${what} is not JSON: ${reason}` }]);
   }
 }
-function jsonProblem(text, file, path23, message) {
-  return new InputError([problemAt(parseYamlSource(text, file), path23, message)]);
+function jsonProblem(text, file, path24, message) {
+  return new InputError([problemAt(parseYamlSource(text, file), path24, message)]);
 }
 
 // src/api/snapshot-format.ts
@@ -53147,7 +53387,7 @@ function answerProblem(a) {
 }
 function parseSnapshot(text, displayPath2) {
   const s = parseJsonAt(text, displayPath2, "snapshot");
-  const at2 = (path23, message) => jsonProblem(text, displayPath2, path23, message);
+  const at2 = (path24, message) => jsonProblem(text, displayPath2, path24, message);
   if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
     throw at2(["version"], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
   }
@@ -53256,7 +53496,7 @@ function replayApi(snapshot) {
 
 // src/config/glob.ts
 import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // node_modules/tinyglobby/dist/index.mjs
 import { readdir as readdir2, readdirSync, realpath, realpathSync, stat as stat2, statSync } from "fs";
@@ -53268,27 +53508,27 @@ import { createRequire } from "module";
 import { basename, dirname, normalize, relative, resolve, sep } from "path";
 import * as nativeFs from "fs";
 var __require2 = /* @__PURE__ */ createRequire(import.meta.url);
-function cleanPath(path23) {
-  let normalized = normalize(path23);
+function cleanPath(path24) {
+  let normalized = normalize(path24);
   if (normalized.length > 1 && normalized[normalized.length - 1] === sep) normalized = normalized.substring(0, normalized.length - 1);
   return normalized;
 }
 var SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path23, separator) {
-  return path23.replace(SLASHES_REGEX, separator);
+function convertSlashes(path24, separator) {
+  return path24.replace(SLASHES_REGEX, separator);
 }
 var WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path23) {
-  return path23 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path23);
+function isRootDirectory(path24) {
+  return path24 === "/" || WINDOWS_ROOT_DIR_REGEX.test(path24);
 }
-function normalizePath(path23, options) {
+function normalizePath(path24, options) {
   const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-  const pathNeedsCleaning = process.platform === "win32" && path23.includes("/") || path23.startsWith(".");
-  if (resolvePaths) path23 = resolve(path23);
-  if (normalizePath$1 || pathNeedsCleaning) path23 = cleanPath(path23);
-  if (path23 === ".") return "";
-  const needsSeperator = path23[path23.length - 1] !== pathSeparator;
-  return convertSlashes(needsSeperator ? path23 + pathSeparator : path23, pathSeparator);
+  const pathNeedsCleaning = process.platform === "win32" && path24.includes("/") || path24.startsWith(".");
+  if (resolvePaths) path24 = resolve(path24);
+  if (normalizePath$1 || pathNeedsCleaning) path24 = cleanPath(path24);
+  if (path24 === ".") return "";
+  const needsSeperator = path24[path24.length - 1] !== pathSeparator;
+  return convertSlashes(needsSeperator ? path24 + pathSeparator : path24, pathSeparator);
 }
 function joinPathWithBasePath(filename, directoryPath) {
   return directoryPath + filename;
@@ -53316,31 +53556,31 @@ function pushDirectoryWithRelativePath(root) {
   };
 }
 function pushDirectoryFilterWithRelativePath(root) {
-  return function(directoryPath, paths, filters) {
+  return function(directoryPath, paths, filters2) {
     const relativePath = directoryPath.substring(root.length) || ".";
-    if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+    if (filters2.every((filter) => filter(relativePath, true))) paths.push(relativePath);
   };
 }
 var pushDirectory = (directoryPath, paths) => {
   paths.push(directoryPath || ".");
 };
-var pushDirectoryFilter = (directoryPath, paths, filters) => {
-  const path23 = directoryPath || ".";
-  if (filters.every((filter) => filter(path23, true))) paths.push(path23);
+var pushDirectoryFilter = (directoryPath, paths, filters2) => {
+  const path24 = directoryPath || ".";
+  if (filters2.every((filter) => filter(path24, true))) paths.push(path24);
 };
 var empty$2 = () => {
 };
 function build$6(root, options) {
-  const { includeDirs, filters, relativePaths } = options;
+  const { includeDirs, filters: filters2, relativePaths } = options;
   if (!includeDirs) return empty$2;
-  if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
-  return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+  if (relativePaths) return filters2 && filters2.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+  return filters2 && filters2.length ? pushDirectoryFilter : pushDirectory;
 }
-var pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-  if (filters.every((filter) => filter(filename, false))) counts.files++;
+var pushFileFilterAndCount = (filename, _paths, counts, filters2) => {
+  if (filters2.every((filter) => filter(filename, false))) counts.files++;
 };
-var pushFileFilter = (filename, paths, _counts, filters) => {
-  if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+var pushFileFilter = (filename, paths, _counts, filters2) => {
+  if (filters2.every((filter) => filter(filename, false))) paths.push(filename);
 };
 var pushFileCount = (_filename, _paths, counts, _filters) => {
   counts.files++;
@@ -53351,9 +53591,9 @@ var pushFile = (filename, paths) => {
 var empty$1 = () => {
 };
 function build$5(options) {
-  const { excludeFiles, filters, onlyCounts } = options;
+  const { excludeFiles, filters: filters2, onlyCounts } = options;
   if (excludeFiles) return empty$1;
-  if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+  if (filters2 && filters2.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
   else if (onlyCounts) return pushFileCount;
   else return pushFile;
 }
@@ -53378,26 +53618,26 @@ var empty = () => {
 function build$3(options) {
   return options.group ? groupFiles : empty;
 }
-var resolveSymlinksAsync = function(path23, state, callback$1) {
+var resolveSymlinksAsync = function(path24, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
-  fs3.realpath(path23, (error2, resolvedPath) => {
+  fs3.realpath(path24, (error2, resolvedPath) => {
     if (error2) return queue2.dequeue(suppressErrors ? null : error2, state);
     fs3.stat(resolvedPath, (error$1, stat4) => {
       if (error$1) return queue2.dequeue(suppressErrors ? null : error$1, state);
-      if (stat4.isDirectory() && isRecursive(path23, resolvedPath, state)) return queue2.dequeue(null, state);
+      if (stat4.isDirectory() && isRecursive(path24, resolvedPath, state)) return queue2.dequeue(null, state);
       callback$1(stat4, resolvedPath);
       queue2.dequeue(null, state);
     });
   });
 };
-var resolveSymlinks = function(path23, state, callback$1) {
+var resolveSymlinks = function(path24, state, callback$1) {
   const { queue: queue2, fs: fs3, options: { suppressErrors } } = state;
   queue2.enqueue();
   try {
-    const resolvedPath = fs3.realpathSync(path23);
+    const resolvedPath = fs3.realpathSync(path24);
     const stat4 = fs3.statSync(resolvedPath);
-    if (stat4.isDirectory() && isRecursive(path23, resolvedPath, state)) return;
+    if (stat4.isDirectory() && isRecursive(path24, resolvedPath, state)) return;
     callback$1(stat4, resolvedPath);
   } catch (e) {
     if (!suppressErrors) throw e;
@@ -53407,9 +53647,9 @@ function build$2(options, isSynchronous) {
   if (!options.resolveSymlinks || options.excludeSymlinks) return null;
   return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
 }
-function isRecursive(path23, resolved, state) {
+function isRecursive(path24, resolved, state) {
   if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-  let parent = dirname(path23);
+  let parent = dirname(path24);
   let depth = 1;
   while (parent !== state.root && depth < 2) {
     const resolvedPath = state.symlinks.get(parent);
@@ -53417,7 +53657,7 @@ function isRecursive(path23, resolved, state) {
     if (isSameRoot) depth++;
     else parent = dirname(parent);
   }
-  state.symlinks.set(path23, resolved);
+  state.symlinks.set(path24, resolved);
   return depth > 1;
 }
 function isRecursiveUsingRealPaths(resolved, state) {
@@ -53580,32 +53820,32 @@ var Walker = class {
     return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
   }
   walk = (entries, directoryPath, depth) => {
-    const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+    const { paths, options: { filters: filters2, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
     if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
     const files = this.getArray(this.state.paths);
     for (let i = 0; i < entries.length; ++i) {
       const entry2 = entries[i];
       if (entry2.isFile() || entry2.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
         const filename = this.joinPath(entry2.name, directoryPath);
-        this.pushFile(filename, files, this.state.counts, filters);
+        this.pushFile(filename, files, this.state.counts, filters2);
       } else if (entry2.isDirectory()) {
-        let path23 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
-        if (exclude && exclude(entry2.name, path23)) continue;
-        this.pushDirectory(path23, paths, filters);
-        this.walkDirectory(this.state, path23, path23, depth - 1, this.walk);
+        let path24 = joinDirectoryPath(entry2.name, directoryPath, this.state.options.pathSeparator);
+        if (exclude && exclude(entry2.name, path24)) continue;
+        this.pushDirectory(path24, paths, filters2);
+        this.walkDirectory(this.state, path24, path24, depth - 1, this.walk);
       } else if (this.resolveSymlink && entry2.isSymbolicLink()) {
-        let path23 = joinPathWithBasePath(entry2.name, directoryPath);
-        this.resolveSymlink(path23, this.state, (stat4, resolvedPath) => {
+        let path24 = joinPathWithBasePath(entry2.name, directoryPath);
+        this.resolveSymlink(path24, this.state, (stat4, resolvedPath) => {
           if (stat4.isDirectory()) {
             resolvedPath = normalizePath(resolvedPath, this.state.options);
-            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path23 + pathSeparator)) return;
-            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path23 + pathSeparator, depth - 1, this.walk);
+            if (exclude && exclude(entry2.name, useRealPaths ? resolvedPath : path24 + pathSeparator)) return;
+            this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path24 + pathSeparator, depth - 1, this.walk);
           } else {
-            resolvedPath = useRealPaths ? resolvedPath : path23;
+            resolvedPath = useRealPaths ? resolvedPath : path24;
             const filename = basename(resolvedPath);
             const directoryPath$1 = normalizePath(dirname(resolvedPath), this.state.options);
             resolvedPath = this.joinPath(filename, directoryPath$1);
-            this.pushFile(resolvedPath, files, this.state.counts, filters);
+            this.pushFile(resolvedPath, files, this.state.counts, filters2);
           }
         });
       }
@@ -53767,7 +54007,7 @@ var Builder = class {
       isMatch = globFn(patterns2, ...options);
       this.globCache[patterns2.join("\0")] = isMatch;
     }
-    this.options.filters.push((path23) => isMatch(path23));
+    this.options.filters.push((path24) => isMatch(path24));
     return this;
   }
 };
@@ -53842,19 +54082,19 @@ function buildRelative(cwd, root) {
     return p2[p2.length - 1] === "/" && result2 !== "" ? `${result2}/` : result2 || ".";
   };
 }
-function ensureNonDriveRelativePath(path23) {
-  return path23.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+function ensureNonDriveRelativePath(path24) {
+  return path24.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
 }
 var splitPatternOptions = { parts: true };
-function splitPattern(path23) {
+function splitPattern(path24) {
   var _result$parts;
-  const result2 = import_picomatch.default.scan(path23, splitPatternOptions);
-  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path23];
+  const result2 = import_picomatch.default.scan(path24, splitPatternOptions);
+  return ((_result$parts = result2.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result2.parts : [path24];
 }
 var POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
 var WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-var escapePosixPath = (path23) => path23.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-var escapeWin32Path = (path23) => path23.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapePosixPath = (path24) => path24.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+var escapeWin32Path = (path24) => path24.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 var escapePath = isWin ? escapeWin32Path : escapePosixPath;
 function isDynamicPattern(pattern, options) {
   if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
@@ -53961,13 +54201,13 @@ function buildCrawler(options, patterns2) {
   if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
   const crawler = new Builder({
     filters: [debug4 ? (p2, isDirectory2) => {
-      const path23 = format(p2, isDirectory2);
-      const matches3 = matcher(path23) && !ignore(path23);
-      if (matches3) log(`matched ${path23}`);
-      return matches3;
+      const path24 = format(p2, isDirectory2);
+      const matches4 = matcher(path24) && !ignore(path24);
+      if (matches4) log(`matched ${path24}`);
+      return matches4;
     } : (p2, isDirectory2) => {
-      const path23 = format(p2, isDirectory2);
-      return matcher(path23) && !ignore(path23);
+      const path24 = format(p2, isDirectory2);
+      return matcher(path24) && !ignore(path24);
     }],
     exclude: debug4 ? (_, p2) => {
       const skipped = excludePredicate(_, p2);
@@ -54044,35 +54284,35 @@ function hasMagic(pattern) {
   return isDynamicPattern(pattern);
 }
 function expandGlob(pattern, baseDir) {
-  const absolute = path2.resolve(baseDir, pattern);
+  const absolute = path3.resolve(baseDir, pattern);
   if (!hasMagic(pattern)) {
     if (isDir(absolute)) return expandGlob("*.{yaml,yml}", absolute);
     return existsSync2(absolute) ? [absolute] : [];
   }
   const files = globSync(pattern, { cwd: baseDir, absolute: true, onlyFiles: true, expandDirectories: false });
-  return [...new Set(files.map((f2) => path2.normalize(f2)))].sort();
+  return [...new Set(files.map((f2) => path3.normalize(f2)))].sort();
 }
 
 // src/config/find.ts
 import { existsSync as existsSync5 } from "node:fs";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/io/contained-path.ts
 import { existsSync as existsSync3, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
-import path3 from "node:path";
+import path4 from "node:path";
 function projectRoot(dir) {
-  for (let d = path3.resolve(dir); ; d = path3.dirname(d)) {
-    if (existsSync3(path3.join(d, ".git"))) return d;
-    if (path3.dirname(d) === d) return path3.resolve(dir);
+  for (let d = path4.resolve(dir); ; d = path4.dirname(d)) {
+    if (existsSync3(path4.join(d, ".git"))) return d;
+    if (path4.dirname(d) === d) return path4.resolve(dir);
   }
 }
 var inside = (root, p2) => {
-  const rel = path3.relative(root, p2);
-  return rel === "" || !rel.startsWith("..") && !path3.isAbsolute(rel);
+  const rel = path4.relative(root, p2);
+  return rel === "" || !rel.startsWith("..") && !path4.isAbsolute(rel);
 };
 function uncontainedPath(named, baseDir, root, kind = "file") {
-  if (path3.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
-  const resolved = path3.resolve(baseDir, named);
+  if (path4.isAbsolute(named)) return `${JSON.stringify(named)} is an absolute path: name a ${kind} inside the project (${root})`;
+  const resolved = path4.resolve(baseDir, named);
   if (!inside(root, resolved)) return `${JSON.stringify(named)} leads out of the project (${root})`;
   if (!existsSync3(resolved)) return null;
   let real;
@@ -54089,7 +54329,7 @@ function uncontainedPath(named, baseDir, root, kind = "file") {
 
 // src/config/paths.ts
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import path4 from "node:path";
+import path5 from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/core/package-name.ts
@@ -54099,20 +54339,20 @@ var PACKAGE_NAME = "@steward-pac/steward";
 var cachedRoot = null;
 function packageRoot() {
   if (cachedRoot) return cachedRoot;
-  let dir = path4.dirname(fileURLToPath2(import.meta.url));
+  let dir = path5.dirname(fileURLToPath2(import.meta.url));
   for (; ; ) {
-    const manifest = path4.join(dir, "package.json");
+    const manifest = path5.join(dir, "package.json");
     if (existsSync4(manifest) && JSON.parse(readFileSync2(manifest, "utf8")).name === PACKAGE_NAME) {
       cachedRoot = dir;
       return dir;
     }
-    const parent = path4.dirname(dir);
+    const parent = path5.dirname(dir);
     if (parent === dir) throw new Error("steward: cannot find its own package.json");
     dir = parent;
   }
 }
 function packageVersion() {
-  return JSON.parse(readFileSync2(path4.join(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync2(path5.join(packageRoot(), "package.json"), "utf8")).version;
 }
 function isDatabaseUrl(value) {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim());
@@ -54121,27 +54361,27 @@ var DATABASE_URL_REFUSED = "a database URL is not supported: the run history is 
 var DEFAULT_HISTORY_FILE = ".steward/history.sqlite";
 var BUILTIN_POLICIES = "builtin";
 function builtinPolicyDir() {
-  return path4.join(packageRoot(), "policies");
+  return path5.join(packageRoot(), "policies");
 }
 var DEFAULT_CONFIG_FILE = "steward.yaml";
 
 // src/config/find.ts
 var BUILTIN_CONFIG = "builtin";
 function findConfig(cwd) {
-  const start = path5.resolve(cwd);
+  const start = path6.resolve(cwd);
   const root = projectRoot(start);
   const looked = [];
-  for (let dir = start; ; dir = path5.dirname(dir)) {
+  for (let dir = start; ; dir = path6.dirname(dir)) {
     looked.push(dir);
-    const file = path5.join(dir, DEFAULT_CONFIG_FILE);
+    const file = path6.join(dir, DEFAULT_CONFIG_FILE);
     if (existsSync5(file)) return { file, looked };
-    if (dir === root || path5.dirname(dir) === dir) return { file: null, looked };
+    if (dir === root || path6.dirname(dir) === dir) return { file: null, looked };
   }
 }
 
 // src/config/load.ts
 import { existsSync as existsSync8 } from "node:fs";
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/core/loopback.ts
 function isLoopbackHost(hostname2) {
@@ -54244,6 +54484,7 @@ var calculatedFields = {
     }
   },
   parts: {},
+  ownerless: "instance-wide statistics belong to no one: route them with the config's owners: map",
   probes: [
     readProbe(
       "calculatedFields",
@@ -54375,11 +54616,11 @@ function userDirectory(api, once = noMemo) {
     return live3;
   });
 }
-function resolveOwner(directory, owner10) {
-  if (owner10 === null) return null;
-  if (owner10.type === "GROUP") return { type: "GROUP", id: owner10.id, name: null, email: null, state: null };
-  const user2 = directory.get(owner10.id);
-  return { type: "USER", id: owner10.id, name: user2?.name ?? null, email: user2?.email ?? null, state: user2?.state ?? UNKNOWN_USER };
+function resolveOwner(directory, owner11) {
+  if (owner11 === null) return null;
+  if (owner11.type === "GROUP") return { type: "GROUP", id: owner11.id, name: null, email: null, state: null };
+  const user2 = directory.get(owner11.id);
+  return { type: "USER", id: owner11.id, name: user2?.name ?? null, email: user2?.email ?? null, state: user2?.state ?? UNKNOWN_USER };
 }
 var ownerSchema = {
   type: ["object", "null"],
@@ -54392,14 +54633,14 @@ var ownerSchema = {
     state: { enum: [...USER_STATES, UNKNOWN_USER, null] }
   }
 };
-function ownerPart(operation2, ownerOf2) {
+function ownerPart(operation2, ownerOf) {
   return {
     name: "owner",
     operation: "searchUsers",
     alsoReads: [operation2],
     async load(api, r3, once = noMemo) {
-      const [directory, owner10] = await Promise.all([userDirectory(api, once), ownerOf2(api, r3, once)]);
-      return resolveOwner(directory, owner10);
+      const [directory, owner11] = await Promise.all([userDirectory(api, once), ownerOf(api, r3, once)]);
+      return resolveOwner(directory, owner11);
     }
   };
 }
@@ -54408,7 +54649,7 @@ function userOwner(value, where2) {
   if (typeof value === "number" && Number.isSafeInteger(value) || typeof value === "string" && value !== "") return { type: "USER", id: String(value) };
   throw new Error(`${where2}: the owner ${JSON.stringify(value ?? "field is missing")} is not a user id: the owner is unknown`);
 }
-async function ownersFromListing(once, key, read, idOf, ownerOf2) {
+async function ownersFromListing(once, key, read, idOf, ownerOf) {
   const owners2 = await once(`people:owners:${key}`, async () => {
     const map = /* @__PURE__ */ new Map();
     const answer = read();
@@ -54418,7 +54659,7 @@ async function ownersFromListing(once, key, read, idOf, ownerOf2) {
     for await (const page2 of pages2) {
       for (const item of page2) {
         try {
-          map.set(idOf(item), ownerOf2(item));
+          map.set(idOf(item), ownerOf(item));
         } catch (err) {
           map.set(idOf(item), err);
         }
@@ -54428,9 +54669,9 @@ async function ownersFromListing(once, key, read, idOf, ownerOf2) {
   });
   return (id, what) => {
     if (!owners2.has(id)) throw new Error(`${key}: ${what} ${id} is not in the listing, so its owner is unknown`);
-    const owner10 = owners2.get(id) ?? null;
-    if (owner10 instanceof Error) throw owner10;
-    return owner10;
+    const owner11 = owners2.get(id) ?? null;
+    if (owner11 instanceof Error) throw owner11;
+    return owner11;
   };
 }
 
@@ -54442,18 +54683,18 @@ var schemaId = (name) => `${SCHEMA_ID_BASE}${name}.schema.json`;
 var import_ajv2 = __toESM(require_ajv(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
 import { createHash as createHash2 } from "node:crypto";
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/io/schema-problems.ts
 function schemaProblems(source, errors, wording = {}) {
   const problems = [];
   const seen = /* @__PURE__ */ new Set();
   for (const e of selectErrors(errors ?? [])) {
-    const path23 = pointerPath(e.instancePath);
-    const label2 = (wording.label ?? pathLabel)(path23);
-    const place2 = { path: path23, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
+    const path24 = pointerPath(e.instancePath);
+    const label2 = (wording.label ?? pathLabel)(path24);
+    const place2 = { path: path24, label: label2, subject: `${label2 || "the file"}${wording.separator ?? " "}` };
     const message = wording.describe?.(e, place2) ?? sharedMessage(e, place2);
-    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path23, String(e.params.additionalProperty)]) : nodeAt(source, path23);
+    const node = e.keyword === "additionalProperties" ? keyNodeAt(source, [...path24, String(e.params.additionalProperty)]) : nodeAt(source, path24);
     const problem4 = { ...locationOf(source, node), message };
     const key = `${problem4.line}:${problem4.column}:${message}`;
     if (seen.has(key)) continue;
@@ -54597,8 +54838,8 @@ function validatorOf(kind) {
 var ID_KEY = { queue: "queue", dataFile: "dataFile", page: "page", card: "card" };
 var QUEUE_ID_FROM_SOURCE = true;
 function displayFile(file, displayRoot) {
-  const rel = path6.relative(displayRoot, file);
-  return (rel.startsWith("..") || path6.isAbsolute(rel) ? file : rel).split(path6.sep).join("/");
+  const rel = path7.relative(displayRoot, file);
+  return (rel.startsWith("..") || path7.isAbsolute(rel) ? file : rel).split(path7.sep).join("/");
 }
 function parseManifest(kind, text, file) {
   const source = parseYamlSource(text, file);
@@ -55131,9 +55372,9 @@ function dataFileDrift(declared, live3) {
   for (const id of /* @__PURE__ */ new Set([...d.keys(), ...l.keys()])) {
     const dec = d.get(id);
     const liv = l.get(id);
-    const matches3 = Boolean(dec && liv && entryKey(dec) === entryKey(liv));
-    const description = matches3 ? `entity ${id} matches` : !dec ? `entity ${id} was granted ${liv.grant} outside the repository` : !liv ? `entity ${id} was removed outside the repository (declared ${dec.grant})` : `entity ${id} holds ${liv.grant}/${liv.pass} on the instance, ${dec.grant}/${dec.pass} in the manifest`;
-    out.push({ id, matches: matches3, widens: Boolean(dec) && !liv, description });
+    const matches4 = Boolean(dec && liv && entryKey(dec) === entryKey(liv));
+    const description = matches4 ? `entity ${id} matches` : !dec ? `entity ${id} was granted ${liv.grant} outside the repository` : !liv ? `entity ${id} was removed outside the repository (declared ${dec.grant})` : `entity ${id} holds ${liv.grant}/${liv.pass} on the instance, ${dec.grant}/${dec.pass} in the manifest`;
+    out.push({ id, matches: matches4, widens: Boolean(dec) && !liv, description });
   }
   return out;
 }
@@ -55164,8 +55405,8 @@ var restore = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path23) => {
-    const item = itemAt(doc2, "drift", path23);
+  refusal: (doc2, _value, path24) => {
+    const item = itemAt(doc2, "drift", path24);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
   request: (doc2) => writeRequest("updateFilePermissions", { dataFileId: String(doc2.id) }, narrowingDataFileBody(body(doc2), doc2.live))
@@ -55463,8 +55704,8 @@ var owner5 = ownerPart("searchFilesets", async (api, r3, once) => {
   const find = await ownersFromListing(once, "searchFilesets", () => api.searchFilesets(), (f2) => f2.id, (f2) => userOwner(f2.owner, `searchFilesets: file set ${f2.id}`));
   return find(String(r3.doc.filesetId), "file set");
 });
-function filesetFileId(filesetId, path23) {
-  return `${filesetId}:${path23}`;
+function filesetFileId(filesetId, path24) {
+  return `${filesetId}:${path24}`;
 }
 var filesetAccess = {
   name: "filesetAccess",
@@ -55484,7 +55725,7 @@ var filesetFile = {
       key: "filesets",
       shape: "paths",
       description: "file",
-      exists: (api, setId, path23) => api.getFileByPath(setId, path23 ?? ""),
+      exists: (api, setId, path24) => api.getFileByPath(setId, path24 ?? ""),
       discovery: "searchFilesets"
     }
   },
@@ -55531,17 +55772,17 @@ var filesetFile = {
     }
     const jobs = [];
     for (const [filesetId, paths] of Object.entries(ctx.scope.paths.filesets ?? {})) {
-      for (const path23 of paths) {
-        if (seen.has(filesetFileId(filesetId, path23))) continue;
-        const read = ctx.api.getFileByPath(filesetId, path23);
+      for (const path24 of paths) {
+        if (seen.has(filesetFileId(filesetId, path24))) continue;
+        const read = ctx.api.getFileByPath(filesetId, path24);
         read.catch(() => {
         });
-        jobs.push({ filesetId, path: path23, read });
+        jobs.push({ filesetId, path: path24, read });
       }
     }
-    for (const { filesetId, path: path23, read } of jobs) {
-      const id = filesetFileId(filesetId, path23);
-      const base = { kind: "filesetFile", id, name: path23, doc: { id, path: path23, filesetId }, source: null };
+    for (const { filesetId, path: path24, read } of jobs) {
+      const id = filesetFileId(filesetId, path24);
+      const base = { kind: "filesetFile", id, name: path24, doc: { id, path: path24, filesetId }, source: null };
       try {
         const meta = await read;
         yield { ...base, doc: { ...meta, filesetId } };
@@ -55601,8 +55842,8 @@ var restore2 = {
   reads: ["live", "drift"],
   warning: "Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.",
   apply: (doc2) => ({ ...doc2 }),
-  refusal: (doc2, _value, path23) => {
-    const item = itemAt(doc2, "drift", path23);
+  refusal: (doc2, _value, path24) => {
+    const item = itemAt(doc2, "drift", path24);
     if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(", ")}): reported, never applied`;
     const { unnamed } = narrowingQueueBody(entriesOf2(doc2), doc2.live);
     if (unnamed.length > 0) {
@@ -55826,6 +56067,7 @@ var role = {
     }
   },
   parts: { grants, holders },
+  ownerless: "a role belongs to the instance, not to a person: route it with the config's owners: map",
   probes: [
     readProbe(
       "roles",
@@ -55885,6 +56127,7 @@ var user = {
     }
   },
   parts: { role: rolePart },
+  ownerless: "a user is a person, not content: route user findings with the config's owners: map",
   probes: [
     readProbe(
       "userSearch",
@@ -55939,6 +56182,10 @@ var members = {
   }
 };
 var principalSchema2 = { type: "object", properties: { type: { enum: ["USER", "GROUP"] }, id: { type: "string" }, name: { type: ["string", "null"] } } };
+var owner8 = ownerPart("listGroups", async (_api, r3) => {
+  const first = r3.doc.owners[0];
+  return first ? { type: first.type === "GROUP" ? "GROUP" : "USER", id: first.id } : null;
+});
 var group = {
   name: "group",
   description: "Groups named in scope.groups or all of them, with their owners and (a part) their members.",
@@ -55965,6 +56212,7 @@ var group = {
       memberCount: { type: ["integer", "null"] },
       owners: { type: "array", items: principalSchema2, description: "users and groups owning the group (a group may own itself)" },
       created: { type: ["string", "integer", "null"] },
+      owner: { ...ownerSchema, description: `the first owner; ${ownerSchema.description}` },
       members: {
         type: "array",
         description: "the member users, with their state",
@@ -55972,7 +56220,7 @@ var group = {
       }
     }
   },
-  parts: { members },
+  parts: { members, owner: owner8 },
   probes: [
     readProbe(
       "groups",
@@ -56057,7 +56305,7 @@ var drift5 = {
   operation: "getPageAccessList",
   load: async (api, r3) => r3.doc.declared ? sharingDrift(`page ${r3.id}`, r3.doc.shares, await liveAccess2(api, r3)) : []
 };
-var owner8 = ownerPart("listPages", async (_api, r3) => {
+var owner9 = ownerPart("listPages", async (_api, r3) => {
   const owners2 = r3.doc.owners;
   const first = owners2[0];
   return first ? { type: first.type === "GROUP" ? "GROUP" : "USER", id: first.id } : null;
@@ -56113,7 +56361,7 @@ var page = {
       drift: driftSchema
     }
   },
-  parts: { access: access4, owner: owner8, drift: drift5 },
+  parts: { access: access4, owner: owner9, drift: drift5 },
   fixes: { restore: restoreSharingByHand((doc2) => `page ${doc2.id}`) },
   async declare(ctx) {
     return (await loadManifests("page", ctx.manifestFiles.pages ?? [], ctx.displayRoot)).map((m2) => ({
@@ -56170,7 +56418,7 @@ var shares = {
     });
   }
 };
-var owner9 = ownerPart("listAccounts", async (_api, r3) => userOwner(r3.doc.ownerId ?? null, `listAccounts: account ${r3.id}`));
+var owner10 = ownerPart("listAccounts", async (_api, r3) => userOwner(r3.doc.ownerId ?? null, `listAccounts: account ${r3.id}`));
 function accountDoc(a) {
   return {
     id: a.id,
@@ -56215,7 +56463,7 @@ var account = {
       owner: ownerSchema
     }
   },
-  parts: { shares, owner: owner9 },
+  parts: { shares, owner: owner10 },
   probes: [
     readProbe(
       "accounts",
@@ -56301,11 +56549,11 @@ function settingOrigins({ flags, env, data, src, scopeKeys, manifestKeys }) {
 
 // src/config/policy-paths.ts
 import { existsSync as existsSync7 } from "node:fs";
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/config/packs.ts
 import { existsSync as existsSync6, readFileSync as readFileSync3, realpathSync as realpathSync3 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 var SCOPED = /^@[a-z0-9][a-z0-9._~-]*\/[a-z0-9][a-z0-9._~-]*$/;
 var UNSCOPED = /^[a-z0-9][a-z0-9._~-]*$/;
 function packName(entry2) {
@@ -56315,18 +56563,18 @@ function packName(entry2) {
 }
 function resolvePack(name, baseDir) {
   let root = null;
-  for (let dir = path7.resolve(baseDir); ; dir = path7.dirname(dir)) {
-    const candidate = path7.join(dir, "node_modules", ...name.split("/"));
-    if (existsSync6(path7.join(candidate, "package.json"))) {
+  for (let dir = path8.resolve(baseDir); ; dir = path8.dirname(dir)) {
+    const candidate = path8.join(dir, "node_modules", ...name.split("/"));
+    if (existsSync6(path8.join(candidate, "package.json"))) {
       root = realpathSync3(candidate);
       break;
     }
-    if (path7.dirname(dir) === dir) break;
+    if (path8.dirname(dir) === dir) break;
   }
   if (!root) return `package "${name}" is not installed (looked in node_modules from ${baseDir} up): install it with \`npm install --save-dev ${name}\``;
   let manifest;
   try {
-    manifest = JSON.parse(readFileSync3(path7.join(root, "package.json"), "utf8"));
+    manifest = JSON.parse(readFileSync3(path8.join(root, "package.json"), "utf8"));
   } catch (e) {
     return `package "${name}": its package.json cannot be read (${e.message})`;
   }
@@ -56335,9 +56583,9 @@ function resolvePack(name, baseDir) {
   if (!list || list.length === 0) return `package "${name}" is no steward policy pack: its package.json has no "steward": { "policies": … } naming its policy files or folders`;
   const paths = [];
   for (const p2 of list) {
-    const full = path7.resolve(root, p2);
-    const rel = path7.relative(root, full);
-    if (rel.startsWith("..") || path7.isAbsolute(rel)) return `package "${name}": steward.policies entry "${p2}" is outside the package`;
+    const full = path8.resolve(root, p2);
+    const rel = path8.relative(root, full);
+    if (rel.startsWith("..") || path8.isAbsolute(rel)) return `package "${name}": steward.policies entry "${p2}" is outside the package`;
     if (!existsSync6(full)) return `package "${name}": steward.policies entry "${p2}" does not exist`;
     paths.push(full);
   }
@@ -56349,7 +56597,7 @@ var DEFAULT_POLICIES = [BUILTIN_POLICIES];
 var POLICIES_FLAG_ORIGIN = { file: "--policies", line: 0, column: 0 };
 function policyPaths(input) {
   const { flagged, written, cwd, baseDir, root, problems, at: at2, locAt, shown } = input;
-  const resolve4 = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path8.resolve(dir, p2);
+  const resolve4 = (p2, dir) => p2 === BUILTIN_POLICIES ? builtinPolicyDir() : path9.resolve(dir, p2);
   const policySources = [];
   if (flagged && flagged.length > 0) {
     const policies2 = flagged.map((p2) => resolve4(p2, cwd));
@@ -56390,11 +56638,11 @@ function policyPaths(input) {
 }
 
 // src/core/display-path.ts
-import path9 from "node:path";
+import path10 from "node:path";
 function displayPath(file, cwd = process.cwd()) {
-  const rel = path9.relative(cwd, file);
-  const shown = rel && !rel.startsWith("..") && !path9.isAbsolute(rel) ? rel : file;
-  return shown.split(path9.sep).join("/");
+  const rel = path10.relative(cwd, file);
+  const shown = rel && !rel.startsWith("..") && !path10.isAbsolute(rel) ? rel : file;
+  return shown.split(path10.sep).join("/");
 }
 
 // src/config/notify.ts
@@ -56409,8 +56657,42 @@ function notifyTargets(entries, env, locationOf2) {
     url: fromEnv(n4.url),
     secret: n4.secret ? fromEnv(n4.secret) : null,
     on: n4.on ?? "change",
+    teams: n4.teams ?? null,
     location: locationOf2(i)
   }));
+}
+
+// src/config/owners.ts
+function ownerRules(entries, locationOf2) {
+  const list = (v2) => v2 === void 0 ? null : v2.map(String);
+  return entries.map((e, i) => ({
+    team: e.team,
+    policies: list(e.policies),
+    kinds: list(e.kinds),
+    tags: list(e.tags),
+    ownerGroups: list(e.ownerGroups),
+    owners: list(e.owners)?.map((o3) => o3.toLowerCase()) ?? null,
+    location: locationOf2(i)
+  }));
+}
+function matches(rule2, s) {
+  if (rule2.policies && !rule2.policies.some((g2) => globMatches(g2, s.policy))) return false;
+  if (rule2.kinds && !rule2.kinds.includes(s.kind)) return false;
+  if (rule2.tags && !rule2.tags.some((t3) => s.tags.includes(t3))) return false;
+  if (rule2.ownerGroups && !(s.owner?.type === "GROUP" && rule2.ownerGroups.includes(s.owner.id))) return false;
+  if (rule2.owners) {
+    const o3 = s.owner;
+    if (o3?.type !== "USER" || !(rule2.owners.includes(o3.id) || o3.email !== null && rule2.owners.includes(o3.email.toLowerCase()))) return false;
+  }
+  return true;
+}
+function teamOf(rules, subject) {
+  return rules.find((r3) => matches(r3, subject))?.team ?? null;
+}
+function unroutedTeams(notify, rules, at2) {
+  return notify.flatMap(
+    (n4, i) => (n4.teams ?? []).flatMap((team, j) => rules.some((r3) => r3.team === team) ? [] : [at2(["notify", i, "teams", j], `notify: team ${JSON.stringify(team)} is named by no owners: rule`)])
+  );
 }
 
 // src/config/schema.ts
@@ -56597,7 +56879,25 @@ var CONFIG_SCHEMA = {
           type: { enum: ["slack", "teams", "webhook"], description: "slack: an incoming webhook (Block Kit); teams: a Workflows webhook (an Adaptive Card); webhook: JSON (schema/notification.schema.json), signed when a secret is set" },
           url: { type: "string", pattern: "^env:[A-Za-z_][A-Za-z0-9_]*$", description: "env:NAME: the environment variable holding the webhook URL (a URL is a secret: never in this file)" },
           secret: { type: "string", pattern: "^env:[A-Za-z_][A-Za-z0-9_]*$", description: "webhook only: env:NAME of the HMAC-SHA256 key; the body is signed in X-Steward-Signature-256: sha256=<hex>" },
-          on: { enum: ["change", "always"], description: "change (default): only when something is new, reopened or fixed since the previous run; always: every run" }
+          on: { enum: ["change", "always"], description: "change (default): only when something is new, reopened or fixed since the previous run; always: every run" },
+          teams: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", minLength: 1 }, description: "only the changes the owners: map routes to these teams" }
+        }
+      }
+    },
+    owners: {
+      type: "array",
+      description: "routes findings to teams, like CODEOWNERS: the first rule whose every given criterion matches names the finding's team (a rule with none matches everything)",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["team"],
+        properties: {
+          team: { type: "string", minLength: 1, description: "the team findings matching this rule go to" },
+          policies: { type: "array", minItems: 1, items: { type: "string", minLength: 1 }, description: "policy ids or globs (`datasets-*`)" },
+          kinds: { type: "array", minItems: 1, items: { enum: Object.keys(RESOURCE_KINDS) }, description: "resource kinds" },
+          tags: { type: "array", minItems: 1, items: { type: "string", minLength: 1 }, description: "policy tags (any of them)" },
+          ownerGroups: { type: "array", minItems: 1, items: { type: ["string", "integer"] }, description: "ids of groups owning the resource on the platform" },
+          owners: { type: "array", minItems: 1, items: { type: ["string", "integer"] }, description: "users owning the resource on the platform, by id or email" }
         }
       }
     },
@@ -56716,12 +57016,12 @@ function loadConfig(options = {}) {
   if (options.configPath === BUILTIN_CONFIG) {
     file = null;
   } else if (options.configPath) {
-    file = path10.resolve(cwd, options.configPath);
+    file = path11.resolve(cwd, options.configPath);
     if (!existsSync8(file)) throw new InputError([{ file: "--config", line: 0, column: 0, message: `config file not found: ${shown(file)}` }]);
   } else {
     file = findConfig(cwd).file;
   }
-  const baseDir = file ? path10.dirname(file) : cwd;
+  const baseDir = file ? path11.dirname(file) : cwd;
   const root = projectRoot(baseDir);
   let src = null;
   let data = {};
@@ -56804,7 +57104,7 @@ function loadConfig(options = {}) {
       });
       return ids4;
     }
-    const listFile = path10.resolve(baseDir, value.file);
+    const listFile = path11.resolve(baseDir, value.file);
     const refused = uncontainedPath(value.file, baseDir, root);
     if (refused) {
       problems.push(at2([...where2, "file"], `${where2.join(".")}.file: ${refused}`));
@@ -56869,9 +57169,9 @@ function loadConfig(options = {}) {
         problems.push(at2(where2, `manifests.${kind}: ${escaped2}`));
         continue;
       }
-      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path10.relative(baseDir, f2), baseDir, root) === null);
+      const files = expandGlob(pattern, baseDir).filter((f2) => uncontainedPath(path11.relative(baseDir, f2), baseDir, root) === null);
       if (files.length === 0 && !hasMagic(pattern)) {
-        problems.push(at2(where2, `manifest path not found: ${shown(path10.resolve(baseDir, pattern))}`));
+        problems.push(at2(where2, `manifest path not found: ${shown(path11.resolve(baseDir, pattern))}`));
       } else if (files.length === 0) {
         unmatchedManifestGlobs.push({ kind, pattern, location: locAt(where2) });
       }
@@ -56881,20 +57181,20 @@ function loadConfig(options = {}) {
   }
   let waiversFile = null;
   if (data.waivers) {
-    waiversFile = path10.resolve(baseDir, data.waivers);
+    waiversFile = path11.resolve(baseDir, data.waivers);
     const refused = uncontainedPath(data.waivers, baseDir, root);
     if (refused) problems.push(at2(["waivers"], `waivers: ${refused}`));
     else if (!existsSync8(waiversFile)) problems.push(at2(["waivers"], `waivers file not found: ${shown(waiversFile)}`));
   }
   let historyFile = null;
   if (data.history === true) {
-    historyFile = path10.resolve(baseDir, DEFAULT_HISTORY_FILE);
+    historyFile = path11.resolve(baseDir, DEFAULT_HISTORY_FILE);
   } else if (typeof data.history === "string" && isDatabaseUrl(data.history)) {
     problems.push(at2(["history"], `history: ${DATABASE_URL_REFUSED}`));
   } else if (typeof data.history === "string") {
     const refused = uncontainedPath(data.history, baseDir, root);
     if (refused) problems.push(at2(["history"], `history: ${refused}`));
-    else historyFile = path10.resolve(baseDir, data.history);
+    else historyFile = path11.resolve(baseDir, data.history);
   }
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!SEVERITIES.includes(failOn) && failOn !== "none") {
@@ -56911,10 +57211,13 @@ function loadConfig(options = {}) {
     problems.push(flags.timeout !== void 0 ? { file: "--timeout", line: 0, column: 0, message } : at2(["timeout"], message));
   }
   const notify = notifyTargets(data.notify ?? [], env, (i) => locAt(["notify", i]));
+  const owners2 = ownerRules(data.owners ?? [], (i) => locAt(["owners", i]));
+  problems.push(...unroutedTeams(data.notify ?? [], owners2, at2));
   if (problems.length > 0) throw new InputError(problems);
   return {
     secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n4) => [n4.url.value, n4.secret?.value])),
     notify,
+    owners: owners2,
     warnings,
     file,
     baseDir,
@@ -57020,8 +57323,8 @@ function overrideProblems(overrides, policies, where2) {
 // src/io/file-lock.ts
 import { closeSync, openSync, readFileSync as readFileSync4, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import path11 from "node:path";
-var lockPath = (file) => path11.join(path11.dirname(file), `.${path11.basename(file)}.lock`);
+import path12 from "node:path";
+var lockPath = (file) => path12.join(path12.dirname(file), `.${path12.basename(file)}.lock`);
 function readHolder(file) {
   try {
     return JSON.parse(readFileSync4(lockPath(file), "utf8"));
@@ -59012,9 +59315,9 @@ var ReflectMessageImpl = class {
     this.message.$unknown = value;
   }
 };
-function assertOwn(owner10, member) {
-  if (member.parent.typeName !== owner10.$typeName) {
-    throw new FieldError(member, `cannot use ${member.toString()} with message ${owner10.$typeName}`, "ForeignFieldError");
+function assertOwn(owner11, member) {
+  if (member.parent.typeName !== owner11.$typeName) {
+    throw new FieldError(member, `cannot use ${member.toString()} with message ${owner11.$typeName}`, "ForeignFieldError");
   }
 }
 function reflectList(field, unsafeInput, check3 = true) {
@@ -60515,8 +60818,8 @@ function bootEnumDescriptorProto(init) {
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/codegenv2/message.js
-function messageDesc(file, path23, ...paths) {
-  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path23]);
+function messageDesc(file, path24, ...paths) {
+  return paths.reduce((acc, cur) => acc.nestedMessages[cur], file.messages[path24]);
 }
 
 // node_modules/@bufbuild/protobuf/dist/esm/wkt/google/protobuf/descriptor_pb.js
@@ -62862,13 +63165,13 @@ function timestampFromJson(timestamp, json) {
   if (typeof json !== "string") {
     throw new Error(`cannot decode message ${timestamp.$typeName} from JSON: ${formatVal(json)}`);
   }
-  const matches3 = json.match(/^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/);
-  if (!matches3) {
+  const matches4 = json.match(/^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/);
+  if (!matches4) {
     throw new Error(`cannot decode message ${timestamp.$typeName} from JSON: invalid RFC 3339 string`);
   }
   const ms = Date.parse(
     // biome-ignore format: want this to read well
-    matches3[1] + "-" + matches3[2] + "-" + matches3[3] + "T" + matches3[4] + ":" + matches3[5] + ":" + matches3[6] + (matches3[8] ? matches3[8] : "Z")
+    matches4[1] + "-" + matches4[2] + "-" + matches4[3] + "T" + matches4[4] + ":" + matches4[5] + ":" + matches4[6] + (matches4[8] ? matches4[8] : "Z")
   );
   if (Number.isNaN(ms)) {
     throw new Error(`cannot decode message ${timestamp.$typeName} from JSON: invalid RFC 3339 string`);
@@ -62878,8 +63181,8 @@ function timestampFromJson(timestamp, json) {
   }
   timestamp.seconds = protoInt64.parse(ms / 1e3);
   timestamp.nanos = 0;
-  if (matches3[7]) {
-    timestamp.nanos = parseInt("1" + matches3[7] + "0".repeat(9 - matches3[7].length)) - 1e9;
+  if (matches4[7]) {
+    timestamp.nanos = parseInt("1" + matches4[7] + "0".repeat(9 - matches4[7].length)) - 1e9;
   }
 }
 function durationFromJson(duration, json) {
@@ -62911,11 +63214,11 @@ function fieldMaskFromJson(fieldMask, json) {
   if (json === "") {
     return;
   }
-  fieldMask.paths = json.split(",").map((path23) => {
-    if (path23.includes("_")) {
+  fieldMask.paths = json.split(",").map((path24) => {
+    if (path24.includes("_")) {
       throw new Error(`cannot decode message ${fieldMask.$typeName} from JSON: path names must be lowerCamelCase`);
     }
-    return protoSnakeCase(path23);
+    return protoSnakeCase(path24);
   });
 }
 function structFromJson(struct, json, ctx) {
@@ -68112,7 +68415,7 @@ var RE2JS = class _RE2JS {
 };
 
 // node_modules/@bufbuild/cel/dist/esm/std/logic.js
-function matches(pattern) {
+function matches2(pattern) {
   return RE2JS.compile(pattern).test(this);
 }
 function compareDuration(lhs, rhs) {
@@ -68250,7 +68553,7 @@ var logic_default = [
   celMethod(CONTAINS, STRING3, [STRING3], BOOL2, String.prototype.includes),
   celMethod(ENDS_WITH, STRING3, [STRING3], BOOL2, String.prototype.endsWith),
   celMethod(STARTS_WITH, STRING3, [STRING3], BOOL2, String.prototype.startsWith),
-  celMethod(MATCHES, STRING3, [STRING3], BOOL2, matches)
+  celMethod(MATCHES, STRING3, [STRING3], BOOL2, matches2)
 ];
 
 // node_modules/@bufbuild/cel/dist/esm/std/time.js
@@ -69020,14 +69323,14 @@ var runtime;
     return line2;
   }
   function getColumn(input, offset) {
-    let column = 1;
+    let column2 = 1;
     for (let i = offset; i > 0; i--) {
       if (["\n", "\r"].includes(input[i - 1])) {
         break;
       }
-      column++;
+      column2++;
     }
-    return column;
+    return column2;
   }
   function getLocation(source, input, start, remainder) {
     return {
@@ -70062,12 +70365,12 @@ function parse(input, options = {}) {
     };
   }
   function item40(text) {
-    const matches3 = text.match(/^([\t\n\f\r ])+/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^([\t\n\f\r ])+/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -70360,12 +70663,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item73(text) {
-    const matches3 = text.match(/^((-)?([0-9])*\.([0-9])+([eE]([+\-])?([0-9])+)?|(-)?([0-9])+[eE]([+\-])?([0-9])+)/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^((-)?([0-9])*\.([0-9])+([eE]([+\-])?([0-9])+)?|(-)?([0-9])+[eE]([+\-])?([0-9])+)/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -70450,12 +70753,12 @@ function parse(input, options = {}) {
     };
   }
   function item113(text) {
-    const matches3 = text.match(/^(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -70503,12 +70806,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item135(text) {
-    const matches3 = text.match(/^(-)?(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(-)?(0x([0-9abcdefABCDEF])+|([0-9])+)/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71370,12 +71673,12 @@ function parse(input, options = {}) {
     };
   }
   function item229(text) {
-    const matches3 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,1}/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,1}/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71436,12 +71739,12 @@ function parse(input, options = {}) {
     };
   }
   function item244(text) {
-    const matches3 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,2}/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,2}/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71502,12 +71805,12 @@ function parse(input, options = {}) {
     };
   }
   function item252(text) {
-    const matches3 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,4}/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^([0-9abcdefABCDEF][0-9abcdefABCDEF]){0,4}/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71568,12 +71871,12 @@ function parse(input, options = {}) {
     };
   }
   function item259(text) {
-    const matches3 = text.match(/^[0-3][0-7][0-7]/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^[0-3][0-7][0-7]/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71707,12 +72010,12 @@ function parse(input, options = {}) {
     };
   }
   function item283(text) {
-    const matches3 = text.match(/^(?!""")[\s\S]/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(?!""")[\s\S]/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71811,12 +72114,12 @@ function parse(input, options = {}) {
     };
   }
   function item296(text) {
-    const matches3 = text.match(/^(?!''')[\s\S]/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(?!''')[\s\S]/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -71915,12 +72218,12 @@ function parse(input, options = {}) {
     };
   }
   function item308(text) {
-    const matches3 = text.match(/^(?!("|([\r\n])+))[\s\S]/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(?!("|([\r\n])+))[\s\S]/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -72019,12 +72322,12 @@ function parse(input, options = {}) {
     };
   }
   function item321(text) {
-    const matches3 = text.match(/^(?!('|([\r\n])+))[\s\S]/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(?!('|([\r\n])+))[\s\S]/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -72394,12 +72697,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item374(text) {
-    const matches3 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -72687,12 +72990,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item405(text) {
-    const matches3 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^[_a-zA-Z]([_a-zA-Z0-9])*/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -73638,12 +73941,12 @@ function parse(input, options = {}) {
     };
   }
   function item523(text) {
-    const matches3 = text.match(/^((!)+|(-)+)/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^((!)+|(-)+)/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -74043,12 +74346,12 @@ function parse(input, options = {}) {
     return result3;
   }
   function item577(text) {
-    const matches3 = text.match(/^(<=|<|>=|>|==|!=)/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(<=|<|>=|>|==|!=)/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -74116,12 +74419,12 @@ function parse(input, options = {}) {
     };
   }
   function item601(text) {
-    const matches3 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?&&/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?&&/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -74145,12 +74448,12 @@ function parse(input, options = {}) {
     };
   }
   function item607(text) {
-    const matches3 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?\|\|/g);
-    if (matches3?.length === 1) {
+    const matches4 = text.match(/^(([\t\n\f\r ])+)?(\/\/([^\r\n])*([\r\n])+)?(([\t\n\f\r ])+)?\|\|/g);
+    if (matches4?.length === 1) {
       return {
         success: true,
-        value: matches3[0],
-        remainder: text.slice(matches3[0].length),
+        value: matches4[0],
+        remainder: text.slice(matches4[0].length),
         failedExpectations: []
       };
     }
@@ -76053,13 +76356,13 @@ function freeIdent(v2) {
   return k2.value.name;
 }
 function selectPath(expr, root) {
-  const path23 = [];
+  const path24 = [];
   let e = expr;
   while (e?.exprKind.case === "selectExpr") {
-    path23.unshift(e.exprKind.value.field);
+    path24.unshift(e.exprKind.value.field);
     e = e.exprKind.value.operand;
   }
-  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path23;
+  if (e?.exprKind.case === "identExpr" && e.exprKind.value.name === root) return path24;
   return null;
 }
 
@@ -76236,17 +76539,17 @@ function projection(policy2, doc2) {
 // src/fix/apply.ts
 import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync6 } from "node:fs";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/fix/journal.ts
 import { closeSync as closeSync2, fsyncSync, mkdirSync, openSync as openSync2, readFileSync as readFileSync5, writeSync as writeSync2 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 var JOURNAL_DIR = ".steward";
 function defaultJournalPath(root, now = /* @__PURE__ */ new Date()) {
-  return path12.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
+  return path13.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(":", "-").replace(".", "-")}.jsonl`);
 }
 function appendJournal(file, entry2) {
-  mkdirSync(path12.dirname(file), { recursive: true });
+  mkdirSync(path13.dirname(file), { recursive: true });
   const fd = openSync2(file, "a");
   try {
     writeSync2(fd, `${JSON.stringify(entry2)}
@@ -76312,7 +76615,7 @@ async function applyFixes(plan2, options) {
 function assertManifestsUnchanged(plan2, root) {
   const problems = [];
   for (const ref of plan2.manifests) {
-    const now = manifestSha256(path13.resolve(root, ref.file));
+    const now = manifestSha256(path14.resolve(root, ref.file));
     if (now !== ref.sha256) {
       problems.push({
         file: ref.file,
@@ -76354,17 +76657,17 @@ function itemIdentity(item) {
   }
   return JSON.stringify(item);
 }
-function itemKeyAt(doc2, path23) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path23);
+function itemKeyAt(doc2, path24) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path24);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path23;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path24;
   return `${m2[1]}:${itemIdentity(list[Number(m2[2])])}`;
 }
-function describeItemAt(doc2, path23) {
-  const m2 = /^(\w+)\[(\d+)\]$/.exec(path23);
+function describeItemAt(doc2, path24) {
+  const m2 = /^(\w+)\[(\d+)\]$/.exec(path24);
   const list = m2 ? doc2[m2[1]] : void 0;
-  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path23;
-  return `${path23} ${entryLabel(list[Number(m2[2])])}`;
+  if (!m2 || !Array.isArray(list) || Number(m2[2]) >= list.length) return path24;
+  return `${path24} ${entryLabel(list[Number(m2[2])])}`;
 }
 function describeDiff(before, after) {
   const lines = [];
@@ -76572,12 +76875,12 @@ async function planState(input, resource2, kind, steps, manifest) {
   let fixed2 = original;
   const removed = /* @__PURE__ */ new Set();
   for (const step of orderSteps(steps)) {
-    const path23 = step.fix.perItem ? step.finding.path : null;
-    if (path23 !== null && removed.has(path23)) {
+    const path24 = step.fix.perItem ? step.finding.path : null;
+    if (path24 !== null && removed.has(path24)) {
       kept.push(step);
       continue;
     }
-    const candidate = step.fix.apply(structuredClone(after), step.value, path23);
+    const candidate = step.fix.apply(structuredClone(after), step.value, path24);
     const block = (reason) => blocked.push({ findings: [step.finding], reason });
     const widens = kind.widens?.(before, candidate) ?? null;
     if (widens !== null) {
@@ -76597,7 +76900,7 @@ async function planState(input, resource2, kind, steps, manifest) {
       block(`the fixed ${kind.name} would break ${what}, which the declared state does not`);
       continue;
     }
-    if (path23 !== null && listSize(candidate, path23) < listSize(after, path23)) removed.add(path23);
+    if (path24 !== null && listSize(candidate, path24) < listSize(after, path24)) removed.add(path24);
     after = candidate;
     fixed2 = violations;
     kept.push(step);
@@ -76692,12 +76995,12 @@ async function planActions(input, kind, resource2, steps, manifest) {
 function violationKey(doc2, v2) {
   return `${v2.policy}\0${v2.path === null ? "" : itemKeyAt(doc2, v2.path)}`;
 }
-function pathIndex(path23) {
-  const m2 = path23 === null ? null : /\[(\d+)\]$/.exec(path23);
+function pathIndex(path24) {
+  const m2 = path24 === null ? null : /\[(\d+)\]$/.exec(path24);
   return m2 ? Number(m2[1]) : -1;
 }
-function listSize(doc2, path23) {
-  const m2 = path23 === null ? null : /^(\w+)\[\d+\]$/.exec(path23);
+function listSize(doc2, path24) {
+  const m2 = path24 === null ? null : /^(\w+)\[\d+\]$/.exec(path24);
   const list = m2 ? doc2[m2[1]] : void 0;
   return Array.isArray(list) ? list.length : 0;
 }
@@ -77080,10 +77383,10 @@ function isObject5(v2) {
 
 // src/fix/writeback.ts
 import { readFileSync as readFileSync7, writeFileSync } from "node:fs";
-import path14 from "node:path";
+import path15 from "node:path";
 function writeBackChange(change2, root) {
   if (change2.type !== "state" || !change2.manifest) return "none";
-  const file = path14.resolve(root, change2.manifest.file);
+  const file = path15.resolve(root, change2.manifest.file);
   if (manifestSha256(file) !== change2.manifest.sha256) {
     throw new Error(`${change2.manifest.file} changed since the plan was made; not rewritten`);
   }
@@ -77110,7 +77413,7 @@ function writeBackAll(items, root) {
 
 // src/library/connect.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import path15 from "node:path";
+import path16 from "node:path";
 var problem = (file, message) => ({ file, line: 0, column: 0, message });
 function connectionProblems(config) {
   const missing = [];
@@ -77157,7 +77460,7 @@ async function openConnection(options, prepared) {
     } };
   }
   if (options.from) {
-    const file = path15.resolve(prepared.cwd, options.from);
+    const file = path16.resolve(prepared.cwd, options.from);
     const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
     return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {
     } };
@@ -77178,7 +77481,7 @@ async function withConnection(options, prepared, fn) {
 }
 
 // src/library/prepare.ts
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/engine/frameworks.ts
 var STATUS_ORDER2 = ["error", "fail", "pass", "not-evaluated"];
@@ -77280,7 +77583,7 @@ function entryProblem(e) {
 }
 function parseBaseline(text, displayPath2) {
   const b = parseJsonAt(text, displayPath2, "baseline");
-  const at2 = (path23, message) => jsonProblem(text, displayPath2, path23, message);
+  const at2 = (path24, message) => jsonProblem(text, displayPath2, path24, message);
   if (!isObject6(b) || b.version !== 1) throw at2(["version"], 'baseline must be { "version": 1, ... }');
   if (!Array.isArray(b.fingerprints)) throw at2(["fingerprints"], 'baseline "fingerprints" must be an array of strings');
   const bad = b.fingerprints.findIndex((f2) => typeof f2 !== "string");
@@ -77671,7 +77974,7 @@ var stringMethod = (test) => (fn, s, arg) => {
   return test(s, arg);
 };
 var patterns = /* @__PURE__ */ new Map();
-function matches2(s, pattern) {
+function matches3(s, pattern) {
   let re = patterns.get(pattern);
   if (!re) {
     try {
@@ -77745,7 +78048,7 @@ var METHODS = {
   contains: stringMethod((s, a) => s.includes(a)),
   startsWith: stringMethod((s, a) => s.startsWith(a)),
   endsWith: stringMethod((s, a) => s.endsWith(a)),
-  matches: stringMethod(matches2)
+  matches: stringMethod(matches3)
 };
 
 // src/policy/cel-closures.ts
@@ -77804,7 +78107,7 @@ var Compiler2 = class {
       case "identExpr":
         return this.ident(k2.value.name);
       case "selectExpr":
-        return select(this.node(req(k2.value.operand)), k2.value.field, k2.value.testOnly, fromJson2);
+        return select2(this.node(req(k2.value.operand)), k2.value.field, k2.value.testOnly, fromJson2);
       case "listExpr": {
         if (k2.value.optionalIndices.length > 0) throw new Unsupported("optional list elements");
         const items = k2.value.elements.map((x2) => this.node(x2));
@@ -77952,7 +78255,7 @@ var Compiler2 = class {
   /** A field read that leaves a JSON number as it is (the caller knows what to do with it). */
   rawNode(e) {
     const k2 = e.exprKind;
-    if (k2.case === "selectExpr" && !k2.value.testOnly) return select(this.node(req(k2.value.operand)), k2.value.field, false, raw);
+    if (k2.case === "selectExpr" && !k2.value.testOnly) return select2(this.node(req(k2.value.operand)), k2.value.field, false, raw);
     return this.node(e);
   }
   /** Operators that decide on their own which arguments to evaluate. */
@@ -78051,7 +78354,7 @@ var ORDER_TESTS = {
   "_>_": (a, b) => a > b,
   "_>=_": (a, b) => a >= b
 };
-function select(operand, field, testOnly, read) {
+function select2(operand, field, testOnly, read) {
   const inherited = field in Object.prototype;
   return (f2) => {
     const o3 = operand(f2);
@@ -78646,10 +78949,10 @@ function staticCheck(ast, options) {
       found.push({ expr: v2.expr, message: `unknown function '${k2.value.function}'${didYouMean(k2.value.function, functionNames())}` });
     }
     if (options.params && k2.case === "selectExpr") {
-      const path23 = selectPath(v2.expr, "params");
-      if (path23?.length === 1 && !options.params.includes(path23[0]) && freeIdentAt(v2.expr, v2.locals)) {
+      const path24 = selectPath(v2.expr, "params");
+      if (path24?.length === 1 && !options.params.includes(path24[0]) && freeIdentAt(v2.expr, v2.locals)) {
         const known = options.params.length ? options.params.join(", ") : "none";
-        found.push({ expr: v2.expr, message: `undeclared parameter '${path23[0]}' (declared: ${known})` });
+        found.push({ expr: v2.expr, message: `undeclared parameter '${path24[0]}' (declared: ${known})` });
       }
     }
   });
@@ -78896,7 +79199,7 @@ var import_ajv5 = __toESM(require_ajv(), 1);
 var import_yaml5 = __toESM(require_dist(), 1);
 import { existsSync as existsSync9, readFileSync as readFileSync9 } from "node:fs";
 import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
-import path16 from "node:path";
+import path17 from "node:path";
 import { fileURLToPath as fileURLToPath3 } from "node:url";
 
 // src/policy/schema.ts
@@ -79010,7 +79313,7 @@ async function readPolicies(paths, options) {
   const policies = [];
   const seen = /* @__PURE__ */ new Map();
   for (const { file, pathIndex: pathIndex2 } of await policyFiles(paths, cwd, problems)) {
-    const display = path16.relative(cwd, file).split(path16.sep).join("/");
+    const display = path17.relative(cwd, file).split(path17.sep).join("/");
     let text;
     try {
       text = await readInputFile(file, display, "policy file");
@@ -79034,23 +79337,23 @@ async function policyFiles(paths, cwd, problems) {
     } else if (info2.isDirectory()) {
       const entries = (await readdir3(p2, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path16.join(p2, e.name), named, pathIndex2);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit3(path17.join(p2, e.name), named, pathIndex2);
       }
     } else if (!files.has(p2)) {
       files.set(p2, pathIndex2);
     }
   };
-  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path16.resolve(cwd, p2), p2, i);
+  for (const [i, p2] of paths.entries()) await visit3(p2 === BUILTIN ? builtinPolicyDir2() : path17.resolve(cwd, p2), p2, i);
   return [...files].map(([file, index3]) => ({ file, pathIndex: index3 }));
 }
 function builtinPolicyDir2() {
-  let dir = path16.dirname(fileURLToPath3(import.meta.url));
+  let dir = path17.dirname(fileURLToPath3(import.meta.url));
   for (; ; ) {
-    const pkg = path16.join(dir, "package.json");
+    const pkg = path17.join(dir, "package.json");
     if (existsSync9(pkg) && JSON.parse(readFileSync9(pkg, "utf8")).name === PACKAGE_NAME) {
-      return path16.join(dir, "policies");
+      return path17.join(dir, "policies");
     }
-    const parent = path16.dirname(dir);
+    const parent = path17.dirname(dir);
     if (parent === dir) throw new Error("cannot find the steward package folder holding the built-in policies");
     dir = parent;
   }
@@ -79172,17 +79475,17 @@ function isPlainObject(v2) {
   return v2 !== null && typeof v2 === "object" && !Array.isArray(v2);
 }
 function policyWording(data, kinds) {
-  const inPolicy = (path23) => path23[0] === "policies" && typeof path23[1] === "number";
+  const inPolicy = (path24) => path24[0] === "policies" && typeof path24[1] === "number";
   return {
     separator: ": ",
-    label: (path23) => pathLabel(inPolicy(path23) && path23.length > 2 ? path23.slice(2) : path23),
-    describe: (err, { path: path23, label: label2, subject }) => {
+    label: (path24) => pathLabel(inPolicy(path24) && path24.length > 2 ? path24.slice(2) : path24),
+    describe: (err, { path: path24, label: label2, subject }) => {
       const params = err.params;
       switch (err.keyword) {
         case "additionalProperties": {
           const key = String(params.additionalProperty);
-          if (inPolicy(path23) && path23.length === 3 && path23[2] === "fix") {
-            const kind = String(data.policies[path23[1]]?.resource);
+          if (inPolicy(path24) && path24.length === 3 && path24[2] === "fix") {
+            const kind = String(data.policies[path24[1]]?.resource);
             const allowed = Object.keys(kinds[kind]?.fixes ?? {});
             const hint2 = allowed.length ? `allowed: ${allowed.join(", ")}` : "this kind has no fixes";
             return `unknown fix kind '${key}' for resource kind '${kind}' (${hint2})`;
@@ -79194,12 +79497,12 @@ function policyWording(data, kinds) {
         case "required":
           return `${subject}missing required field '${String(params.missingProperty)}'`;
         case "enum":
-          if (inPolicy(path23) && label2 === "resource") {
+          if (inPolicy(path24) && label2 === "resource") {
             return `unknown resource kind ${JSON.stringify(err.data)} (known: ${params.allowedValues.join(", ")})`;
           }
           return void 0;
         case "pattern":
-          if (inPolicy(path23) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
+          if (inPolicy(path24) && label2 === "id") return `id: must be kebab-case (a-z, 0-9, single hyphens), got ${JSON.stringify(err.data)}`;
           return void 0;
         default:
           return void 0;
@@ -79306,7 +79609,7 @@ async function prepareRun(options) {
   }
   let baseline = null;
   if (options.baseline) {
-    const file = path17.resolve(cwd, options.baseline);
+    const file = path18.resolve(cwd, options.baseline);
     const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
     if (data) baseline = { file: displayPath(file, cwd), data };
   }
@@ -79335,9 +79638,27 @@ async function tokenExpiry(api, config, now) {
   return { id, expires, daysLeft: daysLeft2, note: `the token in use (access token ${id}) expires on ${expires.slice(0, 10)}, in ${daysLeft2} day${daysLeft2 === 1 ? "" : "s"}: issue a new one and update the secret before then` };
 }
 
+// src/library/owners.ts
+function tagsByPolicy(report2) {
+  return new Map(report2.policies.map((p2) => [p2.id, p2.tags]));
+}
+function routeTeams(report2, rules) {
+  if (rules.length === 0) return;
+  const tags2 = tagsByPolicy(report2);
+  for (const f2 of report2.findings) {
+    const team = teamOf(rules, { policy: f2.policy, kind: f2.resource.kind, tags: tags2.get(f2.policy) ?? [], owner: f2.owner });
+    f2.team = team;
+    if (f2.owner) {
+      if (team) f2.owner.team = team;
+      else delete f2.owner.team;
+    }
+  }
+  for (const f2 of report2.fixed ?? []) f2.team = teamOf(rules, { policy: f2.policy, kind: f2.resource.kind, tags: tags2.get(f2.policy) ?? [], owner: null });
+}
+
 // src/library/evaluate.ts
 import { mkdirSync as mkdirSync3 } from "node:fs";
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/engine/fingerprint.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -79355,10 +79676,10 @@ function fingerprint(f2) {
 
 // src/engine/findings.ts
 var ALL_RESOURCES_ID = "*";
-function findingLocation(policy2, resource2, path23) {
+function findingLocation(policy2, resource2, path24) {
   const source = resource2?.source;
   if (!source) return policy2.location ?? null;
-  let p2 = path23;
+  let p2 = path24;
   while (p2) {
     const hit = source.paths[p2];
     if (hit) return hit;
@@ -79367,17 +79688,12 @@ function findingLocation(policy2, resource2, path23) {
   }
   return source.location;
 }
-function ownerOf(resource2) {
-  const o3 = resource2.doc.owner;
-  if (!o3 || typeof o3 !== "object" || o3.type !== "USER" && o3.type !== "GROUP" || typeof o3.id !== "string") return {};
-  return { owner: { type: o3.type, id: o3.id, name: o3.name ?? null, email: o3.email ?? null, state: o3.state ?? null } };
-}
 function violationFinding(policy2, resource2, o3) {
   return {
     policy: policy2.id,
     severity: policy2.severity,
     status: "violation",
-    resource: { kind: resource2.kind, id: resource2.id, name: resource2.name, ...ownerOf(resource2) },
+    resource: { kind: resource2.kind, id: resource2.id, name: resource2.name },
     path: o3.path,
     item: o3.itemKey,
     message: o3.message ?? policy2.title,
@@ -79394,7 +79710,7 @@ function violationFinding(policy2, resource2, o3) {
     waiver: null
   };
 }
-function errorFinding(policy2, kind, resource2, message, path23 = null, itemKey = null, cause) {
+function errorFinding(policy2, kind, resource2, message, path24 = null, itemKey = null, cause) {
   const id = resource2?.id ?? ALL_RESOURCES_ID;
   return {
     ...isRunWide(cause) ? { runWide: true } : {},
@@ -79402,10 +79718,10 @@ function errorFinding(policy2, kind, resource2, message, path23 = null, itemKey 
     severity: policy2.severity,
     status: "error",
     resource: { kind, id, name: resource2?.name ?? null },
-    path: path23,
+    path: path24,
     item: itemKey,
     message,
-    location: findingLocation(policy2, resource2, path23),
+    location: findingLocation(policy2, resource2, path24),
     fingerprint: fingerprint({ policy: policy2.id, kind, resourceId: id, itemKey, offendingValue: { error: true } }),
     baseline: null,
     fix: null,
@@ -79473,6 +79789,38 @@ async function mapPool(items, concurrency, fn) {
   const n4 = Math.max(1, Math.min(concurrency, items.length));
   await Promise.all(Array.from({ length: n4 }, worker));
   return results;
+}
+
+// src/engine/owners.ts
+function findingOwner(value) {
+  if (!value || typeof value !== "object") return null;
+  const o3 = value;
+  if (o3.type !== "USER" && o3.type !== "GROUP" || typeof o3.id !== "string") return null;
+  return { type: o3.type, id: o3.id, name: o3.name ?? null, email: o3.email ?? null, state: o3.state ?? null };
+}
+async function ownerOfResource(ctx, kind, r3) {
+  const part = kind.parts.owner;
+  if (!part) return { owner: null, ownerUnknown: kind.ownerless ?? `a ${kind.name} names no owner` };
+  const read = Object.hasOwn(r3.doc, "owner");
+  if (!read && r3.source) return { owner: null, ownerUnknown: `declared in ${r3.source.location.file}: the instance is not read for a declared resource's owner; route it with the config's owners: map` };
+  try {
+    const value = read ? r3.doc.owner : await ctx.partMemo(r3, "owner", () => part.load(ctx.api, r3, ctx.once));
+    const owner11 = findingOwner(value);
+    return owner11 ? { owner: owner11 } : { owner: null, ownerUnknown: `the platform names no owner for ${kind.name} ${r3.id}` };
+  } catch (err) {
+    return { owner: null, ownerUnknown: errorText(err) };
+  }
+}
+async function attachOwners(ctx, kind, findings, resources, concurrency) {
+  const answers = /* @__PURE__ */ new Map();
+  await mapPool([...resources.values()], concurrency, async (r3) => {
+    answers.set(r3.id, await ownerOfResource(ctx, kind, r3));
+  });
+  for (const f2 of findings) {
+    const answer = answers.get(f2.resource.id) ?? (f2.resource.id === ALL_RESOURCES_ID ? { owner: null, ownerUnknown: `the error concerns every ${kind.name} resource, not one` } : { owner: null, ownerUnknown: `${kind.name} ${f2.resource.id} was not collected` });
+    f2.owner = answer.owner;
+    if (answer.owner === null) f2.ownerUnknown = answer.ownerUnknown;
+  }
 }
 
 // src/engine/progress.ts
@@ -79573,10 +79921,12 @@ function findingsOf(policy2, r3, selection, env) {
 async function judgeKind(ctx, kind, plans, pre, opts, run2) {
   if (pre && !Array.isArray(pre)) return pre;
   if (!run2.readsParts) {
-    const judged = { ids: [], rows: [] };
+    const judged = { ids: [], rows: [], withFindings: /* @__PURE__ */ new Map() };
     const judge = (r3) => {
+      const row2 = plans.map((p2) => judgeResource(ctx, kind, p2, r3));
       judged.ids.push(r3.id);
-      judged.rows.push(plans.map((p2) => judgeResource(ctx, kind, p2, r3)));
+      judged.rows.push(row2);
+      if (row2.some((v2) => v2.findings.length > 0)) judged.withFindings.set(r3.id, r3);
     };
     if (pre) pre.forEach(judge);
     else for await (const r3 of kind.collect(collectContext(kind, opts, ctx.memo))) judge(r3);
@@ -79594,7 +79944,8 @@ async function judgeKind(ctx, kind, plans, pre, opts, run2) {
     run2.progress.resourceRead();
     return verdicts;
   });
-  return { ids: list.map((r3) => r3.id), rows };
+  const withFindings = new Map(list.filter((_, i) => rows[i].some((v2) => v2.findings.length > 0)).map((r3) => [r3.id, r3]));
+  return { ids: list.map((r3) => r3.id), rows, withFindings };
 }
 function collectContext(kind, opts, memo) {
   return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once };
@@ -79667,12 +80018,14 @@ async function runPolicies(opts) {
         progress.collected(0, 0);
         const message = `could not collect ${name} resources: ${errorText(judged.error)}`;
         for (const p2 of policies) perPolicy.set(p2, { findings: [errorFinding(p2.def, name, null, message, null, null, judged.error)], evaluated: 0, ids: [] });
+        await attachOwners({ api: ctx.api, once: memo.once, partMemo: ctx.partMemo }, kind, policies.flatMap((p2) => perPolicy.get(p2).findings), /* @__PURE__ */ new Map(), concurrency);
         stop(judged.error);
         return;
       }
       const { ids: ids3, rows } = judged;
       resources += ids3.length;
       collectedPerKind.set(name, ids3.length);
+      const kindFindings = [];
       policies.forEach((p2, pi2) => {
         const acc = { findings: [], evaluated: 0, ids: [] };
         let shared;
@@ -79689,7 +80042,9 @@ async function runPolicies(opts) {
           stop(shared);
         }
         perPolicy.set(p2, acc);
+        for (const f2 of acc.findings) kindFindings.push(f2);
       });
+      await attachOwners({ api: ctx.api, once: memo.once, partMemo: ctx.partMemo }, kind, kindFindings, judged.withFindings, concurrency);
     })
   );
   const results = [];
@@ -79699,7 +80054,7 @@ async function runPolicies(opts) {
   const emptyScopes = [];
   for (const p2 of opts.policies) {
     const acc = perPolicy.get(p2) ?? {
-      findings: [errorFinding(p2.def, p2.def.resource, null, `unknown resource kind ${p2.def.resource}`)],
+      findings: [{ ...errorFinding(p2.def, p2.def.resource, null, `unknown resource kind ${p2.def.resource}`), owner: null, ownerUnknown: "the kind is unknown" }],
       evaluated: 0,
       ids: []
     };
@@ -79821,12 +80176,12 @@ function buildReport(input) {
 // src/history/index.ts
 import { createHash as createHash6 } from "node:crypto";
 import { mkdirSync as mkdirSync2 } from "node:fs";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/history/database.ts
 var import_sql_wasm_inline = __toESM(require_sql_wasm_inline(), 1);
 import { closeSync as closeSync3, existsSync as existsSync10, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readFileSync as readFileSync10, renameSync, unlinkSync as unlinkSync2, writeSync as writeSync3 } from "node:fs";
-import path18 from "node:path";
+import path19 from "node:path";
 var HISTORY_SCHEMA_VERSION = 1;
 var MIGRATIONS = [
   // 0 → 1
@@ -79911,7 +80266,7 @@ var SqlJsHistory = class {
   }
   save() {
     const bytes3 = this.db.export();
-    const temporary = path18.join(path18.dirname(this.file), `.${path18.basename(this.file)}.${process.pid}.tmp`);
+    const temporary = path19.join(path19.dirname(this.file), `.${path19.basename(this.file)}.${process.pid}.tmp`);
     const fd = openSync3(temporary, "w", 384);
     try {
       for (let at2 = 0; at2 < bytes3.length; ) at2 += writeSync3(fd, bytes3, at2, Math.min(1 << 20, bytes3.length - at2));
@@ -79926,11 +80281,11 @@ var SqlJsHistory = class {
   }
 };
 function removeLeftovers(file) {
-  const prefix = `.${path18.basename(file)}.`;
-  const dir = path18.dirname(file);
+  const prefix = `.${path19.basename(file)}.`;
+  const dir = path19.dirname(file);
   if (!existsSync10(dir)) return;
   for (const name of readdirSync2(dir)) {
-    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path18.join(dir, name));
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) unlinkSync2(path19.join(dir, name));
   }
 }
 function notAHistory(shown, why) {
@@ -80030,35 +80385,35 @@ function applyLifecycle(report2, prior) {
 // src/history/rows.ts
 var GATES = ["pass", "fail", "error"];
 function rowReader(db, table2, row2, key) {
-  const bad = (column, why) => new InputError([{ file: db.shown, line: 0, column: 0, message: `history table ${table2}, row ${key}: ${column} ${why} (a history holds only what steward writes)` }]);
-  const text = (column) => {
-    const v2 = row2[column];
-    if (typeof v2 !== "string") throw bad(column, `is ${v2 === null ? "null" : typeof v2}, not text`);
+  const bad = (column2, why) => new InputError([{ file: db.shown, line: 0, column: 0, message: `history table ${table2}, row ${key}: ${column2} ${why} (a history holds only what steward writes)` }]);
+  const text = (column2) => {
+    const v2 = row2[column2];
+    if (typeof v2 !== "string") throw bad(column2, `is ${v2 === null ? "null" : typeof v2}, not text`);
     return v2;
   };
   return {
     text,
-    nullableText: (column) => row2[column] === null ? null : text(column),
-    count: (column) => {
-      const v2 = row2[column];
-      if (typeof v2 !== "number" || !Number.isSafeInteger(v2) || v2 < 0) throw bad(column, `is ${JSON.stringify(v2)}, not a count`);
+    nullableText: (column2) => row2[column2] === null ? null : text(column2),
+    count: (column2) => {
+      const v2 = row2[column2];
+      if (typeof v2 !== "number" || !Number.isSafeInteger(v2) || v2 < 0) throw bad(column2, `is ${JSON.stringify(v2)}, not a count`);
       return v2;
     },
-    oneOf: (column, values) => {
-      const v2 = text(column);
-      if (!values.includes(v2)) throw bad(column, `is ${JSON.stringify(v2)}, not one of ${values.join(", ")}`);
+    oneOf: (column2, values) => {
+      const v2 = text(column2);
+      if (!values.includes(v2)) throw bad(column2, `is ${JSON.stringify(v2)}, not one of ${values.join(", ")}`);
       return v2;
     },
-    severityCounts: (column) => {
+    severityCounts: (column2) => {
       let parsed;
       try {
-        parsed = JSON.parse(text(column));
+        parsed = JSON.parse(text(column2));
       } catch {
-        throw bad(column, "is not JSON");
+        throw bad(column2, "is not JSON");
       }
       const counts = parsed;
       const ok = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && Object.keys(counts).every((k2) => SEVERITIES.includes(k2)) && Object.values(counts).every((n4) => typeof n4 === "number" && Number.isSafeInteger(n4) && n4 >= 0);
-      if (!ok) throw bad(column, "is not a count per severity");
+      if (!ok) throw bad(column2, "is not a count per severity");
       return Object.fromEntries(SEVERITIES.map((s) => [s, counts[s] ?? 0]));
     }
   };
@@ -80182,7 +80537,7 @@ function trendOf(db, instance) {
 
 // src/history/index.ts
 async function openRunHistory(file, shown, purpose) {
-  mkdirSync2(path19.dirname(file), { recursive: true });
+  mkdirSync2(path20.dirname(file), { recursive: true });
   const locks = lockFiles([file], purpose, () => shown);
   try {
     const db = await openHistory(file, shown, { create: true });
@@ -80216,13 +80571,13 @@ function recordReport(history, report2, policyHash) {
 }
 
 // src/library/history.ts
-import path20 from "node:path";
+import path21 from "node:path";
 var flagProblem = (file, message) => new InputError([{ file, line: 0, column: 0, message }]);
 function historyFileOf(flag, cwd, config) {
   if (flag === false) return null;
-  if (flag === true) return path20.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  if (flag === true) return path21.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
   if (flag && isDatabaseUrl(flag)) throw flagProblem("--history", DATABASE_URL_REFUSED);
-  return flag ? path20.resolve(cwd, flag) : config.historyFile;
+  return flag ? path21.resolve(cwd, flag) : config.historyFile;
 }
 
 // src/library/evaluate.ts
@@ -80273,8 +80628,8 @@ async function evaluateOn(options, prepared, connection) {
   const warnings = [...prepared.config.warnings, ...run2.warnings];
   const token = await tokenExpiry(api, prepared.config, startedAt);
   if (options.writeBaseline) {
-    const file = path21.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync3(path21.dirname(file), { recursive: true });
+    const file = path22.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync3(path22.dirname(file), { recursive: true });
     await writeBaseline(file, run2.findings, startedAt, prepared.config.secrets);
   }
   const severity = options.severity;
@@ -80295,6 +80650,7 @@ async function evaluateOn(options, prepared, connection) {
     waiverWarningDays: prepared.config.waiverWarningDays,
     coverage: coverageOf(prepared, run2.collected)
   });
+  routeTeams(report2, prepared.config.owners);
   for (const c2 of report2.coverage ?? []) if (c2.partial) warnings.push(partialWarning(c2));
   if (run2.stoppedBy.length > 0) report2.stoppedBy = run2.stoppedBy;
   if (options.skip?.length || severity) report2.filters = { skip: options.skip ?? [], severity: severity ?? null };
@@ -80321,6 +80677,7 @@ async function withRunHistory(options, prepared, fn) {
         return;
       }
       evaluation.report = recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
+      routeTeams(evaluation.report, prepared.config.owners);
     });
   } finally {
     history.close();
@@ -80351,12 +80708,12 @@ async function planRunFixes(evaluation, connection, options) {
 
 // src/library/fix.ts
 import { mkdirSync as mkdirSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import path22 from "node:path";
+import path23 from "node:path";
 var NOT_APPLIED_ON_ERRORS = "not applied: some policies could not be evaluated, so the plan may be incomplete";
 async function fixWithin(evaluation, connection, options) {
   const journalPath = options.journal ?? defaultJournalPath(options.root);
   if (options.mode !== "apply") return planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
-  mkdirSync4(path22.dirname(journalPath), { recursive: true });
+  mkdirSync4(path23.dirname(journalPath), { recursive: true });
   const lock = lockFiles([journalPath], "fix --apply", (file) => displayPath(file, options.root));
   try {
     return await planAndSettle(evaluation, connection, { ...options, journal: journalPath }, null);
@@ -80453,13 +80810,15 @@ var NOTIFICATION_SCHEMA = {
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["change", "policy", "severity", "resource", "message"],
+        required: ["change", "policy", "severity", "resource", "message", "owner", "team"],
         properties: {
           change: { enum: ["new", "reopened", "fixed"] },
           policy: { type: "string" },
           severity: { enum: ["critical", "high", "medium", "low", "info"] },
           resource: { type: "string" },
-          message: { type: "string" }
+          message: { type: "string" },
+          owner: { type: ["string", "null"], description: "who owns the resource on the platform, e.g. `USER Ana Ruiz (7)`; null when unknown" },
+          team: { type: ["string", "null"], description: "the team the config's owners: map routes it to; null when none" }
         }
       }
     },
@@ -80467,7 +80826,10 @@ var NOTIFICATION_SCHEMA = {
   }
 };
 var headline = (d) => `steward on ${d.instance}: ${d.counts.new} new, ${d.counts.reopened} reopened, ${d.counts.fixed} fixed (${d.gate}, ${d.violations} violations)`;
-var line = (c2) => `${c2.change === "fixed" ? "fixed" : c2.change} · ${c2.severity} · ${c2.policy} · ${c2.resource}: ${c2.message}`;
+var line = (c2) => {
+  const who = [c2.team ? `team ${c2.team}` : "", c2.owner ?? ""].filter(Boolean).join(", ");
+  return `${c2.change} · ${c2.severity} · ${c2.policy} · ${c2.resource}: ${c2.message}${who ? ` (${who})` : ""}`;
+};
 var slackText = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 function notificationPayload(type, d) {
   const listed = d.changes.slice(0, NOTIFY_MAX_ITEMS);
@@ -80513,13 +80875,18 @@ function notificationPayload(type, d) {
 var NOTIFY_ATTEMPTS = 3;
 var NOTIFY_RETRY_DELAY_MS = 500;
 var SIGNATURE_HEADER = "X-Steward-Signature-256";
-function digestOf(report2, env) {
+function digestOf(report2, env, teams = null) {
   const changes = [];
+  const routed = (team) => teams === null || typeof team === "string" && teams.includes(team);
   for (const f2 of report2.findings) {
-    if (f2.status !== "violation" || f2.lifecycle !== "new" && f2.lifecycle !== "reopened") continue;
-    changes.push({ change: f2.lifecycle, policy: f2.policy, severity: f2.severity, resource: `${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`, message: f2.message });
+    if (f2.status !== "violation" || f2.lifecycle !== "new" && f2.lifecycle !== "reopened" || !routed(f2.team)) continue;
+    const resource2 = `${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`;
+    changes.push({ change: f2.lifecycle, policy: f2.policy, severity: f2.severity, resource: resource2, message: f2.message, owner: ownerLabel(f2) || null, team: f2.team ?? null });
   }
-  for (const f2 of report2.fixed ?? []) changes.push({ change: "fixed", policy: f2.policy, severity: f2.severity, resource: `${f2.resource.kind}/${f2.resource.id}`, message: f2.message });
+  for (const f2 of report2.fixed ?? []) {
+    if (!routed(f2.team)) continue;
+    changes.push({ change: "fixed", policy: f2.policy, severity: f2.severity, resource: `${f2.resource.kind}/${f2.resource.id}`, message: f2.message, owner: null, team: f2.team ?? null });
+  }
   const count = (c2) => changes.filter((x2) => x2.change === c2).length;
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
   return {
@@ -80535,9 +80902,9 @@ function digestOf(report2, env) {
 async function sendNotifications(report2, targets, options) {
   const outcome = { records: [], warnings: [], planned: [] };
   if (targets.length === 0) return outcome;
-  const digest = digestOf(report2, options.env);
-  const changed = digest.changes.length > 0;
   for (const target of targets) {
+    const digest = digestOf(report2, options.env, target.teams);
+    const changed = digest.changes.length > 0;
     const destination = `env:${target.url.variable}`;
     const record = { type: target.type, destination, sent: false, attempts: 0, status: null, items: Math.min(digest.changes.length, NOTIFY_MAX_ITEMS), error: null };
     outcome.records.push(record);
@@ -80609,8 +80976,8 @@ function setHash(findings) {
 var cell2 = (s) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 function bodyOf(policy2, findings, report2) {
   const rows = findings.slice(0, ISSUE_MAX_FINDINGS).map((f2) => {
-    const owner10 = f2.resource.owner ? `${f2.resource.owner.name ?? f2.resource.owner.id} (${f2.resource.owner.state ?? f2.resource.owner.type})` : "";
-    return `| ${f2.severity} | \`${cell2(`${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`)}\` | ${cell2(f2.message)} | ${cell2(owner10)} |`;
+    const owner11 = [f2.team ? `team ${f2.team}` : "", ownerLabel(f2), f2.owner?.state && f2.owner.state !== "active" ? `(${f2.owner.state})` : ""].filter(Boolean).join(" ");
+    return `| ${f2.severity} | \`${cell2(`${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`)}\` | ${cell2(f2.message)} | ${cell2(owner11)} |`;
   });
   const more = findings.length > ISSUE_MAX_FINDINGS ? `
 
@@ -80628,12 +80995,12 @@ function bodyOf(policy2, findings, report2) {
   ].join("\n") + more;
 }
 async function syncIssues(report2, options) {
-  const [owner10, repo] = options.repository.split("/");
-  if (!owner10 || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got "${options.repository}"`);
+  const [owner11, repo] = options.repository.split("/");
+  if (!owner11 || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got "${options.repository}"`);
   const { Octokit: Octokit3 } = await Promise.resolve().then(() => (init_dist_src5(), dist_src_exports));
   const octokit = new Octokit3({ auth: options.token, baseUrl: options.apiUrl ?? "https://api.github.com", userAgent: "steward" });
   const existing = /* @__PURE__ */ new Map();
-  for (const issue2 of await octokit.paginate(octokit.rest.issues.listForRepo, { owner: owner10, repo, labels: ISSUE_LABEL, state: "all", per_page: 100 })) {
+  for (const issue2 of await octokit.paginate(octokit.rest.issues.listForRepo, { owner: owner11, repo, labels: ISSUE_LABEL, state: "all", per_page: 100 })) {
     const policy2 = MARKER.exec(issue2.body ?? "")?.[1];
     if (policy2 && !issue2.pull_request && !existing.has(policy2)) existing.set(policy2, { number: issue2.number, state: issue2.state, body: issue2.body ?? "" });
   }
@@ -80643,22 +81010,22 @@ async function syncIssues(report2, options) {
     const issue2 = existing.get(policy2.id);
     if (findings.length === 0) {
       if (issue2?.state === "open" && policy2.status === "pass") {
-        await octokit.rest.issues.createComment({ owner: owner10, repo, issue_number: issue2.number, body: `Fixed: no open finding of \`${policy2.id}\` as of ${report2.startedAt}.` });
-        await octokit.rest.issues.update({ owner: owner10, repo, issue_number: issue2.number, state: "closed", state_reason: "completed" });
+        await octokit.rest.issues.createComment({ owner: owner11, repo, issue_number: issue2.number, body: `Fixed: no open finding of \`${policy2.id}\` as of ${report2.startedAt}.` });
+        await octokit.rest.issues.update({ owner: owner11, repo, issue_number: issue2.number, state: "closed", state_reason: "completed" });
         outcome.closed.push(issue2.number);
       }
       continue;
     }
     const body2 = bodyOf(policy2, findings, report2);
     if (!issue2) {
-      const created = await octokit.rest.issues.create({ owner: owner10, repo, title: `steward: ${policy2.title} (${policy2.id})`, body: body2, labels: [ISSUE_LABEL, `severity:${policy2.severity}`] });
+      const created = await octokit.rest.issues.create({ owner: owner11, repo, title: `steward: ${policy2.title} (${policy2.id})`, body: body2, labels: [ISSUE_LABEL, `severity:${policy2.severity}`] });
       outcome.opened.push(created.data.number);
     } else if (issue2.state !== "open") {
-      await octokit.rest.issues.update({ owner: owner10, repo, issue_number: issue2.number, state: "open", body: body2 });
-      await octokit.rest.issues.createComment({ owner: owner10, repo, issue_number: issue2.number, body: `Reopened: ${findings.length} open finding${findings.length === 1 ? "" : "s"} of \`${policy2.id}\` as of ${report2.startedAt}.` });
+      await octokit.rest.issues.update({ owner: owner11, repo, issue_number: issue2.number, state: "open", body: body2 });
+      await octokit.rest.issues.createComment({ owner: owner11, repo, issue_number: issue2.number, body: `Reopened: ${findings.length} open finding${findings.length === 1 ? "" : "s"} of \`${policy2.id}\` as of ${report2.startedAt}.` });
       outcome.reopened.push(issue2.number);
     } else if (SET.exec(issue2.body)?.[1] !== setHash(findings)) {
-      await octokit.rest.issues.update({ owner: owner10, repo, issue_number: issue2.number, body: body2 });
+      await octokit.rest.issues.update({ owner: owner11, repo, issue_number: issue2.number, body: body2 });
       outcome.updated.push(issue2.number);
     } else {
       outcome.unchanged.push(policy2.id);
@@ -80715,7 +81082,7 @@ function readInputs(read, workspace) {
     if (value !== "") return value;
     return ACTION_INPUT_DEFAULTS[name];
   };
-  const path23 = (name) => {
+  const path24 = (name) => {
     const value = get2(name);
     return value === void 0 ? void 0 : isAbsolute2(value) ? value : resolve3(workspace, value);
   };
@@ -80745,12 +81112,12 @@ function readInputs(read, workspace) {
   if (problems.length > 0) throw new InputError(problems);
   return {
     workspace,
-    config: path23("config"),
-    baseline: path23("baseline"),
-    sarifFile: path23("sarif-file"),
-    jsonFile: path23("json-file"),
-    htmlFile: path23("html-file"),
-    history: path23("history"),
+    config: path24("config"),
+    baseline: path24("baseline"),
+    sarifFile: path24("sarif-file"),
+    jsonFile: path24("json-file"),
+    htmlFile: path24("html-file"),
+    history: path24("history"),
     baseUrl: get2("base-url"),
     workflowUrl: get2("workflow-url"),
     token: get2("token"),
@@ -80781,7 +81148,7 @@ _${note}_
   }
   return out.join("\n") + tail2;
 }
-function summaryMarkdown(report2, sections = [], maxBytes = JOB_SUMMARY_MAX_BYTES) {
+function summaryMarkdown(report2, sections = [], maxBytes = JOB_SUMMARY_MAX_BYTES, options = { color: false }) {
   const extra = sections.map((s) => `
 ${s}`).join("");
   const extraText = truncateLines(
@@ -80789,7 +81156,7 @@ ${s}`).join("");
     Math.floor(maxBytes * SUMMARY_PLAN_SHARE),
     "Fix plan cut to fit the job summary; run `steward fix` for all of it."
   );
-  return renderMarkdown(report2, maxBytes - bytes2(extraText)) + extraText;
+  return renderMarkdown(report2, maxBytes - bytes2(extraText), options) + extraText;
 }
 async function writeSummary(markdown) {
   if (!process.env.GITHUB_STEP_SUMMARY) {
@@ -80853,7 +81220,7 @@ async function runCheck(inputs, outputs, secrets) {
   outputs.errors = String(report2.summary.errors);
   outputs.waived = String(report2.summary.waived);
   outputs.gate = report2.summary.gate;
-  const formatOptions = { color: false, cwd: inputs.workspace };
+  const formatOptions = { color: false, cwd: inputs.workspace, blobUrl: blobUrlFromEnv(process.env) };
   if (inputs.sarifFile) {
     await writeReportFile(inputs.sarifFile, formatReport("sarif", report2, formatOptions));
     outputs["sarif-file"] = inputs.sarifFile;
@@ -80867,7 +81234,7 @@ async function runCheck(inputs, outputs, secrets) {
     outputs["html-file"] = inputs.htmlFile;
   }
   info(withoutWorkflowCommands(formatReport("text", report2, formatOptions)));
-  await writeSummary(summaryMarkdown(report2, fix2 ? [fixMarkdown(fix2)] : []));
+  await writeSummary(summaryMarkdown(report2, fix2 ? [fixMarkdown(fix2)] : [], void 0, formatOptions));
   emitAnnotations(report2);
   if (inputs.issues) {
     const token = process.env.GITHUB_TOKEN;

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as core from '@actions/core';
-import { formatReport } from '../report/index.js';
+import { blobUrlFromEnv, formatReport } from '../report/index.js';
 import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
@@ -86,7 +86,8 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   outputs.waived = String(report.summary.waived);
   outputs.gate = report.summary.gate;
 
-  const formatOptions = { color: false, cwd: inputs.workspace };
+  // Locations in the summary and the HTML report link to the file at the commit the job checked out.
+  const formatOptions = { color: false, cwd: inputs.workspace, blobUrl: blobUrlFromEnv(process.env) };
   if (inputs.sarifFile) {
     await writeReportFile(inputs.sarifFile, formatReport('sarif', report, formatOptions));
     outputs['sarif-file'] = inputs.sarifFile;
@@ -102,7 +103,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   // The step log shows the text report, as `steward check` prints it (text from the instance can
   // carry no workflow command: a line starting `::` would be one).
   core.info(withoutWorkflowCommands(formatReport('text', report, formatOptions)));
-  await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : []));
+  await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : [], undefined, formatOptions));
   emitAnnotations(report);
   if (inputs.issues) {
     const token = process.env.GITHUB_TOKEN;

@@ -1,7 +1,7 @@
 // The job summary (DESIGN §11): the markdown report (verdict, counts by severity, findings
 // table) and, when asked, the fix plan; together under GitHub's 1 MiB per-step limit.
 import * as core from '@actions/core';
-import { JOB_SUMMARY_MAX_BYTES, renderMarkdown } from '../report/index.js';
+import { type FormatOptions, JOB_SUMMARY_MAX_BYTES, renderMarkdown } from '../report/index.js';
 import type { Report } from '../library/index.js';
 
 /** The fix plan gets at most this share of the summary; the findings table keeps the rest. */
@@ -24,14 +24,14 @@ export function truncateLines(text: string, maxBytes: number, note: string): str
 }
 
 /** The whole summary, at most maxBytes: the report, then the extra sections (e.g. the fix plan). */
-export function summaryMarkdown(report: Report, sections: string[] = [], maxBytes = JOB_SUMMARY_MAX_BYTES): string {
+export function summaryMarkdown(report: Report, sections: string[] = [], maxBytes = JOB_SUMMARY_MAX_BYTES, options: FormatOptions = { color: false }): string {
   const extra = sections.map((s) => `\n${s}`).join('');
   const extraText = truncateLines(
     extra,
     Math.floor(maxBytes * SUMMARY_PLAN_SHARE),
     'Fix plan cut to fit the job summary; run `steward fix` for all of it.',
   );
-  return renderMarkdown(report, maxBytes - bytes(extraText)) + extraText;
+  return renderMarkdown(report, maxBytes - bytes(extraText), options) + extraText;
 }
 
 /** Appends to $GITHUB_STEP_SUMMARY; outside a runner (no such variable) it only logs. */

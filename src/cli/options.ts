@@ -2,6 +2,7 @@
 // into exit 2 with commander's message ("option '--fail-on <level>' argument 'x' is invalid…").
 import { InvalidArgumentError } from 'commander';
 import { type FailOn, SEVERITIES, type Severity } from '../library/index.js';
+import { GROUP_BY, type GroupBy } from '../report/index.js';
 
 export const FAIL_ON_VALUES: readonly FailOn[] = [...SEVERITIES, 'none'];
 
@@ -30,6 +31,12 @@ export const parseSeverities = completing((value: string, previous: Severity[] =
   if (levels.length === 0 || wrong.length > 0) throw new InvalidArgumentError(`must be one or more of: ${SEVERITIES.join(', ')} (comma-separated).`);
   return [...new Set([...previous, ...(levels as Severity[])])];
 }, SEVERITIES);
+
+/** `--group-by owner`: how text, markdown and HTML reports group findings. */
+export const parseGroupBy = completing((value: string): GroupBy => {
+  if (!(GROUP_BY as readonly string[]).includes(value)) throw new InvalidArgumentError(`must be one of: ${GROUP_BY.join(', ')}.`);
+  return value as GroupBy;
+}, GROUP_BY);
 
 export function parsePositiveInt(max: number) {
   return (value: string): number => {

@@ -2,7 +2,7 @@
 // a run could not evaluate (the text of the API errors, e.g. the 401).
 import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Format, formatReport, stoppedNote } from '../report/index.js';
+import { blobUrlFromEnv, type Format, formatReport, type GroupBy, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
 import { InputError, type Report, withoutWorkflowCommands } from '../library/index.js';
@@ -70,17 +70,18 @@ function canWrite(p: string): boolean {
   }
 }
 
-export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo): void {
+export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo, groupBy?: GroupBy): void {
+  // In a GitHub Actions job, markdown and HTML locations link to the file at the commit.
+  const shared = { cwd: io.cwd, root: repositoryRoot(io), groupBy, blobUrl: blobUrlFromEnv(io.env) };
   for (const out of outputs) {
     const file = path.resolve(io.cwd, out.path);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, redact(io, formatReport(out.format as Format, report, { color: false, cwd: io.cwd, root: repositoryRoot(io) })));
+    writeFileSync(file, redact(io, formatReport(out.format as Format, report, { color: false, ...shared })));
   }
   const text = formatReport(format as Format, report, {
     color: format === 'text' && colorFor(io.stdout, io.env, io.color),
     width: columnsOf(io.stdout),
-    cwd: io.cwd,
-    root: repositoryRoot(io),
+    ...shared,
   });
   // `--format github` is workflow commands by design (its formatter escapes what it carries);
   // no line of any other format may become one.

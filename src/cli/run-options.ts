@@ -2,7 +2,7 @@
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
 import { type CheckOptions, type FailOn, parseOverride, type Severity, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
-import { FORMATS } from '../report/index.js';
+import { FORMATS, GROUP_BY, type GroupBy } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';
@@ -14,6 +14,7 @@ import {
   type OutputTarget,
   outputParser,
   parseFailOn,
+  parseGroupBy,
   parsePositiveInt,
   parseSeverities,
 } from './options.js';
@@ -39,6 +40,7 @@ export interface RunFlags {
   verbose?: boolean;
   format?: string;
   output?: OutputTarget[];
+  groupBy?: GroupBy;
 }
 
 /**
@@ -75,7 +77,8 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
 export function addReportOptions(cmd: Command): Command {
   return cmd
     .option('-f, --format <format>', `report format on stdout: ${FORMATS.join('|')}`, formatParser(FORMATS), 'text')
-    .option('-o, --output <format=path>', 'also write a report file (repeatable): FORMAT=PATH, or PATH whose extension names the format (steward.sarif, report.html)', outputParser(FORMATS));
+    .option('-o, --output <format=path>', 'also write a report file (repeatable): FORMAT=PATH, or PATH whose extension names the format (steward.sarif, report.html)', outputParser(FORMATS))
+    .option('--group-by <key>', `group findings in text, markdown and HTML by ${GROUP_BY.join('|')} (default policy; owner: the team of the owners: map, else the platform owner)`, parseGroupBy);
 }
 
 /** `GET http://…/api/… → 200 (12 ms)` lines; the URL never holds the token (it is a header). */

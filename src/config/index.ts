@@ -6,3 +6,4 @@ export { displayPath } from '../core/display-path.js';
 export { CONFIG_SCHEMA } from './schema.js';
 export type { Config, ConfigOverrides, LoadConfigOptions, NotifyTarget } from './types.js';
 export { TOKEN_IN_FILE_MESSAGE } from './validate.js';
+export { type OwnerRule, type RoutedSubject, teamOf } from './owners.js';

@@ -24,15 +24,13 @@ import { DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl } from './pat
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { type NotifyEntry, notifyTargets } from './notify.js';
+import { type OwnerRuleEntry, ownerRules, unroutedTeams } from './owners.js';
 import { durationMs } from './schema.js';
 import { validateConfigSource } from './validate.js';
 
 export const DEFAULT_FAIL_ON: FailOn = 'low';
 export const DEFAULT_CONCURRENCY = 8;
-/**
- * A whole run's deadline unless `timeout`/`--timeout` says otherwise: well inside a CI job's
- * limits, and long enough for a few thousand resources at the remote default of 2 requests/s.
- */
+// A run's deadline unless `timeout` says otherwise: inside a CI job's limits, long enough for a few thousand resources at 2 req/s.
 export const RUN_TIMEOUT_DEFAULT = '30m';
 export { DEFAULT_POLICIES, POLICIES_FLAG_ORIGIN } from './policy-paths.js';
 
@@ -60,6 +58,7 @@ interface FileConfig {
   waiverWarningDays?: number;
   acceptPartialCoverage?: string[];
   notify?: NotifyEntry[];
+  owners?: OwnerRuleEntry[];
   enforcement?: Record<string, Enforcement>;
   failOn?: FailOn;
   concurrency?: number;
@@ -356,11 +355,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
 
   const notify = notifyTargets(data.notify ?? [], env, (i) => locAt(['notify', i]));
+  const owners = ownerRules(data.owners ?? [], (i) => locAt(['owners', i]));
+  problems.push(...unroutedTeams(data.notify ?? [], owners, at));
 
   if (problems.length > 0) throw new InputError(problems);
   return {
     secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value])),
     notify,
+    owners,
     warnings,
     file,
     baseDir,

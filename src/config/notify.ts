@@ -10,6 +10,7 @@ export interface NotifyEntry {
   url: string;
   secret?: string;
   on?: NotifyTarget['on'];
+  teams?: string[];
 }
 
 export function notifyTargets(entries: readonly NotifyEntry[], env: Record<string, string | undefined>, locationOf: (index: number) => SourceLocation): NotifyTarget[] {
@@ -23,6 +24,7 @@ export function notifyTargets(entries: readonly NotifyEntry[], env: Record<strin
     url: fromEnv(n.url),
     secret: n.secret ? fromEnv(n.secret) : null,
     on: n.on ?? 'change',
+    teams: n.teams ?? null,
     location: locationOf(i),
   }));
 }

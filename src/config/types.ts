@@ -2,6 +2,7 @@
 import type { Enforcement, FailOn, GovernedWaiverField, SourceLocation } from '../core/model.js';
 import type { SecretSet } from '../core/redact.js';
 import type { ManifestFiles, Scope } from '../resources/types.js';
+import type { OwnerRule } from './owners.js';
 
 export interface Config {
   /** Every string no output may carry (the tokens and their encoded forms): built here, once. */
@@ -71,6 +72,8 @@ export interface Config {
   timeout: { ms: number; label: string };
   /** Where a run sends its digest of changes (`notify:`). */
   notify: NotifyTarget[];
+  /** `owners:`: routing of findings to teams, first match wins. */
+  owners: OwnerRule[];
   /** Where each setting came from (`--print-config`): a flag, an environment variable, file:line, default or unset. */
   origins: SettingOrigins;
 }
@@ -84,6 +87,8 @@ export interface NotifyTarget {
   /** `secret: env:NAME` (webhook): the HMAC key's variable and value; null when none is configured. */
   secret: { variable: string; value: string | null } | null;
   on: 'change' | 'always';
+  /** Only changes routed to these teams (`owners:`); null: every change. */
+  teams: string[] | null;
   location: SourceLocation;
 }
 

@@ -81,8 +81,6 @@ export interface FindingResource {
   kind: string;
   id: string;
   name: string | null;
-  /** The owner resolved against the user listing, when the run read it (a policy read `owner`). */
-  owner?: FindingOwner;
 }
 
 export interface FindingOwner {
@@ -92,6 +90,8 @@ export interface FindingOwner {
   email: string | null;
   /** active, pending, deactivated, deleted, unknown (in no listing); null for a group. */
   state: string | null;
+  /** The team the config's `owners:` map routes the finding to (the same as `Finding.team`). */
+  team?: string;
 }
 
 /** The change a fix would make, as planned; filled by `steward fix`, null in `check`. */
@@ -123,6 +123,14 @@ export interface Finding {
   lifecycle?: Lifecycle | null;
   /** When the history first saw this fingerprint (ISO time); only with a run history. */
   firstSeen?: string | null;
+  /**
+   * Who owns the resource: the platform's owner field resolved against the user directory; null
+   * with `ownerUnknown` saying why when the kind has no owner or it could not be read.
+   */
+  owner?: FindingOwner | null;
+  ownerUnknown?: string;
+  /** The team the config's `owners:` map routes the finding to; null when no rule matches (absent without `owners:`). */
+  team?: string | null;
   /** Only on an error: its cause stopped the whole run (`Report.stoppedBy`), so it is said there once. */
   runWide?: boolean;
 }
@@ -161,6 +169,8 @@ export interface FixedFinding {
   firstSeen: string;
   /** This run's start. */
   fixedAt: string;
+  /** The team the `owners:` map routes it to (policy, kind and tag rules only); absent without `owners:`. */
+  team?: string | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Turning evaluation outcomes into report findings (DESIGN §8): location, fingerprint, item.
 import { isRunWide } from '../api/run-wide.js';
 import type { PolicyDefinition } from '../policy/types.js';
-import type { Finding, FindingOwner, SourceLocation } from '../core/model.js';
+import type { Finding, SourceLocation } from '../core/model.js';
 import type { CollectedResource } from '../resources/types.js';
 import { fingerprint } from './fingerprint.js';
 
@@ -29,13 +29,6 @@ export function findingLocation(
   return source.location;
 }
 
-/** The resolved `owner` part, when a policy read it (the document then holds it), for whoever acts on the finding. */
-function ownerOf(resource: CollectedResource): { owner?: FindingOwner } {
-  const o = resource.doc.owner as Partial<FindingOwner> | null | undefined;
-  if (!o || typeof o !== 'object' || (o.type !== 'USER' && o.type !== 'GROUP') || typeof o.id !== 'string') return {};
-  return { owner: { type: o.type, id: o.id, name: o.name ?? null, email: o.email ?? null, state: o.state ?? null } };
-}
-
 export function violationFinding(
   policy: PolicyDefinition,
   resource: CollectedResource,
@@ -45,7 +38,7 @@ export function violationFinding(
     policy: policy.id,
     severity: policy.severity,
     status: 'violation',
-    resource: { kind: resource.kind, id: resource.id, name: resource.name, ...ownerOf(resource) },
+    resource: { kind: resource.kind, id: resource.id, name: resource.name },
     path: o.path,
     item: o.itemKey,
     message: o.message ?? policy.title,

@@ -12,6 +12,7 @@ import type { CollectedResource, ManifestFiles, ResourceKind, Scope } from '../r
 import { type EvalEnv, judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
+import { attachOwners } from './owners.js';
 import { mapPool } from './pool.js';
 import { kindProgress, type ProgressEvent } from './progress.js';
 
@@ -183,6 +184,8 @@ function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: Ret
 interface Judged {
   ids: string[];
   rows: ResourceVerdict[][];
+  /** The resources with a finding, kept for their owners (the rest are dropped as judged). */
+  withFindings: Map<string, CollectedResource>;
 }
 
 /**
@@ -201,10 +204,12 @@ async function judgeKind(
 ): Promise<Judged | { error: unknown }> {
   if (pre && !Array.isArray(pre)) return pre;
   if (!run.readsParts) {
-    const judged: Judged = { ids: [], rows: [] };
+    const judged: Judged = { ids: [], rows: [], withFindings: new Map() };
     const judge = (r: CollectedResource) => {
+      const row = plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict);
       judged.ids.push(r.id);
-      judged.rows.push(plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict));
+      judged.rows.push(row);
+      if (row.some((v) => v.findings.length > 0)) judged.withFindings.set(r.id, r);
     };
     if (pre) pre.forEach(judge);
     else for await (const r of kind.collect(collectContext(kind, opts, ctx.memo))) judge(r);
@@ -223,7 +228,8 @@ async function judgeKind(
     run.progress.resourceRead();
     return verdicts;
   });
-  return { ids: list.map((r) => r.id), rows };
+  const withFindings = new Map(list.filter((_, i) => rows[i].some((v) => v.findings.length > 0)).map((r) => [r.id, r] as const));
+  return { ids: list.map((r) => r.id), rows, withFindings };
 }
 
 function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState) {
@@ -305,12 +311,14 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         progress.collected(0, 0);
         const message = `could not collect ${name} resources: ${errorText(judged.error)}`;
         for (const p of policies) perPolicy.set(p, { findings: [errorFinding(p.def, name, null, message, null, null, judged.error)], evaluated: 0, ids: [] });
+        await attachOwners({ api: ctx.api, once: memo.once, partMemo: ctx.partMemo }, kind, policies.flatMap((p) => perPolicy.get(p)!.findings), new Map(), concurrency);
         stop(judged.error);
         return;
       }
       const { ids, rows } = judged;
       resources += ids.length;
       collectedPerKind.set(name, ids.length);
+      const kindFindings: Finding[] = [];
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
         let shared: unknown;
@@ -327,7 +335,9 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
           stop(shared);
         }
         perPolicy.set(p, acc);
+        for (const f of acc.findings) kindFindings.push(f);
       });
+      await attachOwners({ api: ctx.api, once: memo.once, partMemo: ctx.partMemo }, kind, kindFindings, judged.withFindings, concurrency);
     }),
   );
 
@@ -338,7 +348,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const emptyScopes: [key: string, policy: string][] = [];
   for (const p of opts.policies) {
     const acc = perPolicy.get(p) ?? {
-      findings: [errorFinding(p.def, p.def.resource, null, `unknown resource kind ${p.def.resource}`)],
+      findings: [{ ...errorFinding(p.def, p.def.resource, null, `unknown resource kind ${p.def.resource}`), owner: null, ownerUnknown: 'the kind is unknown' }],
       evaluated: 0,
       ids: [],
     };

@@ -1,5 +1,6 @@
 // Evaluating a prepared run over an open connection: the engine, policies that checked
 // nothing, the baseline, and the report (DESIGN §8).
+import { routeTeams } from './owners.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../config/index.js';
@@ -113,6 +114,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     waiverWarningDays: prepared.config.waiverWarningDays,
     coverage: coverageOf(prepared, run.collected),
   });
+  routeTeams(report, prepared.config.owners);
   for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));
   if (run.stoppedBy.length > 0) report.stoppedBy = run.stoppedBy;
   if (options.skip?.length || severity) report.filters = { skip: options.skip ?? [], severity: severity ?? null };
@@ -147,6 +149,8 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
       }
       // The history is a file that outlives the run: no secret in any form goes into it.
       evaluation.report = recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
+      // Fixed findings come from the history: routed now that they are known.
+      routeTeams(evaluation.report, prepared.config.owners);
     });
   } finally {
     history.close();

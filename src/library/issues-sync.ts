@@ -6,6 +6,7 @@
 // error is not a fix. Written with the maintained client (@octokit/rest), GITHUB_API_URL
 // honoured (GitHub Enterprise Server).
 import { createHash } from 'node:crypto';
+import { ownerLabel } from '../core/owner.js';
 import type { Finding, PolicyResult, Report } from '../core/model.js';
 
 export const ISSUE_LABEL = 'steward';
@@ -42,7 +43,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 function bodyOf(policy: PolicyResult, findings: readonly Finding[], report: Report): string {
   const rows = findings.slice(0, ISSUE_MAX_FINDINGS).map((f) => {
-    const owner = f.resource.owner ? `${f.resource.owner.name ?? f.resource.owner.id} (${f.resource.owner.state ?? f.resource.owner.type})` : '';
+    const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f), f.owner?.state && f.owner.state !== 'active' ? `(${f.owner.state})` : ''].filter(Boolean).join(' ');
     return `| ${f.severity} | \`${cell(`${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
   });
   const more = findings.length > ISSUE_MAX_FINDINGS ? `\n\n…and ${findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : '';

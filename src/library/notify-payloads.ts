@@ -14,6 +14,10 @@ export interface NotificationChange {
   severity: string;
   resource: string;
   message: string;
+  /** Who owns the resource (`USER Ana Ruiz (7)`), null when unknown or fixed. */
+  owner: string | null;
+  /** The team the `owners:` map routes it to, or null. */
+  team: string | null;
 }
 
 export interface NotificationDigest {
@@ -55,13 +59,15 @@ export const NOTIFICATION_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['change', 'policy', 'severity', 'resource', 'message'],
+        required: ['change', 'policy', 'severity', 'resource', 'message', 'owner', 'team'],
         properties: {
           change: { enum: ['new', 'reopened', 'fixed'] },
           policy: { type: 'string' },
           severity: { enum: ['critical', 'high', 'medium', 'low', 'info'] },
           resource: { type: 'string' },
           message: { type: 'string' },
+          owner: { type: ['string', 'null'], description: 'who owns the resource on the platform, e.g. `USER Ana Ruiz (7)`; null when unknown' },
+          team: { type: ['string', 'null'], description: "the team the config's owners: map routes it to; null when none" },
         },
       },
     },
@@ -72,7 +78,10 @@ export const NOTIFICATION_SCHEMA = {
 const headline = (d: NotificationDigest) =>
   `steward on ${d.instance}: ${d.counts.new} new, ${d.counts.reopened} reopened, ${d.counts.fixed} fixed (${d.gate}, ${d.violations} violations)`;
 
-const line = (c: NotificationChange) => `${c.change === 'fixed' ? 'fixed' : c.change} · ${c.severity} · ${c.policy} · ${c.resource}: ${c.message}`;
+const line = (c: NotificationChange) => {
+  const who = [c.team ? `team ${c.team}` : '', c.owner ?? ''].filter(Boolean).join(', ');
+  return `${c.change} · ${c.severity} · ${c.policy} · ${c.resource}: ${c.message}${who ? ` (${who})` : ''}`;
+};
 
 /** Slack mrkdwn: `&`, `<`, `>` are its only escapes (text from the instance cannot make a link or mention). */
 const slackText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

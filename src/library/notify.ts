@@ -10,6 +10,7 @@ import { FetchError, ofetch } from 'ofetch';
 import path from 'node:path';
 import { loadConfig, type NotifyTarget } from '../config/index.js';
 import type { NotificationRecord, Report } from '../core/model.js';
+import { ownerLabel } from '../core/owner.js';
 import { readReportFile } from './history.js';
 import { type NotificationChange, type NotificationDigest, NOTIFY_MAX_ITEMS, notificationPayload } from './notify-payloads.js';
 
@@ -37,13 +38,19 @@ export interface NotifyOutcome {
 }
 
 /** What changed in this run, from its history: new and reopened violations, fixed findings. */
-export function digestOf(report: Report, env: Record<string, string | undefined>): NotificationDigest {
+export function digestOf(report: Report, env: Record<string, string | undefined>, teams: readonly string[] | null = null): NotificationDigest {
   const changes: NotificationChange[] = [];
+  // `teams:` on a channel: only what the owners: map routes to one of them.
+  const routed = (team: string | null | undefined) => teams === null || (typeof team === 'string' && teams.includes(team));
   for (const f of report.findings) {
-    if (f.status !== 'violation' || (f.lifecycle !== 'new' && f.lifecycle !== 'reopened')) continue;
-    changes.push({ change: f.lifecycle, policy: f.policy, severity: f.severity, resource: `${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`, message: f.message });
+    if (f.status !== 'violation' || (f.lifecycle !== 'new' && f.lifecycle !== 'reopened') || !routed(f.team)) continue;
+    const resource = `${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`;
+    changes.push({ change: f.lifecycle, policy: f.policy, severity: f.severity, resource, message: f.message, owner: ownerLabel(f) || null, team: f.team ?? null });
   }
-  for (const f of report.fixed ?? []) changes.push({ change: 'fixed', policy: f.policy, severity: f.severity, resource: `${f.resource.kind}/${f.resource.id}`, message: f.message });
+  for (const f of report.fixed ?? []) {
+    if (!routed(f.team)) continue;
+    changes.push({ change: 'fixed', policy: f.policy, severity: f.severity, resource: `${f.resource.kind}/${f.resource.id}`, message: f.message, owner: null, team: f.team ?? null });
+  }
   const count = (c: NotificationChange['change']) => changes.filter((x) => x.change === c).length;
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
   return {
@@ -60,9 +67,9 @@ export function digestOf(report: Report, env: Record<string, string | undefined>
 export async function sendNotifications(report: Report, targets: readonly NotifyTarget[], options: NotifyOptions): Promise<NotifyOutcome> {
   const outcome: NotifyOutcome = { records: [], warnings: [], planned: [] };
   if (targets.length === 0) return outcome;
-  const digest = digestOf(report, options.env);
-  const changed = digest.changes.length > 0;
   for (const target of targets) {
+    const digest = digestOf(report, options.env, target.teams);
+    const changed = digest.changes.length > 0;
     const destination = `env:${target.url.variable}`;
     const record: NotificationRecord = { type: target.type, destination, sent: false, attempts: 0, status: null, items: Math.min(digest.changes.length, NOTIFY_MAX_ITEMS), error: null };
     outcome.records.push(record);

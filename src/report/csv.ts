@@ -4,6 +4,7 @@
 // carriage return) gets a leading apostrophe, as OWASP advises against CSV injection.
 import { stringify } from 'csv-stringify/sync';
 import type { Finding, Report } from '../core/model.js';
+import { ownerLabel } from '../core/owner.js';
 import { type Formatter, locationText, sortFindings } from './formatter.js';
 
 /** The columns, in order: each a header and how a finding fills it. */
@@ -18,8 +19,11 @@ export const CSV_COLUMNS: readonly (readonly [header: string, cell: (f: Finding,
   ['path', (f) => f.path ?? ''],
   ['item', (f) => f.item ?? ''],
   ['message', (f) => f.message],
-  ['owner', (f) => (f.resource.owner ? `${f.resource.owner.type} ${f.resource.owner.name ?? f.resource.owner.id} (${f.resource.owner.id})` : '')],
-  ['owner_state', (f) => f.resource.owner?.state ?? ''],
+  ['owner', (f) => ownerLabel(f)],
+  ['owner_email', (f) => f.owner?.email ?? ''],
+  ['owner_state', (f) => f.owner?.state ?? ''],
+  ['owner_unknown', (f) => f.ownerUnknown ?? ''],
+  ['team', (f) => f.team ?? ''],
   ['location', (f) => locationText(f.location)],
   ['lifecycle', (f) => f.lifecycle ?? ''],
   ['first_seen', (f) => f.firstSeen ?? ''],

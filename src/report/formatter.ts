@@ -1,6 +1,7 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
 import { SEVERITY_ORDER, severityRank } from '../core/order.js';
+import { OWNER_UNKNOWN, ownerGroup } from '../core/owner.js';
 import type { Finding, FixedFinding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation, WaiverRef } from '../core/model.js';
 
 export interface FormatOptions {
@@ -15,6 +16,42 @@ export interface FormatOptions {
    * are relative to it, as code scanning maps them, whatever directory the run started in.
    */
   root?: string;
+  /** `--group-by`: findings under their policy (default), their owner (team, else platform owner) or their instance. */
+  groupBy?: GroupBy;
+  /** `https://github.com/o/r/blob/<sha>`: locations become links to the file at the commit (markdown, HTML). */
+  blobUrl?: string;
+}
+
+export const GROUP_BY = ['policy', 'owner', 'instance'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+/** A heading findings are listed under, and its findings in listing order. */
+export interface FindingGroup {
+  key: string;
+  title: string;
+  findings: Finding[];
+}
+
+/**
+ * `findings` (already in listing order) under their group: by policy in the policies' order, by
+ * owner most findings first with `owner unknown` last, or all under the report's instance.
+ */
+export function groupFindings(findings: readonly Finding[], report: Pick<Report, 'policies' | 'instance'>, by: GroupBy = 'policy'): FindingGroup[] {
+  const groups = new Map<string, FindingGroup>();
+  const keyOf = by === 'policy' ? (f: Finding) => f.policy : by === 'owner' ? ownerGroup : () => report.instance;
+  for (const f of findings) {
+    const key = keyOf(f);
+    const group = groups.get(key);
+    if (group) group.findings.push(f);
+    else groups.set(key, { key, title: by === 'instance' ? `instance ${key}` : key, findings: [f] });
+  }
+  const list = [...groups.values()];
+  if (by === 'policy') {
+    const rank = new Map(sortPolicies(report.policies).map((p, i) => [p.id, i]));
+    return list.sort((a, b) => (rank.get(a.key) ?? rank.size) - (rank.get(b.key) ?? rank.size));
+  }
+  const unknown = (g: FindingGroup) => (g.key === OWNER_UNKNOWN ? 1 : 0);
+  return list.sort((a, b) => unknown(a) - unknown(b) || b.findings.length - a.findings.length || a.key.localeCompare(b.key));
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;

@@ -2,7 +2,9 @@
 // for people: verdict, counts, the trend of the last runs, findings per policy with lifecycle
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
-import { type Formatter, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, locationText, sortFindings, sortPolicies, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections } from './formatter.js';
+import { ownerGroup, ownerLabel } from '../core/owner.js';
+import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections } from './formatter.js';
+import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
 import { trendSvg } from './trend-chart.js';
@@ -26,64 +28,71 @@ function table(caption: string, head: string[], rows: { cells: Cell[]; attrs?: s
   return `<table${classes ? ` class="${classes}"` : ''}><caption class="meta">${e(caption)}</caption><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function summarySection(report: Report): string {
-  const s = report.summary;
-  const h = report.history;
-  const rows = [
-    ...SEVERITY_ORDER.map((sev) => ({ cells: [{ html: e(sev), className: `sev sev-${sev}` }, num(s.bySeverity[sev] ?? 0)] })),
-    { cells: ['waived', num(s.waived)] },
-    { cells: ['errors', num(s.errors)] },
-    ...(h ? (['new', 'open', 'reopened', 'fixed'] as const).map((k) => ({ cells: [k, num(h[k])] })) : []),
-  ];
-  return `<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>${table('Findings by severity, status and lifecycle', ['Measure', 'Count'], rows, false, 'compact')}</section>`;
-}
-
 function trendSection(report: Report): string {
   const trend = report.history?.trend ?? [];
   if (trend.length === 0) return '';
-  const rows = trend.map((t) => ({ cells: [String(t.run), t.startedAt, t.gate, num(t.violations), num(t.new), num(t.reopened), num(t.fixed)] }));
-  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2><figure>${trendSvg(trend)}<figcaption class="meta">Violations per run, last ${trend.length} runs of ${e(report.instance)} (history ${e(report.history!.file)})</figcaption></figure>
-<details><summary>Runs as a table</summary>${table('The runs of the chart', ['Run', 'Started', 'Verdict', 'Violations', 'New', 'Reopened', 'Fixed'], rows)}</details></section>`;
+  const rows = trend.map((t) => ({ cells: [String(t.run), t.startedAt, t.gate, num(t.violations), ...SEVERITY_ORDER.map((s) => num(t.bySeverity?.[s] ?? 0)), num(t.new), num(t.reopened), num(t.fixed)] }));
+  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2><figure>${trendSvg(trend)}<figcaption class="meta">Violations per run by severity, last ${trend.length} runs of ${e(report.instance)} (history ${e(report.history!.file)})</figcaption></figure>
+<details><summary>Runs as a table</summary>${table('The runs of the chart', ['Run', 'Started', 'Verdict', 'Violations', ...SEVERITY_ORDER, 'New', 'Reopened', 'Fixed'], rows)}</details></section>`;
 }
 
 function findingRow(f: Finding, report: Report): { cells: Cell[]; attrs: string } {
   const age = f.firstSeen ? ageInDays(f.firstSeen, report.startedAt) : null;
   const status = f.status === 'waived' && f.waiver ? `waived (${f.waiver.owner}, until ${f.waiver.expires})` : f.status;
+  const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f)].filter(Boolean).join(' · ');
+  const data = { severity: f.severity, rank: String(SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f.severity)), status: f.status, lifecycle: f.lifecycle ?? '', owner: ownerGroup(f), policy: f.policy, fingerprint: f.fingerprint };
   return {
-    attrs: ` class="finding" data-severity="${e(f.severity)}" data-status="${e(f.status)}" data-fingerprint="${e(f.fingerprint)}"`,
+    attrs: ` class="finding"${Object.entries(data).map(([k, v]) => ` data-${k}="${e(v)}"`).join('')}`,
     cells: [
-      { html: e(f.severity), sort: SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f.severity), className: `sev sev-${f.severity}` },
+      { html: e(f.severity), sort: data.rank, className: `sev sev-${f.severity}` },
       { html: `<code>${e(findingSubject(f))}</code>`, sort: findingSubject(f) },
       f.message,
       locationText(f.location),
       status,
       { html: e(f.lifecycle ?? ''), className: f.lifecycle ? `lifecycle-${f.lifecycle}` : undefined },
       age === null ? '' : { html: String(age), sort: age, className: 'num' },
+      owner || { html: `<span class="meta">${e(f.ownerUnknown ? `unknown: ${f.ownerUnknown}` : '')}</span>` },
     ],
   };
 }
 
-function policyFindings(p: PolicyResult, findings: Finding[], report: Report): string {
+const FINDING_COLUMNS = ['Severity', 'Resource', 'Message', 'Location', 'Status', 'Lifecycle', 'Age (days)', 'Owner'];
+
+/** A group's heading: the policy (severity, title, what it asks) or the owner or instance. */
+function groupHead(g: FindingGroup, policies: ReadonlyMap<string, PolicyResult>, by: GroupBy): string {
+  const p = by === 'policy' ? policies.get(g.key) : undefined;
+  if (!p) return `<h3 id="${e(`${by}-${g.key}`)}">${e(g.title)}</h3><p class="meta">${e(plural(g.findings.length, 'finding'))}</p>`;
   const title = `${p.id}${p.title ? `: ${p.title}` : ''}`;
-  const head = `<h3 id="policy-${e(p.id)}"><span class="sev sev-${e(p.severity)}">${e(p.severity)}</span> ${e(title)}</h3>`;
-  const meta = `<p class="meta">${e(p.resource)} · ${p.evaluated} evaluated · ${p.violations} violations · ${e(p.enforcement)}${p.location ? ` · ${e(locationText(p.location))}` : ''}</p>`;
-  const cols = ['Severity', 'Resource', 'Message', 'Location', 'Status', 'Lifecycle', 'Age (days)'];
-  return `<div class="policy-findings">${head}${meta}${table(`Findings of ${p.id}`, cols, findings.map((f) => findingRow(f, report)), true)}</div>`;
+  const head = `<h3 id="${e(policyAnchor(p.id))}"><span class="sev sev-${e(p.severity)}">${e(p.severity)}</span> ${e(title)}</h3>`;
+  return `${head}<p class="meta">${e(p.resource)} · ${p.evaluated} evaluated · ${p.violations} violations · ${e(p.enforcement)}${p.location ? ` · ${e(locationText(p.location))}` : ''}</p>`;
 }
 
-function findingsSection(report: Report): string {
-  // Appended in place: a copy per finding made 100,000 findings of one policy quadratic.
-  const byPolicy = new Map<string, Finding[]>();
-  for (const f of sortFindings(report.findings.filter((x) => x.status !== 'error'))) {
-    const list = byPolicy.get(f.policy);
-    if (list) list.push(f);
-    else byPolicy.set(f.policy, [f]);
-  }
-  const policies = sortPolicies(report.policies).filter((p) => byPolicy.has(p.id));
-  const filters = `<div id="filters" class="filters hidden" role="search"><label>Filter findings<input id="filter-text" type="search"></label>
-<label>Severity<select id="filter-severity"><option value="">all</option>${SEVERITY_ORDER.map((s) => `<option>${s}</option>`).join('')}</select></label></div>`;
-  const body = policies.length ? policies.map((p) => policyFindings(p, byPolicy.get(p.id)!, report)).join('\n') : '<p>No findings.</p>';
-  return `<section aria-labelledby="findings-h"><h2 id="findings-h">Findings</h2>${filters}${body}</section>`;
+function select(id: string, label: string, options: readonly (readonly [value: string, text: string])[]): string {
+  return `<label>${e(label)}<select id="${id}">${options.map(([v, t]) => `<option value="${e(v)}">${e(t)}</option>`).join('')}</select></label>`;
+}
+
+/** Filters (severity at least, status, lifecycle, owner, policy, text); the script shows them and keeps their state in the URL hash. */
+function filters(findings: readonly Finding[]): string {
+  const owners = [...new Set(findings.map(ownerGroup))].sort();
+  const policies = [...new Set(findings.map((f) => f.policy))].sort();
+  return `<div id="filters" class="filters hidden" role="search">${[
+    `<label>Text<input id="filter-text" type="search"></label>`,
+    select('filter-severity', 'Severity at least', [['', 'all'], ...[...SEVERITY_ORDER].map((s) => [s, s] as const)]),
+    select('filter-status', 'Status', [['', 'all'], ['violation', 'violation'], ['waived', 'waived']]),
+    select('filter-lifecycle', 'Lifecycle', [['', 'all'], ['new', 'new'], ['open', 'open'], ['reopened', 'reopened']]),
+    select('filter-owner', 'Owner', [['', 'all'], ...owners.map((o) => [o, o] as const)]),
+    select('filter-policy', 'Policy', [['', 'all'], ...policies.map((p) => [p, p] as const)]),
+  ].join('')}<p id="filter-count" class="meta" aria-live="polite"></p></div>`;
+}
+
+function findingsSection(report: Report, by: GroupBy): string {
+  const findings = sortFindings(report.findings.filter((x) => x.status !== 'error'));
+  const policies = new Map(report.policies.map((p) => [p.id, p]));
+  const groups = groupFindings(findings, report, by);
+  const body = groups.length
+    ? groups.map((g) => `<div class="policy-findings finding-group">${groupHead(g, policies, by)}${table(`Findings: ${g.title}`, FINDING_COLUMNS, g.findings.map((f) => findingRow(f, report)), true)}</div>`).join('\n')
+    : '<p>No findings.</p>';
+  return `<section aria-labelledby="findings-h"><h2 id="findings-h">Findings${by === 'policy' ? '' : ` by ${by}`}</h2>${filters(findings)}<p id="no-match" class="hidden">No finding matches the filters.</p>${body}</section>`;
 }
 
 function errorsSection(report: Report): string {
@@ -159,8 +168,9 @@ function coverageSection(report: Report): string {
 <p>${h.requests} requests, ${h.retries} retries, ${h.failed} failed · ${report.summary.errors} evaluation errors · ${report.summary.policies} policies · ${report.durationMs} ms</p></section>`;
 }
 
-export const formatHtml: Formatter = (report) => {
+export const formatHtml: Formatter = (report, options) => {
   const gate = report.summary.gate;
+  const withFindings = new Set(report.findings.filter((f) => f.status !== 'error').map((f) => f.policy));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -177,11 +187,13 @@ export const formatHtml: Formatter = (report) => {
 <p class="meta">Instance ${e(report.instance)} · started ${e(report.startedAt)} · fail-on ${e(report.failOn)} · steward ${e(report.tool.version)}</p>
 </header>
 <main>
-${summarySection(report)}
+${kpiTiles(report)}
 ${errorsSection(report)}
 ${attentionSection(report)}
 ${trendSection(report)}
-${findingsSection(report)}
+${policyGrid(report, options.groupBy === 'policy' || !options.groupBy ? withFindings : new Set())}
+${controlGrid(report)}
+${findingsSection(report, options.groupBy ?? 'policy')}
 ${fixedSection(report)}
 ${waiversSection(report)}
 ${governanceSection(report)}

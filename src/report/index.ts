@@ -33,7 +33,7 @@ export function formatReport(format: Format, report: Report, options: FormatOpti
   return FORMATTERS[format](report, options);
 }
 
-export type { FormatOptions, Formatter } from './formatter.js';
+export { GROUP_BY, type FormatOptions, type Formatter, type GroupBy } from './formatter.js';
 export { stoppedNote } from './formatter.js';
 export {
   ANNOTATION_CAP,
@@ -45,7 +45,7 @@ export {
 } from './github.js';
 export { toJsonReport } from './json.js';
 export { JOB_SUMMARY_MAX_BYTES, renderMarkdown } from './markdown.js';
-export { findingRepoLocation, insideRoot, policyRepoLocation, type RepoPlacement } from './repo-location.js';
+export { blobUrlFromEnv, findingRepoLocation, insideRoot, policyRepoLocation, type RepoPlacement } from './repo-location.js';
 export { toSarif } from './sarif.js';
 export { TEXT_DEFAULT_WIDTH } from './text.js';
 export { reportWithVisibleControls } from './visible-controls.js';

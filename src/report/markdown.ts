@@ -4,9 +4,10 @@
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import { reportWithVisibleControls } from './visible-controls.js';
-import { CATCH_ALL_TITLE, errorGroups, errorSubject, type Formatter, fixedText, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
+import { CATCH_ALL_TITLE, errorGroups, errorSubject, type FindingGroup, type FormatOptions, type Formatter, fixedText, type GroupBy, groupFindings, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
-import { findingFileLocation, insideRoot } from './repo-location.js';
+import { ownerLabel } from '../core/owner.js';
+import { blobLink, findingFileLocation, insideRoot } from './repo-location.js';
 
 /** Budget the Action uses for its job summary: under GitHub's 1 MiB with room for a header. */
 export const JOB_SUMMARY_MAX_BYTES = 1024 * 1024 - 24 * 1024;
@@ -80,23 +81,34 @@ function head(report: Report): string[] {
   return lines;
 }
 
-/** A row's location: the finding's file in the repository (repo-location.ts), else none. */
-function row(f: Finding, policies: ReadonlyMap<string, PolicyResult>): string {
+/** A row's location: the finding's file in the repository (repo-location.ts), a link to it at the commit when known. */
+function row(f: Finding, policies: ReadonlyMap<string, PolicyResult>, options: FormatOptions): string {
   const place = findingFileLocation(f, policies.get(f.policy));
-  const loc = place ? codeSpan(locationText(place)) : '';
+  const span = place ? codeSpan(locationText(place)) : '';
+  const loc = place && options.blobUrl ? `[${span}](${blobLink(place, options.blobUrl, options)})` : span;
   const status =
     f.status === 'waived' && f.waiver
       ? `waived: ${f.waiver.reason} (${f.waiver.owner}, until ${f.waiver.expires})`
       : STATUS[f.status];
   const baseline = [f.baseline, f.lifecycle].filter(Boolean).map((b) => ` (${b})`).join('');
-  return `| ${escapeCell(f.policy)} | ${f.severity} | ${escapeCell(findingSubject(f))} | ${escapeCell(f.message)} | ${loc} | ${escapeCell(status)}${baseline} |`;
+  const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f)].filter(Boolean).join(' · ');
+  return `| ${escapeCell(f.policy)} | ${f.severity} | ${codeSpan(findingSubject(f))} | ${escapeCell(f.message)} | ${escapeCell(owner)} | ${loc} | ${escapeCell(status)}${baseline} |`;
 }
 
-const TABLE_HEAD = [
-  '',
-  '| Policy | Severity | Resource | Message | Location | Status |',
-  '| --- | --- | --- | --- | --- | --- |',
-];
+const TABLE_HEAD = ['| Policy | Severity | Resource | Message | Owner | Location | Status |', '| --- | --- | --- | --- | --- | --- | --- |'];
+
+/** A group's summary line: the policy with its severity and title, or the owner or instance. */
+function groupSummary(g: FindingGroup, policies: ReadonlyMap<string, PolicyResult>, by: GroupBy): string {
+  const count = `${g.findings.length} finding${g.findings.length === 1 ? '' : 's'}`;
+  const policy = by === 'policy' ? policies.get(g.key) : undefined;
+  if (policy) return `<code>${escapeCell(policy.id)}</code> · ${policy.severity} · ${escapeCell(policy.title)} · ${count}`;
+  return `${escapeCell(g.title)} · ${count}`;
+}
+
+/** The findings rows under their groups, each a collapsible `<details>` with its own table. */
+function groupedTables(findings: readonly Finding[], rows: ReadonlyMap<Finding, string>, report: Report, policies: ReadonlyMap<string, PolicyResult>, by: GroupBy): string[] {
+  return groupFindings(findings, report, by).flatMap((g) => ['', '<details>', `<summary>${groupSummary(g, policies, by)}</summary>`, '', ...TABLE_HEAD, ...g.findings.map((f) => rows.get(f)!), '', '</details>']);
+}
 
 function waiverList(title: string, waivers: WaiverRef[], verb: string): string[] {
   if (waivers.length === 0) return [];
@@ -194,25 +206,26 @@ function truncationNote(shown: number, total: number): string {
 }
 
 /** The markdown report, at most `maxBytes` UTF-8 bytes when given (findings rows are dropped first). */
-export function renderMarkdown(raw: Report, maxBytes?: number): string {
+export function renderMarkdown(raw: Report, maxBytes?: number, options: FormatOptions = { color: false }): string {
   // A job summary or a terminal shows it: API text's controls and bidi overrides as escapes.
   const report = reportWithVisibleControls(raw);
   const findings = sortFindings(report.findings.filter((f) => f.status !== 'error'));
   const policies = new Map(report.policies.map((p) => [p.id, p]));
-  const rows = findings.map((f) => row(f, policies));
+  const rows = new Map(findings.map((f) => [f, row(f, policies, options)]));
+  const by = options.groupBy ?? 'policy';
+  const tables = (shown: number) => groupedTables(findings.slice(0, shown), rows, report, policies, by);
   const top = head(report);
-  const table = rows.length > 0 ? [...TABLE_HEAD, ...rows] : ['', '_No findings._'];
+  const table = findings.length > 0 ? tables(findings.length) : ['', '_No findings._'];
   const full = `${[...top, ...table, ...tail(report)].join('\n')}\n`;
   if (maxBytes === undefined || bytes(full) <= maxBytes) return full;
 
   // Keep the head and as many rows as fit (binary search on the row count); the tail goes
   // too if even the head, the tail and no rows do not fit.
   for (const end of [tail(report), []]) {
-    const compose = (shown: number) =>
-      `${[...top, ...TABLE_HEAD, ...rows.slice(0, shown), truncationNote(shown, rows.length), ...end].join('\n')}\n`;
+    const compose = (shown: number) => `${[...top, ...tables(shown), truncationNote(shown, findings.length), ...end].join('\n')}\n`;
     if (bytes(compose(0)) > maxBytes) continue;
     let lo = 0;
-    let hi = rows.length - 1; // `full` did not fit, so not every row does
+    let hi = findings.length - 1; // `full` did not fit, so not every row does
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       if (bytes(compose(mid)) <= maxBytes) lo = mid;
@@ -225,4 +238,4 @@ export function renderMarkdown(raw: Report, maxBytes?: number): string {
   return buf.toString('utf8').replace(/\uFFFD$/, '');
 }
 
-export const formatMarkdown: Formatter = (report) => renderMarkdown(report);
+export const formatMarkdown: Formatter = (report, options) => renderMarkdown(report, undefined, options);

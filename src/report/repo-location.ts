@@ -6,6 +6,7 @@
 // steward.yaml line told nothing). Code scanning needs a file for every result, so SARIF alone
 // places such a finding at its policy's ORIGIN, the steward.yaml `policies` entry that brought
 // the policy in. This is the one place that decides "is this location inside the root".
+import path from 'node:path';
 import type { Finding, PolicyResult, SourceLocation } from '../core/model.js';
 
 /** A file of the repository: relative, not above the root, not inside an installed package. */
@@ -66,4 +67,17 @@ export function findingFileLocation(f: Finding, policy: PolicyResult | undefined
 export function policyFileLocation(policy: PolicyResult | undefined, fallback: SourceLocation | null = null): SourceLocation | null {
   const loc = policy?.location ?? fallback;
   return loc && insideRoot(loc) ? loc : null;
+}
+
+/** `${server}/${repo}/blob/${sha}` when the run is a GitHub Actions job (its default variables), else undefined. */
+export function blobUrlFromEnv(env: Record<string, string | undefined>): string | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_SHA: sha } = env;
+  return server && repo && sha && /^[0-9a-f]{40}$/.test(sha) ? `${server.replace(/\/+$/, '')}/${repo}/blob/${sha}` : undefined;
+}
+
+/** The file at the commit, at its line: `blobUrl` + the path from the repository root. */
+export function blobLink(loc: SourceLocation, blobUrl: string, options: { cwd?: string; root?: string }): string {
+  const cwd = options.cwd ?? '.';
+  const rel = path.relative(options.root ?? cwd, path.resolve(cwd, loc.file)).split(path.sep).join('/');
+  return `${blobUrl}/${rel.split('/').map(encodeURIComponent).join('/')}${loc.line > 0 ? `#L${loc.line}` : ''}`;
 }

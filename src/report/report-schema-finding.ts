@@ -1,6 +1,55 @@
 // Definitions of a finding, its resource, a fixed finding and a history trend point.
 // Part of REPORT_SCHEMA (report-schema.ts), published as schema/report.schema.json.
 export const FINDING_DEFINITIONS = {
+    "findingOwner": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "type",
+        "id",
+        "name",
+        "email",
+        "state"
+      ],
+      "description": "An owner resolved against the user listing: state active, pending, deactivated, deleted, unknown (in no listing), or null for a group.",
+      "properties": {
+        "type": {
+          "enum": [
+            "USER",
+            "GROUP"
+          ]
+        },
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "email": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "state": {
+          "enum": [
+            "active",
+            "pending",
+            "deactivated",
+            "deleted",
+            "unknown",
+            null
+          ]
+        },
+        "team": {
+          "type": "string",
+          "minLength": 1
+        }
+      }
+    },
     "finding": {
       "type": "object",
       "additionalProperties": false,
@@ -58,51 +107,29 @@ export const FINDING_DEFINITIONS = {
               ]
             },
             "owner": {
-              "type": "object",
-              "additionalProperties": false,
-              "required": [
-                "type",
-                "id",
-                "name",
-                "email",
-                "state"
-              ],
-              "description": "The resource's owner resolved against the user listing, when the run read it (a policy read `owner`): state active, pending, deactivated, deleted, unknown (in no listing), or null for a group.",
-              "properties": {
-                "type": {
-                  "enum": [
-                    "USER",
-                    "GROUP"
-                  ]
-                },
-                "id": {
-                  "type": "string"
-                },
-                "name": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "email": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "state": {
-                  "enum": [
-                    "active",
-                    "pending",
-                    "deactivated",
-                    "deleted",
-                    "unknown",
-                    null
-                  ]
-                }
-              }
+              "$ref": "#/definitions/findingOwner",
+              "description": "Written by steward 0.x before `finding.owner`; read, never written."
             }
           }
+        },
+        "owner": {
+          "anyOf": [
+            { "$ref": "#/definitions/findingOwner" },
+            { "type": "null" }
+          ],
+          "description": "Who owns the resource: the platform's owner field resolved against the user directory; null with `ownerUnknown` when the kind has none or it could not be read."
+        },
+        "ownerUnknown": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Why the owner is null."
+        },
+        "team": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The team the config's `owners:` map routes the finding to; null when no rule matches (absent without `owners:`)."
         },
         "path": {
           "type": [
@@ -251,6 +278,13 @@ export const FINDING_DEFINITIONS = {
         "fixedAt": {
           "type": "string",
           "format": "date-time"
+        },
+        "team": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The team the config's `owners:` map routes it to (policy, kind and tag rules only: its owner is not kept)."
         }
       }
     },

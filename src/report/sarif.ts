@@ -160,6 +160,9 @@ function result(
       ...(placed.policyLocation ? { policyLocation: locationText(placed.policyLocation) } : {}),
       // With a run history: new / open / reopened, and since when.
       ...(f.lifecycle ? { lifecycle: f.lifecycle, firstSeen: f.firstSeen } : {}),
+      // Who can act on it: the platform owner (or why unknown) and the owners: map's team.
+      ...(f.owner !== undefined ? { owner: f.owner, ...(f.ownerUnknown ? { ownerUnknown: f.ownerUnknown } : {}) } : {}),
+      ...(f.team !== undefined ? { team: f.team } : {}),
     },
   };
   const ruleIndex = index.get(f.policy);

@@ -2,7 +2,7 @@
 // severe first; under each its findings (violations, errors, waived); then waiver problems,
 // the baseline, run statistics, and the verdict as the last line. Lines are wrapped to the
 // width (80 by default) on word boundaries; colour only when the caller asks for it.
-import { CATCH_ALL_TITLE, type ErrorGroup, errorGroups, errorSubject, type FormatOptions, type Formatter, findingSubject, locationText, plural, fixedText, historyText, resolvedText, severityRank, sortFindings, sortPolicies, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
+import { CATCH_ALL_TITLE, type ErrorGroup, errorGroups, errorSubject, type FormatOptions, type Formatter, findingSubject, locationText, plural, fixedText, historyText, resolvedText, severityRank, sortFindings, sortPolicies, verdictCounts, waiverTarget, attentionSections, groupFindings } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
 import { reportWithVisibleControls } from './visible-controls.js';
 
@@ -101,8 +101,9 @@ function entry(
   return out;
 }
 
-function findingLines(f: Finding, width: number, p: Painter): string[] {
-  const tag = f.baseline ? `[${f.baseline}] ` : '';
+/** `policy`: named before the subject where the heading is not the policy (`--group-by owner`). */
+function findingLines(f: Finding, width: number, p: Painter, policy?: string): string[] {
+  const tag = `${f.baseline ? `[${f.baseline}] ` : ''}${policy ? `${policy} · ` : ''}`;
   const loc = locationText(f.location);
   if (f.status === 'violation') {
     return entry(MARK.violation, 'red', `${tag}${findingSubject(f)}: ${f.message}`, loc, width, p);
@@ -255,15 +256,9 @@ function statsLine(report: Report): string {
   return `${plural(s.resources, 'resource')} · ${plural(s.checks, 'check')} · ${http} · ${secs}s · fail-on ${report.failOn}`;
 }
 
-export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
-  const report = reportWithVisibleControls(raw);
-  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
-  const p = new Painter(options.color);
-  const out: string[] = [
-    p.paint('dim', truncate(`steward ${report.tool.version} · ${report.instance}`, width)),
-    '',
-  ];
-
+/** The findings under their policies, most severe policy first. */
+function policyBlocks(report: Report, width: number, p: Painter): string[] {
+  const out: string[] = [];
   const byPolicy = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const list = byPolicy.get(f.policy) ?? [];
@@ -283,6 +278,38 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
     // Line by line: a spread of one policy's 100,000 findings overflows the call stack.
     for (const line of policyBlock(policy, findings, byPolicy.get(policy.id) ?? [], width, p)) out.push(line);
     out.push('');
+  }
+  return out;
+}
+
+/** `--group-by owner`: the findings under their team or owner, each naming its policy. */
+function ownerBlocks(report: Report, width: number, p: Painter): string[] {
+  const out: string[] = [];
+  for (const g of groupFindings(sortFindings(report.findings.filter((f) => !f.runWide)), report, 'owner')) {
+    out.push(`${p.paint('bold', g.title)}  ${p.paint('dim', plural(g.findings.length, 'finding'))}`);
+    for (const f of g.findings) {
+      if (f.status === 'error') out.push(...entry(MARK.error, 'yellow', `${f.policy} · ${findingSubject(f)}: error: ${f.message}`, locationText(f.location), width, p));
+      else for (const line of findingLines(f, width, p, f.policy)) out.push(line);
+    }
+    out.push('');
+  }
+  return out;
+}
+
+export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
+  const report = reportWithVisibleControls(raw);
+  const width = Math.max(MIN_WIDTH, options.width ?? TEXT_DEFAULT_WIDTH);
+  const p = new Painter(options.color);
+  const out: string[] = [
+    p.paint('dim', truncate(`steward ${report.tool.version} · ${report.instance}`, width)),
+    '',
+  ];
+
+  if (options.groupBy === 'owner') {
+    for (const line of ownerBlocks(report, width, p)) out.push(line);
+  } else {
+    if (options.groupBy === 'instance') out.push(p.paint('bold', `instance ${report.instance}`), '');
+    for (const line of policyBlocks(report, width, p)) out.push(line);
   }
 
   const problems = [

@@ -184,6 +184,8 @@ export interface ResourceKind {
   /** JSON Schema of the document expressions see as `resource` (parts included). */
   documentSchema: Record<string, unknown>;
   parts: Record<string, DocumentPart>;
+  /** Why a kind without an `owner` part has no owner (findings say it as `ownerUnknown`; the `owners:` map still routes them). */
+  ownerless?: string;
   collect(ctx: CollectContext): AsyncIterable<CollectedResource>;
   /** Declared kinds: the resources their manifests declare (no API read). */
   declare?(ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>): Promise<CollectedResource[]>;

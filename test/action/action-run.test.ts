@@ -136,12 +136,15 @@ describe('the action on the demo instance', () => {
     expect(lines).toContain(`| high | ${by.high} |`);
     expect(lines).toEqual(
       expect.arrayContaining([
-        '| data-files-not-public | critical | dataFile/42 | Data file 42 is publicly accessible | `permissions/data-files/42.yaml:2:1` | violation |',
-        '| queue-no-admin-for-users | high | queue/q-finance-intake permissions\\[0\\] | User Ana Ruiz (7) holds ADMIN on queue q-finance-intake | `permissions/queues/finance-intake.yaml:4:5` | violation |',
-        '| queue-entries-grant-something | info | queue/q-hr-requests permissions\\[1\\] | USER Eva Novak (31) has an empty permission list on queue q-hr-requests | `permissions/queues/hr-requests.yaml:5:5` | violation |',
-        '| certified-datasets-need-owner-group | high | dataset/ds-hr-certified | Certified dataset ds-hr-certified has no GROUP with OWNER access |  | violation |',
+        '| data-files-not-public | critical | `dataFile/42` | Data file 42 is publicly accessible | USER Priya Shah (101) | `permissions/data-files/42.yaml:2:1` | violation |',
+        '| queue-no-admin-for-users | high | `queue/q-finance-intake permissions[0]` | User Ana Ruiz (7) holds ADMIN on queue q-finance-intake | USER Priya Shah (101) | `permissions/queues/finance-intake.yaml:4:5` | violation |',
+        '| queue-entries-grant-something | info | `queue/q-hr-requests permissions[1]` | USER Eva Novak (31) has an empty permission list on queue q-hr-requests | USER Eva Novak (31) | `permissions/queues/hr-requests.yaml:5:5` | violation |',
+        // A live dataset: its owner from the platform; a policy of the built-in pack, so no location in the repository.
+        '| certified-datasets-need-owner-group | high | `dataset/ds-hr-certified` | Certified dataset ds-hr-certified has no GROUP with OWNER access | USER Eva Novak (31) |  | violation |',
       ]),
     );
+    // Grouped by policy, each in its own collapsible table.
+    expect(lines.filter((l) => l.startsWith('<summary><code>'))).toHaveLength(new Set(report.findings.filter((f) => f.status !== 'error').map((f) => f.policy)).size);
     // One row per finding: the violations and the waived one.
     expect(lines.filter((l) => /\| (violation|waived: .*) \|$/.test(l))).toHaveLength(DEMO_VIOLATIONS + DEMO_WAIVED);
     expect(Buffer.byteLength(run.summary)).toBeLessThan(1024 * 1024);

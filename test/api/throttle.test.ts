@@ -48,7 +48,7 @@ describe('adaptive concurrency', () => {
     expect(report.http.ratePerSecond).toBeGreaterThan(0);
     const { formatReport } = await import('../../src/report/index.js');
     const text = formatReport('text', report, { color: false, width: 200 });
-    expect(text).toMatch(/26 requests, 1 retried, 0 failed, 1 throttled \(429, concurrency down to 4; [\d.]+ req\/s\)/);
+    expect(text).toMatch(/29 requests, 1 retried, 0 failed, 1 throttled \(429, concurrency down to 4; [\d.]+ req\/s\)/);
   });
 });
 

@@ -63,7 +63,9 @@ describe('steward check exit codes', () => {
     expect(report.policies.map((p: { id: string }) => p.id)).toEqual(['workflows-are-named']);
     expect(findingKeys(report)).toEqual(['workflows-are-named workflow/wf-unnamed']);
     expect(sandbox.counts.listWorkflows).toBe(1);
-    expect(sandbox.totalRequests()).toBe(1);
+    // The finding's owner: the listing's owner id, resolved against the user directory (two searches).
+    expect(sandbox.counts.searchUsers).toBe(2);
+    expect(sandbox.totalRequests()).toBe(3);
   });
 
   it('2: a broken policy file is reported at file:line:column and nothing is sent', async () => {

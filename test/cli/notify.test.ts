@@ -176,3 +176,40 @@ describe('notify: on change', () => {
     expect(inline.stderr).not.toContain(base);
   });
 });
+
+describe('notify: teams routed by the owners: map', () => {
+  it('each channel sends only the changes routed to its teams', async () => {
+    const dir = copyDemo();
+    const config = readFileSync(path.join(dir, 'steward.yaml'), 'utf8').replace(/^history:.*$/m, '');
+    writeFileSync(
+      path.join(dir, 'steward.yaml'),
+      `${config}\nhistory: true\nowners:\n  - { team: emea, owners: [101] }\n  - { team: ops, policies: ["schedule-*"] }\nnotify:\n  - { type: webhook, url: env:STEWARD_EMEA_URL, teams: [emea] }\n  - { type: webhook, url: env:STEWARD_OPS_URL, teams: [ops] }\n`,
+    );
+    const teamEnv = { ...env(), STEWARD_EMEA_URL: `${base}/emea`, STEWARD_OPS_URL: `${base}/ops` };
+    const routed = async () => {
+      const before = received.length;
+      const r = await runCli(['check', ...ONLY, '--format', 'json'], { cwd: dir, env: teamEnv });
+      const messages = received.slice(before);
+      const changes = (p: string) => messages.filter((m) => m.path === p).map((m) => (m.body as { changes: { change: string; resource: string; team: string; owner: string }[] }).changes);
+      return { report: JSON.parse(r.stdout) as Report, emea: changes('/emea'), ops: changes('/ops') };
+    };
+    // Run 1: schedule 9004 (owned by user 101) is new: emea only.
+    const first = await routed();
+    expect(first.emea).toEqual([[{ change: 'new', policy: 'schedule-timezone-valid', severity: 'medium', resource: 'reportSchedule/9004', message: expect.any(String), owner: 'USER Priya Shah (101)', team: 'emea' }]]);
+    expect(first.ops).toEqual([]);
+    expect(first.report.notifications?.map((n) => [n.destination, n.sent, n.error])).toEqual([
+      ['env:STEWARD_EMEA_URL', true, null],
+      ['env:STEWARD_OPS_URL', false, 'nothing changed since the previous run'],
+    ]);
+    // Run 2: schedule 9003 (owned by user 77) breaks too: routed by the policy glob, ops only.
+    const was = schedule(9003).schedule.timezone;
+    schedule(9003).schedule.timezone = 'Mars/Olympus';
+    try {
+      const second = await routed();
+      expect(second.emea).toEqual([]);
+      expect(second.ops.map((m) => m.map((c) => [c.change, c.resource, c.team]))).toEqual([[['new', 'reportSchedule/9003', 'ops']]]);
+    } finally {
+      schedule(9003).schedule.timezone = was;
+    }
+  });
+});

@@ -63,7 +63,7 @@ describe('steward check outputs', () => {
     expect(readFileSync(files.text, 'utf8')).not.toContain('\x1b['); // no colour in files
     // CSV: RFC 4180 (CRLF), a header, then a row per finding (errors too) with the JSON report's fingerprints.
     const csv = readFileSync(files.csv, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('instance,policy,severity,status,kind,resource_id,resource_name,path,item,message,owner,owner_state,location,lifecycle,first_seen,baseline,waiver_owner,waiver_expires,waiver_reason,fingerprint');
+    expect(csv.split('\r\n')[0]).toBe('instance,policy,severity,status,kind,resource_id,resource_name,path,item,message,owner,owner_email,owner_state,owner_unknown,team,location,lifecycle,first_seen,baseline,waiver_owner,waiver_expires,waiver_reason,fingerprint');
     const records = parse(csv, { columns: true, record_delimiter: '\r\n' }) as Record<string, string>[];
     expect(records.map((x) => x.fingerprint).sort()).toEqual(json.findings.map((f: { fingerprint: string }) => f.fingerprint).sort());
     expect(records.filter((x) => x.status === 'violation')).toHaveLength(PLANTED.length);

@@ -77,7 +77,8 @@ describe('check()', () => {
     const base = { config: 'demo/steward.yaml', cwd: REPO, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token };
     const report = await check({ ...base, only: ['workflows-are-named'] });
     expect(findingKeys(report)).toEqual(['workflows-are-named workflow/wf-unnamed']);
-    expect([sandbox.counts.listWorkflowModels, sandbox.counts.listWorkflows, sandbox.totalRequests()]).toEqual([1, 0, 1]);
+    // Plus the finding owner's user directory (two searches).
+    expect([sandbox.counts.listWorkflowModels, sandbox.counts.listWorkflows, sandbox.counts.searchUsers, sandbox.totalRequests()]).toEqual([1, 0, 2, 3]);
   });
 
   it('runs against a sandbox given by URL and token with the demo config (the library carries no emulator)', async () => {

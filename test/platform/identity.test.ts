@@ -108,7 +108,7 @@ describe('the identity policies on the platform’s captured answers', () => {
       ].sort(),
     );
     const tokenOwner = report.findings.find((f) => f.policy === 'access-tokens-owner-active')!;
-    expect(tokenOwner.resource.owner).toEqual({ type: 'USER', id: String(TOKENS[0].ownerId), name: null, email: null, state: 'unknown' });
+    expect(tokenOwner.owner).toEqual({ type: 'USER', id: String(TOKENS[0].ownerId), name: null, email: null, state: 'unknown' });
     // Every listing once (the users twice: live, deleted); grants of the custom roles only; holders of Admin only.
     expect(sandbox.counts).toMatchObject({
       searchUsers: 2,

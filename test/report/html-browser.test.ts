@@ -51,8 +51,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function open(javaScriptEnabled: boolean): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+async function open(javaScriptEnabled: boolean, width = 1280, hash = ''): Promise<{ page: Page; errors: string[]; requests: string[] }> {
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
   const requests: string[] = [];
@@ -61,7 +61,7 @@ async function open(javaScriptEnabled: boolean): Promise<{ page: Page; errors: s
   });
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => requests.push(r.url()));
-  await page.goto(`file://${file}`, { waitUntil: 'load' });
+  await page.goto(`file://${file}${hash}`, { waitUntil: 'load' });
   return { page, errors, requests };
 }
 
@@ -71,7 +71,6 @@ describe('HTML report in headless Chromium', () => {
     expect(errors).toEqual([]);
     expect(requests).toEqual([`file://${file}`]);
     expect(await page.title()).toBe(`steward report: ${report.instance} (${report.startedAt})`);
-    if (process.env.STEWARD_WRITE_SCREENSHOT) await page.screenshot({ path: path.join(REPO, 'docs/html-report.png'), fullPage: false });
   });
 
   it('draws one point per run of the trend, with its run and violations', async () => {
@@ -125,5 +124,73 @@ describe('HTML report in headless Chromium', () => {
     expect(await page.locator('#filters').isVisible()).toBe(false);
     expect(await page.locator('header, main, footer').count()).toBe(3);
     expect(await page.$$eval('table', (ts) => ts.every((t) => t.querySelector('thead th[scope="col"]') !== null && t.querySelector('caption') !== null))).toBe(true);
+  });
+
+  it('lists every policy with its status, passing ones too, and every framework control', async () => {
+    const { page } = await open(true);
+    const tiles = await page.$$eval('li.policy-tile', (ls) => ls.map((l) => [l.getAttribute('data-policy'), l.querySelector('.badge')!.textContent]));
+    expect(new Map(tiles as [string, string][])).toEqual(new Map(report.policies.map((p) => [p.id, p.status])));
+    expect(tiles.some(([, status]) => status === 'pass')).toBe(true);
+    const controls = await page.locator('li.control-tile').count();
+    expect(controls).toBe(report.frameworks.reduce((n, f) => n + f.controls.length, 0));
+    const kpis = await page.$$eval('.tile .tile-label', (ls) => ls.map((l) => l.textContent));
+    expect(kpis).toEqual(['Verdict', 'Violations', 'Policies passing', 'Coverage', 'Errors', 'Waived', 'Since the previous run']);
+    expect(await page.locator('.tile.gate-fail .tile-value').textContent()).toBe('fail');
+    expect(await page.getAttribute('.severity-bar', 'aria-label')).toBe(
+      `Violations by severity: ${['critical', 'high', 'medium', 'low', 'info'].map((s) => `${report.summary.bySeverity[s as 'high']} ${s}`).join(', ')}`,
+    );
+  });
+
+  it('filters hide the groups they empty, say how many are shown, and live in the URL hash', async () => {
+    const { page } = await open(true);
+    const visibleGroups = () => page.$$eval('.finding-group', (gs) => gs.filter((g) => !g.classList.contains('hidden')).map((g) => g.querySelector('h3')!.id));
+    const all = await visibleGroups();
+    await page.selectOption('#filter-severity', 'high');
+    const high = report.findings.filter((f) => f.status !== 'error' && (f.severity === 'high' || f.severity === 'critical'));
+    expect((await visibleGroups()).sort()).toEqual([...new Set(high.map((f) => `policy-${f.policy}`))].sort());
+    expect(await page.textContent('#filter-count')).toBe(`${high.length} of ${report.findings.filter((f) => f.status !== 'error').length} findings shown`);
+    await page.selectOption('#filter-lifecycle', 'reopened');
+    // 9004, the one reopened finding, is medium: nothing high was reopened, and the page says so.
+    expect(await visibleGroups()).toEqual([]);
+    expect(await page.locator('#no-match').isVisible()).toBe(true);
+    await page.selectOption('#filter-severity', '');
+    expect(await visibleGroups()).toEqual(['policy-schedule-timezone-valid']);
+    expect(await page.locator('#no-match').isVisible()).toBe(false);
+    expect(new URL(page.url()).hash).toBe('#lifecycle=reopened');
+    await page.selectOption('#filter-status', 'waived');
+    expect(await visibleGroups()).toEqual([]);
+    expect(await page.locator('#no-match').isVisible()).toBe(true);
+    // The hash opens the same view; clearing every filter shows every group again.
+    const shared = await open(true, 1280, '#lifecycle=reopened');
+    expect(await shared.page.$$eval('.finding-group:not(.hidden) h3', (hs) => hs.map((h) => h.id))).toEqual(['policy-schedule-timezone-valid']);
+    expect(await shared.page.inputValue('#filter-lifecycle')).toBe('reopened');
+    await shared.page.selectOption('#filter-lifecycle', '');
+    expect(await shared.page.$$eval('.finding-group:not(.hidden) h3', (hs) => hs.map((h) => h.id))).toEqual(all);
+    // An owner filter: only that owner's rows.
+    const owner = 'USER Eva Novak (31)';
+    await shared.page.selectOption('#filter-owner', owner);
+    const owners = await shared.page.$$eval('tr.finding:not(.hidden)', (trs) => trs.map((tr) => tr.getAttribute('data-owner')));
+    expect(owners.length).toBeGreaterThan(3);
+    expect(new Set(owners)).toEqual(new Set([owner]));
+  });
+
+  it('fits a phone: nothing wider than the 390 px viewport but the tables, which scroll inside', async () => {
+    const { page } = await open(true, 390);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390);
+    const tileWidths = await page.$$eval('.tile', (ts) => ts.map((t) => t.getBoundingClientRect().width));
+    expect(Math.max(...tileWidths)).toBeLessThan(200); // two per row
+    if (process.env.STEWARD_WRITE_SCREENSHOT) {
+      await page.screenshot({ path: path.join(REPO, 'docs/html-report-390.png'), fullPage: false });
+      const wide = await open(true, 1400);
+      await wide.page.screenshot({ path: path.join(REPO, 'docs/html-report-1400.png'), fullPage: false });
+    }
+  });
+
+  it('prints with the filters hidden and every collapsed part open', async () => {
+    const { page } = await open(true);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#filters').isVisible()).toBe(false);
+    await page.evaluate("window.dispatchEvent(new Event('beforeprint'))");
+    expect(await page.$$eval('details', (ds) => ds.every((d) => d.open))).toBe(true);
   });
 });

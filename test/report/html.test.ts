@@ -15,7 +15,9 @@ describe('html format', () => {
     expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot;');
     expect(out).not.toContain('<script>alert(1)');
     expect(out.match(/<script>/g)).toHaveLength(1);
-    expect(out).not.toMatch(/\b(src|href)=/);
+    expect(out).not.toMatch(/\bsrc=/);
+    // Links only within the page (a policy tile to its findings).
+    expect([...out.matchAll(/\bhref="([^"]*)"/g)].map((m) => m[1]).filter((h) => !h.startsWith('#policy-'))).toEqual([]);
     expect(out).not.toContain('url(');
     expect(out).not.toContain('@import');
     expect(out).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);

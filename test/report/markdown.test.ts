@@ -4,18 +4,24 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { codeSpan, escapeCell, formatMarkdown, renderMarkdown } from '../../src/report/markdown.js';
 import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
 
-/** Data rows of the findings table (header and separator excluded). */
+const HEADER = '| Policy | Severity | Resource | Message | Owner | Location | Status |';
+
+/** Data rows of the findings tables, one per group (headers and separators excluded), in order. */
 function findingRows(md: string): string[] {
   const lines = md.split('\n');
-  const start = lines.indexOf('| Policy | Severity | Resource | Message | Location | Status |');
-  if (start < 0) return [];
   const rows: string[] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith('| ')) break;
-    rows.push(line);
-  }
+  lines.forEach((line, i) => {
+    if (line !== HEADER) return;
+    for (const row of lines.slice(i + 2)) {
+      if (!row.startsWith('| ')) break;
+      rows.push(row);
+    }
+  });
   return rows;
 }
+
+/** The `<summary>` lines of the grouped findings. */
+const summaries = (md: string) => md.split('\n').filter((l) => l.startsWith('<summary>'));
 
 /** Cells of a table row, split on unescaped pipes. */
 function cells(row: string): string[] {
@@ -45,25 +51,33 @@ describe('markdown format', () => {
     );
     const rows = findingRows(md);
     expect(rows).toHaveLength(6);
-    // Violations first, most severe first; then the waived finding. The error is listed once
-    // above the table, with the policies that could not be evaluated.
+    // One collapsible table per policy, most severe policy first; in each, violations first, then
+    // the waived ones. The error is listed once above the tables, with the policies that could not be evaluated.
+    expect(summaries(md)).toEqual([
+      '<summary><code>data-file-not-public</code> · critical · Data files are never public · 1 finding</summary>',
+      '<summary><code>queue-no-admin-for-users</code> · high · Queues grant ADMIN only through groups · 2 findings</summary>',
+      '<summary><code>schedule-not-misconfigured</code> · medium · Report schedules are not misconfigured · 2 findings</summary>',
+      '<summary><code>workflow-has-description</code> · info · Workflows are described · 1 finding</summary>',
+    ]);
+    expect(md).toContain('<details>\n<summary><code>data-file-not-public</code>');
     expect(rows.map((r) => cells(r)[0])).toEqual([
       'data-file-not-public',
+      'queue-no-admin-for-users',
       'queue-no-admin-for-users',
       'schedule-not-misconfigured',
       'schedule-not-misconfigured',
       'workflow-has-description',
-      'queue-no-admin-for-users',
     ]);
     expect(cells(rows[0])).toEqual([
       'data-file-not-public',
       'critical',
-      'dataFile/42 publicAccess',
+      '`dataFile/42 publicAccess`',
       'Data file 42 (prices.csv) is public',
+      '',
       '`permissions/data-files/42.yaml:2:15`',
       'violation',
     ]);
-    expect(cells(rows[5])[5]).toBe(
+    expect(cells(rows[2])[6]).toBe(
       'waived: break-glass account, reviewed quarterly (governance\\@acme.example, until 2027-03-31)',
     );
     expect(md).toContain(
@@ -79,7 +93,7 @@ describe('markdown format', () => {
     });
     const rows = findingRows(formatMarkdown(report, { color: false }));
     expect(rows).toHaveLength(1);
-    expect(cells(rows[0])).toHaveLength(6);
+    expect(cells(rows[0])).toHaveLength(7);
     expect(cells(rows[0])[3]).toBe(
       'a \\| b<br>c &lt;script&gt;x&lt;/script&gt; @\u200Bteam \\*bold\\*',
     );
@@ -98,7 +112,7 @@ describe('markdown format', () => {
     });
     const md = formatMarkdown(report, { color: false });
     expect(md).not.toContain('\u200B');
-    const locations = findingRows(md).map((r) => cells(r)[4]);
+    const locations = findingRows(md).map((r) => cells(r)[5]);
     expect(locations).toEqual([`\`${scoped}:3:5\``, '`permissions/a\\|b.yaml:4:1`', '']);
     // As GitHub renders it: the path inside <code>, exactly, and no mention link.
     const html = micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });

@@ -24,14 +24,10 @@ describe('owner liveness on content', () => {
     const report = await run();
     expect(report.summary.errors).toBe(0);
     const dataset = report.findings.find((f) => f.policy === 'datasets-owner-active')!;
-    expect(dataset.resource).toEqual({
-      kind: 'dataset',
-      id: 'ds-hr-certified',
-      name: null,
-      owner: { type: 'USER', id: '31', name: 'Eva Novak', email: 'eva.novak@example.com', state: 'deactivated' },
-    });
+    expect(dataset.resource).toEqual({ kind: 'dataset', id: 'ds-hr-certified', name: null });
+    expect(dataset.owner).toEqual({ type: 'USER', id: '31', name: 'Eva Novak', email: 'eva.novak@example.com', state: 'deactivated' });
     const workflow = report.findings.find((f) => f.policy === 'workflows-owner-active')!;
-    expect(workflow.resource.owner).toMatchObject({ id: '77', name: 'Jo Park', state: 'deleted' });
+    expect(workflow.owner).toMatchObject({ id: '77', name: 'Jo Park', state: 'deleted' });
     // One directory (two searches) for seven kinds; each kind's listing once, whatever its size.
     expect(sandbox.counts).toMatchObject({ searchUsers: 2, listDatasets: 1, listDataFiles: 1, listQueues: 1, searchCards: 1, searchFilesets: 1, listReportSchedules: 1 });
   });
@@ -47,10 +43,10 @@ describe('owner liveness on content', () => {
     const report = await run(['queues-owner-active']);
     // The planted queue owners are still listed users; a queue handed to the removed user 7 is then unknown.
     const hr = report.findings.find((f) => f.resource.id === 'q-hr-requests')!;
-    expect(hr.resource.owner?.state).toBe('deactivated');
+    expect(hr.owner?.state).toBe('deactivated');
     sandbox.state.people.owners.queues.set('q-marketing', '7');
     const again = await run(['queues-owner-active']);
-    expect(again.findings.find((f) => f.resource.id === 'q-marketing')?.resource.owner).toEqual({ type: 'USER', id: '7', name: null, email: null, state: 'unknown' });
+    expect(again.findings.find((f) => f.resource.id === 'q-marketing')?.owner).toEqual({ type: 'USER', id: '7', name: null, email: null, state: 'unknown' });
   });
 
   it('a content item its listing does not carry is an error of the owner policy for that item only (exit 3)', async () => {

@@ -65,7 +65,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
       }
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...warnings.map((w) => `steward: ${w}`));
-      writeReports(report, flags.format ?? 'text', flags.output ?? [], io);
+      writeReports(report, flags.format ?? 'text', flags.output ?? [], io, flags.groupBy);
       warnEvaluationErrors(report, io);
       if (target) {
         // After a text report on stdout; beside any other format, on stderr (stdout stays one document).

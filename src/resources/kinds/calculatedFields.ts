@@ -28,6 +28,7 @@ export const calculatedFields: ResourceKind = {
     },
   },
   parts: {},
+  ownerless: "instance-wide statistics belong to no one: route them with the config's owners: map",
   probes: [
     readProbe('calculatedFields', ['getCalculatedFieldStatistics'], 'calculated-field statistics can be read', 'GET calculated-field statistics', (api) => api.getCalculatedFieldStatistics(),
       "give the token's user access to the calculated-field statistics"),

@@ -3,7 +3,7 @@
 import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
 import { listedResources } from '../discovery.js';
 import { readProbe } from '../common.js';
-import { USER_STATES, userDirectory } from '../people.js';
+import { ownerPart, ownerSchema, USER_STATES, userDirectory } from '../people.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
 const principal = (p: GroupPrincipal) => ({ type: p.type, id: p.id, name: p.displayName ?? null });
@@ -39,6 +39,12 @@ const members: DocumentPart = {
 
 const principalSchema = { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } };
 
+/** The listing's first owner (the `owners` list in the document has them all); a group may own itself. */
+const owner = ownerPart('listGroups', async (_api, r) => {
+  const first = (r.doc.owners as { type: string; id: string }[])[0];
+  return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
+});
+
 export const group: ResourceKind = {
   name: 'group',
   description: 'Groups named in scope.groups or all of them, with their owners and (a part) their members.',
@@ -65,6 +71,7 @@ export const group: ResourceKind = {
       memberCount: { type: ['integer', 'null'] },
       owners: { type: 'array', items: principalSchema, description: 'users and groups owning the group (a group may own itself)' },
       created: { type: ['string', 'integer', 'null'] },
+      owner: { ...ownerSchema, description: `the first owner; ${ownerSchema.description}` },
       members: {
         type: 'array',
         description: 'the member users, with their state',
@@ -72,7 +79,7 @@ export const group: ResourceKind = {
       },
     },
   },
-  parts: { members },
+  parts: { members, owner },
   probes: [
     readProbe('groups', ['listGroups', 'getGroupUsers'], 'groups can be listed', 'GET the first page of the group list', (api) => api.listGroups(),
       "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"),

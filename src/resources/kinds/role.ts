@@ -93,6 +93,7 @@ export const role: ResourceKind = {
     },
   },
   parts: { grants, holders },
+  ownerless: "a role belongs to the instance, not to a person: route it with the config's owners: map",
   probes: [
     readProbe('roles', ['listRoles', 'getRoleAuthorities', 'listRoleUsers'], 'roles can be listed', 'GET the role list', (api) => api.listRoles(),
       "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only"),

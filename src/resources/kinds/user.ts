@@ -44,6 +44,7 @@ export const user: ResourceKind = {
     },
   },
   parts: { role: rolePart },
+  ownerless: "a user is a person, not content: route user findings with the config's owners: map",
   probes: [
     readProbe('userSearch', ['searchUsers'], 'users can be listed (the identity search)', 'POST the user search (the first page of live users)', (api) => api.searchUsers(),
       "give the token's user the grant to manage users (user.edit, Admin › Roles › Grants), or leave user and owner policies out with --only"),

@@ -1,0 +1,62 @@
+// Who owns the resource of each finding (issue "from findings to the people who fix them"): the
+// kind's own `owner` part (the platform's owner field resolved against the user directory),
+// loaded after judgement and only for resources with a finding, so a passing resource costs no
+// read. An owner that cannot be read is `ownerUnknown` with why: routing metadata, never a
+// verdict, so it fails no policy.
+import type { Finding, FindingOwner } from '../core/model.js';
+import type { CollectedResource, ResourceKind, RunMemo } from '../resources/types.js';
+import type { InstanceApi } from '../api/types.js';
+import { ALL_RESOURCES_ID, errorText } from './findings.js';
+import { mapPool } from './pool.js';
+
+type OwnerAnswer = { owner: FindingOwner } | { owner: null; ownerUnknown: string };
+
+export interface OwnerContext {
+  api: InstanceApi;
+  once: RunMemo;
+  partMemo: <T>(resource: object, part: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+/** The resolved owner part as a finding carries it; null when the document's value is none. */
+function findingOwner(value: unknown): FindingOwner | null {
+  if (!value || typeof value !== 'object') return null;
+  const o = value as Partial<FindingOwner>;
+  if ((o.type !== 'USER' && o.type !== 'GROUP') || typeof o.id !== 'string') return null;
+  return { type: o.type, id: o.id, name: o.name ?? null, email: o.email ?? null, state: o.state ?? null };
+}
+
+async function ownerOfResource(ctx: OwnerContext, kind: ResourceKind, r: CollectedResource): Promise<OwnerAnswer> {
+  const part = kind.parts.owner;
+  if (!part) return { owner: null, ownerUnknown: kind.ownerless ?? `a ${kind.name} names no owner` };
+  // A policy that read `owner` left it in the document; the pre-release gate reads nothing from
+  // the instance for what a manifest declares; otherwise it is read now (once per resource).
+  const read = Object.hasOwn(r.doc, 'owner');
+  if (!read && r.source) return { owner: null, ownerUnknown: `declared in ${r.source.location.file}: the instance is not read for a declared resource's owner; route it with the config's owners: map` };
+  try {
+    const value = read ? r.doc.owner : await ctx.partMemo(r, 'owner', () => part.load(ctx.api, r, ctx.once));
+    const owner = findingOwner(value);
+    return owner ? { owner } : { owner: null, ownerUnknown: `the platform names no owner for ${kind.name} ${r.id}` };
+  } catch (err) {
+    return { owner: null, ownerUnknown: errorText(err) };
+  }
+}
+
+/**
+ * Sets `owner` (or `owner: null` with `ownerUnknown`) on each finding of one kind. `resources`
+ * holds the kind's resources that have a finding; an error of the whole kind names no resource.
+ */
+export async function attachOwners(ctx: OwnerContext, kind: ResourceKind, findings: Finding[], resources: Map<string, CollectedResource>, concurrency: number): Promise<void> {
+  const answers = new Map<string, OwnerAnswer>();
+  await mapPool([...resources.values()], concurrency, async (r) => {
+    answers.set(r.id, await ownerOfResource(ctx, kind, r));
+  });
+  for (const f of findings) {
+    const answer: OwnerAnswer =
+      answers.get(f.resource.id) ??
+      (f.resource.id === ALL_RESOURCES_ID
+        ? { owner: null, ownerUnknown: `the error concerns every ${kind.name} resource, not one` }
+        : { owner: null, ownerUnknown: `${kind.name} ${f.resource.id} was not collected` });
+    f.owner = answer.owner;
+    if (answer.owner === null) f.ownerUnknown = answer.ownerUnknown;
+  }
+}

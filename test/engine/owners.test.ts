@@ -1,0 +1,148 @@
+// Owners on every finding (src/engine/owners.ts) over HTTP on the demo instance with the built-in
+// pack: each finding carries its resource's platform owner, or `owner: null` with why; the owner
+// reads are made once per listing and only for resources with a finding; a declared resource's
+// owner is not read from the instance. Routing by the config's `owners:` map (library/owners.ts).
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { check } from '../../src/index.js';
+import type { Finding, Report } from '../../src/core/model.js';
+import { InputError } from '../../src/core/problem.js';
+import { formatReport } from '../../src/report/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { REPO, tempDir } from '../cli/helpers.js';
+import { reportValidator } from '../report/schema-validators.js';
+
+const validateReport = reportValidator();
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+});
+afterEach(() => sandbox.close());
+
+const run = (options: { only?: string[]; config?: string } = {}): Promise<Report> =>
+  check({ config: options.config ?? 'demo/steward.yaml', cwd: REPO, env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token, only: options.only });
+
+const key = (f: Finding) => `${f.policy} ${f.resource.kind}/${f.resource.id}`;
+
+/** A copy of the demo project (config, manifests, waivers) with `extra` appended to its config. */
+function demoConfigWith(extra: string): string {
+  const dir = tempDir('steward-owners-');
+  cpSync(path.join(REPO, 'demo'), dir, { recursive: true });
+  const file = path.join(dir, 'steward.yaml');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\n${extra}`);
+  return file;
+}
+
+describe('owners on every finding', () => {
+  it('the built-in pack on the sandbox: every finding has an owner or says why not, and the report validates', async () => {
+    const report = await run();
+    expect(report.findings.length).toBeGreaterThan(20);
+    for (const f of report.findings) {
+      if (f.owner) {
+        expect([key(f), f.owner.type, typeof f.owner.id, f.ownerUnknown]).toEqual([key(f), expect.stringMatching(/^(USER|GROUP)$/), 'string', undefined]);
+      } else {
+        expect([key(f), f.owner]).toEqual([key(f), null]);
+        expect(f.ownerUnknown, key(f)).toMatch(/\S/);
+      }
+    }
+    const by = (k: string) => report.findings.find((f) => key(f) === k)!;
+    expect(by('datasets-owner-active dataset/ds-hr-certified').owner).toEqual({ type: 'USER', id: '31', name: 'Eva Novak', email: 'eva.novak@example.com', state: 'deactivated' });
+    // A queue whose owner a policy read (queues-owner-active): known, though its manifest declares it.
+    expect(by('queue-no-admin-for-users queue/q-finance-intake').owner?.name).toBe('Priya Shah');
+    // Kinds that have no owner say so.
+    const role = report.findings.find((f) => f.resource.kind === 'role')!;
+    expect(role.ownerUnknown).toBe("a role belongs to the instance, not to a person: route it with the config's owners: map");
+    // A group with no owner on the platform.
+    expect(by('groups-have-owners group/302')).toMatchObject({ owner: null, ownerUnknown: 'the platform names no owner for group 302' });
+    expect(validateReport(JSON.parse(formatReport('json', report, { color: false }))).slice(0, 3)).toEqual([]);
+    // One directory (two searches) for the whole run, however many findings need it.
+    expect(sandbox.counts.searchUsers).toBe(2);
+  });
+
+  it('a declared resource no policy read the owner of: not read from the instance (the pre-release gate sends nothing)', async () => {
+    const report = await run({ only: ['queue-no-admin-for-users'] });
+    const f = report.findings.find((x) => x.resource.id === 'q-finance-intake')!;
+    expect(f).toMatchObject({ owner: null, ownerUnknown: "declared in demo/permissions/queues/finance-intake.yaml: the instance is not read for a declared resource's owner; route it with the config's owners: map" });
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
+  it('reads owners only for resources with a finding: a passing run reads no owner', async () => {
+    const passing = await run({ only: ['card-sharing-matches-manifest'] });
+    expect(passing.findings).toEqual([]);
+    expect(passing.summary.checks).toBeGreaterThan(0);
+    expect(sandbox.counts.searchUsers ?? 0).toBe(0);
+    sandbox.resetCounts();
+    const failing = await run({ only: ['workflows-are-named'] });
+    expect(failing.findings.map((f) => [key(f), f.owner?.name])).toEqual([['workflows-are-named workflow/wf-unnamed', 'Ana Ruiz']]);
+    expect(sandbox.counts.searchUsers).toBe(2);
+  });
+
+  it('an owner listing that fails leaves the finding with ownerUnknown naming why: the verdict and the gate do not change', async () => {
+    sandbox.scriptFault('searchUsers', { status: 503 }, 10);
+    const report = await run({ only: ['workflows-are-named'] });
+    expect(report.summary.gate).toBe('fail');
+    expect(report.findings).toHaveLength(1);
+    expect(report.findings[0].owner).toBeNull();
+    expect(report.findings[0].ownerUnknown).toMatch(/^searchUsers: .*503/);
+  });
+});
+
+describe('owners: routing to teams', () => {
+  const RULES = `owners:
+  - team: identity
+    kinds: [role, user, group, accessToken]
+  - team: stewards
+    ownerGroups: [g-88]
+  - team: hr-data
+    owners: [EVA.NOVAK@example.com]
+  - team: data-platform
+    policies: ["datasets-*", "data-files-*"]
+  - team: certification
+    tags: [certification]
+`;
+
+  it('the first matching rule names the team: kind, owner group, owner email (any case), policy glob, tag; null when none matches', async () => {
+    const report = await run({ config: demoConfigWith(RULES) });
+    const by = (k: string) => report.findings.find((f) => key(f) === k)!;
+    expect(report.findings.filter((f) => f.resource.kind === 'role').map((f) => f.team)).toEqual(['identity', 'identity']);
+    // Eva owns it (rule 3 matches before the policy glob of rule 4), on the owner too.
+    const hr = by('datasets-owner-active dataset/ds-hr-certified');
+    expect([hr.team, hr.owner?.team]).toEqual(['hr-data', 'hr-data']);
+    expect(by('datasets-have-an-owner dataset/ds-scratch').team).toBe('data-platform');
+    // Owned by group g-88: rule 2, before the policy glob.
+    expect(by('datasets-pdp-open-policy-narrow dataset/ds-finance-certified').team).toBe('stewards');
+    // By tag only.
+    expect(by('certified-datasets-certification-current dataset/ds-legacy-expired').team).toBe('certification');
+    expect(by('workflows-are-named workflow/wf-unnamed')).toMatchObject({ team: null });
+    expect(by('workflows-are-named workflow/wf-unnamed').owner?.team).toBeUndefined();
+    expect(report.findings.every((f) => f.team !== undefined)).toBe(true);
+    expect(validateReport(JSON.parse(formatReport('json', report, { color: false }))).slice(0, 3)).toEqual([]);
+  });
+
+  it('without owners: a finding carries no team at all', async () => {
+    const report = await run({ only: ['workflows-are-named'] });
+    expect('team' in report.findings[0]).toBe(false);
+  });
+
+  it('a notify channel for a team no rule names is bad input with its line, before any request', async () => {
+    const config = demoConfigWith(`${RULES}notify:\n  - type: webhook\n    url: env:HOOK\n    teams: [identity, platfrom]\n`);
+    const attempt = run({ config });
+    await expect(attempt).rejects.toThrow(InputError);
+    await expect(attempt).rejects.toThrow(/steward\.yaml:\d+:\d+: notify: team "platfrom" is named by no owners: rule/);
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+});
+
+describe('owners in the other formats', () => {
+  it('SARIF results carry the owner (or why not) and the team in their properties', async () => {
+    const report = await run({ only: ['workflows-are-named', 'admins-at-most'] });
+    const sarif = JSON.parse(formatReport('sarif', report, { color: false, cwd: REPO })) as { runs: { results: { ruleId: string; properties: Record<string, unknown> }[] }[] };
+    const props = (rule: string) => sarif.runs[0].results.find((r) => r.ruleId === rule)!.properties;
+    expect(props('workflows-are-named').owner).toEqual({ type: 'USER', id: '7', name: 'Ana Ruiz', email: 'ana.ruiz@example.com', state: 'active' });
+    expect(props('admins-at-most')).toMatchObject({ owner: null, ownerUnknown: "a role belongs to the instance, not to a person: route it with the config's owners: map" });
+    expect('team' in props('admins-at-most')).toBe(false);
+  });
+});
