@@ -11248,11 +11248,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural2;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -18671,15 +18671,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -26008,20 +26008,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize2) {
       if (normalize2 !== false)
@@ -29559,8 +29559,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len2, (i) => {
@@ -29573,16 +29573,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -31294,8 +31294,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -31403,13 +31403,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity2.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c2 = getAliasCount(doc2, item, anchors2);
-          if (c2 > count)
-            count = c2;
+          if (c2 > count2)
+            count2 = c2;
         }
-        return count;
+        return count2;
       } else if (identity2.isPair(node)) {
         const kc = getAliasCount(doc2, node.key, anchors2);
         const vc = getAliasCount(doc2, node.value, anchors2);
@@ -34362,8 +34362,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -34440,12 +34440,12 @@ var require_errors3 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error2.linePos[1];
         if (end?.line === line2 && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci2));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci2));
         }
-        const pointer = " ".repeat(ci2) + "^".repeat(count);
+        const pointer = " ".repeat(ci2) + "^".repeat(count2);
         error2.message += `:
 
 ${lineStr}
@@ -38992,13 +38992,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       };
       const negate2 = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -48451,13 +48451,13 @@ function suite(policy2, findings, timestamp, partial, token) {
     );
     cases.push(testcase(policy2.id, POLICY_TESTCASE_NAME, "error", child));
   }
-  const count = (o3) => cases.filter((c2) => c2.outcome === o3).length;
+  const count2 = (o3) => cases.filter((c2) => c2.outcome === o3).length;
   const counts = {
     tests: cases.length,
-    pass: count("pass"),
-    failure: count("failure"),
-    error: count("error"),
-    skipped: count("skipped")
+    pass: count2("pass"),
+    failure: count2("failure"),
+    error: count2("error"),
+    skipped: count2("skipped")
   };
   const props = [
     ["title", policy2.title],
@@ -48570,10 +48570,10 @@ function row(f2, policies, options) {
 }
 var TABLE_HEAD = ["| Policy | Severity | Resource | Message | Owner | Location | Status |", "| --- | --- | --- | --- | --- | --- | --- |"];
 function groupSummary(g2, policies, by) {
-  const count = `${g2.findings.length} finding${g2.findings.length === 1 ? "" : "s"}`;
+  const count2 = `${g2.findings.length} finding${g2.findings.length === 1 ? "" : "s"}`;
   const policy2 = by === "policy" ? policies.get(g2.key) : void 0;
-  if (policy2) return `<code>${escapeCell(policy2.id)}</code> · ${policy2.severity} · ${escapeCell(policy2.title)} · ${count}`;
-  return `${escapeCell(g2.title)} · ${count}`;
+  if (policy2) return `<code>${escapeCell(policy2.id)}</code> · ${policy2.severity} · ${escapeCell(policy2.title)} · ${count2}`;
+  return `${escapeCell(g2.title)} · ${count2}`;
 }
 function groupedTables(findings, rows, report2, policies, by) {
   return groupFindings(findings, report2, by).flatMap((g2) => ["", "<details>", `<summary>${groupSummary(g2, policies, by)}</summary>`, "", ...TABLE_HEAD, ...g2.findings.map((f2) => rows.get(f2)), "", "</details>"]);
@@ -49086,9 +49086,9 @@ function waiverLines(title, waivers, verb, width, p2) {
 }
 function baselineLines(report2, width, p2) {
   if (!report2.baseline) return [];
-  const count = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
+  const count2 = (b) => report2.findings.filter((f2) => f2.baseline === b).length;
   const { file, resolved } = report2.baseline;
-  const text = `Baseline ${file}: ${count("new")} new, ${count("known")} known, ${resolved.length} resolved`;
+  const text = `Baseline ${file}: ${count2("new")} new, ${count2("known")} known, ${resolved.length} resolved`;
   const lines = wrap(text, width, "", "  ").map((l, i) => i === 0 ? p2.paint("bold", l) : l);
   const entries = report2.baseline.resolvedEntries ?? resolved.map((fingerprint2) => ({ fingerprint: fingerprint2 }));
   for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
@@ -50055,15 +50055,15 @@ function pTimeout(promise2, options) {
 // node_modules/p-queue/dist/lower-bound.js
 function lowerBound(array, value, comparator) {
   let first = 0;
-  let count = array.length;
-  while (count > 0) {
-    const step = Math.trunc(count / 2);
+  let count2 = array.length;
+  while (count2 > 0) {
+    const step = Math.trunc(count2 / 2);
     let it = first + step;
     if (comparator(array[it], value) <= 0) {
       first = ++it;
-      count -= step + 1;
+      count2 -= step + 1;
     } else {
-      count = step;
+      count2 = step;
     }
   }
   return first;
@@ -50785,15 +50785,15 @@ var PQueue = class extends import_index.default {
       }
       return;
     }
-    let count;
+    let count2;
     if (this.#strict) {
       const now = Date.now();
       this.#cleanupStrictTicks(now);
-      count = this.#getActiveTicksCount();
+      count2 = this.#getActiveTicksCount();
     } else {
-      count = this.#intervalCount;
+      count2 = this.#intervalCount;
     }
-    const shouldBeRateLimited = count >= this.#intervalCap;
+    const shouldBeRateLimited = count2 >= this.#intervalCap;
     if (shouldBeRateLimited !== previous) {
       this.#rateLimitedInInterval = shouldBeRateLimited;
       this.emit(shouldBeRateLimited ? "rateLimit" : "rateLimitCleared");
@@ -51199,10 +51199,10 @@ function createBreaker(threshold = BREAKER_THRESHOLD) {
     openedBy: (operation2) => opened.get(operation2),
     answered: (operation2) => void inARow.set(operation2, 0),
     failed(operation2, reason) {
-      const count = (inARow.get(operation2) ?? 0) + 1;
-      inARow.set(operation2, count);
-      if (count >= threshold && !opened.has(operation2)) {
-        opened.set(operation2, `${count} requests of ${operation2} in a row failed (the last: ${reason})`);
+      const count2 = (inARow.get(operation2) ?? 0) + 1;
+      inARow.set(operation2, count2);
+      if (count2 >= threshold && !opened.has(operation2)) {
+        opened.set(operation2, `${count2} requests of ${operation2} in a row failed (the last: ${reason})`);
       }
     }
   };
@@ -55195,15 +55195,15 @@ var reportSchedule = {
     return `report schedules were listed with filter=${filter} (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance`;
   },
   async *collect(ctx) {
-    let count = 0;
+    let count2 = 0;
     for await (const page2 of (await scheduleListing(ctx)).pages()) {
       for (const s of page2) {
-        count++;
+        count2++;
         const { owner: ownedByCaller, ...doc2 } = s;
         yield { kind: "reportSchedule", id: String(s.id), name: s.title ?? null, doc: { ...doc2, ...ownedByCaller === void 0 ? {} : { ownedByCaller } }, source: null };
       }
     }
-    if (count === 0) {
+    if (count2 === 0) {
       try {
         await misconfiguredById(ctx);
       } catch (err) {
@@ -78168,7 +78168,7 @@ var Compiler2 = class {
     const step = this.node(req(c2.loopStep));
     this.scope.pop();
     this.scope.pop();
-    const count = this.options.step;
+    const count2 = this.options.step;
     return (f2) => {
       f2[accuSlot] = init(f2);
       const iterable = range(f2);
@@ -78178,7 +78178,7 @@ var Compiler2 = class {
       else throw new CelFault(`type mismatch: iterable vs ${typeName3(iterable)}`);
       for (const item of items) {
         f2[iterSlot] = item;
-        count?.();
+        count2?.();
         if (condition(f2) !== true) break;
         try {
           f2[accuSlot] = step(f2);
@@ -80887,7 +80887,7 @@ function digestOf(report2, env, teams = null) {
     if (!routed(f2.team)) continue;
     changes.push({ change: "fixed", policy: f2.policy, severity: f2.severity, resource: `${f2.resource.kind}/${f2.resource.id}`, message: f2.message, owner: null, team: f2.team ?? null });
   }
-  const count = (c2) => changes.filter((x2) => x2.change === c2).length;
+  const count2 = (c2) => changes.filter((x2) => x2.change === c2).length;
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run2 } = env;
   return {
     instance: report2.instance,
@@ -80895,7 +80895,7 @@ function digestOf(report2, env, teams = null) {
     gate: report2.summary.gate,
     violations: report2.summary.violations,
     runUrl: server && repo && run2 ? `${server}/${repo}/actions/runs/${run2}` : null,
-    counts: { new: count("new"), reopened: count("reopened"), fixed: count("fixed") },
+    counts: { new: count2("new"), reopened: count2("reopened"), fixed: count2("fixed") },
     changes
   };
 }
@@ -80967,68 +80967,109 @@ async function sendNotifications(report2, targets, options) {
 import { createHash as createHash7 } from "node:crypto";
 var ISSUE_LABEL = "steward";
 var ISSUE_MAX_FINDINGS = 50;
-var marker = (policy2) => `<!-- steward:policy=${policy2} -->`;
-var MARKER = /<!-- steward:policy=([a-z0-9-]+) -->/;
+var marker = (by, key) => `<!-- steward:${by}=${by === "team" ? encodeURIComponent(key) : key} -->`;
+var MARKER = /<!-- steward:(policy|team)=([A-Za-z0-9%._~!*'()-]+) -->/;
 var SET = /<!-- steward:set=([0-9a-f]+) -->/;
+var NO_TEAM = "(no team)";
 function setHash(findings) {
   return createHash7("sha256").update(findings.map((f2) => f2.fingerprint).sort().join("\n")).digest("hex").slice(0, 16);
 }
 var cell2 = (s) => s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-function bodyOf(policy2, findings, report2) {
-  const rows = findings.slice(0, ISSUE_MAX_FINDINGS).map((f2) => {
+var count = (n4) => `${n4} open finding${n4 === 1 ? "" : "s"}`;
+function bodyOf(by, subject, report2) {
+  const rows = subject.findings.slice(0, ISSUE_MAX_FINDINGS).map((f2) => {
     const owner11 = [f2.team ? `team ${f2.team}` : "", ownerLabel(f2), f2.owner?.state && f2.owner.state !== "active" ? `(${f2.owner.state})` : ""].filter(Boolean).join(" ");
-    return `| ${f2.severity} | \`${cell2(`${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`)}\` | ${cell2(f2.message)} | ${cell2(owner11)} |`;
+    return `| \`${f2.policy}\` | ${f2.severity} | \`${cell2(`${f2.resource.kind}/${f2.resource.id}${f2.path ? ` ${f2.path}` : ""}`)}\` | ${cell2(f2.message)} | ${cell2(owner11)} |`;
   });
-  const more = findings.length > ISSUE_MAX_FINDINGS ? `
+  const more = subject.findings.length > ISSUE_MAX_FINDINGS ? `
 
-…and ${findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : "";
+…and ${subject.findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : "";
   return [
-    marker(policy2.id),
-    `<!-- steward:set=${setHash(findings)} -->`,
-    `**${cell2(policy2.title)}** (\`${policy2.id}\`, ${policy2.severity}): ${findings.length} open finding${findings.length === 1 ? "" : "s"} on ${cell2(report2.instance)}, as of ${report2.startedAt}.`,
+    marker(by, subject.key),
+    `<!-- steward:set=${setHash(subject.findings)} -->`,
+    `${subject.lead}: ${count(subject.findings.length)} on ${cell2(report2.instance)}, as of ${report2.startedAt}.`,
     "",
-    policy2.description,
-    "",
-    "| Severity | Resource | Finding | Owner |",
-    "| --- | --- | --- | --- |",
+    ...subject.description ? [subject.description, ""] : [],
+    "| Policy | Severity | Resource | Finding | Owner |",
+    "| --- | --- | --- | --- | --- |",
     ...rows
   ].join("\n") + more;
 }
+function subjectsOf(report2, by) {
+  const violations = report2.findings.filter((f2) => f2.status === "violation");
+  if (by === "policy") {
+    return report2.policies.map((p2) => ({
+      key: p2.id,
+      title: `steward: ${p2.title} (${p2.id})`,
+      lead: `**${cell2(p2.title)}** (\`${p2.id}\`, ${p2.severity})`,
+      description: p2.description,
+      labels: [ISSUE_LABEL, `severity:${p2.severity}`],
+      findings: violations.filter((f2) => f2.policy === p2.id),
+      // Only a policy that evaluated and passed closes its issue: an error is not a fix.
+      mayClose: p2.status === "pass"
+    }));
+  }
+  if (violations.some((f2) => f2.team === void 0)) {
+    throw new InputError([{ file: "--by team", line: 0, column: 0, message: "issues by team need a report of a run with an owners: map (its findings carry no team)" }]);
+  }
+  const teams = /* @__PURE__ */ new Map();
+  for (const f2 of violations) {
+    const team = f2.team ?? NO_TEAM;
+    teams.set(team, [...teams.get(team) ?? [], f2]);
+  }
+  const mayClose = !report2.policies.some((p2) => p2.status === "error");
+  return [...teams].map(([team, findings]) => ({
+    key: team,
+    title: team === NO_TEAM ? "steward: findings routed to no team" : `steward: findings of team ${team}`,
+    lead: team === NO_TEAM ? "Findings no `owners:` rule routes" : `Findings routed to team **${cell2(team)}**`,
+    description: "",
+    labels: [ISSUE_LABEL, ...team === NO_TEAM ? [] : [`team:${team}`.slice(0, 50)]],
+    findings,
+    mayClose
+  }));
+}
 async function syncIssues(report2, options) {
+  const by = options.by ?? "policy";
   const [owner11, repo] = options.repository.split("/");
   if (!owner11 || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got "${options.repository}"`);
+  const subjects = subjectsOf(report2, by);
   const { Octokit: Octokit3 } = await Promise.resolve().then(() => (init_dist_src5(), dist_src_exports));
   const octokit = new Octokit3({ auth: options.token, baseUrl: options.apiUrl ?? "https://api.github.com", userAgent: "steward" });
   const existing = /* @__PURE__ */ new Map();
   for (const issue2 of await octokit.paginate(octokit.rest.issues.listForRepo, { owner: owner11, repo, labels: ISSUE_LABEL, state: "all", per_page: 100 })) {
-    const policy2 = MARKER.exec(issue2.body ?? "")?.[1];
-    if (policy2 && !issue2.pull_request && !existing.has(policy2)) existing.set(policy2, { number: issue2.number, state: issue2.state, body: issue2.body ?? "" });
+    const found = MARKER.exec(issue2.body ?? "");
+    if (!found || found[1] !== by || issue2.pull_request) continue;
+    const key = by === "team" ? decodeURIComponent(found[2]) : found[2];
+    if (!existing.has(key)) existing.set(key, { number: issue2.number, state: issue2.state, body: issue2.body ?? "" });
   }
   const outcome = { opened: [], updated: [], reopened: [], closed: [], unchanged: [] };
-  for (const policy2 of report2.policies) {
-    const findings = report2.findings.filter((f2) => f2.policy === policy2.id && f2.status === "violation");
-    const issue2 = existing.get(policy2.id);
+  const keys = new Set(subjects.map((x2) => x2.key));
+  const gone = by === "team" ? [...existing.keys()].filter((k2) => !keys.has(k2)).map((key) => ({ key, title: "", lead: "", description: "", labels: [], findings: [], mayClose: !report2.policies.some((p2) => p2.status === "error") })) : [];
+  for (const subject of [...subjects, ...gone]) {
+    const { findings } = subject;
+    const issue2 = existing.get(subject.key);
+    const what = by === "team" ? `team ${subject.key}` : `\`${subject.key}\``;
     if (findings.length === 0) {
-      if (issue2?.state === "open" && policy2.status === "pass") {
-        await octokit.rest.issues.createComment({ owner: owner11, repo, issue_number: issue2.number, body: `Fixed: no open finding of \`${policy2.id}\` as of ${report2.startedAt}.` });
+      if (issue2?.state === "open" && subject.mayClose) {
+        await octokit.rest.issues.createComment({ owner: owner11, repo, issue_number: issue2.number, body: `Fixed: no open finding of ${what} as of ${report2.startedAt}.` });
         await octokit.rest.issues.update({ owner: owner11, repo, issue_number: issue2.number, state: "closed", state_reason: "completed" });
         outcome.closed.push(issue2.number);
       }
       continue;
     }
-    const body2 = bodyOf(policy2, findings, report2);
+    const body2 = bodyOf(by, subject, report2);
     if (!issue2) {
-      const created = await octokit.rest.issues.create({ owner: owner11, repo, title: `steward: ${policy2.title} (${policy2.id})`, body: body2, labels: [ISSUE_LABEL, `severity:${policy2.severity}`] });
+      const created = await octokit.rest.issues.create({ owner: owner11, repo, title: subject.title, body: body2, labels: subject.labels });
       outcome.opened.push(created.data.number);
     } else if (issue2.state !== "open") {
       await octokit.rest.issues.update({ owner: owner11, repo, issue_number: issue2.number, state: "open", body: body2 });
-      await octokit.rest.issues.createComment({ owner: owner11, repo, issue_number: issue2.number, body: `Reopened: ${findings.length} open finding${findings.length === 1 ? "" : "s"} of \`${policy2.id}\` as of ${report2.startedAt}.` });
+      await octokit.rest.issues.createComment({ owner: owner11, repo, issue_number: issue2.number, body: `Reopened: ${count(findings.length)} of ${what} as of ${report2.startedAt}.` });
       outcome.reopened.push(issue2.number);
     } else if (SET.exec(issue2.body)?.[1] !== setHash(findings)) {
       await octokit.rest.issues.update({ owner: owner11, repo, issue_number: issue2.number, body: body2 });
       outcome.updated.push(issue2.number);
     } else {
-      outcome.unchanged.push(policy2.id);
+      outcome.unchanged.push(subject.key);
     }
   }
   return outcome;
@@ -81068,7 +81109,8 @@ var ACTION_INPUT_DEFAULTS = {
   fix: "none",
   "fix-confirm": "false",
   "allow-empty": "false",
-  issues: "false"
+  issues: "false",
+  "issues-by": "policy"
 };
 var BOOLEAN_TRUE = ["true", "True", "TRUE"];
 var BOOLEAN_FALSE = ["false", "False", "FALSE"];
@@ -81104,6 +81146,8 @@ function readInputs(read, workspace) {
   const fixConfirm = boolean("fix-confirm");
   const allowEmpty = boolean("allow-empty");
   const issues = boolean("issues");
+  const issuesBy = get2("issues-by");
+  if (issuesBy !== "policy" && issuesBy !== "team") problems.push(problem3("issues-by", `must be policy or team; got "${issuesBy}"`));
   if (fix2 === "apply" && !fixConfirm) {
     problems.push(
       problem3("fix", "apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)")
@@ -81127,6 +81171,7 @@ function readInputs(read, workspace) {
     fixConfirm,
     allowEmpty,
     issues,
+    issuesBy,
     overrides: (get2("override") ?? "").split("\n").filter((line2) => line2.trim() !== "").map(parseOverride)
   };
 }
@@ -81242,7 +81287,7 @@ async function runCheck(inputs, outputs, secrets) {
     if (!token || !repository) return "steward: issues: true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY";
     setSecret(token);
     secrets.add(token);
-    const synced = await syncIssues(report2, { token, repository, apiUrl: process.env.GITHUB_API_URL || void 0 });
+    const synced = await syncIssues(report2, { token, repository, apiUrl: process.env.GITHUB_API_URL || void 0, by: inputs.issuesBy });
     info(`issues: opened ${synced.opened.length}, updated ${synced.updated.length}, reopened ${synced.reopened.length}, closed ${synced.closed.length}, ${synced.unchanged.length} unchanged`);
   }
   if (fix2?.applied && !fix2.applied.ok) {

@@ -18,6 +18,7 @@ export const ACTION_INPUT_DEFAULTS = {
   'fix-confirm': 'false',
   'allow-empty': 'false',
   issues: 'false',
+  'issues-by': 'policy',
 } as const;
 
 export interface ActionInputs {
@@ -43,6 +44,8 @@ export interface ActionInputs {
   allowEmpty: boolean;
   /** Keep the repository's `steward` issues in sync with the run. */
   issues: boolean;
+  /** One issue per failing policy, or per team of the config's owners: map. */
+  issuesBy: 'policy' | 'team';
   /** Soft policies overridden for this run: one `POLICY=reason` per line of the `override` input. */
   overrides: Override[];
 }
@@ -88,6 +91,8 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
   const fixConfirm = boolean('fix-confirm');
   const allowEmpty = boolean('allow-empty');
   const issues = boolean('issues');
+  const issuesBy = get('issues-by')!;
+  if (issuesBy !== 'policy' && issuesBy !== 'team') problems.push(problem('issues-by', `must be policy or team; got "${issuesBy}"`));
   if (fix === 'apply' && !fixConfirm) {
     problems.push(
       problem('fix', 'apply writes permissions to the instance: set fix-confirm: true to allow it (nothing was sent)'),
@@ -112,6 +117,7 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     fixConfirm,
     allowEmpty,
     issues,
+    issuesBy: issuesBy as 'policy' | 'team',
     overrides: (get('override') ?? '')
       .split('\n')
       .filter((line) => line.trim() !== '')

@@ -111,7 +111,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     if (!token || !repository) return 'steward: issues: true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY';
     core.setSecret(token);
     secrets.add(token);
-    const synced = await syncIssues(report, { token, repository, apiUrl: process.env.GITHUB_API_URL || undefined });
+    const synced = await syncIssues(report, { token, repository, apiUrl: process.env.GITHUB_API_URL || undefined, by: inputs.issuesBy });
     core.info(`issues: opened ${synced.opened.length}, updated ${synced.updated.length}, reopened ${synced.reopened.length}, closed ${synced.closed.length}, ${synced.unchanged.length} unchanged`);
   }
 

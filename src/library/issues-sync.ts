@@ -1,5 +1,5 @@
 // GitHub issues kept in sync with a report (`steward issues sync --from REPORT.json`): one issue
-// per policy with open findings, labelled `steward`, found again by a hidden marker; its body
+// per policy with open findings (or per team of the owners: map, `--by team`), labelled `steward`, found again by a hidden marker; its body
 // lists the open findings (with their owners) and carries the hash of their fingerprints, so a
 // re-run with the same findings writes nothing. A policy that now passes closes its issue with a
 // comment; one that fails again reopens it with a comment. A policy in error is left alone: an
@@ -7,15 +7,22 @@
 // honoured (GitHub Enterprise Server).
 import { createHash } from 'node:crypto';
 import { ownerLabel } from '../core/owner.js';
-import type { Finding, PolicyResult, Report } from '../core/model.js';
+import { InputError } from '../core/problem.js';
+import type { Finding, Report } from '../core/model.js';
 
 export const ISSUE_LABEL = 'steward';
 /** Findings listed in an issue body; more are counted. */
 export const ISSUE_MAX_FINDINGS = 50;
 
-const marker = (policy: string) => `<!-- steward:policy=${policy} -->`;
-const MARKER = /<!-- steward:policy=([a-z0-9-]+) -->/;
+/** Each issue's hidden marker: the policy, or the team (URI-encoded: a team name is free text). */
+const marker = (by: IssuesBy, key: string) => `<!-- steward:${by}=${by === 'team' ? encodeURIComponent(key) : key} -->`;
+const MARKER = /<!-- steward:(policy|team)=([A-Za-z0-9%._~!*'()-]+) -->/;
 const SET = /<!-- steward:set=([0-9a-f]+) -->/;
+
+/** One issue per failing policy (default), or per team the `owners:` map routes findings to. */
+export type IssuesBy = 'policy' | 'team';
+/** The team key of findings no `owners:` rule routes (their issue is titled so). */
+export const NO_TEAM = '(no team)';
 
 export interface IssuesSyncOptions {
   token: string;
@@ -23,6 +30,7 @@ export interface IssuesSyncOptions {
   repository: string;
   /** The REST API root (GITHUB_API_URL); default https://api.github.com. */
   apiUrl?: string;
+  by?: IssuesBy;
 }
 
 export interface IssuesSyncOutcome {
@@ -30,8 +38,21 @@ export interface IssuesSyncOutcome {
   updated: number[];
   reopened: number[];
   closed: number[];
-  /** Policies whose issue already says what the report says. */
+  /** Policies (or teams) whose issue already says what the report says. */
   unchanged: string[];
+}
+
+/** What one issue is about: its key, title, the text above its table, labels, open findings, and whether it may close now. */
+interface Subject {
+  key: string;
+  title: string;
+  lead: string;
+  /** Below the count line (a policy's description: what it asks and how to fix it). */
+  description: string;
+  labels: string[];
+  findings: Finding[];
+  /** No open finding and nothing unknown: a policy that passed, or (by team) a run without an error. */
+  mayClose: boolean;
 }
 
 /** The fingerprints' hash: what the issue body records of the set it lists. */
@@ -40,63 +61,105 @@ function setHash(findings: readonly Finding[]): string {
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const count = (n: number) => `${n} open finding${n === 1 ? '' : 's'}`;
 
-function bodyOf(policy: PolicyResult, findings: readonly Finding[], report: Report): string {
-  const rows = findings.slice(0, ISSUE_MAX_FINDINGS).map((f) => {
+function bodyOf(by: IssuesBy, subject: Subject, report: Report): string {
+  const rows = subject.findings.slice(0, ISSUE_MAX_FINDINGS).map((f) => {
     const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f), f.owner?.state && f.owner.state !== 'active' ? `(${f.owner.state})` : ''].filter(Boolean).join(' ');
-    return `| ${f.severity} | \`${cell(`${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
+    return `| \`${f.policy}\` | ${f.severity} | \`${cell(`${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
   });
-  const more = findings.length > ISSUE_MAX_FINDINGS ? `\n\n…and ${findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : '';
+  const more = subject.findings.length > ISSUE_MAX_FINDINGS ? `\n\n…and ${subject.findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : '';
   return [
-    marker(policy.id),
-    `<!-- steward:set=${setHash(findings)} -->`,
-    `**${cell(policy.title)}** (\`${policy.id}\`, ${policy.severity}): ${findings.length} open finding${findings.length === 1 ? '' : 's'} on ${cell(report.instance)}, as of ${report.startedAt}.`,
+    marker(by, subject.key),
+    `<!-- steward:set=${setHash(subject.findings)} -->`,
+    `${subject.lead}: ${count(subject.findings.length)} on ${cell(report.instance)}, as of ${report.startedAt}.`,
     '',
-    policy.description,
-    '',
-    '| Severity | Resource | Finding | Owner |',
-    '| --- | --- | --- | --- |',
+    ...(subject.description ? [subject.description, ''] : []),
+    '| Policy | Severity | Resource | Finding | Owner |',
+    '| --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n') + more;
 }
 
+function subjectsOf(report: Report, by: IssuesBy): Subject[] {
+  const violations = report.findings.filter((f) => f.status === 'violation');
+  if (by === 'policy') {
+    return report.policies.map((p) => ({
+      key: p.id,
+      title: `steward: ${p.title} (${p.id})`,
+      lead: `**${cell(p.title)}** (\`${p.id}\`, ${p.severity})`,
+      description: p.description,
+      labels: [ISSUE_LABEL, `severity:${p.severity}`],
+      findings: violations.filter((f) => f.policy === p.id),
+      // Only a policy that evaluated and passed closes its issue: an error is not a fix.
+      mayClose: p.status === 'pass',
+    }));
+  }
+  if (violations.some((f) => f.team === undefined)) {
+    throw new InputError([{ file: '--by team', line: 0, column: 0, message: 'issues by team need a report of a run with an owners: map (its findings carry no team)' }]);
+  }
+  const teams = new Map<string, Finding[]>();
+  for (const f of violations) {
+    const team = f.team ?? NO_TEAM;
+    teams.set(team, [...(teams.get(team) ?? []), f]);
+  }
+  // A team's findings may hide behind any policy in error: none closes then.
+  const mayClose = !report.policies.some((p) => p.status === 'error');
+  return [...teams].map(([team, findings]) => ({
+    key: team,
+    title: team === NO_TEAM ? 'steward: findings routed to no team' : `steward: findings of team ${team}`,
+    lead: team === NO_TEAM ? 'Findings no `owners:` rule routes' : `Findings routed to team **${cell(team)}**`,
+    description: '',
+    labels: [ISSUE_LABEL, ...(team === NO_TEAM ? [] : [`team:${team}`.slice(0, 50)])],
+    findings,
+    mayClose,
+  }));
+}
+
 export async function syncIssues(report: Report, options: IssuesSyncOptions): Promise<IssuesSyncOutcome> {
+  const by = options.by ?? 'policy';
   const [owner, repo] = options.repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got "${options.repository}"`);
+  const subjects = subjectsOf(report, by);
   // Loaded here: only this command needs the GitHub client.
   const { Octokit } = await import('@octokit/rest');
   const octokit = new Octokit({ auth: options.token, baseUrl: options.apiUrl ?? 'https://api.github.com', userAgent: 'steward' });
   const existing = new Map<string, { number: number; state: string; body: string }>();
   for (const issue of await octokit.paginate(octokit.rest.issues.listForRepo, { owner, repo, labels: ISSUE_LABEL, state: 'all', per_page: 100 })) {
-    const policy = MARKER.exec(issue.body ?? '')?.[1];
-    if (policy && !issue.pull_request && !existing.has(policy)) existing.set(policy, { number: issue.number, state: issue.state, body: issue.body ?? '' });
+    const found = MARKER.exec(issue.body ?? '');
+    if (!found || found[1] !== by || issue.pull_request) continue;
+    const key = by === 'team' ? decodeURIComponent(found[2]) : found[2];
+    if (!existing.has(key)) existing.set(key, { number: issue.number, state: issue.state, body: issue.body ?? '' });
   }
   const outcome: IssuesSyncOutcome = { opened: [], updated: [], reopened: [], closed: [], unchanged: [] };
-  for (const policy of report.policies) {
-    const findings = report.findings.filter((f) => f.policy === policy.id && f.status === 'violation');
-    const issue = existing.get(policy.id);
+  // By team, an issue whose team has no finding any more is a subject with none.
+  const keys = new Set(subjects.map((x) => x.key));
+  const gone = by === 'team' ? [...existing.keys()].filter((k) => !keys.has(k)).map((key) => ({ key, title: '', lead: '', description: '', labels: [], findings: [], mayClose: !report.policies.some((p) => p.status === 'error') })) : [];
+  for (const subject of [...subjects, ...gone]) {
+    const { findings } = subject;
+    const issue = existing.get(subject.key);
+    const what = by === 'team' ? `team ${subject.key}` : `\`${subject.key}\``;
     if (findings.length === 0) {
-      // Only a policy that evaluated and passed closes its issue: an error is not a fix.
-      if (issue?.state === 'open' && policy.status === 'pass') {
-        await octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `Fixed: no open finding of \`${policy.id}\` as of ${report.startedAt}.` });
+      if (issue?.state === 'open' && subject.mayClose) {
+        await octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `Fixed: no open finding of ${what} as of ${report.startedAt}.` });
         await octokit.rest.issues.update({ owner, repo, issue_number: issue.number, state: 'closed', state_reason: 'completed' });
         outcome.closed.push(issue.number);
       }
       continue;
     }
-    const body = bodyOf(policy, findings, report);
+    const body = bodyOf(by, subject, report);
     if (!issue) {
-      const created = await octokit.rest.issues.create({ owner, repo, title: `steward: ${policy.title} (${policy.id})`, body, labels: [ISSUE_LABEL, `severity:${policy.severity}`] });
+      const created = await octokit.rest.issues.create({ owner, repo, title: subject.title, body, labels: subject.labels });
       outcome.opened.push(created.data.number);
     } else if (issue.state !== 'open') {
       await octokit.rest.issues.update({ owner, repo, issue_number: issue.number, state: 'open', body });
-      await octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `Reopened: ${findings.length} open finding${findings.length === 1 ? '' : 's'} of \`${policy.id}\` as of ${report.startedAt}.` });
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `Reopened: ${count(findings.length)} of ${what} as of ${report.startedAt}.` });
       outcome.reopened.push(issue.number);
     } else if (SET.exec(issue.body)?.[1] !== setHash(findings)) {
       await octokit.rest.issues.update({ owner, repo, issue_number: issue.number, body });
       outcome.updated.push(issue.number);
     } else {
-      outcome.unchanged.push(policy.id);
+      outcome.unchanged.push(subject.key);
     }
   }
   return outcome;

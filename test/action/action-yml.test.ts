@@ -50,6 +50,7 @@ describe('action.yml', () => {
       override: { required: false },
       'allow-empty': { required: false, default: 'false' },
       issues: { required: false, default: 'false' },
+      'issues-by': { required: false, default: 'policy' },
     });
     // The code's fallback defaults (runs outside the runner) equal the declared ones.
     for (const [name, value] of Object.entries(ACTION_INPUT_DEFAULTS)) expect(inputs[name].default).toBe(value);

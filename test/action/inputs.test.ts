@@ -24,6 +24,7 @@ describe('readInputs', () => {
       fixConfirm: false,
       allowEmpty: false,
       issues: false,
+      issuesBy: 'policy',
       overrides: [],
     });
   });

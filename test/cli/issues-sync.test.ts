@@ -1,7 +1,9 @@
 // Issues kept in sync: the real Octokit client (GITHUB_API_URL) against a local GitHub API double
 // that records every call. Three runs open, leave alone, then update and close the right issues;
 // the second run makes no write; a fourth reopens with a comment; the token is never printed.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -133,6 +135,50 @@ describe('steward issues sync', () => {
     expect(wf.state).toBe('open');
     expect(wf.comments.at(-1)).toMatch(/^Reopened: \d+ open findings? of `workflows-are-named`/);
     expect(fourth.r.stdout).toMatch(new RegExp(`reopened #${wf.number};`));
+  });
+
+  it('--by team: one issue per team of the owners: map, left alone when unchanged, closed when its team has nothing left', async () => {
+    const dir = copyDemo();
+    const config = readFileSync(path.join(dir, 'steward.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'steward.yaml'), `${config}\nowners:\n  - { team: emea, owners: [101] }\n  - { team: platform ops, policies: ["workflows-*"] }\n`);
+    const sync = async (n: number) => {
+      await runCli(['check', '--config', 'steward.yaml', ...ONLY, '--output', `json=team${n}.json`, '--quiet'], { cwd: dir, env: sandboxEnv(sandbox) });
+      const before = calls.length;
+      const r = await runCli(['issues', 'sync', '--by', 'team', '--from', `team${n}.json`], { cwd: dir, env: { ...env, GITHUB_API_URL: apiUrl } });
+      expect(r.code, r.stderr).toBe(0);
+      return calls.slice(before);
+    };
+    const teamIssue = (team: string) => issues.find((i) => i.body.includes(`<!-- steward:team=${encodeURIComponent(team)} -->`));
+    const first = await sync(1);
+    expect(writes(first)).toEqual(['POST /repos/acme/governance/issues', 'POST /repos/acme/governance/issues']);
+    const emea = teamIssue('emea')!;
+    const ops = teamIssue('platform ops')!;
+    expect([emea.title, emea.labels.map((l) => l.name)]).toEqual(['steward: findings of team emea', ['steward', 'team:emea']]);
+    expect(emea.body).toContain('| `schedule-timezone-valid` | medium | `reportSchedule/9004` |');
+    expect(emea.body).toContain('team emea USER Priya Shah (101)');
+    expect(ops.body).toContain('`workflow/wf-unnamed`');
+    // The same findings: no write.
+    expect(writes(await sync(2))).toEqual([]);
+    // The workflows named: the ops team has nothing left, its issue is closed; emea's is left alone.
+    const workflows = sandbox.state.workflows.filter((w) => !w.name || !String(w.name).trim());
+    const names = workflows.map((w) => w.name);
+    for (const w of workflows) w.name = `named ${w.id}`;
+    try {
+      const third = await sync(3);
+      expect(writes(third).sort()).toEqual([`PATCH /repos/acme/governance/issues/${ops.number}`, `POST /repos/acme/governance/issues/${ops.number}/comments`].sort());
+      expect([ops.state, ops.comments]).toEqual(['closed', [expect.stringMatching(/^Fixed: no open finding of team platform ops as of /)]]);
+      expect(emea.state).toBe('open');
+    } finally {
+      workflows.forEach((w, i) => {
+        w.name = names[i];
+      });
+    }
+    // A report of a run without an owners: map cannot be synced by team: exit 2, nothing sent.
+    await runCli(['check', '--config', 'demo/steward.yaml', ...ONLY, '--output', `json=${path.join(dir, 'plain.json')}`, '--quiet'], { env: sandboxEnv(sandbox) });
+    const before = calls.length;
+    const plain = await runCli(['issues', 'sync', '--by', 'team', '--from', 'plain.json'], { cwd: dir, env: { ...env, GITHUB_API_URL: apiUrl } });
+    expect([plain.code, plain.stderr]).toEqual([2, expect.stringContaining('issues by team need a report of a run with an owners: map')]);
+    expect(calls.length).toBe(before);
   });
 
   it('without GITHUB_TOKEN or GITHUB_REPOSITORY: exit 2 naming them, nothing sent', async () => {

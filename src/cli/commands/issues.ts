@@ -2,7 +2,7 @@
 // the report (library/issues-sync.ts). Reads GITHUB_TOKEN, GITHUB_REPOSITORY and GITHUB_API_URL
 // (GitHub Enterprise Server) as a workflow step has them; the token is a secret of the run.
 import path from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, secretsOf } from '../io.js';
 import { InputError, readReportFile, syncIssues } from '../../library/index.js';
@@ -13,7 +13,8 @@ export function registerIssues(program: Command, ctx: CliContext): void {
     .command('sync')
     .description('open, update, reopen and close the `steward` issues of the repository (GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL) to match a report')
     .requiredOption('--from <report>', 'a JSON report written by `steward check --format json` (or --output json=…)')
-    .action(async (flags: { from: string }) => {
+    .addOption(new Option('--by <key>', 'one issue per failing policy, or per team the config\'s owners: map routes findings to').choices(['policy', 'team']).default('policy'))
+    .action(async (flags: { from: string; by: 'policy' | 'team' }) => {
       const { io } = ctx;
       const missing = ['GITHUB_TOKEN', 'GITHUB_REPOSITORY'].filter((name) => !io.env[name]);
       if (missing.length > 0) {
@@ -22,7 +23,7 @@ export function registerIssues(program: Command, ctx: CliContext): void {
       const token = io.env.GITHUB_TOKEN!;
       secretsOf(io).add(token);
       const report = await readReportFile(path.resolve(io.cwd, flags.from), io.cwd);
-      const outcome = await syncIssues(report, { token, repository: io.env.GITHUB_REPOSITORY!, apiUrl: io.env.GITHUB_API_URL || undefined });
+      const outcome = await syncIssues(report, { token, repository: io.env.GITHUB_REPOSITORY!, apiUrl: io.env.GITHUB_API_URL || undefined, by: flags.by });
       const list = (n: number[]) => (n.length ? n.map((x) => `#${x}`).join(', ') : 'none');
       print(io, `opened ${list(outcome.opened)}; updated ${list(outcome.updated)}; reopened ${list(outcome.reopened)}; closed ${list(outcome.closed)}; ${outcome.unchanged.length} unchanged\n`);
       ctx.exitCode = 0;
