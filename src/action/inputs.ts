@@ -107,7 +107,8 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     sarifFile: path('sarif-file'),
     jsonFile: path('json-file'),
     htmlFile: path('html-file'),
-    history: path('history'),
+    // A database URL (from a secret) is the history itself, not a path in the workspace.
+    history: /^[a-z][a-z0-9+.-]*:\/\//i.test(get('history') ?? '') ? get('history') : path('history'),
     baseUrl: get('base-url'),
     workflowUrl: get('workflow-url'),
     token: get('token'),

@@ -60,6 +60,10 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     ...(inputs.history ? { history: inputs.history } : {}),
   };
   const prepared = await prepareRun(options);
+  if (inputs.history && /^[a-z][a-z0-9+.-]*:\/\//i.test(inputs.history)) {
+    core.setSecret(inputs.history);
+    prepared.config.secrets.add(inputs.history);
+  }
   // The config's other secrets (notify: webhook URLs and keys) are the run's too, masked in the log.
   for (const secret of prepared.config.secrets.values) {
     if (!secrets.values.includes(secret)) core.setSecret(secret);
@@ -67,7 +71,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   secrets.add(...prepared.config.secrets.values);
   const { report, fix, empty } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
     const evaluation = await evaluateOn(options, prepared, connection);
-    record(evaluation);
+    await record(evaluation);
     // The config's notify: channels, as `steward check` sends them (a failed delivery is a warning).
     if (prepared.config.notify.length > 0) {
       const sent = await sendNotifications(evaluation.report, prepared.config.notify, { env: process.env, redact: (t) => secrets.redact(t) });

@@ -20,7 +20,7 @@ import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_CONFIG, findConfig } from './find.js';
 import { settingOrigins } from './origins.js';
 import { policyPaths } from './policy-paths.js';
-import { DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl } from './paths.js';
+import { historySetting } from './history.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { type NotifyEntry, notifyTargets } from './notify.js';
@@ -327,16 +327,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     else if (!existsSync(waiversFile)) problems.push(at(['waivers'], `waivers file not found: ${shown(waiversFile)}`));
   }
 
-  let historyFile: string | null = null;
-  if (data.history === true) {
-    historyFile = path.resolve(baseDir, DEFAULT_HISTORY_FILE);
-  } else if (typeof data.history === 'string' && isDatabaseUrl(data.history)) {
-    problems.push(at(['history'], `history: ${DATABASE_URL_REFUSED}`));
-  } else if (typeof data.history === 'string') {
-    const refused = uncontainedPath(data.history, baseDir, root);
-    if (refused) problems.push(at(['history'], `history: ${refused}`));
-    else historyFile = path.resolve(baseDir, data.history);
-  }
+  const history = historySetting(data.history, { baseDir, root, env, at: (message) => at(['history'], message) });
+  problems.push(...history.problems);
 
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!(SEVERITIES as readonly string[]).includes(failOn) && failOn !== 'none') {
@@ -360,7 +352,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   if (problems.length > 0) throw new InputError(problems);
   return {
-    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value])),
+    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value]), history.secret),
     notify,
     owners,
     warnings,
@@ -379,7 +371,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     manifestFiles,
     unmatchedManifestGlobs,
     waiversFile,
-    historyFile,
+    historyTarget: history.target,
     listFiles: [...listFiles].sort(),
     waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
     waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,

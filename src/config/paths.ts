@@ -27,17 +27,6 @@ export function packageVersion(): string {
   return JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')).version;
 }
 
-/**
- * A history given as a URL (`postgres://user:pass@host/db`): not a file. The history is an SQLite
- * file for now; such a value is refused before anything is created or sent, and never echoed
- * (it may carry a password).
- */
-export function isDatabaseUrl(value: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim());
-}
-
-export const DATABASE_URL_REFUSED = 'a database URL is not supported: the run history is an SQLite file (a path, or true for .steward/history.sqlite); the URL is not printed, as it may carry a password';
-
 /** Where the run history lives when enabled without a path (`history: true`, a bare `--history`), relative to the config's folder. */
 export const DEFAULT_HISTORY_FILE = '.steward/history.sqlite';
 

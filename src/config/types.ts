@@ -55,8 +55,8 @@ export interface Config {
   /** Manifest globs that matched no file, where they are written (`kind`: the `manifests` key). */
   unmatchedManifestGlobs?: { kind: string; pattern: string; location: SourceLocation }[];
   waiversFile: string | null;
-  /** The run history database `check` records into (absolute), or null. */
-  historyFile: string | null;
+  /** The run history `check` records into: an SQLite file (absolute) or a PostgreSQL URL (a secret of the run); null: none. */
+  historyTarget: string | null;
   /** Absolute paths of the scope id-list files read (`{ file: … }`). */
   listFiles: string[];
   /** `allowCatchAll: false` makes a waiver of resource `*` bad input. */

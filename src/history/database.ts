@@ -65,28 +65,39 @@ const engine = () => (sqlJs ??= initSqlJs());
 export type SqlValue = number | string | Uint8Array | null;
 export type Row = Record<string, SqlValue>;
 
-/** An open history: query it, change it in `write`, then `save` it. */
+/**
+ * An open history, an SQLite file or a PostgreSQL database (postgres.ts): query it, change it in
+ * `write`, then `save` it. Statements use `?` placeholders; the PostgreSQL side numbers them.
+ */
 export interface HistoryDatabase {
+  /** The file (SQLite), or the label a database is named by (never its URL). */
   readonly file: string;
-  /** How the file is named in messages. */
+  /** How the history is named in messages. */
   readonly shown: string;
-  all(sql: string, params?: SqlValue[]): Row[];
-  run(sql: string, params?: SqlValue[]): void;
-  /** Runs `fn` in one transaction: all of it lands or none. */
-  write<T>(fn: () => T): T;
-  /** Writes the database to its file atomically: a crash leaves the old file or the new one. */
-  save(): void;
-  close(): void;
+  /** The column that orders a table's rows as inserted. */
+  readonly rowOrder: string;
+  all(sql: string, params?: SqlValue[]): Promise<Row[]>;
+  run(sql: string, params?: SqlValue[]): Promise<void>;
+  /**
+   * Runs `fn` in one transaction: all of it lands or none. `lock` (PostgreSQL) serialises the
+   * writers that name the same key across processes, so each computes what changed since the
+   * last one committed; an SQLite file is serialised by its file lock.
+   */
+  write<T>(fn: () => Promise<T>, lock?: string): Promise<T>;
+  /** Makes the writes durable: the SQLite file is rewritten atomically (a crash leaves the old file or the new one). */
+  save(): Promise<void>;
+  close(): Promise<void>;
 }
 
 class SqlJsHistory implements HistoryDatabase {
+  readonly rowOrder = 'rowid';
   constructor(
     readonly file: string,
     readonly shown: string,
     private readonly db: Database,
   ) {}
 
-  all(sql: string, params: SqlValue[] = []): Row[] {
+  async all(sql: string, params: SqlValue[] = []): Promise<Row[]> {
     const stmt = this.db.prepare(sql);
     try {
       stmt.bind(params);
@@ -98,14 +109,14 @@ class SqlJsHistory implements HistoryDatabase {
     }
   }
 
-  run(sql: string, params: SqlValue[] = []): void {
+  async run(sql: string, params: SqlValue[] = []): Promise<void> {
     this.db.run(sql, params);
   }
 
-  write<T>(fn: () => T): T {
+  async write<T>(fn: () => Promise<T>): Promise<T> {
     this.db.run('BEGIN');
     try {
-      const out = fn();
+      const out = await fn();
       this.db.run('COMMIT');
       return out;
     } catch (e) {
@@ -114,7 +125,7 @@ class SqlJsHistory implements HistoryDatabase {
     }
   }
 
-  save(): void {
+  async save(): Promise<void> {
     const bytes = this.db.export();
     const temporary = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
     const fd = openSync(temporary, 'w', 0o600);
@@ -127,7 +138,7 @@ class SqlJsHistory implements HistoryDatabase {
     renameSync(temporary, this.file);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 }
@@ -142,7 +153,7 @@ function removeLeftovers(file: string): void {
   }
 }
 
-function notAHistory(shown: string, why: string): InputError {
+export function notAHistory(shown: string, why: string): InputError {
   return new InputError([{ file: shown, line: 0, column: 0, message: `not a steward run history: ${why}` }]);
 }
 

@@ -8,9 +8,11 @@ import type { Report } from '../core/model.js';
 import { type HeldLocks, lockFiles } from '../io/file-lock.js';
 import { type HistoryDatabase, openHistory } from './database.js';
 import { applyLifecycle } from './lifecycle.js';
+import { openPgHistory } from './postgres.js';
 import { loadPrior, recordRun, trendOf } from './store.js';
 
 export { HISTORY_SCHEMA_VERSION, type HistoryDatabase, openHistory } from './database.js';
+export { openPgHistory, PG_SCHEMA } from './postgres.js';
 export { applyLifecycle, type PriorFinding, type PriorState } from './lifecycle.js';
 export { type HistoryRun, listRuns, runContents, seenBefore, type StoredFinding, TREND_RUNS, trendOf } from './store.js';
 export { type DiffFinding, diffFindings, type DiffResult, type DiffSide } from './diff.js';
@@ -18,12 +20,23 @@ export { type DiffFinding, diffFindings, type DiffResult, type DiffSide } from '
 export interface OpenRunHistory {
   db: HistoryDatabase;
   shown: string;
-  locks: HeldLocks;
-  close(): void;
+  locks: HeldLocks | null;
+  close(): Promise<void>;
 }
 
-/** Locks and opens the history a run records into (created when missing). */
-export async function openRunHistory(file: string, shown: string, purpose: string): Promise<OpenRunHistory> {
+/** A `postgres://` or `postgresql://` URL: a PostgreSQL history, not a file. */
+const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
+
+/**
+ * Opens the history a run records into: a PostgreSQL database (`target` a URL; its writers are
+ * serialised per instance by the database) or a file, locked and created when missing.
+ */
+export async function openRunHistory(target: string, shown: string, purpose: string, redact: (text: string) => string = (t) => t): Promise<OpenRunHistory> {
+  if (isPostgresUrl(target)) {
+    const db = await openPgHistory(target, shown, { redact });
+    return { db, shown, locks: null, close: () => db.close() };
+  }
+  const file = target;
   mkdirSync(path.dirname(file), { recursive: true });
   const locks = lockFiles([file], purpose, () => shown);
   try {
@@ -32,9 +45,12 @@ export async function openRunHistory(file: string, shown: string, purpose: strin
       db,
       shown,
       locks,
-      close: () => {
-        db.close();
-        locks.release();
+      close: async () => {
+        try {
+          await db.close();
+        } finally {
+          locks.release();
+        }
       },
     };
   } catch (e) {
@@ -48,15 +64,21 @@ export function policySetHash(policies: readonly unknown[]): string {
   return createHash('sha256').update(canonicalJson(policies)).digest('hex').slice(0, 16);
 }
 
-/** `report` with its lifecycle, fixed findings and trend; the run recorded and the file saved. */
-export function recordReport(history: OpenRunHistory, report: Report, policyHash: string): Report {
+/**
+ * `report` with its lifecycle, fixed findings and trend; the run recorded and saved. What the
+ * earlier runs say and the new run are read and written in one transaction, locked per instance.
+ */
+export async function recordReport(history: OpenRunHistory, report: Report, policyHash: string): Promise<Report> {
+  const { db } = history;
   const policies = report.policies.map((p) => p.id);
-  const { findings, fixed, counts } = applyLifecycle(report, loadPrior(history.db, report.instance, policies));
-  const annotated: Report = { ...report, findings, fixed };
-  const run = recordRun(history.db, annotated, { policyHash, counts });
-  history.db.save();
+  const { annotated, run, counts } = await db.write(async () => {
+    const { findings, fixed, counts } = applyLifecycle(report, await loadPrior(db, report.instance, policies));
+    const annotated: Report = { ...report, findings, fixed };
+    return { annotated, counts, run: await recordRun(db, annotated, { policyHash, counts }) };
+  }, `steward-history:${report.instance}`);
+  await db.save();
   return {
     ...annotated,
-    history: { file: history.shown, run, new: counts.new, open: counts.open, reopened: counts.reopened, fixed: counts.fixed, trend: trendOf(history.db, report.instance) },
+    history: { file: history.shown, run, new: counts.new, open: counts.open, reopened: counts.reopened, fixed: counts.fixed, trend: await trendOf(db, report.instance) },
   };
 }

@@ -42,21 +42,21 @@ function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
 }
 
 /** What earlier runs of `instance` say about the policies of this run. */
-export function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[]): PriorState {
+export async function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[]): Promise<PriorState> {
   const previous = new Map<string, Map<string, PriorFinding>>();
   const statuses = EVALUATED_STATUSES.map((s) => `'${s}'`).join(', ');
   for (const policy of policies) {
-    const [last] = db.all(
+    const [last] = await db.all(
       `SELECT MAX(r.id) AS id FROM runs r JOIN run_policies p ON p.run_id = r.id
        WHERE r.instance = ? AND p.policy = ? AND p.status IN (${statuses})`,
       [instance, policy],
     );
     if (last?.id === null || last?.id === undefined) continue;
-    const rows = db.all('SELECT * FROM findings WHERE run_id = ? AND policy = ?', [last.id, policy]);
+    const rows = await db.all('SELECT * FROM findings WHERE run_id = ? AND policy = ?', [last.id, policy]);
     previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(db, r)])));
   }
   const firstSeen = new Map<string, string>();
-  const rows = db.all(
+  const rows = await db.all(
     'SELECT f.fingerprint, MIN(f.first_seen) AS first_seen FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? GROUP BY f.fingerprint',
     [instance],
   );
@@ -69,14 +69,14 @@ export interface RunMeta {
   counts: { new: number; reopened: number; fixed: number };
 }
 
-/** Records `report` (already annotated with its lifecycle) and returns its run id. */
-export function recordRun(db: HistoryDatabase, report: Report, meta: RunMeta): number {
-  return db.write(() => {
+/** Records `report` (already annotated with its lifecycle) and returns its run id; inside the caller's `write`. */
+export async function recordRun(db: HistoryDatabase, report: Report, meta: RunMeta): Promise<number> {
+  {
     const s = report.summary;
-    db.run(
+    const [inserted] = await db.all(
       `INSERT INTO runs (started_at, instance, tool_version, policy_hash, gate, fail_on, policies, resources, violations, waived, errors,
          by_severity, new_count, reopened_count, fixed_count, requests, duration_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       [
         report.startedAt,
         report.instance,
@@ -97,17 +97,17 @@ export function recordRun(db: HistoryDatabase, report: Report, meta: RunMeta): n
         report.durationMs,
       ],
     );
-    const run = Number(db.all('SELECT last_insert_rowid() AS id')[0]!.id);
-    for (const p of report.policies) db.run('INSERT INTO run_policies (run_id, policy, status) VALUES (?, ?, ?)', [run, p.id, p.status]);
+    const run = Number(inserted!.id);
+    for (const p of report.policies) await db.run('INSERT INTO run_policies (run_id, policy, status) VALUES (?, ?, ?)', [run, p.id, p.status]);
     for (const f of report.findings.filter(isTracked)) {
-      db.run(
+      await db.run(
         `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [run, f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.status, f.severity, f.message, f.firstSeen ?? report.startedAt, f.lifecycle ?? 'new'],
       );
     }
     return run;
-  });
+  }
 }
 
 function historyRun(db: HistoryDatabase, row: Row): HistoryRun {
@@ -135,17 +135,17 @@ function historyRun(db: HistoryDatabase, row: Row): HistoryRun {
 }
 
 /** Every run, oldest first (or only those of `instance`, the last `limit`). */
-export function listRuns(db: HistoryDatabase, filter: { instance?: string; limit?: number } = {}): HistoryRun[] {
+export async function listRuns(db: HistoryDatabase, filter: { instance?: string; limit?: number } = {}): Promise<HistoryRun[]> {
   const where = filter.instance === undefined ? '' : 'WHERE instance = ?';
   const params = filter.instance === undefined ? [] : [filter.instance];
   const limit = filter.limit === undefined ? '' : `LIMIT ${Math.max(0, Math.floor(filter.limit))}`;
-  const rows = db.all(`SELECT * FROM runs ${where} ORDER BY id DESC ${limit}`, params);
+  const rows = await db.all(`SELECT * FROM runs ${where} ORDER BY id DESC ${limit}`, params);
   return rows.map((row) => historyRun(db, row)).reverse();
 }
 
 /** The trend of the last TREND_RUNS runs of `instance`, oldest first. */
-export function trendOf(db: HistoryDatabase, instance: string): HistoryPoint[] {
-  return listRuns(db, { instance, limit: TREND_RUNS }).map((r) => ({
+export async function trendOf(db: HistoryDatabase, instance: string): Promise<HistoryPoint[]> {
+  return (await listRuns(db, { instance, limit: TREND_RUNS })).map((r) => ({
     run: r.run,
     startedAt: r.startedAt,
     gate: r.gate,
@@ -158,17 +158,15 @@ export function trendOf(db: HistoryDatabase, instance: string): HistoryPoint[] {
 }
 
 /** One run's findings and the statuses of its policies; null when the history has no such run. */
-export function runContents(db: HistoryDatabase, run: number): { run: HistoryRun; findings: StoredFinding[]; policies: Map<string, string> } | null {
-  const [row] = db.all('SELECT * FROM runs WHERE id = ?', [run]);
+export async function runContents(db: HistoryDatabase, run: number): Promise<{ run: HistoryRun; findings: StoredFinding[]; policies: Map<string, string> } | null> {
+  const [row] = await db.all('SELECT * FROM runs WHERE id = ?', [run]);
   if (!row) return null;
-  const findings = db
-    .all('SELECT * FROM findings WHERE run_id = ? ORDER BY rowid', [run])
-    .map((row) => {
+  const findings = (await db.all(`SELECT * FROM findings WHERE run_id = ? ORDER BY ${db.rowOrder}`, [run])).map((row) => {
       const r = rowReader(db, 'findings', row, `of run ${run}, fingerprint ${JSON.stringify(row.fingerprint)}`);
       return { ...priorFinding(db, row), status: r.oneOf('status', STORED_STATUSES), lifecycle: r.oneOf('lifecycle', LIFECYCLES) };
     });
   const policies = new Map(
-    db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [run]).map((row) => {
+    (await db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [run])).map((row) => {
       const r = rowReader(db, 'run_policies', row, `of run ${run}, policy ${JSON.stringify(row.policy)}`);
       return [r.text('policy'), r.text('status')];
     }),
@@ -177,7 +175,7 @@ export function runContents(db: HistoryDatabase, run: number): { run: HistoryRun
 }
 
 /** Fingerprints seen in runs of `instance` before run `before`. */
-export function seenBefore(db: HistoryDatabase, instance: string, before: number): Set<string> {
-  const rows = db.all('SELECT DISTINCT f.fingerprint FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? AND r.id < ?', [instance, before]);
+export async function seenBefore(db: HistoryDatabase, instance: string, before: number): Promise<Set<string>> {
+  const rows = await db.all('SELECT DISTINCT f.fingerprint FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? AND r.id < ?', [instance, before]);
   return new Set(rows.map((r) => String(r.fingerprint)));
 }

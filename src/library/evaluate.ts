@@ -4,7 +4,6 @@ import { routeTeams } from './owners.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { packageVersion } from '../config/index.js';
-import { displayPath } from '../core/display-path.js';
 import type { CoverageRecord, Report } from '../core/model.js';
 import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
@@ -13,7 +12,7 @@ import { openRunHistory, policySetHash, recordReport } from '../history/index.js
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
 import { type Connection, withConnection } from './connect.js';
-import { historyFileOf } from './history.js';
+import { historyFileOf, historyLabel } from './history.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 
 export interface Evaluation {
@@ -135,25 +134,25 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
  * the run. Without a history it does nothing. A run that evaluated nothing is not recorded: it
  * says nothing about the findings, and recording it would mark every earlier one fixed.
  */
-export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (evaluation: Evaluation) => void) => Promise<T>): Promise<T> {
+export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (evaluation: Evaluation) => Promise<void>) => Promise<T>): Promise<T> {
   const file = historyFileOf(options.history, prepared.cwd, prepared.config);
-  if (!file) return fn(() => {});
-  const shown = displayPath(file, prepared.cwd);
-  const history = await openRunHistory(file, shown, 'check --history');
+  if (!file) return fn(async () => {});
+  const shown = historyLabel(file, prepared.cwd);
+  const history = await openRunHistory(file, shown, 'check --history', (t) => prepared.config.secrets.redact(t));
   const hash = policySetHash(prepared.selected.map((p) => ({ ...p.def, location: null })));
   try {
-    return await fn((evaluation) => {
+    return await fn(async (evaluation) => {
       if (evaluation.emptyKinds.length > 0) {
         evaluation.warnings.push(`the run evaluated nothing: not recorded in the history ${shown}`);
         return;
       }
       // The history is a file that outlives the run: no secret in any form goes into it.
-      evaluation.report = recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
+      evaluation.report = await recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
       // Fixed findings come from the history: routed now that they are known.
       routeTeams(evaluation.report, prepared.config.owners);
     });
   } finally {
-    history.close();
+    await history.close();
   }
 }
 
@@ -163,7 +162,7 @@ export async function evaluate(options: CheckOptions): Promise<Evaluation> {
   return withRunHistory(options, prepared, (record) =>
     withConnection(options, prepared, async (connection) => {
       const evaluation = await evaluateOn(options, prepared, connection);
-      record(evaluation);
+      await record(evaluation);
       return evaluation;
     }),
   );

@@ -2,7 +2,7 @@
 // runs (or JSON reports) compared.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl, loadConfig } from '../config/index.js';
+import { type Config, DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl, isPostgresUrl, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import type { FailOn, Report } from '../core/model.js';
 import { atOrAbove } from '../engine/verdict.js';
@@ -15,6 +15,7 @@ import {
   type HistoryRun,
   listRuns,
   openHistory,
+  openPgHistory,
   runContents,
   seenBefore,
 } from '../history/index.js';
@@ -32,27 +33,38 @@ export interface HistoryOptions {
 const flagProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
 
 /**
- * The history a run or command uses: `--history FILE` (relative to the cwd), a bare `--history`
- * (the default file, DEFAULT_HISTORY_FILE beside the config), else the config's; false: none.
+ * The history a run or command uses: `--history FILE` (relative to the cwd) or a PostgreSQL URL,
+ * a bare `--history` (the default file, DEFAULT_HISTORY_FILE beside the config), else the
+ * config's; false: none. A URL given here joins the config's secrets.
  */
-export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyFile' | 'baseDir'>): string | null {
+export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyTarget' | 'baseDir' | 'secrets'>): string | null {
   if (flag === false) return null;
   if (flag === true) return path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
-  if (flag && isDatabaseUrl(flag)) throw flagProblem('--history', DATABASE_URL_REFUSED);
-  return flag ? path.resolve(cwd, flag) : config.historyFile;
+  if (flag && isDatabaseUrl(flag)) {
+    config.secrets.add(flag);
+    if (!isPostgresUrl(flag)) throw flagProblem('--history', DATABASE_URL_REFUSED);
+    return flag.trim();
+  }
+  return flag ? path.resolve(cwd, flag) : config.historyTarget;
+}
+
+/** How a history is named in messages and reports: its file, or (a URL is a secret) what it is. */
+export function historyLabel(target: string, cwd: string): string {
+  return isPostgresUrl(target) ? 'the PostgreSQL history' : displayPath(target, cwd);
 }
 
 /**
  * The history a command reads: the one named, else the default file when it exists (what a
  * bare `--history` or `history: true` records into); exit 2 naming where it looked otherwise.
  */
-function requiredHistory(options: HistoryOptions, cwd: string, config: Config): Promise<HistoryDatabase> {
+async function requiredHistory(options: HistoryOptions, cwd: string, config: Config): Promise<HistoryDatabase> {
   const named = historyFileOf(options.history, cwd, config);
-  const file = named ?? path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
-  if (!named && !existsSync(file)) {
-    throw flagProblem('--history', `no run history: ${displayPath(file, cwd)} does not exist; pass --history FILE, or set \`history:\` in steward.yaml (true records into ${DEFAULT_HISTORY_FILE})`);
+  const target = named ?? path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  if (!named && !existsSync(target)) {
+    throw flagProblem('--history', `no run history: ${displayPath(target, cwd)} does not exist; pass --history FILE, or set \`history:\` in steward.yaml (true records into ${DEFAULT_HISTORY_FILE})`);
   }
-  return openHistory(file, displayPath(file, cwd), { create: false });
+  if (isPostgresUrl(target)) return openPgHistory(target, historyLabel(target, cwd), { redact: (t) => config.secrets.redact(t) });
+  return openHistory(target, displayPath(target, cwd), { create: false });
 }
 
 /** Every run of the history, oldest first. */
@@ -60,9 +72,9 @@ export async function historyRuns(options: HistoryOptions = {}): Promise<History
   const cwd = options.cwd ?? process.cwd();
   const db = await requiredHistory(options, cwd, loadConfig({ configPath: options.config, cwd, env: options.env }));
   try {
-    return listRuns(db);
+    return await listRuns(db);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -80,8 +92,8 @@ export interface RunDiff extends DiffResult {
   failing: number;
 }
 
-function runSide(db: HistoryDatabase, id: number, spec: string): DiffSide {
-  const contents = runContents(db, id);
+async function runSide(db: HistoryDatabase, id: number, spec: string): Promise<DiffSide> {
+  const contents = await runContents(db, id);
   if (!contents) throw flagProblem(spec, `no run ${id} in the history`);
   return { label: `run ${id}`, instance: contents.run.instance, startedAt: contents.run.startedAt, findings: contents.findings, policies: contents.policies };
 }
@@ -129,18 +141,18 @@ export async function diffRuns(options: DiffOptions = {}): Promise<RunDiff> {
   try {
     let { from, to } = options;
     if (from === undefined || to === undefined) {
-      const runs = listRuns(db!, { limit: 2 });
+      const runs = await listRuns(db!, { limit: 2 });
       if (runs.length < 2) throw flagProblem(displayPath(db!.file, cwd), `diff needs two runs; the history has ${runs.length}`);
       from ??= String(runs[0]!.run);
       to ??= String(runs[1]!.run);
     }
     const [a, b] = [await sideOf(db, from, cwd), await sideOf(db, to, cwd)];
-    const earlier = db && isRunId(from) ? seenBefore(db, a.instance, Number(from)) : new Set<string>();
+    const earlier = db && isRunId(from) ? await seenBefore(db, a.instance, Number(from)) : new Set<string>();
     const result = diffFindings(a, b, earlier);
     const failOn = options.failOn ?? config.failOn;
     const failing = [...result.new, ...result.reopened].filter((f) => f.status === 'violation' && atOrAbove(f.severity, failOn)).length;
     return { ...result, failOn, failing };
   } finally {
-    db?.close();
+    await db?.close();
   }
 }

@@ -2,7 +2,7 @@
 // (`steward check --print-config`, as ESLint's --print-config). Tokens show as set or unset,
 // never their value; paths are shown relative to the cwd.
 import path from 'node:path';
-import { builtinPolicyDir, type Config } from '../config/index.js';
+import { builtinPolicyDir, type Config, isPostgresUrl } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import { type CheckOptions, configOf } from './prepare.js';
 
@@ -34,7 +34,7 @@ function settingsOf(config: Config, cwd: string): ConfigSetting[] {
     requestsPerSecond: config.requestsPerSecond === null ? '(unset)' : String(config.requestsPerSecond),
     timeout: config.timeout.label.replace(/^(--)?timeout /, ''),
     waivers: shown(config.waiversFile),
-    history: shown(config.historyFile),
+    history: config.historyTarget && isPostgresUrl(config.historyTarget) ? 'the PostgreSQL history (its URL is a secret)' : shown(config.historyTarget),
     waiverRules: `allowCatchAll: ${config.waiverRules.allowCatchAll}, require: ${list(config.waiverRules.require)}`,
     waiverWarningDays: String(config.waiverWarningDays),
     acceptPartialCoverage: list(config.acceptPartialCoverage),

@@ -182,17 +182,25 @@ describe('check --history: finding lifecycle over three runs', () => {
     expect(diff.code, diff.stderr).toBe(0);
   });
 
-  it('a database URL as the history (flag or config) is exit 2 before anything is created or sent, and the URL with its password is never printed', async () => {
+  it('a database URL: another database refused, an unreachable PostgreSQL exit 2 before any request, a URL written in the file refused; the password never printed', async () => {
     const project = tempDir('steward-history-url-');
-    const url = 'postgres://steward:s3cret-pw@db.example.com/audit';
-    const flag = await runCli(['check', '--config', path.resolve('demo/steward.yaml'), '--history', url], { cwd: project, env: sandboxEnv(sandbox) });
-    expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain('--history: a database URL is not supported: the run history is an SQLite file');
-    writeFileSync(path.join(project, 'steward.yaml'), `policies: [builtin]\nhistory: "${url}"\n`);
-    const config = await runCli(['check', '--base-url', sandbox.baseUrl], { cwd: project, env: sandboxEnv(sandbox) });
-    expect(config.code).toBe(2);
-    expect(config.stderr).toContain('steward.yaml:2:10: history: a database URL is not supported');
-    for (const r of [flag, config]) expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
+    const run = (args: string[]) => runCli(['check', '--config', path.resolve('demo/steward.yaml'), ...args], { cwd: project, env: sandboxEnv(sandbox) });
+    sandbox.resetCounts();
+    const mysql = await run(['--history', 'mysql://steward:s3cret-pw@127.0.0.1:1/audit']);
+    expect(mysql.code).toBe(2);
+    expect(mysql.stderr).toContain('--history: only a PostgreSQL URL (postgres:// or postgresql://) or a file path can hold the run history');
+    const down = await run(['--history', 'postgres://steward:s3cret-pw@127.0.0.1:1/audit']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain('the PostgreSQL history: cannot connect to the PostgreSQL history: ECONNREFUSED');
+    expect(sandbox.totalRequests()).toBe(0);
+    writeFileSync(path.join(project, 'steward.yaml'), `policies: [builtin]\nhistory: "postgres://steward:s3cret-pw@127.0.0.1:1/audit"\n`);
+    const written = await runCli(['check', '--base-url', sandbox.baseUrl], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(written.code).toBe(2);
+    expect(written.stderr).toContain('steward.yaml:2:10: history: a database URL carries a password: name the environment variable that holds it (history: env:STEWARD_HISTORY_URL)');
+    writeFileSync(path.join(project, 'steward.yaml'), 'policies: [builtin]\nhistory: env:STEWARD_HISTORY_URL\n');
+    const unset = await runCli(['check', '--base-url', sandbox.baseUrl], { cwd: project, env: sandboxEnv(sandbox) });
+    expect(unset.stderr).toContain('steward.yaml:2:10: history: STEWARD_HISTORY_URL is not set');
+    for (const r of [mysql, down, written, unset]) expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(project)).toEqual(['steward.yaml']); // no stray `postgres:` folder
   });

@@ -24,12 +24,12 @@ describe('history database', () => {
   it('a new file gets the current schema version; records survive a reopen', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     const h = await openRunHistory(file, 'h.sqlite', 'test');
-    recordReport(h, sampleReport(3), 'hash-1');
-    h.close();
+    await recordReport(h, sampleReport(3), 'hash-1');
+    await h.close();
     const db = await openHistory(file, 'h.sqlite', { create: false });
-    expect(db.all('PRAGMA user_version')[0]!.user_version).toBe(HISTORY_SCHEMA_VERSION);
-    expect(listRuns(db).map((r) => [r.run, r.violations, r.policyHash])).toEqual([[1, 3, 'hash-1']]);
-    db.close();
+    expect((await db.all('PRAGMA user_version'))[0]!.user_version).toBe(HISTORY_SCHEMA_VERSION);
+    expect((await listRuns(db)).map((r) => [r.run, r.violations, r.policyHash])).toEqual([[1, 3, 'hash-1']]);
+    await db.close();
   });
 
   it('refuses a file that is not SQLite, a foreign database, a newer schema, and a missing file for reading', async () => {
@@ -43,7 +43,7 @@ describe('history database', () => {
     foreign.run('PRAGMA user_version = 0');
     foreign.run('DROP TABLE runs');
     foreign.save();
-    foreign.close();
+    await foreign.close();
     expect(await problemOf(() => openHistory(path.join(dir, 'f.sqlite'), 'f.sqlite', { create: true }))).toBe(
       'f.sqlite: not a steward run history: the database has tables but no steward schema version',
     );
@@ -51,7 +51,7 @@ describe('history database', () => {
     const newer = await openHistory(path.join(dir, 'n.sqlite'), 'n.sqlite', { create: true });
     newer.run(`PRAGMA user_version = ${HISTORY_SCHEMA_VERSION + 1}`);
     newer.save();
-    newer.close();
+    await newer.close();
     expect(await problemOf(() => openHistory(path.join(dir, 'n.sqlite'), 'n.sqlite', { create: true }))).toBe(
       `n.sqlite: not a steward run history: schema version ${HISTORY_SCHEMA_VERSION + 1} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`,
     );
@@ -64,9 +64,9 @@ describe('history database', () => {
     const second = await problemOf(() => openRunHistory(file, 'h.sqlite', 'check --history'));
     expect(second).toContain('h.sqlite');
     expect(second).toContain(`pid ${process.pid}`);
-    first.close();
+    await first.close();
     const third = await openRunHistory(file, 'h.sqlite', 'check --history');
-    third.close();
+    await third.close();
   });
 });
 
@@ -80,8 +80,8 @@ describe('a run killed while saving the history', () => {
     sandbox = await startSandbox();
     // Two earlier runs of ~40 MB (8 KB messages), so that saving takes long enough to be interrupted.
     const h = await openRunHistory(file, 'history.sqlite', 'test');
-    for (const n of [2_500, 2_501]) recordReport(h, { ...sampleReport(n, message), instance: sandbox.baseUrl }, 'hash');
-    h.close();
+    for (const n of [2_500, 2_501]) await recordReport(h, { ...sampleReport(n, message), instance: sandbox.baseUrl }, 'hash');
+    await h.close();
   }, 120_000);
   afterAll(() => sandbox.close());
 
@@ -101,12 +101,12 @@ describe('a run killed while saving the history', () => {
     expect(existsSync(path.join(dir, '.history.sqlite.lock'))).toBe(true);
 
     const db = await openHistory(file, 'history.sqlite', { create: false });
-    expect(listRuns(db).map((r) => [r.run, r.violations])).toEqual([
+    expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
       [1, 2_500],
       [2, 2_501],
     ]);
-    expect(db.all('SELECT COUNT(*) AS n FROM findings')[0]!.n).toBe(5_001);
-    db.close();
+    expect((await db.all('SELECT COUNT(*) AS n FROM findings'))[0]!.n).toBe(5_001);
+    await db.close();
 
     const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
@@ -117,8 +117,8 @@ describe('a run killed while saving the history', () => {
     expect(leftovers()).toEqual([]);
     expect(existsSync(path.join(dir, '.history.sqlite.lock'))).toBe(false);
     const after = await openHistory(file, 'history.sqlite', { create: false });
-    expect(listRuns(after).map((r) => r.run)).toEqual([1, 2, 3]);
-    after.close();
+    expect((await listRuns(after)).map((r) => r.run)).toEqual([1, 2, 3]);
+    await after.close();
   }, 120_000);
 });
 

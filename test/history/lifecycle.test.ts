@@ -11,9 +11,11 @@ import { sampleFinding, sampleReport } from './sample-report.js';
 async function record(file: string, reports: Report[]): Promise<Report[]> {
   const h = await openRunHistory(file, 'h.sqlite', 'test');
   try {
-    return reports.map((r) => recordReport(h, r, 'hash'));
+    const out: Report[] = [];
+    for (const r of reports) out.push(await recordReport(h, r, 'hash'));
+    return out;
   } finally {
-    h.close();
+    await h.close();
   }
 }
 
