@@ -24,9 +24,9 @@ afterAll(() => sandbox.close());
 async function crafted(sql: string): Promise<string> {
   const file = path.join(tempDir('steward-crafted-'), 'history.sqlite');
   const h = await openRunHistory(file, 'history.sqlite', 'test');
-  recordReport(h, sampleReport(2, undefined, '2026-11-01T00:00:00.000Z'), 'hash');
-  recordReport(h, sampleReport(1, undefined, '2026-11-02T00:00:00.000Z'), 'hash');
-  h.close();
+  await recordReport(h, sampleReport(2, undefined, '2026-11-01T00:00:00.000Z'), 'hash');
+  await recordReport(h, sampleReport(1, undefined, '2026-11-02T00:00:00.000Z'), 'hash');
+  await h.close();
   const SQL = await initSqlJs();
   const db = new SQL.Database(readFileSync(file));
   db.run(sql);
