@@ -6,6 +6,7 @@ import { registerCheck } from './commands/check.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerExplain } from './commands/explain.js';
 import { registerNotify } from './commands/notify.js';
+import { registerMerge } from './commands/merge.js';
 import { registerIssues } from './commands/issues.js';
 import { registerDiff } from './commands/diff.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -68,6 +69,7 @@ export function buildProgram(ctx: CliContext): Command {
   });
   // Settings above are inherited by the commands added below.
   registerCheck(program, ctx);
+  registerMerge(program, ctx);
   registerFix(program, ctx);
   registerDoctor(program, ctx);
   registerValidate(program, ctx);

@@ -8,6 +8,7 @@ import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';
 import { chosenConfig } from './config-choice.js';
 import {
+  collect,
   collectPolicyIds,
   collectRaw,
   formatParser,
@@ -41,6 +42,7 @@ export interface RunFlags {
   format?: string;
   output?: OutputTarget[];
   groupBy?: GroupBy;
+  instance?: string[];
 }
 
 /**
@@ -56,7 +58,8 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
     .option('--only <id>', 'run only this policy (repeatable)', collectPolicyIds)
     .option('--skip <id>', 'leave out the policies this id or glob names (repeatable; `*`, `?`)', collectPolicyIds)
     .option('--severity <levels>', 'report only findings of these severities, e.g. high,critical (the gate then judges those; errors always show)', parseSeverities)
-    .option('--framework <name>', 'run only the policies mapped to this framework (e.g. SOC2, ISO27001)');
+    .option('--framework <name>', 'run only the policies mapped to this framework (e.g. SOC2, ISO27001)')
+    .option('--instance <name>', "check only this instance of the config's instances: (repeatable; default all)", collect);
   if (which.gate !== false) {
     cmd.option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn);
     cmd.option('--override <policy=reason>', 'let a soft policy\'s violations not fail this run, recording why (repeatable)', collectRaw);
@@ -152,6 +155,7 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     ...(flags.override ? { overrides: flags.override.map(parseOverride) } : {}),
     ...(flags.framework ? { framework: flags.framework } : {}),
     from: flags.from,
+    ...(flags.instance?.length ? { instances: flags.instance } : {}),
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,
     ...(flags.history ? { history: flags.history } : {}),

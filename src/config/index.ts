@@ -5,6 +5,7 @@ export { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE, DEFAULT_HISTOR
 export { DATABASE_URL_REFUSED, isDatabaseUrl, isPostgresUrl } from './history.js';
 export { displayPath } from '../core/display-path.js';
 export { CONFIG_SCHEMA } from './schema.js';
-export type { Config, ConfigOverrides, LoadConfigOptions, NotifyTarget } from './types.js';
+export type { Config, ConfigOverrides, LoadConfigOptions, NamedInstance, NotifyTarget } from './types.js';
 export { TOKEN_IN_FILE_MESSAGE } from './validate.js';
 export { type OwnerRule, type RoutedSubject, teamOf } from './owners.js';
+export { DEFAULT_INSTANCE_NAME, forInstance } from './instances.js';

@@ -11,7 +11,7 @@ import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import type { ScheduleFilter } from '../api/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
-import type { Discovery, KindInputs, ManifestFiles, Scope } from '../resources/types.js';
+import type { KindInputs, ManifestFiles } from '../resources/types.js';
 import { type Enforcement, type FailOn, type GovernedWaiverField, type SourceLocation, TOKEN_WARNING_DAYS_DEFAULT, WAIVER_WARNING_DAYS_DEFAULT } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
 import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
@@ -27,6 +27,8 @@ import { type NotifyEntry, notifyTargets } from './notify.js';
 import { type OwnerRuleEntry, ownerRules, unroutedTeams } from './owners.js';
 import { durationMs } from './schema.js';
 import { validateConfigSource } from './validate.js';
+import { resolveScope, type ScopeEntries } from './scope.js';
+import { forInstance, type InstanceEntry, namedInstances } from './instances.js';
 
 export const DEFAULT_FAIL_ON: FailOn = 'low';
 export const DEFAULT_CONCURRENCY = 8;
@@ -42,14 +44,13 @@ export const ENV = {
   workflowToken: 'STEWARD_WORKFLOW_TOKEN',
 } as const;
 
-type IdList = (string | number)[] | { file: string };
 
 interface FileConfig {
   instance?: { baseUrl?: string; workflowUrl?: string; allowInsecureHttp?: boolean; tokenHeader?: string; tokenId?: string | number; tokenWarningDays?: number; scheduleFilter?: ScheduleFilter; pageSize?: number };
   policies?: string | string[];
   params?: Record<string, Record<string, unknown>>;
   /** Keyed by the kinds' scope inputs: id lists, or paths per file-set id. */
-  scope?: Record<string, IdList | 'all' | { all: boolean; ids?: IdList; exclude?: string[] } | Record<string, string[] | { file: string }>>;
+  scope?: ScopeEntries;
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
@@ -59,6 +60,7 @@ interface FileConfig {
   acceptPartialCoverage?: string[];
   notify?: NotifyEntry[];
   owners?: OwnerRuleEntry[];
+  instances?: Record<string, InstanceEntry>;
   enforcement?: Record<string, Enforcement>;
   failOn?: FailOn;
   concurrency?: number;
@@ -66,30 +68,9 @@ interface FileConfig {
   timeout?: string;
 }
 
-/** `{ all: true, ids?, exclude? }` in a scope list's place. */
-const isDiscovery = (v: unknown): v is { all: boolean; ids?: IdList; exclude?: string[] } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && 'all' in v;
-
 const kindInputs = (): KindInputs[] => Object.values(RESOURCE_KINDS).map((k) => k.inputs);
 
 const nonEmpty = (v: string | undefined): string | null => (v && v.trim() !== '' ? v.trim() : null);
-
-/** Lines of a list file: trimmed, blank lines and `#` comments skipped; each with its line number. */
-function readListFile(file: string, displayed: string): { value: string; line: number }[] {
-  return readInputFileSync(file, displayed, 'id list')
-    .split(/\r?\n/)
-    .map((l, i) => ({ value: l.replace(/#.*$/, '').trim(), line: i + 1 }))
-    .filter((l) => l.value !== '');
-}
-
-/** Ids the API paths cannot carry (`GET /datasets/..` is another endpoint): refused at load. */
-export function badScopeId(id: string): string | null {
-  if (id.trim() === '') return 'an id cannot be empty';
-  // NUL and other control characters are no part of an id (and would end up in request paths).
-  if (/[\u0000-\u001f\u007f]/.test(id)) return 'an id cannot hold control characters';
-  if (id === '.' || id === '..') return `"${id}" is not an id (it would change the request path)`;
-  return null;
-}
 
 /**
  * Why a base URL cannot be used, or null. A URL with credentials, a query string or a fragment
@@ -224,69 +205,17 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     enforcement[policyId] = { level, location: src ? locationOf(src, keyNodeAt(src, ['enforcement', policyId])) : locAt([]) };
   }
 
-  // Scope: inline lists or list files; each id checked where it was written.
+  // Scope: inline lists or list files; each id checked where it was written (scope.ts).
   const listFiles = new Set<string>();
-  const listOrFile = (value: (string | number)[] | { file: string } | undefined, where: (string | number)[]): string[] => {
-    if (value === undefined) return [];
-    const ids: string[] = [];
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => {
-        const bad = badScopeId(String(v));
-        if (bad) problems.push(at([...where, i], `${where.join('.')}: ${bad}`));
-        ids.push(String(v));
-      });
-      return ids;
-    }
-    const listFile = path.resolve(baseDir, value.file);
-    const refused = uncontainedPath(value.file, baseDir, root);
-    if (refused) {
-      problems.push(at([...where, 'file'], `${where.join('.')}.file: ${refused}`));
-      return [];
-    }
-    if (!existsSync(listFile)) {
-      problems.push(at([...where, 'file'], `file not found: ${shown(listFile)}`));
-      return [];
-    }
-    let lines: { value: string; line: number }[];
-    try {
-      lines = readListFile(listFile, shown(listFile));
-      listFiles.add(listFile);
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
-      return [];
-    }
-    for (const { value: id, line } of lines) {
-      const bad = badScopeId(id);
-      if (bad) problems.push({ file: shown(listFile), line, column: 1, message: `${where.join('.')}: ${bad}` });
-      ids.push(id);
-    }
-    return ids;
-  };
-  // Paths per set id (file sets): each set id checked where it is written.
-  const pathsPerSet = (key: string, value: Record<string, string[] | { file: string }> = {}) => {
-    const sets: Record<string, string[]> = {};
-    for (const [id, paths] of Object.entries(value)) {
-      const bad = badScopeId(id);
-      if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, ['scope', key, id])), message: `scope.${key}: ${bad}` } : at([], bad));
-      sets[id] = listOrFile(paths, ['scope', key, id]);
-    }
-    return sets;
-  };
-  // One list per kind that has a scope input, in registry order; `all` asks for its listing.
-  const ids: Record<string, string[]> = {};
-  const pathLists: Record<string, Record<string, string[]>> = {};
-  const discover: Record<string, Discovery> = {};
-  for (const { scope: input } of kindInputs()) {
-    if (!input) continue;
-    const raw = data.scope?.[input.key];
-    const all = raw === 'all' || (isDiscovery(raw) && raw.all === true);
-    if (all) discover[input.key] = { exclude: isDiscovery(raw) ? (raw.exclude ?? []) : [] };
-    const value = isDiscovery(raw) ? raw.ids : raw === 'all' ? undefined : raw;
-    if (input.shape === 'ids') ids[input.key] = [...new Set(listOrFile(value as IdList | undefined, ['scope', input.key]))];
-    else pathLists[input.key] = pathsPerSet(input.key, (all ? undefined : value) as Record<string, string[] | { file: string }> | undefined);
-  }
-  const scope: Scope = { ids, paths: pathLists, discover, scheduleFilter: data.instance?.scheduleFilter };
+  const scopeContext = { baseDir, root, src, problems, listFiles, at, shown };
+  const scope = resolveScope(data.scope, ['scope'], scopeContext, data.instance?.scheduleFilter);
+  const named = namedInstances(data.instances, flags.instances, {
+    env, at, locAt, badUrl: (v) => badBaseUrl(v) ?? cleartext(v), scope: scopeContext, scheduleFilter: data.instance?.scheduleFilter,
+  });
+  problems.push(...named.problems);
+  // One way to name the instance: instances: replaces instance.baseUrl and --base-url.
+  if (data.instances && data.instance?.baseUrl) problems.push(at(['instance', 'baseUrl'], 'instance.baseUrl and instances: name the instance twice: keep instances:'));
+  if (data.instances && flags.baseUrl) problems.push({ file: '--base-url', line: 0, column: 0, message: 'the config names its instances (instances:): pick one with --instance NAME' });
 
   // Manifests: globs relative to the file; a literal path must exist.
   const manifestFiles: ManifestFiles = {};
@@ -351,8 +280,9 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   problems.push(...unroutedTeams(data.notify ?? [], owners, at));
 
   if (problems.length > 0) throw new InputError(problems);
-  return {
-    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value]), history.secret),
+  const config: Config = {
+    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value]), history.secret, ...named.secrets),
+    instances: named.instances,
     notify,
     owners,
     warnings,
@@ -389,4 +319,6 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       manifestKeys: kindInputs().flatMap((k) => (k.manifests ? [k.manifests.key] : [])),
     }),
   };
+  // One instance picked (or the only one): every command reads it as the instance.
+  return named.instances?.length === 1 ? forInstance(config, named.instances[0]!) : config;
 }

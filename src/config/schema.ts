@@ -150,6 +150,28 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    instances: {
+      type: 'object',
+      description: 'several instances in one run (instead of instance:): each name with its base URL and the variable holding its token; `--instance NAME` picks some',
+      propertyNames: { pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
+      minProperties: 1,
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['baseUrl', 'token'],
+        properties: {
+          baseUrl: url('the instance base URL'),
+          token: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'env:NAME: the environment variable holding its developer token (a token never goes in this file)' },
+          workflowUrl: url('its workflow API base URL'),
+          workflowToken: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'env:NAME of its workflow API token' },
+          tokenHeader: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", description: 'header carrying its developer token' },
+          tokenId: { type: ['string', 'integer'], pattern: '^[0-9]+$', minimum: 0, description: 'the access-token id of its token, to warn before it expires' },
+          requestsPerSecond: { type: 'number', ...REQUESTS_PER_SECOND_BOUNDS, description: 'its own request rate (default: the config\'s)' },
+          pageSize: { type: 'integer', minimum: 1, maximum: 2000, description: 'items per limit/skip page' },
+          scope: { type: 'object', additionalProperties: false, description: 'its own scope, replacing the config\'s', properties: scopeProperties() },
+        },
+      },
+    },
     policies: {
       description: 'policy files or folders, relative to this file; "builtin" is the shipped pack; "@scope/name" (or "npm:name") an installed npm package whose package.json names its policies in steward.policies',
       anyOf: [
@@ -183,7 +205,7 @@ export const CONFIG_SCHEMA = {
     history: {
       anyOf: [{ type: 'string', minLength: 1 }, { type: 'boolean' }],
       description:
-        'run history database (SQLite), relative to this file: `check` records every run and reports each finding as new, open or reopened; true: .steward/history.sqlite beside this file; false or absent: not recorded',
+        'run history: an SQLite file relative to this file, or env:NAME of a variable holding a PostgreSQL URL (a URL never goes in this file); `check` records every run and reports each finding as new, open or reopened; true: .steward/history.sqlite beside this file; false or absent: not recorded',
     },
     waiverRules: {
       type: 'object',

@@ -72,6 +72,8 @@ export interface Config {
   timeout: { ms: number; label: string };
   /** Where a run sends its digest of changes (`notify:`). */
   notify: NotifyTarget[];
+  /** `instances:` picked for this run (one: it is also `instance`); null without `instances:`. */
+  instances: NamedInstance[] | null;
   /** `owners:`: routing of findings to teams, first match wins. */
   owners: OwnerRule[];
   /** Where each setting came from (`--print-config`): a flag, an environment variable, file:line, default or unset. */
@@ -106,6 +108,8 @@ export interface ConfigOverrides {
   concurrency?: number;
   /** A duration such as `90s`, `30m`, `2h`. */
   timeout?: string;
+  /** `--instance`: the names of `instances:` to check (default all). */
+  instances?: string[];
 }
 
 export interface LoadConfigOptions {
@@ -117,4 +121,15 @@ export interface LoadConfigOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   overrides?: ConfigOverrides;
+}
+
+/** An instance a run checks: its settings, and what it sets apart from the config. */
+export interface NamedInstance {
+  name: string;
+  instance: Config['instance'];
+  /** Its own rate (null: the config's). */
+  requestsPerSecond: number | null;
+  /** Its own scope (null: the config's). */
+  scope: Scope | null;
+  location: SourceLocation;
 }

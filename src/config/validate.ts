@@ -22,7 +22,9 @@ function tokenProblems(src: YamlSource): InputProblem[] {
   const problems: InputProblem[] = [];
   visit(src.doc, {
     Pair(_, pair) {
-      if (isScalar(pair.key) && typeof pair.key.value === 'string' && TOKEN_KEY.test(pair.key.value)) {
+      // `token: env:NAME` (an instance under `instances:`) names the variable that holds it: allowed.
+      const reference = isScalar(pair.value) && typeof pair.value.value === 'string' && /^env:[A-Za-z_][A-Za-z0-9_]*$/.test(pair.value.value);
+      if (isScalar(pair.key) && typeof pair.key.value === 'string' && TOKEN_KEY.test(pair.key.value) && !reference) {
         problems.push({ ...locationOf(src, pair.key), message: `"${pair.key.value}": ${TOKEN_IN_FILE_MESSAGE}` });
       }
     },

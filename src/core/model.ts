@@ -105,6 +105,8 @@ export const LIFECYCLES = ['new', 'open', 'reopened'] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 
 export interface Finding {
+  /** The name of the instance it was found on (`instances:`; `default` for a single-instance config). */
+  instance?: string;
   policy: string;
   severity: Severity;
   status: 'violation' | 'waived' | 'error';
@@ -161,6 +163,7 @@ export interface RunWideCause {
 
 /** A finding of the previous run that this run, evaluating its policy without error, no longer has. */
 export interface FixedFinding {
+  instance?: string;
   policy: string;
   severity: Severity;
   resource: FindingResource;
@@ -178,6 +181,7 @@ export interface FixedFinding {
  * holds only what the token's user can see, and whether the listing is known to be partial.
  */
 export interface CoverageRecord {
+  instance?: string;
   kind: string;
   /** Resources collected (a listing is never cut short: an incomplete one is an error, exit 3). */
   listed: number;
@@ -222,6 +226,8 @@ export interface HistorySummary {
 }
 
 export interface PolicyResult {
+  /** The instance it was evaluated on (a merged report holds each policy once per instance). */
+  instance?: string;
   id: string;
   title: string;
   description: string;
@@ -269,6 +275,21 @@ export interface ResolvedBaselineEntry {
   resource?: { kind: string; id: string };
   path?: string | null;
   message?: string;
+}
+
+/** One instance of a report that holds several (`instances:`, `steward merge`): its own run and verdict. */
+export interface InstanceRun {
+  name: string;
+  /** Its base URL (what a single-instance report calls `instance`). */
+  url: string;
+  startedAt: string;
+  durationMs: number;
+  failOn: FailOn;
+  summary: ReportSummary;
+  http: Report['http'];
+  stoppedBy?: RunWideCause[];
+  token?: TokenExpiry | null;
+  history?: HistorySummary | null;
 }
 
 export interface Report {
@@ -319,6 +340,8 @@ export interface Report {
   token?: TokenExpiry | null;
   /** Per kind collected: listed, the grant a complete listing needs, known-partial and whether accepted (absent in reports before coverage). */
   coverage?: CoverageRecord[];
+  /** Each instance's own run, when the report holds several (its `instance` then names them all). */
+  instances?: InstanceRun[];
   /** Requests made; `throttled` (429s) and the lowest concurrency only when the host throttled; the rate a live run achieved. */
   http: { requests: number; retries: number; failed: number; throttled?: number; lowestConcurrency?: number; ratePerSecond?: number };
 }

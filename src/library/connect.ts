@@ -16,6 +16,10 @@ const problem = (file: string, message: string): InputProblem => ({ file, line: 
 
 /** What a live run needs and lacks, said in terms of what the user can set. */
 export function connectionProblems(config: Config): InputProblem[] {
+  // Several instances are `check`'s to run side by side (evaluate.ts); every other command reads one.
+  if (config.instances && config.instances.length > 1) {
+    return [problem('--instance', `this reads one instance: pick it with --instance NAME (one of: ${config.instances.map((i) => i.name).join(', ')})`)];
+  }
   const missing: InputProblem[] = [];
   if (!config.instance.baseUrl) {
     missing.push(

@@ -13,6 +13,9 @@ import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
 import { type Connection, withConnection } from './connect.js';
 import { historyFileOf, historyLabel } from './history.js';
+import { mergeReports, stampInstance } from './merge.js';
+import { InputError } from '../core/problem.js';
+import { DEFAULT_INSTANCE_NAME, forInstance } from '../config/index.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 
 export interface Evaluation {
@@ -125,6 +128,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   if (report.http.requests > 0 && report.durationMs > 0) {
     report.http.ratePerSecond = Math.round((report.http.requests / report.durationMs) * 10_000) / 10;
   }
+  stampInstance(report, prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME);
   return { prepared, report, run, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run, report) };
 }
 
@@ -148,24 +152,45 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
       }
       // The history is a file that outlives the run: no secret in any form goes into it.
       evaluation.report = await recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
-      // Fixed findings come from the history: routed now that they are known.
+      // Fixed findings come from the history: routed and named now that they are known.
       routeTeams(evaluation.report, prepared.config.owners);
+      stampInstance(evaluation.report, evaluation.prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME);
     });
   } finally {
     await history.close();
   }
 }
 
-/** The whole run: prepare, open the history, connect, evaluate, record, close. */
+/** The runs of several instances as one evaluation: one report (library/merge.ts), each warning naming its instance. */
+function combined(evaluations: Evaluation[]): Evaluation {
+  if (evaluations.length === 1) return evaluations[0]!;
+  const named = (e: Evaluation) => e.prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME;
+  return {
+    ...evaluations[0]!,
+    prepared: { ...evaluations[0]!.prepared },
+    report: mergeReports(evaluations.map((e) => e.report)),
+    instance: evaluations.map(named).join(', '),
+    warnings: [...new Set(evaluations.flatMap((e) => e.warnings.map((w) => `${named(e)}: ${w}`)))],
+    // A run that found nothing anywhere is empty; an instance that found nothing among others is its own business.
+    emptyKinds: evaluations.every((e) => e.emptyKinds.length > 0) ? evaluations.flatMap((e) => e.emptyKinds) : [],
+  };
+}
+
+/**
+ * The whole run: prepare, open the history, connect, evaluate, record, close. The instances of
+ * `instances:` are checked side by side, each within its own limits and failing closed on its
+ * own, and recorded one by one (the history keeps each instance's lifecycle apart).
+ */
 export async function evaluate(options: CheckOptions): Promise<Evaluation> {
   const prepared = await prepareRun(options);
-  return withRunHistory(options, prepared, (record) =>
-    withConnection(options, prepared, async (connection) => {
-      const evaluation = await evaluateOn(options, prepared, connection);
-      await record(evaluation);
-      return evaluation;
-    }),
-  );
+  const several = prepared.config.instances && prepared.config.instances.length > 1 ? prepared.config.instances : null;
+  if (several && options.from) throw new InputError([{ file: '--from', line: 0, column: 0, message: 'a snapshot is one instance\'s: pick it with --instance NAME' }]);
+  const targets = several ? several.map((i) => ({ ...prepared, config: forInstance(prepared.config, i) })) : [prepared];
+  return withRunHistory(options, prepared, async (record) => {
+    const evaluations = await Promise.all(targets.map((t) => withConnection(options, t, (connection) => evaluateOn(options, t, connection))));
+    for (const e of evaluations) await record(e);
+    return combined(evaluations);
+  });
 }
 
 /** Runs the policies against the instance and returns the report (DESIGN §8). */

@@ -51,3 +51,4 @@ export { type WaiveOptions, type WaiveResult, waive } from './waive.js';
 export { EVIDENCE_MANIFEST, type EvidenceResult, type VerifyResult, verifyEvidence, writeEvidence } from './evidence.js';
 export { type DiffOptions, diffRuns, type HistoryOptions, historyRuns, readReportFile, type RunDiff } from './history.js';
 export type { DiffFinding, HistoryRun } from '../history/index.js';
+export { instanceNames, mergeReportFiles, mergeReports, regate, stampInstance } from './merge.js';

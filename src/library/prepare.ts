@@ -56,6 +56,8 @@ export interface CheckOptions {
   history?: string | boolean;
   /** Evaluate offline from a snapshot file (`steward snapshot --out`). */
   from?: string;
+  /** `--instance`: which of the config's `instances:` to check (default all). */
+  instances?: string[];
   /** Client tuning beyond the config (timeouts, retry delays). */
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'token' | 'workflowToken' | 'workflowUrl' | 'onRequest'>>;
   /** Called for every HTTP attempt (the --verbose log). Never carries the token. */
@@ -119,8 +121,8 @@ async function collectDeclared(config: Config, cwd: string): Promise<Map<string,
 
 /** The config a run with these options uses: the file, the environment and the options' overrides. */
 export function configOf(options: CheckOptions, cwd: string): Config {
-  const { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout } = options;
-  return loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout } });
+  const { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout, instances } = options;
+  return loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout, instances } });
 }
 
 /** Loads and validates config, policies, params, manifests, waivers and baseline. */

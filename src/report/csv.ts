@@ -9,7 +9,8 @@ import { type Formatter, locationText, sortFindings } from './formatter.js';
 
 /** The columns, in order: each a header and how a finding fills it. */
 export const CSV_COLUMNS: readonly (readonly [header: string, cell: (f: Finding, r: Report) => string])[] = [
-  ['instance', (_, r) => r.instance],
+  // A report of several instances: each row's instance by name; one instance: its base URL.
+  ['instance', (f, r) => (r.instances && r.instances.length > 1 ? (f.instance ?? r.instance) : r.instance)],
   ['policy', (f) => f.policy],
   ['severity', (f) => f.severity],
   ['status', (f) => f.status],

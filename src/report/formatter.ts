@@ -25,6 +25,9 @@ export interface FormatOptions {
 export const GROUP_BY = ['policy', 'owner', 'instance'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
+/** `--group-by` as asked, else by instance for a report of several, else by policy. */
+export const groupingOf = (report: Pick<Report, 'instances'>, asked: GroupBy | undefined): GroupBy => asked ?? (report.instances && report.instances.length > 1 ? 'instance' : 'policy');
+
 /** A heading findings are listed under, and its findings in listing order. */
 export interface FindingGroup {
   key: string;
@@ -36,19 +39,26 @@ export interface FindingGroup {
  * `findings` (already in listing order) under their group: by policy in the policies' order, by
  * owner most findings first with `owner unknown` last, or all under the report's instance.
  */
-export function groupFindings(findings: readonly Finding[], report: Pick<Report, 'policies' | 'instance'>, by: GroupBy = 'policy'): FindingGroup[] {
+export function groupFindings(findings: readonly Finding[], report: Pick<Report, 'policies' | 'instance' | 'instances'>, by: GroupBy = 'policy'): FindingGroup[] {
   const groups = new Map<string, FindingGroup>();
-  const keyOf = by === 'policy' ? (f: Finding) => f.policy : by === 'owner' ? ownerGroup : () => report.instance;
+  // A report of several instances names each finding's; one instance's report is all its own.
+  const several = report.instances && report.instances.length > 1 ? new Map(report.instances.map((i) => [i.name, i.url])) : null;
+  const keyOf = by === 'policy' ? (f: Finding) => f.policy : by === 'owner' ? ownerGroup : (f: Finding) => (several ? (f.instance ?? report.instance) : report.instance);
+  const titleOf = (key: string) => (by !== 'instance' ? key : several?.has(key) ? `instance ${key} (${several.get(key)})` : `instance ${key}`);
   for (const f of findings) {
     const key = keyOf(f);
     const group = groups.get(key);
     if (group) group.findings.push(f);
-    else groups.set(key, { key, title: by === 'instance' ? `instance ${key}` : key, findings: [f] });
+    else groups.set(key, { key, title: titleOf(key), findings: [f] });
   }
   const list = [...groups.values()];
   if (by === 'policy') {
     const rank = new Map(sortPolicies(report.policies).map((p, i) => [p.id, i]));
     return list.sort((a, b) => (rank.get(a.key) ?? rank.size) - (rank.get(b.key) ?? rank.size));
+  }
+  if (by === 'instance' && several) {
+    const order = [...several.keys()];
+    return list.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   }
   const unknown = (g: FindingGroup) => (g.key === OWNER_UNKNOWN ? 1 : 0);
   return list.sort((a, b) => unknown(a) - unknown(b) || b.findings.length - a.findings.length || a.key.localeCompare(b.key));

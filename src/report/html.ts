@@ -3,7 +3,7 @@
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
 import { ownerGroup, ownerLabel } from '../core/owner.js';
-import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections } from './formatter.js';
+import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections } from './formatter.js';
 import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
@@ -191,9 +191,9 @@ ${kpiTiles(report)}
 ${errorsSection(report)}
 ${attentionSection(report)}
 ${trendSection(report)}
-${policyGrid(report, options.groupBy === 'policy' || !options.groupBy ? withFindings : new Set())}
+${policyGrid(report, groupingOf(report, options.groupBy) === 'policy' ? withFindings : new Set())}
 ${controlGrid(report)}
-${findingsSection(report, options.groupBy ?? 'policy')}
+${findingsSection(report, groupingOf(report, options.groupBy))}
 ${fixedSection(report)}
 ${waiversSection(report)}
 ${governanceSection(report)}

@@ -49,3 +49,4 @@ export { blobUrlFromEnv, findingRepoLocation, insideRoot, policyRepoLocation, ty
 export { toSarif } from './sarif.js';
 export { TEXT_DEFAULT_WIDTH } from './text.js';
 export { reportWithVisibleControls } from './visible-controls.js';
+export { instanceReport, perInstance } from './instances.js';

@@ -10,6 +10,7 @@
 // - A policy-level error (no resource could be evaluated) → an extra testcase named
 //   POLICY_TESTCASE_NAME with <error>. Findings on a resource missing from resourceIds get a
 //   testcase of their own, so no finding is dropped.
+import { perInstance } from './instances.js';
 import { type Formatter, findingSubject, locationText, plural, severityRank, partialCoverageNotes } from './formatter.js';
 import type { Finding, PolicyResult, Report } from '../core/model.js';
 import { matchesEverything } from '../core/glob.js';
@@ -109,7 +110,7 @@ function resourceCase(policy: PolicyResult, resourceId: string, findings: Findin
 
 type Counts = Record<Outcome | 'tests', number>;
 
-function suite(policy: PolicyResult, findings: Finding[], timestamp: string, partial: string | undefined, token?: string): { xml: string; counts: Counts } {
+function suite(policy: PolicyResult, findings: Finding[], timestamp: string, partial: string | undefined, token?: string, instance?: string): { xml: string; counts: Counts } {
   const byResource = new Map<string, Finding[]>();
   for (const id of policy.resourceIds) byResource.set(id, []);
   for (const f of findings) {
@@ -145,7 +146,8 @@ function suite(policy: PolicyResult, findings: Finding[], timestamp: string, par
     ...(token ? [['token', token]] : []),
   ].map(([name, value]) => `      ${element('property', { name, value })}`);
   const head = element('testsuite', {
-    name: policy.id,
+    // Several instances: one suite per instance and policy, named so.
+    name: instance ? `${instance}/${policy.id}` : policy.id,
     tests: counts.tests,
     failures: counts.failure,
     errors: counts.error,
@@ -164,7 +166,8 @@ function suite(policy: PolicyResult, findings: Finding[], timestamp: string, par
   return { xml, counts };
 }
 
-export const formatJunit: Formatter = (report: Report) => {
+/** The suites of one instance's report (`instance` names them when the report holds several). */
+function suitesOf(report: Report, instance: string | undefined): ReturnType<typeof suite>[] {
   const byPolicy = new Map<string, Finding[]>();
   for (const f of report.findings) {
     const list = byPolicy.get(f.policy) ?? [];
@@ -176,7 +179,12 @@ export const formatJunit: Formatter = (report: Report) => {
   const notes = partialCoverageNotes(report);
   const partialOf = new Map((report.coverage ?? []).filter((c) => c.partial !== null).map((c, i) => [c.kind, notes[i]]));
   // The token note rides on the first suite (junit-10.xsd gives <testsuites> no properties).
-  const suites = report.policies.map((p, i) => suite(p, byPolicy.get(p.id) ?? [], timestamp, partialOf.get(p.resource), i === 0 ? report.token?.note : undefined));
+  return report.policies.map((p, i) => suite(p, byPolicy.get(p.id) ?? [], timestamp, partialOf.get(p.resource), i === 0 ? report.token?.note : undefined, instance));
+}
+
+export const formatJunit: Formatter = (report: Report) => {
+  const parts = perInstance(report);
+  const suites = parts.flatMap((r) => suitesOf(r, parts.length > 1 ? r.policies[0]?.instance : undefined));
   const total = (k: keyof Counts) => suites.reduce((n, s) => n + s.counts[k], 0);
   const head = element('testsuites', {
     name: 'steward',

@@ -4,7 +4,7 @@
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import { reportWithVisibleControls } from './visible-controls.js';
-import { CATCH_ALL_TITLE, errorGroups, errorSubject, type FindingGroup, type FormatOptions, type Formatter, fixedText, type GroupBy, groupFindings, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
+import { CATCH_ALL_TITLE, errorGroups, errorSubject, type FindingGroup, type FormatOptions, type Formatter, fixedText, type GroupBy, groupFindings, groupingOf, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
 import { ownerLabel } from '../core/owner.js';
 import { blobLink, findingFileLocation, insideRoot } from './repo-location.js';
@@ -212,7 +212,7 @@ export function renderMarkdown(raw: Report, maxBytes?: number, options: FormatOp
   const findings = sortFindings(report.findings.filter((f) => f.status !== 'error'));
   const policies = new Map(report.policies.map((p) => [p.id, p]));
   const rows = new Map(findings.map((f) => [f, row(f, policies, options)]));
-  const by = options.groupBy ?? 'policy';
+  const by = groupingOf(report, options.groupBy);
   const tables = (shown: number) => groupedTables(findings.slice(0, shown), rows, report, policies, by);
   const top = head(report);
   const table = findings.length > 0 ? tables(findings.length) : ['', '_No findings._'];

@@ -174,6 +174,11 @@ export const EXTRA_PROPERTIES = {
           "blocking"
         ],
         "properties": {
+          "instance": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+          },
           "kind": {
             "type": "string",
             "minLength": 1

@@ -69,6 +69,11 @@ export const FINDING_DEFINITIONS = {
         "firstSeen"
       ],
       "properties": {
+        "instance": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+        },
         "policy": {
           "type": "string",
           "minLength": 1
@@ -254,6 +259,11 @@ export const FINDING_DEFINITIONS = {
         "fixedAt"
       ],
       "properties": {
+        "instance": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+        },
         "policy": {
           "type": "string",
           "minLength": 1

@@ -127,6 +127,11 @@ export const PART_DEFINITIONS = {
         "resourceIds"
       ],
       "properties": {
+        "instance": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+        },
         "id": {
           "type": "string",
           "minLength": 1

@@ -34,6 +34,28 @@ export const REPORT_SCHEMA = {
   "properties": {
     ...RUN_PROPERTIES,
     ...EXTRA_PROPERTIES,
+    "instances": {
+      "type": "array",
+      "minItems": 2,
+      "description": "Each instance's own run when the report holds several (instances: in the config, steward merge): its name, base URL, time, verdict and counts; `instance` then lists their names, and every policy, finding, coverage record and error names its own.",
+      "items": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "url", "startedAt", "durationMs", "failOn", "summary", "http"],
+        "properties": {
+          "name": { "type": "string", "minLength": 1 },
+          "url": { "type": "string" },
+          "startedAt": RUN_PROPERTIES.startedAt,
+          "durationMs": RUN_PROPERTIES.durationMs,
+          "failOn": RUN_PROPERTIES.failOn,
+          "summary": RUN_PROPERTIES.summary,
+          "http": EXTRA_PROPERTIES.http,
+          "stoppedBy": EXTRA_PROPERTIES.stoppedBy,
+          "token": EXTRA_PROPERTIES.token,
+          "history": EXTRA_PROPERTIES.history,
+        },
+      },
+    },
   },
   "definitions": {
     ...PART_DEFINITIONS,

@@ -13,6 +13,7 @@
 //   the repository (the built-in pack) cannot be mapped by code scanning: its findings point
 //   at the steward.yaml `policies` entry that brought it in (repo-location.ts decides), and
 //   `properties.policyLocation` and the rule's help still name the policy's own file:line.
+import { perInstance } from './instances.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
@@ -236,7 +237,12 @@ function rebased(report: Report, cwd: string, root: string): Report {
   };
 }
 
+/** One run per instance (`automationDetails.id` each), so code scanning keeps each instance's alerts apart. */
 export function toSarif(input: Report, options: Pick<FormatOptions, 'cwd' | 'root'> = {}): Sarif.Log {
+  return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: perInstance(input).map((report) => sarifRun(report, options)) };
+}
+
+function sarifRun(input: Report, options: Pick<FormatOptions, 'cwd' | 'root'>): Sarif.Run {
   const base = options.root ?? options.cwd;
   const report = options.root && options.cwd && options.root !== options.cwd ? rebased(input, options.cwd, options.root) : input;
   const index = new Map(report.policies.map((p, i) => [p.id, i]));
@@ -304,13 +310,13 @@ export function toSarif(input: Report, options: Pick<FormatOptions, 'cwd' | 'roo
     automationDetails: { id: `steward/${report.instance.replace(/^[a-z]+:\/\//, '')}/` },
     columnKind: 'utf16CodeUnits',
     results,
-    properties: { instance: report.instance, gate: report.summary.gate, failOn: report.failOn },
+    properties: { instance: report.instance, ...(report.policies[0]?.instance ? { instanceName: report.policies[0].instance } : {}), gate: report.summary.gate, failOn: report.failOn },
   };
   if (base) {
     const href = pathToFileURL(base).href;
     run.originalUriBaseIds = { [SRCROOT]: { uri: href.endsWith('/') ? href : `${href}/` } };
   }
-  return { $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] };
+  return run;
 }
 
 export const formatSarif: Formatter = (report, options) =>

@@ -2,6 +2,7 @@
 // severe first; under each its findings (violations, errors, waived); then waiver problems,
 // the baseline, run statistics, and the verdict as the last line. Lines are wrapped to the
 // width (80 by default) on word boundaries; colour only when the caller asks for it.
+import { perInstance } from './instances.js';
 import { CATCH_ALL_TITLE, type ErrorGroup, errorGroups, errorSubject, type FormatOptions, type Formatter, findingSubject, locationText, plural, fixedText, historyText, resolvedText, severityRank, sortFindings, sortPolicies, verdictCounts, waiverTarget, attentionSections, groupFindings } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
 import { reportWithVisibleControls } from './visible-controls.js';
@@ -307,6 +308,13 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
 
   if (options.groupBy === 'owner') {
     for (const line of ownerBlocks(report, width, p)) out.push(line);
+  } else if (report.instances && report.instances.length > 1) {
+    // Several instances: a section each, its verdict in its heading, its policies under it.
+    for (const [i, part] of perInstance(report).entries()) {
+      const run = report.instances[i]!;
+      out.push(p.paint('bold', `instance ${run.name} (${run.url}): ${run.summary.gate}`), '');
+      for (const line of policyBlocks(part, width, p)) out.push(line);
+    }
   } else {
     if (options.groupBy === 'instance') out.push(p.paint('bold', `instance ${report.instance}`), '');
     for (const line of policyBlocks(report, width, p)) out.push(line);

@@ -62,6 +62,7 @@ describe('check --history: finding lifecycle over three runs', () => {
     const was = findingOf(r1, 'schedule-timezone-valid', '9004')!;
     expect(r2.fixed).toEqual([
       {
+        instance: 'default',
         policy: 'schedule-timezone-valid',
         severity: was.severity,
         resource: was.resource,

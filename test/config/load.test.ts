@@ -104,7 +104,7 @@ describe('config errors name file:line:column', () => {
   it('reports unknown keys at the key, top-level and nested, with what is allowed', () => {
     const dir = tempProject({ 'steward.yaml': 'failOn: low\npolicy: [x]\nscope:\n  dataset: [a]\n' });
     expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
-      expect.stringMatching(/^steward\.yaml:2:1: unknown key "policy" \(allowed: instance, policies, params/),
+      expect.stringMatching(/^steward\.yaml:2:1: unknown key "policy" \(allowed: instance, instances, policies, params/),
       `steward.yaml:4:3: unknown key "dataset" in scope (allowed: ${Object.values(RESOURCE_KINDS).flatMap((k) => (k.inputs.scope ? [k.inputs.scope.key] : [])).join(', ')})`,
     ]);
   });

@@ -81,7 +81,7 @@ describe('filter=ALL', () => {
     const own = sandbox.state.schedules.filter((s) => s.owner || s.id % 3 === 0);
     expect(report.policies[0].evaluated).toBe(own.length);
     const partial = "report schedules were listed with filter=USER (instance.scheduleFilter): only the token user's schedules were checked, not the whole instance";
-    expect(report.coverage).toEqual([{ kind: 'reportSchedule', listed: own.length, evaluated: own.length, skippedPolicies: 0, completeWith: 'content.admin', partial, accepted: false, blocking: true }]);
+    expect(report.coverage).toEqual([{ instance: 'default', kind: 'reportSchedule', listed: own.length, evaluated: own.length, skippedPolicies: 0, completeWith: 'content.admin', partial, accepted: false, blocking: true }]);
     expect([report.summary.gate, exitCodeFor(report)]).toEqual(['error', 3]);
     expect(warnings).toEqual([`partial coverage of reportSchedule: ${partial}; its failOn-level policies decide nothing: exit 3 unless acceptPartialCoverage names it`]);
 

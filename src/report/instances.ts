@@ -1,0 +1,30 @@
+// A report holding several instances (`instances:`, `steward merge`) shown instance by instance:
+// SARIF writes one run each, JUnit one suite per instance and policy, text a section each.
+import type { InstanceRun, Report } from '../core/model.js';
+
+/** The part of a merged report that is one instance's, as a report of its own (for the formats that show instances apart). */
+export function instanceReport(report: Report, run: InstanceRun): Report {
+  const mine = <T extends { instance?: string }>(xs: T[]) => xs.filter((x) => x.instance === run.name);
+  return {
+    ...report,
+    instance: run.url,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    failOn: run.failOn,
+    summary: run.summary,
+    http: run.http,
+    policies: mine(report.policies),
+    findings: mine(report.findings),
+    fixed: mine(report.fixed ?? []),
+    coverage: mine(report.coverage ?? []),
+    stoppedBy: run.stoppedBy ?? [],
+    token: run.token ?? null,
+    history: run.history ?? null,
+    instances: undefined,
+  };
+}
+
+/** The report per instance: a report of one instance is its own only part. */
+export function perInstance(report: Report): Report[] {
+  return report.instances && report.instances.length > 1 ? report.instances.map((run) => instanceReport(report, run)) : [report];
+}

@@ -1,0 +1,138 @@
+// Several instances in one config (`instances:`): two sandbox instances checked side by side in
+// one run, one refusing its token (401): one report naming each finding's instance, the healthy
+// one evaluated whole, exit 3; the same two checked by two processes and `steward merge`d give
+// the same findings; SARIF one run per instance, JUnit a suite per instance and policy, text a
+// section each; a wrong --instance or a report merged twice is exit 2.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/model.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { reportValidator } from '../report/schema-validators.js';
+import { copyDemo, findingKeys, PLANTED, runCli } from './helpers.js';
+
+let prod: Sandbox;
+let staging: Sandbox;
+let dir: string;
+const validate = reportValidator();
+
+beforeAll(async () => {
+  [prod, staging] = await Promise.all([startSandbox(), startSandbox()]);
+  dir = copyDemo();
+  const config = readFileSync(path.join(dir, 'steward.yaml'), 'utf8');
+  const entry = (s: Sandbox, name: string) =>
+    `  ${name}: { baseUrl: "${s.baseUrl}", token: env:TOKEN_${name.toUpperCase()}, workflowUrl: "${s.workflowUrl}", workflowToken: env:WF_TOKEN_${name.toUpperCase()} }\n`;
+  writeFileSync(path.join(dir, 'steward.yaml'), `${config}\ninstances:\n${entry(prod, 'prod')}${entry(staging, 'staging')}`);
+});
+afterAll(async () => {
+  await Promise.all([prod?.close(), staging?.close()]);
+});
+
+/** Prod's real tokens; staging's developer token is wrong (401), its workflow token right. */
+const env = () => ({ TOKEN_PROD: prod.token, WF_TOKEN_PROD: prod.workflowToken, TOKEN_STAGING: 'tok-staging-revoked', WF_TOKEN_STAGING: staging.workflowToken });
+const keysOf = (r: Report, instance: string, status = 'violation') => findingKeys({ findings: r.findings.filter((f) => f.instance === instance) }, status);
+/** What staging's run judges without the developer token it lacks. */
+const STAGING_JUDGED = [
+  'data-files-no-admin-grant dataFile/43 entries[0]',
+  'data-files-not-public dataFile/42',
+  'queue-entries-grant-something queue/q-hr-requests permissions[1]',
+  'queue-no-admin-for-users queue/q-finance-intake permissions[0]',
+  'queue-no-admin-for-users queue/q-support-escalations permissions[1]',
+  'workflows-are-named workflow/wf-unnamed',
+];
+const identity = (r: Report) => r.findings.map((f) => `${f.instance} ${f.status} ${f.fingerprint}`).sort();
+
+describe('instances: several in one run', () => {
+  it('one report: each finding names its instance, the healthy one evaluated whole, the refused one in error, exit 3', async () => {
+    prod.resetCounts();
+    staging.resetCounts();
+    const r = await runCli(['check', '--format', 'json'], { cwd: dir, env: env() });
+    expect(r.code).toBe(3);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(validate(report)).toEqual([]);
+    expect(report.instance).toBe('prod, staging');
+    expect(report.instances?.map((i) => [i.name, i.url, i.summary.gate])).toEqual([
+      ['prod', prod.baseUrl, 'fail'],
+      ['staging', staging.baseUrl, 'error'],
+    ]);
+    expect(report.summary.gate).toBe('error');
+    // Prod whole: the planted violations, exactly, and no error.
+    expect(keysOf(report, 'prod')).toEqual(PLANTED);
+    expect(keysOf(report, 'prod', 'error')).toEqual([]);
+    // Staging: what needs no developer token is judged (its manifests; workflows, read with their
+    // own token); every policy reading the instance is in error; the cause said once, named.
+    expect(keysOf(report, 'staging')).toEqual(STAGING_JUDGED);
+    const stagingPolicies = report.policies.filter((p) => p.instance === 'staging');
+    expect(stagingPolicies.filter((p) => p.status === 'error').length).toBeGreaterThan(30);
+    expect(stagingPolicies.filter((p) => p.status === 'error').every((p) => p.error?.includes('401 Unauthorized'))).toBe(true);
+    expect(report.stoppedBy?.map((s) => s.cause)).toEqual(['staging: the instance refused the developer token (401 Unauthorized)']);
+    expect(report.findings.every((f) => f.instance === 'prod' || f.instance === 'staging')).toBe(true);
+    expect(new Set(report.coverage?.map((c) => c.instance))).toEqual(new Set(['prod', 'staging']));
+    // Each instance within its own limits: staging's refused token stopped its requests at one.
+    expect(staging.counts.searchUsers ?? 0).toBe(0);
+    expect(prod.totalRequests()).toBeGreaterThan(50);
+    expect(r.stdout + r.stderr).not.toContain(prod.token);
+  });
+
+  it('the same two checked by two processes and merged give the same findings and the same exit', async () => {
+    const one = await runCli(['check', '--instance', 'prod', '--output', 'json=prod.json', '--quiet'], { cwd: dir, env: env() });
+    const two = await runCli(['check', '--instance', 'staging', '--output', 'json=staging.json', '--quiet'], { cwd: dir, env: { TOKEN_STAGING: 'tok-staging-revoked', WF_TOKEN_STAGING: staging.workflowToken } });
+    expect([one.code, two.code]).toEqual([1, 3]);
+    // A job holding only staging's tokens checks staging: prod's unset token is not asked for.
+    const prodAlone = JSON.parse(readFileSync(path.join(dir, 'prod.json'), 'utf8')) as Report;
+    expect(prodAlone.instance).toBe(prod.baseUrl);
+    expect(prodAlone.findings.every((f) => f.instance === 'prod')).toBe(true);
+    const merged = await runCli(['merge', 'prod.json', 'staging.json', '--format', 'json'], { cwd: dir });
+    expect(merged.code).toBe(3);
+    const together = JSON.parse((await runCli(['check', '--format', 'json'], { cwd: dir, env: env() })).stdout) as Report;
+    const fromMerge = JSON.parse(merged.stdout) as Report;
+    expect(validate(fromMerge)).toEqual([]);
+    expect(identity(fromMerge)).toEqual(identity(together));
+    expect(fromMerge.instances?.map((i) => [i.name, i.summary.gate])).toEqual([
+      ['prod', 'fail'],
+      ['staging', 'error'],
+    ]);
+    // Judged again at another level: prod passes at critical+ only if nothing critical is open.
+    const relaxed = await runCli(['merge', 'prod.json', '--format', 'json', '--fail-on', 'none'], { cwd: dir });
+    expect([relaxed.code, (JSON.parse(relaxed.stdout) as Report).summary.gate]).toEqual([0, 'pass']);
+    // The same instance twice is refused, naming the report; asked for, it merges.
+    const twice = await runCli(['merge', 'prod.json', 'prod.json'], { cwd: dir });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('prod.json: instance prod');
+    expect((await runCli(['merge', 'prod.json', 'prod.json', '--allow-same-instance', '--format', 'json'], { cwd: dir })).code).toBe(1);
+  });
+
+  it('SARIF: one run per instance with its own category; JUnit: a suite per instance and policy; text: a section each', async () => {
+    const r = await runCli(['check', '--format', 'sarif', '--output', 'junit=r.xml', '--output', 'text=r.txt'], { cwd: dir, env: env() });
+    const sarif = JSON.parse(r.stdout) as { runs: { automationDetails: { id: string }; results: unknown[]; properties: { instanceName: string } }[] };
+    expect(sarif.runs.map((x) => [x.properties.instanceName, x.automationDetails.id])).toEqual([
+      ['prod', `steward/${prod.baseUrl.replace('http://', '')}/`],
+      ['staging', `steward/${staging.baseUrl.replace('http://', '')}/`],
+    ]);
+    expect(sarif.runs.map((x) => x.results.length)).toEqual([PLANTED.length + 1, STAGING_JUDGED.length + 1]); // each instance's waived one is a suppressed result
+    const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(path.join(dir, 'r.xml'), 'utf8'));
+    const suites = (junit.testsuites.testsuite as { '@_name': string }[]).map((s) => s['@_name']);
+    expect(suites.filter((n) => n.startsWith('prod/')).length).toBe(suites.filter((n) => n.startsWith('staging/')).length);
+    expect(suites).toContain('staging/workflows-are-named');
+    const text = readFileSync(path.join(dir, 'r.txt'), 'utf8').split('\n');
+    expect(text.filter((l) => l.startsWith('instance '))).toEqual([`instance prod (${prod.baseUrl}): fail`, `instance staging (${staging.baseUrl}): error`]);
+  });
+
+  it('a wrong --instance, or --base-url beside instances:, is exit 2 before any request', async () => {
+    prod.resetCounts();
+    const wrong = await runCli(['check', '--instance', 'qa'], { cwd: dir, env: env() });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--instance: no instance "qa" in instances: (prod, staging)');
+    const both = await runCli(['check', '--base-url', prod.baseUrl], { cwd: dir, env: env() });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--base-url: the config names its instances (instances:): pick one with --instance NAME');
+    const unset = await runCli(['check', '--instance', 'prod'], { cwd: dir, env: {} });
+    expect(unset.stderr).toMatch(/steward\.yaml:\d+:\d+: instances\.prod\.token: TOKEN_PROD is not set/);
+    const doctor = await runCli(['doctor'], { cwd: dir, env: env() });
+    expect(doctor.code).toBe(2);
+    expect(doctor.stderr).toContain('this reads one instance: pick it with --instance NAME (one of: prod, staging)');
+    expect(prod.totalRequests()).toBe(0);
+  });
+});
