@@ -46,6 +46,8 @@ export interface ActionInputs {
   issues: boolean;
   /** One issue per failing policy, or per team of the config's owners: map. */
   issuesBy: 'policy' | 'team';
+  /** The config's `instances:` to check (empty: all). */
+  instances: string[];
   /** Soft policies overridden for this run: one `POLICY=reason` per line of the `override` input. */
   overrides: Override[];
 }
@@ -119,6 +121,7 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     allowEmpty,
     issues,
     issuesBy: issuesBy as 'policy' | 'team',
+    instances: (get('instance') ?? '').split(/[\s,]+/).filter(Boolean),
     overrides: (get('override') ?? '')
       .split('\n')
       .filter((line) => line.trim() !== '')

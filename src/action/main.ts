@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -58,6 +58,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     overridesFrom: 'input override',
     // Left empty, history (like fail-on) is the config's to decide.
     ...(inputs.history ? { history: inputs.history } : {}),
+    ...(inputs.instances.length ? { instances: inputs.instances } : {}),
   };
   const prepared = await prepareRun(options);
   if (inputs.history && /^[a-z][a-z0-9+.-]*:\/\//i.test(inputs.history)) {
@@ -69,9 +70,20 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     if (!secrets.values.includes(secret)) core.setSecret(secret);
   }
   secrets.add(...prepared.config.secrets.values);
-  const { report, fix, empty } = await withRunHistory(options, prepared, (record) => withConnection(options, prepared, async (connection) => {
-    const evaluation = await evaluateOn(options, prepared, connection);
-    await record(evaluation);
+  const several = (prepared.config.instances?.length ?? 0) > 1;
+  if (several && inputs.fix !== 'none') return 'steward: fix reads and writes one instance: set the instance input to one of the config\'s instances';
+  const { report, fix, empty } = await withRunHistory(options, prepared, async (record) => {
+    // Several instances: checked side by side as `steward check` does (no fix: that is one instance's).
+    if (several) return finish(await evaluateInstances(options, prepared, record), null);
+    return withConnection(options, prepared, async (connection) => {
+      const evaluation = await evaluateOn(options, prepared, connection);
+      await record(evaluation);
+      const fix: FixOutcome | null = inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
+      return finish(evaluation, fix);
+    });
+  });
+  /** Notifications and warnings of the run; what leaves the runner, redacted. */
+  async function finish(evaluation: Evaluation, fix: FixOutcome | null) {
     // The config's notify: channels, as `steward check` sends them (a failed delivery is a warning).
     if (prepared.config.notify.length > 0) {
       const sent = await sendNotifications(evaluation.report, prepared.config.notify, { env: process.env, redact: (t) => secrets.redact(t) });
@@ -80,11 +92,9 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     }
     // e.g. "policy X checked nothing: scope.datasets is empty": a pass that checked nothing.
     for (const warning of evaluation.warnings) core.warning(printable(secrets.redact(warning)));
-    const fix: FixOutcome | null =
-      inputs.fix === 'none' ? null : await runFix(inputs.fix, evaluation, connection, inputs.workspace);
     // Report files, the job summary and annotations leave the runner: no secret in any form.
     return { report: secrets.redactJson(evaluation.report), fix, empty: emptyRunProblem(evaluation, 'set the allow-empty input to true') };
-  }));
+  }
   outputs.violations = String(report.summary.violations);
   outputs.errors = String(report.summary.errors);
   outputs.waived = String(report.summary.waived);

@@ -183,14 +183,17 @@ function combined(evaluations: Evaluation[]): Evaluation {
  */
 export async function evaluate(options: CheckOptions): Promise<Evaluation> {
   const prepared = await prepareRun(options);
+  return withRunHistory(options, prepared, (record) => evaluateInstances(options, prepared, record));
+}
+
+/** Every instance the prepared run picked, side by side, each recorded; one evaluation of them all. */
+export async function evaluateInstances(options: CheckOptions, prepared: PreparedRun, record: (evaluation: Evaluation) => Promise<void>): Promise<Evaluation> {
   const several = prepared.config.instances && prepared.config.instances.length > 1 ? prepared.config.instances : null;
   if (several && options.from) throw new InputError([{ file: '--from', line: 0, column: 0, message: 'a snapshot is one instance\'s: pick it with --instance NAME' }]);
   const targets = several ? several.map((i) => ({ ...prepared, config: forInstance(prepared.config, i) })) : [prepared];
-  return withRunHistory(options, prepared, async (record) => {
-    const evaluations = await Promise.all(targets.map((t) => withConnection(options, t, (connection) => evaluateOn(options, t, connection))));
-    for (const e of evaluations) await record(e);
-    return combined(evaluations);
-  });
+  const evaluations = await Promise.all(targets.map((t) => withConnection(options, t, (connection) => evaluateOn(options, t, connection))));
+  for (const e of evaluations) await record(e);
+  return combined(evaluations);
 }
 
 /** Runs the policies against the instance and returns the report (DESIGN §8). */

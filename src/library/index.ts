@@ -36,7 +36,7 @@ export type { PolicyDefinition } from '../policy/types.js';
 export { DISCOVERABLE_SCOPES, RESOURCE_KIND_NAMES, RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
 export { type Connection, connectionProblems, openConnection, withConnection } from './connect.js';
 export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
-export { check, emptyRunProblem, type Evaluation, evaluate, evaluateOn, exitCodeFor, withRunHistory } from './evaluate.js';
+export { check, emptyRunProblem, type Evaluation, evaluate, evaluateInstances, evaluateOn, exitCodeFor, withRunHistory } from './evaluate.js';
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { fix, type FixMode, type FixOptions, type FixOutcome, fixWithin, NOT_APPLIED_ON_ERRORS } from './fix.js';

@@ -51,6 +51,7 @@ describe('action.yml', () => {
       'allow-empty': { required: false, default: 'false' },
       issues: { required: false, default: 'false' },
       'issues-by': { required: false, default: 'policy' },
+      instance: { required: false },
     });
     // The code's fallback defaults (runs outside the runner) equal the declared ones.
     for (const [name, value] of Object.entries(ACTION_INPUT_DEFAULTS)) expect(inputs[name].default).toBe(value);

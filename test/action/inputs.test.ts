@@ -25,6 +25,7 @@ describe('readInputs', () => {
       allowEmpty: false,
       issues: false,
       issuesBy: 'policy',
+      instances: [],
       overrides: [],
     });
   });

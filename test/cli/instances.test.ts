@@ -11,6 +11,7 @@ import type { Report } from '../../src/core/model.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { reportValidator } from '../report/schema-validators.js';
+import { runAction } from '../action/run-action.js';
 import { copyDemo, findingKeys, PLANTED, runCli } from './helpers.js';
 
 let prod: Sandbox;
@@ -134,5 +135,18 @@ describe('instances: several in one run', () => {
     expect(doctor.code).toBe(2);
     expect(doctor.stderr).toContain('this reads one instance: pick it with --instance NAME (one of: prod, staging)');
     expect(prod.totalRequests()).toBe(0);
+  });
+
+  it('the Action checks them all side by side too: one summary with a section each, the gate the worst; fix needs one instance', async () => {
+    const run = await runAction(dir, { config: 'steward.yaml', 'json-file': 'action.json' }, env());
+    expect(run.outputs.gate).toBe('error');
+    expect(run.code).toBe(1);
+    expect(run.summary.split('\n').filter((l) => l.startsWith('<summary>instance ')).map((l) => l.replace(/ \(.*$/, ''))).toEqual(['<summary>instance prod', '<summary>instance staging']);
+    const report = JSON.parse(readFileSync(path.join(dir, 'action.json'), 'utf8')) as Report;
+    expect(report.instances?.map((i) => i.name)).toEqual(['prod', 'staging']);
+    const one = await runAction(dir, { config: 'steward.yaml', instance: 'prod' }, env());
+    expect(one.outputs.gate).toBe('fail');
+    const fix = await runAction(dir, { config: 'steward.yaml', fix: 'plan' }, env());
+    expect(fix.stdout + fix.stderr).toContain("fix reads and writes one instance: set the instance input to one of the config's instances");
   });
 });
