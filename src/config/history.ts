@@ -18,9 +18,15 @@ export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//i.
 export const DATABASE_URL_REFUSED = 'only a PostgreSQL URL (postgres:// or postgresql://) or a file path can hold the run history; the URL is not printed, as it may carry a password';
 const URL_IN_FILE = 'a database URL carries a password: name the environment variable that holds it (history: env:STEWARD_HISTORY_URL); the URL is not printed';
 
+/** How much of each instance's past the history keeps in detail: runs, or days (config `history.keep`). */
+export type HistoryKeep = { runs: number } | { days: number };
+/** One year, unless `history.keep` says otherwise: a year-long audit trail, a file that stops growing. */
+export const HISTORY_KEEP_DEFAULT: HistoryKeep = { days: 365 };
+
 export interface HistorySetting {
   /** The file (absolute) or the PostgreSQL URL; null: no history. */
   target: string | null;
+  keep: HistoryKeep;
   /** A URL to redact everywhere (the target, when it is one). */
   secret: string | null;
   problems: InputProblem[];
@@ -28,10 +34,13 @@ export interface HistorySetting {
 
 /** `history:` of steward.yaml: true (the default file), a path, or `env:NAME` holding a path or a PostgreSQL URL. */
 export function historySetting(
-  value: string | boolean | undefined,
+  setting: string | boolean | { path: string | true; keep?: number | string } | undefined,
   where: { baseDir: string; root: string; env: Record<string, string | undefined>; at: (message: string) => InputProblem },
 ): HistorySetting {
-  const none: HistorySetting = { target: null, secret: null, problems: [] };
+  const value = typeof setting === 'object' ? setting.path : setting;
+  const keepValue = typeof setting === 'object' ? setting.keep : undefined;
+  const keep: HistoryKeep = keepValue === undefined ? HISTORY_KEEP_DEFAULT : typeof keepValue === 'number' ? { runs: keepValue } : { days: Number(keepValue.slice(0, -1)) };
+  const none: HistorySetting = { target: null, keep, secret: null, problems: [] };
   if (value === undefined || value === false) return none;
   if (value === true) return { ...none, target: path.resolve(where.baseDir, DEFAULT_HISTORY_FILE) };
   let written = value;

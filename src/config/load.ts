@@ -54,7 +54,7 @@ interface FileConfig {
   /** Keyed by the kinds' manifest inputs. */
   manifests?: Record<string, string | string[]>;
   waivers?: string;
-  history?: string | boolean;
+  history?: string | boolean | { path: string | true; keep?: number | string };
   waiverRules?: { allowCatchAll?: boolean; require?: GovernedWaiverField[] };
   waiverWarningDays?: number;
   acceptPartialCoverage?: string[];
@@ -302,6 +302,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     unmatchedManifestGlobs,
     waiversFile,
     historyTarget: history.target,
+    historyKeep: history.keep,
     listFiles: [...listFiles].sort(),
     waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
     waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,

@@ -203,7 +203,22 @@ export const CONFIG_SCHEMA = {
     },
     waivers: { type: 'string', minLength: 1, description: 'waivers file, relative to this file' },
     history: {
-      anyOf: [{ type: 'string', minLength: 1 }, { type: 'boolean' }],
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['path'],
+          properties: {
+            path: { anyOf: [{ type: 'string', minLength: 1 }, { const: true }], description: 'the history: a file, env:NAME, or true for .steward/history.sqlite' },
+            keep: {
+              anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[1-9][0-9]*d$' }],
+              description: 'how much of each instance\'s past is kept in detail: a number of runs, or days (`90d`); older runs keep only their totals (default 365d)',
+            },
+          },
+        },
+      ],
       description:
         'run history: an SQLite file relative to this file, or env:NAME of a variable holding a PostgreSQL URL (a URL never goes in this file); `check` records every run and reports each finding as new, open or reopened; true: .steward/history.sqlite beside this file; false or absent: not recorded',
     },

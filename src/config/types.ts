@@ -3,6 +3,7 @@ import type { Enforcement, FailOn, GovernedWaiverField, SourceLocation } from '.
 import type { SecretSet } from '../core/redact.js';
 import type { ManifestFiles, Scope } from '../resources/types.js';
 import type { OwnerRule } from './owners.js';
+import type { HistoryKeep } from './history.js';
 
 export interface Config {
   /** Every string no output may carry (the tokens and their encoded forms): built here, once. */
@@ -57,6 +58,8 @@ export interface Config {
   waiversFile: string | null;
   /** The run history `check` records into: an SQLite file (absolute) or a PostgreSQL URL (a secret of the run); null: none. */
   historyTarget: string | null;
+  /** How much of each instance's past the history keeps in detail (`history.keep`; default a year). */
+  historyKeep: HistoryKeep;
   /** Absolute paths of the scope id-list files read (`{ file: … }`). */
   listFiles: string[];
   /** `allowCatchAll: false` makes a waiver of resource `*` bad input. */

@@ -6,91 +6,19 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
-import initSqlJs from 'sql.js/dist/sql-wasm-inline.js';
 import { InputError } from '../core/problem.js';
+import { HISTORY_SCHEMA_VERSION, SQLITE_MIGRATIONS } from './migrations.js';
+import type { HistoryDatabase, Row, SqlValue } from './types.js';
 
-/** The schema this steward writes; each entry of MIGRATIONS brings a file one version up. */
-export const HISTORY_SCHEMA_VERSION = 1;
+export type { HistoryDatabase, Row, SqlValue } from './types.js';
 
-const MIGRATIONS: readonly string[] = [
-  // 0 → 1
-  `CREATE TABLE runs (
-     id INTEGER PRIMARY KEY,
-     started_at TEXT NOT NULL,
-     instance TEXT NOT NULL,
-     tool_version TEXT NOT NULL,
-     policy_hash TEXT NOT NULL,
-     gate TEXT NOT NULL,
-     fail_on TEXT NOT NULL,
-     policies INTEGER NOT NULL,
-     resources INTEGER NOT NULL,
-     violations INTEGER NOT NULL,
-     waived INTEGER NOT NULL,
-     errors INTEGER NOT NULL,
-     by_severity TEXT NOT NULL,
-     new_count INTEGER NOT NULL,
-     reopened_count INTEGER NOT NULL,
-     fixed_count INTEGER NOT NULL,
-     requests INTEGER NOT NULL,
-     duration_ms INTEGER NOT NULL
-   );
-   CREATE INDEX runs_instance ON runs (instance, id);
-   CREATE TABLE run_policies (
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     policy TEXT NOT NULL,
-     status TEXT NOT NULL,
-     PRIMARY KEY (run_id, policy)
-   );
-   CREATE TABLE findings (
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     fingerprint TEXT NOT NULL,
-     policy TEXT NOT NULL,
-     resource_kind TEXT NOT NULL,
-     resource_id TEXT NOT NULL,
-     resource_name TEXT,
-     status TEXT NOT NULL,
-     severity TEXT NOT NULL,
-     message TEXT NOT NULL,
-     first_seen TEXT NOT NULL,
-     lifecycle TEXT NOT NULL
-   );
-   CREATE INDEX findings_run ON findings (run_id, policy);
-   CREATE INDEX findings_fingerprint ON findings (fingerprint);`,
-];
+export { HISTORY_SCHEMA_VERSION } from './migrations.js';
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
-const engine = () => (sqlJs ??= initSqlJs());
-
-/** A value SQLite hands back or takes (sql.js's SqlValue, kept out of the published types). */
-export type SqlValue = number | string | Uint8Array | null;
-export type Row = Record<string, SqlValue>;
-
-/**
- * An open history, an SQLite file or a PostgreSQL database (postgres.ts): query it, change it in
- * `write`, then `save` it. Statements use `?` placeholders; the PostgreSQL side numbers them.
- */
-export interface HistoryDatabase {
-  /** The file (SQLite), or the label a database is named by (never its URL). */
-  readonly file: string;
-  /** How the history is named in messages. */
-  readonly shown: string;
-  /** The column that orders a table's rows as inserted. */
-  readonly rowOrder: string;
-  all(sql: string, params?: SqlValue[]): Promise<Row[]>;
-  run(sql: string, params?: SqlValue[]): Promise<void>;
-  /**
-   * Runs `fn` in one transaction: all of it lands or none. `lock` (PostgreSQL) serialises the
-   * writers that name the same key across processes, so each computes what changed since the
-   * last one committed; an SQLite file is serialised by its file lock.
-   */
-  write<T>(fn: () => Promise<T>, lock?: string): Promise<T>;
-  /** Makes the writes durable: the SQLite file is rewritten atomically (a crash leaves the old file or the new one). */
-  save(): Promise<void>;
-  close(): Promise<void>;
-}
+// Loaded when a history is opened: the WASM is no cost to the runs without one.
+const engine = () => (sqlJs ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default()));
 
 class SqlJsHistory implements HistoryDatabase {
-  readonly rowOrder = 'rowid';
   constructor(
     readonly file: string,
     readonly shown: string,
@@ -164,23 +92,31 @@ const schemaOf = (db: Database): SchemaObject[] =>
     ([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) }),
   );
 
-let expectedSchema: SchemaObject[] | undefined;
+const expectedSchemas = new Map<number, SchemaObject[]>();
 
-/**
- * A history holds exactly steward's schema objects: a trigger, view or virtual table planted in
- * the file would run (or be read) on every later recording, so anything else is refused.
- */
-function checkSchema(SQL: SqlJsStatic, db: Database, shown: string): void {
-  if (!expectedSchema) {
+/** The schema objects of a fresh history at `version` (made by the migrations themselves). */
+async function expectedAt(SQL: SqlJsStatic, version: number, shown: string): Promise<SchemaObject[]> {
+  let objects = expectedSchemas.get(version);
+  if (!objects) {
     const fresh = new SQL.Database();
     try {
-      migrate(fresh, shown);
-      expectedSchema = schemaOf(fresh);
+      await migrate(new SqlJsHistory('', shown, fresh), fresh, version);
+      objects = schemaOf(fresh);
+      expectedSchemas.set(version, objects);
     } finally {
       fresh.close();
     }
   }
-  const expected = new Map(expectedSchema.map((o) => [`${o.type} ${o.name}`, o.sql]));
+  return objects;
+}
+
+/**
+ * A history holds exactly steward's schema objects of its version: a trigger, view or virtual
+ * table planted in the file would run (or be read) on every later recording, or during a
+ * migration, so anything else is refused, before and after migrating.
+ */
+async function checkSchema(SQL: SqlJsStatic, db: Database, shown: string, version: number): Promise<void> {
+  const expected = new Map((await expectedAt(SQL, version, shown)).map((o) => [`${o.type} ${o.name}`, o.sql]));
   for (const o of schemaOf(db)) {
     const sql = expected.get(`${o.type} ${o.name}`);
     if (sql === undefined) throw notAHistory(shown, `it holds a ${o.type} "${o.name}" that is not steward's (a history holds only steward's tables and indexes)`);
@@ -191,19 +127,18 @@ function checkSchema(SQL: SqlJsStatic, db: Database, shown: string): void {
   if (missing !== undefined) throw notAHistory(shown, `steward's ${missing} is missing`);
 }
 
-function migrate(db: Database, shown: string): void {
-  const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
-  if (version > HISTORY_SCHEMA_VERSION) {
-    throw notAHistory(shown, `schema version ${version} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`);
-  }
-  if (version === 0 && db.exec("SELECT name FROM sqlite_master WHERE type = 'table'").length > 0) {
-    throw notAHistory(shown, 'the database has tables but no steward schema version');
-  }
-  for (let v = version; v < HISTORY_SCHEMA_VERSION; v++) {
-    db.run('BEGIN');
-    db.run(MIGRATIONS[v]!);
-    db.run(`PRAGMA user_version = ${v + 1}`);
-    db.run('COMMIT');
+const versionOf = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+
+/** Brings `db` up to `target` one step at a time, each in its own transaction. */
+async function migrate(history: HistoryDatabase, db: Database, target = HISTORY_SCHEMA_VERSION): Promise<void> {
+  for (let v = versionOf(db); v < target; v++) {
+    const step = SQLITE_MIGRATIONS[v]!;
+    await history.write(async () => {
+      db.exec(step.sql);
+      await step.convert?.(history);
+      if (step.after) db.exec(step.after);
+      db.run(`PRAGMA user_version = ${v + 1}`);
+    });
   }
 }
 
@@ -217,17 +152,22 @@ export async function openHistory(file: string, shown: string, options: { create
   const exists = existsSync(file);
   if (!exists && !options.create) throw new InputError([{ file: shown, line: 0, column: 0, message: 'history file not found' }]);
   const db = exists ? new SQL.Database(readFileSync(file)) : new SQL.Database();
+  const history = new SqlJsHistory(file, shown, db);
   try {
     if (exists) {
       const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
       if (check !== 'ok') throw notAHistory(shown, `integrity check failed: ${String(check)}`);
     }
-    migrate(db, shown);
-    checkSchema(SQL, db, shown);
+    const version = versionOf(db);
+    if (version > HISTORY_SCHEMA_VERSION) throw notAHistory(shown, `schema version ${version} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`);
+    if (version === 0 && db.exec("SELECT name FROM sqlite_master WHERE type = 'table'").length > 0) throw notAHistory(shown, 'the database has tables but no steward schema version');
+    await checkSchema(SQL, db, shown, version);
+    await migrate(history, db);
+    await checkSchema(SQL, db, shown, HISTORY_SCHEMA_VERSION);
   } catch (e) {
     db.close();
     if (e instanceof InputError) throw e;
     throw notAHistory(shown, (e as Error).message);
   }
-  return new SqlJsHistory(file, shown, db);
+  return history;
 }

@@ -9,12 +9,15 @@ import { type HeldLocks, lockFiles } from '../io/file-lock.js';
 import { type HistoryDatabase, openHistory } from './database.js';
 import { applyLifecycle } from './lifecycle.js';
 import { openPgHistory } from './postgres.js';
-import { loadPrior, recordRun, trendOf } from './store.js';
+import { recordRun, trendOf } from './store.js';
+import { HISTORY_KEEP_DEFAULT, type HistoryKeep } from '../config/history.js';
+import { foldOldRuns, loadPrior } from './spans.js';
 
 export { HISTORY_SCHEMA_VERSION, type HistoryDatabase, openHistory } from './database.js';
 export { openPgHistory, PG_SCHEMA } from './postgres.js';
 export { applyLifecycle, type PriorFinding, type PriorState } from './lifecycle.js';
-export { type HistoryRun, listRuns, runContents, seenBefore, type StoredFinding, TREND_RUNS, trendOf } from './store.js';
+export { type HistoryRun, listRuns, runContents, TREND_RUNS, trendOf } from './store.js';
+export { seenBefore, type StoredFinding } from './spans.js';
 export { type DiffFinding, diffFindings, type DiffResult, type DiffSide } from './diff.js';
 
 export interface OpenRunHistory {
@@ -68,13 +71,16 @@ export function policySetHash(policies: readonly unknown[]): string {
  * `report` with its lifecycle, fixed findings and trend; the run recorded and saved. What the
  * earlier runs say and the new run are read and written in one transaction, locked per instance.
  */
-export async function recordReport(history: OpenRunHistory, report: Report, policyHash: string): Promise<Report> {
+export async function recordReport(history: OpenRunHistory, report: Report, policyHash: string, keep: HistoryKeep = HISTORY_KEEP_DEFAULT): Promise<Report> {
   const { db } = history;
   const policies = report.policies.map((p) => p.id);
   const { annotated, run, counts } = await db.write(async () => {
     const { findings, fixed, counts } = applyLifecycle(report, await loadPrior(db, report.instance, policies));
     const annotated: Report = { ...report, findings, fixed };
-    return { annotated, counts, run: await recordRun(db, annotated, { policyHash, counts }) };
+    const run = await recordRun(db, annotated, { policyHash, counts });
+    // Runs past `keep` keep their totals only: the history stays bounded.
+    await foldOldRuns(db, report.instance, keep, new Date(report.startedAt));
+    return { annotated, counts, run };
   }, `steward-history:${report.instance}`);
   await db.save();
   return {

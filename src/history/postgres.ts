@@ -6,57 +6,12 @@
 // is never shown; messages name the history by where it came from.
 import pg from 'pg';
 import { InputError } from '../core/problem.js';
-import { HISTORY_SCHEMA_VERSION, type HistoryDatabase, notAHistory, type Row, type SqlValue } from './database.js';
+import { notAHistory } from './database.js';
+import { HISTORY_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
+import type { HistoryDatabase, Row, SqlValue } from './types.js';
 
 /** The PostgreSQL schema steward's tables live in (so a shared database keeps them apart). */
 export const PG_SCHEMA = 'steward';
-
-const MIGRATIONS: readonly string[] = [
-  // 0 → 1: the tables of the SQLite history, with a sequence ordering findings as inserted.
-  `CREATE TABLE runs (
-     id SERIAL PRIMARY KEY,
-     started_at TEXT NOT NULL,
-     instance TEXT NOT NULL,
-     tool_version TEXT NOT NULL,
-     policy_hash TEXT NOT NULL,
-     gate TEXT NOT NULL,
-     fail_on TEXT NOT NULL,
-     policies INTEGER NOT NULL,
-     resources INTEGER NOT NULL,
-     violations INTEGER NOT NULL,
-     waived INTEGER NOT NULL,
-     errors INTEGER NOT NULL,
-     by_severity TEXT NOT NULL,
-     new_count INTEGER NOT NULL,
-     reopened_count INTEGER NOT NULL,
-     fixed_count INTEGER NOT NULL,
-     requests INTEGER NOT NULL,
-     duration_ms INTEGER NOT NULL
-   );
-   CREATE INDEX runs_instance ON runs (instance, id);
-   CREATE TABLE run_policies (
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     policy TEXT NOT NULL,
-     status TEXT NOT NULL,
-     PRIMARY KEY (run_id, policy)
-   );
-   CREATE TABLE findings (
-     seq SERIAL PRIMARY KEY,
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     fingerprint TEXT NOT NULL,
-     policy TEXT NOT NULL,
-     resource_kind TEXT NOT NULL,
-     resource_id TEXT NOT NULL,
-     resource_name TEXT,
-     status TEXT NOT NULL,
-     severity TEXT NOT NULL,
-     message TEXT NOT NULL,
-     first_seen TEXT NOT NULL,
-     lifecycle TEXT NOT NULL
-   );
-   CREATE INDEX findings_run ON findings (run_id, policy);
-   CREATE INDEX findings_fingerprint ON findings (fingerprint);`,
-];
 
 /** `?` placeholders numbered as PostgreSQL wants them (steward's statements hold no literal `?`). */
 const numbered = (sql: string): string => {
@@ -65,7 +20,6 @@ const numbered = (sql: string): string => {
 };
 
 class PgHistory implements HistoryDatabase {
-  readonly rowOrder = 'seq';
   constructor(
     readonly file: string,
     readonly shown: string,
@@ -102,30 +56,28 @@ class PgHistory implements HistoryDatabase {
   }
 }
 
-/** Brings the schema to HISTORY_SCHEMA_VERSION, one runner at a time; a newer one is refused. */
-async function migrate(client: pg.Client, shown: string): Promise<void> {
-  await client.query('SELECT pg_advisory_lock(hashtext($1))', ['steward-history-migrate']);
-  try {
+/**
+ * Brings the schema to HISTORY_SCHEMA_VERSION in one transaction under an advisory lock, so
+ * runners starting together migrate once, one after the other; a newer schema is refused.
+ */
+async function migrate(client: pg.Client, history: HistoryDatabase, shown: string): Promise<void> {
+  await history.write(async () => {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`);
+    // Session-wide (not LOCAL): every later statement of this connection reads steward's tables.
     await client.query(`SET search_path TO ${PG_SCHEMA}`);
     await client.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
     const rows = (await client.query('SELECT version FROM schema_version')).rows as { version: number }[];
     const version = rows[0]?.version ?? 0;
     if (version > HISTORY_SCHEMA_VERSION) throw notAHistory(shown, `schema version ${version} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`);
     for (let v = version; v < HISTORY_SCHEMA_VERSION; v++) {
-      await client.query('BEGIN');
-      try {
-        await client.query(MIGRATIONS[v]!);
-        await client.query(v === 0 ? 'INSERT INTO schema_version (version) VALUES (1)' : 'UPDATE schema_version SET version = $1', v === 0 ? [] : [v + 1]);
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw e;
-      }
+      const step = PG_MIGRATIONS[v]!;
+      await client.query(step.sql);
+      await step.convert?.(history);
+      if (step.after) await client.query(step.after);
     }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(hashtext($1))', ['steward-history-migrate']).catch(() => {});
-  }
+    if (version === 0) await client.query('INSERT INTO schema_version (version) VALUES ($1)', [HISTORY_SCHEMA_VERSION]);
+    else if (version < HISTORY_SCHEMA_VERSION) await client.query('UPDATE schema_version SET version = $1', [HISTORY_SCHEMA_VERSION]);
+  }, 'steward-history-migrate');
 }
 
 /** Why a connection failed, without the URL (a driver message may quote it). */
@@ -145,8 +97,9 @@ export async function openPgHistory(url: string, shown: string, options: { redac
     throw new InputError([{ file: shown, line: 0, column: 0, message: options.redact(`cannot connect to the PostgreSQL history: ${reason(e)}`) }]);
   }
   try {
-    await migrate(client, shown);
-    return new PgHistory(shown, shown, client);
+    const history = new PgHistory(shown, shown, client);
+    await migrate(client, history, shown);
+    return history;
   } catch (e) {
     await client.end().catch(() => {});
     if (e instanceof InputError) throw e;

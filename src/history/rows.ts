@@ -5,7 +5,7 @@
 import { type Severity, SEVERITIES } from '../core/model.js';
 export { LIFECYCLES } from '../core/model.js';
 import { InputError } from '../core/problem.js';
-import type { HistoryDatabase, Row } from './database.js';
+import type { HistoryDatabase, Row } from './types.js';
 
 export const GATES = ['pass', 'fail', 'error'] as const;
 export const STORED_STATUSES = ['violation', 'waived'] as const;

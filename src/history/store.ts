@@ -1,10 +1,11 @@
-// Reading and writing runs in the history database: what lifecycle needs from earlier runs,
-// one run recorded in one transaction (run, policy statuses, findings; fixed ones are counted,
-// the run's report lists them), and the runs read back for `history`, `diff` and trends.
-import { type HistoryPoint, type Report, SEVERITIES } from '../core/model.js';
-import type { HistoryDatabase, Row } from './database.js';
-import { EVALUATED_STATUSES, isTracked, type PriorFinding, type PriorState } from './lifecycle.js';
-import { GATES, LIFECYCLES, rowReader, STORED_STATUSES } from './rows.js';
+// Reading and writing runs in the history database: one run recorded (its totals in `runs`, its
+// policy statuses and findings as spans, spans.ts; fixed ones are counted, the run's report lists
+// them), and the runs read back for `history`, `diff` and trends.
+import type { HistoryPoint, Report } from '../core/model.js';
+import type { HistoryDatabase, Row } from './types.js';
+import { isTracked } from './lifecycle.js';
+import { GATES, rowReader } from './rows.js';
+import { appendRun, foldedRun, type SpanFinding, spansAt, type StoredFinding } from './spans.js';
 
 /** Runs a trend shows (the report's chart, the Action's summary). */
 export const TREND_RUNS = 20;
@@ -21,47 +22,6 @@ export interface HistoryRun extends HistoryPoint {
   errors: number;
   requests: number;
   durationMs: number;
-}
-
-/** A finding as one run of the history holds it. */
-export interface StoredFinding extends PriorFinding {
-  status: 'violation' | 'waived';
-  lifecycle: string;
-}
-
-function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
-  const r = rowReader(db, 'findings', row, `of run ${String(row.run_id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
-  return {
-    fingerprint: r.text('fingerprint'),
-    policy: r.text('policy'),
-    severity: r.oneOf('severity', SEVERITIES),
-    resource: { kind: r.text('resource_kind'), id: r.text('resource_id'), name: r.nullableText('resource_name') },
-    message: r.text('message'),
-    firstSeen: r.text('first_seen'),
-  };
-}
-
-/** What earlier runs of `instance` say about the policies of this run. */
-export async function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[]): Promise<PriorState> {
-  const previous = new Map<string, Map<string, PriorFinding>>();
-  const statuses = EVALUATED_STATUSES.map((s) => `'${s}'`).join(', ');
-  for (const policy of policies) {
-    const [last] = await db.all(
-      `SELECT MAX(r.id) AS id FROM runs r JOIN run_policies p ON p.run_id = r.id
-       WHERE r.instance = ? AND p.policy = ? AND p.status IN (${statuses})`,
-      [instance, policy],
-    );
-    if (last?.id === null || last?.id === undefined) continue;
-    const rows = await db.all('SELECT * FROM findings WHERE run_id = ? AND policy = ?', [last.id, policy]);
-    previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(db, r)])));
-  }
-  const firstSeen = new Map<string, string>();
-  const rows = await db.all(
-    'SELECT f.fingerprint, MIN(f.first_seen) AS first_seen FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? GROUP BY f.fingerprint',
-    [instance],
-  );
-  for (const r of rows) firstSeen.set(String(r.fingerprint), String(r.first_seen));
-  return { previous, firstSeen };
 }
 
 export interface RunMeta {
@@ -98,14 +58,17 @@ export async function recordRun(db: HistoryDatabase, report: Report, meta: RunMe
       ],
     );
     const run = Number(inserted!.id);
-    for (const p of report.policies) await db.run('INSERT INTO run_policies (run_id, policy, status) VALUES (?, ?, ?)', [run, p.id, p.status]);
-    for (const f of report.findings.filter(isTracked)) {
-      await db.run(
-        `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [run, f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.status, f.severity, f.message, f.firstSeen ?? report.startedAt, f.lifecycle ?? 'new'],
-      );
-    }
+    const findings: SpanFinding[] = report.findings.filter(isTracked).map((f) => ({
+      fingerprint: f.fingerprint,
+      policy: f.policy,
+      resource: { kind: f.resource.kind, id: f.resource.id, name: f.resource.name },
+      severity: f.severity,
+      message: f.message,
+      status: f.status as SpanFinding['status'],
+      lifecycle: f.lifecycle ?? 'new',
+      firstSeen: f.firstSeen ?? report.startedAt,
+    }));
+    await appendRun(db, run, report.instance, report.policies, findings);
     return run;
   }
 }
@@ -161,21 +124,7 @@ export async function trendOf(db: HistoryDatabase, instance: string): Promise<Hi
 export async function runContents(db: HistoryDatabase, run: number): Promise<{ run: HistoryRun; findings: StoredFinding[]; policies: Map<string, string> } | null> {
   const [row] = await db.all('SELECT * FROM runs WHERE id = ?', [run]);
   if (!row) return null;
-  const findings = (await db.all(`SELECT * FROM findings WHERE run_id = ? ORDER BY ${db.rowOrder}`, [run])).map((row) => {
-      const r = rowReader(db, 'findings', row, `of run ${run}, fingerprint ${JSON.stringify(row.fingerprint)}`);
-      return { ...priorFinding(db, row), status: r.oneOf('status', STORED_STATUSES), lifecycle: r.oneOf('lifecycle', LIFECYCLES) };
-    });
-  const policies = new Map(
-    (await db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [run])).map((row) => {
-      const r = rowReader(db, 'run_policies', row, `of run ${run}, policy ${JSON.stringify(row.policy)}`);
-      return [r.text('policy'), r.text('status')];
-    }),
-  );
-  return { run: historyRun(db, row), findings, policies };
-}
-
-/** Fingerprints seen in runs of `instance` before run `before`. */
-export async function seenBefore(db: HistoryDatabase, instance: string, before: number): Promise<Set<string>> {
-  const rows = await db.all('SELECT DISTINCT f.fingerprint FROM findings f JOIN runs r ON r.id = f.run_id WHERE r.instance = ? AND r.id < ?', [instance, before]);
-  return new Set(rows.map((r) => String(r.fingerprint)));
+  if (Number(row.folded) === 1) throw foldedRun(db, run);
+  const stored = historyRun(db, row);
+  return { run: stored, ...(await spansAt(db, run, stored.instance)) };
 }

@@ -151,7 +151,7 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
         return;
       }
       // The history is a file that outlives the run: no secret in any form goes into it.
-      evaluation.report = await recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash);
+      evaluation.report = await recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash, prepared.config.historyKeep);
       // Fixed findings come from the history: routed and named now that they are known.
       routeTeams(evaluation.report, prepared.config.owners);
       stampInstance(evaluation.report, evaluation.prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME);

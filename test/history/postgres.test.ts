@@ -100,12 +100,13 @@ describe('history in PostgreSQL', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const open = await client.query(
-        `SELECT f.policy, count(*)::int AS open FROM steward.findings f
-         WHERE f.run_id = (SELECT max(id) FROM steward.runs WHERE instance = $1) AND f.status = 'violation' GROUP BY f.policy`,
-        [sandbox.baseUrl],
-      );
-      expect(open.rows).toEqual([{ policy: 'schedule-timezone-valid', open: 2 }]);
+      // Spans, not rows per run: 9004 (runs 1–2, then reopened at 4) and 9001 (3–4), three spans in all.
+      const spans = await client.query('SELECT t.resource_id, s.lifecycle, s.first_run, s.last_run FROM steward.spans s JOIN steward.texts t ON t.id = s.text_id ORDER BY s.id');
+      expect(spans.rows.map((r) => [r.resource_id, r.lifecycle, r.first_run, r.last_run])).toEqual([
+        ['9004', 'new', 1, 2],
+        ['9001', 'new', 3, 4],
+        ['9004', 'reopened', 4, 4],
+      ]);
       // README's two example queries, as written there.
       const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
       const queries = /```sql\n([\s\S]*?)```/.exec(readme)![1].split(';').map((q) => q.trim()).filter(Boolean);

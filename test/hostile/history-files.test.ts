@@ -43,7 +43,7 @@ describe('schema objects planted in a history file', () => {
     ['trigger', "CREATE TRIGGER rewrite AFTER INSERT ON runs BEGIN UPDATE runs SET gate = 'pass'; END;", 'a trigger "rewrite"'],
     ['view', 'CREATE VIEW latest AS SELECT * FROM runs;', 'a view "latest"'],
     ['table', 'CREATE TABLE extra (x);', 'a table "extra"'],
-    ['changed index', 'DROP INDEX findings_run; CREATE INDEX findings_run ON findings (policy);', 'steward\'s index "findings_run" was changed'],
+    ['changed index', 'DROP INDEX spans_last; CREATE INDEX spans_last ON spans (instance);', 'steward\'s index "spans_last" was changed'],
   ])('a %s is refused before anything is recorded: exit 2, the file untouched', async (_, sql, named) => {
     const file = await crafted(sql);
     const before = readFileSync(file);
@@ -60,7 +60,7 @@ describe('malformed stored values', () => {
   it.each([
     ['a gate that is markup', `UPDATE runs SET gate = '"><meta http-equiv=refresh content=0>' WHERE id = 2`, 'history table runs, row id 2: gate is "\\"><meta http-equiv=refresh content=0>", not one of pass, fail, error'],
     ['counts that are not JSON', `UPDATE runs SET by_severity = 'not json' WHERE id = 1`, 'history table runs, row id 1: by_severity is not JSON'],
-    ['a severity that is markup', `UPDATE findings SET severity = 'x"><b>' WHERE run_id = 2`, 'history table findings, row of run 2, fingerprint "fp-p-one-0": severity is "x\\"><b>", not one of info, low, medium, high, critical'],
+    ['a severity that is markup', `UPDATE texts SET severity = 'x"><b>' WHERE fingerprint = 'fp-p-one-0'`, 'history table texts, row id 1, fingerprint "fp-p-one-0": severity is "x\\"><b>", not one of info, low, medium, high, critical'],
     ['a count that is text', `UPDATE runs SET violations = 'many' WHERE id = 2`, 'history table runs, row id 2: violations is "many", not a count'],
   ])('%s: steward diff is exit 2 naming the history and the row', async (_, sql, message) => {
     const file = await crafted(sql);

@@ -1,0 +1,80 @@
+// Bench row: the embedded history at 365 runs of 1,000 findings. Each run is recorded as `check
+// --history` records it (open and lock the file, read what earlier runs said, write the run,
+// save the file atomically, close); 1 % of the findings change each run (10 fixed, 10 new). The
+// limit is the cost of recording run 1 (median of runs 2–6, the first runs after the file
+// exists): run 365's (median of 361–365) should be within 1.2× of it, and the file bounded.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const RUNS = 365;
+const FINDINGS = 1000;
+const CHANGED = 10;
+
+/** The history module, bundled from source (the library's public entry does not export it). */
+async function historyModule(root) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-history-'));
+  // Beside node_modules, so its packages (sql.js, pg) load as installed.
+  const outfile = path.join(root, 'node_modules/.cache/steward-bench/history.mjs');
+  await build({ entryPoints: [path.join(root, 'src/history/index.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile, logLevel: 'error' });
+  return { mod: await import(pathToFileURL(outfile).href), dir };
+}
+
+function report(run) {
+  // Findings i … i+999, shifted by CHANGED a run: the oldest CHANGED fixed, CHANGED new.
+  const first = run * CHANGED;
+  const findings = Array.from({ length: FINDINGS }, (_, j) => {
+    const i = first + j;
+    return {
+      policy: `policy-${i % 20}`,
+      severity: ['low', 'medium', 'high'][i % 3],
+      status: 'violation',
+      resource: { kind: 'dataset', id: `ds-${i}`, name: `Dataset ${i}` },
+      path: null,
+      message: `Dataset ${i} breaks policy ${i % 20}: a message of ordinary length for a finding`,
+      location: null,
+      fingerprint: `fp-${i}`,
+      baseline: null,
+      fix: null,
+      waiver: null,
+    };
+  });
+  const ids = findings.map((f) => f.resource.id);
+  const policies = Array.from({ length: 20 }, (_, p) => ({
+    id: `policy-${p}`, title: '', description: '', severity: 'high', resource: 'dataset', status: 'fail', evaluated: FINDINGS, violations: FINDINGS / 20, error: null,
+    resourceIds: [...ids, ...Array.from({ length: CHANGED }, (_, k) => `ds-${first - 1 - k}`)], location: null, tags: [], enforcement: 'hard', controls: {},
+  }));
+  const bySeverity = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
+  for (const f of findings) bySeverity[f.severity]++;
+  return {
+    schemaVersion: 1, tool: { name: 'steward', version: 'bench' }, instance: 'https://bench.example', startedAt: new Date(Date.UTC(2025, 11, 1) + run * 86_400_000).toISOString(), durationMs: 1, failOn: 'low',
+    summary: { policies: 20, resources: FINDINGS, checks: FINDINGS, violations: FINDINGS, waived: 0, errors: 0, bySeverity, gate: 'fail' },
+    policies, findings, waivers: { expired: [], stale: [], catchAll: [], active: [], expiring: [] }, overrides: [], frameworks: [], baseline: null, http: { requests: 0, retries: 0, failed: 0 },
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function benchHistory(root) {
+  const { mod, dir } = await historyModule(root);
+  const file = path.join(dir, 'history.sqlite');
+  const costs = [];
+  const sizes = [];
+  try {
+    for (let run = 1; run <= RUNS; run++) {
+      const t0 = performance.now();
+      const h = await mod.openRunHistory(file, 'history.sqlite', 'bench');
+      await mod.recordReport(h, report(run), 'hash');
+      await h.close();
+      costs.push(performance.now() - t0);
+      sizes.push(statSync(file).size);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const first = median(costs.slice(1, 6));
+  const last = median(costs.slice(-5));
+  return { runs: RUNS, findings: FINDINGS, firstMs: first, lastMs: last, ratio: last / first, bytesAt: { 1: sizes[0], 30: sizes[29], 365: sizes[RUNS - 1] } };
+}

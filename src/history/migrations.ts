@@ -1,0 +1,155 @@
+// The history's schema, step by step: each entry brings a history one version up, in one
+// transaction; schema 2's data is moved by steward itself (spans.ts). A history whose version is
+// newer than HISTORY_SCHEMA_VERSION is refused, never changed.
+import { spansFromV1 } from './spans.js';
+import type { HistoryDatabase } from './types.js';
+
+/** The schema this steward writes; each entry of the migrations brings a history one version up. */
+export const HISTORY_SCHEMA_VERSION = 2;
+
+/** One step of the schema: its statements, then the data steward moves itself (`convert`), then `after`; all in one transaction. */
+export interface Migration {
+  sql: string;
+  convert?: (db: HistoryDatabase) => Promise<void>;
+  after?: string;
+}
+
+/** Schema 2 in either dialect: texts once per variant, spans of runs (spans.ts); runs folded past `keep`. */
+function spansMigration(dialect: 'sqlite' | 'postgres'): Migration {
+  const id = dialect === 'sqlite' ? 'id INTEGER PRIMARY KEY' : 'id SERIAL PRIMARY KEY';
+  return {
+    sql: `CREATE TABLE texts (
+       ${id},
+       fingerprint TEXT NOT NULL,
+       policy TEXT NOT NULL,
+       resource_kind TEXT NOT NULL,
+       resource_id TEXT NOT NULL,
+       resource_name TEXT,
+       severity TEXT NOT NULL,
+       message TEXT NOT NULL
+     );
+     CREATE INDEX texts_fingerprint ON texts (fingerprint);
+     CREATE TABLE spans (
+       ${id},
+       instance TEXT NOT NULL,
+       text_id INTEGER NOT NULL REFERENCES texts (id),
+       status TEXT NOT NULL,
+       lifecycle TEXT NOT NULL,
+       first_seen TEXT NOT NULL,
+       first_run INTEGER NOT NULL,
+       last_run INTEGER NOT NULL
+     );
+     CREATE INDEX spans_last ON spans (instance, last_run);
+     CREATE TABLE policy_spans (
+       ${id},
+       instance TEXT NOT NULL,
+       policy TEXT NOT NULL,
+       status TEXT NOT NULL,
+       first_run INTEGER NOT NULL,
+       last_run INTEGER NOT NULL
+     );
+     CREATE INDEX policy_spans_last ON policy_spans (instance, last_run);
+     ALTER TABLE runs ADD COLUMN folded INTEGER NOT NULL DEFAULT 0;`,
+    convert: spansFromV1,
+    after: 'DROP TABLE findings; DROP TABLE run_policies;',
+  };
+}
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  // 0 → 1
+  { sql: 
+  `CREATE TABLE runs (
+     id INTEGER PRIMARY KEY,
+     started_at TEXT NOT NULL,
+     instance TEXT NOT NULL,
+     tool_version TEXT NOT NULL,
+     policy_hash TEXT NOT NULL,
+     gate TEXT NOT NULL,
+     fail_on TEXT NOT NULL,
+     policies INTEGER NOT NULL,
+     resources INTEGER NOT NULL,
+     violations INTEGER NOT NULL,
+     waived INTEGER NOT NULL,
+     errors INTEGER NOT NULL,
+     by_severity TEXT NOT NULL,
+     new_count INTEGER NOT NULL,
+     reopened_count INTEGER NOT NULL,
+     fixed_count INTEGER NOT NULL,
+     requests INTEGER NOT NULL,
+     duration_ms INTEGER NOT NULL
+   );
+   CREATE INDEX runs_instance ON runs (instance, id);
+   CREATE TABLE run_policies (
+     run_id INTEGER NOT NULL REFERENCES runs (id),
+     policy TEXT NOT NULL,
+     status TEXT NOT NULL,
+     PRIMARY KEY (run_id, policy)
+   );
+   CREATE TABLE findings (
+     run_id INTEGER NOT NULL REFERENCES runs (id),
+     fingerprint TEXT NOT NULL,
+     policy TEXT NOT NULL,
+     resource_kind TEXT NOT NULL,
+     resource_id TEXT NOT NULL,
+     resource_name TEXT,
+     status TEXT NOT NULL,
+     severity TEXT NOT NULL,
+     message TEXT NOT NULL,
+     first_seen TEXT NOT NULL,
+     lifecycle TEXT NOT NULL
+   );
+   CREATE INDEX findings_run ON findings (run_id, policy);
+   CREATE INDEX findings_fingerprint ON findings (fingerprint);` },
+  // 1 → 2
+  spansMigration('sqlite'),
+];
+
+/** The same steps in PostgreSQL (its tables in the `steward` schema, postgres.ts). */
+export const PG_MIGRATIONS: readonly Migration[] = [
+  // 0 → 1: the tables of the SQLite history, with a sequence ordering findings as inserted.
+  { sql: `CREATE TABLE runs (
+     id SERIAL PRIMARY KEY,
+     started_at TEXT NOT NULL,
+     instance TEXT NOT NULL,
+     tool_version TEXT NOT NULL,
+     policy_hash TEXT NOT NULL,
+     gate TEXT NOT NULL,
+     fail_on TEXT NOT NULL,
+     policies INTEGER NOT NULL,
+     resources INTEGER NOT NULL,
+     violations INTEGER NOT NULL,
+     waived INTEGER NOT NULL,
+     errors INTEGER NOT NULL,
+     by_severity TEXT NOT NULL,
+     new_count INTEGER NOT NULL,
+     reopened_count INTEGER NOT NULL,
+     fixed_count INTEGER NOT NULL,
+     requests INTEGER NOT NULL,
+     duration_ms INTEGER NOT NULL
+   );
+   CREATE INDEX runs_instance ON runs (instance, id);
+   CREATE TABLE run_policies (
+     run_id INTEGER NOT NULL REFERENCES runs (id),
+     policy TEXT NOT NULL,
+     status TEXT NOT NULL,
+     PRIMARY KEY (run_id, policy)
+   );
+   CREATE TABLE findings (
+     seq SERIAL PRIMARY KEY,
+     run_id INTEGER NOT NULL REFERENCES runs (id),
+     fingerprint TEXT NOT NULL,
+     policy TEXT NOT NULL,
+     resource_kind TEXT NOT NULL,
+     resource_id TEXT NOT NULL,
+     resource_name TEXT,
+     status TEXT NOT NULL,
+     severity TEXT NOT NULL,
+     message TEXT NOT NULL,
+     first_seen TEXT NOT NULL,
+     lifecycle TEXT NOT NULL
+   );
+   CREATE INDEX findings_run ON findings (run_id, policy);
+   CREATE INDEX findings_fingerprint ON findings (fingerprint);` },
+  // 1 → 2
+  spansMigration('postgres'),
+];

@@ -1,0 +1,201 @@
+// What the history keeps of findings, bounded and incremental (schema 2): a finding's text once
+// per variant (`texts`: fingerprint, resource, severity, message), and its presence as a span of
+// runs (`spans`: from the run it appeared to the last run it was still there, per instance);
+// policy statuses likewise (`policy_spans`). A run that changes nothing extends the open spans and
+// adds no row, so recording costs the same at run 1 and at run 365, and the file stops growing.
+// A span only extends across runs that evaluated its policy; runs that did not are never counted
+// as evidence (a finding's presence at run R is read together with its policy's status at R).
+import type { HistoryKeep } from '../config/history.js';
+import type { Severity } from '../core/model.js';
+import { SEVERITIES } from '../core/model.js';
+import { InputError } from '../core/problem.js';
+import type { HistoryDatabase, Row, SqlValue } from './types.js';
+import { EVALUATED_STATUSES, type PriorFinding, type PriorState } from './lifecycle.js';
+import { LIFECYCLES, rowReader, STORED_STATUSES } from './rows.js';
+
+/** A finding as one run of the history holds it. */
+export interface StoredFinding extends PriorFinding {
+  status: 'violation' | 'waived';
+  lifecycle: string;
+}
+
+/** A finding to record: what a report's tracked finding says, with its lifecycle. */
+export interface SpanFinding {
+  fingerprint: string;
+  policy: string;
+  resource: { kind: string; id: string; name: string | null };
+  severity: Severity;
+  message: string;
+  status: 'violation' | 'waived';
+  lifecycle: string;
+  firstSeen: string;
+}
+
+const EVALUATED = EVALUATED_STATUSES.map((s) => `'${s}'`).join(', ');
+
+/** Rows of `sql` for each chunk of `values` (an IN list stays within every driver's limits). */
+async function chunked(db: HistoryDatabase, values: readonly SqlValue[], sql: (marks: string) => string, before: SqlValue[] = []): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < values.length; i += 500) {
+    const part = values.slice(i, i + 500);
+    rows.push(...(await db.all(sql(part.map(() => '?').join(', ')), [...before, ...part])));
+  }
+  return rows;
+}
+
+/** Per policy, the last run of `instance` (before `before`, when given) that evaluated it without error. */
+async function lastEvaluated(db: HistoryDatabase, instance: string, before?: number): Promise<Map<string, number>> {
+  const bound = before === undefined ? '' : ' AND last_run < ?';
+  const rows = await db.all(`SELECT policy, MAX(last_run) AS last FROM policy_spans WHERE instance = ? AND status IN (${EVALUATED})${bound} GROUP BY policy`, before === undefined ? [instance] : [instance, before]);
+  return new Map(rows.map((r) => [String(r.policy), Number(r.last)]));
+}
+
+function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
+  const r = rowReader(db, 'texts', row, `id ${String(row.text_id ?? row.id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
+  return {
+    fingerprint: r.text('fingerprint'),
+    policy: r.text('policy'),
+    severity: r.oneOf('severity', SEVERITIES),
+    resource: { kind: r.text('resource_kind'), id: r.text('resource_id'), name: r.nullableText('resource_name') },
+    message: r.text('message'),
+    firstSeen: r.text('first_seen'),
+  };
+}
+
+const SPAN_ROWS = 'SELECT s.id, s.text_id, s.status, s.lifecycle, s.first_seen, s.first_run, s.last_run, t.fingerprint, t.policy, t.resource_kind, t.resource_id, t.resource_name, t.severity, t.message FROM spans s JOIN texts t ON t.id = s.text_id';
+
+/** What earlier runs of `instance` say about the policies of this run. */
+export async function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[]): Promise<PriorState> {
+  const last = await lastEvaluated(db, instance);
+  const previous = new Map<string, Map<string, PriorFinding>>();
+  for (const policy of policies) {
+    const run = last.get(policy);
+    if (run === undefined) continue;
+    const rows = await db.all(`${SPAN_ROWS} WHERE s.instance = ? AND t.policy = ? AND s.first_run <= ? AND s.last_run >= ?`, [instance, policy, run, run]);
+    previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(db, r)])));
+  }
+  const firstSeen = new Map<string, string>();
+  const rows = await db.all('SELECT t.fingerprint, MIN(s.first_seen) AS first_seen FROM spans s JOIN texts t ON t.id = s.text_id WHERE s.instance = ? GROUP BY t.fingerprint', [instance]);
+  for (const r of rows) firstSeen.set(String(r.fingerprint), String(r.first_seen));
+  return { previous, firstSeen };
+}
+
+const textKey = (f: { fingerprint: string; policy: string; resource: { kind: string; id: string; name: string | null }; severity: string; message: string }) =>
+  JSON.stringify([f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.severity, f.message]);
+
+/**
+ * Records run `run` of `instance`: each policy's status and each tracked finding, extending the
+ * spans the previous evaluating run left open and opening new ones for what changed. Called
+ * inside the recording's transaction.
+ */
+export async function appendRun(db: HistoryDatabase, run: number, instance: string, policies: readonly { id: string; status: string }[], findings: readonly SpanFinding[]): Promise<void> {
+  const last = await lastEvaluated(db, instance, run);
+  // Policy statuses: the previous run of the instance left a span per policy it ran.
+  const [prev] = await db.all('SELECT MAX(id) AS id FROM runs WHERE instance = ? AND id < ?', [instance, run]);
+  const open = new Map<string, { id: number; status: string }>();
+  if (prev?.id !== null && prev?.id !== undefined) {
+    for (const r of await db.all('SELECT id, policy, status FROM policy_spans WHERE instance = ? AND last_run = ?', [instance, prev.id])) open.set(String(r.policy), { id: Number(r.id), status: String(r.status) });
+  }
+  for (const p of policies) {
+    const span = open.get(p.id);
+    if (span?.status === p.status) await db.run('UPDATE policy_spans SET last_run = ? WHERE id = ?', [run, span.id]);
+    else await db.run('INSERT INTO policy_spans (instance, policy, status, first_run, last_run) VALUES (?, ?, ?, ?, ?)', [instance, p.id, p.status, run, run]);
+  }
+  if (findings.length === 0) return;
+  // Texts: one row per variant, found again by what it says.
+  const texts = new Map<string, number>();
+  const fingerprints = [...new Set(findings.map((f) => f.fingerprint))];
+  for (const r of await chunked(db, fingerprints, (marks) => `SELECT * FROM texts WHERE fingerprint IN (${marks})`)) {
+    texts.set(textKey({ fingerprint: String(r.fingerprint), policy: String(r.policy), resource: { kind: String(r.resource_kind), id: String(r.resource_id), name: r.resource_name === null ? null : String(r.resource_name) }, severity: String(r.severity), message: String(r.message) }), Number(r.id));
+  }
+  // The spans the last evaluating run of each finding's policy left open.
+  const runs = [...new Set(last.values())];
+  const spans = new Map<string, { id: number; textId: number }>();
+  for (const r of await chunked(db, runs, (marks) => `${SPAN_ROWS} WHERE s.instance = ? AND s.last_run IN (${marks})`, [instance])) {
+    if (last.get(String(r.policy)) === Number(r.last_run)) spans.set(`${String(r.fingerprint)} ${String(r.status)}`, { id: Number(r.id), textId: Number(r.text_id) });
+  }
+  for (const f of findings) {
+    const key = textKey(f);
+    let textId = texts.get(key);
+    if (textId === undefined) {
+      const [row] = await db.all('INSERT INTO texts (fingerprint, policy, resource_kind, resource_id, resource_name, severity, message) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id', [
+        f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.severity, f.message,
+      ]);
+      textId = Number(row!.id);
+      texts.set(key, textId);
+    }
+    const span = spans.get(`${f.fingerprint} ${f.status}`);
+    if (span && span.textId === textId) await db.run('UPDATE spans SET last_run = ? WHERE id = ?', [run, span.id]);
+    else await db.run('INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, ?, ?, ?, ?, ?)', [instance, textId, f.status, f.lifecycle, f.firstSeen, run, run]);
+  }
+}
+
+/** One run's findings and the statuses of its policies; null when the history has no such run. */
+export async function spansAt(db: HistoryDatabase, run: number, instance: string): Promise<{ findings: StoredFinding[]; policies: Map<string, string> }> {
+  const policies = new Map(
+    (await db.all('SELECT policy, status FROM policy_spans WHERE instance = ? AND first_run <= ? AND last_run >= ?', [instance, run, run])).map((row) => {
+      const r = rowReader(db, 'policy_spans', row, `of run ${run}, policy ${JSON.stringify(row.policy)}`);
+      return [r.text('policy'), r.text('status')];
+    }),
+  );
+  const rows = await db.all(`${SPAN_ROWS} WHERE s.instance = ? AND s.first_run <= ? AND s.last_run >= ? ORDER BY s.id`, [instance, run, run]);
+  const findings = rows
+    .filter((row) => EVALUATED_STATUSES.includes(policies.get(String(row.policy)) ?? ''))
+    .map((row) => {
+      const r = rowReader(db, 'spans', row, `id ${String(row.id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
+      const lifecycle = r.count('first_run') === run ? r.oneOf('lifecycle', LIFECYCLES) : 'open';
+      return { ...priorFinding(db, row), status: r.oneOf('status', STORED_STATUSES), lifecycle };
+    });
+  return { findings, policies };
+}
+
+/** Fingerprints seen in runs of `instance` before run `before`. */
+export async function seenBefore(db: HistoryDatabase, instance: string, before: number): Promise<Set<string>> {
+  const rows = await db.all('SELECT DISTINCT t.fingerprint FROM spans s JOIN texts t ON t.id = s.text_id WHERE s.instance = ? AND s.first_run < ?', [instance, before]);
+  return new Set(rows.map((r) => String(r.fingerprint)));
+}
+
+/**
+ * Folds the runs of `instance` older than `keep` into their totals: their spans and texts go,
+ * their `runs` row (counts, verdict, trend) stays, marked folded. A span still open reaches into
+ * the kept runs and stays whole.
+ */
+export async function foldOldRuns(db: HistoryDatabase, instance: string, keep: HistoryKeep, now: Date): Promise<number> {
+  const [row] =
+    'runs' in keep
+      ? await db.all('SELECT MIN(id) AS id FROM (SELECT id FROM runs WHERE instance = ? ORDER BY id DESC LIMIT ?) kept', [instance, keep.runs])
+      : await db.all('SELECT MIN(id) AS id FROM runs WHERE instance = ? AND started_at >= ?', [instance, new Date(now.getTime() - keep.days * 86_400_000).toISOString()]);
+  const cutoff = row?.id === null || row?.id === undefined ? null : Number(row.id);
+  if (cutoff === null) return 0;
+  const [old] = await db.all('SELECT COUNT(*) AS n FROM runs WHERE instance = ? AND id < ? AND folded = 0', [instance, cutoff]);
+  if (Number(old?.n ?? 0) === 0) return 0;
+  await db.run('DELETE FROM spans WHERE instance = ? AND last_run < ?', [instance, cutoff]);
+  await db.run('DELETE FROM policy_spans WHERE instance = ? AND last_run < ?', [instance, cutoff]);
+  await db.run('DELETE FROM texts WHERE id NOT IN (SELECT text_id FROM spans)');
+  await db.run('UPDATE runs SET folded = 1 WHERE instance = ? AND id < ? AND folded = 0', [instance, cutoff]);
+  return Number(old!.n);
+}
+
+/** A folded run has only its totals: asking for its findings is bad input, said as such. */
+export function foldedRun(db: HistoryDatabase, run: number): InputError {
+  return new InputError([{ file: db.shown, line: 0, column: 0, message: `run ${run} was folded into its totals (history.keep): its findings are no longer kept` }]);
+}
+
+/** Schema 1 → 2: every run's policies and findings, oldest first, replayed into spans. */
+export async function spansFromV1(db: HistoryDatabase): Promise<void> {
+  for (const run of await db.all('SELECT id, instance FROM runs ORDER BY id')) {
+    const id = Number(run.id);
+    const policies = (await db.all('SELECT policy, status FROM run_policies WHERE run_id = ?', [id])).map((p) => ({ id: String(p.policy), status: String(p.status) }));
+    const findings = (await db.all('SELECT * FROM findings WHERE run_id = ?', [id])).map((f) => ({
+      fingerprint: String(f.fingerprint),
+      policy: String(f.policy),
+      resource: { kind: String(f.resource_kind), id: String(f.resource_id), name: f.resource_name === null ? null : String(f.resource_name) },
+      severity: String(f.severity) as Severity,
+      message: String(f.message),
+      status: String(f.status) as 'violation' | 'waived',
+      lifecycle: String(f.lifecycle),
+      firstSeen: String(f.first_seen),
+    }));
+    await appendRun(db, id, String(run.instance), policies, findings);
+  }
+}

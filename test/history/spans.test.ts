@@ -1,0 +1,169 @@
+// The bounded, incremental history (src/history/spans.ts): a run that changes nothing adds no
+// finding row; a history of schema 1 is migrated with every run's findings and lifecycles
+// intact; `keep` folds older runs into their totals (their findings refused by diff, their
+// totals still listed); the file stops growing.
+import { statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/model.js';
+import { HISTORY_SCHEMA_VERSION, listRuns, openHistory, openRunHistory, recordReport, runContents } from '../../src/history/index.js';
+import { SQLITE_MIGRATIONS } from '../../src/history/migrations.js';
+import { runCli, tempDir } from '../cli/helpers.js';
+import { sampleReport } from './sample-report.js';
+
+const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+const count = async (file: string, table: string) => {
+  const db = await openHistory(file, 'h.sqlite', { create: false });
+  try {
+    return Number((await db.all(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+  } finally {
+    await db.close();
+  }
+};
+
+async function record(file: string, reports: Report[], keep?: { runs: number } | { days: number }): Promise<Report[]> {
+  const h = await openRunHistory(file, 'h.sqlite', 'test');
+  try {
+    const out: Report[] = [];
+    for (const r of reports) out.push(await recordReport(h, r, 'hash', keep));
+    return out;
+  } finally {
+    await h.close();
+  }
+}
+
+describe('spans', () => {
+  it('a run that changes nothing adds no finding row, and the file stops growing', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    await record(file, [sampleReport(300, undefined, at(1))]);
+    const [texts, spans] = [await count(file, 'texts'), await count(file, 'spans')];
+    expect([texts, spans]).toEqual([300, 300]);
+    const size = statSync(file).size;
+    await record(file, Array.from({ length: 20 }, (_, i) => sampleReport(300, undefined, at(i + 2))));
+    expect([await count(file, 'texts'), await count(file, 'spans'), await count(file, 'runs')]).toEqual([300, 300, 21]);
+    // 20 more runs: their totals only (a row each), not 6,000 finding rows.
+    expect(statSync(file).size - size).toBeLessThan(20 * 1024);
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      const [run1, run21] = [await runContents(db, 1), await runContents(db, 21)];
+      expect(run1!.findings).toHaveLength(300);
+      expect(new Set(run1!.findings.map((f) => f.lifecycle))).toEqual(new Set(['new']));
+      expect(new Set(run21!.findings.map((f) => f.lifecycle))).toEqual(new Set(['open']));
+      expect(run21!.findings.map((f) => f.fingerprint)).toEqual(run1!.findings.map((f) => f.fingerprint));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a finding that changes its message opens a new span; one gone and back is reopened, its first sighting kept', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    const [, , third, fourth] = await record(file, [sampleReport(2, 'first', at(1)), sampleReport(2, 'second', at(2)), sampleReport(1, 'second', at(3), 2), sampleReport(2, 'second', at(4))]);
+    expect(third!.fixed?.map((f) => f.fingerprint)).toEqual(['fp-p-one-1']);
+    expect(fourth!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
+      ['fp-p-one-0', 'open', at(1)],
+      ['fp-p-one-1', 'reopened', at(1)],
+    ]);
+    // Texts once per variant: two messages × two findings.
+    expect(await count(file, 'texts')).toBe(4);
+  });
+});
+
+describe('schema 1 → 2', () => {
+  it('a history written by schema 1 is migrated: every run reads back the same, and the next run continues its lifecycles', async () => {
+    const SQL = await initSqlJs();
+    const v1 = new SQL.Database();
+    v1.exec(SQLITE_MIGRATIONS[0]!.sql);
+    v1.run('PRAGMA user_version = 1');
+    const run = (id: number, violations: number) =>
+      v1.run(
+        `INSERT INTO runs (id, started_at, instance, tool_version, policy_hash, gate, fail_on, policies, resources, violations, waived, errors, by_severity, new_count, reopened_count, fixed_count, requests, duration_ms)
+         VALUES (?, ?, 'https://example.test', '0.0.9', 'hash', 'fail', 'low', 1, 2, ?, 0, 0, '{"high":1}', 0, 0, 0, 1, 1)`,
+        [id, at(id), violations],
+      );
+    const finding = (runId: number, i: number, lifecycle: string) =>
+      v1.run(
+        `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
+         VALUES (?, ?, 'p-one', 'dataset', ?, NULL, 'violation', 'high', ?, ?, ?)`,
+        [runId, `fp-p-one-${i}`, `ds-${i}`, `violation ${i}`, at(1), lifecycle],
+      );
+    run(1, 2);
+    v1.run("INSERT INTO run_policies VALUES (1, 'p-one', 'fail')");
+    finding(1, 0, 'new');
+    finding(1, 1, 'new');
+    run(2, 1);
+    v1.run("INSERT INTO run_policies VALUES (2, 'p-one', 'fail')");
+    finding(2, 0, 'open');
+    const file = path.join(tempDir('steward-v1-'), 'h.sqlite');
+    writeFileSync(file, v1.export());
+    v1.close();
+
+    const db = await openHistory(file, 'h.sqlite', { create: true });
+    try {
+      expect((await db.all('PRAGMA user_version'))[0]!.user_version).toBe(HISTORY_SCHEMA_VERSION);
+      expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
+        [1, 2],
+        [2, 1],
+      ]);
+      expect((await runContents(db, 1))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([
+        ['fp-p-one-0', 'new'],
+        ['fp-p-one-1', 'new'],
+      ]);
+      expect((await runContents(db, 2))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([['fp-p-one-0', 'open']]);
+      expect(await db.all("SELECT name FROM sqlite_master WHERE name IN ('findings', 'run_policies')")).toEqual([]);
+      await db.save();
+    } finally {
+      await db.close();
+    }
+    // Run 3: ds-1 back (reopened, first seen on day 1), ds-0 still open.
+    const [third] = await record(file, [sampleReport(2, undefined, at(3))]);
+    expect(third!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
+      ['fp-p-one-0', 'open', at(1)],
+      ['fp-p-one-1', 'reopened', at(1)],
+    ]);
+  });
+});
+
+describe('history.keep', () => {
+  it('runs past keep are folded into their totals: listed, their findings no longer kept, diff refusing them', async () => {
+    const dir = tempDir('steward-keep-');
+    const file = path.join(dir, 'h.sqlite');
+    await record(file, [sampleReport(3, undefined, at(1)), sampleReport(2, undefined, at(2), 3), sampleReport(2, undefined, at(3), 3), sampleReport(1, undefined, at(4), 3)], { runs: 2 });
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      const runs = await listRuns(db);
+      expect(runs.map((r) => [r.run, r.violations])).toEqual([
+        [1, 3],
+        [2, 2],
+        [3, 2],
+        [4, 1],
+      ]);
+      expect((await db.all('SELECT id, folded FROM runs ORDER BY id')).map((r) => [r.id, r.folded])).toEqual([
+        [1, 1],
+        [2, 1],
+        [3, 0],
+        [4, 0],
+      ]);
+      // ds-2's span ended at run 1: gone with it; ds-0 and ds-1 reach into the kept runs.
+      expect((await db.all('SELECT t.resource_id FROM texts t ORDER BY t.id')).map((r) => r.resource_id)).toEqual(['ds-0', 'ds-1']);
+      expect((await runContents(db, 4))!.findings.map((f) => f.fingerprint)).toEqual(['fp-p-one-0']);
+    } finally {
+      await db.close();
+    }
+    const diff = await runCli(['diff', '1', '4', '--history', file], { cwd: dir });
+    expect(diff.code).toBe(2);
+    expect(diff.stderr).toContain('run 1 was folded into its totals (history.keep): its findings are no longer kept');
+  });
+
+  it('history: { path, keep } in steward.yaml; a bad keep is exit 2 at its line', async () => {
+    const dir = tempDir('steward-keep-config-');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nhistory: { path: h.sqlite, keep: 90x }\n');
+    const bad = await runCli(['validate'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^steward\.yaml:2:\d+: /m);
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nhistory: { path: h.sqlite, keep: 90d }\n');
+    const config = await runCli(['check', '--print-config', '--format', 'json'], { cwd: dir });
+    expect(config.code).toBe(0);
+    expect(config.stdout).toContain('h.sqlite');
+  });
+});
