@@ -183,7 +183,7 @@ export function createTransport(options: ClientOptions): Transport {
 
   function sendAttempt(spec: RequestSpec, call: CallState, input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
     return limiter.add(async () => {
-        const notSent = pastDeadlineError(spec, call.attempts) ?? refusedTokenError(spec, call.attempts) ?? unreachableError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
+        const notSent = pastDeadlineError(spec, call.attempts, call.waitEndsAtDeadline) ?? refusedTokenError(spec, call.attempts) ?? unreachableError(spec, call.attempts) ?? openCircuitError(spec, call.attempts);
         if (notSent) throw notSent;
         call.attempts += 1;
         counters.requests += 1;
@@ -276,7 +276,9 @@ export function createTransport(options: ClientOptions): Transport {
             status: context.response?.status,
           });
           // A wait never outlasts the run: past the deadline the next attempt is not sent.
-          return Math.max(0, Math.min(delayMs, remainingMs()));
+          const remaining = remainingMs();
+          if (delayMs >= remaining) call.waitEndsAtDeadline = true;
+          return Math.max(0, Math.min(delayMs, remaining));
         },
         // Writes are not idempotent: retried only when the request provably never left.
         onRequestError: (context) => {

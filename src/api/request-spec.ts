@@ -25,6 +25,8 @@ export interface CallState {
   tooLarge?: boolean;
   /** The run's deadline ended the last attempt: not retried. */
   pastDeadline?: boolean;
+  /** The retry wait was cut to end at the deadline: the next attempt is not sent, even if its timer fires a hair early. */
+  waitEndsAtDeadline?: boolean;
   /** The last answer's body, read once here (ofetch sees the status and headers only). */
   text?: string;
 }

@@ -149,4 +149,19 @@ describe('instances: several in one run', () => {
     const fix = await runAction(dir, { config: 'steward.yaml', fix: 'plan' }, env());
     expect(fix.stdout + fix.stderr).toContain("fix reads and writes one instance: set the instance input to one of the config's instances");
   });
+
+  it('an instance with a scope of its own checks that scope; the others the config\'s', async () => {
+    const own = copyDemo();
+    const config = readFileSync(path.join(own, 'steward.yaml'), 'utf8');
+    writeFileSync(
+      path.join(own, 'steward.yaml'),
+      `${config}\ninstances:\n  prod: { baseUrl: "${prod.baseUrl}", token: env:TOKEN_PROD, workflowUrl: "${prod.workflowUrl}", workflowToken: env:WF_TOKEN_PROD }\n  staging:\n    baseUrl: "${staging.baseUrl}"\n    token: env:TOKEN_STAGING\n    workflowUrl: "${staging.workflowUrl}"\n    workflowToken: env:WF_TOKEN_STAGING\n    scope: { datasets: [ds-0001] }\n`,
+    );
+    const r = await runCli(['check', '--format', 'json', '--only', 'datasets-have-an-owner'], { cwd: own, env: { ...env(), TOKEN_STAGING: staging.token } });
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.policies.map((p) => [p.instance, p.evaluated])).toEqual([
+      ['prod', 25],
+      ['staging', 1],
+    ]);
+  });
 });
