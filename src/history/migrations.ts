@@ -55,10 +55,11 @@ function spansMigration(dialect: 'sqlite' | 'postgres'): Migration {
   };
 }
 
-export const SQLITE_MIGRATIONS: readonly Migration[] = [
-  // 0 → 1
-  { sql: 
-  `CREATE TABLE runs (
+/**
+ * Schema 1 as steward has always written it: its text is checked against every file's (database.ts),
+ * so it stays byte for byte.
+ */
+const V1_SQLITE = `CREATE TABLE runs (
      id INTEGER PRIMARY KEY,
      started_at TEXT NOT NULL,
      instance TEXT NOT NULL,
@@ -99,57 +100,17 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
      lifecycle TEXT NOT NULL
    );
    CREATE INDEX findings_run ON findings (run_id, policy);
-   CREATE INDEX findings_fingerprint ON findings (fingerprint);` },
+   CREATE INDEX findings_fingerprint ON findings (fingerprint);`;
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  // 0 → 1
+  { sql: V1_SQLITE },
   // 1 → 2
   spansMigration('sqlite'),
 ];
 
-/** The same steps in PostgreSQL (its tables in the `steward` schema, postgres.ts). */
+/** The same steps in PostgreSQL (its tables in the `steward` schema, postgres.ts): serial ids, and findings ordered by a sequence. */
 export const PG_MIGRATIONS: readonly Migration[] = [
-  // 0 → 1: the tables of the SQLite history, with a sequence ordering findings as inserted.
-  { sql: `CREATE TABLE runs (
-     id SERIAL PRIMARY KEY,
-     started_at TEXT NOT NULL,
-     instance TEXT NOT NULL,
-     tool_version TEXT NOT NULL,
-     policy_hash TEXT NOT NULL,
-     gate TEXT NOT NULL,
-     fail_on TEXT NOT NULL,
-     policies INTEGER NOT NULL,
-     resources INTEGER NOT NULL,
-     violations INTEGER NOT NULL,
-     waived INTEGER NOT NULL,
-     errors INTEGER NOT NULL,
-     by_severity TEXT NOT NULL,
-     new_count INTEGER NOT NULL,
-     reopened_count INTEGER NOT NULL,
-     fixed_count INTEGER NOT NULL,
-     requests INTEGER NOT NULL,
-     duration_ms INTEGER NOT NULL
-   );
-   CREATE INDEX runs_instance ON runs (instance, id);
-   CREATE TABLE run_policies (
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     policy TEXT NOT NULL,
-     status TEXT NOT NULL,
-     PRIMARY KEY (run_id, policy)
-   );
-   CREATE TABLE findings (
-     seq SERIAL PRIMARY KEY,
-     run_id INTEGER NOT NULL REFERENCES runs (id),
-     fingerprint TEXT NOT NULL,
-     policy TEXT NOT NULL,
-     resource_kind TEXT NOT NULL,
-     resource_id TEXT NOT NULL,
-     resource_name TEXT,
-     status TEXT NOT NULL,
-     severity TEXT NOT NULL,
-     message TEXT NOT NULL,
-     first_seen TEXT NOT NULL,
-     lifecycle TEXT NOT NULL
-   );
-   CREATE INDEX findings_run ON findings (run_id, policy);
-   CREATE INDEX findings_fingerprint ON findings (fingerprint);` },
-  // 1 → 2
+  { sql: V1_SQLITE.replace('id INTEGER PRIMARY KEY', 'id SERIAL PRIMARY KEY').replace('CREATE TABLE findings (', 'CREATE TABLE findings (\n     seq SERIAL PRIMARY KEY,') },
   spansMigration('postgres'),
 ];

@@ -1,7 +1,7 @@
 // Runs the committed bundle the way the runner does: `node dist-action/index.js` from a copy of
 // the action's files (no node_modules), in the workspace, inputs as INPUT_<NAME> variables (GitHub keeps the dash: INPUT_FAIL-ON), outputs and
 // the job summary through the files named by GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
-import { spawn } from 'node:child_process';
+import { spawnProcess } from '../cli/helpers.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,23 +95,8 @@ export async function runAction(workspace: string, inputs: Record<string, string
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   try {
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        // Async spawn: the sandbox answering the action runs in this process's event loop.
-        const bundle = join(actionCheckout(), 'dist-action', 'index.js');
-        const child = spawn(process.execPath, [bundle], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-        });
-        child.stderr.on('data', (d) => {
-          err += d;
-        });
-        child.on('error', reject);
-        child.on('close', (c) => resolve({ code: c, stdout: out, stderr: err }));
-      },
-    );
+    // Async spawn: the sandbox answering the action runs in this process's event loop.
+    const { code, stdout, stderr } = await spawnProcess(process.execPath, [join(actionCheckout(), 'dist-action', 'index.js')], { cwd: workspace, env });
     return {
       code,
       stdout,

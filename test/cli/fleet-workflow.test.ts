@@ -3,14 +3,13 @@
 // --noprofile --norc -eo pipefail, the step's env, `npx` answered by the built CLI): one check
 // job per instance of the matrix, the artifacts gathered as download-artifact does, and the merge
 // step, whose exit is the gate; an instance whose job wrote no report fails it.
-import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { loadWorkflowParser } from '../action/workflow-parser.js';
-import { CLI, copyDemo, REPO, tempDir } from './helpers.js';
+import { CLI, copyDemo, REPO, spawnProcess, tempDir } from './helpers.js';
 
 const WORKFLOW = path.join(REPO, 'docs/workflows/steward-fleet.yml');
 const VERSION = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version as string;
@@ -55,22 +54,10 @@ afterAll(async () => {
 });
 
 /** A step's script run as the runner runs a `run:` step, in `cwd`, with `env` (asynchronously: the sandboxes answer from this process). */
-function runStep(step: Step, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runStep(step: Step, cwd: string, env: Record<string, string>) {
   const script = path.join(tempDir('steward-step-'), 'step.sh');
   writeFileSync(script, step.run!.toString());
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return spawnProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME ?? '', ...env } });
 }
 
 /** The demo project with the two sandboxes as `prod` and `staging`, as the workflow's config names them. */

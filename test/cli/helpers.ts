@@ -49,14 +49,13 @@ async function runInProcess(args: string[], options: RunCliOptions): Promise<Cli
   return { code, stdout, stderr };
 }
 
-/** The built binary in a child process. */
-export function spawnCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+/**
+ * A child process, its output collected, without blocking this process's event loop (the sandboxes
+ * the child talks to answer in it).
+ */
+export function spawnProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined>; input?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
@@ -68,6 +67,15 @@ export function spawnCli(args: string[], options: RunCliOptions = {}): Promise<C
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The built binary in a child process. */
+export function spawnCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return spawnProcess(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? REPO,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    input: options.input,
   });
 }
 

@@ -2,7 +2,7 @@
 // repository, `steward init`, pointed at the sandbox, `doctor` then `check`: every selected policy
 // evaluates something and no empty-scope warning shows; the Action, run as a runner runs it on the
 // same config, reaches the same exit code.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { Report } from '../../src/core/model.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { runAction } from '../action/run-action.js';
-import { tempDir } from '../cli/helpers.js';
+import { spawnProcess, tempDir } from '../cli/helpers.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -19,20 +19,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** Runs the installed binary without blocking this process's event loop (the sandbox answers in it). */
-function steward(project: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(project, 'node_modules/.bin/steward'), args, { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function steward(project: string, args: string[], env: Record<string, string>) {
+  return spawnProcess(path.join(project, 'node_modules/.bin/steward'), args, { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? project, ...env } });
 }
 
 /** Policies that compare the instance with a manifest: init writes none, so they have nothing to compare. */
