@@ -40,6 +40,14 @@ describe('lifecycle over recorded runs', () => {
     ]);
   });
 
+  it('a policy in error fixes nothing, even on the resources it did evaluate', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    // Run 2: the policy errored on one resource after evaluating both (its resource ids say so).
+    const [, second] = await record(file, [sampleReport(2, undefined, at(1)), errored(sampleReport(0, undefined, at(2), 2))]);
+    expect(second!.policies[0]!.resourceIds).toEqual(['ds-0', 'ds-1']);
+    expect(second!.fixed).toEqual([]);
+  });
+
   it('a resource the run did not evaluate (out of scope, deleted) is not fixed', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     const [, second] = await record(file, [sampleReport(2, undefined, at(1)), sampleReport(1, undefined, at(2), 1)]);

@@ -41,7 +41,7 @@ describe('spans', () => {
     expect([texts, spans]).toEqual([300, 300]);
     const size = statSync(file).size;
     await record(file, Array.from({ length: 20 }, (_, i) => sampleReport(300, undefined, at(i + 2))));
-    expect([await count(file, 'texts'), await count(file, 'spans'), await count(file, 'runs')]).toEqual([300, 300, 21]);
+    expect([await count(file, 'texts'), await count(file, 'spans'), await count(file, 'runs'), await count(file, 'policy_spans')]).toEqual([300, 300, 21, 1]);
     // 20 more runs: their totals only (a row each), not 6,000 finding rows.
     expect(statSync(file).size - size).toBeLessThan(20 * 1024);
     const db = await openHistory(file, 'h.sqlite', { create: false });
@@ -56,9 +56,55 @@ describe('spans', () => {
     }
   });
 
+  it('texts with a resource name are found again: unchanged runs with names add nothing either', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    const named = (r: Report) => ({ ...r, findings: r.findings.map((f) => ({ ...f, resource: { ...f.resource, name: `Dataset ${f.resource.id}` } })) });
+    await record(file, [named(sampleReport(3, undefined, at(1))), named(sampleReport(3, undefined, at(2))), named(sampleReport(3, undefined, at(3)))]);
+    expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([3, 3]);
+  });
+
+  it('exactly 500 findings (one full chunk of the IN lists) are found again', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    const [, second] = await record(file, [sampleReport(500, undefined, at(1)), sampleReport(500, undefined, at(2))]);
+    expect(new Set(second!.findings.map((f) => f.lifecycle))).toEqual(new Set(['open']));
+    expect(await count(file, 'spans')).toBe(500);
+  });
+
+  it('a span reaches only across runs that evaluated its policy: gone while its policy ran, back later, it is a new span', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    // Two policies: p-one's finding ds-0, and p-two's. Run 2 runs p-one only (ds-0 gone), run 3 p-one again (ds-0 back).
+    const two = (r: Report, withTwo: boolean): Report => {
+      const extra = withTwo ? [{ ...r.policies[0]!, id: 'p-two', resourceIds: ['ds-9'] }] : [];
+      const finding = { ...r.findings[0], policy: 'p-two', fingerprint: 'fp-p-two-9', resource: { kind: 'dataset', id: 'ds-9', name: null } };
+      return { ...r, policies: [...r.policies, ...extra], findings: [...r.findings, ...(withTwo && r.findings[0] ? [finding as Report['findings'][number]] : [])] };
+    };
+    await record(file, [two(sampleReport(1, undefined, at(1)), true), two(sampleReport(0, undefined, at(2), 1), false), two(sampleReport(1, undefined, at(3)), false)]);
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      expect((await runContents(db, 2))!.findings.map((f) => f.fingerprint)).toEqual([]);
+      expect((await runContents(db, 3))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([['fp-p-one-0', 'reopened']]);
+      expect((await db.all("SELECT first_run, last_run FROM spans s JOIN texts t ON t.id = s.text_id WHERE t.fingerprint = 'fp-p-one-0' ORDER BY s.id")).map((r) => [r.first_run, r.last_run])).toEqual([
+        [1, 1],
+        [3, 3],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a finding that changes its message opens a new span; one gone and back is reopened, its first sighting kept', async () => {
     const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
     const [, , third, fourth] = await record(file, [sampleReport(2, 'first', at(1)), sampleReport(2, 'second', at(2)), sampleReport(1, 'second', at(3), 2), sampleReport(2, 'second', at(4))]);
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      expect((await runContents(db, 1))!.findings.map((f) => f.message)).toEqual(['first', 'first']);
+      expect((await runContents(db, 2))!.findings.map((f) => [f.message, f.lifecycle])).toEqual([
+        ['second', 'open'],
+        ['second', 'open'],
+      ]);
+    } finally {
+      await db.close();
+    }
     expect(third!.fixed?.map((f) => f.fingerprint)).toEqual(['fp-p-one-1']);
     expect(fourth!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
       ['fp-p-one-0', 'open', at(1)],
@@ -84,8 +130,8 @@ describe('schema 1 → 2', () => {
     const finding = (runId: number, i: number, lifecycle: string) =>
       v1.run(
         `INSERT INTO findings (run_id, fingerprint, policy, resource_kind, resource_id, resource_name, status, severity, message, first_seen, lifecycle)
-         VALUES (?, ?, 'p-one', 'dataset', ?, NULL, 'violation', 'high', ?, ?, ?)`,
-        [runId, `fp-p-one-${i}`, `ds-${i}`, `violation ${i}`, at(1), lifecycle],
+         VALUES (?, ?, 'p-one', 'dataset', ?, ?, 'violation', 'high', ?, ?, ?)`,
+        [runId, `fp-p-one-${i}`, `ds-${i}`, i === 0 ? 'Sales' : null, `violation ${i}`, at(1), lifecycle],
       );
     run(1, 2);
     v1.run("INSERT INTO run_policies VALUES (1, 'p-one', 'fail')");
@@ -109,7 +155,8 @@ describe('schema 1 → 2', () => {
         ['fp-p-one-0', 'new'],
         ['fp-p-one-1', 'new'],
       ]);
-      expect((await runContents(db, 2))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([['fp-p-one-0', 'open']]);
+      expect((await runContents(db, 2))!.findings.map((f) => [f.fingerprint, f.lifecycle, f.resource.name])).toEqual([['fp-p-one-0', 'open', 'Sales']]);
+      expect((await runContents(db, 1))!.findings.map((f) => f.resource.name)).toEqual(['Sales', null]);
       expect(await db.all("SELECT name FROM sqlite_master WHERE name IN ('findings', 'run_policies')")).toEqual([]);
       await db.save();
     } finally {
@@ -144,6 +191,7 @@ describe('history.keep', () => {
         [3, 0],
         [4, 0],
       ]);
+      expect(Number((await db.all('SELECT COUNT(*) AS n FROM policy_spans WHERE last_run < 3'))[0]!.n)).toBe(0);
       // ds-2's span ended at run 1: gone with it; ds-0 and ds-1 reach into the kept runs.
       expect((await db.all('SELECT t.resource_id FROM texts t ORDER BY t.id')).map((r) => r.resource_id)).toEqual(['ds-0', 'ds-1']);
       expect((await runContents(db, 4))!.findings.map((f) => f.fingerprint)).toEqual(['fp-p-one-0']);
@@ -153,6 +201,23 @@ describe('history.keep', () => {
     const diff = await runCli(['diff', '1', '4', '--history', file], { cwd: dir });
     expect(diff.code).toBe(2);
     expect(diff.stderr).toContain('run 1 was folded into its totals (history.keep): its findings are no longer kept');
+  });
+
+  it('keep in days folds the runs older than that many days before the run recorded', async () => {
+    const file = path.join(tempDir('steward-keep-'), 'h.sqlite');
+    await record(file, [sampleReport(1, undefined, at(1)), sampleReport(1, undefined, at(5)), sampleReport(1, undefined, at(9)), sampleReport(1, undefined, at(10))], { days: 3 });
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      // Run 4 on day 10 keeps days 7–10: runs 3 and 4.
+      expect((await db.all('SELECT id, folded FROM runs ORDER BY id')).map((r) => [r.id, r.folded])).toEqual([
+        [1, 1],
+        [2, 1],
+        [3, 0],
+        [4, 0],
+      ]);
+    } finally {
+      await db.close();
+    }
   });
 
   it('history: { path, keep } in steward.yaml; a bad keep is exit 2 at its line', async () => {

@@ -62,6 +62,8 @@ describe('malformed stored values', () => {
     ['counts that are not JSON', `UPDATE runs SET by_severity = 'not json' WHERE id = 1`, 'history table runs, row id 1: by_severity is not JSON'],
     ['a severity that is markup', `UPDATE texts SET severity = 'x"><b>' WHERE fingerprint = 'fp-p-one-0'`, 'history table texts, row id 1, fingerprint "fp-p-one-0": severity is "x\\"><b>", not one of info, low, medium, high, critical'],
     ['a count that is text', `UPDATE runs SET violations = 'many' WHERE id = 2`, 'history table runs, row id 2: violations is "many", not a count'],
+    ['a policy status that is bytes', `UPDATE policy_spans SET status = x'41'`, 'history table policy_spans, row of run 1, policy "p-one": status is object, not text'],
+    ['a finding status that is markup', `UPDATE spans SET status = '<i>' WHERE id = 1`, 'history table spans, row id 1, fingerprint "fp-p-one-0": status is "<i>", not one of violation, waived'],
   ])('%s: steward diff is exit 2 naming the history and the row', async (_, sql, message) => {
     const file = await crafted(sql);
     const r = await runCli(['diff', '1', '2', '--history', file]);
