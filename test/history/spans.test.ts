@@ -203,6 +203,18 @@ describe('history.keep', () => {
     expect(diff.stderr).toContain('run 1 was folded into its totals (history.keep): its findings are no longer kept');
   });
 
+  it('folding drops the policy statuses of folded runs too', async () => {
+    const file = path.join(tempDir('steward-keep-'), 'h.sqlite');
+    // Run 1 passes, runs 2–3 fail: two policy spans; keeping 2 runs folds run 1 and its span.
+    await record(file, [sampleReport(0, undefined, at(1)), sampleReport(1, undefined, at(2)), sampleReport(1, undefined, at(3))], { runs: 2 });
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      expect((await db.all('SELECT status, first_run, last_run FROM policy_spans ORDER BY id')).map((r) => [r.status, r.first_run, r.last_run])).toEqual([['fail', 2, 3]]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('keep in days folds the runs older than that many days before the run recorded', async () => {
     const file = path.join(tempDir('steward-keep-'), 'h.sqlite');
     await record(file, [sampleReport(1, undefined, at(1)), sampleReport(1, undefined, at(5)), sampleReport(1, undefined, at(9)), sampleReport(1, undefined, at(10))], { days: 3 });
