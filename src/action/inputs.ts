@@ -2,7 +2,7 @@
 // The runner fills action.yml defaults itself; ACTION_INPUT_DEFAULTS repeats them so a run
 // without the runner (tests, `node dist-action/index.js`) behaves the same.
 import { isAbsolute, resolve } from 'node:path';
-import { type FailOn, InputError, type InputProblem, type Override, parseOverride, SEVERITIES } from '../library/index.js';
+import { type FailOn, InputError, type InputProblem, isDatabaseUrl, type Override, parseOverride, SEVERITIES } from '../library/index.js';
 
 export const FIX_MODES = ['none', 'plan', 'apply'] as const;
 export type FixMode = (typeof FIX_MODES)[number];
@@ -110,7 +110,7 @@ export function readInputs(read: InputReader, workspace: string): ActionInputs {
     jsonFile: path('json-file'),
     htmlFile: path('html-file'),
     // A database URL (from a secret) is the history itself, not a path in the workspace.
-    history: /^[a-z][a-z0-9+.-]*:\/\//i.test(get('history') ?? '') ? get('history') : path('history'),
+    history: isDatabaseUrl(get('history') ?? '') ? get('history') : path('history'),
     baseUrl: get('base-url'),
     workflowUrl: get('workflow-url'),
     token: get('token'),

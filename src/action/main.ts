@@ -61,11 +61,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     ...(inputs.instances.length ? { instances: inputs.instances } : {}),
   };
   const prepared = await prepareRun(options);
-  if (inputs.history && /^[a-z][a-z0-9+.-]*:\/\//i.test(inputs.history)) {
-    core.setSecret(inputs.history);
-    prepared.config.secrets.add(inputs.history);
-  }
-  // The config's other secrets (notify: webhook URLs and keys) are the run's too, masked in the log.
+  // The config's other secrets (notify: webhook URLs and keys, a history URL) are the run's too, masked in the log.
   for (const secret of prepared.config.secrets.values) {
     if (!secrets.values.includes(secret)) core.setSecret(secret);
   }

@@ -20,7 +20,7 @@ import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_CONFIG, findConfig } from './find.js';
 import { settingOrigins } from './origins.js';
 import { policyPaths } from './policy-paths.js';
-import { historySetting } from './history.js';
+import { historySetting, isDatabaseUrl } from './history.js';
 import { displayPath } from '../core/display-path.js';
 import type { Config, LoadConfigOptions } from './types.js';
 import { type NotifyEntry, notifyTargets } from './notify.js';
@@ -281,7 +281,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   if (problems.length > 0) throw new InputError(problems);
   const config: Config = {
-    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value]), history.secret, ...named.secrets),
+    secrets: SecretSet.of(instance.token, instance.workflowToken, ...proxy.secrets, ...notify.flatMap((n) => [n.url.value, n.secret?.value]), history.secret, ...named.secrets, typeof flags.history === 'string' && isDatabaseUrl(flags.history) ? flags.history : null),
     instances: named.instances,
     notify,
     owners,

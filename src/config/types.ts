@@ -113,6 +113,8 @@ export interface ConfigOverrides {
   timeout?: string;
   /** `--instance`: the names of `instances:` to check (default all). */
   instances?: string[];
+  /** `--history`: a database URL given here is a secret of the run like the file's. */
+  history?: string | boolean;
 }
 
 export interface LoadConfigOptions {

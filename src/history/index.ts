@@ -10,7 +10,7 @@ import { type HistoryDatabase, openHistory } from './database.js';
 import { applyLifecycle } from './lifecycle.js';
 import { openPgHistory } from './postgres.js';
 import { recordRun, trendOf } from './store.js';
-import { HISTORY_KEEP_DEFAULT, type HistoryKeep } from '../config/history.js';
+import { HISTORY_KEEP_DEFAULT, type HistoryKeep, isPostgresUrl } from '../config/history.js';
 import { foldOldRuns, loadPrior } from './spans.js';
 
 export { HISTORY_SCHEMA_VERSION, type HistoryDatabase, openHistory } from './database.js';
@@ -27,8 +27,6 @@ export interface OpenRunHistory {
   close(): Promise<void>;
 }
 
-/** A `postgres://` or `postgresql://` URL: a PostgreSQL history, not a file. */
-const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
 
 /**
  * Opens the history a run records into: a PostgreSQL database (`target` a URL; its writers are

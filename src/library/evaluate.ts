@@ -167,7 +167,6 @@ function combined(evaluations: Evaluation[]): Evaluation {
   const named = (e: Evaluation) => e.prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME;
   return {
     ...evaluations[0]!,
-    prepared: { ...evaluations[0]!.prepared },
     report: mergeReports(evaluations.map((e) => e.report)),
     instance: evaluations.map(named).join(', '),
     warnings: [...new Set(evaluations.flatMap((e) => e.warnings.map((w) => `${named(e)}: ${w}`)))],

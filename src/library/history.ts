@@ -33,15 +33,14 @@ export interface HistoryOptions {
 const flagProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
 
 /**
- * The history a run or command uses: `--history FILE` (relative to the cwd) or a PostgreSQL URL,
- * a bare `--history` (the default file, DEFAULT_HISTORY_FILE beside the config), else the
- * config's; false: none. A URL given here joins the config's secrets.
+ * The history a run or command uses: `--history FILE` (relative to the cwd) or a PostgreSQL URL
+ * (a secret of the run: loadConfig adds it), a bare `--history` (the default file,
+ * DEFAULT_HISTORY_FILE beside the config), else the config's; false: none.
  */
-export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyTarget' | 'baseDir' | 'secrets'>): string | null {
+export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyTarget' | 'baseDir'>): string | null {
   if (flag === false) return null;
   if (flag === true) return path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
   if (flag && isDatabaseUrl(flag)) {
-    config.secrets.add(flag);
     if (!isPostgresUrl(flag)) throw flagProblem('--history', DATABASE_URL_REFUSED);
     return flag.trim();
   }
@@ -70,7 +69,7 @@ async function requiredHistory(options: HistoryOptions, cwd: string, config: Con
 /** Every run of the history, oldest first. */
 export async function historyRuns(options: HistoryOptions = {}): Promise<HistoryRun[]> {
   const cwd = options.cwd ?? process.cwd();
-  const db = await requiredHistory(options, cwd, loadConfig({ configPath: options.config, cwd, env: options.env }));
+  const db = await requiredHistory(options, cwd, loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { history: options.history } }));
   try {
     return await listRuns(db);
   } finally {
@@ -135,7 +134,7 @@ async function sideOf(db: HistoryDatabase | null, spec: string, cwd: string): Pr
 /** Compares two runs: by default the last two of the history. */
 export async function diffRuns(options: DiffOptions = {}): Promise<RunDiff> {
   const cwd = options.cwd ?? process.cwd();
-  const config = loadConfig({ configPath: options.config, cwd, env: options.env });
+  const config = loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { history: options.history } });
   const usesHistory = [options.from, options.to].some((s) => s === undefined || isRunId(s));
   const db = usesHistory ? await requiredHistory(options, cwd, config) : null;
   try {

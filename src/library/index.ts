@@ -5,7 +5,7 @@ export { SecretSet } from '../core/redact.js';
 export { printable, withoutWorkflowCommands } from '../core/printable.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
-export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, findConfig, loadConfig, BUILTIN_CONFIG, packageVersion } from '../config/index.js';
+export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, findConfig, isDatabaseUrl, loadConfig, BUILTIN_CONFIG, packageVersion } from '../config/index.js';
 export { displayPath } from '../core/display-path.js';
 export { parseOverride } from './enforcement.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';

@@ -121,8 +121,8 @@ async function collectDeclared(config: Config, cwd: string): Promise<Map<string,
 
 /** The config a run with these options uses: the file, the environment and the options' overrides. */
 export function configOf(options: CheckOptions, cwd: string): Config {
-  const { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout, instances } = options;
-  return loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout, instances } });
+  const { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout, instances, history } = options;
+  return loadConfig({ configPath: options.config, cwd, env: options.env, overrides: { baseUrl, workflowUrl, token, workflowToken, policies, failOn, concurrency, timeout, instances, history } });
 }
 
 /** Loads and validates config, policies, params, manifests, waivers and baseline. */

@@ -89,33 +89,7 @@ export const FINDING_DEFINITIONS = {
           ]
         },
         "resource": {
-          "type": "object",
-          "additionalProperties": false,
-          "required": [
-            "kind",
-            "id",
-            "name"
-          ],
-          "properties": {
-            "kind": {
-              "type": "string",
-              "minLength": 1
-            },
-            "id": {
-              "type": "string",
-              "minLength": 1
-            },
-            "name": {
-              "type": [
-                "string",
-                "null"
-              ]
-            },
-            "owner": {
-              "$ref": "#/definitions/findingOwner",
-              "description": "Written by steward 0.x before `finding.owner`; read, never written."
-            }
-          }
+          "$ref": "#/definitions/resource"
         },
         "owner": {
           "anyOf": [
@@ -243,6 +217,10 @@ export const FINDING_DEFINITIONS = {
             "string",
             "null"
           ]
+        },
+        "owner": {
+          "$ref": "#/definitions/findingOwner",
+          "description": "Written by steward 0.x before `finding.owner`; read, never written."
         }
       }
     },
@@ -331,32 +309,7 @@ export const FINDING_DEFINITIONS = {
           "$ref": "#/definitions/count"
         },
         "bySeverity": {
-          "type": "object",
-          "additionalProperties": false,
-          "required": [
-            "critical",
-            "high",
-            "medium",
-            "low",
-            "info"
-          ],
-          "properties": {
-            "critical": {
-              "$ref": "#/definitions/count"
-            },
-            "high": {
-              "$ref": "#/definitions/count"
-            },
-            "medium": {
-              "$ref": "#/definitions/count"
-            },
-            "low": {
-              "$ref": "#/definitions/count"
-            },
-            "info": {
-              "$ref": "#/definitions/count"
-            }
-          }
+          "$ref": "#/definitions/bySeverity"
         },
         "new": {
           "$ref": "#/definitions/count"

@@ -5,6 +5,34 @@ export const PART_DEFINITIONS = {
       "type": "integer",
       "minimum": 0
     },
+    "bySeverity": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "critical",
+        "high",
+        "medium",
+        "low",
+        "info"
+      ],
+      "properties": {
+        "critical": {
+          "$ref": "#/definitions/count"
+        },
+        "high": {
+          "$ref": "#/definitions/count"
+        },
+        "medium": {
+          "$ref": "#/definitions/count"
+        },
+        "low": {
+          "$ref": "#/definitions/count"
+        },
+        "info": {
+          "$ref": "#/definitions/count"
+        }
+      }
+    },
     "severity": {
       "enum": [
         "info",

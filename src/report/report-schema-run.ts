@@ -76,32 +76,7 @@ export const RUN_PROPERTIES = {
           "$ref": "#/definitions/count"
         },
         "bySeverity": {
-          "type": "object",
-          "additionalProperties": false,
-          "required": [
-            "critical",
-            "high",
-            "medium",
-            "low",
-            "info"
-          ],
-          "properties": {
-            "critical": {
-              "$ref": "#/definitions/count"
-            },
-            "high": {
-              "$ref": "#/definitions/count"
-            },
-            "medium": {
-              "$ref": "#/definitions/count"
-            },
-            "low": {
-              "$ref": "#/definitions/count"
-            },
-            "info": {
-              "$ref": "#/definitions/count"
-            }
-          }
+          "$ref": "#/definitions/bySeverity"
         },
         "gate": {
           "enum": [

@@ -109,6 +109,11 @@ describe('the identity policies on the platform’s captured answers', () => {
     );
     const tokenOwner = report.findings.find((f) => f.policy === 'access-tokens-owner-active')!;
     expect(tokenOwner.owner).toEqual({ type: 'USER', id: String(TOKENS[0].ownerId), name: null, email: null, state: 'unknown' });
+    // Owners on every finding, from the captured answers: roles have none, and say so.
+    expect(report.findings.filter((f) => f.resource.kind === 'role').map((f) => [f.owner, f.ownerUnknown])).toEqual(
+      CUSTOM_ROLES.map(() => [null, "a role belongs to the instance, not to a person: route it with the config's owners: map"]),
+    );
+    expect(report.findings.filter((f) => f.resource.kind === 'accessToken').every((f) => f.owner?.state === 'unknown')).toBe(true);
     // Every listing once (the users twice: live, deleted); grants of the custom roles only; holders of Admin only.
     expect(sandbox.counts).toMatchObject({
       searchUsers: 2,
