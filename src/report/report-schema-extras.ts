@@ -175,9 +175,7 @@ export const EXTRA_PROPERTIES = {
         ],
         "properties": {
           "instance": {
-            "type": "string",
-            "minLength": 1,
-            "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+            "$ref": "#/definitions/instanceName"
           },
           "kind": {
             "type": "string",

@@ -70,9 +70,7 @@ export const FINDING_DEFINITIONS = {
       ],
       "properties": {
         "instance": {
-          "type": "string",
-          "minLength": 1,
-          "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+          "$ref": "#/definitions/instanceName"
         },
         "policy": {
           "type": "string",
@@ -238,9 +236,7 @@ export const FINDING_DEFINITIONS = {
       ],
       "properties": {
         "instance": {
-          "type": "string",
-          "minLength": 1,
-          "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+          "$ref": "#/definitions/instanceName"
         },
         "policy": {
           "type": "string",

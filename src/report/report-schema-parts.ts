@@ -5,6 +5,11 @@ export const PART_DEFINITIONS = {
       "type": "integer",
       "minimum": 0
     },
+    "instanceName": {
+      "type": "string",
+      "minLength": 1,
+      "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+    },
     "bySeverity": {
       "type": "object",
       "additionalProperties": false,
@@ -156,9 +161,7 @@ export const PART_DEFINITIONS = {
       ],
       "properties": {
         "instance": {
-          "type": "string",
-          "minLength": 1,
-          "description": "The name of its instance (instances: in the config; default for a single-instance config)."
+          "$ref": "#/definitions/instanceName"
         },
         "id": {
           "type": "string",
