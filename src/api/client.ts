@@ -50,8 +50,8 @@ function caller(t: Transport, options: ClientOptions) {
     }
     const spec = requestOf(id, op, args, defaults);
     if (op.paging === 'limit-skip') return pages(t, spec, op.response!, pageSizeOf(op, args, pageSize), ahead);
-    if (op.paging === 'offset-total') return offsetPages(t, spec, op.response!, op.page!);
-    if (op.paging === 'cursor') return cursorPages(t, spec, op.response!, op.page!);
+    if (op.paging === 'offset-total') return offsetPages({ transport: t, request: spec, schema: op.response!, shape: op.page! });
+    if (op.paging === 'cursor') return cursorPages({ transport: t, request: spec, schema: op.response!, shape: op.page! });
     if (op.access === 'read') return t.getJson(spec, op.response!);
     return op.response ? t.writeJson(spec, op.response) : t.write(spec);
   };

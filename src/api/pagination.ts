@@ -162,26 +162,35 @@ function drift(transport: Transport, spec: RequestSpec, field: string) {
 
 const requestLabelOf = (spec: RequestSpec, transport: Transport) => `[${spec.method}] ${JSON.stringify(transport.describePath(spec))}`;
 
+/** A listing whose page shape the operations table declares (offset-total and cursor paging). */
+export interface ShapedListing {
+  transport: Transport;
+  request: RequestSpec;
+  schema: Schema;
+  shape: PageShape;
+}
+
+/** One page's body and its items (at one of the shape's keys); a body without them is drift. */
+async function readPage(listing: ShapedListing, spec: RequestSpec): Promise<{ body: unknown; items: unknown[] }> {
+  const body = await listing.transport.getJson<unknown>(spec, listing.schema);
+  const items = itemsOf(body, listing.shape);
+  if (!items) throw drift(listing.transport, spec, listing.shape.items.join(' or '));
+  return { body, items };
+}
+
 /**
  * Offset listings with a total (datasets, the search API, file sets): the first page says the
  * total, then every other page is requested at once (the client's limiter bounds how many are in
  * flight) and yielded in order. An empty page before the total, a total that changes, a repeated
  * id, a total over the listing's cap or more than MAX_PAGES pages: incomplete, never a shorter list.
  */
-export async function* offsetPages<T>(
-  transport: Transport,
-  request: RequestSpec,
-  schema: Schema,
-  shape: PageShape,
-  maxPages = MAX_PAGES,
-): AsyncGenerator<T[], void, undefined> {
+export async function* offsetPages<T>(listing: ShapedListing): AsyncGenerator<T[], void, undefined> {
+  const { transport, request, shape } = listing;
   const guard = idGuard(transport, shape.id ?? 'id');
   const specAt = (offset: number) => pageSpec(request, shape, { [shape.offsetName ?? 'offset']: offset });
   const read = async (offset: number) => {
     const spec = specAt(offset);
-    const body = await transport.getJson<unknown>(spec, schema);
-    const items = itemsOf(body, shape);
-    if (!items) throw drift(transport, spec, shape.items.join(' or '));
+    const { body, items } = await readPage(listing, spec);
     const total = (shape.total ?? []).map((k) => at(body, k)).find((v) => typeof v === 'number') as number | undefined;
     if (total === undefined && !shape.totalOptional) throw drift(transport, spec, (shape.total ?? []).join(' or '));
     return { spec, items, total };
@@ -197,7 +206,7 @@ export async function* offsetPages<T>(
   }
   const offsets: number[] = [];
   for (let o = first.items.length; first.items.length > 0 && o < total; o += shape.size) offsets.push(o);
-  if (offsets.length + 1 > maxPages) throw incomplete(transport, specAt(0), `${total} items need more than ${maxPages} pages`);
+  if (offsets.length + 1 > MAX_PAGES) throw incomplete(transport, specAt(0), `${total} items need more than ${MAX_PAGES} pages`);
   // Started together; an unread rejection is handled when its turn comes.
   const rest = offsets.map((o) => read(o));
   for (const p of rest) p.catch(() => {});
@@ -223,7 +232,7 @@ export async function* offsetPages<T>(
    */
   async function* untilShortPage(page: Awaited<ReturnType<typeof read>>): AsyncGenerator<T[], void, undefined> {
     for (let n = 0, offset = 0; ; n++) {
-      if (n >= maxPages) throw incomplete(transport, page.spec, `more than ${maxPages} pages`);
+      if (n >= MAX_PAGES) throw incomplete(transport, page.spec, `more than ${MAX_PAGES} pages`);
       if (page.total !== undefined) throw incomplete(transport, page.spec, `a total (${page.total}) appeared on a later page than the first`);
       guard(page.spec, page.items, `offset=${offset}`);
       if (page.items.length > 0) yield page.items as T[];
@@ -245,22 +254,15 @@ export const EMPTY_PAGE_ENDS_CURSOR_LISTING = true;
  * Cursor listings (files of a file set): pages until no next cursor or an empty page
  * (EMPTY_PAGE_ENDS_CURSOR_LISTING); a repeated cursor or id is incomplete.
  */
-export async function* cursorPages<T>(
-  transport: Transport,
-  request: RequestSpec,
-  schema: Schema,
-  shape: PageShape,
-  maxPages = MAX_PAGES,
-): AsyncGenerator<T[], void, undefined> {
+export async function* cursorPages<T>(listing: ShapedListing): AsyncGenerator<T[], void, undefined> {
+  const { transport, request, shape } = listing;
   const guard = idGuard(transport, shape.id ?? 'id');
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let n = 0; ; n++) {
     const spec = pageSpec(request, shape, cursor === undefined ? {} : { [shape.cursorName ?? 'next']: cursor });
-    if (n >= maxPages) throw incomplete(transport, spec, `more than ${maxPages} pages`);
-    const body = await transport.getJson<unknown>(spec, schema);
-    const items = itemsOf(body, shape);
-    if (!items) throw drift(transport, spec, shape.items.join(' or '));
+    if (n >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+    const { body, items } = await readPage(listing, spec);
     guard(spec, items, `page ${n + 1}`);
     if (items.length === 0 && EMPTY_PAGE_ENDS_CURSOR_LISTING) return;
     yield items as T[];

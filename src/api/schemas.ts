@@ -3,23 +3,25 @@
 // strict where steward itself relies on a value: ids, the fields a join or a fix uses, and the
 // list/object shape. A mismatch there is "API drift", named by field.
 // Every schema keeps its literal type (`as const`, const type parameters): the TypeScript type of
-// each answer is derived from its schema (`FromSchema`, see types.ts), so a field is declared once.
+// each answer is derived from its schema (`FromSchema`, `Answer` below), so a field is declared once.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { JSONSchema } from 'json-schema-to-ts';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 export type Schema = Record<string, unknown>;
+/** The type of an answer that matches the schema `T` (fields it leaves out stay, as `unknown`): each sits beside its schema. */
+export type Answer<T> = T extends JSONSchema ? FromSchema<T> : unknown;
 
-const int = { type: 'integer' } as const;
-const str = { type: 'string' } as const;
-const bool = { type: 'boolean' } as const;
+export const int = { type: 'integer' } as const;
+export const str = { type: 'string' } as const;
+export const bool = { type: 'boolean' } as const;
 type JsonType = 'string' | 'integer' | 'boolean' | 'array' | 'object' | 'number';
 function nullable<const T extends JsonType>(type: T): { readonly type: readonly [T, 'null'] };
 function nullable<const T extends readonly JsonType[]>(types: T): { readonly type: readonly [...T, 'null'] };
 function nullable(type: JsonType | readonly JsonType[]): { readonly type: readonly string[] } {
   return { type: [...(typeof type === 'string' ? [type] : type), 'null'] };
 }
-const nullableInt = nullable('integer');
-const nullableStr = nullable('string');
-const nullableBool = nullable('boolean');
+export const nullableInt = nullable('integer');
+export const nullableStr = nullable('string');
+export const nullableBool = nullable('boolean');
 /** ISO text or epoch milliseconds: both are seen for the platform's dates. */
 const date = nullable(['string', 'integer']);
 
@@ -48,19 +50,9 @@ const scheduleSettings = object(
  */
 export const reportScheduleSchema = object(
   { id: int, title: nullableStr, schedule: scheduleSettings },
-  {
-    reportViewId: nullableInt,
-    pageId: nullableInt,
-    viewName: nullableStr,
-    type: nullableStr,
-    ownerId: nullableInt,
-    embedViewId: nullableInt,
-    owner: nullableBool,
-    cardCount: nullableInt,
-    recipientCount: nullableInt,
-    cardId: nullableInt,
-  },
+  { reportViewId: nullableInt, pageId: nullableInt, viewName: nullableStr, type: nullableStr, ownerId: nullableInt, embedViewId: nullableInt, owner: nullableBool, cardCount: nullableInt, recipientCount: nullableInt, cardId: nullableInt },
 );
+export type ReportSchedule = Answer<typeof reportScheduleSchema>;
 
 /** Only `id` is joined on; the one public sample carries title, schedule and active. */
 export const misconfiguredReportSchema = object(
@@ -71,6 +63,7 @@ export const misconfiguredReportSchema = object(
     active: nullableBool,
   },
 );
+export type MisconfiguredReport = Answer<typeof misconfiguredReportSchema>;
 
 const principalType = { type: 'string', enum: ['USER', 'GROUP'] } as const;
 
@@ -79,18 +72,14 @@ export const datasetAccessListSchema = object(
   { list: { type: 'array', items: object({ type: principalType, id: str, accessLevel: str }, { name: nullableStr }) } },
   { totalUserCount: nullableInt, totalGroupCount: nullableInt },
 );
+export type DatasetAccessList = Answer<typeof datasetAccessListSchema>;
+export type DatasetAccessEntry = DatasetAccessList['list'][number];
 
 /** Matches the spec exactly in the platform's own sample: every counter an integer. */
 export const calculatedFieldStatisticsSchema = object({
-  total: int,
-  onDatasets: int,
-  onCards: int,
-  inVisualizations: int,
-  locked: int,
-  invalid: int,
-  invalidLink: int,
-  archived: int,
+  total: int, onDatasets: int, onCards: int, inVisualizations: int, locked: int, invalid: int, invalidLink: int, archived: int,
 });
+export type CalculatedFieldStatistics = Answer<typeof calculatedFieldStatisticsSchema>;
 
 /** The reference types downloadUrl, connectorKey, indexStatus and indexReason `string | null`. */
 export const filesetFileSchema = object(
@@ -110,6 +99,7 @@ export const filesetFileSchema = object(
     indexReason: nullableStr,
   },
 );
+export type FilesetFile = Answer<typeof filesetFileSchema>;
 
 const revision = object(
   {},
@@ -139,15 +129,19 @@ export const dataFileSchema = object(
     existing: nullableBool,
   },
 );
+export type DataFile = Answer<typeof dataFileSchema>;
+export type DataFileRevision = NonNullable<DataFile['currentRevision']>;
 
 /** state, metadata and updated may each be null (state null = never certified); updated is epoch ms. */
 export const certificationStatusSchema = object(
   { state: nullableStr },
   { tag: nullableStr, metadata: {}, updated: {} },
 );
+export type CertificationStatus = Answer<typeof certificationStatusSchema>;
 
 /** See WORKFLOW_LIST_SHAPE: a string `id`; everything else is kept as is. */
 export const workflowSchema = object({ id: str }, { name: nullableStr });
+export type Workflow = Answer<typeof workflowSchema>;
 
 /** `tags` is a JSON-encoded array of strings (a list is accepted too); it is parsed by the dataset kind. */
 export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
@@ -174,6 +168,7 @@ export const queuePermissionsReadSchema = object(
   {},
   { USER: { type: 'array', items: permissionEntry }, GROUP: { type: 'array', items: permissionEntry } },
 );
+export type QueuePermissionsRead = Answer<typeof queuePermissionsReadSchema>;
 
 /** A data file of the list: `dataFileId` is its id. */
 export const dataFileListItemSchema = object({ dataFileId: int }, { name: nullableStr });
@@ -196,6 +191,7 @@ export const identityUserSchema = object(
   { id: int, attributes: { type: 'array', items: userAttribute } },
   { displayName: nullableStr, userName: nullableStr, emailAddress: nullableStr, roleId: nullableInt },
 );
+export type IdentityUser = Answer<typeof identityUserSchema>;
 
 /** A group of the group list: `groupId` is a number; owners' and members' ids are strings. */
 const groupPrincipal = object({ type: str, id: str }, { displayName: nullableStr });
@@ -210,6 +206,8 @@ export const groupSchema = object(
     created: date,
   },
 );
+export type GroupListItem = Answer<typeof groupSchema>;
+export type GroupPrincipal = NonNullable<GroupListItem['owners']>[number];
 
 /** One group's members: USER entries only, with the role's name and the last sign-in. */
 export const groupUsersSchema = object({
@@ -218,6 +216,7 @@ export const groupUsersSchema = object({
 
 /** A role: system roles have ids 1–5 (SYSTEM_ROLE_IDS). */
 export const roleSchema = object({ id: int, name: str }, { description: nullableStr, authorityCount: nullableInt, userCount: nullableInt, created: date, modified: date });
+export type Role = Answer<typeof roleSchema>;
 
 /** A role's grants: a bare array of authority names. */
 export const roleAuthoritiesSchema = { type: 'array', items: str } as const;
@@ -227,6 +226,7 @@ export const roleUserSchema = object({ userId: int }, { displayName: nullableStr
 
 /** An access token: the owner is an id only (ownerName/ownerEmail are null in the list); `expires` is epoch ms. */
 export const accessTokenSchema = object({ id: int, ownerId: int, expires: int }, { name: nullableStr, ownerName: nullableStr, ownerEmail: nullableStr });
+export type AccessToken = Answer<typeof accessTokenSchema>;
 
 /** A page of the admin summary: `pageId` a number; owners' ids are numbers here. */
 const numericPrincipal = object({ id: int, type: str }, { displayName: nullableStr });
@@ -234,6 +234,7 @@ export const pageSummarySchema = object(
   { pageId: int },
   { pageTitle: nullableStr, pageType: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, ownerId: nullableInt, owners: { type: ['array', 'null'], items: numericPrincipal }, locked: nullableBool, lastModified: date, cardCount: nullableInt },
 );
+export type PageSummary = Answer<typeof pageSummarySchema>;
 
 /** A card of the admin summary: owners' ids are strings here. */
 export const cardSummarySchema = object(
@@ -253,9 +254,11 @@ export const contentAccessListSchema = object({
   totalUserCount: int,
   resource: object({ id: str, type: str }),
 });
+export type ContentAccessList = Answer<typeof contentAccessListSchema>;
 
 /** A connector account: `id` is the account id, `userId` its owner. */
 export const accountSchema = object({ id: int }, { userId: nullableInt, name: nullableStr, displayName: nullableStr, type: nullableStr, valid: nullableBool, dataProviderType: nullableStr, credentialsType: nullableStr });
+export type Account = Answer<typeof accountSchema>;
 
 /** An account's share list: the dataset access list's form, without totalGroupCount. */
 export const accountSharesSchema = object({
@@ -280,6 +283,7 @@ export const pdpPoliciesSchema = {
     { type: nullableStr, dataSourcePermissions: nullableBool, userIds: idList, groupIds: idList, virtualUserIds: idList, parameters: { type: ['array', 'null'] } },
   ),
 } as const;
+export type PdpPolicy = Answer<typeof pdpPoliciesSchema>[number];
 
 let sharedAjv: Ajv | undefined; // created on first use (start-up does not need it)
 const validators = new WeakMap<Schema, ValidateFunction>();

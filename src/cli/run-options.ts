@@ -1,7 +1,7 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import { type CheckOptions, type FailOn, parseOverride, type Severity, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
+import { type CheckOptions, parseOverride, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
 import { FORMATS, GROUP_BY, type GroupBy } from '../report/index.js';
 import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
@@ -20,30 +20,18 @@ import {
   parseSeverities,
 } from './options.js';
 
-export interface RunFlags {
-  config?: string;
-  baseUrl?: string;
-  workflowUrl?: string;
-  policies?: string[];
-  only?: string[];
-  skip?: string[];
-  severity?: Severity[];
-  failOn?: FailOn;
-  concurrency?: number;
-  timeout?: string;
+/** The flags of addRunOptions and addReportOptions: the library's options by the same name, and the CLI's own. */
+export type RunFlags = Pick<CheckOptions, 'config' | 'baseUrl' | 'workflowUrl' | 'policies' | 'only' | 'skip' | 'severity' | 'failOn' | 'concurrency' | 'timeout' | 'framework' | 'from' | 'baseline' | 'writeBaseline'> & {
+  /** `--override policy=reason`, parsed into CheckOptions.overrides. */
   override?: string[];
-  framework?: string;
   sandbox?: boolean;
-  from?: string;
-  baseline?: string;
-  writeBaseline?: string;
   history?: string | true;
   verbose?: boolean;
   format?: string;
   output?: OutputTarget[];
   groupBy?: GroupBy;
   instance?: string[];
-}
+};
 
 /**
  * --config, --base-url, --policies, --only, --fail-on, --concurrency, --sandbox, --from, --verbose.

@@ -1,7 +1,7 @@
 // JSON Schema of steward.yaml (DESIGN §4). The build publishes it as schema/config.schema.json
 // so editors can validate the file; test/config checks the published copy is up to date.
 import { ENFORCEMENTS, GOVERNED_WAIVER_FIELDS, SEVERITIES } from '../core/model.js';
-import { schemaId } from '../core/schema-id.js';
+import { closedSchema } from '../core/schema-id.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs } from '../resources/types.js';
 
@@ -99,13 +99,8 @@ function manifestProperties(): Record<string, unknown> {
   return props;
 }
 
-export const CONFIG_SCHEMA = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: schemaId('config'),
-  title: 'steward.yaml',
+export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
   description: 'Configuration of a steward run. Tokens never go here: set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN).',
-  type: 'object',
-  additionalProperties: false,
   properties: {
     instance: {
       type: 'object',
@@ -300,4 +295,4 @@ export const CONFIG_SCHEMA = {
       description: 'optional cap of requests per second (0.1 to 1000)',
     },
   },
-} as const;
+});

@@ -3,7 +3,7 @@
 // that matched nothing are reported as stale.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { globMatches, matchesEverything } from '../core/glob.js';
-import { schemaId } from '../core/schema-id.js';
+import { closedSchema } from '../core/schema-id.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -13,12 +13,7 @@ import { locationOf, nodeAt, parseYamlSource, problemAt, yamlData } from '../io/
 
 const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 
-export const waiversFileSchema = {
-  $id: schemaId('waivers'),
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'steward waivers file',
-  type: 'object',
-  additionalProperties: false,
+export const waiversFileSchema = closedSchema('waivers', 'steward waivers file', {
   required: ['waivers'],
   properties: {
     waivers: {
@@ -42,7 +37,7 @@ export const waiversFileSchema = {
       },
     },
   },
-};
+});
 
 // Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
 // (--version, --help) does not need.

@@ -121,7 +121,7 @@ async function planResource(
   const actionSteps: Step[] = [];
   for (const finding of findings) {
     for (const [name, value] of Object.entries(fixOf.get(finding.policy)!)) {
-      const fix = kind.fixes[name];
+      const fix = kind.fixes?.[name];
       if (!fix) notPlanned.push(refuse([finding], `${kind.name} has no fix "${name}"`));
       else if (fix.perItem && finding.path === null) notPlanned.push(refuse([finding], `fix "${name}" needs an item`));
       else if (fix.optIn && !input.allowOptIn) {

@@ -29,7 +29,7 @@ export async function collectDeclared(
 ): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
   for (const kind of Object.values(kinds)) {
-    if (kind.declare && Object.keys(kind.fixes).length > 0) out.push(...(await kind.declare(ctx)));
+    if (kind.declare && Object.keys(kind.fixes ?? {}).length > 0) out.push(...(await kind.declare(ctx)));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // JSON Schema of a saved fix plan (`steward fix --plan-out`). Published as
 // schema/plan.schema.json; test/fix checks the published copy equals this object.
-import { schemaId } from '../core/schema-id.js';
+import { closedSchema } from '../core/schema-id.js';
 
 const resource = {
   type: 'object',
@@ -93,12 +93,7 @@ const alreadyApplied = {
   },
 };
 
-export const PLAN_SCHEMA = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: schemaId('plan'),
-  title: 'steward fix plan',
-  type: 'object',
-  additionalProperties: false,
+export const PLAN_SCHEMA = closedSchema('plan', 'steward fix plan', {
   required: ['schemaVersion', 'id', 'createdAt', 'instance', 'changes', 'notPlanned', 'manifests'],
   properties: {
     schemaVersion: { const: 1 },
@@ -124,4 +119,4 @@ export const PLAN_SCHEMA = {
       },
     },
   },
-};
+});

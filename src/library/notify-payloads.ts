@@ -3,7 +3,7 @@
 // generic webhook's JSON, whose schema is published (NOTIFICATION_SCHEMA). At most
 // NOTIFY_MAX_ITEMS changes are listed; the rest are counted.
 
-import { schemaId } from '../core/schema-id.js';
+import { closedSchema } from '../core/schema-id.js';
 
 /** Changes listed per message; more are counted ("and 12 more"). */
 export const NOTIFY_MAX_ITEMS = 20;
@@ -31,13 +31,8 @@ export interface NotificationDigest {
   changes: NotificationChange[];
 }
 
-export const NOTIFICATION_SCHEMA = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: schemaId('notification'),
-  title: 'steward notification',
+export const NOTIFICATION_SCHEMA = closedSchema('notification', 'steward notification', {
   description: "The body steward POSTs to a generic webhook (notify: type webhook): what changed since the previous run. Signed in X-Steward-Signature-256: sha256=<hex HMAC-SHA256 of the raw body> when a secret is set.",
-  type: 'object',
-  additionalProperties: false,
   required: ['schemaVersion', 'tool', 'instance', 'startedAt', 'gate', 'violations', 'runUrl', 'counts', 'changes', 'omitted'],
   properties: {
     schemaVersion: { const: 1 },
@@ -73,7 +68,7 @@ export const NOTIFICATION_SCHEMA = {
     },
     omitted: { type: 'integer', minimum: 0, description: 'changes beyond the first NOTIFY_MAX_ITEMS, counted only' },
   },
-} as const;
+});
 
 const headline = (d: NotificationDigest) =>
   `steward on ${d.instance}: ${d.counts.new} new, ${d.counts.reopened} reopened, ${d.counts.fixed} fixed (${d.gate}, ${d.violations} violations)`;

@@ -143,7 +143,7 @@ export function parsePolicyText(
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
     const policy = buildDefinition(raw as Record<string, unknown>, ['policies', i], src, problems);
     for (const fixName of Object.keys(policy.fix ?? {})) {
-      if (options.kinds[policy.resource]?.fixes[fixName]?.perItem && policy.each === undefined) {
+      if (options.kinds[policy.resource]?.fixes?.[fixName]?.perItem && policy.each === undefined) {
         const node = keyNodeAt(src, ['policies', i, 'fix', fixName]);
         problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
       }

@@ -2,14 +2,14 @@
 // a parameter (the registry lives in src/resources), so `resource` is an enum of kind names
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
 import { ENFORCEMENTS, SEVERITIES } from '../core/model.js';
-import { schemaId } from '../core/schema-id.js';
+import { closedSchema } from '../core/schema-id.js';
 
 /** What the schema (and the expression type checks) need to know of each resource kind. */
 export type KindRegistry = Record<
   string,
   {
     description?: string;
-    fixes: Record<string, { schema: object; perItem?: boolean }>;
+    fixes?: Record<string, { schema: object; perItem?: boolean }>;
     /** JSON Schema of the document (`resource`): types its fields; `additionalProperties: false` = no other field. */
     documentSchema?: Record<string, unknown>;
   }
@@ -20,12 +20,7 @@ export const POLICY_ID_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> {
   const kindNames = Object.keys(kinds).sort();
   const expression = (description: string) => ({ type: 'string', minLength: 1, description });
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: schemaId('policy'),
-    title: 'steward policy file',
-    type: 'object',
-    additionalProperties: false,
+  return closedSchema('policy', 'steward policy file', {
     required: ['policies'],
     properties: {
       policies: { type: 'array', items: { $ref: '#/definitions/policy' } },
@@ -93,7 +88,7 @@ export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> 
                 type: 'object',
                 additionalProperties: false,
                 properties: Object.fromEntries(
-                  Object.entries(kinds[name].fixes)
+                  Object.entries(kinds[name].fixes ?? {})
                     .sort(([a], [b]) => a.localeCompare(b))
                     .map(([fix, def]) => [fix, def.schema]),
                 ),
@@ -114,7 +109,7 @@ export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> 
         },
       },
     },
-  };
+  });
 }
 
 /** The schema as committed under schema/ (stable key order, 2-space indent, final newline). */

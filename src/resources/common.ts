@@ -9,12 +9,12 @@ export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
   return all;
 }
 
-/** Without an engine memo every call runs its read (tests of single kinds, fixes). */
 /** Reads the first page of a listing only (a probe that the listing can be read at all). */
 export async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<void> {
   for await (const _page of pages) return;
 }
 
+/** Without an engine memo every call runs its read (tests of single kinds, fixes). */
 export const noMemo: RunMemo = (_key, fn) => fn();
 
 /** `permissions[2]` → 2 for the list named `list`; throws on any other path. */
@@ -64,4 +64,9 @@ export function readProbe(id: string, when: OperationId[], check: string, asked:
       fix: () => fix,
     }),
   };
+}
+
+/** A document steward builds: closed, so a policy naming a field it lacks is a typo; `required` ones are always there. */
+export function closedDocument(required: string[], properties: Record<string, unknown>): Record<string, unknown> {
+  return { type: 'object', additionalProperties: false, required, properties };
 }

@@ -2,7 +2,8 @@
 // listing gives, minus the `exclude` ids or globs. The listing is read whole or fails (the
 // client ends an incomplete one with an error): a discovered scope is never silently smaller.
 import { globMatches } from '../core/glob.js';
-import type { CollectedResource, Discovery, Scope, ScopeInput } from './types.js';
+import type { InstanceApi } from '../api/types.js';
+import type { CollectedResource, Discovery, ResourceDocument, Scope, ScopeInput } from './types.js';
 
 /** Whether `id` (or, for a file, its set id) is left out by an `exclude` entry. */
 export function excluded(discovery: Discovery | undefined, ...ids: string[]): boolean {
@@ -46,15 +47,20 @@ export function scopeEntries(scope: Scope, input: Pick<ScopeInput, 'key' | 'shap
 
 /** How a kind read from one whole listing builds its resources (listedResources). */
 export interface ListedKind<T> {
+  /** The kind's name (`role`). */
+  kind: string;
   /** The scope key (`users`, `roles`, …). */
   key: string;
   /** How the listing is named in the error of an id it does not hold (`the role list`). */
   listing: string;
   idOf(item: T): string;
   nameOf(item: T): string | null | undefined;
-  build(item: T): CollectedResource;
+  /** The document of a listed item. */
+  docOf(item: T): ResourceDocument;
+  /** Why a listed item cannot be judged (API drift in it): the resource then carries that error. */
+  driftOf?(item: T): Error | undefined;
   /** The document of a named id the listing lacks (the resource then carries the error). */
-  missing(id: string): CollectedResource;
+  missingDoc(id: string): ResourceDocument;
   /** Ids already yielded (declared in manifests): not yielded again. */
   skip?: ReadonlySet<string>;
 }
@@ -76,11 +82,18 @@ export async function* listedResources<T>(scope: Scope, read: () => Promise<T[]>
   for (const id of ids) {
     if (kind.skip?.has(id)) continue;
     const item = listed.get(id);
-    if (item !== undefined) {
-      yield kind.build(item);
-      continue;
+    if (item === undefined) {
+      yield { kind: kind.kind, id, name: null, doc: kind.missingDoc(id), source: null, loadError: new Error(`${kind.kind} ${id} is not in ${kind.listing}`) };
+    } else {
+      const loadError = kind.driftOf?.(item);
+      yield { kind: kind.kind, id, name: kind.nameOf(item) ?? null, doc: kind.docOf(item), source: null, ...(loadError ? { loadError } : {}) };
     }
-    const r = kind.missing(id);
-    yield { ...r, loadError: new Error(`${r.kind} ${id} is not in ${kind.listing}`) };
   }
+}
+
+/** A scope entry's `exists` for a kind read from one listing (`steward doctor`): the id must be in it. */
+export function inListing<T>(noun: string, listing: string, read: (api: InstanceApi) => Promise<T[]>, idOf: (item: T) => string): ScopeInput['exists'] {
+  return async (api, id) => {
+    if (!(await read(api)).some((item) => idOf(item) === id)) throw new Error(`${noun} ${id} is not in ${listing}`);
+  };
 }

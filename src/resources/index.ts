@@ -67,9 +67,9 @@ export function fixProblems(
   const kind = kinds[kindName];
   if (!kind) return [`unknown resource kind ${kindName}`];
   const names = Object.keys(fix);
-  const allowed = Object.keys(kind.fixes);
+  const allowed = Object.keys(kind.fixes ?? {});
   if (names.length !== 1) return [`a fix names exactly one fix kind (${allowed.join(', ') || 'none for this kind'})`];
-  const fixKind = kind.fixes[names[0]];
+  const fixKind = kind.fixes?.[names[0]];
   if (!fixKind) {
     return [`${kindName} has no fix "${names[0]}"; allowed: ${allowed.join(', ') || 'none'}`];
   }

@@ -1,7 +1,7 @@
 // Declared permission state (DESIGN §5): one queue or data file per YAML manifest, validated
 // against a JSON Schema, with the position of every entry and value kept for findings and
 // for in-place rewrites.
-import { schemaId } from '../core/schema-id.js';
+import { closedSchema } from '../core/schema-id.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -32,18 +32,13 @@ export const queueEntrySchema = {
   },
 };
 
-export const queueManifestSchema = {
-  $id: schemaId('queue-manifest'),
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'steward queue permission manifest',
-  type: 'object',
-  additionalProperties: false,
+export const queueManifestSchema = closedSchema('queue-manifest', 'steward queue permission manifest', {
   required: ['queue', 'permissions'],
   properties: {
     queue: queueIdSchema,
     permissions: { type: 'array', items: queueEntrySchema },
   },
-};
+});
 
 export const dataFileEntrySchema = {
   type: 'object',
@@ -58,19 +53,14 @@ export const dataFileEntrySchema = {
   },
 };
 
-export const dataFileManifestSchema = {
-  $id: schemaId('data-file-manifest'),
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  title: 'steward data-file permission manifest',
-  type: 'object',
-  additionalProperties: false,
+export const dataFileManifestSchema = closedSchema('data-file-manifest', 'steward data-file permission manifest', {
   required: ['dataFile', 'publicAccess', 'entries'],
   properties: {
     dataFile: dataFileIdSchema,
     publicAccess: { type: 'boolean' },
     entries: { type: 'array', items: dataFileEntrySchema },
   },
-};
+});
 
 /** A principal a page or card is shared with (cards and pages have no access levels). */
 const sharePrincipalSchema = {
@@ -82,19 +72,14 @@ const sharePrincipalSchema = {
 
 /** One page's or card's declared sharing: the users and groups it is shared with directly, nobody else. */
 function sharingManifestSchema(key: 'page' | 'card') {
-  return {
-    $id: schemaId(`${key}-sharing-manifest`),
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    title: `steward ${key} sharing manifest`,
-    type: 'object',
-    additionalProperties: false,
+  return closedSchema(`${key}-sharing-manifest`, `steward ${key} sharing manifest`, {
     required: [key, 'users', 'groups'],
     properties: {
       [key]: { type: 'integer' },
       users: { type: 'array', items: sharePrincipalSchema, description: 'users the item is shared with directly' },
       groups: { type: 'array', items: sharePrincipalSchema, description: 'groups the item is shared with' },
     },
-  };
+  });
 }
 export const pageSharingManifestSchema = sharingManifestSchema('page');
 export const cardSharingManifestSchema = sharingManifestSchema('card');

@@ -139,6 +139,14 @@ export function ownerPart(operation: OperationId, ownerOf: (api: InstanceApi, r:
   };
 }
 
+/** The `owner` part of a kind whose document lists its owners (`doc.owners`, from `operation`): the first one. */
+export function firstOwnerPart(operation: OperationId): DocumentPart {
+  return ownerPart(operation, async (_api, r) => {
+    const first = (r.doc.owners as { type: string; id: string }[])[0];
+    return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
+  });
+}
+
 /** An owner id as a listing carries it: a number or a non-empty string is a user's; null is none. */
 export function userOwner(value: unknown, where: string): OwnerId | null {
   if (value === null) return null;

@@ -2,6 +2,8 @@
 // reached directly and through which groups, and the principals of the other share lists in one
 // form, `{type, id, name, ...}`, whatever the endpoint's own shape.
 import type { ContentAccessList } from '../api/types.js';
+import { loadManifests } from './manifests.js';
+import type { CollectContext, CollectedResource } from './types.js';
 
 /**
  * The card access list's form is not shown publicly: steward takes the page access list's form
@@ -38,7 +40,7 @@ export const contentAccessSchema = {
 };
 
 /** A principal of a share list in one form (`{type, id, name, ...}`). */
-export const principalSchema = (extra: Record<string, unknown>) => ({
+export const principalSchema = (extra: Record<string, unknown> = {}) => ({
   type: 'object',
   properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] }, ...extra },
 });
@@ -120,3 +122,14 @@ export const declaredSharesSchema = {
     groups: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } },
   },
 };
+
+/** The cards or pages whose sharing a manifest declares: `declared`, and `shares` as the manifest gives them. */
+export async function declaredSharing(kind: 'card' | 'page', ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>, doc: Record<string, unknown>): Promise<CollectedResource[]> {
+  return (await loadManifests(kind, ctx.manifestFiles[`${kind}s`] ?? [], ctx.displayRoot)).map((m) => ({
+    kind,
+    id: String(m.id),
+    name: null,
+    doc: { id: m.id, ...doc, declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } },
+    source: m.source,
+  }));
+}

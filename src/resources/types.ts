@@ -189,7 +189,8 @@ export interface ResourceKind {
   collect(ctx: CollectContext): AsyncIterable<CollectedResource>;
   /** Declared kinds: the resources their manifests declare (no API read). */
   declare?(ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>): Promise<CollectedResource[]>;
-  fixes: Record<string, FixKind>;
+  /** What `fix:` may set; a read-only kind has none. */
+  fixes?: Record<string, FixKind>;
   /**
    * The request that sets the resource's state from `before` to `after`, for kinds with state
    * fixes: the full list after, plus what the write needs to take away what `before` had.

@@ -27,42 +27,14 @@ export function addPlantedSharing(state: SandboxState, now: number): void {
   // 11 users directly on card 7002 (sent by most planted schedules).
   sharing.cardShares.set('7002', { users: twelve.slice(1), groups: [] });
 
+  const share = (type: 'USER' | 'GROUP', id: number, accessLevel: string) => ({ type, id: String(id), accessLevel });
   sharing.accounts.push(
-    {
-      id: PLANTED_ACCOUNTS.editableByUser,
-      userId: P.ana,
-      name: 'Salesforce production',
-      dataProviderType: 'salesforce',
-      credentialsType: 'oauth',
-      shares: [
-        { type: 'USER', id: String(P.ana), accessLevel: 'OWNER' },
-        { type: 'USER', id: String(P.ben), accessLevel: 'CAN_EDIT' },
-        { type: 'GROUP', id: String(FILLER_SHARE_GROUP), accessLevel: 'CAN_VIEW' },
-      ],
-    },
-    {
-      id: PLANTED_ACCOUNTS.departedOwner,
-      userId: P.jo,
-      name: 'Legacy SFTP',
-      dataProviderType: 'sftp',
-      credentialsType: 'fields',
-      shares: [
-        { type: 'USER', id: String(P.jo), accessLevel: 'OWNER' },
-        { type: 'GROUP', id: String(FILLER_SHARE_GROUP), accessLevel: 'CAN_EDIT' },
-      ],
-    },
-    {
-      id: PLANTED_ACCOUNTS.compliant,
-      userId: P.dana,
-      name: 'Snowflake analytics',
-      dataProviderType: 'snowflake',
-      credentialsType: 'fields',
-      shares: [
-        { type: 'USER', id: String(P.dana), accessLevel: 'OWNER' },
-        { type: 'USER', id: String(P.chen), accessLevel: 'CAN_VIEW' },
-        { type: 'GROUP', id: String(FILLER_SHARE_GROUP), accessLevel: 'CAN_SHARE' },
-      ],
-    },
+    { id: PLANTED_ACCOUNTS.editableByUser, userId: P.ana, name: 'Salesforce production', dataProviderType: 'salesforce', credentialsType: 'oauth',
+      shares: [share('USER', P.ana, 'OWNER'), share('USER', P.ben, 'CAN_EDIT'), share('GROUP', FILLER_SHARE_GROUP, 'CAN_VIEW')] },
+    { id: PLANTED_ACCOUNTS.departedOwner, userId: P.jo, name: 'Legacy SFTP', dataProviderType: 'sftp', credentialsType: 'fields',
+      shares: [share('USER', P.jo, 'OWNER'), share('GROUP', FILLER_SHARE_GROUP, 'CAN_EDIT')] },
+    { id: PLANTED_ACCOUNTS.compliant, userId: P.dana, name: 'Snowflake analytics', dataProviderType: 'snowflake', credentialsType: 'fields',
+      shares: [share('USER', P.dana, 'OWNER'), share('USER', P.chen, 'CAN_VIEW'), share('GROUP', FILLER_SHARE_GROUP, 'CAN_SHARE')] },
   );
 
   sharing.filesetAccess.set(PLANTED_FILESET_ID, [

@@ -121,48 +121,14 @@ export function addPlanted(state: SandboxState): void {
   state.certifications.set('CARD:7001', makeCertification('EXPIRED', Date.UTC(2024, 5, 30)));
   state.certifications.set('CARD:7002', makeCertification('ACTIVE'));
 
-  const ana = { type: 'USER' as const, id: '7', name: 'Ana Ruiz' };
+  const user = (id: string, name: string, accessLevel: string) => ({ type: 'USER' as const, id, name, accessLevel });
+  const group = (id: string, name: string, accessLevel: string) => ({ type: 'GROUP' as const, id, name, accessLevel });
   const datasets: Array<[string, string | null, ReturnType<typeof makeAccessList>, string[]]> = [
-    [
-      'ds-sales-certified',
-      'ACTIVE',
-      makeAccessList([
-        { ...ana, accessLevel: 'OWNER' },
-        { type: 'GROUP', id: 'g-50', name: 'Sales Analysts', accessLevel: 'CAN_VIEW' },
-      ]),
-      ['sales', 'certified'],
-    ],
-    [
-      'ds-hr-certified',
-      'ACTIVE',
-      makeAccessList([{ type: 'USER', id: '31', name: 'Eva Novak', accessLevel: 'OWNER' }]),
-      ['hr'],
-    ],
-    [
-      'ds-finance-certified',
-      'ACTIVE',
-      makeAccessList([
-        { type: 'GROUP', id: 'g-88', name: 'Finance Admins', accessLevel: 'OWNER' },
-        { ...ana, accessLevel: 'CO_OWNER' },
-        { type: 'USER', id: '9', name: 'Ben Okafor', accessLevel: 'CAN_VIEW' },
-      ]),
-      ['finance', 'certified'],
-    ],
-    [
-      'ds-legacy-expired',
-      'EXPIRED',
-      makeAccessList([{ type: 'USER', id: '15', name: 'On-call Break Glass', accessLevel: 'OWNER' }]),
-      ['legacy'],
-    ],
-    [
-      'ds-scratch',
-      null,
-      makeAccessList([
-        { type: 'USER', id: '12', name: 'Chen Wei', accessLevel: 'CAN_EDIT' },
-        { type: 'GROUP', id: 'g-41', name: 'Marketing Analysts', accessLevel: 'CAN_VIEW' },
-      ]),
-      [],
-    ],
+    ['ds-sales-certified', 'ACTIVE', makeAccessList([user('7', 'Ana Ruiz', 'OWNER'), group('g-50', 'Sales Analysts', 'CAN_VIEW')]), ['sales', 'certified']],
+    ['ds-hr-certified', 'ACTIVE', makeAccessList([user('31', 'Eva Novak', 'OWNER')]), ['hr']],
+    ['ds-finance-certified', 'ACTIVE', makeAccessList([group('g-88', 'Finance Admins', 'OWNER'), user('7', 'Ana Ruiz', 'CO_OWNER'), user('9', 'Ben Okafor', 'CAN_VIEW')]), ['finance', 'certified']],
+    ['ds-legacy-expired', 'EXPIRED', makeAccessList([user('15', 'On-call Break Glass', 'OWNER')]), ['legacy']],
+    ['ds-scratch', null, makeAccessList([user('12', 'Chen Wei', 'CAN_EDIT'), group('g-41', 'Marketing Analysts', 'CAN_VIEW')]), []],
   ];
   for (const [id, certState, access, tags] of datasets) {
     state.datasetAccess.set(id, access);

@@ -63,8 +63,8 @@ export function makeWorkflow(w: { id: string; name: string; description: string;
   };
 }
 
-/** The schedule settings the sandbox stores: the spec's fields plus the captured ones. */
-export interface SandboxScheduleSettings {
+/** When and for whom a schedule runs: the settings the spec documents. */
+export interface ScheduleTiming {
   frequency: string;
   daysToRun: string;
   hourOfDay: number;
@@ -75,6 +75,10 @@ export interface SandboxScheduleSettings {
   startDate: number;
   nextRunDate: number;
   ownerId: number;
+}
+
+/** The schedule settings the sandbox stores: the spec's fields plus the captured ones. */
+export interface SandboxScheduleSettings extends ScheduleTiming {
   additionalRecipients: { type: string; value: string }[];
   unsubscribedRecipients: unknown[];
   [extra: string]: unknown;
@@ -90,23 +94,13 @@ export interface SandboxSchedule extends ReportSchedule {
 }
 
 /** All documented fields plus the two sort keys `orderBy` needs (extra fields are allowed). */
-export interface ScheduleInput {
+export interface ScheduleInput extends ScheduleTiming {
   id: number;
   title: string;
   cardId: number;
-  ownerId: number;
   owner: boolean;
   recipientCount: number;
   cardCount?: number;
-  frequency: string;
-  daysToRun: string;
-  hourOfDay: number;
-  minOfHour: number;
-  timezone: string;
-  enabled: boolean;
-  /** Epoch milliseconds. */
-  startDate: number;
-  nextRunDate: number;
   /**
    * A card schedule sent without a page or an embedded view, as captured on a real instance:
    * `viewName` and `embedViewId` null, `pageId` 0, `type` "view".
@@ -115,19 +109,9 @@ export interface ScheduleInput {
 }
 
 export function makeSchedule(s: ScheduleInput): SandboxSchedule {
-  const settings: SandboxScheduleSettings = {
-    frequency: s.frequency,
-    daysToRun: s.daysToRun,
-    hourOfDay: s.hourOfDay,
-    minOfHour: s.minOfHour,
-    timezone: s.timezone,
-    enabled: s.enabled,
-    startDate: s.startDate,
-    nextRunDate: s.nextRunDate,
-    ownerId: s.ownerId,
-    additionalRecipients: [],
-    unsubscribedRecipients: [],
-  };
+  const { frequency, daysToRun, hourOfDay, minOfHour, timezone, enabled, startDate, nextRunDate, ownerId } = s;
+  const timing: ScheduleTiming = { frequency, daysToRun, hourOfDay, minOfHour, timezone, enabled, startDate, nextRunDate, ownerId };
+  const settings: SandboxScheduleSettings = { ...timing, additionalRecipients: [], unsubscribedRecipients: [] };
   return {
     id: s.id,
     active: s.enabled,

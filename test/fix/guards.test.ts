@@ -98,7 +98,7 @@ describe('action fixes (datasets)', () => {
     expect(plan.changes.map((c) => [c.type, c.request.method, c.request.path])).toEqual([
       ['action', 'POST', '/api/query/v1/datasources/ds-scratch'],
     ]);
-    expect(plan.notPlanned.map((p) => p.reason)).toEqual([`fix "tag" is opt-in: ${RESOURCE_KINDS.dataset.fixes.tag.warning}`]);
+    expect(plan.notPlanned.map((p) => p.reason)).toEqual([`fix "tag" is opt-in: ${RESOURCE_KINDS.dataset.fixes?.tag.warning}`]);
 
     // Without an API the current tags cannot be read: the tag fix is not planned.
     const blind = await planFixes({ ...base, allowOptIn: true });
@@ -113,7 +113,7 @@ describe('action fixes (datasets)', () => {
     expect(sandbox.counts.getDataset).toBe(1);
     expect(optedIn.changes[1]).toMatchObject({
       request: { operation: 'createDatasetTags', body: ['raw', 'reviewed'] },
-      warnings: [RESOURCE_KINDS.dataset.fixes.tag.warning],
+      warnings: [RESOURCE_KINDS.dataset.fixes?.tag.warning],
     });
     sandbox.resetCounts();
     const journalPath = path.join(mkdtempSync(path.join(tmpdir(), 'steward-fix-')), 'journal.jsonl');

@@ -19,7 +19,7 @@ describe('policy schema', () => {
 
   it('the fixture registry has the real kinds and fix kinds', () => {
     const shape = (r: typeof KINDS) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Object.keys(v.fixes).sort()]));
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Object.keys(v.fixes ?? {}).sort()]));
     expect(shape(KINDS)).toEqual(shape(RESOURCE_KINDS));
   });
 

@@ -65,7 +65,7 @@ describe('declared kinds and their fixes', () => {
   it('queue revoke narrows one entry; the write is the full list; send sets it on the instance', async () => {
     const queue = RESOURCE_KINDS.queue;
     const finance = (await collect(queue)).find((q) => q.id === 'q-finance-intake')!;
-    const after = queue.fixes.revoke.apply(finance.doc, ['ADMIN'], 'permissions[0]');
+    const after = queue.fixes!.revoke.apply(finance.doc, ['ADMIN'], 'permissions[0]');
     expect(finance.doc.permissions).toHaveLength(3);
     expect((after.permissions as { permissions: string[] }[]).map((e) => e.permissions)).toEqual([
       ['READ'],
@@ -83,7 +83,7 @@ describe('declared kinds and their fixes', () => {
     await api.send(write);
     expect(sandbox.counts.updateQueuePermissions).toBe(1);
     expect(sandbox.state.queuePermissions.get('q-finance-intake')).toEqual(after.permissions);
-    const removed = queue.fixes.remove.apply(finance.doc, true, 'permissions[1]');
+    const removed = queue.fixes!.remove.apply(finance.doc, true, 'permissions[1]');
     expect((removed.permissions as { id: string }[]).map((e) => e.id)).toEqual(['7', '9']);
     // The removed entry is sent with an empty permission list, never dropped from the body.
     const removal = queue.write!(removed, finance.doc);
@@ -93,13 +93,13 @@ describe('declared kinds and their fixes', () => {
     ]);
     await api.send(removal);
     expect(sandbox.state.queuePermissions.get('q-finance-intake')!.map((e) => e.id)).toEqual(['7', '9']);
-    expect(() => queue.fixes.remove.apply(finance.doc, true, null)).toThrow(/item of permissions/);
+    expect(() => queue.fixes!.remove.apply(finance.doc, true, null)).toThrow(/item of permissions/);
   });
 
   it('data file: publicAccess false and remove; PUT with the whole body', async () => {
     const df = RESOURCE_KINDS.dataFile;
     const f42 = (await collect(df)).find((d) => d.id === '42')!;
-    const priv = df.fixes.publicAccess.apply(f42.doc, false, null);
+    const priv = df.fixes!.publicAccess.apply(f42.doc, false, null);
     const write = df.write!(priv, f42.doc);
     expect(write).toEqual({
       operation: 'updateFilePermissions',
@@ -109,7 +109,7 @@ describe('declared kinds and their fixes', () => {
     });
     await api.send(write);
     expect(sandbox.state.dataFilePermissions.get('42')).toEqual({ publicAccess: false, entries: f42.doc.entries });
-    expect(df.fixes.remove.apply(f42.doc, true, 'entries[0]').entries).toEqual([]);
+    expect(df.fixes!.remove.apply(f42.doc, true, 'entries[0]').entries).toEqual([]);
     expect(df.widens!(priv, f42.doc)).toBe('the file would become public');
   });
 
@@ -120,10 +120,10 @@ describe('declared kinds and their fixes', () => {
     expect(current).toEqual(['raw', 'pii']);
     expect(sandbox.counts.getDataset).toBe(1);
     const doc = { id: 'ds-scratch', tags: current };
-    expect(ds.fixes.tag.warning).toMatch(/replace/);
-    expect(ds.fixes.tag.optIn).toBe(true);
-    expect(ds.fixes.tag.reads).toEqual(['tags']);
-    const tagWrite = ds.fixes.tag.request!(doc, ['needs-owner', 'pii']);
+    expect(ds.fixes!.tag.warning).toMatch(/replace/);
+    expect(ds.fixes!.tag.optIn).toBe(true);
+    expect(ds.fixes!.tag.reads).toEqual(['tags']);
+    const tagWrite = ds.fixes!.tag.request!(doc, ['needs-owner', 'pii']);
     expect(tagWrite).toEqual({
       operation: 'createDatasetTags',
       method: 'POST',
@@ -133,7 +133,7 @@ describe('declared kinds and their fixes', () => {
     await api.send(tagWrite);
     // The platform's POST replaces the list: the union keeps the tags that were there.
     expect(sandbox.state.datasetTags.get('ds-scratch')).toEqual(['raw', 'pii', 'needs-owner']);
-    await api.send(ds.fixes.index.request!(doc, true));
+    await api.send(ds.fixes!.index.request!(doc, true));
     expect(sandbox.state.indexRequests).toEqual(['ds-scratch']);
   });
 

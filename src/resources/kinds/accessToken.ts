@@ -1,7 +1,8 @@
 // Access tokens: the token list (no paging; the owner is an id only), with the owner resolved
 // against the user directory. Read-only: revoking a token is a decision for a person.
-import { listedResources } from '../discovery.js';
-import { readProbe } from '../common.js';
+import { int, nullableStr } from '../../api/schemas.js';
+import { closedDocument, readProbe } from '../common.js';
+import { inListing, listedResources } from '../discovery.js';
 import { ownerPart, ownerSchema } from '../people.js';
 import type { ResourceKind } from '../types.js';
 
@@ -11,29 +12,10 @@ export const accessToken: ResourceKind = {
   live: true,
   completeWith: 'developer.token.manage',
   inputs: {
-    scope: {
-      key: 'accessTokens',
-      shape: 'ids',
-      description: 'access token',
-      exists: async (api, id) => {
-        if (!(await api.listAccessTokens()).some((t) => String(t.id) === id)) throw new Error(`access token ${id} is not in the token list`);
-      },
-      discovery: 'listAccessTokens',
-    },
+    scope: { key: 'accessTokens', shape: 'ids', description: 'access token', exists: inListing('access token', 'the token list', (api) => api.listAccessTokens(), (t) => String(t.id)), discovery: 'listAccessTokens' },
   },
   operations: ['listAccessTokens'],
-  documentSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'ownerId', 'expires'],
-    properties: {
-      id: { type: 'integer' },
-      name: { type: ['string', 'null'] },
-      ownerId: { type: 'integer' },
-      expires: { type: 'integer', description: 'epoch milliseconds' },
-      owner: ownerSchema,
-    },
-  },
+  documentSchema: closedDocument(['id', 'ownerId', 'expires'], { id: int, name: nullableStr, ownerId: int, expires: { type: 'integer', description: 'epoch milliseconds' }, owner: ownerSchema }),
   parts: { owner: ownerPart('listAccessTokens', async (_api, r) => ({ type: 'USER', id: String(r.doc.ownerId) })) },
   probes: [
     readProbe('accessTokens', ['listAccessTokens'], "every user's access tokens can be listed", 'GET the access-token list', (api) => api.listAccessTokens(),
@@ -41,12 +23,8 @@ export const accessToken: ResourceKind = {
   ],
   collect: (ctx) =>
     listedResources(ctx.scope, () => ctx.api.listAccessTokens(), {
-      key: 'accessTokens',
-      listing: 'the token list',
-      idOf: (t) => String(t.id),
-      nameOf: (t) => t.name,
-      build: (t) => ({ kind: 'accessToken', id: String(t.id), name: t.name ?? null, doc: { id: t.id, name: t.name ?? null, ownerId: t.ownerId, expires: t.expires }, source: null }),
-      missing: (id) => ({ kind: 'accessToken', id, name: null, doc: { id }, source: null }),
+      kind: 'accessToken', key: 'accessTokens', listing: 'the token list', idOf: (t) => String(t.id), nameOf: (t) => t.name,
+      docOf: (t) => ({ id: t.id, name: t.name ?? null, ownerId: t.ownerId, expires: t.expires }),
+      missingDoc: (id) => ({ id }),
     }),
-  fixes: {},
 };

@@ -1,8 +1,9 @@
 // Connector accounts: the account list (all of them with account.admin), each with its share
 // list as a part (v1's READ/WRITE/OWNER vocabulary mapped to v2's) and its owner resolved.
 import type { Account } from '../../api/types.js';
+import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
+import { closedDocument, readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { readProbe } from '../common.js';
 import { ownerPart, ownerSchema, userOwner } from '../people.js';
 import { principalSchema } from '../sharing.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
@@ -45,32 +46,15 @@ export const account: ResourceKind = {
   live: true,
   completeWith: 'account.admin',
   inputs: {
-    scope: {
-      key: 'accounts',
-      shape: 'ids',
-      description: 'account',
-      exists: (api, id) => api.getAccountShares(id),
-      discovery: 'listAccounts',
-    },
+    scope: { key: 'accounts', shape: 'ids', description: 'account', exists: (api, id) => api.getAccountShares(id), discovery: 'listAccounts' },
   },
   operations: ['listAccounts'],
-  documentSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id'],
-    properties: {
-      id: { type: 'integer' },
-      name: { type: ['string', 'null'] },
-      displayName: { type: ['string', 'null'] },
-      type: { type: ['string', 'null'] },
-      dataProviderType: { type: ['string', 'null'] },
-      credentialsType: { type: ['string', 'null'], description: 'fields or oauth' },
-      valid: { type: ['boolean', 'null'] },
-      ownerId: { type: ['integer', 'null'] },
-      shares: { type: 'array', items: principalSchema({ accessLevel: { enum: ['CAN_VIEW', 'CAN_EDIT', 'CAN_SHARE', 'OWNER'] } }), description: 'who the account is shared with (v1 READ/WRITE mapped to CAN_VIEW/CAN_EDIT)' },
-      owner: ownerSchema,
-    },
-  },
+  documentSchema: closedDocument(['id'], {
+    id: int, name: nullableStr, displayName: nullableStr, type: nullableStr, dataProviderType: nullableStr, valid: nullableBool, ownerId: nullableInt,
+    credentialsType: { type: ['string', 'null'], description: 'fields or oauth' },
+    shares: { type: 'array', items: principalSchema({ accessLevel: { enum: ['CAN_VIEW', 'CAN_EDIT', 'CAN_SHARE', 'OWNER'] } }), description: 'who the account is shared with (v1 READ/WRITE mapped to CAN_VIEW/CAN_EDIT)' },
+    owner: ownerSchema,
+  }),
   parts: { shares, owner },
   probes: [
     readProbe('accounts', ['listAccounts', 'getAccountShares'], 'every connector account can be listed', 'GET the account list', (api) => api.listAccounts(),
@@ -78,12 +62,8 @@ export const account: ResourceKind = {
   ],
   collect: (ctx) =>
     listedResources(ctx.scope, () => ctx.api.listAccounts(), {
-      key: 'accounts',
-      listing: 'the account list',
-      idOf: (a) => String(a.id),
-      nameOf: (a) => a.displayName ?? a.name,
-      build: (a) => ({ kind: 'account', id: String(a.id), name: a.displayName ?? a.name ?? null, doc: accountDoc(a), source: null }),
-      missing: (id) => ({ kind: 'account', id, name: null, doc: { id: Number(id) }, source: null }),
+      kind: 'account', key: 'accounts', listing: 'the account list', idOf: (a) => String(a.id), nameOf: (a) => a.displayName ?? a.name,
+      docOf: accountDoc,
+      missingDoc: (id) => ({ id: Number(id) }),
     }),
-  fixes: {},
 };

@@ -38,5 +38,4 @@ export const calculatedFields: ResourceKind = {
     const id = CALCULATED_FIELDS_RESOURCE_ID;
     yield { kind: 'calculatedFields', id, name: null, doc: { ...stats, id }, source: null };
   },
-  fixes: {},
 };

@@ -4,8 +4,7 @@ import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
 import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
-import { loadManifests } from '../manifests.js';
-import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharesSchema, driftSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
+import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart } from '../types.js';
 import { noMemo } from '../common.js';
 import { allSchedules } from './reportSchedule.js';
@@ -86,22 +85,14 @@ export const card: ResourceKind = {
       certification: certificationSchema,
       owner: ownerSchema,
       access: contentAccessSchema,
-      owners: { type: 'array', description: 'every owner, from the card admin summary', items: { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } } },
+      owners: { type: 'array', description: 'every owner, from the card admin summary', items: principalSchema() },
       declared: { type: 'boolean', description: "true when a manifest declares the card's sharing" },
       shares: declaredSharesSchema,
       drift: driftSchema,
     },
   },
   parts: { certification: certificationPart('CARD'), owner, access, owners, drift },
-  async declare(ctx) {
-    return (await loadManifests('card', ctx.manifestFiles.cards ?? [], ctx.displayRoot)).map((m) => ({
-      kind: 'card',
-      id: String(m.id),
-      name: null,
-      doc: { id: m.id, schedules: [], declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } },
-      source: m.source,
-    }));
-  },
+  declare: (ctx) => declaredSharing('card', ctx, { schedules: [] }),
   async *collect(ctx) {
     const senders = new Map<string, number[]>();
     const declared = new Map((ctx.declared ?? (await card.declare!(ctx))).map((d) => [d.id, d]));

@@ -104,5 +104,4 @@ export const filesetFile: ResourceKind = {
       }
     }
   },
-  fixes: {},
 };

@@ -1,17 +1,18 @@
 // Groups: the group list (owners and member counts in the listing itself), with each group's
 // members as a lazy part (one read per group), their state from the user directory. Read-only.
 import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
+import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
+import { closedDocument, readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { readProbe } from '../common.js';
-import { ownerPart, ownerSchema, USER_STATES, userDirectory } from '../people.js';
-import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
+import { firstOwnerPart, ownerSchema, USER_STATES, userDirectory } from '../people.js';
+import { principalSchema } from '../sharing.js';
+import type { DocumentPart, ResourceKind } from '../types.js';
 
 const principal = (p: GroupPrincipal) => ({ type: p.type, id: p.id, name: p.displayName ?? null });
 
-/** The group as policies see it; a listing item without owners or a member count cannot be judged (drift). */
-function groupResource(g: GroupListItem): CollectedResource {
-  const id = String(g.groupId);
-  const doc = {
+/** The group as policies see it. */
+function groupDoc(g: GroupListItem) {
+  return {
     id: g.groupId,
     name: g.name ?? null,
     type: g.groupType ?? null,
@@ -19,9 +20,12 @@ function groupResource(g: GroupListItem): CollectedResource {
     owners: (g.owners ?? []).map(principal),
     created: g.created ?? null,
   };
+}
+
+/** A listing item without owners or a member count cannot be judged (drift). */
+function groupDrift(g: GroupListItem): Error | undefined {
   const missing = !Array.isArray(g.owners) ? 'owners' : typeof g.memberCount !== 'number' ? 'memberCount' : null;
-  const loadError = missing ? new Error(`listGroups: API drift at ${missing} of group ${id}: missing, so the group cannot be judged`) : undefined;
-  return { kind: 'group', id, name: g.name ?? null, doc, source: null, ...(loadError ? { loadError } : {}) };
+  return missing ? new Error(`listGroups: API drift at ${missing} of group ${g.groupId}: missing, so the group cannot be judged`) : undefined;
 }
 
 const members: DocumentPart = {
@@ -37,13 +41,8 @@ const members: DocumentPart = {
   },
 };
 
-const principalSchema = { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } };
-
 /** The listing's first owner (the `owners` list in the document has them all); a group may own itself. */
-const owner = ownerPart('listGroups', async (_api, r) => {
-  const first = (r.doc.owners as { type: string; id: string }[])[0];
-  return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
-});
+const owner = firstOwnerPart('listGroups');
 
 export const group: ResourceKind = {
   name: 'group',
@@ -51,34 +50,21 @@ export const group: ResourceKind = {
   live: true,
   completeWith: 'group.admin',
   inputs: {
-    scope: {
-      key: 'groups',
-      shape: 'ids',
-      description: 'group',
-      exists: (api, id) => api.getGroupUsers(id),
-      discovery: 'listGroups',
-    },
+    scope: { key: 'groups', shape: 'ids', description: 'group', exists: (api, id) => api.getGroupUsers(id), discovery: 'listGroups' },
   },
   operations: ['listGroups'],
-  documentSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'owners'],
-    properties: {
-      id: { type: 'integer' },
-      name: { type: ['string', 'null'] },
-      type: { type: ['string', 'null'], description: 'open, closed, adhoc, dynamic, system' },
-      memberCount: { type: ['integer', 'null'] },
-      owners: { type: 'array', items: principalSchema, description: 'users and groups owning the group (a group may own itself)' },
-      created: { type: ['string', 'integer', 'null'] },
-      owner: { ...ownerSchema, description: `the first owner; ${ownerSchema.description}` },
-      members: {
-        type: 'array',
-        description: 'the member users, with their state',
-        items: { type: 'object', properties: { id: { type: 'string' }, name: { type: ['string', 'null'] }, roleId: { type: ['integer', 'null'] }, lastSignIn: { type: ['string', 'null'] }, state: { enum: [...USER_STATES, 'unknown'] } } },
-      },
+  documentSchema: closedDocument(['id', 'owners'], {
+    id: int, name: nullableStr, memberCount: nullableInt,
+    type: { type: ['string', 'null'], description: 'open, closed, adhoc, dynamic, system' },
+    owners: { type: 'array', items: principalSchema(), description: 'users and groups owning the group (a group may own itself)' },
+    created: { type: ['string', 'integer', 'null'] },
+    owner: { ...ownerSchema, description: `the first owner; ${ownerSchema.description}` },
+    members: {
+      type: 'array',
+      description: 'the member users, with their state',
+      items: { type: 'object', properties: { id: str, name: nullableStr, roleId: nullableInt, lastSignIn: nullableStr, state: { enum: [...USER_STATES, 'unknown'] } } },
     },
-  },
+  }),
   parts: { members, owner },
   probes: [
     readProbe('groups', ['listGroups', 'getGroupUsers'], 'groups can be listed', 'GET the first page of the group list', (api) => api.listGroups(),
@@ -87,12 +73,9 @@ export const group: ResourceKind = {
   collect: (ctx) =>
     // Owners and member counts come with the listing: it is read whole even for named groups.
     listedResources(ctx.scope, () => ctx.api.listGroups(), {
-      key: 'groups',
-      listing: 'the group list',
-      idOf: (g) => String(g.groupId),
-      nameOf: (g) => g.name,
-      build: groupResource,
-      missing: (id) => ({ kind: 'group', id, name: null, doc: { id: Number(id), owners: [] }, source: null }),
+      kind: 'group', key: 'groups', listing: 'the group list', idOf: (g) => String(g.groupId), nameOf: (g) => g.name,
+      docOf: groupDoc,
+      driftOf: groupDrift,
+      missingDoc: (id) => ({ id: Number(id), owners: [] }),
     }),
-  fixes: {},
 };

@@ -1,11 +1,11 @@
 // Pages: the page admin summary (every page with content.admin), with each page's access list
 // (users and groups, expanded to the people reached) as a part, and its first owner resolved.
 import type { PageSummary } from '../../api/types.js';
+import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
+import { closedDocument, readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { readProbe } from '../common.js';
-import { ownerPart, ownerSchema } from '../people.js';
-import { loadManifests } from '../manifests.js';
-import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharesSchema, driftSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
+import { firstOwnerPart, ownerSchema } from '../people.js';
+import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
 const liveAccess = async (api: Parameters<DocumentPart['load']>[0], r: CollectedResource) =>
@@ -21,11 +21,7 @@ const drift: DocumentPart = {
 };
 
 /** The summary's first owner (`ownerId`; the `owners` list in the document has them all). */
-const owner = ownerPart('listPages', async (_api, r) => {
-  const owners = r.doc.owners as { type: string; id: string }[];
-  const first = owners[0];
-  return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
-});
+const owner = firstOwnerPart('listPages');
 
 function pageDoc(p: PageSummary) {
   return {
@@ -49,47 +45,23 @@ export const page: ResourceKind = {
   completeWith: 'content.admin',
   inputs: {
     manifests: { key: 'pages', description: 'page sharing' },
-    scope: {
-      key: 'pages',
-      shape: 'ids',
-      description: 'page',
-      exists: (api, id) => api.getPageAccessList(id),
-      discovery: 'listPages',
-    },
+    scope: { key: 'pages', shape: 'ids', description: 'page', exists: (api, id) => api.getPageAccessList(id), discovery: 'listPages' },
   },
   operations: ['listPages'],
-  documentSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'owners', 'declared'],
-    properties: {
-      id: { type: 'integer' },
-      title: { type: ['string', 'null'] },
-      type: { type: ['string', 'null'] },
-      parentPageId: { type: ['integer', 'null'] },
-      topPageId: { type: ['integer', 'null'] },
-      locked: { type: ['boolean', 'null'] },
-      lastModified: { type: ['integer', 'string', 'null'] },
-      cardCount: { type: ['integer', 'null'] },
-      owners: { type: 'array', items: { type: 'object', properties: { type: { enum: ['USER', 'GROUP'] }, id: { type: 'string' }, name: { type: ['string', 'null'] } } } },
-      access: contentAccessSchema,
-      owner: ownerSchema,
-      declared: { type: 'boolean', description: 'true when a manifest declares the page\'s sharing' },
-      shares: declaredSharesSchema,
-      drift: driftSchema,
-    },
-  },
+  documentSchema: closedDocument(['id', 'owners', 'declared'], {
+    id: int, title: nullableStr, type: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, locked: nullableBool,
+    lastModified: { type: ['integer', 'string', 'null'] },
+    cardCount: nullableInt,
+    owners: { type: 'array', items: principalSchema() },
+    access: contentAccessSchema,
+    owner: ownerSchema,
+    declared: { type: 'boolean', description: 'true when a manifest declares the page\'s sharing' },
+    shares: declaredSharesSchema,
+    drift: driftSchema,
+  }),
   parts: { access, owner, drift },
   fixes: { restore: restoreSharingByHand((doc) => `page ${doc.id}`) },
-  async declare(ctx) {
-    return (await loadManifests('page', ctx.manifestFiles.pages ?? [], ctx.displayRoot)).map((m) => ({
-      kind: 'page',
-      id: String(m.id),
-      name: null,
-      doc: { id: m.id, owners: [], declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } },
-      source: m.source,
-    }));
-  },
+  declare: (ctx) => declaredSharing('page', ctx, { owners: [] }),
   probes: [
     readProbe('pages', ['listPages', 'getPageAccessList'], 'pages can be listed (the page admin summary)', 'POST the first page of the page admin summary', (api) => api.listPages(),
       "give the token's user the content admin grant (content.admin), or leave page policies out with --only"),
@@ -106,12 +78,9 @@ export const page: ResourceKind = {
     }
     // The summary's pages are the client's memo by now: named or discovered pages cost no request more.
     yield* listedResources(ctx.scope, () => ctx.api.listPages(), {
-      key: 'pages',
-      listing: 'the page admin summary',
-      idOf: (p) => String(p.pageId),
-      nameOf: (p) => p.pageTitle,
-      build: (p) => ({ kind: 'page', id: String(p.pageId), name: p.pageTitle ?? null, doc: { ...pageDoc(p), declared: false }, source: null }),
-      missing: (id) => ({ kind: 'page', id, name: null, doc: { id: Number(id), owners: [], declared: false }, source: null }),
+      kind: 'page', key: 'pages', listing: 'the page admin summary', idOf: (p) => String(p.pageId), nameOf: (p) => p.pageTitle,
+      docOf: (p) => ({ ...pageDoc(p), declared: false }),
+      missingDoc: (id) => ({ id: Number(id), owners: [], declared: false }),
       skip: new Set(declared.map((d) => d.id)),
     });
   },

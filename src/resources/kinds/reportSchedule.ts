@@ -277,5 +277,4 @@ export const reportSchedule: ResourceKind = {
       }
     }
   },
-  fixes: {},
 };

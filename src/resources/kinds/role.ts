@@ -1,8 +1,9 @@
 // Roles: the role list, with each role's grants and holders as lazy parts (one read per role,
 // the holders paged); holders carry their state from the user directory. Read-only.
 import type { Role } from '../../api/types.js';
-import { readAllPages, readProbe } from '../common.js';
-import { listedResources } from '../discovery.js';
+import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
+import { closedDocument, readAllPages, readProbe } from '../common.js';
+import { inListing, listedResources } from '../discovery.js';
 import { USER_STATES, userDirectory } from '../people.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
 
@@ -62,36 +63,19 @@ export const role: ResourceKind = {
   description: 'Roles named in scope.roles or all of them, with their grants and holders (parts).',
   live: true,
   inputs: {
-    scope: {
-      key: 'roles',
-      shape: 'ids',
-      description: 'role',
-      exists: async (api, id) => {
-        if (!(await api.listRoles()).some((r) => String(r.id) === id)) throw new Error(`role ${id} is not in the role list`);
-      },
-      discovery: 'listRoles',
-    },
+    scope: { key: 'roles', shape: 'ids', description: 'role', exists: inListing('role', 'the role list', (api) => api.listRoles(), (r) => String(r.id)), discovery: 'listRoles' },
   },
   operations: ['listRoles'],
-  documentSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'name', 'system'],
-    properties: {
-      id: { type: 'integer' },
-      name: { type: 'string' },
-      description: { type: ['string', 'null'] },
-      system: { type: 'boolean', description: 'a system role (ids 1–5: Admin, Privileged, Editor, Participant, Social)' },
-      authorityCount: { type: ['integer', 'null'] },
-      userCount: { type: ['integer', 'null'] },
-      grants: { type: 'array', items: { type: 'string' }, description: 'the authorities (grants) the role holds' },
-      holders: {
-        type: 'array',
-        description: 'the users holding the role, with their state',
-        items: { type: 'object', properties: { id: { type: 'string' }, name: { type: ['string', 'null'] }, email: { type: ['string', 'null'] }, state: { enum: [...USER_STATES, 'unknown'] } } },
-      },
+  documentSchema: closedDocument(['id', 'name', 'system'], {
+    id: int, name: str, description: nullableStr, authorityCount: nullableInt, userCount: nullableInt,
+    system: { type: 'boolean', description: 'a system role (ids 1–5: Admin, Privileged, Editor, Participant, Social)' },
+    grants: { type: 'array', items: { type: 'string' }, description: 'the authorities (grants) the role holds' },
+    holders: {
+      type: 'array',
+      description: 'the users holding the role, with their state',
+      items: { type: 'object', properties: { id: str, name: nullableStr, email: nullableStr, state: { enum: [...USER_STATES, 'unknown'] } } },
     },
-  },
+  }),
   parts: { grants, holders },
   ownerless: "a role belongs to the instance, not to a person: route it with the config's owners: map",
   probes: [
@@ -100,12 +84,8 @@ export const role: ResourceKind = {
   ],
   collect: (ctx) =>
     listedResources(ctx.scope, () => ctx.api.listRoles(), {
-      key: 'roles',
-      listing: 'the role list',
-      idOf: (r) => String(r.id),
-      nameOf: (r) => r.name,
-      build: (r) => ({ kind: 'role', id: String(r.id), name: r.name, doc: roleDoc(r), source: null }),
-      missing: (id) => ({ kind: 'role', id, name: null, doc: { id }, source: null }),
+      kind: 'role', key: 'roles', listing: 'the role list', idOf: (r) => String(r.id), nameOf: (r) => r.name,
+      docOf: roleDoc,
+      missingDoc: (id) => ({ id }),
     }),
-  fixes: {},
 };

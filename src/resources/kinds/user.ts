@@ -1,10 +1,16 @@
 // Users: the identity search's live and deleted users (one directory per run, shared with every
 // `owner` part), each with its state, role and last sign-in. Read-only.
+import { bool, int, nullableInt, nullableStr, str } from '../../api/schemas.js';
+import type { InstanceApi } from '../../api/types.js';
+import { closedDocument, readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { readProbe } from '../common.js';
 import { USER_STATE_RULE, USER_STATES, userDirectory } from '../people.js';
 import { rolePart } from './role.js';
 import type { ResourceKind } from '../types.js';
+
+const inDirectory = async (api: InstanceApi, id: string) => {
+  if (!(await userDirectory(api)).has(id)) throw new Error(`user ${id} is in neither the live nor the deleted user listing`);
+};
 
 const millis = { type: ['integer', 'null'], description: 'epoch milliseconds, null when the platform has none' };
 
@@ -14,35 +20,16 @@ export const user: ResourceKind = {
   live: true,
   completeWith: 'user.edit',
   inputs: {
-    scope: {
-      key: 'users',
-      shape: 'ids',
-      description: 'user',
-      exists: async (api, id) => {
-        if (!(await userDirectory(api)).has(id)) throw new Error(`user ${id} is in neither the live nor the deleted user listing`);
-      },
-      discovery: 'searchUsers',
-    },
+    scope: { key: 'users', shape: 'ids', description: 'user', exists: inDirectory, discovery: 'searchUsers' },
   },
   operations: ['searchUsers'],
-  documentSchema: {
-    type: 'object',
-    // steward builds this document: no other field exists (a policy naming one is a typo).
-    additionalProperties: false,
-    required: ['id', 'state'],
-    properties: {
-      id: { type: 'string' },
-      name: { type: ['string', 'null'] },
-      email: { type: ['string', 'null'] },
-      roleId: { type: ['integer', 'null'] },
-      state: { enum: [...USER_STATES], description: USER_STATE_RULE },
-      systemUser: { type: 'boolean', description: "the platform's own users (isSystemUser)" },
-      created: millis,
-      lastLogin: millis,
-      lastActivity: millis,
-      role: { type: 'object', description: 'the role: id, name, system (read from the role list)', properties: { id: { type: 'integer' }, name: { type: 'string' }, system: { type: 'boolean' } } },
-    },
-  },
+  documentSchema: closedDocument(['id', 'state'], {
+    id: str, name: nullableStr, email: nullableStr, roleId: nullableInt,
+    state: { enum: [...USER_STATES], description: USER_STATE_RULE },
+    systemUser: { type: 'boolean', description: "the platform's own users (isSystemUser)" },
+    created: millis, lastLogin: millis, lastActivity: millis,
+    role: { type: 'object', description: 'the role: id, name, system (read from the role list)', properties: { id: int, name: str, system: bool } },
+  }),
   parts: { role: rolePart },
   ownerless: "a user is a person, not content: route user findings with the config's owners: map",
   probes: [
@@ -54,13 +41,9 @@ export const user: ResourceKind = {
     // The directory (both searches) is the listing: shared with every owner part of the run.
     const directory = await userDirectory(ctx.api, ctx.once);
     yield* listedResources(ctx.scope, async () => [...directory.values()], {
-      key: 'users',
-      listing: 'the live or the deleted user listing',
-      idOf: (u) => u.id,
-      nameOf: (u) => u.name,
-      build: (u) => ({ kind: 'user', id: u.id, name: u.name, doc: { ...u }, source: null }),
-      missing: (id) => ({ kind: 'user', id, name: null, doc: { id, state: 'deleted' }, source: null }),
+      kind: 'user', key: 'users', listing: 'the live or the deleted user listing', idOf: (u) => u.id, nameOf: (u) => u.name,
+      docOf: (u) => ({ ...u }),
+      missingDoc: (id) => ({ id, state: 'deleted' }),
     });
   },
-  fixes: {},
 };

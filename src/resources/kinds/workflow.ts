@@ -82,5 +82,4 @@ export const workflow: ResourceKind = {
       yield { kind: 'workflow', id: String(w.id), name, doc, source: null, listed: Object.hasOwn(w, 'owner') ? { owner: rawOwner } : {} };
     }
   },
-  fixes: {},
 };
