@@ -65,8 +65,3 @@ export function readProbe(id: string, when: OperationId[], check: string, asked:
     }),
   };
 }
-
-/** A document steward builds: closed, so a policy naming a field it lacks is a typo; `required` ones are always there. */
-export function closedDocument(required: string[], properties: Record<string, unknown>): Record<string, unknown> {
-  return { type: 'object', additionalProperties: false, required, properties };
-}

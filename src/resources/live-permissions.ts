@@ -2,6 +2,7 @@
 // write bodies use, then compared entry by entry. A field the manifest leaves out is no
 // difference; an empty permission list is the same as no entry (that is how one is removed).
 import type { DataFilePermissionEntry, DataFilePermissions, QueuePermissionEntry, QueuePermissionsRead } from '../api/types.js';
+import type { FixKind } from './types.js';
 
 /** `{USER: [...], GROUP: [...]}` → entries as the POST body has them (names null where the read has none). */
 export function normaliseQueuePermissions(read: QueuePermissionsRead): QueuePermissionEntry[] {
@@ -109,4 +110,20 @@ export function dataFileDrift(declared: DataFilePermissions, live: DataFilePermi
 export function narrowingDataFileBody(declared: DataFilePermissions, live: DataFilePermissions): DataFilePermissions {
   const d = new Set(declared.entries.map(entryKey));
   return { publicAccess: live.publicAccess && declared.publicAccess, entries: live.entries.filter((e) => d.has(entryKey(e))) };
+}
+
+/**
+ * The `restore` fix of a declared kind judged against its live state: the write (`request`) takes
+ * away only what the live state grants beyond the manifest; `refusal` names what would widen.
+ */
+export function restoreFix(what: string, warning: string, fix: Pick<FixKind, 'refusal' | 'request'>): FixKind {
+  return {
+    name: 'restore',
+    schema: { const: true, description: `take away what the ${what}'s live state grants beyond its manifest` },
+    perItem: true,
+    reads: ['live', 'drift'],
+    warning,
+    apply: (doc) => ({ ...doc }),
+    ...fix,
+  };
 }

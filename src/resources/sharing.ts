@@ -2,7 +2,7 @@
 // reached directly and through which groups, and the principals of the other share lists in one
 // form, `{type, id, name, ...}`, whatever the endpoint's own shape.
 import type { ContentAccessList } from '../api/types.js';
-import { loadManifests } from './manifests.js';
+import { declaredResources } from './declared.js';
 import type { CollectContext, CollectedResource } from './types.js';
 
 /**
@@ -124,12 +124,6 @@ export const declaredSharesSchema = {
 };
 
 /** The cards or pages whose sharing a manifest declares: `declared`, and `shares` as the manifest gives them. */
-export async function declaredSharing(kind: 'card' | 'page', ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>, doc: Record<string, unknown>): Promise<CollectedResource[]> {
-  return (await loadManifests(kind, ctx.manifestFiles[`${kind}s`] ?? [], ctx.displayRoot)).map((m) => ({
-    kind,
-    id: String(m.id),
-    name: null,
-    doc: { id: m.id, ...doc, declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } },
-    source: m.source,
-  }));
+export function declaredSharing(kind: 'card' | 'page', ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>, doc: Record<string, unknown>): Promise<CollectedResource[]> {
+  return declaredResources(kind, `${kind}s`, ctx, (m) => ({ ...doc, declared: true, shares: { users: structuredClone(m.data.users), groups: structuredClone(m.data.groups) } }));
 }

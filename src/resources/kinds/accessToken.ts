@@ -1,7 +1,8 @@
 // Access tokens: the token list (no paging; the owner is an id only), with the owner resolved
 // against the user directory. Read-only: revoking a token is a decision for a person.
+import { closedObject } from '../../core/schema-id.js';
 import { int, nullableStr } from '../../api/schemas.js';
-import { closedDocument, readProbe } from '../common.js';
+import { readProbe } from '../common.js';
 import { inListing, listedResources } from '../discovery.js';
 import { ownerPart, ownerSchema } from '../people.js';
 import type { ResourceKind } from '../types.js';
@@ -15,7 +16,7 @@ export const accessToken: ResourceKind = {
     scope: { key: 'accessTokens', shape: 'ids', description: 'access token', exists: inListing('access token', 'the token list', (api) => api.listAccessTokens(), (t) => String(t.id)), discovery: 'listAccessTokens' },
   },
   operations: ['listAccessTokens'],
-  documentSchema: closedDocument(['id', 'ownerId', 'expires'], { id: int, name: nullableStr, ownerId: int, expires: { type: 'integer', description: 'epoch milliseconds' }, owner: ownerSchema }),
+  documentSchema: closedObject(['id', 'ownerId', 'expires'], { id: int, name: nullableStr, ownerId: int, expires: { type: 'integer', description: 'epoch milliseconds' }, owner: ownerSchema }),
   parts: { owner: ownerPart('listAccessTokens', async (_api, r) => ({ type: 'USER', id: String(r.doc.ownerId) })) },
   probes: [
     readProbe('accessTokens', ['listAccessTokens'], "every user's access tokens can be listed", 'GET the access-token list', (api) => api.listAccessTokens(),

@@ -1,8 +1,9 @@
 // Connector accounts: the account list (all of them with account.admin), each with its share
 // list as a part (v1's READ/WRITE/OWNER vocabulary mapped to v2's) and its owner resolved.
+import { closedObject } from '../../core/schema-id.js';
 import type { Account } from '../../api/types.js';
 import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
-import { closedDocument, readProbe } from '../common.js';
+import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
 import { ownerPart, ownerSchema, userOwner } from '../people.js';
 import { principalSchema } from '../sharing.js';
@@ -28,16 +29,9 @@ const shares: DocumentPart = {
 const owner = ownerPart('listAccounts', async (_api, r) => userOwner(r.doc.ownerId ?? null, `listAccounts: account ${r.id}`));
 
 function accountDoc(a: Account) {
-  return {
-    id: a.id,
-    name: a.name ?? null,
-    displayName: a.displayName ?? null,
-    type: a.type ?? null,
-    dataProviderType: a.dataProviderType ?? null,
-    credentialsType: a.credentialsType ?? null,
-    valid: a.valid ?? null,
-    ownerId: a.userId ?? null,
-  };
+  // Defaults apply to absent fields; the platform's nulls stay null.
+  const { id, name = null, displayName = null, type = null, dataProviderType = null, credentialsType = null, valid = null, userId = null } = a;
+  return { id, name, displayName, type, dataProviderType, credentialsType, valid, ownerId: userId };
 }
 
 export const account: ResourceKind = {
@@ -49,7 +43,7 @@ export const account: ResourceKind = {
     scope: { key: 'accounts', shape: 'ids', description: 'account', exists: (api, id) => api.getAccountShares(id), discovery: 'listAccounts' },
   },
   operations: ['listAccounts'],
-  documentSchema: closedDocument(['id'], {
+  documentSchema: closedObject(['id'], {
     id: int, name: nullableStr, displayName: nullableStr, type: nullableStr, dataProviderType: nullableStr, valid: nullableBool, ownerId: nullableInt,
     credentialsType: { type: ['string', 'null'], description: 'fields or oauth' },
     shares: { type: 'array', items: principalSchema({ accessLevel: { enum: ['CAN_VIEW', 'CAN_EDIT', 'CAN_SHARE', 'OWNER'] } }), description: 'who the account is shared with (v1 READ/WRITE mapped to CAN_VIEW/CAN_EDIT)' },

@@ -5,9 +5,9 @@
 import type { DataFilePermissionEntry, DataFilePermissions, InstanceApi } from '../../api/types.js';
 import { writeRequest } from '../../api/writes.js';
 import { itemAt, removeEntryFix } from '../common.js';
-import { selectIds } from '../discovery.js';
-import { type DataFileDrift, dataFileDrift, narrowingDataFileBody } from '../live-permissions.js';
-import { dataFileEntrySchema, loadManifests } from '../manifests.js';
+import { declaredResources, declaredThenScoped } from '../declared.js';
+import { type DataFileDrift, dataFileDrift, narrowingDataFileBody, restoreFix } from '../live-permissions.js';
+import { dataFileEntrySchema } from '../manifests.js';
 import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
@@ -30,20 +30,13 @@ const drift: DocumentPart = {
   load: async (api, r) => (r.doc.declared ? dataFileDrift(body(r.doc), await livePermissions(api, r)) : []),
 };
 
-const restore: FixKind = {
-  name: 'restore',
-  schema: { const: true, description: "take away what the file's live state grants beyond its manifest" },
-  perItem: true,
-  reads: ['live', 'drift'],
-  warning: 'Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.',
-  apply: (doc) => ({ ...doc }),
+const restore = restoreFix('file', 'Only narrowing differences are restored: public access is turned off and entries the manifest does not declare as they are are removed; nothing is granted.', {
   refusal: (doc, _value, path) => {
     const item = itemAt<DataFileDrift>(doc, 'drift', path);
     return item?.widens ? `restoring ${item.id} would widen access: reported, never applied` : null;
   },
-  request: (doc) =>
-    writeRequest('updateFilePermissions', { dataFileId: String(doc.id) }, narrowingDataFileBody(body(doc), doc.live as DataFilePermissions)),
-};
+  request: (doc) => writeRequest('updateFilePermissions', { dataFileId: String(doc.id) }, narrowingDataFileBody(body(doc), doc.live as DataFilePermissions)),
+});
 
 function entriesOf(doc: ResourceDocument): DataFilePermissionEntry[] {
   return (doc.entries as DataFilePermissionEntry[] | undefined) ?? [];
@@ -96,23 +89,13 @@ export const dataFile: ResourceKind = {
     },
   },
   parts: { publicAccess: publicAccessPart, entries: entriesPart, live, drift, owner },
-  async declare(ctx) {
-    const out: CollectedResource[] = [];
-    for (const m of await loadManifests('dataFile', ctx.manifestFiles.dataFiles ?? [], ctx.displayRoot)) {
-      const doc: ResourceDocument = { id: m.id, publicAccess: m.data.publicAccess, entries: structuredClone(m.data.entries), declared: true };
-      out.push({ kind: 'dataFile', id: String(m.id), name: null, doc, source: m.source });
-    }
-    return out;
-  },
+  declare: (ctx) => declaredResources('dataFile', 'dataFiles', ctx, (m) => ({ publicAccess: m.data.publicAccess, entries: structuredClone(m.data.entries), declared: true })),
   async *collect(ctx) {
     const declared = ctx.declared ?? (await dataFile.declare!(ctx));
-    yield* declared;
-    const known = new Set(declared.map((r) => r.id));
-    const discovery = ctx.scope.discover.dataFiles;
-    const { ids, names } = await selectIds(ctx.scope.ids.dataFiles ?? [], discovery, () => ctx.api.listDataFiles(), (f) => String(f.dataFileId), (f) => f.name);
-    for (const id of ids.filter((x) => !known.has(x))) {
-      yield { kind: 'dataFile', id, name: names.get(id) ?? null, doc: { id: /^\d+$/.test(id) ? Number(id) : id, declared: false }, source: null };
-    }
+    yield* declaredThenScoped(ctx, declared, {
+      kind: 'dataFile', key: 'dataFiles', listing: () => ctx.api.listDataFiles(), idOf: (f) => String(f.dataFileId), nameOf: (f) => f.name,
+      docId: (id) => (/^\d+$/.test(id) ? Number(id) : id),
+    });
   },
   fixes: { publicAccess, remove, restore },
   write(after): PlannedWrite {

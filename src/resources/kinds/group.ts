@@ -1,8 +1,9 @@
 // Groups: the group list (owners and member counts in the listing itself), with each group's
 // members as a lazy part (one read per group), their state from the user directory. Read-only.
+import { closedObject } from '../../core/schema-id.js';
 import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
-import { closedDocument, readProbe } from '../common.js';
+import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
 import { firstOwnerPart, ownerSchema, USER_STATES, userDirectory } from '../people.js';
 import { principalSchema } from '../sharing.js';
@@ -12,14 +13,8 @@ const principal = (p: GroupPrincipal) => ({ type: p.type, id: p.id, name: p.disp
 
 /** The group as policies see it. */
 function groupDoc(g: GroupListItem) {
-  return {
-    id: g.groupId,
-    name: g.name ?? null,
-    type: g.groupType ?? null,
-    memberCount: g.memberCount ?? null,
-    owners: (g.owners ?? []).map(principal),
-    created: g.created ?? null,
-  };
+  const { groupId: id, name = null, groupType: type = null, memberCount = null, created = null } = g;
+  return { id, name, type, memberCount, owners: (g.owners ?? []).map(principal), created };
 }
 
 /** A listing item without owners or a member count cannot be judged (drift). */
@@ -53,7 +48,7 @@ export const group: ResourceKind = {
     scope: { key: 'groups', shape: 'ids', description: 'group', exists: (api, id) => api.getGroupUsers(id), discovery: 'listGroups' },
   },
   operations: ['listGroups'],
-  documentSchema: closedDocument(['id', 'owners'], {
+  documentSchema: closedObject(['id', 'owners'], {
     id: int, name: nullableStr, memberCount: nullableInt,
     type: { type: ['string', 'null'], description: 'open, closed, adhoc, dynamic, system' },
     owners: { type: 'array', items: principalSchema(), description: 'users and groups owning the group (a group may own itself)' },

@@ -1,8 +1,9 @@
 // Pages: the page admin summary (every page with content.admin), with each page's access list
 // (users and groups, expanded to the people reached) as a part, and its first owner resolved.
+import { closedObject } from '../../core/schema-id.js';
 import type { PageSummary } from '../../api/types.js';
 import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
-import { closedDocument, readProbe } from '../common.js';
+import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
 import { firstOwnerPart, ownerSchema } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
@@ -24,18 +25,10 @@ const drift: DocumentPart = {
 const owner = firstOwnerPart('listPages');
 
 function pageDoc(p: PageSummary) {
-  return {
-    id: p.pageId,
-    title: p.pageTitle ?? null,
-    type: p.pageType ?? null,
-    parentPageId: p.parentPageId ?? null,
-    topPageId: p.topPageId ?? null,
-    locked: p.locked ?? null,
-    lastModified: p.lastModified ?? null,
-    cardCount: p.cardCount ?? null,
-    // Owner ids are numbers here (strings in the card summary): one form, strings.
-    owners: (p.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })),
-  };
+  const { pageId: id, pageTitle: title = null, pageType: type = null, parentPageId = null, topPageId = null, locked = null, lastModified = null, cardCount = null } = p;
+  // Owner ids are numbers here (strings in the card summary): one form, strings.
+  const owners = (p.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null }));
+  return { id, title, type, parentPageId, topPageId, locked, lastModified, cardCount, owners };
 }
 
 export const page: ResourceKind = {
@@ -48,7 +41,7 @@ export const page: ResourceKind = {
     scope: { key: 'pages', shape: 'ids', description: 'page', exists: (api, id) => api.getPageAccessList(id), discovery: 'listPages' },
   },
   operations: ['listPages'],
-  documentSchema: closedDocument(['id', 'owners', 'declared'], {
+  documentSchema: closedObject(['id', 'owners', 'declared'], {
     id: int, title: nullableStr, type: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, locked: nullableBool,
     lastModified: { type: ['integer', 'string', 'null'] },
     cardCount: nullableInt,

@@ -6,9 +6,9 @@ import { QUEUE_PERMISSIONS, type QueuePermissionEntry } from '../../api/types.js
 import { writeRequest } from '../../api/writes.js';
 import type { InstanceApi } from '../../api/types.js';
 import { itemAt, itemIndex, removeEntryFix } from '../common.js';
-import { selectIds } from '../discovery.js';
-import { narrowingQueueBody, normaliseQueuePermissions, type QueueDrift, queueDrift } from '../live-permissions.js';
-import { loadManifests, queueEntrySchema } from '../manifests.js';
+import { declaredResources, declaredThenScoped } from '../declared.js';
+import { narrowingQueueBody, normaliseQueuePermissions, type QueueDrift, queueDrift, restoreFix } from '../live-permissions.js';
+import { queueEntrySchema } from '../manifests.js';
 import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
 import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
 
@@ -64,13 +64,7 @@ const owner = ownerPart('listQueues', async (api, r, once) => {
 });
 
 /** Restores the declared state where that narrows: each live entry keeps only what the manifest grants too. */
-const restore: FixKind = {
-  name: 'restore',
-  schema: { const: true, description: "take away what the queue's live state grants beyond its manifest" },
-  perItem: true,
-  reads: ['live', 'drift'],
-  warning: 'Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.',
-  apply: (doc) => ({ ...doc }),
+const restore = restoreFix('queue', 'Only narrowing differences are restored; an entry or permission removed outside the repository is reported, never re-granted.', {
   refusal: (doc, _value, path) => {
     const item = itemAt<QueueDrift>(doc, 'drift', path);
     if (item && item.gained.length === 0) return `restoring ${item.type} ${item.id} would widen access (${item.lost.join(', ')}): reported, never applied`;
@@ -81,7 +75,7 @@ const restore: FixKind = {
     return null;
   },
   request: (doc) => writeRequest('updateQueuePermissions', { queueId: String(doc.id) }, narrowingQueueBody(entriesOf(doc), doc.live as QueuePermissionEntry[]).body),
-};
+});
 
 export const queue: ResourceKind = {
   name: 'queue',
@@ -115,23 +109,10 @@ export const queue: ResourceKind = {
     },
   },
   parts: { permissions, live, drift, owner },
-  async declare(ctx) {
-    const out: CollectedResource[] = [];
-    for (const m of await loadManifests('queue', ctx.manifestFiles.queues ?? [], ctx.displayRoot)) {
-      const doc: ResourceDocument = { id: m.id, permissions: structuredClone(m.data.permissions), declared: true };
-      out.push({ kind: 'queue', id: String(m.id), name: null, doc, source: m.source });
-    }
-    return out;
-  },
+  declare: (ctx) => declaredResources('queue', 'queues', ctx, (m) => ({ permissions: structuredClone(m.data.permissions), declared: true })),
   async *collect(ctx) {
     const declared = ctx.declared ?? (await queue.declare!(ctx));
-    yield* declared;
-    const known = new Set(declared.map((r) => r.id));
-    const discovery = ctx.scope.discover.queues;
-    const { ids, names } = await selectIds(ctx.scope.ids.queues ?? [], discovery, () => ctx.api.listQueues(), (q) => q.id, (q) => q.name);
-    for (const id of ids.filter((x) => !known.has(x))) {
-      yield { kind: 'queue', id, name: names.get(id) ?? null, doc: { id, declared: false }, source: null };
-    }
+    yield* declaredThenScoped(ctx, declared, { kind: 'queue', key: 'queues', listing: () => ctx.api.listQueues(), idOf: (q) => q.id, nameOf: (q) => q.name, docId: (id) => id });
   },
   fixes: { revoke, remove, restore },
   write(after, before): PlannedWrite {

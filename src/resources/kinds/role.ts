@@ -1,8 +1,9 @@
 // Roles: the role list, with each role's grants and holders as lazy parts (one read per role,
 // the holders paged); holders carry their state from the user directory. Read-only.
+import { closedObject } from '../../core/schema-id.js';
 import type { Role } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
-import { closedDocument, readAllPages, readProbe } from '../common.js';
+import { readAllPages, readProbe } from '../common.js';
 import { inListing, listedResources } from '../discovery.js';
 import { USER_STATES, userDirectory } from '../people.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
@@ -66,7 +67,7 @@ export const role: ResourceKind = {
     scope: { key: 'roles', shape: 'ids', description: 'role', exists: inListing('role', 'the role list', (api) => api.listRoles(), (r) => String(r.id)), discovery: 'listRoles' },
   },
   operations: ['listRoles'],
-  documentSchema: closedDocument(['id', 'name', 'system'], {
+  documentSchema: closedObject(['id', 'name', 'system'], {
     id: int, name: str, description: nullableStr, authorityCount: nullableInt, userCount: nullableInt,
     system: { type: 'boolean', description: 'a system role (ids 1–5: Admin, Privileged, Editor, Participant, Social)' },
     grants: { type: 'array', items: { type: 'string' }, description: 'the authorities (grants) the role holds' },

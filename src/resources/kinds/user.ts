@@ -1,8 +1,9 @@
 // Users: the identity search's live and deleted users (one directory per run, shared with every
 // `owner` part), each with its state, role and last sign-in. Read-only.
+import { closedObject } from '../../core/schema-id.js';
 import { bool, int, nullableInt, nullableStr, str } from '../../api/schemas.js';
 import type { InstanceApi } from '../../api/types.js';
-import { closedDocument, readProbe } from '../common.js';
+import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
 import { USER_STATE_RULE, USER_STATES, userDirectory } from '../people.js';
 import { rolePart } from './role.js';
@@ -23,7 +24,7 @@ export const user: ResourceKind = {
     scope: { key: 'users', shape: 'ids', description: 'user', exists: inDirectory, discovery: 'searchUsers' },
   },
   operations: ['searchUsers'],
-  documentSchema: closedDocument(['id', 'state'], {
+  documentSchema: closedObject(['id', 'state'], {
     id: str, name: nullableStr, email: nullableStr, roleId: nullableInt,
     state: { enum: [...USER_STATES], description: USER_STATE_RULE },
     systemUser: { type: 'boolean', description: "the platform's own users (isSystemUser)" },
