@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { type CliResult, copyDemo, runCli } from './helpers.js';
@@ -102,7 +103,7 @@ describe('steward check against a live instance refuses bad input before any req
   it('a fix kind the resource kind does not have (publicAccess on a queue policy)', async () => {
     // Line 9 `    fix: { publicAccess: false }`: the key publicAccess starts at col 12.
     const r = await checkWith({ 'policies/bad.yaml': policy('local-x', { fix: '{ publicAccess: false }' }) });
-    expectRefused(r, [['policies/bad.yaml:9:12: ', "unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: revoke, remove, restore)"]]);
+    expectRefused(r, [['policies/bad.yaml:9:12: ', `unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: ${Object.keys(RESOURCE_KINDS.queue.fixes ?? {}).join(', ')})`]]);
   });
 
   it('a duplicate policy id across two files, pointing at the second and naming the first', async () => {
