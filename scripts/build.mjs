@@ -23,6 +23,8 @@ try {
 }
 // The CLI is the package's `bin`: it needs the shebang and the executable bit.
 // Split: `--version` loads only the entry chunk; the program and its dependencies load on demand.
+// Chunk names carry a hash: the last build's chunks go first, or dist/ grows with every build.
+rmSync('dist/cli-chunks', { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { cli: 'src/cli/index.ts' },

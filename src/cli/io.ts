@@ -1,6 +1,6 @@
 // Where the CLI writes. stdout carries only the report (machine formats are never mixed with
 // anything else); stderr carries progress (on a TTY only), warnings and errors.
-import { printable, SecretSet } from '../library/index.js';
+import { printable, SecretSet } from '../library/startup.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };

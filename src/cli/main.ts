@@ -2,27 +2,11 @@
 // run can end maps to the exit codes of DESIGN §9: 0 pass, 1 violations, 2 bad input (flags
 // included; nothing sent), 3 could not evaluate (API or network).
 import { Command, CommanderError } from 'commander';
-import { registerCheck } from './commands/check.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerExplain } from './commands/explain.js';
-import { registerNotify } from './commands/notify.js';
-import { registerMerge } from './commands/merge.js';
-import { registerIssues } from './commands/issues.js';
-import { registerDiff } from './commands/diff.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerEvidence } from './commands/evidence.js';
-import { registerFix } from './commands/fix.js';
-import { registerHistory } from './commands/history.js';
-import { registerInit } from './commands/init.js';
-import { registerList } from './commands/list.js';
-import { registerSandbox } from './commands/sandbox.js';
-import { registerSnapshot } from './commands/snapshot.js';
-import { registerTest } from './commands/test.js';
-import { registerValidate } from './commands/validate.js';
-import { registerWaive } from './commands/waive.js';
+import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
 import { type CliIo, fail, processIo } from './io.js';
-import { formatProblem, InputError, isApiError, packageVersion } from '../library/index.js';
+import { formatProblem, InputError, isApiError, packageVersion } from '../library/startup.js';
+import { summaryOf } from './commands/summaries.js';
 
 export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
 
@@ -46,7 +30,7 @@ Environment:
   NO_COLOR, FORCE_COLOR                    colour off / on
 `;
 
-export function buildProgram(ctx: CliContext): Command {
+export async function buildProgram(ctx: CliContext, argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('steward')
     .description('policy-as-code compliance checks for a hosted analytics instance')
     .version(packageVersion(), '-V, --version')
@@ -67,33 +51,42 @@ export function buildProgram(ctx: CliContext): Command {
     // A command that takes an instance is one that could have sent requests.
     ctx.reachesAnInstance = command.options.some((option) => option.long === '--base-url');
   });
-  // Settings above are inherited by the commands added below.
-  registerCheck(program, ctx);
-  registerMerge(program, ctx);
-  registerFix(program, ctx);
-  registerDoctor(program, ctx);
-  registerValidate(program, ctx);
-  registerTest(program, ctx);
-  registerList(program, ctx);
-  registerSnapshot(program, ctx);
-  registerSandbox(program, ctx);
-  registerInit(program, ctx);
-  registerWaive(program, ctx);
-  registerEvidence(program, ctx);
-  registerHistory(program, ctx);
-  registerDiff(program, ctx);
-  registerExplain(program, ctx);
-  registerNotify(program, ctx);
-  registerIssues(program, ctx);
-  registerCompletion(program, ctx);
+  // Settings above are inherited by the commands added below. Only the command `argv` names
+  // loads its module (all of them for `completion`, which describes every flag); the others
+  // are listed by name and summary, and fail closed if one were ever run unloaded.
+  const wanted = requestedCommand(argv.slice(2));
+  for (const entry of COMMANDS) {
+    if (wanted === entry.name || wanted === ALL_COMMANDS) (await entry.load())(program, ctx);
+    else {
+      program
+        .command(entry.name)
+        .description(summaryOf(entry.name))
+        .allowUnknownOption()
+        .allowExcessArguments()
+        .action(() => {
+          throw new Error(`internal: the ${entry.name} command ran without its module`);
+        });
+    }
+  }
   return program;
+}
+
+const ALL_COMMANDS = Symbol('all commands');
+const GLOBAL_FLAGS = new Set(['-q', '--quiet', '--color', '--no-color']);
+
+/** The command the arguments name (`help <command>` names it too), ALL_COMMANDS for completion, or null. */
+export function requestedCommand(args: readonly string[]): string | typeof ALL_COMMANDS | null {
+  const words = args.filter((a) => !GLOBAL_FLAGS.has(a));
+  const first = words[0] === 'help' ? words[1] : words[0];
+  if (first === 'completion') return ALL_COMMANDS;
+  return COMMANDS.some((c) => c.name === first) ? (first as string) : null;
 }
 
 /** Runs the CLI with `argv` (as process.argv: node, script, args…); resolves to the exit code. */
 export async function run(argv: string[] = process.argv, io: CliIo = processIo()): Promise<number> {
   const ctx: CliContext = { io, exitCode: EXIT.pass };
-  const program = buildProgram(ctx);
   try {
+    const program = await buildProgram(ctx, argv);
     await program.parseAsync(argv);
     return ctx.exitCode;
   } catch (error) {

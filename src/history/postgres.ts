@@ -4,7 +4,7 @@
 // advisory lock per instance so two runners of one instance compute their lifecycles one after
 // the other. The driver is node-postgres (`pg`, pure JavaScript). The URL carries a password: it
 // is never shown; messages name the history by where it came from.
-import pg from 'pg';
+import type pg from 'pg';
 import { InputError } from '../core/problem.js';
 import { notAHistory } from './database.js';
 import { HISTORY_SCHEMA_VERSION, PG_MIGRATIONS } from './migrations.js';
@@ -88,7 +88,9 @@ const reason = (e: unknown) => (e as { code?: string }).code ?? (e instanceof Er
  * messages. An unreachable server or a newer schema is bad input (exit 2) before any request.
  */
 export async function openPgHistory(url: string, shown: string, options: { redact(text: string): string }): Promise<HistoryDatabase> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 15_000, application_name: 'steward' });
+  // The driver loads only for a PostgreSQL history: most runs have none, and it costs start-up.
+  const { default: driver } = await import('pg');
+  const client = new driver.Client({ connectionString: url, connectionTimeoutMillis: 15_000, application_name: 'steward' });
   // An error after connecting (the server going away) reaches the next query; this keeps it from crashing the process meanwhile.
   client.on('error', () => {});
   try {

@@ -1,17 +1,15 @@
 // The steward library: the one API the CLI and the Action call, and programs that embed
 // steward. Reports are formatted by src/report.
-export { createClient, isApiError, redactJson, redactSecrets } from '../api/index.js';
-export { SecretSet } from '../core/redact.js';
-export { printable, withoutWorkflowCommands } from '../core/printable.js';
+export { createClient, redactJson, redactSecrets } from '../api/index.js';
+export * from './startup.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
-export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, findConfig, isDatabaseUrl, loadConfig, BUILTIN_CONFIG, packageVersion } from '../config/index.js';
+export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, findConfig, isDatabaseUrl, loadConfig, BUILTIN_CONFIG } from '../config/index.js';
 export { displayPath } from '../core/display-path.js';
 export { parseOverride } from './enforcement.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';
 export type { FailOn, Finding, FixedFinding, HistorySummary, Lifecycle, Override, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
 export { SEVERITIES } from '../core/model.js';
-export { formatProblem, InputError, type InputProblem } from '../core/problem.js';
 export { type ProgressEvent, ProgressState } from '../core/progress.js';
 export { formatPolicyTestResults, type PolicyTestResult, type PolicyTestRun } from '../engine/policy-tests.js';
 export {

@@ -4,9 +4,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import type { CliContext } from '../../src/cli/context.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { tempDir } from './helpers.js';
 
 const CLI = path.resolve('dist/cli.js');
+
+/** An io that keeps what is written (the in-process program of these tests writes nothing). */
+const bufferIo = (): CliIo => ({ stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: process.cwd() });
 
 /** The node_modules packages a CLI invocation loads (recorded by a module resolve hook). */
 function packagesLoaded(args: string[]): string[] {
@@ -37,6 +44,34 @@ describe('start-up', () => {
     expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout).toBe(`${version} (commit ${commit})\n`);
     expect(packagesLoaded(['--version'])).toEqual([]);
     expect(packagesLoaded(['list', '--config', 'builtin'])).toEqual(expect.arrayContaining(['commander', 'yaml', 'ajv', '@bufbuild/cel']));
+  });
+
+  it('--help and a mistyped command load commander alone; a command loads its module, and a PostgreSQL driver only with such a history', () => {
+    expect(packagesLoaded(['--help'])).toEqual(['commander']);
+    expect(packagesLoaded(['-q', 'help'])).toEqual(['commander']);
+    const r = spawnSync(process.execPath, [CLI, 'chek'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([2, expect.stringContaining("unknown command 'chek'")]);
+    expect(r.stderr).toContain('(Did you mean check?)');
+    expect(packagesLoaded(['list', '--config', 'builtin'])).not.toContain('pg');
+  });
+
+  it('--help lists every command the whole program has, in order, each with its own summary', async () => {
+    const names = async (args: string[]) => {
+      const ctx: CliContext = { io: bufferIo(), exitCode: 0 };
+      return (await buildProgram(ctx, ['node', 'steward', ...args])).commands.map((c) => [c.name(), c.description()]);
+    };
+    const listed = await names(['--help']);
+    expect(listed).toEqual(await names(['completion']));
+    expect(listed.map(([n]) => n)).toEqual(COMMANDS.map((c) => c.name));
+    // `help <command>` and `<command> --help` load that command: its flags are there.
+    const check = (await buildProgram({ io: bufferIo(), exitCode: 0 }, ['node', 'steward', 'help', 'check'])).commands.find((c) => c.name() === 'check');
+    expect(check?.options.map((o) => o.long)).toContain('--fail-on');
+  });
+
+  it('a command listed but not loaded fails closed if it were ever run (never a silent exit 0)', async () => {
+    // Built for `--help`: every command is listed, none loaded.
+    const program = await buildProgram({ io: bufferIo(), exitCode: 0 }, ['node', 'steward', '--help']);
+    await expect(program.parseAsync(['node', 'steward', 'check', '--fail-on', 'high'])).rejects.toThrow('internal: the check command ran without its module');
   });
 
   it('a reader that closes the pipe early: exit 0, nothing on stderr', async () => {

@@ -12,6 +12,7 @@ import { renderExplanation } from './explain.js';
 import { InvalidArgumentError } from 'commander';
 import { demoConfigPath } from '../../sandbox/index.js';
 import type { CliIo } from '../io.js';
+import { summaryOf } from './summaries.js';
 
 /** `--explain POLICY:RESOURCE` (a policy id holds no colon; a resource id may). */
 function parseExplainTarget(value: string): { policy: string; resource: string } {
@@ -32,7 +33,7 @@ function renderResolvedConfig(resolved: { file: string | null; settings: ConfigS
 }
 
 export function registerCheck(program: Command, ctx: CliContext): void {
-  const cmd = program.command('check').description('evaluate the policies against the instance and report');
+  const cmd = program.command('check').description(summaryOf('check'));
   addRunOptions(cmd);
   addReportOptions(cmd);
   cmd

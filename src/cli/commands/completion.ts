@@ -7,6 +7,7 @@ import type { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import type { Completes } from '../options.js';
 import { InputError } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -132,7 +133,7 @@ const RENDER: Record<Shell, (spec: Spec) => string> = { bash, zsh, fish };
 export function registerCompletion(program: Command, ctx: CliContext): void {
   program
     .command('completion')
-    .description('print a shell completion script: bash, zsh or fish')
+    .description(summaryOf('completion'))
     .argument('<shell>', SHELLS.join('|'))
     .action((shell: string) => {
       if (!(SHELLS as readonly string[]).includes(shell)) {

@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { formatParser, parseFailOn } from '../options.js';
 import { type DiffFinding, diffRuns, type FailOn, type RunDiff } from '../../library/index.js';
 import { print } from '../io.js';
+import { summaryOf } from './summaries.js';
 
 const line = (mark: string, f: DiffFinding) => `  ${mark} [${f.severity}] ${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message}`;
 
@@ -28,7 +29,7 @@ export function renderDiffText(diff: RunDiff): string {
 export function registerDiff(program: Command, ctx: CliContext): void {
   program
     .command('diff')
-    .description('compare two runs: new, fixed, reopened and changed findings (default: the last two runs of the history)')
+    .description(summaryOf('diff'))
     .argument('[from]', 'a run id from `steward history`, or a JSON report file')
     .argument('[to]', 'a run id or a JSON report file (default: the last run)')
     .option('--history <file>', "the history file (default: the config's history, else .steward/history.sqlite beside the config)")

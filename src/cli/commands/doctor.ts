@@ -7,11 +7,12 @@ import { print } from '../io.js';
 import { collectPolicyIds, formatParser } from '../options.js';
 import { type RunFlags, withTarget } from '../run-options.js';
 import { doctor, renderDoctorText } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
   program
     .command('doctor')
-    .description('check the base URL, the token, the grants and the scope ids the policies need')
+    .description(summaryOf('doctor'))
     .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root; demo/steward.yaml with --sandbox)')
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')

@@ -9,6 +9,7 @@ import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { displayPath, exitCodeFor, type Report, verifyEvidence, writeEvidence } from '../../library/index.js';
 import { formatReport } from '../../report/index.js';
+import { summaryOf } from './summaries.js';
 
 /** The pack's reports; `verify` renders the human ones again from the pack's JSON to compare. */
 const renderPack = (report: Report, cwd: string) => ({
@@ -18,7 +19,7 @@ const renderPack = (report: Report, cwd: string) => ({
 });
 
 export function registerEvidence(program: Command, ctx: CliContext): void {
-  const cmd = program.command('evidence').description('run a check and write a verifiable evidence pack');
+  const cmd = program.command('evidence').description(summaryOf('evidence'));
   addRunOptions(cmd, { from: false });
   cmd
     .requiredOption('--out <dir>', 'new directory for the pack')
@@ -33,9 +34,12 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
       ctx.exitCode = exitCodeFor(report);
     });
 
+}
+
+export function registerVerify(program: Command, ctx: CliContext): void {
   program
     .command('verify')
-    .description('check an evidence pack: every hash, and the verdict and findings re-evaluated offline')
+    .description(summaryOf('verify'))
     .argument('<dir>', 'the pack (steward evidence --out DIR)')
     .action(async (dir: string) => {
       const { io } = ctx;

@@ -7,6 +7,7 @@ import { fail, print } from '../io.js';
 import { formatParser } from '../options.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { type ExplainedExpression, type Explanation, explain } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 /** A value on one line, cut past this many characters. */
 const VALUE_CHARS = 100;
@@ -47,7 +48,7 @@ export function renderExplanation(x: Explanation): string {
 export function registerExplain(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('explain')
-    .description('why a policy passes or fails on one resource: each sub-expression with its value, the fields read, what would pass')
+    .description(summaryOf('explain'))
     .argument('<policy>', 'policy id (see `steward list`)')
     .argument('<resource>', 'resource id');
   addRunOptions(cmd, { gate: false });

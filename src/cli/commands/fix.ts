@@ -23,6 +23,7 @@ import {
   renderPlanText,
   resumePlan,
 } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 interface FixFlags extends RunFlags {
   apply?: boolean;
@@ -39,7 +40,7 @@ interface FixFlags extends RunFlags {
 const inputProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
 
 export function registerFix(program: Command, ctx: CliContext): void {
-  const cmd = program.command('fix').description('plan (and with --apply, make) the API calls that fix violations');
+  const cmd = program.command('fix').description(summaryOf('fix'));
   addRunOptions(cmd);
   cmd
     .option('--apply', 'send the planned requests (asks first on a terminal)')

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { formatParser } from '../options.js';
 import { type HistoryRun, historyRuns } from '../../library/index.js';
 import { print } from '../io.js';
+import { summaryOf } from './summaries.js';
 
 const COLUMNS = ['run', 'time', 'verdict', 'critical', 'high', 'medium', 'low', 'info', 'new', 'reopened', 'fixed'] as const;
 
@@ -33,7 +34,7 @@ export function renderHistoryTable(runs: readonly HistoryRun[]): string {
 export function registerHistory(program: Command, ctx: CliContext): void {
   program
     .command('history')
-    .description('list the runs recorded in the run history (time, verdict, violations by severity, new, fixed)')
+    .description(summaryOf('history'))
     .option('--history <file>', "the history file (default: the config's history, else .steward/history.sqlite beside the config)")
     .option('-c, --config <file>', 'config file naming the history (default: the nearest steward.yaml up to the repository root)')
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')

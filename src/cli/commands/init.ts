@@ -9,11 +9,12 @@ import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { initFiles } from '../init-templates.js';
 import { displayPath } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 export function registerInit(program: Command, ctx: CliContext): void {
   program
     .command('init')
-    .description('write a starter steward.yaml, an example policy, a waivers file and a GitHub workflow')
+    .description(summaryOf('init'))
     .argument('[dir]', 'directory to write into', '.')
     .action((dir: string) => {
       const root = path.resolve(ctx.io.cwd, dir);

@@ -6,9 +6,10 @@ import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, secretsOf } from '../io.js';
 import { InputError, readReportFile, syncIssues } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 export function registerIssues(program: Command, ctx: CliContext): void {
-  const issues = program.command('issues').description('GitHub issues kept in sync with a report: one per failing policy');
+  const issues = program.command('issues').description(summaryOf('issues'));
   issues
     .command('sync')
     .description('open, update, reopen and close the `steward` issues of the repository (GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL) to match a report')

@@ -5,11 +5,12 @@ import { collectRaw, formatParser } from '../options.js';
 import { builtinPolicyDir, displayPath, listPolicies } from '../../library/index.js';
 import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
+import { summaryOf } from './summaries.js';
 
 export function registerList(program: Command, ctx: CliContext): void {
   program
     .command('list')
-    .description('list the policies: id, severity, resource kind, title')
+    .description(summaryOf('list'))
     .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <path>', 'policy file or folder (repeatable)', collectRaw)
     .option('-f, --format <format>', 'text|json|ids (one id a line, for scripts and completion)', formatParser(['text', 'json', 'ids']), 'text')

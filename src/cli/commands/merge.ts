@@ -9,11 +9,12 @@ import { addReportOptions } from '../run-options.js';
 import { assertWritableOutputs, writeReports } from '../report-output.js';
 import type { FailOn } from '../../library/index.js';
 import type { GroupBy } from '../../report/index.js';
+import { summaryOf } from './summaries.js';
 
 export function registerMerge(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('merge')
-    .description("merge JSON reports of several instances (or policy sets) into one report, and exit as check would on it")
+    .description(summaryOf('merge'))
     .argument('[reports...]', 'JSON reports written by `steward check --format json` (or --output json=…)')
     .option('--fail-on <level>', "judge the merged report at this severity (default: each report's own)", parseFailOn)
     .option('--allow-same-instance', 'merge reports of one instance taken at different times (refused by default: their union is neither run)')

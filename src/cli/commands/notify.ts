@@ -6,11 +6,12 @@ import type { CliContext } from '../context.js';
 import { chosenConfig } from '../config-choice.js';
 import { print, warn } from '../io.js';
 import { notifyFrom } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 export function registerNotify(program: Command, ctx: CliContext): void {
   program
     .command('notify')
-    .description("send a report's changes (new, reopened, fixed) to the config's notify: channels")
+    .description(summaryOf('notify'))
     .requiredOption('--from <report>', 'a JSON report written by `steward check --format json` (or --output json=…)')
     .option('-c, --config <file>', 'config file naming the channels (default: the nearest steward.yaml up to the repository root)')
     .option('--dry-run', 'print the messages instead of sending them')

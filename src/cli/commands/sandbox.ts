@@ -5,6 +5,7 @@ import { describeSandbox, startSandbox } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
 import { parsePort, parseSeed } from '../options.js';
 import { InputError } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 interface SandboxFlags {
   port?: number;
@@ -15,7 +16,7 @@ interface SandboxFlags {
 export function registerSandbox(program: Command, ctx: CliContext): void {
   program
     .command('sandbox')
-    .description('serve an emulated instance (seeded demo data) on 127.0.0.1 until stopped')
+    .description(summaryOf('sandbox'))
     .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
     .option('--token <token>', 'token the sandbox accepts (default: a random one)')
     .option('--seed <n>', 'seed of the generated data', parseSeed)

@@ -8,9 +8,10 @@ import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
 import { displayPath, evaluate, recordingApi, type RecordingApi, writeSnapshot } from '../../library/index.js';
+import { summaryOf } from './summaries.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
-  const cmd = program.command('snapshot').description('record the API answers the policies need into a file');
+  const cmd = program.command('snapshot').description(summaryOf('snapshot'));
   // Recording needs no gate (--fail-on) and reads the live instance (not --from).
   addRunOptions(cmd, { gate: false, from: false });
   cmd.requiredOption('--out <file>', 'snapshot file to write').action(async (flags: RunFlags & { out: string }) => {

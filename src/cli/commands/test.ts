@@ -6,11 +6,12 @@ import { formatPolicyTestResults, testPolicies } from '../../library/index.js';
 import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
 import { policyTestsJson, policyTestsJunit } from '../test-formats.js';
+import { summaryOf } from './summaries.js';
 
 export function registerTest(program: Command, ctx: CliContext): void {
   program
     .command('test')
-    .description("run the policies' own tests (no API calls)")
+    .description(summaryOf('test'))
     .argument('[paths...]', "policy files or folders (default: the config's policies)")
     .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')

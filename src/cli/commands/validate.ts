@@ -5,11 +5,12 @@ import type { CliContext } from '../context.js';
 import { RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
 import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
+import { summaryOf } from './summaries.js';
 
 export function registerValidate(program: Command, ctx: CliContext): void {
   program
     .command('validate')
-    .description('check the config, policies, manifests and waivers without calling the API')
+    .description(summaryOf('validate'))
     .argument('[paths...]', 'policy files or folders (default: the config\'s policies)')
     .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')

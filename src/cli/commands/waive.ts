@@ -6,6 +6,7 @@ import type { CliContext } from '../context.js';
 import { collect } from '../options.js';
 import { displayPath, InputError, loadConfig, waive } from '../../library/index.js';
 import { print } from '../io.js';
+import { summaryOf } from './summaries.js';
 
 interface WaiveFlags {
   from: string;
@@ -23,7 +24,7 @@ interface WaiveFlags {
 export function registerWaive(program: Command, ctx: CliContext): void {
   program
     .command('waive')
-    .description("append starter waivers for a JSON report's violations to the waivers file")
+    .description(summaryOf('waive'))
     .requiredOption('--from <report>', 'JSON report (`steward check --format json`), or - for stdin')
     .requiredOption('--owner <who>', 'owner of the waivers')
     .requiredOption('--reason <text>', 'why the violations are accepted for now')
