@@ -12,10 +12,10 @@ import { CHROMIUM_ARGS, findChromium } from './chromium.mjs';
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'];
 
-function bigReport(n) {
+function bigReport(n, policyCount = 16) {
   const startedAt = '2026-11-23T06:00:00.000Z';
   const findings = Array.from({ length: n }, (_, i) => ({
-    policy: `policy-${i % 16}`,
+    policy: `policy-${i % policyCount}`,
     severity: SEVERITIES[i % 5],
     status: i % 50 === 0 ? 'waived' : 'violation',
     resource: { kind: 'dataset', id: `ds-${String(i).padStart(6, '0')}`, name: `Dataset ${i}` },
@@ -97,5 +97,13 @@ export async function benchHtml(print, table, expect) {
       [[(Buffer.byteLength(html) / 2 ** 20).toFixed(2), formatMs.toFixed(0), jsonMs.toFixed(0), `${(formatMs / jsonMs).toFixed(1)}×`, ...browserRow]],
     ),
   );
+  // Issue 29's row: 100,000 findings in one policy (the shape that made the grouping quadratic),
+  // the HTML report against the JSON report of the same run, each formatted once cold, then the median of 3.
+  const one = bigReport(100_000, 1);
+  const htmlOne = await medianMs(3, () => formatReport('html', one, { color: false }));
+  const jsonOne = await medianMs(3, () => formatReport('json', one, { color: false }));
+  const ratio = htmlOne / jsonOne;
+  print('\n100,000 findings in one policy, each format against the JSON report of the same run (goal ≤ 1.5×):\n');
+  print(table(['HTML ms', 'JSON report ms', 'ratio', 'goal'], [[htmlOne.toFixed(0), jsonOne.toFixed(0), `${ratio.toFixed(2)}×`, `≤ 1.5× ${ratio <= 1.5 ? '(met)' : '(not met)'}`]]));
   rmSync(dir, { recursive: true, force: true });
 }

@@ -315,6 +315,7 @@ export function fixedText(f: FixedFinding): string {
 }
 
 /** Whole days from `since` to `until` (ISO times), never negative. */
-export function ageInDays(since: string, until: string): number {
-  return Math.max(0, Math.floor((Date.parse(until) - Date.parse(since)) / 86_400_000));
+export function ageInDays(since: string, until: string | number): number {
+  // `until` as epoch milliseconds where one date serves many rows (parsed once).
+  return Math.max(0, Math.floor(((typeof until === 'number' ? until : Date.parse(until)) - Date.parse(since)) / 86_400_000));
 }

@@ -22,10 +22,14 @@ const num = (n: number): Cell => ({ html: String(n), sort: n, className: 'num' }
 
 /** A table with a caption and column headers; `sortable` adds header buttons for the script. */
 function table(caption: string, head: string[], rows: { cells: Cell[]; attrs?: string }[], sortable = false, className = ''): string {
+  return tableOfRows(caption, head, rows.map((r) => `<tr${r.attrs ?? ''}>${r.cells.map((c) => cell(c)).join('')}</tr>`), sortable, className);
+}
+
+/** The same, over rows already written (the findings' rows, written straight to text). */
+function tableOfRows(caption: string, head: string[], rows: string[], sortable = false, className = ''): string {
   const th = head.map((h) => `<th scope="col">${sortable ? `<button type="button">${e(h)}</button>` : e(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr${r.attrs ?? ''}>${r.cells.map((c) => cell(c)).join('')}</tr>`).join('\n');
   const classes = [sortable ? 'sortable' : '', className].filter(Boolean).join(' ');
-  return `<table${classes ? ` class="${classes}"` : ''}><caption class="meta">${e(caption)}</caption><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<table${classes ? ` class="${classes}"` : ''}><caption class="meta">${e(caption)}</caption><thead><tr>${th}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
 }
 
 function trendSection(report: Report): string {
@@ -36,24 +40,30 @@ function trendSection(report: Report): string {
 <details><summary>Runs as a table</summary>${table('The runs of the chart', ['Run', 'Started', 'Verdict', 'Violations', ...SEVERITY_ORDER, 'New', 'Reopened', 'Fixed'], rows)}</details></section>`;
 }
 
-function findingRow(f: Finding, report: Report): { cells: Cell[]; attrs: string } {
-  const age = f.firstSeen ? ageInDays(f.firstSeen, report.startedAt) : null;
+/**
+ * One finding's row, written straight to text (a report can hold 100,000): its data attributes
+ * for the script's filters, then severity, resource, message, location, status, lifecycle, age
+ * and owner; `data-sort` where a column sorts by something other than its text.
+ */
+function findingRow(f: Finding, startedAt: number): string {
+  const age = f.firstSeen ? ageInDays(f.firstSeen, startedAt) : null;
   const status = f.status === 'waived' && f.waiver ? `waived (${f.waiver.owner}, until ${f.waiver.expires})` : f.status;
   const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f)].filter(Boolean).join(' · ');
-  const data = { severity: f.severity, rank: String(SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f.severity)), status: f.status, lifecycle: f.lifecycle ?? '', owner: ownerGroup(f), policy: f.policy, fingerprint: f.fingerprint };
-  return {
-    attrs: ` class="finding"${Object.entries(data).map(([k, v]) => ` data-${k}="${e(v)}"`).join('')}`,
-    cells: [
-      { html: e(f.severity), sort: data.rank, className: `sev sev-${f.severity}` },
-      { html: `<code>${e(findingSubject(f))}</code>`, sort: findingSubject(f) },
-      f.message,
-      locationText(f.location),
-      status,
-      { html: e(f.lifecycle ?? ''), className: f.lifecycle ? `lifecycle-${f.lifecycle}` : undefined },
-      age === null ? '' : { html: String(age), sort: age, className: 'num' },
-      owner || { html: `<span class="meta">${e(f.ownerUnknown ? `unknown: ${f.ownerUnknown}` : '')}</span>` },
-    ],
-  };
+  const rank = String(SEVERITY_ORDER.length - SEVERITY_ORDER.indexOf(f.severity));
+  const severity = e(f.severity);
+  const lifecycle = e(f.lifecycle ?? '');
+  const subject = e(findingSubject(f));
+  const data = `data-severity="${severity}" data-rank="${rank}" data-status="${e(f.status)}" data-lifecycle="${lifecycle}" data-owner="${e(ownerGroup(f))}" data-policy="${e(f.policy)}" data-fingerprint="${e(f.fingerprint)}"`;
+  return (
+    `<tr class="finding" ${data}>` +
+    `<td class="sev sev-${severity}" data-sort="${rank}">${severity}</td>` +
+    `<td data-sort="${subject}"><code>${subject}</code></td>` +
+    `<td>${e(f.message)}</td><td>${e(locationText(f.location))}</td><td>${e(status)}</td>` +
+    `<td${f.lifecycle ? ` class="lifecycle-${lifecycle}"` : ''}>${lifecycle}</td>` +
+    (age === null ? '<td></td>' : `<td class="num" data-sort="${age}">${age}</td>`) +
+    (owner ? `<td>${e(owner)}</td>` : `<td><span class="meta">${e(f.ownerUnknown ? `unknown: ${f.ownerUnknown}` : '')}</span></td>`) +
+    '</tr>'
+  );
 }
 
 const FINDING_COLUMNS = ['Severity', 'Resource', 'Message', 'Location', 'Status', 'Lifecycle', 'Age (days)', 'Owner'];
@@ -89,8 +99,9 @@ function findingsSection(report: Report, by: GroupBy): string {
   const findings = sortFindings(report.findings.filter((x) => x.status !== 'error'));
   const policies = new Map(report.policies.map((p) => [p.id, p]));
   const groups = groupFindings(findings, report, by);
+  const startedAt = Date.parse(report.startedAt);
   const body = groups.length
-    ? groups.map((g) => `<div class="policy-findings finding-group">${groupHead(g, policies, by)}${table(`Findings: ${g.title}`, FINDING_COLUMNS, g.findings.map((f) => findingRow(f, report)), true)}</div>`).join('\n')
+    ? groups.map((g) => `<div class="policy-findings finding-group">${groupHead(g, policies, by)}${tableOfRows(`Findings: ${g.title}`, FINDING_COLUMNS, g.findings.map((f) => findingRow(f, startedAt)), true)}</div>`).join('\n')
     : '<p>No findings.</p>';
   return `<section aria-labelledby="findings-h"><h2 id="findings-h">Findings${by === 'policy' ? '' : ` by ${by}`}</h2>${filters(findings)}<p id="no-match" class="hidden">No finding matches the filters.</p>${body}</section>`;
 }

@@ -54,6 +54,13 @@ describe('baseline entries', () => {
     });
   });
 
+  it('a file that cannot be read (a folder) is bad input naming the cause, not "not found"', async () => {
+    const folder = dir();
+    await expect(readBaseline(folder, 'baseline.json')).rejects.toMatchObject({
+      problems: [{ file: 'baseline.json', line: 0, column: 0, message: expect.stringMatching(/^cannot read baseline: EISDIR/) }],
+    });
+  });
+
   it('a JSON or shape error names line and column', async () => {
     const file = path.join(dir(), 'b.json');
     writeFileSync(file, '{\n  "version": 1,\n  "fingerprints": ["aa11",]\n}\n');
@@ -67,5 +74,43 @@ describe('baseline entries', () => {
     expect(problems(() => parseBaseline('{\n  "version": 1,\n  "fingerprints": [1]\n}', 'b.json'))).toEqual([
       { file: 'b.json', line: 3, column: 20, message: 'baseline "fingerprints" must be an array of strings' },
     ]);
+  });
+
+  // Each shape rule of a baseline file, with the whole message: a rule dropped or loosened lets a
+  // malformed baseline through (and then the gate compares against the wrong fingerprints).
+  const entry = (e: string) => `{"version":1,"fingerprints":["aa11"],"entries":{"aa11":${e}}}`;
+  it.each([
+    ['no version', '{"fingerprints":[]}', 'baseline must be { "version": 1, ... }'],
+    ['version 2', '{"version":2,"fingerprints":[]}', 'baseline must be { "version": 1, ... }'],
+    ['an array', '[1]', 'baseline must be { "version": 1, ... }'],
+    ['null', 'null', 'baseline must be { "version": 1, ... }'],
+    ['fingerprints not an array', '{"version":1,"fingerprints":"aa11"}', 'baseline "fingerprints" must be an array of strings'],
+    ['a fingerprint not a string', '{"version":1,"fingerprints":["aa11",null]}', 'baseline "fingerprints" must be an array of strings'],
+    ['entries an array', '{"version":1,"fingerprints":[],"entries":[]}', 'baseline "entries" must be an object keyed by fingerprint'],
+    ['entries null', '{"version":1,"fingerprints":[],"entries":null}', 'baseline "entries" must be an object keyed by fingerprint'],
+    ['an entry not an object', entry('"x"'), 'baseline entry aa11: must be an object { policy, resource, path, message }'],
+    ['an entry an array', entry('[]'), 'baseline entry aa11: must be an object { policy, resource, path, message }'],
+    ['an entry null', entry('null'), 'baseline entry aa11: must be an object { policy, resource, path, message }'],
+    ['resource missing', entry('{"policy":"p","path":null,"message":"m"}'), 'baseline entry aa11: "resource" must be { "kind": string, "id": string }'],
+    ['resource an array', entry('{"policy":"p","resource":[],"path":null,"message":"m"}'), 'baseline entry aa11: "resource" must be { "kind": string, "id": string }'],
+    ['resource kind a number', entry('{"policy":"p","resource":{"kind":1,"id":"x"},"path":null,"message":"m"}'), 'baseline entry aa11: "resource" must be { "kind": string, "id": string }'],
+    ['resource id a number', entry('{"policy":"p","resource":{"kind":"queue","id":1},"path":null,"message":"m"}'), 'baseline entry aa11: "resource" must be { "kind": string, "id": string }'],
+    ['path a number', entry('{"policy":"p","resource":{"kind":"queue","id":"x"},"path":1,"message":"m"}'), 'baseline entry aa11: "path" must be a string or null'],
+    ['path missing', entry('{"policy":"p","resource":{"kind":"queue","id":"x"},"message":"m"}'), 'baseline entry aa11: "path" must be a string or null'],
+    ['message missing', entry('{"policy":"p","resource":{"kind":"queue","id":"x"},"path":"a"}'), 'baseline entry aa11: "message" must be a string'],
+  ])('%s: refused with the whole message', (_name, text, message) => {
+    const found = problems(() => parseBaseline(text, 'b.json'));
+    expect(found === 'no error' ? found : found.map((p) => [p.file, p.message])).toEqual([['b.json', message]]);
+  });
+
+  it('a well-formed file with entries reads whole: createdAt kept, entries by fingerprint, a missing createdAt empty', () => {
+    const e = { policy: 'p', resource: { kind: 'queue', id: 'x' }, path: null, message: 'm' };
+    expect(parseBaseline(JSON.stringify({ version: 1, createdAt: '2026-01-01', fingerprints: ['aa11'], entries: { aa11: e } }), 'b.json')).toEqual({
+      version: 1,
+      createdAt: '2026-01-01',
+      fingerprints: ['aa11'],
+      entries: { aa11: e },
+    });
+    expect(parseBaseline('{"version":1,"fingerprints":[]}', 'b.json')).toEqual({ version: 1, createdAt: '', fingerprints: [], entries: {} });
   });
 });
