@@ -8,9 +8,10 @@ import { locationOf, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA } from './schema.js';
 
 // Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
-// (--version, --help) does not need.
+// (--version, --help) does not need. `inlineRefs: false` compiles each shared definition once
+// (the scope lists' shapes) instead of once per list.
 let compiled: ValidateFunction | undefined;
-const configValidator = () => (compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false }).compile(CONFIG_SCHEMA));
+const configValidator = () => (compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false, inlineRefs: false }).compile(CONFIG_SCHEMA));
 
 /** Keys that look like credentials: `token`, `workflowToken`, `apiToken`… */
 const TOKEN_KEY = /token$/i;
@@ -37,6 +38,7 @@ function tokenProblems(src: YamlSource): InputProblem[] {
  * notify webhook's URL and key), whose value is never echoed.
  */
 const CONFIG_WORDING: SchemaWording = {
+  definitions: CONFIG_SCHEMA.definitions as Record<string, unknown>,
   describe: (e, { subject }) => {
     if (e.keyword !== 'pattern') return undefined;
     if (String(e.params.pattern).startsWith('^env:')) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;

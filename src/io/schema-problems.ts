@@ -21,6 +21,8 @@ export interface SchemaWording {
   separator?: string;
   /** This file's own message for an error, or undefined for the shared one. */
   describe?(error: ErrorObject, place: ErrorPlace): string | undefined;
+  /** The schema's `definitions`, where a choice's branches are `$ref`s to them (their errors belong to the choice). */
+  definitions?: Readonly<Record<string, unknown>>;
 }
 
 /** ajv errors (run with `verbose: true`, for the values and parent schemas) → problems, in ajv's order. */
@@ -31,7 +33,7 @@ export function schemaProblems(
 ): InputProblem[] {
   const problems: InputProblem[] = [];
   const seen = new Set<string>();
-  for (const e of selectErrors(errors ?? [])) {
+  for (const e of selectErrors(errors ?? [], wording.definitions ?? {})) {
     const path = pointerPath(e.instancePath);
     const label = (wording.label ?? pathLabel)(path);
     const place = { path, label, subject: `${label || 'the file'}${wording.separator ?? ' '}` };
@@ -55,12 +57,22 @@ const descriptionOf = (e: ErrorObject) => (e.parentSchema as { description?: str
  * a branch; else "must be <the schema's description>"; else the first branch's error.
  * A failed `if` is left out: its `then` error says what is wrong.
  */
-function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+function selectErrors(errors: readonly ErrorObject[], definitions: Readonly<Record<string, unknown>>): ErrorObject[] {
   // A branch error lies under the choice in the schema AND in the data: one schema (say under
-  // additionalProperties) checks many values, and their errors must not mix.
+  // additionalProperties) checks many values, and their errors must not mix. A branch that is a
+  // `$ref` reports paths inside its definition: its errors are known by their schema objects.
   const under = (e: ErrorObject, choice: ErrorObject) => e.instancePath.startsWith(`${choice.instancePath}/`);
+  const referred = new Map<ErrorObject, Set<unknown>>();
+  const inRefs = (e: ErrorObject, choice: ErrorObject) => {
+    let reach = referred.get(choice);
+    if (!reach) {
+      reach = schemasOfRefs(choice, definitions);
+      referred.set(choice, reach);
+    }
+    return reach.has(e.parentSchema);
+  };
   const inside = (e: ErrorObject, choice: ErrorObject) =>
-    e !== choice && e.schemaPath.startsWith(`${choice.schemaPath}/`) && (e.instancePath === choice.instancePath || under(e, choice));
+    e !== choice && (e.schemaPath.startsWith(`${choice.schemaPath}/`) || inRefs(e, choice)) && (e.instancePath === choice.instancePath || under(e, choice));
   const choices = errors.filter(isChoice);
   const selected: ErrorObject[] = [];
   for (const e of errors) {
@@ -75,6 +87,22 @@ function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
     else selected.push(descriptionOf(e) || branches.length === 0 ? e : branches[0]);
   }
   return selected;
+}
+
+/** Every schema object inside the definitions a choice's `$ref` branches name (none without such branches). */
+function schemasOfRefs(choice: ErrorObject, definitions: Readonly<Record<string, unknown>>): Set<unknown> {
+  const found = new Set<unknown>();
+  const walk = (node: unknown) => {
+    if (node === null || typeof node !== 'object' || found.has(node)) return;
+    found.add(node);
+    for (const child of Object.values(node)) walk(child);
+  };
+  const branches = ((choice.parentSchema as Record<string, unknown> | undefined)?.[choice.keyword] ?? []) as { $ref?: string }[];
+  for (const b of branches) {
+    const name = b.$ref?.startsWith('#/definitions/') ? b.$ref.slice('#/definitions/'.length) : undefined;
+    if (name !== undefined) walk(definitions[name]);
+  }
+  return found;
 }
 
 function sharedMessage(e: ErrorObject, { label, subject }: ErrorPlace): string {

@@ -122,6 +122,18 @@ describe('config errors name file:line:column', () => {
     ]);
   });
 
+  it("a scope list's shapes are shared definitions: an error inside one is still worded at the list (config scope and an instance's)", () => {
+    const dir = tempProject({
+      'steward.yaml': 'scope:\n  datasets: { all: true, exclude: [""] }\n  cards: { file: "" }\ninstances:\n  prod:\n    baseUrl: https://a.example\n    token: env:T\n    scope:\n      users: { all: false }\n      roles: [1, {}]\n',
+    });
+    expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
+      'steward.yaml:2:36: scope.datasets.exclude[0] must NOT have fewer than 1 characters',
+      'steward.yaml:3:18: scope.cards.file must NOT have fewer than 1 characters',
+      'steward.yaml:9:21: instances.prod.scope.users.all must be true',
+      'steward.yaml:10:18: instances.prod.scope.roles[1] must be string,integer',
+    ]);
+  });
+
   it('reports YAML syntax errors and missing referenced files at their position', () => {
     const broken = tempProject({ 'steward.yaml': 'failOn: low\nscope: [unclosed\n' });
     expect(problemsOf(() => loadConfig({ cwd: broken, env: {} }))[0]).toMatch(/^steward\.yaml:\d+:\d+: /);
