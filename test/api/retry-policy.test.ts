@@ -13,6 +13,13 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
   });
+  it('trims the value, and reads only a whole string of digits as seconds', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    expect(parseRetryAfter(' 2 ', now)).toBe(2000);
+    expect(parseRetryAfter('12', now)).toBe(12_000);
+    expect(parseRetryAfter('x2', now)).toBeUndefined();
+    expect(parseRetryAfter('2x', now)).toBeUndefined();
+  });
 });
 
 describe('retryDelayMs', () => {
@@ -36,6 +43,8 @@ describe('neverReachedServer', () => {
   it('is true for connection refused and DNS failures, also inside an AggregateError', () => {
     expect(neverReachedServer(wrapped('ECONNREFUSED'))).toBe(true);
     expect(neverReachedServer(wrapped('ENOTFOUND'))).toBe(true);
+    // A DNS server that did not answer, and no route to the host or its network.
+    for (const code of ['EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']) expect(neverReachedServer(wrapped(code)), code).toBe(true);
     const aggregate = new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]);
     expect(neverReachedServer(new TypeError('fetch failed', { cause: aggregate }))).toBe(true);
   });
@@ -43,5 +52,12 @@ describe('neverReachedServer', () => {
     expect(neverReachedServer(wrapped('ECONNRESET'))).toBe(false);
     expect(neverReachedServer(wrapped('UND_ERR_SOCKET'))).toBe(false);
     expect(neverReachedServer(new Error('timed out'))).toBe(false);
+  });
+  it('ends on a cause chain that loops back, or holds null', () => {
+    const looped: Error & { cause?: unknown } = new Error('loop');
+    looped.cause = looped;
+    expect(neverReachedServer(looped)).toBe(false);
+    expect(neverReachedServer(new Error('x', { cause: null }))).toBe(false);
+    expect(neverReachedServer(Object.assign(new Error('x', { cause: looped }), { errors: [null, { code: 'ENOTFOUND' }] }))).toBe(true);
   });
 });
