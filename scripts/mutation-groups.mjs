@@ -17,7 +17,7 @@ export const MUTATION_GROUPS = [
   {
     name: 'redact',
     mutate: ['src/core/redact.ts'],
-    tests: ['test/api/redaction.test.ts', 'test/api/errors.test.ts', 'test/hostile/written-files.test.ts', 'test/hostile/sandbox-token.test.ts'],
+    tests: ['test/core/redact.test.ts', 'test/api/redaction.test.ts', 'test/api/errors.test.ts', 'test/hostile/written-files.test.ts', 'test/hostile/sandbox-token.test.ts'],
   },
   { name: 'policy', mutate: ['src/policy/cel-closures.ts'], tests: ['test/policy/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
   { name: 'fix', mutate: ['src/fix/plan.ts'], tests: ['test/fix/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/library/**/*.test.ts'] },
