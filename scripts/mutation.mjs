@@ -1,17 +1,20 @@
 // `npm run mutation`: Stryker once per group of scripts/mutation-groups.mjs (each group's mutants
 // against its own tests), then the score per module from the JSON reports, written between the
-// markers of MUTATION.md. `npm run mutation -- engine api` runs only those groups. Exits non-zero
-// when a group falls below the break threshold (stryker.config.mjs) or Stryker fails.
+// markers of MUTATION.md. `npm run mutation -- engine api` runs only those groups; `--force`
+// re-tests every mutant: Stryker's incremental mode (with the vitest runner) kept a survivor's
+// result after a new test file was added that kills it, so after adding tests run with --force.
+// Exits non-zero when a group falls below the break threshold (stryker.config.mjs) or Stryker fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { MUTATION_GROUPS } from './mutation-groups.mjs';
 
-const asked = process.argv.slice(2);
+const force = process.argv.includes('--force');
+const asked = process.argv.slice(2).filter((a) => a !== '--force');
 const groups = asked.length ? MUTATION_GROUPS.filter((g) => asked.includes(g.name)) : MUTATION_GROUPS;
 let failed = false;
 for (const group of groups) {
   console.log(`\n=== mutation: ${group.name} (${group.mutate.join(', ')})`);
-  const r = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run'], { stdio: 'inherit', env: { ...process.env, STEWARD_MUTATION_GROUP: group.name } });
+  const r = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', ...(force ? ['--force'] : [])], { stdio: 'inherit', env: { ...process.env, STEWARD_MUTATION_GROUP: group.name } });
   if (r.status !== 0) failed = true;
 }
 

@@ -40,6 +40,17 @@ describe('baseline entries', () => {
     expect(compared.resolvedEntries).toEqual([{ fingerprint: 'bb22', ...written.entries.bb22 }]);
   });
 
+  it('waived findings are recorded (and judged new or known) like violations; errors are not; resolved fingerprints come sorted', async () => {
+    const waived = makeFinding({ status: 'waived', fingerprint: 'cc33' });
+    const error = makeFinding({ status: 'error', fingerprint: 'dd44' });
+    const file = path.join(dir(), 'baseline.json');
+    const written = await writeBaseline(file, [waived, error], NOW);
+    expect(written.fingerprints).toEqual(['cc33']);
+    const compared = compareBaseline([waived, error], { version: 1, createdAt: '', fingerprints: ['zz', 'cc33', 'aa'], entries: {} });
+    expect(compared.findings.map((f) => f.baseline)).toEqual(['known', null]);
+    expect(compared.resolved).toEqual(['aa', 'zz']);
+  });
+
   it('reads a file holding only fingerprints; its resolved entries are bare fingerprints', () => {
     const data = parseBaseline('{"version":1,"createdAt":"x","fingerprints":["aa11","bb22"]}', 'b.json');
     expect(compareBaseline([A], data).resolvedEntries).toEqual([{ fingerprint: 'bb22' }]);

@@ -114,6 +114,14 @@ describe('applyWaivers', () => {
     expect(onDay.stale).toEqual([]);
   });
 
+  it('a waiver ending within the warning days is expiring; one ending later, or already ended, is not', () => {
+    const waiver = w('q-a'); // expires 2026-01-16
+    const expiringOn = (now: string, days: number) => applyWaivers([finding({ id: 'q-a' })], [waiver], new Date(now), days).expiring;
+    expect(expiringOn('2026-01-02T12:00:00Z', 14)).toEqual([waiver]);
+    expect(expiringOn('2026-01-01T12:00:00Z', 14)).toEqual([]);
+    expect(expiringOn('2026-01-16T00:00:00Z', 14)).toEqual([]);
+  });
+
   it('a waiver that matches nothing is stale', () => {
     const out = applyWaivers([finding({ id: 'q-a' })], [w('q-a'), w('q-zzz')], new Date('2026-01-01T00:00:00Z'));
     expect(out.stale.map((x) => x.resource)).toEqual(['q-zzz']);
