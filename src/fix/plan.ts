@@ -49,11 +49,9 @@ interface Step {
   value: unknown;
 }
 
-/** Why a state fix of a resource read live is not planned: such fixes rewrite its manifest and send what it declares. */
-function noManifest(kind: ResourceKind, id: string): string {
-  const key = kind.inputs.manifests?.key;
-  const how = key ? `add one under manifests.${key} in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)` : 'change it in the product';
-  return `fixes of a ${kind.name} are planned on its manifest, and ${kind.name} ${id} has none: ${how}`;
+/** Why a fix of a resource its manifests (`manifests.<key>`) do not declare is not planned: such fixes rewrite the manifest and send what it declares. */
+function noManifest(kind: ResourceKind, key: string, id: string): string {
+  return `fixes of a ${kind.name} are planned on its manifest, and ${kind.name} ${id} has none: add one under manifests.${key} in steward.yaml declaring its state as it should be, then run fix --write (or change it in the product)`;
 }
 
 export async function planFixes(input: PlanInput): Promise<FixPlan> {
@@ -113,7 +111,7 @@ async function planResource(
   const kind = input.kinds[first.resource.kind];
   // A finding means the resource was read and judged: a kind whose documents the run keeps for
   // fixes (one with manifests) lacks only this resource's manifest.
-  if (!resource && kind?.inputs.manifests) return { changes: [], notPlanned: [refuse(findings, noManifest(kind, first.resource.id))] };
+  if (!resource && kind?.inputs.manifests) return { changes: [], notPlanned: [refuse(findings, noManifest(kind, kind.inputs.manifests.key, first.resource.id))] };
   if (!resource || !kind) return { changes: [], notPlanned: [refuse(findings, 'the resource was not collected in this run')] };
 
   const notPlanned: NotPlanned[] = [];

@@ -106,11 +106,16 @@ describe('what is not planned, and why', () => {
     ]);
     expect(p.notPlanned[2]).toMatchObject({ policies: ['flag-off'], resource: { kind: 'box', id: 'b9' }, manifest: null });
     expect(p.notPlanned[0]).toMatchObject({ policies: ['bogus'], manifest: { file: 'boxes/b1.yaml', sha256: 'f'.repeat(64) } });
+    // Each names the finding it leaves unfixed.
+    expect(p.notPlanned.map((n) => n.findings.length)).toEqual([1, 1, 1, 1]);
   });
 
   it('opt-in fixes only when allowed, with their warning either way', async () => {
     const f = finding('tags', 'b1', null);
     expect(reasons(await plan([f], { tags: { optin: ['x'] } }))).toEqual(['fix "optin" is opt-in: it replaces the list']);
+    expect((await plan([f], { tags: { optin: ['x'] } })).notPlanned[0].findings).toEqual([f.fingerprint]);
+    const quiet: FixKind = { ...FIXES.optin, name: 'quiet', warning: undefined };
+    expect(reasons(await plan([f], { tags: { quiet: true } }, { kinds: { box: boxKind({ fixes: { ...FIXES, quiet } }) } }))).toEqual(['fix "quiet" is opt-in']);
     const allowed = await plan([f], { tags: { optin: ['x'] } }, { allowOptIn: true });
     expect(allowed.changes).toMatchObject([{ type: 'action', request: { path: '/box/b1/optin', body: ['x'] }, diff: ['optin: ["x"]'], warnings: ['it replaces the list'], fix: { name: 'optin', value: ['x'] } }]);
   });
@@ -149,6 +154,7 @@ describe('what is not planned, and why', () => {
 
   it('action fixes: by hand, refused, or needing a read the plan cannot make', async () => {
     const p = await plan([finding('h', 'b1', null), finding('r', 'b1', null), finding('n', 'b1', null)], { h: { hand: true }, r: { refuse: true }, n: { needs: true } });
+    expect(p.notPlanned.map((n) => n.findings.length)).toEqual([1, 1, 1]);
     expect(reasons(p)).toEqual([
       'fix "hand" by hand: open box b1 and clear it',
       'fix "refuse" not planned: it is locked',
@@ -161,12 +167,14 @@ describe('what is not planned, and why', () => {
 describe('what is planned', () => {
   it('violations of policies without a fix are counted; waived findings and errors are neither fixed nor counted', async () => {
     const p = await plan(
-      [finding('flag-off', 'b1', null), finding('unfixable', 'b1', null), finding('unfixable', 'b1', null, { status: 'waived' }), finding('unfixable', 'b1', null, { status: 'error' }), finding('flag-off', 'b1', null, { status: 'waived' })],
+      [finding('flag-off', 'b1', null), finding('flag-off', 'b0', null), finding('unfixable', 'b1', null), finding('unfixable', 'b1', null, { status: 'waived' }), finding('unfixable', 'b1', null, { status: 'error' }), finding('flag-off', 'b1', null, { status: 'waived' })],
       { 'flag-off': { clear: true } },
+      // A selected policy without a fix is not planned (and breaks nothing).
+      { policies: [{ id: 'flag-off', fix: { clear: true } }, { id: 'unfixable' }], resources: [box('b0'), box('b1')] },
     );
     expect(p.withoutFix).toBe(1);
-    expect(p.changes).toHaveLength(1);
-    expect(p.changes[0].findings).toHaveLength(1);
+    expect(p.changes.map((c) => [c.resource.id, (c.before as { id: string }).id])).toEqual([['b0', 'b0'], ['b1', 'b1']]);
+    expect(p.changes.map((c) => c.findings.length)).toEqual([1, 1]);
   });
 
   it('item fixes apply from the highest index down (two-digit ones too), whole-box fixes first: one request with every kept fix', async () => {
