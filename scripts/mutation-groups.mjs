@@ -26,7 +26,7 @@ export const MUTATION_GROUPS = [
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
   // The report tests that read JUnit (the others format 50,000 findings or start Chromium, for every mutant).
-  { name: 'report', mutate: ['src/report/junit.ts'], tests: ['test/report/junit.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts'] },
+  { name: 'report', mutate: ['src/report/junit.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts'] },
   { name: 'io', mutate: ['src/io/contained-path.ts'], tests: ['test/io/**/*.test.ts', 'test/hostile/files.test.ts', 'test/config/**/*.test.ts'] },
 ];
 
