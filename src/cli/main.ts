@@ -75,7 +75,7 @@ const ALL_COMMANDS = Symbol('all commands');
 const GLOBAL_FLAGS = new Set(['-q', '--quiet', '--color', '--no-color']);
 
 /** The command the arguments name (`help <command>` names it too), ALL_COMMANDS for completion, or null. */
-export function requestedCommand(args: readonly string[]): string | typeof ALL_COMMANDS | null {
+function requestedCommand(args: readonly string[]): string | typeof ALL_COMMANDS | null {
   const words = args.filter((a) => !GLOBAL_FLAGS.has(a));
   const first = words[0] === 'help' ? words[1] : words[0];
   if (first === 'completion') return ALL_COMMANDS;

@@ -3,7 +3,7 @@
 // `steward --help` and a mistyped command load none (commands/summaries.ts has their lines).
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { type CommandName, summaryOf } from './summaries.js';
+import type { CommandName } from './summaries.js';
 
 export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 
@@ -34,4 +34,3 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'completion', load: async () => (await import('./completion.js')).registerCompletion },
 ];
 
-export { summaryOf };
