@@ -6,12 +6,13 @@
 // commands that load the program (`--help`, `validate` of the demo, `check --from` a small
 // snapshot) against the CPU of `node -e 0`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { medianMs } from './bench-median.mjs';
+import { processUsage } from './bench-process.mjs';
 import { bareClient, sandboxProcess } from './bench-sandbox.mjs';
 import { createClient } from '../dist/index.js';
 
@@ -106,24 +107,10 @@ async function cpuPerRequest() {
 const processMs = (runs, file, args) => medianMs(runs, () => execFileSync(file, args, { stdio: 'ignore' }));
 
 /**
- * Median CPU milliseconds (user + system) of a node process over `runs` starts: a preloaded hook
- * writes the process's own `process.cpuUsage()` at exit (wall time on 2 shared cores is noise).
+ * Median CPU milliseconds (user + system) of a node process over `runs` starts, as the process
+ * reports it at exit (scripts/bench-process.mjs; wall time on 2 shared cores is noise).
  */
-function processCpuMs(dir, runs, args) {
-  const hook = path.join(dir, 'cpu-hook.mjs');
-  const out = path.join(dir, 'cpu.txt');
-  writeFileSync(hook, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, String((u.user + u.system) / 1000)); });\n`);
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    try {
-      execFileSync(process.execPath, ['--import', pathToFileURL(hook).href, ...args], { stdio: 'ignore' });
-    } catch {
-      // a check that finds violations exits 1: its CPU counts the same
-    }
-    samples.push(Number(readFileSync(out, 'utf8')));
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
+const processCpuMs = (runs, args) => processUsage(args, { runs }).cpuMs;
 
 export async function benchLimits(print, table, expect) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-limits-'));
@@ -136,11 +123,11 @@ export async function benchLimits(print, table, expect) {
   // CPU of start-up: the demo's snapshot is the small one (46 schedules, every kind).
   const snapshot = path.join(dir, 'demo-snapshot.json');
   execFileSync(process.execPath, ['dist/cli.js', 'snapshot', '--sandbox', '--out', snapshot], { stdio: 'ignore' });
-  const cpu0 = processCpuMs(dir, 7, ['-e', '0']);
+  const cpu0 = processCpuMs(7, ['-e', '0']);
   const startup = [
-    ['`steward --help`', processCpuMs(dir, 7, ['dist/cli.js', '--help']), 3],
-    ['`steward validate` (the demo config)', processCpuMs(dir, 7, ['dist/cli.js', 'validate', '-c', 'demo/steward.yaml']), 4],
-    ['`steward check --from` the demo snapshot', processCpuMs(dir, 7, ['dist/cli.js', 'check', '-c', 'demo/steward.yaml', '--from', snapshot, '--format', 'json']), 4],
+    ['`steward --help`', processCpuMs(7, ['dist/cli.js', '--help']), 3],
+    ['`steward validate` (the demo config)', processCpuMs(7, ['dist/cli.js', 'validate', '-c', 'demo/steward.yaml']), 4],
+    ['`steward check --from` the demo snapshot', processCpuMs(7, ['dist/cli.js', 'check', '-c', 'demo/steward.yaml', '--from', snapshot, '--format', 'json']), 4],
   ];
   rmSync(dir, { recursive: true, force: true });
   const k = (n) => `${Math.round(n / 1000).toLocaleString('en')} k/s`;

@@ -3,32 +3,13 @@
 // floor is the minimum pages times 20 ms over 8 in flight; the client reads long lists ahead, so
 // requests may exceed the minimum by at most concurrency − 1.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { check, recordingApi, writeSnapshot } from '../dist/index.js';
 import { medianMs } from './bench-median.mjs';
 import { bareClient, sandboxProcess } from './bench-sandbox.mjs';
-
-/** The three schedule policies' predicates in plain JavaScript, over the same snapshot file. */
-const PLAIN = `
-const { readFileSync } = require('node:fs');
-const snapshot = JSON.parse(readFileSync(process.argv[1], 'utf8'));
-const pages = (op) => snapshot.answers.filter((a) => a.operation === op).flatMap((a) => a.pages.flat());
-const misconfigured = new Set(pages('getMisconfiguredReports').map((m) => m.id));
-const zones = new Map();
-const validZone = (z) => {
-  if (!zones.has(z)) { try { new Intl.DateTimeFormat('en', { timeZone: z }); zones.set(z, true); } catch { zones.set(z, false); } }
-  return zones.get(z);
-};
-let violations = 0;
-for (const s of pages('listReportSchedules')) {
-  if (misconfigured.has(s.id)) violations++;
-  if (!validZone(s.schedule.timezone)) violations++;
-  if (s.schedule.enabled && !(s.recipientCount > 0)) violations++;
-}
-process.stdout.write(String(violations));
-`;
+import { PLAIN_OFFLINE } from './bench-scale.mjs';
 
 const POLICIES = ['no-misconfigured-schedules', 'schedule-timezone-valid', 'enabled-schedules-have-recipients'];
 
@@ -43,7 +24,7 @@ async function fromSnapshot(dir, snapshot, expectedViolations, expect) {
       if (e.status !== 1) throw e; // violations: exit 1
     }
   };
-  const plain = () => execFileSync(process.execPath, ['-e', PLAIN, snapshot], { encoding: 'utf8' });
+  const plain = () => execFileSync(process.execPath, ['-e', PLAIN_OFFLINE, snapshot], { encoding: 'utf8' });
   expect(Number(plain()) === expectedViolations, `schedules: plain JS counts ${plain()} violations, steward ${expectedViolations}`);
   return { stewardMs: await medianMs(3, steward), plainMs: await medianMs(3, plain) };
 }
@@ -127,7 +108,7 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   print(
     table(
       ['snapshot MB', 'steward check --from s', 'plain JS s', 'ratio'],
-      [[(Buffer.byteLength(JSON.stringify(recorder.snapshot())) / 2 ** 20).toFixed(0), sec(offline.stewardMs), sec(offline.plainMs), `${(offline.stewardMs / offline.plainMs).toFixed(1)}×`]],
+      [[(statSync(snapshot).size / 2 ** 20).toFixed(0), sec(offline.stewardMs), sec(offline.plainMs), `${(offline.stewardMs / offline.plainMs).toFixed(1)}×`]],
     ),
   );
   rmSync(dir, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { benchHtml } from './bench-html.mjs';
 import { benchLimits } from './bench-limits.mjs';
 import { benchSchedules } from './bench-schedules.mjs';
 import { benchHistory } from './bench-history.mjs';
+import { benchScale } from './bench-scale.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Passed to the client explicitly so the minimum below uses the same page size. */
@@ -409,6 +410,9 @@ await benchLimits(print, table, expect);
     [h.firstMs.toFixed(1), h.lastMs.toFixed(1), `${h.ratio.toFixed(2)}×`, `${(h.bytesAt[1] / 1024).toFixed(0)} KiB`, `${(h.bytesAt[30] / 1024).toFixed(0)} KiB`, `${(h.bytesAt[365] / 1024).toFixed(0)} KiB`],
   ]));
 }
+
+// 11. Cost against N: offline 1k–1M schedules (snapshot, then check --from) and live 10k–300k.
+await benchScale({ print, table, expect, latency: LATENCY });
 
 rmSync(work, { recursive: true, force: true });
 print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);

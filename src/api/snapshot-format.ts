@@ -1,13 +1,12 @@
-// The snapshot file (DESIGN §12): every API answer a run needed, keyed by operation and
-// arguments. It never holds a token or a header: only arguments and response bodies.
-import { writeFile } from 'node:fs/promises';
+// The snapshot (DESIGN §12): every API answer a run needed, keyed by operation and arguments.
+// It never holds a token or a header: only arguments and response bodies. Files are written as
+// JSON Lines (version 2, snapshot-lines.ts); version 1, one JSON text, is still read.
 import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
 import { canonicalJson } from '../core/canonical-json.js';
-import { SecretSet } from '../core/redact.js';
-import { readInputFile } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
-export const SNAPSHOT_VERSION = 1;
+/** The version `steward snapshot` writes (JSON Lines); 1 is the whole-text form of earlier releases. */
+export const SNAPSHOT_VERSION = 2;
 
 /** A read that failed, as recorded (ApiError's fields without its cause). */
 export interface RecordedError {
@@ -43,11 +42,6 @@ export function answerKey(operation: string, args: readonly unknown[]): string {
   return `${operation} ${canonicalJson(trimmed)}`;
 }
 
-/** Writes the snapshot; a secret an answer echoed is redacted in every form (`secrets`). */
-export async function writeSnapshot(file: string, snapshot: SnapshotFile, secrets: SecretSet = new SecretSet()): Promise<void> {
-  await writeFile(file, secrets.redact(`${JSON.stringify(snapshot, null, 2)}\n`));
-}
-
 /** A snapshot's read answers: paged ones hold `pages` (then maybe `error`), single ones `value` or `error`. */
 export const PAGED_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === 'read' && OPERATIONS[id].paging !== 'none');
 export const SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === 'read' && OPERATIONS[id].paging === 'none');
@@ -55,7 +49,7 @@ export const SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].acc
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first problem of a recorded error, with the key it concerns (null: the error itself). */
-function errorProblem(e: unknown): [string | null, string] | null {
+export function errorProblem(e: unknown): [string | null, string] | null {
   if (!isObject(e)) return [null, '"error" must be an object { message, status, ... }'];
   if (typeof e.message !== 'string') return ['message', '"error.message" must be a string'];
   if (e.status !== undefined && e.status !== null && typeof e.status !== 'number') {
@@ -96,11 +90,12 @@ function answerProblem(a: unknown): [(string | number)[], string] | null {
   return null;
 }
 
-export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
+/** A version-1 snapshot (one JSON text { version: 1, answers: [...] }). */
+export function parseSnapshotText(text: string, displayPath: string): SnapshotFile {
   const s = parseJsonAt(text, displayPath, 'snapshot');
   const at = (path: (string | number)[], message: string) => jsonProblem(text, displayPath, path, message);
-  if (!isObject(s) || s.version !== SNAPSHOT_VERSION) {
-    throw at(['version'], `snapshot must have "version": ${SNAPSHOT_VERSION}`);
+  if (!isObject(s) || s.version !== 1) {
+    throw at(['version'], `snapshot must have "version": ${SNAPSHOT_VERSION} on its first line (JSON Lines), or be one JSON text with "version": 1`);
   }
   if (!Array.isArray(s.answers)) throw at(['answers'], 'snapshot "answers" must be an array of { operation, args, ... }');
   // Replay looks answers up by read: two different answers to one read would make the verdict
@@ -129,8 +124,4 @@ export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
     recordedAt: String(s.recordedAt ?? ''),
     answers: s.answers as RecordedAnswer[],
   };
-}
-
-export async function readSnapshot(file: string, displayPath: string): Promise<SnapshotFile> {
-  return parseSnapshot(await readInputFile(file, displayPath, 'snapshot'), displayPath);
 }

@@ -147,10 +147,11 @@ function afterSelectParts(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: Col
   } catch (err) {
     return evaluationFailure(plan, r, err);
   }
-  if (selection.length === 0) return { selected: 0, findings: [] };
+  if (selection.length === 0) return passed(0);
   const judge = (): ResourceVerdict => {
     try {
-      return { selected: selection.length, findings: findingsOf(plan.policy, r, selection, env) };
+      const findings = findingsOf(plan.policy, r, selection, env);
+      return findings.length === 0 ? passed(selection.length) : { selected: selection.length, findings };
     } catch (err) {
       return evaluationFailure(plan, r, err);
     }
@@ -159,6 +160,13 @@ function afterSelectParts(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: Col
   if (!loading) return judge();
   return loading.then(judge, (err: unknown) => partFailure(ctx, plan, r, err));
 }
+
+/**
+ * The verdicts without findings, one object per selected count: a run keeps a verdict per policy
+ * per resource until the kind is judged, and 300,000 fresh `{ selected, findings: [] }` cost ~25 MB.
+ */
+const PASSED: readonly ResourceVerdict[] = Array.from({ length: 16 }, (_, selected) => Object.freeze({ selected, findings: Object.freeze([]) as unknown as Finding[] }));
+const passed = (selected: number): ResourceVerdict => PASSED[selected] ?? { selected, findings: [] };
 
 /** A part could not be read: once per policy when the read is shared by all resources. */
 function partFailure(ctx: Ctx, plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {

@@ -1,11 +1,10 @@
 // Where a run reads from: the live client (base URL and token checked first) or a snapshot
 // replay. The emulated instance is not here: the CLI starts one and passes its URL and token.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, REMOTE_REQUESTS_PER_SECOND } from '../api/index.js';
 import { isLoopbackHost } from '../core/loopback.js';
-import { parseSnapshot, readSnapshot, replayApi } from '../api/snapshot.js';
-import { decodeUtf8, STDIN } from '../io/input-file.js';
+import { readSnapshot, replayApi } from '../api/snapshot.js';
+import { STDIN } from '../io/input-file.js';
 import type { InstanceApi } from '../api/types.js';
 import type { Config } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
@@ -76,7 +75,7 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
     });
   if (options.from === STDIN) {
     // `steward snapshot --out /dev/stdout | … | steward check --from -`
-    const api = replayApi(parseSnapshot(decodeUtf8(readFileSync(0), 'stdin'), 'stdin'));
+    const api = replayApi(await readSnapshot(STDIN, 'stdin'));
     return { api, instance: 'snapshot:stdin', readOnly: true, close: async () => {} };
   }
   if (options.from) {

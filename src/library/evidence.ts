@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
-import { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
+import { recordingApi, type RecordingApi, SNAPSHOT_VERSION, writeSnapshot } from '../api/snapshot.js';
 import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
@@ -89,7 +89,7 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
 }
 
 function emptySnapshot(report: Report): SnapshotFile {
-  return { version: 1, instance: report.instance, recordedAt: report.startedAt, answers: [] };
+  return { version: SNAPSHOT_VERSION, instance: report.instance, recordedAt: report.startedAt, answers: [] };
 }
 
 export interface VerifyResult {

@@ -8,7 +8,7 @@ import { compilePolicy } from '../../src/policy/compile.js';
 import { loadPolicies } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { InputError } from '../../src/core/problem.js';
-import { parseSnapshot, readSnapshot, recordingApi, replayApi, writeSnapshot } from '../../src/api/snapshot.js';
+import { parseSnapshot, readSnapshot, recordingApi, replayApi, snapshotLines, writeSnapshot } from '../../src/api/snapshot.js';
 import { type Demo, NOW, ROOT, startDemo } from '../engine/harness.js';
 
 let demo: Demo;
@@ -16,6 +16,9 @@ beforeAll(async () => {
   demo = await startDemo({ token: 'sekret-token-123456' });
 });
 afterAll(() => demo.close());
+
+/** A snapshot as the text `steward snapshot` writes (JSON Lines). */
+const linesOf = (snap: Parameters<typeof snapshotLines>[0]) => `${[...snapshotLines(snap)].join('\n')}\n`;
 
 const pack = async () => (await loadPolicies(['builtin'], { kinds: RESOURCE_KINDS, cwd: ROOT })).map((d) => compilePolicy(d));
 
@@ -31,7 +34,7 @@ describe('snapshots', () => {
     expect(text).not.toContain('sekret-token-123456');
     expect(text).not.toMatch(/X-SERVICE|Authorization|Bearer/i);
     const snap = await readSnapshot(file, 'snap.json');
-    expect(snap).toMatchObject({ version: 1, instance: demo.sandbox.baseUrl, recordedAt: NOW.toISOString() });
+    expect(snap).toMatchObject({ version: 2, instance: demo.sandbox.baseUrl, recordedAt: NOW.toISOString() });
     const ops = new Set(snap.answers.map((a) => a.operation));
     expect([...ops].sort()).toEqual([
       'getCalculatedFieldStatistics',
@@ -106,7 +109,8 @@ describe('snapshots', () => {
     await demo.run(policies, recorder);
     const good = recorder.snapshot();
     const variant = (change: (a: Record<string, unknown>) => void, op = 'listReportSchedules') => {
-      const snap = structuredClone(good) as unknown as { answers: Record<string, unknown>[] };
+      // Version 1, one JSON text (still read): its problems point into the answers array.
+      const snap = { ...structuredClone(good), version: 1 } as unknown as { answers: Record<string, unknown>[] };
       const index = snap.answers.findIndex((a) => a.operation === op);
       change(snap.answers[index]);
       const text = JSON.stringify(snap, null, 2);
@@ -152,11 +156,11 @@ describe('snapshots', () => {
     await demo.run(policies, recorder);
     const good = recorder.snapshot();
     const i = good.answers.findIndex((a) => a.operation === 'getMisconfiguredReports');
-    const same = { ...good, answers: [...good.answers, structuredClone(good.answers[i])] };
+    const same = { ...good, version: 1, answers: [...good.answers, structuredClone(good.answers[i])] };
     expect(parseSnapshot(JSON.stringify(same, null, 2), 'snap.json').answers).toHaveLength(good.answers.length + 1);
     const other = structuredClone(good.answers[i]);
     other.pages = [[]];
-    const text = JSON.stringify({ ...good, answers: [...good.answers, other] }, null, 2);
+    const text = JSON.stringify({ ...good, version: 1, answers: [...good.answers, other] }, null, 2);
     const second = good.answers.length;
     let problems: { line: number; column: number; message: string }[] = [];
     try {
@@ -182,7 +186,7 @@ describe('snapshots', () => {
       if (a.operation === 'listReportSchedules') a.pages = [[{ id: 'x' }]];
       if (a.operation === 'getCertificationStatus') a.value = { tag: 'CERTIFIED', metadata: null, updated: null };
     }
-    const parsed = parseSnapshot(JSON.stringify(snap), 'snap.json');
+    const parsed = parseSnapshot(linesOf(snap), 'snap.json');
     const replayed = await demo.run(policies, replayApi(parsed));
     expect(replayed.results.map((r) => r.status)).toEqual(['error', 'error']);
     expect(replayed.findings.every((f) => f.status === 'error')).toBe(true);
@@ -202,7 +206,7 @@ describe('snapshots', () => {
       // recorded
     }
     const snap = recorder.snapshot();
-    const api = replayApi(parseSnapshot(JSON.stringify(snap), 'snap.json'));
+    const api = replayApi(parseSnapshot(linesOf(snap), 'snap.json'));
     const first = await api.getCalculatedFieldStatistics();
     const firstPages: unknown[][] = [];
     for await (const page of api.listReportSchedules()) firstPages.push(page);

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSnapshot } from '../../src/api/snapshot-format.js';
+import { parseSnapshot } from '../../src/api/snapshot.js';
 import { loadConfig } from '../../src/config/index.js';
 import { InputError, type InputProblem } from '../../src/core/problem.js';
 import { parseBaseline } from '../../src/engine/baseline.js';

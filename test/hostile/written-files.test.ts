@@ -64,7 +64,7 @@ describe('files steward writes hold no echoed token', () => {
     expect(report.findings.find((f) => f.policy === 'echo')?.message).toContain('"echo":"Basic ');
     expect(report.findings.find((f) => f.policy === 'echo')?.message).toContain('"raw":"***"');
     const snapshot = readFileSync(path.join(dir, 'snap.json'), 'utf8');
-    expect(snapshot).toContain('"raw": "***"');
+    expect(snapshot).toContain('"raw":"***"');
     const files = filesUnder(dir);
     expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['snap.json', 'base.json', 'plan.json', 'r.json', 'r.sarif', 'r.xml', 'r.md']));
     const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'utf8')).map((form) => `${path.relative(dir, f)}: ${form}`));

@@ -9,7 +9,7 @@ import { isApiError } from '../../api/errors.js';
 import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../../api/types.js';
 import { firstPage, noMemo, readAllPages } from '../common.js';
 import { ownerPart, ownerSchema, userOwner } from '../people.js';
-import type { CollectContext, DocumentPart, ResourceKind, RunMemo, Scope } from '../types.js';
+import type { CollectContext, DocumentPart, ResourceDocument, ResourceKind, RunMemo, Scope } from '../types.js';
 
 /** The schedule's `ownerId` resolved against the users (null: the schedule names none). */
 const owner = ownerPart('listReportSchedules', async (_api, r) =>
@@ -160,6 +160,18 @@ const misconfiguration: DocumentPart = {
   },
 };
 
+/**
+ * The schedule's document: its fields with the platform's `owner` flag renamed `ownedByCaller`
+ * (`owner` is the resolved owner part). Copied key by key in the answer's order: a rest pattern
+ * then a spread gave every document a hidden class of its own (~500 bytes a schedule).
+ */
+function scheduleDoc(s: ReportSchedule): ResourceDocument {
+  const doc = {} as ResourceDocument;
+  for (const key in s) if (key !== 'owner') doc[key] = s[key as keyof ReportSchedule];
+  if (s.owner !== undefined) doc.ownedByCaller = s.owner;
+  return doc;
+}
+
 export const reportSchedule: ResourceKind = {
   name: 'reportSchedule',
   description:
@@ -257,8 +269,7 @@ export const reportSchedule: ResourceKind = {
     for await (const page of (await scheduleListing(ctx)).pages()) {
       for (const s of page) {
         count++;
-        const { owner: ownedByCaller, ...doc } = s;
-        yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: { ...doc, ...(ownedByCaller === undefined ? {} : { ownedByCaller }) }, source: null };
+        yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: scheduleDoc(s), source: null };
       }
     }
     // No schedule means no resource whose misconfigured part would run the cross-check, so it

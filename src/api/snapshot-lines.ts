@@ -1,0 +1,264 @@
+// The snapshot file as JSON Lines (version 2): a header line, then one line per single answer
+// and, for a paged read, one line per page followed by a closing line that counts them. It is
+// written and read a line at a time, so a snapshot is never one string: 1,000,000 schedules
+// (~550 MB of JSON) are past V8's longest string, which version 1 (one JSON text) was bound by.
+//
+//   {"version":2,"instance":"https://…","recordedAt":"2026-…"}
+//   {"operation":"getMisconfiguredReports","args":[],"value":[…]}
+//   {"operation":"listReportSchedules","args":[],"page":[…]}      one line per page, in order
+//   {"operation":"listReportSchedules","args":[],"pages":1}       closes it (with "error" if it failed)
+import { createReadStream, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { canonicalJson } from '../core/canonical-json.js';
+import { InputError, type InputProblem } from '../core/problem.js';
+import { SecretSet } from '../core/redact.js';
+import { decodeUtf8, fileError, STDIN } from '../io/input-file.js';
+import { jsonProblem, parseJsonAt } from '../io/json-source.js';
+import { OPERATIONS, type OperationId } from './operations.js';
+import { answerKey, errorProblem, PAGED_OPERATIONS, parseSnapshotText, type RecordedAnswer, SINGLE_OPERATIONS, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-format.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The lines of a snapshot, each without its newline (the header first). */
+export function* snapshotLines(snapshot: SnapshotFile): Generator<string> {
+  yield JSON.stringify({ version: SNAPSHOT_VERSION, instance: snapshot.instance, recordedAt: snapshot.recordedAt });
+  for (const a of snapshot.answers) {
+    const head = `{"operation":${JSON.stringify(a.operation)},"args":${JSON.stringify(a.args)}`;
+    const error = a.error ? `,"error":${JSON.stringify(a.error)}` : '';
+    if (OPERATIONS[a.operation].paging === 'none') {
+      yield a.error ? `${head}${error}}` : `${head},"value":${JSON.stringify(a.value ?? null)}}`;
+      continue;
+    }
+    const pages = a.pages ?? [];
+    for (const page of pages) yield `${head},"page":${JSON.stringify(page)}}`;
+    yield `${head},"pages":${pages.length}${error}}`;
+  }
+}
+
+/** Writes the snapshot a line at a time; a secret an answer echoed is redacted in every form (`secrets`). */
+export async function writeSnapshot(file: string, snapshot: SnapshotFile, secrets: SecretSet = new SecretSet()): Promise<void> {
+  // Lines are gathered into chunks of ~1 MB: a write per line cost more than the JSON.
+  async function* chunks() {
+    let chunk = '';
+    for (const line of snapshotLines(snapshot)) {
+      chunk += `${secrets.redact(line)}\n`;
+      if (chunk.length >= 1 << 20) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk) yield chunk;
+  }
+  await pipeline(Readable.from(chunks()), createWriteStream(file));
+}
+
+/** A problem of one line (its line number added to the position within it). */
+function onLine(err: unknown, line: number): unknown {
+  if (!(err instanceof InputError)) return err;
+  return new InputError(err.problems.map((p): InputProblem => ({ ...p, line: p.line + line - 1 })));
+}
+
+/** The first problem of one answer line: the path below it and what is wrong; null when well formed. */
+function lineProblem(a: unknown): [(string | number)[], string] | null {
+  if (!isObject(a)) return [[], 'each line must be an object { operation, args, ... }'];
+  const op = a.operation;
+  const paged = (PAGED_OPERATIONS as unknown[]).includes(op);
+  if (!paged && !(SINGLE_OPERATIONS as unknown[]).includes(op)) {
+    return [['operation'], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(', ')})`];
+  }
+  if (!Array.isArray(a.args)) return [['args'], '"args" must be an array'];
+  if (a.error !== undefined) {
+    const problem = errorProblem(a.error);
+    if (problem) return [problem[0] ? ['error', problem[0]] : ['error'], problem[1]];
+  }
+  if (!paged) {
+    if (a.page !== undefined || a.pages !== undefined) return [[a.page !== undefined ? 'page' : 'pages'], `${op} is not paged: its line holds "value" or "error"`];
+    const has = Number(a.value !== undefined) + Number(a.error !== undefined);
+    return has === 1 ? null : [[], `${op} line must hold exactly one of "value" and "error"`];
+  }
+  if (a.value !== undefined) return [['value'], `${op} is paged: its lines hold "page", then "pages"`];
+  if (a.page !== undefined) {
+    if (!Array.isArray(a.page)) return [['page'], '"page" must be an array'];
+    if (a.pages !== undefined || a.error !== undefined) return [['page'], 'a "page" line holds one page: "pages" and "error" go on the closing line'];
+    return null;
+  }
+  if (!Number.isSafeInteger(a.pages) || (a.pages as number) < 0) return [['pages'], `${op} line must hold "page" (a page) or "pages" (how many page lines precede it)`];
+  return null;
+}
+
+interface OpenAnswer {
+  key: string;
+  line: number;
+  answer: RecordedAnswer & { pages: unknown[][] };
+}
+
+/** Reads version-2 lines one at a time into a SnapshotFile; every problem is bad input at its line. */
+export class SnapshotLineReader {
+  readonly #file: string;
+  readonly #answers: RecordedAnswer[] = [];
+  readonly #seen = new Map<string, { line: number; answer: RecordedAnswer; body?: string }>();
+  #header: { instance: string; recordedAt: string } | null = null;
+  #open: OpenAnswer | null = null;
+  #line = 0;
+
+  constructor(file: string) {
+    this.#file = file;
+  }
+
+  #problem(line: number, message: string): InputError {
+    return new InputError([{ file: this.#file, line, column: 1, message }]);
+  }
+
+  /** The next line's text (without its newline). */
+  accept(text: string): void {
+    const line = ++this.#line;
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = parseJsonAt(text, this.#file, 'snapshot');
+    } catch (err) {
+      throw onLine(err, line);
+    }
+    if (!this.#header) {
+      if (!isObject(value) || value.version !== SNAPSHOT_VERSION) {
+        throw onLine(jsonProblem(text, this.#file, ['version'], `snapshot must have "version": ${SNAPSHOT_VERSION} on its first line (this steward reads version 2, JSON Lines, and 1)`), line);
+      }
+      this.#header = { instance: String(value.instance ?? ''), recordedAt: String(value.recordedAt ?? '') };
+      return;
+    }
+    const problem = lineProblem(value);
+    if (problem) throw onLine(jsonProblem(text, this.#file, problem[0], `snapshot line ${line}: ${problem[1]}`), line);
+    const a = value as Record<string, unknown> & { operation: OperationId; args: unknown[] };
+    const key = answerKey(a.operation, a.args);
+    const open = this.#open;
+    if (open && open.key !== key) {
+      throw this.#problem(line, `snapshot line ${line}: the answer to ${open.key} (from line ${open.line}) has no closing "pages" line before this one`);
+    }
+    if (OPERATIONS[a.operation].paging === 'none') {
+      this.#close(line, key, a as RecordedAnswer);
+      return;
+    }
+    const current = open ?? { key, line, answer: { operation: a.operation, args: a.args, pages: [] } };
+    if (Array.isArray(a.page)) {
+      current.answer.pages.push(a.page);
+      this.#open = current;
+      return;
+    }
+    if (a.pages !== current.answer.pages.length) {
+      throw this.#problem(line, `snapshot line ${line}: "pages": ${a.pages}, but ${current.answer.pages.length} page line(s) of ${key} precede it`);
+    }
+    if (a.error !== undefined) current.answer.error = a.error as RecordedAnswer['error'];
+    this.#open = null;
+    this.#close(current.line, key, current.answer);
+  }
+
+  // Replay looks answers up by read: two different answers to one read would make the verdict
+  // depend on which one wins. Answers are compared only when a read repeats.
+  #close(line: number, key: string, answer: RecordedAnswer): void {
+    const first = this.#seen.get(key);
+    if (!first) {
+      this.#seen.set(key, { line, answer });
+      this.#answers.push(answer);
+      return;
+    }
+    first.body ??= canonicalJson(first.answer);
+    if (first.body !== canonicalJson(answer)) {
+      throw this.#problem(line, `snapshot line ${line}: a second, different answer to ${key} (line ${first.line} answers it already)`);
+    }
+    this.#answers.push(answer);
+  }
+
+  /** The snapshot, once every line is read; a file cut short is bad input at its end. */
+  finish(): SnapshotFile {
+    if (!this.#header) throw fileError(this.#file, 'snapshot is empty');
+    if (this.#open) {
+      const { key, line } = this.#open;
+      throw this.#problem(this.#line, `snapshot ends inside the answer to ${key} (from line ${line}): its closing "pages" line is missing (a recording cut short?)`);
+    }
+    return { version: SNAPSHOT_VERSION, ...this.#header, answers: this.#answers };
+  }
+}
+
+/**
+ * A JSON Lines header: the first line is a whole JSON object without "answers" (version 1 is one
+ * text holding them); the reader then checks its version.
+ */
+function isLinesHeader(firstLine: string): boolean {
+  try {
+    const v = JSON.parse(firstLine) as unknown;
+    return isObject(v) && v.answers === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** A snapshot's text (either version): bad input at file:line:column when malformed. */
+export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
+  const end = text.indexOf('\n');
+  if (!isLinesHeader(end < 0 ? text : text.slice(0, end))) return parseSnapshotText(text, displayPath);
+  const reader = new SnapshotLineReader(displayPath);
+  for (const line of text.split('\n')) reader.accept(line);
+  return reader.finish();
+}
+
+/**
+ * Reads a snapshot file (`-`: standard input) a line at a time; a version-1 file (one JSON text)
+ * is read whole, as before. Each line is checked as UTF-8 and JSON on its own.
+ */
+export async function readSnapshot(file: string, displayPath: string): Promise<SnapshotFile> {
+  const stream = file === STDIN ? createReadStream('', { fd: 0 }) : createReadStream(file);
+  // Until the first line ends the version is unknown; version 1 (one JSON text) is read whole.
+  let mode: 'unknown' | 'lines' | 'whole' = 'unknown';
+  const held: Buffer[] = [];
+  const reader = new SnapshotLineReader(displayPath);
+  let line = 0;
+  const take = (bytes: Buffer) => {
+    line++;
+    let text: string;
+    try {
+      text = decodeUtf8(bytes, displayPath);
+    } catch (err) {
+      throw onLine(err, line);
+    }
+    reader.accept(text);
+  };
+  try {
+    for await (let chunk of stream as AsyncIterable<Buffer>) {
+      if (mode === 'whole') {
+        held.push(chunk);
+        continue;
+      }
+      if (mode === 'unknown') {
+        held.push(chunk);
+        chunk = Buffer.concat(held.splice(0));
+        const end = chunk.indexOf(0x0a);
+        if (end < 0) {
+          held.push(chunk);
+          continue;
+        }
+        mode = isLinesHeader(chunk.subarray(0, end).toString('utf8')) ? 'lines' : 'whole';
+        if (mode === 'whole') {
+          held.push(chunk);
+          continue;
+        }
+      }
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+        take(held.length ? Buffer.concat([...held.splice(0), chunk.subarray(start, nl)]) : chunk.subarray(start, nl));
+        start = nl + 1;
+      }
+      if (start < chunk.length) held.push(chunk.subarray(start));
+    }
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw fileError(displayPath, `cannot read snapshot: ${(err as Error).message}`);
+  }
+  const rest = Buffer.concat(held);
+  if (mode !== 'lines') {
+    const text = decodeUtf8(rest, displayPath);
+    return mode === 'unknown' ? parseSnapshot(text, displayPath) : parseSnapshotText(text, displayPath);
+  }
+  if (rest.length > 0) take(rest);
+  return reader.finish();
+}

@@ -1,0 +1,145 @@
+// Snapshots as JSON Lines (version 2): written and read a line at a time, every problem bad input
+// at its line and column, and a file cut short never replays as a complete listing.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SecretSet } from '../../src/core/redact.js';
+import { InputError } from '../../src/core/problem.js';
+import { parseSnapshot, readSnapshot, type SnapshotFile, snapshotLines, writeSnapshot } from '../../src/api/snapshot.js';
+
+const schedule = (i: number) => ({ id: `s-${i}`, title: `Schedule ${i} ${'x'.repeat(200)}`, schedule: { timezone: 'UTC', enabled: true }, recipientCount: i % 3 });
+
+const SNAP: SnapshotFile = {
+  version: 2,
+  instance: 'https://x.example',
+  recordedAt: '2026-11-26T00:00:00.000Z',
+  answers: [
+    { operation: 'getCalculatedFieldStatistics', args: [], value: { total: 3 } },
+    { operation: 'getMisconfiguredReports', args: [], pages: [[{ id: 's-1' }], []] },
+    { operation: 'getQueuePermissions', args: ['q-1'], error: { message: 'getQueuePermissions: HTTP 404', status: 404, kind: 'http' } },
+    // Pages of ~25 KB: lines cross the reader's 64 KiB chunks.
+    { operation: 'listReportSchedules', args: [], pages: [0, 1, 2, 3, 4, 5].map((p) => Array.from({ length: 100 }, (_, i) => schedule(p * 100 + i))) },
+    { operation: 'listWorkflowModels', args: [], pages: [[{ id: 'q-1', name: 'Q' }]], error: { message: 'listWorkflowModels: HTTP 503', status: 503, kind: 'http' } },
+  ],
+};
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'steward-snap-lines-'));
+const text = (snap: SnapshotFile) => `${[...snapshotLines(snap)].join('\n')}\n`;
+
+/** The problem a text is refused with: `line:column: message`, and what the reported place holds. */
+function refused(body: string): { at: string; message: string; holds: string } {
+  try {
+    parseSnapshot(body, 'snap.jsonl');
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    const [p] = e.problems;
+    return { at: `${p.line}:${p.column}`, message: p.message, holds: (body.split('\n')[p.line - 1] ?? '').slice(p.column - 1, p.column + 19) };
+  }
+  throw new Error('accepted');
+}
+
+describe('snapshot files as JSON Lines', () => {
+  it('a header line, one line per single answer, one per page and a closing line counting them', () => {
+    const lines = text(SNAP).split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '{"version":2,"instance":"https://x.example","recordedAt":"2026-11-26T00:00:00.000Z"}',
+      '{"operation":"getCalculatedFieldStatistics","args":[],"value":{"total":3}}',
+      '{"operation":"getMisconfiguredReports","args":[],"page":[{"id":"s-1"}]}',
+      '{"operation":"getMisconfiguredReports","args":[],"page":[]}',
+    ]);
+    expect(lines.slice(4, 6)).toEqual([
+      '{"operation":"getMisconfiguredReports","args":[],"pages":2}',
+      '{"operation":"getQueuePermissions","args":["q-1"],"error":{"message":"getQueuePermissions: HTTP 404","status":404,"kind":"http"}}',
+    ]);
+    expect(lines.slice(13)).toEqual([
+      '{"operation":"listWorkflowModels","args":[],"page":[{"id":"q-1","name":"Q"}]}',
+      '{"operation":"listWorkflowModels","args":[],"pages":1,"error":{"message":"listWorkflowModels: HTTP 503","status":503,"kind":"http"}}',
+      '',
+    ]);
+    expect(lines).toHaveLength(16);
+  });
+
+  it('written to a file and read back a chunk at a time: the same snapshot; a secret is redacted on every line', async () => {
+    const file = path.join(dir(), 'snap.jsonl');
+    const secret = 'sekret-value-98765';
+    const leaky = structuredClone(SNAP);
+    leaky.answers[0].value = { total: 3, note: `token ${secret}` };
+    await writeSnapshot(file, leaky, SecretSet.of(secret));
+    const written = readFileSync(file, 'utf8');
+    expect(written).not.toContain(secret);
+    expect(written.split('\n')[1]).toBe('{"operation":"getCalculatedFieldStatistics","args":[],"value":{"total":3,"note":"token ***"}}');
+    expect(written.length).toBeGreaterThan(2 * 65_536);
+    const back = await readSnapshot(file, 'snap.jsonl');
+    expect(back.answers[0].value).toEqual({ total: 3, note: 'token ***' });
+    expect({ ...back, answers: back.answers.slice(1) }).toEqual({ ...SNAP, answers: SNAP.answers.slice(1) });
+  });
+
+  it('version 1 (one JSON text) is still read, from a file and from text', async () => {
+    const file = path.join(dir(), 'old.json');
+    writeFileSync(file, JSON.stringify({ ...SNAP, version: 1 }, null, 2));
+    expect(await readSnapshot(file, 'old.json')).toEqual(SNAP);
+    expect(parseSnapshot(JSON.stringify({ ...SNAP, version: 1 }), 'old.json')).toEqual(SNAP);
+  });
+
+  it('a line that is not JSON, or not an answer, is bad input at its line and column', () => {
+    const lines = text(SNAP).split('\n');
+    const at = (i: number, line: string) => refused([...lines.slice(0, i), line, ...lines.slice(i + 1)].join('\n'));
+    expect(at(2, '{"operation":"getMisconfiguredReports","args":[],"page":[{"id":"s-1"}]')).toMatchObject({ at: '3:71', message: "snapshot is not JSON: Expected ',' or '}' after property value" });
+    expect(at(1, '{"operation":"deleteEverything","args":[],"value":1}')).toMatchObject({
+      at: '2:14',
+      message: expect.stringMatching(/^snapshot line 2: unknown read operation "deleteEverything" \(one of /),
+      holds: '"deleteEverything","',
+    });
+    expect(at(1, '{"operation":"getCalculatedFieldStatistics","args":{},"value":1}')).toMatchObject({ at: '2:52', message: 'snapshot line 2: "args" must be an array', holds: '{},"value":1}' });
+    expect(at(1, '{"operation":"getCalculatedFieldStatistics","args":[],"page":[]}')).toMatchObject({ message: 'snapshot line 2: getCalculatedFieldStatistics is not paged: its line holds "value" or "error"', holds: '[]}' });
+    expect(at(2, '{"operation":"getMisconfiguredReports","args":[],"value":[]}')).toMatchObject({ message: 'snapshot line 3: getMisconfiguredReports is paged: its lines hold "page", then "pages"' });
+    expect(at(2, '{"operation":"getMisconfiguredReports","args":[],"page":{}}')).toMatchObject({ message: 'snapshot line 3: "page" must be an array', holds: '{}}' });
+    expect(at(4, '{"operation":"getMisconfiguredReports","args":[],"pages":-1}')).toMatchObject({ message: expect.stringMatching(/must hold "page" \(a page\) or "pages"/) });
+    expect(at(5, '{"operation":"getQueuePermissions","args":["q-1"],"error":{"message":"m","status":"404"}}')).toMatchObject({ message: 'snapshot line 6: "error.status" must be a number or null', holds: '"404"}}' });
+    expect(at(0, '{"version":3}')).toMatchObject({ at: '1:12', message: expect.stringMatching(/^snapshot must have "version": 2 on its first line/) });
+  });
+
+  it('a listing cut short, a page lost, or pages of two reads interleaved: bad input, never a shorter listing', () => {
+    const lines = text(SNAP).split('\n');
+    // Cut after the schedules' third page: the file ends inside their answer.
+    const cut = lines.slice(0, 9).join('\n');
+    expect(refused(cut)).toEqual({ at: '9:1', message: 'snapshot ends inside the answer to listReportSchedules [] (from line 7): its closing "pages" line is missing (a recording cut short?)', holds: lines[8].slice(0, 20) });
+    // One page line dropped: the closing line counts 6.
+    expect(refused([...lines.slice(0, 8), ...lines.slice(9)].join('\n'))).toMatchObject({
+      at: '12:1',
+      message: 'snapshot line 12: "pages": 6, but 5 page line(s) of listReportSchedules [] precede it',
+    });
+    // The misconfigured list's closing line missing, the next answer follows.
+    expect(refused([...lines.slice(0, 4), ...lines.slice(5)].join('\n'))).toMatchObject({
+      at: '5:1',
+      message: 'snapshot line 5: the answer to getMisconfiguredReports [] (from line 3) has no closing "pages" line before this one',
+    });
+  });
+
+  it('a second, different answer to one read is bad input at it; an identical repeat is accepted', () => {
+    const lines = text(SNAP).split('\n');
+    const again = [...lines.slice(0, 2), lines[1], ...lines.slice(2)].join('\n');
+    expect(parseSnapshot(again, 'snap.jsonl').answers).toHaveLength(SNAP.answers.length + 1);
+    const other = [...lines.slice(0, 2), '{"operation":"getCalculatedFieldStatistics","args":[],"value":{"total":4}}', ...lines.slice(2)].join('\n');
+    expect(refused(other)).toEqual({
+      at: '3:1',
+      message: 'snapshot line 3: a second, different answer to getCalculatedFieldStatistics [] (line 2 answers it already)',
+      holds: '{"operation":"getCal',
+    });
+  });
+
+  it('an empty file, a header alone, and a byte that is not UTF-8 on a later line', async () => {
+    const lines = text(SNAP).split('\n');
+    expect(parseSnapshot(`${lines[0]}\n`, 'snap.jsonl')).toEqual({ ...SNAP, answers: [] });
+    expect(() => parseSnapshot('', 'snap.jsonl')).toThrow(/snapshot is not JSON/);
+    const file = path.join(dir(), 'bad.jsonl');
+    const bytes = Buffer.from(text(SNAP));
+    // Line 4's 14th byte, inside "getMisconfiguredReports".
+    const line4 = text(SNAP).split('\n').slice(0, 3).join('\n').length + 1;
+    bytes[line4 + 13] = 0xff;
+    writeFileSync(file, bytes);
+    await expect(readSnapshot(file, 'bad.jsonl')).rejects.toThrow('bad.jsonl:4:14: not UTF-8 (byte 0xff): save the file as UTF-8');
+    await expect(readSnapshot(path.join(dir(), 'none.jsonl'), 'none.jsonl')).rejects.toThrow(/^none\.jsonl: cannot read snapshot: ENOENT/);
+  });
+});
