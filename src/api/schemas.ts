@@ -6,6 +6,7 @@
 // each answer is derived from its schema (`FromSchema`, `Answer` below), so a field is declared once.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { OWN_SCHEMA } from '../core/schema-id.js';
 export type Schema = Record<string, unknown>;
 /** The type of an answer that matches the schema `T` (fields it leaves out stay, as `unknown`): each sits beside its schema. */
 export type Answer<T> = T extends JSONSchema ? FromSchema<T> : unknown;
@@ -291,7 +292,7 @@ const validators = new WeakMap<Schema, ValidateFunction>();
 function validatorFor(schema: Schema): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    sharedAjv ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
+    sharedAjv ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: true, ...OWN_SCHEMA });
     validate = sharedAjv.compile(schema);
     validators.set(schema, validate);
   }

@@ -6,12 +6,13 @@ import type { InputProblem } from '../core/problem.js';
 import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA } from './schema.js';
+import { OWN_SCHEMA } from '../core/schema-id.js';
 
 // Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
 // (--version, --help) does not need. `inlineRefs: false` compiles each shared definition once
 // (the scope lists' shapes) instead of once per list.
 let compiled: ValidateFunction | undefined;
-const configValidator = () => (compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false, inlineRefs: false }).compile(CONFIG_SCHEMA));
+const configValidator = () => (compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false, inlineRefs: false, ...OWN_SCHEMA }).compile(CONFIG_SCHEMA));
 
 /** Keys that look like credentials: `token`, `workflowToken`, `apiToken`… */
 const TOKEN_KEY = /token$/i;

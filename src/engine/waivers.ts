@@ -3,7 +3,7 @@
 // that matched nothing are reported as stale.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { globMatches, matchesEverything } from '../core/glob.js';
-import { closedSchema } from '../core/schema-id.js';
+import { closedSchema, OWN_SCHEMA } from '../core/schema-id.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -42,7 +42,7 @@ export const waiversFileSchema = closedSchema('waivers', 'steward waivers file',
 // Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
 // (--version, --help) does not need.
 let compiledWaivers: ValidateFunction | undefined;
-const waiversValidator = () => (compiledWaivers ??= new Ajv({ allErrors: true, verbose: true }).compile(waiversFileSchema));
+const waiversValidator = () => (compiledWaivers ??= new Ajv({ allErrors: true, verbose: true, ...OWN_SCHEMA }).compile(waiversFileSchema));
 
 /** A YYYY-MM-DD that is a real calendar date. */
 function isCalendarDate(s: string): boolean {

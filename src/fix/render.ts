@@ -6,6 +6,7 @@ import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { describeAlreadyApplied } from './resume.js';
 import { PLAN_SCHEMA } from './schema.js';
 import type { FixPlan } from './types.js';
+import { OWN_SCHEMA } from '../core/schema-id.js';
 
 /** The closing line when a plan has changes and nothing was sent (the CLI's default). */
 export const PLAN_NOT_APPLIED_LINE = 'Nothing was written. Run with --apply to send these requests.';
@@ -56,7 +57,7 @@ export function renderPlanJson(plan: FixPlan): string {
 // Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
 // (--version, --help) does not need.
 let compiledPlan: ValidateFunction | undefined;
-const planValidator = () => (compiledPlan ??= new Ajv({ allErrors: true, strict: false }).compile(PLAN_SCHEMA));
+const planValidator = () => (compiledPlan ??= new Ajv({ allErrors: true, strict: false, ...OWN_SCHEMA }).compile(PLAN_SCHEMA));
 
 /** Parses a plan saved with `--plan-out`; a file that is not a plan is bad input (exit 2). */
 export function parsePlan(text: string, file: string): FixPlan {

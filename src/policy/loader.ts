@@ -31,6 +31,7 @@ import { buildPolicySchema, type KindRegistry } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
+import { OWN_SCHEMA } from '../core/schema-id.js';
 
 export interface LoadOptions {
   kinds: KindRegistry;
@@ -118,7 +119,7 @@ const validators = new WeakMap<KindRegistry, ValidateFunction>();
 function validatorFor(kinds: KindRegistry): ValidateFunction {
   let v = validators.get(kinds);
   if (!v) {
-    v = new Ajv({ allErrors: true, strict: true, verbose: true }).compile(buildPolicySchema(kinds));
+    v = new Ajv({ allErrors: true, strict: true, verbose: true, ...OWN_SCHEMA }).compile(buildPolicySchema(kinds));
     validators.set(kinds, v);
   }
   return v;

@@ -16,6 +16,7 @@ import { role } from './kinds/role.js';
 import { accessToken } from './kinds/accessToken.js';
 import { page } from './kinds/page.js';
 import { account } from './kinds/account.js';
+import { OWN_SCHEMA } from '../core/schema-id.js';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   reportSchedule,
@@ -73,7 +74,7 @@ export function fixProblems(
   if (!fixKind) {
     return [`${kindName} has no fix "${names[0]}"; allowed: ${allowed.join(', ') || 'none'}`];
   }
-  fixAjv ??= new Ajv({ allErrors: true, strict: false });
+  fixAjv ??= new Ajv({ allErrors: true, strict: false, ...OWN_SCHEMA });
   const validate = fixAjv.compile(fixKind.schema);
   if (!validate(fix[names[0]])) {
     return [`fix ${names[0]}: ${fixAjv.errorsText(validate.errors, { dataVar: 'value' })}`];

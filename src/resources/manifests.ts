@@ -1,7 +1,7 @@
 // Declared permission state (DESIGN §5): one queue or data file per YAML manifest, validated
 // against a JSON Schema, with the position of every entry and value kept for findings and
 // for in-place rewrites.
-import { closedSchema } from '../core/schema-id.js';
+import { closedSchema, OWN_SCHEMA } from '../core/schema-id.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -91,7 +91,7 @@ export type ManifestKind = 'queue' | 'dataFile' | 'page' | 'card';
 let validators: Record<ManifestKind, ValidateFunction> | undefined;
 function validatorOf(kind: ManifestKind): ValidateFunction {
   if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
+    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, ...OWN_SCHEMA });
     validators = {
       queue: ajv.compile(queueManifestSchema),
       dataFile: ajv.compile(dataFileManifestSchema),

@@ -15,7 +15,13 @@ const CLI = path.resolve('dist/cli.js');
 /** An io that keeps what is written (the in-process program of these tests writes nothing). */
 const bufferIo = (): CliIo => ({ stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: process.cwd() });
 
-/** The node_modules packages a CLI invocation loads (recorded by a module resolve hook). */
+/** The packages each built file holds (dependencies are bundled into the CLI's chunks: scripts/build.mjs). */
+const CHUNK_PACKAGES = JSON.parse(readFileSync('dist/cli-chunks/packages.json', 'utf8')) as Record<string, string[]>;
+
+/**
+ * The packages a CLI invocation loads: those bundled in the chunks it loads, and any loaded from
+ * node_modules (both recorded by a module resolve hook).
+ */
 function packagesLoaded(args: string[]): string[] {
   const dir = tempDir('steward-startup-');
   const log = path.join(dir, 'loaded.txt');
@@ -27,13 +33,20 @@ export async function resolve(specifier, context, next) {
   const r = await next(specifier, context);
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
   if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
+  const chunk = /\\/dist\\/(cli\\.js|cli-chunks\\/[^/]+\\.js)$/.exec(r.url);
+  if (chunk) appendFileSync(${JSON.stringify(log)}, 'chunk:' + chunk[1] + '\\n');
   return r;
 }`,
   );
   writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${path.join(dir, 'hooks.mjs')}`)});\n`);
   const r = spawnSync(process.execPath, ['--import', path.join(dir, 'register.mjs'), CLI, ...args], { encoding: 'utf8' });
   expect(r.status).toBe(0);
-  return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].sort();
+  const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  const chunks = loaded.filter((l) => l.startsWith('chunk:')).map((l) => l.slice('chunk:'.length));
+  // The hook sees the chunks the entry imports; the entry itself is run, not imported.
+  expect(chunks.every((c) => c in CHUNK_PACKAGES)).toBe(true);
+  const packages = [...CHUNK_PACKAGES['cli.js'], ...chunks.flatMap((c) => CHUNK_PACKAGES[c]), ...loaded.filter((l) => !l.startsWith('chunk:'))];
+  return [...new Set(packages)].sort();
 }
 
 describe('start-up', () => {

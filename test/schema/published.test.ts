@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_ID_BASE } from '../../src/core/schema-id.js';
+import { OPERATION_IDS, operation } from '../../src/api/operations.js';
 import { baselineFileSchema } from '../../src/engine/baseline.js';
 import { waiversFileSchema } from '../../src/engine/waivers.js';
 import { cardSharingManifestSchema, dataFileManifestSchema, pageSharingManifestSchema, queueManifestSchema } from '../../src/resources/manifests.js';
@@ -31,6 +32,21 @@ describe('published schemas', () => {
       'waivers.schema.json',
     ]);
     for (const f of files) expect(read(`schema/${f}`).$id).toBe(`${SCHEMA_ID_BASE}${f}`);
+  });
+
+  it('every published schema is valid against its meta-schema (the loaders compile them without that check: OWN_SCHEMA)', () => {
+    const ajv = new Ajv({ strict: false });
+    for (const f of readdirSync('schema')) {
+      const schema = read(`schema/${f}`);
+      expect(ajv.validateSchema(schema), `${f}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+    }
+    // The API's response schemas too (compiled on first use in every live or offline run).
+    for (const id of OPERATION_IDS) {
+      const op = operation(id);
+      for (const schema of [op.response, op.item].filter(Boolean)) expect(ajv.validateSchema(schema as object), `${id}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+    }
+    // The check can fail: a type that is not a JSON type.
+    expect(ajv.validateSchema({ type: 'strin' })).toBe(false);
   });
 
   it('the waivers, baseline and manifest schemas are the ones the loaders use', () => {
