@@ -14,14 +14,16 @@ export const MUTATION_GROUPS = [
   {
     name: 'api',
     mutate: ['src/api/pagination.ts', 'src/api/retry.ts', 'src/api/breaker.ts'],
-    tests: ['test/api/**/*.test.ts', 'test/resources/**/*.test.ts', 'test/hostile/responses.test.ts', 'test/hostile/storms.test.ts', 'test/hostile/chaos.test.ts'],
+    // The client's own tests: with the resources', storms' and chaos's, a run took over an hour.
+    tests: ['test/api/**/*.test.ts', 'test/hostile/responses.test.ts'],
   },
   {
     name: 'redact',
     mutate: ['src/core/redact.ts'],
     tests: ['test/core/redact.test.ts', 'test/api/redaction.test.ts', 'test/api/errors.test.ts', 'test/hostile/written-files.test.ts', 'test/hostile/sandbox-token.test.ts'],
   },
-  { name: 'policy', mutate: ['src/policy/cel-closures.ts'], tests: ['test/policy/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
+  // The expression tests (the cel-spec conformance cases among them), not the engine's end to end.
+  { name: 'policy', mutate: ['src/policy/cel-closures.ts'], tests: ['test/policy/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
   { name: 'fix', mutate: ['src/fix/plan.ts'], tests: ['test/fix/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/library/**/*.test.ts'] },
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },

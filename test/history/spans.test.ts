@@ -92,6 +92,26 @@ describe('spans', () => {
     }
   });
 
+  it('a run whose policy was in error holds none of its findings, though the span reaches across it', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    const inError = (r: Report): Report => ({
+      ...r,
+      findings: [],
+      policies: r.policies.map((p) => ({ ...p, status: 'error', evaluated: 0, violations: 0, error: 'could not list datasets', resourceIds: [] })),
+      summary: { ...r.summary, violations: 0, errors: 1, gate: 'error' },
+    });
+    await record(file, [sampleReport(1, undefined, at(1)), inError(sampleReport(1, undefined, at(2))), sampleReport(1, undefined, at(3))]);
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      // Run 2 did not evaluate p-one: its finding is neither there nor gone; run 3 continues it.
+      expect((await runContents(db, 2))!.findings).toEqual([]);
+      expect((await runContents(db, 3))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([['fp-p-one-0', 'open']]);
+      expect((await db.all('SELECT first_run, last_run FROM spans')).map((r) => [r.first_run, r.last_run])).toEqual([[1, 3]]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a finding that changes its message opens a new span; one gone and back is reopened, its first sighting kept', async () => {
     const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
     const [, , third, fourth] = await record(file, [sampleReport(2, 'first', at(1)), sampleReport(2, 'second', at(2)), sampleReport(1, 'second', at(3), 2), sampleReport(2, 'second', at(4))]);
