@@ -203,3 +203,97 @@ describe('limit/skip listings (report schedules)', () => {
     expect(error.message).toMatch(/id 0 appears twice \(on the pages at skip=0 and skip=100\)/);
   });
 });
+
+describe('limit/skip read-ahead: the requests it makes, exactly', () => {
+  const schedule = (id: number) => ({ id, title: `s${id}`, schedule: { frequency: 'DAILY', enabled: true } });
+  /** A schedule list of `n` items, served `limit` at a time. */
+  const serve = (n: number) => {
+    answer = (r) => {
+      const skip = Number(r.query.get('skip') ?? 0);
+      const limit = Number(r.query.get('limit') ?? 100);
+      return Array.from({ length: Math.max(0, Math.min(limit, n - skip)) }, (_, i) => schedule(skip + i));
+    };
+  };
+  const reader = () => createClient({ baseUrl: base, token: 'tok-123456', maxAttempts: 1, pageSize: 2, concurrency: 8 });
+  const skips = () => asked.map((r) => Number(r.query.get('skip'))).sort((a, b) => a - b);
+
+  it('a reader that stops after the first page of a long list made one request', async () => {
+    serve(200);
+    for await (const _ of reader().listReportSchedules()) break;
+    expect(skips()).toEqual([0]);
+  });
+
+  it('three full pages and a short one: the third full page reads two ahead, one past the end', async () => {
+    serve(7);
+    const pages = await allPages(reader().listReportSchedules());
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 2, 1]);
+    expect(skips()).toEqual([0, 2, 4, 6, 8]);
+  });
+
+  it('a reader that stops: the read-ahead stops with it, no request outlives the listing', async () => {
+    serve(200);
+    let read = 0;
+    for await (const _ of reader().listReportSchedules()) if (++read === 4) break;
+    const made = asked.length;
+    // The pages ahead in flight when it stopped, at most the window; never the rest of the list.
+    expect(made).toBeGreaterThanOrEqual(4);
+    expect(made).toBeLessThan(20);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toHaveLength(made);
+  });
+});
+
+describe('offset and cursor listings: the first page, and cursors that end', () => {
+  it('an empty first page with a total is incomplete after that one request', async () => {
+    answer = () => ({ dataSources: [], _metaData: { totalCount: 105 } });
+    const error = await rejection(allPages(client().listDatasets()));
+    expect(error.message).toMatch(/the listing is incomplete: an empty page at offset=0 of 105$/);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('a file set page without its items names every key it looked for', async () => {
+    answer = () => ({ pageContext: { total: 1 } });
+    const error = await rejection(allPages(client().searchFilesets()));
+    expect(error).toMatchObject({ kind: 'drift', field: 'fileSets or filesets' });
+  });
+
+  it('a cursor page whose pageContext is null, or holds no next, ends the listing', async () => {
+    const file = (id: string) => ({ id, path: `/${id}` });
+    for (const pageContext of [null, {}]) {
+      asked = [];
+      answer = () => ({ files: [file('a')], pageContext });
+      expect((await allPages(client().searchFilesetFiles('fs-1'))).map((p) => p.length)).toEqual([1]);
+      expect(asked).toHaveLength(1);
+    }
+  });
+});
+
+describe('the page cap (MAX_PAGES), at its edge', () => {
+  it('a total needing exactly MAX_PAGES pages is read whole', async () => {
+    answer = (r) => {
+      const offset = offsetOf(r);
+      return { dataSources: [{ id: `d${offset}`, name: 'd' }, ...range(`e${offset}-`, 0, 49).map((id) => ({ id, name: 'd' }))], _metaData: { totalCount: MAX_PAGES * 50 } };
+    };
+    let items = 0;
+    for await (const page of client().listDatasets()) items += page.length;
+    expect(items).toBe(MAX_PAGES * 50);
+    expect(asked).toHaveLength(MAX_PAGES);
+  }, 60_000);
+
+  it('an offset listing without a total that never ends is incomplete after exactly MAX_PAGES requests', async () => {
+    answer = (r) => Array.from({ length: 100 }, (_, i) => ({ groupId: offsetOf(r) + i, name: 'g', owners: [], memberCount: 0 }));
+    const error = await rejection(allPages(client().listGroups()));
+    expect(error.message).toMatch(new RegExp(`the listing is incomplete: more than ${MAX_PAGES} pages$`));
+    expect(asked).toHaveLength(MAX_PAGES);
+  }, 60_000);
+
+  it('a cursor listing handing out a new cursor forever is incomplete after exactly MAX_PAGES requests', async () => {
+    answer = (r) => {
+      const n = Number(r.query.get('next') ?? 0);
+      return { files: [{ id: `f${n}`, path: `/f${n}` }], pageContext: { next: String(n + 1) } };
+    };
+    const error = await rejection(allPages(client().searchFilesetFiles('fs-1')));
+    expect(error.message).toMatch(new RegExp(`the listing is incomplete: more than ${MAX_PAGES} pages$`));
+    expect(asked).toHaveLength(MAX_PAGES);
+  }, 60_000);
+});

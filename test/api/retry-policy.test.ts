@@ -1,7 +1,7 @@
 // The pure retry decisions: Retry-After parsing, the backoff/jitter/cap formula, and which
 // network errors prove a request never reached the server.
 import { describe, expect, it } from 'vitest';
-import { neverReachedServer, parseRetryAfter, retryDelayMs } from '../../src/api/retry.js';
+import { errorCodes, neverReachedServer, parseRetryAfter, retryDelayMs } from '../../src/api/retry.js';
 
 describe('parseRetryAfter', () => {
   it('reads delta-seconds and HTTP dates', () => {
@@ -52,6 +52,12 @@ describe('neverReachedServer', () => {
     expect(neverReachedServer(wrapped('ECONNRESET'))).toBe(false);
     expect(neverReachedServer(wrapped('UND_ERR_SOCKET'))).toBe(false);
     expect(neverReachedServer(new Error('timed out'))).toBe(false);
+  });
+  it('lists every code of the chain, outermost first, and nothing else', () => {
+    const inner = Object.assign(new Error('x'), { code: 'ECONNRESET' });
+    const chain = Object.assign(new TypeError('fetch failed', { cause: inner }), { errors: [{ code: 'ETIMEDOUT' }, { code: 5 }] });
+    expect(errorCodes(chain)).toEqual(['ECONNRESET', 'ETIMEDOUT']);
+    expect(errorCodes(new Error('plain'))).toEqual([]);
   });
   it('ends on a cause chain that loops back, or holds null', () => {
     const looped: Error & { cause?: unknown } = new Error('loop');
