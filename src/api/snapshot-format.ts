@@ -49,7 +49,7 @@ export const SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].acc
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first problem of a recorded error, with the key it concerns (null: the error itself). */
-export function errorProblem(e: unknown): [string | null, string] | null {
+function errorProblem(e: unknown): [string | null, string] | null {
   if (!isObject(e)) return [null, '"error" must be an object { message, status, ... }'];
   if (typeof e.message !== 'string') return ['message', '"error.message" must be a string'];
   if (e.status !== undefined && e.status !== null && typeof e.status !== 'number') {
@@ -61,20 +61,34 @@ export function errorProblem(e: unknown): [string | null, string] | null {
   return null;
 }
 
-/** The first problem of one answer: the path below it and what is wrong; null when it is well formed. */
-function answerProblem(a: unknown): [(string | number)[], string] | null {
-  if (!isObject(a)) return [[], 'each answer must be an object { operation, args, ... }'];
-  const op = a.operation;
-  const paged = (PAGED_OPERATIONS as unknown[]).includes(op);
-  if (!paged && !(SINGLE_OPERATIONS as unknown[]).includes(op)) {
-    return [['operation'], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(', ')})`];
+/** A problem: the path below the answer (or line) and what is wrong. */
+export type SnapshotProblem = [(string | number)[], string];
+
+/**
+ * What every answer (version 1) and every line (version 2) must be: an object naming a read
+ * operation, its arguments, and a well-formed error if any. The problem, or whether it is paged.
+ */
+export function readProblem(a: unknown, what: 'answer' | 'line'): SnapshotProblem | { paged: boolean } {
+  if (!isObject(a)) return [[], `each ${what} must be an object { operation, args, ... }`];
+  const paged = (PAGED_OPERATIONS as unknown[]).includes(a.operation);
+  if (!paged && !(SINGLE_OPERATIONS as unknown[]).includes(a.operation)) {
+    return [['operation'], `unknown read operation ${JSON.stringify(a.operation)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(', ')})`];
   }
   if (!Array.isArray(a.args)) return [['args'], '"args" must be an array'];
   if (a.error !== undefined) {
     const problem = errorProblem(a.error);
     if (problem) return [problem[0] ? ['error', problem[0]] : ['error'], problem[1]];
   }
-  if (paged) {
+  return { paged };
+}
+
+/** The first problem of one answer; null when it is well formed. */
+function answerProblem(answer: unknown): SnapshotProblem | null {
+  const read = readProblem(answer, 'answer');
+  if (Array.isArray(read)) return read;
+  const a = answer as Record<string, unknown>;
+  const op = a.operation;
+  if (read.paged) {
     if (a.value !== undefined) return [['value'], `${op} is paged: its answer holds "pages", not "value"`];
     if (a.pages === undefined && a.error === undefined) return [[], `${op} answer must hold "pages" (or "error")`];
     if (a.pages !== undefined) {

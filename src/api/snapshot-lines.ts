@@ -16,7 +16,7 @@ import { SecretSet } from '../core/redact.js';
 import { decodeUtf8, fileError, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { OPERATIONS, type OperationId } from './operations.js';
-import { answerKey, errorProblem, PAGED_OPERATIONS, parseSnapshotText, type RecordedAnswer, SINGLE_OPERATIONS, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-format.js';
+import { answerKey, parseSnapshotText, type RecordedAnswer, readProblem, SNAPSHOT_VERSION, type SnapshotFile, type SnapshotProblem } from './snapshot-format.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -59,20 +59,13 @@ function onLine(err: unknown, line: number): unknown {
   return new InputError(err.problems.map((p): InputProblem => ({ ...p, line: p.line + line - 1 })));
 }
 
-/** The first problem of one answer line: the path below it and what is wrong; null when well formed. */
-function lineProblem(a: unknown): [(string | number)[], string] | null {
-  if (!isObject(a)) return [[], 'each line must be an object { operation, args, ... }'];
+/** The first problem of one answer line; null when it is well formed. */
+function lineProblem(line: unknown): SnapshotProblem | null {
+  const read = readProblem(line, 'line');
+  if (Array.isArray(read)) return read;
+  const a = line as Record<string, unknown>;
   const op = a.operation;
-  const paged = (PAGED_OPERATIONS as unknown[]).includes(op);
-  if (!paged && !(SINGLE_OPERATIONS as unknown[]).includes(op)) {
-    return [['operation'], `unknown read operation ${JSON.stringify(op)} (one of ${[...PAGED_OPERATIONS, ...SINGLE_OPERATIONS].join(', ')})`];
-  }
-  if (!Array.isArray(a.args)) return [['args'], '"args" must be an array'];
-  if (a.error !== undefined) {
-    const problem = errorProblem(a.error);
-    if (problem) return [problem[0] ? ['error', problem[0]] : ['error'], problem[1]];
-  }
-  if (!paged) {
+  if (!read.paged) {
     if (a.page !== undefined || a.pages !== undefined) return [[a.page !== undefined ? 'page' : 'pages'], `${op} is not paged: its line holds "value" or "error"`];
     const has = Number(a.value !== undefined) + Number(a.error !== undefined);
     return has === 1 ? null : [[], `${op} line must hold exactly one of "value" and "error"`];

@@ -4,21 +4,8 @@
 // a comparison, maps and field selection, && and || naming the operand at fault, the ternary's
 // condition, and the loop budget a short-circuiting macro spends.
 import { describe, expect, it } from 'vitest';
-import { type Bindings, compileExpression, EvaluationError } from '../../src/policy/cel.js';
-
-const VARIABLES = ['resource', 'item', 'params', 'now'];
-const at = { file: 'test.yaml', line: 1, column: 1 };
-const compile = (source: string, engine?: 'reference') => compileExpression(source, at, { variables: VARIABLES, ...(engine ? { engine } : {}) });
-
-type Outcome = { value: unknown } | { error: string };
-function outcome(source: string, bindings: Bindings, engine?: 'reference'): Outcome {
-  try {
-    return { value: compile(source, engine).evaluate(bindings) };
-  } catch (e) {
-    if (!(e instanceof EvaluationError)) throw e;
-    return { error: e.message };
-  }
-}
+import type { Bindings } from '../../src/policy/cel.js';
+import { compile, type Outcome, outcome } from './cel-outcome.js';
 
 const resource = { whole: 3, half: 3.5, big: 2 ** 60, neg: -(2 ** 60), name: 'x', toString: 'own', flag: null, list: [1, 2, 3] };
 

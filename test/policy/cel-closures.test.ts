@@ -3,24 +3,11 @@
 // reference evaluator where the closures stop, and random documents through both evaluators.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Bindings, celStats, compileExpression, EvaluationError } from '../../src/policy/cel.js';
+import { celStats, EvaluationError } from '../../src/policy/cel.js';
 import { EVALUATION_STEPS_PER_EXPRESSION, metered } from '../../src/policy/cost.js';
 import { loadCompiledPolicies } from '../../src/policy/policy-set.js';
 import { KINDS } from '../fixtures/kinds.js';
-
-const VARIABLES = ['resource', 'item', 'params', 'now'];
-const at = { file: 'test.yaml', line: 1, column: 1 };
-const compile = (source: string, engine?: 'reference') => compileExpression(source, at, { variables: VARIABLES, ...(engine ? { engine } : {}) });
-
-type Outcome = { value: unknown } | { error: string };
-function outcome(source: string, bindings: Bindings, engine?: 'reference'): Outcome {
-  try {
-    return { value: compile(source, engine).evaluate(bindings) };
-  } catch (e) {
-    if (!(e instanceof EvaluationError)) throw e;
-    return { error: e.message };
-  }
-}
+import { compile, outcome } from './cel-outcome.js';
 
 describe('compiled closures on JSON documents', () => {
   const resource = { whole: 3, half: 3.5, big: 2 ** 60, name: 'héllo', list: [1, 2.5, 'x'], nested: { k: null }, empty: {} };
