@@ -32,8 +32,12 @@ import type { ClientOptions, HttpStats } from './types.js';
 export type { RequestSpec } from './request-spec.js';
 
 export interface Transport {
-  /** A GET whose body is checked against `schema`; memoised for the client's lifetime (one run). */
-  getJson<T>(spec: RequestSpec, schema: Schema): Promise<T>;
+  /**
+   * A GET whose body is checked against `schema`; memoised for the client's lifetime (one run)
+   * unless `memo` is false (a limit/skip page: its listing is read once a run and judged page by
+   * page, so a memo would only keep every page alive).
+   */
+  getJson<T>(spec: RequestSpec, schema: Schema, memo?: boolean): Promise<T>;
   /** A write whose 2xx answer is success whatever its body (empty, `{}`, text). */
   write(spec: RequestSpec): Promise<void>;
   /** A write whose answer is a document checked against `schema` (duplicate). Never memoised. */
@@ -337,7 +341,8 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   return {
-    getJson<T>(spec: RequestSpec, schema: Schema): Promise<T> {
+    getJson<T>(spec: RequestSpec, schema: Schema, memoised = true): Promise<T> {
+      if (!memoised) return readJson<T>(spec, schema);
       const key = `${spec.host ?? 'instance'} ${spec.method} ${describePath(spec)} ${spec.body === undefined ? '' : JSON.stringify(spec.body)}`;
       let promise = memo.get(key);
       if (!promise) {

@@ -32,20 +32,27 @@ export async function* pages<T>(
   let previous: T[] | undefined;
   const guard = idGuard(transport, 'id');
   const specAt = (index: number): RequestSpec => ({ ...request, query: { ...request.query, limit: pageSize, skip: index * pageSize } });
-  const requested: Promise<T[]>[] = [];
+  // Pages requested, by index; a page the reader took is let go (undefined).
+  const requested: (Promise<T[]> | undefined)[] = [];
   let window = 1;
   let ended = false;
+  // The page the reader waits for: the read-ahead runs at most two windows past it.
+  let reading = 0;
   const requestUpTo = (last: number) => {
     while (!ended && requested.length <= Math.min(last, MAX_PAGES - 1)) {
       const index = requested.length;
-      const page = transport.getJson<T[]>(specAt(index), schema);
+      // Not memoised: each limit/skip listing is read once a run (its kind's run memo), and a
+      // memo would keep all its pages alive after they were judged.
+      const page = transport.getJson<T[]>(specAt(index), schema, false);
       // A full page proves the list goes on past it: the window moves on from there at once,
-      // not when the pages before it arrive (one slow page would hold the others back). Only a
-      // full page moves it, so no request starts more than window - 1 pages past the short one.
+      // not when the pages before it arrive (one slow page would hold the others back), yet
+      // never more than two windows past the page the reader waits for (pages wait in memory
+      // until judged). Only a full page moves it, so no request starts more than window - 1
+      // pages past the short one.
       // Stryker disable next-line BlockStatement: timing only: the reader asks for index + window at the same full page
       page.then((items) => {
         // Stryker disable next-line all: timing only, as above: the requests made and the pages yielded are the same
-        if (window > 1 && items.length === pageSize) requestUpTo(index + window);
+        if (window > 1 && items.length === pageSize) requestUpTo(Math.min(index, reading + window) + window);
       }, () => {}); // an error is read when its turn comes
       requested.push(page);
     }
@@ -63,8 +70,11 @@ export async function* pages<T>(
       const spec = specAt(index);
       const skip = index * pageSize;
       if (index >= MAX_PAGES) throw incomplete(transport, spec, `more than ${MAX_PAGES} pages`);
+      reading = index;
       requestUpTo(index);
       const page = await requested[index]!;
+      // The reader has it: the listing keeps no page it handed on (a long list stays one page deep).
+      requested[index] = undefined;
       if (page.length === 0) return;
       // An identical page starts with the same item: pages are compared as text only then
       // (stringifying every page of a long list costs more than reading it).
@@ -99,7 +109,7 @@ function sameStart(page: readonly unknown[], previous: readonly unknown[]): bool
   return a.id === b.id;
 }
 
-async function settle(requests: Promise<unknown>[]): Promise<void> {
+async function settle(requests: readonly (Promise<unknown> | undefined)[]): Promise<void> {
   await Promise.allSettled(requests);
 }
 

@@ -8,7 +8,7 @@ import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
 import { scopeEntries } from '../resources/discovery.js';
-import type { CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
+import type { CollectContext, CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
 import { type EvalEnv, judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
@@ -208,9 +208,10 @@ async function judgeKind(
   plans: PolicyPlan[],
   pre: CollectedResource[] | { error: unknown } | undefined,
   opts: RunOptions,
-  run: { concurrency: number; readsParts: boolean; progress: ReturnType<typeof kindProgress> },
+  run: { concurrency: number; readsParts: boolean; progress: ReturnType<typeof kindProgress>; kinds: ReadonlySet<string> },
 ): Promise<Judged | { error: unknown }> {
   if (pre && !Array.isArray(pre)) return pre;
+  const reads = { parts: new Set(plans.flatMap((p) => [...p.select, ...p.judge])), kinds: run.kinds };
   if (!run.readsParts) {
     const judged: Judged = { ids: [], rows: [], withFindings: new Map() };
     const judge = (r: CollectedResource) => {
@@ -220,11 +221,11 @@ async function judgeKind(
       if (row.some((v) => v.findings.length > 0)) judged.withFindings.set(r.id, r);
     };
     if (pre) pre.forEach(judge);
-    else for await (const r of kind.collect(collectContext(kind, opts, ctx.memo))) judge(r);
+    else for await (const r of kind.collect(collectContext(kind, opts, ctx.memo, reads))) judge(r);
     run.progress.collected(judged.ids.length, judged.ids.length);
     return judged;
   }
-  const list = pre ?? (await collect(kind, opts, ctx.memo));
+  const list = pre ?? (await collect(kind, opts, ctx.memo, reads));
   run.progress.collected(list.length, 0);
   const rows = await mapPool(list, run.concurrency, async (r) => {
     const verdicts: ResourceVerdict[] = [];
@@ -240,13 +241,13 @@ async function judgeKind(
   return { ids: list.map((r) => r.id), rows, withFindings };
 }
 
-function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState) {
-  return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once };
+function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState, reads?: CollectContext['reads']): CollectContext {
+  return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once, ...(reads ? { reads } : {}) };
 }
 
-async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
+async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState, reads?: CollectContext['reads']): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
-  for await (const r of kind.collect(collectContext(kind, opts, memo))) out.push(r);
+  for await (const r of kind.collect(collectContext(kind, opts, memo, reads))) out.push(r);
   return out;
 }
 
@@ -310,7 +311,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       const progress = kindProgress(name, opts.onProgress);
       let judged: Judged | { error: unknown };
       try {
-        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress });
+        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress, kinds: new Set(kindNames) });
       } catch (err) {
         if (err instanceof InputError) throw err;
         judged = { error: err };

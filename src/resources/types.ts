@@ -101,6 +101,12 @@ export interface CollectContext {
   displayRoot: string;
   /** Run-scoped memo (the engine passes one); without it shared reads are made per call. */
   once?: RunMemo;
+  /**
+   * What the run reads (the engine passes it): the parts of this kind its policies read, and the
+   * kinds it collects. A kind whose listing another join could need keeps it whole unless told
+   * none will; without this, it keeps it.
+   */
+  reads?: { parts: ReadonlySet<string>; kinds: ReadonlySet<string> };
 }
 
 export interface DocumentPart {

@@ -43,14 +43,24 @@ interface ScheduleListing {
   pages(): AsyncGenerator<ReportSchedule[], void, undefined>;
 }
 
-/** The schedule listing, started once per run (cards need it too): the first reader's filter holds. */
-function scheduleListing(ctx: ScheduleReads): Promise<ScheduleListing> {
+/**
+ * The schedule listing, started once per run (cards need it too): the first reader's filter
+ * holds. `keep` false (the kind's own collection, when no join of the run needs the whole list)
+ * drops each page once the kind has judged it.
+ */
+function scheduleListing(ctx: ScheduleReads, keep = true): Promise<ScheduleListing> {
   const once = ctx.once ?? noMemo;
-  return once('reportSchedule:list', async () => startListing(ctx.api, filterOf(ctx)));
+  return once('reportSchedule:list', async () => startListing(ctx.api, filterOf(ctx), keep));
 }
 
-function startListing(api: ScheduleReads['api'], filter: ScheduleFilter): ScheduleListing {
-  const pages: ReportSchedule[][] = [];
+/** Whether a run may need the whole schedule list: a join part read, or cards collected (they join on it). */
+const wholeNeeded = (reads: CollectContext['reads']) =>
+  !reads || reads.parts.has(misconfigured.name) || reads.parts.has(misconfiguration.name) || reads.kinds.has('card');
+
+function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: boolean): ScheduleListing {
+  // Pages not yet read by pages(); with `keep`, every page (`whole` joins on them).
+  const pages: (ReportSchedule[] | undefined)[] = [];
+  let dropped = false;
   let end: { error?: unknown } | undefined;
   let wake = () => {};
   let arrived = new Promise<void>((resolve) => {
@@ -63,14 +73,13 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter): Schedu
     });
     woken();
   };
-  const whole = (async () => {
+  const listed = (async () => {
     try {
       for await (const page of api.listReportSchedules({ filter })) {
         pages.push(page);
         notify();
       }
       end = {};
-      return { schedules: pages.flat(), filter };
     } catch (err) {
       end = { error: refusedFilter(err, filter) ?? err };
       throw end.error;
@@ -78,12 +87,27 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter): Schedu
       notify();
     }
   })();
+  const whole = listed.then((): ScheduleList => {
+    // Fails closed: a list whose pages were dropped is never handed on as the whole list.
+    if (dropped) throw new Error('internal: the schedule list was judged page by page and not kept, yet a join asked for it whole');
+    return { schedules: (pages as ReportSchedule[][]).flat(), filter };
+  });
   whole.catch(() => {}); // read by whoever asks for it
   return {
     whole,
     async *pages() {
+      // Dropped pages cannot be read again: a second reader fails closed, never an empty list.
+      if (!keep && dropped) throw new Error('internal: the schedule list was judged page by page once this run and not kept');
       for (let i = 0; ; ) {
-        while (i < pages.length) yield pages[i++];
+        while (i < pages.length) {
+          const page = pages[i]!;
+          if (!keep) {
+            pages[i] = undefined;
+            dropped = true;
+          }
+          i++;
+          yield page;
+        }
         if (end) {
           if ('error' in end) throw end.error;
           return;
@@ -266,7 +290,7 @@ export const reportSchedule: ResourceKind = {
   async *collect(ctx) {
     let count = 0;
     // Yielded page by page as the listing reads them: the engine can judge a page meanwhile.
-    for await (const page of (await scheduleListing(ctx)).pages()) {
+    for await (const page of (await scheduleListing(ctx, wholeNeeded(ctx.reads))).pages()) {
       for (const s of page) {
         count++;
         yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: scheduleDoc(s), source: null };

@@ -18,7 +18,9 @@ beforeEach(() => s.resetCounts());
 
 function context(pageSize: number): CollectContext {
   const api = createClient({ baseUrl: s.baseUrl, token: s.token, pageSize, retryBaseDelayMs: 1 });
-  return { api, scope: emptyScope(), manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.' };
+  // The run memo the engine passes: the schedule list is read once a run through it (the client
+  // keeps no limit/skip page).
+  return { api, scope: emptyScope(), manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.', once: createRunMemo().once };
 }
 
 async function collected(ctx: CollectContext): Promise<CollectedResource[]> {
@@ -32,9 +34,9 @@ describe('reportSchedule', () => {
     const ctx = context(100);
     const all = await collected(ctx);
     expect(all).toHaveLength(s.state.schedules.length);
-    const flags = await Promise.all(all.map((r) => reportSchedule.parts.misconfigured.load(ctx.api, r)));
+    const flags = await Promise.all(all.map((r) => reportSchedule.parts.misconfigured.load(ctx.api, r, ctx.once)));
     expect(all.filter((_, i) => flags[i]).map((r) => r.id).sort()).toEqual(['9001', '9002', '9003']);
-    // Without a run memo each part call re-reads both lists; the client's GET memo sends them once.
+    // Through the run memo both lists are read once for every schedule.
     expect(s.counts.listReportSchedules).toBe(1);
     expect(s.counts.getMisconfiguredReports).toBe(1);
   });
@@ -47,10 +49,26 @@ describe('reportSchedule', () => {
     const all = await collected(ctx);
     expect(all.map((r) => r.id)).toEqual(capped.map((x) => String(x.id)));
     expect(s.counts.listReportSchedules).toBe(1);
-    await expect(reportSchedule.parts.misconfigured.load(ctx.api, all[0])).rejects.toThrow(
+    await expect(reportSchedule.parts.misconfigured.load(ctx.api, all[0], ctx.once)).rejects.toThrow(
       'misconfigured reports 9001, 9002, 9003 are not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)',
     );
-    await expect(reportSchedule.parts.misconfiguration.load(ctx.api, all[0])).rejects.toThrow(/^misconfigured reports 9001/);
+    await expect(reportSchedule.parts.misconfiguration.load(ctx.api, all[0], ctx.once)).rejects.toThrow(/^misconfigured reports 9001/);
+  });
+
+  it('a run whose schedule policies read no join judges the list page by page: asked for whole after that, it fails closed', async () => {
+    const streamed: CollectContext = { ...context(100), reads: { parts: new Set(), kinds: new Set(['reportSchedule']) } };
+    const all = await collected(streamed);
+    expect(all).toHaveLength(s.state.schedules.length);
+    await expect(reportSchedule.parts.misconfigured.load(streamed.api, all[0], streamed.once)).rejects.toThrow(
+      'internal: the schedule list was judged page by page and not kept, yet a join asked for it whole',
+    );
+    await expect(collected(streamed)).rejects.toThrow('internal: the schedule list was judged page by page once this run and not kept');
+    // A join part read, or cards collected beside: the list is kept whole for them.
+    for (const reads of [{ parts: new Set(['misconfigured']), kinds: new Set(['reportSchedule']) }, { parts: new Set<string>(), kinds: new Set(['reportSchedule', 'card']) }]) {
+      const kept: CollectContext = { ...context(100), reads };
+      const all = await collected(kept);
+      expect(await reportSchedule.parts.misconfigured.load(kept.api, all.find((r) => r.id === '9001')!, kept.once)).toBe(true);
+    }
   });
 
   it('names at most five orphan ids', () => {
