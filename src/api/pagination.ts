@@ -144,7 +144,7 @@ function idGuard(transport: Transport, idKey: string) {
   const firstOn = new Map<unknown, string>();
   return (spec: RequestSpec, items: readonly unknown[], page: string) => {
     for (const item of items) {
-      // Stryker disable next-line ConditionalExpression: every listing's schema requires objects with their id
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: every listing's schema requires objects with their id
       const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idKey] : undefined;
       // Stryker disable next-line ConditionalExpression: every listing's schema requires the id
       if (id === undefined) continue;
@@ -204,6 +204,7 @@ async function readPage(listing: ShapedListing, spec: RequestSpec): Promise<{ bo
 export async function* offsetPages<T>(listing: ShapedListing): AsyncGenerator<T[], void, undefined> {
   const { transport, request, shape } = listing;
   const guard = idGuard(transport, shape.id ?? 'id');
+  // Stryker disable next-line StringLiteral: every offset shape declares offsetName
   const specAt = (offset: number) => pageSpec(request, shape, { [shape.offsetName ?? 'offset']: offset });
   const read = async (offset: number) => {
     const spec = specAt(offset);
