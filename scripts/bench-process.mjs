@@ -1,4 +1,4 @@
-// A whole process's cost as the process itself sees it: user + system CPU and peak RSS, written
+// A whole process's cost as the process itself sees it: user + system CPU and peak RSS (VmHWM), written
 // by a hook loaded with --import when the process exits (a check that finds violations exits 1:
 // its cost counts the same).
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,9 @@ export function processUsage(args, { runs = 1, env = process.env } = {}) {
   const hook = path.join(dir, 'usage-hook.mjs');
   writeFileSync(
     hook,
-    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, rssMb: process.resourceUsage().maxRSS / 1024 })); });\n`,
+    // Peak RSS is the process's own VmHWM: getrusage's maxRSS also counts what a child inherits
+    // from the process that forked it (a bench process of 1.5 GB made every child look large).
+    `import { readFileSync, writeFileSync } from 'node:fs';\nconst hwm = () => { try { return Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024; } catch { return process.resourceUsage().maxRSS / 1024; } };\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, rssMb: hwm() })); });\n`,
   );
   const cpu = [];
   const rss = [];
