@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bindings } from '../../src/policy/cel.js';
 import { compile, type Outcome, outcome } from './cel-outcome.js';
 
-const resource = { whole: 3, half: 3.5, big: 2 ** 60, neg: -(2 ** 60), name: 'x', toString: 'own', flag: null, list: [1, 2, 3] };
+const resource = { whole: 3, half: 3.5, big: 2 ** 60, neg: -(2 ** 60), name: 'x', toString: 'own', flag: null, list: [1, 2, 3], zero: 0, one: 1 };
 
 /** The compiled result, checked to run as closures; the reference's value where it agrees. */
 function closures(source: string, bindings: Bindings = { resource }): Outcome {
@@ -27,6 +27,10 @@ describe('compiled closures: values', () => {
     ['resource.big < 1152921504606846977', true],
     ['resource.neg == -1152921504606846977', false],
     ['resource.big == 1152921504606846976', true],
+    // A null or bool constant is never equal to a number (0 is not null, 1 is not true).
+    ['resource.zero == null', false],
+    ['resource.one == true', false],
+    ['resource.zero != false', true],
     // has() inside a comparison is a bool, not the field's value.
     ['has(resource.whole) == true', true],
     ['has(resource.flag) == false', true],
