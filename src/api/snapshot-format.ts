@@ -46,7 +46,7 @@ export function answerKey(operation: string, args: readonly unknown[]): string {
 export const PAGED_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === 'read' && OPERATIONS[id].paging !== 'none');
 export const SINGLE_OPERATIONS = OPERATION_IDS.filter((id) => OPERATIONS[id].access === 'read' && OPERATIONS[id].paging === 'none');
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first problem of a recorded error, with the key it concerns (null: the error itself). */
 function errorProblem(e: unknown): [string | null, string] | null {
@@ -104,6 +104,26 @@ function answerProblem(answer: unknown): SnapshotProblem | null {
   return null;
 }
 
+/**
+ * Replay looks answers up by read: two different answers to one read would make the verdict
+ * depend on which one wins. The check remembers each read's first answer and where it was; a
+ * repeat that differs gives that place (null: a first answer, or an identical repeat). Answers
+ * are compared only when a read repeats: the canonical text of every answer would cost more than
+ * the rest of loading a large snapshot.
+ */
+export function repeatedAnswers<Place>(): (key: string, answer: RecordedAnswer, place: Place) => Place | null {
+  const seen = new Map<string, { place: Place; answer: RecordedAnswer; body?: string }>();
+  return (key, answer, place) => {
+    const first = seen.get(key);
+    if (!first) {
+      seen.set(key, { place, answer });
+      return null;
+    }
+    first.body ??= canonicalJson(first.answer);
+    return first.body === canonicalJson(answer) ? null : first.place;
+  };
+}
+
 /** A version-1 snapshot (one JSON text { version: 1, answers: [...] }). */
 export function parseSnapshotText(text: string, displayPath: string): SnapshotFile {
   const s = parseJsonAt(text, displayPath, 'snapshot');
@@ -112,25 +132,14 @@ export function parseSnapshotText(text: string, displayPath: string): SnapshotFi
     throw at(['version'], `snapshot must have "version": ${SNAPSHOT_VERSION} on its first line (JSON Lines), or be one JSON text with "version": 1`);
   }
   if (!Array.isArray(s.answers)) throw at(['answers'], 'snapshot "answers" must be an array of { operation, args, ... }');
-  // Replay looks answers up by read: two different answers to one read would make the verdict
-  // depend on which one wins.
-  // Answers are compared only when a read repeats: canonical text of every answer would cost
-  // more than the rest of loading a large snapshot.
-  const seen = new Map<string, { index: number; body?: string }>();
+  const repeated = repeatedAnswers<number>();
   for (const [i, a] of s.answers.entries()) {
     const problem = answerProblem(a);
     if (problem) throw at(['answers', i, ...problem[0]], `snapshot answer ${i}: ${problem[1]}`);
     const answer = a as RecordedAnswer;
     const key = answerKey(answer.operation, answer.args);
-    const first = seen.get(key);
-    if (!first) {
-      seen.set(key, { index: i });
-      continue;
-    }
-    first.body ??= canonicalJson(s.answers[first.index]);
-    if (first.body !== canonicalJson(answer)) {
-      throw at(['answers', i], `snapshot answer ${i}: a second, different answer to ${key} (answer ${first.index} answers it already)`);
-    }
+    const first = repeated(key, answer, i);
+    if (first !== null) throw at(['answers', i], `snapshot answer ${i}: a second, different answer to ${key} (answer ${first} answers it already)`);
   }
   return {
     version: SNAPSHOT_VERSION,

@@ -10,15 +10,12 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { canonicalJson } from '../core/canonical-json.js';
 import { InputError, type InputProblem } from '../core/problem.js';
 import { SecretSet } from '../core/redact.js';
 import { decodeUtf8, fileError, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { OPERATIONS, type OperationId } from './operations.js';
-import { answerKey, parseSnapshotText, type RecordedAnswer, readProblem, SNAPSHOT_VERSION, type SnapshotFile, type SnapshotProblem } from './snapshot-format.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { answerKey, isObject, parseSnapshotText, type RecordedAnswer, readProblem, repeatedAnswers, SNAPSHOT_VERSION, type SnapshotFile, type SnapshotProblem } from './snapshot-format.js';
 
 /** The lines of a snapshot, each without its newline (the header first). */
 export function* snapshotLines(snapshot: SnapshotFile): Generator<string> {
@@ -87,10 +84,10 @@ interface OpenAnswer {
 }
 
 /** Reads version-2 lines one at a time into a SnapshotFile; every problem is bad input at its line. */
-export class SnapshotLineReader {
+class SnapshotLineReader {
   readonly #file: string;
   readonly #answers: RecordedAnswer[] = [];
-  readonly #seen = new Map<string, { line: number; answer: RecordedAnswer; body?: string }>();
+  readonly #repeated = repeatedAnswers<number>();
   #header: { instance: string; recordedAt: string } | null = null;
   #open: OpenAnswer | null = null;
   #line = 0;
@@ -146,19 +143,9 @@ export class SnapshotLineReader {
     this.#close(current.line, key, current.answer);
   }
 
-  // Replay looks answers up by read: two different answers to one read would make the verdict
-  // depend on which one wins. Answers are compared only when a read repeats.
   #close(line: number, key: string, answer: RecordedAnswer): void {
-    const first = this.#seen.get(key);
-    if (!first) {
-      this.#seen.set(key, { line, answer });
-      this.#answers.push(answer);
-      return;
-    }
-    first.body ??= canonicalJson(first.answer);
-    if (first.body !== canonicalJson(answer)) {
-      throw this.#problem(line, `snapshot line ${line}: a second, different answer to ${key} (line ${first.line} answers it already)`);
-    }
+    const first = this.#repeated(key, answer, line);
+    if (first !== null) throw this.#problem(line, `snapshot line ${line}: a second, different answer to ${key} (line ${first} answers it already)`);
     this.#answers.push(answer);
   }
 
@@ -223,14 +210,16 @@ export async function readSnapshot(file: string, displayPath: string): Promise<S
         continue;
       }
       if (mode === 'unknown') {
-        held.push(chunk);
-        chunk = Buffer.concat(held.splice(0));
+        // Only the new chunk is searched: a version-1 file written on one line is not re-joined
+        // and re-searched at every chunk.
         const end = chunk.indexOf(0x0a);
         if (end < 0) {
           held.push(chunk);
           continue;
         }
-        mode = isLinesHeader(chunk.subarray(0, end).toString('utf8')) ? 'lines' : 'whole';
+        const before = held.reduce((n, b) => n + b.length, 0);
+        chunk = Buffer.concat([...held.splice(0), chunk]);
+        mode = isLinesHeader(chunk.subarray(0, before + end).toString('utf8')) ? 'lines' : 'whole';
         if (mode === 'whole') {
           held.push(chunk);
           continue;

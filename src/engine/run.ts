@@ -285,6 +285,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p) => p.def.resource))].filter((k) => opts.kinds[k]);
+  const kindsInRun: ReadonlySet<string> = new Set(kindNames);
 
   // Declared kinds first: a bad manifest is bad input (exit 2) and must stop the run before
   // any request is sent.
@@ -311,7 +312,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       const progress = kindProgress(name, opts.onProgress);
       let judged: Judged | { error: unknown };
       try {
-        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress, kinds: new Set(kindNames) });
+        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress, kinds: kindsInRun });
       } catch (err) {
         if (err instanceof InputError) throw err;
         judged = { error: err };

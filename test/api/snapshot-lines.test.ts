@@ -79,6 +79,13 @@ describe('snapshot files as JSON Lines', () => {
     const file = path.join(dir(), 'old.json');
     writeFileSync(file, JSON.stringify({ ...SNAP, version: 1 }, null, 2));
     expect(await readSnapshot(file, 'old.json')).toEqual(SNAP);
+    // On one line of ~180 KB, past several of the reader's chunks: without and with its newline.
+    const compact = JSON.stringify({ ...SNAP, version: 1 });
+    expect(compact.length).toBeGreaterThan(2 * 65_536);
+    for (const text of [compact, `${compact}\n`]) {
+      writeFileSync(file, text);
+      expect(await readSnapshot(file, 'old.json')).toEqual(SNAP);
+    }
     expect(parseSnapshot(JSON.stringify({ ...SNAP, version: 1 }), 'old.json')).toEqual(SNAP);
   });
 
