@@ -10,6 +10,18 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 // ESM bundles that include CommonJS deps need a require shim.
 const banner = { js: "import { createRequire as __steward_cr } from 'node:module'; const require = __steward_cr(import.meta.url);" };
 
+// Own schemas compiled ahead of time (src/core/own-validators.generated.js, committed like the
+// published schemas below), before the bundles that include it.
+{
+  const outfile = 'dist/.own-schemas/own-schemas.mjs';
+  await build({ ...common, stdin: { contents: "export { ownSchemas } from './src/library/own-schemas.ts'; export { ownSchemaKey } from './src/core/own-validator.ts';", resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
+  const { ownSchemas, ownSchemaKey } = await import(pathToFileURL(outfile).href);
+  const { ownValidatorsModule } = await import('./own-validators.mjs');
+  const text = ownValidatorsModule(ownSchemas(), ownSchemaKey);
+  const target = 'src/core/own-validators.generated.js';
+  if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
+  rmSync('dist/.own-schemas', { recursive: true, force: true });
+}
 await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });
 // The emulated instance, for benchmarks and embedders' tests: not part of the library entry.
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist', banner, packages: 'external' });

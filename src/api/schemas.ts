@@ -4,9 +4,9 @@
 // list/object shape. A mismatch there is "API drift", named by field.
 // Every schema keeps its literal type (`as const`, const type parameters): the TypeScript type of
 // each answer is derived from its schema (`FromSchema`, `Answer` below), so a field is declared once.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { OWN_SCHEMA } from '../core/schema-id.js';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 export type Schema = Record<string, unknown>;
 /** The type of an answer that matches the schema `T` (fields it leaves out stay, as `unknown`): each sits beside its schema. */
 export type Answer<T> = T extends JSONSchema ? FromSchema<T> : unknown;
@@ -286,14 +286,15 @@ export const pdpPoliciesSchema = {
 } as const;
 export type PdpPolicy = Answer<typeof pdpPoliciesSchema>[number];
 
-let sharedAjv: Ajv | undefined; // created on first use (start-up does not need it)
+/** An answer's schema and how it is compiled: the first mismatch is enough to say what drifted. */
+export const responseValidation = (schema: Schema): OwnSchema => ({ schema: schema as Record<string, unknown>, options: { allErrors: false, allowUnionTypes: true, strict: true } });
+
 const validators = new WeakMap<Schema, ValidateFunction>();
 
 function validatorFor(schema: Schema): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    sharedAjv ??= new Ajv({ allErrors: false, allowUnionTypes: true, strict: true, ...OWN_SCHEMA });
-    validate = sharedAjv.compile(schema);
+    validate = ownValidator(responseValidation(schema));
     validators.set(schema, validate);
   }
   return validate;

@@ -2,7 +2,7 @@
 // read the snapshot lacks, and every write, fails with an ApiError.
 import { ApiError, type ApiErrorKind } from './errors.js';
 import { OPERATION_IDS, OPERATIONS, type OperationId, operation } from './operations.js';
-import { checkResponse } from './schemas.js';
+import { checkResponse, type Schema } from './schemas.js';
 import type { InstanceApi } from './types.js';
 import { answerKey, type RecordedAnswer, type SnapshotFile } from './snapshot-format.js';
 
@@ -24,14 +24,25 @@ function recordedError(a: RecordedAnswer): ApiError {
   });
 }
 
+const recordedSchemas = new Map<OperationId, Schema>();
+
+/** What a recorded answer holds: a page of an offset or cursor listing is recorded as its items. */
+export function recordedSchema(id: OperationId): Schema {
+  let schema = recordedSchemas.get(id);
+  if (!schema) {
+    const op = operation(id);
+    schema = op.item ? { type: 'array', items: op.item } : op.response!;
+    recordedSchemas.set(id, schema);
+  }
+  return schema;
+}
+
 /**
  * A replayed body is checked like a live one (client/schemas.ts): one that does not match is
  * API drift of that read, never a pass on data the live client would have refused.
  */
 function checkReplayed(id: OperationId, body: unknown): void {
-  const op = operation(id);
-  // A page of an offset or cursor listing is recorded as its items.
-  const drift = checkResponse(op.item ? { type: 'array', items: op.item } : op.response!, body);
+  const drift = checkResponse(recordedSchema(id), body);
   if (drift) {
     throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
       kind: 'drift',

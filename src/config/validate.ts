@@ -1,18 +1,17 @@
 // steward.yaml against CONFIG_SCHEMA, each ajv error turned into one readable InputProblem at
 // the offending key or value. A `token` key anywhere is refused first, with where to put it.
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { isScalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
 import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA } from './schema.js';
-import { OWN_SCHEMA } from '../core/schema-id.js';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 
-// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
-// (--version, --help) does not need. `inlineRefs: false` compiles each shared definition once
-// (the scope lists' shapes) instead of once per list.
+/** `inlineRefs: false` compiles each shared definition once (the scope lists' shapes) instead of once per list. */
+export const CONFIG_VALIDATION: OwnSchema = { schema: CONFIG_SCHEMA, options: { allErrors: true, verbose: true, strict: false, inlineRefs: false } };
 let compiled: ValidateFunction | undefined;
-const configValidator = () => (compiled ??= new Ajv({ allErrors: true, verbose: true, strict: false, inlineRefs: false, ...OWN_SCHEMA }).compile(CONFIG_SCHEMA));
+const configValidator = () => (compiled ??= ownValidator(CONFIG_VALIDATION));
 
 /** Keys that look like credentials: `token`, `workflowToken`, `apiToken`… */
 const TOKEN_KEY = /token$/i;
@@ -39,7 +38,6 @@ function tokenProblems(src: YamlSource): InputProblem[] {
  * notify webhook's URL and key), whose value is never echoed.
  */
 const CONFIG_WORDING: SchemaWording = {
-  definitions: CONFIG_SCHEMA.definitions as Record<string, unknown>,
   describe: (e, { subject }) => {
     if (e.keyword !== 'pattern') return undefined;
     if (String(e.params.pattern).startsWith('^env:')) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;
@@ -56,5 +54,7 @@ export function validateConfigSource(src: YamlSource, data: unknown): InputProbl
   const errors = (validateConfig.errors ?? []).filter(
     (e) => !(e.keyword === 'additionalProperties' && TOKEN_KEY.test(String(e.params.additionalProperty))),
   );
-  return [...tokens, ...schemaProblems(src, errors, CONFIG_WORDING)].sort((a, b) => a.line - b.line || a.column - b.column);
+  // The definitions the errors' schema objects belong to: the validator's own (a precompiled one holds its copy).
+  const definitions = (validateConfig.schema as { definitions?: Record<string, unknown> } | undefined)?.definitions;
+  return [...tokens, ...schemaProblems(src, errors, { ...CONFIG_WORDING, definitions })].sort((a, b) => a.line - b.line || a.column - b.column);
 }

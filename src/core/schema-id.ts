@@ -13,12 +13,3 @@ export function closedObject(required: readonly string[], properties: Record<str
 export function closedSchema(name: string, title: string, body: Record<string, unknown>): Record<string, unknown> {
   return { $schema: 'http://json-schema.org/draft-07/schema#', $id: schemaId(name), title, type: 'object', additionalProperties: false, ...body };
 }
-
-/**
- * Ajv options of every validator compiled from steward's own schemas. They are not checked
- * against the draft-07 meta-schema at run time (test/schema/published.test.ts checks each one),
- * which spared compiling the meta-schema once per Ajv instance; and Ajv's code optimisation
- * passes are off: they cost ~50 ms of `validate`'s start-up and no measurable time in
- * validating 100,000 schedules (BENCHMARKS.md §8, §11).
- */
-export const OWN_SCHEMA = { validateSchema: false, code: { optimize: false } } as const;

@@ -1,9 +1,10 @@
 // Waivers (DESIGN §7): accepted exceptions with a reason, an owner and an expiry date.
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { globMatches, matchesEverything } from '../core/glob.js';
-import { closedSchema, OWN_SCHEMA } from '../core/schema-id.js';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
+import { closedSchema } from '../core/schema-id.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
@@ -39,10 +40,9 @@ export const waiversFileSchema = closedSchema('waivers', 'steward waivers file',
   },
 });
 
-// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
-// (--version, --help) does not need.
+export const WAIVERS_VALIDATION: OwnSchema = { schema: waiversFileSchema, options: { allErrors: true, verbose: true } };
 let compiledWaivers: ValidateFunction | undefined;
-const waiversValidator = () => (compiledWaivers ??= new Ajv({ allErrors: true, verbose: true, ...OWN_SCHEMA }).compile(waiversFileSchema));
+const waiversValidator = () => (compiledWaivers ??= ownValidator(WAIVERS_VALIDATION));
 
 /** A YYYY-MM-DD that is a real calendar date. */
 function isCalendarDate(s: string): boolean {

@@ -1,12 +1,12 @@
 // A fix plan as text (what `steward fix` prints) and as JSON (`--plan-out`, `--format json`).
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { InputError } from '../core/problem.js';
 import { readInputFileSync } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { describeAlreadyApplied } from './resume.js';
 import { PLAN_SCHEMA } from './schema.js';
 import type { FixPlan } from './types.js';
-import { OWN_SCHEMA } from '../core/schema-id.js';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 
 /** The closing line when a plan has changes and nothing was sent (the CLI's default). */
 export const PLAN_NOT_APPLIED_LINE = 'Nothing was written. Run with --apply to send these requests.';
@@ -54,10 +54,9 @@ export function renderPlanJson(plan: FixPlan): string {
   return `${JSON.stringify(plan, null, 2)}\n`;
 }
 
-// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
-// (--version, --help) does not need.
+export const PLAN_VALIDATION: OwnSchema = { schema: PLAN_SCHEMA, options: { allErrors: true, strict: false } };
 let compiledPlan: ValidateFunction | undefined;
-const planValidator = () => (compiledPlan ??= new Ajv({ allErrors: true, strict: false, ...OWN_SCHEMA }).compile(PLAN_SCHEMA));
+const planValidator = () => (compiledPlan ??= ownValidator(PLAN_VALIDATION));
 
 /** Parses a plan saved with `--plan-out`; a file that is not a plan is bad input (exit 2). */
 export function parsePlan(text: string, file: string): FixPlan {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { InputError } from '../core/problem.js';
 import { PACKAGE_NAME } from '../core/package-name.js';
@@ -31,7 +31,7 @@ import { buildPolicySchema, type KindRegistry } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
-import { OWN_SCHEMA } from '../core/schema-id.js';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 
 export interface LoadOptions {
   kinds: KindRegistry;
@@ -114,12 +114,15 @@ export function builtinPolicyDir(): string {
   }
 }
 
+/** The policy files' schema for the kinds a run knows, and how it is compiled. */
+export const policyValidation = (kinds: KindRegistry): OwnSchema => ({ schema: buildPolicySchema(kinds), options: { allErrors: true, strict: true, verbose: true } });
+
 const validators = new WeakMap<KindRegistry, ValidateFunction>();
 
 function validatorFor(kinds: KindRegistry): ValidateFunction {
   let v = validators.get(kinds);
   if (!v) {
-    v = new Ajv({ allErrors: true, strict: true, verbose: true, ...OWN_SCHEMA }).compile(buildPolicySchema(kinds));
+    v = ownValidator(policyValidation(kinds));
     validators.set(kinds, v);
   }
   return v;

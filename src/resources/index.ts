@@ -1,6 +1,5 @@
 // The registry of resource kinds. The policy schema's `resource` enum and each kind's fix
 // shapes are generated from it.
-import { Ajv } from 'ajv';
 import { calculatedFields } from './kinds/calculatedFields.js';
 import { card } from './kinds/card.js';
 import { dataFile } from './kinds/dataFile.js';
@@ -8,7 +7,7 @@ import { dataset } from './kinds/dataset.js';
 import { filesetFile } from './kinds/filesetFile.js';
 import { queue } from './kinds/queue.js';
 import { reportSchedule } from './kinds/reportSchedule.js';
-import type { ResourceKind, Scope } from './types.js';
+import type { FixKind, ResourceKind, Scope } from './types.js';
 import { workflow } from './kinds/workflow.js';
 import { user } from './kinds/user.js';
 import { group } from './kinds/group.js';
@@ -16,7 +15,8 @@ import { role } from './kinds/role.js';
 import { accessToken } from './kinds/accessToken.js';
 import { page } from './kinds/page.js';
 import { account } from './kinds/account.js';
-import { OWN_SCHEMA } from '../core/schema-id.js';
+import { errorsText, type OwnSchema, ownValidator } from '../core/own-validator.js';
+import type { ValidateFunction } from 'ajv';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   reportSchedule,
@@ -53,7 +53,9 @@ export function kindOfManifestKey(key: string): string | undefined {
   return Object.values(RESOURCE_KINDS).find((k) => k.inputs.manifests?.key === key)?.name;
 }
 
-let fixAjv: Ajv | undefined; // created on first use (start-up does not need it)
+/** A fix value's schema and how it is compiled. */
+export const fixValidation = (fixKind: FixKind): OwnSchema => ({ schema: fixKind.schema, options: { allErrors: true, strict: false } });
+const fixValidators = new WeakMap<FixKind, ValidateFunction>();
 
 /**
  * Why a policy's `fix` is not allowed for its kind (empty when it is). Only narrowing fix
@@ -74,10 +76,13 @@ export function fixProblems(
   if (!fixKind) {
     return [`${kindName} has no fix "${names[0]}"; allowed: ${allowed.join(', ') || 'none'}`];
   }
-  fixAjv ??= new Ajv({ allErrors: true, strict: false, ...OWN_SCHEMA });
-  const validate = fixAjv.compile(fixKind.schema);
+  let validate = fixValidators.get(fixKind);
+  if (!validate) {
+    validate = ownValidator(fixValidation(fixKind));
+    fixValidators.set(fixKind, validate);
+  }
   if (!validate(fix[names[0]])) {
-    return [`fix ${names[0]}: ${fixAjv.errorsText(validate.errors, { dataVar: 'value' })}`];
+    return [`fix ${names[0]}: ${errorsText(validate.errors, 'value')}`];
   }
   if (fixKind.perItem && !perItemPolicy) return [`fix ${names[0]} applies to an item: the policy needs \`each\``];
   return [];

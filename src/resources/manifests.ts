@@ -1,10 +1,11 @@
 // Declared permission state (DESIGN §5): one queue or data file per YAML manifest, validated
 // against a JSON Schema, with the position of every entry and value kept for findings and
 // for in-place rewrites.
-import { closedSchema, OWN_SCHEMA } from '../core/schema-id.js';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
+import { closedSchema } from '../core/schema-id.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { isMap, isScalar, Scalar } from 'yaml';
 import { QUEUE_PERMISSIONS } from '../api/types.js';
 import { InputError } from '../core/problem.js';
@@ -86,21 +87,16 @@ export const cardSharingManifestSchema = sharingManifestSchema('card');
 
 export type ManifestKind = 'queue' | 'dataFile' | 'page' | 'card';
 
-// Compiled on first use: building an Ajv instance compiles its meta-schema, which start-up
-// (--version, --help) does not need.
-let validators: Record<ManifestKind, ValidateFunction> | undefined;
-function validatorOf(kind: ManifestKind): ValidateFunction {
-  if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, ...OWN_SCHEMA });
-    validators = {
-      queue: ajv.compile(queueManifestSchema),
-      dataFile: ajv.compile(dataFileManifestSchema),
-      page: ajv.compile(pageSharingManifestSchema),
-      card: ajv.compile(cardSharingManifestSchema),
-    };
-  }
-  return validators[kind];
-}
+const MANIFEST_SCHEMAS: Record<ManifestKind, Record<string, unknown>> = {
+  queue: queueManifestSchema,
+  dataFile: dataFileManifestSchema,
+  page: pageSharingManifestSchema,
+  card: cardSharingManifestSchema,
+};
+export const manifestValidation = (kind: ManifestKind): OwnSchema => ({ schema: MANIFEST_SCHEMAS[kind], options: { allErrors: true, strict: true, verbose: true } });
+
+const validators: Partial<Record<ManifestKind, ValidateFunction>> = {};
+const validatorOf = (kind: ManifestKind): ValidateFunction => (validators[kind] ??= ownValidator(manifestValidation(kind)));
 const ID_KEY: Record<ManifestKind, string> = { queue: 'queue', dataFile: 'dataFile', page: 'page', card: 'card' };
 
 /**

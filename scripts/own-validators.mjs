@@ -1,0 +1,105 @@
+// Writes src/core/own-validators.generated.js: every schema of src/library/own-schemas.ts
+// compiled ahead of time into Ajv's standalone code, by its key (core/own-validator.ts). Called
+// by scripts/build.mjs; test/core/own-validator.test.ts checks the committed file is current.
+import { Ajv } from 'ajv';
+import standalone from 'ajv/dist/standalone/index.js';
+
+const standaloneCode = standalone.default ?? standalone;
+
+/** Options every own validator is compiled with beside its site's (as OWN_SCHEMA at run time). */
+const FIXED = { validateSchema: false, code: { source: true, esm: true } };
+
+/** Ajv's way of writing a schema into code (its `stringify`). */
+const asCode = (value) => JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** The names of the constants declaring `value` in standalone code (`const schema12 = {…};`). */
+function constantsOf(code, value) {
+  const names = [];
+  const text = ` = ${asCode(value)};`;
+  for (let at = code.indexOf(text); at !== -1; at = code.indexOf(text, at + 1)) {
+    const name = /const (schema\d+)$/.exec(code.slice(Math.max(0, at - 40), at))?.[1];
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Standalone code declares a `$ref`'d definition as a copy of its own; here it becomes the root
+ * schema's object, and the validator's `schema` is the root, as when Ajv compiles at run time:
+ * error wording knows a `$ref` branch's errors by their schema objects (io/schema-problems.ts).
+ * Returns the code and the constant naming the root.
+ */
+function sharedSchemaObjects(code, key, schema) {
+  const [root] = constantsOf(code, schema);
+  if (!root) throw new Error(`own-validators: the root schema of ${key} is not in its standalone code`);
+  let out = code;
+  for (const [name, definition] of Object.entries(schema.definitions ?? {})) {
+    for (const id of constantsOf(out, definition)) {
+      out = out.replace(`const ${id} = ${asCode(definition)};`, `const ${id} = ${root}.definitions[${JSON.stringify(name)}];`);
+    }
+  }
+  return { code: out, root };
+}
+
+/**
+ * The module's text. `entries`: [name, { schema, options }] pairs; `keyOf`: ownSchemaKey.
+ * Schemas compiled with the same options share one Ajv instance (and its shared functions); each
+ * instance's code is scoped in a function of its own, and Ajv's runtime helpers, which
+ * standalone code `require`s, are imported once at the top.
+ */
+export function ownValidatorsModule(entries, keyOf) {
+  const groups = new Map();
+  const seen = new Set();
+  for (const [name, own] of entries) {
+    const key = keyOf(own);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const options = JSON.stringify(own.options);
+    if (!groups.has(options)) groups.set(options, []);
+    groups.get(options).push({ name, key, schema: own.schema });
+  }
+  const helpers = new Map();
+  const helper = (spec) => {
+    if (!helpers.has(spec)) helpers.set(spec, `runtime${helpers.size}`);
+    return helpers.get(spec);
+  };
+  const scopes = [];
+  for (const [options, list] of groups) {
+    const ajv = new Ajv({ ...JSON.parse(options), ...FIXED });
+    for (const { key, schema } of list) ajv.addSchema(schema, key);
+    const exported = [];
+    let code = standaloneCode(ajv, Object.fromEntries(list.map(({ key }) => [key, key])))
+      .replace(/^"use strict";/, '')
+      .replace(/require\("([^"]+)"\)/g, (_, spec) => helper(spec))
+      .replace(/export const (\w+) = (\w+);/g, (_, key, fn) => {
+        exported.push([key, fn]);
+        return '';
+      });
+    const roots = new Map();
+    for (const { key, schema } of list) {
+      const shared = sharedSchemaObjects(code, key, schema);
+      code = shared.code;
+      roots.set(key, shared.root);
+    }
+    // After every constant is declared: the root schemas are `const`s.
+    code += exported.map(([key, fn]) => `out.${key} = withSchema(${roots.get(key)}, ${fn});`).join('');
+    const names = list.map(({ key, name }) => `//   ${key}: ${name}`).join('\n');
+    scopes.push(`// Options ${options}:\n${names}\n(() => {\n${code}\n})();`);
+  }
+  // A helper module is CommonJS with `exports.default`: Node hands over module.exports, some
+  // loaders (vitest's interop) the function itself; `.default` is read from either.
+  const imports = [...helpers].flatMap(([spec, id]) => [
+    `import ${id}Module from ${JSON.stringify(spec.endsWith('.js') ? spec : `${spec}.js`)};`,
+    `const ${id} = typeof ${id}Module === 'function' ? { default: ${id}Module } : ${id}Module;`,
+  ]);
+  return [
+    '// Written by scripts/build.mjs from src/library/own-schemas.ts (Ajv standalone code): do not edit.',
+    ...imports,
+    'const out = {};',
+    '/** The validator with its root schema (`validate.schema`), as Ajv compiling at run time gives it. */',
+    'const withSchema = (schema, validate) => Object.assign(validate, { schema });',
+    ...scopes,
+    'export const PRECOMPILED = out;',
+    '',
+  ].join('\n');
+}
