@@ -7,8 +7,9 @@
  * collection counts as 0 of 0). `read` counts those whose reads are all answered, successfully
  * or not: a resource is read when every selected policy of its kind has been judged on it, so
  * the lazily loaded parts it needed (access, certification, …) have come back. Resources that
- * need no part request count as read as soon as they are collected. Totals never change once
- * sent, and `read` only grows up to `total`.
+ * need no part request count as read as soon as they are collected. A kind is judged as its
+ * list arrives, so the first event (the total) may already count some resources read. Totals
+ * never change once sent, and `read` only grows up to `total`.
  */
 export interface ProgressEvent {
   kind: string;

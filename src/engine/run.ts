@@ -13,7 +13,7 @@ import { type EvalEnv, judgeItems, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { attachOwners } from './owners.js';
-import { mapPool } from './pool.js';
+import { eachPooled } from './pool.js';
 import { kindProgress, type ProgressEvent } from './progress.js';
 
 export type { ProgressEvent } from './progress.js';
@@ -197,10 +197,34 @@ interface Judged {
 }
 
 /**
- * Collects a kind and judges it. Where no policy reads a part, every verdict is synchronous: each
- * resource is judged as it is collected (while the listing's next pages are in flight) and only
- * its verdicts are kept. Otherwise the list is collected first and judged with parts loaded per
- * resource. A collection that fails fails the whole kind (what was judged of it is dropped).
+ * Every policy of the kind on one resource, one after another so they share its loaded parts.
+ * Synchronous while no part has to be waited for: after the first resource, a join part whose
+ * shared read has settled (the misconfigured list) costs no promise.
+ */
+function judgeRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource): ResourceVerdict[] | Promise<ResourceVerdict[]> {
+  const row: ResourceVerdict[] = [];
+  for (let i = 0; i < plans.length; i++) {
+    const verdict = judgeResource(ctx, kind, plans[i], r);
+    if (verdict instanceof Promise) return finishRow(ctx, kind, plans, r, row, verdict);
+    row.push(verdict);
+  }
+  return row;
+}
+
+async function finishRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, row: ResourceVerdict[], waiting: Promise<ResourceVerdict>): Promise<ResourceVerdict[]> {
+  row.push(await waiting);
+  for (let i = row.length; i < plans.length; i++) {
+    const verdict = judgeResource(ctx, kind, plans[i], r);
+    row.push(verdict instanceof Promise ? await verdict : verdict);
+  }
+  return row;
+}
+
+/**
+ * Collects a kind and judges each resource as it arrives, at most `concurrency` of them waiting
+ * for parts at once; only the verdicts are kept, and the resources with a finding (for their
+ * owners). The total is reported once the collection ends. A collection that fails fails the
+ * whole kind (what was judged of it is dropped).
  */
 async function judgeKind(
   ctx: Ctx,
@@ -208,46 +232,43 @@ async function judgeKind(
   plans: PolicyPlan[],
   pre: CollectedResource[] | { error: unknown } | undefined,
   opts: RunOptions,
-  run: { concurrency: number; readsParts: boolean; progress: ReturnType<typeof kindProgress>; kinds: ReadonlySet<string> },
+  run: { concurrency: number; progress: ReturnType<typeof kindProgress>; kinds: ReadonlySet<string> },
 ): Promise<Judged | { error: unknown }> {
   if (pre && !Array.isArray(pre)) return pre;
   const reads = { parts: new Set(plans.flatMap((p) => [...p.select, ...p.judge])), kinds: run.kinds };
-  if (!run.readsParts) {
-    const judged: Judged = { ids: [], rows: [], withFindings: new Map() };
-    const judge = (r: CollectedResource) => {
-      const row = plans.map((p) => judgeResource(ctx, kind, p, r) as ResourceVerdict);
+  const judged: Judged = { ids: [], rows: [], withFindings: new Map() };
+  let read = 0;
+  let listed = false;
+  const judgedRow = (r: CollectedResource, index: number, row: ResourceVerdict[]) => {
+    judged.rows[index] = row;
+    if (row.some((v) => v.findings.length > 0)) judged.withFindings.set(r.id, r);
+    read++;
+    if (listed) run.progress.resourceRead();
+  };
+  await eachPooled(
+    pre ?? kind.collect(collectContext(kind, opts, ctx.memo, reads)),
+    run.concurrency,
+    (r, index) => {
       judged.ids.push(r.id);
-      judged.rows.push(row);
-      if (row.some((v) => v.findings.length > 0)) judged.withFindings.set(r.id, r);
-    };
-    if (pre) pre.forEach(judge);
-    else for await (const r of kind.collect(collectContext(kind, opts, ctx.memo, reads))) judge(r);
-    run.progress.collected(judged.ids.length, judged.ids.length);
-    return judged;
-  }
-  const list = pre ?? (await collect(kind, opts, ctx.memo, reads));
-  run.progress.collected(list.length, 0);
-  const rows = await mapPool(list, run.concurrency, async (r) => {
-    const verdicts: ResourceVerdict[] = [];
-    // Policies run one after another per resource so they share its loaded parts.
-    for (const p of plans) {
-      const verdict = judgeResource(ctx, kind, p, r);
-      verdicts.push(verdict instanceof Promise ? await verdict : verdict);
-    }
-    run.progress.resourceRead();
-    return verdicts;
-  });
-  const withFindings = new Map(list.filter((_, i) => rows[i].some((v) => v.findings.length > 0)).map((r) => [r.id, r] as const));
-  return { ids: list.map((r) => r.id), rows, withFindings };
+      const row = judgeRow(ctx, kind, plans, r);
+      if (!(row instanceof Promise)) return judgedRow(r, index, row);
+      return row.then((done) => judgedRow(r, index, done));
+    },
+    (total) => {
+      listed = true;
+      run.progress.collected(total, read);
+    },
+  );
+  return judged;
 }
 
 function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState, reads?: CollectContext['reads']): CollectContext {
   return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once, ...(reads ? { reads } : {}) };
 }
 
-async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState, reads?: CollectContext['reads']): Promise<CollectedResource[]> {
+async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
   const out: CollectedResource[] = [];
-  for await (const r of kind.collect(collectContext(kind, opts, memo, reads))) out.push(r);
+  for await (const r of kind.collect(collectContext(kind, opts, memo))) out.push(r);
   return out;
 }
 
@@ -307,12 +328,10 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       const kind = opts.kinds[name];
       const policies = opts.policies.filter((p) => p.def.resource === name);
       const plans = policies.map((policy) => ({ policy, select: partsRead(kind, policy.reads.select), judge: partsRead(kind, policy.reads.judge) }));
-      // Without a policy reading a part, collecting a resource was its only read.
-      const readsParts = plans.some((p) => p.select.length > 0 || p.judge.length > 0);
       const progress = kindProgress(name, opts.onProgress);
       let judged: Judged | { error: unknown };
       try {
-        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, readsParts, progress, kinds: kindsInRun });
+        judged = await judgeKind(ctx, kind, plans, collected.get(name), opts, { concurrency, progress, kinds: kindsInRun });
       } catch (err) {
         if (err instanceof InputError) throw err;
         judged = { error: err };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { runPolicies } from '../../src/engine/run.js';
 import { emptyScope, RESOURCE_KINDS } from '../../src/resources/index.js';
+import type { ResourceKind } from '../../src/resources/types.js';
 import { compilePolicies, type Demo, startDemo, summary } from './harness.js';
 import { MISSION_PLANTED, MISSION_POLICIES } from './mission-policies.js';
 
@@ -46,6 +47,55 @@ policies:
     } finally {
       demo.sandbox.configure({ ignoreSkip: false });
     }
+  });
+
+  it('a kind whose policies read a part is judged as it is collected too: no resource waits for the whole list', async () => {
+    const base = RESOURCE_KINDS.reportSchedule;
+    const part = base.parts.misconfigured;
+    let yielded = 0;
+    // Per resource judged: how many the collection had handed over by then.
+    const handedOverWhenJudged = new Map<string, number>();
+    const judged = (id: string) => {
+      if (!handedOverWhenJudged.has(id)) handedOverWhenJudged.set(id, yielded);
+    };
+    const counting: ResourceKind = {
+      ...base,
+      async *collect(ctx) {
+        for await (const r of base.collect(ctx)) {
+          yielded++;
+          yield r;
+        }
+      },
+      parts: {
+        ...base.parts,
+        misconfigured: {
+          ...part,
+          load: (api, r, once) => (judged(r.id), part.load(api, r, once)),
+          loaded: (r, once) => (judged(r.id), part.loaded!(r, once)),
+        },
+      },
+    };
+    const [policy] = compilePolicies(MISSION_POLICIES).filter((p) => p.id === 'no-misconfigured-schedules');
+    const s = demo.sandbox;
+    s.resetCounts();
+    const run = await runPolicies({
+      policies: [policy],
+      api: createClient({ baseUrl: s.baseUrl, token: s.token, pageSize: 10 }),
+      kinds: { ...RESOURCE_KINDS, reportSchedule: counting },
+      scope: emptyScope(),
+      manifestFiles: {},
+      displayRoot: '.',
+      now: new Date(),
+      concurrency: 4,
+    });
+    const n = s.state.schedules.length;
+    expect(n).toBeGreaterThan(20);
+    expect(run.results.map((r) => [r.status, r.evaluated, r.violations])).toEqual([['fail', n, 3]]);
+    expect([...handedOverWhenJudged.values()]).toHaveLength(n);
+    // The i-th resource is judged before the collection hands over more than the pool's 4
+    // waiting ones past it (collected first, every one would see n).
+    [...handedOverWhenJudged.values()].forEach((handedOver, i) => expect(handedOver).toBeLessThanOrEqual(i + 1 + 4));
+    expect(s.counts.getMisconfiguredReports).toBe(1);
   });
 
   it('a policy whose kind’s scope names nothing is skipped by the engine, with the reason, not passed', async () => {

@@ -1,0 +1,111 @@
+// The streamed pool: each item handled as it arrives, at most `concurrency` unsettled, the
+// first failure thrown only once every started call has settled.
+import { describe, expect, it } from 'vitest';
+import { eachPooled, mapPool } from '../../src/engine/pool.js';
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function* counted(n: number, taken: { count: number }, failAt = -1) {
+  for (let i = 0; i < n; i++) {
+    await tick();
+    if (i === failAt) throw new Error(`source failed at ${i}`);
+    taken.count++;
+    yield i;
+  }
+}
+
+describe('eachPooled', () => {
+  it('takes an item only while fewer than `concurrency` are unsettled, and counts them when the source ends', async () => {
+    const taken = { count: 0 };
+    let unsettled = 0;
+    let most = 0;
+    const seen: number[] = [];
+    const ended: [count: number, unsettled: number][] = [];
+    await eachPooled(
+      counted(20, taken),
+      3,
+      async (item, index) => {
+        expect(index).toBe(item);
+        unsettled++;
+        most = Math.max(most, unsettled);
+        for (let i = 0; i < 10; i++) await tick();
+        seen.push(item);
+        unsettled--;
+      },
+      (count) => ended.push([count, unsettled]),
+    );
+    expect(most).toBe(3);
+    expect(seen.sort((a, b) => a - b)).toEqual([...Array(20).keys()]);
+    expect(ended).toHaveLength(1);
+    expect(ended[0][0]).toBe(20);
+    // Called before the last results settle.
+    expect(ended[0][1]).toBeGreaterThan(0);
+  });
+
+  it('a synchronous result holds no slot: the source is drained as it comes', async () => {
+    const taken = { count: 0 };
+    const takenWhenHandled: number[] = [];
+    await eachPooled(counted(50, taken), 1, () => {
+      takenWhenHandled.push(taken.count);
+    });
+    expect(takenWhenHandled).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+
+  it('a failing call is thrown after the calls already started have settled; no item is taken after it', async () => {
+    const taken = { count: 0 };
+    const finished: number[] = [];
+    const run = eachPooled(counted(100, taken), 4, async (item) => {
+      await tick();
+      if (item === 5) throw new Error('item 5 failed');
+      await tick();
+      await tick();
+      finished.push(item);
+    });
+    await expect(run).rejects.toThrow('item 5 failed');
+    const afterwards = finished.length;
+    await tick();
+    await tick();
+    expect(finished.length).toBe(afterwards);
+    expect(taken.count).toBeLessThanOrEqual(10);
+    expect(finished).toContain(6);
+  });
+
+  it("the source's failure is thrown once the started calls have settled", async () => {
+    const taken = { count: 0 };
+    const finished: number[] = [];
+    let ended = false;
+    const run = eachPooled(
+      counted(10, taken, 4),
+      8,
+      async (item) => {
+        for (let i = 0; i < 5; i++) await tick();
+        finished.push(item);
+      },
+      () => {
+        ended = true;
+      },
+    );
+    await expect(run).rejects.toThrow('source failed at 4');
+    expect(finished.sort()).toEqual([0, 1, 2, 3]);
+    expect(ended).toBe(false);
+  });
+
+  it('takes a plain array', async () => {
+    const out: string[] = [];
+    await eachPooled(['a', 'b', 'c'], 2, (item, index) => {
+      out.push(`${index}${item}`);
+    });
+    expect(out).toEqual(['0a', '1b', '2c']);
+  });
+});
+
+describe('mapPool', () => {
+  it('keeps input order whatever order the results settle in', async () => {
+    const delays = [3, 1, 2, 0];
+    const out = await mapPool(delays, 2, async (d, i) => {
+      for (let k = 0; k < d; k++) await tick();
+      return `${i}:${d}`;
+    });
+    expect(out).toEqual(['0:3', '1:1', '2:2', '3:0']);
+  });
+});
