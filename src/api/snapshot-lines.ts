@@ -15,7 +15,20 @@ import { SecretSet } from '../core/redact.js';
 import { decodeUtf8, fileError, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { OPERATIONS, type OperationId } from './operations.js';
-import { answerKey, isObject, parseSnapshotText, type RecordedAnswer, readProblem, repeatedAnswers, SNAPSHOT_VERSION, type SnapshotFile, type SnapshotProblem } from './snapshot-format.js';
+import {
+  answerKey,
+  isObject,
+  PageLine,
+  pageItems,
+  parseSnapshotText,
+  type RecordedAnswer,
+  type RecordedPage,
+  readProblem,
+  repeatedAnswers,
+  SNAPSHOT_VERSION,
+  type SnapshotFile,
+  type SnapshotProblem,
+} from './snapshot-format.js';
 
 /** The lines of a snapshot, each without its newline (the header first). */
 export function* snapshotLines(snapshot: SnapshotFile): Generator<string> {
@@ -28,7 +41,7 @@ export function* snapshotLines(snapshot: SnapshotFile): Generator<string> {
       continue;
     }
     const pages = a.pages ?? [];
-    for (const page of pages) yield `${head},"page":${JSON.stringify(page)}}`;
+    for (const page of pages) yield `${head},"page":${JSON.stringify(pageItems(page))}}`;
     yield `${head},"pages":${pages.length}${error}}`;
   }
 }
@@ -80,7 +93,7 @@ function lineProblem(line: unknown): SnapshotProblem | null {
 interface OpenAnswer {
   key: string;
   line: number;
-  answer: RecordedAnswer & { pages: unknown[][] };
+  answer: RecordedAnswer & { pages: RecordedPage[] };
 }
 
 /** Reads version-2 lines one at a time into a SnapshotFile; every problem is bad input at its line. */
@@ -131,7 +144,8 @@ class SnapshotLineReader {
     }
     const current = open ?? { key, line, answer: { operation: a.operation, args: a.args, pages: [] } };
     if (Array.isArray(a.page)) {
-      current.answer.pages.push(a.page);
+      // Checked now, parsed again when replayed: the line is kept, not its objects.
+      current.answer.pages.push(new PageLine(text));
       this.#open = current;
       return;
     }

@@ -36,14 +36,26 @@ export interface Outcome {
   error?: string;
 }
 
-export function selectItems(policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): Selection[] {
+/**
+ * The whole resource, selected: one shared, frozen selection. A run selects every resource with
+ * every policy, and a fresh array and object per pair outlived young-generation collections in
+ * numbers large enough for V8 to allocate them straight into the old one (BENCHMARKS.md §11).
+ */
+const WHOLE: readonly Selection[] = Object.freeze([Object.freeze({ path: null, itemKey: null })]);
+const NONE: readonly Selection[] = Object.freeze([]);
+
+export function selectItems(policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): readonly Selection[] {
   const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
   const budget = resourceBudget();
   if (!policy.each) {
-    if (!policy.when) return [{ path: null, itemKey: null }];
-    const held = check(policy, 'when', () => asBool(policy.when!.evaluate(base, budget), 'when'));
-    if ('error' in held) return [{ path: null, itemKey: null, error: held.error }];
-    return held.ok ? [{ path: null, itemKey: null }] : [];
+    if (!policy.when) return WHOLE;
+    let held: boolean;
+    try {
+      held = asBool(policy.when.evaluate(base, budget), 'when');
+    } catch (e) {
+      return [{ path: null, itemKey: null, error: failure(policy, 'when', e) }];
+    }
+    return held ? WHOLE : NONE;
   }
   const items = check(policy, 'each', () => {
     const v = policy.each!.evaluate(base, budget);
@@ -73,29 +85,56 @@ export function judgeItems(
 ): Outcome[] {
   const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
   const budget = resourceBudget();
-  return selection.map((sel): Outcome => {
-    const offending = () => ('item' in sel ? sel.item : projection(policy, doc));
-    if (sel.error !== undefined) return { path: sel.path, itemKey: sel.itemKey, offendingValue: offending(), passed: false, error: sel.error };
-    const bindings = 'item' in sel ? { ...base, item: sel.item } : base;
-    const held = check(policy, 'assert', () => asBool(policy.assert.evaluate(bindings, budget), 'assert'));
-    // Most outcomes pass and become no finding: their projection is built only if asked for.
-    if ('ok' in held && held.ok) {
-      return {
-        path: sel.path,
-        itemKey: sel.itemKey,
-        passed: true,
-        get offendingValue() {
-          return offending();
-        },
-      };
-    }
-    const head = { path: sel.path, itemKey: sel.itemKey, offendingValue: offending() };
-    if ('error' in held) return { ...head, passed: false, error: held.error };
-    const message = check(policy, 'message', () => policy.message.render(bindings, budget));
-    // The violation is certain even when its text is not: keep it a violation, say why.
-    if ('error' in message) return { ...head, passed: false, message: `${policy.def.title} (${message.error})`, messageError: message.error };
-    return { ...head, passed: false, message: message.ok };
-  });
+  // Most outcomes pass and become no finding: their projection is built only if asked for.
+  return selection.map((sel): Outcome => judgeItem(policy, doc, sel, base, budget) ?? passedOutcome(policy, doc, sel));
+}
+
+/** The outcomes that are not a pass (violations and errors); none allocates nothing. */
+export function failedItems(
+  policy: CompiledPolicy,
+  doc: Record<string, unknown>,
+  selection: readonly Selection[],
+  env: EvalEnv,
+): Outcome[] | null {
+  const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  const budget = resourceBudget();
+  let failed: Outcome[] | null = null;
+  for (const sel of selection) {
+    const outcome = judgeItem(policy, doc, sel, base, budget);
+    if (outcome) (failed ??= []).push(outcome);
+  }
+  return failed;
+}
+
+const offendingOf = (policy: CompiledPolicy, doc: Record<string, unknown>, sel: Selection) => ('item' in sel ? sel.item : projection(policy, doc));
+
+function passedOutcome(policy: CompiledPolicy, doc: Record<string, unknown>, sel: Selection): Outcome {
+  return {
+    path: sel.path,
+    itemKey: sel.itemKey,
+    passed: true,
+    get offendingValue() {
+      return offendingOf(policy, doc, sel);
+    },
+  };
+}
+
+/** One selection judged: null when it passes, else the violation or the error. */
+function judgeItem(policy: CompiledPolicy, doc: Record<string, unknown>, sel: Selection, base: Bindings, budget: ReturnType<typeof resourceBudget>): Outcome | null {
+  if (sel.error !== undefined) return { path: sel.path, itemKey: sel.itemKey, offendingValue: offendingOf(policy, doc, sel), passed: false, error: sel.error };
+  const bindings = 'item' in sel ? { ...base, item: sel.item } : base;
+  let error: string | undefined;
+  try {
+    if (asBool(policy.assert.evaluate(bindings, budget), 'assert')) return null;
+  } catch (e) {
+    error = failure(policy, 'assert', e);
+  }
+  const head = { path: sel.path, itemKey: sel.itemKey, offendingValue: offendingOf(policy, doc, sel) };
+  if (error !== undefined) return { ...head, passed: false, error };
+  const message = check(policy, 'message', () => policy.message.render(bindings, budget));
+  // The violation is certain even when its text is not: keep it a violation, say why.
+  if ('error' in message) return { ...head, passed: false, message: `${policy.def.title} (${message.error})`, messageError: message.error };
+  return { ...head, passed: false, message: message.ok };
 }
 
 /** Selects and judges in one step (tests, snapshots: documents already complete). */
@@ -103,12 +142,15 @@ export function evaluateDocument(policy: CompiledPolicy, doc: Record<string, unk
   return judgeItems(policy, doc, selectItems(policy, doc, env), env);
 }
 
+/** The error text of a failed expression, naming the policy and the field. */
+const failure = (policy: CompiledPolicy, field: string, e: unknown) => `policy ${policy.id}: ${field}: ${(e as Error).message}`;
+
 /** Runs `fn`; a failure becomes the error text naming the policy and the field. */
 function check<T>(policy: CompiledPolicy, field: string, fn: () => T): { ok: T } | { error: string } {
   try {
     return { ok: fn() };
   } catch (e) {
-    return { error: `policy ${policy.id}: ${field}: ${(e as Error).message}` };
+    return { error: failure(policy, field, e) };
   }
 }
 

@@ -8,8 +8,8 @@ import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
 import { scopeEntries } from '../resources/discovery.js';
-import type { CollectContext, CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
-import { type EvalEnv, judgeItems, selectItems } from './evaluate.js';
+import type { CollectContext, CollectedResource, DocumentPart, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
+import { type EvalEnv, failedItems, type Selection, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { attachOwners } from './owners.js';
@@ -82,6 +82,8 @@ interface Ctx {
   now: Date;
   /** Notes an error that may be run-wide (api/run-wide.ts): the first one is what stopped the run. */
   stop(err: unknown): void;
+  /** Every part some resource needed (whose `verify` is then awaited). */
+  partsRead: Set<DocumentPart>;
   inspect?: Inspect;
 }
 
@@ -92,6 +94,7 @@ interface Ctx {
 function loadParts(ctx: Ctx, kind: ResourceKind, r: CollectedResource, names: string[]): Promise<void> | undefined {
   const missing: string[] = [];
   for (const name of names) {
+    ctx.partsRead.add(kind.parts[name]);
     if (Object.hasOwn(r.doc, name)) continue;
     const known = kind.parts[name].loaded?.(r, ctx.memo.once);
     if (known) r.doc[name] = known.value;
@@ -110,6 +113,8 @@ interface PolicyPlan {
   policy: CompiledPolicy;
   select: string[];
   judge: string[];
+  /** The policy's parameters and the run's clock, the same for every resource. */
+  env: EvalEnv;
 }
 
 /**
@@ -140,25 +145,29 @@ function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: Collec
 }
 
 function afterSelectParts(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
-  const env = { params: plan.policy.params, now: ctx.now };
-  let selection: ReturnType<typeof selectItems>;
+  let selection: readonly Selection[];
   try {
-    selection = selectItems(plan.policy, r.doc, env);
+    selection = selectItems(plan.policy, r.doc, plan.env);
   } catch (err) {
     return evaluationFailure(plan, r, err);
   }
   if (selection.length === 0) return passed(0);
-  const judge = (): ResourceVerdict => {
-    try {
-      const findings = findingsOf(plan.policy, r, selection, env);
-      return findings.length === 0 ? passed(selection.length) : { selected: selection.length, findings };
-    } catch (err) {
-      return evaluationFailure(plan, r, err);
-    }
-  };
   const loading = loadParts(ctx, kind, r, plan.judge);
-  if (!loading) return judge();
-  return loading.then(judge, (err: unknown) => partFailure(ctx, plan, r, err));
+  if (!loading) return judged(plan, r, selection);
+  return loading.then(
+    () => judged(plan, r, selection),
+    (err: unknown) => partFailure(ctx, plan, r, err),
+  );
+}
+
+/** The verdict on what was selected, its parts loaded. */
+function judged(plan: PolicyPlan, r: CollectedResource, selection: readonly Selection[]): ResourceVerdict {
+  try {
+    const findings = findingsOf(plan.policy, r, selection, plan.env);
+    return findings ? { selected: selection.length, findings } : passed(selection.length);
+  } catch (err) {
+    return evaluationFailure(plan, r, err);
+  }
 }
 
 /**
@@ -179,13 +188,10 @@ function evaluationFailure(plan: PolicyPlan, r: CollectedResource, err: unknown)
   return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not evaluate: ${errorText(err)}`)] };
 }
 
-function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: ReturnType<typeof selectItems>, env: EvalEnv): Finding[] {
-  const findings: Finding[] = [];
-  for (const o of judgeItems(policy, r.doc, selection, env)) {
-    if (o.error) findings.push(errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey));
-    else if (!o.passed) findings.push(violationFinding(policy.def, r, o));
-  }
-  return findings;
+/** The findings of what was selected; null when every selection passes (nothing is allocated). */
+function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: readonly Selection[], env: EvalEnv): Finding[] | null {
+  const failed = failedItems(policy, r.doc, selection, env);
+  return failed && failed.map((o) => (o.error ? errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey) : violationFinding(policy.def, r, o)));
 }
 
 /** A kind's resources by id, and each one's verdict per policy (in the kind's policy order). */
@@ -262,6 +268,27 @@ async function judgeKind(
   return judged;
 }
 
+/**
+ * The parts some resource of the kind read whose shared read failed its check (`verify`, awaited
+ * now the kind is collected), with the error; a part nobody read is not checked (no request).
+ */
+async function failedVerifications(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[]): Promise<Map<string, unknown>> {
+  const failed = new Map<string, unknown>();
+  const names = new Set(plans.flatMap((p) => [...p.select, ...p.judge]));
+  await Promise.all(
+    [...names].map(async (name) => {
+      const verify = kind.parts[name].verify;
+      if (!verify || !ctx.partsRead.has(kind.parts[name])) return;
+      try {
+        await verify(ctx.api, ctx.memo.once);
+      } catch (err) {
+        failed.set(name, err);
+      }
+    }),
+  );
+  return failed;
+}
+
 function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState, reads?: CollectContext['reads']): CollectContext {
   return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once, ...(reads ? { reads } : {}) };
 }
@@ -303,7 +330,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     const cause = runWideCause(err);
     if (cause && !stoppedBy.some((s) => s.cause === cause.cause)) stoppedBy.push(cause);
   };
-  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect };
+  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect, partsRead: new Set() };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p) => p.def.resource))].filter((k) => opts.kinds[k]);
   const kindsInRun: ReadonlySet<string> = new Set(kindNames);
@@ -327,7 +354,12 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     kindNames.map(async (name) => {
       const kind = opts.kinds[name];
       const policies = opts.policies.filter((p) => p.def.resource === name);
-      const plans = policies.map((policy) => ({ policy, select: partsRead(kind, policy.reads.select), judge: partsRead(kind, policy.reads.judge) }));
+      const plans = policies.map((policy) => ({
+        policy,
+        select: partsRead(kind, policy.reads.select),
+        judge: partsRead(kind, policy.reads.judge),
+        env: { params: policy.params, now: opts.now },
+      }));
       const progress = kindProgress(name, opts.onProgress);
       let judged: Judged | { error: unknown };
       try {
@@ -347,17 +379,21 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       const { ids, rows } = judged;
       resources += ids.length;
       collectedPerKind.set(name, ids.length);
+      const unverified = await failedVerifications(ctx, kind, plans);
       const kindFindings: Finding[] = [];
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
-        let shared: unknown;
-        ids.forEach((id, ri) => {
-          const v = rows[ri][pi];
-          if (v.sharedError !== undefined) shared ??= v.sharedError;
-          acc.evaluated += v.selected;
-          if (v.selected > 0 || v.findings.length > 0) acc.ids.push(id);
-          acc.findings.push(...v.findings);
-        });
+        // A shared read whose check failed once the kind was collected: no verdict of the policy stands.
+        let shared: unknown = [...plans[pi].select, ...plans[pi].judge].map((part) => unverified.get(part)).find((e) => e !== undefined);
+        if (shared === undefined) {
+          ids.forEach((id, ri) => {
+            const v = rows[ri][pi];
+            if (v.sharedError !== undefined) shared ??= v.sharedError;
+            acc.evaluated += v.selected;
+            if (v.selected > 0 || v.findings.length > 0) acc.ids.push(id);
+            acc.findings.push(...v.findings);
+          });
+        }
         if (shared !== undefined) {
           const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
           acc.findings.unshift(errorFinding(p.def, name, null, message, null, null, shared));

@@ -122,6 +122,13 @@ export interface DocumentPart {
    * (one shared list joined into every resource: no promise per resource once it is read).
    */
   loaded?(resource: CollectedResource, once?: RunMemo): { value: unknown } | undefined;
+  /**
+   * The check of the part's shared read that needs the whole collection, awaited once the kind is
+   * collected (the misconfigured list's cross-check needs every schedule id: awaited per resource,
+   * it would hold every resource until the list's end). When it fails, every policy reading the
+   * part errors and keeps none of its findings, as when the shared read itself fails.
+   */
+  verify?(api: InstanceApi, once?: RunMemo): Promise<void>;
 }
 
 /** One fix kind a resource kind allows, e.g. queue `revoke`. A fix never widens access. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SecretSet } from '../../src/core/redact.js';
 import { InputError } from '../../src/core/problem.js';
-import { parseSnapshot, readSnapshot, type SnapshotFile, snapshotLines, writeSnapshot } from '../../src/api/snapshot.js';
+import { PageLine, pageItems, parseSnapshot, readSnapshot, type SnapshotFile, snapshotLines, writeSnapshot } from '../../src/api/snapshot.js';
 
 const schedule = (i: number) => ({ id: `s-${i}`, title: `Schedule ${i} ${'x'.repeat(200)}`, schedule: { timezone: 'UTC', enabled: true }, recipientCount: i % 3 });
 
@@ -23,6 +23,9 @@ const SNAP: SnapshotFile = {
     { operation: 'listWorkflowModels', args: [], pages: [[{ id: 'q-1', name: 'Q' }]], error: { message: 'listWorkflowModels: HTTP 503', status: 503, kind: 'http' } },
   ],
 };
+
+/** A snapshot as read, with each page line's items (a read snapshot holds pages as their lines). */
+const withItems = (snap: SnapshotFile): SnapshotFile => ({ ...snap, answers: snap.answers.map((a) => (a.pages ? { ...a, pages: a.pages.map(pageItems) } : a)) });
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'steward-snap-lines-'));
 const text = (snap: SnapshotFile) => `${[...snapshotLines(snap)].join('\n')}\n`;
@@ -72,7 +75,9 @@ describe('snapshot files as JSON Lines', () => {
     expect(written.length).toBeGreaterThan(2 * 65_536);
     const back = await readSnapshot(file, 'snap.jsonl');
     expect(back.answers[0].value).toEqual({ total: 3, note: 'token ***' });
-    expect({ ...back, answers: back.answers.slice(1) }).toEqual({ ...SNAP, answers: SNAP.answers.slice(1) });
+    expect(withItems({ ...back, answers: back.answers.slice(1) })).toEqual({ ...SNAP, answers: SNAP.answers.slice(1) });
+    // Each page is held as its line until replayed.
+    expect(back.answers[3].pages!.every((p) => p instanceof PageLine)).toBe(true);
   });
 
   it('version 1 (one JSON text) is still read, from a file and from text', async () => {

@@ -22,8 +22,9 @@ type ScheduleReads = Pick<CollectContext, 'api' | 'once'> & { scope?: Pick<Scope
 /** The filter a run lists schedules with (instance.scheduleFilter, default ALL: the whole instance). */
 const filterOf = (ctx: ScheduleReads): ScheduleFilter => ctx.scope?.scheduleFilter ?? SCHEDULE_FILTER_DEFAULT;
 
-/** The run-memo key of the misconfigured list, joined by id. */
+/** The run-memo keys of the misconfigured list by id, and of its cross-check with the schedule list. */
 const MISCONFIGURED_KEY = 'reportSchedule:misconfigured';
+const MISCONFIGURED_CHECKED_KEY = 'reportSchedule:misconfigured-checked';
 
 /** Orphan ids named in the error before "and N more". */
 const ORPHAN_IDS_SHOWN = 5;
@@ -34,12 +35,20 @@ interface ScheduleList {
   filter: ScheduleFilter;
 }
 
+/** Every listed schedule's id and the filter the list was read with: what the misconfigured cross-check needs. */
+interface ScheduleIds {
+  ids: Set<number>;
+  filter: ScheduleFilter;
+}
+
 /**
  * The run's one schedule listing: its pages as they arrive (the kind judges a page while the
- * next ones are read) and the whole list (the misconfigured cross-check and cards join on it).
+ * next ones are read), every schedule's id (kept as the pages arrive: the misconfigured
+ * cross-check) and, when kept, the whole list (cards join on it).
  */
 interface ScheduleListing {
   whole: Promise<ScheduleList>;
+  ids: Promise<ScheduleIds>;
   pages(): AsyncGenerator<ReportSchedule[], void, undefined>;
 }
 
@@ -53,14 +62,24 @@ function scheduleListing(ctx: ScheduleReads, keep = true): Promise<ScheduleListi
   return once('reportSchedule:list', async () => startListing(ctx.api, filterOf(ctx), keep));
 }
 
-/** Whether a run may need the whole schedule list: a join part read, or cards collected (they join on it). */
-const wholeNeeded = (reads: CollectContext['reads']) =>
-  !reads || reads.parts.has(misconfigured.name) || reads.parts.has(misconfiguration.name) || reads.kinds.has('card');
+/** Whether a run may need the whole schedule list: cards collected (they join on it). The misconfigured join needs only the ids. */
+const wholeNeeded = (reads: CollectContext['reads']) => !reads || reads.kinds.has('card');
+
+/**
+ * Pages the listing reads ahead of the kind's reader when it drops them: a replayed snapshot
+ * answers at once, and without a bound its whole list was parsed and held before the first
+ * page was judged. Live, the client's read-ahead (api/pagination.ts) stays up to two windows
+ * past the page this loop waits for.
+ */
+const LISTING_PAGES_AHEAD = 1;
 
 function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: boolean): ScheduleListing {
   // Pages not yet read by pages(); with `keep`, every page (`whole` joins on them).
   const pages: (ReportSchedule[] | undefined)[] = [];
+  const ids = new Set<number>();
   let dropped = false;
+  let taken = 0;
+  let wakeListing = () => {};
   let end: { error?: unknown } | undefined;
   let wake = () => {};
   let arrived = new Promise<void>((resolve) => {
@@ -76,8 +95,14 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: b
   const listed = (async () => {
     try {
       for await (const page of api.listReportSchedules({ filter })) {
+        for (const s of page) ids.add(s.id);
         pages.push(page);
         notify();
+        while (!keep && pages.length - taken >= LISTING_PAGES_AHEAD) {
+          await new Promise<void>((resolve) => {
+            wakeListing = resolve;
+          });
+        }
       }
       end = {};
     } catch (err) {
@@ -92,9 +117,13 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: b
     if (dropped) throw new Error('internal: the schedule list was judged page by page and not kept, yet a join asked for it whole');
     return { schedules: (pages as ReportSchedule[][]).flat(), filter };
   });
-  whole.catch(() => {}); // read by whoever asks for it
+  const allIds = listed.then((): ScheduleIds => ({ ids, filter }));
+  // Each is read by whoever asks for it, or by nobody.
+  whole.catch(() => {});
+  allIds.catch(() => {});
   return {
     whole,
+    ids: allIds,
     async *pages() {
       // Dropped pages cannot be read again: a second reader fails closed, never an empty list.
       if (!keep && dropped) throw new Error('internal: the schedule list was judged page by page once this run and not kept');
@@ -104,6 +133,8 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: b
           if (!keep) {
             pages[i] = undefined;
             dropped = true;
+            taken++;
+            wakeListing();
           }
           i++;
           yield page;
@@ -143,19 +174,29 @@ export function orphanMessage(orphanIds: readonly number[]): string {
   return `${subject} not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)`;
 }
 
-/** The misconfigured list by id, after checking every item has its schedule in the list. */
+/** The misconfigured list by id (one read; the parts' values come from it as soon as it is read). */
 function misconfiguredById(ctx: ScheduleReads): Promise<Map<number, MisconfiguredReport>> {
   const once = ctx.once ?? noMemo;
-  return once(MISCONFIGURED_KEY, async () => {
-    const [items, list] = await Promise.all([readAllPages(ctx.api.getMisconfiguredReports()), scheduleList(ctx)]);
-    const listed = new Set(list.schedules.map((s) => s.id));
-    const orphans = items.filter((m) => !listed.has(m.id)).map((m) => m.id);
+  return once(MISCONFIGURED_KEY, async () => new Map((await readAllPages(ctx.api.getMisconfiguredReports())).map((m) => [m.id, m])));
+}
+
+/**
+ * The misconfigured list by id, once every item is found to have its schedule in the list (the
+ * parts' `verify`: the list's ids are complete only at its end).
+ */
+function misconfiguredChecked(ctx: ScheduleReads): Promise<Map<number, MisconfiguredReport>> {
+  const once = ctx.once ?? noMemo;
+  return once(MISCONFIGURED_CHECKED_KEY, async () => {
+    const [byId, list] = await Promise.all([misconfiguredById(ctx), scheduleListing(ctx).then((listing) => listing.ids)]);
+    const orphans = [...byId.keys()].filter((id) => !list.ids.has(id));
     // With a narrower filter the list is the token user's own by choice: others' misconfigured
     // reports are expected to be missing from it.
     if (orphans.length > 0 && list.filter === 'ALL') throw new Error(orphanMessage(orphans));
-    return new Map(items.map((m) => [m.id, m]));
+    return byId;
   });
 }
+
+const verifyMisconfigured = async (api: ScheduleReads['api'], once?: RunMemo) => void (await misconfiguredChecked({ api, once }));
 
 /** The misconfigured list by id when this run has already read it, else undefined. */
 const misconfiguredKnown = (once?: RunMemo) => once?.settled?.<Map<number, MisconfiguredReport>>(MISCONFIGURED_KEY)?.value;
@@ -170,6 +211,7 @@ const misconfigured: DocumentPart = {
     const byId = misconfiguredKnown(once);
     return byId && { value: byId.has(Number(resource.doc.id)) };
   },
+  verify: verifyMisconfigured,
 };
 
 const misconfiguration: DocumentPart = {
@@ -182,6 +224,7 @@ const misconfiguration: DocumentPart = {
     const byId = misconfiguredKnown(once);
     return byId && { value: byId.get(Number(resource.doc.id)) ?? null };
   },
+  verify: verifyMisconfigured,
 };
 
 /**
@@ -303,7 +346,7 @@ export const reportSchedule: ResourceKind = {
     // not tell a kind which parts the selection reads.
     if (count === 0) {
       try {
-        await misconfiguredById(ctx);
+        await misconfiguredChecked(ctx);
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
         throw new Error(`the schedule list is empty and the misconfigured-reports list does not confirm it: ${why}`, {

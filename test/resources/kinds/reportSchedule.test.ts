@@ -2,7 +2,8 @@
 // cross-check that catches a schedule list cut short (a server capping pages below our limit).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/api/index.js';
-import { orphanMessage, reportSchedule } from '../../../src/resources/kinds/reportSchedule.js';
+import { parseSnapshot, replayApi } from '../../../src/api/snapshot.js';
+import { allSchedules, orphanMessage, reportSchedule } from '../../../src/resources/kinds/reportSchedule.js';
 import { emptyScope } from '../../../src/resources/index.js';
 import type { CollectedResource, CollectContext } from '../../../src/resources/types.js';
 import { createRunMemo } from '../../../src/engine/memo.js';
@@ -41,7 +42,7 @@ describe('reportSchedule', () => {
     expect(s.counts.getMisconfiguredReports).toBe(1);
   });
 
-  it('a server that caps pages below the page size truncates the list: the misconfigured part refuses the join', async () => {
+  it('a server that caps pages below the page size truncates the list: the misconfigured parts\' check refuses the join', async () => {
     // The server answers limit=20 with 10 schedules: a short page, so the client stops there.
     const capped = s.state.schedules.filter((x) => x.id > 9006).slice(0, 10);
     s.scriptFault('listReportSchedules', { status: 200, body: JSON.stringify(capped) });
@@ -49,26 +50,61 @@ describe('reportSchedule', () => {
     const all = await collected(ctx);
     expect(all.map((r) => r.id)).toEqual(capped.map((x) => String(x.id)));
     expect(s.counts.listReportSchedules).toBe(1);
-    await expect(reportSchedule.parts.misconfigured.load(ctx.api, all[0], ctx.once)).rejects.toThrow(
+    // A part's value comes from the misconfigured list alone; its check, once the list is read, refuses the join.
+    expect(await reportSchedule.parts.misconfigured.load(ctx.api, all[0], ctx.once)).toBe(false);
+    await expect(reportSchedule.parts.misconfigured.verify!(ctx.api, ctx.once)).rejects.toThrow(
       'misconfigured reports 9001, 9002, 9003 are not in the schedule list: the list is incomplete (listing with filter=ALL needs an admin token)',
     );
-    await expect(reportSchedule.parts.misconfiguration.load(ctx.api, all[0], ctx.once)).rejects.toThrow(/^misconfigured reports 9001/);
+    await expect(reportSchedule.parts.misconfiguration.verify!(ctx.api, ctx.once)).rejects.toThrow(/^misconfigured reports 9001/);
+    expect(s.counts.getMisconfiguredReports).toBe(1);
   });
 
-  it('a run whose schedule policies read no join judges the list page by page: asked for whole after that, it fails closed', async () => {
-    const streamed: CollectContext = { ...context(100), reads: { parts: new Set(), kinds: new Set(['reportSchedule']) } };
-    const all = await collected(streamed);
-    expect(all).toHaveLength(s.state.schedules.length);
-    await expect(reportSchedule.parts.misconfigured.load(streamed.api, all[0], streamed.once)).rejects.toThrow(
-      'internal: the schedule list was judged page by page and not kept, yet a join asked for it whole',
-    );
-    await expect(collected(streamed)).rejects.toThrow('internal: the schedule list was judged page by page once this run and not kept');
-    // A join part read, or cards collected beside: the list is kept whole for them.
-    for (const reads of [{ parts: new Set(['misconfigured']), kinds: new Set(['reportSchedule']) }, { parts: new Set<string>(), kinds: new Set(['reportSchedule', 'card']) }]) {
-      const kept: CollectContext = { ...context(100), reads };
-      const all = await collected(kept);
-      expect(await reportSchedule.parts.misconfigured.load(kept.api, all.find((r) => r.id === '9001')!, kept.once)).toBe(true);
+  it('a run without cards judges the list page by page, the misconfigured join on ids alone: asked for whole after that, it fails closed', async () => {
+    for (const parts of [new Set<string>(), new Set(['misconfigured'])]) {
+      const streamed: CollectContext = { ...context(100), reads: { parts, kinds: new Set(['reportSchedule']) } };
+      const all = await collected(streamed);
+      expect(all).toHaveLength(s.state.schedules.length);
+      // The join needs only every schedule's id, kept as the pages went.
+      expect(await reportSchedule.parts.misconfigured.load(streamed.api, all.find((r) => r.id === '9001')!, streamed.once)).toBe(true);
+      await expect(reportSchedule.parts.misconfigured.verify!(streamed.api, streamed.once)).resolves.toBeUndefined();
+      await expect(allSchedules(streamed)).rejects.toThrow('internal: the schedule list was judged page by page and not kept, yet a join asked for it whole');
+      await expect(collected(streamed)).rejects.toThrow('internal: the schedule list was judged page by page once this run and not kept');
     }
+    // Cards collected beside: the list is kept whole for their join.
+    const kept: CollectContext = { ...context(100), reads: { parts: new Set<string>(), kinds: new Set(['reportSchedule', 'card']) } };
+    const all = await collected(kept);
+    expect(await allSchedules(kept)).toHaveLength(all.length);
+  });
+
+  it('read page by page from a replay (every answer at once), the listing stays one page ahead of the kind', async () => {
+    // A snapshot of 20 pages of 5 schedules, replayed: the listing would otherwise read every
+    // page (and hold its objects) before the kind judged the first.
+    const pages = Array.from({ length: 20 }, (_, p) => s.state.schedules.slice(0, 5).map((x, i) => ({ ...x, id: 100_000 + p * 5 + i })));
+    const lines = [
+      JSON.stringify({ version: 2, instance: 'https://x.example', recordedAt: '2026-11-26T00:00:00.000Z' }),
+      ...pages.map((page) => JSON.stringify({ operation: 'listReportSchedules', args: [{ filter: 'ALL' }], page })),
+      JSON.stringify({ operation: 'listReportSchedules', args: [{ filter: 'ALL' }], pages: 20 }),
+    ];
+    const replay = replayApi(parseSnapshot(`${lines.join('\n')}\n`, 'snap.jsonl'));
+    let pulled = 0;
+    const api = {
+      ...replay,
+      listReportSchedules: (...args: Parameters<typeof replay.listReportSchedules>) => ({
+        async *[Symbol.asyncIterator]() {
+          for await (const page of replay.listReportSchedules(...args)) {
+            pulled++;
+            yield page;
+          }
+        },
+      }),
+    };
+    const ctx: CollectContext = { ...context(5), api, reads: { parts: new Set(['misconfigured']), kinds: new Set(['reportSchedule']) } };
+    const ahead: number[] = [];
+    let n = 0;
+    for await (const _ of reportSchedule.collect(ctx)) ahead.push(pulled - Math.floor(n++ / 5));
+    expect(n).toBe(100);
+    // Pages read but not yet handed to the kind, as each schedule is handed over: the page in hand and one more.
+    expect(Math.max(...ahead)).toBe(2);
   });
 
   it('names at most five orphan ids', () => {
