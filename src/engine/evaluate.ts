@@ -101,7 +101,9 @@ export function failedItems(
   let failed: Outcome[] | null = null;
   for (const sel of selection) {
     const outcome = judgeItem(policy, doc, sel, base, budget);
-    if (outcome) (failed ??= []).push(outcome);
+    if (!outcome) continue;
+    failed ??= [];
+    failed.push(outcome);
   }
   return failed;
 }

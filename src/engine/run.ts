@@ -191,39 +191,57 @@ function evaluationFailure(plan: PolicyPlan, r: CollectedResource, err: unknown)
 /** The findings of what was selected; null when every selection passes (nothing is allocated). */
 function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: readonly Selection[], env: EvalEnv): Finding[] | null {
   const failed = failedItems(policy, r.doc, selection, env);
-  return failed && failed.map((o) => (o.error ? errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey) : violationFinding(policy.def, r, o)));
+  return failed?.map((o) => (o.error ? errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey) : violationFinding(policy.def, r, o))) ?? null;
 }
 
-/** A kind's resources by id, and each one's verdict per policy (in the kind's policy order). */
+/**
+ * A kind's resources by id, and each one's verdict per policy: resource i's verdict of the kind's
+ * policy p is `verdicts[i * policies + p]`. One flat array: an array per resource cost ~250 bytes
+ * each (300,000 schedules: 70 MB).
+ */
 interface Judged {
   ids: string[];
-  rows: ResourceVerdict[][];
+  verdicts: ResourceVerdict[];
   /** The resources with a finding, kept for their owners (the rest are dropped as judged). */
   withFindings: Map<string, CollectedResource>;
 }
 
 /**
- * Every policy of the kind on one resource, one after another so they share its loaded parts.
- * Synchronous while no part has to be waited for: after the first resource, a join part whose
- * shared read has settled (the misconfigured list) costs no promise.
+ * Every policy of the kind on one resource, one after another so they share its loaded parts,
+ * each verdict written at `at + p`. Synchronous while no part has to be waited for: after the
+ * first resource, a join part whose shared read has settled (the misconfigured list) costs no
+ * promise. True when some verdict has a finding.
  */
-function judgeRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource): ResourceVerdict[] | Promise<ResourceVerdict[]> {
-  const row: ResourceVerdict[] = [];
-  for (let i = 0; i < plans.length; i++) {
-    const verdict = judgeResource(ctx, kind, plans[i], r);
-    if (verdict instanceof Promise) return finishRow(ctx, kind, plans, r, row, verdict);
-    row.push(verdict);
+function judgeRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, out: ResourceVerdict[], at: number): boolean | Promise<boolean> {
+  let found = false;
+  for (let p = 0; p < plans.length; p++) {
+    const verdict = judgeResource(ctx, kind, plans[p], r);
+    if (verdict instanceof Promise) return finishRow(ctx, kind, plans, r, out, at, p, verdict, found);
+    out[at + p] = verdict;
+    found ||= verdict.findings.length > 0;
   }
-  return row;
+  return found;
 }
 
-async function finishRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, row: ResourceVerdict[], waiting: Promise<ResourceVerdict>): Promise<ResourceVerdict[]> {
-  row.push(await waiting);
-  for (let i = row.length; i < plans.length; i++) {
-    const verdict = judgeResource(ctx, kind, plans[i], r);
-    row.push(verdict instanceof Promise ? await verdict : verdict);
+async function finishRow(
+  ctx: Ctx,
+  kind: ResourceKind,
+  plans: PolicyPlan[],
+  r: CollectedResource,
+  out: ResourceVerdict[],
+  at: number,
+  from: number,
+  waiting: Promise<ResourceVerdict>,
+  foundBefore: boolean,
+): Promise<boolean> {
+  let found = foundBefore;
+  for (let p = from; p < plans.length; p++) {
+    const pending = p === from ? waiting : judgeResource(ctx, kind, plans[p], r);
+    const verdict = pending instanceof Promise ? await pending : pending;
+    out[at + p] = verdict;
+    found ||= verdict.findings.length > 0;
   }
-  return row;
+  return found;
 }
 
 /**
@@ -242,12 +260,11 @@ async function judgeKind(
 ): Promise<Judged | { error: unknown }> {
   if (pre && !Array.isArray(pre)) return pre;
   const reads = { parts: new Set(plans.flatMap((p) => [...p.select, ...p.judge])), kinds: run.kinds };
-  const judged: Judged = { ids: [], rows: [], withFindings: new Map() };
+  const judged: Judged = { ids: [], verdicts: [], withFindings: new Map() };
   let read = 0;
   let listed = false;
-  const judgedRow = (r: CollectedResource, index: number, row: ResourceVerdict[]) => {
-    judged.rows[index] = row;
-    if (row.some((v) => v.findings.length > 0)) judged.withFindings.set(r.id, r);
+  const judgedRow = (r: CollectedResource, found: boolean) => {
+    if (found) judged.withFindings.set(r.id, r);
     read++;
     if (listed) run.progress.resourceRead();
   };
@@ -256,9 +273,9 @@ async function judgeKind(
     run.concurrency,
     (r, index) => {
       judged.ids.push(r.id);
-      const row = judgeRow(ctx, kind, plans, r);
-      if (!(row instanceof Promise)) return judgedRow(r, index, row);
-      return row.then((done) => judgedRow(r, index, done));
+      const found = judgeRow(ctx, kind, plans, r, judged.verdicts, index * plans.length);
+      if (!(found instanceof Promise)) return judgedRow(r, found);
+      return found.then((done) => judgedRow(r, done));
     },
     (total) => {
       listed = true;
@@ -376,7 +393,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         stop(judged.error);
         return;
       }
-      const { ids, rows } = judged;
+      const { ids, verdicts } = judged;
       resources += ids.length;
       collectedPerKind.set(name, ids.length);
       const unverified = await failedVerifications(ctx, kind, plans);
@@ -387,7 +404,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         let shared: unknown = [...plans[pi].select, ...plans[pi].judge].map((part) => unverified.get(part)).find((e) => e !== undefined);
         if (shared === undefined) {
           ids.forEach((id, ri) => {
-            const v = rows[ri][pi];
+            const v = verdicts[ri * policies.length + pi];
             if (v.sharedError !== undefined) shared ??= v.sharedError;
             acc.evaluated += v.selected;
             if (v.selected > 0 || v.findings.length > 0) acc.ids.push(id);

@@ -70,8 +70,14 @@ policies:
         ...base.parts,
         misconfigured: {
           ...part,
-          load: (api, r, once) => (judged(r.id), part.load(api, r, once)),
-          loaded: (r, once) => (judged(r.id), part.loaded!(r, once)),
+          load: (api, r, once) => {
+            judged(r.id);
+            return part.load(api, r, once);
+          },
+          loaded: (r, once) => {
+            judged(r.id);
+            return part.loaded!(r, once);
+          },
         },
       },
     };
@@ -94,7 +100,8 @@ policies:
     expect([...handedOverWhenJudged.values()]).toHaveLength(n);
     // The i-th resource is judged before the collection hands over more than the pool's 4
     // waiting ones past it (collected first, every one would see n).
-    [...handedOverWhenJudged.values()].forEach((handedOver, i) => expect(handedOver).toBeLessThanOrEqual(i + 1 + 4));
+    const late = [...handedOverWhenJudged.values()].filter((handedOver, i) => handedOver > i + 1 + 4);
+    expect(late).toEqual([]);
     expect(s.counts.getMisconfiguredReports).toBe(1);
   });
 

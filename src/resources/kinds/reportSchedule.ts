@@ -55,15 +55,19 @@ interface ScheduleListing {
 /**
  * The schedule listing, started once per run (cards need it too): the first reader's filter
  * holds. `keep` false (the kind's own collection, when no join of the run needs the whole list)
+ * drops each page once the kind has judged it; `keepIds` false (no misconfigured part read)
+ * keeps not even the ids.
  * drops each page once the kind has judged it.
  */
-function scheduleListing(ctx: ScheduleReads, keep = true): Promise<ScheduleListing> {
+function scheduleListing(ctx: ScheduleReads, keep = true, keepIds = true): Promise<ScheduleListing> {
   const once = ctx.once ?? noMemo;
-  return once('reportSchedule:list', async () => startListing(ctx.api, filterOf(ctx), keep));
+  return once('reportSchedule:list', async () => startListing(ctx.api, filterOf(ctx), keep, keepIds));
 }
 
 /** Whether a run may need the whole schedule list: cards collected (they join on it). The misconfigured join needs only the ids. */
 const wholeNeeded = (reads: CollectContext['reads']) => !reads || reads.kinds.has('card');
+/** Whether a run may need every schedule's id: a misconfigured part read (its cross-check). */
+const idsNeeded = (reads: CollectContext['reads']) => !reads || reads.parts.has(misconfigured.name) || reads.parts.has(misconfiguration.name);
 
 /**
  * Pages the listing reads ahead of the kind's reader when it drops them: a replayed snapshot
@@ -73,10 +77,11 @@ const wholeNeeded = (reads: CollectContext['reads']) => !reads || reads.kinds.ha
  */
 const LISTING_PAGES_AHEAD = 1;
 
-function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: boolean): ScheduleListing {
+function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: boolean, keepIds: boolean): ScheduleListing {
   // Pages not yet read by pages(); with `keep`, every page (`whole` joins on them).
   const pages: (ReportSchedule[] | undefined)[] = [];
   const ids = new Set<number>();
+  let listedAny = false;
   let dropped = false;
   let taken = 0;
   let wakeListing = () => {};
@@ -95,7 +100,8 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: b
   const listed = (async () => {
     try {
       for await (const page of api.listReportSchedules({ filter })) {
-        for (const s of page) ids.add(s.id);
+        if (keepIds) for (const s of page) ids.add(s.id);
+        listedAny ||= page.length > 0;
         pages.push(page);
         notify();
         while (!keep && pages.length - taken >= LISTING_PAGES_AHEAD) {
@@ -117,7 +123,11 @@ function startListing(api: ScheduleReads['api'], filter: ScheduleFilter, keep: b
     if (dropped) throw new Error('internal: the schedule list was judged page by page and not kept, yet a join asked for it whole');
     return { schedules: (pages as ReportSchedule[][]).flat(), filter };
   });
-  const allIds = listed.then((): ScheduleIds => ({ ids, filter }));
+  const allIds = listed.then((): ScheduleIds => {
+    // Fails closed, as `whole` does: ids not kept are never handed on as an empty list.
+    if (!keepIds && listedAny) throw new Error('internal: the schedule ids were not kept, yet the misconfigured join asked for them');
+    return { ids, filter };
+  });
   // Each is read by whoever asks for it, or by nobody.
   whole.catch(() => {});
   allIds.catch(() => {});
@@ -333,7 +343,7 @@ export const reportSchedule: ResourceKind = {
   async *collect(ctx) {
     let count = 0;
     // Yielded page by page as the listing reads them: the engine can judge a page meanwhile.
-    for await (const page of (await scheduleListing(ctx, wholeNeeded(ctx.reads))).pages()) {
+    for await (const page of (await scheduleListing(ctx, wholeNeeded(ctx.reads), idsNeeded(ctx.reads))).pages()) {
       for (const s of page) {
         count++;
         yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: scheduleDoc(s), source: null };
