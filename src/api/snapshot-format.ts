@@ -19,16 +19,18 @@ export interface RecordedError {
 }
 
 /**
- * A page as read from a version-2 snapshot: the text of its line, parsed again each time the page
- * is replayed. A replay then holds every page as compact as the file holds it, and the objects
- * of a page live only while the run judges it: held as objects, 100,000 schedules took 440 MB
- * and a third of the run's CPU in garbage collection of objects that never die.
+ * A page as read from a version-2 snapshot: its line (checked when the file was read), read and
+ * parsed again each time the page is replayed: from the file itself when there is one, so a
+ * replay holds no page at all; from its text when the snapshot came on standard input. The
+ * objects of a page then live only while the run judges it: held as objects, 100,000 schedules
+ * took 440 MB and a third of the run's CPU in collecting garbage that never died.
  */
 export class PageLine {
-  constructor(readonly text: string) {}
+  /** `text`: the line, or how to read it again. */
+  constructor(private readonly text: string | (() => string)) {}
 
   items(): unknown[] {
-    return (JSON.parse(this.text) as { page: unknown[] }).page;
+    return (JSON.parse(typeof this.text === 'string' ? this.text : this.text()) as { page: unknown[] }).page;
   }
 }
 

@@ -7,7 +7,7 @@
 //   {"operation":"getMisconfiguredReports","args":[],"value":[…]}
 //   {"operation":"listReportSchedules","args":[],"page":[…]}      one line per page, in order
 //   {"operation":"listReportSchedules","args":[],"pages":1}       closes it (with "error" if it failed)
-import { createReadStream, createWriteStream } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { InputError, type InputProblem } from '../core/problem.js';
@@ -113,8 +113,8 @@ class SnapshotLineReader {
     return new InputError([{ file: this.#file, line, column: 1, message }]);
   }
 
-  /** The next line's text (without its newline). */
-  accept(text: string): void {
+  /** The next line's text (without its newline); `again` reads it again from the file, when there is one. */
+  accept(text: string, again?: () => string): void {
     const line = ++this.#line;
     if (text.trim() === '') return;
     let value: unknown;
@@ -144,8 +144,8 @@ class SnapshotLineReader {
     }
     const current = open ?? { key, line, answer: { operation: a.operation, args: a.args, pages: [] } };
     if (Array.isArray(a.page)) {
-      // Checked now, parsed again when replayed: the line is kept, not its objects.
-      current.answer.pages.push(new PageLine(text));
+      // Checked now, read and parsed again when replayed: not even the line is kept when the file can give it again.
+      current.answer.pages.push(new PageLine(again ?? text));
       this.#open = current;
       return;
     }
@@ -187,6 +187,28 @@ function isLinesHeader(firstLine: string): boolean {
   }
 }
 
+/**
+ * Reads the line at `offset` again (`length` bytes, UTF-8 checked when first read), from the
+ * file as it was: a file changed since (replaced, appended to, rewritten) is refused, never
+ * replayed as the answers it held.
+ */
+function lineReader(file: string, displayPath: string, first: Stats): (offset: number, length: number) => string {
+  return (offset, length) => {
+    const fd = openSync(file, 'r');
+    try {
+      const now = fstatSync(fd);
+      if (now.ino !== first.ino || now.dev !== first.dev || now.size !== first.size || now.mtimeMs !== first.mtimeMs) {
+        throw new Error(`${displayPath}: the snapshot file changed while it was replayed: run again`);
+      }
+      const bytes = Buffer.allocUnsafe(length);
+      if (readSync(fd, bytes, 0, length, offset) !== length) throw new Error(`${displayPath}: the snapshot file ended before a line it held`);
+      return bytes.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  };
+}
+
 /** A snapshot's text (either version): bad input at file:line:column when malformed. */
 export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
   const end = text.indexOf('\n');
@@ -201,21 +223,36 @@ export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
  * is read whole, as before. Each line is checked as UTF-8 and JSON on its own.
  */
 export async function readSnapshot(file: string, displayPath: string): Promise<SnapshotFile> {
+  // Pages are read again from the file when replayed: it must be the file read now.
+  let again: ((offset: number, length: number) => string) | undefined;
+  if (file !== STDIN) {
+    try {
+      again = lineReader(file, displayPath, statSync(file));
+    } catch (err) {
+      throw fileError(displayPath, `cannot read snapshot: ${(err as Error).message}`);
+    }
+  }
   const stream = file === STDIN ? createReadStream('', { fd: 0 }) : createReadStream(file);
   // Until the first line ends the version is unknown; version 1 (one JSON text) is read whole.
   let mode: 'unknown' | 'lines' | 'whole' = 'unknown';
   const held: Buffer[] = [];
   const reader = new SnapshotLineReader(displayPath);
   let line = 0;
+  let offset = 0;
   const take = (bytes: Buffer) => {
     line++;
+    const at = offset;
+    offset += bytes.length + 1;
     let text: string;
     try {
       text = decodeUtf8(bytes, displayPath);
     } catch (err) {
       throw onLine(err, line);
     }
-    reader.accept(text);
+    // The closure holds two numbers, not `bytes`: a view of the read chunk would keep it.
+    const reread = again;
+    const length = bytes.length;
+    reader.accept(text, reread && (() => reread(at, length)));
   };
   try {
     for await (let chunk of stream as AsyncIterable<Buffer>) {

@@ -1,5 +1,5 @@
 // Record a run over the sandbox, then replay it offline: same findings, no request.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,4 +219,45 @@ describe('snapshots', () => {
     // Equal, not the same objects: between reads a replay holds a page's line, not its objects.
     expect(secondPages[0]).not.toBe(firstPages[0]);
   });
+  it('a page read from a file is read again from it when replayed; a file changed since is refused, never replayed', async () => {
+    const recorder = recordingApi(demo.api());
+    for await (const _ of recorder.listReportSchedules({ pageSize: 10 })) {
+      // recorded
+    }
+    const recorded = recorder.snapshot().answers.find((a) => a.operation === 'listReportSchedules')!.pages!;
+    expect(recorded.length).toBeGreaterThan(3);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'steward-snap-')), 'snap.jsonl');
+    await writeSnapshot(file, recorder.snapshot());
+    const replayed = async () => {
+      const pages: unknown[][] = [];
+      for await (const page of replayApi(await readSnapshot(file, 'snap.jsonl')).listReportSchedules({ pageSize: 10 })) pages.push(page);
+      return pages;
+    };
+    expect(await replayed()).toEqual(recorded);
+    const snap = await readSnapshot(file, 'snap.jsonl');
+    const api = replayApi(snap);
+    const first: unknown[][] = [];
+    for await (const page of api.listReportSchedules({ pageSize: 10 })) first.push(page);
+    expect(first).toEqual(recorded);
+    // Rewritten with the same length (one schedule's title changed) after it was read:
+    const body = readFileSync(file, 'utf8');
+    const title = /"title":"([^"]+)"/.exec(body)![1];
+    writeFileSync(file, body.replace(`"title":"${title}"`, `"title":"${'x'.repeat(title.length)}"`));
+    expect(readFileSync(file).length).toBe(Buffer.byteLength(body));
+    const read = async () => {
+      for await (const _ of api.listReportSchedules({ pageSize: 10 })) {
+        // replayed
+      }
+    };
+    await expect(read()).rejects.toThrow('snap.jsonl: the snapshot file changed while it was replayed: run again');
+    // Appended to:
+    const again = replayApi(await readSnapshot(file, 'snap.jsonl'));
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n`);
+    await expect((async () => {
+      for await (const _ of again.listReportSchedules({ pageSize: 10 })) {
+        // replayed
+      }
+    })()).rejects.toThrow(/the snapshot file changed while it was replayed/);
+  });
+
 });
