@@ -223,11 +223,13 @@ export function parseSnapshot(text: string, displayPath: string): SnapshotFile {
  * is read whole, as before. Each line is checked as UTF-8 and JSON on its own.
  */
 export async function readSnapshot(file: string, displayPath: string): Promise<SnapshotFile> {
-  // Pages are read again from the file when replayed: it must be the file read now.
+  // Pages are read again from the file when replayed: it must be the file read now. A pipe
+  // (standard input, `<(…)`) cannot be read again: its lines are kept.
   let again: ((offset: number, length: number) => string) | undefined;
   if (file !== STDIN) {
     try {
-      again = lineReader(file, displayPath, statSync(file));
+      const stat = statSync(file);
+      if (stat.isFile()) again = lineReader(file, displayPath, stat);
     } catch (err) {
       throw fileError(displayPath, `cannot read snapshot: ${(err as Error).message}`);
     }

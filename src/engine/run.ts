@@ -207,41 +207,25 @@ interface Judged {
 }
 
 /**
- * Every policy of the kind on one resource, one after another so they share its loaded parts,
- * each verdict written at `at + p`. Synchronous while no part has to be waited for: after the
- * first resource, a join part whose shared read has settled (the misconfigured list) costs no
- * promise. True when some verdict has a finding.
+ * Every policy of the kind on one resource (from policy `from` on), one after another so they
+ * share its loaded parts, each verdict written at `at + p`. Synchronous while no part has to be
+ * waited for: after the first resource, a join part whose shared read has settled (the
+ * misconfigured list) costs no promise. True when some verdict has a finding.
  */
-function judgeRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, out: ResourceVerdict[], at: number): boolean | Promise<boolean> {
-  let found = false;
-  for (let p = 0; p < plans.length; p++) {
-    const verdict = judgeResource(ctx, kind, plans[p], r);
-    if (verdict instanceof Promise) return finishRow(ctx, kind, plans, r, out, at, p, verdict, found);
-    out[at + p] = verdict;
-    found ||= verdict.findings.length > 0;
-  }
-  return found;
-}
-
-async function finishRow(
-  ctx: Ctx,
-  kind: ResourceKind,
-  plans: PolicyPlan[],
-  r: CollectedResource,
-  out: ResourceVerdict[],
-  at: number,
-  from: number,
-  waiting: Promise<ResourceVerdict>,
-  foundBefore: boolean,
-): Promise<boolean> {
-  let found = foundBefore;
+function judgeRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, out: ResourceVerdict[], at: number, from = 0, found = false): boolean | Promise<boolean> {
+  let any = found;
   for (let p = from; p < plans.length; p++) {
-    const pending = p === from ? waiting : judgeResource(ctx, kind, plans[p], r);
-    const verdict = pending instanceof Promise ? await pending : pending;
+    const verdict = judgeResource(ctx, kind, plans[p], r);
+    if (verdict instanceof Promise) {
+      return verdict.then((v) => {
+        out[at + p] = v;
+        return judgeRow(ctx, kind, plans, r, out, at, p + 1, any || v.findings.length > 0);
+      });
+    }
     out[at + p] = verdict;
-    found ||= verdict.findings.length > 0;
+    any ||= verdict.findings.length > 0;
   }
-  return found;
+  return any;
 }
 
 /**

@@ -1,4 +1,5 @@
 // Record a run over the sandbox, then replay it offline: same findings, no request.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -260,4 +261,19 @@ describe('snapshots', () => {
     })()).rejects.toThrow(/the snapshot file changed while it was replayed/);
   });
 
+  it('a snapshot read from a pipe keeps its page lines: they cannot be read from it again', async () => {
+    const recorder = recordingApi(demo.api());
+    for await (const _ of recorder.listReportSchedules({ pageSize: 10 })) {
+      // recorded
+    }
+    const recorded = recorder.snapshot().answers.find((a) => a.operation === 'listReportSchedules')!.pages!;
+    const fifo = path.join(mkdtempSync(path.join(tmpdir(), 'steward-snap-')), 'snap.pipe');
+    execFileSync('mkfifo', [fifo]);
+    const writing = writeSnapshot(fifo, recorder.snapshot());
+    const snap = await readSnapshot(fifo, 'snap.pipe');
+    await writing;
+    const pages: unknown[][] = [];
+    for await (const page of replayApi(snap).listReportSchedules({ pageSize: 10 })) pages.push(page);
+    expect(pages).toEqual(recorded);
+  });
 });
