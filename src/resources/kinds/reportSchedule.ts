@@ -57,7 +57,6 @@ interface ScheduleListing {
  * holds. `keep` false (the kind's own collection, when no join of the run needs the whole list)
  * drops each page once the kind has judged it; `keepIds` false (no misconfigured part read)
  * keeps not even the ids.
- * drops each page once the kind has judged it.
  */
 function scheduleListing(ctx: ScheduleReads, keep = true, keepIds = true): Promise<ScheduleListing> {
   const once = ctx.once ?? noMemo;
