@@ -40,8 +40,22 @@ rmSync('dist/cli-chunks', { recursive: true, force: true });
 // Dependencies are bundled into the chunks: Node resolving and compiling ajv's, yaml's and
 // protobuf's hundreds of files cost ~110 ms of every `validate` and `check`. Which packages each
 // chunk holds is written beside them (test/cli/startup.test.ts reads it).
+// `node:http` reached through `import`: building its ES module facade reads every export, and
+// on Node 22+ three of them (WebSocket, …) load undici (~15 ms of every command). Required as
+// CommonJS instead, its lazy exports stay lazy.
+const httpAsCommonJs = {
+  name: 'http-as-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      // The shim's own `require` is the built-in itself.
+      args.namespace === 'http-as-commonjs' ? { path: 'node:http', external: true } : { path: 'node:http', namespace: 'http-as-commonjs' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'http-as-commonjs' }, () => ({ contents: "module.exports = require('node:http');", loader: 'js' }));
+  },
+};
 const cli = await build({
   ...common,
+  plugins: [httpAsCommonJs],
   entryPoints: { cli: 'src/cli/index.ts' },
   outdir: 'dist',
   splitting: true,

@@ -4,7 +4,7 @@
 // each attempt goes through the keep-alive connection pool with its timeout. Also here: the run's
 // GET memo, the counters and the request log. Paths are built in request-path.ts; failures are
 // worded in failure.ts and answer-text.ts.
-import { createFetch, type FetchContext, type FetchError } from 'ofetch';
+import type { FetchContext, FetchError } from 'ofetch';
 import PQueue from 'p-queue';
 import { CLIENT_DEFAULTS, DEVELOPER_TOKEN_HEADER, MAX_RESPONSE_BYTES, RETRY_STATUS_CODES } from './assumptions.js';
 import { SecretSet } from '../core/redact.js';
@@ -58,6 +58,13 @@ class AttemptTimeoutError extends Error {
     this.name = 'TimeoutError';
   }
 }
+
+/**
+ * ofetch, loaded by the first request: importing it reads the global `fetch`, which loads
+ * Node's undici (~15 ms), and a command that sends nothing (`validate`, `check --from`) needs none.
+ */
+let ofetchLoaded: Promise<typeof import('ofetch')> | undefined;
+const ofetchModule = () => (ofetchLoaded ??= import('ofetch'));
 
 /** ofetch hands a Headers or a plain record; node:http takes a record. */
 function headersOf(headers: RequestInit['headers']): Record<string, string> {
@@ -252,6 +259,7 @@ export function createTransport(options: ClientOptions): Transport {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.host === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
     else headers[tokenHeader] = options.token;
+    const { createFetch } = await ofetchModule();
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
       const response = await $fetch.raw<string, 'text'>(url, {

@@ -6,7 +6,6 @@
 // retried, then reported as a warning and a `notifications` record: never silent, never a change
 // of the exit code (the gate judges the instance, not the chat).
 import { createHmac } from 'node:crypto';
-import { FetchError, ofetch } from 'ofetch';
 import path from 'node:path';
 import { loadConfig, type NotifyTarget } from '../config/index.js';
 import type { NotificationRecord, Report } from '../core/model.js';
@@ -101,6 +100,8 @@ export async function sendNotifications(report: Report, targets: readonly Notify
       skip('dry run', false);
       continue;
     }
+    // Loaded here, by the first message sent: importing ofetch loads Node's undici (api/http.ts).
+    const { FetchError, ofetch } = await import('ofetch');
     try {
       const response = await ofetch.raw(target.url.value, {
         method: 'POST',
@@ -121,7 +122,7 @@ export async function sendNotifications(report: Report, targets: readonly Notify
       // The error's own message names the URL: only the status or the network code is kept.
       const status = e instanceof FetchError ? e.response?.status : undefined;
       record.status = status ?? null;
-      const cause = status ? `${status} ${(e as FetchError).response?.statusText ?? ''}`.trim() : ((e as { cause?: { code?: string } }).cause?.code ?? 'no answer');
+      const cause = status ? `${status} ${(e as InstanceType<typeof FetchError>).response?.statusText ?? ''}`.trim() : ((e as { cause?: { code?: string } }).cause?.code ?? 'no answer');
       record.error = options.redact(`not delivered after ${record.attempts} attempt${record.attempts === 1 ? '' : 's'}: ${cause}`);
       outcome.warnings.push(`notify ${target.type} (${destination}): ${record.error}`);
     }

@@ -68,6 +68,19 @@ describe('start-up', () => {
     expect(packagesLoaded(['list', '--config', 'builtin'])).not.toContain('pg');
   });
 
+  it('a command that sends nothing loads no HTTP client: validate loads neither ofetch nor Node\'s undici', () => {
+    const demo = ['validate', '-c', 'demo/steward.yaml'];
+    expect(packagesLoaded(demo)).not.toContain('ofetch');
+    // undici is Node's own (global fetch, and node:http's ES module facade on Node 22+).
+    const dir = tempDir('steward-startup-');
+    const probe = path.join(dir, 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write('undici loaded: ' + process.moduleLoadList.some((m) => m.includes('undici')) + '\\n'));\n");
+    const r = spawnSync(process.execPath, ['-r', probe, CLI, ...demo], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, 'undici loaded: false\n']);
+    // A check against the sandbox sends requests: the client loads then.
+    expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch']));
+  });
+
   it('--help lists every command the whole program has, in order, each with its own summary', async () => {
     const names = async (args: string[]) => {
       const ctx: CliContext = { io: bufferIo(), exitCode: 0 };
