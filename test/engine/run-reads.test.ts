@@ -101,6 +101,23 @@ describe('lazy document parts', () => {
     ]);
   });
 
+  it('schedule policies reading no join read no misconfigured list, its check after collection included', async () => {
+    const [recipients] = compilePolicies(SCHEDULE_POLICIES).filter((p) => p.id === 'enabled-schedules-have-recipients');
+    const run = await demo.run([recipients]);
+    // The schedule list, and the user directory (live, then deleted) for the finding's owner.
+    expect([demo.sandbox.counts.listReportSchedules, demo.sandbox.counts.getMisconfiguredReports, demo.sandbox.counts.searchUsers, demo.sandbox.totalRequests()]).toEqual([1, 0, 2, 3]);
+    expect(summary(run)).toEqual(['violation enabled-schedules-have-recipients 9005']);
+  });
+
+  it('a join part that only unselected schedules would read is never read, nor checked', async () => {
+    // `when` selects no schedule, so the judgement's part (misconfiguration) is never loaded.
+    const never = compilePolicies(SCHEDULE_POLICIES.replace('when: resource.misconfigured', 'when: resource.id < 0')).filter((p) => p.id === 'misconfiguration-is-inactive');
+    expect(never).toHaveLength(1);
+    const run = await demo.run(never);
+    expect(demo.sandbox.counts.getMisconfiguredReports).toBe(0);
+    expect(run.results.map((r) => [r.id, r.status, r.evaluated])).toEqual([['misconfiguration-is-inactive', 'pass', 0]]);
+  });
+
   it('makes no request for declared kinds', async () => {
     const run = await demo.run(byId('queue-no-admin-for-users'));
     expect(demo.sandbox.totalRequests()).toBe(0);
