@@ -1,7 +1,7 @@
 // Builds the CLI and library into dist/ (ignored) and the Action into dist-action/ (committed),
 // and publishes the JSON Schemas under schema/ from their TypeScript sources (editors use them;
 // test/config checks the published copies are up to date).
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -74,6 +74,17 @@ writeFileSync(
 
 // Type declarations of the library and the sandbox entries (package.json `exports.types`).
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
+
+// The built-in pack as parsed (policy/builtin-pack.ts reads it; a shipped file that differs
+// from what was parsed here is parsed at run time).
+{
+  const outfile = 'dist/.builtin-pack/builtin-pack.mjs';
+  await build({ ...common, stdin: { contents: "export { builtinPackJson, BUILTIN_PACK_FILE } from './src/library/builtin-pack.ts'; export { RESOURCE_KINDS } from './src/resources/index.ts';", resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
+  const { builtinPackJson, BUILTIN_PACK_FILE, RESOURCE_KINDS } = await import(pathToFileURL(outfile).href);
+  const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
+  writeFileSync(BUILTIN_PACK_FILE, builtinPackJson(files, RESOURCE_KINDS));
+  rmSync('dist/.builtin-pack', { recursive: true, force: true });
+}
 
 // --- JSON Schemas: [source module, exported constant, published file] ---
 // Every published schema is written here from its source: a new kind or fix kind needs no

@@ -9,7 +9,7 @@ import { CONFIG_VALIDATION } from '../config/validate.js';
 import type { OwnSchema } from '../core/own-validator.js';
 import { WAIVERS_VALIDATION } from '../engine/waivers.js';
 import { PLAN_VALIDATION } from '../fix/render.js';
-import { policyValidation } from '../policy/loader.js';
+import { policyValidation } from '../policy/schema.js';
 import { fixValidation, RESOURCE_KINDS } from '../resources/index.js';
 import { manifestValidation } from '../resources/manifests.js';
 

@@ -19,19 +19,19 @@ import {
   parseYamlSource,
   yamlData,
   pathLabel,
-  problemAt,
   valuePositions,
   type YamlPath,
   type YamlSource,
 } from '../io/yaml-source.js';
 import type { ExpressionOrigin } from './cel.js';
 import { jsonType } from './compile.js';
+import { builtinPolicies } from './builtin-pack.js';
 import { sortProblems } from './problems.js';
-import { buildPolicySchema, type KindRegistry } from './schema.js';
+import { type KindRegistry, policyValidation } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
-import { type OwnSchema, ownValidator } from '../core/own-validator.js';
+import { ownValidator } from '../core/own-validator.js';
 
 export interface LoadOptions {
   kinds: KindRegistry;
@@ -48,7 +48,10 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
   const problems: InputProblem[] = [];
   const policies: PolicyDefinition[] = [];
   const seen = new Map<string, SourceLocation>();
-  for (const { file, pathIndex } of await policyFiles(paths, cwd, problems)) {
+  const files = await policyFiles(paths, cwd, problems);
+  // Named as `builtin` or by its path (the config resolves the word to the folder).
+  const builtinDir = builtinPolicyDir();
+  for (const { file, pathIndex } of files) {
     const display = path.relative(cwd, file).split(path.sep).join('/');
     let text: string;
     try {
@@ -58,7 +61,9 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
       problems.push(...e.problems);
       continue;
     }
-    const result = parsePolicyText(text, display, options, seen);
+    // A shipped file as the build parsed it, when it is the file the build parsed.
+    const parsed = path.dirname(file) === builtinDir ? builtinPolicies(path.dirname(builtinDir), path.basename(file), text, display, options.kinds) : undefined;
+    const result = parsed ? { policies: parsed, problems: parsed.flatMap((p) => duplicateId(p, seen) ?? []) } : parsePolicyText(text, display, options, seen);
     for (const policy of result.policies) policies.push({ ...policy, pathIndex });
     problems.push(...result.problems);
   }
@@ -114,8 +119,6 @@ export function builtinPolicyDir(): string {
   }
 }
 
-/** The policy files' schema for the kinds a run knows, and how it is compiled. */
-export const policyValidation = (kinds: KindRegistry): OwnSchema => ({ schema: buildPolicySchema(kinds), options: { allErrors: true, strict: true, verbose: true } });
 
 const validators = new WeakMap<KindRegistry, ValidateFunction>();
 
@@ -152,18 +155,23 @@ export function parsePolicyText(
         problems.push({ ...locationOf(src, node), message: `fix '${fixName}' applies to an item: the policy needs \`each\`` });
       }
     }
-    if (typeof policy.id === 'string' && policy.id !== '') {
-      const first = seen.get(policy.id);
-      if (first) {
-        const where = `${first.file}:${first.line}:${first.column}`;
-        problems.push(problemAt(src, ['policies', i, 'id'], `duplicate policy id '${policy.id}' (first defined at ${where})`));
-      } else {
-        seen.set(policy.id, locationOf(src, nodeAt(src, ['policies', i, 'id'])));
-      }
-    }
+    const duplicate = duplicateId(policy, seen);
+    if (duplicate) problems.push(duplicate);
     policies.push(policy);
   });
   return { policies, problems: sortProblems(problems) };
+}
+
+/** A policy's id against those of the files read before: a second one is a problem at its id. */
+export function duplicateId(policy: PolicyDefinition, seen: Map<string, SourceLocation>): InputProblem | null {
+  if (typeof policy.id !== 'string' || policy.id === '') return null;
+  const at = policy.fieldLocations.id ?? policy.location;
+  const first = seen.get(policy.id);
+  if (!first) {
+    seen.set(policy.id, at);
+    return null;
+  }
+  return { ...at, message: `duplicate policy id '${policy.id}' (first defined at ${first.file}:${first.line}:${first.column})` };
 }
 
 /** Where an expression is, so its compile errors point at their column in the file. */

@@ -2,6 +2,7 @@
 // a parameter (the registry lives in src/resources), so `resource` is an enum of kind names
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
 import { ENFORCEMENTS, SEVERITIES } from '../core/model.js';
+import type { OwnSchema } from '../core/own-validator.js';
 import { closedSchema } from '../core/schema-id.js';
 
 /** What the schema (and the expression type checks) need to know of each resource kind. */
@@ -16,6 +17,9 @@ export type KindRegistry = Record<
 >;
 
 export const POLICY_ID_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+
+/** The policy files' schema for the kinds a run knows, and how it is compiled. */
+export const policyValidation = (kinds: KindRegistry): OwnSchema => ({ schema: buildPolicySchema(kinds), options: { allErrors: true, strict: true, verbose: true } });
 
 export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> {
   const kindNames = Object.keys(kinds).sort();

@@ -13,7 +13,7 @@ import { PRECOMPILED } from '../../src/core/own-validators.generated.js';
 import { schemaProblems } from '../../src/io/schema-problems.js';
 import { parseYamlSource, type YamlSource } from '../../src/io/yaml-source.js';
 import { ownSchemas } from '../../src/library/own-schemas.js';
-import { policyValidation } from '../../src/policy/loader.js';
+import { policyValidation } from '../../src/policy/schema.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,0 +1,56 @@
+// The built-in pack as the build parsed it (dist/builtin-policies.json, written by
+// scripts/build.mjs from library/builtin-pack.ts): every command reads the 46 shipped policies,
+// and parsing their YAML with positions and checking it against the policy schema cost ~35 ms of
+// each start. A file is taken from it only when its text hashes to what the build parsed and the
+// run's kinds give the same policy schema; anything else (an edited file, a plugin kind) is
+// parsed as any policy file is.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ownSchemaKey } from '../core/own-validator.js';
+import { type KindRegistry, policyValidation } from './schema.js';
+import type { PolicyDefinition } from './types.js';
+
+/** Where the build writes the parsed pack, from the package's folder. */
+export const BUILTIN_PACK_FILE = 'dist/builtin-policies.json';
+
+/** The file every location of the pack names, replaced by the path the run shows. */
+export const PACK_FILE_MARK = '\u0000';
+
+export interface ParsedPack {
+  /** The policy schema the pack was checked against (ownSchemaKey). */
+  schema: string;
+  /** File name → the sha-256 of its text and its policies as JSON (parsed only for the file read). */
+  files: Record<string, { sha256: string; policies: string }>;
+}
+
+export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The policy schema's key for the kinds of a run (computed once per registry). */
+const schemaKeys = new WeakMap<KindRegistry, string>();
+export function policySchemaKey(kinds: KindRegistry): string {
+  let key = schemaKeys.get(kinds);
+  if (key === undefined) {
+    key = ownSchemaKey(policyValidation(kinds));
+    schemaKeys.set(kinds, key);
+  }
+  return key;
+}
+
+let loaded: { dir: string; pack: ParsedPack | null } | undefined;
+
+/**
+ * The policies of built-in file `name` (shown as `display`) as the build parsed them, or
+ * undefined when the file differs from what it parsed, the kinds give another policy schema, or
+ * there is no parsed pack (a source checkout before its first build).
+ */
+export function builtinPolicies(packageDir: string, name: string, text: string, display: string, kinds: KindRegistry): PolicyDefinition[] | undefined {
+  if (loaded?.dir !== packageDir) {
+    const file = path.join(packageDir, BUILTIN_PACK_FILE);
+    loaded = { dir: packageDir, pack: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ParsedPack) : null };
+  }
+  const entry = loaded.pack?.files[name];
+  if (!entry || entry.sha256 !== textHash(text) || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;
+  // Parsed for each read: a fresh copy, every location naming the file as this run shows it.
+  return JSON.parse(entry.policies, (k, v) => (k === 'file' && v === PACK_FILE_MARK ? display : v)) as PolicyDefinition[];
+}
