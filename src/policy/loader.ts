@@ -49,8 +49,9 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
   const policies: PolicyDefinition[] = [];
   const seen = new Map<string, SourceLocation>();
   const files = await policyFiles(paths, cwd, problems);
-  // Named as `builtin` or by its path (the config resolves the word to the folder).
-  const builtinDir = builtinPolicyDir();
+  // Named as `builtin` or by its path (the config resolves the word to the folder). Without a
+  // package folder to find (steward bundled into another program), only the named paths exist.
+  const builtinDir = paths.includes(BUILTIN) ? builtinPolicyDir() : packageFolderPolicies();
   for (const { file, pathIndex } of files) {
     const display = path.relative(cwd, file).split(path.sep).join('/');
     let text: string;
@@ -62,7 +63,7 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
       continue;
     }
     // A shipped file as the build parsed it, when it is the file the build parsed.
-    const parsed = path.dirname(file) === builtinDir ? builtinPolicies(path.dirname(builtinDir), path.basename(file), text, display, options.kinds) : undefined;
+    const parsed = builtinDir !== null && path.dirname(file) === builtinDir ? builtinPolicies(path.dirname(builtinDir), path.basename(file), text, display, options.kinds) : undefined;
     const result = parsed ? { policies: parsed, problems: parsed.flatMap((p) => duplicateId(p, seen) ?? []) } : parsePolicyText(text, display, options, seen);
     for (const policy of result.policies) policies.push({ ...policy, pathIndex });
     problems.push(...result.problems);
@@ -119,6 +120,15 @@ export function builtinPolicyDir(): string {
   }
 }
 
+
+/** The shipped `policies/` folder, or null when no steward package folder holds this module. */
+function packageFolderPolicies(): string | null {
+  try {
+    return builtinPolicyDir();
+  } catch {
+    return null;
+  }
+}
 
 const validators = new WeakMap<KindRegistry, ValidateFunction>();
 
