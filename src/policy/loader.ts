@@ -50,8 +50,9 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
   const seen = new Map<string, SourceLocation>();
   const files = await policyFiles(paths, cwd, problems);
   // Named as `builtin` or by its path (the config resolves the word to the folder). Without a
-  // package folder to find (steward bundled into another program), only the named paths exist.
-  const builtinDir = paths.includes(BUILTIN) ? builtinPolicyDir() : packageFolderPolicies();
+  // package folder to find (steward bundled into another program), only the named paths exist
+  // (`builtin` itself was refused by policyFiles).
+  const builtinDir = packageFolderPolicies();
   for (const { file, pathIndex } of files) {
     const display = path.relative(cwd, file).split(path.sep).join('/');
     let text: string;
