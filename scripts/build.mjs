@@ -10,17 +10,30 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 // ESM bundles that include CommonJS deps need a require shim.
 const banner = { js: "import { createRequire as __steward_cr } from 'node:module'; const require = __steward_cr(import.meta.url);" };
 
-// Own schemas compiled ahead of time (src/core/own-validators.generated.js, committed like the
-// published schemas below), before the bundles that include it.
-{
-  const outfile = 'dist/.own-schemas/own-schemas.mjs';
-  await build({ ...common, stdin: { contents: "export { ownSchemas } from './src/library/own-schemas.ts'; export { ownSchemaKey } from './src/core/own-validator.ts';", resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
-  const { ownSchemas, ownSchemaKey } = await import(pathToFileURL(outfile).href);
-  const { ownValidatorsModule } = await import('./own-validators.mjs');
-  const text = ownValidatorsModule(ownSchemas(), ownSchemaKey);
-  const target = 'src/core/own-validators.generated.js';
+/** Writes `text` to `target` unless the file already holds it (committed outputs keep their timestamps). */
+const writeIfChanged = (target, text) => {
   if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
-  rmSync('dist/.own-schemas', { recursive: true, force: true });
+};
+
+// What the build derives from the sources, from one bundle of them: own schemas compiled ahead of
+// time (src/core/own-validators.generated.js, committed like the published schemas below; before
+// the bundles that include it) and the built-in pack as parsed (policy/builtin-pack.ts reads it;
+// a shipped file that differs from what was parsed here is parsed at run time).
+{
+  const outfile = 'dist/.derived/derived.mjs';
+  const contents = [
+    "export { ownSchemas } from './src/library/own-schemas.ts';",
+    "export { ownSchemaKey } from './src/core/own-validator.ts';",
+    "export { builtinPackJson, BUILTIN_PACK_FILE } from './src/library/builtin-pack.ts';",
+    "export { RESOURCE_KINDS } from './src/resources/index.ts';",
+  ].join('\n');
+  await build({ ...common, stdin: { contents, resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
+  const derived = await import(pathToFileURL(outfile).href);
+  const { ownValidatorsModule } = await import('./own-validators.mjs');
+  writeIfChanged('src/core/own-validators.generated.js', ownValidatorsModule(derived.ownSchemas(), derived.ownSchemaKey));
+  const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
+  writeFileSync(derived.BUILTIN_PACK_FILE, derived.builtinPackJson(files, derived.RESOURCE_KINDS));
+  rmSync('dist/.derived', { recursive: true, force: true });
 }
 await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });
 // The emulated instance, for benchmarks and embedders' tests: not part of the library entry.
@@ -75,17 +88,6 @@ writeFileSync(
 // Type declarations of the library and the sandbox entries (package.json `exports.types`).
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], { stdio: 'inherit' });
 
-// The built-in pack as parsed (policy/builtin-pack.ts reads it; a shipped file that differs
-// from what was parsed here is parsed at run time).
-{
-  const outfile = 'dist/.builtin-pack/builtin-pack.mjs';
-  await build({ ...common, stdin: { contents: "export { builtinPackJson, BUILTIN_PACK_FILE } from './src/library/builtin-pack.ts'; export { RESOURCE_KINDS } from './src/resources/index.ts';", resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
-  const { builtinPackJson, BUILTIN_PACK_FILE, RESOURCE_KINDS } = await import(pathToFileURL(outfile).href);
-  const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
-  writeFileSync(BUILTIN_PACK_FILE, builtinPackJson(files, RESOURCE_KINDS));
-  rmSync('dist/.builtin-pack', { recursive: true, force: true });
-}
-
 // --- JSON Schemas: [source module, exported constant, published file] ---
 // Every published schema is written here from its source: a new kind or fix kind needs no
 // schema edit (the report's source is src/report/report-schema.ts, checked against real reports).
@@ -109,8 +111,7 @@ for (const [source, name, target] of SCHEMAS) {
   await build({ ...common, entryPoints: [source], outfile, packages: 'external' });
   const mod = await import(pathToFileURL(outfile).href);
   if (!mod[name]) continue;
-  const text = `${JSON.stringify(mod[name], null, 2)}\n`;
-  if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
+  writeIfChanged(target, `${JSON.stringify(mod[name], null, 2)}\n`);
 }
 rmSync('dist/.schemas', { recursive: true, force: true });
 

@@ -27,9 +27,16 @@ export interface OwnSchema {
  */
 export const OWN_SCHEMA = { validateSchema: false, code: { optimize: false } } as const;
 
-/** The precompiled validator's name: a hash of the options and the schema, as JSON. */
+const keys = new WeakMap<OwnSchema, string>();
+
+/** The precompiled validator's name: a hash of the options and the schema, as JSON (once per object). */
 export function ownSchemaKey(own: OwnSchema): string {
-  return `v${createHash('sha256').update(JSON.stringify([own.options, own.schema])).digest('hex').slice(0, 24)}`;
+  let key = keys.get(own);
+  if (key === undefined) {
+    key = `v${createHash('sha256').update(JSON.stringify([own.options, own.schema])).digest('hex').slice(0, 24)}`;
+    keys.set(own, key);
+  }
+  return key;
 }
 
 /** The validator of `own`: the build's, or compiled now when the build did not see this schema. */

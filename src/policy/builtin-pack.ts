@@ -26,16 +26,8 @@ export interface ParsedPack {
 
 export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The policy schema's key for the kinds of a run (computed once per registry). */
-const schemaKeys = new WeakMap<KindRegistry, string>();
-export function policySchemaKey(kinds: KindRegistry): string {
-  let key = schemaKeys.get(kinds);
-  if (key === undefined) {
-    key = ownSchemaKey(policyValidation(kinds));
-    schemaKeys.set(kinds, key);
-  }
-  return key;
-}
+/** The policy schema's key for the kinds of a run (the schema built and hashed once per registry). */
+export const policySchemaKey = (kinds: KindRegistry): string => ownSchemaKey(policyValidation(kinds));
 
 let loaded: { dir: string; pack: ParsedPack | null } | undefined;
 

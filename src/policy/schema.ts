@@ -18,8 +18,17 @@ export type KindRegistry = Record<
 
 export const POLICY_ID_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
-/** The policy files' schema for the kinds a run knows, and how it is compiled. */
-export const policyValidation = (kinds: KindRegistry): OwnSchema => ({ schema: buildPolicySchema(kinds), options: { allErrors: true, strict: true, verbose: true } });
+const validations = new WeakMap<KindRegistry, OwnSchema>();
+
+/** The policy files' schema for the kinds a run knows, and how it is compiled (built once per registry). */
+export function policyValidation(kinds: KindRegistry): OwnSchema {
+  let own = validations.get(kinds);
+  if (!own) {
+    own = { schema: buildPolicySchema(kinds), options: { allErrors: true, strict: true, verbose: true } };
+    validations.set(kinds, own);
+  }
+  return own;
+}
 
 export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> {
   const kindNames = Object.keys(kinds).sort();
