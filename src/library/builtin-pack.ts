@@ -1,5 +1,7 @@
 // Writes the built-in pack as parsed (policy/builtin-pack.ts reads it): scripts/build.mjs calls
 // this with the shipped files and the registry's kinds.
+import { parsesOf } from '../policy/cel.js';
+import { compileAll } from '../policy/compile.js';
 import { BUILTIN_PACK_FILE, PACK_FILE_MARK, type ParsedPack, policySchemaKey, textHash } from '../policy/builtin-pack.js';
 import { parsePolicyText } from '../policy/loader.js';
 import type { KindRegistry } from '../policy/schema.js';
@@ -9,17 +11,24 @@ export { BUILTIN_PACK_FILE };
 /**
  * The pack's JSON: each file parsed as `parsePolicyText` parses it, with no problem (a file with
  * one is left out: the loader reports it). An expression's offsets into its YAML scalar (for
- * compile errors) are not kept: a function, and the shipped expressions compile.
+ * compile errors) are not kept: a function, and the shipped expressions compile. Each
+ * expression's parse is kept too (cel.ts `addKnownParses`).
  */
 export function builtinPackJson(files: readonly { name: string; text: string }[], kinds: KindRegistry): string {
-  const pack: ParsedPack = { schema: policySchemaKey(kinds), files: {} };
+  const pack: ParsedPack = { schema: policySchemaKey(kinds), files: {}, expressions: {} };
+  const sources = new Set<string>();
   for (const { name, text } of files) {
     const { policies, problems } = parsePolicyText(text, name, { kinds });
     // Only a location's `file` names the file: a parameter or test value that happens to is kept.
     const json = JSON.stringify(policies, function (this: object, key: string, value: unknown) {
       return key === 'file' && 'line' in this && 'column' in this ? PACK_FILE_MARK : value;
     });
-    if (problems.length === 0) pack.files[name] = { sha256: textHash(text), policies: json };
+    if (problems.length > 0) continue;
+    pack.files[name] = { sha256: textHash(text), policies: json };
+    for (const p of compileAll(policies, kinds)) {
+      for (const e of [p.each, p.when, p.assert, ...p.message.expressions]) if (e) sources.add(e.source);
+    }
   }
+  pack.expressions = parsesOf([...sources].sort());
   return `${JSON.stringify(pack)}\n`;
 }

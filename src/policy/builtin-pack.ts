@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ownSchemaKey } from '../core/own-validator.js';
+import { addKnownParses } from './cel.js';
 import { type KindRegistry, policyValidation } from './schema.js';
 import type { PolicyDefinition } from './types.js';
 
@@ -22,6 +23,8 @@ export interface ParsedPack {
   schema: string;
   /** File name → the sha-256 of its text and its policies as JSON (parsed only for the file read). */
   files: Record<string, { sha256: string; policies: string }>;
+  /** Every expression of the pack's policies → its parse (cel.ts `parsesOf`). */
+  expressions: Record<string, string>;
 }
 
 export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -40,6 +43,8 @@ export function builtinPolicies(packageDir: string, name: string, text: string, 
   if (loaded?.dir !== packageDir) {
     const file = path.join(packageDir, BUILTIN_PACK_FILE);
     loaded = { dir: packageDir, pack: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ParsedPack) : null };
+    // A parse depends on the text alone: the pack's serve any policy with the same expression.
+    if (loaded.pack) addKnownParses(loaded.pack.expressions);
   }
   const entry = loaded.pack?.files[name];
   if (!entry || entry.sha256 !== textHash(text) || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;

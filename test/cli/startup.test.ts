@@ -1,7 +1,8 @@
 // Start-up: `steward --version` answers from the entry chunk alone (no dependency is loaded);
 // other commands load the program on demand. A reader that closes the pipe early is no error.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
@@ -79,6 +80,32 @@ describe('start-up', () => {
     expect([r.status, r.stderr]).toEqual([0, 'undici loaded: false\n']);
     // A check against the sandbox sends requests: the client loads then.
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch']));
+  });
+
+  it('keeps V8\'s compiled code of the chunks on disk where Node can (22.1+), in the temporary folder', () => {
+    const tmp = tempDir('steward-compile-cache-');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    delete env.NODE_COMPILE_CACHE;
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    const start = () => spawnSync(process.execPath, [CLI, 'validate', '-c', 'demo/steward.yaml'], { encoding: 'utf8', env });
+    expect(start().status).toBe(0);
+    const cache = path.join(tmp, 'node-compile-cache');
+    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function') {
+      expect(existsSync(cache)).toBe(false);
+      return;
+    }
+    // One entry per file compiled: the entry, the program, its shared chunks and the command's.
+    const entries = () => readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+    const first = entries();
+    expect(first).toBeGreaterThanOrEqual(4);
+    // The next start reads them: it writes none.
+    expect(start().status).toBe(0);
+    expect(entries()).toBe(first);
+    env.NODE_DISABLE_COMPILE_CACHE = '1';
+    const off = path.join(tempDir('steward-compile-cache-'), 'none');
+    env.TMPDIR = off;
+    expect(start().status).toBe(0);
+    expect(existsSync(path.join(off, 'node-compile-cache'))).toBe(false);
   });
 
   it('--help lists every command the whole program has, in order, each with its own summary', async () => {

@@ -2,6 +2,9 @@
 // parsing each shipped file, taken only for the very text and policy schema it was parsed from.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from '@bufbuild/cel';
+import { ParsedExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { toBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_PACK_FILE, builtinPackJson } from '../../src/library/builtin-pack.js';
 import { builtinPolicies } from '../../src/policy/builtin-pack.js';
@@ -48,6 +51,17 @@ describe('the built-in pack as parsed by the build', () => {
     // A file parsed at run time keeps them.
     const [parsed] = parsePolicyText(shipped()[0].text, 'x.yaml', { kinds: RESOURCE_KINDS }).policies;
     expect(typeof (parsed.expressionOrigins!.assert as { at?: unknown }).at).toBe('function');
+  });
+
+  it('keeps the parse of every expression of its policies, byte for byte what the parser gives', () => {
+    const pack = JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')) as { expressions: Record<string, string> };
+    const sources = Object.keys(pack.expressions);
+    // Every `assert`, `when`, `each` and message segment of the 46 policies, once each.
+    expect(sources.length).toBe(90);
+    expect(sources).toContain('isTimeZone(resource.schedule.timezone)');
+    for (const source of sources) {
+      expect(pack.expressions[source], source).toBe(Buffer.from(toBinary(ParsedExprSchema, parse(source))).toString('base64'));
+    }
   });
 
   it('is not taken for a changed text, for another policy schema (a plugin kind), or without a pack', () => {
