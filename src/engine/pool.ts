@@ -17,12 +17,14 @@ export async function mapPool<T, R>(items: readonly T[], concurrency: number, fn
 /**
  * Runs `fn` on each item of `source` as it arrives (pages judged as they come, none kept), with
  * at most `concurrency` results unsettled at once: a full pool stops taking items, so a listing
- * reads ahead no further than its own window. A synchronous result costs no promise. `ended`
- * gets the count once the source is exhausted, before the last results settle. The first
+ * reads ahead no further than its own window. The source may give items one by one or a page at
+ * a time (an array, so an item is never one; its items take no promise each), and a synchronous
+ * result costs no promise.
+ * `ended` gets the count once the source is exhausted, before the last results settle. The first
  * failure (of the source or of `fn`) is thrown once every started call has settled.
  */
 export async function eachPooled<T>(
-  source: Iterable<T> | AsyncIterable<T>,
+  source: Iterable<T | readonly T[]> | AsyncIterable<T | readonly T[]>,
   concurrency: number,
   fn: (item: T, index: number) => void | Promise<void>,
   ended?: (count: number) => void,
@@ -30,25 +32,37 @@ export async function eachPooled<T>(
   const pending = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   let count = 0;
+  const take = (item: T): boolean => {
+    const out = fn(item, count++);
+    if (!(out instanceof Promise)) return false;
+    const settled: Promise<void> = out.then(
+      () => void pending.delete(settled),
+      (error: unknown) => {
+        pending.delete(settled);
+        failure ??= { error };
+      },
+    );
+    pending.add(settled);
+    return pending.size >= Math.max(1, concurrency);
+  };
   try {
-    for await (const item of source) {
-      const out = fn(item, count++);
-      if (!(out instanceof Promise)) continue;
-      const settled: Promise<void> = out.then(
-        () => void pending.delete(settled),
-        (error: unknown) => {
-          pending.delete(settled);
-          failure ??= { error };
-        },
-      );
-      pending.add(settled);
-      if (pending.size >= Math.max(1, concurrency)) await Promise.race(pending);
-      if (failure) throw failure.error;
+    for await (const got of source) {
+      if (!Array.isArray(got)) {
+        if (take(got as T) || failure) await waitForRoom();
+        continue;
+      }
+      for (const item of got as readonly T[]) if (take(item) || failure) await waitForRoom();
     }
     ended?.(count);
     await Promise.all(pending);
     if (failure) throw failure.error;
   } finally {
     await Promise.allSettled(pending);
+  }
+
+  /** Until a slot frees when the pool is full; throws the first failure. */
+  async function waitForRoom(): Promise<void> {
+    if (pending.size >= Math.max(1, concurrency)) await Promise.race(pending);
+    if (failure) throw failure.error;
   }
 }

@@ -8,6 +8,7 @@ import { InputError } from '../core/problem.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
 import { scopeEntries } from '../resources/discovery.js';
+import { collectAll } from '../resources/common.js';
 import type { CollectContext, CollectedResource, DocumentPart, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
 import { type EvalEnv, failedItems, type Selection, selectItems } from './evaluate.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
@@ -56,6 +57,8 @@ export interface RunResult {
   warnings: string[];
   /** Resources collected per kind (the kinds the run read). */
   collected: Record<string, number>;
+  /** Resources per kind that at least one policy judged (selected, or found something on). */
+  evaluated: Record<string, number>;
   /** The run-wide failures that stopped the run's requests (a refused token, an unreachable host, the deadline), once each, in the order met. */
   stoppedBy: RunWideCause[];
 }
@@ -294,10 +297,8 @@ function collectContext(kind: ResourceKind, opts: RunOptions, memo: RunMemoState
   return { api: opts.api, scope: opts.scope, manifestFiles: opts.manifestFiles, displayRoot: opts.displayRoot, declared: opts.declared?.get(kind.name), once: memo.once, ...(reads ? { reads } : {}) };
 }
 
-async function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
-  const out: CollectedResource[] = [];
-  for await (const r of kind.collect(collectContext(kind, opts, memo))) out.push(r);
-  return out;
+function collect(kind: ResourceKind, opts: RunOptions, memo: RunMemoState): Promise<CollectedResource[]> {
+  return collectAll(kind, collectContext(kind, opts, memo));
 }
 
 function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: number, resourceIds: string[]): PolicyResult {
@@ -350,6 +351,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
 
   const perPolicy = new Map<CompiledPolicy, { findings: Finding[]; evaluated: number; ids: string[] }>();
   const collectedPerKind = new Map<string, number>();
+  const evaluatedPerKind = new Map<string, number>();
   let resources = 0;
   await Promise.all(
     kindNames.map(async (name) => {
@@ -382,18 +384,26 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       collectedPerKind.set(name, ids.length);
       const unverified = await failedVerifications(ctx, kind, plans);
       const kindFindings: Finding[] = [];
+      // The policies whose verdicts stand (no shared read of theirs failed its check).
+      const standing = policies.map(() => false);
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
         // A shared read whose check failed once the kind was collected: no verdict of the policy stands.
         let shared: unknown = [...plans[pi].select, ...plans[pi].judge].map((part) => unverified.get(part)).find((e) => e !== undefined);
         if (shared === undefined) {
+          // The policy's resources: the kind's own id list while it judged every one so far (a
+          // policy without `when` shares it: 300,000 ids copied per policy cost ~2.4 MB each).
+          let own: string[] | null = null;
           ids.forEach((id, ri) => {
             const v = verdicts[ri * policies.length + pi];
             if (v.sharedError !== undefined) shared ??= v.sharedError;
             acc.evaluated += v.selected;
-            if (v.selected > 0 || v.findings.length > 0) acc.ids.push(id);
+            if (judgedOn(v)) own?.push(id);
+            else own ??= ids.slice(0, ri);
             acc.findings.push(...v.findings);
           });
+          acc.ids = own ?? ids;
+          standing[pi] = true;
         }
         if (shared !== undefined) {
           const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
@@ -403,6 +413,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         perPolicy.set(p, acc);
         for (const f of acc.findings) kindFindings.push(f);
       });
+      evaluatedPerKind.set(name, judgedResources(ids, verdicts, standing, policies.map((p) => perPolicy.get(p)!.ids)));
       await attachOwners({ api: ctx.api, once: memo.once, partMemo: ctx.partMemo }, kind, kindFindings, judged.withFindings, concurrency);
     }),
   );
@@ -430,7 +441,38 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
   const empty = emptyScopeWarning(emptyScopes);
   if (empty) warnings.push(empty);
   // Most severe first across policies (a policy's findings share its severity and stay together).
-  return { results, findings: orderBySeverity(findings), resources, checks, warnings, collected: Object.fromEntries(collectedPerKind), stoppedBy };
+  return {
+    results,
+    findings: orderBySeverity(findings),
+    resources,
+    checks,
+    warnings,
+    collected: Object.fromEntries(collectedPerKind),
+    evaluated: Object.fromEntries(evaluatedPerKind),
+    stoppedBy,
+  };
+}
+
+/** A verdict that counts its resource as judged: something selected, or found on it. */
+const judgedOn = (v: ResourceVerdict): boolean => v.selected > 0 || v.findings.length > 0;
+
+/**
+ * The kind's resources some standing policy judged, counted over the verdicts (a set of 300,000
+ * ids built for the count cost ~30 MB at the end of a run). A policy that judged them all says so
+ * at once: its resources are the kind's own id list.
+ */
+function judgedResources(ids: readonly string[], verdicts: readonly ResourceVerdict[], standing: readonly boolean[], policyIds: readonly (readonly string[])[]): number {
+  if (policyIds.some((own, pi) => standing[pi] && own === ids)) return ids.length;
+  let count = 0;
+  for (let ri = 0; ri < ids.length; ri++) {
+    for (let pi = 0; pi < standing.length; pi++) {
+      if (standing[pi] && judgedOn(verdicts[ri * standing.length + pi])) {
+        count++;
+        break;
+      }
+    }
+  }
+  return count;
 }
 
 /** One line for every policy that checked nothing: the empty scope keys, and the policies. */

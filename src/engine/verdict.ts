@@ -101,21 +101,21 @@ export interface BuildReportInput {
   overrides?: Override[];
   /** Every loaded policy's control mapping (also of policies this run left out). */
   mapped?: { id: string; controls: Record<string, string[]> }[];
-  /** What the run saw of each kind (what the policies judged, and `blocking`, are worked out here). */
-  coverage?: Omit<CoverageRecord, 'blocking' | 'evaluated' | 'skippedPolicies'>[];
+  /** What the run saw of each kind (`blocking` and the skipped policies are worked out here). */
+  coverage?: Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[];
 }
 
 /**
  * A kind whose listing is known to be partial decides nothing it did not see: unless the config
  * accepts it, a policy over it at or above failOn makes the run an error (exit 3), never a pass.
  */
-function settleCoverage(coverage: Omit<CoverageRecord, 'blocking' | 'evaluated' | 'skippedPolicies'>[], policies: PolicyResult[], failOn: FailOn): CoverageRecord[] {
+function settleCoverage(coverage: Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[], policies: PolicyResult[], failOn: FailOn): CoverageRecord[] {
   return coverage.map((c) => {
     const over = policies.filter((p) => p.resource === c.kind);
     return {
       kind: c.kind,
       listed: c.listed,
-      evaluated: new Set(over.flatMap((p) => p.resourceIds)).size,
+      evaluated: c.evaluated,
       skippedPolicies: over.filter((p) => p.status === 'skipped').length,
       completeWith: c.completeWith,
       partial: c.partial,

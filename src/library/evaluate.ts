@@ -48,7 +48,8 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
 
 /** What the selected kinds (and those they are also found through) say about the scope they read. */
 /** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial and accepted. */
-function coverageOf(prepared: PreparedRun, collected: Record<string, number>): Omit<CoverageRecord, 'blocking' | 'evaluated' | 'skippedPolicies'>[] {
+function coverageOf(prepared: PreparedRun, run: Pick<RunResult, 'collected' | 'evaluated'>): Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[] {
+  const { collected } = run;
   const kinds = new Set<string>(Object.keys(collected));
   for (const p of prepared.selected) {
     const also = RESOURCE_KINDS[p.def.resource]?.inputs.alsoFrom;
@@ -59,6 +60,7 @@ function coverageOf(prepared: PreparedRun, collected: Record<string, number>): O
     .map((k) => ({
       kind: k,
       listed: collected[k] ?? 0,
+      evaluated: run.evaluated[k] ?? 0,
       completeWith: RESOURCE_KINDS[k].completeWith ?? null,
       partial: RESOURCE_KINDS[k].knownPartial?.(prepared.config.scope) ?? null,
       accepted: prepared.config.acceptPartialCoverage.includes(k),
@@ -114,7 +116,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     overrides: prepared.overrides,
     mapped: prepared.policies,
     waiverWarningDays: prepared.config.waiverWarningDays,
-    coverage: coverageOf(prepared, run.collected),
+    coverage: coverageOf(prepared, run),
   });
   routeTeams(report, prepared.config.owners);
   for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));

@@ -1,12 +1,22 @@
 // Small helpers shared by the resource kinds.
 import type { InstanceApi, OperationId } from '../api/types.js';
-import type { FixKind, KindProbe, ResourceDocument, RunMemo } from './types.js';
+import type { CollectContext, CollectedResource, FixKind, KindProbe, ResourceDocument, ResourceKind, RunMemo } from './types.js';
 
 /** Reads every page of a limit/skip iterator into one array. */
 export async function readAllPages<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
   const all: T[] = [];
   for await (const page of pages) all.push(...page);
   return all;
+}
+
+/** Every resource a kind collects, in order (a page `collect` yields at once is taken item by item). */
+export async function collectAll(kind: ResourceKind, ctx: CollectContext): Promise<CollectedResource[]> {
+  const out: CollectedResource[] = [];
+  for await (const got of kind.collect(ctx)) {
+    if (!Array.isArray(got)) out.push(got as CollectedResource);
+    else for (const r of got as readonly CollectedResource[]) out.push(r);
+  }
+  return out;
 }
 
 /** Reads the first page of a listing only (a probe that the listing can be read at all). */

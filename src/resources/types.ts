@@ -199,7 +199,11 @@ export interface ResourceKind {
   parts: Record<string, DocumentPart>;
   /** Why a kind without an `owner` part has no owner (findings say it as `ownerUnknown`; the `owners:` map still routes them). */
   ownerless?: string;
-  collect(ctx: CollectContext): AsyncIterable<CollectedResource>;
+  /**
+   * The kind's resources, one by one or a page at a time (an array): a listing of 300,000
+   * yielded one by one cost a promise and a result object each.
+   */
+  collect(ctx: CollectContext): AsyncIterable<CollectedResource | readonly CollectedResource[]>;
   /** Declared kinds: the resources their manifests declare (no API read). */
   declare?(ctx: Pick<CollectContext, 'manifestFiles' | 'displayRoot'>): Promise<CollectedResource[]>;
   /** What `fix:` may set; a read-only kind has none. */

@@ -51,6 +51,35 @@ describe('eachPooled', () => {
     expect(takenWhenHandled).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
+  it('a page the source gives at once is taken item by item, in order, the pool bound holding inside it', async () => {
+    async function* pages() {
+      for (let p = 0; p < 4; p++) {
+        await tick();
+        yield Array.from({ length: 10 }, (_, i) => p * 10 + i);
+      }
+    }
+    let unsettled = 0;
+    let most = 0;
+    const order: [item: number, index: number][] = [];
+    const ended: number[] = [];
+    await eachPooled(
+      pages(),
+      3,
+      (item, index) => {
+        order.push([item, index]);
+        // Every third item is synchronous: it holds no slot.
+        if (item % 3 === 0) return;
+        unsettled++;
+        most = Math.max(most, unsettled);
+        return tick().then(() => void unsettled--);
+      },
+      (count) => ended.push(count),
+    );
+    expect(order).toEqual(Array.from({ length: 40 }, (_, i) => [i, i]));
+    expect(most).toBe(3);
+    expect(ended).toEqual([40]);
+  });
+
   it('a failing call is thrown after the calls already started have settled; no item is taken after it', async () => {
     const taken = { count: 0 };
     const finished: number[] = [];

@@ -23,6 +23,52 @@ describe('runPolicies on the demo instance', () => {
     ]);
   });
 
+  it('counts per kind the resources some policy judged; a policy that judged them all shares the kind\'s id list', async () => {
+    const policies = compilePolicies(`
+policies:
+  - id: every-schedule
+    title: Every schedule names a time zone
+    description: A schedule without a time zone runs at the server's idea of 8 o'clock, which is nobody's.
+    severity: low
+    resource: reportSchedule
+    assert: resource.schedule.timezone != ''
+    message: "Schedule {{ resource.id }} has no time zone"
+  - id: enabled-only
+    title: Enabled schedules name a time zone
+    description: The same, for the schedules that run.
+    severity: low
+    resource: reportSchedule
+    when: resource.schedule.enabled
+    assert: resource.schedule.timezone != ''
+    message: "Schedule {{ resource.id }} has no time zone"
+  - id: disabled-only
+    title: Disabled schedules name a time zone
+    description: The same, for the schedules that do not run.
+    severity: low
+    resource: reportSchedule
+    when: "!resource.schedule.enabled"
+    assert: resource.schedule.timezone != ''
+    message: "Schedule {{ resource.id }} has no time zone"
+`);
+    const run = await demo.run(policies);
+    const [all, enabled, disabled] = run.results;
+    const listed = run.collected.reportSchedule;
+    expect(listed).toBe(demo.sandbox.state.schedules.length);
+    expect(all.resourceIds).toHaveLength(listed);
+    expect(enabled.resourceIds.length).toBeGreaterThan(0);
+    expect(disabled.resourceIds.length).toBeGreaterThan(0);
+    expect(enabled.resourceIds.length + disabled.resourceIds.length).toBe(listed);
+    expect(new Set([...enabled.resourceIds, ...disabled.resourceIds])).toEqual(new Set(all.resourceIds));
+    // One list for the policy that judged every schedule (no copy), its own for the others.
+    expect(all.resourceIds).not.toBe(enabled.resourceIds);
+    expect(run.evaluated).toEqual({ reportSchedule: listed });
+    // Without the policy that judged them all, the count is the union of the others.
+    const split = await demo.run(policies.slice(1));
+    expect(split.evaluated).toEqual({ reportSchedule: listed });
+    const one = await demo.run(policies.slice(1, 2));
+    expect(one.evaluated).toEqual({ reportSchedule: enabled.resourceIds.length });
+  });
+
   it('a kind judged as it is collected still fails whole when its listing fails half-way', async () => {
     // No policy reads a part, so schedules are judged page by page; the second page repeats
     // the first (the server ignores skip), after the first page's schedules were judged.

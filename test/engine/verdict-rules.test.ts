@@ -9,7 +9,7 @@ import { buildReport, gateOf } from '../../src/engine/verdict.js';
 import { isExpiring, parseWaivers } from '../../src/engine/waivers.js';
 import { makeFinding, makePolicy } from '../fixtures/report.js';
 
-const run = (results: PolicyResult[], findings = [makeFinding()]): RunResult => ({ results, findings, resources: 1, checks: 1, warnings: [], collected: {}, stoppedBy: [] });
+const run = (results: PolicyResult[], findings = [makeFinding()]): RunResult => ({ results, findings, resources: 1, checks: 1, warnings: [], collected: {}, evaluated: {}, stoppedBy: [] });
 const report = (r: RunResult, extra: Partial<Parameters<typeof buildReport>[0]> = {}) =>
   buildReport({ run: r, failOn: 'low', instance: 'i', toolVersion: 't', startedAt: new Date('2026-01-10T00:00:00Z'), durationMs: 1, http: { requests: 0, retries: 0, failed: 0 }, ...extra });
 
@@ -37,7 +37,7 @@ describe('the gate', () => {
 });
 
 describe('coverage in the report', () => {
-  const partial = { kind: 'queue', listed: 3, completeWith: 'admin', partial: 'only the token user’s', accepted: false };
+  const partial = { kind: 'queue', listed: 3, evaluated: 2, completeWith: 'admin', partial: 'only the token user’s', accepted: false };
   it('a partial kind read by a failOn-level policy blocks the gate; accepted, skipped or below failOn it does not', () => {
     const p = makePolicy({ resource: 'queue', status: 'fail', resourceIds: ['a', 'b'] });
     const other = makePolicy({ id: 'other', resource: 'dataset', status: 'pass', resourceIds: ['x', 'y', 'z'] });

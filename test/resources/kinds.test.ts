@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import type { InstanceApi } from '../../src/api/types.js';
+import { collectAll } from '../../src/resources/common.js';
 import { fixProblems, RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { CollectContext, CollectedResource, ResourceKind } from '../../src/resources/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -22,9 +23,7 @@ beforeEach(() => {
 
 async function collect(kind: ResourceKind, scope = demoScope()): Promise<CollectedResource[]> {
   const ctx: CollectContext = { api, scope, manifestFiles: demoManifests(), displayRoot: DEMO };
-  const out: CollectedResource[] = [];
-  for await (const r of kind.collect(ctx)) out.push(r);
-  return out;
+  return collectAll(kind, ctx);
 }
 
 describe('live kinds', () => {

@@ -9,7 +9,7 @@ import { isApiError } from '../../api/errors.js';
 import type { MisconfiguredReport, ReportSchedule, ScheduleFilter } from '../../api/types.js';
 import { firstPage, noMemo, readAllPages } from '../common.js';
 import { ownerPart, ownerSchema, userOwner } from '../people.js';
-import type { CollectContext, DocumentPart, ResourceDocument, ResourceKind, RunMemo, Scope } from '../types.js';
+import type { CollectContext, CollectedResource, DocumentPart, ResourceDocument, ResourceKind, RunMemo, Scope } from '../types.js';
 
 /** The schedule's `ownerId` resolved against the users (null: the schedule names none). */
 const owner = ownerPart('listReportSchedules', async (_api, r) =>
@@ -343,10 +343,8 @@ export const reportSchedule: ResourceKind = {
     let count = 0;
     // Yielded page by page as the listing reads them: the engine can judge a page meanwhile.
     for await (const page of (await scheduleListing(ctx, wholeNeeded(ctx.reads), idsNeeded(ctx.reads))).pages()) {
-      for (const s of page) {
-        count++;
-        yield { kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: scheduleDoc(s), source: null };
-      }
+      count += page.length;
+      yield page.map((s): CollectedResource => ({ kind: 'reportSchedule', id: String(s.id), name: s.title ?? null, doc: scheduleDoc(s), source: null }));
     }
     // No schedule means no resource whose misconfigured part would run the cross-check, so it
     // runs here: an empty list next to misconfigured reports is an incomplete list, and a

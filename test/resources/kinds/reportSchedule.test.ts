@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/api/index.js';
 import { parseSnapshot, replayApi } from '../../../src/api/snapshot.js';
 import { allSchedules, orphanMessage, reportSchedule } from '../../../src/resources/kinds/reportSchedule.js';
+import { collectAll } from '../../../src/resources/common.js';
 import { emptyScope } from '../../../src/resources/index.js';
 import type { CollectedResource, CollectContext } from '../../../src/resources/types.js';
 import { createRunMemo } from '../../../src/engine/memo.js';
@@ -25,9 +26,7 @@ function context(pageSize: number): CollectContext {
 }
 
 async function collected(ctx: CollectContext): Promise<CollectedResource[]> {
-  const out: CollectedResource[] = [];
-  for await (const r of reportSchedule.collect(ctx)) out.push(r);
-  return out;
+  return collectAll(reportSchedule, ctx);
 }
 
 describe('reportSchedule', () => {
@@ -103,9 +102,13 @@ describe('reportSchedule', () => {
     const ctx: CollectContext = { ...context(5), api, reads: { parts: new Set(['misconfigured']), kinds: new Set(['reportSchedule']) } };
     const ahead: number[] = [];
     let n = 0;
-    for await (const _ of reportSchedule.collect(ctx)) ahead.push(pulled - Math.floor(n++ / 5));
+    for await (const got of reportSchedule.collect(ctx)) {
+      ahead.push(pulled - ahead.length);
+      n += (got as readonly CollectedResource[]).length;
+    }
     expect(n).toBe(100);
-    // Pages read but not yet handed to the kind, as each schedule is handed over: the page in hand and one more.
+    expect(ahead).toHaveLength(20);
+    // Pages read but not yet handed to the kind, as each page is handed over: the page in hand and one more.
     expect(Math.max(...ahead)).toBe(2);
   });
 
@@ -123,11 +126,18 @@ describe('reportSchedule', () => {
       const ctx: CollectContext = { api, scope: emptyScope(), manifestFiles: { queues: [], dataFiles: [] }, displayRoot: '.', once: createRunMemo().once };
       let pagesAtFirst = -1;
       let n = 0;
-      for await (const r of reportSchedule.collect(ctx)) {
-        if (n++ === 0) pagesAtFirst = big.counts.listReportSchedules;
-        expect(r.kind).toBe('reportSchedule');
+      let yields = 0;
+      for await (const got of reportSchedule.collect(ctx)) {
+        if (yields++ === 0) pagesAtFirst = big.counts.listReportSchedules;
+        // A page at a time: no promise per schedule.
+        expect(Array.isArray(got)).toBe(true);
+        for (const r of got as readonly CollectedResource[]) {
+          expect(r.kind).toBe('reportSchedule');
+          n++;
+        }
       }
       expect(n).toBe(big.state.schedules.length);
+      expect(yields).toBe(Math.ceil(n / 100));
       expect(pagesAtFirst).toBeGreaterThanOrEqual(1);
       expect(pagesAtFirst).toBeLessThan(11);
       const listed = big.counts.listReportSchedules;
