@@ -24,7 +24,7 @@ export interface ParsedPack {
   /** File name → the sha-256 of its text and its policies as JSON (parsed only for the file read). */
   files: Record<string, { sha256: string; policies: string }>;
   /** Every expression of the pack's policies → its parse (cel.ts `parsesOf`). */
-  expressions: Record<string, string>;
+  expressions?: Record<string, string>;
 }
 
 export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -43,8 +43,9 @@ export function builtinPolicies(packageDir: string, name: string, text: string, 
   if (loaded?.dir !== packageDir) {
     const file = path.join(packageDir, BUILTIN_PACK_FILE);
     loaded = { dir: packageDir, pack: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ParsedPack) : null };
-    // A parse depends on the text alone: the pack's serve any policy with the same expression.
-    if (loaded.pack) addKnownParses(loaded.pack.expressions);
+    // A parse depends on the text alone: the pack's serve any policy with the same expression
+    // (a pack written before parses were kept has none).
+    if (loaded.pack) addKnownParses(loaded.pack.expressions ?? {});
   }
   const entry = loaded.pack?.files[name];
   if (!entry || entry.sha256 !== textHash(text) || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;
