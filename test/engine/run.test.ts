@@ -6,6 +6,16 @@ import type { ResourceKind } from '../../src/resources/types.js';
 import { compilePolicies, type Demo, startDemo, summary } from './harness.js';
 import { MISSION_PLANTED, MISSION_POLICIES } from './mission-policies.js';
 
+/** A schedule policy that reads no part, so schedules are judged page by page. */
+const TIMEZONES_SET = `
+  - id: timezones-set
+    title: Every schedule names a time zone
+    description: A schedule without a time zone runs at the server's idea of 8 o'clock, which is nobody's.
+    severity: low
+    resource: reportSchedule
+    assert: resource.schedule.timezone != ''
+    message: "Schedule {{ resource.id }} has no time zone"`;
+
 let demo: Demo;
 beforeAll(async () => {
   demo = await startDemo();
@@ -25,14 +35,7 @@ describe('runPolicies on the demo instance', () => {
 
   it('counts per kind the resources some policy judged; a policy that judged them all shares the kind\'s id list', async () => {
     const policies = compilePolicies(`
-policies:
-  - id: every-schedule
-    title: Every schedule names a time zone
-    description: A schedule without a time zone runs at the server's idea of 8 o'clock, which is nobody's.
-    severity: low
-    resource: reportSchedule
-    assert: resource.schedule.timezone != ''
-    message: "Schedule {{ resource.id }} has no time zone"
+policies:${TIMEZONES_SET}
   - id: enabled-only
     title: Enabled schedules name a time zone
     description: The same, for the schedules that run.
@@ -72,16 +75,7 @@ policies:
   it('a kind judged as it is collected still fails whole when its listing fails half-way', async () => {
     // No policy reads a part, so schedules are judged page by page; the second page repeats
     // the first (the server ignores skip), after the first page's schedules were judged.
-    const timezone = compilePolicies(`
-policies:
-  - id: timezones-set
-    title: Every schedule names a time zone
-    description: A schedule without a time zone runs at the server's idea of 8 o'clock, which is nobody's.
-    severity: low
-    resource: reportSchedule
-    assert: resource.schedule.timezone != ''
-    message: "Schedule {{ resource.id }} has no time zone"
-`);
+    const timezone = compilePolicies(`policies:${TIMEZONES_SET}\n`);
     demo.sandbox.configure({ ignoreSkip: true });
     try {
       const s = demo.sandbox;
