@@ -28,7 +28,10 @@ function builtIsFresh(): boolean {
 export default function setup(): () => void {
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'steward-test-run-'));
   process.env.TMPDIR = runDir;
-  const teardown = () => rmSync(runDir, { recursive: true, force: true });
+  // Retried (a child that outlived its test may still be writing in it), and also at exit: one
+  // run in a few dozen left its folder behind with no error shown.
+  const teardown = () => rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });
+  process.once('exit', teardown);
   const filters = process.argv.slice(2).filter((a) => a.startsWith('test/') || a.startsWith('./test/'));
   if (filters.length > 0 && !filters.some((f) => /^(\.\/)?test\/(cli|package|history|action)/.test(f))) return teardown;
   if (!builtIsFresh()) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
