@@ -185,7 +185,10 @@ export interface CoverageRecord {
   kind: string;
   /** Resources collected (a listing is never cut short: an incomplete one is an error, exit 3). */
   listed: number;
-  /** Resources at least one policy judged. */
+  /**
+   * Resources at least one policy judged, counted by the engine over its verdicts (a kind's
+   * resources are distinct: a listing refuses a repeated id, scope lists and manifests too).
+   */
   evaluated: number;
   /** Policies over the kind that checked nothing (its scope names nothing). */
   skippedPolicies: number;
