@@ -28,6 +28,8 @@ function builtIsFresh(): boolean {
 export default function setup(): () => void {
   const runDir = mkdtempSync(path.join(os.tmpdir(), 'steward-test-run-'));
   process.env.TMPDIR = runDir;
+  // The binaries the suite starts keep Node's compile cache in the run's folder, not the home's.
+  process.env.XDG_CACHE_HOME = path.join(runDir, 'cache');
   // Retried (a child that outlived its test may still be writing in it), and also at exit: one
   // run in a few dozen left its folder behind with no error shown.
   const teardown = () => rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });

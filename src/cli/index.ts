@@ -3,11 +3,9 @@
 // the start-up time, and a version check (scripts, CI) needs none of them.
 import { readFileSync } from 'node:fs';
 import module from 'node:module';
+import { type EnableCompileCache, enableCompileCache } from './compile-cache.js';
 
-// Node 22.1+ keeps V8's compiled code of the chunks on disk (in os.tmpdir(), as TypeScript's
-// `tsc` does), so a start compiles none of their 2.6 MB again: ~28 ms of each command on Node
-// 24. Node 20 has no such cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+enableCompileCache((module as { enableCompileCache?: EnableCompileCache }).enableCompileCache, process.env);
 
 // A reader that stops early (`steward list | head`) is not an error of steward's.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -82,14 +82,16 @@ describe('start-up', () => {
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch']));
   });
 
-  it('keeps V8\'s compiled code of the chunks on disk where Node can (22.1+), in the temporary folder', () => {
-    const tmp = tempDir('steward-compile-cache-');
-    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+  it('keeps V8\'s compiled code of the chunks on disk where Node can (22.1+), in steward\'s cache folder, never the shared temporary one', () => {
+    const home = tempDir('steward-compile-cache-');
+    const tmp = tempDir('steward-compile-cache-tmp-');
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home, TMPDIR: tmp };
     delete env.NODE_COMPILE_CACHE;
     delete env.NODE_DISABLE_COMPILE_CACHE;
     const start = () => spawnSync(process.execPath, [CLI, 'validate', '-c', 'demo/steward.yaml'], { encoding: 'utf8', env });
     expect(start().status).toBe(0);
-    const cache = path.join(tmp, 'node-compile-cache');
+    const cache = path.join(home, 'steward', 'node-compile-cache');
+    expect(existsSync(path.join(tmp, 'node-compile-cache'))).toBe(false);
     if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function') {
       expect(existsSync(cache)).toBe(false);
       return;
@@ -101,11 +103,12 @@ describe('start-up', () => {
     // The next start reads them: it writes none.
     expect(start().status).toBe(0);
     expect(entries()).toBe(first);
+    // Turned off, nothing is written anywhere.
     env.NODE_DISABLE_COMPILE_CACHE = '1';
-    const off = path.join(tempDir('steward-compile-cache-'), 'none');
-    env.TMPDIR = off;
+    env.XDG_CACHE_HOME = tempDir('steward-compile-cache-');
     expect(start().status).toBe(0);
-    expect(existsSync(path.join(off, 'node-compile-cache'))).toBe(false);
+    expect(existsSync(path.join(env.XDG_CACHE_HOME, 'steward'))).toBe(false);
+    expect(existsSync(path.join(tmp, 'node-compile-cache'))).toBe(false);
   });
 
   it('--help lists every command the whole program has, in order, each with its own summary', async () => {

@@ -1,0 +1,75 @@
+// Node's compile cache: on only in steward's own cache folder, made owner-only, and left off
+// where another account could change that folder (never the shared temporary folder).
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cacheFolder, enableCompileCache } from '../../src/cli/compile-cache.js';
+import { tempDir } from './helpers.js';
+
+/** A stand-in for `module.enableCompileCache` that records the folders it is given. */
+function recorder() {
+  const folders: string[] = [];
+  return { folders, enable: (folder: string) => folders.push(folder) };
+}
+
+describe('the compile cache folder', () => {
+  it('is steward\'s folder in the cache home: XDG_CACHE_HOME, else ~/.cache; LOCALAPPDATA on Windows', () => {
+    expect(cacheFolder({ XDG_CACHE_HOME: '/x/cache' }, 'linux')).toBe('/x/cache/steward');
+    expect(cacheFolder({}, 'linux')).toBe(path.join(os.homedir(), '.cache', 'steward'));
+    expect(cacheFolder({ XDG_CACHE_HOME: '' }, 'darwin')).toBe(path.join(os.homedir(), '.cache', 'steward'));
+    expect(cacheFolder({ LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local', XDG_CACHE_HOME: '/x' }, 'win32')).toBe(path.join('C:\\Users\\a\\AppData\\Local', 'steward'));
+  });
+
+  it('turns the cache on in <cache home>/steward/node-compile-cache, made owner-only', () => {
+    const home = tempDir('steward-cc-');
+    const { folders, enable } = recorder();
+    const folder = enableCompileCache(enable, { XDG_CACHE_HOME: home });
+    expect(folder).toBe(path.join(home, 'steward', 'node-compile-cache'));
+    expect(folders).toEqual([folder]);
+    if (process.platform !== 'win32') {
+      expect(statSync(path.join(home, 'steward')).mode & 0o777).toBe(0o700);
+      expect(statSync(folder!).mode & 0o777).toBe(0o700);
+    }
+  });
+
+  it('leaves it off without the API (Node 20), when NODE_COMPILE_CACHE names the folder, or when turned off', () => {
+    const home = tempDir('steward-cc-');
+    const { folders, enable } = recorder();
+    expect(enableCompileCache(undefined, { XDG_CACHE_HOME: home })).toBeNull();
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: home, NODE_COMPILE_CACHE: path.join(home, 'mine') })).toBeNull();
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeNull();
+    expect(folders).toEqual([]);
+    expect(existsSync(path.join(home, 'steward'))).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')('leaves it off where another account could change a folder on the way', () => {
+    const { folders, enable } = recorder();
+    // steward's folder open to everyone (made so by someone else before the first run).
+    const open = tempDir('steward-cc-');
+    mkdirSync(path.join(open, 'steward'), { mode: 0o700 });
+    chmodSync(path.join(open, 'steward'), 0o777);
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: open })).toBeNull();
+    // The cache home itself writable by the group: steward's folder could be swapped under it.
+    const shared = tempDir('steward-cc-');
+    chmodSync(shared, 0o775);
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: shared })).toBeNull();
+    // The cache's own folder left open.
+    const inner = tempDir('steward-cc-');
+    mkdirSync(path.join(inner, 'steward', 'node-compile-cache'), { recursive: true, mode: 0o700 });
+    chmodSync(path.join(inner, 'steward', 'node-compile-cache'), 0o733);
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: inner })).toBeNull();
+    expect(folders).toEqual([]);
+    // Closed again, it is used.
+    chmodSync(path.join(inner, 'steward', 'node-compile-cache'), 0o700);
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: inner })).toBe(path.join(inner, 'steward', 'node-compile-cache'));
+  });
+
+  it('leaves it off when the folder cannot be made (a file in the way)', () => {
+    const home = tempDir('steward-cc-');
+    writeFileSync(path.join(home, 'steward'), 'not a folder');
+    const { folders, enable } = recorder();
+    expect(enableCompileCache(enable, { XDG_CACHE_HOME: home })).toBeNull();
+    expect(folders).toEqual([]);
+  });
+});
