@@ -10,10 +10,14 @@ import path from 'node:path';
 /** `module.enableCompileCache` (absent before Node 22.1). */
 export type EnableCompileCache = (directory: string) => unknown;
 
-/** steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward; %LOCALAPPDATA%\steward on Windows. */
+/**
+ * steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward (a relative
+ * XDG_CACHE_HOME is ignored, as the XDG spec says); %LOCALAPPDATA%\steward on Windows.
+ */
 export function cacheFolder(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(os.homedir(), 'AppData', 'Local'), 'steward');
-  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'steward');
+  const xdg = env.XDG_CACHE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.cache'), 'steward');
 }
 
 /** Whether only this account can change the folder (POSIX: ours, no group or other write). */

@@ -14,10 +14,12 @@ function recorder() {
 }
 
 describe('the compile cache folder', () => {
-  it('is steward\'s folder in the cache home: XDG_CACHE_HOME, else ~/.cache; LOCALAPPDATA on Windows', () => {
+  it('is steward\'s folder in the cache home: an absolute XDG_CACHE_HOME, else ~/.cache; LOCALAPPDATA on Windows', () => {
     expect(cacheFolder({ XDG_CACHE_HOME: '/x/cache' }, 'linux')).toBe('/x/cache/steward');
     expect(cacheFolder({}, 'linux')).toBe(path.join(os.homedir(), '.cache', 'steward'));
     expect(cacheFolder({ XDG_CACHE_HOME: '' }, 'darwin')).toBe(path.join(os.homedir(), '.cache', 'steward'));
+    // A relative one is not a cache home (it would put the cache in the project).
+    expect(cacheFolder({ XDG_CACHE_HOME: 'cache' }, 'linux')).toBe(path.join(os.homedir(), '.cache', 'steward'));
     expect(cacheFolder({ LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local', XDG_CACHE_HOME: '/x' }, 'win32')).toBe(path.join('C:\\Users\\a\\AppData\\Local', 'steward'));
   });
 
