@@ -19,9 +19,9 @@ export async function mapPool<T, R>(items: readonly T[], concurrency: number, fn
  * at most `concurrency` results unsettled at once: a full pool stops taking items, so a listing
  * reads ahead no further than its own window. The source may give items one by one or a page at
  * a time (an array, so an item is never one; its items take no promise each), and a synchronous
- * result costs no promise.
- * `ended` gets the count once the source is exhausted, before the last results settle. The first
- * failure (of the source or of `fn`) is thrown once every started call has settled.
+ * result costs no promise. `ended` gets the count once the source is exhausted, before the last
+ * results settle. The first failure (of the source or of `fn`) is thrown once every started call
+ * has settled.
  */
 export async function eachPooled<T>(
   source: Iterable<T | readonly T[]> | AsyncIterable<T | readonly T[]>,
