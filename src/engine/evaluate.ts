@@ -89,7 +89,7 @@ export function judgeItems(
   return selection.map((sel): Outcome => judgeItem(policy, doc, sel, base, budget) ?? passedOutcome(policy, doc, sel));
 }
 
-/** The outcomes that are not a pass (violations and errors); none allocates nothing. */
+/** The outcomes that are not a pass (violations and errors), or null when every one passes (nothing is allocated). */
 export function failedItems(
   policy: CompiledPolicy,
   doc: Record<string, unknown>,

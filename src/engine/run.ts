@@ -384,8 +384,10 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
       collectedPerKind.set(name, ids.length);
       const unverified = await failedVerifications(ctx, kind, plans);
       const kindFindings: Finding[] = [];
-      // The policies whose verdicts stand (no shared read of theirs failed its check).
+      // The policies whose verdicts stand (no shared read of theirs failed its check), and
+      // whether one of them judged every resource of the kind.
       const standing = policies.map(() => false);
+      let judgedAll = false;
       policies.forEach((p, pi) => {
         const acc = { findings: [] as Finding[], evaluated: 0, ids: [] as string[] };
         // A shared read whose check failed once the kind was collected: no verdict of the policy stands.
@@ -404,6 +406,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
           });
           acc.ids = own ?? ids;
           standing[pi] = true;
+          judgedAll ||= own === null;
         }
         if (shared !== undefined) {
           const message = `could not read ${name} data shared by all resources: ${errorText(shared)}`;
@@ -413,7 +416,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         perPolicy.set(p, acc);
         for (const f of acc.findings) kindFindings.push(f);
       });
-      evaluatedPerKind.set(name, judgedResources(ids, verdicts, standing, policies.map((p) => perPolicy.get(p)!.ids)));
+      evaluatedPerKind.set(name, judgedAll ? ids.length : judgedResources(verdicts, ids.length, standing));
       await attachOwners({ api: ctx.api, once: memo.once, partMemo: ctx.partMemo }, kind, kindFindings, judged.withFindings, concurrency);
     }),
   );
@@ -458,13 +461,11 @@ const judgedOn = (v: ResourceVerdict): boolean => v.selected > 0 || v.findings.l
 
 /**
  * The kind's resources some standing policy judged, counted over the verdicts (a set of 300,000
- * ids built for the count cost ~30 MB at the end of a run). A policy that judged them all says so
- * at once: its resources are the kind's own id list.
+ * ids built for the count cost ~30 MB at the end of a run).
  */
-function judgedResources(ids: readonly string[], verdicts: readonly ResourceVerdict[], standing: readonly boolean[], policyIds: readonly (readonly string[])[]): number {
-  if (policyIds.some((own, pi) => standing[pi] && own === ids)) return ids.length;
+function judgedResources(verdicts: readonly ResourceVerdict[], resources: number, standing: readonly boolean[]): number {
   let count = 0;
-  for (let ri = 0; ri < ids.length; ri++) {
+  for (let ri = 0; ri < resources; ri++) {
     for (let pi = 0; pi < standing.length; pi++) {
       if (standing[pi] && judgedOn(verdicts[ri * standing.length + pi])) {
         count++;
