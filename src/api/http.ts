@@ -14,7 +14,7 @@ import type { CallState, RequestSpec } from './request-spec.js';
 import { createBreaker } from './breaker.js';
 import { createDeadlineStage, DeadlineError } from './deadline.js';
 import { describePath } from './request-path.js';
-import { BodyTooLargeError, createConnectionPool } from './connection-pool.js';
+import type { ConnectionPool } from './connection-pool.js';
 import {
   ApiError,
   type ApiErrorInit,
@@ -66,6 +66,13 @@ class AttemptTimeoutError extends Error {
 let ofetchLoaded: Promise<typeof import('ofetch')> | undefined;
 const ofetchModule = () => (ofetchLoaded ??= import('ofetch'));
 
+/**
+ * The wire, loaded by the first request too: node:https loads TLS (~9 ms of CPU on Node 24, ~4
+ * on Node 20), and the proxy agent its own dependencies.
+ */
+let wireLoaded: Promise<typeof import('./connection-pool.js')> | undefined;
+const wireModule = () => (wireLoaded ??= import('./connection-pool.js'));
+
 /** ofetch hands a Headers or a plain record; node:http takes a record. */
 function headersOf(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return {};
@@ -94,7 +101,8 @@ export function createTransport(options: ClientOptions): Transport {
   const counters: HttpStats = { requests: 0, retries: 0, failed: 0 };
   const throttle = createThrottle(limiter, concurrency);
   const memo = new Map<string, Promise<unknown>>();
-  const pool = createConnectionPool(concurrency);
+  // Made by the first exchange, once the wire is loaded; every attempt comes after one.
+  let wire: { pool: ConnectionPool; BodyTooLargeError: typeof import('./connection-pool.js').BodyTooLargeError } | undefined;
 
   // A 401 says the token itself is wrong, for every endpoint that sends it: after the first one,
   // later requests with that token fail at once instead of each collecting its own 401 (one per
@@ -200,7 +208,7 @@ export function createTransport(options: ClientOptions): Transport {
         counters.requests += 1;
         const attempt = call.attempts;
         const target = String(input instanceof Request ? input.url : input);
-        const attemptOnWire = pool.send(
+        const attemptOnWire = wire!.pool.send(
           target,
           { method: init?.method ?? 'GET', headers: headersOf(init?.headers), body: init?.body as string | undefined },
           maxBodyBytes,
@@ -236,7 +244,7 @@ export function createTransport(options: ClientOptions): Transport {
           return new Response(null, { status, statusText, headers });
         } catch (error) {
           call.lastTimedOut = timedOut;
-          call.tooLarge = error instanceof BodyTooLargeError;
+          call.tooLarge = error instanceof wire!.BodyTooLargeError;
           const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline!.label) : error;
           log({ error: redact(describeNetworkError(reason)) });
           const code = errorCodes(reason).find((c) => c in UNREACHABLE_HOST_CODES);
@@ -259,7 +267,8 @@ export function createTransport(options: ClientOptions): Transport {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.host === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
     else headers[tokenHeader] = options.token;
-    const { createFetch } = await ofetchModule();
+    const [{ createFetch }, wireAt] = await Promise.all([ofetchModule(), wireModule()]);
+    wire ??= { pool: wireAt.createConnectionPool(concurrency), BodyTooLargeError: wireAt.BodyTooLargeError };
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
       const response = await $fetch.raw<string, 'text'>(url, {

@@ -1,9 +1,8 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import { type CheckOptions, parseOverride, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
+import { type CheckOptions, demoConfigPath, parseOverride, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
 import { FORMATS, GROUP_BY, type GroupBy } from '../report/index.js';
-import { demoConfigPath, startSandbox } from '../sandbox/index.js';
 import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';
 import { chosenConfig } from './config-choice.js';
@@ -109,6 +108,8 @@ export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | unde
 export async function withTarget<T>(flags: RunFlags, io: CliIo, fn: (options: CheckOptions) => Promise<T>): Promise<T> {
   const options = checkOptionsFrom(flags, io);
   if (!flags.sandbox) return fn({ ...options, config: chosenConfig(flags, io) });
+  // Loaded only here: the emulated instance (its server, data and node:http) is no part of a real run.
+  const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox();
   // From here on the sandbox's tokens are secrets of the run like the environment's.
   secretsOf(io).add(sandbox.token, sandbox.workflowToken);

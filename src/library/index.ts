@@ -4,7 +4,7 @@ export { createClient, redactJson, redactSecrets } from '../api/index.js';
 export * from './startup.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
-export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, findConfig, isDatabaseUrl, loadConfig, BUILTIN_CONFIG } from '../config/index.js';
+export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, demoConfigPath, findConfig, isDatabaseUrl, loadConfig, BUILTIN_CONFIG } from '../config/index.js';
 export { displayPath } from '../core/display-path.js';
 export { parseOverride } from './enforcement.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';

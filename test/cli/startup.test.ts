@@ -69,17 +69,21 @@ describe('start-up', () => {
     expect(packagesLoaded(['list', '--config', 'builtin'])).not.toContain('pg');
   });
 
-  it('a command that sends nothing loads no HTTP client: validate loads neither ofetch nor Node\'s undici', () => {
-    const demo = ['validate', '-c', 'demo/steward.yaml'];
-    expect(packagesLoaded(demo)).not.toContain('ofetch');
-    // undici is Node's own (global fetch, and node:http's ES module facade on Node 22+).
+  it('a command that sends nothing loads no HTTP client: validate and check --from load neither ofetch, the proxy agent, the sandbox nor Node\'s TLS, http or undici', () => {
     const dir = tempDir('steward-startup-');
+    const snapshot = path.join(dir, 'demo.json');
+    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+    // Node's own modules: undici (global fetch, and node:http's ES module facade on Node 22+),
+    // TLS (~9 ms of CPU on Node 24), the HTTP stack a sandbox or a client would load.
     const probe = path.join(dir, 'probe.cjs');
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write('undici loaded: ' + process.moduleLoadList.some((m) => m.includes('undici')) + '\\n'));\n");
-    const r = spawnSync(process.execPath, ['-r', probe, CLI, ...demo], { encoding: 'utf8' });
-    expect([r.status, r.stderr]).toEqual([0, 'undici loaded: false\n']);
-    // A check against the sandbox sends requests: the client loads then.
-    expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch']));
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write('network modules: ' + JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (undici|tls|https?|zlib)$/.test(m) || m.includes('undici'))) + '\\n'));\n");
+    for (const command of [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']]) {
+      expect(packagesLoaded(command)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^(ofetch|https-proxy-agent|agent-base|proxy-from-env|debug)$/)]));
+      const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
+      expect([command[0], r.status, r.stderr]).toEqual([command[0], 0, 'network modules: []\n']);
+    }
+    // A check against the sandbox sends requests: the client and the wire load then.
+    expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch', 'https-proxy-agent']));
   });
 
   it('keeps V8\'s compiled code of the chunks on disk where Node can (22.1+), in steward\'s cache folder, never the shared temporary one', () => {

@@ -7,10 +7,9 @@ import { fail, print, warn } from '../io.js';
 import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
 import { addReportOptions, addRunOptions, checkOptionsFrom, type RunFlags, withTarget } from '../run-options.js';
 import { chosenConfig } from '../config-choice.js';
-import { type ConfigSetting, displayPath, emptyRunProblem, evaluate, exitCodeFor, explainTarget, resolvedConfig, sendNotifications } from '../../library/index.js';
+import { type ConfigSetting, demoConfigPath, displayPath, emptyRunProblem, evaluate, exitCodeFor, explainTarget, resolvedConfig, sendNotifications } from '../../library/index.js';
 import { renderExplanation } from './explain.js';
 import { InvalidArgumentError } from 'commander';
-import { demoConfigPath } from '../../sandbox/index.js';
 import type { CliIo } from '../io.js';
 import { summaryOf } from './summaries.js';
 
