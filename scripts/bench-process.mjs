@@ -2,14 +2,17 @@
 // by a hook loaded with --import when the process exits (a check that finds violations exits 1:
 // its cost counts the same).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median } from './bench-median.mjs';
 
-/** Median CPU ms and median peak RSS MB of `runs` runs of `node ...args`, and the last stdout. */
-export function processUsage(args, { runs = 1, env = process.env } = {}) {
+/**
+ * Median CPU ms and median peak RSS MB of `runs` runs of `node ...args`, and the last stdout;
+ * `node` is the binary (this process's unless named).
+ */
+export function processUsage(args, { runs = 1, env = process.env, node = process.execPath } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-usage-'));
   const out = path.join(dir, 'usage.json');
   const hook = path.join(dir, 'usage-hook.mjs');
@@ -24,7 +27,7 @@ export function processUsage(args, { runs = 1, env = process.env } = {}) {
   let stdout = '';
   for (let i = 0; i < runs; i++) {
     try {
-      stdout = execFileSync(process.execPath, ['--import', pathToFileURL(hook).href, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+      stdout = execFileSync(node, ['--import', pathToFileURL(hook).href, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
     } catch (e) {
       if (e.status !== 1) throw e;
       stdout = e.stdout;
@@ -35,4 +38,24 @@ export function processUsage(args, { runs = 1, env = process.env } = {}) {
   }
   rmSync(dir, { recursive: true, force: true });
   return { cpuMs: median(cpu), rssMb: median(rss), stdout };
+}
+
+/**
+ * The other Node the package is tested on, when there is one: inside `npm run` this process is
+ * Node 24 (the `node24` development dependency links `node`) and the machine's Node is the one
+ * npm runs on (npm_node_execpath); run as `node scripts/bench.mjs`, the other is Node 24 (or,
+ * run by Node 24 itself, the `node` on PATH).
+ * Issue 29's start-up and memory rows are measured on both: their limits differ by Node.
+ */
+export function otherNode() {
+  for (const bin of [process.env.npm_node_execpath, path.resolve('node_modules/node24/bin/node'), 'node']) {
+    if (!bin || (bin !== 'node' && !existsSync(bin))) continue;
+    try {
+      const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+      if (version !== process.version) return { bin, version };
+    } catch {
+      // a binary that does not run here (another OS or CPU)
+    }
+  }
+  return null;
 }
