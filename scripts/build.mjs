@@ -24,7 +24,7 @@ const writeIfChanged = (target, text) => {
   const contents = [
     "export { ownSchemas } from './src/library/own-schemas.ts';",
     "export { ownSchemaKey } from './src/core/own-validator.ts';",
-    "export { builtinPackJson, BUILTIN_PACK_FILE } from './src/library/builtin-pack.ts';",
+    "export { ACTION_PACK_FILE, builtinPackJson, BUILTIN_PACK_FILE } from './src/library/builtin-pack.ts';",
     "export { RESOURCE_KINDS } from './src/resources/index.ts';",
   ].join('\n');
   await build({ ...common, stdin: { contents, resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
@@ -32,7 +32,10 @@ const writeIfChanged = (target, text) => {
   const { ownValidatorsModule } = await import('./own-validators.mjs');
   writeIfChanged('src/core/own-validators.generated.js', ownValidatorsModule(derived.ownSchemas(), derived.ownSchemaKey));
   const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
-  writeFileSync(derived.BUILTIN_PACK_FILE, derived.builtinPackJson(files, derived.RESOURCE_KINDS));
+  const pack = derived.builtinPackJson(files, derived.RESOURCE_KINDS);
+  writeFileSync(derived.BUILTIN_PACK_FILE, pack);
+  // The Action's copy is committed (test/action/check-dist.test.ts checks it is current).
+  writeIfChanged(derived.ACTION_PACK_FILE, pack);
   rmSync('dist/.derived', { recursive: true, force: true });
 }
 await build({ ...common, entryPoints: { index: 'src/index.ts' }, outdir: 'dist', banner, packages: 'external' });

@@ -2,11 +2,11 @@
 // this with the shipped files and the registry's kinds.
 import { parsesOf } from '../policy/cel.js';
 import { compileAll } from '../policy/compile.js';
-import { BUILTIN_PACK_FILE, PACK_FILE_MARK, type ParsedPack, policySchemaKey, textHash } from '../policy/builtin-pack.js';
+import { ACTION_PACK_FILE, BUILTIN_PACK_FILE, PACK_FILE_MARK, type ParsedPack, policySchemaKey, textHash } from '../policy/builtin-pack.js';
 import { parsePolicyText } from '../policy/loader.js';
 import type { KindRegistry } from '../policy/schema.js';
 
-export { BUILTIN_PACK_FILE };
+export { ACTION_PACK_FILE, BUILTIN_PACK_FILE };
 
 /**
  * The pack's JSON: each file parsed as `parsePolicyText` parses it, with no problem (a file with

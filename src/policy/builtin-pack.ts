@@ -1,5 +1,6 @@
-// The built-in pack as the build parsed it (dist/builtin-policies.json, written by
-// scripts/build.mjs from library/builtin-pack.ts): every command reads the 46 shipped policies,
+// The built-in pack as the build parsed it (dist/builtin-policies.json, and its committed twin
+// dist-action/builtin-policies.json for the Action, written by scripts/build.mjs from
+// library/builtin-pack.ts): every command reads the 46 shipped policies,
 // and parsing their YAML with positions and checking it against the policy schema cost ~35 ms of
 // each start. A file is taken from it only when its text hashes to what the build parsed and the
 // run's kinds give the same policy schema; anything else (an edited file, a plugin kind) is
@@ -14,6 +15,12 @@ import type { PolicyDefinition } from './types.js';
 
 /** Where the build writes the parsed pack, from the package's folder. */
 export const BUILTIN_PACK_FILE = 'dist/builtin-policies.json';
+
+/**
+ * The same pack beside the Action's bundle, committed with it: a runner gets the repository's
+ * files (no dist/), and without it every run parsed the pack again (~100 ms of CPU on Node 24).
+ */
+export const ACTION_PACK_FILE = 'dist-action/builtin-policies.json';
 
 /** The file every location of the pack names, replaced by the path the run shows. */
 export const PACK_FILE_MARK = '\u0000';
@@ -41,8 +48,8 @@ let loaded: { dir: string; pack: ParsedPack | null } | undefined;
  */
 export function builtinPolicies(packageDir: string, name: string, text: string, display: string, kinds: KindRegistry): PolicyDefinition[] | undefined {
   if (loaded?.dir !== packageDir) {
-    const file = path.join(packageDir, BUILTIN_PACK_FILE);
-    loaded = { dir: packageDir, pack: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ParsedPack) : null };
+    const file = [BUILTIN_PACK_FILE, ACTION_PACK_FILE].map((f) => path.join(packageDir, f)).find((f) => existsSync(f));
+    loaded = { dir: packageDir, pack: file ? (JSON.parse(readFileSync(file, 'utf8')) as ParsedPack) : null };
     // A parse depends on the text alone: the pack's serve any policy with the same expression
     // (a pack written before parses were kept has none).
     if (loaded.pack) addKnownParses(loaded.pack.expressions ?? {});

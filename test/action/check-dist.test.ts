@@ -8,13 +8,15 @@ import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ACTION_BUNDLE, actionBundleOptions, buildActionBundle, ROOT } from '../../scripts/action-bundle.mjs';
+import { ACTION_PACK_FILE, builtinPackJson } from '../../src/library/builtin-pack.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 
 const STALE = 'dist-action/index.js is stale: run `npm run build` and commit dist-action/index.js';
 
-/** The bundle as committed in HEAD, or null outside a git checkout (e.g. an npm tarball). */
-function committedBundle(): string | null {
+/** `file` as committed in HEAD, or null outside a git checkout (e.g. an npm tarball). */
+function committed(file: string): string | null {
   try {
-    return execFileSync('git', ['show', `HEAD:${ACTION_BUNDLE}`], {
+    return execFileSync('git', ['show', `HEAD:${file}`], {
       cwd: ROOT,
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
@@ -37,9 +39,9 @@ describe('dist-action/index.js', () => {
   });
 
   test('the committed file equals a fresh build', (ctx) => {
-    const committed = committedBundle();
-    if (committed === null) ctx.skip();
-    expect(committed === fresh, STALE).toBe(true);
+    const inHead = committed(ACTION_BUNDLE);
+    if (inHead === null) ctx.skip();
+    expect(inHead === fresh, STALE).toBe(true);
   });
 
   test('is self-contained and deterministic', async () => {
@@ -63,5 +65,23 @@ describe('dist-action/index.js', () => {
     const chunks = readdirSync(join(ROOT, 'dist/cli-chunks')).map((f) => join(ROOT, 'dist/cli-chunks', f));
     const cli = [join(ROOT, 'dist/cli.js'), ...chunks].map((f) => readFileSync(f, 'utf8')).join('\n');
     for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector']) expect(cli.includes(name), name).toBe(true);
+  });
+});
+
+describe('dist-action/builtin-policies.json', () => {
+  // The runner gets no dist/: the Action reads the pack the build parsed from this committed copy.
+  const shipped = () =>
+    readdirSync(join(ROOT, 'policies'))
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((name) => ({ name, text: readFileSync(join(ROOT, 'policies', name), 'utf8') }));
+  const STALE_PACK = `${ACTION_PACK_FILE} is stale: run \`npm run build\` and commit it`;
+
+  test('the working-tree and the committed file equal the pack a fresh build writes from policies/', (ctx) => {
+    const pack = builtinPackJson(shipped(), RESOURCE_KINDS);
+    expect(readFileSync(join(ROOT, ACTION_PACK_FILE), 'utf8') === pack, STALE_PACK).toBe(true);
+    const inHead = committed(ACTION_PACK_FILE);
+    if (inHead === null) ctx.skip();
+    expect(inHead === pack, STALE_PACK).toBe(true);
   });
 });

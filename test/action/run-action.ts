@@ -14,14 +14,18 @@ export const ACTION_FILES = ['action.yml', 'package.json', 'dist-action', 'polic
 
 let checkout: string | null = null;
 
-/** A copy of the action as the runner lays it out (`_actions/owner/steward/v1`), made once per test file. */
-export function actionCheckout(): string {
-  if (checkout) return checkout;
+/** A fresh copy of the action as the runner lays it out (`_actions/owner/steward/v1`), removed at exit. */
+export function actionCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'steward-action-checkout-'));
   for (const f of ACTION_FILES) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  checkout = dir;
   return dir;
+}
+
+/** The copy shared by a test file's runs, made once. */
+export function actionCheckout(): string {
+  checkout ??= actionCopy();
+  return checkout;
 }
 
 export interface ActionRun {
@@ -77,7 +81,11 @@ export function parseCommands(stdout: string): ActionRun['commands'] {
 }
 
 /** Runs the bundle in `workspace` with `inputs` (names as in action.yml). */
-export async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
+/**
+ * Runs the bundle of `checkout` (the shared copy unless given: a test that alters the action's
+ * files makes its own with `actionCopy`).
+ */
+export async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}, checkout = actionCheckout()): Promise<ActionRun> {
   const files = mkdtempSync(join(tmpdir(), 'steward-action-run-'));
   const outputFile = join(files, 'output');
   const summaryFile = join(files, 'summary.md');
@@ -96,7 +104,7 @@ export async function runAction(workspace: string, inputs: Record<string, string
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   try {
     // Async spawn: the sandbox answering the action runs in this process's event loop.
-    const { code, stdout, stderr } = await spawnProcess(process.execPath, [join(actionCheckout(), 'dist-action', 'index.js')], { cwd: workspace, env });
+    const { code, stdout, stderr } = await spawnProcess(process.execPath, [join(checkout, 'dist-action', 'index.js')], { cwd: workspace, env });
     return {
       code,
       stdout,
