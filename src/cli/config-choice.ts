@@ -3,7 +3,7 @@
 // and no policy paths named, the command is exit 2 naming where it looked: running the built-in
 // pack with defaults is chosen with `--config builtin`, never fallen into.
 import path from 'node:path';
-import { BUILTIN_CONFIG, DEFAULT_CONFIG_FILE, displayPath, findConfig, InputError } from '../library/index.js';
+import { BUILTIN_CONFIG, DEFAULT_CONFIG_FILE, displayPath, findConfig, InputError } from '../library/without-policies.js';
 import { type CliIo, warn } from './io.js';
 
 export function chosenConfig(flags: { config?: string; policies?: readonly string[] }, io: CliIo): string | undefined {

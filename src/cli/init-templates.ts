@@ -1,7 +1,7 @@
 // What `steward init` writes: a commented config, one example policy (with tests), an empty
 // waivers file and a scheduled GitHub workflow that uploads SARIF to code scanning.
 
-import { DISCOVERABLE_SCOPES, packageVersion } from '../library/index.js';
+import { DISCOVERABLE_SCOPES, packageVersion } from '../library/without-policies.js';
 
 /**
  * Third-party actions the workflow uses, pinned by commit (a tag can be moved to other code):

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { blobUrlFromEnv, type Format, formatReport, type GroupBy, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
-import { InputError, type Report, withoutWorkflowCommands } from '../library/index.js';
+import { InputError, type Report, withoutWorkflowCommands } from '../library/without-policies.js';
 
 /**
  * The repository the run is in: GITHUB_WORKSPACE when the cwd is inside it, else the nearest

@@ -1,7 +1,8 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import { type CheckOptions, demoConfigPath, parseOverride, type ProgressEvent, ProgressState, type RequestLogEvent, RESOURCE_KIND_NAMES } from '../library/index.js';
+import type { CheckOptions, RequestLogEvent } from '../library/index.js';
+import { demoConfigPath, parseOverride, type ProgressEvent, ProgressState, RESOURCE_KIND_NAMES } from '../library/without-policies.js';
 import { FORMATS, GROUP_BY, type GroupBy } from '../report/index.js';
 import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';

@@ -7,7 +7,7 @@ import { packageVersion } from '../config/index.js';
 import type { CoverageRecord, Report } from '../core/model.js';
 import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
-import { buildReport, exitCodeForGate } from '../engine/verdict.js';
+import { buildReport } from '../engine/verdict.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
@@ -202,7 +202,3 @@ export async function check(options: CheckOptions = {}): Promise<Report> {
   return (await evaluate(options)).report;
 }
 
-/** The exit code of DESIGN §9 for a finished run: 0 pass, 1 violations, 3 could not evaluate. */
-export function exitCodeFor(report: Report): 0 | 1 | 3 {
-  return exitCodeForGate(report.summary.gate);
-}

@@ -1,16 +1,12 @@
 // The steward library: the one API the CLI and the Action call, and programs that embed
 // steward. Reports are formatted by src/report.
 export { createClient, redactJson, redactSecrets } from '../api/index.js';
-export * from './startup.js';
+export * from './without-policies.js';
 export { recordingApi, type RecordingApi, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
-export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, demoConfigPath, findConfig, isDatabaseUrl, loadConfig, BUILTIN_CONFIG } from '../config/index.js';
-export { displayPath } from '../core/display-path.js';
-export { parseOverride } from './enforcement.js';
+export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_HISTORY_FILE, isDatabaseUrl } from '../config/index.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';
-export type { FailOn, Finding, FixedFinding, HistorySummary, Lifecycle, Override, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
-export { SEVERITIES } from '../core/model.js';
-export { type ProgressEvent, ProgressState } from '../core/progress.js';
+export type { Finding, FixedFinding, HistorySummary, Lifecycle, Override, PolicyResult, SourceLocation } from '../core/model.js';
 export { formatPolicyTestResults, type PolicyTestResult, type PolicyTestRun } from '../engine/policy-tests.js';
 export {
   type ApplyOptions,
@@ -31,22 +27,16 @@ export {
   writeBackPlan,
 } from '../fix/index.js';
 export type { PolicyDefinition } from '../policy/types.js';
-export { DISCOVERABLE_SCOPES, RESOURCE_KIND_NAMES, RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
+export { RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
 export { type Connection, connectionProblems, openConnection, withConnection } from './connect.js';
 export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
-export { check, emptyRunProblem, type Evaluation, evaluate, evaluateInstances, evaluateOn, exitCodeFor, withRunHistory } from './evaluate.js';
+export { check, emptyRunProblem, type Evaluation, evaluate, evaluateInstances, evaluateOn, withRunHistory } from './evaluate.js';
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { fix, type FixMode, type FixOptions, type FixOutcome, fixWithin, NOT_APPLIED_ON_ERRORS } from './fix.js';
 export { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 export { type ConfigSetting, resolvedConfig } from './print-config.js';
-export { digestOf, NOTIFY_ATTEMPTS, type NotifyOutcome, notifyFrom, SIGNATURE_HEADER, sendNotifications } from './notify.js';
 export { NOTIFICATION_SCHEMA, NOTIFY_MAX_ITEMS } from './notify-payloads.js';
-export { ISSUE_LABEL, type IssuesSyncOutcome, syncIssues } from './issues-sync.js';
 export { EXPLAIN_MAX_ITEMS, type ExplainedItem, type Explanation, type ExplainOptions, explain, explainTarget } from './explain.js';
 export type { ExplainedExpression, ExplainedNode } from '../policy/explain.js';
-export { type WaiveOptions, type WaiveResult, waive } from './waive.js';
 export { EVIDENCE_MANIFEST, type EvidenceResult, type VerifyResult, verifyEvidence, writeEvidence } from './evidence.js';
-export { type DiffOptions, diffRuns, type HistoryOptions, historyRuns, readReportFile, type RunDiff } from './history.js';
-export type { DiffFinding, HistoryRun } from '../history/index.js';
-export { instanceNames, mergeReportFiles, mergeReports, regate, stampInstance } from './merge.js';

@@ -145,8 +145,8 @@ describe('import layering', () => {
     expect(offending).toEqual([]);
   });
 
-  it('the shells reach the library only through index.ts, or startup.ts (what the CLI needs before it loads a command)', () => {
-    const entries = ['library/index.ts', 'library/startup.ts'];
+  it('the shells reach the library only through index.ts, startup.ts (what the CLI needs before it loads a command) or without-policies.ts (what the commands that compile no policy need)', () => {
+    const entries = ['library/index.ts', 'library/startup.ts', 'library/without-policies.ts'];
     const offending = [...full].flatMap(([file, targets]) =>
       ['cli', 'action'].includes(folder(file)) ? targets.filter((t) => folder(t) === 'library' && !entries.includes(t)).map((t) => `${file} → ${t}`) : [],
     );
@@ -161,6 +161,22 @@ describe('import layering', () => {
     visit('library/startup.ts');
     expect([...reached].flatMap((f) => graph.get(f)?.packages ?? []).filter((p) => !p.startsWith('node:'))).toEqual([]);
     expect(reached.size).toBeGreaterThan(3);
+    // Nothing without-policies.ts reaches loads CEL or protobuf; nor do the commands importing it.
+    const reachedFrom = (start: string) => {
+      const seen = new Set<string>();
+      const walk = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const t of graph.get(file)?.local ?? []) walk(t);
+      };
+      walk(start);
+      return seen;
+    };
+    for (const start of ['library/without-policies.ts', ...['merge', 'diff', 'history', 'notify', 'issues', 'waive', 'init', 'completion'].map((c) => `cli/commands/${c}.ts`)]) {
+      const files = reachedFrom(start);
+      expect(files.has('library/index.ts'), start).toBe(false);
+      expect([...files].flatMap((f) => graph.get(f)?.packages ?? []).filter((p) => p.startsWith('@bufbuild/')), start).toEqual([]);
+    }
   });
 
   it('has no folder-level import cycles, type imports included', () => {

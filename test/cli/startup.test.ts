@@ -86,6 +86,22 @@ describe('start-up', () => {
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch', 'https-proxy-agent']));
   });
 
+  it('a command that compiles no policy loads neither CEL nor protobuf: merge, diff, history', () => {
+    const dir = tempDir('steward-startup-');
+    const report = path.join(dir, 'report.json');
+    const r = spawnSync(process.execPath, [CLI, 'check', '--sandbox', '-q', '--format', 'json', '--fail-on', 'none'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    writeFileSync(report, r.stdout);
+    const cel = /^@bufbuild\//;
+    for (const command of [['merge', report, '--fail-on', 'none', '--format', 'json'], ['diff', report, report], ['history', '--help']]) {
+      const loaded = packagesLoaded(command);
+      expect(loaded, command[0]).toContain('commander');
+      expect(loaded.filter((p) => cel.test(p)), command[0]).toEqual([]);
+    }
+    // A command that compiles policies does load them (the same probe sees them).
+    expect(packagesLoaded(['validate', '-c', 'demo/steward.yaml'])).toEqual(expect.arrayContaining(['@bufbuild/cel', '@bufbuild/protobuf']));
+  });
+
   it('keeps V8\'s compiled code of the chunks on disk where Node can (22.1+), in steward\'s cache folder, never the shared temporary one', () => {
     const home = tempDir('steward-compile-cache-');
     const tmp = tempDir('steward-compile-cache-tmp-');

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatParser, parseFailOn } from '../options.js';
-import { type DiffFinding, diffRuns, type FailOn, type RunDiff } from '../../library/index.js';
+import { type DiffFinding, diffRuns, type FailOn, type RunDiff } from '../../library/without-policies.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 

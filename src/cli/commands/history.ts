@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatParser } from '../options.js';
-import { type HistoryRun, historyRuns } from '../../library/index.js';
+import { type HistoryRun, historyRuns } from '../../library/without-policies.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { initFiles } from '../init-templates.js';
-import { displayPath } from '../../library/index.js';
+import { displayPath } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 export function registerInit(program: Command, ctx: CliContext): void {

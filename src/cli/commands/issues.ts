@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, secretsOf } from '../io.js';
-import { InputError, readReportFile, syncIssues } from '../../library/index.js';
+import { InputError, readReportFile, syncIssues } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 export function registerIssues(program: Command, ctx: CliContext): void {

@@ -3,11 +3,11 @@
 // exiting like check on it: 3 when an instance is in error, 1 when one fails, else 0.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { exitCodeFor, mergeReportFiles } from '../../library/index.js';
+import { exitCodeFor, mergeReportFiles } from '../../library/without-policies.js';
 import { collect, parseFailOn, type OutputTarget } from '../options.js';
 import { addReportOptions } from '../run-options.js';
 import { assertWritableOutputs, writeReports } from '../report-output.js';
-import type { FailOn } from '../../library/index.js';
+import type { FailOn } from '../../library/without-policies.js';
 import type { GroupBy } from '../../report/index.js';
 import { summaryOf } from './summaries.js';
 

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { chosenConfig } from '../config-choice.js';
 import { print, warn } from '../io.js';
-import { notifyFrom } from '../../library/index.js';
+import { notifyFrom } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 export function registerNotify(program: Command, ctx: CliContext): void {

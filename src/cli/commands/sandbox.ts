@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { describeSandbox, startSandbox } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
 import { parsePort, parseSeed } from '../options.js';
-import { InputError } from '../../library/index.js';
+import { InputError } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 interface SandboxFlags {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { collect } from '../options.js';
-import { displayPath, InputError, loadConfig, waive } from '../../library/index.js';
+import { displayPath, InputError, loadConfig, waive } from '../../library/without-policies.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
