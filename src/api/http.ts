@@ -70,7 +70,8 @@ const ofetchModule = () => (ofetchLoaded ??= import('ofetch'));
  * The wire, loaded by the first request too: node:https loads TLS (~9 ms of CPU on Node 24, ~4
  * on Node 20), and the proxy agent its own dependencies.
  */
-let wireLoaded: Promise<typeof import('./connection-pool.js')> | undefined;
+type Wire = typeof import('./connection-pool.js');
+let wireLoaded: Promise<Wire> | undefined;
 const wireModule = () => (wireLoaded ??= import('./connection-pool.js'));
 
 /** ofetch hands a Headers or a plain record; node:http takes a record. */
@@ -102,7 +103,7 @@ export function createTransport(options: ClientOptions): Transport {
   const throttle = createThrottle(limiter, concurrency);
   const memo = new Map<string, Promise<unknown>>();
   // Made by the first exchange, once the wire is loaded; every attempt comes after one.
-  let wire: { pool: ConnectionPool; BodyTooLargeError: typeof import('./connection-pool.js').BodyTooLargeError } | undefined;
+  let wire: { module: Wire; pool: ConnectionPool } | undefined;
 
   // A 401 says the token itself is wrong, for every endpoint that sends it: after the first one,
   // later requests with that token fail at once instead of each collecting its own 401 (one per
@@ -244,7 +245,7 @@ export function createTransport(options: ClientOptions): Transport {
           return new Response(null, { status, statusText, headers });
         } catch (error) {
           call.lastTimedOut = timedOut;
-          call.tooLarge = error instanceof wire!.BodyTooLargeError;
+          call.tooLarge = error instanceof wire!.module.BodyTooLargeError;
           const reason = timedOut ? new AttemptTimeoutError(timeoutMs) : call.pastDeadline ? new DeadlineError(deadline!.label) : error;
           log({ error: redact(describeNetworkError(reason)) });
           const code = errorCodes(reason).find((c) => c in UNREACHABLE_HOST_CODES);
@@ -268,7 +269,7 @@ export function createTransport(options: ClientOptions): Transport {
     if (spec.host === 'workflow') headers.authorization = `Bearer ${workflowToken}`;
     else headers[tokenHeader] = options.token;
     const [{ createFetch }, wireAt] = await Promise.all([ofetchModule(), wireModule()]);
-    wire ??= { pool: wireAt.createConnectionPool(concurrency), BodyTooLargeError: wireAt.BodyTooLargeError };
+    wire ??= { module: wireAt, pool: wireAt.createConnectionPool(concurrency) };
     const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
     try {
       const response = await $fetch.raw<string, 'text'>(url, {

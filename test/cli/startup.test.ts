@@ -69,7 +69,7 @@ describe('start-up', () => {
     expect(packagesLoaded(['list', '--config', 'builtin'])).not.toContain('pg');
   });
 
-  it('a command that sends nothing loads no HTTP client: validate and check --from load neither ofetch, the proxy agent, the sandbox nor Node\'s TLS, http or undici', () => {
+  it('a command that sends nothing loads no HTTP client: validate and check --from load neither ofetch nor the proxy agent, nor Node\'s TLS, http (a sandbox\'s server would) or undici', () => {
     const dir = tempDir('steward-startup-');
     const snapshot = path.join(dir, 'demo.json');
     expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
