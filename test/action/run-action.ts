@@ -80,10 +80,9 @@ export function parseCommands(stdout: string): ActionRun['commands'] {
   return commands;
 }
 
-/** Runs the bundle in `workspace` with `inputs` (names as in action.yml). */
 /**
- * Runs the bundle of `checkout` (the shared copy unless given: a test that alters the action's
- * files makes its own with `actionCopy`).
+ * Runs the bundle in `workspace` with `inputs` (names as in action.yml), from `checkout`: the
+ * shared copy unless given (a test that alters the action's files makes its own, `actionCopy`).
  */
 export async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}, checkout = actionCheckout()): Promise<ActionRun> {
   const files = mkdtempSync(join(tmpdir(), 'steward-action-run-'));
