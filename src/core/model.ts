@@ -274,6 +274,8 @@ export interface ReportSummary {
 /** A baseline entry no longer seen; files written before entries were stored give only the fingerprint. */
 export interface ResolvedBaselineEntry {
   fingerprint: string;
+  /** The instance it was recorded on (each instance's entries are resolved apart). */
+  instance?: string;
   policy?: string;
   resource?: { kind: string; id: string };
   path?: string | null;

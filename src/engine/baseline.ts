@@ -1,7 +1,11 @@
 // Baselines (DESIGN §7): today's fingerprints recorded once; later runs fail only on new ones.
 // Each fingerprint is stored with what it was about (policy, resource, path, message), so a
 // resolved entry can be named; files holding only fingerprints (older ones) are still read.
+// A fingerprint does not name its instance (the same resource id on two instances is two
+// resources), so the file lists each instance's fingerprints apart: a finding is known only when
+// its own instance recorded it.
 import { readFile, writeFile } from 'node:fs/promises';
+import { DEFAULT_INSTANCE_NAME } from '../config/instances.js';
 import { SecretSet } from '../core/redact.js';
 import { schemaId } from '../core/schema-id.js';
 import { decodeUtf8, fileError } from '../io/input-file.js';
@@ -22,6 +26,11 @@ export interface BaselineFile {
   fingerprints: string[];
   /** Per fingerprint; absent or partial in a file written before entries were stored. */
   entries?: Record<string, BaselineEntry>;
+  /**
+   * Each instance's fingerprints, by its name (`default` for a config of one). Absent in a file
+   * written before they were kept: such a file serves a run of one instance only.
+   */
+  instances?: Record<string, string[]>;
 }
 
 /**
@@ -38,6 +47,11 @@ export const baselineFileSchema = {
     version: { const: 1 },
     createdAt: { type: 'string' },
     fingerprints: { type: 'array', items: { type: 'string' } },
+    instances: {
+      type: 'object',
+      description: 'Each instance\'s fingerprints, by its name (absent in files written before they were kept: those serve a run of one instance only).',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
     entries: {
       type: 'object',
       description: 'What each fingerprint was about (absent in files written before entries were stored).',
@@ -64,9 +78,14 @@ function recorded(f: Finding): boolean {
   return f.status === 'violation' || f.status === 'waived';
 }
 
+/** The baseline of `findings`, each under its `instance` (`default` when it names none). */
 export function createBaseline(findings: Finding[], now: Date): BaselineFile {
   const entries: Record<string, BaselineEntry> = {};
+  const byInstance: Record<string, Set<string>> = {};
   for (const f of findings.filter(recorded)) {
+    const name = f.instance ?? DEFAULT_INSTANCE_NAME;
+    byInstance[name] ??= new Set();
+    byInstance[name].add(f.fingerprint);
     entries[f.fingerprint] ??= {
       policy: f.policy,
       resource: { kind: f.resource.kind, id: f.resource.id },
@@ -79,6 +98,7 @@ export function createBaseline(findings: Finding[], now: Date): BaselineFile {
     version: 1,
     createdAt: now.toISOString(),
     fingerprints,
+    instances: Object.fromEntries(Object.keys(byInstance).sort().map((name) => [name, [...byInstance[name]!].sort()])),
     entries: Object.fromEntries(fingerprints.map((fp) => [fp, entries[fp]])),
   };
 }
@@ -119,7 +139,19 @@ export function parseBaseline(text: string, displayPath: string): BaselineFile {
       entries[fp] = e as BaselineEntry;
     }
   }
-  return { version: 1, createdAt: String(b.createdAt ?? ''), fingerprints: b.fingerprints as string[], entries };
+  let instances: Record<string, string[]> | undefined;
+  if (b.instances !== undefined) {
+    if (!isObject(b.instances)) throw at(['instances'], 'baseline "instances" must be an object of fingerprint lists keyed by instance name');
+    const all = new Set(b.fingerprints as string[]);
+    instances = {};
+    for (const [name, list] of Object.entries(b.instances)) {
+      if (!Array.isArray(list)) throw at(['instances', name], `baseline instance ${name}: must be an array of fingerprints`);
+      const odd = list.findIndex((f) => typeof f !== 'string' || !all.has(f));
+      if (odd >= 0) throw at(['instances', name, odd], `baseline instance ${name}: every entry must be one of "fingerprints"`);
+      instances[name] = list as string[];
+    }
+  }
+  return { version: 1, createdAt: String(b.createdAt ?? ''), fingerprints: b.fingerprints as string[], entries, ...(instances ? { instances } : {}) };
 }
 
 export async function readBaseline(file: string, displayPath: string): Promise<BaselineFile> {
@@ -136,12 +168,16 @@ export async function readBaseline(file: string, displayPath: string): Promise<B
   return parseBaseline(text, displayPath);
 }
 
-/** Each violation/waived finding becomes new or known; baseline entries not seen are resolved. */
+/**
+ * Each violation/waived finding of `instance` becomes new or known; that instance's baseline
+ * entries not seen are resolved. An instance the file does not name has no known finding.
+ */
 export function compareBaseline(
   findings: Finding[],
   baseline: BaselineFile,
+  instance: string,
 ): { findings: Finding[]; resolved: string[]; resolvedEntries: ResolvedBaselineEntry[] } {
-  const known = new Set(baseline.fingerprints);
+  const known = new Set(baseline.instances ? (baseline.instances[instance] ?? []) : baseline.fingerprints);
   const seen = new Set<string>();
   const out = findings.map((f) => {
     if (!recorded(f)) return { ...f, baseline: null };

@@ -91,8 +91,8 @@ export interface BuildReportInput {
   http: HttpStats;
   /** Loaded waivers (none: []). */
   waivers?: WaiverRef[];
-  /** A baseline to compare with, and its display path. */
-  baseline?: { file: string; data: BaselineFile } | null;
+  /** A baseline to compare with, its display path, and the instance whose fingerprints are known. */
+  baseline?: { file: string; data: BaselineFile; instance: string } | null;
   /** The day waivers expire against; defaults to startedAt. */
   now?: Date;
   /** Days before expiry an active waiver is warned about (default WAIVER_WARNING_DAYS_DEFAULT). */
@@ -131,7 +131,7 @@ export function buildReport(input: BuildReportInput): Report {
   let findings = waived.findings;
   let baseline: Report['baseline'] = null;
   if (input.baseline) {
-    const compared = compareBaseline(findings, input.baseline.data);
+    const compared = compareBaseline(findings, input.baseline.data, input.baseline.instance);
     findings = compared.findings;
     baseline = { file: input.baseline.file, resolved: compared.resolved, resolvedEntries: compared.resolvedEntries };
   }

@@ -73,7 +73,10 @@ function partialWarning(c: CoverageRecord): string {
   return `partial coverage of ${c.kind}: ${c.partial}; ${outcome}`;
 }
 
-/** Evaluates a prepared run over an open connection. */
+/** The name of the one instance a prepared run is for (`default` for a config of one). */
+const instanceName = (prepared: PreparedRun): string => prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME;
+
+/** Evaluates a prepared run over an open connection (`--write-baseline` is the whole run's: evaluateInstances). */
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
   const startedAt = options.now ?? new Date();
@@ -94,11 +97,6 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   const warnings = [...prepared.config.warnings, ...run.warnings];
   // Before the report counts the requests: the token list is one of them.
   const token = await tokenExpiry(api, prepared.config, startedAt);
-  if (options.writeBaseline) {
-    const file = path.resolve(prepared.cwd, options.writeBaseline);
-    mkdirSync(path.dirname(file), { recursive: true });
-    await writeBaseline(file, run.findings, startedAt, prepared.config.secrets);
-  }
   // --severity: the findings of other severities are not reported (errors always are: they fail closed).
   const severity = options.severity;
   const reported = severity ? { ...run, findings: run.findings.filter((f) => f.status === 'error' || severity.includes(f.severity)) } : run;
@@ -112,7 +110,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     http: api.stats(),
     // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
     waivers: prepared.waivers.filter((w) => prepared.selected.some((p) => p.id === w.policy)),
-    baseline: prepared.baseline,
+    baseline: prepared.baseline && { ...prepared.baseline, instance: instanceName(prepared) },
     overrides: prepared.overrides,
     mapped: prepared.policies,
     waiverWarningDays: prepared.config.waiverWarningDays,
@@ -130,7 +128,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   if (report.http.requests > 0 && report.durationMs > 0) {
     report.http.ratePerSecond = Math.round((report.http.requests / report.durationMs) * 10_000) / 10;
   }
-  stampInstance(report, prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME);
+  stampInstance(report, instanceName(prepared));
   return { prepared, report, run, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run, report) };
 }
 
@@ -156,7 +154,7 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
       evaluation.report = await recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash, prepared.config.historyKeep);
       // Fixed findings come from the history: routed and named now that they are known.
       routeTeams(evaluation.report, prepared.config.owners);
-      stampInstance(evaluation.report, evaluation.prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME);
+      stampInstance(evaluation.report, instanceName(evaluation.prepared));
     });
   } finally {
     await history.close();
@@ -166,7 +164,7 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
 /** The runs of several instances as one evaluation: one report (library/merge.ts), each warning naming its instance. */
 function combined(evaluations: Evaluation[]): Evaluation {
   if (evaluations.length === 1) return evaluations[0]!;
-  const named = (e: Evaluation) => e.prepared.config.instances?.[0]?.name ?? DEFAULT_INSTANCE_NAME;
+  const named = (e: Evaluation) => instanceName(e.prepared);
   return {
     ...evaluations[0]!,
     report: mergeReports(evaluations.map((e) => e.report)),
@@ -193,6 +191,14 @@ export async function evaluateInstances(options: CheckOptions, prepared: Prepare
   if (several && options.from) throw new InputError([{ file: '--from', line: 0, column: 0, message: 'a snapshot is one instance\'s: pick it with --instance NAME' }]);
   const targets = several ? several.map((i) => ({ ...prepared, config: forInstance(prepared.config, i) })) : [prepared];
   const evaluations = await Promise.all(targets.map((t) => withConnection(options, t, (connection) => evaluateOn(options, t, connection))));
+  // One file for the whole run, each instance's findings under its name: written once the
+  // instances are evaluated (side by side, each writing it would leave the last one's alone).
+  if (options.writeBaseline) {
+    const file = path.resolve(prepared.cwd, options.writeBaseline);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const findings = evaluations.flatMap((e) => e.run.findings.map((f) => ({ ...f, instance: instanceName(e.prepared) })));
+    await writeBaseline(file, findings, options.now ?? new Date(), prepared.config.secrets);
+  }
   for (const e of evaluations) await record(e);
   return combined(evaluations);
 }

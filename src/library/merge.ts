@@ -4,7 +4,7 @@
 // instance in error makes the whole exit 3, one failing makes it 1). Two reports of one instance
 // taken at different times are refused unless asked: their union would be neither run.
 import path from 'node:path';
-import type { ControlSummary, FailOn, FrameworkSummary, InstanceRun, Report, ReportSummary, Severity, WaiverRef } from '../core/model.js';
+import type { ControlSummary, FailOn, FrameworkSummary, InstanceRun, Report, ReportSummary, ResolvedBaselineEntry, Severity, WaiverRef } from '../core/model.js';
 import { gateOf } from '../engine/verdict.js';
 import { readReportFile } from './history.js';
 import { SEVERITIES } from '../core/model.js';
@@ -21,7 +21,16 @@ export function stampInstance(report: Report, name: string): Report {
   for (const p of report.policies) p.instance = name;
   for (const c of report.coverage ?? []) c.instance = name;
   for (const f of report.fixed ?? []) f.instance = name;
+  for (const e of report.baseline?.resolvedEntries ?? []) e.instance = name;
   return report;
+}
+
+/** The baseline sections of several reports as one: each instance's resolved entries, in turn. */
+function mergedBaseline(reports: Report[]): Report['baseline'] {
+  const withBaseline = reports.filter((r) => r.baseline);
+  if (withBaseline.length === 0) return null;
+  const entries = withBaseline.flatMap((r) => r.baseline!.resolvedEntries ?? r.baseline!.resolved.map((fingerprint): ResolvedBaselineEntry => ({ fingerprint })));
+  return { file: withBaseline[0]!.baseline!.file, resolved: entries.map((e) => e.fingerprint), resolvedEntries: entries };
 }
 
 /** The instance names of a report: its `instances[]`, else the name its findings or policies carry. */
@@ -115,7 +124,7 @@ export function mergeReports(reports: Report[], options: { allowSameInstance?: b
     },
     overrides: unique(reports.map((r) => r.overrides), (o) => JSON.stringify(o)),
     frameworks: mergedFrameworks(reports),
-    baseline: reports.find((r) => r.baseline)?.baseline ?? null,
+    baseline: mergedBaseline(reports),
     fixed: reports.flatMap((r) => r.fixed ?? []),
     history: histories.length ? { file: histories[0]!.history!.file, run: Math.max(...histories.map((r) => r.history!.run)), new: counts('new'), open: counts('open'), reopened: counts('reopened'), fixed: counts('fixed'), trend: [] } : null,
     stoppedBy: runs.flatMap((r) => (r.stoppedBy ?? []).map((s) => ({ ...s, cause: `${r.name}: ${s.cause}` }))),

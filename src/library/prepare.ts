@@ -205,8 +205,13 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   let baseline: PreparedRun['baseline'] = null;
   if (options.baseline) {
     const file = path.resolve(cwd, options.baseline);
-    const data = await collectProblems(() => readBaseline(file, displayPath(file, cwd)));
-    if (data) baseline = { file: displayPath(file, cwd), data };
+    const shown = displayPath(file, cwd);
+    const data = await collectProblems(() => readBaseline(file, shown));
+    // A fingerprint does not name its instance: a file that does not either would count one
+    // instance's accepted findings as known on every other.
+    if (data && !data.instances && (config.instances?.length ?? 0) > 1) {
+      problems.push({ file: shown, line: 1, column: 1, message: `baseline ${shown} names no instance (written by a run of one instance, or before baselines kept them): with several instances, write it again with --write-baseline` });
+    } else if (data) baseline = { file: shown, data };
   }
   if (problems.length > 0) throw new InputError(problems);
   return { config, cwd, policies, selected, waivers, overrides, baseline, declared };

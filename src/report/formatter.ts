@@ -297,10 +297,12 @@ export function errorSubject(g: ErrorGroup): string {
 }
 
 /** `policy kind/id path: message`; the bare fingerprint when the baseline file names nothing more. */
-export function resolvedText(e: ResolvedBaselineEntry): string {
-  if (!e.policy || !e.resource) return e.fingerprint;
+export function resolvedText(e: ResolvedBaselineEntry, report: Pick<Report, 'instances'>): string {
+  // A report of several instances names each entry's; one instance's entries are all its own.
+  const on = e.instance && report.instances && report.instances.length > 1 ? `${e.instance}: ` : '';
+  if (!e.policy || !e.resource) return `${on}${e.fingerprint}`;
   const where = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ''}`;
-  return `${e.policy} ${where}${e.message ? `: ${e.message}` : ''}`;
+  return `${on}${e.policy} ${where}${e.message ? `: ${e.message}` : ''}`;
 }
 
 /** `History h.sqlite (run 3): 1 new, 18 open, 0 reopened, 1 fixed`, or null without a history. */

@@ -196,7 +196,7 @@ function tail(report: Report): string[] {
       `Baseline ${escapeCell(report.baseline.file)}: ${n('new')} new, ${n('known')} known, ${report.baseline.resolved.length} resolved.`,
     );
     const resolved = report.baseline.resolvedEntries ?? report.baseline.resolved.map((fingerprint) => ({ fingerprint }));
-    if (resolved.length > 0) lines.push('', ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e))}`));
+    if (resolved.length > 0) lines.push('', ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e, report))}`));
   }
   return lines;
 }

@@ -14,6 +14,7 @@ export const EXTRA_PROPERTIES = {
           "description": "The resolved entries in the same order, with what they were about when the baseline file names it (files written before entries were stored give only the fingerprint).",
           "items": closedObject(["fingerprint"], {
             "fingerprint": { "type": "string" },
+            "instance": { "type": "string", "description": "the instance it was recorded on" },
             "policy": { "type": "string" },
             "resource": closedObject(["kind", "id"], { "kind": { "type": "string" }, "id": { "type": "string" } }),
             "path": { "type": ["string", "null"] },

@@ -211,7 +211,7 @@ function baselineLines(report: Report, width: number, p: Painter): string[] {
   const lines = wrap(text, width, '', '  ').map((l, i) => (i === 0 ? p.paint('bold', l) : l));
   const entries = report.baseline.resolvedEntries ?? resolved.map((fingerprint) => ({ fingerprint }));
   for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
-    lines.push(...wrap(`resolved: ${resolvedText(e)}`, width, '  ', INDENT));
+    lines.push(...wrap(`resolved: ${resolvedText(e, report)}`, width, '  ', INDENT));
   }
   if (entries.length > TEXT_MAX_RESOLVED_LISTED) {
     lines.push(`  and ${entries.length - TEXT_MAX_RESOLVED_LISTED} more resolved`);

@@ -165,3 +165,63 @@ describe('instances: several in one run', () => {
     ]);
   });
 });
+
+describe('instances: a baseline keeps each instance apart', () => {
+  // Both sandboxes hold the demo's data: the same findings, fingerprint for fingerprint. A
+  // fingerprint does not name its instance, so only the file's per-instance lists tell them apart.
+  const both = () => ({ TOKEN_PROD: prod.token, WF_TOKEN_PROD: prod.workflowToken, TOKEN_STAGING: staging.token, WF_TOKEN_STAGING: staging.workflowToken });
+  const baselineOf = (r: Report, instance: string) => [...new Set(r.findings.filter((f) => f.instance === instance && f.baseline !== null).map((f) => f.baseline))];
+
+  it('prod\'s accepted findings are new on staging; a file of both instances knows each on its own', async () => {
+    const prodOnly = path.join(dir, 'prod-baseline.json');
+    const w = await runCli(['check', '--instance', 'prod', '--write-baseline', prodOnly, '-q'], { cwd: dir, env: both() });
+    expect(w.code).toBe(1);
+    const written = JSON.parse(readFileSync(prodOnly, 'utf8')) as { fingerprints: string[]; instances: Record<string, string[]> };
+    expect(Object.keys(written.instances)).toEqual(['prod']);
+    expect(written.instances.prod).toEqual(written.fingerprints);
+
+    // Prod's findings are known; staging's, the very same fingerprints, are new: the run fails.
+    const r = await runCli(['check', '--baseline', prodOnly, '--format', 'json'], { cwd: dir, env: both() });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(validate(report)).toEqual([]);
+    expect(baselineOf(report, 'prod')).toEqual(['known']);
+    expect(baselineOf(report, 'staging')).toEqual(['new']);
+    expect(report.instances?.map((i) => [i.name, i.summary.gate])).toEqual([['prod', 'pass'], ['staging', 'fail']]);
+    expect(report.baseline?.resolved).toEqual([]);
+
+    // Written by a run of both (once, after both were evaluated): each instance's list, and every finding known.
+    const bothFile = path.join(dir, 'both-baseline.json');
+    expect((await runCli(['check', '--write-baseline', bothFile, '-q'], { cwd: dir, env: both() })).code).toBe(1);
+    const twin = JSON.parse(readFileSync(bothFile, 'utf8')) as { fingerprints: string[]; instances: Record<string, string[]> };
+    expect(Object.keys(twin.instances)).toEqual(['prod', 'staging']);
+    expect(twin.instances.staging).toEqual(twin.instances.prod);
+    const known = await runCli(['check', '--baseline', bothFile, '--format', 'json'], { cwd: dir, env: both() });
+    expect(known.code).toBe(0);
+    const all = JSON.parse(known.stdout) as Report;
+    expect([baselineOf(all, 'prod'), baselineOf(all, 'staging')]).toEqual([['known'], ['known']]);
+
+    // A staging entry no longer seen is resolved on staging alone, and named so.
+    const gone = 'ffffffffffffffffffff';
+    writeFileSync(bothFile, JSON.stringify({ ...twin, fingerprints: [...twin.fingerprints, gone], instances: { ...twin.instances, staging: [...twin.instances.staging, gone] } }));
+    const text = await runCli(['check', '--baseline', bothFile], { cwd: dir, env: both() });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`resolved: staging: ${gone}`);
+    const json = await runCli(['check', '--baseline', bothFile, '--format', 'json'], { cwd: dir, env: both() });
+    expect((JSON.parse(json.stdout) as Report).baseline?.resolvedEntries).toEqual([{ fingerprint: gone, instance: 'staging' }]);
+  });
+
+  it('a baseline naming no instance (one instance\'s, or older) with several instances is exit 2 before any request', async () => {
+    const legacy = path.join(dir, 'legacy-baseline.json');
+    writeFileSync(legacy, JSON.stringify({ version: 1, createdAt: '2026-11-01T00:00:00.000Z', fingerprints: [] }));
+    prod.resetCounts();
+    staging.resetCounts();
+    const r = await runCli(['check', '--baseline', legacy], { cwd: dir, env: both() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('legacy-baseline.json:1:1');
+    expect(r.stderr).toContain('names no instance');
+    expect(prod.totalRequests() + staging.totalRequests()).toBe(0);
+    // One instance picked: the file serves it as before.
+    expect((await runCli(['check', '--instance', 'prod', '--baseline', legacy, '-q'], { cwd: dir, env: both() })).code).toBe(1);
+  });
+});

@@ -29,13 +29,14 @@ describe('baseline entries', () => {
       version: 1,
       createdAt: NOW.toISOString(),
       fingerprints: ['aa11', 'bb22'],
+      instances: { default: ['aa11', 'bb22'] },
       entries: {
         aa11: { policy: 'queue-no-admin-for-users', resource: { kind: 'queue', id: 'q-finance-intake' }, path: 'permissions[0]', message: 'User Ana (7) holds ADMIN' },
         bb22: { policy: 'no-misconfigured-schedules', resource: { kind: 'reportSchedule', id: '9001' }, path: null, message: 'Schedule 9001 is misconfigured' },
       },
     });
     const data = await readBaseline(file, 'baseline.json');
-    const compared = compareBaseline([A], data);
+    const compared = compareBaseline([A], data, 'default');
     expect(compared.resolved).toEqual(['bb22']);
     expect(compared.resolvedEntries).toEqual([{ fingerprint: 'bb22', ...written.entries.bb22 }]);
   });
@@ -46,14 +47,32 @@ describe('baseline entries', () => {
     const file = path.join(dir(), 'baseline.json');
     const written = await writeBaseline(file, [waived, error], NOW);
     expect(written.fingerprints).toEqual(['cc33']);
-    const compared = compareBaseline([waived, error], { version: 1, createdAt: '', fingerprints: ['zz', 'cc33', 'aa'], entries: {} });
+    const compared = compareBaseline([waived, error], { version: 1, createdAt: '', fingerprints: ['zz', 'cc33', 'aa'], entries: {} }, 'default');
     expect(compared.findings.map((f) => f.baseline)).toEqual(['known', null]);
     expect(compared.resolved).toEqual(['aa', 'zz']);
   });
 
   it('reads a file holding only fingerprints; its resolved entries are bare fingerprints', () => {
     const data = parseBaseline('{"version":1,"createdAt":"x","fingerprints":["aa11","bb22"]}', 'b.json');
-    expect(compareBaseline([A], data).resolvedEntries).toEqual([{ fingerprint: 'bb22' }]);
+    expect(compareBaseline([A], data, 'prod').resolvedEntries).toEqual([{ fingerprint: 'bb22' }]);
+  });
+
+  it('keeps each instance\'s fingerprints apart: a finding is known only where its own instance recorded it', async () => {
+    const file = path.join(dir(), 'baseline.json');
+    await writeBaseline(file, [{ ...A, instance: 'prod' }, { ...B, instance: 'prod' }, { ...B, instance: 'staging' }], NOW);
+    const data = await readBaseline(file, 'baseline.json');
+    expect(data.fingerprints).toEqual(['aa11', 'bb22']);
+    expect(data.instances).toEqual({ prod: ['aa11', 'bb22'], staging: ['bb22'] });
+    // A on staging is new there (prod accepted it); B known on both; each instance resolves its own.
+    const staging = compareBaseline([A], data, 'staging');
+    expect(staging.findings.map((f) => f.baseline)).toEqual(['new']);
+    expect(staging.resolved).toEqual(['bb22']);
+    const prod = compareBaseline([A], data, 'prod');
+    expect(prod.findings.map((f) => f.baseline)).toEqual(['known']);
+    expect(prod.resolved).toEqual(['bb22']);
+    // An instance the file does not name knows nothing and resolves nothing.
+    const other = compareBaseline([A, B], data, 'dev');
+    expect([other.findings.map((f) => f.baseline), other.resolved]).toEqual([['new', 'new'], []]);
   });
 
   it('a missing file says how to create it', async () => {
@@ -109,6 +128,10 @@ describe('baseline entries', () => {
     ['path a number', entry('{"policy":"p","resource":{"kind":"queue","id":"x"},"path":1,"message":"m"}'), 'baseline entry aa11: "path" must be a string or null'],
     ['path missing', entry('{"policy":"p","resource":{"kind":"queue","id":"x"},"message":"m"}'), 'baseline entry aa11: "path" must be a string or null'],
     ['message missing', entry('{"policy":"p","resource":{"kind":"queue","id":"x"},"path":"a"}'), 'baseline entry aa11: "message" must be a string'],
+    ['instances an array', '{"version":1,"fingerprints":[],"instances":[]}', 'baseline "instances" must be an object of fingerprint lists keyed by instance name'],
+    ['an instance not a list', '{"version":1,"fingerprints":["aa11"],"instances":{"prod":"aa11"}}', 'baseline instance prod: must be an array of fingerprints'],
+    ['an instance listing an unknown fingerprint', '{"version":1,"fingerprints":["aa11"],"instances":{"prod":["aa11","bb22"]}}', 'baseline instance prod: every entry must be one of "fingerprints"'],
+    ['an instance listing a number', '{"version":1,"fingerprints":["aa11"],"instances":{"prod":[1]}}', 'baseline instance prod: every entry must be one of "fingerprints"'],
   ])('%s: refused with the whole message', (_name, text, message) => {
     const found = problems(() => parseBaseline(text, 'b.json'));
     expect(found === 'no error' ? found : found.map((p) => [p.file, p.message])).toEqual([['b.json', message]]);

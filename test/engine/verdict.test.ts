@@ -99,6 +99,7 @@ describe('baseline', () => {
       version: 1,
       createdAt: NOW.toISOString(),
       fingerprints: [...new Set(run.findings.map((f) => f.fingerprint))].sort(),
+      instances: { default: [...new Set(run.findings.map((f) => f.fingerprint))].sort() },
       entries: Object.fromEntries(
         run.findings.map((f) => [
           f.fingerprint,
@@ -107,14 +108,15 @@ describe('baseline', () => {
       ),
     });
     const data = await readBaseline(file, 'baseline.json');
-    const same = report({ baseline: { file: 'baseline.json', data } });
+    const same = report({ baseline: { file: 'baseline.json', data, instance: 'default' } });
     expect(new Set(same.findings.map((f) => f.baseline))).toEqual(new Set(['known']));
     expect(same.summary.gate).toBe('pass');
     expect(same.baseline).toEqual({ file: 'baseline.json', resolved: [], resolvedEntries: [] });
 
     // One finding unknown to the baseline, one baseline entry no longer seen.
-    const partial = { ...data, fingerprints: [...data.fingerprints.slice(1), 'ffffffffffffffffffff'] };
-    const r = report({ baseline: { file: 'baseline.json', data: partial } });
+    const list = [...data.fingerprints.slice(1), 'ffffffffffffffffffff'];
+    const partial = { ...data, fingerprints: list, instances: { default: list } };
+    const r = report({ baseline: { file: 'baseline.json', data: partial, instance: 'default' } });
     const news = r.findings.filter((f) => f.baseline === 'new');
     expect(news.map((f) => f.fingerprint)).toEqual([data.fingerprints[0]]);
     expect(r.baseline?.resolved).toEqual(['ffffffffffffffffffff']);
@@ -123,7 +125,7 @@ describe('baseline', () => {
 
   it('errors carry no baseline state and are not recorded', () => {
     const err = { ...run.findings[0], status: 'error', fingerprint: 'e' } as Finding;
-    const out = compareBaseline([err], { version: 1, createdAt: '', fingerprints: [] });
+    const out = compareBaseline([err], { version: 1, createdAt: '', fingerprints: [] }, 'default');
     expect(out.findings[0].baseline).toBeNull();
     expect(gateOf([], out.findings, 'low', true)).toBe('error');
   });
