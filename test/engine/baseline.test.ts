@@ -59,10 +59,11 @@ describe('baseline entries', () => {
 
   it('keeps each instance\'s fingerprints apart: a finding is known only where its own instance recorded it', async () => {
     const file = path.join(dir(), 'baseline.json');
-    await writeBaseline(file, [{ ...A, instance: 'prod' }, { ...B, instance: 'prod' }, { ...B, instance: 'staging' }], NOW);
+    await writeBaseline(file, [{ ...B, instance: 'staging' }, { ...B, instance: 'prod' }, { ...A, instance: 'prod' }], NOW);
     const data = await readBaseline(file, 'baseline.json');
     expect(data.fingerprints).toEqual(['aa11', 'bb22']);
-    expect(data.instances).toEqual({ prod: ['aa11', 'bb22'], staging: ['bb22'] });
+    // Instances by name and fingerprints sorted: the same findings write the same file.
+    expect(JSON.stringify(data.instances)).toBe(JSON.stringify({ prod: ['aa11', 'bb22'], staging: ['bb22'] }));
     // A on staging is new there (prod accepted it); B known on both; each instance resolves its own.
     const staging = compareBaseline([A], data, 'staging');
     expect(staging.findings.map((f) => f.baseline)).toEqual(['new']);
@@ -104,6 +105,19 @@ describe('baseline entries', () => {
     expect(problems(() => parseBaseline('{\n  "version": 1,\n  "fingerprints": [1]\n}', 'b.json'))).toEqual([
       { file: 'b.json', line: 3, column: 20, message: 'baseline "fingerprints" must be an array of strings' },
     ]);
+  });
+
+  // Where each shape rule points: at the offending value (an editor jumps there).
+  it.each([
+    ['a version other than 1', '{\n  "version": 2,\n  "fingerprints": []\n}', 2, 14],
+    ['fingerprints not an array', '{\n  "version": 1,\n  "fingerprints": "aa11"\n}', 3, 19],
+    ['entries an array', '{\n  "version": 1,\n  "fingerprints": [],\n  "entries": []\n}', 4, 14],
+    ['instances an array', '{\n  "version": 1,\n  "fingerprints": [],\n  "instances": []\n}', 4, 16],
+    ['an instance not a list', '{\n  "version": 1,\n  "fingerprints": ["aa11"],\n  "instances": {\n    "prod": "aa11"\n  }\n}', 5, 13],
+    ['an instance listing an unknown fingerprint', '{\n  "version": 1,\n  "fingerprints": ["aa11"],\n  "instances": {\n    "prod": ["aa11", "bb22"]\n  }\n}', 5, 22],
+  ])('%s: points at the value', (_name, text, line, column) => {
+    const found = problems(() => parseBaseline(text, 'b.json'));
+    expect(found === 'no error' ? found : found.map((p) => [p.line, p.column])).toEqual([[line, column]]);
   });
 
   // Each shape rule of a baseline file, with the whole message: a rule dropped or loosened lets a

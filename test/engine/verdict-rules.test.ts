@@ -34,6 +34,24 @@ describe('the gate', () => {
     expect(gateOf([makePolicy()], [makeFinding({ baseline: 'new' })], 'low', true)).toBe('fail');
     expect(gateOf([makePolicy()], [makeFinding({ severity: 'low' })], 'high', false)).toBe('pass');
   });
+
+  it('counts violations only: a waived finding at failOn of a hard policy passes', () => {
+    expect(gateOf([makePolicy()], [makeFinding({ status: 'waived' })], 'low', false)).toBe('pass');
+    expect(gateOf([makePolicy()], [makeFinding({ status: 'violation' })], 'low', false)).toBe('fail');
+  });
+
+  it('in the report: a soft policy the run overrides does not fail it', () => {
+    const soft = makePolicy({ enforcement: 'soft' });
+    const f = makeFinding({ policy: soft.id });
+    expect(report(run([soft], [f])).summary.gate).toBe('fail');
+    expect(report(run([soft], [f]), { overrides: [{ policy: soft.id, reason: 'release train' }] }).summary.gate).toBe('pass');
+  });
+
+  it('in the report: a throttled run says how far its concurrency fell', () => {
+    const http = { requests: 9, retries: 2, failed: 0, throttled: 2, lowestConcurrency: 2 };
+    expect(report(run([makePolicy()]), { http }).http).toMatchObject({ throttled: 2, lowestConcurrency: 2 });
+    expect(report(run([makePolicy()])).http).not.toHaveProperty('throttled');
+  });
 });
 
 describe('coverage in the report', () => {
@@ -49,6 +67,16 @@ describe('coverage in the report', () => {
     expect(skipped.coverage?.[0]).toMatchObject({ skippedPolicies: 1, blocking: false });
     expect(report(run([makePolicy({ resource: 'queue', severity: 'low' })], []), { coverage: [partial], failOn: 'high' }).coverage?.[0].blocking).toBe(false);
     expect(report(run([p]), { coverage: [{ ...partial, partial: null }] }).coverage?.[0].blocking).toBe(false);
+  });
+
+  it('only the kind\'s own policies count: another kind\'s failOn-level policy does not block it, its skipped ones are not counted; one live policy among skipped ones blocks', () => {
+    const dataset = makePolicy({ id: 'd', resource: 'dataset', status: 'pass' });
+    const datasetSkipped = makePolicy({ id: 'd2', resource: 'dataset', status: 'skipped' });
+    const queueSkipped = makePolicy({ id: 'q1', resource: 'queue', status: 'skipped' });
+    const elsewhere = report(run([dataset, datasetSkipped, queueSkipped], []), { coverage: [partial] });
+    expect(elsewhere.coverage?.[0]).toMatchObject({ skippedPolicies: 1, blocking: false });
+    const queueLive = makePolicy({ id: 'q2', resource: 'queue', status: 'pass' });
+    expect(report(run([queueSkipped, queueLive], []), { coverage: [partial] }).coverage?.[0]).toMatchObject({ skippedPolicies: 1, blocking: true });
   });
 });
 
