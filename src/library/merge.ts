@@ -62,6 +62,18 @@ function runsOf(report: Report): InstanceRun[] {
 const waiverKey = (w: WaiverRef) => JSON.stringify([w.policy, w.resource, w.item ?? null, w.expires, w.reason]);
 const unique = <T>(lists: T[][], key: (x: T) => string): T[] => [...new Map(lists.flat().map((x) => [key(x), x])).values()];
 
+/**
+ * Waivers that matched nothing on any instance: one that waived a finding on one instance is in
+ * use, though the others' reports call it stale (deleting it would fail that instance).
+ */
+function staleEverywhere(reports: Report[]): WaiverRef[] {
+  const used = new Set(reports.flatMap((r) => {
+    const stale = new Set(r.waivers.stale.map(waiverKey));
+    return r.waivers.active.map(waiverKey).filter((k) => !stale.has(k));
+  }));
+  return unique(reports.map((r) => r.waivers.stale), waiverKey).filter((w) => !used.has(waiverKey(w)));
+}
+
 function mergedFrameworks(reports: Report[]): FrameworkSummary[] {
   const byName = new Map<string, Map<string, ControlSummary>>();
   for (const fw of reports.flatMap((r) => r.frameworks)) {
@@ -117,7 +129,7 @@ export function mergeReports(reports: Report[], options: { allowSameInstance?: b
     findings: orderBySeverity(reports.flatMap((r) => r.findings)),
     waivers: {
       expired: unique(reports.map((r) => r.waivers.expired), waiverKey),
-      stale: unique(reports.map((r) => r.waivers.stale), waiverKey),
+      stale: staleEverywhere(reports),
       catchAll: unique(reports.map((r) => r.waivers.catchAll), waiverKey),
       active: unique(reports.map((r) => r.waivers.active), waiverKey),
       expiring: unique(reports.map((r) => r.waivers.expiring), waiverKey),

@@ -1,0 +1,43 @@
+// Merging the reports of several instances (`instances:`, `steward merge`): what each section of
+// the merged report says about the waivers and the baseline of the instances together.
+import { describe, expect, it } from 'vitest';
+import type { Report, WaiverRef } from '../../src/core/model.js';
+import { mergeReports, stampInstance } from '../../src/library/merge.js';
+import { makeReport, STALE_WAIVER } from '../fixtures/report.js';
+
+const USED: WaiverRef = { ...STALE_WAIVER, resource: '42', reason: 'used on prod only' };
+const EMPTY_WAIVERS = { expired: [], stale: [], catchAll: [], active: [], expiring: [] };
+
+/** One instance's report: `stale` among its active waivers matched nothing there. */
+const on = (name: string, url: string, active: WaiverRef[], stale: WaiverRef[]): Report =>
+  stampInstance(makeReport({ instance: url, waivers: { ...EMPTY_WAIVERS, active, stale } }), name);
+
+describe('merged waivers', () => {
+  it('a waiver is stale only when it matched nothing on every instance', () => {
+    const prod = on('prod', 'https://prod.example.com', [USED, STALE_WAIVER], [STALE_WAIVER]);
+    const staging = on('staging', 'https://stg.example.com', [USED, STALE_WAIVER], [USED, STALE_WAIVER]);
+    const merged = mergeReports([prod, staging]);
+    expect(merged.waivers.stale.map((w) => w.reason)).toEqual([STALE_WAIVER.reason]);
+    expect(merged.waivers.active.map((w) => w.reason)).toEqual([USED.reason, STALE_WAIVER.reason]);
+    // The same two the other way round.
+    expect(mergeReports([staging, prod]).waivers.stale.map((w) => w.reason)).toEqual([STALE_WAIVER.reason]);
+  });
+});
+
+describe('merged baseline', () => {
+  it('lists each instance\'s resolved entries in turn, each naming its instance', () => {
+    const withBaseline = (name: string, url: string, fingerprint: string) => {
+      const r = makeReport({ instance: url, baseline: { file: 'b.json', resolved: [fingerprint], resolvedEntries: [{ fingerprint }] } });
+      return stampInstance(r, name);
+    };
+    const merged = mergeReports([withBaseline('prod', 'https://prod.example.com', 'aa'), withBaseline('staging', 'https://stg.example.com', 'bb')]);
+    expect(merged.baseline).toEqual({
+      file: 'b.json',
+      resolved: ['aa', 'bb'],
+      resolvedEntries: [
+        { fingerprint: 'aa', instance: 'prod' },
+        { fingerprint: 'bb', instance: 'staging' },
+      ],
+    });
+  });
+});
