@@ -282,6 +282,11 @@ export interface ResolvedBaselineEntry {
   message?: string;
 }
 
+/** A report's resolved baseline entries: its `resolvedEntries`, else (an older report) the bare fingerprints. */
+export function resolvedEntriesOf(baseline: NonNullable<Report['baseline']>): ResolvedBaselineEntry[] {
+  return baseline.resolvedEntries ?? baseline.resolved.map((fingerprint) => ({ fingerprint }));
+}
+
 /** One instance of a report that holds several (`instances:`, `steward merge`): its own run and verdict. */
 export interface InstanceRun {
   name: string;

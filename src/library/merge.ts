@@ -4,10 +4,10 @@
 // instance in error makes the whole exit 3, one failing makes it 1). Two reports of one instance
 // taken at different times are refused unless asked: their union would be neither run.
 import path from 'node:path';
-import type { ControlSummary, FailOn, FrameworkSummary, InstanceRun, Report, ReportSummary, ResolvedBaselineEntry, Severity, WaiverRef } from '../core/model.js';
+import type { ControlSummary, FailOn, FrameworkSummary, InstanceRun, Report, ReportSummary, Severity, WaiverRef } from '../core/model.js';
 import { gateOf } from '../engine/verdict.js';
 import { readReportFile } from './history.js';
-import { SEVERITIES } from '../core/model.js';
+import { resolvedEntriesOf, SEVERITIES } from '../core/model.js';
 import { orderBySeverity } from '../core/order.js';
 import { InputError } from '../core/problem.js';
 import { DEFAULT_INSTANCE_NAME, packageVersion } from '../config/index.js';
@@ -29,7 +29,7 @@ export function stampInstance(report: Report, name: string): Report {
 function mergedBaseline(reports: Report[]): Report['baseline'] {
   const withBaseline = reports.filter((r) => r.baseline);
   if (withBaseline.length === 0) return null;
-  const entries = withBaseline.flatMap((r) => r.baseline!.resolvedEntries ?? r.baseline!.resolved.map((fingerprint): ResolvedBaselineEntry => ({ fingerprint })));
+  const entries = withBaseline.flatMap((r) => resolvedEntriesOf(r.baseline!));
   return { file: withBaseline[0]!.baseline!.file, resolved: entries.map((e) => e.fingerprint), resolvedEntries: entries };
 }
 

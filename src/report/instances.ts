@@ -1,6 +1,6 @@
 // A report holding several instances (`instances:`, `steward merge`) shown instance by instance:
 // SARIF writes one run each, JUnit one suite per instance and policy, text a section each.
-import type { InstanceRun, Report, ResolvedBaselineEntry } from '../core/model.js';
+import { type InstanceRun, type Report, resolvedEntriesOf } from '../core/model.js';
 
 /** The part of a merged report that is one instance's, as a report of its own (for the formats that show instances apart). */
 export function instanceReport(report: Report, run: InstanceRun): Report {
@@ -27,7 +27,7 @@ export function instanceReport(report: Report, run: InstanceRun): Report {
 
 /** An instance's part of the baseline section: its own resolved entries (and any naming no instance). */
 function ownBaseline(baseline: NonNullable<Report['baseline']>, name: string): Report['baseline'] {
-  const entries = (baseline.resolvedEntries ?? baseline.resolved.map((fingerprint): ResolvedBaselineEntry => ({ fingerprint }))).filter((e) => e.instance === undefined || e.instance === name);
+  const entries = resolvedEntriesOf(baseline).filter((e) => e.instance === undefined || e.instance === name);
   return { file: baseline.file, resolved: entries.map((e) => e.fingerprint), resolvedEntries: entries };
 }
 

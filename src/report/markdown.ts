@@ -6,6 +6,7 @@
 import { reportWithVisibleControls } from './visible-controls.js';
 import { CATCH_ALL_TITLE, errorGroups, errorSubject, type FindingGroup, type FormatOptions, type Formatter, fixedText, type GroupBy, groupFindings, groupingOf, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
+import { resolvedEntriesOf } from '../core/model.js';
 import { ownerLabel } from '../core/owner.js';
 import { blobLink, findingFileLocation, insideRoot } from './repo-location.js';
 
@@ -195,7 +196,7 @@ function tail(report: Report): string[] {
       '',
       `Baseline ${escapeCell(report.baseline.file)}: ${n('new')} new, ${n('known')} known, ${report.baseline.resolved.length} resolved.`,
     );
-    const resolved = report.baseline.resolvedEntries ?? report.baseline.resolved.map((fingerprint) => ({ fingerprint }));
+    const resolved = resolvedEntriesOf(report.baseline);
     if (resolved.length > 0) lines.push('', ...resolved.map((e) => `- resolved: ${escapeCell(resolvedText(e, report))}`));
   }
   return lines;

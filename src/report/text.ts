@@ -5,6 +5,7 @@
 import { perInstance } from './instances.js';
 import { CATCH_ALL_TITLE, type ErrorGroup, errorGroups, errorSubject, type FormatOptions, type Formatter, findingSubject, locationText, plural, fixedText, historyText, resolvedText, severityRank, sortFindings, sortPolicies, verdictCounts, waiverTarget, attentionSections, groupFindings } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
+import { resolvedEntriesOf } from '../core/model.js';
 import { reportWithVisibleControls } from './visible-controls.js';
 
 export const TEXT_DEFAULT_WIDTH = 80;
@@ -209,7 +210,7 @@ function baselineLines(report: Report, width: number, p: Painter): string[] {
   const { file, resolved } = report.baseline;
   const text = `Baseline ${file}: ${count('new')} new, ${count('known')} known, ${resolved.length} resolved`;
   const lines = wrap(text, width, '', '  ').map((l, i) => (i === 0 ? p.paint('bold', l) : l));
-  const entries = report.baseline.resolvedEntries ?? resolved.map((fingerprint) => ({ fingerprint }));
+  const entries = resolvedEntriesOf(report.baseline);
   for (const e of entries.slice(0, TEXT_MAX_RESOLVED_LISTED)) {
     lines.push(...wrap(`resolved: ${resolvedText(e, report)}`, width, '  ', INDENT));
   }
