@@ -2,7 +2,7 @@
 // and publishes the JSON Schemas under schema/ from their TypeScript sources (editors use them;
 // test/config checks the published copies are up to date).
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 
@@ -69,9 +69,19 @@ const httpAsCommonJs = {
     b.onLoad({ filter: /.*/, namespace: 'http-as-commonjs' }, () => ({ contents: "module.exports = require('node:http');", loader: 'js' }));
   },
 };
+// fdir (tinyglobby's directory walker) loads its optional picomatch through createRequire in its
+// ES build, which esbuild cannot see: every start resolved and compiled picomatch's six files
+// from node_modules (~3 ms), beside the copy bundled for tinyglobby. Its CommonJS build requires
+// it plainly, so the bundled copy serves both.
+const fdirAsCommonJs = {
+  name: 'fdir-as-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^fdir$/ }, () => ({ path: fileURLToPath(new URL('../node_modules/fdir/dist/index.cjs', import.meta.url)) }));
+  },
+};
 const cli = await build({
   ...common,
-  plugins: [httpAsCommonJs],
+  plugins: [httpAsCommonJs, fdirAsCommonJs],
   entryPoints: { cli: 'src/cli/index.ts' },
   outdir: 'dist',
   splitting: true,

@@ -86,6 +86,19 @@ describe('start-up', () => {
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch', 'https-proxy-agent']));
   });
 
+  it('every dependency a command runs is bundled: no file is required from node_modules at run time (fdir\'s ES build required picomatch\'s six files there)', () => {
+    const dir = tempDir('steward-startup-');
+    const snapshot = path.join(dir, 'demo.json');
+    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+    // CommonJS loaded through a createRequire does not pass the ES resolve hook: its cache does show it.
+    const probe = path.join(dir, 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write('required: ' + JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('node_modules'))) + '\\n'));\n");
+    for (const command of [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']]) {
+      const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
+      expect([command[0], r.status, r.stderr]).toEqual([command[0], 0, 'required: []\n']);
+    }
+  });
+
   it('a command that compiles no policy loads neither CEL nor protobuf: merge, diff, history', () => {
     const dir = tempDir('steward-startup-');
     const report = path.join(dir, 'report.json');
