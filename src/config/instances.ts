@@ -36,7 +36,8 @@ export interface InstancesContext {
 
 /**
  * The instances picked (`--instance`, else every one, in file order), with their tokens read
- * from the environment; problems for an unknown name or a token not set. Null without `instances:`.
+ * from the environment (each one's unset variables kept for a command that connects); problems
+ * for an unknown name or a bad URL. Null without `instances:`.
  */
 export function namedInstances(
   entries: Record<string, InstanceEntry> | undefined,
@@ -54,17 +55,19 @@ export function namedInstances(
   }
   const chosen = picked?.length ? names.filter((n) => picked.includes(n)) : names;
   const secrets: string[] = [];
-  const fromEnv = (ref: string | undefined, where: (string | number)[]): string | null => {
-    if (ref === undefined) return null;
-    const variable = ref.slice('env:'.length);
-    const value = ctx.env[variable]?.trim() || null;
-    if (!value) problems.push(ctx.at(where, `${where.join('.')}: ${variable} is not set`));
-    else secrets.push(value);
-    return value;
-  };
   const instances = chosen.map((name): NamedInstance => {
     const e = entries[name]!;
     const where = ['instances', name];
+    // A token not set is bad input only to a command that connects (library/connect.ts).
+    const unsetTokens: InputProblem[] = [];
+    const fromEnv = (ref: string | undefined, at: (string | number)[]): string | null => {
+      if (ref === undefined) return null;
+      const variable = ref.slice('env:'.length);
+      const value = ctx.env[variable]?.trim() || null;
+      if (!value) unsetTokens.push(ctx.at(at, `${at.join('.')}: ${variable} is not set`));
+      else secrets.push(value);
+      return value;
+    };
     for (const key of ['baseUrl', 'workflowUrl'] as const) {
       const bad = e[key] ? ctx.badUrl(e[key]) : null;
       if (bad) problems.push(ctx.at([...where, key], `instances.${name}.${key} ${bad}`));
@@ -83,6 +86,7 @@ export function namedInstances(
       },
       requestsPerSecond: e.requestsPerSecond ?? null,
       scope: e.scope ? resolveScope(e.scope, [...where, 'scope'], ctx.scope, ctx.scheduleFilter) : null,
+      unsetTokens,
       location: ctx.locAt(where),
     };
   });

@@ -304,7 +304,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     historyTarget: history.target,
     historyKeep: history.keep,
     listFiles: [...listFiles].sort(),
-    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [] },
+    waiverRules: { allowCatchAll: data.waiverRules?.allowCatchAll ?? true, require: data.waiverRules?.require ?? [], instances: data.instances ? Object.keys(data.instances) : null },
     waiverWarningDays: data.waiverWarningDays ?? WAIVER_WARNING_DAYS_DEFAULT,
     acceptPartialCoverage: data.acceptPartialCoverage ?? [],
     failOn,

@@ -1,6 +1,7 @@
 // The one typed configuration a run uses: steward.yaml + environment + flags, paths resolved.
 import type { Enforcement, FailOn, GovernedWaiverField, SourceLocation } from '../core/model.js';
 import type { SecretSet } from '../core/redact.js';
+import type { InputProblem } from '../core/problem.js';
 import type { ManifestFiles, Scope } from '../resources/types.js';
 import type { OwnerRule } from './owners.js';
 import type { HistoryKeep } from './history.js';
@@ -62,8 +63,11 @@ export interface Config {
   historyKeep: HistoryKeep;
   /** Absolute paths of the scope id-list files read (`{ file: … }`). */
   listFiles: string[];
-  /** `allowCatchAll: false` makes a waiver of resource `*` bad input. */
-  waiverRules: { allowCatchAll: boolean; require: GovernedWaiverField[] };
+  /**
+   * `waiverRules:` (`allowCatchAll: false` makes a waiver of resource `*` bad input), and the
+   * names `instances:` declares (all, picked or not), which a waiver's `instances` must be among.
+   */
+  waiverRules: { allowCatchAll: boolean; require: GovernedWaiverField[]; instances: string[] | null };
   /** Active waivers ending within this many days are warned about. */
   waiverWarningDays: number;
   /** Kinds whose known-partial listing the run accepts (else a failOn-level policy over one is exit 3). */
@@ -136,5 +140,10 @@ export interface NamedInstance {
   requestsPerSecond: number | null;
   /** Its own scope (null: the config's). */
   scope: Scope | null;
+  /**
+   * Its token variables that are not set, each said where steward.yaml names it: bad input for
+   * a command that connects to it, and for no other (`validate`, `waive`, a replay need none).
+   */
+  unsetTokens: InputProblem[];
   location: SourceLocation;
 }

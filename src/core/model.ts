@@ -54,8 +54,13 @@ export interface WaiverRef {
   risk?: 'low' | 'medium' | 'high';
   /** YYYY-MM-DD the waiver was written. */
   created?: string;
+  /** The instances (names in `instances:`) it applies on; absent, every instance. */
+  instances?: string[];
   location?: SourceLocation;
 }
+
+/** A waiver's identity across reports (the same entry read by several runs, or merged). */
+export const waiverKey = (w: WaiverRef): string => JSON.stringify([w.policy, w.resource, w.item ?? null, w.expires, w.reason, w.instances ?? null]);
 
 /** The optional fields of a waiver that `waiverRules.require` can make mandatory. */
 export const GOVERNED_WAIVER_FIELDS = ['approver', 'ticket', 'risk', 'created'] as const;

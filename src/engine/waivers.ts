@@ -11,6 +11,7 @@ import type { InputProblem } from '../core/problem.js';
 import { type Finding, GOVERNED_WAIVER_FIELDS, WAIVER_WARNING_DAYS_DEFAULT, type GovernedWaiverField, type WaiverRef } from '../core/model.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, nodeAt, parseYamlSource, problemAt, yamlData } from '../io/yaml-source.js';
+import { didYouMean } from '../policy/suggest.js';
 
 const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
 
@@ -34,6 +35,13 @@ export const waiversFileSchema = closedSchema('waivers', 'steward waivers file',
           ticket: { type: 'string', minLength: 1 },
           risk: { enum: ['low', 'medium', 'high'] },
           created: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+          instances: {
+            type: 'array',
+            minItems: 1,
+            uniqueItems: true,
+            items: { type: 'string', minLength: 1 },
+            description: 'the instances of instances: it applies on (absent: every instance)',
+          },
         },
       },
     },
@@ -59,6 +67,11 @@ export interface WaiverRules {
   allowCatchAll: boolean;
   /** Optional fields every waiver must have. */
   require?: readonly GovernedWaiverField[];
+  /**
+   * The names `instances:` declares, which a waiver's `instances` must be among; null when the
+   * config declares none (a waiver then names no instance). Unset: not checked.
+   */
+  instances?: readonly string[] | null;
 }
 
 /** Parses a waivers file's text (`file` is its display path). Throws InputError. */
@@ -85,6 +98,10 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
       location,
     };
     if (w.item !== undefined) ref.item = String(w.item);
+    if (Array.isArray(w.instances)) {
+      ref.instances = w.instances.map(String);
+      bad.push(...instanceProblems(ref.instances, rules.instances, (at, message) => problemAt(source, ['waivers', i, 'instances', ...at], message)));
+    }
     for (const field of GOVERNED_WAIVER_FIELDS) if (w[field] !== undefined) ref[field] = String(w[field]) as never;
     for (const field of rules.require ?? []) {
       if (w[field] === undefined) bad.push({ ...location, message: `waiver ${ref.policy} ${ref.resource}: "${field}" is required (waiverRules.require)` });
@@ -102,6 +119,22 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
   });
   if (bad.length > 0) throw new InputError(bad);
   return waivers;
+}
+
+/** A waiver's `instances` against the names the config declares (`known`; undefined: not checked). */
+function instanceProblems(
+  named: readonly string[],
+  known: readonly string[] | null | undefined,
+  at: (path: number[], message: string) => InputProblem,
+): InputProblem[] {
+  if (known === undefined) return [];
+  if (known === null) return [at([], 'instances: the config declares no instances:, so there is no instance to name (leave it out)')];
+  return named.flatMap((name, j) => (known.includes(name) ? [] : [at([j], `instances: no instance "${name}" in the config's instances: (${known.join(', ')})${didYouMean(name, known)}`)]));
+}
+
+/** Whether the waiver applies on the instance named `instance` (a waiver naming none applies on every one). */
+export function appliesOn(w: Pick<WaiverRef, 'instances'>, instance: string): boolean {
+  return w.instances === undefined || w.instances.includes(instance);
 }
 
 export { globMatches } from '../core/glob.js';

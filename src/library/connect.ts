@@ -19,6 +19,8 @@ export function connectionProblems(config: Config): InputProblem[] {
   if (config.instances && config.instances.length > 1) {
     return [problem('--instance', `this reads one instance: pick it with --instance NAME (one of: ${config.instances.map((i) => i.name).join(', ')})`)];
   }
+  // One of `instances:`: its base URL is required there; its tokens are read from the variables it names.
+  if (config.instances?.length === 1) return config.instances[0]!.unsetTokens;
   const missing: InputProblem[] = [];
   if (!config.instance.baseUrl) {
     missing.push(

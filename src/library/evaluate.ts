@@ -8,10 +8,11 @@ import type { CoverageRecord, Report } from '../core/model.js';
 import { writeBaseline } from '../engine/baseline.js';
 import { type RunResult, runPolicies } from '../engine/run.js';
 import { buildReport } from '../engine/verdict.js';
+import { appliesOn } from '../engine/waivers.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
-import { type Connection, withConnection } from './connect.js';
+import { type Connection, connectionProblems, withConnection } from './connect.js';
 import { historyFileOf, historyLabel } from './history.js';
 import { mergeReports, stampInstance } from './merge.js';
 import { InputError } from '../core/problem.js';
@@ -108,8 +109,9 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     startedAt,
     durationMs: Math.round(performance.now() - t0),
     http: api.stats(),
-    // Waivers of policies left out of this run (--only, --policies) are neither used nor stale.
-    waivers: prepared.waivers.filter((w) => prepared.selected.some((p) => p.id === w.policy)),
+    // Waivers of policies left out of this run (--only, --policies), or of other instances, are
+    // neither used nor stale here.
+    waivers: prepared.waivers.filter((w) => appliesOn(w, instanceName(prepared)) && prepared.selected.some((p) => p.id === w.policy)),
     baseline: prepared.baseline && { ...prepared.baseline, instance: instanceName(prepared) },
     overrides: prepared.overrides,
     mapped: prepared.policies,
@@ -190,6 +192,9 @@ export async function evaluateInstances(options: CheckOptions, prepared: Prepare
   const several = prepared.config.instances && prepared.config.instances.length > 1 ? prepared.config.instances : null;
   if (several && options.from) throw new InputError([{ file: '--from', line: 0, column: 0, message: 'a snapshot is one instance\'s: pick it with --instance NAME' }]);
   const targets = several ? several.map((i) => ({ ...prepared, config: forInstance(prepared.config, i) })) : [prepared];
+  // Every instance's lacks said at once, before any instance is sent a request.
+  const missing = options.from ? [] : targets.flatMap((t) => connectionProblems(t.config));
+  if (missing.length > 0) throw new InputError(missing);
   const evaluations = await Promise.all(targets.map((t) => withConnection(options, t, (connection) => evaluateOn(options, t, connection))));
   // One file for the whole run, each instance's findings under its name: written once the
   // instances are evaluated (side by side, each writing it would leave the last one's alone).

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ControlSummary, FailOn, FrameworkSummary, InstanceRun, Report, ReportSummary, Severity, WaiverRef } from '../core/model.js';
 import { gateOf } from '../engine/verdict.js';
 import { readReportFile } from './history.js';
-import { resolvedEntriesOf, SEVERITIES } from '../core/model.js';
+import { resolvedEntriesOf, SEVERITIES, waiverKey } from '../core/model.js';
 import { orderBySeverity } from '../core/order.js';
 import { InputError } from '../core/problem.js';
 import { DEFAULT_INSTANCE_NAME, packageVersion } from '../config/index.js';
@@ -59,7 +59,6 @@ function runsOf(report: Report): InstanceRun[] {
   ];
 }
 
-const waiverKey = (w: WaiverRef) => JSON.stringify([w.policy, w.resource, w.item ?? null, w.expires, w.reason]);
 const unique = <T>(lists: T[][], key: (x: T) => string): T[] => [...new Map(lists.flat().map((x) => [key(x), x])).values()];
 
 /**

@@ -8,7 +8,7 @@ import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
 import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
 import { InputError } from '../core/problem.js';
 import { literalGlob } from '../core/glob.js';
-import { parseWaivers, today, type WaiverRules } from '../engine/waivers.js';
+import { appliesOn, parseWaivers, today, type WaiverRules } from '../engine/waivers.js';
 import { decodeUtf8, readInputFileSync, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
@@ -25,7 +25,10 @@ export interface WaiveOptions {
   extra?: Partial<Record<GovernedWaiverField, string>>;
   /** Only these policies' violations (all when empty). */
   policies?: string[];
-  /** The config's waiver rules: what is written must pass them like any waiver (default: none). */
+  /**
+   * The config's waiver rules: what is written must pass them like any waiver (default: none).
+   * With its `instances`, each waiver names the instances its violations were seen on.
+   */
   rules?: WaiverRules;
   now?: Date;
 }
@@ -55,23 +58,26 @@ export function waive(options: WaiveOptions): WaiveResult {
   }
   const report = readReport(options.report, options.report === STDIN ? 'stdin' : options.shown(options.report));
   const existing = existsSync(options.waivers) ? readInputFileSync(options.waivers, shownWaivers, 'waivers') : 'waivers: []\n';
-  const known = new Set(parseWaivers(existing, shownWaivers).map(key));
+  const known = parseWaivers(existing, shownWaivers);
   const only = new Set(options.policies ?? []);
-  const added: WaiverRef[] = [];
+  const added = new Map<string, WaiverRef>();
   let alreadyWaived = 0;
   for (const f of report.findings) {
     if (f.status !== 'violation' || (only.size > 0 && !only.has(f.policy))) continue;
     // The id matched literally: an id holding `*` or `?` must not become a pattern.
     const w: WaiverRef = { policy: f.policy, resource: literalGlob(f.resource.id), ...(f.item ? { item: f.item } : {}), reason: options.reason, owner: options.owner, expires: options.expires };
-    if (known.has(key(w))) {
+    // With a config of several instances, a waiver applies where its violation was seen.
+    const instance = f.instance !== undefined && options.rules?.instances?.includes(f.instance) ? f.instance : null;
+    if (known.some((k) => key(k) === key(w) && (instance === null || appliesOn(k, instance)))) {
       alreadyWaived += 1;
       continue;
     }
-    known.add(key(w));
-    added.push({ ...w, ...(options.extra as Partial<WaiverRef>), created: today(now) });
+    const entry = added.get(key(w)) ?? { ...w, ...(options.extra as Partial<WaiverRef>), created: today(now) };
+    if (instance !== null && !entry.instances?.includes(instance)) entry.instances = [...(entry.instances ?? []), instance];
+    added.set(key(w), entry);
   }
-  if (added.length > 0) writeAppended(options.waivers, existing, added, shownWaivers, options.rules);
-  return { added, alreadyWaived };
+  if (added.size > 0) writeAppended(options.waivers, existing, [...added.values()], shownWaivers, options.rules);
+  return { added: [...added.values()], alreadyWaived };
 }
 
 function writeAppended(file: string, text: string, added: WaiverRef[], shown: string, rules?: WaiverRules): void {

@@ -151,8 +151,8 @@ export function verdictCounts(report: Report): string {
 }
 
 /** Waiver target as written in a waiver file: `policy resource[#item]`. */
-export function waiverTarget(w: { policy: string; resource: string; item?: string }): string {
-  return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}`;
+export function waiverTarget(w: { policy: string; resource: string; item?: string; instances?: string[] }): string {
+  return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}${w.instances ? ` on ${w.instances.join(', ')}` : ''}`;
 }
 
 /** The report's waiver lists with `fn` applied to every waiver (one place that knows the lists). */

@@ -1,9 +1,9 @@
 // `--output html=FILE`: one self-contained page (inline style, script and SVG; nothing fetched)
 // for people: verdict, counts, the trend of the last runs, findings per policy with lifecycle
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
-import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
+import { type Finding, type PolicyResult, type Report, type WaiverRef, waiverKey } from '../core/model.js';
 import { ownerGroup, ownerLabel } from '../core/owner.js';
-import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections } from './formatter.js';
+import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, waiverTarget } from './formatter.js';
 import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
@@ -137,13 +137,12 @@ function fixedSection(report: Report): string {
   return `<section aria-labelledby="fixed-h"><h2 id="fixed-h">Fixed since the previous run</h2>${table('Findings gone since the previous run', ['Policy', 'Severity', 'Resource', 'Message', 'First seen', 'Fixed'], rows)}</section>`;
 }
 
-const waiverKey = (w: WaiverRef) => JSON.stringify([w.policy, w.resource, w.item ?? null, w.expires]);
 
 function waiverRow(w: WaiverRef, report: Report, soon: boolean): { cells: Cell[]; attrs: string } {
   const expiry = soon ? `${w.expires} (ends in ${daysLeft(w, report.startedAt)} days)` : w.expires;
   return {
     attrs: soon ? ' class="expiring"' : '',
-    cells: [w.policy, w.resource + (w.item ? ` ${w.item}` : ''), w.owner, expiry, w.reason, w.approver ?? '', w.ticket ?? '', w.risk ?? ''],
+    cells: [w.policy, w.resource + (w.item ? ` ${w.item}` : '') + (w.instances ? ` on ${w.instances.join(', ')}` : ''), w.owner, expiry, w.reason, w.approver ?? '', w.ticket ?? '', w.risk ?? ''],
   };
 }
 
@@ -153,7 +152,7 @@ function waiversSection(report: Report): string {
   const soon = new Set(expiring.map(waiverKey));
   const rows = active.map((w) => waiverRow(w, report, soon.has(waiverKey(w))));
   const cols = ['Policy', 'Resource', 'Owner', 'Expires', 'Reason', 'Approver', 'Ticket', 'Risk'];
-  const other = [...expired.map((w) => `expired ${w.expires}: ${w.policy} ${w.resource}`), ...stale.map((w) => `stale (matched nothing): ${w.policy} ${w.resource}`)];
+  const other = [...expired.map((w) => `expired ${w.expires}: ${waiverTarget(w)}`), ...stale.map((w) => `stale (matched nothing): ${waiverTarget(w)}`)];
   return `<section aria-labelledby="waivers-h"><h2 id="waivers-h">Waivers</h2>${table('Active waivers; those ending within the warning window are marked', cols, rows)}${
     other.length ? `<ul>${other.map((o) => `<li>${e(o)}</li>`).join('')}</ul>` : ''
   }</section>`;

@@ -20,7 +20,7 @@ function location(loc: SourceLocation | null | undefined): Json | null {
 }
 
 function waiver(w: WaiverRef): Json {
-  const out = ordered(w, ['policy', 'resource', 'item', 'reason', 'owner', 'expires', 'approver', 'ticket', 'risk', 'created', 'location']);
+  const out = ordered(w, ['policy', 'resource', 'item', 'instances', 'reason', 'owner', 'expires', 'approver', 'ticket', 'risk', 'created', 'location']);
   if (w.location) out.location = location(w.location);
   return out;
 }

@@ -38,6 +38,12 @@ export const PART_DEFINITIONS = {
     "ticket": { "type": "string", "minLength": 1 },
     "risk": { "enum": ["low", "medium", "high"] },
     "created": { "type": "string", "pattern": "^\\d{4}-\\d{2}-\\d{2}$" },
+    "instances": {
+      "type": "array",
+      "minItems": 1,
+      "items": { "$ref": "#/definitions/instanceName" },
+      "description": "The instances it applies on (absent: every instance).",
+    },
     "location": { "$ref": "#/definitions/location" },
   }),
   "policy": closedObject(["id", "severity", "resource", "status", "evaluated", "violations", "error", "title", "description", "tags", "enforcement", "controls", "location", "resourceIds"], {

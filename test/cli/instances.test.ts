@@ -130,11 +130,37 @@ describe('instances: several in one run', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--base-url: the config names its instances (instances:): pick one with --instance NAME');
     const unset = await runCli(['check', '--instance', 'prod'], { cwd: dir, env: {} });
+    expect(unset.code).toBe(2);
     expect(unset.stderr).toMatch(/steward\.yaml:\d+:\d+: instances\.prod\.token: TOKEN_PROD is not set/);
+    // Side by side, one instance's unset token stops them all before the other is sent anything.
+    staging.resetCounts();
+    const half = await runCli(['check'], { cwd: dir, env: { TOKEN_PROD: prod.token, WF_TOKEN_PROD: prod.workflowToken, WF_TOKEN_STAGING: staging.workflowToken } });
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/^steward\.yaml:57:\d+: instances\.staging\.token: TOKEN_STAGING is not set$/m);
+    expect(half.stderr).not.toContain('TOKEN_PROD');
+    expect(staging.totalRequests()).toBe(0);
     const doctor = await runCli(['doctor'], { cwd: dir, env: env() });
     expect(doctor.code).toBe(2);
     expect(doctor.stderr).toContain('this reads one instance: pick it with --instance NAME (one of: prod, staging)');
     expect(prod.totalRequests()).toBe(0);
+  });
+
+  it('a command that connects to no instance needs none of their tokens: validate, list, a replay of a snapshot (and waive, below)', async () => {
+    for (const args of [['validate'], ['list']]) {
+      const r = await runCli(args, { cwd: dir, env: {} });
+      expect([args[0], r.code, r.stderr]).toEqual([args[0], 0, '']);
+    }
+    const snapshot = path.join(dir, 'prod-snapshot.json');
+    expect((await runCli(['snapshot', '--instance', 'prod', '--out', snapshot], { cwd: dir, env: env() })).code).toBe(0);
+    prod.resetCounts();
+    const replay = await runCli(['check', '--instance', 'prod', '--from', snapshot, '--format', 'json'], { cwd: dir, env: {} });
+    expect(replay.code).toBe(1);
+    expect(findingKeys(JSON.parse(replay.stdout) as Report)).toEqual(PLANTED);
+    // Recording one needs its token, said where the config names it.
+    const record = await runCli(['snapshot', '--instance', 'staging', '--out', snapshot], { cwd: dir, env: {} });
+    expect(record.code).toBe(2);
+    expect(record.stderr).toMatch(/steward\.yaml:57:\d+: instances\.staging\.token: TOKEN_STAGING is not set/);
+    expect(prod.totalRequests() + staging.totalRequests()).toBe(0);
   });
 
   it('the Action checks them all side by side too: one summary with a section each, the gate the worst; fix needs one instance', async () => {
@@ -223,5 +249,86 @@ describe('instances: a baseline keeps each instance apart', () => {
     expect(prod.totalRequests() + staging.totalRequests()).toBe(0);
     // One instance picked: the file serves it as before.
     expect((await runCli(['check', '--instance', 'prod', '--baseline', legacy, '-q'], { cwd: dir, env: both() })).code).toBe(1);
+  });
+});
+
+describe('instances: a waiver can name the instances it applies on', () => {
+  // Both sandboxes hold the demo's data: q-finance-intake grants ADMIN to a user on each.
+  const both = () => ({ TOKEN_PROD: prod.token, WF_TOKEN_PROD: prod.workflowToken, TOKEN_STAGING: staging.token, WF_TOKEN_STAGING: staging.workflowToken });
+  const FINANCE = 'queue-no-admin-for-users queue/q-finance-intake permissions[0]';
+  const statusOf = (r: Report, instance: string) => r.findings.find((f) => f.instance === instance && `${f.policy} ${f.resource.kind}/${f.resource.id} ${f.path}` === FINANCE)?.status;
+  /** A copy of the demo with two instances and these waivers beside its own. */
+  const fleetWith = (extra: string) => {
+    const own = copyDemo();
+    const config = readFileSync(path.join(own, 'steward.yaml'), 'utf8');
+    const entry = (s: Sandbox, name: string) =>
+      `  ${name}: { baseUrl: "${s.baseUrl}", token: env:TOKEN_${name.toUpperCase()}, workflowUrl: "${s.workflowUrl}", workflowToken: env:WF_TOKEN_${name.toUpperCase()} }\n`;
+    writeFileSync(path.join(own, 'steward.yaml'), `${config}\ninstances:\n${entry(prod, 'prod')}${entry(staging, 'staging')}`);
+    writeFileSync(path.join(own, 'waivers.yaml'), `${readFileSync(path.join(own, 'waivers.yaml'), 'utf8')}${extra}`);
+    return own;
+  };
+  const waiver = (instances: string) =>
+    `  - policy: queue-no-admin-for-users\n    resource: q-finance-intake\n    instances: ${instances}\n    reason: intake lead covers on prod only\n    owner: gov@acme.example\n    expires: 2099-01-01\n`;
+
+  it('waives on the instances it names alone, and is stale only where it applies and matched nothing', async () => {
+    const own = fleetWith(waiver('[prod]'));
+    const r = await runCli(['check', '--format', 'json'], { cwd: own, env: both() });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(validate(report)).toEqual([]);
+    // The same violation on both: waived on prod, still a violation on staging.
+    expect([statusOf(report, 'prod'), statusOf(report, 'staging')]).toEqual(['waived', 'violation']);
+    expect(report.findings.filter((f) => f.status === 'waived').map((f) => `${f.instance} ${f.resource.id}`).sort()).toEqual([
+      'prod q-finance-intake',
+      'prod q-support-escalations',
+      'staging q-support-escalations',
+    ]);
+    // Staging's run never saw it: not stale there, and not stale in the report.
+    expect(report.waivers.stale).toEqual([]);
+    expect(report.waivers.active.find((w) => w.resource === 'q-finance-intake')?.instances).toEqual(['prod']);
+    const markdown = await runCli(['check', '--only', 'queue-no-admin-for-users', '--format', 'markdown'], { cwd: own, env: both() });
+    expect(markdown.stdout).toContain('| queue-no-admin-for-users q-finance-intake on prod | gov\\@acme.example | 2099-01-01 |');
+
+    // Named for staging, where nothing matches it once the queue is fixed there, it is stale
+    // although prod has the very violation.
+    const other = fleetWith(waiver('[staging]'));
+    const fixed = JSON.parse((await runCli(['check', '--format', 'json', '--instance', 'prod'], { cwd: other, env: both() })).stdout) as Report;
+    expect(statusOf(fixed, 'prod')).toBe('violation');
+    expect(fixed.waivers.stale).toEqual([]);
+  });
+
+  it('an instance the config does not declare is exit 2 at its place in the file, before any request', async () => {
+    const own = fleetWith(waiver('[prod, stagin]'));
+    prod.resetCounts();
+    staging.resetCounts();
+    const r = await runCli(['check'], { cwd: own, env: both() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`waivers.yaml:11:23: instances: no instance "stagin" in the config's instances: (prod, staging) (did you mean 'staging'?)`);
+    expect(prod.totalRequests() + staging.totalRequests()).toBe(0);
+    // Picked alone, prod still checks the whole file: a typo is a typo in every job of a fan-out.
+    expect((await runCli(['check', '--instance', 'prod'], { cwd: own, env: both() })).code).toBe(2);
+    // A config of one instance has none to name.
+    const single = copyDemo();
+    writeFileSync(path.join(single, 'waivers.yaml'), `${readFileSync(path.join(single, 'waivers.yaml'), 'utf8')}${waiver('[prod]')}`);
+    const one = await runCli(['check', '--base-url', prod.baseUrl], { cwd: single, env: { STEWARD_TOKEN: prod.token } });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('waivers.yaml:11:16: instances: the config declares no instances:, so there is no instance to name (leave it out)');
+    expect(prod.totalRequests()).toBe(0);
+  });
+
+  it('steward waive, from a report of several instances, names the instances each violation was seen on', async () => {
+    const own = fleetWith('');
+    const r = await runCli(['check', '--format', 'json', '--only', 'queue-no-admin-for-users', '--only', 'datasets-have-an-owner', '--output', 'json=fleet.json'], { cwd: own, env: both() });
+    expect(r.code).toBe(1);
+    const w = await runCli(['waive', '--from', 'fleet.json', '--owner', 'gov@acme.example', '--reason', 'adopting', '--expires', '2099-01-01'], { cwd: own });
+    expect([w.code, w.stderr]).toEqual([0, '']);
+    const written = readFileSync(path.join(own, 'waivers.yaml'), 'utf8');
+    // One waiver per violation, naming both instances; the demo's own waiver still covers item 15.
+    expect(written.match(/^ {2}- policy: /gm)?.length).toBe(4);
+    expect(written).toContain('    resource: q-finance-intake\n');
+    expect(written.match(/ {4}instances:\n {6}- prod\n {6}- staging\n/g)?.length).toBe(3);
+    const again = await runCli(['check', '--format', 'json', '--only', 'queue-no-admin-for-users', '--only', 'datasets-have-an-owner'], { cwd: own, env: both() });
+    expect(again.code).toBe(0);
+    expect((JSON.parse(again.stdout) as Report).findings.filter((f) => f.status === 'violation')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { applyWaivers, globMatches, loadWaivers, parseWaivers } from '../../src/engine/waivers.js';
+import { appliesOn, applyWaivers, globMatches, loadWaivers, parseWaivers } from '../../src/engine/waivers.js';
 import { InputError } from '../../src/core/problem.js';
 import type { Finding } from '../../src/core/model.js';
 import { DEMO } from './harness.js';
@@ -89,6 +89,36 @@ describe('parseWaivers', () => {
       expect(p).toMatchObject({ file: 'waivers.yaml', line, column });
       expect(p.message).toMatch(message);
     }
+  });
+
+  it('instances: names the config declares; checked only when the config is known', () => {
+    const scoped = (list: string) => waiverYaml(`q
+    instances: ${list}`);
+    const rules = (instances: string[] | null) => ({ allowCatchAll: true, instances });
+    expect(parseWaivers(scoped('[prod, eu]'), 'w.yaml', rules(['prod', 'staging', 'eu']))[0]?.instances).toEqual(['prod', 'eu']);
+    expect(parseWaivers(scoped('[anything]'), 'w.yaml')[0]?.instances).toEqual(['anything']);
+    expect(parseWaivers(waiverYaml('q'), 'w.yaml', rules(null))[0]?.instances).toBeUndefined();
+    const refused = (text: string, instances: string[] | null) => {
+      try {
+        parseWaivers(text, 'w.yaml', rules(instances));
+        return expect.unreachable();
+      } catch (err) {
+        return (err as InputError).problems.map((p) => `${p.line}:${p.column} ${p.message}`);
+      }
+    };
+    expect(refused(scoped('[prod, stagng, qa]'), ['prod', 'staging'])).toEqual([
+      `4:23 instances: no instance "stagng" in the config's instances: (prod, staging) (did you mean 'staging'?)`,
+      `4:31 instances: no instance "qa" in the config's instances: (prod, staging)`,
+    ]);
+    expect(refused(scoped('[prod]'), null)).toEqual(['4:16 instances: the config declares no instances:, so there is no instance to name (leave it out)']);
+    expect(refused(scoped('[]'), ['prod'])[0]).toMatch(/^4:16 .*must NOT have fewer than 1 items/);
+    expect(refused(scoped('[prod, prod]'), ['prod'])[0]).toMatch(/^4:16 .*duplicate/);
+  });
+});
+
+describe('appliesOn', () => {
+  it('a waiver naming no instance applies on every one; one naming some, on those alone', () => {
+    expect([appliesOn({}, 'prod'), appliesOn({ instances: ['prod'] }, 'prod'), appliesOn({ instances: ['prod'] }, 'staging'), appliesOn({ instances: ['prod', 'staging'] }, 'staging')]).toEqual([true, true, false, true]);
   });
 });
 
