@@ -87,6 +87,7 @@ export function namedInstances(
       requestsPerSecond: e.requestsPerSecond ?? null,
       scope: e.scope ? resolveScope(e.scope, [...where, 'scope'], ctx.scope, ctx.scheduleFilter) : null,
       unsetTokens,
+      tokenVariables: { token: e.token.slice('env:'.length), workflowToken: e.workflowToken?.slice('env:'.length) ?? null },
       location: ctx.locAt(where),
     };
   });

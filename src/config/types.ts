@@ -145,5 +145,7 @@ export interface NamedInstance {
    * a command that connects to it, and for no other (`validate`, `waive`, a replay need none).
    */
   unsetTokens: InputProblem[];
+  /** The variables its tokens are read from (`env:NAME`), for `--print-config`. */
+  tokenVariables: { token: string; workflowToken: string | null };
   location: SourceLocation;
 }

@@ -2,7 +2,7 @@
 // (`steward check --print-config`, as ESLint's --print-config). Tokens show as set or unset,
 // never their value; paths are shown relative to the cwd.
 import path from 'node:path';
-import { builtinPolicyDir, type Config, isPostgresUrl } from '../config/index.js';
+import { builtinPolicyDir, type Config, isPostgresUrl, type NamedInstance } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import { type CheckOptions, configOf } from './prepare.js';
 
@@ -48,5 +48,26 @@ function settingsOf(config: Config, cwd: string): ConfigSetting[] {
   for (const [key, files] of Object.entries(config.manifestFiles)) {
     values[`manifests.${key}`] = list(files.map((f) => path.relative(cwd, f) || f));
   }
-  return Object.entries(config.origins).map(([setting, origin]) => ({ setting, value: values[setting] ?? '', origin }));
+  const settings = Object.entries(config.origins).map(([setting, origin]) => ({ setting, value: values[setting] ?? '', origin }));
+  if (!config.instances) return settings;
+  // With `instances:`, each picked instance's own settings stand where the one instance's would.
+  const own = config.instances.flatMap((named) => instanceSettings(named, config, cwd));
+  const at = settings.findIndex((s) => s.setting.startsWith('instance.'));
+  return [...settings.slice(0, at), ...own, ...settings.filter((s, i) => i > at && !s.setting.startsWith('instance.'))];
+}
+
+/** One instance of `instances:` as settings: URLs and rate from its entry, tokens as set or unset from their variables. */
+function instanceSettings(named: NamedInstance, config: Config, cwd: string): ConfigSetting[] {
+  const entry = `${displayPath(named.location.file, cwd)}:${named.location.line}`;
+  const { instance, tokenVariables } = named;
+  const row = (key: string, value: string, origin = entry) => ({ setting: `instances.${named.name}.${key}`, value, origin });
+  return [
+    row('baseUrl', instance.baseUrl ?? '(unset)'),
+    row('workflowUrl', instance.workflowUrl ?? '(unset: the instance host)', instance.workflowUrl ? entry : 'unset'),
+    row('token', instance.token ? '(set)' : '(unset)', tokenVariables.token),
+    row('workflowToken', instance.workflowToken ? '(set)' : '(unset: the instance token)', tokenVariables.workflowToken ?? 'unset'),
+    row('tokenHeader', instance.tokenHeader ?? '(the platform default)', instance.tokenHeader ? entry : 'default'),
+    row('requestsPerSecond', String(named.requestsPerSecond ?? config.requestsPerSecond ?? '(unset)'), named.requestsPerSecond === null ? 'the config\'s' : entry),
+    row('scope', named.scope ? 'its own' : '(the config\'s)', named.scope ? entry : 'the config\'s'),
+  ];
 }

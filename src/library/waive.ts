@@ -35,7 +35,7 @@ export interface WaiveOptions {
 
 export interface WaiveResult {
   added: WaiverRef[];
-  /** Violations the file already waives (same policy, resource and item). */
+  /** Violations the file already waives (same policy, resource and item, applying on their instance). */
   alreadyWaived: number;
 }
 

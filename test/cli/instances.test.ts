@@ -145,6 +145,44 @@ describe('instances: several in one run', () => {
     expect(prod.totalRequests()).toBe(0);
   });
 
+  it('--print-config shows each instance\'s own settings, its tokens as set or unset by variable, in place of the single instance\'s', async () => {
+    prod.resetCounts();
+    const r = await runCli(['check', '--print-config', '--format', 'json'], { cwd: dir, env: { TOKEN_PROD: prod.token } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const settings = (JSON.parse(r.stdout) as { settings: { setting: string; value: string; origin: string }[] }).settings;
+    const rows = settings.filter((s) => s.setting.startsWith('instance')).map((s) => `${s.setting} | ${s.origin} | ${s.value}`);
+    expect(rows).toEqual([
+      `instances.prod.baseUrl | steward.yaml:56 | ${prod.baseUrl}`,
+      `instances.prod.workflowUrl | steward.yaml:56 | ${prod.workflowUrl}`,
+      'instances.prod.token | TOKEN_PROD | (set)',
+      'instances.prod.workflowToken | WF_TOKEN_PROD | (unset: the instance token)',
+      'instances.prod.tokenHeader | default | (the platform default)',
+      "instances.prod.requestsPerSecond | the config's | (unset)",
+      "instances.prod.scope | the config's | (the config's)",
+      `instances.staging.baseUrl | steward.yaml:57 | ${staging.baseUrl}`,
+      `instances.staging.workflowUrl | steward.yaml:57 | ${staging.workflowUrl}`,
+      'instances.staging.token | TOKEN_STAGING | (unset)',
+      'instances.staging.workflowToken | WF_TOKEN_STAGING | (unset: the instance token)',
+      'instances.staging.tokenHeader | default | (the platform default)',
+      "instances.staging.requestsPerSecond | the config's | (unset)",
+      "instances.staging.scope | the config's | (the config's)",
+    ]);
+    expect(r.stdout).not.toContain(prod.token);
+    expect(prod.totalRequests()).toBe(0);
+  });
+
+  it('doctor checks the instance --instance picks (it asked for one, and took no --instance)', async () => {
+    prod.resetCounts();
+    staging.resetCounts();
+    const r = await runCli(['doctor', '--instance', 'prod', '--format', 'json'], { cwd: dir, env: env() });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { ok: boolean }).ok).toBe(true);
+    expect(prod.totalRequests()).toBeGreaterThan(0);
+    expect(staging.totalRequests()).toBe(0);
+    // Staging's token is refused: its doctor says so, exit 3.
+    expect((await runCli(['doctor', '--instance', 'staging'], { cwd: dir, env: env() })).code).toBe(3);
+  });
+
   it('a command that connects to no instance needs none of their tokens: validate, list, a replay of a snapshot (and waive, below)', async () => {
     for (const args of [['validate'], ['list']]) {
       const r = await runCli(args, { cwd: dir, env: {} });

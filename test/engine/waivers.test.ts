@@ -79,6 +79,9 @@ describe('parseWaivers', () => {
     ['an unknown key', waiverYaml('q').replace('    reason', '    until: x\n    reason'), 4, 5, /unknown key "until"/],
     ['a YAML error', 'waivers: [\n', 2, 1, /invalid YAML/],
     ['an unquoted glob', waiverYaml('*'), 3, 15, /quote a value that starts with \*/],
+    ['a created that is no date', `${waiverYaml('q')}    created: 2026-02-30\n`, 7, 14, /^created 2026-02-30 is not a date/],
+    ['a created after expires', `${waiverYaml('q')}    created: 2026-02-01\n`, 7, 14, /^created 2026-02-01 is after expires 2026-01-16/],
+    ['a risk not in the list', `${waiverYaml('q')}    risk: extreme\n`, 7, 11, /^waivers\[0\]\.risk must be one of low, medium, high \(got "extreme"\)$/],
   ])('refuses %s at file:line:column', (_name, text, line, column, message) => {
     try {
       parseWaivers(text, 'waivers.yaml');
@@ -89,6 +92,20 @@ describe('parseWaivers', () => {
       expect(p).toMatchObject({ file: 'waivers.yaml', line, column });
       expect(p.message).toMatch(message);
     }
+  });
+
+  it('says every problem of the file at once, each at its place; a missing file is named as the waivers file', async () => {
+    const text = `${waiverYaml('q').replace('    owner: gov@example.com\n', '')}${waiverYaml('r').replace('waivers:\n', '')}    risk: extreme\n`;
+    try {
+      parseWaivers(text, 'w.yaml');
+      expect.unreachable();
+    } catch (err) {
+      expect((err as InputError).problems.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+        '2:5 missing required key "owner" in waivers[0]',
+        '11:11 waivers[1].risk must be one of low, medium, high (got "extreme")',
+      ]);
+    }
+    await expect(loadWaivers(path.join(DEMO, 'no-such-waivers.yaml'), 'no-such-waivers.yaml')).rejects.toThrow(/^no-such-waivers\.yaml: cannot read waivers: ENOENT/);
   });
 
   it('instances: names the config declares; checked only when the config is known', () => {

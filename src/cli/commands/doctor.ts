@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print } from '../io.js';
-import { collectPolicyIds, formatParser } from '../options.js';
+import { collect, collectPolicyIds, formatParser } from '../options.js';
 import { type RunFlags, withTarget } from '../run-options.js';
 import { doctor, renderDoctorText } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
@@ -17,6 +17,7 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .option('--base-url <url>', 'instance base URL (overrides STEWARD_BASE_URL and instance.baseUrl)')
     .option('--workflow-url <url>', 'workflow API base URL (overrides STEWARD_WORKFLOW_URL and instance.workflowUrl)')
     .option('--only <id>', 'check only what this policy needs (repeatable)', collectPolicyIds)
+    .option('--instance <name>', "check this instance of the config's instances: (one)", collect)
     .option('--sandbox', 'check an in-process demo sandbox instance')
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: RunFlags & { format: string }) => {
