@@ -191,6 +191,7 @@ describe('instances: several in one run', () => {
     const snapshot = path.join(dir, 'prod-snapshot.json');
     expect((await runCli(['snapshot', '--instance', 'prod', '--out', snapshot], { cwd: dir, env: env() })).code).toBe(0);
     prod.resetCounts();
+    staging.resetCounts();
     const replay = await runCli(['check', '--instance', 'prod', '--from', snapshot, '--format', 'json'], { cwd: dir, env: {} });
     expect(replay.code).toBe(1);
     expect(findingKeys(JSON.parse(replay.stdout) as Report)).toEqual(PLANTED);
