@@ -4,6 +4,8 @@ import type { FindingResource, Severity } from '../core/model.js';
 import { EVALUATED_STATUSES } from './lifecycle.js';
 
 export interface DiffFinding {
+  /** Its instance, where its side holds several (a fingerprint does not name its instance). */
+  instance?: string;
   fingerprint: string;
   policy: string;
   severity: Severity;
@@ -19,9 +21,15 @@ export interface DiffSide {
   startedAt: string;
   /** Violations and waived findings (errors are not findings of the instance). */
   findings: DiffFinding[];
-  /** Policy id → its status in that run. */
+  /** Policy id (`policyKey`: with its instance where the side holds several) → its status in that run. */
   policies: Map<string, string>;
+  /** The instances of a side that holds several (a report of `instances:`, or merged); absent for one. */
+  instances?: string[];
 }
+
+/** A policy's key in `DiffSide.policies`: its id, after its instance's name where the side holds several. */
+export const policyKey = (instance: string | undefined, id: string): string => (instance === undefined ? id : `${instance}\u0000${id}`);
+const findingKey = (f: DiffFinding) => `${f.instance ?? ''}\u0000${f.fingerprint}`;
 
 export interface DiffResult {
   from: { label: string; startedAt: string };
@@ -40,8 +48,8 @@ const differs = (a: DiffFinding, b: DiffFinding) => a.status !== b.status || a.s
 
 /** `seenBefore`: fingerprints of runs before `from` (reports alone: none known). */
 export function diffFindings(from: DiffSide, to: DiffSide, seenBefore: ReadonlySet<string>): DiffResult {
-  const before = new Map(from.findings.map((f) => [f.fingerprint, f]));
-  const after = new Map(to.findings.map((f) => [f.fingerprint, f]));
+  const before = new Map(from.findings.map((f) => [findingKey(f), f]));
+  const after = new Map(to.findings.map((f) => [findingKey(f), f]));
   const result: DiffResult = {
     from: { label: from.label, startedAt: from.startedAt },
     to: { label: to.label, startedAt: to.startedAt },
@@ -51,14 +59,14 @@ export function diffFindings(from: DiffSide, to: DiffSide, seenBefore: ReadonlyS
     changed: [],
   };
   for (const f of after.values()) {
-    const was = before.get(f.fingerprint);
+    const was = before.get(findingKey(f));
     if (was) {
       if (differs(was, f)) result.changed.push({ before: was, after: f });
     } else (seenBefore.has(f.fingerprint) ? result.reopened : result.new).push(f);
   }
   for (const f of before.values()) {
-    if (after.has(f.fingerprint)) continue;
-    if (EVALUATED_STATUSES.includes(to.policies.get(f.policy) ?? '')) result.fixed.push(f);
+    if (after.has(findingKey(f))) continue;
+    if (EVALUATED_STATUSES.includes(to.policies.get(policyKey(f.instance, f.policy)) ?? '')) result.fixed.push(f);
   }
   return result;
 }

@@ -16,6 +16,7 @@ import {
   listRuns,
   openHistory,
   openPgHistory,
+  policyKey,
   runContents,
   seenBefore,
 } from '../history/index.js';
@@ -110,13 +111,17 @@ export async function readReportFile(file: string, cwd: string): Promise<Report>
 async function reportSide(file: string, cwd: string): Promise<DiffSide> {
   const shown = displayPath(file, cwd);
   const report = await readReportFile(file, cwd);
-  const findings = report.findings.filter((f) => f.status !== 'error').map((f) => ({ ...f, status: f.status as 'violation' | 'waived' }));
+  // A report of several instances holds the same fingerprint once per instance: each keeps its name.
+  const instances = report.instances && report.instances.length > 1 ? report.instances.map((i) => i.name) : undefined;
+  const named = (instance: string | undefined) => (instances ? instance : undefined);
+  const findings = report.findings.filter((f) => f.status !== 'error').map((f) => ({ ...f, status: f.status as 'violation' | 'waived', instance: named(f.instance) }));
   return {
     label: shown,
     instance: String(report.instance),
     startedAt: String(report.startedAt),
     findings,
-    policies: new Map(report.policies.map((p) => [p.id, p.status])),
+    policies: new Map(report.policies.map((p) => [policyKey(named(p.instance), p.id), p.status])),
+    ...(instances ? { instances } : {}),
   };
 }
 
@@ -146,6 +151,11 @@ export async function diffRuns(options: DiffOptions = {}): Promise<RunDiff> {
       to ??= String(runs[1]!.run);
     }
     const [a, b] = [await sideOf(db, from, cwd), await sideOf(db, to, cwd)];
+    // Findings of several instances against one instance's: nothing would match, all new and fixed.
+    if (Boolean(a.instances) !== Boolean(b.instances)) {
+      const [several, one] = a.instances ? [a, b] : [b, a];
+      throw flagProblem(one.label, `${several.label} holds several instances (${several.instances!.join(', ')}), ${one.label} one: diff two reports of the same instances, or each instance's runs`);
+    }
     const earlier = db && isRunId(from) ? await seenBefore(db, a.instance, Number(from)) : new Set<string>();
     const result = diffFindings(a, b, earlier);
     const failOn = options.failOn ?? config.failOn;

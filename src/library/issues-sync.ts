@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { ownerLabel } from '../core/owner.js';
 import { InputError } from '../core/problem.js';
-import type { Finding, Report } from '../core/model.js';
+import type { Finding, PolicyResult, Report } from '../core/model.js';
 
 export const ISSUE_LABEL = 'steward';
 /** Findings listed in an issue body; more are counted. */
@@ -55,23 +55,31 @@ interface Subject {
   mayClose: boolean;
 }
 
-/** The fingerprints' hash: what the issue body records of the set it lists. */
-function setHash(findings: readonly Finding[]): string {
-  return createHash('sha256').update(findings.map((f) => f.fingerprint).sort().join('\n')).digest('hex').slice(0, 16);
+/**
+ * The fingerprints' hash: what the issue body records of the set it lists. A fingerprint does not
+ * name its instance: with several, each is taken with its instance's name.
+ */
+function setHash(findings: readonly Finding[], report: Report): string {
+  const several = (report.instances?.length ?? 0) > 1;
+  const keys = findings.map((f) => (several ? `${f.instance ?? ''}:${f.fingerprint}` : f.fingerprint));
+  return createHash('sha256').update(keys.sort().join('\n')).digest('hex').slice(0, 16);
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const count = (n: number) => `${n} open finding${n === 1 ? '' : 's'}`;
 
 function bodyOf(by: IssuesBy, subject: Subject, report: Report): string {
+  const several = (report.instances?.length ?? 0) > 1;
   const rows = subject.findings.slice(0, ISSUE_MAX_FINDINGS).map((f) => {
     const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f), f.owner?.state && f.owner.state !== 'active' ? `(${f.owner.state})` : ''].filter(Boolean).join(' ');
-    return `| \`${f.policy}\` | ${f.severity} | \`${cell(`${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
+    // With several instances the same id may be on each: the resource names its own.
+    const where = several && f.instance ? `${f.instance}: ` : '';
+    return `| \`${f.policy}\` | ${f.severity} | \`${cell(`${where}${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
   });
   const more = subject.findings.length > ISSUE_MAX_FINDINGS ? `\n\n…and ${subject.findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : '';
   return [
     marker(by, subject.key),
-    `<!-- steward:set=${setHash(subject.findings)} -->`,
+    `<!-- steward:set=${setHash(subject.findings, report)} -->`,
     `${subject.lead}: ${count(subject.findings.length)} on ${cell(report.instance)}, as of ${report.startedAt}.`,
     '',
     ...(subject.description ? [subject.description, ''] : []),
@@ -84,16 +92,22 @@ function bodyOf(by: IssuesBy, subject: Subject, report: Report): string {
 function subjectsOf(report: Report, by: IssuesBy): Subject[] {
   const violations = report.findings.filter((f) => f.status === 'violation');
   if (by === 'policy') {
-    return report.policies.map((p) => ({
-      key: p.id,
-      title: `steward: ${p.title} (${p.id})`,
-      lead: `**${cell(p.title)}** (\`${p.id}\`, ${p.severity})`,
-      description: p.description,
-      labels: [ISSUE_LABEL, `severity:${p.severity}`],
-      findings: violations.filter((f) => f.policy === p.id),
-      // Only a policy that evaluated and passed closes its issue: an error is not a fix.
-      mayClose: p.status === 'pass',
-    }));
+    // A report of several instances holds a result per policy and instance: one issue each policy.
+    const results = new Map<string, PolicyResult[]>();
+    for (const p of report.policies) results.set(p.id, [...(results.get(p.id) ?? []), p]);
+    return [...results.values()].map((each) => {
+      const p = each[0]!;
+      return {
+        key: p.id,
+        title: `steward: ${p.title} (${p.id})`,
+        lead: `**${cell(p.title)}** (\`${p.id}\`, ${p.severity})`,
+        description: p.description,
+        labels: [ISSUE_LABEL, `severity:${p.severity}`],
+        findings: violations.filter((f) => f.policy === p.id),
+        // Only a policy that evaluated and passed (on every instance) closes its issue: an error is not a fix.
+        mayClose: each.every((r) => r.status === 'pass'),
+      };
+    });
   }
   if (violations.some((f) => f.team === undefined)) {
     throw new InputError([{ file: '--by team', line: 0, column: 0, message: 'issues by team need a report of a run with an owners: map (its findings carry no team)' }]);
@@ -155,7 +169,7 @@ export async function syncIssues(report: Report, options: IssuesSyncOptions): Pr
       await octokit.rest.issues.update({ owner, repo, issue_number: issue.number, state: 'open', body });
       await octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `Reopened: ${count(findings.length)} of ${what} as of ${report.startedAt}.` });
       outcome.reopened.push(issue.number);
-    } else if (SET.exec(issue.body)?.[1] !== setHash(findings)) {
+    } else if (SET.exec(issue.body)?.[1] !== setHash(findings, report)) {
       await octokit.rest.issues.update({ owner, repo, issue_number: issue.number, body });
       outcome.updated.push(issue.number);
     } else {

@@ -291,6 +291,37 @@ describe('instances: a baseline keeps each instance apart', () => {
   });
 });
 
+describe('instances: diff of two reports of several instances', () => {
+  const both = () => ({ TOKEN_PROD: prod.token, WF_TOKEN_PROD: prod.workflowToken, TOKEN_STAGING: staging.token, WF_TOKEN_STAGING: staging.workflowToken });
+
+  it('a violation new on one instance is new though another has the same fingerprint; one of several against one is exit 2', async () => {
+    const only = ['--only', 'schedule-timezone-valid', '--format', 'json'];
+    const tz = staging.state.schedules.find((s) => s.id === 9004)!;
+    const was = tz.schedule.timezone;
+    tz.schedule.timezone = 'Europe/Berlin';
+    try {
+      writeFileSync(path.join(dir, 'before.json'), (await runCli(['check', ...only], { cwd: dir, env: both() })).stdout);
+    } finally {
+      tz.schedule.timezone = was;
+    }
+    writeFileSync(path.join(dir, 'after.json'), (await runCli(['check', ...only], { cwd: dir, env: both() })).stdout);
+    // Prod had 9004 all along: staging's is new there, and fails the diff.
+    const r = await runCli(['diff', 'before.json', 'after.json', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const diff = JSON.parse(r.stdout) as { new: { instance?: string; resource: { id: string } }[]; fixed: unknown[]; failing: number };
+    expect([diff.new.map((f) => `${f.instance} ${f.resource.id}`), diff.fixed, diff.failing]).toEqual([['staging 9004'], [], 1]);
+    const text = await runCli(['diff', 'before.json', 'after.json'], { cwd: dir });
+    expect(text.stdout).toContain('+ [medium] schedule-timezone-valid staging: reportSchedule/9004: ');
+    // Back the other way: fixed on staging alone.
+    const back = JSON.parse((await runCli(['diff', 'after.json', 'before.json', '--format', 'json'], { cwd: dir })).stdout) as { new: unknown[]; fixed: { instance?: string }[] };
+    expect([back.new, back.fixed.map((f) => f.instance)]).toEqual([[], ['staging']]);
+    // One instance's report against both instances': nothing would match.
+    writeFileSync(path.join(dir, 'prod-only.json'), (await runCli(['check', '--instance', 'prod', ...only], { cwd: dir, env: both() })).stdout);
+    const mixed = await runCli(['diff', 'prod-only.json', 'after.json'], { cwd: dir });
+    expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringContaining('prod-only.json: after.json holds several instances (prod, staging), prod-only.json one')]);
+  });
+});
+
 describe('instances: a waiver can name the instances it applies on', () => {
   // Both sandboxes hold the demo's data: q-finance-intake grants ADMIN to a user on each.
   const both = () => ({ TOKEN_PROD: prod.token, WF_TOKEN_PROD: prod.workflowToken, TOKEN_STAGING: staging.token, WF_TOKEN_STAGING: staging.workflowToken });

@@ -181,6 +181,56 @@ describe('steward issues sync', () => {
     expect(calls.length).toBe(before);
   });
 
+  it('a report of several instances: one issue per policy, each finding named by its instance; an instance in error closes nothing', async () => {
+    // Two instances holding the same data: the same findings under two names.
+    const other = await startSandbox();
+    const dir = copyDemo();
+    const config = readFileSync(path.join(dir, 'steward.yaml'), 'utf8');
+    const entry = (name: string, s: Sandbox) =>
+      `  ${name}: { baseUrl: "${s.baseUrl}", token: env:TOKEN_${name.toUpperCase()}, workflowUrl: "${s.workflowUrl}", workflowToken: env:WF_TOKEN_${name.toUpperCase()} }\n`;
+    writeFileSync(path.join(dir, 'steward.yaml'), `${config}\ninstances:\n${entry('prod', sandbox)}${entry('staging', other)}`);
+    const tokens = (staging: string) => ({ TOKEN_PROD: sandbox.token, WF_TOKEN_PROD: sandbox.workflowToken, TOKEN_STAGING: staging, WF_TOKEN_STAGING: other.workflowToken });
+    const fleetSync = async (n: number, staging: string) => {
+      await runCli(['check', '--only', 'queue-no-admin-for-users', '--only', 'schedule-timezone-valid', '--output', `json=fleet${n}.json`, '--quiet'], { cwd: dir, env: tokens(staging) });
+      const before = calls.length;
+      const r = await runCli(['issues', 'sync', '--from', `fleet${n}.json`], { cwd: dir, env: { ...env, GITHUB_API_URL: apiUrl } });
+      expect(r.code, r.stderr).toBe(0);
+      return calls.slice(before);
+    };
+    const titled = (id: string) => issues.filter((i) => i.title.endsWith(`(${id})`));
+
+    // Failing on both instances: one issue, not one per instance; the rows say where.
+    const first = await fleetSync(1, other.token);
+    expect(writes(first).filter((w) => w === 'POST /repos/acme/governance/issues').length).toBe(titled('queue-no-admin-for-users').length);
+    expect(titled('queue-no-admin-for-users').length).toBe(1);
+    const queue = titled('queue-no-admin-for-users')[0]!;
+    expect(queue.body).toContain('| `queue-no-admin-for-users` | high | `prod: queue/q-finance-intake permissions[0]` |');
+    expect(queue.body).toContain('| `queue-no-admin-for-users` | high | `staging: queue/q-finance-intake permissions[0]` |');
+    expect(queue.body).toContain('4 open findings on prod, staging');
+    const tz = titled('schedule-timezone-valid')[0]!;
+    expect([titled('schedule-timezone-valid').length, tz.state]).toEqual([1, 'open']);
+    // The same report again: no write.
+    expect(writes(await fleetSync(2, other.token))).toEqual([]);
+
+    // The time zone fixed; staging refuses its token: prod passes, staging is in error. The issue
+    // stays open (staging is unknown, not fixed), listing nothing but saying so is no close.
+    const was = schedule(9004).schedule.timezone;
+    const otherSchedule = other.state.schedules.find((x) => x.id === 9004)!;
+    schedule(9004).schedule.timezone = 'Europe/Berlin';
+    otherSchedule.schedule.timezone = 'Europe/Berlin';
+    try {
+      const third = await fleetSync(3, 'tok-staging-revoked');
+      expect(tz.state).toBe('open');
+      expect(writes(third)).not.toContain(`POST /repos/acme/governance/issues/${tz.number}/comments`);
+      // With both answering, the policy passes everywhere: now it closes.
+      await fleetSync(4, other.token);
+      expect([tz.state, tz.comments.at(-1)]).toEqual(['closed', expect.stringMatching(/^Fixed: no open finding of `schedule-timezone-valid`/)]);
+    } finally {
+      schedule(9004).schedule.timezone = was;
+      await other.close();
+    }
+  });
+
   it('without GITHUB_TOKEN or GITHUB_REPOSITORY: exit 2 naming them, nothing sent', async () => {
     const before = calls.length;
     const r = await runCli(['issues', 'sync', '--from', 'nope.json'], { env: { GITHUB_API_URL: apiUrl } });

@@ -1,7 +1,7 @@
 // Two runs compared (pure): a finding whose status, severity or message changed under the same
 // fingerprint is `changed`; one gone from a policy the later run could not evaluate is not fixed.
 import { describe, expect, it } from 'vitest';
-import { type DiffFinding, type DiffSide, diffFindings } from '../../src/history/index.js';
+import { type DiffFinding, type DiffSide, diffFindings, policyKey } from '../../src/history/index.js';
 
 const finding = (id: string, over: Partial<DiffFinding> = {}): DiffFinding => ({
   fingerprint: `fp-${id}`,
@@ -38,5 +38,23 @@ describe('diffFindings', () => {
   it('a policy the later run could not evaluate fixes nothing', () => {
     const diff = diffFindings(side('run 1', [finding('a')]), side('run 2', [], 'error'), new Set());
     expect(diff.fixed).toEqual([]);
+  });
+
+  it('sides of several instances: the same fingerprint on each instance is a finding of its own', () => {
+    // Both instances hold dataset a; staging also holds b, which prod had before.
+    const fleet = (label: string, findings: DiffFinding[], staging = 'fail'): DiffSide => ({
+      ...side(label, findings),
+      instances: ['prod', 'staging'],
+      policies: new Map([[policyKey('prod', 'p'), 'fail'], [policyKey('staging', 'p'), staging]]),
+    });
+    const on = (instance: string, id: string) => finding(id, { instance });
+    const from = fleet('a.json', [on('prod', 'a'), on('prod', 'b'), on('staging', 'a')]);
+    const to = fleet('b.json', [on('prod', 'a'), on('staging', 'a'), on('staging', 'b')]);
+    const diff = diffFindings(from, to, new Set());
+    const named = (fs: DiffFinding[]) => fs.map((f) => `${f.instance} ${f.resource.id}`);
+    // b moved from prod to staging: new on staging, fixed on prod (keyed by fingerprint alone, neither).
+    expect([named(diff.new), named(diff.fixed), diff.changed]).toEqual([['staging b'], ['prod b'], []]);
+    // An instance in error in the later run fixes nothing of its own.
+    expect(named(diffFindings(fleet('a.json', [on('staging', 'a')]), fleet('b.json', [], 'error'), new Set()).fixed)).toEqual([]);
   });
 });

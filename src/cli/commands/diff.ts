@@ -7,7 +7,7 @@ import { type DiffFinding, diffRuns, type FailOn, type RunDiff } from '../../lib
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
-const line = (mark: string, f: DiffFinding) => `  ${mark} [${f.severity}] ${f.policy} ${f.resource.kind}/${f.resource.id}: ${f.message}`;
+const line = (mark: string, f: DiffFinding) => `  ${mark} [${f.severity}] ${f.policy} ${f.instance ? `${f.instance}: ` : ''}${f.resource.kind}/${f.resource.id}: ${f.message}`;
 
 export function renderDiffText(diff: RunDiff): string {
   const out = [`${diff.from.label} (${diff.from.startedAt}) → ${diff.to.label} (${diff.to.startedAt})`];
