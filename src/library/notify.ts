@@ -41,14 +41,17 @@ export function digestOf(report: Report, env: Record<string, string | undefined>
   const changes: NotificationChange[] = [];
   // `teams:` on a channel: only what the owners: map routes to one of them.
   const routed = (team: string | null | undefined) => teams === null || (typeof team === 'string' && teams.includes(team));
+  // With several instances the same id may be on each: a change names its own.
+  const several = (report.instances?.length ?? 0) > 1;
+  const where = (instance: string | undefined) => (several && instance ? `${instance}: ` : '');
   for (const f of report.findings) {
     if (f.status !== 'violation' || (f.lifecycle !== 'new' && f.lifecycle !== 'reopened') || !routed(f.team)) continue;
-    const resource = `${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`;
+    const resource = `${where(f.instance)}${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`;
     changes.push({ change: f.lifecycle, policy: f.policy, severity: f.severity, resource, message: f.message, owner: ownerLabel(f) || null, team: f.team ?? null });
   }
   for (const f of report.fixed ?? []) {
     if (!routed(f.team)) continue;
-    changes.push({ change: 'fixed', policy: f.policy, severity: f.severity, resource: `${f.resource.kind}/${f.resource.id}`, message: f.message, owner: null, team: f.team ?? null });
+    changes.push({ change: 'fixed', policy: f.policy, severity: f.severity, resource: `${where(f.instance)}${f.resource.kind}/${f.resource.id}`, message: f.message, owner: null, team: f.team ?? null });
   }
   const count = (c: NotificationChange['change']) => changes.filter((x) => x.change === c).length;
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: run } = env;
