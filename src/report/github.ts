@@ -65,11 +65,13 @@ function where(loc: SourceLocation | null): AnnotationProperties {
   return p;
 }
 
-function annotate(f: Finding, policy: PolicyResult | undefined): Annotation {
+/** `several`: the report holds several instances, whose findings may sit on one manifest line: the title names each one's. */
+function annotate(f: Finding, policy: PolicyResult | undefined, several: boolean): Annotation {
+  const on = several && f.instance ? ` on ${f.instance}` : '';
   return {
     level: annotationLevel(f),
     message: `${findingSubject(f)}: ${f.message}`,
-    properties: { title: `${f.policy} (${f.severity}${f.lifecycle === 'new' || f.lifecycle === 'reopened' ? `, ${f.lifecycle}` : ''})`, ...where(findingFileLocation(f, policy)) },
+    properties: { title: `${f.policy} (${f.severity}${f.lifecycle === 'new' || f.lifecycle === 'reopened' ? `, ${f.lifecycle}` : ''})${on}`, ...where(findingFileLocation(f, policy)) },
   };
 }
 
@@ -129,7 +131,8 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
     ],
     notice: [],
   };
-  for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy)));
+  const several = (report.instances?.length ?? 0) > 1;
+  for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy), several));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };
   omitted.error = Math.max(0, pool.error.length - cap);

@@ -5,7 +5,8 @@ import {
   formatGithub,
   selectAnnotations,
 } from '../../src/report/github.js';
-import type { Finding, Severity } from '../../src/core/model.js';
+import type { Finding, Report, Severity } from '../../src/core/model.js';
+import { mergeReports, stampInstance } from '../../src/library/merge.js';
 import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
 
 function findings(n: number, severity: Severity, overrides: Partial<Finding> = {}): Finding[] {
@@ -75,6 +76,17 @@ describe('github format', () => {
       '8 more notices not shown; see the job summary or report',
     ]);
     expect(selectAnnotations(report, 3).omitted).toEqual({ error: 8, warning: 9, notice: 15 });
+  });
+
+  it('a report of several instances names each finding\'s instance in its title (both may sit on one manifest line)', () => {
+    const one = (name: string, url: string) => stampInstance(makeReport({ instance: url, findings: [makeFinding({ severity: 'high', resource: { kind: 'queue', id: 'q-finance', name: null } })] }), name);
+    const titles = (r: Report) => selectAnnotations(r).annotations.filter((a) => a.message.startsWith('queue/q-finance')).map((a) => a.properties.title);
+    expect(titles(mergeReports([one('prod', 'https://prod.example.com'), one('staging', 'https://stg.example.com')]))).toEqual([
+      'queue-no-admin-for-users (high) on prod',
+      'queue-no-admin-for-users (high) on staging',
+    ]);
+    // One instance: the title as ever.
+    expect(titles(one('prod', 'https://prod.example.com'))).toEqual(['queue-no-admin-for-users (high)']);
   });
 
   it('skips waived and known-baseline findings', () => {
