@@ -145,8 +145,11 @@ export async function diffRuns(options: DiffOptions = {}): Promise<RunDiff> {
   try {
     let { from, to } = options;
     if (from === undefined || to === undefined) {
-      const runs = await listRuns(db!, { limit: 2 });
-      if (runs.length < 2) throw flagProblem(displayPath(db!.file, cwd), `diff needs two runs; the history has ${runs.length}`);
+      // The last two runs of one instance: a run of several instances records one run each, and
+      // the last two runs of the history would be two instances' runs of one check.
+      const [last] = await listRuns(db!, { limit: 1 });
+      const runs = last ? await listRuns(db!, { instance: last.instance, limit: 2 }) : [];
+      if (runs.length < 2) throw flagProblem(displayPath(db!.file, cwd), `diff needs two runs${last ? ` of ${last.instance}` : ''}; the history has ${runs.length}`);
       from ??= String(runs[0]!.run);
       to ??= String(runs[1]!.run);
     }

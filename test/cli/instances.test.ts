@@ -320,6 +320,28 @@ describe('instances: diff of two reports of several instances', () => {
     const mixed = await runCli(['diff', 'prod-only.json', 'after.json'], { cwd: dir });
     expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringContaining('prod-only.json: after.json holds several instances (prod, staging), prod-only.json one')]);
   });
+
+  it('with a history, diff by default compares the last two runs of one instance, not two instances\' runs of one check', async () => {
+    const history = path.join(dir, 'fleet-history.sqlite');
+    const only = ['--only', 'schedule-timezone-valid', '--history', history, '-q'];
+    const zoneOf = (s: Sandbox) => s.state.schedules.find((x) => x.id === 9001)!.schedule;
+    const was = [zoneOf(prod).timezone, zoneOf(staging).timezone];
+    try {
+      // Prod's 9001 is broken from the start; staging's breaks before the second check.
+      zoneOf(prod).timezone = 'Atlantis/Lost';
+      expect((await runCli(['check', ...only], { cwd: dir, env: both() })).code).toBe(1);
+      zoneOf(staging).timezone = 'Atlantis/Lost';
+      expect((await runCli(['check', ...only], { cwd: dir, env: both() })).code).toBe(1);
+    } finally {
+      zoneOf(prod).timezone = was[0]!;
+      zoneOf(staging).timezone = was[1]!;
+    }
+    // Runs 1-4: prod, staging, prod, staging. Staging's last two: 9001 is new there (exit 1);
+    // prod's last run against staging's would have shown nothing new.
+    const r = await runCli(['diff', '--history', history, '--format', 'json'], { cwd: dir });
+    const diff = JSON.parse(r.stdout) as { from: { label: string }; to: { label: string }; new: { resource: { id: string } }[] };
+    expect([r.code, diff.from.label, diff.to.label, diff.new.map((f) => f.resource.id)]).toEqual([1, 'run 2', 'run 4', ['9001']]);
+  });
 });
 
 describe('instances: a waiver can name the instances it applies on', () => {
