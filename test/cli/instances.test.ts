@@ -341,6 +341,11 @@ describe('instances: diff of two reports of several instances', () => {
     const r = await runCli(['diff', '--history', history, '--format', 'json'], { cwd: dir });
     const diff = JSON.parse(r.stdout) as { from: { label: string }; to: { label: string }; new: { resource: { id: string } }[] };
     expect([r.code, diff.from.label, diff.to.label, diff.new.map((f) => f.resource.id)]).toEqual([1, 'run 2', 'run 4', ['9001']]);
+    // `steward history` lists each instance's runs together, under it once.
+    const table = (await runCli(['history', '--history', history], { cwd: dir })).stdout.split('\n');
+    const heads = table.filter((l) => l.startsWith('instance '));
+    const runIds = table.filter((l) => /^\d+ /.test(l)).map((l) => l.split(' ')[0]);
+    expect([heads, runIds]).toEqual([[`instance ${prod.baseUrl}`, `instance ${staging.baseUrl}`], ['1', '3', '2', '4']]);
   });
 });
 

@@ -13,9 +13,14 @@ function row(r: HistoryRun): string[] {
   return [String(r.run), r.startedAt.replace(/\.\d+Z$/, 'Z'), r.gate, ...[s.critical, s.high, s.medium, s.low, s.info, r.new, r.reopened, r.fixed].map(String)];
 }
 
-/** Runs as an aligned table, numbers right-aligned; the instance above each change of instance. */
-export function renderHistoryTable(runs: readonly HistoryRun[]): string {
-  if (runs.length === 0) return 'no runs recorded yet\n';
+/**
+ * Runs as an aligned table, numbers right-aligned, under their instance: a check of several
+ * instances records a run each, so the instances' runs interleave; each instance's are listed
+ * together, the instances in the order they first appear.
+ */
+export function renderHistoryTable(all: readonly HistoryRun[]): string {
+  if (all.length === 0) return 'no runs recorded yet\n';
+  const runs = [...new Set(all.map((r) => r.instance))].flatMap((instance) => all.filter((r) => r.instance === instance));
   const rows = [COLUMNS.map((c) => c.toUpperCase()), ...runs.map(row)];
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
