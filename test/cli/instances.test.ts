@@ -151,22 +151,17 @@ describe('instances: several in one run', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const settings = (JSON.parse(r.stdout) as { settings: { setting: string; value: string; origin: string }[] }).settings;
     const rows = settings.filter((s) => s.setting.startsWith('instance')).map((s) => `${s.setting} | ${s.origin} | ${s.value}`);
-    expect(rows).toEqual([
-      `instances.prod.baseUrl | steward.yaml:56 | ${prod.baseUrl}`,
-      `instances.prod.workflowUrl | steward.yaml:56 | ${prod.workflowUrl}`,
-      'instances.prod.token | TOKEN_PROD | (set)',
-      'instances.prod.workflowToken | WF_TOKEN_PROD | (unset: the instance token)',
-      'instances.prod.tokenHeader | default | (the platform default)',
-      "instances.prod.requestsPerSecond | the config's | (unset)",
-      "instances.prod.scope | the config's | (the config's)",
-      `instances.staging.baseUrl | steward.yaml:57 | ${staging.baseUrl}`,
-      `instances.staging.workflowUrl | steward.yaml:57 | ${staging.workflowUrl}`,
-      'instances.staging.token | TOKEN_STAGING | (unset)',
-      'instances.staging.workflowToken | WF_TOKEN_STAGING | (unset: the instance token)',
-      'instances.staging.tokenHeader | default | (the platform default)',
-      "instances.staging.requestsPerSecond | the config's | (unset)",
-      "instances.staging.scope | the config's | (the config's)",
-    ]);
+    // Prod's token is set, staging's not; neither workflow token (WF_TOKEN_… unset here).
+    const expected = (name: string, s: Sandbox, line: number, token: string) => [
+      `instances.${name}.baseUrl | steward.yaml:${line} | ${s.baseUrl}`,
+      `instances.${name}.workflowUrl | steward.yaml:${line} | ${s.workflowUrl}`,
+      `instances.${name}.token | TOKEN_${name.toUpperCase()} | ${token}`,
+      `instances.${name}.workflowToken | WF_TOKEN_${name.toUpperCase()} | (unset: the instance token)`,
+      `instances.${name}.tokenHeader | default | (the platform default)`,
+      `instances.${name}.requestsPerSecond | the config's | (unset)`,
+      `instances.${name}.scope | the config's | (the config's)`,
+    ];
+    expect(rows).toEqual([...expected('prod', prod, 56, '(set)'), ...expected('staging', staging, 57, '(unset)')]);
     expect(r.stdout).not.toContain(prod.token);
     expect(prod.totalRequests()).toBe(0);
   });

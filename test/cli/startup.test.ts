@@ -50,6 +50,23 @@ export async function resolve(specifier, context, next) {
   return [...new Set(packages)].sort();
 }
 
+/**
+ * `validate` and `check --from` of the demo, each run with a CommonJS probe that writes
+ * `label: <JSON of expression>` on stderr at exit: each command's status and what the probe saw.
+ */
+function offlineCommandsProbed(label: string, expression: string): { command: string[]; status: number | null; said: unknown }[] {
+  const dir = tempDir('steward-startup-');
+  const snapshot = path.join(dir, 'demo.json');
+  expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+  const probe = path.join(dir, 'probe.cjs');
+  writeFileSync(probe, `process.on('exit', () => process.stderr.write(${JSON.stringify(`${label}: `)} + JSON.stringify(${expression}) + '\\n'));\n`);
+  return [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']].map((command) => {
+    const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
+    const line = r.stderr.startsWith(`${label}: `) && r.stderr.endsWith('\n') && r.stderr.indexOf('\n') === r.stderr.length - 1 ? r.stderr.slice(label.length + 2) : null;
+    return { command, status: r.status, said: line === null ? r.stderr : JSON.parse(line) };
+  });
+}
+
 describe('start-up', () => {
   it('--version loads no dependency; list loads the program', () => {
     const version = JSON.parse(readFileSync('package.json', 'utf8')).version as string;
@@ -70,32 +87,21 @@ describe('start-up', () => {
   });
 
   it('a command that sends nothing loads no HTTP client: validate and check --from load neither ofetch nor the proxy agent, nor Node\'s TLS, http (a sandbox\'s server would) or undici', () => {
-    const dir = tempDir('steward-startup-');
-    const snapshot = path.join(dir, 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
     // Node's own modules: undici (global fetch, and node:http's ES module facade on Node 22+),
     // TLS (~9 ms of CPU on Node 24), the HTTP stack a sandbox or a client would load.
-    const probe = path.join(dir, 'probe.cjs');
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write('network modules: ' + JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (undici|tls|https?|zlib)$/.test(m) || m.includes('undici'))) + '\\n'));\n");
-    for (const command of [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']]) {
+    const probed = offlineCommandsProbed('network modules', 'process.moduleLoadList.filter((m) => /^NativeModule (undici|tls|https?|zlib)$/.test(m) || m.includes(\'undici\'))');
+    for (const { command, status, said } of probed) {
       expect(packagesLoaded(command)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^(ofetch|https-proxy-agent|agent-base|proxy-from-env|debug)$/)]));
-      const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
-      expect([command[0], r.status, r.stderr]).toEqual([command[0], 0, 'network modules: []\n']);
+      expect([command[0], status, said]).toEqual([command[0], 0, []]);
     }
     // A check against the sandbox sends requests: the client and the wire load then.
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch', 'https-proxy-agent']));
   });
 
   it('every dependency a command runs is bundled: no file is required from node_modules at run time (fdir\'s ES build required picomatch\'s six files there)', () => {
-    const dir = tempDir('steward-startup-');
-    const snapshot = path.join(dir, 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
     // CommonJS loaded through a createRequire does not pass the ES resolve hook: its cache does show it.
-    const probe = path.join(dir, 'probe.cjs');
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write('required: ' + JSON.stringify(Object.keys(require.cache).filter((f) => f.includes('node_modules'))) + '\\n'));\n");
-    for (const command of [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']]) {
-      const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
-      expect([command[0], r.status, r.stderr]).toEqual([command[0], 0, 'required: []\n']);
+    for (const { command, status, said } of offlineCommandsProbed('required', "Object.keys(require.cache).filter((f) => f.includes('node_modules'))")) {
+      expect([command[0], status, said]).toEqual([command[0], 0, []]);
     }
   });
 
