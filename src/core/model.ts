@@ -287,6 +287,13 @@ export interface ResolvedBaselineEntry {
   message?: string;
 }
 
+/** Whether a report holds several instances' runs (`instances:`, `steward merge`): its findings then name theirs. */
+export const holdsSeveralInstances = (report: Pick<Report, 'instances'>): boolean => (report.instances?.length ?? 0) > 1;
+
+/** `prod: ` before what a finding is about when its report holds several instances (the same id may be on each), else ''. */
+export const instancePrefix = (report: Pick<Report, 'instances'>, instance: string | undefined): string =>
+  holdsSeveralInstances(report) && instance ? `${instance}: ` : '';
+
 /** A report's resolved baseline entries: its `resolvedEntries`, else (an older report) the bare fingerprints. */
 export function resolvedEntriesOf(baseline: NonNullable<Report['baseline']>): ResolvedBaselineEntry[] {
   return baseline.resolvedEntries ?? baseline.resolved.map((fingerprint) => ({ fingerprint }));

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Config, DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl, isPostgresUrl, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
-import type { FailOn, Report } from '../core/model.js';
+import { type FailOn, holdsSeveralInstances, type Report } from '../core/model.js';
 import { atOrAbove } from '../engine/verdict.js';
 import { InputError } from '../core/problem.js';
 import {
@@ -112,7 +112,7 @@ async function reportSide(file: string, cwd: string): Promise<DiffSide> {
   const shown = displayPath(file, cwd);
   const report = await readReportFile(file, cwd);
   // A report of several instances holds the same fingerprint once per instance: each keeps its name.
-  const instances = report.instances && report.instances.length > 1 ? report.instances.map((i) => i.name) : undefined;
+  const instances = holdsSeveralInstances(report) ? report.instances!.map((i) => i.name) : undefined;
   const named = (instance: string | undefined) => (instances ? instance : undefined);
   const findings = report.findings.filter((f) => f.status !== 'error').map((f) => ({ ...f, status: f.status as 'violation' | 'waived', instance: named(f.instance) }));
   return {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { ownerLabel } from '../core/owner.js';
 import { InputError } from '../core/problem.js';
-import type { Finding, PolicyResult, Report } from '../core/model.js';
+import { type Finding, instancePrefix, type PolicyResult, type Report } from '../core/model.js';
 
 export const ISSUE_LABEL = 'steward';
 /** Findings listed in an issue body; more are counted. */
@@ -60,8 +60,7 @@ interface Subject {
  * name its instance: with several, each is taken with its instance's name.
  */
 function setHash(findings: readonly Finding[], report: Report): string {
-  const several = (report.instances?.length ?? 0) > 1;
-  const keys = findings.map((f) => (several ? `${f.instance ?? ''}:${f.fingerprint}` : f.fingerprint));
+  const keys = findings.map((f) => `${instancePrefix(report, f.instance)}${f.fingerprint}`);
   return createHash('sha256').update(keys.sort().join('\n')).digest('hex').slice(0, 16);
 }
 
@@ -69,12 +68,9 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const count = (n: number) => `${n} open finding${n === 1 ? '' : 's'}`;
 
 function bodyOf(by: IssuesBy, subject: Subject, report: Report): string {
-  const several = (report.instances?.length ?? 0) > 1;
   const rows = subject.findings.slice(0, ISSUE_MAX_FINDINGS).map((f) => {
     const owner = [f.team ? `team ${f.team}` : '', ownerLabel(f), f.owner?.state && f.owner.state !== 'active' ? `(${f.owner.state})` : ''].filter(Boolean).join(' ');
-    // With several instances the same id may be on each: the resource names its own.
-    const where = several && f.instance ? `${f.instance}: ` : '';
-    return `| \`${f.policy}\` | ${f.severity} | \`${cell(`${where}${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
+    return `| \`${f.policy}\` | ${f.severity} | \`${cell(`${instancePrefix(report, f.instance)}${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`)}\` | ${cell(f.message)} | ${cell(owner)} |`;
   });
   const more = subject.findings.length > ISSUE_MAX_FINDINGS ? `\n\n…and ${subject.findings.length - ISSUE_MAX_FINDINGS} more (the JSON report has them all).` : '';
   return [

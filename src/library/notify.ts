@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, type NotifyTarget } from '../config/index.js';
-import type { NotificationRecord, Report } from '../core/model.js';
+import { instancePrefix, type NotificationRecord, type Report } from '../core/model.js';
 import { ownerLabel } from '../core/owner.js';
 import { readReportFile } from './history.js';
 import { type NotificationChange, type NotificationDigest, NOTIFY_MAX_ITEMS, notificationPayload } from './notify-payloads.js';
@@ -41,9 +41,7 @@ export function digestOf(report: Report, env: Record<string, string | undefined>
   const changes: NotificationChange[] = [];
   // `teams:` on a channel: only what the owners: map routes to one of them.
   const routed = (team: string | null | undefined) => teams === null || (typeof team === 'string' && teams.includes(team));
-  // With several instances the same id may be on each: a change names its own.
-  const several = (report.instances?.length ?? 0) > 1;
-  const where = (instance: string | undefined) => (several && instance ? `${instance}: ` : '');
+  const where = (instance: string | undefined) => instancePrefix(report, instance);
   for (const f of report.findings) {
     if (f.status !== 'violation' || (f.lifecycle !== 'new' && f.lifecycle !== 'reopened') || !routed(f.team)) continue;
     const resource = `${where(f.instance)}${f.resource.kind}/${f.resource.id}${f.path ? ` ${f.path}` : ''}`;

@@ -3,14 +3,14 @@
 // spreadsheet would run as a formula (text from the instance starting with = + - @, a tab or a
 // carriage return) gets a leading apostrophe, as OWASP advises against CSV injection.
 import { stringify } from 'csv-stringify/sync';
-import type { Finding, Report } from '../core/model.js';
+import { type Finding, holdsSeveralInstances, type Report } from '../core/model.js';
 import { ownerLabel } from '../core/owner.js';
 import { type Formatter, locationText, sortFindings } from './formatter.js';
 
 /** The columns, in order: each a header and how a finding fills it. */
 export const CSV_COLUMNS: readonly (readonly [header: string, cell: (f: Finding, r: Report) => string])[] = [
   // A report of several instances: each row's instance by name; one instance: its base URL.
-  ['instance', (f, r) => (r.instances && r.instances.length > 1 ? (f.instance ?? r.instance) : r.instance)],
+  ['instance', (f, r) => (holdsSeveralInstances(r) ? (f.instance ?? r.instance) : r.instance)],
   ['policy', (f) => f.policy],
   ['severity', (f) => f.severity],
   ['status', (f) => f.status],

@@ -2,7 +2,7 @@
 // formatters need: severity order, labels, and the order findings are listed in.
 import { SEVERITY_ORDER, severityRank } from '../core/order.js';
 import { OWNER_UNKNOWN, ownerGroup } from '../core/owner.js';
-import type { Finding, FixedFinding, PolicyResult, Report, ResolvedBaselineEntry, Severity, SourceLocation, WaiverRef } from '../core/model.js';
+import { type Finding, type FixedFinding, holdsSeveralInstances, instancePrefix, type PolicyResult, type Report, type ResolvedBaselineEntry, type Severity, type SourceLocation, type WaiverRef } from '../core/model.js';
 
 export interface FormatOptions {
   /** ANSI colour; the caller decides (a TTY and no NO_COLOR). Only `text` uses it. */
@@ -26,7 +26,7 @@ export const GROUP_BY = ['policy', 'owner', 'instance'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 /** `--group-by` as asked, else by instance for a report of several, else by policy. */
-export const groupingOf = (report: Pick<Report, 'instances'>, asked: GroupBy | undefined): GroupBy => asked ?? (report.instances && report.instances.length > 1 ? 'instance' : 'policy');
+export const groupingOf = (report: Pick<Report, 'instances'>, asked: GroupBy | undefined): GroupBy => asked ?? (holdsSeveralInstances(report) ? 'instance' : 'policy');
 
 /** A heading findings are listed under, and its findings in listing order. */
 export interface FindingGroup {
@@ -42,7 +42,7 @@ export interface FindingGroup {
 export function groupFindings(findings: readonly Finding[], report: Pick<Report, 'policies' | 'instance' | 'instances'>, by: GroupBy = 'policy'): FindingGroup[] {
   const groups = new Map<string, FindingGroup>();
   // A report of several instances names each finding's; one instance's report is all its own.
-  const several = report.instances && report.instances.length > 1 ? new Map(report.instances.map((i) => [i.name, i.url])) : null;
+  const several = holdsSeveralInstances(report) ? new Map(report.instances!.map((i) => [i.name, i.url])) : null;
   const keyOf = by === 'policy' ? (f: Finding) => f.policy : by === 'owner' ? ownerGroup : (f: Finding) => (several ? (f.instance ?? report.instance) : report.instance);
   const titleOf = (key: string) => (by !== 'instance' ? key : several?.has(key) ? `instance ${key} (${several.get(key)})` : `instance ${key}`);
   for (const f of findings) {
@@ -299,7 +299,7 @@ export function errorSubject(g: ErrorGroup): string {
 /** `policy kind/id path: message`; the bare fingerprint when the baseline file names nothing more. */
 export function resolvedText(e: ResolvedBaselineEntry, report: Pick<Report, 'instances'>): string {
   // A report of several instances names each entry's; one instance's entries are all its own.
-  const on = e.instance && report.instances && report.instances.length > 1 ? `${e.instance}: ` : '';
+  const on = instancePrefix(report, e.instance);
   if (!e.policy || !e.resource) return `${on}${e.fingerprint}`;
   const where = `${e.resource.kind}/${e.resource.id}${e.path ? ` ${e.path}` : ''}`;
   return `${on}${e.policy} ${where}${e.message ? `: ${e.message}` : ''}`;

@@ -8,7 +8,7 @@
 // An annotation can only sit on a file of the repository: a finding of a policy defined outside
 // it (the built-in pack) with no manifest carries no file (repo-location.ts decides).
 import { catchAllWarning, type ErrorGroup, expiringWarning, errorGroups, errorSubject, type Formatter, findingSubject, severityRank, partialCoverageNotes, stoppedNote } from './formatter.js';
-import type { Finding, PolicyResult, Report, Severity, SourceLocation } from '../core/model.js';
+import { type Finding, holdsSeveralInstances, type PolicyResult, type Report, type Severity, type SourceLocation } from '../core/model.js';
 import { findingFileLocation, policyFileLocation } from './repo-location.js';
 import { reportWithVisibleControls } from './visible-controls.js';
 
@@ -131,7 +131,7 @@ export function selectAnnotations(report: Report, cap = ANNOTATION_CAP): Annotat
     ],
     notice: [],
   };
-  const several = (report.instances?.length ?? 0) > 1;
+  const several = holdsSeveralInstances(report);
   for (const { f } of candidates) pool[annotationLevel(f)].push(annotate(f, policies.get(f.policy), several));
 
   const omitted: Record<AnnotationLevel, number> = { error: 0, warning: 0, notice: 0 };

@@ -1,6 +1,6 @@
 // A report holding several instances (`instances:`, `steward merge`) shown instance by instance:
 // SARIF writes one run each, JUnit one suite per instance and policy, text a section each.
-import { type InstanceRun, type Report, resolvedEntriesOf } from '../core/model.js';
+import { holdsSeveralInstances, type InstanceRun, type Report, resolvedEntriesOf } from '../core/model.js';
 
 /** The part of a merged report that is one instance's, as a report of its own (for the formats that show instances apart). */
 export function instanceReport(report: Report, run: InstanceRun): Report {
@@ -33,5 +33,5 @@ function ownBaseline(baseline: NonNullable<Report['baseline']>, name: string): R
 
 /** The report per instance: a report of one instance is its own only part. */
 export function perInstance(report: Report): Report[] {
-  return report.instances && report.instances.length > 1 ? report.instances.map((run) => instanceReport(report, run)) : [report];
+  return holdsSeveralInstances(report) ? report.instances!.map((run) => instanceReport(report, run)) : [report];
 }

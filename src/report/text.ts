@@ -5,7 +5,7 @@
 import { perInstance } from './instances.js';
 import { CATCH_ALL_TITLE, type ErrorGroup, errorGroups, errorSubject, type FormatOptions, type Formatter, findingSubject, locationText, plural, fixedText, historyText, resolvedText, severityRank, sortFindings, sortPolicies, verdictCounts, waiverTarget, attentionSections, groupFindings } from './formatter.js';
 import type { Finding, PolicyResult, Report, Severity, WaiverRef } from '../core/model.js';
-import { resolvedEntriesOf } from '../core/model.js';
+import { holdsSeveralInstances, resolvedEntriesOf } from '../core/model.js';
 import { reportWithVisibleControls } from './visible-controls.js';
 
 export const TEXT_DEFAULT_WIDTH = 80;
@@ -309,10 +309,10 @@ export const formatText: Formatter = (raw: Report, options: FormatOptions) => {
 
   if (options.groupBy === 'owner') {
     for (const line of ownerBlocks(report, width, p)) out.push(line);
-  } else if (report.instances && report.instances.length > 1) {
+  } else if (holdsSeveralInstances(report)) {
     // Several instances: a section each, its verdict in its heading, its policies under it.
     for (const [i, part] of perInstance(report).entries()) {
-      const run = report.instances[i]!;
+      const run = report.instances![i]!;
       out.push(p.paint('bold', `instance ${run.name} (${run.url}): ${run.summary.gate}`), '');
       for (const line of policyBlocks(part, width, p)) out.push(line);
     }
