@@ -49,6 +49,8 @@ export interface Connection {
   instance: string;
   /** A snapshot replay cannot write. */
   readOnly: boolean;
+  /** A replay: the base URL its snapshot was recorded from (the snapshot's header). */
+  recordedFrom?: string;
   close(): Promise<void>;
 }
 
@@ -77,18 +79,41 @@ export async function openConnection(options: CheckOptions, prepared: PreparedRu
     });
   if (options.from === STDIN) {
     // `steward snapshot --out /dev/stdout | … | steward check --from -`
-    const api = replayApi(await readSnapshot(STDIN, 'stdin'));
-    return { api, instance: 'snapshot:stdin', readOnly: true, close: async () => {} };
+    const snapshot = await readSnapshot(STDIN, 'stdin');
+    return { api: replayApi(snapshot), instance: 'snapshot:stdin', readOnly: true, recordedFrom: snapshot.instance, close: async () => {} };
   }
   if (options.from) {
     const file = path.resolve(prepared.cwd, options.from);
-    const api = replayApi(await readSnapshot(file, displayPath(file, prepared.cwd)));
-    return { api, instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, close: async () => {} };
+    const snapshot = await readSnapshot(file, displayPath(file, prepared.cwd));
+    return { api: replayApi(snapshot), instance: `snapshot:${displayPath(file, prepared.cwd)}`, readOnly: true, recordedFrom: snapshot.instance, close: async () => {} };
   }
   const missing = connectionProblems(config);
   if (missing.length > 0) throw new InputError(missing);
   const { baseUrl, token, workflowUrl, workflowToken } = config.instance;
   return { api: client(baseUrl!, token!, workflowUrl, workflowToken), instance: baseUrl!, readOnly: false, close: async () => {} };
+}
+
+/** A base URL's scheme, host and path, without a trailing slash: how two spellings of one instance compare. */
+function instanceOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A replay of a snapshot recorded from another instance than the one the run names (an
+ * instance of `instances:`, the config's or the environment's base URL): said, since the
+ * findings are reported as this instance's yet are that one's. Null when they agree or either
+ * is unknown.
+ */
+export function replayWarning(connection: Connection, config: Config): string | null {
+  const named = config.instance.baseUrl;
+  const recorded = connection.recordedFrom;
+  if (!named || !recorded || instanceOf(named) === instanceOf(recorded)) return null;
+  return `the snapshot was recorded from ${recorded}, not ${named} (the instance this run names): its findings are that instance's`;
 }
 
 /** Opens the connection, runs `fn`, and always closes it. */

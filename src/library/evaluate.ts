@@ -12,7 +12,7 @@ import { appliesOn } from '../engine/waivers.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
-import { type Connection, connectionProblems, withConnection } from './connect.js';
+import { type Connection, connectionProblems, replayWarning, withConnection } from './connect.js';
 import { historyFileOf, historyLabel } from './history.js';
 import { mergeReports, stampInstance } from './merge.js';
 import { InputError } from '../core/problem.js';
@@ -95,7 +95,8 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     onProgress: options.onProgress,
     inspect: options.inspect,
   });
-  const warnings = [...prepared.config.warnings, ...run.warnings];
+  const replayed = replayWarning(connection, prepared.config);
+  const warnings = [...prepared.config.warnings, ...(replayed ? [replayed] : []), ...run.warnings];
   // Before the report counts the requests: the token list is one of them.
   const token = await tokenExpiry(api, prepared.config, startedAt);
   // --severity: the findings of other severities are not reported (errors always are: they fail closed).

@@ -190,6 +190,11 @@ describe('instances: several in one run', () => {
     const replay = await runCli(['check', '--instance', 'prod', '--from', snapshot, '--format', 'json'], { cwd: dir, env: {} });
     expect(replay.code).toBe(1);
     expect(findingKeys(JSON.parse(replay.stdout) as Report)).toEqual(PLANTED);
+    expect(replay.stderr).not.toContain('the snapshot was recorded from');
+    // Prod's snapshot replayed as staging: its findings would be reported as staging's. Said.
+    const mixedUp = await runCli(['check', '--instance', 'staging', '--from', snapshot, '--format', 'json'], { cwd: dir, env: {} });
+    expect(mixedUp.code).toBe(1);
+    expect(mixedUp.stderr).toContain(`the snapshot was recorded from ${prod.baseUrl}, not ${staging.baseUrl} (the instance this run names): its findings are that instance's`);
     // Recording one needs its token, said where the config names it.
     const record = await runCli(['snapshot', '--instance', 'staging', '--out', snapshot], { cwd: dir, env: {} });
     expect(record.code).toBe(2);
