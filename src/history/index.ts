@@ -7,7 +7,7 @@ import { canonicalJson } from '../core/canonical-json.js';
 import type { Report } from '../core/model.js';
 import { type HeldLocks, lockFiles } from '../io/file-lock.js';
 import { type HistoryDatabase, openHistory } from './database.js';
-import { applyLifecycle } from './lifecycle.js';
+import { applyLifecycle, isTracked } from './lifecycle.js';
 import { openPgHistory } from './postgres.js';
 import { recordRun, trendOf } from './store.js';
 import { HISTORY_KEEP_DEFAULT, type HistoryKeep, isPostgresUrl } from '../config/history.js';
@@ -73,7 +73,8 @@ export async function recordReport(history: OpenRunHistory, report: Report, poli
   const { db } = history;
   const policies = report.policies.map((p) => p.id);
   const { annotated, run, counts } = await db.write(async () => {
-    const { findings, fixed, counts } = applyLifecycle(report, await loadPrior(db, report.instance, policies));
+    const fingerprints = [...new Set(report.findings.filter(isTracked).map((f) => f.fingerprint))];
+    const { findings, fixed, counts } = applyLifecycle(report, await loadPrior(db, report.instance, policies, fingerprints));
     const annotated: Report = { ...report, findings, fixed };
     const run = await recordRun(db, annotated, { policyHash, counts });
     // Runs past `keep` keep their totals only: the history stays bounded.
