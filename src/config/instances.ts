@@ -21,6 +21,9 @@ export interface InstanceEntry {
   scope?: ScopeEntries;
 }
 
+/** The variable an `env:NAME` reference names. */
+const variableOf = (ref: string): string => ref.slice('env:'.length);
+
 /** The name a single-instance config's findings, coverage and errors carry. */
 export const DEFAULT_INSTANCE_NAME = 'default';
 
@@ -58,11 +61,11 @@ export function namedInstances(
   const instances = chosen.map((name): NamedInstance => {
     const e = entries[name]!;
     const where = ['instances', name];
+    const tokenVariables = { token: variableOf(e.token), workflowToken: e.workflowToken === undefined ? null : variableOf(e.workflowToken) };
     // A token not set is bad input only to a command that connects (library/connect.ts).
     const unsetTokens: InputProblem[] = [];
-    const fromEnv = (ref: string | undefined, at: (string | number)[]): string | null => {
-      if (ref === undefined) return null;
-      const variable = ref.slice('env:'.length);
+    const fromEnv = (variable: string | null, at: (string | number)[]): string | null => {
+      if (variable === null) return null;
       const value = ctx.env[variable]?.trim() || null;
       if (!value) unsetTokens.push(ctx.at(at, `${at.join('.')}: ${variable} is not set`));
       else secrets.push(value);
@@ -77,8 +80,8 @@ export function namedInstances(
       instance: {
         baseUrl: e.baseUrl,
         workflowUrl: e.workflowUrl ?? null,
-        token: fromEnv(e.token, [...where, 'token']),
-        workflowToken: fromEnv(e.workflowToken, [...where, 'workflowToken']),
+        token: fromEnv(tokenVariables.token, [...where, 'token']),
+        workflowToken: fromEnv(tokenVariables.workflowToken, [...where, 'workflowToken']),
         tokenHeader: e.tokenHeader ?? null,
         tokenId: e.tokenId === undefined ? null : String(e.tokenId),
         tokenWarningDays: TOKEN_WARNING_DAYS_DEFAULT,
@@ -87,7 +90,7 @@ export function namedInstances(
       requestsPerSecond: e.requestsPerSecond ?? null,
       scope: e.scope ? resolveScope(e.scope, [...where, 'scope'], ctx.scope, ctx.scheduleFilter) : null,
       unsetTokens,
-      tokenVariables: { token: e.token.slice('env:'.length), workflowToken: e.workflowToken?.slice('env:'.length) ?? null },
+      tokenVariables,
       location: ctx.locAt(where),
     };
   });

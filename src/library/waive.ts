@@ -58,7 +58,9 @@ export function waive(options: WaiveOptions): WaiveResult {
   }
   const report = readReport(options.report, options.report === STDIN ? 'stdin' : options.shown(options.report));
   const existing = existsSync(options.waivers) ? readInputFileSync(options.waivers, shownWaivers, 'waivers') : 'waivers: []\n';
-  const known = parseWaivers(existing, shownWaivers);
+  // The file's waivers by what they waive (a lookup per violation, not a scan of the file).
+  const known = new Map<string, WaiverRef[]>();
+  for (const k of parseWaivers(existing, shownWaivers)) known.set(key(k), [...(known.get(key(k)) ?? []), k]);
   const only = new Set(options.policies ?? []);
   const added = new Map<string, WaiverRef>();
   let alreadyWaived = 0;
@@ -68,7 +70,7 @@ export function waive(options: WaiveOptions): WaiveResult {
     const w: WaiverRef = { policy: f.policy, resource: literalGlob(f.resource.id), ...(f.item ? { item: f.item } : {}), reason: options.reason, owner: options.owner, expires: options.expires };
     // With a config of several instances, a waiver applies where its violation was seen.
     const instance = f.instance !== undefined && options.rules?.instances?.includes(f.instance) ? f.instance : null;
-    if (known.some((k) => key(k) === key(w) && (instance === null || appliesOn(k, instance)))) {
+    if (known.get(key(w))?.some((k) => instance === null || appliesOn(k, instance))) {
       alreadyWaived += 1;
       continue;
     }
