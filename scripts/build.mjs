@@ -3,7 +3,7 @@
 // test/config checks the published copies are up to date).
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: false, logLevel: 'warning' };
@@ -14,6 +14,19 @@ const banner = { js: "import { createRequire as __steward_cr } from 'node:module
 const writeIfChanged = (target, text) => {
   if (!existsSync(target) || readFileSync(target, 'utf8') !== text) writeFileSync(target, text);
 };
+
+/**
+ * `code` with the non-ASCII characters esbuild leaves in comments replaced by `?`: a text all
+ * ASCII is a one-byte string in V8, half the memory, and read and hashed without decoding.
+ * esbuild escapes every other one; the same code without comments, before and after, proves it.
+ */
+async function asciiOnly(code, file) {
+  const ascii = code.replace(/[^\x00-\x7f]/gu, '?');
+  if (ascii === code) return code;
+  const bare = async (text) => (await transform(text, { minifyWhitespace: true, legalComments: 'none', logLevel: 'silent' })).code;
+  if ((await bare(ascii)) !== (await bare(code))) throw new Error(`build: ${file} holds non-ASCII text outside its comments`);
+  return ascii;
+}
 
 // What the build derives from the sources, from one bundle of them: own schemas compiled ahead of
 // time (src/core/own-validators.generated.js, committed like the published schemas below; before
@@ -49,26 +62,20 @@ try {
 } catch {
   // not a git checkout (an unpacked tarball): --version says the version alone
 }
-// The CLI is the package's `bin`: it needs the shebang and the executable bit.
-// Split: `--version` loads only the entry chunk; the program and its dependencies load on demand.
+// The CLI is the package's `bin`: the entry (dist/cli.js: the shebang, the executable bit, Node's
+// built-ins only) answers `--version` alone and loads the program from dist/cli-chunks/.
+// The program is split: a command loads its own chunk and what that needs, nothing else. Its
+// chunks are CommonJS, loaded by src/cli/chunk-loader.ts with V8's code cache (ES modules have
+// none that keeps what a run compiled). esbuild splits only ES modules: it splits, then each
+// chunk becomes CommonJS (dynamic imports as requires, the chunk loader serving `./x.cjs`).
 // Chunk names carry a hash: the last build's chunks go first, or dist/ grows with every build.
 rmSync('dist/cli-chunks', { recursive: true, force: true });
+const define = { 'process.env.STEWARD_BUILD_COMMIT': JSON.stringify(commit) };
+await build({ ...common, entryPoints: { cli: 'src/cli/index.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, define });
+chmodSync('dist/cli.js', 0o755);
 // Dependencies are bundled into the chunks: Node resolving and compiling ajv's, yaml's and
 // protobuf's hundreds of files cost ~110 ms of every `validate` and `check`. Which packages each
 // chunk holds is written beside them (test/cli/startup.test.ts reads it).
-// `node:http` reached through `import`: building its ES module facade reads every export, and
-// on Node 22+ three of them (WebSocket, …) load undici (~15 ms of every command). Required as
-// CommonJS instead, its lazy exports stay lazy.
-const httpAsCommonJs = {
-  name: 'http-as-commonjs',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
-      // The shim's own `require` is the built-in itself.
-      args.namespace === 'http-as-commonjs' ? { path: 'node:http', external: true } : { path: 'node:http', namespace: 'http-as-commonjs' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'http-as-commonjs' }, () => ({ contents: "module.exports = require('node:http');", loader: 'js' }));
-  },
-};
 // fdir (tinyglobby's directory walker) loads its optional picomatch through createRequire in its
 // ES build, which esbuild cannot see: every start resolved and compiled picomatch's six files
 // from node_modules (~3 ms), beside the copy bundled for tinyglobby. Its CommonJS build requires
@@ -79,23 +86,36 @@ const fdirAsCommonJs = {
     b.onResolve({ filter: /^fdir$/ }, () => ({ path: fileURLToPath(new URL('../node_modules/fdir/dist/index.cjs', import.meta.url)) }));
   },
 };
-const cli = await build({
+const program = await build({
   ...common,
-  plugins: [httpAsCommonJs, fdirAsCommonJs],
-  entryPoints: { cli: 'src/cli/index.ts' },
-  outdir: 'dist',
+  plugins: [fdirAsCommonJs],
+  entryPoints: { main: 'src/cli/main.ts' },
+  outdir: 'dist/cli-chunks',
+  outExtension: { '.js': '.cjs' },
   splitting: true,
-  chunkNames: 'cli-chunks/[name]-[hash]',
-  banner: { js: `#!/usr/bin/env node\n${banner.js}` },
+  chunkNames: '[name]-[hash]',
   packages: 'bundle',
-  define: { 'process.env.STEWARD_BUILD_COMMIT': JSON.stringify(commit) },
+  define,
   metafile: true,
+  write: false,
 });
-chmodSync('dist/cli.js', 0o755);
+mkdirSync('dist/cli-chunks', { recursive: true });
+await Promise.all(program.outputFiles.map(async (file) => {
+  const cjs = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target: common.target,
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__steward_url' },
+    logLevel: 'silent',
+  });
+  if (cjs.warnings.length > 0) throw new Error(`build: ${file.path} as CommonJS: ${cjs.warnings.map((w) => w.text).join('; ')}`);
+  writeFileSync(file.path, await asciiOnly(cjs.code, file.path));
+}));
 const packagesOf = (inputs) => [...new Set(Object.keys(inputs).flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();
 writeFileSync(
   'dist/cli-chunks/packages.json',
-  `${JSON.stringify(Object.fromEntries(Object.entries(cli.metafile.outputs).map(([file, out]) => [file.replace(/^dist\//, ''), packagesOf(out.inputs)])), null, 2)}\n`,
+  `${JSON.stringify(Object.fromEntries(Object.entries(program.metafile.outputs).map(([file, out]) => [file.replace(/^dist\/cli-chunks\//, ''), packagesOf(out.inputs)])), null, 2)}\n`,
 );
 
 // Type declarations of the library and the sandbox entries (package.json `exports.types`).

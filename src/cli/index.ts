@@ -1,11 +1,11 @@
 // The `steward` binary: all logic is in main.ts so tests and the library can run it in-process.
 // `--version` alone answers before the program is loaded: loading its dependencies is most of
-// the start-up time, and a version check (scripts, CI) needs none of them.
+// the start-up time, and a version check (scripts, CI) needs none of them. The program is the
+// build's chunks, loaded with V8's code cache (chunk-loader.ts).
 import { readFileSync } from 'node:fs';
-import module from 'node:module';
-import { type EnableCompileCache, enableCompileCache } from './compile-cache.js';
-
-enableCompileCache((module as { enableCompileCache?: EnableCompileCache }).enableCompileCache, process.env);
+import { fileURLToPath } from 'node:url';
+import { cacheNameOf, chunkLoader } from './chunk-loader.js';
+import { codeCacheFolder } from './code-cache.js';
 
 // A reader that stops early (`steward list | head`) is not an error of steward's.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -21,6 +21,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const commit = process.env.STEWARD_BUILD_COMMIT;
   process.stdout.write(commit ? `${version} (commit ${commit})\n` : `${version}\n`);
 } else {
-  const { run } = await import('./main.js');
+  const chunks = chunkLoader(fileURLToPath(new URL('./cli-chunks/', import.meta.url)), codeCacheFolder(process.env), cacheNameOf(args));
+  const { run } = chunks.require('main.cjs') as { run: () => Promise<number> };
   process.exitCode = await run();
+  // Kept from a run that went through (0 pass, 1 violations): one stopped by bad input or an
+  // unreachable instance ran little of its command, and the code kept is what a start reuses.
+  if (process.exitCode <= 1) chunks.saveCodeCache();
 }

@@ -1,8 +1,7 @@
-// Start-up: `steward --version` answers from the entry chunk alone (no dependency is loaded);
-// other commands load the program on demand. A reader that closes the pipe early is no error.
+// Start-up: `steward --version` answers from the entry alone (no chunk is loaded); other
+// commands load the program's chunks on demand, with V8's code cache. A reader that closes the pipe early is no error.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import module from 'node:module';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
@@ -16,38 +15,22 @@ const CLI = path.resolve('dist/cli.js');
 /** An io that keeps what is written (the in-process program of these tests writes nothing). */
 const bufferIo = (): CliIo => ({ stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: process.cwd() });
 
-/** The packages each built file holds (dependencies are bundled into the CLI's chunks: scripts/build.mjs). */
+/** The packages each chunk holds (dependencies are bundled into the CLI's chunks: scripts/build.mjs). */
 const CHUNK_PACKAGES = JSON.parse(readFileSync('dist/cli-chunks/packages.json', 'utf8')) as Record<string, string[]>;
 
-/**
- * The packages a CLI invocation loads: those bundled in the chunks it loads, and any loaded from
- * node_modules (both recorded by a module resolve hook).
- */
+/** A start of the CLI with the chunk loader's log on (NODE_DEBUG=steward): its status, and each chunk loaded and how. */
+function chunksLoaded(args: string[], env: NodeJS.ProcessEnv = process.env): { status: number | null; chunks: { name: string; cache: string }[] } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...env, NODE_DEBUG: 'steward' } });
+  const chunks = [...r.stderr.matchAll(/^STEWARD \d+: chunk (\S+): code cache (\w+)$/gm)].map(([, name, cache]) => ({ name, cache }));
+  return { status: r.status, chunks };
+}
+
+/** The packages a CLI invocation loads: those bundled in the chunks it loads. */
 function packagesLoaded(args: string[]): string[] {
-  const dir = tempDir('steward-startup-');
-  const log = path.join(dir, 'loaded.txt');
-  writeFileSync(log, '');
-  writeFileSync(
-    path.join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
-  if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
-  const chunk = /\\/dist\\/(cli\\.js|cli-chunks\\/[^/]+\\.js)$/.exec(r.url);
-  if (chunk) appendFileSync(${JSON.stringify(log)}, 'chunk:' + chunk[1] + '\\n');
-  return r;
-}`,
-  );
-  writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${path.join(dir, 'hooks.mjs')}`)});\n`);
-  const r = spawnSync(process.execPath, ['--import', path.join(dir, 'register.mjs'), CLI, ...args], { encoding: 'utf8' });
-  expect(r.status).toBe(0);
-  const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-  const chunks = loaded.filter((l) => l.startsWith('chunk:')).map((l) => l.slice('chunk:'.length));
-  // The hook sees the chunks the entry imports; the entry itself is run, not imported.
-  expect(chunks.every((c) => c in CHUNK_PACKAGES)).toBe(true);
-  const packages = [...CHUNK_PACKAGES['cli.js'], ...chunks.flatMap((c) => CHUNK_PACKAGES[c]), ...loaded.filter((l) => !l.startsWith('chunk:'))];
-  return [...new Set(packages)].sort();
+  const { status, chunks } = chunksLoaded(args);
+  expect(status).toBe(0);
+  expect(chunks.every((c) => c.name in CHUNK_PACKAGES)).toBe(true);
+  return [...new Set(chunks.flatMap((c) => CHUNK_PACKAGES[c.name]))].sort();
 }
 
 /**
@@ -73,7 +56,7 @@ describe('start-up', () => {
     // The version, and the commit the binary was built from (the suite builds in a checkout).
     const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
     expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout).toBe(`${version} (commit ${commit})\n`);
-    expect(packagesLoaded(['--version'])).toEqual([]);
+    expect(chunksLoaded(['--version'])).toEqual({ status: 0, chunks: [] });
     expect(packagesLoaded(['list', '--config', 'builtin'])).toEqual(expect.arrayContaining(['commander', 'yaml', 'ajv', '@bufbuild/cel']));
   });
 
@@ -121,33 +104,35 @@ describe('start-up', () => {
     expect(packagesLoaded(['validate', '-c', 'demo/steward.yaml'])).toEqual(expect.arrayContaining(['@bufbuild/cel', '@bufbuild/protobuf']));
   });
 
-  it('keeps V8\'s compiled code of the chunks on disk where Node can (22.1+), in steward\'s cache folder, never the shared temporary one', () => {
-    const home = tempDir('steward-compile-cache-');
-    const tmp = tempDir('steward-compile-cache-tmp-');
+  it('keeps V8\'s compiled code of each command\'s chunks in steward\'s cache folder (never the shared temporary one), read back by the next start', () => {
+    const home = tempDir('steward-code-cache-');
+    const tmp = tempDir('steward-code-cache-tmp-');
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home, TMPDIR: tmp };
-    delete env.NODE_COMPILE_CACHE;
     delete env.NODE_DISABLE_COMPILE_CACHE;
-    const start = () => spawnSync(process.execPath, [CLI, 'validate', '-c', 'demo/steward.yaml'], { encoding: 'utf8', env });
-    expect(start().status).toBe(0);
-    const cache = path.join(home, 'steward', 'node-compile-cache');
-    expect(existsSync(path.join(tmp, 'node-compile-cache'))).toBe(false);
-    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function') {
-      expect(existsSync(cache)).toBe(false);
-      return;
-    }
-    // One entry per file compiled: the entry, the program, its shared chunks and the command's.
-    const entries = () => readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-    const first = entries();
-    expect(first).toBeGreaterThanOrEqual(4);
-    // The next start reads them: it writes none.
-    expect(start().status).toBe(0);
-    expect(entries()).toBe(first);
-    // Turned off, nothing is written anywhere.
-    env.NODE_DISABLE_COMPILE_CACHE = '1';
-    env.XDG_CACHE_HOME = tempDir('steward-compile-cache-');
-    expect(start().status).toBe(0);
-    expect(existsSync(path.join(env.XDG_CACHE_HOME, 'steward'))).toBe(false);
-    expect(existsSync(path.join(tmp, 'node-compile-cache'))).toBe(false);
+    const validate = ['validate', '-c', 'demo/steward.yaml'];
+    const kept = path.join(home, 'steward', 'v8-code', `${process.version}-${process.arch}`);
+    const files = () => (existsSync(kept) ? readdirSync(kept).sort() : []);
+    // Bad input (exit 2) ran little of its command: nothing is kept from it.
+    expect(chunksLoaded(['validate', '-c', 'demo/no-such.yaml'], env).status).toBe(2);
+    expect(files()).toEqual([]);
+    const first = chunksLoaded(validate, env);
+    expect(first.status).toBe(0);
+    expect(first.chunks.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(first.chunks.map((c) => c.cache))).toEqual(new Set(['miss']));
+    // One file per chunk loaded, named by the chunk and the command.
+    expect(files().map((f) => f.split('.').slice(0, 3).join('.'))).toEqual(first.chunks.map((c) => `${c.name}.validate`).sort());
+    expect(readdirSync(tmp)).toEqual([]);
+    // The next start reads them all, and writes none.
+    const before = files().map((f) => [f, statSync(path.join(kept, f)).mtimeMs]);
+    const second = chunksLoaded(validate, env);
+    expect([second.status, second.chunks]).toEqual([0, first.chunks.map((c) => ({ ...c, cache: 'hit' }))]);
+    expect(files().map((f) => [f, statSync(path.join(kept, f)).mtimeMs])).toEqual(before);
+    // Turned off (Node's own switch), nothing is written anywhere.
+    const off = { ...env, NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: tempDir('steward-code-cache-') };
+    const third = chunksLoaded(validate, off);
+    expect([third.status, new Set(third.chunks.map((c) => c.cache))]).toEqual([0, new Set(['off'])]);
+    expect(existsSync(path.join(off.XDG_CACHE_HOME as string, 'steward'))).toBe(false);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('--help lists every command the whole program has, in order, each with its own summary', async () => {

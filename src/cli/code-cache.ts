@@ -1,14 +1,10 @@
-// Node's compile cache (22.1+): V8's compiled code of the CLI's chunks kept on disk, so a start
-// compiles none of their 2.6 MB again (~28 ms of each command on Node 24). It lives in
-// steward's own cache folder, owner-only, never in the shared temporary folder Node picks by
-// default: there another account could leave compiled code for steward's files, and steward
-// runs with the instance's token. Only Node's built-ins here: the entry chunk loads this file.
+// Where the CLI keeps V8's compiled code of its chunks (cli/chunk-loader.ts): steward's own cache
+// folder, owner-only, never the shared temporary folder. Compiled code is code: another account
+// able to leave a file there could run it with the instance's token. Only Node's built-ins here:
+// the entry loads this file before the program.
 import { mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-
-/** `module.enableCompileCache` (absent before Node 22.1). */
-export type EnableCompileCache = (directory: string) => unknown;
 
 /**
  * steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward (a relative
@@ -27,15 +23,15 @@ function ownedAndClosed(folder: string, uid: number): boolean {
 }
 
 /**
- * Turns the cache on in `<cacheFolder>/node-compile-cache` and returns that folder, or leaves it
- * off and returns null: a Node without it (20), NODE_COMPILE_CACHE set (Node already uses that
- * folder) or NODE_DISABLE_COMPILE_CACHE, a folder that cannot be made, or one another account
- * can change (the cache folder, the folder holding it, or the cache's own).
+ * `<cacheFolder>/v8-code`, made owner-only, or null, where the code cache stays off:
+ * NODE_DISABLE_COMPILE_CACHE set (Node's own switch for cached compiled code), a folder that
+ * cannot be made, or one another account can change (the cache folder, the folder holding it,
+ * or the cache's own).
  */
-export function enableCompileCache(enable: EnableCompileCache | undefined, env: NodeJS.ProcessEnv): string | null {
-  if (!enable || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return null;
+export function codeCacheFolder(env: NodeJS.ProcessEnv): string | null {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return null;
   const root = cacheFolder(env);
-  const directory = path.join(root, 'node-compile-cache');
+  const directory = path.join(root, 'v8-code');
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     const uid = process.getuid?.();
@@ -44,6 +40,5 @@ export function enableCompileCache(enable: EnableCompileCache | undefined, env: 
     // No cache folder (a read-only home): a start compiles as it would without the cache.
     return null;
   }
-  enable(directory);
   return directory;
 }

@@ -1,0 +1,128 @@
+// Loads the CLI's chunks (CommonJS, written by scripts/build.mjs) with V8's code cache: the code
+// compiled by a run's first start, functions it called included, is kept on disk and read back by
+// the next start of the same command, which then compiles almost nothing. Node's own compile
+// cache keeps only what is compiled as a module loads, so every function a run calls was compiled
+// again on every start (~50 ms of `check --from` on Node 24; Node 20 has no such cache for ES
+// modules). A chunk loads when the program first requires it, as the ES module build did.
+// Only Node's built-ins here: the entry loads this file before the program.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { debuglog } from 'node:util';
+import vm from 'node:vm';
+
+/** What a chunk's code is wrapped in: CommonJS's names, and `import.meta.url` as the build defines it. */
+const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__steward_url'];
+
+/** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
+const CHUNK_NAME = /^[\w-]+\.cjs$/;
+
+/** How a chunk's compiled code was had: from the cache, compiled (none kept, or V8 refused it), or with the cache off. */
+export type CacheUse = 'hit' | 'miss' | 'rejected' | 'off';
+
+export interface ChunkLoader {
+  /** The chunk's exports, loading it (and what it requires) the first time. */
+  require(name: string): Record<string, unknown>;
+  /** Each chunk loaded so far, in load order, and how its code was had. */
+  loaded(): { name: string; cache: CacheUse }[];
+  /**
+   * Keeps the compiled code of every chunk that had none in the cache, with what this run
+   * compiled in it; removes kept code of chunks the build no longer has. Returns how many it
+   * wrote. Never throws: a cache that cannot be written costs time only.
+   */
+  saveCodeCache(): number;
+}
+
+/**
+ * The cache's name for a start: the first word of its arguments (`check`, `validate`), so each
+ * command's kept code is what that command ran. A wrong guess (an option's value) costs time only.
+ */
+export function cacheNameOf(args: readonly string[]): string {
+  const word = args.find((a) => !a.startsWith('-'));
+  return word && /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'other';
+}
+
+const debug = debuglog('steward');
+
+/**
+ * A loader of the chunks in `folder`. `cache`: the code cache's folder (cli/code-cache.ts) or null
+ * (off); `name`: this start's cache name. Kept code is named by the chunk, the name and a hash of
+ * the chunk's text, under the Node version and CPU: it is only ever read for that very text, by a
+ * V8 that can use it (V8 refuses code of another version or flags, then it is compiled and kept anew).
+ */
+export function chunkLoader(folder: string, cache: string | null, name: string): ChunkLoader {
+  const nodeRequire = createRequire(path.join(folder, 'index.cjs'));
+  const modules = new Map<string, { exports: Record<string, unknown> }>();
+  const uses: { name: string; cache: CacheUse }[] = [];
+  const unsaved: { script: vm.Script; file: string }[] = [];
+  /** Each loaded chunk's kept-code name (`main.cjs.check.<hash>.bin`). */
+  const current = new Map<string, string>();
+  const kept = cache && path.join(cache, `${process.version}-${process.arch}`);
+
+  const chunkRequire = (specifier: string): unknown => {
+    if (specifier.startsWith('./')) return load(specifier.slice(2));
+    return nodeRequire(specifier);
+  };
+
+  function load(chunk: string): Record<string, unknown> {
+    const known = modules.get(chunk);
+    if (known) return known.exports;
+    if (!CHUNK_NAME.test(chunk)) throw new Error(`internal: no CLI chunk is named ${JSON.stringify(chunk)}`);
+    const file = path.join(folder, chunk);
+    const source = readFileSync(file, 'utf8');
+    const keptName = `${chunk}.${name}.${createHash('sha256').update(source).digest('hex').slice(0, 32)}.bin`;
+    current.set(chunk, keptName);
+    const keptFile = kept && path.join(kept, keptName);
+    let cachedData: Buffer | undefined;
+    if (keptFile) {
+      try {
+        cachedData = readFileSync(keptFile);
+      } catch {
+        // none kept yet
+      }
+    }
+    const script = new vm.Script(`(function (${WRAPPER.join(', ')}) {${source}\n})`, { filename: file, cachedData });
+    const use: CacheUse = !keptFile ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+    debug('chunk %s: code cache %s', chunk, use);
+    uses.push({ name: chunk, cache: use });
+    if (keptFile && use !== 'hit') unsaved.push({ script, file: keptFile });
+    const module = { exports: {} as Record<string, unknown> };
+    // Registered before it runs: a chunk required again while it loads sees its exports so far, as CommonJS does.
+    modules.set(chunk, module);
+    (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, chunkRequire, module, file, folder, pathToFileURL(file).href);
+    return module.exports;
+  }
+
+  return {
+    require: load,
+    loaded: () => uses.map((u) => ({ ...u })),
+    saveCodeCache(): number {
+      if (!kept || unsaved.length === 0) return 0;
+      let written = 0;
+      try {
+        mkdirSync(kept, { recursive: true, mode: 0o700 });
+        for (const { script, file } of unsaved.splice(0)) {
+          // Written whole, then renamed: a start never reads half a file another one is writing.
+          const partial = `${file}.${process.pid}.partial`;
+          writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+          renameSync(partial, file);
+          written++;
+        }
+        // Code of a chunk the build no longer has, or of an earlier text of one this run loaded.
+        const chunks = new Set(readdirSync(folder));
+        for (const entry of readdirSync(kept)) {
+          const m = /^([\w-]+\.cjs)\.([a-z-]+)\.[0-9a-f]+\.bin$/.exec(entry);
+          if (!m) continue;
+          const [, chunk, cacheName] = m;
+          const stale = !chunks.has(chunk) || (cacheName === name && current.has(chunk) && current.get(chunk) !== entry);
+          if (stale) rmSync(path.join(kept, entry), { force: true });
+        }
+      } catch (error) {
+        debug('code cache not written: %s', (error as Error).message);
+      }
+      return written;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The CLI's chunk loader: CommonJS chunks required through it, each once; V8's code cache kept per
+// chunk text and cache name, read back by the next start, refused (and rewritten) when broken,
+// pruned when the build no longer has its chunk; nothing kept with the cache off.
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cacheNameOf, chunkLoader } from '../../src/cli/chunk-loader.js';
+import { tempDir } from './helpers.js';
+
+/** A folder of two chunks as the build writes them: main.cjs requires shared-AB12.cjs and a built-in. */
+function chunks(): string {
+  const folder = tempDir('steward-chunks-');
+  writeFileSync(
+    path.join(folder, 'main.cjs'),
+    [
+      'const shared = require("./shared-AB12.cjs");',
+      'const { basename } = require("node:path");',
+      'exports.run = (n) => shared.twice(n) + 1;',
+      'exports.where = () => [basename(__filename), __steward_url];',
+      'exports.again = () => require("./shared-AB12.cjs") === shared;',
+    ].join('\n'),
+  );
+  writeFileSync(path.join(folder, 'shared-AB12.cjs'), 'globalThis.__stewardSharedRuns = (globalThis.__stewardSharedRuns ?? 0) + 1;\nexports.twice = (n) => n * 2;\n');
+  return folder;
+}
+
+/**
+ * The same chunks at another path: a later start. (In one process V8 keeps what it compiled for
+ * a file's text and name, and would answer a second load itself, never reading the kept code.)
+ */
+function later(folder: string): string {
+  const copy = tempDir('steward-chunks-');
+  cpSync(folder, copy, { recursive: true });
+  return copy;
+}
+
+const kept = (cache: string) => path.join(cache, `${process.version}-${process.arch}`);
+
+describe('the chunk loader', () => {
+  it('requires a chunk and what it requires, each once; a chunk knows its own file and URL', () => {
+    const folder = chunks();
+    const loader = chunkLoader(folder, null, 'check');
+    const main = loader.require('main.cjs') as { run(n: number): number; where(): string[]; again(): boolean };
+    const runs = (globalThis as { __stewardSharedRuns?: number }).__stewardSharedRuns ?? 0;
+    expect(main.run(20)).toBe(41);
+    expect(main.again()).toBe(true);
+    expect(loader.require('main.cjs')).toBe(main);
+    expect((globalThis as { __stewardSharedRuns?: number }).__stewardSharedRuns).toBe(runs);
+    expect(main.where()).toEqual(['main.cjs', pathToFileURL(path.join(folder, 'main.cjs')).href]);
+    expect(loader.loaded()).toEqual([
+      { name: 'main.cjs', cache: 'off' },
+      { name: 'shared-AB12.cjs', cache: 'off' },
+    ]);
+    // With the cache off nothing is kept.
+    expect(loader.saveCodeCache()).toBe(0);
+  });
+
+  it('refuses a name that is not one of its chunks', () => {
+    const loader = chunkLoader(chunks(), null, 'check');
+    expect(() => loader.require('../main.cjs')).toThrow('internal: no CLI chunk is named "../main.cjs"');
+    expect(() => loader.require('main.js')).toThrow('internal: no CLI chunk is named "main.js"');
+  });
+
+  it('keeps each chunk\'s compiled code (owner-only) and the next start of the same command reads it', () => {
+    const folder = chunks();
+    const cache = tempDir('steward-v8-');
+    const first = chunkLoader(folder, cache, 'check');
+    (first.require('main.cjs') as { run(n: number): number }).run(1);
+    expect(first.loaded().map((l) => l.cache)).toEqual(['miss', 'miss']);
+    expect(first.saveCodeCache()).toBe(2);
+    // Saved once: a second save has nothing to write.
+    expect(first.saveCodeCache()).toBe(0);
+    const files = readdirSync(kept(cache)).sort();
+    expect(files).toEqual([expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), expect.stringMatching(/^shared-AB12\.cjs\.check\.[0-9a-f]{32}\.bin$/)]);
+    if (process.platform !== 'win32') {
+      for (const file of files) expect(statSync(path.join(kept(cache), file)).mode & 0o777).toBe(0o600);
+      expect(statSync(kept(cache)).mode & 0o777).toBe(0o700);
+    }
+    const second = chunkLoader(later(folder), cache, 'check');
+    expect((second.require('main.cjs') as { run(n: number): number }).run(5)).toBe(11);
+    expect(second.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
+    expect(second.saveCodeCache()).toBe(0);
+    // Another command keeps its own.
+    const other = chunkLoader(later(folder), cache, 'validate');
+    other.require('main.cjs');
+    expect(other.loaded().map((l) => l.cache)).toEqual(['miss', 'miss']);
+    expect(other.saveCodeCache()).toBe(2);
+    expect(readdirSync(kept(cache))).toHaveLength(4);
+  });
+
+  it('never uses code kept for another text of a chunk, and drops it once the new text\'s is kept', () => {
+    const folder = chunks();
+    const cache = tempDir('steward-v8-');
+    const first = chunkLoader(folder, cache, 'check');
+    first.require('main.cjs');
+    first.saveCodeCache();
+    const before = readdirSync(kept(cache)).find((f) => f.startsWith('shared-AB12.cjs.'));
+    // The same length, other code: V8 alone would check the length only.
+    writeFileSync(path.join(folder, 'shared-AB12.cjs'), readFileSync(path.join(folder, 'shared-AB12.cjs'), 'utf8').replace('n * 2', 'n * 3'));
+    const second = chunkLoader(later(folder), cache, 'check');
+    expect((second.require('main.cjs') as { run(n: number): number }).run(2)).toBe(7);
+    expect(second.loaded()).toEqual([
+      { name: 'main.cjs', cache: 'hit' },
+      { name: 'shared-AB12.cjs', cache: 'miss' },
+    ]);
+    expect(second.saveCodeCache()).toBe(1);
+    const after = readdirSync(kept(cache)).filter((f) => f.startsWith('shared-AB12.cjs.'));
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+  });
+
+  it('a broken or cut kept file is refused by V8: the chunk is compiled, runs the same, and its code is kept anew', () => {
+    const folder = chunks();
+    const cache = tempDir('steward-v8-');
+    const first = chunkLoader(folder, cache, 'check');
+    first.require('main.cjs');
+    first.saveCodeCache();
+    const [mainFile, sharedFile] = readdirSync(kept(cache))
+      .sort()
+      .map((f) => path.join(kept(cache), f));
+    writeFileSync(mainFile, Buffer.alloc(4096, 7));
+    writeFileSync(sharedFile, readFileSync(sharedFile).subarray(0, 64));
+    const second = chunkLoader(later(folder), cache, 'check');
+    expect((second.require('main.cjs') as { run(n: number): number }).run(3)).toBe(7);
+    expect(second.loaded().map((l) => l.cache)).toEqual(['rejected', 'rejected']);
+    expect(second.saveCodeCache()).toBe(2);
+    const third = chunkLoader(later(folder), cache, 'check');
+    third.require('main.cjs');
+    expect(third.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
+  });
+
+  it('drops kept code of chunks the build no longer has', () => {
+    const folder = chunks();
+    const cache = tempDir('steward-v8-');
+    const first = chunkLoader(folder, cache, 'check');
+    first.require('main.cjs');
+    first.saveCodeCache();
+    // A later build: the shared chunk has another name, and main.cjs another text.
+    writeFileSync(path.join(folder, 'shared-CD34.cjs'), readFileSync(path.join(folder, 'shared-AB12.cjs')));
+    writeFileSync(path.join(folder, 'main.cjs'), readFileSync(path.join(folder, 'main.cjs'), 'utf8').replaceAll('shared-AB12', 'shared-CD34'));
+    rmSync(path.join(folder, 'shared-AB12.cjs'));
+    const second = chunkLoader(later(folder), cache, 'check');
+    second.require('main.cjs');
+    expect(second.saveCodeCache()).toBe(2);
+    expect(
+      readdirSync(kept(cache))
+        .map((f) => f.split('.').slice(0, 3).join('.'))
+        .sort(),
+    ).toEqual(['main.cjs.check', 'shared-CD34.cjs.check']);
+  });
+});
+
+describe('the cache name of a start', () => {
+  it('is its first word when it looks like a command, else "other"', () => {
+    expect(cacheNameOf(['check', '--from', 'snapshot.json'])).toBe('check');
+    expect(cacheNameOf(['-q', 'validate', '-c', 'steward.yaml'])).toBe('validate');
+    expect(cacheNameOf(['--help'])).toBe('other');
+    expect(cacheNameOf(['--config', 'Steward.yaml', 'check'])).toBe('other');
+    expect(cacheNameOf([])).toBe('other');
+  });
+});
