@@ -107,6 +107,9 @@ await Promise.all(program.outputFiles.map(async (file) => {
     target: common.target,
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__steward_url' },
+    // ES modules are strict code; CommonJS is not unless it says so (a write to a frozen object
+    // would be silently dropped, a mistyped name would make a global).
+    banner: "'use strict';",
     logLevel: 'silent',
   });
   if (cjs.warnings.length > 0) throw new Error(`build: ${file.path} as CommonJS: ${cjs.warnings.map((w) => w.text).join('; ')}`);

@@ -104,6 +104,14 @@ describe('start-up', () => {
     expect(packagesLoaded(['validate', '-c', 'demo/steward.yaml'])).toEqual(expect.arrayContaining(['@bufbuild/cel', '@bufbuild/protobuf']));
   });
 
+  it('every chunk is strict code, as the ES modules it was built from (CommonJS is not unless it says so)', () => {
+    const chunks = readdirSync('dist/cli-chunks').filter((f) => f.endsWith('.cjs'));
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(chunks.filter((f) => !readFileSync(path.join('dist/cli-chunks', f), 'utf8').startsWith("'use strict';"))).toEqual([]);
+    // Each is listed with the packages it holds, and nothing else is.
+    expect(Object.keys(CHUNK_PACKAGES).sort()).toEqual(chunks.sort());
+  });
+
   it('keeps V8\'s compiled code of each command\'s chunks in steward\'s cache folder (never the shared temporary one), read back by the next start', () => {
     const home = tempDir('steward-code-cache-');
     const tmp = tempDir('steward-code-cache-tmp-');
