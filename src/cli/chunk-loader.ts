@@ -19,8 +19,11 @@ const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__s
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
 
-/** How a chunk's compiled code was had: from the cache, compiled (none kept, or V8 refused it), or with the cache off. */
-export type CacheUse = 'hit' | 'miss' | 'rejected' | 'off';
+/**
+ * How a chunk's compiled code was had: from the cache (`hit`: this command's; `shared`: another
+ * command's, until this one keeps its own), compiled (none kept, or V8 refused it), or with the cache off.
+ */
+export type CacheUse = 'hit' | 'shared' | 'miss' | 'rejected' | 'off';
 
 export interface ChunkLoader {
   /** The chunk's exports, loading it (and what it requires) the first time. */
@@ -60,6 +63,25 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
   /** Each loaded chunk's kept-code name (`main.cjs.check.<hash>.bin`). */
   const current = new Map<string, string>();
   const kept = cache && path.join(cache, `${process.version}-${process.arch}`);
+  let keptNames: string[] | undefined;
+  /**
+   * The kept code for this chunk text: this command's, else another command's (a job that runs
+   * `check`, then `merge`, starts the second warm for the chunks they share), else none.
+   */
+  const keptFileOf = (chunk: string, hash: string): { file: string; own: boolean } | null => {
+    if (!kept) return null;
+    if (keptNames === undefined) {
+      try {
+        keptNames = readdirSync(kept);
+      } catch {
+        keptNames = [];
+      }
+    }
+    const own = `${chunk}.${name}.${hash}.bin`;
+    if (keptNames.includes(own)) return { file: path.join(kept, own), own: true };
+    const other = keptNames.find((entry) => entry.startsWith(`${chunk}.`) && entry.endsWith(`.${hash}.bin`));
+    return other ? { file: path.join(kept, other), own: false } : null;
+  };
 
   const chunkRequire = (specifier: string): unknown => {
     if (specifier.startsWith('./')) return load(specifier.slice(2));
@@ -72,22 +94,23 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
     if (!CHUNK_NAME.test(chunk)) throw new Error(`internal: no CLI chunk is named ${JSON.stringify(chunk)}`);
     const file = path.join(folder, chunk);
     const source = readFileSync(file, 'utf8');
-    const keptName = `${chunk}.${name}.${createHash('sha256').update(source).digest('hex').slice(0, 32)}.bin`;
+    const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
+    const keptName = `${chunk}.${name}.${hash}.bin`;
     current.set(chunk, keptName);
-    const keptFile = kept && path.join(kept, keptName);
+    const found = keptFileOf(chunk, hash);
     let cachedData: Buffer | undefined;
-    if (keptFile) {
+    if (found) {
       try {
-        cachedData = readFileSync(keptFile);
+        cachedData = readFileSync(found.file);
       } catch {
-        // none kept yet
+        // removed since the folder was listed
       }
     }
     const script = new vm.Script(`(function (${WRAPPER.join(', ')}) {${source}\n})`, { filename: file, cachedData });
-    const use: CacheUse = !keptFile ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : 'hit';
+    const use: CacheUse = !kept ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : found?.own ? 'hit' : 'shared';
     debug('chunk %s: code cache %s', chunk, use);
     uses.push({ name: chunk, cache: use });
-    if (keptFile && use !== 'hit') unsaved.push({ script, file: keptFile });
+    if (kept && use !== 'hit') unsaved.push({ script, file: path.join(kept, keptName) });
     const module = { exports: {} as Record<string, unknown> };
     // Registered before it runs: a chunk required again while it loads sees its exports so far, as CommonJS does.
     modules.set(chunk, module);

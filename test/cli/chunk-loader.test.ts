@@ -1,6 +1,7 @@
 // The CLI's chunk loader: CommonJS chunks required through it, each once; V8's code cache kept per
-// chunk text and cache name, read back by the next start, refused (and rewritten) when broken,
-// pruned when the build no longer has its chunk; nothing kept with the cache off.
+// chunk text and cache name, read back by the next start (another command's until a command keeps
+// its own), refused (and rewritten) when broken, pruned when the build no longer has its chunk;
+// nothing kept with the cache off.
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -81,12 +82,16 @@ describe('the chunk loader', () => {
     expect((second.require('main.cjs') as { run(n: number): number }).run(5)).toBe(11);
     expect(second.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
     expect(second.saveCodeCache()).toBe(0);
-    // Another command keeps its own.
+    // Another command starts from the code `check` kept, then keeps its own, and uses that.
     const other = chunkLoader(later(folder), cache, 'validate');
     other.require('main.cjs');
-    expect(other.loaded().map((l) => l.cache)).toEqual(['miss', 'miss']);
+    expect(other.loaded().map((l) => l.cache)).toEqual(['shared', 'shared']);
     expect(other.saveCodeCache()).toBe(2);
     expect(readdirSync(kept(cache))).toHaveLength(4);
+    const again = chunkLoader(later(folder), cache, 'validate');
+    again.require('main.cjs');
+    expect(again.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
+    expect(again.saveCodeCache()).toBe(0);
   });
 
   it('never uses code kept for another text of a chunk, and drops it once the new text\'s is kept', () => {

@@ -135,6 +135,12 @@ describe('start-up', () => {
     const second = chunksLoaded(validate, env);
     expect([second.status, second.chunks]).toEqual([0, first.chunks.map((c) => ({ ...c, cache: 'hit' }))]);
     expect(files().map((f) => [f, statSync(path.join(kept, f)).mtimeMs])).toEqual(before);
+    // Another command starts from the code `validate` kept for the chunks they share.
+    const list = chunksLoaded(['list', '--config', 'builtin'], env);
+    const shared = new Set(first.chunks.map((c) => c.name));
+    expect(list.status).toBe(0);
+    expect(list.chunks.map((c) => [c.name, c.cache])).toEqual(list.chunks.map((c) => [c.name, shared.has(c.name) ? 'shared' : 'miss']));
+    expect(list.chunks.filter((c) => c.cache === 'shared').length).toBeGreaterThanOrEqual(3);
     // Turned off (Node's own switch), nothing is written anywhere.
     const off = { ...env, NODE_DISABLE_COMPILE_CACHE: '1', XDG_CACHE_HOME: tempDir('steward-code-cache-') };
     const third = chunksLoaded(validate, off);
