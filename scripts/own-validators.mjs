@@ -82,9 +82,9 @@ export function ownValidatorsModule(entries, keyOf) {
       roots.set(key, shared.root);
     }
     // After every constant is declared: the root schemas are `const`s.
-    code += exported.map(([key, fn]) => `out.${key} = withSchema(${roots.get(key)}, ${fn});`).join('');
+    code += `return { ${exported.map(([key, fn]) => `${key}: withSchema(${roots.get(key)}, ${fn})`).join(', ')} };`;
     const names = list.map(({ key, name }) => `//   ${key}: ${name}`).join('\n');
-    scopes.push(`// Options ${options}:\n${names}\n(() => {\n${code}\n})();`);
+    scopes.push(`// Options ${options}:\n${names}\nlazily(${JSON.stringify(exported.map(([key]) => key))}, () => {\n${code}\n});`);
   }
   // A helper module is CommonJS with `exports.default`: Node hands over module.exports, some
   // loaders (vitest's interop) the function itself; `.default` is read from either.
@@ -98,6 +98,14 @@ export function ownValidatorsModule(entries, keyOf) {
     'const out = {};',
     '/** The validator with its root schema (`validate.schema`), as Ajv compiling at run time gives it. */',
     'const withSchema = (schema, validate) => Object.assign(validate, { schema });',
+    '/**',
+    ' * Each group of validators is made when one of its keys is first read: a command pays for the',
+    ' * groups it validates with (`validate` reads no API answer, `check` no fix shape), not all five.',
+    ' */',
+    'const lazily = (keys, make) => {',
+    '  let made;',
+    '  for (const key of keys) Object.defineProperty(out, key, { enumerable: true, get: () => (made ??= make())[key] });',
+    '};',
     ...scopes,
     'export const PRECOMPILED = out;',
     '',
