@@ -1,12 +1,14 @@
 // A server that echoes the token (as sent, `\u`-escaped in JSON, base64 inside a Basic
 // credential) must not get it into any file steward writes: snapshot, baseline, saved plan,
-// report files. Every file under the project is read back and searched for every form.
+// report files, the CLI's code cache. Every file is read back and searched for every form.
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { copyDemo, runCli } from '../cli/helpers.js';
+import { copyDemo, runCli, tempDir } from '../cli/helpers.js';
 
 const TOKEN = 'tok-5e1d9a7c3b80f264-secret';
 let sandbox: Sandbox;
@@ -70,5 +72,24 @@ describe('files steward writes hold no echoed token', () => {
     const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'utf8')).map((form) => `${path.relative(dir, f)}: ${form}`));
     expect(leaks).toEqual([]);
     for (const out of [snap, checked, fixed]) expect(leaksIn(out.stdout + out.stderr)).toEqual([]);
+  });
+
+  it('the code cache the CLI keeps: compiled code only, no value of a run (the binary, a check with the token echoed)', async () => {
+    const body = `${JSON.stringify({ total: 1, onDatasets: 1, onCards: 0, inVisualizations: 0, locked: 0, invalid: 1, invalidLink: 0, archived: 0, echo: `Basic ${basic}` }).slice(0, -1)},"raw":"${unicode}"}`;
+    sandbox.scriptFault('getCalculatedFieldStatistics', { status: 200, body }, 2);
+    const dir = copyDemo();
+    const home = tempDir('steward-code-cache-');
+    const env = { ...process.env, STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_WORKFLOW_URL: sandbox.workflowUrl, STEWARD_TOKEN: TOKEN, XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '' };
+    // The sandbox answers from this process: the binary runs beside it, not blocking it.
+    const check = () =>
+      promisify(execFile)(process.execPath, [path.resolve('dist/cli.js'), 'check', '-q', '--config', 'steward.yaml', '--format', 'json', '--fail-on', 'none'], { cwd: dir, env, maxBuffer: 1 << 26 });
+    const first = await check();
+    expect(JSON.parse(first.stdout).summary.errors).toBe(0);
+    await check();
+    const cached = filesUnder(path.join(home, 'steward'));
+    expect(cached.length).toBeGreaterThanOrEqual(10);
+    // Strings sit in it as plain bytes (the program's help text does): a token would be found.
+    expect(cached.some((f) => readFileSync(f, 'latin1').includes('the demo instance, no setup'))).toBe(true);
+    expect(cached.flatMap((f) => leaksIn(readFileSync(f, 'latin1')).map((form) => `${path.basename(f)}: ${form}`))).toEqual([]);
   });
 });
