@@ -6,7 +6,7 @@
 // modules). A chunk loads when the program first requires it, as the ES module build did.
 // Only Node's built-ins here: the entry loads this file before the program.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +15,9 @@ import vm from 'node:vm';
 
 /** What a chunk's code is wrapped in: CommonJS's names, and `import.meta.url` as the build defines it. */
 const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__steward_url'];
+
+/** Days after which kept code of another Node version, saved to last then, is removed. */
+const STALE_DAYS = 90;
 
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
@@ -141,6 +144,13 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
           const [, chunk, cacheName] = m;
           const stale = !chunks.has(chunk) || (cacheName === name && current.has(chunk) && current.get(chunk) !== entry);
           if (stale) rmSync(path.join(kept, entry), { force: true });
+        }
+        // Another Node's code unsaved for STALE_DAYS (one since upgraded): at worst, one cold start of it.
+        for (const other of readdirSync(path.dirname(kept))) {
+          const at = path.join(path.dirname(kept), other);
+          if (at !== kept && /^v\d+\.\d+\.\d+-\w+$/.test(other) && Date.now() - statSync(at).mtimeMs > STALE_DAYS * 86_400_000) {
+            rmSync(at, { recursive: true, force: true });
+          }
         }
       } catch (error) {
         debug('code cache not written: %s', (error as Error).message);

@@ -2,7 +2,7 @@
 // chunk text and cache name, read back by the next start (another command's until a command keeps
 // its own), refused (and rewritten) when broken, pruned when the build no longer has its chunk;
 // nothing kept with the cache off.
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -153,6 +153,24 @@ describe('the chunk loader', () => {
         .map((f) => f.split('.').slice(0, 3).join('.'))
         .sort(),
     ).toEqual(['main.cjs.check', 'shared-CD34.cjs.check']);
+  });
+  it('drops another Node version\'s kept code unsaved for 90 days (a Node since upgraded), and only that', () => {
+    const cache = tempDir('steward-v8-');
+    const old = path.join(cache, `v18.20.0-${process.arch}`);
+    const recent = path.join(cache, `v22.1.0-${process.arch}`);
+    const notOurs = path.join(cache, 'notes');
+    for (const dir of [old, recent, notOurs]) {
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'main.cjs.check.00.bin'), 'code');
+    }
+    const longAgo = new Date(Date.now() - 91 * 86_400_000);
+    utimesSync(old, longAgo, longAgo);
+    utimesSync(notOurs, longAgo, longAgo);
+    utimesSync(recent, new Date(Date.now() - 89 * 86_400_000), new Date(Date.now() - 89 * 86_400_000));
+    const loader = chunkLoader(chunks(), cache, 'check');
+    loader.require('main.cjs');
+    expect(loader.saveCodeCache()).toBe(2);
+    expect([existsSync(old), existsSync(recent), existsSync(notOurs), existsSync(kept(cache))]).toEqual([false, true, true, true]);
   });
 });
 
