@@ -36,13 +36,32 @@ function later(folder: string): string {
   return copy;
 }
 
+type Main = { run(n: number): number };
+
+/** A later start of the command `name` on these chunks: what `run(n)` gave, how each chunk's code was had, how many it kept. */
+function laterStart(folder: string, cache: string, name: string, n = 1): { result: number; uses: string[]; saved: number } {
+  const loader = chunkLoader(later(folder), cache, name);
+  const result = (loader.require('main.cjs') as Main).run(n);
+  return { result, uses: loader.loaded().map((l) => l.cache), saved: loader.saveCodeCache() };
+}
+
+/** Chunks whose code a first `check` kept: the folder and the cache. */
+function keptOnce(): { folder: string; cache: string } {
+  const folder = chunks();
+  const cache = tempDir('steward-v8-');
+  const first = chunkLoader(folder, cache, 'check');
+  first.require('main.cjs');
+  expect(first.saveCodeCache()).toBe(2);
+  return { folder, cache };
+}
+
 const kept = (cache: string) => path.join(cache, `${process.version}-${process.arch}`);
 
 describe('the chunk loader', () => {
   it('requires a chunk and what it requires, each once; a chunk knows its own file and URL', () => {
     const folder = chunks();
     const loader = chunkLoader(folder, null, 'check');
-    const main = loader.require('main.cjs') as { run(n: number): number; where(): string[]; again(): boolean };
+    const main = loader.require('main.cjs') as Main & { where(): string[]; again(): boolean };
     const runs = (globalThis as { __stewardSharedRuns?: number }).__stewardSharedRuns ?? 0;
     expect(main.run(20)).toBe(41);
     expect(main.again()).toBe(true);
@@ -67,7 +86,7 @@ describe('the chunk loader', () => {
     const folder = chunks();
     const cache = tempDir('steward-v8-');
     const first = chunkLoader(folder, cache, 'check');
-    (first.require('main.cjs') as { run(n: number): number }).run(1);
+    (first.require('main.cjs') as Main).run(1);
     expect(first.loaded().map((l) => l.cache)).toEqual(['miss', 'miss']);
     expect(first.saveCodeCache()).toBe(2);
     // Saved once: a second save has nothing to write.
@@ -78,76 +97,42 @@ describe('the chunk loader', () => {
       for (const file of files) expect(statSync(path.join(kept(cache), file)).mode & 0o777).toBe(0o600);
       expect(statSync(kept(cache)).mode & 0o777).toBe(0o700);
     }
-    const second = chunkLoader(later(folder), cache, 'check');
-    expect((second.require('main.cjs') as { run(n: number): number }).run(5)).toBe(11);
-    expect(second.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
-    expect(second.saveCodeCache()).toBe(0);
+    expect(laterStart(folder, cache, 'check', 5)).toEqual({ result: 11, uses: ['hit', 'hit'], saved: 0 });
     // Another command starts from the code `check` kept, then keeps its own, and uses that.
-    const other = chunkLoader(later(folder), cache, 'validate');
-    other.require('main.cjs');
-    expect(other.loaded().map((l) => l.cache)).toEqual(['shared', 'shared']);
-    expect(other.saveCodeCache()).toBe(2);
+    expect(laterStart(folder, cache, 'validate')).toEqual({ result: 3, uses: ['shared', 'shared'], saved: 2 });
     expect(readdirSync(kept(cache))).toHaveLength(4);
-    const again = chunkLoader(later(folder), cache, 'validate');
-    again.require('main.cjs');
-    expect(again.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
-    expect(again.saveCodeCache()).toBe(0);
+    expect(laterStart(folder, cache, 'validate')).toEqual({ result: 3, uses: ['hit', 'hit'], saved: 0 });
   });
 
   it('never uses code kept for another text of a chunk, and drops it once the new text\'s is kept', () => {
-    const folder = chunks();
-    const cache = tempDir('steward-v8-');
-    const first = chunkLoader(folder, cache, 'check');
-    first.require('main.cjs');
-    first.saveCodeCache();
+    const { folder, cache } = keptOnce();
     const before = readdirSync(kept(cache)).find((f) => f.startsWith('shared-AB12.cjs.'));
     // The same length, other code: V8 alone would check the length only.
     writeFileSync(path.join(folder, 'shared-AB12.cjs'), readFileSync(path.join(folder, 'shared-AB12.cjs'), 'utf8').replace('n * 2', 'n * 3'));
-    const second = chunkLoader(later(folder), cache, 'check');
-    expect((second.require('main.cjs') as { run(n: number): number }).run(2)).toBe(7);
-    expect(second.loaded()).toEqual([
-      { name: 'main.cjs', cache: 'hit' },
-      { name: 'shared-AB12.cjs', cache: 'miss' },
-    ]);
-    expect(second.saveCodeCache()).toBe(1);
+    expect(laterStart(folder, cache, 'check', 2)).toEqual({ result: 7, uses: ['hit', 'miss'], saved: 1 });
     const after = readdirSync(kept(cache)).filter((f) => f.startsWith('shared-AB12.cjs.'));
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
   });
 
   it('a broken or cut kept file is refused by V8: the chunk is compiled, runs the same, and its code is kept anew', () => {
-    const folder = chunks();
-    const cache = tempDir('steward-v8-');
-    const first = chunkLoader(folder, cache, 'check');
-    first.require('main.cjs');
-    first.saveCodeCache();
+    const { folder, cache } = keptOnce();
     const [mainFile, sharedFile] = readdirSync(kept(cache))
       .sort()
       .map((f) => path.join(kept(cache), f));
     writeFileSync(mainFile, Buffer.alloc(4096, 7));
     writeFileSync(sharedFile, readFileSync(sharedFile).subarray(0, 64));
-    const second = chunkLoader(later(folder), cache, 'check');
-    expect((second.require('main.cjs') as { run(n: number): number }).run(3)).toBe(7);
-    expect(second.loaded().map((l) => l.cache)).toEqual(['rejected', 'rejected']);
-    expect(second.saveCodeCache()).toBe(2);
-    const third = chunkLoader(later(folder), cache, 'check');
-    third.require('main.cjs');
-    expect(third.loaded().map((l) => l.cache)).toEqual(['hit', 'hit']);
+    expect(laterStart(folder, cache, 'check', 3)).toEqual({ result: 7, uses: ['rejected', 'rejected'], saved: 2 });
+    expect(laterStart(folder, cache, 'check', 3)).toEqual({ result: 7, uses: ['hit', 'hit'], saved: 0 });
   });
 
   it('drops kept code of chunks the build no longer has', () => {
-    const folder = chunks();
-    const cache = tempDir('steward-v8-');
-    const first = chunkLoader(folder, cache, 'check');
-    first.require('main.cjs');
-    first.saveCodeCache();
+    const { folder, cache } = keptOnce();
     // A later build: the shared chunk has another name, and main.cjs another text.
     writeFileSync(path.join(folder, 'shared-CD34.cjs'), readFileSync(path.join(folder, 'shared-AB12.cjs')));
     writeFileSync(path.join(folder, 'main.cjs'), readFileSync(path.join(folder, 'main.cjs'), 'utf8').replaceAll('shared-AB12', 'shared-CD34'));
     rmSync(path.join(folder, 'shared-AB12.cjs'));
-    const second = chunkLoader(later(folder), cache, 'check');
-    second.require('main.cjs');
-    expect(second.saveCodeCache()).toBe(2);
+    expect(laterStart(folder, cache, 'check').saved).toBe(2);
     expect(
       readdirSync(kept(cache))
         .map((f) => f.split('.').slice(0, 3).join('.'))
