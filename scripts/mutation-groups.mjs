@@ -30,6 +30,8 @@ export const MUTATION_GROUPS = [
   // The report tests that read JUnit (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts'] },
   { name: 'io', mutate: ['src/io/contained-path.ts'], tests: ['test/io/**/*.test.ts', 'test/hostile/files.test.ts', 'test/config/**/*.test.ts'] },
+  // The CLI's code cache: where compiled code may be kept (owner-only) and what is read back.
+  { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts'] },
 ];
 
 /** The group `npm run mutation` is running now (STEWARD_MUTATION_GROUP), or undefined. */

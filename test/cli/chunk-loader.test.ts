@@ -76,10 +76,19 @@ describe('the chunk loader', () => {
     expect(loader.saveCodeCache()).toBe(0);
   });
 
+  it('resolves a package a chunk requires from the chunks\' folder, as Node would for a file there', () => {
+    const folder = chunks();
+    mkdirSync(path.join(folder, 'node_modules', 'probe-package'), { recursive: true });
+    writeFileSync(path.join(folder, 'node_modules', 'probe-package', 'index.js'), 'module.exports = 42;\n');
+    writeFileSync(path.join(folder, 'probe-AB12.cjs'), 'exports.answer = require("probe-package");\n');
+    expect(chunkLoader(folder, null, 'check').require('probe-AB12.cjs')).toEqual({ answer: 42 });
+  });
+
   it('refuses a name that is not one of its chunks', () => {
     const loader = chunkLoader(chunks(), null, 'check');
     expect(() => loader.require('../main.cjs')).toThrow('internal: no CLI chunk is named "../main.cjs"');
     expect(() => loader.require('main.js')).toThrow('internal: no CLI chunk is named "main.js"');
+    expect(() => loader.require('main.cjs.map')).toThrow('internal: no CLI chunk is named "main.cjs.map"');
   });
 
   it('keeps each chunk\'s compiled code (owner-only) and the next start of the same command reads it', () => {
@@ -126,6 +135,19 @@ describe('the chunk loader', () => {
     expect(laterStart(folder, cache, 'check', 3)).toEqual({ result: 7, uses: ['hit', 'hit'], saved: 0 });
   });
 
+  it('leaves alone what it did not keep: a file another start is writing, a file of another name', () => {
+    const { folder, cache } = keptOnce();
+    const main = readdirSync(kept(cache)).find((f) => f.startsWith('main.cjs.'))!;
+    const others = [`${main}.4242.partial`, `notes.${main}`];
+    for (const other of others) writeFileSync(path.join(kept(cache), other), 'x');
+    writeFileSync(path.join(folder, 'main.cjs'), `${readFileSync(path.join(folder, 'main.cjs'), 'utf8')}\n// rebuilt\n`);
+    expect(laterStart(folder, cache, 'check').saved).toBe(1);
+    expect(readdirSync(kept(cache)).filter((f) => f.includes('main.cjs.') && !f.startsWith('shared')).sort()).toEqual(
+      [expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), ...others].sort(),
+    );
+    expect(readdirSync(kept(cache))).not.toContain(main);
+  });
+
   it('drops kept code of chunks the build no longer has', () => {
     const { folder, cache } = keptOnce();
     // A later build: the shared chunk has another name, and main.cjs another text.
@@ -141,21 +163,20 @@ describe('the chunk loader', () => {
   });
   it('drops another Node version\'s kept code unsaved for 90 days (a Node since upgraded), and only that', () => {
     const cache = tempDir('steward-v8-');
-    const old = path.join(cache, `v18.20.0-${process.arch}`);
+    const old = path.join(cache, `v18.20.10-${process.arch}`);
     const recent = path.join(cache, `v22.1.0-${process.arch}`);
-    const notOurs = path.join(cache, 'notes');
-    for (const dir of [old, recent, notOurs]) {
+    const notOurs = ['notes', `my-v18.20.0-${process.arch}`, `v18.20.0-${process.arch}.d`].map((name) => path.join(cache, name));
+    for (const dir of [old, recent, ...notOurs]) {
       mkdirSync(dir);
       writeFileSync(path.join(dir, 'main.cjs.check.00.bin'), 'code');
     }
     const longAgo = new Date(Date.now() - 91 * 86_400_000);
-    utimesSync(old, longAgo, longAgo);
-    utimesSync(notOurs, longAgo, longAgo);
+    for (const dir of [old, ...notOurs]) utimesSync(dir, longAgo, longAgo);
     utimesSync(recent, new Date(Date.now() - 89 * 86_400_000), new Date(Date.now() - 89 * 86_400_000));
     const loader = chunkLoader(chunks(), cache, 'check');
     loader.require('main.cjs');
     expect(loader.saveCodeCache()).toBe(2);
-    expect([existsSync(old), existsSync(recent), existsSync(notOurs), existsSync(kept(cache))]).toEqual([false, true, true, true]);
+    expect([old, recent, ...notOurs, kept(cache)].map((dir) => existsSync(dir))).toEqual([false, true, true, true, true, true]);
   });
 });
 
@@ -166,5 +187,9 @@ describe('the cache name of a start', () => {
     expect(cacheNameOf(['--help'])).toBe('other');
     expect(cacheNameOf(['--config', 'Steward.yaml', 'check'])).toBe('other');
     expect(cacheNameOf([])).toBe('other');
+    // A name is a part of a file name: letters and dashes, at most 32.
+    expect(cacheNameOf(['steward.yaml'])).toBe('other');
+    expect(cacheNameOf([`c${'x'.repeat(31)}`])).toBe(`c${'x'.repeat(31)}`);
+    expect(cacheNameOf([`c${'x'.repeat(32)}`])).toBe('other');
   });
 });

@@ -1,6 +1,6 @@
 // The code cache's folder: steward's own cache folder, made owner-only, and none where another
 // account could change that folder (never the shared temporary folder).
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ describe('the code cache folder', () => {
     // A relative one is not a cache home (it would put the cache in the project).
     expect(cacheFolder({ XDG_CACHE_HOME: 'cache' }, 'linux')).toBe(path.join(os.homedir(), '.cache', 'steward'));
     expect(cacheFolder({ LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local', XDG_CACHE_HOME: '/x' }, 'win32')).toBe(path.join('C:\\Users\\a\\AppData\\Local', 'steward'));
+    expect(cacheFolder({}, 'win32')).toBe(path.join(os.homedir(), 'AppData', 'Local', 'steward'));
   });
 
   it('is <cache home>/steward/v8-code, made owner-only', () => {
@@ -51,6 +52,15 @@ describe('the code cache folder', () => {
     // Closed again, it is used.
     chmodSync(path.join(inner, 'steward', 'v8-code'), 0o700);
     expect(codeCacheFolder({ XDG_CACHE_HOME: inner })).toBe(path.join(inner, 'steward', 'v8-code'));
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('is none where a folder on the way belongs to another account, closed or not (run as root: chown)', () => {
+    const home = tempDir('steward-cc-');
+    mkdirSync(path.join(home, 'steward', 'v8-code'), { recursive: true, mode: 0o700 });
+    chownSync(path.join(home, 'steward'), 4242, 4242);
+    expect(codeCacheFolder({ XDG_CACHE_HOME: home })).toBeNull();
+    chownSync(path.join(home, 'steward'), 0, 0);
+    expect(codeCacheFolder({ XDG_CACHE_HOME: home })).toBe(path.join(home, 'steward', 'v8-code'));
   });
 
   it('is none when the folder cannot be made (a file in the way)', () => {
