@@ -138,8 +138,14 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
         for (const { script, file } of unsaved.splice(0)) {
           // Written whole, then renamed: a start never reads half a file another one is writing.
           const partial = `${file}.${process.pid}.partial`;
-          writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
-          renameSync(partial, file);
+          try {
+            writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+            renameSync(partial, file);
+          } catch (error) {
+            // A disk that filled, a folder in the way: no half-written file stays behind.
+            rmSync(partial, { force: true });
+            throw error;
+          }
           written++;
         }
         // Code of a chunk the build no longer has, or of an earlier text of one this run loaded.

@@ -2,6 +2,7 @@
 // chunk text and cache name, read back by the next start (another command's until a command keeps
 // its own), refused (and rewritten) when broken, pruned when the build no longer has its chunk;
 // nothing kept with the cache off.
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -146,6 +147,18 @@ describe('the chunk loader', () => {
       [expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), ...others].sort(),
     );
     expect(readdirSync(kept(cache))).not.toContain(main);
+  });
+
+  it('a file it cannot put in place leaves nothing half-written, and the run goes on', () => {
+    const folder = chunks();
+    const cache = tempDir('steward-v8-');
+    const loader = chunkLoader(folder, cache, 'check');
+    (loader.require('main.cjs') as Main).run(1);
+    // A folder where main.cjs's code would go: the rename fails.
+    const hash = createHash('sha256').update(readFileSync(path.join(folder, 'main.cjs'), 'utf8')).digest('hex').slice(0, 32);
+    mkdirSync(path.join(kept(cache), `main.cjs.check.${hash}.bin`, 'in-the-way'), { recursive: true });
+    expect(loader.saveCodeCache()).toBe(0);
+    expect(readdirSync(kept(cache)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
   it('drops kept code of chunks the build no longer has', () => {
