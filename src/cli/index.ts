@@ -22,7 +22,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(commit ? `${version} (commit ${commit})\n` : `${version}\n`);
 } else {
   const chunks = chunkLoader(fileURLToPath(new URL('./cli-chunks/', import.meta.url)), codeCacheFolder(process.env), cacheNameOf(args));
-  const { run } = chunks.require('main.cjs') as { run: () => Promise<number> };
+  let run: () => Promise<number>;
+  try {
+    ({ run } = chunks.require('main.cjs') as { run: () => Promise<number> });
+  } catch (error) {
+    // A broken installation evaluates nothing: exit 3 (could not evaluate), never 1 (violations).
+    process.stderr.write(`steward: could not load the program: ${(error as Error).message}\n`);
+    process.exit(3);
+  }
   process.exitCode = await run();
   // Kept from a run that went through (0 pass, 1 violations): one stopped by bad input or an
   // unreachable instance ran little of its command, and the code kept is what a start reuses.

@@ -1,7 +1,7 @@
 // Start-up: `steward --version` answers from the entry alone (no chunk is loaded); other
 // commands load the program's chunks on demand, with V8's code cache. A reader that closes the pipe early is no error.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
@@ -102,6 +102,21 @@ describe('start-up', () => {
     }
     // A command that compiles policies does load them (the same probe sees them).
     expect(packagesLoaded(['validate', '-c', 'demo/steward.yaml'])).toEqual(expect.arrayContaining(['@bufbuild/cel', '@bufbuild/protobuf']));
+  });
+
+  it('a broken installation (a chunk missing) is exit 3, could not evaluate, with the file named: never 1, never a pass', () => {
+    const copy = tempDir('steward-broken-');
+    for (const folder of ['dist', 'policies']) cpSync(folder, path.join(copy, folder), { recursive: true });
+    writeFileSync(path.join(copy, 'package.json'), readFileSync('package.json'));
+    const start = () => spawnSync(process.execPath, [path.join(copy, 'dist/cli.js'), 'validate', '-c', path.resolve('demo/steward.yaml')], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(start().status).toBe(0);
+    const command = readdirSync(path.join(copy, 'dist/cli-chunks')).find((f) => f.startsWith('validate-'))!;
+    rmSync(path.join(copy, 'dist/cli-chunks', command));
+    const noCommand = start();
+    expect([noCommand.status, noCommand.stderr]).toEqual([3, expect.stringContaining(command)]);
+    rmSync(path.join(copy, 'dist/cli-chunks/main.cjs'));
+    const noProgram = start();
+    expect([noProgram.status, noProgram.stderr]).toEqual([3, expect.stringMatching(/^steward: could not load the program: .*main\.cjs/)]);
   });
 
   it('every chunk is strict code, as the ES modules it was built from (CommonJS is not unless it says so)', () => {
