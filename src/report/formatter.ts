@@ -2,7 +2,7 @@
 // formatters need: severity order, labels, and the order findings are listed in.
 import { SEVERITY_ORDER, severityRank } from '../core/order.js';
 import { OWNER_UNKNOWN, ownerGroup } from '../core/owner.js';
-import { type Finding, type FixedFinding, holdsSeveralInstances, instancePrefix, type PolicyResult, type Report, type ResolvedBaselineEntry, type Severity, type SourceLocation, type WaiverRef } from '../core/model.js';
+import { type Finding, type FixedFinding, type HistoryPoint, holdsSeveralInstances, instancePrefix, type PolicyResult, type Report, type ResolvedBaselineEntry, type Severity, type SourceLocation, type WaiverRef } from '../core/model.js';
 
 export interface FormatOptions {
   /** ANSI colour; the caller decides (a TTY and no NO_COLOR). Only `text` uses it. */
@@ -167,6 +167,17 @@ export function mapWaivers<T>(waivers: Report['waivers'], fn: (w: WaiverRef) => 
 }
 
 /** The heading of the partial-coverage notes in every format. */
+/**
+ * The trends a report can draw, each with its history file: a report of several instances holds
+ * one per instance (each recorded in its own history; the merged report's own is empty), named.
+ */
+export function trendsOf(report: Pick<Report, 'history' | 'instances'>): { instance: string | null; file: string; trend: HistoryPoint[] }[] {
+  if (report.instances?.length) {
+    return report.instances.flatMap((run) => (run.history?.trend.length ? [{ instance: run.name, file: run.history.file, trend: run.history.trend }] : []));
+  }
+  return report.history?.trend.length ? [{ instance: null, file: report.history.file, trend: report.history.trend }] : [];
+}
+
 export const PARTIAL_COVERAGE_TITLE = 'Partial coverage (the listing did not show the whole instance)';
 
 /**

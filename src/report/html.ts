@@ -3,7 +3,7 @@
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
 import { type Finding, type PolicyResult, type Report, type WaiverRef, waiverKey } from '../core/model.js';
 import { ownerGroup, ownerLabel } from '../core/owner.js';
-import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, waiverTarget } from './formatter.js';
+import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, trendsOf, waiverTarget } from './formatter.js';
 import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
@@ -33,11 +33,16 @@ function tableOfRows(caption: string, head: string[], rows: string[], sortable =
 }
 
 function trendSection(report: Report): string {
-  const trend = report.history?.trend ?? [];
-  if (trend.length === 0) return '';
-  const rows = trend.map((t) => ({ cells: [String(t.run), t.startedAt, t.gate, num(t.violations), ...SEVERITY_ORDER.map((s) => num(t.bySeverity?.[s] ?? 0)), num(t.new), num(t.reopened), num(t.fixed)] }));
-  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2><figure>${trendSvg(trend)}<figcaption class="meta">Violations per run by severity, last ${trend.length} runs of ${e(report.instance)} (history ${e(report.history!.file)})</figcaption></figure>
-<details><summary>Runs as a table</summary>${table('The runs of the chart', ['Run', 'Started', 'Verdict', 'Violations', ...SEVERITY_ORDER, 'New', 'Reopened', 'Fixed'], rows)}</details></section>`;
+  const trends = trendsOf(report);
+  if (trends.length === 0) return '';
+  const figures = trends.map(({ instance, file, trend }, i) => {
+    const rows = trend.map((t) => ({ cells: [String(t.run), t.startedAt, t.gate, num(t.violations), ...SEVERITY_ORDER.map((s) => num(t.bySeverity?.[s] ?? 0)), num(t.new), num(t.reopened), num(t.fixed)] }));
+    // A report of several instances: one chart each, under its name (each has its own history).
+    const heading = instance === null ? '' : `<h3 id="trend-${i}">${e(instance)}</h3>`;
+    return `${heading}<figure>${trendSvg(trend)}<figcaption class="meta">Violations per run by severity, last ${trend.length} runs of ${e(instance ?? report.instance)} (history ${e(file)})</figcaption></figure>
+<details><summary>Runs as a table</summary>${table(`The runs of the chart${instance === null ? '' : ` of ${instance}`}`, ['Run', 'Started', 'Verdict', 'Violations', ...SEVERITY_ORDER, 'New', 'Reopened', 'Fixed'], rows)}</details>`;
+  });
+  return `<section aria-labelledby="trend-h"><h2 id="trend-h">Trend</h2>${figures.join('\n')}</section>`;
 }
 
 /**

@@ -4,7 +4,7 @@
 // a message cannot break the table or inject HTML. `renderMarkdown(report, maxBytes)` drops
 // findings rows past a byte budget and says so (GitHub caps a job summary at 1 MiB).
 import { reportWithVisibleControls } from './visible-controls.js';
-import { CATCH_ALL_TITLE, errorGroups, errorSubject, type FindingGroup, type FormatOptions, type Formatter, fixedText, type GroupBy, groupFindings, groupingOf, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
+import { CATCH_ALL_TITLE, errorGroups, errorSubject, type FindingGroup, type FormatOptions, type Formatter, fixedText, type GroupBy, groupFindings, groupingOf, historyText, resolvedText, SEVERITY_ORDER, findingSubject, locationText, sortFindings, trendsOf, verdictCounts, waiverTarget, attentionSections } from './formatter.js';
 import type { Finding, PolicyResult, Report, WaiverRef } from '../core/model.js';
 import { resolvedEntriesOf } from '../core/model.js';
 import { ownerLabel } from '../core/owner.js';
@@ -152,21 +152,22 @@ function activeWaivers(waivers: WaiverRef[]): string[] {
   ];
 }
 
-/** A Mermaid line chart of violations per run (GitHub renders it in job summaries). */
+/** A Mermaid line chart of violations per run (GitHub renders it in job summaries): one per instance of a fleet report. */
 export function mermaidTrend(report: Report): string[] {
-  const trend = report.history?.trend ?? [];
-  if (trend.length < 2) return [];
-  const top = Math.max(1, ...trend.map((t) => t.violations));
-  return [
-    '',
-    '```mermaid',
-    'xychart-beta',
-    '  title "Violations per run"',
-    `  x-axis [${trend.map((t) => `"#${t.run}"`).join(', ')}]`,
-    `  y-axis "violations" 0 --> ${top}`,
-    `  line [${trend.map((t) => t.violations).join(', ')}]`,
-    '```',
-  ];
+  return trendsOf(report).flatMap(({ instance, trend }) => {
+    if (trend.length < 2) return [];
+    const top = Math.max(1, ...trend.map((t) => t.violations));
+    return [
+      '',
+      '```mermaid',
+      'xychart-beta',
+      `  title "Violations per run${instance === null ? '' : ` of ${instance.replace(/[^\w .:-]/g, '')}`}"`,
+      `  x-axis [${trend.map((t) => `"#${t.run}"`).join(', ')}]`,
+      `  y-axis "violations" 0 --> ${top}`,
+      `  line [${trend.map((t) => t.violations).join(', ')}]`,
+      '```',
+    ];
+  });
 }
 
 function historySection(report: Report): string[] {

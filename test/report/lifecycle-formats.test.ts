@@ -1,13 +1,15 @@
 // A report with a run history in the formats other than JSON and HTML: text and markdown say
 // how many findings are new, open, reopened and fixed and name the fixed ones; markdown draws
-// the trend; SARIF results carry the lifecycle; annotations name new and reopened findings.
+// the trend (one per instance of a report of several, as HTML does); SARIF results carry the
+// lifecycle; annotations name new and reopened findings.
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
+import { mergeReports, stampInstance } from '../../src/library/merge.js';
 import { formatReport } from '../../src/report/index.js';
 import { makeReport } from '../fixtures/report.js';
 
-function withHistory(): Report {
-  const base = makeReport();
+function withHistory(instance?: string): Report {
+  const base = makeReport(instance ? { instance } : {});
   const findings = base.findings.map((f, i) =>
     f.status === 'error' ? f : { ...f, lifecycle: i === 0 ? ('new' as const) : ('open' as const), firstSeen: i === 0 ? base.startedAt : '2026-02-01T00:00:00.000Z' },
   );
@@ -58,5 +60,30 @@ describe('lifecycle in the other formats', () => {
     const lines = render('github').split('\n').filter((l) => l.includes('title='));
     // A comma in a property is escaped as %2C.
     expect(lines.filter((l) => /title=[^,]+ \((critical|high|medium|low|info)%2C new\)/.test(l))).toHaveLength(1);
+  });
+});
+
+describe('the trend of a report of several instances', () => {
+  // Each instance keeps its own history: the merged report's own trend is empty, each run's is drawn.
+  const fleet = () => {
+    const staging = withHistory('https://stg.example.com');
+    staging.history!.trend = staging.history!.trend.map((t) => ({ ...t, violations: t.violations + 10 }));
+    return mergeReports([stampInstance(withHistory('https://prod.example.com'), 'prod'), stampInstance(staging, 'staging')]);
+  };
+
+  it('markdown: a chart per instance, each titled with its name', () => {
+    const md = formatReport('markdown', fleet(), { color: false, width: 200 });
+    const titles = md.split('\n').filter((l) => l.startsWith('  title '));
+    expect(titles).toEqual(['  title "Violations per run of prod"', '  title "Violations per run of staging"']);
+    expect(md).toContain('  line [5, 4, 4]');
+    expect(md).toContain('  line [15, 14, 14]');
+  });
+
+  it('HTML: a chart and its table per instance, under its name, with its history file', () => {
+    const html = formatReport('html', fleet(), { color: false, width: 200 });
+    const trend = html.slice(html.indexOf('<section aria-labelledby="trend-h">'), html.indexOf('</section>', html.indexOf('trend-h')));
+    expect([...trend.matchAll(/<h3 id="trend-\d">([^<]+)<\/h3>/g)].map((m) => m[1])).toEqual(['prod', 'staging']);
+    expect([...trend.matchAll(/last 3 runs of (\w+) \(history \.steward\/history\.sqlite\)/g)].map((m) => m[1])).toEqual(['prod', 'staging']);
+    expect(trend.match(/<svg/g)).toHaveLength(2);
   });
 });
