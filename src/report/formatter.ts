@@ -166,7 +166,6 @@ export function mapWaivers<T>(waivers: Report['waivers'], fn: (w: WaiverRef) => 
   };
 }
 
-/** The heading of the partial-coverage notes in every format. */
 /**
  * The trends a report can draw, each with its history file: a report of several instances holds
  * one per instance (each recorded in its own history; the merged report's own is empty), named.
@@ -178,6 +177,7 @@ export function trendsOf(report: Pick<Report, 'history' | 'instances'>): { insta
   return report.history?.trend.length ? [{ instance: null, file: report.history.file, trend: report.history.trend }] : [];
 }
 
+/** The heading of the partial-coverage notes in every format. */
 export const PARTIAL_COVERAGE_TITLE = 'Partial coverage (the listing did not show the whole instance)';
 
 /**
