@@ -46,13 +46,12 @@ function laterStart(folder: string, cache: string, name: string, n = 1): { resul
   return { result, uses: loader.loaded().map((l) => l.cache), saved: loader.saveCodeCache() };
 }
 
-/** Chunks whose code a first `check` kept: the folder and the cache. */
+/** Chunks whose code `check` kept (at its second start: the first leaves a marker): the folder and the cache. */
 function keptOnce(): { folder: string; cache: string } {
   const folder = chunks();
   const cache = tempDir('steward-v8-');
-  const first = chunkLoader(folder, cache, 'check');
-  first.require('main.cjs');
-  expect(first.saveCodeCache()).toBe(2);
+  expect(laterStart(folder, cache, 'check').saved).toBe(0);
+  expect(laterStart(folder, cache, 'check').saved).toBe(2);
   return { folder, cache };
 }
 
@@ -92,25 +91,29 @@ describe('the chunk loader', () => {
     expect(() => loader.require('main.cjs.map')).toThrow('internal: no CLI chunk is named "main.cjs.map"');
   });
 
-  it('keeps each chunk\'s compiled code (owner-only) and the next start of the same command reads it', () => {
+  it('keeps each chunk\'s compiled code (owner-only) from a command\'s second start, and the next start of it reads it', () => {
     const folder = chunks();
     const cache = tempDir('steward-v8-');
-    const first = chunkLoader(folder, cache, 'check');
-    (first.require('main.cjs') as Main).run(1);
-    expect(first.loaded().map((l) => l.cache)).toEqual(['miss', 'miss']);
-    expect(first.saveCodeCache()).toBe(2);
+    // The first start (a fresh machine's only one, as in CI) leaves a marker, no code.
+    expect(laterStart(folder, cache, 'check')).toEqual({ result: 3, uses: ['miss', 'miss'], saved: 0 });
+    expect(readdirSync(kept(cache))).toEqual(['check.started']);
+    const second = chunkLoader(folder, cache, 'check');
+    (second.require('main.cjs') as Main).run(1);
+    expect(second.loaded().map((l) => l.cache)).toEqual(['miss', 'miss']);
+    expect(second.saveCodeCache()).toBe(2);
     // Saved once: a second save has nothing to write.
-    expect(first.saveCodeCache()).toBe(0);
-    const files = readdirSync(kept(cache)).sort();
+    expect(second.saveCodeCache()).toBe(0);
+    const files = readdirSync(kept(cache)).filter((f) => f.endsWith('.bin')).sort();
     expect(files).toEqual([expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), expect.stringMatching(/^shared-AB12\.cjs\.check\.[0-9a-f]{32}\.bin$/)]);
     if (process.platform !== 'win32') {
       for (const file of files) expect(statSync(path.join(kept(cache), file)).mode & 0o777).toBe(0o600);
       expect(statSync(kept(cache)).mode & 0o777).toBe(0o700);
     }
     expect(laterStart(folder, cache, 'check', 5)).toEqual({ result: 11, uses: ['hit', 'hit'], saved: 0 });
-    // Another command starts from the code `check` kept, then keeps its own, and uses that.
+    // Another command starts from the code `check` kept, then keeps its own (at its second start), and uses that.
+    expect(laterStart(folder, cache, 'validate')).toEqual({ result: 3, uses: ['shared', 'shared'], saved: 0 });
     expect(laterStart(folder, cache, 'validate')).toEqual({ result: 3, uses: ['shared', 'shared'], saved: 2 });
-    expect(readdirSync(kept(cache))).toHaveLength(4);
+    expect(readdirSync(kept(cache)).filter((f) => f.endsWith('.bin'))).toHaveLength(4);
     expect(laterStart(folder, cache, 'validate')).toEqual({ result: 3, uses: ['hit', 'hit'], saved: 0 });
   });
 
@@ -128,6 +131,7 @@ describe('the chunk loader', () => {
   it('a broken or cut kept file is refused by V8: the chunk is compiled, runs the same, and its code is kept anew', () => {
     const { folder, cache } = keptOnce();
     const [mainFile, sharedFile] = readdirSync(kept(cache))
+      .filter((f) => f.endsWith('.bin'))
       .sort()
       .map((f) => path.join(kept(cache), f));
     writeFileSync(mainFile, Buffer.alloc(4096, 7));
@@ -152,6 +156,7 @@ describe('the chunk loader', () => {
   it('a file it cannot put in place leaves nothing half-written, and the run goes on', () => {
     const folder = chunks();
     const cache = tempDir('steward-v8-');
+    expect(laterStart(folder, cache, 'check').saved).toBe(0);
     const loader = chunkLoader(folder, cache, 'check');
     (loader.require('main.cjs') as Main).run(1);
     // A folder where main.cjs's code would go: the rename fails.
@@ -170,10 +175,12 @@ describe('the chunk loader', () => {
     expect(laterStart(folder, cache, 'check').saved).toBe(2);
     expect(
       readdirSync(kept(cache))
+        .filter((f) => f.endsWith('.bin'))
         .map((f) => f.split('.').slice(0, 3).join('.'))
         .sort(),
     ).toEqual(['main.cjs.check', 'shared-CD34.cjs.check']);
   });
+
   it('drops another Node version\'s kept code unsaved for 90 days (a Node since upgraded), and only that', () => {
     const cache = tempDir('steward-v8-');
     const old = path.join(cache, `v18.20.10-${process.arch}`);
@@ -186,6 +193,9 @@ describe('the chunk loader', () => {
     const longAgo = new Date(Date.now() - 91 * 86_400_000);
     for (const dir of [old, ...notOurs]) utimesSync(dir, longAgo, longAgo);
     utimesSync(recent, new Date(Date.now() - 89 * 86_400_000), new Date(Date.now() - 89 * 86_400_000));
+    // A second start of `check` (its first left the marker): it keeps code, and prunes.
+    mkdirSync(kept(cache), { recursive: true });
+    writeFileSync(path.join(kept(cache), 'check.started'), '');
     const loader = chunkLoader(chunks(), cache, 'check');
     loader.require('main.cjs');
     expect(loader.saveCodeCache()).toBe(2);
