@@ -106,7 +106,7 @@ describe('the chunk loader', () => {
     const files = readdirSync(kept(cache)).filter((f) => f.endsWith('.bin')).sort();
     expect(files).toEqual([expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), expect.stringMatching(/^shared-AB12\.cjs\.check\.[0-9a-f]{32}\.bin$/)]);
     if (process.platform !== 'win32') {
-      for (const file of files) expect(statSync(path.join(kept(cache), file)).mode & 0o777).toBe(0o600);
+      for (const file of [...files, 'check.started']) expect(statSync(path.join(kept(cache), file)).mode & 0o777).toBe(0o600);
       expect(statSync(kept(cache)).mode & 0o777).toBe(0o700);
     }
     expect(laterStart(folder, cache, 'check', 5)).toEqual({ result: 11, uses: ['hit', 'hit'], saved: 0 });
