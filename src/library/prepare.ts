@@ -183,6 +183,13 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   }
 
   if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
+  // A findings filter no selected policy can pass reports nothing and passes every run, as an
+  // --only or --framework that names nothing would: bad input, like them.
+  const severity = options.severity;
+  if (severity && selected.length > 0 && !selected.some((p) => severity.includes(p.def.severity))) {
+    const levels = [...new Set(selected.map((p) => p.def.severity))].join(', ');
+    problems.push(problem('--severity', `no selected policy is ${severity.join(' or ')} (they are ${levels}): the run could report no violation`));
+  }
   const selectedKinds = new Set(selected.map((p) => p.def.resource));
   for (const glob of config.unmatchedManifestGlobs ?? []) {
     const kind = kindOfManifestKey(glob.kind);

@@ -169,6 +169,16 @@ describe('--skip and --severity', () => {
     expect([onlyLow.report.summary.violations, onlyLow.report.summary.gate]).toEqual([1, 'pass']);
   });
 
+  it('a --severity no selected policy has is bad input, nothing sent: it would report nothing and pass every run', async () => {
+    const dir = copyDemo();
+    await expect(prepareRun(live(dir, { only: ['workflows-are-named'], severity: ['info'] }))).rejects.toThrow(
+      '--severity: no selected policy is info (they are low): the run could report no violation',
+    );
+    expect(sandbox.totalRequests()).toBe(0);
+    // One selected policy of a level it names is enough.
+    expect((await prepareRun(live(dir, { only: ['workflows-are-named'], severity: ['info', 'low'] }))).selected.map((p) => p.id)).toEqual(['workflows-are-named']);
+  });
+
   it('a --skip glob that names no policy is bad input, nothing sent', async () => {
     const dir = copyDemo();
     await expect(prepareRun(live(dir, { skip: ['acess-tokens-*'] }))).rejects.toThrow('--skip: no policy id matches "acess-tokens-*"');
