@@ -19,6 +19,9 @@ const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__s
 /** Days after which kept code of another Node version, saved to last then, is removed. */
 const STALE_DAYS = 90;
 
+/** Age after which a `.partial` file is one a killed start left, not one being written. */
+const PARTIAL_MS = 3_600_000;
+
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
 
@@ -179,6 +182,12 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
         // Code of a chunk the build no longer has, or of an earlier text of one this run loaded.
         const chunks = new Set(readdirSync(folder));
         for (const entry of readdirSync(kept)) {
+          // A file a start was killed while writing (one being written now is minutes younger).
+          // Stryker disable next-line EqualityOperator: an hour to the millisecond
+          if (/\.bin\.\d+\.partial$/.test(entry) && Date.now() - statSync(path.join(kept, entry)).mtimeMs > PARTIAL_MS) {
+            // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
+            rmSync(path.join(kept, entry), { force: true });
+          }
           const m = /^([\w-]+\.cjs)\.([a-z-]+)\.[0-9a-f]+\.bin$/.exec(entry);
           if (!m) continue;
           const [, chunk, cacheName] = m;

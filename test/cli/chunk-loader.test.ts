@@ -140,11 +140,14 @@ describe('the chunk loader', () => {
     expect(laterStart(folder, cache, 'check', 3)).toEqual({ result: 7, uses: ['hit', 'hit'], saved: 0 });
   });
 
-  it('leaves alone what it did not keep: a file another start is writing, a file of another name', () => {
+  it('leaves alone what it did not keep: a file another start is writing, a file of another name; removes what a killed start left', () => {
     const { folder, cache } = keptOnce();
     const main = readdirSync(kept(cache)).find((f) => f.startsWith('main.cjs.'))!;
-    const others = [`${main}.4242.partial`, `notes.${main}`];
-    for (const other of others) writeFileSync(path.join(kept(cache), other), 'x');
+    const others = [`${main}.4242.partial`, `notes.${main}`, `${main}.4444.partial.txt`];
+    for (const other of [...others, `${main}.4343.partial`]) writeFileSync(path.join(kept(cache), other), 'x');
+    // Written to an hour and a minute ago: its start was killed between the write and the rename.
+    const killed = new Date(Date.now() - 61 * 60_000);
+    for (const old of [`${main}.4343.partial`, `${main}.4444.partial.txt`]) utimesSync(path.join(kept(cache), old), killed, killed);
     writeFileSync(path.join(folder, 'main.cjs'), `${readFileSync(path.join(folder, 'main.cjs'), 'utf8')}\n// rebuilt\n`);
     expect(laterStart(folder, cache, 'check').saved).toBe(1);
     expect(readdirSync(kept(cache)).filter((f) => f.includes('main.cjs.') && !f.startsWith('shared')).sort()).toEqual(
