@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { InputProblem } from '../core/problem.js';
 import { uncontainedPath } from '../io/contained-path.js';
 import { DEFAULT_HISTORY_FILE } from './paths.js';
+import { ENV_REF, envVariableOf } from './env-ref.js';
 
 /** Any `scheme://` value: a database URL, not a file path. */
 export function isDatabaseUrl(value: string): boolean {
@@ -44,8 +45,8 @@ export function historySetting(
   if (value === undefined || value === false) return none;
   if (value === true) return { ...none, target: path.resolve(where.baseDir, DEFAULT_HISTORY_FILE) };
   let written = value;
-  if (value.startsWith('env:')) {
-    const variable = value.slice('env:'.length);
+  if (value.startsWith(ENV_REF)) {
+    const variable = envVariableOf(value);
     const held = where.env[variable]?.trim();
     if (!held) return { ...none, problems: [where.at(`history: ${variable} is not set (it should hold the history's PostgreSQL URL or file path)`)] };
     if (isPostgresUrl(held)) return { ...none, target: held, secret: held };

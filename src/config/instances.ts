@@ -5,6 +5,7 @@
 import type { ScheduleFilter } from '../api/types.js';
 import type { InputProblem } from '../core/problem.js';
 import { type SourceLocation, TOKEN_WARNING_DAYS_DEFAULT } from '../core/model.js';
+import { envVariableOf } from './env-ref.js';
 import { resolveScope, type ScopeContext, type ScopeEntries } from './scope.js';
 import type { Config, NamedInstance } from './types.js';
 
@@ -20,9 +21,6 @@ export interface InstanceEntry {
   pageSize?: number;
   scope?: ScopeEntries;
 }
-
-/** The variable an `env:NAME` reference names. */
-const variableOf = (ref: string): string => ref.slice('env:'.length);
 
 /** The name a single-instance config's findings, coverage and errors carry. */
 export const DEFAULT_INSTANCE_NAME = 'default';
@@ -61,7 +59,7 @@ export function namedInstances(
   const instances = chosen.map((name): NamedInstance => {
     const e = entries[name]!;
     const where = ['instances', name];
-    const tokenVariables = { token: variableOf(e.token), workflowToken: e.workflowToken === undefined ? null : variableOf(e.workflowToken) };
+    const tokenVariables = { token: envVariableOf(e.token), workflowToken: e.workflowToken === undefined ? null : envVariableOf(e.workflowToken) };
     // A token not set is bad input only to a command that connects (library/connect.ts).
     const unsetTokens: InputProblem[] = [];
     const fromEnv = (variable: string | null, at: (string | number)[]): string | null => {

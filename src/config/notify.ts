@@ -3,6 +3,7 @@
 // added to the run's secret set (load.ts) so no output ever carries them.
 import type { SourceLocation } from '../core/model.js';
 import type { NotifyTarget } from './types.js';
+import { envVariableOf } from './env-ref.js';
 
 /** One entry as written in steward.yaml (the schema has checked its shape). */
 export interface NotifyEntry {
@@ -15,7 +16,7 @@ export interface NotifyEntry {
 
 export function notifyTargets(entries: readonly NotifyEntry[], env: Record<string, string | undefined>, locationOf: (index: number) => SourceLocation): NotifyTarget[] {
   const fromEnv = (ref: string) => {
-    const variable = ref.slice('env:'.length);
+    const variable = envVariableOf(ref);
     const value = env[variable]?.trim();
     return { variable, value: value ? value : null };
   };

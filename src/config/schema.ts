@@ -4,6 +4,7 @@ import { ENFORCEMENTS, GOVERNED_WAIVER_FIELDS, SEVERITIES } from '../core/model.
 import { closedSchema } from '../core/schema-id.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs } from '../resources/types.js';
+import { ENV_REF_PATTERN } from './env-ref.js';
 
 /**
  * The rates a config may ask for: below one request in ten seconds a run of a few hundred reads
@@ -165,9 +166,9 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
         required: ['baseUrl', 'token'],
         properties: {
           baseUrl: url('the instance base URL'),
-          token: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'env:NAME: the environment variable holding its developer token (a token never goes in this file)' },
+          token: { type: 'string', pattern: ENV_REF_PATTERN, description: 'env:NAME: the environment variable holding its developer token (a token never goes in this file)' },
           workflowUrl: url('its workflow API base URL'),
-          workflowToken: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'env:NAME of its workflow API token' },
+          workflowToken: { type: 'string', pattern: ENV_REF_PATTERN, description: 'env:NAME of its workflow API token' },
           tokenHeader: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", description: 'header carrying its developer token' },
           tokenId: { type: ['string', 'integer'], pattern: '^[0-9]+$', minimum: 0, description: 'the access-token id of its token, to warn before it expires' },
           requestsPerSecond: { type: 'number', ...REQUESTS_PER_SECOND_BOUNDS, description: 'its own request rate (default: the config\'s)' },
@@ -252,8 +253,8 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
         required: ['type', 'url'],
         properties: {
           type: { enum: ['slack', 'teams', 'webhook'], description: 'slack: an incoming webhook (Block Kit); teams: a Workflows webhook (an Adaptive Card); webhook: JSON (schema/notification.schema.json), signed when a secret is set' },
-          url: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'env:NAME: the environment variable holding the webhook URL (a URL is a secret: never in this file)' },
-          secret: { type: 'string', pattern: '^env:[A-Za-z_][A-Za-z0-9_]*$', description: 'webhook only: env:NAME of the HMAC-SHA256 key; the body is signed in X-Steward-Signature-256: sha256=<hex>' },
+          url: { type: 'string', pattern: ENV_REF_PATTERN, description: 'env:NAME: the environment variable holding the webhook URL (a URL is a secret: never in this file)' },
+          secret: { type: 'string', pattern: ENV_REF_PATTERN, description: 'webhook only: env:NAME of the HMAC-SHA256 key; the body is signed in X-Steward-Signature-256: sha256=<hex>' },
           on: { enum: ['change', 'always'], description: 'change (default): only when something is new, reopened or fixed since the previous run; always: every run' },
           teams: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 }, description: "only the changes the owners: map routes to these teams" },
         },

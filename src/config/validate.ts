@@ -6,6 +6,7 @@ import type { InputProblem } from '../core/problem.js';
 import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA } from './schema.js';
+import { ENV_REF_PATTERN, isEnvRef } from './env-ref.js';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 
 /** `inlineRefs: false` compiles each shared definition once (the scope lists' shapes) instead of once per list. */
@@ -24,7 +25,7 @@ function tokenProblems(src: YamlSource): InputProblem[] {
   visit(src.doc, {
     Pair(_, pair) {
       // `token: env:NAME` (an instance under `instances:`) names the variable that holds it: allowed.
-      const reference = isScalar(pair.value) && typeof pair.value.value === 'string' && /^env:[A-Za-z_][A-Za-z0-9_]*$/.test(pair.value.value);
+      const reference = isScalar(pair.value) && typeof pair.value.value === 'string' && isEnvRef(pair.value.value);
       if (isScalar(pair.key) && typeof pair.key.value === 'string' && TOKEN_KEY.test(pair.key.value) && !reference) {
         problems.push({ ...locationOf(src, pair.key), message: `"${pair.key.value}": ${TOKEN_IN_FILE_MESSAGE}` });
       }
@@ -40,7 +41,7 @@ function tokenProblems(src: YamlSource): InputProblem[] {
 const CONFIG_WORDING: SchemaWording = {
   describe: (e, { subject }) => {
     if (e.keyword !== 'pattern') return undefined;
-    if (String(e.params.pattern).startsWith('^env:')) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;
+    if (e.params.pattern === ENV_REF_PATTERN) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;
     return `${subject}must be an http(s):// URL`;
   },
 };
