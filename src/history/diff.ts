@@ -21,15 +21,18 @@ export interface DiffSide {
   startedAt: string;
   /** Violations and waived findings (errors are not findings of the instance). */
   findings: DiffFinding[];
-  /** Policy id (`policyKey`: with its instance where the side holds several) → its status in that run. */
+  /** Policy id (`onInstance`: with its instance where the side holds several) → its status in that run. */
   policies: Map<string, string>;
   /** The instances of a side that holds several (a report of `instances:`, or merged); absent for one. */
   instances?: string[];
 }
 
-/** A policy's key in `DiffSide.policies`: its id, after its instance's name where the side holds several. */
-export const policyKey = (instance: string | undefined, id: string): string => (instance === undefined ? id : `${instance}\u0000${id}`);
-const findingKey = (f: DiffFinding) => `${f.instance ?? ''}\u0000${f.fingerprint}`;
+/**
+ * An id (a policy's in `DiffSide.policies`, a finding's fingerprint) as a side keys it: after its
+ * instance's name where the side holds several (neither names its instance).
+ */
+export const onInstance = (instance: string | undefined, id: string): string => (instance === undefined ? id : `${instance}\u0000${id}`);
+const findingKey = (f: DiffFinding) => onInstance(f.instance, f.fingerprint);
 
 export interface DiffResult {
   from: { label: string; startedAt: string };
@@ -66,7 +69,7 @@ export function diffFindings(from: DiffSide, to: DiffSide, seenBefore: ReadonlyS
   }
   for (const f of before.values()) {
     if (after.has(findingKey(f))) continue;
-    if (EVALUATED_STATUSES.includes(to.policies.get(policyKey(f.instance, f.policy)) ?? '')) result.fixed.push(f);
+    if (EVALUATED_STATUSES.includes(to.policies.get(onInstance(f.instance, f.policy)) ?? '')) result.fixed.push(f);
   }
   return result;
 }

@@ -18,7 +18,7 @@ export { openPgHistory, PG_SCHEMA } from './postgres.js';
 export { applyLifecycle, type PriorFinding, type PriorState } from './lifecycle.js';
 export { type HistoryRun, listRuns, runContents, TREND_RUNS, trendOf } from './store.js';
 export { seenBefore, type StoredFinding } from './spans.js';
-export { type DiffFinding, diffFindings, type DiffResult, type DiffSide, policyKey } from './diff.js';
+export { type DiffFinding, diffFindings, type DiffResult, type DiffSide, onInstance } from './diff.js';
 
 export interface OpenRunHistory {
   db: HistoryDatabase;

@@ -16,7 +16,7 @@ import {
   listRuns,
   openHistory,
   openPgHistory,
-  policyKey,
+  onInstance,
   runContents,
   seenBefore,
 } from '../history/index.js';
@@ -120,7 +120,7 @@ async function reportSide(file: string, cwd: string): Promise<DiffSide> {
     instance: String(report.instance),
     startedAt: String(report.startedAt),
     findings,
-    policies: new Map(report.policies.map((p) => [policyKey(named(p.instance), p.id), p.status])),
+    policies: new Map(report.policies.map((p) => [onInstance(named(p.instance), p.id), p.status])),
     ...(instances ? { instances } : {}),
   };
 }

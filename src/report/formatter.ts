@@ -152,7 +152,12 @@ export function verdictCounts(report: Report): string {
 
 /** Waiver target as written in a waiver file: `policy resource[#item]`. */
 export function waiverTarget(w: { policy: string; resource: string; item?: string; instances?: string[] }): string {
-  return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}${w.instances ? ` on ${w.instances.join(', ')}` : ''}`;
+  return `${w.policy} ${w.resource}${w.item !== undefined ? `#${w.item}` : ''}${waiverInstances(w)}`;
+}
+
+/** ` on prod, staging` for a waiver that names its instances, else ''. */
+export function waiverInstances(w: { instances?: string[] }): string {
+  return w.instances ? ` on ${w.instances.join(', ')}` : '';
 }
 
 /** The report's waiver lists with `fn` applied to every waiver (one place that knows the lists). */

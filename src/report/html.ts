@@ -3,7 +3,7 @@
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
 import { type Finding, type PolicyResult, type Report, type WaiverRef, waiverKey } from '../core/model.js';
 import { ownerGroup, ownerLabel } from '../core/owner.js';
-import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, trendsOf, waiverTarget } from './formatter.js';
+import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, trendsOf, waiverInstances, waiverTarget } from './formatter.js';
 import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
@@ -147,7 +147,7 @@ function waiverRow(w: WaiverRef, report: Report, soon: boolean): { cells: Cell[]
   const expiry = soon ? `${w.expires} (ends in ${daysLeft(w, report.startedAt)} days)` : w.expires;
   return {
     attrs: soon ? ' class="expiring"' : '',
-    cells: [w.policy, w.resource + (w.item ? ` ${w.item}` : '') + (w.instances ? ` on ${w.instances.join(', ')}` : ''), w.owner, expiry, w.reason, w.approver ?? '', w.ticket ?? '', w.risk ?? ''],
+    cells: [w.policy, w.resource + (w.item ? ` ${w.item}` : '') + waiverInstances(w), w.owner, expiry, w.reason, w.approver ?? '', w.ticket ?? '', w.risk ?? ''],
   };
 }
 

@@ -1,7 +1,7 @@
 // Two runs compared (pure): a finding whose status, severity or message changed under the same
 // fingerprint is `changed`; one gone from a policy the later run could not evaluate is not fixed.
 import { describe, expect, it } from 'vitest';
-import { type DiffFinding, type DiffSide, diffFindings, policyKey } from '../../src/history/index.js';
+import { type DiffFinding, type DiffSide, diffFindings, onInstance } from '../../src/history/index.js';
 
 const finding = (id: string, over: Partial<DiffFinding> = {}): DiffFinding => ({
   fingerprint: `fp-${id}`,
@@ -45,7 +45,7 @@ describe('diffFindings', () => {
     const fleet = (label: string, findings: DiffFinding[], staging = 'fail'): DiffSide => ({
       ...side(label, findings),
       instances: ['prod', 'staging'],
-      policies: new Map([[policyKey('prod', 'p'), 'fail'], [policyKey('staging', 'p'), staging]]),
+      policies: new Map([[onInstance('prod', 'p'), 'fail'], [onInstance('staging', 'p'), staging]]),
     });
     const on = (instance: string, id: string) => finding(id, { instance });
     const from = fleet('a.json', [on('prod', 'a'), on('prod', 'b'), on('staging', 'a')]);
