@@ -14,6 +14,16 @@ export function severityRank(s: Severity): number {
 }
 
 /**
+ * Text in code-unit order, the same on every machine: `localeCompare` follows the process's
+ * locale (LANG), and on an Estonian machine `z` sorts before `t`, so a folder's policy files, a
+ * plan's manifests (its identity hash) and a report's rows came in another order. The order of
+ * `LC_ALL=C ls`, git and conftest; no ICU data is loaded for it.
+ */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
  * Numbers inside ids and paths compare as numbers: 9001 < 10019, `permissions[2]` <
  * `permissions[10]`. Made at the first comparison: a collator loads ICU's data (~3 ms of every
  * start, `validate`'s too).

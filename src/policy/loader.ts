@@ -31,6 +31,7 @@ import { type KindRegistry, policyValidation } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
+import { compareText } from '../core/order.js';
 import { ownValidator } from '../core/own-validator.js';
 
 export interface LoadOptions {
@@ -95,7 +96,7 @@ async function policyFiles(
     if (!info) {
       problems.push({ file: named, line: 0, column: 0, message: 'no such policy file or folder' });
     } else if (info.isDirectory()) {
-      const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+      const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => compareText(a.name, b.name));
       for (const e of entries) {
         if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit(path.join(p, e.name), named, pathIndex);
       }

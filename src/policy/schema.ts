@@ -2,6 +2,7 @@
 // a parameter (the registry lives in src/resources), so `resource` is an enum of kind names
 // and `fix` is checked per kind. `schema/policy.schema.json` is this output, committed for editors.
 import { ENFORCEMENTS, SEVERITIES } from '../core/model.js';
+import { compareText } from '../core/order.js';
 import type { OwnSchema } from '../core/own-validator.js';
 import { closedSchema } from '../core/schema-id.js';
 
@@ -102,7 +103,7 @@ export function buildPolicySchema(kinds: KindRegistry): Record<string, unknown> 
                 additionalProperties: false,
                 properties: Object.fromEntries(
                   Object.entries(kinds[name].fixes ?? {})
-                    .sort(([a], [b]) => a.localeCompare(b))
+                    .sort(([a], [b]) => compareText(a, b))
                     .map(([fix, def]) => [fix, def.schema]),
                 ),
               },

@@ -1,6 +1,6 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
-import { SEVERITY_ORDER, severityRank } from '../core/order.js';
+import { compareText, SEVERITY_ORDER, severityRank } from '../core/order.js';
 import { OWNER_UNKNOWN, ownerGroup } from '../core/owner.js';
 import { type Finding, type FixedFinding, type HistoryPoint, holdsSeveralInstances, instancePrefix, type PolicyResult, type Report, type ResolvedBaselineEntry, type Severity, type SourceLocation, type WaiverRef } from '../core/model.js';
 
@@ -61,7 +61,7 @@ export function groupFindings(findings: readonly Finding[], report: Pick<Report,
     return list.sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
   }
   const unknown = (g: FindingGroup) => (g.key === OWNER_UNKNOWN ? 1 : 0);
-  return list.sort((a, b) => unknown(a) - unknown(b) || b.findings.length - a.findings.length || a.key.localeCompare(b.key));
+  return list.sort((a, b) => unknown(a) - unknown(b) || b.findings.length - a.findings.length || compareText(a.key, b.key));
 }
 
 export type Formatter = (report: Report, options: FormatOptions) => string;

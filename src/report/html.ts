@@ -3,6 +3,7 @@
 // and age, waivers (those ending soon marked), frameworks, overrides and coverage.
 import { type Finding, type PolicyResult, type Report, type WaiverRef, waiverKey } from '../core/model.js';
 import { ownerGroup, ownerLabel } from '../core/owner.js';
+import { compareText } from '../core/order.js';
 import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, trendsOf, waiverInstances, waiverTarget } from './formatter.js';
 import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
 import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
@@ -191,7 +192,7 @@ function coverageSection(report: Report): string {
     for (const id of p.resourceIds) ids.add(id);
     kinds.set(p.resource, ids);
   }
-  const rows = [...kinds].sort(([a], [b]) => a.localeCompare(b)).map(([kind, ids]) => ({ cells: [kind, num(ids.size)] }));
+  const rows = [...kinds].sort(([a], [b]) => compareText(a, b)).map(([kind, ids]) => ({ cells: [kind, num(ids.size)] }));
   const h = report.http;
   return `<section aria-labelledby="coverage-h"><h2 id="coverage-h">Coverage</h2>${table('Resources evaluated per kind', ['Kind', 'Resources'], rows, false, 'compact')}
 <p>${h.requests} requests, ${h.retries} retries, ${h.failed} failed · ${report.summary.errors} evaluation errors · ${report.summary.policies} policies · ${report.durationMs} ms</p></section>`;

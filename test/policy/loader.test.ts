@@ -10,6 +10,7 @@ import { checkPolicyText } from '../../src/policy/policy-set.js';
 import { loadPolicies, parsePolicyText } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { InputProblem } from '../../src/core/problem.js';
+import { spawnCli } from '../cli/helpers.js';
 import { KINDS } from '../fixtures/kinds.js';
 
 /** The queue's fix kinds, as the registry lists them (the message names them all). */
@@ -163,6 +164,22 @@ describe('policy loader', () => {
     expect((err as InputError).problems).toEqual([{ file: 'missing/', line: 0, column: 0, message: 'no such policy file or folder' }]);
     const ok = await loadPolicies(['one.yaml'], { kinds: KINDS, cwd: dir });
     expect(ok.map((p) => `${p.location.file}:${p.location.line}`)).toEqual(['one.yaml:2']);
+  });
+});
+
+describe('the order files load in', () => {
+  it("a folder's files load in code-unit order, the same under any locale (an Estonian one sorts z before t)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-policies-'));
+    for (const name of ['t', 'z', 'B', 'a_b', 'a-b']) writeFileSync(path.join(dir, `${name}.yaml`), VALID.replace('queue-no-admin-for-users', `from-${name.toLowerCase().replace('_', 'x')}`));
+    const listed = async (locale: string) => {
+      const r = await spawnCli(['list', '--format', 'json', '-p', 'z.yaml', '-p', '.'], { cwd: dir, env: { LC_ALL: locale, LANG: locale } });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as { id: string }[]).map((p) => p.id);
+    };
+    // A path named first keeps its place; the folder adds the rest in code-unit order.
+    const expected = ['from-z', 'from-b', 'from-a-b', 'from-axb', 'from-t'];
+    expect(await listed('et_EE.UTF-8')).toEqual(expected);
+    expect(await listed('C')).toEqual(expected);
   });
 });
 
