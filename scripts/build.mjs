@@ -2,6 +2,7 @@
 // and publishes the JSON Schemas under schema/ from their TypeScript sources (editors use them;
 // test/config checks the published copies are up to date).
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -86,9 +87,25 @@ const fdirAsCommonJs = {
     b.onResolve({ filter: /^fdir$/ }, () => ({ path: fileURLToPath(new URL('../node_modules/fdir/dist/index.cjs', import.meta.url)) }));
   },
 };
+// commander requires node:child_process when it loads, for subcommands that are executables of
+// their own (steward has none): that module, and the dgram and net modules it loads, cost ~7 ms
+// of every start on Node 24. Here it is required at commander's first spawn. The build fails if
+// commander's line changes (a new commander), so the saving cannot quietly go.
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const commanderChildProcessOnUse = {
+  name: 'commander-child-process-on-use',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(COMMANDER_CHILD_PROCESS)) throw new Error(`build: ${args.path} no longer says ${COMMANDER_CHILD_PROCESS} (scripts/build.mjs: commanderChildProcessOnUse)`);
+      const onUse = "let childProcessModule;\nconst childProcess = { spawn: (...args) => (childProcessModule ??= require('node:child_process')).spawn(...args) };";
+      return { contents: text.replace(COMMANDER_CHILD_PROCESS, onUse), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
 const program = await build({
   ...common,
-  plugins: [fdirAsCommonJs],
+  plugins: [fdirAsCommonJs, commanderChildProcessOnUse],
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli-chunks',
   outExtension: { '.js': '.cjs' },

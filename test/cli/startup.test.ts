@@ -81,6 +81,12 @@ describe('start-up', () => {
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch', 'https-proxy-agent']));
   });
 
+  it("commander's node:child_process waits for a spawn steward never asks for: validate and check --from load neither it nor dgram (~7 ms of a start on Node 24)", () => {
+    for (const { command, status, said } of offlineCommandsProbed('child process modules', 'process.moduleLoadList.filter((m) => /^NativeModule (child_process|dgram)$/.test(m))')) {
+      expect([command[0], status, said]).toEqual([command[0], 0, []]);
+    }
+  });
+
   it('every dependency a command runs is bundled: no file is required from node_modules at run time (fdir\'s ES build required picomatch\'s six files there)', () => {
     // CommonJS loaded through a createRequire does not pass the ES resolve hook: its cache does show it.
     for (const { command, status, said } of offlineCommandsProbed('required', "Object.keys(require.cache).filter((f) => f.includes('node_modules'))")) {
