@@ -1,6 +1,6 @@
 // Every kind of bad policy input is reported at the exact file:line:column of the offending
 // node, all problems of a run together, in one InputError.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -180,6 +180,14 @@ describe('the order files load in', () => {
     const expected = ['from-z', 'from-b', 'from-a-b', 'from-axb', 'from-t'];
     expect(await listed('et_EE.UTF-8')).toEqual(expected);
     expect(await listed('C')).toEqual(expected);
+  });
+
+  it('in process too: subfolders among the files, each in code-unit order', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-policies-'));
+    mkdirSync(path.join(dir, 'm'));
+    for (const name of ['t', 'B', 'a', 'm/z', 'm/c']) writeFileSync(path.join(dir, `${name}.yaml`), VALID.replace('queue-no-admin-for-users', `from-${name.toLowerCase().replace('/', '-')}`));
+    const policies = await loadPolicies(['.'], { kinds: KINDS, cwd: dir });
+    expect(policies.map((p) => p.location.file)).toEqual(['B.yaml', 'a.yaml', 'm/c.yaml', 'm/z.yaml', 't.yaml']);
   });
 });
 
