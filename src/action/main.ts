@@ -56,6 +56,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     baseline: inputs.baseline,
     overrides: inputs.overrides,
     overridesFrom: 'input override',
+    allowEmpty: inputs.allowEmpty,
     // Left empty, history (like fail-on) is the config's to decide.
     ...(inputs.history ? { history: inputs.history } : {}),
     ...(inputs.instances.length ? { instances: inputs.instances } : {}),

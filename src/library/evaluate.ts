@@ -28,18 +28,35 @@ export interface Evaluation {
   /** Things the user should know that are not findings (e.g. a policy that checked nothing). */
   warnings: string[];
   /**
-   * When the run evaluated no resource at all and could not have failed because of it: the
-   * kinds of its policies, each with nothing found. A gate that passes on nothing is refused
-   * by the CLI and the Action unless the run allows an empty one (`emptyRunProblem`).
+   * The instances that evaluated no resource at all and could not have failed because of it,
+   * each with the kinds of its policies (nothing of which was found). Unless the run accepts an
+   * empty one (`allowEmpty`), each such instance's report is refused: its gate is an error and
+   * its `stoppedBy` says why, so no reader of the report (a merge of a fan-out's reports, the
+   * Action's `gate` output, a dashboard) takes a run that checked nothing for a pass.
    */
-  emptyKinds: string[];
+  empty: EmptyInstance[];
 }
 
-/** Why a run that evaluated nothing is refused, or null; `allow` says how to accept it. */
-export function emptyRunProblem(evaluation: Pick<Evaluation, 'emptyKinds'>, allow: string): string | null {
-  const kinds = evaluation.emptyKinds;
-  if (kinds.length === 0) return null;
-  return `the run evaluated nothing: no ${kinds.join(', ')} resources were found; name some in scope, or ${allow} to accept an empty run`;
+/** An instance that evaluated nothing: its name and the kinds its policies found none of. */
+export interface EmptyInstance {
+  instance: string;
+  kinds: string[];
+}
+
+/** What an empty run's report says stopped it, and what to do. */
+export const EMPTY_RUN_ADVICE = 'name some in scope, or accept an empty run (`steward check --allow-empty`, the Action\'s `allow-empty: true`)';
+const emptyRunCause = (kinds: readonly string[]) => `the run evaluated nothing (no ${kinds.join(', ')} resources were found)`;
+
+/**
+ * Why a run that evaluated nothing is refused, or null; `allow` says how to accept it. Each
+ * instance that evaluated nothing is named when the run has several (the others' findings do not
+ * make up for it: checked one by one, each would be refused).
+ */
+export function emptyRunProblem(evaluation: Pick<Evaluation, 'empty' | 'report'>, allow: string): string | null {
+  if (evaluation.empty.length === 0) return null;
+  const several = (evaluation.report.instances?.length ?? 0) > 1;
+  const what = evaluation.empty.map((e) => `${several ? `instance ${e.instance}` : 'the run'} evaluated nothing: no ${e.kinds.join(', ')} resources were found`);
+  return `${what.join('; ')}; name some in scope, or ${allow} to accept an empty run`;
 }
 
 function emptyKindsOf(run: RunResult, report: Report): string[] {
@@ -47,7 +64,6 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
   return [...new Set(run.results.map((r) => r.resource))].sort();
 }
 
-/** What the selected kinds (and those they are also found through) say about the scope they read. */
 /** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial and accepted. */
 function coverageOf(prepared: PreparedRun, run: Pick<RunResult, 'collected' | 'evaluated'>): Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[] {
   const { collected } = run;
@@ -131,8 +147,14 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   if (report.http.requests > 0 && report.durationMs > 0) {
     report.http.ratePerSecond = Math.round((report.http.requests / report.durationMs) * 10_000) / 10;
   }
+  const emptyKinds = emptyKindsOf(run, report);
+  if (emptyKinds.length > 0 && !options.allowEmpty) {
+    report.summary.gate = 'error';
+    report.stoppedBy = [...(report.stoppedBy ?? []), { cause: emptyRunCause(emptyKinds), advice: EMPTY_RUN_ADVICE }];
+  }
   stampInstance(report, instanceName(prepared));
-  return { prepared, report, run, instance: connection.instance, warnings, emptyKinds: emptyKindsOf(run, report) };
+  const empty = emptyKinds.length > 0 ? [{ instance: instanceName(prepared), kinds: emptyKinds }] : [];
+  return { prepared, report, run, instance: connection.instance, warnings, empty };
 }
 
 /**
@@ -149,7 +171,7 @@ export async function withRunHistory<T>(options: CheckOptions, prepared: Prepare
   const hash = policySetHash(prepared.selected.map((p) => ({ ...p.def, location: null })));
   try {
     return await fn(async (evaluation) => {
-      if (evaluation.emptyKinds.length > 0) {
+      if (evaluation.empty.length > 0) {
         evaluation.warnings.push(`the run evaluated nothing: not recorded in the history ${shown}`);
         return;
       }
@@ -173,8 +195,8 @@ function combined(evaluations: Evaluation[]): Evaluation {
     report: mergeReports(evaluations.map((e) => e.report)),
     instance: evaluations.map(named).join(', '),
     warnings: [...new Set(evaluations.flatMap((e) => e.warnings.map((w) => `${named(e)}: ${w}`)))],
-    // A run that found nothing anywhere is empty; an instance that found nothing among others is its own business.
-    emptyKinds: evaluations.every((e) => e.emptyKinds.length > 0) ? evaluations.flatMap((e) => e.emptyKinds) : [],
+    // An instance that found nothing is refused among others as it would be alone.
+    empty: evaluations.flatMap((e) => e.empty),
   };
 }
 

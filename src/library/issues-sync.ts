@@ -113,8 +113,7 @@ function subjectsOf(report: Report, by: IssuesBy): Subject[] {
     const team = f.team ?? NO_TEAM;
     teams.set(team, [...(teams.get(team) ?? []), f]);
   }
-  // A team's findings may hide behind any policy in error: none closes then.
-  const mayClose = !report.policies.some((p) => p.status === 'error');
+  const mayClose = teamIssuesMayClose(report);
   return [...teams].map(([team, findings]) => ({
     key: team,
     title: team === NO_TEAM ? 'steward: findings routed to no team' : `steward: findings of team ${team}`,
@@ -144,7 +143,7 @@ export async function syncIssues(report: Report, options: IssuesSyncOptions): Pr
   const outcome: IssuesSyncOutcome = { opened: [], updated: [], reopened: [], closed: [], unchanged: [] };
   // By team, an issue whose team has no finding any more is a subject with none.
   const keys = new Set(subjects.map((x) => x.key));
-  const gone = by === 'team' ? [...existing.keys()].filter((k) => !keys.has(k)).map((key) => ({ key, title: '', lead: '', description: '', labels: [], findings: [], mayClose: !report.policies.some((p) => p.status === 'error') })) : [];
+  const gone = by === 'team' ? [...existing.keys()].filter((k) => !keys.has(k)).map((key) => ({ key, title: '', lead: '', description: '', labels: [], findings: [], mayClose: teamIssuesMayClose(report) })) : [];
   for (const subject of [...subjects, ...gone]) {
     const { findings } = subject;
     const issue = existing.get(subject.key);
@@ -173,4 +172,13 @@ export async function syncIssues(report: Report, options: IssuesSyncOptions): Pr
     }
   }
   return outcome;
+}
+
+/**
+ * Whether a team's issue may close on this report: a team's findings may hide behind any policy
+ * in error, and a run that was stopped or evaluated nothing saw none of them (its policies are
+ * skipped, not in error), so none closes then.
+ */
+function teamIssuesMayClose(report: Report): boolean {
+  return !report.policies.some((p) => p.status === 'error') && !report.stoppedBy?.length && report.summary.resources > 0;
 }

@@ -152,12 +152,13 @@ export function mergeReports(reports: Report[], options: { allowSameInstance?: b
 /**
  * The merged report judged at `failOn` (`steward merge --fail-on`): each instance's gate again
  * from its own policies and findings, the whole the worst of them. A partial listing that blocked
- * an instance keeps it in error.
+ * an instance keeps it in error, as does a run that was stopped (a refused token, the deadline,
+ * a run that evaluated nothing and was not allowed to pass): no level makes it a pass.
  */
 export function regate(report: Report, failOn: FailOn): Report {
   const runs = (report.instances ?? runsOf(report)).map((run) => {
     const mine = <T extends { instance?: string }>(xs: T[]) => (report.instances ? xs.filter((x) => x.instance === run.name) : xs);
-    const blocked = mine(report.coverage ?? []).some((c) => c.blocking);
+    const blocked = mine(report.coverage ?? []).some((c) => c.blocking) || (run.stoppedBy?.length ?? 0) > 0;
     const gate = blocked ? 'error' : gateOf(mine(report.policies), mine(report.findings), failOn, report.baseline !== null, report.overrides);
     return { ...run, failOn, summary: { ...run.summary, gate } };
   });

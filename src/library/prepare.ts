@@ -54,6 +54,11 @@ export interface CheckOptions {
    * config's `history:`; false: none, whatever the config says.
    */
   history?: string | boolean;
+  /**
+   * A run that evaluates no resource at all passes. Otherwise its report is refused: the gate is
+   * an error and `stoppedBy` says why (`steward check --allow-empty`, the Action's `allow-empty`).
+   */
+  allowEmpty?: boolean;
   /** Evaluate offline from a snapshot file (`steward snapshot --out`). */
   from?: string;
   /** `--instance`: which of the config's `instances:` to check (default all). */

@@ -69,8 +69,10 @@ describe('a run that evaluated nothing', () => {
     expect(failed).toContain(
       'steward: the run evaluated nothing: no dataset resources were found; name some in scope, or set the allow-empty input to true to accept an empty run',
     );
+    // The gate output and the report say so too: a later step reading them never sees a pass.
+    expect(run.outputs.gate).toBe('error');
     const allowed = await runAction(ws, { ...connect(), 'fail-on': 'none', 'allow-empty': 'true' });
-    expect(allowed.code).toBe(0);
+    expect([allowed.code, allowed.outputs.gate]).toEqual([0, 'pass']);
   });
 });
 

@@ -173,6 +173,25 @@ describe('steward issues sync', () => {
         w.name = names[i];
       });
     }
+    // A run that evaluated nothing (no schedule, no workflow), refused or accepted, saw no team's
+    // findings: it closes no issue, as a run in error does not.
+    const [schedules, misconfigured, allWorkflows] = [sandbox.state.schedules, sandbox.state.misconfigured, sandbox.state.workflows];
+    sandbox.state.schedules = [];
+    sandbox.state.misconfigured = [];
+    sandbox.state.workflows = [];
+    try {
+      for (const [n, accept] of [[4, []], [5, ['--allow-empty']]] as const) {
+        const checked = await runCli(['check', '--config', 'steward.yaml', ...ONLY, ...accept, '--output', `json=team${n}.json`, '--quiet'], { cwd: dir, env: sandboxEnv(sandbox) });
+        expect(checked.code, checked.stderr).toBe(accept.length ? 0 : 2);
+        const before = calls.length;
+        const r = await runCli(['issues', 'sync', '--by', 'team', '--from', `team${n}.json`], { cwd: dir, env: { ...env, GITHUB_API_URL: apiUrl } });
+        expect([n, r.code, writes(calls.slice(before)), emea.state]).toEqual([n, 0, [], 'open']);
+      }
+    } finally {
+      sandbox.state.schedules = schedules;
+      sandbox.state.misconfigured = misconfigured;
+      sandbox.state.workflows = allWorkflows;
+    }
     // A report of a run without an owners: map cannot be synced by team: exit 2, nothing sent.
     await runCli(['check', '--config', 'demo/steward.yaml', ...ONLY, '--output', `json=${path.join(dir, 'plain.json')}`, '--quiet'], { env: sandboxEnv(sandbox) });
     const before = calls.length;

@@ -66,7 +66,7 @@ describe('steward check without a steward.yaml', () => {
     expect(sandbox.totalRequests()).toBe(0);
     const builtin = await runCli(['check', '--config', 'builtin', '--base-url', sandbox.baseUrl, '--only', 'queue-no-admin-for-users', '--quiet'], { cwd: tempDir(), env: sandboxEnv(sandbox) });
     expect(builtin.code, builtin.stderr).toBe(2); // defaults on purpose: the built-in pack ran, its default scope lists no queue
-    expect(builtin.stderr).toContain('the run evaluated nothing: no queue resources were found');
+    expect(builtin.stderr).toContain('the run evaluated nothing (no queue resources were found)');
   });
 
   it('finds the nearest steward.yaml up to the repository root and says which; one above the root is never used', async () => {

@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/core/model.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, readTree, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
@@ -116,27 +117,45 @@ describe('--max-changes bounds fix --write as it bounds --apply', () => {
 
 describe('a run that evaluated nothing', () => {
   const only = ['--only', 'datasets-have-an-owner', '--only', 'fileset-files-sha256'];
+  const STOPPED = 'the run evaluated nothing (no dataset, filesetFile resources were found)';
+  const ADVICE = "name some in scope, or accept an empty run (`steward check --allow-empty`, the Action's `allow-empty: true`)";
 
-  it('is exit 2 naming the empty kinds, with the report still written', async () => {
+  /** A project whose scope names no dataset and no file set: a check there evaluates nothing. */
+  const emptyProject = () => {
     const dir = tempDir('steward-inputs-');
     writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [], filesets: {} }\n');
+    return dir;
+  };
+
+  it('is exit 2 naming the empty kinds; the report written says so: its gate an error, never a pass', async () => {
+    const dir = emptyProject();
     const r = await runCli(['check', ...only, '--format', 'json'], { cwd: dir, env: env() });
     expect(r.code).toBe(2);
     expect(sandbox.totalRequests()).toBe(0);
     expect(r.stderr.trim().split('\n')).toEqual([
       'steward: 2 policies checked nothing: scope.datasets, scope.filesets are empty (datasets-have-an-owner, fileset-files-sha256)',
-      'steward: the run evaluated nothing: no dataset, filesetFile resources were found; name some in scope, or pass --allow-empty to accept an empty run',
+      `steward: could not evaluate: ${STOPPED}: ${ADVICE}.`,
     ]);
-    const report = JSON.parse(r.stdout) as { summary: { gate: string; resources: number } };
-    expect(report.summary).toMatchObject({ gate: 'pass', resources: 0 });
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.summary).toMatchObject({ gate: 'error', resources: 0 });
+    expect(report.stoppedBy).toEqual([{ cause: STOPPED, advice: ADVICE }]);
   });
 
-  it('--allow-empty accepts it: exit 0', async () => {
-    const dir = tempDir('steward-inputs-');
-    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [], filesets: {} }\n');
-    const r = await runCli(['check', ...only, '--allow-empty'], { cwd: dir, env: env() });
+  it("its report merged (a fan-out's job that went on past the refusal) is exit 3 at any --fail-on, not a pass", async () => {
+    const dir = emptyProject();
+    expect((await runCli(['check', ...only, '--output', 'json=empty.json'], { cwd: dir, env: env() })).code).toBe(2);
+    for (const failOn of [[], ['--fail-on', 'none']]) {
+      const merged = await runCli(['merge', 'empty.json', ...failOn, '--format', 'json'], { cwd: dir });
+      expect([failOn, merged.code, (JSON.parse(merged.stdout) as Report).summary.gate]).toEqual([failOn, 3, 'error']);
+    }
+  });
+
+  it('--allow-empty accepts it: exit 0, and the report passes', async () => {
+    const r = await runCli(['check', ...only, '--allow-empty', '--format', 'json'], { cwd: emptyProject(), env: env() });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('evaluated nothing');
+    const report = JSON.parse(r.stdout) as Report;
+    expect([report.summary.gate, report.stoppedBy]).toEqual(['pass', undefined]);
   });
 
   it('one resource evaluated is not empty: exit as the gate says', async () => {
@@ -145,6 +164,19 @@ describe('a run that evaluated nothing', () => {
     const r = await runCli(['check', ...only, '--fail-on', 'none'], { cwd: dir, env: env() });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('evaluated nothing');
+  });
+
+  it('an instance that evaluated nothing beside one that did is refused as it would be alone: exit 2 naming it', async () => {
+    const staging = await startSandbox({ token: sandbox.token });
+    const dir = tempDir('steward-inputs-');
+    const entry = (name: string, s: Sandbox, datasets: string) => `  ${name}: { baseUrl: "${s.baseUrl}", token: env:STEWARD_TOKEN, scope: { datasets: ${datasets}, filesets: {} } }\n`;
+    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstances:\n${entry('prod', sandbox, '[ds-0001]')}${entry('staging', staging, '[]')}`);
+    const r = await runCli(['check', ...only, '--fail-on', 'none', '--format', 'json'], { cwd: dir, env: { STEWARD_TOKEN: sandbox.token } }).finally(() => staging.close());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`steward: could not evaluate: staging: ${STOPPED}: ${ADVICE}.`);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.instances?.map((i) => [i.name, i.summary.gate])).toEqual([['prod', 'pass'], ['staging', 'error']]);
+    expect(report.summary.gate).toBe('error');
   });
 });
 
