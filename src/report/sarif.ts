@@ -17,7 +17,7 @@ import { perInstance } from './instances.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
-import { catchAllWarning, expiringWarning, type FormatOptions, mapWaivers, type Formatter, findingSubject, locationText, waiverTarget, partialCoverageNotes } from './formatter.js';
+import { catchAllWarning, expiringWarning, type FormatOptions, mapWaivers, type Formatter, findingSubject, locationText, waiverTarget, partialCoverageNotes, stoppedNote } from './formatter.js';
 import type {
   Finding,
   PolicyResult,
@@ -282,7 +282,11 @@ function sarifRun(input: Report, options: Pick<FormatOptions, 'cwd' | 'root'>): 
     descriptor: { id: 'partial-coverage' },
   }));
   const token: Sarif.Notification[] = report.token ? [{ level: 'warning', message: { text: report.token.note }, descriptor: { id: 'token-expiry' } }] : [];
-  const notifications = [...errors, ...partial, ...token];
+  // What stopped the run (a refused token, the deadline, a run that evaluated nothing), said once:
+  // a refused empty run has no error of a policy to say it with.
+  const stopped = stoppedNote(report);
+  const stop: Sarif.Notification[] = stopped ? [{ level: 'error', message: { text: stopped }, descriptor: { id: 'run-stopped' } }] : [];
+  const notifications = [...stop, ...errors, ...partial, ...token];
   const end = endTime(report);
   const invocation: Sarif.Invocation = {
     executionSuccessful: report.summary.gate !== 'error',

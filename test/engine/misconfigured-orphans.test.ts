@@ -24,9 +24,10 @@ afterEach(() => {
 });
 afterAll(() => s.close());
 
-function run(only = SCHEDULE_POLICIES): Promise<Report> {
+function run(only = SCHEDULE_POLICIES, allowEmpty = false): Promise<Report> {
   s.resetCounts();
   return check({
+    allowEmpty,
     config: 'demo/steward.yaml',
     cwd: ROOT,
     env: {},
@@ -89,10 +90,13 @@ describe('misconfigured reports with no schedule behind them', () => {
     );
   });
 
-  it('an empty schedule list with an empty misconfigured list passes', async () => {
+  it('an empty schedule list with an empty misconfigured list passes (a run that accepts an empty one)', async () => {
     s.state.schedules = [];
     s.state.misconfigured = [];
-    const report = await run();
+    // Not accepted, the run is refused for evaluating nothing, not for the listing.
+    const refused = await run();
+    expect([refused.summary.gate, refused.stoppedBy]).toEqual(['error', [expect.objectContaining({ cause: 'the run evaluated nothing (no reportSchedule resources were found)' })]]);
+    const report = await run(SCHEDULE_POLICIES, true);
     expect(report.summary.gate).toBe('pass');
     expect(exitCodeFor(report)).toBe(0);
     expect(statusOf(report)).toEqual({

@@ -126,6 +126,18 @@ describe('sarif format', () => {
     expect(passing.toolExecutionNotifications).toBeUndefined();
   });
 
+  it('says what stopped the run first, once, as an error notification (a run that evaluated nothing has no other)', () => {
+    const report = makePassingReport();
+    report.summary.gate = 'error';
+    report.stoppedBy = [{ cause: 'the run evaluated nothing (no dataset resources were found)', advice: 'name some in scope' }];
+    const inv = render(report).runs[0].invocations![0];
+    expect(inv.executionSuccessful).toBe(false);
+    expect(inv.toolExecutionNotifications).toEqual([
+      { level: 'error', message: { text: 'the run evaluated nothing (no dataset resources were found): name some in scope.' }, descriptor: { id: 'run-stopped' } },
+    ]);
+    expect(validate(render(report))).toEqual([]);
+  });
+
   it('marks baseline state and sets the source root from cwd', () => {
     const report = makeReport({
       baseline: { file: 'b.json', resolved: [] },
