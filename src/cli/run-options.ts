@@ -21,7 +21,7 @@ import {
 } from './options.js';
 
 /** The flags of addRunOptions and addReportOptions: the library's options by the same name, and the CLI's own. */
-export type RunFlags = Pick<CheckOptions, 'config' | 'baseUrl' | 'workflowUrl' | 'policies' | 'only' | 'skip' | 'severity' | 'failOn' | 'concurrency' | 'timeout' | 'framework' | 'from' | 'baseline' | 'writeBaseline'> & {
+export type RunFlags = Pick<CheckOptions, 'config' | 'baseUrl' | 'workflowUrl' | 'policies' | 'only' | 'skip' | 'severity' | 'failOn' | 'concurrency' | 'timeout' | 'framework' | 'from' | 'baseline' | 'writeBaseline' | 'allowEmpty'> & {
   /** `--override policy=reason`, parsed into CheckOptions.overrides. */
   override?: string[];
   sandbox?: boolean;
@@ -34,8 +34,9 @@ export type RunFlags = Pick<CheckOptions, 'config' | 'baseUrl' | 'workflowUrl' |
 };
 
 /**
- * --config, --base-url, --policies, --only, --fail-on, --concurrency, --sandbox, --from, --verbose.
- * `gate: false` leaves out --fail-on and `from: false` --from (for recording a snapshot).
+ * --config, --base-url, --policies, --only, --fail-on, --allow-empty, --concurrency, --sandbox,
+ * --from, --verbose. `gate: false` leaves out --fail-on, --override and --allow-empty, and
+ * `from: false` --from (for recording a snapshot).
  */
 export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: boolean } = {}): Command {
   cmd
@@ -51,6 +52,7 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
   if (which.gate !== false) {
     cmd.option('--fail-on <level>', 'lowest severity that fails: info|low|medium|high|critical|none', parseFailOn);
     cmd.option('--override <policy=reason>', 'let a soft policy\'s violations not fail this run, recording why (repeatable)', collectRaw);
+    cmd.option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2, and its report says error)');
   }
   cmd.option('--concurrency <n>', 'max concurrent requests (default 8)', parsePositiveInt(64));
   cmd.option('--timeout <duration>', 'deadline of the whole run, e.g. 90s, 30m, 2h (default 30m); past it: exit 3');
@@ -148,6 +150,7 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     ...(flags.instance?.length ? { instances: flags.instance } : {}),
     baseline: flags.baseline,
     writeBaseline: flags.writeBaseline,
+    ...(flags.allowEmpty ? { allowEmpty: true } : {}),
     ...(flags.history ? { history: flags.history } : {}),
     onRequest: flags.verbose ? requestLogger(io) : undefined,
     onProgress: progressReporter(io),

@@ -12,13 +12,15 @@ import { recordingApi, type RecordingApi, SNAPSHOT_VERSION, writeSnapshot } from
 import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
-import { evaluate } from './evaluate.js';
+import { type EmptyInstance, evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
 
 export const EVIDENCE_MANIFEST = 'MANIFEST.sha256';
 
 export interface EvidenceResult {
   report: Report;
+  /** The instances that evaluated nothing (the report says whether that was accepted: `Evaluation.empty`). */
+  empty: EmptyInstance[];
   /** Files written, relative to the pack, sorted. */
   files: string[];
 }
@@ -85,7 +87,7 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   const files = [...written].sort();
   const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
   writeFileSync(path.join(out, EVIDENCE_MANIFEST), manifest);
-  return { report, files: [...files, EVIDENCE_MANIFEST] };
+  return { report, empty: evaluation.empty, files: [...files, EVIDENCE_MANIFEST] };
 }
 
 function emptySnapshot(report: Report): SnapshotFile {
@@ -209,6 +211,8 @@ async function reEvaluate(dir: string, report: Report): Promise<Report> {
     ...(config ? { config } : {}),
     policies: existsSync(policyDir) ? readdirSync(policyDir).sort().map((f) => path.join(policyDir, f)) : [],
     only: report.policies.map((p) => p.id),
+    // A pack of a run that evaluated nothing passes only if that run was accepted (not stopped).
+    allowEmpty: !report.stoppedBy?.length,
     from: path.join(dir, 'snapshot.json'),
     overrides: report.overrides,
     now: new Date(report.startedAt),

@@ -30,7 +30,7 @@ export type { PolicyDefinition } from '../policy/types.js';
 export { RESOURCE_MANIFEST_INPUTS } from '../resources/index.js';
 export { type Connection, connectionProblems, openConnection, withConnection } from './connect.js';
 export { type DoctorCheck, type DoctorReport, doctor, renderDoctorText } from './doctor.js';
-export { check, emptyRunProblem, type Evaluation, evaluate, evaluateInstances, evaluateOn, withRunHistory } from './evaluate.js';
+export { check, type EmptyInstance, emptyRunProblem, type Evaluation, evaluate, evaluateInstances, evaluateOn, withRunHistory } from './evaluate.js';
 export { listPolicies, type PolicySource, testPolicies, validate } from './policies.js';
 export { type PlanRunOptions, planRunFixes as planFixes } from './plan-run.js';
 export { fix, type FixMode, type FixOptions, type FixOutcome, fixWithin, NOT_APPLIED_ON_ERRORS } from './fix.js';

@@ -158,6 +158,20 @@ describe('a run that evaluated nothing', () => {
     expect([report.summary.gate, report.stoppedBy]).toEqual(['pass', undefined]);
   });
 
+  it('fix and evidence refuse it as check does (exit 2), --allow-empty accepts it; verify re-evaluates either pack to its verdict', async () => {
+    const dir = emptyProject();
+    for (const accept of [[], ['--allow-empty']]) {
+      const fix = await runCli(['fix', ...only, ...accept], { cwd: dir, env: env() });
+      expect([accept, fix.code, fix.stdout]).toEqual([accept, accept.length ? 0 : 2, expect.stringContaining('Nothing to change.')]);
+      const pack = `pack${accept.length}`;
+      const evidence = await runCli(['evidence', ...only, ...accept, '--out', pack], { cwd: dir, env: env() });
+      const gate = accept.length ? 'pass' : 'error';
+      expect([accept, evidence.code, evidence.stdout]).toEqual([accept, accept.length ? 0 : 2, expect.stringContaining(`verdict ${gate} (0 violations, 0 errors)`)]);
+      const verified = await runCli(['verify', pack], { cwd: dir });
+      expect([accept, verified.code, verified.stdout]).toEqual([accept, 0, expect.stringContaining(`re-evaluation gives the recorded verdict (${gate})`)]);
+    }
+  });
+
   it('one resource evaluated is not empty: exit as the gate says', async () => {
     const dir = tempDir('steward-inputs-');
     writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [ds-0001], filesets: {} }\n');

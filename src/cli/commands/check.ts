@@ -39,11 +39,10 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--baseline <file>', 'fail only on findings not in this baseline')
     .option('--write-baseline <file>', "record this run's findings as the baseline")
     .option('--history [file]', "record the run in this history and report each finding as new, open or reopened (bare: .steward/history.sqlite beside the config; default: the config's history)")
-    .option('--allow-empty', 'let a run that evaluated no resource pass (default: exit 2)')
     .option('--print-config', 'print the resolved config, each setting with where it came from, and exit (no request)')
     .option('--no-notify', "send no notification this run (the config's notify: stays for the next)")
     .option('--explain <policy:resource>', 'after the report, explain this policy on this resource (as `steward explain`)', parseExplainTarget)
-    .action(async (flags: RunFlags & { allowEmpty?: boolean; printConfig?: boolean; notify?: boolean; explain?: { policy: string; resource: string } }) => {
+    .action(async (flags: RunFlags & { printConfig?: boolean; notify?: boolean; explain?: { policy: string; resource: string } }) => {
       const { io } = ctx;
       if (flags.printConfig) {
         const options = checkOptionsFrom(flags, io);
@@ -54,7 +53,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
       }
       assertWritableOutputs(flags.output ?? [], io);
       const target = flags.explain ? explainTarget(flags.explain.policy, flags.explain.resource) : null;
-      const evaluation = await withTarget(flags, io, (options) => evaluate({ ...options, allowEmpty: flags.allowEmpty === true, ...(target ? { inspect: target.inspect } : {}) }));
+      const evaluation = await withTarget(flags, io, (options) => evaluate({ ...options, ...(target ? { inspect: target.inspect } : {}) }));
       const { report, warnings } = evaluation;
       const { config } = evaluation.prepared;
       if (config.notify.length > 0 && flags.notify !== false) {

@@ -107,6 +107,8 @@ function report(outcome: FixOutcome, flags: FixFlags, ctx: CliContext): number {
   const { io } = ctx;
   const { plan } = outcome;
   if (flags.plan && outcome.alreadyApplied > 0) warn(io, `${outcome.alreadyApplied} change(s) of the plan already applied per ${flags.journal}: not sent again`);
+  // Refused as check refuses it (said by warnEvaluationErrors): exit 2, no plan applied.
+  if (outcome.evaluation && outcome.evaluation.empty.length > 0 && !flags.allowEmpty) return 2;
   if (outcome.evaluation?.report.summary.gate === 'error') {
     if (flags.apply) {
       const failed = outcome.evaluation.report.policies.filter((p) => p.status === 'error').length;
