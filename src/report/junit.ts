@@ -7,11 +7,12 @@
 // - Only waived findings → <skipped message="waived: …">. Skipped is the one outcome every CI
 //   UI counts and shows next to passes and failures, so a waiver stays visible (never hidden)
 //   without failing the build; a passing case with <system-out> would be buried.
-// - A policy-level error (no resource could be evaluated) → an extra testcase named
+// - A policy-level error (no resource could be evaluated), or a run-wide stop that left the
+//   policy nothing judged (a run that evaluated nothing) → an extra testcase named
 //   POLICY_TESTCASE_NAME with <error>. Findings on a resource missing from resourceIds get a
 //   testcase of their own, so no finding is dropped.
 import { perInstance } from './instances.js';
-import { type Formatter, findingSubject, locationText, plural, severityRank, partialCoverageNotes } from './formatter.js';
+import { type Formatter, findingSubject, locationText, plural, severityRank, partialCoverageNotes, stoppedNote } from './formatter.js';
 import type { Finding, PolicyResult, Report } from '../core/model.js';
 import { matchesEverything } from '../core/glob.js';
 
@@ -110,7 +111,7 @@ function resourceCase(policy: PolicyResult, resourceId: string, findings: Findin
 
 type Counts = Record<Outcome | 'tests', number>;
 
-function suite(policy: PolicyResult, findings: Finding[], timestamp: string, partial: string | undefined, token?: string, instance?: string): { xml: string; counts: Counts } {
+function suite(policy: PolicyResult, findings: Finding[], timestamp: string, partial: string | undefined, token?: string, instance?: string, stopped?: string | null): { xml: string; counts: Counts } {
   const byResource = new Map<string, Finding[]>();
   for (const id of policy.resourceIds) byResource.set(id, []);
   for (const f of findings) {
@@ -119,12 +120,12 @@ function suite(policy: PolicyResult, findings: Finding[], timestamp: string, par
     byResource.set(f.resource.id, list);
   }
   const cases = [...byResource].flatMap(([id, list]) => resourceCases(policy, id, list));
-  if (policy.error) {
-    const child = element(
-      'error',
-      { message: policy.error, type: 'evaluation-error' },
-      escapeXml(policy.error),
-    );
+  // A run-wide stop (a refused token, the deadline, a run that evaluated nothing) that left the
+  // policy nothing judged is its error too: a reader counting errors never takes the run as clean.
+  const stop = !policy.error && stopped && policy.resourceIds.length === 0 && findings.length === 0 ? stopped : null;
+  const error = policy.error ?? stop;
+  if (error) {
+    const child = element('error', { message: error, type: stop ? 'run-stopped' : 'evaluation-error' }, escapeXml(error));
     cases.push(testcase(policy.id, POLICY_TESTCASE_NAME, 'error', child));
   }
   const count = (o: Outcome) => cases.filter((c) => c.outcome === o).length;
@@ -179,7 +180,8 @@ function suitesOf(report: Report, instance: string | undefined): ReturnType<type
   const notes = partialCoverageNotes(report);
   const partialOf = new Map((report.coverage ?? []).filter((c) => c.partial !== null).map((c, i) => [c.kind, notes[i]]));
   // The token note rides on the first suite (junit-10.xsd gives <testsuites> no properties).
-  return report.policies.map((p, i) => suite(p, byPolicy.get(p.id) ?? [], timestamp, partialOf.get(p.resource), i === 0 ? report.token?.note : undefined, instance));
+  const stopped = stoppedNote(report);
+  return report.policies.map((p, i) => suite(p, byPolicy.get(p.id) ?? [], timestamp, partialOf.get(p.resource), i === 0 ? report.token?.note : undefined, instance, stopped));
 }
 
 export const formatJunit: Formatter = (report: Report) => {

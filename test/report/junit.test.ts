@@ -113,6 +113,18 @@ describe('junit format', () => {
     expect(root.testsuite[0].testcase[1].error.message).toBe('GET /api/queues answered 503');
   });
 
+  it('a stopped run (one that evaluated nothing) gives each policy it left unjudged a policy testcase with <error>', () => {
+    const report = makeReport({ policies: [makePolicy({ status: 'pass', resourceIds: [] }), makePolicy({ id: 'judged', status: 'pass', resourceIds: ['q1'] })], findings: [] });
+    report.summary.gate = 'error';
+    report.stoppedBy = [{ cause: 'the run evaluated nothing (no queue resources were found)', advice: 'name some in scope' }];
+    const root = parse(formatJunit(report, { color: false }));
+    expect(root).toMatchObject({ tests: '2', failures: '0', errors: '1' });
+    expect(root.testsuite[0].testcase[0]).toMatchObject({ name: '(policy)', error: { type: 'run-stopped', message: 'the run evaluated nothing (no queue resources were found): name some in scope.' } });
+    expect(root.testsuite[1].testcase.map((c: Node) => [c.name, c.error])).toEqual([['q1', undefined]]);
+    delete report.stoppedBy;
+    expect(parse(formatJunit(report, { color: false }))).toMatchObject({ tests: '1', errors: '0' });
+  });
+
   it('escapes markup and control characters so the XML stays well-formed', () => {
     const nasty = `a <b> & "c" 'd' \u0007bell\u0000nul\u001b[31m\nnext`;
     const report = makeReport({
