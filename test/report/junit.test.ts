@@ -113,16 +113,28 @@ describe('junit format', () => {
     expect(root.testsuite[0].testcase[1].error.message).toBe('GET /api/queues answered 503');
   });
 
-  it('a stopped run (one that evaluated nothing) gives each policy it left unjudged a policy testcase with <error>', () => {
-    const report = makeReport({ policies: [makePolicy({ status: 'pass', resourceIds: [] }), makePolicy({ id: 'judged', status: 'pass', resourceIds: ['q1'] })], findings: [] });
+  it('a stopped run gives each policy it left unjudged a policy testcase with a run-stopped error, and no other', () => {
+    const report = makeReport({
+      policies: [
+        makePolicy({ status: 'pass', resourceIds: [] }),
+        makePolicy({ id: 'judged', status: 'pass', resourceIds: ['q1'] }),
+        makePolicy({ id: 'failed', status: 'error', error: 'GET /api/queues answered 503', resourceIds: [] }),
+        makePolicy({ id: 'unlisted', status: 'fail', resourceIds: [] }),
+      ],
+      findings: [makeFinding({ policy: 'unlisted', resource: { kind: 'queue', id: 'q9', name: null } })],
+    });
     report.summary.gate = 'error';
     report.stoppedBy = [{ cause: 'the run evaluated nothing (no queue resources were found)', advice: 'name some in scope' }];
-    const root = parse(formatJunit(report, { color: false }));
-    expect(root).toMatchObject({ tests: '2', failures: '0', errors: '1' });
-    expect(root.testsuite[0].testcase[0]).toMatchObject({ name: '(policy)', error: { type: 'run-stopped', message: 'the run evaluated nothing (no queue resources were found): name some in scope.' } });
-    expect(root.testsuite[1].testcase.map((c: Node) => [c.name, c.error])).toEqual([['q1', undefined]]);
+    const suites = parse(formatJunit(report, { color: false })).testsuite as Node[];
+    const cases = suites.map((s) => s.testcase.map((c: Node) => [c.name, c.error?.type ?? null, c.error?.message ?? null]));
+    expect(cases).toEqual([
+      [['(policy)', 'run-stopped', 'the run evaluated nothing (no queue resources were found): name some in scope.']],
+      [['q1', null, null]],
+      [['(policy)', 'evaluation-error', 'GET /api/queues answered 503']],
+      [['q9', null, null]],
+    ]);
     delete report.stoppedBy;
-    expect(parse(formatJunit(report, { color: false }))).toMatchObject({ tests: '1', errors: '0' });
+    expect(parse(formatJunit(report, { color: false })).testsuite[0].testcase).toBeUndefined();
   });
 
   it('escapes markup and control characters so the XML stays well-formed', () => {
