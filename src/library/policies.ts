@@ -5,7 +5,8 @@ import { type PolicyTestRun, runPolicyTests } from '../engine/policy-tests.js';
 import { loadCompiledPolicies } from '../policy/policy-set.js';
 import type { PolicyDefinition } from '../policy/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
-import { type PreparedRun, prepareRun } from './prepare.js';
+import { InputError } from '../core/problem.js';
+import { NO_POLICIES_MESSAGE, noPoliciesProblem, type PreparedRun, prepareRun } from './prepare.js';
 
 export interface PolicySource {
   /** steward.yaml; default ./steward.yaml if present. */
@@ -29,11 +30,13 @@ export async function listPolicies(source: PolicySource = {}): Promise<PolicyDef
 /** Runs every policy's `tests` (no API call); `untested` names the policies without tests. */
 export async function testPolicies(source: PolicySource = {}): Promise<PolicyTestRun> {
   const cwd = source.cwd ?? process.cwd();
-  const paths =
-    source.policies && source.policies.length > 0
-      ? source.policies
-      : loadConfig({ configPath: source.config, cwd, env: source.env }).policies;
-  return runPolicyTests(await loadCompiledPolicies(paths, { kinds: RESOURCE_KINDS, cwd }));
+  const named = source.policies && source.policies.length > 0 ? source.policies : null;
+  const config = named ? null : loadConfig({ configPath: source.config, cwd, env: source.env });
+  const policies = await loadCompiledPolicies(named ?? config!.policies, { kinds: RESOURCE_KINDS, cwd });
+  // No policy, no test: "0 passed, 0 failed" would pass a CI step that tested nothing (a path
+  // typo, an empty folder). Bad input, as validate and check say it.
+  if (policies.length === 0) throw new InputError([config ? noPoliciesProblem(config) : { file: named!.join(', '), line: 0, column: 0, message: NO_POLICIES_MESSAGE }]);
+  return runPolicyTests(policies);
 }
 
 /** Config, policies, manifests and waivers validated without any request (InputError when not). */

@@ -100,11 +100,12 @@ export interface PreparedRun {
 
 const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
 
+export const NO_POLICIES_MESSAGE = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
+
 /** A run with nothing to evaluate would pass while checking nothing: bad input instead. */
-function noPoliciesProblem(config: Config): InputProblem {
-  const message = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
-  if (config.policiesOverridden) return problem('--policies', message);
-  return config.policiesLocation ? { ...config.policiesLocation, message } : problem(config.file ? displayPath(config.file) : '(config)', message);
+export function noPoliciesProblem(config: Config): InputProblem {
+  if (config.policiesOverridden) return problem('--policies', NO_POLICIES_MESSAGE);
+  return config.policiesLocation ? { ...config.policiesLocation, message: NO_POLICIES_MESSAGE } : problem(config.file ? displayPath(config.file) : '(config)', NO_POLICIES_MESSAGE);
 }
 
 /** Every declared kind's resources from its manifests (a bad manifest is an InputError). */

@@ -2,7 +2,7 @@
 // check --from, baselines, fix refusing to apply without a terminal, fix resuming from its journal,
 // the sandbox server.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { initFiles, PINNED_ACTIONS } from '../../src/cli/init-templates.js';
@@ -122,6 +122,16 @@ describe('steward test and list', () => {
     expect(lines.at(-1)).toMatch(/^(\d+) passed, 0 failed$/);
     expect(lines.slice(0, -1).every((l) => l.startsWith('ok   '))).toBe(true);
     expect(lines.length - 1).toBe(Number(lines.at(-1)!.split(' ')[0]));
+  });
+
+  it('paths or a config holding no policy: exit 2, not "0 passed, 0 failed" (a CI step that tested nothing)', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'policies'));
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [policies/]\n');
+    const named = await runCli(['test', 'policies/'], { cwd: dir });
+    expect([named.code, named.stdout, named.stderr]).toEqual([2, '', 'policies/: no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)\nsteward: bad input\n']);
+    const configured = await runCli(['test', '--format', 'junit'], { cwd: dir });
+    expect([configured.code, configured.stdout, configured.stderr.split('\n')[0]]).toEqual([2, '', 'steward.yaml:1:11: no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)']);
   });
 
   it('fails (exit 1) on a wrong expectation, naming it', async () => {
