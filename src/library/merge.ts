@@ -171,18 +171,36 @@ export function regate(report: Report, failOn: FailOn): Report {
  * every instance the merge must hold: one without a report (its job failed before writing one)
  * would otherwise pass unseen, so it stops the merged report (exit 3).
  */
-export async function mergeReportFiles(files: string[], options: { cwd?: string; failOn?: FailOn; allowSameInstance?: boolean; expect?: string[] }): Promise<Report> {
+export async function mergeReportFiles(files: string[], options: { cwd?: string; failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean }): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
   if (files.length === 0 && !options.expect?.length) throw new InputError([{ file: 'merge', line: 0, column: 0, message: 'no report to merge' }]);
   const reports = await Promise.all(files.map((f) => readReportFile(path.resolve(cwd, f), cwd)));
   const merged = reports.length ? mergeReports(reports, { allowSameInstance: options.allowSameInstance, labels: files }) : null;
-  const judged = merged && options.failOn ? regate(merged, options.failOn) : merged;
+  const regated = merged && options.failOn ? regate(merged, options.failOn) : merged;
+  const judged = regated && !options.allowEmpty ? refuseEmptyInstances(regated) : regated;
   const present = judged ? instanceNames(judged) : [];
   const missing = (options.expect ?? []).filter((name) => !present.includes(name));
   if (missing.length === 0) return judged!;
   const base = judged ?? emptyReport(options.failOn ?? 'low');
   const stops = missing.map((name) => ({ cause: `${name}: no report (its job wrote none, so nothing of it was checked)`, advice: `see why the check of ${name} stopped before writing its report` }));
   return { ...base, summary: { ...base.summary, gate: 'error' }, stoppedBy: [...(base.stoppedBy ?? []), ...stops] };
+}
+
+/**
+ * An instance whose report shows no resource evaluated, and is not in error already, checked
+ * nothing: refused as `steward check` refuses it, unless `allowEmpty` (`merge --allow-empty`).
+ * Its report may say pass: the run accepted an empty one (`--allow-empty`), or came from a
+ * steward that did not yet write the refusal into its report.
+ */
+function refuseEmptyInstances(report: Report): Report {
+  const runs = report.instances ?? runsOf(report);
+  const isEmpty = (r: InstanceRun) => r.summary.resources === 0 && r.summary.policies > 0 && r.summary.gate !== 'error';
+  if (!runs.some(isEmpty)) return report;
+  const stop = { cause: 'the run evaluated nothing (its report shows no resource evaluated)', advice: 'name some in its scope, or accept an empty run (`steward merge --allow-empty`)' };
+  const refused = runs.map((r) => (isEmpty(r) ? { ...r, summary: { ...r.summary, gate: 'error' as const }, stoppedBy: [...(r.stoppedBy ?? []), stop] } : r));
+  const several = report.instances !== undefined;
+  const stops = runs.filter(isEmpty).map((r) => (several ? { ...stop, cause: `${r.name}: ${stop.cause}` } : stop));
+  return { ...report, summary: several ? mergedSummary(refused) : { ...report.summary, gate: 'error' }, stoppedBy: [...(report.stoppedBy ?? []), ...stops], ...(several ? { instances: refused } : {}) };
 }
 
 /** A merge that expected instances and got no report at all: nothing but the missing ones. */

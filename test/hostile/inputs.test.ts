@@ -150,6 +150,20 @@ describe('a run that evaluated nothing', () => {
     }
   });
 
+  it('a report that accepted it (or came from an earlier steward) is refused by merge too, unless merge --allow-empty', async () => {
+    const dir = emptyProject();
+    expect((await runCli(['check', ...only, '--allow-empty', '--output', 'json=accepted.json'], { cwd: dir, env: env() })).code).toBe(0);
+    const merged = await runCli(['merge', 'accepted.json', '--format', 'json'], { cwd: dir });
+    const report = JSON.parse(merged.stdout) as Report;
+    expect([merged.code, report.summary.gate, report.stoppedBy]).toEqual([
+      3,
+      'error',
+      [{ cause: 'the run evaluated nothing (its report shows no resource evaluated)', advice: 'name some in its scope, or accept an empty run (`steward merge --allow-empty`)' }],
+    ]);
+    const accepted = await runCli(['merge', 'accepted.json', '--allow-empty'], { cwd: dir });
+    expect(accepted.code).toBe(0);
+  });
+
   it('--allow-empty accepts it: exit 0, and the report passes', async () => {
     const r = await runCli(['check', ...only, '--allow-empty', '--format', 'json'], { cwd: emptyProject(), env: env() });
     expect(r.code).toBe(0);
@@ -185,7 +199,23 @@ describe('a run that evaluated nothing', () => {
     const dir = tempDir('steward-inputs-');
     const entry = (name: string, s: Sandbox, datasets: string) => `  ${name}: { baseUrl: "${s.baseUrl}", token: env:STEWARD_TOKEN, scope: { datasets: ${datasets}, filesets: {} } }\n`;
     writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstances:\n${entry('prod', sandbox, '[ds-0001]')}${entry('staging', staging, '[]')}`);
-    const r = await runCli(['check', ...only, '--fail-on', 'none', '--format', 'json'], { cwd: dir, env: { STEWARD_TOKEN: sandbox.token } }).finally(() => staging.close());
+    const tokenEnv = { STEWARD_TOKEN: sandbox.token };
+    const [r, fanned] = await Promise.all([
+      runCli(['check', ...only, '--fail-on', 'none', '--format', 'json'], { cwd: dir, env: tokenEnv }),
+      // The same two as a fan-out: one job each, staging's accepting its empty run; the merge refuses it.
+      Promise.all([
+        runCli(['check', ...only, '--instance', 'prod', '--fail-on', 'none', '--output', 'json=prod.json'], { cwd: dir, env: tokenEnv }),
+        runCli(['check', ...only, '--instance', 'staging', '--allow-empty', '--fail-on', 'none', '--output', 'json=staging.json'], { cwd: dir, env: tokenEnv }),
+      ]),
+    ]).finally(() => staging.close());
+    expect(fanned.map((x) => x.code)).toEqual([0, 0]);
+    const merged = await runCli(['merge', 'prod.json', 'staging.json', '--format', 'json'], { cwd: dir });
+    const mergedReport = JSON.parse(merged.stdout) as Report;
+    expect([merged.code, mergedReport.instances?.map((i) => [i.name, i.summary.gate]), mergedReport.stoppedBy?.map((s) => s.cause)]).toEqual([
+      3,
+      [['prod', 'pass'], ['staging', 'error']],
+      ['staging: the run evaluated nothing (its report shows no resource evaluated)'],
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`steward: could not evaluate: staging: ${STOPPED}: ${ADVICE}.`);
     const report = JSON.parse(r.stdout) as Report;

@@ -18,12 +18,13 @@ export function registerMerge(program: Command, ctx: CliContext): void {
     .argument('[reports...]', 'JSON reports written by `steward check --format json` (or --output json=…)')
     .option('--fail-on <level>', "judge the merged report at this severity (default: each report's own)", parseFailOn)
     .option('--allow-same-instance', 'merge reports of one instance taken at different times (refused by default: their union is neither run)')
-    .option('--expect <names>', 'the instances the merge must hold (comma list): one without a report makes it exit 3', collect);
+    .option('--expect <names>', 'the instances the merge must hold (comma list): one without a report makes it exit 3', collect)
+    .option('--allow-empty', 'let an instance whose report shows no resource evaluated pass (refused by default, as check refuses the run)');
   addReportOptions(cmd);
-  cmd.action(async (files: string[], flags: { failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; format?: string; output?: OutputTarget[]; groupBy?: GroupBy }) => {
+  cmd.action(async (files: string[], flags: { failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean; format?: string; output?: OutputTarget[]; groupBy?: GroupBy }) => {
     const { io } = ctx;
     assertWritableOutputs(flags.output ?? [], io);
-    const report = await mergeReportFiles(files, { cwd: io.cwd, failOn: flags.failOn, allowSameInstance: flags.allowSameInstance, expect: flags.expect });
+    const report = await mergeReportFiles(files, { cwd: io.cwd, failOn: flags.failOn, allowSameInstance: flags.allowSameInstance, expect: flags.expect, allowEmpty: flags.allowEmpty });
     writeReports(report, flags.format ?? 'text', flags.output ?? [], io, flags.groupBy);
     ctx.exitCode = exitCodeFor(report);
   });
