@@ -169,7 +169,8 @@ export function regate(report: Report, failOn: FailOn): Report {
 /**
  * `steward merge`: JSON reports read, merged, and judged at `failOn` when given. `expect` names
  * every instance the merge must hold: one without a report (its job failed before writing one)
- * would otherwise pass unseen, so it stops the merged report (exit 3).
+ * would otherwise pass unseen, so it stops the merged report (exit 3). An instance that evaluated
+ * nothing stops it too, unless `allowEmpty` (refuseEmptyInstances).
  */
 export async function mergeReportFiles(files: string[], options: { cwd?: string; failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean }): Promise<Report> {
   const cwd = options.cwd ?? process.cwd();
