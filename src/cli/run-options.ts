@@ -1,7 +1,7 @@
 // Flags shared by the commands that evaluate (check, fix, snapshot), and their translation
 // into the library's CheckOptions, with the --verbose request log and TTY-only progress.
 import { type Command, Option } from 'commander';
-import type { CheckOptions, RequestLogEvent } from '../library/index.js';
+import type { CheckOptions, EmptyInstance, RequestLogEvent } from '../library/index.js';
 import { demoConfigPath, parseOverride, type ProgressEvent, ProgressState, RESOURCE_KIND_NAMES } from '../library/without-policies.js';
 import { FORMATS, GROUP_BY, type GroupBy } from '../report/index.js';
 import type { CliIo } from './io.js';
@@ -64,6 +64,14 @@ export function addRunOptions(cmd: Command, which: { gate?: boolean; from?: bool
       .option('--from <file>', 'evaluate offline from a snapshot file (steward snapshot --out), or - for stdin');
   }
   return cmd.option('-v, --verbose', 'log every request on stderr (never the token)');
+}
+
+/**
+ * Whether a run that evaluated nothing is refused (exit 2 for `check`, `fix` and `evidence`, its
+ * report already saying error): an instance evaluated nothing and `--allow-empty` was not given.
+ */
+export function refusedAsEmpty(empty: readonly EmptyInstance[], flags: Pick<RunFlags, 'allowEmpty'>): boolean {
+  return empty.length > 0 && !flags.allowEmpty;
 }
 
 /** --format and --output, for commands that print a report. */

@@ -18,6 +18,7 @@ import { mergeReports, stampInstance } from './merge.js';
 import { InputError } from '../core/problem.js';
 import { DEFAULT_INSTANCE_NAME, forInstance } from '../config/index.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
+import { type EmptyInstance, emptyRunStop } from './empty-run.js';
 
 export interface Evaluation {
   prepared: PreparedRun;
@@ -35,28 +36,6 @@ export interface Evaluation {
    * Action's `gate` output, a dashboard) takes a run that checked nothing for a pass.
    */
   empty: EmptyInstance[];
-}
-
-/** An instance that evaluated nothing: its name and the kinds its policies found none of. */
-export interface EmptyInstance {
-  instance: string;
-  kinds: string[];
-}
-
-/** What an empty run's report says stopped it, and what to do. */
-export const EMPTY_RUN_ADVICE = 'name some in scope, or accept an empty run (`steward check --allow-empty`, the Action\'s `allow-empty: true`)';
-const emptyRunCause = (kinds: readonly string[]) => `the run evaluated nothing (no ${kinds.join(', ')} resources were found)`;
-
-/**
- * Why a run that evaluated nothing is refused, or null; `allow` says how to accept it. Each
- * instance that evaluated nothing is named when the run has several (the others' findings do not
- * make up for it: checked one by one, each would be refused).
- */
-export function emptyRunProblem(evaluation: Pick<Evaluation, 'empty' | 'report'>, allow: string): string | null {
-  if (evaluation.empty.length === 0) return null;
-  const several = (evaluation.report.instances?.length ?? 0) > 1;
-  const what = evaluation.empty.map((e) => `${several ? `instance ${e.instance}` : 'the run'} evaluated nothing: no ${e.kinds.join(', ')} resources were found`);
-  return `${what.join('; ')}; name some in scope, or ${allow} to accept an empty run`;
 }
 
 function emptyKindsOf(run: RunResult, report: Report): string[] {
@@ -150,7 +129,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   const emptyKinds = emptyKindsOf(run, report);
   if (emptyKinds.length > 0 && !options.allowEmpty) {
     report.summary.gate = 'error';
-    report.stoppedBy = [...(report.stoppedBy ?? []), { cause: emptyRunCause(emptyKinds), advice: EMPTY_RUN_ADVICE }];
+    report.stoppedBy = [...(report.stoppedBy ?? []), emptyRunStop(emptyKinds)];
   }
   stampInstance(report, instanceName(prepared));
   const empty = emptyKinds.length > 0 ? [{ instance: instanceName(prepared), kinds: emptyKinds }] : [];

@@ -12,7 +12,8 @@ import { recordingApi, type RecordingApi, SNAPSHOT_VERSION, writeSnapshot } from
 import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
-import { type EmptyInstance, evaluate } from './evaluate.js';
+import type { EmptyInstance } from './empty-run.js';
+import { evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
 
 export const EVIDENCE_MANIFEST = 'MANIFEST.sha256';

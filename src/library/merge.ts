@@ -10,6 +10,7 @@ import { readReportFile } from './history.js';
 import { resolvedEntriesOf, SEVERITIES, waiverKey } from '../core/model.js';
 import { orderBySeverity } from '../core/order.js';
 import { InputError } from '../core/problem.js';
+import { EMPTY_REPORT_STOP } from './empty-run.js';
 import { DEFAULT_INSTANCE_NAME, packageVersion } from '../config/index.js';
 
 const GATE_RANK: Record<ReportSummary['gate'], number> = { pass: 0, fail: 1, error: 2 };
@@ -197,10 +198,9 @@ function refuseEmptyInstances(report: Report): Report {
   const runs = report.instances ?? runsOf(report);
   const isEmpty = (r: InstanceRun) => r.summary.resources === 0 && r.summary.policies > 0 && r.summary.gate !== 'error';
   if (!runs.some(isEmpty)) return report;
-  const stop = { cause: 'the run evaluated nothing (its report shows no resource evaluated)', advice: 'name some in its scope, or accept an empty run (`steward merge --allow-empty`)' };
-  const refused = runs.map((r) => (isEmpty(r) ? { ...r, summary: { ...r.summary, gate: 'error' as const }, stoppedBy: [...(r.stoppedBy ?? []), stop] } : r));
+  const refused = runs.map((r) => (isEmpty(r) ? { ...r, summary: { ...r.summary, gate: 'error' as const }, stoppedBy: [...(r.stoppedBy ?? []), EMPTY_REPORT_STOP] } : r));
   const several = report.instances !== undefined;
-  const stops = runs.filter(isEmpty).map((r) => (several ? { ...stop, cause: `${r.name}: ${stop.cause}` } : stop));
+  const stops = runs.filter(isEmpty).map((r) => (several ? { ...EMPTY_REPORT_STOP, cause: `${r.name}: ${EMPTY_REPORT_STOP.cause}` } : EMPTY_REPORT_STOP));
   return { ...report, summary: several ? mergedSummary(refused) : { ...report.summary, gate: 'error' }, stoppedBy: [...(report.stoppedBy ?? []), ...stops], ...(several ? { instances: refused } : {}) };
 }
 

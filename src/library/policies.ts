@@ -6,7 +6,7 @@ import { loadCompiledPolicies } from '../policy/policy-set.js';
 import type { PolicyDefinition } from '../policy/types.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { InputError } from '../core/problem.js';
-import { NO_POLICIES_MESSAGE, noPoliciesProblem, type PreparedRun, prepareRun } from './prepare.js';
+import { noPoliciesProblem, type PreparedRun, prepareRun } from './prepare.js';
 
 export interface PolicySource {
   /** steward.yaml; default ./steward.yaml if present. */
@@ -35,7 +35,7 @@ export async function testPolicies(source: PolicySource = {}): Promise<PolicyTes
   const policies = await loadCompiledPolicies(named ?? config!.policies, { kinds: RESOURCE_KINDS, cwd });
   // No policy, no test: "0 passed, 0 failed" would pass a CI step that tested nothing (a path
   // typo, an empty folder). Bad input, as validate and check say it.
-  if (policies.length === 0) throw new InputError([config ? noPoliciesProblem(config) : { file: named!.join(', '), line: 0, column: 0, message: NO_POLICIES_MESSAGE }]);
+  if (policies.length === 0) throw new InputError([noPoliciesProblem(config ?? named!)]);
   return runPolicyTests(policies);
 }
 

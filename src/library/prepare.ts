@@ -100,10 +100,14 @@ export interface PreparedRun {
 
 const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
 
-export const NO_POLICIES_MESSAGE = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
+const NO_POLICIES_MESSAGE = 'no policies to evaluate: the policy files and folders named hold none (add one, or name `builtin`)';
 
-/** A run with nothing to evaluate would pass while checking nothing: bad input instead. */
-export function noPoliciesProblem(config: Config): InputProblem {
+/**
+ * A run (or `steward test`) with nothing to evaluate would pass while checking nothing: bad input
+ * instead, at the config's `policies:`, or at the paths named instead of it.
+ */
+export function noPoliciesProblem(config: Config | string[]): InputProblem {
+  if (Array.isArray(config)) return problem(config.join(', '), NO_POLICIES_MESSAGE);
   if (config.policiesOverridden) return problem('--policies', NO_POLICIES_MESSAGE);
   return config.policiesLocation ? { ...config.policiesLocation, message: NO_POLICIES_MESSAGE } : problem(config.file ? displayPath(config.file) : '(config)', NO_POLICIES_MESSAGE);
 }

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
-import { addReportOptions, addRunOptions, checkOptionsFrom, type RunFlags, withTarget } from '../run-options.js';
+import { addReportOptions, addRunOptions, checkOptionsFrom, refusedAsEmpty, type RunFlags, withTarget } from '../run-options.js';
 import { chosenConfig } from '../config-choice.js';
 import { type ConfigSetting, demoConfigPath, displayPath, evaluate, exitCodeFor, explainTarget, resolvedConfig, sendNotifications } from '../../library/index.js';
 import { renderExplanation } from './explain.js';
@@ -75,7 +75,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
       }
       // Refused in the report too (gate error, stoppedBy: said above by warnEvaluationErrors), so
       // a merge of it or a reader of its gate never passes a run that checked nothing.
-      if (evaluation.empty.length > 0 && !flags.allowEmpty) {
+      if (refusedAsEmpty(evaluation.empty, flags)) {
         ctx.exitCode = 2;
         return;
       }

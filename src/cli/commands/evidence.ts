@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
-import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
+import { addRunOptions, refusedAsEmpty, type RunFlags, withTarget } from '../run-options.js';
 import { displayPath, exitCodeFor, type Report, verifyEvidence, writeEvidence } from '../../library/index.js';
 import { formatReport } from '../../report/index.js';
 import { summaryOf } from './summaries.js';
@@ -32,7 +32,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
       print(io, `wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
       warnEvaluationErrors(report, io);
       // A pack of a run that evaluated nothing says error (its report's gate): exit 2, as check.
-      ctx.exitCode = empty.length > 0 && !flags.allowEmpty ? 2 : exitCodeFor(report);
+      ctx.exitCode = refusedAsEmpty(empty, flags) ? 2 : exitCodeFor(report);
     });
 
 }

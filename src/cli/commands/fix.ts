@@ -8,7 +8,7 @@ import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { formatParser, parsePositiveInt } from '../options.js';
 import { warnEvaluationErrors } from '../report-output.js';
-import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
+import { addRunOptions, refusedAsEmpty, type RunFlags, withTarget } from '../run-options.js';
 import {
   displayPath,
   type FixMode,
@@ -108,7 +108,7 @@ function report(outcome: FixOutcome, flags: FixFlags, ctx: CliContext): number {
   const { plan } = outcome;
   if (flags.plan && outcome.alreadyApplied > 0) warn(io, `${outcome.alreadyApplied} change(s) of the plan already applied per ${flags.journal}: not sent again`);
   // Refused as check refuses it (said by warnEvaluationErrors): exit 2, no plan applied.
-  if (outcome.evaluation && outcome.evaluation.empty.length > 0 && !flags.allowEmpty) return 2;
+  if (outcome.evaluation && refusedAsEmpty(outcome.evaluation.empty, flags)) return 2;
   if (outcome.evaluation?.report.summary.gate === 'error') {
     if (flags.apply) {
       const failed = outcome.evaluation.report.policies.filter((p) => p.status === 'error').length;
