@@ -112,6 +112,16 @@ export function noPoliciesProblem(config: Config | string[]): InputProblem {
   return config.policiesLocation ? { ...config.policiesLocation, message: NO_POLICIES_MESSAGE } : problem(config.file ? displayPath(config.file) : '(config)', NO_POLICIES_MESSAGE);
 }
 
+/**
+ * Policies loaded, but --only, --skip and --framework together left none: the problem names
+ * those flags, not the policy files (which hold policies).
+ */
+function allLeftOutProblem(loaded: number, options: Pick<CheckOptions, 'only' | 'skip' | 'framework'>): InputProblem {
+  const flags = [options.only?.length ? '--only' : null, options.skip?.length ? '--skip' : null, options.framework !== undefined ? '--framework' : null].filter((f) => f !== null);
+  const verb = flags.length === 1 ? 'leaves' : 'leave';
+  return problem(flags.join(', '), `no policy left to evaluate: ${flags.join(' and ')} ${verb} out all ${loaded} policies loaded`);
+}
+
 /** Every declared kind's resources from its manifests (a bad manifest is an InputError). */
 async function collectDeclared(config: Config, cwd: string): Promise<Map<string, CollectedResource[]>> {
   const declared = new Map<string, CollectedResource[]>();
@@ -192,7 +202,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (run && (!only || only.has(def.id)) && !skip.some((glob) => globMatches(glob, def.id))) selected.push(run);
   }
 
-  if (problems.length === 0 && selected.length === 0) problems.push(noPoliciesProblem(config));
+  if (problems.length === 0 && selected.length === 0) problems.push(policies.length > 0 ? allLeftOutProblem(policies.length, options) : noPoliciesProblem(config));
   // A findings filter no selected policy can pass reports nothing and passes every run, as an
   // --only or --framework that names nothing would: bad input, like them.
   const severity = options.severity;

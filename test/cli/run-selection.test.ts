@@ -80,6 +80,20 @@ describe('an empty policy set', () => {
   });
 });
 
+describe('a selection that leaves out every policy', () => {
+  it('is exit 2 before any request, naming the flags, not the policy files', async () => {
+    const dir = project({ 'steward.yaml': 'policies: [builtin]\n' });
+    const skipped = await inputProblems({ cwd: dir, skip: ['*'] });
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatch(/^--skip: no policy left to evaluate: --skip leaves out all (\d+) policies loaded$/);
+    const loaded = (await prepareRun({ cwd: dir, env: {} })).selected.length;
+    expect(skipped[0]).toContain(`all ${loaded} policies`);
+    expect(await inputProblems({ cwd: dir, only: ['queue-no-admin-for-users'], skip: ['queue-*'] })).toEqual([
+      `--only, --skip: no policy left to evaluate: --only and --skip leave out all ${loaded} policies loaded`,
+    ]);
+  });
+});
+
 describe('manifest globs', () => {
   const config = (globs: string) => `policies: [builtin]\nmanifests:\n${globs}`;
 
