@@ -9,9 +9,9 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { DEFAULT_ENFORCEMENT, type Finding, type PolicyResult } from '../core/model.js';
 import { scopeEntries } from '../resources/discovery.js';
 import { collectAll } from '../resources/common.js';
-import type { CollectContext, CollectedResource, DocumentPart, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
-import { type EvalEnv, failedItems, type Selection, selectItems } from './evaluate.js';
-import { errorFinding, errorText, orderBySeverity, orderFindings, violationFinding } from './findings.js';
+import type { CollectContext, CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
+import { errorFinding, errorText, orderBySeverity, orderFindings } from './findings.js';
+import { type Inspect, type JudgeContext, judgedOn, judgeRow, partsRead, type PolicyPlan, type ResourceVerdict } from './judge.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { attachOwners } from './owners.js';
 import { eachPooled } from './pool.js';
@@ -39,12 +39,6 @@ export interface RunOptions {
   inspect?: Inspect;
 }
 
-export interface Inspect {
-  policy: string;
-  resource: string;
-  found(doc: Record<string, unknown>): void;
-}
-
 export interface RunResult {
   results: PolicyResult[];
   /** Raw findings, before waivers and baseline. */
@@ -63,140 +57,6 @@ export interface RunResult {
   stoppedBy: RunWideCause[];
 }
 
-type ReadSetLike = { all: boolean; fields: Iterable<string> };
-
-function partsRead(kind: ResourceKind, set: ReadSetLike): string[] {
-  const fields = new Set(set.fields);
-  return Object.keys(kind.parts).filter((name) => set.all || fields.has(name));
-}
-
-/** What one policy made of one resource. */
-interface ResourceVerdict {
-  selected: number;
-  findings: Finding[];
-  /** A shared read failed (e.g. the misconfigured list): reported once per policy. */
-  sharedError?: unknown;
-}
-
-interface Ctx {
-  api: InstanceApi;
-  memo: RunMemoState;
-  partMemo: ReturnType<typeof createPartMemo>;
-  now: Date;
-  /** Notes an error that may be run-wide (api/run-wide.ts): the first one is what stopped the run. */
-  stop(err: unknown): void;
-  /** Every part some resource needed (whose `verify` is then awaited). */
-  partsRead: Set<DocumentPart>;
-  inspect?: Inspect;
-}
-
-/**
- * Loads the parts of `names` the document lacks; undefined (nothing to wait for) when it has
- * them all, or when each missing one is known without waiting (its shared read has settled).
- */
-function loadParts(ctx: Ctx, kind: ResourceKind, r: CollectedResource, names: string[]): Promise<void> | undefined {
-  const missing: string[] = [];
-  for (const name of names) {
-    ctx.partsRead.add(kind.parts[name]);
-    if (Object.hasOwn(r.doc, name)) continue;
-    const known = kind.parts[name].loaded?.(r, ctx.memo.once);
-    if (known) r.doc[name] = known.value;
-    else missing.push(name);
-  }
-  if (missing.length === 0) return undefined;
-  return (async () => {
-    for (const name of missing) {
-      r.doc[name] = await ctx.partMemo(r, name, () => kind.parts[name].load(ctx.api, r, ctx.memo.once));
-    }
-  })();
-}
-
-/** A policy with the parts of its kind its selection and its judgement read (worked out once per run). */
-interface PolicyPlan {
-  policy: CompiledPolicy;
-  select: string[];
-  judge: string[];
-  /** The policy's parameters and the run's clock, the same for every resource. */
-  env: EvalEnv;
-}
-
-/**
- * One policy on one resource: parts its selection reads, the selection, parts its judgement
- * reads (only when something was selected), the judgement. Synchronous where no part is
- * missing, so a resource whose parts are loaded costs no promise.
- */
-function judgeResource(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
-  const inspect = ctx.inspect;
-  if (inspect && !r.loadError && r.id === inspect.resource && plan.policy.id === inspect.policy) {
-    // Every part either expression reads, loaded before the document is handed over.
-    const all = [...new Set([...plan.select, ...plan.judge])];
-    const found = () => inspect.found(r.doc);
-    const loading = loadParts(ctx, kind, r, all);
-    if (loading) return loading.then(found, () => undefined).then(() => judgeResource({ ...ctx, inspect: undefined }, kind, plan, r));
-    found();
-  }
-  if (r.loadError) {
-    ctx.stop(r.loadError);
-    return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(r.loadError)}`, null, null, r.loadError)] };
-  }
-  const loading = loadParts(ctx, kind, r, plan.select);
-  if (!loading) return afterSelectParts(ctx, kind, plan, r);
-  return loading.then(
-    () => afterSelectParts(ctx, kind, plan, r),
-    (err: unknown) => partFailure(ctx, plan, r, err),
-  );
-}
-
-function afterSelectParts(ctx: Ctx, kind: ResourceKind, plan: PolicyPlan, r: CollectedResource): ResourceVerdict | Promise<ResourceVerdict> {
-  let selection: readonly Selection[];
-  try {
-    selection = selectItems(plan.policy, r.doc, plan.env);
-  } catch (err) {
-    return evaluationFailure(plan, r, err);
-  }
-  if (selection.length === 0) return passed(0);
-  const loading = loadParts(ctx, kind, r, plan.judge);
-  if (!loading) return judged(plan, r, selection);
-  return loading.then(
-    () => judged(plan, r, selection),
-    (err: unknown) => partFailure(ctx, plan, r, err),
-  );
-}
-
-/** The verdict on what was selected, its parts loaded. */
-function judged(plan: PolicyPlan, r: CollectedResource, selection: readonly Selection[]): ResourceVerdict {
-  try {
-    const findings = findingsOf(plan.policy, r, selection, plan.env);
-    return findings ? { selected: selection.length, findings } : passed(selection.length);
-  } catch (err) {
-    return evaluationFailure(plan, r, err);
-  }
-}
-
-/**
- * The verdicts without findings, one object per selected count: a run keeps a verdict per policy
- * per resource until the kind is judged, and 300,000 fresh `{ selected, findings: [] }` cost ~25 MB.
- */
-const PASSED: readonly ResourceVerdict[] = Array.from({ length: 16 }, (_, selected) => Object.freeze({ selected, findings: Object.freeze([]) as unknown as Finding[] }));
-const passed = (selected: number): ResourceVerdict => PASSED[selected] ?? { selected, findings: [] };
-
-/** A part could not be read: once per policy when the read is shared by all resources. */
-function partFailure(ctx: Ctx, plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {
-  if (ctx.memo.isShared(err)) return { selected: 0, findings: [], sharedError: err };
-  ctx.stop(err);
-  return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not read ${r.kind} ${r.id}: ${errorText(err)}`, null, null, err)] };
-}
-
-function evaluationFailure(plan: PolicyPlan, r: CollectedResource, err: unknown): ResourceVerdict {
-  return { selected: 0, findings: [errorFinding(plan.policy.def, r.kind, r, `could not evaluate: ${errorText(err)}`)] };
-}
-
-/** The findings of what was selected; null when every selection passes (nothing is allocated). */
-function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: readonly Selection[], env: EvalEnv): Finding[] | null {
-  const failed = failedItems(policy, r.doc, selection, env);
-  return failed?.map((o) => (o.error ? errorFinding(policy.def, r.kind, r, `could not evaluate: ${o.error}`, o.path, o.itemKey) : violationFinding(policy.def, r, o))) ?? null;
-}
-
 /**
  * A kind's resources by id, and each one's verdict per policy: resource i's verdict of the kind's
  * policy p is `verdicts[i * policies + p]`. One flat array: an array per resource cost ~250 bytes
@@ -210,35 +70,13 @@ interface Judged {
 }
 
 /**
- * Every policy of the kind on one resource (from policy `from` on), one after another so they
- * share its loaded parts, each verdict written at `at + p`. Synchronous while no part has to be
- * waited for: after the first resource, a join part whose shared read has settled (the
- * misconfigured list) costs no promise. True when some verdict has a finding.
- */
-function judgeRow(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, out: ResourceVerdict[], at: number, from = 0, found = false): boolean | Promise<boolean> {
-  let any = found;
-  for (let p = from; p < plans.length; p++) {
-    const verdict = judgeResource(ctx, kind, plans[p], r);
-    if (verdict instanceof Promise) {
-      return verdict.then((v) => {
-        out[at + p] = v;
-        return judgeRow(ctx, kind, plans, r, out, at, p + 1, any || v.findings.length > 0);
-      });
-    }
-    out[at + p] = verdict;
-    any ||= verdict.findings.length > 0;
-  }
-  return any;
-}
-
-/**
  * Collects a kind and judges each resource as it arrives, at most `concurrency` of them waiting
  * for parts at once; only the verdicts are kept, and the resources with a finding (for their
  * owners). The total is reported once the collection ends. A collection that fails fails the
  * whole kind (what was judged of it is dropped).
  */
 async function judgeKind(
-  ctx: Ctx,
+  ctx: JudgeContext,
   kind: ResourceKind,
   plans: PolicyPlan[],
   pre: CollectedResource[] | { error: unknown } | undefined,
@@ -276,7 +114,7 @@ async function judgeKind(
  * The parts some resource of the kind read whose shared read failed its check (`verify`, awaited
  * now the kind is collected), with the error; a part nobody read is not checked (no request).
  */
-async function failedVerifications(ctx: Ctx, kind: ResourceKind, plans: PolicyPlan[]): Promise<Map<string, unknown>> {
+async function failedVerifications(ctx: JudgeContext, kind: ResourceKind, plans: PolicyPlan[]): Promise<Map<string, unknown>> {
   const failed = new Map<string, unknown>();
   const names = new Set(plans.flatMap((p) => [...p.select, ...p.judge]));
   await Promise.all(
@@ -332,7 +170,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     const cause = runWideCause(err);
     if (cause && !stoppedBy.some((s) => s.cause === cause.cause)) stoppedBy.push(cause);
   };
-  const ctx: Ctx = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect, partsRead: new Set() };
+  const ctx: JudgeContext = { api: opts.api, memo, partMemo: createPartMemo(), now: opts.now, stop, inspect: opts.inspect, partsRead: new Set() };
   const concurrency = opts.concurrency ?? ENGINE_CONCURRENCY_DEFAULT;
   const kindNames = [...new Set(opts.policies.map((p) => p.def.resource))].filter((k) => opts.kinds[k]);
   const kindsInRun: ReadonlySet<string> = new Set(kindNames);
@@ -455,9 +293,6 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     stoppedBy,
   };
 }
-
-/** A verdict that counts its resource as judged: something selected, or found on it. */
-const judgedOn = (v: ResourceVerdict): boolean => v.selected > 0 || v.findings.length > 0;
 
 /**
  * The kind's resources some standing policy judged, counted over the verdicts (a set of 300,000

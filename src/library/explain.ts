@@ -4,7 +4,7 @@
 // out false the value that would have passed (policy/explain.ts).
 import type { Finding } from '../core/model.js';
 import { type ExplainedExpression, explainExpression, explainJudgement } from '../policy/explain.js';
-import type { Inspect } from '../engine/run.js';
+import type { Inspect } from '../engine/judge.js';
 import { type Evaluation, evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
 

@@ -1,7 +1,7 @@
 // Preparing a run: config + flags → every input validated (policies compiled once, manifests
 // read once) before anything is sent. Everything that can be wrong with the inputs is found
 // here and thrown as one InputError (the CLI exits 2 and prints file:line:column).
-import type { Inspect } from '../engine/run.js';
+import type { Inspect } from '../engine/judge.js';
 import path from 'node:path';
 import type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 import { type Config, loadConfig } from '../config/index.js';
