@@ -44,19 +44,23 @@ export interface Outcome {
 const WHOLE: readonly Selection[] = Object.freeze([Object.freeze({ path: null, itemKey: null })]);
 const NONE: readonly Selection[] = Object.freeze([]);
 
+/** The variables every expression of the policy sees on this resource (`item` is added per item). */
+const bindingsOf = (policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): Bindings => ({ resource: doc, params: env.params ?? policy.params, now: env.now });
+
 export function selectItems(policy: CompiledPolicy, doc: Record<string, unknown>, env: EvalEnv): readonly Selection[] {
-  const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
-  const budget = resourceBudget();
   if (!policy.each) {
+    // Without each and when the whole resource is selected: nothing to bind or evaluate.
     if (!policy.when) return WHOLE;
     let held: boolean;
     try {
-      held = asBool(policy.when.evaluate(base, budget), 'when');
+      held = asBool(policy.when.evaluate(bindingsOf(policy, doc, env), resourceBudget()), 'when');
     } catch (e) {
       return [{ path: null, itemKey: null, error: failure(policy, 'when', e) }];
     }
     return held ? WHOLE : NONE;
   }
+  const base = bindingsOf(policy, doc, env);
+  const budget = resourceBudget();
   const items = check(policy, 'each', () => {
     const v = policy.each!.evaluate(base, budget);
     if (!Array.isArray(v)) throw new Error(`must evaluate to a list, got ${typeName(v)}`);
@@ -83,7 +87,7 @@ export function judgeItems(
   selection: readonly Selection[],
   env: EvalEnv,
 ): Outcome[] {
-  const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  const base = bindingsOf(policy, doc, env);
   const budget = resourceBudget();
   // Most outcomes pass and become no finding: their projection is built only if asked for.
   return selection.map((sel): Outcome => judgeItem(policy, doc, sel, base, budget) ?? passedOutcome(policy, doc, sel));
@@ -96,7 +100,7 @@ export function failedItems(
   selection: readonly Selection[],
   env: EvalEnv,
 ): Outcome[] | null {
-  const base: Bindings = { resource: doc, params: env.params ?? policy.params, now: env.now };
+  const base = bindingsOf(policy, doc, env);
   const budget = resourceBudget();
   let failed: Outcome[] | null = null;
   for (const sel of selection) {

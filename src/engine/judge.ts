@@ -51,15 +51,17 @@ export interface JudgeContext {
  * them all, or when each missing one is known without waiting (its shared read has settled).
  */
 function loadParts(ctx: JudgeContext, kind: ResourceKind, r: CollectedResource, names: string[]): Promise<void> | undefined {
-  const missing: string[] = [];
+  // Made only when a part has to be waited for: most calls find every part in place.
+  let missing: string[] | undefined;
   for (const name of names) {
     ctx.partsRead.add(kind.parts[name]);
     if (Object.hasOwn(r.doc, name)) continue;
     const known = kind.parts[name].loaded?.(r, ctx.memo.once);
     if (known) r.doc[name] = known.value;
-    else missing.push(name);
+    else if (missing) missing.push(name);
+    else missing = [name];
   }
-  if (missing.length === 0) return undefined;
+  if (missing === undefined) return undefined;
   return (async () => {
     for (const name of missing) {
       r.doc[name] = await ctx.partMemo(r, name, () => kind.parts[name].load(ctx.api, r, ctx.memo.once));

@@ -245,11 +245,12 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
       ast,
       engine: 'closures',
       evaluate(bindings: Bindings, budget?: StepBudget): unknown {
-        const variables = needsNow && bindings.now === undefined ? { ...bindings, now: new Date() } : bindings;
-        const run = () => compiled.run(variables as Record<string, unknown>);
+        const variables = (needsNow && bindings.now === undefined ? { ...bindings, now: new Date() } : bindings) as Record<string, unknown>;
         try {
-          // Only comprehensions count steps; without one there is nothing to meter.
-          const result = compiled.loops ? metered(run, budget) : { value: run() };
+          // Only comprehensions count steps; without one there is nothing to meter (and no
+          // closure or result object is made: this runs once per policy per resource).
+          if (!compiled.loops) return toJson(compiled.run(variables));
+          const result = metered(() => compiled.run(variables), budget);
           if ('exceeded' in result) throw new EvaluationError(result.exceeded, source);
           return toJson(result.value);
         } catch (e) {
