@@ -102,7 +102,9 @@ export const FORMAT_BY_EXTENSION: readonly (readonly [suffix: string, format: st
 /**
  * `--output sarif=out/steward.sarif`, or `--output out/steward.sarif` (the format from the
  * name's extension), repeatable; the format must be one of `formats`. A prefix before `=` that
- * is no format is part of the path (`--output out/a=b.json` is JSON).
+ * is no format is part of the path when it names a folder (`--output out/a=b.json` is JSON); a
+ * bare word is a mistyped format (`sarf=out.sarif` would write the file `sarf=out.sarif`, and a
+ * workflow would upload an older `out.sarif`).
  */
 export function outputParser(formats: readonly string[]) {
   return (value: string, previous: OutputTarget[] = []): OutputTarget[] => {
@@ -113,10 +115,12 @@ export function outputParser(formats: readonly string[]) {
       if (!path) throw new InvalidArgumentError(`expected FORMAT=PATH, e.g. sarif=steward.sarif (formats: ${formats.join(', ')}).`);
       return [...previous, { format: named, path }];
     }
+    if (/^[a-z]+$/i.test(named)) {
+      throw new InvalidArgumentError(`unknown format "${named}" (formats: ${formats.join(', ')}); a file whose name holds "=" is given with its folder: ./${value}.`);
+    }
     const lower = value.toLowerCase();
     const inferred = FORMAT_BY_EXTENSION.find(([suffix, format]) => lower.endsWith(suffix) && formats.includes(format));
     if (inferred && value.length > inferred[0].length) return [...previous, { format: inferred[1], path: value }];
-    if (named && /^[a-z]+$/.test(named)) throw new InvalidArgumentError(`unknown format "${named}" (formats: ${formats.join(', ')}).`);
     const known = FORMAT_BY_EXTENSION.filter(([, f]) => formats.includes(f)).map(([suffix]) => suffix);
     throw new InvalidArgumentError(`expected FORMAT=PATH, e.g. sarif=steward.sarif, or a file named ${known.join(', ')} (formats: ${formats.join(', ')}).`);
   };

@@ -1,11 +1,11 @@
 // Writes a report: the chosen format on stdout (alone), each --output file, and on stderr why
 // a run could not evaluate (the text of the API errors, e.g. the 401).
-import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { blobUrlFromEnv, type Format, formatReport, type GroupBy, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
-import { InputError, type Report, withoutWorkflowCommands } from '../library/without-policies.js';
+import { InputError, type Report, unwritable, withoutWorkflowCommands } from '../library/without-policies.js';
 
 /**
  * The repository the run is in: GITHUB_WORKSPACE when the cwd is inside it, else the nearest
@@ -27,47 +27,6 @@ export function assertWritableOutputs(outputs: OutputTarget[], io: CliIo): void 
     return why ? [{ file: '--output', line: 0, column: 0, message: `${out.format}=${out.path}: ${why}` }] : [];
   });
   if (problems.length > 0) throw new InputError(problems);
-}
-
-/**
- * Why `file` cannot be written (created with its folders, or replaced), or null. Missing folders
- * are created now, one level at a time, and a file is created and removed in the last one: asking
- * the file system is the only answer that holds for root and special file systems (/proc answers
- * a root's access check yes, then refuses, and Node's recursive mkdir never returns there).
- */
-function unwritable(file: string): string | null {
-  if (existsSync(file)) {
-    if (statSync(file).isDirectory()) return 'is a directory';
-    return canWrite(file) ? null : 'is not writable';
-  }
-  const missing: string[] = [];
-  let dir = path.dirname(file);
-  for (; !existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
-  if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
-  for (const folder of missing) {
-    try {
-      mkdirSync(folder);
-    } catch (e) {
-      return `cannot create the folder ${folder} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
-    }
-  }
-  const probe = path.join(path.dirname(file), `.steward-probe-${process.pid}`);
-  try {
-    writeFileSync(probe, '', { flag: 'wx' });
-    unlinkSync(probe);
-  } catch (e) {
-    return `cannot create files in ${path.dirname(file)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
-  }
-  return null;
-}
-
-function canWrite(p: string): boolean {
-  try {
-    accessSync(p, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function writeReports(report: Report, format: string, outputs: OutputTarget[], io: CliIo, groupBy?: GroupBy): void {

@@ -1,11 +1,11 @@
 // The run history: opened (and locked) before a run makes any request, so a broken or busy
 // file is exit 2 up front; after the run, the report gets its lifecycle and the run is recorded.
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { canonicalJson } from '../core/canonical-json.js';
 import type { Report } from '../core/model.js';
+import { InputError } from '../core/problem.js';
 import { type HeldLocks, lockFiles } from '../io/file-lock.js';
+import { unwritable } from '../io/writable.js';
 import { type HistoryDatabase, openHistory } from './database.js';
 import { applyLifecycle, isTracked } from './lifecycle.js';
 import { openPgHistory } from './postgres.js';
@@ -38,7 +38,10 @@ export async function openRunHistory(target: string, shown: string, purpose: str
     return { db, shown, locks: null, close: () => db.close() };
   }
   const file = target;
-  mkdirSync(path.dirname(file), { recursive: true });
+  // A folder, or a place no file can be made (Node's recursive mkdir never returns under /proc):
+  // bad input before any request, not a failure to read it.
+  const why = unwritable(file);
+  if (why) throw new InputError([{ file: shown, line: 0, column: 0, message: `cannot write the run history here: ${why}` }]);
   const locks = lockFiles([file], purpose, () => shown);
   try {
     const db = await openHistory(file, shown, { create: true });

@@ -13,6 +13,7 @@ import { mappedTo } from '../engine/frameworks.js';
 import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import { readBaseline } from '../engine/baseline.js';
+import { unwritable } from '../io/writable.js';
 import { loadWaivers } from '../engine/waivers.js';
 import { type CompiledPolicy, withParams } from '../policy/compile.js';
 import { loadCompiledPolicies } from '../policy/policy-set.js';
@@ -203,6 +204,12 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   }
 
   if (problems.length === 0 && selected.length === 0) problems.push(policies.length > 0 ? allLeftOutProblem(policies.length, options) : noPoliciesProblem(config));
+  // `--explain POLICY:RESOURCE` of a policy the run leaves out would explain nothing, said only after the run.
+  const explained = options.inspect?.policy;
+  if (explained !== undefined && selected.length > 0 && !selected.some((p) => p.def.id === explained)) {
+    const why = ids.has(explained) ? 'is left out of this run (--only, --skip or --framework)' : `is not loaded${didYouMean(explained, ids)} (see \`steward list\`)`;
+    problems.push(problem('--explain', `policy "${explained}" ${why}`));
+  }
   // A findings filter no selected policy can pass reports nothing and passes every run, as an
   // --only or --framework that names nothing would: bad input, like them.
   const severity = options.severity;
@@ -240,6 +247,9 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
       problems.push({ file: shown, line: 1, column: 1, message: `baseline ${shown} names no instance (written by a run of one instance, or before baselines kept them): with several instances, write it again with --write-baseline` });
     } else if (data) baseline = { file: shown, data };
   }
+  // Written after the run: a folder or a read-only place found then would lose the run's work.
+  const unwritableBaseline = options.writeBaseline ? unwritable(path.resolve(cwd, options.writeBaseline)) : null;
+  if (unwritableBaseline) problems.push(problem('--write-baseline', `${options.writeBaseline}: ${unwritableBaseline}`));
   if (problems.length > 0) throw new InputError(problems);
   return { config, cwd, policies, selected, waivers, overrides, baseline, declared };
 }

@@ -106,4 +106,14 @@ describe('steward explain', () => {
     const bad = await runCli(['check', ...DEMO, '--explain', 'no-colon'], { env });
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('expected POLICY:RESOURCE')]);
   });
+
+  it('check --explain of a policy the run does not evaluate is exit 2 before any request (it could explain nothing)', async () => {
+    const env = sandboxEnv(sandbox);
+    sandbox.resetCounts();
+    const typo = await runCli(['check', ...DEMO, '--explain', 'schedule-timezone-vaild:9004'], { env });
+    expect([typo.code, typo.stderr]).toEqual([2, `--explain: policy "schedule-timezone-vaild" is not loaded (did you mean 'schedule-timezone-valid'?) (see \`steward list\`)\nsteward: bad input; nothing was sent to the API\n`]);
+    const left = await runCli(['check', ...DEMO, '--only', 'queue-no-admin-for-users', '--explain', 'schedule-timezone-valid:9004'], { env });
+    expect([left.code, left.stderr]).toEqual([2, '--explain: policy "schedule-timezone-valid" is left out of this run (--only, --skip or --framework)\nsteward: bad input; nothing was sent to the API\n']);
+    expect(sandbox.totalRequests()).toBe(0);
+  });
 });

@@ -1,6 +1,6 @@
 // Report files of every format in one run, the token never written anywhere, and the same
 // verdict through 429 (Retry-After) and 503 answers.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { XMLValidator } from 'fast-xml-parser';
@@ -95,6 +95,11 @@ describe('steward check outputs', () => {
     expect(bad.stderr).toContain('expected FORMAT=PATH, e.g. sarif=steward.sarif, or a file named .sarif.json, .sarif,');
     const unknown = await runCli(['check', ...DEMO, '--output', 'pdf=report.pdf'], { env: sandboxEnv(sandbox) });
     expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('unknown format "pdf"')]);
+    // A mistyped format before a known extension is not a file named `sarf=out.sarif` (a
+    // workflow would upload an older out.sarif): exit 2, saying how to name such a file.
+    const typo = await runCli(['check', ...DEMO, '--output', 'sarf=out.sarif'], { env: sandboxEnv(sandbox), cwd: out });
+    expect([typo.code, typo.stderr.split('\n')[0]]).toEqual([2, `error: option '-o, --output <format=path>' argument 'sarf=out.sarif' is invalid. unknown format "sarf" (formats: text, json, sarif, junit, markdown, github, html, csv); a file whose name holds "=" is given with its folder: ./sarf=out.sarif.`]);
+    expect(existsSync(path.join(out, 'sarf=out.sarif'))).toBe(false);
     expect(sandbox.totalRequests()).toBe(0);
   });
 

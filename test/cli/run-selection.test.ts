@@ -1,7 +1,7 @@
 // What a run evaluates, decided before any request: params and waivers naming unknown policies,
 // an empty policy set, manifest globs matching nothing, empty scope lists, and stale waivers
 // only among the policies that ran. In-process over the library API against a sandbox.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CheckOptions, evaluate, prepareRun } from '../../src/library/index.js';
@@ -91,6 +91,25 @@ describe('a selection that leaves out every policy', () => {
     expect(await inputProblems({ cwd: dir, only: ['queue-no-admin-for-users'], skip: ['queue-*'] })).toEqual([
       `--only, --skip: no policy left to evaluate: --only and --skip leave out all ${loaded} policies loaded`,
     ]);
+  });
+});
+
+describe('files the run writes', () => {
+  it('a baseline to write or a history that cannot be written (a folder) is exit 2 before any request', async () => {
+    const dir = project({ 'steward.yaml': 'policies: [builtin]\n', 'reports/.keep': '', 'runs/.keep': '' });
+    expect(await inputProblems({ cwd: dir, writeBaseline: 'reports' })).toEqual(['--write-baseline: reports: is a directory']);
+    expect(await inputProblems({ cwd: dir, history: 'runs' })).toEqual(['runs: cannot write the run history here: is a directory']);
+    // A file where a folder is needed, for either.
+    expect(await inputProblems({ cwd: dir, writeBaseline: 'steward.yaml/baseline.json' })).toEqual([`--write-baseline: steward.yaml/baseline.json: ${path.join(dir, 'steward.yaml')} is not a directory`]);
+    expect(await inputProblems({ cwd: dir, history: 'steward.yaml/h.sqlite' })).toEqual([`steward.yaml/h.sqlite: cannot write the run history here: ${path.join(dir, 'steward.yaml')} is not a directory`]);
+  });
+
+  it('their missing folders are made before the run, and the run writes both', async () => {
+    const dir = copyDemo();
+    const { report } = await evaluate({ ...live(), cwd: dir, config: 'steward.yaml', only: ['queue-no-admin-for-users'], writeBaseline: 'out/a/baseline.json', history: 'state/b/history.sqlite' });
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(report.history?.file).toBe(path.join('state', 'b', 'history.sqlite'));
+    expect(JSON.parse(readFileSync(path.join(dir, 'out/a/baseline.json'), 'utf8')).fingerprints).toEqual(report.findings.map((f) => f.fingerprint).sort());
   });
 });
 

@@ -1,0 +1,46 @@
+// Whether a file steward is about to write can be written, asked before any request: a report
+// file, the baseline to write or the run history named as a folder (or on a read-only mount) is
+// bad input (exit 2 with nothing sent), not a failure after the run's work is done.
+import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Why `file` cannot be written (created with its folders, or replaced), or null. Missing folders
+ * are created now, one level at a time, and a file is created and removed in the last one: asking
+ * the file system is the only answer that holds for root and special file systems (/proc answers
+ * a root's access check yes, then refuses, and Node's recursive mkdir never returns there).
+ */
+export function unwritable(file: string): string | null {
+  if (existsSync(file)) {
+    if (statSync(file).isDirectory()) return 'is a directory';
+    return canWrite(file) ? null : 'is not writable';
+  }
+  const missing: string[] = [];
+  let dir = path.dirname(file);
+  for (; !existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  if (!statSync(dir).isDirectory()) return `${dir} is not a directory`;
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (e) {
+      return `cannot create the folder ${folder} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    }
+  }
+  const probe = path.join(path.dirname(file), `.steward-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { flag: 'wx' });
+    unlinkSync(probe);
+  } catch (e) {
+    return `cannot create files in ${path.dirname(file)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+  return null;
+}
+
+function canWrite(p: string): boolean {
+  try {
+    accessSync(p, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
