@@ -3,7 +3,7 @@
 // in one transaction and written back atomically (a temporary file renamed over the old one), so
 // a run killed while writing leaves the previous file whole. Runs on one file are serialised by
 // the caller's lock.
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { InputError } from '../core/problem.js';
@@ -151,6 +151,7 @@ export async function openHistory(file: string, shown: string, options: { create
   if (options.create) removeLeftovers(file);
   const exists = existsSync(file);
   if (!exists && !options.create) throw new InputError([{ file: shown, line: 0, column: 0, message: 'history file not found' }]);
+  if (exists && statSync(file).isDirectory()) throw new InputError([{ file: shown, line: 0, column: 0, message: 'is a directory, not a history file' }]);
   const db = exists ? new SQL.Database(readFileSync(file)) : new SQL.Database();
   const history = new SqlJsHistory(file, shown, db);
   try {

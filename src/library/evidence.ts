@@ -5,13 +5,14 @@
 // policies on the snapshot and compares the verdict and every finding, then checks every hash.
 // Nothing in the pack holds a token or a header (every file is written redacted).
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
 import { recordingApi, type RecordingApi, SNAPSHOT_VERSION, writeSnapshot } from '../api/snapshot.js';
 import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
+import { unwritable } from '../io/writable.js';
 import type { EmptyInstance } from './empty-run.js';
 import { evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
@@ -37,9 +38,12 @@ export type RenderReports = (report: Report, cwd: string) => Record<string, stri
  * or absent. `render` gives the report files (the library knows no formatters).
  */
 export async function writeEvidence(options: CheckOptions, out: string, render: RenderReports): Promise<EvidenceResult> {
-  if (existsSync(out) && readdirSync(out).length > 0) {
-    throw new InputError([{ file: '--out', line: 0, column: 0, message: `${out} is not empty: an evidence pack goes into a new directory` }]);
-  }
+  const outProblem = (message: string) => new InputError([{ file: '--out', line: 0, column: 0, message: `${out} ${message}` }]);
+  if (existsSync(out) && !statSync(out).isDirectory()) throw outProblem('is a file: an evidence pack goes into a new directory');
+  if (existsSync(out) && readdirSync(out).length > 0) throw outProblem('is not empty: an evidence pack goes into a new directory');
+  // Made (and tried) before the run: a pack that cannot be written is bad input, nothing sent.
+  const unwritableOut = unwritable(path.join(out, EVIDENCE_MANIFEST));
+  if (unwritableOut) throw outProblem(`cannot hold the pack: ${unwritableOut}`);
   let recorder: RecordingApi | null = null;
   const evaluation = await evaluate({
     ...options,

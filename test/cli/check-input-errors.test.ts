@@ -127,3 +127,22 @@ describe('steward check against a live instance refuses bad input before any req
     ]);
   });
 });
+
+describe('files the commands write or read that cannot be (a folder, a path through a file)', () => {
+  it('evidence --out, snapshot --out, history and diff --history: exit 2 naming the file, not one request', async () => {
+    const dir = copyDemo();
+    mkdirSync(path.join(dir, 'taken'));
+    const env = { STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_WORKFLOW_URL: sandbox.workflowUrl, STEWARD_TOKEN: TOKEN };
+    const run = async (args: string[]) => {
+      const r = await runCli([...args, '--config', 'steward.yaml', '--quiet'], { cwd: dir, env });
+      return [r.code, r.stdout, r.stderr.split('\n')[0]];
+    };
+    expect(await run(['evidence', '--out', 'steward.yaml'])).toEqual([2, '', `--out: ${path.join(dir, 'steward.yaml')} is a file: an evidence pack goes into a new directory`]);
+    expect(await run(['evidence', '--out', 'steward.yaml/pack'])).toEqual([2, '', `--out: ${path.join(dir, 'steward.yaml', 'pack')} cannot hold the pack: ${path.join(dir, 'steward.yaml')} is not a directory`]);
+    expect(await run(['snapshot', '--out', 'taken'])).toEqual([2, '', '--out: taken: is a directory']);
+    expect(await run(['history', '--history', 'taken'])).toEqual([2, '', 'taken: is a directory, not a history file']);
+    expect(await run(['diff', '--history', 'taken'])).toEqual([2, '', 'taken: is a directory, not a history file']);
+    expect(await run(['check', '--history', 'taken'])).toEqual([2, '', 'taken: cannot write the run history here: is a directory']);
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+});

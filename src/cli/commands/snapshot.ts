@@ -7,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, evaluate, recordingApi, type RecordingApi, writeSnapshot } from '../../library/index.js';
+import { displayPath, evaluate, InputError, recordingApi, type RecordingApi, unwritable, writeSnapshot } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
@@ -16,6 +16,10 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
   addRunOptions(cmd, { gate: false, from: false });
   cmd.requiredOption('--out <file>', 'snapshot file to write').action(async (flags: RunFlags & { out: string }) => {
     const { io } = ctx;
+    const file = path.resolve(io.cwd, flags.out);
+    // Written after the run: a file that cannot be written is bad input now, nothing sent.
+    const why = unwritable(file);
+    if (why) throw new InputError([{ file: '--out', line: 0, column: 0, message: `${flags.out}: ${why}` }]);
     let recorder: RecordingApi | null = null;
     const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
       ...options,
@@ -27,7 +31,6 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     }));
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
     warn(io, ...warnings.map((w) => `steward: ${w}`));
-    const file = path.resolve(io.cwd, flags.out);
     const snapshot = (recorder as RecordingApi | null)!.snapshot();
     await writeSnapshot(file, snapshot, prepared.config.secrets);
     print(io, `wrote ${displayPath(file, io.cwd)}: ${snapshot.answers.length} answers, ${report.http.requests} requests\n`);
