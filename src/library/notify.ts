@@ -9,7 +9,9 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, type NotifyTarget } from '../config/index.js';
 import { instancePrefix, type NotificationRecord, type Report } from '../core/model.js';
+import { displayPath } from '../core/display-path.js';
 import { ownerLabel } from '../core/owner.js';
+import { InputError } from '../core/problem.js';
 import { readReportFile } from './history.js';
 import { type NotificationChange, type NotificationDigest, NOTIFY_MAX_ITEMS, notificationPayload } from './notify-payloads.js';
 
@@ -145,6 +147,11 @@ export async function notifyFrom(options: NotifyFromOptions): Promise<NotifyOutc
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const config = loadConfig({ configPath: options.config, cwd, env });
+  // A job that only notifies and finds no channel would succeed having told no one.
+  if (config.notify.length === 0) {
+    const file = config.file ? displayPath(config.file, cwd) : '(config)';
+    throw new InputError([{ file, line: 0, column: 0, message: 'names no notify: channels: nothing to send the report to (README, Notifications on change)' }]);
+  }
   const report = await readReportFile(path.resolve(cwd, options.from), cwd);
   return sendNotifications(report, config.notify, { env, dryRun: options.dryRun, redact: (t) => config.secrets.redact(t) });
 }

@@ -175,6 +175,16 @@ describe('notify: on change', () => {
     expect(inline.stderr).toMatch(/^steward\.yaml:\d+:\d+: notify\[0\]\.url must be env:NAME, the environment variable that holds it \(a webhook URL or key is a secret: never in this file\)\n/);
     expect(inline.stderr).not.toContain(base);
   });
+
+  it('steward notify with a config that names no channel is exit 2: it would succeed having told no one', async () => {
+    const dir = project();
+    await runCli(['check', ...ONLY, '--output', 'json=r1.json', '--quiet'], { cwd: dir, env: env() });
+    writeFileSync(path.join(dir, 'steward.yaml'), readFileSync(path.join(dir, 'steward.yaml'), 'utf8').replace(/^notify:[\s\S]*$/m, ''));
+    const before = received.length;
+    const r = await runCli(['notify', '--from', 'r1.json'], { cwd: dir, env: env() });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'steward.yaml: names no notify: channels: nothing to send the report to (README, Notifications on change)\nsteward: bad input\n']);
+    expect(received.length).toBe(before);
+  });
 });
 
 describe('notify: teams routed by the owners: map', () => {
