@@ -13,6 +13,12 @@ import { ENV_REF_PATTERN } from './env-ref.js';
  */
 /** `90s`, `30m`, `2h`: a whole number and a unit; from 1 s to 24 h. */
 export const DURATION_PATTERN = '^[1-9][0-9]*(s|m|h)$';
+/** The config's other patterns, one name each: validate.ts words each one's failure. */
+export const URL_PATTERN = '^https?://';
+export const TOKEN_ID_PATTERN = '^[0-9]+$';
+export const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+export const INSTANCE_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]{0,39}$';
+export const DAYS_PATTERN = '^[1-9][0-9]*d$';
 const DURATION_UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
 const MAX_RUN_TIMEOUT_MS = 24 * 3_600_000;
 
@@ -73,7 +79,7 @@ const globs = (what: string) => ({
 
 const url = (what: string) => ({
   type: 'string',
-  pattern: '^https?://',
+  pattern: URL_PATTERN,
   description: what,
 });
 
@@ -127,7 +133,7 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
         },
         tokenId: {
           type: ['string', 'integer'],
-          pattern: '^[0-9]+$',
+          pattern: TOKEN_ID_PATTERN,
           minimum: 0,
           description: "the access-token id of the developer token in use (Admin › Security › Access tokens; not the token itself): check and doctor warn when it expires within tokenWarningDays",
         },
@@ -139,7 +145,7 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
         },
         tokenHeader: {
           type: 'string',
-          pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          pattern: HEADER_NAME_PATTERN,
           description: 'header carrying the developer token (default X-SERVICE-Developer-Token; the real platform: X-DOMO-Developer-Token)',
         },
         scheduleFilter: {
@@ -158,7 +164,7 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
     instances: {
       type: 'object',
       description: 'several instances in one run (instead of instance:): each name with its base URL and the variable holding its token; `--instance NAME` picks some',
-      propertyNames: { pattern: '^[a-z0-9][a-z0-9_-]{0,39}$' },
+      propertyNames: { pattern: INSTANCE_NAME_PATTERN },
       minProperties: 1,
       additionalProperties: {
         type: 'object',
@@ -169,8 +175,8 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
           token: { type: 'string', pattern: ENV_REF_PATTERN, description: 'env:NAME: the environment variable holding its developer token (a token never goes in this file)' },
           workflowUrl: url('its workflow API base URL'),
           workflowToken: { type: 'string', pattern: ENV_REF_PATTERN, description: 'env:NAME of its workflow API token' },
-          tokenHeader: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", description: 'header carrying its developer token' },
-          tokenId: { type: ['string', 'integer'], pattern: '^[0-9]+$', minimum: 0, description: 'the access-token id of its token, to warn before it expires' },
+          tokenHeader: { type: 'string', pattern: HEADER_NAME_PATTERN, description: 'header carrying its developer token' },
+          tokenId: { type: ['string', 'integer'], pattern: TOKEN_ID_PATTERN, minimum: 0, description: 'the access-token id of its token, to warn before it expires' },
           requestsPerSecond: { type: 'number', ...REQUESTS_PER_SECOND_BOUNDS, description: 'its own request rate (default: the config\'s)' },
           pageSize: { type: 'integer', minimum: 1, maximum: 2000, description: 'items per limit/skip page' },
           scope: { type: 'object', additionalProperties: false, description: 'its own scope, replacing the config\'s', properties: scopeProperties() },
@@ -218,7 +224,7 @@ export const CONFIG_SCHEMA = closedSchema('config', 'steward.yaml', {
           properties: {
             path: { anyOf: [{ type: 'string', minLength: 1 }, { const: true }], description: 'the history: a file, env:NAME, or true for .steward/history.sqlite' },
             keep: {
-              anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[1-9][0-9]*d$' }],
+              anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: DAYS_PATTERN }],
               description: 'how much of each instance\'s past is kept in detail: a number of runs, or days (`90d`); older runs keep only their totals (default 365d)',
             },
           },

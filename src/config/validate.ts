@@ -5,7 +5,7 @@ import { isScalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
 import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, type YamlSource } from '../io/yaml-source.js';
-import { CONFIG_SCHEMA } from './schema.js';
+import { CONFIG_SCHEMA, DAYS_PATTERN, DURATION_PATTERN, HEADER_NAME_PATTERN, INSTANCE_NAME_PATTERN, TOKEN_ID_PATTERN, URL_PATTERN } from './schema.js';
 import { ENV_REF_PATTERN, isEnvRef } from './env-ref.js';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 
@@ -35,14 +35,23 @@ function tokenProblems(src: YamlSource): InputProblem[] {
 }
 
 /**
- * The config schema's patterns: the instance URLs', and `env:NAME` where a value is a secret (a
- * notify webhook's URL and key), whose value is never echoed.
+ * What each of the config schema's patterns asks for, in words (`env:NAME` where a value is a
+ * secret, a notify webhook's URL and key, whose value is never echoed).
  */
+const PATTERN_WORDING: Record<string, string> = {
+  [ENV_REF_PATTERN]: 'must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)',
+  [URL_PATTERN]: 'must be an http(s):// URL',
+  [DURATION_PATTERN]: 'must be a whole number of s, m or h (e.g. 90s, 30m, 2h)',
+  [TOKEN_ID_PATTERN]: 'must be a whole number: the access-token id, not the token',
+  [HEADER_NAME_PATTERN]: "must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)",
+  [INSTANCE_NAME_PATTERN]: 'must be lower-case letters, digits, - and _ (at most 40), starting with a letter or digit',
+  [DAYS_PATTERN]: 'must be a number of days, e.g. 90d',
+};
+
 const CONFIG_WORDING: SchemaWording = {
   describe: (e, { subject }) => {
-    if (e.keyword !== 'pattern') return undefined;
-    if (e.params.pattern === ENV_REF_PATTERN) return `${subject}must be env:NAME, the environment variable that holds it (a webhook URL or key is a secret: never in this file)`;
-    return `${subject}must be an http(s):// URL`;
+    const wording = e.keyword === 'pattern' ? PATTERN_WORDING[String(e.params.pattern)] : undefined;
+    return wording === undefined ? undefined : `${subject}${wording}`;
   },
 };
 

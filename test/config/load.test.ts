@@ -122,6 +122,20 @@ describe('config errors name file:line:column', () => {
     ]);
   });
 
+  it('words each pattern by what it asks for (a duration, a token id, a header name, days, a URL): not all as a URL', () => {
+    const dir = tempProject({
+      'steward.yaml': "timeout: 0s\ninstance: { baseUrl: ftp://x, tokenId: abc, tokenHeader: 'X Token' }\nhistory: { path: h.sqlite, keep: 9x }\n",
+    });
+    expect(problemsOf(() => loadConfig({ cwd: dir, env: {} }))).toEqual([
+      'steward.yaml:1:10: timeout must be a whole number of s, m or h (e.g. 90s, 30m, 2h)',
+      'steward.yaml:2:22: instance.baseUrl must be an http(s):// URL',
+      'steward.yaml:2:40: instance.tokenId must be a whole number: the access-token id, not the token',
+      "steward.yaml:2:58: instance.tokenHeader must be an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)",
+      'steward.yaml:3:34: history.keep must be integer',
+      'steward.yaml:3:34: history.keep must be a number of days, e.g. 90d',
+    ]);
+  });
+
   it("a scope list's shapes are shared definitions: an error inside one is still worded at the list (config scope and an instance's)", () => {
     const dir = tempProject({
       'steward.yaml': 'scope:\n  datasets: { all: true, exclude: [""] }\n  cards: { file: "" }\ninstances:\n  prod:\n    baseUrl: https://a.example\n    token: env:T\n    scope:\n      users: { all: false }\n      roles: [1, {}]\n',
