@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, type InputProblem, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, unwritable, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -44,6 +44,7 @@ export async function run(): Promise<void> {
 
 /** Runs the check (and the fix, if asked); returns why the step fails, or null. */
 async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: SecretSet): Promise<string | null> {
+  assertRunnable(inputs, process.env);
   const options: CheckOptions = {
     config: inputs.config,
     cwd: inputs.workspace,
@@ -116,10 +117,9 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   core.info(withoutWorkflowCommands(formatReport('text', report, formatOptions)));
   await writeSummary(summaryMarkdown(report, fix ? [fixMarkdown(fix)] : [], undefined, formatOptions));
   emitAnnotations(report);
-  if (inputs.issues) {
-    const token = process.env.GITHUB_TOKEN;
-    const repository = process.env.GITHUB_REPOSITORY;
-    if (!token || !repository) return 'steward: issues: true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY';
+  const token = process.env.GITHUB_TOKEN;
+  const repository = process.env.GITHUB_REPOSITORY;
+  if (inputs.issues && token && repository) {
     core.setSecret(token);
     secrets.add(token);
     const synced = await syncIssues(report, { token, repository, apiUrl: process.env.GITHUB_API_URL || undefined, by: inputs.issuesBy });
@@ -131,6 +131,24 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   }
   if (empty && !inputs.allowEmpty) return `steward: ${empty}`;
   return gateFailure(report);
+}
+
+/**
+ * What the inputs ask for that the run could not finish, found before any request as the CLI's
+ * flags are: a report file that cannot be written (a folder, a path through a file), issues
+ * without the workflow token or repository. Found after the run, the instance was read for nothing.
+ */
+function assertRunnable(inputs: ActionInputs, env: NodeJS.ProcessEnv): void {
+  const problems: InputProblem[] = [];
+  const files = [['sarif-file', inputs.sarifFile], ['json-file', inputs.jsonFile], ['html-file', inputs.htmlFile]] as const;
+  for (const [input, file] of files) {
+    const why = file ? unwritable(file) : null;
+    if (why) problems.push({ file: `input ${input}`, line: 0, column: 0, message: `${file}: ${why}` });
+  }
+  if (inputs.issues && (!env.GITHUB_TOKEN || !env.GITHUB_REPOSITORY)) {
+    problems.push({ file: 'input issues', line: 0, column: 0, message: 'true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY' });
+  }
+  if (problems.length > 0) throw new InputError(problems);
 }
 
 async function writeReportFile(file: string, text: string): Promise<void> {

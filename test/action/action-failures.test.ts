@@ -1,6 +1,6 @@
 // The committed bundle's edges: the annotation cap, fix plan/apply and its confirmation, bad
 // input and API failures, each failing the step the way DESIGN §9 and §11 say.
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { JOURNAL_DIR, type JournalEntry } from '../../src/fix/index.js';
@@ -254,6 +254,23 @@ describe('failures', () => {
     const [failure] = run.commands.filter((c) => c.command === 'error');
     expect(failure.message).toMatch(/^steward: bad input, nothing was sent to the API:\nsteward\.yaml:54:1: .*colour/);
     expect(run.outputs).toEqual({ violations: '0', errors: '0', waived: '0', gate: 'error', 'sarif-file': '', 'report-file': '', 'html-file': '' });
+  });
+
+  test('a report file that cannot be written, or issues without the workflow token, fail before any request', async () => {
+    const ws = workspace();
+    mkdirSync(join(ws, 'reports'));
+    sandbox.resetCounts();
+    const run = await runAction(ws, { ...connect(), 'sarif-file': 'reports', 'html-file': 'steward.yaml/report.html', issues: 'true' });
+    expect(run.code).toBe(1);
+    expect(sandbox.totalRequests()).toBe(0);
+    expect(run.commands.filter((c) => c.command === 'error').map((c) => c.message)).toEqual([
+      [
+        'steward: bad input, nothing was sent to the API:',
+        `input sarif-file: ${join(ws, 'reports')}: is a directory`,
+        `input html-file: ${join(ws, 'steward.yaml', 'report.html')}: ${join(ws, 'steward.yaml')} is not a directory`,
+        'input issues: true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY',
+      ].join('\n'),
+    ]);
   });
 
   test('a rejected token fails with the API error, never the token, and applies no fix', async () => {
