@@ -53,7 +53,7 @@ let compiledWaivers: ValidateFunction | undefined;
 const waiversValidator = () => (compiledWaivers ??= ownValidator(WAIVERS_VALIDATION));
 
 /** A YYYY-MM-DD that is a real calendar date. */
-function isCalendarDate(s: string): boolean {
+export function isCalendarDate(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }

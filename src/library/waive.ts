@@ -6,9 +6,9 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
 import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
-import { InputError } from '../core/problem.js';
+import { InputError, type InputProblem } from '../core/problem.js';
 import { literalGlob } from '../core/glob.js';
-import { appliesOn, parseWaivers, today, type WaiverRules } from '../engine/waivers.js';
+import { appliesOn, isCalendarDate, parseWaivers, today, type WaiverRules } from '../engine/waivers.js';
 import { decodeUtf8, readInputFileSync, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 
@@ -53,9 +53,15 @@ function readReport(file: string, shown: string): Report {
 export function waive(options: WaiveOptions): WaiveResult {
   const now = options.now ?? new Date();
   const shownWaivers = options.shown(options.waivers);
-  if (options.expires <= today(now)) {
-    throw new InputError([{ file: '--expires', line: 0, column: 0, message: `${options.expires} is not after today (${today(now)}): a waiver must end in the future` }]);
-  }
+  // The flags first, named as flags: checked only in the file written, they were reported at
+  // lines of a file that was never written.
+  const flagProblems: InputProblem[] = [];
+  const flag = (name: string, message: string) => flagProblems.push({ file: name, line: 0, column: 0, message });
+  if (!isCalendarDate(options.expires)) flag('--expires', `${options.expires} is not a date (YYYY-MM-DD)`);
+  else if (options.expires <= today(now)) flag('--expires', `${options.expires} is not after today (${today(now)}): a waiver must end in the future`);
+  if (options.owner.trim() === '') flag('--owner', 'must name who answers for the waivers');
+  if (options.reason.trim() === '') flag('--reason', 'must say why the violations are accepted for now');
+  if (flagProblems.length > 0) throw new InputError(flagProblems);
   const report = readReport(options.report, options.report === STDIN ? 'stdin' : options.shown(options.report));
   const existing = existsSync(options.waivers) ? readInputFileSync(options.waivers, shownWaivers, 'waivers') : 'waivers: []\n';
   // The file's waivers by what they waive (a lookup per violation, not a scan of the file).

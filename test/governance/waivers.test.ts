@@ -109,4 +109,15 @@ describe('steward waive', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^--expires: \d{4}-\d{2}-\d{2} is not after today/);
     expect(readFileSync(path.join(dir, 'waivers.yaml'), 'utf8')).toBe(before);
   });
+
+  it('a date that is no date and an empty owner or reason are named as the flags they came from, the file untouched', async () => {
+    const dir = copyDemo();
+    const before = readFileSync(path.join(dir, 'waivers.yaml'), 'utf8');
+    const waiveWith = (owner: string, reason: string, expires: string) => runCli(['waive', '--from', 'report.json', '--owner', owner, '--reason', reason, '--expires', expires], { cwd: dir, env: sandboxEnv(sandbox) });
+    const date = await waiveWith('x', 'y', '2031-13-45');
+    expect([date.code, date.stderr]).toEqual([2, '--expires: 2031-13-45 is not a date (YYYY-MM-DD)\nsteward: bad input\n']);
+    const empty = await waiveWith(' ', '', inDays(30));
+    expect([empty.code, empty.stderr]).toEqual([2, '--owner: must name who answers for the waivers\n--reason: must say why the violations are accepted for now\nsteward: 2 input problems\n']);
+    expect(readFileSync(path.join(dir, 'waivers.yaml'), 'utf8')).toBe(before);
+  });
 });
