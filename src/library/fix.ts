@@ -8,6 +8,7 @@ import { displayPath } from '../core/display-path.js';
 import { InputError } from '../core/problem.js';
 import { type ApplyResult, applyFixes, defaultJournalPath, type FixPlan, readPlan, readResumeJournal, renderPlanJson, type ResumeJournal, resumePlan, writeBackChange, writeBackPlan } from '../fix/index.js';
 import { lockFiles } from '../io/file-lock.js';
+import { unwritable } from '../io/writable.js';
 import { type Connection, withConnection } from './connect.js';
 import { type Evaluation, evaluateOn } from './evaluate.js';
 import { planRunFixes } from './plan-run.js';
@@ -66,9 +67,19 @@ const inputProblem = (file: string, message: string) => new InputError([{ file, 
 export async function fix(check: CheckOptions, options: FixOptions): Promise<FixOutcome> {
   const journalPath = options.journal ?? defaultJournalPath(options.root);
   const shown = (file: string) => displayPath(file, options.root);
+  // Files the session writes, tried before anything is read or sent (their folders made): one
+  // that cannot be written is bad input, not a failure once the instance was read or changed.
+  const written: [flag: string, file: string | undefined][] = [
+    ['--plan-out', options.planOut],
+    ['--journal', options.mode === 'apply' ? journalPath : undefined],
+  ];
+  const unwritableFiles = written.flatMap(([flag, file]) => {
+    const why = file ? unwritable(file) : null;
+    return file && why ? [{ file: flag, line: 0, column: 0, message: `${shown(file)}: ${why}` }] : [];
+  });
+  if (unwritableFiles.length > 0) throw new InputError(unwritableFiles);
   // Two runs applying from one journal would both read it before either writes, and send every
   // change twice: the journal is locked before it is read.
-  if (options.mode === 'apply') mkdirSync(path.dirname(journalPath), { recursive: true });
   const journalLock = options.mode === 'apply' ? lockFiles([journalPath], 'fix --apply', shown) : null;
   try {
     const journal = options.journal ? readResumeJournal(journalPath, shown(journalPath)) : null;

@@ -1,7 +1,7 @@
 // `steward fix` flags end to end: the built CLI against an in-process sandbox, on a copy of the
 // demo. Only the declared kinds' policies are selected, so the run reads nothing from the API
 // and every request counted is a fix being sent.
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,20 @@ describe('steward fix --plan-out / --plan', () => {
     expect(r.stderr).not.toContain('finance-intake.yaml');
     expect(sandbox.totalRequests()).toBe(0);
     expect(journals(demo)).toEqual([]);
+  });
+});
+
+describe('files fix writes', () => {
+  it('a --plan-out or an --apply journal that cannot be written is exit 2 before any request (it was exit 3 after the run)', async () => {
+    const demo = copyDemo();
+    mkdirSync(path.join(demo, 'taken'));
+    // A live kind's policy: without the refusal the run would read the instance.
+    const live = ['fix', '--config', 'steward.yaml', '--only', 'schedule-timezone-valid'];
+    const planOut = await runCli([...live, '--plan-out', 'taken'], { env: sandboxEnv(sandbox), cwd: demo });
+    expect([planOut.code, planOut.stdout, planOut.stderr]).toEqual([2, '', '--plan-out: taken: is a directory\nsteward: bad input; nothing was sent to the API\n']);
+    const journal = await runCli([...live, '--apply', '--yes', '--journal', 'steward.yaml/journal.jsonl'], { env: sandboxEnv(sandbox), cwd: demo });
+    expect([journal.code, journal.stdout, journal.stderr]).toEqual([2, '', `--journal: steward.yaml/journal.jsonl: ${path.join(demo, 'steward.yaml')} is not a directory\nsteward: bad input; nothing was sent to the API\n`]);
+    expect(sandbox.totalRequests()).toBe(0);
   });
 });
 
