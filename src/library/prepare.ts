@@ -117,8 +117,9 @@ export function noPoliciesProblem(config: Config | string[]): InputProblem {
  * Policies loaded, but --only, --skip and --framework together left none: the problem names
  * those flags, not the policy files (which hold policies).
  */
-function allLeftOutProblem(loaded: number, options: Pick<CheckOptions, 'only' | 'skip' | 'framework'>): InputProblem {
+function allLeftOutProblem(loaded: number, options: Pick<CheckOptions, 'only' | 'skip' | 'framework'>): InputProblem | null {
   const flags = [options.only?.length ? '--only' : null, options.skip?.length ? '--skip' : null, options.framework !== undefined ? '--framework' : null].filter((f) => f !== null);
+  if (flags.length === 0) return null;
   const verb = flags.length === 1 ? 'leaves' : 'leave';
   return problem(flags.join(', '), `no policy left to evaluate: ${flags.join(' and ')} ${verb} out all ${loaded} policies loaded`);
 }
@@ -203,7 +204,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     if (run && (!only || only.has(def.id)) && !skip.some((glob) => globMatches(glob, def.id))) selected.push(run);
   }
 
-  if (problems.length === 0 && selected.length === 0) problems.push(policies.length > 0 ? allLeftOutProblem(policies.length, options) : noPoliciesProblem(config));
+  if (problems.length === 0 && selected.length === 0) problems.push((policies.length > 0 ? allLeftOutProblem(policies.length, options) : null) ?? noPoliciesProblem(config));
   // `--explain POLICY:RESOURCE` of a policy the run leaves out would explain nothing, said only after the run.
   const explained = options.inspect?.policy;
   if (explained !== undefined && selected.length > 0 && !selected.some((p) => p.def.id === explained)) {
