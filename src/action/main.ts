@@ -58,6 +58,8 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
     overrides: inputs.overrides,
     overridesFrom: 'input override',
     allowEmpty: inputs.allowEmpty,
+    // The report files too, so none is another file of the run (the history, the config).
+    reportFiles: reportFilesOf(inputs).map(([input, file]) => ({ name: `input ${input}`, file })),
     // Left empty, history (like fail-on) is the config's to decide.
     ...(inputs.history ? { history: inputs.history } : {}),
     ...(inputs.instances.length ? { instances: inputs.instances } : {}),
@@ -140,15 +142,20 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
  */
 function assertRunnable(inputs: ActionInputs, env: NodeJS.ProcessEnv): void {
   const problems: InputProblem[] = [];
-  const files = [['sarif-file', inputs.sarifFile], ['json-file', inputs.jsonFile], ['html-file', inputs.htmlFile]] as const;
-  for (const [input, file] of files) {
-    const why = file ? unwritable(file) : null;
+  for (const [input, file] of reportFilesOf(inputs)) {
+    const why = unwritable(file);
     if (why) problems.push({ file: `input ${input}`, line: 0, column: 0, message: `${file}: ${why}` });
   }
   if (inputs.issues && (!env.GITHUB_TOKEN || !env.GITHUB_REPOSITORY)) {
     problems.push({ file: 'input issues', line: 0, column: 0, message: 'true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY' });
   }
   if (problems.length > 0) throw new InputError(problems);
+}
+
+/** The report files the inputs name, each with its input. */
+function reportFilesOf(inputs: ActionInputs): [input: string, file: string][] {
+  const files: [string, string | undefined][] = [['sarif-file', inputs.sarifFile], ['json-file', inputs.jsonFile], ['html-file', inputs.htmlFile]];
+  return files.flatMap(([input, file]) => (file ? [[input, file] as [string, string]] : []));
 }
 
 async function writeReportFile(file: string, text: string): Promise<void> {

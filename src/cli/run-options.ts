@@ -160,6 +160,7 @@ export function checkOptionsFrom(flags: RunFlags, io: CliIo): CheckOptions {
     writeBaseline: flags.writeBaseline,
     ...(flags.allowEmpty ? { allowEmpty: true } : {}),
     ...(flags.history ? { history: flags.history } : {}),
+    ...(flags.output?.length ? { reportFiles: flags.output.map((o) => ({ name: `--output ${o.format}=${o.path}`, file: o.path })) } : {}),
     onRequest: flags.verbose ? requestLogger(io) : undefined,
     onProgress: progressReporter(io),
   };

@@ -3,7 +3,7 @@
 // (`history: env:STEWARD_HISTORY_URL`) and the URL joins the run's secrets. A URL of another
 // database, or one written into the file, is bad input; neither is ever echoed.
 import path from 'node:path';
-import type { InputProblem } from '../core/problem.js';
+import { InputError, type InputProblem } from '../core/problem.js';
 import { uncontainedPath } from '../io/contained-path.js';
 import { DEFAULT_HISTORY_FILE } from './paths.js';
 import { ENV_REF, envVariableOf } from './env-ref.js';
@@ -58,4 +58,19 @@ export function historySetting(
   const refused = uncontainedPath(written, where.baseDir, where.root);
   if (refused) return { ...none, problems: [where.at(`history: ${refused}`)] };
   return { ...none, target: path.resolve(where.baseDir, written) };
+}
+
+/**
+ * The history a run or command uses: `--history FILE` (relative to the cwd) or a PostgreSQL URL
+ * (a secret of the run: loadConfig adds it), a bare `--history` (the default file,
+ * DEFAULT_HISTORY_FILE beside the config), else the config's; false: none.
+ */
+export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: { historyTarget: string | null; baseDir: string }): string | null {
+  if (flag === false) return null;
+  if (flag === true) return path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
+  if (flag && isDatabaseUrl(flag)) {
+    if (!isPostgresUrl(flag)) throw new InputError([{ file: '--history', line: 0, column: 0, message: DATABASE_URL_REFUSED }]);
+    return flag.trim();
+  }
+  return flag ? path.resolve(cwd, flag) : config.historyTarget;
 }

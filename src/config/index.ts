@@ -2,7 +2,7 @@ export { expandGlob } from './glob.js';
 export { BUILTIN_CONFIG, type FoundConfig, findConfig } from './find.js';
 export { DEFAULT_CONCURRENCY, DEFAULT_FAIL_ON, DEFAULT_POLICIES, ENV, loadConfig, POLICIES_FLAG_ORIGIN } from './load.js';
 export { BUILTIN_POLICIES, builtinPolicyDir, DEFAULT_CONFIG_FILE, DEFAULT_HISTORY_FILE, demoConfigPath, packageRoot, packageVersion } from './paths.js';
-export { DATABASE_URL_REFUSED, HISTORY_KEEP_DEFAULT, type HistoryKeep, isDatabaseUrl, isPostgresUrl } from './history.js';
+export { DATABASE_URL_REFUSED, HISTORY_KEEP_DEFAULT, type HistoryKeep, historyFileOf, isDatabaseUrl, isPostgresUrl } from './history.js';
 export { displayPath } from '../core/display-path.js';
 export { CONFIG_SCHEMA } from './schema.js';
 export type { Config, ConfigOverrides, LoadConfigOptions, NamedInstance, NotifyTarget } from './types.js';

@@ -13,10 +13,10 @@ import { openRunHistory, policySetHash, recordReport } from '../history/index.js
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
 import { type Connection, connectionProblems, replayWarning, withConnection } from './connect.js';
-import { historyFileOf, historyLabel } from './history.js';
+import { historyLabel } from './history.js';
 import { mergeReports, stampInstance } from './merge.js';
 import { InputError } from '../core/problem.js';
-import { DEFAULT_INSTANCE_NAME, forInstance } from '../config/index.js';
+import { DEFAULT_INSTANCE_NAME, forInstance, historyFileOf } from '../config/index.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 import { type EmptyInstance, emptyRunStop } from './empty-run.js';
 

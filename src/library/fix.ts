@@ -84,7 +84,9 @@ export async function fix(check: CheckOptions, options: FixOptions): Promise<Fix
   try {
     const journal = options.journal ? readResumeJournal(journalPath, shown(journalPath)) : null;
     const savedPlan = options.savedPlan ? readPlan(options.savedPlan) : null;
-    const prepared = await prepareRun(check);
+    // The plan and the journal are the run's files too: neither may be another file it reads or writes.
+    const ownFiles = written.flatMap(([name, file]) => (file ? [{ name, file }] : []));
+    const prepared = await prepareRun({ ...check, reportFiles: [...(check.reportFiles ?? []), ...ownFiles] });
     // Manifests a run may rewrite, or whose declared state it applies, are held too.
     const writes = options.mode !== 'plan' || options.writeBack;
     const manifests = writes ? Object.values(prepared.config.manifestFiles).flat() : [];

@@ -2,7 +2,7 @@
 // runs (or JSON reports) compared.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, DATABASE_URL_REFUSED, DEFAULT_HISTORY_FILE, isDatabaseUrl, isPostgresUrl, loadConfig } from '../config/index.js';
+import { type Config, DEFAULT_HISTORY_FILE, historyFileOf, isPostgresUrl, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import { type FailOn, holdsSeveralInstances, type Report } from '../core/model.js';
 import { atOrAbove } from '../engine/verdict.js';
@@ -32,21 +32,6 @@ export interface HistoryOptions {
 }
 
 const flagProblem = (file: string, message: string) => new InputError([{ file, line: 0, column: 0, message }]);
-
-/**
- * The history a run or command uses: `--history FILE` (relative to the cwd) or a PostgreSQL URL
- * (a secret of the run: loadConfig adds it), a bare `--history` (the default file,
- * DEFAULT_HISTORY_FILE beside the config), else the config's; false: none.
- */
-export function historyFileOf(flag: string | boolean | undefined, cwd: string, config: Pick<Config, 'historyTarget' | 'baseDir'>): string | null {
-  if (flag === false) return null;
-  if (flag === true) return path.resolve(config.baseDir, DEFAULT_HISTORY_FILE);
-  if (flag && isDatabaseUrl(flag)) {
-    if (!isPostgresUrl(flag)) throw flagProblem('--history', DATABASE_URL_REFUSED);
-    return flag.trim();
-  }
-  return flag ? path.resolve(cwd, flag) : config.historyTarget;
-}
 
 /** How a history is named in messages and reports: its file, or (a URL is a secret) what it is. */
 export function historyLabel(target: string, cwd: string): string {

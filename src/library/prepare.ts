@@ -4,7 +4,7 @@
 import type { Inspect } from '../engine/judge.js';
 import path from 'node:path';
 import type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
-import { type Config, loadConfig } from '../config/index.js';
+import { type Config, historyFileOf, loadConfig } from '../config/index.js';
 import { displayPath } from '../core/display-path.js';
 import { globMatches } from '../core/glob.js';
 import type { FailOn, Override, Severity, WaiverRef } from '../core/model.js';
@@ -14,6 +14,7 @@ import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import { readBaseline } from '../engine/baseline.js';
 import { unwritable } from '../io/writable.js';
+import { fileClashes, runReads, runWrites, type WrittenFile } from './run-files.js';
 import { loadWaivers } from '../engine/waivers.js';
 import { type CompiledPolicy, withParams } from '../policy/compile.js';
 import { loadCompiledPolicies } from '../policy/policy-set.js';
@@ -82,6 +83,8 @@ export interface CheckOptions {
   overrides?: Override[];
   /** How the caller names the overrides in problems (default `--override`; the Action: `input override`). */
   overridesFrom?: string;
+  /** Report files the caller writes after the run (`--output`): refused when another file of the run is the same one. */
+  reportFiles?: WrittenFile[];
 }
 
 /** Everything validated, nothing sent. */
@@ -248,6 +251,10 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
       problems.push({ file: shown, line: 1, column: 1, message: `baseline ${shown} names no instance (written by a run of one instance, or before baselines kept them): with several instances, write it again with --write-baseline` });
     } else if (data) baseline = { file: shown, data };
   }
+  // No file the run writes may be another it writes or one it reads (the last write would win).
+  const historyFile = (await collectProblems(() => historyFileOf(options.history, cwd, config))) ?? null;
+  const policyFiles = [...new Set(policies.map((p) => path.resolve(cwd, p.location.file)))];
+  problems.push(...fileClashes(runWrites(options, historyFile, options.reportFiles ?? []), runReads(config, policyFiles, options), cwd));
   // Written after the run: a folder or a read-only place found then would lose the run's work.
   const unwritableBaseline = options.writeBaseline ? unwritable(path.resolve(cwd, options.writeBaseline)) : null;
   if (unwritableBaseline) problems.push(problem('--write-baseline', `${options.writeBaseline}: ${unwritableBaseline}`));

@@ -273,6 +273,17 @@ describe('failures', () => {
     ]);
   });
 
+  test('a report file that is the run history fails before any request (the history would be replaced by the report)', async () => {
+    const ws = workspace();
+    sandbox.resetCounts();
+    const run = await runAction(ws, { ...connect(), 'json-file': 'state/h.sqlite', history: 'state/h.sqlite' });
+    expect(run.code).toBe(1);
+    expect(sandbox.totalRequests()).toBe(0);
+    expect(run.commands.filter((c) => c.command === 'error').map((c) => c.message)).toEqual([
+      'steward: bad input, nothing was sent to the API:\nthe run history: state/h.sqlite is also input json-file: one would overwrite the other',
+    ]);
+  });
+
   test('a rejected token fails with the API error, never the token, and applies no fix', async () => {
     const wrong = 'tok-wrong-9e8d7c';
     sandbox.resetCounts();

@@ -100,6 +100,9 @@ describe('steward check outputs', () => {
     const typo = await runCli(['check', ...DEMO, '--output', 'sarf=out.sarif'], { env: sandboxEnv(sandbox), cwd: out });
     expect([typo.code, typo.stderr.split('\n')[0]]).toEqual([2, `error: option '-o, --output <format=path>' argument 'sarf=out.sarif' is invalid. unknown format "sarf" (formats: text, json, sarif, junit, markdown, github, html, csv); a file whose name holds "=" is given with its folder: ./sarf=out.sarif.`]);
     expect(existsSync(path.join(out, 'sarf=out.sarif'))).toBe(false);
+    // Two outputs naming one file: the first would be lost.
+    const same = await runCli(['check', ...DEMO, '--output', `json=${path.join(out, 'r.out')}`, '--output', `sarif=${path.join(out, 'r.out')}`], { env: sandboxEnv(sandbox) });
+    expect([same.code, same.stdout, same.stderr]).toEqual([2, '', `--output sarif=${path.join(out, 'r.out')}: ${path.join(out, 'r.out')} is also --output json=${path.join(out, 'r.out')}: one would overwrite the other\nsteward: bad input; nothing was sent to the API\n`]);
     expect(sandbox.totalRequests()).toBe(0);
   });
 

@@ -104,6 +104,34 @@ describe('files the run writes', () => {
     expect(await inputProblems({ cwd: dir, history: 'steward.yaml/h.sqlite' })).toEqual([`steward.yaml/h.sqlite: cannot write the run history here: ${path.join(dir, 'steward.yaml')} is not a directory`]);
   });
 
+  it('a file written twice, or written over a file the run reads, is exit 2 before any request (the history was replaced by a report)', async () => {
+    const dir = copyDemo();
+    const at = (file: string) => path.join(dir, file);
+    expect(await inputProblems({ cwd: dir, config: 'steward.yaml', history: 'h.sqlite', reportFiles: [{ name: '--output json=h.sqlite', file: at('h.sqlite') }] })).toEqual([
+      'the run history: h.sqlite is also --output json=h.sqlite: one would overwrite the other',
+    ]);
+    expect(await inputProblems({ cwd: dir, config: 'steward.yaml', writeBaseline: 'r.json', reportFiles: [{ name: '--output json=r.json', file: at('r.json') }, { name: '--output sarif=r.json', file: at('r.json') }] })).toEqual([
+      '--output sarif=r.json: r.json is also --output json=r.json: one would overwrite the other',
+      '--write-baseline: r.json is also --output json=r.json: one would overwrite the other',
+    ]);
+    expect(await inputProblems({ cwd: dir, config: 'steward.yaml', writeBaseline: 'waivers.yaml', reportFiles: [{ name: '--out', file: at('steward.yaml') }, { name: '--plan-out', file: at('permissions/queues/marketing.yaml') }] })).toEqual([
+      '--out: steward.yaml is the config, which this run reads: it would be overwritten',
+      '--plan-out: permissions/queues/marketing.yaml is a manifest, which this run reads: it would be overwritten',
+      '--write-baseline: waivers.yaml is the waivers file, which this run reads: it would be overwritten',
+    ]);
+  });
+
+  it('a baseline rewritten by the run that compares with it is a ratchet, allowed', async () => {
+    const dir = copyDemo();
+    const only = ['queue-no-admin-for-users'];
+    await evaluate({ ...live(), cwd: dir, config: 'steward.yaml', only, writeBaseline: 'b.json' });
+    const { report } = await evaluate({ ...live(), cwd: dir, config: 'steward.yaml', only, baseline: 'b.json', writeBaseline: 'b.json' });
+    expect(report.summary.gate).toBe('pass');
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(report.findings.filter((f) => f.baseline !== 'known')).toEqual([]);
+    expect(JSON.parse(readFileSync(path.join(dir, 'b.json'), 'utf8')).fingerprints).toEqual(report.findings.map((f) => f.fingerprint).sort());
+  });
+
   it('their missing folders are made before the run, and the run writes both', async () => {
     const dir = copyDemo();
     const { report } = await evaluate({ ...live(), cwd: dir, config: 'steward.yaml', only: ['queue-no-admin-for-users'], writeBaseline: 'out/a/baseline.json', history: 'state/b/history.sqlite' });

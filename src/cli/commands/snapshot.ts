@@ -23,6 +23,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     let recorder: RecordingApi | null = null;
     const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
       ...options,
+      reportFiles: [{ name: '--out', file }],
       history: false,
       wrapApi: (api, instance) => {
         recorder = recordingApi(api, { instance });

@@ -1,0 +1,58 @@
+// The files one run reads and writes, compared before any request: two outputs naming one file
+// leave only the last one written (`--history h.sqlite -o json=h.sqlite` replaced the run
+// history with a report), and an output naming an input overwrites it (the config, a manifest,
+// the waivers, the snapshot replayed).
+import path from 'node:path';
+import type { Config } from '../config/index.js';
+import type { InputProblem } from '../core/problem.js';
+import { displayPath } from '../core/display-path.js';
+import { isPostgresUrl } from '../config/history.js';
+
+/** A file the caller writes after the run (`--output json=report.json`), as the caller names it. */
+export interface WrittenFile {
+  name: string;
+  file: string;
+}
+
+/**
+ * Problems of files named twice: each written file that another written file or a file the run
+ * reads also names. Writing the baseline the run compares with (`--baseline b --write-baseline
+ * b`) is a ratchet, allowed.
+ */
+export function fileClashes(written: readonly WrittenFile[], read: readonly WrittenFile[], cwd: string): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const seen = new Map<string, string>();
+  for (const w of written) {
+    const file = path.resolve(cwd, w.file);
+    const shown = displayPath(file, cwd);
+    const earlier = seen.get(file);
+    if (earlier !== undefined) problems.push({ file: w.name, line: 0, column: 0, message: `${shown} is also ${earlier}: one would overwrite the other` });
+    else seen.set(file, w.name);
+    const input = read.find((r) => path.resolve(cwd, r.file) === file && !(r.name === '--baseline' && w.name === '--write-baseline'));
+    if (input) problems.push({ file: w.name, line: 0, column: 0, message: `${shown} is ${input.name}, which this run reads: it would be overwritten` });
+  }
+  return problems;
+}
+
+/** What a check run writes itself (the baseline, a history file) beside the caller's files. */
+export function runWrites(options: { writeBaseline?: string }, history: string | null, extra: readonly WrittenFile[]): WrittenFile[] {
+  return [
+    ...extra,
+    ...(options.writeBaseline ? [{ name: '--write-baseline', file: options.writeBaseline }] : []),
+    ...(history && !isPostgresUrl(history) ? [{ name: 'the run history', file: history }] : []),
+  ];
+}
+
+/** What a check run reads from files: its config, policies, manifests, waivers, baseline and snapshot. */
+export function runReads(config: Config, policyFiles: readonly string[], options: { baseline?: string; from?: string }): WrittenFile[] {
+  return [
+    ...(config.file ? [{ name: 'the config', file: config.file }] : []),
+    ...policyFiles.map((file) => ({ name: 'a policy file', file })),
+    ...Object.values(config.manifestFiles)
+      .flat()
+      .map((file) => ({ name: 'a manifest', file })),
+    ...(config.waiversFile ? [{ name: 'the waivers file', file: config.waiversFile }] : []),
+    ...(options.baseline ? [{ name: '--baseline', file: options.baseline }] : []),
+    ...(options.from && options.from !== '-' ? [{ name: '--from', file: options.from }] : []),
+  ];
+}
