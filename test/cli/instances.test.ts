@@ -103,6 +103,11 @@ describe('instances: several in one run', () => {
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('prod.json: instance prod');
     expect((await runCli(['merge', 'prod.json', 'prod.json', '--allow-same-instance', '--format', 'json'], { cwd: dir })).code).toBe(1);
+    // The merged report written over a report it merges: refused, the report untouched.
+    const before = readFileSync(path.join(dir, 'prod.json'), 'utf8');
+    const over = await runCli(['merge', 'prod.json', 'staging.json', '--output', 'json=prod.json'], { cwd: dir });
+    expect([over.code, over.stdout, over.stderr]).toEqual([2, '', '--output json=prod.json: prod.json is a report merged, which this run reads: it would be overwritten\nsteward: bad input\n']);
+    expect(readFileSync(path.join(dir, 'prod.json'), 'utf8')).toBe(before);
   });
 
   it('SARIF: one run per instance with its own category; JUnit: a suite per instance and policy; text: a section each', async () => {

@@ -3,7 +3,7 @@
 // exiting like check on it: 3 when an instance is in error, 1 when one fails, else 0.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { exitCodeFor, mergeReportFiles } from '../../library/without-policies.js';
+import { exitCodeFor, fileClashes, InputError, mergeReportFiles } from '../../library/without-policies.js';
 import { collect, parseFailOn, type OutputTarget } from '../options.js';
 import { addReportOptions } from '../run-options.js';
 import { assertWritableOutputs, writeReports } from '../report-output.js';
@@ -23,6 +23,10 @@ export function registerMerge(program: Command, ctx: CliContext): void {
   addReportOptions(cmd);
   cmd.action(async (files: string[], flags: { failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean; format?: string; output?: OutputTarget[]; groupBy?: GroupBy }) => {
     const { io } = ctx;
+    // An output naming a report merged, or another output, would leave one of them lost.
+    const outputs = (flags.output ?? []).map((o) => ({ name: `--output ${o.format}=${o.path}`, file: o.path }));
+    const clashes = fileClashes(outputs, files.map((file) => ({ name: 'a report merged', file })), io.cwd);
+    if (clashes.length > 0) throw new InputError(clashes);
     assertWritableOutputs(flags.output ?? [], io);
     const report = await mergeReportFiles(files, { cwd: io.cwd, failOn: flags.failOn, allowSameInstance: flags.allowSameInstance, expect: flags.expect, allowEmpty: flags.allowEmpty });
     writeReports(report, flags.format ?? 'text', flags.output ?? [], io, flags.groupBy);
