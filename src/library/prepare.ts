@@ -14,7 +14,7 @@ import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import { readBaseline } from '../engine/baseline.js';
 import { unwritable } from '../io/writable.js';
-import { fileClashes, runReads, runWrites, type WrittenFile } from './run-files.js';
+import { fileClashes, runReads, runWrites, type NamedFile } from './run-files.js';
 import { loadWaivers } from '../engine/waivers.js';
 import { type CompiledPolicy, withParams } from '../policy/compile.js';
 import { loadCompiledPolicies } from '../policy/policy-set.js';
@@ -84,7 +84,7 @@ export interface CheckOptions {
   /** How the caller names the overrides in problems (default `--override`; the Action: `input override`). */
   overridesFrom?: string;
   /** Report files the caller writes after the run (`--output`): refused when another file of the run is the same one. */
-  reportFiles?: WrittenFile[];
+  reportFiles?: NamedFile[];
 }
 
 /** Everything validated, nothing sent. */

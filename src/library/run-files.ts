@@ -8,8 +8,8 @@ import type { InputProblem } from '../core/problem.js';
 import { displayPath } from '../core/display-path.js';
 import { isPostgresUrl } from '../config/history.js';
 
-/** A file the caller writes after the run (`--output json=report.json`), as the caller names it. */
-export interface WrittenFile {
+/** A file of the run (`--output json=report.json`, the config), named as the problem will name it. */
+export interface NamedFile {
   name: string;
   file: string;
 }
@@ -19,7 +19,7 @@ export interface WrittenFile {
  * reads also names. Writing the baseline the run compares with (`--baseline b --write-baseline
  * b`) is a ratchet, allowed.
  */
-export function fileClashes(written: readonly WrittenFile[], read: readonly WrittenFile[], cwd: string): InputProblem[] {
+export function fileClashes(written: readonly NamedFile[], read: readonly NamedFile[], cwd: string): InputProblem[] {
   const problems: InputProblem[] = [];
   const seen = new Map<string, string>();
   for (const w of written) {
@@ -35,7 +35,7 @@ export function fileClashes(written: readonly WrittenFile[], read: readonly Writ
 }
 
 /** What a check run writes itself (the baseline, a history file) beside the caller's files. */
-export function runWrites(options: { writeBaseline?: string }, history: string | null, extra: readonly WrittenFile[]): WrittenFile[] {
+export function runWrites(options: { writeBaseline?: string }, history: string | null, extra: readonly NamedFile[]): NamedFile[] {
   return [
     ...extra,
     ...(options.writeBaseline ? [{ name: '--write-baseline', file: options.writeBaseline }] : []),
@@ -44,7 +44,7 @@ export function runWrites(options: { writeBaseline?: string }, history: string |
 }
 
 /** What a check run reads from files: its config, policies, manifests, waivers, baseline and snapshot. */
-export function runReads(config: Config, policyFiles: readonly string[], options: { baseline?: string; from?: string }): WrittenFile[] {
+export function runReads(config: Config, policyFiles: readonly string[], options: { baseline?: string; from?: string }): NamedFile[] {
   return [
     ...(config.file ? [{ name: 'the config', file: config.file }] : []),
     ...policyFiles.map((file) => ({ name: 'a policy file', file })),

@@ -17,5 +17,5 @@ export { type DiffOptions, diffRuns, type HistoryOptions, historyRuns, readRepor
 export { ISSUE_LABEL, type IssuesSyncOutcome, syncIssues } from './issues-sync.js';
 export { instanceNames, mergeReportFiles, mergeReports, regate, stampInstance } from './merge.js';
 export { digestOf, NOTIFY_ATTEMPTS, type NotifyOutcome, notifyFrom, SIGNATURE_HEADER, sendNotifications } from './notify.js';
-export { fileClashes, type WrittenFile } from './run-files.js';
+export { fileClashes, type NamedFile } from './run-files.js';
 export { type WaiveOptions, type WaiveResult, waive } from './waive.js';

@@ -1,0 +1,38 @@
+// unwritable(): why a file steward is about to write cannot be, asked of the file system itself
+// (its missing folders are made, a probe file is created and removed).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { unwritable } from '../../src/io/writable.js';
+
+const temp = () => mkdtempSync(path.join(os.tmpdir(), 'steward-writable-'));
+
+describe('unwritable', () => {
+  it('a new file in a new folder: the folders are made, nothing else is left', () => {
+    const dir = temp();
+    expect(unwritable(path.join(dir, 'a', 'b', 'report.json'))).toBeNull();
+    expect(readdirSync(path.join(dir, 'a', 'b'))).toEqual([]);
+  });
+
+  it('an existing file may be replaced: null, and it is left as it was', () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, 'r.json'), '{}');
+    expect(unwritable(path.join(dir, 'r.json'))).toBeNull();
+    expect(readdirSync(dir)).toEqual(['r.json']);
+  });
+
+  it('a folder, and a path through a file, say why', () => {
+    const dir = temp();
+    mkdirSync(path.join(dir, 'taken'));
+    writeFileSync(path.join(dir, 'file'), '');
+    expect(unwritable(path.join(dir, 'taken'))).toBe('is a directory');
+    expect(unwritable(path.join(dir, 'file', 'deeper', 'r.json'))).toBe(`${path.join(dir, 'file')} is not a directory`);
+    expect(existsSync(path.join(dir, 'file', 'deeper'))).toBe(false);
+  });
+
+  it('a place where no folder can be made (under /proc, where a recursive mkdir never returns) says so at once', () => {
+    if (process.platform !== 'linux') return;
+    expect(unwritable('/proc/steward-nope/h.sqlite')).toMatch(/^cannot create the folder \/proc\/steward-nope \(E[A-Z]+\)$/);
+  });
+});
