@@ -29,7 +29,12 @@ export const MUTATION_GROUPS = [
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
   // The report tests that read JUnit (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts'] },
-  { name: 'io', mutate: ['src/io/contained-path.ts'], tests: ['test/io/**/*.test.ts', 'test/hostile/files.test.ts', 'test/config/**/*.test.ts'] },
+  // Paths a run may read or write: contained in the project, writable, never two of the run's files at once.
+  {
+    name: 'io',
+    mutate: ['src/io/contained-path.ts', 'src/io/writable.ts', 'src/library/run-files.ts'],
+    tests: ['test/io/**/*.test.ts', 'test/hostile/files.test.ts', 'test/config/**/*.test.ts', 'test/library/run-files.test.ts', 'test/cli/run-selection.test.ts'],
+  },
   // The CLI's code cache: where compiled code may be kept (owner-only) and what is read back.
   { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts'] },
 ];

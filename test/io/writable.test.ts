@@ -1,6 +1,6 @@
 // unwritable(): why a file steward is about to write cannot be, asked of the file system itself
 // (its missing folders are made, a probe file is created and removed).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,19 @@ describe('unwritable', () => {
     expect(unwritable(path.join(dir, 'taken'))).toBe('is a directory');
     expect(unwritable(path.join(dir, 'file', 'deeper', 'r.json'))).toBe(`${path.join(dir, 'file')} is not a directory`);
     expect(existsSync(path.join(dir, 'file', 'deeper'))).toBe(false);
+  });
+
+  it('a file of the probe\'s name already there is left alone: the folder is refused, naming the error', () => {
+    const dir = temp();
+    const probe = path.join(dir, `.steward-probe-${process.pid}`);
+    writeFileSync(probe, 'not ours');
+    expect(unwritable(path.join(dir, 'r.json'))).toBe(`cannot create files in ${dir} (EEXIST)`);
+    expect(readFileSync(probe, 'utf8')).toBe('not ours');
+  });
+
+  it('a folder no file can be created in (under /proc) is refused, naming the error', () => {
+    if (process.platform !== 'linux') return;
+    expect(unwritable('/proc/self/report.json')).toBe('cannot create files in /proc/self (ENOENT)');
   });
 
   it('a place where no folder can be made (under /proc, where a recursive mkdir never returns) says so at once', () => {

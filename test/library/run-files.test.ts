@@ -1,7 +1,8 @@
 // fileClashes(): the files one run writes against each other and against what it reads.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileClashes } from '../../src/library/run-files.js';
+import type { Config } from '../../src/config/index.js';
+import { fileClashes, runReads, runWrites } from '../../src/library/run-files.js';
 
 const cwd = path.resolve('/work/project');
 
@@ -26,5 +27,31 @@ describe('fileClashes', () => {
     expect(fileClashes([{ name: '--output json=b.json', file: 'b.json' }], read, cwd)).toEqual([
       { file: '--output json=b.json', line: 0, column: 0, message: 'b.json is --baseline, which this run reads: it would be overwritten' },
     ]);
+  });
+});
+
+describe('runReads and runWrites: the files a check run reads and writes', () => {
+  const config = { file: path.join(cwd, 'steward.yaml'), manifestFiles: { queue: [path.join(cwd, 'q.yaml')], dataFile: [] }, waiversFile: path.join(cwd, 'waivers.yaml') } as unknown as Config;
+
+  it('reads: the config, each policy file, each manifest, the waivers, the baseline and the snapshot (not stdin)', () => {
+    expect(runReads(config, [path.join(cwd, 'p.yaml')], { baseline: 'b.json', from: 'snap.json' })).toEqual([
+      { name: 'the config', file: path.join(cwd, 'steward.yaml') },
+      { name: 'a policy file', file: path.join(cwd, 'p.yaml') },
+      { name: 'a manifest', file: path.join(cwd, 'q.yaml') },
+      { name: 'the waivers file', file: path.join(cwd, 'waivers.yaml') },
+      { name: '--baseline', file: 'b.json' },
+      { name: '--from', file: 'snap.json' },
+    ]);
+    expect(runReads({ ...config, file: null, waiversFile: null, manifestFiles: {} } as unknown as Config, [], { from: '-' })).toEqual([]);
+  });
+
+  it('writes: the caller\'s files, the baseline to write, and a history file (never a PostgreSQL URL)', () => {
+    const out = [{ name: '--output json=r.json', file: 'r.json' }];
+    expect(runWrites({ writeBaseline: 'b.json' }, path.join(cwd, 'h.sqlite'), out)).toEqual([
+      ...out,
+      { name: '--write-baseline', file: 'b.json' },
+      { name: 'the run history', file: path.join(cwd, 'h.sqlite') },
+    ]);
+    expect(runWrites({}, 'postgres://u@db/steward', [])).toEqual([]);
   });
 });
