@@ -25,6 +25,11 @@ export interface DiffSide {
   policies: Map<string, string>;
   /** The instances of a side that holds several (a report of `instances:`, or merged); absent for one. */
   instances?: string[];
+  /**
+   * Policy key (as in `policies`) → the resources it evaluated: a JSON report's `resourceIds`. A
+   * history run keeps findings, not every resource evaluated: absent there.
+   */
+  evaluated?: Map<string, ReadonlySet<string>>;
 }
 
 /**
@@ -41,7 +46,7 @@ export interface DiffResult {
   new: DiffFinding[];
   /** In `to`, not in `from`, but seen in an earlier run. */
   reopened: DiffFinding[];
-  /** In `from`, gone in `to` (whose run evaluated the policy without error). */
+  /** In `from`, gone in `to` (whose run evaluated the policy without error, and the resource where `to` says which it evaluated). */
   fixed: DiffFinding[];
   /** In both, with another status, severity or message. */
   changed: { before: DiffFinding; after: DiffFinding }[];
@@ -69,7 +74,10 @@ export function diffFindings(from: DiffSide, to: DiffSide, seenBefore: ReadonlyS
   }
   for (const f of before.values()) {
     if (after.has(findingKey(f))) continue;
-    if (EVALUATED_STATUSES.includes(to.policies.get(onInstance(f.instance, f.policy)) ?? '')) result.fixed.push(f);
+    const policy = onInstance(f.instance, f.policy);
+    // A resource the later run did not evaluate (out of its scope, deleted) is gone, not fixed.
+    const evaluated = to.evaluated === undefined || to.evaluated.get(policy)?.has(f.resource.id) === true;
+    if (EVALUATED_STATUSES.includes(to.policies.get(policy) ?? '') && evaluated) result.fixed.push(f);
   }
   return result;
 }

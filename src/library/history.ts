@@ -106,6 +106,7 @@ async function reportSide(file: string, cwd: string): Promise<DiffSide> {
     startedAt: String(report.startedAt),
     findings,
     policies: new Map(report.policies.map((p) => [onInstance(named(p.instance), p.id), p.status])),
+    evaluated: new Map(report.policies.map((p) => [onInstance(named(p.instance), p.id), new Set(p.resourceIds)])),
     ...(instances ? { instances } : {}),
   };
 }

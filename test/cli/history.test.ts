@@ -133,12 +133,15 @@ describe('check --history: finding lifecycle over three runs', () => {
     expect((await runCli(['diff', '--history', history, '--fail-on', 'none'])).code).toBe(0);
   });
 
-  it('steward diff compares JSON report files too (no history needed)', async () => {
+  it('steward diff compares JSON report files too (no history needed); fixed only where the later run evaluated the resource', async () => {
+    const forward = JSON.parse((await runCli(['diff', path.join(dir, 'run1.json'), path.join(dir, 'run2.json'), '--format', 'json'])).stdout) as RunDiff;
+    expect([forward.new.map((f) => f.resource.id), forward.fixed.map((f) => f.resource.id)]).toEqual([['wf-added'], ['9004']]);
+    // Backwards: run 1 never saw wf-added (it did not exist yet): gone, not fixed.
     const r = await runCli(['diff', path.join(dir, 'run2.json'), path.join(dir, 'run1.json'), '--format', 'json']);
     expect(r.code).toBe(1);
     const diff = JSON.parse(r.stdout) as RunDiff;
     expect(diff.new.map((f) => f.resource.id)).toEqual(['9004']);
-    expect(diff.fixed.map((f) => f.resource.id)).toEqual(['wf-added']);
+    expect(diff.fixed).toEqual([]);
   });
 
   it('history and diff without a history file are exit 2 naming the flag; an unknown run id is exit 2', async () => {

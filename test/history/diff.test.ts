@@ -35,6 +35,11 @@ describe('diffFindings', () => {
     ]);
   });
 
+  it('where the later side says which resources it evaluated (a JSON report), a finding on one it did not is gone, not fixed', () => {
+    const to: DiffSide = { ...side('b.json', []), evaluated: new Map([['p', new Set(['a'])]]) };
+    expect(diffFindings(side('a.json', [finding('a'), finding('b')]), to, new Set()).fixed.map((f) => f.resource.id)).toEqual(['a']);
+  });
+
   it('a policy the later run could not evaluate fixes nothing', () => {
     const diff = diffFindings(side('run 1', [finding('a')]), side('run 2', [], 'error'), new Set());
     expect(diff.fixed).toEqual([]);
