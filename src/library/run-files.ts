@@ -2,6 +2,7 @@
 // leave only the last one written (`--history h.sqlite -o json=h.sqlite` replaced the run
 // history with a report), and an output naming an input overwrites it (the config, a manifest,
 // the waivers, the snapshot replayed).
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { InputProblem } from '../core/problem.js';
@@ -22,16 +23,30 @@ export interface NamedFile {
 export function fileClashes(written: readonly NamedFile[], read: readonly NamedFile[], cwd: string): InputProblem[] {
   const problems: InputProblem[] = [];
   const seen = new Map<string, string>();
+  const reads = read.map((r) => ({ ...r, real: realPath(path.resolve(cwd, r.file)) }));
   for (const w of written) {
-    const file = path.resolve(cwd, w.file);
-    const shown = displayPath(file, cwd);
+    const shown = displayPath(path.resolve(cwd, w.file), cwd);
+    const file = realPath(path.resolve(cwd, w.file));
     const earlier = seen.get(file);
     if (earlier !== undefined) problems.push({ file: w.name, line: 0, column: 0, message: `${shown} is also ${earlier}: one would overwrite the other` });
     else seen.set(file, w.name);
-    const input = read.find((r) => path.resolve(cwd, r.file) === file && !(r.name === '--baseline' && w.name === '--write-baseline'));
+    const input = reads.find((r) => r.real === file && !(r.name === '--baseline' && w.name === '--write-baseline'));
     if (input) problems.push({ file: w.name, line: 0, column: 0, message: `${shown} is ${input.name}, which this run reads: it would be overwritten` });
   }
   return problems;
+}
+
+/**
+ * The file a path reaches, links followed (a write follows them too): its real path, or, for a
+ * file not there yet, the real path of its nearest existing folder with the rest appended.
+ */
+function realPath(file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    const parent = path.dirname(file);
+    return parent === file ? file : path.join(realPath(parent), path.basename(file));
+  }
 }
 
 /** What a check run writes itself (the baseline, a history file) beside the caller's files. */

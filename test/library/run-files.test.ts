@@ -1,4 +1,6 @@
 // fileClashes(): the files one run writes against each other and against what it reads.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/index.js';
@@ -26,6 +28,21 @@ describe('fileClashes', () => {
     expect(fileClashes([{ name: '--write-baseline', file: 'b.json' }], read, cwd)).toEqual([]);
     expect(fileClashes([{ name: '--output json=b.json', file: 'b.json' }], read, cwd)).toEqual([
       { file: '--output json=b.json', line: 0, column: 0, message: 'b.json is --baseline, which this run reads: it would be overwritten' },
+    ]);
+  });
+});
+
+describe('fileClashes through links', () => {
+  it('a written path that links to a file the run reads (or to its folder) is that file', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-run-files-'));
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\n');
+    mkdirSync(path.join(dir, 'real'));
+    symlinkSync(path.join(dir, 'steward.yaml'), path.join(dir, 'report.json'));
+    symlinkSync(path.join(dir, 'real'), path.join(dir, 'alias'));
+    const read = [{ name: 'the config', file: path.join(dir, 'steward.yaml') }, { name: '--from', file: path.join(dir, 'real', 'snap.json') }];
+    expect(fileClashes([{ name: '--output json=report.json', file: 'report.json' }, { name: '--out', file: 'alias/snap.json' }], read, dir).map((p) => p.message)).toEqual([
+      'report.json is the config, which this run reads: it would be overwritten',
+      'alias/snap.json is --from, which this run reads: it would be overwritten',
     ]);
   });
 });
