@@ -161,6 +161,19 @@ describe('what is not planned, and why', () => {
       'fix "needs" could not be planned: it needs the current extra, and this plan has no API to read them',
     ]);
     expect(p.changes).toEqual([]);
+    // A document that already holds the read needs no API: planned.
+    const held = await plan([finding('n', 'b1', null)], { n: { needs: true } }, { resources: [box('b1', { extra: ['x'] })] });
+    expect([reasons(held), held.changes.map((c) => c.request?.path)]).toEqual([[], ['/x']]);
+  });
+});
+
+describe('which declared resource a finding is planned on', () => {
+  it('its own kind\'s, when another kind declares the same id (card 7001 and page 7001): the manifest and the request are its own', async () => {
+    const crate = (id: string): CollectedResource => ({ ...box(id, { flag: false }), kind: 'crate', source: { file: `crates/${id}.yaml`, location: { file: `crates/${id}.yaml`, line: 1, column: 1 }, paths: {}, sha256: 'c'.repeat(64) } });
+    const crateKind = boxKind({ name: 'crate', write: (after) => ({ operation: 'putCrate', method: 'PUT', path: `/crate/${after.id}`, body: {} }) });
+    // The crate is listed first: an id-only match would plan the box's fix on the crate's manifest.
+    const p = await plan([finding('flag-off', 'b1', null)], { 'flag-off': { clear: true } }, { resources: [crate('b1'), box('b1')], kinds: { box: boxKind(), crate: crateKind } });
+    expect(p.changes).toMatchObject([{ resource: { kind: 'box', id: 'b1' }, manifest: { file: 'boxes/b1.yaml' }, request: { path: '/box/b1' } }]);
   });
 });
 
