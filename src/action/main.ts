@@ -9,7 +9,7 @@ import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, type InputProblem, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, unwritable, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, type InputProblem, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, unwritableProblem, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -72,7 +72,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   secrets.add(...prepared.config.secrets.values);
   const several = (prepared.config.instances?.length ?? 0) > 1;
   if (several && inputs.fix !== 'none') return 'steward: fix reads and writes one instance: set the instance input to one of the config\'s instances';
-  const { report, fix, empty } = await withRunHistory(options, prepared, async (record) => {
+  const { report, fix, empty } = await withRunHistory(prepared, async (record) => {
     // Several instances: checked side by side as `steward check` does (no fix: that is one instance's).
     if (several) return finish(await evaluateInstances(options, prepared, record), null);
     return withConnection(options, prepared, async (connection) => {
@@ -141,11 +141,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
  * without the workflow token or repository. Found after the run, the instance was read for nothing.
  */
 function assertRunnable(inputs: ActionInputs, env: NodeJS.ProcessEnv): void {
-  const problems: InputProblem[] = [];
-  for (const [input, file] of reportFilesOf(inputs)) {
-    const why = unwritable(file);
-    if (why) problems.push({ file: `input ${input}`, line: 0, column: 0, message: `${file}: ${why}` });
-  }
+  const problems: InputProblem[] = reportFilesOf(inputs).flatMap(([input, file]) => unwritableProblem(`input ${input}`, file) ?? []);
   if (inputs.issues && (!env.GITHUB_TOKEN || !env.GITHUB_REPOSITORY)) {
     problems.push({ file: 'input issues', line: 0, column: 0, message: 'true needs GITHUB_TOKEN in the step env (the workflow token, with permissions issues: write) and GITHUB_REPOSITORY' });
   }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { blobUrlFromEnv, type Format, formatReport, type GroupBy, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
-import { InputError, type Report, unwritable, withoutWorkflowCommands } from '../library/without-policies.js';
+import { InputError, type Report, unwritableProblem, withoutWorkflowCommands } from '../library/without-policies.js';
 
 /**
  * The repository the run is in: GITHUB_WORKSPACE when the cwd is inside it, else the nearest
@@ -22,10 +22,7 @@ export function repositoryRoot(io: Pick<CliIo, 'cwd' | 'env'>): string {
 
 /** An --output file that cannot be written is bad input before any request (exit 2). */
 export function assertWritableOutputs(outputs: OutputTarget[], io: CliIo): void {
-  const problems = outputs.flatMap((out) => {
-    const why = unwritable(path.resolve(io.cwd, out.path));
-    return why ? [{ file: '--output', line: 0, column: 0, message: `${out.format}=${out.path}: ${why}` }] : [];
-  });
+  const problems = outputs.flatMap((out) => unwritableProblem('--output', path.resolve(io.cwd, out.path), `${out.format}=${out.path}`) ?? []);
   if (problems.length > 0) throw new InputError(problems);
 }
 

@@ -3,6 +3,16 @@
 // bad input (exit 2 with nothing sent), not a failure after the run's work is done.
 import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { InputProblem } from '../core/problem.js';
+
+/**
+ * The problem of a file that cannot be written, at `at` (the flag or input that names it) and
+ * shown as there given; null when it can be written (its missing folders are made).
+ */
+export function unwritableProblem(at: string, file: string, shown: string = file): InputProblem | null {
+  const why = unwritable(file);
+  return why === null ? null : { file: at, line: 0, column: 0, message: `${shown}: ${why}` };
+}
 
 /**
  * Why `file` cannot be written (created with its folders, or replaced), or null. Missing folders

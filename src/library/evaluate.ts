@@ -16,7 +16,7 @@ import { type Connection, connectionProblems, replayWarning, withConnection } fr
 import { historyLabel } from './history.js';
 import { mergeReports, stampInstance } from './merge.js';
 import { InputError } from '../core/problem.js';
-import { DEFAULT_INSTANCE_NAME, forInstance, historyFileOf } from '../config/index.js';
+import { DEFAULT_INSTANCE_NAME, forInstance } from '../config/index.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 import { type EmptyInstance, emptyRunStop } from './empty-run.js';
 
@@ -142,8 +142,8 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
  * the run. Without a history it does nothing. A run that evaluated nothing is not recorded: it
  * says nothing about the findings, and recording it would mark every earlier one fixed.
  */
-export async function withRunHistory<T>(options: CheckOptions, prepared: PreparedRun, fn: (record: (evaluation: Evaluation) => Promise<void>) => Promise<T>): Promise<T> {
-  const file = historyFileOf(options.history, prepared.cwd, prepared.config);
+export async function withRunHistory<T>(prepared: PreparedRun, fn: (record: (evaluation: Evaluation) => Promise<void>) => Promise<T>): Promise<T> {
+  const file = prepared.history;
   if (!file) return fn(async () => {});
   const shown = historyLabel(file, prepared.cwd);
   const history = await openRunHistory(file, shown, 'check --history', (t) => prepared.config.secrets.redact(t));
@@ -186,7 +186,7 @@ function combined(evaluations: Evaluation[]): Evaluation {
  */
 export async function evaluate(options: CheckOptions): Promise<Evaluation> {
   const prepared = await prepareRun(options);
-  return withRunHistory(options, prepared, (record) => evaluateInstances(options, prepared, record));
+  return withRunHistory(prepared, (record) => evaluateInstances(options, prepared, record));
 }
 
 /** Every instance the prepared run picked, side by side, each recorded; one evaluation of them all. */

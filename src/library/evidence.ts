@@ -39,8 +39,10 @@ export type RenderReports = (report: Report, cwd: string) => Record<string, stri
  */
 export async function writeEvidence(options: CheckOptions, out: string, render: RenderReports): Promise<EvidenceResult> {
   const outProblem = (message: string) => new InputError([{ file: '--out', line: 0, column: 0, message: `${out} ${message}` }]);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw outProblem('is a file: an evidence pack goes into a new directory');
-  if (existsSync(out) && readdirSync(out).length > 0) throw outProblem('is not empty: an evidence pack goes into a new directory');
+  if (existsSync(out)) {
+    if (!statSync(out).isDirectory()) throw outProblem('is a file: an evidence pack goes into a new directory');
+    if (readdirSync(out).length > 0) throw outProblem('is not empty: an evidence pack goes into a new directory');
+  }
   // Made (and tried) before the run: a pack that cannot be written is bad input, nothing sent.
   const unwritableOut = unwritable(path.join(out, EVIDENCE_MANIFEST));
   if (unwritableOut) throw outProblem(`cannot hold the pack: ${unwritableOut}`);

@@ -8,7 +8,7 @@ import { displayPath } from '../core/display-path.js';
 import { InputError } from '../core/problem.js';
 import { type ApplyResult, applyFixes, defaultJournalPath, type FixPlan, readPlan, readResumeJournal, renderPlanJson, type ResumeJournal, resumePlan, writeBackChange, writeBackPlan } from '../fix/index.js';
 import { lockFiles } from '../io/file-lock.js';
-import { unwritable } from '../io/writable.js';
+import { unwritableProblem } from '../io/writable.js';
 import { type Connection, withConnection } from './connect.js';
 import { type Evaluation, evaluateOn } from './evaluate.js';
 import { planRunFixes } from './plan-run.js';
@@ -73,10 +73,7 @@ export async function fix(check: CheckOptions, options: FixOptions): Promise<Fix
     ['--plan-out', options.planOut],
     ['--journal', options.mode === 'apply' ? journalPath : undefined],
   ];
-  const unwritableFiles = written.flatMap(([flag, file]) => {
-    const why = file ? unwritable(file) : null;
-    return file && why ? [{ file: flag, line: 0, column: 0, message: `${shown(file)}: ${why}` }] : [];
-  });
+  const unwritableFiles = written.flatMap(([flag, file]) => (file ? (unwritableProblem(flag, file, shown(file)) ?? []) : []));
   if (unwritableFiles.length > 0) throw new InputError(unwritableFiles);
   // Two runs applying from one journal would both read it before either writes, and send every
   // change twice: the journal is locked before it is read.

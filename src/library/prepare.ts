@@ -13,7 +13,7 @@ import { mappedTo } from '../engine/frameworks.js';
 import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import { readBaseline } from '../engine/baseline.js';
-import { unwritable } from '../io/writable.js';
+import { unwritableProblem } from '../io/writable.js';
 import { fileClashes, runReads, runWrites, type NamedFile } from './run-files.js';
 import { loadWaivers } from '../engine/waivers.js';
 import { type CompiledPolicy, withParams } from '../policy/compile.js';
@@ -100,6 +100,8 @@ export interface PreparedRun {
   baseline: { file: string; data: Awaited<ReturnType<typeof readBaseline>> } | null;
   /** The declared kinds' resources, read from their manifests once for the whole run. */
   declared: Map<string, CollectedResource[]>;
+  /** The history the run records into (a file or a PostgreSQL URL), or null (historyFileOf). */
+  history: string | null;
 }
 
 const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
@@ -256,8 +258,8 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   const policyFiles = [...new Set(policies.map((p) => path.resolve(cwd, p.location.file)))];
   problems.push(...fileClashes(runWrites(options, historyFile, options.reportFiles ?? []), runReads(config, policyFiles, options), cwd));
   // Written after the run: a folder or a read-only place found then would lose the run's work.
-  const unwritableBaseline = options.writeBaseline ? unwritable(path.resolve(cwd, options.writeBaseline)) : null;
-  if (unwritableBaseline) problems.push(problem('--write-baseline', `${options.writeBaseline}: ${unwritableBaseline}`));
+  const unwritableBaseline = options.writeBaseline ? unwritableProblem('--write-baseline', path.resolve(cwd, options.writeBaseline), options.writeBaseline) : null;
+  if (unwritableBaseline) problems.push(unwritableBaseline);
   if (problems.length > 0) throw new InputError(problems);
-  return { config, cwd, policies, selected, waivers, overrides, baseline, declared };
+  return { config, cwd, policies, selected, waivers, overrides, baseline, declared, history: historyFile };
 }

@@ -7,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, evaluate, InputError, recordingApi, type RecordingApi, unwritable, writeSnapshot } from '../../library/index.js';
+import { displayPath, evaluate, InputError, recordingApi, type RecordingApi, unwritableProblem, writeSnapshot } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
@@ -18,8 +18,8 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     const { io } = ctx;
     const file = path.resolve(io.cwd, flags.out);
     // Written after the run: a file that cannot be written is bad input now, nothing sent.
-    const why = unwritable(file);
-    if (why) throw new InputError([{ file: '--out', line: 0, column: 0, message: `${flags.out}: ${why}` }]);
+    const unwritableOut = unwritableProblem('--out', file, flags.out);
+    if (unwritableOut) throw new InputError([unwritableOut]);
     let recorder: RecordingApi | null = null;
     const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
       ...options,
