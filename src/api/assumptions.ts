@@ -4,6 +4,14 @@
 import type { ScheduleFilter, ScheduleOrderBy } from './schedule-query.js';
 
 /**
+ * The certification endpoint's states (op 11): `ACTIVE` is current (its docs: "e.g., 'ACTIVE' or
+ * null"; null is never certified); EXPIRED, PENDING and REQUESTED, the dataset object's words
+ * for a certification not in force (PLATFORM.md §2.2), are lapsed. Any other word is drift: read
+ * as lapsed, a `CERTIFIED` would exempt a certified dataset from every policy about certified ones.
+ */
+export const CERTIFICATION_STATES = ['ACTIVE', 'EXPIRED', 'PENDING', 'REQUESTED'] as const;
+
+/**
  * Header carrying the developer token on endpoints 1–11 (api-spec "Authentication"). The spec's
  * name stands in for the real platform's (`X-DOMO-Developer-Token` in its developer portal):
  * `instance.tokenHeader` in steward.yaml sets it.

@@ -20,6 +20,11 @@ export type { Host, HttpMethod, OperationSpec, Paging, QueryDefaults } from './o
 
 const arrayOf = <const I extends S.Schema>(items: I) => ({ type: 'array', items }) as const;
 
+/** A paged listing's answer and item, from one item schema: every item is checked, live and replayed. */
+const listedIn = <const I extends S.Schema>(keys: readonly string[], item: I, options: { nullable?: boolean } = {}) =>
+  ({ response: S.listingSchema(keys, item, options), item }) as const;
+const listedAsArrayOf = <const I extends S.Schema>(item: I) => ({ response: arrayOf(item), item }) as const;
+
 /** A read beyond the spec answered in one piece by the instance host (most of §8's reads). */
 const instanceRead = <const A extends readonly string[], const R extends S.Schema>(path: string, args: A, response: R) =>
   ({ method: 'GET', host: 'instance', path, args, paging: 'none', response, access: 'read', spec: null }) as const;
@@ -108,14 +113,14 @@ export const OPERATIONS = {
   // Datasets: offset paging until `_metadata.totalCount` (the key's case varies between captures).
   listDatasets: {
     method: 'GET', host: 'instance', path: '/api/data/v3/datasources', args: [],
-    paging: 'offset-total', response: S.listingSchema(['dataSources']), item: S.datasetListItemSchema, access: 'read', spec: null,
+    paging: 'offset-total', ...listedIn(['dataSources'], S.datasetListItemSchema), access: 'read', spec: null,
     query: () => ({ part: 'core,certification' }),
     page: { items: ['dataSources'], total: ['_metadata.totalCount', '_metaData.totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // Cards: the search API (count ≤ 100 a page, at most 10,000 records in all; ~120 requests a minute).
   searchCards: {
     method: 'POST', host: 'instance', path: '/api/search/v1/query', args: [],
-    paging: 'offset-total', response: S.listingSchema(['searchObjects']), item: S.searchObjectSchema, access: 'read', spec: null,
+    paging: 'offset-total', ...listedIn(['searchObjects'], S.searchObjectSchema), access: 'read', spec: null,
     body: { query: '*', entityList: [['card']] },
     page: { items: ['searchObjects'], id: 'databaseId', total: ['totalResultCount'], size: 100, in: 'body', limitName: 'count', offsetName: 'offset', maxTotal: 10_000 },
   },
@@ -138,8 +143,7 @@ export const OPERATIONS = {
     path: '/api/files/v1/filesets/search',
     args: [],
     paging: 'offset-total',
-    response: S.listingSchema(['fileSets', 'filesets']),
-    item: S.filesetSchema,
+    ...listedIn(['fileSets', 'filesets'], S.filesetSchema),
     access: 'read',
     spec: null,
     body: {},
@@ -154,8 +158,7 @@ export const OPERATIONS = {
     args: ['filesetId'],
     paging: 'cursor',
     // The official FilePage types `files` and `pageContext` nullable (an empty set).
-    response: S.listingSchema(['files'], { nullable: true }),
-    item: S.filesetFileSchema,
+    ...listedIn(['files'], S.filesetFileSchema, { nullable: true }),
     access: 'read',
     spec: null,
     body: {},
@@ -167,14 +170,14 @@ export const OPERATIONS = {
   // page at 200). The criteria are the caller's (the deleted users' listing), by default the live users.
   searchUsers: {
     method: 'POST', host: 'instance', path: '/api/identity/v1/users/search', args: ['body'],
-    paging: 'offset-total', response: S.listingSchema(['users']), item: S.identityUserSchema, body: USER_SEARCH_BODY,
+    paging: 'offset-total', ...listedIn(['users'], S.identityUserSchema), body: USER_SEARCH_BODY,
     access: 'read', spec: null,
     page: { items: ['users'], total: ['count'], size: 200, in: 'body', limitName: 'limit', offsetName: 'offset' },
   },
   // Groups: a bare array paged by limit/offset with no total; a short page ends it.
   listGroups: {
     method: 'GET', host: 'instance', path: '/api/content/v2/groups/grouplist', args: [],
-    paging: 'offset-total', response: arrayOf(S.groupSchema), item: S.groupSchema, access: 'read', spec: null,
+    paging: 'offset-total', ...listedAsArrayOf(S.groupSchema), access: 'read', spec: null,
     page: { items: [''], id: 'groupId', totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // One group's members (USER entries; no paging seen).
@@ -186,7 +189,7 @@ export const OPERATIONS = {
   // A role's holders: offset/limit in the query with `totalCount` (the captured example pages at 50).
   listRoleUsers: {
     method: 'GET', host: 'instance', path: '/api/authorization/v1/roles/{roleId}/users', args: ['roleId'],
-    paging: 'offset-total', response: S.listingSchema(['users']), item: S.roleUserSchema, access: 'read', spec: null,
+    paging: 'offset-total', ...listedIn(['users'], S.roleUserSchema), access: 'read', spec: null,
     page: { items: ['users'], id: 'userId', total: ['totalCount'], size: 50, in: 'query', limitName: 'limit', offsetName: 'offset' },
   },
   // Access tokens: a bare array, no paging; the owner is an id (ownerName/ownerEmail null).
@@ -195,7 +198,7 @@ export const OPERATIONS = {
   // Pages: the admin summary, skip/limit in the query, items in `pageAdminSummaries`, no total.
   listPages: {
     method: 'POST', host: 'instance', path: '/api/content/v1/pages/adminsummary', args: [],
-    paging: 'offset-total', response: S.listingSchema(['pageAdminSummaries']), item: S.pageSummarySchema, access: 'read',
+    paging: 'offset-total', ...listedIn(['pageAdminSummaries'], S.pageSummarySchema), access: 'read',
     spec: null, body: { orderBy: 'pageTitle', ascending: true },
     page: { items: ['pageAdminSummaries'], id: 'pageId', totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'skip' },
   },
@@ -204,7 +207,7 @@ export const OPERATIONS = {
   // Cards: the admin summary, skip/limit in the query (limit ≤ 100), items in `cardAdminSummaries`.
   listCardSummaries: {
     method: 'POST', host: 'instance', path: '/api/content/v2/cards/adminsummary', args: [],
-    paging: 'offset-total', response: S.listingSchema(['cardAdminSummaries']), item: S.cardSummarySchema, access: 'read',
+    paging: 'offset-total', ...listedIn(['cardAdminSummaries'], S.cardSummarySchema), access: 'read',
     spec: null, body: {},
     page: { items: ['cardAdminSummaries'], totalOptional: true, size: 100, in: 'query', limitName: 'limit', offsetName: 'skip' },
   },

@@ -7,6 +7,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
+import { CERTIFICATION_STATES, type USER_SEARCH_ATTRIBUTES } from './assumptions.js';
 export type Schema = Record<string, unknown>;
 /** The type of an answer that matches the schema `T` (fields it leaves out stay, as `unknown`): each sits beside its schema. */
 export type Answer<T> = T extends JSONSchema ? FromSchema<T> : unknown;
@@ -66,11 +67,36 @@ export const misconfiguredReportSchema = object(
 );
 export type MisconfiguredReport = Answer<typeof misconfiguredReportSchema>;
 
+// Closed vocabularies: the words policies compare against. A word outside one is drift (exit 3),
+// never read as "none of these": an unknown access level would be no owner, an unknown principal
+// type no user, an unknown permission no edit right, each a pass on an answer not understood.
 const principalType = { type: 'string', enum: ['USER', 'GROUP'] } as const;
+const nullablePrincipalType = { type: ['string', 'null'], enum: ['USER', 'GROUP', null] } as const;
+/** Dataset access levels: the owner's and the share levels (PLATFORM.md §2.1, A19). */
+export const DATASET_ACCESS_LEVELS = ['OWNER', 'CO_OWNER', 'CAN_EDIT', 'CAN_SHARE', 'CAN_VIEW'] as const;
+/** A queue permission entry's permissions (api-spec "Queue permission entry"), read and written. */
+export const QUEUE_PERMISSIONS = [
+  'ADMIN',
+  'SHARE',
+  'DELETE',
+  'WRITE',
+  'READ',
+  'CREATE_CONTENT',
+  'READ_CONTENT',
+  'UPDATE_CONTENT',
+  'DELETE_CONTENT',
+  'EXPORT',
+  'EXECUTE',
+] as const;
+/** The dataset listing's certification process states (PLATFORM.md §2.2; checked by the dataset kind, per dataset). */
+export const DATASET_CERTIFICATION_STATES = ['CERTIFIED', 'PENDING', 'REQUESTED', 'EXPIRED'] as const;
+/** A file set's permissions (PLATFORM.md §7, `Filesets-API.yaml`). */
+export const FILESET_PERMISSIONS = ['OWNER', 'EDIT', 'READ', 'NONE'] as const;
+const wordOf = <const W extends readonly string[]>(words: W) => ({ type: 'string', enum: words }) as const;
 
 /** `type`, `id` and `accessLevel` are what ownership policies read. */
 export const datasetAccessListSchema = object(
-  { list: { type: 'array', items: object({ type: principalType, id: str, accessLevel: str }, { name: nullableStr }) } },
+  { list: { type: 'array', items: object({ type: principalType, id: str, accessLevel: wordOf(DATASET_ACCESS_LEVELS) }, { name: nullableStr }) } },
   { totalUserCount: nullableInt, totalGroupCount: nullableInt },
 );
 export type DatasetAccessList = Answer<typeof datasetAccessListSchema>;
@@ -135,7 +161,7 @@ export type DataFileRevision = NonNullable<DataFile['currentRevision']>;
 
 /** state, metadata and updated may each be null (state null = never certified); updated is epoch ms. */
 export const certificationStatusSchema = object(
-  { state: nullableStr },
+  { state: { type: ['string', 'null'], enum: [...CERTIFICATION_STATES, null] } },
   { tag: nullableStr, metadata: {}, updated: {} },
 );
 export type CertificationStatus = Answer<typeof certificationStatusSchema>;
@@ -147,9 +173,12 @@ export type Workflow = Answer<typeof workflowSchema>;
 /** `tags` is a JSON-encoded array of strings (a list is accepted too); it is parsed by the dataset kind. */
 export const datasetDetailsSchema = object({}, { tags: nullable(['string', 'array']) });
 
-/** A listing page: an object holding the items under one of `keys` (checked by the pager; the items' own schema is the row's `item`). */
-export function listingSchema(keys: readonly string[], options: { nullable?: boolean } = {}) {
-  const items = { type: options.nullable ? ['array', 'null'] : 'array' };
+/**
+ * A listing page: an object holding its items under one of `keys` (which one the pager finds),
+ * each item checked against `item` as every answer is: a page with one item astray is drift.
+ */
+export function listingSchema<const I extends Schema>(keys: readonly string[], item: I, options: { nullable?: boolean } = {}) {
+  const items = { type: options.nullable ? ['array', 'null'] : 'array', items: item };
   return { type: 'object', properties: Object.fromEntries(keys.map((k) => [k, items])) } as const;
 }
 
@@ -162,7 +191,7 @@ export const searchObjectSchema = object({ databaseId: { type: ['string', 'integ
 /** A queue of the list (UUID id). */
 export const queueSchema = object({ id: str }, { name: nullableStr });
 
-const permissionEntry = object({ id: str, permissions: { type: 'array', items: str } }, { name: nullableStr, type: nullableStr });
+const permissionEntry = object({ id: str, permissions: { type: 'array', items: wordOf(QUEUE_PERMISSIONS) } }, { name: nullableStr, type: nullablePrincipalType });
 
 /** A queue's permissions by principal type; either list may be absent. */
 export const queuePermissionsReadSchema = object(
@@ -186,8 +215,34 @@ export const dataFilePermissionsReadSchema = object({
 /** A file set of the search. */
 export const filesetSchema = object({ id: str }, { name: nullableStr });
 
+/**
+ * The type of each attribute's values that steward reads (USER_SEARCH_ATTRIBUTES; epoch
+ * milliseconds for dates, users-identity-search.json): a value of another type is drift, never
+ * read as "none" (a drifted `isPending` would otherwise make an invitation a live user).
+ */
+const USER_ATTRIBUTE_TYPES = {
+  id: int,
+  displayName: nullableStr,
+  userName: nullableStr,
+  emailAddress: nullableStr,
+  roleId: nullableInt,
+  isActive: nullableBool,
+  isPending: nullableBool,
+  isSystemUser: nullableBool,
+  created: nullableInt,
+  lastLogin: nullableInt,
+  lastActivity: nullableInt,
+} as const satisfies Record<(typeof USER_SEARCH_ATTRIBUTES)[number], JSONSchema>;
+
 /** The identity search's user: `id` and the attribute list (`{key, values: [...]}`) carry its state. */
-const userAttribute = object({ key: str, values: { type: 'array' } });
+const userAttribute = {
+  ...object({ key: str, values: { type: 'array' } }),
+  allOf: Object.entries(USER_ATTRIBUTE_TYPES).map(([key, items]) => ({
+    if: { properties: { key: { const: key } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
+    then: { properties: { values: { type: 'array' as const, items } } },
+  })),
+} as const;
 export const identityUserSchema = object(
   { id: int, attributes: { type: 'array', items: userAttribute } },
   { displayName: nullableStr, userName: nullableStr, emailAddress: nullableStr, roleId: nullableInt },
@@ -195,7 +250,7 @@ export const identityUserSchema = object(
 export type IdentityUser = Answer<typeof identityUserSchema>;
 
 /** A group of the group list: `groupId` is a number; owners' and members' ids are strings. */
-const groupPrincipal = object({ type: str, id: str }, { displayName: nullableStr });
+const groupPrincipal = object({ type: principalType, id: str }, { displayName: nullableStr });
 export const groupSchema = object(
   { groupId: int },
   {
@@ -230,7 +285,7 @@ export const accessTokenSchema = object({ id: int, ownerId: int, expires: int },
 export type AccessToken = Answer<typeof accessTokenSchema>;
 
 /** A page of the admin summary: `pageId` a number; owners' ids are numbers here. */
-const numericPrincipal = object({ id: int, type: str }, { displayName: nullableStr });
+const numericPrincipal = object({ id: int, type: principalType }, { displayName: nullableStr });
 export const pageSummarySchema = object(
   { pageId: int },
   { pageTitle: nullableStr, pageType: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, ownerId: nullableInt, owners: { type: ['array', 'null'], items: numericPrincipal }, locked: nullableBool, lastModified: date, cardCount: nullableInt },
@@ -240,7 +295,7 @@ export type PageSummary = Answer<typeof pageSummarySchema>;
 /** A card of the admin summary: owners' ids are strings here. */
 export const cardSummarySchema = object(
   { id: int },
-  { title: nullableStr, type: nullableStr, locked: nullableBool, owners: { type: ['array', 'null'], items: object({ id: str, type: str }, { displayName: nullableStr }) } },
+  { title: nullableStr, type: nullableStr, locked: nullableBool, owners: { type: ['array', 'null'], items: object({ id: str, type: principalType }, { displayName: nullableStr }) } },
 );
 
 /**
@@ -263,25 +318,30 @@ export type Account = Answer<typeof accountSchema>;
 
 /** An account's share list: the dataset access list's form, without totalGroupCount. */
 export const accountSharesSchema = object({
-  list: { type: 'array', items: object({ type: str, id: str, accessLevel: str }, { name: nullableStr }) },
+  list: { type: 'array', items: object({ type: principalType, id: str, accessLevel: str }, { name: nullableStr }) },
 });
 
 /** A file set's access: numeric entity ids, OWNER/EDIT/READ/NONE. */
 export const filesetAccessSchema = object({
-  fileSetAccess: { type: 'array', items: object({ entityId: int, entityType: { enum: ['USER', 'GROUP'] }, permission: str }) },
+  fileSetAccess: { type: 'array', items: object({ entityId: int, entityType: principalType, permission: wordOf(FILESET_PERMISSIONS) }) },
 });
 
 /** A workflow's permissions grouped by principal type, with no type field. */
 const workflowPrincipal = object({ id: str, permissions: { type: 'array', items: str } }, { name: nullableStr });
 export const workflowPermissionsSchema = object({}, { USER: { type: 'array', items: workflowPrincipal }, GROUP: { type: 'array', items: workflowPrincipal } });
 
-/** PDP filter groups: a bare array; the open "All Rows" policy has `type: "open"` and `dataSourcePermissions: false`. */
+/**
+ * PDP filter groups: a bare array; the open "All Rows" policy has `type: "open"` and
+ * `dataSourcePermissions: false`. User ids are numbers, or strings of digits (both are sent), as
+ * every user id of the platform; groups' and virtual users' (`vu:<uuid>`) may be other strings.
+ */
+const userIdList = { type: ['array', 'null'], items: { type: ['string', 'integer'], pattern: '^[0-9]+$' } } as const;
 const idList = { type: ['array', 'null'], items: { type: ['string', 'integer'] } } as const;
 export const pdpPoliciesSchema = {
   type: 'array',
   items: object(
     { filterGroupId: int, name: str },
-    { type: nullableStr, dataSourcePermissions: nullableBool, userIds: idList, groupIds: idList, virtualUserIds: idList, parameters: { type: ['array', 'null'] } },
+    { type: nullableStr, dataSourcePermissions: nullableBool, userIds: userIdList, groupIds: idList, virtualUserIds: idList, parameters: { type: ['array', 'null'] } },
   ),
 } as const;
 export type PdpPolicy = Answer<typeof pdpPoliciesSchema>[number];

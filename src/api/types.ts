@@ -4,6 +4,7 @@ import type { SecretSet } from '../core/redact.js';
 import type { OperationId } from './operations.js';
 import type { OperationMethods } from './answers.js';
 import type { ScheduleFilter } from './schedule-query.js';
+import type { QUEUE_PERMISSIONS } from './schemas.js';
 
 export type { OperationId, WriteOperationId } from './operations.js';
 
@@ -17,19 +18,6 @@ export interface WriteRequest {
   body: unknown;
 }
 
-export const QUEUE_PERMISSIONS = [
-  'ADMIN',
-  'SHARE',
-  'DELETE',
-  'WRITE',
-  'READ',
-  'CREATE_CONTENT',
-  'READ_CONTENT',
-  'UPDATE_CONTENT',
-  'DELETE_CONTENT',
-  'EXPORT',
-  'EXECUTE',
-] as const;
 export type QueuePermission = (typeof QUEUE_PERMISSIONS)[number];
 
 export interface QueuePermissionEntry {

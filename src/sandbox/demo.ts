@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DataFilePermissions, QueuePermissionEntry } from '../api/types.js';
+import type { CertificationStatus, DataFilePermissions, DatasetAccessEntry, QueuePermissionEntry } from '../api/types.js';
 import {
   makeAccessList,
   makeCertification,
@@ -121,9 +121,9 @@ export function addPlanted(state: SandboxState): void {
   state.certifications.set('CARD:7001', makeCertification('EXPIRED', Date.UTC(2024, 5, 30)));
   state.certifications.set('CARD:7002', makeCertification('ACTIVE'));
 
-  const user = (id: string, name: string, accessLevel: string) => ({ type: 'USER' as const, id, name, accessLevel });
-  const group = (id: string, name: string, accessLevel: string) => ({ type: 'GROUP' as const, id, name, accessLevel });
-  const datasets: Array<[string, string | null, ReturnType<typeof makeAccessList>, string[]]> = [
+  const user = (id: string, name: string, accessLevel: DatasetAccessEntry['accessLevel']) => ({ type: 'USER' as const, id, name, accessLevel });
+  const group = (id: string, name: string, accessLevel: DatasetAccessEntry['accessLevel']) => ({ type: 'GROUP' as const, id, name, accessLevel });
+  const datasets: Array<[string, CertificationStatus['state'], ReturnType<typeof makeAccessList>, string[]]> = [
     ['ds-sales-certified', 'ACTIVE', makeAccessList([user('7', 'Ana Ruiz', 'OWNER'), group('g-50', 'Sales Analysts', 'CAN_VIEW')]), ['sales', 'certified']],
     ['ds-hr-certified', 'ACTIVE', makeAccessList([user('31', 'Eva Novak', 'OWNER')]), ['hr']],
     ['ds-finance-certified', 'ACTIVE', makeAccessList([group('g-88', 'Finance Admins', 'OWNER'), user('7', 'Ana Ruiz', 'CO_OWNER'), user('9', 'Ben Okafor', 'CAN_VIEW')]), ['finance', 'certified']],

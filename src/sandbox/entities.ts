@@ -155,7 +155,7 @@ export function makeAccessList(list: DatasetAccessEntry[]): DatasetAccessList {
  * `state: null` = never certified, with metadata and updated null (the platform's docs); other
  * states carry the captured metadata and `updated` in epoch milliseconds.
  */
-export function makeCertification(state: string | null, updated?: number): CertificationStatus {
+export function makeCertification(state: CertificationStatus['state'], updated?: number): CertificationStatus {
   if (state === null) return { tag: 'CERTIFIED', state: null, metadata: null, updated: null };
   return {
     metadata: {

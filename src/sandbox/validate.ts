@@ -1,11 +1,7 @@
 // Validation of write bodies: the sandbox rejects what the platform would, with a 400 whose
 // message names the offending field, so a client bug shows up as a clear test failure.
-import {
-  type DataFilePermissions,
-  type PrincipalType,
-  QUEUE_PERMISSIONS,
-  type QueuePermissionEntry,
-} from '../api/types.js';
+import { QUEUE_PERMISSIONS } from '../api/schemas.js';
+import type { DataFilePermissions, PrincipalType, QueuePermissionEntry } from '../api/types.js';
 import { HttpError, parseJson } from './http.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,7 @@
 // Datasets named in the scope. `access`, `certification` and `tags` are parts with their own
 // request each, read only for policies (or fixes) that need them.
 import { writeRequest } from '../../api/writes.js';
+import { DATASET_CERTIFICATION_STATES } from '../../api/schemas.js';
 import { noMemo, stringArraySchema } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { certificationPart, certificationSchema } from '../certification.js';
@@ -95,7 +96,9 @@ const certificationProcess: DocumentPart = {
     if (!byId.has(String(r.doc.id))) throw new Error(`listDatasets: dataset ${r.id} is not in the listing, so its certification process is unknown`);
     const c = byId.get(String(r.doc.id)) as Record<string, unknown> | null;
     if (c === null || c === undefined) return null;
-    if (typeof c.state !== 'string') throw new Error(`listDatasets: API drift at certification.state of dataset ${r.id}: ${JSON.stringify(c.state ?? null)}`);
+    if (!(DATASET_CERTIFICATION_STATES as readonly unknown[]).includes(c.state)) {
+      throw new Error(`listDatasets: API drift at certification.state of dataset ${r.id}: ${JSON.stringify(c.state ?? null)}, not one of ${DATASET_CERTIFICATION_STATES.join(', ')}`);
+    }
     return { state: c.state, processType: c.processType ?? null, processName: c.processName ?? null, lastUpdated: c.lastUpdated ?? null, adminCertified: c.adminCertified ?? null };
   },
 };
