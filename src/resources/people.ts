@@ -147,6 +147,14 @@ export function firstOwnerPart(operation: OperationId): DocumentPart {
   });
 }
 
+/**
+ * A summary item whose `owners` is not a list (absent or null) cannot be judged for ownership:
+ * drift of that item, never "no owner" (which every owner-liveness policy passes).
+ */
+export function ownersListDrift(operation: OperationId, what: string, owners: unknown): Error | undefined {
+  return Array.isArray(owners) ? undefined : new Error(`${operation}: API drift at owners of ${what}: ${owners === null ? 'null' : 'missing'}, so its owners are unknown`);
+}
+
 /** An owner id as a listing carries it: a number or a non-empty string is a user's; null is none. */
 export function userOwner(value: unknown, where: string): OwnerId | null {
   if (value === null) return null;

@@ -9,6 +9,7 @@ import type { CollectContext, CollectedResource } from './types.js';
  * The card access list's form is not shown publicly: steward takes the page access list's form
  * (users, groups, totalUserCount, resource) and requires `resource.type` to be this endpoint's
  * (`page`, or `badge` for a card); anything else is API drift (exit 3), never an empty list.
+ * `resource.id` must be the item asked about: another item's list is never judged as its own.
  */
 export const CARD_ACCESS_LIST_FORM = "the page access list's form, with resource.type 'badge'";
 
@@ -18,10 +19,11 @@ export interface ContentAccess {
   totalUserCount: number;
 }
 
-export function contentAccess(answer: ContentAccessList, resourceType: 'page' | 'badge', where: string): ContentAccess {
-  if (answer.resource?.type !== resourceType) {
-    throw new Error(`${where}: API drift at resource.type: ${JSON.stringify(answer.resource?.type ?? null)}, expected "${resourceType}" (${CARD_ACCESS_LIST_FORM})`);
+export function contentAccess(answer: ContentAccessList, resource: { type: 'page' | 'badge'; id: string }, where: string): ContentAccess {
+  if (answer.resource?.type !== resource.type) {
+    throw new Error(`${where}: API drift at resource.type: ${JSON.stringify(answer.resource?.type ?? null)}, expected "${resource.type}" (${CARD_ACCESS_LIST_FORM})`);
   }
+  if (answer.resource.id !== resource.id) throw new Error(`${where}: API drift at resource.id: the answer is about ${JSON.stringify(answer.resource.id)}`);
   return {
     users: answer.users.map((u) => ({ id: String(u.id), name: u.displayName ?? null })),
     groups: answer.groups.map((g) => ({ id: String(g.id), name: g.name ?? null, users: (g.users ?? []).map((u) => String(u.id)) })),

@@ -49,15 +49,17 @@ export class FaultInjector {
     this.scripts.set(operation, queue);
   }
 
-  decide(operation: OperationId): FaultDecision {
+  decide(operation: OperationId, path: string): FaultDecision {
     const o = this.options;
     const base: FaultDecision = {
       delayMs: o.latencyMs + (o.jitterMs > 0 ? this.random.next() * o.jitterMs : 0),
       slowBodyMs: o.slowBodyMs,
     };
-    const scripted = this.scripts.get(operation)?.shift();
+    const queue = this.scripts.get(operation) ?? [];
+    const at = queue.findIndex((f) => f.path === undefined || f.path === path);
+    const scripted = at === -1 ? undefined : queue.splice(at, 1)[0];
     if (scripted) {
-      const { delayMs = 0, ...rest } = scripted;
+      const { delayMs = 0, path: _path, ...rest } = scripted;
       return { ...base, ...rest, delayMs: base.delayMs + delayMs };
     }
     // One draw per request against the cumulative probabilities keeps the sequence replayable.

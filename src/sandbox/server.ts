@@ -92,7 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const { route, params } = match;
     if (route.operation) counts[route.operation] += 1;
-    const fault: FaultDecision = route.operation ? faults.decide(route.operation) : { delayMs: 0, slowBodyMs: 0 };
+    const fault: FaultDecision = route.operation ? faults.decide(route.operation, pathname) : { delayMs: 0, slowBodyMs: 0 };
     if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (res.destroyed) return;
     if (fault.drop) {

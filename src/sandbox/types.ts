@@ -45,6 +45,8 @@ export interface ScriptedFault {
   malformedJson?: boolean;
   /** Delay before answering, ms. */
   delayMs?: number;
+  /** Only for a request to this raw path (one item's read among many in flight); default any. */
+  path?: string;
 }
 
 export interface FaultOptions {

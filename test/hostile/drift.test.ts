@@ -1,8 +1,9 @@
 // Drift: one value of one answer changed by a proxy in front of the demo instance, over real
 // HTTP. A value of another JSON type (a string where a number was, an object where a list
 // was…): the run's verdict is the clean one (the same findings) or exit 3, never another. A word
-// never heard of where a vocabulary word was (an access level, a state, a principal type): it may
-// add a violation (the word is no manifest's, no SHA-256) but never take one away, but by exit 3.
+// never heard of where a vocabulary word was (an access level, a state, a principal type), or a
+// field removed: it may add a violation (the word is no manifest's, no SHA-256; a field steward
+// needs is missing) but never take one away, but by exit 3.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +20,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Where a value sits in an answer: object keys and list indexes from the top. */
 type Position = (string | number)[];
 
-/** Every value of `value` but the whole answer that `take` accepts, depth first. */
-function positions(value: Json, take: (v: Json) => boolean, at: Position = [], out: Position[] = []): Position[] {
-  if (at.length > 0 && take(value)) out.push(at);
+/** Every value of `value` but the whole answer that `take` accepts (with its key or index), depth first. */
+function positions(value: Json, take: (v: Json, key: string | number) => boolean, at: Position = [], out: Position[] = []): Position[] {
+  const key = at.at(-1);
+  if (key !== undefined && take(value, key)) out.push(at);
   if (Array.isArray(value)) {
     for (const [i, v] of value.entries()) positions(v, take, [...at, i], out);
   } else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) positions(v, take, [...at, k], out);
@@ -46,7 +48,7 @@ function otherType(was: Json, pick: number): Json {
 /** What is changed, into what, and what the run may then answer. */
 interface Mutation {
   name: string;
-  takes: (v: Json) => boolean;
+  takes: (v: Json, key: string | number) => boolean;
   into: (was: Json, pick: number) => Json;
   /** `same`: the clean verdict or exit 3. `stricter`: no clean violation lost, or exit 3. */
   judged: 'same' | 'stricter';
@@ -54,9 +56,33 @@ interface Mutation {
   classOf: (v: Json) => string;
   /** At most this many classes are tried, a seeded sample (STEWARD_DRIFT_ALL: every value). */
   sample: number;
+  /** Fields (operation and path, `#` for list indexes) where the change is another true answer, with why. */
+  exempt?: Readonly<Record<string, string>>;
 }
 
-const ANOTHER_TYPE: Mutation = { name: 'a value of another type', takes: (v) => v !== null, into: otherType, judged: 'same', classOf: () => '', sample: 120 };
+const ANOTHER_TYPE: Mutation = { name: 'a value of another type', takes: (v) => v !== null, into: otherType, judged: 'same', classOf: () => '', sample: 80 };
+/** What `into` answers for a field to be left out of its object (a list item is replaced by it). */
+const REMOVE = Symbol('remove');
+// Fields only: a list without one of its items is another true answer (one access entry fewer).
+const REMOVED: Mutation = {
+  name: 'a field removed',
+  takes: (_v, key) => typeof key === 'string',
+  into: () => REMOVE as unknown as Json,
+  judged: 'stricter',
+  classOf: () => '',
+  sample: 60,
+  // Fields whose absence the platform uses for "none": read so, a removal truly changes the answer.
+  exempt: {
+    'listReportSchedules #.cardId': 'a schedule without a card sends none (NO_ID, README "Assumptions")',
+    'listDatasets dataSources.#.certification': 'a dataset never certified has none (a captured search answer has no certification)',
+    'getPdpPolicies #.userIds': 'the captured All Rows policy names no users and has no userIds',
+    'getPdpPolicies #.groupIds': 'the captured All Rows policy names no groups and has no groupIds',
+    'getQueuePermissions USER': 'no user permissions (a practitioner reads `data?.USER || []`)',
+    'getQueuePermissions GROUP': 'no group permissions, as USER',
+    'getWorkflowPermissions USER': 'no user permissions (a practitioner reads `data?.USER || []`)',
+    'getWorkflowPermissions GROUP': 'no group permissions, as USER',
+  },
+};
 /** Vocabulary words are upper-case constants on this platform (OWNER, CAN_VIEW, ACTIVE, USER…). */
 const UNHEARD_WORD: Mutation = {
   name: 'a word never heard of',
@@ -77,7 +103,9 @@ function replaced(value: Json, at: Position, into: (was: Json) => Json): Json {
   if (head === undefined) return into(value);
   if (Array.isArray(value)) return value.map((v, i) => (i === head ? replaced(v, rest, into) : v));
   const object = value as Record<string, Json>;
-  return { ...object, [head]: replaced(object[head as string] as Json, rest, into) };
+  const inner = replaced(object[head as string] as Json, rest, into);
+  if (inner === (REMOVE as unknown as Json)) return Object.fromEntries(Object.entries(object).filter(([k]) => k !== head));
+  return { ...object, [head]: inner };
 }
 
 /** One mutation of one value: the answer to `request` (method and path), the value at `at`. */
@@ -175,11 +203,15 @@ function random(seed: number): () => number {
 
 /** The operation a recorded request is of (its path matched against the table's templates). */
 function operationOf(key: string): OperationId {
-  const path = decodeURIComponent((key.split(' ')[1] ?? '').split('?')[0] ?? '');
-  const found = OPERATION_IDS.find((id) => new RegExp(`${operation(id).path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+  const [method, target = ''] = key.split(' ');
+  const path = decodeURIComponent(target.split('?')[0] ?? '');
+  const found = OPERATION_IDS.find((id) => operation(id).method === method && new RegExp(`${operation(id).path.replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
   if (!found) throw new Error(`no operation answers ${key}`);
   return found;
 }
+
+/** A value's field: its operation and path, `#` for list indexes (`getDatasetAccessList list.#.accessLevel`). */
+const fieldOf = (request: string, at: Position) => `${operationOf(request)} ${at.map((k) => (typeof k === 'number' ? '#' : k)).join('.')}`;
 
 /**
  * The drifts of `mutation` to try: one value of each class (an operation's field, list indexes
@@ -193,13 +225,15 @@ function chooseDrifts(answers: ReadonlyMap<string, Json>, mutation: Mutation, se
     const choice = Math.floor(next() * 5);
     return { request, at, into: (was) => mutation.into(was, choice), label: `${request} at ${JSON.stringify(at)} (choice ${choice})` };
   };
-  const candidates = [...answers.keys()].sort().map((request) => ({ request, at: positions(answers.get(request) as Json, mutation.takes) }));
+  const candidates = [...answers.keys()]
+    .sort()
+    .map((request) => ({ request, at: positions(answers.get(request) as Json, mutation.takes).filter((a) => !mutation.exempt?.[fieldOf(request, a)]) }));
   if (process.env.STEWARD_DRIFT_ALL) return candidates.flatMap(({ request, at }) => at.map((a) => drift(request, a)));
-  // One class per operation and field (list indexes left out): `list[#].accessLevel` of the dataset access lists.
+  // One class per field and what `classOf` tells apart.
   const classes = new Map<string, { request: string; at: Position }[]>();
   for (const { request, at } of candidates) {
     for (const a of at) {
-      const key = `${operationOf(request)} ${a.map((k) => (typeof k === 'number' ? '#' : k)).join('.')} ${mutation.classOf(valueAt(answers.get(request) as Json, a))}`;
+      const key = `${fieldOf(request, a)} ${mutation.classOf(valueAt(answers.get(request) as Json, a))}`;
       classes.set(key, [...(classes.get(key) ?? []), { request, at: a }]);
     }
   }
@@ -256,7 +290,12 @@ async function runDrifts(mutation: Mutation): Promise<{ drifts: number; same: nu
   return outcome;
 }
 
-describe.each([ANOTHER_TYPE, UNHEARD_WORD])('drift: $name', (mutation) => {
+it('every field a mutation exempts is one the clean run read', () => {
+  const read = new Set([...proxy.answers].flatMap(([request, answer]) => positions(answer, () => true).map((at) => fieldOf(request, at))));
+  expect(Object.keys(REMOVED.exempt ?? {}).filter((f) => !read.has(f))).toEqual([]);
+});
+
+describe.each([ANOTHER_TYPE, UNHEARD_WORD, REMOVED])('drift: $name', (mutation) => {
   it(mutation.judged === 'same' ? 'the clean verdict or exit 3, never another' : 'no violation of the clean run lost, but by exit 3', async () => {
     const outcome = await runDrifts(mutation);
     expect(outcome.wrong).toEqual([]);

@@ -39,18 +39,33 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.close());
 
+/** A body served only to the read of one item (its raw path), whatever order the reads come in. */
+class ForPath {
+  constructor(
+    readonly path: string,
+    readonly body: unknown,
+  ) {}
+}
+
 function serve(answers: Partial<Record<OperationId, unknown[]>>): void {
   for (const [op, bodies] of Object.entries(answers)) {
-    for (const body of bodies!) sandbox.scriptFault(op as OperationId, { status: 200, body: JSON.stringify(body) });
+    for (const b of bodies!) {
+      const [path, body] = b instanceof ForPath ? [b.path, b.body] : [undefined, b];
+      sandbox.scriptFault(op as OperationId, { status: 200, body: JSON.stringify(body), ...(path ? { path } : {}) });
+    }
   }
 }
+
+/** The captured access list as the platform answers it for `id`: about that item. */
+const accessListFor = (kind: 'page' | 'badge', id: string | number, captured: typeof PAGE_ACCESS = kind === 'page' ? PAGE_ACCESS : CARD_ACCESS) =>
+  new ForPath(`/api/content/v1/share/accesslist/${kind}/${id}`, { ...captured, resource: { ...captured.resource, id: String(id) } });
 
 function serveCaptured(over: Partial<Record<OperationId, unknown[]>> = {}): void {
   serve({
     listPages: [PAGES],
-    getPageAccessList: PAGES.pageAdminSummaries.map(() => PAGE_ACCESS),
+    getPageAccessList: PAGES.pageAdminSummaries.map((p) => accessListFor('page', p.pageId)),
     listCardSummaries: [CARDS],
-    getCardAccessList: CARD_IDS.map(() => CARD_ACCESS),
+    getCardAccessList: CARD_IDS.map((id) => accessListFor('badge', id)),
     listAccounts: [ACCOUNTS],
     getAccountShares: ACCOUNTS.map(() => ACCOUNT_SHARES),
     getFilesetAccess: [FILESET_ACCESS],
@@ -150,10 +165,47 @@ describe('the sharing policies on the platform’s captured answers', () => {
   });
 
   it('a card access list in another form than the page’s is drift for that card: exit 3, never an empty list', async () => {
-    serveCaptured({ getCardAccessList: CARD_IDS.map(() => PAGE_ACCESS) });
+    serveCaptured({ getCardAccessList: CARD_IDS.map((id) => accessListFor('badge', id, PAGE_ACCESS)) });
     const report = await run();
     expect(report.summary.gate).toBe('error');
     expect(errorsOf(report).join('\n')).toContain(`getCardAccessList: card ${CARD_IDS[0]}: API drift at resource.type: "page", expected "badge"`);
+  });
+
+  it('an access list about another page is drift for the page asked about, never judged as its own', async () => {
+    const [p0, p1, ...pages] = PAGES.pageAdminSummaries;
+    const about = (asked: number, answered: number) => new ForPath(`/api/content/v1/share/accesslist/page/${asked}`, { ...PAGE_ACCESS, resource: { ...PAGE_ACCESS.resource, id: String(answered) } });
+    serveCaptured({ getPageAccessList: [about(p0.pageId, p1.pageId), about(p1.pageId, p1.pageId), ...pages.map((p) => accessListFor('page', p.pageId))] });
+    const report = await run();
+    expect(report.summary.gate).toBe('error');
+    const drift = `could not read page ${p0.pageId}: getPageAccessList: page ${p0.pageId}: API drift at resource.id: the answer is about "${p1.pageId}"`;
+    expect(errorsOf(report)).toEqual([`pages-share-through-groups: ${drift}`, `pages-share-through-groups page/${p0.pageId}: ${drift}`]);
+  });
+
+  it('a summary without its owners list, or an account without its userId: that resource’s error, never an owner-less pass', async () => {
+    const [p0, p1, ...pages] = PAGES.pageAdminSummaries;
+    const { owners: _gone, ...p0WithoutOwners } = p0 as (typeof PAGES.pageAdminSummaries)[number] & { owners?: unknown };
+    const [c0, ...cards] = CARDS.cardAdminSummaries;
+    const { owners: _cardOwners, ...c0WithoutOwners } = c0;
+    const [a0, ...accounts] = ACCOUNTS;
+    const { userId: _userId, ...a0WithoutUserId } = a0;
+    serveCaptured({
+      listPages: [{ pageAdminSummaries: [p0WithoutOwners, { ...p1, owners: null }, ...pages] }],
+      listCardSummaries: [{ cardAdminSummaries: [c0WithoutOwners, ...cards] }],
+      listAccounts: [[a0WithoutUserId, ...accounts]],
+    });
+    const report = await run();
+    expect(report.summary.gate).toBe('error');
+    const errors = errorsOf(report);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        `pages-owner-active page/${p0.pageId}: could not read page ${p0.pageId}: listPages: API drift at owners of page ${p0.pageId}: missing, so its owners are unknown`,
+        `pages-owner-active page/${p1.pageId}: could not read page ${p1.pageId}: listPages: API drift at owners of page ${p1.pageId}: null, so its owners are unknown`,
+        `cards-with-an-owner card/${c0.id}: could not read card ${c0.id}: listCardSummaries: API drift at owners of card ${c0.id}: missing, so its owners are unknown`,
+        `accounts-owner-active account/${a0.id}: could not read account ${a0.id}: listAccounts: account ${a0.id} carries no userId, so its owner is unknown`,
+      ]),
+    );
+    // The other pages, cards and accounts are judged as before.
+    expect(findingKeys(report).filter((k) => k.startsWith('pages-owner-active'))).toEqual(pages.map((p) => `pages-owner-active page/${p.pageId}`).sort());
   });
 
   it('an account share level in neither vocabulary is drift; v1’s READ/WRITE are mapped', async () => {

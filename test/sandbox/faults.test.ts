@@ -52,6 +52,15 @@ describe('scripted faults', () => {
     expect([res.status, res.text]).toEqual([502, '<html>Bad Gateway</html>']);
   });
 
+  it('a script with a path hits only the read of that item, whichever comes first', async () => {
+    s.scriptFault('getCertificationStatus', { status: 502, path: '/api/tags/v3/CARD/7002/system/CERTIFIED/state' });
+    s.scriptFault('getCertificationStatus', { status: 503 });
+    const other = await call(s, 'GET', '/api/tags/v3/CARD/7001/system/CERTIFIED/state');
+    const item = await call(s, 'GET', '/api/tags/v3/CARD/7002/system/CERTIFIED/state');
+    const after = await call(s, 'GET', '/api/tags/v3/CARD/7002/system/CERTIFIED/state');
+    expect([other.status, item.status, after.status]).toEqual([503, 502, 200]);
+  });
+
   it('faults come before auth: a faulted request without a token is still the fault', async () => {
     s.scriptFault('listWorkflows', { status: 503 });
     expect((await workflows(s)).status).toBe(503);

@@ -26,12 +26,15 @@ const shares: DocumentPart = {
   },
 };
 
-const owner = ownerPart('listAccounts', async (_api, r) => userOwner(r.doc.ownerId ?? null, `listAccounts: account ${r.id}`));
+const owner = ownerPart('listAccounts', async (_api, r) =>
+  r.doc.ownerId === undefined ? Promise.reject(new Error(`listAccounts: account ${r.id} carries no userId, so its owner is unknown`)) : userOwner(r.doc.ownerId, `listAccounts: account ${r.id}`),
+);
 
 function accountDoc(a: Account) {
-  // Defaults apply to absent fields; the platform's nulls stay null.
-  const { id, name = null, displayName = null, type = null, dataProviderType = null, credentialsType = null, valid = null, userId = null } = a;
-  return { id, name, displayName, type, dataProviderType, credentialsType, valid, ownerId: userId };
+  // Defaults apply to absent fields; the platform's nulls stay null. An absent userId stays
+  // absent: the owner is unknown (null is the platform naming none).
+  const { id, name = null, displayName = null, type = null, dataProviderType = null, credentialsType = null, valid = null, userId } = a;
+  return { id, name, displayName, type, dataProviderType, credentialsType, valid, ...(userId === undefined ? {} : { ownerId: userId }) };
 }
 
 export const account: ResourceKind = {

@@ -3,7 +3,7 @@
 import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
-import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
+import { type OwnerId, ownerPart, ownerSchema, ownersFromListing, ownersListDrift } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart } from '../types.js';
 import { noMemo } from '../common.js';
@@ -32,7 +32,7 @@ const owner = ownerPart('searchCards', async (api, r, once) => {
 });
 
 const liveAccess = async (api: Parameters<DocumentPart['load']>[0], r: CollectedResource) =>
-  contentAccess(await api.getCardAccessList(r.id), 'badge', `getCardAccessList: card ${r.id}`);
+  contentAccess(await api.getCardAccessList(r.id), { type: 'badge', id: r.id }, `getCardAccessList: card ${r.id}`);
 
 /** Who the card is shared with: the card access list, in the page's form (CARD_ACCESS_LIST_FORM). */
 const access: DocumentPart = { name: 'access', operation: 'getCardAccessList', load: liveAccess };
@@ -50,14 +50,15 @@ const owners: DocumentPart = {
   operation: 'listCardSummaries',
   async load(api, r, once = noMemo) {
     const byId = await once('card:summary-owners', async () => {
-      const map = new Map<string, { type: string; id: string; name: string | null }[]>();
+      const map = new Map<string, { type: string; id: string; name: string | null }[] | Error>();
       for await (const page of api.listCardSummaries()) {
-        for (const c of page) map.set(String(c.id), (c.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })));
+        for (const c of page) map.set(String(c.id), ownersListDrift('listCardSummaries', `card ${c.id}`, c.owners) ?? (c.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })));
       }
       return map;
     });
     const found = byId.get(r.id);
     if (!found) throw new Error(`listCardSummaries: card ${r.id} is not in the card admin summary, so its owners are unknown`);
+    if (found instanceof Error) throw found;
     return found;
   },
 };

@@ -5,12 +5,12 @@ import type { PageSummary } from '../../api/types.js';
 import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwnerPart, ownerSchema } from '../people.js';
+import { firstOwnerPart, ownerSchema, ownersListDrift } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
 const liveAccess = async (api: Parameters<DocumentPart['load']>[0], r: CollectedResource) =>
-  contentAccess(await api.getPageAccessList(String(r.doc.id)), 'page', `getPageAccessList: page ${r.id}`);
+  contentAccess(await api.getPageAccessList(String(r.doc.id)), { type: 'page', id: String(r.doc.id) }, `getPageAccessList: page ${r.id}`);
 
 const access: DocumentPart = { name: 'access', operation: 'getPageAccessList', load: liveAccess };
 
@@ -23,6 +23,8 @@ const drift: DocumentPart = {
 
 /** The summary's first owner (`ownerId`; the `owners` list in the document has them all). */
 const owner = firstOwnerPart('listPages');
+
+const pageDrift = (p: PageSummary) => ownersListDrift('listPages', `page ${p.pageId}`, p.owners);
 
 function pageDoc(p: PageSummary) {
   const { pageId: id, pageTitle: title = null, pageType: type = null, parentPageId = null, topPageId = null, locked = null, lastModified = null, cardCount = null } = p;
@@ -66,13 +68,15 @@ export const page: ResourceKind = {
       for await (const p of ctx.api.listPages()) for (const x of p) listed.set(String(x.pageId), x);
       for (const d of declared) {
         const p = listed.get(d.id);
-        yield p ? { ...d, name: p.pageTitle ?? null, doc: { ...pageDoc(p), ...d.doc, owners: pageDoc(p).owners } } : { ...d, loadError: new Error(`page ${d.id} is declared but not in the page admin summary`) };
+        const loadError = p ? pageDrift(p) : new Error(`page ${d.id} is declared but not in the page admin summary`);
+        yield p && !loadError ? { ...d, name: p.pageTitle ?? null, doc: { ...pageDoc(p), ...d.doc, owners: pageDoc(p).owners } } : { ...d, loadError };
       }
     }
     // The summary's pages are the client's memo by now: named or discovered pages cost no request more.
     yield* listedResources(ctx.scope, () => ctx.api.listPages(), {
       kind: 'page', key: 'pages', listing: 'the page admin summary', idOf: (p) => String(p.pageId), nameOf: (p) => p.pageTitle,
       docOf: (p) => ({ ...pageDoc(p), declared: false }),
+      driftOf: pageDrift,
       missingDoc: (id) => ({ id: Number(id), owners: [], declared: false }),
       skip: new Set(declared.map((d) => d.id)),
     });
