@@ -14,7 +14,8 @@ export type UserState = (typeof USER_STATES)[number];
  * How steward decides a user's state (PLATFORM.md §8: the search's `isActive`/`isPending`
  * attributes and its `onlyDeleted` flag; no source defines them further): listed by the search
  * with `onlyDeleted` → deleted; else `isPending` true → pending; else `isActive` true → active;
- * else deactivated. A live user without a boolean `isActive` is API drift (exit 3), never a guess.
+ * else deactivated. A live user without a boolean `isActive` or `isPending` is API drift (exit 3),
+ * never a guess (an invitation read as not pending would leave every invitation policy).
  */
 export const USER_STATE_RULE = 'deleted if listed with onlyDeleted; else pending if isPending; else active if isActive; else deactivated';
 
@@ -48,8 +49,10 @@ const millisOf = (v: unknown): number | null => (typeof v === 'number' && Number
 export function directoryUser(u: IdentityUser, deleted: boolean): DirectoryUser {
   const active = attribute(u, 'isActive');
   const pending = attribute(u, 'isPending');
-  if (!deleted && typeof active !== 'boolean') {
-    throw new Error(`searchUsers: API drift at user ${u.id}: isActive is ${JSON.stringify(active ?? null)}, not a boolean: the user's state is unknown`);
+  for (const [key, value] of [['isActive', active], ['isPending', pending]] as const) {
+    if (!deleted && typeof value !== 'boolean') {
+      throw new Error(`searchUsers: API drift at user ${u.id}: ${key} is ${JSON.stringify(value ?? null)}, not a boolean: the user's state is unknown`);
+    }
   }
   const state: UserState = deleted ? 'deleted' : pending === true ? 'pending' : active ? 'active' : 'deactivated';
   const roleId = u.roleId ?? attribute(u, 'roleId');

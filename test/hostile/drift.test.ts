@@ -1,9 +1,10 @@
 // Drift: one value of one answer changed by a proxy in front of the demo instance, over real
 // HTTP. A value of another JSON type (a string where a number was, an object where a list
 // was…): the run's verdict is the clean one (the same findings) or exit 3, never another. A word
-// never heard of where a vocabulary word was (an access level, a state, a principal type), or a
-// field removed: it may add a violation (the word is no manifest's, no SHA-256; a field steward
-// needs is missing) but never take one away, but by exit 3.
+// never heard of where a vocabulary word was (an access level, a state, a principal type), a
+// field removed or a value nulled: it may add a violation (the word is no manifest's, no
+// SHA-256; a field steward needs is missing) but never take one away, but by exit 3, except on
+// the fields listed where the platform itself uses absence or null for "none".
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +61,15 @@ interface Mutation {
   exempt?: Readonly<Record<string, string>>;
 }
 
-const ANOTHER_TYPE: Mutation = { name: 'a value of another type', takes: (v) => v !== null, into: otherType, judged: 'same', classOf: () => '', sample: 80 };
+const ANOTHER_TYPE: Mutation = { name: 'a value of another type', takes: (v) => v !== null, into: otherType, judged: 'same', classOf: () => '', sample: 60 };
+/** Fields the platform leaves out, or sends null, for "none": so read, either truly changes the answer. */
+const NONE_WHEN_ABSENT_OR_NULL = {
+  'listReportSchedules #.cardId': 'a schedule without a card sends none (NO_ID, README "Assumptions")',
+  'listDatasets dataSources.#.certification': 'a dataset never certified has none (a captured search answer has no certification)',
+  'getPdpPolicies #.userIds': 'the captured All Rows policy names no users and has no userIds',
+  'getPdpPolicies #.groupIds': 'the captured All Rows policy names no groups and has no groupIds',
+};
+
 /** What `into` answers for a field to be left out of its object (a list item is replaced by it). */
 const REMOVE = Symbol('remove');
 // Fields only: a list without one of its items is another true answer (one access entry fewer).
@@ -70,17 +79,35 @@ const REMOVED: Mutation = {
   into: () => REMOVE as unknown as Json,
   judged: 'stricter',
   classOf: () => '',
-  sample: 60,
-  // Fields whose absence the platform uses for "none": read so, a removal truly changes the answer.
+  sample: 40,
   exempt: {
-    'listReportSchedules #.cardId': 'a schedule without a card sends none (NO_ID, README "Assumptions")',
-    'listDatasets dataSources.#.certification': 'a dataset never certified has none (a captured search answer has no certification)',
-    'getPdpPolicies #.userIds': 'the captured All Rows policy names no users and has no userIds',
-    'getPdpPolicies #.groupIds': 'the captured All Rows policy names no groups and has no groupIds',
+    ...NONE_WHEN_ABSENT_OR_NULL,
     'getQueuePermissions USER': 'no user permissions (a practitioner reads `data?.USER || []`)',
     'getQueuePermissions GROUP': 'no group permissions, as USER',
     'getWorkflowPermissions USER': 'no user permissions (a practitioner reads `data?.USER || []`)',
     'getWorkflowPermissions GROUP': 'no group permissions, as USER',
+  },
+};
+
+/** An owner id of null is the platform naming none (README "Owners and teams"): no owner to be live. */
+const NO_OWNER = 'null is the platform naming no owner (README "Owners and teams")';
+const NULLED: Mutation = {
+  name: 'a value nulled',
+  takes: (v) => v !== null,
+  into: () => null,
+  judged: 'stricter',
+  classOf: () => '',
+  sample: 40,
+  exempt: {
+    ...NONE_WHEN_ABSENT_OR_NULL,
+    'getCertificationStatus state': 'never certified (the certification endpoint\'s docs)',
+    'listReportSchedules #.ownerId': NO_OWNER,
+    'listDatasets dataSources.#.owner': NO_OWNER,
+    'searchCards searchObjects.#.ownedById': NO_OWNER,
+    'listQueues #.owner': NO_OWNER,
+    'listDataFiles #.responsibleUserId': NO_OWNER,
+    'searchFilesets fileSets.#.owner': NO_OWNER,
+    'listWorkflows #.owner': NO_OWNER,
   },
 };
 /** Vocabulary words are upper-case constants on this platform (OWNER, CAN_VIEW, ACTIVE, USER…). */
@@ -292,10 +319,10 @@ async function runDrifts(mutation: Mutation): Promise<{ drifts: number; same: nu
 
 it('every field a mutation exempts is one the clean run read', () => {
   const read = new Set([...proxy.answers].flatMap(([request, answer]) => positions(answer, () => true).map((at) => fieldOf(request, at))));
-  expect(Object.keys(REMOVED.exempt ?? {}).filter((f) => !read.has(f))).toEqual([]);
+  expect([REMOVED, NULLED].flatMap((m) => Object.keys(m.exempt ?? {})).filter((f) => !read.has(f))).toEqual([]);
 });
 
-describe.each([ANOTHER_TYPE, UNHEARD_WORD, REMOVED])('drift: $name', (mutation) => {
+describe.each([ANOTHER_TYPE, UNHEARD_WORD, REMOVED, NULLED])('drift: $name', (mutation) => {
   it(mutation.judged === 'same' ? 'the clean verdict or exit 3, never another' : 'no violation of the clean run lost, but by exit 3', async () => {
     const outcome = await runDrifts(mutation);
     expect(outcome.wrong).toEqual([]);

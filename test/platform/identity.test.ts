@@ -127,13 +127,17 @@ describe('the identity policies on the platform’s captured answers', () => {
     expect(sandbox.totalRequests()).toBe(2 + 1 + 1 + CUSTOM_ROLES.length + 1 + 1);
   });
 
-  it('a user whose isActive the answer does not carry is an error of the user policies, never a state guessed', async () => {
+  it.each(['isActive', 'isPending'])('a user whose %s the answer does not carry, or carries null, is an error of the user policies, never a state guessed', async (key) => {
     const user = structuredClone(SEARCH.users[0]);
-    user.attributes = user.attributes.filter((a) => a.key !== 'isActive');
-    serveCaptured({ searchUsers: [{ count: 1, users: [user] }, { count: 0, users: [] }] });
-    const report = await run('users: all');
-    expect(report.summary.gate).toBe('error');
-    expect(errorsOf(report).join('\n')).toContain(`searchUsers: API drift at user ${user.id}: isActive is null, not a boolean`);
+    const nulled = structuredClone(SEARCH.users[0]);
+    user.attributes = user.attributes.filter((a) => a.key !== key);
+    nulled.attributes = nulled.attributes.map((a) => (a.key === key ? { ...a, values: [null] } : a));
+    for (const answer of [user, nulled]) {
+      serveCaptured({ searchUsers: [{ count: 1, users: [answer] }, { count: 0, users: [] }] });
+      const report = await run('users: all');
+      expect(report.summary.gate).toBe('error');
+      expect(errorsOf(report).join('\n')).toContain(`searchUsers: API drift at user ${user.id}: ${key} is null, not a boolean`);
+    }
   });
 
   it('the captured user made active: its last sign-in (2025-01-01) is more than 90 days ago, so it is dormant', async () => {
