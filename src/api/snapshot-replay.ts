@@ -26,12 +26,23 @@ function recordedError(a: RecordedAnswer): ApiError {
 
 const recordedSchemas = new Map<OperationId, Schema>();
 
-/** What a recorded answer holds: a page of an offset or cursor listing is recorded as its items. */
+/** The key a keyed listing's items sit under in its pages (null: a bare array, or no listing). */
+function itemsKey(id: OperationId): string | null {
+  const op = operation(id);
+  return op.item && op.page?.items[0] ? op.page.items[0] : null;
+}
+
+/**
+ * What a recorded answer is checked against. A page of an offset or cursor listing is recorded
+ * as its items: a bare array's by the array of items; a keyed listing's as the page it came
+ * from (checkReplayed puts the items back under its key), by the live answer's own schema, so
+ * the build compiles one validator for both.
+ */
 export function recordedSchema(id: OperationId): Schema {
   let schema = recordedSchemas.get(id);
   if (!schema) {
     const op = operation(id);
-    schema = op.item ? { type: 'array', items: op.item } : op.response!;
+    schema = op.item && !itemsKey(id) ? { type: 'array', items: op.item } : op.response!;
     recordedSchemas.set(id, schema);
   }
   return schema;
@@ -42,7 +53,8 @@ export function recordedSchema(id: OperationId): Schema {
  * API drift of that read, never a pass on data the live client would have refused.
  */
 function checkReplayed(id: OperationId, body: unknown): void {
-  const drift = checkResponse(recordedSchema(id), body);
+  const key = itemsKey(id);
+  const drift = checkResponse(recordedSchema(id), key ? { [key]: body } : body);
   if (drift) {
     throw replayError(id, `API drift at ${drift.field}: ${drift.problem} (replayed from the snapshot)`, {
       kind: 'drift',
