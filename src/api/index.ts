@@ -5,5 +5,5 @@ export { createClient } from './client.js';
 export { ApiError, type ApiErrorKind, isApiError, redactJson, redactSecrets } from './errors.js';
 export { OPERATION_IDS, OPERATIONS, type OperationSpec, operation } from './operations.js';
 export type * from './types.js';
-export { QUEUE_PERMISSIONS } from './schemas.js';
+export { QUEUE_PERMISSIONS } from './vocabularies.js';
 export { badWriteRequest, PLANNABLE_WRITES, writeRequest } from './writes.js';

@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 import { CERTIFICATION_STATES, type USER_SEARCH_ATTRIBUTES } from './assumptions.js';
+import { DATASET_ACCESS_LEVELS, FILESET_PERMISSIONS, QUEUE_PERMISSIONS } from './vocabularies.js';
 export type Schema = Record<string, unknown>;
 /** The type of an answer that matches the schema `T` (fields it leaves out stay, as `unknown`): each sits beside its schema. */
 export type Answer<T> = T extends JSONSchema ? FromSchema<T> : unknown;
@@ -67,31 +68,9 @@ export const misconfiguredReportSchema = object(
 );
 export type MisconfiguredReport = Answer<typeof misconfiguredReportSchema>;
 
-// Closed vocabularies: the words policies compare against. A word outside one is drift (exit 3),
-// never read as "none of these": an unknown access level would be no owner, an unknown principal
-// type no user, an unknown permission no edit right, each a pass on an answer not understood.
+// Closed vocabularies (./vocabularies.ts): a word outside one is drift (exit 3).
 const principalType = { type: 'string', enum: ['USER', 'GROUP'] } as const;
 const nullablePrincipalType = { type: ['string', 'null'], enum: ['USER', 'GROUP', null] } as const;
-/** Dataset access levels: the owner's and the share levels (PLATFORM.md §2.1, A19). */
-export const DATASET_ACCESS_LEVELS = ['OWNER', 'CO_OWNER', 'CAN_EDIT', 'CAN_SHARE', 'CAN_VIEW'] as const;
-/** A queue permission entry's permissions (api-spec "Queue permission entry"), read and written. */
-export const QUEUE_PERMISSIONS = [
-  'ADMIN',
-  'SHARE',
-  'DELETE',
-  'WRITE',
-  'READ',
-  'CREATE_CONTENT',
-  'READ_CONTENT',
-  'UPDATE_CONTENT',
-  'DELETE_CONTENT',
-  'EXPORT',
-  'EXECUTE',
-] as const;
-/** The dataset listing's certification process states (PLATFORM.md §2.2; checked by the dataset kind, per dataset). */
-export const DATASET_CERTIFICATION_STATES = ['CERTIFIED', 'PENDING', 'REQUESTED', 'EXPIRED'] as const;
-/** A file set's permissions (PLATFORM.md §7, `Filesets-API.yaml`). */
-export const FILESET_PERMISSIONS = ['OWNER', 'EDIT', 'READ', 'NONE'] as const;
 const wordOf = <const W extends readonly string[]>(words: W) => ({ type: 'string', enum: words }) as const;
 
 /** `type`, `id` and `accessLevel` are what ownership policies read. */

@@ -4,7 +4,7 @@ import type { SecretSet } from '../core/redact.js';
 import type { OperationId } from './operations.js';
 import type { OperationMethods } from './answers.js';
 import type { ScheduleFilter } from './schedule-query.js';
-import type { QUEUE_PERMISSIONS } from './schemas.js';
+import type { QUEUE_PERMISSIONS } from './vocabularies.js';
 
 export type { OperationId, WriteOperationId } from './operations.js';
 

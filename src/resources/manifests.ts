@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { isMap, isScalar, Scalar } from 'yaml';
-import { QUEUE_PERMISSIONS } from '../api/schemas.js';
+import { QUEUE_PERMISSIONS } from '../api/vocabularies.js';
 import { InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';

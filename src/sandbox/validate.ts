@@ -1,6 +1,6 @@
 // Validation of write bodies: the sandbox rejects what the platform would, with a 400 whose
 // message names the offending field, so a client bug shows up as a clear test failure.
-import { QUEUE_PERMISSIONS } from '../api/schemas.js';
+import { QUEUE_PERMISSIONS } from '../api/vocabularies.js';
 import type { DataFilePermissions, PrincipalType, QueuePermissionEntry } from '../api/types.js';
 import { HttpError, parseJson } from './http.js';
 

@@ -1,7 +1,7 @@
 // Datasets named in the scope. `access`, `certification` and `tags` are parts with their own
 // request each, read only for policies (or fixes) that need them.
 import { writeRequest } from '../../api/writes.js';
-import { DATASET_CERTIFICATION_STATES } from '../../api/schemas.js';
+import { DATASET_ACCESS_LEVELS, DATASET_CERTIFICATION_STATES } from '../../api/vocabularies.js';
 import { noMemo, stringArraySchema } from '../common.js';
 import { selectIds } from '../discovery.js';
 import { certificationPart, certificationSchema } from '../certification.js';
@@ -157,7 +157,7 @@ export const dataset: ResourceKind = {
               properties: {
                 type: { enum: ['USER', 'GROUP'] },
                 id: { type: 'string' },
-                accessLevel: { type: 'string', description: 'OWNER, CO_OWNER, CAN_EDIT, CAN_SHARE, CAN_VIEW' },
+                accessLevel: { enum: [...DATASET_ACCESS_LEVELS] },
                 name: { type: 'string' },
               },
             },

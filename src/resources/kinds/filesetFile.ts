@@ -1,5 +1,6 @@
 // Files of the file sets named in the scope, one metadata read (op 8) per path. A path that
 // cannot be read is an error of that one resource, not of the whole kind.
+import { FILESET_PERMISSIONS } from '../../api/vocabularies.js';
 import type { FilesetFile } from '../../api/types.js';
 import { excluded, selectIds } from '../discovery.js';
 import { ownerPart, ownerSchema, ownersFromListing, userOwner } from '../people.js';
@@ -62,7 +63,7 @@ export const filesetFile: ResourceKind = {
       indexStatus: { type: ['string', 'null'], description: 'null or QUEUED seen' },
       indexReason: { type: ['string', 'null'] },
       owner: { ...ownerSchema, description: `the file set's owner; ${ownerSchema.description}` },
-      filesetAccess: { type: 'array', items: principalSchema({ permission: { enum: ['OWNER', 'EDIT', 'READ', 'NONE'] } }), description: "the file set's access (one read per set): OWNER, EDIT, READ or NONE per user or group" },
+      filesetAccess: { type: 'array', items: principalSchema({ permission: { enum: [...FILESET_PERMISSIONS] } }), description: "the file set's access (one read per set): OWNER, EDIT, READ or NONE per user or group" },
     },
   },
   parts: { owner, filesetAccess },

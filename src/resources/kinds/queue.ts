@@ -2,7 +2,7 @@
 // judged on their live permissions (the scheduled audit). Fixes only narrow: revoke listed
 // permissions from an entry, remove the entry, or restore a drifted queue where that narrows. The platform removes an entity's permissions when its entry is sent with
 // `permissions: []`, so a removed entry is sent that way, never dropped from the body.
-import { QUEUE_PERMISSIONS } from '../../api/schemas.js';
+import { QUEUE_PERMISSIONS } from '../../api/vocabularies.js';
 import type { QueuePermissionEntry } from '../../api/types.js';
 import { writeRequest } from '../../api/writes.js';
 import type { InstanceApi } from '../../api/types.js';
