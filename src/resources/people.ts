@@ -158,11 +158,15 @@ export function ownersListDrift(operation: OperationId, what: string, owners: un
   return Array.isArray(owners) ? undefined : new Error(`${operation}: API drift at owners of ${what}: ${owners === null ? 'null' : 'missing'}, so its owners are unknown`);
 }
 
-/** An owner id as a listing carries it: a number or a non-empty string is a user's; null is none. */
-export function userOwner(value: unknown, where: string): OwnerId | null {
+/**
+ * An owner id as a listing carries it in `field`: a number or a non-empty string is a user's;
+ * null is the platform naming none; a missing field or any other value leaves the owner unknown.
+ */
+export function userOwner(value: unknown, where: string, field = 'owner'): OwnerId | null {
   if (value === null) return null;
   if ((typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && value !== '')) return { type: 'USER', id: String(value) };
-  throw new Error(`${where}: the owner ${JSON.stringify(value ?? 'field is missing')} is not a user id: the owner is unknown`);
+  if (value === undefined) throw new Error(`${where} carries no ${field}, so its owner is unknown`);
+  throw new Error(`${where}: the owner ${JSON.stringify(value)} is not a user id: the owner is unknown`);
 }
 
 /**

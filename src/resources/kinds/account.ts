@@ -26,9 +26,7 @@ const shares: DocumentPart = {
   },
 };
 
-const owner = ownerPart('listAccounts', async (_api, r) =>
-  r.doc.ownerId === undefined ? Promise.reject(new Error(`listAccounts: account ${r.id} carries no userId, so its owner is unknown`)) : userOwner(r.doc.ownerId, `listAccounts: account ${r.id}`),
-);
+const owner = ownerPart('listAccounts', async (_api, r) => userOwner(r.doc.ownerId, `listAccounts: account ${r.id}`, 'userId'));
 
 function accountDoc(a: Account) {
   // Defaults apply to absent fields; the platform's nulls stay null. An absent userId stays

@@ -58,7 +58,7 @@ function body(doc: ResourceDocument) {
 /** The owner: the data-file list's `responsibleUserId`, read once per run. */
 const owner = ownerPart('listDataFiles', async (api, r, once) => {
   const find = await ownersFromListing(once, 'listDataFiles', () => api.listDataFiles(), (f) => String(f.dataFileId), (f) =>
-    userOwner(f.responsibleUserId, `listDataFiles: data file ${f.dataFileId}`),
+    userOwner(f.responsibleUserId, `listDataFiles: data file ${f.dataFileId}`, 'responsibleUserId'),
   );
   return find(String(r.doc.id), 'data file');
 });

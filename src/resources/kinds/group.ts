@@ -5,7 +5,7 @@ import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwnerPart, ownerSchema, USER_STATES, userDirectory } from '../people.js';
+import { firstOwnerPart, ownerSchema, ownersListDrift, USER_STATES, userDirectory } from '../people.js';
 import { principalSchema } from '../sharing.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
 
@@ -19,8 +19,9 @@ function groupDoc(g: GroupListItem) {
 
 /** A listing item without owners or a member count cannot be judged (drift). */
 function groupDrift(g: GroupListItem): Error | undefined {
-  const missing = !Array.isArray(g.owners) ? 'owners' : typeof g.memberCount !== 'number' ? 'memberCount' : null;
-  return missing ? new Error(`listGroups: API drift at ${missing} of group ${g.groupId}: missing, so the group cannot be judged`) : undefined;
+  const owners = ownersListDrift('listGroups', `group ${g.groupId}`, g.owners);
+  if (owners) return owners;
+  return typeof g.memberCount === 'number' ? undefined : new Error(`listGroups: API drift at memberCount of group ${g.groupId}: missing, so the group cannot be judged`);
 }
 
 const members: DocumentPart = {

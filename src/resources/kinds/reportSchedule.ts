@@ -12,9 +12,7 @@ import { ownerPart, ownerSchema, userOwner } from '../people.js';
 import type { CollectContext, CollectedResource, DocumentPart, ResourceDocument, ResourceKind, RunMemo, Scope } from '../types.js';
 
 /** The schedule's `ownerId` resolved against the users (null: the schedule names none). */
-const owner = ownerPart('listReportSchedules', async (_api, r) =>
-  r.doc.ownerId === undefined ? Promise.reject(new Error(`listReportSchedules: schedule ${r.id} carries no ownerId, so its owner is unknown`)) : userOwner(r.doc.ownerId, `listReportSchedules: schedule ${r.id}`),
-);
+const owner = ownerPart('listReportSchedules', async (_api, r) => userOwner(r.doc.ownerId, `listReportSchedules: schedule ${r.id}`, 'ownerId'));
 
 /** What the shared schedule reads need: the API, the run memo and (collecting) the scope's filter. */
 type ScheduleReads = Pick<CollectContext, 'api' | 'once'> & { scope?: Pick<Scope, 'scheduleFilter'> };

@@ -6,10 +6,7 @@ import { principalSchema } from '../sharing.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
 
 /** The list's raw `owner` (a user id) is kept aside: `owner` in the document is the resolved user. */
-const owner = ownerPart('listWorkflows', async (_api, r) => {
-  if (!r.listed || !Object.hasOwn(r.listed, 'owner')) throw new Error(`listWorkflows: workflow ${r.id} carries no owner field, so its owner is unknown`);
-  return userOwner(r.listed.owner, `listWorkflows: workflow ${r.id}`);
-});
+const owner = ownerPart('listWorkflows', async (_api, r) => userOwner(r.listed?.owner, `listWorkflows: workflow ${r.id}`));
 
 /** The workflow's permissions on the instance host, grouped by USER/GROUP there: one list here. */
 const permissions: DocumentPart = {
