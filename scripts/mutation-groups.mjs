@@ -13,7 +13,7 @@ export const MUTATION_GROUPS = [
   },
   {
     name: 'api',
-    mutate: ['src/api/pagination.ts', 'src/api/retry.ts', 'src/api/breaker.ts'],
+    mutate: ['src/api/pagination.ts', 'src/api/seen-ids.ts', 'src/api/retry.ts', 'src/api/breaker.ts'],
     // The client's own tests: with the resources', storms' and chaos's, a run took over an hour.
     tests: ['test/api/**/*.test.ts', 'test/hostile/responses.test.ts'],
   },

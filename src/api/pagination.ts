@@ -5,6 +5,7 @@
 import type { RequestSpec, Transport } from './http.js';
 import type { PageShape } from './page-shape.js';
 import type { Schema } from './schemas.js';
+import { SeenIds } from './seen-ids.js';
 
 export type { PageShape } from './page-shape.js';
 
@@ -141,23 +142,24 @@ function pageSpec(request: RequestSpec, shape: PageShape, position: Record<strin
  * repeat ends the listing as incomplete, naming both pages.
  */
 function idGuard(transport: Transport, idKey: string) {
-  const firstOn = new Map<unknown, string>();
+  const seen = new SeenIds();
+  const pages: string[] = [];
   return (spec: RequestSpec, items: readonly unknown[], page: string) => {
+    const index = pages.push(page) - 1;
     for (const item of items) {
       // Stryker disable next-line ConditionalExpression,LogicalOperator: every listing's schema requires objects with their id
       const id = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idKey] : undefined;
       // Stryker disable next-line ConditionalExpression: every listing's schema requires the id
       if (id === undefined) continue;
-      const first = firstOn.get(id);
+      const first = seen.firstOn(id, index);
       if (first !== undefined) {
-        const where = first === page ? `on the page at ${page}` : `on the pages at ${first} and ${page}`;
+        const where = first === index ? `on the page at ${page}` : `on the pages at ${pages[first]} and ${page}`;
         throw incomplete(
           transport,
           spec,
           `id ${JSON.stringify(id)} appears twice (${where}): rows repeat or reorder between pages, so others may have been skipped`,
         );
       }
-      firstOn.set(id, page);
     }
   };
 }

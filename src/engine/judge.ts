@@ -9,6 +9,7 @@ import type { CollectedResource, DocumentPart, ResourceKind } from '../resources
 import { type EvalEnv, failedItems, type Selection, selectItems } from './evaluate.js';
 import { errorFinding, errorText, violationFinding } from './findings.js';
 import type { createPartMemo, RunMemoState } from './memo.js';
+import type { Column } from './column.js';
 
 /** `steward explain`: hands over one resource's document, every part either expression reads loaded. */
 export interface Inspect {
@@ -161,17 +162,17 @@ function findingsOf(policy: CompiledPolicy, r: CollectedResource, selection: rea
  * waited for: after the first resource, a join part whose shared read has settled (the
  * misconfigured list) costs no promise. True when some verdict has a finding.
  */
-export function judgeRow(ctx: JudgeContext, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, out: ResourceVerdict[], at: number, from = 0, found = false): boolean | Promise<boolean> {
+export function judgeRow(ctx: JudgeContext, kind: ResourceKind, plans: PolicyPlan[], r: CollectedResource, out: Column<ResourceVerdict>, at: number, from = 0, found = false): boolean | Promise<boolean> {
   let any = found;
   for (let p = from; p < plans.length; p++) {
     const verdict = judgeResource(ctx, kind, plans[p], r);
     if (verdict instanceof Promise) {
       return verdict.then((v) => {
-        out[at + p] = v;
+        out.set(at + p, v);
         return judgeRow(ctx, kind, plans, r, out, at, p + 1, any || v.findings.length > 0);
       });
     }
-    out[at + p] = verdict;
+    out.set(at + p, verdict);
     any ||= verdict.findings.length > 0;
   }
   return any;

@@ -12,6 +12,7 @@ import { collectAll } from '../resources/common.js';
 import type { CollectContext, CollectedResource, ManifestFiles, ResourceKind, Scope } from '../resources/types.js';
 import { errorFinding, errorText, orderBySeverity, orderFindings } from './findings.js';
 import { type Inspect, type JudgeContext, judgedOn, judgeRow, partsRead, type PolicyPlan, type ResourceVerdict } from './judge.js';
+import { Column } from './column.js';
 import { createPartMemo, createRunMemo, type RunMemoState } from './memo.js';
 import { attachOwners } from './owners.js';
 import { eachPooled } from './pool.js';
@@ -59,12 +60,12 @@ export interface RunResult {
 
 /**
  * A kind's resources by id, and each one's verdict per policy: resource i's verdict of the kind's
- * policy p is `verdicts[i * policies + p]`. One flat array: an array per resource cost ~250 bytes
- * each (300,000 schedules: 70 MB).
+ * policy p is `verdicts.get(i * policies + p)`. One flat column: an array per resource cost ~250
+ * bytes each (300,000 schedules: 70 MB).
  */
 interface Judged {
-  ids: string[];
-  verdicts: ResourceVerdict[];
+  ids: Column<string>;
+  verdicts: Column<ResourceVerdict>;
   /** The resources with a finding, kept for their owners (the rest are dropped as judged). */
   withFindings: Map<string, CollectedResource>;
 }
@@ -85,7 +86,7 @@ async function judgeKind(
 ): Promise<Judged | { error: unknown }> {
   if (pre && !Array.isArray(pre)) return pre;
   const reads = { parts: new Set(plans.flatMap((p) => [...p.select, ...p.judge])), kinds: run.kinds };
-  const judged: Judged = { ids: [], verdicts: [], withFindings: new Map() };
+  const judged: Judged = { ids: new Column(), verdicts: new Column(), withFindings: new Map() };
   let read = 0;
   let listed = false;
   const judgedRow = (r: CollectedResource, found: boolean) => {
@@ -217,7 +218,9 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
         stop(judged.error);
         return;
       }
-      const { ids, verdicts } = judged;
+      const { ids: idColumn, verdicts } = judged;
+      // One array of the kind's ids, made once at its size, shared by every policy that judged them all.
+      const ids = idColumn.toArray();
       resources += ids.length;
       collectedPerKind.set(name, ids.length);
       const unverified = await failedVerifications(ctx, kind, plans);
@@ -235,7 +238,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
           // policy without `when` shares it: 300,000 ids copied per policy cost ~2.4 MB each).
           let own: string[] | null = null;
           ids.forEach((id, ri) => {
-            const v = verdicts[ri * policies.length + pi];
+            const v = verdicts.get(ri * policies.length + pi);
             if (v.sharedError !== undefined) shared ??= v.sharedError;
             acc.evaluated += v.selected;
             if (judgedOn(v)) own?.push(id);
@@ -298,11 +301,11 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
  * The kind's resources some standing policy judged, counted over the verdicts (a set of 300,000
  * ids built for the count cost ~30 MB at the end of a run).
  */
-function judgedResources(verdicts: readonly ResourceVerdict[], resources: number, standing: readonly boolean[]): number {
+function judgedResources(verdicts: Column<ResourceVerdict>, resources: number, standing: readonly boolean[]): number {
   let count = 0;
   for (let ri = 0; ri < resources; ri++) {
     for (let pi = 0; pi < standing.length; pi++) {
-      if (standing[pi] && judgedOn(verdicts[ri * standing.length + pi])) {
+      if (standing[pi] && judgedOn(verdicts.get(ri * standing.length + pi))) {
         count++;
         break;
       }
