@@ -1,8 +1,8 @@
 // Writes a report: the chosen format on stdout (alone), each --output file, and on stderr why
 // a run could not evaluate (the text of the API errors, e.g. the 401).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { blobUrlFromEnv, type Format, formatReport, type GroupBy, stoppedNote } from '../report/index.js';
+import { blobUrlFromEnv, type Format, formatReportChunks, type GroupBy, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
 import { InputError, type Report, unwritableProblem, withoutWorkflowCommands } from '../library/without-policies.js';
@@ -32,17 +32,28 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
   for (const out of outputs) {
     const file = path.resolve(io.cwd, out.path);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, redact(io, formatReport(out.format as Format, report, { color: false, ...shared })));
+    const fd = openSync(file, 'w');
+    try {
+      for (const chunk of formatReportChunks(out.format as Format, report, { color: false, ...shared })) writeSync(fd, redact(io, chunk));
+    } finally {
+      closeSync(fd);
+    }
   }
-  const text = formatReport(format as Format, report, {
+  const chunks = formatReportChunks(format as Format, report, {
     color: format === 'text' && colorFor(io.stdout, io.env, io.color),
     width: columnsOf(io.stdout),
     ...shared,
   });
-  // `--format github` is workflow commands by design (its formatter escapes what it carries);
-  // no line of any other format may become one.
-  const lines = redact(io, text.endsWith('\n') ? text : `${text}\n`);
-  io.stdout.write(format === 'github' ? lines : withoutWorkflowCommands(lines));
+  // Each piece ends a line, so redaction and the guard below see whole lines, as in the whole
+  // text. `--format github` is workflow commands by design (its formatter escapes what it
+  // carries); no line of any other format may become one.
+  let last = '';
+  for (const chunk of chunks) {
+    const lines = redact(io, chunk);
+    io.stdout.write(format === 'github' ? lines : withoutWorkflowCommands(lines));
+    last = chunk;
+  }
+  if (!last.endsWith('\n')) io.stdout.write('\n');
 }
 
 /** The distinct reasons policies could not be evaluated, for stderr. */

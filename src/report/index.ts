@@ -3,7 +3,7 @@ import type { FormatOptions, Formatter } from './formatter.js';
 import { formatCsv } from './csv.js';
 import { formatGithub } from './github.js';
 import { formatHtml } from './html.js';
-import { formatJson } from './json.js';
+import { formatJson, jsonReportChunks } from './json.js';
 import { formatJunit } from './junit.js';
 import { formatMarkdown } from './markdown.js';
 import type { Report } from '../core/model.js';
@@ -24,6 +24,14 @@ const FORMATTERS = {
 
 export type Format = keyof typeof FORMATTERS;
 export const FORMATS = Object.keys(FORMATTERS) as readonly Format[];
+
+/**
+ * The report in pieces that each end a line, for a writer that hands each on as it comes: JSON
+ * (whose resource ids grow with the instance) piece by piece, every other format whole.
+ */
+export function formatReportChunks(format: Format, report: Report, options: FormatOptions): Iterable<string> {
+  return format === 'json' ? jsonReportChunks(report) : [formatReport(format, report, options)];
+}
 
 export function isFormat(name: string): name is Format {
   return (FORMATS as readonly string[]).includes(name);

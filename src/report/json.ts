@@ -2,6 +2,7 @@
 // order (the order §8 shows, then the report's further fields) whatever order the engine built
 // the objects in, so two runs with the same result diff cleanly. Unknown keys are kept, last.
 import { type Formatter, mapWaivers } from './formatter.js';
+import { jsonChunks } from './json-chunks.js';
 import type { Finding, FixedFinding, PolicyResult, Report, SourceLocation, WaiverRef } from '../core/model.js';
 
 type Json = Record<string, unknown>;
@@ -129,5 +130,7 @@ export function toJsonReport(report: Report): Json {
   );
 }
 
-export const formatJson: Formatter = (report) =>
-  `${JSON.stringify(toJsonReport(report), null, 2)}\n`;
+/** The JSON report in pieces that each end a line: a long run's report is never one string. */
+export const jsonReportChunks = (report: Report): Iterable<string> => jsonChunks(toJsonReport(report));
+
+export const formatJson: Formatter = (report) => [...jsonReportChunks(report)].join('');

@@ -1,0 +1,121 @@
+// JSON.stringify(value, null, 2) and a newline, in pieces that each end a line. A report of
+// 300,000 resources is ~10 MB of JSON (20 MB as the two-byte string one `›` in a description
+// makes it); built whole and copied on its way to stdout it raised a run's peak RSS by ~30 MB.
+// Long arrays, and the objects and arrays holding one, are written piece by piece; every other
+// value by JSON.stringify itself, re-indented where it sits.
+
+export interface JsonChunking {
+  /** Arrays longer than this are written element by element. */
+  long: number;
+  /** Whole lines are gathered up to this many characters before they are handed on. */
+  chunk: number;
+}
+
+const CHUNKING: JsonChunking = { long: 256, chunk: 1 << 16 };
+/** How deep below a value a long array is looked for (a report's ids are three levels down). */
+const DEPTH = 3;
+/** Elements of a long array written by one JSON.stringify. */
+const BATCH = 512;
+
+/** The text of `JSON.stringify(value, null, 2)` and a newline, as line-ended pieces. */
+export function* jsonChunks(value: unknown, chunking: JsonChunking = CHUNKING): Generator<string, void, undefined> {
+  // Whole lines are gathered up to `chunk` characters; a piece longer than that goes out as it
+  // is (joined to the text before it, every gathered string would be copied once more).
+  let lines = '';
+  let partial = '';
+  for (const piece of pieces(value, '', chunking.long)) {
+    const cut = piece.lastIndexOf('\n') + 1;
+    if (cut === 0) {
+      partial += piece;
+      continue;
+    }
+    const whole = partial + piece.slice(0, cut);
+    partial = piece.slice(cut);
+    if (lines.length + whole.length < chunking.chunk) {
+      lines += whole;
+      continue;
+    }
+    if (lines !== '') yield lines;
+    lines = '';
+    if (whole.length < chunking.chunk) lines = whole;
+    else yield whole;
+  }
+  yield `${lines}${partial}\n`;
+}
+
+function* pieces(value: unknown, indent: string, long: number): Generator<string, void, undefined> {
+  if (!holdsLong(value, long)) {
+    yield stringified(value, indent);
+    return;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    yield '[';
+    // Elements written whole go in batches, each one JSON.stringify: a call (or a generator step)
+    // per id cost as much as writing the id.
+    let start = 0;
+    let comma = '';
+    for (let i = 0; i <= value.length; i++) {
+      const streamed = i < value.length && holdsLong(value[i], long);
+      if (i > start && (i === value.length || streamed || i - start === BATCH)) {
+        // Apart: the batch's text is flat, and one joined to it would be copied again to be read.
+        yield `${comma}\n`;
+        yield batchText(value.slice(start, i), indent);
+        comma = ',';
+        start = i;
+      }
+      if (!streamed) continue;
+      yield `${comma}\n${inner}`;
+      comma = ',';
+      yield* pieces(value[i], inner, long);
+      start = i + 1;
+    }
+    yield `\n${indent}]`;
+    return;
+  }
+  // An object holding a long array: each member in turn (JSON.stringify leaves out those it cannot write).
+  let first = true;
+  yield '{';
+  for (const [key, member] of Object.entries(value as object)) {
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+    first = false;
+    yield* pieces(member, inner, long);
+  }
+  yield `\n${indent}}`;
+}
+
+/**
+ * Whether `value` is, or holds within DEPTH levels, an array longer than `long` (a value with
+ * toJSON is written whole). Only a choice of how to write: a long array deeper down is written
+ * whole, in the same text.
+ */
+function holdsLong(value: unknown, long: number, depth = DEPTH): boolean {
+  if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(value)) {
+    if (value.length > long) return true;
+    if (depth > 0) for (const v of value) if (holdsLong(v, long, depth - 1)) return true;
+    return false;
+  }
+  if (depth > 0) for (const key in value) if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], long, depth - 1)) return true;
+  return false;
+}
+
+/** The elements of `batch` as they stand in an array at `indent`, one per line, without the brackets. */
+function batchText(batch: unknown[], indent: string): string {
+  // Wrapped in one array per level of `indent`, JSON.stringify indents the batch's elements where
+  // they stand (re-indenting its text after cost twice the writing); the wrappers' lines, (d + 1)
+  // * (d + 2) characters at each end, are cut off.
+  const d = indent.length / 2;
+  let wrapped: unknown = batch;
+  for (let i = 0; i < d; i++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  const wrapper = (d + 1) * (d + 2);
+  return text.slice(wrapper, text.length - wrapper);
+}
+
+/** JSON.stringify's text of `value` where it sits at `indent` (null where it writes nothing, as in an array). */
+function stringified(value: unknown, indent: string): string {
+  const text = JSON.stringify(value, null, 2) ?? 'null';
+  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+}

@@ -1,0 +1,44 @@
+// jsonChunks against JSON.stringify(value, null, 2): the same text for any JSON value (long
+// arrays and short ones, at any depth, with the values JSON.stringify leaves out), in pieces that
+// each end a line, so a redaction or a workflow-command guard applied piece by piece sees whole lines.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonChunks } from '../../src/report/json-chunks.js';
+
+const stringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** JSON-like values with the members JSON.stringify drops or turns into null, and dates. */
+const loose = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.jsonValue({ maxDepth: 1 }),
+    fc.constantFrom(undefined, Number.NaN, -0, Number.POSITIVE_INFINITY, () => 1, Symbol('s'), new Date(0), '\u2028 › \n "q" ::x'),
+    fc.array(tie('value'), { maxLength: 8 }),
+    fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 5 }),
+  ),
+})).value;
+
+describe('jsonChunks', () => {
+  it('writes what JSON.stringify(value, null, 2) writes, for any value, streamed at any array length', () => {
+    fc.assert(
+      fc.property(loose, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 64 }), (value, long, chunk) => {
+        // A report is an object: a bare undefined, function or symbol has no JSON text at all.
+        fc.pre(JSON.stringify(value) !== undefined);
+        const pieces = [...jsonChunks(value, { long, chunk })];
+        expect(pieces.join('')).toBe(stringify(value));
+        for (const piece of pieces) expect(piece.endsWith('\n')).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes a report of 300,000 resource ids in pieces of at most about 64 KiB, each ending a line', () => {
+    const ids = Array.from({ length: 300_000 }, (_, i) => String(1_000_000 + i));
+    const report = { schemaVersion: 1, policies: [{ id: 'p', description: 'Admin › Roles', resourceIds: ids }, { id: 'q', resourceIds: [] }], findings: [{ policy: 'p', message: 'm' }] };
+    const pieces = [...jsonChunks(report)];
+    expect(pieces.join('')).toBe(stringify(report));
+    expect(pieces.length).toBeGreaterThan(50);
+    // 512 ids of ~14 characters are written at a time: no piece gathers more than 64 KiB and one batch.
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan((1 << 16) + 512 * 14);
+  });
+});
