@@ -17,6 +17,7 @@ export class SeenIds {
 
   /** The page `id` was first on, or undefined when it is new (then it is noted as on `page`). */
   firstOn(id: unknown, page: number): number | undefined {
+    // Stryker disable next-line BooleanLiteral,EqualityOperator: which store holds a number is memory only: both answer alike for every id JSON can carry
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
       const first = this.#others.get(id);
       if (first === undefined) this.#others.set(id, page);
@@ -27,6 +28,7 @@ export class SeenIds {
     this.#ids[slot] = id;
     this.#pages[slot] = page;
     // At most half full: an open-addressed table slows sharply past that.
+    // Stryker disable next-line EqualityOperator: when the table grows is speed only
     if (++this.#whole * 2 > this.#ids.length) this.#grow();
     return undefined;
   }
@@ -36,7 +38,9 @@ export class SeenIds {
     const mask = this.#ids.length - 1;
     // Fibonacci hashing of the low and high 32 bits mixed, its top bits taken: sequential ids
     // and ids that are all multiples of a power of two spread alike.
+    // Stryker disable next-line ArithmeticOperator: any hash, and a probe in either direction, answers alike (it spreads ids for speed)
     let slot = Math.imul((id | 0) ^ ((id / 0x1_0000_0000) | 0), 0x9e3779b1) >>> Math.clz32(mask);
+    // Stryker disable next-line ArithmeticOperator: as above
     while (this.#ids[slot] !== id && this.#ids[slot] !== EMPTY) slot = (slot + 1) & mask;
     return slot;
   }
@@ -46,7 +50,9 @@ export class SeenIds {
     const pages = this.#pages;
     this.#ids = new Float64Array(ids.length * 2).fill(EMPTY);
     this.#pages = new Int32Array(ids.length * 2);
+    // Stryker disable next-line EqualityOperator: a slot past the end or an empty one moved is an empty slot more, no id
     for (let i = 0; i < ids.length; i++) {
+      // Stryker disable next-line ConditionalExpression: as above
       if (ids[i] === EMPTY) continue;
       const slot = this.#slotOf(ids[i]);
       this.#ids[slot] = ids[i];

@@ -31,12 +31,14 @@ export function* jsonChunks(value: unknown, chunking: JsonChunking = CHUNKING): 
     }
     const whole = partial + piece.slice(0, cut);
     partial = piece.slice(cut);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: how lines are gathered sizes the pieces, never their text (the pieces' size is tested)
     if (lines.length + whole.length < chunking.chunk) {
       lines += whole;
       continue;
     }
     if (lines !== '') yield lines;
     lines = '';
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: as above
     if (whole.length < chunking.chunk) lines = whole;
     else yield whole;
   }
@@ -56,7 +58,9 @@ function* pieces(value: unknown, indent: string, long: number): Generator<string
     let start = 0;
     let comma = '';
     for (let i = 0; i <= value.length; i++) {
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: which elements one JSON.stringify writes changes the pieces, never the text
       const streamed = i < value.length && holdsLong(value[i], long);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: as above
       if (i > start && (i === value.length || streamed || i - start === BATCH)) {
         // Apart: the batch's text is flat, and one joined to it would be copied again to be read.
         yield `${comma}\n`;
@@ -90,6 +94,7 @@ function* pieces(value: unknown, indent: string, long: number): Generator<string
  * toJSON is written whole). Only a choice of how to write: a long array deeper down is written
  * whole, in the same text.
  */
+// Stryker disable all: a value streamed or written whole is the same text (the property test holds either way)
 function holdsLong(value: unknown, long: number, depth = DEPTH): boolean {
   if (value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
   if (Array.isArray(value)) {
@@ -100,6 +105,7 @@ function holdsLong(value: unknown, long: number, depth = DEPTH): boolean {
   if (depth > 0) for (const key in value) if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], long, depth - 1)) return true;
   return false;
 }
+// Stryker restore all
 
 /** The elements of `batch` as they stand in an array at `indent`, one per line, without the brackets. */
 function batchText(batch: unknown[], indent: string): string {
@@ -114,8 +120,9 @@ function batchText(batch: unknown[], indent: string): string {
   return text.slice(wrapper, text.length - wrapper);
 }
 
-/** JSON.stringify's text of `value` where it sits at `indent` (null where it writes nothing, as in an array). */
+/** JSON.stringify's text of `value` where it sits at `indent` (an object's members it leaves out never come here). */
 function stringified(value: unknown, indent: string): string {
-  const text = JSON.stringify(value, null, 2) ?? 'null';
+  const text = JSON.stringify(value, null, 2);
+  // Stryker disable next-line ConditionalExpression,StringLiteral: at no indent the replacement changes nothing; it is spared
   return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 }

@@ -23,7 +23,7 @@ describe('SeenIds', () => {
       fc.nat({ max: 50 }).map(String),
     );
     fc.assert(
-      fc.property(fc.array(fc.tuple(id, fc.nat({ max: 30 })), { maxLength: 3000 }), (calls) => {
+      fc.property(fc.array(fc.tuple(id, fc.nat({ max: 30 })), { minLength: 100, maxLength: 3000 }), (calls) => {
         const seen = new SeenIds();
         const model = mapModel();
         for (const [value, page] of calls) expect(seen.firstOn(value, page)).toBe(model(value, page));
@@ -46,14 +46,17 @@ describe('SeenIds', () => {
     expect([fresh, repeats]).toEqual([ids.length, ids.length]);
   });
 
-  it('tells a number from the string of its digits, as the Map did, and 0 from nothing', () => {
+  it('tells a number from the string of its digits, as the Map did, and keeps the first page of a third sighting', () => {
     const seen = new SeenIds();
     expect(seen.firstOn(5, 1)).toBeUndefined();
     expect(seen.firstOn('5', 2)).toBeUndefined();
     expect(seen.firstOn(5, 3)).toBe(1);
     expect(seen.firstOn('5', 4)).toBe(2);
+    expect([seen.firstOn(5, 13), seen.firstOn('5', 14)]).toEqual([1, 2]);
     expect(seen.firstOn(0, 5)).toBeUndefined();
     expect(seen.firstOn(-0, 6)).toBe(5);
+    // 1 and 2 are ids like any other (no value is taken to mean an empty slot).
+    expect([seen.firstOn(1, 9), seen.firstOn(2, 10), seen.firstOn(1, 11), seen.firstOn(2, 12)]).toEqual([undefined, undefined, 9, 10]);
     expect(seen.firstOn(-1, 7)).toBeUndefined();
     expect(seen.firstOn(-1, 8)).toBe(7);
   });
