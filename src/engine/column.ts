@@ -22,9 +22,16 @@ export class Column<T> {
   /** Sets the value at `index` (the column grows to hold it; values may arrive out of order). */
   set(index: number, value: T): void {
     const b = Math.floor(index / COLUMN_BLOCK);
-    // Stryker disable next-line ArrayDeclaration: a block's size up front is memory only
-    while (this.#blocks.length <= b) this.#blocks.push(new Array<T>(COLUMN_BLOCK));
-    this.#blocks[b][index % COLUMN_BLOCK] = value;
+    // The first block grows as values come: a kind of ten resources allocates no 256 KiB block
+    // (blocks at full size from the first cost 5 % of a `check --from` of the demo, paired).
+    // Stryker disable next-line ArrayDeclaration,ConditionalExpression,EqualityOperator: a block's size up front is memory only
+    while (this.#blocks.length <= b) this.#blocks.push(this.#blocks.length === 0 ? [] : new Array<T>(COLUMN_BLOCK));
+    const block = this.#blocks[b];
+    const at = index % COLUMN_BLOCK;
+    // Filled up to `at` rather than written past its end: a gap would make V8 keep it as a dictionary.
+    // Stryker disable next-line EqualityOperator,BlockStatement,ConditionalExpression: as above (an unset slot reads undefined either way)
+    while (block.length < at) block.push(undefined as T);
+    block[at] = value;
     if (index >= this.#length) this.#length = index + 1;
   }
 

@@ -26,6 +26,14 @@ describe('Column', () => {
     expect([column.get(2), column.get(COLUMN_BLOCK + 3), column.get(5)]).toEqual([1, 7, undefined]);
   });
 
+  it('reads unset slots of the first block, written past, as undefined (the block is filled, not left with a gap)', () => {
+    const column = new Column<string>();
+    column.set(3, 'd');
+    column.set(1, 'b');
+    expect(column.toArray()).toEqual([undefined, 'b', undefined, 'd']);
+    expect(column.length).toBe(4);
+  });
+
   it('hands out the first values as an array of exactly that length', () => {
     const column = new Column<string>();
     for (const v of ['a', 'b', 'c', 'd']) column.push(v);
