@@ -1,8 +1,8 @@
 // One value per resource of a kind, in fixed blocks. A plain array grown by push is copied at
 // each growth, and every copy of a 300,000-resource list outlives a young-generation collection:
 // Node 24 counts those copies as survivors and doubles its young generation once they add up to
-// its size (32 → 64 MB of RSS, BENCHMARKS.md §11). A block is allocated once, at its full size,
-// and is large enough to live outside the young generation's copying.
+// its size (32 → 64 MB of RSS, BENCHMARKS.md §11). Every block after the first is allocated once,
+// at its full size, large enough to live outside the young generation's copying.
 
 /** Values per block: 32,768 slots (256 KiB) is past V8's 128 KiB large-object threshold. */
 export const COLUMN_BLOCK = 32_768;
