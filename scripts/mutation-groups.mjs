@@ -28,7 +28,7 @@ export const MUTATION_GROUPS = [
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
-  { name: 'report', mutate: ['src/report/junit.ts', 'src/report/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/report/json-chunks.test.ts'] },
+  { name: 'report', mutate: ['src/report/junit.ts', 'src/core/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/core/json-chunks.test.ts'] },
   // Paths a run may read or write: contained in the project, writable, never two of the run's files at once.
   {
     name: 'io',

@@ -1,10 +1,10 @@
 // The GitHub Action (DESIGN §11): the same engine as `steward check`, reported the way a
 // workflow reads it: outputs, job summary, annotations, SARIF/JSON files, and the step's
 // status through core.setFailed following the exit codes of DESIGN §9.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as core from '@actions/core';
-import { blobUrlFromEnv, formatReport } from '../report/index.js';
+import { blobUrlFromEnv, formatReport, formatReportChunks } from '../report/index.js';
 import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
@@ -103,15 +103,15 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   // Locations in the summary and the HTML report link to the file at the commit the job checked out.
   const formatOptions = { color: false, cwd: inputs.workspace, blobUrl: blobUrlFromEnv(process.env) };
   if (inputs.sarifFile) {
-    await writeReportFile(inputs.sarifFile, formatReport('sarif', report, formatOptions));
+    await writeReportFile(inputs.sarifFile, formatReportChunks('sarif', report, formatOptions));
     outputs['sarif-file'] = inputs.sarifFile;
   }
   if (inputs.jsonFile) {
-    await writeReportFile(inputs.jsonFile, formatReport('json', report, formatOptions));
+    await writeReportFile(inputs.jsonFile, formatReportChunks('json', report, formatOptions));
     outputs['report-file'] = inputs.jsonFile;
   }
   if (inputs.htmlFile) {
-    await writeReportFile(inputs.htmlFile, formatReport('html', report, formatOptions));
+    await writeReportFile(inputs.htmlFile, formatReportChunks('html', report, formatOptions));
     outputs['html-file'] = inputs.htmlFile;
   }
   // The step log shows the text report, as `steward check` prints it (text from the instance can
@@ -154,9 +154,15 @@ function reportFilesOf(inputs: ActionInputs): [input: string, file: string][] {
   return files.flatMap(([input, file]) => (file ? [[input, file] as [string, string]] : []));
 }
 
-async function writeReportFile(file: string, text: string): Promise<void> {
+/** A report file written piece by piece (the JSON report of a large instance is never one string). */
+async function writeReportFile(file: string, chunks: Iterable<string>): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
+  const handle = await open(file, 'w');
+  try {
+    for (const chunk of chunks) await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Evaluation errors listed in the failure message; the job summary has them all. */

@@ -1,6 +1,7 @@
 // The one redaction of steward: client errors and logs, CLI output, Action messages, and every
 // file steward writes (reports, snapshots, baselines, saved plans). Every form in which a server
 // may echo a secret it was sent becomes `***`.
+import { jsonChunks } from './json-chunks.js';
 
 /**
  * Shorter secrets are left alone: they cannot be real tokens, and replacing them would mangle
@@ -89,10 +90,18 @@ export class SecretSet {
     return out;
   }
 
-  /** A JSON value with every form of every secret replaced in every string (keys included). */
+  /**
+   * A JSON value with every form of every secret replaced in every string (keys included); the
+   * value itself when its JSON text holds none. The text is read piece by piece: a report of
+   * 300,000 resources was one 10 MB string, then parsed again into a second report.
+   */
   redactJson<T>(value: T): T {
     if (this.#forms.length === 0) return value;
-    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+    // Pieces end lines, and no form holds a newline: a form is found within one piece or nowhere.
+    for (const piece of jsonChunks(value)) {
+      if (this.#forms.some((form) => piece.includes(form))) return JSON.parse(this.redact(JSON.stringify(value))) as T;
+    }
+    return value;
   }
 }
 

@@ -2,7 +2,7 @@
 // order (the order §8 shows, then the report's further fields) whatever order the engine built
 // the objects in, so two runs with the same result diff cleanly. Unknown keys are kept, last.
 import { type Formatter, mapWaivers } from './formatter.js';
-import { jsonChunks } from './json-chunks.js';
+import { jsonChunks } from '../core/json-chunks.js';
 import type { Finding, FixedFinding, PolicyResult, Report, SourceLocation, WaiverRef } from '../core/model.js';
 
 type Json = Record<string, unknown>;

@@ -62,4 +62,19 @@ describe('SecretSet', () => {
     expect(redacted).not.toBe(value);
     expect(set.add(SECRET, 'ab').values).toEqual([SECRET]);
   });
+
+  it('hands back a long value holding no form of a secret as it is, and copies one holding a form far into it', () => {
+    const set = SecretSet.of(SECRET);
+    const ids = Array.from({ length: 20_000 }, (_, i) => `schedule-${i}`);
+    const clean = { policies: [{ id: 'p', resourceIds: ids }], findings: [{ message: 'no secret' }] };
+    expect(set.redactJson(clean)).toBe(clean);
+    // Past the first pieces, and base64-encoded (a form the raw text scan would miss).
+    const basic = `Basic ${Buffer.from(`u:${SECRET}`).toString('base64')}`;
+    const leaked = { policies: [{ id: 'p', resourceIds: [...ids, basic] }] };
+    const redacted = set.redactJson(leaked);
+    expect(redacted).not.toBe(leaked);
+    expect(redacted.policies[0].resourceIds.slice(0, 20_000)).toEqual(ids);
+    expect(set.redact(basic)).not.toBe(basic);
+    expect(redacted.policies[0].resourceIds[20_000]).toBe(set.redact(basic));
+  });
 });

@@ -3,7 +3,7 @@
 // each end a line, so a redaction or a workflow-command guard applied piece by piece sees whole lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonChunks } from '../../src/report/json-chunks.js';
+import { jsonChunks } from '../../src/core/json-chunks.js';
 
 const stringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
