@@ -1,8 +1,11 @@
 // The GitHub Action (DESIGN §11): the same engine as `steward check`, reported the way a
 // workflow reads it: outputs, job summary, annotations, SARIF/JSON files, and the step's
 // status through core.setFailed following the exit codes of DESIGN §9.
-import { mkdir, open } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import * as core from '@actions/core';
 import { blobUrlFromEnv, formatReport, formatReportChunks } from '../report/index.js';
 import { emitAnnotations } from './annotations.js';
@@ -154,15 +157,10 @@ function reportFilesOf(inputs: ActionInputs): [input: string, file: string][] {
   return files.flatMap(([input, file]) => (file ? [[input, file] as [string, string]] : []));
 }
 
-/** A report file written piece by piece (the JSON report of a large instance is never one string). */
+/** A report file written piece by piece (the JSON report of a large instance is never one string), as a snapshot is. */
 async function writeReportFile(file: string, chunks: Iterable<string>): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const handle = await open(file, 'w');
-  try {
-    for (const chunk of chunks) await handle.write(chunk);
-  } finally {
-    await handle.close();
-  }
+  await pipeline(Readable.from(chunks), createWriteStream(file));
 }
 
 /** Evaluation errors listed in the failure message; the job summary has them all. */
