@@ -25,6 +25,9 @@ export const ACTION_PACK_FILE = 'dist-action/builtin-policies.json';
 /** The file every location of the pack names, replaced by the path the run shows. */
 export const PACK_FILE_MARK = '\u0000';
 
+/** A location's file as the pack's JSON text holds it. */
+const MARKED_FILE = `"file":${JSON.stringify(PACK_FILE_MARK)}`;
+
 export interface ParsedPack {
   /** The policy schema the pack was checked against (ownSchemaKey). */
   schema: string;
@@ -56,6 +59,9 @@ export function builtinPolicies(packageDir: string, name: string, text: string, 
   }
   const entry = loaded.pack?.files[name];
   if (!entry || entry.sha256 !== textHash(text) || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;
-  // Parsed for each read: a fresh copy, every location naming the file as this run shows it.
-  return JSON.parse(entry.policies, (k, v) => (k === 'file' && v === PACK_FILE_MARK ? display : v)) as PolicyDefinition[];
+  // Parsed for each read: a fresh copy, every location naming the file as this run shows it. The
+  // mark is replaced in the text: a reviver made JSON.parse ~5x slower (~2 % of `validate`). A
+  // quote inside a JSON string is escaped, so only a "file" key holding the mark reads so.
+  const named = `"file":${JSON.stringify(display)}`;
+  return JSON.parse(entry.policies.replaceAll(MARKED_FILE, () => named)) as PolicyDefinition[];
 }

@@ -1,41 +1,50 @@
 // The CLI's chunk loader: CommonJS chunks required through it, each once; V8's code cache kept per
 // chunk text and cache name, read back by the next start (another command's until a command keeps
 // its own), refused (and rewritten) when broken, pruned when the build no longer has its chunk;
-// nothing kept with the cache off.
+// nothing kept with the cache off, or for a file the build did not write.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cacheNameOf, chunkLoader } from '../../src/cli/chunk-loader.js';
+import { cacheNameOf, chunkFile, chunkLoader } from '../../src/cli/chunk-loader.js';
 import { tempDir } from './helpers.js';
+
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A folder of two chunks as the build writes them: main.cjs requires shared-AB12.cjs and a built-in. */
 function chunks(): string {
   const folder = tempDir('steward-chunks-');
   writeFileSync(
     path.join(folder, 'main.cjs'),
-    [
+    chunkFile(
+      [
       'const shared = require("./shared-AB12.cjs");',
       'const { basename } = require("node:path");',
       'exports.run = (n) => shared.twice(n) + 1;',
       'exports.where = () => [basename(__filename), __steward_url];',
       'exports.again = () => require("./shared-AB12.cjs") === shared;',
-    ].join('\n'),
+      ].join('\n'),
+      sha256Hex,
+    ),
   );
-  writeFileSync(path.join(folder, 'shared-AB12.cjs'), 'globalThis.__stewardSharedRuns = (globalThis.__stewardSharedRuns ?? 0) + 1;\nexports.twice = (n) => n * 2;\n');
+  writeFileSync(path.join(folder, 'shared-AB12.cjs'), chunkFile('globalThis.__stewardSharedRuns = (globalThis.__stewardSharedRuns ?? 0) + 1;\nexports.twice = (n) => n * 2;\n', sha256Hex));
   return folder;
 }
 
 /**
  * The same chunks at another path: a later start. (In one process V8 keeps what it compiled for
  * a file's text and name, and would answer a second load itself, never reading the kept code.)
+ * The copies keep the files' times: a later start sees the same files.
  */
 function later(folder: string): string {
   const copy = tempDir('steward-chunks-');
-  cpSync(folder, copy, { recursive: true });
+  cpSync(folder, copy, { recursive: true, preserveTimestamps: true });
   return copy;
 }
+
+/** A kept file's name: the chunk, the command, the build's hash, the file's size and time. */
+const KEPT = (chunk: string, name: string) => new RegExp(`^${chunk.replaceAll('.', '\\.')}\\.${name}\\.[0-9a-f]{32}-\\d+-\\d+\\.bin$`);
 
 type Main = { run(n: number): number };
 
@@ -104,7 +113,7 @@ describe('the chunk loader', () => {
     // Saved once: a second save has nothing to write.
     expect(second.saveCodeCache()).toBe(0);
     const files = readdirSync(kept(cache)).filter((f) => f.endsWith('.bin')).sort();
-    expect(files).toEqual([expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), expect.stringMatching(/^shared-AB12\.cjs\.check\.[0-9a-f]{32}\.bin$/)]);
+    expect(files).toEqual([expect.stringMatching(KEPT('main.cjs', 'check')), expect.stringMatching(KEPT('shared-AB12.cjs', 'check'))]);
     if (process.platform !== 'win32') {
       for (const file of [...files, 'check.started']) expect(statSync(path.join(kept(cache), file)).mode & 0o777).toBe(0o600);
       expect(statSync(kept(cache)).mode & 0o777).toBe(0o700);
@@ -120,12 +129,32 @@ describe('the chunk loader', () => {
   it('never uses code kept for another text of a chunk, and drops it once the new text\'s is kept', () => {
     const { folder, cache } = keptOnce();
     const before = readdirSync(kept(cache)).find((f) => f.startsWith('shared-AB12.cjs.'));
-    // The same length, other code: V8 alone would check the length only.
+    // Edited in place: the same length, the same first line, other code. V8 alone would check
+    // the length only; the file's time tells.
     writeFileSync(path.join(folder, 'shared-AB12.cjs'), readFileSync(path.join(folder, 'shared-AB12.cjs'), 'utf8').replace('n * 2', 'n * 3'));
     expect(laterStart(folder, cache, 'check', 2)).toEqual({ result: 7, uses: ['hit', 'miss'], saved: 1 });
     const after = readdirSync(kept(cache)).filter((f) => f.startsWith('shared-AB12.cjs.'));
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
+  });
+
+  it('compiles a chunk file the build did not write (no first line naming its code) and never keeps its code', () => {
+    const folder = chunks();
+    writeFileSync(path.join(folder, 'shared-AB12.cjs'), 'exports.twice = (n) => n * 4;\n');
+    const cache = tempDir('steward-v8-');
+    expect(laterStart(folder, cache, 'check')).toEqual({ result: 5, uses: ['miss', 'off'], saved: 0 });
+    expect(laterStart(folder, cache, 'check')).toEqual({ result: 5, uses: ['miss', 'off'], saved: 1 });
+    expect(laterStart(folder, cache, 'check')).toEqual({ result: 5, uses: ['hit', 'off'], saved: 0 });
+    expect(readdirSync(kept(cache)).filter((f) => f.endsWith('.bin'))).toEqual([expect.stringMatching(KEPT('main.cjs', 'check'))]);
+  });
+
+  it('drops code an earlier version kept under the chunk\'s hash alone once this one keeps its own', () => {
+    const { folder, cache } = keptOnce();
+    const earlier = `main.cjs.check.${'0'.repeat(32)}.bin`;
+    writeFileSync(path.join(kept(cache), earlier), 'code');
+    writeFileSync(path.join(folder, 'main.cjs'), `${readFileSync(path.join(folder, 'main.cjs'), 'utf8')}\n`);
+    expect(laterStart(folder, cache, 'check').saved).toBe(1);
+    expect(readdirSync(kept(cache))).not.toContain(earlier);
   });
 
   it('a broken or cut kept file is refused by V8: the chunk is compiled, runs the same, and its code is kept anew', () => {
@@ -150,9 +179,9 @@ describe('the chunk loader', () => {
     for (const old of [`${main}.4343.partial`, `${main}.4444.partial.txt`]) utimesSync(path.join(kept(cache), old), killed, killed);
     writeFileSync(path.join(folder, 'main.cjs'), `${readFileSync(path.join(folder, 'main.cjs'), 'utf8')}\n// rebuilt\n`);
     expect(laterStart(folder, cache, 'check').saved).toBe(1);
-    expect(readdirSync(kept(cache)).filter((f) => f.includes('main.cjs.') && !f.startsWith('shared')).sort()).toEqual(
-      [expect.stringMatching(/^main\.cjs\.check\.[0-9a-f]{32}\.bin$/), ...others].sort(),
-    );
+    const mains = readdirSync(kept(cache)).filter((f) => f.includes('main.cjs.') && !f.startsWith('shared'));
+    expect(mains.filter((f) => !others.includes(f))).toEqual([expect.stringMatching(KEPT('main.cjs', 'check'))]);
+    expect(mains.filter((f) => others.includes(f)).sort()).toEqual([...others].sort());
     expect(readdirSync(kept(cache))).not.toContain(main);
   });
 
@@ -162,9 +191,11 @@ describe('the chunk loader', () => {
     expect(laterStart(folder, cache, 'check').saved).toBe(0);
     const loader = chunkLoader(folder, cache, 'check');
     (loader.require('main.cjs') as Main).run(1);
-    // A folder where main.cjs's code would go: the rename fails.
-    const hash = createHash('sha256').update(readFileSync(path.join(folder, 'main.cjs'), 'utf8')).digest('hex').slice(0, 32);
-    mkdirSync(path.join(kept(cache), `main.cjs.check.${hash}.bin`, 'in-the-way'), { recursive: true });
+    // A folder where main.cjs's code would go (its name, as a second start elsewhere kept it): the rename fails.
+    const elsewhere = tempDir('steward-v8-');
+    for (let start = 0; start < 2; start++) laterStart(folder, elsewhere, 'check');
+    const name = readdirSync(kept(elsewhere)).find((f) => f.startsWith('main.cjs.'))!;
+    mkdirSync(path.join(kept(cache), name, 'in-the-way'), { recursive: true });
     expect(loader.saveCodeCache()).toBe(0);
     expect(readdirSync(kept(cache)).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });

@@ -32,7 +32,8 @@ describe('the built-in pack as parsed by the build', () => {
     expect(files.length).toBeGreaterThan(5);
     let policies = 0;
     for (const { name, text } of files) {
-      const display = `some/where/${name}`;
+      // A path JSON must escape, and what a replacement string would read as patterns.
+      const display = `some\\"where" $& $'/${name}`;
       const parsed = parsePolicyText(text, display, { kinds: RESOURCE_KINDS });
       expect(parsed.problems).toEqual([]);
       const packed = builtinPolicies(ROOT, name, text, display, RESOURCE_KINDS);
