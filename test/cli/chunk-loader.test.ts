@@ -29,13 +29,20 @@ function chunks(): string {
     ),
   );
   writeFileSync(path.join(folder, 'shared-AB12.cjs'), chunkFile('globalThis.__stewardSharedRuns = (globalThis.__stewardSharedRuns ?? 0) + 1;\nexports.twice = (n) => n * 2;\n', sha256Hex));
+  // Built at a whole second: a copy keeps that time exactly (Node 20's copy rounds a time to the millisecond).
+  for (const file of ['main.cjs', 'shared-AB12.cjs']) utimesSync(path.join(folder, file), BUILT, BUILT);
   return folder;
 }
+
+/** When chunks() built its files, in seconds (2026-01-01). */
+const BUILT = 1_767_225_600;
 
 /**
  * The same chunks at another path: a later start. (In one process V8 keeps what it compiled for
  * a file's text and name, and would answer a second load itself, never reading the kept code.)
- * The copies keep the files' times: a later start sees the same files.
+ * The copies keep the files' times: a later start sees the same files. (A file a test wrote
+ * itself has a time of a fraction of a millisecond, which a copy may not keep: a test expects
+ * only a miss for it.)
  */
 function later(folder: string): string {
   const copy = tempDir('steward-chunks-');
