@@ -147,12 +147,22 @@ describe('the chunk loader', () => {
 
   it('compiles a chunk file the build did not write (no first line naming its code) and never keeps its code', () => {
     const folder = chunks();
-    writeFileSync(path.join(folder, 'shared-AB12.cjs'), 'exports.twice = (n) => n * 4;\n');
+    // Its text names a hash too, but not on its first line.
+    writeFileSync(path.join(folder, 'shared-AB12.cjs'), `exports.twice = (n) => n * 4;\n// steward chunk ${'0'.repeat(32)}\n`);
     const cache = tempDir('steward-v8-');
     expect(laterStart(folder, cache, 'check')).toEqual({ result: 5, uses: ['miss', 'off'], saved: 0 });
     expect(laterStart(folder, cache, 'check')).toEqual({ result: 5, uses: ['miss', 'off'], saved: 1 });
     expect(laterStart(folder, cache, 'check')).toEqual({ result: 5, uses: ['hit', 'off'], saved: 0 });
     expect(readdirSync(kept(cache)).filter((f) => f.endsWith('.bin'))).toEqual([expect.stringMatching(KEPT('main.cjs', 'check'))]);
+  });
+
+  it('closes every file it reads: a thousand loads leave no descriptor open', (ctx) => {
+    if (!existsSync('/proc/self/fd')) ctx.skip();
+    const folder = chunks();
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let start = 0; start < 500; start++) chunkLoader(folder, null, 'check').require('main.cjs');
+    expect(open()).toBe(before);
   });
 
   it('drops code an earlier version kept under the chunk\'s hash alone once this one keeps its own', () => {
