@@ -19,11 +19,11 @@ function chunks(): string {
     path.join(folder, 'main.cjs'),
     chunkFile(
       [
-      'const shared = require("./shared-AB12.cjs");',
-      'const { basename } = require("node:path");',
-      'exports.run = (n) => shared.twice(n) + 1;',
-      'exports.where = () => [basename(__filename), __steward_url];',
-      'exports.again = () => require("./shared-AB12.cjs") === shared;',
+        'const shared = require("./shared-AB12.cjs");',
+        'const { basename } = require("node:path");',
+        'exports.run = (n) => shared.twice(n) + 1;',
+        'exports.where = () => [basename(__filename), __steward_url];',
+        'exports.again = () => require("./shared-AB12.cjs") === shared;',
       ].join('\n'),
       sha256Hex,
     ),
