@@ -19,7 +19,7 @@ interface Asked {
 
 let server: Server;
 let base: string;
-let answer: (req: Asked) => unknown = () => [];
+let answer: (req: Asked) => unknown = () => [];  // a promise is awaited: the answer is held until it settles
 let asked: Asked[] = [];
 
 beforeAll(async () => {
@@ -32,8 +32,10 @@ beforeAll(async () => {
       const url = new URL(req.url ?? '/', 'http://x');
       const request = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body: text ? JSON.parse(text) : {} };
       asked.push(request);
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(answer(request)));
+      void Promise.resolve(answer(request)).then((body) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -228,6 +230,29 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
     const pages = await allPages(reader().listReportSchedules());
     expect(pages.map((p) => p.length)).toEqual([2, 2, 2, 1]);
     expect(skips()).toEqual([0, 2, 4, 6, 8]);
+  });
+
+  it('a slow page holds the read-ahead at one window past it: the pages after it are asked for, none further', async () => {
+    serve(400);
+    const whole = answer;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The 11th page (skip 20) answers only when released; every other page at once.
+    answer = async (r) => {
+      if (r.query.get('skip') === '20') await held;
+      return whole(r);
+    };
+    const furthest = () => Math.max(...skips()) / 2;
+    const read = allPages(reader().listReportSchedules());
+    // The window is 8 by the 11th page: pages 11-18 come while page 10 is held, each asking
+    // for more; none may go past 10 + 8 (two windows asked for up to 26).
+    for (let waited = 0; furthest() < 18 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(furthest()).toBe(18);
+    release();
+    expect((await read).flat()).toHaveLength(400);
   });
 
   it('a reader that stops: the read-ahead stops with it, no request outlives the listing', async () => {

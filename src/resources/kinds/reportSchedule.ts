@@ -69,7 +69,7 @@ const idsNeeded = (reads: CollectContext['reads']) => !reads || reads.parts.has(
 /**
  * Pages the listing reads ahead of the kind's reader when it drops them: a replayed snapshot
  * answers at once, and without a bound its whole list was parsed and held before the first
- * page was judged. Live, the client's read-ahead (api/pagination.ts) stays up to two windows
+ * page was judged. Live, the client's read-ahead (api/pagination.ts) stays up to one window
  * past the page this loop waits for.
  */
 const LISTING_PAGES_AHEAD = 1;
