@@ -47,9 +47,9 @@ export async function* pages<T>(
       const page = transport.getJson<T[]>(specAt(index), schema, false);
       // A full page proves the list goes on past it: the window moves on from there at once,
       // not when the pages before it arrive (one slow page would hold the others back), yet
-      // never more than one window past the page the reader waits for: pages that arrive
-      // early wait in memory until judged: at two windows (up to 16 pages at concurrency 8) a
-      // live run of 300,000 schedules on Node 24 peaked over 250 MB in 2 of 16 runs, at one
+      // never more than one window past the page the reader waits for. Pages that arrive early
+      // wait in memory, parsed, until judged; at two windows (up to 16 pages at concurrency 8)
+      // a live run of 300,000 schedules on Node 24 peaked over 250 MB in 2 of 16 runs, at one
       // window at most 219 MB in 12, for ~3 % more wall time (BENCHMARKS.md). Only a full page
       // moves it, so no request starts more than window - 1 pages past the short one.
       // (test/api/pagination-rules.test.ts holds one page back and counts the pages asked for.)

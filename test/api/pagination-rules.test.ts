@@ -19,7 +19,8 @@ interface Asked {
 
 let server: Server;
 let base: string;
-let answer: (req: Asked) => unknown = () => [];  // a promise is awaited: the answer is held until it settles
+/** The body of the answer to a request; a promise is awaited (the answer is held until it settles). */
+let answer: (req: Asked) => unknown = () => [];
 let asked: Asked[] = [];
 
 beforeAll(async () => {
@@ -239,15 +240,15 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // The 11th page (skip 20) answers only when released; every other page at once.
+    // Page 10 (skip 20, the 11th) answers only when released; every other page at once.
     answer = async (r) => {
       if (r.query.get('skip') === '20') await held;
       return whole(r);
     };
     const furthest = () => Math.max(...skips()) / 2;
     const read = allPages(reader().listReportSchedules());
-    // The window is 8 by the 11th page: pages 11-18 come while page 10 is held, each asking
-    // for more; none may go past 10 + 8 (two windows asked for up to 26).
+    // The window is 8 by then: pages 11-18 come while page 10 is held, each asking for more;
+    // none may go past 10 + 8 (two windows asked for up to 26).
     for (let waited = 0; furthest() < 18 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(furthest()).toBe(18);
