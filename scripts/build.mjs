@@ -121,6 +121,7 @@ const program = await build({
   write: false,
 });
 mkdirSync('dist/cli-chunks', { recursive: true });
+const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
 await Promise.all(program.outputFiles.map(async (file) => {
   const cjs = await transform(file.text, {
     format: 'cjs',
@@ -138,7 +139,6 @@ await Promise.all(program.outputFiles.map(async (file) => {
   });
   if (cjs.warnings.length > 0) throw new Error(`build: ${file.path} as CommonJS: ${cjs.warnings.map((w) => w.text).join('; ')}`);
   // Wrapped as the chunk loader calls it, under the hash that names its kept code (cli/chunk-loader.ts).
-  const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
   writeFileSync(file.path, chunkFile(await asciiOnly(cjs.code, file.path), sha256Hex));
 }));
 const packagesOf = (inputs) => [...new Set(Object.keys(inputs).flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();

@@ -24,12 +24,15 @@ const PARTIAL_MS = 3_600_000;
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
 
-/** The first line of a chunk's file: the build's hash of the code below it (chunkFile); HEADER_HASH reads it. */
+/** The first line of a chunk's file: the build's hash of the code below it (chunkFile). */
 const HEADER = '// steward chunk ';
-const HEADER_HASH = /^\/\/ steward chunk ([0-9a-f]{32})\n/;
+const HEADER_HASH = new RegExp(`^${HEADER}([0-9a-f]{32})\n`);
 
 /** A file of kept code: `<chunk>.<cache name>.<key>.bin` (keys of an earlier version: the hash alone). */
 const KEPT_FILE = /^([\w-]+\.cjs)\.([a-z-]+)\.[0-9a-f]{32}(?:-\d+-\d+)?\.bin$/;
+
+/** A chunk's CommonJS body as the function the loader calls (WRAPPER names its parameters). */
+const wrapped = (body: string): string => `(function (${WRAPPER.join(', ')}) {${body}\n})`;
 
 /**
  * A chunk's file as scripts/build.mjs writes it: the chunk's CommonJS `body` already wrapped in
@@ -38,9 +41,10 @@ const KEPT_FILE = /^([\w-]+\.cjs)\.([a-z-]+)\.[0-9a-f]{32}(?:-\d+-\d+)?\.bin$/;
  * of ~2 MB of text, no hash of it (BENCHMARKS.md, start-up on 2026-11-27 16:40 UTC).
  */
 export function chunkFile(body: string, sha256Hex: (text: string) => string): string {
-  const code = `(function (${WRAPPER.join(', ')}) {${body}\n})`;
+  const code = wrapped(body);
   return `${HEADER}${sha256Hex(code).slice(0, 32)}\n${code}`;
 }
+
 
 /**
  * How a chunk's compiled code was had: from the cache (`hit`: this command's; `shared`: another
@@ -153,7 +157,7 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
         // removed since the folder was listed
       }
     }
-    const script = new vm.Script(key ? source : `(function (${WRAPPER.join(', ')}) {${source}\n})`, { filename: file, cachedData });
+    const script = new vm.Script(key ? source : wrapped(source), { filename: file, cachedData });
     const use: CacheUse = !kept || !key ? 'off' : !cachedData ? 'miss' : script.cachedDataRejected ? 'rejected' : found?.own ? 'hit' : 'shared';
     // Stryker disable next-line StringLiteral: the log (NODE_DEBUG) is read by test/cli/startup.test.ts
     debug('chunk %s: code cache %s', chunk, use);
