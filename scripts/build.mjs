@@ -50,7 +50,7 @@ let chunkFile;
   const { ownValidatorsModule } = await import('./own-validators.mjs');
   writeIfChanged('src/core/own-validators.generated.js', ownValidatorsModule(derived.ownSchemas(), derived.ownSchemaKey));
   const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
-  const pack = derived.builtinPackJson(files, derived.RESOURCE_KINDS);
+  const pack = await derived.builtinPackJson(files, derived.RESOURCE_KINDS);
   writeFileSync(derived.BUILTIN_PACK_FILE, pack);
   // The Action's copy is committed (test/action/check-dist.test.ts checks it is current).
   writeIfChanged(derived.ACTION_PACK_FILE, pack);

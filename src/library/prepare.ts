@@ -17,6 +17,7 @@ import { unwritableProblem } from '../io/writable.js';
 import { fileClashes, runReads, runWrites, type NamedFile } from './run-files.js';
 import { loadWaivers } from '../engine/waivers.js';
 import { type CompiledPolicy, withParams } from '../policy/compile.js';
+import { loadCelEngine } from '../policy/cel.js';
 import { loadCompiledPolicies } from '../policy/policy-set.js';
 import { didYouMean } from '../policy/suggest.js';
 import type { PolicyDefinition } from '../policy/types.js';
@@ -216,6 +217,8 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     const why = ids.has(explained) ? 'is left out of this run (--only, --skip or --framework)' : `is not loaded${didYouMean(explained, ids)} (see \`steward list\`)`;
     problems.push(problem('--explain', `policy "${explained}" ${why}`));
   }
+  // Explaining shows each node's value by the reference evaluator: its engine is loaded here.
+  if (explained !== undefined) await loadCelEngine();
   // A findings filter no selected policy can pass reports nothing and passes every run, as an
   // --only or --framework that names nothing would: bad input, like them.
   const severity = options.severity;

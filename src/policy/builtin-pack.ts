@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ownSchemaKey } from '../core/own-validator.js';
-import { addKnownParses } from './cel.js';
+import { addKnownAsts } from './cel.js';
+import type { KnownAst } from './known-ast.js';
 import { type KindRegistry, policyValidation } from './schema.js';
 import type { PolicyDefinition } from './types.js';
 
@@ -33,8 +34,8 @@ export interface ParsedPack {
   schema: string;
   /** File name → the sha-256 of its text and its policies as JSON (parsed only for the file read). */
   files: Record<string, { sha256: string; policies: string }>;
-  /** Every expression of the pack's policies → its parse (cel.ts `parsesOf`). */
-  expressions?: Record<string, string>;
+  /** Every expression of the pack's policies → its AST, and the CEL engine's function names (cel.ts `knownAstsOf`). */
+  known?: { asts: Record<string, KnownAst>; functions: string[] };
 }
 
 export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -54,8 +55,8 @@ export function builtinPolicies(packageDir: string, name: string, text: string, 
     const file = [BUILTIN_PACK_FILE, ACTION_PACK_FILE].map((f) => path.join(packageDir, f)).find((f) => existsSync(f));
     loaded = { dir: packageDir, pack: file ? (JSON.parse(readFileSync(file, 'utf8')) as ParsedPack) : null };
     // A parse depends on the text alone: the pack's serve any policy with the same expression
-    // (a pack written before parses were kept has none).
-    if (loaded.pack) addKnownParses(loaded.pack.expressions ?? {});
+    // (a pack written before ASTs were kept this way has none).
+    if (loaded.pack?.known) addKnownAsts(loaded.pack.known);
   }
   const entry = loaded.pack?.files[name];
   if (!entry || entry.sha256 !== textHash(text) || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;

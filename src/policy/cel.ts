@@ -1,28 +1,17 @@
-// The one place that knows the CEL engine (@bufbuild/cel). Everything else sees
-// compileExpression → CompiledExpression.evaluate(bindings) with plain JSON in and out, so
-// another CEL implementation can replace this file alone.
-import {
-  CelScalar,
-  celEnv,
-  celFunc,
-  isCelError,
-  isCelList,
-  isCelMap,
-  isCelType,
-  isCelUint,
-  parse,
-  plan,
-  unparse,
-} from '@bufbuild/cel';
-import { ParsedExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+// Compiling and evaluating CEL expressions: compileExpression → CompiledExpression.evaluate(bindings)
+// with plain JSON in and out. Most expressions run as compiled closures (cel-closures.ts) over an
+// AST that is either the built-in pack's, kept by the build (known-ast.ts), or the CEL engine's
+// parse; the engine itself (cel-engine.ts, the one module that knows @bufbuild/cel) is loaded
+// only when a run needs it, and a compile that needs it unloaded throws CelEngineNeeded, for
+// `withCelEngine` to load it and compile again.
 import type { InputProblem } from '../core/problem.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
+import type * as CelEngine from './cel-engine.js';
 import { type ClosureProgram, compileClosures } from './cel-closures.js';
-import { CelFault, isJsonInt, toJson } from './cel-values.js';
-import { HOST_FUNCTIONS, isTimeZone, label } from './host-functions.js';
-import { countStep, instrument, metered, nestingProblems, type StepBudget, stepFunction } from './cost.js';
+import { CelFault, toJson } from './cel-values.js';
+import { HOST_FUNCTIONS } from './host-functions.js';
+import { countStep, instrument, metered, nestingProblems, type StepBudget } from './cost.js';
+import { decodeKnownAst, type KnownAst } from './known-ast.js';
 import { didYouMean } from './suggest.js';
 import { type TypeContext, typeProblems } from './typecheck.js';
 
@@ -88,94 +77,104 @@ export class EvaluationError extends Error {
   }
 }
 
-const ENV = celEnv({
-  funcs: [
-    celFunc('isTimeZone', [CelScalar.STRING], CelScalar.BOOL, (s: string) => isTimeZone(s)),
-    celFunc('label', [CelScalar.DYN, CelScalar.DYN], CelScalar.STRING, (name: unknown, id: unknown) => label(name, id)),
-    stepFunction,
-  ],
-});
-
 /** Operators the planner handles itself (not in the function resolver). */
 const BUILTIN_OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '@not_strictly_false', '@in', '_[_]', '_[?_]']);
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 
-type Program = ReturnType<typeof plan>;
+// ---- the engine, loaded on need ---------------------------------------------------------------
 
-/** Names of every function and method CEL offers here (for did-you-mean). */
-let names: string[] | undefined;
-function functionNames(): string[] {
-  names ??= [...new Set([...ENV.funcs].map((f) => f.name).filter((n) => /^[A-Za-z]/.test(n)))];
-  return names;
+let engine: typeof CelEngine | undefined;
+
+/** Thrown by a compile that needs the CEL engine before it is loaded (`withCelEngine` loads it). */
+export class CelEngineNeeded extends Error {
+  constructor(why: string) {
+    super(`the CEL engine is not loaded (needed ${why}): compile through withCelEngine`);
+    this.name = 'CelEngineNeeded';
+  }
 }
 
-// Planned at the first constant checked: parsing them warmed the parser at every start, also
-// where every expression's parse is known (~4 ms).
-let constantPrograms: Record<'timestamp' | 'duration' | 'matches', Program> | undefined;
-const constantProgram = (fn: 'timestamp' | 'duration' | 'matches'): Program => {
-  constantPrograms ??= {
-    timestamp: plan(ENV, parse('timestamp(value)')),
-    duration: plan(ENV, parse('duration(value)')),
-    matches: plan(ENV, parse("''.matches(value)")),
-  };
-  return constantPrograms[fn];
-};
-const CONSTANT_FORMS = {
-  timestamp: "expected RFC 3339, e.g. '2025-01-31T00:00:00Z'",
-  duration: "expected e.g. '90s', '1h30m'",
-};
-
-/** Why CEL rejects this constant argument on every evaluation (asked of the engine itself), or null. */
-function constantProblem(fn: 'timestamp' | 'duration' | 'matches', value: string): string | null {
-  const result = (constantProgram(fn) as (c: Record<string, unknown>) => unknown)({ value });
-  if (!isCelError(result)) return null;
-  if (fn === 'matches') return `invalid regular expression ${JSON.stringify(value)}: ${result.message}`;
-  return `invalid ${fn} ${JSON.stringify(value)} (${CONSTANT_FORMS[fn]})`;
+/** Loads the CEL engine (once; later calls find it loaded). */
+export async function loadCelEngine(): Promise<void> {
+  engine ??= await import('./cel-engine.js');
 }
+
+/** Whether this process has loaded the CEL engine (for tests of what a start loads). */
+export const celEngineLoaded = (): boolean => engine !== undefined;
+
+/** Runs `compile`; when it needed the engine, loads the engine and runs it again. */
+export async function withCelEngine<T>(compile: () => T): Promise<T> {
+  if (!engine) {
+    try {
+      return compile();
+    } catch (e) {
+      if (!(e instanceof CelEngineNeeded)) throw e;
+    }
+    await loadCelEngine();
+  }
+  return compile();
+}
+
+const needEngine = (why: string): typeof CelEngine => {
+  if (!engine) throw new CelEngineNeeded(why);
+  return engine;
+};
 
 /** Parse+plan counter, so tests can prove each distinct expression is compiled once per run. */
 export const celStats = { compilations: 0 };
 
 interface Entry {
-  parsed: ReturnType<typeof parse>;
   ast: Expr;
   positions: Record<string, number>;
   /** The compiled form, or why the reference evaluator runs instead. */
   closures: ClosureProgram | { unsupported: string };
+  /** The engine's parse, made only when the engine is used for this expression. */
+  parsed?: CelEngine.ParsedExpr;
   /** The reference evaluator's plan, made only when an expression runs there. */
-  program?: Program;
+  program?: CelEngine.Program;
 }
 const programs = new Map<string, Entry>();
 
 /**
- * Parses made ahead of time: expression source → its ParsedExpr (CEL's own AST message) in
- * protobuf binary, base64. The build stores the built-in pack's (~90 expressions; parsing them
- * cost ~15 ms of every start, decoding them ~3). A source not here is parsed.
+ * ASTs kept ahead of time (known-ast.ts): expression source → its AST and offsets. The build
+ * stores the built-in pack's (~90 expressions); with them a run of the pack neither parses nor
+ * loads the engine. A source not here is parsed by the engine.
  */
-const knownParses = new Map<string, string>();
+const knownAsts = new Map<string, KnownAst>();
+/** The engine's function names, kept with the known ASTs: the static check needs no engine for them. */
+let knownFunctions: ReadonlySet<string> | undefined;
 
-/** Adds parses made ahead of time (`parsesOf` of an earlier process). */
-export function addKnownParses(parses: Readonly<Record<string, string>>): void {
-  for (const [source, binary] of Object.entries(parses)) knownParses.set(source, binary);
+/** Adds ASTs kept by an earlier process (`knownAstsOf`) and the engine's function names. */
+export function addKnownAsts(known: { asts: Readonly<Record<string, KnownAst>>; functions: readonly string[] }): void {
+  for (const [source, ast] of Object.entries(known.asts)) knownAsts.set(source, ast);
+  knownFunctions = new Set(known.functions);
 }
 
-/** The parses of `sources` (each compiled in this process) for `addKnownParses`. */
-export function parsesOf(sources: Iterable<string>): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The ASTs of `sources` (each compiled in this process) and the engine's function names, for `addKnownAsts`. */
+export async function knownAstsOf(sources: Iterable<string>): Promise<{ asts: Record<string, KnownAst>; functions: string[] }> {
+  await loadCelEngine();
+  const asts: Record<string, KnownAst> = {};
   for (const source of sources) {
-    const entry = programs.get(source);
-    if (!entry) throw new Error(`parsesOf: ${source} was not compiled`);
-    out[source] = Buffer.from(toBinary(ParsedExprSchema, entry.parsed)).toString('base64');
+    if (!programs.has(source)) throw new Error(`knownAstsOf: ${source} was not compiled`);
+    asts[source] = engine!.knownAstOf(source);
   }
-  return out;
+  return { asts, functions: engine!.functionNames().sort() };
 }
 
-function parseOnce(source: string): ReturnType<typeof parse> {
-  const known = knownParses.get(source);
-  if (known === undefined) return parse(source);
-  const decoded = fromBinary(ParsedExprSchema, Buffer.from(known, 'base64'));
-  if (!decoded.expr) throw new Error(`the known parse of ${JSON.stringify(source)} holds no expression`);
-  return decoded as ReturnType<typeof parse>;
+function hasFunction(name: string): boolean {
+  if (!engine && knownFunctions) return knownFunctions.has(name);
+  return needEngine(`for the function '${name}'`).hasFunction(name);
+}
+
+/** Names of every function and method CEL offers here (for did-you-mean). */
+function functionNames(): string[] {
+  const all = !engine && knownFunctions ? [...knownFunctions] : needEngine('for function names').functionNames();
+  return all.filter((n) => /^[A-Za-z]/.test(n));
+}
+
+/** The engine's parse of an expression compiled here (parsed again when its AST was a known one). */
+function parsedOf(source: string, entry: Entry, why: string): CelEngine.ParsedExpr {
+  entry.parsed ??= needEngine(why).parseExpression(source).parsed;
+  return entry.parsed;
 }
 
 /** `int(now)`: the one use of the clock the closures cover (epoch seconds); any other stays with the reference. */
@@ -201,6 +200,24 @@ function closuresOf(ast: Expr): Entry['closures'] {
   return compileClosures(ast, { variables, functions: HOST_FUNCTIONS, step: countStep, defaults: { params: {} } });
 }
 
+/** The AST of `source`: the known one, else the engine's parse (ExpressionError on a syntax error). */
+function entryOf(source: string, problem: (offset: number, message: string) => InputProblem): Entry {
+  const known = knownAsts.get(source);
+  if (known !== undefined) {
+    const { ast, positions } = decodeKnownAst(known);
+    return { ast, positions, closures: closuresOf(ast) };
+  }
+  const cel = needEngine('to parse an expression the built-in pack does not have');
+  let parsed: ReturnType<typeof cel.parseExpression>;
+  try {
+    parsed = cel.parseExpression(source);
+  } catch (e) {
+    const err = e as { rawMessage?: string; message: string; location?: { start?: { offset: number } } };
+    throw new ExpressionError([problem(err.location?.start?.offset ?? 0, `CEL syntax error: ${shortSyntaxMessage(err.rawMessage ?? err.message)}`)]);
+  }
+  return { ast: parsed.ast, positions: parsed.positions, parsed: parsed.parsed, closures: closuresOf(parsed.ast) };
+}
+
 export function compileExpression(source: string, origin: ExpressionOrigin, options: CompileOptions): CompiledExpression {
   const position = (offset: number) =>
     origin.at ? origin.at(offset) : { line: origin.line, column: origin.column + offset };
@@ -208,23 +225,13 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
 
   let entry = programs.get(source);
   if (!entry) {
-    let parsed: ReturnType<typeof parse>;
-    try {
-      parsed = parseOnce(source);
-    } catch (e) {
-      const err = e as { rawMessage?: string; message: string; location?: { start?: { offset: number } } };
-      throw new ExpressionError([
-        problem(err.location?.start?.offset ?? 0, `CEL syntax error: ${shortSyntaxMessage(err.rawMessage ?? err.message)}`),
-      ]);
-    }
+    entry = entryOf(source, problem);
     celStats.compilations++;
-    const positions: Record<string, number> = {};
-    for (const [id, off] of Object.entries(parsed.sourceInfo?.positions ?? {})) positions[id] = Number(off);
-    entry = { parsed, ast: parsed.expr, positions, closures: closuresOf(parsed.expr) };
     programs.set(source, entry);
   }
   const { ast, positions, closures } = entry;
   const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
+  const constantProblem = (fn: 'timestamp' | 'duration' | 'matches', value: string) => needEngine(`to check a constant ${fn}()`).constantProblem(fn, value);
 
   const problems = [
     ...[...staticCheck(ast, options), ...nestingProblems(ast)].map((p) => ({ offset: offsetOf(p.expr), message: p.message })),
@@ -261,46 +268,33 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     };
   }
   // Loop conditions count steps: the budget holds in the reference evaluator too.
-  entry.program ??= plan(ENV, { ...entry.parsed, expr: ast && instrument(ast) } as typeof entry.parsed);
+  const cel = needEngine('for the reference evaluator');
+  entry.program ??= cel.referenceProgram(parsedOf(source, entry, 'for the reference evaluator'), instrument(ast));
   const program = entry.program;
   return {
     source,
     ast,
     engine: 'reference',
     evaluate(bindings: Bindings, budget?: StepBudget): unknown {
-      const ctx = referenceContext(bindings);
-      const run = metered(() => (program as (c: Record<string, unknown>) => unknown)(ctx), budget);
+      const context = cel.referenceContext(bindings);
+      const run = metered(() => cel.callReference(program, context), budget);
       if ('exceeded' in run) throw new EvaluationError(run.exceeded, source);
-      if (isCelError(run.value)) throw new EvaluationError(run.value.message, source);
-      return fromCel(run.value);
+      const result = cel.referenceResult(run.value);
+      if ('error' in result) throw new EvaluationError(result.error, source);
+      return result.value;
     },
   };
 }
 
-function referenceContext(bindings: Bindings): Record<string, unknown> {
-  const ctx: Record<string, unknown> = {};
-  if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
-  if ('item' in bindings) ctx.item = toCel(bindings.item);
-  ctx.params = toCel(bindings.params ?? {});
-  ctx.now = timestampFromDate(bindings.now ?? new Date());
-  return ctx;
-}
-
 /**
  * For `steward explain`: one node of a compiled expression (a free-standing one: no loop
- * variable in it), as text and as its value by the reference evaluator.
+ * variable in it), as text and as its value by the reference evaluator (the engine loaded:
+ * an explaining run loads it, `loadCelEngine`).
  */
 export function explainNode(source: string, node: Expr, bindings: Bindings): { text: string; value: unknown } | { text: string; error: string } {
   const entry = programs.get(source);
   if (!entry) throw new Error(`explainNode: ${source} was not compiled`);
-  const parsed = { ...entry.parsed, expr: node } as typeof entry.parsed;
-  const text = unparse(parsed);
-  try {
-    const value = (plan(ENV, parsed) as (c: Record<string, unknown>) => unknown)(referenceContext(bindings));
-    return isCelError(value) ? { text, error: value.message } : { text, value: fromCel(value) };
-  } catch (e) {
-    return { text, error: (e as Error).message };
-  }
+  return needEngine('to explain').explainReference(parsedOf(source, entry, 'to explain'), node, bindings);
 }
 
 /** The parser lists every token it could accept; past a few that list hides the point. */
@@ -320,7 +314,7 @@ function staticCheck(ast: Expr, options: CompileOptions): { expr: Expr; message:
       found.push({ expr: v.expr, message: `undeclared variable '${name}'${hint}; available: ${[...declared].join(', ')}` });
     }
     const k = v.expr.exprKind;
-    if (k.case === 'callExpr' && !BUILTIN_OPERATORS.has(k.value.function) && !ENV.funcs.find(k.value.function)) {
+    if (k.case === 'callExpr' && !BUILTIN_OPERATORS.has(k.value.function) && !hasFunction(k.value.function)) {
       found.push({ expr: v.expr, message: `unknown function '${k.value.function}'${didYouMean(k.value.function, functionNames())}` });
     }
     if (options.params && k.case === 'selectExpr') {
@@ -339,93 +333,4 @@ function freeIdentAt(expr: Expr, locals: ReadonlySet<string>): boolean {
   let e: Expr | undefined = expr;
   while (e?.exprKind.case === 'selectExpr') e = e.exprKind.value.operand;
   return e?.exprKind.case === 'identExpr' && !locals.has(e.exprKind.value.name);
-}
-
-// ---- JSON ⇄ CEL values ----------------------------------------------------------------------
-
-/** Converted nested objects, keyed by identity and guarded by their size (parts get added). */
-const converted = new WeakMap<object, { size: number; value: unknown }>();
-
-/**
- * A JSON object seen as a CEL map without converting it first: a field is converted when an
- * expression reads it (and kept), so a policy reading three fields of a large document pays for
- * three. Keys are the object's own keys; JSON objects have no other kind.
- */
-class JsonObjectMap extends Map<string, unknown> {
-  /** Per key: the raw value converted, and what it became (a replaced value is converted again). */
-  private readonly cache = new Map<string, { raw: unknown; value: unknown }>();
-  // A Map (empty underneath) because the CEL runtime accepts native maps; every read is overridden.
-  constructor(private readonly object: Record<string, unknown>) {
-    super();
-  }
-  override get size(): number {
-    return Object.keys(this.object).length;
-  }
-  override get(key: string): unknown {
-    if (typeof key !== 'string' || !Object.hasOwn(this.object, key)) return undefined;
-    const raw = this.object[key];
-    const hit = this.cache.get(key);
-    if (hit && hit.raw === raw) return hit.value;
-    const value = toCel(raw);
-    this.cache.set(key, { raw, value });
-    return value;
-  }
-  override has(key: string): boolean {
-    return typeof key === 'string' && Object.hasOwn(this.object, key);
-  }
-  override keys(): MapIterator<string> {
-    return Object.keys(this.object)[Symbol.iterator]();
-  }
-  override *values(): MapIterator<unknown> {
-    for (const key of Object.keys(this.object)) yield this.get(key);
-  }
-  override *entries(): MapIterator<[string, unknown]> {
-    for (const key of Object.keys(this.object)) yield [key, this.get(key)];
-  }
-  override [Symbol.iterator](): MapIterator<[string, unknown]> {
-    return this.entries();
-  }
-  override forEach(callback: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
-    for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
-  }
-  override set(): this {
-    throw new TypeError('a JSON document seen by CEL is read-only');
-  }
-}
-
-/** JSON → CEL: whole numbers become ints (bigint), other numbers doubles; objects become maps. */
-export function toCel(value: unknown): unknown {
-  if (typeof value === 'number') return isJsonInt(value) ? BigInt(value) : value;
-  if (value === null || typeof value !== 'object') return value ?? null;
-  if (value instanceof Date) return timestampFromDate(value);
-  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
-  const hit = converted.get(value);
-  if (hit && hit.size === size) return hit.value;
-  const out = Array.isArray(value) ? value.map(toCel) : new JsonObjectMap(value as Record<string, unknown>);
-  converted.set(value, { size, value: out });
-  return out;
-}
-
-/** CEL → JSON: ints become numbers (strings beyond 2^53), timestamps ISO strings. */
-export function fromCel(value: unknown): unknown {
-  if (typeof value === 'bigint') {
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
-  }
-  if (value === null || typeof value !== 'object') return value;
-  if (isCelUint(value)) return fromCel(value.value);
-  if (isCelList(value) || Array.isArray(value)) return [...(value as Iterable<unknown>)].map(fromCel);
-  if (isCelMap(value) || value instanceof Map || value instanceof JsonObjectMap) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of value as Map<unknown, unknown>) out[String(k)] = fromCel(v);
-    return out;
-  }
-  if (isCelType(value)) return value.name;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  const msg = value as { $typeName?: string; message?: unknown };
-  const inner = (msg.message ?? msg) as { $typeName?: string; seconds?: bigint; nanos?: number };
-  if (inner.$typeName === 'google.protobuf.Timestamp') {
-    return timestampDate(inner as Parameters<typeof timestampDate>[0]).toISOString();
-  }
-  if (inner.$typeName === 'google.protobuf.Duration') return `${inner.seconds ?? 0n}s`;
-  return String(value);
 }

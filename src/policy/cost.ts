@@ -3,7 +3,6 @@
 // over lists. So the load-time estimate is their nesting depth, and the run-time budget counts
 // loop iterations: each comprehension's loop condition is wrapped in a counting call before
 // the expression is planned.
-import { CelScalar, celFunc } from '@bufbuild/cel';
 import type { Expr } from './ast.js';
 import { walk } from './ast.js';
 
@@ -33,7 +32,7 @@ interface Meter {
 let active: Meter | undefined;
 
 /** A name the CEL parser cannot produce, so no policy can call or shadow it. */
-const STEP = '@steward_step';
+export const STEP = '@steward_step';
 
 /** Counts one loop iteration against the running evaluation's budgets; throws once over. */
 export function countStep(): void {
@@ -47,12 +46,6 @@ export function countStep(): void {
   // `||`/`&&`, which is why the caller checks `exceeded` rather than the result.
   if (active.exceeded) throw new Error(active.exceeded);
 }
-
-/** countStep for the reference evaluator: wraps a loop condition and passes its value on. */
-export const stepFunction = celFunc(STEP, [CelScalar.DYN], CelScalar.DYN, <T>(value: T): T => {
-  countStep();
-  return value;
-});
 
 /**
  * Runs `fn` (one evaluation) under a fresh expression budget and the given resource budget.

@@ -57,7 +57,7 @@ describe('start-up', () => {
     const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
     expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout).toBe(`${version} (commit ${commit})\n`);
     expect(chunksLoaded(['--version'])).toEqual({ status: 0, chunks: [] });
-    expect(packagesLoaded(['list', '--config', 'builtin'])).toEqual(expect.arrayContaining(['commander', 'yaml', 'ajv', '@bufbuild/cel']));
+    expect(packagesLoaded(['list', '--config', 'builtin'])).toEqual(expect.arrayContaining(['commander', 'yaml', 'ajv']));
   });
 
   it('--help and a mistyped command load commander alone; a command loads its module, and a PostgreSQL driver only with such a history', () => {
@@ -106,8 +106,30 @@ describe('start-up', () => {
       expect(loaded, command[0]).toContain('commander');
       expect(loaded.filter((p) => cel.test(p)), command[0]).toEqual([]);
     }
-    // A command that compiles policies does load them (the same probe sees them).
-    expect(packagesLoaded(['validate', '-c', 'demo/steward.yaml'])).toEqual(expect.arrayContaining(['@bufbuild/cel', '@bufbuild/protobuf']));
+  });
+
+  it("a run of the built-in pack alone loads neither CEL's engine nor protobuf (the build keeps the pack's ASTs); a policy of one's own loads them, and so does explain", () => {
+    const dir = tempDir('steward-startup-');
+    const snapshot = path.join(dir, 'demo.json');
+    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+    const engine = (packages: string[]) => packages.filter((p) => /^@bufbuild\/(cel|cel-spec|protobuf)$/.test(p));
+    expect(engine(packagesLoaded(['validate', '-c', 'demo/steward.yaml']))).toEqual([]);
+    expect(engine(packagesLoaded(['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']))).toEqual([]);
+    expect(engine(packagesLoaded(['list', '--config', 'builtin']))).toEqual([]);
+    // An expression the pack does not have is parsed by the engine, loaded for it.
+    const own = path.join(dir, 'own.yaml');
+    writeFileSync(own, 'policies:\n  - id: own-titled\n    title: Schedules have a title\n    severity: low\n    resource: reportSchedule\n    assert: "resource.title.size() > 3"\n    message: "{{ resource.id }} has a short title"\n');
+    expect(engine(packagesLoaded(['validate', '--config', 'builtin', '-p', own]))).toEqual(['@bufbuild/cel', '@bufbuild/cel-spec', '@bufbuild/protobuf']);
+    const valid = spawnSync(process.execPath, [CLI, 'validate', '--config', 'builtin', '-p', own], { encoding: 'utf8' });
+    expect([valid.status, valid.stdout]).toEqual([0, 'valid: 1 policy, 0 card-sharing manifests, 0 queue manifests, 0 data-file manifests, 0 page-sharing manifests, 0 waivers\n']);
+    // A syntax error of one's own is still exit 2 at its position, the engine loaded to find it.
+    writeFileSync(own, readFileSync(own, 'utf8').replace('size() > 3', 'size() >'));
+    const broken = spawnSync(process.execPath, [CLI, 'validate', '--config', 'builtin', '-p', own], { encoding: 'utf8' });
+    expect([broken.status, broken.stderr]).toEqual([2, expect.stringMatching(/own\.yaml:6:\d+: .*CEL syntax error/)]);
+    // Explaining shows each node's value by the engine's own evaluator.
+    const explained = chunksLoaded(['explain', '-c', 'demo/steward.yaml', '--from', snapshot, 'no-misconfigured-schedules', '9001']);
+    expect(explained.status).toBe(0);
+    expect(engine([...new Set(explained.chunks.flatMap((c) => CHUNK_PACKAGES[c.name]))])).toEqual(['@bufbuild/cel', '@bufbuild/cel-spec', '@bufbuild/protobuf']);
   });
 
   it('a broken installation (a chunk missing) is exit 3, could not evaluate, with the file named: never 1, never a pass', () => {
@@ -116,6 +138,14 @@ describe('start-up', () => {
     writeFileSync(path.join(copy, 'package.json'), readFileSync('package.json'));
     const start = () => spawnSync(process.execPath, [path.join(copy, 'dist/cli.js'), 'validate', '-c', path.resolve('demo/steward.yaml')], { encoding: 'utf8', env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' } });
     expect(start().status).toBe(0);
+    // The engine's chunk, loaded only for an expression the pack does not have: the pack still validates.
+    const engine = readdirSync(path.join(copy, 'dist/cli-chunks')).find((f) => f.startsWith('cel-engine-'))!;
+    rmSync(path.join(copy, 'dist/cli-chunks', engine));
+    expect(start().status).toBe(0);
+    const own = path.join(copy, 'own.yaml');
+    writeFileSync(own, 'policies:\n  - id: own-titled\n    title: Schedules have a title\n    severity: low\n    resource: reportSchedule\n    assert: "resource.title.size() > 3"\n    message: short title\n');
+    const noEngine = spawnSync(process.execPath, [path.join(copy, 'dist/cli.js'), 'validate', '--config', 'builtin', '-p', own], { encoding: 'utf8' });
+    expect([noEngine.status, noEngine.stderr]).toEqual([3, expect.stringContaining(engine)]);
     const command = readdirSync(path.join(copy, 'dist/cli-chunks')).find((f) => f.startsWith('validate-'))!;
     rmSync(path.join(copy, 'dist/cli-chunks', command));
     const noCommand = start();

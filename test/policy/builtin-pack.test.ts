@@ -2,12 +2,13 @@
 // parsing each shipped file, taken only for the very text and policy schema it was parsed from.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from '@bufbuild/cel';
-import { ParsedExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
-import { toBinary } from '@bufbuild/protobuf';
+import { celEnv, parse } from '@bufbuild/cel';
+import { ExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { equals } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_PACK_FILE, builtinPackJson } from '../../src/library/builtin-pack.js';
 import { builtinPolicies } from '../../src/policy/builtin-pack.js';
+import { decodeKnownAst } from '../../src/policy/known-ast.js';
 import { builtinPolicyDir, parsePolicyText, readPolicies } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { tempDir } from '../cli/helpers.js';
@@ -23,8 +24,8 @@ const shipped = () =>
 const asData = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 describe('the built-in pack as parsed by the build', () => {
-  it('is what the build writes from the shipped files (dist/ is built by the suite)', () => {
-    expect(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')).toBe(builtinPackJson(shipped(), RESOURCE_KINDS));
+  it('is what the build writes from the shipped files (dist/ is built by the suite)', async () => {
+    expect(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')).toBe(await builtinPackJson(shipped(), RESOURCE_KINDS));
   });
 
   it('gives every shipped file the definitions parsing it gives, every location naming the file as the run shows it', () => {
@@ -54,15 +55,21 @@ describe('the built-in pack as parsed by the build', () => {
     expect(typeof (parsed.expressionOrigins!.assert as { at?: unknown }).at).toBe('function');
   });
 
-  it('keeps the parse of every expression of its policies, byte for byte what the parser gives', () => {
-    const pack = JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')) as { expressions: Record<string, string> };
-    const sources = Object.keys(pack.expressions);
+  it('keeps the AST of every expression of its policies, message for message what the parser gives, and the engine\'s function names', () => {
+    const pack = JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')) as { known: { asts: Record<string, string>; functions: string[] } };
+    const sources = Object.keys(pack.known.asts);
     // Every `assert`, `when`, `each` and message segment of the 46 policies, once each.
     expect(sources.length).toBe(90);
     expect(sources).toContain('isTimeZone(resource.schedule.timezone)');
     for (const source of sources) {
-      expect(pack.expressions[source], source).toBe(Buffer.from(toBinary(ParsedExprSchema, parse(source))).toString('base64'));
+      const parsed = parse(source);
+      const known = decodeKnownAst(pack.known.asts[source]);
+      expect(equals(ExprSchema, known.ast, parsed.expr!), source).toBe(true);
+      expect(known.positions, source).toEqual(Object.fromEntries(Object.entries(parsed.sourceInfo!.positions).map(([id, at]) => [id, Number(at)])));
     }
+    // The standard library's names and steward's own, as the run's engine has them.
+    const standard = [...celEnv().funcs].map((f) => f.name);
+    expect(pack.known.functions).toEqual([...new Set([...standard, 'isTimeZone', 'label', '@steward_step'])].sort());
   });
 
   it('is not taken for a changed text, for another policy schema (a plugin kind), or without a pack', () => {
@@ -74,7 +81,7 @@ describe('the built-in pack as parsed by the build', () => {
     expect(builtinPolicies(ROOT, name, text, name, RESOURCE_KINDS)).toBeDefined();
   });
 
-  it('keeps a parameter or test value named `file`: only a location\'s file is the file', () => {
+  it('keeps a parameter or test value named `file`: only a location\'s file is the file', async () => {
     const dir = tempDir('steward-pack-');
     const text = `policies:
   - id: files-named
@@ -90,7 +97,7 @@ describe('the built-in pack as parsed by the build', () => {
         violations: 0
 `;
     mkdirSync(path.join(dir, 'dist'));
-    writeFileSync(path.join(dir, BUILTIN_PACK_FILE), builtinPackJson([{ name: 'a.yaml', text }], RESOURCE_KINDS));
+    writeFileSync(path.join(dir, BUILTIN_PACK_FILE), await builtinPackJson([{ name: 'a.yaml', text }], RESOURCE_KINDS));
     const [policy] = builtinPolicies(dir, 'a.yaml', text, 'shown/a.yaml', RESOURCE_KINDS)!;
     expect(policy.params).toEqual({ file: 'a.yaml' });
     expect(policy.tests[0].resource).toEqual({ id: 'q-1', file: 'a.yaml' });

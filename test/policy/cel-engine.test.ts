@@ -1,0 +1,78 @@
+// The CEL engine is loaded on need (policy/cel.ts): a start that compiles only the built-in
+// pack's expressions (their ASTs kept by the build) never loads it; one that needs it (an
+// expression of one's own, the reference evaluator) is told so and compiled again once loaded.
+// Fresh modules: the suite's own are loaded with the engine (test/setup-cel-engine.ts).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { BUILTIN_PACK_FILE } from '../../src/policy/builtin-pack.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const at = { file: 'p.yaml', line: 3, column: 13 };
+const VARS = { variables: ['resource', 'item', 'params', 'now'] };
+
+afterAll(() => {
+  vi.resetModules();
+});
+
+describe('the CEL engine, loaded on need', () => {
+  it("compiles and runs the pack's ASTs without it; an expression of one's own needs it, and withCelEngine loads it and compiles again", async () => {
+    vi.resetModules();
+    const cel = await import('../../src/policy/cel.js');
+    expect(cel.celEngineLoaded()).toBe(false);
+    cel.addKnownAsts(JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')).known);
+    const known = cel.compileExpression('isTimeZone(resource.schedule.timezone)', at, VARS);
+    expect([known.engine, known.evaluate({ resource: { schedule: { timezone: 'Mars/Olympus' } } })]).toEqual(['closures', false]);
+    // Its static checks need no engine either: an unknown function is found by the pack's list
+    // of the engine's names (a known AST made to call one here), an undeclared variable as ever.
+    const pack = JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')).known;
+    const misspelt = 'isTimezone(resource.schedule.timezone)';
+    cel.addKnownAsts({ asts: { [misspelt]: pack.asts['isTimeZone(resource.schedule.timezone)'].replace('"isTimeZone"', '"isTimezone"') }, functions: pack.functions });
+    expect(() => cel.compileExpression(misspelt, at, VARS)).toThrow("unknown function 'isTimezone' (did you mean 'isTimeZone'?)");
+    expect(() => cel.compileExpression('isTimeZone(resource.schedule.timezone)', at, { variables: ['params'] })).toThrow(/undeclared variable 'resource'/);
+    expect(cel.celEngineLoaded()).toBe(false);
+
+    const own = 'resource.count > 1';
+    expect(() => cel.compileExpression(own, at, VARS)).toThrow(cel.CelEngineNeeded);
+    expect(cel.celEngineLoaded()).toBe(false);
+    let attempts = 0;
+    const compiled = await cel.withCelEngine(() => {
+      attempts++;
+      return cel.compileExpression(own, at, VARS);
+    });
+    expect([attempts, cel.celEngineLoaded(), compiled.evaluate({ resource: { count: 2 } })]).toEqual([2, true, true]);
+    // Loaded once: the next compile that would need it runs once.
+    attempts = 0;
+    await cel.withCelEngine(() => {
+      attempts++;
+      return cel.compileExpression('resource.count < 1', at, VARS);
+    });
+    expect(attempts).toBe(1);
+  });
+
+  it('a syntax error of one\'s own is an ExpressionError at its position once the engine is loaded', async () => {
+    vi.resetModules();
+    const cel = await import('../../src/policy/cel.js');
+    const problem = await cel.withCelEngine(() => cel.compileExpression('resource.a &&', at, VARS)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(problem).toBeInstanceOf(cel.ExpressionError);
+    expect((problem as InstanceType<typeof cel.ExpressionError>).problems).toEqual([
+      { file: 'p.yaml', line: 3, column: 24, message: expect.stringMatching(/^CEL syntax error/) },
+    ]);
+  });
+
+  it('the reference evaluator and a constant argument need the engine too', async () => {
+    vi.resetModules();
+    const cel = await import('../../src/policy/cel.js');
+    cel.addKnownAsts(JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')).known);
+    expect(() => cel.compileExpression('isTimeZone(resource.schedule.timezone)', at, { ...VARS, engine: 'reference' })).toThrow(/needed for the reference evaluator/);
+    vi.resetModules();
+    const fresh = await import('../../src/policy/cel.js');
+    await fresh.loadCelEngine();
+    expect(() => fresh.compileExpression("now > timestamp('2025-13-01T00:00:00Z')", at, VARS)).toThrow(/invalid timestamp/);
+    const reference = fresh.compileExpression('resource.n + 1', at, { ...VARS, engine: 'reference' });
+    expect([reference.engine, reference.evaluate({ resource: { n: 1 } })]).toEqual(['reference', 2]);
+  });
+});
