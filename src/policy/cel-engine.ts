@@ -1,9 +1,9 @@
 // The one place that knows the CEL engine (@bufbuild/cel, and protobuf under it). cel.ts loads
 // this module only when a run needs it: to parse an expression the built-in pack has no AST for,
 // to check a constant argument, to run an expression on the reference evaluator, to explain one.
-// Loading it costs a start ~30 % of `validate`'s CPU on Node 24 (protobuf's descriptors and the
-// standard library's overloads are built when it loads; BENCHMARKS.md, start-up), so a run of
-// the built-in pack alone never does. Another CEL implementation can replace this file alone.
+// Loading it builds protobuf's descriptors and CEL's standard library: a run of the built-in
+// pack alone never does, and `validate` of the demo takes 18 % less CPU on Node 24 for it
+// (BENCHMARKS.md, start-up). Another CEL implementation can replace this file alone.
 import {
   CelScalar,
   celEnv,
@@ -46,11 +46,9 @@ const ENV = celEnv({
   ],
 });
 
+let names: ReadonlySet<string> | undefined;
 /** The name of every function and method CEL offers here, operators included. */
-export const functionNames = (): string[] => [...new Set([...ENV.funcs].map((f) => f.name))];
-
-/** Whether CEL here has a function or method of this name. */
-export const hasFunction = (name: string): boolean => ENV.funcs.find(name) !== undefined;
+export const functionNames = (): ReadonlySet<string> => (names ??= new Set([...ENV.funcs].map((f) => f.name)));
 
 /** The parse of `source` (throws the parser's error on a syntax error). */
 export function parseExpression(source: string): { parsed: ParsedExpr; ast: Expr; positions: Record<string, number> } {

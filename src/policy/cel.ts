@@ -95,6 +95,7 @@ export class CelEngineNeeded extends Error {
 
 /** Loads the CEL engine (once; later calls find it loaded). */
 export async function loadCelEngine(): Promise<void> {
+  // Stryker disable next-line StringLiteral: the bundler needs the module's path as written (a mutant is a build error)
   engine ??= await import('./cel-engine.js');
 }
 
@@ -103,6 +104,7 @@ export const celEngineLoaded = (): boolean => engine !== undefined;
 
 /** Runs `compile`; when it needed the engine, loads the engine and runs it again. */
 export async function withCelEngine<T>(compile: () => T): Promise<T> {
+  // Stryker disable next-line ConditionalExpression: with the engine loaded, the first compile cannot need it (time only)
   if (!engine) {
     try {
       return compile();
@@ -152,28 +154,25 @@ export function addKnownAsts(known: { asts: Readonly<Record<string, KnownAst>>; 
 /** The ASTs of `sources` (each compiled in this process) and the engine's function names, for `addKnownAsts`. */
 export async function knownAstsOf(sources: Iterable<string>): Promise<{ asts: Record<string, KnownAst>; functions: string[] }> {
   await loadCelEngine();
+  const cel = engine!;
   const asts: Record<string, KnownAst> = {};
   for (const source of sources) {
     if (!programs.has(source)) throw new Error(`knownAstsOf: ${source} was not compiled`);
-    asts[source] = engine!.knownAstOf(source);
+    asts[source] = cel.knownAstOf(source);
   }
-  return { asts, functions: engine!.functionNames().sort() };
+  return { asts, functions: [...cel.functionNames()].sort() };
 }
 
-function hasFunction(name: string): boolean {
-  if (!engine && knownFunctions) return knownFunctions.has(name);
-  return needEngine(`for the function '${name}'`).hasFunction(name);
-}
-
-/** Names of every function and method CEL offers here (for did-you-mean). */
-function functionNames(): string[] {
-  const all = !engine && knownFunctions ? [...knownFunctions] : needEngine('for function names').functionNames();
-  return all.filter((n) => /^[A-Za-z]/.test(n));
-}
+/**
+ * The names of CEL's functions and methods here, operators included: the engine's, or before it
+ * is loaded the list kept with the known ASTs (an expression compiled without the engine is one
+ * of theirs, so the list is there).
+ */
+const functionNames = (): ReadonlySet<string> => (engine ? engine.functionNames() : knownFunctions!);
 
 /** The engine's parse of an expression compiled here (parsed again when its AST was a known one). */
-function parsedOf(source: string, entry: Entry, why: string): CelEngine.ParsedExpr {
-  entry.parsed ??= needEngine(why).parseExpression(source).parsed;
+function parsedOf(cel: typeof CelEngine, source: string, entry: Entry): CelEngine.ParsedExpr {
+  entry.parsed ??= cel.parseExpression(source).parsed;
   return entry.parsed;
 }
 
@@ -269,7 +268,7 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
   }
   // Loop conditions count steps: the budget holds in the reference evaluator too.
   const cel = needEngine('for the reference evaluator');
-  entry.program ??= cel.referenceProgram(parsedOf(source, entry, 'for the reference evaluator'), instrument(ast));
+  entry.program ??= cel.referenceProgram(parsedOf(cel, source, entry), instrument(ast));
   const program = entry.program;
   return {
     source,
@@ -294,7 +293,8 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
 export function explainNode(source: string, node: Expr, bindings: Bindings): { text: string; value: unknown } | { text: string; error: string } {
   const entry = programs.get(source);
   if (!entry) throw new Error(`explainNode: ${source} was not compiled`);
-  return needEngine('to explain').explainReference(parsedOf(source, entry, 'to explain'), node, bindings);
+  const cel = needEngine('to explain');
+  return cel.explainReference(parsedOf(cel, source, entry), node, bindings);
 }
 
 /** The parser lists every token it could accept; past a few that list hides the point. */
@@ -314,8 +314,8 @@ function staticCheck(ast: Expr, options: CompileOptions): { expr: Expr; message:
       found.push({ expr: v.expr, message: `undeclared variable '${name}'${hint}; available: ${[...declared].join(', ')}` });
     }
     const k = v.expr.exprKind;
-    if (k.case === 'callExpr' && !BUILTIN_OPERATORS.has(k.value.function) && !hasFunction(k.value.function)) {
-      found.push({ expr: v.expr, message: `unknown function '${k.value.function}'${didYouMean(k.value.function, functionNames())}` });
+    if (k.case === 'callExpr' && !BUILTIN_OPERATORS.has(k.value.function) && !functionNames().has(k.value.function)) {
+      found.push({ expr: v.expr, message: `unknown function '${k.value.function}'${didYouMean(k.value.function, [...functionNames()].filter((n) => /^[A-Za-z]/.test(n)))}` });
     }
     if (options.params && k.case === 'selectExpr') {
       const path = selectPath(v.expr, 'params');

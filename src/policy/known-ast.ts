@@ -23,12 +23,11 @@ export function decodeKnownAst(text: KnownAst): { ast: Expr; positions: Record<s
   return { ast: untagged(ast) as Expr, positions };
 }
 
-/** `value` with every tagged object replaced by what it stands for (in place: it is fresh from JSON.parse). */
+/**
+ * `value` with every tagged object replaced by what it stands for, in place (it is fresh from
+ * JSON.parse; an array's keys are its indexes).
+ */
 function untagged(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = untagged(value[i]);
-    return value;
-  }
   if (value === null || typeof value !== 'object') return value;
   const o = value as Record<string, unknown>;
   if (typeof o.$int === 'string') return BigInt(o.$int);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_PACK_FILE } from '../../src/policy/builtin-pack.js';
+import { compileExpression, knownAstsOf } from '../../src/policy/cel.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const at = { file: 'p.yaml', line: 3, column: 13 };
@@ -33,7 +34,18 @@ describe('the CEL engine, loaded on need', () => {
     expect(cel.celEngineLoaded()).toBe(false);
 
     const own = 'resource.count > 1';
-    expect(() => cel.compileExpression(own, at, VARS)).toThrow(cel.CelEngineNeeded);
+    const needed = (() => {
+      try {
+        cel.compileExpression(own, at, VARS);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(needed).toBeInstanceOf(cel.CelEngineNeeded);
+    expect([(needed as Error).name, (needed as Error).message]).toEqual([
+      'CelEngineNeeded',
+      'the CEL engine is not loaded (needed to parse an expression the built-in pack does not have): compile through withCelEngine',
+    ]);
     expect(cel.celEngineLoaded()).toBe(false);
     let attempts = 0;
     const compiled = await cel.withCelEngine(() => {
@@ -48,6 +60,40 @@ describe('the CEL engine, loaded on need', () => {
       return cel.compileExpression('resource.count < 1', at, VARS);
     });
     expect(attempts).toBe(1);
+  });
+
+  it('another error of a compile is thrown as it is, the compile run once and the engine not loaded for it', async () => {
+    vi.resetModules();
+    const cel = await import('../../src/policy/cel.js');
+    let attempts = 0;
+    const bad = new TypeError('not the engine');
+    await expect(
+      cel.withCelEngine(() => {
+        attempts++;
+        throw bad;
+      }),
+    ).rejects.toBe(bad);
+    expect([attempts, cel.celEngineLoaded()]).toEqual([1, false]);
+  });
+
+  it("a known AST checked for a constant argument, or explained, needs the engine too, and says so", async () => {
+    const constant = "now > timestamp('2025-01-01T00:00:00Z')";
+    compileExpression(constant, at, VARS);
+    const kept = await knownAstsOf([constant]);
+    vi.resetModules();
+    const cel = await import('../../src/policy/cel.js');
+    cel.addKnownAsts(kept);
+    expect(() => cel.compileExpression(constant, at, VARS)).toThrow('the CEL engine is not loaded (needed to check a constant timestamp()): compile through withCelEngine');
+    cel.addKnownAsts(JSON.parse(readFileSync(path.join(ROOT, BUILTIN_PACK_FILE), 'utf8')).known);
+    const known = cel.compileExpression('isTimeZone(resource.schedule.timezone)', at, VARS);
+    expect(() => cel.explainNode(known.source, known.ast, { resource: {} })).toThrow('the CEL engine is not loaded (needed to explain): compile through withCelEngine');
+    await cel.loadCelEngine();
+    expect(cel.explainNode(known.source, known.ast, { resource: { schedule: { timezone: 'UTC' } } })).toEqual({ text: 'isTimeZone(resource.schedule.timezone)', value: true });
+  });
+
+  it("did-you-mean offers functions by name, never an operator's internal name", () => {
+    expect(() => compileExpression('resource.name.sise() > 0', at, VARS)).toThrow("unknown function 'sise' (did you mean 'size'?)");
+    expect(() => compileExpression('not_strictly_false(true)', at, VARS)).toThrow(/^unknown function 'not_strictly_false'$/);
   });
 
   it('a syntax error of one\'s own is an ExpressionError at its position once the engine is loaded', async () => {
