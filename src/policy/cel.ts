@@ -121,7 +121,7 @@ const needEngine = (why: string): typeof CelEngine => {
   return engine;
 };
 
-/** Parse+plan counter, so tests can prove each distinct expression is compiled once per run. */
+/** Expressions compiled (an AST decoded or parsed, its closures made), so tests can prove each distinct one is compiled once per run. */
 export const celStats = { compilations: 0 };
 
 interface Entry {
