@@ -84,6 +84,38 @@ describe('CEL expressions', () => {
   });
 });
 
+describe('compile problems', () => {
+  const problemsOf = (source: string, options = VARS as Parameters<typeof compileExpression>[2]) => {
+    try {
+      compileExpression(source, at, options);
+      return [];
+    } catch (e) {
+      expect(e).toBeInstanceOf(ExpressionError);
+      return (e as ExpressionError).problems.map((p) => p.message);
+    }
+  };
+
+  it('an ExpressionError says every problem, an EvaluationError its own name', () => {
+    const e = new ExpressionError([
+      { file: 'p.yaml', line: 1, column: 1, message: 'first' },
+      { file: 'p.yaml', line: 2, column: 1, message: 'second' },
+    ]);
+    expect([e.name, e.message]).toEqual(['ExpressionError', 'first; second']);
+    expect(new EvaluationError('no such key', 'a.b').name).toBe('EvaluationError');
+  });
+
+  it('a syntax error lists what the parser expected, or only what it found when that list is long', () => {
+    expect(problemsOf('(1 + ')).toEqual(["CEL syntax error: found + but expecting ')'"]);
+    expect(problemsOf('[1, 2')).toEqual(['CEL syntax error: unexpected end of input']);
+  });
+
+  it('a parameter the policy does not declare is named, with those it does; a loop variable called params is not one', () => {
+    expect(problemsOf('params.limit > 1', { variables: ['params'], params: [] })).toEqual(["undeclared parameter 'limit' (declared: none)"]);
+    expect(problemsOf('params.limit > 1', { variables: ['params'], params: ['max', 'min'] })).toEqual(["undeclared parameter 'limit' (declared: max, min)"]);
+    expect(problemsOf('[{"limit": 1}].all(params, params.limit > 0)', { variables: ['params'], params: [] })).toEqual([]);
+  });
+});
+
 describe('message templates', () => {
   it('renders strings raw, numbers and lists as JSON, text around kept', () => {
     const t = compileTemplate('User {{ item.name }} ({{ item.id }}) has {{ item.permissions }} x{{ item.n }}{{ item.none }}', at, VARS);
