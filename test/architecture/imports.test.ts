@@ -179,6 +179,13 @@ describe('import layering', () => {
     }
   });
 
+  it('one module imports the CEL engine and protobuf, and no module imports it: cel.ts loads it when a compile needs it', () => {
+    const engine = /^@bufbuild\/(cel|cel-spec|protobuf)(\/|$)/;
+    expect([...graph].filter(([, { packages }]) => packages.some((p) => engine.test(p))).map(([file]) => file)).toEqual(['policy/cel-engine.ts']);
+    expect([...graph].filter(([, { local }]) => local.includes('policy/cel-engine.ts')).map(([file]) => file)).toEqual([]);
+    expect(readFileSync(join(SRC, 'policy/cel.ts'), 'utf8')).toContain("await import('./cel-engine.js')");
+  });
+
   it('has no folder-level import cycles, type imports included', () => {
     const edges = [...folderEdges().keys()].map((e) => e.split(' → '));
     const next = (f: string) => edges.filter(([a]) => a === f).map(([, b]) => b);
