@@ -45,7 +45,6 @@ export function chunkFile(body: string, sha256Hex: (text: string) => string): st
   return `${HEADER}${sha256Hex(code).slice(0, 32)}\n${code}`;
 }
 
-
 /**
  * How a chunk's compiled code was had: from the cache (`hit`: this command's; `shared`: another
  * command's, until this one keeps its own), compiled (none kept, or V8 refused it), or with the cache off.

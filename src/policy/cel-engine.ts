@@ -21,7 +21,7 @@ import { ExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { equals } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { Expr } from './ast.js';
-import { isJsonInt } from './cel-values.js';
+import { type Bindings, isJsonInt } from './cel-values.js';
 import { countStep, STEP } from './cost.js';
 import { isTimeZone, label } from './host-functions.js';
 import { decodeKnownAst, encodeKnownAst, type KnownAst } from './known-ast.js';
@@ -96,14 +96,6 @@ export function constantProblem(fn: 'timestamp' | 'duration' | 'matches', value:
   return `invalid ${fn} ${JSON.stringify(value)} (${CONSTANT_FORMS[fn]})`;
 }
 
-/** The bindings of an evaluation, as cel.ts takes them. */
-export interface ReferenceBindings {
-  resource?: unknown;
-  item?: unknown;
-  params?: Record<string, unknown>;
-  now?: Date;
-}
-
 /** `parsed` with `ast` in its place, planned for the reference evaluator. */
 export const referenceProgram = (parsed: ParsedExpr, ast: Expr): Program => plan(ENV, { ...parsed, expr: ast } as ParsedExpr);
 
@@ -115,7 +107,7 @@ export const referenceResult = (value: unknown): { value: unknown } | { error: s
   isCelError(value) ? { error: value.message } : { value: fromCel(value) };
 
 /** One node of a parsed expression as text, with its value by the reference evaluator (`steward explain`). */
-export function explainReference(parsed: ParsedExpr, node: Expr, bindings: ReferenceBindings): { text: string; value: unknown } | { text: string; error: string } {
+export function explainReference(parsed: ParsedExpr, node: Expr, bindings: Bindings): { text: string; value: unknown } | { text: string; error: string } {
   const withNode = { ...parsed, expr: node } as ParsedExpr;
   const text = unparse(withNode);
   try {
@@ -126,7 +118,7 @@ export function explainReference(parsed: ParsedExpr, node: Expr, bindings: Refer
 }
 
 /** The variables of an evaluation as the reference evaluator takes them. */
-export function referenceContext(bindings: ReferenceBindings): Record<string, unknown> {
+export function referenceContext(bindings: Bindings): Record<string, unknown> {
   const ctx: Record<string, unknown> = {};
   if ('resource' in bindings) ctx.resource = toCel(bindings.resource);
   if ('item' in bindings) ctx.item = toCel(bindings.item);
@@ -188,7 +180,7 @@ class JsonObjectMap extends Map<string, unknown> {
 }
 
 /** JSON → CEL: whole numbers become ints (bigint), other numbers doubles; objects become maps. */
-export function toCel(value: unknown): unknown {
+function toCel(value: unknown): unknown {
   if (typeof value === 'number') return isJsonInt(value) ? BigInt(value) : value;
   if (value === null || typeof value !== 'object') return value ?? null;
   if (value instanceof Date) return timestampFromDate(value);
@@ -201,7 +193,7 @@ export function toCel(value: unknown): unknown {
 }
 
 /** CEL → JSON: ints become numbers (strings beyond 2^53), timestamps ISO strings. */
-export function fromCel(value: unknown): unknown {
+function fromCel(value: unknown): unknown {
   if (typeof value === 'bigint') {
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
   }

@@ -4,6 +4,14 @@
 // expression builds itself hold CEL values already, so they are their own classes: a whole
 // double inside them must stay a double.
 
+/** The variables of an evaluation, as JSON (cel.ts and the reference evaluator, cel-engine.ts, take them). */
+export interface Bindings {
+  resource?: unknown;
+  item?: unknown;
+  params?: Record<string, unknown>;
+  now?: Date;
+}
+
 /** A run-time error of a compiled expression: thrown, never returned (no stack, it is cheap). */
 export class CelFault {
   constructor(readonly message: string) {}

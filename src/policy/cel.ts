@@ -8,7 +8,7 @@ import type { InputProblem } from '../core/problem.js';
 import { type Expr, freeIdent, selectPath, walk } from './ast.js';
 import type * as CelEngine from './cel-engine.js';
 import { type ClosureProgram, compileClosures } from './cel-closures.js';
-import { CelFault, toJson } from './cel-values.js';
+import { type Bindings, CelFault, toJson } from './cel-values.js';
 import { HOST_FUNCTIONS } from './host-functions.js';
 import { countStep, instrument, metered, nestingProblems, type StepBudget } from './cost.js';
 import { decodeKnownAst, type KnownAst } from './known-ast.js';
@@ -38,12 +38,7 @@ export interface CompileOptions {
   engine?: 'reference';
 }
 
-export interface Bindings {
-  resource?: unknown;
-  item?: unknown;
-  params?: Record<string, unknown>;
-  now?: Date;
-}
+export type { Bindings } from './cel-values.js';
 
 export interface CompiledExpression {
   readonly source: string;
