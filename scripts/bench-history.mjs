@@ -1,14 +1,15 @@
 // Bench row: the embedded history at 365 runs of 1,000 findings. Each run is recorded as `check
 // --history` records it (open and lock the file, read what earlier runs said, write the run,
 // save the file atomically, close); 1 % of the findings change each run (10 fixed, 10 new). The
-// limit is the cost of recording run 1 (median of runs 2–10, the first runs after the file
-// exists): run 365's (median of 357–365) should be within 1.2× of it, and the file bounded.
-// Medians of nine: of five, one bench run in several read 1.2–1.25× for runs of ~30 ms that
-// read 0.99–1.13× alone (2026-11-27).
+// limit is the cost of recording run 10 into a file of 9 runs; the row is the cost of recording
+// run 366 into the file of 365, which should be within 1.2× of it, and the file bounded.
+// The two are measured alternately (PAIRS times each, ABBA order, each into a fresh copy of its
+// file, the copy untimed), so a slow second of the machine falls on both: timed minutes apart
+// (runs 2–10, then 357–365), one bench run in several read 1.3–1.8× for a cost that read
+// 0.9–1.15× alone (2026-11-27).
 // The code is warmed first (WARM_UP runs into a file of their own): measured cold, the first
-// runs paid for V8's compiling the history's code, and the ratio came out 0.8–0.96× for a cost
-// that grows 1.1–1.4× once warm.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+// runs paid for V8's compiling the history's code.
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +19,8 @@ const RUNS = 365;
 const FINDINGS = 1000;
 const CHANGED = 10;
 const WARM_UP = 40;
+const EARLY = 9;
+const PAIRS = 15;
 
 /** The history module, bundled from source (the library's public entry does not export it). */
 async function historyModule(root) {
@@ -66,27 +69,37 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export async function benchHistory(root) {
   const { mod, dir } = await historyModule(root);
   const file = path.join(dir, 'history.sqlite');
-  const costs = [];
+  const early = path.join(dir, 'early.sqlite');
+  const work = path.join(dir, 'work.sqlite');
+  const record = async (at, run) => {
+    const h = await mod.openRunHistory(at, 'history.sqlite', 'bench');
+    await mod.recordReport(h, report(run), 'hash');
+    await h.close();
+  };
   const sizes = [];
+  const costs = { early: [], late: [] };
   try {
     const warm = path.join(dir, 'warm-up.sqlite');
-    for (let run = 1; run <= WARM_UP; run++) {
-      const h = await mod.openRunHistory(warm, 'warm-up.sqlite', 'bench');
-      await mod.recordReport(h, report(run), 'hash');
-      await h.close();
-    }
+    for (let run = 1; run <= WARM_UP; run++) await record(warm, run);
     for (let run = 1; run <= RUNS; run++) {
-      const t0 = performance.now();
-      const h = await mod.openRunHistory(file, 'history.sqlite', 'bench');
-      await mod.recordReport(h, report(run), 'hash');
-      await h.close();
-      costs.push(performance.now() - t0);
+      await record(file, run);
       sizes.push(statSync(file).size);
+      if (run === EARLY) copyFileSync(file, early);
+    }
+    // One more run into a fresh copy of each file, timed; the copy is not.
+    const timed = async (which) => {
+      copyFileSync(which === 'early' ? early : file, work);
+      const t0 = performance.now();
+      await record(work, which === 'early' ? EARLY + 1 : RUNS + 1);
+      costs[which].push(performance.now() - t0);
+    };
+    for (let i = 0; i < PAIRS; i++) {
+      for (const which of i % 2 ? ['late', 'early'] : ['early', 'late']) await timed(which);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const first = median(costs.slice(1, 10));
-  const last = median(costs.slice(-9));
-  return { runs: RUNS, findings: FINDINGS, firstMs: first, lastMs: last, ratio: last / first, bytesAt: { 1: sizes[0], 30: sizes[29], 365: sizes[RUNS - 1] } };
+  const first = median(costs.early);
+  const last = median(costs.late);
+  return { runs: RUNS, early: EARLY, findings: FINDINGS, firstMs: first, lastMs: last, ratio: last / first, bytesAt: { 1: sizes[0], 30: sizes[29], 365: sizes[RUNS - 1] } };
 }

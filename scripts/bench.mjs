@@ -402,13 +402,13 @@ await benchLimits(print, table, expect);
   print(table(['instance', 'wall s', 'requests', 'minimum', 'match', 'violations', 'peak heap MB', 'requests per operation'], peopleRows));
 }
 
-// 10. The embedded history: 365 runs of 1,000 findings, recording cost at run 365 against run 1.
+// 10. The embedded history: 365 runs of 1,000 findings, recording run 366 against run 10, alternately.
 {
   const h = await benchHistory(ROOT);
-  expect(h.ratio <= 1.2, `history: recording run ${h.runs} took ${h.ratio.toFixed(2)}× run 1 (limit 1.2×)`);
+  expect(h.ratio <= 1.2, `history: recording run ${h.runs + 1} took ${h.ratio.toFixed(2)}× run ${h.early + 1} (limit 1.2×)`);
   expect(h.bytesAt[365] <= 1.5 * 2 ** 20, `history: ${h.bytesAt[365]} bytes after ${h.runs} runs (bound 1.5 MiB)`);
   print(`\n### 10. History: ${h.runs} runs of ${h.findings} findings (1 % changing a run), each opened, recorded, saved and closed\n`);
-  print(table(['run 1 ms (limit)', `run ${h.runs} ms`, 'ratio (≤ 1.2×)', 'file at run 1', 'at run 30', `at run ${h.runs} (bound 1.5 MiB)`], [
+  print(table([`run ${h.early + 1} ms (limit)`, `run ${h.runs + 1} ms`, 'ratio (≤ 1.2×)', 'file at run 1', 'at run 30', `at run ${h.runs} (bound 1.5 MiB)`], [
     [h.firstMs.toFixed(1), h.lastMs.toFixed(1), `${h.ratio.toFixed(2)}×`, `${(h.bytesAt[1] / 1024).toFixed(0)} KiB`, `${(h.bytesAt[30] / 1024).toFixed(0)} KiB`, `${(h.bytesAt[365] / 1024).toFixed(0)} KiB`],
   ]));
 }

@@ -5,12 +5,12 @@
 // again on every start (~50 ms of `check --from` on Node 24; Node 20 has no such cache for ES
 // modules). A chunk loads when the program first requires it, as the ES module build did.
 // Only Node's built-ins here: the entry loads this file before the program.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { debuglog } from 'node:util';
-import vm from 'node:vm';
+import type { Script } from 'node:vm';
+import { createRequire, fs, path, url, util, vm } from './builtins.js';
+
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = fs;
+const { pathToFileURL } = url;
+const { debuglog } = util;
 
 /** What a chunk's code is wrapped in: CommonJS's names, and `import.meta.url` as the build defines it. */
 const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__steward_url'];
@@ -91,7 +91,7 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
   const nodeRequire = createRequire(path.join(folder, 'index.cjs'));
   const modules = new Map<string, { exports: Record<string, unknown> }>();
   const uses: { name: string; cache: CacheUse }[] = [];
-  const unsaved: { script: vm.Script; chunk: string }[] = [];
+  const unsaved: { script: Script; chunk: string }[] = [];
   /** Each loaded chunk's key (as chunkLoader's doc says), or null for a file without the build's first line. */
   const keys = new Map<string, string | null>();
   const kept = cache && path.join(cache, `${process.version}-${process.arch}`);

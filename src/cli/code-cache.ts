@@ -2,9 +2,9 @@
 // folder, owner-only, never the shared temporary folder. Compiled code is code: another account
 // able to leave a file there could run it with the instance's token. Only Node's built-ins here:
 // the entry loads this file before the program.
-import { mkdirSync, statSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { fs, os, path } from './builtins.js';
+
+const { mkdirSync, statSync } = fs;
 
 /**
  * steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward (a relative

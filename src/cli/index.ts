@@ -2,8 +2,7 @@
 // `--version` alone answers before the program is loaded: loading its dependencies is most of
 // the start-up time, and a version check (scripts, CI) needs none of them. The program is the
 // build's chunks, loaded with V8's code cache (chunk-loader.ts).
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fs, url } from './builtins.js';
 import { cacheNameOf, chunkLoader } from './chunk-loader.js';
 import { codeCacheFolder } from './code-cache.js';
 
@@ -16,12 +15,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // dist/cli.js sits beside the package's package.json; reading it here keeps the library out.
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   // The commit the binary was built from (scripts/build.mjs), when it was built in a git checkout.
   const commit = process.env.STEWARD_BUILD_COMMIT;
   process.stdout.write(commit ? `${version} (commit ${commit})\n` : `${version}\n`);
 } else {
-  const chunks = chunkLoader(fileURLToPath(new URL('./cli-chunks/', import.meta.url)), codeCacheFolder(process.env), cacheNameOf(args));
+  const chunks = chunkLoader(url.fileURLToPath(new URL('./cli-chunks/', import.meta.url)), codeCacheFolder(process.env), cacheNameOf(args));
   let run: () => Promise<number>;
   try {
     ({ run } = chunks.require('main.cjs') as { run: () => Promise<number> });

@@ -87,6 +87,18 @@ describe('start-up', () => {
     }
   });
 
+  it("the entry takes Node's built-ins as require does: an ES import of node:fs reads every export, fs.promises loading readline and fs/promises at every start", () => {
+    // The built entry imports node:module alone (cli/builtins.ts); everything else is required.
+    expect([...readFileSync(CLI, 'utf8').matchAll(/^import .* from "(node:[\w/]+)";$/gm)].map(([, id]) => id)).toEqual(['node:module']);
+    // Node 20's own ES module loader reads files with fs/promises: from Node 22 on, nothing does.
+    if (Number(process.versions.node.split('.')[0]) < 22) return;
+    const dir = tempDir('steward-builtins-');
+    const probe = path.join(dir, 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => /fs\\/promises|readline|worker_threads/.test(m)))));\n");
+    const r = spawnSync(process.execPath, ['-r', probe, CLI, '--version'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, '[]']);
+  });
+
   it('every dependency a command runs is bundled: no file is required from node_modules at run time (fdir\'s ES build required picomatch\'s six files there)', () => {
     // CommonJS loaded through a createRequire does not pass the ES resolve hook: its cache does show it.
     for (const { command, status, said } of offlineCommandsProbed('required', "Object.keys(require.cache).filter((f) => f.includes('node_modules'))")) {
