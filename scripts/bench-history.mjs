@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { median } from './bench-median.mjs';
 
 const RUNS = 365;
 const FINDINGS = 1000;
@@ -63,8 +64,6 @@ function report(run) {
     policies, findings, waivers: { expired: [], stale: [], catchAll: [], active: [], expiring: [] }, overrides: [], frameworks: [], baseline: null, http: { requests: 0, retries: 0, failed: 0 },
   };
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchHistory(root) {
   const { mod, dir } = await historyModule(root);

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { medianMs } from './bench-median.mjs';
+import { median, medianMs } from './bench-median.mjs';
 import { otherNode, processUsage } from './bench-process.mjs';
 import { bareClient, sandboxProcess } from './bench-sandbox.mjs';
 import { createClient } from '../dist/index.js';
@@ -101,7 +101,6 @@ async function cpuPerRequest() {
   }
   bare.close();
   await sandbox.close();
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { clientMs: median(rounds.client), fetchMs: median(rounds.fetch), httpMs: median(rounds.http) };
 }
 
@@ -140,7 +139,6 @@ function startupCpu(node, snapshot, cacheHome) {
     node0.push(processCpuMs(1, ['-e', '0'], node));
     for (const [i, [, args, , runEnv]] of commands.entries()) cpu[i].push(processCpuMs(1, ['dist/cli.js', ...args], node, runEnv));
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { node0: median(node0), rows: commands.map(([what, , goal], i) => [what, median(cpu[i]), goal]) };
 }
 
