@@ -1,7 +1,8 @@
 // The CEL interface: JSON numbers as ints or doubles, `in`, macros, isTimeZone, `now`,
 // templates, compile-once, and evaluation errors that surface instead of passing.
 import { describe, expect, it } from 'vitest';
-import { addKnownAsts, celStats, compileExpression, EvaluationError, ExpressionError, knownAstsOf } from '../../src/policy/cel.js';
+import type { Expr } from '../../src/policy/ast.js';
+import { addKnownAsts, celStats, compileExpression, EvaluationError, ExpressionError, explainNode, knownAstsOf } from '../../src/policy/cel.js';
 import { compileTemplate } from '../../src/policy/template.js';
 
 const at = { file: 'p.yaml', line: 3, column: 13 };
@@ -113,6 +114,19 @@ describe('compile problems', () => {
     expect(problemsOf('params.limit > 1', { variables: ['params'], params: [] })).toEqual(["undeclared parameter 'limit' (declared: none)"]);
     expect(problemsOf('params.limit > 1', { variables: ['params'], params: ['max', 'min'] })).toEqual(["undeclared parameter 'limit' (declared: max, min)"]);
     expect(problemsOf('[{"limit": 1}].all(params, params.limit > 0)', { variables: ['params'], params: [] })).toEqual([]);
+  });
+
+  it('without declared parameters (no `params` option) any `params.x` compiles', () => {
+    expect(problemsOf('params.limit > 1', { variables: ['params'] })).toEqual([]);
+  });
+
+  it("every problem of a compile is said in the text's order, whichever check found it", () => {
+    // The type check finds `1 + 'a'` (column 1), the static check the unknown function after it.
+    expect(problemsOf("1 + 'a' == 2 && nope(1)")).toEqual(["type error: no '+' for int and string", "unknown function 'nope'"]);
+  });
+
+  it('explaining an expression never compiled is an internal error that names it', () => {
+    expect(() => explainNode('never.compiled', {} as Expr, {})).toThrow('explainNode: never.compiled was not compiled');
   });
 });
 
