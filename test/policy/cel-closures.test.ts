@@ -87,6 +87,10 @@ describe('compiled closures on JSON documents', () => {
     expect(outcome(source, { resource: { whole: 500 }, params: {}, now })).toEqual({ value: 1748736030000 - 500 });
     expect(outcome(source, { resource: { whole: 500 }, params: {}, now }, 'reference')).toEqual({ value: 1748736030000 - 500 });
     expect(compile('int(now) > 0 && now > timestamp("2020-01-01T00:00:00Z")').engine).toBe('reference');
+    // Only that very shape: another function of now, or int of something else beside a use of now.
+    expect(compile('string(now) != ""').engine).toBe('reference');
+    expect(compile('resource.list.all(x, int(x) >= 0) && now > timestamp("2020-01-01T00:00:00Z")').engine).toBe('reference');
+    expect(compile('int(resource.whole) > 0 && now > timestamp("2020-01-01T00:00:00Z")').engine).toBe('reference');
   });
 
   it('counts loop iterations against the same budget as the reference', () => {
