@@ -1,7 +1,8 @@
 // The entry's Node built-ins, loaded as `require` loads them. An ES import of a built-in makes
 // Node read every export of it (for `node:fs`, `fs.promises` and `fs.ReadStream`, which load
-// fs/promises, readline and the streams) at every start, `--version` included: 1.4–1.6 % of
-// `check --from`'s CPU on Node 24 (paired, 16 rounds each, BENCHMARKS.md 2026-11-27 21:10 UTC).
+// fs/promises, readline and the streams) at every start, `--version` included: on Node 24, 0.6 %
+// of `check --from`'s CPU and 1.2 % of `validate`'s (paired, 16 rounds; BENCHMARKS.md, the
+// 2026-11-27 21:17 UTC paragraph).
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Os from 'node:os';
