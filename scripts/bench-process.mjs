@@ -9,8 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { median } from './bench-median.mjs';
 
 /**
- * Median CPU ms and median peak RSS MB of `runs` runs of `node ...args`, and the last stdout;
- * `node` is the binary (this process's unless named).
+ * Medians over `runs` runs of `node ...args`: CPU ms (user + system), the system part of it,
+ * minor page faults (each page of memory first touched is one the kernel serves) and peak RSS
+ * MB; and the last stdout. `node` is the binary (this process's unless named).
  */
 export function processUsage(args, { runs = 1, env = process.env, node = process.execPath } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-usage-'));
@@ -20,9 +21,11 @@ export function processUsage(args, { runs = 1, env = process.env, node = process
     hook,
     // Peak RSS is the process's own VmHWM: getrusage's maxRSS also counts what a child inherits
     // from the process that forked it (a bench process of 1.5 GB made every child look large).
-    `import { readFileSync, writeFileSync } from 'node:fs';\nconst hwm = () => { try { return Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024; } catch { return process.resourceUsage().maxRSS / 1024; } };\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, rssMb: hwm() })); });\n`,
+    `import { readFileSync, writeFileSync } from 'node:fs';\nconst hwm = () => { try { return Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024; } catch { return process.resourceUsage().maxRSS / 1024; } };\nprocess.on('exit', () => { const u = process.cpuUsage(); const r = process.resourceUsage(); writeFileSync(${JSON.stringify(out)}, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, sysMs: u.system / 1000, faults: r.minorPageFault, rssMb: hwm() })); });\n`,
   );
   const cpu = [];
+  const sys = [];
+  const faults = [];
   const rss = [];
   let stdout = '';
   for (let i = 0; i < runs; i++) {
@@ -34,10 +37,12 @@ export function processUsage(args, { runs = 1, env = process.env, node = process
     }
     const u = JSON.parse(readFileSync(out, 'utf8'));
     cpu.push(u.cpuMs);
+    sys.push(u.sysMs);
+    faults.push(u.faults);
     rss.push(u.rssMb);
   }
   rmSync(dir, { recursive: true, force: true });
-  return { cpuMs: median(cpu), rssMb: median(rss), stdout };
+  return { cpuMs: median(cpu), sysMs: median(sys), faults: median(faults), rssMb: median(rss), stdout };
 }
 
 /**
