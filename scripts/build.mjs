@@ -177,6 +177,6 @@ for (const [source, name, target] of SCHEMAS) {
 }
 rmSync('dist/.schemas', { recursive: true, force: true });
 
-// --- GitHub Action bundle (dist-action/index.js, committed; options shared with test/action/check-dist.test.ts) ---
+// --- GitHub Action bundle (dist-action/index.js and its licence comments, committed; options shared with test/action/check-dist.test.ts) ---
 const { buildActionBundle } = await import('./action-bundle.mjs');
 await buildActionBundle();

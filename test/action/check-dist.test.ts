@@ -1,17 +1,22 @@
 // The committed Action bundle must equal a fresh build of the sources (DESIGN §11): the runner
 // executes dist-action/index.js as committed, so a stale bundle would ship old code.
-// `npm test` runs `npm run build` first, which rewrites the working-tree file; so the bundle is
+// `npm test` runs `npm run build` first, which rewrites the working-tree files; so the bundle is
 // also compared with the one in the git commit (HEAD), as a check-dist CI job would.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { isBuiltin } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { ACTION_BUNDLE, actionBundleOptions, buildActionBundle, ROOT } from '../../scripts/action-bundle.mjs';
+import { ACTION_DIR, ACTION_OUTPUT, actionBundleOptions, buildActionBundle, ROOT } from '../../scripts/action-bundle.mjs';
 import { ACTION_PACK_FILE, builtinPackJson } from '../../src/library/builtin-pack.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { spawnProcess } from '../cli/helpers.js';
 
-const STALE = 'dist-action/index.js is stale: run `npm run build` and commit dist-action/index.js';
+const STALE = 'dist-action/ is stale: run `npm run build` and commit dist-action/index.js and index.js.LEGAL.txt';
 
 /** `file` as committed in HEAD, or null outside a git checkout (e.g. an npm tarball). */
 function committed(file: string): string | null {
@@ -27,44 +32,124 @@ function committed(file: string): string | null {
   }
 }
 
-let fresh: string;
+/** The names of dist-action/'s files in HEAD, or null outside a git checkout. */
+function committedNames(): string[] | null {
+  try {
+    const listing = execFileSync('git', ['ls-tree', '--name-only', 'HEAD', `${ACTION_DIR}/`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return listing
+      .split('\n')
+      .filter(Boolean)
+      .map((file) => file.slice(ACTION_DIR.length + 1));
+  } catch {
+    return null;
+  }
+}
+
+/** The build's own files among `names` (not the pack beside them). */
+const buildFiles = (names: readonly string[]): string[] => names.filter((name) => ACTION_OUTPUT.test(name)).sort();
+
+/** What a file imports, as esbuild parses it: each specifier and whether `import()` asks for it. */
+async function importsOf(text: string): Promise<{ path: string; dynamic: boolean }[]> {
+  const result = await build({ stdin: { contents: text, loader: 'js' }, bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', external: ['*'], logLevel: 'silent' });
+  return Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => ({ path: i.path, dynamic: i.kind === 'dynamic-import' })));
+}
+
+let fresh: Map<string, string>;
 beforeAll(async () => {
   fresh = await buildActionBundle({ write: false });
 });
 
 describe('dist-action/index.js', () => {
-  test('the working-tree file equals a fresh build with the options of scripts/action-bundle.mjs', () => {
-    const onDisk = readFileSync(join(ROOT, ACTION_BUNDLE), 'utf8');
-    expect(onDisk === fresh, STALE).toBe(true);
+  test('the working-tree files equal a fresh build with the options of scripts/action-bundle.mjs', () => {
+    expect(buildFiles(readdirSync(join(ROOT, ACTION_DIR))), STALE).toEqual(['index.js', 'index.js.LEGAL.txt']);
+    expect([...fresh.keys()].sort()).toEqual(['index.js', 'index.js.LEGAL.txt']);
+    for (const [name, text] of fresh) expect(readFileSync(join(ROOT, ACTION_DIR, name), 'utf8') === text, `${name}: ${STALE}`).toBe(true);
   });
 
-  test('the committed file equals a fresh build', (ctx) => {
-    const inHead = committed(ACTION_BUNDLE);
-    if (inHead === null) ctx.skip();
-    expect(inHead === fresh, STALE).toBe(true);
+  test('the committed files equal a fresh build', (ctx) => {
+    const names = committedNames();
+    if (names === null) ctx.skip();
+    expect(buildFiles(names ?? []), STALE).toEqual([...fresh.keys()].sort());
+    for (const [name, text] of fresh) expect(committed(`${ACTION_DIR}/${name}`) === text, `${name}: ${STALE}`).toBe(true);
   });
 
-  test('is self-contained and deterministic', async () => {
+  test('is self-contained, deterministic and ASCII', async () => {
     expect(actionBundleOptions).toMatchObject({ bundle: true, packages: 'bundle', platform: 'node', format: 'esm' });
-    // No import of an installed package survives: only Node builtins.
-    const imports = [...fresh.matchAll(/^import .* from ["']([^"']+)["'];?$/gm)].map((m) => m[1]);
+    const bundle = fresh.get('index.js') ?? '';
+    // No import of an installed package survives: only Node built-ins, but for
+    // https-proxy-agent's `import('kerberos')`, tried for a Negotiate proxy and caught (the
+    // package is not a dependency).
+    const imports = await importsOf(bundle);
     expect(imports.length).toBeGreaterThan(0);
-    expect(imports.filter((spec) => !isBuiltin(spec))).toEqual([]);
+    expect(imports.filter(({ path }) => !isBuiltin(path))).toEqual([{ path: 'kerberos', dynamic: true }]);
     // No machine-specific absolute paths (the repository root of this checkout).
-    expect(fresh.includes(ROOT)).toBe(false);
-    expect(await buildActionBundle({ write: false })).toBe(fresh);
+    expect(bundle.includes(ROOT)).toBe(false);
+    // V8 holds an ASCII text one byte a character: a single other character, a licence's name in
+    // a comment, would make the whole 3.4 MB two. The licences are in the file beside it.
+    expect(/^[\x00-\x7f]*$/.test(bundle)).toBe(true);
+    expect(fresh.get('index.js.LEGAL.txt')).toMatch(/MIT License/);
+    expect(await buildActionBundle({ write: false })).toEqual(fresh);
   });
 
   test('carries no emulator: none of src/sandbox is in the bundle', () => {
+    const bundle = fresh.get('index.js') ?? '';
     // Names only the sandbox defines; the library reaches none of it (test/architecture).
     for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector', 'steward sandbox listening']) {
-      expect(fresh.includes(name), name).toBe(false);
+      expect(bundle.includes(name), name).toBe(false);
     }
     // The CLI build does start a sandbox (--sandbox): the same check sees the names where they are.
     // (dist/cli.js is split: the program is in its chunks.)
     const chunks = readdirSync(join(ROOT, 'dist/cli-chunks')).map((f) => join(ROOT, 'dist/cli-chunks', f));
     const cli = [join(ROOT, 'dist/cli.js'), ...chunks].map((f) => readFileSync(f, 'utf8')).join('\n');
     for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector']) expect(cli.includes(name), name).toBe(true);
+  });
+
+  test("holds none of @actions/core's OIDC client, which steward never calls", () => {
+    const bundle = fresh.get('index.js') ?? '';
+    // The client's own text, and undici's (which @actions/http-client imports for it).
+    for (const marker of ['ACTIONS_ID_TOKEN_REQUEST_URL', 'undici']) expect(bundle.includes(marker), marker).toBe(false);
+  });
+});
+
+describe("@actions/core's OIDC client, imported at the first getIDToken", () => {
+  test('getIDToken still asks the runner for a token, with the request token, and answers its value', async () => {
+    // A program of its own that calls it, built with the Action's options (the plugin among them), run.
+    const dir = mkdtempSync(join(tmpdir(), 'steward-oidc-'));
+    const requests: { url?: string; authorization?: string }[] = [];
+    const runner = createServer((req, res) => {
+      requests.push({ url: req.url, authorization: req.headers.authorization });
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ value: 'id-token-from-runner' }));
+    });
+    await new Promise<void>((resolve) => runner.listen(0, '127.0.0.1', resolve));
+    try {
+      writeFileSync(join(dir, 'probe.mjs'), "import { writeFileSync } from 'node:fs';\nimport { getIDToken } from '@actions/core';\nwriteFileSync('token.txt', await getIDToken('sts.example'));\n");
+      const { outfile: _outfile, ...options } = actionBundleOptions;
+      // Split, so what the program imports by `import()` is a file of its own to look for.
+      const built = await build({ ...options, entryPoints: { probe: join(dir, 'probe.mjs') }, outdir: join(dir, 'out'), splitting: true, nodePaths: [join(ROOT, 'node_modules')], write: true, metafile: true });
+      // The client, @actions/http-client and undici are in chunks the program imports by
+      // `import()` alone: none is in the program's file or a chunk it imports statically.
+      const outputs = built.metafile.outputs;
+      const atStart = new Set(Object.keys(outputs).filter((file) => file.endsWith('/probe.js')));
+      for (const file of atStart) for (const i of outputs[file].imports) if (i.kind === 'import-statement' && !isBuiltin(i.path)) atStart.add(i.path);
+      const deferred = /node_modules[\\/](?:@actions[\\/](?:core[\\/]lib[\\/]oidc-utils|http-client)|undici)[\\/]/;
+      const inputsOf = (files: Iterable<string>) => [...files].flatMap((file) => Object.keys(outputs[file].inputs));
+      expect(inputsOf(atStart).filter((input) => deferred.test(input))).toEqual([]);
+      expect(inputsOf(Object.keys(outputs)).filter((input) => deferred.test(input)).length).toBeGreaterThan(2);
+      const { port } = runner.address() as AddressInfo;
+      const run = await spawnProcess(process.execPath, [join(dir, 'out', 'probe.js')], {
+        cwd: dir,
+        env: { PATH: process.env.PATH, ACTIONS_ID_TOKEN_REQUEST_URL: `http://127.0.0.1:${port}/token?api-version=2.0`, ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'request-token-7f3a' },
+      });
+      expect(run.stderr).toBe('');
+      // @actions/core masks the token (`::add-mask::`) and logs the URL (`::debug::`) on stdout.
+      expect(run.stdout).toContain('::add-mask::id-token-from-runner');
+      expect(readFileSync(join(dir, 'token.txt'), 'utf8')).toBe('id-token-from-runner');
+      expect(requests).toEqual([{ url: '/token?api-version=2.0&audience=sts.example', authorization: 'Bearer request-token-7f3a' }]);
+    } finally {
+      runner.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
