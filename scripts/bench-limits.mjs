@@ -6,7 +6,7 @@
 // commands that load the program (`--help`, `validate` of the demo, `check --from` a small
 // snapshot) against the CPU of `node -e 0`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -139,6 +139,53 @@ function startupCpu(node, snapshot, cacheHome) {
   return { node0: medians(node0), rows: commands.map(([what, , goal], i) => ({ what, goal, ...medians(usage[i]) })) };
 }
 
+/**
+ * The Action on the demo instance, as a runner runs it (every start a first one: a runner is a
+ * fresh machine): the committed bundle in a workspace holding a copy of demo/, inputs as
+ * INPUT_<NAME> variables, against a sandbox in its own process; CPU, wall time and page faults
+ * against `node -e 0`, in rounds as the start-up rows (medians of 7).
+ */
+async function actionRun(dir) {
+  const sandbox = await sandboxProcess({ token: 'tok-bench-action', workflowToken: 'wf-bench-action' });
+  const workspace = path.join(dir, 'action-workspace');
+  cpSync('demo', workspace, { recursive: true });
+  const output = path.join(dir, 'action-output');
+  const summary = path.join(dir, 'action-summary.md');
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: output,
+    GITHUB_STEP_SUMMARY: summary,
+    RUNNER_TEMP: dir,
+    INPUT_CONFIG: path.join(workspace, 'steward.yaml'),
+    'INPUT_BASE-URL': sandbox.baseUrl,
+    'INPUT_WORKFLOW-URL': sandbox.workflowUrl,
+    INPUT_TOKEN: sandbox.token,
+    'INPUT_WORKFLOW-TOKEN': sandbox.workflowToken,
+    'INPUT_FAIL-ON': 'low',
+  };
+  const runs = { node0: [], action: [] };
+  let stdout = '';
+  for (let round = 0; round < 7; round++) {
+    writeFileSync(output, '');
+    writeFileSync(summary, '');
+    runs.node0.push(processUsage(['-e', '0']));
+    const t0 = performance.now();
+    const action = processUsage([path.resolve('dist-action/index.js')], { env });
+    runs.action.push({ ...action, wallMs: performance.now() - t0 });
+    stdout = action.stdout;
+  }
+  await sandbox.close();
+  const medians = (starts, field) => median(starts.map((u) => u[field]));
+  return {
+    node0: { cpuMs: medians(runs.node0, 'cpuMs'), faults: medians(runs.node0, 'faults') },
+    action: { cpuMs: medians(runs.action, 'cpuMs'), wallMs: medians(runs.action, 'wallMs'), faults: medians(runs.action, 'faults'), rssMb: medians(runs.action, 'rssMb') },
+    failed: /^::error::steward: \d+ unwaived violations/m.test(stdout),
+  };
+}
+
 export async function benchLimits(print, table, expect) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-limits-'));
   const cel = await celVersusJs(dir, expect);
@@ -153,6 +200,8 @@ export async function benchLimits(print, table, expect) {
   const other = otherNode();
   const nodes = [{ bin: process.execPath, version: process.version }, ...(other ? [other] : [])];
   const startups = nodes.map((node) => startupCpu(node.bin, snapshot, path.join(dir, 'cache-home')));
+  const action = await actionRun(dir);
+  expect(action.failed, 'limits: the Action did not fail the demo instance on its planted violations');
   rmSync(dir, { recursive: true, force: true });
   const k = (n) => `${Math.round(n / 1000).toLocaleString('en')} k/s`;
   print('\n### 8. Against the limits (same run)\n');
@@ -193,6 +242,18 @@ export async function benchLimits(print, table, expect) {
           return [u.cpuMs.toFixed(0), u.sysMs.toFixed(0), u.faults.toLocaleString('en')];
         }),
       ]),
+    ),
+  );
+  print(
+    `\nThe Action on the demo instance (${process.version}; a runner's start, every one a first: no code kept), medians of 7 against \`node -e 0\` in the same rounds:\n`,
+  );
+  print(
+    table(
+      ['process', 'CPU ms', 'ratio', 'wall ms', 'page faults', 'peak RSS MB'],
+      [
+        ['`node -e 0`', action.node0.cpuMs.toFixed(0), '1.00×', '', action.node0.faults.toLocaleString('en'), ''],
+        ['`node dist-action/index.js`', action.action.cpuMs.toFixed(0), `${(action.action.cpuMs / action.node0.cpuMs).toFixed(2)}×`, action.action.wallMs.toFixed(0), action.action.faults.toLocaleString('en'), action.action.rssMb.toFixed(0)],
+      ],
     ),
   );
 }

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { startSandbox } from './dist/sandbox.js';
 const s = await startSandbox(JSON.parse(process.argv[1]));
 const ids = s.state.datasetAccess ? [...s.state.datasetAccess.keys()] : [];
-process.stdout.write(JSON.stringify({ baseUrl: s.baseUrl, token: s.token, ids, schedules: s.state.schedules.length }) + '\\n');
+process.stdout.write(JSON.stringify({ baseUrl: s.baseUrl, workflowUrl: s.workflowUrl, token: s.token, workflowToken: s.workflowToken, ids, schedules: s.state.schedules.length }) + '\\n');
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'counts') process.stdout.write(JSON.stringify(s.counts) + '\\n');
   if (line === 'close') break;
