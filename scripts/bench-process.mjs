@@ -1,6 +1,6 @@
-// A whole process's cost as the process itself sees it: user + system CPU and peak RSS (VmHWM), written
-// by a hook loaded with --import when the process exits (a check that finds violations exits 1:
-// its cost counts the same).
+// A whole process's cost as the process itself sees it: user + system CPU, minor page faults and
+// peak RSS (VmHWM), written by a hook loaded with --import when the process exits (a check that
+// finds violations exits 1: its cost counts the same).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
