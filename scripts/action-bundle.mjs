@@ -65,8 +65,7 @@ export const actionBundleOptions = Object.freeze({
 
 /**
  * Builds the bundle: its files' texts by name (`index.js`, `index.js.LEGAL.txt`). With write (the
- * default) they are written to dist-action/ (a file left unchanged keeps its time); with
- * write=false dist-action/ is not touched.
+ * default) they are written to dist-action/; with write=false dist-action/ is not touched.
  */
 export async function buildActionBundle({ write = true } = {}) {
   const result = await build({ ...actionBundleOptions, write: false });
@@ -75,16 +74,7 @@ export async function buildActionBundle({ write = true } = {}) {
   if (write) {
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) if (ACTION_OUTPUT.test(name) && !files.has(name)) rmSync(join(dir, name));
-    for (const [name, text] of files) {
-      const target = join(dir, name);
-      let current = null;
-      try {
-        current = readFileSync(target, 'utf8');
-      } catch {
-        // not written yet
-      }
-      if (current !== text) writeFileSync(target, text);
-    }
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
   }
   return files;
 }

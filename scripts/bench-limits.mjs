@@ -107,6 +107,9 @@ async function cpuPerRequest() {
 /** Median milliseconds of a whole process, started `runs` times. */
 const processMs = (runs, file, args) => medianMs(runs, () => execFileSync(file, args, { stdio: 'ignore' }));
 
+/** Each field's own median over several starts (scripts/bench-process.mjs's `processUsage` results). */
+const mediansOf = (starts, fields) => Object.fromEntries(fields.map((field) => [field, median(starts.map((u) => u[field]))]));
+
 /**
  * Start-up CPU of `node -e 0` and of the three commands of issue 29's rows, each with its goal,
  * as the process reports it at exit (scripts/bench-process.mjs; wall time on 2 shared cores is
@@ -134,9 +137,8 @@ function startupCpu(node, snapshot, cacheHome) {
     node0.push(processUsage(['-e', '0'], { node }));
     for (const [i, [, args, , runEnv]] of commands.entries()) usage[i].push(processUsage(['dist/cli.js', ...args], { node, env: runEnv }));
   }
-  // Each a median of its own: the CPU, its system part and the page faults of one start.
-  const medians = (starts) => ({ cpuMs: median(starts.map((u) => u.cpuMs)), sysMs: median(starts.map((u) => u.sysMs)), faults: median(starts.map((u) => u.faults)) });
-  return { node0: medians(node0), rows: commands.map(([what, , goal], i) => ({ what, goal, ...medians(usage[i]) })) };
+  const fields = ['cpuMs', 'sysMs', 'faults'];
+  return { node0: mediansOf(node0, fields), rows: commands.map(([what, , goal], i) => ({ what, goal, ...mediansOf(usage[i], fields) })) };
 }
 
 /**
@@ -178,10 +180,9 @@ async function actionRun(dir) {
     stdout = action.stdout;
   }
   await sandbox.close();
-  const medians = (starts, field) => median(starts.map((u) => u[field]));
   return {
-    node0: { cpuMs: medians(runs.node0, 'cpuMs'), faults: medians(runs.node0, 'faults') },
-    action: { cpuMs: medians(runs.action, 'cpuMs'), wallMs: medians(runs.action, 'wallMs'), faults: medians(runs.action, 'faults'), rssMb: medians(runs.action, 'rssMb') },
+    node0: mediansOf(runs.node0, ['cpuMs', 'faults']),
+    action: mediansOf(runs.action, ['cpuMs', 'wallMs', 'faults', 'rssMb']),
     failed: /^::error::steward: \d+ unwaived violations/m.test(stdout),
   };
 }
