@@ -92,7 +92,10 @@ async function offline(n, dir, expect) {
   return { n, mb, recordMs, recorded, steward, plain };
 }
 
-/** Live runs of each side, alternated: a slow or busy moment of the shared machine falls on one pair, not on one side. */
+/**
+ * Live runs of each side, alternated: a slow or busy moment of the shared machine falls on one
+ * pair, not on one side.
+ */
 const LIVE_PAIRS = 3;
 
 async function live(n, dir, latency, expect, node = process.execPath) {

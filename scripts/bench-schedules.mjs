@@ -100,7 +100,7 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   await writeSnapshot(snapshot, recorder.snapshot());
   const offline = await fromSnapshot(dir, snapshot, recorded.summary.violations + recorded.summary.waived, expect);
   const n = sandbox.schedules;
-  const minimum = Math.floor(n / 100) + 1;
+  const minimum = pages;
   await sandbox.close();
   expect(report.summary.errors === 0, `schedules: ${report.summary.errors} evaluation error(s)`);
   const timezone = report.policies.find((p) => p.id === 'schedule-timezone-valid');
