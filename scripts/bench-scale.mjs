@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { otherNode, processUsage } from './bench-process.mjs';
-import { median } from './bench-median.mjs';
+import { LIVE_PAIRS, median, pairedRatio } from './bench-median.mjs';
 import { sandboxProcess } from './bench-sandbox.mjs';
 
 /**
@@ -92,12 +92,6 @@ async function offline(n, dir, expect) {
   return { n, mb, recordMs, recorded, steward, plain };
 }
 
-/**
- * Live runs of each side, alternated: a slow or busy moment of the shared machine falls on one
- * pair, not on one side.
- */
-const LIVE_PAIRS = 3;
-
 async function live(n, dir, latency, expect, node = process.execPath) {
   const sandbox = await sandboxProcess({ size: { schedules: n, datasets: 0, cards: 0 }, faults: latency });
   const env = { ...process.env, STEWARD_BASE_URL: sandbox.baseUrl, STEWARD_TOKEN: sandbox.token };
@@ -120,7 +114,7 @@ async function live(n, dir, latency, expect, node = process.execPath) {
     n,
     stewardMs: of((p) => p.stewardMs),
     bareMs: of((p) => p.bareMs),
-    ratios: pairs.map((p) => p.stewardMs / p.bareMs).sort((a, b) => a - b),
+    ratios: pairs.map((p) => p.stewardMs / p.bareMs),
     steward: { cpuMs: of((p) => p.steward.cpuMs), rssMb: of((p) => p.steward.rssMb) },
     bare: { rssMb: of((p) => p.bare.rssMb) },
   };
@@ -135,7 +129,7 @@ export async function benchScale({ print, table, expect, latency, offlineSizes =
   const s = (ms) => (ms / 1000).toFixed(2);
   const x = (a, b) => `${(a / b).toFixed(2)}×`;
   const per = (total, n) => `${((total * 1e6) / n).toFixed(1)}`;
-  const liveRow = (r) => [r.n.toLocaleString('en'), s(r.stewardMs), s(r.bareMs), `${median(r.ratios).toFixed(2)}× (${r.ratios[0].toFixed(2)}–${r.ratios.at(-1).toFixed(2)})`, s(r.steward.cpuMs), per(r.steward.cpuMs / 1000, r.n), r.steward.rssMb.toFixed(0), r.bare.rssMb.toFixed(0), `${((r.steward.rssMb * 1024) / r.n).toFixed(2)} KB`];
+  const liveRow = (r) => [r.n.toLocaleString('en'), s(r.stewardMs), s(r.bareMs), pairedRatio(r.ratios), s(r.steward.cpuMs), per(r.steward.cpuMs / 1000, r.n), r.steward.rssMb.toFixed(0), r.bare.rssMb.toFixed(0), `${((r.steward.rssMb * 1024) / r.n).toFixed(2)} KB`];
   print('\n### 11. Cost against N (whole processes: CPU and peak RSS as each reports them)\n');
   print('Offline: `steward snapshot` of N schedules (500 a page), then `steward check --from` it (three schedule policies) against a plain-JS process reading the same lines (median of 3; 1 at 1M):\n');
   const offRows = [];

@@ -7,12 +7,9 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { check, recordingApi, writeSnapshot } from '../dist/index.js';
-import { median, medianMs } from './bench-median.mjs';
+import { LIVE_PAIRS, median, medianMs, pairedRatio } from './bench-median.mjs';
 import { bareClient, sandboxProcess } from './bench-sandbox.mjs';
 import { PLAIN_OFFLINE } from './bench-scale.mjs';
-
-/** Runs of the live check and of the bare reads, alternated (medians reported). */
-const LIVE_PAIRS = 3;
 
 const POLICIES = ['no-misconfigured-schedules', 'schedule-timezone-valid', 'enabled-schedules-have-recipients'];
 
@@ -84,7 +81,6 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   }
   const wallMs = median(pairs.map((p) => p.wallMs));
   const bareMs = median(pairs.map((p) => p.bareMs));
-  const ratios = pairs.map((p) => p.wallMs / p.bareMs).sort((a, b) => a - b);
   let recorder;
   // The same instance as a snapshot, for the offline row (all three schedule policies).
   const snapshot = path.join(dir, 'snapshot.json');
@@ -111,7 +107,7 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   print(
     table(
       ['schedules', 'list requests', 'minimum', 'wall s', 'minimum × 20 ms ÷ 8', 'wall ÷ that', 'bare reads of the pages s', 'wall ÷ bare: median of the pairs (lowest–highest)', 'peak RSS MB', 'peak heap MB'],
-      [[n, requests, minimum, sec(wallMs), sec(floorMs), `${(wallMs / floorMs).toFixed(2)}×`, sec(bareMs), `${median(ratios).toFixed(2)}× (${ratios[0].toFixed(2)}–${ratios.at(-1).toFixed(2)})`, mb(mem.peak.rss), mb(mem.peak.heap)]],
+      [[n, requests, minimum, sec(wallMs), sec(floorMs), `${(wallMs / floorMs).toFixed(2)}×`, sec(bareMs), pairedRatio(pairs.map((p) => p.wallMs / p.bareMs)), mb(mem.peak.rss), mb(mem.peak.heap)]],
     ),
   );
   print('\nOffline: `steward check --from` a snapshot of the same instance, the three schedule policies, against a plain-JS process parsing the same file and evaluating the same three predicates (whole processes, median of 3):\n');
