@@ -12,11 +12,19 @@ import { CelFault } from './cel-values.js';
 const timeZoneAnswers = new Map<string, boolean>();
 let canonicalZones: ReadonlySet<string> | undefined;
 
+/**
+ * How every IANA name begins (tzdb's theory.html: a name's parts are ASCII letters, '.', '-' and
+ * '_', and begin with no '-'; `Etc/GMT+5` too). A UTC offset (`+05:00`, `-0800`, `+05`) is no IANA
+ * name, yet Node 24's DateTimeFormat takes it as a zone (ECMA-402 2024) where Node 20's refuses
+ * it: without this the same schedule passed or failed by the Node that ran steward.
+ */
+const IANA_NAME_START = /^[A-Za-z]/;
+
 export function isTimeZone(name: string): boolean {
   let known = timeZoneAnswers.get(name);
   if (known === undefined) {
     canonicalZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
-    known = canonicalZones.has(name) || acceptedByDateTimeFormat(name);
+    known = canonicalZones.has(name) || (IANA_NAME_START.test(name) && acceptedByDateTimeFormat(name));
     timeZoneAnswers.set(name, known);
   }
   return known;

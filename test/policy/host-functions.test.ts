@@ -24,6 +24,14 @@ describe('isTimeZone', () => {
     expect(['Asia/Kolkata', 'Venus/Maxwell_Montes'].map(isTimeZone)).toEqual([true, false]);
     expect(built).toHaveBeenCalledTimes(6);
   });
+
+  it('takes no UTC offset for a zone, on every Node (Node 24\'s DateTimeFormat accepts one, Node 20\'s does not)', () => {
+    const built = vi.spyOn(Intl, 'DateTimeFormat');
+    expect(['+05:00', '-08:00', '-0800', '+05', '\u221205:00', '+00:00'].map(isTimeZone)).toEqual([false, false, false, false, false, false]);
+    expect(built).not.toHaveBeenCalled();
+    // The tz database's own offset names stay zones.
+    expect(['Etc/GMT+5', 'Etc/GMT-14'].map(isTimeZone)).toEqual([true, true]);
+  });
 });
 
 describe('label', () => {
