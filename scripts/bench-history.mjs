@@ -6,7 +6,9 @@
 // The two are measured alternately (PAIRS times each, ABBA order, each into a fresh copy of its
 // file, the copy untimed), so a slow second of the machine falls on both: timed minutes apart
 // (runs 2–10, then 357–365), one bench run in several read 1.3–1.8× for a cost that read
-// 0.9–1.15× alone (2026-11-27).
+// 0.9–1.15× alone (2026-11-27). Each recording takes ~0.13 s, so the pairs are cheap; with 15,
+// nine runs of the section alone on 2026-12-02 read 1.02–1.34× (a median of 15 moves with a few
+// slow seconds), with 45, four read 1.11–1.19×.
 // The code is warmed first (WARM_UP runs into a file of their own): measured cold, the first
 // runs paid for V8's compiling the history's code.
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -21,7 +23,7 @@ const FINDINGS = 1000;
 const CHANGED = 10;
 const WARM_UP = 40;
 const EARLY = 9;
-const PAIRS = 15;
+const PAIRS = 45;
 
 /** The history module, bundled from source (the library's public entry does not export it). */
 async function historyModule(root) {
