@@ -8,7 +8,8 @@ import { CelFault } from './cel-values.js';
 // each name is checked once per process, and a name Intl lists (Intl.supportedValuesOf, ~1 ms for
 // all: ICU's canonical names, "Asia/Calcutta" rather than "Asia/Kolkata") or "UTC" (which
 // ECMA-402 requires, and which is not listed) needs no DateTimeFormat at all. Any other name (an
-// alias, another spelling, no zone) is still put to a DateTimeFormat, which knows them all.
+// alias, another spelling, no zone) is still put to a DateTimeFormat, which knows them all, once
+// it can be an IANA name: ICU also takes offsets (on Node 24) and names of its own (below).
 const timeZoneAnswers = new Map<string, boolean>();
 let canonicalZones: ReadonlySet<string> | undefined;
 
@@ -20,11 +21,32 @@ let canonicalZones: ReadonlySet<string> | undefined;
  */
 const IANA_NAME_START = /^[A-Za-z]/;
 
+/**
+ * Names ICU, so Intl on every Node, takes as zones though they are no IANA names: the legacy
+ * three-letter ids and the System V zones ICU adds for its own compatibility
+ * (icu4c/source/tools/tzcode/icuzones), Canada/East-Saskatchewan and US/Pacific-New, which tzdb
+ * dropped in 2017c and 2020b. Firefox's Intl refuses the same names (SpiderMonkey's
+ * `legacyICUTimeZones`). "IST" is India, Israel or Ireland to whoever reads it, "CST" China or
+ * Chicago: the hour such a schedule runs at is a guess. Lower case: Intl matches any case.
+ */
+const ICU_ONLY_ZONES: ReadonlySet<string> = new Set(
+  ['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST', 'Canada/East-Saskatchewan', 'US/Pacific-New'].map(
+    (name) => name.toLowerCase(),
+  ),
+);
+const ICU_ONLY_ZONE_AREA = 'systemv/';
+
+/** Whether `name` can be an IANA name at all (Intl says whether it is one). */
+function ianaShaped(name: string): boolean {
+  const lower = name.toLowerCase();
+  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && !lower.startsWith(ICU_ONLY_ZONE_AREA);
+}
+
 export function isTimeZone(name: string): boolean {
   let known = timeZoneAnswers.get(name);
   if (known === undefined) {
     canonicalZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
-    known = canonicalZones.has(name) || (IANA_NAME_START.test(name) && acceptedByDateTimeFormat(name));
+    known = ianaShaped(name) && (canonicalZones.has(name) || acceptedByDateTimeFormat(name));
     timeZoneAnswers.set(name, known);
   }
   return known;

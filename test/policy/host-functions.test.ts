@@ -32,6 +32,15 @@ describe('isTimeZone', () => {
     // The tz database's own offset names stay zones.
     expect(['Etc/GMT+5', 'Etc/GMT-14'].map(isTimeZone)).toEqual([true, true]);
   });
+
+  it("takes none of the names ICU adds to the tz database's (Intl accepts each, in any case)", () => {
+    const built = vi.spyOn(Intl, 'DateTimeFormat');
+    const icuOnly = ['PST', 'IST', 'CST', 'pst', 'Bet', 'SystemV/EST5', 'systemv/pst8pdt', 'US/Pacific-New', 'Canada/East-Saskatchewan'];
+    expect(icuOnly.map(isTimeZone)).toEqual(icuOnly.map(() => false));
+    expect(built).not.toHaveBeenCalled();
+    // The tz database's own short names and links stay zones.
+    expect(['EST', 'MST', 'HST', 'CET', 'EET', 'MET', 'WET', 'CST6CDT', 'US/Pacific', 'Canada/Saskatchewan'].map(isTimeZone)).toEqual(Array(10).fill(true));
+  });
 });
 
 describe('label', () => {
