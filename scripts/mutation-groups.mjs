@@ -26,6 +26,8 @@ export const MUTATION_GROUPS = [
   { name: 'policy', mutate: ['src/policy/cel-closures.ts'], tests: ['test/policy/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
   // The compiler's front: the pack's kept ASTs read back, and the CEL engine loaded only on need.
   { name: 'cel', mutate: ['src/policy/cel.ts', 'src/policy/known-ast.ts'], tests: ['test/policy/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
+  // The functions steward adds to CEL: which names are zones decides a built-in policy's verdict.
+  { name: 'host', mutate: ['src/policy/host-functions.ts'], tests: ['test/policy/host-functions.test.ts', 'test/policy/cel.test.ts', 'test/policy/cel-closures.test.ts'] },
   { name: 'fix', mutate: ['src/fix/plan.ts'], tests: ['test/fix/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/library/**/*.test.ts'] },
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },

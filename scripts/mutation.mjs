@@ -36,14 +36,29 @@ function scores() {
   return rows.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-const rows = scores();
-if (rows.length && existsSync('MUTATION.md')) {
+/**
+ * The rows MUTATION.md's table holds now, of modules a group still mutates: a run of some groups
+ * (or on a clone without the others' reports) keeps the other modules' rows, where it wrote a
+ * table of its own groups alone.
+ */
+function recordedRows(md) {
+  const mutated = new Set(MUTATION_GROUPS.flatMap((g) => g.mutate));
+  const table = /<!-- scores -->([\s\S]*)<!-- \/scores -->/.exec(md)?.[1] ?? '';
+  return [...table.matchAll(/^\| `([^`]+)` \| (\d+) \| (\d+) \| ([\d.]+) % \|$/gm)]
+    .map(([, path, detected, undetected, score]) => ({ path, detected: Number(detected), undetected: Number(undetected), score: Number(score) }))
+    .filter((r) => mutated.has(r.path));
+}
+
+const measured = scores();
+if (measured.length && existsSync('MUTATION.md')) {
+  const md = readFileSync('MUTATION.md', 'utf8');
+  const byPath = new Map([...recordedRows(md), ...measured].map((r) => [r.path, r]));
+  const rows = [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
   const table = [
     '| module | killed or timed out | survived or not covered | score |',
     '| --- | ---: | ---: | ---: |',
     ...rows.map((r) => `| \`${r.path}\` | ${r.detected} | ${r.undetected} | ${r.score.toFixed(1)} % |`),
   ].join('\n');
-  const md = readFileSync('MUTATION.md', 'utf8');
   const next = md.replace(/<!-- scores -->[\s\S]*<!-- \/scores -->/, `<!-- scores -->\n${table}\n<!-- /scores -->`);
   writeFileSync('MUTATION.md', next);
   console.log(`\n${table}`);

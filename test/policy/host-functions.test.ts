@@ -1,7 +1,8 @@
 // The functions steward adds to CEL, called directly: isTimeZone's answers, and which of them
 // needed an Intl.DateTimeFormat (the first costs ~9 ms of a run).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isTimeZone, label } from '../../src/policy/host-functions.js';
+import { CelFault } from '../../src/policy/cel-values.js';
+import { HOST_FUNCTIONS, isTimeZone, label } from '../../src/policy/host-functions.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -27,16 +28,28 @@ describe('isTimeZone', () => {
 
   it('takes no UTC offset for a zone, on every Node (Node 24\'s DateTimeFormat accepts one, Node 20\'s does not)', () => {
     const built = vi.spyOn(Intl, 'DateTimeFormat');
-    expect(['+05:00', '-08:00', '-0800', '+05', '\u221205:00', '+00:00'].map(isTimeZone)).toEqual([false, false, false, false, false, false]);
+    expect(['+05:00', '-08:00', '-0800', '+05', '\u221205:00', '+00:00', '+UTC', '-Europe/Berlin'].map(isTimeZone)).toEqual(Array(8).fill(false));
     expect(built).not.toHaveBeenCalled();
     // The tz database's own offset names stay zones.
     expect(['Etc/GMT+5', 'Etc/GMT-14'].map(isTimeZone)).toEqual([true, true]);
   });
 
-  it("takes none of the names ICU adds to the tz database's (Intl accepts each, in any case)", () => {
+  it("takes none of the names ICU adds to the tz database's, though Intl accepts each, in any case", () => {
+    // ICU's icu4c/source/tools/tzcode/icuzones: its legacy links and System V zones; the two names tzdb dropped.
+    const legacy = ['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'];
+    const systemV = ['AST4ADT', 'EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT', 'YST9YDT', 'AST4', 'EST5', 'CST6', 'MST7', 'PST8', 'YST9', 'HST10'].map((z) => `SystemV/${z}`);
+    const icuOnly = [...legacy, ...systemV, 'Canada/East-Saskatchewan', 'US/Pacific-New'];
+    const intlAccepts = (name: string) => {
+      try {
+        return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone !== '';
+      } catch {
+        return false;
+      }
+    };
+    expect(icuOnly.filter((name) => !intlAccepts(name))).toEqual([]);
     const built = vi.spyOn(Intl, 'DateTimeFormat');
-    const icuOnly = ['PST', 'IST', 'CST', 'pst', 'Bet', 'SystemV/EST5', 'systemv/pst8pdt', 'US/Pacific-New', 'Canada/East-Saskatchewan'];
-    expect(icuOnly.map(isTimeZone)).toEqual(icuOnly.map(() => false));
+    const spellings = [...icuOnly, 'pst', 'Bet', 'systemv/pst8pdt', 'us/pacific-new'];
+    expect(spellings.filter(isTimeZone)).toEqual([]);
     expect(built).not.toHaveBeenCalled();
     // The tz database's own short names and links stay zones.
     expect(['EST', 'MST', 'HST', 'CET', 'EET', 'MET', 'WET', 'CST6CDT', 'US/Pacific', 'Canada/Saskatchewan'].map(isTimeZone)).toEqual(Array(10).fill(true));
@@ -46,5 +59,28 @@ describe('isTimeZone', () => {
 describe('label', () => {
   it('names an id when there is a name, and shows the id alone otherwise', () => {
     expect([label('Ana Ruiz', 7), label('', 7), label(null, 'g-1'), label('Ops', 12n), label(undefined, null)]).toEqual(['Ana Ruiz (7)', '7', 'g-1', 'Ops (12)', 'null']);
+  });
+
+  it('shows a number as CEL prints it, and any other id as JSON, never undefined', () => {
+    expect([label(null, Number.POSITIVE_INFINITY), label('Ops', ['g', 1]), label('', undefined), label(null, { id: 3 })]).toEqual(['Infinity', 'Ops (["g",1])', 'null', '{"id":3}']);
+  });
+});
+
+describe('HOST_FUNCTIONS (what compiled expressions call)', () => {
+  const faultOf = (call: () => unknown): string | null => {
+    try {
+      call();
+      return null;
+    } catch (e) {
+      return e instanceof CelFault ? e.message : String(e);
+    }
+  };
+
+  it('answers a call with its overload, and is a CEL fault otherwise', () => {
+    expect([HOST_FUNCTIONS.isTimeZone!(['UTC']), HOST_FUNCTIONS.label!(['Ana', 7])]).toEqual([true, 'Ana (7)']);
+    const noTimeZone = "found no matching overload for 'isTimeZone'";
+    expect([faultOf(() => HOST_FUNCTIONS.isTimeZone!([])), faultOf(() => HOST_FUNCTIONS.isTimeZone!(['UTC', 'UTC'])), faultOf(() => HOST_FUNCTIONS.isTimeZone!([5]))]).toEqual([noTimeZone, noTimeZone, noTimeZone]);
+    const noLabel = "found no matching overload for 'label'";
+    expect([faultOf(() => HOST_FUNCTIONS.label!(['Ana'])), faultOf(() => HOST_FUNCTIONS.label!(['Ana', 7, 8]))]).toEqual([noLabel, noLabel]);
   });
 });
