@@ -28,19 +28,23 @@ async function explainOf(policy: string, resource: string): Promise<{ text: stri
 describe('steward explain', () => {
   it('schedule-timezone-valid: 9004 fails on its time zone, 9001 passes', async () => {
     const failing = await explainOf('schedule-timezone-valid', '9004');
-    expect(failing.text.split('\n').slice(0, 6)).toEqual([
+    const lines = failing.text.split('\n');
+    expect(lines.slice(0, 7)).toEqual([
       'schedule-timezone-valid (medium) on reportSchedule/9004: violation',
       '  Report schedules use a valid IANA time zone',
       'reads: id, schedule, title',
-      'assert: isTimeZone(resource.schedule.timezone)',
-      '  isTimeZone(resource.schedule.timezone)  → false',
-      '    resource.schedule.timezone  → "Mars/Olympus"',
+      'assert: resource.schedule.timezone != null && isTimeZone(resource.schedule.timezone)',
+      '  resource.schedule.timezone != null && isTimeZone(resource.schedule.timezone)  → false',
+      '    resource.schedule.timezone != null  → true',
+      '      resource.schedule.timezone  → "Mars/Olympus"',
     ]);
+    expect(lines.slice(8, 10)).toEqual(['    isTimeZone(resource.schedule.timezone)  → false', '      resource.schedule.timezone  → "Mars/Olympus"']);
     expect(failing.json.findings.map((f) => f.status)).toEqual(['violation']);
     const passing = await explainOf('schedule-timezone-valid', '9001');
     expect(passing.json.outcome).toBe('pass');
-    expect(passing.json.items[0].expressions[0].nodes.map((n) => [n.text, n.value]).slice(0, 2)).toEqual([
-      ['isTimeZone(resource.schedule.timezone)', true],
+    expect(passing.json.items[0].expressions[0].nodes.map((n) => [n.text, n.value]).slice(0, 3)).toEqual([
+      ['resource.schedule.timezone != null && isTimeZone(resource.schedule.timezone)', true],
+      ['resource.schedule.timezone != null', true],
       ['resource.schedule.timezone', 'Europe/Berlin'],
     ]);
   });

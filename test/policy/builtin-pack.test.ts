@@ -60,7 +60,7 @@ describe('the built-in pack as parsed by the build', () => {
     const sources = Object.keys(pack.known.asts);
     // Every `assert`, `when`, `each` and message segment of the 46 policies, once each.
     expect(sources.length).toBe(90);
-    expect(sources).toContain('isTimeZone(resource.schedule.timezone)');
+    expect(sources).toContain('resource.schedule.timezone != null && isTimeZone(resource.schedule.timezone)');
     for (const source of sources) {
       const parsed = parse(source);
       const known = decodeKnownAst(pack.known.asts[source]);
