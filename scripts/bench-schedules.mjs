@@ -58,7 +58,7 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   const only = ['schedule-timezone-valid', 'enabled-schedules-have-recipients'];
   const live = () =>
     check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, concurrency: 8, only });
-  const pages = Math.floor(sandbox.schedules / 100) + 1;
+  const minimum = Math.floor(sandbox.schedules / 100) + 1;
   // The first run's memory and requests; its wall time and two more runs' against as many bare
   // reads, alternated: a slow moment of the shared machine falls on one pair, not on one side.
   const mem = sampleMemory();
@@ -71,13 +71,13 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   }
   const pairs = [{ wallMs: performance.now() - t0 }];
   const requests = (await sandbox.counts()).listReportSchedules;
-  pairs[0].bareMs = await bareReads(sandbox, pages);
+  pairs[0].bareMs = await bareReads(sandbox, minimum);
   while (pairs.length < LIVE_PAIRS) {
     t0 = performance.now();
     const again = await live();
     const wallMs = performance.now() - t0;
     expect(again.summary.violations === report.summary.violations, `schedules: run ${pairs.length + 1} found ${again.summary.violations} violations, run 1 ${report.summary.violations}`);
-    pairs.push({ wallMs, bareMs: await bareReads(sandbox, pages) });
+    pairs.push({ wallMs, bareMs: await bareReads(sandbox, minimum) });
   }
   const wallMs = median(pairs.map((p) => p.wallMs));
   const bareMs = median(pairs.map((p) => p.bareMs));
@@ -96,7 +96,6 @@ export async function benchSchedules({ print, table, expect, sampleMemory, sec, 
   await writeSnapshot(snapshot, recorder.snapshot());
   const offline = await fromSnapshot(dir, snapshot, recorded.summary.violations + recorded.summary.waived, expect);
   const n = sandbox.schedules;
-  const minimum = pages;
   await sandbox.close();
   expect(report.summary.errors === 0, `schedules: ${report.summary.errors} evaluation error(s)`);
   const timezone = report.policies.find((p) => p.id === 'schedule-timezone-valid');

@@ -33,7 +33,7 @@ function scores() {
       rows.push({ path, detected, undetected, score: total ? (100 * detected) / total : 100 });
     }
   }
-  return rows.sort((a, b) => a.path.localeCompare(b.path));
+  return rows;
 }
 
 /**

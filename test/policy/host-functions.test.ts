@@ -1,5 +1,6 @@
 // The functions steward adds to CEL, called directly: isTimeZone's answers, and which of them
-// needed an Intl.DateTimeFormat (the first costs ~9 ms of a run).
+// needed an Intl.DateTimeFormat (the first costs ~9 ms of a run); label's; and HOST_FUNCTIONS,
+// the two as compiled expressions call them.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CelFault } from '../../src/policy/cel-values.js';
 import { HOST_FUNCTIONS, isTimeZone, label } from '../../src/policy/host-functions.js';
