@@ -2,10 +2,11 @@
 // the licence comments of what it bundles beside it (index.js.LEGAL.txt). build.mjs and
 // test/action/check-dist.test.ts both build through this module, so the check compares the
 // committed files against a build made with exactly the same options.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ajvOnUse, onUse } from './on-use.mjs';
 
 /** Repository root: the build never depends on the caller's working directory. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,18 +21,12 @@ export const ACTION_OUTPUT = /^index\.js(?:\.LEGAL\.txt)?$/;
 // imported at the first `getIDToken`; steward calls none, so the bundle holds none of it (3.9 →
 // 3.4 MB; a run of the demo instance on Node 24: ~4 % less CPU and wall time). The build fails
 // if core's line changes (a new @actions/core), so the saving cannot quietly go.
-const CORE_OIDC_IMPORT = "import { OidcClient } from './oidc-utils.js';";
-const coreOidcOnUse = {
-  name: 'core-oidc-on-use',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]@actions[\\/]core[\\/]lib[\\/]core\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(CORE_OIDC_IMPORT)) throw new Error(`build: ${args.path} no longer says ${CORE_OIDC_IMPORT} (scripts/action-bundle.mjs: coreOidcOnUse)`);
-      const onUse = "const OidcClient = { getIDToken: async (audience) => (await import('./oidc-utils.js')).OidcClient.getIDToken(audience) };";
-      return { contents: text.replace(CORE_OIDC_IMPORT, onUse), loader: 'js', resolveDir: dirname(args.path) };
-    });
-  },
-};
+const coreOidcOnUse = onUse('core-oidc-on-use', /[\\/]node_modules[\\/]@actions[\\/]core[\\/]lib[\\/]core\.js$/, [
+  [
+    "import { OidcClient } from './oidc-utils.js';",
+    "const OidcClient = { getIDToken: async (audience) => (await import('./oidc-utils.js')).OidcClient.getIDToken(audience) };",
+  ],
+]);
 
 /** esbuild options of the Action bundle. Output is deterministic: no timestamps, only relative paths. */
 export const actionBundleOptions = Object.freeze({
@@ -60,7 +55,7 @@ export const actionBundleOptions = Object.freeze({
   banner: {
     js: "import { createRequire as __steward_cr } from 'node:module'; const require = __steward_cr(import.meta.url);",
   },
-  plugins: [coreOidcOnUse],
+  plugins: [coreOidcOnUse, ajvOnUse],
 });
 
 /**

@@ -2,11 +2,11 @@
 // and publishes the JSON Schemas under schema/ from their TypeScript sources (editors use them;
 // test/config checks the published copies are up to date).
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { ajvOnUse, onUse } from './on-use.mjs';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: false, logLevel: 'warning' };
 // ESM bundles that include CommonJS deps need a require shim.
@@ -94,23 +94,16 @@ const fdirAsCommonJs = {
 };
 // commander requires node:child_process when it loads, for subcommands that are executables of
 // their own (steward has none): that module, and the dgram and net modules it loads, cost ~7 ms
-// of every start on Node 24. Here it is required at commander's first spawn. The build fails if
-// commander's line changes (a new commander), so the saving cannot quietly go.
-const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
-const commanderChildProcessOnUse = {
-  name: 'commander-child-process-on-use',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(COMMANDER_CHILD_PROCESS)) throw new Error(`build: ${args.path} no longer says ${COMMANDER_CHILD_PROCESS} (scripts/build.mjs: commanderChildProcessOnUse)`);
-      const onUse = "let childProcessModule;\nconst childProcess = { spawn: (...args) => (childProcessModule ??= require('node:child_process')).spawn(...args) };";
-      return { contents: text.replace(COMMANDER_CHILD_PROCESS, onUse), loader: 'js', resolveDir: path.dirname(args.path) };
-    });
-  },
-};
+// of every start on Node 24. Here it is required at commander's first spawn.
+const commanderChildProcessOnUse = onUse('commander-child-process-on-use', /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/, [
+  [
+    "const childProcess = require('node:child_process');",
+    "let childProcessModule;\nconst childProcess = { spawn: (...args) => (childProcessModule ??= require('node:child_process')).spawn(...args) };",
+  ],
+]);
 const program = await build({
   ...common,
-  plugins: [fdirAsCommonJs, commanderChildProcessOnUse],
+  plugins: [fdirAsCommonJs, commanderChildProcessOnUse, ajvOnUse],
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli-chunks',
   outExtension: { '.js': '.cjs' },

@@ -42,21 +42,24 @@ function sharedSchemaObjects(code, key, schema) {
 }
 
 /**
- * The module's text. `entries`: [name, { schema, options }] pairs; `keyOf`: ownSchemaKey.
- * Schemas compiled with the same options share one Ajv instance (and its shared functions); each
- * instance's code is scoped in a function of its own, and Ajv's runtime helpers, which
- * standalone code `require`s, are imported once at the top.
+ * The module's text. `entries`: [name, { schema, options }] pairs; `keyOf`: ownSchemaKey (the
+ * options and schema as JSON text). Each validator has a short id in the code (`v0`, `v1`, …,
+ * in entry order) and is found by its key through `KEYS`. Schemas compiled with the same options
+ * share one Ajv instance (and its shared functions); each instance's code is scoped in a
+ * function of its own, and Ajv's runtime helpers, which standalone code `require`s, are imported
+ * once at the top.
  */
 export function ownValidatorsModule(entries, keyOf) {
   const groups = new Map();
-  const seen = new Set();
+  const ids = new Map();
   for (const [name, own] of entries) {
     const key = keyOf(own);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (ids.has(key)) continue;
+    const id = `v${ids.size}`;
+    ids.set(key, id);
     const options = JSON.stringify(own.options);
     if (!groups.has(options)) groups.set(options, []);
-    groups.get(options).push({ name, key, schema: own.schema });
+    groups.get(options).push({ name, key: id, schema: own.schema });
   }
   const helpers = new Map();
   const helper = (spec) => {
@@ -107,7 +110,13 @@ export function ownValidatorsModule(entries, keyOf) {
     '  for (const key of keys) Object.defineProperty(out, key, { enumerable: true, get: () => (made ??= make())[key] });',
     '};',
     ...scopes,
-    'export const PRECOMPILED = out;',
+    '/** Each validator\'s id by its key: its options and schema as JSON text (ownSchemaKey). */',
+    `const KEYS = new Map([\n${[...ids].map(([key, id]) => `  [${JSON.stringify(key)}, ${JSON.stringify(id)}],`).join('\n')}\n]);`,
+    '/** The validator compiled from the schema and options `key` names, if the build compiled it. */',
+    'export const precompiledValidator = (key) => {',
+    '  const id = KEYS.get(key);',
+    '  return id === undefined ? undefined : out[id];',
+    '};',
     '',
   ].join('\n');
 }

@@ -4,10 +4,10 @@
 // command starts without compiling a schema: that cost ~55 ms of every `validate` and `check`.
 // A schema the build did not see (a plugin's kind widens the policy schema) or one changed since
 // the file was written is compiled here, so a validator always matches its schema: the key is
-// the hash of the schema and its options, never a name.
-import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { PRECOMPILED } from './own-validators.generated.js';
+// the schema and its options, never a name.
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import { ajvClass } from './ajv-class.js';
+import { precompiledValidator } from './own-validators.generated.js';
 
 /** The Ajv options a site chooses (the rest are OWN_SCHEMA, the same for every site). */
 export type OwnSchemaOptions = Pick<Options, 'allErrors' | 'verbose' | 'strict' | 'inlineRefs' | 'allowUnionTypes'>;
@@ -29,11 +29,15 @@ export const OWN_SCHEMA = { validateSchema: false, code: { optimize: false } } a
 
 const keys = new WeakMap<OwnSchema, string>();
 
-/** The precompiled validator's name: a hash of the options and the schema, as JSON (once per object). */
+/**
+ * The precompiled validator's key: the options and the schema as JSON text (once per object).
+ * The text itself, not a digest of it: two schemas share a key only when they are the same, and
+ * no hash module loads for it (~12 ms of a start on Node 24: core/digest.ts).
+ */
 export function ownSchemaKey(own: OwnSchema): string {
   let key = keys.get(own);
   if (key === undefined) {
-    key = `v${createHash('sha256').update(JSON.stringify([own.options, own.schema])).digest('hex').slice(0, 24)}`;
+    key = JSON.stringify([own.options, own.schema]);
     keys.set(own, key);
   }
   return key;
@@ -41,9 +45,8 @@ export function ownSchemaKey(own: OwnSchema): string {
 
 /** The validator of `own`: the build's, or compiled now when the build did not see this schema. */
 export function ownValidator(own: OwnSchema): ValidateFunction {
-  const precompiled = (PRECOMPILED as Record<string, ValidateFunction | undefined>)[ownSchemaKey(own)];
   // A fresh instance each time: two registries' policy schemas share one `$id`.
-  return precompiled ?? new Ajv({ ...own.options, ...OWN_SCHEMA }).compile(own.schema);
+  return precompiledValidator(ownSchemaKey(own)) ?? new (ajvClass())({ ...own.options, ...OWN_SCHEMA }).compile(own.schema);
 }
 
 /** Ajv's `errorsText`, without an Ajv instance: `value/0 must be string, value must …`. */

@@ -2,4 +2,5 @@
 // by ownSchemaKey: see core/own-validator.ts.
 import type { ValidateFunction } from 'ajv';
 
-export declare const PRECOMPILED: Readonly<Record<string, ValidateFunction>>;
+/** The validator compiled from the schema and options `key` names, if the build compiled it. */
+export declare function precompiledValidator(key: string): ValidateFunction | undefined;

@@ -1,6 +1,6 @@
 // A finding's fingerprint: a stable hash of what the finding is about, so baselines and
 // waivers survive re-runs and a changed violation counts as a new one (DESIGN §7).
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 import { canonicalJson } from '../core/canonical-json.js';
 
 /** Hex characters kept of the sha256. */
@@ -29,5 +29,5 @@ function withoutDisplayNames(value: unknown): unknown {
 
 export function fingerprint(f: FingerprintInput): string {
   const text = canonicalJson([f.policy, f.kind, f.resourceId, f.itemKey, canonicalJson(withoutDisplayNames(f.offendingValue))]);
-  return createHash('sha256').update(text).digest('hex').slice(0, FINGERPRINT_LENGTH);
+  return sha256(text).slice(0, FINGERPRINT_LENGTH);
 }

@@ -1,6 +1,6 @@
 // Applies a fix plan (DESIGN §10): one request at a time, each journaled (fsynced) before the
 // next starts. Every refusal happens before the first request.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InstanceApi } from '../api/types.js';
@@ -116,7 +116,7 @@ export function assertManifestsUnchanged(plan: FixPlan, root: string): void {
 /** sha256 of the file's text, as the manifest loader computes it; null when unreadable. */
 export function manifestSha256(file: string): string | null {
   try {
-    return createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex');
+    return sha256(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 // What identifies a plan: its manifests (each once) and a hash of its requests and of those
 // manifests' contents. Shared by planning and by resuming from a journal.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 import { compareText } from '../core/order.js';
 import type { ManifestRef, PlannedChange } from './types.js';
 
@@ -16,5 +16,5 @@ export function planId(changes: PlannedChange[], manifests: ManifestRef[]): stri
     changes: changes.map((c) => [c.resource.kind, c.resource.id, c.request]),
     manifests: manifests.map((m) => [m.file, m.sha256]),
   });
-  return createHash('sha256').update(material).digest('hex').slice(0, 16);
+  return sha256(material).slice(0, 16);
 }

@@ -1,6 +1,6 @@
 // The run history: opened (and locked) before a run makes any request, so a broken or busy
 // file is exit 2 up front; after the run, the report gets its lifecycle and the run is recorded.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import type { Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
@@ -65,7 +65,7 @@ export async function openRunHistory(target: string, shown: string, purpose: str
 
 /** A stable hash of the policy set a run evaluated (any change to a policy changes it). */
 export function policySetHash(policies: readonly unknown[]): string {
-  return createHash('sha256').update(canonicalJson(policies)).digest('hex').slice(0, 16);
+  return sha256(canonicalJson(policies)).slice(0, 16);
 }
 
 /**

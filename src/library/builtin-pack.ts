@@ -2,7 +2,7 @@
 // this with the shipped files and the registry's kinds.
 import { knownAstsOf, withCelEngine } from '../policy/cel.js';
 import { compileAll } from '../policy/compile.js';
-import { ACTION_PACK_FILE, BUILTIN_PACK_FILE, PACK_FILE_MARK, type ParsedPack, policySchemaKey, textHash } from '../policy/builtin-pack.js';
+import { ACTION_PACK_FILE, BUILTIN_PACK_FILE, PACK_FILE_MARK, type ParsedPack, policySchemaKey } from '../policy/builtin-pack.js';
 import { parsePolicyText } from '../policy/loader.js';
 import type { KindRegistry } from '../policy/schema.js';
 
@@ -24,7 +24,7 @@ export async function builtinPackJson(files: readonly { name: string; text: stri
       return key === 'file' && 'line' in this && 'column' in this ? PACK_FILE_MARK : value;
     });
     if (problems.length > 0) continue;
-    pack.files[name] = { sha256: textHash(text), policies: json };
+    pack.files[name] = { text, policies: json };
     for (const p of await withCelEngine(() => compileAll(policies, kinds))) {
       for (const e of [p.each, p.when, p.assert, ...p.message.expressions]) if (e) sources.add(e.source);
     }

@@ -4,7 +4,7 @@
 // `project/`, the baseline when one was used, the tool version, and MANIFEST.sha256 over all of them. `verify` re-evaluates the
 // policies on the snapshot and compares the verdict and every finding, then checks every hash.
 // Nothing in the pack holds a token or a header (every file is written redacted).
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
@@ -27,7 +27,6 @@ export interface EvidenceResult {
   files: string[];
 }
 
-const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 const posix = (p: string) => p.split(path.sep).join('/');
 
 /** The report files of a pack by name (`report.json` required), rendered by the caller's formatters. */

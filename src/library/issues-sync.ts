@@ -5,7 +5,7 @@
 // comment; one that fails again reopens it with a comment. A policy in error is left alone: an
 // error is not a fix. Written with the maintained client (@octokit/rest), GITHUB_API_URL
 // honoured (GitHub Enterprise Server).
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 import { ownerLabel } from '../core/owner.js';
 import { InputError } from '../core/problem.js';
 import { type Finding, instancePrefix, type PolicyResult, type Report } from '../core/model.js';
@@ -61,7 +61,7 @@ interface Subject {
  */
 function setHash(findings: readonly Finding[], report: Report): string {
   const keys = findings.map((f) => `${instancePrefix(report, f.instance)}${f.fingerprint}`);
-  return createHash('sha256').update(keys.sort().join('\n')).digest('hex').slice(0, 16);
+  return sha256(keys.sort().join('\n')).slice(0, 16);
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

@@ -5,7 +5,7 @@
 // HMAC-SHA256 of the raw body like GitHub's X-Hub-Signature-256. A delivery that fails is
 // retried, then reported as a warning and a `notifications` record: never silent, never a change
 // of the exit code (the gate judges the instance, not the chat).
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '../core/digest.js';
 import path from 'node:path';
 import { loadConfig, type NotifyTarget } from '../config/index.js';
 import { instancePrefix, type NotificationRecord, type Report } from '../core/model.js';
@@ -97,7 +97,7 @@ export async function sendNotifications(report: Report, targets: readonly Notify
     }
     const body = JSON.stringify(notificationPayload(target.type, digest));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (target.secret?.value) headers[SIGNATURE_HEADER] = `sha256=${createHmac('sha256', target.secret.value).update(body).digest('hex')}`;
+    if (target.secret?.value) headers[SIGNATURE_HEADER] = `sha256=${hmacSha256(target.secret.value, body)}`;
     if (options.dryRun) {
       outcome.planned.push({ type: target.type, destination, headers, body: JSON.parse(body) });
       skip('dry run', false);

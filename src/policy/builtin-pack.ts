@@ -2,10 +2,9 @@
 // dist-action/builtin-policies.json for the Action, written by scripts/build.mjs from
 // library/builtin-pack.ts): every command reads the 46 shipped policies,
 // and parsing their YAML with positions and checking it against the policy schema cost ~35 ms of
-// each start. A file is taken from it only when its text hashes to what the build parsed and the
+// each start. A file is taken from it only when its text is the one the build parsed and the
 // run's kinds give the same policy schema; anything else (an edited file, a plugin kind) is
-// parsed as any policy file is.
-import { createHash } from 'node:crypto';
+// parsed as any policy file is. Texts are compared, not digests: no hash module loads for it.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ownSchemaKey } from '../core/own-validator.js';
@@ -30,15 +29,13 @@ export const PACK_FILE_MARK = '\u0000';
 const MARKED_FILE = `"file":${JSON.stringify(PACK_FILE_MARK)}`;
 
 export interface ParsedPack {
-  /** The policy schema the pack was checked against (ownSchemaKey). */
+  /** The policy schema the pack was checked against (its ownSchemaKey). */
   schema: string;
-  /** File name → the sha-256 of its text and its policies as JSON (parsed only for the file read). */
-  files: Record<string, { sha256: string; policies: string }>;
+  /** File name → the text the build parsed and its policies as JSON (parsed only for the file read). */
+  files: Record<string, { text: string; policies: string }>;
   /** Every expression of the pack's policies → its AST, and the CEL engine's function names (cel.ts `knownAstsOf`). */
   known?: { asts: Record<string, KnownAst>; functions: string[] };
 }
-
-export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The policy schema's key for the kinds of a run (the schema built and hashed once per registry). */
 export const policySchemaKey = (kinds: KindRegistry): string => ownSchemaKey(policyValidation(kinds));
@@ -59,7 +56,7 @@ export function builtinPolicies(packageDir: string, name: string, text: string, 
     if (loaded.pack?.known) addKnownAsts(loaded.pack.known);
   }
   const entry = loaded.pack?.files[name];
-  if (!entry || entry.sha256 !== textHash(text) || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;
+  if (!entry || entry.text !== text || loaded.pack!.schema !== policySchemaKey(kinds)) return undefined;
   // Parsed for each read: a fresh copy, every location naming the file as this run shows it. The
   // mark is replaced in the text: a reviver made JSON.parse ~5x slower (~2 % of `validate`). A
   // quote inside a JSON string is escaped, so only a "file" key holding the mark reads so.

@@ -5,7 +5,7 @@
 // The Content-Security-Policy allows nothing to be fetched (the file works offline, attached
 // to an e-mail or an audit ticket) and no script but this one, by its hash: text that slipped
 // past escaping still could not run.
-import { createHash } from 'node:crypto';
+import { sha256 } from '../core/digest.js';
 
 
 export const HTML_STYLE = `
@@ -172,4 +172,4 @@ export const HTML_SCRIPT = `
 // base-uri and form-action are not covered by default-src: both 'none'. navigate-to is honoured by
 // no browser (Chromium logs it as unrecognised): a navigation can only come from markup, and every
 // value in the page is escaped.
-export const HTML_CSP = `default-src 'none'; base-uri 'none'; form-action 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${createHash('sha256').update(HTML_SCRIPT).digest('base64')}'`;
+export const HTML_CSP = `default-src 'none'; base-uri 'none'; form-action 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${sha256(HTML_SCRIPT, 'base64')}'`;

@@ -2,10 +2,12 @@
 // commands load the program's chunks on demand, with V8's code cache. A reader that closes the pipe early is no error.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import { ajvClass } from '../../src/core/ajv-class.js';
 import type { CliContext } from '../../src/cli/context.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { tempDir } from './helpers.js';
@@ -97,6 +99,23 @@ describe('start-up', () => {
     writeFileSync(probe, "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList.filter((m) => /fs\\/promises|readline|worker_threads/.test(m)))));\n");
     const r = spawnSync(process.execPath, ['-r', probe, CLI, '--version'], { encoding: 'utf8' });
     expect([r.status, r.stderr]).toEqual([0, '[]']);
+  });
+
+  it('node:crypto loads at the first digest (~12 ms of a start on Node 24): validate computes none; check --from does, for the fingerprints', () => {
+    const probed = offlineCommandsProbed('crypto', "process.moduleLoadList.filter((m) => m === 'NativeModule crypto')");
+    expect(probed.map(({ command, status, said }) => [command[0], status, said])).toEqual([
+      ['validate', 0, []],
+      ['check', 0, ['NativeModule crypto']],
+    ]);
+  });
+
+  it("Ajv's compiler is initialised only where a schema was not compiled ahead: the CLI's chunks and the Action's bundle call ajv's module once, in ajvClass (scripts/on-use.mjs)", () => {
+    const calls = (text: string) => [...text.matchAll(/.{0,24}require_ajv\(\).{0,5}/g)].map(([m]) => m);
+    const chunks = readdirSync('dist/cli-chunks').filter((f) => f.endsWith('.cjs'));
+    expect(chunks.flatMap((f) => calls(readFileSync(path.join('dist/cli-chunks', f), 'utf8')))).toEqual([expect.stringMatching(/ajvClass=\(\)=>require_ajv\(\)\.Ajv;$/)]);
+    expect(calls(readFileSync('dist-action/index.js', 'utf8'))).toEqual([expect.stringMatching(/ajvClass=\(\)=>require_ajv\(\)\.Ajv;$/)]);
+    // What the on-use form reads is the class the library imports.
+    expect(createRequire(import.meta.url)('ajv').Ajv).toBe(ajvClass());
   });
 
   it('every dependency a command runs is bundled: no file is required from node_modules at run time (fdir\'s ES build required picomatch\'s six files there)', () => {

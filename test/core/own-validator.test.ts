@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ownValidatorsModule } from '../../scripts/own-validators.mjs';
 import { errorsText, OWN_SCHEMA, type OwnSchema, ownSchemaKey, ownValidator } from '../../src/core/own-validator.js';
-import { PRECOMPILED } from '../../src/core/own-validators.generated.js';
+import { precompiledValidator } from '../../src/core/own-validators.generated.js';
 import { schemaProblems } from '../../src/io/schema-problems.js';
 import { parseYamlSource, type YamlSource } from '../../src/io/yaml-source.js';
 import { ownSchemas } from '../../src/library/own-schemas.js';
@@ -122,7 +122,7 @@ describe('own validators compiled ahead of time', () => {
   it('every schema steward uses is precompiled, and ownValidator hands over that validator', () => {
     expect(entries.length).toBeGreaterThan(40);
     for (const [name, own] of entries) {
-      const precompiled = (PRECOMPILED as Record<string, unknown>)[ownSchemaKey(own)];
+      const precompiled = precompiledValidator(ownSchemaKey(own));
       expect(precompiled, name).toBeTypeOf('function');
       expect(ownValidator(own), name).toBe(precompiled);
     }
@@ -155,7 +155,7 @@ describe('own validators compiled ahead of time', () => {
   it('a schema the build never saw (a plugin kind widens the policy schema) is compiled when first used', () => {
     const plugin = { ...RESOURCE_KINDS, pluginThing: { ...RESOURCE_KINDS.queue, name: 'pluginThing' } };
     const own = policyValidation(plugin);
-    expect((PRECOMPILED as Record<string, unknown>)[ownSchemaKey(own)]).toBeUndefined();
+    expect(precompiledValidator(ownSchemaKey(own))).toBeUndefined();
     const validate = ownValidator(own);
     const policy = { id: 'p', title: 'T', description: 'D', severity: 'low', resource: 'pluginThing', assert: 'true', message: 'm' };
     expect(validate({ policies: [policy] })).toBe(true);
