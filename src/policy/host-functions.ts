@@ -3,13 +3,14 @@
 import type { HostFunction } from './cel-closures.js';
 import { CelFault } from './cel-values.js';
 
-// Building an Intl.DateTimeFormat costs ~60 µs, the first in a process ~9 ms (ICU loads its
-// locale data); a run asks about the same few zones thousands of times (one per schedule), so
+// Building an Intl.DateTimeFormat costs ~60 µs, the first in a process ~27 ms on Node 24 (ICU
+// loads its locale data); a run asks about the same few zones thousands of times (one per schedule), so
 // each name is checked once per process, and a name Intl lists (Intl.supportedValuesOf, ~1 ms for
 // all: ICU's canonical names, "Asia/Calcutta" rather than "Asia/Kolkata") or "UTC" (which
 // ECMA-402 requires, and which is not listed) needs no DateTimeFormat at all. Any other name (an
 // alias, another spelling, no zone) is still put to a DateTimeFormat, which knows them all, once
-// it can be an IANA name: ICU also takes offsets (on Node 24) and names of its own (below).
+// it can be an IANA name: ICU also takes offsets (on Node 24) and names of its own, and a name in
+// no area of the tz database is none (below).
 const timeZoneAnswers = new Map<string, boolean>();
 let canonicalZones: ReadonlySet<string> | undefined;
 
@@ -36,10 +37,25 @@ const ICU_ONLY_ZONES: ReadonlySet<string> = new Set(
 );
 const ICU_ONLY_ZONE_AREA = 'systemv/';
 
+/**
+ * The first part of every tz database name that has one (`America/…`): the continents and oceans
+ * of its zones (theory.html: "AREA is a continent or ocean"), `Etc`, and the areas only its
+ * `backward` links use: tzdb 2026c's every zone and link. A name in any other area
+ * (`Mars/Olympus`) is no zone, and is refused without a DateTimeFormat: the first one in a process
+ * costs ~27 ms of a start on Node 24 (ICU loads its date formatting data), the largest single part
+ * of `check --from` of the demo, whose planted zone is such a name. Lower case: Intl matches any case.
+ */
+const TZDB_AREAS: ReadonlySet<string> = new Set(
+  ['Africa', 'America', 'Antarctica', 'Arctic', 'Asia', 'Atlantic', 'Australia', 'Europe', 'Indian', 'Pacific', 'Etc', 'US', 'Canada', 'Mexico', 'Brazil', 'Chile'].map((area) =>
+    area.toLowerCase(),
+  ),
+);
+
 /** Whether `name` can be an IANA name at all (Intl says whether it is one). */
 function ianaShaped(name: string): boolean {
   const lower = name.toLowerCase();
-  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && !lower.startsWith(ICU_ONLY_ZONE_AREA);
+  const slash = lower.indexOf('/');
+  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && !lower.startsWith(ICU_ONLY_ZONE_AREA) && (slash === -1 || TZDB_AREAS.has(lower.slice(0, slash)));
 }
 
 export function isTimeZone(name: string): boolean {
