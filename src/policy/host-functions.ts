@@ -24,9 +24,9 @@ const IANA_NAME_START = /^[A-Za-z]/;
 
 /**
  * Names ICU, so Intl on every Node, takes as zones though they are no IANA names: the legacy
- * three-letter ids and the System V zones ICU adds for its own compatibility
- * (icu4c/source/tools/tzcode/icuzones), Canada/East-Saskatchewan and US/Pacific-New, which tzdb
- * dropped in 2017c and 2020b. Firefox's Intl refuses the same names (SpiderMonkey's
+ * three-letter ids ICU adds for its own compatibility (icu4c/source/tools/tzcode/icuzones; its
+ * `SystemV/…` zones are in no area of the tz database: TZDB_AREAS), Canada/East-Saskatchewan and
+ * US/Pacific-New, which tzdb dropped in 2017c and 2020b. Firefox's Intl refuses the same names (SpiderMonkey's
  * `legacyICUTimeZones`). "IST" is India, Israel or Ireland to whoever reads it, "CST" China or
  * Chicago: the hour such a schedule runs at is a guess. Lower case: Intl matches any case.
  */
@@ -35,7 +35,6 @@ const ICU_ONLY_ZONES: ReadonlySet<string> = new Set(
     (name) => name.toLowerCase(),
   ),
 );
-const ICU_ONLY_ZONE_AREA = 'systemv/';
 
 /**
  * The first part of every tz database name that has one (`America/…`): the continents and oceans
@@ -55,7 +54,7 @@ const TZDB_AREAS: ReadonlySet<string> = new Set(
 function ianaShaped(name: string): boolean {
   const lower = name.toLowerCase();
   const slash = lower.indexOf('/');
-  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && !lower.startsWith(ICU_ONLY_ZONE_AREA) && (slash === -1 || TZDB_AREAS.has(lower.slice(0, slash)));
+  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && (slash === -1 || TZDB_AREAS.has(lower.slice(0, slash)));
 }
 
 export function isTimeZone(name: string): boolean {
