@@ -37,7 +37,7 @@ export interface ParsedPack {
   known?: { asts: Record<string, KnownAst>; functions: string[] };
 }
 
-/** The policy schema's key for the kinds of a run (the schema built and hashed once per registry). */
+/** The policy schema's key for the kinds of a run (the schema built and written as JSON once per registry). */
 export const policySchemaKey = (kinds: KindRegistry): string => ownSchemaKey(policyValidation(kinds));
 
 let loaded: { dir: string; pack: ParsedPack | null } | undefined;

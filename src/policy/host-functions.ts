@@ -4,13 +4,13 @@ import type { HostFunction } from './cel-closures.js';
 import { CelFault } from './cel-values.js';
 
 // Building an Intl.DateTimeFormat costs ~60 µs, the first in a process ~27 ms on Node 24 (ICU
-// loads its locale data); a run asks about the same few zones thousands of times (one per schedule), so
-// each name is checked once per process, and a name Intl lists (Intl.supportedValuesOf, ~1 ms for
-// all: ICU's canonical names, "Asia/Calcutta" rather than "Asia/Kolkata") or "UTC" (which
-// ECMA-402 requires, and which is not listed) needs no DateTimeFormat at all. Any other name (an
-// alias, another spelling, no zone) is still put to a DateTimeFormat, which knows them all, once
-// it can be an IANA name: ICU also takes offsets (on Node 24) and names of its own, and a name in
-// no area of the tz database is none (below).
+// loads its locale data); a run asks about the same few zones thousands of times (one per
+// schedule), so each name is checked once per process, and a name Intl lists
+// (Intl.supportedValuesOf, ~1 ms for all: ICU's canonical names, "Asia/Calcutta" rather than
+// "Asia/Kolkata") or "UTC" (which ECMA-402 requires, and which is not listed) needs no
+// DateTimeFormat at all. Any other name (an alias, another spelling, no zone) is still put to a
+// DateTimeFormat, which knows them all, once it can be an IANA name: ICU also takes offsets (on
+// Node 24) and names of its own, and a name in no area of the tz database is none (below).
 const timeZoneAnswers = new Map<string, boolean>();
 let canonicalZones: ReadonlySet<string> | undefined;
 
@@ -26,8 +26,8 @@ const IANA_NAME_START = /^[A-Za-z]/;
  * Names ICU, so Intl on every Node, takes as zones though they are no IANA names: the legacy
  * three-letter ids ICU adds for its own compatibility (icu4c/source/tools/tzcode/icuzones; its
  * `SystemV/…` zones are in no area of the tz database: TZDB_AREAS), Canada/East-Saskatchewan and
- * US/Pacific-New, which tzdb dropped in 2017c and 2020b. Firefox's Intl refuses the same names (SpiderMonkey's
- * `legacyICUTimeZones`). "IST" is India, Israel or Ireland to whoever reads it, "CST" China or
+ * US/Pacific-New, which tzdb dropped in 2017c and 2020b. Firefox's Intl refuses the same names
+ * (SpiderMonkey's `legacyICUTimeZones`). "IST" is India, Israel or Ireland to whoever reads it, "CST" China or
  * Chicago: the hour such a schedule runs at is a guess. Lower case: Intl matches any case.
  */
 const ICU_ONLY_ZONES: ReadonlySet<string> = new Set(

@@ -138,6 +138,7 @@ export function parseManifest(
     return { manifest: null, problems };
   }
   const obj = data as Record<string, unknown>;
+  let hash: string | undefined;
   return {
     manifest: {
       kind,
@@ -147,9 +148,10 @@ export function parseManifest(
         file,
         location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
         paths: collectPaths(source),
-        // Hashed when a plan reads it: `validate` and `check` never do.
+        // Hashed when a plan first reads it: `validate` and `check` never do.
         get sha256() {
-          return sha256(text);
+          hash ??= sha256(text);
+          return hash;
         },
       },
     },
