@@ -1,5 +1,6 @@
 // The orders every layer lists things in, defined once: severities most severe first, and the
 // canonical order of findings (the engine reports them in it; formats group within it).
+import naturalCompare from 'string-natural-compare';
 import type { Finding, Severity } from './model.js';
 import { SEVERITIES } from './model.js';
 
@@ -24,24 +25,25 @@ export function compareText(a: string, b: string): number {
 }
 
 /**
- * Numbers inside ids and paths compare as numbers: 9001 < 10019, `permissions[2]` <
- * `permissions[10]`. Made at the first comparison: a collator loads ICU's data (~3 ms of every
- * start, `validate`'s too).
+ * Text in natural order: a run of digits compares as a number (9001 < 10019, `permissions[2]` <
+ * `permissions[10]`), every other character by code unit, as `compareText`. No ICU collator: its
+ * first costs ~15 ms of a start (Node 20 and 24 alike), and its order moves with ICU's version,
+ * so one Node could list a report's rows in another order than the next.
  */
-let collator: Intl.Collator | undefined;
+export function compareNatural(a: string, b: string): number {
+  return naturalCompare(a, b);
+}
 
 /**
- * The order findings are reported in, the same on every run: severity (most severe first),
- * resource kind, resource id and path, compared naturally. Ties keep their input order.
+ * The order findings are reported in, the same on every run and machine: severity (most severe
+ * first), resource kind, resource id and path, compared naturally. Ties keep their input order.
  */
 export function compareFindings(a: Finding, b: Finding): number {
-  collator ??= new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
-  const natural = collator;
   return (
     severityRank(a.severity) - severityRank(b.severity) ||
-    natural.compare(a.resource.kind, b.resource.kind) ||
-    natural.compare(a.resource.id, b.resource.id) ||
-    natural.compare(a.path ?? '', b.path ?? '')
+    naturalCompare(a.resource.kind, b.resource.kind) ||
+    naturalCompare(a.resource.id, b.resource.id) ||
+    naturalCompare(a.path ?? '', b.path ?? '')
   );
 }
 

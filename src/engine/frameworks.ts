@@ -4,6 +4,7 @@
 // when all of them ran and passed, and is not evaluated when none of them ran (--only,
 // --framework another, an empty scope).
 import type { ControlSummary, FrameworkSummary, PolicyResult } from '../core/model.js';
+import { compareNatural } from '../core/order.js';
 
 interface Mapped {
   id: string;
@@ -23,11 +24,10 @@ export function frameworkSummaries(loaded: readonly Mapped[], results: readonly 
       controls.set(framework, perControl);
     }
   }
-  const natural = new Intl.Collator('en', { numeric: true });
-  return [...controls.keys()].sort(natural.compare).map((name) => ({
+  return [...controls.keys()].sort(compareNatural).map((name) => ({
     name,
     controls: [...controls.get(name)!.entries()]
-      .sort(([a], [b]) => natural.compare(a, b))
+      .sort(([a], [b]) => compareNatural(a, b))
       .map(([id, policies]) => ({ id, status: controlStatus(policies.map((p) => byId.get(p))), policies: [...policies].sort() })),
   }));
 }
