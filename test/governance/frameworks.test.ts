@@ -1,6 +1,6 @@
 // Framework mapping: the built-in pack maps to SOC 2 and ISO/IEC 27001:2022 Annex A controls;
 // `--framework` runs only mapped policies; every report summarises each control.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PolicyResult, Report } from '../../src/core/model.js';
 import { frameworkSummaries } from '../../src/engine/frameworks.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -117,5 +117,26 @@ describe('control status', () => {
       },
     ]);
     expect(frameworkSummaries(mapped, [result('a', 'fail'), result('b', 'pass')])[0].controls.map((c) => c.status)).toEqual(['fail', 'fail', 'not-evaluated', 'pass']);
+  });
+
+  it('orders frameworks and controls by code unit, digits as numbers, with no ICU collator', () => {
+    // A collator's ICU data costs ~15 ms of a start, and its order moves with ICU's version.
+    vi.stubGlobal('Intl', new Proxy(Intl, { get: () => { throw new Error('Intl was asked'); } }));
+    try {
+      const summaries = frameworkSummaries(
+        [
+          { id: 'a', controls: { soc2: ['cc6.1'], SOC2: ['CC6.10', 'CC6.2', 'A.9'] } },
+          { id: 'b', controls: { ISO27001: ['A.5.15'] } },
+        ],
+        [result('a', 'pass'), result('b', 'pass')],
+      );
+      expect(summaries.map((f) => [f.name, f.controls.map((c) => c.id)])).toEqual([
+        ['ISO27001', ['A.5.15']],
+        ['SOC2', ['A.9', 'CC6.2', 'CC6.10']],
+        ['soc2', ['cc6.1']],
+      ]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
