@@ -41,9 +41,9 @@ export function compareNatural(a: string, b: string): number {
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     severityRank(a.severity) - severityRank(b.severity) ||
-    naturalCompare(a.resource.kind, b.resource.kind) ||
-    naturalCompare(a.resource.id, b.resource.id) ||
-    naturalCompare(a.path ?? '', b.path ?? '')
+    compareNatural(a.resource.kind, b.resource.kind) ||
+    compareNatural(a.resource.id, b.resource.id) ||
+    compareNatural(a.path ?? '', b.path ?? '')
   );
 }
 
