@@ -6,6 +6,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { FORMATS } from '../../src/report/index.js';
 import { BUILTIN_POLICIES, findingKeys, PLANTED, runCli, sandboxEnv, tempDir } from './helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -118,6 +119,7 @@ describe('steward check exit codes', () => {
       expect(text, f).toContain('401');
       expect(text, f).not.toContain('tok-wrong-9999');
     }
+    expect(await junitXsdProblems(readFileSync(path.join(dir, 'report.junit'), 'utf8'))).toEqual([]);
   });
 
   it('3: the misconfigured-reports endpoint answering 403', async () => {

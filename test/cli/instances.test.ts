@@ -13,6 +13,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { reportValidator } from '../report/schema-validators.js';
 import { runAction } from '../action/run-action.js';
 import { copyDemo, findingKeys, PLANTED, runCli } from './helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 let prod: Sandbox;
 let staging: Sandbox;
@@ -118,6 +119,7 @@ describe('instances: several in one run', () => {
       ['staging', `steward/${staging.baseUrl.replace('http://', '')}/`],
     ]);
     expect(sarif.runs.map((x) => x.results.length)).toEqual([PLANTED.length + 1, STAGING_JUDGED.length + 1]); // each instance's waived one is a suppressed result
+    expect(await junitXsdProblems(readFileSync(path.join(dir, 'r.xml'), 'utf8'))).toEqual([]);
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(path.join(dir, 'r.xml'), 'utf8'));
     const suites = (junit.testsuites.testsuite as { '@_name': string }[]).map((s) => s['@_name']);
     expect(suites.filter((n) => n.startsWith('prod/')).length).toBe(suites.filter((n) => n.startsWith('staging/')).length);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { BUILTIN_POLICIES, findingKeys, PLANTED, readTree, runCli, sandboxEnv, tempDir } from './helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 const TOKEN = 'tok_SECRET_7f3a9c1e5b';
 let sandbox: Sandbox;
@@ -45,6 +46,7 @@ describe('steward check outputs', () => {
     expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(PLANTED.length);
     const junit = readFileSync(files.junit, 'utf8');
     expect(XMLValidator.validate(junit)).toBe(true);
+    expect(await junitXsdProblems(junit)).toEqual([]);
     // One testsuite per policy of the pack (16); one failure per unwaived violation (20).
     expect(junit.match(/<testsuite /g)).toHaveLength(BUILTIN_POLICIES);
     expect(junit.match(/<failure /g)).toHaveLength(PLANTED.length);

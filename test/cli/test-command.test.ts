@@ -5,6 +5,7 @@ import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 function policyFile(): string {
   const dir = tempDir('steward-tests-');
@@ -49,6 +50,7 @@ describe('steward test', () => {
     ]);
     const xml = (await runCli(['test', 'p.yaml', '--format', 'junit'], { cwd: dir })).stdout;
     expect(XMLValidator.validate(xml)).toBe(true);
+    expect(await junitXsdProblems(xml)).toEqual([]);
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
     expect(doc.testsuites).toMatchObject({ tests: '2', failures: '1' });
     expect(doc.testsuites.testsuite.testcase[1].failure).toMatchObject({ message: 'expected 1 violation(s), got 0', type: 'policy-test' });

@@ -9,6 +9,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { summaryMarkdown } from '../../src/action/summary.js';
 import type { Report } from '../../src/core/model.js';
 import { copyDemo, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -59,6 +60,7 @@ describe('partial coverage', () => {
     expect(sarif.runs[0].invocations[0]).toMatchObject({ executionSuccessful: false });
     expect(sarif.runs[0].invocations[0].toolExecutionNotifications).toContainEqual({ level: 'error', message: { text: note }, descriptor: { id: 'partial-coverage' } });
     const junit = read('junit');
+    expect(await junitXsdProblems(junit)).toEqual([]);
     expect(junit.match(/<property name="coverage" value="partial: reportSchedule: [^"]+"\/>/g)).toHaveLength(2);
     expect(read('github').split('\n')).toContain(`::error title=partial coverage::${note}`);
     expect(read('html')).toContain(`<h2 id="partial-h">Partial coverage (the listing did not show the whole instance)</h2><ul><li>${note.replace(/'/g, '&#39;')}</li></ul>`);

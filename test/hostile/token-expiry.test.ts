@@ -11,6 +11,7 @@ import { doctor } from '../../src/library/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 const DAY = 86_400_000;
 const ID = 555_001;
@@ -57,6 +58,7 @@ describe('the token in use expiring', () => {
     expect(read('markdown')).toContain(`**The token in use**\n\n- ${note}`);
     expect(summaryMarkdown(json)).toContain(note);
     expect(JSON.parse(read('sarif')).runs[0].invocations[0].toolExecutionNotifications).toContainEqual({ level: 'warning', message: { text: note }, descriptor: { id: 'token-expiry' } });
+    expect(await junitXsdProblems(read('junit'))).toEqual([]);
     expect(read('junit')).toContain(`<property name="token" value="${note}"/>`);
     expect(read('github').split('\n')).toContain(`::warning title=token expiry::${note}`);
     expect(read('html')).toContain(`<h2 id="token-h">The token in use</h2><ul><li>${note}</li></ul>`);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, runCli, tempDir } from '../cli/helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
 
 const TOKEN = 'tok-5e1d9a7c3b80f264-secret';
 let sandbox: Sandbox;
@@ -71,6 +72,7 @@ describe('files steward writes hold no echoed token', () => {
     expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['snap.json', 'base.json', 'plan.json', 'r.json', 'r.sarif', 'r.xml', 'r.md']));
     const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'utf8')).map((form) => `${path.relative(dir, f)}: ${form}`));
     expect(leaks).toEqual([]);
+    expect(await junitXsdProblems(readFileSync(path.join(dir, 'r.xml'), 'utf8'))).toEqual([]);
     for (const out of [snap, checked, fixed]) expect(leaksIn(out.stdout + out.stderr)).toEqual([]);
   });
 

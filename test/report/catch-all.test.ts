@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report, WaiverRef } from '../../src/core/model.js';
 import { formatReport } from '../../src/report/index.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
+import { junitXsdProblems } from './junit-xsd.js';
 import { reportValidator } from './schema-validators.js';
 
 const CATCH_ALL: WaiverRef = {
@@ -49,8 +50,9 @@ describe('a catch-all waiver is warned about in every format', () => {
     expect(github.split('\n')[0]).toBe(`::warning file=waivers.yaml,line=4,col=5,title=catch-all waiver::${WARNING}`);
   });
 
-  it('junit: the waived testcase says it was waived by a catch-all waiver', () => {
+  it('junit: the waived testcase says it was waived by a catch-all waiver', async () => {
     const xml = formatReport('junit', report(), { color: false });
+    expect(await junitXsdProblems(xml)).toEqual([]);
     expect(xml).toContain('message="waived by a catch-all waiver (every resource of the policy): too noisy (owner someone@acme.example, expires 2027-06-30)"');
   });
 });

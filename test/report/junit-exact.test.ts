@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
 import { formatJunit } from '../../src/report/junit.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
+import { junitXsdProblems } from './junit-xsd.js';
 
 function report(): Report {
   const base = makeReport({
@@ -26,8 +27,10 @@ function report(): Report {
 }
 
 describe('JUnit, exactly', () => {
-  it('one suite per policy with its properties; the token note on the first, the partial note on the user suite', () => {
-    expect(formatJunit(report(), { color: false })).toBe(
+  it('one suite per policy with its properties; the token note on the first, the partial note on the user suite', async () => {
+    const xml = formatJunit(report(), { color: false });
+    expect(await junitXsdProblems(xml)).toEqual([]);
+    expect(xml).toBe(
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<testsuites name="steward" tests="3" failures="1" errors="0" time="2.345">',
@@ -60,7 +63,7 @@ describe('JUnit, exactly', () => {
     );
   });
 
-  it('several instances: one suite per instance and policy, named instance/policy, each instance with its own first-suite token note', () => {
+  it('several instances: one suite per instance and policy, named instance/policy, each instance with its own first-suite token note', async () => {
     const one = report();
     const stamp = (r: Report, instance: string): Report =>
       ({ ...r, policies: r.policies.map((p) => ({ ...p, instance })), findings: r.findings.map((f) => ({ ...f, instance })) }) as Report;
@@ -70,13 +73,14 @@ describe('JUnit, exactly', () => {
     // A third instance that evaluated no policy (merged from a run that selected none): no suite.
     const merged = { ...one, instance: ['prod', 'test', 'idle'], policies: [...a.policies, ...b.policies], findings: [...a.findings, ...b.findings], instances: [run('prod'), run('test'), run('idle')] } as unknown as Report;
     const xml = formatJunit(merged, { color: false });
+    expect(await junitXsdProblems(xml)).toEqual([]);
     expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(['prod/p1', 'prod/p2', 'test/p1', 'test/p2']);
     // One instance named in `instances:` alone: its suites are named by policy, as without it.
     const single = { ...a, instances: [run('prod')] } as unknown as Report;
     expect([...formatJunit(single, { color: false }).matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(['p1', 'p2']);
   });
 
-  it('errors, waivers and escaping: every outcome and every cleaned character, to the byte', () => {
+  it('errors, waivers and escaping: every outcome and every cleaned character, to the byte', async () => {
     const q = (id: string) => ({ kind: 'queue', id, name: null });
     const base = makeReport({
       policies: [
@@ -100,6 +104,7 @@ describe('JUnit, exactly', () => {
       ],
     } as Report;
     const xml = formatJunit(r, { color: false });
+    expect(await junitXsdProblems(xml)).toEqual([]);
     expect(xml.split('\n').slice(1, -1)).toEqual([
       '<testsuites name="steward" tests="4" failures="1" errors="2" time="2.345">',
       '  <testsuite name="p1" tests="4" failures="1" errors="2" skipped="1" time="0" timestamp="2026-03-02T09:15:00">',
@@ -129,8 +134,9 @@ describe('JUnit, exactly', () => {
     ]);
   });
 
-  it('a report without policies is an empty document, not a crash', () => {
+  it('a report without policies is an empty document, not a crash', async () => {
     const xml = formatJunit(makeReport({ policies: [], findings: [] }), { color: false });
+    expect(await junitXsdProblems(xml)).toEqual([]);
     expect(xml).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="steward" tests="0" failures="0" errors="0" time="2.345">\n</testsuites>\n');
   });
 });

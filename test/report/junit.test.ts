@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { escapeXml, formatJunit } from '../../src/report/junit.js';
 import { makeFinding, makePassingReport, makePolicy, makeReport } from '../fixtures/report.js';
+import { junitXsdProblems } from './junit-xsd.js';
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -13,8 +14,10 @@ const parser = new XMLParser({
 // biome-ignore lint/suspicious/noExplicitAny: parsed XML has no static shape
 type Node = Record<string, any>;
 
-function parse(xml: string): Node {
+/** The document's root, once it is well-formed and valid against junit-10.xsd. */
+async function parse(xml: string): Promise<Node> {
   expect(XMLValidator.validate(xml)).toBe(true);
+  expect(await junitXsdProblems(xml)).toEqual([]);
   return parser.parse(xml).testsuites;
 }
 
@@ -23,8 +26,8 @@ function suiteNamed(root: Node, name: string): Node {
 }
 
 describe('junit format', () => {
-  it('writes one suite per policy and one testcase per evaluated resource, with counts', () => {
-    const root = parse(formatJunit(makeReport(), { color: false }));
+  it('writes one suite per policy and one testcase per evaluated resource, with counts', async () => {
+    const root = await parse(formatJunit(makeReport(), { color: false }));
     expect(root).toMatchObject({
       name: 'steward',
       tests: '14',
@@ -72,7 +75,7 @@ describe('junit format', () => {
     expect(dataset.testcase[1].error.type).toBe('evaluation-error');
   });
 
-  it('puts several violations on one resource in one failure', () => {
+  it('puts several violations on one resource in one failure', async () => {
     const report = makeReport({
       policies: [makePolicy({ resourceIds: ['q1'] })],
       findings: [
@@ -89,7 +92,7 @@ describe('junit format', () => {
         }),
       ],
     });
-    const root = parse(formatJunit(report, { color: false }));
+    const root = await parse(formatJunit(report, { color: false }));
     const c = root.testsuite[0].testcase[0];
     expect(root.testsuite[0]).toMatchObject({ tests: '1', failures: '1' });
     expect(c.failure.message).toBe('2 violations on q1');
@@ -100,20 +103,20 @@ describe('junit format', () => {
     );
   });
 
-  it('adds a policy testcase for a policy-level error and keeps findings on unlisted resources', () => {
+  it('adds a policy testcase for a policy-level error and keeps findings on unlisted resources', async () => {
     const report = makeReport({
       policies: [
         makePolicy({ status: 'error', error: 'GET /api/queues answered 503', resourceIds: [] }),
       ],
       findings: [makeFinding({ resource: { kind: 'queue', id: 'q9', name: null } })],
     });
-    const root = parse(formatJunit(report, { color: false }));
+    const root = await parse(formatJunit(report, { color: false }));
     expect(root.testsuite[0]).toMatchObject({ tests: '2', failures: '1', errors: '1' });
     expect(root.testsuite[0].testcase.map((c: Node) => c.name)).toEqual(['q9', '(policy)']);
     expect(root.testsuite[0].testcase[1].error.message).toBe('GET /api/queues answered 503');
   });
 
-  it('a stopped run gives each policy it left unjudged a policy testcase with a run-stopped error, and no other', () => {
+  it('a stopped run gives each policy it left unjudged a policy testcase with a run-stopped error, and no other', async () => {
     const report = makeReport({
       policies: [
         makePolicy({ status: 'pass', resourceIds: [] }),
@@ -125,7 +128,7 @@ describe('junit format', () => {
     });
     report.summary.gate = 'error';
     report.stoppedBy = [{ cause: 'the run evaluated nothing (no queue resources were found)', advice: 'name some in scope' }];
-    const suites = parse(formatJunit(report, { color: false })).testsuite as Node[];
+    const suites = (await parse(formatJunit(report, { color: false }))).testsuite as Node[];
     const cases = suites.map((s) => s.testcase.map((c: Node) => [c.name, c.error?.type ?? null, c.error?.message ?? null]));
     expect(cases).toEqual([
       [['(policy)', 'run-stopped', 'the run evaluated nothing (no queue resources were found): name some in scope.']],
@@ -134,10 +137,10 @@ describe('junit format', () => {
       [['q9', null, null]],
     ]);
     delete report.stoppedBy;
-    expect(parse(formatJunit(report, { color: false })).testsuite[0].testcase).toBeUndefined();
+    expect((await parse(formatJunit(report, { color: false }))).testsuite[0].testcase).toBeUndefined();
   });
 
-  it('escapes markup and control characters so the XML stays well-formed', () => {
+  it('escapes markup and control characters so the XML stays well-formed', async () => {
     const nasty = `a <b> & "c" 'd' \u0007bell\u0000nul\u001b[31m\nnext`;
     const report = makeReport({
       policies: [makePolicy({ id: 'p<&>', title: nasty, resourceIds: ['r"1'] })],
@@ -151,7 +154,7 @@ describe('junit format', () => {
     });
     const xml = formatJunit(report, { color: false });
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
-    const root = parse(xml);
+    const root = await parse(xml);
     const c = root.testsuite[0].testcase[0];
     expect(root.testsuite[0].name).toBe('p<&>');
     expect(c.name).toBe('r"1');
@@ -159,12 +162,21 @@ describe('junit format', () => {
     expect(escapeXml(`<&>"'`)).toBe('&lt;&amp;&gt;&quot;&apos;');
   });
 
-  it('a clean run has no failures', () => {
-    const root = parse(formatJunit(makePassingReport(), { color: false }));
+  it('libxml2 with junit-10.xsd refuses what the format leaves out, so the documents above passed a real check', async () => {
+    const xml = formatJunit(makePassingReport(), { color: false });
+    const wrong = xml.replace('<testsuites ', '<testsuites skipped="0" ').replace(/(<testsuite [^>]*) errors="0"/, '$1');
+    expect(await junitXsdProblems(wrong)).toEqual([
+      "report.xml:2: Schemas validity error : Element 'testsuites', attribute 'skipped': The attribute 'skipped' is not allowed.",
+      "report.xml:3: Schemas validity error : Element 'testsuite': The attribute 'errors' is required but missing.",
+    ]);
+  });
+
+  it('a clean run has no failures', async () => {
+    const root = await parse(formatJunit(makePassingReport(), { color: false }));
     expect(root).toMatchObject({ tests: '14', failures: '0', errors: '0' });
   });
 
-  it('a waived finding is a skipped testcase even when the same resource also has a violation', () => {
+  it('a waived finding is a skipped testcase even when the same resource also has a violation', async () => {
     const policy = makePolicy({ id: 'p', resourceIds: ['q-1'] });
     const waiver = { policy: 'p', resource: 'q-1', item: '15', reason: 'break glass', owner: 'gov', expires: '2099-01-01' };
     const report = makeReport({
@@ -174,7 +186,7 @@ describe('junit format', () => {
         makeFinding({ policy: 'p', resource: { kind: 'queue', id: 'q-1', name: null }, path: 'permissions[2]', status: 'waived', waiver, message: 'user 15 holds ADMIN' }),
       ],
     });
-    const suite = parse(formatJunit(report, { color: false })).testsuite[0] as Node;
+    const suite = (await parse(formatJunit(report, { color: false }))).testsuite[0] as Node;
     expect([suite.tests, suite.failures, suite.skipped]).toEqual(['2', '1', '1']);
     expect(suite.testcase.map((c: Node) => [c.name, c.failure ? 'failure' : c.skipped ? 'skipped' : 'pass'])).toEqual([
       ['q-1', 'failure'],
@@ -183,7 +195,7 @@ describe('junit format', () => {
     expect(suite.testcase[1].skipped.message).toBe('waived: break glass (owner gov, expires 2099-01-01)');
   });
 
-  it('a resource with both an evaluation error and a violation is an <error> (the gate fails closed), listing both', () => {
+  it('a resource with both an evaluation error and a violation is an <error> (the gate fails closed), listing both', async () => {
     const policy = makePolicy({ id: 'p', resourceIds: ['q-1'] });
     const queue = { kind: 'queue', id: 'q-1', name: null } as const;
     const report = makeReport({
@@ -193,7 +205,7 @@ describe('junit format', () => {
         makeFinding({ policy: 'p', resource: queue, path: 'permissions[1]', status: 'error', message: 'no such key: permissions' }),
       ],
     });
-    const suite = parse(formatJunit(report, { color: false })).testsuite[0] as Node;
+    const suite = (await parse(formatJunit(report, { color: false }))).testsuite[0] as Node;
     expect([suite.tests, suite.failures, suite.errors]).toEqual(['1', '0', '1']);
     const [testcase] = suite.testcase as Node[];
     expect(testcase.failure).toBeUndefined();

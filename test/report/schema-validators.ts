@@ -1,15 +1,15 @@
 // ajv validators for the report schema and the official SARIF 2.1.0 schema (test-only).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = ((addFormatsPlugin as { default?: unknown }).default ?? addFormatsPlugin) as (
-  ajv: Ajv,
-) => Ajv;
+const addFormats = ((addFormatsPlugin as { default?: unknown }).default ?? addFormatsPlugin) as <T extends Ajv>(ajv: T) => T;
 
-function readJson(path: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as Record<
+function readJson(relative: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Record<
     string,
     unknown
   >;
@@ -22,18 +22,13 @@ export function reportValidator(): (data: unknown) => ErrorObject[] {
 }
 
 /**
- * The official schema is draft-04 (`id`, no `$id`); its keywords are a subset draft-07 reads the
- * same way, so it compiles as draft-07 once `$schema` is dropped and `id` renamed `$id`.
+ * The official SARIF 2.1.0 schema (JSON Schema 2020-12), read where the workplace keeps it
+ * (../shared/schemas) rather than copied here. `strict: false`: the schema itself names required
+ * properties its `anyOf` branches do not declare, which Ajv's strict mode refuses to compile.
  */
 export function sarifValidator(): (data: unknown) => ErrorObject[] {
-  const schema = readJson(
-    '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json',
-  );
-  delete schema.$schema;
-  schema.$id = schema.id;
-  delete schema.id;
-  // unicodeRegExp off: the schema's `language` pattern has a stray `]` that `u` mode rejects.
-  const ajv = addFormats(new Ajv({ allErrors: true, strict: false, unicodeRegExp: false }));
+  const schema = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../shared/schemas/sarif-2.1.0.schema.json'), 'utf8')) as Record<string, unknown>;
+  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
   const validate = ajv.compile(schema);
   return (data) => (validate(data) ? [] : (validate.errors ?? []));
 }
