@@ -7,6 +7,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { FORMATS } from '../../src/report/index.js';
 import { BUILTIN_POLICIES, findingKeys, PLANTED, runCli, sandboxEnv, tempDir } from './helpers.js';
 import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -120,6 +121,7 @@ describe('steward check exit codes', () => {
       expect(text, f).not.toContain('tok-wrong-9999');
     }
     expect(await junitXsdProblems(readFileSync(path.join(dir, 'report.junit'), 'utf8'))).toEqual([]);
+    expect(sarifValidator()(JSON.parse(readFileSync(path.join(dir, 'report.sarif'), 'utf8')))).toEqual([]);
   });
 
   it('3: the misconfigured-reports endpoint answering 403', async () => {

@@ -10,6 +10,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { loadWorkflowParser } from '../action/workflow-parser.js';
 import { CLI, copyDemo, REPO, spawnProcess, tempDir } from './helpers.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 const WORKFLOW = path.join(REPO, 'docs/workflows/steward-fleet.yml');
 const VERSION = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version as string;
@@ -112,6 +113,7 @@ describe('the fleet workflow', () => {
     const shown = (name: string) => `instance ${name} (${sandboxes[name]!.baseUrl.replace('://', '\\://')})`;
     expect(md.split('\n').filter((l) => l.startsWith('<summary>instance ')).map((l) => l.replace(/ · \d+ findings<\/summary>$/, ''))).toEqual([`<summary>${shown('prod')}`, `<summary>${shown('staging')}`]);
     const sarif = JSON.parse(readFileSync(path.join(dir, 'steward.sarif'), 'utf8')) as { runs: { automationDetails: { id: string } }[] };
+    expect(sarifValidator()(sarif)).toEqual([]);
     expect(new Set(sarif.runs.map((r) => r.automationDetails.id)).size).toBe(2);
     expect(readFileSync(path.join(dir, 'steward.html'), 'utf8')).toContain('<h3 id="instance-staging">');
     // Staging's job wrote nothing this time: the merge fails closed, naming it.

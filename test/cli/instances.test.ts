@@ -14,6 +14,7 @@ import { reportValidator } from '../report/schema-validators.js';
 import { runAction } from '../action/run-action.js';
 import { copyDemo, findingKeys, PLANTED, runCli } from './helpers.js';
 import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 let prod: Sandbox;
 let staging: Sandbox;
@@ -114,6 +115,7 @@ describe('instances: several in one run', () => {
   it('SARIF: one run per instance with its own category; JUnit: a suite per instance and policy; text: a section each', async () => {
     const r = await runCli(['check', '--format', 'sarif', '--output', 'junit=r.xml', '--output', 'text=r.txt'], { cwd: dir, env: env() });
     const sarif = JSON.parse(r.stdout) as { runs: { automationDetails: { id: string }; results: unknown[]; properties: { instanceName: string } }[] };
+    expect(sarifValidator()(sarif)).toEqual([]);
     expect(sarif.runs.map((x) => [x.properties.instanceName, x.automationDetails.id])).toEqual([
       ['prod', `steward/${prod.baseUrl.replace('http://', '')}/`],
       ['staging', `steward/${staging.baseUrl.replace('http://', '')}/`],

@@ -9,6 +9,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { BUILTIN_POLICIES, findingKeys, PLANTED, readTree, runCli, sandboxEnv, tempDir } from './helpers.js';
 import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 const TOKEN = 'tok_SECRET_7f3a9c1e5b';
 let sandbox: Sandbox;
@@ -41,6 +42,7 @@ describe('steward check outputs', () => {
     expect(findingKeys(json)).toEqual(PLANTED);
     // stdout is the SARIF document alone; the request log went to stderr.
     const sarif = JSON.parse(r.stdout);
+    expect(sarifValidator()(sarif)).toEqual([]);
     expect(sarif.version).toBe('2.1.0');
     expect(JSON.parse(readFileSync(files.sarif, 'utf8')).runs[0].results).toHaveLength(sarif.runs[0].results.length);
     expect(sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => !x.suppressions?.length)).toHaveLength(PLANTED.length);
@@ -87,6 +89,7 @@ describe('steward check outputs', () => {
     expect(JSON.parse(text('a.sarif')).version).toBe('2.1.0');
     expect(JSON.parse(text('b.sarif.json')).version).toBe('2.1.0');
     expect(text('c.xml')).toMatch(/^<\?xml [^>]*>\n<testsuites /);
+    expect(await junitXsdProblems(text('c.xml'))).toEqual([]);
     expect(text('d.html')).toMatch(/^<!doctype html>/i);
     expect(text('e.md')).toMatch(/^### .* steward: fail: 2 violations/);
     expect(JSON.parse(text('f=g.json')).findings).toEqual(JSON.parse(r.stdout).findings);

@@ -10,6 +10,7 @@ import { summaryMarkdown } from '../../src/action/summary.js';
 import type { Report } from '../../src/core/model.js';
 import { copyDemo, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
 import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -57,6 +58,7 @@ describe('partial coverage', () => {
     expect(read('markdown')).toContain(`**Partial coverage (the listing did not show the whole instance)**\n\n- ${note}`);
     expect(summaryMarkdown(json)).toContain(note);
     const sarif = JSON.parse(read('sarif'));
+    expect(sarifValidator()(sarif)).toEqual([]);
     expect(sarif.runs[0].invocations[0]).toMatchObject({ executionSuccessful: false });
     expect(sarif.runs[0].invocations[0].toolExecutionNotifications).toContainEqual({ level: 'error', message: { text: note }, descriptor: { id: 'partial-coverage' } });
     const junit = read('junit');

@@ -12,6 +12,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
 import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 const DAY = 86_400_000;
 const ID = 555_001;
@@ -57,6 +58,7 @@ describe('the token in use expiring', () => {
     expect(read('text').replace(/\n\s+/g, ' ')).toContain(`The token in use: ${note}`);
     expect(read('markdown')).toContain(`**The token in use**\n\n- ${note}`);
     expect(summaryMarkdown(json)).toContain(note);
+    expect(sarifValidator()(JSON.parse(read('sarif')))).toEqual([]);
     expect(JSON.parse(read('sarif')).runs[0].invocations[0].toolExecutionNotifications).toContainEqual({ level: 'warning', message: { text: note }, descriptor: { id: 'token-expiry' } });
     expect(await junitXsdProblems(read('junit'))).toEqual([]);
     expect(read('junit')).toContain(`<property name="token" value="${note}"/>`);

@@ -10,6 +10,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, runCli, tempDir } from '../cli/helpers.js';
 import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 const TOKEN = 'tok-5e1d9a7c3b80f264-secret';
 let sandbox: Sandbox;
@@ -73,6 +74,7 @@ describe('files steward writes hold no echoed token', () => {
     const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'utf8')).map((form) => `${path.relative(dir, f)}: ${form}`));
     expect(leaks).toEqual([]);
     expect(await junitXsdProblems(readFileSync(path.join(dir, 'r.xml'), 'utf8'))).toEqual([]);
+    expect(sarifValidator()(JSON.parse(readFileSync(path.join(dir, 'r.sarif'), 'utf8')))).toEqual([]);
     for (const out of [snap, checked, fixed]) expect(leaksIn(out.stdout + out.stderr)).toEqual([]);
   });
 
