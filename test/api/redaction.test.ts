@@ -8,6 +8,8 @@ import { SecretSet } from '../../src/core/redact.js';
 import { FORMATS, formatReport } from '../../src/report/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { allTextOf, clientFor, rejection } from './helpers.js';
+import { junitXsdProblems } from '../report/junit-xsd.js';
+import { sarifValidator } from '../report/schema-validators.js';
 
 const QUOTED = 'a"b\\c-SECRET'; // JSON-escaped: a\"b\\c-SECRET
 const PLUS = 'abc+def/ghi=SECRET'; // URL-encoded: abc%2Bdef%2Fghi%3DSECRET
@@ -118,5 +120,8 @@ describe.each(TOKENS)('a server echoing the token %s', (token) => {
       const text = formatReport(format, report, { color: false, cwd: '.' });
       for (const leak of leaks(token)) expect(text, format).not.toContain(leak);
     }
+    // The redacted echo stays valid where a schema says what valid is.
+    expect(await junitXsdProblems(formatReport('junit', report, { color: false }))).toEqual([]);
+    expect(sarifValidator()(JSON.parse(formatReport('sarif', report, { color: false, cwd: '.' })))).toEqual([]);
   });
 });
