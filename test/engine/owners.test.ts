@@ -12,7 +12,7 @@ import { formatReport } from '../../src/report/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { REPO, tempDir } from '../cli/helpers.js';
-import { reportValidator } from '../report/schema-validators.js';
+import { reportValidator, sarifValidator } from '../report/schema-validators.js';
 
 const validateReport = reportValidator();
 
@@ -140,6 +140,7 @@ describe('owners in the other formats', () => {
   it('SARIF results carry the owner (or why not) and the team in their properties', async () => {
     const report = await run({ only: ['workflows-are-named', 'admins-at-most'] });
     const sarif = JSON.parse(formatReport('sarif', report, { color: false, cwd: REPO })) as { runs: { results: { ruleId: string; properties: Record<string, unknown> }[] }[] };
+    expect(sarifValidator()(sarif)).toEqual([]);
     const props = (rule: string) => sarif.runs[0].results.find((r) => r.ruleId === rule)!.properties;
     expect(props('workflows-are-named').owner).toEqual({ type: 'USER', id: '7', name: 'Ana Ruiz', email: 'ana.ruiz@example.com', state: 'active' });
     expect(props('admins-at-most')).toMatchObject({ owner: null, ownerUnknown: "a role belongs to the instance, not to a person: route it with the config's owners: map" });

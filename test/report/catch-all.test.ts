@@ -4,7 +4,7 @@ import type { Report, WaiverRef } from '../../src/core/model.js';
 import { formatReport } from '../../src/report/index.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
 import { junitXsdProblems } from './junit-xsd.js';
-import { reportValidator } from './schema-validators.js';
+import { reportValidator, sarifValidator } from './schema-validators.js';
 
 const CATCH_ALL: WaiverRef = {
   policy: 'queue-no-admin-for-users',
@@ -42,6 +42,7 @@ describe('a catch-all waiver is warned about in every format', () => {
 
   it('sarif: a warning notification at the waiver; github: a warning annotation at the waiver', () => {
     const sarif = JSON.parse(formatReport('sarif', report(), { color: false }));
+    expect(sarifValidator()(sarif)).toEqual([]);
     const notes = sarif.runs[0].invocations[0].toolConfigurationNotifications;
     expect(notes).toContainEqual(
       expect.objectContaining({ level: 'warning', descriptor: { id: 'waiver-catch-all' }, message: { text: WARNING } }),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
+import { sarifValidator } from './schema-validators.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -17,7 +18,9 @@ afterAll(() => sandbox.close());
 async function sarifFrom(cwd: string, env: Record<string, string> = {}) {
   const r = await runCli(['check', '--config', 'steward.yaml', '--only', 'queue-no-admin-for-users', '--format', 'sarif'], { cwd, env: { ...sandboxEnv(sandbox), ...env } });
   expect(r.code).toBe(1);
-  const run = JSON.parse(r.stdout).runs[0];
+  const log = JSON.parse(r.stdout);
+  expect(sarifValidator()(log)).toEqual([]);
+  const run = log.runs[0];
   return { base: run.originalUriBaseIds['%SRCROOT%'].uri as string, uris: run.results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0].physicalLocation.artifactLocation.uri) as string[] };
 }
 
