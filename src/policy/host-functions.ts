@@ -2,17 +2,38 @@
 // registers them with the reference engine and hands HOST_FUNCTIONS to the compiled closures.
 import type { HostFunction } from './cel-closures.js';
 import { CelFault } from './cel-values.js';
+import { TZDB_NAMES } from './tzdb-names.js';
 
-// Building an Intl.DateTimeFormat costs ~60 µs, the first in a process ~27 ms on Node 24 (ICU
-// loads its locale data); a run asks about the same few zones thousands of times (one per
-// schedule), so each name is checked once per process, and a name Intl lists
-// (Intl.supportedValuesOf, ~1 ms for all: ICU's canonical names, "Asia/Calcutta" rather than
-// "Asia/Kolkata") or "UTC" (which ECMA-402 requires, and which is not listed) needs no
-// DateTimeFormat at all. Any other name (an alias, another spelling, no zone) is still put to a
-// DateTimeFormat, which knows them all, once it can be an IANA name: ICU also takes offsets (on
-// Node 24) and names of its own, and a name in no area of the tz database is none (below).
+// A name is a zone when the tz database spells it so (TZDB_NAMES: tzdb 2026c, every name Intl
+// lists among them), in its case: a scheduler that looks names up as spelled (Java's `ZoneId.of`)
+// refuses `europe/paris`, and `TimeZone.getTimeZone` reads it as GMT, though Intl takes any case.
+// A name in no case of that list may be one a later tzdb added: it is put to an
+// Intl.DateTimeFormat, once it can be an IANA name (ICU also takes offsets, on Node 24, and names
+// of its own, and a name in no area of the tz database is none: below). Building one costs
+// ~60 µs, the first in a process ~27 ms on Node 24 (ICU loads its locale data), so each name is
+// checked once per process: a run asks about the same few zones once per schedule.
 const timeZoneAnswers = new Map<string, boolean>();
-let canonicalZones: ReadonlySet<string> | undefined;
+
+/**
+ * TZDB_NAMES as isTimeZone asks them: the names; the names in lower case (another case of one is
+ * refused); and their areas in lower case, the first part of every name that has one (theory.html:
+ * "AREA is a continent or ocean"; `Etc`; `US`, `Canada`, `Mexico`, `Brazil` and `Chile` of
+ * `backward`). A name in any other area (`Mars/Olympus`) is no zone, and is refused without a
+ * DateTimeFormat: the first one in a process costs ~27 ms of a start on Node 24 (ICU loads its
+ * date formatting data), and the demo's planted zone is such a name.
+ */
+let tzdb: TzdbSets | undefined;
+
+interface TzdbSets {
+  names: ReadonlySet<string>;
+  lowerCase: ReadonlySet<string>;
+  areas: ReadonlySet<string>;
+}
+
+function tzdbSetsOf(names: readonly string[]): TzdbSets {
+  const lowerCase = new Set(names.map((n) => n.toLowerCase()));
+  return { names: new Set(names), lowerCase, areas: new Set([...lowerCase].filter((n) => n.includes('/')).map((n) => n.slice(0, n.indexOf('/')))) };
+}
 
 /**
  * How every IANA name begins (tzdb's theory.html: a name's parts are ASCII letters, '.', '-' and
@@ -25,7 +46,7 @@ const IANA_NAME_START = /^[A-Za-z]/;
 /**
  * Names ICU, so Intl on every Node, takes as zones though they are no IANA names: the legacy
  * three-letter ids ICU adds for its own compatibility (icu4c/source/tools/tzcode/icuzones; its
- * `SystemV/…` zones are in no area of the tz database: TZDB_AREAS), Canada/East-Saskatchewan and
+ * `SystemV/…` zones are in no area of the tz database: TzdbSets), Canada/East-Saskatchewan and
  * US/Pacific-New, which tzdb dropped in 2017c and 2020b. Firefox's Intl refuses the same names
  * (SpiderMonkey's `legacyICUTimeZones`). "IST" is India, Israel or Ireland to whoever reads it, "CST" China or
  * Chicago: the hour such a schedule runs at is a guess. Lower case: Intl matches any case.
@@ -36,32 +57,19 @@ const ICU_ONLY_ZONES: ReadonlySet<string> = new Set(
   ),
 );
 
-/**
- * The first part of every tz database name that has one (`America/…`): the continents and oceans
- * of its zones (theory.html: "AREA is a continent or ocean"), `Etc`, and the areas only its
- * `backward` links use: tzdb 2026c's every zone and link. A name in any other area
- * (`Mars/Olympus`) is no zone, and is refused without a DateTimeFormat: the first one in a process
- * costs ~27 ms of a start on Node 24 (ICU loads its date formatting data), the largest single part
- * of `check --from` of the demo, whose planted zone is such a name. Lower case: Intl matches any case.
- */
-const TZDB_AREAS: ReadonlySet<string> = new Set(
-  ['Africa', 'America', 'Antarctica', 'Arctic', 'Asia', 'Atlantic', 'Australia', 'Europe', 'Indian', 'Pacific', 'Etc', 'US', 'Canada', 'Mexico', 'Brazil', 'Chile'].map((area) =>
-    area.toLowerCase(),
-  ),
-);
-
 /** Whether `name` can be an IANA name at all (Intl says whether it is one). */
-function ianaShaped(name: string): boolean {
+function ianaShaped(name: string, areas: ReadonlySet<string>): boolean {
   const lower = name.toLowerCase();
   const slash = lower.indexOf('/');
-  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && (slash === -1 || TZDB_AREAS.has(lower.slice(0, slash)));
+  return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && (slash === -1 || areas.has(lower.slice(0, slash)));
 }
 
 export function isTimeZone(name: string): boolean {
   let known = timeZoneAnswers.get(name);
   if (known === undefined) {
-    canonicalZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
-    known = ianaShaped(name) && (canonicalZones.has(name) || acceptedByDateTimeFormat(name));
+    tzdb ??= tzdbSetsOf(TZDB_NAMES);
+    const { names, lowerCase, areas } = tzdb;
+    known = names.has(name) || (!lowerCase.has(name.toLowerCase()) && ianaShaped(name, areas) && acceptedByDateTimeFormat(name));
     timeZoneAnswers.set(name, known);
   }
   return known;

@@ -1,31 +1,58 @@
 // The functions steward adds to CEL, called directly: isTimeZone's answers, and which of them
 // needed an Intl.DateTimeFormat (the first costs ~9 ms of a run); label's; and HOST_FUNCTIONS,
 // the two as compiled expressions call them.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CelFault } from '../../src/policy/cel-values.js';
 import { HOST_FUNCTIONS, isTimeZone, label } from '../../src/policy/host-functions.js';
+import { TZDB_NAMES } from '../../src/policy/tzdb-names.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** Whether this Node's Intl takes `name` as a time zone (any case: ICU matches without it). */
+function intlAccepts(name: string): boolean {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone !== '';
+  } catch {
+    return false;
+  }
+}
+
 describe('isTimeZone', () => {
-  it('answers the names Intl lists, and UTC, without building a DateTimeFormat', () => {
+  it('answers every name of the tz database, links and UTC included, without building a DateTimeFormat', () => {
     const built = vi.spyOn(Intl, 'DateTimeFormat');
-    // ICU lists its canonical names: Asia/Calcutta, not Asia/Kolkata.
-    expect(['Europe/Berlin', 'America/Sao_Paulo', 'Asia/Calcutta', 'Pacific/Auckland', 'UTC'].map(isTimeZone)).toEqual([true, true, true, true, true]);
+    // ICU lists Asia/Calcutta, tzdb's zone is Asia/Kolkata: both are tzdb's names.
+    expect(['Europe/Berlin', 'America/Sao_Paulo', 'Asia/Calcutta', 'Asia/Kolkata', 'US/Pacific', 'Pacific/Auckland', 'UTC'].map(isTimeZone)).toEqual(Array(7).fill(true));
     expect(built).not.toHaveBeenCalled();
   });
 
-  it('puts aliases, other spellings and non-zones to a DateTimeFormat, once per name', () => {
+  it("refuses a tz database name in another letter case, though Intl takes it, without building a DateTimeFormat", () => {
+    const variants = ['europe/paris', 'EUROPE/PARIS', 'Europe/paris', 'us/pacific', 'asia/kolkata', 'utc', 'Utc', 'etc/gmt+5', 'america/port-au-prince', 'America/Port-Au-Prince'];
+    expect(variants.filter((name) => !intlAccepts(name))).toEqual([]);
     const built = vi.spyOn(Intl, 'DateTimeFormat');
-    // Aliases and a lower-case spelling are zones Intl accepts though it does not list them.
+    expect(variants.filter(isTimeZone)).toEqual([]);
+    expect(built).not.toHaveBeenCalled();
+  });
+
+  it('takes a name a later tz database adds when this Node\'s Intl knows it', () => {
+    // No Node here knows a name outside tzdb 2026c (the test below): this one stands for a newer ICU's.
+    const Real = Intl.DateTimeFormat;
+    const built = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (this: unknown, locale?: string | string[], options?: Intl.DateTimeFormatOptions) {
+      const format = new Real(locale, { ...options, timeZone: options?.timeZone === 'America/Newer_Zone' ? 'UTC' : options?.timeZone });
+      return format;
+    } as unknown as typeof Intl.DateTimeFormat);
+    expect(['America/Newer_Zone', 'america/newer_zone', 'America/Other_Zone'].map(isTimeZone)).toEqual([true, false, false]);
+    expect(built).toHaveBeenCalledTimes(3);
+  });
+
+  it('puts a name in no case of the tz database to a DateTimeFormat, once per name', () => {
+    const built = vi.spyOn(Intl, 'DateTimeFormat');
     // (Names no other test asks: the answers are kept per process, and the suite shares one.)
-    expect(['Asia/Kolkata', 'US/Pacific', 'europe/paris', 'Europe/Atlantis', 'no zone', 'Europe/Berlin '].map(isTimeZone)).toEqual([true, true, true, false, false, false]);
-    expect(built).toHaveBeenCalledTimes(6);
-    expect(['Asia/Kolkata', 'Europe/Atlantis'].map(isTimeZone)).toEqual([true, false]);
-    expect(built).toHaveBeenCalledTimes(6);
+    expect(['Europe/Atlantis', 'no zone', 'Europe/Berlin '].map(isTimeZone)).toEqual([false, false, false]);
+    expect(built).toHaveBeenCalledTimes(3);
+    expect(['Europe/Atlantis', 'no zone'].map(isTimeZone)).toEqual([false, false]);
+    expect(built).toHaveBeenCalledTimes(3);
   });
 
   it('takes no UTC offset for a zone, on every Node (Node 24\'s DateTimeFormat accepts one, Node 20\'s does not)', () => {
@@ -41,13 +68,6 @@ describe('isTimeZone', () => {
     const legacy = ['ACT', 'AET', 'AGT', 'ART', 'AST', 'BET', 'BST', 'CAT', 'CNT', 'CST', 'CTT', 'EAT', 'ECT', 'IET', 'IST', 'JST', 'MIT', 'NET', 'NST', 'PLT', 'PNT', 'PRT', 'PST', 'SST', 'VST'];
     const systemV = ['AST4ADT', 'EST5EDT', 'CST6CDT', 'MST7MDT', 'PST8PDT', 'YST9YDT', 'AST4', 'EST5', 'CST6', 'MST7', 'PST8', 'YST9', 'HST10'].map((z) => `SystemV/${z}`);
     const icuOnly = [...legacy, ...systemV, 'Canada/East-Saskatchewan', 'US/Pacific-New'];
-    const intlAccepts = (name: string) => {
-      try {
-        return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone !== '';
-      } catch {
-        return false;
-      }
-    };
     expect(icuOnly.filter((name) => !intlAccepts(name))).toEqual([]);
     const built = vi.spyOn(Intl, 'DateTimeFormat');
     const spellings = [...icuOnly, 'pst', 'Bet', 'systemv/pst8pdt', 'us/pacific-new'];
@@ -59,29 +79,26 @@ describe('isTimeZone', () => {
 });
 
 describe('isTimeZone and the areas of the tz database', () => {
-  const intlAccepts = (name: string) => {
-    try {
-      return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone !== '';
-    } catch {
-      return false;
-    }
-  };
-
   it('refuses a name in no area of the tz database without building a DateTimeFormat, in any case', () => {
     const built = vi.spyOn(Intl, 'DateTimeFormat');
-    expect(['Mars/Olympus', 'Venus/Maxwell_Montes', 'moon/tranquility', 'Earth/Berlin', 'Europa/Berlin', 'Zulu/Zulu'].map(isTimeZone)).toEqual(Array(6).fill(false));
+    // `Ut` and `Gm` begin names without an area (UTC, GMT): they are no areas either.
+    expect(['Mars/Olympus', 'Venus/Maxwell_Montes', 'moon/tranquility', 'Earth/Berlin', 'Europa/Berlin', 'Zulu/Zulu', 'Ut/Berlin', 'Gm/Berlin'].map(isTimeZone)).toEqual(Array(8).fill(false));
     expect(built).not.toHaveBeenCalled();
   });
 
-  it("takes every name Intl takes of the tz database's links and Etc zones, in any case: no area is missing", () => {
-    const names = readFileSync('test/fixtures/tzdb-link-names.txt', 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith('#'));
-    expect(names.length).toBeGreaterThan(250);
+  it("takes every tz database name in its own case only; Intl takes every one and lists none outside them; no area is missing", () => {
+    expect(TZDB_NAMES.length).toBe(597);
+    expect([...TZDB_NAMES].sort()).toEqual(TZDB_NAMES);
+    // Every name Intl lists on this Node is one of tzdb's, and Intl takes every one of them.
+    expect(Intl.supportedValuesOf('timeZone').filter((name) => !TZDB_NAMES.includes(name))).toEqual([]);
+    expect(TZDB_NAMES.filter((name) => !intlAccepts(name))).toEqual([]);
     // Every area the names use, and every one Intl lists a zone in.
-    const areas = new Set([...names, ...Intl.supportedValuesOf('timeZone')].filter((n) => n.includes('/')).map((n) => n.split('/')[0]));
+    const areas = new Set([...TZDB_NAMES, ...Intl.supportedValuesOf('timeZone')].filter((n) => n.includes('/')).map((n) => n.split('/')[0]));
     expect([...areas].sort()).toEqual(['Africa', 'America', 'Antarctica', 'Arctic', 'Asia', 'Atlantic', 'Australia', 'Brazil', 'Canada', 'Chile', 'Etc', 'Europe', 'Indian', 'Mexico', 'Pacific', 'US']);
-    const accepted = names.filter(intlAccepts);
-    expect(accepted.length).toBeGreaterThan(250);
-    expect(accepted.filter((name) => !isTimeZone(name) || !isTimeZone(name.toUpperCase()))).toEqual([]);
+    expect(TZDB_NAMES.filter((name) => !isTimeZone(name))).toEqual([]);
+    const otherCase = TZDB_NAMES.flatMap((name) => [name.toUpperCase(), name.toLowerCase()]).filter((name) => !TZDB_NAMES.includes(name));
+    expect(otherCase.length).toBeGreaterThan(1000);
+    expect(otherCase.filter(isTimeZone)).toEqual([]);
   });
 });
 
