@@ -57,9 +57,8 @@ const ICU_ONLY_ZONES: ReadonlySet<string> = new Set(
   ),
 );
 
-/** Whether `name` can be an IANA name at all (Intl says whether it is one). */
-function ianaShaped(name: string, areas: ReadonlySet<string>): boolean {
-  const lower = name.toLowerCase();
+/** Whether `name` (`lower`: it in lower case) can be an IANA name at all (Intl says whether it is one). */
+function ianaShaped(name: string, lower: string, areas: ReadonlySet<string>): boolean {
   const slash = lower.indexOf('/');
   return IANA_NAME_START.test(name) && !ICU_ONLY_ZONES.has(lower) && (slash === -1 || areas.has(lower.slice(0, slash)));
 }
@@ -69,7 +68,8 @@ export function isTimeZone(name: string): boolean {
   if (known === undefined) {
     tzdb ??= tzdbSetsOf(TZDB_NAMES);
     const { names, lowerCase, areas } = tzdb;
-    known = names.has(name) || (!lowerCase.has(name.toLowerCase()) && ianaShaped(name, areas) && acceptedByDateTimeFormat(name));
+    const lower = name.toLowerCase();
+    known = names.has(name) || (!lowerCase.has(lower) && ianaShaped(name, lower, areas) && acceptedByDateTimeFormat(name));
     timeZoneAnswers.set(name, known);
   }
   return known;
