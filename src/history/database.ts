@@ -1,75 +1,18 @@
-// The run history file: an SQLite database (sql.js, SQLite compiled to WASM: no native build,
-// no download at install, bundles into the Action). The whole file is read into memory, changed
-// in one transaction and written back atomically (a temporary file renamed over the old one), so
-// a run killed while writing leaves the previous file whole. Runs on one file are serialised by
-// the caller's lock.
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+// The run history file: an SQLite database, opened by the driver of the Node that runs
+// (sqlite-drivers.ts: `node:sqlite` on the file, or sql.js on a copy in memory). Whichever it is,
+// the file is checked before anything is written (integrity, schema version, exactly steward's
+// schema objects), migrated forward, and changed only by a run's `save()`, so a run killed while
+// writing leaves the previous file whole. Runs on one file are serialised by the caller's lock.
+import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { Database, SqlJsStatic } from 'sql.js';
 import { InputError } from '../core/problem.js';
 import { HISTORY_SCHEMA_VERSION, SQLITE_MIGRATIONS } from './migrations.js';
-import type { HistoryDatabase, Row, SqlValue } from './types.js';
+import { type SqliteDriver, type SqliteHistory, sqliteDriver } from './sqlite-drivers.js';
+import type { HistoryDatabase } from './types.js';
 
 export type { HistoryDatabase, Row, SqlValue } from './types.js';
 
 export { HISTORY_SCHEMA_VERSION } from './migrations.js';
-
-let sqlJs: Promise<SqlJsStatic> | undefined;
-// Loaded when a history is opened: the WASM is no cost to the runs without one.
-const engine = () => (sqlJs ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default()));
-
-class SqlJsHistory implements HistoryDatabase {
-  constructor(
-    readonly file: string,
-    readonly shown: string,
-    private readonly db: Database,
-  ) {}
-
-  async all(sql: string, params: SqlValue[] = []): Promise<Row[]> {
-    const stmt = this.db.prepare(sql);
-    try {
-      stmt.bind(params);
-      const rows: Row[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject());
-      return rows;
-    } finally {
-      stmt.free();
-    }
-  }
-
-  async run(sql: string, params: SqlValue[] = []): Promise<void> {
-    this.db.run(sql, params);
-  }
-
-  async write<T>(fn: () => Promise<T>): Promise<T> {
-    this.db.run('BEGIN');
-    try {
-      const out = await fn();
-      this.db.run('COMMIT');
-      return out;
-    } catch (e) {
-      this.db.run('ROLLBACK');
-      throw e;
-    }
-  }
-
-  async save(): Promise<void> {
-    const bytes = this.db.export();
-    const temporary = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
-    const fd = openSync(temporary, 'w', 0o600);
-    try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(1 << 20, bytes.length - at));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, this.file);
-  }
-
-  async close(): Promise<void> {
-    this.db.close();
-  }
-}
 
 /** Temporary files a killed writer left beside `file` (the caller holds the lock, so none is live). */
 function removeLeftovers(file: string): void {
@@ -87,24 +30,26 @@ export function notAHistory(shown: string, why: string): InputError {
 
 type SchemaObject = { type: string; name: string; sql: string };
 
-const schemaOf = (db: Database): SchemaObject[] =>
-  (db.exec("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")[0]?.values ?? []).map(
-    ([type, name, sql]) => ({ type: String(type), name: String(name), sql: String(sql) }),
-  );
+const schemaOf = async (db: SqliteHistory): Promise<SchemaObject[]> =>
+  (await db.all("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")).map(({ type, name, sql }) => ({
+    type: String(type),
+    name: String(name),
+    sql: String(sql),
+  }));
 
 const expectedSchemas = new Map<number, SchemaObject[]>();
 
 /** The schema objects of a fresh history at `version` (made by the migrations themselves). */
-async function expectedAt(SQL: SqlJsStatic, version: number, shown: string): Promise<SchemaObject[]> {
+async function expectedAt(driver: SqliteDriver, version: number, shown: string): Promise<SchemaObject[]> {
   let objects = expectedSchemas.get(version);
   if (!objects) {
-    const fresh = new SQL.Database();
+    const fresh = await driver.memory(shown);
     try {
-      await migrate(new SqlJsHistory('', shown, fresh), fresh, version);
-      objects = schemaOf(fresh);
+      await migrate(fresh, version);
+      objects = await schemaOf(fresh);
       expectedSchemas.set(version, objects);
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   }
   return objects;
@@ -115,9 +60,9 @@ async function expectedAt(SQL: SqlJsStatic, version: number, shown: string): Pro
  * table planted in the file would run (or be read) on every later recording, or during a
  * migration, so anything else is refused, before and after migrating.
  */
-async function checkSchema(SQL: SqlJsStatic, db: Database, shown: string, version: number): Promise<void> {
-  const expected = new Map((await expectedAt(SQL, version, shown)).map((o) => [`${o.type} ${o.name}`, o.sql]));
-  for (const o of schemaOf(db)) {
+async function checkSchema(driver: SqliteDriver, db: SqliteHistory, shown: string, version: number): Promise<void> {
+  const expected = new Map((await expectedAt(driver, version, shown)).map((o) => [`${o.type} ${o.name}`, o.sql]));
+  for (const o of await schemaOf(db)) {
     const sql = expected.get(`${o.type} ${o.name}`);
     if (sql === undefined) throw notAHistory(shown, `it holds a ${o.type} "${o.name}" that is not steward's (a history holds only steward's tables and indexes)`);
     if (sql !== o.sql) throw notAHistory(shown, `steward's ${o.type} "${o.name}" was changed`);
@@ -127,17 +72,17 @@ async function checkSchema(SQL: SqlJsStatic, db: Database, shown: string, versio
   if (missing !== undefined) throw notAHistory(shown, `steward's ${missing} is missing`);
 }
 
-const versionOf = (db: Database): number => Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+const versionOf = async (db: SqliteHistory): Promise<number> => Number((await db.all('PRAGMA user_version'))[0]?.user_version ?? 0);
 
 /** Brings `db` up to `target` one step at a time, each in its own transaction. */
-async function migrate(history: HistoryDatabase, db: Database, target = HISTORY_SCHEMA_VERSION): Promise<void> {
-  for (let v = versionOf(db); v < target; v++) {
+async function migrate(db: SqliteHistory, target = HISTORY_SCHEMA_VERSION): Promise<void> {
+  for (let v = await versionOf(db); v < target; v++) {
     const step = SQLITE_MIGRATIONS[v]!;
-    await history.write(async () => {
-      db.exec(step.sql);
-      await step.convert?.(history);
-      if (step.after) db.exec(step.after);
-      db.run(`PRAGMA user_version = ${v + 1}`);
+    await db.write(async () => {
+      await db.exec(step.sql);
+      await step.convert?.(db);
+      if (step.after) await db.exec(step.after);
+      await db.run(`PRAGMA user_version = ${v + 1}`);
     });
   }
 }
@@ -145,30 +90,31 @@ async function migrate(history: HistoryDatabase, db: Database, target = HISTORY_
 /**
  * Opens (or, when it does not exist and `create` is set, starts) the history at `file`. A file
  * that is not an SQLite database of this schema is bad input (exit 2), never overwritten.
+ * `driver` is the Node's (sqlite-drivers.ts) unless a caller names one (tests of both).
  */
-export async function openHistory(file: string, shown: string, options: { create: boolean }): Promise<HistoryDatabase> {
-  const SQL = await engine();
+export async function openHistory(file: string, shown: string, options: { create: boolean; driver?: SqliteDriver }): Promise<HistoryDatabase> {
+  const driver = options.driver ?? sqliteDriver();
   if (options.create) removeLeftovers(file);
   const exists = existsSync(file);
   if (!exists && !options.create) throw new InputError([{ file: shown, line: 0, column: 0, message: 'history file not found' }]);
   if (exists && statSync(file).isDirectory()) throw new InputError([{ file: shown, line: 0, column: 0, message: 'is a directory, not a history file' }]);
-  const db = exists ? new SQL.Database(readFileSync(file)) : new SQL.Database();
-  const history = new SqlJsHistory(file, shown, db);
+  let db: SqliteHistory | undefined;
   try {
+    db = await driver.open(file, shown, exists);
     if (exists) {
-      const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+      const check = (await db.all('PRAGMA quick_check'))[0]?.quick_check;
       if (check !== 'ok') throw notAHistory(shown, `integrity check failed: ${String(check)}`);
     }
-    const version = versionOf(db);
+    const version = await versionOf(db);
     if (version > HISTORY_SCHEMA_VERSION) throw notAHistory(shown, `schema version ${version} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`);
-    if (version === 0 && db.exec("SELECT name FROM sqlite_master WHERE type = 'table'").length > 0) throw notAHistory(shown, 'the database has tables but no steward schema version');
-    await checkSchema(SQL, db, shown, version);
-    await migrate(history, db);
-    await checkSchema(SQL, db, shown, HISTORY_SCHEMA_VERSION);
+    if (version === 0 && (await db.all("SELECT name FROM sqlite_master WHERE type = 'table'")).length > 0) throw notAHistory(shown, 'the database has tables but no steward schema version');
+    await checkSchema(driver, db, shown, version);
+    await migrate(db);
+    await checkSchema(driver, db, shown, HISTORY_SCHEMA_VERSION);
   } catch (e) {
-    db.close();
+    await db?.close();
     if (e instanceof InputError) throw e;
     throw notAHistory(shown, (e as Error).message);
   }
-  return history;
+  return db;
 }

@@ -1,13 +1,18 @@
 // The history file: created and versioned, refused when it is not ours or newer, locked
-// against a second run, and whole after a writer is killed in the middle of saving.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// against a second run, and whole after a writer is killed in the middle of saving (sql.js
+// rewriting the file) or before it commits (node:sqlite, its journal left hot).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
 import { HISTORY_SCHEMA_VERSION, listRuns, openHistory, openRunHistory, recordReport } from '../../src/history/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { hasHotJournal, nodeSqliteQuiet, SQLITE_DRIVERS, type SqliteDriver, sqliteDriver } from '../../src/history/sqlite-drivers.js';
+
+/** The drivers this Node can run: sql.js everywhere, node:sqlite where it loads without a warning. */
+const NODE_SQLITE_ONLY_WHERE_QUIET = Object.fromEntries(Object.entries(SQLITE_DRIVERS).filter(([name]) => name === 'sql.js' || sqliteDriver().name === 'node:sqlite'));
 import { CLI, sandboxEnv, tempDir } from '../cli/helpers.js';
 import { sampleReport } from './sample-report.js';
 
@@ -85,7 +90,7 @@ describe('a run killed while saving the history', () => {
   }, 120_000);
   afterAll(() => sandbox.close());
 
-  it('leaves every earlier run intact and readable; the next run takes the dead lock over and records', async () => {
+  it.runIf(sqliteDriver().name === 'sql.js')('sql.js: leaves every earlier run intact and readable; the next run takes the dead lock over and records', async () => {
     const leftovers = () => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
     const child = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
@@ -121,5 +126,161 @@ describe('a run killed while saving the history', () => {
     expect((await listRuns(after)).map((r) => r.run)).toEqual([1, 2, 3]);
     await after.close();
   }, 120_000);
+
+  it.runIf(sqliteDriver().name === 'node:sqlite')('node:sqlite: a run killed before it commits leaves the file as it was; the next run takes the dead lock over and records', async () => {
+    const journal = `${file}-journal`;
+    const lock = path.join(dir, '.history.sqlite.lock');
+    const before = readFileSync(file);
+    // A child records run 3 through the real path and is killed where it would commit (its save).
+    const env = { PATH: process.env.PATH ?? '', HISTORY: file, FINDINGS: '3', KILL_AT_SAVE: '1' };
+    const child = spawnSync(process.execPath, [await recorder()], { env, encoding: 'utf8' });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    // Its journal stays, with the header SQLite writes only when it commits still zero: no hot
+    // journal, nothing to roll back, for SQLite or for sql.js (hasHotJournal).
+    expect(readFileSync(journal).subarray(0, 8).equals(Buffer.alloc(8))).toBe(true);
+    expect(hasHotJournal(file)).toBe(false);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(existsSync(lock)).toBe(true);
+
+    const db = await openHistory(file, 'history.sqlite', { create: false });
+    expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
+      [1, 2_500],
+      [2, 2_501],
+    ]);
+    expect((await db.all('SELECT COUNT(*) AS n FROM texts'))[0]!.n).toBe(2_501);
+    await db.close();
+
+    const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH ?? '', ...sandboxEnv(sandbox) },
+      stdio: 'ignore',
+    });
+    expect(await new Promise((resolve) => again.on('exit', resolve))).toBe(1);
+    expect(existsSync(journal)).toBe(false);
+    expect(existsSync(lock)).toBe(false);
+    const after = await openHistory(file, 'history.sqlite', { create: false });
+    expect((await listRuns(after)).map((r) => r.run)).toEqual([1, 2, 3]);
+    await after.close();
+  }, 120_000);
+
+  it.runIf(sqliteDriver().name === 'node:sqlite')('node:sqlite: a run killed while its changes reach the file leaves a hot journal; sql.js refuses the file, SQLite rolls it back', async () => {
+    const file = path.join(tempDir('steward-hot-'), 'history.sqlite');
+    const seed = await openRunHistory(file, 'history.sqlite', 'test');
+    await recordReport(seed, sampleReport(2, undefined, '2026-11-01T00:00:00.000Z'), 'hash');
+    await seed.close();
+    const before = await runsOf(file);
+    // 4,000 findings of 8 KiB: 32 MiB of new pages, written to the file under a synced journal.
+    const env = { PATH: process.env.PATH ?? '', HISTORY: file, FINDINGS: '4000', MESSAGE_KB: '8' };
+    const child = spawn(process.execPath, [await recorder()], { env, stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    while (!hasHotJournal(file) && child.exitCode === null) await new Promise((r) => setImmediate(r));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(hasHotJournal(file)).toBe(true);
+
+    const problem = await problemOf(() => openHistory(file, 'history.sqlite', { create: false, driver: SQLITE_DRIVERS['sql.js'] }));
+    expect(problem).toBe(
+      'history.sqlite: history.sqlite-journal beside it holds a save that did not finish (a run killed while it committed on a Node that opens histories with node:sqlite); open the history once with that Node, or the sqlite3 shell, to roll it back',
+    );
+    expect(await runsOf(file)).toEqual(before);
+    expect(existsSync(`${file}-journal`)).toBe(false);
+    expect(await runsOf(file, SQLITE_DRIVERS['sql.js'])).toEqual(before);
+  }, 120_000);
 });
 
+/** The runs of the history at `file` as [run, violations], read with `driver` (the Node's by default). */
+async function runsOf(file: string, driver?: SqliteDriver): Promise<number[][]> {
+  const db = await openHistory(file, 'history.sqlite', { create: false, driver });
+  try {
+    return (await listRuns(db)).map((r) => [r.run, r.violations]);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('the two SQLite drivers', () => {
+  it('Node 24.15 and later, and 26 on, open histories with node:sqlite; every other Node with sql.js', () => {
+    const versions = ['20.20.2', '22.22.0', '24.0.0', '24.14.1', '24.15.0', '24.21.0', '25.9.0', '26.0.0', '27.1.0'];
+    expect(versions.filter(nodeSqliteQuiet)).toEqual(['24.15.0', '24.21.0', '26.0.0', '27.1.0']);
+  });
+
+  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a history opened and not saved leaves no file; a new one is private to its user', async (name) => {
+    const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
+    const file = path.join(tempDir(), 'h.sqlite');
+    const dropped = await openHistory(file, 'h.sqlite', { create: true, driver });
+    // Its schema was written when it opened (the migrations), and one more write here: none is saved.
+    await dropped.write(() => dropped.run('DELETE FROM runs'));
+    await dropped.close();
+    expect(existsSync(file)).toBe(false);
+    const kept = await openRunHistory(file, 'h.sqlite', 'test');
+    await recordReport(kept, sampleReport(1), 'hash');
+    await kept.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it.runIf(sqliteDriver().name === 'node:sqlite')('one file, written by each in turn, reads the same under both', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    for (const [i, name] of (['node:sqlite', 'sql.js', 'node:sqlite'] as const).entries()) {
+      const db = await openHistory(file, 'h.sqlite', { create: true, driver: SQLITE_DRIVERS[name] });
+      await recordReport({ db, shown: 'h.sqlite', locks: null, close: () => db.close() }, sampleReport(i + 1, undefined, `2026-11-0${i + 1}T00:00:00.000Z`), 'hash');
+      await db.close();
+    }
+    const expected = [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ];
+    expect(await runsOf(file, SQLITE_DRIVERS['sql.js'])).toEqual(expected);
+    expect(await runsOf(file, SQLITE_DRIVERS['node:sqlite'])).toEqual(expected);
+  });
+
+  it('sql.js refuses a file beside a hot journal, and leaves both as they were', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    const h = await openRunHistory(file, 'h.sqlite', 'test');
+    await recordReport(h, sampleReport(1), 'hash');
+    await h.close();
+    const journal = Buffer.concat([Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]), Buffer.alloc(504)]);
+    writeFileSync(`${file}-journal`, journal);
+    const before = readFileSync(file);
+    expect(await problemOf(() => openHistory(file, 'h.sqlite', { create: true, driver: SQLITE_DRIVERS['sql.js'] }))).toMatch(
+      /^h\.sqlite: h\.sqlite-journal beside it holds a save that did not finish/,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readFileSync(`${file}-journal`).equals(journal)).toBe(true);
+    // A journal whose header is still zero (a run killed before it committed) is none.
+    writeFileSync(`${file}-journal`, Buffer.alloc(512));
+    expect(await runsOf(file, SQLITE_DRIVERS['sql.js'])).toEqual([[1, 1]]);
+  });
+});
+
+
+
+/**
+ * A script (bundled from the sources) that opens the history named by $HISTORY as a run does and
+ * records a run of $FINDINGS violations ($MESSAGE_KB KiB messages); with $KILL_AT_SAVE it is killed
+ * by SIGKILL where the run would be saved.
+ */
+async function recorder(): Promise<string> {
+  const { build } = await import('esbuild');
+  const out = path.join(tempDir('steward-recorder-'), 'recorder.mjs');
+  const contents = `
+    import { openRunHistory, recordReport } from './src/history/index.ts';
+    import { sampleReport } from './test/history/sample-report.ts';
+    const { HISTORY, FINDINGS, MESSAGE_KB, KILL_AT_SAVE } = process.env;
+    const h = await openRunHistory(HISTORY, 'history.sqlite', 'test');
+    if (KILL_AT_SAVE) h.db.save = async () => process.kill(process.pid, 'SIGKILL');
+    const message = MESSAGE_KB ? 'y'.repeat(Number(MESSAGE_KB) * 1024) : undefined;
+    await recordReport(h, sampleReport(Number(FINDINGS), message, '2026-11-03T00:00:00.000Z'), 'hash');
+    await h.close();
+  `;
+  await build({
+    stdin: { contents, resolveDir: path.resolve(import.meta.dirname, '../..'), loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: out,
+    banner: { js: "import { createRequire as __recorder_cr } from 'node:module'; const require = __recorder_cr(import.meta.url);" },
+    logLevel: 'silent',
+  });
+  return out;
+}

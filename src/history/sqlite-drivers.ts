@@ -1,0 +1,274 @@
+// The two ways an SQLite history file is opened. On a Node whose `node:sqlite` is no longer
+// experimental, the file itself: a run changes only the pages it touches, under SQLite's own
+// journal. Elsewhere (Node 20 has no `node:sqlite`), sql.js: the file read whole into memory and
+// written back whole, atomically. Both hold every change of a run until `save()`: what is not
+// saved (a run that fails, a command that only reads) never reaches the file.
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Database, SqlJsStatic } from 'sql.js';
+import { InputError } from '../core/problem.js';
+import type { HistoryDatabase, Row, SqlValue } from './types.js';
+
+/** An open SQLite history as database.ts checks and migrates it. */
+export interface SqliteHistory extends HistoryDatabase {
+  /** Runs `sql`, one statement or several, with no parameters (the migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface SqliteDriver {
+  readonly name: 'node:sqlite' | 'sql.js';
+  /** The history at `file`; `exists` says whether it is there (a new one is written at its first save). */
+  open(file: string, shown: string, exists: boolean): Promise<SqliteHistory>;
+  /** An empty database that is never saved (the schema a fresh history gets). */
+  memory(shown: string): Promise<SqliteHistory>;
+}
+
+/**
+ * The first Node 24 whose `node:sqlite` prints no warning when it loads: 24.15.0 marked it a
+ * release candidate (nodejs/node#61262, "remove the experimental warning"). Before, every run with
+ * a history would print `ExperimentalWarning: SQLite is an experimental feature` on stderr; from
+ * Node 26 on every release has it. Node 22 and 25 keep the warning, so they keep sql.js.
+ */
+export const NODE_SQLITE_FROM = { 24: 15, 26: 0 } as const;
+
+/** Whether the Node of `version` (`process.versions.node`) opens histories with `node:sqlite`. */
+export function nodeSqliteQuiet(version: string): boolean {
+  const [major, minor] = version.split('.').map(Number) as [number, number];
+  if (major >= 26) return true;
+  return major === 24 && minor >= NODE_SQLITE_FROM[24];
+}
+
+/** The driver this process opens SQLite histories with. */
+export const sqliteDriver = (): SqliteDriver => SQLITE_DRIVERS[nodeSqliteQuiet(process.versions.node) ? 'node:sqlite' : 'sql.js'];
+
+// --- sql.js --------------------------------------------------------------------------------
+
+let sqlJsEngine: Promise<SqlJsStatic> | undefined;
+// Loaded when a history is opened: the WASM is no cost to the runs without one.
+const sqlJsStatic = () => (sqlJsEngine ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default()));
+
+class SqlJsHistory implements SqliteHistory {
+  constructor(
+    readonly file: string,
+    readonly shown: string,
+    private readonly db: Database,
+  ) {}
+
+  async all(sql: string, params: SqlValue[] = []): Promise<Row[]> {
+    const stmt = this.db.prepare(sql);
+    try {
+      stmt.bind(params);
+      const rows: Row[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject());
+      return rows;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  async run(sql: string, params: SqlValue[] = []): Promise<void> {
+    this.db.run(sql, params);
+  }
+
+  async exec(sql: string): Promise<void> {
+    this.db.exec(sql);
+  }
+
+  async write<T>(fn: () => Promise<T>): Promise<T> {
+    this.db.run('BEGIN');
+    try {
+      const out = await fn();
+      this.db.run('COMMIT');
+      return out;
+    } catch (e) {
+      this.db.run('ROLLBACK');
+      throw e;
+    }
+  }
+
+  /** The whole database written to a temporary file beside the history, synced, renamed over it. */
+  async save(): Promise<void> {
+    const bytes = this.db.export();
+    const temporary = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(1 << 20, bytes.length - at));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, this.file);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/**
+ * The first bytes of a rollback journal SQLite has synced to commit from (sqlite.org/fileformat.html,
+ * "The Rollback Journal"): until then they are zeros and the journal is no "hot" journal.
+ */
+const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
+
+/**
+ * Whether `file` has a hot journal beside it: a run of `node:sqlite` killed while it committed
+ * left the file half-written, and only the journal puts it back. SQLite does that at its next
+ * open; sql.js reads the file alone, so it would read, and save, a torn history.
+ */
+export function hasHotJournal(file: string): boolean {
+  let head: Buffer;
+  try {
+    head = readFileSync(`${file}-journal`).subarray(0, JOURNAL_MAGIC.length);
+  } catch {
+    return false;
+  }
+  return head.equals(JOURNAL_MAGIC);
+}
+
+const sqlJs: SqliteDriver = {
+  name: 'sql.js',
+  async open(file, shown, exists) {
+    if (exists && hasHotJournal(file)) {
+      const why = `${path.basename(file)}-journal beside it holds a save that did not finish (a run killed while it committed on a Node that opens histories with node:sqlite); open the history once with that Node, or the sqlite3 shell, to roll it back`;
+      throw new InputError([{ file: shown, line: 0, column: 0, message: why }]);
+    }
+    const SQL = await sqlJsStatic();
+    return new SqlJsHistory(file, shown, exists ? new SQL.Database(readFileSync(file)) : new SQL.Database());
+  },
+  async memory(shown) {
+    return new SqlJsHistory('', shown, new (await sqlJsStatic()).Database());
+  },
+};
+
+// --- node:sqlite ---------------------------------------------------------------------------
+
+/** The part of `node:sqlite` used here (@types/node of Node 20 has none). */
+interface NodeSqliteModule {
+  DatabaseSync: new (location: string, options: { enableForeignKeyConstraints: boolean; timeout: number }) => NodeSqliteDatabase;
+}
+interface NodeSqliteDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): NodeSqliteStatement;
+  close(): void;
+}
+interface NodeSqliteStatement {
+  all(...params: SqlValue[]): Row[];
+  run(...params: SqlValue[]): unknown;
+}
+
+/**
+ * How long a write waits for a reader of the same file (`steward history` while a run saves)
+ * before SQLite answers "database is locked": runs on one file are serialised by steward's lock,
+ * so only a reader can be in the way, and it holds the file for one query at a time.
+ */
+export const NODE_SQLITE_BUSY_MS = 5000;
+
+/** The name of the savepoint each `write` is inside the run's one transaction. */
+const WRITE_SAVEPOINT = 'steward_write';
+
+class NodeSqliteHistory implements SqliteHistory {
+  /** Whether the run's transaction is open: from the first `write` to `save` (or `close`, which drops it). */
+  private pending = false;
+  private saved = false;
+  private readonly statements = new Map<string, NodeSqliteStatement>();
+
+  constructor(
+    readonly file: string,
+    readonly shown: string,
+    private readonly db: NodeSqliteDatabase,
+    /** A file this open made: removed again when nothing was saved into it, as sql.js never writes it. */
+    private readonly created: boolean,
+  ) {}
+
+  async all(sql: string, params: SqlValue[] = []): Promise<Row[]> {
+    return this.statement(sql).all(...params);
+  }
+
+  async run(sql: string, params: SqlValue[] = []): Promise<void> {
+    this.statement(sql).run(...params);
+  }
+
+  /** Each statement is prepared once: a recording runs the same few thousands of times. */
+  private statement(sql: string): NodeSqliteStatement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  async exec(sql: string): Promise<void> {
+    this.db.exec(sql);
+  }
+
+  /**
+   * `fn` inside the run's one transaction (begun at the first write, holding the file's write
+   * lock), as a savepoint: all of it or none, and none of it in the file before `save`.
+   */
+  async write<T>(fn: () => Promise<T>): Promise<T> {
+    if (!this.pending) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.pending = true;
+    }
+    this.db.exec(`SAVEPOINT ${WRITE_SAVEPOINT}`);
+    try {
+      const out = await fn();
+      this.db.exec(`RELEASE ${WRITE_SAVEPOINT}`);
+      return out;
+    } catch (e) {
+      this.db.exec(`ROLLBACK TO ${WRITE_SAVEPOINT}`);
+      this.db.exec(`RELEASE ${WRITE_SAVEPOINT}`);
+      throw e;
+    }
+  }
+
+  /** Commits the run's transaction: SQLite's journal makes it whole or absent after a crash. */
+  async save(): Promise<void> {
+    if (this.pending) {
+      this.db.exec('COMMIT');
+      this.pending = false;
+    }
+    this.saved = true;
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (this.pending) this.db.exec('ROLLBACK');
+    } finally {
+      this.db.close();
+      if (this.created && !this.saved) rmSync(this.file, { force: true });
+    }
+  }
+}
+
+const connect = (location: string): NodeSqliteDatabase => {
+  const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite') as NodeSqliteModule;
+  // Foreign keys as SQLite and sql.js have them by default (not enforced), so a history behaves
+  // the same under either driver; a planted schema object may call no function.
+  const db = new DatabaseSync(location, { enableForeignKeyConstraints: false, timeout: NODE_SQLITE_BUSY_MS });
+  db.exec('PRAGMA trusted_schema = OFF');
+  return db;
+};
+
+const nodeSqlite: SqliteDriver = {
+  name: 'node:sqlite',
+  async open(file, shown, exists) {
+    // Made private first (SQLite gives its journal the file's mode): a history is the user's alone.
+    if (!exists) writeFileSync(file, '', { mode: 0o600, flag: 'wx' });
+    try {
+      return new NodeSqliteHistory(file, shown, connect(file), !exists);
+    } catch (e) {
+      if (!exists) rmSync(file, { force: true });
+      throw e;
+    }
+  },
+  async memory(shown) {
+    return new NodeSqliteHistory('', shown, connect(':memory:'), false);
+  },
+};
+
+/** Both drivers by name (a test opens one file with each). */
+export const SQLITE_DRIVERS: Readonly<Record<SqliteDriver['name'], SqliteDriver>> = { 'node:sqlite': nodeSqlite, 'sql.js': sqlJs };
