@@ -25,18 +25,18 @@ export interface SqliteDriver {
 }
 
 /**
- * The first Node 24 whose `node:sqlite` prints no warning when it loads: 24.15.0 marked it a
- * release candidate (nodejs/node#61262, "remove the experimental warning"). Before, every run with
- * a history would print `ExperimentalWarning: SQLite is an experimental feature` on stderr; from
- * Node 26 on every release has it. Node 22 and 25 keep the warning, so they keep sql.js.
+ * Where `node:sqlite` loads without a warning: from 24.15.0, which marked it a release candidate
+ * (nodejs/node#61262, "remove the experimental warning"), and every major from 26 on. Before, each
+ * run with a history would print `ExperimentalWarning: SQLite is an experimental feature` on
+ * stderr. Node 22 prints it still; Node 25 reached its end of life, and keeps sql.js with 20 and 22.
  */
-export const NODE_SQLITE_FROM = { 24: 15, 26: 0 } as const;
+export const NODE_SQLITE_FROM = { release: { major: 24, minor: 15 }, everyMajorFrom: 26 } as const;
 
 /** Whether the Node of `version` (`process.versions.node`) opens histories with `node:sqlite`. */
 export function nodeSqliteQuiet(version: string): boolean {
   const [major, minor] = version.split('.').map(Number) as [number, number];
-  if (major >= 26) return true;
-  return major === 24 && minor >= NODE_SQLITE_FROM[24];
+  const { release, everyMajorFrom } = NODE_SQLITE_FROM;
+  return major >= everyMajorFrom || (major === release.major && minor >= release.minor);
 }
 
 /** The driver this process opens SQLite histories with. */

@@ -204,6 +204,11 @@ describe('the two SQLite drivers', () => {
     expect(versions.filter(nodeSqliteQuiet)).toEqual(['24.15.0', '24.21.0', '26.0.0', '27.1.0']);
   });
 
+  it.runIf(sqliteDriver().name === 'node:sqlite')('on this Node node:sqlite loads and opens a database without a word on stderr', () => {
+    const r = spawnSync(process.execPath, ['-e', "new (require('node:sqlite').DatabaseSync)(':memory:').exec('SELECT 1')"], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+  });
+
   it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a history opened and not saved leaves no file; a new one is private to its user', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     const file = path.join(tempDir(), 'h.sqlite');
