@@ -223,6 +223,42 @@ describe('the two SQLite drivers', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a failed write leaves nothing; writes reach the file at save, not before; what is not saved never does', async (name) => {
+    const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
+    const file = path.join(tempDir(), 'h.sqlite');
+    const text = (fingerprint: string, message = 'm') =>
+      `INSERT INTO texts (fingerprint, policy, resource_kind, resource_id, severity, message) VALUES ('${fingerprint}', 'p', 'dataset', 'ds', 'low', '${message}')`;
+    const inFile = async () => {
+      const reader = await openHistory(file, 'h.sqlite', { create: false, driver });
+      try {
+        return (await reader.all('SELECT fingerprint FROM texts ORDER BY id')).map((r) => r.fingerprint);
+      } finally {
+        await reader.close();
+      }
+    };
+    const db = await openHistory(file, 'h.sqlite', { create: true, driver });
+    await db.save();
+    await expect(
+      db.write(async () => {
+        await db.run(text('failed'));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    // 1.5 MiB in one text: sql.js writes the file in 1 MiB pieces.
+    await db.write(() => db.run(text('big', 'x'.repeat(1.5 * 2 ** 20))));
+    await db.write(() => db.run(text('second')));
+    expect((await db.all('SELECT fingerprint FROM texts ORDER BY id')).map((r) => r.fingerprint)).toEqual(['big', 'second']);
+    expect(await inFile()).toEqual([]);
+    await db.save();
+    await db.save();
+    expect(await inFile()).toEqual(['big', 'second']);
+    // A span naming no text: no foreign key is enforced under either driver (SQLite's default).
+    await db.write(() => db.run("INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES ('i', 999, 'violation', 'new', 't', 1, 1)"));
+    await db.write(() => db.run(text('unsaved')));
+    await db.close();
+    expect(await inFile()).toEqual(['big', 'second']);
+  });
+
   it.runIf(sqliteDriver().name === 'node:sqlite')('one file, written by each in turn, reads the same under both', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     for (const [i, name] of (['node:sqlite', 'sql.js', 'node:sqlite'] as const).entries()) {
