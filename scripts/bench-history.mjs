@@ -1,6 +1,7 @@
 // Bench row: the embedded history at 365 runs of 1,000 findings. Each run is recorded as `check
 // --history` records it (open and lock the file, read what earlier runs said, write the run,
-// save the file atomically, close); 1 % of the findings change each run (10 fixed, 10 new). The
+// save it, close), with the SQLite driver of the Node that runs the bench (src/history/
+// sqlite-drivers.ts: node:sqlite on Node 24.15+); 1 % of the findings change each run (10 fixed, 10 new). The
 // limit is the cost of recording run 10 into a file of 9 runs; the row is the cost of recording
 // run 366 into the file of 365, which should be within 1.2× of it, and the file bounded.
 // The two are measured alternately (PAIRS times each, ABBA order, each into a fresh copy of its

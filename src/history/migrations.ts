@@ -5,7 +5,7 @@ import { spansFromV1 } from './spans.js';
 import type { HistoryDatabase } from './types.js';
 
 /** The schema this steward writes; each entry of the migrations brings a history one version up. */
-export const HISTORY_SCHEMA_VERSION = 2;
+export const HISTORY_SCHEMA_VERSION = 3;
 
 /** One step of the schema: its statements, then the data steward moves itself (`convert`), then `after`; all in one transaction. */
 export interface Migration {
@@ -102,15 +102,25 @@ const V1_SQLITE = `CREATE TABLE runs (
    CREATE INDEX findings_run ON findings (run_id, policy);
    CREATE INDEX findings_fingerprint ON findings (fingerprint);`;
 
+/**
+ * Schema 3: each finding's spans found from its text. When each finding of a run was first seen
+ * (spans.ts `loadPrior`) was read by scanning every span of the instance, a cost that grew with
+ * the history (a tenth of recording run 366 of the bench, BENCHMARKS.md §10).
+ */
+const SPANS_BY_TEXT: Migration = { sql: 'CREATE INDEX spans_text ON spans (text_id);' };
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   // 0 → 1
   { sql: V1_SQLITE },
   // 1 → 2
   spansMigration('sqlite'),
+  // 2 → 3
+  SPANS_BY_TEXT,
 ];
 
 /** The same steps in PostgreSQL (its tables in the `steward` schema, postgres.ts): serial ids, and findings ordered by a sequence. */
 export const PG_MIGRATIONS: readonly Migration[] = [
   { sql: V1_SQLITE.replace('id INTEGER PRIMARY KEY', 'id SERIAL PRIMARY KEY').replace('CREATE TABLE findings (', 'CREATE TABLE findings (\n     seq SERIAL PRIMARY KEY,') },
   spansMigration('postgres'),
+  SPANS_BY_TEXT,
 ];

@@ -82,8 +82,11 @@ export async function loadPrior(db: HistoryDatabase, instance: string, policies:
     previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(db, r)])));
   }
   const firstSeen = new Map<string, string>();
+  // From the texts (by fingerprint) to their spans (by text, schema 3): `instance || ''` keeps
+  // SQLite, which has no statistics to tell it that one instance is most of the history, from
+  // scanning every span of the instance instead, a cost that grew with the history.
   const seen = (marks: string) =>
-    `SELECT t.fingerprint, MIN(s.first_seen) AS first_seen FROM spans s JOIN texts t ON t.id = s.text_id WHERE s.instance = ? AND t.fingerprint IN (${marks}) GROUP BY t.fingerprint`;
+    `SELECT t.fingerprint, MIN(s.first_seen) AS first_seen FROM spans s JOIN texts t ON t.id = s.text_id WHERE s.instance || '' = ? AND t.fingerprint IN (${marks}) GROUP BY t.fingerprint`;
   for (const r of await chunked(db, fingerprints, seen, [instance])) firstSeen.set(String(r.fingerprint), String(r.first_seen));
   return { previous, firstSeen };
 }

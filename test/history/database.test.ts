@@ -63,6 +63,31 @@ describe('history database', () => {
     expect(await problemOf(() => openHistory(path.join(dir, 'none.sqlite'), 'none.sqlite', { create: false }))).toBe('none.sqlite: history file not found');
   });
 
+  it('a schema-2 file (as steward wrote it before spans_text) gains the index on open, its runs intact', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    const h = await openRunHistory(file, 'h.sqlite', 'test');
+    await recordReport(h, sampleReport(3), 'hash-1');
+    await h.close();
+    const v2 = await openHistory(file, 'h.sqlite', { create: false });
+    await v2.write(async () => {
+      await v2.run('DROP INDEX spans_text');
+      await v2.run('PRAGMA user_version = 2');
+    });
+    await v2.save();
+    await v2.close();
+    const again = await openRunHistory(file, 'h.sqlite', 'test');
+    await recordReport(again, sampleReport(4, undefined, '2026-11-02T00:00:00.000Z'), 'hash-1');
+    await again.close();
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    expect((await db.all('PRAGMA user_version'))[0]!.user_version).toBe(3);
+    expect((await db.all("SELECT sql FROM sqlite_master WHERE name = 'spans_text'")).map((r) => r.sql)).toEqual(['CREATE INDEX spans_text ON spans (text_id)']);
+    expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
+      [1, 3],
+      [2, 4],
+    ]);
+    await db.close();
+  });
+
   it('a second run on the same file is refused while the first holds it, naming the holder', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     const first = await openRunHistory(file, 'h.sqlite', 'check --history');
