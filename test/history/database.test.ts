@@ -115,6 +115,27 @@ describe('a run killed while saving the history', () => {
   }, 120_000);
   afterAll(() => sandbox.close());
 
+  /** The two runs recorded before the kill, whole: 2,501 texts, each present in both runs as one span. */
+  async function expectEarlierRunsIntact(): Promise<void> {
+    const db = await openHistory(file, 'history.sqlite', { create: false });
+    expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
+      [1, 2_500],
+      [2, 2_501],
+    ]);
+    expect((await db.all('SELECT COUNT(*) AS n FROM texts'))[0]!.n).toBe(2_501);
+    await db.close();
+  }
+
+  /** The next `check --history` on the file: exit 1 (the demo's 53 violations), its run recorded. */
+  async function nextRunRecords(): Promise<void> {
+    const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH ?? '', ...sandboxEnv(sandbox) },
+      stdio: 'ignore',
+    });
+    expect(await new Promise((resolve) => again.on('exit', resolve))).toBe(1);
+  }
+
   it.runIf(sqliteDriver().name === 'sql.js')('sql.js: leaves every earlier run intact and readable; the next run takes the dead lock over and records', async () => {
     const leftovers = () => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
     const child = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
@@ -130,26 +151,16 @@ describe('a run killed while saving the history', () => {
     expect(leftovers()).toHaveLength(1);
     expect(existsSync(path.join(dir, '.history.sqlite.lock'))).toBe(true);
 
-    const db = await openHistory(file, 'history.sqlite', { create: false });
-    expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
-      [1, 2_500],
-      [2, 2_501],
-    ]);
-    // Two runs of 2,500 and 2,501 findings: 2,501 texts, each present in both runs as one span.
-    expect((await db.all('SELECT COUNT(*) AS n FROM texts'))[0]!.n).toBe(2_501);
-    await db.close();
+    await expectEarlierRunsIntact();
 
-    const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { PATH: process.env.PATH ?? '', ...sandboxEnv(sandbox) },
-      stdio: 'ignore',
-    });
-    expect(await new Promise((resolve) => again.on('exit', resolve))).toBe(1);
+    await nextRunRecords();
     expect(leftovers()).toEqual([]);
     expect(existsSync(path.join(dir, '.history.sqlite.lock'))).toBe(false);
-    const after = await openHistory(file, 'history.sqlite', { create: false });
-    expect((await listRuns(after)).map((r) => r.run)).toEqual([1, 2, 3]);
-    await after.close();
+    expect(await runsOf(file)).toEqual([
+      [1, 2_500],
+      [2, 2_501],
+      [3, 53],
+    ]);
   }, 120_000);
 
   it.runIf(sqliteDriver().name === 'node:sqlite')('node:sqlite: a run killed before it commits leaves the file as it was; the next run takes the dead lock over and records', async () => {
@@ -167,25 +178,16 @@ describe('a run killed while saving the history', () => {
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(existsSync(lock)).toBe(true);
 
-    const db = await openHistory(file, 'history.sqlite', { create: false });
-    expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
-      [1, 2_500],
-      [2, 2_501],
-    ]);
-    expect((await db.all('SELECT COUNT(*) AS n FROM texts'))[0]!.n).toBe(2_501);
-    await db.close();
+    await expectEarlierRunsIntact();
 
-    const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { PATH: process.env.PATH ?? '', ...sandboxEnv(sandbox) },
-      stdio: 'ignore',
-    });
-    expect(await new Promise((resolve) => again.on('exit', resolve))).toBe(1);
+    await nextRunRecords();
     expect(existsSync(journal)).toBe(false);
     expect(existsSync(lock)).toBe(false);
-    const after = await openHistory(file, 'history.sqlite', { create: false });
-    expect((await listRuns(after)).map((r) => r.run)).toEqual([1, 2, 3]);
-    await after.close();
+    expect(await runsOf(file)).toEqual([
+      [1, 2_500],
+      [2, 2_501],
+      [3, 53],
+    ]);
   }, 120_000);
 
   it.runIf(sqliteDriver().name === 'node:sqlite')('node:sqlite: a run killed while its changes reach the file leaves a hot journal; sql.js refuses the file, SQLite rolls it back', async () => {
