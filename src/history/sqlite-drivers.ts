@@ -3,7 +3,7 @@
 // journal. Elsewhere (Node 20 has no `node:sqlite`), sql.js: the file read whole into memory and
 // written back whole, atomically. Both hold every change of a run until `save()`: what is not
 // saved (a run that fails, a command that only reads) never reaches the file.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
@@ -120,13 +120,21 @@ const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd
  * open; sql.js reads the file alone, so it would read, and save, a torn history.
  */
 export function hasHotJournal(file: string): boolean {
-  let head: Buffer;
+  let fd: number;
   try {
-    head = readFileSync(`${file}-journal`).subarray(0, JOURNAL_MAGIC.length);
+    fd = openSync(`${file}-journal`, 'r');
   } catch {
     return false;
   }
-  return head.equals(JOURNAL_MAGIC);
+  try {
+    // Its header only (a journal holds a copy of every page a run changed); a shorter file leaves
+    // zeros, which the magic's last byte is not.
+    const head = Buffer.alloc(JOURNAL_MAGIC.length);
+    readSync(fd, head, 0, head.length, 0);
+    return head.equals(JOURNAL_MAGIC);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const sqlJs: SqliteDriver = {

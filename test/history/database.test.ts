@@ -315,8 +315,12 @@ describe('the two SQLite drivers', () => {
     );
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(readFileSync(`${file}-journal`).equals(journal)).toBe(true);
-    // A journal whose header is still zero (a run killed before it committed) is none.
+    // A journal whose header is still zero (a run killed before it committed) is none, and so is
+    // one shorter than the header (a run killed as it began one).
     writeFileSync(`${file}-journal`, Buffer.alloc(512));
+    expect(await runsOf(file, SQLITE_DRIVERS['sql.js'])).toEqual([[1, 1]]);
+    writeFileSync(`${file}-journal`, journal.subarray(0, 7));
+    expect(hasHotJournal(file)).toBe(false);
     expect(await runsOf(file, SQLITE_DRIVERS['sql.js'])).toEqual([[1, 1]]);
   });
 });
