@@ -3,26 +3,15 @@
 // the file is checked before anything is written (integrity, schema version, exactly steward's
 // schema objects), migrated forward, and changed only by a run's `save()`, so a run killed while
 // writing leaves the previous file whole. Runs on one file are serialised by the caller's lock.
-import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import { InputError } from '../core/problem.js';
 import { HISTORY_SCHEMA_VERSION, SQLITE_MIGRATIONS } from './migrations.js';
-import { type SqliteDriver, type SqliteHistory, sqliteDriver } from './sqlite-drivers.js';
+import { removeLeftovers, type SqliteDriver, type SqliteHistory, sqliteDriver } from './sqlite-drivers.js';
 import type { HistoryDatabase } from './types.js';
 
 export type { HistoryDatabase, Row, SqlValue } from './types.js';
 
 export { HISTORY_SCHEMA_VERSION } from './migrations.js';
-
-/** Temporary files a killed writer left beside `file` (the caller holds the lock, so none is live). */
-function removeLeftovers(file: string): void {
-  const prefix = `.${path.basename(file)}.`;
-  const dir = path.dirname(file);
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix) && name.endsWith('.tmp')) unlinkSync(path.join(dir, name));
-  }
-}
 
 export function notAHistory(shown: string, why: string): InputError {
   return new InputError([{ file: shown, line: 0, column: 0, message: `not a steward run history: ${why}` }]);

@@ -3,7 +3,7 @@
 // journal. Elsewhere (Node 20 has no `node:sqlite`), sql.js: the file read whole into memory and
 // written back whole, atomically. Both hold every change of a run until `save()`: what is not
 // saved (a run that fails, a command that only reads) never reaches the file.
-import { closeSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
@@ -18,7 +18,7 @@ export interface SqliteHistory extends HistoryDatabase {
 
 export interface SqliteDriver {
   readonly name: 'node:sqlite' | 'sql.js';
-  /** The history at `file`; `exists` says whether it is there (a new one is written at its first save). */
+  /** The history at `file`; `exists` says whether it is there (a new one is kept only if a run saves into it). */
   open(file: string, shown: string, exists: boolean): Promise<SqliteHistory>;
   /** An empty database that is never saved (the schema a fresh history gets). */
   memory(shown: string): Promise<SqliteHistory>;
@@ -48,6 +48,25 @@ let sqlJsEngine: Promise<SqlJsStatic> | undefined;
 // Loaded when a history is opened: the WASM is no cost to the runs without one.
 // Stryker disable next-line StringLiteral: esbuild resolves every import literal (the tests' recorder bundles this file), an emptied one too
 const sqlJsStatic = () => (sqlJsEngine ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default()));
+
+/** How sql.js's temporary copies of `file` are named: `.<name>.<pid>.tmp`, beside it. */
+const temporaryPrefix = (file: string): string => `.${path.basename(file)}.`;
+const TEMPORARY_SUFFIX = '.tmp';
+
+/**
+ * The temporary copies a killed sql.js writer left beside `file` removed (a history another Node
+ * wrote with sql.js may have one, whichever driver opens it now). Only under the caller's lock:
+ * then none of them is live.
+ */
+export function removeLeftovers(file: string): void {
+  const prefix = temporaryPrefix(file);
+  const dir = path.dirname(file);
+  // Stryker disable next-line ConditionalExpression: a run's folder exists (its lock file is in it); only a bare open of a file in no folder reaches this
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(prefix) && name.endsWith(TEMPORARY_SUFFIX)) unlinkSync(path.join(dir, name));
+  }
+}
 
 class SqlJsHistory implements SqliteHistory {
   constructor(
@@ -91,7 +110,7 @@ class SqlJsHistory implements SqliteHistory {
   /** The whole database written to a temporary file beside the history, synced, renamed over it. */
   async save(): Promise<void> {
     const bytes = this.db.export();
-    const temporary = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
+    const temporary = path.join(path.dirname(this.file), `${temporaryPrefix(this.file)}${process.pid}${TEMPORARY_SUFFIX}`);
     const fd = openSync(temporary, 'w', 0o600);
     try {
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(1 << 20, bytes.length - at));

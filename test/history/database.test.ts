@@ -302,6 +302,22 @@ describe('the two SQLite drivers', () => {
     expect(await runsOf(file, SQLITE_DRIVERS['node:sqlite'])).toEqual(expected);
   });
 
+  it("a run's open removes the temporary copies a killed sql.js writer left beside its history, and nothing else", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'h.sqlite');
+    const leftovers = ['.h.sqlite.4242.tmp', '.h.sqlite.17.tmp'];
+    const others = ['.h.sqlite.4242.partial', '.other.sqlite.4242.tmp', 'h.sqlite.4242.tmp'];
+    for (const name of [...leftovers, ...others]) writeFileSync(path.join(dir, name), 'x');
+    const h = await openRunHistory(file, 'h.sqlite', 'test');
+    await recordReport(h, sampleReport(1), 'hash');
+    await h.close();
+    expect(readdirSync(dir).sort()).toEqual(['h.sqlite', ...others].sort());
+    // A read takes no lock, so it removes nothing: a writer's copy may be live.
+    writeFileSync(path.join(dir, leftovers[0]!), 'x');
+    expect(await runsOf(file)).toEqual([[1, 1]]);
+    expect(existsSync(path.join(dir, leftovers[0]!))).toBe(true);
+  });
+
   it('sql.js refuses a file beside a hot journal, and leaves both as they were', async () => {
     const file = path.join(tempDir(), 'h.sqlite');
     const h = await openRunHistory(file, 'h.sqlite', 'test');
