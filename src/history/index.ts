@@ -77,9 +77,10 @@ export async function recordReport(history: OpenRunHistory, report: Report, poli
   const policies = report.policies.map((p) => p.id);
   const { annotated, run, counts } = await db.write(async () => {
     const fingerprints = [...new Set(report.findings.filter(isTracked).map((f) => f.fingerprint))];
-    const { findings, fixed, counts } = applyLifecycle(report, await loadPrior(db, report.instance, policies, fingerprints));
+    const prior = await loadPrior(db, report.instance, policies, fingerprints);
+    const { findings, fixed, counts } = applyLifecycle(report, prior);
     const annotated: Report = { ...report, findings, fixed };
-    const run = await recordRun(db, annotated, { policyHash, counts });
+    const run = await recordRun(db, annotated, { policyHash, counts, open: prior.open });
     // Runs past `keep` keep their totals only: the history stays bounded.
     await foldOldRuns(db, report.instance, keep, new Date(report.startedAt));
     return { annotated, counts, run };

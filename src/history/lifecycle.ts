@@ -53,10 +53,12 @@ export function applyLifecycle(report: Report, prior: PriorState): LifecycleResu
   for (const policy of report.policies) {
     if (!EVALUATED_STATUSES.includes(policy.status)) continue;
     // Fixed means evaluated again and found clean: a resource out of scope or gone is not evidence.
-    const evaluated = new Set(policy.resourceIds);
+    // The policy's evaluated ids are a set only once a finding is gone (a run that changes little has few).
+    let evaluated: Set<string> | undefined;
     for (const gone of prior.previous.get(policy.id)?.values() ?? []) {
-      if (present.has(gone.fingerprint) || !evaluated.has(gone.resource.id)) continue;
-      fixed.push({ ...gone, fixedAt: report.startedAt });
+      if (present.has(gone.fingerprint)) continue;
+      evaluated ??= new Set(policy.resourceIds);
+      if (evaluated.has(gone.resource.id)) fixed.push({ ...gone, fixedAt: report.startedAt });
     }
   }
   counts.fixed = fixed.length;

@@ -33,15 +33,23 @@ export interface SpanFinding {
 
 const EVALUATED = EVALUATED_STATUSES.map((s) => `'${s}'`).join(', ');
 
-/** Rows of `sql` for each chunk of `values` (an IN list stays within every driver's limits). */
+/** Values an IN list holds at most: within every driver's limit on parameters. */
+const CHUNK = 500;
+
+/** `values` in chunks an IN list can hold, each with its list's marks (`?, ?, …`). */
+function* inLists(values: readonly SqlValue[]): Generator<{ part: SqlValue[]; marks: string }> {
+  // Stryker disable next-line EqualityOperator: an empty last chunk's `IN ()` answers no row
+  for (let i = 0; i < values.length; i += CHUNK) {
+    // Stryker disable next-line MethodExpression: every row in every chunk is the same rows, read more often
+    const part = values.slice(i, i + CHUNK);
+    yield { part, marks: part.map(() => '?').join(', ') };
+  }
+}
+
+/** Rows of `sql` for each chunk of `values`. */
 async function chunked(db: HistoryDatabase, values: readonly SqlValue[], sql: (marks: string) => string, before: SqlValue[] = []): Promise<Row[]> {
   const rows: Row[] = [];
-  // Stryker disable next-line EqualityOperator: an empty last chunk's `IN ()` answers no row
-  for (let i = 0; i < values.length; i += 500) {
-    // Stryker disable next-line MethodExpression: every row in every chunk is the same rows, read more often
-    const part = values.slice(i, i + 500);
-    rows.push(...(await db.all(sql(part.map(() => '?').join(', ')), [...before, ...part])));
-  }
+  for (const { part, marks } of inLists(values)) rows.push(...(await db.all(sql(marks), [...before, ...part])));
   return rows;
 }
 
@@ -54,7 +62,7 @@ async function lastEvaluated(db: HistoryDatabase, instance: string, before?: num
 
 function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
   // Stryker disable next-line LogicalOperator: the message names the span's id instead, equal to the text's in every history
-  const r = rowReader(db, 'texts', row, `id ${String(row.text_id ?? row.id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
+  const r = rowReader(db, 'texts', row, () => `id ${String(row.text_id ?? row.id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
   return {
     fingerprint: r.text('fingerprint'),
     policy: r.text('policy'),
@@ -67,68 +75,129 @@ function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
 
 const SPAN_ROWS = 'SELECT s.id, s.text_id, s.status, s.lifecycle, s.first_seen, s.first_run, s.last_run, t.fingerprint, t.policy, t.resource_kind, t.resource_id, t.resource_name, t.severity, t.message FROM spans s JOIN texts t ON t.id = s.text_id';
 
+/** What a text row says of a finding: a finding saying the same is the same text. */
+type Text = Pick<PriorFinding, 'fingerprint' | 'policy' | 'severity' | 'resource' | 'message'>;
+
+/** A text as one string, the key of a map of texts. */
+const textKey = (f: Text) => JSON.stringify([f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.severity, f.message]);
+
+const rowTextKey = (r: Row): string =>
+  textKey({ fingerprint: String(r.fingerprint), policy: String(r.policy), resource: { kind: String(r.resource_kind), id: String(r.resource_id), name: r.resource_name === null ? null : String(r.resource_name) }, severity: String(r.severity) as Severity, message: String(r.message) });
+
+/** textKey(a) === textKey(b), without writing either (a run compares every finding with its span). */
+const sameText = (a: Text, b: Text): boolean =>
+  a.fingerprint === b.fingerprint && a.policy === b.policy && a.severity === b.severity && a.message === b.message && a.resource.kind === b.resource.kind && a.resource.id === b.resource.id && a.resource.name === b.resource.name;
+
+/**
+ * The spans the last evaluating run of each policy left open (their last run is that run), by
+ * `fingerprint status`, each with its text: a run extends these.
+ */
+export type OpenSpans = Map<string, { id: number; textId: number; text: Text }>;
+
+/**
+ * Every span of `policies` present at its policy's last evaluating run `last` (a span may reach
+ * past it, into a later run where the policy had an error), read once for all policies: one
+ * query per distinct last run (as a rule one), not one per policy, each answering every span
+ * present at that run.
+ */
+async function spansAtLast(db: HistoryDatabase, instance: string, policies: readonly string[], last: ReadonlyMap<string, number>): Promise<Row[]> {
+  const byRun = new Map<number, Set<string>>();
+  for (const policy of policies) {
+    const run = last.get(policy);
+    if (run !== undefined) (byRun.get(run) ?? byRun.set(run, new Set()).get(run)!).add(policy);
+  }
+  const rows: Row[] = [];
+  for (const [run, wanted] of byRun) {
+    for (const r of await db.all(`${SPAN_ROWS} WHERE s.instance = ? AND s.last_run >= ? AND s.first_run <= ?`, [instance, run, run])) {
+      if (wanted.has(String(r.policy))) rows.push(r);
+    }
+  }
+  return rows;
+}
+
+/**
+ * `rows` (spansAtLast's) as findings, each read as the history must hold it (rows.ts), and the
+ * open spans among them: those whose last run is their policy's last evaluating run.
+ */
+function readSpans(db: HistoryDatabase, rows: readonly Row[], last: ReadonlyMap<string, number>): { held: PriorFinding[]; open: OpenSpans } {
+  const held: PriorFinding[] = [];
+  const open: OpenSpans = new Map();
+  for (const r of rows) {
+    const finding = priorFinding(db, r);
+    held.push(finding);
+    if (last.get(finding.policy) === Number(r.last_run)) open.set(`${finding.fingerprint} ${String(r.status)}`, { id: Number(r.id), textId: Number(r.text_id), text: finding });
+  }
+  return { held, open };
+}
+
 /**
  * What earlier runs of `instance` say about the policies of this run, and when each of this
  * run's `fingerprints` was first seen: asked for those alone, so the cost follows the run, not
  * every fingerprint the history has kept (4,650 by run 365 of the bench's, +40 % of a recording).
+ * With them, the spans this run extends (appendRun), from the same read.
  */
-export async function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[], fingerprints: readonly string[]): Promise<PriorState> {
+export async function loadPrior(db: HistoryDatabase, instance: string, policies: readonly string[], fingerprints: readonly string[]): Promise<PriorState & { open: OpenSpans }> {
   const last = await lastEvaluated(db, instance);
+  const { held, open } = readSpans(db, await spansAtLast(db, instance, policies, last), last);
   const previous = new Map<string, Map<string, PriorFinding>>();
-  for (const policy of policies) {
-    const run = last.get(policy);
-    if (run === undefined) continue;
-    const rows = await db.all(`${SPAN_ROWS} WHERE s.instance = ? AND t.policy = ? AND s.first_run <= ? AND s.last_run >= ?`, [instance, policy, run, run]);
-    previous.set(policy, new Map(rows.map((r) => [String(r.fingerprint), priorFinding(db, r)])));
-  }
+  for (const policy of policies) if (last.has(policy)) previous.set(policy, new Map());
+  for (const f of held) previous.get(f.policy)!.set(f.fingerprint, f);
+  // When each finding was first seen: for one held at its policy's last evaluating run, its span
+  // says (appendRun writes every span of a fingerprint with the first sighting of its earliest).
+  // The others (new, reopened) are looked up, from the texts (by fingerprint) to their spans (by
+  // text, schema 3): `instance || ''` keeps SQLite, which has no statistics to tell it that one
+  // instance is most of the history, from scanning every span of the instance instead.
   const firstSeen = new Map<string, string>();
-  // From the texts (by fingerprint) to their spans (by text, schema 3): `instance || ''` keeps
-  // SQLite, which has no statistics to tell it that one instance is most of the history, from
-  // scanning every span of the instance instead, a cost that grew with the history.
+  const wanted = new Set(fingerprints);
+  for (const f of held) {
+    const known = firstSeen.get(f.fingerprint);
+    if (wanted.has(f.fingerprint) && (known === undefined || f.firstSeen < known)) firstSeen.set(f.fingerprint, f.firstSeen);
+  }
   const seen = (marks: string) =>
     `SELECT t.fingerprint, MIN(s.first_seen) AS first_seen FROM spans s JOIN texts t ON t.id = s.text_id WHERE s.instance || '' = ? AND t.fingerprint IN (${marks}) GROUP BY t.fingerprint`;
-  for (const r of await chunked(db, fingerprints, seen, [instance])) firstSeen.set(String(r.fingerprint), String(r.first_seen));
-  return { previous, firstSeen };
+  const unseen = fingerprints.filter((fingerprint) => !firstSeen.has(fingerprint));
+  for (const r of await chunked(db, unseen, seen, [instance])) firstSeen.set(String(r.fingerprint), String(r.first_seen));
+  return { previous, firstSeen, open };
 }
-
-const textKey = (f: { fingerprint: string; policy: string; resource: { kind: string; id: string; name: string | null }; severity: string; message: string }) =>
-  JSON.stringify([f.fingerprint, f.policy, f.resource.kind, f.resource.id, f.resource.name, f.severity, f.message]);
 
 /**
  * Records run `run` of `instance`: each policy's status and each tracked finding, extending the
- * spans the previous evaluating run left open and opening new ones for what changed. Called
- * inside the recording's transaction.
+ * spans the previous evaluating run left open (`open`, from loadPrior; read here when not given)
+ * and opening new ones for what changed. Called inside the recording's transaction.
  */
-export async function appendRun(db: HistoryDatabase, run: number, instance: string, policies: readonly { id: string; status: string }[], findings: readonly SpanFinding[]): Promise<void> {
-  const last = await lastEvaluated(db, instance, run);
+export async function appendRun(db: HistoryDatabase, run: number, instance: string, policies: readonly { id: string; status: string }[], findings: readonly SpanFinding[], given?: OpenSpans): Promise<void> {
+  let open = given;
+  if (!open) {
+    const last = await lastEvaluated(db, instance, run);
+    ({ open } = readSpans(db, await spansAtLast(db, instance, [...last.keys()], last), last));
+  }
   // Policy statuses: the previous run of the instance left a span per policy it ran.
   const [prev] = await db.all('SELECT MAX(id) AS id FROM runs WHERE instance = ? AND id < ?', [instance, run]);
-  const open = new Map<string, { id: number; status: string }>();
+  const openPolicies = new Map<string, { id: number; status: string }>();
   // Stryker disable next-line all: MAX(id) always answers one row, and no run id is below 1
   if (prev?.id !== null && prev?.id !== undefined) {
-    for (const r of await db.all('SELECT id, policy, status FROM policy_spans WHERE instance = ? AND last_run = ?', [instance, prev.id])) open.set(String(r.policy), { id: Number(r.id), status: String(r.status) });
+    for (const r of await db.all('SELECT id, policy, status FROM policy_spans WHERE instance = ? AND last_run = ?', [instance, prev.id])) openPolicies.set(String(r.policy), { id: Number(r.id), status: String(r.status) });
   }
   for (const p of policies) {
-    const span = open.get(p.id);
+    const span = openPolicies.get(p.id);
     if (span?.status === p.status) await db.run('UPDATE policy_spans SET last_run = ? WHERE id = ?', [run, span.id]);
     else await db.run('INSERT INTO policy_spans (instance, policy, status, first_run, last_run) VALUES (?, ?, ?, ?, ?)', [instance, p.id, p.status, run, run]);
   }
   // Stryker disable next-line ConditionalExpression: without it the same statements run on an empty set
   if (findings.length === 0) return;
-  // Texts: one row per variant, found again by what it says.
-  const texts = new Map<string, number>();
-  const fingerprints = [...new Set(findings.map((f) => f.fingerprint))];
-  for (const r of await chunked(db, fingerprints, (marks) => `SELECT * FROM texts WHERE fingerprint IN (${marks})`)) {
-    texts.set(textKey({ fingerprint: String(r.fingerprint), policy: String(r.policy), resource: { kind: String(r.resource_kind), id: String(r.resource_id), name: r.resource_name === null ? null : String(r.resource_name) }, severity: String(r.severity), message: String(r.message) }), Number(r.id));
-  }
-  // The spans the last evaluating run of each finding's policy left open.
-  const runs = [...new Set(last.values())];
-  const spans = new Map<string, { id: number; textId: number }>();
-  for (const r of await chunked(db, runs, (marks) => `${SPAN_ROWS} WHERE s.instance = ? AND s.last_run IN (${marks})`, [instance])) {
-    if (last.get(String(r.policy)) === Number(r.last_run)) spans.set(`${String(r.fingerprint)} ${String(r.status)}`, { id: Number(r.id), textId: Number(r.text_id) });
-  }
+  // A finding whose open span says the same text extends it; the texts of the others (new,
+  // reopened, changed) are looked up by fingerprint, a row per variant, found again by what it says.
+  const extended: number[] = [];
+  const rest: { finding: SpanFinding; key: string }[] = [];
   for (const f of findings) {
-    const key = textKey(f);
+    const span = open.get(`${f.fingerprint} ${f.status}`);
+    if (span && sameText(span.text, f)) extended.push(span.id);
+    else rest.push({ finding: f, key: textKey(f) });
+  }
+  const texts = new Map<string, number>();
+  const unmatched = [...new Set(rest.map((r) => r.finding.fingerprint))];
+  for (const r of await chunked(db, unmatched, (marks) => `SELECT * FROM texts WHERE fingerprint IN (${marks})`)) texts.set(rowTextKey(r), Number(r.id));
+  for (const { finding: f, key } of rest) {
     let textId = texts.get(key);
     if (textId === undefined) {
       const [row] = await db.all('INSERT INTO texts (fingerprint, policy, resource_kind, resource_id, resource_name, severity, message) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id', [
@@ -137,17 +206,19 @@ export async function appendRun(db: HistoryDatabase, run: number, instance: stri
       textId = Number(row!.id);
       texts.set(key, textId);
     }
-    const span = spans.get(`${f.fingerprint} ${f.status}`);
-    if (span && span.textId === textId) await db.run('UPDATE spans SET last_run = ? WHERE id = ?', [run, span.id]);
+    const span = open.get(`${f.fingerprint} ${f.status}`);
+    if (span && span.textId === textId) extended.push(span.id);
     else await db.run('INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, ?, ?, ?, ?, ?)', [instance, textId, f.status, f.lifecycle, f.firstSeen, run, run]);
   }
+  // Extended in chunks, not a statement per span (10,000 findings: 20 statements, not 9,900).
+  for (const { part, marks } of inLists(extended)) await db.run(`UPDATE spans SET last_run = ? WHERE id IN (${marks})`, [run, ...part]);
 }
 
 /** One run's findings and the statuses of its policies; null when the history has no such run. */
 export async function spansAt(db: HistoryDatabase, run: number, instance: string): Promise<{ findings: StoredFinding[]; policies: Map<string, string> }> {
   const policies = new Map(
     (await db.all('SELECT policy, status FROM policy_spans WHERE instance = ? AND first_run <= ? AND last_run >= ?', [instance, run, run])).map((row) => {
-      const r = rowReader(db, 'policy_spans', row, `of run ${run}, policy ${JSON.stringify(row.policy)}`);
+      const r = rowReader(db, 'policy_spans', row, () => `of run ${run}, policy ${JSON.stringify(row.policy)}`);
       return [r.text('policy'), r.text('status')];
     }),
   );
@@ -156,7 +227,7 @@ export async function spansAt(db: HistoryDatabase, run: number, instance: string
     // Stryker disable next-line StringLiteral: any text that is not an evaluated status reads the same
     .filter((row) => EVALUATED_STATUSES.includes(policies.get(String(row.policy)) ?? ''))
     .map((row) => {
-      const r = rowReader(db, 'spans', row, `id ${String(row.id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
+      const r = rowReader(db, 'spans', row, () => `id ${String(row.id)}, fingerprint ${JSON.stringify(row.fingerprint)}`);
       const lifecycle = r.count('first_run') === run ? r.oneOf('lifecycle', LIFECYCLES) : 'open';
       return { ...priorFinding(db, row), status: r.oneOf('status', STORED_STATUSES), lifecycle };
     });

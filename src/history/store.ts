@@ -5,7 +5,7 @@ import type { HistoryPoint, Report } from '../core/model.js';
 import type { HistoryDatabase, Row } from './types.js';
 import { isTracked } from './lifecycle.js';
 import { GATES, rowReader } from './rows.js';
-import { appendRun, foldedRun, type SpanFinding, spansAt, type StoredFinding } from './spans.js';
+import { appendRun, foldedRun, type OpenSpans, type SpanFinding, spansAt, type StoredFinding } from './spans.js';
 
 /** Runs a trend shows (the report's chart, the Action's summary). */
 export const TREND_RUNS = 20;
@@ -27,6 +27,8 @@ export interface HistoryRun extends HistoryPoint {
 export interface RunMeta {
   policyHash: string;
   counts: { new: number; reopened: number; fixed: number };
+  /** The spans the run extends, as loadPrior read them with what the earlier runs say. */
+  open?: OpenSpans;
 }
 
 /** Records `report` (already annotated with its lifecycle) and returns its run id; inside the caller's `write`. */
@@ -68,13 +70,13 @@ export async function recordRun(db: HistoryDatabase, report: Report, meta: RunMe
       lifecycle: f.lifecycle ?? 'new',
       firstSeen: f.firstSeen ?? report.startedAt,
     }));
-    await appendRun(db, run, report.instance, report.policies, findings);
+    await appendRun(db, run, report.instance, report.policies, findings, meta.open);
     return run;
   }
 }
 
 function historyRun(db: HistoryDatabase, row: Row): HistoryRun {
-  const r = rowReader(db, 'runs', row, `id ${String(row.id)}`);
+  const r = rowReader(db, 'runs', row, () => `id ${String(row.id)}`);
   return {
     run: r.count('id'),
     startedAt: r.text('started_at'),

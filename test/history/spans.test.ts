@@ -63,6 +63,45 @@ describe('spans', () => {
     expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([3, 3]);
   });
 
+  it('a run that changes nothing reads the open spans once and extends them a chunk at a time, whatever the number of policies', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    // 1,200 findings over three policies, recorded twice; the second recording's statements counted.
+    const three = (startedAt: string): Report => {
+      const r = sampleReport(1200, undefined, startedAt);
+      const policyOf = (i: number) => `p-${i % 3}`;
+      return {
+        ...r,
+        policies: [0, 1, 2].map((p) => ({ ...r.policies[0]!, id: `p-${p}`, resourceIds: r.policies[0]!.resourceIds })),
+        findings: r.findings.map((f, i) => ({ ...f, policy: policyOf(i), fingerprint: `fp-${policyOf(i)}-${i}` })),
+      };
+    };
+    await record(file, [three(at(1))]);
+    const h = await openRunHistory(file, 'h.sqlite', 'test');
+    const statements: string[] = [];
+    for (const method of ['all', 'run'] as const) {
+      const original = h.db[method].bind(h.db);
+      h.db[method] = ((sql: string, params?: unknown[]) => {
+        statements.push(sql.replace(/\s+/g, ' ').replace(/\?(, \?)+/, '?…').slice(0, 60));
+        return original(sql, params as never);
+      }) as never;
+    }
+    let second: Report;
+    try {
+      second = await recordReport(h, three(at(2)), 'hash');
+    } finally {
+      await h.close();
+    }
+    expect(new Set(second.findings.map((f) => f.lifecycle))).toEqual(new Set(['open']));
+    const times = (start: string) => statements.filter((s) => s.startsWith(start)).length;
+    expect(times('SELECT s.id, s.text_id')).toBe(1);
+    expect(times('UPDATE spans SET last_run = ? WHERE id IN (?…)')).toBe(3);
+    expect(times('UPDATE spans SET last_run = ? WHERE id = ?')).toBe(0);
+    // Every text is its open span's: none is looked up or written again.
+    expect(times('SELECT * FROM texts')).toBe(0);
+    expect(times('INSERT INTO')).toBe(1);
+    expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([1200, 1200]);
+  });
+
   it('exactly 500 findings (one full chunk of the IN lists) are found again', async () => {
     const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
     const [, second] = await record(file, [sampleReport(500, undefined, at(1)), sampleReport(500, undefined, at(2))]);
@@ -112,9 +151,38 @@ describe('spans', () => {
     }
   });
 
+  it('a finding still there while its policy had an error on another resource: its span reaches into that run; the next evaluating run finds it open and starts a span of its own', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    // Run 2: p-one in error (ds-1 could not be evaluated), its finding on ds-0 still reported.
+    const partlyInError = (r: Report): Report => ({
+      ...r,
+      findings: [...r.findings, { ...r.findings[0]!, status: 'error', resource: { kind: 'dataset', id: 'ds-1', name: null }, fingerprint: 'fp-error', message: 'could not evaluate' }],
+      policies: r.policies.map((p) => ({ ...p, status: 'error', error: 'ds-1: could not evaluate', resourceIds: ['ds-0', 'ds-1'] })),
+      summary: { ...r.summary, errors: 1, gate: 'error' },
+    });
+    const [, second, third] = await record(file, [sampleReport(1, undefined, at(1)), partlyInError(sampleReport(1, undefined, at(2))), sampleReport(1, undefined, at(3))]);
+    expect(second!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([
+      ['fp-p-one-0', 'open'],
+      ['fp-error', null],
+    ]);
+    expect(third!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([['fp-p-one-0', 'open', at(1)]]);
+    expect(third!.fixed).toEqual([]);
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      // The span reaching into run 2 (an error run) is not the one run 3 extends: run 1 was p-one's last evaluating run.
+      expect((await db.all('SELECT first_run, last_run FROM spans ORDER BY id')).map((r) => [r.first_run, r.last_run])).toEqual([
+        [1, 2],
+        [3, 3],
+      ]);
+      expect(await count(file, 'texts')).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('a finding that changes its message opens a new span; one gone and back is reopened, its first sighting kept', async () => {
     const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
-    const [, , third, fourth] = await record(file, [sampleReport(2, 'first', at(1)), sampleReport(2, 'second', at(2)), sampleReport(1, 'second', at(3), 2), sampleReport(2, 'second', at(4))]);
+    const [, , third, fourth, fifth] = await record(file, [sampleReport(2, 'first', at(1)), sampleReport(2, 'second', at(2)), sampleReport(1, 'second', at(3), 2), sampleReport(2, 'second', at(4)), sampleReport(2, 'second', at(5))]);
     const db = await openHistory(file, 'h.sqlite', { create: false });
     try {
       expect((await runContents(db, 1))!.findings.map((f) => f.message)).toEqual(['first', 'first']);
@@ -129,6 +197,11 @@ describe('spans', () => {
     expect(fourth!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
       ['fp-p-one-0', 'open', at(1)],
       ['fp-p-one-1', 'reopened', at(1)],
+    ]);
+    // Open again, each keeps its first sighting: the reopened one's from its earlier spans, through its new span.
+    expect(fifth!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
+      ['fp-p-one-0', 'open', at(1)],
+      ['fp-p-one-1', 'open', at(1)],
     ]);
     // Texts once per variant: two messages × two findings.
     expect(await count(file, 'texts')).toBe(4);
