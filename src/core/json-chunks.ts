@@ -2,7 +2,8 @@
 // 300,000 resources is ~10 MB of JSON (20 MB as the two-byte string one `›` in a description
 // makes it); built whole and copied on its way to stdout it raised a run's peak RSS by ~30 MB.
 // Long arrays, and the objects and arrays holding one, are written piece by piece; every other
-// value by JSON.stringify itself, re-indented where it sits.
+// value by JSON.stringify itself, re-indented where it sits. The same pieces without the
+// indentation (JSON.stringify(value)) are what a scan reads: a third less text, written in 60 % of the time.
 
 export interface JsonChunking {
   /** Arrays longer than this are written element by element. */
@@ -23,7 +24,7 @@ export function* jsonChunks(value: unknown, chunking: JsonChunking = CHUNKING): 
   // is (joined to the text before it, every gathered string would be copied once more).
   let lines = '';
   let partial = '';
-  for (const piece of pieces(value, '', chunking.long)) {
+  for (const piece of pieces(value, '', chunking.long, PRETTY)) {
     const cut = piece.lastIndexOf('\n') + 1;
     if (cut === 0) {
       partial += piece;
@@ -45,9 +46,27 @@ export function* jsonChunks(value: unknown, chunking: JsonChunking = CHUNKING): 
   yield `${lines}${partial}\n`;
 }
 
-function* pieces(value: unknown, indent: string, long: number): Generator<string, void, undefined> {
+/** The text of `JSON.stringify(value)` in pieces, none of them a long array's whole text. */
+export const jsonPieces = (value: unknown, long = CHUNKING.long): Iterable<string> => pieces(value, '', long, COMPACT);
+
+/** How pieces are laid out: indented two spaces a level, one element or member a line, or not at all. */
+interface Layout {
+  /** What starts a line at `indent`. */
+  line(indent: string): string;
+  /** What follows a member's key. */
+  colon: string;
+  /** A value's own text at `indent`. */
+  text(value: unknown, indent: string): string;
+  /** The elements of `batch` as they stand in an array at `indent`, without the brackets. */
+  batch(batch: unknown[], indent: string): string;
+}
+
+const PRETTY: Layout = { line: (indent) => `\n${indent}`, colon: ': ', text: (value, indent) => stringified(value, indent), batch: (batch, indent) => batchText(batch, indent) };
+const COMPACT: Layout = { line: () => '', colon: ':', text: (value) => JSON.stringify(value) ?? '', batch: (batch) => JSON.stringify(batch).slice(1, -1) };
+
+function* pieces(value: unknown, indent: string, long: number, layout: Layout): Generator<string, void, undefined> {
   if (!holdsLong(value, long)) {
-    yield stringified(value, indent);
+    yield layout.text(value, indent);
     return;
   }
   const inner = `${indent}  `;
@@ -63,18 +82,18 @@ function* pieces(value: unknown, indent: string, long: number): Generator<string
       // Stryker disable next-line ConditionalExpression,EqualityOperator: as above
       if (i > start && (i === value.length || streamed || i - start === BATCH)) {
         // Apart: the batch's text is flat, and one joined to it would be copied again to be read.
-        yield `${comma}\n`;
-        yield batchText(value.slice(start, i), indent);
+        yield `${comma}${layout.line('')}`;
+        yield layout.batch(value.slice(start, i), indent);
         comma = ',';
         start = i;
       }
       if (!streamed) continue;
-      yield `${comma}\n${inner}`;
+      yield `${comma}${layout.line(inner)}`;
       comma = ',';
-      yield* pieces(value[i], inner, long);
+      yield* pieces(value[i], inner, long, layout);
       start = i + 1;
     }
-    yield `\n${indent}]`;
+    yield `${layout.line(indent)}]`;
     return;
   }
   // An object holding a long array: each member in turn (JSON.stringify leaves out those it cannot write).
@@ -82,11 +101,11 @@ function* pieces(value: unknown, indent: string, long: number): Generator<string
   yield '{';
   for (const [key, member] of Object.entries(value as object)) {
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    yield `${first ? '' : ','}\n${inner}${JSON.stringify(key)}: `;
+    yield `${first ? '' : ','}${layout.line(inner)}${JSON.stringify(key)}${layout.colon}`;
     first = false;
-    yield* pieces(member, inner, long);
+    yield* pieces(member, inner, long, layout);
   }
-  yield `\n${indent}}`;
+  yield `${layout.line(indent)}}`;
 }
 
 /**

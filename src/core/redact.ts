@@ -1,7 +1,7 @@
 // The one redaction of steward: client errors and logs, CLI output, Action messages, and every
 // file steward writes (reports, snapshots, baselines, saved plans). Every form in which a server
 // may echo a secret it was sent becomes `***`.
-import { jsonChunks } from './json-chunks.js';
+import { jsonPieces } from './json-chunks.js';
 
 /**
  * Shorter secrets are left alone: they cannot be real tokens, and replacing them would mangle
@@ -92,14 +92,15 @@ export class SecretSet {
 
   /**
    * A JSON value with every form of every secret replaced in every string (keys included); the
-   * value itself when its JSON text holds none. The text is read piece by piece: a report of
-   * 300,000 resources was one 10 MB string, then parsed again into a second report.
+   * value itself when its JSON text holds none. The text is read piece by piece, unindented: a
+   * report of 300,000 resources was one 10 MB string, then parsed again into a second report, and
+   * the indented pieces of a report of 10,000 findings took 43 ms to write, these 25.
    */
   redactJson<T>(value: T): T {
     // Stryker disable next-line ConditionalExpression: with no form the scan below finds none; this spares it
     if (this.#forms.length === 0) return value;
-    // Pieces end lines, and no form holds a newline: a form is found within one piece or nowhere.
-    for (const piece of jsonChunks(value)) {
+    // A piece holds whole strings (and keys): a form in one is found within one piece.
+    for (const piece of jsonPieces(value)) {
       if (this.#forms.some((form) => piece.includes(form))) return JSON.parse(this.redact(JSON.stringify(value))) as T;
     }
     return value;

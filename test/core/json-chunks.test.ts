@@ -3,7 +3,7 @@
 // each end a line, so a redaction or a workflow-command guard applied piece by piece sees whole lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonChunks } from '../../src/core/json-chunks.js';
+import { jsonChunks, jsonPieces } from '../../src/core/json-chunks.js';
 
 const stringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -30,6 +30,24 @@ describe('jsonChunks', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('in pieces without indentation, writes what JSON.stringify(value) writes, for any value, at any array length', () => {
+    fc.assert(
+      fc.property(loose, fc.integer({ min: 0, max: 4 }), (value, long) => {
+        fc.pre(JSON.stringify(value) !== undefined);
+        expect([...jsonPieces(value, long)].join('')).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes a long array without indentation in pieces, none of them the whole array', () => {
+    const ids = Array.from({ length: 2_000 }, (_, i) => `id-${i}`);
+    const pieces = [...jsonPieces({ policies: [{ id: 'p', resourceIds: ids }] })];
+    expect(pieces.join('')).toBe(JSON.stringify({ policies: [{ id: 'p', resourceIds: ids }] }));
+    // 512 ids a batch: four batches, none holding all 2,000.
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(JSON.stringify(ids).length / 3);
   });
 
   it('writes a report of 300,000 resource ids in pieces of about 64 KiB, each ending a line', () => {
