@@ -15,6 +15,8 @@ import { benchHtml } from './bench-html.mjs';
 import { benchLimits } from './bench-limits.mjs';
 import { benchSchedules } from './bench-schedules.mjs';
 import { benchHistory } from './bench-history.mjs';
+import { benchHistoryCheck, historyCheckTable } from './bench-history-check.mjs';
+import { otherNode } from './bench-process.mjs';
 import { benchScale } from './bench-scale.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -411,6 +413,16 @@ await benchLimits(print, table, expect);
   print(table([`run ${h.early + 1} ms (limit)`, `run ${h.runs + 1} ms`, 'ratio (≤ 1.2×)', 'file at run 1', 'at run 30', `at run ${h.runs} (bound 1.5 MiB)`], [
     [h.firstMs.toFixed(1), h.lastMs.toFixed(1), `${h.ratio.toFixed(2)}×`, `${(h.bytesAt[1] / 1024).toFixed(0)} KiB`, `${(h.bytesAt[30] / 1024).toFixed(0)} KiB`, `${(h.bytesAt[365] / 1024).toFixed(0)} KiB`],
   ]));
+}
+
+// … and issue 29's history row as it states it: `check --history` at 10,000 findings a run, run 30
+// against the same check without a history, whole processes, on each Node.
+{
+  const other = otherNode();
+  const rows = await benchHistoryCheck(path.join(work, 'history-check'), [{ bin: process.execPath, version: process.version }, ...(other ? [other] : [])]);
+  for (const r of rows) expect(r.findings >= 10_000, `history check: ${r.findings} findings a run on ${r.version}, not 10,000`);
+  print('\n`steward check --history` of 10,000 findings a run, a snapshot of 41,000 schedules (`--from`), against the same check without a history: CPU of whole processes, run 2 and run 30 each into a fresh copy of its file, medians of 11 rounds (the pairs\' lowest and highest beside each ratio):\n');
+  print(table(...historyCheckTable(rows)));
 }
 
 // 11. Cost against N: offline 1k–1M schedules (snapshot, then check --from) and live 10k–300k.
