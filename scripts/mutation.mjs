@@ -5,13 +5,23 @@
 // result after a new test file was added that kills it, so after adding tests run with --force.
 // Exits non-zero when a group falls below the break threshold (stryker.config.mjs) or Stryker fails.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { MUTATION_GROUPS } from './mutation-groups.mjs';
 
 const force = process.argv.includes('--force');
 const asked = process.argv.slice(2).filter((a) => a !== '--force');
 const groups = asked.length ? MUTATION_GROUPS.filter((g) => asked.includes(g.name)) : MUTATION_GROUPS;
 let failed = false;
+// Tests read the folder beside the checkout (`../shared`: the JUnit schema, the platform's
+// fixtures); from Stryker's sandbox, .stryker-tmp/sandbox-*/, that is .stryker-tmp/shared.
+// Without it the report and redact groups' dry runs failed.
+const shared = path.resolve('..', 'shared');
+const sharedLink = path.join('.stryker-tmp', 'shared');
+if (existsSync(shared) && !lstatSync(sharedLink, { throwIfNoEntry: false })) {
+  mkdirSync('.stryker-tmp', { recursive: true });
+  symlinkSync(shared, sharedLink);
+}
 for (const group of groups) {
   console.log(`\n=== mutation: ${group.name} (${group.mutate.join(', ')})`);
   const r = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', ...(force ? ['--force'] : [])], { stdio: 'inherit', env: { ...process.env, STEWARD_MUTATION_GROUP: group.name } });

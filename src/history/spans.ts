@@ -84,9 +84,12 @@ const textKey = (f: Text) => JSON.stringify([f.fingerprint, f.policy, f.resource
 const rowTextKey = (r: Row): string =>
   textKey({ fingerprint: String(r.fingerprint), policy: String(r.policy), resource: { kind: String(r.resource_kind), id: String(r.resource_id), name: r.resource_name === null ? null : String(r.resource_name) }, severity: String(r.severity) as Severity, message: String(r.message) });
 
-/** textKey(a) === textKey(b), without writing either (a run compares every finding with its span). */
-const sameText = (a: Text, b: Text): boolean =>
-  a.fingerprint === b.fingerprint && a.policy === b.policy && a.severity === b.severity && a.message === b.message && a.resource.kind === b.resource.kind && a.resource.id === b.resource.id && a.resource.name === b.resource.name;
+/**
+ * Whether a finding says what its open span's text says, without writing either as a key (a run
+ * compares every finding with its span): the span was found by the finding's fingerprint.
+ */
+const sameText = (span: Text, f: Text): boolean =>
+  span.policy === f.policy && span.severity === f.severity && span.message === f.message && span.resource.kind === f.resource.kind && span.resource.id === f.resource.id && span.resource.name === f.resource.name;
 
 /**
  * The spans the last evaluating run of each policy left open (their last run is that run), by
@@ -140,18 +143,15 @@ export async function loadPrior(db: HistoryDatabase, instance: string, policies:
   const last = await lastEvaluated(db, instance);
   const { held, open } = readSpans(db, await spansAtLast(db, instance, policies, last), last);
   const previous = new Map<string, Map<string, PriorFinding>>();
-  for (const policy of policies) if (last.has(policy)) previous.set(policy, new Map());
-  for (const f of held) previous.get(f.policy)!.set(f.fingerprint, f);
   // When each finding was first seen: for one held at its policy's last evaluating run, its span
   // says (appendRun writes every span of a fingerprint with the first sighting of its earliest).
   // The others (new, reopened) are looked up, from the texts (by fingerprint) to their spans (by
   // text, schema 3): `instance || ''` keeps SQLite, which has no statistics to tell it that one
   // instance is most of the history, from scanning every span of the instance instead.
   const firstSeen = new Map<string, string>();
-  const wanted = new Set(fingerprints);
   for (const f of held) {
-    const known = firstSeen.get(f.fingerprint);
-    if (wanted.has(f.fingerprint) && (known === undefined || f.firstSeen < known)) firstSeen.set(f.fingerprint, f.firstSeen);
+    (previous.get(f.policy) ?? previous.set(f.policy, new Map()).get(f.policy)!).set(f.fingerprint, f);
+    firstSeen.set(f.fingerprint, f.firstSeen);
   }
   const seen = (marks: string) =>
     `SELECT t.fingerprint, MIN(s.first_seen) AS first_seen FROM spans s JOIN texts t ON t.id = s.text_id WHERE s.instance || '' = ? AND t.fingerprint IN (${marks}) GROUP BY t.fingerprint`;
@@ -206,9 +206,8 @@ export async function appendRun(db: HistoryDatabase, run: number, instance: stri
       textId = Number(row!.id);
       texts.set(key, textId);
     }
-    const span = open.get(`${f.fingerprint} ${f.status}`);
-    if (span && span.textId === textId) extended.push(span.id);
-    else await db.run('INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, ?, ?, ?, ?, ?)', [instance, textId, f.status, f.lifecycle, f.firstSeen, run, run]);
+    // Its open span, if any, says another text: that span ends at its last run, a new one starts.
+    await db.run('INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, ?, ?, ?, ?, ?)', [instance, textId, f.status, f.lifecycle, f.firstSeen, run, run]);
   }
   // Extended in chunks, not a statement per span (10,000 findings: 20 statements, not 9,900).
   for (const { part, marks } of inLists(extended)) await db.run(`UPDATE spans SET last_run = ? WHERE id IN (${marks})`, [run, ...part]);

@@ -10,7 +10,7 @@ import type { Report } from '../../src/core/model.js';
 import { HISTORY_SCHEMA_VERSION, listRuns, openHistory, openRunHistory, recordReport, runContents } from '../../src/history/index.js';
 import { SQLITE_MIGRATIONS } from '../../src/history/migrations.js';
 import { runCli, tempDir } from '../cli/helpers.js';
-import { sampleReport } from './sample-report.js';
+import { sampleFinding, sampleReport } from './sample-report.js';
 
 const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T00:00:00.000Z`;
 const count = async (file: string, table: string) => {
@@ -96,8 +96,9 @@ describe('spans', () => {
     expect(times('SELECT s.id, s.text_id')).toBe(1);
     expect(times('UPDATE spans SET last_run = ? WHERE id IN (?…)')).toBe(3);
     expect(times('UPDATE spans SET last_run = ? WHERE id = ?')).toBe(0);
-    // Every text is its open span's: none is looked up or written again.
+    // Every text is its open span's, and so is every first sighting: none is looked up or written again.
     expect(times('SELECT * FROM texts')).toBe(0);
+    expect(times('SELECT t.fingerprint, MIN(s.first_seen)')).toBe(0);
     expect(times('INSERT INTO')).toBe(1);
     expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([1200, 1200]);
   });
@@ -129,6 +130,23 @@ describe('spans', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it('policies last evaluated at different runs: each is read at its own (what one held then is not what the other says)', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    // p-two runs at 1 and 3 only; p-one at 1, 2 (ds-0 gone) and 3 (ds-0 back). At run 3 p-two's
+    // last run is 1, where p-one still held ds-0: that is not p-one's word at its own last run, 2.
+    const two = (r: Report, withTwo: boolean): Report => {
+      const extra = withTwo ? [{ ...r.policies[0]!, id: 'p-two', resourceIds: ['ds-9'] }] : [];
+      const finding = { ...sampleFinding(9), policy: 'p-two', fingerprint: 'fp-p-two-9' };
+      return { ...r, policies: [...r.policies, ...extra], findings: [...r.findings, ...(withTwo ? [finding] : [])] };
+    };
+    const [, , third] = await record(file, [two(sampleReport(1, undefined, at(1)), true), two(sampleReport(0, undefined, at(2), 1), false), two(sampleReport(1, undefined, at(3)), true)]);
+    expect(third!.findings.map((f) => [f.fingerprint, f.lifecycle, f.firstSeen])).toEqual([
+      ['fp-p-one-0', 'reopened', at(1)],
+      ['fp-p-two-9', 'open', at(1)],
+    ]);
+    expect(third!.fixed).toEqual([]);
   });
 
   it('a run whose policy was in error holds none of its findings, though the span reaches across it', async () => {
@@ -178,6 +196,42 @@ describe('spans', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it.each([
+    ['severity', (f: Report['findings'][number]) => ({ ...f, severity: 'critical' as const })],
+    ['resource name', (f: Report['findings'][number]) => ({ ...f, resource: { ...f.resource, name: 'Renamed' } })],
+    ['resource kind', (f: Report['findings'][number]) => ({ ...f, resource: { ...f.resource, kind: 'card' } })],
+    ['resource id', (f: Report['findings'][number]) => ({ ...f, resource: { ...f.resource, id: 'ds-other' } })],
+    ['policy', (f: Report['findings'][number]) => ({ ...f, policy: 'p-renamed' })],
+  ])('a finding whose %s changes under the same fingerprint gets a new text and a new span', async (_, change) => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    const changed = (r: Report): Report => ({ ...r, findings: r.findings.map(change), policies: [...r.policies, { ...r.policies[0]!, id: 'p-renamed' }] });
+    const original = (r: Report): Report => ({ ...r, policies: [...r.policies, { ...r.policies[0]!, id: 'p-renamed' }] });
+    await record(file, [original(sampleReport(1, undefined, at(1))), changed(sampleReport(1, undefined, at(2)))]);
+    expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([2, 2]);
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      const [first, second] = [(await runContents(db, 1))!.findings[0]!, (await runContents(db, 2))!.findings[0]!];
+      const { lifecycle: _l1, status: _s1, firstSeen: _f1, ...was } = first;
+      const { lifecycle: _l2, status: _s2, firstSeen: _f2, ...now } = second;
+      expect(was).toEqual({ fingerprint: 'fp-p-one-0', policy: 'p-one', severity: 'high', resource: { kind: 'dataset', id: 'ds-0', name: null }, message: 'violation 0' });
+      const { status: _s, path: _p, location: _loc, baseline: _b, fix: _fx, waiver: _w, ...expected } = change(sampleFinding(0));
+      expect(now).toEqual(expected);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a named finding gone and back reuses its text', async () => {
+    const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
+    const named = (r: Report) => ({ ...r, findings: r.findings.map((f) => ({ ...f, resource: { ...f.resource, name: `Dataset ${f.resource.id}` } })) });
+    const [, , third] = await record(file, [named(sampleReport(2, undefined, at(1))), named(sampleReport(1, undefined, at(2), 2)), named(sampleReport(2, undefined, at(3)))]);
+    expect(third!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([
+      ['fp-p-one-0', 'open'],
+      ['fp-p-one-1', 'reopened'],
+    ]);
+    expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([2, 3]);
   });
 
   it('a finding that changes its message opens a new span; one gone and back is reopened, its first sighting kept', async () => {
@@ -251,6 +305,11 @@ describe('schema 1 → 2', () => {
       expect((await runContents(db, 2))!.findings.map((f) => [f.fingerprint, f.lifecycle, f.resource.name])).toEqual([['fp-p-one-0', 'open', 'Sales']]);
       expect((await runContents(db, 1))!.findings.map((f) => f.resource.name)).toEqual(['Sales', null]);
       expect(await db.all("SELECT name FROM sqlite_master WHERE name IN ('findings', 'run_policies')")).toEqual([]);
+      // ds-0 present in both runs is one span; ds-1 one run long.
+      expect((await db.all('SELECT t.fingerprint, s.first_run, s.last_run FROM spans s JOIN texts t ON t.id = s.text_id ORDER BY s.id')).map((r) => [r.fingerprint, r.first_run, r.last_run])).toEqual([
+        ['fp-p-one-0', 1, 2],
+        ['fp-p-one-1', 1, 1],
+      ]);
       await db.save();
     } finally {
       await db.close();
