@@ -62,7 +62,7 @@ interface Layout {
   batch(batch: unknown[], indent: string): string;
 }
 
-const PRETTY: Layout = { line: (indent) => `\n${indent}`, colon: ': ', text: (value, indent) => stringified(value, indent), batch: (batch, indent) => batchText(batch, indent) };
+const PRETTY: Layout = { line: (indent) => `\n${indent}`, colon: ': ', text: stringified, batch: batchText };
 const COMPACT: Layout = {
   line: () => '',
   colon: ':',
