@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
 import { type CliIo, fail, processIo } from './io.js';
-import { formatProblem, InputError, isApiError, packageVersion } from '../library/startup.js';
+import { compileWasmBaselineOnly, formatProblem, InputError, isApiError, packageVersion } from '../library/startup.js';
 import { summaryOf } from './commands/summaries.js';
 
 export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
@@ -84,6 +84,8 @@ function requestedCommand(args: readonly string[]): string | typeof ALL_COMMANDS
 
 /** Runs the CLI with `argv` (as process.argv: node, script, args…); resolves to the exit code. */
 export async function run(argv: string[] = process.argv, io: CliIo = processIo()): Promise<number> {
+  // The CLI's process is steward's own: sql.js, where a history needs it, skips V8's optimising tier (history/wasm-tier.ts).
+  compileWasmBaselineOnly();
   const ctx: CliContext = { io, exitCode: EXIT.pass };
   try {
     const program = await buildProgram(ctx, argv);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { InputError } from '../core/problem.js';
 import type { HistoryDatabase, Row, SqlValue } from './types.js';
+import { beforeWasmCompiles } from './wasm-tier.js';
 
 /** An open SQLite history as database.ts checks and migrates it. */
 export interface SqliteHistory extends HistoryDatabase {
@@ -45,9 +46,10 @@ export const sqliteDriver = (): SqliteDriver => SQLITE_DRIVERS[nodeSqliteQuiet(p
 // --- sql.js --------------------------------------------------------------------------------
 
 let sqlJsEngine: Promise<SqlJsStatic> | undefined;
-// Loaded when a history is opened: the WASM is no cost to the runs without one.
+// Loaded when a history is opened: the WASM is no cost to the runs without one. Compiled as the
+// process chose (wasm-tier.ts).
 // Stryker disable next-line StringLiteral: esbuild resolves every import literal (the tests' recorder bundles this file), an emptied one too
-const sqlJsStatic = () => (sqlJsEngine ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default()));
+const sqlJsStatic = () => (sqlJsEngine ??= beforeWasmCompiles().then(async () => (await import('sql.js/dist/sql-wasm-inline.js')).default()));
 
 /** How sql.js's temporary copies of `file` are named: `.<name>.<pid>.tmp`, beside it. */
 const temporaryPrefix = (file: string): string => `.${path.basename(file)}.`;
@@ -79,8 +81,15 @@ class SqlJsHistory implements SqliteHistory {
     const stmt = this.db.prepare(sql);
     try {
       stmt.bind(params);
+      // The column names read once: sql.js's getAsObject reads them again for every row.
+      const names = stmt.getColumnNames();
       const rows: Row[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject());
+      while (stmt.step()) {
+        const values = stmt.get();
+        const row: Row = {};
+        for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i] as SqlValue;
+        rows.push(row);
+      }
       return rows;
     } finally {
       stmt.free();

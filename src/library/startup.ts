@@ -1,8 +1,9 @@
 // What the CLI needs before it knows which command runs: writing (redacted, printable), the
-// version, and the words of a failure. Nothing here loads a dependency, so `steward --help`
+// version, the words of a failure, and how its process compiles sql.js. Nothing here loads a dependency, so `steward --help`
 // and a mistyped command start in tens of milliseconds; index.ts re-exports all of it.
 export { isApiError } from '../api/errors.js';
 export { packageVersion } from '../config/paths.js';
 export { formatProblem, InputError, type InputProblem } from '../core/problem.js';
 export { printable, withoutWorkflowCommands } from '../core/printable.js';
 export { SecretSet } from '../core/redact.js';
+export { compileWasmBaselineOnly } from '../history/wasm-tier.js';
