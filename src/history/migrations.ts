@@ -1,11 +1,11 @@
 // The history's schema, step by step: each entry brings a history one version up, in one
 // transaction; schema 2's data is moved by steward itself (spans.ts). A history whose version is
 // newer than HISTORY_SCHEMA_VERSION is refused, never changed.
-import { spansFromV1 } from './spans.js';
+import { OPEN_RUN, spansFromV1 } from './spans.js';
 import type { HistoryDatabase } from './types.js';
 
 /** The schema this steward writes; each entry of the migrations brings a history one version up. */
-export const HISTORY_SCHEMA_VERSION = 3;
+export const HISTORY_SCHEMA_VERSION = 4;
 
 /** One step of the schema: its statements, then the data steward moves itself (`convert`), then `after`; all in one transaction. */
 export interface Migration {
@@ -109,6 +109,20 @@ const V1_SQLITE = `CREATE TABLE runs (
  */
 const SPANS_BY_TEXT: Migration = { sql: 'CREATE INDEX spans_text ON spans (text_id);' };
 
+/**
+ * Schema 4: a span still open says OPEN_RUN (spans.ts), so a run that holds it again leaves it as
+ * it is. Open were the spans whose last run is their policy's last evaluating run (evaluated: a
+ * status of pass or fail, as schema 3 wrote them).
+ */
+const OPEN_SPANS: Migration = {
+  sql: `UPDATE spans SET last_run = ${OPEN_RUN} WHERE id IN (
+     SELECT s.id FROM spans s
+     JOIN texts t ON t.id = s.text_id
+     JOIN (SELECT instance, policy, MAX(last_run) AS last FROM policy_spans WHERE status IN ('pass', 'fail') GROUP BY instance, policy) p
+       ON p.instance = s.instance AND p.policy = t.policy AND p.last = s.last_run
+   );`,
+};
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   // 0 → 1
   { sql: V1_SQLITE },
@@ -116,6 +130,8 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
   spansMigration('sqlite'),
   // 2 → 3
   SPANS_BY_TEXT,
+  // 3 → 4
+  OPEN_SPANS,
 ];
 
 /** The same steps in PostgreSQL (its tables in the `steward` schema, postgres.ts): serial ids, and findings ordered by a sequence. */
@@ -123,4 +139,5 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   { sql: V1_SQLITE.replace('id INTEGER PRIMARY KEY', 'id SERIAL PRIMARY KEY').replace('CREATE TABLE findings (', 'CREATE TABLE findings (\n     seq SERIAL PRIMARY KEY,') },
   spansMigration('postgres'),
   SPANS_BY_TEXT,
+  OPEN_SPANS,
 ];

@@ -1,8 +1,9 @@
 // What the history keeps of findings, bounded and incremental (schema 2): a finding's text once
 // per variant (`texts`: fingerprint, resource, severity, message), and its presence as a span of
-// runs (`spans`: from the run it appeared to the last run it was still there, per instance);
-// policy statuses likewise (`policy_spans`). A run that changes nothing extends the open spans and
-// adds no row, so recording costs the same at run 1 and at run 365, and the file stops growing.
+// runs (`spans`: from the run it appeared to the last run it was still there, per instance; a
+// span still open says OPEN_RUN, schema 4); policy statuses likewise (`policy_spans`). A run that
+// changes nothing writes no span and adds no row but its totals, so recording costs the same at
+// run 1 and at run 365, and the file stops growing.
 // A span only extends across runs that evaluated its policy; runs that did not are never counted
 // as evidence (a finding's presence at run R is read together with its policy's status at R).
 import type { HistoryKeep } from '../config/history.js';
@@ -32,6 +33,15 @@ export interface SpanFinding {
 }
 
 const EVALUATED = EVALUATED_STATUSES.map((s) => `'${s}'`).join(', ');
+
+/**
+ * The last run of a span still open: its policy's last evaluating run held the finding, and the
+ * next one that holds it again leaves the span as it is (schema 4; before it, every run rewrote the
+ * last run of every span it held, 10,000 rows and their index entries at 10,000 findings). The
+ * largest PostgreSQL INTEGER: past any run, so a span open is present at every later run its
+ * policy is read at, and never older than a cutoff.
+ */
+export const OPEN_RUN = 2_147_483_647;
 
 /** Values an IN list holds at most: within every driver's limit on parameters. */
 const CHUNK = 500;
@@ -92,10 +102,10 @@ const sameText = (span: Text, f: Text): boolean =>
   span.policy === f.policy && span.severity === f.severity && span.message === f.message && span.resource.kind === f.resource.kind && span.resource.id === f.resource.id && span.resource.name === f.resource.name;
 
 /**
- * The spans the last evaluating run of each policy left open (their last run is that run), by
- * `fingerprint status`, each with its text: a run extends these.
+ * The spans the last evaluating run of each policy left open, by `fingerprint status`, each with
+ * its text and that run (`seenAt`, where the span ends if the next evaluating run no longer holds it).
  */
-export type OpenSpans = Map<string, { id: number; textId: number; text: Text }>;
+export type OpenSpans = Map<string, { id: number; text: Text; seenAt: number }>;
 
 /**
  * Every span of `policies` present at its policy's last evaluating run `last` (a span may reach
@@ -120,7 +130,7 @@ async function spansAtLast(db: HistoryDatabase, instance: string, policies: read
 
 /**
  * `rows` (spansAtLast's) as findings, each read as the history must hold it (rows.ts), and the
- * open spans among them: those whose last run is their policy's last evaluating run.
+ * open spans among them, each with its policy's last evaluating run (the last run it was seen in).
  */
 function readSpans(db: HistoryDatabase, rows: readonly Row[], last: ReadonlyMap<string, number>): { held: PriorFinding[]; open: OpenSpans } {
   const held: PriorFinding[] = [];
@@ -128,7 +138,7 @@ function readSpans(db: HistoryDatabase, rows: readonly Row[], last: ReadonlyMap<
   for (const r of rows) {
     const finding = priorFinding(db, r);
     held.push(finding);
-    if (last.get(finding.policy) === Number(r.last_run)) open.set(`${finding.fingerprint} ${String(r.status)}`, { id: Number(r.id), textId: Number(r.text_id), text: finding });
+    if (Number(r.last_run) === OPEN_RUN) open.set(`${finding.fingerprint} ${String(r.status)}`, { id: Number(r.id), text: finding, seenAt: last.get(finding.policy)! });
   }
   return { held, open };
 }
@@ -161,9 +171,10 @@ export async function loadPrior(db: HistoryDatabase, instance: string, policies:
 }
 
 /**
- * Records run `run` of `instance`: each policy's status and each tracked finding, extending the
- * spans the previous evaluating run left open (`open`, from loadPrior; read here when not given)
- * and opening new ones for what changed. Called inside the recording's transaction.
+ * Records run `run` of `instance`: each policy's status and each tracked finding, leaving open
+ * the spans the previous evaluating run left open that it holds again (`open`, from loadPrior;
+ * read here when not given), closing the others and opening new ones for what changed. Called
+ * inside the recording's transaction.
  */
 export async function appendRun(db: HistoryDatabase, run: number, instance: string, policies: readonly { id: string; status: string }[], findings: readonly SpanFinding[], given?: OpenSpans): Promise<void> {
   let open = given;
@@ -183,17 +194,25 @@ export async function appendRun(db: HistoryDatabase, run: number, instance: stri
     if (span?.status === p.status) await db.run('UPDATE policy_spans SET last_run = ? WHERE id = ?', [run, span.id]);
     else await db.run('INSERT INTO policy_spans (instance, policy, status, first_run, last_run) VALUES (?, ?, ?, ?, ?)', [instance, p.id, p.status, run, run]);
   }
-  // Stryker disable next-line ConditionalExpression: without it the same statements run on an empty set
-  if (findings.length === 0) return;
-  // A finding whose open span says the same text extends it; the texts of the others (new,
-  // reopened, changed) are looked up by fingerprint, a row per variant, found again by what it says.
-  const extended: number[] = [];
+  // A finding whose open span says the same text leaves it open; the others (new, reopened,
+  // changed) open spans of their own, their texts looked up by fingerprint, a row per variant,
+  // found again by what it says. Where its policy was not evaluated (an error), a finding still
+  // reported ends its span at this run, and one not reported keeps its span open: only an
+  // evaluating run says a finding is gone, and then its span ends at the last run that held it.
+  const evaluated = new Set(policies.filter((p) => EVALUATED_STATUSES.includes(p.status)).map((p) => p.id));
+  const ending = new Map<number, number[]>();
+  const end = (id: number, at: number) => (ending.get(at) ?? ending.set(at, []).get(at)!).push(id);
+  const unheld = new Map(open);
   const rest: { finding: SpanFinding; key: string }[] = [];
   for (const f of findings) {
-    const span = open.get(`${f.fingerprint} ${f.status}`);
-    if (span && sameText(span.text, f)) extended.push(span.id);
-    else rest.push({ finding: f, key: textKey(f) });
+    const key = `${f.fingerprint} ${f.status}`;
+    const span = open.get(key);
+    if (span && sameText(span.text, f)) {
+      unheld.delete(key);
+      if (!evaluated.has(f.policy)) end(span.id, run);
+    } else rest.push({ finding: f, key: textKey(f) });
   }
+  for (const span of unheld.values()) if (evaluated.has(span.text.policy)) end(span.id, span.seenAt);
   const texts = new Map<string, number>();
   const unmatched = [...new Set(rest.map((r) => r.finding.fingerprint))];
   for (const r of await chunked(db, unmatched, (marks) => `SELECT * FROM texts WHERE fingerprint IN (${marks})`)) texts.set(rowTextKey(r), Number(r.id));
@@ -206,11 +225,11 @@ export async function appendRun(db: HistoryDatabase, run: number, instance: stri
       textId = Number(row!.id);
       texts.set(key, textId);
     }
-    // Its open span, if any, says another text: that span ends at its last run, a new one starts.
-    await db.run('INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, ?, ?, ?, ?, ?)', [instance, textId, f.status, f.lifecycle, f.firstSeen, run, run]);
+    const lastRun = evaluated.has(f.policy) ? OPEN_RUN : run;
+    await db.run('INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, ?, ?, ?, ?, ?)', [instance, textId, f.status, f.lifecycle, f.firstSeen, run, lastRun]);
   }
-  // Extended in chunks, not a statement per span (10,000 findings: 20 statements, not 9,900).
-  for (const { part, marks } of inLists(extended)) await db.run(`UPDATE spans SET last_run = ? WHERE id IN (${marks})`, [run, ...part]);
+  // Ended in chunks, not a statement per span.
+  for (const [at, ids] of ending) for (const { part, marks } of inLists(ids)) await db.run(`UPDATE spans SET last_run = ? WHERE id IN (${marks})`, [at, ...part]);
 }
 
 /** One run's findings and the statuses of its policies; null when the history has no such run. */
@@ -242,7 +261,7 @@ export async function seenBefore(db: HistoryDatabase, instance: string, before: 
 /**
  * Folds the runs of `instance` older than `keep` into their totals: their spans and texts go,
  * their `runs` row (counts, verdict, trend) stays, marked folded. A span still open reaches into
- * the kept runs and stays whole.
+ * the kept runs and stays whole, unless its policy was last evaluated before them.
  */
 export async function foldOldRuns(db: HistoryDatabase, instance: string, keep: HistoryKeep, now: Date): Promise<number> {
   const [row] =
@@ -257,6 +276,11 @@ export async function foldOldRuns(db: HistoryDatabase, instance: string, keep: H
   // Stryker disable next-line all: COUNT(*) always answers one row; nothing to fold changes nothing
   if (Number(old?.n ?? 0) === 0) return 0;
   await db.run('DELETE FROM spans WHERE instance = ? AND last_run < ?', [instance, cutoff]);
+  // A span still open ends at its policy's last evaluating run: folded with it when that run is.
+  const stale = [...(await lastEvaluated(db, instance))].filter(([, last]) => last < cutoff).map(([policy]) => policy);
+  for (const { part, marks } of inLists(stale)) {
+    await db.run(`DELETE FROM spans WHERE instance = ? AND last_run = ${OPEN_RUN} AND text_id IN (SELECT id FROM texts WHERE policy IN (${marks}))`, [instance, ...part]);
+  }
   await db.run('DELETE FROM policy_spans WHERE instance = ? AND last_run < ?', [instance, cutoff]);
   await db.run('DELETE FROM texts WHERE id NOT IN (SELECT text_id FROM spans)');
   await db.run('UPDATE runs SET folded = 1 WHERE instance = ? AND id < ? AND folded = 0', [instance, cutoff]);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
 import { HISTORY_SCHEMA_VERSION, listRuns, openHistory, openRunHistory, recordReport } from '../../src/history/index.js';
+import { OPEN_RUN } from '../../src/history/spans.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { hasHotJournal, nodeSqliteQuiet, SQLITE_DRIVERS, type SqliteDriver, sqliteDriver } from '../../src/history/sqlite-drivers.js';
@@ -79,13 +80,56 @@ describe('history database', () => {
     await recordReport(again, sampleReport(4, undefined, '2026-11-02T00:00:00.000Z'), 'hash-1');
     await again.close();
     const db = await openHistory(file, 'h.sqlite', { create: false });
-    expect((await db.all('PRAGMA user_version'))[0]!.user_version).toBe(3);
+    expect((await db.all('PRAGMA user_version'))[0]!.user_version).toBe(HISTORY_SCHEMA_VERSION);
     expect((await db.all("SELECT sql FROM sqlite_master WHERE name = 'spans_text'")).map((r) => r.sql)).toEqual(['CREATE INDEX spans_text ON spans (text_id)']);
     expect((await listRuns(db)).map((r) => [r.run, r.violations])).toEqual([
       [1, 3],
       [2, 4],
     ]);
     await db.close();
+  });
+
+  it('a schema-3 file (every span its last run) is opened with its open spans marked open: those its policy\'s last evaluating run held', async () => {
+    const file = path.join(tempDir(), 'h.sqlite');
+    const h = await openRunHistory(file, 'h.sqlite', 'test');
+    await recordReport(h, sampleReport(2), 'hash-1');
+    await recordReport(h, sampleReport(1, undefined, '2026-11-02T00:00:00.000Z', 2), 'hash-1');
+    await h.close();
+    // As schema 3 wrote it: ds-0's span ends at run 2, p-one's last evaluating run, ds-1's at run 1.
+    // And p-two, evaluated at run 1 and in error at run 2, whose finding's span reached into run 2:
+    // not open (its policy's last evaluating run is 1).
+    const v3 = await openHistory(file, 'h.sqlite', { create: false });
+    await v3.write(async () => {
+      const [{ instance }] = (await v3.all('SELECT instance FROM runs WHERE id = 1')) as [{ instance: string }];
+      await v3.run(`UPDATE spans SET last_run = 2 WHERE last_run = ${OPEN_RUN}`);
+      await v3.run("INSERT INTO policy_spans (instance, policy, status, first_run, last_run) VALUES (?, 'p-two', 'fail', 1, 1), (?, 'p-two', 'error', 2, 2)", [instance, instance]);
+      const [text] = await v3.all("INSERT INTO texts (fingerprint, policy, resource_kind, resource_id, resource_name, severity, message) VALUES ('fp-p-two-9', 'p-two', 'dataset', 'ds-9', NULL, 'high', 'violation 9') RETURNING id");
+      await v3.run("INSERT INTO spans (instance, text_id, status, lifecycle, first_seen, first_run, last_run) VALUES (?, ?, 'violation', 'new', '2026-11-01T00:00:00.000Z', 1, 2)", [instance, text!.id!]);
+      await v3.run('PRAGMA user_version = 3');
+    });
+    await v3.save();
+    await v3.close();
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      expect((await db.all('PRAGMA user_version'))[0]!.user_version).toBe(HISTORY_SCHEMA_VERSION);
+      const spans = await db.all('SELECT t.fingerprint, s.first_run, s.last_run FROM spans s JOIN texts t ON t.id = s.text_id ORDER BY t.fingerprint');
+      expect(spans.map((r) => [r.fingerprint, r.first_run, r.last_run])).toEqual([
+        ['fp-p-one-0', 1, OPEN_RUN],
+        ['fp-p-one-1', 1, 1],
+        ['fp-p-two-9', 1, 2],
+      ]);
+      await db.save();
+    } finally {
+      await db.close();
+    }
+    // Run 3 holds ds-0 (open: no span written) and ds-1 again (reopened, a span of its own).
+    const again = await openRunHistory(file, 'h.sqlite', 'test');
+    const third = await recordReport(again, sampleReport(2, undefined, '2026-11-03T00:00:00.000Z'), 'hash-1');
+    await again.close();
+    expect(third.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([
+      ['fp-p-one-0', 'open'],
+      ['fp-p-one-1', 'reopened'],
+    ]);
   });
 
   it('a second run on the same file is refused while the first holds it, naming the holder', async () => {

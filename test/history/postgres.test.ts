@@ -10,6 +10,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
+import { OPEN_RUN } from '../../src/history/spans.js';
 import { diffRuns, historyRuns } from '../../src/library/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -100,12 +101,12 @@ describe('history in PostgreSQL', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      // Spans, not rows per run: 9004 (runs 1–2, then reopened at 4) and 9001 (3–4), three spans in all.
+      // Spans, not rows per run: 9004 (runs 1–2, then reopened at 4) and 9001 (3–4), three spans in all, two still open.
       const spans = await client.query('SELECT t.resource_id, s.lifecycle, s.first_run, s.last_run FROM steward.spans s JOIN steward.texts t ON t.id = s.text_id ORDER BY s.id');
       expect(spans.rows.map((r) => [r.resource_id, r.lifecycle, r.first_run, r.last_run])).toEqual([
         ['9004', 'new', 1, 2],
-        ['9001', 'new', 3, 4],
-        ['9004', 'reopened', 4, 4],
+        ['9001', 'new', 3, OPEN_RUN],
+        ['9004', 'reopened', 4, OPEN_RUN],
       ]);
       // README's two example queries, as written there.
       const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
 import { HISTORY_SCHEMA_VERSION, listRuns, openHistory, openRunHistory, recordReport, runContents } from '../../src/history/index.js';
 import { SQLITE_MIGRATIONS } from '../../src/history/migrations.js';
+import { OPEN_RUN } from '../../src/history/spans.js';
 import { runCli, tempDir } from '../cli/helpers.js';
 import { sampleFinding, sampleReport } from './sample-report.js';
 
@@ -63,7 +64,7 @@ describe('spans', () => {
     expect([await count(file, 'texts'), await count(file, 'spans')]).toEqual([3, 3]);
   });
 
-  it('a run that changes nothing reads the open spans once and extends them a chunk at a time, whatever the number of policies', async () => {
+  it('a run that changes nothing reads the open spans once and writes none of them, whatever the number of policies', async () => {
     const file = path.join(tempDir('steward-spans-'), 'h.sqlite');
     // 1,200 findings over three policies, recorded twice; the second recording's statements counted.
     const three = (startedAt: string): Report => {
@@ -94,8 +95,8 @@ describe('spans', () => {
     expect(new Set(second.findings.map((f) => f.lifecycle))).toEqual(new Set(['open']));
     const times = (start: string) => statements.filter((s) => s.startsWith(start)).length;
     expect(times('SELECT s.id, s.text_id')).toBe(1);
-    expect(times('UPDATE spans SET last_run = ? WHERE id IN (?…)')).toBe(3);
-    expect(times('UPDATE spans SET last_run = ? WHERE id = ?')).toBe(0);
+    // Each stays open as it was (schema 3 rewrote the last run of all 1,200, three statements of 500).
+    expect(times('UPDATE spans')).toBe(0);
     // Every text is its open span's, and so is every first sighting: none is looked up or written again.
     expect(times('SELECT * FROM texts')).toBe(0);
     expect(times('SELECT t.fingerprint, MIN(s.first_seen)')).toBe(0);
@@ -125,7 +126,7 @@ describe('spans', () => {
       expect((await runContents(db, 3))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([['fp-p-one-0', 'reopened']]);
       expect((await db.all("SELECT first_run, last_run FROM spans s JOIN texts t ON t.id = s.text_id WHERE t.fingerprint = 'fp-p-one-0' ORDER BY s.id")).map((r) => [r.first_run, r.last_run])).toEqual([
         [1, 1],
-        [3, 3],
+        [3, OPEN_RUN],
       ]);
     } finally {
       await db.close();
@@ -163,7 +164,7 @@ describe('spans', () => {
       // Run 2 did not evaluate p-one: its finding is neither there nor gone; run 3 continues it.
       expect((await runContents(db, 2))!.findings).toEqual([]);
       expect((await runContents(db, 3))!.findings.map((f) => [f.fingerprint, f.lifecycle])).toEqual([['fp-p-one-0', 'open']]);
-      expect((await db.all('SELECT first_run, last_run FROM spans')).map((r) => [r.first_run, r.last_run])).toEqual([[1, 3]]);
+      expect((await db.all('SELECT first_run, last_run FROM spans')).map((r) => [r.first_run, r.last_run])).toEqual([[1, OPEN_RUN]]);
     } finally {
       await db.close();
     }
@@ -190,7 +191,7 @@ describe('spans', () => {
       // The span reaching into run 2 (an error run) is not the one run 3 extends: run 1 was p-one's last evaluating run.
       expect((await db.all('SELECT first_run, last_run FROM spans ORDER BY id')).map((r) => [r.first_run, r.last_run])).toEqual([
         [1, 2],
-        [3, 3],
+        [3, OPEN_RUN],
       ]);
       expect(await count(file, 'texts')).toBe(1);
     } finally {
@@ -307,7 +308,7 @@ describe('schema 1 → 2', () => {
       expect(await db.all("SELECT name FROM sqlite_master WHERE name IN ('findings', 'run_policies')")).toEqual([]);
       // ds-0 present in both runs is one span; ds-1 one run long.
       expect((await db.all('SELECT t.fingerprint, s.first_run, s.last_run FROM spans s JOIN texts t ON t.id = s.text_id ORDER BY s.id')).map((r) => [r.fingerprint, r.first_run, r.last_run])).toEqual([
-        ['fp-p-one-0', 1, 2],
+        ['fp-p-one-0', 1, OPEN_RUN],
         ['fp-p-one-1', 1, 1],
       ]);
       await db.save();
@@ -362,6 +363,27 @@ describe('history.keep', () => {
     const db = await openHistory(file, 'h.sqlite', { create: false });
     try {
       expect((await db.all('SELECT status, first_run, last_run FROM policy_spans ORDER BY id')).map((r) => [r.status, r.first_run, r.last_run])).toEqual([['fail', 2, 3]]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a span still open is folded with its policy\'s last evaluating run, and stays whole while that run is kept', async () => {
+    const file = path.join(tempDir('steward-keep-'), 'h.sqlite');
+    // p-two evaluated at run 1 only (its finding open since); p-one at every run, its finding open since run 1.
+    const withTwo = (r: Report): Report => ({
+      ...r,
+      policies: [...r.policies, { ...r.policies[0]!, id: 'p-two', resourceIds: ['ds-9'] }],
+      findings: [...r.findings, { ...sampleFinding(9), policy: 'p-two', fingerprint: 'fp-p-two-9' }],
+    });
+    await record(file, [withTwo(sampleReport(1, undefined, at(1))), sampleReport(1, undefined, at(2)), sampleReport(1, undefined, at(3)), sampleReport(1, undefined, at(4))], { runs: 2 });
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      // Runs 1–2 folded: p-two's span went with run 1, p-one's reaches into the kept runs.
+      expect((await db.all('SELECT t.fingerprint, s.first_run, s.last_run FROM spans s JOIN texts t ON t.id = s.text_id ORDER BY s.id')).map((r) => [r.fingerprint, r.first_run, r.last_run])).toEqual([
+        ['fp-p-one-0', 1, OPEN_RUN],
+      ]);
+      expect(await count(file, 'texts')).toBe(1);
     } finally {
       await db.close();
     }
