@@ -30,8 +30,8 @@ export const MUTATION_GROUPS = [
   { name: 'host', mutate: ['src/policy/host-functions.ts'], tests: ['test/policy/host-functions.test.ts', 'test/policy/cel.test.ts', 'test/policy/cel-closures.test.ts'] },
   { name: 'fix', mutate: ['src/fix/plan.ts'], tests: ['test/fix/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/library/**/*.test.ts'] },
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
-  // The SQLite history's two drivers: which one a Node gets, what reaches the file before a save, a hot journal refused.
-  { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts'], tests: ['test/history/database.test.ts', 'test/hostile/history-files.test.ts'] },
+  // The SQLite history's two drivers: which one a Node gets, what reaches the file before a save, a hot journal refused, how sql.js is compiled.
+  { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts', 'src/history/wasm-tier.ts'], tests: ['test/history/{database,wasm-tier}.test.ts', 'test/hostile/history-files.test.ts'] },
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts', 'src/core/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/core/json-chunks.test.ts'] },

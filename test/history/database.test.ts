@@ -280,6 +280,23 @@ describe('the two SQLite drivers', () => {
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
+  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a row read holds exactly its columns, by name, each of its type', async (name) => {
+    const db = await SQLITE_DRIVERS[name as SqliteDriver['name']].memory('m.sqlite');
+    try {
+      const rows = await db.all("SELECT 1 AS one, 'two' AS two, NULL AS none, x'0304' AS bytes UNION ALL SELECT 5, 'six', NULL, x'07'");
+      expect(rows.map((r) => Object.keys(r))).toEqual([
+        ['one', 'two', 'none', 'bytes'],
+        ['one', 'two', 'none', 'bytes'],
+      ]);
+      expect(rows.map((r) => [r.one, r.two, r.none, [...(r.bytes as Uint8Array)]])).toEqual([
+        [1, 'two', null, [3, 4]],
+        [5, 'six', null, [7]],
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a history opened and not saved leaves no file; a new one is private to its user', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     const file = path.join(tempDir(), 'h.sqlite');

@@ -370,20 +370,25 @@ describe('history.keep', () => {
 
   it('a span still open is folded with its policy\'s last evaluating run, and stays whole while that run is kept', async () => {
     const file = path.join(tempDir('steward-keep-'), 'h.sqlite');
-    // p-two evaluated at run 1 only (its finding open since); p-one at every run, its finding open since run 1.
-    const withTwo = (r: Report): Report => ({
+    // p-two evaluated at run 1 only, p-three at runs 1 and 3, p-one at every run: each one's finding open since run 1.
+    const withOthers = (r: Report, ...others: string[]): Report => ({
       ...r,
-      policies: [...r.policies, { ...r.policies[0]!, id: 'p-two', resourceIds: ['ds-9'] }],
-      findings: [...r.findings, { ...sampleFinding(9), policy: 'p-two', fingerprint: 'fp-p-two-9' }],
+      policies: [...r.policies, ...others.map((id) => ({ ...r.policies[0]!, id, resourceIds: ['ds-9'] }))],
+      findings: [...r.findings, ...others.map((id) => ({ ...sampleFinding(9), policy: id, fingerprint: `fp-${id}-9` }))],
     });
-    await record(file, [withTwo(sampleReport(1, undefined, at(1))), sampleReport(1, undefined, at(2)), sampleReport(1, undefined, at(3)), sampleReport(1, undefined, at(4))], { runs: 2 });
+    await record(
+      file,
+      [withOthers(sampleReport(1, undefined, at(1)), 'p-two', 'p-three'), sampleReport(1, undefined, at(2)), withOthers(sampleReport(1, undefined, at(3)), 'p-three'), sampleReport(1, undefined, at(4))],
+      { runs: 2 },
+    );
     const db = await openHistory(file, 'h.sqlite', { create: false });
     try {
-      // Runs 1–2 folded: p-two's span went with run 1, p-one's reaches into the kept runs.
+      // Runs 1–2 folded: p-two's span went with run 1; p-one's and p-three's (last evaluated at run 3, kept) reach into the kept runs.
       expect((await db.all('SELECT t.fingerprint, s.first_run, s.last_run FROM spans s JOIN texts t ON t.id = s.text_id ORDER BY s.id')).map((r) => [r.fingerprint, r.first_run, r.last_run])).toEqual([
         ['fp-p-one-0', 1, OPEN_RUN],
+        ['fp-p-three-9', 1, OPEN_RUN],
       ]);
-      expect(await count(file, 'texts')).toBe(1);
+      expect(await count(file, 'texts')).toBe(2);
     } finally {
       await db.close();
     }
