@@ -1,6 +1,7 @@
 // What the CLI needs before it knows which command runs: writing (redacted, printable), the
-// version, the words of a failure, and how its process compiles sql.js. Nothing here loads a dependency, so `steward --help`
-// and a mistyped command start in tens of milliseconds; index.ts re-exports all of it.
+// version, the words of a failure, and how its process compiles sql.js. Nothing here loads a
+// dependency, so `steward --help` and a mistyped command start in tens of milliseconds; index.ts
+// re-exports all of it.
 export { isApiError } from '../api/errors.js';
 export { packageVersion } from '../config/paths.js';
 export { formatProblem, InputError, type InputProblem } from '../core/problem.js';

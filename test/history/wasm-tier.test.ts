@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sqliteDriver } from '../../src/history/sqlite-drivers.js';
 import { CLI, REPO, spawnProcess, tempDir } from '../cli/helpers.js';
 
@@ -11,8 +11,6 @@ const fresh = async () => {
 };
 
 describe("sql.js's WebAssembly compiler (wasm-tier.ts)", () => {
-  beforeEach(() => vi.resetModules());
-
   it("leaves V8's flags alone in a process that calls the library", async () => {
     const { beforeWasmCompiles } = await fresh();
     const flags: string[] = [];
@@ -29,8 +27,7 @@ describe("sql.js's WebAssembly compiler (wasm-tier.ts)", () => {
   });
 
   it('the CLI chooses it for its process, at the start of a run', async () => {
-    vi.resetModules();
-    const tier = await import('../../src/history/wasm-tier.js');
+    const tier = await fresh();
     const { run } = await import('../../src/cli/main.js');
     const before: string[] = [];
     await tier.beforeWasmCompiles((f) => before.push(f));
