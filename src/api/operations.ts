@@ -168,11 +168,13 @@ export const OPERATIONS = {
   // --- Identity (PLATFORM.md §8), beyond the spec ---
   // Users: a search with limit/offset in the body and `count` when showCount is sent (clients
   // page at 200). The criteria are the caller's (the deleted users' listing), by default the live users.
+  // Read once a run, into the user directory: its pages are not memoised (100,000 users kept
+  // 270 MB of answers alive for a directory of a tenth of that).
   searchUsers: {
     method: 'POST', host: 'instance', path: '/api/identity/v1/users/search', args: ['body'],
     paging: 'offset-total', ...listedIn(['users'], S.identityUserSchema), body: USER_SEARCH_BODY,
     access: 'read', spec: null,
-    page: { items: ['users'], total: ['count'], size: 200, in: 'body', limitName: 'limit', offsetName: 'offset' },
+    page: { items: ['users'], total: ['count'], size: 200, in: 'body', limitName: 'limit', offsetName: 'offset', readOnce: true },
   },
   // Groups: a bare array paged by limit/offset with no total; a short page ends it.
   listGroups: {

@@ -25,4 +25,11 @@ export interface PageShape {
    * one after another until a page shorter than `size`.
    */
   totalOptional?: boolean;
+  /**
+   * Pages are not kept by the client's memo: every reader of the listing shares one run memo of
+   * what it needs (the user directory, resources/people.ts), so a memo of the pages would only
+   * keep each answer alive to the end of the run. A listing read by several parts is memoised
+   * (its pages read once a run).
+   */
+  readOnce?: boolean;
 }

@@ -190,9 +190,12 @@ export interface ShapedListing {
   shape: PageShape;
 }
 
-/** One page's body and its items (at one of the shape's keys); a body without them is drift. */
+/**
+ * One page's body and its items (at one of the shape's keys); a body without them is drift.
+ * Memoised unless the shape says its listing is read once a run (`readOnce`).
+ */
 async function readPage(listing: ShapedListing, spec: RequestSpec): Promise<{ body: unknown; items: unknown[] }> {
-  const body = await listing.transport.getJson<unknown>(spec, listing.schema);
+  const body = await listing.transport.getJson<unknown>(spec, listing.schema, !listing.shape.readOnce);
   const items = itemsOf(body, listing.shape);
   if (!items) throw drift(listing.transport, spec, listing.shape.items.join(' or '));
   return { body, items };
@@ -230,12 +233,15 @@ export async function* offsetPages<T>(listing: ShapedListing): AsyncGenerator<T[
   for (let o = first.items.length; first.items.length > 0 && o < total; o += shape.size) offsets.push(o);
   if (offsets.length + 1 > MAX_PAGES) throw incomplete(transport, specAt(0), `${total} items need more than ${MAX_PAGES} pages`);
   // Started together; an unread rejection is handled when its turn comes.
-  const rest = offsets.map((o) => read(o));
-  for (const p of rest) p.catch(() => {});
+  const rest: (Promise<Awaited<ReturnType<typeof read>>> | undefined)[] = offsets.map((o) => read(o));
+  for (const p of rest) p!.catch(() => {});
   let offset = 0;
   try {
-    for (const page of [Promise.resolve(first), ...rest]) {
-      const { spec, items, total: reported } = await page;
+    for (let index = -1; index < rest.length; index++) {
+      const page = index < 0 ? first : await rest[index]!;
+      // The reader has it: the listing keeps no page it handed on (unless the client's memo does).
+      if (index >= 0) rest[index] = undefined;
+      const { spec, items, total: reported } = page;
       if (reported !== total) throw incomplete(transport, spec, `the total changed from ${total} to ${reported} while paging`);
       if (items.length === 0 && offset < total) throw incomplete(transport, spec, `an empty page at offset=${offset} of ${total}`);
       guard(spec, items, `offset=${offset}`);

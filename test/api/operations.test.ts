@@ -194,6 +194,20 @@ describe('run memo', () => {
     expect(client.stats()).toEqual({ requests: 3, retries: 0, failed: 0 });
   });
 
+  it('an offset listing several parts read is memoised; the user search, read once a run into the directory, is not', async () => {
+    const { client } = clientFor(s);
+    const datasets = await allPages(client.listDatasets());
+    const datasetPages = s.counts.listDatasets;
+    expect(datasetPages).toBeGreaterThan(0);
+    expect(await allPages(client.listDatasets())).toEqual(datasets);
+    expect(s.counts.listDatasets).toBe(datasetPages);
+    const users = await allPages(client.searchUsers());
+    expect(users.flat().length).toBeGreaterThan(0);
+    expect(s.counts.searchUsers).toBe(1);
+    expect(await allPages(client.searchUsers())).toEqual(users);
+    expect(s.counts.searchUsers).toBe(2);
+  });
+
   it('writes are never memoised', async () => {
     const id = [...s.state.datasetAccess.keys()][3];
     const { client } = clientFor(s);

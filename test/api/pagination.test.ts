@@ -1,5 +1,7 @@
 // limit/skip endpoints read as pages: page counts from sandbox.counts, the query each page
 // sends, the stop on a short page, and a server that ignores skip.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { allPages, clientFor, rejection } from './helpers.js';
@@ -113,5 +115,33 @@ describe('misconfigured reports', () => {
     s.configure({ misconfiguredStatus: 200 });
     expect(error).toMatchObject({ kind: 'http', status: 403, attempts: 1 });
     expect(error.message).toMatch(/^getMisconfiguredReports: \[GET\] "\/api\/content\/v1\/reportschedules\/misconfigured\?limit=100&skip=0": 403 Forbidden/);
+  });
+});
+
+describe('an offset listing read once a run (the user search)', () => {
+  let people: Sandbox;
+  beforeAll(async () => {
+    people = await startSandbox({ seed: 9, size: { users: 1000 } });
+  });
+  afterAll(() => people.close());
+
+  it('lets go of each page it handed on: a page the reader dropped is collected while the listing goes on', async () => {
+    // A full collection on demand (the flag holds for contexts made after it is set).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { client } = clientFor(people, { concurrency: 8 });
+    const handedOn: WeakRef<unknown[]>[] = [];
+    const stillHeld: number[] = [];
+    for await (const page of client.searchUsers()) {
+      handedOn.push(new WeakRef(page));
+      if (handedOn.length === 4) {
+        gc();
+        // Pages 2 and 3 were handed on and dropped (the first is the listing's total, kept).
+        for (const i of [1, 2]) if (handedOn[i].deref() !== undefined) stillHeld.push(i + 1);
+      }
+    }
+    expect(handedOn.length).toBeGreaterThanOrEqual(5);
+    expect(stillHeld).toEqual([]);
+    expect(people.counts.searchUsers).toBe(handedOn.length);
   });
 });
