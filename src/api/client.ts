@@ -39,7 +39,7 @@ async function allPages<T>(iterable: AsyncIterable<T[]>): Promise<T[]> {
 function caller(t: Transport, options: ClientOptions) {
   const defaults: QueryDefaults = { scheduleFilter: options.scheduleFilter };
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? CLIENT_DEFAULTS.pageSize));
-  // limit/skip lists read this many pages ahead at most (the limiter's bound).
+  // limit/skip and offset lists read this many pages ahead at most (the limiter's bound).
   const ahead = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));
   const call = (id: OperationId, args: unknown[]): unknown => {
     const op = operation(id);
@@ -50,7 +50,7 @@ function caller(t: Transport, options: ClientOptions) {
     }
     const spec = requestOf(id, op, args, defaults);
     if (op.paging === 'limit-skip') return pages(t, spec, op.response!, pageSizeOf(op, args, pageSize), ahead);
-    if (op.paging === 'offset-total') return offsetPages({ transport: t, request: spec, schema: op.response!, shape: op.page! });
+    if (op.paging === 'offset-total') return offsetPages({ transport: t, request: spec, schema: op.response!, shape: op.page! }, ahead);
     if (op.paging === 'cursor') return cursorPages({ transport: t, request: spec, schema: op.response!, shape: op.page! });
     if (op.access === 'read') return t.getJson(spec, op.response!);
     return op.response ? t.writeJson(spec, op.response) : t.write(spec);

@@ -269,6 +269,41 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
   });
 });
 
+describe('offset read-ahead: one window (the concurrency) past the page the reader waits for', () => {
+  /** 500 datasets, 50 a page (10 pages), each answered at once unless `held` names its offset. */
+  const serve = (held?: { offset: number; until: Promise<void> }) => {
+    answer = async (r) => {
+      const offset = offsetOf(r);
+      if (held && offset === held.offset) await held.until;
+      return { dataSources: range('d', offset, 50).map((id) => ({ id, name: id })), _metaData: { totalCount: 500 } };
+    };
+  };
+  const reader = () => createClient({ baseUrl: base, token: 'tok-123456', maxAttempts: 1, concurrency: 3 });
+  const offsets = () => asked.map(offsetOf).sort((a, b) => a - b);
+
+  it('a reader that stops after the first page made the first request and one window more, never the rest of the list', async () => {
+    serve();
+    for await (const _ of reader().listDatasets()) break;
+    expect(offsets()).toEqual([0, 50, 100, 150]);
+  });
+
+  it('a slow page holds the requests at one window past it; released, the list is read whole, each page once', async () => {
+    let release = () => {};
+    const until = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    serve({ offset: 100, until });
+    const read = allPages(reader().listDatasets());
+    // Page 2 (offset 100) is held: the reader took pages 0 and 1, so pages up to 2 + 3 are asked for.
+    for (let waited = 0; offsets().length < 6 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(offsets()).toEqual([0, 50, 100, 150, 200, 250]);
+    release();
+    expect((await read).flat()).toHaveLength(500);
+    expect(offsets()).toEqual(Array.from({ length: 10 }, (_, i) => i * 50));
+  });
+});
+
 describe('offset and cursor listings: the first page, and cursors that end', () => {
   it('an empty first page with a total is incomplete after that one request', async () => {
     answer = () => ({ dataSources: [], _metaData: { totalCount: 105 } });
