@@ -29,10 +29,22 @@ export class PageLine {
   /** `text`: the line, or how to read it again. */
   constructor(private readonly text: string | (() => string)) {}
 
+  /** The line as it was written (a page line of the format: written again as it is). */
+  line(): string {
+    return typeof this.text === 'string' ? this.text : this.text();
+  }
+
   items(): unknown[] {
-    return (JSON.parse(typeof this.text === 'string' ? this.text : this.text()) as { page: unknown[] }).page;
+    return (JSON.parse(this.line()) as { page: unknown[] }).page;
   }
 }
+
+/** What every line of an answer starts with: its operation and arguments (the line's object left open). */
+export const answerLineHead = (operation: OperationId, args: readonly unknown[]): string =>
+  `{"operation":${JSON.stringify(operation)},"args":${JSON.stringify(args)}`;
+
+/** The line of one page of an answer. */
+export const pageLine = (head: string, items: readonly unknown[]): string => `${head},"page":${JSON.stringify(items)}}`;
 
 /** A recorded page: its items, or (read from a file) its line. */
 export type RecordedPage = unknown[] | PageLine;

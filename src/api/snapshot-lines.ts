@@ -17,9 +17,10 @@ import { jsonProblem, parseJsonAt } from '../io/json-source.js';
 import { OPERATIONS, type OperationId } from './operations.js';
 import {
   answerKey,
+  answerLineHead,
   isObject,
   PageLine,
-  pageItems,
+  pageLine,
   parseSnapshotText,
   type RecordedAnswer,
   type RecordedPage,
@@ -34,14 +35,15 @@ import {
 export function* snapshotLines(snapshot: SnapshotFile): Generator<string> {
   yield JSON.stringify({ version: SNAPSHOT_VERSION, instance: snapshot.instance, recordedAt: snapshot.recordedAt });
   for (const a of snapshot.answers) {
-    const head = `{"operation":${JSON.stringify(a.operation)},"args":${JSON.stringify(a.args)}`;
+    const head = answerLineHead(a.operation, a.args);
     const error = a.error ? `,"error":${JSON.stringify(a.error)}` : '';
     if (OPERATIONS[a.operation].paging === 'none') {
       yield a.error ? `${head}${error}}` : `${head},"value":${JSON.stringify(a.value ?? null)}}`;
       continue;
     }
     const pages = a.pages ?? [];
-    for (const page of pages) yield `${head},"page":${JSON.stringify(pageItems(page))}}`;
+    // A page kept as its line (spooled while recording, or read from a file) is written as it is.
+    for (const page of pages) yield page instanceof PageLine ? page.line() : pageLine(head, page);
     yield `${head},"pages":${pages.length}${error}}`;
   }
 }

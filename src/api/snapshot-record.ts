@@ -1,10 +1,72 @@
 // Records every read answer of a live client (DESIGN §12) while passing it through unchanged.
+// With a spool, each page is written to a file as it arrives and kept as its place there: a
+// recording then holds no page (a paged answer is written only when whole, so its pages wait).
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SecretSet } from '../core/redact.js';
 import { isApiError } from './errors.js';
 import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
 import type { InstanceApi } from './types.js';
-import { answerKey, type RecordedAnswer, type RecordedError, SNAPSHOT_VERSION, type SnapshotFile } from './snapshot-format.js';
+import {
+  answerKey,
+  answerLineHead,
+  PageLine,
+  pageLine,
+  type RecordedAnswer,
+  type RecordedError,
+  type RecordedPage,
+  SNAPSHOT_VERSION,
+  type SnapshotFile,
+} from './snapshot-format.js';
 
 export type RecordingApi = InstanceApi & { snapshot(): SnapshotFile };
+
+/** Where a recording keeps its pages' lines until the snapshot is written. */
+export interface PageSpool {
+  /** Keeps `line` (a page line of the format) and gives it back as a PageLine that reads it again. */
+  add(line: string): PageLine;
+}
+
+/** `spool` keeping each line with `secrets` redacted: the temporary file holds what the snapshot will. */
+export const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)) });
+
+/**
+ * Runs `record` with a spool in a folder of its own under the system's temporary folder (only
+ * this user may read it), removed afterwards whatever happens: 1,000,000 schedules recorded
+ * whole in memory peaked at ~1 GB.
+ */
+export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-snapshot-'));
+  const fd = openSync(path.join(dir, 'pages'), 'wx+', 0o600);
+  let size = 0;
+  const read = (at: number, length: number): string => {
+    const bytes = Buffer.allocUnsafe(length);
+    for (let got = 0; got < length; ) {
+      const n = readSync(fd, bytes, got, length - got, at + got);
+      if (n === 0) throw new Error('the snapshot spool ended before a page it held');
+      got += n;
+    }
+    return bytes.toString('utf8');
+  };
+  const spool: PageSpool = {
+    add(line) {
+      const bytes = Buffer.from(line, 'utf8');
+      const at = size;
+      for (let put = 0; put < bytes.length; ) put += writeSync(fd, bytes, put, bytes.length - put, at + put);
+      size += bytes.length;
+      // The closure holds two numbers, not the line.
+      const length = bytes.length;
+      return new PageLine(() => read(at, length));
+    },
+  };
+  try {
+    return await record(spool);
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 function recordError(err: unknown): RecordedError {
   if (isApiError(err)) {
@@ -16,7 +78,8 @@ function recordError(err: unknown): RecordedError {
   return { message: err instanceof Error ? err.message : String(err) };
 }
 
-export function recordingApi(api: InstanceApi, options: { instance?: string; now?: () => Date } = {}): RecordingApi {
+export function recordingApi(api: InstanceApi, options: { instance?: string; now?: () => Date; spool?: PageSpool } = {}): RecordingApi {
+  const { spool } = options;
   const answers = new Map<string, RecordedAnswer>();
   const put = (a: RecordedAnswer) => answers.set(answerKey(a.operation, a.args), a);
 
@@ -36,10 +99,11 @@ export function recordingApi(api: InstanceApi, options: { instance?: string; now
   function paged<A extends unknown[], T>(operation: OperationId, call: (...args: A) => AsyncIterable<T[]>) {
     return (...args: A): AsyncIterable<T[]> => ({
       async *[Symbol.asyncIterator]() {
-        const pages: T[][] = [];
+        const pages: RecordedPage[] = [];
+        const head = spool && answerLineHead(operation, args);
         try {
           for await (const page of call(...args)) {
-            pages.push(page);
+            pages.push(head ? spool.add(pageLine(head, page)) : page);
             yield page;
           }
           put({ operation, args, pages });

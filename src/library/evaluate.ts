@@ -74,7 +74,7 @@ const instanceName = (prepared: PreparedRun): string => prepared.config.instance
 
 /** Evaluates a prepared run over an open connection (`--write-baseline` is the whole run's: evaluateInstances). */
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
-  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance) : connection.api;
+  const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance, prepared.config.secrets) : connection.api;
   const startedAt = options.now ?? new Date();
   const t0 = performance.now();
   const run = await runPolicies({

@@ -12,6 +12,7 @@ import { overrideProblems, withEnforcement } from './enforcement.js';
 import { mappedTo } from '../engine/frameworks.js';
 import { InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
+import type { SecretSet } from '../core/redact.js';
 import { readBaseline } from '../engine/baseline.js';
 import { unwritableProblem } from '../io/writable.js';
 import { fileClashes, runReads, runWrites, type NamedFile } from './run-files.js';
@@ -74,8 +75,8 @@ export interface CheckOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** `steward explain`: receives one resource's document (library/explain.ts). */
   inspect?: Inspect;
-  /** Wraps the API before the run (the snapshot recorder uses it). */
-  wrapApi?: (api: InstanceApi, instance: string) => InstanceApi;
+  /** Wraps the API before the run (the snapshot recorder uses it); `secrets` are the run's. */
+  wrapApi?: (api: InstanceApi, instance: string, secrets: SecretSet) => InstanceApi;
   /** The run's clock (waiver expiry, `now` in expressions). */
   now?: Date;
   /** Run only the policies mapped to this framework (`controls.<name>`, any case). */

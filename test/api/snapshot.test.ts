@@ -1,6 +1,6 @@
 // Record a run over the sandbox, then replay it offline: same findings, no request.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { compilePolicy } from '../../src/policy/compile.js';
 import { loadPolicies } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { InputError } from '../../src/core/problem.js';
-import { parseSnapshot, readSnapshot, recordingApi, replayApi, snapshotLines, writeSnapshot } from '../../src/api/snapshot.js';
+import { PageLine, pageItems, parseSnapshot, readSnapshot, recordingApi, redactingSpool, replayApi, snapshotLines, withPageSpool, writeSnapshot } from '../../src/api/snapshot.js';
+import { MIN_REDACTED_SECRET_LENGTH, SecretSet } from '../../src/core/redact.js';
 import { type Demo, NOW, ROOT, startDemo } from '../engine/harness.js';
 
 let demo: Demo;
@@ -65,6 +66,48 @@ describe('snapshots', () => {
     expect(demo.sandbox.totalRequests()).toBe(0);
     expect(replayed.findings).toEqual(live.findings);
     expect(replayed.results).toEqual(live.results);
+  });
+
+  it('a recording with a spool holds every page as its place in a temporary file, writes the same file as one in memory, and leaves no file behind', async () => {
+    const policies = await pack();
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-spool-'));
+    const inMemory = recordingApi(demo.api(), { instance: demo.sandbox.baseUrl, now: () => NOW });
+    await demo.run(policies, inMemory);
+    const held = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const text = await withPageSpool(async (spool) => {
+        expect(readdirSync(dir)).toHaveLength(1);
+        const recorder = recordingApi(demo.api(), { instance: demo.sandbox.baseUrl, now: () => NOW, spool });
+        await demo.run(policies, recorder);
+        const pages = recorder.snapshot().answers.flatMap((a) => a.pages ?? []);
+        expect(pages.length).toBeGreaterThan(5);
+        expect(pages.filter((p) => !(p instanceof PageLine))).toEqual([]);
+        return linesOf(recorder.snapshot());
+      });
+      expect(text).toBe(linesOf(inMemory.snapshot()));
+      expect(readdirSync(dir)).toEqual([]);
+      // A run's secret an answer echoes is redacted before its page is spooled.
+      const echoed = inMemory.snapshot().answers.find((a) => a.operation === 'listDatasets')!;
+      const secret = String((pageItems(echoed.pages![0])[0] as { name: string }).name);
+      expect(secret.length).toBeGreaterThanOrEqual(MIN_REDACTED_SECRET_LENGTH);
+      const spooled = await withPageSpool(async (spool) => {
+        const recorder = recordingApi(demo.api(), { spool: redactingSpool(spool, SecretSet.of(secret)) });
+        await demo.run(policies, recorder);
+        return recorder.snapshot().answers.flatMap((a) => (a.pages ?? []).map((p) => (p as PageLine).line()));
+      });
+      expect(spooled.join('\n')).toContain('***');
+      expect(spooled.join('\n')).not.toContain(secret);
+      // Removed when the recording fails too.
+      await expect(withPageSpool(async (spool) => {
+        spool.add('{"operation":"listQueues","args":[],"page":[]}');
+        throw new Error('the run failed');
+      })).rejects.toThrow('the run failed');
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (held === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = held;
+    }
   });
 
   it('recorded read errors replay as the same error; unrecorded reads and writes fail', async () => {

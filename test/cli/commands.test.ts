@@ -2,7 +2,7 @@
 // check --from, baselines, fix refusing to apply without a terminal, fix resuming from its journal,
 // the sandbox server.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { initFiles, PINNED_ACTIONS } from '../../src/cli/init-templates.js';
@@ -155,11 +155,14 @@ describe('steward test and list', () => {
 });
 
 describe('snapshots and baselines', () => {
-  it('records a snapshot (no token inside) and evaluates offline from it to the same findings', async () => {
+  it('records a snapshot (no token inside, no spooled page left behind) and evaluates offline from it to the same findings', async () => {
     const dir = tempDir();
     const snap = path.join(dir, 'snap.json');
-    const rec = await runCli(['snapshot', ...DEMO, '--out', snap], { env: sandboxEnv(sandbox) });
+    // The built binary, so its temporary folder is this test's: the pages it spooled are gone after.
+    const spoolHome = tempDir();
+    const rec = await runCli(['snapshot', ...DEMO, '--out', snap], { env: { ...sandboxEnv(sandbox), TMPDIR: spoolHome }, spawn: true });
     expect(rec.code).toBe(0);
+    expect(readdirSync(spoolHome)).toEqual([]);
     const text = readFileSync(snap, 'utf8');
     expect(text).not.toContain(TOKEN);
     const live = sandbox.totalRequests();

@@ -7,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, evaluate, InputError, recordingApi, type RecordingApi, unwritableProblem, writeSnapshot } from '../../library/index.js';
+import { displayPath, evaluate, InputError, recordingApi, type RecordingApi, redactingSpool, unwritableProblem, withPageSpool, writeSnapshot } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
@@ -20,21 +20,25 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     // Written after the run: a file that cannot be written is bad input now, nothing sent.
     const unwritableOut = unwritableProblem('--out', file, flags.out);
     if (unwritableOut) throw new InputError([unwritableOut]);
-    let recorder: RecordingApi | null = null;
-    const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
-      ...options,
-      reportFiles: [{ name: '--out', file }],
-      history: false,
-      wrapApi: (api, instance) => {
-        recorder = recordingApi(api, { instance });
-        return recorder;
-      },
-    }));
-    if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-    warn(io, ...warnings.map((w) => `steward: ${w}`));
-    const snapshot = (recorder as RecordingApi | null)!.snapshot();
-    await writeSnapshot(file, snapshot, prepared.config.secrets);
-    print(io, `wrote ${displayPath(file, io.cwd)}: ${snapshot.answers.length} answers, ${report.http.requests} requests\n`);
+    // Each page is spooled to a temporary file as it arrives, not held until the file is written.
+    const { report, answers } = await withPageSpool(async (spool) => {
+      let recorder: RecordingApi | null = null;
+      const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
+        ...options,
+        reportFiles: [{ name: '--out', file }],
+        history: false,
+        wrapApi: (api, instance, secrets) => {
+          recorder = recordingApi(api, { instance, spool: redactingSpool(spool, secrets) });
+          return recorder;
+        },
+      }));
+      if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+      warn(io, ...warnings.map((w) => `steward: ${w}`));
+      const snapshot = (recorder as RecordingApi | null)!.snapshot();
+      await writeSnapshot(file, snapshot, prepared.config.secrets);
+      return { report, answers: snapshot.answers.length };
+    });
+    print(io, `wrote ${displayPath(file, io.cwd)}: ${answers} answers, ${report.http.requests} requests\n`);
     warnEvaluationErrors(report, io);
     ctx.exitCode = report.summary.gate === 'error' ? 3 : 0;
   });
