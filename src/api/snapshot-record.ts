@@ -32,15 +32,26 @@ export interface PageSpool {
 export const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)) });
 
 /**
- * Runs `record` with a spool in a folder of its own under the system's temporary folder (only
- * this user may read it), removed afterwards whatever happens: 1,000,000 schedules recorded
- * whole in memory peaked at ~1 GB.
+ * Runs `record` with a spool: a file only this user may read, in a folder of its own under the
+ * system's temporary folder (1,000,000 schedules recorded whole in memory peaked at ~1 GB). The
+ * folder is removed as soon as the file is open where the system allows it (POSIX: the open
+ * file keeps its pages, and nothing is left behind however the process ends), else at the end.
+ * A page read after `record` has settled is an error, never another file's bytes.
  */
 export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-snapshot-'));
   const fd = openSync(path.join(dir, 'pages'), 'wx+', 0o600);
+  let removed = false;
+  try {
+    rmSync(dir, { recursive: true });
+    removed = true;
+  } catch {
+    // Windows: an open file cannot be removed; the folder goes when the recording ends.
+  }
+  let open = true;
   let size = 0;
   const read = (at: number, length: number): string => {
+    if (!open) throw new Error('internal: a spooled page read after its recording ended');
     const bytes = Buffer.allocUnsafe(length);
     for (let got = 0; got < length; ) {
       const n = readSync(fd, bytes, got, length - got, at + got);
@@ -63,8 +74,9 @@ export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>)
   try {
     return await record(spool);
   } finally {
+    open = false;
     closeSync(fd);
-    rmSync(dir, { recursive: true, force: true });
+    if (!removed) rmSync(dir, { recursive: true, force: true });
   }
 }
 
