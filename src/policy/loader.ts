@@ -1,8 +1,8 @@
 // Reads policy files (files or folders; "builtin" = the shipped pack) and validates them against
 // the policy schema, collecting every problem with file:line:column: plain definitions, each
 // expression's position kept for the one compiler (compile.ts) to point its problems at.
-import { existsSync, readFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { existsSync, readdir as readdirCallback, readFileSync, stat as statCallback } from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -33,6 +33,10 @@ import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './typ
 import type { InputProblem } from '../core/problem.js';
 import { compareText } from '../core/order.js';
 import { ownValidator } from '../core/own-validator.js';
+
+// The callback API made promises (io/input-file.ts says why not `node:fs/promises`).
+const readdir = promisify(readdirCallback);
+const stat = promisify(statCallback);
 
 export interface LoadOptions {
   kinds: KindRegistry;

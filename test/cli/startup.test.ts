@@ -101,6 +101,17 @@ describe('start-up', () => {
     expect([r.status, r.stderr]).toEqual([0, '[]']);
   });
 
+  it("input files are read with fs's callback API made promises: validate loads neither fs/promises nor the readline it brings (~1.4 ms of a start on Node 24)", () => {
+    // Node 20's own ES module loader reads files with fs/promises: from Node 22 on, nothing does.
+    if (Number(process.versions.node.split('.')[0]) < 22) return;
+    const probed = offlineCommandsProbed('fs/promises', "process.moduleLoadList.filter((m) => /^NativeModule (fs\\/promises|internal\\/fs\\/promises|internal\\/readline\\/interface)$/.test(m))");
+    const [validate, check] = probed;
+    expect([validate.command[0], validate.status, validate.said]).toEqual(['validate', 0, []]);
+    // check --from reads its snapshot as a stream: Node's file streams load the promise API's
+    // internals (its FileHandle), never the public module.
+    expect([check.command[0], check.status, (check.said as string[]).includes('NativeModule fs/promises')]).toEqual(['check', 0, false]);
+  });
+
   it('node:crypto loads at the first digest (~12 ms of a start on Node 24): validate computes none; check --from does, for the fingerprints', () => {
     const probed = offlineCommandsProbed('crypto', "process.moduleLoadList.filter((m) => m === 'NativeModule crypto')");
     expect(probed.map(({ command, status, said }) => [command[0], status, said])).toEqual([
