@@ -31,16 +31,29 @@ export interface PageSpool {
 /** `spool` keeping each line with `secrets` redacted: the temporary file holds what the snapshot will. */
 export const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)) });
 
+/** Pages kept in memory, each as its line's text: where no temporary file can be made. */
+const inMemory: PageSpool = { add: (line) => new PageLine(line) };
+
 /**
  * Runs `record` with a spool: a file only this user may read, in a folder of its own under the
  * system's temporary folder (1,000,000 schedules recorded whole in memory peaked at ~1 GB). The
  * folder is removed as soon as the file is open where the system allows it (POSIX: the open
  * file keeps its pages, and nothing is left behind however the process ends), else at the end.
- * A page read after `record` has settled is an error, never another file's bytes.
+ * A page read after `record` has settled is an error, never another file's bytes. Where the
+ * file cannot be made (no temporary folder, or a full one), the pages are kept in memory as
+ * their lines and `onMemory` hears why: the recording is the same.
  */
-export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-snapshot-'));
-  const fd = openSync(path.join(dir, 'pages'), 'wx+', 0o600);
+export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>, onMemory: (why: string) => void = () => {}): Promise<T> {
+  let dir: string | undefined;
+  let fd: number;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'steward-snapshot-'));
+    fd = openSync(path.join(dir, 'pages'), 'wx+', 0o600);
+  } catch (error) {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    onMemory(`pages kept in memory while recording: no temporary file (${(error as Error).message})`);
+    return record(inMemory);
+  }
   let removed = false;
   try {
     rmSync(dir, { recursive: true });

@@ -34,9 +34,10 @@ export type RenderReports = (report: Report, cwd: string) => Record<string, stri
 
 /**
  * Runs the check (options as for `check`) and writes the pack into `out`, which must be empty
- * or absent. `render` gives the report files (the library knows no formatters).
+ * or absent. `render` gives the report files (the library knows no formatters); `warn` hears
+ * what the caller should say (the recording's pages kept in memory).
  */
-export async function writeEvidence(options: CheckOptions, out: string, render: RenderReports): Promise<EvidenceResult> {
+export async function writeEvidence(options: CheckOptions, out: string, render: RenderReports, warn: (message: string) => void = () => {}): Promise<EvidenceResult> {
   const outProblem = (message: string) => new InputError([{ file: '--out', line: 0, column: 0, message: `${out} ${message}` }]);
   if (existsSync(out)) {
     if (!statSync(out).isDirectory()) throw outProblem('is a file: an evidence pack goes into a new directory');
@@ -96,7 +97,7 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
     const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
     writeFileSync(path.join(out, EVIDENCE_MANIFEST), manifest);
     return { report, empty: evaluation.empty, files: [...files, EVIDENCE_MANIFEST] };
-  });
+  }, warn);
 }
 
 function emptySnapshot(report: Report): SnapshotFile {

@@ -172,6 +172,19 @@ describe('snapshots and baselines', () => {
     expect(sandbox.totalRequests()).toBe(live);
   });
 
+  it('with no temporary folder to spool to, snapshot keeps its pages in memory, says so, and writes the same answers', async () => {
+    const dir = tempDir();
+    const [spooled, inMemory] = [path.join(dir, 'spooled.json'), path.join(dir, 'memory.json')];
+    const env = sandboxEnv(sandbox);
+    expect((await runCli(['snapshot', ...DEMO, '--out', spooled], { env: { ...env, TMPDIR: tempDir() }, spawn: true })).code).toBe(0);
+    const r = await runCli(['snapshot', ...DEMO, '--out', inMemory], { env: { ...env, TMPDIR: path.join(dir, 'missing') }, spawn: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^steward: pages kept in memory while recording: no temporary file \(ENOENT: .*\)$/m);
+    // The answers are the same; the header differs only in when it was recorded.
+    const body = (file: string) => readFileSync(file, 'utf8').split('\n').slice(1);
+    expect(body(inMemory)).toEqual(body(spooled));
+  });
+
   it('--write-baseline then --baseline: known findings pass the gate, a new one fails it', async () => {
     const dir = tempDir();
     const baseline = path.join(dir, 'baseline.json');

@@ -27,7 +27,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
     .action(async (flags: RunFlags & { out: string }) => {
       const { io } = ctx;
       const out = path.resolve(io.cwd, flags.out);
-      const { report, files, empty } = await withTarget(flags, io, (options) => writeEvidence(options, out, renderPack));
+      const { report, files, empty } = await withTarget(flags, io, (options) => writeEvidence(options, out, renderPack, (message) => warn(io, `steward: ${message}`)));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       print(io, `wrote ${displayPath(out, io.cwd)}: ${files.length} files, verdict ${report.summary.gate} (${report.summary.violations} violations, ${report.summary.errors} errors)\n`);
       warnEvaluationErrors(report, io);

@@ -37,7 +37,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
       const snapshot = (recorder as RecordingApi | null)!.snapshot();
       await writeSnapshot(file, snapshot, prepared.config.secrets);
       return { report, answers: snapshot.answers.length };
-    });
+    }, (why) => warn(io, `steward: ${why}`));
     print(io, `wrote ${displayPath(file, io.cwd)}: ${answers} answers, ${report.http.requests} requests\n`);
     warnEvaluationErrors(report, io);
     ctx.exitCode = report.summary.gate === 'error' ? 3 : 0;
