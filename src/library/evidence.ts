@@ -46,8 +46,9 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   // Made (and tried) before the run: a pack that cannot be written is bad input, nothing sent.
   const unwritableOut = unwritable(path.join(out, EVIDENCE_MANIFEST));
   if (unwritableOut) throw outProblem(`cannot hold the pack: ${unwritableOut}`);
-  // The run's pages are spooled to a temporary file as they arrive (api/snapshot-record.ts).
-  return withPageSpool(async (spool) => {
+  // The run's pages are spooled to a temporary file as they arrive (api/snapshot-record.ts),
+  // until the snapshot is written.
+  const evaluation = await withPageSpool(async (spool) => {
     let recorder: RecordingApi | null = null;
     const evaluation = await evaluate({
       ...options,
@@ -58,46 +59,47 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
         return recorder;
       },
     });
-    const { prepared, report } = evaluation;
-    const { secrets } = prepared.config;
-    const written: string[] = [];
-    const put = (rel: string, text: string | Buffer) => {
-      const file = path.join(out, rel);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, typeof text === 'string' ? secrets.redact(text) : text);
-      written.push(posix(rel));
-    };
     mkdirSync(out, { recursive: true });
-    for (const [name, text] of Object.entries(render(report, prepared.cwd))) put(name, text);
-    await writeSnapshot(path.join(out, 'snapshot.json'), (recorder as RecordingApi | null)?.snapshot() ?? emptySnapshot(report), secrets);
-    written.push('snapshot.json');
-    put('version.json', `${JSON.stringify({ tool: 'steward', version: packageVersion(), node: process.version, createdAt: report.startedAt }, null, 2)}\n`);
-
-    // Policy files: flat, numbered in load order (names may repeat across folders).
-    const policyFiles = [...new Set(prepared.policies.map((p) => path.resolve(prepared.cwd, p.location.file)))];
-    policyFiles.forEach((file, i) => {
-      put(`policies/${String(i + 1).padStart(2, '0')}-${path.basename(file)}`, readFileSync(file, 'utf8'));
-    });
-    // The config and what it names, at the same paths relative to the config's folder.
-    const { config } = prepared;
-    const base = config.baseDir;
-    const projectFiles = [
-      ...(config.file ? [config.file] : []),
-      ...Object.values(config.manifestFiles).flat(),
-      ...(config.waiversFile ? [config.waiversFile] : []),
-      ...config.listFiles,
-    ];
-    if (options.baseline) put('baseline.json', readFileSync(path.resolve(prepared.cwd, options.baseline), 'utf8'));
-    for (const file of [...new Set(projectFiles)]) {
-      const rel = path.relative(base, file);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue; // contained by the loader already
-      put(`project/${posix(rel)}`, readFileSync(file, 'utf8'));
-    }
-    const files = [...written].sort();
-    const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
-    writeFileSync(path.join(out, EVIDENCE_MANIFEST), manifest);
-    return { report, empty: evaluation.empty, files: [...files, EVIDENCE_MANIFEST] };
+    const snapshot = (recorder as RecordingApi | null)?.snapshot() ?? emptySnapshot(evaluation.report);
+    await writeSnapshot(path.join(out, 'snapshot.json'), snapshot, evaluation.prepared.config.secrets);
+    return evaluation;
   }, warn);
+  const { prepared, report } = evaluation;
+  const { secrets } = prepared.config;
+  const written: string[] = ['snapshot.json'];
+  const put = (rel: string, text: string | Buffer) => {
+    const file = path.join(out, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, typeof text === 'string' ? secrets.redact(text) : text);
+    written.push(posix(rel));
+  };
+  for (const [name, text] of Object.entries(render(report, prepared.cwd))) put(name, text);
+  put('version.json', `${JSON.stringify({ tool: 'steward', version: packageVersion(), node: process.version, createdAt: report.startedAt }, null, 2)}\n`);
+
+  // Policy files: flat, numbered in load order (names may repeat across folders).
+  const policyFiles = [...new Set(prepared.policies.map((p) => path.resolve(prepared.cwd, p.location.file)))];
+  policyFiles.forEach((file, i) => {
+    put(`policies/${String(i + 1).padStart(2, '0')}-${path.basename(file)}`, readFileSync(file, 'utf8'));
+  });
+  // The config and what it names, at the same paths relative to the config's folder.
+  const { config } = prepared;
+  const base = config.baseDir;
+  const projectFiles = [
+    ...(config.file ? [config.file] : []),
+    ...Object.values(config.manifestFiles).flat(),
+    ...(config.waiversFile ? [config.waiversFile] : []),
+    ...config.listFiles,
+  ];
+  if (options.baseline) put('baseline.json', readFileSync(path.resolve(prepared.cwd, options.baseline), 'utf8'));
+  for (const file of [...new Set(projectFiles)]) {
+    const rel = path.relative(base, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue; // contained by the loader already
+    put(`project/${posix(rel)}`, readFileSync(file, 'utf8'));
+  }
+  const files = [...written].sort();
+  const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
+  writeFileSync(path.join(out, EVIDENCE_MANIFEST), manifest);
+  return { report, empty: evaluation.empty, files: [...files, EVIDENCE_MANIFEST] };
 }
 
 function emptySnapshot(report: Report): SnapshotFile {
