@@ -40,8 +40,8 @@ const inMemory: PageSpool = { add: (line) => new PageLine(line) };
  * folder is removed as soon as the file is open where the system allows it (POSIX: the open
  * file keeps its pages, and nothing is left behind however the process ends), else at the end.
  * A page read after `record` has settled is an error, never another file's bytes. Where the
- * file cannot be made (no temporary folder, or a full one), the pages are kept in memory as
- * their lines and `onMemory` hears why: the recording is the same.
+ * file cannot be made (no temporary folder, or one this user cannot write to), the pages are
+ * kept in memory as their lines and `onMemory` hears why: the recording is the same.
  */
 export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>, onMemory: (why: string) => void = () => {}): Promise<T> {
   let dir: string | undefined;
