@@ -17,6 +17,7 @@ import { benchSchedules } from './bench-schedules.mjs';
 import { benchHistory } from './bench-history.mjs';
 import { benchHistoryCheck, historyCheckTable } from './bench-history-check.mjs';
 import { otherNode } from './bench-process.mjs';
+import { benchPeopleMemory } from './bench-people.mjs';
 import { benchScale } from './bench-scale.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -402,6 +403,10 @@ await benchLimits(print, table, expect);
   // The peak heap after a full collection, not RSS: this bench process's RSS by then holds what
   // the earlier sections left mapped (it read ~1.5 GB whatever the run's size).
   print(table(['instance', 'wall s', 'requests', 'minimum', 'match', 'violations', 'peak heap MB', 'requests per operation'], peopleRows));
+  // Memory per page of the user search (scripts/bench-people.mjs): whole processes.
+  const people = await benchPeopleMemory({ dir: work, expect });
+  print(`\n\`steward check\` of the user policies over ${people.users.toLocaleString('en-US')} users (the live and the deleted search, 200 a page, concurrency 8), against a bare node:http client reading the same two searches and keeping every user; whole processes, medians of 3:\n`);
+  print(table(['users', 'steward peak RSS MB', 'bare client peak RSS MB', 'RSS ratio', 'steward CPU s', 'bare client CPU s'], [[people.users.toLocaleString('en-US'), mb(people.stewardRss * 2 ** 20), mb(people.bareRss * 2 ** 20), `${(people.stewardRss / people.bareRss).toFixed(2)}×`, sec(people.stewardCpu), sec(people.bareCpu)]]));
 }
 
 // 10. The embedded history: 365 runs of 1,000 findings, recording run 366 against run 10, alternately.
