@@ -29,7 +29,23 @@ export interface PageSpool {
 }
 
 /** `spool` keeping each line with `secrets` redacted: the temporary file holds what the snapshot will. */
-export const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)) });
+const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)) });
+
+/**
+ * The recorder of one run (`steward snapshot`, `steward evidence`): `wrapApi` for the run's
+ * options (each page spooled, the run's secrets redacted), then the snapshot of what it
+ * recorded, or null when the run made no client (it failed before).
+ */
+export function spooledRecorder(spool: PageSpool): {
+  wrapApi: (api: InstanceApi, instance: string, secrets: SecretSet) => InstanceApi;
+  snapshot: () => SnapshotFile | null;
+} {
+  let recorder: RecordingApi | null = null;
+  return {
+    wrapApi: (api, instance, secrets) => (recorder = recordingApi(api, { instance, spool: redactingSpool(spool, secrets) })),
+    snapshot: () => recorder?.snapshot() ?? null,
+  };
+}
 
 /** Pages kept in memory, each as its line's text: where no temporary file can be made. */
 const inMemory: PageSpool = { add: (line) => new PageLine(line) };

@@ -4,17 +4,13 @@
 // A fingerprint does not name its instance (the same resource id on two instances is two
 // resources), so the file lists each instance's fingerprints apart: a finding is known only when
 // its own instance recorded it.
-import { writeFile as writeFileCallback } from 'node:fs';
-import { promisify } from 'node:util';
 import { DEFAULT_INSTANCE_NAME } from '../config/instances.js';
 import { SecretSet } from '../core/redact.js';
 import { schemaId } from '../core/schema-id.js';
-import { decodeUtf8, fileError, readFile } from '../io/input-file.js';
+import { readFile, writeFile } from '../io/fs-promised.js';
+import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
-
-// The callback API made a promise (io/input-file.ts says why not `node:fs/promises`).
-const writeFile = promisify(writeFileCallback);
 
 /** What a recorded fingerprint was about. */
 export interface BaselineEntry {

@@ -1,13 +1,9 @@
 // Files a user names (config, policies, waivers, baseline, snapshot, manifests, journal): an
 // unreadable file, or bytes that are not UTF-8, are bad input naming the file (exit 2), never
 // a stack trace and never text with replacement characters sent on to the API.
-import { readFile as readFileCallback, readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { InputError } from '../core/problem.js';
-
-// The callback API, made a promise: `node:fs/promises` loads eight more of Node's modules at a
-// start (its FileHandle's readline, directory and watch support), none of which steward uses.
-export const readFile = promisify(readFileCallback);
+import { readFile } from './fs-promised.js';
 
 /** The file name that means standard input (`--from -`). */
 export const STDIN = '-';

@@ -8,7 +8,7 @@ import { sha256 } from '../core/digest.js';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
-import { recordingApi, type RecordingApi, redactingSpool, SNAPSHOT_VERSION, withPageSpool, writeSnapshot } from '../api/snapshot.js';
+import { SNAPSHOT_VERSION, spooledRecorder, withPageSpool, writeSnapshot } from '../api/snapshot.js';
 import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
@@ -49,18 +49,11 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   // The run's pages are spooled to a temporary file as they arrive (api/snapshot-record.ts),
   // until the snapshot is written.
   const evaluation = await withPageSpool(async (spool) => {
-    let recorder: RecordingApi | null = null;
-    const evaluation = await evaluate({
-      ...options,
-      // The pack is one run, re-checkable on its own: a history's lifecycle would not re-evaluate.
-      history: false,
-      wrapApi: (api, instance, secrets) => {
-        recorder = recordingApi(api, { instance, spool: redactingSpool(spool, secrets) });
-        return recorder;
-      },
-    });
+    const recorder = spooledRecorder(spool);
+    // The pack is one run, re-checkable on its own: a history's lifecycle would not re-evaluate.
+    const evaluation = await evaluate({ ...options, history: false, wrapApi: recorder.wrapApi });
     mkdirSync(out, { recursive: true });
-    const snapshot = (recorder as RecordingApi | null)?.snapshot() ?? emptySnapshot(evaluation.report);
+    const snapshot = recorder.snapshot() ?? emptySnapshot(evaluation.report);
     await writeSnapshot(path.join(out, 'snapshot.json'), snapshot, evaluation.prepared.config.secrets);
     return evaluation;
   }, warn);

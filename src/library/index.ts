@@ -2,7 +2,7 @@
 // steward. Reports are formatted by src/report.
 export { createClient, redactJson, redactSecrets } from '../api/index.js';
 export * from './without-policies.js';
-export { type PageSpool, recordingApi, type RecordingApi, redactingSpool, withPageSpool, writeSnapshot } from '../api/snapshot.js';
+export { type PageSpool, recordingApi, type RecordingApi, spooledRecorder, withPageSpool, writeSnapshot } from '../api/snapshot.js';
 export type { ClientOptions, InstanceApi, RequestLogEvent } from '../api/types.js';
 export { BUILTIN_POLICIES, builtinPolicyDir, CONFIG_SCHEMA, type Config, DEFAULT_HISTORY_FILE, isDatabaseUrl } from '../config/index.js';
 export { type HeldLocks, lockFiles } from '../io/file-lock.js';

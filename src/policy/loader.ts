@@ -1,14 +1,14 @@
 // Reads policy files (files or folders; "builtin" = the shipped pack) and validates them against
 // the policy schema, collecting every problem with file:line:column: plain definitions, each
 // expression's position kept for the one compiler (compile.ts) to point its problems at.
-import { existsSync, readdir as readdirCallback, readFileSync, stat as statCallback } from 'node:fs';
-import { promisify } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { InputError } from '../core/problem.js';
 import { PACKAGE_NAME } from '../core/package-name.js';
+import { readdir, stat } from '../io/fs-promised.js';
 import { readInputFile } from '../io/input-file.js';
 import { DEFAULT_ENFORCEMENT, type Enforcement, ENFORCEMENTS, type SourceLocation } from '../core/model.js';
 import { type ErrorPlace, type SchemaWording, schemaProblems } from '../io/schema-problems.js';
@@ -33,10 +33,6 @@ import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './typ
 import type { InputProblem } from '../core/problem.js';
 import { compareText } from '../core/order.js';
 import { ownValidator } from '../core/own-validator.js';
-
-// The callback API made promises (io/input-file.ts says why not `node:fs/promises`).
-const readdir = promisify(readdirCallback);
-const stat = promisify(statCallback);
 
 export interface LoadOptions {
   kinds: KindRegistry;

@@ -9,7 +9,7 @@ import { compilePolicy } from '../../src/policy/compile.js';
 import { loadPolicies } from '../../src/policy/loader.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { InputError } from '../../src/core/problem.js';
-import { PageLine, pageItems, parseSnapshot, readSnapshot, recordingApi, redactingSpool, replayApi, snapshotLines, withPageSpool, writeSnapshot } from '../../src/api/snapshot.js';
+import { PageLine, pageItems, parseSnapshot, readSnapshot, recordingApi, replayApi, snapshotLines, spooledRecorder, withPageSpool, writeSnapshot } from '../../src/api/snapshot.js';
 import { MIN_REDACTED_SECRET_LENGTH, SecretSet } from '../../src/core/redact.js';
 import { type Demo, NOW, ROOT, startDemo } from '../engine/harness.js';
 
@@ -92,14 +92,14 @@ describe('snapshots', () => {
       // Its file is closed: a page read now is an error, never another file's bytes.
       expect(() => kept!.line()).toThrow(/read after its recording ended/);
       expect(readdirSync(dir)).toEqual([]);
-      // A run's secret an answer echoes is redacted before its page is spooled.
+      // A run's secret an answer echoes is redacted before its page is spooled (the commands' recorder).
       const echoed = inMemory.snapshot().answers.find((a) => a.operation === 'listDatasets')!;
       const secret = String((pageItems(echoed.pages![0])[0] as { name: string }).name);
       expect(secret.length).toBeGreaterThanOrEqual(MIN_REDACTED_SECRET_LENGTH);
       const spooled = await withPageSpool(async (spool) => {
-        const recorder = recordingApi(demo.api(), { spool: redactingSpool(spool, SecretSet.of(secret)) });
-        await demo.run(policies, recorder);
-        return recorder.snapshot().answers.flatMap((a) => (a.pages ?? []).map((p) => (p as PageLine).line()));
+        const recorder = spooledRecorder(spool);
+        await demo.run(policies, recorder.wrapApi(demo.api(), demo.sandbox.baseUrl, SecretSet.of(secret)));
+        return recorder.snapshot()!.answers.flatMap((a) => (a.pages ?? []).map((p) => (p as PageLine).line()));
       });
       expect(spooled.join('\n')).toContain('***');
       expect(spooled.join('\n')).not.toContain(secret);

@@ -7,7 +7,7 @@ import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
 import { warnEvaluationErrors } from '../report-output.js';
 import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, evaluate, InputError, recordingApi, type RecordingApi, redactingSpool, unwritableProblem, withPageSpool, writeSnapshot } from '../../library/index.js';
+import { displayPath, evaluate, InputError, spooledRecorder, unwritableProblem, withPageSpool, writeSnapshot } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
@@ -22,19 +22,16 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
     if (unwritableOut) throw new InputError([unwritableOut]);
     // Each page is spooled to a temporary file as it arrives, not held until the file is written.
     const { report, answers } = await withPageSpool(async (spool) => {
-      let recorder: RecordingApi | null = null;
+      const recorder = spooledRecorder(spool);
       const { report, warnings, prepared } = await withTarget(flags, io, (options) => evaluate({
         ...options,
         reportFiles: [{ name: '--out', file }],
         history: false,
-        wrapApi: (api, instance, secrets) => {
-          recorder = recordingApi(api, { instance, spool: redactingSpool(spool, secrets) });
-          return recorder;
-        },
+        wrapApi: recorder.wrapApi,
       }));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
       warn(io, ...warnings.map((w) => `steward: ${w}`));
-      const snapshot = (recorder as RecordingApi | null)!.snapshot();
+      const snapshot = recorder.snapshot()!;
       await writeSnapshot(file, snapshot, prepared.config.secrets);
       return { report, answers: snapshot.answers.length };
     }, (why) => warn(io, `steward: ${why}`));
