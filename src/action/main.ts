@@ -1,18 +1,15 @@
 // The GitHub Action (DESIGN §11): the same engine as `steward check`, reported the way a
 // workflow reads it: outputs, job summary, annotations, SARIF/JSON files, and the step's
 // status through core.setFailed following the exit codes of DESIGN §9.
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import * as core from '@actions/core';
 import { blobUrlFromEnv, formatReport, formatReportChunks } from '../report/index.js';
 import { emitAnnotations } from './annotations.js';
 import { type FixOutcome, fixMarkdown, runFix } from './fix.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { summaryMarkdown, writeSummary } from './summary.js';
-import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, type InputProblem, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, unwritableProblem, withoutWorkflowCommands, withRunHistory } from '../library/index.js';
+import { type CheckOptions, emptyRunProblem, type Evaluation, evaluateInstances, evaluateOn, InputError, type InputProblem, prepareRun, printable, type Report, SecretSet, sendNotifications, syncIssues, withConnection, unwritableProblem, withoutWorkflowCommands, withRunHistory, writeWholeSync } from '../library/index.js';
 
 export interface ActionOutputs {
   violations: string;
@@ -106,15 +103,15 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   // Locations in the summary and the HTML report link to the file at the commit the job checked out.
   const formatOptions = { color: false, cwd: inputs.workspace, blobUrl: blobUrlFromEnv(process.env) };
   if (inputs.sarifFile) {
-    await writeReportFile(inputs.sarifFile, formatReportChunks('sarif', report, formatOptions));
+    writeReportFile(inputs.sarifFile, formatReportChunks('sarif', report, formatOptions));
     outputs['sarif-file'] = inputs.sarifFile;
   }
   if (inputs.jsonFile) {
-    await writeReportFile(inputs.jsonFile, formatReportChunks('json', report, formatOptions));
+    writeReportFile(inputs.jsonFile, formatReportChunks('json', report, formatOptions));
     outputs['report-file'] = inputs.jsonFile;
   }
   if (inputs.htmlFile) {
-    await writeReportFile(inputs.htmlFile, formatReportChunks('html', report, formatOptions));
+    writeReportFile(inputs.htmlFile, formatReportChunks('html', report, formatOptions));
     outputs['html-file'] = inputs.htmlFile;
   }
   // The step log shows the text report, as `steward check` prints it (text from the instance can
@@ -157,10 +154,10 @@ function reportFilesOf(inputs: ActionInputs): [input: string, file: string][] {
   return files.flatMap(([input, file]) => (file ? [[input, file] as [string, string]] : []));
 }
 
-/** A report file written piece by piece (the JSON report of a large instance is never one string), as a snapshot is. */
-async function writeReportFile(file: string, chunks: Iterable<string>): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await pipeline(Readable.from(chunks), createWriteStream(file));
+/** A report file written piece by piece (the JSON report of a large instance is never one string), whole or not at all. */
+function writeReportFile(file: string, chunks: Iterable<string>): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeWholeSync(file, chunks);
 }
 
 /** Evaluation errors listed in the failure message; the job summary has them all. */

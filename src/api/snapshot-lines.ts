@@ -7,13 +7,12 @@
 //   {"operation":"getMisconfiguredReports","args":[],"value":[…]}
 //   {"operation":"listReportSchedules","args":[],"page":[…]}      one line per page, in order
 //   {"operation":"listReportSchedules","args":[],"pages":1}       closes it (with "error" if it failed)
-import { closeSync, createReadStream, createWriteStream, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { closeSync, createReadStream, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { InputError, type InputProblem } from '../core/problem.js';
 import { SecretSet } from '../core/redact.js';
 import { decodeUtf8, fileError, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
+import { writeWholeSync } from '../io/write-whole.js';
 import { OPERATIONS, type OperationId } from './operations.js';
 import {
   answerKey,
@@ -48,10 +47,13 @@ export function* snapshotLines(snapshot: SnapshotFile): Generator<string> {
   }
 }
 
-/** Writes the snapshot a line at a time; a secret an answer echoed is redacted in every form (`secrets`). */
+/**
+ * Writes the snapshot a line at a time, whole or not at all (io/write-whole.ts); a secret an
+ * answer echoed is redacted in every form (`secrets`).
+ */
 export async function writeSnapshot(file: string, snapshot: SnapshotFile, secrets: SecretSet = new SecretSet()): Promise<void> {
   // Lines are gathered into chunks of ~1 MB: a write per line cost more than the JSON.
-  async function* chunks() {
+  function* chunks() {
     let chunk = '';
     for (const line of snapshotLines(snapshot)) {
       chunk += `${secrets.redact(line)}\n`;
@@ -62,7 +64,7 @@ export async function writeSnapshot(file: string, snapshot: SnapshotFile, secret
     }
     if (chunk) yield chunk;
   }
-  await pipeline(Readable.from(chunks()), createWriteStream(file));
+  writeWholeSync(file, chunks());
 }
 
 /** A problem of one line (its line number added to the position within it). */

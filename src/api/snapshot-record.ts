@@ -26,15 +26,19 @@ export type RecordingApi = InstanceApi & { snapshot(): SnapshotFile };
 export interface PageSpool {
   /** Keeps `line` (a page line of the format) and gives it back as a PageLine that reads it again. */
   add(line: string): PageLine;
+  /** Why a page could not be kept (a full disk), or null: a recording missing a page is never written. */
+  failure(): Error | null;
 }
 
 /** `spool` keeping each line with `secrets` redacted: the temporary file holds what the snapshot will. */
-const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)) });
+const redactingSpool = (spool: PageSpool, secrets: SecretSet): PageSpool => ({ add: (line) => spool.add(secrets.redact(line)), failure: () => spool.failure() });
 
 /**
  * The recorder of one run (`steward snapshot`, `steward evidence`): `wrapApi` for the run's
  * options (each page spooled, the run's secrets redacted), then the snapshot of what it
- * recorded, or null when the run made no client (it failed before).
+ * recorded, or null when the run made no client (it failed before). A page the spool could not
+ * keep is the machine's failure, not the instance's: the snapshot is refused (an error), never
+ * written with the read recorded as failed.
  */
 export function spooledRecorder(spool: PageSpool): {
   wrapApi: (api: InstanceApi, instance: string, secrets: SecretSet) => InstanceApi;
@@ -43,12 +47,16 @@ export function spooledRecorder(spool: PageSpool): {
   let recorder: RecordingApi | null = null;
   return {
     wrapApi: (api, instance, secrets) => (recorder = recordingApi(api, { instance, spool: redactingSpool(spool, secrets) })),
-    snapshot: () => recorder?.snapshot() ?? null,
+    snapshot: () => {
+      const failure = spool.failure();
+      if (failure) throw failure;
+      return recorder?.snapshot() ?? null;
+    },
   };
 }
 
 /** Pages kept in memory, each as its line's text: where no temporary file can be made. */
-const inMemory: PageSpool = { add: (line) => new PageLine(line) };
+const inMemory: PageSpool = { add: (line) => new PageLine(line), failure: () => null };
 
 /**
  * Runs `record` with a spool: a file only this user may read, in a folder of its own under the
@@ -79,6 +87,7 @@ export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>,
   }
   let open = true;
   let size = 0;
+  let failed: Error | null = null;
   const read = (at: number, length: number): string => {
     if (!open) throw new Error('internal: a spooled page read after its recording ended');
     const bytes = Buffer.allocUnsafe(length);
@@ -91,14 +100,21 @@ export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>,
   };
   const spool: PageSpool = {
     add(line) {
+      if (failed) throw failed;
       const bytes = Buffer.from(line, 'utf8');
       const at = size;
-      for (let put = 0; put < bytes.length; ) put += writeSync(fd, bytes, put, bytes.length - put, at + put);
+      try {
+        for (let put = 0; put < bytes.length; ) put += writeSync(fd, bytes, put, bytes.length - put, at + put);
+      } catch (error) {
+        failed = new Error(`the recording is incomplete, so nothing was written: a page could not be kept in its temporary file (${(error as Error).message})`);
+        throw failed;
+      }
       size += bytes.length;
       // The closure holds two numbers, not the line.
       const length = bytes.length;
       return new PageLine(() => read(at, length));
     },
+    failure: () => failed,
   };
   try {
     return await record(spool);

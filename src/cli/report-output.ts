@@ -1,11 +1,11 @@
 // Writes a report: the chosen format on stdout (alone), each --output file, and on stderr why
 // a run could not evaluate (the text of the API errors, e.g. the 401).
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { blobUrlFromEnv, type Format, formatReportChunks, type GroupBy, stoppedNote } from '../report/index.js';
 import { type CliIo, colorFor, columnsOf, fail, redact } from './io.js';
 import type { OutputTarget } from './options.js';
-import { InputError, type Report, unwritableProblem, withoutWorkflowCommands } from '../library/without-policies.js';
+import { InputError, type Report, unwritableProblem, withoutWorkflowCommands, writeWholeSync } from '../library/without-policies.js';
 
 /**
  * The repository the run is in: GITHUB_WORKSPACE when the cwd is inside it, else the nearest
@@ -32,12 +32,10 @@ export function writeReports(report: Report, format: string, outputs: OutputTarg
   for (const out of outputs) {
     const file = path.resolve(io.cwd, out.path);
     mkdirSync(path.dirname(file), { recursive: true });
-    const fd = openSync(file, 'w');
-    try {
-      for (const chunk of formatReportChunks(out.format as Format, report, { color: false, ...shared })) writeSync(fd, redact(io, chunk));
-    } finally {
-      closeSync(fd);
-    }
+    // Whole or not at all: a report a run could not finish never replaces the last one.
+    writeWholeSync(file, (function* () {
+      for (const chunk of formatReportChunks(out.format as Format, report, { color: false, ...shared })) yield redact(io, chunk);
+    })());
   }
   const chunks = formatReportChunks(format as Format, report, {
     color: format === 'text' && colorFor(io.stdout, io.env, io.color),

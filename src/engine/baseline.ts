@@ -7,10 +7,11 @@
 import { DEFAULT_INSTANCE_NAME } from '../config/instances.js';
 import { SecretSet } from '../core/redact.js';
 import { schemaId } from '../core/schema-id.js';
-import { readFile, writeFile } from '../io/fs-promised.js';
+import { readFile } from '../io/fs-promised.js';
 import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
+import { writeWholeSync } from '../io/write-whole.js';
 
 /** What a recorded fingerprint was about. */
 export interface BaselineEntry {
@@ -106,7 +107,7 @@ export function createBaseline(findings: Finding[], now: Date): BaselineFile {
 /** Writes the baseline; a secret echoed into a message is redacted in every form (`secrets`). */
 export async function writeBaseline(file: string, findings: Finding[], now: Date, secrets: SecretSet = new SecretSet()): Promise<BaselineFile> {
   const baseline = createBaseline(findings, now);
-  await writeFile(file, secrets.redact(`${JSON.stringify(baseline, null, 2)}\n`));
+  writeWholeSync(file, secrets.redact(`${JSON.stringify(baseline, null, 2)}\n`));
   return baseline;
 }
 

@@ -8,8 +8,9 @@
 //   is to fix the manifests in a pull request and let the deploy pipeline apply them.
 // - Changes a `--journal` shows already applied (resume.ts) are rewritten too: without an
 //   earlier `--write`, their manifests still declare the old state.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeWholeSync } from '../io/write-whole.js';
 import { assertWithinChangeLimit, manifestSha256 } from './apply.js';
 import { rewriteManifest } from './rewrite.js';
 import type { FixPlan, PlannedChange } from './types.js';
@@ -35,7 +36,7 @@ export function writeBackChange(change: WriteBackItem, root: string): 'written' 
   const { id: _id, ...state } = change.after;
   const next = rewriteManifest(text, state);
   if (next === text) return 'unchanged';
-  writeFileSync(file, next);
+  writeWholeSync(file, next);
   return 'written';
 }
 

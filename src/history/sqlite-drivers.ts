@@ -3,11 +3,12 @@
 // journal. Elsewhere (Node 20 has no `node:sqlite`), sql.js: the file read whole into memory and
 // written back whole, atomically. Both hold every change of a run until `save()`: what is not
 // saved (a run that fails, a command that only reads) never reaches the file.
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { InputError } from '../core/problem.js';
+import { isLeftoverOf, writeWholeSync } from '../io/write-whole.js';
 import type { HistoryDatabase, Row, SqlValue } from './types.js';
 import { beforeWasmCompiles } from './wasm-tier.js';
 
@@ -51,22 +52,17 @@ let sqlJsEngine: Promise<SqlJsStatic> | undefined;
 // Stryker disable next-line StringLiteral: esbuild resolves every import literal (the tests' recorder bundles this file), an emptied one too
 const sqlJsStatic = () => (sqlJsEngine ??= beforeWasmCompiles().then(async () => (await import('sql.js/dist/sql-wasm-inline.js')).default()));
 
-/** How sql.js's temporary copies of `file` are named: `.<name>.<pid>.tmp`, beside it. */
-const temporaryPrefix = (file: string): string => `.${path.basename(file)}.`;
-const TEMPORARY_SUFFIX = '.tmp';
-
 /**
  * The temporary copies a killed sql.js writer left beside `file` removed (a history another Node
  * wrote with sql.js may have one, whichever driver opens it now). Only under the caller's lock:
  * then none of them is live.
  */
 export function removeLeftovers(file: string): void {
-  const prefix = temporaryPrefix(file);
   const dir = path.dirname(file);
   // Stryker disable next-line ConditionalExpression: a run's folder exists (its lock file is in it); only a bare open of a file in no folder reaches this
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix) && name.endsWith(TEMPORARY_SUFFIX)) unlinkSync(path.join(dir, name));
+    if (isLeftoverOf(file, name)) unlinkSync(path.join(dir, name));
   }
 }
 
@@ -118,16 +114,7 @@ class SqlJsHistory implements SqliteHistory {
 
   /** The whole database written to a temporary file beside the history, synced, renamed over it. */
   async save(): Promise<void> {
-    const bytes = this.db.export();
-    const temporary = path.join(path.dirname(this.file), `${temporaryPrefix(this.file)}${process.pid}${TEMPORARY_SUFFIX}`);
-    const fd = openSync(temporary, 'w', 0o600);
-    try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(1 << 20, bytes.length - at));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, this.file);
+    writeWholeSync(this.file, this.db.export(), { mode: 0o600 });
   }
 
   // Stryker disable next-line BlockStatement: sql.js's memory freed; nothing of the file depends on it

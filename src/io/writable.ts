@@ -1,7 +1,7 @@
 // Whether a file steward is about to write can be written, asked before any request: a report
 // file, the baseline to write or the run history named as a folder (or on a read-only mount) is
 // bad input (exit 2 with nothing sent), not a failure after the run's work is done.
-import { accessSync, constants, existsSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InputProblem } from '../core/problem.js';
 
@@ -18,13 +18,15 @@ export function unwritableProblem(at: string, file: string, shown: string = file
  * Why `file` cannot be written (created with its folders, or replaced), or null. Missing folders
  * are created now, one level at a time, and a file is created and removed in the last one: asking
  * the file system is the only answer that holds for root and special file systems (/proc answers
- * a root's access check yes, then refuses, and Node's recursive mkdir never returns there).
+ * a root's access check yes, then refuses, and Node's recursive mkdir never returns there). A
+ * file that is there is replaced by one made beside it (io/write-whole.ts): its folder is asked too.
  */
 export function unwritable(file: string): string | null {
   if (existsSync(file)) {
     if (statSync(file).isDirectory()) return 'is a directory';
     // Stryker disable next-line StringLiteral: a root run (this machine's, CI's) may write any file: access(W_OK) never refuses it
-    return canWrite(file) ? null : 'is not writable';
+    if (!canWrite(file)) return 'is not writable';
+    return probeFolder(path.dirname(realpathSync(file)));
   }
   const missing: string[] = [];
   let dir = path.dirname(file);
@@ -37,12 +39,17 @@ export function unwritable(file: string): string | null {
       return `cannot create the folder ${folder} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
     }
   }
-  const probe = path.join(path.dirname(file), `.steward-probe-${process.pid}`);
+  return probeFolder(path.dirname(file));
+}
+
+/** Why no file can be created in `dir`, or null: one is created there and removed. */
+function probeFolder(dir: string): string | null {
+  const probe = path.join(dir, `.steward-probe-${process.pid}`);
   try {
     writeFileSync(probe, '', { flag: 'wx' });
     unlinkSync(probe);
   } catch (e) {
-    return `cannot create files in ${path.dirname(file)} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    return `cannot create files in ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
   return null;
 }

@@ -5,7 +5,7 @@
 // policies on the snapshot and compares the verdict and every finding, then checks every hash.
 // Nothing in the pack holds a token or a header (every file is written redacted).
 import { sha256 } from '../core/digest.js';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
 import { SNAPSHOT_VERSION, spooledRecorder, withPageSpool, writeSnapshot } from '../api/snapshot.js';
@@ -13,6 +13,7 @@ import { packageVersion } from '../config/index.js';
 import type { Finding, Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
 import { unwritable } from '../io/writable.js';
+import { writeWholeSync } from '../io/write-whole.js';
 import type { EmptyInstance } from './empty-run.js';
 import { evaluate } from './evaluate.js';
 import type { CheckOptions } from './prepare.js';
@@ -52,8 +53,8 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
     const recorder = spooledRecorder(spool);
     // The pack is one run, re-checkable on its own: a history's lifecycle would not re-evaluate.
     const evaluation = await evaluate({ ...options, history: false, wrapApi: recorder.wrapApi });
-    mkdirSync(out, { recursive: true });
     const snapshot = recorder.snapshot() ?? emptySnapshot(evaluation.report);
+    mkdirSync(out, { recursive: true });
     await writeSnapshot(path.join(out, 'snapshot.json'), snapshot, evaluation.prepared.config.secrets);
     return evaluation;
   }, warn);
@@ -63,7 +64,7 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   const put = (rel: string, text: string | Buffer) => {
     const file = path.join(out, rel);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, typeof text === 'string' ? secrets.redact(text) : text);
+    writeWholeSync(file, typeof text === 'string' ? secrets.redact(text) : text);
     written.push(posix(rel));
   };
   for (const [name, text] of Object.entries(render(report, prepared.cwd))) put(name, text);
@@ -91,7 +92,7 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   }
   const files = [...written].sort();
   const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
-  writeFileSync(path.join(out, EVIDENCE_MANIFEST), manifest);
+  writeWholeSync(path.join(out, EVIDENCE_MANIFEST), manifest);
   return { report, empty: evaluation.empty, files: [...files, EVIDENCE_MANIFEST] };
 }
 

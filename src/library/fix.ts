@@ -2,13 +2,14 @@
 // resume from it → plan from an evaluation (or take a saved plan, made for this instance) →
 // refuse to apply when the gate is in error → apply one journaled request at a time → write the
 // fixed state back to the manifests. The shells keep only their flags or inputs and rendering.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../core/display-path.js';
 import { InputError } from '../core/problem.js';
 import { type ApplyResult, applyFixes, defaultJournalPath, type FixPlan, readPlan, readResumeJournal, renderPlanJson, type ResumeJournal, resumePlan, writeBackChange, writeBackPlan } from '../fix/index.js';
 import { lockFiles } from '../io/file-lock.js';
 import { unwritableProblem } from '../io/writable.js';
+import { writeWholeSync } from '../io/write-whole.js';
 import { type Connection, withConnection } from './connect.js';
 import { type Evaluation, evaluateOn } from './evaluate.js';
 import { planRunFixes } from './plan-run.js';
@@ -127,7 +128,7 @@ export async function fixWithin(evaluation: Evaluation, connection: Connection, 
 async function planAndSettle(evaluation: Evaluation, connection: Connection, options: FixOptions, journal: ResumeJournal | null): Promise<FixOutcome> {
   const planned = await planRunFixes(evaluation, connection, { displayRoot: options.root, allowOptIn: options.includeOptIn });
   const plan = journal ? resumePlan(planned, journal) : planned;
-  if (options.planOut) writeFileSync(options.planOut, evaluation.prepared.config.secrets.redact(renderPlanJson(plan)));
+  if (options.planOut) writeWholeSync(options.planOut, evaluation.prepared.config.secrets.redact(renderPlanJson(plan)));
   return settle(plan, evaluation, connection, options, journal);
 }
 

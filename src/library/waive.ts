@@ -1,9 +1,8 @@
 // `steward waive`: starter waivers for the violations of a JSON report (adopting a new policy
 // without failing every run), appended to the waivers file with its comments and layout kept.
-// The new file is parsed like any waivers file before it replaces the old one (a temporary file
-// renamed over it), so a crash or a bad value never leaves a broken or half-written file.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+// The new file is parsed like any waivers file before it replaces the old one, whole
+// (io/write-whole.ts), so a crash or a bad value never leaves a broken or half-written file.
+import { existsSync, readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
 import type { GovernedWaiverField, Report, WaiverRef } from '../core/model.js';
 import { InputError, type InputProblem } from '../core/problem.js';
@@ -11,6 +10,7 @@ import { literalGlob } from '../core/glob.js';
 import { appliesOn, isCalendarDate, parseWaivers, today, type WaiverRules } from '../engine/waivers.js';
 import { decodeUtf8, readInputFileSync, STDIN } from '../io/input-file.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
+import { writeWholeSync } from '../io/write-whole.js';
 
 export interface WaiveOptions {
   /** The JSON report whose violations get waivers. */
@@ -103,7 +103,5 @@ function writeAppended(file: string, text: string, added: WaiverRef[], shown: st
   const next = doc.toString();
   // Checked as the next run will read it, the config's rules included: nothing is written otherwise.
   parseWaivers(next, shown, rules);
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  writeFileSync(temp, next);
-  renameSync(temp, file);
+  writeWholeSync(file, next);
 }

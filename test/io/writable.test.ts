@@ -44,6 +44,12 @@ describe('unwritable', () => {
     expect(unwritable('/proc/self/report.json')).toBe('cannot create files in /proc/self (ENOENT)');
   });
 
+  it('an existing file whose folder takes no new file (under /proc) is refused: it is replaced by a file made beside it', () => {
+    if (process.platform !== 'linux') return;
+    // Writable in place, so the answer was null before files were written whole (io/write-whole.ts).
+    expect(unwritable('/proc/self/oom_score_adj')).toBe(`cannot create files in /proc/${process.pid} (ENOENT)`);
+  });
+
   it('a place where no folder can be made (under /proc, where a recursive mkdir never returns) says so at once', () => {
     if (process.platform !== 'linux') return;
     expect(unwritable('/proc/steward-nope/h.sqlite')).toMatch(/^cannot create the folder \/proc\/steward-nope \(E[A-Z]+\)$/);

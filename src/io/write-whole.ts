@@ -1,0 +1,116 @@
+// Every file steward writes for a reader (reports, snapshots, baselines, saved plans, manifests,
+// waivers, the history) is written whole or not at all: the text goes to a temporary file beside
+// the target (the same folder, so the rename is atomic on its file system), is synced, and is
+// renamed over the target. A full disk, a file-size limit or an error part-way leaves the
+// target as it was and removes the temporary file; only a killed process leaves one behind,
+// named `.NAME.PID.N.tmp` beside the target.
+import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+/** A piece of the file: text (written as UTF-8) or bytes. */
+export type FilePiece = string | Uint8Array;
+
+export interface WriteWholeOptions {
+  /** The permissions of a new file (before the umask); a file replaced keeps its own. Default 0o666. */
+  mode?: number;
+}
+
+/** One file being written beside its target, then renamed over it. */
+class WholeFile {
+  readonly #target: string;
+  readonly #temporary: string;
+  readonly #fd: number;
+  #open = true;
+
+  constructor(file: string, options: WriteWholeOptions) {
+    let target = path.resolve(file);
+    let keptMode: number | undefined;
+    try {
+      // Through a symbolic link to the file it names: the link stays a link.
+      target = realpathSync(target);
+      keptMode = statSync(target).mode & 0o7777;
+    } catch {
+      // A new file (or a link to nothing: replaced by the file).
+    }
+    this.#target = target;
+    this.#temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${++made}.tmp`);
+    this.#fd = this.#step(() => openSync(this.#temporary, 'wx', options.mode ?? 0o666));
+    try {
+      if (keptMode !== undefined) this.#step(() => fchmodSync(this.#fd, keptMode));
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
+  write(piece: FilePiece): void {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    this.#step(() => {
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at, bytes.length - at);
+    });
+  }
+
+  /** Synced, then renamed over the target. */
+  finish(): void {
+    this.#step(() => {
+      try {
+        fsyncSync(this.#fd);
+      } finally {
+        this.#close();
+      }
+      renameSync(this.#temporary, this.#target);
+    });
+  }
+
+  /** A step of the file system's, its failure said as the target's (the content's own errors pass as they are). */
+  #step<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw new Error(`could not write ${this.#target} (${(error as Error).message}): nothing was written to it`, { cause: error });
+    }
+  }
+
+  /** Closed and removed: the target is as it was. */
+  abandon(): void {
+    this.#close();
+    rmSync(this.#temporary, { force: true });
+  }
+
+  #close(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    closeSync(this.#fd);
+  }
+}
+
+let made = 0;
+
+const piecesOf = <T>(content: T | Iterable<T>): Iterable<T> => (typeof content === 'string' || content instanceof Uint8Array ? [content as T] : (content as Iterable<T>));
+
+/** Writes `file` whole or not at all, from one piece or a sequence of them (a large file is never one string). */
+export function writeWholeSync(file: string, content: FilePiece | Iterable<FilePiece>, options: WriteWholeOptions = {}): void {
+  const whole = new WholeFile(file, options);
+  try {
+    for (const piece of piecesOf(content)) whole.write(piece);
+    whole.finish();
+  } catch (error) {
+    whole.abandon();
+    throw error;
+  }
+}
+
+/** As writeWholeSync, from pieces that arrive asynchronously. */
+export async function writeWhole(file: string, content: AsyncIterable<FilePiece> | Iterable<FilePiece>, options: WriteWholeOptions = {}): Promise<void> {
+  const whole = new WholeFile(file, options);
+  try {
+    for await (const piece of content) whole.write(piece);
+    whole.finish();
+  } catch (error) {
+    whole.abandon();
+    throw error;
+  }
+}
+
+/** Whether `name` (in the target's folder) is a temporary file a killed writer of `file` left. */
+export const isLeftoverOf = (file: string, name: string): boolean => name.startsWith(`.${path.basename(file)}.`) && name.endsWith('.tmp');

@@ -1,0 +1,94 @@
+// A file steward writes is written whole or not at all: a failure part-way leaves the target as
+// it was and no temporary file beside it; a replaced file keeps its mode, a link stays a link.
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isLeftoverOf, writeWhole, writeWholeSync } from '../../src/io/write-whole.js';
+
+const folder = () => mkdtempSync(path.join(tmpdir(), 'steward-whole-'));
+
+function* failingAfter(pieces: string[]): Generator<string> {
+  yield* pieces;
+  throw new Error('the formatter failed part-way');
+}
+
+describe('writeWholeSync', () => {
+  it('writes a new file from pieces of text and bytes, with the mode asked for, and leaves nothing beside it', () => {
+    const dir = folder();
+    const file = path.join(dir, 'report.json');
+    writeWholeSync(file, ['{"a":', Buffer.from('1}'), '\n'], { mode: 0o600 });
+    expect(readFileSync(file, 'utf8')).toBe('{"a":1}\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['report.json']);
+  });
+
+  it('replaces a file whole and keeps its mode', () => {
+    const dir = folder();
+    const file = path.join(dir, 'queues.yaml');
+    writeFileSync(file, 'old: true\n');
+    chmodSync(file, 0o640);
+    writeWholeSync(file, 'new: true\n');
+    expect(readFileSync(file, 'utf8')).toBe('new: true\n');
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir)).toEqual(['queues.yaml']);
+  });
+
+  it('a failure part-way leaves the file as it was and no temporary file', () => {
+    const dir = folder();
+    const file = path.join(dir, 'snapshot.json');
+    writeFileSync(file, 'the last good snapshot\n');
+    expect(() => writeWholeSync(file, failingAfter(['{"version":2}\n', '{"operation":']))).toThrow('the formatter failed part-way');
+    expect(readFileSync(file, 'utf8')).toBe('the last good snapshot\n');
+    expect(readdirSync(dir)).toEqual(['snapshot.json']);
+  });
+
+  it('a failure of the file system is said as the file it was for, and leaves no new file', () => {
+    const dir = folder();
+    const file = path.join(dir, 'no-such-folder', 'out.json');
+    expect(() => writeWholeSync(file, 'x')).toThrow(`could not write ${file} (ENOENT`);
+    expect(() => writeWholeSync(file, 'x')).toThrow(/: nothing was written to it$/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes through a symbolic link: the link stays, the file it names is replaced', () => {
+    const dir = folder();
+    const real = path.join(dir, 'real.yaml');
+    const link = path.join(dir, 'link.yaml');
+    writeFileSync(real, 'old\n');
+    symlinkSync('real.yaml', link);
+    writeWholeSync(link, 'new\n');
+    expect(readlinkSync(link)).toBe('real.yaml');
+    expect(readFileSync(real, 'utf8')).toBe('new\n');
+    expect(readdirSync(dir).sort()).toEqual(['link.yaml', 'real.yaml']);
+  });
+});
+
+describe('writeWhole', () => {
+  it('writes pieces that arrive asynchronously; a failure part-way leaves the file as it was', async () => {
+    const dir = folder();
+    const file = path.join(dir, 'report.sarif');
+    async function* pieces(fail: boolean) {
+      yield 'one ';
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (fail) throw new Error('stopped');
+      yield 'two\n';
+    }
+    await writeWhole(file, pieces(false));
+    expect(readFileSync(file, 'utf8')).toBe('one two\n');
+    await expect(writeWhole(file, pieces(true))).rejects.toThrow('stopped');
+    expect(readFileSync(file, 'utf8')).toBe('one two\n');
+    expect(readdirSync(dir)).toEqual(['report.sarif']);
+  });
+});
+
+describe('isLeftoverOf', () => {
+  it("knows a killed writer's temporary files of one target, and nothing else", () => {
+    const file = '/h/history.sqlite';
+    expect(isLeftoverOf(file, '.history.sqlite.4242.1.tmp')).toBe(true);
+    expect(isLeftoverOf(file, '.history.sqlite.4242.tmp')).toBe(true);
+    expect(isLeftoverOf(file, 'history.sqlite')).toBe(false);
+    expect(isLeftoverOf(file, '.history.sqlite-journal')).toBe(false);
+    expect(isLeftoverOf(file, '.other.sqlite.4242.1.tmp')).toBe(false);
+  });
+});
