@@ -3,7 +3,7 @@
 // apply needs `fix-confirm: true` (checked with the inputs, before any request), sends the plan
 // one journaled request at a time, and never rewrites manifests (the repo is changed by PRs).
 import type { FixMode } from './inputs.js';
-import { type ApplyResult, type Connection, type Evaluation, type FixPlan, fixWithin, NOT_APPLIED_ON_ERRORS, renderPlanText } from '../library/index.js';
+import { type ApplyResult, type Connection, type Evaluation, type FixPlan, fixWithin, NOT_APPLIED_ON_ERRORS, notAppliedCounts, renderPlanText } from '../library/index.js';
 
 export { NOT_APPLIED_ON_ERRORS };
 
@@ -39,7 +39,7 @@ export function fixMarkdown(outcome: FixOutcome): string {
   const a = outcome.applied;
   if (a) {
     lines.push('', `**Applied ${a.applied.length} of ${outcome.plan.changes.length} changes**` +
-      (a.failed.length ? `, ${a.failed.length} failed, ${a.skipped.length} not attempted` : '') +
+      notAppliedCounts(a) +
       (outcome.journal ? `; journal: \`${outcome.journal}\`` : ''));
     for (const e of a.errors) lines.push(`- ${e}`);
   }

@@ -46,6 +46,11 @@ export interface ApplyResult {
   journalPath: string;
 }
 
+/** What else became of a plan's changes, after "applied N of M": `, 1 failed, 2 not attempted` (empty when all were applied). */
+export function notAppliedCounts(result: Pick<ApplyResult, 'failed' | 'skipped'>): string {
+  return (result.failed.length ? `, ${result.failed.length} failed` : '') + (result.skipped.length ? `, ${result.skipped.length} not attempted` : '');
+}
+
 export async function applyFixes(plan: FixPlan, options: ApplyOptions): Promise<ApplyResult> {
   assertWithinChangeLimit(plan, options.maxChanges, 'nothing was applied');
   assertManifestsUnchanged(plan, options.root);
@@ -63,27 +68,44 @@ export async function applyFixes(plan: FixPlan, options: ApplyOptions): Promise<
 
   // Stop at the first failure: after a failed replace the instance is in a state nobody has
   // reviewed, and going on would spread a half-applied plan. The rest is journaled as skipped;
-  // a re-run plans what is left.
+  // a re-run plans what is left. A journal that cannot take a line (a full disk) stops the run
+  // too: nothing more is sent that the journal could not record.
   let stoppedBy: number | null = null;
+  let journalFull = false;
+  const journal = (entry: JournalEntry, said: string): boolean => {
+    try {
+      appendJournal(options.journalPath, entry);
+      return true;
+    } catch (err) {
+      const rest = plan.changes.length - entry.change;
+      result.errors.push(`the journal ${options.journalPath} could not take change ${entry.change}'s line (${(err as Error).message}): ${said}; ${rest === 0 ? 'it was the last change' : `the ${rest} change(s) after it were not sent`}`);
+      journalFull = true;
+      return false;
+    }
+  };
   for (const change of plan.changes) {
+    if (journalFull) {
+      result.skipped.push(change.n);
+      continue;
+    }
     const entry = journalEntry(plan, change);
     if (stoppedBy !== null) {
-      appendJournal(options.journalPath, { ...entry, status: 'skipped', error: `not attempted: change ${stoppedBy} failed` });
       result.skipped.push(change.n);
+      journal({ ...entry, status: 'skipped', error: `not attempted: change ${stoppedBy} failed` }, 'it was not sent');
       continue;
     }
     try {
       await send(options, change);
     } catch (err) {
       const message = (err as Error).message;
-      appendJournal(options.journalPath, { ...entry, status: 'failed', error: message });
       result.failed.push(change.n);
       result.errors.push(`change ${change.n} (${change.resource.kind} ${change.resource.id}): ${message}`);
       stoppedBy = change.n;
+      journal({ ...entry, status: 'failed', error: message }, 'it failed (above) and is not in the journal');
       continue;
     }
-    appendJournal(options.journalPath, { ...entry, status: 'applied' });
     result.applied.push(change.n);
+    journal({ ...entry, status: 'applied' }, `it was applied (${change.resource.kind} ${change.resource.id}) and is not in the journal`);
     if (options.onApplied) {
       try {
         await options.onApplied(change);

@@ -1,6 +1,6 @@
 // The fix journal (DESIGN §10): one JSON line per planned change, appended and fsynced before
 // the next request starts, so after a crash or a failure the file says exactly what was sent.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export const JOURNAL_DIR = '.steward';
@@ -24,13 +24,25 @@ export function defaultJournalPath(root: string, now: Date = new Date()): string
   return path.join(root, JOURNAL_DIR, `journal-${now.toISOString().replaceAll(':', '-').replace('.', '-')}.jsonl`);
 }
 
-/** Appends one entry and waits until it is on disk. */
+/**
+ * Appends one entry, whole or not at all, and waits until it is on disk. A line the disk could
+ * take only part of is cut off again (a journal ending in half a line is no journal a resume
+ * can read), and the failure is thrown.
+ */
 export function appendJournal(file: string, entry: JournalEntry): void {
   mkdirSync(path.dirname(file), { recursive: true });
+  const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
   const fd = openSync(file, 'a');
   try {
-    writeSync(fd, `${JSON.stringify(entry)}\n`);
-    fsyncSync(fd);
+    const end = fstatSync(fd).size;
+    try {
+      for (let put = 0; put < line.length; ) put += writeSync(fd, line, put, line.length - put);
+      fsyncSync(fd);
+    } catch (error) {
+      ftruncateSync(fd, end);
+      fsyncSync(fd);
+      throw error;
+    }
   } finally {
     closeSync(fd);
   }

@@ -16,6 +16,7 @@ export {
   type FixPlan,
   JOURNAL_DIR,
   MAX_CHANGES_DEFAULT,
+  notAppliedCounts,
   type PlannedChange,
   readPlan,
   readResumeJournal,

@@ -2,11 +2,16 @@
 // with EFBIG, as one past a full disk fails with ENOSPC) never leaves a half-written file where a
 // reader looks: the last snapshot or report stays as it was, nothing is left beside it, and the
 // run exits 3 saying what could not be written. A page the snapshot's temporary spool could not
-// keep is the machine's failure: never recorded as the instance's answer.
+// keep is the machine's failure: never recorded as the instance's answer. A fix's journal that
+// cannot take a line stops the fix: the journal keeps whole lines only, nothing more is sent,
+// and the output names the change the journal lacks.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { CLI, copyDemo, spawnProcess, tempDir } from '../cli/helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readResumeJournal } from '../../src/fix/resume.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { CLI, copyDemo, runCli, sandboxEnv, spawnProcess, tempDir } from '../cli/helpers.js';
 
 /** The CLI in a child whose files may grow to `kib` KiB (bash counts `ulimit -f` in KiB). */
 function cliWithFileLimit(kib: number, args: string[], cwd: string, env: Record<string, string> = {}) {
@@ -55,5 +60,39 @@ describe.skipIf(process.platform === 'win32')('a disk that fills during a run', 
     expect(r.stderr).toContain(`steward: could not write ${report} (EFBIG: file too large, write): nothing was written to it\n`);
     expect(readFileSync(report, 'utf8')).toBe('{"last":"report"}\n');
     expect(readdirSync(dir).filter((f) => f.startsWith('.report.json.'))).toEqual([]);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a disk that fills during fix --apply', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(() => sandbox.close());
+
+  it('the journal keeps whole lines, the fix stops at the line it could not take, and a resume sends only what is left', async () => {
+    const demo = copyDemo();
+    const only = ['--only', 'queue-no-admin-for-users', '--only', 'queue-entries-grant-something'];
+    const args = ['fix', '--config', 'steward.yaml', ...only, '--apply', '--yes', '--journal', 'j.jsonl'];
+    // Each of the 3 queue writes' journal lines is ~0.7–0.9 KB: the 1st fits in 1 KiB, the 2nd does not.
+    const first = await cliWithFileLimit(1, args, demo, sandboxEnv(sandbox));
+    expect(first.code).toBe(3);
+    const journalFile = path.join(demo, 'j.jsonl');
+    expect(first.stderr).toContain('applied 2 of 3 changes, 1 not attempted; journal: j.jsonl\n');
+    expect(first.stderr).toContain(
+      `  the journal ${journalFile} could not take change 2's line (EFBIG: file too large, write): it was applied (queue q-hr-requests) and is not in the journal; the 1 change(s) after it were not sent\n`,
+    );
+    expect(sandbox.counts.updateQueuePermissions).toBe(2);
+    // Whole lines only: the journal reads as one, holding the change it could record.
+    const text = readFileSync(journalFile, 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    expect(readResumeJournal(journalFile, 'j.jsonl')!.entries.map((e) => [e.change, e.resource.id, e.status])).toEqual([[1, 'q-finance-intake', 'applied']]);
+
+    // Resumed with room: the journal's change is left out; the one it lacks is sent again (the
+    // write replaces the whole list, so sending it twice leaves the same state), then the last.
+    const resumed = await runCli(args, { env: sandboxEnv(sandbox), cwd: demo });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain('applied 2 of 2 changes; journal: j.jsonl');
+    expect(sandbox.counts.updateQueuePermissions).toBe(4);
   });
 });

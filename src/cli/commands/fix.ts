@@ -17,6 +17,7 @@ import {
   fix,
   InputError,
   MAX_CHANGES_DEFAULT,
+  notAppliedCounts,
   readPlan,
   readResumeJournal,
   renderPlanJson,
@@ -126,7 +127,7 @@ function report(outcome: FixOutcome, flags: FixFlags, ctx: CliContext): number {
   warn(
     io,
     `applied ${result.applied.length} of ${plan.changes.length} changes` +
-      (result.failed.length ? `, ${result.failed.length} failed, ${result.skipped.length} not attempted` : '') +
+      notAppliedCounts(result) +
       (outcome.journal ? `; journal: ${outcome.journal}` : ''),
   );
   for (const e of result.errors) warn(io, `  ${e}`);
