@@ -4,6 +4,7 @@
 import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { InputProblem } from '../core/problem.js';
+import { writtenInPlace } from './write-whole.js';
 
 /**
  * The problem of a file that cannot be written, at `at` (the flag or input that names it) and
@@ -19,14 +20,15 @@ export function unwritableProblem(at: string, file: string, shown: string = file
  * are created now, one level at a time, and a file is created and removed in the last one: asking
  * the file system is the only answer that holds for root and special file systems (/proc answers
  * a root's access check yes, then refuses, and Node's recursive mkdir never returns there). A
- * file that is there is replaced by one made beside it (io/write-whole.ts): its folder is asked too.
+ * file that is there is replaced by one made beside it (io/write-whole.ts): its folder is asked too
+ * (not for a device or a pipe, which is written into).
  */
 export function unwritable(file: string): string | null {
   if (existsSync(file)) {
     if (statSync(file).isDirectory()) return 'is a directory';
     // Stryker disable next-line StringLiteral: a root run (this machine's, CI's) may write any file: access(W_OK) never refuses it
     if (!canWrite(file)) return 'is not writable';
-    return probeFolder(path.dirname(realpathSync(file)));
+    return writtenInPlace(file) ? null : probeFolder(path.dirname(realpathSync(file)));
   }
   const missing: string[] = [];
   let dir = path.dirname(file);

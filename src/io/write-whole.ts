@@ -3,7 +3,7 @@
 // the target (the same folder, so the rename is atomic on its file system), is synced, and is
 // renamed over the target. A full disk, a file-size limit or an error part-way leaves the
 // target as it was and removes the temporary file; only a killed process leaves one behind,
-// named `.NAME.PID.N.tmp` beside the target.
+// named `.NAME.PID.N.tmp` beside the target. A device or a pipe (`/dev/stdout`) is written into.
 import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,15 +15,39 @@ export interface WriteWholeOptions {
   mode?: number;
 }
 
-/** One file being written beside its target, then renamed over it. */
+/**
+ * Whether `file` is written in place, not replaced: a device, a pipe or a socket (`-o
+ * json=/dev/stdout`, a FIFO a reader waits on), or a name of the system's for an open
+ * descriptor (`/dev/stderr`, `/dev/fd/3`, `/proc/self/fd/1`) even where it leads to a regular
+ * file: replacing one would put a file where the system keeps the name, or write where no reader
+ * of the descriptor looks. Nothing of such a file can be kept as it was.
+ */
+export function writtenInPlace(file: string): boolean {
+  const at = path.resolve(file);
+  if (process.platform !== 'win32' && /^\/(dev|proc)\//.test(at)) return true;
+  try {
+    return !statSync(at).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** One file being written beside its target, then renamed over it (or, writtenInPlace, into it). */
 class WholeFile {
   readonly #target: string;
-  readonly #temporary: string;
+  /** Null when the target is written in place. */
+  readonly #temporary: string | null;
   readonly #fd: number;
   #open = true;
 
   constructor(file: string, options: WriteWholeOptions) {
     let target = path.resolve(file);
+    if (writtenInPlace(target)) {
+      this.#target = target;
+      this.#temporary = null;
+      this.#fd = this.#step(() => openSync(target, 'w'));
+      return;
+    }
     let keptMode: number | undefined;
     try {
       // Through a symbolic link to the file it names: the link stays a link.
@@ -33,8 +57,9 @@ class WholeFile {
       // A new file (or a link to nothing: replaced by the file).
     }
     this.#target = target;
-    this.#temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${++made}.tmp`);
-    this.#fd = this.#step(() => openSync(this.#temporary, 'wx', options.mode ?? 0o666));
+    const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${++made}.tmp`);
+    this.#temporary = temporary;
+    this.#fd = this.#step(() => openSync(temporary, 'wx', options.mode ?? 0o666));
     try {
       if (keptMode !== undefined) this.#step(() => fchmodSync(this.#fd, keptMode));
     } catch (error) {
@@ -50,15 +75,16 @@ class WholeFile {
     });
   }
 
-  /** Synced, then renamed over the target. */
+  /** Synced, then renamed over the target (a device or a pipe: closed). */
   finish(): void {
+    const temporary = this.#temporary;
     this.#step(() => {
       try {
-        fsyncSync(this.#fd);
+        if (temporary) fsyncSync(this.#fd);
       } finally {
         this.#close();
       }
-      renameSync(this.#temporary, this.#target);
+      if (temporary) renameSync(temporary, this.#target);
     });
   }
 
@@ -67,14 +93,14 @@ class WholeFile {
     try {
       return fn();
     } catch (error) {
-      throw new Error(`could not write ${this.#target} (${(error as Error).message}): nothing was written to it`, { cause: error });
+      throw new Error(`could not write ${this.#target} (${(error as Error).message})${this.#temporary ? ': nothing was written to it' : ''}`, { cause: error });
     }
   }
 
-  /** Closed and removed: the target is as it was. */
+  /** Closed and removed: the target is as it was (a device or a pipe has what it was sent). */
   abandon(): void {
     this.#close();
-    rmSync(this.#temporary, { force: true });
+    if (this.#temporary) rmSync(this.#temporary, { force: true });
   }
 
   #close(): void {

@@ -1,14 +1,15 @@
 // writeReports: a JSON report long enough to go out in many pieces is, on stdout and in an
 // --output file, exactly the whole report's text with every secret redacted: a secret beyond
 // the first piece, or where a piece boundary could have split it, is still `***`.
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { writeReports } from '../../src/cli/report-output.js';
 import { formatJson } from '../../src/report/json.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
-import { tempDir } from './helpers.js';
+import { spawnCli, tempDir } from './helpers.js';
 
 const TOKEN = 'tok_CHUNKED_5c7e1a9b3d';
 
@@ -46,5 +47,27 @@ describe('writeReports', () => {
     writeReports(makeReport({ findings: [] }), 'github', [], io);
     expect(io.out.at(-1)).toBe('\n');
     expect(io.out.join('')).not.toContain(TOKEN);
+  });
+
+  it.skipIf(process.platform === 'win32')('-o json=FIFO writes the report into the pipe, which stays a pipe (as /dev/stdout would)', async () => {
+    const dir = tempDir();
+    const fifo = path.join(dir, 'report-pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    let got = '';
+    reader.stdout.on('data', (d) => {
+      got += d;
+    });
+    const read = new Promise((resolve) => reader.on('close', resolve));
+    try {
+      const r = await spawnCli(['check', '--sandbox', '-o', `json=${fifo}`, '--format', 'text'], { cwd: dir });
+      expect(r.code).toBe(0);
+      await read;
+    } finally {
+      reader.kill();
+    }
+    expect(JSON.parse(got).summary.gate).toBe('fail');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['report-pipe']);
   });
 });

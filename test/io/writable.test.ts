@@ -44,10 +44,18 @@ describe('unwritable', () => {
     expect(unwritable('/proc/self/report.json')).toBe('cannot create files in /proc/self (ENOENT)');
   });
 
-  it('an existing file whose folder takes no new file (under /proc) is refused: it is replaced by a file made beside it', () => {
+  it('an existing file is replaced by one made beside it: a folder that takes no new file is refused', () => {
+    const dir = temp();
+    writeFileSync(path.join(dir, 'r.json'), '{}');
+    const probe = path.join(dir, `.steward-probe-${process.pid}`);
+    writeFileSync(probe, 'not ours');
+    expect(unwritable(path.join(dir, 'r.json'))).toBe(`cannot create files in ${dir} (EEXIST)`);
+  });
+
+  it('a device is written into: no probe in its folder', () => {
     if (process.platform !== 'linux') return;
-    // Writable in place, so the answer was null before files were written whole (io/write-whole.ts).
-    expect(unwritable('/proc/self/oom_score_adj')).toBe(`cannot create files in /proc/${process.pid} (ENOENT)`);
+    expect(unwritable('/dev/null')).toBeNull();
+    expect(readdirSync('/dev').filter((name) => name.startsWith('.steward-probe-'))).toEqual([]);
   });
 
   it('a place where no folder can be made (under /proc, where a recursive mkdir never returns) says so at once', () => {

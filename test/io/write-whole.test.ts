@@ -1,10 +1,11 @@
 // A file steward writes is written whole or not at all: a failure part-way leaves the target as
 // it was and no temporary file beside it; a replaced file keeps its mode, a link stays a link.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLeftoverOf, writeWhole, writeWholeSync } from '../../src/io/write-whole.js';
+import { isLeftoverOf, writeWhole, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'steward-whole-'));
 
@@ -61,6 +62,45 @@ describe('writeWholeSync', () => {
     expect(readlinkSync(link)).toBe('real.yaml');
     expect(readFileSync(real, 'utf8')).toBe('new\n');
     expect(readdirSync(dir).sort()).toEqual(['link.yaml', 'real.yaml']);
+  });
+});
+
+// Only a FIFO of the test's own is written: a regression here must not replace a device of the
+// machine's (a rename over /dev/null made it a regular file once, in a run of a half-edited tree).
+describe.skipIf(process.platform === 'win32')('a device, a pipe or a descriptor is written into, never replaced', () => {
+  it('knows them: devices, descriptor names, a pipe; not a regular file or a new one', () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, 'r.json'), '');
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    expect([
+      writtenInPlace('/dev/null'),
+      writtenInPlace('/dev/stdout'),
+      writtenInPlace('/proc/self/fd/1'),
+      writtenInPlace(path.join(dir, 'fifo')),
+      writtenInPlace(path.join(dir, 'r.json')),
+      writtenInPlace(path.join(dir, 'new.json')),
+    ]).toEqual([true, true, true, true, false, false]);
+  });
+
+  it('a FIFO gets the text, and stays a FIFO', async () => {
+    const dir = folder();
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo]);
+    let got = '';
+    reader.stdout.on('data', (d) => {
+      got += d;
+    });
+    const done = new Promise((resolve) => reader.on('close', resolve));
+    try {
+      writeWholeSync(fifo, ['one ', 'two\n']);
+      await done;
+    } finally {
+      reader.kill();
+    }
+    expect(got).toBe('one two\n');
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['fifo']);
   });
 });
 
