@@ -112,25 +112,15 @@ class WholeFile {
 
 let made = 0;
 
-const piecesOf = <T>(content: T | Iterable<T>): Iterable<T> => (typeof content === 'string' || content instanceof Uint8Array ? [content as T] : (content as Iterable<T>));
-
-/** Writes `file` whole or not at all, from one piece or a sequence of them (a large file is never one string). */
+/**
+ * Writes `file` whole or not at all, from one piece or a sequence of them (a large file is never
+ * one string). Synchronously: a pipe's reader is another process (a shell's `--out /dev/stdout |`).
+ */
 export function writeWholeSync(file: string, content: FilePiece | Iterable<FilePiece>, options: WriteWholeOptions = {}): void {
+  const pieces = typeof content === 'string' || content instanceof Uint8Array ? [content] : content;
   const whole = new WholeFile(file, options);
   try {
-    for (const piece of piecesOf(content)) whole.write(piece);
-    whole.finish();
-  } catch (error) {
-    whole.abandon();
-    throw error;
-  }
-}
-
-/** As writeWholeSync, from pieces that arrive asynchronously. */
-export async function writeWhole(file: string, content: AsyncIterable<FilePiece> | Iterable<FilePiece>, options: WriteWholeOptions = {}): Promise<void> {
-  const whole = new WholeFile(file, options);
-  try {
-    for await (const piece of content) whole.write(piece);
+    for (const piece of pieces) whole.write(piece);
     whole.finish();
   } catch (error) {
     whole.abandon();

@@ -6,7 +6,7 @@ export * from './startup.js';
 export { BUILTIN_CONFIG, DEFAULT_CONFIG_FILE, demoConfigPath, findConfig, loadConfig } from '../config/index.js';
 export { displayPath } from '../core/display-path.js';
 export { unwritableProblem } from '../io/writable.js';
-export { writeWhole, writeWholeSync } from '../io/write-whole.js';
+export { writeWholeSync } from '../io/write-whole.js';
 export type { FailOn, Report, Severity } from '../core/model.js';
 export { SEVERITIES } from '../core/model.js';
 export { type ProgressEvent, ProgressState } from '../core/progress.js';

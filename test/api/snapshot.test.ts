@@ -1,5 +1,5 @@
 // Record a run over the sandbox, then replay it offline: same findings, no request.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -315,11 +315,16 @@ describe('snapshots', () => {
       // recorded
     }
     const recorded = recorder.snapshot().answers.find((a) => a.operation === 'listReportSchedules')!.pages!;
-    const fifo = path.join(mkdtempSync(path.join(tmpdir(), 'steward-snap-')), 'snap.pipe');
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-snap-'));
+    const file = path.join(dir, 'snap.jsonl');
+    const fifo = path.join(dir, 'snap.pipe');
+    await writeSnapshot(file, recorder.snapshot());
     execFileSync('mkfifo', [fifo]);
-    const writing = writeSnapshot(fifo, recorder.snapshot());
+    // Another process writes the pipe, as a shell's `steward snapshot --out /dev/stdout |` would.
+    const writer = spawn('sh', ['-c', 'cat "$0" > "$1"', file, fifo]);
+    const written = new Promise((resolve) => writer.on('close', resolve));
     const snap = await readSnapshot(fifo, 'snap.pipe');
-    await writing;
+    expect(await written).toBe(0);
     const pages: unknown[][] = [];
     for await (const page of replayApi(snap).listReportSchedules({ pageSize: 10 })) pages.push(page);
     expect(pages).toEqual(recorded);

@@ -5,7 +5,7 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkS
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLeftoverOf, writeWhole, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
+import { isLeftoverOf, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'steward-whole-'));
 
@@ -101,24 +101,6 @@ describe.skipIf(process.platform === 'win32')('a device, a pipe or a descriptor 
     expect(got).toBe('one two\n');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(['fifo']);
-  });
-});
-
-describe('writeWhole', () => {
-  it('writes pieces that arrive asynchronously; a failure part-way leaves the file as it was', async () => {
-    const dir = folder();
-    const file = path.join(dir, 'report.sarif');
-    async function* pieces(fail: boolean) {
-      yield 'one ';
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      if (fail) throw new Error('stopped');
-      yield 'two\n';
-    }
-    await writeWhole(file, pieces(false));
-    expect(readFileSync(file, 'utf8')).toBe('one two\n');
-    await expect(writeWhole(file, pieces(true))).rejects.toThrow('stopped');
-    expect(readFileSync(file, 'utf8')).toBe('one two\n');
-    expect(readdirSync(dir)).toEqual(['report.sarif']);
   });
 });
 
