@@ -236,11 +236,15 @@ class NodeSqliteHistory implements SqliteHistory {
    * lock), as a savepoint: all of it or none, and none of it in the file before `save`.
    */
   async write<T>(fn: () => Promise<T>): Promise<T> {
-    if (!this.pending) {
-      this.db.exec('BEGIN IMMEDIATE');
-      this.pending = true;
+    try {
+      if (!this.pending) {
+        this.db.exec('BEGIN IMMEDIATE');
+        this.pending = true;
+      }
+      this.db.exec(`SAVEPOINT ${WRITE_SAVEPOINT}`);
+    } catch (e) {
+      throw writeFailure(e, this.shown);
     }
-    this.db.exec(`SAVEPOINT ${WRITE_SAVEPOINT}`);
     // A savepoint left open is ended by the COMMIT with the rest, so each RELEASE only keeps them balanced.
     try {
       const out = await fn();
@@ -251,14 +255,18 @@ class NodeSqliteHistory implements SqliteHistory {
       this.db.exec(`ROLLBACK TO ${WRITE_SAVEPOINT}`);
       // Stryker disable next-line StringLiteral: balance only (above)
       this.db.exec(`RELEASE ${WRITE_SAVEPOINT}`);
-      throw e;
+      throw writeFailure(e, this.shown);
     }
   }
 
   /** Commits the run's transaction: SQLite's journal makes it whole or absent after a crash. */
   async save(): Promise<void> {
     if (this.pending) {
-      this.db.exec('COMMIT');
+      try {
+        this.db.exec('COMMIT');
+      } catch (e) {
+        throw writeFailure(e, this.shown);
+      }
       this.pending = false;
     }
     this.saved = true;
@@ -270,6 +278,18 @@ class NodeSqliteHistory implements SqliteHistory {
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: the file this open made is there to remove (the caller's lock keeps others out)
     if (this.created && !this.saved) rmSync(this.file, { force: true });
   }
+}
+
+/** SQLite's primary result codes for a file it could not write (sqlite.org/rescode.html): an I/O error, a full disk. */
+const SQLITE_IOERR = 10;
+const SQLITE_FULL = 13;
+
+/** node:sqlite's failure to write the file (a full disk, a file-size limit), said as the history's; any other error as it is. */
+function writeFailure(error: unknown, shown: string): unknown {
+  const e = error as { code?: unknown; errcode?: unknown; errstr?: unknown };
+  if (e?.code !== 'ERR_SQLITE_ERROR' || typeof e.errcode !== 'number') return error;
+  if (![SQLITE_IOERR, SQLITE_FULL].includes(e.errcode & 0xff)) return error;
+  return new Error(`could not write ${shown} (${String(e.errstr)}): the run was not recorded, the history is as it was`, { cause: error });
 }
 
 const connect = (location: string): NodeSqliteDatabase => {

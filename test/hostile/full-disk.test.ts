@@ -5,7 +5,7 @@
 // keep is the machine's failure: never recorded as the instance's answer. A fix's journal that
 // cannot take a line stops the fix: the journal keeps whole lines only, nothing more is sent,
 // and the output names the change the journal lacks.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResumeJournal } from '../../src/fix/resume.js';
@@ -48,6 +48,26 @@ describe.skipIf(process.platform === 'win32')('a disk that fills during a run', 
     expect(r.stderr).toContain(`steward: could not write ${out} (EFBIG: file too large, write): nothing was written to it\n`);
     expect(readFileSync(out, 'utf8')).toBe(LAST_GOOD);
     expect(readdirSync(dir).filter((f) => f !== '.cache')).toEqual(['instance.snapshot.json']);
+  });
+
+  it('check --history: a history that cannot grow keeps its runs, and the run exits 3 saying so (either driver)', async () => {
+    const dir = copyDemo();
+    const history = path.join(dir, 'h.sqlite');
+    const run = ['check', '--sandbox', '--config', 'steward.yaml', '--history', 'h.sqlite', '--format', 'json'];
+    // A real run's exit code (--config names the file): the demo's violations fail it.
+    expect((await runCli(run, { cwd: dir })).code).toBe(1);
+    const runs = async () => JSON.parse((await runCli(['history', '--history', history, '--format', 'json'], { cwd: dir })).stdout).map((r: { run: number }) => r.run);
+    expect(await runs()).toEqual([1]);
+    // Room for the file as it is, not for a second run: node:sqlite's journal or sql.js's copy of
+    // the whole file passes the limit.
+    const r = await cliWithFileLimit(Math.ceil(statSync(history).size / 1024) + 2, run, dir);
+    expect(r.code).toBe(3);
+    // node:sqlite says the history's name and SQLite's error; sql.js the file it could not write.
+    expect(r.stderr).toMatch(
+      /^steward: could not write (h\.sqlite \(disk I\/O error\): the run was not recorded, the history is as it was|\/.*\/h\.sqlite \(EFBIG: file too large, write\): nothing was written to it)$/m,
+    );
+    expect(await runs()).toEqual([1]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('h.sqlite') || f.startsWith('.h.sqlite'))).toEqual(['h.sqlite']);
   });
 
   it('check -o: a report file past the limit keeps the last report, and the run exits 3', async () => {
