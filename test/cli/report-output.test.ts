@@ -1,13 +1,13 @@
 // writeReports: a JSON report long enough to go out in many pieces is, on stdout and in an
 // --output file, exactly the whole report's text with every secret redacted: a secret beyond
 // the first piece, or where a piece boundary could have split it, is still `***`.
-import { execFileSync, spawn } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { writeReports } from '../../src/cli/report-output.js';
 import { formatJson } from '../../src/report/json.js';
+import { readFifo } from '../fixtures/fifo.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
 import { spawnCli, tempDir } from './helpers.js';
 
@@ -51,22 +51,14 @@ describe('writeReports', () => {
 
   it.skipIf(process.platform === 'win32')('-o json=FIFO writes the report into the pipe, which stays a pipe (as /dev/stdout would)', async () => {
     const dir = tempDir();
-    const fifo = path.join(dir, 'report-pipe');
-    execFileSync('mkfifo', [fifo]);
-    const reader = spawn('cat', [fifo]);
-    let got = '';
-    reader.stdout.on('data', (d) => {
-      got += d;
-    });
-    const read = new Promise((resolve) => reader.on('close', resolve));
+    const { fifo, read, stop } = readFifo(dir, 'report-pipe');
     try {
       const r = await spawnCli(['check', '--sandbox', '-o', `json=${fifo}`, '--format', 'text'], { cwd: dir });
       expect(r.code).toBe(0);
-      await read;
+      expect(JSON.parse(await read).summary.gate).toBe('fail');
     } finally {
-      reader.kill();
+      stop();
     }
-    expect(JSON.parse(got).summary.gate).toBe('fail');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(['report-pipe']);
   });

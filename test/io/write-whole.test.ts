@@ -1,11 +1,12 @@
 // A file steward writes is written whole or not at all: a failure part-way leaves the target as
 // it was and no temporary file beside it; a replaced file keeps its mode, a link stays a link.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isLeftoverOf, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
+import { readFifo } from '../fixtures/fifo.js';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'steward-whole-'));
 
@@ -65,8 +66,9 @@ describe('writeWholeSync', () => {
   });
 });
 
-// Only a FIFO of the test's own is written: a regression here must not replace a device of the
-// machine's (a rename over /dev/null made it a regular file once, in a run of a half-edited tree).
+// Only a FIFO of the test's own is written (test/fixtures/fifo.ts): a regression here must not
+// replace a device of the machine's (a rename over /dev/null made it a regular file once, in a
+// run of a half-edited tree).
 describe.skipIf(process.platform === 'win32')('a device, a pipe or a descriptor is written into, never replaced', () => {
   it('knows them: devices, descriptor names, a pipe; not a regular file or a new one', () => {
     const dir = folder();
@@ -84,21 +86,13 @@ describe.skipIf(process.platform === 'win32')('a device, a pipe or a descriptor 
 
   it('a FIFO gets the text, and stays a FIFO', async () => {
     const dir = folder();
-    const fifo = path.join(dir, 'fifo');
-    execFileSync('mkfifo', [fifo]);
-    const reader = spawn('cat', [fifo]);
-    let got = '';
-    reader.stdout.on('data', (d) => {
-      got += d;
-    });
-    const done = new Promise((resolve) => reader.on('close', resolve));
+    const { fifo, read, stop } = readFifo(dir, 'fifo');
     try {
       writeWholeSync(fifo, ['one ', 'two\n']);
-      await done;
+      expect(await read).toBe('one two\n');
     } finally {
-      reader.kill();
+      stop();
     }
-    expect(got).toBe('one two\n');
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(['fifo']);
   });
