@@ -70,6 +70,26 @@ describe.skipIf(process.platform === 'win32')('a disk that fills during a run', 
     expect(readdirSync(dir).filter((f) => f.startsWith('h.sqlite') || f.startsWith('.h.sqlite'))).toEqual(['h.sqlite']);
   });
 
+  // The demo's baseline is ~19 KB, its saved plan ~26 KB, its waivers with a starter waiver for
+  // each violation ~10 KB: each past its limit, each file there before kept.
+  it.each([
+    { what: 'check --write-baseline', file: 'b.json', kib: 8, args: ['check', '--sandbox', '--config', 'steward.yaml', '--write-baseline', 'b.json'] },
+    { what: 'fix --plan-out', file: 'plan.json', kib: 8, args: ['fix', '--sandbox', '--config', 'steward.yaml', '--plan-out', 'plan.json'] },
+    { what: 'waive', file: 'waivers.yaml', kib: 2, args: ['waive', '--from', 'report.json', '--owner', 'a@acme.example', '--reason', 'adopting', '--expires', '2099-01-01'] },
+  ])('$what: the file past the limit is kept as it was, and the run exits 3', async ({ file, kib, args }) => {
+    const dir = copyDemo();
+    const report = await runCli(['check', '--sandbox', '--config', 'steward.yaml', '--format', 'json'], { cwd: dir });
+    writeFileSync(path.join(dir, 'report.json'), report.stdout);
+    const target = path.join(dir, file);
+    const before = file === 'waivers.yaml' ? readFileSync(target, 'utf8') : '{"the":"last good one"}\n';
+    writeFileSync(target, before);
+    const r = await cliWithFileLimit(kib, args, dir);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`steward: could not write ${target} (EFBIG: file too large, write): nothing was written to it\n`);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((f) => f.startsWith(`.${file}.`))).toEqual([]);
+  });
+
   it('check -o: a report file past the limit keeps the last report, and the run exits 3', async () => {
     const dir = copyDemo();
     const report = path.join(dir, 'report.json');
