@@ -5,7 +5,7 @@
 // policies on the snapshot and compares the verdict and every finding, then checks every hash.
 // Nothing in the pack holds a token or a header (every file is written redacted).
 import { sha256 } from '../core/digest.js';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SnapshotFile } from '../api/snapshot.js';
 import { SNAPSHOT_VERSION, spooledRecorder, withPageSpool, writeSnapshot } from '../api/snapshot.js';
@@ -47,6 +47,24 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
   // Made (and tried) before the run: a pack that cannot be written is bad input, nothing sent.
   const unwritableOut = unwritable(path.join(out, EVIDENCE_MANIFEST));
   if (unwritableOut) throw outProblem(`cannot hold the pack: ${unwritableOut}`);
+  // The pack is written into a folder inside `out` (its file system, its permissions) and moved
+  // up when whole, its manifest last: a run that fails part-way (a full disk) leaves `out` empty,
+  // as the check above left it, never a half pack.
+  const stage = path.join(out, `.steward-pack.${process.pid}.tmp`);
+  try {
+    const written = await writePack(options, stage, render, warn);
+    const entries = readdirSync(stage).sort((a, b) => Number(a === EVIDENCE_MANIFEST) - Number(b === EVIDENCE_MANIFEST));
+    for (const entry of entries) renameSync(path.join(stage, entry), path.join(out, entry));
+    rmdirSync(stage);
+    return written;
+  } catch (error) {
+    rmSync(stage, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The run, and every file of its pack written into `stage`. */
+async function writePack(options: CheckOptions, stage: string, render: RenderReports, warn: (message: string) => void): Promise<EvidenceResult> {
   // The run's pages are spooled to a temporary file as they arrive (api/snapshot-record.ts),
   // until the snapshot is written.
   const evaluation = await withPageSpool(async (spool) => {
@@ -54,15 +72,15 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
     // The pack is one run, re-checkable on its own: a history's lifecycle would not re-evaluate.
     const evaluation = await evaluate({ ...options, history: false, wrapApi: recorder.wrapApi });
     const snapshot = recorder.snapshot() ?? emptySnapshot(evaluation.report);
-    mkdirSync(out, { recursive: true });
-    await writeSnapshot(path.join(out, 'snapshot.json'), snapshot, evaluation.prepared.config.secrets);
+    mkdirSync(stage);
+    await writeSnapshot(path.join(stage, 'snapshot.json'), snapshot, evaluation.prepared.config.secrets);
     return evaluation;
   }, warn);
   const { prepared, report } = evaluation;
   const { secrets } = prepared.config;
   const written: string[] = ['snapshot.json'];
   const put = (rel: string, text: string | Buffer) => {
-    const file = path.join(out, rel);
+    const file = path.join(stage, rel);
     mkdirSync(path.dirname(file), { recursive: true });
     writeWholeSync(file, typeof text === 'string' ? secrets.redact(text) : text);
     written.push(posix(rel));
@@ -91,8 +109,8 @@ export async function writeEvidence(options: CheckOptions, out: string, render: 
     put(`project/${posix(rel)}`, readFileSync(file, 'utf8'));
   }
   const files = [...written].sort();
-  const manifest = files.map((f) => `${sha256(readFileSync(path.join(out, f)))}  ${f}\n`).join('');
-  writeWholeSync(path.join(out, EVIDENCE_MANIFEST), manifest);
+  const manifest = files.map((f) => `${sha256(readFileSync(path.join(stage, f)))}  ${f}\n`).join('');
+  writeWholeSync(path.join(stage, EVIDENCE_MANIFEST), manifest);
   return { report, empty: evaluation.empty, files: [...files, EVIDENCE_MANIFEST] };
 }
 

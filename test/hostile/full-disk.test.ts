@@ -90,6 +90,19 @@ describe.skipIf(process.platform === 'win32')('a disk that fills during a run', 
     expect(readdirSync(dir).filter((f) => f.startsWith(`.${file}.`))).toEqual([]);
   });
 
+  it('evidence: a pack past the limit leaves its folder empty, never half a pack', async () => {
+    const dir = copyDemo();
+    // The demo's pack is ~0.5 MB: its report.json alone passes 100 KiB.
+    const r = await cliWithFileLimit(100, ['evidence', '--sandbox', '--config', 'steward.yaml', '--out', 'pack'], dir);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^steward: could not write .*\/pack\/\.steward-pack\.\d+\.tmp\/report\.json \(EFBIG: file too large, write\): nothing was written to it$/m);
+    expect(readdirSync(path.join(dir, 'pack'))).toEqual([]);
+    // With room, the same folder takes the pack.
+    const again = await runCli(['evidence', '--sandbox', '--config', 'steward.yaml', '--out', 'pack'], { cwd: dir });
+    expect(again.code).toBe(1);
+    expect(readdirSync(path.join(dir, 'pack')).sort()).toEqual(['MANIFEST.sha256', 'policies', 'project', 'report.html', 'report.json', 'report.md', 'snapshot.json', 'version.json']);
+  });
+
   it('check -o: a report file past the limit keeps the last report, and the run exits 3', async () => {
     const dir = copyDemo();
     const report = path.join(dir, 'report.json');
