@@ -72,15 +72,13 @@ export async function applyFixes(plan: FixPlan, options: ApplyOptions): Promise<
   // too: nothing more is sent that the journal could not record.
   let stoppedBy: number | null = null;
   let journalFull = false;
-  const journal = (entry: JournalEntry, said: string): boolean => {
+  const journal = (entry: JournalEntry, said: string): void => {
     try {
       appendJournal(options.journalPath, entry);
-      return true;
     } catch (err) {
       const rest = plan.changes.length - entry.change;
       result.errors.push(`the journal ${options.journalPath} could not take change ${entry.change}'s line (${(err as Error).message}): ${said}; ${rest === 0 ? 'it was the last change' : `the ${rest} change(s) after it were not sent`}`);
       journalFull = true;
-      return false;
     }
   };
   for (const change of plan.changes) {

@@ -103,6 +103,24 @@ describe.skipIf(process.platform === 'win32')('a disk that fills during a run', 
     expect(readdirSync(path.join(dir, 'pack')).sort()).toEqual(['MANIFEST.sha256', 'policies', 'project', 'report.html', 'report.json', 'report.md', 'snapshot.json', 'version.json']);
   });
 
+  it('init: a starter file past the limit takes back the ones written, so a second init finds nothing in the way', async () => {
+    const dir = tempDir();
+    // The starter steward.yaml is ~3 KB: past 1 KiB.
+    const r = await cliWithFileLimit(1, ['init'], dir);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('steward: init could not write steward.yaml (EFBIG: file too large, write): nothing was written\n');
+    // Every file under the folder but the child's code cache (XDG_CACHE_HOME is the folder's .cache).
+    const files = (root: string): string[] =>
+      readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && !path.relative(root, e.parentPath).startsWith('.cache'))
+        .map((e) => e.name)
+        .sort();
+    expect(files(dir)).toEqual([]);
+    const again = await runCli(['init'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(files(dir)).toEqual(['example.yaml', 'steward.yaml', 'steward.yml', 'waivers.yaml']);
+  });
+
   it('check -o: a report file past the limit keeps the last report, and the run exits 3', async () => {
     const dir = copyDemo();
     const report = path.join(dir, 'report.json');

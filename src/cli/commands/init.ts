@@ -2,7 +2,7 @@
 // nothing is written and the command exits 2 naming them and saying how to go on. It writes
 // only regular files inside the target: a symlink on the way (a dangling one, a linked
 // `.github`) is refused the same way, so nothing is ever written outside it.
-import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
@@ -32,13 +32,27 @@ export function registerInit(program: Command, ctx: CliContext): void {
         ctx.exitCode = 2;
         return;
       }
-      for (const [rel, text] of Object.entries(files)) {
-        const target = path.join(root, rel);
-        mkdirSync(path.dirname(target), { recursive: true });
-        // 'wx': create only; fails on anything there, a symlink included, rather than follow it.
-        writeFileSync(target, text, { flag: 'wx' });
-        print(ctx.io, `wrote ${displayPath(target, ctx.io.cwd)}\n`);
+      // All of them or none: a file that cannot be written (a full disk) takes back those this
+      // run made, its own part-written one included, so a second init finds nothing in the way.
+      const made: string[] = [];
+      try {
+        for (const [rel, text] of Object.entries(files)) {
+          const target = path.join(root, rel);
+          mkdirSync(path.dirname(target), { recursive: true });
+          // 'wx': create only; fails on anything there, a symlink included, rather than follow it.
+          const fd = openSync(target, 'wx');
+          made.push(target);
+          try {
+            writeFileSync(fd, text);
+          } finally {
+            closeSync(fd);
+          }
+        }
+      } catch (error) {
+        for (const file of made) rmSync(file, { force: true });
+        throw new Error(`init could not write ${displayPath(made.at(-1) ?? root, ctx.io.cwd)} (${(error as Error).message}): nothing was written`, { cause: error });
       }
+      for (const file of made) print(ctx.io, `wrote ${displayPath(file, ctx.io.cwd)}\n`);
       print(ctx.io, '\nNext: set STEWARD_TOKEN, edit steward.yaml, then run `steward check`.\n');
       ctx.exitCode = 0;
     });
