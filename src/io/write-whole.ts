@@ -4,7 +4,7 @@
 // renamed over the target. A full disk, a file-size limit or an error part-way leaves the
 // target as it was and removes the temporary file; only a killed process leaves one behind,
 // named `.NAME.PID.N.tmp` beside the target. A device or a pipe (`/dev/stdout`) is written into.
-import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** A piece of the file: text (written as UTF-8) or bytes. */
@@ -57,6 +57,8 @@ class WholeFile {
       // A new file (or a link to nothing: replaced by the file).
     }
     this.#target = target;
+    // A file this user may not write is not replaced either (a rename asks only its folder).
+    if (keptMode !== undefined) this.#step(() => accessSync(target, constants.W_OK));
     const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${++made}.tmp`);
     this.#temporary = temporary;
     this.#fd = this.#step(() => openSync(temporary, 'wx', options.mode ?? 0o666));
