@@ -1,10 +1,10 @@
 // A file steward writes is written whole or not at all: a failure part-way leaves the target as
 // it was and no temporary file beside it; a replaced file keeps its mode, a link stays a link.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { isLeftoverOf, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
 import { readFifo } from '../fixtures/fifo.js';
 
@@ -95,6 +95,27 @@ describe.skipIf(process.platform === 'win32')('a device, a pipe or a descriptor 
     }
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(['fifo']);
+  });
+});
+
+// Root may write any file, so a user without the right is needed: `nobody`, through util-linux's
+// setpriv (CI and this machine run as root). The built library, as the CLI tests use the build.
+const asAnotherUser = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
+describe.skipIf(!asAnotherUser)('a file this user may not write', () => {
+  it('is not replaced, though its folder would allow the rename', () => {
+    // Under /tmp itself: the suite's own temporary folder is root's alone, not to be crossed.
+    const dir = mkdtempSync('/tmp/steward-whole-');
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    chmodSync(dir, 0o777);
+    const file = path.join(dir, 'r.json');
+    writeFileSync(file, 'root\'s\n');
+    chmodSync(file, 0o644);
+    const library = path.resolve(import.meta.dirname, '../../dist/index.js');
+    const script = `import(${JSON.stringify(library)}).then((m) => { try { m.writeWholeSync(${JSON.stringify(file)}, 'nobody'); console.log('written'); } catch (e) { console.log(e.message); } })`;
+    const out = execFileSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], { encoding: 'utf8' });
+    expect(out).toBe(`could not write ${file} (EACCES: permission denied, access '${file}')\n`);
+    expect(readFileSync(file, 'utf8')).toBe("root's\n");
+    expect(readdirSync(dir)).toEqual(['r.json']);
   });
 });
 
