@@ -1,9 +1,10 @@
 // A file steward writes is written whole or not at all: a failure part-way leaves the target as
 // it was and no temporary file beside it; a replaced file keeps its mode, a link stays a link.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { isLeftoverOf, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
 import { readFifo } from '../fixtures/fifo.js';
@@ -98,24 +99,42 @@ describe.skipIf(process.platform === 'win32')('a device, a pipe or a descriptor 
   });
 });
 
-// Root may write any file, so a user without the right is needed: `nobody`, through util-linux's
-// setpriv (CI and this machine run as root). The built library, as the CLI tests use the build.
-const asAnotherUser = process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
-describe.skipIf(!asAnotherUser)('a file this user may not write', () => {
-  it('is not replaced, though its folder would allow the rename', () => {
+// Root may write any file, so a user without the right is needed: `nobody` (65534), a child
+// spawned with its uid (CI and this machine run as root). It runs src/io/write-whole.ts bundled
+// into a folder it may read, with the first Node it may run: the repository's own folders (a
+// clone in a private temporary folder) may be closed to it.
+const NOBODY = 65534;
+function nodeForNobody(): string | null {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return null;
+  for (const node of [process.execPath, '/usr/bin/node', '/usr/local/bin/node']) {
+    try {
+      execFileSync(node, ['-e', '0'], { uid: NOBODY, gid: NOBODY, stdio: 'ignore' });
+      return node;
+    } catch {
+      // Not there, or not runnable by nobody: the next.
+    }
+  }
+  return null;
+}
+const nobodysNode = nodeForNobody();
+
+describe.skipIf(nobodysNode === null)('a file this user may not write', () => {
+  it('is not replaced, though its folder would allow the rename', async () => {
     // Under /tmp itself: the suite's own temporary folder is root's alone, not to be crossed.
     const dir = mkdtempSync('/tmp/steward-whole-');
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     chmodSync(dir, 0o777);
+    const module = path.join(dir, 'write-whole.mjs');
+    await build({ entryPoints: [path.resolve(import.meta.dirname, '../../src/io/write-whole.ts')], bundle: true, platform: 'node', format: 'esm', outfile: module, logLevel: 'error' });
+    chmodSync(module, 0o644);
     const file = path.join(dir, 'r.json');
-    writeFileSync(file, 'root\'s\n');
+    writeFileSync(file, "root's\n");
     chmodSync(file, 0o644);
-    const library = path.resolve(import.meta.dirname, '../../dist/index.js');
-    const script = `import(${JSON.stringify(library)}).then((m) => { try { m.writeWholeSync(${JSON.stringify(file)}, 'nobody'); console.log('written'); } catch (e) { console.log(e.message); } })`;
-    const out = execFileSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], { encoding: 'utf8' });
+    const script = `import(${JSON.stringify(module)}).then((m) => { try { m.writeWholeSync(${JSON.stringify(file)}, 'nobody'); console.log('written'); } catch (e) { console.log(e.message); } })`;
+    const out = execFileSync(nobodysNode!, ['-e', script], { uid: NOBODY, gid: NOBODY, encoding: 'utf8' });
     expect(out).toBe(`could not write ${file} (EACCES: permission denied, access '${file}')\n`);
     expect(readFileSync(file, 'utf8')).toBe("root's\n");
-    expect(readdirSync(dir)).toEqual(['r.json']);
+    expect(readdirSync(dir).sort()).toEqual(['r.json', 'write-whole.mjs']);
   });
 });
 
