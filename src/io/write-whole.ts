@@ -32,6 +32,9 @@ export function writtenInPlace(file: string): boolean {
   }
 }
 
+/** The system's names for an open descriptor: what is written to one goes where the descriptor leads. */
+const DESCRIPTOR_NAME = /^\/(dev\/(stdout|stderr|fd\/\d+)|proc\/(self|\d+)\/fd\/\d+)$/;
+
 /** One file being written beside its target, then renamed over it (or, writtenInPlace, into it). */
 class WholeFile {
   readonly #target: string;
@@ -45,7 +48,9 @@ class WholeFile {
     if (writtenInPlace(target)) {
       this.#target = target;
       this.#temporary = null;
-      this.#fd = this.#step(() => openSync(target, 'w'));
+      // A descriptor's name is opened to append: truncating it would empty the file a shell
+      // redirected it to (`>> log.txt` lost what the log held).
+      this.#fd = this.#step(() => openSync(target, DESCRIPTOR_NAME.test(target) ? 'a' : 'w'));
       return;
     }
     let keptMode: number | undefined;

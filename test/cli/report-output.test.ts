@@ -1,7 +1,7 @@
 // writeReports: a JSON report long enough to go out in many pieces is, on stdout and in an
 // --output file, exactly the whole report's text with every secret redacted: a secret beyond
 // the first piece, or where a piece boundary could have split it, is still `***`.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
@@ -9,7 +9,7 @@ import { writeReports } from '../../src/cli/report-output.js';
 import { formatJson } from '../../src/report/json.js';
 import { readFifo } from '../fixtures/fifo.js';
 import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
-import { spawnCli, tempDir } from './helpers.js';
+import { CLI, spawnCli, spawnProcess, tempDir } from './helpers.js';
 
 const TOKEN = 'tok_CHUNKED_5c7e1a9b3d';
 
@@ -61,5 +61,22 @@ describe('writeReports', () => {
     }
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(readdirSync(dir)).toEqual(['report-pipe']);
+  });
+
+  it.skipIf(process.platform === 'win32')('-o json=/dev/stdout appended to a log (`>> log`) keeps what the log held: the name is opened to append, not truncated', async () => {
+    const dir = tempDir();
+    const log = path.join(dir, 'log.txt');
+    writeFileSync(log, 'an earlier line\n');
+    const r = await spawnProcess('bash', ['-c', '"$@" >> log.txt', 'bash', process.execPath, CLI, 'check', '--sandbox', '-o', 'json=/dev/stdout', '--format', 'text'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    expect(r.code).toBe(0);
+    const text = readFileSync(log, 'utf8');
+    // The log's line, then the JSON report (-o files are written first), then the text report.
+    expect(text.startsWith('an earlier line\n{\n  "schemaVersion": 1,')).toBe(true);
+    const json = text.slice('an earlier line\n'.length, text.indexOf('\n}\n') + 3);
+    expect(JSON.parse(json).summary.gate).toBe('fail');
+    expect(text.slice(json.length + 'an earlier line\n'.length)).toMatch(/^steward /);
   });
 });
