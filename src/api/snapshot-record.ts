@@ -1,10 +1,11 @@
 // Records every read answer of a live client (DESIGN §12) while passing it through unchanged.
 // With a spool, each page is written to a file as it arrives and kept as its place there: a
 // recording then holds no page (a paged answer is written only when whole, so its pages wait).
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SecretSet } from '../core/redact.js';
+import { writeAll } from '../io/write-whole.js';
 import { isApiError } from './errors.js';
 import { OPERATION_IDS, OPERATIONS, type OperationId } from './operations.js';
 import type { InstanceApi } from './types.js';
@@ -104,7 +105,7 @@ export async function withPageSpool<T>(record: (spool: PageSpool) => Promise<T>,
       const bytes = Buffer.from(line, 'utf8');
       const at = size;
       try {
-        for (let put = 0; put < bytes.length; ) put += writeSync(fd, bytes, put, bytes.length - put, at + put);
+        writeAll(fd, bytes, at);
       } catch (error) {
         failed = new Error(`the recording is incomplete, so nothing was written: a page could not be kept in its temporary file (${(error as Error).message})`);
         throw failed;

@@ -1,7 +1,8 @@
 // The fix journal (DESIGN §10): one JSON line per planned change, appended and fsynced before
 // the next request starts, so after a crash or a failure the file says exactly what was sent.
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeAll } from '../io/write-whole.js';
 
 export const JOURNAL_DIR = '.steward';
 
@@ -36,7 +37,7 @@ export function appendJournal(file: string, entry: JournalEntry): void {
   try {
     const end = fstatSync(fd).size;
     try {
-      for (let put = 0; put < line.length; ) put += writeSync(fd, line, put, line.length - put);
+      writeAll(fd, line);
       fsyncSync(fd);
     } catch (error) {
       ftruncateSync(fd, end);

@@ -77,9 +77,7 @@ class WholeFile {
 
   write(piece: FilePiece): void {
     const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-    this.#step(() => {
-      for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at, bytes.length - at);
-    });
+    this.#step(() => writeAll(this.#fd, bytes));
   }
 
   /** Synced, then renamed over the target (a device or a pipe: closed). */
@@ -118,6 +116,11 @@ class WholeFile {
 }
 
 let made = 0;
+
+/** Every byte of `bytes` written to `fd`, from `position` on (else at its offset): one write may take only part. */
+export function writeAll(fd: number, bytes: Uint8Array, position?: number): void {
+  for (let put = 0; put < bytes.length; ) put += writeSync(fd, bytes, put, bytes.length - put, position === undefined ? null : position + put);
+}
 
 /**
  * Writes `file` whole or not at all, from one piece or a sequence of them (a large file is never
