@@ -4,6 +4,7 @@
 // the role list, a role's grants and holders (offset/limit with totalCount), the token list.
 import type { Handlers, RequestContext } from './context.js';
 import { HttpError, intParam, ok, parseJson, type Reply } from './http.js';
+import { listingView } from './listing-view.js';
 import { type SandboxUser, userAttributes } from './people.js';
 
 const DEFAULT_ATTRIBUTES = ['id', 'displayName', 'userName', 'emailAddress', 'roleId'];
@@ -13,8 +14,13 @@ function searchUsers(ctx: RequestContext): Reply {
   const limit = typeof body.limit === 'number' ? body.limit : 50;
   const offset = ctx.switches.ignoreSkip ? 0 : typeof body.offset === 'number' ? body.offset : 0;
   const asked = Array.isArray(body.attributes) ? (body.attributes as string[]) : DEFAULT_ATTRIBUTES;
-  const matches = (u: SandboxUser) => (body.onlyDeleted === true ? u.state === 'deleted' : body.includeDeleted === true || u.state !== 'deleted');
-  const rows = ctx.state.people.users.filter(matches).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+  const which = body.onlyDeleted === true ? 'deleted' : body.includeDeleted === true ? 'all' : 'live';
+  const matches = (u: SandboxUser) => (which === 'deleted' ? u.state === 'deleted' : which === 'all' || u.state !== 'deleted');
+  // Filtered and sorted once a listing (its first page), not for every page: 100,000 users took
+  // 4.3 s of the sandbox's time to list 200 a page, each page sorting them all again.
+  const rows = listingView(ctx.state, `users:${which}`, offset, () =>
+    ctx.state.people.users.filter(matches).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)),
+  );
   const users = rows.slice(offset, offset + limit).map((u) => ({
     id: u.id,
     displayName: u.name,
