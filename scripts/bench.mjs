@@ -19,6 +19,7 @@ import { benchHistoryCheck, historyCheckTable } from './bench-history-check.mjs'
 import { otherNode } from './bench-process.mjs';
 import { benchPeopleMemory } from './bench-people.mjs';
 import { benchScale } from './bench-scale.mjs';
+import { benchWaivers } from './bench-waivers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Passed to the client explicitly so the minimum below uses the same page size. */
@@ -432,6 +433,18 @@ await benchLimits(print, table, expect);
 
 // 11. Cost against N: offline 1k–1M schedules (snapshot, then check --from) and live 10k–300k.
 await benchScale({ print, table, expect, latency: LATENCY });
+
+// 12. Waivers at scale: as many waivers as violations (`steward waive` writes one a violation).
+{
+  const w = await benchWaivers(ROOT);
+  for (const r of w.rows) expect(r.waived === r.n, `waivers: ${r.waived} of ${r.n} violations waived`);
+  const [small, large] = w.rows;
+  expect(w.ratio <= 1.5, `waivers: a violation cost ${w.ratio.toFixed(2)}× at ${large.n} what it cost at ${small.n} (limit 1.5×: linear)`);
+  print(`\n### 12. Waivers: N violations each with its own waiver (file order reversed) and ${small.stale} globbed waivers matching none; applyWaivers in this process, median of 5\n`);
+  print(table(['violations', 'waivers', 'ms', 'µs a violation', `ratio to ${small.n.toLocaleString('en-US')} (≤ 1.5×)`], w.rows.map((r, i) => [
+    r.n.toLocaleString('en-US'), (r.n + r.stale).toLocaleString('en-US'), r.ms.toFixed(1), w.perViolation[i].toFixed(2), `${(w.perViolation[i] / w.perViolation[0]).toFixed(2)}×`,
+  ])));
+}
 
 rmSync(work, { recursive: true, force: true });
 print(`\nTotal bench time ${sec(Date.now() - started)} s on ${os.cpus().length} cores, Node ${process.versions.node}.`);

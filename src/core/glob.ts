@@ -38,6 +38,16 @@ export function matchesEverything(glob: string): boolean {
   return t.length > 0 && t.every((x) => 'wild' in x);
 }
 
+/** The one id a glob without a wildcard matches (its escapes resolved); null when it has one. */
+export function literalOf(glob: string): string | null {
+  let id = '';
+  for (const t of tokens(glob)) {
+    if ('wild' in t) return null;
+    id += t.char;
+  }
+  return id;
+}
+
 /** The glob that matches exactly this id (its `*`, `?` and `\` escaped). */
 export function literalGlob(id: string): string {
   return id.replace(/[\\*?]/g, '\\$&');

@@ -2,7 +2,7 @@
 // Waived findings stay in the report; expired waivers stop applying and are named; waivers
 // that matched nothing are reported as stale.
 import type { ValidateFunction } from 'ajv';
-import { globMatches, matchesEverything } from '../core/glob.js';
+import { globMatches, literalOf, matchesEverything } from '../core/glob.js';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 import { closedSchema } from '../core/schema-id.js';
 import { InputError } from '../core/problem.js';
@@ -163,10 +163,11 @@ export function isExpired(w: WaiverRef, now: Date): boolean {
 }
 
 export function waiverMatches(w: WaiverRef, f: Finding): boolean {
-  if (w.policy !== f.policy) return false;
-  if (!globMatches(w.resource, f.resource.id)) return false;
-  return w.item === undefined || (f.item ?? null) === w.item;
+  return w.policy === f.policy && globMatches(w.resource, f.resource.id) && itemMatches(w, f);
 }
+
+/** A waiver without `item` covers every item of the resource; one with it, that item alone. */
+const itemMatches = (w: WaiverRef, f: Finding): boolean => w.item === undefined || (f.item ?? null) === w.item;
 
 export interface WaiverOutcome {
   findings: Finding[];
@@ -187,14 +188,47 @@ export function isExpiring(w: WaiverRef, now: Date, days: number): boolean {
   return !isExpired(w, now) && w.expires <= last.toISOString().slice(0, 10);
 }
 
+/**
+ * The first of `waivers` in file order that matches a finding (waiverMatches), looked up rather
+ * than searched: a waiver naming one id is found by its policy and that id, and the policy's
+ * globbed waivers are tried in order beside it. Trying every waiver on every violation was
+ * quadratic: the 10,052 waivers `steward waive` wrote for a report's 10,052 violations took the
+ * next check from 0.9 to 14 s.
+ */
+export function firstMatchingWaiver(waivers: readonly WaiverRef[]): (f: Finding) => WaiverRef | undefined {
+  const byPolicy = new Map<string, { named: Map<string, number[]>; globbed: number[] }>();
+  waivers.forEach((w, i) => {
+    const of = byPolicy.get(w.policy) ?? byPolicy.set(w.policy, { named: new Map(), globbed: [] }).get(w.policy)!;
+    const id = literalOf(w.resource);
+    if (id === null) of.globbed.push(i);
+    else (of.named.get(id) ?? of.named.set(id, []).get(id)!).push(i);
+  });
+  return (f) => {
+    const of = byPolicy.get(f.policy);
+    if (!of) return undefined;
+    // Both lists are in file order: the first named match, unless a globbed one comes before it.
+    // A named one has the finding's policy and id already (its glob, compiled, would say so too).
+    let first = of.named.get(f.resource.id)?.find((i) => itemMatches(waivers[i]!, f)) ?? Number.POSITIVE_INFINITY;
+    for (const i of of.globbed) {
+      if (i > first) break;
+      if (waiverMatches(waivers[i]!, f)) {
+        first = i;
+        break;
+      }
+    }
+    return waivers[first];
+  };
+}
+
 /** Marks matched violations `waived` (errors are never waived: a gate fails closed). */
 export function applyWaivers(findings: Finding[], waivers: WaiverRef[], now: Date, warningDays = WAIVER_WARNING_DAYS_DEFAULT): WaiverOutcome {
   const active = waivers.filter((w) => !isExpired(w, now));
   const expired = waivers.filter((w) => isExpired(w, now));
   const used = new Set<WaiverRef>();
+  const waiverOf = firstMatchingWaiver(active);
   const out = findings.map((f) => {
     if (f.status !== 'violation') return f;
-    const w = active.find((candidate) => waiverMatches(candidate, f));
+    const w = waiverOf(f);
     if (!w) return f;
     used.add(w);
     return { ...f, status: 'waived' as const, waiver: w };

@@ -193,6 +193,29 @@ describe('applyWaivers', () => {
     expect(out.findings.map((f) => f.status)).toEqual(['violation', 'waived', 'violation']);
   });
 
+  it('the first matching waiver in file order wins, whether it names the id or a glob', () => {
+    const [glob, named, itemOnly] = [w('q-*'), w('q-a'), w('q-a', '12')];
+    const waiverOf = (waivers: ReturnType<typeof w>[], over: Parameters<typeof finding>[0] = {}) => applyWaivers([finding(over)], waivers, new Date('2026-01-01T00:00:00Z')).findings[0].waiver;
+    expect(waiverOf([glob, named])).toBe(glob);
+    expect(waiverOf([named, glob])).toBe(named);
+    // One for another item is passed over, for the next that matches.
+    expect(waiverOf([itemOnly, glob, named])).toBe(glob);
+    expect(waiverOf([itemOnly, named, glob])).toBe(named);
+    expect(waiverOf([itemOnly, named, glob], { item: '12' })).toBe(itemOnly);
+    const second = w('q-a');
+    expect(waiverOf([itemOnly, named, second])).toBe(named);
+    expect(waiverOf([glob, named], { id: 'q-b' })).toBe(glob);
+    expect(waiverOf([named, itemOnly], { id: 'q-b' })).toBeNull();
+  });
+
+  it('thousands of waivers each waive their own violation, and the one left over is stale', () => {
+    const ids = Array.from({ length: 5_000 }, (_, i) => `q-${i}`);
+    const waivers = parseWaivers(`waivers:\n${[...ids, 'q-gone'].reverse().map((id) => waiverYaml(id).replace('waivers:\n', '')).join('')}`, 'w.yaml');
+    const out = applyWaivers(ids.map((id) => finding({ id })), waivers, new Date('2026-01-01T00:00:00Z'));
+    expect(out.findings.every((f) => f.status === 'waived' && f.waiver?.resource === f.resource.id)).toBe(true);
+    expect(out.stale.map((x) => x.resource)).toEqual(['q-gone']);
+  });
+
   it('the policy must match exactly', () => {
     const out = applyWaivers([finding({ policy: 'other' })], [w('"*"')], new Date('2026-01-01T00:00:00Z'));
     expect(out.findings[0].status).toBe('violation');

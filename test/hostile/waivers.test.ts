@@ -48,6 +48,19 @@ describe('literal ids in globs', () => {
     expect(globMatches(literalGlob('a?b\\c'), 'axb\\c')).toBe(false);
     expect(matchesEverything(literalGlob('*'))).toBe(false);
   });
+
+  it('a waiver naming an escaped id waives that id alone, not what its characters would match as a glob', () => {
+    const [star, question] = parseWaivers(`${waiverText(literalGlob('wf-*').replaceAll('\\', '\\\\'))}${waiverText(literalGlob('q?')).replace('waivers:\n', '').replaceAll('\\', '\\\\')}`, 'w.yaml');
+    expect([star!.resource, question!.resource]).toEqual(['wf-\\*', 'q\\?']);
+    const ids = ['wf-*', 'wf-1', 'q?', 'qa'];
+    const out = applyWaivers(ids.map((id) => makeFinding({ policy: 'p', resource: { kind: 'queue', id, name: null } })), [star!, question!], new Date('2026-11-25T00:00:00Z'));
+    expect(out.findings.map((f) => [f.resource.id, f.status])).toEqual([
+      ['wf-*', 'waived'],
+      ['wf-1', 'violation'],
+      ['q?', 'waived'],
+      ['qa', 'violation'],
+    ]);
+  });
 });
 
 describe('steward waive', () => {
