@@ -195,7 +195,7 @@ export function isExpiring(w: WaiverRef, now: Date, days: number): boolean {
  * quadratic: the 10,052 waivers `steward waive` wrote for a report's 10,052 violations took the
  * next check from 0.9 to 14 s.
  */
-export function firstMatchingWaiver(waivers: readonly WaiverRef[]): (f: Finding) => WaiverRef | undefined {
+function firstMatchingWaiver(waivers: readonly WaiverRef[]): (f: Finding) => WaiverRef | undefined {
   const byPolicy = new Map<string, { named: Map<string, number[]>; globbed: number[] }>();
   waivers.forEach((w, i) => {
     const of = byPolicy.get(w.policy) ?? byPolicy.set(w.policy, { named: new Map(), globbed: [] }).get(w.policy)!;
