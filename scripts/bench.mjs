@@ -3,6 +3,7 @@
 // 20 ± 5 ms latency per request. Prints markdown tables; exits 1 when a correctness check fails
 // (requests ≠ theoretical minimum, verdict changes under faults, in-flight above the limit).
 // Run with `npm run bench` (builds dist/ first). BENCHMARKS.md explains every column.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { otherNode } from './bench-process.mjs';
 import { benchPeopleMemory } from './bench-people.mjs';
 import { benchScale } from './bench-scale.mjs';
 import { benchWaivers } from './bench-waivers.mjs';
+import { benchPolicies } from './bench-policies.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Passed to the client explicitly so the minimum below uses the same page size. */
@@ -443,6 +445,20 @@ await benchScale({ print, table, expect, latency: LATENCY });
   print(`\n### 12. Waivers: N violations each with its own waiver (file order reversed) and ${small.stale} globbed waivers matching none; applyWaivers in this process, median of 5\n`);
   print(table(['violations', 'waivers', 'ms', 'µs a violation', `ratio to ${small.n.toLocaleString('en-US')} (≤ 1.5×)`], w.rows.map((r, i) => [
     r.n.toLocaleString('en-US'), (r.n + r.stale).toLocaleString('en-US'), r.ms.toFixed(1), w.perViolation[i].toFixed(2), `${(w.perViolation[i] / w.perViolation[0]).toFixed(2)}×`,
+  ])));
+}
+
+// 13. Many policies: check of the demo snapshot with 1,000 and 4,000 generated policies.
+{
+  const snapshot = path.join(work, 'policies-demo-snapshot.json');
+  execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'snapshot', '--sandbox', '--out', snapshot], { stdio: 'ignore' });
+  const p = await benchPolicies(path.join(work, 'many-policies'), snapshot);
+  const [small, large] = p.rows;
+  expect(large.findings > small.findings, `policies: ${large.findings} findings at ${large.n} policies, ${small.findings} at ${small.n}`);
+  expect(p.ratio <= 1.5, `policies: a policy cost ${p.ratio.toFixed(2)}× at ${large.n} what it cost at ${small.n} (limit 1.5×: linear)`);
+  print('\n### 13. Many policies: `check` of the demo snapshot (46 schedules) through the library with N generated schedule policies, in this process, median of 3\n');
+  print(table(['policies', 'findings', 'ms', 'µs a policy', `ratio to ${small.n.toLocaleString('en-US')} (≤ 1.5×)`], p.rows.map((r, i) => [
+    r.n.toLocaleString('en-US'), r.findings.toLocaleString('en-US'), r.ms.toFixed(0), p.perPolicy[i].toFixed(0), `${(p.perPolicy[i] / p.perPolicy[0]).toFixed(2)}×`,
   ])));
 }
 

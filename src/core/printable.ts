@@ -16,7 +16,11 @@ export function visibleControls(text: string): string {
 
 /** No line of `text` is a workflow command the runner would act on. */
 export function withoutWorkflowCommands(text: string): string {
-  return text.replace(/^([ \t]*)::/gm, (_, lead: string) => `${lead}${escaped(':')}:`).replace(/##\[/g, `##${escaped('[')}`);
+  // Most text holds neither (a JSON report has no line starting `::`): looked for first, as a
+  // plain search, the multi-line expression runs only over text that may need it (41 ms of a
+  // 4,000-policy report's output was that expression finding nothing).
+  const lines = text.includes('::') ? text.replace(/^([ \t]*)::/gm, (_, lead: string) => `${lead}${escaped(':')}:`) : text;
+  return lines.includes('##[') ? lines.replace(/##\[/g, `##${escaped('[')}`) : lines;
 }
 
 /** Both: for lines steward prints that carry outside text (errors, warnings, listings). */

