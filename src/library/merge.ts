@@ -103,14 +103,21 @@ function mergedSummary(runs: InstanceRun[]): ReportSummary {
  */
 export function mergeReports(reports: Report[], options: { allowSameInstance?: boolean; labels?: string[] } = {}): Report {
   if (reports.length === 1) return reports[0]!;
-  const runs = reports.flatMap(runsOf);
-  const problems = runs.flatMap((r, i) =>
-    runs.slice(0, i).flatMap((o) =>
-      (o.name === r.name || o.url === r.url) && !options.allowSameInstance
-        ? [{ file: options.labels?.[i] ?? `report ${i + 1}`, line: 0, column: 0, message: `instance ${r.name} (${r.url}) is already in the merge${o.startedAt === r.startedAt ? '' : `, from another run (${o.startedAt})`}: merge one report per instance, or pass --allow-same-instance` }]
-        : [],
-    ),
-  );
+  const byReport = reports.map(runsOf);
+  const runs = byReport.flat();
+  // Each run named by the report it came from: a report of several instances holds several runs.
+  const labels = byReport.flatMap((held, at) => held.map(() => options.labels?.[at] ?? `report ${at + 1}`));
+  // One problem for each run already in the merge, naming the report that brought it first.
+  const problems = options.allowSameInstance
+    ? []
+    : runs.flatMap((r, i) => {
+        const at = runs.findIndex((o, j) => j < i && (o.name === r.name || o.url === r.url));
+        if (at < 0) return [];
+        const o = runs[at]!;
+        const held = o.name === r.name ? `an instance named ${o.name} (${labels[at]}${o.url === r.url ? '' : `, ${o.url}`})` : `${o.url} (${labels[at]}, as ${o.name})`;
+        const when = o.startedAt === r.startedAt ? '' : `, from another run (${o.startedAt})`;
+        return [{ file: labels[i]!, line: 0, column: 0, message: `instance ${r.name} (${r.url}): the merge already holds ${held}${when}: merge one report per instance, or pass --allow-same-instance` }];
+      });
   if (problems.length > 0) throw new InputError(problems);
   const first = reports[0]!;
   const start = Math.min(...runs.map((r) => Date.parse(r.startedAt)));
