@@ -19,7 +19,7 @@ export function policyTestsJson(results: Results): string {
 /** One suite per policy, one case per test; a failed test carries its reason and location. */
 export function policyTestsJunit(results: Results): string {
   const byPolicy = new Map<string, PolicyTestResult[]>();
-  for (const r of results) byPolicy.set(r.policy, [...(byPolicy.get(r.policy) ?? []), r]);
+  for (const r of results) (byPolicy.get(r.policy) ?? byPolicy.set(r.policy, []).get(r.policy)!).push(r);
   const suites = [...byPolicy].map(([policy, tests]) => {
     const failures = tests.filter((t) => !t.passed).length;
     const cases = tests.map((t) => {

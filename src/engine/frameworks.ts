@@ -20,7 +20,7 @@ export function frameworkSummaries(loaded: readonly Mapped[], results: readonly 
   for (const p of loaded) {
     for (const [framework, ids] of Object.entries(p.controls)) {
       const perControl = controls.get(framework) ?? new Map<string, string[]>();
-      for (const control of ids) perControl.set(control, [...(perControl.get(control) ?? []), p.id]);
+      for (const control of ids) (perControl.get(control) ?? perControl.set(control, []).get(control)!).push(p.id);
       controls.set(framework, perControl);
     }
   }

@@ -61,7 +61,7 @@ export async function planFixes(input: PlanInput): Promise<FixPlan> {
     // Waived findings are reported, never fixed; errors have nothing to fix.
     if (f.status !== 'violation' || !fixOf.has(f.policy)) continue;
     const key = `${f.resource.kind}\u0000${f.resource.id}`;
-    groups.set(key, [...(groups.get(key) ?? []), f]);
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(f);
   }
   const changes: Omit<PlannedChange, 'n'>[] = [];
   const notPlanned: NotPlanned[] = [];

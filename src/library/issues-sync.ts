@@ -90,7 +90,9 @@ function subjectsOf(report: Report, by: IssuesBy): Subject[] {
   if (by === 'policy') {
     // A report of several instances holds a result per policy and instance: one issue each policy.
     const results = new Map<string, PolicyResult[]>();
-    for (const p of report.policies) results.set(p.id, [...(results.get(p.id) ?? []), p]);
+    for (const p of report.policies) (results.get(p.id) ?? results.set(p.id, []).get(p.id)!).push(p);
+    const byPolicy = new Map<string, Finding[]>();
+    for (const f of violations) (byPolicy.get(f.policy) ?? byPolicy.set(f.policy, []).get(f.policy)!).push(f);
     return [...results.values()].map((each) => {
       const p = each[0]!;
       return {
@@ -99,7 +101,7 @@ function subjectsOf(report: Report, by: IssuesBy): Subject[] {
         lead: `**${cell(p.title)}** (\`${p.id}\`, ${p.severity})`,
         description: p.description,
         labels: [ISSUE_LABEL, `severity:${p.severity}`],
-        findings: violations.filter((f) => f.policy === p.id),
+        findings: byPolicy.get(p.id) ?? [],
         // Only a policy that evaluated and passed (on every instance) closes its issue: an error is not a fix.
         mayClose: each.every((r) => r.status === 'pass'),
       };
@@ -111,7 +113,7 @@ function subjectsOf(report: Report, by: IssuesBy): Subject[] {
   const teams = new Map<string, Finding[]>();
   for (const f of violations) {
     const team = f.team ?? NO_TEAM;
-    teams.set(team, [...(teams.get(team) ?? []), f]);
+    (teams.get(team) ?? teams.set(team, []).get(team)!).push(f);
   }
   const mayClose = teamIssuesMayClose(report);
   return [...teams].map(([team, findings]) => ({

@@ -66,7 +66,7 @@ export function waive(options: WaiveOptions): WaiveResult {
   const existing = existsSync(options.waivers) ? readInputFileSync(options.waivers, shownWaivers, 'waivers') : 'waivers: []\n';
   // The file's waivers by what they waive (a lookup per violation, not a scan of the file).
   const known = new Map<string, WaiverRef[]>();
-  for (const k of parseWaivers(existing, shownWaivers)) known.set(key(k), [...(known.get(key(k)) ?? []), k]);
+  for (const k of parseWaivers(existing, shownWaivers)) (known.get(key(k)) ?? known.set(key(k), []).get(key(k))!).push(k);
   const only = new Set(options.policies ?? []);
   const added = new Map<string, WaiverRef>();
   let alreadyWaived = 0;
