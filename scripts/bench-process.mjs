@@ -11,9 +11,10 @@ import { median } from './bench-median.mjs';
 /**
  * Medians over `runs` runs of `node ...args`: CPU ms (user + system), the system part of it,
  * minor page faults (each page of memory first touched is one the kernel serves) and peak RSS
- * MB; and the last stdout. `node` is the binary (this process's unless named).
+ * MB; and the last stdout and exit code. `node` is the binary (this process's unless named);
+ * `exitCodes` are the non-zero codes a run may end with (a check finding violations: 1).
  */
-export function processUsage(args, { runs = 1, env = process.env, node = process.execPath } = {}) {
+export function processUsage(args, { runs = 1, env = process.env, node = process.execPath, exitCodes = [1] } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'steward-bench-usage-'));
   const out = path.join(dir, 'usage.json');
   const hook = path.join(dir, 'usage-hook.mjs');
@@ -28,12 +29,15 @@ export function processUsage(args, { runs = 1, env = process.env, node = process
   const faults = [];
   const rss = [];
   let stdout = '';
+  let status = 0;
   for (let i = 0; i < runs; i++) {
     try {
       stdout = execFileSync(node, ['--import', pathToFileURL(hook).href, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+      status = 0;
     } catch (e) {
-      if (e.status !== 1) throw e;
+      if (!exitCodes.includes(e.status)) throw e;
       stdout = e.stdout;
+      status = e.status;
     }
     const u = JSON.parse(readFileSync(out, 'utf8'));
     cpu.push(u.cpuMs);
@@ -42,7 +46,7 @@ export function processUsage(args, { runs = 1, env = process.env, node = process
     rss.push(u.rssMb);
   }
   rmSync(dir, { recursive: true, force: true });
-  return { cpuMs: median(cpu), sysMs: median(sys), faults: median(faults), rssMb: median(rss), stdout };
+  return { cpuMs: median(cpu), sysMs: median(sys), faults: median(faults), rssMb: median(rss), stdout, status };
 }
 
 /**

@@ -5,10 +5,12 @@
 // process at SMALL and LARGE violations, each with its own waiver (listed in reverse, so a scan
 // from the top reaches each one late) and GLOBBED globs of the same policy that match none; the
 // cost per violation at LARGE must stay within 1.5× the cost at SMALL.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { median } from './bench-median.mjs';
+import { processUsage } from './bench-process.mjs';
 
 const SMALL = 10_000;
 const LARGE = 40_000;
@@ -67,4 +69,28 @@ export async function benchWaivers(root) {
   const rows = [SMALL, LARGE].map((n) => ({ n, ...applyMs(mod, n) }));
   const perViolation = rows.map((r) => (r.ms * 1000) / r.n);
   return { rows, perViolation, ratio: perViolation[1] / perViolation[0] };
+}
+
+/**
+ * The same scale as bad input: `steward validate` of a waivers file whose every entry's resource
+ * is a list (a choice of string or integer in the schema, so each entry is a failed anyOf), at
+ * BAD_SMALL and BAD_LARGE entries, whole processes (median of 3 CPU). Each error was compared with
+ * every choice error until src/io/schema-problems.ts indexed them by path: 8,000 entries took 59 s.
+ * The CPU per entry at BAD_LARGE must stay within 1.5× that at BAD_SMALL (start-up counts in both).
+ */
+const BAD_SMALL = 2_000;
+const BAD_LARGE = 8_000;
+
+export function benchBadWaivers(dir) {
+  mkdirSync(dir, { recursive: true });
+  const rows = [BAD_SMALL, BAD_LARGE].map((n) => {
+    const waivers = path.join(dir, `bad-${n}.yaml`);
+    writeFileSync(waivers, `waivers:\n${'  - { policy: bench-policy, resource: [1], reason: r, owner: o, expires: 2099-12-31 }\n'.repeat(n)}`);
+    const config = path.join(dir, `steward-${n}.yaml`);
+    writeFileSync(config, `policies: [builtin]\nwaivers: ${path.basename(waivers)}\n`);
+    const usage = processUsage(['dist/cli.js', 'validate', '--config', config], { runs: 3, exitCodes: [2] });
+    return { n, cpuMs: usage.cpuMs, status: usage.status };
+  });
+  const perEntry = rows.map((r) => r.cpuMs / r.n);
+  return { rows, perEntry, ratio: perEntry[1] / perEntry[0] };
 }

@@ -20,7 +20,7 @@ import { benchHistoryCheck, historyCheckTable } from './bench-history-check.mjs'
 import { otherNode } from './bench-process.mjs';
 import { benchPeopleMemory } from './bench-people.mjs';
 import { benchScale } from './bench-scale.mjs';
-import { benchWaivers } from './bench-waivers.mjs';
+import { benchBadWaivers, benchWaivers } from './bench-waivers.mjs';
 import { benchPolicies } from './bench-policies.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -445,6 +445,14 @@ await benchScale({ print, table, expect, latency: LATENCY });
   print(`\n### 12. Waivers: N violations each with its own waiver (file order reversed) and ${small.stale} globbed waivers matching none; applyWaivers in this process, median of 5\n`);
   print(table(['violations', 'waivers', 'ms', 'µs a violation', `ratio to ${small.n.toLocaleString('en-US')} (≤ 1.5×)`], w.rows.map((r, i) => [
     r.n.toLocaleString('en-US'), (r.n + r.stale).toLocaleString('en-US'), r.ms.toFixed(1), w.perViolation[i].toFixed(2), `${(w.perViolation[i] / w.perViolation[0]).toFixed(2)}×`,
+  ])));
+  // … and as bad input: a waivers file whose every entry fails the schema's choice for `resource`.
+  const bad = benchBadWaivers(path.join(work, 'bad-waivers'));
+  for (const r of bad.rows) expect(r.status === 2, `waivers: validate of ${r.n} bad waivers exited ${r.status}, not 2`);
+  expect(bad.ratio <= 1.5, `waivers: a bad waiver cost ${bad.ratio.toFixed(2)}× at ${bad.rows[1].n} what it cost at ${bad.rows[0].n} (limit 1.5×: linear)`);
+  print('\n`steward validate` of a waivers file whose every entry\'s `resource` is a list (one failed choice each, so one problem each), whole processes, median of 3 CPU:\n');
+  print(table(['entries', 'exit', 'CPU ms', 'ms an entry', `ratio to ${bad.rows[0].n.toLocaleString('en-US')} (≤ 1.5×)`], bad.rows.map((r, i) => [
+    r.n.toLocaleString('en-US'), r.status, r.cpuMs.toFixed(0), bad.perEntry[i].toFixed(3), `${(bad.perEntry[i] / bad.perEntry[0]).toFixed(2)}×`,
   ])));
 }
 

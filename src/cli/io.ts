@@ -50,15 +50,18 @@ export function redact(io: CliIo, text: string): string {
   return secretsOf(io).redact(text);
 }
 
+// Lines come as strings or as lists of them: a list spread into the call (`fail(io, ...lines)`)
+// passes each line as an argument, and 150,000 problems overflowed the call stack.
+
 /** Warning lines to stderr, each ending in a newline; nothing with --quiet. */
-export function warn(io: CliIo, ...lines: string[]): void {
+export function warn(io: CliIo, ...lines: (string | readonly string[])[]): void {
   if (io.quiet) return;
-  for (const line of lines) io.stderr.write(printable(redact(io, `${line}\n`)));
+  for (const line of lines.flat()) io.stderr.write(printable(redact(io, `${line}\n`)));
 }
 
 /** Error lines to stderr: printed even with --quiet. */
-export function fail(io: CliIo, ...lines: string[]): void {
-  for (const line of lines) io.stderr.write(printable(redact(io, `${line}\n`)));
+export function fail(io: CliIo, ...lines: (string | readonly string[])[]): void {
+  for (const line of lines.flat()) io.stderr.write(printable(redact(io, `${line}\n`)));
 }
 
 /** Text to stdout (listings, plans, diffs): secrets redacted, outside text made printable. */

@@ -103,7 +103,7 @@ export function exitCodeForError(error: unknown, io: CliIo, reachesAnInstance = 
     return error.exitCode === 0 ? EXIT.pass : EXIT.input;
   }
   if (error instanceof InputError) {
-    fail(io, ...error.problems.map(formatProblem));
+    fail(io, error.problems.map(formatProblem));
     // "Nothing was sent" only where something could have been: a command that reaches an instance.
     const what = error.problems.length === 1 ? 'bad input' : `${error.problems.length} input problems`;
     fail(io, `steward: ${what}${reachesAnInstance ? '; nothing was sent to the API' : ''}`);

@@ -3,7 +3,7 @@
 // as one InputError, so a user fixes them in one pass.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../core/problem.js';
+import { addProblems, InputError } from '../core/problem.js';
 import { isLoopbackHost } from '../core/loopback.js';
 import { proxySettings } from './proxy.js';
 import { SecretSet } from '../core/redact.js';
@@ -136,7 +136,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   // Instance: flag > env > file.
   const proxy = proxySettings(env);
-  problems.push(...proxy.problems);
+  addProblems(problems, proxy.problems);
   const allowInsecureHttp = data.instance?.allowInsecureHttp === true;
   const warnings: string[] = [];
   const urlFrom = (flag: string | undefined, flagName: string, envName: string, fromFile: string | undefined) => {
@@ -212,7 +212,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const named = namedInstances(data.instances, flags.instances, {
     env, at, locAt, badUrl: (v) => badBaseUrl(v) ?? cleartext(v), scope: scopeContext, scheduleFilter: data.instance?.scheduleFilter,
   });
-  problems.push(...named.problems);
+  addProblems(problems, named.problems);
   // One way to name the instance: instances: replaces instance.baseUrl and --base-url.
   if (data.instances && data.instance?.baseUrl) problems.push(at(['instance', 'baseUrl'], 'instance.baseUrl and instances: name the instance twice: keep instances:'));
   if (data.instances && flags.baseUrl) problems.push({ file: '--base-url', line: 0, column: 0, message: 'the config names its instances (instances:): pick one with --instance NAME' });
@@ -257,7 +257,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
 
   const history = historySetting(data.history, { baseDir, root, env, at: (message) => at(['history'], message) });
-  problems.push(...history.problems);
+  addProblems(problems, history.problems);
 
   const failOn = flags.failOn ?? data.failOn ?? DEFAULT_FAIL_ON;
   if (!(SEVERITIES as readonly string[]).includes(failOn) && failOn !== 'none') {
@@ -277,7 +277,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const notify = notifyTargets(data.notify ?? [], env, (i) => locAt(['notify', i]));
   const owners = ownerRules(data.owners ?? [], (i) => locAt(['owners', i]));
-  problems.push(...unroutedTeams(data.notify ?? [], owners, at));
+  addProblems(problems, unroutedTeams(data.notify ?? [], owners, at));
 
   if (problems.length > 0) throw new InputError(problems);
   const config: Config = {

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ScheduleFilter } from '../api/types.js';
-import { InputError, type InputProblem } from '../core/problem.js';
+import { addProblems, InputError, type InputProblem } from '../core/problem.js';
 import { uncontainedPath } from '../io/contained-path.js';
 import { readInputFileSync } from '../io/input-file.js';
 import { keyNodeAt, locationOf, type YamlSource } from '../io/yaml-source.js';
@@ -78,7 +78,7 @@ export function resolveScope(entries: ScopeEntries | undefined, prefix: (string 
       listFiles.add(listFile);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
       return [];
     }
     for (const { value: id, line } of lines) {

@@ -243,7 +243,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
             acc.evaluated += v.selected;
             if (judgedOn(v)) own?.push(id);
             else own ??= ids.slice(0, ri);
-            acc.findings.push(...v.findings);
+            for (const f of v.findings) acc.findings.push(f);
           });
           acc.ids = own ?? ids;
           standing[pi] = true;

@@ -5,7 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import { globMatches, literalOf, matchesEverything } from '../core/glob.js';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 import { closedSchema } from '../core/schema-id.js';
-import { InputError } from '../core/problem.js';
+import { addProblems, InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { type Finding, GOVERNED_WAIVER_FIELDS, WAIVER_WARNING_DAYS_DEFAULT, type GovernedWaiverField, type WaiverRef } from '../core/model.js';
@@ -100,7 +100,7 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
     if (w.item !== undefined) ref.item = String(w.item);
     if (Array.isArray(w.instances)) {
       ref.instances = w.instances.map(String);
-      bad.push(...instanceProblems(ref.instances, rules.instances, (at, message) => problemAt(source, ['waivers', i, 'instances', ...at], message)));
+      addProblems(bad, instanceProblems(ref.instances, rules.instances, (at, message) => problemAt(source, ['waivers', i, 'instances', ...at], message)));
     }
     for (const field of GOVERNED_WAIVER_FIELDS) if (w[field] !== undefined) ref[field] = String(w[field]) as never;
     for (const field of rules.require ?? []) {

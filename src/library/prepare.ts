@@ -10,7 +10,7 @@ import { globMatches } from '../core/glob.js';
 import type { FailOn, Override, Severity, WaiverRef } from '../core/model.js';
 import { overrideProblems, withEnforcement } from './enforcement.js';
 import { mappedTo } from '../engine/frameworks.js';
-import { InputError, type InputProblem } from '../core/problem.js';
+import { addProblems, InputError, type InputProblem } from '../core/problem.js';
 import type { ProgressEvent } from '../core/progress.js';
 import type { SecretSet } from '../core/redact.js';
 import { readBaseline } from '../engine/baseline.js';
@@ -141,7 +141,7 @@ async function collectDeclared(config: Config, cwd: string): Promise<Map<string,
       declared.set(kind.name, await kind.declare({ manifestFiles: config.manifestFiles, displayRoot: cwd }));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
     }
   }
   if (problems.length > 0) throw new InputError(problems);
@@ -164,7 +164,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
       return await fn();
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
       return undefined;
     }
   };
@@ -175,7 +175,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   // Each policy remembers the `policies` entry that brought it in: reports place findings there
   // when the policy file itself lies outside the repository (the built-in pack).
   const leveled = withEnforcement(loaded, config, !config.policiesOverridden);
-  problems.push(...leveled.problems);
+  addProblems(problems, leveled.problems);
   const policies = leveled.policies.map((def) => {
     const source = config.policySources[def.pathIndex ?? -1];
     // The package's version goes into the definition, so the policy-set hash changes with it.
@@ -183,7 +183,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   });
   const ids = new Set(policies.map((p) => p.id));
   const overrides = options.overrides ?? [];
-  problems.push(...overrideProblems(overrides, policies, options.overridesFrom ?? '--override'));
+  addProblems(problems, overrideProblems(overrides, policies, options.overridesFrom ?? '--override'));
   for (const id of options.only ?? []) {
     if (!ids.has(id)) problems.push(problem('--only', `no policy with id "${id}"${didYouMean(id, ids)} (see \`steward list\`)`));
   }
@@ -260,7 +260,7 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   // No file the run writes may be another it writes or one it reads (the last write would win).
   const historyFile = (await collectProblems(() => historyFileOf(options.history, cwd, config))) ?? null;
   const policyFiles = [...new Set(policies.map((p) => path.resolve(cwd, p.location.file)))];
-  problems.push(...fileClashes(runWrites(options, historyFile, options.reportFiles ?? []), runReads(config, policyFiles, options), cwd));
+  addProblems(problems, fileClashes(runWrites(options, historyFile, options.reportFiles ?? []), runReads(config, policyFiles, options), cwd));
   // Written after the run: a folder or a read-only place found then would lose the run's work.
   const unwritableBaseline = options.writeBaseline ? unwritableProblem('--write-baseline', path.resolve(cwd, options.writeBaseline), options.writeBaseline) : null;
   if (unwritableBaseline) problems.push(unwritableBaseline);

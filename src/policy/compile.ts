@@ -2,7 +2,7 @@
 // compiled and type-checked (against the kind's document schema when the kinds are given) once,
 // with the effective parameters and which resource fields selecting and judging read (so the
 // engine loads parts only when needed). The loader only parses and validates.
-import { InputError } from '../core/problem.js';
+import { addProblems, InputError } from '../core/problem.js';
 import type { SourceLocation } from '../core/model.js';
 import { type CompiledExpression, compileExpression, ExpressionError, type ExpressionOrigin } from './cel.js';
 import { selectPath } from './ast.js';
@@ -56,7 +56,7 @@ export function compilePolicy(def: PolicyDefinition, options: CompilePolicyOptio
       return fn();
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
       return undefined;
     }
   };
@@ -96,7 +96,7 @@ export function compileAll(defs: readonly PolicyDefinition[], kinds: KindRegistr
       compiled.push(compilePolicy(def, { kinds }));
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
     }
   }
   if (problems.length > 0) throw new InputError(sortProblems(problems));

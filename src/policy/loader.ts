@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isMap, type Node } from 'yaml';
-import { InputError } from '../core/problem.js';
+import { addProblems, InputError } from '../core/problem.js';
 import { PACKAGE_NAME } from '../core/package-name.js';
 import { readdir, stat } from '../io/fs-promised.js';
 import { readInputFile } from '../io/input-file.js';
@@ -61,14 +61,14 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
       text = await readInputFile(file, display, 'policy file');
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
       continue;
     }
     // A shipped file as the build parsed it, when it is the file the build parsed.
     const parsed = builtinDir !== null && path.dirname(file) === builtinDir ? builtinPolicies(path.dirname(builtinDir), path.basename(file), text, display, options.kinds) : undefined;
     const result = parsed ? { policies: parsed, problems: parsed.flatMap((p) => duplicateId(p, seen) ?? []) } : parsePolicyText(text, display, options, seen);
     for (const policy of result.policies) policies.push({ ...policy, pathIndex });
-    problems.push(...result.problems);
+    addProblems(problems, result.problems);
   }
   return { policies, problems: sortProblems(problems) };
 }

@@ -8,7 +8,7 @@ import {
   type ExpressionOrigin,
   ExpressionError,
 } from './cel.js';
-import type { InputProblem } from '../core/problem.js';
+import { addProblems, type InputProblem } from '../core/problem.js';
 import type { StepBudget } from './cost.js';
 
 export interface CompiledTemplate {
@@ -36,7 +36,7 @@ export function compileTemplate(source: string, origin: ExpressionOrigin, option
       parts.push(compileExpression(inner, { ...origin, ...at(0), at }, { ...options, expect: 'text' }));
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
-      problems.push(...e.problems);
+      addProblems(problems, e.problems);
     }
     last = m.index + m[0].length;
   }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { isMap, isScalar, Scalar } from 'yaml';
 import { QUEUE_PERMISSIONS } from '../api/vocabularies.js';
-import { InputError } from '../core/problem.js';
+import { addProblems, InputError } from '../core/problem.js';
 import { readInputFile } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
@@ -209,12 +209,12 @@ export async function loadManifests(kind: ManifestKind, files: string[], display
     const shown = displayFile(file, displayRoot);
     // An unreadable file is one more problem: every manifest's problems are reported together.
     const text = await readInputFile(file, shown, 'manifest').catch((err: InputError) => {
-      problems.push(...err.problems);
+      addProblems(problems, err.problems);
       return null;
     });
     if (text === null) continue;
     const result = parseManifest(kind, text, shown);
-    problems.push(...result.problems);
+    addProblems(problems, result.problems);
     if (!result.manifest) continue;
     const key = String(result.manifest.id);
     const previous = byId.get(key);

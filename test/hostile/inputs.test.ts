@@ -69,6 +69,15 @@ describe('YAML that would change objects or expand without bound', () => {
     expect(seconds).toBeLessThan(20);
   });
 
+  it('150,000 problems are exit 2, each at its line: no list of them is spread into one call', async () => {
+    // Before, `fail(io, ...problems)` overflowed the call stack: exit 1 and a RangeError's stack.
+    const lines = await refusedCheck({ 'steward.yaml': 'policies: [builtin]\nscope:\n  datasets: { file: ids.txt }\n', 'ids.txt': `${Array(150_000).fill('..').join('\n')}\n` });
+    expect(lines).toHaveLength(150_001);
+    expect(lines[0]).toBe('ids.txt:1:1: scope.datasets: ".." is not an id (it would change the request path)');
+    expect(lines[149_999]).toBe('ids.txt:150000:1: scope.datasets: ".." is not an id (it would change the request path)');
+    expect(lines[150_000]).toBe('steward: 150000 input problems; nothing was sent to the API');
+  });
+
   it('the same bomb as a policy file is refused at its position too', async () => {
     const lines = await refusedCheck({ 'steward.yaml': 'policies: [p.yaml]\n', 'p.yaml': `${LAUGHS.join('\n')}\n` });
     expect(lines[0]).toBe('p.yaml:2:8: aliases expand past 10000 nodes: write the values out or reuse less');

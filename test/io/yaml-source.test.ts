@@ -51,6 +51,13 @@ describe('schemaProblems', () => {
   };
   const list = { description: 'a list of names', anyOf: [{ type: 'array', items: { type: 'string', minLength: 1 } }, { type: 'null' }] };
 
+  it('1,000 values failing one anyOf are a problem each, in the document\'s order', () => {
+    const schema = { type: 'object', properties: { names: { type: 'array', items: list } } };
+    const text = `names:\n${Array.from({ length: 1000 }, (_, i) => (i % 2 ? '  - [""]\n' : '  - 3\n')).join('')}`;
+    const expected = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `${i + 2}:6 names[${i}][0] must NOT have fewer than 1 characters` : `${i + 2}:5 names[${i}] must be a list of names`));
+    expect(problems(schema, text)).toEqual(expected);
+  });
+
   it('keeps the errors of two values checked by one anyOf apart', () => {
     const schema = { type: 'object', additionalProperties: list };
     expect(problems(schema, 'a: 3\nb: [""]\n')).toEqual(['1:4 a must be a list of names', '2:5 b[0] must NOT have fewer than 1 characters']);

@@ -63,7 +63,7 @@ export function registerCheck(program: Command, ctx: CliContext): void {
         warnings.push(...sent.warnings);
       }
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-      warn(io, ...warnings.map((w) => `steward: ${w}`));
+      warn(io, warnings.map((w) => `steward: ${w}`));
       writeReports(report, flags.format ?? 'text', flags.output ?? [], io, flags.groupBy);
       warnEvaluationErrors(report, io);
       if (target) {

@@ -90,7 +90,7 @@ async function runFix(flags: FixFlags, ctx: CliContext): Promise<void> {
       confirm: flags.yes ? undefined : (plan, instance) => confirmOnTerminal(plan, instance, ctx),
       onEvaluated: (evaluation) => {
         if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-        warn(io, ...evaluation.warnings.map((w) => `steward: ${w}`));
+        warn(io, evaluation.warnings.map((w) => `steward: ${w}`));
         warnEvaluationErrors(evaluation.report, io);
       },
       onPlan: (plan) => {

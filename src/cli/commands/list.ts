@@ -28,7 +28,7 @@ export function registerList(program: Command, ctx: CliContext): void {
       } else {
         const header = { id: 'ID', severity: 'SEVERITY', resource: 'RESOURCE', title: 'TITLE', source: 'FROM' };
         const all = [header, ...rows];
-        const width = (k: 'id' | 'severity' | 'resource' | 'source') => Math.max(...all.map((r) => r[k].length));
+        const width = (k: 'id' | 'severity' | 'resource' | 'source') => all.reduce((widest, r) => Math.max(widest, r[k].length), 0);
         const w = { id: width('id'), severity: width('severity'), resource: width('resource'), source: width('source') };
         for (const r of all) {
           print(io, `${r.id.padEnd(w.id)}  ${r.severity.padEnd(w.severity)}  ${r.resource.padEnd(w.resource)}  ${r.source.padEnd(w.source)}  ${r.title}\n`);

@@ -19,7 +19,7 @@ export function registerNotify(program: Command, ctx: CliContext): void {
       const { io } = ctx;
       const outcome = await notifyFrom({ from: flags.from, config: chosenConfig({ config: flags.config }, io), cwd: io.cwd, env: io.env, dryRun: flags.dryRun });
       if (flags.dryRun) print(io, `${JSON.stringify(outcome.planned, null, 2)}\n`);
-      warn(io, ...outcome.warnings.map((w) => `steward: ${w}`));
+      warn(io, outcome.warnings.map((w) => `steward: ${w}`));
       for (const r of outcome.records) if (!flags.dryRun) print(io, `${r.type} (${r.destination}): ${r.sent ? `sent, ${r.items} changes` : `not sent: ${r.error}`}\n`);
       // A channel that could not be reached is a warning, as in check: the report's verdict stands.
       ctx.exitCode = 0;

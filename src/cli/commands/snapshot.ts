@@ -30,7 +30,7 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
         wrapApi: recorder.wrapApi,
       }));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-      warn(io, ...warnings.map((w) => `steward: ${w}`));
+      warn(io, warnings.map((w) => `steward: ${w}`));
       const snapshot = recorder.snapshot()!;
       await writeSnapshot(file, snapshot, prepared.config.secrets);
       return { report, answers: snapshot.answers.length };
