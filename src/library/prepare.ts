@@ -240,9 +240,12 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
     ? ((await collectProblems(() => loadWaivers(config.waiversFile!, displayPath(config.waiversFile!, cwd), config.waiverRules))) ?? [])
     : [];
   if (ownPolicySet && policies.length > 0) {
+    // One suggestion for each unknown id, however many waivers name it.
+    const hints = new Map<string, string>();
     for (const w of waivers) {
       if (!ids.has(w.policy)) {
-        problems.push({ ...(w.location ?? { file: '(waivers)', line: 0, column: 0 }), message: `waiver: no policy with id "${w.policy}"${didYouMean(w.policy, ids)} (see \`steward list\`)` });
+        const hint = hints.get(w.policy) ?? hints.set(w.policy, didYouMean(w.policy, ids)).get(w.policy)!;
+        problems.push({ ...(w.location ?? { file: '(waivers)', line: 0, column: 0 }), message: `waiver: no policy with id "${w.policy}"${hint} (see \`steward list\`)` });
       }
     }
   }
