@@ -25,7 +25,7 @@ export interface NotifyOptions {
   env: Record<string, string | undefined>;
   /** Prints instead of sending. */
   dryRun?: boolean;
-  /** Redacts a URL or key wherever a message could carry one. */
+  /** Redacts the run's secrets (a URL, a key, a token an instance echoed) from what is sent and said. */
   redact(text: string): string;
   /** Attempts' spacing (tests shorten it). */
   retryDelayMs?: number;
@@ -95,7 +95,9 @@ export async function sendNotifications(report: Report, targets: readonly Notify
       skip(`its signing key ${target.secret.variable} is not set (an unsigned message would be accepted by no receiver that checks)`);
       continue;
     }
-    const body = JSON.stringify(notificationPayload(target.type, digest));
+    // The message leaves for another host: no secret in any form (an owner's name, a path or a
+    // message may carry one an instance echoed), redacted as every file steward writes is.
+    const body = options.redact(JSON.stringify(notificationPayload(target.type, digest)));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (target.secret?.value) headers[SIGNATURE_HEADER] = `sha256=${hmacSha256(target.secret.value, body)}`;
     if (options.dryRun) {
