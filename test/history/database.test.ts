@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
 import { HISTORY_SCHEMA_VERSION, listRuns, openHistory, openRunHistory, recordReport } from '../../src/history/index.js';
+import { CURRENT_SCHEMA_DIGEST, expectedAt, schemaDigest } from '../../src/history/database.js';
 import { OPEN_RUN } from '../../src/history/spans.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -130,6 +131,54 @@ describe('history database', () => {
       ['fp-p-one-0', 'open'],
       ['fp-p-one-1', 'reopened'],
     ]);
+  });
+
+  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: CURRENT_SCHEMA_DIGEST is the digest of the schema every migration makes in a fresh database', async (name) => {
+    const objects = await expectedAt(SQLITE_DRIVERS[name as SqliteDriver['name']], HISTORY_SCHEMA_VERSION, 'm.sqlite');
+    expect(objects.map((o) => `${o.type} ${o.name}`)).toEqual([
+      'index policy_spans_last', 'index runs_instance', 'index spans_last', 'index spans_text', 'index texts_fingerprint', 'table policy_spans', 'table runs', 'table spans', 'table texts',
+    ]);
+    expect(schemaDigest(objects)).toBe(CURRENT_SCHEMA_DIGEST);
+  });
+
+  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a file of the current schema opens without making the expected schema; an older or altered one is compared object by object', async (name) => {
+    const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
+    let made = 0;
+    const counting: SqliteDriver = {
+      name: driver.name,
+      open: (...a) => driver.open(...a),
+      memory: (shown) => {
+        made++;
+        return driver.memory(shown);
+      },
+    };
+    const file = path.join(tempDir(), 'h.sqlite');
+    const opened = async () => {
+      made = 0;
+      const db = await openHistory(file, 'h.sqlite', { create: true, driver: counting });
+      await db.save();
+      await db.close();
+      return made;
+    };
+    // New (nothing to compare at version 0), then current: no fresh database made.
+    expect(await opened()).toBe(0);
+    expect(await opened()).toBe(0);
+    const altered = async (sql: string[]) => {
+      const db = await openHistory(file, 'h.sqlite', { create: false, driver });
+      await db.write(async () => {
+        for (const statement of sql) await db.run(statement);
+      });
+      await db.save();
+      await db.close();
+    };
+    // Schema 3: its schema made once, to compare before migrating; current after, by its digest.
+    await altered(['DROP INDEX spans_text', 'CREATE INDEX spans_text ON spans (text_id)', 'PRAGMA user_version = 3']);
+    expect(await opened()).toBe(1);
+    expect(await opened()).toBe(0);
+    // An index planted at the current version: compared, named, refused.
+    await altered(['CREATE INDEX planted ON runs (gate)']);
+    expect(await problemOf(opened)).toBe('h.sqlite: not a steward run history: it holds a index "planted" that is not steward\'s (a history holds only steward\'s tables and indexes)');
+    expect(made).toBe(1);
   });
 
   it('a second run on the same file is refused while the first holds it, naming the holder', async () => {
