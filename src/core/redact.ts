@@ -35,6 +35,9 @@ export function secretForms(secrets: readonly (string | null | undefined)[]): st
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/** Characters of texts `inAny` gathers into one piece before it searches them. */
+const SCAN_PIECE = 1 << 16;
+
 /** Shorter base64 forms (of secrets under 7 bytes) would match ordinary text by chance. */
 const MIN_BASE64_FORM_LENGTH = 8;
 
@@ -84,6 +87,27 @@ export class SecretSet {
     return this.#values;
   }
 
+  /**
+   * Whether a form of a secret is in one of `texts`, read in pieces of whole texts (a form inside
+   * one text is found; one across two may be, which only costs the caller a redaction).
+   */
+  inAny(texts: Iterable<string>): boolean {
+    if (this.#forms.length === 0) return false;
+    let piece = '';
+    for (const text of texts) {
+      piece += `${text}\n`;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: how the texts are gathered sizes the pieces, never what is found
+      if (piece.length < SCAN_PIECE) continue;
+      if (this.#holds(piece)) return true;
+      piece = '';
+    }
+    return this.#holds(piece);
+  }
+
+  #holds(text: string): boolean {
+    return this.#forms.some((form) => text.includes(form));
+  }
+
   redact(text: string): string {
     let out = text;
     for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join('***');
@@ -101,7 +125,7 @@ export class SecretSet {
     if (this.#forms.length === 0) return value;
     // A piece holds whole strings (and keys): a form in one is found within one piece.
     for (const piece of jsonPieces(value)) {
-      if (this.#forms.some((form) => piece.includes(form))) return JSON.parse(this.redact(JSON.stringify(value))) as T;
+      if (this.#holds(piece)) return JSON.parse(this.redact(JSON.stringify(value))) as T;
     }
     return value;
   }

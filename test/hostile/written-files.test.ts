@@ -1,6 +1,6 @@
 // A server that echoes the token (as sent, `\u`-escaped in JSON, base64 inside a Basic
 // credential) must not get it into any file steward writes: snapshot, baseline, saved plan,
-// report files, the CLI's code cache. Every file is read back and searched for every form.
+// report files, the run history, the CLI's code cache. Every file is read back and searched for every form.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,7 +43,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('files steward writes hold no echoed token', () => {
-  it('snapshot, baseline, saved plan and report files, with the token echoed three ways', async () => {
+  it('snapshot, baseline, saved plan, report files and the history, with the token echoed three ways', async () => {
     const stats = { total: 3, onDatasets: 1, onCards: 2, inVisualizations: 0, locked: 0, invalid: 1, invalidLink: 0, archived: 0 };
     // The raw body holds the \u form; parsed, it is the token itself.
     const body = `${JSON.stringify({ ...stats, echo: `Basic ${basic}` }).slice(0, -1)},"raw":"${unicode}"}`;
@@ -58,7 +58,7 @@ describe('files steward writes hold no echoed token', () => {
 
     const snap = await runCli(['snapshot', ...run, '--out', 'snap.json'], { cwd: dir, env });
     expect(snap.code).toBe(0);
-    const checked = await runCli(['check', ...run, '--write-baseline', 'base.json', '--output', 'json=r.json', '--output', 'sarif=r.sarif', '--output', 'junit=r.xml', '--output', 'markdown=r.md'], { cwd: dir, env });
+    const checked = await runCli(['check', ...run, '--history', 'h.sqlite', '--write-baseline', 'base.json', '--output', 'json=r.json', '--output', 'sarif=r.sarif', '--output', 'junit=r.xml', '--output', 'markdown=r.md'], { cwd: dir, env });
     expect(checked.code).toBe(1);
     const fixed = await runCli(['fix', ...run, '--plan-out', 'plan.json'], { cwd: dir, env });
     expect(fixed.code).toBe(0);
@@ -70,8 +70,8 @@ describe('files steward writes hold no echoed token', () => {
     const snapshot = readFileSync(path.join(dir, 'snap.json'), 'utf8');
     expect(snapshot).toContain('"raw":"***"');
     const files = filesUnder(dir);
-    expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['snap.json', 'base.json', 'plan.json', 'r.json', 'r.sarif', 'r.xml', 'r.md']));
-    const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'utf8')).map((form) => `${path.relative(dir, f)}: ${form}`));
+    expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['snap.json', 'base.json', 'plan.json', 'r.json', 'r.sarif', 'r.xml', 'r.md', 'h.sqlite']));
+    const leaks = files.flatMap((f) => leaksIn(readFileSync(f, 'latin1')).map((form) => `${path.relative(dir, f)}: ${form}`));
     expect(leaks).toEqual([]);
     expect(await junitXsdProblems(readFileSync(path.join(dir, 'r.xml'), 'utf8'))).toEqual([]);
     expect(sarifValidator()(JSON.parse(readFileSync(path.join(dir, 'r.sarif'), 'utf8')))).toEqual([]);
