@@ -15,7 +15,7 @@ import { tokenExpiry } from './token-expiry.js';
 import { type Connection, connectionProblems, replayWarning, withConnection } from './connect.js';
 import { historyLabel } from './history.js';
 import { mergeReports, stampInstance } from './merge.js';
-import { InputError } from '../core/problem.js';
+import { formatProblem, InputError } from '../core/problem.js';
 import { DEFAULT_INSTANCE_NAME, forInstance } from '../config/index.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 import { type EmptyInstance, emptyRunStop } from './empty-run.js';
@@ -91,7 +91,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     inspect: options.inspect,
   });
   const replayed = replayWarning(connection, prepared.config);
-  const warnings = [...prepared.config.warnings, ...(replayed ? [replayed] : []), ...run.warnings];
+  const warnings = [...prepared.config.warnings, ...prepared.warnings.map(formatProblem), ...(replayed ? [replayed] : []), ...run.warnings];
   // Before the report counts the requests: the token list is one of them.
   const token = await tokenExpiry(api, prepared.config, startedAt);
   // --severity: the findings of other severities are not reported (errors always are: they fail closed).

@@ -104,6 +104,8 @@ export interface PreparedRun {
   declared: Map<string, CollectedResource[]>;
   /** The history the run records into (a file or a PostgreSQL URL), or null (historyFileOf). */
   history: string | null;
+  /** Likely mistakes the loaded policies still compile with, each at its file position (compile.ts). */
+  warnings: InputProblem[];
 }
 
 const problem = (file: string, message: string): InputProblem => ({ file, line: 0, column: 0, message });
@@ -268,5 +270,5 @@ export async function prepareRun(options: CheckOptions): Promise<PreparedRun> {
   const unwritableBaseline = options.writeBaseline ? unwritableProblem('--write-baseline', path.resolve(cwd, options.writeBaseline), options.writeBaseline) : null;
   if (unwritableBaseline) problems.push(unwritableBaseline);
   if (problems.length > 0) throw new InputError(problems);
-  return { config, cwd, policies, selected, waivers, overrides, baseline, declared, history: historyFile };
+  return { config, cwd, policies, selected, waivers, overrides, baseline, declared, history: historyFile, warnings: compiled.flatMap((c) => c.warnings) };
 }

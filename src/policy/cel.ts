@@ -45,6 +45,8 @@ export interface CompiledExpression {
   readonly ast: Expr;
   /** Which evaluator runs it: compiled closures, or the reference one for what they do not cover. */
   readonly engine: 'closures' | 'reference';
+  /** Likely mistakes that compile (typecheck.ts's warnings), at their file positions. */
+  readonly warnings: readonly InputProblem[];
   /**
    * Plain JSON in and out (CEL ints come back as numbers); throws EvaluationError, also when
    * the expression's step budget or the given resource budget runs out.
@@ -227,13 +229,15 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
   const offsetOf = (e: Expr) => positions[String(e.id)] ?? 0;
   const constantProblem = (fn: 'timestamp' | 'duration' | 'matches', value: string) => needEngine(`to check a constant ${fn}()`).constantProblem(fn, value);
 
+  const typed = typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem });
   const problems = [
     ...[...staticCheck(ast, options), ...nestingProblems(ast)].map((p) => ({ offset: offsetOf(p.expr), message: p.message })),
-    ...typeProblems({ ast, source, positions, typing: options.typing, expect: options.expect, constantProblem }),
+    ...typed.filter((p) => !p.warning),
   ]
     .sort((a, b) => a.offset - b.offset)
     .map((p) => problem(p.offset, p.message));
   if (problems.length > 0) throw new ExpressionError(problems);
+  const warnings = typed.filter((p) => p.warning).map((p) => problem(p.offset, p.message));
 
   if (!('unsupported' in closures) && options.engine !== 'reference') {
     const compiled = closures;
@@ -245,6 +249,7 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
       source,
       ast,
       engine: 'closures',
+      warnings,
       evaluate(bindings: Bindings, budget?: StepBudget): unknown {
         const variables = (needsNow && bindings.now === undefined ? { ...bindings, now: new Date() } : bindings) as Record<string, unknown>;
         try {
@@ -269,6 +274,7 @@ export function compileExpression(source: string, origin: ExpressionOrigin, opti
     source,
     ast,
     engine: 'reference',
+    warnings,
     evaluate(bindings: Bindings, budget?: StepBudget): unknown {
       const context = cel.referenceContext(bindings);
       const run = metered(() => cel.callReference(program, context), budget);

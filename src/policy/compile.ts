@@ -36,6 +36,8 @@ export interface CompiledPolicy {
   /** The policy's defaults merged with the config's overrides. */
   params: Record<string, unknown>;
   reads: { select: ReadSet; judge: ReadSet };
+  /** Likely mistakes its expressions still compile with (a field the kind does not declare, close to one it does). */
+  warnings: InputProblem[];
 }
 
 /** Compiles `def` (InputError with every problem at its file:line:column when it does not). */
@@ -77,6 +79,7 @@ export function compilePolicy(def: PolicyDefinition, options: CompilePolicyOptio
     assert,
     message,
     params: { ...def.params },
+    warnings: sortProblems([each, when, assert, ...message.expressions].flatMap((e) => e?.warnings ?? [])),
     reads: {
       select: unionReads(each ? readsOf(each.ast) : READS_NOTHING, when ? readsOf(when.ast) : READS_NOTHING),
       judge: unionReads(readsOf(assert.ast), ...message.expressions.map((e) => readsOf(e.ast))),

@@ -25,6 +25,8 @@ export interface TypeProblem {
   /** Offset of the offending text in the expression source. */
   offset: number;
   message: string;
+  /** A likely mistake that may still be right (the expression compiles): said, not refused. */
+  warning?: true;
 }
 
 export interface TypeCheckInput {
@@ -101,6 +103,10 @@ class Checker {
     return DYN;
   }
 
+  private warn(offset: number, message: string): void {
+    this.problems.push({ offset, message, warning: true });
+  }
+
   typeOf(e: Expr, locals: ReadonlyMap<string, CelType>): CelType {
     const k = e.exprKind;
     switch (k.case) {
@@ -174,19 +180,33 @@ class Checker {
     return e.exprKind.case === 'identExpr' && e.exprKind.value.name === 'resource' && !locals.has('resource');
   }
 
-  /** A top-level field of a closed document schema that does not exist: a load error with a hint. */
+  /**
+   * A top-level field the kind's document schema does not declare. Of a closed schema: a load
+   * error with a hint. Of an open one (the platform answers more than the kind declares), a name
+   * close to a declared field is most likely a misspelling of it, which would fail on every
+   * resource at run time, or make `has()` of it false on all: a warning, the expression kept.
+   */
   private unknownField(operand: Expr, field: string, locals: ReadonlyMap<string, CelType>, at: Expr): boolean {
     const schema = this.input.typing?.resource;
-    if (schema?.additionalProperties !== false || !this.isResource(operand, locals)) return false;
+    if (!schema || !this.isResource(operand, locals)) return false;
     const known = Object.keys((schema.properties as Schema | undefined) ?? {});
     if (known.includes(field)) return false;
+    const kind = this.input.typing?.kind ?? 'the resource';
+    if (schema.additionalProperties !== false) {
+      const near = didYouMean(field, known);
+      if (near) this.warn(this.fieldOffset(operand, field, at), `'${field}' is not a field ${kind} declares${near}: every resource without it fails this expression, and has() of it is false`);
+      return false;
+    }
     const hint = didYouMean(field, known) || ` (fields: ${known.join(', ')})`;
-    // Point at the field name itself (`has(resource.x)` keeps no position for its select).
+    this.report(at, `unknown field '${field}' of ${kind}${hint}`, this.fieldOffset(operand, field, at));
+    return true;
+  }
+
+  /** Where the field name itself stands (`has(resource.x)` keeps no position for its select). */
+  private fieldOffset(operand: Expr, field: string, at: Expr): number {
     const from = this.start(operand);
     const m = new RegExp(`\\.\\s*(${field.replace(/[^\w]/g, '\\$&')})\\b|\\[\\s*['"](${field.replace(/[^\w]/g, '\\$&')})`).exec(this.input.source.slice(from));
-    const offset = m ? from + m.index + m[0].length - field.length : this.start(at);
-    this.report(at, `unknown field '${field}' of ${this.input.typing?.kind ?? 'the resource'}${hint}`, offset);
-    return true;
+    return m ? from + m.index + m[0].length - field.length : this.start(at);
   }
 
   private select(e: Expr, operand: Expr, field: string, testOnly: boolean, locals: ReadonlyMap<string, CelType>): CelType {

@@ -49,6 +49,28 @@ describe('steward check --sandbox (npm start)', () => {
   });
 });
 
+describe('a policy that compiles with a warning', () => {
+  it('validate says it on stderr at its place and exits 0; check says it too, and the field it names fails every resource (exit 3)', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'p.yaml'),
+      'policies:\n  - id: schedules-with-recipients\n    title: T\n    severity: low\n    resource: reportSchedule\n    assert: resource.recipientCont > 0\n    message: "{{ resource.id }}"\n',
+    );
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [./p.yaml]\n');
+    const warning = "p.yaml:6:22: 'recipientCont' is not a field reportSchedule declares (did you mean 'recipientCount'?): every resource without it fails this expression, and has() of it is false";
+    expect(await runCli(['validate'], { cwd: dir })).toEqual({
+      code: 0,
+      stdout: 'valid: 1 policy, 0 card-sharing manifests, 0 queue manifests, 0 data-file manifests, 0 page-sharing manifests, 0 waivers (1 warning)\n',
+      stderr: `steward: warning: ${warning}\n`,
+    });
+    const checked = await runCli(['check', '--sandbox', '--config', 'steward.yaml', '--format', 'json'], { cwd: dir });
+    expect(checked.code).toBe(3);
+    expect(checked.stderr.split('\n')).toContain(`steward: ${warning}`);
+    const report = JSON.parse(checked.stdout) as { summary: { errors: number; violations: number } };
+    expect([report.summary.violations, report.summary.errors > 0]).toEqual([0, true]);
+  });
+});
+
 describe('steward init', () => {
   it('writes the starter files, which validate and whose tests pass; refuses to overwrite', async () => {
     const dir = tempDir();

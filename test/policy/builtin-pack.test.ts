@@ -10,6 +10,7 @@ import { BUILTIN_PACK_FILE, builtinPackJson } from '../../src/library/builtin-pa
 import { builtinPolicies } from '../../src/policy/builtin-pack.js';
 import { decodeKnownAst } from '../../src/policy/known-ast.js';
 import { builtinPolicyDir, parsePolicyText, readPolicies } from '../../src/policy/loader.js';
+import { loadCompiledPolicies } from '../../src/policy/policy-set.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { tempDir } from '../cli/helpers.js';
 
@@ -70,6 +71,12 @@ describe('the built-in pack as parsed by the build', () => {
     // The standard library's names and steward's own, as the run's engine has them.
     const standard = [...celEnv().funcs].map((f) => f.name);
     expect(pack.known.functions).toEqual([...new Set([...standard, 'isTimeZone', 'label', '@steward_step'])].sort());
+  });
+
+  it('compiles with no warning: every field its policies read is one their kind declares, or far from any', async () => {
+    const compiled = await loadCompiledPolicies(['builtin'], { kinds: RESOURCE_KINDS, cwd: ROOT });
+    expect(compiled.length).toBeGreaterThan(0);
+    expect(compiled.flatMap((p) => p.warnings)).toEqual([]);
   });
 
   it('is not taken for a changed text, for another policy schema (a plugin kind), or without a pack', () => {

@@ -131,6 +131,27 @@ describe('unknown fields and functions', () => {
     }
   });
 
+  it('open documents: a field close to one the kind declares is a warning at its place, the policy loaded', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-types-'));
+    const message = (field: string, near: string, kind = 'reportSchedule') =>
+      `'${field}' is not a field ${kind} declares (did you mean '${near}'?): every resource without it fails this expression, and has() of it is false`;
+    writeFileSync(
+      path.join(dir, 'p.yaml'),
+      [
+        policy('reportSchedule', { assert: 'resource.recipientCont > 0', message: '"{{ resource.Title }}"' }),
+        policy('workflow', { assert: 'has(resource.addedByTheApi) || has(resource.ownr)' }).replace('policies:\n', '').replace('id: p', 'id: q'),
+      ].join(''),
+    );
+    const [schedules, workflows] = await loadCompiledPolicies(['p.yaml'], { kinds: RESOURCE_KINDS, cwd: dir });
+    expect(schedules!.warnings).toEqual([
+      { file: 'p.yaml', line: 6, column: 22, message: message('recipientCont', 'recipientCount') },
+      { file: 'p.yaml', line: 7, column: 27, message: message('Title', 'title') },
+    ]);
+    expect(workflows!.warnings).toEqual([{ file: 'p.yaml', line: 12, column: 57, message: message('ownr', 'owner', 'workflow') }]);
+    // Not a problem: checkPolicyText (an editor's check) and loading see none.
+    expect(problems('reportSchedule', { assert: 'resource.recipientCont > 0' })).toEqual([]);
+  });
+
   it('a misspelt function names the one meant', () => {
     expect(problems('reportSchedule', { assert: 'isTimezone(resource.schedule.timezone)' })).toEqual([
       "6:13: unknown function 'isTimezone' (did you mean 'isTimeZone'?)",

@@ -1,10 +1,11 @@
 // `steward validate [paths…]`: checks config, policies (schema + every expression), params,
-// manifests and waivers without any request. Exit 0 when valid, 2 with file:line:column.
+// manifests and waivers without any request. Exit 0 when valid, 2 with file:line:column; the
+// policies' likely mistakes that still compile are warnings on stderr, each at its place.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
+import { formatProblem, RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
 import { chosenConfig } from '../config-choice.js';
-import { print } from '../io.js';
+import { print, warn } from '../io.js';
 import { summaryOf } from './summaries.js';
 
 export function registerValidate(program: Command, ctx: CliContext): void {
@@ -31,7 +32,9 @@ export function registerValidate(program: Command, ctx: CliContext): void {
         ...RESOURCE_MANIFEST_INPUTS.map((m) => count(config.manifestFiles[m.key]?.length ?? 0, `${m.description.replace(/ /g, '-')} manifest`)),
         count(prepared.waivers.length, 'waiver'),
       ];
-      print(ctx.io, `valid: ${parts.join(', ')}\n`);
+      warn(ctx.io, prepared.warnings.map((w) => `steward: warning: ${formatProblem(w)}`));
+      const warned = prepared.warnings.length > 0 ? ` (${count(prepared.warnings.length, 'warning')})` : '';
+      print(ctx.io, `valid: ${parts.join(', ')}${warned}\n`);
       ctx.exitCode = 0;
     });
 }
