@@ -33,6 +33,11 @@ export const MUTATION_GROUPS = [
   // The SQLite history's two drivers: which one a Node gets, what reaches the file before a save, a hot journal refused, how sql.js is compiled.
   { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts', 'src/history/wasm-tier.ts'], tests: ['test/history/{database,wasm-tier}.test.ts', 'test/hostile/history-files.test.ts'] },
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
+  // Opening a history (its schema checked by digest, else object by object) and what a recording
+  // keeps, searched for the run's secrets (store.ts keptStrings).
+  { name: 'history-open', mutate: ['src/history/database.ts', 'src/history/store.ts'], tests: ['test/history/{database,store,spans,diff,lifecycle}.test.ts', 'test/hostile/history-files.test.ts'] },
+  // Notifications: the body sent redacted, the webhook's signature of that body.
+  { name: 'notify', mutate: ['src/library/notify.ts'], tests: ['test/library/notify.test.ts'] },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts', 'src/core/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/core/json-chunks.test.ts'] },
   // Paths a run may read or write: contained in the project, writable, never two of the run's files at once.

@@ -92,13 +92,16 @@ export class SecretSet {
    * one text is found; one across two may be, which only costs the caller a redaction).
    */
   inAny(texts: Iterable<string>): boolean {
+    // Stryker disable next-line ConditionalExpression: with no form the scan below finds none; this spares it
     if (this.#forms.length === 0) return false;
+    // Stryker disable next-line StringLiteral: a piece begun with other text finds the same forms (it holds none)
     let piece = '';
     for (const text of texts) {
       piece += `${text}\n`;
       // Stryker disable next-line ConditionalExpression,EqualityOperator: how the texts are gathered sizes the pieces, never what is found
       if (piece.length < SCAN_PIECE) continue;
       if (this.#holds(piece)) return true;
+      // Stryker disable next-line StringLiteral: as above
       piece = '';
     }
     return this.#holds(piece);

@@ -63,7 +63,7 @@ async function checkSchema(driver: SqliteDriver, db: SqliteHistory, shown: strin
   const expected = new Map((await expectedAt(driver, version, shown)).map((o) => [`${o.type} ${o.name}`, o.sql]));
   for (const o of objects) {
     const sql = expected.get(`${o.type} ${o.name}`);
-    if (sql === undefined) throw notAHistory(shown, `it holds a ${o.type} "${o.name}" that is not steward's (a history holds only steward's tables and indexes)`);
+    if (sql === undefined) throw notAHistory(shown, `it holds ${o.type === 'index' ? 'an' : 'a'} ${o.type} "${o.name}" that is not steward's (a history holds only steward's tables and indexes)`);
     if (sql !== o.sql) throw notAHistory(shown, `steward's ${o.type} "${o.name}" was changed`);
     expected.delete(`${o.type} ${o.name}`);
   }
@@ -71,6 +71,7 @@ async function checkSchema(driver: SqliteDriver, db: SqliteHistory, shown: strin
   if (missing !== undefined) throw notAHistory(shown, `steward's ${missing} is missing`);
 }
 
+// Stryker disable next-line OptionalChaining: SQLite answers the pragma with one row, always
 const versionOf = async (db: SqliteHistory): Promise<number> => Number((await db.all('PRAGMA user_version'))[0]?.user_version ?? 0);
 
 /** Brings `db` from `from` up to `target` one step at a time, each in its own transaction. */
@@ -100,7 +101,9 @@ export async function openHistory(file: string, shown: string, options: { create
   let db: SqliteHistory | undefined;
   try {
     db = await driver.open(file, shown, exists);
+    // Stryker disable next-line ConditionalExpression: a database just made checks as ok; this spares the check
     if (exists) {
+      // Stryker disable next-line OptionalChaining: as user_version's, one row always
       const check = (await db.all('PRAGMA quick_check'))[0]?.quick_check;
       if (check !== 'ok') throw notAHistory(shown, `integrity check failed: ${String(check)}`);
     }
@@ -108,6 +111,7 @@ export async function openHistory(file: string, shown: string, options: { create
     if (version > HISTORY_SCHEMA_VERSION) throw notAHistory(shown, `schema version ${version} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`);
     if (version === 0 && (await db.all("SELECT name FROM sqlite_master WHERE type = 'table'")).length > 0) throw notAHistory(shown, 'the database has tables but no steward schema version');
     await checkSchema(driver, db, shown, version);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a current file has no step to take and checks by its digest again: time only
     if (version < HISTORY_SCHEMA_VERSION) {
       await migrate(db, version);
       await checkSchema(driver, db, shown, HISTORY_SCHEMA_VERSION);

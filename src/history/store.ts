@@ -67,6 +67,7 @@ export async function recordRun(db: HistoryDatabase, report: Report, meta: RunMe
       severity: f.severity,
       message: f.message,
       status: f.status as SpanFinding['status'],
+      // Stryker disable next-line StringLiteral: recordReport has given every tracked finding its lifecycle by then
       lifecycle: f.lifecycle ?? 'new',
       firstSeen: f.firstSeen ?? report.startedAt,
     }));
@@ -91,6 +92,7 @@ export function* keptStrings(report: Report): Generator<string> {
     yield p.status;
   }
   for (const f of report.findings) {
+    // Stryker disable next-line ConditionalExpression: a finding the history does not keep searched as well only costs time (a form there redacts a report whose files are redacted anyway)
     if (!isTracked(f)) continue;
     yield f.fingerprint;
     yield f.policy;

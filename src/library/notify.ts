@@ -18,6 +18,8 @@ import { type NotificationChange, type NotificationDigest, NOTIFY_MAX_ITEMS, not
 /** Attempts per delivery (the first and two retries), at NOTIFY_RETRY_DELAY_MS apart. */
 export const NOTIFY_ATTEMPTS = 3;
 export const NOTIFY_RETRY_DELAY_MS = 500;
+/** How long one attempt waits for an answer. */
+export const NOTIFY_TIMEOUT_MS = 10_000;
 /** The header carrying the generic webhook's signature: `sha256=<hex HMAC-SHA256 of the raw body>`. */
 export const SIGNATURE_HEADER = 'X-Steward-Signature-256';
 
@@ -27,8 +29,9 @@ export interface NotifyOptions {
   dryRun?: boolean;
   /** Redacts the run's secrets (a URL, a key, a token an instance echoed) from what is sent and said. */
   redact(text: string): string;
-  /** Attempts' spacing (tests shorten it). */
+  /** Attempts' spacing and each one's wait for an answer (tests shorten them). */
   retryDelayMs?: number;
+  timeoutMs?: number;
 }
 
 export interface NotifyOutcome {
@@ -68,7 +71,6 @@ export function digestOf(report: Report, env: Record<string, string | undefined>
 
 export async function sendNotifications(report: Report, targets: readonly NotifyTarget[], options: NotifyOptions): Promise<NotifyOutcome> {
   const outcome: NotifyOutcome = { records: [], warnings: [], planned: [] };
-  if (targets.length === 0) return outcome;
   for (const target of targets) {
     const digest = digestOf(report, options.env, target.teams);
     const changed = digest.changes.length > 0;
@@ -105,34 +107,57 @@ export async function sendNotifications(report: Report, targets: readonly Notify
       skip('dry run', false);
       continue;
     }
+    const notDelivered = (cause: string) => {
+      record.error = options.redact(`not delivered after ${record.attempts} attempt${record.attempts === 1 ? '' : 's'}: ${cause}`);
+      outcome.warnings.push(`notify ${target.type} (${destination}): ${record.error}`);
+    };
     // Loaded here, by the first message sent: importing ofetch loads Node's undici (api/http.ts).
     const { FetchError, ofetch } = await import('ofetch');
+    const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
     try {
       const response = await ofetch.raw(target.url.value, {
         method: 'POST',
         body,
         headers,
         retry: NOTIFY_ATTEMPTS - 1,
+        // Stryker disable next-line LogicalOperator: the spacing of attempts, not their outcome
         retryDelay: options.retryDelayMs ?? NOTIFY_RETRY_DELAY_MS,
         retryStatusCodes: [408, 409, 425, 429, 500, 502, 503, 504],
-        timeout: 10_000,
+        timeout: timeoutMs,
+        // The body and its signature go to the host configured, never to one a redirect names.
         redirect: 'manual',
         onRequest: () => {
           record.attempts += 1;
         },
       });
       record.status = response.status;
-      record.sent = true;
+      // ofetch throws on 4xx and 5xx; a 3xx comes back, and was delivered to no one.
+      if (response.status >= 300) notDelivered(`${response.status} ${response.statusText}`.trim() + ', a redirect steward does not follow (the URL has moved)');
+      else record.sent = true;
     } catch (e) {
       // The error's own message names the URL: only the status or the network code is kept.
       const status = e instanceof FetchError ? e.response?.status : undefined;
       record.status = status ?? null;
-      const cause = status ? `${status} ${(e as InstanceType<typeof FetchError>).response?.statusText ?? ''}`.trim() : ((e as { cause?: { code?: string } }).cause?.code ?? 'no answer');
-      record.error = options.redact(`not delivered after ${record.attempts} attempt${record.attempts === 1 ? '' : 's'}: ${cause}`);
-      outcome.warnings.push(`notify ${target.type} (${destination}): ${record.error}`);
+      // Stryker disable next-line StringLiteral: a FetchError with a status has its response
+      notDelivered(status ? `${status} ${(e as InstanceType<typeof FetchError>).response?.statusText ?? ''}`.trim() : noAnswer(e, timeoutMs));
     }
   }
   return outcome;
+}
+
+/**
+ * Why a request had no answer, from the error's causes (fetch wraps the socket's error): its
+ * network code (ECONNREFUSED, ENOTFOUND), or the attempt's time running out.
+ */
+export function noAnswer(error: unknown, timeoutMs: number): string {
+  let cause = error;
+  for (let depth = 0; depth < 4 && cause instanceof Object; depth++) {
+    const { code, name } = cause as { code?: unknown; name?: unknown };
+    if (typeof code === 'string') return code;
+    if (name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return 'no answer';
 }
 
 export interface NotifyFromOptions {

@@ -144,12 +144,19 @@ describe('history database', () => {
   it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a file of the current schema opens without making the expected schema; an older or altered one is compared object by object', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     let made = 0;
+    let closed = 0;
     const counting: SqliteDriver = {
       name: driver.name,
       open: (...a) => driver.open(...a),
-      memory: (shown) => {
+      memory: async (shown) => {
         made++;
-        return driver.memory(shown);
+        const db = await driver.memory(shown);
+        const close = db.close.bind(db);
+        db.close = () => {
+          closed++;
+          return close();
+        };
+        return db;
       },
     };
     const file = path.join(tempDir(), 'h.sqlite');
@@ -174,11 +181,50 @@ describe('history database', () => {
     // Schema 3: its schema made once, to compare before migrating; current after, by its digest.
     await altered(['DROP INDEX spans_text', 'CREATE INDEX spans_text ON spans (text_id)', 'PRAGMA user_version = 3']);
     expect(await opened()).toBe(1);
+    expect(closed).toBe(1);
     expect(await opened()).toBe(0);
     // An index planted at the current version: compared, named, refused.
     await altered(['CREATE INDEX planted ON runs (gate)']);
-    expect(await problemOf(opened)).toBe('h.sqlite: not a steward run history: it holds a index "planted" that is not steward\'s (a history holds only steward\'s tables and indexes)');
+    expect(await problemOf(opened)).toBe('h.sqlite: not a steward run history: it holds an index "planted" that is not steward\'s (a history holds only steward\'s tables and indexes)');
     expect(made).toBe(1);
+    expect(closed).toBe(2);
+  });
+
+  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: refuses a file with a damaged page, one missing an index of steward\'s, and a directory, each untouched', async (name) => {
+    const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
+    const dir = tempDir();
+    const written = async (file: string, sql: string[] = []) => {
+      const h = await openRunHistory(file, 'h.sqlite', 'test');
+      await recordReport(h, sampleReport(30), 'hash');
+      await h.close();
+      const db = await openHistory(file, 'h.sqlite', { create: false, driver });
+      for (const statement of sql) await db.run(statement);
+      const [texts] = await db.all("SELECT rootpage FROM sqlite_master WHERE name = 'texts'");
+      await db.save();
+      await db.close();
+      return Number(texts!.rootpage);
+    };
+    // The texts table's root page says it has 200 bytes of fragments it has not: SQLite reads the
+    // page without a word (a run would record into it), the integrity check names it. Nothing an
+    // open reads otherwise (the header, the schema, user_version) is on that page.
+    const damaged = path.join(dir, 'damaged.sqlite');
+    const page = await written(damaged);
+    const bytes = readFileSync(damaged);
+    const pageSize = bytes.readUInt16BE(16);
+    bytes[(page - 1) * pageSize + 7] = 200;
+    writeFileSync(damaged, bytes);
+    expect(await problemOf(() => openHistory(damaged, 'h.sqlite', { create: true, driver }))).toBe(
+      `h.sqlite: not a steward run history: integrity check failed: *** in database main ***\nFragmentation of 0 bytes reported as 200 on page ${page}`,
+    );
+    expect(readFileSync(damaged).equals(bytes)).toBe(true);
+
+    const missing = path.join(dir, 'missing.sqlite');
+    await written(missing, ['DROP INDEX spans_text']);
+    const before = readFileSync(missing);
+    expect(await problemOf(() => openHistory(missing, 'h.sqlite', { create: true, driver }))).toBe("h.sqlite: not a steward run history: steward's index spans_text is missing");
+    expect(readFileSync(missing).equals(before)).toBe(true);
+
+    expect(await problemOf(() => openHistory(dir, 'h.sqlite', { create: true, driver }))).toBe('h.sqlite: is a directory, not a history file');
   });
 
   it('a second run on the same file is refused while the first holds it, naming the holder', async () => {

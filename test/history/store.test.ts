@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/model.js';
 import { SecretSet, secretForms } from '../../src/core/redact.js';
-import { openRunHistory, recordReport } from '../../src/history/index.js';
+import { listRuns, openHistory, openRunHistory, recordReport, runContents, TREND_RUNS, trendOf } from '../../src/history/index.js';
 import { keptStrings } from '../../src/history/store.js';
 import { tempDir } from '../cli/helpers.js';
 import { sampleReport } from './sample-report.js';
@@ -88,5 +88,34 @@ describe('keptStrings and a recording', () => {
     expect(formsIn(file)).toEqual([]);
     expect(first.policies[0]!.description).toContain('Basic c3ZjOn');
     expect(first.findings[1]!.path).toBe(`permissions[${TOKEN}]`);
+  });
+});
+
+describe('runs read back', () => {
+  it('the trend is the last TREND_RUNS runs of its instance, oldest first; a listing keeps its limit; a run the history lacks is null', async () => {
+    const file = path.join(tempDir('steward-history-runs-'), 'h.sqlite');
+    const history = await openRunHistory(file, 'h.sqlite', 'test');
+    try {
+      for (let day = 1; day <= TREND_RUNS + 2; day++) {
+        await recordReport(history, sampleReport(day % 3, undefined, `2026-11-${String(day).padStart(2, '0')}T00:00:00.000Z`), 'hash');
+      }
+      await recordReport(history, { ...sampleReport(1, undefined, '2026-11-30T00:00:00.000Z'), instance: 'https://other.test' }, 'hash');
+    } finally {
+      await history.close();
+    }
+    const db = await openHistory(file, 'h.sqlite', { create: false });
+    try {
+      const trend = await trendOf(db, 'https://example.test');
+      expect(trend.map((p) => p.run)).toEqual(Array.from({ length: TREND_RUNS }, (_, i) => i + 3));
+      expect(trend.at(-1)).toMatchObject({ startedAt: '2026-11-22T00:00:00.000Z', violations: 1 });
+      expect((await listRuns(db, { limit: 2 })).map((r) => [r.run, r.instance])).toEqual([
+        [22, 'https://example.test'],
+        [23, 'https://other.test'],
+      ]);
+      expect(await runContents(db, 24)).toBeNull();
+      expect((await runContents(db, 23))!.findings.map((f) => f.fingerprint)).toEqual(['fp-p-one-0']);
+    } finally {
+      await db.close();
+    }
   });
 });
