@@ -38,6 +38,15 @@ export const MUTATION_GROUPS = [
   { name: 'history-open', mutate: ['src/history/database.ts', 'src/history/store.ts'], tests: ['test/history/{database,store,spans,diff,lifecycle}.test.ts', 'test/hostile/history-files.test.ts'] },
   // Notifications: the body sent redacted, the webhook's signature of that body.
   { name: 'notify', mutate: ['src/library/notify.ts'], tests: ['test/library/notify.test.ts'] },
+  // GitHub issues kept in sync: which issue opens, updates, reopens or closes (a close says "fixed").
+  { name: 'issues', mutate: ['src/library/issues-sync.ts'], tests: ['test/library/issues-sync.test.ts'] },
+  // Snapshots: what `snapshot` writes and `check --from` trusts (a snapshot missing a page or an
+  // answer, or holding one twice, is never a pass).
+  {
+    name: 'snapshot',
+    mutate: ['src/api/snapshot-lines.ts', 'src/api/snapshot-format.ts', 'src/api/snapshot-replay.ts'],
+    tests: ['test/api/snapshot.test.ts', 'test/api/snapshot-lines.test.ts', 'test/resources/kinds/reportSchedule.test.ts', 'test/sandbox/faults.test.ts'],
+  },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts', 'src/core/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/core/json-chunks.test.ts'] },
   // Paths a run may read or write: contained in the project, writable, never two of the run's files at once.

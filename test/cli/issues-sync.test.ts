@@ -1,78 +1,31 @@
 // Issues kept in sync: the real Octokit client (GITHUB_API_URL) against a local GitHub API double
-// that records every call. Three runs open, leave alone, then update and close the right issues;
+// that records every call (test/fixtures/github-double.ts). Three runs open, leave alone, then update and close the right issues;
 // the second run makes no write; a fourth reopens with a comment; the token is never printed.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { runAction } from '../action/run-action.js';
-import { copyDemo, runCli, sandboxEnv } from './helpers.js';
-
-interface Issue {
-  number: number;
-  title: string;
-  body: string;
-  state: 'open' | 'closed';
-  labels: { name: string }[];
-  comments: string[];
-}
+import { type GithubDouble, startGithubDouble } from '../fixtures/github-double.js';
+import { makeFinding, makePolicy, makeReport } from '../fixtures/report.js';
+import { copyDemo, runCli, sandboxEnv, tempDir } from './helpers.js';
 
 let sandbox: Sandbox;
-let github: Server;
+let github: GithubDouble;
 let apiUrl = '';
-const issues: Issue[] = [];
-const calls: { method: string; path: string; auth: string | undefined }[] = [];
+let issues: GithubDouble['issues'];
+let calls: GithubDouble['calls'];
 const TOKEN = 'ghs_issuesSyncTestToken0001';
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  github = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d) => {
-      raw += d;
-    });
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      calls.push({ method: req.method ?? '', path: url.pathname, auth: req.headers.authorization });
-      const body = raw ? JSON.parse(raw) : {};
-      const send = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(json));
-      };
-      const view = (i: Issue) => ({ number: i.number, title: i.title, body: i.body, state: i.state, labels: i.labels });
-      const m = /^\/repos\/acme\/governance\/issues(?:\/(\d+)(\/comments)?)?$/.exec(url.pathname);
-      if (!m) return send(404, { message: 'Not Found' });
-      const issue = m[1] ? issues.find((i) => i.number === Number(m[1])) : undefined;
-      if (req.method === 'GET' && !m[1]) {
-        const label = url.searchParams.get('labels');
-        return send(200, issues.filter((i) => !label || i.labels.some((l) => l.name === label)).map(view));
-      }
-      if (req.method === 'POST' && !m[1]) {
-        const created: Issue = { number: issues.length + 1, title: body.title, body: body.body, state: 'open', labels: body.labels.map((name: string) => ({ name })), comments: [] };
-        issues.push(created);
-        return send(201, view(created));
-      }
-      if (!issue) return send(404, { message: 'Not Found' });
-      if (req.method === 'PATCH') {
-        if (body.state) issue.state = body.state;
-        if (body.body) issue.body = body.body;
-        return send(200, view(issue));
-      }
-      if (req.method === 'POST' && m[2]) {
-        issue.comments.push(body.body);
-        return send(201, { id: issue.comments.length, body: body.body });
-      }
-      return send(404, { message: 'Not Found' });
-    });
-  });
-  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
-  apiUrl = `http://127.0.0.1:${(github.address() as { port: number }).port}`;
+  github = await startGithubDouble();
+  ({ apiUrl, issues, calls } = github);
 });
 afterAll(async () => {
   await sandbox.close();
-  await new Promise<void>((resolve) => github.close(() => resolve()));
+  await github.close();
 });
 
 const ONLY = ['--only', 'schedule-timezone-valid', '--only', 'workflows-are-named'];
@@ -248,6 +201,19 @@ describe('steward issues sync', () => {
       schedule(9004).schedule.timezone = was;
       await other.close();
     }
+  });
+
+  it("a report holding a secret of the run (written by hand, or elsewhere): the issue's body holds no form of it", async () => {
+    const dir = tempDir('steward-issues-secret-');
+    const stewardToken = 'tok-issues-9b7e3c1d5f';
+    const echoed = makeReport({ policies: [makePolicy({ id: 'echo-policy' })], findings: [makeFinding({ policy: 'echo-policy', message: `echoed ${stewardToken} and ${TOKEN}` })] });
+    writeFileSync(path.join(dir, 'report.json'), JSON.stringify(echoed));
+    const before = issues.length;
+    const r = await runCli(['issues', 'sync', '--from', 'report.json'], { cwd: dir, env: { ...env, GITHUB_API_URL: apiUrl, STEWARD_TOKEN: stewardToken } });
+    expect(r.code, r.stderr).toBe(0);
+    const [opened] = issues.slice(before);
+    expect(opened!.body).toContain('| echoed *** and *** |');
+    expect(opened!.body).not.toContain(stewardToken);
   });
 
   it('without GITHUB_TOKEN or GITHUB_REPOSITORY: exit 2 naming them, nothing sent', async () => {

@@ -22,8 +22,10 @@ export function registerIssues(program: Command, ctx: CliContext): void {
         throw new InputError(missing.map((name) => ({ file: name, line: 0, column: 0, message: `not set: issues sync needs ${name === 'GITHUB_TOKEN' ? 'a token that may write issues' : 'the repository as owner/repo'}` })));
       }
       const token = io.env.GITHUB_TOKEN!;
-      secretsOf(io).add(token);
-      const report = await readReportFile(path.resolve(io.cwd, flags.from), io.cwd);
+      const secrets = secretsOf(io).add(token);
+      // The issues leave for GitHub: a report written elsewhere (or by hand) may hold a secret of
+      // this run, which steward's own report files never do.
+      const report = secrets.redactJson(await readReportFile(path.resolve(io.cwd, flags.from), io.cwd));
       const outcome = await syncIssues(report, { token, repository: io.env.GITHUB_REPOSITORY!, apiUrl: io.env.GITHUB_API_URL || undefined, by: flags.by });
       const list = (n: number[]) => (n.length ? n.map((x) => `#${x}`).join(', ') : 'none');
       print(io, `opened ${list(outcome.opened)}; updated ${list(outcome.updated)}; reopened ${list(outcome.reopened)}; closed ${list(outcome.closed)}; ${outcome.unchanged.length} unchanged\n`);
