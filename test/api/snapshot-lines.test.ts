@@ -1,6 +1,6 @@
 // Snapshots as JSON Lines (version 2): written and read a line at a time, every problem bad input
 // at its line and column, and a file cut short never replays as a complete listing.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,49 @@ describe('snapshot files as JSON Lines', () => {
     expect(withItems({ ...back, answers: back.answers.slice(1) })).toEqual({ ...SNAP, answers: SNAP.answers.slice(1) });
     // Each page is held as its line until replayed.
     expect(back.answers[3].pages!.every((p) => p instanceof PageLine)).toBe(true);
+  });
+
+  it('read a chunk at a time whatever the chunks cut: a header longer than a chunk, lines across them, no newline at the end', async () => {
+    // A header of ~70 KB (a long instance name) ends in the second chunk; the last line has no newline.
+    const long: SnapshotFile = { ...SNAP, instance: `https://${'a'.repeat(70_000)}.example` };
+    // Written in chunks of ~1 MiB: a header past one is written whole, the lines after it as well.
+    const huge: SnapshotFile = { ...SNAP, instance: `https://${'b'.repeat(1_100_000)}.example` };
+    const hugeFile = path.join(dir(), 'huge.jsonl');
+    await writeSnapshot(hugeFile, huge);
+    expect(readFileSync(hugeFile, 'utf8')).toBe(text(huge));
+    const file = path.join(dir(), 'snap.jsonl');
+    for (const body of [text(long), text(long).slice(0, -1), text(SNAP).slice(0, -1)]) {
+      writeFileSync(file, body);
+      const back = await readSnapshot(file, 'snap.jsonl');
+      expect(withItems(back)).toEqual(body.startsWith(text(long).slice(0, 100)) ? long : SNAP);
+    }
+    // Cut before its closing line: never the shorter snapshot.
+    const lines = text(SNAP).split('\n');
+    writeFileSync(file, lines.slice(0, -2).join('\n'));
+    await expect(readSnapshot(file, 'snap.jsonl')).rejects.toThrow(/^snap\.jsonl:/);
+  });
+
+  it('a file replaced after it was read (same size, same time, another inode) is refused when a page is read again', async () => {
+    const d = dir();
+    const file = path.join(d, 'snap.jsonl');
+    // Both files' times set to one whole second: the replacement differs from the file read in its inode alone.
+    const when = new Date('2026-11-30T12:00:00.000Z');
+    writeFileSync(file, text(SNAP));
+    utimesSync(file, when, when);
+    const back = await readSnapshot(file, 'snap.jsonl');
+    const read = statSync(file);
+    const other = path.join(d, 'other.jsonl');
+    writeFileSync(other, text(SNAP).replace('Schedule 1 ', 'Schedulx 1 '));
+    utimesSync(other, when, when);
+    renameSync(other, file);
+    const now = statSync(file);
+    expect([now.size, now.mtimeMs, now.dev, now.ino === read.ino]).toEqual([read.size, read.mtimeMs, read.dev, false]);
+    const page = back.answers[3].pages![0] as PageLine;
+    expect(() => page.items()).toThrow('snap.jsonl: the snapshot file changed while it was replayed: run again');
+  });
+
+  it('a file that cannot be read is said so, naming it', async () => {
+    await expect(readSnapshot(dir(), 'a-folder')).rejects.toThrow(/^a-folder: cannot read snapshot: EISDIR/);
   });
 
   it('version 1 (one JSON text) is still read, from a file and from text', async () => {
