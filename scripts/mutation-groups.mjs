@@ -45,7 +45,7 @@ export const MUTATION_GROUPS = [
   {
     name: 'snapshot',
     mutate: ['src/api/snapshot-lines.ts', 'src/api/snapshot-format.ts', 'src/api/snapshot-replay.ts'],
-    tests: ['test/api/snapshot.test.ts', 'test/api/snapshot-lines.test.ts', 'test/resources/kinds/reportSchedule.test.ts', 'test/sandbox/faults.test.ts'],
+    tests: ['test/api/snapshot*.test.ts', 'test/resources/kinds/reportSchedule.test.ts', 'test/sandbox/faults.test.ts'],
   },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts', 'src/core/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/core/json-chunks.test.ts'] },
