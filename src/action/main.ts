@@ -124,7 +124,7 @@ async function runCheck(inputs: ActionInputs, outputs: ActionOutputs, secrets: S
   if (inputs.issues && token && repository) {
     core.setSecret(token);
     secrets.add(token);
-    const synced = await syncIssues(report, { token, repository, apiUrl: process.env.GITHUB_API_URL || undefined, by: inputs.issuesBy });
+    const synced = await syncIssues(report, { token, secrets, repository, apiUrl: process.env.GITHUB_API_URL || undefined, by: inputs.issuesBy });
     core.info(`issues: opened ${synced.opened.length}, updated ${synced.updated.length}, reopened ${synced.reopened.length}, closed ${synced.closed.length}, ${synced.unchanged.length} unchanged`);
   }
 

@@ -56,11 +56,16 @@ export function describeNetworkError(error: unknown): string {
   return message;
 }
 
+/** The code of a failure's chain that names why (a socket's ECONNREFUSED, a TLS code), not a wrapper's. */
+export function networkCodeOf(error: unknown): string | undefined {
+  const codes = errorCodes(error);
+  return codes.find((c) => c in UNREACHABLE_HOST_CODES) ?? codes.at(-1);
+}
+
 /** The network error without anything request-related attached (no options, no headers). */
 export function sanitizedCause(error: unknown): Error {
   const out = new Error(describeNetworkError(error));
-  // The first code of the chain that names why (a socket's ECONNREFUSED, a TLS code), not a wrapper's.
-  const code = errorCodes(error).find((c) => c in UNREACHABLE_HOST_CODES) ?? errorCodes(error).at(-1);
+  const code = networkCodeOf(error);
   if (code) (out as Error & { code?: string }).code = code;
   return out;
 }

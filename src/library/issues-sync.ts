@@ -8,6 +8,7 @@
 import { sha256 } from '../core/digest.js';
 import { ownerLabel } from '../core/owner.js';
 import { InputError } from '../core/problem.js';
+import type { SecretSet } from '../core/redact.js';
 import { type Finding, instancePrefix, type PolicyResult, type Report } from '../core/model.js';
 
 export const ISSUE_LABEL = 'steward';
@@ -27,6 +28,8 @@ export const NO_TEAM = '(no team)';
 
 export interface IssuesSyncOptions {
   token: string;
+  /** The run's secrets: what leaves for GitHub holds none (a report not written by steward may). */
+  secrets: SecretSet;
   /** `owner/repo`. */
   repository: string;
   /** The REST API root (GITHUB_API_URL); default https://api.github.com. */
@@ -128,7 +131,8 @@ function subjectsOf(report: Report, by: IssuesBy): Subject[] {
   }));
 }
 
-export async function syncIssues(report: Report, options: IssuesSyncOptions): Promise<IssuesSyncOutcome> {
+export async function syncIssues(given: Report, options: IssuesSyncOptions): Promise<IssuesSyncOutcome> {
+  const report = options.secrets.redactJson(given);
   const by = options.by ?? 'policy';
   const [owner, repo] = options.repository.split('/');
   if (!owner || !repo) throw new Error(`GITHUB_REPOSITORY must be owner/repo, got "${options.repository}"`);

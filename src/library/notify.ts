@@ -6,6 +6,7 @@
 // retried, then reported as a warning and a `notifications` record: never silent, never a change
 // of the exit code (the gate judges the instance, not the chat).
 import { hmacSha256 } from '../core/digest.js';
+import { networkCodeOf } from '../api/answer-text.js';
 import path from 'node:path';
 import { loadConfig, type NotifyTarget } from '../config/index.js';
 import { instancePrefix, type NotificationRecord, type Report } from '../core/model.js';
@@ -146,18 +147,15 @@ export async function sendNotifications(report: Report, targets: readonly Notify
 }
 
 /**
- * Why a request had no answer, from the error's causes (fetch wraps the socket's error): its
- * network code (ECONNREFUSED, ENOTFOUND), or the attempt's time running out.
+ * Why a request had no answer: its network code (ECONNREFUSED, ENOTFOUND; fetch wraps the
+ * socket's error, as the client's reads see it), or the attempt's time running out (ofetch's
+ * error wraps the timeout's).
  */
 export function noAnswer(error: unknown, timeoutMs: number): string {
-  let cause = error;
-  for (let depth = 0; depth < 4 && cause instanceof Object; depth++) {
-    const { code, name } = cause as { code?: unknown; name?: unknown };
-    if (typeof code === 'string') return code;
-    if (name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return 'no answer';
+  const code = networkCodeOf(error);
+  if (code) return code;
+  const timedOut = [error, (error as { cause?: unknown } | null)?.cause].some((e) => (e as { name?: unknown } | null | undefined)?.name === 'TimeoutError');
+  return timedOut ? `no answer within ${timeoutMs / 1000} s` : 'no answer';
 }
 
 export interface NotifyFromOptions {

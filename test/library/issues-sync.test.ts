@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/problem.js';
 import type { Finding, PolicyResult, Report } from '../../src/core/model.js';
 import { sha256 } from '../../src/core/digest.js';
+import { SecretSet } from '../../src/core/redact.js';
 import { ISSUE_MAX_FINDINGS, NO_TEAM, syncIssues } from '../../src/library/issues-sync.js';
 import { mergeReports, stampInstance } from '../../src/library/merge.js';
 import { DOUBLE_REPOSITORY, type GithubDouble, startGithubDouble } from '../fixtures/github-double.js';
@@ -28,7 +29,7 @@ const policy = (id: string, over: Partial<PolicyResult> = {}) => makePolicy({ id
 const finding = (policyId: string, id: string, over: Partial<Finding> = {}) =>
   makeFinding({ policy: policyId, severity: 'high', resource: { kind: 'queue', id, name: null }, path: null, message: `${id} breaks ${policyId}`, fingerprint: `fp-${policyId}-${id}`, owner: null, ...over });
 const report = (policies: PolicyResult[], findings: Finding[], over: Partial<Report> = {}) => makeReport({ policies, findings, startedAt: AT, ...over });
-const sync = (r: Report, by?: 'policy' | 'team') => syncIssues(r, { token: TOKEN, repository: DOUBLE_REPOSITORY, apiUrl: github.apiUrl, by });
+const sync = (r: Report, by?: 'policy' | 'team') => syncIssues(r, { token: TOKEN, secrets: SecretSet.of(TOKEN), repository: DOUBLE_REPOSITORY, apiUrl: github.apiUrl, by });
 const writes = () => github.calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path.replace('/repos/acme/governance', '')}`);
 const hashOf = (keys: string[]) => sha256([...keys].sort().join('\n')).slice(0, 16);
 
@@ -148,7 +149,7 @@ describe('syncIssues by policy', () => {
 
   it('a repository that is not owner/repo: an error before any request', async () => {
     for (const repository of ['acme', 'acme/', '/governance']) {
-      await expect(syncIssues(report([], []), { token: TOKEN, repository, apiUrl: github.apiUrl })).rejects.toThrow(`GITHUB_REPOSITORY must be owner/repo, got "${repository}"`);
+      await expect(syncIssues(report([], []), { token: TOKEN, secrets: new SecretSet(), repository, apiUrl: github.apiUrl })).rejects.toThrow(`GITHUB_REPOSITORY must be owner/repo, got "${repository}"`);
     }
     expect(github.calls).toEqual([]);
   });

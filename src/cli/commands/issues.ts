@@ -23,10 +23,8 @@ export function registerIssues(program: Command, ctx: CliContext): void {
       }
       const token = io.env.GITHUB_TOKEN!;
       const secrets = secretsOf(io).add(token);
-      // The issues leave for GitHub: a report written elsewhere (or by hand) may hold a secret of
-      // this run, which steward's own report files never do.
-      const report = secrets.redactJson(await readReportFile(path.resolve(io.cwd, flags.from), io.cwd));
-      const outcome = await syncIssues(report, { token, repository: io.env.GITHUB_REPOSITORY!, apiUrl: io.env.GITHUB_API_URL || undefined, by: flags.by });
+      const report = await readReportFile(path.resolve(io.cwd, flags.from), io.cwd);
+      const outcome = await syncIssues(report, { token, secrets, repository: io.env.GITHUB_REPOSITORY!, apiUrl: io.env.GITHUB_API_URL || undefined, by: flags.by });
       const list = (n: number[]) => (n.length ? n.map((x) => `#${x}`).join(', ') : 'none');
       print(io, `opened ${list(outcome.opened)}; updated ${list(outcome.updated)}; reopened ${list(outcome.reopened)}; closed ${list(outcome.closed)}; ${outcome.unchanged.length} unchanged\n`);
       ctx.exitCode = 0;
