@@ -164,7 +164,21 @@ export async function withRunHistory<T>(prepared: PreparedRun, fn: (record: (eva
   }
 }
 
-/** The runs of several instances as one evaluation: one report (library/merge.ts), each warning naming its instance. */
+/**
+ * The runs' warnings, each once: one every instance gave (a policy file's, the config's) unnamed,
+ * the others naming their instance.
+ */
+function fleetWarnings(evaluations: Evaluation[]): string[] {
+  const everywhere = evaluations.slice(1).reduce((shared, e) => {
+    const own = new Set(e.warnings);
+    return shared.filter((w) => own.has(w));
+  }, evaluations[0]!.warnings);
+  const shared = new Set(everywhere);
+  const named = evaluations.flatMap((e) => e.warnings.filter((w) => !shared.has(w)).map((w) => `${instanceName(e.prepared)}: ${w}`));
+  return [...new Set([...everywhere, ...named])];
+}
+
+/** The runs of several instances as one evaluation: one report (library/merge.ts), each warning said once. */
 function combined(evaluations: Evaluation[]): Evaluation {
   if (evaluations.length === 1) return evaluations[0]!;
   const named = (e: Evaluation) => instanceName(e.prepared);
@@ -172,7 +186,7 @@ function combined(evaluations: Evaluation[]): Evaluation {
     ...evaluations[0]!,
     report: mergeReports(evaluations.map((e) => e.report)),
     instance: evaluations.map(named).join(', '),
-    warnings: [...new Set(evaluations.flatMap((e) => e.warnings.map((w) => `${named(e)}: ${w}`)))],
+    warnings: fleetWarnings(evaluations),
     // An instance that found nothing is refused among others as it would be alone.
     empty: evaluations.flatMap((e) => e.empty),
   };
