@@ -49,6 +49,13 @@ export const MUTATION_GROUPS = [
   },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
   { name: 'report', mutate: ['src/report/junit.ts', 'src/core/json-chunks.ts'], tests: ['test/report/junit.test.ts', 'test/report/junit-exact.test.ts', 'test/report/catch-all.test.ts', 'test/report/json.test.ts', 'test/core/json-chunks.test.ts'] },
+  // The verdicts: one policy on one resource (what is selected, what fails, a CEL error never a
+  // pass), a kind's verdicts summed per policy, a failed collection or shared read an error.
+  {
+    name: 'verdicts',
+    mutate: ['src/engine/judge.ts', 'src/engine/evaluate.ts', 'src/engine/run.ts'],
+    tests: ['test/engine/**/*.test.ts', 'test/resources/{platform-semantics,discovery}.test.ts', 'test/hostile/partial-coverage.test.ts'],
+  },
   // Paths a run may read or write: contained in the project, writable, never two of the run's files at once.
   {
     name: 'io',

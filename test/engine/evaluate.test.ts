@@ -129,3 +129,57 @@ describe('judgeItems', () => {
     );
   });
 });
+
+describe('what an outcome names', () => {
+  const base: PolicyDefinition = { ...pack.find((p) => p.id === 'queue-no-admin-for-users')!, fix: undefined };
+  const policy = (over: Partial<PolicyDefinition>) => compilePolicy({ ...base, ...over });
+
+  it('`when` without `each`: its error and a value that is not a bool, each naming the field', () => {
+    const p = policy({ each: undefined, when: 'resource.missing', assert: 'true', message: 'm' });
+    expect(selectItems(p, { id: 'q' }, { now })).toEqual([{ path: null, itemKey: null, error: 'policy queue-no-admin-for-users: when: field not found: missing' }]);
+    const notBool = policy({ each: undefined, when: 'resource.count', assert: 'true', message: 'm' });
+    expect(evaluateDocument(notBool, { id: 'q', count: 2 }, { now })).toEqual([
+      { path: null, itemKey: null, passed: false, offendingValue: {}, error: 'policy queue-no-admin-for-users: when: when must evaluate to a bool, got number' },
+    ]);
+  });
+
+  it("an item's `when` that is not a bool is that item's error", () => {
+    const p = policy({ when: 'item.type' });
+    expect(selectItems(p, { id: 'q', permissions: [{ id: '1', type: 'USER' }] }, { now })).toEqual([
+      { path: 'permissions[0]', itemKey: '1', item: { id: '1', type: 'USER' }, error: 'policy queue-no-admin-for-users: when: when must evaluate to a bool, got string' },
+    ]);
+  });
+
+  it('a value of the wrong type is named: null, list, map', () => {
+    const p = policy({ each: undefined, when: undefined, assert: 'resource.flag', message: 'm' });
+    const errorOf = (flag: unknown) => evaluateDocument(p, { id: 'q', flag }, { now })[0].error;
+    expect([errorOf(null), errorOf([true]), errorOf({ a: true })]).toEqual([
+      'policy queue-no-admin-for-users: assert: assert must evaluate to a bool, got null',
+      'policy queue-no-admin-for-users: assert: assert must evaluate to a bool, got list',
+      'policy queue-no-admin-for-users: assert: assert must evaluate to a bool, got map',
+    ]);
+    const each = policy({ each: 'resource.permissions', when: undefined });
+    expect(evaluateDocument(each, { id: 'q', permissions: { a: 1 } }, { now })[0].error).toBe('policy queue-no-admin-for-users: each: must evaluate to a list, got map');
+  });
+
+  it("items: a number id is the key, a null item or one without an id its index; an `each` that is not a field's path is `each[i]`", () => {
+    const p = policy({ each: 'resource.permissions.filter(x, true)', when: undefined, assert: 'true' });
+    expect(selectItems(p, { id: 'q', permissions: [{ id: 7 }, null, 'text', { id: true }] }, { now }).map((s) => [s.path, s.itemKey])).toEqual([
+      ['each[0]', '7'],
+      ['each[1]', '1'],
+      ['each[2]', '2'],
+      ['each[3]', '3'],
+    ]);
+  });
+
+  it('the offending value of a whole-resource verdict: the fields the judgement reads that the resource has, or all of it', () => {
+    const fields = policy({ each: undefined, when: undefined, assert: 'has(resource.absent) || resource.flag', message: 'm' });
+    const [o] = evaluateDocument(fields, { id: 'q', flag: false, other: 1 }, { now });
+    expect(o.passed).toBe(false);
+    // Only fields present: a field the resource lacks is not a key (undefined would still hash).
+    expect(o.offendingValue).toStrictEqual({ flag: false });
+    const whole = policy({ each: undefined, when: undefined, assert: 'size(resource) > 5', message: 'm' });
+    const doc = { id: 'q', flag: false };
+    expect(evaluateDocument(whole, doc, { now })[0].offendingValue).toBe(doc);
+  });
+});

@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
+import { InputError } from '../../src/core/problem.js';
 import { runPolicies } from '../../src/engine/run.js';
 import { emptyScope, RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { ResourceKind } from '../../src/resources/types.js';
@@ -169,5 +173,50 @@ policies:
     expect(run.results.map((r) => [r.id, r.status, r.evaluated])).toEqual([['files-have-paths', 'skipped', 0]]);
     expect(run.warnings).toEqual(['policy files-have-paths checked nothing: scope.filesets is empty']);
     expect(s.totalRequests()).toBe(0);
+  });
+});
+
+describe('runPolicies: what stops a run, what a run says it skipped', () => {
+  const policy = (id: string, resource: string, assert: string) => `
+  - id: ${id}
+    title: ${id}
+    description: A policy of the test.
+    severity: low
+    resource: ${resource}
+    assert: ${assert}
+    message: "{{ resource.id }}"`;
+
+  it('several policies that checked nothing: one line naming each empty scope key once, and the policies', async () => {
+    const run = (text: string) =>
+      runPolicies({ policies: compilePolicies(`policies:${text}\n`), api: demo.api(), kinds: RESOURCE_KINDS, scope: emptyScope(), manifestFiles: {}, displayRoot: '.', now: new Date() });
+    const files = policy('files-a', 'filesetFile', "resource.path != ''") + policy('files-b', 'filesetFile', "resource.path != ''");
+    expect((await run(files)).warnings).toEqual(['2 policies checked nothing: scope.filesets is empty (files-a, files-b)']);
+    const mixed = await run(files + policy('datasets-a', 'dataset', "resource.name != ''"));
+    expect(mixed.warnings).toEqual(['3 policies checked nothing: scope.filesets, scope.datasets are empty (files-a, files-b, datasets-a)']);
+    expect(mixed.results.map((r) => r.status)).toEqual(['skipped', 'skipped', 'skipped']);
+  });
+
+  it('a bad manifest is bad input before any request; a declared kind that fails otherwise is an error of its policies', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'steward-run-'));
+    const bad = path.join(dir, 'bad.yaml');
+    writeFileSync(bad, 'queue: [unclosed\n');
+    const policies = compilePolicies(`policies:${TIMEZONES_SET}${policy('queues-named', 'queue', "resource.id != ''")}\n`);
+    const s = demo.sandbox;
+    s.resetCounts();
+    const base = { policies, api: demo.api(), kinds: RESOURCE_KINDS, scope: emptyScope(), displayRoot: dir, now: new Date() };
+    await expect(runPolicies({ ...base, manifestFiles: { queues: [bad] } })).rejects.toBeInstanceOf(InputError);
+    expect(s.totalRequests()).toBe(0);
+    const failing: ResourceKind = {
+      ...RESOURCE_KINDS.queue,
+      // biome-ignore lint/correctness/useYield: a collection that fails before its first item
+      async *collect() {
+        throw new Error('EACCES: permission denied');
+      },
+    };
+    const run = await runPolicies({ ...base, kinds: { ...RESOURCE_KINDS, queue: failing }, manifestFiles: {} });
+    expect(run.results.map((r) => [r.id, r.status, r.error])).toEqual([
+      ['timezones-set', expect.any(String), null],
+      ['queues-named', 'error', 'could not collect queue resources: EACCES: permission denied'],
+    ]);
   });
 });
