@@ -40,11 +40,11 @@ export const MUTATION_GROUPS = [
   { name: 'notify', mutate: ['src/library/notify.ts'], tests: ['test/library/notify.test.ts'] },
   // GitHub issues kept in sync: which issue opens, updates, reopens or closes (a close says "fixed").
   { name: 'issues', mutate: ['src/library/issues-sync.ts'], tests: ['test/library/issues-sync.test.ts'] },
-  // Snapshots: what `snapshot` writes and `check --from` trusts (a snapshot missing a page or an
-  // answer, or holding one twice, is never a pass).
+  // Snapshots: what `snapshot` records and writes and `check --from` trusts (a snapshot missing a
+  // page or an answer, or holding one twice, is never a pass).
   {
     name: 'snapshot',
-    mutate: ['src/api/snapshot-lines.ts', 'src/api/snapshot-format.ts', 'src/api/snapshot-replay.ts'],
+    mutate: ['src/api/snapshot-lines.ts', 'src/api/snapshot-format.ts', 'src/api/snapshot-replay.ts', 'src/api/snapshot-record.ts'],
     tests: ['test/api/snapshot*.test.ts', 'test/resources/kinds/reportSchedule.test.ts', 'test/sandbox/faults.test.ts'],
   },
   // The report tests that read JUnit and JSON (the others format 50,000 findings or start Chromium, for every mutant).
