@@ -282,7 +282,7 @@ export async function runPolicies(opts: RunOptions): Promise<RunResult> {
     if (empty) emptyScopes.push([empty, result.id]);
     results.push(empty ? { ...result, status: 'skipped' } : result);
   }
-  const empty = emptyScopeWarning(emptyScopes);
+  const empty = emptyScopeWarning(emptyScopes, opts.scope);
   if (empty) warnings.push(empty);
   // Most severe first across policies (a policy's findings share its severity and stay together).
   return {
@@ -314,19 +314,28 @@ function judgedResources(verdicts: Column<ResourceVerdict>, resources: number, s
   return count;
 }
 
-/** One line for every policy that checked nothing: the empty scope keys, and the policies. */
-function emptyScopeWarning(empty: [key: string, policy: string][]): string | null {
+/**
+ * One line for every policy that checked nothing: the empty scope keys, the keys whose listing
+ * (`all`) gave nothing, and the policies.
+ */
+function emptyScopeWarning(empty: [key: string, policy: string][], scope: Scope): string | null {
   if (empty.length === 0) return null;
-  const keys = [...new Set(empty.map(([k]) => `scope.${k}`))];
-  const are = keys.length === 1 ? 'is' : 'are';
-  if (empty.length === 1) return `policy ${empty[0][1]} checked nothing: ${keys[0]} is empty`;
-  return `${empty.length} policies checked nothing: ${keys.join(', ')} ${are} empty (${empty.map(([, id]) => id).join(', ')})`;
+  const keys = [...new Set(empty.map(([k]) => k))];
+  const named = keys.filter((k) => !scope.discover[k]).map((k) => `scope.${k}`);
+  const listed = keys.filter((k) => scope.discover[k]).map((k) => `scope.${k}: all`);
+  const why = [
+    ...(named.length > 0 ? [`${named.join(', ')} ${named.length === 1 ? 'is' : 'are'} empty`] : []),
+    ...(listed.length > 0 ? [`${listed.join(', ')} listed none`] : []),
+  ].join('; ');
+  if (empty.length === 1) return `policy ${empty[0][1]} checked nothing: ${why}`;
+  return `${empty.length} policies checked nothing: ${why} (${empty.map(([, id]) => id).join(', ')})`;
 }
 
 /**
  * The scope key of a policy that checked nothing because its kind's scope list names nothing
- * (`skipped`, not `pass`: a pass would claim something was checked), or null. A kind also found
- * through another (cards sent by schedules) counts only when nothing was collected either.
+ * (`skipped`, not `pass`: a pass would claim something was checked), or whose listing (`all`)
+ * gave nothing; else null. A kind also found through another (cards sent by schedules) counts
+ * only when nothing was collected either.
  */
 function emptyScopeKey(opts: RunOptions, result: PolicyResult, collected: number): string | null {
   const input = opts.kinds[result.resource]?.inputs.scope;

@@ -196,6 +196,29 @@ describe('runPolicies: what stops a run, what a run says it skipped', () => {
     expect(mixed.results.map((r) => r.status)).toEqual(['skipped', 'skipped', 'skipped']);
   });
 
+  it('a listing asked for (`all`) that gave nothing: skipped, and the line says the listing gave none, not that the scope is empty', async () => {
+    const none: ResourceKind = {
+      ...RESOURCE_KINDS.dataset,
+      async *collect() {},
+    };
+    const run = (text: string) =>
+      runPolicies({
+        policies: compilePolicies(`policies:${text}\n`),
+        api: demo.api(),
+        kinds: { ...RESOURCE_KINDS, dataset: none },
+        scope: { ...emptyScope(), discover: { datasets: { exclude: [] } } },
+        manifestFiles: {},
+        displayRoot: '.',
+        now: new Date(),
+      });
+    const datasets = policy('datasets-a', 'dataset', "resource.name != ''");
+    const alone = await run(datasets);
+    expect(alone.warnings).toEqual(['policy datasets-a checked nothing: scope.datasets: all listed none']);
+    expect(alone.results.map((r) => r.status)).toEqual(['skipped']);
+    const both = await run(policy('files-a', 'filesetFile', "resource.path != ''") + datasets);
+    expect(both.warnings).toEqual(['2 policies checked nothing: scope.filesets is empty; scope.datasets: all listed none (files-a, datasets-a)']);
+  });
+
   it('a bad manifest is bad input before any request; a declared kind that fails otherwise is an error of its policies', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'steward-run-'));
     const bad = path.join(dir, 'bad.yaml');
