@@ -43,6 +43,16 @@ export function compilePolicies(text: string, file = 'policies/test.yaml'): Comp
   return policies.map((p) => compilePolicy(p));
 }
 
+/** One entry of a `policies:` list, for tests whose policies differ only in id, kind and assertion. */
+export const policyEntry = (id: string, resource: string, assert: string) => `
+  - id: ${id}
+    title: ${id}
+    description: A policy of the test.
+    severity: low
+    resource: ${resource}
+    assert: ${assert}
+    message: "{{ resource.id }}"`;
+
 export interface Demo {
   sandbox: Sandbox;
   api: () => InstanceApi;

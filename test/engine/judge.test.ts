@@ -11,7 +11,7 @@ import { runPolicies } from '../../src/engine/run.js';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
 import { emptyScope, RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../../src/resources/types.js';
-import { compilePolicies, type Demo, NOW, startDemo } from './harness.js';
+import { compilePolicies, type Demo, NOW, policyEntry, startDemo } from './harness.js';
 
 let demo: Demo;
 beforeAll(async () => {
@@ -300,30 +300,9 @@ describe('a run of kinds', () => {
   it('a token the instance refuses stops the run once, whichever kinds met it', async () => {
     const s = demo.sandbox;
     const refused = createClient({ baseUrl: s.baseUrl, workflowUrl: s.workflowUrl, token: 'tok-revoked', workflowToken: 'wf-revoked', retryBaseDelayMs: 1 });
-    const policies = compilePolicies(`
-policies:
-  - id: titled
-    title: Schedules are titled
-    description: A schedule without a title cannot be found.
-    severity: low
-    resource: reportSchedule
-    assert: resource.title != ''
-    message: "schedule {{ resource.id }} has no title"
-  - id: users-named
-    title: Users are named
-    description: A user without a name cannot be found.
-    severity: low
-    resource: user
-    assert: resource.name != ''
-    message: "user {{ resource.id }} has no name"
-  - id: workflows-named
-    title: Workflows are named
-    description: A workflow without a name cannot be found.
-    severity: low
-    resource: workflow
-    assert: resource.name != ''
-    message: "workflow {{ resource.id }} has no name"
-`);
+    const policies = compilePolicies(
+      `policies:${policyEntry('titled', 'reportSchedule', "resource.title != ''")}${policyEntry('users-named', 'user', "resource.name != ''")}${policyEntry('workflows-named', 'workflow', "resource.name != ''")}\n`,
+    );
     const scope = { ...emptyScope(), discover: { users: { exclude: [] } } };
     const r = await runPolicies({ policies, api: refused, kinds: RESOURCE_KINDS, scope, manifestFiles: {}, displayRoot: '.', now: NOW });
     expect(r.results.map((p) => p.status)).toEqual(['error', 'error', 'error']);

@@ -7,7 +7,7 @@ import { InputError } from '../../src/core/problem.js';
 import { runPolicies } from '../../src/engine/run.js';
 import { emptyScope, RESOURCE_KINDS } from '../../src/resources/index.js';
 import type { ResourceKind } from '../../src/resources/types.js';
-import { compilePolicies, type Demo, startDemo, summary } from './harness.js';
+import { compilePolicies, type Demo, policyEntry, startDemo, summary } from './harness.js';
 import { MISSION_PLANTED, MISSION_POLICIES } from './mission-policies.js';
 
 /** A schedule policy that reads no part, so schedules are judged page by page. */
@@ -177,21 +177,12 @@ policies:
 });
 
 describe('runPolicies: what stops a run, what a run says it skipped', () => {
-  const policy = (id: string, resource: string, assert: string) => `
-  - id: ${id}
-    title: ${id}
-    description: A policy of the test.
-    severity: low
-    resource: ${resource}
-    assert: ${assert}
-    message: "{{ resource.id }}"`;
-
   it('several policies that checked nothing: one line naming each empty scope key once, and the policies', async () => {
     const run = (text: string) =>
       runPolicies({ policies: compilePolicies(`policies:${text}\n`), api: demo.api(), kinds: RESOURCE_KINDS, scope: emptyScope(), manifestFiles: {}, displayRoot: '.', now: new Date() });
-    const files = policy('files-a', 'filesetFile', "resource.path != ''") + policy('files-b', 'filesetFile', "resource.path != ''");
+    const files = policyEntry('files-a', 'filesetFile', "resource.path != ''") + policyEntry('files-b', 'filesetFile', "resource.path != ''");
     expect((await run(files)).warnings).toEqual(['2 policies checked nothing: scope.filesets is empty (files-a, files-b)']);
-    const mixed = await run(files + policy('datasets-a', 'dataset', "resource.name != ''"));
+    const mixed = await run(files + policyEntry('datasets-a', 'dataset', "resource.name != ''"));
     expect(mixed.warnings).toEqual(['3 policies checked nothing: scope.filesets, scope.datasets are empty (files-a, files-b, datasets-a)']);
     expect(mixed.results.map((r) => r.status)).toEqual(['skipped', 'skipped', 'skipped']);
   });
@@ -211,11 +202,11 @@ describe('runPolicies: what stops a run, what a run says it skipped', () => {
         displayRoot: '.',
         now: new Date(),
       });
-    const datasets = policy('datasets-a', 'dataset', "resource.name != ''");
+    const datasets = policyEntry('datasets-a', 'dataset', "resource.name != ''");
     const alone = await run(datasets);
     expect(alone.warnings).toEqual(['policy datasets-a checked nothing: scope.datasets: all listed none']);
     expect(alone.results.map((r) => r.status)).toEqual(['skipped']);
-    const both = await run(policy('files-a', 'filesetFile', "resource.path != ''") + datasets);
+    const both = await run(policyEntry('files-a', 'filesetFile', "resource.path != ''") + datasets);
     expect(both.warnings).toEqual(['2 policies checked nothing: scope.filesets is empty; scope.datasets: all listed none (files-a, datasets-a)']);
   });
 
@@ -223,7 +214,7 @@ describe('runPolicies: what stops a run, what a run says it skipped', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'steward-run-'));
     const bad = path.join(dir, 'bad.yaml');
     writeFileSync(bad, 'queue: [unclosed\n');
-    const policies = compilePolicies(`policies:${TIMEZONES_SET}${policy('queues-named', 'queue', "resource.id != ''")}\n`);
+    const policies = compilePolicies(`policies:${TIMEZONES_SET}${policyEntry('queues-named', 'queue', "resource.id != ''")}\n`);
     const s = demo.sandbox;
     s.resetCounts();
     const base = { policies, api: demo.api(), kinds: RESOURCE_KINDS, scope: emptyScope(), displayRoot: dir, now: new Date() };
