@@ -56,6 +56,9 @@ export const MUTATION_GROUPS = [
     mutate: ['src/engine/judge.ts', 'src/engine/evaluate.ts', 'src/engine/run.ts'],
     tests: ['test/engine/**/*.test.ts', 'test/resources/{platform-semantics,discovery}.test.ts', 'test/hostile/partial-coverage.test.ts'],
   },
+  // What the engine leans on: each read once a run (a shared read's failure known as shared), a
+  // bounded pool that throws its first failure, findings ordered and counted, owners resolved.
+  { name: 'engine-parts', mutate: ['src/engine/memo.ts', 'src/engine/pool.ts', 'src/engine/findings.ts', 'src/engine/owners.ts'], tests: ['test/engine/**/*.test.ts'] },
   // Paths a run may read or write: contained in the project, writable, never two of the run's files at once.
   {
     name: 'io',

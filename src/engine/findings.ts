@@ -24,6 +24,7 @@ export function findingLocation(
     const hit = source.paths[p];
     if (hit) return hit;
     const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
+    // Stryker disable next-line EqualityOperator: a cut at 0 leaves an empty path, which ends the walk as null does
     p = cut > 0 ? p.slice(0, cut) : null;
   }
   return source.location;

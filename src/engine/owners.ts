@@ -19,6 +19,7 @@ export interface OwnerContext {
 
 /** The resolved owner part as a finding carries it; null when the document's value is none. */
 function findingOwner(value: unknown): FindingOwner | null {
+  // Stryker disable next-line ConditionalExpression: a string, number or boolean has no `type` of USER or GROUP either
   if (!value || typeof value !== 'object') return null;
   const o = value as Partial<FindingOwner>;
   if ((o.type !== 'USER' && o.type !== 'GROUP') || typeof o.id !== 'string') return null;

@@ -7,7 +7,10 @@ import { FINGERPRINT_LENGTH, fingerprint } from '../../src/engine/fingerprint.js
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { runPolicies } from '../../src/engine/run.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
-import { compilePolicies, type Demo, DEMO, demoManifests, demoScope, NOW, startDemo } from './harness.js';
+import { ApiError } from '../../src/api/errors.js';
+import { ALL_RESOURCES_ID, errorFinding, findingLocation } from '../../src/engine/findings.js';
+import type { CollectedResource } from '../../src/resources/types.js';
+import { compilePolicies, type Demo, DEMO, demoManifests, demoScope, NOW, policyEntry, startDemo } from './harness.js';
 import { MISSION_POLICIES } from './mission-policies.js';
 
 const POLICIES = compilePolicies(MISSION_POLICIES, 'policies/mission.yaml');
@@ -133,5 +136,47 @@ policies:
       schedules.splice(schedules.findIndex((s) => s.id === 90019), 1);
       schedules.splice(schedules.findIndex((s) => s.id === 950), 1);
     }
+  });
+});
+
+describe('a finding made without a run', () => {
+  const policy = compilePolicies(`policies:${policyEntry('queue-check', 'queue', "resource.id != ''")}\n`)[0].def;
+  const at = (line: number) => ({ file: 'permissions/q.yaml', line, column: 5 });
+  /** A declared queue whose manifest knows where `paths` are. */
+  const declared = (paths: Record<string, { file: string; line: number; column: number }>): CollectedResource => ({
+    kind: 'queue',
+    id: 'q',
+    name: null,
+    doc: { id: 'q' },
+    source: { file: 'permissions/q.yaml', location: at(1), paths, sha256: '0'.repeat(64) },
+  });
+
+  it('points at the longest known prefix of the path, cut at a field or an item, never inside a name', () => {
+    const r = declared({ 'permissions[1]': at(4), permissions: at(3), 'a.b': at(7), a: at(6), permission: at(9) });
+    expect(findingLocation(policy, r, 'permissions[1].type')).toEqual(at(4));
+    expect(findingLocation(policy, r, 'permissions[2].type')).toEqual(at(3));
+    // `a.b[2]` is cut at its last `[` first, then at its `.`.
+    expect(findingLocation(policy, r, 'a.b[2]')).toEqual(at(7));
+    expect(findingLocation(policy, r, 'a.c[2]')).toEqual(at(6));
+    // No entry named `permissions`: the resource's id key, not the entry whose name is a prefix.
+    expect(findingLocation(policy, declared({ permission: at(9) }), 'permissions')).toEqual(at(1));
+    expect(findingLocation(policy, r, null)).toEqual(at(1));
+    // A live resource: the policy's own definition.
+    expect(findingLocation(policy, { ...r, source: null }, 'permissions[1]')).toEqual(policy.location);
+  });
+
+  it('an error is marked run-wide only when its cause is one, and its fingerprint is its own', () => {
+    const refused = new ApiError({ kind: 'http', operation: 'listQueues', method: 'GET', path: '/api/queues', status: 401, detail: '401 Unauthorized' });
+    const failed = new ApiError({ kind: 'http', operation: 'listQueues', method: 'GET', path: '/api/queues', status: 500, detail: '500 Internal Server Error' });
+    const runWide = errorFinding(policy, 'queue', null, 'refused', null, null, refused);
+    expect(runWide.runWide).toBe(true);
+    expect([runWide.resource, runWide.status, runWide.location]).toEqual([{ kind: 'queue', id: ALL_RESOURCES_ID, name: null }, 'error', policy.location]);
+    expect('runWide' in errorFinding(policy, 'queue', null, 'failed', null, null, failed)).toBe(false);
+    expect('runWide' in errorFinding(policy, 'queue', null, 'failed')).toBe(false);
+    // The fingerprint of an error is kept across versions (baselines and histories match on it).
+    const error = errorFinding(policy, 'queue', declared({}), 'could not read', 'permissions[0]', '7');
+    expect(error.fingerprint).toBe(fingerprint({ policy: 'queue-check', kind: 'queue', resourceId: 'q', itemKey: '7', offendingValue: { error: true } }));
+    expect(error.fingerprint).not.toBe(fingerprint({ policy: 'queue-check', kind: 'queue', resourceId: 'q', itemKey: '7', offendingValue: {} }));
+    expect(error.fingerprint).not.toBe(fingerprint({ policy: 'queue-check', kind: 'queue', resourceId: 'q', itemKey: '7', offendingValue: { error: false } }));
   });
 });

@@ -5,14 +5,20 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InstanceApi } from '../../src/api/types.js';
+import { ALL_RESOURCES_ID, errorFinding, violationFinding } from '../../src/engine/findings.js';
+import { createPartMemo, createRunMemo } from '../../src/engine/memo.js';
+import { attachOwners } from '../../src/engine/owners.js';
 import { check } from '../../src/index.js';
 import type { Finding, Report } from '../../src/core/model.js';
 import { InputError } from '../../src/core/problem.js';
 import { formatReport } from '../../src/report/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import type { CollectedResource, DocumentPart, ResourceKind } from '../../src/resources/types.js';
 import { REPO, tempDir } from '../cli/helpers.js';
 import { reportValidator, sarifValidator } from '../report/schema-validators.js';
+import { compilePolicies, policyEntry } from './harness.js';
 
 const validateReport = reportValidator();
 
@@ -145,5 +151,68 @@ describe('owners in the other formats', () => {
     expect(props('workflows-are-named').owner).toEqual({ type: 'USER', id: '7', name: 'Ana Ruiz', email: 'ana.ruiz@example.com', state: 'active' });
     expect(props('admins-at-most')).toMatchObject({ owner: null, ownerUnknown: "a role belongs to the instance, not to a person: route it with the config's owners: map" });
     expect('team' in props('admins-at-most')).toBe(false);
+  });
+});
+
+describe('attachOwners, one kind at a time', () => {
+  const policy = compilePolicies(`policies:${policyEntry('things-named', 'reportSchedule', "resource.title != ''")}\n`)[0].def;
+  const resource = (id: string, doc: Record<string, unknown> = {}): CollectedResource => ({ kind: 'thing', id, name: null, doc: { id, ...doc }, source: null });
+  const finding = (r: CollectedResource | null) => (r ? violationFinding(policy, r, { path: null, itemKey: null, offendingValue: null }) : errorFinding(policy, 'thing', null, 'listing failed'));
+  const context = (partMemo = createPartMemo()) => ({ api: {} as InstanceApi, once: createRunMemo().once, partMemo });
+  const owned = (load: DocumentPart['load']): ResourceKind => ({ name: 'thing', parts: { owner: { name: 'owner', operation: 'searchUsers', load } } }) as unknown as ResourceKind;
+  const answers = (findings: Finding[]) => findings.map((f) => [f.resource.id, f.owner, f.ownerUnknown]);
+
+  it('a kind without an owner part says so, in its own words or the default', async () => {
+    const findings = [finding(resource('1'))];
+    await attachOwners(context(), { name: 'thing', parts: {} } as unknown as ResourceKind, findings, new Map([['1', resource('1')]]), 2);
+    expect(answers(findings)).toEqual([['1', null, 'a thing names no owner']]);
+    const own = [finding(resource('1'))];
+    await attachOwners(context(), { name: 'thing', parts: {}, ownerless: 'things are shared' } as unknown as ResourceKind, own, new Map([['1', resource('1')]]), 2);
+    expect(answers(own)).toEqual([['1', null, 'things are shared']]);
+  });
+
+  it('an owner value that names no user or group is none; a read that fails says why; an error of the kind or a resource not collected names no owner', async () => {
+    const values: Record<string, unknown> = {
+      '1': { type: 'USER', id: '7', name: 'Ana Ruiz' },
+      '2': null,
+      '3': 'Ana Ruiz',
+      '4': { type: 'ROBOT', id: '9' },
+      '5': { type: 'GROUP', id: 88 },
+    };
+    const kind = owned(async (_api, r) => {
+      if (r.id === '6') throw new Error('searchUsers: 503 Service Unavailable');
+      return values[r.id];
+    });
+    const rs = ['1', '2', '3', '4', '5', '6'].map((id) => resource(id));
+    const findings = [...rs.map(finding), finding(null), finding(resource('99'))];
+    await attachOwners(context(), kind, findings, new Map(rs.map((r) => [r.id, r])), 3);
+    expect(answers(findings)).toEqual([
+      ['1', { type: 'USER', id: '7', name: 'Ana Ruiz', email: null, state: null }, undefined],
+      ['2', null, 'the platform names no owner for thing 2'],
+      ['3', null, 'the platform names no owner for thing 3'],
+      ['4', null, 'the platform names no owner for thing 4'],
+      ['5', null, 'the platform names no owner for thing 5'],
+      ['6', null, 'searchUsers: 503 Service Unavailable'],
+      [ALL_RESOURCES_ID, null, 'the error concerns every thing resource, not one'],
+      ['99', null, 'thing 99 was not collected'],
+    ]);
+  });
+
+  it("reads a resource's owner once: not again when a policy's read left it in the document or in the run's part memo", async () => {
+    const loads: string[] = [];
+    const kind = owned(async (_api, r) => {
+      loads.push(r.id);
+      return { type: 'GROUP', id: `g-${r.id}` };
+    });
+    const partMemo = createPartMemo();
+    const read = resource('1', { owner: { type: 'USER', id: '7', name: 'Ana Ruiz', email: 'ana@example.com', state: 'active' } });
+    const memoised = resource('2');
+    await partMemo(memoised, 'owner', async () => ({ type: 'USER', id: '8' }));
+    const fresh = resource('3');
+    const findings = [finding(read), finding(memoised), finding(fresh), finding(fresh)];
+    await attachOwners(context(partMemo), kind, findings, new Map([read, memoised, fresh].map((r) => [r.id, r])), 2);
+    expect(loads).toEqual(['3']);
+    expect(findings.map((f) => f.owner?.id)).toEqual(['7', '8', 'g-3', 'g-3']);
+    expect(findings[0].owner).toEqual({ type: 'USER', id: '7', name: 'Ana Ruiz', email: 'ana@example.com', state: 'active' });
   });
 });

@@ -138,3 +138,36 @@ describe('mapPool', () => {
     expect(out).toEqual(['0:3', '1:1', '2:2', '3:0']);
   });
 });
+
+describe('mapPool, bounded', () => {
+  it('runs at most `concurrency` calls at once, and as many as that when there are enough items', async () => {
+    const most = async (items: number, concurrency: number) => {
+      let running = 0;
+      let peak = 0;
+      await mapPool(Array.from({ length: items }, (_, i) => i), concurrency, async () => {
+        running++;
+        peak = Math.max(peak, running);
+        for (let k = 0; k < 3; k++) await tick();
+        running--;
+      });
+      return peak;
+    };
+    expect(await most(10, 3)).toBe(3);
+    expect(await most(2, 8)).toBe(2);
+    // A concurrency of 0 still makes progress, one at a time.
+    expect(await most(4, 0)).toBe(1);
+    expect(await mapPool([], 4, async () => 1)).toEqual([]);
+  });
+});
+
+describe('eachPooled, a failure with nothing pending', () => {
+  it('is thrown at the next item, though no call is left to wait for', async () => {
+    const taken = { count: 0 };
+    const run = eachPooled(counted(20, taken), 4, (item) => {
+      // The first call fails at once and settles before the next item arrives; the rest are synchronous.
+      if (item === 0) return Promise.reject(new Error('item 0 failed'));
+    });
+    await expect(run).rejects.toThrow('item 0 failed');
+    expect(taken.count).toBe(2);
+  });
+});
