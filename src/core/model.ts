@@ -152,7 +152,7 @@ export interface NotificationRecord {
   attempts: number;
   /** The last answer's status, or null. */
   status: number | null;
-  /** Changes listed in the message. */
+  /** Changes the message lists (at most NOTIFY_MAX_ITEMS), counted whether or not it was sent: `sent` and `error` say whether it was. */
   items: number;
   /** Why it was not sent (nothing changed, no history, a variable not set, a failed delivery), or null. */
   error: string | null;

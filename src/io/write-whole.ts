@@ -3,8 +3,9 @@
 // the target (the same folder, so the rename is atomic on its file system), is synced, and is
 // renamed over the target. A full disk, a file-size limit or an error part-way leaves the
 // target as it was and removes the temporary file; only a killed process leaves one behind,
-// named `.NAME.PID.N.tmp` beside the target. A device or a pipe (`/dev/stdout`) is written into.
-import { accessSync, closeSync, constants, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+// named `.NAME.PID.N.tmp` beside the target, which the next write of that target removes once it
+// is stale. A device or a pipe (`/dev/stdout`) is written into.
+import { accessSync, closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** A piece of the file: text (written as UTF-8) or bytes. */
@@ -91,6 +92,7 @@ class WholeFile {
       }
       if (temporary) renameSync(temporary, this.#target);
     });
+    if (temporary) removeStaleLeftovers(this.#target);
   }
 
   /** A step of the file system's, its failure said as the target's (the content's own errors pass as they are). */
@@ -140,3 +142,55 @@ export function writeWholeSync(file: string, content: FilePiece | Iterable<FileP
 
 /** Whether `name` (in the target's folder) is a temporary file a killed writer of `file` left. */
 export const isLeftoverOf = (file: string, name: string): boolean => name.startsWith(`.${path.basename(file)}.`) && name.endsWith('.tmp');
+
+/**
+ * How long a killed writer's temporary file must have gone unwritten before a later write of its
+ * target removes it (its process gone too). A live writer writes more often than this (a page, a
+ * report's piece); a writer in another PID namespace sharing the folder, whose process this one
+ * cannot see, keeps its file while it writes at least once an hour.
+ */
+export const LEFTOVER_STALE_MS = 3_600_000;
+
+/** The process id in a temporary file's name (`.NAME.PID.N.tmp`; sql.js's own `.NAME.PID.tmp`), or null. */
+function leftoverPid(file: string, name: string): number | null {
+  if (!isLeftoverOf(file, name)) return null;
+  const middle = /^(\d+)(?:\.\d+)?$/.exec(name.slice(path.basename(file).length + 2, -'.tmp'.length));
+  return middle ? Number(middle[1]) : null;
+}
+
+/** Whether a process of this id runs (EPERM: it runs as another user). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The temporary files killed writers of `target` left beside it, removed once each has gone
+ * LEFTOVER_STALE_MS unwritten and no process of its id runs (a killed `snapshot` of a large
+ * instance leaves hundreds of MB). One that cannot be read or removed is left as it is: the write
+ * itself has succeeded.
+ */
+export function removeStaleLeftovers(target: string, now = Date.now()): void {
+  const dir = path.dirname(target);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = leftoverPid(target, name);
+    if (pid === null || pid === process.pid || running(pid)) continue;
+    const at = path.join(dir, name);
+    try {
+      const stat = lstatSync(at);
+      if (stat.isFile() && now - stat.mtimeMs > LEFTOVER_STALE_MS) rmSync(at);
+    } catch {
+      // Removed meanwhile by another writer, or not this user's to remove.
+    }
+  }
+}

@@ -1,12 +1,12 @@
 // A file steward writes is written whole or not at all: a failure part-way leaves the target as
 // it was and no temporary file beside it; a replaced file keeps its mode, a link stays a link.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { isLeftoverOf, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
+import { isLeftoverOf, LEFTOVER_STALE_MS, removeStaleLeftovers, writeWholeSync, writtenInPlace } from '../../src/io/write-whole.js';
 import { readFifo } from '../fixtures/fifo.js';
 
 const folder = () => mkdtempSync(path.join(tmpdir(), 'steward-whole-'));
@@ -146,5 +146,53 @@ describe('isLeftoverOf', () => {
     expect(isLeftoverOf(file, 'history.sqlite')).toBe(false);
     expect(isLeftoverOf(file, '.history.sqlite-journal')).toBe(false);
     expect(isLeftoverOf(file, '.other.sqlite.4242.1.tmp')).toBe(false);
+  });
+});
+
+describe("a killed writer's temporary files", () => {
+  /** The id of a process that has ended. */
+  const ended = () => spawnSync(process.execPath, ['-e', '0']).pid as number;
+  const hoursAgo = (file: string, hours: number) => {
+    const at = new Date(Date.now() - hours * 3_600_000);
+    utimesSync(file, at, at);
+  };
+
+  it('are removed by the next write of their target once an hour unwritten with their process gone; every other file is left', () => {
+    const dir = folder();
+    const file = path.join(dir, 'snapshot.jsonl');
+    const dead = ended();
+    const stale = [`.snapshot.jsonl.${dead}.1.tmp`, `.snapshot.jsonl.${dead}.tmp`];
+    const kept = [
+      `.snapshot.jsonl.${dead}.2.tmp`, // written a minute ago: perhaps a writer this process cannot see
+      `.snapshot.jsonl.${process.ppid}.1.tmp`, // its process runs
+      `.report.json.${dead}.1.tmp`, // another target's
+      '.snapshot.jsonl.journal.tmp', // no process id in its name
+      'snapshot.jsonl.bak',
+    ];
+    for (const name of [...stale, ...kept]) writeFileSync(path.join(dir, name), 'part of a page\n');
+    for (const name of [...stale, ...kept.slice(1)]) hoursAgo(path.join(dir, name), 2);
+    hoursAgo(path.join(dir, kept[0]), 1 / 60);
+    writeWholeSync(file, '{"version":2}\n');
+    expect(readdirSync(dir).sort()).toEqual([...kept, 'snapshot.jsonl'].sort());
+    expect(readFileSync(file, 'utf8')).toBe('{"version":2}\n');
+  });
+
+  it('are left when the write fails, and a folder named like one is never removed', () => {
+    const dir = folder();
+    const file = path.join(dir, 'report.json');
+    const dead = ended();
+    const leftover = path.join(dir, `.report.json.${dead}.1.tmp`);
+    writeFileSync(leftover, 'x');
+    hoursAgo(leftover, 2);
+    const folderLike = path.join(dir, `.report.json.${dead}.2.tmp`);
+    mkdirSync(folderLike);
+    hoursAgo(folderLike, 2);
+    expect(() => writeWholeSync(file, failingAfter(['{']))).toThrow('the formatter failed part-way');
+    expect(readdirSync(dir).sort()).toEqual([`.report.json.${dead}.1.tmp`, `.report.json.${dead}.2.tmp`]);
+    // The bound itself: unwritten for just under it, kept; just over, removed.
+    removeStaleLeftovers(file, statSync(leftover).mtimeMs + LEFTOVER_STALE_MS);
+    expect(readdirSync(dir)).toContain(`.report.json.${dead}.1.tmp`);
+    removeStaleLeftovers(file, statSync(leftover).mtimeMs + LEFTOVER_STALE_MS + 1);
+    expect(readdirSync(dir)).toEqual([`.report.json.${dead}.2.tmp`]);
   });
 });
