@@ -1,6 +1,6 @@
 // Snapshots as JSON Lines (version 2): written and read a line at a time, every problem bad input
 // at its line and column, and a file cut short never replays as a complete listing.
-import { mkdtempSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,16 +83,23 @@ describe('snapshot files as JSON Lines', () => {
   it('read a chunk at a time whatever the chunks cut: a header longer than a chunk, lines across them, no newline at the end', async () => {
     // A header of ~70 KB (a long instance name) ends in the second chunk; the last line has no newline.
     const long: SnapshotFile = { ...SNAP, instance: `https://${'a'.repeat(70_000)}.example` };
+    // One of ~150 KB ends in the third chunk, the last one short.
+    const longer: SnapshotFile = { ...SNAP, instance: `https://${'c'.repeat(150_000)}.example` };
     // Written in chunks of ~1 MiB: a header past one is written whole, the lines after it as well.
     const huge: SnapshotFile = { ...SNAP, instance: `https://${'b'.repeat(1_100_000)}.example` };
     const hugeFile = path.join(dir(), 'huge.jsonl');
     await writeSnapshot(hugeFile, huge);
     expect(readFileSync(hugeFile, 'utf8')).toBe(text(huge));
     const file = path.join(dir(), 'snap.jsonl');
-    for (const body of [text(long), text(long).slice(0, -1), text(SNAP).slice(0, -1)]) {
+    for (const [body, snap] of [
+      [text(long), long],
+      [text(long).slice(0, -1), long],
+      [text(longer), longer],
+      [text(SNAP).slice(0, -1), SNAP],
+    ] as const) {
       writeFileSync(file, body);
       const back = await readSnapshot(file, 'snap.jsonl');
-      expect(withItems(back)).toEqual(body.startsWith(text(long).slice(0, 100)) ? long : SNAP);
+      expect(withItems(back)).toEqual(snap);
     }
     // Cut before its closing line: never the shorter snapshot.
     const lines = text(SNAP).split('\n');
@@ -117,6 +124,62 @@ describe('snapshot files as JSON Lines', () => {
     expect([now.size, now.mtimeMs, now.dev, now.ino === read.ino]).toEqual([read.size, read.mtimeMs, read.dev, false]);
     const page = back.answers[3].pages![0] as PageLine;
     expect(() => page.items()).toThrow('snap.jsonl: the snapshot file changed while it was replayed: run again');
+  });
+
+  it('a newline that is the first byte of a chunk ends its line there: the header, then an answer', async () => {
+    // The reader takes 64 KiB chunks: the header's newline is byte 65,536, the next line's 131,072.
+    const CHUNK = 65_536;
+    const header = (pad: number) => JSON.stringify({ version: 2, instance: `https://${'h'.repeat(pad)}.example`, recordedAt: SNAP.recordedAt });
+    const head = header(CHUNK - header(0).length);
+    const value = (pad: number) => JSON.stringify({ operation: 'getCalculatedFieldStatistics', args: [], value: { total: 3, note: 'n'.repeat(pad) } });
+    const line2 = value(CHUNK - 1 - value(0).length);
+    expect([head.length, line2.length]).toEqual([CHUNK, CHUNK - 1]);
+    const file = path.join(dir(), 'edges.jsonl');
+    writeFileSync(file, `${head}\n${line2}\n${text(SNAP).split('\n').slice(2).join('\n')}`);
+    expect(readFileSync(file)[CHUNK]).toBe(0x0a);
+    expect(readFileSync(file)[2 * CHUNK]).toBe(0x0a);
+    const back = await readSnapshot(file, 'edges.jsonl');
+    expect(back.instance).toBe(JSON.parse(head).instance);
+    expect(back.answers[0]).toEqual(JSON.parse(line2));
+    expect(withItems(back).answers.slice(1)).toEqual(SNAP.answers.slice(1));
+  });
+
+  it('a header alone, without a newline, is a snapshot of no answers, from text and from a file', async () => {
+    const [head] = text(SNAP).split('\n');
+    const none = { version: 2, instance: SNAP.instance, recordedAt: SNAP.recordedAt, answers: [] };
+    expect(parseSnapshot(head, 'head.jsonl')).toEqual(none);
+    const file = path.join(dir(), 'head.jsonl');
+    writeFileSync(file, head);
+    expect(await readSnapshot(file, 'head.jsonl')).toEqual(none);
+  });
+
+  it('a bad line read from a file is bad input at its line and column, not a failure to read the file', async () => {
+    const file = path.join(dir(), 'bad.jsonl');
+    const lines = text(SNAP).split('\n');
+    writeFileSync(file, [...lines.slice(0, 2), '{"operation":"getMisconfiguredReports","args":[],"page":{}}', ...lines.slice(3)].join('\n'));
+    const error = await readSnapshot(file, 'bad.jsonl').then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).problems).toEqual([{ file: 'bad.jsonl', line: 3, column: 57, message: 'snapshot line 3: "page" must be an array' }]);
+  });
+
+  it('a page read again from its file closes the file each time, and a file grown since (its time set back) is refused', async () => {
+    const file = path.join(dir(), 'snap.jsonl');
+    writeFileSync(file, text(SNAP));
+    // A whole second, which the file's time can be set back to exactly.
+    const when = new Date('2026-11-30T12:00:00.000Z');
+    utimesSync(file, when, when);
+    const back = await readSnapshot(file, 'snap.jsonl');
+    const page = back.answers[3].pages![0] as PageLine;
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) expect(page.items()).toHaveLength(100);
+    expect(open()).toBe(before);
+    const read = statSync(file);
+    appendFileSync(file, '\n');
+    utimesSync(file, when, when);
+    expect([statSync(file).mtimeMs, statSync(file).ino, statSync(file).size]).toEqual([read.mtimeMs, read.ino, read.size + 1]);
+    expect(() => page.items()).toThrow('snap.jsonl: the snapshot file changed while it was replayed: run again');
+    expect(open()).toBe(before);
   });
 
   it('a file that cannot be read is said so, naming it', async () => {

@@ -82,6 +82,32 @@ describe('replayApi', () => {
     expect(fields(error)).toMatchObject({ kind: 'drift', operation: 'getMisconfiguredReports' });
   });
 
+  /** The pages a replayed listing yields before it throws, and what it throws. */
+  async function listed(pages: AsyncIterable<unknown[]>) {
+    const got: unknown[] = [];
+    const error = await caught(
+      (async () => {
+        for await (const page of pages) got.push(page);
+      })(),
+    );
+    return { pages: got, error: fields(error) };
+  }
+
+  it("a keyed listing's page is checked as the answer it came from, and a bare array listing's page as an array of its items", async () => {
+    // listDatasets answers { dataSources: [...] }: its pages are recorded as their items.
+    const datasets = replayApi(snapshot([{ operation: 'listDatasets', args: [], pages: [[{ id: 'ds-1', name: 'Sales' }], [{ id: 'ds-2' }, { id: 7 }]] }]));
+    const d = await listed(datasets.listDatasets() as AsyncIterable<unknown[]>);
+    expect(d.pages).toEqual([[{ id: 'ds-1', name: 'Sales' }]]);
+    expect(d.error).toMatchObject({ kind: 'drift', operation: 'listDatasets', message: expect.stringMatching(/^listDatasets: API drift at dataSources\[1\]\.id: .*\(replayed from the snapshot\)$/) });
+    // listGroups answers a bare array of groups.
+    const groups = replayApi(snapshot([{ operation: 'listGroups', args: [], pages: [[{ groupId: 301, name: 'Finance' }], [{ groupId: 'g-302' }]] }]));
+    const g = await listed(groups.listGroups() as AsyncIterable<unknown[]>);
+    expect(g.pages).toEqual([[{ groupId: 301, name: 'Finance' }]]);
+    expect(g.error).toMatchObject({ kind: 'drift', operation: 'listGroups', message: expect.stringMatching(/^listGroups: API drift at \[0\]\.groupId: /) });
+    const notAList = replayApi(snapshot([{ operation: 'listGroups', args: [], pages: [{ groupId: 301 } as unknown as unknown[]] }]));
+    expect((await listed(notAList.listGroups() as AsyncIterable<unknown[]>)).error).toMatchObject({ kind: 'drift', operation: 'listGroups' });
+  });
+
   it('every write and a raw request are refused as read-only, naming their method; nothing is counted', async () => {
     const api = replayApi(snapshot([]));
     expect(fields(await caught(api.updateFilePermissions('f-1', [])))).toMatchObject({ kind: 'config', method: 'PUT', message: 'updateFilePermissions: refused: a snapshot replay is read-only' });
