@@ -32,7 +32,8 @@ function readHolder(file: string): LockHolder | null {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this id runs here (a lock's holder, a killed writer of write-whole.ts's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

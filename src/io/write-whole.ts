@@ -7,6 +7,7 @@
 // is stale. A device or a pipe (`/dev/stdout`) is written into.
 import { accessSync, closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isAlive } from './file-lock.js';
 
 /** A piece of the file: text (written as UTF-8) or bytes. */
 export type FilePiece = string | Uint8Array;
@@ -158,16 +159,6 @@ function leftoverPid(file: string, name: string): number | null {
   return middle ? Number(middle[1]) : null;
 }
 
-/** Whether a process of this id runs (EPERM: it runs as another user). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The temporary files killed writers of `target` left beside it, removed once each has gone
  * LEFTOVER_STALE_MS unwritten and no process of its id runs (a killed `snapshot` of a large
@@ -184,7 +175,7 @@ export function removeStaleLeftovers(target: string, now = Date.now()): void {
   }
   for (const name of names) {
     const pid = leftoverPid(target, name);
-    if (pid === null || pid === process.pid || running(pid)) continue;
+    if (pid === null || pid === process.pid || isAlive(pid)) continue;
     const at = path.join(dir, name);
     try {
       const stat = lstatSync(at);

@@ -192,12 +192,13 @@ describe('runPolicies: what stops a run, what a run says it skipped', () => {
       ...RESOURCE_KINDS.dataset,
       async *collect() {},
     };
+    const noPages: ResourceKind = { ...RESOURCE_KINDS.page, async *collect() {} };
     const run = (text: string) =>
       runPolicies({
         policies: compilePolicies(`policies:${text}\n`),
         api: demo.api(),
-        kinds: { ...RESOURCE_KINDS, dataset: none },
-        scope: { ...emptyScope(), discover: { datasets: { exclude: [] } } },
+        kinds: { ...RESOURCE_KINDS, dataset: none, page: noPages },
+        scope: { ...emptyScope(), discover: { datasets: { exclude: [] }, pages: { exclude: [] } } },
         manifestFiles: {},
         displayRoot: '.',
         now: new Date(),
@@ -208,6 +209,8 @@ describe('runPolicies: what stops a run, what a run says it skipped', () => {
     expect(alone.results.map((r) => r.status)).toEqual(['skipped']);
     const both = await run(policyEntry('files-a', 'filesetFile', "resource.path != ''") + datasets);
     expect(both.warnings).toEqual(['2 policies checked nothing: scope.filesets is empty; scope.datasets: all listed none (files-a, datasets-a)']);
+    const twoListings = await run(datasets + policyEntry('pages-a', 'page', "resource.title != ''"));
+    expect(twoListings.warnings).toEqual(['2 policies checked nothing: scope.datasets: all, scope.pages: all listed none (datasets-a, pages-a)']);
   });
 
   it('a bad manifest is bad input before any request; a declared kind that fails otherwise is an error of its policies', async () => {
