@@ -1,4 +1,5 @@
-// What a finding carries: location (manifest entry or policy), fingerprint, item, message.
+// What a finding carries: location (manifest entry or policy), fingerprint, item, message; on
+// the demo, then made alone (the manifest entry a path points at, an error's run-wide mark).
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -2,6 +2,7 @@
 // pack: each finding carries its resource's platform owner, or `owner: null` with why; the owner
 // reads are made once per listing and only for resources with a finding; a declared resource's
 // owner is not read from the instance. Routing by the config's `owners:` map (library/owners.ts).
+// Then `attachOwners` alone, on a kind of the test's own: each answer it gives, and one read a resource.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
