@@ -38,7 +38,7 @@ export const EXTRA_PROPERTIES = {
       "sent": { "type": "boolean" },
       "attempts": { "type": "integer", "minimum": 0 },
       "status": { "type": ["integer", "null"] },
-      "items": { "type": "integer", "minimum": 0, "description": "changes the message lists (at most 20), counted whether or not it was sent: `sent` and `error` say whether it was" },
+      "items": { "type": "integer", "minimum": 0, "description": "changes the message lists (NOTIFY_MAX_ITEMS at most), counted whether or not it was sent: `sent` and `error` say whether it was" },
       "error": { "type": ["string", "null"] },
     }),
   },
