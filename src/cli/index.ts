@@ -5,7 +5,9 @@
 import { fs, url } from './builtins.js';
 import { cacheNameOf, chunkLoader } from './chunk-loader.js';
 import { codeCacheFolder } from './code-cache.js';
+import { endProcess, writeOutputsSynchronously } from './process-end.js';
 
+writeOutputsSynchronously();
 // A reader that stops early (`steward list | head`) is not an error of steward's.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -32,5 +34,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.exitCode = await run();
   // Kept from a run that went through (0 pass, 1 violations): one stopped by bad input or an
   // unreachable instance ran little of its command, and the code kept is what a start reuses.
-  if (process.exitCode <= 1) chunks.saveCodeCache();
+  if (process.exitCode <= 1) {
+    chunks.saveCodeCache();
+    // Ended at once (process-end.ts). A run stopped by an error ends as Node ends it: a connection
+    // it gave up on may hold an answer it never read, which an abrupt end has the kernel reset.
+    await endProcess();
+  }
 }
