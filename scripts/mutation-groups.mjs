@@ -66,7 +66,7 @@ export const MUTATION_GROUPS = [
     tests: ['test/io/**/*.test.ts', 'test/hostile/files.test.ts', 'test/config/**/*.test.ts', 'test/library/run-files.test.ts', 'test/cli/run-selection.test.ts'],
   },
   // The CLI's code cache: where compiled code may be kept (owner-only) and what is read back.
-  { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts'] },
+  { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts', 'src/cli/process-end.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts', 'test/cli/process-end.test.ts'] },
 ];
 
 /** The group `npm run mutation` is running now (STEWARD_MUTATION_GROUP), or undefined. */

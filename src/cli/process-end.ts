@@ -19,7 +19,8 @@ export function writeOutputsSynchronously(streams: OutputStream[] = standardOutp
 
 /** Ends the process with process.exitCode, once nothing it wrote is still queued. */
 export async function endProcess(streams: OutputStream[] = standardOutputs()): Promise<void> {
+  // With nothing queued this awaits no turn of the event loop, only promises already settled.
   const queued = streams.filter((stream) => stream.writableLength > 0);
-  if (queued.length > 0) await Promise.all(queued.map((stream) => new Promise((flushed) => stream.write('', flushed))));
+  await Promise.all(queued.map((stream) => new Promise((flushed) => stream.write('', flushed))));
   process.exit();
 }
