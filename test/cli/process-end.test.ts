@@ -94,5 +94,11 @@ describe('the end of the process', () => {
     expect(code).toBe(1);
     expect(stdout.length).toBeGreaterThan(65_536);
     expect(stdout).toBe(readFileSync(file, 'utf8'));
+    // A reader that stops after ten bytes, or reads nothing: still the run's verdict (1, its
+    // violations), never a pass, and nothing on stderr.
+    for (const reader of ['head -c 10 >/dev/null', 'true']) {
+      const stopped = spawnSync('bash', ['-c', `"$0" "$1" check -c demo/steward.yaml --from "$2" --format json 2>"$3" | ${reader}; exit "\${PIPESTATUS[0]}"`, process.execPath, CLI, snapshot, path.join(dir, 'stderr.txt')], { encoding: 'utf8' });
+      expect([reader, stopped.status, readFileSync(path.join(dir, 'stderr.txt'), 'utf8')]).toEqual([reader, 1, '']);
+    }
   });
 });
