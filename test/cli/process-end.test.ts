@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endProcess, type OutputStream, writeOutputsSynchronously } from '../../src/cli/process-end.js';
 import { CLI, tempDir } from './helpers.js';
 
@@ -26,6 +26,13 @@ function fakeOutputStream(queued: number, after: number, log: string[], name: st
 
 describe('the end of the process', () => {
   afterEach(() => vi.restoreAllMocks());
+
+  /** The demo instance recorded once, for the binary's runs below. */
+  let snapshot: string;
+  beforeAll(() => {
+    snapshot = path.join(tempDir('steward-process-end-'), 'demo.json');
+    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+  });
 
   it('makes each stream with a handle that can block write synchronously, and leaves the others', () => {
     const setBlocking = vi.fn();
@@ -72,8 +79,6 @@ describe('the end of the process', () => {
     const dir = tempDir('steward-process-end-');
     const timer = path.join(dir, 'timer.cjs');
     writeFileSync(timer, 'setTimeout(() => {}, 60_000);\n');
-    const snapshot = path.join(dir, 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
     const started = Date.now();
     const valid = spawnSync(process.execPath, ['-r', timer, CLI, 'validate', '-c', 'demo/steward.yaml'], { encoding: 'utf8', timeout: 30_000 });
     expect([valid.status, valid.signal, valid.stdout]).toEqual([0, null, expect.stringMatching(/^valid: \d+ policies, /)]);
@@ -84,8 +89,6 @@ describe('the end of the process', () => {
 
   it('a report larger than a pipe holds, read by a reader that waits first, arrives whole: the same bytes as its file', () => {
     const dir = tempDir('steward-process-end-');
-    const snapshot = path.join(dir, 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
     const file = path.join(dir, 'report.json');
     // A reader that waits a second before it reads (a shell pipe: a Node parent would read it all at once).
     const command = `"$0" "$1" check -c demo/steward.yaml --from "$2" --format json -o "json=$3" -q | { sleep 1; cat; }; exit "\${PIPESTATUS[0]}"`;
