@@ -10,6 +10,7 @@ import { sortProblems } from './problems.js';
 import { READS_NOTHING, type ReadSet, readsOf, unionReads } from './reads.js';
 import type { KindRegistry } from './schema.js';
 import { type CompiledTemplate, compileTemplate } from './template.js';
+import { type ClosedValues, strayWords, valueList } from './closed-words.js';
 import { itemTypeOf, type TypeContext } from './typecheck.js';
 import type { ExpressionField, PolicyDefinition } from './types.js';
 import type { InputProblem } from '../core/problem.js';
@@ -35,6 +36,8 @@ export interface CompiledPolicy {
   message: CompiledTemplate;
   /** The policy's defaults merged with the config's overrides. */
   params: Record<string, unknown>;
+  /** Each parameter compared with a closed vocabulary, with its values: an override holding another word is bad input. */
+  paramWords: ReadonlyMap<string, ClosedValues>;
   reads: { select: ReadSet; judge: ReadSet };
   /** Likely mistakes its expressions still compile with (a field the kind does not declare, close to one it does). */
   warnings: InputProblem[];
@@ -48,7 +51,7 @@ export function compilePolicy(def: PolicyDefinition, options: CompilePolicyOptio
   // Types known statically: the kind's document, the parameters' defaults, then `item` from `each`.
   const kinds = options.kinds;
   const typing: TypeContext | undefined = kinds
-    ? { kind: def.resource, resource: Object.hasOwn(kinds, def.resource) ? kinds[def.resource].documentSchema : undefined, params: def.params }
+    ? { kind: def.resource, resource: Object.hasOwn(kinds, def.resource) ? kinds[def.resource].documentSchema : undefined, params: def.params, paramWords: new Map() }
     : undefined;
   const expression = (field: 'each' | 'when' | 'assert', source: string) =>
     compileExpression(source, origin(field), { variables: policyVariables(field, hasEach), params: paramNames, expect: field === 'each' ? 'list' : 'bool', typing });
@@ -79,6 +82,7 @@ export function compilePolicy(def: PolicyDefinition, options: CompilePolicyOptio
     assert,
     message,
     params: { ...def.params },
+    paramWords: typing?.paramWords ?? new Map(),
     warnings: sortProblems([each, when, assert, ...message.expressions].flatMap((e) => e?.warnings ?? [])),
     reads: {
       select: unionReads(each ? readsOf(each.ast) : READS_NOTHING, when ? readsOf(when.ast) : READS_NOTHING),
@@ -109,10 +113,10 @@ export function compileAll(defs: readonly PolicyDefinition[], kinds: KindRegistr
 /** `policy` with the config's `params.<policy id>` over its defaults (checked at `at`). */
 export function withParams(policy: CompiledPolicy, override: Record<string, unknown> | undefined, at?: SourceLocation): CompiledPolicy {
   if (!override) return policy;
-  return { ...policy, params: { ...policy.def.params, ...checkOverride(policy.def, override, at) } };
+  return { ...policy, params: { ...policy.def.params, ...checkOverride(policy, override, at) } };
 }
 
-function checkOverride(def: PolicyDefinition, override: Record<string, unknown>, at?: SourceLocation): Record<string, unknown> {
+function checkOverride({ def, paramWords }: CompiledPolicy, override: Record<string, unknown>, at?: SourceLocation): Record<string, unknown> {
   const problems: InputProblem[] = [];
   const where = at ?? { file: 'params', line: 0, column: 0 };
   for (const [key, value] of Object.entries(override)) {
@@ -121,6 +125,13 @@ function checkOverride(def: PolicyDefinition, override: Record<string, unknown>,
       problems.push({ ...where, message: `params.${def.id}: unknown parameter '${key}' (declared: ${declared})` });
     } else if (jsonType(def.params[key]) !== 'null' && jsonType(value) !== jsonType(def.params[key])) {
       problems.push({ ...where, message: `params.${def.id}.${key}: must be a ${jsonType(def.params[key])} like its default` });
+    } else {
+      // A word the field it is compared with never holds: the policy would decide nothing.
+      const values = paramWords.get(key);
+      const stray = values ? strayWords(value, values) : [];
+      if (values && stray.length > 0) {
+        problems.push({ ...where, message: `params.${def.id}.${key}: ${stray.map((w) => `'${w}'`).join(', ')} ${stray.length === 1 ? 'is' : 'are'} none of the values the policy compares it with (${valueList(values)})` });
+      }
     }
   }
   if (problems.length > 0) throw new InputError(problems);

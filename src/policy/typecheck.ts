@@ -6,6 +6,7 @@
 // combination of its possible types works.
 import type { Expr } from './ast.js';
 import { type CelType, DYN, elemOf, fieldOf, fromSchema, type Kind, of, paramType, type Schema } from './schema-types.js';
+import { type ClosedValues, strayWordProblem } from './closed-words.js';
 import { didYouMean } from './suggest.js';
 
 export type { CelType } from './schema-types.js';
@@ -19,6 +20,8 @@ export interface TypeContext {
   item?: CelType;
   /** Parameter defaults: `params.x` has the JSON type of its default. */
   params?: Record<string, unknown>;
+  /** Filled by the check: each parameter compared with a closed vocabulary, with its values (overrides are held to them). */
+  paramWords?: Map<string, ClosedValues>;
 }
 
 export interface TypeProblem {
@@ -227,6 +230,11 @@ class Checker {
       const op = COMPARE[fn];
       const ok = op === '==' || op === '!=' ? equalable : orderable;
       if (!compatible(a, b, ok)) this.report(e, `type error: cannot compare ${describe(a)} with ${describe(b)} using '${op}'`);
+      if (op === '==' || op === '!=') {
+        const outcome = op === '==' ? "'==' is never true" : "'!=' is always true";
+        this.noneOfTheValues(a, argExprs[1], outcome);
+        this.noneOfTheValues(b, argExprs[0], outcome);
+      }
       return of('bool');
     }
     if (fn in ARITH) return this.arithmetic(e, ARITH[fn], a, b);
@@ -237,6 +245,10 @@ class Checker {
         } else if (b.kinds?.size === 1 && b.kinds.has('list') && !compatible(a, elemOf(b), equalable)) {
           this.report(e, `type error: cannot look for ${describe(a)} in a list of ${describe(elemOf(b))}`);
         }
+        const list = argExprs[1]!.exprKind;
+        if (list.case === 'listExpr') for (const element of list.value.elements) this.noneOfTheValues(a, element, 'it never matches');
+        else this.noneOfTheValues(a, argExprs[1], 'it never matches');
+        this.noneOfTheValues(elemOf(b), argExprs[0], "'in' is never true");
         return of('bool');
       }
       case '_&&_':
@@ -307,6 +319,12 @@ class Checker {
   private expectKind(e: Expr | undefined, t: CelType | undefined, kind: Kind, what: string): void {
     if (!e || !t || t.kinds === null || t.kinds.has(kind)) return;
     this.report(e, `type error: ${what}, got ${describe(t)}`);
+  }
+
+  /** A word compared with a field that never holds it (closed-words.ts). */
+  private noneOfTheValues(field: CelType | undefined, word: Expr | undefined, outcome: string): void {
+    const why = word && strayWordProblem(field, word, outcome, this.input.typing?.params, this.input.typing?.paramWords);
+    if (why) this.report(word!, why);
   }
 
   /** A constant string argument the function would reject on every evaluation. */

@@ -106,6 +106,20 @@ describe('steward check against a live instance refuses bad input before any req
     expectRefused(r, [['policies/bad.yaml:9:12: ', `unknown fix kind 'publicAccess' for resource kind 'queue' (allowed: ${Object.keys(RESOURCE_KINDS.queue.fixes ?? {}).join(', ')})`]]);
   });
 
+  it('a word a closed vocabulary never holds, in an expression or in an override of a built-in policy', async () => {
+    // Line 7 `    assert: "resource.state != 'Deleted'"`: the expression starts at col 14, the word at offset 18: col 32.
+    const r = await checkWith({ 'policies/bad.yaml': policy('local-x', { resource: 'user', assert: `"resource.state != 'Deleted'"` }) });
+    expectRefused(r, [['policies/bad.yaml:7:32: ', "type error: 'Deleted' is none of the values this field takes (active, pending, deactivated, deleted) (did you mean 'deleted'?), so '!=' is always true"]]);
+    // The platform's word for a certified card where the document holds ACTIVE: the built-in policy would pass every card.
+    const config = 'steward.yaml';
+    const dir = copyDemo();
+    const text = readFileSync(path.join(dir, config), 'utf8');
+    writeFileSync(path.join(dir, config), text.replace('params:\n', 'params:\n  scheduled-cards-certification-current: { currentStates: [ACTIVE, CERTIFIED] }\n'));
+    const line = text.split('\n').indexOf('params:') + 2;
+    const o = await runCli(['check', '--base-url', sandbox.baseUrl, '--workflow-url', sandbox.workflowUrl], { cwd: dir, env: { STEWARD_TOKEN: TOKEN } });
+    expectRefused(o, [[`steward.yaml:${line}:3: `, "params.scheduled-cards-certification-current.currentStates: 'CERTIFIED' is none of the values the policy compares it with (ACTIVE, EXPIRED, PENDING, REQUESTED, null)"]]);
+  });
+
   it('a duplicate policy id across two files, pointing at the second and naming the first', async () => {
     const r = await checkWith({ 'policies/a.yaml': policy('local-twice'), 'policies/b.yaml': policy('local-twice') });
     expectRefused(r, [['policies/b.yaml:2:9: ', "duplicate policy id 'local-twice' (first defined at policies/a.yaml:2:9)"]]);

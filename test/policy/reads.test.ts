@@ -6,6 +6,7 @@ import { compileExpression } from '../../src/policy/cel.js';
 import { compilePolicy, withParams } from '../../src/policy/compile.js';
 import { readsField, readsOf } from '../../src/policy/reads.js';
 import type { PolicyDefinition } from '../../src/policy/types.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 
 const reads = (source: string) =>
   readsOf(compileExpression(source, { file: 'p', line: 1, column: 1 }, { variables: ['resource', 'item', 'params', 'now'] }).ast);
@@ -90,6 +91,19 @@ describe('compilePolicy', () => {
       { ...where, message: "params.p: unknown parameter 'maxinvalid' (declared: maxInvalid, label)" },
       { ...where, message: 'params.p.label: must be a string like its default' },
     ]);
+  });
+
+  it('an override holding a word the field it is compared with never holds is an input problem', () => {
+    const d = def({ params: { states: ['ACTIVE'], label: 'x' }, assert: "resource.certification.state in params.states && resource.certification.state != 'EXPIRED'" });
+    const compiled = compilePolicy(d, { kinds: RESOURCE_KINDS });
+    expect(compiled.paramWords).toEqual(new Map([['states', ['ACTIVE', 'EXPIRED', 'PENDING', 'REQUESTED', null]]]));
+    expect(withParams(compiled, { states: ['ACTIVE', 'EXPIRED'] }).params).toEqual({ states: ['ACTIVE', 'EXPIRED'], label: 'x' });
+    const where = { file: 'steward.yaml', line: 7, column: 3 };
+    expect(() => withParams(compiled, { states: ['ACTIVE', 'CERTIFIED', 'Expired'], label: 'CERTIFIED' }, where)).toThrow(
+      expect.objectContaining({ problems: [{ ...where, message: "params.p.states: 'CERTIFIED', 'Expired' are none of the values the policy compares it with (ACTIVE, EXPIRED, PENDING, REQUESTED, null)" }] }),
+    );
+    // Without the kinds no field is typed, so no parameter is held to a vocabulary.
+    expect(compilePolicy(d).paramWords.size).toBe(0);
   });
 
   it('problems come in reading order, whatever order the fields are compiled in', () => {

@@ -87,6 +87,44 @@ describe('type errors found at load', () => {
     expect(problems('workflow', { assert: `"resource.id.matches('^[a-z]+$') && now > timestamp('2025-01-01T00:00:00Z') - duration('1h30m')"` })).toEqual([]);
   });
 
+  it('a word a closed vocabulary never holds: every comparison with it is decided before any read', () => {
+    // The platform's word, where the document holds steward's (PLATFORM.md §7: CERTIFIED reads ACTIVE).
+    expect(problems('dataset', { assert: "resource.certification.state == 'CERTIFIED'" })).toEqual([
+      "6:45: type error: 'CERTIFIED' is none of the values this field takes (ACTIVE, EXPIRED, PENDING, REQUESTED, null), so '==' is never true",
+    ]);
+    // A case slip, with the word meant; on either side; `!=` always holds.
+    expect(problems('user', { when: `"'Active' == resource.state"` })).toEqual([
+      "7:12: type error: 'Active' is none of the values this field takes (active, pending, deactivated, deleted) (did you mean 'active'?), so '==' is never true",
+    ]);
+    expect(problems('accessToken', { assert: "resource.owner.state != 'disabled'" })).toEqual([
+      "6:37: type error: 'disabled' is none of the values this field takes (active, pending, deactivated, deleted, unknown, null), so '!=' is always true",
+    ]);
+    // In a comprehension (the items' schema), in a list literal, and a word looked for in a list of them.
+    expect(problems('account', { assert: `"!resource.shares.exists(s, s.accessLevel == 'READ')"` })).toEqual([
+      "6:58: type error: 'READ' is none of the values this field takes (CAN_VIEW, CAN_EDIT, CAN_SHARE, OWNER), so '==' is never true",
+    ]);
+    expect(problems('role', { assert: "resource.holders.all(h, h.state in ['active', 'pendng'])" })).toEqual([
+      "6:59: type error: 'pendng' is none of the values this field takes (active, pending, deactivated, deleted, unknown) (did you mean 'pending'?), so it never matches",
+    ]);
+    expect(problems('queue', { each: 'resource.permissions', assert: `"!('OWNER' in item.permissions)"` })).toEqual([
+      "6:16: type error: 'OWNER' is none of the values this field takes (ADMIN, SHARE, DELETE, WRITE, READ, CREATE_CONTENT, READ_CONTENT, UPDATE_CONTENT, DELETE_CONTENT, EXPORT, EXECUTE), so 'in' is never true",
+    ]);
+    // Its own words, null, a field of no closed vocabulary and a word from elsewhere compile.
+    expect(problems('dataset', { assert: "resource.certification.state == 'ACTIVE' || resource.certification.state == null" })).toEqual([]);
+    expect(problems('role', { assert: "resource.holders.all(h, h.state in ['active', 'pending'])" })).toEqual([]);
+    expect(problems('group', { assert: "resource.type != 'anything'" })).toEqual([]);
+    expect(problems('user', { assert: "resource.state in params.states", params: '{ states: [active] }' })).toEqual([]);
+  });
+
+  it("a parameter compared with a closed vocabulary: its default's words are held to it", () => {
+    expect(problems('card', { assert: 'resource.certification.state in params.currentStates', params: '{ currentStates: [ACTIVE, CERTIFIED] }' })).toEqual([
+      "6:45: type error: params.currentStates holds 'CERTIFIED', none of the values this field takes (ACTIVE, EXPIRED, PENDING, REQUESTED, null), so it never matches",
+    ]);
+    expect(problems('user', { assert: 'resource.state != params.gone', params: '{ gone: Deleted }' })).toEqual([
+      "6:31: type error: params.gone holds 'Deleted', none of the values this field takes (active, pending, deactivated, deleted) (did you mean 'deleted'?), so '!=' is always true",
+    ]);
+  });
+
   it('parameters have the type of their default', () => {
     expect(problems('calculatedFields', { assert: 'resource.invalid <= params.maxInvalid', params: '{ maxInvalid: 0 }' })).toEqual([]);
     expect(problems('calculatedFields', { assert: 'resource.invalid <= params.label', params: '{ label: x }' })).toEqual([
