@@ -123,6 +123,8 @@ describe('type errors found at load', () => {
     expect(problems('user', { assert: 'resource.state != params.gone', params: '{ gone: Deleted }' })).toEqual([
       "6:31: type error: params.gone holds 'Deleted', none of the values this field takes (active, pending, deactivated, deleted) (did you mean 'deleted'?), so '!=' is always true",
     ]);
+    // Only `params.x` is a parameter: a field of the same name elsewhere is not.
+    expect(problems('user', { assert: 'resource.state != resource.name', params: '{ name: Deleted }' })).toEqual([]);
   });
 
   it('parameters have the type of their default', () => {
