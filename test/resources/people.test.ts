@@ -1,9 +1,13 @@
 // The `owner` part of the content kinds over HTTP on the demo instance: each owner resolved
 // against the one user directory (the live and the deleted listings, read once), a group owner
 // without a state, and an item its kind's listing does not carry an error, never a pass.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IdentityUser } from '../../src/api/types.js';
 import { check } from '../../src/index.js';
 import type { Report } from '../../src/core/model.js';
+import { directoryUser, ownersListDrift, resolveOwner, userOwner } from '../../src/resources/people.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { REPO } from '../cli/helpers.js';
@@ -64,5 +68,66 @@ describe('owner liveness on content', () => {
     expect(report.summary.gate).toBe('error');
     const messages = report.findings.filter((f) => f.status === 'error').map((f) => `${f.resource.id}: ${f.message}`);
     expect(messages).toEqual(expect.arrayContaining([expect.stringMatching(/^q-hr-requests: .*listQueues: queue q-hr-requests carries no owner, so its owner is unknown/)]));
+  });
+});
+
+const FIXTURE = path.resolve(REPO, '../shared/platform-fixtures/users-identity-search.json');
+const captured = (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { data: { users: IdentityUser[] } }).data.users[0]!;
+/** The captured user with `attributes` over its own (by key) and `top` over its top-level fields. */
+const user = (attributes: Record<string, unknown>, top: Partial<IdentityUser> = {}): IdentityUser => ({
+  ...captured,
+  attributes: captured.attributes.map((a) => (a.key in attributes ? { key: a.key, values: [attributes[a.key]] } : a)),
+  ...top,
+});
+
+describe('a user as the identity search says it (the captured answer, PLATFORM.md §8)', () => {
+  it('every field read from the answer: the top-level names first, epoch milliseconds kept', () => {
+    expect(directoryUser(user({ isActive: true, isSystemUser: true }, { displayName: 'Ana Ruiz', emailAddress: 'ana@example.com', roleId: 3 }), false)).toEqual({
+      id: '1234', name: 'Ana Ruiz', email: 'ana@example.com', roleId: 3, state: 'active', systemUser: true,
+      created: 1735689600000, lastLogin: 1735689600000, lastActivity: 1735689600000,
+    });
+  });
+
+  it('a search that answers attributes alone (no top-level name, email or role) is read from them; an empty name is none', () => {
+    const bare = user({ isActive: true, displayName: 'From Attribute', emailAddress: 'attr@example.com', roleId: 5 }, { displayName: '', emailAddress: undefined, roleId: undefined });
+    expect(directoryUser(bare, false)).toMatchObject({ name: 'From Attribute', email: 'attr@example.com', roleId: 5, systemUser: false });
+    const nothing = user({ isActive: true, displayName: '', emailAddress: 7, roleId: 'Admin' }, { displayName: undefined, emailAddress: undefined, roleId: undefined });
+    expect(directoryUser(nothing, false)).toMatchObject({ name: null, email: null, roleId: null });
+    // An attribute listed without a value is none.
+    const empty = { ...captured, attributes: [...captured.attributes.filter((a) => a.key !== 'lastLogin'), { key: 'lastLogin', values: [] }] };
+    expect(directoryUser(empty, false).lastLogin).toBeNull();
+  });
+
+  it('the state by USER_STATE_RULE, and a live user without booleans for it is drift, never a guess', () => {
+    const state = (isActive: unknown, isPending: unknown, deleted = false) => directoryUser(user({ isActive, isPending }), deleted).state;
+    expect([state(true, false), state(true, true), state(false, true), state(false, false), state('yes', null, true)]).toEqual(['active', 'pending', 'pending', 'deactivated', 'deleted']);
+    expect(() => state(null, false)).toThrow('searchUsers: API drift at user 1234: isActive is null, not a boolean: the user\'s state is unknown');
+    expect(() => state(true, 'no')).toThrow('searchUsers: API drift at user 1234: isPending is "no", not a boolean: the user\'s state is unknown');
+  });
+});
+
+describe('owner ids as listings carry them', () => {
+  it('a number or a non-empty string is a user; null names none; anything else leaves the owner unknown', () => {
+    expect(userOwner(7, 'listAccounts: account 1')).toEqual({ type: 'USER', id: '7' });
+    expect(userOwner('31', 'listAccounts: account 1')).toEqual({ type: 'USER', id: '31' });
+    expect(userOwner(null, 'listAccounts: account 1')).toBeNull();
+    expect(() => userOwner(undefined, 'listAccounts: account 1', 'userId')).toThrow('listAccounts: account 1 carries no userId, so its owner is unknown');
+    for (const value of ['', 1.5, 2 ** 53, true, { id: 7 }]) {
+      expect(() => userOwner(value, 'listAccounts: account 1'), JSON.stringify(value)).toThrow(`listAccounts: account 1: the owner ${JSON.stringify(value)} is not a user id: the owner is unknown`);
+    }
+  });
+
+  it('an owners list that is absent or null is drift, an empty one is none', () => {
+    expect(ownersListDrift('listGroups', 'group 301', [])).toBeUndefined();
+    expect(ownersListDrift('listGroups', 'group 301', null)?.message).toBe('listGroups: API drift at owners of group 301: null, so its owners are unknown');
+    expect(ownersListDrift('listGroups', 'group 301', undefined)?.message).toBe('listGroups: API drift at owners of group 301: missing, so its owners are unknown');
+  });
+
+  it('an owner resolved: a group has no state, a user the directory lacks is unknown', () => {
+    const directory = new Map([['7', directoryUser(user({ isActive: true }, { id: 7, displayName: 'Ana' }), false)]]);
+    expect(resolveOwner(directory, { type: 'USER', id: '7' })).toEqual({ type: 'USER', id: '7', name: 'Ana', email: '<string>', state: 'active' });
+    expect(resolveOwner(directory, { type: 'USER', id: '8' })).toEqual({ type: 'USER', id: '8', name: null, email: null, state: 'unknown' });
+    expect(resolveOwner(directory, { type: 'GROUP', id: '7' })).toEqual({ type: 'GROUP', id: '7', name: null, email: null, state: null });
+    expect(resolveOwner(directory, null)).toBeNull();
   });
 });

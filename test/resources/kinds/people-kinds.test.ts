@@ -2,12 +2,15 @@
 // page) with their states, a group's members as a part (one read per group that a policy reads
 // it for), and nothing read for a kind no scope names.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../../../src/api/index.js';
+import type { OperationId } from '../../../src/api/operations.js';
 import { check } from '../../../src/index.js';
 import { createRunMemo } from '../../../src/engine/memo.js';
-import { emptyScope } from '../../../src/resources/index.js';
+import { emptyScope, RESOURCE_KINDS } from '../../../src/resources/index.js';
+import { rolePart } from '../../../src/resources/kinds/role.js';
+import type { CollectedResource, Scope } from '../../../src/resources/types.js';
 import { userDirectory } from '../../../src/resources/people.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
@@ -85,5 +88,93 @@ describe('role holders and group members', () => {
     // Every group's members once (`each` is part of the selection: read before `when`).
     expect(s.counts.getGroupUsers).toBe(s.state.people.groups.length);
     expect(s.counts.listGroups).toBe(1);
+  });
+});
+
+describe("each people kind's documents, on the platform's captured answers", () => {
+  const FIXTURES = path.resolve(import.meta.dirname, '../../../../shared/platform-fixtures');
+  const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
+  const serve = (op: OperationId, body: unknown) => s.scriptFault(op, { status: 200, body: JSON.stringify(body) });
+  const api = () => createClient({ baseUrl: s.baseUrl, token: s.token });
+  async function collected(kind: string, scope: Scope): Promise<CollectedResource[]> {
+    const out: CollectedResource[] = [];
+    for await (const r of RESOURCE_KINDS[kind]!.collect({ api: api(), scope, manifestFiles: {}, displayRoot: '.' })) out.push(...[r].flat());
+    return out;
+  }
+  const named = (key: string, ids: string[]): Scope => ({ ...emptyScope(), ids: { [key]: ids } });
+  const all = (key: string): Scope => ({ ...emptyScope(), discover: { [key]: { exclude: [] } } });
+
+  it('users named in scope, without all: each of them, and one no listing has is its own error', async () => {
+    const users = await collected('user', named('users', ['31', '999']));
+    expect(users.map((u) => [u.id, u.name, u.doc.state, u.loadError?.message ?? null])).toEqual([
+      ['31', 'Eva Novak', 'deactivated', null],
+      ['999', null, 'deleted', 'user 999 is not in the live or the deleted user listing'],
+    ]);
+    // doctor's check of a named user: the directory holds it, or the scope names nobody.
+    const exists = RESOURCE_KINDS.user!.inputs!.scope!.exists!;
+    await expect(exists(api(), '31')).resolves.toBeUndefined();
+    await expect(exists(api(), '999')).rejects.toThrow('user 999 is in neither the live nor the deleted user listing');
+  });
+
+  it("a user's role from the role list: system by id alone; a role the list lacks is an error", async () => {
+    const roles = fixture<{ id: number; name: string }[]>('roles-list');
+    const custom = roles.find((r) => r.id > 5)!;
+    for (let i = 0; i < 4; i++) serve('listRoles', roles);
+    const load = (roleId: unknown) => rolePart.load(api(), { kind: 'user', id: '7', name: null, doc: { id: '7', state: 'active', roleId }, source: null });
+    await expect(load(1)).resolves.toEqual({ id: 1, name: 'Admin', system: true });
+    await expect(load(custom.id)).resolves.toEqual({ id: custom.id, name: custom.name, system: false });
+    await expect(load(42)).rejects.toThrow('listRoles: role 42 of user 7 is not in the role list');
+    await expect(load(undefined)).rejects.toThrow('listRoles: role null of user 7 is not in the role list');
+  });
+
+  it('roles: every field of the list, absent ones null', async () => {
+    const roles = fixture<Record<string, unknown>[]>('roles-list');
+    serve('listRoles', [roles[0], { id: 428016579, name: 'Bare' }]);
+    expect((await collected('role', all('roles'))).map((r) => r.doc)).toEqual([
+      { id: 1, name: 'Admin', description: 'Full access to everything', system: true, authorityCount: 104, userCount: 0 },
+      { id: 428016579, name: 'Bare', description: null, system: false, authorityCount: null, userCount: null },
+    ]);
+  });
+
+  it('groups: owners as principals, a listing item without owners or a member count is drift of that group', async () => {
+    const [first, second] = fixture<Record<string, unknown>[]>('groups-grouplist');
+    const { owners: _, ...ownerless }: Record<string, unknown> = { ...second!, groupId: 5 };
+    const { memberCount: __, ...uncounted }: Record<string, unknown> = { ...second!, groupId: 6 };
+    serve('listGroups', [first, { ...second, owners: [{ type: 'USER', id: '2456' }] }, ownerless, uncounted]);
+    const groups = await collected('group', all('groups'));
+    expect(groups.map((g) => [g.id, g.loadError?.message ?? null])).toEqual([
+      ['49793884', null],
+      ['1234', null],
+      ['5', 'listGroups: API drift at owners of group 5: missing, so its owners are unknown'],
+      ['6', 'listGroups: API drift at memberCount of group 6: missing, so the group cannot be judged'],
+    ]);
+    expect(groups[0]!.doc).toEqual({ id: 49793884, name: 'Group 17', type: 'open', memberCount: 15, owners: [{ type: 'GROUP', id: '49793884', name: 'Group 17' }], created: '2023-06-08 20:59:05.0' });
+    expect(groups[1]!.doc.owners).toEqual([{ type: 'USER', id: '2456', name: null }]);
+    // The first owner, resolved: a group owning itself has no state; a user in no listing is unknown.
+    const owner = RESOURCE_KINDS.group!.parts!.owner!;
+    await expect(owner.load(api(), groups[0]!)).resolves.toEqual({ type: 'GROUP', id: '49793884', name: null, email: null, state: null });
+    await expect(owner.load(api(), groups[1]!)).resolves.toEqual({ type: 'USER', id: '2456', name: null, email: null, state: 'unknown' });
+    await expect(owner.load(api(), { ...groups[1]!, doc: { ...groups[1]!.doc, owners: [] } })).resolves.toBeNull();
+  });
+
+  it("tokens and accounts: a token's name null when absent, an account named by its display name, else its name", async () => {
+    const { list } = fixture<{ list: Record<string, unknown>[] }>('access-tokens-live');
+    const { name: _, ...unnamed } = list[1]!;
+    serve('listAccessTokens', [list[0], unnamed]);
+    expect((await collected('accessToken', all('accessTokens'))).map((t) => [t.name, t.doc])).toEqual([
+      ['Token 1', { id: 186852, name: 'Token 1', ownerId: 1001010, expires: 1718737497000 }],
+      [null, { id: 186918, name: null, ownerId: 1001010, expires: 1718988398000 }],
+    ]);
+    const [a1, a2] = fixture<Record<string, unknown>[]>('accounts-list');
+    const { displayName: __, ...plain } = a2!;
+    const { userId: ___, ...ownerless }: Record<string, unknown> = { ...a1!, id: 3 };
+    serve('listAccounts', [a1, plain, ownerless]);
+    const accounts = await collected('account', all('accounts'));
+    expect(accounts.map((a) => [a.id, a.name, a.doc.ownerId])).toEqual([
+      ['1', 'Account 1', 1001001],
+      ['45', 'user1001@example.com', 1001001],
+      ['3', 'Account 1', undefined],
+    ]);
+    expect('ownerId' in accounts[2]!.doc).toBe(false);
   });
 });
