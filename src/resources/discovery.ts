@@ -78,7 +78,7 @@ export async function* listedResources<T>(scope: Scope, read: () => Promise<T[]>
   const answer = read();
   const pages: AsyncIterable<T[]> = Symbol.asyncIterator in answer ? answer : (async function* () { yield await answer; })();
   for await (const page of pages) for (const item of page) listed.set(kind.idOf(item), item);
-  const { ids } = await selectIds(named, discovery, async () => [...listed.values()], kind.idOf, kind.nameOf);
+  const { ids } = await selectIds(named, discovery, async () => [...listed.values()], kind.idOf);
   for (const id of ids) {
     if (kind.skip?.has(id)) continue;
     const item = listed.get(id);

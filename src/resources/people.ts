@@ -87,9 +87,6 @@ export function userDirectory(api: InstanceApi, once: RunMemo = noMemo): Promise
   });
 }
 
-/** The directory once its read has succeeded (for parts' `loaded`), else undefined. */
-export const settledDirectory = (once?: RunMemo): Directory | undefined => once?.settled?.<Directory>(DIRECTORY_KEY)?.value;
-
 /** A content item's owner as the platform names it: a user or group id (strings and numbers both seen). */
 export interface OwnerId {
   type: 'USER' | 'GROUP';

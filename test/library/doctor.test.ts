@@ -4,7 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { doctor } from '../../src/library/doctor.js';
+import { doctor, operationsOf } from '../../src/library/doctor.js';
+import { loadCompiledPolicies } from '../../src/policy/policy-set.js';
+import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, REPO, runCli, tempDir } from '../cli/helpers.js';
@@ -138,5 +140,30 @@ describe('steward doctor', () => {
       ['discover.queues', 'ok'],
     ]);
     expect([sandbox.counts.listDatasets, sandbox.counts.listQueues]).toEqual([1, 1]);
+  });
+});
+
+/** Three policies of the test's own, each reading one part of a people kind. */
+const READS_DIR = tempDir('steward-doctor-reads-');
+writeFileSync(
+  path.join(READS_DIR, 'reads.yaml'),
+  `policies:
+  - { id: local-members, title: M, severity: low, resource: group, each: resource.members, assert: "item.state == 'active'" }
+  - { id: local-account-owner, title: O, severity: low, resource: account, assert: "resource.owner == null || resource.owner.state == 'active'" }
+  - { id: local-user-role, title: R, severity: low, resource: user, assert: '!resource.role.system' }
+`,
+);
+
+describe('the reads each policy makes (what doctor probes for it)', () => {
+  it("a kind's listing, and each part a policy reads with the reads behind it: the user directory for people's states", async () => {
+    const policies = await loadCompiledPolicies(['builtin', 'reads.yaml'], { kinds: RESOURCE_KINDS, cwd: READS_DIR });
+    const ops = (id: string) => operationsOf(policies.find((p) => p.id === id)!, null).sort();
+    expect(ops('users-not-dormant')).toEqual(['searchUsers']);
+    expect(ops('custom-roles-no-admin-grants')).toEqual(['getRoleAuthorities', 'listRoles']);
+    expect(ops('admins-at-most')).toEqual(['listRoleUsers', 'listRoles', 'searchUsers']);
+    expect(ops('access-tokens-owner-active')).toEqual(['listAccessTokens', 'searchUsers']);
+    expect(ops('local-members')).toEqual(['getGroupUsers', 'listGroups', 'searchUsers']);
+    expect(ops('local-account-owner')).toEqual(['listAccounts', 'searchUsers']);
+    expect(ops('local-user-role')).toEqual(['listRoles', 'searchUsers']);
   });
 });

@@ -127,6 +127,26 @@ describe('type errors found at load', () => {
     expect(problems('user', { assert: 'resource.state != resource.name', params: '{ name: Deleted }' })).toEqual([]);
   });
 
+  it("the people kinds' documents and the owner part are typed: each field's kind, its closed words, its null", () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['dataset', { assert: '"resource.owner.id == 7"' }, "6:14: type error: cannot compare string with int using '=='"],
+      ['dataset', { assert: `"resource.owner.type == 'USR'"` }, "6:37: type error: 'USR' is none of the values this field takes (USER, GROUP) (did you mean 'USER'?), so '==' is never true"],
+      ['role', { assert: `"resource.system == 'true'"` }, "6:14: type error: cannot compare bool with string using '=='"],
+      ['role', { assert: '"resource.grants.exists(g, g == 1)"' }, "6:40: type error: cannot compare string with int using '=='"],
+      ['role', { assert: '"resource.holders.exists(h, h.id == 1)"' }, "6:41: type error: cannot compare string with int using '=='"],
+      ['group', { assert: `"resource.members.exists(m, m.roleId == 'Admin')"` }, "6:41: type error: cannot compare int or null with string using '=='"],
+      ['user', { assert: `"resource.role.system == 'yes'"` }, "6:14: type error: cannot compare bool with string using '=='"],
+      ['user', { assert: `"resource.lastLogin == 'never'"` }, "6:14: type error: cannot compare int or null with string using '=='"],
+      ['account', { assert: '"resource.credentialsType == 1"' }, "6:14: type error: cannot compare string or null with int using '=='"],
+      ['accessToken', { assert: `"resource.expires == 'soon'"` }, "6:14: type error: cannot compare int with string using '=='"],
+    ];
+    const nullable = "7:18: type error: may be null, and a message would print 'null': write label(name, id), or x != null ? x : '…'";
+    for (const [kind, field] of [['dataset', 'owner.name'], ['dataset', 'owner.email'], ['user', 'lastLogin'], ['group', 'type'], ['group', 'created'], ['account', 'credentialsType']]) {
+      cases.push([kind!, { message: `"{{ resource.${field} }}"` }, nullable]);
+    }
+    for (const [kind, fields, problem] of cases) expect(problems(kind, fields), `${kind} ${JSON.stringify(fields)}`).toEqual([problem]);
+  });
+
   it('parameters have the type of their default', () => {
     expect(problems('calculatedFields', { assert: 'resource.invalid <= params.maxInvalid', params: '{ maxInvalid: 0 }' })).toEqual([]);
     expect(problems('calculatedFields', { assert: 'resource.invalid <= params.label', params: '{ label: x }' })).toEqual([

@@ -157,6 +157,25 @@ describe("each people kind's documents, on the platform's captured answers", () 
     await expect(owner.load(api(), { ...groups[1]!, doc: { ...groups[1]!.doc, owners: [] } })).resolves.toBeNull();
   });
 
+  it("a group's members and a role's holders, each with the directory's state; what the answer leaves out is null or the directory's", async () => {
+    const { groupUserList } = fixture<{ groupUserList: Record<string, unknown>[] }>('group-users');
+    const { roleId: _, lastSignIn: __, ...bare } = groupUserList[1]!;
+    serve('getGroupUsers', { groupUserList: [groupUserList[0], { ...bare, userId: 31 }] });
+    const group = { kind: 'group', id: '201', name: null, doc: { id: 201, owners: [] }, source: null };
+    await expect(RESOURCE_KINDS.group!.parts!.members!.load(api(), group)).resolves.toEqual([
+      { id: '1001006', name: null, roleId: 2097000001, lastSignIn: '2021-04-19 16:36:26.944', state: 'unknown' },
+      { id: '31', name: 'Eva Novak', roleId: null, lastSignIn: null, state: 'deactivated' },
+    ]);
+    const holders = fixture<{ totalCount: number; users: Record<string, unknown>[] }>('role-users');
+    const { email: ___, displayName: ____, ...unnamed } = holders.users[1]!;
+    serve('listRoleUsers', { ...holders, users: [holders.users[0], { ...unnamed, userId: 31 }] });
+    const role = { kind: 'role', id: '1', name: 'Admin', doc: { id: 1, name: 'Admin', system: true }, source: null };
+    await expect(RESOURCE_KINDS.role!.parts!.holders!.load(api(), role)).resolves.toEqual([
+      { id: '1001008', name: 'User 1008', email: 'user1008@example.com', state: 'unknown' },
+      { id: '31', name: 'Eva Novak', email: 'eva.novak@example.com', state: 'deactivated' },
+    ]);
+  });
+
   it("tokens and accounts: a token's name null when absent, an account named by its display name, else its name", async () => {
     const { list } = fixture<{ list: Record<string, unknown>[] }>('access-tokens-live');
     const { name: _, ...unnamed } = list[1]!;
