@@ -65,6 +65,15 @@ export const MUTATION_GROUPS = [
     mutate: ['src/io/contained-path.ts', 'src/io/writable.ts', 'src/library/run-files.ts'],
     tests: ['test/io/**/*.test.ts', 'test/hostile/files.test.ts', 'test/config/**/*.test.ts', 'test/library/run-files.test.ts', 'test/cli/run-selection.test.ts'],
   },
+  // The people kinds: who a user, group, role, token or account is to a policy (a deleted owner
+  // read as active, a token's expiry or owner lost, an admin grant missed: each a wrong pass).
+  {
+    name: 'people',
+    mutate: ['src/resources/people.ts', 'src/resources/kinds/user.ts', 'src/resources/kinds/accessToken.ts', 'src/resources/kinds/role.ts', 'src/resources/kinds/group.ts', 'src/resources/kinds/account.ts'],
+    tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/hostile/token-expiry.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/{library,doctor,owners}.test.ts', 'test/policy/typecheck.test.ts'],
+  },
+  // Words a field never holds (a closed vocabulary's): a comparison decided before any read is bad input.
+  { name: 'words', mutate: ['src/policy/closed-words.ts'], tests: ['test/policy/{typecheck,reads,closed-words}.test.ts'] },
   // The CLI's code cache: where compiled code may be kept (owner-only) and what is read back.
   { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts', 'src/cli/process-end.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts', 'test/cli/process-end.test.ts'] },
 ];
