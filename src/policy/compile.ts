@@ -129,8 +129,8 @@ function checkOverride({ def, paramWords }: CompiledPolicy, override: Record<str
       // A word the field it is compared with never holds: the policy would decide nothing.
       const values = paramWords.get(key);
       const stray = values ? strayWords(value, values) : [];
-      if (values && stray.length > 0) {
-        problems.push({ ...where, message: `params.${def.id}.${key}: ${stray.map((w) => `'${w}'`).join(', ')} ${stray.length === 1 ? 'is' : 'are'} none of the values the policy compares it with (${valueList(values)})` });
+      if (stray.length > 0) {
+        problems.push({ ...where, message: `params.${def.id}.${key}: ${stray.map((w) => `'${w}'`).join(', ')} ${stray.length === 1 ? 'is' : 'are'} none of the values the policy compares it with (${valueList(values!)})` });
       }
     }
   }

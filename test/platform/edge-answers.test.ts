@@ -2,7 +2,7 @@
 // by the sandbox with the real token header (X-DOMO-Developer-Token), to the whole built-in pack
 // and a policy reading dataset tags: the baseline evaluates with 0 errors, and so does each edge
 // answer the public sources show as possible (PLATFORM.md §7 E1–E5), at the minimum requests.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CertificationStatus, DatasetAccessList, FilesetFile, MisconfiguredReport } from '../../src/api/types.js';
@@ -11,38 +11,36 @@ import { check } from '../../src/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox, SandboxSchedule, SandboxWorkflow } from '../../src/sandbox/index.js';
 import { tempDir } from '../cli/helpers.js';
+import { captured, REAL_TOKEN_HEADER } from '../fixtures/captured.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/platform-fixtures');
-const HEADER = 'X-DOMO-Developer-Token';
-const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
 
-const DATASET = fixture<{ id: string }>('dataset-object').id;
+const DATASET = captured<{ id: string }>('dataset-object').id;
 const FILESET = '11111111-1111-1111-1111-111111111111';
 /** The listing's part=core owner of the captured dataset (dataset-part-core-permission.json). */
-const OWNER = JSON.stringify(fixture<{ owner: unknown }>('dataset-part-core-permission').owner);
+const OWNER = JSON.stringify(captured<{ owner: unknown }>('dataset-part-core-permission').owner);
 const EMPTY_FILESET = '22222222-2222-2222-2222-222222222222';
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = await startSandbox({ tokenHeader: HEADER });
+  sandbox = await startSandbox({ tokenHeader: REAL_TOKEN_HEADER });
   const state = sandbox.state;
-  state.schedules = fixture<SandboxSchedule[]>('list-report-schedules');
-  state.misconfigured = fixture<MisconfiguredReport[]>('misconfigured-reports');
+  state.schedules = captured<SandboxSchedule[]>('list-report-schedules');
+  state.misconfigured = captured<MisconfiguredReport[]>('misconfigured-reports');
   state.cards = new Set(['234567', '1234']);
   state.certifications = new Map([
-    ['CARD:234567', fixture<CertificationStatus>('certification-active')],
-    ['CARD:1234', fixture<CertificationStatus>('certification-never')],
-    [`DATA_SOURCE:${DATASET}`, fixture<CertificationStatus>('certification-never')],
+    ['CARD:234567', captured<CertificationStatus>('certification-active')],
+    ['CARD:1234', captured<CertificationStatus>('certification-never')],
+    [`DATA_SOURCE:${DATASET}`, captured<CertificationStatus>('certification-never')],
   ]);
-  state.datasetAccess = new Map([[DATASET, fixture<DatasetAccessList>('dataset-permissions')]]);
-  state.datasetTags = new Map([[DATASET, JSON.parse(fixture<{ tags: string }>('dataset-object').tags) as string[]]]);
-  const file = fixture<FilesetFile>('fileset-file-by-path');
+  state.datasetAccess = new Map([[DATASET, captured<DatasetAccessList>('dataset-permissions')]]);
+  state.datasetTags = new Map([[DATASET, JSON.parse(captured<{ tags: string }>('dataset-object').tags) as string[]]]);
+  const file = captured<FilesetFile>('fileset-file-by-path');
   state.filesets = new Map([
     [FILESET, new Map([[file.path, file]])],
     [EMPTY_FILESET, new Map()],
   ]);
-  state.calculatedFields = fixture('calculated-field-statistics');
-  state.workflows = fixture<SandboxWorkflow[]>('workflow-models');
+  state.calculatedFields = captured('calculated-field-statistics');
+  state.workflows = captured<SandboxWorkflow[]>('workflow-models');
   state.queuePermissions = new Map();
   state.dataFiles = new Set();
   state.dataFilePermissions = new Map();
@@ -66,7 +64,7 @@ async function run(): Promise<Report> {
   writeFileSync(
     path.join(dir, 'steward.yaml'),
     `policies: [builtin, tags.yaml]
-instance: { tokenHeader: ${HEADER} }
+instance: { tokenHeader: ${REAL_TOKEN_HEADER} }
 scope: { datasets: all, cards: all, filesets: all, workflows: all }
 `,
   );
@@ -141,7 +139,7 @@ describe('the built-in pack on the platform’s real answers, with the real toke
   });
 
   it('E5: a cursor handed out with every empty page ends the listing at the first empty page, in under 50 requests', async () => {
-    const file = fixture<{ files: FilesetFile[] }>('search-fileset-files').files[0];
+    const file = captured<{ files: FilesetFile[] }>('search-fileset-files').files[0];
     sandbox.scriptFault('searchFilesetFiles', { status: 200, body: JSON.stringify({ files: [file], pageContext: { next: 'cursor-1' } }) });
     for (let i = 2; i < 12_000; i++) sandbox.scriptFault('searchFilesetFiles', { status: 200, body: JSON.stringify({ files: [], pageContext: { next: `cursor-${i}` } }) });
     const report = await run();

@@ -3,7 +3,7 @@
 // kind discovered with `all`, every identity policy evaluated with 0 errors and exactly the
 // findings the captured answers hold, at one request per listing; and what the answers could
 // say that steward must not take for a pass (a state it cannot read, an owner no listing has).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
@@ -12,28 +12,26 @@ import { check, doctor } from '../../src/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { findingKeys, tempDir } from '../cli/helpers.js';
+import { captured, REAL_TOKEN_HEADER } from '../fixtures/captured.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/platform-fixtures');
-const HEADER = 'X-DOMO-Developer-Token';
-const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
 
 interface SearchAnswer {
   count: number;
   users: { id: number; attributes: { key: string; values: unknown[] }[] }[];
 }
-const SEARCH = fixture<SearchAnswer>('users-identity-search');
+const SEARCH = captured<SearchAnswer>('users-identity-search');
 // The captured search asked for one user of 233 (limit 1): served whole, the count is what it lists.
 const LIVE_USERS = { ...SEARCH, count: SEARCH.users.length };
-const ROLES = fixture<{ id: number; name: string }[]>('roles-list');
-const GRANTS = fixture<string[]>('role-authorities');
-const HOLDERS = fixture<{ users: unknown[] }>('role-users');
-const GROUPS = fixture<{ groupId: number }[]>('groups-grouplist');
-const TOKENS = fixture<{ list: { id: number; ownerId: number }[] }>('access-tokens-live').list;
+const ROLES = captured<{ id: number; name: string }[]>('roles-list');
+const GRANTS = captured<string[]>('role-authorities');
+const HOLDERS = captured<{ users: unknown[] }>('role-users');
+const GROUPS = captured<{ groupId: number }[]>('groups-grouplist');
+const TOKENS = captured<{ list: { id: number; ownerId: number }[] }>('access-tokens-live').list;
 const CUSTOM_ROLES = ROLES.filter((r) => r.id > 5);
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = await startSandbox({ tokenHeader: HEADER });
+  sandbox = await startSandbox({ tokenHeader: REAL_TOKEN_HEADER });
 });
 afterEach(() => sandbox.close());
 
@@ -71,7 +69,7 @@ const ONLY = [
 
 async function run(scope = 'users: all, groups: all, roles: all, accessTokens: all'): Promise<Report> {
   const dir = tempDir('steward-identity-');
-  writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${HEADER} }\nscope: { ${scope} }\n`);
+  writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${REAL_TOKEN_HEADER} }\nscope: { ${scope} }\n`);
   return check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ONLY });
 }
 
@@ -181,7 +179,7 @@ describe('the identity policies on the platform’s captured answers', () => {
 
     sandbox.scriptFault('listAccessTokens', { status: 403, body: '' }, 2);
     const dir = tempDir('steward-identity-doctor-');
-    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${HEADER} }\nscope: { accessTokens: all }\n`);
+    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${REAL_TOKEN_HEADER} }\nscope: { accessTokens: all }\n`);
     const diagnosis = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ONLY });
     const tokens = diagnosis.checks.find((c) => c.id === 'accessTokens')!;
     expect(tokens).toMatchObject({ status: 'missing', fix: expect.stringContaining('developer.token.manage') });

@@ -3,7 +3,7 @@
 // accounts, card access, file-set access, workflow permissions and PDP policies evaluated with 0
 // errors and exactly the findings the captured answers hold, one request per read; and the card
 // access list's assumed form held to (anything else is drift, exit 3).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
@@ -12,26 +12,24 @@ import { check } from '../../src/index.js';
 import { PLANTED_FILESET_ID, startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { findingKeys, tempDir } from '../cli/helpers.js';
+import { captured, REAL_TOKEN_HEADER } from '../fixtures/captured.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/platform-fixtures');
-const HEADER = 'X-DOMO-Developer-Token';
-const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
 
-const PAGES = fixture<{ pageAdminSummaries: { pageId: number; ownerId: number }[] }>('pages-adminsummary');
-const PAGE_ACCESS = fixture<{ resource: { id: string; type: string } }>('page-accesslist');
-const CARDS = fixture<{ cardAdminSummaries: { id: number; owners: { id: string }[] }[] }>('cards-adminsummary');
+const PAGES = captured<{ pageAdminSummaries: { pageId: number; ownerId: number }[] }>('pages-adminsummary');
+const PAGE_ACCESS = captured<{ resource: { id: string; type: string } }>('page-accesslist');
+const CARDS = captured<{ cardAdminSummaries: { id: number; owners: { id: string }[] }[] }>('cards-adminsummary');
 /** Not shown publicly: the page's form with `resource.type: "badge"` (CARD_ACCESS_LIST_FORM). */
 const CARD_ACCESS = { ...PAGE_ACCESS, resource: { ...PAGE_ACCESS.resource, type: 'badge' } };
-const ACCOUNTS = fixture<{ id: number; userId: number }[]>('accounts-list');
-const ACCOUNT_SHARES = fixture<unknown>('account-accesslist');
-const FILESET_ACCESS = fixture<unknown>('fileset-access');
-const WORKFLOW_PERMISSIONS = fixture<unknown>('workflow-model-permissions');
-const PDP = fixture<{ userIds?: number[] }[]>('pdp-filter-groups');
+const ACCOUNTS = captured<{ id: number; userId: number }[]>('accounts-list');
+const ACCOUNT_SHARES = captured<unknown>('account-accesslist');
+const FILESET_ACCESS = captured<unknown>('fileset-access');
+const WORKFLOW_PERMISSIONS = captured<unknown>('workflow-model-permissions');
+const PDP = captured<{ userIds?: number[] }[]>('pdp-filter-groups');
 const CARD_IDS = CARDS.cardAdminSummaries.map((c) => String(c.id));
 
 let sandbox: Sandbox;
 beforeEach(async () => {
-  sandbox = await startSandbox({ tokenHeader: HEADER });
+  sandbox = await startSandbox({ tokenHeader: REAL_TOKEN_HEADER });
   // The captured cards exist on the instance; no schedule sends another (only the captured ones are in the summary served).
   for (const id of CARD_IDS) sandbox.state.cards.add(id);
   sandbox.state.schedules = [];
@@ -106,7 +104,7 @@ async function run(): Promise<Report> {
   writeFileSync(
     path.join(dir, 'steward.yaml'),
     `policies: [builtin, owners.yaml]
-instance: { tokenHeader: ${HEADER} }
+instance: { tokenHeader: ${REAL_TOKEN_HEADER} }
 scope:
   pages: all
   accounts: all

@@ -1,8 +1,6 @@
 // The `owner` part of the content kinds over HTTP on the demo instance: each owner resolved
 // against the one user directory (the live and the deleted listings, read once), a group owner
 // without a state, and an item its kind's listing does not carry an error, never a pass.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IdentityUser } from '../../src/api/types.js';
 import { check } from '../../src/index.js';
@@ -11,6 +9,7 @@ import { directoryUser, ownersListDrift, resolveOwner, userOwner } from '../../s
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { REPO } from '../cli/helpers.js';
+import { captured } from '../fixtures/captured.js';
 
 const OWNER_POLICIES = ['datasets-owner-active', 'data-files-owner-active', 'queues-owner-active', 'workflows-owner-active', 'cards-owner-active', 'report-schedules-owner-active', 'fileset-files-owner-active'];
 
@@ -71,12 +70,11 @@ describe('owner liveness on content', () => {
   });
 });
 
-const FIXTURE = path.resolve(REPO, '../shared/platform-fixtures/users-identity-search.json');
-const captured = (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { data: { users: IdentityUser[] } }).data.users[0]!;
+const searched = captured<{ users: IdentityUser[] }>('users-identity-search').users[0]!;
 /** The captured user with `attributes` over its own (by key) and `top` over its top-level fields. */
 const user = (attributes: Record<string, unknown>, top: Partial<IdentityUser> = {}): IdentityUser => ({
-  ...captured,
-  attributes: captured.attributes.map((a) => (a.key in attributes ? { key: a.key, values: [attributes[a.key]] } : a)),
+  ...searched,
+  attributes: searched.attributes.map((a) => (a.key in attributes ? { key: a.key, values: [attributes[a.key]] } : a)),
   ...top,
 });
 
@@ -94,7 +92,7 @@ describe('a user as the identity search says it (the captured answer, PLATFORM.m
     const nothing = user({ isActive: true, displayName: '', emailAddress: 7, roleId: 'Admin' }, { displayName: undefined, emailAddress: undefined, roleId: undefined });
     expect(directoryUser(nothing, false)).toMatchObject({ name: null, email: null, roleId: null });
     // An attribute listed without a value is none.
-    const empty = { ...captured, attributes: [...captured.attributes.filter((a) => a.key !== 'lastLogin'), { key: 'lastLogin', values: [] }] };
+    const empty = { ...searched, attributes: [...searched.attributes.filter((a) => a.key !== 'lastLogin'), { key: 'lastLogin', values: [] }] };
     expect(directoryUser(empty, false).lastLogin).toBeNull();
   });
 

@@ -2,7 +2,7 @@
 // page) with their states, a group's members as a part (one read per group that a policy reads
 // it for), and nothing read for a kind no scope names.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createClient } from '../../../src/api/index.js';
 import type { OperationId } from '../../../src/api/operations.js';
@@ -15,6 +15,7 @@ import { userDirectory } from '../../../src/resources/people.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
 import { tempDir } from '../../cli/helpers.js';
+import { captured, REAL_TOKEN_HEADER } from '../../fixtures/captured.js';
 
 let s: Sandbox;
 beforeEach(async () => {
@@ -92,10 +93,13 @@ describe('role holders and group members', () => {
 });
 
 describe("each people kind's documents, on the platform's captured answers", () => {
-  const FIXTURES = path.resolve(import.meta.dirname, '../../../../shared/platform-fixtures');
-  const fixture = <T>(name: string): T => (JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { data: T }).data;
-  const serve = (op: OperationId, body: unknown) => s.scriptFault(op, { status: 200, body: JSON.stringify(body) });
-  const api = () => createClient({ baseUrl: s.baseUrl, token: s.token });
+  // The answers served as the real platform serves them: under its token header.
+  beforeEach(async () => {
+    await s.close();
+    s = await startSandbox({ tokenHeader: REAL_TOKEN_HEADER });
+  });
+    const serve = (op: OperationId, body: unknown) => s.scriptFault(op, { status: 200, body: JSON.stringify(body) });
+  const api = () => createClient({ baseUrl: s.baseUrl, token: s.token, tokenHeader: REAL_TOKEN_HEADER });
   async function collected(kind: string, scope: Scope): Promise<CollectedResource[]> {
     const out: CollectedResource[] = [];
     for await (const r of RESOURCE_KINDS[kind]!.collect({ api: api(), scope, manifestFiles: {}, displayRoot: '.' })) out.push(...[r].flat());
@@ -117,7 +121,7 @@ describe("each people kind's documents, on the platform's captured answers", () 
   });
 
   it("a user's role from the role list: system by id alone; a role the list lacks is an error", async () => {
-    const roles = fixture<{ id: number; name: string }[]>('roles-list');
+    const roles = captured<{ id: number; name: string }[]>('roles-list');
     const custom = roles.find((r) => r.id > 5)!;
     for (let i = 0; i < 4; i++) serve('listRoles', roles);
     const load = (roleId: unknown) => rolePart.load(api(), { kind: 'user', id: '7', name: null, doc: { id: '7', state: 'active', roleId }, source: null });
@@ -128,7 +132,7 @@ describe("each people kind's documents, on the platform's captured answers", () 
   });
 
   it('roles: every field of the list, absent ones null', async () => {
-    const roles = fixture<Record<string, unknown>[]>('roles-list');
+    const roles = captured<Record<string, unknown>[]>('roles-list');
     serve('listRoles', [roles[0], { id: 428016579, name: 'Bare' }]);
     expect((await collected('role', all('roles'))).map((r) => r.doc)).toEqual([
       { id: 1, name: 'Admin', description: 'Full access to everything', system: true, authorityCount: 104, userCount: 0 },
@@ -137,7 +141,7 @@ describe("each people kind's documents, on the platform's captured answers", () 
   });
 
   it('groups: owners as principals, a listing item without owners or a member count is drift of that group', async () => {
-    const [first, second] = fixture<Record<string, unknown>[]>('groups-grouplist');
+    const [first, second] = captured<Record<string, unknown>[]>('groups-grouplist');
     const { owners: _, ...ownerless }: Record<string, unknown> = { ...second!, groupId: 5 };
     const { memberCount: __, ...uncounted }: Record<string, unknown> = { ...second!, groupId: 6 };
     serve('listGroups', [first, { ...second, owners: [{ type: 'USER', id: '2456' }] }, ownerless, uncounted]);
@@ -158,7 +162,7 @@ describe("each people kind's documents, on the platform's captured answers", () 
   });
 
   it("a group's members and a role's holders, each with the directory's state; what the answer leaves out is null or the directory's", async () => {
-    const { groupUserList } = fixture<{ groupUserList: Record<string, unknown>[] }>('group-users');
+    const { groupUserList } = captured<{ groupUserList: Record<string, unknown>[] }>('group-users');
     const { roleId: _, lastSignIn: __, ...bare } = groupUserList[1]!;
     serve('getGroupUsers', { groupUserList: [groupUserList[0], { ...bare, userId: 31 }] });
     const group = { kind: 'group', id: '201', name: null, doc: { id: 201, owners: [] }, source: null };
@@ -166,7 +170,7 @@ describe("each people kind's documents, on the platform's captured answers", () 
       { id: '1001006', name: null, roleId: 2097000001, lastSignIn: '2021-04-19 16:36:26.944', state: 'unknown' },
       { id: '31', name: 'Eva Novak', roleId: null, lastSignIn: null, state: 'deactivated' },
     ]);
-    const holders = fixture<{ totalCount: number; users: Record<string, unknown>[] }>('role-users');
+    const holders = captured<{ totalCount: number; users: Record<string, unknown>[] }>('role-users');
     const { email: ___, displayName: ____, ...unnamed } = holders.users[1]!;
     serve('listRoleUsers', { ...holders, users: [holders.users[0], { ...unnamed, userId: 31 }] });
     const role = { kind: 'role', id: '1', name: 'Admin', doc: { id: 1, name: 'Admin', system: true }, source: null };
@@ -177,14 +181,14 @@ describe("each people kind's documents, on the platform's captured answers", () 
   });
 
   it("tokens and accounts: a token's name null when absent, an account named by its display name, else its name", async () => {
-    const { list } = fixture<{ list: Record<string, unknown>[] }>('access-tokens-live');
+    const { list } = captured<{ list: Record<string, unknown>[] }>('access-tokens-live');
     const { name: _, ...unnamed } = list[1]!;
     serve('listAccessTokens', [list[0], unnamed]);
     expect((await collected('accessToken', all('accessTokens'))).map((t) => [t.name, t.doc])).toEqual([
       ['Token 1', { id: 186852, name: 'Token 1', ownerId: 1001010, expires: 1718737497000 }],
       [null, { id: 186918, name: null, ownerId: 1001010, expires: 1718988398000 }],
     ]);
-    const [a1, a2] = fixture<Record<string, unknown>[]>('accounts-list');
+    const [a1, a2] = captured<Record<string, unknown>[]>('accounts-list');
     const { displayName: __, ...plain } = a2!;
     const { userId: ___, ...ownerless }: Record<string, unknown> = { ...a1!, id: 3 };
     serve('listAccounts', [a1, plain, ownerless]);
