@@ -31,7 +31,8 @@ export const MUTATION_GROUPS = [
   { name: 'fix', mutate: ['src/fix/plan.ts'], tests: ['test/fix/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/library/**/*.test.ts'] },
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
   // The SQLite history's two drivers: which one a Node gets, what reaches the file before a save, a hot journal refused, how sql.js is compiled.
-  { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts', 'src/history/wasm-tier.ts'], tests: ['test/history/{database,wasm-tier}.test.ts', 'test/hostile/history-files.test.ts'] },
+  // A read of many rows as one JSON text (json-rows.ts), the same rows as one at a time.
+  { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts', 'src/history/wasm-tier.ts', 'src/history/json-rows.ts'], tests: ['test/history/{database,wasm-tier,json-rows,spans}.test.ts', 'test/hostile/history-files.test.ts'] },
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
   // Opening a history (its schema checked by digest, else object by object) and what a recording
   // keeps, searched for the run's secrets (store.ts keptStrings).
@@ -71,6 +72,13 @@ export const MUTATION_GROUPS = [
     name: 'people',
     mutate: ['src/resources/people.ts', 'src/resources/kinds/user.ts', 'src/resources/kinds/accessToken.ts', 'src/resources/kinds/role.ts', 'src/resources/kinds/group.ts', 'src/resources/kinds/account.ts'],
     tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/hostile/token-expiry.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/{library,doctor,owners}.test.ts', 'test/policy/typecheck.test.ts'],
+  },
+  // The sharing side: who a card, page or dataset is shared with (a share read as narrower than
+  // it is, a PDP policy or a live permission lost: each a wrong pass).
+  {
+    name: 'sharing',
+    mutate: ['src/resources/sharing.ts', 'src/resources/pdp.ts', 'src/resources/live-permissions.ts'],
+    tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/library.test.ts'],
   },
   // Words a field never holds (a closed vocabulary's): a comparison decided before any read is bad input.
   { name: 'words', mutate: ['src/policy/closed-words.ts'], tests: ['test/policy/{typecheck,reads,closed-words}.test.ts'] },

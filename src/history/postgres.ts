@@ -30,6 +30,10 @@ class PgHistory implements HistoryDatabase {
     return (await this.client.query(numbered(sql), params)).rows as Row[];
   }
 
+  async bulk(sql: string, params: SqlValue[] = []): Promise<Row[]> {
+    return this.all(sql, params);
+  }
+
   async run(sql: string, params: SqlValue[] = []): Promise<void> {
     await this.client.query(numbered(sql), params);
   }

@@ -121,7 +121,7 @@ async function spansAtLast(db: HistoryDatabase, instance: string, policies: read
   }
   const rows: Row[] = [];
   for (const [run, wanted] of byRun) {
-    for (const r of await db.all(`${SPAN_ROWS} WHERE s.instance = ? AND s.last_run >= ? AND s.first_run <= ?`, [instance, run, run])) {
+    for (const r of await db.bulk(`${SPAN_ROWS} WHERE s.instance = ? AND s.last_run >= ? AND s.first_run <= ?`, [instance, run, run])) {
       if (wanted.has(String(r.policy))) rows.push(r);
     }
   }

@@ -10,6 +10,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { InputError } from '../core/problem.js';
 import { isLeftoverOf, writeWholeSync } from '../io/write-whole.js';
 import type { HistoryDatabase, Row, SqlValue } from './types.js';
+import { bulkRows } from './json-rows.js';
 import { beforeWasmCompiles } from './wasm-tier.js';
 
 /** An open SQLite history as database.ts checks and migrates it. */
@@ -90,6 +91,17 @@ class SqlJsHistory implements SqliteHistory {
     } finally {
       stmt.free();
     }
+  }
+
+  async bulk(sql: string, params: SqlValue[] = []): Promise<Row[]> {
+    const stmt = this.db.prepare(sql);
+    let names: string[];
+    try {
+      names = stmt.getColumnNames();
+    } finally {
+      stmt.free();
+    }
+    return bulkRows((q, p) => this.all(q, p), sql, params, names);
   }
 
   async run(sql: string, params: SqlValue[] = []): Promise<void> {
@@ -181,6 +193,7 @@ interface NodeSqliteDatabase {
 }
 interface NodeSqliteStatement {
   all(...params: SqlValue[]): Row[];
+  columns(): { name: string }[];
   run(...params: SqlValue[]): unknown;
 }
 
@@ -210,6 +223,10 @@ class NodeSqliteHistory implements SqliteHistory {
 
   async all(sql: string, params: SqlValue[] = []): Promise<Row[]> {
     return this.statement(sql).all(...params);
+  }
+
+  async bulk(sql: string, params: SqlValue[] = []): Promise<Row[]> {
+    return bulkRows((q, p) => this.all(q, p), sql, params, this.statement(sql).columns().map((c) => c.name));
   }
 
   async run(sql: string, params: SqlValue[] = []): Promise<void> {

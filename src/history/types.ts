@@ -14,6 +14,11 @@ export interface HistoryDatabase {
   /** How the history is named in messages. */
   readonly shown: string;
   all(sql: string, params?: SqlValue[]): Promise<Row[]>;
+  /**
+   * The rows `all` answers for a read of many (a run's open spans), in no order that callers may
+   * rely on: an SQLite file hands them over as one JSON text (sqlite-drivers.ts).
+   */
+  bulk(sql: string, params?: SqlValue[]): Promise<Row[]>;
   run(sql: string, params?: SqlValue[]): Promise<void>;
   /**
    * Runs `fn` in one transaction: all of it lands or none. `lock` (PostgreSQL) serialises the

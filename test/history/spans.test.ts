@@ -79,7 +79,7 @@ describe('spans', () => {
     await record(file, [three(at(1))]);
     const h = await openRunHistory(file, 'h.sqlite', 'test');
     const statements: string[] = [];
-    for (const method of ['all', 'run'] as const) {
+    for (const method of ['all', 'bulk', 'run'] as const) {
       const original = h.db[method].bind(h.db);
       h.db[method] = ((sql: string, params?: unknown[]) => {
         statements.push(sql.replace(/\s+/g, ' ').replace(/\?(, \?)+/, '?…').slice(0, 60));
@@ -95,6 +95,8 @@ describe('spans', () => {
     expect(new Set(second.findings.map((f) => f.lifecycle))).toEqual(new Set(['open']));
     const times = (start: string) => statements.filter((s) => s.startsWith(start)).length;
     expect(times('SELECT s.id, s.text_id')).toBe(1);
+    // … as one JSON text, not a row at a time (json-rows.ts).
+    expect(times('SELECT json_group_array(json_array("id", "text_id"')).toBe(1);
     // Each stays open as it was (schema 3 rewrote the last run of all 1,200, three statements of 500).
     expect(times('UPDATE spans')).toBe(0);
     // Every text is its open span's, and so is every first sighting: none is looked up or written again.
