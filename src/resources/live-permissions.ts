@@ -41,8 +41,15 @@ export function queueDrift(declared: QueuePermissionEntry[], live: QueuePermissi
     const name = (dec?.name as string | null | undefined) ?? (liv?.name as string | null | undefined) ?? null;
     const who = `${e.type} ${e.id}${name ? ` (${name})` : ''}`;
     const parts = [gained.length ? `holds ${gained.join(', ')} the manifest does not grant` : '', lost.length ? `lacks ${lost.join(', ')} the manifest grants` : ''].filter(Boolean);
-    const description = !dec || want.size === 0 ? `${who} was added outside the repository with ${gained.join(', ')}` : !liv || has.size === 0 ? `${who} was removed outside the repository (declared ${lost.join(', ')})` : `${who} ${parts.join(' and ')}`;
-    out.push({ type: e.type, id: e.id, name, matches: gained.length === 0 && lost.length === 0, gained, lost, description });
+    const matches = gained.length === 0 && lost.length === 0;
+    const description = matches
+      ? `${who} matches`
+      : !dec || want.size === 0
+        ? `${who} was added outside the repository with ${gained.join(', ')}`
+        : !liv || has.size === 0
+          ? `${who} was removed outside the repository (declared ${lost.join(', ')})`
+          : `${who} ${parts.join(' and ')}`;
+    out.push({ type: e.type, id: e.id, name, matches, gained, lost, description });
   }
   return out;
 }
