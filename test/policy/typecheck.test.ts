@@ -109,6 +109,16 @@ describe('type errors found at load', () => {
     expect(problems('queue', { each: 'resource.permissions', assert: `"!('OWNER' in item.permissions)"` })).toEqual([
       "6:16: type error: 'OWNER' is none of the values this field takes (ADMIN, SHARE, DELETE, WRITE, READ, CREATE_CONTENT, READ_CONTENT, UPDATE_CONTENT, DELETE_CONTENT, EXPORT, EXECUTE), so 'in' is never true",
     ]);
+    // The sharing documents' vocabularies: a principal's type, a drift item's, where PDP's state came from.
+    expect(problems('account', { assert: `"!resource.shares.exists(s, s.type == 'USERS')"` })).toEqual([
+      "6:51: type error: 'USERS' is none of the values this field takes (USER, GROUP) (did you mean 'USER'?), so '==' is never true",
+    ]);
+    expect(problems('page', { assert: `"resource.drift.all(d, d.type != 'ROLE')"` })).toEqual([
+      "6:46: type error: 'ROLE' is none of the values this field takes (USER, GROUP), so '!=' is always true",
+    ]);
+    expect(problems('dataset', { assert: "resource.pdp.enabledFrom == 'manifest'" })).toEqual([
+      "6:41: type error: 'manifest' is none of the values this field takes (listing, policies), so '==' is never true",
+    ]);
     // Its own words, null, a field of no closed vocabulary and a word from elsewhere compile.
     expect(problems('dataset', { assert: "resource.certification.state == 'ACTIVE' || resource.certification.state == null" })).toEqual([]);
     expect(problems('role', { assert: "resource.holders.all(h, h.state in ['active', 'pending'])" })).toEqual([]);
