@@ -78,7 +78,7 @@ export const MUTATION_GROUPS = [
   {
     name: 'sharing',
     mutate: ['src/resources/sharing.ts', 'src/resources/pdp.ts', 'src/resources/live-permissions.ts'],
-    tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/library.test.ts', 'test/policy/typecheck.test.ts'],
+    tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/{library,doctor}.test.ts', 'test/policy/typecheck.test.ts'],
   },
   // Words a field never holds (a closed vocabulary's): a comparison decided before any read is bad input.
   { name: 'words', mutate: ['src/policy/closed-words.ts'], tests: ['test/policy/{typecheck,reads,closed-words}.test.ts'] },

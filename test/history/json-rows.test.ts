@@ -1,3 +1,6 @@
+// A bulk read of an SQLite history (json-rows.ts) on each driver: the rows `all` answers, read as
+// one JSON text; where JSON would not hold a value exactly, or a column name repeats, read row by
+// row instead, so a damaged file reads the same either way.
 import { describe, expect, it } from 'vitest';
 import { jsonRowsSql, rowsOfJson } from '../../src/history/json-rows.js';
 import { SQLITE_DRIVERS, type SqliteDriver, sqliteDriver } from '../../src/history/sqlite-drivers.js';

@@ -165,5 +165,7 @@ describe('the reads each policy makes (what doctor probes for it)', () => {
     expect(ops('local-members')).toEqual(['getGroupUsers', 'listGroups', 'searchUsers']);
     expect(ops('local-account-owner')).toEqual(['listAccounts', 'searchUsers']);
     expect(ops('local-user-role')).toEqual(['listRoles', 'searchUsers']);
+    // A dataset's row-level security: its policies, joined with its access list and the directory.
+    expect(ops('datasets-pdp-no-departed-users')).toEqual(['getDatasetPermissions', 'getPdpPolicies', 'searchUsers']);
   });
 });
