@@ -12,9 +12,9 @@ import { OPEN_RUN } from '../../src/history/spans.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { hasHotJournal, nodeSqliteQuiet, SQLITE_DRIVERS, type SqliteDriver, sqliteDriver } from '../../src/history/sqlite-drivers.js';
+import { DRIVER_NAMES } from './drivers.js';
 
 /** The drivers this Node can run: sql.js everywhere, node:sqlite where it loads without a warning. */
-const NODE_SQLITE_ONLY_WHERE_QUIET = Object.fromEntries(Object.entries(SQLITE_DRIVERS).filter(([name]) => name === 'sql.js' || sqliteDriver().name === 'node:sqlite'));
 import { CLI, sandboxEnv, tempDir } from '../cli/helpers.js';
 import { sampleReport } from './sample-report.js';
 
@@ -133,7 +133,7 @@ describe('history database', () => {
     ]);
   });
 
-  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: CURRENT_SCHEMA_DIGEST is the digest of the schema every migration makes in a fresh database', async (name) => {
+  it.each(DRIVER_NAMES)('%s: CURRENT_SCHEMA_DIGEST is the digest of the schema every migration makes in a fresh database', async (name) => {
     const objects = await expectedAt(SQLITE_DRIVERS[name as SqliteDriver['name']], HISTORY_SCHEMA_VERSION, 'm.sqlite');
     expect(objects.map((o) => `${o.type} ${o.name}`)).toEqual([
       'index policy_spans_last', 'index runs_instance', 'index spans_last', 'index spans_text', 'index texts_fingerprint', 'table policy_spans', 'table runs', 'table spans', 'table texts',
@@ -141,7 +141,7 @@ describe('history database', () => {
     expect(schemaDigest(objects)).toBe(CURRENT_SCHEMA_DIGEST);
   });
 
-  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a file of the current schema opens without making the expected schema; an older or altered one is compared object by object', async (name) => {
+  it.each(DRIVER_NAMES)('%s: a file of the current schema opens without making the expected schema; an older or altered one is compared object by object', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     let made = 0;
     let closed = 0;
@@ -190,7 +190,7 @@ describe('history database', () => {
     expect(closed).toBe(2);
   });
 
-  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: refuses a file with a damaged page, one missing an index of steward\'s, and a directory, each untouched', async (name) => {
+  it.each(DRIVER_NAMES)('%s: refuses a file with a damaged page, one missing an index of steward\'s, and a directory, each untouched', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     const dir = tempDir();
     const written = async (file: string, sql: string[] = []) => {
@@ -375,7 +375,7 @@ describe('the two SQLite drivers', () => {
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
-  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a row read holds exactly its columns, by name, each of its type', async (name) => {
+  it.each(DRIVER_NAMES)('%s: a row read holds exactly its columns, by name, each of its type', async (name) => {
     const db = await SQLITE_DRIVERS[name as SqliteDriver['name']].memory('m.sqlite');
     try {
       const rows = await db.all("SELECT 1 AS one, 'two' AS two, NULL AS none, x'0304' AS bytes UNION ALL SELECT 5, 'six', NULL, x'07'");
@@ -392,7 +392,7 @@ describe('the two SQLite drivers', () => {
     }
   });
 
-  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a history opened and not saved leaves no file; a new one is private to its user', async (name) => {
+  it.each(DRIVER_NAMES)('%s: a history opened and not saved leaves no file; a new one is private to its user', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     const file = path.join(tempDir(), 'h.sqlite');
     const dropped = await openHistory(file, 'h.sqlite', { create: true, driver });
@@ -406,7 +406,7 @@ describe('the two SQLite drivers', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it.each(Object.keys(NODE_SQLITE_ONLY_WHERE_QUIET))('%s: a failed write leaves nothing; writes reach the file at save, not before; what is not saved never does', async (name) => {
+  it.each(DRIVER_NAMES)('%s: a failed write leaves nothing; writes reach the file at save, not before; what is not saved never does', async (name) => {
     const driver = SQLITE_DRIVERS[name as SqliteDriver['name']];
     const file = path.join(tempDir(), 'h.sqlite');
     const text = (fingerprint: string, message = 'm') =>

@@ -3,10 +3,8 @@
 // row instead, so a damaged file reads the same either way.
 import { describe, expect, it } from 'vitest';
 import { jsonRowsSql, rowsOfJson } from '../../src/history/json-rows.js';
-import { SQLITE_DRIVERS, type SqliteDriver, sqliteDriver } from '../../src/history/sqlite-drivers.js';
-
-// node:sqlite where this Node opens histories with it (Node 20 has none).
-const DRIVERS = Object.entries(SQLITE_DRIVERS).filter(([name]) => name === 'sql.js' || sqliteDriver().name === 'node:sqlite');
+import { SQLITE_DRIVERS } from '../../src/history/sqlite-drivers.js';
+import { DRIVER_NAMES } from './drivers.js';
 
 const ROWS = [
   [1, 'plain', null],
@@ -15,9 +13,9 @@ const ROWS = [
   [-7, '[1,2]', '{"a":1}'],
 ];
 
-describe.each(DRIVERS)('bulk reads (%s)', (name) => {
+describe.each(DRIVER_NAMES)('bulk reads (%s)', (name) => {
   const open = async () => {
-    const db = await SQLITE_DRIVERS[name as SqliteDriver['name']].memory('m.sqlite');
+    const db = await SQLITE_DRIVERS[name].memory('m.sqlite');
     await db.exec('CREATE TABLE t (n INTEGER, s TEXT, o); CREATE TABLE u (k INTEGER, b)');
     for (const row of ROWS) await db.run('INSERT INTO t VALUES (?, ?, ?)', row);
     return db;
