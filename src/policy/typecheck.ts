@@ -8,6 +8,7 @@ import type { Expr } from './ast.js';
 import { type CelType, DYN, elemOf, fieldOf, fromSchema, type Kind, of, paramType, type Schema } from './schema-types.js';
 import { type ClosedValues, strayWordProblem } from './closed-words.js';
 import { didYouMean } from './suggest.js';
+import { arithmeticResult, compatible, describe, equalable, NUMERIC, orderable, union, withoutNull } from './type-rules.js';
 
 export type { CelType } from './schema-types.js';
 
@@ -43,8 +44,6 @@ export interface TypeCheckInput {
   constantProblem?: (fn: 'timestamp' | 'duration' | 'matches', value: string) => string | null;
 }
 
-const NUMERIC: ReadonlySet<Kind> = new Set(['int', 'uint', 'double']);
-const ORDERED: ReadonlySet<Kind> = new Set(['string', 'bytes', 'bool', 'timestamp', 'duration']);
 const SIZED: ReadonlySet<Kind> = new Set(['string', 'bytes', 'list', 'map']);
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 const COMPARE: Record<string, string> = { '_==_': '==', '_!=_': '!=', '_<_': '<', '_<=_': '<=', '_>_': '>', '_>=_': '>=' };
@@ -336,47 +335,6 @@ class Checker {
   }
 }
 
-function arithmeticResult(op: string, a: Kind, b: Kind): Kind[] {
-  if (NUMERIC.has(a) && NUMERIC.has(b)) return a === b ? [a] : [a, b];
-  const pair = `${a} ${op} ${b}`;
-  const table: Record<string, Kind> = {
-    'string + string': 'string',
-    'bytes + bytes': 'bytes',
-    'list + list': 'list',
-    'timestamp + duration': 'timestamp',
-    'duration + timestamp': 'timestamp',
-    'duration + duration': 'duration',
-    'timestamp - timestamp': 'duration',
-    'timestamp - duration': 'timestamp',
-    'duration - duration': 'duration',
-  };
-  return table[pair] ? [table[pair]] : [];
-}
-
-/** `==`/`!=`: same kind, numbers with numbers, null with anything. */
-function equalable(a: Kind, b: Kind): boolean {
-  return a === b || a === 'null' || b === 'null' || (NUMERIC.has(a) && NUMERIC.has(b));
-}
-
-/** `<` and friends: numbers with numbers, or the same ordered kind (null with anything, as documented). */
-function orderable(a: Kind, b: Kind): boolean {
-  return a === 'null' || b === 'null' || (NUMERIC.has(a) && NUMERIC.has(b)) || (a === b && ORDERED.has(a));
-}
-
-/**
- * Unknown on either side passes, and so does a side that can only be null (`x == null`);
- * otherwise some pair of the non-null kinds must work, so a nullable field is still checked
- * against what it holds when it is not null.
- */
-function compatible(a: CelType | undefined, b: CelType | undefined, ok: (x: Kind, y: Kind) => boolean): boolean {
-  if (!a || !b || a.kinds === null || b.kinds === null) return true;
-  const xs = [...a.kinds].filter((k) => k !== 'null');
-  const ys = [...b.kinds].filter((k) => k !== 'null');
-  if (xs.length === 0 || ys.length === 0) return true;
-  for (const x of xs) for (const y of ys) if (ok(x, y)) return true;
-  return false;
-}
-
 /** The field `cond` proves not null (`x != null` or `null != x`), or null. */
 function nonNullGuard(cond: Expr | undefined): Expr | null {
   const k = cond?.exprKind;
@@ -393,23 +351,4 @@ function sameField(a: Expr, b: Expr | undefined): boolean {
   if (x.case === 'identExpr' && y?.case === 'identExpr') return x.value.name === y.value.name;
   if (x.case === 'selectExpr' && y?.case === 'selectExpr') return x.value.field === y.value.field && !x.value.testOnly && !y.value.testOnly && sameField(x.value.operand!, y.value.operand);
   return false;
-}
-
-function withoutNull(t: CelType): CelType {
-  if (t.kinds === null || !t.kinds.has('null')) return t;
-  return { ...t, kinds: new Set([...t.kinds].filter((k) => k !== 'null')) };
-}
-
-function union(types: CelType[]): CelType {
-  if (types.some((t) => t.kinds === null)) return DYN;
-  return { kinds: new Set(types.flatMap((t) => [...t.kinds!])) };
-}
-
-/** `int`, `string or null`; for numbers alone `a number` when `plain` (bool/list expectations). */
-function describe(t: CelType, plain = false): string {
-  if (t.kinds === null) return 'dyn';
-  const kinds = [...t.kinds];
-  const values = kinds.filter((k) => k !== 'null');
-  if (plain && values.length > 0 && values.every((k) => NUMERIC.has(k))) return values.length < kinds.length ? 'a number or null' : 'a number';
-  return kinds.join(' or ');
 }
