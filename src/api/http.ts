@@ -25,7 +25,8 @@ import {
 import { errorCodes, isRetryableStatus, neverReachedServer, parseRetryAfter, retryDelayMs } from './retry.js';
 import { UNREACHABLE_HOST_CODES } from './run-wide.js';
 import type { Host } from './operations.js';
-import { checkResponse, type Schema } from './schemas.js';
+import { checkResponse } from './drift.js';
+import type { Schema } from './schemas.js';
 import { createThrottle } from './throttle.js';
 import type { ClientOptions, HttpStats } from './types.js';
 

@@ -1,14 +1,13 @@
 // JSON Schemas of the responses. They accept what the platform is documented or captured to
 // send (nulls, epoch-millisecond dates, extra fields, which stay in the documents) and stay
 // strict where steward itself relies on a value: ids, the fields a join or a fix uses, and the
-// list/object shape. A mismatch there is "API drift", named by field.
+// list/object shape. A mismatch there is "API drift", named by field (drift.ts).
 // Every schema keeps its literal type (`as const`, const type parameters): the TypeScript type of
 // each answer is derived from its schema (`FromSchema`, `Answer` below), so a field is declared once.
-import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 import { CERTIFICATION_STATES, type USER_SEARCH_ATTRIBUTES } from './assumptions.js';
 import { DATASET_ACCESS_LEVELS, FILESET_PERMISSIONS, QUEUE_PERMISSIONS } from './vocabularies.js';
+
 export type Schema = Record<string, unknown>;
 /** The type of an answer that matches the schema `T` (fields it leaves out stay, as `unknown`): each sits beside its schema. */
 export type Answer<T> = T extends JSONSchema ? FromSchema<T> : unknown;
@@ -324,82 +323,3 @@ export const pdpPoliciesSchema = {
   ),
 } as const;
 export type PdpPolicy = Answer<typeof pdpPoliciesSchema>[number];
-
-/** An answer's schema and how it is compiled: the first mismatch is enough to say what drifted. */
-export const responseValidation = (schema: Schema): OwnSchema => ({ schema: schema as Record<string, unknown>, options: { allErrors: false, allowUnionTypes: true, strict: true } });
-
-const validators = new WeakMap<Schema, ValidateFunction>();
-
-function validatorFor(schema: Schema): ValidateFunction {
-  let validate = validators.get(schema);
-  if (!validate) {
-    validate = ownValidator(responseValidation(schema));
-    validators.set(schema, validate);
-  }
-  return validate;
-}
-
-export interface DriftProblem {
-  /** e.g. `[3].schedule.timezone`, or `(body)` for the whole body. */
-  field: string;
-  /** e.g. `expected string, got null`. */
-  problem: string;
-}
-
-/** Undefined when the body matches the schema (an operation's `response` in the table). */
-export function checkResponse(schema: Schema, body: unknown): DriftProblem | undefined {
-  const validate = validatorFor(schema);
-  if (validate(body)) return undefined;
-  const error = (validate.errors ?? [])[0];
-  if (!error) return { field: '(body)', problem: 'does not match the documented shape' };
-  return describeAjvError(error, body);
-}
-
-function describeAjvError(error: ErrorObject, body: unknown): DriftProblem {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required') {
-    const missing = String((error.params as { missingProperty: string }).missingProperty);
-    return { field: formatField([...segments, missing]), problem: 'missing' };
-  }
-  if (error.keyword === 'type') {
-    const expected = [(error.params as { type: string | string[] }).type].flat().join(' or ');
-    return { field: formatField(segments), problem: `expected ${expected}, got ${typeName(valueAt(body, segments))}` };
-  }
-  if (error.keyword === 'enum') {
-    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
-    const got = JSON.stringify(valueAt(body, segments));
-    return { field: formatField(segments), problem: `expected one of ${allowed.join(', ')}, got ${got}` };
-  }
-  return { field: formatField(segments), problem: error.message ?? 'does not match the documented shape' };
-}
-
-/** ['3', 'schedule', 'timezone'] → `[3].schedule.timezone`. */
-export function formatField(segments: readonly string[]): string {
-  if (segments.length === 0) return '(body)';
-  let out = '';
-  for (const s of segments) {
-    if (/^\d+$/.test(s)) out += `[${s}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(s)) out += out === '' ? s : `.${s}`;
-    else out += `[${JSON.stringify(s)}]`;
-  }
-  return out;
-}
-
-function valueAt(body: unknown, segments: readonly string[]): unknown {
-  let value = body;
-  for (const s of segments) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[s];
-  }
-  return value;
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}

@@ -2,7 +2,8 @@
 // read the snapshot lacks, and every write, fails with an ApiError.
 import { ApiError, type ApiErrorKind } from './errors.js';
 import { OPERATION_IDS, OPERATIONS, type OperationId, operation } from './operations.js';
-import { checkResponse, type Schema } from './schemas.js';
+import { checkResponse } from './drift.js';
+import type { Schema } from './schemas.js';
 import type { InstanceApi } from './types.js';
 import { answerKey, pageItems, type RecordedAnswer, type SnapshotFile } from './snapshot-format.js';
 

@@ -3,7 +3,7 @@
 // core/own-validators.generated.js, and test/core/own-validator.test.ts checks that file is
 // up to date. A schema left out here still works: it is compiled when first used.
 import { operation, OPERATION_IDS } from '../api/operations.js';
-import { responseValidation } from '../api/schemas.js';
+import { responseValidation } from '../api/drift.js';
 import { recordedSchema } from '../api/snapshot-replay.js';
 import { CONFIG_VALIDATION } from '../config/validate.js';
 import type { OwnSchema } from '../core/own-validator.js';

@@ -2,7 +2,8 @@
 // item of a paged listing, the identity search's typed attributes, the PDP policies' user ids.
 import { describe, expect, it } from 'vitest';
 import { OPERATION_IDS, operation } from '../../src/api/operations.js';
-import { checkResponse, type Schema } from '../../src/api/schemas.js';
+import { checkResponse } from '../../src/api/drift.js';
+import type { Schema } from '../../src/api/schemas.js';
 
 const pagedListings = OPERATION_IDS.filter((id) => operation(id).item !== undefined);
 

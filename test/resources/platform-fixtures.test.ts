@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OperationId, operation } from '../../src/api/operations.js';
-import { checkResponse } from '../../src/api/schemas.js';
+import { checkResponse } from '../../src/api/drift.js';
 import type {
   CalculatedFieldStatistics,
   CertificationStatus,

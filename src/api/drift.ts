@@ -1,0 +1,89 @@
+// API drift: an answer checked against its schema (schemas.ts), the first mismatch named by the
+// field it sits at and what was there (`[3].schedule.timezone: expected string, got null`). A
+// live answer (http.ts) and a recorded one (snapshot-replay.ts) are checked alike.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { type OwnSchema, ownValidator } from '../core/own-validator.js';
+import type { Schema } from './schemas.js';
+
+/** An answer's schema and how it is compiled: the first mismatch is enough to say what drifted. */
+export const responseValidation = (schema: Schema): OwnSchema => ({ schema: schema as Record<string, unknown>, options: { allErrors: false, allowUnionTypes: true, strict: true } });
+
+const validators = new WeakMap<Schema, ValidateFunction>();
+
+/** The schema's validator, made once per schema object. */
+function validatorFor(schema: Schema): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = ownValidator(responseValidation(schema));
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+export interface DriftProblem {
+  /** e.g. `[3].schedule.timezone`, or `(body)` for the whole body. */
+  field: string;
+  /** e.g. `expected string, got null`. */
+  problem: string;
+}
+
+/** Undefined when the body matches the schema (an operation's `response` in the table). */
+export function checkResponse(schema: Schema, body: unknown): DriftProblem | undefined {
+  const validate = validatorFor(schema);
+  if (validate(body)) return undefined;
+  const error = (validate.errors ?? [])[0];
+  if (!error) return { field: '(body)', problem: 'does not match the documented shape' };
+  return describeAjvError(error, body);
+}
+
+/** Ajv's first error said as a field and its problem (a missing field, a type, a word outside a vocabulary). */
+function describeAjvError(error: ErrorObject, body: unknown): DriftProblem {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty: string }).missingProperty);
+    return { field: formatField([...segments, missing]), problem: 'missing' };
+  }
+  if (error.keyword === 'type') {
+    const expected = [(error.params as { type: string | string[] }).type].flat().join(' or ');
+    return { field: formatField(segments), problem: `expected ${expected}, got ${typeName(valueAt(body, segments))}` };
+  }
+  if (error.keyword === 'enum') {
+    const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
+    const got = JSON.stringify(valueAt(body, segments));
+    return { field: formatField(segments), problem: `expected one of ${allowed.join(', ')}, got ${got}` };
+  }
+  return { field: formatField(segments), problem: error.message ?? 'does not match the documented shape' };
+}
+
+/** ['3', 'schedule', 'timezone'] → `[3].schedule.timezone`. */
+export function formatField(segments: readonly string[]): string {
+  if (segments.length === 0) return '(body)';
+  let out = '';
+  for (const s of segments) {
+    if (/^\d+$/.test(s)) out += `[${s}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(s)) out += out === '' ? s : `.${s}`;
+    else out += `[${JSON.stringify(s)}]`;
+  }
+  return out;
+}
+
+/** The value at `segments` of `body` (undefined where the path leaves it). */
+function valueAt(body: unknown, segments: readonly string[]): unknown {
+  let value = body;
+  for (const s of segments) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[s];
+  }
+  return value;
+}
+
+/** A JSON value's type as a drift message says it (`integer` for a whole number). */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
