@@ -16,7 +16,7 @@ import { ACTION_PACK_FILE, builtinPackJson } from '../../src/library/builtin-pac
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
 import { spawnProcess } from '../cli/helpers.js';
 
-const STALE = 'dist-action/ is stale: run `npm run build` and commit dist-action/index.js and index.js.LEGAL.txt';
+const STALE = 'dist-action/ is stale: run `npm run build` and commit dist-action/ (index.js, its chunks and their .LEGAL.txt files)';
 
 /** `file` as committed in HEAD, or null outside a git checkout (e.g. an npm tarball). */
 function committed(file: string): string | null {
@@ -61,8 +61,10 @@ beforeAll(async () => {
 
 describe('dist-action/index.js', () => {
   test('the working-tree files equal a fresh build with the options of scripts/action-bundle.mjs', () => {
-    expect(buildFiles(readdirSync(join(ROOT, ACTION_DIR))), STALE).toEqual(['index.js', 'index.js.LEGAL.txt']);
-    expect([...fresh.keys()].sort()).toEqual(['index.js', 'index.js.LEGAL.txt']);
+    expect(buildFiles(readdirSync(join(ROOT, ACTION_DIR))), STALE).toEqual([...fresh.keys()].sort());
+    // Every file the build writes is one the build's own pattern names (and so one it can remove).
+    expect([...fresh.keys()].filter((name) => !ACTION_OUTPUT.test(name))).toEqual([]);
+    expect(fresh.has('index.js')).toBe(true);
     for (const [name, text] of fresh) expect(readFileSync(join(ROOT, ACTION_DIR, name), 'utf8') === text, `${name}: ${STALE}`).toBe(true);
   });
 
@@ -74,25 +76,30 @@ describe('dist-action/index.js', () => {
   });
 
   test('is self-contained, deterministic and ASCII', async () => {
-    expect(actionBundleOptions).toMatchObject({ bundle: true, packages: 'bundle', platform: 'node', format: 'esm' });
-    const bundle = fresh.get('index.js') ?? '';
-    // No import of an installed package survives: only Node built-ins, but for
-    // https-proxy-agent's `import('kerberos')`, tried for a Negotiate proxy and caught (the
-    // package is not a dependency).
-    const imports = await importsOf(bundle);
-    expect(imports.length).toBeGreaterThan(0);
-    expect(imports.filter(({ path }) => !isBuiltin(path))).toEqual([{ path: 'kerberos', dynamic: true }]);
-    // No machine-specific absolute paths (the repository root of this checkout).
-    expect(bundle.includes(ROOT)).toBe(false);
-    // V8 holds an ASCII text one byte a character: a single other character, a licence's name in
-    // a comment, would make the whole 3.4 MB two. The licences are in the file beside it.
-    expect(/^[\x00-\x7f]*$/.test(bundle)).toBe(true);
-    expect(fresh.get('index.js.LEGAL.txt')).toMatch(/MIT License/);
+    expect(actionBundleOptions).toMatchObject({ bundle: true, packages: 'bundle', platform: 'node', format: 'esm', splitting: true });
+    const code = [...fresh].filter(([name]) => name.endsWith('.js'));
+    // No import of an installed package survives: only Node built-ins and the bundle's own
+    // chunks, but for https-proxy-agent's `import('kerberos')`, tried for a Negotiate proxy and
+    // caught (the package is not a dependency).
+    const imports = (await Promise.all(code.map(([, text]) => importsOf(text)))).flat();
+    const chunk = /^\.\/([a-z0-9-]+-[A-Z0-9]{8}\.js)$/;
+    expect(imports.filter(({ path }) => !isBuiltin(path) && !chunk.test(path))).toEqual([{ path: 'kerberos', dynamic: true }]);
+    // Every chunk imported is one the build wrote, and every chunk written is imported.
+    const chunks = new Set(imports.flatMap(({ path }) => chunk.exec(path)?.[1] ?? []));
+    expect([...chunks].sort()).toEqual(code.map(([name]) => name).filter((name) => name !== 'index.js').sort());
+    for (const [name, text] of code) {
+      // No machine-specific absolute paths (the repository root of this checkout).
+      expect(text.includes(ROOT), name).toBe(false);
+      // V8 holds an ASCII text one byte a character: a single other character, a licence's name
+      // in a comment, would make a whole file two. The licences are in the files beside them.
+      expect(/^[\x00-\x7f]*$/.test(text), name).toBe(true);
+    }
+    expect([...fresh].filter(([name]) => name.endsWith('.LEGAL.txt')).some(([, text]) => /MIT License/.test(text))).toBe(true);
     expect(await buildActionBundle({ write: false })).toEqual(fresh);
   });
 
   test('carries no emulator: none of src/sandbox is in the bundle', () => {
-    const bundle = fresh.get('index.js') ?? '';
+    const bundle = [...fresh.values()].join('\n');
     // Names only the sandbox defines; the library reaches none of it (test/architecture).
     for (const name of ['startSandbox', 'generateState', 'PLANTED_QUEUES', 'FaultInjector', 'steward sandbox listening']) {
       expect(bundle.includes(name), name).toBe(false);
@@ -105,13 +112,26 @@ describe('dist-action/index.js', () => {
   });
 
   test("holds none of @actions/core's OIDC client, which steward never calls", () => {
-    const bundle = fresh.get('index.js') ?? '';
+    const bundle = [...fresh.values()].join('\n');
     // The client's own text, and undici's (which @actions/http-client imports for it).
     for (const marker of ['ACTIONS_ID_TOKEN_REQUEST_URL', 'undici']) expect(bundle.includes(marker), marker).toBe(false);
   });
 });
 
-describe("@actions/core's OIDC client, imported at the first getIDToken", () => {
+describe("@actions/core's OIDC client, required by the first getIDToken", () => {
+  test('a program that calls no getIDToken bundles none of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'steward-oidc-'));
+    try {
+      writeFileSync(join(dir, 'probe.mjs'), "import { setOutput } from '@actions/core';\nsetOutput('gate', 'pass');\n");
+      const built = await build({ ...actionBundleOptions, entryPoints: { probe: join(dir, 'probe.mjs') }, outdir: join(dir, 'out'), nodePaths: [join(ROOT, 'node_modules')], write: false, metafile: true });
+      const inputs = Object.values(built.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+      expect(inputs.some((input) => /@actions[\\/]core[\\/]lib[\\/]core\.js$/.test(input))).toBe(true);
+      expect(inputs.filter((input) => /node_modules[\\/](?:@actions[\\/](?:core[\\/]lib[\\/]oidc-utils|http-client)|undici)[\\/]/.test(input))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('getIDToken still asks the runner for a token, with the request token, and answers its value', async () => {
     // A program of its own that calls it, built with the Action's options (the plugin among them), run.
     const dir = mkdtempSync(join(tmpdir(), 'steward-oidc-'));
@@ -124,18 +144,7 @@ describe("@actions/core's OIDC client, imported at the first getIDToken", () => 
     await new Promise<void>((resolve) => runner.listen(0, '127.0.0.1', resolve));
     try {
       writeFileSync(join(dir, 'probe.mjs'), "import { writeFileSync } from 'node:fs';\nimport { getIDToken } from '@actions/core';\nwriteFileSync('token.txt', await getIDToken('sts.example'));\n");
-      const { outfile: _outfile, ...options } = actionBundleOptions;
-      // Split, so what the program imports by `import()` is a file of its own to look for.
-      const built = await build({ ...options, entryPoints: { probe: join(dir, 'probe.mjs') }, outdir: join(dir, 'out'), splitting: true, nodePaths: [join(ROOT, 'node_modules')], write: true, metafile: true });
-      // The client, @actions/http-client and undici are in chunks the program imports by
-      // `import()` alone: none is in the program's file or a chunk it imports statically.
-      const outputs = built.metafile.outputs;
-      const atStart = new Set(Object.keys(outputs).filter((file) => file.endsWith('/probe.js')));
-      for (const file of atStart) for (const i of outputs[file].imports) if (i.kind === 'import-statement' && !isBuiltin(i.path)) atStart.add(i.path);
-      const deferred = /node_modules[\\/](?:@actions[\\/](?:core[\\/]lib[\\/]oidc-utils|http-client)|undici)[\\/]/;
-      const inputsOf = (files: Iterable<string>) => [...files].flatMap((file) => Object.keys(outputs[file].inputs));
-      expect(inputsOf(atStart).filter((input) => deferred.test(input))).toEqual([]);
-      expect(inputsOf(Object.keys(outputs)).filter((input) => deferred.test(input)).length).toBeGreaterThan(2);
+      await build({ ...actionBundleOptions, entryPoints: { probe: join(dir, 'probe.mjs') }, outdir: join(dir, 'out'), nodePaths: [join(ROOT, 'node_modules')], write: true });
       const { port } = runner.address() as AddressInfo;
       const run = await spawnProcess(process.execPath, [join(dir, 'out', 'probe.js')], {
         cwd: dir,
