@@ -17,6 +17,8 @@ export const MUTATION_GROUPS = [
     // The client's own tests: with the resources', storms' and chaos's, a run took over an hour.
     tests: ['test/api/**/*.test.ts', 'test/hostile/responses.test.ts'],
   },
+  // API drift: the first mismatch of an answer against its schema, named by field (exit 3, never a pass).
+  { name: 'drift', mutate: ['src/api/drift.ts'], tests: ['test/api/{drift,schemas}.test.ts', 'test/resources/platform-fixtures.test.ts', 'test/hostile/responses.test.ts'] },
   {
     name: 'redact',
     mutate: ['src/core/redact.ts'],
@@ -26,6 +28,9 @@ export const MUTATION_GROUPS = [
   { name: 'policy', mutate: ['src/policy/cel-closures.ts'], tests: ['test/policy/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
   // The compiler's front: the pack's kept ASTs read back, and the CEL engine loaded only on need.
   { name: 'cel', mutate: ['src/policy/cel.ts', 'src/policy/known-ast.ts'], tests: ['test/policy/**/*.test.ts', 'test/hostile/expressions.test.ts'] },
+  // What CEL's operators accept of two static types: a pair refused wrongly is a load error, one
+  // accepted wrongly a comparison that is never true, passing in silence.
+  { name: 'types', mutate: ['src/policy/type-rules.ts'], tests: ['test/policy/{type-rules,typecheck,closed-words,reads}.test.ts'] },
   // The functions steward adds to CEL: which names are zones decides a built-in policy's verdict.
   { name: 'host', mutate: ['src/policy/host-functions.ts'], tests: ['test/policy/host-functions.test.ts', 'test/policy/cel.test.ts', 'test/policy/cel-closures.test.ts'] },
   { name: 'fix', mutate: ['src/fix/plan.ts'], tests: ['test/fix/**/*.test.ts', 'test/engine/**/*.test.ts', 'test/library/**/*.test.ts'] },

@@ -49,6 +49,22 @@ export function ownValidator(own: OwnSchema): ValidateFunction {
   return precompiledValidator(ownSchemaKey(own)) ?? new (ajvClass())({ ...own.options, ...OWN_SCHEMA }).compile(own.schema);
 }
 
+/**
+ * The validator of each key's schema (a kind registry's policies, an answer's schema, a fix kind),
+ * made at its first use and kept while the key lives: looked up or compiled once per key.
+ */
+export function validatorsBy<K extends object>(ownOf: (key: K) => OwnSchema): (key: K) => ValidateFunction {
+  const made = new WeakMap<K, ValidateFunction>();
+  return (key) => {
+    let validate = made.get(key);
+    if (!validate) {
+      validate = ownValidator(ownOf(key));
+      made.set(key, validate);
+    }
+    return validate;
+  };
+}
+
 /** Ajv's `errorsText`, without an Ajv instance: `value/0 must be string, value must …`. */
 export function errorsText(errors: readonly ErrorObject[] | null | undefined, dataVar = 'data'): string {
   if (!errors || errors.length === 0) return 'No errors';

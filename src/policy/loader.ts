@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { addProblems, InputError } from '../core/problem.js';
 import { PACKAGE_NAME } from '../core/package-name.js';
@@ -32,7 +32,7 @@ import { didYouMean } from './suggest.js';
 import { EXPRESSION_FIELDS, type PolicyDefinition, type PolicyTest } from './types.js';
 import type { InputProblem } from '../core/problem.js';
 import { compareText } from '../core/order.js';
-import { ownValidator } from '../core/own-validator.js';
+import { validatorsBy } from '../core/own-validator.js';
 
 export interface LoadOptions {
   kinds: KindRegistry;
@@ -132,16 +132,7 @@ function packageFolderPolicies(): string | null {
   }
 }
 
-const validators = new WeakMap<KindRegistry, ValidateFunction>();
-
-function validatorFor(kinds: KindRegistry): ValidateFunction {
-  let v = validators.get(kinds);
-  if (!v) {
-    v = ownValidator(policyValidation(kinds));
-    validators.set(kinds, v);
-  }
-  return v;
-}
+const validatorFor = validatorsBy(policyValidation);
 
 /** One file's text → its policies and problems. `seen` carries ids across files (duplicates). */
 export function parsePolicyText(

@@ -15,8 +15,7 @@ import { role } from './kinds/role.js';
 import { accessToken } from './kinds/accessToken.js';
 import { page } from './kinds/page.js';
 import { account } from './kinds/account.js';
-import { errorsText, type OwnSchema, ownValidator } from '../core/own-validator.js';
-import type { ValidateFunction } from 'ajv';
+import { errorsText, type OwnSchema, validatorsBy } from '../core/own-validator.js';
 
 export const RESOURCE_KINDS: Record<string, ResourceKind> = {
   reportSchedule,
@@ -55,7 +54,7 @@ export function kindOfManifestKey(key: string): string | undefined {
 
 /** A fix value's schema and how it is compiled. */
 export const fixValidation = (fixKind: FixKind): OwnSchema => ({ schema: fixKind.schema, options: { allErrors: true, strict: false } });
-const fixValidators = new WeakMap<FixKind, ValidateFunction>();
+const fixValidator = validatorsBy(fixValidation);
 
 /**
  * Why a policy's `fix` is not allowed for its kind (empty when it is). Only narrowing fix
@@ -76,11 +75,7 @@ export function fixProblems(
   if (!fixKind) {
     return [`${kindName} has no fix "${names[0]}"; allowed: ${allowed.join(', ') || 'none'}`];
   }
-  let validate = fixValidators.get(fixKind);
-  if (!validate) {
-    validate = ownValidator(fixValidation(fixKind));
-    fixValidators.set(fixKind, validate);
-  }
+  const validate = fixValidator(fixKind);
   if (!validate(fix[names[0]])) {
     return [`fix ${names[0]}: ${errorsText(validate.errors, 'value')}`];
   }

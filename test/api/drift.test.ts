@@ -41,6 +41,10 @@ describe('checkResponse', () => {
     expect(checkResponse(slashed, { 'a/b~c': 1 })).toEqual({ field: '["a/b~c"]', problem: 'expected string, got integer' });
   });
 
+  it('refuses a schema with a keyword Ajv does not know (a typo in a schema would accept every answer)', () => {
+    expect(() => checkResponse({ type: 'object', propertiez: { id: { type: 'integer' } } }, { id: 'x' })).toThrow(/unknown keyword: "propertiez"/);
+  });
+
   it("keeps Ajv's own message for any other keyword", () => {
     expect(checkResponse({ type: 'string', pattern: '^[0-9]+$' }, 'x')).toEqual({ field: '(body)', problem: 'must match pattern "^[0-9]+$"' });
   });
@@ -52,5 +56,7 @@ describe('formatField', () => {
     expect(formatField(['users', '3', 'attributes'])).toBe('users[3].attributes');
     expect(formatField(['3', 'schedule', 'time zone'])).toBe('[3].schedule["time zone"]');
     expect(formatField(['$ref', '_x1'])).toBe('$ref._x1');
+    expect(formatField(['users', '12', 'id'])).toBe('users[12].id');
+    expect(formatField(['3a', '1e3'])).toBe('["3a"]["1e3"]');
   });
 });

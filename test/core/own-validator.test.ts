@@ -8,7 +8,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { ownValidatorsModule } from '../../scripts/own-validators.mjs';
-import { errorsText, OWN_SCHEMA, type OwnSchema, ownSchemaKey, ownValidator } from '../../src/core/own-validator.js';
+import { errorsText, OWN_SCHEMA, type OwnSchema, ownSchemaKey, ownValidator, validatorsBy } from '../../src/core/own-validator.js';
 import { precompiledValidator } from '../../src/core/own-validators.generated.js';
 import { schemaProblems } from '../../src/io/schema-problems.js';
 import { parseYamlSource, type YamlSource } from '../../src/io/yaml-source.js';
@@ -167,6 +167,23 @@ describe('own validators compiled ahead of time', () => {
     expect(ownSchemaKey(own)).toBe(ownSchemaKey({ schema: { type: 'string' }, options: { allErrors: true } }));
     expect(ownSchemaKey(own)).not.toBe(ownSchemaKey({ schema: { type: 'number' }, options: { allErrors: true } }));
     expect(ownSchemaKey(own)).not.toBe(ownSchemaKey({ schema: { type: 'string' }, options: { allErrors: false } }));
+  });
+
+  it('validatorsBy makes each key\'s validator once, at its first use, and a validator per key', () => {
+    const asked: string[] = [];
+    const validatorOf = validatorsBy((key: { type: string }) => {
+      asked.push(key.type);
+      return { schema: { type: key.type }, options: { allErrors: true } };
+    });
+    const text = { type: 'string' };
+    const number = { type: 'number' };
+    expect(asked).toEqual([]);
+    const first = validatorOf(text);
+    expect(validatorOf(text)).toBe(first);
+    expect(first('a')).toBe(true);
+    expect(validatorOf(number)('a')).toBe(false);
+    expect(validatorOf(number)(1)).toBe(true);
+    expect(asked).toEqual(['string', 'number']);
   });
 
   it('errorsText says each error as Ajv does', () => {

@@ -23,9 +23,11 @@ group('equalable and orderable', () => {
   it('compares numbers with numbers and null with anything', () => {
     expect(equalable('int', 'double')).toBe(true);
     expect(equalable('string', 'null')).toBe(true);
+    expect(equalable('null', 'list')).toBe(true);
     expect(equalable('string', 'int')).toBe(false);
     expect(orderable('uint', 'int')).toBe(true);
     expect(orderable('null', 'list')).toBe(true);
+    expect(orderable('map', 'null')).toBe(true);
   });
 
   it('orders only ordered kinds with their own kind', () => {
@@ -46,6 +48,7 @@ group('compatible', () => {
 
   it('checks a nullable side against what it holds when not null', () => {
     expect(compatible(of('string', 'null'), of('int'), equalable)).toBe(false);
+    expect(compatible(of('int'), of('string', 'null'), equalable)).toBe(false);
     expect(compatible(of('list'), of('list'), orderable)).toBe(false);
   });
 });
