@@ -116,6 +116,21 @@ describe('dist-action/index.js', () => {
     // The client's own text, and undici's (which @actions/http-client imports for it).
     for (const marker of ['ACTIONS_ID_TOKEN_REQUEST_URL', 'undici']) expect(bundle.includes(marker), marker).toBe(false);
   });
+
+  test('a run starts with the program alone: the CEL engine, sql.js, pg, Octokit and the HTTP client are imported at their first use', async () => {
+    const built = await build({ ...actionBundleOptions, write: false, metafile: true });
+    const outputs = built.metafile.outputs;
+    const entry = `${ACTION_DIR}/index.js`;
+    // What Node loads before the program runs: the entry and the chunks it imports statically, transitively.
+    const atStart = new Set([entry]);
+    for (const file of atStart) for (const i of outputs[file].imports) if (i.kind === 'import-statement' && !isBuiltin(i.path)) atStart.add(i.path);
+    const packagesOf = (files: Iterable<string>) => new Set([...files].flatMap((file) => Object.keys(outputs[file].inputs)).flatMap((input) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input)?.[1] ?? []));
+    const onNeed = ['@bufbuild/cel', '@bufbuild/protobuf', 'sql.js', 'pg', '@octokit/rest', 'ofetch', 'https-proxy-agent'];
+    expect(onNeed.filter((name) => packagesOf(atStart).has(name))).toEqual([]);
+    // Each is in the bundle, in a chunk of its own reached by `import()`.
+    expect(onNeed.filter((name) => !packagesOf(Object.keys(outputs)).has(name))).toEqual([]);
+    expect([...atStart].reduce((bytes, file) => bytes + outputs[file].bytes, 0)).toBeLessThan(2_000_000);
+  });
 });
 
 describe("@actions/core's OIDC client, required by the first getIDToken", () => {
