@@ -3,10 +3,10 @@
 // per column of every row (sql.js's WebAssembly; node:sqlite's objects made value by value). A
 // run at 10,000 findings reads 10,052 open spans of 14 columns so, in about two thirds of the CPU
 // with node:sqlite and five sixths with sql.js (its first read). The rows, their values and
-// their types are the same: only texts, nulls and
-// integers a double holds exactly go into the JSON; any other value (a real, which SQLite's JSON
-// writes to 15 digits, a larger integer, a blob) is made a blob JSON cannot hold, and the caller
-// reads the rows one by one, so what a damaged file says is said the same way.
+// their types are the same: only texts, nulls and integers a double holds exactly go into the
+// JSON; any other value (a real, which SQLite's JSON writes to 15 digits, a larger integer, a
+// blob) is made a blob JSON cannot hold, and the caller reads the rows one by one, so what a
+// damaged file says is said the same way.
 import type { Row, SqlValue } from './types.js';
 
 /** What bulkRows reads with: a driver's `all`. */

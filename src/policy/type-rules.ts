@@ -5,22 +5,24 @@ import { type CelType, DYN, type Kind } from './schema-types.js';
 export const NUMERIC: ReadonlySet<Kind> = new Set(['int', 'uint', 'double']);
 const ORDERED: ReadonlySet<Kind> = new Set(['string', 'bytes', 'bool', 'timestamp', 'duration']);
 
+/** What `a op b` of two kinds other than numbers yields, by `"a op b"`. */
+const ARITHMETIC: Readonly<Record<string, Kind>> = {
+  'string + string': 'string',
+  'bytes + bytes': 'bytes',
+  'list + list': 'list',
+  'timestamp + duration': 'timestamp',
+  'duration + timestamp': 'timestamp',
+  'duration + duration': 'duration',
+  'timestamp - timestamp': 'duration',
+  'timestamp - duration': 'timestamp',
+  'duration - duration': 'duration',
+};
+
 /** The kinds `a op b` can have (none: the operator refuses the pair). */
 export function arithmeticResult(op: string, a: Kind, b: Kind): Kind[] {
   if (NUMERIC.has(a) && NUMERIC.has(b)) return a === b ? [a] : [a, b];
   const pair = `${a} ${op} ${b}`;
-  const table: Record<string, Kind> = {
-    'string + string': 'string',
-    'bytes + bytes': 'bytes',
-    'list + list': 'list',
-    'timestamp + duration': 'timestamp',
-    'duration + timestamp': 'timestamp',
-    'duration + duration': 'duration',
-    'timestamp - timestamp': 'duration',
-    'timestamp - duration': 'timestamp',
-    'duration - duration': 'duration',
-  };
-  return table[pair] ? [table[pair]] : [];
+  return Object.hasOwn(ARITHMETIC, pair) ? [ARITHMETIC[pair]] : [];
 }
 
 /** `==`/`!=`: same kind, numbers with numbers, null with anything. */
