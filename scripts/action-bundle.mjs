@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { ajvOnUse, onUse } from './on-use.mjs';
+import { ajvOnUse, ofetchCreateOnly, onUse } from './on-use.mjs';
 
 /** Repository root: the build never depends on the caller's working directory. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +29,21 @@ const coreOidcOnUse = onUse('core-oidc-on-use', /[\\/]node_modules[\\/]@actions[
     "const OidcClient = { getIDToken: async (audience) => require('./oidc-utils.js').OidcClient.getIDToken(audience) };",
   ],
 ]);
+
+/** Where httpByRequire puts node:http: a module of one line that requires it. */
+const REQUIRED = 'steward-required-builtin';
+
+// Node 22+ gives node:http getters of its WebSocket classes, from undici, and an ES import of
+// node:http makes a namespace of every export, so reads them: the import alone loads undici (~26
+// ms of CPU on Node 24, where the Action runs) that no request uses (src/api/wire-headers.ts). Here
+// the bundle requires node:http, as the CLI's CommonJS chunks do (the banner's `require`).
+const httpByRequire = {
+  name: 'http-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^(?:node:)?http$/ }, (args) => (args.namespace === REQUIRED ? undefined : { path: 'node:http', namespace: REQUIRED }));
+    b.onLoad({ filter: /.*/, namespace: REQUIRED }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
 
 /** esbuild options of the Action bundle. Output is deterministic: no timestamps, only relative paths. */
 export const actionBundleOptions = Object.freeze({
@@ -62,7 +77,7 @@ export const actionBundleOptions = Object.freeze({
   banner: {
     js: "import { createRequire as __steward_cr } from 'node:module'; const require = __steward_cr(import.meta.url);",
   },
-  plugins: [coreOidcOnUse, ajvOnUse],
+  plugins: [coreOidcOnUse, ajvOnUse, ofetchCreateOnly, httpByRequire],
 });
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { ajvOnUse, onUse } from './on-use.mjs';
+import { ajvOnUse, ofetchCreateOnly, onUse } from './on-use.mjs';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: false, logLevel: 'warning' };
 // ESM bundles that include CommonJS deps need a require shim.
@@ -103,7 +103,7 @@ const commanderChildProcessOnUse = onUse('commander-child-process-on-use', /[\\/
 ]);
 const program = await build({
   ...common,
-  plugins: [fdirAsCommonJs, commanderChildProcessOnUse, ajvOnUse],
+  plugins: [fdirAsCommonJs, commanderChildProcessOnUse, ajvOnUse, ofetchCreateOnly],
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli-chunks',
   outExtension: { '.js': '.cjs' },

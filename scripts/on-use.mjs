@@ -35,3 +35,29 @@ export const ajvOnUse = onUse(
   ],
   'ts',
 );
+
+/** ofetch's Node entry, in node_modules. */
+const OFETCH_ENTRY = /[\\/]node_modules[\\/]ofetch[\\/]dist[\\/]node\.mjs$/;
+
+/** A line of ofetch's entry that takes names from its shared module (`import { c as createFetch } from './shared/ofetch.X.mjs';`). */
+const OFETCH_SHARED_LINE = /^(?:import|export) \{[^}]*\} from '\.\/shared\/ofetch\.[\w-]+\.mjs';$/;
+
+/**
+ * ofetch as steward uses it, `createFetch` and `FetchError` alone: its Node entry also makes an
+ * instance from the global fetch and Headers as it loads (a first read of `Headers` loads Node's
+ * undici, ~26 ms of CPU on Node 24) and imports node-fetch-native (112 KB, node:https, node:zlib)
+ * for Nodes without a global fetch. The client passes its own fetch and Headers (src/api/http.ts);
+ * notify makes its instance from the globals when it sends (src/library/notify.ts).
+ */
+export const ofetchCreateOnly = {
+  name: 'ofetch-create-only',
+  setup(b) {
+    b.onLoad({ filter: OFETCH_ENTRY }, (args) => {
+      const shared = readFileSync(args.path, 'utf8').split('\n').filter((line) => OFETCH_SHARED_LINE.test(line));
+      for (const name of ['createFetch', 'FetchError']) {
+        if (!shared.some((line) => new RegExp(`\\bas ${name}\\b`).test(line))) throw new Error(`build: ${args.path} no longer takes ${name} from its shared module (scripts/on-use.mjs: ofetch-create-only)`);
+      }
+      return { contents: `${shared.join('\n')}\nexport { createFetch };\n`, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};

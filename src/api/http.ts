@@ -29,6 +29,7 @@ import { checkResponse } from './drift.js';
 import type { Schema } from './schemas.js';
 import { createThrottle } from './throttle.js';
 import type { ClientOptions, HttpStats } from './types.js';
+import { WireHeaders } from './wire-headers.js';
 
 export type { RequestSpec } from './request-spec.js';
 
@@ -61,8 +62,10 @@ class AttemptTimeoutError extends Error {
 }
 
 /**
- * ofetch, loaded by the first request: importing it reads the global `fetch`, which loads
- * Node's undici (~15 ms), and a command that sends nothing (`validate`, `check --from`) needs none.
+ * ofetch, loaded by the first request: a command that sends nothing (`validate`, `check --from`)
+ * needs none. Only its `createFetch` is used, given this client's fetch and Headers: the built
+ * program's ofetch is that alone (scripts/on-use.mjs, ofetchCreateOnly), without the module's
+ * instance made from the global fetch and Headers, whose first read loads Node's undici.
  */
 let ofetchLoaded: Promise<typeof import('ofetch')> | undefined;
 const ofetchModule = () => (ofetchLoaded ??= import('ofetch'));
@@ -75,11 +78,22 @@ type Wire = typeof import('./connection-pool.js');
 let wireLoaded: Promise<Wire> | undefined;
 const wireModule = () => (wireLoaded ??= import('./connection-pool.js'));
 
-/** ofetch hands a Headers or a plain record; node:http takes a record. */
+/** ofetch hands the headers it made (WireHeaders) or a plain record; node:http takes a record. */
 function headersOf(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return {};
-  if (headers instanceof Headers) return Object.fromEntries(headers);
+  if (headers instanceof WireHeaders) return Object.fromEntries(headers);
   return Array.isArray(headers) ? Object.fromEntries(headers) : { ...(headers as Record<string, string>) };
+}
+
+/**
+ * What ofetch reads of an answer: its status and headers. The body is not here: the wire read it
+ * once (`call.text`), so ofetch parses none (a null body).
+ */
+function answerFor(url: string, status: number, statusText: string, headers: readonly (readonly [string, string])[]): Response {
+  // As fetch's Response refuses it: node:http reads any three digits, and 600 would pass as no error.
+  if (status < 200 || status > 599) throw new RangeError(`the answer's status ${status} is outside 200-599`);
+  const answer = { url, status, statusText, ok: status >= 200 && status < 300, redirected: false, headers: new WireHeaders(headers), body: null };
+  return answer as unknown as Response;
 }
 
 export function createTransport(options: ClientOptions): Transport {
@@ -209,7 +223,8 @@ export function createTransport(options: ClientOptions): Transport {
         call.attempts += 1;
         counters.requests += 1;
         const attempt = call.attempts;
-        const target = String(input instanceof Request ? input.url : input);
+        // The URL exchange() gave ofetch, handed on as it is.
+        const target = String(input);
         const attemptOnWire = wire!.pool.send(
           target,
           { method: init?.method ?? 'GET', headers: headersOf(init?.headers), body: init?.body as string | undefined },
@@ -243,7 +258,7 @@ export function createTransport(options: ClientOptions): Transport {
           if (isRetryableStatus(status)) breaker.failed(spec.operation, `${status} ${statusText}`.trim());
           else breaker.answered(spec.operation);
           log({ status });
-          return new Response(null, { status, statusText, headers });
+          return answerFor(target, status, statusText, headers);
         } catch (error) {
           call.lastTimedOut = timedOut;
           call.tooLarge = error instanceof wire!.module.BodyTooLargeError;
@@ -271,14 +286,16 @@ export function createTransport(options: ClientOptions): Transport {
     else headers[tokenHeader] = options.token;
     const [{ createFetch }, wireAt] = await Promise.all([ofetchModule(), wireModule()]);
     wire ??= { module: wireAt, pool: wireAt.createConnectionPool(concurrency) };
-    const $fetch = createFetch({ fetch: attemptFetch(spec, call) });
+    const $fetch = createFetch({ fetch: attemptFetch(spec, call), Headers: WireHeaders as unknown as typeof Headers });
     try {
       const response = await $fetch.raw<string, 'text'>(url, {
         method: spec.method,
         headers,
         // No redirect is followed (the pool's node:http never does): the developer-token header
         // would go wherever it points. A 3xx is reported below.
-        body: spec.body as RequestInit['body'] | Record<string, unknown> | undefined,
+        // An object written as JSON here, as ofetch would: its own test of an object body reads
+        // the global FormData, which loads undici. The text gets ofetch's JSON content type the same.
+        body: (typeof spec.body === 'object' && spec.body !== null ? JSON.stringify(spec.body) : spec.body) as RequestInit['body'] | undefined,
         responseType: 'text',
         retry: maxAttempts - 1,
         retryStatusCodes: [...RETRY_STATUS_CODES],

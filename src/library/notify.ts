@@ -112,11 +112,12 @@ export async function sendNotifications(report: Report, targets: readonly Notify
       record.error = options.redact(`not delivered after ${record.attempts} attempt${record.attempts === 1 ? '' : 's'}: ${cause}`);
       outcome.warnings.push(`notify ${target.type} (${destination}): ${record.error}`);
     };
-    // Loaded here, by the first message sent: importing ofetch loads Node's undici (api/http.ts).
-    const { FetchError, ofetch } = await import('ofetch');
+    // Loaded here, by the first message sent; an instance of the global fetch, made as it sends
+    // (the built program's ofetch makes none as it loads: scripts/on-use.mjs, ofetchCreateOnly).
+    const { FetchError, createFetch } = await import('ofetch');
     const timeoutMs = options.timeoutMs ?? NOTIFY_TIMEOUT_MS;
     try {
-      const response = await ofetch.raw(target.url.value, {
+      const response = await createFetch().raw(target.url.value, {
         method: 'POST',
         body,
         headers,

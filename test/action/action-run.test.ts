@@ -1,6 +1,6 @@
 // End to end: the committed bundle run as the runner runs it, against a sandbox on loopback,
 // in a workspace holding a copy of demo/ (demo/PLANTED.md lists what it must find).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { check } from '../../src/library/index.js';
@@ -177,6 +177,24 @@ describe('the action with a baseline of today', () => {
       expect(passed.outputs).toMatchObject({ gate: 'pass', errors: '0', waived: String(DEMO_WAIVED) });
       expect(passed.commands.filter((c) => c.command !== 'add-mask')).toEqual([]);
       expect(passed.summary).toContain('steward: pass');
+    } finally {
+      removeWorkspace(ws);
+    }
+  });
+});
+
+describe("the action's start", () => {
+  test("loads no undici (~26 ms of CPU on Node 24): the client's fetch and headers are its own, node:http is required, not imported", async () => {
+    const ws = demoWorkspace();
+    try {
+      // A preload that writes, at exit, which of Node's modules named undici the run loaded.
+      const probe = join(ws, 'probe.cjs');
+      const seen = join(ws, 'undici.json');
+      writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici')))));\n`);
+      const probed = await runAction(ws, { 'base-url': sandbox.baseUrl, 'workflow-url': sandbox.workflowUrl, token: sandbox.token, 'workflow-token': sandbox.workflowToken }, { NODE_OPTIONS: `--require=${probe}` });
+      // Every request sent and answered (the demo's verdict, no error), and no undici loaded for them.
+      expect([probed.stderr, probed.code, probed.outputs.errors]).toEqual(['', 1, '0']);
+      expect(JSON.parse(readFileSync(seen, 'utf8'))).toEqual([]);
     } finally {
       removeWorkspace(ws);
     }

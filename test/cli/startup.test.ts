@@ -83,6 +83,19 @@ describe('start-up', () => {
     expect(packagesLoaded(['check', '--sandbox', '-q', '--only', 'no-misconfigured-schedules'])).toEqual(expect.arrayContaining(['ofetch', 'https-proxy-agent']));
   });
 
+  it("a live check's requests load no undici (~26 ms of CPU on Node 24): the client's fetch and headers are its own, and the built ofetch is createFetch alone", () => {
+    const dir = tempDir('steward-startup-');
+    const probe = path.join(dir, 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => process.stderr.write('undici: ' + JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici'))) + '\\n'));\n");
+    const r = spawnSync(process.execPath, ['-r', probe, CLI, 'check', '--sandbox', '-q', '--format', 'json'], { encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([0, 'undici: []\n']);
+    // Every request of the pack was sent and answered through the client (none in error).
+    const report = JSON.parse(r.stdout) as { http: { requests: number; failed: number }; summary: { errors: number } };
+    expect([report.http.requests > 100, report.http.failed, report.summary.errors]).toEqual([true, 0, 0]);
+    // The Node-without-fetch polyfill ofetch's entry imports is in no chunk.
+    expect(Object.values(CHUNK_PACKAGES).flat()).not.toContain('node-fetch-native');
+  });
+
   it("commander's node:child_process waits for a spawn steward never asks for: validate and check --from load neither it nor dgram (~7 ms of a start on Node 24)", () => {
     for (const { command, status, said } of offlineCommandsProbed('child process modules', 'process.moduleLoadList.filter((m) => /^NativeModule (child_process|dgram)$/.test(m))')) {
       expect([command[0], status, said]).toEqual([command[0], 0, []]);
