@@ -17,6 +17,8 @@ export const MUTATION_GROUPS = [
     // The client's own tests: with the resources', storms' and chaos's, a run took over an hour.
     tests: ['test/api/**/*.test.ts', 'test/hostile/responses.test.ts'],
   },
+  // The client's own headers for ofetch (no undici): a name's case, an answer's repeated header joined.
+  { name: 'wire', mutate: ['src/api/wire-headers.ts'], tests: ['test/api/{wire-headers,retries,errors}.test.ts'] },
   // API drift: the first mismatch of an answer against its schema, named by field (exit 3, never a pass).
   { name: 'drift', mutate: ['src/api/drift.ts'], tests: ['test/api/{drift,schemas}.test.ts', 'test/resources/platform-fixtures.test.ts', 'test/hostile/responses.test.ts'] },
   {
