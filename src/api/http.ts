@@ -29,7 +29,7 @@ import { checkResponse } from './drift.js';
 import type { Schema } from './schemas.js';
 import { createThrottle } from './throttle.js';
 import type { ClientOptions, HttpStats } from './types.js';
-import { WireHeaders } from './wire-headers.js';
+import { answerFor, headersOf, WireHeaders } from './wire-headers.js';
 
 export type { RequestSpec } from './request-spec.js';
 
@@ -77,24 +77,6 @@ const ofetchModule = () => (ofetchLoaded ??= import('ofetch'));
 type Wire = typeof import('./connection-pool.js');
 let wireLoaded: Promise<Wire> | undefined;
 const wireModule = () => (wireLoaded ??= import('./connection-pool.js'));
-
-/** ofetch hands the headers it made (WireHeaders) or a plain record; node:http takes a record. */
-function headersOf(headers: RequestInit['headers']): Record<string, string> {
-  if (!headers) return {};
-  if (headers instanceof WireHeaders) return Object.fromEntries(headers);
-  return Array.isArray(headers) ? Object.fromEntries(headers) : { ...(headers as Record<string, string>) };
-}
-
-/**
- * What ofetch reads of an answer: its status and headers. The body is not here: the wire read it
- * once (`call.text`), so ofetch parses none (a null body).
- */
-function answerFor(url: string, status: number, statusText: string, headers: readonly (readonly [string, string])[]): Response {
-  // As fetch's Response refuses it: node:http reads any three digits, and 600 would pass as no error.
-  if (status < 200 || status > 599) throw new RangeError(`the answer's status ${status} is outside 200-599`);
-  const answer = { url, status, statusText, ok: status >= 200 && status < 300, redirected: false, headers: new WireHeaders(headers), body: null };
-  return answer as unknown as Response;
-}
 
 export function createTransport(options: ClientOptions): Transport {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? CLIENT_DEFAULTS.concurrency));

@@ -1,8 +1,9 @@
-// The headers of one request or answer as ofetch handles them (its `Headers` option, api/http.ts):
-// names compared without case, an answer's repeated header joined as fetch joins it (`a, b`). The
-// global Headers would do, but its first read loads Node's undici, ~26 ms of CPU on Node 24 and
-// ~15 on Node 20 at every live start, for a client whose wire is node:http (connection-pool.ts).
-// Only what ofetch and the client call: get, set, has, append, and iteration.
+// What the client gives ofetch in place of fetch's own classes (api/http.ts): the headers of a
+// request or an answer (its `Headers` option), names compared without case and an answer's
+// repeated header joined as fetch joins it (`a, b`), and an answer as ofetch reads it. The
+// global Headers and Response would do, but a first read of either loads Node's undici, ~26 ms
+// of CPU on Node 24 and ~15 on Node 20 at every live start, for a client whose wire is node:http
+// (connection-pool.ts). Only what ofetch and the client call: get, set, has, append, iteration.
 
 /** A header's name and value. */
 type Pair = readonly [string, string];
@@ -38,4 +39,22 @@ export class WireHeaders implements Iterable<[string, string]> {
   [Symbol.iterator](): IterableIterator<[string, string]> {
     return this.#values.entries();
   }
+}
+
+/** ofetch hands the headers it made (WireHeaders) or a plain record; node:http takes a record. */
+export function headersOf(headers: RequestInit['headers']): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof WireHeaders) return Object.fromEntries(headers);
+  return Array.isArray(headers) ? Object.fromEntries(headers) : { ...(headers as Record<string, string>) };
+}
+
+/**
+ * What ofetch reads of an answer: its status and headers. The body is not here: the wire read it
+ * once (`call.text`), so ofetch parses none (a null body).
+ */
+export function answerFor(url: string, status: number, statusText: string, headers: readonly (readonly [string, string])[]): Response {
+  // As fetch's Response refuses it: node:http reads any three digits, and 600 would pass as no error.
+  if (status < 200 || status > 599) throw new RangeError(`the answer's status ${status} is outside 200-599`);
+  const answer = { url, status, statusText, ok: status >= 200 && status < 300, redirected: false, headers: new WireHeaders(headers), body: null };
+  return answer as unknown as Response;
 }
