@@ -118,6 +118,17 @@ describe('dist-action/index.js', () => {
     for (const marker of ['ACTIONS_ID_TOKEN_REQUEST_URL', 'undici']) expect(bundle.includes(marker), marker).toBe(false);
   });
 
+  test("holds ofetch's createFetch alone and requires node:http: no fetch polyfill, no ES import of node:http (on Node 22+ that loads undici)", async () => {
+    const built = await build({ ...actionBundleOptions, write: false, metafile: true });
+    const inputs = Object.values(built.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs.filter((input) => /node_modules[\\/]node-fetch-native[\\/]/.test(input))).toEqual([]);
+    expect(inputs.some((input) => /node_modules[\\/]ofetch[\\/]dist[\\/]shared[\\/]/.test(input))).toBe(true);
+    const texts = [...fresh.values()].join('\n');
+    expect(texts.match(/\bfrom\s*["'](?:node:)?http["']|\bimport\s*\(\s*["'](?:node:)?http["']\s*\)/g)).toBeNull();
+    // The one module that takes it, required (esbuild's `__require`: the banner's `require`).
+    expect(texts.match(/\b(?:__)?require\(["']node:http["']\)/g)).toHaveLength(1);
+  });
+
   test('a run starts with the program alone: the CEL engine, sql.js, pg, Octokit and the HTTP client are imported at their first use', async () => {
     const built = await build({ ...actionBundleOptions, write: false, metafile: true });
     const outputs = built.metafile.outputs;
