@@ -39,7 +39,7 @@ export const MUTATION_GROUPS = [
   // The PostgreSQL test spawns the built CLI (it cannot see a mutant of src): left out.
   // The SQLite history's two drivers: which one a Node gets, what reaches the file before a save, a hot journal refused, how sql.js is compiled.
   // A read of many rows as one JSON text (json-rows.ts), the same rows as one at a time.
-  { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts', 'src/history/wasm-tier.ts', 'src/history/json-rows.ts'], tests: ['test/history/{database,wasm-tier,json-rows,spans}.test.ts', 'test/hostile/history-files.test.ts'] },
+  { name: 'sqlite', mutate: ['src/history/sqlite-drivers.ts', 'src/history/wasm-tier.ts', 'src/history/json-rows.ts'], tests: ['test/history/{database,sqlite-drivers,wasm-tier,json-rows,spans}.test.ts', 'test/hostile/history-files.test.ts'] },
   { name: 'history', mutate: ['src/history/lifecycle.ts', 'src/history/spans.ts'], tests: ['test/history/{lifecycle,spans,database,diff}.test.ts', 'test/library/**/*.test.ts', 'test/hostile/history-files.test.ts', 'test/cli/history.test.ts'] },
   // Opening a history (its schema checked by digest, else object by object) and what a recording
   // keeps, searched for the run's secrets (store.ts keptStrings).
