@@ -27,7 +27,7 @@ export function scopeOf(state) {
  * file-set access read per set, one permission read per workflow, the account list and one
  * share list per account.
  */
-export function minimumSharing(state, scope) {
+function minimumSharing(state, scope) {
   const sentCards = new Set(state.schedules.map((s) => String(s.cardId)));
   const cards = new Set([...scope.cards, ...sentCards]);
   return {
@@ -106,7 +106,7 @@ export function minimumFullPack(state, scope) {
  * included) makes at concurrency `c`: after SPECULATE_AFTER_PAGES full pages the client reads
  * ahead, doubling its window up to c (src/api/pagination.ts), so up to c − 1 go past the end.
  */
-export function withReadAhead(pages, c, after = 3) {
+function withReadAhead(pages, c, after = 3) {
   let requested = 1;
   let window = 1;
   for (let i = 0; i < pages - 1; i++) {

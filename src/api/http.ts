@@ -240,7 +240,7 @@ export function createTransport(options: ClientOptions): Transport {
           if (isRetryableStatus(status)) breaker.failed(spec.operation, `${status} ${statusText}`.trim());
           else breaker.answered(spec.operation);
           log({ status });
-          return answerFor(target, status, statusText, headers);
+          return answerFor(status, statusText, headers);
         } catch (error) {
           call.lastTimedOut = timedOut;
           call.tooLarge = error instanceof wire!.module.BodyTooLargeError;

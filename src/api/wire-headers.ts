@@ -41,20 +41,21 @@ export class WireHeaders implements Iterable<[string, string]> {
   }
 }
 
-/** ofetch hands the headers it made (WireHeaders) or a plain record; node:http takes a record. */
+/**
+ * The record node:http takes, of the headers ofetch hands the fetch: always WireHeaders, made
+ * from the client's record with the class it was given.
+ */
 export function headersOf(headers: RequestInit['headers']): Record<string, string> {
-  if (!headers) return {};
-  if (headers instanceof WireHeaders) return Object.fromEntries(headers);
-  return Array.isArray(headers) ? Object.fromEntries(headers) : { ...(headers as Record<string, string>) };
+  if (!(headers instanceof WireHeaders)) throw new TypeError('ofetch handed headers not made with WireHeaders');
+  return Object.fromEntries(headers);
 }
 
 /**
  * What ofetch reads of an answer: its status and headers. The body is not here: the wire read it
  * once (`call.text`), so ofetch parses none (a null body).
  */
-export function answerFor(url: string, status: number, statusText: string, headers: readonly (readonly [string, string])[]): Response {
+export function answerFor(status: number, statusText: string, headers: readonly (readonly [string, string])[]): Response {
   // As fetch's Response refuses it: node:http reads any three digits, and 600 would pass as no error.
   if (status < 200 || status > 599) throw new RangeError(`the answer's status ${status} is outside 200-599`);
-  const answer = { url, status, statusText, ok: status >= 200 && status < 300, redirected: false, headers: new WireHeaders(headers), body: null };
-  return answer as unknown as Response;
+  return { status, statusText, headers: new WireHeaders(headers), body: null } as unknown as Response;
 }

@@ -4,7 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
-import { WireHeaders } from '../../src/api/wire-headers.js';
+import { answerFor, headersOf, WireHeaders } from '../../src/api/wire-headers.js';
 import { rejection, TOKEN } from './helpers.js';
 
 describe('WireHeaders', () => {
@@ -32,6 +32,20 @@ describe('WireHeaders', () => {
     expect(h.get('RETRY-AFTER')).toBe('1, 2, 3');
     expect(Object.fromEntries(new WireHeaders(h))).toEqual({ 'retry-after': '1, 2, 3', 'content-type': 'application/json' });
     expect([...new WireHeaders()]).toEqual([]);
+  });
+});
+
+describe('what ofetch is handed and hands back', () => {
+  it('an answer ofetch reads: status 200-599 with its headers and no body; any other status refused as fetch refuses it', () => {
+    const answer = answerFor(599, 'Odd', [['Retry-After', '2']]);
+    expect([answer.status, answer.statusText, answer.headers.get('retry-after'), answer.body]).toEqual([599, 'Odd', '2', null]);
+    expect(answerFor(200, 'OK', []).status).toBe(200);
+    for (const status of [199, 600]) expect(() => answerFor(status, '', [])).toThrow(`the answer's status ${status} is outside 200-599`);
+  });
+
+  it('the record node:http takes, from headers ofetch made with WireHeaders; anything else is a bug, said as one', () => {
+    expect(headersOf(new WireHeaders({ Accept: 'application/json' }) as unknown as RequestInit['headers'])).toEqual({ accept: 'application/json' });
+    expect(() => headersOf({ accept: 'application/json' })).toThrow('ofetch handed headers not made with WireHeaders');
   });
 });
 

@@ -35,21 +35,20 @@ function packagesLoaded(args: string[]): string[] {
   return [...new Set(chunks.flatMap((c) => CHUNK_PACKAGES[c.name]))].sort();
 }
 
-/**
- * `validate` and `check --from` of the demo, each run with a CommonJS probe that writes
- * `label: <JSON of expression>` on stderr at exit: each command's status and what the probe saw.
- */
-function offlineCommandsProbed(label: string, expression: string): { command: string[]; status: number | null; said: unknown }[] {
-  const dir = tempDir('steward-startup-');
-  const snapshot = path.join(dir, 'demo.json');
-  expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
-  const probe = path.join(dir, 'probe.cjs');
+/** A start of the CLI with a CommonJS probe that writes `label: <JSON of expression>` on stderr at exit: its status, stdout, and what the probe saw (else the whole stderr). */
+function probed(command: string[], label: string, expression: string): { command: string[]; status: number | null; stdout: string; said: unknown } {
+  const probe = path.join(tempDir('steward-probe-'), 'probe.cjs');
   writeFileSync(probe, `process.on('exit', () => process.stderr.write(${JSON.stringify(`${label}: `)} + JSON.stringify(${expression}) + '\\n'));\n`);
-  return [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']].map((command) => {
-    const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
-    const line = r.stderr.startsWith(`${label}: `) && r.stderr.endsWith('\n') && r.stderr.indexOf('\n') === r.stderr.length - 1 ? r.stderr.slice(label.length + 2) : null;
-    return { command, status: r.status, said: line === null ? r.stderr : JSON.parse(line) };
-  });
+  const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
+  const line = r.stderr.startsWith(`${label}: `) && r.stderr.endsWith('\n') && r.stderr.indexOf('\n') === r.stderr.length - 1 ? r.stderr.slice(label.length + 2) : null;
+  return { command, status: r.status, stdout: r.stdout, said: line === null ? r.stderr : JSON.parse(line) };
+}
+
+/** `validate` and `check --from` of the demo, each run with the probe of `probed`. */
+function offlineCommandsProbed(label: string, expression: string): ReturnType<typeof probed>[] {
+  const snapshot = path.join(tempDir('steward-startup-'), 'demo.json');
+  expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+  return [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']].map((command) => probed(command, label, expression));
 }
 
 describe('start-up', () => {
@@ -84,11 +83,8 @@ describe('start-up', () => {
   });
 
   it("a live check's requests load no undici (~26 ms of CPU on Node 24): the client's fetch and headers are its own, and the built ofetch is createFetch alone", () => {
-    const dir = tempDir('steward-startup-');
-    const probe = path.join(dir, 'probe.cjs');
-    writeFileSync(probe, "process.on('exit', () => process.stderr.write('undici: ' + JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici'))) + '\\n'));\n");
-    const r = spawnSync(process.execPath, ['-r', probe, CLI, 'check', '--sandbox', '-q', '--format', 'json'], { encoding: 'utf8' });
-    expect([r.status, r.stderr]).toEqual([0, 'undici: []\n']);
+    const r = probed(['check', '--sandbox', '-q', '--format', 'json'], 'undici', "process.moduleLoadList.filter((m) => m.includes('undici'))");
+    expect([r.status, r.said]).toEqual([0, []]);
     // Every request of the pack was sent and answered through the client (none in error).
     const report = JSON.parse(r.stdout) as { http: { requests: number; failed: number }; summary: { errors: number } };
     expect([report.http.requests > 100, report.http.failed, report.summary.errors]).toEqual([true, 0, 0]);
