@@ -4,10 +4,10 @@
 // A fingerprint does not name its instance (the same resource id on two instances is two
 // resources), so the file lists each instance's fingerprints apart: a finding is known only when
 // its own instance recorded it.
+import { readFileSync } from 'node:fs';
 import { DEFAULT_INSTANCE_NAME } from '../config/instances.js';
 import { SecretSet } from '../core/redact.js';
 import { schemaId } from '../core/schema-id.js';
-import { readFile } from '../io/fs-promised.js';
 import { decodeUtf8, fileError } from '../io/input-file.js';
 import type { Finding, ResolvedBaselineEntry } from '../core/model.js';
 import { jsonProblem, parseJsonAt } from '../io/json-source.js';
@@ -159,7 +159,7 @@ export function parseBaseline(text: string, displayPath: string): BaselineFile {
 export async function readBaseline(file: string, displayPath: string): Promise<BaselineFile> {
   let text: string;
   try {
-    text = decodeUtf8(await readFile(file), displayPath);
+    text = decodeUtf8(readFileSync(file), displayPath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ENOENT') {

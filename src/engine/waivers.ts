@@ -6,7 +6,7 @@ import { globMatches, literalOf, matchesEverything } from '../core/glob.js';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
 import { closedSchema } from '../core/schema-id.js';
 import { addProblems, InputError } from '../core/problem.js';
-import { readInputFile } from '../io/input-file.js';
+import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { type Finding, GOVERNED_WAIVER_FIELDS, WAIVER_WARNING_DAYS_DEFAULT, type GovernedWaiverField, type WaiverRef } from '../core/model.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
@@ -140,7 +140,7 @@ export function appliesOn(w: Pick<WaiverRef, 'instances'>, instance: string): bo
 export { globMatches } from '../core/glob.js';
 
 export async function loadWaivers(file: string, displayPath: string, rules?: WaiverRules): Promise<WaiverRef[]> {
-  return parseWaivers(await readInputFile(file, displayPath, 'waivers'), displayPath, rules);
+  return parseWaivers(readInputFileSync(file, displayPath, 'waivers'), displayPath, rules);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   runContents,
   seenBefore,
 } from '../history/index.js';
-import { readInputFile } from '../io/input-file.js';
+import { readInputFileSync } from '../io/input-file.js';
 import { parseJsonAt } from '../io/json-source.js';
 
 export interface HistoryOptions {
@@ -86,7 +86,7 @@ async function runSide(db: HistoryDatabase, id: number, spec: string): Promise<D
 /** A JSON report file (`--format json`), or exit 2 at it when it is none. */
 export async function readReportFile(file: string, cwd: string): Promise<Report> {
   const shown = displayPath(file, cwd);
-  const report = parseJsonAt(await readInputFile(file, shown, 'report'), shown, 'report') as Partial<Report>;
+  const report = parseJsonAt(readInputFileSync(file, shown, 'report'), shown, 'report') as Partial<Report>;
   if (report?.schemaVersion !== 1 || !Array.isArray(report.findings) || !Array.isArray(report.policies) || typeof report.summary !== 'object') {
     throw flagProblem(shown, 'not a steward JSON report (schemaVersion 1 with findings and policies)');
   }

@@ -1,15 +1,14 @@
 // Reads policy files (files or folders; "builtin" = the shipped pack) and validates them against
 // the policy schema, collecting every problem with file:line:column: plain definitions, each
 // expression's position kept for the one compiler (compile.ts) to point its problems at.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { isMap, type Node } from 'yaml';
 import { addProblems, InputError } from '../core/problem.js';
 import { PACKAGE_NAME } from '../core/package-name.js';
-import { readdir, stat } from '../io/fs-promised.js';
-import { readInputFile } from '../io/input-file.js';
+import { readInputFileSync } from '../io/input-file.js';
 import { DEFAULT_ENFORCEMENT, type Enforcement, ENFORCEMENTS, type SourceLocation } from '../core/model.js';
 import { type ErrorPlace, type SchemaWording, schemaProblems } from '../io/schema-problems.js';
 import {
@@ -49,7 +48,7 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
   const problems: InputProblem[] = [];
   const policies: PolicyDefinition[] = [];
   const seen = new Map<string, SourceLocation>();
-  const files = await policyFiles(paths, cwd, problems);
+  const files = policyFiles(paths, cwd, problems);
   // Named as `builtin` or by its path (the config resolves the word to the folder). Without a
   // package folder to find (steward bundled into another program), only the named paths exist
   // (`builtin` itself was refused by policyFiles).
@@ -58,7 +57,7 @@ export async function readPolicies(paths: readonly string[], options: LoadOption
     const display = path.relative(cwd, file).split(path.sep).join('/');
     let text: string;
     try {
-      text = await readInputFile(file, display, 'policy file');
+      text = readInputFileSync(file, display, 'policy file');
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       addProblems(problems, e.problems);
@@ -85,26 +84,27 @@ export async function loadPolicies(paths: readonly string[], options: LoadOption
  * Every .yaml/.yml file the paths name (folders recursively, sorted), without repeats, each with
  * the index of the first path that named it.
  */
-async function policyFiles(
-  paths: readonly string[],
-  cwd: string,
-  problems: InputProblem[],
-): Promise<{ file: string; pathIndex: number }[]> {
+function policyFiles(paths: readonly string[], cwd: string, problems: InputProblem[]): { file: string; pathIndex: number }[] {
   const files = new Map<string, number>();
-  const visit = async (p: string, named: string, pathIndex: number): Promise<void> => {
-    const info = await stat(p).catch(() => null);
+  const visit = (p: string, named: string, pathIndex: number): void => {
+    let info: Stats | null;
+    try {
+      info = statSync(p);
+    } catch {
+      info = null;
+    }
     if (!info) {
       problems.push({ file: named, line: 0, column: 0, message: 'no such policy file or folder' });
     } else if (info.isDirectory()) {
-      const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => compareText(a.name, b.name));
+      const entries = readdirSync(p, { withFileTypes: true }).sort((a, b) => compareText(a.name, b.name));
       for (const e of entries) {
-        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) await visit(path.join(p, e.name), named, pathIndex);
+        if (e.isDirectory() || /\.ya?ml$/.test(e.name)) visit(path.join(p, e.name), named, pathIndex);
       }
     } else if (!files.has(p)) {
       files.set(p, pathIndex);
     }
   };
-  for (const [i, p] of paths.entries()) await visit(p === BUILTIN ? builtinPolicyDir() : path.resolve(cwd, p), p, i);
+  for (const [i, p] of paths.entries()) visit(p === BUILTIN ? builtinPolicyDir() : path.resolve(cwd, p), p, i);
   return [...files].map(([file, index]) => ({ file, pathIndex: index }));
 }
 

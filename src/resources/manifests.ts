@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import { isMap, isScalar, Scalar } from 'yaml';
 import { QUEUE_PERMISSIONS } from '../api/vocabularies.js';
 import { addProblems, InputError } from '../core/problem.js';
-import { readInputFile } from '../io/input-file.js';
+import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
 import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource, yamlData } from '../io/yaml-source.js';
@@ -208,11 +208,14 @@ export async function loadManifests(kind: ManifestKind, files: string[], display
   for (const file of [...files].sort()) {
     const shown = displayFile(file, displayRoot);
     // An unreadable file is one more problem: every manifest's problems are reported together.
-    const text = await readInputFile(file, shown, 'manifest').catch((err: InputError) => {
+    let text: string;
+    try {
+      text = readInputFileSync(file, shown, 'manifest');
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
       addProblems(problems, err.problems);
-      return null;
-    });
-    if (text === null) continue;
+      continue;
+    }
     const result = parseManifest(kind, text, shown);
     addProblems(problems, result.problems);
     if (!result.manifest) continue;
