@@ -171,5 +171,9 @@ export const HTML_SCRIPT = `
 
 // base-uri and form-action are not covered by default-src: both 'none'. navigate-to is honoured by
 // no browser (Chromium logs it as unrecognised): a navigation can only come from markup, and every
-// value in the page is escaped.
-export const HTML_CSP = `default-src 'none'; base-uri 'none'; form-action 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${sha256(HTML_SCRIPT, 'base64')}'`;
+// value in the page is escaped. Made at the first page, not when the module loads: the script's
+// digest loads node:crypto (core/digest.ts), which a run writing no HTML and finding nothing
+// needs for nothing else.
+let csp: string | undefined;
+export const htmlCsp = (): string =>
+  (csp ??= `default-src 'none'; base-uri 'none'; form-action 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-${sha256(HTML_SCRIPT, 'base64')}'`);

@@ -6,7 +6,7 @@ import { ownerGroup, ownerLabel } from '../core/owner.js';
 import { compareText } from '../core/order.js';
 import { type FindingGroup, type Formatter, type GroupBy, ageInDays, daysLeft, errorGroups, errorSubject, findingSubject, groupFindings, groupingOf, locationText, plural, sortFindings, SEVERITY_ORDER, verdictCounts, PARTIAL_COVERAGE_TITLE, attentionSections, trendsOf, waiverInstances, waiverTarget } from './formatter.js';
 import { controlGrid, kpiTiles, policyAnchor, policyGrid } from './html-dashboard.js';
-import { HTML_CSP, HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
+import { HTML_SCRIPT, HTML_STYLE, htmlCsp } from './html-assets.js';
 import { escapeHtml as e } from './html-escape.js';
 import { trendSvg } from './trend-chart.js';
 
@@ -205,7 +205,7 @@ export const formatHtml: Formatter = (report, options) => {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${HTML_CSP}">
+<meta http-equiv="Content-Security-Policy" content="${htmlCsp()}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>steward report: ${e(report.instance)} (${e(report.startedAt)})</title>
 <style>${HTML_STYLE}</style>

@@ -182,6 +182,21 @@ describe('snapshot files as JSON Lines', () => {
     expect(open()).toBe(before);
   });
 
+  it('a snapshot file is read in place and closed: read whole 20 times, or refused at a bad line mid-file, it leaves no descriptor open', async () => {
+    const file = path.join(dir(), 'snap.jsonl');
+    writeFileSync(file, text(SNAP));
+    // Past one read chunk (64 KiB), so the refusal below comes with chunks still unread.
+    expect(statSync(file).size).toBeGreaterThan(2 * 65_536);
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) expect((await readSnapshot(file, 'snap.jsonl')).answers).toHaveLength(SNAP.answers.length);
+    expect(open()).toBe(before);
+    const lines = text(SNAP).split('\n');
+    writeFileSync(file, [...lines.slice(0, 2), '{"operation":"getMisconfiguredReports","args":[],"page":{}}', ...lines.slice(3)].join('\n'));
+    for (let i = 0; i < 20; i++) await expect(readSnapshot(file, 'snap.jsonl')).rejects.toThrow('snapshot line 3: "page" must be an array');
+    expect(open()).toBe(before);
+  });
+
   it('a file that cannot be read is said so, naming it', async () => {
     await expect(readSnapshot(dir(), 'a-folder')).rejects.toThrow(/^a-folder: cannot read snapshot: EISDIR/);
   });

@@ -47,10 +47,21 @@ function probed(command: string[], label: string, expression: string, setup = ''
   return { command, status: r.status, stdout: r.stdout, said: line === null ? r.stderr : JSON.parse(line) };
 }
 
+let demoSnapshotFile: string | undefined;
+
+/** A snapshot of the demo instance (recorded once for these tests). */
+function demoSnapshot(): string {
+  if (demoSnapshotFile === undefined) {
+    const file = path.join(tempDir('steward-startup-'), 'demo.json');
+    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', file], { encoding: 'utf8' }).status).toBe(0);
+    demoSnapshotFile = file;
+  }
+  return demoSnapshotFile;
+}
+
 /** `validate` and `check --from` of the demo, each run with the probe of `probed`. */
 function offlineCommandsProbed(label: string, expression: string, setup = ''): ReturnType<typeof probed>[] {
-  const snapshot = path.join(tempDir('steward-startup-'), 'demo.json');
-  expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+  const snapshot = demoSnapshot();
   return [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '-q', '--format', 'json', '--fail-on', 'none']].map((command) => probed(command, label, expression, setup));
 }
 
@@ -135,12 +146,19 @@ describe('start-up', () => {
     ]);
   });
 
-  it('node:crypto loads at the first digest (~12 ms of a start on Node 24): validate computes none; check --from does, for the fingerprints', () => {
-    const probed = offlineCommandsProbed('crypto', "process.moduleLoadList.filter((m) => m === 'NativeModule crypto')");
-    expect(probed.map(({ command, status, said }) => [command[0], status, said])).toEqual([
+  it('node:crypto loads at the first digest (~4 ms of a start on Node 24): validate computes none; check --from does, for the fingerprints, and a passing check only for an HTML report (its script\'s hash)', () => {
+    const crypto = "process.moduleLoadList.filter((m) => m === 'NativeModule crypto')";
+    const probedRuns = offlineCommandsProbed('crypto', crypto);
+    expect(probedRuns.map(({ command, status, said }) => [command[0], status, said])).toEqual([
       ['validate', 0, []],
       ['check', 0, ['NativeModule crypto']],
     ]);
+    // A policy the demo passes: no finding, no fingerprint.
+    const passing = (format: string) => probed(['check', '-c', 'demo/steward.yaml', '--from', demoSnapshot(), '--only', 'card-sharing-matches-manifest', '-q', '--format', format], 'crypto', crypto);
+    const json = passing('json');
+    expect([json.status, (JSON.parse(json.stdout) as { findings: unknown[] }).findings, json.said]).toEqual([0, [], []]);
+    const html = passing('html');
+    expect([html.status, /script-src 'sha256-[A-Za-z0-9+/]{43}='/.test(html.stdout), html.said]).toEqual([0, true, ['NativeModule crypto']]);
   });
 
   it("Ajv's compiler is initialised only where a schema was not compiled ahead: the CLI's chunks and the Action's files call ajv's module once, in ajvClass (scripts/on-use.mjs)", () => {
