@@ -90,7 +90,7 @@ export const MUTATION_GROUPS = [
   // Words a field never holds (a closed vocabulary's): a comparison decided before any read is bad input.
   { name: 'words', mutate: ['src/policy/closed-words.ts'], tests: ['test/policy/{typecheck,reads,closed-words}.test.ts'] },
   // The CLI's code cache: where compiled code may be kept (owner-only) and what is read back.
-  { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts', 'src/cli/process-end.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts', 'test/cli/process-end.test.ts'] },
+  { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts', 'src/cli/process-end.ts', 'src/cli/std-output.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts', 'test/cli/process-end.test.ts', 'test/cli/std-output.test.ts'] },
 ];
 
 /** The group `npm run mutation` is running now (STEWARD_MUTATION_GROUP), or undefined. */

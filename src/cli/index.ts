@@ -5,14 +5,13 @@
 import { fs, url } from './builtins.js';
 import { cacheNameOf, chunkLoader } from './chunk-loader.js';
 import { codeCacheFolder } from './code-cache.js';
-import { endProcess, writeOutputsSynchronously } from './process-end.js';
+import type { CliIo } from './io.js';
+import { endProcess } from './process-end.js';
+import { standardOutputs } from './std-output.js';
 
-writeOutputsSynchronously();
-// A reader that stops early (`steward list | head`) is not an error of steward's.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+// Written in place where it can be (std-output.ts); a reader that stops early (`steward list |
+// head`) is no error of steward's, and the run keeps its exit code.
+const outputs = standardOutputs();
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -20,24 +19,24 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   // The commit the binary was built from (scripts/build.mjs), when it was built in a git checkout.
   const commit = process.env.STEWARD_BUILD_COMMIT;
-  process.stdout.write(commit ? `${version} (commit ${commit})\n` : `${version}\n`);
+  outputs.stdout.write(commit ? `${version} (commit ${commit})\n` : `${version}\n`);
 } else {
   const chunks = chunkLoader(url.fileURLToPath(new URL('./cli-chunks/', import.meta.url)), codeCacheFolder(process.env), cacheNameOf(args));
-  let run: () => Promise<number>;
+  let run: (argv: string[], io: CliIo) => Promise<number>;
   try {
-    ({ run } = chunks.require('main.cjs') as { run: () => Promise<number> });
+    ({ run } = chunks.require('main.cjs') as { run: typeof run });
   } catch (error) {
     // A broken installation evaluates nothing: exit 3 (could not evaluate), never 1 (violations).
-    process.stderr.write(`steward: could not load the program: ${(error as Error).message}\n`);
+    outputs.stderr.write(`steward: could not load the program: ${(error as Error).message}\n`);
     process.exit(3);
   }
-  process.exitCode = await run();
+  process.exitCode = await run(process.argv, { stdout: outputs.stdout, stderr: outputs.stderr, env: process.env, cwd: process.cwd() });
   // Kept from a run that went through (0 pass, 1 violations): one stopped by bad input or an
   // unreachable instance ran little of its command, and the code kept is what a start reuses.
   if (process.exitCode <= 1) {
     chunks.saveCodeCache();
     // Ended at once (process-end.ts). A run stopped by an error ends as Node ends it: a connection
     // it gave up on may hold an answer it never read, which an abrupt end has the kernel reset.
-    await endProcess();
+    await endProcess(outputs.streams());
   }
 }

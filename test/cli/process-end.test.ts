@@ -57,24 +57,6 @@ describe('the end of the process', () => {
     expect(exit).toHaveBeenCalledTimes(2);
   });
 
-  it("is the process's own stdout and stderr unless told otherwise", async () => {
-    const log: string[] = [];
-    vi.spyOn(process, 'exit').mockImplementation(() => {
-      log.push('exit');
-      return undefined as never;
-    });
-    for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]] as const) {
-      vi.spyOn(stream, 'writableLength', 'get').mockReturnValue(name === 'stdout' ? 3 : 0);
-      vi.spyOn(stream, 'write').mockImplementation(((text: string, done: () => void) => {
-        log.push(`${name} write ${JSON.stringify(text)}`);
-        setTimeout(done, 5);
-        return false;
-      }) as typeof stream.write);
-    }
-    await endProcess();
-    expect(log).toEqual(['stdout write ""', 'exit']);
-  });
-
   it('the binary ends when a run that went through does: a handle left open (a 60 s timer) does not hold it, and its exit code stands', () => {
     const dir = tempDir('steward-process-end-');
     const timer = path.join(dir, 'timer.cjs');
