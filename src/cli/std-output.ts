@@ -1,9 +1,10 @@
 // The binary's standard output and error. A file or a pipe is written in place, each text with
 // `fs.writeSync` before the call returns: Node's `process.stdout` over it is a stream (a pipe's
 // a socket, made blocking through a private handle call), whose making and writes cost ~6 ms of
-// a Node 24 `check --from` (BENCHMARKS.md, 2026-12-03 23:10 UTC). A terminal, or another
-// character device (/dev/null), is written through Node's stream: it knows a terminal's width,
-// and on Windows the console's encoding. A pipe another process left non-blocking, once full
+// a Node 24 `check --from` (BENCHMARKS.md, 2026-12-03 23:10 UTC). So is the null device, which
+// Node writes in place too. A terminal, or another character device, is written through Node's
+// stream: it knows a terminal's width, and on Windows the console's encoding (only `node:tty`
+// tells a terminal from another device, and it loads the streams). A pipe another process left non-blocking, once full
 // (EAGAIN), hands the rest to the stream, made blocking. A reader that has gone (EPIPE, `steward
 // check | head`) is sent nothing more, and the run ends with its own exit code, never a pass
 // for a failing run. Made by the entry (cli/index.ts), which hands them to the program and ends
@@ -28,19 +29,35 @@ export interface StandardOutputs {
   streams(): OutputStream[];
 }
 
+/** What an output asks of a file's status. */
+interface OutputStat {
+  isFile(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  rdev: number;
+}
+
 /** The node:fs calls an output makes (the tests give their own). */
 export interface OutputCalls {
-  fstatSync(fd: number): { isFile(): boolean; isFIFO(): boolean; isSocket(): boolean };
+  fstatSync(fd: number): OutputStat;
+  statSync(file: string): OutputStat;
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
 }
 
-/** Written in place: a regular file, a pipe, a socket. Anything else goes through Node's stream. */
+/** The null device, where there is one (Windows' NUL goes through Node's stream). */
+const NULL_DEVICE = '/dev/null';
+
+/** Written in place: a regular file, a pipe, a socket, the null device. Anything else goes through Node's stream. */
 function writtenInPlace(fd: number, calls: OutputCalls): boolean {
   try {
     const stat = calls.fstatSync(fd);
-    return stat.isFile() || stat.isFIFO() || stat.isSocket();
+    if (stat.isFile() || stat.isFIFO() || stat.isSocket()) return true;
+    if (!stat.isCharacterDevice()) return false;
+    const nullDevice = calls.statSync(NULL_DEVICE);
+    return nullDevice.isCharacterDevice() && nullDevice.rdev === stat.rdev;
   } catch {
-    // A descriptor that is closed or cannot be asked about: Node's stream says what it is.
+    // A descriptor that is closed or cannot be asked about, a system without /dev/null: Node's stream says what it is.
     return false;
   }
 }

@@ -8,14 +8,34 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type OutputCalls, type StandardStream, standardOutput, standardOutputs } from '../../src/cli/std-output.js';
 import { CLI, tempDir } from './helpers.js';
 
-type Kind = 'file' | 'fifo' | 'socket' | 'char' | 'closed';
+/** A terminal ('char'), the null device, a directory: what fstat says of the descriptor. */
+type Kind = 'file' | 'fifo' | 'socket' | 'char' | 'null' | 'dir' | 'closed';
 
-/** node:fs as an output sees it: a descriptor of `kind`, whose writes take at most `step` bytes or throw the codes in `failures`, in turn. */
-function fakeCalls(kind: Kind, log: string[], failures: (string | null)[] = [], step = Number.POSITIVE_INFINITY): OutputCalls {
+/** The null device's numbers in these fakes (a terminal's are others). */
+const NULL_RDEV = 259;
+
+const status = (kind: Kind, rdev: number) => ({
+  isFile: () => kind === 'file',
+  isFIFO: () => kind === 'fifo',
+  isSocket: () => kind === 'socket',
+  isCharacterDevice: () => kind === 'char' || kind === 'null',
+  rdev,
+});
+
+/**
+ * node:fs as an output sees it: a descriptor of `kind`, whose writes take at most `step` bytes
+ * or throw the codes in `failures`, in turn; `nullDevice`: what /dev/null is ('missing': none).
+ */
+function fakeCalls(kind: Kind, log: string[], failures: (string | null)[] = [], step = Number.POSITIVE_INFINITY, nullDevice: 'null' | 'file' | 'missing' = 'null'): OutputCalls {
   return {
     fstatSync: () => {
       if (kind === 'closed') throw Object.assign(new Error('EBADF: bad file descriptor, fstat'), { code: 'EBADF' });
-      return { isFile: () => kind === 'file', isFIFO: () => kind === 'fifo', isSocket: () => kind === 'socket' };
+      return status(kind, kind === 'null' ? NULL_RDEV : kind === 'char' ? 34_816 : 0);
+    },
+    statSync: (file) => {
+      log.push(`stat ${file}`);
+      if (nullDevice === 'missing') throw Object.assign(new Error(`ENOENT: no such file or directory, stat '${file}'`), { code: 'ENOENT' });
+      return status(nullDevice, NULL_RDEV);
     },
     writeSync: (fd, buffer, offset, length) => {
       // As node:fs: a range past the buffer is refused.
@@ -59,29 +79,37 @@ describe('standard output', () => {
     expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
   });
 
-  it('a file, a pipe or a socket is written in place, each text whole before write returns (a short write continues), and no stream is made', () => {
-    for (const kind of ['file', 'fifo', 'socket'] as const) {
+  it('a file, a pipe, a socket or the null device is written in place, each text whole before write returns (a short write continues), and no stream is made', () => {
+    for (const kind of ['file', 'fifo', 'socket', 'null'] as const) {
       const log: string[] = [];
       const made: unknown[] = [];
       const out = standardOutput(1, () => fakeStream(log), (s) => made.push(s), fakeCalls(kind, log, [], 4));
       expect(out.write('héllo, world')).toBe(true);
       expect([out.isTTY, out.columns]).toEqual([false, undefined]);
       // 13 bytes (é is two), four at a time.
-      expect(log).toEqual(['fd 1 "hél"', 'fd 1 "lo, "', 'fd 1 "worl"', 'fd 1 "d"']);
+      expect(log).toEqual([...(kind === 'null' ? ['stat /dev/null'] : []), 'fd 1 "hél"', 'fd 1 "lo, "', 'fd 1 "worl"', 'fd 1 "d"']);
       expect(made).toEqual([]);
     }
   });
 
-  it('a terminal, /dev/null or a descriptor fstat cannot read goes through Node\'s stream, made once, blocking, with its width', () => {
-    for (const kind of ['char', 'closed'] as const) {
+  it("a terminal, another device, a descriptor fstat cannot read goes through Node's stream, made once, blocking, with its width", () => {
+    const cases: [Kind, 'null' | 'file' | 'missing', string[]][] = [
+      ['char', 'null', ['stat /dev/null']],
+      // A character device, where /dev/null is missing or is no device (a chroot's plain file of that name).
+      ['null', 'missing', ['stat /dev/null']],
+      ['null', 'file', ['stat /dev/null']],
+      ['dir', 'null', []],
+      ['closed', 'null', []],
+    ];
+    for (const [kind, nullDevice, asked] of cases) {
       const log: string[] = [];
       const made: unknown[] = [];
       const stream = fakeStream(log, true);
-      const out = standardOutput(2, () => stream, (s) => made.push(s), fakeCalls(kind, log));
+      const out = standardOutput(2, () => stream, (s) => made.push(s), fakeCalls(kind, log, [], Number.POSITIVE_INFINITY, nullDevice));
       expect([out.isTTY, out.columns]).toEqual([true, 120]);
       out.write('a');
       out.write('b');
-      expect(log).toEqual(['setBlocking true', 'on error', 'stream "a"', 'stream "b"']);
+      expect([kind, nullDevice, log]).toEqual([kind, nullDevice, [...asked, 'setBlocking true', 'on error', 'stream "a"', 'stream "b"']]);
       expect(made).toEqual([stream]);
     }
   });
@@ -109,7 +137,7 @@ describe('standard output', () => {
     viaStream.write('x');
     stream.emit(Object.assign(new Error('EPIPE'), { code: 'EPIPE' }));
     viaStream.write('y');
-    expect(streamLog).toEqual(['setBlocking true', 'on error', 'stream "x"']);
+    expect(streamLog).toEqual(['stat /dev/null', 'setBlocking true', 'on error', 'stream "x"']);
     expect(() => stream.emit(Object.assign(new Error('EIO'), { code: 'EIO' }))).toThrow('EIO');
 
     const failing = standardOutput(1, () => fakeStream([]), () => {}, fakeCalls('file', [], ['ENOSPC']));
