@@ -1,14 +1,15 @@
-// The binary's standard output and error. A file or a pipe is written in place, each text with
-// `fs.writeSync` before the call returns: Node's `process.stdout` over it is a stream (a pipe's
-// a socket, made blocking through a private handle call), whose making and writes cost ~6 ms of
-// a Node 24 `check --from` (BENCHMARKS.md, 2026-12-03 23:10 UTC). So is the null device, which
-// Node writes in place too. A terminal, or another character device, is written through Node's
-// stream: it knows a terminal's width, and on Windows the console's encoding (only `node:tty`
-// tells a terminal from another device, and it loads the streams). A pipe another process left non-blocking, once full
-// (EAGAIN), hands the rest to the stream, made blocking. A reader that has gone (EPIPE, `steward
-// check | head`) is sent nothing more, and the run ends with its own exit code, never a pass
-// for a failing run. Made by the entry (cli/index.ts), which hands them to the program and ends
-// the process once the streams made here have written what they hold (process-end.ts).
+// The binary's standard output and error. A file, a pipe, a socket or the null device is written
+// in place, each text whole with `fs.writeSync` before the call returns: Node's `process.stdout`
+// over it is a stream (a pipe's a socket, made blocking through a private handle call), whose
+// making and writes cost ~3 ms of a Node 24 `check --from` (BENCHMARKS.md, 2026-12-03 23:10
+// UTC); Node itself writes the null device in place. A terminal, or another character device,
+// is written through Node's stream: it knows a terminal's width, and on Windows the console's
+// encoding (only `node:tty` tells a terminal from another device, and it loads the streams). A
+// pipe another process left non-blocking, once full (EAGAIN), hands the rest to the stream, made
+// blocking. A reader that has gone (EPIPE, `steward check | head`) is sent nothing more, and the
+// run ends with its own exit code, never a pass for a failing run. Made by the entry
+// (cli/index.ts), which hands them to the program and ends the process once the streams made
+// here have written what they hold (process-end.ts).
 import { fs } from './builtins.js';
 import { type OutputStream, writeOutputsSynchronously } from './process-end.js';
 
