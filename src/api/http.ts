@@ -30,6 +30,7 @@ import type { Schema } from './schemas.js';
 import { createThrottle } from './throttle.js';
 import type { ClientOptions, HttpStats } from './types.js';
 import { answerFor, headersOf, WireHeaders } from './wire-headers.js';
+import { monotonicMs } from '../core/monotonic.js';
 
 export type { RequestSpec } from './request-spec.js';
 
@@ -220,14 +221,14 @@ export function createTransport(options: ClientOptions): Transport {
           call.pastDeadline = cutByDeadline;
           attemptOnWire.cancel(cutByDeadline ? new DeadlineError(deadline!.label) : new AttemptTimeoutError(timeoutMs));
         }, Math.max(0, Math.min(timeoutMs, remainingMs())));
-        const started = performance.now();
+        const started = monotonicMs();
         const log = (extra: { status?: number; error?: string }) =>
           options.onRequest?.({
             operation: spec.operation,
             method: spec.method,
             url: redact(target),
             attempt,
-            durationMs: Math.round(performance.now() - started),
+            durationMs: Math.round(monotonicMs() - started),
             ...extra,
           });
         try {

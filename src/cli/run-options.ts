@@ -3,6 +3,7 @@
 import { type Command, Option } from 'commander';
 import type { CheckOptions, EmptyInstance, RequestLogEvent } from '../library/index.js';
 import { demoConfigPath, parseOverride, type ProgressEvent, ProgressState, RESOURCE_KIND_NAMES } from '../library/without-policies.js';
+import { monotonicMs } from '../library/startup.js';
 import { FORMATS, GROUP_BY, type GroupBy } from '../report/index.js';
 import type { CliIo } from './io.js';
 import { columnsOf, secretsOf, warn } from './io.js';
@@ -104,7 +105,7 @@ export function progressReporter(io: CliIo): ((e: ProgressEvent) => void) | unde
   let drawnAt = Number.NEGATIVE_INFINITY;
   return (e) => {
     state.update(e);
-    const now = performance.now();
+    const now = monotonicMs();
     if (e.read < e.total && now - drawnAt < PROGRESS_REDRAW_MS) return;
     drawnAt = now;
     const columns = columnsOf(io.stderr);

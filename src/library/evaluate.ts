@@ -19,6 +19,7 @@ import { formatProblem, InputError } from '../core/problem.js';
 import { DEFAULT_INSTANCE_NAME, forInstance } from '../config/index.js';
 import { type CheckOptions, type PreparedRun, prepareRun } from './prepare.js';
 import { type EmptyInstance, emptyRunStop } from './empty-run.js';
+import { monotonicMs } from '../core/monotonic.js';
 
 export interface Evaluation {
   prepared: PreparedRun;
@@ -76,7 +77,7 @@ const instanceName = (prepared: PreparedRun): string => prepared.config.instance
 export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, connection: Connection): Promise<Evaluation> {
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance, prepared.config.secrets) : connection.api;
   const startedAt = options.now ?? new Date();
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const run = await runPolicies({
     policies: prepared.selected,
     api,
@@ -103,7 +104,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     instance: connection.instance,
     toolVersion: packageVersion(),
     startedAt,
-    durationMs: Math.round(performance.now() - t0),
+    durationMs: Math.round(monotonicMs() - t0),
     http: api.stats(),
     // Waivers of policies left out of this run (--only, --policies), or of other instances, are
     // neither used nor stale here.

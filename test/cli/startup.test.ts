@@ -136,6 +136,16 @@ describe('start-up', () => {
     ]);
   });
 
+  it("durations are read off process.hrtime: validate and check --from load no node:perf_hooks (the global performance's first use loads it and ten more of Node's modules)", () => {
+    const probedRuns = offlineCommandsProbed('perf_hooks', "process.moduleLoadList.filter((m) => /^NativeModule (perf_hooks|internal\\/perf\\/performance)$/.test(m))");
+    expect(probedRuns.map(({ command, status, said }) => [command[0], status, said])).toEqual([
+      ['validate', 0, []],
+      ['check', 0, []],
+    ]);
+    // The report still says how long the run took.
+    expect(JSON.parse(probedRuns[1].stdout).durationMs).toEqual(expect.any(Number));
+  });
+
   it('validate and check --from load neither fs/promises nor the readline it brings (~1.4 ms of a start on Node 24)', () => {
     // Node 20's own ES module loader reads files with fs/promises: from Node 22 on, nothing does.
     if (Number(process.versions.node.split('.')[0]) < 22) return;
