@@ -25,10 +25,6 @@ export function columnsOf(stream: CliIo['stdout']): number {
   return stream.columns && stream.columns > 0 ? stream.columns : DEFAULT_COLUMNS;
 }
 
-export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
-}
-
 /**
  * `--color`/`--no-color` first; then FORCE_COLOR (set and not `0`: colour even in a pipe, as
  * Node and most CLIs read it); then a terminal without NO_COLOR (https://no-color.org).

@@ -4,7 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
-import { type CliIo, fail, processIo } from './io.js';
+import { type CliIo, fail } from './io.js';
 import { compileWasmBaselineOnly, formatProblem, InputError, isApiError, packageVersion } from '../library/startup.js';
 import { summaryOf } from './commands/summaries.js';
 
@@ -83,7 +83,7 @@ function requestedCommand(args: readonly string[]): string | typeof ALL_COMMANDS
 }
 
 /** Runs the CLI with `argv` (as process.argv: node, script, args…); resolves to the exit code. */
-export async function run(argv: string[] = process.argv, io: CliIo = processIo()): Promise<number> {
+export async function run(argv: string[], io: CliIo): Promise<number> {
   // The CLI's process is steward's own: sql.js, where a history needs it, skips V8's optimising tier (history/wasm-tier.ts).
   compileWasmBaselineOnly();
   const ctx: CliContext = { io, exitCode: EXIT.pass };

@@ -2,7 +2,7 @@
 // In-process by default (the `run(argv, io)` the binary calls, over the same real HTTP): a
 // child process costs half a second of start-up each. Tests of the binary itself, and those
 // feeding stdin, spawn the built dist/cli.js as a user would (`spawn: true`).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,19 @@ export function sandboxEnv(sandbox: Sandbox, token = sandbox.token): Record<stri
 /** A fresh temp directory. */
 export function tempDir(prefix = 'steward-cli-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+let demoSnapshotFile: string | undefined;
+
+/** A snapshot of the demo instance recorded by the built binary, once per test file. */
+export function demoSnapshot(): string {
+  if (demoSnapshotFile === undefined) {
+    const file = path.join(tempDir('steward-demo-snapshot-'), 'demo.json');
+    const r = spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`steward snapshot --sandbox exited ${r.status}: ${r.stderr}`);
+    demoSnapshotFile = file;
+  }
+  return demoSnapshotFile;
 }
 
 /** A temp copy of demo/ (config, manifests, waivers), to edit without touching the repo. */

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { endProcess, type OutputStream, writeOutputsSynchronously } from '../../src/cli/process-end.js';
-import { CLI, tempDir } from './helpers.js';
+import { CLI, demoSnapshot, tempDir } from './helpers.js';
 
 /** A stream as endProcess sees it: `queued` characters waiting, written out `after` ms after a write. */
 function fakeOutputStream(queued: number, after: number, log: string[], name: string): OutputStream {
@@ -30,8 +30,7 @@ describe('the end of the process', () => {
   /** The demo instance recorded once, for the binary's runs below. */
   let snapshot: string;
   beforeAll(() => {
-    snapshot = path.join(tempDir('steward-process-end-'), 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+    snapshot = demoSnapshot();
   });
 
   it('makes each stream with a handle that can block write synchronously, and leaves the others', () => {

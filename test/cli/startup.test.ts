@@ -10,7 +10,7 @@ import { COMMANDS } from '../../src/cli/commands/index.js';
 import { ajvClass } from '../../src/core/ajv-class.js';
 import type { CliContext } from '../../src/cli/context.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { tempDir } from './helpers.js';
+import { demoSnapshot, tempDir } from './helpers.js';
 
 const CLI = path.resolve('dist/cli.js');
 
@@ -45,18 +45,6 @@ function probed(command: string[], label: string, expression: string, setup = ''
   const r = spawnSync(process.execPath, ['-r', probe, CLI, ...command], { encoding: 'utf8' });
   const line = r.stderr.startsWith(`${label}: `) && r.stderr.endsWith('\n') && r.stderr.indexOf('\n') === r.stderr.length - 1 ? r.stderr.slice(label.length + 2) : null;
   return { command, status: r.status, stdout: r.stdout, said: line === null ? r.stderr : JSON.parse(line) };
-}
-
-let demoSnapshotFile: string | undefined;
-
-/** A snapshot of the demo instance (recorded once for these tests). */
-function demoSnapshot(): string {
-  if (demoSnapshotFile === undefined) {
-    const file = path.join(tempDir('steward-startup-'), 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', file], { encoding: 'utf8' }).status).toBe(0);
-    demoSnapshotFile = file;
-  }
-  return demoSnapshotFile;
 }
 
 /** `validate` and `check --from` of the demo, each run with the probe of `probed`. */

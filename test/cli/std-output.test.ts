@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type OutputCalls, type StandardStream, standardOutput, standardOutputs } from '../../src/cli/std-output.js';
-import { CLI, tempDir } from './helpers.js';
+import { CLI, demoSnapshot, tempDir } from './helpers.js';
 
 /** A terminal ('char'), the null device, a directory: what fstat says of the descriptor. */
 type Kind = 'file' | 'fifo' | 'socket' | 'char' | 'null' | 'dir' | 'closed';
@@ -75,8 +75,7 @@ describe('standard output', () => {
   /** The demo instance recorded once, for the binary's runs below. */
   let snapshot: string;
   beforeAll(() => {
-    snapshot = path.join(tempDir('steward-std-output-'), 'demo.json');
-    expect(spawnSync(process.execPath, [CLI, 'snapshot', '--sandbox', '--out', snapshot], { encoding: 'utf8' }).status).toBe(0);
+    snapshot = demoSnapshot();
   });
 
   it('a file, a pipe, a socket or the null device is written in place, each text whole before write returns (a short write continues), and no stream is made', () => {
