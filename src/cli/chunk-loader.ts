@@ -56,6 +56,8 @@ export interface ChunkLoader {
   require(name: string): Record<string, unknown>;
   /** Each chunk loaded so far, in load order, and how its code was had. */
   loaded(): { name: string; cache: CacheUse }[];
+  /** A loaded chunk's key (its code's hash, size and time), or null: the entry chunk's names the build. */
+  keyOf(name: string): string | null;
   /**
    * Keeps the compiled code of every chunk that had none in the cache, with what this run
    * compiled in it, from the command's second start on (its first leaves a marker: writing the
@@ -172,6 +174,7 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
   return {
     require: load,
     loaded: () => uses.map((u) => ({ ...u })),
+    keyOf: (chunk) => keys.get(chunk) ?? null,
     saveCodeCache(): number {
       // Stryker disable next-line ConditionalExpression: with nothing to write, pruning anyway finds nothing new (time only)
       if (!kept || unsaved.length === 0) return 0;

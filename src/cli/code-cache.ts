@@ -1,7 +1,8 @@
-// Where the CLI keeps V8's compiled code of its chunks (cli/chunk-loader.ts): steward's own cache
-// folder, owner-only, never the shared temporary folder. Compiled code is code: another account
-// able to leave a file there could run it with the instance's token. Only Node's built-ins here:
-// the entry loads this file before the program.
+// Where the CLI keeps V8's compiled code of its chunks (cli/chunk-loader.ts) and what its input
+// files answered (cli/yaml-answers.ts): steward's own cache folder, owner-only, never the shared
+// temporary folder. Compiled code is code, and a kept answer is what a run reads its config as:
+// another account able to leave a file there could run code with the instance's token or change
+// what is checked. Only Node's built-ins here: the entry loads this file before the program.
 import { fs, os, path } from './builtins.js';
 
 const { mkdirSync, statSync } = fs;
@@ -30,9 +31,21 @@ function ownedAndClosed(folder: string, uid: number): boolean {
  * or the cache's own).
  */
 export function codeCacheFolder(env: NodeJS.ProcessEnv): string | null {
+  return startCacheFolder(env, 'v8-code');
+}
+
+/**
+ * `<cacheFolder>/yaml-answers`, where answers about the config, manifests and waivers are kept
+ * (yaml-answers.ts): off, or owner-only, as the code cache is (one switch turns off both).
+ */
+export function yamlAnswersFolder(env: NodeJS.ProcessEnv): string | null {
+  return startCacheFolder(env, 'yaml-answers');
+}
+
+function startCacheFolder(env: NodeJS.ProcessEnv, name: string): string | null {
   if (env.NODE_DISABLE_COMPILE_CACHE) return null;
   const root = cacheFolder(env);
-  const directory = path.join(root, 'v8-code');
+  const directory = path.join(root, name);
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     const uid = process.getuid?.();

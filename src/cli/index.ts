@@ -4,10 +4,11 @@
 // build's chunks, loaded with V8's code cache (chunk-loader.ts).
 import { fs, url } from './builtins.js';
 import { cacheNameOf, chunkLoader } from './chunk-loader.js';
-import { codeCacheFolder } from './code-cache.js';
+import { codeCacheFolder, yamlAnswersFolder } from './code-cache.js';
 import type { CliIo } from './io.js';
 import { endProcess } from './process-end.js';
 import { standardOutputs } from './std-output.js';
+import { yamlAnswerFile } from './yaml-answers.js';
 
 // Written in place where it can be (std-output.ts); a reader that stops early (`steward list |
 // head`) is no error of steward's, and the run keeps its exit code.
@@ -30,11 +31,15 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     outputs.stderr.write(`steward: could not load the program: ${(error as Error).message}\n`);
     process.exit(3);
   }
-  process.exitCode = await run(process.argv, { stdout: outputs.stdout, stderr: outputs.stderr, env: process.env, cwd: process.cwd() });
+  // Named by the entry chunk's key, which changes with any chunk's code (their names are in it).
+  const yamlAnswers = yamlAnswerFile(yamlAnswersFolder(process.env), chunks.keyOf('main.cjs'), cacheNameOf(args));
+  const io: CliIo = { stdout: outputs.stdout, stderr: outputs.stderr, env: process.env, cwd: process.cwd(), ...(yamlAnswers ? { yamlAnswers } : {}) };
+  process.exitCode = await run(process.argv, io);
   // Kept from a run that went through (0 pass, 1 violations): one stopped by bad input or an
   // unreachable instance ran little of its command, and the code kept is what a start reuses.
   if (process.exitCode <= 1) {
     chunks.saveCodeCache();
+    yamlAnswers?.save();
     // Ended at once (process-end.ts). A run stopped by an error ends as Node ends it: a connection
     // it gave up on may hold an answer it never read, which an abrupt end has the kernel reset.
     await endProcess(outputs.streams());

@@ -1,6 +1,6 @@
 // Where the CLI writes. stdout carries only the report (machine formats are never mixed with
 // anything else); stderr carries progress (on a TTY only), warnings and errors.
-import { printable, SecretSet } from '../library/startup.js';
+import { printable, SecretSet, type YamlAnswerStore } from '../library/startup.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -16,6 +16,8 @@ export interface CliIo {
    * token once it is started for the command. warn, fail and the report writers go through it.
    */
   secrets?: SecretSet;
+  /** Answers about the config, manifests and waivers kept across runs (the binary's; yaml-answers.ts). */
+  yamlAnswers?: YamlAnswerStore;
 }
 
 /** Terminals that report no width (0 or unset: a pipe, some CI consoles) are this wide. */

@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.js';
 import type { CliContext } from './context.js';
 import { type CliIo, fail } from './io.js';
-import { compileWasmBaselineOnly, formatProblem, InputError, isApiError, packageVersion } from '../library/startup.js';
+import { compileWasmBaselineOnly, formatProblem, InputError, isApiError, packageVersion, useYamlAnswers } from '../library/startup.js';
 import { summaryOf } from './commands/summaries.js';
 
 export const EXIT = { pass: 0, violations: 1, input: 2, evaluate: 3 } as const;
@@ -86,6 +86,8 @@ function requestedCommand(args: readonly string[]): string | typeof ALL_COMMANDS
 export async function run(argv: string[], io: CliIo): Promise<number> {
   // The CLI's process is steward's own: sql.js, where a history needs it, skips V8's optimising tier (history/wasm-tier.ts).
   compileWasmBaselineOnly();
+  // The binary's answers about its input files (cli/yaml-answers.ts); a run in a test process has none.
+  useYamlAnswers(io.yamlAnswers ?? null);
   const ctx: CliContext = { io, exitCode: EXIT.pass };
   try {
     const program = await buildProgram(ctx, argv);

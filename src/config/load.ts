@@ -14,7 +14,7 @@ import { RESOURCE_KINDS } from '../resources/index.js';
 import type { KindInputs, ManifestFiles } from '../resources/types.js';
 import { type Enforcement, type FailOn, type GovernedWaiverField, type SourceLocation, TOKEN_WARNING_DAYS_DEFAULT, WAIVER_WARNING_DAYS_DEFAULT } from '../core/model.js';
 import { SEVERITIES } from '../core/model.js';
-import { keyNodeAt, locationOf, nodeAt, parseYamlSource, problemAt, yamlData, type YamlSource } from '../io/yaml-source.js';
+import { keyLocationAt, locationAt, problemAt, recallYamlSource, yamlData, type YamlSource } from '../io/yaml-source.js';
 import { projectRoot, uncontainedPath } from '../io/contained-path.js';
 import { expandGlob, hasMagic } from './glob.js';
 import { BUILTIN_CONFIG, findConfig } from './find.js';
@@ -122,7 +122,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   let src: YamlSource | null = null;
   let data: FileConfig = {};
   if (file) {
-    src = parseYamlSource(readInputFileSync(file, shown(file), 'config'), shown(file));
+    src = recallYamlSource(readInputFileSync(file, shown(file), 'config'), shown(file));
     const { data: js, problems } = yamlData(src);
     if (problems.length > 0) throw new InputError(problems);
     const fileProblems = validateConfigSource(src, js ?? {});
@@ -132,7 +132,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const at = (p: (string | number)[], message: string): InputProblem =>
     src ? problemAt(src, p, message) : { file: '(config)', line: 0, column: 0, message };
   const locAt = (p: (string | number)[]): SourceLocation =>
-    src ? locationOf(src, nodeAt(src, p)) : { file: '(config)', line: 0, column: 0 };
+    src ? locationAt(src, p) : { file: '(config)', line: 0, column: 0 };
 
   // Instance: flag > env > file.
   const proxy = proxySettings(env);
@@ -195,14 +195,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const paramLocations: Config['paramLocations'] = {};
   for (const [policyId, values] of Object.entries(params)) {
     const keys: Record<string, SourceLocation> = {};
-    for (const k of Object.keys(values)) keys[k] = src ? locationOf(src, keyNodeAt(src, ['params', policyId, k])) : locAt([]);
-    paramLocations[policyId] = { location: src ? locationOf(src, keyNodeAt(src, ['params', policyId])) : locAt([]), keys };
+    for (const k of Object.keys(values)) keys[k] = src ? keyLocationAt(src, ['params', policyId, k]) : locAt([]);
+    paramLocations[policyId] = { location: src ? keyLocationAt(src, ['params', policyId]) : locAt([]), keys };
   }
 
   // Enforcement levels per policy id, each where it is written (an unknown id is found later).
   const enforcement: Config['enforcement'] = {};
   for (const [policyId, level] of Object.entries(data.enforcement ?? {})) {
-    enforcement[policyId] = { level, location: src ? locationOf(src, keyNodeAt(src, ['enforcement', policyId])) : locAt([]) };
+    enforcement[policyId] = { level, location: src ? keyLocationAt(src, ['enforcement', policyId]) : locAt([]) };
   }
 
   // Scope: inline lists or list files; each id checked where it was written (scope.ts).

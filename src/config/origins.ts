@@ -2,7 +2,7 @@
 // variable, the config file at the line it is written, or the default. Kept beside loadConfig,
 // which resolves the values in the same order (flag > environment > file > default).
 import type { ConfigOverrides, SettingOrigins } from './types.js';
-import { locationOf, nodeAt, type YamlSource } from '../io/yaml-source.js';
+import { locationAt, type YamlSource } from '../io/yaml-source.js';
 
 interface OriginSource {
   flags: ConfigOverrides;
@@ -22,7 +22,7 @@ export function settingOrigins({ flags, env, data, src, scopeKeys, manifestKeys 
     let v: unknown = data;
     for (const k of p) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
     if (v === undefined || !src) return null;
-    const loc = locationOf(src, nodeAt(src, p));
+    const loc = locationAt(src, p);
     return `${loc.file}:${loc.line}`;
   };
   const from = (p: string[], flag?: [string, unknown], envName?: string, fallback = 'default'): string => {

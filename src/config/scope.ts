@@ -7,7 +7,7 @@ import type { ScheduleFilter } from '../api/types.js';
 import { addProblems, InputError, type InputProblem } from '../core/problem.js';
 import { uncontainedPath } from '../io/contained-path.js';
 import { readInputFileSync } from '../io/input-file.js';
-import { keyNodeAt, locationOf, type YamlSource } from '../io/yaml-source.js';
+import { keyLocationAt, type YamlSource } from '../io/yaml-source.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { Discovery, Scope } from '../resources/types.js';
 
@@ -93,7 +93,7 @@ export function resolveScope(entries: ScopeEntries | undefined, prefix: (string 
     const sets: Record<string, string[]> = {};
     for (const [id, paths] of Object.entries(value)) {
       const bad = badScopeId(id);
-      if (bad) problems.push(src ? { ...locationOf(src, keyNodeAt(src, [...prefix, key, id])), message: `${label([...prefix, key])}: ${bad}` } : at([], bad));
+      if (bad) problems.push(src ? { ...keyLocationAt(src, [...prefix, key, id]), message: `${label([...prefix, key])}: ${bad}` } : at([], bad));
       sets[id] = listOrFile(paths, [...prefix, key, id]);
     }
     return sets;

@@ -4,7 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import { isScalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
 import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
-import { locationOf, type YamlSource } from '../io/yaml-source.js';
+import { locationOf, remembered, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA, DAYS_PATTERN, DURATION_PATTERN, HEADER_NAME_PATTERN, INSTANCE_NAME_PATTERN, TOKEN_ID_PATTERN, URL_PATTERN } from './schema.js';
 import { ENV_REF_PATTERN, isEnvRef } from './env-ref.js';
 import { type OwnSchema, ownValidator } from '../core/own-validator.js';
@@ -21,6 +21,10 @@ export const TOKEN_IN_FILE_MESSAGE =
   'tokens never go in steward.yaml (it is committed): set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN) in the environment';
 
 function tokenProblems(src: YamlSource): InputProblem[] {
+  return remembered(src, 'token keys', () => tokenKeys(src));
+}
+
+function tokenKeys(src: YamlSource): InputProblem[] {
   const problems: InputProblem[] = [];
   visit(src.doc, {
     Pair(_, pair) {

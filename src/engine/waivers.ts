@@ -10,7 +10,7 @@ import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { type Finding, GOVERNED_WAIVER_FIELDS, WAIVER_WARNING_DAYS_DEFAULT, type GovernedWaiverField, type WaiverRef } from '../core/model.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
-import { locationOf, nodeAt, parseYamlSource, problemAt, yamlData } from '../io/yaml-source.js';
+import { locationAt, problemAt, recallYamlSource, yamlData } from '../io/yaml-source.js';
 import { didYouMean } from '../policy/suggest.js';
 
 const idOrNumber = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] };
@@ -76,7 +76,7 @@ export interface WaiverRules {
 
 /** Parses a waivers file's text (`file` is its display path). Throws InputError. */
 export function parseWaivers(text: string, file: string, rules: WaiverRules = { allowCatchAll: true }): WaiverRef[] {
-  const source = parseYamlSource(text, file);
+  const source = recallYamlSource(text, file);
   const read = yamlData(source);
   if (read.problems.length > 0) throw new InputError(read.problems);
   const data = (read.data ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
@@ -84,7 +84,7 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
   if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
   const bad: InputProblem[] = [];
   const waivers = data.waivers.map((w, i) => {
-    const location = locationOf(source, nodeAt(source, ['waivers', i]));
+    const location = locationAt(source, ['waivers', i]);
     const expires = String(w.expires);
     if (!isCalendarDate(expires)) {
       bad.push(problemAt(source, ['waivers', i, 'expires'], `expires ${expires} is not a date (YYYY-MM-DD)`));

@@ -2,7 +2,7 @@
 // node: an unknown key at the key, anything else at the value (or the map missing a key).
 import type { ErrorObject } from 'ajv';
 import type { InputProblem } from '../core/problem.js';
-import { keyNodeAt, locationOf, nodeAt, pathLabel, pointerPath, type YamlPath, type YamlSource } from './yaml-source.js';
+import { keyLocationAt, locationAt, pathLabel, pointerPath, type YamlPath, type YamlSource } from './yaml-source.js';
 
 /** Where an error is, as its message names it. */
 export interface ErrorPlace {
@@ -38,8 +38,8 @@ export function schemaProblems(
     const label = (wording.label ?? pathLabel)(path);
     const place = { path, label, subject: `${label || 'the file'}${wording.separator ?? ' '}` };
     const message = wording.describe?.(e, place) ?? sharedMessage(e, place);
-    const node = e.keyword === 'additionalProperties' ? keyNodeAt(source, [...path, String(e.params.additionalProperty)]) : nodeAt(source, path);
-    const problem = { ...locationOf(source, node), message };
+    const at = e.keyword === 'additionalProperties' ? keyLocationAt(source, [...path, String(e.params.additionalProperty)]) : locationAt(source, path);
+    const problem = { ...at, message };
     const key = `${problem.line}:${problem.column}:${message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,9 +1,13 @@
 // A YAML input file (config, policy, manifest, waivers) parsed with source positions, so every
 // problem about it can point at file:line:column: syntax errors, the node at a path, the key
 // of a map entry, and offsets inside a scalar's value (a CEL error's column).
+// What a run asks of a file (its data, where a path is) can be answered from a store that kept
+// the answers a run before gave for the very same text (io/yaml-answers.ts): the document is
+// then parsed only for a question no run asked before.
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, Scalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
 import type { SourceLocation } from '../core/model.js';
+import { yamlAnswerStore } from './yaml-answers.js';
 
 /** A path into the document: map keys and sequence indexes (`['permissions', 1, 'type']`). */
 export type YamlPath = readonly (string | number)[];
@@ -12,11 +16,20 @@ export interface YamlSource {
   /** Display path (relative, `/` separated). */
   file: string;
   text: string;
-  doc: Document;
-  lineCounter: LineCounter;
+  /** The document; a source whose answers were recalled parses it at its first use. */
+  readonly doc: Document;
+  readonly lineCounter: LineCounter;
   /** Syntax errors and warnings (an unresolved tag), each at its position; empty when it parsed. */
   problems: InputProblem[];
 }
+
+/** What a source knows: its answers so far (query → JSON text), and whether they can be kept. */
+interface Answers {
+  byQuery: Map<string, string>;
+  /** False for a source with syntax problems, or an answer JSON cannot carry exactly (`.nan`). */
+  keepable: boolean;
+}
+const answersOf = new WeakMap<YamlSource, Answers>();
 
 /**
  * Parses `text` (shown as `file`). `syntaxLabel` starts every syntax problem's message: policy
@@ -35,6 +48,75 @@ export function parseYamlSource(text: string, file: string, syntaxLabel = 'inval
 }
 
 /**
+ * parseYamlSource, with the store's answers when a run before read this very text as `file`:
+ * then no parse until a question no run asked (a config, manifests and waivers are the same
+ * files run after run; parsing them was ~8 ms of a 110 ms `check`).
+ */
+export function recallYamlSource(text: string, file: string, syntaxLabel?: string): YamlSource {
+  const store = yamlAnswerStore();
+  if (!store) return parseYamlSource(text, file, syntaxLabel);
+  const kept = store.recall(file, text);
+  let source: YamlSource;
+  if (kept) {
+    let parsed: YamlSource | undefined;
+    const parse = () => (parsed ??= parseYamlSource(text, file, syntaxLabel));
+    source = {
+      file,
+      text,
+      get doc() {
+        return parse().doc;
+      },
+      get lineCounter() {
+        return parse().lineCounter;
+      },
+      // Kept only for a text that had none.
+      problems: [],
+    };
+    answersOf.set(source, { byQuery: new Map(kept), keepable: true });
+  } else {
+    source = parseYamlSource(text, file, syntaxLabel);
+    answersOf.set(source, { byQuery: new Map(), keepable: source.problems.length === 0 });
+  }
+  const answers = answersOf.get(source)!;
+  store.track(file, text, () => (answers.keepable ? answers.byQuery : null));
+  return source;
+}
+
+/** JSON that reads back as the very value: a number JSON cannot carry, or no value, refuses it. */
+function exactly(_key: string, value: unknown): unknown {
+  if (value === undefined || (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0)))) throw new RangeError('not exact in JSON');
+  return value;
+}
+
+/**
+ * `compute`'s answer about `source` (a function of its text and display path alone), or the one
+ * kept for `query` by a run before (a source not read by recallYamlSource keeps none). The
+ * caller may change what it gets: a recalled answer is read afresh each time, and a computed one
+ * is written down before it is returned.
+ */
+export function remembered<T>(source: YamlSource, query: string, compute: () => T): T {
+  const answers = answersOf.get(source);
+  const kept = answers?.byQuery.get(query);
+  if (kept !== undefined) {
+    try {
+      return JSON.parse(kept) as T;
+    } catch {
+      // A damaged store costs a parse, never a run.
+    }
+  }
+  const answer = compute();
+  if (answers?.keepable) {
+    try {
+      answers.byQuery.set(query, JSON.stringify(answer, exactly));
+    } catch {
+      // BigInt, `.inf`, `.nan`, -0: answered, never kept.
+      answers.keepable = false;
+    }
+  }
+  return answer;
+}
+
+/**
  * How far aliases may expand (yaml's count of alias uses times the nodes each one copies).
  * Ordinary reuse (a few hundred `*defaults`) stays far below; a "billion laughs" document
  * passes it within its first levels and is refused at its first alias, not expanded.
@@ -50,6 +132,10 @@ const PROTOTYPE_KEY = '__proto__';
  */
 export function yamlData(source: YamlSource): { data: unknown; problems: InputProblem[] } {
   if (source.problems.length > 0) return { data: undefined, problems: source.problems };
+  return remembered(source, 'data', () => documentData(source));
+}
+
+function documentData(source: YamlSource): { data: unknown; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   let firstAlias: Node | null = null;
   visit(source.doc, {
@@ -99,8 +185,18 @@ export function keyNodeAt(source: YamlSource, path: YamlPath): Node | null {
   return parent;
 }
 
+/** Where the node at `path` (nodeAt's) starts. */
+export function locationAt(source: YamlSource, path: YamlPath): SourceLocation {
+  return remembered(source, `node ${JSON.stringify(path)}`, () => locationOf(source, nodeAt(source, path)));
+}
+
+/** Where the key at `path` (keyNodeAt's) starts. */
+export function keyLocationAt(source: YamlSource, path: YamlPath): SourceLocation {
+  return remembered(source, `key ${JSON.stringify(path)}`, () => locationOf(source, keyNodeAt(source, path)));
+}
+
 export function problemAt(source: YamlSource, path: YamlPath, message: string): InputProblem {
-  return { ...locationOf(source, nodeAt(source, path)), message };
+  return { ...locationAt(source, path), message };
 }
 
 /** Walks `path` as far as it exists; `depth` is how many segments were found. */
@@ -146,6 +242,10 @@ export function pathLabel(path: YamlPath): string {
 
 /** Every path under the root → its position (entries at the item, keys at their value). */
 export function collectPaths(source: YamlSource): Record<string, SourceLocation> {
+  return remembered(source, 'paths', () => pathLocations(source));
+}
+
+function pathLocations(source: YamlSource): Record<string, SourceLocation> {
   const paths: Record<string, SourceLocation> = {};
   const walk = (node: unknown, path: (string | number)[]) => {
     if (path.length > 0) paths[pathLabel(path)] = locationOf(source, node as Node | null);

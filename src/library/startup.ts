@@ -10,3 +10,4 @@ export { formatProblem, InputError, type InputProblem } from '../core/problem.js
 export { printable, withoutWorkflowCommands } from '../core/printable.js';
 export { SecretSet } from '../core/redact.js';
 export { compileWasmBaselineOnly } from '../history/wasm-tier.js';
+export { type YamlAnswers, type YamlAnswerStore, useYamlAnswers } from '../io/yaml-answers.js';

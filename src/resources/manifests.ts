@@ -12,7 +12,7 @@ import { addProblems, InputError } from '../core/problem.js';
 import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
-import { collectPaths, keyNodeAt, locationOf, parseYamlSource, type YamlSource, yamlData } from '../io/yaml-source.js';
+import { collectPaths, keyLocationAt, locationOf, recallYamlSource, remembered, type YamlSource, yamlData } from '../io/yaml-source.js';
 import type { ManifestSource } from './types.js';
 
 // Ids are checked as written by readId below; by then a queue id is a string and a data-file
@@ -126,10 +126,15 @@ export function parseManifest(
   text: string,
   file: string,
 ): { manifest: Manifest | null; problems: InputProblem[] } {
-  const source = parseYamlSource(text, file);
+  const source = recallYamlSource(text, file);
   const { data, problems: unread } = yamlData(source);
   if (unread.length > 0) return { manifest: null, problems: unread };
-  const idProblem = isObject(data) ? readId(kind, source, data) : null;
+  let idProblem: InputProblem | null = null;
+  if (isObject(data)) {
+    const id = remembered(source, `id ${kind}`, () => readId(kind, source, data));
+    if ('value' in id) data[ID_KEY[kind]] = id.value;
+    idProblem = id.problem ?? null;
+  }
   const validate = validatorOf(kind);
   if (!validate(data) || idProblem) {
     // The id's own problem replaces the schema's word on it (`1e3` would otherwise pass as 1000).
@@ -146,7 +151,7 @@ export function parseManifest(
       data: obj,
       source: {
         file,
-        location: locationOf(source, keyNodeAt(source, [ID_KEY[kind]])),
+        location: keyLocationAt(source, [ID_KEY[kind]]),
         paths: collectPaths(source),
         // Hashed when a plan first reads it: `validate` and `check` never do.
         get sha256() {
@@ -160,7 +165,8 @@ export function parseManifest(
 }
 
 /**
- * Takes the id from its text as written, in place in `data`, or says why it cannot be used.
+ * The id as its text is written (`value`, to set in `data` in place of YAML's reading), or why it
+ * cannot be used.
  * YAML would read `queue: 0123` as 123 and `dataFile: 1e3` as 1000, and a request would go to
  * another resource than the one the manifest names:
  * - a queue id is an opaque string: a plain scalar YAML reads as a number is taken as its
@@ -170,27 +176,26 @@ export function parseManifest(
  *   quoted (`42`, `"42"`), and is read as that number.
  * Other shapes (a list, `true`) are left to the schema.
  */
-function readId(kind: ManifestKind, source: YamlSource, data: Record<string, unknown>): InputProblem | null {
+function readId(kind: ManifestKind, source: YamlSource, data: Record<string, unknown>): { value?: string | number; problem?: InputProblem } {
   const key = ID_KEY[kind];
   const node = isMap(source.doc.contents) ? source.doc.contents.get(key, true) : undefined;
-  if (!isScalar(node) || !node.range) return null;
+  if (!isScalar(node) || !node.range) return {};
   const plain = node.type === Scalar.PLAIN;
   const written = plain ? source.text.slice(node.range[0], node.range[1]) : String(node.value);
-  const problem = (message: string) => ({ ...locationOf(source, node), message });
+  const problem = (message: string) => ({ problem: { ...locationOf(source, node), message } });
   if (kind === 'queue') {
-    if (QUEUE_ID_FROM_SOURCE && plain && typeof node.value === 'number') data[key] = written;
-    const id = data[key];
+    const asWritten = QUEUE_ID_FROM_SOURCE && plain && typeof node.value === 'number';
+    const id = asWritten ? written : data[key];
     if (id === '' || id === '.' || id === '..') {
       return problem(`queue id ${JSON.stringify(id)} cannot be used: it must name one queue in the request path`);
     }
-    return null;
+    return asWritten ? { value: written } : {};
   }
-  if (typeof node.value !== 'number' && typeof node.value !== 'string') return null;
+  if (typeof node.value !== 'number' && typeof node.value !== 'string') return {};
   if (!/^[0-9]+$/.test(written)) return problem(`${key} must be written as digits, e.g. ${key}: 42 (got ${written})`);
   const id = Number(written);
   if (!Number.isSafeInteger(id)) return problem(`${key} ${written} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
-  data[key] = id;
-  return null;
+  return { value: id };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, statSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheFolder, codeCacheFolder } from '../../src/cli/code-cache.js';
+import { cacheFolder, codeCacheFolder, yamlAnswersFolder } from '../../src/cli/code-cache.js';
 import { tempDir } from './helpers.js';
 
 describe('the code cache folder', () => {
@@ -32,6 +32,19 @@ describe('the code cache folder', () => {
     const home = tempDir('steward-cc-');
     expect(codeCacheFolder({ XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeNull();
     expect(existsSync(path.join(home, 'steward'))).toBe(false);
+  });
+
+  it('keeps the answers about input files beside it, owner-only, under the same switch', () => {
+    const home = tempDir('steward-cc-');
+    expect(yamlAnswersFolder({ XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' })).toBeNull();
+    expect(existsSync(path.join(home, 'steward'))).toBe(false);
+    const folder = yamlAnswersFolder({ XDG_CACHE_HOME: home });
+    expect(folder).toBe(path.join(home, 'steward', 'yaml-answers'));
+    if (process.platform !== 'win32') {
+      expect(statSync(folder!).mode & 0o777).toBe(0o700);
+      chmodSync(folder!, 0o733);
+      expect(yamlAnswersFolder({ XDG_CACHE_HOME: home })).toBeNull();
+    }
   });
 
   it.skipIf(process.platform === 'win32')('is none where another account could change a folder on the way', () => {

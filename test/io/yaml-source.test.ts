@@ -1,9 +1,23 @@
 // The shared YAML source module: positions of syntax errors, nodes and keys, scalar offsets,
 // and ajv errors turned into one problem per mistake at the offending node.
 import { Ajv } from 'ajv';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useYamlAnswers, type YamlAnswers, type YamlAnswerStore } from '../../src/io/yaml-answers.js';
 import { QUOTE_REFUSED_VALUE, schemaProblems } from '../../src/io/schema-problems.js';
-import { keyNodeAt, locationOf, nodeAt, parseYamlSource, valuePositions } from '../../src/io/yaml-source.js';
+import {
+  collectPaths,
+  keyLocationAt,
+  keyNodeAt,
+  locationAt,
+  locationOf,
+  nodeAt,
+  parseYamlSource,
+  problemAt,
+  recallYamlSource,
+  remembered,
+  valuePositions,
+  yamlData,
+} from '../../src/io/yaml-source.js';
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
 
@@ -81,5 +95,111 @@ describe('schemaProblems', () => {
     const schema = { type: 'object', properties: { t: { enum: ['A', 'B'] } } };
     expect(problems(schema, 't: C\n')).toEqual(['1:4 t must be one of: A, B']);
     expect(problems(schema, 't: C\n', QUOTE_REFUSED_VALUE)).toEqual(['1:4 t must be one of A, B (got "C")']);
+  });
+});
+
+/** A store in memory, as the CLI's file store keeps answers: by display path and whole text. */
+function memoryStore(kept: Map<string, YamlAnswers> = new Map()) {
+  const tracked: { file: string; text: string; answers: () => YamlAnswers | null }[] = [];
+  const store: YamlAnswerStore = {
+    recall: (file, text) => kept.get(`${file}\n${text}`),
+    track: (file, text, answers) => tracked.push({ file, text, answers }),
+  };
+  /** What the run's end would keep: each tracked file's answers, as the next run recalls them. */
+  const save = () => {
+    for (const t of tracked.splice(0)) {
+      const answers = t.answers();
+      if (answers) kept.set(`${t.file}\n${t.text}`, new Map(answers));
+    }
+    return kept;
+  };
+  return { store, kept, save };
+}
+
+describe('answers kept across runs (recallYamlSource)', () => {
+  afterEach(() => useYamlAnswers(null));
+  const TEXT = 'top:\n  "42": [x, y]\n  list:\n    - a: 1\n      b: "two"\nk: 1\nempty:\n';
+  /** Every question the loaders ask, asked of `source`. */
+  const ask = (source: ReturnType<typeof parseYamlSource>) => ({
+    data: yamlData(source),
+    node: [locationAt(source, ['top', 42, 1]), locationAt(source, ['top', 'list', 0, 'b']), locationAt(source, ['top', 'missing', 0]), locationAt(source, [])],
+    key: [keyLocationAt(source, ['top', 'list']), keyLocationAt(source, ['top', 'list', 0, 'a']), keyLocationAt(source, ['nope', 'k']), keyLocationAt(source, ['empty'])],
+    problem: problemAt(source, ['k'], 'here'),
+    paths: collectPaths(source),
+  });
+
+  it('without a store, parses as parseYamlSource does and keeps nothing', () => {
+    const source = recallYamlSource(TEXT, 'f.yaml');
+    expect(ask(source)).toEqual(ask(parseYamlSource(TEXT, 'f.yaml')));
+  });
+
+  it('a run answers as a parse does, and the next run gets the same answers without parsing', () => {
+    const { store, save } = memoryStore();
+    useYamlAnswers(store);
+    const fresh = ask(parseYamlSource(TEXT, 'f.yaml'));
+    expect(ask(recallYamlSource(TEXT, 'f.yaml'))).toEqual(fresh);
+    const kept = save();
+    expect([...kept.keys()]).toEqual([`f.yaml\n${TEXT}`]);
+    // Recalled: every answer is the kept one (the document is never parsed: a parse would throw here).
+    const recalled = recallYamlSource(TEXT, 'f.yaml');
+    Object.defineProperty(recalled, 'doc', { get: () => { throw new Error('parsed'); } });
+    expect(ask(recalled)).toEqual(fresh);
+    expect(recalled.problems).toEqual([]);
+  });
+
+  it('recalls answers only for the very text read as the very file', () => {
+    const { store, save } = memoryStore();
+    useYamlAnswers(store);
+    ask(recallYamlSource(TEXT, 'f.yaml'));
+    save();
+    const edited = TEXT.replace('k: 1', 'k: 2');
+    expect(yamlData(recallYamlSource(edited, 'f.yaml')).data).toMatchObject({ k: 2 });
+    expect(locationAt(recallYamlSource(TEXT, 'g.yaml'), ['k'])).toEqual({ file: 'g.yaml', line: 6, column: 4 });
+  });
+
+  it('a kept answer is what is answered: the store is trusted, as the code cache is', () => {
+    const planted = new Map([['f.yaml\nk: 1\n', new Map([['node ["k"]', JSON.stringify({ file: 'f.yaml', line: 99, column: 9 })]])]]);
+    useYamlAnswers(memoryStore(planted).store);
+    const source = recallYamlSource('k: 1\n', 'f.yaml');
+    expect(locationAt(source, ['k'])).toEqual({ file: 'f.yaml', line: 99, column: 9 });
+    // A question no run asked parses the document then.
+    expect(keyLocationAt(source, ['k'])).toEqual({ file: 'f.yaml', line: 1, column: 1 });
+    // A damaged answer is asked again, never a crash.
+    planted.get('f.yaml\nk: 1\n')!.set('data', '{');
+    expect(yamlData(recallYamlSource('k: 1\n', 'f.yaml'))).toEqual({ data: { k: 1 }, problems: [] });
+  });
+
+  it('each caller gets its own copy of an answer, kept as it was computed', () => {
+    const { store, save } = memoryStore();
+    useYamlAnswers(store);
+    const first = yamlData(recallYamlSource('a: [1]\n', 'f.yaml')).data as { a: number[] };
+    first.a.push(2);
+    save();
+    const source = recallYamlSource('a: [1]\n', 'f.yaml');
+    const again = yamlData(source).data as { a: number[] };
+    expect(again).toEqual({ a: [1] });
+    again.a.push(3);
+    expect(yamlData(source).data).toEqual({ a: [1] });
+  });
+
+  it('keeps nothing about a file with syntax problems, or with a value JSON cannot carry exactly', () => {
+    const { store, save } = memoryStore();
+    useYamlAnswers(store);
+    for (const [file, text] of [['bad.yaml', 'a: 1\na: 2\n'], ['nan.yaml', 'x: .nan\n'], ['inf.yaml', 'x: [-.inf]\n'], ['zero.yaml', 'x: -0\n']]) {
+      const source = recallYamlSource(text, file);
+      yamlData(source);
+      locationAt(source, ['x']);
+    }
+    expect([...save().keys()]).toEqual([]);
+    // Answered all the same, each exactly.
+    expect(Object.is((yamlData(recallYamlSource('x: -0\n', 'zero.yaml')).data as { x: number }).x, -0)).toBe(true);
+    expect(recallYamlSource('a: 1\na: 2\n', 'bad.yaml').problems).toHaveLength(1);
+  });
+
+  it('remembered answers a source parseYamlSource read each time, keeping nothing', () => {
+    const source = parseYamlSource('a: 1\n', 'f.yaml');
+    let calls = 0;
+    const answer = () => remembered(source, 'q', () => ++calls);
+    expect([answer(), answer()]).toEqual([1, 2]);
   });
 });

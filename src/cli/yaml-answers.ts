@@ -1,0 +1,90 @@
+// The CLI's store of answers about its YAML input files (io/yaml-answers.ts): one file per
+// command in the cache folder (code-cache.ts), holding what the files a run read answered (their
+// data, where each path the run asked about is), each beside the file's whole text. A start whose
+// config, manifests and waivers are unchanged parses none of them: ~8 ms of a 110 ms `check
+// --from` on Node 24 (BENCHMARKS.md). Only Node's built-ins here: the entry loads this file.
+import type { YamlAnswers, YamlAnswerStore } from '../library/startup.js';
+import { fs, path, util } from './builtins.js';
+
+const { readFileSync, renameSync, rmSync, writeFileSync } = fs;
+
+// Stryker disable next-line StringLiteral: NODE_DEBUG is read at process start; test/cli/yaml-answers.test.ts spawns the binary to read the log
+const debug = util.debuglog('steward');
+
+/** What the file holds: the build that answered, and each file's text with its answers. */
+interface KeptFile {
+  build: string;
+  entries: { file: string; text: string; answers: [string, string][] }[];
+}
+
+export interface YamlAnswerFile extends YamlAnswerStore {
+  /**
+   * Writes what this run's files answered, when a file was read anew or asked something new;
+   * only the files this run read are kept. Returns how many files' answers it wrote. Never
+   * throws: a store that cannot be written costs time only.
+   */
+  save(): number;
+}
+
+/**
+ * The store of `name` (a command: cli/chunk-loader.ts cacheNameOf) in `folder`, for answers
+ * given by `build` (the build's key: answers of another build are never recalled); null when
+ * either is missing (the cache off).
+ */
+export function yamlAnswerFile(folder: string | null, build: string | null, name: string): YamlAnswerFile | null {
+  if (!folder || !build) return null;
+  const file = path.join(folder, `${name}.json`);
+  let kept: Map<string, YamlAnswers> | undefined;
+  const tracked = new Map<string, { file: string; text: string; answers: () => YamlAnswers | null; recalled: number }>();
+  const keyOf = (shown: string, text: string) => `${shown}\n${text}`;
+
+  const read = (): Map<string, YamlAnswers> => {
+    const found = new Map<string, YamlAnswers>();
+    try {
+      const data = JSON.parse(readFileSync(file, 'utf8')) as KeptFile;
+      if (data.build !== build || !Array.isArray(data.entries)) return found;
+      for (const e of data.entries) {
+        if (typeof e.file === 'string' && typeof e.text === 'string' && Array.isArray(e.answers)) found.set(keyOf(e.file, e.text), new Map(e.answers));
+      }
+    } catch {
+      // None kept yet, or a file this store cannot read: every file is parsed.
+    }
+    return found;
+  };
+
+  return {
+    recall(shown, text) {
+      kept ??= read();
+      const answers = kept.get(keyOf(shown, text));
+      debug('yaml %s: answers %s', shown, answers ? 'recalled' : 'not kept');
+      return answers;
+    },
+    track(shown, text, answers) {
+      const key = keyOf(shown, text);
+      if (!tracked.has(key)) tracked.set(key, { file: shown, text, answers, recalled: kept?.get(key)?.size ?? 0 });
+    },
+    save() {
+      const entries: KeptFile['entries'] = [];
+      let asked = false;
+      for (const t of tracked.values()) {
+        const answers = t.answers();
+        if (!answers) continue;
+        // New answers, or a file read anew (answered nothing kept before).
+        if (answers.size !== t.recalled) asked = true;
+        entries.push({ file: t.file, text: t.text, answers: [...answers] });
+      }
+      if (!asked) return 0;
+      const partial = `${file}.${process.pid}.partial`;
+      try {
+        // Written whole, then renamed: a start never reads half a file another one is writing.
+        writeFileSync(partial, JSON.stringify({ build, entries } satisfies KeptFile), { mode: 0o600 });
+        renameSync(partial, file);
+      } catch (error) {
+        rmSync(partial, { force: true });
+        debug('yaml answers not written: %s', (error as Error).message);
+        return 0;
+      }
+      return entries.length;
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// The CLI's store of answers about its YAML input files: one file per command in steward's cache
+// folder, recalled only for the very text of a file by the very build, written whole, and a run
+// answered from it gives the report a run that parses gives.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { yamlAnswerFile } from '../../src/cli/yaml-answers.js';
+import { CLI, copyDemo, demoSnapshot, tempDir } from './helpers.js';
+
+const answers = (entries: [string, unknown][]) => () => new Map(entries.map(([q, a]) => [q, JSON.stringify(a)]));
+
+describe('the answer file', () => {
+  it('is none without a folder or a build (the cache off, a chunk without its first line)', () => {
+    expect(yamlAnswerFile(null, 'b1', 'check')).toBeNull();
+    expect(yamlAnswerFile(tempDir('steward-ya-'), null, 'check')).toBeNull();
+  });
+
+  it('keeps what this run read, owner-only, for the next run of the same build to recall', () => {
+    const folder = tempDir('steward-ya-');
+    const run1 = yamlAnswerFile(folder, 'b1', 'check')!;
+    expect(run1.recall('a.yaml', 'k: 1\n')).toBeUndefined();
+    run1.track('a.yaml', 'k: 1\n', answers([['data', { data: { k: 1 }, problems: [] }]]));
+    run1.track('b.yaml', 'x: .nan\n', () => null);
+    expect(run1.save()).toBe(1);
+    expect(readdirSync(folder)).toEqual(['check.json']);
+    if (process.platform !== 'win32') expect(statSync(path.join(folder, 'check.json')).mode & 0o777).toBe(0o600);
+
+    const run2 = yamlAnswerFile(folder, 'b1', 'check')!;
+    expect(run2.recall('a.yaml', 'k: 1\n')).toEqual(new Map([['data', '{"data":{"k":1},"problems":[]}']]));
+    // Another text, another display path, another command: nothing.
+    expect(run2.recall('a.yaml', 'k: 2\n')).toBeUndefined();
+    expect(run2.recall('./a.yaml', 'k: 1\n')).toBeUndefined();
+    expect(yamlAnswerFile(folder, 'b1', 'validate')!.recall('a.yaml', 'k: 1\n')).toBeUndefined();
+    // Nothing asked that was not kept: nothing written.
+    run2.track('a.yaml', 'k: 1\n', () => run2.recall('a.yaml', 'k: 1\n')!);
+    const before = statSync(path.join(folder, 'check.json')).mtimeMs;
+    expect(run2.save()).toBe(0);
+    expect(statSync(path.join(folder, 'check.json')).mtimeMs).toBe(before);
+  });
+
+  it('writes again when a file asks something new, keeping only the files this run read', () => {
+    const folder = tempDir('steward-ya-');
+    const run1 = yamlAnswerFile(folder, 'b1', 'check')!;
+    run1.recall('a.yaml', 'a');
+    run1.track('a.yaml', 'a', answers([['q1', 1]]));
+    run1.track('gone.yaml', 'g', answers([['q1', 1]]));
+    expect(run1.save()).toBe(2);
+    const run2 = yamlAnswerFile(folder, 'b1', 'check')!;
+    run2.recall('a.yaml', 'a');
+    run2.track('a.yaml', 'a', answers([['q1', 1], ['q2', 2]]));
+    expect(run2.save()).toBe(1);
+    const run3 = yamlAnswerFile(folder, 'b1', 'check')!;
+    expect(run3.recall('a.yaml', 'a')?.get('q2')).toBe('2');
+    expect(run3.recall('gone.yaml', 'g')).toBeUndefined();
+  });
+
+  it('recalls nothing another build answered, and nothing from a file it cannot read', () => {
+    const folder = tempDir('steward-ya-');
+    const run1 = yamlAnswerFile(folder, 'b1', 'check')!;
+    run1.track('a.yaml', 'a', answers([['q', 1]]));
+    run1.save();
+    expect(yamlAnswerFile(folder, 'b2', 'check')!.recall('a.yaml', 'a')).toBeUndefined();
+    for (const damaged of ['{', 'null', '{"build":"b1"}', '{"build":"b1","entries":[{"file":"a.yaml","text":"a","answers":7}]}']) {
+      writeFileSync(path.join(folder, 'check.json'), damaged);
+      expect(yamlAnswerFile(folder, 'b1', 'check')!.recall('a.yaml', 'a')).toBeUndefined();
+    }
+  });
+
+  it.skipIf(process.getuid?.() === 0 || process.platform === 'win32')('never throws where it cannot write, and leaves no partial file', () => {
+    const folder = tempDir('steward-ya-');
+    const run = yamlAnswerFile(folder, 'b1', 'check')!;
+    run.track('a.yaml', 'a', answers([['q', 1]]));
+    chmodSync(folder, 0o500);
+    try {
+      expect(run.save()).toBe(0);
+    } finally {
+      chmodSync(folder, 0o700);
+    }
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('leaves no partial file where the folder went away', () => {
+    const folder = tempDir('steward-ya-');
+    const run = yamlAnswerFile(folder, 'b1', 'check')!;
+    run.track('a.yaml', 'a', answers([['q', 1]]));
+    rmSync(folder, { recursive: true });
+    expect(run.save()).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describe('the binary with kept answers', () => {
+  /** A `check --from` of the demo copy in `dir`: exit code, the report without its times, the files recalled and read anew. */
+  const check = (dir: string, env: NodeJS.ProcessEnv) => {
+    const r = spawnSync(process.execPath, [CLI, 'check', '-c', path.join(dir, 'steward.yaml'), '--from', demoSnapshot(), '--format', 'json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...env, NODE_DEBUG: 'steward' },
+    });
+    const report = JSON.parse(r.stdout) as Record<string, unknown>;
+    delete report.startedAt;
+    delete report.durationMs;
+    const said = (word: string) => [...r.stderr.matchAll(new RegExp(`^STEWARD \\d+: yaml (\\S+): answers ${word}$`, 'gm'))].map((m) => m[1]).sort();
+    return { status: r.status, report, recalled: said('recalled'), anew: said('not kept') };
+  };
+
+  it('answers the second run from what the first kept, and an edited file anew: each report is the one a run without the store gives', () => {
+    const dir = copyDemo();
+    const home = tempDir('steward-ya-home-');
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    const off = { ...env, NODE_DISABLE_COMPILE_CACHE: '1' };
+    const files = ['permissions/cards/margin-review.yaml', 'permissions/data-files/42.yaml', 'permissions/data-files/43.yaml', 'permissions/data-files/44.yaml', 'permissions/pages/team-home.yaml', 'permissions/queues/finance-intake.yaml', 'permissions/queues/hr-requests.yaml', 'permissions/queues/marketing.yaml', 'permissions/queues/support-escalations.yaml', 'steward.yaml', 'waivers.yaml'];
+    const plain = check(dir, off);
+    expect([plain.status, plain.recalled, plain.anew]).toEqual([1, [], []]);
+
+    const first = check(dir, env);
+    expect(first).toEqual({ ...plain, recalled: [], anew: files });
+    const kept = path.join(home, 'steward', 'yaml-answers', 'check.json');
+    const written = statSync(kept).mtimeMs;
+    const second = check(dir, env);
+    expect(second).toEqual({ ...plain, recalled: files, anew: [] });
+    // Every question was answered from the file: nothing new to write.
+    expect(statSync(kept).mtimeMs).toBe(written);
+    expect(readFileSync(kept, 'utf8')).not.toContain(env.STEWARD_TOKEN ?? 'no token set');
+
+    // One parameter edited: that file is read anew, and the finding it decides goes.
+    writeFileSync(path.join(dir, 'steward.yaml'), readFileSync(path.join(dir, 'steward.yaml'), 'utf8').replace('{ maxInvalid: 0 }', '{ maxInvalid: 100 }'));
+    const edited = check(dir, env);
+    expect(edited.anew).toEqual(['steward.yaml']);
+    expect(edited.recalled).toEqual(files.filter((f) => f !== 'steward.yaml'));
+    expect({ ...edited, recalled: [], anew: [] }).toEqual({ ...check(dir, off), recalled: [], anew: [] });
+    expect(edited.report).not.toEqual(plain.report);
+  });
+});
