@@ -78,7 +78,7 @@ describe('files steward writes hold no echoed token', () => {
     for (const out of [snap, checked, fixed]) expect(leaksIn(out.stdout + out.stderr)).toEqual([]);
   });
 
-  it('the code cache the CLI keeps: compiled code only, no value of a run (the binary, a check with the token echoed)', async () => {
+  it('the code cache and kept answers the CLI keeps: compiled code and its input files\' answers only, no value of a run (the binary, a check with the token echoed)', async () => {
     const body = `${JSON.stringify({ total: 1, onDatasets: 1, onCards: 0, inVisualizations: 0, locked: 0, invalid: 1, invalidLink: 0, archived: 0, echo: `Basic ${basic}` }).slice(0, -1)},"raw":"${unicode}"}`;
     sandbox.scriptFault('getCalculatedFieldStatistics', { status: 200, body }, 2);
     const dir = copyDemo();
@@ -92,6 +92,7 @@ describe('files steward writes hold no echoed token', () => {
     await check();
     const cached = filesUnder(path.join(home, 'steward'));
     expect(cached.length).toBeGreaterThanOrEqual(10);
+    expect(cached.filter((f) => f.includes(`${path.sep}yaml-answers${path.sep}`)).map((f) => path.basename(f))).toEqual(['check.json']);
     // Strings sit in it as plain bytes (the program's help text does): a token would be found.
     expect(cached.some((f) => readFileSync(f, 'latin1').includes('the demo instance, no setup'))).toBe(true);
     expect(cached.flatMap((f) => leaksIn(readFileSync(f, 'latin1')).map((form) => `${path.basename(f)}: ${form}`))).toEqual([]);
