@@ -89,6 +89,13 @@ export const MUTATION_GROUPS = [
   },
   // Words a field never holds (a closed vocabulary's): a comparison decided before any read is bad input.
   { name: 'words', mutate: ['src/policy/closed-words.ts'], tests: ['test/policy/{typecheck,reads,closed-words}.test.ts'] },
+  // Answers about input files kept across runs: recalled only for the very text, kept only when
+  // JSON carries them back exactly (a wrong one is a config read as another); V8's tiering flags.
+  {
+    name: 'answers',
+    mutate: ['src/io/yaml-source.ts', 'src/cli/yaml-answers.ts', 'src/cli/tiering.ts'],
+    tests: ['test/io/yaml-source.test.ts', 'test/cli/yaml-answers.test.ts', 'test/cli/tiering.test.ts', 'test/resources/manifests.test.ts'],
+  },
   // The CLI's code cache: where compiled code may be kept (owner-only) and what is read back.
   { name: 'cli', mutate: ['src/cli/chunk-loader.ts', 'src/cli/code-cache.ts', 'src/cli/process-end.ts', 'src/cli/std-output.ts'], tests: ['test/cli/chunk-loader.test.ts', 'test/cli/code-cache.test.ts', 'test/cli/process-end.test.ts', 'test/cli/std-output.test.ts'] },
 ];

@@ -35,7 +35,8 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
   if (!folder || !build) return null;
   const file = path.join(folder, `${name}.json`);
   let kept: Map<string, YamlAnswers> | undefined;
-  const tracked = new Map<string, { file: string; text: string; answers: () => YamlAnswers | null; recalled: number }>();
+  /** Each file read this run: what every reading of it knows by the end, and how many answers were recalled for it. */
+  const tracked = new Map<string, { file: string; text: string; readings: (() => YamlAnswers | null)[]; recalled: number }>();
   const keyOf = (shown: string, text: string) => `${shown}\n${text}`;
 
   const read = (): Map<string, YamlAnswers> => {
@@ -56,19 +57,24 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
     recall(shown, text) {
       kept ??= read();
       const answers = kept.get(keyOf(shown, text));
+      // Stryker disable next-line StringLiteral: NODE_DEBUG is read at process start; the binary's test below reads the log
       debug('yaml %s: answers %s', shown, answers ? 'recalled' : 'not kept');
       return answers;
     },
     track(shown, text, answers) {
       const key = keyOf(shown, text);
-      if (!tracked.has(key)) tracked.set(key, { file: shown, text, answers, recalled: kept?.get(key)?.size ?? 0 });
+      const known = tracked.get(key);
+      if (known) known.readings.push(answers);
+      else tracked.set(key, { file: shown, text, readings: [answers], recalled: kept?.get(key)?.size ?? 0 });
     },
     save() {
       const entries: KeptFile['entries'] = [];
       let asked = false;
       for (const t of tracked.values()) {
-        const answers = t.answers();
-        if (!answers) continue;
+        // A file read twice (a config loaded again) keeps what either reading was asked.
+        const readings = t.readings.map((answers) => answers());
+        if (readings.some((answers) => answers === null)) continue;
+        const answers = new Map(readings.flatMap((a) => [...a!]));
         // New answers, or a file read anew (answered nothing kept before).
         if (answers.size !== t.recalled) asked = true;
         entries.push({ file: t.file, text: t.text, answers: [...answers] });
@@ -81,6 +87,7 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
         renameSync(partial, file);
       } catch (error) {
         rmSync(partial, { force: true });
+        // Stryker disable next-line StringLiteral: only logged (NODE_DEBUG)
         debug('yaml answers not written: %s', (error as Error).message);
         return 0;
       }

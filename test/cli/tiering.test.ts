@@ -27,6 +27,7 @@ describe('tierUpLater', () => {
     expect(tierUpLater('other', NODE_24_V8, fn)).toBe(false);
     expect(tierUpLater('check', '11.3.244.8-node.33', fn)).toBe(false);
     expect(tierUpLater('check', '14.1.146.11-node.9', fn)).toBe(false);
+    expect(tierUpLater('check', '12.13.1', fn)).toBe(false);
     expect(set).toEqual([]);
   });
 

@@ -65,6 +65,26 @@ describe('the answer file', () => {
       writeFileSync(path.join(folder, 'check.json'), damaged);
       expect(yamlAnswerFile(folder, 'b1', 'check')!.recall('a.yaml', 'a')).toBeUndefined();
     }
+    // An entry of another shape is passed over, never read as a file named "1" or a text "7", and the good ones still count.
+    const good = { file: 'a.yaml', text: 'a', answers: [['q', '1']] };
+    const bad = [{ file: 1, text: 'a', answers: [['q', '1']] }, { file: 'a.yaml', text: 7, answers: [['q', '1']] }, { file: 'b.yaml', text: 'b', answers: 7 }];
+    writeFileSync(path.join(folder, 'check.json'), JSON.stringify({ build: 'b1', entries: [...bad, good] }));
+    const store = yamlAnswerFile(folder, 'b1', 'check')!;
+    expect([store.recall('1', 'a'), store.recall('a.yaml', '7'), store.recall('b.yaml', 'b')]).toEqual([undefined, undefined, undefined]);
+    expect(store.recall('a.yaml', 'a')).toEqual(new Map([['q', '1']]));
+  });
+
+  it('keeps what every reading of a file was asked, and nothing of a file one reading could not keep', () => {
+    const folder = tempDir('steward-ya-');
+    const run = yamlAnswerFile(folder, 'b1', 'check')!;
+    run.track('a.yaml', 'a', answers([['q1', 1]]));
+    run.track('a.yaml', 'a', answers([['q2', 2]]));
+    run.track('n.yaml', 'n', answers([['q1', 1]]));
+    run.track('n.yaml', 'n', () => null);
+    expect(run.save()).toBe(1);
+    const next = yamlAnswerFile(folder, 'b1', 'check')!;
+    expect(next.recall('a.yaml', 'a')).toEqual(new Map([['q1', '1'], ['q2', '2']]));
+    expect(next.recall('n.yaml', 'n')).toBeUndefined();
   });
 
   it.skipIf(process.getuid?.() === 0 || process.platform === 'win32')('never throws where it cannot write, and leaves no partial file', () => {

@@ -12,6 +12,7 @@ import {
   locationOf,
   nodeAt,
   parseYamlSource,
+  pointerPath,
   problemAt,
   recallYamlSource,
   remembered,
@@ -116,6 +117,13 @@ function memoryStore(kept: Map<string, YamlAnswers> = new Map()) {
   return { store, kept, save };
 }
 
+describe('pointerPath', () => {
+  it('reads a JSON Pointer as a path: escapes undone, whole numbers as indexes', () => {
+    expect(pointerPath('')).toEqual([]);
+    expect(pointerPath('/a~1b/~0c/12/x1/1x/~01')).toEqual(['a/b', '~c', 12, 'x1', '1x', '~1']);
+  });
+});
+
 describe('answers kept across runs (recallYamlSource)', () => {
   afterEach(() => useYamlAnswers(null));
   const TEXT = 'top:\n  "42": [x, y]\n  list:\n    - a: 1\n      b: "two"\nk: 1\nempty:\n';
@@ -131,6 +139,14 @@ describe('answers kept across runs (recallYamlSource)', () => {
   it('without a store, parses as parseYamlSource does and keeps nothing', () => {
     const source = recallYamlSource(TEXT, 'f.yaml');
     expect(ask(source)).toEqual(ask(parseYamlSource(TEXT, 'f.yaml')));
+  });
+
+  it('answers where each path and key is, as the document says', () => {
+    const source = parseYamlSource(TEXT, 'f.yaml');
+    expect(keyLocationAt(source, ['top', 'list'])).toEqual({ file: 'f.yaml', line: 3, column: 3 });
+    expect(keyLocationAt(source, ['top', 'list', 0, 'b'])).toEqual({ file: 'f.yaml', line: 5, column: 7 });
+    expect(locationAt(source, ['top', 'list', 0, 'b'])).toEqual({ file: 'f.yaml', line: 5, column: 10 });
+    expect(yamlData(parseYamlSource('a:\n  __proto__: 1\n', 'p.yaml')).problems).toEqual([{ file: 'p.yaml', line: 2, column: 3, message: 'the key __proto__ is not allowed' }]);
   });
 
   it('a run answers as a parse does, and the next run gets the same answers without parsing', () => {
@@ -159,11 +175,14 @@ describe('answers kept across runs (recallYamlSource)', () => {
 
   it('a kept answer is what is answered: the store is trusted, as the code cache is', () => {
     const planted = new Map([['f.yaml\nk: 1\n', new Map([['node ["k"]', JSON.stringify({ file: 'f.yaml', line: 99, column: 9 })]])]]);
-    useYamlAnswers(memoryStore(planted).store);
+    const { store, save } = memoryStore(planted);
+    useYamlAnswers(store);
     const source = recallYamlSource('k: 1\n', 'f.yaml');
     expect(locationAt(source, ['k'])).toEqual({ file: 'f.yaml', line: 99, column: 9 });
     // A question no run asked parses the document then.
     expect(keyLocationAt(source, ['k'])).toEqual({ file: 'f.yaml', line: 1, column: 1 });
+    // The new answer is kept with the recalled ones.
+    expect(save().get('f.yaml\nk: 1\n')).toEqual(new Map([['node ["k"]', JSON.stringify({ file: 'f.yaml', line: 99, column: 9 })], ['key ["k"]', JSON.stringify({ file: 'f.yaml', line: 1, column: 1 })]]));
     // A damaged answer is asked again, never a crash.
     planted.get('f.yaml\nk: 1\n')!.set('data', '{');
     expect(yamlData(recallYamlSource('k: 1\n', 'f.yaml'))).toEqual({ data: { k: 1 }, problems: [] });
@@ -194,6 +213,16 @@ describe('answers kept across runs (recallYamlSource)', () => {
     // Answered all the same, each exactly.
     expect(Object.is((yamlData(recallYamlSource('x: -0\n', 'zero.yaml')).data as { x: number }).x, -0)).toBe(true);
     expect(recallYamlSource('a: 1\na: 2\n', 'bad.yaml').problems).toHaveLength(1);
+  });
+
+  it('keeps no answer that JSON would carry back as something else', () => {
+    for (const odd of [new Date(0), { at: new Date(0) }, [new Map()], Object.create(null) as object, { n: 1n }, { u: undefined }]) {
+      const { store, save } = memoryStore();
+      useYamlAnswers(store);
+      const source = recallYamlSource('a: 1\n', 'f.yaml');
+      expect(remembered(source, 'odd', () => odd)).toBe(odd);
+      expect([...save().keys()]).toEqual([]);
+    }
   });
 
   it('remembered answers a source parseYamlSource read each time, keeping nothing', () => {
