@@ -7,8 +7,9 @@
 // Only Node's built-ins here: the entry loads this file before the program.
 import type { Script } from 'node:vm';
 import { createRequire, fs, path, url, util, vm } from './builtins.js';
+import { keepFile } from './code-cache.js';
 
-const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = fs;
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = fs;
 const { pathToFileURL } = url;
 const { debuglog } = util;
 
@@ -189,18 +190,7 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
           return 0;
         }
         for (const { script, chunk } of unsaved.splice(0)) {
-          const file = path.join(kept, keptNameOf(chunk, keys.get(chunk)!));
-          // Written whole, then renamed: a start never reads half a file another one is writing.
-          const partial = `${file}.${process.pid}.partial`;
-          try {
-            writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
-            renameSync(partial, file);
-          } catch (error) {
-            // A disk that filled, a folder in the way: no half-written file stays behind.
-            // Stryker disable next-line ObjectLiteral,BooleanLiteral: without `force`, a file never made throws, caught the same
-            rmSync(partial, { force: true });
-            throw error;
-          }
+          keepFile(path.join(kept, keptNameOf(chunk, keys.get(chunk)!)), script.createCachedData());
           written++;
         }
         // Code of a chunk the build no longer has, or of an earlier text of one this run loaded.

@@ -5,7 +5,7 @@
 // what is checked. Only Node's built-ins here: the entry loads this file before the program.
 import { fs, os, path } from './builtins.js';
 
-const { mkdirSync, statSync } = fs;
+const { mkdirSync, renameSync, rmSync, statSync, writeFileSync } = fs;
 
 /**
  * steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward (a relative
@@ -55,4 +55,22 @@ function startCacheFolder(env: NodeJS.ProcessEnv, name: string): string | null {
     return null;
   }
   return directory;
+}
+
+/**
+ * Writes a file of the cache whole, owner-only, then renames it into place: a start never reads
+ * half a file another one is writing, and a failure (a disk that filled, a folder in the way)
+ * leaves no half-written file behind before it throws. Not synced: a cache lost to a crash costs
+ * time only.
+ */
+export function keepFile(file: string, data: string | Uint8Array): void {
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    writeFileSync(partial, data, { mode: 0o600 });
+    renameSync(partial, file);
+  } catch (error) {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: without `force`, a file never made throws, caught the same
+    rmSync(partial, { force: true });
+    throw error;
+  }
 }

@@ -5,8 +5,9 @@
 // --from` on Node 24 (BENCHMARKS.md). Only Node's built-ins here: the entry loads this file.
 import type { YamlAnswers, YamlAnswerStore } from '../library/startup.js';
 import { fs, path, util } from './builtins.js';
+import { keepFile } from './code-cache.js';
 
-const { readFileSync, renameSync, rmSync, writeFileSync } = fs;
+const { readFileSync } = fs;
 
 // Stryker disable next-line StringLiteral: NODE_DEBUG is read at process start; test/cli/yaml-answers.test.ts spawns the binary to read the log
 const debug = util.debuglog('steward');
@@ -80,13 +81,9 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
         entries.push({ file: t.file, text: t.text, answers: [...answers] });
       }
       if (!asked) return 0;
-      const partial = `${file}.${process.pid}.partial`;
       try {
-        // Written whole, then renamed: a start never reads half a file another one is writing.
-        writeFileSync(partial, JSON.stringify({ build, entries } satisfies KeptFile), { mode: 0o600 });
-        renameSync(partial, file);
+        keepFile(file, JSON.stringify({ build, entries } satisfies KeptFile));
       } catch (error) {
-        rmSync(partial, { force: true });
         // Stryker disable next-line StringLiteral: only logged (NODE_DEBUG)
         debug('yaml answers not written: %s', (error as Error).message);
         return 0;

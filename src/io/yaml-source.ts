@@ -57,6 +57,7 @@ export function recallYamlSource(text: string, file: string, syntaxLabel?: strin
   if (!store) return parseYamlSource(text, file, syntaxLabel);
   const kept = store.recall(file, text);
   let source: YamlSource;
+  let answers: Answers;
   if (kept) {
     let parsed: YamlSource | undefined;
     const parse = () => (parsed ??= parseYamlSource(text, file, syntaxLabel));
@@ -72,12 +73,12 @@ export function recallYamlSource(text: string, file: string, syntaxLabel?: strin
       // Kept only for a text that had none.
       problems: [],
     };
-    answersOf.set(source, { byQuery: new Map(kept), keepable: true });
+    answers = { byQuery: new Map(kept), keepable: true };
   } else {
     source = parseYamlSource(text, file, syntaxLabel);
-    answersOf.set(source, { byQuery: new Map(), keepable: source.problems.length === 0 });
+    answers = { byQuery: new Map(), keepable: source.problems.length === 0 };
   }
-  const answers = answersOf.get(source)!;
+  answersOf.set(source, answers);
   store.track(file, text, () => (answers.keepable ? answers.byQuery : null));
   return source;
 }

@@ -1,10 +1,10 @@
 // The code cache's folder: steward's own cache folder, made owner-only, and none where another
 // account could change that folder (never the shared temporary folder).
-import { chmodSync, chownSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheFolder, codeCacheFolder, yamlAnswersFolder } from '../../src/cli/code-cache.js';
+import { cacheFolder, codeCacheFolder, keepFile, yamlAnswersFolder } from '../../src/cli/code-cache.js';
 import { tempDir } from './helpers.js';
 
 describe('the code cache folder', () => {
@@ -80,5 +80,24 @@ describe('the code cache folder', () => {
     const home = tempDir('steward-cc-');
     writeFileSync(path.join(home, 'steward'), 'not a folder');
     expect(codeCacheFolder({ XDG_CACHE_HOME: home })).toBeNull();
+  });
+});
+
+describe('keepFile', () => {
+  it('writes a kept file whole and owner-only, replacing the one before', () => {
+    const folder = tempDir('steward-cc-');
+    const file = path.join(folder, 'kept.bin');
+    keepFile(file, 'first');
+    keepFile(file, new Uint8Array([104, 105]));
+    expect(readFileSync(file, 'utf8')).toBe('hi');
+    expect(readdirSync(folder)).toEqual(['kept.bin']);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('throws where it cannot rename into place, leaving no half-written file', () => {
+    const folder = tempDir('steward-cc-');
+    mkdirSync(path.join(folder, 'in-the-way', 'inside'), { recursive: true });
+    expect(() => keepFile(path.join(folder, 'in-the-way'), 'x')).toThrow();
+    expect(readdirSync(folder)).toEqual(['in-the-way']);
   });
 });
