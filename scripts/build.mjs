@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { ajvOnUse, ofetchCreateOnly, onUse } from './on-use.mjs';
+import { ajvOnUseFrom, ofetchCreateOnly, onUse } from './on-use.mjs';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: false, logLevel: 'warning' };
 // ESM bundles that include CommonJS deps need a require shim.
@@ -36,6 +36,7 @@ async function asciiOnly(code, file) {
 // the bundles that include it) and the built-in pack as parsed (policy/builtin-pack.ts reads it;
 // a shipped file that differs from what was parsed here is parsed at run time).
 let chunkFile;
+let validatorChunks;
 {
   const outfile = 'dist/.derived/derived.mjs';
   const contents = [
@@ -48,8 +49,9 @@ let chunkFile;
   await build({ ...common, stdin: { contents, resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
   const derived = await import(pathToFileURL(outfile).href);
   ({ chunkFile } = derived);
-  const { ownValidatorsModule } = await import('./own-validators.mjs');
+  const { ownValidatorsChunks, ownValidatorsModule } = await import('./own-validators.mjs');
   writeIfChanged('src/core/own-validators.generated.js', ownValidatorsModule(derived.ownSchemas(), derived.ownSchemaKey));
+  validatorChunks = ownValidatorsChunks(derived.ownSchemas(), derived.ownSchemaKey);
   const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
   const pack = await derived.builtinPackJson(files, derived.RESOURCE_KINDS);
   writeFileSync(derived.BUILTIN_PACK_FILE, pack);
@@ -101,9 +103,23 @@ const commanderChildProcessOnUse = onUse('commander-child-process-on-use', /[\\/
     "let childProcessModule;\nconst childProcess = { spawn: (...args) => (childProcessModule ??= require('node:child_process')).spawn(...args) };",
   ],
 ]);
+// Code a command may never run goes in chunks of its own, which the loader serves at their first
+// require: V8 scans all of a file's text as it compiles it, run or not (~18 ms a MB on Node 24).
+// The own validators' groups (scripts/own-validators.mjs: `check` never reads the fix shapes',
+// `validate` neither theirs nor the answers'), and Ajv's compiler, for a schema the build never
+// saw (a plugin's kind): 250 KB with fast-uri that no built-in command compiles with.
+const ajvProgram = await build({ ...common, format: 'cjs', stdin: { contents: "module.exports = require('ajv');", resolveDir: '.', loader: 'js' }, metafile: true, write: false });
+const chunksOfTheirOwn = new Map([...validatorChunks.chunks, ['ajv.cjs', ajvProgram.outputFiles[0].text]]);
+const asChunksOfTheirOwn = {
+  name: 'as-chunks-of-their-own',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[\w-]+\.cjs$/ }, (args) => (chunksOfTheirOwn.has(args.path.slice(2)) ? { path: args.path, external: true } : undefined));
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]own-validators\.generated\.js$/ }, () => ({ contents: validatorChunks.module, loader: 'js', resolveDir: 'src/core' }));
+  },
+};
 const program = await build({
   ...common,
-  plugins: [fdirAsCommonJs, commanderChildProcessOnUse, ajvOnUse, ofetchCreateOnly],
+  plugins: [fdirAsCommonJs, commanderChildProcessOnUse, ajvOnUseFrom('./ajv.cjs'), asChunksOfTheirOwn, ofetchCreateOnly],
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli-chunks',
   outExtension: { '.js': '.cjs' },
@@ -116,8 +132,9 @@ const program = await build({
 });
 mkdirSync('dist/cli-chunks', { recursive: true });
 const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
-await Promise.all(program.outputFiles.map(async (file) => {
-  const cjs = await transform(file.text, {
+const chunkTexts = [...program.outputFiles.map((file) => [file.path, file.text]), ...[...chunksOfTheirOwn].map(([name, text]) => [`dist/cli-chunks/${name}`, text])];
+await Promise.all(chunkTexts.map(async ([file, text]) => {
+  const cjs = await transform(text, {
     format: 'cjs',
     platform: 'node',
     target: common.target,
@@ -131,14 +148,22 @@ await Promise.all(program.outputFiles.map(async (file) => {
     minifyWhitespace: true,
     logLevel: 'silent',
   });
-  if (cjs.warnings.length > 0) throw new Error(`build: ${file.path} as CommonJS: ${cjs.warnings.map((w) => w.text).join('; ')}`);
+  if (cjs.warnings.length > 0) throw new Error(`build: ${file} as CommonJS: ${cjs.warnings.map((w) => w.text).join('; ')}`);
   // Wrapped as the chunk loader calls it, under the hash that names its kept code (cli/chunk-loader.ts).
-  writeFileSync(file.path, chunkFile(await asciiOnly(cjs.code, file.path), sha256Hex));
+  writeFileSync(file, chunkFile(await asciiOnly(cjs.code, file), sha256Hex));
 }));
 const packagesOf = (inputs) => [...new Set(Object.keys(inputs).flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();
 writeFileSync(
   'dist/cli-chunks/packages.json',
-  `${JSON.stringify(Object.fromEntries(Object.entries(program.metafile.outputs).map(([file, out]) => [file.replace(/^dist\/cli-chunks\//, ''), packagesOf(out.inputs)])), null, 2)}\n`,
+  `${JSON.stringify(
+    Object.fromEntries([
+      ...Object.entries(program.metafile.outputs).map(([file, out]) => [file.replace(/^dist\/cli-chunks\//, ''), packagesOf(out.inputs)]),
+      ...[...validatorChunks.chunks.keys()].map((name) => [name, []]),
+      ['ajv.cjs', packagesOf(Object.values(ajvProgram.metafile.outputs)[0].inputs)],
+    ]),
+    null,
+    2,
+  )}\n`,
 );
 
 // Type declarations of the library and the sandbox entries (package.json `exports.types`).

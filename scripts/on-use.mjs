@@ -25,16 +25,23 @@ export function onUse(name, filter, edits, loader = 'js') {
   };
 }
 
-/** Ajv's class, required where own-validator.ts first compiles a schema at run time (src/core/ajv-class.ts). */
-export const ajvOnUse = onUse(
-  'ajv-on-use',
-  /[\\/]src[\\/]core[\\/]ajv-class\.ts$/,
-  [
-    ["import { Ajv } from 'ajv';", "import type { Ajv } from 'ajv';"],
-    ['=> Ajv;', "=> require('ajv').Ajv;"],
-  ],
-  'ts',
-);
+/**
+ * Ajv's class, required from `specifier` where own-validator.ts first compiles a schema at run
+ * time (src/core/ajv-class.ts): `ajv` bundled beside it (the Action), or a CLI chunk of its own.
+ */
+export const ajvOnUseFrom = (specifier) =>
+  onUse(
+    'ajv-on-use',
+    /[\\/]src[\\/]core[\\/]ajv-class\.ts$/,
+    [
+      ["import { Ajv } from 'ajv';", "import type { Ajv } from 'ajv';"],
+      ['=> Ajv;', `=> require(${JSON.stringify(specifier)}).Ajv;`],
+    ],
+    'ts',
+  );
+
+/** Ajv's class, bundled, required at its first use. */
+export const ajvOnUse = ajvOnUseFrom('ajv');
 
 /** ofetch's Node entry, in node_modules. */
 const OFETCH_ENTRY = /[\\/]node_modules[\\/]ofetch[\\/]dist[\\/]node\.mjs$/;

@@ -74,14 +74,14 @@ const isJson = (text) => {
 };
 
 /**
- * The module's text. `entries`: [name, { schema, options }] pairs; `keyOf`: ownSchemaKey (the
- * options and schema as JSON text). Each validator has a short id in the code (`v0`, `v1`, …,
- * in entry order) and is found by its key through `KEYS`. Schemas compiled with the same options
- * share one Ajv instance (and its shared functions); each instance's code is scoped in a
- * function of its own, and Ajv's runtime helpers, which standalone code `require`s, are imported
- * once at the top.
+ * Every validator of `entries` ([name, { schema, options }] pairs) as Ajv's standalone code, by
+ * its key (`keyOf`: ownSchemaKey, the options and schema as JSON text). Each validator has a
+ * short id (`v0`, `v1`, …, in entry order). Schemas compiled with the same options share one Ajv
+ * instance (and its shared functions): a group, whose `code` is a function body returning its
+ * validators by id. Ajv's runtime helpers, which standalone code `require`s, are named once for
+ * all groups (`helpers`: module -> name).
  */
-export function ownValidatorsModule(entries, keyOf) {
+function ownValidatorGroups(entries, keyOf) {
   const groups = new Map();
   const ids = new Map();
   for (const [name, own] of entries) {
@@ -98,7 +98,7 @@ export function ownValidatorsModule(entries, keyOf) {
     if (!helpers.has(spec)) helpers.set(spec, `runtime${helpers.size}`);
     return helpers.get(spec);
   };
-  const scopes = [];
+  const made = [];
   for (const [options, list] of groups) {
     const ajv = new Ajv({ ...JSON.parse(options), ...FIXED });
     for (const { key, schema } of list) ajv.addSchema(schema, key);
@@ -120,8 +120,13 @@ export function ownValidatorsModule(entries, keyOf) {
     // After every constant is declared: the root schemas are `const`s.
     code += `return { ${exported.map(([key, fn]) => `${key}: withSchema(${roots.get(key)}, ${fn})`).join(', ')} };`;
     const names = list.map(({ key, name }) => `//   ${key}: ${name}`).join('\n');
-    scopes.push(`// Options ${options}:\n${names}\nlazily(${JSON.stringify(exported.map(([key]) => key))}, () => {\n${code}\n});`);
+    made.push({ comment: `// Options ${options}:\n${names}`, names: list.map(({ name }) => name), keys: exported.map(([key]) => key), code });
   }
+  return { groups: made, helpers, ids };
+}
+
+/** The module's text around its groups: `scopes`, each group's `lazily(…)` statement, in order. */
+function moduleText({ helpers, ids }, scopes) {
   // A helper module is CommonJS with `exports.default`: Node hands over module.exports, some
   // loaders (vitest's interop) the function itself; `.default` is read from either.
   const imports = [...helpers].flatMap(([spec, id]) => [
@@ -152,4 +157,34 @@ export function ownValidatorsModule(entries, keyOf) {
     '};',
     '',
   ].join('\n');
+}
+
+/**
+ * The module's text (src/core/own-validators.generated.js, for the library, the Action and the
+ * tests): each group's code scoped in a function of its own, run at its first use.
+ */
+export function ownValidatorsModule(entries, keyOf) {
+  const made = ownValidatorGroups(entries, keyOf);
+  return moduleText(made, made.groups.map(({ comment, keys, code }) => `${comment}\nlazily(${JSON.stringify(keys)}, () => {\n${code}\n});`));
+}
+
+/**
+ * The same validators for the CLI's chunks (scripts/build.mjs): each group's code a CommonJS
+ * module of its own (`chunks`: file name -> text, `exports.make(helpers, withSchema)`), required
+ * at its first use, and `module`, the module that requires them (each `./<file>` a chunk the
+ * loader serves). V8 scans all of a file's text as it compiles it: `check` never reads the fix
+ * shapes' code, `validate` neither theirs nor the answers'. A group's file is named by the first
+ * word of its first validator's name (`validators-answer.cjs`).
+ */
+export function ownValidatorsChunks(entries, keyOf) {
+  const made = ownValidatorGroups(entries, keyOf);
+  const helperNames = [...made.helpers.values()].join(', ');
+  const chunks = new Map();
+  const scopes = made.groups.map(({ comment, names, keys, code }) => {
+    const word = names[0].split(/\W/)[0].toLowerCase();
+    const file = chunks.has(`validators-${word}.cjs`) ? `validators-${word}-${chunks.size}.cjs` : `validators-${word}.cjs`;
+    chunks.set(file, `${comment}\nexports.make = ({ ${helperNames} }, withSchema) => {\n${code}\n};\n`);
+    return `${comment}\nlazily(${JSON.stringify(keys)}, () => require(${JSON.stringify(`./${file}`)}).make({ ${helperNames} }, withSchema));`;
+  });
+  return { module: moduleText(made, scopes), chunks };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import { chunkLoader } from '../../src/cli/chunk-loader.js';
 import { ajvClass } from '../../src/core/ajv-class.js';
 import type { CliContext } from '../../src/cli/context.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -159,14 +160,54 @@ describe('start-up', () => {
     expect([html.status, /script-src 'sha256-[A-Za-z0-9+/]{43}='/.test(html.stdout), html.said]).toEqual([0, true, ['NativeModule crypto']]);
   });
 
-  it("Ajv's compiler is initialised only where a schema was not compiled ahead: the CLI's chunks and the Action's files call ajv's module once, in ajvClass (scripts/on-use.mjs)", () => {
-    const calls = (text: string) => [...text.matchAll(/.{0,24}require_ajv\(\).{0,5}/g)].map(([m]) => m);
+  it("Ajv's compiler is a chunk of its own, required where a schema was not compiled ahead: the CLI's chunks and the Action's files call ajv's module once (scripts/on-use.mjs), and validate, check --from and fix load no Ajv compiler", () => {
+    const calls = (text: string) => [...text.matchAll(/.{0,60}(?:require_ajv\(\)|"\.\/ajv\.cjs"\)).{0,5}/g)].map(([m]) => m);
     const chunks = readdirSync('dist/cli-chunks').filter((f) => f.endsWith('.cjs'));
-    expect(chunks.flatMap((f) => calls(readFileSync(path.join('dist/cli-chunks', f), 'utf8')))).toEqual([expect.stringMatching(/ajvClass=\(\)=>require_ajv\(\)\.Ajv;$/)]);
+    const called = chunks.flatMap((f) => calls(readFileSync(path.join('dist/cli-chunks', f), 'utf8')).map((call) => [f, call]));
+    expect(called).toEqual([
+      ['ajv.cjs', expect.stringMatching(/module\.exports=require_ajv\(\);?$/)],
+      [expect.stringMatching(/^chunk-/), expect.stringMatching(/ajvClass=\(\)=>\(0,import_chunk_\w+\.__require\)\("\.\/ajv\.cjs"\)\.Ajv;$/)],
+    ]);
     const action = readdirSync('dist-action').filter((f) => f.endsWith('.js'));
     expect(action.flatMap((f) => calls(readFileSync(path.join('dist-action', f), 'utf8')))).toEqual([expect.stringMatching(/ajvClass=\(\)=>require_ajv\(\)\.Ajv;$/)]);
-    // What the on-use form reads is the class the library imports.
+    // What the on-use form reads is the class the library imports; the chunk is Ajv's, and compiles.
     expect(createRequire(import.meta.url)('ajv').Ajv).toBe(ajvClass());
+    const { Ajv } = chunkLoader(path.resolve('dist/cli-chunks'), null, 'test').require('ajv.cjs') as { Ajv: typeof import('ajv').Ajv };
+    const integer = new Ajv().compile({ type: 'integer' });
+    expect([integer(1), integer('1'), integer.errors?.[0]?.message]).toEqual([true, false, 'must be integer']);
+    for (const command of [['validate', '-c', 'demo/steward.yaml'], ['check', '-c', 'demo/steward.yaml', '--from', demoSnapshot(), '-q', '--format', 'json', '--fail-on', 'none'], ['fix', '--sandbox', '-q', '--format', 'json']]) {
+      const { status, chunks: loaded } = chunksLoaded(command);
+      expect([command[0], status, loaded.map((c) => c.name).filter((c) => c === 'ajv.cjs')]).toEqual([command[0], 0, []]);
+    }
+  });
+
+  it('each group of own validators is a chunk of its own, loaded with the first validator of it a command runs: validate reads no API answer, check --from and a fix plan read no saved plan, showing a saved plan loads its group alone', () => {
+    const groups = (command: string[]) => {
+      const { status, chunks: loaded } = chunksLoaded(command);
+      return [command[0], status, loaded.map((c) => c.name).filter((c) => c.startsWith('validators-')).sort()];
+    };
+    expect(groups(['validate', '-c', 'demo/steward.yaml'])).toEqual(['validate', 0, ['validators-config.cjs', 'validators-policies.cjs', 'validators-waivers.cjs']]);
+    expect(groups(['check', '-c', 'demo/steward.yaml', '--from', demoSnapshot(), '-q', '--format', 'json', '--fail-on', 'none'])).toEqual([
+      'check',
+      0,
+      ['validators-answer.cjs', 'validators-config.cjs', 'validators-policies.cjs', 'validators-waivers.cjs'],
+    ]);
+    // A plan read back is checked against the plan's schema: showing a saved one loads that group alone.
+    const plan = path.join(tempDir('steward-startup-'), 'plan.json');
+    expect(groups(['fix', '--sandbox', '-q', '--plan-out', plan, '--format', 'json', '--fail-on', 'none'])).toEqual([
+      'fix',
+      0,
+      ['validators-answer.cjs', 'validators-config.cjs', 'validators-policies.cjs', 'validators-waivers.cjs'],
+    ]);
+    expect(groups(['fix', '--plan', plan, '-q', '--format', 'json'])).toEqual(['fix', 0, ['validators-fix.cjs']]);
+    const shown = spawnSync(process.execPath, [CLI, 'fix', '--plan', plan, '-q', '--format', 'json'], { encoding: 'utf8' });
+    expect([shown.status, shown.stdout]).toEqual([0, readFileSync(plan, 'utf8')]);
+    const saved = JSON.parse(shown.stdout) as { changes: unknown[] };
+    expect(saved.changes.length).toBeGreaterThan(0);
+    // A file that is not a plan: the schema's words, at its place.
+    writeFileSync(plan, JSON.stringify({ ...saved, changes: 'none' }));
+    const refused = spawnSync(process.execPath, [CLI, 'fix', '--plan', plan, '-q'], { encoding: 'utf8' });
+    expect([refused.status, refused.stderr]).toEqual([2, expect.stringContaining('not a steward fix plan: /changes must be array')]);
   });
 
   it('every dependency a command runs is bundled: no file is required from node_modules at run time (fdir\'s ES build required picomatch\'s six files there)', () => {

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { ownValidatorsModule } from '../../scripts/own-validators.mjs';
+import equal from 'ajv/dist/runtime/equal.js';
+import ucs2length from 'ajv/dist/runtime/ucs2length.js';
+import { ownValidatorsChunks, ownValidatorsModule } from '../../scripts/own-validators.mjs';
 import { errorsText, OWN_SCHEMA, type OwnSchema, ownSchemaKey, ownValidator, validatorsBy } from '../../src/core/own-validator.js';
 import { precompiledValidator } from '../../src/core/own-validators.generated.js';
 import { schemaProblems } from '../../src/io/schema-problems.js';
@@ -150,6 +152,37 @@ describe('own validators compiled ahead of time', () => {
     }
     // The comparison reached the error paths, not only documents every schema accepts.
     expect(invalid).toBeGreaterThan(1000);
+  });
+
+  it("the CLI's form (a chunk per group, required at its first use) holds the same validators, answering alike", () => {
+    const { module, chunks } = ownValidatorsChunks(entries, ownSchemaKey);
+    // Every chunk the module requires is written, and only those.
+    const required = [...module.matchAll(/require\("\.\/([\w-]+\.cjs)"\)\.make\(\{ runtime0, runtime1 \}, withSchema\)/g)].map(([, name]) => name);
+    expect(required.sort()).toEqual([...chunks.keys()].sort());
+    expect(required).toEqual(expect.arrayContaining(['validators-config.cjs', 'validators-answer.cjs', 'validators-fix.cjs']));
+    // Each chunk's validators, made as the module makes them, by id; the ids by key from the module's KEYS.
+    // As the module takes them: a helper is the function itself under some loaders (vitest's interop).
+    const helper = (m: unknown) => (typeof m === 'function' ? { default: m } : m);
+    const helpers = { runtime0: helper(ucs2length), runtime1: helper(equal) };
+    const byId = new Map<string, ValidateFunction>();
+    for (const text of chunks.values()) {
+      const exports: { make?: (h: typeof helpers, withSchema: (schema: unknown, v: ValidateFunction) => ValidateFunction) => Record<string, ValidateFunction> } = {};
+      new Function('exports', text)(exports);
+      for (const [id, validate] of Object.entries(exports.make!(helpers, (schema, v) => Object.assign(v, { schema })))) byId.set(id, validate);
+    }
+    const keys = new Function(`return ${/new Map\(\[\n[\s\S]*?\n\]\)/.exec(module)![0]};`)() as Map<string, string>;
+    const docs = documents();
+    const next = random(7);
+    const variants = docs.flatMap((d) => Array.from({ length: 2 }, () => variant(d, next)));
+    for (const [name, own] of entries) {
+      const inChunk = byId.get(keys.get(ownSchemaKey(own))!)!;
+      const inModule = precompiledValidator(ownSchemaKey(own))!;
+      expect(inChunk.schema, name).toEqual(own.schema);
+      for (const doc of [...docs, ...variants]) {
+        expect(inChunk(doc), name).toBe(inModule(doc));
+        expect(inChunk.errors, name).toEqual(inModule.errors);
+      }
+    }
   });
 
   it('a schema the build never saw (a plugin kind widens the policy schema) is compiled when first used', () => {
