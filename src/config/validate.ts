@@ -3,7 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import { isScalar, visit } from 'yaml';
 import type { InputProblem } from '../core/problem.js';
-import { type SchemaWording, schemaProblems } from '../io/schema-problems.js';
+import { type SchemaWording, schemaErrors, schemaProblems } from '../io/schema-problems.js';
 import { locationOf, remembered, type YamlSource } from '../io/yaml-source.js';
 import { CONFIG_SCHEMA, DAYS_PATTERN, DURATION_PATTERN, HEADER_NAME_PATTERN, INSTANCE_NAME_PATTERN, TOKEN_ID_PATTERN, URL_PATTERN } from './schema.js';
 import { ENV_REF_PATTERN, isEnvRef } from './env-ref.js';
@@ -62,13 +62,11 @@ const CONFIG_WORDING: SchemaWording = {
 /** Problems of the file's content (empty when valid), in file order. */
 export function validateConfigSource(src: YamlSource, data: unknown): InputProblem[] {
   const tokens = tokenProblems(src);
-  const validateConfig = configValidator();
-  if (validateConfig(data)) return tokens;
+  const found = schemaErrors(src, 'the config schema', configValidator, data);
+  if (!found) return tokens;
   // A token key is already refused above, with where tokens go instead.
-  const errors = (validateConfig.errors ?? []).filter(
-    (e) => !(e.keyword === 'additionalProperties' && TOKEN_KEY.test(String(e.params.additionalProperty))),
-  );
+  const errors = found.filter((e) => !(e.keyword === 'additionalProperties' && TOKEN_KEY.test(String(e.params.additionalProperty))));
   // The definitions the errors' schema objects belong to: the validator's own (a precompiled one holds its copy).
-  const definitions = (validateConfig.schema as { definitions?: Record<string, unknown> } | undefined)?.definitions;
+  const definitions = (configValidator().schema as { definitions?: Record<string, unknown> } | undefined)?.definitions;
   return [...tokens, ...schemaProblems(src, errors, { ...CONFIG_WORDING, definitions })].sort((a, b) => a.line - b.line || a.column - b.column);
 }

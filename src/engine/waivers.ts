@@ -9,7 +9,7 @@ import { addProblems, InputError } from '../core/problem.js';
 import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
 import { type Finding, GOVERNED_WAIVER_FIELDS, WAIVER_WARNING_DAYS_DEFAULT, type GovernedWaiverField, type WaiverRef } from '../core/model.js';
-import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
+import { QUOTE_REFUSED_VALUE, schemaErrors, schemaProblems } from '../io/schema-problems.js';
 import { locationAt, problemAt, recallYamlSource, yamlData } from '../io/yaml-source.js';
 import { didYouMean } from '../policy/suggest.js';
 
@@ -80,8 +80,8 @@ export function parseWaivers(text: string, file: string, rules: WaiverRules = { 
   const read = yamlData(source);
   if (read.problems.length > 0) throw new InputError(read.problems);
   const data = (read.data ?? { waivers: [] }) as { waivers: Record<string, unknown>[] };
-  const validate = waiversValidator();
-  if (!validate(data)) throw new InputError(schemaProblems(source, validate.errors, QUOTE_REFUSED_VALUE));
+  const errors = schemaErrors(source, 'the waivers schema', waiversValidator, data);
+  if (errors) throw new InputError(schemaProblems(source, errors, QUOTE_REFUSED_VALUE));
   const bad: InputProblem[] = [];
   const waivers = data.waivers.map((w, i) => {
     const location = locationAt(source, ['waivers', i]);

@@ -1,8 +1,8 @@
 // ajv errors about a YAML file → one readable InputProblem per real mistake, at the offending
 // node: an unknown key at the key, anything else at the value (or the map missing a key).
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { InputProblem } from '../core/problem.js';
-import { keyLocationAt, locationAt, pathLabel, pointerPath, type YamlPath, type YamlSource } from './yaml-source.js';
+import { keyLocationAt, locationAt, pathLabel, pointerPath, remembered, type YamlPath, type YamlSource } from './yaml-source.js';
 
 /** Where an error is, as its message names it. */
 export interface ErrorPlace {
@@ -23,6 +23,26 @@ export interface SchemaWording {
   describe?(error: ErrorObject, place: ErrorPlace): string | undefined;
   /** The schema's `definitions`, where a choice's branches are `$ref`s to them (their errors belong to the choice). */
   definitions?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The errors of `data`, a YAML file's content, against the schema `validator` gives (made at its
+ * first use), or null when it is valid. Valid or not is the file's own answer, kept with its text
+ * (`remembered`, `name` naming the schema): a start that recalls it neither loads the validator's
+ * chunk nor runs it. `data` is what the file's text alone makes; validators never change it.
+ */
+export function schemaErrors(source: YamlSource, name: string, validator: () => ValidateFunction, data: unknown): readonly ErrorObject[] | null {
+  let errors: readonly ErrorObject[] | null = null;
+  const check = (): boolean => {
+    const validate = validator();
+    const valid = validate(data) as boolean;
+    errors = valid ? null : (validate.errors ?? []);
+    return valid;
+  };
+  if (remembered(source, `valid against ${name}`, check)) return null;
+  // Recalled as invalid (its errors are not kept): asked again for them.
+  if (errors === null) check();
+  return errors;
 }
 
 /** ajv errors (run with `verbose: true`, for the values and parent schemas) → problems, in ajv's order. */

@@ -11,7 +11,7 @@ import { QUEUE_PERMISSIONS } from '../api/vocabularies.js';
 import { addProblems, InputError } from '../core/problem.js';
 import { readInputFileSync } from '../io/input-file.js';
 import type { InputProblem } from '../core/problem.js';
-import { QUOTE_REFUSED_VALUE, schemaProblems } from '../io/schema-problems.js';
+import { QUOTE_REFUSED_VALUE, schemaErrors, schemaProblems } from '../io/schema-problems.js';
 import { collectPaths, keyLocationAt, locationOf, recallYamlSource, remembered, type YamlSource, yamlData } from '../io/yaml-source.js';
 import type { ManifestSource } from './types.js';
 
@@ -135,10 +135,10 @@ export function parseManifest(
     if ('value' in id) data[ID_KEY[kind]] = id.value;
     idProblem = id.problem ?? null;
   }
-  const validate = validatorOf(kind);
-  if (!validate(data) || idProblem) {
+  const found = schemaErrors(source, `the ${kind} manifest schema`, () => validatorOf(kind), data);
+  if (found || idProblem) {
     // The id's own problem replaces the schema's word on it (`1e3` would otherwise pass as 1000).
-    const errors = (validate.errors ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
+    const errors = (found ?? []).filter((e) => !idProblem || e.instancePath !== `/${ID_KEY[kind]}`);
     const problems = [...(idProblem ? [idProblem] : []), ...schemaProblems(source, errors, QUOTE_REFUSED_VALUE)];
     return { manifest: null, problems };
   }

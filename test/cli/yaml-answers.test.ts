@@ -122,7 +122,8 @@ describe('the binary with kept answers', () => {
     delete report.startedAt;
     delete report.durationMs;
     const said = (word: string) => [...r.stderr.matchAll(new RegExp(`^STEWARD \\d+: yaml (\\S+): answers ${word}$`, 'gm'))].map((m) => m[1]).sort();
-    return { status: r.status, report, recalled: said('recalled'), anew: said('not kept') };
+    const validators = [...r.stderr.matchAll(/^STEWARD \d+: chunk (validators-[\w-]+\.cjs)/gm)].map((m) => m[1]).sort();
+    return { status: r.status, report, recalled: said('recalled'), anew: said('not kept'), validators };
   };
 
   it('answers the second run from what the first kept, and an edited file anew: each report is the one a run without the store gives', () => {
@@ -134,13 +135,16 @@ describe('the binary with kept answers', () => {
     const files = ['permissions/cards/margin-review.yaml', 'permissions/data-files/42.yaml', 'permissions/data-files/43.yaml', 'permissions/data-files/44.yaml', 'permissions/pages/team-home.yaml', 'permissions/queues/finance-intake.yaml', 'permissions/queues/hr-requests.yaml', 'permissions/queues/marketing.yaml', 'permissions/queues/support-escalations.yaml', 'steward.yaml', 'waivers.yaml'];
     const plain = check(dir, off);
     expect([plain.status, plain.recalled, plain.anew]).toEqual([1, [], []]);
+    // The demo's policies are the built-in pack as the build parsed it: no policy is validated.
+    expect(plain.validators).toEqual(['validators-answer.cjs', 'validators-config.cjs', 'validators-policies.cjs', 'validators-waivers.cjs']);
 
     const first = check(dir, env);
     expect(first).toEqual({ ...plain, recalled: [], anew: files });
     const kept = path.join(home, 'steward', 'yaml-answers', 'check.json');
     const written = statSync(kept).mtimeMs;
     const second = check(dir, env);
-    expect(second).toEqual({ ...plain, recalled: files, anew: [] });
+    // Each file's validity recalled too: only the snapshot's answers are validated.
+    expect(second).toEqual({ ...plain, recalled: files, anew: [], validators: ['validators-answer.cjs'] });
     // Every question was answered from the file: nothing new to write.
     expect(statSync(kept).mtimeMs).toBe(written);
     expect(readFileSync(kept, 'utf8')).not.toContain('tok-kept-answers-sentinel');
@@ -150,7 +154,8 @@ describe('the binary with kept answers', () => {
     const edited = check(dir, env);
     expect(edited.anew).toEqual(['steward.yaml']);
     expect(edited.recalled).toEqual(files.filter((f) => f !== 'steward.yaml'));
-    expect({ ...edited, recalled: [], anew: [] }).toEqual({ ...check(dir, off), recalled: [], anew: [] });
+    expect(edited.validators).toEqual(['validators-answer.cjs', 'validators-config.cjs']);
+    expect({ ...edited, recalled: [], anew: [], validators: [] }).toEqual({ ...check(dir, off), recalled: [], anew: [], validators: [] });
     expect(edited.report).not.toEqual(plain.report);
   });
 });

@@ -3,7 +3,7 @@
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useYamlAnswers, type YamlAnswers, type YamlAnswerStore } from '../../src/io/yaml-answers.js';
-import { QUOTE_REFUSED_VALUE, schemaProblems } from '../../src/io/schema-problems.js';
+import { QUOTE_REFUSED_VALUE, schemaErrors, schemaProblems } from '../../src/io/schema-problems.js';
 import {
   collectPaths,
   keyLocationAt,
@@ -186,6 +186,28 @@ describe('answers kept across runs (recallYamlSource)', () => {
     // A damaged answer is asked again, never a crash.
     planted.get('f.yaml\nk: 1\n')!.set('data', '{');
     expect(yamlData(recallYamlSource('k: 1\n', 'f.yaml'))).toEqual({ data: { k: 1 }, problems: [] });
+  });
+
+  it('whether a file is valid against a schema is kept: recalled valid, the validator is neither made nor run; invalid, its errors are asked each time', () => {
+    const { store, save } = memoryStore();
+    useYamlAnswers(store);
+    const made: string[] = [];
+    const validator = () => {
+      made.push('made');
+      return ajv.compile({ type: 'object', properties: { k: { type: 'integer' } } });
+    };
+    const errorsOf = (text: string) => {
+      const source = recallYamlSource(text, 'f.yaml');
+      return schemaErrors(source, 'the test schema', validator, yamlData(source).data)?.map((e) => `${e.instancePath} ${e.message}`) ?? null;
+    };
+    expect([errorsOf('k: 1\n'), errorsOf('k: x\n'), made.length]).toEqual([null, ['/k must be integer'], 2]);
+    expect(save().get('f.yaml\nk: 1\n')?.get('valid against the test schema')).toBe('true');
+    made.length = 0;
+    expect([errorsOf('k: 1\n'), made]).toEqual([null, []]);
+    // Kept as invalid (a store says so): the errors are the validator's, asked again.
+    const planted = new Map([['f.yaml\nk: x\n', new Map([['valid against the test schema', 'false']])]]);
+    useYamlAnswers(memoryStore(planted).store);
+    expect([errorsOf('k: x\n'), made]).toEqual([['/k must be integer'], ['made']]);
   });
 
   it('each caller gets its own copy of an answer, kept as it was computed', () => {
