@@ -7,7 +7,7 @@
 // Only Node's built-ins here: the entry loads this file before the program.
 import type { Script } from 'node:vm';
 import { createRequire, fs, path, url, util, vm } from './builtins.js';
-import { keepFile } from './code-cache.js';
+import { keepFile, removeLeftPartials } from './code-cache.js';
 
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = fs;
 const { pathToFileURL } = url;
@@ -18,9 +18,6 @@ const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__s
 
 /** Days after which kept code of another Node version, saved to last then, is removed. */
 const STALE_DAYS = 90;
-
-/** Age after which a `.partial` file is one a killed start left, not one being written. */
-const PARTIAL_MS = 3_600_000;
 
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
@@ -195,13 +192,8 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
         }
         // Code of a chunk the build no longer has, or of an earlier text of one this run loaded.
         const chunks = new Set(readdirSync(folder));
+        removeLeftPartials(kept);
         for (const entry of readdirSync(kept)) {
-          // A file a start was killed while writing (one being written now is minutes younger).
-          // Stryker disable next-line EqualityOperator: an hour to the millisecond
-          if (/\.bin\.\d+\.partial$/.test(entry) && Date.now() - statSync(path.join(kept, entry)).mtimeMs > PARTIAL_MS) {
-            // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
-            rmSync(path.join(kept, entry), { force: true });
-          }
           const m = KEPT_FILE.exec(entry);
           if (!m) continue;
           const [, chunk, cacheName] = m;

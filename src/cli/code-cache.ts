@@ -5,7 +5,7 @@
 // what is checked. Only Node's built-ins here: the entry loads this file before the program.
 import { fs, os, path } from './builtins.js';
 
-const { mkdirSync, renameSync, rmSync, statSync, writeFileSync } = fs;
+const { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = fs;
 
 /**
  * steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward (a relative
@@ -73,4 +73,33 @@ export function keepFile(file: string, data: string | Uint8Array): void {
     rmSync(partial, { force: true });
     throw error;
   }
+}
+
+/** Age after which a `.partial` file is one a killed start left, not one being written. */
+const PARTIAL_MS = 3_600_000;
+
+/** A file keepFile was writing (`<name>.<pid>.partial`). */
+const PARTIAL_FILE = /\.\d+\.partial$/;
+
+/**
+ * Removes from `folder` what keepFile left where its start was killed between the write and the
+ * rename (an hour old: one being written now is minutes younger). Returns how many. Never throws:
+ * a file another start removed first, or a folder that went away, is nothing to remove.
+ */
+export function removeLeftPartials(folder: string, now = Date.now()): number {
+  let removed = 0;
+  try {
+    for (const entry of readdirSync(folder)) {
+      if (!PARTIAL_FILE.test(entry)) continue;
+      const file = path.join(folder, entry);
+      // Stryker disable next-line EqualityOperator: an hour to the millisecond
+      if (now - statSync(file).mtimeMs > PARTIAL_MS) {
+        rmSync(file, { force: true });
+        removed++;
+      }
+    }
+  } catch {
+    // removed by another start, or the folder with it: time only
+  }
+  return removed;
 }

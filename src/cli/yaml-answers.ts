@@ -5,7 +5,7 @@
 // --from` on Node 24 (BENCHMARKS.md). Only Node's built-ins here: the entry loads this file.
 import type { YamlAnswers, YamlAnswerStore } from '../library/startup.js';
 import { fs, path, util } from './builtins.js';
-import { keepFile } from './code-cache.js';
+import { keepFile, removeLeftPartials } from './code-cache.js';
 
 const { readFileSync } = fs;
 
@@ -83,6 +83,7 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
       if (!asked) return 0;
       try {
         keepFile(file, JSON.stringify({ build, entries } satisfies KeptFile));
+        removeLeftPartials(folder);
       } catch (error) {
         // Stryker disable next-line StringLiteral: only logged (NODE_DEBUG)
         debug('yaml answers not written: %s', (error as Error).message);

@@ -1,10 +1,10 @@
 // The code cache's folder: steward's own cache folder, made owner-only, and none where another
 // account could change that folder (never the shared temporary folder).
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheFolder, codeCacheFolder, keepFile, yamlAnswersFolder } from '../../src/cli/code-cache.js';
+import { cacheFolder, codeCacheFolder, keepFile, removeLeftPartials, yamlAnswersFolder } from '../../src/cli/code-cache.js';
 import { tempDir } from './helpers.js';
 
 describe('the code cache folder', () => {
@@ -99,5 +99,20 @@ describe('keepFile', () => {
     mkdirSync(path.join(folder, 'in-the-way', 'inside'), { recursive: true });
     expect(() => keepFile(path.join(folder, 'in-the-way'), 'x')).toThrow();
     expect(readdirSync(folder)).toEqual(['in-the-way']);
+  });
+});
+
+describe('removeLeftPartials', () => {
+  it('removes what a start killed while writing left an hour ago, and nothing else', () => {
+    const folder = tempDir('steward-cc-');
+    const names = ['check.json.4343.partial', 'check.json.4242.partial', 'check.json', 'main.cjs.check.ab.bin.77.partial', 'notes.partial', 'check.json.1.partial.txt'];
+    for (const name of names) writeFileSync(path.join(folder, name), 'x');
+    const old = new Date(Date.now() - 61 * 60_000);
+    for (const name of ['check.json.4343.partial', 'main.cjs.check.ab.bin.77.partial', 'notes.partial', 'check.json.1.partial.txt']) utimesSync(path.join(folder, name), old, old);
+    // One being written now (minutes old) stays, as does every file that is not keepFile's.
+    expect(removeLeftPartials(folder)).toBe(2);
+    expect(readdirSync(folder).sort()).toEqual(['check.json', 'check.json.1.partial.txt', 'check.json.4242.partial', 'notes.partial']);
+    expect(removeLeftPartials(folder, Date.now() + 61 * 60_000)).toBe(1);
+    expect(removeLeftPartials(path.join(folder, 'gone'))).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // folder, recalled only for the very text of a file by the very build, written whole, and a run
 // answered from it gives the report a run that parses gives.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { yamlAnswerFile } from '../../src/cli/yaml-answers.js';
@@ -98,6 +98,20 @@ describe('the answer file', () => {
       chmodSync(folder, 0o700);
     }
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('removes, when it writes, the partial file a start killed while writing left an hour ago', () => {
+    const folder = tempDir('steward-ya-');
+    const left = path.join(folder, 'check.json.4343.partial');
+    const writing = path.join(folder, 'check.json.4242.partial');
+    writeFileSync(left, '{');
+    writeFileSync(writing, '{');
+    const old = new Date(Date.now() - 61 * 60_000);
+    utimesSync(left, old, old);
+    const run = yamlAnswerFile(folder, 'b1', 'check')!;
+    run.track('a.yaml', 'a', answers([['q', 1]]));
+    expect(run.save()).toBe(1);
+    expect(readdirSync(folder).sort()).toEqual(['check.json', 'check.json.4242.partial']);
   });
 
   it('leaves no partial file where the folder went away', () => {
