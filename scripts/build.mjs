@@ -104,10 +104,12 @@ const commanderChildProcessOnUse = onUse('commander-child-process-on-use', /[\\/
   ],
 ]);
 // Code a command may never run goes in chunks of its own, which the loader serves at their first
-// require: V8 scans all of a file's text as it compiles it, run or not (~18 ms a MB on Node 24).
-// The own validators' groups (scripts/own-validators.mjs: `check` never reads the fix shapes',
-// `validate` neither theirs nor the answers'), and Ajv's compiler, for a schema the build never
-// saw (a plugin's kind): 250 KB with fast-uri that no built-in command compiles with.
+// require: V8 scans all of a file's text as it compiles it, run or not. The own validators'
+// groups (scripts/own-validators.mjs: `check` never reads the fix shapes', `validate` neither
+// theirs nor the answers'), and Ajv's compiler, for a schema the build never saw (a plugin's
+// kind), with fast-uri ~190 KB that no built-in command compiles with. The chunk `check` and
+// `validate` load: 1.29 -> 0.53 MB; a first start of `check --from` ~4 % less CPU on Node 20
+// (BENCHMARKS.md, 2026-12-04 02:20 UTC).
 const ajvProgram = await build({ ...common, format: 'cjs', stdin: { contents: "module.exports = require('ajv');", resolveDir: '.', loader: 'js' }, metafile: true, write: false });
 const chunksOfTheirOwn = new Map([...validatorChunks.chunks, ['ajv.cjs', ajvProgram.outputFiles[0].text]]);
 const asChunksOfTheirOwn = {
