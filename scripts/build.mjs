@@ -111,7 +111,13 @@ const commanderChildProcessOnUse = onUse('commander-child-process-on-use', /[\\/
 // `validate` load: 1.29 -> 0.53 MB; a first start of `check --from` ~4 % less CPU on Node 20
 // (BENCHMARKS.md, 2026-12-04 02:20 UTC).
 const ajvProgram = await build({ ...common, format: 'cjs', stdin: { contents: "module.exports = require('ajv');", resolveDir: '.', loader: 'js' }, metafile: true, write: false });
-const chunksOfTheirOwn = new Map([...validatorChunks.chunks, ['ajv.cjs', ajvProgram.outputFiles[0].text]]);
+/** The packages an esbuild output bundles, from its metafile inputs (`dist/cli-chunks/packages.json`). */
+const packagesOf = (inputs) => [...new Set(Object.keys(inputs).flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();
+/** Each such chunk's file name -> its CommonJS text and the packages it bundles. */
+const chunksOfTheirOwn = new Map([
+  ...[...validatorChunks.chunks].map(([name, text]) => [name, { text, packages: [] }]),
+  ['ajv.cjs', { text: ajvProgram.outputFiles[0].text, packages: packagesOf(Object.values(ajvProgram.metafile.outputs)[0].inputs) }],
+]);
 const asChunksOfTheirOwn = {
   name: 'as-chunks-of-their-own',
   setup(b) {
@@ -134,7 +140,7 @@ const program = await build({
 });
 mkdirSync('dist/cli-chunks', { recursive: true });
 const sha256Hex = (text) => createHash('sha256').update(text).digest('hex');
-const chunkTexts = [...program.outputFiles.map((file) => [file.path, file.text]), ...[...chunksOfTheirOwn].map(([name, text]) => [`dist/cli-chunks/${name}`, text])];
+const chunkTexts = [...program.outputFiles.map((file) => [file.path, file.text]), ...[...chunksOfTheirOwn].map(([name, { text }]) => [`dist/cli-chunks/${name}`, text])];
 await Promise.all(chunkTexts.map(async ([file, text]) => {
   const cjs = await transform(text, {
     format: 'cjs',
@@ -154,14 +160,12 @@ await Promise.all(chunkTexts.map(async ([file, text]) => {
   // Wrapped as the chunk loader calls it, under the hash that names its kept code (cli/chunk-loader.ts).
   writeFileSync(file, chunkFile(await asciiOnly(cjs.code, file), sha256Hex));
 }));
-const packagesOf = (inputs) => [...new Set(Object.keys(inputs).flatMap((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(i)?.[1] ?? []))].sort();
 writeFileSync(
   'dist/cli-chunks/packages.json',
   `${JSON.stringify(
     Object.fromEntries([
       ...Object.entries(program.metafile.outputs).map(([file, out]) => [file.replace(/^dist\/cli-chunks\//, ''), packagesOf(out.inputs)]),
-      ...[...validatorChunks.chunks.keys()].map((name) => [name, []]),
-      ['ajv.cjs', packagesOf(Object.values(ajvProgram.metafile.outputs)[0].inputs)],
+      ...[...chunksOfTheirOwn].map(([name, { packages }]) => [name, packages]),
     ]),
     null,
     2,
