@@ -1,8 +1,8 @@
 // Flag parsers shared by commands. A bad value throws InvalidArgumentError, which main turns
 // into exit 2 with commander's message ("option '--fail-on <level>' argument 'x' is invalid…").
 import { InvalidArgumentError } from 'commander';
-import { type FailOn, SEVERITIES, type Severity } from '../library/without-policies.js';
-import { GROUP_BY, type GroupBy } from '../report/index.js';
+import { type FailOn, SEVERITIES, type Severity } from '../library/startup.js';
+import { GROUP_BY, type GroupBy } from '../report/format-names.js';
 
 export const FAIL_ON_VALUES: readonly FailOn[] = [...SEVERITIES, 'none'];
 

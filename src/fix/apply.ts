@@ -7,9 +7,7 @@ import type { InstanceApi } from '../api/types.js';
 import { InputError } from '../core/problem.js';
 import { appendJournal, type JournalEntry } from './journal.js';
 import type { FixPlan, PlannedChange } from './types.js';
-
-/** `--max-changes` default: a larger plan is refused as a whole. */
-export const MAX_CHANGES_DEFAULT = 25;
+import { MAX_CHANGES_DEFAULT } from './change-limit.js';
 
 /**
  * Refuses a plan of more than `maxChanges` changes as a whole, before anything is sent or

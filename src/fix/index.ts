@@ -1,5 +1,6 @@
 // `steward fix` (DESIGN §10): plan → render → apply (journaled) → write back.
-export { applyFixes, assertManifestsUnchanged, MAX_CHANGES_DEFAULT, notAppliedCounts, type ApplyOptions, type ApplyResult } from './apply.js';
+export { applyFixes, assertManifestsUnchanged, notAppliedCounts, type ApplyOptions, type ApplyResult } from './apply.js';
+export { MAX_CHANGES_DEFAULT } from './change-limit.js';
 export { appendJournal, defaultJournalPath, JOURNAL_DIR, type JournalEntry, readJournal } from './journal.js';
 export { type DocChecker, type DocViolation, findingsWithFixes, type PlanInput, planFixes } from './plan.js';
 export { collectDeclared, createDocChecker } from './recheck.js';

@@ -15,7 +15,6 @@ export {
   defaultJournalPath,
   type FixPlan,
   JOURNAL_DIR,
-  MAX_CHANGES_DEFAULT,
   notAppliedCounts,
   type PlannedChange,
   readPlan,

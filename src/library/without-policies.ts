@@ -7,8 +7,7 @@ export { BUILTIN_CONFIG, DEFAULT_CONFIG_FILE, demoConfigPath, findConfig, loadCo
 export { displayPath } from '../core/display-path.js';
 export { unwritableProblem } from '../io/writable.js';
 export { writeWholeSync } from '../io/write-whole.js';
-export type { FailOn, Report, Severity } from '../core/model.js';
-export { SEVERITIES } from '../core/model.js';
+export type { Report } from '../core/model.js';
 export { type ProgressEvent, ProgressState } from '../core/progress.js';
 export type { DiffFinding, HistoryRun } from '../history/index.js';
 export { DISCOVERABLE_SCOPES, RESOURCE_KIND_NAMES } from '../resources/index.js';

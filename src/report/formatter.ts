@@ -1,6 +1,7 @@
 // The one shape every output format shares (Spectral style), and the small helpers several
 // formatters need: severity order, labels, and the order findings are listed in.
 import { compareText, SEVERITY_ORDER, severityRank } from '../core/order.js';
+import type { GroupBy } from './format-names.js';
 import { OWNER_UNKNOWN, ownerGroup } from '../core/owner.js';
 import { type Finding, type FixedFinding, type HistoryPoint, holdsSeveralInstances, instancePrefix, type PolicyResult, type Report, type ResolvedBaselineEntry, type Severity, type SourceLocation, type WaiverRef } from '../core/model.js';
 
@@ -22,8 +23,7 @@ export interface FormatOptions {
   blobUrl?: string;
 }
 
-export const GROUP_BY = ['policy', 'owner', 'instance'] as const;
-export type GroupBy = (typeof GROUP_BY)[number];
+export { GROUP_BY, type GroupBy } from './format-names.js';
 
 /** `--group-by` as asked, else by instance for a report of several, else by policy. */
 export const groupingOf = (report: Pick<Report, 'instances'>, asked: GroupBy | undefined): GroupBy => asked ?? (holdsSeveralInstances(report) ? 'instance' : 'policy');

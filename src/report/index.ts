@@ -1,5 +1,6 @@
 // The format registry: `--format NAME` and `--output NAME=PATH` resolve here.
 import type { FormatOptions, Formatter } from './formatter.js';
+import { FORMATS, type Format } from './format-names.js';
 import { formatCsv } from './csv.js';
 import { formatGithub } from './github.js';
 import { formatHtml } from './html.js';
@@ -10,8 +11,8 @@ import type { Report } from '../core/model.js';
 import { formatSarif } from './sarif.js';
 import { formatText } from './text.js';
 
-/** One entry per format: adding one here is all `--format`, `--output` and the Action need. */
-const FORMATTERS = {
+/** One formatter per name of format-names.ts (a name without one, or one without a name, does not compile). */
+const FORMATTERS: { readonly [F in Format]: Formatter } = {
   text: formatText,
   json: formatJson,
   sarif: formatSarif,
@@ -20,10 +21,9 @@ const FORMATTERS = {
   github: formatGithub,
   html: formatHtml,
   csv: formatCsv,
-} satisfies Record<string, Formatter>;
+};
 
-export type Format = keyof typeof FORMATTERS;
-export const FORMATS = Object.keys(FORMATTERS) as readonly Format[];
+export { FORMATS, type Format };
 
 /**
  * The report in pieces that each end a line, for a writer that hands each on as it comes: JSON

@@ -179,6 +179,32 @@ describe('import layering', () => {
     }
   });
 
+  it("a command's module declares its flags on startup.ts alone: what it imports loads no package but commander (its body loads when it runs, as an import() or a *-run.ts module)", () => {
+    const commands = [...graph.keys()].filter((f) => f.startsWith('cli/commands/') && !f.endsWith('-run.ts'));
+    expect(commands.length).toBeGreaterThan(15);
+    for (const start of commands) {
+      const seen = new Set<string>();
+      const walk = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const t of graph.get(file)?.local ?? []) walk(t);
+      };
+      walk(start);
+      const packages = [...new Set([...seen].flatMap((f) => graph.get(f)?.packages ?? []))].filter((p) => !p.startsWith('node:'));
+      expect([start, packages, [...seen].filter((f) => f.startsWith('library/') && f !== 'library/startup.ts')]).toEqual([start, packages.length ? ['commander'] : [], []]);
+    }
+    // A body loaded by import() reaches the library through its entries too.
+    const dynamic = [...graph.keys()].flatMap((file) =>
+      ['cli', 'action'].includes(folder(file))
+        ? [...readFileSync(join(SRC, file), 'utf8').matchAll(/\bimport\('(\.[^']+)'\)/g)]
+            .map((m) => relative(SRC, resolve(dirname(join(SRC, file)), m[1]!.replace(/\.js$/, '.ts'))).split('\\').join('/'))
+            .filter((t) => folder(t) === 'library' && !['library/index.ts', 'library/startup.ts', 'library/without-policies.ts'].includes(t))
+            .map((t) => `${file} → ${t}`)
+        : [],
+    );
+    expect(dynamic).toEqual([]);
+  });
+
   it('one module imports the CEL engine and protobuf, and no module imports it: cel.ts loads it when a compile needs it', () => {
     const engine = /^@bufbuild\/(cel|cel-spec|protobuf)(\/|$)/;
     expect([...graph].filter(([, { packages }]) => packages.some((p) => engine.test(p))).map(([file]) => file)).toEqual(['policy/cel-engine.ts']);

@@ -73,6 +73,21 @@ describe('start-up', () => {
     expect(packagesLoaded(['list', '--config', 'builtin'])).not.toContain('pg');
   });
 
+  it("a command's own --help, `help <command>` and the completion scripts load commander alone: flags are declared without the command's body", () => {
+    const command = (name: string): string[] => (name === 'issues' ? ['issues', 'sync'] : [name]);
+    const helps = COMMANDS.map(({ name }) => [...command(name), '--help']);
+    for (const args of [...helps, ['help', 'check'], ['completion', 'bash'], ['completion', 'fish']]) {
+      expect([args.join(' '), packagesLoaded(args)]).toEqual([args.join(' '), ['commander']]);
+    }
+    // The help is the command's whole: every flag check declares, as the loaded command shows it.
+    const help = spawnSync(process.execPath, [CLI, 'check', '--help'], { encoding: 'utf8' });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('--format <format> report format on stdout: text|json|sarif|junit|markdown|github|html|csv');
+    expect(help.stdout).toContain('--explain <policy:resource>');
+    expect(spawnSync(process.execPath, [CLI, 'fix', '--help'], { encoding: 'utf8' }).stdout).toContain('(default 25)');
+    // And each command's run still loads what it needs: the body follows the declaration.
+    expect(packagesLoaded(['list', '--config', 'builtin'])).toEqual(expect.arrayContaining(['commander', 'yaml', 'ajv']));
+  });
+
   it('a command that sends nothing loads no HTTP client: validate and check --from load neither ofetch nor the proxy agent, nor Node\'s TLS, http (a sandbox\'s server would) or undici', () => {
     // Node's own modules: undici (global fetch, and node:http's ES module facade on Node 22+),
     // TLS (~9 ms of CPU on Node 24), the HTTP stack a sandbox or a client would load.

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CliIo, fail } from '../../src/cli/io.js';
 import { exitCodeForError } from '../../src/cli/main.js';
-import { withTarget } from '../../src/cli/run-options.js';
+import { withTarget } from '../../src/cli/run-target.js';
 import { FORMATS } from '../../src/report/index.js';
 import { runCli } from '../cli/helpers.js';
 

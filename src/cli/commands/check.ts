@@ -4,13 +4,10 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
-import { assertWritableOutputs, writeReports, warnEvaluationErrors } from '../report-output.js';
-import { addReportOptions, addRunOptions, checkOptionsFrom, refusedAsEmpty, type RunFlags, withTarget } from '../run-options.js';
-import { chosenConfig } from '../config-choice.js';
-import { type ConfigSetting, demoConfigPath, displayPath, evaluate, exitCodeFor, explainTarget, resolvedConfig, sendNotifications } from '../../library/index.js';
+import { addReportOptions, addRunOptions, refusedAsEmpty, type RunFlags } from '../run-options.js';
+import type { ConfigSetting } from '../../library/index.js';
 import { renderExplanation } from './explain.js';
 import { InvalidArgumentError } from 'commander';
-import type { CliIo } from '../io.js';
 import { summaryOf } from './summaries.js';
 
 /** `--explain POLICY:RESOURCE` (a policy id holds no colon; a resource id may). */
@@ -20,11 +17,10 @@ function parseExplainTarget(value: string): { policy: string; resource: string }
   return { policy: value.slice(0, at), resource: value.slice(at + 1) };
 }
 
-/** `--print-config`: the file, then one `setting  origin  value` line each (or one JSON object). */
-function renderResolvedConfig(resolved: { file: string | null; settings: ConfigSetting[] }, io: CliIo, json: boolean): string {
-  const file = resolved.file ? displayPath(resolved.file, io.cwd) : null;
-  if (json) return `${JSON.stringify({ file, settings: resolved.settings }, null, 2)}\n`;
-  const rows = [{ setting: 'SETTING', origin: 'FROM', value: 'VALUE' }, ...resolved.settings];
+/** `--print-config`: the file (as displayed), then one `setting  origin  value` line each (or one JSON object). */
+function renderResolvedConfig(file: string | null, settings: ConfigSetting[], json: boolean): string {
+  if (json) return `${JSON.stringify({ file, settings }, null, 2)}\n`;
+  const rows = [{ setting: 'SETTING', origin: 'FROM', value: 'VALUE' }, ...settings];
   const width = (k: 'setting' | 'origin') => Math.max(...rows.map((s) => s[k].length));
   const w = { setting: width('setting'), origin: width('origin') };
   const lines = rows.map((s) => `${s.setting.padEnd(w.setting)}  ${s.origin.padEnd(w.origin)}  ${s.value}`);
@@ -44,10 +40,14 @@ export function registerCheck(program: Command, ctx: CliContext): void {
     .option('--explain <policy:resource>', 'after the report, explain this policy on this resource (as `steward explain`)', parseExplainTarget)
     .action(async (flags: RunFlags & { printConfig?: boolean; notify?: boolean; explain?: { policy: string; resource: string } }) => {
       const { io } = ctx;
+      // What the run uses loads here: `steward check --help` loads none of it.
+      const [{ demoConfigPath, displayPath, evaluate, exitCodeFor, explainTarget, resolvedConfig, sendNotifications }, { checkOptionsFrom, withTarget }, { assertWritableOutputs, writeReports, warnEvaluationErrors }, { chosenConfig }] =
+        await Promise.all([import('../../library/index.js'), import('../run-target.js'), import('../report-output.js'), import('../config-choice.js')]);
       if (flags.printConfig) {
         const options = checkOptionsFrom(flags, io);
         const config = flags.sandbox ? (flags.config ?? demoConfigPath()) : chosenConfig(flags, io);
-        print(io, renderResolvedConfig(resolvedConfig({ ...options, config }), io, flags.format === 'json'));
+        const resolved = resolvedConfig({ ...options, config });
+        print(io, renderResolvedConfig(resolved.file ? displayPath(resolved.file, io.cwd) : null, resolved.settings, flags.format === 'json'));
         ctx.exitCode = 0;
         return;
       }

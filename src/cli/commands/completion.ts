@@ -6,7 +6,7 @@
 import type { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import type { Completes } from '../options.js';
-import { InputError } from '../../library/without-policies.js';
+import { InputError } from '../../library/startup.js';
 import { summaryOf } from './summaries.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;

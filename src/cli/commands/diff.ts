@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatParser, parseFailOn } from '../options.js';
-import { type DiffFinding, diffRuns, type FailOn, type RunDiff } from '../../library/without-policies.js';
+import type { DiffFinding, FailOn, RunDiff } from '../../library/without-policies.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
@@ -38,6 +38,8 @@ export function registerDiff(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (from: string | undefined, to: string | undefined, flags: { history?: string; config?: string; failOn?: FailOn; format: string }) => {
       const { io } = ctx;
+      // Loaded here: `steward diff --help` loads no command body.
+      const { diffRuns } = await import('../../library/without-policies.js');
       const diff = await diffRuns({ history: flags.history, config: flags.config, cwd: io.cwd, env: io.env, from, to, failOn: flags.failOn });
       print(io, flags.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderDiffText(diff));
       ctx.exitCode = diff.failing > 0 ? 1 : 0;

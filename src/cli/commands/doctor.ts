@@ -5,8 +5,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print } from '../io.js';
 import { collect, collectPolicyIds, formatParser } from '../options.js';
-import { type RunFlags, withTarget } from '../run-options.js';
-import { doctor, renderDoctorText } from '../../library/index.js';
+import type { RunFlags } from '../run-options.js';
 import { summaryOf } from './summaries.js';
 
 export function registerDoctor(program: Command, ctx: CliContext): void {
@@ -22,6 +21,8 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: RunFlags & { format: string }) => {
       const { io } = ctx;
+      // Loaded here: `steward doctor --help` loads no command body.
+      const [{ doctor, renderDoctorText }, { withTarget }] = await Promise.all([import('../../library/index.js'), import('../run-target.js')]);
       const report = await withTarget(flags, io, doctor);
       const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report);
       print(io, text);

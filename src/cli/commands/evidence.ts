@@ -5,18 +5,22 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
-import { warnEvaluationErrors } from '../report-output.js';
-import { addRunOptions, refusedAsEmpty, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, exitCodeFor, type Report, verifyEvidence, writeEvidence } from '../../library/index.js';
-import { formatReport } from '../../report/index.js';
+import { addRunOptions, refusedAsEmpty, type RunFlags } from '../run-options.js';
+import type { Report } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
 
-/** The pack's reports; `verify` renders the human ones again from the pack's JSON to compare. */
-const renderPack = (report: Report, cwd: string) => ({
-  'report.json': formatReport('json', report, { color: false, cwd }),
-  'report.md': formatReport('markdown', report, { color: false, cwd }),
-  'report.html': formatReport('html', report, { color: false, cwd }),
-});
+/**
+ * The pack's reports; `verify` renders the human ones again from the pack's JSON to compare.
+ * The formatters load with the first pack (`steward evidence --help` loads none).
+ */
+async function packRenderer(): Promise<(report: Report, cwd: string) => Record<string, string>> {
+  const { formatReport } = await import('../../report/index.js');
+  return (report, cwd) => ({
+    'report.json': formatReport('json', report, { color: false, cwd }),
+    'report.md': formatReport('markdown', report, { color: false, cwd }),
+    'report.html': formatReport('html', report, { color: false, cwd }),
+  });
+}
 
 export function registerEvidence(program: Command, ctx: CliContext): void {
   const cmd = program.command('evidence').description(summaryOf('evidence'));
@@ -26,6 +30,12 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
     .option('--baseline <file>', 'fail only on findings not in this baseline (the pack keeps it)')
     .action(async (flags: RunFlags & { out: string }) => {
       const { io } = ctx;
+      const [{ displayPath, exitCodeFor, writeEvidence }, { withTarget }, { warnEvaluationErrors }, renderPack] = await Promise.all([
+        import('../../library/index.js'),
+        import('../run-target.js'),
+        import('../report-output.js'),
+        packRenderer(),
+      ]);
       const out = path.resolve(io.cwd, flags.out);
       const { report, files, empty } = await withTarget(flags, io, (options) => writeEvidence(options, out, renderPack, (message) => warn(io, `steward: ${message}`)));
       if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
@@ -44,6 +54,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .argument('<dir>', 'the pack (steward evidence --out DIR)')
     .action(async (dir: string) => {
       const { io } = ctx;
+      const [{ verifyEvidence }, renderPack] = await Promise.all([import('../../library/index.js'), packRenderer()]);
       const result = await verifyEvidence(path.resolve(io.cwd, dir), renderPack);
       if (result.ok) {
         print(io, `verified: ${result.files} files match their hashes; re-evaluation gives the recorded verdict (${result.gate}) and all ${result.findings} findings\n`);

@@ -5,8 +5,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { fail, print } from '../io.js';
 import { formatParser } from '../options.js';
-import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { type ExplainedExpression, type Explanation, explain } from '../../library/index.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
+import type { ExplainedExpression, Explanation } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
 
 /** A value on one line, cut past this many characters. */
@@ -53,6 +53,8 @@ export function registerExplain(program: Command, ctx: CliContext): void {
     .argument('<resource>', 'resource id');
   addRunOptions(cmd, { gate: false });
   cmd.option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text').action(async (policy: string, resource: string, flags: RunFlags & { format: string }) => {
+    // Loaded here: `steward explain --help` loads no command body.
+    const [{ explain }, { withTarget }] = await Promise.all([import('../../library/index.js'), import('../run-target.js')]);
     const x = await withTarget(flags, ctx.io, (options) => explain({ ...options, policy, resource }));
     if ('notFound' in x) {
       fail(ctx.io, `steward explain: ${x.notFound}`);

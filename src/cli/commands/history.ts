@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { formatParser } from '../options.js';
-import { type HistoryRun, historyRuns } from '../../library/without-policies.js';
+import type { HistoryRun } from '../../library/without-policies.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
@@ -45,6 +45,8 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
     .action(async (flags: { history?: string; config?: string; format: string }) => {
       const { io } = ctx;
+      // Loaded here: `steward history --help` loads no command body.
+      const { historyRuns } = await import('../../library/without-policies.js');
       const runs = await historyRuns({ history: flags.history, config: flags.config, cwd: io.cwd, env: io.env });
       print(io, flags.format === 'json' ? `${JSON.stringify(runs, null, 2)}\n` : renderHistoryTable(runs));
       ctx.exitCode = 0;

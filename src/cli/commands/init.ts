@@ -7,8 +7,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
-import { initFiles } from '../init-templates.js';
-import { displayPath } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 export function registerInit(program: Command, ctx: CliContext): void {
@@ -16,7 +14,9 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .command('init')
     .description(summaryOf('init'))
     .argument('[dir]', 'directory to write into', '.')
-    .action((dir: string) => {
+    .action(async (dir: string) => {
+      // Loaded here: `steward init --help` loads no command body.
+      const [{ initFiles }, { displayPath }] = await Promise.all([import('../init-templates.js'), import('../../library/without-policies.js')]);
       const root = path.resolve(ctx.io.cwd, dir);
       const files = initFiles();
       const targets = Object.keys(files).map((rel) => path.join(root, rel));

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, secretsOf } from '../io.js';
-import { InputError, readReportFile, syncIssues } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 export function registerIssues(program: Command, ctx: CliContext): void {
@@ -17,6 +16,8 @@ export function registerIssues(program: Command, ctx: CliContext): void {
     .addOption(new Option('--by <key>', 'one issue per failing policy, or per team the config\'s owners: map routes findings to').choices(['policy', 'team']).default('policy'))
     .action(async (flags: { from: string; by: 'policy' | 'team' }) => {
       const { io } = ctx;
+      // Loaded here: `steward issues sync --help` loads no command body.
+      const { InputError, readReportFile, syncIssues } = await import('../../library/without-policies.js');
       const missing = ['GITHUB_TOKEN', 'GITHUB_REPOSITORY'].filter((name) => !io.env[name]);
       if (missing.length > 0) {
         throw new InputError(missing.map((name) => ({ file: name, line: 0, column: 0, message: `not set: issues sync needs ${name === 'GITHUB_TOKEN' ? 'a token that may write issues' : 'the repository as owner/repo'}` })));

@@ -2,8 +2,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { collectRaw, formatParser } from '../options.js';
-import { builtinPolicyDir, displayPath, listPolicies } from '../../library/index.js';
-import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
@@ -16,6 +14,8 @@ export function registerList(program: Command, ctx: CliContext): void {
     .option('-f, --format <format>', 'text|json|ids (one id a line, for scripts and completion)', formatParser(['text', 'json', 'ids']), 'text')
     .action(async (flags: { config?: string; policies?: string[]; format: string }) => {
       const { io } = ctx;
+      // Loaded here: `steward list --help` loads no command body.
+      const [{ builtinPolicyDir, displayPath, listPolicies }, { chosenConfig }] = await Promise.all([import('../../library/index.js'), import('../config-choice.js')]);
       const policies = await listPolicies({ config: chosenConfig(flags, io), cwd: io.cwd, env: io.env, policies: flags.policies });
       // Where each came from: a pack by name with its version, the built-in pack, or its file.
       const from = (p: (typeof policies)[number]) =>

@@ -3,12 +3,10 @@
 // exiting like check on it: 3 when an instance is in error, 1 when one fails, else 0.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { exitCodeFor, fileClashes, InputError, mergeReportFiles } from '../../library/without-policies.js';
 import { collect, parseFailOn, type OutputTarget } from '../options.js';
 import { addReportOptions } from '../run-options.js';
-import { assertWritableOutputs, writeReports } from '../report-output.js';
-import type { FailOn } from '../../library/without-policies.js';
-import type { GroupBy } from '../../report/index.js';
+import type { FailOn } from '../../library/startup.js';
+import type { GroupBy } from '../../report/format-names.js';
 import { summaryOf } from './summaries.js';
 
 export function registerMerge(program: Command, ctx: CliContext): void {
@@ -23,6 +21,11 @@ export function registerMerge(program: Command, ctx: CliContext): void {
   addReportOptions(cmd);
   cmd.action(async (files: string[], flags: { failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean; format?: string; output?: OutputTarget[]; groupBy?: GroupBy }) => {
     const { io } = ctx;
+    // Loaded here: `steward merge --help` loads no command body.
+    const [{ exitCodeFor, fileClashes, InputError, mergeReportFiles }, { assertWritableOutputs, writeReports }] = await Promise.all([
+      import('../../library/without-policies.js'),
+      import('../report-output.js'),
+    ]);
     // An output naming a report merged, or another output, would leave one of them lost.
     const outputs = (flags.output ?? []).map((o) => ({ name: `--output ${o.format}=${o.path}`, file: o.path }));
     const clashes = fileClashes(outputs, files.map((file) => ({ name: 'a report merged', file })), io.cwd);

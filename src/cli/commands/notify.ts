@@ -3,9 +3,7 @@
 // another); --dry-run prints each message instead (no URL, no key).
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { chosenConfig } from '../config-choice.js';
 import { print, warn } from '../io.js';
-import { notifyFrom } from '../../library/without-policies.js';
 import { summaryOf } from './summaries.js';
 
 export function registerNotify(program: Command, ctx: CliContext): void {
@@ -17,6 +15,8 @@ export function registerNotify(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'print the messages instead of sending them')
     .action(async (flags: { from: string; config?: string; dryRun?: boolean }) => {
       const { io } = ctx;
+      // Loaded here: `steward notify --help` loads no command body.
+      const [{ notifyFrom }, { chosenConfig }] = await Promise.all([import('../../library/without-policies.js'), import('../config-choice.js')]);
       const outcome = await notifyFrom({ from: flags.from, config: chosenConfig({ config: flags.config }, io), cwd: io.cwd, env: io.env, dryRun: flags.dryRun });
       if (flags.dryRun) print(io, `${JSON.stringify(outcome.planned, null, 2)}\n`);
       warn(io, outcome.warnings.map((w) => `steward: ${w}`));

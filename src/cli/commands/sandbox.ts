@@ -1,10 +1,9 @@
 // `steward sandbox`: serve the emulated instance on 127.0.0.1 until SIGINT/SIGTERM, printing
 // where it is and the (sandbox-only) token to use.
 import type { Command } from 'commander';
-import { describeSandbox, startSandbox } from '../../sandbox/index.js';
 import type { CliContext } from '../context.js';
 import { parsePort, parseSeed } from '../options.js';
-import { InputError } from '../../library/without-policies.js';
+import { InputError } from '../../library/startup.js';
 import { summaryOf } from './summaries.js';
 
 interface SandboxFlags {
@@ -21,6 +20,8 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('--token <token>', 'token the sandbox accepts (default: a random one)')
     .option('--seed <n>', 'seed of the generated data', parseSeed)
     .action(async (flags: SandboxFlags) => {
+      // Loaded here: `steward sandbox --help` loads no emulated instance.
+      const { describeSandbox, startSandbox } = await import('../../sandbox/index.js');
       const sandbox = await startSandbox({ port: flags.port, token: flags.token, seed: flags.seed }).catch((error: NodeJS.ErrnoException) => {
         // A port someone else holds is a bad flag, not a failure of the instance.
         if (error.code !== 'EADDRINUSE') throw error;

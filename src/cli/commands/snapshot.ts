@@ -5,9 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { print, warn } from '../io.js';
-import { warnEvaluationErrors } from '../report-output.js';
-import { addRunOptions, type RunFlags, withTarget } from '../run-options.js';
-import { displayPath, evaluate, InputError, spooledRecorder, unwritableProblem, withPageSpool, writeSnapshot } from '../../library/index.js';
+import { addRunOptions, type RunFlags } from '../run-options.js';
 import { summaryOf } from './summaries.js';
 
 export function registerSnapshot(program: Command, ctx: CliContext): void {
@@ -16,6 +14,12 @@ export function registerSnapshot(program: Command, ctx: CliContext): void {
   addRunOptions(cmd, { gate: false, from: false });
   cmd.requiredOption('--out <file>', 'snapshot file to write').action(async (flags: RunFlags & { out: string }) => {
     const { io } = ctx;
+    // Loaded here: `steward snapshot --help` loads no command body.
+    const [{ displayPath, evaluate, InputError, spooledRecorder, unwritableProblem, withPageSpool, writeSnapshot }, { withTarget }, { warnEvaluationErrors }] = await Promise.all([
+      import('../../library/index.js'),
+      import('../run-target.js'),
+      import('../report-output.js'),
+    ]);
     const file = path.resolve(io.cwd, flags.out);
     // Written after the run: a file that cannot be written is bad input now, nothing sent.
     const unwritableOut = unwritableProblem('--out', file, flags.out);

@@ -2,10 +2,7 @@
 // `N passed, N failed` alone on the last line; exit 1 when a test fails, 2 on bad input.
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { formatPolicyTestResults, testPolicies } from '../../library/index.js';
-import { chosenConfig } from '../config-choice.js';
 import { print } from '../io.js';
-import { policyTestsJson, policyTestsJunit } from '../test-formats.js';
 import { summaryOf } from './summaries.js';
 
 export function registerTest(program: Command, ctx: CliContext): void {
@@ -18,6 +15,12 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .addOption(new Option('-f, --format <format>', 'text (default), json, or junit (CI test panels)').choices(['text', 'json', 'junit']).default('text'))
     .action(async (paths: string[], flags: { config?: string; policies?: string[]; format: 'text' | 'json' | 'junit' }) => {
       const { io } = ctx;
+      // Loaded here: `steward test --help` loads no command body.
+      const [{ formatPolicyTestResults, testPolicies }, { chosenConfig }, { policyTestsJson, policyTestsJunit }] = await Promise.all([
+        import('../../library/index.js'),
+        import('../config-choice.js'),
+        import('../test-formats.js'),
+      ]);
       const policies = [...paths, ...(flags.policies ?? [])];
       const results = await testPolicies({ config: chosenConfig({ config: flags.config, policies }, io), cwd: io.cwd, env: io.env, policies });
       const render = { text: () => formatPolicyTestResults(results, { quiet: io.quiet }), json: () => policyTestsJson(results), junit: () => policyTestsJunit(results) };

@@ -3,8 +3,6 @@
 // policies' likely mistakes that still compile are warnings on stderr, each at its place.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { formatProblem, RESOURCE_MANIFEST_INPUTS, validate } from '../../library/index.js';
-import { chosenConfig } from '../config-choice.js';
 import { print, warn } from '../io.js';
 import { summaryOf } from './summaries.js';
 
@@ -16,6 +14,8 @@ export function registerValidate(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')
     .action(async (given: string[], flags: { config?: string; policies?: string[] }) => {
+      // Loaded here: `steward validate --help` loads no command body.
+      const [{ formatProblem, RESOURCE_MANIFEST_INPUTS, validate }, { chosenConfig }] = await Promise.all([import('../../library/index.js'), import('../config-choice.js')]);
       const paths = [...given, ...(flags.policies ?? [])];
       // Without a config or paths, validating the built-in pack alone would say "valid" about nothing of the user's.
       const prepared = await validate({

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { collect } from '../options.js';
-import { displayPath, InputError, loadConfig, waive } from '../../library/without-policies.js';
+import { InputError } from '../../library/startup.js';
 import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
@@ -40,6 +40,8 @@ export function registerWaive(program: Command, ctx: CliContext): void {
       if (flags.risk !== undefined && !['low', 'medium', 'high'].includes(flags.risk)) {
         throw new InputError([{ file: '--risk', line: 0, column: 0, message: `must be low, medium or high; got "${flags.risk}"` }]);
       }
+      // Loaded here: `steward waive --help` loads no command body.
+      const { displayPath, loadConfig, waive } = await import('../../library/without-policies.js');
       const config = loadConfig({ configPath: flags.config, cwd: io.cwd, env: io.env });
       const file = flags.waivers ? path.resolve(io.cwd, flags.waivers) : (config.waiversFile ?? path.resolve(io.cwd, 'waivers.yaml'));
       const extra = Object.fromEntries(
