@@ -111,23 +111,29 @@ const processMs = (runs, file, args) => medianMs(runs, () => execFileSync(file, 
 const mediansOf = (starts, fields) => Object.fromEntries(fields.map((field) => [field, median(starts.map((u) => u[field]))]));
 
 /**
- * Start-up CPU of `node -e 0` and of the three commands of issue 29's rows, each with its goal,
- * as the process reports it at exit (scripts/bench-process.mjs; wall time on 2 shared cores is
- * noise), with its system part and its page faults. The commands start as a user's starts do, with the code cache a command keeps (src/cli/chunk-loader.ts; two
- * unmeasured starts keep it, in a cache home of the bench's own), and `check --from` once more
- * with the cache off (every start as a first one on a fresh machine, as in CI). Measured in
- * rounds, one start of each a round (medians of 7): a minute in which the shared machine runs
- * slow falls on a row and its limit alike, not on the rows measured in it alone.
+ * Start-up CPU of `node -e 0` and of the commands of issue 29's rows (and a command's own help),
+ * each with its goal, as the process reports it at exit (scripts/bench-process.mjs; wall time on
+ * 2 shared cores is noise), with its system part and its page faults. The commands start as a
+ * user's starts do, with the code cache a command keeps (src/cli/chunk-loader.ts; two unmeasured
+ * starts keep it, in a cache home of the bench's own), and `check --from` and `validate` once
+ * more with the cache off (every start as a first one on a fresh machine, as in CI: what
+ * `validate` costs then, `check` costs before it evaluates anything). Measured in rounds, one
+ * start of each a round (medians of 7): a minute in which the shared machine runs slow falls on
+ * a row and its limit alike, not on the rows measured in it alone.
  */
 function startupCpu(node, snapshot, cacheHome) {
   const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
   delete env.NODE_DISABLE_COMPILE_CACHE;
   const check = ['check', '-c', 'demo/steward.yaml', '--from', snapshot, '--format', 'json'];
+  const validate = ['validate', '-c', 'demo/steward.yaml'];
+  const firstStart = { ...env, NODE_DISABLE_COMPILE_CACHE: '1' };
   const commands = [
     ['`steward --help`', ['--help'], 3, env],
-    ['`steward validate` (the demo config)', ['validate', '-c', 'demo/steward.yaml'], 4, env],
+    ["`steward check --help` (a command's own help: its flags, not its body)", ['check', '--help'], 3, env],
+    ['`steward validate` (the demo config)', validate, 4, env],
     ['`steward check --from` the demo snapshot', check, 4, env],
-    ['… the same, code cache off (a first start)', check, 4, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }],
+    ['… the same, code cache off (a first start)', check, 4, firstStart],
+    ['… `validate`, code cache off (reading the config on a first start: the floor of the row above)', validate, 4, firstStart],
   ];
   // Two unmeasured starts of each with the cache on: a command keeps its code from its second start.
   for (const [, args, , runEnv] of commands) if (runEnv === env) processUsage(['dist/cli.js', ...args], { runs: 2, node, env });
