@@ -30,6 +30,7 @@ export function registerEvidence(program: Command, ctx: CliContext): void {
     .option('--baseline <file>', 'fail only on findings not in this baseline (the pack keeps it)')
     .action(async (flags: RunFlags & { out: string }) => {
       const { io } = ctx;
+      // Loaded here: `steward evidence --help` loads no command body.
       const [{ displayPath, exitCodeFor, writeEvidence }, { withTarget }, { warnEvaluationErrors }, renderPack] = await Promise.all([
         import('../../library/index.js'),
         import('../run-target.js'),
