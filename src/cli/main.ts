@@ -52,11 +52,11 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = pr
     ctx.reachesAnInstance = command.options.some((option) => option.long === '--base-url');
   });
   // Settings above are inherited by the commands added below. Only the command `argv` names
-  // loads its module (all of them for `completion`, which describes every flag); the others
-  // are listed by name and summary, and fail closed if one were ever run unloaded.
+  // declares its flags (all of them for `completion`, which describes every flag); the others
+  // are listed by name and summary, and fail closed if one were ever run undeclared.
   const wanted = requestedCommand(argv.slice(2));
   for (const entry of COMMANDS) {
-    if (wanted === entry.name || wanted === ALL_COMMANDS) (await entry.load())(program, ctx);
+    if (wanted === entry.name || wanted === ALL_COMMANDS) entry.register(program, ctx);
     else {
       program
         .command(entry.name)
@@ -64,7 +64,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = pr
         .allowUnknownOption()
         .allowExcessArguments()
         .action(() => {
-          throw new Error(`internal: the ${entry.name} command ran without its module`);
+          throw new Error(`internal: the ${entry.name} command ran without its flags declared`);
         });
     }
   }

@@ -365,7 +365,7 @@ describe('start-up', () => {
   it('a command listed but not loaded fails closed if it were ever run (never a silent exit 0)', async () => {
     // Built for `--help`: every command is listed, none loaded.
     const program = await buildProgram({ io: bufferIo(), exitCode: 0 }, ['node', 'steward', '--help']);
-    await expect(program.parseAsync(['node', 'steward', 'check', '--fail-on', 'high'])).rejects.toThrow('internal: the check command ran without its module');
+    await expect(program.parseAsync(['node', 'steward', 'check', '--fail-on', 'high'])).rejects.toThrow('internal: the check command ran without its flags declared');
   });
 
   it('a reader that closes the pipe early: exit 0, nothing on stderr', async () => {

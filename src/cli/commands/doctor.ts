@@ -3,7 +3,6 @@
 // every check is ok, 3 otherwise, 2 on bad input.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { print } from '../io.js';
 import { collect, collectPolicyIds, formatParser } from '../options.js';
 import type { RunFlags } from '../run-options.js';
 import { summaryOf } from './summaries.js';
@@ -19,13 +18,5 @@ export function registerDoctor(program: Command, ctx: CliContext): void {
     .option('--instance <name>', "check this instance of the config's instances: (one)", collect)
     .option('--sandbox', 'check an in-process demo sandbox instance')
     .option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text')
-    .action(async (flags: RunFlags & { format: string }) => {
-      const { io } = ctx;
-      // Loaded here: `steward doctor --help` loads no command body.
-      const [{ doctor, renderDoctorText }, { withTarget }] = await Promise.all([import('../../library/index.js'), import('../run-target.js')]);
-      const report = await withTarget(flags, io, doctor);
-      const text = flags.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorText(report);
-      print(io, text);
-      ctx.exitCode = report.ok ? 0 : 3;
-    });
+    .action(async (flags: RunFlags & { format: string }) => (await import('./doctor-run.js')).runDoctor(ctx, flags));
 }

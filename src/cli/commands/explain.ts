@@ -1,49 +1,12 @@
 // `steward explain POLICY RESOURCE`: why a policy passes or fails on one resource: the fields
 // it reads, each expression node by node with its value, and for what came out false the value
 // that would have passed. Same flags as check for reaching the instance (or --sandbox, --from).
+// Its flags; what it does, and the text of an explanation, are explain-run.ts.
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { fail, print } from '../io.js';
 import { formatParser } from '../options.js';
 import { addRunOptions, type RunFlags } from '../run-options.js';
-import type { ExplainedExpression, Explanation } from '../../library/index.js';
 import { summaryOf } from './summaries.js';
-
-/** A value on one line, cut past this many characters. */
-const VALUE_CHARS = 100;
-
-function valueText(n: { value?: unknown; error?: string }): string {
-  if (n.error !== undefined) return `error: ${n.error}`;
-  const text = JSON.stringify(n.value) ?? 'undefined';
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS - 1)}…` : text;
-}
-
-function expressionLines(e: ExplainedExpression, indent: string): string[] {
-  const lines = [`${indent}${e.field}: ${e.source}`];
-  for (const n of e.nodes) {
-    const pad = `${indent}  ${'  '.repeat(n.depth)}`;
-    lines.push(`${pad}${n.text}  → ${valueText(n)}`);
-    if (n.hint) lines.push(`${pad}  ↳ ${n.hint}`);
-  }
-  return lines;
-}
-
-export function renderExplanation(x: Explanation): string {
-  const lines = [
-    `${x.policy.id} (${x.policy.severity}) on ${x.resource.kind}/${x.resource.id}: ${x.outcome}`,
-    `  ${x.policy.title}`,
-    `reads: ${x.reads.join(', ') || '(nothing of the resource)'}`,
-  ];
-  if (x.each) lines.push(...expressionLines(x.each, ''));
-  for (const item of x.items) {
-    if (item.path) lines.push('', `${item.path}: ${item.outcome}`);
-    for (const e of item.expressions) lines.push(...expressionLines(e, item.path ? '  ' : ''));
-    if (item.outcome === 'not selected') lines.push(`${item.path ? '  ' : ''}assert: not evaluated (when is not true)`);
-  }
-  if (x.omittedItems > 0) lines.push('', `… ${x.omittedItems} more items not shown (the failing ones come first)`);
-  for (const f of x.findings) lines.push('', `finding: ${f.status}${f.path ? ` ${f.path}` : ''}: ${f.message}`);
-  return `${lines.join('\n')}\n`;
-}
 
 export function registerExplain(program: Command, ctx: CliContext): void {
   const cmd = program
@@ -52,16 +15,5 @@ export function registerExplain(program: Command, ctx: CliContext): void {
     .argument('<policy>', 'policy id (see `steward list`)')
     .argument('<resource>', 'resource id');
   addRunOptions(cmd, { gate: false });
-  cmd.option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text').action(async (policy: string, resource: string, flags: RunFlags & { format: string }) => {
-    // Loaded here: `steward explain --help` loads no command body.
-    const [{ explain }, { withTarget }] = await Promise.all([import('../../library/index.js'), import('../run-target.js')]);
-    const x = await withTarget(flags, ctx.io, (options) => explain({ ...options, policy, resource }));
-    if ('notFound' in x) {
-      fail(ctx.io, `steward explain: ${x.notFound}`);
-      ctx.exitCode = 2;
-      return;
-    }
-    print(ctx.io, flags.format === 'json' ? `${JSON.stringify(x, null, 2)}\n` : renderExplanation(x));
-    ctx.exitCode = 0;
-  });
+  cmd.option('-f, --format <format>', 'text|json', formatParser(['text', 'json']), 'text').action(async (policy: string, resource: string, flags: RunFlags & { format: string }) => (await import('./explain-run.js')).runExplain(ctx, policy, resource, flags));
 }

@@ -19,20 +19,5 @@ export function registerMerge(program: Command, ctx: CliContext): void {
     .option('--expect <names>', 'the instances the merge must hold (comma list): one without a report makes it exit 3', collect)
     .option('--allow-empty', 'let an instance whose report shows no resource evaluated pass (refused by default, as check refuses the run)');
   addReportOptions(cmd);
-  cmd.action(async (files: string[], flags: { failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean; format?: string; output?: OutputTarget[]; groupBy?: GroupBy }) => {
-    const { io } = ctx;
-    // Loaded here: `steward merge --help` loads no command body.
-    const [{ exitCodeFor, fileClashes, InputError, mergeReportFiles }, { assertWritableOutputs, writeReports }] = await Promise.all([
-      import('../../library/without-policies.js'),
-      import('../report-output.js'),
-    ]);
-    // An output naming a report merged, or another output, would leave one of them lost.
-    const outputs = (flags.output ?? []).map((o) => ({ name: `--output ${o.format}=${o.path}`, file: o.path }));
-    const clashes = fileClashes(outputs, files.map((file) => ({ name: 'a report merged', file })), io.cwd);
-    if (clashes.length > 0) throw new InputError(clashes);
-    assertWritableOutputs(flags.output ?? [], io);
-    const report = await mergeReportFiles(files, { cwd: io.cwd, failOn: flags.failOn, allowSameInstance: flags.allowSameInstance, expect: flags.expect, allowEmpty: flags.allowEmpty });
-    writeReports(report, flags.format ?? 'text', flags.output ?? [], io, flags.groupBy);
-    ctx.exitCode = exitCodeFor(report);
-  });
+  cmd.action(async (files: string[], flags: { failOn?: FailOn; allowSameInstance?: boolean; expect?: string[]; allowEmpty?: boolean; format?: string; output?: OutputTarget[]; groupBy?: GroupBy }) => (await import('./merge-run.js')).runMerge(ctx, files, flags));
 }

@@ -2,7 +2,6 @@
 // `N passed, N failed` alone on the last line; exit 1 when a test fails, 2 on bad input.
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { print } from '../io.js';
 import { summaryOf } from './summaries.js';
 
 export function registerTest(program: Command, ctx: CliContext): void {
@@ -13,18 +12,5 @@ export function registerTest(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'config file (default: the nearest steward.yaml up to the repository root)')
     .option('-p, --policies <paths...>', 'policy files or folders (as the paths argument)')
     .addOption(new Option('-f, --format <format>', 'text (default), json, or junit (CI test panels)').choices(['text', 'json', 'junit']).default('text'))
-    .action(async (paths: string[], flags: { config?: string; policies?: string[]; format: 'text' | 'json' | 'junit' }) => {
-      const { io } = ctx;
-      // Loaded here: `steward test --help` loads no command body.
-      const [{ formatPolicyTestResults, testPolicies }, { chosenConfig }, { policyTestsJson, policyTestsJunit }] = await Promise.all([
-        import('../../library/index.js'),
-        import('../config-choice.js'),
-        import('../test-formats.js'),
-      ]);
-      const policies = [...paths, ...(flags.policies ?? [])];
-      const results = await testPolicies({ config: chosenConfig({ config: flags.config, policies }, io), cwd: io.cwd, env: io.env, policies });
-      const render = { text: () => formatPolicyTestResults(results, { quiet: io.quiet }), json: () => policyTestsJson(results), junit: () => policyTestsJunit(results) };
-      print(io, render[flags.format]());
-      ctx.exitCode = results.some((r) => !r.passed) ? 1 : 0;
-    });
+    .action(async (paths: string[], flags: { config?: string; policies?: string[]; format: 'text' | 'json' | 'junit' }) => (await import('./test-run.js')).runTest(ctx, paths, flags));
 }
