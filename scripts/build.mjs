@@ -49,9 +49,11 @@ let validatorChunks;
   await build({ ...common, stdin: { contents, resolveDir: '.', loader: 'ts' }, outfile, packages: 'external' });
   const derived = await import(pathToFileURL(outfile).href);
   ({ chunkFile } = derived);
-  const { ownValidatorsChunks, ownValidatorsModule } = await import('./own-validators.mjs');
-  writeIfChanged('src/core/own-validators.generated.js', ownValidatorsModule(derived.ownSchemas(), derived.ownSchemaKey));
-  validatorChunks = ownValidatorsChunks(derived.ownSchemas(), derived.ownSchemaKey);
+  const { ownValidatorGroups, ownValidatorsChunks, ownValidatorsModule } = await import('./own-validators.mjs');
+  // Compiled once (Ajv's standalone code), written in the library's form and the CLI's.
+  const validatorGroups = ownValidatorGroups(derived.ownSchemas(), derived.ownSchemaKey);
+  writeIfChanged('src/core/own-validators.generated.js', ownValidatorsModule(validatorGroups));
+  validatorChunks = ownValidatorsChunks(validatorGroups);
   const files = readdirSync('policies').filter((f) => /\.ya?ml$/.test(f)).sort().map((name) => ({ name, text: readFileSync(`policies/${name}`, 'utf8') }));
   const pack = await derived.builtinPackJson(files, derived.RESOURCE_KINDS);
   writeFileSync(derived.BUILTIN_PACK_FILE, pack);

@@ -81,7 +81,7 @@ const isJson = (text) => {
  * validators by id. Ajv's runtime helpers, which standalone code `require`s, are named once for
  * all groups (`helpers`: module -> name).
  */
-function ownValidatorGroups(entries, keyOf) {
+export function ownValidatorGroups(entries, keyOf) {
   const groups = new Map();
   const ids = new Map();
   for (const [name, own] of entries) {
@@ -161,23 +161,22 @@ function moduleText({ helpers, ids }, scopes) {
 
 /**
  * The module's text (src/core/own-validators.generated.js, for the library, the Action and the
- * tests): each group's code scoped in a function of its own, run at its first use.
+ * tests) from ownValidatorGroups's `made`: each group's code scoped in a function of its own, run
+ * at its first use.
  */
-export function ownValidatorsModule(entries, keyOf) {
-  const made = ownValidatorGroups(entries, keyOf);
+export function ownValidatorsModule(made) {
   return moduleText(made, made.groups.map(({ comment, keys, code }) => `${comment}\nlazily(${JSON.stringify(keys)}, () => {\n${code}\n});`));
 }
 
 /**
- * The same validators for the CLI's chunks (scripts/build.mjs): each group's code a CommonJS
- * module of its own (`chunks`: file name -> text, `exports.make(helpers, withSchema)`), required
+ * The same validators (ownValidatorGroups's `made`) for the CLI's chunks (scripts/build.mjs):
+ * each group's code a CommonJS module of its own (`chunks`: file name -> text, `exports.make(helpers, withSchema)`), required
  * at its first use, and `module`, the module that requires them (each `./<file>` a chunk the
  * loader serves). V8 scans all of a file's text as it compiles it: `check` never reads the fix
  * shapes' code, `validate` neither theirs nor the answers'. A group's file is named by the first
  * word of its first validator's name (`validators-answer.cjs`).
  */
-export function ownValidatorsChunks(entries, keyOf) {
-  const made = ownValidatorGroups(entries, keyOf);
+export function ownValidatorsChunks(made) {
   const helperNames = [...made.helpers.values()].join(', ');
   const chunks = new Map();
   const scopes = made.groups.map(({ comment, names, keys, code }) => {

@@ -192,8 +192,9 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
         }
         // Code of a chunk the build no longer has, or of an earlier text of one this run loaded.
         const chunks = new Set(readdirSync(folder));
-        removeLeftPartials(kept);
-        for (const entry of readdirSync(kept)) {
+        const keptEntries = readdirSync(kept);
+        removeLeftPartials(kept, Date.now(), keptEntries);
+        for (const entry of keptEntries) {
           const m = KEPT_FILE.exec(entry);
           if (!m) continue;
           const [, chunk, cacheName] = m;

@@ -83,13 +83,14 @@ const PARTIAL_FILE = /\.\d+\.partial$/;
 
 /**
  * Removes from `folder` what keepFile left where its start was killed between the write and the
- * rename (an hour old: one being written now is minutes younger). Returns how many. Never throws:
- * a file another start removed first, or a folder that went away, is nothing to remove.
+ * rename (an hour old: one being written now is minutes younger). `entries`: the folder's
+ * listing, where the caller has just read it. Returns how many. Never throws: a file another
+ * start removed first, or a folder that went away, is nothing to remove.
  */
-export function removeLeftPartials(folder: string, now = Date.now()): number {
+export function removeLeftPartials(folder: string, now = Date.now(), entries?: readonly string[]): number {
   let removed = 0;
   try {
-    for (const entry of readdirSync(folder)) {
+    for (const entry of entries ?? readdirSync(folder)) {
       if (!PARTIAL_FILE.test(entry)) continue;
       const file = path.join(folder, entry);
       // Stryker disable next-line EqualityOperator: an hour to the millisecond
