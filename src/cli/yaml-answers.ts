@@ -36,8 +36,8 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
   if (!folder || !build) return null;
   const file = path.join(folder, `${name}.json`);
   let kept: Map<string, YamlAnswers> | undefined;
-  /** Each file read this run: what every reading of it knows by the end, and how many answers were recalled for it. */
-  const tracked = new Map<string, { file: string; text: string; readings: (() => YamlAnswers | null)[]; recalled: number }>();
+  /** Each file read this run: what every reading of it knows by the end, and the answers recalled for it. */
+  const tracked = new Map<string, { file: string; text: string; readings: (() => YamlAnswers | null)[]; recalled: YamlAnswers | undefined }>();
   const keyOf = (shown: string, text: string) => `${shown}\n${text}`;
 
   const read = (): Map<string, YamlAnswers> => {
@@ -66,7 +66,7 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
       const key = keyOf(shown, text);
       const known = tracked.get(key);
       if (known) known.readings.push(answers);
-      else tracked.set(key, { file: shown, text, readings: [answers], recalled: kept?.get(key)?.size ?? 0 });
+      else tracked.set(key, { file: shown, text, readings: [answers], recalled: kept?.get(key) });
     },
     save() {
       const entries: KeptFile['entries'] = [];
@@ -76,8 +76,9 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
         const readings = t.readings.map((answers) => answers());
         if (readings.some((answers) => answers === null)) continue;
         const answers = new Map(readings.flatMap((a) => [...a!]));
-        // New answers, or a file read anew (answered nothing kept before).
-        if (answers.size !== t.recalled) asked = true;
+        // New answers, a file read anew (answered nothing kept before), or an answer given again
+        // in place of a kept one (damaged JSON, computed afresh: kept as it is, recomputed every run).
+        if ([...answers].some(([query, answer]) => t.recalled?.get(query) !== answer)) asked = true;
         entries.push({ file: t.file, text: t.text, answers: [...answers] });
       }
       if (!asked) return 0;

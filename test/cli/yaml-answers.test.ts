@@ -55,6 +55,24 @@ describe('the answer file', () => {
     expect(run3.recall('gone.yaml', 'g')).toBeUndefined();
   });
 
+  it('writes again when an answer is given in place of a kept one (a damaged answer computed afresh), and not when nothing changed', () => {
+    const folder = tempDir('steward-ya-');
+    const run1 = yamlAnswerFile(folder, 'b1', 'check')!;
+    run1.recall('a.yaml', 'a');
+    run1.track('a.yaml', 'a', () => new Map([['q1', '{"n":1'], ['q2', '2']]));
+    expect(run1.save()).toBe(1);
+    // The same queries, one answered anew (its kept JSON was damaged): the file is written again.
+    const run2 = yamlAnswerFile(folder, 'b1', 'check')!;
+    expect(run2.recall('a.yaml', 'a')?.get('q1')).toBe('{"n":1');
+    run2.track('a.yaml', 'a', () => new Map([['q1', '{"n":1}'], ['q2', '2']]));
+    expect(run2.save()).toBe(1);
+    const run3 = yamlAnswerFile(folder, 'b1', 'check')!;
+    const kept = run3.recall('a.yaml', 'a')!;
+    expect(kept.get('q1')).toBe('{"n":1}');
+    run3.track('a.yaml', 'a', () => kept);
+    expect(run3.save()).toBe(0);
+  });
+
   it('recalls nothing another build answered, and nothing from a file it cannot read', () => {
     const folder = tempDir('steward-ya-');
     const run1 = yamlAnswerFile(folder, 'b1', 'check')!;
