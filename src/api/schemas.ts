@@ -315,11 +315,16 @@ export const workflowPermissionsSchema = object({}, { USER: { type: 'array', ite
  */
 const userIdList = { type: ['array', 'null'], items: { type: ['string', 'integer'], pattern: '^[0-9]+$' } } as const;
 const idList = { type: ['array', 'null'], items: { type: ['string', 'integer'] } } as const;
+/**
+ * With `load_associations` the platform names a policy's principals twice: in the three lists and
+ * in `resources` by type (pdp-filter-groups.json); either form may be left out where empty.
+ */
+const pdpResources = { type: ['object', 'null'], properties: { USER: userIdList, GROUP: idList, VIRTUAL_USER: idList } } as const;
 export const pdpPoliciesSchema = {
   type: 'array',
   items: object(
     { filterGroupId: int, name: str },
-    { type: nullableStr, dataSourcePermissions: nullableBool, userIds: userIdList, groupIds: idList, virtualUserIds: idList, parameters: { type: ['array', 'null'] } },
+    { type: nullableStr, dataSourcePermissions: nullableBool, userIds: userIdList, groupIds: idList, virtualUserIds: idList, resources: pdpResources, parameters: { type: ['array', 'null'] } },
   ),
 } as const;
 export type PdpPolicy = Answer<typeof pdpPoliciesSchema>[number];

@@ -18,7 +18,24 @@ export const PDP_ENABLED_RULE = 'pdpEnabled where a listing carries it; else on 
 /** The open "All Rows" policy: `type: "open"`, or `dataSourcePermissions: false` (pdp-filter-groups.json). */
 export const isOpenPolicy = (p: PdpPolicy): boolean => p.type === 'open' || p.dataSourcePermissions === false;
 
-const ids = (list: (number | string)[] | null | undefined): string[] => (list ?? []).map(String);
+const ids = (list: readonly (number | string)[] | null | undefined): string[] => (list ?? []).map(String);
+
+/**
+ * A policy's principals of one kind. With `load_associations` the platform names them in a list
+ * and again in `resources` (pdp-filter-groups.json), leaving either out where it is empty: the one
+ * given is read. Where both are given they must name the same ids, or the All Rows reach and the
+ * departed users would follow whichever form was read: an answer steward cannot trust.
+ */
+function principalsOf(p: PdpPolicy, datasetId: string, field: 'userIds' | 'groupIds' | 'virtualUserIds', key: 'USER' | 'GROUP' | 'VIRTUAL_USER'): string[] {
+  const list = p[field];
+  const byType = p.resources?.[key];
+  if (list == null || byType == null) return ids(list ?? byType);
+  const named = (l: readonly (number | string)[]) => JSON.stringify([...new Set(ids(l))].sort());
+  if (named(list) !== named(byType)) {
+    throw new Error(`getPdpPolicies: API drift at policy ${p.filterGroupId} of dataset ${datasetId}: ${field} ${JSON.stringify(list)} and resources.${key} ${JSON.stringify(byType)} name different principals`);
+  }
+  return ids(list);
+}
 
 export const pdpPart: DocumentPart = {
   name: 'pdp',
@@ -27,7 +44,14 @@ export const pdpPart: DocumentPart = {
   async load(api, r, once) {
     const id = String(r.doc.id);
     const [policies, access, directory] = await Promise.all([api.getPdpPolicies(id), api.getDatasetPermissions(id), userDirectory(api, once)]);
-    const shaped = policies.map((p) => ({ id: p.filterGroupId, name: p.name, open: isOpenPolicy(p), users: ids(p.userIds), groups: ids(p.groupIds), virtualUsers: ids(p.virtualUserIds) }));
+    const shaped = policies.map((p) => ({
+      id: p.filterGroupId,
+      name: p.name,
+      open: isOpenPolicy(p),
+      users: principalsOf(p, id, 'userIds', 'USER'),
+      groups: principalsOf(p, id, 'groupIds', 'GROUP'),
+      virtualUsers: principalsOf(p, id, 'virtualUserIds', 'VIRTUAL_USER'),
+    }));
     const open = shaped.find((p) => p.open) ?? null;
     const listed = r.listed && typeof r.listed.pdpEnabled === 'boolean' ? r.listed.pdpEnabled : undefined;
     const enabled = listed ?? shaped.some((p) => !p.open);

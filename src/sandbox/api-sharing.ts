@@ -119,9 +119,22 @@ function getWorkflowPermissions(ctx: RequestContext): Reply {
   return ok(set);
 }
 
+/**
+ * With `load_associations` the platform names each policy's principals again in `resources`, by
+ * type, each type only where it has some (pdp-filter-groups.json); a policy set with its own
+ * `resources` is answered as set.
+ */
 function getPdpPolicies(ctx: RequestContext): Reply {
   if (!ctx.state.datasetAccess.has(ctx.params.datasetId)) throw new HttpError(404, 'Not Found');
-  return ok(ctx.state.sharing.pdp.get(ctx.params.datasetId) ?? []);
+  const policies = ctx.state.sharing.pdp.get(ctx.params.datasetId) ?? [];
+  if (!(ctx.query.get('options') ?? '').split(',').includes('load_associations')) return ok(policies);
+  return ok(
+    policies.map((p) => {
+      if (p.resources !== undefined) return p;
+      const byType = { USER: p.userIds, GROUP: p.groupIds, VIRTUAL_USER: p.virtualUserIds };
+      return { ...p, resources: Object.fromEntries(Object.entries(byType).filter(([, ids]) => ids && ids.length > 0)) };
+    }),
+  );
 }
 
 export const handlers = {

@@ -74,6 +74,40 @@ describe('the pdp part', () => {
     await expect(load({ tags: '[]' })).resolves.toMatchObject({ enabled: false, enabledFrom: 'policies' });
   });
 
+  it('reads the principals from `resources` where the lists are left out, as the captured All Rows policy is', async () => {
+    // Access list: GROUP g-88, USER 7, USER 9. The lists absent: only `resources` names whom All Rows reaches.
+    const open = { name: 'All Rows', filterGroupId: 1, type: 'open', dataSourcePermissions: false, resources: { USER: [7, '9'], GROUP: ['g-88'], VIRTUAL_USER: ['vu:a1'] } };
+    setPolicies([open, { ...regionPolicy(ID, 2, FILLER_SHARE_GROUP), userIds: null, resources: { USER: [77] } }]);
+    await expect(load()).resolves.toMatchObject({
+      policies: [
+        { id: 1, open: true, users: ['7', '9'], groups: ['g-88'], virtualUsers: ['vu:a1'] },
+        { id: 2, open: false, users: ['77'], groups: [String(FILLER_SHARE_GROUP)], virtualUsers: [] },
+      ],
+      openReach: 3,
+      openReachesAll: true,
+      departedUsers: ['77'],
+    });
+  });
+
+  it('the sandbox answers `resources` beside the lists, as the platform does with load_associations; the two agreeing read once', async () => {
+    const answer = await createClient({ baseUrl: s.baseUrl, token: s.token }).getPdpPolicies(ID);
+    expect(answer.map((p) => p.resources)).toEqual([{ USER: [7, 9], GROUP: ['g-88'] }, { GROUP: [FILLER_SHARE_GROUP] }]);
+    // The same ids in another order, repeated, or as numbers against strings: the same principals.
+    setPolicies([{ ...allRowsPolicy(ID, 1, [7, 9, 7], ['g-88']), resources: { USER: ['9', '7'], GROUP: ['g-88'] } }, regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
+    await expect(load()).resolves.toMatchObject({ openReach: 3, openReachesAll: true });
+  });
+
+  it('a policy whose list and `resources` name different principals is drift, never a reach read from one of them', async () => {
+    setPolicies([{ ...allRowsPolicy(ID, 1, [], ['g-88']), resources: { USER: [7, 9], GROUP: ['g-88'] } }, regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
+    await expect(load()).rejects.toThrow(
+      'getPdpPolicies: API drift at policy 1 of dataset ds-finance-certified: userIds [] and resources.USER [7,9] name different principals',
+    );
+    setPolicies([allRowsPolicy(ID, 1, [7, 9], ['g-88']), { ...regionPolicy(ID, 2, FILLER_SHARE_GROUP), resources: { GROUP: [FILLER_SHARE_GROUP, 5] } }]);
+    await expect(load()).rejects.toThrow(`groupIds [${FILLER_SHARE_GROUP}] and resources.GROUP [${FILLER_SHARE_GROUP},5] name different principals`);
+    setPolicies([{ ...allRowsPolicy(ID, 1, [7, 9], ['g-88']), virtualUserIds: ['vu:a1'], resources: { USER: [7, 9], GROUP: ['g-88'], VIRTUAL_USER: ['vu:a2'] } }]);
+    await expect(load()).rejects.toThrow('virtualUserIds ["vu:a1"] and resources.VIRTUAL_USER ["vu:a2"] name different principals');
+  });
+
   it('names each deleted or unknown user its policies name once; a deactivated user has not departed', async () => {
     // 77 is deleted, 31 deactivated, 99999 in neither listing (demo-people.ts).
     setPolicies([allRowsPolicy(ID, 1, [77, 31], []), { ...regionPolicy(ID, 2, FILLER_SHARE_GROUP), userIds: [99999, 77, 7] }]);
