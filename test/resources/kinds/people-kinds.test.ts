@@ -61,7 +61,7 @@ describe('role holders and group members', () => {
     const report = await run('policies: [builtin]\nparams:\n  admins-at-most: { maxAdmins: 125 }\nscope: { roles: all }\n', ['admins-at-most']);
     expect(s.counts.listRoleUsers).toBe(3);
     const finding = report.findings.find((f) => f.policy === 'admins-at-most')!;
-    expect(finding.message).toMatch(/^126 active users hold the Admin role \(at most 125\): \[/);
+    expect(finding.message).toMatch(/^126 users hold the Admin role and are not deactivated or deleted \(at most 125\): \[/);
     expect(finding.message).toContain('"Admin 119 (300119)"');
   });
 
