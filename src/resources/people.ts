@@ -5,7 +5,7 @@
 import { DELETED_USER_SEARCH_BODY, USER_SEARCH_BODY } from '../api/assumptions.js';
 import type { IdentityUser, InstanceApi, OperationId } from '../api/types.js';
 import { noMemo } from './common.js';
-import type { CollectedResource, DocumentPart, RunMemo } from './types.js';
+import type { CollectedResource, DocumentPart, ResourceDocument, RunMemo } from './types.js';
 
 export const USER_STATES = ['active', 'pending', 'deactivated', 'deleted'] as const;
 export type UserState = (typeof USER_STATES)[number];
@@ -139,12 +139,15 @@ export function ownerPart(operation: OperationId, ownerOf: (api: InstanceApi, r:
   };
 }
 
+/** The first of a document's `owners` (as the kinds' documents list them), or null when it lists none. */
+export function firstOwner(doc: ResourceDocument): OwnerId | null {
+  const first = (doc.owners as { type: string; id: string }[])[0];
+  return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
+}
+
 /** The `owner` part of a kind whose document lists its owners (`doc.owners`, from `operation`): the first one. */
 export function firstOwnerPart(operation: OperationId): DocumentPart {
-  return ownerPart(operation, async (_api, r) => {
-    const first = (r.doc.owners as { type: string; id: string }[])[0];
-    return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
-  });
+  return ownerPart(operation, async (_api, r) => firstOwner(r.doc));
 }
 
 /**

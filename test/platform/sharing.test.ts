@@ -206,6 +206,20 @@ describe('the sharing policies on the platform’s captured answers', () => {
     expect(findingKeys(report).filter((k) => k.startsWith('pages-owner-active'))).toEqual(pages.map((p) => `pages-owner-active page/${p.pageId}`).sort());
   });
 
+  it('a summary whose ownerId is not its first owner, or beside no owners, leaves that page’s owner unknown: an error, never an owner-less pass', async () => {
+    const [p0, p1, ...pages] = PAGES.pageAdminSummaries;
+    serveCaptured({ listPages: [{ pageAdminSummaries: [{ ...p0, owners: [] }, { ...p1, ownerId: 31 }, ...pages] }] });
+    const report = await run();
+    expect(report.summary.gate).toBe('error');
+    expect(report.findings.filter((f) => f.policy === 'pages-owner-active').map((f) => [f.resource.id, f.status, f.message])).toEqual([
+      [String(p0.pageId), 'error', `could not read page ${p0.pageId}: listPages: API drift at ownerId of page ${p0.pageId}: ${p0.ownerId} is not its first owner (owners is empty), so its owner is unknown`],
+      [String(p1.pageId), 'error', `could not read page ${p1.pageId}: listPages: API drift at ownerId of page ${p1.pageId}: 31 is not its first owner (USER ${p1.ownerId}), so its owner is unknown`],
+      ...pages.map((p) => [String(p.pageId), 'violation', expect.any(String)]),
+    ]);
+    // Only the owner's policies: the page's sharing is judged as before.
+    expect(report.findings.filter((f) => f.policy === 'pages-share-through-groups' && f.status === 'error')).toEqual([]);
+  });
+
   it('an account share level in neither vocabulary is drift; v1’s READ/WRITE are mapped', async () => {
     const v1 = { list: [{ type: 'USER', id: '9', accessLevel: 'WRITE', name: 'Ben' }, { type: 'USER', id: '12', accessLevel: 'READ' }] };
     const odd = { list: [{ type: 'USER', id: '9', accessLevel: 'SUPERUSER' }] };

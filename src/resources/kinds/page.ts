@@ -5,7 +5,7 @@ import type { PageSummary } from '../../api/types.js';
 import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwnerPart, ownerSchema, ownersListDrift } from '../people.js';
+import { firstOwner, ownerPart, ownerSchema, ownersListDrift } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
@@ -21,16 +21,31 @@ const drift: DocumentPart = {
   load: async (api, r) => (r.doc.declared ? sharingDrift(`page ${r.id}`, r.doc.shares as DeclaredShares, await liveAccess(api, r)) : []),
 };
 
-/** The summary's first owner (`ownerId`; the `owners` list in the document has them all). */
-const owner = firstOwnerPart('listPages');
+/** What steward takes the page summary's `ownerId` to be (pages-adminsummary.json's note and both its items). */
+export const PAGE_OWNER_ID_RULE = 'the id of the first of owners[]';
+
+/**
+ * The summary's first owner (the `owners` list in the document has them all), which its `ownerId`
+ * repeats (PAGE_OWNER_ID_RULE): an `ownerId` that is not the first owner's id, or one beside an
+ * empty `owners`, leaves the owner unknown (drift of the owner's policies), never a page judged
+ * owner-less or by an owner the summary does not name first.
+ */
+const owner = ownerPart('listPages', async (_api, r) => {
+  const first = firstOwner(r.doc);
+  const ownerId = r.doc.ownerId as number | null | undefined;
+  if (ownerId != null && String(ownerId) !== first?.id) {
+    throw new Error(`listPages: API drift at ownerId of page ${r.id}: ${ownerId} is not its first owner (${first ? `${first.type} ${first.id}` : 'owners is empty'}), so its owner is unknown`);
+  }
+  return first;
+});
 
 const pageDrift = (p: PageSummary) => ownersListDrift('listPages', `page ${p.pageId}`, p.owners);
 
 function pageDoc(p: PageSummary) {
-  const { pageId: id, pageTitle: title = null, pageType: type = null, parentPageId = null, topPageId = null, locked = null, lastModified = null, cardCount = null } = p;
+  const { pageId: id, pageTitle: title = null, pageType: type = null, parentPageId = null, topPageId = null, locked = null, lastModified = null, cardCount = null, ownerId = null } = p;
   // Owner ids are numbers here (strings in the card summary): one form, strings.
   const owners = (p.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null }));
-  return { id, title, type, parentPageId, topPageId, locked, lastModified, cardCount, owners };
+  return { id, title, type, parentPageId, topPageId, locked, lastModified, cardCount, ownerId, owners };
 }
 
 export const page: ResourceKind = {
@@ -47,6 +62,7 @@ export const page: ResourceKind = {
     id: int, title: nullableStr, type: nullableStr, parentPageId: nullableInt, topPageId: nullableInt, locked: nullableBool,
     lastModified: { type: ['integer', 'string', 'null'] },
     cardCount: nullableInt,
+    ownerId: { ...nullableInt, description: `the summary's ownerId: ${PAGE_OWNER_ID_RULE}` },
     owners: { type: 'array', items: principalSchema() },
     access: contentAccessSchema,
     owner: ownerSchema,
