@@ -1,6 +1,8 @@
 // The `owner` part of the content kinds over HTTP on the demo instance: each owner resolved
 // against the one user directory (the live and the deleted listings, read once), a group owner
 // without a state, and an item its kind's listing does not carry an error, never a pass.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IdentityUser } from '../../src/api/types.js';
 import { check } from '../../src/index.js';
@@ -8,7 +10,7 @@ import type { Report } from '../../src/core/model.js';
 import { directoryUser, ownersListDrift, resolveOwner, userOwner } from '../../src/resources/people.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { REPO } from '../cli/helpers.js';
+import { REPO, tempDir } from '../cli/helpers.js';
 import { captured } from '../fixtures/captured.js';
 
 const OWNER_POLICIES = ['datasets-owner-active', 'data-files-owner-active', 'queues-owner-active', 'workflows-owner-active', 'cards-owner-active', 'report-schedules-owner-active', 'fileset-files-owner-active'];
@@ -67,6 +69,31 @@ describe('owner liveness on content', () => {
     expect(report.summary.gate).toBe('error');
     const messages = report.findings.filter((f) => f.status === 'error').map((f) => `${f.resource.id}: ${f.message}`);
     expect(messages).toEqual(expect.arrayContaining([expect.stringMatching(/^q-hr-requests: .*listQueues: queue q-hr-requests carries no owner, so its owner is unknown/)]));
+  });
+});
+
+describe('a dataset owner as the listing carries it (part=core: id, type, group)', () => {
+  it('type and group disagreeing is drift for that dataset, never a group owner that passes', async () => {
+    const item = (id: string, owner: unknown) => ({ id, name: id, owner, tags: '[]' });
+    sandbox.scriptFault('listDatasets', {
+      status: 200,
+      body: JSON.stringify({
+        _metaData: { totalCount: 3 },
+        dataSources: [
+          item('ds-hr-certified', { id: '31', name: 'Eva Novak', type: 'USER', group: true }),
+          item('ds-sales-certified', { id: 'g-88', name: 'Finance', type: 'GROUP', group: false }),
+          item('ds-finance-certified', { id: '31', name: 'Eva Novak', type: 'USER', group: false }),
+        ],
+      }),
+    });
+    const dir = tempDir('steward-dataset-owner-');
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { datasets: [ds-hr-certified, ds-sales-certified, ds-finance-certified] }\n');
+    const report = await check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['datasets-owner-active'] });
+    expect(report.findings.map((f) => [f.resource.id, f.status, f.message]).sort()).toEqual([
+      ['ds-finance-certified', 'violation', 'Dataset ds-finance-certified is owned by Eva Novak (31), who is deactivated'],
+      ['ds-hr-certified', 'error', 'could not read dataset ds-hr-certified: listDatasets: API drift at owner of dataset ds-hr-certified: type USER with group true, so its owner is unknown'],
+      ['ds-sales-certified', 'error', 'could not read dataset ds-sales-certified: listDatasets: API drift at owner of dataset ds-sales-certified: type GROUP with group false, so its owner is unknown'],
+    ]);
   });
 });
 

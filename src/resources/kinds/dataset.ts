@@ -67,12 +67,19 @@ const tags: DocumentPart = {
   },
 };
 
-/** The listing's `owner {id, type, group}` (part=core): a group owner has no user state. */
+/**
+ * The listing's `owner {id, type, group}` (part=core): a group owner has no user state. Its
+ * `type` and `group` saying different things is drift: a group owner passes every liveness check,
+ * so neither is taken over the other.
+ */
 function datasetOwner(value: unknown, id: string): OwnerId | null {
   if (value === null) return null;
   const o = value as { id?: unknown; type?: unknown; group?: unknown } | undefined;
   if (!o || typeof o !== 'object' || typeof o.id !== 'string' || o.id === '') {
     throw new Error(`listDatasets: API drift at owner of dataset ${id}: ${JSON.stringify(value ?? 'missing')} names no owner id`);
+  }
+  if (typeof o.group === 'boolean' && (o.type === 'USER' || o.type === 'GROUP') && o.group !== (o.type === 'GROUP')) {
+    throw new Error(`listDatasets: API drift at owner of dataset ${id}: type ${o.type} with group ${o.group}, so its owner is unknown`);
   }
   return { type: o.group === true || o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id };
 }
