@@ -83,6 +83,22 @@ describe('scope: all', () => {
     );
   });
 
+  it('a workflow the scope names and the list lacks is an error of each workflow policy, never left out unseen', async () => {
+    const dir = project('policies: [builtin]\nscope: { workflows: [wf-nightly-refresh, wf-gone] }\n');
+    const report = await check({ ...live(dir, ['workflows-are-named', 'workflows-owner-active']), workflowUrl: sandbox.workflowUrl });
+    expect(report.summary.gate).toBe('error');
+    expect(report.policies.map((p) => [p.id, p.evaluated])).toEqual([
+      ['workflows-are-named', 1],
+      ['workflows-owner-active', 1],
+    ]);
+    const errors = report.findings.filter((f) => f.status === 'error').map((f) => `${f.policy} ${f.resource.id}: ${f.message}`);
+    expect(errors.sort()).toEqual([
+      'workflows-are-named wf-gone: could not read workflow wf-gone: workflow wf-gone is not in the workflow list',
+      'workflows-owner-active wf-gone: could not read workflow wf-gone: workflow wf-gone is not in the workflow list',
+    ]);
+    expect(sandbox.counts.listWorkflows).toBe(1);
+  });
+
   it('with no manifests, queues and data files are judged on their live permissions', async () => {
     const dir = project('policies: [builtin]\nscope: { queues: all, dataFiles: all }\n');
     const report = await check(live(dir, ['queue-no-admin-for-users', 'data-files-not-public', 'queue-permissions-match-manifest']));

@@ -72,11 +72,18 @@ export const workflow: ResourceKind = {
     const named = ctx.scope.ids.workflows ?? [];
     const discovery = ctx.scope.discover.workflows;
     const only = named.length > 0 && !discovery ? new Set(named) : null;
+    const listed = new Set<string>();
     for (const w of await ctx.api.listWorkflows()) {
+      listed.add(String(w.id));
       if ((only && !only.has(String(w.id))) || excluded(discovery, String(w.id))) continue;
       const name = typeof w.name === 'string' && w.name !== '' ? w.name : null;
       const { owner: rawOwner, ...doc } = w;
       yield { kind: 'workflow', id: String(w.id), name, doc, source: null, listed: Object.hasOwn(w, 'owner') ? { owner: rawOwner } : {} };
+    }
+    // A workflow the scope names and the list lacks is checked as an error, never left out unseen.
+    for (const id of new Set(named)) {
+      if (listed.has(id) || excluded(discovery, id)) continue;
+      yield { kind: 'workflow', id, name: null, doc: { id }, source: null, loadError: new Error(`workflow ${id} is not in the workflow list`) };
     }
   },
 };
