@@ -46,7 +46,8 @@ function minimumSharing(state, scope) {
  * Fewest requests of the people kinds and the owner parts: each listing once and whole (offset
  * listings with a total: ceil(n / size) pages, at least one; the group list ends on a short
  * page: floor(n / 100) + 1), the users twice (live, deleted), the grants of each custom role
- * (the policy selects on `system` first) and the Admin role's holders only.
+ * (the policy selects on `system` first) with the authorities list once, and the Admin role's
+ * holders only.
  */
 export function minimumPeople(state) {
   const pagesOf = (n, size) => Math.max(1, Math.ceil(n / size));
@@ -58,6 +59,7 @@ export function minimumPeople(state) {
     listGroups: Math.floor(groups.length / 100) + 1,
     listRoles: 1,
     getRoleAuthorities: roles.filter((r) => r.id > 5).length,
+    listAuthorities: 1,
     listRoleUsers: pagesOf(admins, 50),
     listAccessTokens: 1,
   };

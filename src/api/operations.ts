@@ -188,6 +188,8 @@ export const OPERATIONS = {
   listRoles: instanceRead('/api/authorization/v1/roles', [], arrayOf(S.roleSchema)),
   // A role's grants: a bare array of authority names.
   getRoleAuthorities: instanceRead('/api/authorization/v1/roles/{roleId}/authorities', ['roleId'], S.roleAuthoritiesSchema),
+  // Every authority (grant) of the instance with its admin level: a bare array, no paging.
+  listAuthorities: instanceRead('/api/authorization/v1/authorities', [], arrayOf(S.authoritySchema)),
   // A role's holders: offset/limit in the query with `totalCount` (the captured example pages at 50).
   listRoleUsers: {
     method: 'GET', host: 'instance', path: '/api/authorization/v1/roles/{roleId}/users', args: ['roleId'],

@@ -255,6 +255,13 @@ export type Role = Answer<typeof roleSchema>;
 /** A role's grants: a bare array of authority names. */
 export const roleAuthoritiesSchema = { type: 'array', items: str } as const;
 
+/**
+ * An authority (grant) of the instance, with the platform's own mark of an admin-level one
+ * (`adminLevel`: `authorization.roles`, `user.edit`, `dataset.admin`, …; authorities-list.json).
+ */
+export const authoritySchema = object({ authority: str, adminLevel: bool }, { title: nullableStr, description: nullableStr, authorityUIGroup: nullableStr, roleIds: { type: ['array', 'null'], items: int }, userCount: nullableInt });
+export type Authority = Answer<typeof authoritySchema>;
+
 /** A holder of a role (the role-users listing's item). */
 export const roleUserSchema = object({ userId: int }, { displayName: nullableStr, email: nullableStr, roleId: nullableInt });
 

@@ -47,6 +47,7 @@ export type {
   AccessToken,
   Account,
   Answer,
+  Authority,
   CalculatedFieldStatistics,
   CertificationStatus,
   ContentAccessList,

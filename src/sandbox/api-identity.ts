@@ -88,6 +88,30 @@ function getRoleAuthorities(ctx: RequestContext): Reply {
   return ok([...role.grants]);
 }
 
+/** The authorities list as captured: each grant with its admin level, the roles holding it and their users. */
+function listAuthorities(ctx: RequestContext): Reply {
+  const { users, roles, authorities } = ctx.state.people;
+  return ok(
+    authorities.map(([authority, adminLevel, authorityUIGroup, title]) => {
+      const roleIds = roles.filter((r) => r.grants.includes(authority)).map((r) => r.id);
+      return {
+        adminLevel,
+        assignableByCustomer: true,
+        authority,
+        authorityUIGroup,
+        dependsOnAuthorities: [],
+        dependsOnFeature: [],
+        description: title,
+        implicitAuthorities: [],
+        roleIds,
+        systemGroup: true,
+        title,
+        userCount: users.filter((u) => roleIds.includes(u.roleId) && u.state !== 'deleted').length,
+      };
+    }),
+  );
+}
+
 /** Holders of the role (deleted users hold nothing); an unknown role is an empty list, as captured. */
 function listRoleUsers(ctx: RequestContext): Reply {
   const role = roleOf(ctx);
@@ -102,4 +126,4 @@ function listAccessTokens(ctx: RequestContext): Reply {
   return ok(ctx.state.people.accessTokens.map((t) => ({ ...t, ownerName: null, ownerEmail: null })));
 }
 
-export const handlers = { searchUsers, listGroups, getGroupUsers, listRoles, getRoleAuthorities, listRoleUsers, listAccessTokens } satisfies Handlers;
+export const handlers = { searchUsers, listGroups, getGroupUsers, listRoles, getRoleAuthorities, listAuthorities, listRoleUsers, listAccessTokens } satisfies Handlers;

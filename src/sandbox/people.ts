@@ -37,9 +37,14 @@ export interface SandboxGroup {
   created: string;
 }
 
+/** An authority of the instance's catalog: name, the platform's admin-level mark, UI group, title. */
+export type SandboxAuthority = readonly [authority: string, adminLevel: boolean, group: string, title: string];
+
 export interface SandboxPeople {
   users: SandboxUser[];
   roles: SandboxRole[];
+  /** The authorities list (every grant a role here holds, as authorities-list.json has it). */
+  authorities: SandboxAuthority[];
   groups: SandboxGroup[];
   accessTokens: AccessToken[];
   /** Owner user ids the listings carry: queue id → id (string), data file id → id, file set id → id (string), card id → id. */
@@ -56,9 +61,28 @@ export const SANDBOX_ROLES: readonly SandboxRole[] = [
   { id: 1, name: 'Admin', description: 'Full access to everything', grants: ADMIN_GRANTS },
   { id: 2, name: 'Privileged', description: 'Full access except for editing users and settings owners', grants: ['content.admin', 'dataset.admin', 'content.card.edit'] },
   { id: 3, name: 'Editor', description: 'Can edit Cards, Pages, DataSets, and Dataflows', grants: ['content.card.edit', 'content.page.edit', 'dataset.manage'] },
-  { id: 4, name: 'Participant', description: 'Read only access to Cards and Pages', grants: ['content.card.view'] },
-  { id: 5, name: 'Social', description: 'Access limited to social features', grants: ['buzz.chat'] },
+  { id: 4, name: 'Participant', description: 'Read only access to Cards and Pages', grants: ['content.export'] },
+  { id: 5, name: 'Social', description: 'Access limited to social features', grants: ['ai.chat'] },
   { id: 856876397, name: 'Default', description: 'The default role of this instance', grants: ['content.card.edit', 'dataset.export', 'alert.actions'] },
+];
+
+/** The catalog entries of every grant the sandbox's roles hold, from authorities-list.json. */
+export const SANDBOX_AUTHORITIES: readonly SandboxAuthority[] = [
+  ['authorization.roles', true, 'COMPANY', 'Manage all roles'],
+  ['user.edit', true, 'USERS_GROUPS', 'Manage all users'],
+  ['developer.token.manage', true, 'COMPANY', 'Manage all access tokens and API clients'],
+  ['group.admin', true, 'USERS_GROUPS', 'Manage all groups'],
+  ['content.admin', true, 'CARDS_PAGES', 'Manage all Cards, Pages, Apps (App Studio), Worksheets and Reports (Report Builder)'],
+  ['account.admin', true, 'DATA', 'Manage all accounts'],
+  ['dataset.admin', true, 'DATA', 'Manage DataSet'],
+  ['workflow.admin', false, 'WORKFLOWS', 'Manage Workflows'],
+  ['content.card.edit', false, 'CARDS_PAGES', 'Edit Cards'],
+  ['content.page.edit', false, 'CARDS_PAGES', 'Edit Pages'],
+  ['dataset.manage', false, 'DATA', 'Edit DataSet'],
+  ['dataset.export', false, 'DATA', 'Export DataSet'],
+  ['content.export', false, 'CARDS_PAGES', 'Export from Domo'],
+  ['alert.actions', false, 'ALERTS', 'Use Alert Actions'],
+  ['ai.chat', false, 'AI_SERVICES', 'Use AI Chat'],
 ];
 
 /** Filler users: active, signed in within the last 30 days, never Admin. */
@@ -76,7 +100,7 @@ export const FILLER_USERS = [
 const emailOf = (name: string) => `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`;
 
 export function emptyPeople(): SandboxPeople {
-  return { users: [], roles: SANDBOX_ROLES.map((r) => ({ ...r, grants: [...r.grants] })), groups: [], accessTokens: [], owners: { queues: new Map(), dataFiles: new Map(), filesets: new Map(), cards: new Map() } };
+  return { users: [], roles: SANDBOX_ROLES.map((r) => ({ ...r, grants: [...r.grants] })), authorities: [...SANDBOX_AUTHORITIES], groups: [], accessTokens: [], owners: { queues: new Map(), dataFiles: new Map(), filesets: new Map(), cards: new Map() } };
 }
 
 /** Filler people: `extraUsers` generated users beyond the eight named ones, `groups` groups each owned and populated, `tokens` short-lived tokens. */

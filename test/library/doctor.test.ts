@@ -159,7 +159,7 @@ describe('the reads each policy makes (what doctor probes for it)', () => {
     const policies = await loadCompiledPolicies(['builtin', 'reads.yaml'], { kinds: RESOURCE_KINDS, cwd: READS_DIR });
     const ops = (id: string) => operationsOf(policies.find((p) => p.id === id)!, null).sort();
     expect(ops('users-not-dormant')).toEqual(['searchUsers']);
-    expect(ops('custom-roles-no-admin-grants')).toEqual(['getRoleAuthorities', 'listRoles']);
+    expect(ops('custom-roles-no-admin-grants')).toEqual(['getRoleAuthorities', 'listAuthorities', 'listRoles']);
     expect(ops('admins-at-most')).toEqual(['listRoleUsers', 'listRoles', 'searchUsers']);
     expect(ops('access-tokens-owner-active')).toEqual(['listAccessTokens', 'searchUsers']);
     expect(ops('local-members')).toEqual(['getGroupUsers', 'listGroups', 'searchUsers']);

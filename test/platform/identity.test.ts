@@ -24,6 +24,7 @@ const SEARCH = captured<SearchAnswer>('users-identity-search');
 const LIVE_USERS = { ...SEARCH, count: SEARCH.users.length };
 const ROLES = captured<{ id: number; name: string }[]>('roles-list');
 const GRANTS = captured<string[]>('role-authorities');
+const AUTHORITIES = captured<{ authority: string; adminLevel: boolean }[]>('authorities-list');
 const HOLDERS = captured<{ users: unknown[] }>('role-users');
 const GROUPS = captured<{ groupId: number }[]>('groups-grouplist');
 const TOKENS = captured<{ list: { id: number; ownerId: number }[] }>('access-tokens-live').list;
@@ -49,6 +50,7 @@ function serveCaptured(over: Partial<Record<OperationId, unknown[]>> = {}): void
     listRoles: [ROLES],
     // Only the custom roles' grants are read (the policy selects on `system` first).
     getRoleAuthorities: CUSTOM_ROLES.map(() => GRANTS),
+    listAuthorities: [AUTHORITIES],
     listRoleUsers: [HOLDERS],
     listAccessTokens: [TOKENS],
     ...over,
@@ -118,11 +120,38 @@ describe('the identity policies on the platform’s captured answers', () => {
       listGroups: 1,
       listRoles: 1,
       getRoleAuthorities: CUSTOM_ROLES.length,
+      listAuthorities: 1,
       listRoleUsers: 1,
       listAccessTokens: 1,
       getGroupUsers: 0,
     });
-    expect(sandbox.totalRequests()).toBe(2 + 1 + 1 + CUSTOM_ROLES.length + 1 + 1);
+    expect(sandbox.totalRequests()).toBe(2 + 1 + 1 + CUSTOM_ROLES.length + 1 + 1 + 1);
+    // The captured Admin grants the authorities list marks admin-level, and every *.admin one, in the role's order.
+    const level = new Map(AUTHORITIES.map((a) => [a.authority, a.adminLevel]));
+    const admin = GRANTS.filter((g) => level.get(g) === true || g.endsWith('.admin'));
+    expect(admin).toEqual(expect.arrayContaining(['authorization.roles', 'user.edit', 'developer.token.manage', 'customer.edit', 'workflow.admin']));
+    expect(report.findings.find((f) => f.policy === 'custom-roles-no-admin-grants')!.message).toBe(
+      `Custom role ${CUSTOM_ROLES[0].name} (${CUSTOM_ROLES[0].id}) holds admin grants ${JSON.stringify(admin)}`,
+    );
+  });
+
+  it('a custom role holding only grants the authorities list marks admin-level, none named *.admin, is caught', async () => {
+    // `authorization.roles`: "Create, edit and delete custom roles. Assign anyone to any role" (the captured list).
+    serveCaptured({ getRoleAuthorities: CUSTOM_ROLES.map(() => ['content.card.edit', 'authorization.roles', 'user.edit']) });
+    const report = await run('roles: all');
+    expect(errorsOf(report)).toEqual([]);
+    expect(report.findings.filter((f) => f.policy === 'custom-roles-no-admin-grants').map((f) => f.message)).toEqual(
+      CUSTOM_ROLES.map((r) => `Custom role ${r.name} (${r.id}) holds admin grants ["authorization.roles","user.edit"]`),
+    );
+  });
+
+  it('a grant the authorities list does not hold has no known level: an error of the role, never a harmless grant', async () => {
+    serveCaptured({ getRoleAuthorities: CUSTOM_ROLES.map(() => ['content.card.edit', 'ui.datacenter', 'ui.admin']) });
+    const report = await run('roles: all');
+    expect(report.summary.gate).toBe('error');
+    expect(report.findings.filter((f) => f.policy === 'custom-roles-no-admin-grants').map((f) => [f.status, f.message])).toEqual(
+      CUSTOM_ROLES.map((r) => ['error', `could not read role ${r.id}: listAuthorities: role ${r.id} holds "ui.datacenter", which the authorities list does not hold: its admin level is unknown`]),
+    );
   });
 
   it.each(['isActive', 'isPending'])('a user whose %s the answer does not carry, or carries null, is an error of the user policies, never a state guessed', async (key) => {

@@ -1,12 +1,12 @@
 // Roles: the role list, with each role's grants and holders as lazy parts (one read per role,
 // the holders paged); holders carry their state from the user directory. Read-only.
 import { closedObject } from '../../core/schema-id.js';
-import type { Role } from '../../api/types.js';
+import type { InstanceApi, Role } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
-import { readAllPages, readProbe } from '../common.js';
+import { noMemo, readAllPages, readProbe } from '../common.js';
 import { inListing, listedResources } from '../discovery.js';
 import { USER_STATES, userDirectory } from '../people.js';
-import type { DocumentPart, ResourceKind } from '../types.js';
+import type { CollectedResource, DocumentPart, ResourceKind, RunMemo } from '../types.js';
 
 /**
  * System roles (Admin, Privileged, Editor, Participant, Social) have ids 1–5 on the platform
@@ -39,10 +39,39 @@ export const rolePart: DocumentPart = {
   },
 };
 
+/** The role's grants, read once per run whichever part asks first. */
+const roleGrants = (api: InstanceApi, r: CollectedResource, once: RunMemo) => once(`role:grants:${r.id}`, () => api.getRoleAuthorities(String(r.doc.id)));
+
 const grants: DocumentPart = {
   name: 'grants',
   operation: 'getRoleAuthorities',
-  load: (api, r) => api.getRoleAuthorities(String(r.doc.id)),
+  load: (api, r, once = noMemo) => roleGrants(api, r, once),
+};
+
+/**
+ * Which grants are admin-level: those the authorities list marks `adminLevel` (the platform's own
+ * mark: `authorization.roles`, "assign anyone to any role", is one, `user.edit` another, and
+ * neither ends in `.admin`), and every `*.admin` grant (each object type's admin grant, PLATFORM.md
+ * §7 E9; `queue.admin` and `workflow.admin` are not marked). A grant the list does not hold has no
+ * known level: an error of the policies reading `adminGrants`, never a grant taken as harmless.
+ */
+export const ADMIN_GRANT_RULE = "adminLevel true in the authorities list, or a name ending in '.admin'";
+
+const adminGrants: DocumentPart = {
+  name: 'adminGrants',
+  operation: 'listAuthorities',
+  alsoReads: ['getRoleAuthorities'],
+  async load(api, r, once = noMemo) {
+    const [levels, held] = await Promise.all([
+      once('role:authority-levels', async () => new Map((await api.listAuthorities()).map((a) => [a.authority, a.adminLevel]))),
+      roleGrants(api, r, once),
+    ]);
+    const unknown = held.filter((g) => !levels.has(g) && !g.endsWith('.admin'));
+    if (unknown.length > 0) {
+      throw new Error(`listAuthorities: role ${r.id} holds ${unknown.map((g) => JSON.stringify(g)).join(', ')}, which the authorities list does not hold: ${unknown.length === 1 ? 'its' : 'their'} admin level is unknown`);
+    }
+    return held.filter((g) => levels.get(g) === true || g.endsWith('.admin'));
+  },
 };
 
 /** Every holder of the role, with the state the user directory gives (`unknown` when in no listing). */
@@ -71,16 +100,17 @@ export const role: ResourceKind = {
     id: int, name: str, description: nullableStr, authorityCount: nullableInt, userCount: nullableInt,
     system: { type: 'boolean', description: 'a system role (ids 1–5: Admin, Privileged, Editor, Participant, Social)' },
     grants: { type: 'array', items: { type: 'string' }, description: 'the authorities (grants) the role holds' },
+    adminGrants: { type: 'array', items: { type: 'string' }, description: `the role's admin-level grants: ${ADMIN_GRANT_RULE}` },
     holders: {
       type: 'array',
       description: 'the users holding the role, with their state',
       items: { type: 'object', properties: { id: str, name: nullableStr, email: nullableStr, state: { enum: [...USER_STATES, 'unknown'] } } },
     },
   }),
-  parts: { grants, holders },
+  parts: { grants, adminGrants, holders },
   ownerless: "a role belongs to the instance, not to a person: route it with the config's owners: map",
   probes: [
-    readProbe('roles', ['listRoles', 'getRoleAuthorities', 'listRoleUsers'], 'roles can be listed', 'GET the role list', (api) => api.listRoles(),
+    readProbe('roles', ['listRoles', 'getRoleAuthorities', 'listAuthorities', 'listRoleUsers'], 'roles can be listed', 'GET the role list', (api) => api.listRoles(),
       "give the token's user the grant to manage roles (authorization.roles), or leave role policies out with --only"),
   ],
   collect: (ctx) =>
