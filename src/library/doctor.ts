@@ -4,6 +4,7 @@
 // endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
 import { withConnection } from './connect.js';
 import { type CheckOptions, prepareRun } from './prepare.js';
+import { grantsHeld } from './grant-check.js';
 import { tokenExpiry } from './token-expiry.js';
 import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
@@ -37,11 +38,12 @@ export interface DoctorReport {
   /** The reads each selected policy makes (operation ids of the client). */
   policies: { id: string; resource: string; operations: OperationId[] }[];
   /**
-   * Per selected kind, the grant its listing needs to be the whole instance's, and whether a
-   * probe above checked it (a listing answers either way: without the grant it holds only the
-   * token user's objects, which no request can tell apart).
+   * Per selected kind, the grant its listing needs to be the whole instance's, whether a probe
+   * above checked it (a listing answers either way: without the grant it holds only the token
+   * user's objects, which no listing says), and whether the token user's role holds it (`held`:
+   * null when that cannot be told: no `instance.tokenId`, or a grant the authorities list lacks).
    */
-  grants: { kind: string; grant: string; probed: boolean }[];
+  grants: { kind: string; grant: string; probed: boolean; held: boolean | null }[];
 }
 
 /** Scope ids checked per kind before the rest are summed up as "and N more". */
@@ -186,9 +188,10 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
       }
     }
     const probed = new Set(Object.values(RESOURCE_KINDS).filter((k) => (k.probes ?? []).some((p) => p.verifiesGrant)).map((k) => k.name));
-    const grants = [...new Set(policies.map((p) => p.resource))]
-      .filter((k) => RESOURCE_KINDS[k]?.completeWith)
-      .map((k) => ({ kind: k, grant: RESOURCE_KINDS[k].completeWith!, probed: probed.has(k) }));
+    const needed = [...new Set(policies.map((p) => p.resource))].filter((k) => RESOURCE_KINDS[k]?.completeWith).map((k) => ({ kind: k, grant: RESOURCE_KINDS[k].completeWith! }));
+    const holding = first.status === 'ok' && config.instance.tokenId !== null && needed.length > 0 ? await grantsHeld(api, config, needed.map((n) => n.grant)) : null;
+    if (holding !== null) checks.push(grantsCheck(holding, needed, policies));
+    const grants = needed.map((n) => ({ ...n, probed: probed.has(n.kind), held: typeof holding === 'object' && holding !== null ? (holding.held.get(n.grant) ?? null) : null }));
     return {
       instance: connection.instance,
       ok: checks.every((c) => c.status === 'ok' || c.status === 'warn'),
@@ -197,6 +200,30 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
       grants,
     };
   });
+}
+
+/**
+ * The check that the token user's role holds each grant a selected kind's complete listing needs:
+ * ok, `missing` naming each grant not held (its kinds' policies would judge a partial listing
+ * and pass what they never saw), or `warn` when it cannot be told.
+ */
+function grantsCheck(holding: Awaited<ReturnType<typeof grantsHeld>>, needed: { kind: string; grant: string }[], policies: DoctorReport['policies']): DoctorCheck {
+  const check = "the token's user holds the grants complete listings need";
+  if (typeof holding === 'string') return { id: 'grantsHeld', check, status: 'warn', detail: `cannot be told: ${holding}`, fix: 'set instance.tokenId to the access-token id of the token in use, held by a user the user search lists' };
+  const who = `user ${holding.userName ? `${holding.userName} (${holding.userId})` : holding.userId}, role ${holding.roleId}`;
+  const lacking = needed.filter((n) => holding.held.get(n.grant) === false);
+  const unknown = [...new Set(needed.filter((n) => holding.held.get(n.grant) === null).map((n) => n.grant))];
+  const unknownNote = unknown.length > 0 ? `; not in the authorities list, so not told: ${unknown.join(', ')}` : '';
+  if (lacking.length === 0) return { id: 'grantsHeld', check, status: 'ok', detail: `${who} holds ${[...new Set(needed.map((n) => n.grant))].filter((g) => !unknown.includes(g)).join(', ') || 'nothing asked'}${unknownNote}`, fix: '' };
+  // Not `uncovered`: these policies do not end in error, they judge a partial listing.
+  const partial = (kind: string) => policies.filter((p) => p.resource === kind).length;
+  return {
+    id: 'grantsHeld',
+    check,
+    status: 'missing',
+    detail: `${who} lacks ${lacking.map((n) => `${n.grant} (${n.kind}: ${partial(n.kind)} polic${partial(n.kind) === 1 ? 'y' : 'ies'} would judge only what the user can see)`).join(', ')}${unknownNote}`,
+    fix: "give the token user's role those grants (Admin › Roles), or use a token of a user who holds them",
+  };
 }
 
 /** The text table: one row per check, then the endpoints per policy. */
@@ -210,7 +237,11 @@ export function renderDoctorText(report: DoctorReport): string {
   }
   if (report.grants.length > 0) {
     lines.push('', 'Grants a complete listing needs (without one, a listing holds only the token user\'s objects):');
-    for (const g of report.grants) lines.push(`  ${g.kind}: ${g.grant}${g.probed ? ' (checked above)' : ' (not checkable: the listing answers either way; hold it, or accept a partial listing)'}`);
+    const asked = report.checks.some((c) => c.id === 'grantsHeld');
+    const unknown = asked ? 'the token user’s role could not be checked for it (above)' : 'set instance.tokenId to check the token user’s role';
+    const told = (g: DoctorReport['grants'][number]) =>
+      g.held === true ? ' (held by the token user’s role)' : g.held === false ? ' (NOT held by the token user’s role: the listing is partial)' : g.probed ? ' (checked above)' : ` (not told: the listing answers either way; ${unknown}, or accept a partial listing)`;
+    for (const g of report.grants) lines.push(`  ${g.kind}: ${g.grant}${told(g)}`);
   }
   lines.push('', 'Endpoints each selected policy reads:');
   for (const p of report.policies) lines.push(`  ${p.id} (${p.resource}): ${p.operations.join(', ') || 'none (manifests only)'}`);

@@ -54,7 +54,7 @@ export interface SandboxPeople {
 export const DAY_MS = 86_400_000;
 
 /** The Admin role's grants (role-authorities.json, abridged): a system role may hold admin grants. */
-const ADMIN_GRANTS = ['content.admin', 'dataset.admin', 'group.admin', 'user.edit', 'authorization.roles', 'developer.token.manage', 'account.admin', 'workflow.admin'];
+const ADMIN_GRANTS = ['content.admin', 'dataset.admin', 'group.admin', 'user.edit', 'authorization.roles', 'developer.token.manage', 'account.admin', 'workflow.admin', 'queue.admin'];
 
 /** System roles 1–5 (roles-list.json) and two custom roles: "Default" (compliant) and "Super Admin" (planted). */
 export const SANDBOX_ROLES: readonly SandboxRole[] = [
@@ -76,6 +76,7 @@ export const SANDBOX_AUTHORITIES: readonly SandboxAuthority[] = [
   ['account.admin', true, 'DATA', 'Manage all accounts'],
   ['dataset.admin', true, 'DATA', 'Manage DataSet'],
   ['workflow.admin', false, 'WORKFLOWS', 'Manage Workflows'],
+  ['queue.admin', false, 'QUEUES', 'Manage Task Queues'],
   ['content.card.edit', false, 'CARDS_PAGES', 'Edit Cards'],
   ['content.page.edit', false, 'CARDS_PAGES', 'Edit Pages'],
   ['dataset.manage', false, 'DATA', 'Edit DataSet'],

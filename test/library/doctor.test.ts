@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { doctor, operationsOf } from '../../src/library/doctor.js';
 import { loadCompiledPolicies } from '../../src/policy/policy-set.js';
 import { RESOURCE_KINDS } from '../../src/resources/index.js';
+import { PLANTED_PEOPLE, PLANTED_TOKENS } from '../../src/sandbox/demo-people.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { copyDemo, REPO, runCli, tempDir } from '../cli/helpers.js';
@@ -49,9 +50,9 @@ describe('steward doctor', () => {
     expect(report.ok).toBe(true);
     // Every selected kind's grant for a complete listing is named; only a refusing probe can check one.
     expect(report.grants).toEqual(expect.arrayContaining([
-      { kind: 'reportSchedule', grant: 'content.admin', probed: true },
-      { kind: 'dataset', grant: 'dataset.admin', probed: false },
-      { kind: 'queue', grant: 'queue.admin', probed: false },
+      { kind: 'reportSchedule', grant: 'content.admin', probed: true, held: null },
+      { kind: 'dataset', grant: 'dataset.admin', probed: false, held: null },
+      { kind: 'queue', grant: 'queue.admin', probed: false, held: null },
     ]));
     expect(sandbox.counts).toMatchObject({
       listReportSchedules: 2,
@@ -106,6 +107,63 @@ describe('steward doctor', () => {
       ['scheduleFilter', 'missing'],
       ['workflowGrant', 'missing'],
     ]);
+  });
+
+  describe('the grants complete listings need, told from the token user’s role (instance.tokenId)', () => {
+    const ONLY = ['datasets-have-an-owner', 'queue-no-admin-for-users', 'fileset-files-sha256', 'groups-have-owners'];
+    const diagnose = (tokenId: number | null) => {
+      const dir = tempDir('steward-doctor-grants-');
+      const instance = tokenId === null ? '' : `instance: { tokenId: ${tokenId} }\n`;
+      writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\n${instance}scope: { datasets: [ds-0001], queues: all, filesets: all, groups: all }\n`);
+      return doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ONLY });
+    };
+
+    it('an Admin’s token: every grant the authorities list names is held; one it does not name is not told', async () => {
+      // ci-deploy belongs to Ana Ruiz (7), an Admin: the Admin role holds dataset.admin, queue.admin and group.admin.
+      const report = await diagnose(PLANTED_TOKENS.longLived);
+      expect(report.checks.find((c) => c.id === 'grantsHeld')).toEqual({
+        id: 'grantsHeld',
+        check: "the token's user holds the grants complete listings need",
+        status: 'ok',
+        detail: 'user Ana Ruiz (7), role 1 holds dataset.admin, group.admin, queue.admin; not in the authorities list, so not told: fileset.admin',
+        fix: '',
+      });
+      expect(report.grants).toEqual([
+        { kind: 'dataset', grant: 'dataset.admin', probed: false, held: true },
+        { kind: 'group', grant: 'group.admin', probed: false, held: true },
+        { kind: 'filesetFile', grant: 'fileset.admin', probed: false, held: null },
+        { kind: 'queue', grant: 'queue.admin', probed: false, held: true },
+      ]);
+      expect(report.ok).toBe(true);
+      expect(sandbox.counts).toMatchObject({ listAccessTokens: 1, listAuthorities: 1 });
+    });
+
+    it('an Editor’s token: each grant its role lacks is missing (exit 3), naming the kinds that would judge a partial listing', async () => {
+      const ben = sandbox.state.people.users.find((u) => u.id === PLANTED_PEOPLE.ben)!;
+      ben.roleId = 3;
+      const report = await diagnose(PLANTED_TOKENS.expired);
+      expect(report.checks.find((c) => c.id === 'grantsHeld')).toMatchObject({
+        status: 'missing',
+        detail:
+          'user Ben Okafor (9), role 3 lacks dataset.admin (dataset: 1 policy would judge only what the user can see), group.admin (group: 1 policy would judge only what the user can see), queue.admin (queue: 1 policy would judge only what the user can see); not in the authorities list, so not told: fileset.admin',
+        fix: "give the token user's role those grants (Admin › Roles), or use a token of a user who holds them",
+      });
+      expect(report.grants.map((g) => g.held)).toEqual([false, false, null, false]);
+      expect(report.ok).toBe(false);
+      // The role gains the dataset grant: that kind is held, the others still missing.
+      sandbox.state.people.roles.find((r) => r.id === 3)!.grants.push('dataset.admin');
+      expect((await diagnose(PLANTED_TOKENS.expired)).grants.map((g) => [g.kind, g.held])).toEqual([['dataset', true], ['group', false], ['filesetFile', null], ['queue', false]]);
+    });
+
+    it('cannot be told without instance.tokenId (no check), or for a token the list does not hold (a warning)', async () => {
+      const none = await diagnose(null);
+      expect(none.checks.some((c) => c.id === 'grantsHeld')).toBe(false);
+      expect(none.grants.every((g) => g.held === null)).toBe(true);
+      expect(sandbox.counts.listAuthorities ?? 0).toBe(0);
+      const gone = await diagnose(424242);
+      expect(gone.checks.find((c) => c.id === 'grantsHeld')).toMatchObject({ status: 'warn', detail: 'cannot be told: access token 424242 (instance.tokenId) is not in the access-token list' });
+      expect(gone.ok).toBe(true);
+    });
   });
 
   it('a wrong token is refused after one request, and nothing else is probed', async () => {
