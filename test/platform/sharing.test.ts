@@ -140,6 +140,9 @@ describe('the sharing policies on the platform’s captured answers', () => {
         // The captured owners are in no user listing served here: unknown, never a live owner.
         ...PAGES.pageAdminSummaries.map((p) => `pages-owner-active page/${p.pageId}`),
         ...ACCOUNTS.map((a) => `accounts-owner-active account/${a.id}`),
+        // The captured share list (another instance's) gives OWNER to user 1893952720, who is not
+        // the captured accounts' owner (userId 1001001): a second user holding OWNER.
+        ...ACCOUNTS.map((a) => `accounts-share-edit-through-groups account/${a.id} shares[1]`),
         // The captured file-set access grants EDIT to user 1234.
         `fileset-files-edit-through-groups filesetFile/${PLANTED_FILESET_ID}:/raw/legacy.csv filesetAccess[1]`,
         // The captured workflow permissions hold a placeholder permission for a user who is not the owner.
@@ -204,6 +207,10 @@ describe('the sharing policies on the platform’s captured answers', () => {
     );
     // The other pages, cards and accounts are judged as before.
     expect(findingKeys(report).filter((k) => k.startsWith('pages-owner-active'))).toEqual(pages.map((p) => `pages-owner-active page/${p.pageId}`).sort());
+    // Without its owner, the account's OWNER entry cannot be told from a second owner: an error, never a pass.
+    expect(report.findings.filter((f) => f.policy === 'accounts-share-edit-through-groups' && f.resource.id === String(a0.id)).map((f) => [f.item, f.status, f.message])).toEqual([
+      ['1893952720', 'error', 'could not evaluate: policy accounts-share-edit-through-groups: assert: field not found: ownerId'],
+    ]);
   });
 
   it('a summary whose ownerId is not its first owner, or beside no owners, leaves that page’s owner unknown: an error, never an owner-less pass', async () => {
