@@ -143,7 +143,9 @@ describe('the sharing policies on the platform’s captured answers', () => {
         // The captured share list (another instance's) gives OWNER to user 1893952720, who is not
         // the captured accounts' owner (userId 1001001): a second user holding OWNER.
         ...ACCOUNTS.map((a) => `accounts-share-edit-through-groups account/${a.id} shares[1]`),
-        // The captured file-set access grants EDIT to user 1234.
+        // The captured file-set access grants EDIT to user 1234, and OWNER to user 2345, who is not
+        // the set's owner (the planted set's, 31, from the file-set search).
+        `fileset-files-edit-through-groups filesetFile/${PLANTED_FILESET_ID}:/raw/legacy.csv filesetAccess[0]`,
         `fileset-files-edit-through-groups filesetFile/${PLANTED_FILESET_ID}:/raw/legacy.csv filesetAccess[1]`,
         // The captured workflow permissions hold a placeholder permission for a user who is not the owner.
         'workflows-edit-through-groups workflow/wf-nightly-refresh permissions[0]',
