@@ -1,8 +1,9 @@
 // Whether the token's user holds the grants complete listings need (PLATFORM.md §7 E9): without
 // one, a listing holds only what that user can see, and nothing in it says so. With
-// `instance.tokenId`, the access-token list names the token's user, the user search that user's
-// role, and the authorities list which roles hold each grant (`roleIds`): three reads the identity
-// kinds make anyway (the client's memo), and `steward doctor` says per kind whether it is held.
+// `instance.tokenId`, the access-token list names the token's user (one read, shared with the
+// expiry check through the client's memo), the user directory that user's role (both searches,
+// read whole: the search takes no id), and the authorities list which roles hold each grant
+// (`roleIds`); `steward doctor` says per kind whether it is held.
 import type { InstanceApi } from '../api/types.js';
 import type { Config } from '../config/index.js';
 import { userDirectory } from '../resources/people.js';

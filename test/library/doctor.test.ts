@@ -135,7 +135,8 @@ describe('steward doctor', () => {
         { kind: 'queue', grant: 'queue.admin', probed: false, held: true },
       ]);
       expect(report.ok).toBe(true);
-      expect(sandbox.counts).toMatchObject({ listAccessTokens: 1, listAuthorities: 1 });
+      // The token list once (shared with the expiry check), the directory's two searches whole, the authorities once.
+      expect(sandbox.counts).toMatchObject({ listAccessTokens: 1, searchUsers: 2, listAuthorities: 1 });
     });
 
     it('an Editor’s token: each grant its role lacks is missing (exit 3), naming the kinds that would judge a partial listing', async () => {
