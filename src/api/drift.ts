@@ -42,6 +42,10 @@ function describeAjvError(error: ErrorObject, body: unknown): DriftProblem {
     const expected = [(error.params as { type: string | string[] }).type].flat().join(' or ');
     return { field: formatField(segments), problem: `expected ${expected}, got ${typeName(valueAt(body, segments))}` };
   }
+  if (error.keyword === 'additionalProperties') {
+    const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+    return { field: formatField([...segments, extra]), problem: 'not a field of the documented shape: what it holds is read by no policy' };
+  }
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v));
     const got = JSON.stringify(valueAt(body, segments));

@@ -171,11 +171,16 @@ export const queueSchema = object({ id: str }, { name: nullableStr });
 
 const permissionEntry = object({ id: str, permissions: { type: 'array', items: wordOf(QUEUE_PERMISSIONS) } }, { name: nullableStr, type: nullablePrincipalType });
 
-/** A queue's permissions by principal type; either list may be absent. */
-export const queuePermissionsReadSchema = object(
-  {},
-  { USER: { type: 'array', items: permissionEntry }, GROUP: { type: 'array', items: permissionEntry } },
-);
+/**
+ * Permissions grouped by principal type (queues, workflows): USER and GROUP, either list absent.
+ * Another key is drift: a principal type steward does not read would hold what no policy sees.
+ */
+function byPrincipalType<const E extends JSONSchema>(entry: E) {
+  return { type: 'object', properties: { USER: { type: 'array', items: entry }, GROUP: { type: 'array', items: entry } }, required: [], additionalProperties: false } as const;
+}
+
+/** A queue's permissions by principal type. */
+export const queuePermissionsReadSchema = byPrincipalType(permissionEntry);
 export type QueuePermissionsRead = Answer<typeof queuePermissionsReadSchema>;
 
 /** A data file of the list: `dataFileId` is its id. */
@@ -313,7 +318,7 @@ export const filesetAccessSchema = object({
 
 /** A workflow's permissions grouped by principal type, with no type field. */
 const workflowPrincipal = object({ id: str, permissions: { type: 'array', items: str } }, { name: nullableStr });
-export const workflowPermissionsSchema = object({}, { USER: { type: 'array', items: workflowPrincipal }, GROUP: { type: 'array', items: workflowPrincipal } });
+export const workflowPermissionsSchema = byPrincipalType(workflowPrincipal);
 
 /**
  * PDP filter groups: a bare array; the open "All Rows" policy has `type: "open"` and

@@ -1,6 +1,7 @@
 // How API drift is said: the first mismatch of an answer against its schema, at its field.
 import { describe, expect, it } from 'vitest';
 import { checkResponse, formatField } from '../../src/api/drift.js';
+import { queuePermissionsReadSchema, workflowPermissionsSchema } from '../../src/api/schemas.js';
 
 const schedule = {
   type: 'object',
@@ -43,6 +44,20 @@ describe('checkResponse', () => {
 
   it('refuses a schema with a keyword Ajv does not know (a typo in a schema would accept every answer)', () => {
     expect(() => checkResponse({ type: 'object', propertiez: { id: { type: 'integer' } } }, { id: 'x' })).toThrow(/unknown keyword: "propertiez"/);
+  });
+
+  it('permissions grouped by principal type: USER and GROUP, either absent; another type is drift at its key, never read as no one', () => {
+    const entry = { id: 'u-1', permissions: ['READ'] };
+    expect(checkResponse(queuePermissionsReadSchema, { USER: [entry] })).toBeUndefined();
+    expect(checkResponse(queuePermissionsReadSchema, {})).toBeUndefined();
+    expect(checkResponse(queuePermissionsReadSchema, { USER: [entry], ROLE: [{ id: '5', permissions: ['ADMIN'] }] })).toEqual({
+      field: 'ROLE',
+      problem: 'not a field of the documented shape: what it holds is read by no policy',
+    });
+    expect(checkResponse(workflowPermissionsSchema, { GROUP: [{ ...entry, name: 'Finance' }], roles: [] })).toEqual({
+      field: 'roles',
+      problem: 'not a field of the documented shape: what it holds is read by no policy',
+    });
   });
 
   it("keeps Ajv's own message for any other keyword", () => {
