@@ -146,12 +146,17 @@ describe('the identity policies on the platform’s captured answers', () => {
   });
 
   it('a grant the authorities list does not hold has no known level: an error of the role, never a harmless grant', async () => {
-    serveCaptured({ getRoleAuthorities: CUSTOM_ROLES.map(() => ['content.card.edit', 'ui.datacenter', 'ui.admin']) });
+    // `ui.admin` ends in .admin: admin-level whatever the list says. The first role holds one unknown grant, the second two.
+    const [one, two] = CUSTOM_ROLES;
+    serveCaptured({ getRoleAuthorities: [] });
+    const held = new Map([[one.id, ['content.card.edit', 'ui.datacenter', 'ui.admin']], [two.id, ['ui.datacenter', 'ui.reports']]]);
+    for (const [id, grants] of held) sandbox.scriptFault('getRoleAuthorities', { status: 200, body: JSON.stringify(grants), path: `/api/authorization/v1/roles/${id}/authorities` });
     const report = await run('roles: all');
     expect(report.summary.gate).toBe('error');
-    expect(report.findings.filter((f) => f.policy === 'custom-roles-no-admin-grants').map((f) => [f.status, f.message])).toEqual(
-      CUSTOM_ROLES.map((r) => ['error', `could not read role ${r.id}: listAuthorities: role ${r.id} holds "ui.datacenter", which the authorities list does not hold: its admin level is unknown`]),
-    );
+    expect(report.findings.filter((f) => f.policy === 'custom-roles-no-admin-grants').map((f) => [f.resource.id, f.status, f.message]).sort()).toEqual([
+      [String(one.id), 'error', `could not read role ${one.id}: listAuthorities: role ${one.id} holds "ui.datacenter", which the authorities list does not hold: its admin level is unknown`],
+      [String(two.id), 'error', `could not read role ${two.id}: listAuthorities: role ${two.id} holds "ui.datacenter", "ui.reports", which the authorities list does not hold: their admin level is unknown`],
+    ].sort());
   });
 
   it.each(['isActive', 'isPending'])('a user whose %s the answer does not carry, or carries null, is an error of the user policies, never a state guessed', async (key) => {
