@@ -1,12 +1,12 @@
 // Roles: the role list, with each role's grants and holders as lazy parts (one read per role,
 // the holders paged); holders carry their state from the user directory. Read-only.
 import { closedObject } from '../../core/schema-id.js';
-import type { InstanceApi, Role } from '../../api/types.js';
+import type { Role } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
 import { noMemo, readAllPages, readProbe } from '../common.js';
 import { inListing, listedResources } from '../discovery.js';
 import { USER_STATES, userDirectory } from '../people.js';
-import type { CollectedResource, DocumentPart, ResourceKind, RunMemo } from '../types.js';
+import type { DocumentPart, ResourceKind } from '../types.js';
 
 /**
  * System roles (Admin, Privileged, Editor, Participant, Social) have ids 1–5 on the platform
@@ -39,13 +39,11 @@ export const rolePart: DocumentPart = {
   },
 };
 
-/** The role's grants, read once per run whichever part asks first. */
-const roleGrants = (api: InstanceApi, r: CollectedResource, once: RunMemo) => once(`role:grants:${r.id}`, () => api.getRoleAuthorities(String(r.doc.id)));
-
+// Both parts read the role's grants: the client memoises the read, one request a role.
 const grants: DocumentPart = {
   name: 'grants',
   operation: 'getRoleAuthorities',
-  load: (api, r, once = noMemo) => roleGrants(api, r, once),
+  load: (api, r) => api.getRoleAuthorities(String(r.doc.id)),
 };
 
 /**
@@ -64,7 +62,7 @@ const adminGrants: DocumentPart = {
   async load(api, r, once = noMemo) {
     const [levels, held] = await Promise.all([
       once('role:authority-levels', async () => new Map((await api.listAuthorities()).map((a) => [a.authority, a.adminLevel]))),
-      roleGrants(api, r, once),
+      api.getRoleAuthorities(String(r.doc.id)),
     ]);
     const unknown = held.filter((g) => !levels.has(g) && !g.endsWith('.admin'));
     if (unknown.length > 0) {
