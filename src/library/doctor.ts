@@ -189,8 +189,16 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     }
     const probed = new Set(Object.values(RESOURCE_KINDS).filter((k) => (k.probes ?? []).some((p) => p.verifiesGrant)).map((k) => k.name));
     const needed = [...new Set(policies.map((p) => p.resource))].filter((k) => RESOURCE_KINDS[k]?.completeWith).map((k) => ({ kind: k, grant: RESOURCE_KINDS[k].completeWith! }));
-    const holding = first.status === 'ok' && config.instance.tokenId !== null && needed.length > 0 ? await grantsHeld(api, config, needed.map((n) => n.grant)) : null;
-    if (holding !== null) checks.push(grantsCheck(holding, needed, policies));
+    let holding: Awaited<ReturnType<typeof grantsHeld>> | null = null;
+    if (first.status === 'ok' && config.instance.tokenId !== null && needed.length > 0) {
+      try {
+        holding = await grantsHeld(api, config, needed.map((n) => n.grant));
+        checks.push(grantsCheck(holding, needed, policies));
+      } catch (err) {
+        const detail = err instanceof Error ? err.message : String(err);
+        checks.push({ id: 'grantsHeld', check: GRANTS_CHECK, status: 'refused', detail, fix: 'the access-token list, the user search and the authorities list must answer as documented: see the detail' });
+      }
+    }
     const grants = needed.map((n) => ({ ...n, probed: probed.has(n.kind), held: typeof holding === 'object' && holding !== null ? (holding.held.get(n.grant) ?? null) : null }));
     return {
       instance: connection.instance,
@@ -205,10 +213,13 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
 /**
  * The check that the token user's role holds each grant a selected kind's complete listing needs:
  * ok, `missing` naming each grant not held (its kinds' policies would judge a partial listing
- * and pass what they never saw), or `warn` when it cannot be told.
+ * and pass what they never saw), or `warn` when it cannot be told; `refused` (in doctor) when
+ * a read behind it failed or answered what steward cannot trust.
  */
+const GRANTS_CHECK = "the token's user holds the grants complete listings need";
+
 function grantsCheck(holding: Awaited<ReturnType<typeof grantsHeld>>, needed: { kind: string; grant: string }[], policies: DoctorReport['policies']): DoctorCheck {
-  const check = "the token's user holds the grants complete listings need";
+  const check = GRANTS_CHECK;
   if (typeof holding === 'string') return { id: 'grantsHeld', check, status: 'warn', detail: `cannot be told: ${holding}`, fix: 'set instance.tokenId to the access-token id of the token in use, held by a user the user search lists' };
   const who = `user ${holding.userName ? `${holding.userName} (${holding.userId})` : holding.userId}, role ${holding.roleId}`;
   const lacking = needed.filter((n) => holding.held.get(n.grant) === false);

@@ -4,6 +4,7 @@
 // expiry check through the client's memo), the user directory that user's role (both searches,
 // read whole: the search takes no id), and the authorities list which roles hold each grant
 // (`roleIds`); `steward doctor` says per kind whether it is held.
+import { isApiError } from '../api/errors.js';
 import type { InstanceApi } from '../api/types.js';
 import type { Config } from '../config/index.js';
 import { userDirectory } from '../resources/people.js';
@@ -16,11 +17,11 @@ export interface GrantHolding {
   held: Map<string, boolean | null>;
 }
 
-const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /**
  * The grants' holding by the token's user, or the reason it cannot be told (a sentence): no
- * `instance.tokenId`, a list that cannot be read, a token or user it does not hold.
+ * `instance.tokenId`, a token list the token's user may not read (403, 404), a token or user the
+ * lists do not hold. Any other failure of a read (an answer that is drift, a 5xx, the network)
+ * is thrown: an answer that cannot be trusted is never read as "cannot be told".
  */
 export async function grantsHeld(api: InstanceApi, config: Config, grants: readonly string[]): Promise<GrantHolding | string> {
   const id = config.instance.tokenId;
@@ -29,19 +30,14 @@ export async function grantsHeld(api: InstanceApi, config: Config, grants: reado
   try {
     token = (await api.listAccessTokens()).find((t) => String(t.id) === id);
   } catch (err) {
-    return `the access-token list could not be read (${why(err)}); the token user needs developer.token.manage`;
+    if (!isApiError(err) || (err.status !== 403 && err.status !== 404)) throw err;
+    return `the access-token list was refused (${err.message}); the token user needs developer.token.manage`;
   }
   if (!token) return `access token ${id} (instance.tokenId) is not in the access-token list`;
   const userId = String(token.ownerId);
-  let roles: Map<string, readonly number[]>;
-  let user: { name: string | null; roleId: number | null } | undefined;
-  try {
-    const [directory, authorities] = await Promise.all([userDirectory(api), api.listAuthorities()]);
-    user = directory.get(userId);
-    roles = new Map(authorities.map((a) => [a.authority, a.roleIds ?? []]));
-  } catch (err) {
-    return `the user search or the authorities list could not be read (${why(err)})`;
-  }
+  const [directory, authorities] = await Promise.all([userDirectory(api), api.listAuthorities()]);
+  const user = directory.get(userId);
+  const roles = new Map(authorities.map((a) => [a.authority, a.roleIds ?? []]));
   if (!user || user.roleId === null) return `the token's user ${userId} is ${user ? 'listed without a role' : 'in no user listing'}`;
   const roleId = user.roleId;
   return { userId, userName: user.name, roleId, held: new Map(grants.map((g) => [g, roles.has(g) ? roles.get(g)!.includes(roleId) : null])) };

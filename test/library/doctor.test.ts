@@ -156,6 +156,23 @@ describe('steward doctor', () => {
       expect((await diagnose(PLANTED_TOKENS.expired)).grants.map((g) => [g.kind, g.held])).toEqual([['dataset', true], ['group', false], ['filesetFile', null], ['queue', false]]);
     });
 
+    it('an authorities list or user search that cannot be trusted is refused (exit 3); a refused token list cannot tell (a warning)', async () => {
+      sandbox.scriptFault('listAuthorities', { status: 200, body: JSON.stringify([{ authority: 'dataset.admin', adminLevel: 'yes', roleIds: [1] }]) });
+      const drifted = await diagnose(PLANTED_TOKENS.longLived);
+      expect(drifted.checks.find((c) => c.id === 'grantsHeld')).toMatchObject({ status: 'refused', detail: expect.stringContaining('listAuthorities: API drift at [0].adminLevel') });
+      expect(drifted.grants.every((g) => g.held === null)).toBe(true);
+      expect(drifted.ok).toBe(false);
+      // One page of one of the two searches without its users list.
+      sandbox.scriptFault('searchUsers', { status: 200, body: JSON.stringify({ count: 1 }) });
+      const drift = await diagnose(PLANTED_TOKENS.longLived);
+      expect(drift.checks.find((c) => c.id === 'grantsHeld')).toMatchObject({ status: 'refused', detail: expect.stringContaining('searchUsers: API drift at users') });
+      expect(drift.ok).toBe(false);
+      // Read once a run (the expiry check shares it): one answer refused.
+      sandbox.scriptFault('listAccessTokens', { status: 403, body: '' });
+      const refused = await diagnose(PLANTED_TOKENS.longLived);
+      expect(refused.checks.find((c) => c.id === 'grantsHeld')).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^cannot be told: the access-token list was refused \(.*403.*\); the token user needs developer.token.manage$/) });
+    });
+
     it('cannot be told without instance.tokenId (no check), or for a token the list does not hold (a warning)', async () => {
       const none = await diagnose(null);
       expect(none.checks.some((c) => c.id === 'grantsHeld')).toBe(false);

@@ -145,6 +145,16 @@ describe('the identity policies on the platform’s captured answers', () => {
     );
   });
 
+  it('an authorities list that is drift (a level that is no boolean) is an error of the roles read through it: exit 3', async () => {
+    serveCaptured({ listAuthorities: [AUTHORITIES.map((a, i) => (i === 0 ? { ...a, adminLevel: 'true' } : a))] });
+    const report = await run('roles: all');
+    expect(report.summary.gate).toBe('error');
+    // One read shared by every role: one error, never a role judged without it.
+    expect(report.findings.filter((f) => f.policy === 'custom-roles-no-admin-grants').map((f) => [f.status, f.message])).toEqual([
+      ['error', 'could not read role data shared by all resources: listAuthorities: API drift at [0].adminLevel: expected boolean, got string ([GET] "/api/authorization/v1/authorities")'],
+    ]);
+  });
+
   it('a grant the authorities list does not hold has no known level: an error of the role, never a harmless grant', async () => {
     // `ui.admin` ends in .admin: admin-level whatever the list says. The first role holds one unknown grant, the second two.
     const [one, two] = CUSTOM_ROLES;
