@@ -2,7 +2,7 @@
 // dormant break-glass account, a stale invitation, a deactivated and a deleted user who still
 // own content and a token, a custom role holding admin grants, a group with no member and one
 // with no owner, and three tokens (too long-lived, expired, owned by the deactivated user).
-import { PLANTED_FILESET_ID } from './demo.js';
+import { PLANTED_FILESET_ID, PLANTED_SHARE_GROUPS } from './demo.js';
 import { DAY_MS, type SandboxUser } from './people.js';
 import type { SandboxState } from './types.js';
 
@@ -51,6 +51,14 @@ export function addPlantedPeople(state: SandboxState, now: number): void {
     { groupId: PLANTED_GROUPS.ownerless, name: 'Orphaned Analysts', groupType: 'open', owners: [], members: [102, 103], created: '2023-06-08 20:59:05.0' },
     // A group can own itself (groups-grouplist.json): that is an owner.
     { groupId: PLANTED_GROUPS.selfOwned, name: 'Data Stewards Council', groupType: 'closed', owners: [{ type: 'GROUP', id: String(PLANTED_GROUPS.selfOwned), displayName: 'Data Stewards Council' }], members: [P.ana, 104], created: '2023-06-08 20:59:05.0' },
+  );
+  // The groups the planted datasets are shared with: owned, with members (no group finding).
+  const G = PLANTED_SHARE_GROUPS;
+  const ana = { type: 'USER' as const, id: String(P.ana), displayName: 'Ana Ruiz' };
+  people.groups.push(
+    { groupId: G.salesAnalysts, name: 'Sales Analysts', groupType: 'open', owners: [ana], members: [101, 102, 105], created: '2024-03-01T09:00:00' },
+    { groupId: G.financeAdmins, name: 'Finance Admins', groupType: 'closed', owners: [ana], members: [P.ana, P.ben, 106], created: '2024-03-01T09:00:00' },
+    { groupId: G.marketingAnalysts, name: 'Marketing Analysts', groupType: 'open', owners: [ana], members: [P.chen, 107, 108], created: '2024-03-01T09:00:00' },
   );
 
   const T = PLANTED_TOKENS;

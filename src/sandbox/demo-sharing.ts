@@ -3,7 +3,7 @@
 // by the deleted user, a file set and a workflow editable by an individual user, a certified
 // dataset without PDP, one whose open All Rows policy reaches everyone with access, one whose
 // policy names the deleted user, an expired and a long-requested certification.
-import { PLANTED_FILESET_ID } from './demo.js';
+import { PLANTED_FILESET_ID, PLANTED_SHARE_GROUPS } from './demo.js';
 import { PLANTED_PEOPLE } from './demo-people.js';
 import { DAY_MS, FILLER_USERS } from './people.js';
 import { allRowsPolicy, FILLER_SHARE_GROUP, regionPolicy } from './sharing.js';
@@ -52,7 +52,7 @@ export function addPlantedSharing(state: SandboxState, now: number): void {
 
   // Certified without PDP: ds-sales-certified has no policy at all.
   // PDP whose open policy names every principal with access: ds-finance-certified.
-  sharing.pdp.set('ds-finance-certified', [allRowsPolicy('ds-finance-certified', 797, [P.ana, P.ben], ['g-88']), regionPolicy('ds-finance-certified', 798, FILLER_SHARE_GROUP)]);
+  sharing.pdp.set('ds-finance-certified', [allRowsPolicy('ds-finance-certified', 797, [P.ana, P.ben], [PLANTED_SHARE_GROUPS.financeAdmins]), regionPolicy('ds-finance-certified', 798, FILLER_SHARE_GROUP)]);
   // A policy naming the deleted user 77: ds-hr-certified.
   sharing.pdp.set('ds-hr-certified', [allRowsPolicy('ds-hr-certified', 1148, [], []), { ...regionPolicy('ds-hr-certified', 1149, FILLER_SHARE_GROUP), userIds: [P.jo] }]);
 

@@ -19,6 +19,9 @@ import type { SandboxState } from './types.js';
 import { PACKAGE_NAME } from '../core/package-name.js';
 
 export const PLANTED_FILESET_ID = '3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77';
+
+/** The groups the planted datasets are shared with (in the group list: demo-people.ts lists their members). */
+export const PLANTED_SHARE_GROUPS = { salesAnalysts: 304, financeAdmins: 305, marketingAnalysts: 306 } as const;
 /** Paths of the planted file set (`/raw/legacy.csv` is the MD5 one). */
 export const PLANTED_FILESET_PATHS = ['/reports/q1.csv', '/raw/a.parquet', '/raw/legacy.csv'] as const;
 export const PLANTED_DATASET_IDS = [
@@ -124,11 +127,11 @@ export function addPlanted(state: SandboxState): void {
   const user = (id: string, name: string, accessLevel: DatasetAccessEntry['accessLevel']) => ({ type: 'USER' as const, id, name, accessLevel });
   const group = (id: string, name: string, accessLevel: DatasetAccessEntry['accessLevel']) => ({ type: 'GROUP' as const, id, name, accessLevel });
   const datasets: Array<[string, CertificationStatus['state'], ReturnType<typeof makeAccessList>, string[]]> = [
-    ['ds-sales-certified', 'ACTIVE', makeAccessList([user('7', 'Ana Ruiz', 'OWNER'), group('g-50', 'Sales Analysts', 'CAN_VIEW')]), ['sales', 'certified']],
+    ['ds-sales-certified', 'ACTIVE', makeAccessList([user('7', 'Ana Ruiz', 'OWNER'), group(String(PLANTED_SHARE_GROUPS.salesAnalysts), 'Sales Analysts', 'CAN_VIEW')]), ['sales', 'certified']],
     ['ds-hr-certified', 'ACTIVE', makeAccessList([user('31', 'Eva Novak', 'OWNER')]), ['hr']],
-    ['ds-finance-certified', 'ACTIVE', makeAccessList([group('g-88', 'Finance Admins', 'OWNER'), user('7', 'Ana Ruiz', 'CO_OWNER'), user('9', 'Ben Okafor', 'CAN_VIEW')]), ['finance', 'certified']],
+    ['ds-finance-certified', 'ACTIVE', makeAccessList([group(String(PLANTED_SHARE_GROUPS.financeAdmins), 'Finance Admins', 'OWNER'), user('7', 'Ana Ruiz', 'CO_OWNER'), user('9', 'Ben Okafor', 'CAN_VIEW')]), ['finance', 'certified']],
     ['ds-legacy-expired', 'EXPIRED', makeAccessList([user('15', 'On-call Break Glass', 'OWNER')]), ['legacy']],
-    ['ds-scratch', null, makeAccessList([user('12', 'Chen Wei', 'CAN_EDIT'), group('g-41', 'Marketing Analysts', 'CAN_VIEW')]), []],
+    ['ds-scratch', null, makeAccessList([user('12', 'Chen Wei', 'CAN_EDIT'), group(String(PLANTED_SHARE_GROUPS.marketingAnalysts), 'Marketing Analysts', 'CAN_VIEW')]), []],
   ];
   for (const [id, certState, access, tags] of datasets) {
     state.datasetAccess.set(id, access);

@@ -114,13 +114,14 @@ export function generateState(seed: number, size: SandboxSize, now = startOfDay(
   const state = emptyState();
   const activeCards = addCards(state, stream(seed, 1), size.cards);
   addSchedules(state, stream(seed, 2), size.schedules, activeCards);
+  // People first: the certified datasets are shared with the listed groups.
+  addPeople(state.people, stream(seed, 9), now, size);
   addDatasets(state, stream(seed, 3), size.datasets);
   addQueues(state, stream(seed, 4), size.queues);
   addDataFiles(state, stream(seed, 5), size.dataFiles);
   addFilesets(state, stream(seed, 6), size.filesets, size.filesPerFileset);
   addWorkflows(state, stream(seed, 7), size.workflows);
   addCalculatedFields(state, stream(seed, 8));
-  addPeople(state.people, stream(seed, 9), now, size);
   const certified = [...state.certifications].filter(([key, c]) => key.startsWith('DATA_SOURCE:') && c.state === 'ACTIVE').map(([key]) => key.slice('DATA_SOURCE:'.length));
   addSharing(state.sharing, stream(seed, 10), size, FILLER_OWNER_IDS, certified);
   addPlanted(state);
@@ -171,15 +172,16 @@ function addSchedules(state: SandboxState, rnd: Random, count: number, activeCar
   }
 }
 
-/** Every dataset has a USER OWNER; ACTIVE ones also a GROUP OWNER. */
+/** Every dataset has a USER OWNER; ACTIVE ones also a GROUP OWNER (a group of the group list, when it has one). */
 function addDatasets(state: SandboxState, rnd: Random, count: number): void {
+  const groups = state.people.groups.map((g) => [String(g.groupId), g.name] as const);
   for (let i = 0; i < count; i++) {
     const id = `ds-${String(i + 1).padStart(4, '0')}`;
     const certified = rnd.chance(0.4);
     const [ownerId, ownerName] = rnd.pick(USERS);
     const list: DatasetAccessEntry[] = [{ type: 'USER', id: ownerId, name: ownerName, accessLevel: 'OWNER' }];
-    if (certified) {
-      const [groupId, groupName] = rnd.pick(GROUPS);
+    if (certified && groups.length > 0) {
+      const [groupId, groupName] = rnd.pick(groups);
       list.push({ type: 'GROUP', id: groupId, name: groupName, accessLevel: 'OWNER' });
     }
     for (let n = rnd.int(0, 3); n > 0; n--) {

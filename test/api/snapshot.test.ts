@@ -53,6 +53,8 @@ describe('snapshots', () => {
       // The owner parts: each content kind's listing once, and the users.
       'listDataFiles',
       'listDatasets',
+      // The datasets' reach: each shared group's memberCount.
+      'listGroups',
       'listQueues',
       'listReportSchedules',
       'listWorkflows',

@@ -112,7 +112,7 @@ describe('steward sandbox --port --token', () => {
   it('answers the access list of a planted dataset with its counts', async () => {
     expect(await client.getDatasetPermissions('ds-finance-certified')).toEqual({
       list: [
-        { type: 'GROUP', id: 'g-88', name: 'Finance Admins', accessLevel: 'OWNER' },
+        { type: 'GROUP', id: '305', name: 'Finance Admins', accessLevel: 'OWNER' },
         { type: 'USER', id: '7', name: 'Ana Ruiz', accessLevel: 'CO_OWNER' },
         { type: 'USER', id: '9', name: 'Ben Okafor', accessLevel: 'CAN_VIEW' },
       ],

@@ -102,7 +102,7 @@ describe('owners: routing to teams', () => {
   - team: identity
     kinds: [role, user, group, accessToken]
   - team: stewards
-    ownerGroups: [g-88]
+    ownerGroups: ["305"]
   - team: hr-data
     owners: [EVA.NOVAK@example.com]
   - team: data-platform
@@ -119,7 +119,7 @@ describe('owners: routing to teams', () => {
     const hr = by('datasets-owner-active dataset/ds-hr-certified');
     expect([hr.team, hr.owner?.team]).toEqual(['hr-data', 'hr-data']);
     expect(by('datasets-have-an-owner dataset/ds-scratch').team).toBe('data-platform');
-    // Owned by group g-88: rule 2, before the policy glob.
+    // Owned by group 305 (Finance Admins): rule 2, before the policy glob.
     expect(by('datasets-pdp-open-policy-narrow dataset/ds-finance-certified').team).toBe('stewards');
     // By tag only.
     expect(by('certified-datasets-certification-current dataset/ds-legacy-expired').team).toBe('certification');

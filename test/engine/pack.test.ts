@@ -116,7 +116,9 @@ describe('built-in pack on the demo instance', () => {
       cardSummaries: 0,
     });
     const sharing = ['getCardAccessList', 'getPdpPolicies', 'getFilesetAccess', 'getWorkflowPermissions'];
-    const listed = [...reads, ...owners, ...sharing, 'searchUsers', 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];
+    // The datasets' reach: the group list once (one page here).
+    expect(c.listGroups).toBe(1);
+    const listed = [...reads, ...owners, ...sharing, 'searchUsers', 'listGroups', 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];
     expect(requests).toBe(listed.reduce((n, op) => n + c[op], 0));
     const cards = all.results.find((r) => r.id === 'scheduled-cards-certification-current')!.resourceIds.length;
     expect(c.getCertificationStatus).toBe(scopeDatasets + cards);

@@ -8,10 +8,13 @@ import type { PdpPolicy } from '../../src/api/types.js';
 import { createRunMemo } from '../../src/engine/memo.js';
 import { isOpenPolicy, pdpPart } from '../../src/resources/pdp.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { PLANTED_SHARE_GROUPS } from '../../src/sandbox/demo.js';
 import { allRowsPolicy, FILLER_SHARE_GROUP, regionPolicy } from '../../src/sandbox/sharing.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 
 const ID = 'ds-finance-certified';
+/** The group the dataset is shared with (and its All Rows policy names). */
+const FINANCE = PLANTED_SHARE_GROUPS.financeAdmins;
 
 let s: Sandbox;
 beforeEach(async () => {
@@ -29,12 +32,12 @@ const setPolicies = (policies: PdpPolicy[]) => s.state.sharing.pdp.set(ID, polic
 
 describe('the pdp part', () => {
   it('the demo dataset: on by its policies, the All Rows policy naming all three principals of its access list', async () => {
-    // Access list: GROUP g-88, USER 7, USER 9 (demo.ts); All Rows names users 7 and 9 and group g-88.
+    // Access list: GROUP 305 (Finance Admins), USER 7, USER 9 (demo.ts); All Rows names users 7 and 9 and group 305 (Finance Admins).
     await expect(load()).resolves.toEqual({
       enabled: true,
       enabledFrom: 'policies',
       policies: [
-        { id: 797, name: 'All Rows', open: true, users: ['7', '9'], groups: ['g-88'], virtualUsers: [] },
+        { id: 797, name: 'All Rows', open: true, users: ['7', '9'], groups: [String(FINANCE)], virtualUsers: [] },
         { id: 798, name: 'Region 798', open: false, users: [], groups: [String(FILLER_SHARE_GROUP)], virtualUsers: [] },
       ],
       openReach: 3,
@@ -52,7 +55,7 @@ describe('the pdp part', () => {
   it('without an open policy it reaches nobody; with only the open one PDP is off', async () => {
     setPolicies([regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
     await expect(load()).resolves.toMatchObject({ enabled: true, openReach: 0, openReachesAll: false });
-    setPolicies([allRowsPolicy(ID, 1, [7, 9], ['g-88'])]);
+    setPolicies([allRowsPolicy(ID, 1, [7, 9], [FINANCE])]);
     await expect(load()).resolves.toMatchObject({ enabled: false, enabledFrom: 'policies', openReach: 3, openReachesAll: true });
     setPolicies([]);
     await expect(load()).resolves.toEqual({ enabled: false, enabledFrom: 'policies', policies: [], openReach: 0, openReachesAll: false, departedUsers: [] });
@@ -75,12 +78,12 @@ describe('the pdp part', () => {
   });
 
   it('reads the principals from `resources` where the lists are left out, as the captured All Rows policy is', async () => {
-    // Access list: GROUP g-88, USER 7, USER 9. The lists absent: only `resources` names whom All Rows reaches.
-    const open = { name: 'All Rows', filterGroupId: 1, type: 'open', dataSourcePermissions: false, resources: { USER: [7, '9'], GROUP: ['g-88'], VIRTUAL_USER: ['vu:a1'] } };
+    // Access list: GROUP 305, USER 7, USER 9. The lists absent: only `resources` names whom All Rows reaches.
+    const open = { name: 'All Rows', filterGroupId: 1, type: 'open', dataSourcePermissions: false, resources: { USER: [7, '9'], GROUP: [FINANCE], VIRTUAL_USER: ['vu:a1'] } };
     setPolicies([open, { ...regionPolicy(ID, 2, FILLER_SHARE_GROUP), userIds: null, resources: { USER: [77] } }]);
     await expect(load()).resolves.toMatchObject({
       policies: [
-        { id: 1, open: true, users: ['7', '9'], groups: ['g-88'], virtualUsers: ['vu:a1'] },
+        { id: 1, open: true, users: ['7', '9'], groups: [String(FINANCE)], virtualUsers: ['vu:a1'] },
         { id: 2, open: false, users: ['77'], groups: [String(FILLER_SHARE_GROUP)], virtualUsers: [] },
       ],
       openReach: 3,
@@ -91,20 +94,20 @@ describe('the pdp part', () => {
 
   it('the sandbox answers `resources` beside the lists, as the platform does with load_associations; the two agreeing read once', async () => {
     const answer = await createClient({ baseUrl: s.baseUrl, token: s.token }).getPdpPolicies(ID);
-    expect(answer.map((p) => p.resources)).toEqual([{ USER: [7, 9], GROUP: ['g-88'] }, { GROUP: [FILLER_SHARE_GROUP] }]);
+    expect(answer.map((p) => p.resources)).toEqual([{ USER: [7, 9], GROUP: [FINANCE] }, { GROUP: [FILLER_SHARE_GROUP] }]);
     // The same ids in another order, repeated, or as numbers against strings: the same principals.
-    setPolicies([{ ...allRowsPolicy(ID, 1, [7, 9, 7], ['g-88']), resources: { USER: ['9', '7'], GROUP: ['g-88'] } }, regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
+    setPolicies([{ ...allRowsPolicy(ID, 1, [7, 9, 7], [FINANCE]), resources: { USER: ['9', '7'], GROUP: [FINANCE] } }, regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
     await expect(load()).resolves.toMatchObject({ openReach: 3, openReachesAll: true });
   });
 
   it('a policy whose list and `resources` name different principals is drift, never a reach read from one of them', async () => {
-    setPolicies([{ ...allRowsPolicy(ID, 1, [], ['g-88']), resources: { USER: [7, 9], GROUP: ['g-88'] } }, regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
+    setPolicies([{ ...allRowsPolicy(ID, 1, [], [FINANCE]), resources: { USER: [7, 9], GROUP: [FINANCE] } }, regionPolicy(ID, 2, FILLER_SHARE_GROUP)]);
     await expect(load()).rejects.toThrow(
       'getPdpPolicies: API drift at policy 1 of dataset ds-finance-certified: userIds [] and resources.USER [7,9] name different principals',
     );
-    setPolicies([allRowsPolicy(ID, 1, [7, 9], ['g-88']), { ...regionPolicy(ID, 2, FILLER_SHARE_GROUP), resources: { GROUP: [FILLER_SHARE_GROUP, 5] } }]);
+    setPolicies([allRowsPolicy(ID, 1, [7, 9], [FINANCE]), { ...regionPolicy(ID, 2, FILLER_SHARE_GROUP), resources: { GROUP: [FILLER_SHARE_GROUP, 5] } }]);
     await expect(load()).rejects.toThrow(`groupIds [${FILLER_SHARE_GROUP}] and resources.GROUP [${FILLER_SHARE_GROUP},5] name different principals`);
-    setPolicies([{ ...allRowsPolicy(ID, 1, [7, 9], ['g-88']), virtualUserIds: ['vu:a1'], resources: { USER: [7, 9], GROUP: ['g-88'], VIRTUAL_USER: ['vu:a2'] } }]);
+    setPolicies([{ ...allRowsPolicy(ID, 1, [7, 9], [FINANCE]), virtualUserIds: ['vu:a1'], resources: { USER: [7, 9], GROUP: [FINANCE], VIRTUAL_USER: ['vu:a2'] } }]);
     await expect(load()).rejects.toThrow('virtualUserIds ["vu:a1"] and resources.VIRTUAL_USER ["vu:a2"] name different principals');
   });
 

@@ -76,7 +76,7 @@ describe('the 12 operations', () => {
     expect(res.json()).toEqual({
       list: [
         { type: 'USER', id: '7', name: 'Ana Ruiz', accessLevel: 'OWNER' },
-        { type: 'GROUP', id: 'g-50', name: 'Sales Analysts', accessLevel: 'CAN_VIEW' },
+        { type: 'GROUP', id: '304', name: 'Sales Analysts', accessLevel: 'CAN_VIEW' },
       ],
       totalUserCount: 1,
       totalGroupCount: 1,

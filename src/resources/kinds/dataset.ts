@@ -7,12 +7,62 @@ import { selectIds } from '../discovery.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { type OwnerId, ownerPart, ownerSchema, ownersFromListing } from '../people.js';
 import { pdpPart, pdpSchema } from '../pdp.js';
-import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind } from '../types.js';
+import type { InstanceApi } from '../../api/types.js';
+import type { CollectedResource, DocumentPart, FixKind, PlannedWrite, ResourceDocument, ResourceKind, RunMemo } from '../types.js';
 
 const access: DocumentPart = {
   name: 'access',
   operation: 'getDatasetPermissions',
   load: (api, resource) => api.getDatasetPermissions(String(resource.doc.id)),
+};
+
+/**
+ * How steward counts the people a dataset reaches (DATASET_REACH in README "Assumptions"): the
+ * access list's `totalUserCount` most likely counts direct users only (it comes beside a
+ * `totalGroupCount`; dataset-permissions.json), so a dataset shared with one large group would
+ * read as narrow. Each shared group's `memberCount` from the group list is added: a person in
+ * two shared groups counts twice, an over-count that can only judge more datasets wide.
+ */
+export const DATASET_REACH_RULE = "the larger of the access list's totalUserCount and its USER entries, plus each shared group's memberCount (the group list)";
+
+/** memberCount by group id from the group list, read once a run (its pages are the client's memo). */
+async function groupSizes(api: InstanceApi, once: RunMemo): Promise<Map<string, number | Error>> {
+  return once('dataset:group-sizes', async () => {
+    const sizes = new Map<string, number | Error>();
+    for await (const page of api.listGroups()) {
+      for (const g of page) {
+        sizes.set(String(g.groupId), typeof g.memberCount === 'number' ? g.memberCount : new Error(`listGroups: API drift at memberCount of group ${g.groupId}: ${JSON.stringify(g.memberCount ?? null)}, so the people it reaches are unknown`));
+      }
+    }
+    return sizes;
+  });
+}
+
+/**
+ * The people the dataset reaches (DATASET_REACH_RULE). A shared group the group list does not
+ * hold (a token without group.admin sees only some groups) leaves the reach unknown: an error of
+ * the policies that read it, never a narrower count.
+ */
+const reach: DocumentPart = {
+  name: 'reach',
+  operation: 'getDatasetPermissions',
+  alsoReads: ['listGroups'],
+  async load(api, r, once = noMemo) {
+    const id = String(r.doc.id);
+    const [access, sizes] = await Promise.all([api.getDatasetPermissions(id), groupSizes(api, once)]);
+    const users = new Set(access.list.filter((e) => e.type === 'USER').map((e) => e.id));
+    if (typeof access.totalUserCount !== 'number') {
+      throw new Error(`getDatasetPermissions: dataset ${id}: the access list has no totalUserCount, so the people it reaches are unknown`);
+    }
+    let people = Math.max(access.totalUserCount, users.size);
+    for (const groupId of new Set(access.list.filter((e) => e.type === 'GROUP').map((e) => e.id))) {
+      const size = sizes.get(groupId);
+      if (size === undefined) throw new Error(`dataset ${id} is shared with group ${groupId}, which the group list does not hold (the token's user may lack group.admin): the people it reaches are unknown`);
+      if (size instanceof Error) throw size;
+      people += size;
+    }
+    return people;
+  },
 };
 
 /**
@@ -177,6 +227,7 @@ export const dataset: ResourceKind = {
       tags: { ...stringArraySchema, description: 'the dataset tags (read from the dataset object, beyond the spec)' },
       owner: ownerSchema,
       pdp: pdpSchema,
+      reach: { type: 'integer', description: `the people the dataset is shared with, at most: ${DATASET_REACH_RULE}` },
       certificationProcess: {
         type: ['object', 'null'],
         description: "the listing's certification (part=certification): state CERTIFIED, PENDING, REQUESTED or EXPIRED, processType, processName, lastUpdated (epoch ms), adminCertified; null when none",
@@ -184,7 +235,7 @@ export const dataset: ResourceKind = {
       },
     },
   },
-  parts: { access, certification: certificationPart('DATA_SOURCE'), tags, owner, pdp: pdpPart, certificationProcess },
+  parts: { access, reach, certification: certificationPart('DATA_SOURCE'), tags, owner, pdp: pdpPart, certificationProcess },
   async *collect(ctx) {
     const discovery = ctx.scope.discover.datasets;
     const { ids, names, items } = await selectIds(ctx.scope.ids.datasets ?? [], discovery, () => ctx.api.listDatasets(), (d) => d.id, (d) => d.name);
