@@ -271,7 +271,7 @@ await benchLimits(print, table, expect);
 // 9. People: the identity policies over large directories, every kind discovered with `all`.
 {
   const peopleRows = [];
-  const identity = ['custom-roles-no-admin-grants', 'admins-at-most', 'access-tokens-short-lived', 'access-tokens-not-expired', 'access-tokens-owner-active', 'groups-have-members', 'groups-have-owners', 'users-not-dormant', 'invitations-not-stale'];
+  const identity = ['custom-roles-no-admin-grants', 'admins-at-most', 'access-tokens-short-lived', 'access-tokens-not-expired', 'access-tokens-owner-active', 'groups-have-members', 'groups-have-owners', 'groups-owner-active', 'users-not-dormant', 'invitations-not-stale'];
   for (const size of [{ users: 0, groups: 4, accessTokens: 3 }, { users: 20_000, groups: 2_000, accessTokens: 5_000 }]) {
     const r = await run({ size: { ...size, schedules: 0, datasets: 0, cards: 0 }, only: identity });
     const name = `people ${size.users}`;

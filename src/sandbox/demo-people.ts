@@ -14,7 +14,7 @@ export const PLANTED_ADMIN_ROLE_ID = 428016579;
 
 export const PLANTED_TOKENS = { longLived: 186852, expired: 186918, departedOwner: 186953 } as const;
 
-export const PLANTED_GROUPS = { empty: 301, ownerless: 302, selfOwned: 303 } as const;
+export const PLANTED_GROUPS = { empty: 301, ownerless: 302, selfOwned: 303, departedOwner: 307 } as const;
 
 export function addPlantedPeople(state: SandboxState, now: number): void {
   const people = state.people;
@@ -51,6 +51,8 @@ export function addPlantedPeople(state: SandboxState, now: number): void {
     { groupId: PLANTED_GROUPS.ownerless, name: 'Orphaned Analysts', groupType: 'open', owners: [], members: [102, 103], created: '2023-06-08 20:59:05.0' },
     // A group can own itself (groups-grouplist.json): that is an owner.
     { groupId: PLANTED_GROUPS.selfOwned, name: 'Data Stewards Council', groupType: 'closed', owners: [{ type: 'GROUP', id: String(PLANTED_GROUPS.selfOwned), displayName: 'Data Stewards Council' }], members: [P.ana, 104], created: '2023-06-08 20:59:05.0' },
+    // Owned by the deleted user: nobody reviews who joins it.
+    { groupId: PLANTED_GROUPS.departedOwner, name: 'Legacy Reporting', groupType: 'closed', owners: [{ type: 'USER', id: String(P.jo), displayName: 'Jo Park' }], members: [102, 104], created: '2022-02-01T08:00:00' },
   );
   // The groups the planted datasets are shared with: owned, with members (no group finding).
   const G = PLANTED_SHARE_GROUPS;

@@ -27,7 +27,7 @@ describe('steward check --sandbox (npm start)', () => {
   it('prints the planted violations and exits 0, saying a real run would exit 1', async () => {
     const r = await runCli(['check', '--sandbox']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`✖ fail: ${PLANTED.length} violations (1 critical, 26 high, 16 medium, 9 low, 1 info), 1 waived,`);
+    expect(r.stdout).toContain(`✖ fail: ${PLANTED.length} violations (1 critical, 26 high, 17 medium, 9 low, 1 info), 1 waived,`);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
       'sandbox demo: these violations are planted (demo/PLANTED.md); a real run would exit 1 (failOn: low).',
     );

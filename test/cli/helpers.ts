@@ -155,6 +155,7 @@ export const PLANTED = [
   'fileset-files-owner-active filesetFile/3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77:/reports/q1.csv',
   'groups-have-members group/301',
   'groups-have-owners group/302',
+  'groups-owner-active group/307',
   'invitations-not-stale user/60',
   'queues-owner-active queue/q-hr-requests',
   'report-schedules-owner-active reportSchedule/9003',

@@ -34,7 +34,7 @@ describe('progress on stderr', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l.startsWith(CLEAR) && !l.includes('\n')).toBe(true);
     expect(lines.at(-1)).toBe(
-      `${CLEAR}reading  reportSchedule 46/46 · dataset 25/25 · card 7/7 · queue 4/4 · dataFile 3/3 · filesetFile 3/3 · calculatedFields 1/1 · workflow 6/6 · user 16/16 · group 10/10 · role 7/7 · accessToken 6/6 · page 6/6 · account 6/6`,
+      `${CLEAR}reading  reportSchedule 46/46 · dataset 25/25 · card 7/7 · queue 4/4 · dataFile 3/3 · filesetFile 3/3 · calculatedFields 1/1 · workflow 6/6 · user 16/16 · group 11/11 · role 7/7 · accessToken 6/6 · page 6/6 · account 6/6`,
     );
   });
 

@@ -12,7 +12,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { hasHotJournal, SQLITE_DRIVERS, type SqliteDriver, sqliteDriver } from '../../src/history/sqlite-drivers.js';
 import { DRIVER_NAMES } from './drivers.js';
-import { CLI, sandboxEnv, tempDir } from '../cli/helpers.js';
+import { CLI, PLANTED, sandboxEnv, tempDir } from '../cli/helpers.js';
 import { sampleReport } from './sample-report.js';
 import { problemOf, runsOf } from './helpers.js';
 
@@ -254,7 +254,7 @@ describe('a run killed while saving the history', () => {
     await db.close();
   }
 
-  /** The next `check --history` on the file: exit 1 (the demo's 53 violations), its run recorded. */
+  /** The next `check --history` on the file: exit 1 (the demo's planted violations), its run recorded. */
   async function nextRunRecords(): Promise<void> {
     const again = spawn(process.execPath, [CLI, 'check', '--config', 'demo/steward.yaml', '--history', file, '--quiet'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
@@ -287,7 +287,7 @@ describe('a run killed while saving the history', () => {
     expect(await runsOf(file)).toEqual([
       [1, 2_500],
       [2, 2_501],
-      [3, 53],
+      [3, PLANTED.length],
     ]);
   }, 120_000);
 
@@ -314,7 +314,7 @@ describe('a run killed while saving the history', () => {
     expect(await runsOf(file)).toEqual([
       [1, 2_500],
       [2, 2_501],
-      [3, 53],
+      [3, PLANTED.length],
     ]);
   }, 120_000);
 

@@ -65,6 +65,7 @@ const ONLY = [
   'access-tokens-owner-active',
   'groups-have-members',
   'groups-have-owners',
+  'groups-owner-active',
   'users-not-dormant',
   'invitations-not-stale',
 ];
@@ -94,6 +95,7 @@ describe('the identity policies on the platform’s captured answers', () => {
       'access-tokens-owner-active': TOKENS.length,
       'groups-have-members': GROUPS.length,
       'groups-have-owners': GROUPS.length,
+      'groups-owner-active': GROUPS.length,
       // The captured user is deactivated (isActive false): neither dormant nor pending.
       'users-not-dormant': 0,
       'invitations-not-stale': 0,
@@ -105,6 +107,8 @@ describe('the identity policies on the platform’s captured answers', () => {
         // Both captured tokens expired in June 2024, and their owner is in no user listing served.
         ...TOKENS.map((t) => `access-tokens-not-expired accessToken/${t.id}`),
         ...TOKENS.map((t) => `access-tokens-owner-active accessToken/${t.id}`),
+        // The second captured group is owned by user 2456, in no user listing served (the first owns itself).
+        `groups-owner-active group/${GROUPS[1]!.groupId}`,
       ].sort(),
     );
     const tokenOwner = report.findings.find((f) => f.policy === 'access-tokens-owner-active')!;
