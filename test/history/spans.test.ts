@@ -94,7 +94,7 @@ describe('spans', () => {
     }
     expect(new Set(second.findings.map((f) => f.lifecycle))).toEqual(new Set(['open']));
     const times = (start: string) => statements.filter((s) => s.startsWith(start)).length;
-    expect(times('SELECT s.id, s.text_id')).toBe(1);
+    expect(times('SELECT s.id, s.status, s.first_seen')).toBe(1);
     // … as one JSON text, not a row at a time (json-rows.ts).
     expect(times('SELECT json_group_array(json_array(CASE WHEN typeof("id")')).toBe(1);
     // Each stays open as it was (schema 3 rewrote the last run of all 1,200, three statements of 500).
