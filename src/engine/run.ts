@@ -38,6 +38,8 @@ export interface RunOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** `steward explain`: hands over one resource's document, every part either expression reads loaded. */
   inspect?: Inspect;
+  /** The run's memo, when the caller reads through it too (check's grant check shares the user directory). */
+  memo?: RunMemoState;
 }
 
 export interface RunResult {
@@ -165,7 +167,7 @@ function policyResult(policy: CompiledPolicy, findings: Finding[], evaluated: nu
 }
 
 export async function runPolicies(opts: RunOptions): Promise<RunResult> {
-  const memo = createRunMemo();
+  const memo = opts.memo ?? createRunMemo();
   const stoppedBy: RunWideCause[] = [];
   const stop = (err: unknown) => {
     const cause = runWideCause(err);

@@ -12,6 +12,8 @@ import { appliesOn } from '../engine/waivers.js';
 import { openRunHistory, policySetHash, recordReport } from '../history/index.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import { tokenExpiry } from './token-expiry.js';
+import { type ListingGrants, listingGrants } from './grant-check.js';
+import { createRunMemo } from '../engine/memo.js';
 import { type Connection, connectionProblems, replayWarning, withConnection } from './connect.js';
 import { historyLabel } from './history.js';
 import { mergeReports, stampInstance } from './merge.js';
@@ -44,22 +46,27 @@ function emptyKindsOf(run: RunResult, report: Report): string[] {
   return [...new Set(run.results.map((r) => r.resource))].sort();
 }
 
-/** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial and accepted. */
-function coverageOf(prepared: PreparedRun, run: Pick<RunResult, 'collected' | 'evaluated'>): Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[] {
-  const { collected } = run;
-  const kinds = new Set<string>(Object.keys(collected));
+/** The kinds a run read: those it collected, and those a selected kind's resources come from. */
+function coverageKinds(prepared: PreparedRun, run: Pick<RunResult, 'collected'>): string[] {
+  const kinds = new Set<string>(Object.keys(run.collected));
   for (const p of prepared.selected) {
     const also = RESOURCE_KINDS[p.def.resource]?.inputs.alsoFrom;
     if (also) kinds.add(also);
   }
-  return [...kinds]
+  return [...kinds];
+}
+
+/** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial (the scope, or a grant not held) and accepted. */
+function coverageOf(prepared: PreparedRun, run: Pick<RunResult, 'collected' | 'evaluated'>, grants: ListingGrants): Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[] {
+  const { collected } = run;
+  return coverageKinds(prepared, run)
     .filter((k) => RESOURCE_KINDS[k])
     .map((k) => ({
       kind: k,
       listed: collected[k] ?? 0,
       evaluated: run.evaluated[k] ?? 0,
       completeWith: RESOURCE_KINDS[k].completeWith ?? null,
-      partial: RESOURCE_KINDS[k].knownPartial?.(prepared.config.scope) ?? null,
+      partial: [RESOURCE_KINDS[k].knownPartial?.(prepared.config.scope), grants.partial.get(k)].filter((why) => why).join('; ') || null,
       accepted: prepared.config.acceptPartialCoverage.includes(k),
     }));
 }
@@ -78,7 +85,9 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   const api = options.wrapApi ? options.wrapApi(connection.api, connection.instance, prepared.config.secrets) : connection.api;
   const startedAt = options.now ?? new Date();
   const t0 = monotonicMs();
+  const memo = createRunMemo();
   const run = await runPolicies({
+    memo,
     policies: prepared.selected,
     api,
     kinds: RESOURCE_KINDS,
@@ -93,8 +102,10 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   });
   const replayed = replayWarning(connection, prepared.config);
   const warnings = [...prepared.config.warnings, ...prepared.warnings.map(formatProblem), ...(replayed ? [replayed] : []), ...run.warnings];
-  // Before the report counts the requests: the token list is one of them.
+  // Before the report counts the requests: the token list is one of them (and the grants' reads).
   const token = await tokenExpiry(api, prepared.config, startedAt);
+  const grants = await listingGrants(api, prepared.config, coverageKinds(prepared, run), memo.once);
+  if (grants.untold) warnings.push(grants.untold);
   // --severity: the findings of other severities are not reported (errors always are: they fail closed).
   const severity = options.severity;
   const reported = severity ? { ...run, findings: run.findings.filter((f) => f.status === 'error' || severity.includes(f.severity)) } : run;
@@ -113,7 +124,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     overrides: prepared.overrides,
     mapped: prepared.policies,
     waiverWarningDays: prepared.config.waiverWarningDays,
-    coverage: coverageOf(prepared, run),
+    coverage: coverageOf(prepared, run, grants),
   });
   routeTeams(report, prepared.config.owners);
   for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));
