@@ -58,6 +58,14 @@ describe('check: the grants complete listings need (instance.tokenId)', () => {
     expect([coverage.dataset?.partial, coverage.group?.partial]).toEqual([null, lacks('group.admin')]);
   });
 
+  it('a grant the authorities list does not name (fileset.admin) is not told: never partial for it', async () => {
+    const dir = tempDir('steward-grant-check-fs-');
+    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenId: ${PLANTED_TOKENS.expired} }\nscope: { filesets: all }\n`);
+    const { report } = await evaluate({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['fileset-files-sha256'] });
+    expect(report.coverage?.map((c) => [c.kind, c.completeWith, c.partial])).toEqual([['filesetFile', 'fileset.admin', null]]);
+    expect(sandbox.counts.listAuthorities).toBe(1);
+  });
+
   it('named ids are not in question (one a listing lacks is an error already); an Admin’s token holds every grant', async () => {
     const named = await run(PLANTED_TOKENS.expired, 'datasets: [ds-0001, ds-scratch], groups: all');
     expect([named.coverage.dataset?.partial, named.coverage.group?.partial]).toEqual([null, lacks('group.admin')]);
