@@ -80,6 +80,11 @@ export const MUTATION_GROUPS = [
     mutate: ['src/resources/people.ts', 'src/resources/kinds/user.ts', 'src/resources/kinds/accessToken.ts', 'src/resources/kinds/role.ts', 'src/resources/kinds/group.ts', 'src/resources/kinds/account.ts'],
     tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/hostile/token-expiry.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/{library,doctor,owners}.test.ts', 'test/policy/typecheck.test.ts'],
   },
+  // Whether the token's user holds the grants complete listings need: a grant taken as held, or a
+  // failed read taken as "cannot be told", lets check judge a partial listing as the instance.
+  { name: 'grants', mutate: ['src/library/grant-check.ts'], tests: ['test/library/{grant-check,doctor}.test.ts', 'test/platform/identity.test.ts'] },
+  // A dataset's parts: its reach (a group's members left out is a dataset judged narrow), owner, tags, certification process.
+  { name: 'datasets', mutate: ['src/resources/kinds/dataset.ts'], tests: ['test/resources/**/*.test.ts', 'test/platform/{dataset-reach,sharing,edge-answers}.test.ts', 'test/engine/pack.test.ts'] },
   // The sharing side: who a card, page or dataset is shared with (a share read as narrower than
   // it is, a PDP policy or a live permission lost: each a wrong pass).
   {

@@ -190,9 +190,10 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     const probed = new Set(Object.values(RESOURCE_KINDS).filter((k) => (k.probes ?? []).some((p) => p.verifiesGrant)).map((k) => k.name));
     const needed = [...new Set(policies.map((p) => p.resource))].filter((k) => RESOURCE_KINDS[k]?.completeWith).map((k) => ({ kind: k, grant: RESOURCE_KINDS[k].completeWith! }));
     let holding: Awaited<ReturnType<typeof grantsHeld>> | null = null;
-    if (first.status === 'ok' && config.instance.tokenId !== null && needed.length > 0) {
+    const tokenId = config.instance.tokenId;
+    if (first.status === 'ok' && tokenId !== null && needed.length > 0) {
       try {
-        holding = await grantsHeld(api, config, needed.map((n) => n.grant));
+        holding = await grantsHeld(api, tokenId, needed.map((n) => n.grant));
         checks.push(grantsCheck(holding, needed, policies));
       } catch (err) {
         const detail = err instanceof Error ? err.message : String(err);

@@ -22,14 +22,12 @@ export interface GrantHolding {
 }
 
 /**
- * The grants' holding by the token's user, or the reason it cannot be told (a sentence): no
- * `instance.tokenId`, a token list the token's user may not read (403, 404), a token or user the
- * lists do not hold. Any other failure of a read (an answer that is drift, a 5xx, the network)
+ * The grants' holding by the user of access token `id` (instance.tokenId), or the reason it
+ * cannot be told (a sentence): a token list the token's user may not read (403, 404), a token or
+ * user the lists do not hold. Any other failure of a read (an answer that is drift, a 5xx, the network)
  * is thrown: an answer that cannot be trusted is never read as "cannot be told".
  */
-export async function grantsHeld(api: InstanceApi, config: Config, grants: readonly string[], once?: RunMemo): Promise<GrantHolding | string> {
-  const id = config.instance.tokenId;
-  if (id === null) return 'instance.tokenId is not set: the token’s user is unknown';
+export async function grantsHeld(api: InstanceApi, id: string, grants: readonly string[], once?: RunMemo): Promise<GrantHolding | string> {
   let token: { ownerId: number } | undefined;
   try {
     token = (await api.listAccessTokens()).find((t) => String(t.id) === id);
@@ -71,10 +69,11 @@ export async function listingGrants(api: InstanceApi, config: Config, kinds: rea
   const judged = kinds
     .map((k) => RESOURCE_KINDS[k])
     .filter((k): k is ResourceKind => k?.completeWith !== undefined && judgedFromListing(k, config.scope));
-  if (config.instance.tokenId === null || judged.length === 0) return { partial: new Map(), untold: null };
+  const id = config.instance.tokenId;
+  if (id === null || judged.length === 0) return { partial: new Map(), untold: null };
   let holding: GrantHolding | string;
   try {
-    holding = await grantsHeld(api, config, [...new Set(judged.map((k) => k.completeWith!))], once);
+    holding = await grantsHeld(api, id, [...new Set(judged.map((k) => k.completeWith!))], once);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return { partial: new Map(judged.map((k) => [k.name, `whether the token's user holds ${k.completeWith} could not be told (${why})`])), untold: null };

@@ -77,12 +77,47 @@ describe('check: the grants complete listings need (instance.tokenId)', () => {
   it('without tokenId nothing is asked; a token the list does not hold is a warning, not a partial listing', async () => {
     const none = await run(null);
     expect(none.report.summary.gate).toBe('fail');
+    expect(none.warnings.filter((w) => w.includes('grants'))).toEqual([]);
     expect(sandbox.counts.listAuthorities ?? 0).toBe(0);
     expect(sandbox.counts.listAccessTokens ?? 0).toBe(0);
     const gone = await run(424242);
     expect(Object.values(gone.coverage).map((c) => c.partial)).toEqual([null, null]);
     expect(gone.warnings).toContain('the grants complete listings need were not checked: access token 424242 (instance.tokenId) is not in the access-token list');
     expect(gone.report.summary.gate).toBe('fail');
+  });
+
+  it('a token list refused (403, 404) cannot tell: a warning; one that is drift cannot be trusted: every listed kind partial, exit 3', async () => {
+    sandbox.scriptFault('listAccessTokens', { status: 403, body: '' });
+    const refused = await run(PLANTED_TOKENS.expired);
+    expect(Object.values(refused.coverage).map((c) => c.partial)).toEqual([null, null]);
+    expect(refused.warnings.filter((w) => w.startsWith('the grants'))).toEqual([
+      expect.stringMatching(/^the grants complete listings need were not checked: the access-token list was refused \(.*403.*\); the token user needs developer\.token\.manage$/),
+    ]);
+    expect(refused.report.summary.gate).toBe('fail');
+    sandbox.scriptFault('listAccessTokens', { status: 404, body: 'Not Found' });
+    expect((await run(PLANTED_TOKENS.expired)).warnings.filter((w) => w.startsWith('the grants'))).toEqual([expect.stringMatching(/^the grants complete listings need were not checked: the access-token list was refused \(.*404/)]);
+    sandbox.scriptFault('listAccessTokens', { status: 200, body: JSON.stringify([{ id: 'x' }]) });
+    const drift = await run(PLANTED_TOKENS.expired);
+    expect(drift.coverage.group?.partial).toMatch(/^whether the token's user holds group\.admin could not be told \(listAccessTokens: API drift/);
+    expect(drift.report.summary.gate).toBe('error');
+  });
+
+  it('a token user the directory does not hold, or holds without a role, cannot tell: a warning', async () => {
+    const token = sandbox.state.people.accessTokens.find((t) => t.id === PLANTED_TOKENS.expired)!;
+    token.ownerId = 4242;
+    expect((await run(PLANTED_TOKENS.expired)).warnings).toContain('the grants complete listings need were not checked: the token\'s user 4242 is in no user listing');
+    token.ownerId = PLANTED_PEOPLE.ben;
+    sandbox.state.people.users.find((u) => u.id === PLANTED_PEOPLE.ben)!.roleId = null as never;
+    expect((await run(PLANTED_TOKENS.expired)).warnings).toContain('the grants complete listings need were not checked: the token\'s user 9 is listed without a role');
+  });
+
+  it('nothing judged from a listing, or no kind with a grant: nothing asked', async () => {
+    const named = await run(PLANTED_TOKENS.expired, 'datasets: [ds-0001]');
+    expect(named.coverage.dataset?.partial).toBeNull();
+    const dir = tempDir('steward-grant-check-calc-');
+    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenId: ${PLANTED_TOKENS.expired} }\n`);
+    await evaluate({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['calculated-fields-valid'] });
+    expect([sandbox.counts.listAuthorities ?? 0, sandbox.counts.searchUsers ?? 0]).toEqual([0, 0]);
   });
 
   it('an authorities list that is drift leaves every listed kind partial: exit 3, never a whole listing', async () => {
