@@ -38,6 +38,9 @@ describe('the dataset parts the listing backs', () => {
     // `group` alone says a group (older captures carry no type).
     listing({ id: ID, name: ID, owner: { id: '305', group: true } });
     await expect(load('owner')).resolves.toMatchObject({ type: 'GROUP', id: '305' });
+    // … and `type` alone too.
+    listing({ id: ID, name: ID, owner: { id: '305', type: 'GROUP' } });
+    await expect(load('owner')).resolves.toMatchObject({ type: 'GROUP', id: '305', state: null });
     listing({ id: ID, name: ID, owner: null });
     await expect(load('owner')).resolves.toBeNull();
   });
