@@ -119,8 +119,8 @@ const tags: DocumentPart = {
 
 /**
  * The listing's `owner {id, type, group}` (part=core): a group owner has no user state. Its
- * `type` and `group` saying different things is drift: a group owner passes every liveness check,
- * so neither is taken over the other.
+ * `type` and `group` saying different things, or a `type` other than USER and GROUP, is drift: a
+ * group owner passes every liveness check, so neither is taken over the other.
  */
 function datasetOwner(value: unknown, id: string): OwnerId | null {
   if (value === null) return null;
@@ -128,7 +128,11 @@ function datasetOwner(value: unknown, id: string): OwnerId | null {
   if (!o || typeof o !== 'object' || typeof o.id !== 'string' || o.id === '') {
     throw new Error(`listDatasets: API drift at owner of dataset ${id}: ${JSON.stringify(value ?? 'missing')} names no owner id`);
   }
-  if (typeof o.group === 'boolean' && (o.type === 'USER' || o.type === 'GROUP') && o.group !== (o.type === 'GROUP')) {
+  // A type that is neither (a role, a typo) says nothing of whether a person owns the dataset.
+  if (o.type !== undefined && o.type !== null && o.type !== 'USER' && o.type !== 'GROUP') {
+    throw new Error(`listDatasets: API drift at owner of dataset ${id}: type ${JSON.stringify(o.type)}, not USER or GROUP, so its owner is unknown`);
+  }
+  if (typeof o.group === 'boolean' && o.type !== undefined && o.type !== null && o.group !== (o.type === 'GROUP')) {
     throw new Error(`listDatasets: API drift at owner of dataset ${id}: type ${o.type} with group ${o.group}, so its owner is unknown`);
   }
   return { type: o.group === true || o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id };

@@ -54,6 +54,15 @@ describe('the dataset parts the listing backs', () => {
     await expect(load('owner')).rejects.toThrow(`listDatasets: API drift at owner of dataset ${ID}: "missing" names no owner id`);
   });
 
+  it('an owner type other than USER or GROUP is drift, whatever its group flag (a group owner passes every liveness check)', async () => {
+    for (const group of [true, false, undefined]) {
+      listing({ id: ID, name: ID, owner: { id: '305', type: 'ROLE', ...(group === undefined ? {} : { group }) } });
+      await expect(load('owner')).rejects.toThrow(`listDatasets: API drift at owner of dataset ${ID}: type "ROLE", not USER or GROUP, so its owner is unknown`);
+    }
+    listing({ id: ID, name: ID, owner: { id: '12', type: 'USER', group: true } });
+    await expect(load('owner')).rejects.toThrow(`listDatasets: API drift at owner of dataset ${ID}: type USER with group true, so its owner is unknown`);
+  });
+
   it('the certification process: the listing’s, its state in the closed vocabulary; none is null', async () => {
     const certification = { state: 'REQUESTED', processType: 'COMPANY', processName: 'Company certification', lastUpdated: 1733000000000, adminCertified: false };
     listing({ id: ID, name: ID, owner: null, certification });
