@@ -26,6 +26,9 @@ instance:
   # workflowUrl: https://api.example.com       # optional workflow API host; unset: the instance host
   # tokenHeader: X-DOMO-Developer-Token        # the header your instance reads the developer token from
   # scheduleFilter: USER                       # without the content admin grant (default ALL)
+  # tokenId: 186852                            # the token's access-token id (not the token): its expiry is
+  #                                            # warned of, and a kind read with \`all\` whose grant its user lacks
+  #                                            # is partial coverage (exit 3 unless acceptPartialCoverage)
   # The token is never in this file: set STEWARD_TOKEN (and STEWARD_WORKFLOW_TOKEN, optional).
   # Run \`steward doctor\` first: it checks the token, the grants and the scope ids.
 
