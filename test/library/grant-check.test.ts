@@ -10,7 +10,7 @@ import { evaluate } from '../../src/library/evaluate.js';
 import { PLANTED_PEOPLE, PLANTED_TOKENS } from '../../src/sandbox/demo-people.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { tempDir } from '../cli/helpers.js';
+import { runCli, sandboxEnv, tempDir } from '../cli/helpers.js';
 
 // groups-owner-active reads the user directory too: the grant check shares the run's.
 const ONLY = ['datasets-have-an-owner', 'groups-have-owners', 'groups-owner-active'];
@@ -126,5 +126,19 @@ describe('check: the grants complete listings need (instance.tokenId)', () => {
     expect(coverage.dataset?.partial).toMatch(/^whether the token's user holds dataset\.admin could not be told \(listAuthorities: API drift at \[0\]\.adminLevel/);
     expect(coverage.group?.blocking).toBe(true);
     expect(report.summary.gate).toBe('error');
+  });
+
+  it('a snapshot records the grants’ reads: its replay finds the same partial listing, with no request', async () => {
+    const dir = tempDir('steward-grant-check-snap-');
+    writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenId: ${PLANTED_TOKENS.expired} }\nscope: { datasets: all, groups: all }\n`);
+    const only = ['--only', ONLY.join(',')];
+    const recorded = await runCli(['snapshot', '--out', 'snap.json', ...only], { cwd: dir, env: sandboxEnv(sandbox) });
+    expect(recorded.code, recorded.stderr).toBe(3);
+    sandbox.resetCounts();
+    const replayed = await runCli(['check', '--from', 'snap.json', '--format', 'json', ...only], { cwd: dir, env: {} });
+    expect(replayed.code).toBe(3);
+    const coverage = (JSON.parse(replayed.stdout) as { coverage: { kind: string; partial: string | null }[] }).coverage.map((c) => [c.kind, c.partial]);
+    expect(Object.fromEntries(coverage)).toEqual({ dataset: lacks('dataset.admin'), group: lacks('group.admin') });
+    expect(sandbox.totalRequests()).toBe(0);
   });
 });
