@@ -243,5 +243,7 @@ describe('the reads each policy makes (what doctor probes for it)', () => {
     expect(ops('local-user-role')).toEqual(['listRoles', 'searchUsers']);
     // A dataset's row-level security: its policies, joined with its access list and the directory.
     expect(ops('datasets-pdp-no-departed-users')).toEqual(['getDatasetPermissions', 'getPdpPolicies', 'searchUsers']);
+    // A dataset's reach: its access list, and the group list for each shared group's members.
+    expect(ops('datasets-pdp-where-wide')).toEqual(['getCertificationStatus', 'getDatasetPermissions', 'getPdpPolicies', 'listGroups', 'searchUsers']);
   });
 });
