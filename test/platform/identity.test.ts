@@ -233,4 +233,33 @@ describe('the identity policies on the platform’s captured answers', () => {
     expect(tokens).toMatchObject({ status: 'missing', fix: expect.stringContaining('developer.token.manage') });
     expect(tokens.uncovered).toEqual(['access-tokens-short-lived', 'access-tokens-not-expired', 'access-tokens-owner-active']);
   });
+
+  describe('check with instance.tokenId: the grants complete listings need, from the captured answers', () => {
+    /** The check of the group policies with the token's id set, the captured list's first token. */
+    async function runWithTokenId(): Promise<Report> {
+      const dir = tempDir('steward-identity-grants-');
+      writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${REAL_TOKEN_HEADER}, tokenId: ${TOKENS[0].id} }\nscope: { groups: all }\n`);
+      return check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['groups-have-members'] });
+    }
+    const groupCoverage = (report: Report) => report.coverage?.find((c) => c.kind === 'group');
+
+    it('the captured token’s owner (1001010) is in no captured user listing: not told, the listing not taken for partial', async () => {
+      serve({ listAccessTokens: [TOKENS], searchUsers: [LIVE_USERS, { count: 0, users: [] }], listGroups: [GROUPS], listAuthorities: [AUTHORITIES] });
+      const report = await runWithTokenId();
+      expect(groupCoverage(report)).toMatchObject({ completeWith: 'group.admin', partial: null, blocking: false });
+      expect(sandbox.counts).toMatchObject({ listAccessTokens: 1, searchUsers: 2, listAuthorities: 1, listGroups: 1 });
+    });
+
+    it('owned by the captured user (role 1, which the captured list gives group.admin): whole; in a role it does not: partial, exit 3', async () => {
+      const owned = TOKENS.map((t) => ({ ...t, ownerId: SEARCH.users[0].id }));
+      serve({ listAccessTokens: [owned], searchUsers: [LIVE_USERS, { count: 0, users: [] }], listGroups: [GROUPS], listAuthorities: [AUTHORITIES] });
+      expect(groupCoverage(await runWithTokenId())).toMatchObject({ partial: null });
+      const lacking = AUTHORITIES.map((a) => (a.authority === 'group.admin' ? { ...a, roleIds: [1234] } : a));
+      serve({ listAccessTokens: [owned], searchUsers: [LIVE_USERS, { count: 0, users: [] }], listGroups: [GROUPS], listAuthorities: [lacking] });
+      const report = await runWithTokenId();
+      // The captured user's displayName is the capture's placeholder, "<string>".
+      expect(groupCoverage(report)).toMatchObject({ partial: `the token's user <string> (${SEARCH.users[0].id}), role 1 does not hold group.admin: the listing holds only what that user can see`, blocking: true });
+      expect(report.summary.gate).toBe('error');
+    });
+  });
 });
