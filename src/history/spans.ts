@@ -83,14 +83,18 @@ function priorFinding(db: HistoryDatabase, row: Row): PriorFinding {
   };
 }
 
-const SPAN_ROWS = 'SELECT s.id, s.text_id, s.status, s.lifecycle, s.first_seen, s.first_run, s.last_run, t.fingerprint, t.policy, t.resource_kind, t.resource_id, t.resource_name, t.severity, t.message FROM spans s JOIN texts t ON t.id = s.text_id';
+/** Spans with their texts: the span's `columns` beside every column of its text. */
+const spanRows = (columns: string): string =>
+  `SELECT ${columns}, t.fingerprint, t.policy, t.resource_kind, t.resource_id, t.resource_name, t.severity, t.message FROM spans s JOIN texts t ON t.id = s.text_id`;
+
+const SPAN_ROWS = spanRows('s.id, s.text_id, s.status, s.lifecycle, s.first_seen, s.first_run, s.last_run');
 
 /**
  * What readSpans reads of the spans present at a policy's last run: SPAN_ROWS less the columns
  * only a run's own listing needs (text_id, lifecycle, first_run). A recording reads every open
  * span so (10,000 at 10,000 findings), each column a JSON value written and parsed.
  */
-const PRIOR_SPAN_ROWS = 'SELECT s.id, s.status, s.first_seen, s.last_run, t.fingerprint, t.policy, t.resource_kind, t.resource_id, t.resource_name, t.severity, t.message FROM spans s JOIN texts t ON t.id = s.text_id';
+const PRIOR_SPAN_ROWS = spanRows('s.id, s.status, s.first_seen, s.last_run');
 
 /** What a text row says of a finding: a finding saying the same is the same text. */
 type Text = Pick<PriorFinding, 'fingerprint' | 'policy' | 'severity' | 'resource' | 'message'>;

@@ -4,7 +4,7 @@
 // endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
 import { withConnection } from './connect.js';
 import { type CheckOptions, prepareRun } from './prepare.js';
-import { grantsHeld } from './grant-check.js';
+import { grantsHeld, holderOf } from './grant-check.js';
 import { tokenExpiry } from './token-expiry.js';
 import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
@@ -222,7 +222,7 @@ const GRANTS_CHECK = "the token's user holds the grants complete listings need";
 function grantsCheck(holding: Awaited<ReturnType<typeof grantsHeld>>, needed: { kind: string; grant: string }[], policies: DoctorReport['policies']): DoctorCheck {
   const check = GRANTS_CHECK;
   if (typeof holding === 'string') return { id: 'grantsHeld', check, status: 'warn', detail: `cannot be told: ${holding}`, fix: 'set instance.tokenId to the access-token id of the token in use, held by a user the user search lists' };
-  const who = `user ${holding.userName ? `${holding.userName} (${holding.userId})` : holding.userId}, role ${holding.roleId}`;
+  const who = holderOf(holding);
   const lacking = needed.filter((n) => holding.held.get(n.grant) === false);
   const unknown = [...new Set(needed.filter((n) => holding.held.get(n.grant) === null).map((n) => n.grant))];
   const unknownNote = unknown.length > 0 ? `; not in the authorities list, so not told: ${unknown.join(', ')}` : '';

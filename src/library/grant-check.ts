@@ -21,6 +21,9 @@ export interface GrantHolding {
   held: Map<string, boolean | null>;
 }
 
+/** The token's user and role as doctor and check name them: `user Ana Ruiz (7), role 1`. */
+export const holderOf = (h: GrantHolding): string => `user ${h.userName ? `${h.userName} (${h.userId})` : h.userId}, role ${h.roleId}`;
+
 /**
  * The grants' holding by the user of access token `id` (instance.tokenId), or the reason it
  * cannot be told (a sentence): a token list the token's user may not read (403, 404), a token or
@@ -79,7 +82,7 @@ export async function listingGrants(api: InstanceApi, config: Config, kinds: rea
     return { partial: new Map(judged.map((k) => [k.name, `whether the token's user holds ${k.completeWith} could not be told (${why})`])), untold: null };
   }
   if (typeof holding === 'string') return { partial: new Map(), untold: `the grants complete listings need were not checked: ${holding}` };
-  const who = `user ${holding.userName ? `${holding.userName} (${holding.userId})` : holding.userId}, role ${holding.roleId}`;
+  const who = holderOf(holding);
   const partial = new Map<string, string>();
   for (const k of judged) {
     if (holding.held.get(k.completeWith!) === false) partial.set(k.name, `the token's ${who} does not hold ${k.completeWith}: the listing holds only what that user can see`);
