@@ -49,13 +49,16 @@ const reach: DocumentPart = {
   alsoReads: ['listGroups'],
   async load(api, r, once = noMemo) {
     const id = String(r.doc.id);
-    const [access, sizes] = await Promise.all([api.getDatasetPermissions(id), groupSizes(api, once)]);
-    const users = new Set(access.list.filter((e) => e.type === 'USER').map((e) => e.id));
+    const access = await api.getDatasetPermissions(id);
     if (typeof access.totalUserCount !== 'number') {
       throw new Error(`getDatasetPermissions: dataset ${id}: the access list has no totalUserCount, so the people it reaches are unknown`);
     }
-    let people = Math.max(access.totalUserCount, users.size);
-    for (const groupId of new Set(access.list.filter((e) => e.type === 'GROUP').map((e) => e.id))) {
+    const idsOf = (type: 'USER' | 'GROUP') => new Set(access.list.filter((e) => e.type === type).map((e) => e.id));
+    const groups = idsOf('GROUP');
+    // The group list only where a dataset is shared with a group (then once a run).
+    const sizes = groups.size > 0 ? await groupSizes(api, once) : new Map<string, number | Error>();
+    let people = Math.max(access.totalUserCount, idsOf('USER').size);
+    for (const groupId of groups) {
       const size = sizes.get(groupId);
       if (size === undefined) throw new Error(`dataset ${id} is shared with group ${groupId}, which the group list does not hold (the token's user may lack group.admin): the people it reaches are unknown`);
       if (size instanceof Error) throw size;

@@ -53,6 +53,13 @@ describe('a dataset’s reach', () => {
     expect(s.counts).toMatchObject({ listGroups: 1, getDatasetPermissions: 5 });
   });
 
+  it('a dataset shared with no group reads no group list', async () => {
+    // Shared with Eva alone, certified and under PDP (its policies name her): judged, and passed.
+    const report = await run(['ds-hr-certified']);
+    expect([report.findings, report.policies[0]!.evaluated, report.summary.gate]).toEqual([[], 1, 'pass']);
+    expect(s.counts).toMatchObject({ getDatasetPermissions: 1, listGroups: 0 });
+  });
+
   it('takes the larger of totalUserCount and the users the list names', async () => {
     s.state.datasetAccess.set('ds-scratch', { ...makeAccessList([{ type: 'USER', id: '12', name: 'Chen Wei', accessLevel: 'OWNER' }]), totalUserCount: 70 });
     expect(findingKeys(await run(['ds-scratch']))).toEqual(['datasets-pdp-where-wide dataset/ds-scratch']);
