@@ -182,7 +182,9 @@ export function ownValidatorsChunks(made) {
   const scopes = made.groups.map(({ comment, names, keys, code }) => {
     const word = names[0].split(/\W/)[0].toLowerCase();
     const file = chunks.has(`validators-${word}.cjs`) ? `validators-${word}-${chunks.size}.cjs` : `validators-${word}.cjs`;
-    chunks.set(file, `${comment}\nexports.make = ({ ${helperNames} }, withSchema) => {\n${code}\n};\n`);
+    // A parenthesised function is compiled as the chunk loads (V8's heuristic for a function run
+    // at once), not skimmed then and read again at its call: make runs as soon as its chunk loads.
+    chunks.set(file, `${comment}\nexports.make = (function ({ ${helperNames} }, withSchema) {\n${code}\n});\n`);
     return `${comment}\nlazily(${JSON.stringify(keys)}, () => require(${JSON.stringify(`./${file}`)}).make({ ${helperNames} }, withSchema));`;
   });
   return { module: moduleText(made, scopes), chunks };
