@@ -139,15 +139,49 @@ export function ownerPart(operation: OperationId, ownerOf: (api: InstanceApi, r:
   };
 }
 
-/** The first of a document's `owners` (as the kinds' documents list them), or null when it lists none. */
+/**
+ * A document's `owners` (as the kinds' documents list them), in the listing's order. A principal
+ * of another type than GROUP is judged as a user: in no user listing, it is `unknown`, which
+ * fails every liveness check.
+ */
+export function ownerIds(doc: ResourceDocument): OwnerId[] {
+  return (doc.owners as { type: string; id: string }[]).map((o) => ({ type: o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id }));
+}
+
+/** The first of a document's `owners`, or null when it lists none. */
 export function firstOwner(doc: ResourceDocument): OwnerId | null {
-  const first = (doc.owners as { type: string; id: string }[])[0];
-  return first ? { type: first.type === 'GROUP' ? 'GROUP' : 'USER', id: first.id } : null;
+  return ownerIds(doc)[0] ?? null;
 }
 
 /** The `owner` part of a kind whose document lists its owners (`doc.owners`, from `operation`): the first one. */
 export function firstOwnerPart(operation: OperationId): DocumentPart {
   return ownerPart(operation, async (_api, r) => firstOwner(r.doc));
+}
+
+/** The JSON Schema of the `resolvedOwners` part: each owner as `owner` resolves it. */
+export const resolvedOwnersSchema = {
+  type: 'array',
+  description: 'every owner the listing names, in its order, each resolved against the user listing as `owner` is (state null for a group, unknown for a user in no listing)',
+  items: { ...ownerSchema, type: 'object' },
+};
+
+/**
+ * The `resolvedOwners` part of a kind whose document lists its owners: every one of them with
+ * its state, so a policy can judge each owner and not only the first (a group or page co-owned
+ * by someone who left, listed second, passed a policy reading `owner`). The user directory is
+ * the one `owner` reads: no request of its own.
+ */
+export function resolvedOwnersPart(operation: OperationId, ownersOf: (r: CollectedResource) => OwnerId[] = (r) => ownerIds(r.doc)): DocumentPart {
+  return {
+    name: 'resolvedOwners',
+    operation: 'searchUsers',
+    alsoReads: [operation],
+    async load(api, r, once = noMemo) {
+      const owners = ownersOf(r);
+      const directory = await userDirectory(api, once);
+      return owners.map((o) => resolveOwner(directory, o));
+    },
+  };
 }
 
 /**

@@ -8,6 +8,9 @@ import type { IdentityUser } from '../../src/api/types.js';
 import { check } from '../../src/index.js';
 import type { Report } from '../../src/core/model.js';
 import { directoryUser, ownersListDrift, resolveOwner, userOwner } from '../../src/resources/people.js';
+import { PLANTED_SHARE_GROUPS } from '../../src/sandbox/demo.js';
+import { PLANTED_PEOPLE } from '../../src/sandbox/demo-people.js';
+import { PLANTED_PAGES } from '../../src/sandbox/demo-sharing.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { REPO, tempDir } from '../cli/helpers.js';
@@ -93,6 +96,41 @@ describe('a dataset owner as the listing carries it (part=core: id, type, group)
       ['ds-finance-certified', 'violation', 'Dataset ds-finance-certified is owned by Eva Novak (31), who is deactivated'],
       ['ds-hr-certified', 'error', 'could not read dataset ds-hr-certified: listDatasets: API drift at owner of dataset ds-hr-certified: type USER with group true, so its owner is unknown'],
       ['ds-sales-certified', 'error', 'could not read dataset ds-sales-certified: listDatasets: API drift at owner of dataset ds-sales-certified: type GROUP with group false, so its owner is unknown'],
+    ]);
+  });
+});
+
+describe('every owner of a group or a page (resolvedOwners)', () => {
+  it('a departed co-owner listed after an active one is caught; before, the first owner alone was judged and the group passed', async () => {
+    const sales = sandbox.state.people.groups.find((g) => g.groupId === PLANTED_SHARE_GROUPS.salesAnalysts)!;
+    sales.owners.push({ type: 'USER', id: String(PLANTED_PEOPLE.eva), displayName: 'Eva Novak' });
+    // A page owned by an active user, then by one in no user listing.
+    sandbox.state.sharing.pages.find((p) => p.pageId === PLANTED_PAGES.team)!.ownerIds.push(4040);
+    const report = await run(['groups-owner-active', 'pages-owner-active']);
+    expect(report.summary.errors).toBe(0);
+    expect(report.findings.map((f) => [f.policy, f.resource.id, f.message]).sort()).toEqual([
+      ['groups-owner-active', '304', 'Group Sales Analysts (304) has owners who are not active: ["Eva Novak (31): deactivated"]'],
+      ['groups-owner-active', '307', 'Group Legacy Reporting (307) has owners who are not active: ["Jo Park (77): deleted"]'],
+      ['pages-owner-active', '8002', 'Page Team Home (8002) has owners who are not active: ["4040: unknown"]'],
+      ['pages-owner-active', '8003', 'Page Old Launch Plan (8003) has owners who are not active: ["Eva Novak (31): deactivated"]'],
+    ]);
+    // The finding is routed to the first owner, who can act on it.
+    expect(report.findings.find((f) => f.resource.id === '304')!.owner).toMatchObject({ id: String(PLANTED_PEOPLE.ana), state: 'active' });
+    // Owners come with the listings and their states from the one directory: nothing read per resource.
+    expect(sandbox.counts).toMatchObject({ searchUsers: 2, listGroups: 1, listPages: 1 });
+    expect(sandbox.totalRequests()).toBe(4);
+  });
+
+  it("a page summary whose ownerId is not its first owner leaves every owner unknown: that page's error, never a pass", async () => {
+    const team = sandbox.state.sharing.pages.find((p) => p.pageId === PLANTED_PAGES.team)!;
+    team.ownerIds = [PLANTED_PEOPLE.ana, PLANTED_PEOPLE.ben];
+    sandbox.scriptFault('listPages', {
+      status: 200,
+      body: JSON.stringify({ pageAdminSummaries: [{ pageId: team.pageId, pageTitle: team.title, ownerId: PLANTED_PEOPLE.ben, owners: team.ownerIds.map((id) => ({ id, type: 'USER', displayName: null })) }] }),
+    });
+    const report = await run(['pages-owner-active']);
+    expect(report.findings.map((f) => [f.resource.id, f.status, f.message])).toEqual([
+      ['8002', 'error', `could not read page 8002: listPages: API drift at ownerId of page 8002: ${PLANTED_PEOPLE.ben} is not its first owner (USER ${PLANTED_PEOPLE.ana}), so its owner is unknown`],
     ]);
   });
 });

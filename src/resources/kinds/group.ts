@@ -5,7 +5,7 @@ import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwnerPart, ownerSchema, ownersListDrift, USER_STATES, userDirectory } from '../people.js';
+import { firstOwnerPart, ownerSchema, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema, USER_STATES, userDirectory } from '../people.js';
 import { principalSchema } from '../sharing.js';
 import type { DocumentPart, ResourceKind } from '../types.js';
 
@@ -39,6 +39,7 @@ const members: DocumentPart = {
 
 /** The listing's first owner (the `owners` list in the document has them all); a group may own itself. */
 const owner = firstOwnerPart('listGroups');
+const resolvedOwners = resolvedOwnersPart('listGroups');
 
 export const group: ResourceKind = {
   name: 'group',
@@ -55,13 +56,14 @@ export const group: ResourceKind = {
     owners: { type: 'array', items: principalSchema(), description: 'users and groups owning the group (a group may own itself)' },
     created: { type: ['string', 'integer', 'null'] },
     owner: { ...ownerSchema, description: `the first owner; ${ownerSchema.description}` },
+    resolvedOwners: resolvedOwnersSchema,
     members: {
       type: 'array',
       description: 'the member users, with their state',
       items: { type: 'object', properties: { id: str, name: nullableStr, roleId: nullableInt, lastSignIn: nullableStr, state: { enum: [...USER_STATES, 'unknown'] } } },
     },
   }),
-  parts: { members, owner },
+  parts: { members, owner, resolvedOwners },
   probes: [
     readProbe('groups', ['listGroups', 'getGroupUsers'], 'groups can be listed', 'GET the first page of the group list', (api) => api.listGroups(),
       "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"),

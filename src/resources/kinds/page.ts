@@ -1,11 +1,11 @@
 // Pages: the page admin summary (every page with content.admin), with each page's access list
-// (users and groups, expanded to the people reached) as a part, and its first owner resolved.
+// (users and groups, expanded to the people reached) as a part, and its owners resolved.
 import { closedObject } from '../../core/schema-id.js';
 import type { PageSummary } from '../../api/types.js';
 import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwner, ownerPart, ownerSchema, ownersListDrift } from '../people.js';
+import { type OwnerId, ownerIds, ownerPart, ownerSchema, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
@@ -30,14 +30,19 @@ export const PAGE_OWNER_ID_RULE = 'the id of the first of owners[]';
  * empty `owners`, leaves the owner unknown (drift of the owner's policies), never a page judged
  * owner-less or by an owner the summary does not name first.
  */
-const owner = ownerPart('listPages', async (_api, r) => {
-  const first = firstOwner(r.doc);
+function checkedOwners(r: CollectedResource): OwnerId[] {
+  const owners = ownerIds(r.doc);
+  const first = owners[0];
   const ownerId = r.doc.ownerId as number | null | undefined;
   if (ownerId != null && String(ownerId) !== first?.id) {
     throw new Error(`listPages: API drift at ownerId of page ${r.id}: ${ownerId} is not its first owner (${first ? `${first.type} ${first.id}` : 'owners is empty'}), so its owner is unknown`);
   }
-  return first;
-});
+  return owners;
+}
+
+const owner = ownerPart('listPages', async (_api, r) => checkedOwners(r)[0] ?? null);
+/** Every owner, under the same check of `ownerId`. */
+const resolvedOwners = resolvedOwnersPart('listPages', checkedOwners);
 
 const pageDrift = (p: PageSummary) => ownersListDrift('listPages', `page ${p.pageId}`, p.owners);
 
@@ -66,11 +71,12 @@ export const page: ResourceKind = {
     owners: { type: 'array', items: principalSchema() },
     access: contentAccessSchema,
     owner: ownerSchema,
+    resolvedOwners: resolvedOwnersSchema,
     declared: { type: 'boolean', description: 'true when a manifest declares the page\'s sharing' },
     shares: declaredSharesSchema,
     drift: driftSchema,
   }),
-  parts: { access, owner, drift },
+  parts: { access, owner, resolvedOwners, drift },
   fixes: { restore: restoreSharingByHand((doc) => `page ${doc.id}`) },
   declare: (ctx) => declaredSharing('page', ctx, { owners: [] }),
   probes: [
