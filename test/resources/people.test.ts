@@ -121,6 +121,20 @@ describe('every owner of a group or a page (resolvedOwners)', () => {
     expect(sandbox.totalRequests()).toBe(4);
   });
 
+  it('resolvedOwners is typed as a list of owners: comparing it, or an owner, with a number is a load error before any request', async () => {
+    const dir = tempDir('steward-resolved-owners-');
+    for (const [assert, column, said] of [
+      ['resource.resolvedOwners > 1', 14, 'cannot compare list with int'],
+      ["resource.resolvedOwners.exists(o, o.state > 1)", 48, 'cannot compare string or null with int'],
+    ] as const) {
+      writeFileSync(path.join(dir, 'owners.yaml'), `policies:\n  - id: owners-typed\n    title: T\n    severity: low\n    resource: group\n    assert: ${JSON.stringify(assert)}\n`);
+      writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [owners.yaml]\nscope: { groups: all }\n');
+      const run = check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token });
+      await expect(run).rejects.toThrow(new RegExp(`owners\\.yaml:6:${column}: type error: ${said}`));
+    }
+    expect(sandbox.totalRequests()).toBe(0);
+  });
+
   it("a page summary whose ownerId is not its first owner leaves every owner unknown: that page's error, never a pass", async () => {
     const team = sandbox.state.sharing.pages.find((p) => p.pageId === PLANTED_PAGES.team)!;
     team.ownerIds = [PLANTED_PEOPLE.ana, PLANTED_PEOPLE.ben];
