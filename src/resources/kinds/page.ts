@@ -25,10 +25,10 @@ const drift: DocumentPart = {
 export const PAGE_OWNER_ID_RULE = 'the id of the first of owners[]';
 
 /**
- * The summary's first owner (the `owners` list in the document has them all), which its `ownerId`
- * repeats (PAGE_OWNER_ID_RULE): an `ownerId` that is not the first owner's id, or one beside an
- * empty `owners`, leaves the owner unknown (drift of the owner's policies), never a page judged
- * owner-less or by an owner the summary does not name first.
+ * The summary's owners, the first of which its `ownerId` repeats (PAGE_OWNER_ID_RULE): an
+ * `ownerId` that is not the first owner's id, or one beside an empty `owners`, leaves the owners
+ * unknown (drift of the owner policies), never a page judged owner-less or by an owner the
+ * summary does not name first.
  */
 function checkedOwners(r: CollectedResource): OwnerId[] {
   const owners = ownerIds(r.doc);
@@ -40,6 +40,7 @@ function checkedOwners(r: CollectedResource): OwnerId[] {
   return owners;
 }
 
+/** The first owner, resolved. */
 const owner = ownerPart('listPages', async (_api, r) => checkedOwners(r)[0] ?? null);
 /** Every owner, under the same check of `ownerId`. */
 const resolvedOwners = resolvedOwnersPart('listPages', checkedOwners);
