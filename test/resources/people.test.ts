@@ -129,8 +129,8 @@ describe('every owner of a group or a page (resolvedOwners)', () => {
     ] as const) {
       writeFileSync(path.join(dir, 'owners.yaml'), `policies:\n  - id: owners-typed\n    title: T\n    severity: low\n    resource: group\n    assert: ${JSON.stringify(assert)}\n`);
       writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [owners.yaml]\nscope: { groups: all }\n');
-      const run = check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token });
-      await expect(run).rejects.toThrow(new RegExp(`owners\\.yaml:6:${column}: type error: ${said}`));
+      const checking = check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token });
+      await expect(checking).rejects.toThrow(new RegExp(`owners\\.yaml:6:${column}: type error: ${said}`));
     }
     expect(sandbox.totalRequests()).toBe(0);
   });
