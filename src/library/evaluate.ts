@@ -57,9 +57,9 @@ function coverageKinds(prepared: PreparedRun, run: Pick<RunResult, 'collected'>)
 }
 
 /** What the run saw of each kind it read: listed, the grant a complete listing needs, known-partial (the scope, or a grant not held) and accepted. */
-function coverageOf(prepared: PreparedRun, run: Pick<RunResult, 'collected' | 'evaluated'>, grants: ListingGrants): Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[] {
+function coverageOf(prepared: PreparedRun, run: Pick<RunResult, 'collected' | 'evaluated'>, kinds: readonly string[], grants: ListingGrants): Omit<CoverageRecord, 'blocking' | 'skippedPolicies'>[] {
   const { collected } = run;
-  return coverageKinds(prepared, run)
+  return kinds
     .filter((k) => RESOURCE_KINDS[k])
     .map((k) => ({
       kind: k,
@@ -104,7 +104,8 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
   const warnings = [...prepared.config.warnings, ...prepared.warnings.map(formatProblem), ...(replayed ? [replayed] : []), ...run.warnings];
   // Before the report counts the requests: the token list is one of them (and the grants' reads).
   const token = await tokenExpiry(api, prepared.config, startedAt);
-  const grants = await listingGrants(api, prepared.config, coverageKinds(prepared, run), memo.once);
+  const kinds = coverageKinds(prepared, run);
+  const grants = await listingGrants(api, prepared.config, kinds, memo.once);
   if (grants.untold) warnings.push(grants.untold);
   // --severity: the findings of other severities are not reported (errors always are: they fail closed).
   const severity = options.severity;
@@ -124,7 +125,7 @@ export async function evaluateOn(options: CheckOptions, prepared: PreparedRun, c
     overrides: prepared.overrides,
     mapped: prepared.policies,
     waiverWarningDays: prepared.config.waiverWarningDays,
-    coverage: coverageOf(prepared, run, grants),
+    coverage: coverageOf(prepared, run, kinds, grants),
   });
   routeTeams(report, prepared.config.owners);
   for (const c of report.coverage ?? []) if (c.partial) warnings.push(partialWarning(c));

@@ -148,14 +148,14 @@ export function ownerIds(doc: ResourceDocument): OwnerId[] {
   return (doc.owners as { type: string; id: string }[]).map((o) => ({ type: o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id }));
 }
 
-/** The first of a document's `owners`, or null when it lists none. */
-export function firstOwner(doc: ResourceDocument): OwnerId | null {
-  return ownerIds(doc)[0] ?? null;
-}
+/** How a kind whose document lists its owners finds them: `doc.owners` as listed, or with a kind's own check. */
+type OwnersOf = (r: CollectedResource) => OwnerId[];
 
-/** The `owner` part of a kind whose document lists its owners (`doc.owners`, from `operation`): the first one. */
-export function firstOwnerPart(operation: OperationId): DocumentPart {
-  return ownerPart(operation, async (_api, r) => firstOwner(r.doc));
+const listedOwners: OwnersOf = (r) => ownerIds(r.doc);
+
+/** The `owner` part of a kind whose document lists its owners (`doc.owners`, from `operation`): the first one, or null when it lists none. */
+export function firstOwnerPart(operation: OperationId, ownersOf: OwnersOf = listedOwners): DocumentPart {
+  return ownerPart(operation, async (_api, r) => ownersOf(r)[0] ?? null);
 }
 
 /** The JSON Schema of the `resolvedOwners` part: each owner as `owner` resolves it. */
@@ -171,7 +171,7 @@ export const resolvedOwnersSchema = {
  * by someone who left, listed second, passed a policy reading `owner`). The user directory is
  * the one `owner` reads: no request of its own.
  */
-export function resolvedOwnersPart(operation: OperationId, ownersOf: (r: CollectedResource) => OwnerId[] = (r) => ownerIds(r.doc)): DocumentPart {
+export function resolvedOwnersPart(operation: OperationId, ownersOf: OwnersOf = listedOwners): DocumentPart {
   return {
     name: 'resolvedOwners',
     operation: 'searchUsers',

@@ -5,7 +5,7 @@ import type { PageSummary } from '../../api/types.js';
 import { int, nullableBool, nullableInt, nullableStr } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { type OwnerId, ownerIds, ownerPart, ownerSchema, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema } from '../people.js';
+import { firstOwnerPart, type OwnerId, ownerIds, ownerSchema, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../types.js';
 
@@ -40,9 +40,8 @@ function checkedOwners(r: CollectedResource): OwnerId[] {
   return owners;
 }
 
-/** The first owner, resolved. */
-const owner = ownerPart('listPages', async (_api, r) => checkedOwners(r)[0] ?? null);
-/** Every owner, under the same check of `ownerId`. */
+/** The first owner, and every owner, resolved: both under the check of `ownerId`. */
+const owner = firstOwnerPart('listPages', checkedOwners);
 const resolvedOwners = resolvedOwnersPart('listPages', checkedOwners);
 
 const pageDrift = (p: PageSummary) => ownersListDrift('listPages', `page ${p.pageId}`, p.owners);
