@@ -103,9 +103,8 @@ export async function openHistory(file: string, shown: string, options: { create
     db = await driver.open(file, shown, exists);
     // Stryker disable next-line ConditionalExpression: a database just made checks as ok; this spares the check
     if (exists) {
-      // Stryker disable next-line OptionalChaining: as user_version's, one row always
-      const check = (await db.all('PRAGMA quick_check'))[0]?.quick_check;
-      if (check !== 'ok') throw notAHistory(shown, `integrity check failed: ${String(check)}`);
+      const check = await db.quickCheck();
+      if (check !== 'ok') throw notAHistory(shown, `integrity check failed: ${check}`);
     }
     const version = await versionOf(db);
     if (version > HISTORY_SCHEMA_VERSION) throw notAHistory(shown, `schema version ${version} is newer than this steward's (${HISTORY_SCHEMA_VERSION}); upgrade steward`);
