@@ -7,7 +7,7 @@
 // Only Node's built-ins here: the entry loads this file before the program.
 import type { Script } from 'node:vm';
 import { createRequire, fs, path, url, util, vm } from './builtins.js';
-import { keepFile, removeLeftPartials } from './code-cache.js';
+import { keepFile, pruneBuilds, removeLeftPartials, STALE_DAYS } from './code-cache.js';
 
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = fs;
 const { pathToFileURL } = url;
@@ -16,8 +16,6 @@ const { debuglog } = util;
 /** What a chunk's code is wrapped in: CommonJS's names, and `import.meta.url` as the build defines it. */
 const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__steward_url'];
 
-/** Days after which kept code of another Node version, saved to last then, is removed. */
-const STALE_DAYS = 90;
 
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
@@ -81,11 +79,12 @@ const debug = debuglog('steward');
 /**
  * A loader of the chunks in `folder`. `cache`: the code cache's folder (cli/code-cache.ts) or null
  * (off); `name`: this start's cache name. Kept code is named by the chunk, the name and a key,
- * under the Node version and CPU: it is only ever read for that very text, by a V8 that can use
- * it (V8 refuses code of another version or flags, then it is compiled and kept anew). The key is
- * the build's hash of the chunk's code (its first line) with the file's size and modification
- * time: V8 itself checks only a text's length, and an edited chunk (its first line unchanged)
- * has another time. A file without that line is compiled and its code never kept.
+ * under the Node version and CPU and the build (the key of the first chunk loaded, the entry's):
+ * it is only ever read for that very text, by a V8 that can use it (V8 refuses code of another
+ * version or flags, then it is compiled and kept anew). The key is the build's hash of the
+ * chunk's code (its first line) with the file's size and modification time: V8 itself checks
+ * only a text's length, and an edited chunk (its first line unchanged) has another time. A file
+ * without that line is compiled and its code never kept; an entry without it keeps nothing.
  */
 export function chunkLoader(folder: string, cache: string | null, name: string): ChunkLoader {
   const nodeRequire = createRequire(path.join(folder, 'index.cjs'));
@@ -94,7 +93,10 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
   const unsaved: { script: Script; chunk: string }[] = [];
   /** Each loaded chunk's key (as chunkLoader's doc says), or null for a file without the build's first line. */
   const keys = new Map<string, string | null>();
-  const kept = cache && path.join(cache, `${process.version}-${process.arch}`);
+  /** This Node's folder of builds, and this build's in it (named at the first load). */
+  const nodeFolder = cache && path.join(cache, `${process.version}-${process.arch}`);
+  let kept: string | null = null;
+  let entryLoaded = false;
   /** The marker a command's first start leaves: code is kept from its second start on. */
   const started = `${name}.started`;
   let keptNames: string[] | undefined;
@@ -147,6 +149,10 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
       closeSync(fd);
     }
     keys.set(chunk, key);
+    if (!entryLoaded) {
+      entryLoaded = true;
+      kept = nodeFolder && key && path.join(nodeFolder, key);
+    }
     const found = key ? keptFileOf(chunk, key) : null;
     let cachedData: Buffer | undefined;
     if (found) {
@@ -203,11 +209,12 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
           // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
           if (stale) rmSync(path.join(kept, entry), { force: true });
         }
+        pruneBuilds(nodeFolder!, kept);
         // Another Node's code unsaved for STALE_DAYS (one since upgraded): at worst, one cold start of it.
-        for (const other of readdirSync(path.dirname(kept))) {
-          const at = path.join(path.dirname(kept), other);
+        for (const other of readdirSync(cache!)) {
+          const at = path.join(cache!, other);
           // Stryker disable next-line ConditionalExpression,EqualityOperator: this Node's folder was just written to; 90 days to the millisecond
-          if (at !== kept && /^v\d+\.\d+\.\d+-\w+$/.test(other) && Date.now() - statSync(at).mtimeMs > STALE_DAYS * 86_400_000) {
+          if (at !== nodeFolder && /^v\d+\.\d+\.\d+-\w+$/.test(other) && Date.now() - statSync(at).mtimeMs > STALE_DAYS * 86_400_000) {
             // Stryker disable next-line BooleanLiteral: `force` matters only when another start removed it first
             rmSync(at, { recursive: true, force: true });
           }

@@ -7,6 +7,17 @@ import { fs, os, path } from './builtins.js';
 
 const { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = fs;
 
+/** Days after which what a build or a Node version kept, saved to last then, is removed. */
+export const STALE_DAYS = 90;
+
+/**
+ * How many builds' kept things a folder of the cache holds, the most recently saved: two installs
+ * of steward on one machine (a project's and a global one, two projects') each keep theirs, where
+ * one place for all had each start of the one drop the other's and start cold (BENCHMARKS.md,
+ * 2026-12-04 13:20 UTC); a developer's rebuilds roll off.
+ */
+export const KEPT_BUILDS = 4;
+
 /**
  * steward's cache folder: $XDG_CACHE_HOME/steward, else ~/.cache/steward (a relative
  * XDG_CACHE_HOME is ignored, as the XDG spec says); %LOCALAPPDATA%\steward on Windows.
@@ -104,4 +115,26 @@ export function removeLeftPartials(folder: string, now = Date.now(), entries?: r
     // removed by another start, or the folder with it: time only
   }
   return removed;
+}
+
+/**
+ * In a folder of builds' kept things (one folder per build, named by its entry chunk's key):
+ * removes the builds' folders past the KEPT_BUILDS most recently saved and any unsaved for
+ * STALE_DAYS, never `current`; and the files an earlier version kept there, before each build
+ * had a folder of its own. Throws what the file system throws (the callers only log it): at
+ * worst, one cold start.
+ */
+export function pruneBuilds(folder: string, current: string, now = Date.now()): void {
+  const builds: { at: string; savedMs: number }[] = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const at = path.join(folder, entry.name);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
+    if (!entry.isDirectory()) rmSync(at, { force: true });
+    else if (at !== current) builds.push({ at, savedMs: statSync(at).mtimeMs });
+  }
+  builds.sort((a, b) => b.savedMs - a.savedMs);
+  for (const [i, { at, savedMs }] of builds.entries()) {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
+    if (i >= KEPT_BUILDS - 1 || now - savedMs > STALE_DAYS * 86_400_000) rmSync(at, { recursive: true, force: true });
+  }
 }

@@ -1,13 +1,13 @@
 // The CLI's store of answers about its YAML input files (io/yaml-answers.ts): one file per
-// command in the cache folder (code-cache.ts), holding what the files a run read answered (their
+// command in the cache folder (code-cache.ts), in a folder of the build's own, holding what the files a run read answered (their
 // data, where each path the run asked about is), each beside the file's whole text. A start whose
 // config, manifests and waivers are unchanged parses none of them: ~8 ms of a 110 ms `check
 // --from` on Node 24 (BENCHMARKS.md). Only Node's built-ins here: the entry loads this file.
 import type { YamlAnswers, YamlAnswerStore } from '../library/startup.js';
 import { fs, path, util } from './builtins.js';
-import { keepFile, removeLeftPartials } from './code-cache.js';
+import { keepFile, pruneBuilds, removeLeftPartials } from './code-cache.js';
 
-const { readFileSync } = fs;
+const { existsSync, mkdirSync, readFileSync } = fs;
 
 // Stryker disable next-line StringLiteral: NODE_DEBUG is read at process start; test/cli/yaml-answers.test.ts spawns the binary to read the log
 const debug = util.debuglog('steward');
@@ -29,12 +29,15 @@ export interface YamlAnswerFile extends YamlAnswerStore {
 
 /**
  * The store of `name` (a command: cli/chunk-loader.ts cacheNameOf) in `folder`, for answers
- * given by `build` (the build's key: answers of another build are never recalled); null when
- * either is missing (the cache off).
+ * given by `build` (the build's key: answers of another build are never recalled; each build's
+ * are in a folder of its own, so two installs of steward never overwrite each other's, pruned
+ * as code-cache.ts pruneBuilds says); null when either is missing (the cache off) or the key is
+ * no folder's name.
  */
 export function yamlAnswerFile(folder: string | null, build: string | null, name: string): YamlAnswerFile | null {
-  if (!folder || !build) return null;
-  const file = path.join(folder, `${name}.json`);
+  if (!folder || !build || !/^[\w-]+$/.test(build)) return null;
+  const buildFolder = path.join(folder, build);
+  const file = path.join(buildFolder, `${name}.json`);
   let kept: Map<string, YamlAnswers> | undefined;
   /** Each file read this run: what every reading of it knows by the end, and the answers recalled for it. */
   const tracked = new Map<string, { file: string; text: string; readings: (() => YamlAnswers | null)[]; recalled: YamlAnswers | undefined }>();
@@ -83,8 +86,11 @@ export function yamlAnswerFile(folder: string | null, build: string | null, name
       }
       if (!asked) return 0;
       try {
+        // Not its parent: a cache folder that went away is made again only where it is checked (code-cache.ts).
+        if (!existsSync(buildFolder)) mkdirSync(buildFolder, { mode: 0o700 });
         keepFile(file, JSON.stringify({ build, entries } satisfies KeptFile));
-        removeLeftPartials(folder);
+        removeLeftPartials(buildFolder);
+        pruneBuilds(folder, buildFolder);
       } catch (error) {
         // Stryker disable next-line StringLiteral: only logged (NODE_DEBUG)
         debug('yaml answers not written: %s', (error as Error).message);

@@ -311,8 +311,10 @@ describe('start-up', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home, TMPDIR: tmp };
     delete env.NODE_DISABLE_COMPILE_CACHE;
     const validate = ['validate', '-c', 'demo/steward.yaml'];
-    const kept = path.join(home, 'steward', 'v8-code', `${process.version}-${process.arch}`);
-    const files = () => (existsSync(kept) ? readdirSync(kept).sort() : []);
+    const node = path.join(home, 'steward', 'v8-code', `${process.version}-${process.arch}`);
+    // This Node's folder holds one folder per build (named by its entry chunk's key): this one's alone here.
+    const builds = () => (existsSync(node) ? readdirSync(node) : []);
+    const files = () => builds().flatMap((build) => readdirSync(path.join(node, build))).sort();
     // Bad input (exit 2) ran little of its command: nothing is kept from it.
     expect(chunksLoaded(['validate', '-c', 'demo/no-such.yaml'], env).status).toBe(2);
     expect(files()).toEqual([]);
@@ -322,6 +324,8 @@ describe('start-up', () => {
     expect(first.chunks.length).toBeGreaterThanOrEqual(4);
     expect(new Set(first.chunks.map((c) => c.cache))).toEqual(new Set(['miss']));
     expect(files()).toEqual(['validate.started']);
+    expect(builds()).toEqual([expect.stringMatching(/^[0-9a-f]{32}-\d+-\d+$/)]);
+    const kept = path.join(node, builds()[0]!);
     // The second keeps one file per chunk loaded, named by the chunk and the command. It recalls
     // the files the first read as valid (cli/yaml-answers.ts), so it loads no validator for them.
     const again = chunksLoaded(validate, env);

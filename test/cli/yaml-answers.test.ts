@@ -2,7 +2,7 @@
 // folder, recalled only for the very text of a file by the very build, written whole, and a run
 // answered from it gives the report a run that parses gives.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { yamlAnswerFile } from '../../src/cli/yaml-answers.js';
@@ -11,9 +11,33 @@ import { CLI, copyDemo, demoSnapshot, tempDir } from './helpers.js';
 const answers = (entries: [string, unknown][]) => () => new Map(entries.map(([q, a]) => [q, JSON.stringify(a)]));
 
 describe('the answer file', () => {
-  it('is none without a folder or a build (the cache off, a chunk without its first line)', () => {
+  it('is none without a folder or a build (the cache off, a chunk without its first line), or for a build key no folder can be named by', () => {
     expect(yamlAnswerFile(null, 'b1', 'check')).toBeNull();
     expect(yamlAnswerFile(tempDir('steward-ya-'), null, 'check')).toBeNull();
+    expect(['../b1', 'b/1', '', '.'].map((build) => yamlAnswerFile(tempDir('steward-ya-'), build, 'check'))).toEqual([null, null, null, null]);
+  });
+
+  it('keeps each build\'s answers apart: two installs alternating each recall their own; the four builds saved last stay, and nothing the earlier version kept beside them', () => {
+    const folder = tempDir('steward-ya-');
+    // What the version before kept: one file per command, for whichever build wrote last.
+    writeFileSync(path.join(folder, 'check.json'), JSON.stringify({ build: 'b1', entries: [] }));
+    const keep = (build: string) => {
+      const run = yamlAnswerFile(folder, build, 'check')!;
+      const recalled = run.recall('a.yaml', 'a');
+      run.track('a.yaml', 'a', answers([['q', build]]));
+      run.save();
+      return recalled?.get('q');
+    };
+    expect([keep('b1'), keep('b2'), keep('b1'), keep('b2')]).toEqual([undefined, undefined, '"b1"', '"b2"']);
+    expect(readdirSync(folder).sort()).toEqual(['b1', 'b2']);
+    // Saved in order b1, b2, b3, b4 (an hour ago, a second apart), then b5: b1's goes.
+    const anHourAgo = Date.now() / 1000 - 3600;
+    for (const [i, build] of ['b3', 'b4', 'b5'].entries()) {
+      keep(build);
+      for (const [j, earlier] of ['b1', 'b2', 'b3', 'b4'].entries()) if (existsSync(path.join(folder, earlier))) utimesSync(path.join(folder, earlier), anHourAgo + j, anHourAgo + j);
+      expect(readdirSync(folder).length).toBe(i < 2 ? i + 3 : 4);
+    }
+    expect(readdirSync(folder).sort()).toEqual(['b2', 'b3', 'b4', 'b5']);
   });
 
   it('keeps what this run read, owner-only, for the next run of the same build to recall', () => {
@@ -23,8 +47,13 @@ describe('the answer file', () => {
     run1.track('a.yaml', 'k: 1\n', answers([['data', { data: { k: 1 }, problems: [] }]]));
     run1.track('b.yaml', 'x: .nan\n', () => null);
     expect(run1.save()).toBe(1);
-    expect(readdirSync(folder)).toEqual(['check.json']);
-    if (process.platform !== 'win32') expect(statSync(path.join(folder, 'check.json')).mode & 0o777).toBe(0o600);
+    // In a folder of the build's own (code-cache.ts pruneBuilds).
+    expect(readdirSync(folder)).toEqual(['b1']);
+    expect(readdirSync(path.join(folder, 'b1'))).toEqual(['check.json']);
+    if (process.platform !== 'win32') {
+      expect(statSync(path.join(folder, 'b1', 'check.json')).mode & 0o777).toBe(0o600);
+      expect(statSync(path.join(folder, 'b1')).mode & 0o777).toBe(0o700);
+    }
 
     const run2 = yamlAnswerFile(folder, 'b1', 'check')!;
     expect(run2.recall('a.yaml', 'k: 1\n')).toEqual(new Map([['data', '{"data":{"k":1},"problems":[]}']]));
@@ -34,9 +63,9 @@ describe('the answer file', () => {
     expect(yamlAnswerFile(folder, 'b1', 'validate')!.recall('a.yaml', 'k: 1\n')).toBeUndefined();
     // Nothing asked that was not kept: nothing written.
     run2.track('a.yaml', 'k: 1\n', () => run2.recall('a.yaml', 'k: 1\n')!);
-    const before = statSync(path.join(folder, 'check.json')).mtimeMs;
+    const before = statSync(path.join(folder, 'b1', 'check.json')).mtimeMs;
     expect(run2.save()).toBe(0);
-    expect(statSync(path.join(folder, 'check.json')).mtimeMs).toBe(before);
+    expect(statSync(path.join(folder, 'b1', 'check.json')).mtimeMs).toBe(before);
   });
 
   it('writes again when a file asks something new, keeping only the files this run read', () => {
@@ -80,13 +109,13 @@ describe('the answer file', () => {
     run1.save();
     expect(yamlAnswerFile(folder, 'b2', 'check')!.recall('a.yaml', 'a')).toBeUndefined();
     for (const damaged of ['{', 'null', '{"build":"b1"}', '{"build":"b1","entries":[{"file":"a.yaml","text":"a","answers":7}]}']) {
-      writeFileSync(path.join(folder, 'check.json'), damaged);
+      writeFileSync(path.join(folder, 'b1', 'check.json'), damaged);
       expect(yamlAnswerFile(folder, 'b1', 'check')!.recall('a.yaml', 'a')).toBeUndefined();
     }
     // An entry of another shape is passed over, never read as a file named "1" or a text "7", and the good ones still count.
     const good = { file: 'a.yaml', text: 'a', answers: [['q', '1']] };
     const bad = [{ file: 1, text: 'a', answers: [['q', '1']] }, { file: 'a.yaml', text: 7, answers: [['q', '1']] }, { file: 'b.yaml', text: 'b', answers: 7 }];
-    writeFileSync(path.join(folder, 'check.json'), JSON.stringify({ build: 'b1', entries: [...bad, good] }));
+    writeFileSync(path.join(folder, 'b1', 'check.json'), JSON.stringify({ build: 'b1', entries: [...bad, good] }));
     const store = yamlAnswerFile(folder, 'b1', 'check')!;
     expect([store.recall('1', 'a'), store.recall('a.yaml', '7'), store.recall('b.yaml', 'b')]).toEqual([undefined, undefined, undefined]);
     expect(store.recall('a.yaml', 'a')).toEqual(new Map([['q', '1']]));
@@ -120,8 +149,9 @@ describe('the answer file', () => {
 
   it('removes, when it writes, the partial file a start killed while writing left an hour ago', () => {
     const folder = tempDir('steward-ya-');
-    const left = path.join(folder, 'check.json.4343.partial');
-    const writing = path.join(folder, 'check.json.4242.partial');
+    mkdirSync(path.join(folder, 'b1'));
+    const left = path.join(folder, 'b1', 'check.json.4343.partial');
+    const writing = path.join(folder, 'b1', 'check.json.4242.partial');
     writeFileSync(left, '{');
     writeFileSync(writing, '{');
     const old = new Date(Date.now() - 61 * 60_000);
@@ -129,7 +159,7 @@ describe('the answer file', () => {
     const run = yamlAnswerFile(folder, 'b1', 'check')!;
     run.track('a.yaml', 'a', answers([['q', 1]]));
     expect(run.save()).toBe(1);
-    expect(readdirSync(folder).sort()).toEqual(['check.json', 'check.json.4242.partial']);
+    expect(readdirSync(path.join(folder, 'b1')).sort()).toEqual(['check.json', 'check.json.4242.partial']);
   });
 
   it('leaves no partial file where the folder went away', () => {
@@ -172,7 +202,8 @@ describe('the binary with kept answers', () => {
 
     const first = check(dir, env);
     expect(first).toEqual({ ...plain, recalled: [], anew: files });
-    const kept = path.join(home, 'steward', 'yaml-answers', 'check.json');
+    const [build] = readdirSync(path.join(home, 'steward', 'yaml-answers'));
+    const kept = path.join(home, 'steward', 'yaml-answers', build!, 'check.json');
     const written = statSync(kept).mtimeMs;
     const second = check(dir, env);
     // Each file's validity recalled too: only the snapshot's answers are validated.
