@@ -14,7 +14,7 @@ export const STALE_DAYS = 90;
  * How many builds' kept things a folder of the cache holds, the most recently saved: two installs
  * of steward on one machine (a project's and a global one, two projects') each keep theirs, where
  * one place for all had each start of the one drop the other's and start cold (BENCHMARKS.md,
- * 2026-12-04 13:20 UTC); a developer's rebuilds roll off.
+ * 2026-12-04 13:10 UTC); a developer's rebuilds roll off.
  */
 export const KEPT_BUILDS = 4;
 
