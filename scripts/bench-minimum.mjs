@@ -46,8 +46,8 @@ function minimumSharing(state, scope) {
  * Fewest requests of the people kinds and the owner parts: each listing once and whole (offset
  * listings with a total: ceil(n / size) pages, at least one; the group list ends on a short
  * page: floor(n / 100) + 1), the users twice (live, deleted), the grants of each custom role
- * (the policy selects on `system` first) with the authorities list once, and the Admin role's
- * holders only.
+ * (the policy selects on `system` first) with the authorities list once, the Admin role's
+ * holders only, and each group owning a group once.
  */
 export function minimumPeople(state) {
   const pagesOf = (n, size) => Math.max(1, Math.ceil(n / size));
@@ -62,6 +62,8 @@ export function minimumPeople(state) {
     listAuthorities: 1,
     listRoleUsers: pagesOf(admins, 50),
     listAccessTokens: 1,
+    // Each owning group's state once, however many groups it owns (a group may own itself).
+    getGroup: new Set(groups.filter((g) => !g.deleted).flatMap((g) => g.owners.filter((o) => o.type === 'GROUP').map((o) => o.id))).size,
   };
 }
 

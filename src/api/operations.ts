@@ -184,6 +184,9 @@ export const OPERATIONS = {
   },
   // One group's members (USER entries; no paging seen).
   getGroupUsers: instanceRead('/api/content/v2/groups/users', ['query:group'], S.groupUsersSchema),
+  // One group, deleted ones included (`active: false`); a group owner's state comes from here.
+  // After the two literal paths above: the sandbox routes in this order, as the platform does.
+  getGroup: instanceRead('/api/content/v2/groups/{groupId}', ['groupId'], S.groupGetSchema),
   // Roles: a bare array, no paging.
   listRoles: instanceRead('/api/authorization/v1/roles', [], arrayOf(S.roleSchema)),
   // A role's grants: a bare array of authority names.

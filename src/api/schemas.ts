@@ -248,6 +248,12 @@ export const groupSchema = object(
 export type GroupListItem = Answer<typeof groupSchema>;
 export type GroupPrincipal = NonNullable<GroupListItem['owners']>[number];
 
+/**
+ * One group as `GET /groups/{id}` answers it (group-get.json): `active` false for a deleted group
+ * (its name suffixed `_deleted_<uuid>`); required, since it is what a group owner is judged by.
+ */
+export const groupGetSchema = object({ id: int, active: bool }, { name: nullableStr, type: nullableStr, memberCount: nullableInt });
+
 /** One group's members: USER entries only, with the role's name and the last sign-in. */
 export const groupUsersSchema = object({
   groupUserList: { type: 'array', items: object({ userId: int }, { role: nullableStr, roleId: nullableInt, lastSignIn: nullableStr }) },

@@ -158,12 +158,27 @@ export function firstOwnerPart(operation: OperationId, ownersOf: OwnersOf = list
   return ownerPart(operation, async (_api, r) => ownersOf(r)[0] ?? null);
 }
 
-/** The JSON Schema of the `resolvedOwners` part: each owner as `owner` resolves it. */
+/** The JSON Schema of the `resolvedOwners` part: each owner as `owner` resolves it, a group by its own state. */
 export const resolvedOwnersSchema = {
   type: 'array',
-  description: 'every owner the listing names, in its order, each resolved against the user listing as `owner` is (state null for a group, unknown for a user in no listing)',
+  description: 'every owner the listing names, in its order: a user resolved against the user listing as `owner` is (unknown: in no listing); a group by the group itself (active, or deleted)',
   items: { ...ownerSchema, type: 'object' },
 };
+
+/**
+ * A group owner as `GET /groups/{id}` says it is, read once a run per group (however many
+ * groups or pages it owns): `active: false` is a deleted group (group-get.json), which owns
+ * nothing anyone reviews. A read that fails (a group the instance does not have: 404), or an
+ * answer about another group, is an error of each resource it owns, never a pass; kept as an
+ * answer, so the run's memo does not take it for a read every resource shares.
+ */
+async function resolveGroupOwner(api: InstanceApi, once: RunMemo, id: string): Promise<ResolvedOwner> {
+  const answer = await once(`people:group:${id}`, () => api.getGroup(id).then((group) => ({ group }), (error: unknown) => ({ error })));
+  if ('error' in answer) throw answer.error;
+  const { group } = answer;
+  if (String(group.id) !== id) throw new Error(`getGroup: API drift: asked for group ${id}, answered about group ${group.id}, so the owner's state is unknown`);
+  return { type: 'GROUP', id, name: group.name ?? null, email: null, state: group.active ? 'active' : 'deleted' };
+}
 
 /**
  * The `resolvedOwners` part of a kind whose document lists its owners: every one of them with
@@ -175,11 +190,11 @@ export function resolvedOwnersPart(operation: OperationId, ownersOf: OwnersOf = 
   return {
     name: 'resolvedOwners',
     operation: 'searchUsers',
-    alsoReads: [operation],
+    alsoReads: [operation, 'getGroup'],
     async load(api, r, once = noMemo) {
       const owners = ownersOf(r);
       const directory = await userDirectory(api, once);
-      return owners.map((o) => resolveOwner(directory, o));
+      return Promise.all(owners.map((o) => (o.type === 'GROUP' ? resolveGroupOwner(api, once, o.id) : resolveOwner(directory, o))));
     },
   };
 }

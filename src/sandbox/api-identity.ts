@@ -35,8 +35,10 @@ function searchUsers(ctx: RequestContext): Reply {
 function listGroups(ctx: RequestContext): Reply {
   const limit = intParam(ctx.query, 'limit') ?? 30;
   const offset = ctx.switches.ignoreSkip ? 0 : (intParam(ctx.query, 'offset') ?? 0);
+  // Deleted groups are left out: the sandbox's choice, no source says whether the list shows them.
+  const live = listingView(ctx.state, 'groups:live', offset, () => ctx.state.people.groups.filter((g) => !g.deleted));
   return ok(
-    ctx.state.people.groups.slice(offset, offset + limit).map((g) => ({
+    live.slice(offset, offset + limit).map((g) => ({
       name: g.name,
       groupId: g.groupId,
       owners: g.owners,
@@ -59,6 +61,25 @@ function getGroupUsers(ctx: RequestContext): Reply {
       const lastSignIn = u?.lastLogin ? new Date(u.lastLogin).toISOString().replace('T', ' ').replace('Z', '') : null;
       return { userId: id, role: u ? (roles.get(u.roleId) ?? null) : null, roleId: u?.roleId ?? null, lastSignIn, location: null };
     }),
+  });
+}
+
+/** One group as group-get.json shows it, a deleted one too (`active: false`, its name suffixed); 404 for an unknown id. */
+function getGroup(ctx: RequestContext): Reply {
+  const group = ctx.state.people.groups.find((g) => String(g.groupId) === ctx.params.groupId);
+  if (!group) throw new HttpError(404, 'Not Found');
+  return ok({
+    id: group.groupId,
+    name: group.deleted ? `${group.name}_deleted_7ece7d46-48ef-11ee-b1a1-${String(group.groupId).padStart(12, '0')}` : group.name,
+    type: group.groupType,
+    userIds: group.members,
+    creatorId: group.members[0] ?? null,
+    memberCount: group.members.length,
+    guid: `aabb6587-ad53-11ed-82c3-${String(group.groupId).padStart(12, '0')}`,
+    description: '',
+    hidden: false,
+    default: false,
+    active: !group.deleted,
   });
 }
 
@@ -126,4 +147,4 @@ function listAccessTokens(ctx: RequestContext): Reply {
   return ok(ctx.state.people.accessTokens.map((t) => ({ ...t, ownerName: null, ownerEmail: null })));
 }
 
-export const handlers = { searchUsers, listGroups, getGroupUsers, listRoles, getRoleAuthorities, listAuthorities, listRoleUsers, listAccessTokens } satisfies Handlers;
+export const handlers = { searchUsers, listGroups, getGroupUsers, getGroup, listRoles, getRoleAuthorities, listAuthorities, listRoleUsers, listAccessTokens } satisfies Handlers;

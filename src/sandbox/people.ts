@@ -35,6 +35,8 @@ export interface SandboxGroup {
   /** Member user ids. */
   members: number[];
   created: string;
+  /** Deleted: in no group list; `GET /groups/{id}` still answers, `active: false` (group-get.json). */
+  deleted?: boolean;
 }
 
 /** An authority of the instance's catalog: name, the platform's admin-level mark, UI group, title. */

@@ -245,8 +245,8 @@ describe('the reads each policy makes (what doctor probes for it)', () => {
     expect(ops('datasets-pdp-no-departed-users')).toEqual(['getDatasetPermissions', 'getPdpPolicies', 'searchUsers']);
     // A dataset's reach: its access list, and the group list for each shared group's members.
     expect(ops('datasets-pdp-where-wide')).toEqual(['getCertificationStatus', 'getDatasetPermissions', 'getPdpPolicies', 'listGroups', 'searchUsers']);
-    // Every owner of a group or a page: its listing, each owner's state from the directory.
-    expect(ops('groups-owner-active')).toEqual(['listGroups', 'searchUsers']);
-    expect(ops('pages-owner-active')).toEqual(['listPages', 'searchUsers']);
+    // Every owner of a group or a page: its listing, a user's state from the directory, a group's from the group.
+    expect(ops('groups-owner-active')).toEqual(['getGroup', 'listGroups', 'searchUsers']);
+    expect(ops('pages-owner-active')).toEqual(['getGroup', 'listPages', 'searchUsers']);
   });
 });

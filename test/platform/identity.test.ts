@@ -26,7 +26,11 @@ const ROLES = captured<{ id: number; name: string }[]>('roles-list');
 const GRANTS = captured<string[]>('role-authorities');
 const AUTHORITIES = captured<{ authority: string; adminLevel: boolean }[]>('authorities-list');
 const HOLDERS = captured<{ users: unknown[] }>('role-users');
-const GROUPS = captured<{ groupId: number }[]>('groups-grouplist');
+const GROUPS = captured<{ groupId: number; owners: unknown[] }[]>('groups-grouplist');
+// The captured group answer is a deleted group's (`active: false`); group 17, which owns itself,
+// answers in its shape as a live group: its id and name, `active: true`.
+const DELETED_GROUP = captured<{ id: number; name: string; active: boolean }>('group-get');
+const GROUP_17 = { ...DELETED_GROUP, id: GROUPS[0]!.groupId, name: 'Group 17', active: true };
 const TOKENS = captured<{ list: { id: number; ownerId: number }[] }>('access-tokens-live').list;
 const CUSTOM_ROLES = ROLES.filter((r) => r.id > 5);
 
@@ -47,6 +51,7 @@ function serveCaptured(over: Partial<Record<OperationId, unknown[]>> = {}): void
   serve({
     searchUsers: [LIVE_USERS, { count: 0, users: [] }],
     listGroups: [GROUPS],
+    getGroup: [GROUP_17],
     listRoles: [ROLES],
     // Only the custom roles' grants are read (the policy selects on `system` first).
     getRoleAuthorities: CUSTOM_ROLES.map(() => GRANTS),
@@ -128,8 +133,10 @@ describe('the identity policies on the platform’s captured answers', () => {
       listRoleUsers: 1,
       listAccessTokens: 1,
       getGroupUsers: 0,
+      // Group 17 owns itself: its state read once.
+      getGroup: 1,
     });
-    expect(sandbox.totalRequests()).toBe(2 + 1 + 1 + CUSTOM_ROLES.length + 1 + 1 + 1);
+    expect(sandbox.totalRequests()).toBe(2 + 1 + 1 + 1 + CUSTOM_ROLES.length + 1 + 1 + 1);
     // The captured Admin grants the authorities list marks admin-level, and every *.admin one, in the role's order.
     const level = new Map(AUTHORITIES.map((a) => [a.authority, a.adminLevel]));
     const admin = GRANTS.filter((g) => level.get(g) === true || g.endsWith('.admin'));
@@ -137,6 +144,27 @@ describe('the identity policies on the platform’s captured answers', () => {
     expect(report.findings.find((f) => f.policy === 'custom-roles-no-admin-grants')!.message).toBe(
       `Custom role ${CUSTOM_ROLES[0].name} (${CUSTOM_ROLES[0].id}) holds admin grants ${JSON.stringify(admin)}`,
     );
+  });
+
+  it('a group owned by the captured deleted group (active: false, served verbatim) is caught, the owner named as the answer names it', async () => {
+    // Group 18 owned by the captured group instead of user 2456; group 17 left out.
+    const owned = { ...GROUPS[1]!, owners: [{ type: 'GROUP', id: String(DELETED_GROUP.id), displayName: 'Group 19' }] };
+    serveCaptured({ listGroups: [[owned]], getGroup: [DELETED_GROUP] });
+    const report = await run('groups: all');
+    expect(errorsOf(report)).toEqual([]);
+    expect(report.findings.filter((f) => f.policy === 'groups-owner-active').map((f) => f.message)).toEqual([
+      `Group Group 18 (${owned.groupId}) has owners who are not active: ["${DELETED_GROUP.name} (${DELETED_GROUP.id}): deleted"]`,
+    ]);
+    expect(sandbox.counts.getGroup).toBe(1);
+  });
+
+  it('an answer about another group than the one asked for is drift: that group\'s error (exit 3), never its owner\'s state', async () => {
+    serveCaptured({ getGroup: [DELETED_GROUP] });
+    const report = await run('groups: all');
+    expect(report.summary.gate).toBe('error');
+    expect(report.findings.filter((f) => f.status === 'error').map((f) => [f.policy, f.resource.id, f.message])).toEqual([
+      ['groups-owner-active', String(GROUPS[0]!.groupId), `could not read group ${GROUPS[0]!.groupId}: getGroup: API drift: asked for group ${GROUPS[0]!.groupId}, answered about group ${DELETED_GROUP.id}, so the owner's state is unknown`],
+    ]);
   });
 
   it('a custom role holding only grants the authorities list marks admin-level, none named *.admin, is caught', async () => {

@@ -9,7 +9,7 @@ import { check } from '../../src/index.js';
 import type { Report } from '../../src/core/model.js';
 import { directoryUser, ownersListDrift, resolveOwner, userOwner } from '../../src/resources/people.js';
 import { PLANTED_SHARE_GROUPS } from '../../src/sandbox/demo.js';
-import { PLANTED_PEOPLE } from '../../src/sandbox/demo-people.js';
+import { PLANTED_GROUPS, PLANTED_PEOPLE } from '../../src/sandbox/demo-people.js';
 import { PLANTED_PAGES } from '../../src/sandbox/demo-sharing.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
@@ -117,8 +117,36 @@ describe('every owner of a group or a page (resolvedOwners)', () => {
     // The finding is routed to the first owner, who can act on it.
     expect(report.findings.find((f) => f.resource.id === '304')!.owner).toMatchObject({ id: String(PLANTED_PEOPLE.ana), state: 'active' });
     // Owners come with the listings and their states from the one directory: nothing read per resource.
-    expect(sandbox.counts).toMatchObject({ searchUsers: 2, listGroups: 1, listPages: 1 });
-    expect(sandbox.totalRequests()).toBe(4);
+    // The one group owner (the council, owning itself) read once; the rest come with the listings and the one directory.
+    expect(sandbox.counts).toMatchObject({ searchUsers: 2, listGroups: 1, listPages: 1, getGroup: 1 });
+    expect(sandbox.totalRequests()).toBe(5);
+  });
+
+  it('a group owned by a group since deleted is caught; each owning group is read once a run, however many groups it owns', async () => {
+    const groups = sandbox.state.people.groups;
+    groups.push({ groupId: 330, name: 'Steering Committee', groupType: 'closed', owners: [], members: [], created: '2023-06-08 20:59:05.0', deleted: true });
+    const steering = { type: 'GROUP' as const, id: '330', displayName: 'Steering Committee' };
+    for (const id of [PLANTED_GROUPS.selfOwned, PLANTED_SHARE_GROUPS.salesAnalysts]) groups.find((g) => g.groupId === id)!.owners.push(steering);
+    const report = await run(['groups-owner-active']);
+    expect(report.summary.errors).toBe(0);
+    const deleted = '"Steering Committee_deleted_7ece7d46-48ef-11ee-b1a1-000000000330 (330): deleted"';
+    expect(report.findings.map((f) => [f.resource.id, f.message]).sort()).toEqual([
+      ['303', `Group Data Stewards Council (303) has owners who are not active: [${deleted}]`],
+      ['304', `Group Sales Analysts (304) has owners who are not active: [${deleted}]`],
+      ['307', 'Group Legacy Reporting (307) has owners who are not active: ["Jo Park (77): deleted"]'],
+    ]);
+    // Group 330 is in no group list (deleted), so it is judged only as an owner.
+    expect(sandbox.counts).toMatchObject({ searchUsers: 2, listGroups: 1, getGroup: 2 });
+    expect(sandbox.totalRequests()).toBe(5);
+  });
+
+  it('an owning group the instance does not have (404) is that group\'s error, never a pass', async () => {
+    sandbox.state.people.groups.find((g) => g.groupId === PLANTED_SHARE_GROUPS.salesAnalysts)!.owners.push({ type: 'GROUP', id: '999', displayName: null });
+    const report = await run(['groups-owner-active']);
+    expect(report.summary.gate).toBe('error');
+    expect(report.findings.filter((f) => f.status === 'error').map((f) => [f.resource.id, f.message.replace(/ \(trace id [^)]*\)/, '')])).toEqual([
+      ['304', expect.stringMatching(/^could not read group 304: getGroup: \[GET\] "\/api\/content\/v2\/groups\/999": 404 Not Found/)],
+    ]);
   });
 
   it('resolvedOwners is typed as a list of owners: comparing it, or an owner, with a number is a load error before any request', async () => {
