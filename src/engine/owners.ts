@@ -26,16 +26,28 @@ function findingOwner(value: unknown): FindingOwner | null {
   return { type: o.type, id: o.id, name: o.name ?? null, email: o.email ?? null, state: o.state ?? null };
 }
 
+/**
+ * Of a resource with several owners (`resolvedOwners`: groups, pages), the one a finding goes to:
+ * the first who is active, user or group, in the listing's order, so a finding about a departed
+ * first owner reaches a co-owner who can act on it; else the first (whose state says why nobody can).
+ */
+function routedOwner(owners: unknown): unknown {
+  if (!Array.isArray(owners)) return owners;
+  return owners.find((o) => (o as { state?: unknown } | null)?.state === 'active') ?? owners[0] ?? null;
+}
+
 async function ownerOfResource(ctx: OwnerContext, kind: ResourceKind, r: CollectedResource): Promise<OwnerAnswer> {
-  const part = kind.parts.owner;
+  // Every owner where the kind resolves them all, else its one owner.
+  const name = kind.parts.resolvedOwners ? 'resolvedOwners' : 'owner';
+  const part = kind.parts[name];
   if (!part) return { owner: null, ownerUnknown: kind.ownerless ?? `a ${kind.name} names no owner` };
-  // A policy that read `owner` left it in the document; the pre-release gate reads nothing from
+  // A policy that read the part left it in the document; the pre-release gate reads nothing from
   // the instance for what a manifest declares; otherwise it is read now (once per resource).
-  const read = Object.hasOwn(r.doc, 'owner');
+  const read = Object.hasOwn(r.doc, name);
   if (!read && r.source) return { owner: null, ownerUnknown: `declared in ${r.source.location.file}: the instance is not read for a declared resource's owner; route it with the config's owners: map` };
   try {
-    const value = read ? r.doc.owner : await ctx.partMemo(r, 'owner', () => part.load(ctx.api, r, ctx.once));
-    const owner = findingOwner(value);
+    const value = read ? r.doc[name] : await ctx.partMemo(r, name, () => part.load(ctx.api, r, ctx.once));
+    const owner = findingOwner(name === 'resolvedOwners' ? routedOwner(value) : value);
     return owner ? { owner } : { owner: null, ownerUnknown: `the platform names no owner for ${kind.name} ${r.id}` };
   } catch (err) {
     return { owner: null, ownerUnknown: errorText(err) };

@@ -122,6 +122,22 @@ describe('every owner of a group or a page (resolvedOwners)', () => {
     expect(sandbox.totalRequests()).toBe(5);
   });
 
+  it('a finding goes to the first owner who is active: a departed first owner routes it to an active co-owner, none active to the first', async () => {
+    const legacy = sandbox.state.people.groups.find((g) => g.groupId === PLANTED_GROUPS.departedOwner)!;
+    legacy.owners.push({ type: 'USER', id: String(PLANTED_PEOPLE.ana), displayName: 'Ana' });
+    const sales = sandbox.state.people.groups.find((g) => g.groupId === PLANTED_SHARE_GROUPS.salesAnalysts)!;
+    sales.owners.unshift({ type: 'USER', id: String(PLANTED_PEOPLE.eva), displayName: 'Eva Novak' });
+    const report = await run(['groups-owner-active']);
+    expect(report.findings.map((f) => [f.resource.id, f.owner?.id, f.owner?.state]).sort()).toEqual([
+      ['304', String(PLANTED_PEOPLE.ana), 'active'],
+      ['307', String(PLANTED_PEOPLE.ana), 'active'],
+    ]);
+    // Nobody active: the first owner, whose state says why nobody can act.
+    legacy.owners.pop();
+    const alone = await run(['groups-owner-active']);
+    expect(alone.findings.find((f) => f.resource.id === '307')!.owner).toMatchObject({ id: '77', state: 'deleted' });
+  });
+
   it('a group owned by a group since deleted is caught; each owning group is read once a run, however many groups it owns', async () => {
     const groups = sandbox.state.people.groups;
     groups.push({ groupId: 330, name: 'Steering Committee', groupType: 'closed', owners: [], members: [], created: '2023-06-08 20:59:05.0', deleted: true });
