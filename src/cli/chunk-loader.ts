@@ -16,7 +16,6 @@ const { debuglog } = util;
 /** What a chunk's code is wrapped in: CommonJS's names, and `import.meta.url` as the build defines it. */
 const WRAPPER = ['exports', 'require', 'module', '__filename', '__dirname', '__steward_url'];
 
-
 /** A chunk's file name, as the chunks require each other (`require("./chunk-AB12CD34.cjs")`). */
 const CHUNK_NAME = /^[\w-]+\.cjs$/;
 

@@ -1,8 +1,9 @@
 // The CLI's store of answers about its YAML input files (io/yaml-answers.ts): one file per
-// command in the cache folder (code-cache.ts), in a folder of the build's own, holding what the files a run read answered (their
-// data, where each path the run asked about is), each beside the file's whole text. A start whose
-// config, manifests and waivers are unchanged parses none of them: ~8 ms of a 110 ms `check
-// --from` on Node 24 (BENCHMARKS.md). Only Node's built-ins here: the entry loads this file.
+// command in a folder of the build's own in the cache folder (code-cache.ts), holding what the
+// files a run read answered (their data, where each path the run asked about is), each beside
+// the file's whole text. A start whose config, manifests and waivers are unchanged parses none
+// of them: ~8 ms of a 110 ms `check --from` on Node 24 (BENCHMARKS.md). Only Node's built-ins
+// here: the entry loads this file.
 import type { YamlAnswers, YamlAnswerStore } from '../library/startup.js';
 import { fs, path, util } from './builtins.js';
 import { keepFile, pruneBuilds, removeLeftPartials } from './code-cache.js';
