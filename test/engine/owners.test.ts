@@ -216,4 +216,34 @@ describe('attachOwners, one kind at a time', () => {
     expect(findings.map((f) => f.owner?.id)).toEqual(['7', '8', 'g-3', 'g-3']);
     expect(findings[0].owner).toEqual({ type: 'USER', id: '7', name: 'Ana Ruiz', email: 'ana@example.com', state: 'active' });
   });
+
+  it('a kind that resolves every owner routes to the first active one (a user or a group), else the first, else none; its one owner is not read', async () => {
+    const owner = (id: string, type: string, state: string | null) => ({ type, id, name: null, email: null, state });
+    const lists: Record<string, unknown> = {
+      '1': [owner('77', 'USER', 'deleted'), owner('31', 'USER', 'deactivated'), owner('9', 'USER', 'active')],
+      '2': [owner('77', 'USER', 'deleted'), owner('330', 'GROUP', 'active'), owner('9', 'USER', 'active')],
+      '3': [owner('77', 'USER', 'deleted'), owner('40', 'USER', 'pending')],
+      '4': [],
+    };
+    const kind = {
+      name: 'thing',
+      parts: {
+        owner: { name: 'owner', operation: 'searchUsers', load: async () => owner('0', 'USER', 'active') },
+        resolvedOwners: { name: 'resolvedOwners', operation: 'searchUsers', load: async (_api: InstanceApi, r: CollectedResource) => lists[r.id] },
+      },
+    } as unknown as ResourceKind;
+    // A policy's read of resolvedOwners left it in the document: routed from there, not read again.
+    const read = resource('5', { resolvedOwners: [owner('31', 'USER', 'deactivated'), owner('8', 'USER', 'active')] });
+    const rs = [...['1', '2', '3', '4'].map((id) => resource(id)), read];
+    const findings = rs.map(finding);
+    await attachOwners(context(), kind, findings, new Map(rs.map((r) => [r.id, r])), 2);
+    expect(findings.map((f) => [f.resource.id, f.owner?.id ?? null, f.owner?.state ?? null, f.ownerUnknown])).toEqual([
+      ['1', '9', 'active', undefined],
+      ['2', '330', 'active', undefined],
+      // Pending is not yet anyone who acts: the first.
+      ['3', '77', 'deleted', undefined],
+      ['4', null, null, 'the platform names no owner for thing 4'],
+      ['5', '8', 'active', undefined],
+    ]);
+  });
 });
