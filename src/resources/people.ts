@@ -184,7 +184,7 @@ async function resolveGroupOwner(api: InstanceApi, once: RunMemo, id: string): P
  * The `resolvedOwners` part of a kind whose document lists its owners: every one of them with
  * its state, so a policy can judge each owner and not only the first (a group or page co-owned
  * by someone who left, listed second, passed a policy reading `owner`). The user directory is
- * the one `owner` reads: no request of its own.
+ * the one `owner` reads; a group owner costs one read a run (resolveGroupOwner).
  */
 export function resolvedOwnersPart(operation: OperationId, ownersOf: OwnersOf = listedOwners): DocumentPart {
   return {
