@@ -26,6 +26,7 @@ const FILESET_ACCESS = captured<unknown>('fileset-access');
 const WORKFLOW_PERMISSIONS = captured<unknown>('workflow-model-permissions');
 const PDP = captured<{ userIds?: number[] }[]>('pdp-filter-groups');
 const CARD_IDS = CARDS.cardAdminSummaries.map((c) => String(c.id));
+const DELETED_GROUP = captured<{ id: number; name: string; active: boolean }>('group-get');
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -172,6 +173,19 @@ describe('the sharing policies on the platform’s captured answers', () => {
     const report = await run();
     expect(report.summary.gate).toBe('error');
     expect(errorsOf(report).join('\n')).toContain(`getCardAccessList: card ${CARD_IDS[0]}: API drift at resource.type: "page", expected "badge"`);
+  });
+
+  it('a page co-owned by the captured deleted group (active: false, served verbatim) names it among its owners who are not active, read once', async () => {
+    const [p0, ...pages] = PAGES.pageAdminSummaries as ((typeof PAGES.pageAdminSummaries)[number] & { owners: { id: number; type: string; displayName: string }[] })[];
+    const coOwned = { ...p0, owners: [...p0.owners, { id: DELETED_GROUP.id, type: 'GROUP', displayName: 'Group 19' }] };
+    serveCaptured({ listPages: [{ pageAdminSummaries: [coOwned, ...pages] }], getGroup: [DELETED_GROUP] });
+    const report = await run();
+    expect(errorsOf(report)).toEqual([]);
+    // Its user owner is in no user listing served (unknown), as in the run above; the group is deleted.
+    expect(report.findings.find((f) => f.policy === 'pages-owner-active' && f.resource.id === String(p0.pageId))!.message).toBe(
+      `Page Page 1 (${p0.pageId}) has owners who are not active: ["${p0.owners[0]!.id}: unknown","${DELETED_GROUP.name} (${DELETED_GROUP.id}): deleted"]`,
+    );
+    expect(sandbox.counts.getGroup).toBe(1);
   });
 
   it('an access list about another page is drift for the page asked about, never judged as its own', async () => {
