@@ -67,12 +67,16 @@ export function minimumPeople(state) {
   };
 }
 
-/** The owner parts' listings: datasets 50 a page, the card search and file sets 100, queues and data files unpaged. */
+/**
+ * The owner parts' listings: datasets 50 a page, the card search and file sets 100, queues and
+ * data files unpaged; the card admin summary (every owner of a card) 100 a page until a short page.
+ */
 export function minimumOwners(state) {
   const pagesOf = (n, size) => Math.max(1, Math.ceil(n / size));
   return {
     listDatasets: pagesOf(state.datasetAccess.size, 50),
     searchCards: pagesOf(state.cards.size, 100),
+    listCardSummaries: Math.floor(state.cards.size / 100) + 1,
     searchFilesets: pagesOf(state.filesets.size, 100),
     listQueues: 1,
     listDataFiles: 1,

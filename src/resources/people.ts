@@ -148,14 +148,14 @@ export function ownerIds(doc: ResourceDocument): OwnerId[] {
   return (doc.owners as { type: string; id: string }[]).map((o) => ({ type: o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id }));
 }
 
-/** How a kind whose document lists its owners finds them: `doc.owners` as listed, or with a kind's own check. */
-type OwnersOf = (r: CollectedResource) => OwnerId[];
+/** How a kind finds every owner of a resource: `doc.owners` as listed, with a kind's own check, or from its listings. */
+type OwnersOf = (r: CollectedResource, api: InstanceApi, once: RunMemo) => OwnerId[] | Promise<OwnerId[]>;
 
 const listedOwners: OwnersOf = (r) => ownerIds(r.doc);
 
 /** The `owner` part of a kind whose document lists its owners (`doc.owners`, from `operation`): the first one, or null when it lists none. */
 export function firstOwnerPart(operation: OperationId, ownersOf: OwnersOf = listedOwners): DocumentPart {
-  return ownerPart(operation, async (_api, r) => ownersOf(r)[0] ?? null);
+  return ownerPart(operation, async (api, r, once) => (await ownersOf(r, api, once))[0] ?? null);
 }
 
 /** The JSON Schema of the `resolvedOwners` part: each owner as `owner` resolves it, a group by its own state. */
@@ -186,14 +186,13 @@ async function resolveGroupOwner(api: InstanceApi, once: RunMemo, id: string): P
  * by someone who left, listed second, passed a policy reading `owner`). The user directory is
  * the one `owner` reads; a group owner costs one read a run (resolveGroupOwner).
  */
-export function resolvedOwnersPart(operation: OperationId, ownersOf: OwnersOf = listedOwners): DocumentPart {
+export function resolvedOwnersPart(operation: OperationId, ownersOf: OwnersOf = listedOwners, alsoReads: readonly OperationId[] = []): DocumentPart {
   return {
     name: 'resolvedOwners',
     operation: 'searchUsers',
-    alsoReads: [operation, 'getGroup'],
+    alsoReads: [operation, ...alsoReads, 'getGroup'],
     async load(api, r, once = noMemo) {
-      const owners = ownersOf(r);
-      const directory = await userDirectory(api, once);
+      const [owners, directory] = await Promise.all([ownersOf(r, api, once), userDirectory(api, once)]);
       return Promise.all(owners.map((o) => (o.type === 'GROUP' ? resolveGroupOwner(api, once, o.id) : resolveOwner(directory, o))));
     },
   };

@@ -11,8 +11,8 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { actionCopy, demoWorkspace, removeWorkspace, runAction } from './run-action.js';
 
 const POLICY = 'cards-owner-active';
-const FROM_YAML = 'Owned by an active user (card)';
-const FROM_PACK = 'Owned by an active user (card), as the build parsed it';
+const FROM_YAML = 'Owned by active users or groups (card)';
+const FROM_PACK = 'Owned by active users or groups (card), as the build parsed it';
 
 let sandbox: Sandbox;
 let workspace: string;

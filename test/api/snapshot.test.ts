@@ -50,6 +50,8 @@ describe('snapshots', () => {
       'getPdpPolicies',
       'getQueuePermissions',
       'getWorkflowPermissions',
+      // Every owner of a card (cards-owner-active): the card admin summary.
+      'listCardSummaries',
       // The owner parts: each content kind's listing once, and the users.
       'listDataFiles',
       'listDatasets',

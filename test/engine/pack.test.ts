@@ -113,9 +113,10 @@ describe('built-in pack on the demo instance', () => {
       pdp: scopeDatasets,
       filesetAccess: 1,
       workflowPermissions: state.workflows.length,
-      cardSummaries: 0,
+      // cards-owner-active judges every owner the card admin summary names: read once, one page here.
+      cardSummaries: 1,
     });
-    const sharing = ['getCardAccessList', 'getPdpPolicies', 'getFilesetAccess', 'getWorkflowPermissions'];
+    const sharing = ['getCardAccessList', 'getPdpPolicies', 'getFilesetAccess', 'getWorkflowPermissions', 'listCardSummaries'];
     // The datasets' reach: the group list once (one page here).
     expect(c.listGroups).toBe(1);
     const listed = [...reads, ...owners, ...sharing, 'searchUsers', 'listGroups', 'getCalculatedFieldStatistics', 'listWorkflows', 'listReportSchedules'];

@@ -92,10 +92,10 @@ describe.skipIf(process.platform === 'win32')('a disk that fills during a run', 
 
   it('evidence: a pack past the limit leaves its folder empty, never half a pack', async () => {
     const dir = copyDemo();
-    // The demo's pack is ~0.5 MB: its report.json alone passes 100 KiB.
+    // The demo's pack is ~0.5 MB: its snapshot.json (written first) and its report.json each pass 100 KiB.
     const r = await cliWithFileLimit(100, ['evidence', '--sandbox', '--config', 'steward.yaml', '--out', 'pack'], dir);
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^steward: could not write .*\/pack\/\.steward-pack\.\d+\.tmp\/report\.json \(EFBIG: file too large, write\): nothing was written to it$/m);
+    expect(r.stderr).toMatch(/^steward: could not write .*\/pack\/\.steward-pack\.\d+\.tmp\/snapshot\.json \(EFBIG: file too large, write\): nothing was written to it$/m);
     expect(readdirSync(path.join(dir, 'pack'))).toEqual([]);
     // With room, the same folder takes the pack.
     const again = await runCli(['evidence', '--sandbox', '--config', 'steward.yaml', '--out', 'pack'], { cwd: dir });

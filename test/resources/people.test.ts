@@ -40,6 +40,28 @@ describe('owner liveness on content', () => {
     expect(sandbox.counts).toMatchObject({ searchUsers: 2, listDatasets: 1, listDataFiles: 1, listQueues: 1, searchCards: 1, searchFilesets: 1, listReportSchedules: 1 });
   });
 
+  it('a card is judged by every owner the card search or the card admin summary names: a co-owner who left, named by the summary alone, is caught', async () => {
+    const cardOwners = sandbox.state.people.owners.cards;
+    // The sandbox's summary with `extra` owners after each card's own (101 where none is planted).
+    const summary = (extra: Record<string, { id: string; type: string }[]>) =>
+      JSON.stringify({ cardAdminSummaries: [...sandbox.state.cards].map((id) => ({ id: Number(id), owners: [{ id: String(cardOwners.get(id) ?? 101), type: 'USER' }, ...(extra[id] ?? [])] })) });
+    sandbox.scriptFault('listCardSummaries', { status: 200, body: summary({ '7002': [{ id: String(PLANTED_PEOPLE.jo), type: 'USER' }] }) });
+    const report = await run(['cards-owner-active']);
+    expect(report.summary.errors).toBe(0);
+    expect(report.findings.map((f) => [f.resource.id, f.message]).sort()).toEqual([
+      ['7001', 'Card 7001 has owners who are not active: ["Eva Novak (31): deactivated"]'],
+      ['7002', 'Card 7002 has owners who are not active: ["Jo Park (77): deleted"]'],
+    ]);
+    // Each source read once, whole.
+    expect(sandbox.counts).toMatchObject({ searchCards: 1, listCardSummaries: 1, searchUsers: 2 });
+    // A summary naming another owner than the search's (Ana for 7001, where the search still names
+    // Eva): the search's is judged all the same, and the finding goes to Ana, the active one.
+    const summaryOwner = (id: string) => (id === '7001' ? PLANTED_PEOPLE.ana : (cardOwners.get(id) ?? 101));
+    sandbox.scriptFault('listCardSummaries', { status: 200, body: JSON.stringify({ cardAdminSummaries: [...sandbox.state.cards].map((id) => ({ id: Number(id), owners: [{ id: String(summaryOwner(id)), type: 'USER' }] })) }) });
+    const again = await run(['cards-owner-active']);
+    expect(again.findings.map((f) => [f.resource.id, f.message, f.owner?.id])).toEqual([['7001', 'Card 7001 has owners who are not active: ["Eva Novak (31): deactivated"]', String(PLANTED_PEOPLE.ana)]]);
+  });
+
   it('a group owner passes without a state: the dataset owned by a group is judged, not caught', async () => {
     const report = await run(['datasets-owner-active']);
     expect(report.findings.map((f) => f.resource.id)).toEqual(['ds-hr-certified']);

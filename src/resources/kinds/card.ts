@@ -3,9 +3,9 @@
 import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
-import { type OwnerId, ownerPart, ownerSchema, ownersFromListing, ownersListDrift } from '../people.js';
+import { type OwnerId, ownerPart, ownerSchema, ownersFromListing, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
-import type { CollectedResource, DocumentPart } from '../types.js';
+import type { CollectedResource, DocumentPart, RunMemo } from '../types.js';
 import { noMemo } from '../common.js';
 import { allSchedules } from './reportSchedule.js';
 import type { ResourceKind } from '../types.js';
@@ -25,11 +25,13 @@ function cardOwner(item: Record<string, unknown>, id: string): OwnerId | null {
   return { type: item.ownedByType === 'GROUP' ? 'GROUP' : 'USER', id: String(ownerId) };
 }
 
-/** The owner from the card search (read once per run, whole): a card the search does not return is an error. */
-const owner = ownerPart('searchCards', async (api, r, once) => {
+/** The owner the card search names (read once per run, whole): a card the search does not return is an error. */
+async function searchedOwner(api: Parameters<DocumentPart['load']>[0], r: CollectedResource, once: RunMemo): Promise<OwnerId | null> {
   const find = await ownersFromListing(once, 'searchCards', () => api.searchCards(), (c) => String(c.databaseId), (c) => cardOwner(c, String(c.databaseId)));
   return find(r.id, 'card');
-});
+}
+
+const owner = ownerPart('searchCards', searchedOwner);
 
 const liveAccess = async (api: Parameters<DocumentPart['load']>[0], r: CollectedResource) =>
   contentAccess(await api.getCardAccessList(r.id), { type: 'badge', id: r.id }, `getCardAccessList: card ${r.id}`);
@@ -63,6 +65,25 @@ const owners: DocumentPart = {
   },
 };
 
+/**
+ * Every owner either source names: the search's owner first, then the admin summary's others.
+ * No source says how the search's one owner and the summary's list relate, so both are judged:
+ * a co-owner who left, named by the summary alone, is never passed over.
+ */
+const resolvedOwners = resolvedOwnersPart(
+  'listCardSummaries',
+  async (r, api, once) => {
+    const [first, listed] = await Promise.all([searchedOwner(api, r, once), owners.load(api, r, once) as Promise<{ type: string; id: string }[]>]);
+    const all: OwnerId[] = first ? [first] : [];
+    for (const o of listed) {
+      const type = o.type === 'GROUP' ? 'GROUP' : 'USER';
+      if (!all.some((known) => known.type === type && known.id === o.id)) all.push({ type, id: o.id });
+    }
+    return all;
+  },
+  ['searchCards'],
+);
+
 export const card: ResourceKind = {
   name: 'card',
   description: 'Cards listed in scope.cards, declared in manifests.cards, and every card a report schedule sends.',
@@ -85,6 +106,7 @@ export const card: ResourceKind = {
       schedules: { type: 'array', items: { type: 'integer' }, description: 'ids of the schedules that send this card' },
       certification: certificationSchema,
       owner: ownerSchema,
+      resolvedOwners: { ...resolvedOwnersSchema, description: `every owner the card search or the card admin summary names, the search's first: ${resolvedOwnersSchema.description}` },
       access: contentAccessSchema,
       owners: { type: 'array', description: 'every owner, from the card admin summary', items: principalSchema() },
       declared: { type: 'boolean', description: "true when a manifest declares the card's sharing" },
@@ -92,7 +114,7 @@ export const card: ResourceKind = {
       drift: driftSchema,
     },
   },
-  parts: { certification: certificationPart('CARD'), owner, access, owners, drift },
+  parts: { certification: certificationPart('CARD'), owner, resolvedOwners, access, owners, drift },
   declare: (ctx) => declaredSharing('card', ctx, { schedules: [] }),
   async *collect(ctx) {
     const senders = new Map<string, number[]>();
