@@ -46,24 +46,25 @@ const drift: DocumentPart = {
   load: async (api, r) => (r.doc.declared ? sharingDrift(`card ${r.id}`, r.doc.shares as DeclaredShares, await liveAccess(api, r)) : []),
 };
 
-/** Every owner from the card admin summary (read once, whole): ids are strings there. */
-const owners: DocumentPart = {
-  name: 'owners',
-  operation: 'listCardSummaries',
-  async load(api, r, once = noMemo) {
-    const byId = await once('card:summary-owners', async () => {
-      const map = new Map<string, { type: string; id: string; name: string | null }[] | Error>();
-      for await (const page of api.listCardSummaries()) {
-        for (const c of page) map.set(String(c.id), ownersListDrift('listCardSummaries', `card ${c.id}`, c.owners) ?? (c.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })));
-      }
-      return map;
-    });
-    const found = byId.get(r.id);
-    if (!found) throw new Error(`listCardSummaries: card ${r.id} is not in the card admin summary, so its owners are unknown`);
-    if (found instanceof Error) throw found;
-    return found;
-  },
-};
+type SummaryOwner = { type: string; id: string; name: string | null };
+
+/** A card's owners as the card admin summary lists them (read once per run, whole): ids are strings there. */
+async function summaryOwners(api: Parameters<DocumentPart['load']>[0], r: CollectedResource, once: RunMemo): Promise<SummaryOwner[]> {
+  const byId = await once('card:summary-owners', async () => {
+    const map = new Map<string, SummaryOwner[] | Error>();
+    for await (const page of api.listCardSummaries()) {
+      for (const c of page) map.set(String(c.id), ownersListDrift('listCardSummaries', `card ${c.id}`, c.owners) ?? (c.owners ?? []).map((o) => ({ type: o.type, id: String(o.id), name: o.displayName ?? null })));
+    }
+    return map;
+  });
+  const found = byId.get(r.id);
+  if (!found) throw new Error(`listCardSummaries: card ${r.id} is not in the card admin summary, so its owners are unknown`);
+  if (found instanceof Error) throw found;
+  return found;
+}
+
+/** Every owner from the card admin summary, as listed. */
+const owners: DocumentPart = { name: 'owners', operation: 'listCardSummaries', load: (api, r, once = noMemo) => summaryOwners(api, r, once) };
 
 /**
  * Every owner either source names: the search's owner first, then the admin summary's others.
@@ -73,7 +74,7 @@ const owners: DocumentPart = {
 const resolvedOwners = resolvedOwnersPart(
   'listCardSummaries',
   async (r, api, once) => {
-    const [first, listed] = await Promise.all([searchedOwner(api, r, once), owners.load(api, r, once) as Promise<{ type: string; id: string }[]>]);
+    const [first, listed] = await Promise.all([searchedOwner(api, r, once), summaryOwners(api, r, once)]);
     const all: OwnerId[] = first ? [first] : [];
     for (const o of listed) {
       const type = o.type === 'GROUP' ? 'GROUP' : 'USER';
