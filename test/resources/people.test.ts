@@ -60,6 +60,11 @@ describe('owner liveness on content', () => {
     sandbox.scriptFault('listCardSummaries', { status: 200, body: JSON.stringify({ cardAdminSummaries: [...sandbox.state.cards].map((id) => ({ id: Number(id), owners: [{ id: String(summaryOwner(id)), type: 'USER' }] })) }) });
     const again = await run(['cards-owner-active']);
     expect(again.findings.map((f) => [f.resource.id, f.message, f.owner?.id])).toEqual([['7001', 'Card 7001 has owners who are not active: ["Eva Novak (31): deactivated"]', String(PLANTED_PEOPLE.ana)]]);
+    // The summary listing the search's owner again, after others, and a group: each owner once, the group by its own state.
+    const sales = { id: String(PLANTED_SHARE_GROUPS.salesAnalysts), type: 'GROUP' };
+    sandbox.scriptFault('listCardSummaries', { status: 200, body: summary({ '7001': [{ id: String(PLANTED_PEOPLE.jo), type: 'USER' }, { id: String(PLANTED_PEOPLE.eva), type: 'USER' }, sales] }) });
+    const listed = await run(['cards-owner-active']);
+    expect(listed.findings.map((f) => [f.resource.id, f.message])).toEqual([['7001', 'Card 7001 has owners who are not active: ["Eva Novak (31): deactivated","Jo Park (77): deleted"]']]);
   });
 
   it('a group owner passes without a state: the dataset owned by a group is judged, not caught', async () => {
