@@ -98,7 +98,6 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
   /** This Node's folder of builds, and this build's in it (named at the first load). */
   const nodeFolder = cache && path.join(cache, `${process.version}-${process.arch}`);
   let kept: string | null = null;
-  let entryLoaded = false;
   /** The marker a command's first start leaves: code is kept from its second start on. */
   const started = `${name}.started`;
   let keptNames: string[] | undefined;
@@ -151,10 +150,8 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
       closeSync(fd);
     }
     keys.set(chunk, key);
-    if (!entryLoaded) {
-      entryLoaded = true;
-      kept = nodeFolder && key && path.join(nodeFolder, key);
-    }
+    // The first chunk loaded (the entry) names the build.
+    if (keys.size === 1) kept = nodeFolder && key && path.join(nodeFolder, key);
     const found = key ? keptFileOf(chunk, key) : null;
     let cachedData: Buffer | undefined;
     if (found) {

@@ -145,8 +145,11 @@ export function ownerPart(operation: OperationId, ownerOf: (api: InstanceApi, r:
  * fails every liveness check.
  */
 export function ownerIds(doc: ResourceDocument): OwnerId[] {
-  return (doc.owners as { type: string; id: string }[]).map((o) => ({ type: o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id }));
+  return (doc.owners as { type: string; id: string }[]).map(asOwnerId);
 }
+
+/** A listed principal as an owner id: a GROUP is a group, any other type is judged as a user. */
+export const asOwnerId = (o: { type: string; id: string }): OwnerId => ({ type: o.type === 'GROUP' ? 'GROUP' : 'USER', id: o.id });
 
 /** How a kind finds every owner of a resource: `doc.owners` as listed, with a kind's own check, or from its listings. */
 type OwnersOf = (r: CollectedResource, api: InstanceApi, once: RunMemo) => OwnerId[] | Promise<OwnerId[]>;

@@ -158,6 +158,16 @@ describe('the identity policies on the platform’s captured answers', () => {
     expect(sandbox.counts.getGroup).toBe(1);
   });
 
+  it('a group answer without its active flag is drift: that group\'s error (exit 3), never a live owner', async () => {
+    const { active: _gone, ...withoutActive } = GROUP_17;
+    serveCaptured({ getGroup: [withoutActive] });
+    const report = await run('groups: all');
+    expect(report.summary.gate).toBe('error');
+    expect(report.findings.filter((f) => f.status === 'error').map((f) => [f.policy, f.resource.id, f.message])).toEqual([
+      ['groups-owner-active', String(GROUPS[0]!.groupId), `could not read group ${GROUPS[0]!.groupId}: getGroup: API drift at active: missing ([GET] "/api/content/v2/groups/${GROUPS[0]!.groupId}")`],
+    ]);
+  });
+
   it('an answer about another group than the one asked for is drift: that group\'s error (exit 3), never its owner\'s state', async () => {
     serveCaptured({ getGroup: [DELETED_GROUP] });
     const report = await run('groups: all');

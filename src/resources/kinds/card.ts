@@ -3,7 +3,7 @@
 import { NO_ID } from '../../api/assumptions.js';
 import { certificationPart, certificationSchema } from '../certification.js';
 import { excluded, selectIds } from '../discovery.js';
-import { type OwnerId, ownerPart, ownerSchema, ownersFromListing, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema } from '../people.js';
+import { asOwnerId, type OwnerId, ownerPart, ownerSchema, ownersFromListing, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema } from '../people.js';
 import { contentAccess, contentAccessSchema, type DeclaredShares, declaredSharing, declaredSharesSchema, driftSchema, principalSchema, restoreSharingByHand, sharingDrift } from '../sharing.js';
 import type { CollectedResource, DocumentPart, RunMemo } from '../types.js';
 import { noMemo } from '../common.js';
@@ -76,9 +76,8 @@ const resolvedOwners = resolvedOwnersPart(
   async (r, api, once) => {
     const [first, listed] = await Promise.all([searchedOwner(api, r, once), summaryOwners(api, r, once)]);
     const all: OwnerId[] = first ? [first] : [];
-    for (const o of listed) {
-      const type = o.type === 'GROUP' ? 'GROUP' : 'USER';
-      if (!all.some((known) => known.type === type && known.id === o.id)) all.push({ type, id: o.id });
+    for (const o of listed.map(asOwnerId)) {
+      if (!all.some((known) => known.type === o.type && known.id === o.id)) all.push(o);
     }
     return all;
   },
