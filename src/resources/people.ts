@@ -176,11 +176,17 @@ export const resolvedOwnersSchema = {
  * answer, so the run's memo does not take it for a read every resource shares.
  */
 async function resolveGroupOwner(api: InstanceApi, once: RunMemo, id: string): Promise<ResolvedOwner> {
-  const answer = await once(`people:group:${id}`, () => api.getGroup(id).then((group) => ({ group }), (error: unknown) => ({ error })));
+  const answer = await once(`people:group:${id}`, () => readGroup(api, id).then((group) => ({ group }), (error: unknown) => ({ error })));
   if ('error' in answer) throw answer.error;
   const { group } = answer;
-  if (String(group.id) !== id) throw new Error(`getGroup: API drift: asked for group ${id}, answered about group ${group.id}, so the owner's state is unknown`);
   return { type: 'GROUP', id, name: group.name ?? null, email: null, state: group.active ? 'active' : 'deleted' };
+}
+
+/** `GET /groups/{id}`, an answer about another group than `id` being drift (doctor's probe reads it too). */
+export async function readGroup(api: InstanceApi, id: string): Promise<Awaited<ReturnType<InstanceApi['getGroup']>>> {
+  const group = await api.getGroup(id);
+  if (String(group.id) !== id) throw new Error(`getGroup: API drift: asked for group ${id}, answered about group ${group.id}, so the owner's state is unknown`);
+  return group;
 }
 
 /**

@@ -34,7 +34,7 @@ const live = (extra: Record<string, unknown> = {}) => ({
 
 /** Every check the demo config asks of doctor, in order. */
 const DEMO_CHECKS = [
-  ...['token', 'scheduleFilter', 'misconfigured', 'calculatedFields', 'workflowGrant', 'userSearch', 'groups', 'roles', 'accessTokens', 'pages', 'accounts'],
+  ...['token', 'scheduleFilter', 'misconfigured', 'calculatedFields', 'workflowGrant', 'userSearch', 'groups', 'groupRead', 'roles', 'accessTokens', 'pages', 'accounts'],
   ...['scope.datasets', 'scope.filesets', 'discover.users', 'discover.groups', 'discover.roles', 'discover.accessTokens', 'discover.pages', 'discover.accounts'],
 ];
 
@@ -61,6 +61,10 @@ describe('steward doctor', () => {
       getCalculatedFieldStatistics: 1,
       getDatasetPermissions: 25,
       getFileByPath: 3,
+      // The first listed group read by id (an owning group's state is a read of its own); the
+      // list's first page is the group probe's, read once.
+      getGroup: 1,
+      listGroups: 1,
     });
     expect(report.policies.find((p) => p.id === 'certified-datasets-need-owner-group')?.operations).toEqual([
       'getDatasetPermissions',

@@ -177,6 +177,37 @@ describe('the identity policies on the platform’s captured answers', () => {
     ]);
   });
 
+  describe('doctor reads the first listed group by id, as the owner policies will', () => {
+    const diagnose = async () => {
+      const dir = tempDir('steward-identity-doctor-group-');
+      writeFileSync(path.join(dir, 'steward.yaml'), `policies: [builtin]\ninstance: { tokenHeader: ${REAL_TOKEN_HEADER} }\nscope: { groups: all }\n`);
+      const diagnosis = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['groups-have-owners', 'groups-owner-active'] });
+      return diagnosis.checks.find((c) => c.id === 'groupRead');
+    };
+
+    it('the captured list and group 17 in the captured answer\'s shape: ok, one read each', async () => {
+      serve({ listGroups: [GROUPS], getGroup: [GROUP_17] });
+      expect(await diagnose()).toMatchObject({ status: 'ok', detail: 'GET the first listed group by its id: answered' });
+      expect(sandbox.counts).toMatchObject({ listGroups: 1, getGroup: 1 });
+    });
+
+    it('refused (403): missing, naming the grant and the policy it leaves in error', async () => {
+      serve({ listGroups: [GROUPS] });
+      sandbox.scriptFault('getGroup', { status: 403, body: '' });
+      expect(await diagnose()).toMatchObject({ status: 'missing', fix: expect.stringContaining('group.admin'), uncovered: ['groups-owner-active'] });
+    });
+
+    it('the captured deleted group answering for group 17: drift, refused, never ok', async () => {
+      serve({ listGroups: [GROUPS], getGroup: [DELETED_GROUP] });
+      expect(await diagnose()).toMatchObject({
+        status: 'refused',
+        detail: `getGroup: API drift: asked for group ${GROUPS[0]!.groupId}, answered about group ${DELETED_GROUP.id}, so the owner's state is unknown`,
+        fix: expect.stringContaining('did not answer as the platform does'),
+        uncovered: ['groups-owner-active'],
+      });
+    });
+  });
+
   it('a custom role holding only grants the authorities list marks admin-level, none named *.admin, is caught', async () => {
     // `authorization.roles`: "Create, edit and delete custom roles. Assign anyone to any role" (the captured list).
     serveCaptured({ getRoleAuthorities: CUSTOM_ROLES.map(() => ['content.card.edit', 'authorization.roles', 'user.edit']) });

@@ -5,9 +5,9 @@ import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
 import { readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwnerPart, ownerSchema, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema, USER_STATES, userDirectory } from '../people.js';
+import { firstOwnerPart, ownerSchema, readGroup, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema, USER_STATES, userDirectory } from '../people.js';
 import { principalSchema } from '../sharing.js';
-import type { DocumentPart, ResourceKind } from '../types.js';
+import type { DocumentPart, KindProbe, ResourceKind } from '../types.js';
 
 const principal = (p: GroupPrincipal) => ({ type: p.type, id: p.id, name: p.displayName ?? null });
 
@@ -41,6 +41,32 @@ const members: DocumentPart = {
 const owner = firstOwnerPart('listGroups');
 const resolvedOwners = resolvedOwnersPart('listGroups');
 
+/**
+ * An owning group's state is its own read (`getGroup`, people.ts resolveGroupOwner), which no
+ * listing probe covers: the first listed group read by id, its answer about that group and
+ * saying whether it is active. With no group listed there is no group owner to read either.
+ */
+const groupReadProbe: KindProbe = {
+  id: 'groupRead',
+  when: ['getGroup'],
+  plan: () => ({
+    check: "a group can be read by id (an owning group's state)",
+    asked: 'GET the first listed group by its id',
+    async run(api) {
+      let first: GroupListItem | undefined;
+      for await (const page of api.listGroups()) {
+        first = page[0];
+        break;
+      }
+      if (first) await readGroup(api, String(first.groupId));
+    },
+    fix: (status) =>
+      status === 403 || status === 404
+        ? "give the token's user the grant to manage groups (group.admin): without it no group owning a group, page or card can be told active or deleted"
+        : 'the group read did not answer as the platform does (above): until it does, each group, page or card a group owns ends in error',
+  }),
+};
+
 export const group: ResourceKind = {
   name: 'group',
   description: 'Groups named in scope.groups or all of them, with their owners and (a part) their members.',
@@ -67,6 +93,7 @@ export const group: ResourceKind = {
   probes: [
     readProbe('groups', ['listGroups', 'getGroupUsers'], 'groups can be listed', 'GET the first page of the group list', (api) => api.listGroups(),
       "give the token's user the grant to manage groups (group.admin), or leave group policies out with --only"),
+    groupReadProbe,
   ],
   collect: (ctx) =>
     // Owners and member counts come with the listing: it is read whole even for named groups.
