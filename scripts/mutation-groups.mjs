@@ -84,7 +84,7 @@ export const MUTATION_GROUPS = [
   // failed read taken as "cannot be told", lets check judge a partial listing as the instance.
   { name: 'grants', mutate: ['src/library/grant-check.ts'], tests: ['test/library/{grant-check,doctor}.test.ts', 'test/platform/identity.test.ts'] },
   // A card's owners and who sends it (a co-owner who left, or a card a schedule sends, left out: each a wrong pass).
-  { name: 'cards', mutate: ['src/resources/kinds/card.ts'], tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/engine/{owners,pack}.test.ts'] },
+  { name: 'cards', mutate: ['src/resources/kinds/card.ts'], tests: ['test/resources/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/engine/{owners,pack}.test.ts', 'test/library/doctor.test.ts'] },
   // A dataset's parts: its reach (a group's members left out is a dataset judged narrow), owner, tags, certification process.
   { name: 'datasets', mutate: ['src/resources/kinds/dataset.ts'], tests: ['test/resources/**/*.test.ts', 'test/platform/{dataset-reach,sharing,edge-answers}.test.ts', 'test/engine/pack.test.ts'] },
   // The sharing side: who a card, page or dataset is shared with (a share read as narrower than

@@ -70,6 +70,8 @@ describe('steward doctor', () => {
       'getDatasetPermissions',
       'getCertificationStatus',
     ]);
+    // A card's owners are the search's and the admin summary's, each user against the directory, each group read.
+    expect(report.policies.find((p) => p.id === 'cards-owner-active')?.operations).toEqual(['listReportSchedules', 'searchUsers', 'listCardSummaries', 'searchCards', 'getGroup']);
     // Live queues are judged on their live permissions: the policy may read them.
     expect(report.policies.find((p) => p.id === 'queue-no-admin-for-users')?.operations).toEqual(['getQueuePermissions']);
   });
