@@ -152,12 +152,17 @@ describe('the card document', () => {
     expect(reads('resource.owner == null')).toEqual(['listReportSchedules', 'searchUsers', 'searchCards']);
   });
 
-  it('drift of a declared card names the card in each description', async () => {
+  it('drift of a declared card names the card in each description and in the change by hand', async () => {
     s.scriptFault('getCardAccessList', { status: 200, body: JSON.stringify({ resource: { type: 'badge', id: '7001' }, users: [{ id: 31, displayName: 'Eva Novak' }], groups: [], totalUserCount: 1 }) });
     const declared: CollectedResource = { ...resource('7001'), doc: { id: 7001, schedules: [], declared: true, shares: { users: [], groups: [] } } };
-    await expect(card.parts.drift!.load(api, declared, createRunMemo().once)).resolves.toEqual([
+    const drift = await card.parts.drift!.load(api, declared, createRunMemo().once);
+    expect(drift).toEqual([
       { type: 'USER', id: '31', name: 'Eva Novak', matches: false, gained: true, lost: false, description: 'USER 31 (Eva Novak) was given access to card 7001 outside the repository' },
     ]);
+    // Its fix is the change to make by hand, naming the card.
+    expect(card.fixes!.restore!.byHand!({ ...declared.doc, id: 7001, drift }, true, 'drift[0]')).toBe(
+      'remove USER 31 (Eva Novak) from the sharing of card 7001 (Share › the user › remove), or declare it in the manifest; no documented write removes a share',
+    );
   });
 
   it('drift of a card no manifest declares is empty, with no read', async () => {
