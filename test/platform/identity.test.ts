@@ -187,14 +187,16 @@ describe('the identity policies on the platform’s captured answers', () => {
 
     it('the captured list and group 17 in the captured answer\'s shape: ok, one read each', async () => {
       serve({ listGroups: [GROUPS], getGroup: [GROUP_17] });
-      expect(await diagnose()).toMatchObject({ status: 'ok', detail: 'GET the first listed group by its id: answered' });
+      expect(await diagnose()).toMatchObject({ status: 'ok', check: "a group can be read by id (an owning group's state)", detail: 'GET the first listed group by its id: answered' });
       expect(sandbox.counts).toMatchObject({ listGroups: 1, getGroup: 1 });
     });
 
-    it('refused (403): missing, naming the grant and the policy it leaves in error', async () => {
-      serve({ listGroups: [GROUPS] });
-      sandbox.scriptFault('getGroup', { status: 403, body: '' });
-      expect(await diagnose()).toMatchObject({ status: 'missing', fix: expect.stringContaining('group.admin'), uncovered: ['groups-owner-active'] });
+    it('refused (403, or 404 as for a group the user may not see): missing, naming the grant and the policy it leaves in error', async () => {
+      for (const status of [403, 404]) {
+        serve({ listGroups: [GROUPS] });
+        sandbox.scriptFault('getGroup', { status, body: '' });
+        expect(await diagnose()).toMatchObject({ status: 'missing', fix: expect.stringContaining('group.admin'), uncovered: ['groups-owner-active'] });
+      }
     });
 
     it('the captured deleted group answering for group 17: drift, refused, never ok', async () => {
