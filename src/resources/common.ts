@@ -19,9 +19,10 @@ export async function collectAll(kind: ResourceKind, ctx: CollectContext): Promi
   return out;
 }
 
-/** Reads the first page of a listing only (a probe that the listing can be read at all). */
-export async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<void> {
-  for await (const _page of pages) return;
+/** Reads the first page of a listing only (a probe that the listing can be read at all): its items, none for an empty listing. */
+export async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
+  for await (const page of pages) return page;
+  return [];
 }
 
 /** Without an engine memo every call runs its read (tests of single kinds, fixes). */

@@ -3,9 +3,9 @@
 import { closedObject } from '../../core/schema-id.js';
 import type { GroupListItem, GroupPrincipal } from '../../api/types.js';
 import { int, nullableInt, nullableStr, str } from '../../api/schemas.js';
-import { readProbe } from '../common.js';
+import { firstPage, readProbe } from '../common.js';
 import { listedResources } from '../discovery.js';
-import { firstOwnerPart, ownerSchema, readGroup, ownersListDrift, resolvedOwnersPart, resolvedOwnersSchema, USER_STATES, userDirectory } from '../people.js';
+import { firstOwnerPart, ownerSchema, ownersListDrift, readGroup, resolvedOwnersPart, resolvedOwnersSchema, USER_STATES, userDirectory } from '../people.js';
 import { principalSchema } from '../sharing.js';
 import type { DocumentPart, KindProbe, ResourceKind } from '../types.js';
 
@@ -53,11 +53,7 @@ const groupReadProbe: KindProbe = {
     check: "a group can be read by id (an owning group's state)",
     asked: 'GET the first listed group by its id',
     async run(api) {
-      let first: GroupListItem | undefined;
-      for await (const page of api.listGroups()) {
-        first = page[0];
-        break;
-      }
+      const [first] = await firstPage(api.listGroups());
       if (first) await readGroup(api, String(first.groupId));
     },
     fix: (status) =>
