@@ -8,6 +8,7 @@ import { grantsHeld, holderOf } from './grant-check.js';
 import { tokenExpiry } from './token-expiry.js';
 import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
+import { OPERATIONS } from '../api/operations.js';
 import type { InstanceApi, OperationId } from '../api/types.js';
 import type { Config } from '../config/types.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -108,13 +109,35 @@ function kindProbes(api: InstanceApi, config: Config, policies: DoctorReport['po
     });
 }
 
+/** An operation that takes no argument, read once: a listing's first page, or the whole answer. */
+async function readFirst(api: InstanceApi, op: OperationId): Promise<void> {
+  const answer = (api[op] as () => unknown)();
+  if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
+  else await answer;
+}
+
 /** `scope.<key>: all`: the first page of the kind's listing can be read. */
 function discoveryCheck(api: InstanceApi, key: string, listing: OperationId): Promise<DoctorCheck> {
-  return probe(`discover.${key}`, `scope.${key}: all can be listed`, `${listing} (first page)`, async () => {
-    const answer = (api[listing] as () => unknown)();
-    if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
-    else await answer;
-  }, () => `give the token's user access to list them, or name the ids in scope.${key}`);
+  return probe(`discover.${key}`, `scope.${key}: all can be listed`, `${listing} (first page)`, () => readFirst(api, listing), () => `give the token's user access to list them, or name the ids in scope.${key}`);
+}
+
+/**
+ * Each read without an argument that a selected policy makes and no kind's probe covers (the
+ * listings content kinds' `owner` parts read: datasets, queues, data files, file sets, the card
+ * search and admin summary), read once; a refused one names the policies it leaves in error.
+ * A read that takes an id is checked through the scope's entries where the scope names them.
+ */
+function listingChecks(api: InstanceApi, policies: DoctorReport['policies']): Promise<DoctorCheck>[] {
+  const kinds = Object.values(RESOURCE_KINDS);
+  const covered = new Set(kinds.flatMap((k) => (k.probes ?? []).flatMap((p) => p.when)));
+  const unprobed = [...new Set(policies.flatMap((p) => p.operations))].filter((op) => !covered.has(op) && OPERATIONS[op].access === 'read' && OPERATIONS[op].args.length === 0);
+  return unprobed.map(async (op) => {
+    // The grant named is that of the kind reading it (a content kind's, for its owner listing).
+    const grant = kinds.find((k) => k.completeWith && [...k.operations, ...Object.values(k.parts).flatMap((part) => [part.operation, ...(part.alsoReads ?? [])])].includes(op))?.completeWith;
+    const fix = `give the token's user access to it${grant ? ` (${grant})` : ''}, or leave the policies reading it out with --only`;
+    const result = await probe(`read.${op}`, `${op} can be read`, `${op} (first page)`, () => readFirst(api, op), () => fix);
+    return result.status === 'ok' ? result : { ...result, uncovered: policies.filter((p) => p.operations.includes(op)).map((p) => p.id) };
+  });
 }
 
 /** A warning per scope key that names nothing while selected policies read its kind: they would check nothing. */
@@ -179,7 +202,7 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     const first = await connectionChecks(api, config);
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
-      checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await scopeChecks(api, config)));
+      checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await Promise.all(listingChecks(api, policies))), ...(await scopeChecks(api, config)));
       checks.push(...emptyScopeChecks(config, policies));
       if (config.instance.tokenId !== null) {
         const token = await tokenExpiry(api, config, new Date());

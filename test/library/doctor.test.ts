@@ -35,6 +35,8 @@ const live = (extra: Record<string, unknown> = {}) => ({
 /** Every check the demo config asks of doctor, in order. */
 const DEMO_CHECKS = [
   ...['token', 'scheduleFilter', 'misconfigured', 'calculatedFields', 'workflowGrant', 'userSearch', 'groups', 'groupRead', 'roles', 'accessTokens', 'pages', 'accounts'],
+  // The listings content kinds' owner parts read, which no kind's probe covers: their first page each.
+  ...['read.listCardSummaries', 'read.searchCards', 'read.listDataFiles', 'read.listDatasets', 'read.searchFilesets', 'read.listQueues'],
   ...['scope.datasets', 'scope.filesets', 'discover.users', 'discover.groups', 'discover.roles', 'discover.accessTokens', 'discover.pages', 'discover.accounts'],
 ];
 
@@ -65,6 +67,13 @@ describe('steward doctor', () => {
       // list's first page is the group probe's, read once.
       getGroup: 1,
       listGroups: 1,
+      // Each listing read once, whatever number of policies read it.
+      listDatasets: 1,
+      listQueues: 1,
+      listDataFiles: 1,
+      searchFilesets: 1,
+      searchCards: 1,
+      listCardSummaries: 1,
     });
     expect(report.policies.find((p) => p.id === 'certified-datasets-need-owner-group')?.operations).toEqual([
       'getDatasetPermissions',
@@ -74,6 +83,23 @@ describe('steward doctor', () => {
     expect(report.policies.find((p) => p.id === 'cards-owner-active')?.operations).toEqual(['listReportSchedules', 'searchUsers', 'listCardSummaries', 'searchCards', 'getGroup']);
     // Live queues are judged on their live permissions: the policy may read them.
     expect(report.policies.find((p) => p.id === 'queue-no-admin-for-users')?.operations).toEqual(['getQueuePermissions']);
+  });
+
+  it('a refused listing that only owner parts read is missing, naming the grant of its kind and the policies it leaves in error: exit 3', async () => {
+    sandbox.scriptFault('listDatasets', { status: 403, body: '' });
+    const report = await doctor(live({ only: ['datasets-owner-active', 'certified-datasets-certification-current', 'datasets-have-an-owner'] }));
+    expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([
+      {
+        id: 'read.listDatasets',
+        check: 'listDatasets can be read',
+        status: 'missing',
+        detail: expect.stringMatching(/^listDatasets: .*403/),
+        fix: "give the token's user access to it (dataset.admin), or leave the policies reading it out with --only",
+        uncovered: ['datasets-owner-active', 'certified-datasets-certification-current'],
+      },
+    ]);
+    expect(report.ok).toBe(false);
+    expect(sandbox.counts.listDatasets).toBe(1);
   });
 
   it('an empty scope a selected policy reads is a warning naming the policies that would check nothing; still ok', async () => {
