@@ -49,6 +49,7 @@ describe('steward doctor', () => {
     expect(ids.filter((id) => DEMO_CHECKS.includes(id))).toEqual(DEMO_CHECKS);
     expect(new Set(ids).size).toBe(ids.length);
     expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    expect(report.checks.find((c) => c.id === 'read.listDatasets')).toEqual({ id: 'read.listDatasets', check: 'listDatasets can be read', status: 'ok', detail: 'listDatasets (first page): answered', fix: '' });
     expect(report.ok).toBe(true);
     // Every selected kind's grant for a complete listing is named; only a refusing probe can check one.
     expect(report.grants).toEqual(expect.arrayContaining([
