@@ -7,7 +7,7 @@
 // Only Node's built-ins here: the entry loads this file before the program.
 import type { Script } from 'node:vm';
 import { createRequire, fs, path, url, util, vm } from './builtins.js';
-import { keepFile, pruneBuilds, removeLeftPartials, STALE_DAYS } from './code-cache.js';
+import { keepFile, pruneBuilds, removeLeftPartials, unsavedTooLong } from './code-cache.js';
 
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = fs;
 const { pathToFileURL } = url;
@@ -212,8 +212,8 @@ export function chunkLoader(folder: string, cache: string | null, name: string):
         // Another Node's code unsaved for STALE_DAYS (one since upgraded): at worst, one cold start of it.
         for (const other of readdirSync(cache!)) {
           const at = path.join(cache!, other);
-          // Stryker disable next-line ConditionalExpression,EqualityOperator: this Node's folder was just written to; 90 days to the millisecond
-          if (at !== nodeFolder && /^v\d+\.\d+\.\d+-\w+$/.test(other) && Date.now() - statSync(at).mtimeMs > STALE_DAYS * 86_400_000) {
+          // Stryker disable next-line ConditionalExpression: this Node's folder was just written to
+          if (at !== nodeFolder && /^v\d+\.\d+\.\d+-\w+$/.test(other) && unsavedTooLong(statSync(at).mtimeMs)) {
             // Stryker disable next-line BooleanLiteral: `force` matters only when another start removed it first
             rmSync(at, { recursive: true, force: true });
           }

@@ -10,6 +10,10 @@ const { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } = 
 /** Days after which what a build or a Node version kept, saved to last then, is removed. */
 export const STALE_DAYS = 90;
 
+/** Whether a folder last saved at `savedMs` went unsaved for STALE_DAYS. */
+// Stryker disable next-line EqualityOperator: 90 days to the millisecond
+export const unsavedTooLong = (savedMs: number, now = Date.now()): boolean => now - savedMs > STALE_DAYS * 86_400_000;
+
 /**
  * How many builds' kept things a folder of the cache holds, the most recently saved: two installs
  * of steward on one machine (a project's and a global one, two projects') each keep theirs, where
@@ -134,7 +138,7 @@ export function pruneBuilds(folder: string, current: string, now = Date.now()): 
   }
   builds.sort((a, b) => b.savedMs - a.savedMs);
   for (const [i, { at, savedMs }] of builds.entries()) {
-    // Stryker disable next-line EqualityOperator,ObjectLiteral,BooleanLiteral: 90 days to the millisecond; `force` matters only when another start removed it first
-    if (i >= KEPT_BUILDS - 1 || now - savedMs > STALE_DAYS * 86_400_000) rmSync(at, { recursive: true, force: true });
+    // Stryker disable next-line EqualityOperator,ObjectLiteral,BooleanLiteral: `force` matters only when another start removed it first
+    if (i >= KEPT_BUILDS - 1 || unsavedTooLong(savedMs, now)) rmSync(at, { recursive: true, force: true });
   }
 }

@@ -15,6 +15,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import { readsField } from '../policy/reads.js';
 import { firstPage } from '../resources/common.js';
 import { RESOURCE_KINDS, scopeEntries } from '../resources/index.js';
+import type { DocumentPart } from '../resources/types.js';
 
 /** ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else. */
 /** `warn`: worth acting on, but no reason the next run would fail (the token expiring soon). */
@@ -50,6 +51,9 @@ export interface DoctorReport {
 /** Scope ids checked per kind before the rest are summed up as "and N more". */
 export const DOCTOR_IDS_SHOWN = 5;
 
+/** What reading a part requests: its own operation and those behind it. */
+const partReads = (part: DocumentPart): OperationId[] => [part.operation, ...(part.alsoReads ?? [])];
+
 /** The reads a policy makes: its kind's collection, plus each part its expressions read. */
 export function operationsOf(policy: CompiledPolicy, workflowUrl: string | null): OperationId[] {
   const kind = RESOURCE_KINDS[policy.def.resource];
@@ -57,7 +61,7 @@ export function operationsOf(policy: CompiledPolicy, workflowUrl: string | null)
   const ops = new Set<OperationId>(kind.operations);
   for (const part of Object.values(kind.parts)) {
     if (!readsField(policy.reads.select, part.name) && !readsField(policy.reads.judge, part.name)) continue;
-    for (const op of [part.operation, ...(part.alsoReads ?? [])]) ops.add(op);
+    for (const op of partReads(part)) ops.add(op);
   }
   if (ops.has('listWorkflows') && !workflowUrl) {
     ops.delete('listWorkflows');
@@ -133,7 +137,7 @@ function listingChecks(api: InstanceApi, policies: DoctorReport['policies']): Pr
   const unprobed = [...new Set(policies.flatMap((p) => p.operations))].filter((op) => !covered.has(op) && OPERATIONS[op].access === 'read' && OPERATIONS[op].args.length === 0);
   return unprobed.map(async (op) => {
     // The grant named is that of the kind reading it (a content kind's, for its owner listing).
-    const grant = kinds.find((k) => k.completeWith && [...k.operations, ...Object.values(k.parts).flatMap((part) => [part.operation, ...(part.alsoReads ?? [])])].includes(op))?.completeWith;
+    const grant = kinds.find((k) => k.completeWith && [...k.operations, ...Object.values(k.parts).flatMap(partReads)].includes(op))?.completeWith;
     const fix = `give the token's user access to it${grant ? ` (${grant})` : ''}, or leave the policies reading it out with --only`;
     const result = await probe(`read.${op}`, `${op} can be read`, `${op} (first page)`, () => readFirst(api, op), () => fix);
     return result.status === 'ok' ? result : { ...result, uncovered: policies.filter((p) => p.operations.includes(op)).map((p) => p.id) };
