@@ -1,44 +1,30 @@
 // `steward doctor`: before a first real run, one cheap request per grant the selected policies
 // need (the base URL answers, the token is accepted, the schedule filter is allowed, the
-// misconfigured list and the Workflow API grant are held, every scope id exists), and which
-// endpoints each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
+// misconfigured list and the Workflow API grant are held, every scope id exists, each listing
+// and each read of one resource a policy makes answers: doctor-reads.ts), and which endpoints
+// each policy reads. Nothing is evaluated; a check that is not ok is exit 3.
 import { withConnection } from './connect.js';
 import { type CheckOptions, prepareRun } from './prepare.js';
 import { grantsHeld, holderOf } from './grant-check.js';
 import { tokenExpiry } from './token-expiry.js';
 import { DEVELOPER_TOKEN_HEADER } from '../api/assumptions.js';
 import { isApiError } from '../api/errors.js';
-import { OPERATIONS } from '../api/operations.js';
 import type { InstanceApi, OperationId } from '../api/types.js';
 import type { Config } from '../config/types.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { readsField } from '../policy/reads.js';
 import { firstPage } from '../resources/common.js';
 import { RESOURCE_KINDS, scopeEntries } from '../resources/index.js';
-import type { DocumentPart } from '../resources/types.js';
+import { type DoctorCheck, listingChecks, type PolicyReads, partReads, probe, readFirst, resourceReadChecks } from './doctor-reads.js';
 
-/** ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else. */
-/** `warn`: worth acting on, but no reason the next run would fail (the token expiring soon). */
-export type DoctorStatus = 'ok' | 'missing' | 'refused' | 'warn';
-
-export interface DoctorCheck {
-  id: string;
-  check: string;
-  status: DoctorStatus;
-  /** What was asked and what came back. */
-  detail: string;
-  /** What to do when it is not ok (empty when ok). */
-  fix: string;
-  /** The selected policies that lose coverage when it is not ok (they end in error, exit 3); absent when ok. */
-  uncovered?: string[];
-}
+export type { DoctorCheck, DoctorStatus } from './doctor-reads.js';
 
 export interface DoctorReport {
   instance: string;
   ok: boolean;
   checks: DoctorCheck[];
   /** The reads each selected policy makes (operation ids of the client). */
-  policies: { id: string; resource: string; operations: OperationId[] }[];
+  policies: PolicyReads[];
   /**
    * Per selected kind, the grant its listing needs to be the whole instance's, whether a probe
    * above checked it (a listing answers either way: without the grant it holds only the token
@@ -50,9 +36,6 @@ export interface DoctorReport {
 
 /** Scope ids checked per kind before the rest are summed up as "and N more". */
 export const DOCTOR_IDS_SHOWN = 5;
-
-/** What reading a part requests: its own operation and those behind it. */
-const partReads = (part: DocumentPart): OperationId[] => [part.operation, ...(part.alsoReads ?? [])];
 
 /** The reads a policy makes: its kind's collection, plus each part its expressions read. */
 export function operationsOf(policy: CompiledPolicy, workflowUrl: string | null): OperationId[] {
@@ -70,21 +53,6 @@ export function operationsOf(policy: CompiledPolicy, workflowUrl: string | null)
   return [...ops];
 }
 
-type Probe = () => Promise<unknown>;
-
-/** Runs one probe: ok, or the status its error means (403/404 missing; 401, 400, network refused). */
-async function probe(id: string, check: string, asked: string, run: Probe, fixFor: (status?: number) => string): Promise<DoctorCheck> {
-  try {
-    await run();
-    return { id, check, status: 'ok', detail: `${asked}: answered`, fix: '' };
-  } catch (err) {
-    const status = isApiError(err) ? err.status : undefined;
-    const missing = status === 403 || status === 404;
-    const detail = err instanceof Error ? err.message : String(err);
-    return { id, check, status: missing ? 'missing' : 'refused', detail, fix: fixFor(status) };
-  }
-}
-
 function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck> {
   const header = config.instance.tokenHeader ?? DEVELOPER_TOKEN_HEADER;
   return probe(
@@ -100,7 +68,7 @@ function connectionChecks(api: InstanceApi, config: Config): Promise<DoctorCheck
 }
 
 /** The probes the kinds declare whose operations a selected policy needs, in registry order; a failed one names the policies it leaves uncovered. */
-function kindProbes(api: InstanceApi, config: Config, policies: DoctorReport['policies']): Promise<DoctorCheck>[] {
+function kindProbes(api: InstanceApi, config: Config, policies: readonly PolicyReads[]): Promise<DoctorCheck>[] {
   const ctx = { scope: config.scope, workflowUrl: config.instance.workflowUrl };
   const needing = (ops: OperationId[]) => policies.filter((p) => p.operations.some((op) => ops.includes(op))).map((p) => p.id);
   return Object.values(RESOURCE_KINDS)
@@ -113,39 +81,13 @@ function kindProbes(api: InstanceApi, config: Config, policies: DoctorReport['po
     });
 }
 
-/** An operation that takes no argument, read once: a listing's first page, or the whole answer. */
-async function readFirst(api: InstanceApi, op: OperationId): Promise<void> {
-  const answer = (api[op] as () => unknown)();
-  if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
-  else await answer;
-}
-
 /** `scope.<key>: all`: the first page of the kind's listing can be read. */
 function discoveryCheck(api: InstanceApi, key: string, listing: OperationId): Promise<DoctorCheck> {
   return probe(`discover.${key}`, `scope.${key}: all can be listed`, `${listing} (first page)`, () => readFirst(api, listing), () => `give the token's user access to list them, or name the ids in scope.${key}`);
 }
 
-/**
- * Each read without an argument that a selected policy makes and no kind's probe covers (the
- * listings content kinds' `owner` parts read: datasets, queues, data files, file sets, the card
- * search and admin summary), read once; a refused one names the policies it leaves in error.
- * A read that takes an id is checked through the scope's entries where the scope names them.
- */
-function listingChecks(api: InstanceApi, policies: DoctorReport['policies']): Promise<DoctorCheck>[] {
-  const kinds = Object.values(RESOURCE_KINDS);
-  const covered = new Set(kinds.flatMap((k) => (k.probes ?? []).flatMap((p) => p.when)));
-  const unprobed = [...new Set(policies.flatMap((p) => p.operations))].filter((op) => !covered.has(op) && OPERATIONS[op].access === 'read' && OPERATIONS[op].args.length === 0);
-  return unprobed.map(async (op) => {
-    // The grant named is that of the kind reading it (a content kind's, for its owner listing).
-    const grant = kinds.find((k) => k.completeWith && [...k.operations, ...Object.values(k.parts).flatMap(partReads)].includes(op))?.completeWith;
-    const fix = `give the token's user access to it${grant ? ` (${grant})` : ''}, or leave the policies reading it out with --only`;
-    const result = await probe(`read.${op}`, `${op} can be read`, `${op} (first page)`, () => readFirst(api, op), () => fix);
-    return result.status === 'ok' ? result : { ...result, uncovered: policies.filter((p) => p.operations.includes(op)).map((p) => p.id) };
-  });
-}
-
 /** A warning per scope key that names nothing while selected policies read its kind: they would check nothing. */
-function emptyScopeChecks(config: Config, policies: DoctorReport['policies']): DoctorCheck[] {
+function emptyScopeChecks(config: Config, policies: readonly PolicyReads[]): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   for (const kind of Object.values(RESOURCE_KINDS)) {
     const input = kind.inputs.scope;
@@ -163,9 +105,13 @@ function emptyScopeChecks(config: Config, policies: DoctorReport['policies']): D
   return out;
 }
 
-/** One row per kind with a scope input: every entry read once (the kind's `exists` read). */
-async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorCheck[]> {
+/**
+ * One row per kind with a scope input: every entry read once (the kind's `exists` read); and per
+ * scope key the entries that could not be read (`x`, or `x:path` for a file), as a resource's id.
+ */
+async function scopeChecks(api: InstanceApi, config: Config): Promise<{ checks: DoctorCheck[]; unreadable: Map<string, Set<string>> }> {
   const out: DoctorCheck[] = [];
+  const unreadable = new Map<string, Set<string>>();
   for (const kind of Object.values(RESOURCE_KINDS)) {
     const input = kind.inputs.scope;
     if (!input) continue;
@@ -176,6 +122,7 @@ async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorChec
     const check = `every ${input.description} in scope exists`;
     const read = async ([x, p]: [string, string?]) => input.exists(api, x, p).then(() => null, (err: unknown) => ({ x: p === undefined ? x : `${x}:${p}`, err }));
     const failures = (await Promise.all(entries.map(read))).filter((f) => f !== null);
+    unreadable.set(input.key, new Set(failures.map((f) => f.x)));
     if (failures.length === 0) {
       out.push({ id, check, status: 'ok', detail: `${entries.length} read`, fix: '' });
       continue;
@@ -192,7 +139,7 @@ async function scopeChecks(api: InstanceApi, config: Config): Promise<DoctorChec
       fix: `remove or correct these entries in ${id} of steward.yaml, or give the token's user access to them`,
     });
   }
-  return out;
+  return { checks: out, unreadable };
 }
 
 /** Runs every check the selected policies make relevant; `ok` only when all are. */
@@ -206,7 +153,11 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
     const first = await connectionChecks(api, config);
     const checks: DoctorCheck[] = [first];
     if (first.status === 'ok') {
-      checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await Promise.all(listingChecks(api, policies))), ...(await scopeChecks(api, config)));
+      checks.push(...(await Promise.all(kindProbes(api, config, policies))), ...(await Promise.all(listingChecks(api, policies))));
+      const scope = await scopeChecks(api, config);
+      checks.push(...scope.checks);
+      // After the scope's reads: a first resource the scope names was read there, and the client keeps its answers.
+      checks.push(...(await resourceReadChecks(api, prepared, policies, scope.unreadable)));
       checks.push(...emptyScopeChecks(config, policies));
       if (config.instance.tokenId !== null) {
         const token = await tokenExpiry(api, config, new Date());
@@ -246,7 +197,7 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
  */
 const GRANTS_CHECK = "the token's user holds the grants complete listings need";
 
-function grantsCheck(holding: Awaited<ReturnType<typeof grantsHeld>>, needed: { kind: string; grant: string }[], policies: DoctorReport['policies']): DoctorCheck {
+function grantsCheck(holding: Awaited<ReturnType<typeof grantsHeld>>, needed: { kind: string; grant: string }[], policies: readonly PolicyReads[]): DoctorCheck {
   const check = GRANTS_CHECK;
   if (typeof holding === 'string') return { id: 'grantsHeld', check, status: 'warn', detail: `cannot be told: ${holding}`, fix: 'set instance.tokenId to the access-token id of the token in use, held by a user the user search lists' };
   const who = holderOf(holding);

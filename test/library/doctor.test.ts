@@ -38,6 +38,9 @@ const DEMO_CHECKS = [
   // The listings content kinds' owner parts read, which no kind's probe covers: their first page each.
   ...['read.listCardSummaries', 'read.searchCards', 'read.listDataFiles', 'read.listDatasets', 'read.searchFilesets', 'read.listQueues'],
   ...['scope.datasets', 'scope.filesets', 'discover.users', 'discover.groups', 'discover.roles', 'discover.accessTokens', 'discover.pages', 'discover.accounts'],
+  // Each read of one resource a selected policy makes, for the first resource of its kind.
+  ...['read.dataset.getDatasetPermissions', 'read.dataset.getCertificationStatus', 'read.dataset.getPdpPolicies', 'read.card.getCertificationStatus', 'read.card.getCardAccessList'],
+  ...['read.queue.getQueuePermissions', 'read.dataFile.getDataFilePermissions', 'read.filesetFile.getFilesetAccess', 'read.workflow.getWorkflowPermissions'],
 ];
 
 describe('steward doctor', () => {
@@ -50,6 +53,19 @@ describe('steward doctor', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([]);
     expect(report.checks.find((c) => c.id === 'read.listDatasets')).toEqual({ id: 'read.listDatasets', check: 'listDatasets can be read', status: 'ok', detail: 'listDatasets (first page): answered', fix: '' });
+    // The first resource each kind collects: the scope's first dataset, the declared queue, data file and card first.
+    const detail = (id: string) => report.checks.find((c) => c.id === id)?.detail;
+    expect(report.checks.find((c) => c.id === 'read.dataset.getPdpPolicies')).toEqual({
+      id: 'read.dataset.getPdpPolicies',
+      check: 'getPdpPolicies can be read for a dataset',
+      status: 'ok',
+      detail: 'getPdpPolicies for dataset ds-0001 (its pdp): answered',
+      fix: '',
+    });
+    expect(detail('read.queue.getQueuePermissions')).toBe('getQueuePermissions for queue q-finance-intake (its permissions): answered');
+    expect(detail('read.dataFile.getDataFilePermissions')).toBe('getDataFilePermissions for data file 42 (its publicAccess): answered');
+    expect(detail('read.card.getCardAccessList')).toBe('getCardAccessList for card 7001 (its access): answered');
+    expect(detail('read.filesetFile.getFilesetAccess')).toBe('getFilesetAccess for file 3f1c2a9e-7b4d-4c1e-9a8f-2d6b5e0c1a77:/reports/q1.csv (its filesetAccess): answered');
     expect(report.ok).toBe(true);
     // Every selected kind's grant for a complete listing is named; only a refusing probe can check one.
     expect(report.grants).toEqual(expect.arrayContaining([
@@ -58,11 +74,24 @@ describe('steward doctor', () => {
       { kind: 'queue', grant: 'queue.admin', probed: false, held: null },
     ]));
     expect(sandbox.counts).toMatchObject({
-      listReportSchedules: 2,
+      // The token probe, the filter probe, and the first page the card kind collects from.
+      listReportSchedules: 3,
       getMisconfiguredReports: 1,
-      listWorkflowModels: 1,
+      // The grant probe, and the first page the workflow kind collects from.
+      listWorkflowModels: 2,
       getCalculatedFieldStatistics: 1,
+      // One per scope id: the first dataset's access list is the scope check's answer, kept by the client.
       getDatasetPermissions: 25,
+      // One resource each: a dataset's and a card's certification, a dataset's row-level security, ...
+      getCertificationStatus: 2,
+      getPdpPolicies: 1,
+      getCardAccessList: 1,
+      getQueuePermissions: 1,
+      getDataFilePermissions: 1,
+      getFilesetAccess: 1,
+      getWorkflowPermissions: 1,
+      // ... which reads the directory whole for its departed users: the live and the deleted listing, one page each here.
+      searchUsers: 4,
       getFileByPath: 3,
       // The first listed group read by id (an owning group's state is a read of its own); the
       // list's first page is the group probe's, read once.
@@ -76,6 +105,8 @@ describe('steward doctor', () => {
       searchCards: 1,
       listCardSummaries: 1,
     });
+    // Every request doctor made on the demo: 47 before the reads of one resource, 12 for them.
+    expect(Object.values(sandbox.counts).reduce((a, b) => a + b, 0)).toBe(59);
     expect(report.policies.find((p) => p.id === 'certified-datasets-need-owner-group')?.operations).toEqual([
       'getDatasetPermissions',
       'getCertificationStatus',
@@ -225,20 +256,24 @@ describe('steward doctor', () => {
     expect(sandbox.totalRequests()).toBe(1);
   });
 
-  it('names scope ids that do not exist', async () => {
+  it('names scope ids that do not exist, and reads a resource\'s own reads for the first one that does', async () => {
     const dir = copyDemo();
     const config = path.join(dir, 'steward.yaml');
-    writeFileSync(config, 'policies: [builtin]\nscope:\n  datasets: [ds-scratch, ds-gone-1, ds-gone-2]\n  cards: [7001]\n');
+    writeFileSync(config, 'policies: [builtin]\nscope:\n  datasets: [ds-gone-1, ds-scratch, ds-gone-2]\n  cards: [7001]\n');
     const report = await doctor({ config, cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['datasets-have-an-owner'] });
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
       ['token', 'ok'],
       ['scope.datasets', 'missing'],
       ['scope.cards', 'ok'],
+      ['read.dataset.getDatasetPermissions', 'ok'],
     ]);
     expect(report.checks[1].detail).toMatch(/^2 of 3 could not be read: ds-gone-1, ds-gone-2 \(first: getDatasetPermissions: .*404 Not Found/);
+    // Not the first named, which the scope's check found missing: the first it read, whose answer the client kept.
+    expect(report.checks[3].detail).toBe('getDatasetPermissions for dataset ds-scratch (its access): answered');
+    expect(sandbox.counts.getDatasetPermissions).toBe(3);
   });
 
-  it('with `all`, probes the first page of the kind\'s listing', async () => {
+  it('with `all`, probes the first page of the kind\'s listing, and reads the first listed resource\'s own reads', async () => {
     const dir = copyDemo();
     const config = path.join(dir, 'steward.yaml');
     writeFileSync(config, 'policies: [builtin]\nscope: { datasets: all, queues: all }\n');
@@ -247,8 +282,50 @@ describe('steward doctor', () => {
       ['token', 'ok'],
       ['discover.datasets', 'ok'],
       ['discover.queues', 'ok'],
+      ['read.dataset.getDatasetPermissions', 'ok'],
+      ['read.queue.getQueuePermissions', 'ok'],
     ]);
-    expect([sandbox.counts.listDatasets, sandbox.counts.listQueues]).toEqual([1, 1]);
+    // The first page each, read once: the resource's kind finds its first one in the page the discovery read.
+    expect([sandbox.counts.listDatasets, sandbox.counts.listQueues, sandbox.counts.getDatasetPermissions, sandbox.counts.getQueuePermissions]).toEqual([1, 1, 1, 1]);
+  });
+
+  it('a refused read of one resource is missing, naming the policies it leaves in error; one that cannot be trusted is refused: exit 3', async () => {
+    sandbox.scriptFault('getPdpPolicies', { status: 403, body: '' });
+    sandbox.scriptFault('getCardAccessList', { malformedJson: true });
+    const only = ['datasets-pdp-no-departed-users', 'datasets-have-an-owner', 'card-sharing-matches-manifest'];
+    const report = await doctor(live({ only }));
+    expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([
+      {
+        id: 'read.dataset.getPdpPolicies',
+        check: 'getPdpPolicies can be read for a dataset',
+        status: 'missing',
+        detail: expect.stringMatching(/^getPdpPolicies: .*403/),
+        fix: "give the token's user access to it (dataset.admin), or leave the policies reading it out with --only",
+        uncovered: ['datasets-pdp-no-departed-users'],
+      },
+      {
+        id: 'read.card.getCardAccessList',
+        check: 'getCardAccessList can be read for a card',
+        status: 'refused',
+        detail: expect.stringMatching(/^getCardAccessList: API drift at \(body\): expected JSON/),
+        fix: 'the answer is not one steward can trust (see the detail): check would end the same policies in error',
+        uncovered: ['card-sharing-matches-manifest'],
+      },
+    ]);
+    expect(report.ok).toBe(false);
+    expect([sandbox.counts.getPdpPolicies, sandbox.counts.getCardAccessList]).toEqual([1, 1]);
+  });
+
+  it('a part the listing carried needs no read; a kind that collects nothing has nothing to read', async () => {
+    const dir = copyDemo();
+    writeFileSync(path.join(dir, 'tags.yaml'), `policies:\n  - { id: local-tagged, title: T, severity: low, resource: dataset, assert: "size(resource.tags) > 0" }\n  - { id: local-queue, title: Q, severity: low, resource: queue, assert: "size(resource.permissions) > 0" }\n`);
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [tags.yaml]\nscope: { datasets: all }\n');
+    const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token });
+    expect(report.checks.filter((c) => c.id.startsWith('read.')).map((c) => [c.id, c.status, c.detail])).toEqual([
+      ['read.dataset.getDataset', 'ok', expect.stringMatching(/^getDataset for dataset \S+: carried by its listing, no read$/)],
+      ['read.queue.getQueuePermissions', 'ok', 'no queue in scope to read it for'],
+    ]);
+    expect(sandbox.counts.getDataset).toBe(0);
   });
 });
 
