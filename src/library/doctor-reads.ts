@@ -42,11 +42,16 @@ export async function probe(id: string, check: string, asked: string, run: () =>
     await run();
     return { id, check, status: 'ok', detail: `${asked}: answered`, fix: '' };
   } catch (err) {
-    const status = isApiError(err) ? err.status : undefined;
-    const missing = status === 403 || status === 404;
-    const detail = err instanceof Error ? err.message : String(err);
-    return { id, check, status: missing ? 'missing' : 'refused', detail, fix: fixFor(status) };
+    return failedCheck(id, check, err, fixFor);
   }
+}
+
+/** A check whose read failed with `err`: 403/404 missing, anything else refused; `before` leads its detail. */
+function failedCheck(id: string, check: string, err: unknown, fixFor: (status?: number) => string, before = ''): DoctorCheck {
+  const status = isApiError(err) ? err.status : undefined;
+  const missing = status === 403 || status === 404;
+  const detail = `${before}${err instanceof Error ? err.message : String(err)}`;
+  return { id, check, status: missing ? 'missing' : 'refused', detail, fix: fixFor(status) };
 }
 
 /** An operation that takes no argument, read once: a listing's first page, or the whole answer. */
@@ -129,10 +134,17 @@ async function firstResource(kind: ResourceKind, api: InstanceApi, prepared: Pre
  * a permission list, a certification, row-level security), made once for the first resource its
  * kind collects, through the part a selected policy reads that asks the least beside it: the
  * same request `check` makes. A part the listing already carried needs none. A kind that
- * collects nothing has nothing to read (ok); one whose collection fails is the listing's check.
- * `unreadable`: per scope key, the entries the scope's check could not read.
+ * collects nothing has nothing to read (ok); one whose collection fails leaves each read untried
+ * (not ok, with the listing's error). `unreadable`: per scope key, the entries the scope's check
+ * could not read; `earlier`: the checks made before.
  */
-export async function resourceReadChecks(api: InstanceApi, prepared: PreparedRun, policies: readonly PolicyReads[], unreadable: ReadonlyMap<string, ReadonlySet<string>>): Promise<DoctorCheck[]> {
+export async function resourceReadChecks(
+  api: InstanceApi,
+  prepared: PreparedRun,
+  policies: readonly PolicyReads[],
+  unreadable: ReadonlyMap<string, ReadonlySet<string>>,
+  earlier: readonly DoctorCheck[],
+): Promise<DoctorCheck[]> {
   const covered = probed();
   const perKind = Object.values(RESOURCE_KINDS).map(async (kind): Promise<DoctorCheck[]> => {
     const mine = policies.filter((p) => p.resource === kind.name);
@@ -145,24 +157,30 @@ export async function resourceReadChecks(api: InstanceApi, prepared: PreparedRun
       if (OPERATIONS[op].args.length > 0 && !covered.has(op) && !byOperation.has(op)) byOperation.set(op, part);
     }
     if (byOperation.size === 0) return [];
+    const noun = kind.inputs.scope?.description ?? kind.name;
+    const named = (op: OperationId) => ({ id: `read.${kind.name}.${op}`, check: `${op} can be read for ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}` });
+    const uncovered = (op: OperationId) => mine.filter((p) => p.operations.includes(op)).map((p) => p.id);
     let sample: CollectedResource | null;
     try {
       sample = await firstResource(kind, api, prepared, unreadable.get(kind.inputs.scope?.key ?? '') ?? new Set());
-    } catch {
-      return []; // the listing behind it has its own check (read.<listing>, discover.<key>)
+    } catch (err) {
+      // A read behind the kind failed, so nothing was tried: not ok, unless a check before says
+      // so for every policy it would name (the schedule filter or the Workflow API grant refused).
+      const told = new Set(earlier.flatMap((c) => c.uncovered ?? []));
+      return [...byOperation.keys()]
+        .filter((op) => uncovered(op).some((id) => !told.has(id)))
+        .map((op) => ({ ...failedCheck(named(op).id, named(op).check, err, readFix(kind.completeWith), `no ${noun} could be collected to read it for: `), uncovered: uncovered(op) }));
     }
     const once = createRunMemo().once;
-    const noun = kind.inputs.scope?.description ?? kind.name;
     return Promise.all(
       [...byOperation].map(async ([op, part]): Promise<DoctorCheck> => {
-        const id = `read.${kind.name}.${op}`;
-        const check = `${op} can be read for ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+        const { id, check } = named(op);
         if (sample === null) return { id, check, status: 'ok', detail: `no ${noun} in scope to read it for`, fix: '' };
         const of = `${noun} ${sample.id}`;
         if (part.loaded?.(sample, once)) return { id, check, status: 'ok', detail: `${op} for ${of}: carried by its listing, no read`, fix: '' };
         const resource = sample;
         const result = await probe(id, check, `${op} for ${of} (its ${part.name})`, () => part.load(api, resource, once), readFix(kind.completeWith));
-        return result.status === 'ok' ? result : { ...result, uncovered: mine.filter((p) => p.operations.includes(op)).map((p) => p.id) };
+        return result.status === 'ok' ? result : { ...result, uncovered: uncovered(op) };
       }),
     );
   });

@@ -157,7 +157,7 @@ export async function doctor(options: CheckOptions = {}): Promise<DoctorReport> 
       const scope = await scopeChecks(api, config);
       checks.push(...scope.checks);
       // After the scope's reads: a first resource the scope names was read there, and the client keeps its answers.
-      checks.push(...(await resourceReadChecks(api, prepared, policies, scope.unreadable)));
+      checks.push(...(await resourceReadChecks(api, prepared, policies, scope.unreadable, checks)));
       checks.push(...emptyScopeChecks(config, policies));
       if (config.instance.tokenId !== null) {
         const token = await tokenExpiry(api, config, new Date());

@@ -316,6 +316,21 @@ describe('steward doctor', () => {
     expect([sandbox.counts.getPdpPolicies, sandbox.counts.getCardAccessList]).toEqual([1, 1]);
   });
 
+  it('a kind whose listing fails leaves its reads of one resource untried: not ok, with the listing\'s error', async () => {
+    const dir = copyDemo();
+    writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { queues: all }\n');
+    sandbox.scriptFault('listQueues', { status: 403, body: '' });
+    const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token, only: ['queue-no-admin-for-users'] });
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['token', 'ok'],
+      ['discover.queues', 'missing'],
+      ['read.queue.getQueuePermissions', 'missing'],
+    ]);
+    expect(report.checks[2]).toMatchObject({ detail: expect.stringMatching(/^no queue could be collected to read it for: listQueues: .*403/), uncovered: ['queue-no-admin-for-users'] });
+    // The discovery's first page, whose failure the client keeps: the kind's first page is that answer.
+    expect([sandbox.counts.listQueues, sandbox.counts.getQueuePermissions]).toEqual([1, 0]);
+  });
+
   it('a part the listing carried needs no read; a kind that collects nothing has nothing to read', async () => {
     const dir = copyDemo();
     writeFileSync(path.join(dir, 'tags.yaml'), `policies:\n  - { id: local-tagged, title: T, severity: low, resource: dataset, assert: "size(resource.tags) > 0" }\n  - { id: local-queue, title: Q, severity: low, resource: queue, assert: "size(resource.permissions) > 0" }\n`);
