@@ -158,7 +158,7 @@ export async function resourceReadChecks(
     }
     if (byOperation.size === 0) return [];
     const noun = kind.inputs.scope?.description ?? kind.name;
-    const named = (op: OperationId) => ({ id: `read.${kind.name}.${op}`, check: `${op} can be read for ${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}` });
+    const named = (op: OperationId) => ({ id: `read.${kind.name}.${op}`, check: `${op} can be read for one ${noun}` });
     const uncovered = (op: OperationId) => mine.filter((p) => p.operations.includes(op)).map((p) => p.id);
     let sample: CollectedResource | null;
     try {

@@ -57,7 +57,7 @@ describe('steward doctor', () => {
     const detail = (id: string) => report.checks.find((c) => c.id === id)?.detail;
     expect(report.checks.find((c) => c.id === 'read.dataset.getPdpPolicies')).toEqual({
       id: 'read.dataset.getPdpPolicies',
-      check: 'getPdpPolicies can be read for a dataset',
+      check: 'getPdpPolicies can be read for one dataset',
       status: 'ok',
       detail: 'getPdpPolicies for dataset ds-0001 (its pdp): answered',
       fix: '',
@@ -289,15 +289,31 @@ describe('steward doctor', () => {
     expect([sandbox.counts.listDatasets, sandbox.counts.listQueues, sandbox.counts.getDatasetPermissions, sandbox.counts.getQueuePermissions]).toEqual([1, 1, 1, 1]);
   });
 
+  it('finds the first resource a kind collects in the first page of each listing behind it', async () => {
+    // 1,050 schedules: 11 pages of the schedule list, which a card's collection reads whole in check.
+    const big = await startSandbox({ size: { schedules: 1050, datasets: 0 } });
+    try {
+      const dir = copyDemo();
+      writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { cards: all }\n');
+      const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: big.baseUrl, token: big.token, only: ['scheduled-cards-certification-current'] });
+      expect(report.checks.filter((c) => c.id.startsWith('read.')).map((c) => [c.id, c.status])).toEqual([['read.card.getCertificationStatus', 'ok']]);
+      // The token probe's, the filter probe's, and the collection's first page; one card read.
+      expect([big.counts.listReportSchedules, big.counts.getCertificationStatus]).toEqual([3, 1]);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('a refused read of one resource is missing, naming the policies it leaves in error; one that cannot be trusted is refused: exit 3', async () => {
     sandbox.scriptFault('getPdpPolicies', { status: 403, body: '' });
     sandbox.scriptFault('getCardAccessList', { malformedJson: true });
-    const only = ['datasets-pdp-no-departed-users', 'datasets-have-an-owner', 'card-sharing-matches-manifest'];
+    sandbox.scriptFault('getQueuePermissions', { status: 404, body: '' });
+    const only = ['datasets-pdp-no-departed-users', 'datasets-have-an-owner', 'card-sharing-matches-manifest', 'queue-no-admin-for-users'];
     const report = await doctor(live({ only }));
     expect(report.checks.filter((c) => c.status !== 'ok')).toEqual([
       {
         id: 'read.dataset.getPdpPolicies',
-        check: 'getPdpPolicies can be read for a dataset',
+        check: 'getPdpPolicies can be read for one dataset',
         status: 'missing',
         detail: expect.stringMatching(/^getPdpPolicies: .*403/),
         fix: "give the token's user access to it (dataset.admin), or leave the policies reading it out with --only",
@@ -305,15 +321,23 @@ describe('steward doctor', () => {
       },
       {
         id: 'read.card.getCardAccessList',
-        check: 'getCardAccessList can be read for a card',
+        check: 'getCardAccessList can be read for one card',
         status: 'refused',
         detail: expect.stringMatching(/^getCardAccessList: API drift at \(body\): expected JSON/),
         fix: 'the answer is not one steward can trust (see the detail): check would end the same policies in error',
         uncovered: ['card-sharing-matches-manifest'],
       },
+      {
+        id: 'read.queue.getQueuePermissions',
+        check: 'getQueuePermissions can be read for one queue',
+        status: 'missing',
+        detail: expect.stringMatching(/^getQueuePermissions: .*404/),
+        fix: "give the token's user access to it (queue.admin), or leave the policies reading it out with --only",
+        uncovered: ['queue-no-admin-for-users'],
+      },
     ]);
     expect(report.ok).toBe(false);
-    expect([sandbox.counts.getPdpPolicies, sandbox.counts.getCardAccessList]).toEqual([1, 1]);
+    expect([sandbox.counts.getPdpPolicies, sandbox.counts.getCardAccessList, sandbox.counts.getQueuePermissions]).toEqual([1, 1, 1]);
   });
 
   it('a kind whose listing fails leaves its reads of one resource untried: not ok, with the listing\'s error', async () => {
@@ -336,9 +360,9 @@ describe('steward doctor', () => {
     writeFileSync(path.join(dir, 'tags.yaml'), `policies:\n  - { id: local-tagged, title: T, severity: low, resource: dataset, assert: "size(resource.tags) > 0" }\n  - { id: local-queue, title: Q, severity: low, resource: queue, assert: "size(resource.permissions) > 0" }\n`);
     writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [tags.yaml]\nscope: { datasets: all }\n');
     const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, token: sandbox.token });
-    expect(report.checks.filter((c) => c.id.startsWith('read.')).map((c) => [c.id, c.status, c.detail])).toEqual([
-      ['read.dataset.getDataset', 'ok', expect.stringMatching(/^getDataset for dataset \S+: carried by its listing, no read$/)],
-      ['read.queue.getQueuePermissions', 'ok', 'no queue in scope to read it for'],
+    expect(report.checks.filter((c) => c.id.startsWith('read.')).map((c) => [c.id, c.status, c.detail, c.fix])).toEqual([
+      ['read.dataset.getDataset', 'ok', expect.stringMatching(/^getDataset for dataset \S+: carried by its listing, no read$/), ''],
+      ['read.queue.getQueuePermissions', 'ok', 'no queue in scope to read it for', ''],
     ]);
     expect(sandbox.counts.getDataset).toBe(0);
   });
