@@ -132,8 +132,8 @@ async function firstResource(kind: ResourceKind, api: InstanceApi, prepared: Pre
 /**
  * Each read of one resource a selected policy makes that no kind's probe covers (an access list,
  * a permission list, a certification, row-level security), made once for the first resource its
- * kind collects, through the part a selected policy reads that asks the least beside it: the
- * same request `check` makes. A part the listing already carried needs none. A kind that
+ * kind collects, through the part a selected policy reads that asks the least beside it (its
+ * own read alone where it declares one): the same request `check` makes. A part the listing already carried needs none. A kind that
  * collects nothing has nothing to read (ok); one whose collection fails leaves each read untried
  * (not ok, with the listing's error). `unreadable`: per scope key, the entries the scope's check
  * could not read; `earlier`: the checks made before.
@@ -179,7 +179,8 @@ export async function resourceReadChecks(
         const of = `${noun} ${sample.id}`;
         if (part.loaded?.(sample, once)) return { id, check, status: 'ok', detail: `${op} for ${of}: carried by its listing, no read`, fix: '' };
         const resource = sample;
-        const result = await probe(id, check, `${op} for ${of} (its ${part.name})`, () => part.load(api, resource, once), readFix(kind.completeWith));
+        const read = () => (part.probe ? part.probe(api, resource) : part.load(api, resource, once));
+        const result = await probe(id, check, `${op} for ${of} (its ${part.name})`, read, readFix(kind.completeWith));
         return result.status === 'ok' ? result : { ...result, uncovered: uncovered(op) };
       }),
     );

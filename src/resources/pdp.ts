@@ -41,6 +41,8 @@ export const pdpPart: DocumentPart = {
   name: 'pdp',
   operation: 'getPdpPolicies',
   alsoReads: ['getDatasetPermissions', 'searchUsers'],
+  // doctor: the policies alone, not the user directory read whole (a probe of its own).
+  probe: (api, r) => api.getPdpPolicies(String(r.doc.id)),
   async load(api, r, once) {
     const id = String(r.doc.id);
     const [policies, access, directory] = await Promise.all([api.getPdpPolicies(id), api.getDatasetPermissions(id), userDirectory(api, once)]);

@@ -118,6 +118,11 @@ export interface DocumentPart {
   alsoReads?: OperationId[];
   load(api: InstanceApi, resource: CollectedResource, once?: RunMemo): Promise<unknown>;
   /**
+   * The part's own read alone, where `load` joins a whole listing beside it (`steward doctor`
+   * makes it for one resource; the listing has a check of its own). Without it doctor loads the part.
+   */
+  probe?(api: InstanceApi, resource: CollectedResource): Promise<unknown>;
+  /**
    * The part's value without waiting, when the shared read behind it has already settled
    * (one shared list joined into every resource: no promise per resource once it is read).
    */
