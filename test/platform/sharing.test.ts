@@ -2,13 +2,14 @@
 // fixtures, each with its public source), served verbatim with the real token header: pages,
 // accounts, card access, file-set access, workflow permissions and PDP policies evaluated with 0
 // errors and exactly the findings the captured answers hold, one request per read; and the card
-// access list's assumed form held to (anything else is drift, exit 3).
+// access list's assumed form held to (anything else is drift, exit 3). doctor's reads of one
+// resource take the same answers.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
 import type { Report } from '../../src/core/model.js';
-import { check } from '../../src/index.js';
+import { check, doctor } from '../../src/index.js';
 import { PLANTED_FILESET_ID, startSandbox } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { findingKeys, tempDir } from '../cli/helpers.js';
@@ -88,7 +89,8 @@ const ONLY = [
   'cards-with-an-owner',
 ];
 
-async function run(): Promise<Report> {
+/** The config of these tests (steward.yaml in a folder of its own), its path. */
+function writeConfig(): string {
   const dir = tempDir('steward-sharing-');
   // The card summary's owners have no built-in policy: one reads them here.
   writeFileSync(
@@ -115,8 +117,16 @@ scope:
   workflows: [wf-nightly-refresh]
 `,
   );
-  return check({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token, only: ONLY });
+  return path.join(dir, 'steward.yaml');
 }
+
+/** The options `check` and `doctor` run with here. */
+const options = () => {
+  const config = writeConfig();
+  return { config, cwd: path.dirname(config), env: {}, baseUrl: sandbox.baseUrl, workflowUrl: sandbox.workflowUrl, token: sandbox.token, only: ONLY };
+};
+
+const run = (): Promise<Report> => check(options());
 
 const errorsOf = (report: Report) => [
   ...report.policies.filter((p) => p.status === 'error').map((p) => `${p.id}: ${p.error}`),
@@ -166,6 +176,22 @@ describe('the sharing policies on the platform’s captured answers', () => {
       getWorkflowPermissions: 1,
       getPdpPolicies: 1,
     });
+  });
+
+  it("doctor's reads of one resource take the captured answers, served with the real header: each ok, one request each", async () => {
+    serveCaptured();
+    const report = await doctor(options());
+    expect(report.checks.filter((c) => c.status !== 'ok' && c.status !== 'warn')).toEqual([]);
+    // The first resource of each kind: the scope's first dataset, card, file and workflow, each answered as captured.
+    expect(report.checks.filter((c) => c.id.split('.').length === 3).map((c) => [c.id, c.detail])).toEqual([
+      ['read.dataset.getDatasetPermissions', 'getDatasetPermissions for dataset ds-finance-certified (its access): answered'],
+      ['read.dataset.getCertificationStatus', 'getCertificationStatus for dataset ds-finance-certified (its certification): answered'],
+      ['read.dataset.getPdpPolicies', 'getPdpPolicies for dataset ds-finance-certified (its pdp): answered'],
+      ['read.card.getCardAccessList', `getCardAccessList for card ${CARD_IDS[0]} (its access): answered`],
+      ['read.filesetFile.getFilesetAccess', `getFilesetAccess for file ${PLANTED_FILESET_ID}:/raw/legacy.csv (its filesetAccess): answered`],
+      ['read.workflow.getWorkflowPermissions', 'getWorkflowPermissions for workflow wf-nightly-refresh (its permissions): answered'],
+    ]);
+    expect(sandbox.counts).toMatchObject({ getCardAccessList: 1, getFilesetAccess: 1, getWorkflowPermissions: 1, getPdpPolicies: 1 });
   });
 
   it('a card access list in another form than the page’s is drift for that card: exit 3, never an empty list', async () => {
