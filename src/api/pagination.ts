@@ -247,7 +247,9 @@ export async function* offsetPages<T>(listing: ShapedListing, ahead = 1): AsyncG
   let offset = 0;
   try {
     for (let index = -1; index < offsets.length; index++) {
-      requestUpTo(index + Math.max(1, ahead));
+      // The first page is the reader's before another is asked for: a reader that stops there
+      // (`steward doctor`'s probe of a listing) costs one request, not a window of them.
+      if (index >= 0) requestUpTo(index + Math.max(1, ahead));
       const page = index < 0 ? first : await rest[index]!;
       // The reader has it: the listing keeps no page it handed on (unless the client's memo does).
       if (index >= 0) rest[index] = undefined;

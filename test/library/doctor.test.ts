@@ -291,15 +291,24 @@ describe('steward doctor', () => {
   });
 
   it('finds the first resource a kind collects in the first page of each listing behind it', async () => {
-    // 1,050 schedules: 11 pages of the schedule list, which a card's collection reads whole in check.
-    const big = await startSandbox({ size: { schedules: 1050, datasets: 0 } });
+    // 1,050 schedules: 11 pages of the schedule list, which a card's collection reads whole in
+    // check; 250 datasets: 5 pages of the dataset list (50 a page), planned from its total.
+    const big = await startSandbox({ size: { schedules: 1050, datasets: 250 } });
     try {
       const dir = copyDemo();
-      writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { cards: all }\n');
-      const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: big.baseUrl, token: big.token, only: ['scheduled-cards-certification-current'] });
-      expect(report.checks.filter((c) => c.id.startsWith('read.')).map((c) => [c.id, c.status])).toEqual([['read.card.getCertificationStatus', 'ok']]);
+      writeFileSync(path.join(dir, 'steward.yaml'), 'policies: [builtin]\nscope: { cards: all, datasets: all }\n');
+      const only = ['scheduled-cards-certification-current', 'datasets-have-an-owner'];
+      const report = await doctor({ config: path.join(dir, 'steward.yaml'), cwd: dir, env: {}, baseUrl: big.baseUrl, token: big.token, only });
+      expect(report.checks.filter((c) => c.id.startsWith('read.') || c.id.startsWith('discover.')).map((c) => [c.id, c.status])).toEqual([
+        ['discover.datasets', 'ok'],
+        ['discover.cards', 'ok'],
+        ['read.dataset.getDatasetPermissions', 'ok'],
+        ['read.card.getCertificationStatus', 'ok'],
+      ]);
       // The token probe's, the filter probe's, and the collection's first page; one card read.
       expect([big.counts.listReportSchedules, big.counts.getCertificationStatus]).toEqual([3, 1]);
+      // The dataset list's first page, once: no page past it is asked for when none is read.
+      expect([big.counts.listDatasets, big.counts.getDatasetPermissions]).toEqual([1, 1]);
     } finally {
       await big.close();
     }
