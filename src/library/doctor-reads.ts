@@ -10,8 +10,10 @@ import { RESOURCE_KINDS } from '../resources/index.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../resources/types.js';
 import type { PreparedRun } from './prepare.js';
 
-/** ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else. */
-/** `warn`: worth acting on, but no reason the next run would fail (the token expiring soon). */
+/**
+ * ok; missing: a grant or an id the token's user lacks (403/404); refused: anything else; warn:
+ * worth acting on, but no reason the next run would fail (the token expiring soon).
+ */
 export type DoctorStatus = 'ok' | 'missing' | 'refused' | 'warn';
 
 export interface DoctorCheck {
@@ -133,9 +135,9 @@ async function firstResource(kind: ResourceKind, api: InstanceApi, prepared: Pre
  * Each read of one resource a selected policy makes that no kind's probe covers (an access list,
  * a permission list, a certification, row-level security), made once for the first resource its
  * kind collects, through the part a selected policy reads that asks the least beside it (its
- * own read alone where it declares one): the same request `check` makes. A part the listing already carried needs none. A kind that
- * collects nothing has nothing to read (ok); one whose collection fails leaves each read untried
- * (not ok, with the listing's error). `unreadable`: per scope key, the entries the scope's check
+ * own read alone where it declares one): the same request `check` makes. A part the listing
+ * already carried needs none. A kind that collects nothing has nothing to read (ok); one whose
+ * collection fails leaves each read untried (not ok, with the listing's error). `unreadable`: per scope key, the entries the scope's check
  * could not read; `earlier`: the checks made before.
  */
 export async function resourceReadChecks(
