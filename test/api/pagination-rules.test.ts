@@ -267,6 +267,32 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked).toHaveLength(made);
   });
+
+  it('pages past a short one that come back full after the listing ended ask for nothing more', async () => {
+    // 21 schedules: pages 0-9 full, page 10 (skip 20) short; pages 11-17, asked for ahead, are held
+    // and then answered full, as a server that changed underneath would.
+    serve(21);
+    const whole = answer;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    answer = async (r) => {
+      const skip = Number(r.query.get('skip'));
+      if (skip <= 20) return whole(r);
+      await held;
+      return [schedule(skip), schedule(skip + 1)];
+    };
+    const read = allPages(reader().listReportSchedules());
+    for (let waited = 0; !skips().includes(20) && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The short page is judged and the listing has ended (it waits only for the held pages).
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    release();
+    expect((await read).flat()).toHaveLength(21);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Page 9 asked up to 9 + 8; nothing past it, before the end or after.
+    expect(skips()).toEqual(Array.from({ length: 18 }, (_, i) => i * 2));
+  });
 });
 
 describe('offset read-ahead: one window (the concurrency) past the page the reader waits for', () => {
@@ -314,6 +340,14 @@ describe('offset and cursor listings: the first page, and cursors that end', () 
     answer = () => ({ dataSources: [], _metaData: { totalCount: 105 } });
     const error = await rejection(allPages(client().listDatasets()));
     expect(error.message).toMatch(/the listing is incomplete: an empty page at offset=0 of 105$/);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('an empty first page is that, whatever total it names: no pages planned from it', async () => {
+    const total = MAX_PAGES * 50 + 1;
+    answer = () => ({ dataSources: [], _metaData: { totalCount: total } });
+    const error = await rejection(allPages(client().listDatasets()));
+    expect(error.message).toMatch(new RegExp(`the listing is incomplete: an empty page at offset=0 of ${total}$`));
     expect(asked).toHaveLength(1);
   });
 
