@@ -50,6 +50,20 @@ beforeEach(() => {
 const client = () => createClient({ baseUrl: base, token: 'tok-123456', retryBaseDelayMs: 1, maxAttempts: 1 });
 const range = (prefix: string, from: number, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${from + i}`);
 const offsetOf = (r: Asked) => Number(r.query.get('offset') ?? r.body.offset ?? 0);
+/** A promise that settles when `release` is called: an answer held until then. */
+const gate = () => {
+  let release = () => {};
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { until, release };
+};
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until `done` holds (3 s at most), then `settle` ms more for what would come after it. */
+const waitUntil = async (done: () => boolean, settle: number) => {
+  for (let waited = 0; !done() && waited < 3000; waited += 20) await pause(20);
+  await pause(settle);
+};
 
 describe('offset listings with a total (datasets, pages of 50)', () => {
   const datasets = (pages: Record<number, { ids: string[]; total?: number } | Record<string, unknown>>) => {
@@ -236,21 +250,17 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
   it('a slow page holds the read-ahead at one window past it: the pages after it are asked for, none further', async () => {
     serve(400);
     const whole = answer;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { until, release } = gate();
     // Page 10 (skip 20, the 11th) answers only when released; every other page at once.
     answer = async (r) => {
-      if (r.query.get('skip') === '20') await held;
+      if (r.query.get('skip') === '20') await until;
       return whole(r);
     };
     const furthest = () => Math.max(...skips()) / 2;
     const read = allPages(reader().listReportSchedules());
     // The window is 8 by then: pages 11-18 come while page 10 is held, each asking for more;
     // none may go past 10 + 8 (two windows asked for up to 26).
-    for (let waited = 0; furthest() < 18 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitUntil(() => furthest() >= 18, 150);
     expect(furthest()).toBe(18);
     release();
     expect((await read).flat()).toHaveLength(400);
@@ -264,7 +274,7 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
     // The pages ahead in flight when it stopped, at most the window; never the rest of the list.
     expect(made).toBeGreaterThanOrEqual(4);
     expect(made).toBeLessThan(20);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pause(50);
     expect(asked).toHaveLength(made);
   });
 
@@ -273,23 +283,19 @@ describe('limit/skip read-ahead: the requests it makes, exactly', () => {
     // and then answered full, as a server that changed underneath would.
     serve(21);
     const whole = answer;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { until, release } = gate();
     answer = async (r) => {
       const skip = Number(r.query.get('skip'));
       if (skip <= 20) return whole(r);
-      await held;
+      await until;
       return [schedule(skip), schedule(skip + 1)];
     };
     const read = allPages(reader().listReportSchedules());
-    for (let waited = 0; !skips().includes(20) && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    // The short page is judged and the listing has ended (it waits only for the held pages).
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Then the short page is judged and the listing has ended (it waits only for the held pages).
+    await waitUntil(() => skips().includes(20), 150);
     release();
     expect((await read).flat()).toHaveLength(21);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause(100);
     // Page 9 asked up to 9 + 8; nothing past it, before the end or after.
     expect(skips()).toEqual(Array.from({ length: 18 }, (_, i) => i * 2));
   });
@@ -319,15 +325,11 @@ describe('offset read-ahead: one window (the concurrency) past the page the read
   });
 
   it('a slow page holds the requests at one window past it; released, the list is read whole, each page once', async () => {
-    let release = () => {};
-    const until = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { until, release } = gate();
     serve({ offset: 100, until });
     const read = allPages(reader().listDatasets());
     // Page 2 (offset 100) is held: the reader took pages 0 and 1, so pages up to 2 + 3 are asked for.
-    for (let waited = 0; offsets().length < 6 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitUntil(() => offsets().length >= 6, 150);
     expect(offsets()).toEqual([0, 50, 100, 150, 200, 250]);
     release();
     expect((await read).flat()).toHaveLength(500);
