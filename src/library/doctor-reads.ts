@@ -5,7 +5,7 @@ import { isApiError } from '../api/errors.js';
 import { OPERATIONS } from '../api/operations.js';
 import type { InstanceApi, OperationId } from '../api/types.js';
 import { createRunMemo } from '../engine/memo.js';
-import { firstPage } from '../resources/common.js';
+import { firstPageOrWhole, isPages } from '../resources/common.js';
 import { RESOURCE_KINDS } from '../resources/index.js';
 import type { CollectedResource, DocumentPart, ResourceKind } from '../resources/types.js';
 import type { PreparedRun } from './prepare.js';
@@ -57,11 +57,7 @@ function failedCheck(id: string, check: string, err: unknown, fixFor: (status?: 
 }
 
 /** An operation that takes no argument, read once: a listing's first page, or the whole answer. */
-export async function readFirst(api: InstanceApi, op: OperationId): Promise<void> {
-  const answer = (api[op] as () => unknown)();
-  if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
-  else await answer;
-}
+export const readFirst = (api: InstanceApi, op: OperationId): Promise<void> => firstPageOrWhole((api[op] as () => unknown)());
 
 /** The operations some kind's own probe reads (doctor.ts runs those). */
 const probed = (): Set<OperationId> => new Set(Object.values(RESOURCE_KINDS).flatMap((k) => (k.probes ?? []).flatMap((p) => p.when)));
@@ -103,7 +99,7 @@ function firstPagesOnly(api: InstanceApi): InstanceApi {
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const answer = (value as (...a: unknown[]) => unknown).apply(target, args);
-        return answer && typeof answer === 'object' && Symbol.asyncIterator in answer ? firstPageOf(answer as AsyncIterable<unknown[]>) : answer;
+        return isPages(answer) ? firstPageOf(answer) : answer;
       };
     },
   });
@@ -137,8 +133,8 @@ async function firstResource(kind: ResourceKind, api: InstanceApi, prepared: Pre
  * kind collects, through the part a selected policy reads that asks the least beside it (its
  * own read alone where it declares one): the same request `check` makes. A part the listing
  * already carried needs none. A kind that collects nothing has nothing to read (ok); one whose
- * collection fails leaves each read untried (not ok, with the listing's error). `unreadable`: per scope key, the entries the scope's check
- * could not read; `earlier`: the checks made before.
+ * collection fails leaves each read untried (not ok, with the listing's error). `unreadable`:
+ * per scope key, the entries the scope's check could not read; `earlier`: the checks made before.
  */
 export async function resourceReadChecks(
   api: InstanceApi,

@@ -25,6 +25,15 @@ export async function firstPage<T>(pages: AsyncIterable<T[]>): Promise<T[]> {
   return [];
 }
 
+/** Whether a read's answer is a listing's pages rather than one whole answer. */
+export const isPages = (answer: unknown): answer is AsyncIterable<unknown[]> => !!answer && typeof answer === 'object' && Symbol.asyncIterator in answer;
+
+/** Waits for a read as a probe does: a listing's first page only, any other answer whole. */
+export async function firstPageOrWhole(answer: unknown): Promise<void> {
+  if (isPages(answer)) await firstPage(answer);
+  else await answer;
+}
+
 /** Without an engine memo every call runs its read (tests of single kinds, fixes). */
 export const noMemo: RunMemo = (_key, fn) => fn();
 
@@ -67,11 +76,7 @@ export function readProbe(id: string, when: OperationId[], check: string, asked:
     plan: () => ({
       check,
       asked,
-      run: async (api) => {
-        const answer = run(api);
-        if (answer && typeof answer === 'object' && Symbol.asyncIterator in answer) await firstPage(answer as AsyncIterable<unknown[]>);
-        else await answer;
-      },
+      run: (api) => firstPageOrWhole(run(api)),
       fix: () => fix,
     }),
   };
